@@ -1,0 +1,42 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { SYSTEM, findProjectByName } from "../../lib/server/actor";
+import { importLexeltXml } from "../../lib/server/corpus";
+import { InputError } from "../../lib/server/errors";
+import { formatDiagnostic } from "../../lib/scoring/diagnostics";
+import { CliError, dbOption, openCliDb, run } from "./util";
+
+export function register(program: Command): void {
+  dbOption(
+    program
+      .command("import")
+      .argument("<file>", "lexelt XML file (the task's format)")
+      .requiredOption("--project <name>", "the project to load it into")
+      .option("-q, --quiet", "do not list the repairs")
+      .description("load a lexelt XML file into a project (all or nothing)"),
+  ).action(async (file: string, opts: { project: string; db?: string; quiet?: boolean }) => {
+    let bytes: Buffer;
+    try {
+      const st = fs.statSync(file);
+      if (!st.isFile()) throw new CliError(`${file}: not a file`);
+      bytes = fs.readFileSync(file);
+    } catch (e) {
+      if (e instanceof CliError) throw e;
+      throw new CliError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
+    }
+    const db = await openCliDb(opts);
+    const project = run(() => findProjectByName(db, SYSTEM, opts.project));
+    try {
+      const report = importLexeltXml(db, SYSTEM, project.id, { fileName: path.basename(file), bytes });
+      if (!opts.quiet) for (const r of report.repairs) console.log(formatDiagnostic(r));
+      console.log(report.message);
+    } catch (e) {
+      if (e instanceof InputError) {
+        for (const d of e.details.slice(1)) process.stderr.write(d + "\n");
+        throw new CliError(e.message);
+      }
+      throw e;
+    }
+  });
+}

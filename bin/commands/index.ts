@@ -1,0 +1,11 @@
+/** Every CLI command, one module each. Add a command by adding its register function here. */
+import type { Register } from "./util";
+import { register as project } from "./project";
+import { register as importXml } from "./import";
+import { register as user } from "./user";
+
+export const commands: Register[] = [
+  project,
+  importXml,
+  user,
+];

@@ -1,0 +1,220 @@
+/**
+ * lexgold's data model. Change it only here, then `npm run db:generate`
+ * (drizzle-kit) to write a migration into drizzle/; migrations run on open.
+ */
+import { sql } from "drizzle-orm";
+import {
+  sqliteTable,
+  integer,
+  text,
+  primaryKey,
+  uniqueIndex,
+  index,
+} from "drizzle-orm/sqlite-core";
+
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+
+export const users = sqliteTable("users", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  passwordHash: text("password_hash").notNull(),
+  role: text("role", { enum: ["coordinator", "annotator"] }).notNull(),
+  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const projects = sqliteTable("projects", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+  guidelines: text("guidelines").notNull().default(""),
+  /** How many annotators each instance needs; null = everyone assigned annotates it. */
+  requiredAnnotators: integer("required_annotators"),
+  createdBy: integer("created_by").references(() => users.id),
+  createdAt: createdAt(),
+});
+
+export const memberships = sqliteTable(
+  "memberships",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] })],
+);
+
+/** One `<lexelt item="…">` element: the item kept verbatim, e.g. "stand.n.v". */
+export const lexelts = sqliteTable(
+  "lexelts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    item: text("item").notNull(),
+    lemma: text("lemma").notNull(),
+    pos: text("pos").notNull(),
+    originalPos: text("original_pos"),
+    position: integer("position").notNull(),
+  },
+  (t) => [uniqueIndex("lexelts_project_item").on(t.projectId, t.item)],
+);
+
+/** One `<instance id="…">`: the context split around the head exactly as in the file. */
+export const instances = sqliteTable(
+  "instances",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    lexeltId: integer("lexelt_id")
+      .notNull()
+      .references(() => lexelts.id, { onDelete: "cascade" }),
+    /** The id as written in the lexelt file (the scorer's key). */
+    instanceId: text("instance_id").notNull(),
+    before: text("before").notNull(),
+    head: text("head").notNull(),
+    after: text("after").notNull(),
+    position: integer("position").notNull(),
+    importId: integer("import_id").references(() => imports.id),
+    /** Gold review: excluded from the gold, with the reason. */
+    excludedReason: text("excluded_reason"),
+    /** Gold review: corrected PoS, written into exports as lemma.ori_pos.pos. */
+    correctedPos: text("corrected_pos"),
+  },
+  (t) => [
+    uniqueIndex("instances_project_instance").on(t.projectId, t.instanceId),
+    index("instances_lexelt").on(t.lexeltId, t.position),
+  ],
+);
+
+/** Each accepted lexelt XML import, with what it added and what it repaired. */
+export const imports = sqliteTable("imports", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  projectId: integer("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  fileName: text("file_name").notNull(),
+  sha256: text("sha256").notNull(),
+  lexeltsAdded: integer("lexelts_added").notNull(),
+  instancesAdded: integer("instances_added").notNull(),
+  instancesAlreadyPresent: integer("instances_already_present").notNull(),
+  /** JSON array of the repairs the reader made, each with its line. */
+  repairs: text("repairs").notNull().default("[]"),
+  importedBy: integer("imported_by").references(() => users.id),
+  createdAt: createdAt(),
+});
+
+/** Which annotators annotate which lexelts; no rows for a project = everyone annotates everything. */
+export const assignments = sqliteTable(
+  "assignments",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    lexeltId: integer("lexelt_id")
+      .notNull()
+      .references(() => lexelts.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId, t.lexeltId] })],
+);
+
+/** The current response of one annotator to one instance. */
+export const responses = sqliteTable(
+  "responses",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    instanceRef: integer("instance_ref")
+      .notNull()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["substitutes", "NAME", "NIL"] }).notNull(),
+    /** JSON array of up to three substitutes, in the order given. */
+    substitutes: text("substitutes").notNull().default("[]"),
+    multiword: text("multiword"),
+    revision: integer("revision").notNull().default(1),
+    /** Milliseconds the annotator spent on the instance before the first save. */
+    activeMs: integer("active_ms"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("responses_instance_user").on(t.instanceRef, t.userId),
+    index("responses_project_user").on(t.projectId, t.userId),
+  ],
+);
+
+/** Append-only: every save of every response, never updated or deleted. */
+export const responseHistory = sqliteTable(
+  "response_history",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    responseId: integer("response_id").notNull(),
+    projectId: integer("project_id").notNull(),
+    instanceRef: integer("instance_ref").notNull(),
+    userId: integer("user_id").notNull(),
+    kind: text("kind").notNull(),
+    substitutes: text("substitutes").notNull(),
+    multiword: text("multiword"),
+    revision: integer("revision").notNull(),
+    source: text("source", { enum: ["web", "import"] }).notNull(),
+    savedAt: integer("saved_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("response_history_response").on(t.responseId)],
+);
+
+/** Coordinator's lemmatisation decisions: raw form → lemma (null lemma = keep as typed). */
+export const lemmaOverrides = sqliteTable(
+  "lemma_overrides",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    form: text("form").notNull(),
+    lemma: text("lemma").notNull(),
+    decidedBy: integer("decided_by").references(() => users.id),
+    decidedAt: integer("decided_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.form] })],
+);
+
+/** Uploaded system files and their scores. */
+export const systemRuns = sqliteTable("system_runs", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  projectId: integer("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  type: text("type", { enum: ["best", "oot", "mw"] }).notNull(),
+  fileName: text("file_name").notNull(),
+  content: text("content").notNull(),
+  createdBy: integer("created_by").references(() => users.id),
+  createdAt: createdAt(),
+});
+
+/** Failed sign-ins, for rate limiting (kept in the db so restarts don't reset it). */
+export const signInFailures = sqliteTable(
+  "sign_in_failures",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    key: text("key").notNull(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("sign_in_failures_key").on(t.key, t.at)],
+);

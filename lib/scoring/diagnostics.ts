@@ -1,0 +1,75 @@
+/**
+ * Line-numbered diagnostics shared by every parser and scorer in lexgold.
+ * Pure: no fs, no db. A parser returns records plus diagnostics; the edge
+ * (CLI, page) decides how to print them.
+ */
+export type Severity = "error" | "warning";
+
+export interface Diagnostic {
+  severity: Severity;
+  /** The file the text came from, as the caller named it (e.g. "gold.trial"). */
+  file: string;
+  /** 1-based line number; 0 when the problem concerns the whole file. */
+  line: number;
+  message: string;
+}
+
+export function diag(severity: Severity, file: string, line: number, message: string): Diagnostic {
+  return { severity, file, line, message };
+}
+
+export function formatDiagnostic(d: Diagnostic): string {
+  const where = d.line > 0 ? `${d.file}:${d.line}` : d.file;
+  return `${where}: ${d.severity}: ${d.message}`;
+}
+
+export function hasErrors(ds: readonly Diagnostic[]): boolean {
+  return ds.some((d) => d.severity === "error");
+}
+
+/**
+ * Split text into lines, remembering 1-based numbers and whether the line ended
+ * in CRLF (the `\r` is removed from `text` and reported through `crlf`).
+ */
+export interface SourceLine {
+  line: number;
+  text: string;
+  crlf: boolean;
+}
+
+export function splitLines(text: string): SourceLine[] {
+  const out: SourceLine[] = [];
+  const parts = text.split("\n");
+  // A final newline does not start another line.
+  if (parts.length > 0 && parts[parts.length - 1] === "") parts.pop();
+  for (let i = 0; i < parts.length; i++) {
+    let t = parts[i];
+    let crlf = false;
+    if (t.endsWith("\r")) {
+      t = t.slice(0, -1);
+      crlf = true;
+    }
+    out.push({ line: i + 1, text: t, crlf });
+  }
+  return out;
+}
+
+/** A proportion that is undefined (null) when its denominator is zero. */
+export function ratio(num: number, den: number): number | null {
+  return den === 0 ? null : num / den;
+}
+
+/** Precision, recall and their harmonic mean, null where undefined. */
+export interface PRF {
+  precision: number | null;
+  recall: number | null;
+  f: number | null;
+}
+
+export function prf(precision: number | null, recall: number | null): PRF {
+  let f: number | null = null;
+  if (precision !== null && recall !== null) {
+    f = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  }
+  return { precision, recall, f };
+}

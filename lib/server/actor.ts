@@ -1,0 +1,82 @@
+/**
+ * Who is asking. Every function in lib/server takes an Actor and checks it
+ * before touching the database: this is the one authorization chokepoint.
+ */
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { memberships, projects } from "../../db/schema";
+import { AuthError, NotFoundError } from "./errors";
+
+export type Role = "coordinator" | "annotator";
+
+export interface UserActor {
+  kind: "user";
+  userId: number;
+  name: string;
+  role: Role;
+}
+
+/** The CLI: whoever can run it has the database file, so it acts with full rights. */
+export interface SystemActor {
+  kind: "system";
+}
+
+export type Actor = UserActor | SystemActor | null;
+
+export const SYSTEM: SystemActor = { kind: "system" };
+
+export function requireSignedIn(actor: Actor): UserActor | SystemActor {
+  if (!actor) throw new AuthError("Sign in first.", 401);
+  return actor;
+}
+
+export function requireCoordinator(actor: Actor): UserActor | SystemActor {
+  const a = requireSignedIn(actor);
+  if (a.kind === "user" && a.role !== "coordinator") throw new AuthError("Only a coordinator can do that.");
+  return a;
+}
+
+export function actorUserId(actor: UserActor | SystemActor): number | null {
+  return actor.kind === "user" ? actor.userId : null;
+}
+
+export interface ProjectRow {
+  id: number;
+  name: string;
+  guidelines: string;
+  requiredAnnotators: number | null;
+}
+
+/**
+ * The project, if the actor may see it: members only (coordinators and annotators
+ * alike). Throws 404 for projects the actor is not a member of, so their
+ * existence does not leak.
+ */
+export function requireProject(db: Db, actor: Actor, projectId: number, opts: { coordinator?: boolean } = {}): ProjectRow {
+  const a = opts.coordinator ? requireCoordinator(actor) : requireSignedIn(actor);
+  const p = db
+    .select({ id: projects.id, name: projects.name, guidelines: projects.guidelines, requiredAnnotators: projects.requiredAnnotators })
+    .from(projects)
+    .where(eq(projects.id, projectId))
+    .get();
+  if (!p) throw new NotFoundError("No such project.");
+  if (a.kind === "user") {
+    const m = db
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, a.userId)))
+      .get();
+    if (!m) throw new NotFoundError("No such project.");
+  }
+  return p;
+}
+
+export function findProjectByName(db: Db, actor: Actor, name: string, opts: { coordinator?: boolean } = {}): ProjectRow {
+  const p = db.select({ id: projects.id }).from(projects).where(eq(projects.name, name)).get();
+  if (!p) {
+    requireSignedIn(actor);
+    throw new NotFoundError(`No project named "${name}".`);
+  }
+  return requireProject(db, actor, p.id, opts);
+}

@@ -1,0 +1,58 @@
+/**
+ * Errors the data access layer throws. Server actions and route handlers turn
+ * them into `{ ok: false, message, errors }` or HTTP statuses; the CLI prints them.
+ */
+export class AuthError extends Error {
+  /** 401 when nobody is signed in, 403 when the signed-in user may not do this. */
+  constructor(
+    message: string,
+    public status: 401 | 403 = 403,
+  ) {
+    super(message);
+  }
+}
+
+export class NotFoundError extends Error {
+  status = 404 as const;
+}
+
+/** Bad input: a message, plus per-field messages to show next to the fields. */
+export class InputError extends Error {
+  status = 400 as const;
+  constructor(
+    message: string,
+    public fieldErrors: Record<string, string> = {},
+    public details: string[] = [],
+  ) {
+    super(message);
+  }
+}
+
+/** Someone else saved first (optimistic concurrency on responses). */
+export class ConflictError extends Error {
+  status = 409 as const;
+  constructor(
+    message: string,
+    public current: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export type ActionResult<T = undefined> =
+  | ({ ok: true } & (T extends undefined ? object : { data: T }))
+  | { ok: false; message: string; errors?: Record<string, string>; details?: string[]; conflict?: unknown };
+
+/** Map a thrown error to the shape every server action returns. */
+export function toActionError(e: unknown): { ok: false; message: string; errors?: Record<string, string>; details?: string[]; conflict?: unknown } {
+  if (e instanceof InputError) return { ok: false, message: e.message, errors: e.fieldErrors, details: e.details };
+  if (e instanceof ConflictError) return { ok: false, message: e.message, conflict: e.current };
+  if (e instanceof AuthError || e instanceof NotFoundError) return { ok: false, message: e.message };
+  console.error(e);
+  return { ok: false, message: "Something went wrong on the server; nothing was saved." };
+}
+
+export function httpStatus(e: unknown): number {
+  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof InputError || e instanceof ConflictError) return e.status;
+  return 500;
+}
