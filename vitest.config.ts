@@ -14,6 +14,8 @@ export default defineConfig({
     environment: "node",
     pool: "forks",
     testTimeout: 30_000,
+    // Fast password hashing in tests; production uses the default cost.
+    env: { LEXGOLD_BCRYPT_COST: "4" },
     hookTimeout: 60_000,
   },
 });

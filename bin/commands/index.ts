@@ -3,9 +3,11 @@ import type { Register } from "./util";
 import { register as project } from "./project";
 import { register as importXml } from "./import";
 import { register as user } from "./user";
+import { register as demo } from "./demo";
 
 export const commands: Register[] = [
   project,
   importXml,
   user,
+  demo,
 ];

@@ -44,8 +44,8 @@ export function listProjects(db: Db, actor: Actor): ProjectSummary[] {
   const counts = {
     id: projects.id,
     name: projects.name,
-    lexelts: sql<number>`(select count(*) from ${lexelts} where ${lexelts.projectId} = ${projects.id})`,
-    instances: sql<number>`(select count(*) from ${instances} where ${instances.projectId} = ${projects.id})`,
+    lexelts: sql<number>`(select count(*) from "lexelts" as "l" where "l"."project_id" = "projects"."id")`,
+    instances: sql<number>`(select count(*) from "instances" as "i" where "i"."project_id" = "projects"."id")`,
   };
   if (a.kind === "system") return db.select(counts).from(projects).orderBy(asc(projects.name)).all();
   return db

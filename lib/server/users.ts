@@ -104,12 +104,12 @@ export type VerifyResult = { ok: true; user: PublicUser } | { ok: false; reason:
 export function verifyCredentials(db: Db, name: string, password: string, client = "unknown"): VerifyResult {
   const now = Date.now();
   const keys = [`user:${name.toLowerCase()}`, `client:${client}`];
-  db.delete(signInFailures).where(lt(signInFailures.at, now - SIGN_IN_WINDOW_MS)).run();
+  db.delete(signInFailures).where(lt(signInFailures.at, new Date(now - SIGN_IN_WINDOW_MS))).run();
   for (const key of keys) {
     const n = db
       .select({ id: signInFailures.id })
       .from(signInFailures)
-      .where(and(eq(signInFailures.key, key), gt(signInFailures.at, now - SIGN_IN_WINDOW_MS)))
+      .where(and(eq(signInFailures.key, key), gt(signInFailures.at, new Date(now - SIGN_IN_WINDOW_MS))))
       .all().length;
     if (n >= SIGN_IN_LIMIT) return { ok: false, reason: "rate-limited" };
   }
@@ -119,7 +119,7 @@ export function verifyCredentials(db: Db, name: string, password: string, client
   const good = bcrypt.compareSync(password, hash) && !!row && !row.disabled;
   if (!good) {
     db.transaction((tx) => {
-      for (const key of keys) tx.insert(signInFailures).values({ key, at: now }).run();
+      for (const key of keys) tx.insert(signInFailures).values({ key, at: new Date(now) }).run();
     });
     return { ok: false, reason: "invalid" };
   }

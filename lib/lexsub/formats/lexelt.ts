@@ -1,0 +1,433 @@
+/**
+ * Lexelt XML, the task's corpus format (seed 000 §2.1):
+ *
+ *   <corpus lang="english">
+ *     <lexelt item="bright.a">
+ *       <instance id="1"><context>… a <head>bright</head> boy …</context></instance>
+ *
+ * The task's own files are not well-formed XML: they hold numeric character
+ * references with a space before the semicolon (`&#8221 ;`) and a DOCTYPE naming
+ * an external DTD. This reader repairs the first (listing every repair with its
+ * line), ignores the external DTD (never fetched), refuses internal DTD subsets
+ * and any entity other than XML's five predefined ones and numeric references
+ * (so no XXE, no entity bombs), and refuses anything else it cannot read with
+ * the line and the problem. Pure: strings in, records out.
+ */
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { type Diagnostic, diag } from "../../scoring/diagnostics";
+import { parseLexeltItem } from "../types";
+
+export interface LexeltInstance {
+  /** The id as in the file (a string: ids are keys, never numbers). */
+  id: string;
+  /** Context text before the head, exactly as in the file (references decoded). */
+  before: string;
+  head: string;
+  after: string;
+  /** 1-based line of the `<instance` tag. */
+  line: number;
+}
+
+export interface LexeltEntry {
+  /** The item verbatim, e.g. "bright.a" or "stand.n.v". */
+  item: string;
+  lemma: string;
+  pos: string;
+  originalPos: string | null;
+  line: number;
+  instances: LexeltInstance[];
+}
+
+export interface LexeltCorpus {
+  lang: string;
+  lexelts: LexeltEntry[];
+}
+
+export interface LexeltParseResult {
+  /** null when the file cannot be read (then `errors` says why). */
+  corpus: LexeltCorpus | null;
+  /** What was repaired, one diagnostic (warning) per repair, with its line. */
+  repairs: Diagnostic[];
+  errors: Diagnostic[];
+}
+
+export interface LexeltParseOptions {
+  /** Refuse text longer than this many characters before parsing. */
+  maxBytes?: number;
+  /** Stop after this many errors (default 20). */
+  maxErrors?: number;
+}
+
+const PREDEFINED: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+
+/** 1-based line of a character offset. */
+function lineAt(text: string, offset: number, lineStarts: number[]): number {
+  let lo = 0;
+  let hi = lineStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lineStarts[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  void text;
+  return lo + 1;
+}
+
+function computeLineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+/** Replace a span with spaces, keeping its newlines so line numbers stay right. */
+function blank(s: string): string {
+  return s.replace(/[^\n]/g, " ");
+}
+
+function isXmlChar(cp: number): boolean {
+  return (
+    cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff)
+  );
+}
+
+/** Decode XML's predefined entities and numeric references (already checked). */
+export function decodeReferences(s: string): string {
+  if (!s.includes("&")) return s;
+  return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z]+);/g, (whole, ref: string) => {
+    if (ref[0] === "#") {
+      const cp = ref[1] === "x" || ref[1] === "X" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      return isXmlChar(cp) ? String.fromCodePoint(cp) : whole;
+    }
+    return PREDEFINED[ref] ?? whole;
+  });
+}
+
+/** Encode text for element content or a double-quoted attribute. */
+export function encodeText(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+/**
+ * First pass over the raw text: strip the DOCTYPE (refusing internal subsets),
+ * repair `&#NNNN ;`, and check every `&` starts a reference we allow.
+ * Returns the cleaned text, same length in lines as the input.
+ */
+function preflight(text: string, file: string, lineStarts: number[], repairs: Diagnostic[], errors: Diagnostic[]): string {
+  let out = text;
+  const at = (offset: number) => lineAt(text, offset, lineStarts);
+
+  // Byte-order mark.
+  if (out.charCodeAt(0) === 0xfeff) out = " " + out.slice(1);
+
+  // DOCTYPE: external id only. An internal subset may declare entities: refuse it.
+  const dt = /<!DOCTYPE\b/i.exec(out);
+  if (dt) {
+    const start = dt.index;
+    let i = start;
+    let quote: string | null = null;
+    let bracket = false;
+    for (; i < out.length; i++) {
+      const c = out[i];
+      if (quote) {
+        if (c === quote) quote = null;
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === "[") bracket = true;
+      else if (c === ">" && !bracket) break;
+      else if (c === "]") bracket = false;
+    }
+    const decl = out.slice(start, i + 1);
+    if (/\[/.test(decl.replace(/"[^"]*"|'[^']*'/g, ""))) {
+      const ent = /<!ENTITY/i.exec(decl);
+      errors.push(
+        diag(
+          "error",
+          file,
+          at(start + (ent ? ent.index : 0)),
+          ent
+            ? "the DOCTYPE declares entities; lexelt files may use only XML's predefined entities and numeric references"
+            : "the DOCTYPE has an internal subset; lexelt files may only name an external DTD",
+        ),
+      );
+      return out;
+    }
+    if (i >= out.length) {
+      errors.push(diag("error", file, at(start), "the DOCTYPE declaration is not closed"));
+      return out;
+    }
+    const sys = /SYSTEM\s+("[^"]*"|'[^']*')/i.exec(decl)?.[1];
+    repairs.push(
+      diag("warning", file, at(start), `ignored the DOCTYPE${sys ? ` naming ${sys}` : ""}: external DTDs are never fetched`),
+    );
+    out = out.slice(0, start) + blank(decl) + out.slice(i + 1);
+  }
+
+  // `&#8221 ;` → `&#8221;`: the task files' own slip, safe to repair.
+  out = out.replace(/&#(x[0-9a-fA-F]+|[0-9]+)([ \t]+);/g, (whole, num: string, space: string, offset: number) => {
+    repairs.push(diag("warning", file, at(offset), `repaired "${whole}" to "&#${num};" (space before the semicolon)`));
+    void space;
+    return `&#${num};`;
+  });
+  // The repair removed spaces and tabs only, so lines are unchanged; offsets are not.
+  const outStarts = computeLineStarts(out);
+
+  // Every remaining `&` must start a predefined entity or a valid numeric reference
+  // (inside comments and CDATA sections an ampersand is plain text).
+  const masked = maskNonMarkup(out);
+  const amp = /&/g;
+  let m: RegExpExecArray | null;
+  const limit = 20;
+  while ((m = amp.exec(masked)) && errors.length < limit) {
+    const rest = out.slice(m.index, m.index + 40);
+    const ref = /^&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z_][\w.-]*);/.exec(rest);
+    if (!ref) {
+      const shown = /^&#?\w*/.exec(rest)?.[0] ?? "&";
+      errors.push(
+        diag("error", file, lineAt(out, m.index, outStarts), `"${shown}" is not a complete reference (write & as &amp; and end references with ";")`),
+      );
+      continue;
+    }
+    const name = ref[1];
+    if (name[0] === "#") {
+      const cp = name[1] === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      if (!isXmlChar(cp)) errors.push(diag("error", file, lineAt(out, m.index, outStarts), `"&${name};" is not a character XML allows`));
+    } else if (!(name in PREDEFINED)) {
+      errors.push(
+        diag("error", file, lineAt(out, m.index, outStarts), `entity "&${name};" is not allowed: only &amp; &lt; &gt; &quot; &apos; and numeric references are expanded`),
+      );
+    }
+  }
+  return out;
+}
+
+type Node = Record<string, unknown> & { ":@"?: Record<string, string> };
+
+function tagOf(node: Node): string | null {
+  for (const k of Object.keys(node)) if (k !== ":@") return k;
+  return null;
+}
+
+function childrenOf(node: Node, tag: string): Node[] {
+  const v = node[tag];
+  return Array.isArray(v) ? (v as Node[]) : [];
+}
+
+function textOf(nodes: Node[]): string {
+  let s = "";
+  for (const n of nodes) {
+    if (tagOf(n) === "#text") s += String(n["#text"]);
+  }
+  return s;
+}
+
+/** Comments, CDATA sections and processing instructions blanked out (same length). */
+function maskNonMarkup(clean: string): string {
+  return clean
+    .replace(/<!--[\s\S]*?-->/g, blank)
+    .replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, blank)
+    .replace(/<\?[\s\S]*?\?>/g, blank);
+}
+
+/** Lines of each opening tag `<name` outside comments, CDATA and PIs, in order. */
+function tagLines(clean: string, name: string, lineStarts: number[]): number[] {
+  const masked = maskNonMarkup(clean);
+  const re = new RegExp(`<${name}(?=[\\s/>])`, "g");
+  const out: number[] = [];
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(masked))) out.push(lineAt(masked, m.index, lineStarts));
+  return out;
+}
+
+export function parseLexeltXml(text: string, file: string, options: LexeltParseOptions = {}): LexeltParseResult {
+  const repairs: Diagnostic[] = [];
+  const errors: Diagnostic[] = [];
+  const maxErrors = options.maxErrors ?? 20;
+  const fail = (line: number, message: string): LexeltParseResult => {
+    errors.push(diag("error", file, line, message));
+    return { corpus: null, repairs, errors };
+  };
+
+  if (options.maxBytes !== undefined && text.length > options.maxBytes) {
+    return fail(0, `${text.length} characters is over the limit of ${options.maxBytes}`);
+  }
+  if (text.trim() === "") return fail(0, "the file is empty");
+  if (/\u0000/.test(text)) {
+    const at = text.indexOf("\u0000");
+    return fail(text.slice(0, at).split("\n").length, "the file holds NUL bytes: it is binary, not lexelt XML");
+  }
+
+  // XML reads CRLF as LF; so do we (line numbers are unchanged).
+  text = text.replace(/\r\n/g, "\n");
+  const lineStarts = computeLineStarts(text);
+  const clean = preflight(text, file, lineStarts, repairs, errors);
+  if (errors.length > 0) return { corpus: null, repairs, errors: errors.slice(0, maxErrors) };
+
+  const valid = XMLValidator.validate(clean, { allowBooleanAttributes: false });
+  if (valid !== true) {
+    const e = valid.err;
+    return fail(e.line, `not well-formed XML: ${e.msg.replace(/\.$/, "")} (column ${e.col})`);
+  }
+
+  const parser = new XMLParser({
+    preserveOrder: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: "",
+    parseAttributeValue: false,
+    parseTagValue: false,
+    trimValues: false,
+    processEntities: false,
+    htmlEntities: false,
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+    commentPropName: false,
+    cdataPropName: false,
+  });
+  let doc: Node[];
+  try {
+    doc = parser.parse(clean) as Node[];
+  } catch (e) {
+    return fail(0, `not well-formed XML: ${(e as Error).message}`);
+  }
+
+  const root = doc.find((n) => {
+    const t = tagOf(n);
+    return t !== null && t !== "#text";
+  });
+  if (!root || tagOf(root) !== "corpus") {
+    return fail(tagLines(clean, root ? tagOf(root)! : "corpus", computeLineStarts(clean))[0] ?? 1, `the root element must be <corpus>, found ${root ? `<${tagOf(root)}>` : "no element"}`);
+  }
+
+  const cleanStarts = computeLineStarts(clean);
+  const lexeltLines = tagLines(clean, "lexelt", cleanStarts);
+  const instanceLines = tagLines(clean, "instance", cleanStarts);
+  let lexeltIndex = 0;
+  let instanceIndex = 0;
+  const seenIds = new Map<string, number>();
+  const seenItems = new Map<string, number>();
+  const lexelts: LexeltEntry[] = [];
+  const err = (line: number, message: string) => {
+    if (errors.length < maxErrors) errors.push(diag("error", file, line, message));
+  };
+
+  for (const child of childrenOf(root, "corpus")) {
+    const tag = tagOf(child);
+    if (tag === "#text") {
+      if (String(child["#text"]).trim() !== "") err(lexeltLines[lexeltIndex] ?? 1, "text directly inside <corpus>; expected only <lexelt> elements");
+      continue;
+    }
+    if (tag !== "lexelt") {
+      err(lexeltLines[lexeltIndex] ?? 1, `unexpected <${tag}> inside <corpus>; expected <lexelt>`);
+      continue;
+    }
+    const lxLine = lexeltLines[lexeltIndex++] ?? 1;
+    const rawItem = child[":@"]?.item;
+    if (rawItem === undefined) {
+      err(lxLine, "<lexelt> has no item attribute");
+      continue;
+    }
+    const item = decodeReferences(rawItem);
+    const parts = parseLexeltItem(item);
+    if (!parts) {
+      err(lxLine, `lexelt item "${item}" is not of the form lemma.pos or lemma.pos.pos (e.g. "bright.a", "stand.n.v")`);
+      continue;
+    }
+    if (seenItems.has(item)) {
+      err(lxLine, `lexelt item "${item}" appears twice (first at line ${seenItems.get(item)})`);
+      continue;
+    }
+    seenItems.set(item, lxLine);
+    const entry: LexeltEntry = { ...parts, line: lxLine, instances: [] };
+
+    for (const inst of childrenOf(child, "lexelt")) {
+      const itag = tagOf(inst);
+      if (itag === "#text") {
+        if (String(inst["#text"]).trim() !== "") err(lxLine, `text directly inside <lexelt item="${item}">; expected only <instance> elements`);
+        continue;
+      }
+      if (itag !== "instance") {
+        err(lxLine, `unexpected <${itag}> inside <lexelt item="${item}">; expected <instance>`);
+        continue;
+      }
+      const line = instanceLines[instanceIndex++] ?? lxLine;
+      const rawId = inst[":@"]?.id;
+      if (rawId === undefined || decodeReferences(rawId).trim() === "") {
+        err(line, `an <instance> in lexelt "${item}" has no id`);
+        continue;
+      }
+      const id = decodeReferences(rawId);
+      if (seenIds.has(id)) {
+        err(line, `instance id "${id}" is repeated (first at line ${seenIds.get(id)})`);
+        continue;
+      }
+      seenIds.set(id, line);
+      const contexts = childrenOf(inst, "instance").filter((n) => tagOf(n) === "context");
+      const others = childrenOf(inst, "instance").filter((n) => {
+        const t = tagOf(n);
+        return t !== "context" && !(t === "#text" && String(n["#text"]).trim() === "");
+      });
+      if (contexts.length !== 1 || others.length > 0) {
+        err(line, `instance "${id}" must hold exactly one <context> and nothing else`);
+        continue;
+      }
+      let before = "";
+      let head: string | null = null;
+      let after = "";
+      let heads = 0;
+      let bad: string | null = null;
+      for (const piece of childrenOf(contexts[0], "context")) {
+        const t = tagOf(piece);
+        if (t === "#text") {
+          const s = String(piece["#text"]);
+          if (head === null) before += s;
+          else after += s;
+        } else if (t === "head") {
+          heads++;
+          const inner = childrenOf(piece, "head");
+          if (inner.some((n) => tagOf(n) !== "#text")) bad = `the <head> of instance "${id}" holds markup; it must be plain text`;
+          head = textOf(inner);
+        } else {
+          bad = `instance "${id}" has <${t}> in its context; only text and one <head> are allowed`;
+        }
+      }
+      if (bad) {
+        err(line, bad);
+        continue;
+      }
+      if (heads === 0) {
+        err(line, `instance "${id}" has no <head> (the target word)`);
+        continue;
+      }
+      if (heads > 1) {
+        err(line, `instance "${id}" has ${heads} <head> elements; exactly one is allowed`);
+        continue;
+      }
+      const headText = decodeReferences(head ?? "");
+      if (headText.trim() === "") {
+        err(line, `the <head> of instance "${id}" is empty`);
+        continue;
+      }
+      entry.instances.push({ id, before: decodeReferences(before), head: headText, after: decodeReferences(after), line });
+    }
+    if (entry.instances.length === 0 && errors.length === 0) err(lxLine, `lexelt "${item}" has no instances`);
+    lexelts.push(entry);
+  }
+  if (lexelts.length === 0 && errors.length === 0) err(1, "the corpus holds no <lexelt> elements");
+  if (errors.length > 0) return { corpus: null, repairs, errors };
+  const lang = decodeReferences(root[":@"]?.lang ?? "english");
+  return { corpus: { lang, lexelts }, repairs, errors };
+}
+
+/** Write a corpus back as lexelt XML that this reader (and any XML reader) accepts. */
+export function formatLexeltXml(corpus: LexeltCorpus): string {
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>', `<corpus lang="${encodeText(corpus.lang)}">`];
+  for (const lx of corpus.lexelts) {
+    out.push(`\t<lexelt item="${encodeText(lx.item)}">`);
+    for (const inst of lx.instances) {
+      out.push(`\t\t<instance id="${encodeText(inst.id)}">`);
+      out.push(`\t\t\t<context>${encodeText(inst.before)}<head>${encodeText(inst.head)}</head>${encodeText(inst.after)}</context>`);
+      out.push("\t\t</instance>");
+    }
+    out.push("\t</lexelt>");
+  }
+  out.push("</corpus>", "");
+  return out.join("\n");
+}

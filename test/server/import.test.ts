@@ -1,0 +1,109 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { importLexeltXml } from "../../lib/server/corpus";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
+import { projectOverview } from "../../lib/server/projects";
+import { actorFor, corpusCounts, projectFixture } from "../support/db";
+
+const shared = path.resolve(__dirname, "../../../shared/data/semeval2007");
+const enc = (s: string) => new TextEncoder().encode(s);
+const corpus = (instances: string, item = "bank.n") =>
+  `<?xml version="1.0"?>\n<corpus lang="english">\n<lexelt item="${item}">\n${instances}\n</lexelt>\n</corpus>\n`;
+const inst = (id: string, ctx: string) => `<instance id="${id}"><context>${ctx}</context></instance>`;
+const good = corpus([inst("1", "the <head>bank</head> of the river"), inst("2", "a <head>bank</head> loan")].join("\n"));
+
+describe("importLexeltXml", () => {
+  it("imports, and a second import of the same file adds nothing and says so", () => {
+    const { db, coord, project } = projectFixture();
+    const first = importLexeltXml(db, coord, project.id, { fileName: "a.xml", bytes: enc(good) });
+    expect(first).toMatchObject({ instancesAdded: 2, lexeltsAdded: 1, instancesAlreadyPresent: 0 });
+    const again = importLexeltXml(db, coord, project.id, { fileName: "a.xml", bytes: enc(good) });
+    expect(again).toMatchObject({ instancesAdded: 0, lexeltsAdded: 0, instancesAlreadyPresent: 2 });
+    expect(again.message).toMatch(/all 2 already in the project; nothing added/);
+    expect(corpusCounts(db)).toMatchObject({ lexelts: 1, instances: 2 });
+    const o = projectOverview(db, coord, project.id);
+    expect(o.lexelts.map((l) => [l.item, l.instances])).toEqual([["bank.n", 2]]);
+  });
+
+  const refused: Array<[string, Uint8Array, RegExp]> = [
+    ["a missing head", enc(corpus(inst("9", "no target"))), /bad\.xml:4: .*instance "9" has no <head>/],
+    ["two heads", enc(corpus(inst("9", "<head>a</head><head>b</head>"))), /instance "9" has 2 <head>/],
+    ["a repeated id", enc(corpus(inst("9", "<head>a</head>") + "\n" + inst("9", "<head>b</head>"))), /bad\.xml:5: .*instance id "9" is repeated/],
+    ["a truncated file", enc(good.slice(0, 120)), /bad\.xml:\d+: .*not well-formed XML/],
+    ["binary bytes", new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff, 0xfe, 0x00, 0x01]), /bad\.xml:1: not UTF-8/],
+    [
+      "an external entity",
+      enc(`<?xml version="1.0"?>\n<!DOCTYPE c [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<corpus/>`),
+      /bad\.xml:2: .*declares entities/,
+    ],
+  ];
+  it.each(refused)("refuses %s, names the line, and writes nothing", (_n, bytes, message) => {
+    const { db, coord, project } = projectFixture();
+    importLexeltXml(db, coord, project.id, { fileName: "ok.xml", bytes: enc(good) });
+    const before = corpusCounts(db);
+    expect(() => importLexeltXml(db, coord, project.id, { fileName: "bad.xml", bytes })).toThrow(message);
+    expect(corpusCounts(db)).toEqual(before);
+  });
+
+  it("refuses an id already in the project with other text, writing nothing of the file", () => {
+    const { db, coord, project } = projectFixture();
+    importLexeltXml(db, coord, project.id, { fileName: "a.xml", bytes: enc(good) });
+    const before = corpusCounts(db);
+    const other = corpus([inst("3", "new <head>bank</head>"), inst("2", "changed <head>bank</head>")].join("\n"));
+    expect(() => importLexeltXml(db, coord, project.id, { fileName: "b.xml", bytes: enc(other) })).toThrow(
+      /b\.xml:5: instance id "2" is already in the project/,
+    );
+    expect(corpusCounts(db)).toEqual(before);
+  });
+
+  it("refuses uploads over the configured size before parsing", () => {
+    const { db, coord, project } = projectFixture();
+    process.env.LEXGOLD_MAX_IMPORT_BYTES = "100";
+    try {
+      expect(() => importLexeltXml(db, coord, project.id, { fileName: "big.xml", bytes: enc(good) })).toThrow(/over the import limit of 100 bytes/);
+    } finally {
+      delete process.env.LEXGOLD_MAX_IMPORT_BYTES;
+    }
+    expect(corpusCounts(db).instances).toBe(0);
+  });
+
+  it("is refused to annotators, strangers and the signed-out", () => {
+    const { db, ann, project } = projectFixture();
+    const stranger = actorFor(db, "other", "coordinator");
+    expect(() => importLexeltXml(db, ann, project.id, { fileName: "a.xml", bytes: enc(good) })).toThrow(AuthError);
+    expect(() => importLexeltXml(db, stranger, project.id, { fileName: "a.xml", bytes: enc(good) })).toThrow(NotFoundError);
+    expect(() => importLexeltXml(db, null, project.id, { fileName: "a.xml", bytes: enc(good) })).toThrow(AuthError);
+    expect(corpusCounts(db).instances).toBe(0);
+  });
+
+  it("reports errors as InputError with every diagnostic", () => {
+    const { db, coord, project } = projectFixture();
+    const bad = corpus([inst("1", "x"), inst("2", "y")].join("\n"));
+    try {
+      importLexeltXml(db, coord, project.id, { fileName: "bad.xml", bytes: enc(bad) });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(InputError);
+      expect((e as InputError).details).toHaveLength(2);
+    }
+  });
+});
+
+describe.runIf(existsSync(shared))("importing the task's own files", () => {
+  it("imports trial (300 / 34) and test (1710 / 171) into one project", () => {
+    const { db, coord, project } = projectFixture();
+    const trial = importLexeltXml(db, coord, project.id, {
+      fileName: "lexsub_trial.xml",
+      bytes: readFileSync(path.join(shared, "trial/lexsub_trial.xml")),
+    });
+    expect([trial.instancesAdded, trial.lexeltsAdded]).toEqual([300, 34]);
+    expect(trial.repairs.length).toBeGreaterThan(0);
+    const test = importLexeltXml(db, coord, project.id, {
+      fileName: "lexsub_test.xml",
+      bytes: readFileSync(path.join(shared, "test/lexsub_test.xml")),
+    });
+    expect([test.instancesInFile, test.lexeltsInFile, test.instancesAdded]).toEqual([1710, 171, 1710]);
+    expect(corpusCounts(db).instances).toBe(2010);
+  });
+});
