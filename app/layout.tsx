@@ -1,0 +1,41 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { getActor } from "@/lib/auth/session";
+import { SignOutButton } from "./sign-out-button";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "lexgold", template: "%s · lexgold" },
+  description: "Lexical-substitution gold standards, annotated and scored.",
+};
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const actor = await getActor();
+  const user = actor && actor.kind === "user" ? actor : null;
+  return (
+    <html lang="en">
+      <body>
+        <a className="skip-link" href="#main">Skip to content</a>
+        <header className="site">
+          <Link href="/" className="brand">lexgold</Link>
+          {user && (
+            <nav aria-label="Main">
+              {user.role === "coordinator" && <Link href="/projects">Projects</Link>}
+              <Link href="/annotate">Annotate</Link>
+            </nav>
+          )}
+          {user && (
+            <div className="who">
+              <span>
+                {user.name} <span className="tag">{user.role}</span>
+              </span>
+              <SignOutButton />
+            </div>
+          )}
+        </header>
+        <main id="main">{children}</main>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,108 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { getDb } from "@/lib/db";
+import { requireCoordinatorPage } from "@/lib/auth/session";
+import { NotFoundError } from "@/lib/server/errors";
+import { projectOverview, type ProjectOverview } from "@/lib/server/projects";
+import { ImportForm } from "./import-form";
+
+export const metadata: Metadata = { title: "Project" };
+export const dynamic = "force-dynamic";
+
+const POS_NAMES: Record<string, string> = { n: "noun", v: "verb", a: "adjective", r: "adverb" };
+
+export default async function ProjectPage({ params }: { params: Promise<{ projectId: string }> }) {
+  const actor = await requireCoordinatorPage();
+  const { projectId } = await params;
+  let p: ProjectOverview;
+  try {
+    p = projectOverview(getDb(), actor, Number(projectId));
+  } catch (e) {
+    if (e instanceof NotFoundError) notFound();
+    throw e;
+  }
+  return (
+    <>
+      <h1>{p.name}</h1>
+      <p className="muted">
+        {p.lexelts.length} lexelts · {p.totalInstances} instances
+      </p>
+
+      <h2 id="import-heading">Load lexelt XML</h2>
+      <div className="panel">
+        <ImportForm projectId={p.id} />
+      </div>
+
+      <h2 id="lexelts-heading">Lexelts</h2>
+      {p.lexelts.length === 0 ? (
+        <p className="muted">No lexelts yet: load a lexelt XML file above.</p>
+      ) : (
+        <div className="table-wrap">
+          <table aria-labelledby="lexelts-heading">
+            <thead>
+              <tr>
+                <th scope="col">Lexelt</th>
+                <th scope="col">Lemma</th>
+                <th scope="col">PoS</th>
+                <th scope="col" className="num">Instances</th>
+              </tr>
+            </thead>
+            <tbody>
+              {p.lexelts.map((l) => (
+                <tr key={l.id}>
+                  <td>
+                    <code>{l.item}</code>
+                  </td>
+                  <td>{l.lemma}</td>
+                  <td>
+                    {POS_NAMES[l.pos] ?? l.pos}
+                    {l.originalPos && <span className="muted small"> (originally {POS_NAMES[l.originalPos] ?? l.originalPos})</span>}
+                  </td>
+                  <td className="num">{l.instances}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={3}>
+                  Total
+                </th>
+                <td className="num">{p.totalInstances}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
+      )}
+
+      {p.imports.length > 0 && (
+        <>
+          <h2 id="imports-heading">Import history</h2>
+          <div className="table-wrap">
+            <table aria-labelledby="imports-heading">
+              <thead>
+                <tr>
+                  <th scope="col">File</th>
+                  <th scope="col">When</th>
+                  <th scope="col" className="num">Instances added</th>
+                  <th scope="col" className="num">Already present</th>
+                  <th scope="col" className="num">Repairs</th>
+                </tr>
+              </thead>
+              <tbody>
+                {p.imports.map((i) => (
+                  <tr key={i.id}>
+                    <td>{i.fileName}</td>
+                    <td>{i.createdAt.toISOString().replace("T", " ").slice(0, 16)} UTC</td>
+                    <td className="num">{i.instancesAdded}</td>
+                    <td className="num">{i.instancesAlreadyPresent}</td>
+                    <td className="num">{i.repairs}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Start the production build for the browser tests on a throw-away database
+# holding the demo project and accounts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+port="$1"
+dir="$(mktemp -d "${TMPDIR:-/tmp}/lexgold-e2e-XXXXXX")"
+export NEXT_TELEMETRY_DISABLED=1
+export NEXT_DIST_DIR="${NEXT_DIST_DIR:-.next-e2e}"
+export LEXGOLD_DB="$dir/e2e.db"
+export LEXGOLD_SECRET_FILE="$dir/secret"
+export LEXGOLD_BCRYPT_COST=4
+export NEXTAUTH_URL="http://127.0.0.1:$port"
+echo "$dir" > "${E2E_STATE_FILE:-/dev/null}"
+bin/lexgold demo >/dev/null
+exec npx next start -p "$port" -H 127.0.0.1

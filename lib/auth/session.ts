@@ -1,0 +1,32 @@
+/** The signed-in user, re-read from the database on every request. */
+import "server-only";
+import { eq } from "drizzle-orm";
+import { getServerSession } from "next-auth";
+import { redirect } from "next/navigation";
+import { getDb } from "../../db/client";
+import { users } from "../../db/schema";
+import type { Actor, UserActor } from "../server/actor";
+import { authOptions } from "./options";
+
+export async function getActor(): Promise<Actor> {
+  const session = await getServerSession(authOptions());
+  const uid = (session?.user as { uid?: number } | undefined)?.uid;
+  if (!uid) return null;
+  const row = getDb().select({ id: users.id, name: users.name, role: users.role, disabled: users.disabled }).from(users).where(eq(users.id, uid)).get();
+  if (!row || row.disabled) return null;
+  return { kind: "user", userId: row.id, name: row.name, role: row.role };
+}
+
+/** For pages: the signed-in user, or a redirect to the sign-in page. */
+export async function requireUserPage(): Promise<UserActor> {
+  const a = await getActor();
+  if (!a || a.kind !== "user") redirect("/signin");
+  return a;
+}
+
+/** For coordinator pages: annotators are sent to their workspace. */
+export async function requireCoordinatorPage(): Promise<UserActor> {
+  const a = await requireUserPage();
+  if (a.role !== "coordinator") redirect("/annotate");
+  return a;
+}

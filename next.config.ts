@@ -1,0 +1,23 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // A separate build directory lets e2e builds and a running dev server coexist.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
+  serverExternalPackages: ["better-sqlite3"],
+  poweredByHeader: false,
+  typedRoutes: false,
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "X-Frame-Options", value: "DENY" },
+          { key: "Referrer-Policy", value: "same-origin" },
+        ],
+      },
+    ];
+  },
+};
+
+export default nextConfig;

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Quick start: install, build, migrate, load the demo project and accounts, serve.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+port="${PORT:-3000}"
+bash scripts/ensure-deps.sh
+echo "Building…"
+npx next build >/dev/null
+bin/lexgold demo
+export NEXTAUTH_URL="${NEXTAUTH_URL:-http://localhost:$port}"
+echo
+echo "lexgold is starting at $NEXTAUTH_URL"
+echo "  coordinator:  coordinator / lexgold-demo"
+echo "  annotators:   annotator1, annotator2, annotator3 / lexgold-demo"
+echo "(Ctrl-C to stop; the database is data/lexgold.db)"
+exec npx next start -p "$port"

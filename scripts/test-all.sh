@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Every test: typecheck, unit (vitest), then e2e (Playwright in Debian's chromium
+# against the production build on a spare port with a throw-away database).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NEXT_TELEMETRY_DISABLED=1
+bash scripts/ensure-deps.sh
+bash scripts/ensure-chromium.sh
+echo "== typecheck"
+npx tsc --noEmit
+echo "== unit tests"
+npx vitest run
+echo "== production build for e2e"
+export NEXT_DIST_DIR=.next-e2e
+npx next build
+echo "== e2e tests"
+npx playwright test
