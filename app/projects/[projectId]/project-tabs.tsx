@@ -1,0 +1,31 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+const TABS = [
+  { href: "", label: "Corpus" },
+  { href: "/members", label: "Team" },
+  { href: "/progress", label: "Progress" },
+  { href: "/gold", label: "Gold" },
+  { href: "/agreement", label: "Agreement" },
+  { href: "/scoring", label: "Scoring" },
+];
+
+/** The coordinator's sections of one project. */
+export function ProjectTabs({ projectId }: { projectId: number }) {
+  const pathname = usePathname();
+  const base = `/projects/${projectId}`;
+  return (
+    <nav className="tabs" aria-label="Project">
+      {TABS.map((t) => {
+        const href = base + t.href;
+        const current = t.href === "" ? pathname === base : pathname.startsWith(href);
+        return (
+          <Link key={t.label} href={href} aria-current={current ? "page" : undefined}>
+            {t.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
