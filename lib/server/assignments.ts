@@ -48,7 +48,7 @@ export function listAssignments(db: Db, actor: Actor, projectId: number): Assign
     .all();
   const rows = db.select().from(assignments).where(eq(assignments.projectId, projectId)).all();
   return members.map((m) => {
-    const mine = rows.filter((r) => r.userId === m.userId).map((r) => r.lexeltId);
+    const mine = rows.filter((r) => r.userId === m.userId).map((r) => r.lexeltId).sort((a, b) => a - b);
     return { ...m, lexeltIds: mine.length > 0 ? mine : null };
   });
 }

@@ -16,7 +16,7 @@ describe("assignments", () => {
     expect(all).toHaveLength(3);
     setAssignments(db, coord, project.id, ann.userId, [all[2], all[0]]);
     expect(assignedLexeltIds(db, project.id, ann.userId)).toEqual([all[0], all[2]]);
-    expect(listAssignments(db, coord, project.id)).toEqual([{ userId: ann.userId, name: "ann", lexeltIds: [all[2], all[0]] }]);
+    expect(listAssignments(db, coord, project.id)).toEqual([{ userId: ann.userId, name: "ann", lexeltIds: [all[0], all[2]] }]);
     setAssignments(db, coord, project.id, ann.userId, all);
     expect(listAssignments(db, coord, project.id)[0].lexeltIds).toBeNull();
     expect(() => setAssignments(db, coord, project.id, ann.userId, [9999])).toThrow(InputError);
