@@ -73,3 +73,16 @@ export function prf(precision: number | null, recall: number | null): PRF {
   }
   return { precision, recall, f };
 }
+
+/** Precision and recall from counts (correct of given, correct of expected), with their F. */
+export function prfCounts(correct: number, given: number, expected: number): PRF {
+  return prf(ratio(correct, given), ratio(correct, expected));
+}
+
+/** Arithmetic mean, null for an empty list. */
+export function mean(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  let s = 0;
+  for (const v of values) s += v;
+  return s / values.length;
+}
