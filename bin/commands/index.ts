@@ -4,10 +4,12 @@ import { register as project } from "./project";
 import { register as importXml } from "./import";
 import { register as user } from "./user";
 import { register as demo } from "./demo";
+import { register as senseval } from "./senseval";
 
 export const commands: Register[] = [
   project,
   importXml,
   user,
   demo,
+  senseval,
 ];

@@ -380,7 +380,7 @@ export function scoreSenseval(answers: SensevalAnswers, key: SensevalKey, map: S
   const reading = options.stingy ?? "product";
   const diagnostics: Diagnostic[] = [];
   if (!map && options.granularity && options.granularity !== "fine") {
-    diagnostics.push(diag("warning", key.file, 0, `${options.granularity}-grained scoring needs a sense map; fine-grained scoring is used`));
+    diagnostics.push(diag("warning", "senseval", 0, `no sense map given: fine-grained scoring is used, not ${options.granularity}`));
   }
 
   // Key instances at this granularity; minimal leaves out those with several tags.

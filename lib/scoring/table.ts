@@ -63,15 +63,40 @@ export function fixedOrNA(x: number | null, digits: number): string {
 
 export type Align = "left" | "right";
 
+/** A label drawn over `span` columns from column `from` (0-based), as `--- label ---`. */
+export interface TableGroup {
+  label: string;
+  from: number;
+  span: number;
+}
+
 /**
  * Lay rows out in columns separated by `gap` spaces, each column as wide as its
  * widest cell; `align[i]` says how column i is padded (default left). Trailing
- * spaces are trimmed. Returns one string per row, without newlines.
+ * spaces are trimmed. With `groups`, a first line labels runs of columns.
+ * Returns one string per line, without newlines.
  */
-export function formatTable(rows: readonly (readonly string[])[], align: readonly Align[] = [], gap = 2): string[] {
+export function formatTable(rows: readonly (readonly string[])[], align: readonly Align[] = [], gap = 2, groups: readonly TableGroup[] = []): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row) =>
+  const header: string[] = [];
+  if (groups.length > 0) {
+    let line = "";
+    let col = 0;
+    for (const g of groups) {
+      for (; col < g.from; col++) line += " ".repeat(widths[col] ?? 0) + " ".repeat(gap);
+      let span = 0;
+      for (let i = g.from; i < g.from + g.span; i++) span += widths[i] ?? 0;
+      span += gap * (g.span - 1);
+      const text = g.label.length + 2 <= span ? ` ${g.label} ` : g.label;
+      const left = Math.max(0, Math.floor((span - text.length) / 2));
+      const right = Math.max(0, span - text.length - left);
+      line += "-".repeat(left) + text + "-".repeat(right) + " ".repeat(gap);
+      col = g.from + g.span;
+    }
+    header.push(line.replace(/\s+$/, ""));
+  }
+  return header.concat(rows.map((row) =>
     row
       .map((cell, i) => {
         const pad = widths[i] - cell.length;
@@ -79,5 +104,5 @@ export function formatTable(rows: readonly (readonly string[])[], align: readonl
       })
       .join(" ".repeat(gap))
       .replace(/\s+$/, ""),
-  );
+  ));
 }
