@@ -5,6 +5,7 @@ import { register as importXml } from "./import";
 import { register as user } from "./user";
 import { register as demo } from "./demo";
 import { register as senseval } from "./senseval";
+import { register as cpa } from "./cpa";
 
 export const commands: Register[] = [
   project,
@@ -12,4 +13,5 @@ export const commands: Register[] = [
   user,
   demo,
   senseval,
+  cpa,
 ];
