@@ -6,6 +6,7 @@ import { register as user } from "./user";
 import { register as demo } from "./demo";
 import { register as senseval } from "./senseval";
 import { register as cpa } from "./cpa";
+import { register as lfi } from "./lfi";
 
 export const commands: Register[] = [
   project,
@@ -14,4 +15,5 @@ export const commands: Register[] = [
   demo,
   senseval,
   cpa,
+  lfi,
 ];
