@@ -1,0 +1,174 @@
+/**
+ * Annotators' responses as TSV, for moving existing annotation in and out:
+ *
+ *   annotator	lexelt	instance	answer	multiword
+ *   annotator2	quiet.a	d1	silent;hushed;still
+ *   annotator2	shell.n	d20	NAME
+ *   annotator3	launch.v	d9	start;begin	launch into
+ *
+ * One line per annotator × instance. `answer` is `NAME`, `NIL` (in capitals), or
+ * up to three substitutes separated by `;`; `multiword` is the phrase the target
+ * is part of, or empty. The header is optional but, when present, must name these
+ * columns in this order (`id` is accepted for `instance`, as issue #4 spells it).
+ * A line with only four cells has no multiword. Blank lines are skipped; CRLF
+ * endings and a byte-order mark are tolerated.
+ *
+ * Every bad line gets an error with its number: a wrong number of cells, an empty
+ * annotator, lexelt or instance, an empty answer, a placeholder kind (NONE, N/A…),
+ * NAME or NIL mixed with substitutes, more than three substitutes, an empty or
+ * repeated substitute, an over-long cell, and an annotator × instance given twice.
+ * Pure: strings in, records out.
+ */
+import { type Diagnostic, diag, splitLines } from "../../scoring/diagnostics";
+import type { AnnotatorResponse } from "../types";
+
+export const RESPONSE_COLUMNS = ["annotator", "lexelt", "instance", "answer", "multiword"] as const;
+export const MAX_SUBSTITUTES = 3;
+/** Longest substitute or multiword phrase accepted, in characters. */
+export const MAX_PHRASE_LENGTH = 100;
+
+/** Answers that look like someone's "no answer" convention rather than NAME or NIL. */
+const PLACEHOLDER_KINDS = new Set(["NONE", "NULL", "NA", "N/A", "SKIP", "UNKNOWN", "?", "-"]);
+
+export interface ResponseLine extends AnnotatorResponse {
+  /** 1-based line number in the file. */
+  line: number;
+}
+
+export interface ResponsesParseResult {
+  responses: ResponseLine[];
+  diagnostics: Diagnostic[];
+}
+
+export interface ResponsesParseOptions {
+  /** Stop listing errors after this many (default 50); the count of the rest is reported. */
+  maxErrors?: number;
+}
+
+/** Collapse runs of white space and trim, as an annotator's typing should be read. */
+function tidy(s: string): string {
+  return s.replace(/\s+/g, " ").trim();
+}
+
+function isHeader(cells: string[]): boolean {
+  return cells[0]?.trim().toLowerCase() === "annotator";
+}
+
+function checkHeader(cells: string[], file: string, line: number): Diagnostic | null {
+  const got = cells.map((c) => c.trim().toLowerCase());
+  const ok =
+    (got.length === 5 || got.length === 4) &&
+    got.every((c, k) => c === RESPONSE_COLUMNS[k] || (k === 2 && c === "id"));
+  return ok ? null : diag("error", file, line, `the header must be "${RESPONSE_COLUMNS.join("\\t")}", not "${cells.join("\\t")}"`);
+}
+
+type Answer = { kind: AnnotatorResponse["kind"]; substitutes: string[] } | { error: string };
+
+/** Read the answer cell: NAME, NIL, or up to three substitutes. */
+export function parseAnswer(cell: string): Answer {
+  const answer = cell.trim();
+  if (answer === "") return { error: "the answer is empty: give substitutes, NAME or NIL" };
+  if (answer === "NAME" || answer === "NIL") return { kind: answer, substitutes: [] };
+  if (PLACEHOLDER_KINDS.has(answer)) return { error: `unknown kind "${answer}": the kinds are NAME and NIL (in capitals)` };
+  const parts = answer.split(";").map(tidy);
+  if (parts.some((p) => p === "NAME" || p === "NIL")) {
+    return { error: `"${answer}": NAME and NIL stand alone, never among substitutes` };
+  }
+  if (parts.length > MAX_SUBSTITUTES) {
+    return { error: `${parts.length} substitutes in "${answer}": at most ${MAX_SUBSTITUTES} are allowed` };
+  }
+  const empty = parts.findIndex((p) => p === "");
+  if (empty >= 0) return { error: `substitute ${empty + 1} of "${answer}" is empty (a stray ";"?)` };
+  const long = parts.find((p) => p.length > MAX_PHRASE_LENGTH);
+  if (long) return { error: `substitute "${long.slice(0, 30)}…" is longer than ${MAX_PHRASE_LENGTH} characters` };
+  const seen = new Set<string>();
+  for (const p of parts) {
+    const key = p.toLowerCase();
+    if (seen.has(key)) return { error: `substitute "${p}" is given twice in "${answer}"` };
+    seen.add(key);
+  }
+  return { kind: "substitutes", substitutes: parts };
+}
+
+/** Parse a responses TSV file into records plus line-numbered diagnostics. */
+export function parseResponsesTsv(text: string, file: string, opts: ResponsesParseOptions = {}): ResponsesParseResult {
+  const maxErrors = opts.maxErrors ?? 50;
+  const diagnostics: Diagnostic[] = [];
+  const responses: ResponseLine[] = [];
+  let errors = 0;
+  const error = (line: number, message: string) => {
+    errors++;
+    if (errors <= maxErrors) diagnostics.push(diag("error", file, line, message));
+  };
+  const firstLine = new Map<string, number>();
+  let first = true;
+  let crlf = 0;
+
+  for (const src of splitLines(text.replace(/^\uFEFF/, ""))) {
+    if (src.crlf) crlf++;
+    if (src.text.trim() === "") continue;
+    const cells = src.text.split("\t");
+    if (first) {
+      first = false;
+      if (isHeader(cells)) {
+        const bad = checkHeader(cells, file, src.line);
+        if (bad) error(bad.line, bad.message);
+        continue;
+      }
+    }
+    if (cells.length !== 5 && cells.length !== 4) {
+      error(
+        src.line,
+        `${cells.length} tab-separated cells; expected 5 (${RESPONSE_COLUMNS.join(", ")})` +
+          (cells.length === 1 && /\S\s+\S/.test(src.text) ? " — are the columns separated by spaces instead of tabs?" : ""),
+      );
+      continue;
+    }
+    const [annotator, lexelt, instanceId] = cells.slice(0, 3).map((c) => c.trim());
+    const missing = [["annotator", annotator], ["lexelt", lexelt], ["instance", instanceId]].find(([, v]) => v === "");
+    if (missing) {
+      error(src.line, `the ${missing[0]} cell is empty`);
+      continue;
+    }
+    const answer = parseAnswer(cells[3]);
+    if ("error" in answer) {
+      error(src.line, answer.error);
+      continue;
+    }
+    const multiword = tidy(cells[4] ?? "");
+    if (multiword.length > MAX_PHRASE_LENGTH) {
+      error(src.line, `the multiword phrase is longer than ${MAX_PHRASE_LENGTH} characters`);
+      continue;
+    }
+    const key = `${annotator}\t${instanceId}`;
+    const earlier = firstLine.get(key);
+    if (earlier !== undefined) {
+      error(src.line, `${annotator} already answered instance ${instanceId} on line ${earlier}; one response per annotator and instance`);
+      continue;
+    }
+    firstLine.set(key, src.line);
+    responses.push({ annotator, lexelt, instanceId, kind: answer.kind, substitutes: answer.substitutes, multiword: multiword || null, line: src.line });
+  }
+  if (errors > maxErrors) diagnostics.push(diag("error", file, 0, `${errors - maxErrors} more errors not listed (${errors} in all)`));
+  if (crlf > 0) diagnostics.push(diag("warning", file, 0, `${crlf} lines end in CRLF; read as LF`));
+  return { responses, diagnostics };
+}
+
+/** A cell written back: no tabs or line breaks inside it, whatever the record holds. */
+function cell(s: string): string {
+  return s.replace(/[\t\r\n]+/g, " ");
+}
+
+/** The answer cell for a response: NAME, NIL, or the substitutes joined by ";". */
+export function formatAnswer(r: Pick<AnnotatorResponse, "kind" | "substitutes">): string {
+  return r.kind === "substitutes" ? r.substitutes.map((s) => cell(s).replace(/;/g, ",")).join(";") : r.kind;
+}
+
+/** Write responses as TSV, header first, one line each, in the order given. */
+export function writeResponsesTsv(responses: readonly AnnotatorResponse[]): string {
+  const lines = [RESPONSE_COLUMNS.join("\t")];
+  for (const r of responses) {
+    lines.push([cell(r.annotator), cell(r.lexelt), cell(r.instanceId), formatAnswer(r), cell(r.multiword ?? "")].join("\t"));
+  }
+  return lines.join("\n") + "\n";
+}
