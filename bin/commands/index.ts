@@ -4,6 +4,7 @@ import { register as project } from "./project";
 import { register as importXml } from "./import";
 import { register as user } from "./user";
 import { register as demo } from "./demo";
+import { register as responses } from "./responses";
 import { register as senseval } from "./senseval";
 import { register as cpa } from "./cpa";
 import { register as lfi } from "./lfi";
@@ -13,6 +14,7 @@ export const commands: Register[] = [
   importXml,
   user,
   demo,
+  responses,
   senseval,
   cpa,
   lfi,

@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import { importLexeltXml } from "../../lib/server/corpus";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
+import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
+import { addMember } from "../../lib/server/users";
+import { actorFor, projectFixture } from "../support/db";
+
+const HEADER = "annotator\tlexelt\tinstance\tanswer\tmultiword";
+const tsv = (...lines: string[]) => [HEADER, ...lines].join("\n") + "\n";
+
+const xml = `<?xml version="1.0"?>
+<corpus lang="english">
+<lexelt item="calm.a">
+<instance id="c1"><context>a <head>calm</head> sea</context></instance>
+<instance id="c2"><context>stay <head>calm</head> please</context></instance>
+</lexelt>
+<lexelt item="hop.v">
+<instance id="h1"><context>birds <head>hop</head> about</context></instance>
+</lexelt>
+</corpus>
+`;
+
+/** A project with three instances and two annotator members, ann and bea. */
+function setup() {
+  const f = projectFixture();
+  importLexeltXml(f.db, f.coord, f.project.id, { fileName: "c.xml", bytes: new TextEncoder().encode(xml) });
+  const bea = actorFor(f.db, "bea", "annotator");
+  addMember(f.db, f.coord, f.project.id, "bea");
+  return { ...f, bea };
+}
+
+const count = (db: ReturnType<typeof setup>["db"], table: string) =>
+  (db.$client.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
+
+const good = tsv("ann\tcalm.a\tc1\tstill;peaceful\t", "ann\tcalm.a\tc2\tNIL\t", "bea\tcalm.a\tc1\tstill\t", "bea\thop.v\th1\tjump;skip\thop about");
+
+describe("importResponses", () => {
+  it("adds every line, with a history row per response marked as an import", () => {
+    const { db, coord, project } = setup();
+    const r = importResponses(db, coord, project.id, { fileName: "r.tsv", text: good });
+    expect(r).toMatchObject({ lines: 4, added: 4, updated: 0, unchanged: 0 });
+    expect(r.message).toBe("r.tsv: 4 responses; added 4, updated 0, unchanged 0.");
+    const history = db.$client.prepare("select source, revision, kind, substitutes, multiword from response_history order by id").all();
+    expect(history).toEqual([
+      { source: "import", revision: 1, kind: "substitutes", substitutes: '["still","peaceful"]', multiword: null },
+      { source: "import", revision: 1, kind: "NIL", substitutes: "[]", multiword: null },
+      { source: "import", revision: 1, kind: "substitutes", substitutes: '["still"]', multiword: null },
+      { source: "import", revision: 1, kind: "substitutes", substitutes: '["jump","skip"]', multiword: "hop about" },
+    ]);
+  });
+
+  it("counts a re-import as unchanged and writes nothing; a changed line bumps the revision", () => {
+    const { db, coord, project } = setup();
+    importResponses(db, coord, project.id, { fileName: "r.tsv", text: good });
+    const again = importResponses(db, coord, project.id, { fileName: "r.tsv", text: good });
+    expect(again).toMatchObject({ added: 0, updated: 0, unchanged: 4 });
+    expect(again.message).toBe("r.tsv: 4 responses, all already stored as given; nothing changed.");
+    expect(count(db, "response_history")).toBe(4);
+
+    const changed = importResponses(db, coord, project.id, {
+      fileName: "s.tsv",
+      text: tsv("ann\tcalm.a\tc1\tstill;peaceful\t", "ann\tcalm.a\tc2\tserene\t", "ann\thop.v\th1\tNAME\t"),
+    });
+    expect(changed).toMatchObject({ added: 1, updated: 1, unchanged: 1 });
+    expect(db.$client.prepare("select kind, substitutes, revision from responses r join instances i on i.id = r.instance_ref where i.instance_id = 'c2'").get()).toEqual({
+      kind: "substitutes",
+      substitutes: '["serene"]',
+      revision: 2,
+    });
+    expect(db.$client.prepare("select revision, source from response_history order by id desc limit 2").all()).toEqual([
+      { revision: 1, source: "import" },
+      { revision: 2, source: "import" },
+    ]);
+  });
+
+  it.each<[string, string, string]>([
+    ["an unknown annotator", "zed\tcalm.a\tc1\tstill\t", 'bad.tsv:3: error: no user named "zed" (create the account first)'],
+    ["an annotator outside the project", "out\tcalm.a\tc1\tstill\t", 'bad.tsv:3: error: "out" is not a member of this project (add them on the Team page)'],
+    ["a coordinator", "coord\tcalm.a\tc1\tstill\t", 'bad.tsv:3: error: "coord" is a coordinator, not an annotator'],
+    ["an unknown instance", "ann\tcalm.a\tc9\tstill\t", 'bad.tsv:3: error: instance "c9" is not in this project'],
+    ["a lexelt mismatch", "ann\thop.v\tc2\tjump\t", "bad.tsv:3: error: instance \"c2\" belongs to lexelt calm.a, not hop.v"],
+    ["four substitutes", "ann\tcalm.a\tc2\ta;b;c;d\t", 'bad.tsv:3: error: 4 substitutes in "a;b;c;d": at most 3 are allowed'],
+    ["a malformed row", "ann\tcalm.a", "bad.tsv:3: error: 2 tab-separated cells; expected 5 (annotator, lexelt, instance, answer, multiword)"],
+  ])("refuses the whole file for %s, naming the line", (_what, line, message) => {
+    const { db, coord, project } = setup();
+    actorFor(db, "out", "annotator");
+    let err: unknown;
+    try {
+      importResponses(db, coord, project.id, { fileName: "bad.tsv", text: tsv("bea\tcalm.a\tc1\tstill\t", line, "ann\tcalm.a\tc1\tstill\t") });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).details).toEqual([message]);
+    expect((err as InputError).message).toBe(`${message}; nothing was imported.`);
+    // All or nothing: the good lines around the bad one were not written.
+    expect(count(db, "responses")).toBe(0);
+    expect(count(db, "response_history")).toBe(0);
+  });
+
+  it("lists every bad line at once and says how many there are", () => {
+    const { db, coord, project } = setup();
+    const text = tsv("zed\tcalm.a\tc1\tstill\t", "ann\tcalm.a\tc9\tstill\t", "ann\thop.v\tc2\tjump\t");
+    expect(() => importResponses(db, coord, project.id, { fileName: "b.tsv", text })).toThrow(
+      'b.tsv:2: error: no user named "zed" (create the account first) (and 2 more problems); nothing was imported.',
+    );
+  });
+
+  it("refuses an empty file", () => {
+    const { db, coord, project } = setup();
+    expect(() => importResponses(db, coord, project.id, { fileName: "e.tsv", text: HEADER + "\n" })).toThrow(/no responses in the file/);
+  });
+
+  it("is for coordinators of the project only", () => {
+    const { db, ann, project } = setup();
+    expect(() => importResponses(db, ann, project.id, { fileName: "r.tsv", text: good })).toThrow(AuthError);
+    expect(() => importResponses(db, null, project.id, { fileName: "r.tsv", text: good })).toThrow(AuthError);
+    const stranger = actorFor(db, "stranger", "coordinator");
+    expect(() => importResponses(db, stranger, project.id, { fileName: "r.tsv", text: good })).toThrow(NotFoundError);
+    expect(count(db, "responses")).toBe(0);
+  });
+});
+
+describe("exportResponses", () => {
+  it("writes the responses in corpus order, then by annotator, and reads back unchanged", () => {
+    const { db, coord, project } = setup();
+    const shuffled = tsv("bea\thop.v\th1\tjump;skip\thop about", "bea\tcalm.a\tc1\tstill\t", "ann\tcalm.a\tc2\tNIL\t", "ann\tcalm.a\tc1\tstill;peaceful\t");
+    importResponses(db, coord, project.id, { fileName: "r.tsv", text: shuffled });
+    const out = exportResponses(db, coord, project.id);
+    expect(out).toBe(tsv("ann\tcalm.a\tc1\tstill;peaceful\t", "bea\tcalm.a\tc1\tstill\t", "ann\tcalm.a\tc2\tNIL\t", "bea\thop.v\th1\tjump;skip\thop about"));
+    // Round trip: exporting, importing the export, and exporting again changes nothing.
+    expect(importResponses(db, coord, project.id, { fileName: "out.tsv", text: out })).toMatchObject({ unchanged: 4, added: 0, updated: 0 });
+    expect(exportResponses(db, coord, project.id)).toBe(out);
+  });
+
+  it("is refused to annotators and to coordinators of other projects", () => {
+    const { db, ann, bea, project } = setup();
+    expect(() => exportResponses(db, ann, project.id)).toThrow(AuthError);
+    expect(() => listProjectResponses(db, bea, project.id)).toThrow(AuthError);
+    expect(() => exportResponses(db, actorFor(db, "other", "coordinator"), project.id)).toThrow(NotFoundError);
+  });
+});
