@@ -47,11 +47,81 @@ export interface CpaOntology {
   diagnostics: Diagnostic[];
 }
 
-/** 1-based line of a JSON.parse error ("... at position N ..."), 0 when not given. */
-function jsonErrorLine(text: string, message: string): number {
-  const m = /position (\d+)/.exec(message);
-  if (!m) return 0;
-  return text.slice(0, Number(m[1])).split("\n").length;
+/**
+ * Offset of the first syntax error in JSON text (JSON.parse does not always say
+ * where), by a small recursive-descent scan; -1 when the text is well formed.
+ */
+function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && " \t\n\r".includes(text[i])) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === "{") {
+      i++;
+      ws();
+      if (text[i] === "}") return void i++;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        string();
+        ws();
+        if (text[i] !== ":") fail();
+        i++;
+        value();
+        ws();
+        if (text[i] === ",") i++;
+        else if (text[i] === "}") return void i++;
+        else fail();
+      }
+    }
+    if (c === "[") {
+      i++;
+      ws();
+      if (text[i] === "]") return void i++;
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ",") i++;
+        else if (text[i] === "]") return void i++;
+        else fail();
+      }
+    }
+    if (c === '"') return string();
+    const m = /^(-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i));
+    if (!m) fail();
+    i += (m as RegExpExecArray)[0].length;
+  };
+  const string = (): void => {
+    i++;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] === "\\") i++;
+      else if (text.charCodeAt(i) < 0x20) fail();
+      i++;
+    }
+    if (i >= text.length) fail();
+    i++;
+  };
+  try {
+    value();
+    ws();
+    return i < text.length ? i : -1;
+  } catch (at) {
+    return at as number;
+  }
+}
+
+/** 1-based line and column of a JSON syntax error (0, 0 when it cannot be placed). */
+function jsonErrorPlace(text: string): { line: number; column: number } {
+  const at = jsonErrorOffset(text);
+  if (at < 0) return { line: 0, column: 0 };
+  const before = text.slice(0, at).split("\n");
+  return { line: before.length, column: before[before.length - 1].length + 1 };
 }
 
 /** The CPA ontology: a JSON tree of `{"term": "...", "sub": [...]}` nodes (a list of roots). */
@@ -61,9 +131,9 @@ export function parseCpaOntology(text: string, file: string): CpaOntology {
   let data: unknown;
   try {
     data = JSON.parse(text);
-  } catch (e) {
-    const message = (e as Error).message;
-    diagnostics.push(diag("error", file, jsonErrorLine(text, message), `not valid JSON: ${message}`));
+  } catch {
+    const at = jsonErrorPlace(text);
+    diagnostics.push(diag("error", file, at.line, at.line > 0 ? `not valid JSON (column ${at.column})` : "not valid JSON"));
     return { file, parent, diagnostics };
   }
   const walk = (node: unknown, up: string | null, where: string): void => {
