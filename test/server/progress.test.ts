@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { responses } from "../../db/schema";
+import { setAssignments } from "../../lib/server/assignments";
+import { importLexeltXml } from "../../lib/server/corpus";
+import { AuthError, NotFoundError } from "../../lib/server/errors";
+import { median, projectProgress } from "../../lib/server/progress";
+import { setRequiredAnnotators } from "../../lib/server/team";
+import { addMember } from "../../lib/server/users";
+import { actorFor, projectFixture } from "../support/db";
+
+const xml = `<?xml version="1.0"?>
+<corpus lang="english">
+<lexelt item="calm.a"><instance id="c1"><context>a <head>calm</head> sea</context></instance><instance id="c2"><context><head>calm</head> down</context></instance></lexelt>
+<lexelt item="hop.v"><instance id="h1"><context>birds <head>hop</head></context></instance></lexelt>
+</corpus>
+`;
+
+describe("median", () => {
+  it.each<[number[], number | null]>([
+    [[], null],
+    [[5], 5],
+    [[4000, 10000, 7000], 7000],
+    [[2000, 5000], 3500],
+    [[9, 1, 5, 3], 4],
+  ])("of %j is %j", (values, expected) => {
+    expect(median(values)).toBe(expected);
+  });
+});
+
+/**
+ * calm.a (c1, c2) and hop.v (h1). ann is restricted to calm.a; bea and cleo annotate
+ * everything; the coordinator also answered c2 (untimed).
+ *   ann:   c1 4 s @1000, c2 10 s @3000, h1 7 s @2000 (outside her assignment)
+ *   bea:   c1 2 s @500,  h1 5 s @600
+ *   coord: c2 (no time) @100
+ */
+function setup() {
+  const f = projectFixture();
+  const { db, coord, ann, project } = f;
+  importLexeltXml(db, coord, project.id, { fileName: "c.xml", bytes: new TextEncoder().encode(xml) });
+  const bea = actorFor(db, "bea", "annotator");
+  const cleo = actorFor(db, "cleo", "annotator");
+  addMember(db, coord, project.id, "bea");
+  addMember(db, coord, project.id, "cleo");
+  const ref = (id: string) => (db.$client.prepare("select id from instances where instance_id = ?").get(id) as { id: number }).id;
+  const lexelt = (item: string) => (db.$client.prepare("select id from lexelts where item = ?").get(item) as { id: number }).id;
+  setAssignments(db, coord, project.id, ann.userId, [lexelt("calm.a")]);
+  const answer = (userId: number, instance: string, activeMs: number | null, at: number) =>
+    db.insert(responses).values({ projectId: project.id, instanceRef: ref(instance), userId, kind: "NIL", activeMs, updatedAt: new Date(at) }).run();
+  answer(ann.userId, "c1", 4000, 1000);
+  answer(ann.userId, "c2", 10000, 3000);
+  answer(ann.userId, "h1", 7000, 2000);
+  answer(bea.userId, "c1", 2000, 500);
+  answer(bea.userId, "h1", 5000, 600);
+  answer(coord.userId, "c2", null, 100);
+  return { ...f, bea, cleo };
+}
+
+describe("projectProgress", () => {
+  it("gives each annotator done / assigned, the last activity and the median seconds per item", () => {
+    const { db, coord, ann, bea, cleo, project } = setup();
+    const p = projectProgress(db, coord, project.id);
+    expect(p.instances).toBe(3);
+    expect(p.responses).toBe(6);
+    expect(p.annotators).toEqual([
+      { userId: ann.userId, name: "ann", member: true, assigned: 2, done: 2, outside: 1, restricted: true, lastActivity: new Date(3000), medianSeconds: 7, timed: 3 },
+      { userId: bea.userId, name: "bea", member: true, assigned: 3, done: 2, outside: 0, restricted: false, lastActivity: new Date(600), medianSeconds: 3.5, timed: 2 },
+      { userId: cleo.userId, name: "cleo", member: true, assigned: 3, done: 0, outside: 0, restricted: false, lastActivity: null, medianSeconds: null, timed: 0 },
+      // The coordinator is listed only because they answered; nothing is assigned to them.
+      { userId: coord.userId, name: "coord", member: false, assigned: 0, done: 0, outside: 1, restricted: false, lastActivity: new Date(100), medianSeconds: null, timed: 0 },
+    ]);
+  });
+
+  it("gives a lexelt × annotator grid of done counts, marking what is assigned", () => {
+    const { db, coord, project } = setup();
+    const p = projectProgress(db, coord, project.id);
+    const grid = p.lexelts.map((l) => [l.item, l.instances, l.cells.map((c) => `${c.done}${c.assigned ? "" : "*"}`)]);
+    // Columns: ann, bea, cleo, coord; * = not assigned.
+    expect(grid).toEqual([
+      ["calm.a", 2, ["2", "1", "0", "1*"]],
+      ["hop.v", 1, ["1*", "1", "0", "0*"]],
+    ]);
+  });
+
+  it.each<[number | null, number, number[]]>([
+    // Blank: each instance needs everyone assigned to its lexelt: calm.a 3 (ann, bea, cleo), hop.v 2 (bea, cleo).
+    // c1 and c2 have 2 responses each (< 3), h1 has 2 (≥ 2).
+    [null, 1, [0, 1]],
+    [1, 3, [2, 1]],
+    [2, 3, [2, 1]],
+    [3, 0, [0, 0]],
+  ])("counts the instances with enough responses when %j are required", (required, complete, perLexelt) => {
+    const { db, coord, project } = setup();
+    setRequiredAnnotators(db, coord, project.id, required);
+    const p = projectProgress(db, coord, project.id);
+    expect(p.project.requiredAnnotators).toBe(required);
+    expect(p.complete).toBe(complete);
+    expect(p.lexelts.map((l) => l.complete)).toEqual(perLexelt);
+  });
+
+  it("is refused to annotators, to the signed-out and to coordinators of other projects", () => {
+    const { db, ann, project } = setup();
+    expect(() => projectProgress(db, ann, project.id)).toThrow(AuthError);
+    expect(() => projectProgress(db, null, project.id)).toThrow(AuthError);
+    expect(() => projectProgress(db, actorFor(db, "other", "coordinator"), project.id)).toThrow(NotFoundError);
+  });
+
+  it("reports an empty project as nothing done", () => {
+    const { db, coord, project } = projectFixture();
+    const p = projectProgress(db, coord, project.id);
+    expect(p).toMatchObject({ instances: 0, responses: 0, complete: 0, lexelts: [] });
+    expect(p.annotators).toEqual([
+      expect.objectContaining({ name: "ann", assigned: 0, done: 0, lastActivity: null, medianSeconds: null }),
+    ]);
+  });
+});

@@ -1,0 +1,167 @@
+import bcrypt from "bcryptjs";
+import { describe, expect, it } from "vitest";
+import { setAssignments } from "../../lib/server/assignments";
+import { importLexeltXml } from "../../lib/server/corpus";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
+import {
+  addExistingMember,
+  createAnnotatorForProject,
+  generatePassword,
+  setGuidelines,
+  setRequiredAnnotators,
+  teamOverview,
+} from "../../lib/server/team";
+import { verifyCredentials } from "../../lib/server/users";
+import { actorFor, projectFixture } from "../support/db";
+
+const xml = `<?xml version="1.0"?>
+<corpus lang="english">
+<lexelt item="calm.a"><instance id="c1"><context>a <head>calm</head> sea</context></instance><instance id="c2"><context><head>calm</head> down</context></instance></lexelt>
+<lexelt item="hop.v"><instance id="h1"><context>birds <head>hop</head></context></instance></lexelt>
+</corpus>
+`;
+
+function setup() {
+  const f = projectFixture();
+  importLexeltXml(f.db, f.coord, f.project.id, { fileName: "c.xml", bytes: new TextEncoder().encode(xml) });
+  return f;
+}
+
+describe("teamOverview", () => {
+  it("lists members with what they annotate, the lexelts, and the accounts that could be added", () => {
+    const { db, coord, ann, project } = setup();
+    actorFor(db, "zoe", "annotator");
+    const t = teamOverview(db, coord, project.id);
+    expect(t.project).toEqual({ id: project.id, name: "p", requiredAnnotators: null, guidelines: "" });
+    expect(t.lexelts.map((l) => [l.item, l.instances])).toEqual([["calm.a", 2], ["hop.v", 1]]);
+    expect(t.members).toEqual([
+      { id: ann.userId, name: "ann", role: "annotator", lexeltIds: null, responses: 0 },
+      { id: coord.userId, name: "coord", role: "coordinator", lexeltIds: null, responses: 0 },
+    ]);
+    expect(t.others.map((u) => u.name)).toEqual(["zoe"]);
+    setAssignments(db, coord, project.id, ann.userId, [t.lexelts[1].id]);
+    expect(teamOverview(db, coord, project.id).members[0].lexeltIds).toEqual([t.lexelts[1].id]);
+  });
+
+  it("is refused to annotators, to the signed-out and to coordinators of other projects", () => {
+    const { db, ann, project } = setup();
+    expect(() => teamOverview(db, ann, project.id)).toThrow(AuthError);
+    expect(() => teamOverview(db, null, project.id)).toThrow(AuthError);
+    expect(() => teamOverview(db, actorFor(db, "other", "coordinator"), project.id)).toThrow(NotFoundError);
+  });
+});
+
+describe("setRequiredAnnotators", () => {
+  it.each<[unknown, number | null]>([
+    [3, 3],
+    ["5", 5],
+    [" 2 ", 2],
+    ["", null],
+    [null, null],
+  ])("stores %j as %j", (value, stored) => {
+    const { db, coord, project } = setup();
+    expect(setRequiredAnnotators(db, coord, project.id, value)).toBe(stored);
+    expect(teamOverview(db, coord, project.id).project.requiredAnnotators).toBe(stored);
+  });
+
+  it.each<[unknown, RegExp]>([
+    [0, /At least 1 annotator/],
+    ["-2", /At least 1 annotator/],
+    ["2.5", /whole number/],
+    ["three", /whole number/],
+    [101, /At most 100/],
+  ])("refuses %j", (value, message) => {
+    const { db, coord, project } = setup();
+    setRequiredAnnotators(db, coord, project.id, 4);
+    expect(() => setRequiredAnnotators(db, coord, project.id, value)).toThrow(message);
+    expect(teamOverview(db, coord, project.id).project.requiredAnnotators).toBe(4);
+  });
+
+  it("is refused to annotators", () => {
+    const { db, ann, coord, project } = setup();
+    expect(() => setRequiredAnnotators(db, ann, project.id, 2)).toThrow(AuthError);
+    expect(teamOverview(db, coord, project.id).project.requiredAnnotators).toBeNull();
+  });
+});
+
+describe("setGuidelines", () => {
+  it("stores the text with line endings normalised and trailing space trimmed", () => {
+    const { db, coord, project } = setup();
+    expect(setGuidelines(db, coord, project.id, "Give up to three substitutes.\r\n\r\nUse NAME for names.  \n\n")).toBe(
+      "Give up to three substitutes.\n\nUse NAME for names.",
+    );
+    expect(teamOverview(db, coord, project.id).project.guidelines).toBe("Give up to three substitutes.\n\nUse NAME for names.");
+  });
+
+  it("refuses over-long text, non-text and annotators", () => {
+    const { db, coord, ann, project } = setup();
+    expect(() => setGuidelines(db, coord, project.id, "x".repeat(20_001))).toThrow(/at most 20,000 characters/);
+    expect(() => setGuidelines(db, coord, project.id, 42)).toThrow(InputError);
+    expect(() => setGuidelines(db, ann, project.id, "mine now")).toThrow(AuthError);
+    expect(teamOverview(db, coord, project.id).project.guidelines).toBe("");
+  });
+});
+
+describe("createAnnotatorForProject", () => {
+  it("creates an annotator member with the typed password, hashed", () => {
+    const { db, coord, project } = setup();
+    const r = createAnnotatorForProject(db, coord, project.id, { name: "nina", password: "correct horse" });
+    expect(r).toMatchObject({ user: { name: "nina", role: "annotator" }, password: "correct horse", generated: false });
+    expect(teamOverview(db, coord, project.id).members.map((m) => m.name)).toContain("nina");
+    const stored = db.$client.prepare("select password_hash from users where name = 'nina'").get() as { password_hash: string };
+    expect(stored.password_hash).not.toContain("correct horse");
+    expect(bcrypt.compareSync("correct horse", stored.password_hash)).toBe(true);
+  });
+
+  it("generates a password when none is typed, and the account can sign in with it", () => {
+    const { db, coord, project } = setup();
+    const r = createAnnotatorForProject(db, coord, project.id, { name: "omar", password: "" });
+    expect(r.generated).toBe(true);
+    expect(r.password).toMatch(/^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
+    expect(verifyCredentials(db, "omar", r.password)).toMatchObject({ ok: true, user: { name: "omar" } });
+  });
+
+  it("generates different passwords from an alphabet without look-alikes", () => {
+    const seen = new Set(Array.from({ length: 50 }, () => generatePassword()));
+    expect(seen.size).toBe(50);
+    for (const p of seen) expect(p).not.toMatch(/[01ilo]/);
+  });
+
+  it.each<[string, { name: string; password?: string }, RegExp]>([
+    ["a taken name", { name: "ann", password: "long enough" }, /already exists/],
+    ["a short password", { name: "pia", password: "short" }, /at least 8 characters/],
+    ["a bad name", { name: "two words", password: "long enough" }, /letters, digits/],
+  ])("refuses %s and creates nothing", (_what, input, message) => {
+    const { db, coord, project } = setup();
+    const before = teamOverview(db, coord, project.id).members.length;
+    expect(() => createAnnotatorForProject(db, coord, project.id, input)).toThrow(message);
+    expect(teamOverview(db, coord, project.id).members).toHaveLength(before);
+  });
+
+  it("is refused to annotators and to coordinators of other projects, creating no account", () => {
+    const { db, ann, project } = setup();
+    expect(() => createAnnotatorForProject(db, ann, project.id, { name: "sly", password: "long enough" })).toThrow(AuthError);
+    expect(() => createAnnotatorForProject(db, actorFor(db, "other", "coordinator"), project.id, { name: "sly", password: "long enough" })).toThrow(
+      NotFoundError,
+    );
+    expect(db.$client.prepare("select count(*) as n from users where name = 'sly'").get()).toEqual({ n: 0 });
+  });
+});
+
+describe("addExistingMember", () => {
+  it("adds an account by id, once", () => {
+    const { db, coord, project } = setup();
+    const zoe = actorFor(db, "zoe", "annotator");
+    expect(addExistingMember(db, coord, project.id, String(zoe.userId))).toMatchObject({ added: true, user: { name: "zoe" } });
+    expect(addExistingMember(db, coord, project.id, zoe.userId)).toMatchObject({ added: false });
+    expect(teamOverview(db, coord, project.id).others).toEqual([]);
+  });
+
+  it("refuses unknown ids and annotators", () => {
+    const { db, coord, ann, project } = setup();
+    const zoe = actorFor(db, "zoe", "annotator");
+    expect(() => addExistingMember(db, coord, project.id, "")).toThrow(InputError);
+    expect(() => addExistingMember(db, coord, project.id, 9999)).toThrow(InputError);
+    expect(() => addExistingMember(db, ann, project.id, zoe.userId)).toThrow(AuthError);
+  });
+});
