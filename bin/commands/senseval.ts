@@ -60,7 +60,12 @@ export function register(program: Command): void {
     .argument("<sensemap>", "sense map file")
     .addOption(stingyOption())
     .option("--json", "print the grid as JSON")
-    .action((answersPath: string, keyPath: string, mapPath: string, opts: { stingy?: string | boolean; json?: boolean }) => {
+    .action((answersPath: string, keyPath: string, mapPath: string, _local: unknown, cmd: Command) => {
+      // The parent's options (--stingy, --json, -m, -v, -g) are parsed wherever they stand, so read them merged.
+      const opts = cmd.optsWithGlobals() as { stingy?: string | boolean; json?: boolean; minimal?: boolean; verbose?: boolean };
+      if (opts.minimal || opts.verbose || cmd.parent?.getOptionValueSource("granularity") === "cli") {
+        throw new CliError("the report has every granularity and treatment; -g, -m and -v do not apply to it");
+      }
       const report = sensevalReportTexts(
         {
           answers: { name: answersPath, text: readText(answersPath) },

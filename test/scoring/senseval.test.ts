@@ -341,7 +341,18 @@ describe("lexgold senseval (CLI)", () => {
     expect(JSON.parse(r.stdout)).toEqual({ granularity: "fine", minimal: true, correct: 1, attemptedInstances: 1, totalInstances: 1, precision: 1, recall: 1, attempted: 1 });
   });
 
+  it("prints the report grid as JSON, with the stingy reading asked for", () => {
+    writeFileSync(path.join(dir, "sensemap"), SENSEMAP);
+    const r = run(["senseval", "report", "answers", "key", "sensemap", "--stingy", "overlap", "--json"]);
+    const out = JSON.parse(r.stdout);
+    expect(out.stingy).toBe("overlap");
+    // art.n 1: gold {art-1, art-2}, answer .5 art-1 .5 art-3 → overlap min(.5, .5) = .5; art.n 2: 1
+    expect(out.overall.cells.fine.stingy).toMatchObject({ correct: 1.5, attemptedInstances: 2, totalInstances: 2 });
+    expect(out.overall.cells.fine.minimal).toMatchObject({ correct: 1, attemptedInstances: 1, totalInstances: 1 });
+  });
+
   it.each([
+    [["senseval", "report", "answers", "key", "sensemap", "-m"], /-g, -m and -v do not apply/],
     [["senseval", "answers", "key", "-m", "--stingy"], /choose one treatment/],
     [["senseval", "answers", "key", "--stingy", "lots"], /--stingy takes "product" or "overlap"/],
     [["senseval", "answers", "nokey"], /cannot read nokey: no such file/],
