@@ -1,9 +1,14 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseLexeltXml } from "../../lib/lexsub/formats/lexelt";
+import { parseResponsesTsv } from "../../lib/lexsub/formats/responses";
+import { DEMO_RESPONDENTS, seedDemo } from "../../lib/server/demo";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
 import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
 import { addMember } from "../../lib/server/users";
-import { actorFor, projectFixture } from "../support/db";
+import { actorFor, projectFixture, testDb } from "../support/db";
 
 const HEADER = "annotator\tlexelt\tinstance\tanswer\tmultiword";
 const tsv = (...lines: string[]) => [HEADER, ...lines].join("\n") + "\n";
@@ -138,5 +143,32 @@ describe("exportResponses", () => {
     expect(() => exportResponses(db, ann, project.id)).toThrow(AuthError);
     expect(() => listProjectResponses(db, bea, project.id)).toThrow(AuthError);
     expect(() => exportResponses(db, actorFor(db, "other", "coordinator"), project.id)).toThrow(NotFoundError);
+  });
+});
+
+describe("the demo responses", () => {
+  const samples = path.resolve(__dirname, "../../samples");
+  const corpus = { fileName: "demo.xml", bytes: readFileSync(path.join(samples, "demo.xml")) };
+  const demo = { fileName: "demo-responses.tsv", text: readFileSync(path.join(samples, "demo-responses.tsv"), "utf8") };
+
+  it("answer every instance of the demo corpus once per demo respondent, under its own lexelt", () => {
+    const parsed = parseResponsesTsv(demo.text, demo.fileName);
+    expect(parsed.diagnostics).toEqual([]);
+    const xmlText = new TextDecoder().decode(corpus.bytes);
+    const lexeltOf = new Map(parseLexeltXml(xmlText, "demo.xml").corpus!.lexelts.flatMap((l) => l.instances.map((i) => [i.id, l.item] as const)));
+    const expected = [...lexeltOf.keys()].flatMap((id) => DEMO_RESPONDENTS.map((a) => `${a} ${lexeltOf.get(id)} ${id}`)).sort();
+    expect(parsed.responses.map((r) => `${r.annotator} ${r.lexelt} ${r.instanceId}`).sort()).toEqual(expected);
+  });
+
+  it("are imported by seedDemo once, and a second run leaves them alone", () => {
+    const db = testDb();
+    const first = seedDemo(db, corpus, demo);
+    expect(first.responsesMessage).toMatch(/added \d+, updated 0, unchanged 0/);
+    const n = count(db as ReturnType<typeof setup>["db"], "responses");
+    expect(n).toBe(parseResponsesTsv(demo.text, demo.fileName).responses.length);
+    expect(seedDemo(db, corpus, demo).responsesMessage).toBe("demo responses already present; left as they are");
+    expect(count(db as ReturnType<typeof setup>["db"], "responses")).toBe(n);
+    // annotator1 keeps an empty queue for trying the workspace.
+    expect(db.$client.prepare("select count(*) as n from responses r join users u on u.id = r.user_id where u.name = 'annotator1'").get()).toEqual({ n: 0 });
   });
 });
