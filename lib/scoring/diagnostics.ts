@@ -86,3 +86,40 @@ export function mean(values: readonly number[]): number | null {
   for (const v of values) s += v;
   return s / values.length;
 }
+
+/**
+ * A bounded collector for diagnostics that may repeat on many lines (a
+ * million-line system file with CRLF endings must not print a million
+ * warnings). Each diagnostic has a kind; the first `limit` of each kind are
+ * kept, and `finish()` adds one summary per kind saying how many more there were.
+ */
+export class DiagnosticLog {
+  readonly list: Diagnostic[] = [];
+  private readonly kinds = new Map<string, { count: number; first: Diagnostic; plural: string }>();
+
+  constructor(readonly limit = 10) {}
+
+  /** Record a diagnostic of `kind`; `plural` names the kind in the summary (e.g. "lines with CRLF endings"). */
+  add(kind: string, d: Diagnostic, plural = "more like this"): void {
+    const k = this.kinds.get(kind);
+    if (!k) this.kinds.set(kind, { count: 1, first: d, plural });
+    else k.count++;
+    if ((k?.count ?? 1) <= this.limit) this.list.push(d);
+  }
+
+  /** How many diagnostics of `kind` were recorded (listed or not). */
+  count(kind: string): number {
+    return this.kinds.get(kind)?.count ?? 0;
+  }
+
+  /** Append a summary for every kind that went over the limit; returns the whole list. */
+  finish(): Diagnostic[] {
+    for (const { count, first, plural } of this.kinds.values()) {
+      if (count > this.limit) {
+        this.list.push(diag(first.severity, first.file, 0, `${count - this.limit} more ${plural} not listed (${count} in all)`));
+      }
+    }
+    this.kinds.clear();
+    return this.list;
+  }
+}
