@@ -8,6 +8,7 @@ import { register as responses } from "./responses";
 import { register as senseval } from "./senseval";
 import { register as cpa } from "./cpa";
 import { register as lfi } from "./lfi";
+import { register as score } from "./score";
 
 export const commands: Register[] = [
   project,
@@ -18,4 +19,5 @@ export const commands: Register[] = [
   senseval,
   cpa,
   lfi,
+  score,
 ];

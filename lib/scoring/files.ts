@@ -1,0 +1,114 @@
+/**
+ * The file edge of the lexical-substitution scorer (not pure: reads files).
+ * Gold and system files are read as streams, line by line, so a
+ * million-item system file is never held in memory: only the scoring key is.
+ */
+import fs from "node:fs";
+import { type GoldLine, GoldReader } from "../lexsub/formats/gold";
+import { type SystemKind, SystemReader } from "../lexsub/formats/system";
+import { KeyBuilder, type KeyOptions, type ScoringKey, sortDiagnostics } from "../lexsub/score/key";
+import { type MwItem, MwKey, MwKeyBuilder, type MwResult, MwScorer } from "../lexsub/score/mw";
+import { bestScorer } from "../lexsub/score/best";
+import { ootScorer } from "../lexsub/score/oot";
+import { type ScorerOptions, type SubstitutionResult } from "../lexsub/score/substitution";
+import { type Diagnostic } from "./diagnostics";
+
+/** An unreadable file, with a one-line message naming it. */
+export class FileReadError extends Error {}
+
+function readError(name: string, e: unknown): FileReadError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : code === "EACCES" ? "permission denied" : (e as Error).message;
+  return new FileReadError(`cannot read ${name}: ${why}`);
+}
+
+/**
+ * Call `fn` with each line of a UTF-8 file (without its "\n"; a "\r" is kept
+ * for the readers to report), reading 1 MiB at a time.
+ */
+export async function forEachLine(path: string, fn: (line: string) => void, name = path): Promise<void> {
+  let stream: fs.ReadStream;
+  try {
+    stream = fs.createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 });
+    let carry = "";
+    for await (const chunk of stream as AsyncIterable<string>) {
+      const s = carry === "" ? chunk : carry + chunk;
+      let start = 0;
+      let nl: number;
+      while ((nl = s.indexOf("\n", start)) >= 0) {
+        fn(s.slice(start, nl));
+        start = nl + 1;
+      }
+      carry = s.slice(start);
+    }
+    if (carry !== "") fn(carry);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code) throw readError(name, e);
+    throw e;
+  }
+}
+
+/** Read a gold file into a scoring key (T, modes, match tables), streaming. */
+export async function loadScoringKey(path: string, options: KeyOptions = {}, name = path): Promise<{ key: ScoringKey; diagnostics: Diagnostic[] }> {
+  const b = new KeyBuilder(name, options);
+  await forEachLine(path, (l) => b.push(l), name);
+  return b.finish();
+}
+
+/** Read an mwgold file into an mw key, streaming. */
+export async function loadMwKey(path: string, name = path): Promise<{ key: MwKey; diagnostics: Diagnostic[] }> {
+  const b = new MwKeyBuilder(name);
+  await forEachLine(path, (l) => b.push(l), name);
+  return b.finish();
+}
+
+/** Read a whole gold or mwgold file's parsed lines (small files: id lists for NMWT). */
+export async function readGoldLines(path: string, kind: "gold" | "mwgold", name = path) {
+  const r = new GoldReader(name, kind);
+  const lines: GoldLine[] = [];
+  await forEachLine(path, (l) => {
+    const g = r.push(l);
+    if (g) lines.push(g);
+  }, name);
+  return { lines, diagnostics: r.finish() };
+}
+
+export interface FileScore<R> {
+  result: R;
+  /** The system file's diagnostics (format) followed by the scorer's. */
+  diagnostics: Diagnostic[];
+  /** Lines read, lines in the format, lines refused. */
+  lines: { read: number; matched: number; refused: number };
+}
+
+/** Score a best or oot system file against a key, streaming it line by line. */
+export async function scoreSubstitutionFile(
+  path: string,
+  type: "best" | "oot",
+  key: ScoringKey,
+  options: ScorerOptions = {},
+  name = path,
+): Promise<FileScore<SubstitutionResult>> {
+  const reader = new SystemReader(name, type);
+  const scorer = type === "best" ? bestScorer(key, { ...options, file: name }) : ootScorer(key, { ...options, file: name });
+  await forEachLine(path, (l) => {
+    const s = reader.push(l);
+    if (s) scorer.add(s);
+  }, name);
+  const result = scorer.finish();
+  return { result, diagnostics: sortDiagnostics([...reader.finish(), ...result.diagnostics]), lines: { read: reader.lines, matched: reader.matched, refused: reader.refused } };
+}
+
+/** Score an mw system file against an mw key, streaming it. */
+export async function scoreMwFile(path: string, key: MwKey, options: { onItem?: (item: MwItem) => void } = {}, name = path): Promise<FileScore<MwResult>> {
+  const reader = new SystemReader(name, "mw");
+  const scorer = new MwScorer(key, { ...options, file: name });
+  await forEachLine(path, (l) => {
+    const s = reader.push(l);
+    if (s) scorer.add(s);
+  }, name);
+  const result = scorer.finish();
+  return { result, diagnostics: sortDiagnostics([...reader.finish(), ...result.diagnostics]), lines: { read: reader.lines, matched: reader.matched, refused: reader.refused } };
+}
+
+export type { SystemKind };
