@@ -1,0 +1,162 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const bin = path.resolve(__dirname, "../../bin/lexgold");
+const dir = mkdtempSync(path.join(os.tmpdir(), "lexgold-score-"));
+
+function file(name: string, text: string): string {
+  const p = path.join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+function lexgold(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(bin, args, { cwd: dir });
+    let stdout = "";
+    let stderr = "";
+    p.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    p.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    p.on("error", reject);
+    p.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+// |T| = 3: 1 (|H| 7, mode glad), 2 (|H| 4, no mode), 3 (|H| 2, mode joy); 4 is not in T.
+file(
+  "gold.txt",
+  [
+    "",
+    "happy.a 1 :: glad 3;merry 2;cheerful 1;jovial 1;",
+    "happy.a 2 :: content 2;pleased 2;",
+    "fun.n 3 :: joy 2;",
+    "fun.n 4 :: glee 1;",
+    "",
+  ].join("\n"),
+);
+file("sys.best", "happy.a 1 :: glad;cheerful\nhappy.a 2 :: content\nfun.n 3 :: fun\n");
+file("sys.oot", "happy.a 1 ::: merry;glad\nfun.n 3 ::: joy;joy\n");
+file("mwgold.txt", "take.v 1 :: take place 3;take part 1;\ntake.v 2 :: take off 1;\n");
+file("sys.mw", "take.v 1 :: take place\ntake.v 2 :: take off\n");
+file("mwids", "3  joy ride\n");
+file("words", "happy;a.man\n");
+
+// best: 1: (4/7)/2 = 2/7; 2: 2/4 = 1/2; 3: 0 → P = R = (2/7 + 1/2)/3 = 11/42 = 26.19%.
+const BEST_TOTALS = [
+  "Total = 3, attempted = 3",
+  "precision = 26.19, recall = 26.19",
+  "Total with mode 2 attempted 2",
+  "Mode precision = 50.00, Mode recall = 50.00",
+  "",
+].join("\n");
+
+describe("lexgold score", () => {
+  it("prints the official best output, options in any order", async () => {
+    const [a, b] = await Promise.all([lexgold(["score", "sys.best", "gold.txt"]), lexgold(["score", "-t", "best", "sys.best", "gold.txt", "-q"])]);
+    for (const r of [a, b]) {
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe(BEST_TOTALS);
+      expect(r.stderr).toBe("");
+    }
+  });
+
+  it("prints -v lines before the totals, and oot with -t after the files", async () => {
+    const r = await lexgold(["score", "-v", "sys.oot", "gold.txt", "-t", "oot"]);
+    expect(r.status).toBe(0);
+    // oot: 1: (2 + 3)/7; 3: joy twice, 2/2 + 2/2 = 2. P = (5/7 + 2)/2 = 135.71%, R = (5/7 + 2)/3 = 90.48%.
+    expect(r.stdout).toBe(
+      [
+        "happy.a Item 1 mode 'glad'  found in guesses",
+        "happy.a Item 1 credit 0.714285714285714 human responses 7: score is 0.714285714285714",
+        "fun.n Item 3 mode 'joy'  found in guesses",
+        "fun.n Item 3 credit 2 human responses 2: score is 2",
+        "Total = 3, attempted = 2",
+        "precision = 135.71, recall = 90.48",
+        "Total with mode 2 attempted 2",
+        "precision = 100.00, recall = 100.00",
+        "",
+      ].join("\n"),
+    );
+    expect(r.stderr).toMatch(/sys\.oot:2: warning: guess "joy" repeated for id 3/);
+  });
+
+  it("prints the issue's JSON keys, with a per-PoS breakdown", async () => {
+    const r = await lexgold(["score", "--json", "sys.best", "gold.txt", "--by", "pos"]);
+    expect(r.status).toBe(0);
+    const json = JSON.parse(r.stdout);
+    expect(Object.keys(json)).toEqual(["type", "total", "attempted", "precision", "recall", "totalWithMode", "attemptedWithMode", "modePrecision", "modeRecall", "groups"]);
+    expect(json).toMatchObject({ type: "best", total: 3, attempted: 3, totalWithMode: 2, attemptedWithMode: 2, modePrecision: 0.5, modeRecall: 0.5 });
+    expect(json.precision).toBeCloseTo(11 / 42, 15);
+    expect(json.groups.map((g: { pos: string; attempted: number }) => [g.pos, g.attempted])).toEqual([
+      ["a", 2],
+      ["n", 1],
+    ]);
+  });
+
+  it("scores mw, and JSON with null where undefined", async () => {
+    const [text, json] = await Promise.all([lexgold(["score", "sys.mw", "mwgold.txt", "-t", "mw"]), lexgold(["score", "sys.mw", "mwgold.txt", "-t", "mw", "--json"])]);
+    expect(text.stdout).toBe(
+      "Total MWs in GS = 1, System found 2 of which 1 were genuine\nDetection precision = 50.00, recall = 100.00\nNumber that matched GS\nIdentification precision = 50.00, recall = 100.00\n",
+    );
+    expect(JSON.parse(json.stdout)).toEqual({
+      type: "mw",
+      totalMultiwords: 1,
+      systemFound: 2,
+      genuine: 1,
+      matched: 1,
+      detectionPrecision: 0.5,
+      detectionRecall: 1,
+      identificationPrecision: 0.5,
+      identificationRecall: 1,
+    });
+  });
+
+  it("runs the further analysis: NMWT from an mwids file, a word-list subset", async () => {
+    const [nmwt, subset] = await Promise.all([
+      lexgold(["score", "sys.best", "gold.txt", "--nmwt", "mwids", "--json"]),
+      lexgold(["score", "sys.best", "gold.txt", "--subset", "words"]),
+    ]);
+    // Without item 3: P = R = (2/7 + 1/2)/2.
+    expect(JSON.parse(nmwt.stdout)).toMatchObject({ total: 2, attempted: 2 });
+    expect(JSON.parse(nmwt.stdout).precision).toBeCloseTo(11 / 28, 15);
+    expect(subset.stdout.split("\n").slice(0, 2)).toEqual(["FURTHER ANALYSIS Scoring only items of the lexelts in words", "Total = 2, attempted = 2"]);
+  });
+
+  it("tolerates CRLF and spaces around ';' with warnings on stderr, same scores", async () => {
+    file("crlf.best", "happy.a 1 :: glad ; cheerful\r\nhappy.a 2 :: content\r\nfun.n 3 :: fun\r\n");
+    const r = await lexgold(["score", "crlf.best", "gold.txt"]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(BEST_TOTALS);
+    expect(r.stderr.split("\n").filter(Boolean)).toEqual([
+      "crlf.best:1: warning: CRLF line ending read as LF (the official scorer would keep the \\r in the last guess)",
+      'crlf.best:1: warning: spaces around ";" or at the end of the answer ("glad ; cheerful"); a guess is matched as written, else without the spaces',
+      "crlf.best: warning: 3 lines had CRLF endings, read as LF",
+    ]);
+  });
+
+  it("reports unreadable lines by file and line and scores the rest", async () => {
+    file("bad.best", "happy.a 1 :: glad\nhappy.a 2 : content\n");
+    const r = await lexgold(["score", "bad.best", "gold.txt", "--json"]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/^bad\.best:2: error: not a best line; expected "lexelt id :: guess;guess": "happy\.a 2 : content"; line skipped$/m);
+    expect(JSON.parse(r.stdout)).toMatchObject({ attempted: 1 });
+  });
+
+  it.each([
+    [["score", "nope.best", "gold.txt"], /^lexgold: cannot read nope\.best: no such file$/m],
+    [["score", "sys.oot", "gold.txt"], /is this an oot file\?[\s\S]*^lexgold: sys\.oot: no line is in the best format; nothing scored$/m],
+    [["score", "sys.best", "badgold.txt"], /^badgold\.txt:2: error: not a gold line[\s\S]*^lexgold: badgold\.txt: 1 error; nothing scored$/m],
+    [["score", "sys.mw", "mwgold.txt", "-t", "mw", "--nmws"], /^lexgold: --nmwt, --nmws, --subset, --exclude and --by apply to best and oot, not mw$/m],
+    [["score", "sys.best", "gold.txt", "-v", "--json"], /^lexgold: -v and --json cannot be combined/m],
+    [["score", "sys.best", "gold.txt", "-t", "top"], /argument 'top' is invalid/],
+  ])("fails with a one-line error: %j", async (args, message) => {
+    file("badgold.txt", "happy.a 1 :: glad 3;\nhappy.a 2 glad 3;\n");
+    const r = await lexgold(args as string[]);
+    expect(r.status).not.toBe(0);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(message);
+  });
+});
