@@ -1,0 +1,34 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireUserPage } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { NotFoundError } from "@/lib/server/errors";
+import { workspace, type WorkspaceView } from "@/lib/server/responses";
+import { Workspace } from "../../workspace";
+
+export const metadata: Metadata = { title: "Annotate" };
+export const dynamic = "force-dynamic";
+
+/** One instance of the annotator's queue; the URL names it, so reload and back/forward work. */
+export default async function InstancePage({ params }: { params: Promise<{ projectId: string; instanceId: string }> }) {
+  const actor = await requireUserPage();
+  const { projectId, instanceId } = await params;
+  const pid = Number(projectId);
+  let view: WorkspaceView;
+  try {
+    view = workspace(getDb(), actor, pid, Number(instanceId));
+  } catch (e) {
+    if (!(e instanceof NotFoundError)) throw e;
+    return (
+      <>
+        <h1>Annotate</h1>
+        <p className="notice warn">{e.message}</p>
+        <p>
+          <Link href={`/annotate/${pid}`}>Continue where you left off</Link> · <Link href="/annotate">Your projects</Link>
+        </p>
+      </>
+    );
+  }
+  const v = view as WorkspaceView & { instance: NonNullable<WorkspaceView["instance"]> };
+  return <Workspace key={v.instance.ref} view={v} userId={actor.userId} />;
+}

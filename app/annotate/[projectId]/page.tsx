@@ -1,0 +1,62 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { requireUserPage } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { NotFoundError } from "@/lib/server/errors";
+import { workspace, type WorkspaceView } from "@/lib/server/responses";
+import { Bar } from "../progress-bar";
+
+export const metadata: Metadata = { title: "Annotate" };
+export const dynamic = "force-dynamic";
+
+/** Resume where the annotator left off; when everything is answered, say so. */
+export default async function ResumePage({ params }: { params: Promise<{ projectId: string }> }) {
+  const actor = await requireUserPage();
+  const { projectId } = await params;
+  let view: WorkspaceView;
+  try {
+    view = workspace(getDb(), actor, Number(projectId));
+  } catch (e) {
+    if (e instanceof NotFoundError) return <Refused message={e.message} />;
+    throw e;
+  }
+  if (view.instance) redirect(`/annotate/${view.project.id}/${view.instance.ref}`);
+  const { progress } = view;
+  return (
+    <>
+      <h1>{view.project.name}</h1>
+      <div className="panel">
+        {progress.total === 0 ? (
+          <p>There is nothing for you to annotate in this project yet.</p>
+        ) : (
+          <>
+            <p>
+              <strong>All done.</strong> You have answered all {progress.total} instances. Thank you!
+            </p>
+            <Bar label="Overall progress" done={progress.done} total={progress.total} />
+            <p className="small muted">You can still go back and change any answer.</p>
+            <Link className="button secondary" href={`/annotate/${view.project.id}/${progress.lexelts[0].jumpRef}`}>
+              Review from the first instance
+            </Link>
+          </>
+        )}
+      </div>
+      <p>
+        <Link href="/annotate">← Your projects</Link>
+      </p>
+    </>
+  );
+}
+
+function Refused({ message }: { message: string }) {
+  return (
+    <>
+      <h1>Annotate</h1>
+      <p className="notice warn">{message}</p>
+      <p>
+        <Link href="/annotate">← Your projects</Link>
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireUserPage } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { annotatorProjects } from "@/lib/server/responses";
+import { Bar } from "./progress-bar";
+import s from "./workspace.module.css";
+
+export const metadata: Metadata = { title: "Annotate" };
+export const dynamic = "force-dynamic";
+
+export default async function AnnotatePage() {
+  const actor = await requireUserPage();
+  const projects = annotatorProjects(getDb(), actor);
+  return (
+    <>
+      <h1>Annotate</h1>
+      {projects.length === 0 ? (
+        <p className="muted">You are not in any project yet. Your coordinator adds you to the projects you annotate.</p>
+      ) : (
+        <ul className={`plain ${s.projects}`} aria-label="Your projects">
+          {projects.map((p) => {
+            const finished = p.total > 0 && p.done === p.total;
+            return (
+              <li key={p.id} className={`panel ${s.project}`}>
+                <h2>{p.name}</h2>
+                <Bar label={`Progress in ${p.name}`} done={p.done} total={p.total} />
+                <p className="small muted">
+                  {p.total === 0 ? "Nothing to annotate yet." : `${p.done} of ${p.total} done${finished ? " — finished" : ""}`}
+                </p>
+                {p.total > 0 && (
+                  <Link className={`button ${finished ? "secondary" : ""}`} href={`/annotate/${p.id}`} aria-label={`${finished ? "Review" : p.done > 0 ? "Continue" : "Start"} ${p.name}`}>
+                    {finished ? "Review" : p.done > 0 ? "Continue" : "Start"}
+                  </Link>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,631 @@
+"use client";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useRef, useState, useTransition } from "react";
+import type { InstanceView, OwnResponse, ResponseKind, WorkspaceView } from "@/lib/server/responses";
+import { saveResponseAction } from "./actions";
+import { Bar } from "./progress-bar";
+import { DEFAULT_GUIDELINES, displayText } from "./text";
+import s from "./workspace.module.css";
+
+type Subs = [string, string, string];
+
+interface Draft {
+  kind: ResponseKind;
+  subs: Subs;
+  multiword: boolean;
+  phrase: string;
+}
+
+interface StoredDraft {
+  draft: Draft;
+  /** The revision the draft was started from: saving it against a newer one is a conflict. */
+  baseRevision: number;
+}
+
+function fromResponse(r: OwnResponse | null): Draft {
+  if (!r) return { kind: "substitutes", subs: ["", "", ""], multiword: false, phrase: "" };
+  const subs: Subs = ["", "", ""];
+  r.substitutes.slice(0, 3).forEach((v, i) => (subs[i] = v));
+  return { kind: r.kind, subs, multiword: r.multiword !== null, phrase: r.multiword ?? "" };
+}
+
+function sameDraft(a: Draft, b: Draft): boolean {
+  const norm = (d: Draft) =>
+    JSON.stringify([d.kind, d.kind === "substitutes" ? d.subs.map((x) => x.trim()) : [], d.multiword, d.multiword ? d.phrase.trim() : ""]);
+  return norm(a) === norm(b);
+}
+
+function draftKey(userId: number, projectId: number, ref: number) {
+  return `lexgold:draft:${userId}:${projectId}:${ref}`;
+}
+
+function readDraft(key: string): StoredDraft | null {
+  try {
+    const raw = window.localStorage.getItem(key);
+    if (!raw) return null;
+    const v = JSON.parse(raw) as StoredDraft;
+    if (!v?.draft || !Array.isArray(v.draft.subs) || typeof v.baseRevision !== "number") return null;
+    return v;
+  } catch {
+    return null;
+  }
+}
+
+function describe(d: { kind: ResponseKind; substitutes: string[]; multiword: string | null }): string {
+  const answer = d.kind === "substitutes" ? d.substitutes.join(", ") || "(nothing)" : d.kind;
+  return d.multiword ? `${answer} · multiword “${d.multiword}”` : answer;
+}
+
+function draftAsResponse(d: Draft) {
+  return {
+    kind: d.kind,
+    substitutes: d.kind === "substitutes" ? d.subs.map((x) => x.trim()).filter(Boolean) : [],
+    multiword: d.multiword ? d.phrase.trim() : null,
+  };
+}
+
+/** A message for the next instance's status line, carried across the navigation. */
+let carriedStatus: string | null = null;
+
+const SUB_FIELDS = ["substitute1", "substitute2", "substitute3"] as const;
+
+type Status = { tone: "ok" | "error" | "info"; text: string } | null;
+
+export function Workspace({ view, userId }: { view: WorkspaceView & { instance: InstanceView }; userId: number }) {
+  const { instance, project, progress } = view;
+  const router = useRouter();
+  const [navigating, startNavigation] = useTransition();
+  const saved = fromResponse(view.response);
+  const [draft, setDraftState] = useState<Draft>(saved);
+  const [baseRevision, setBaseRevision] = useState(view.response?.revision ?? 0);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [status, setStatus] = useState<Status>(null);
+  const [restored, setRestored] = useState(false);
+  const [conflict, setConflict] = useState<{ mine: Draft; saved: OwnResponse } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const stash = useRef<Subs | null>(null);
+  const draftRef = useRef(draft);
+  const baseRef = useRef(baseRevision);
+  const savingRef = useRef(false);
+  const subRefs = [useRef<HTMLInputElement>(null), useRef<HTMLInputElement>(null), useRef<HTMLInputElement>(null)];
+  const phraseRef = useRef<HTMLInputElement>(null);
+  const saveRef = useRef<HTMLButtonElement>(null);
+  const conflictRef = useRef<HTMLHeadingElement>(null);
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const focusPhrase = useRef(false);
+  const active = useRef({ ms: 0, since: 0 });
+  const key = draftKey(userId, project.id, instance.ref);
+  /** Skip: the next unanswered instance, else simply the next one. */
+  const skipTo = view.nextUnansweredRef ?? view.nextRef;
+  const base = `/annotate/${project.id}`;
+
+  const keepDraft = useCallback(
+    (d: Draft, rev: number) => {
+      try {
+        if (sameDraft(d, fromResponse(view.response)) && rev === (view.response?.revision ?? 0)) window.localStorage.removeItem(key);
+        else window.localStorage.setItem(key, JSON.stringify({ draft: d, baseRevision: rev } satisfies StoredDraft));
+      } catch {
+        /* storage full or disabled: the draft just isn't kept */
+      }
+    },
+    [key, view.response],
+  );
+
+  const setDraft = useCallback(
+    (d: Draft) => {
+      draftRef.current = d;
+      setDraftState(d);
+      keepDraft(d, baseRef.current);
+    },
+    [keepDraft],
+  );
+
+  function setBase(rev: number) {
+    baseRef.current = rev;
+    setBaseRevision(rev);
+  }
+
+  // On arrival: restore an unsaved draft, pick up the status carried from the
+  // previous instance, focus the first field, start the activity clock.
+  useEffect(() => {
+    const stored = readDraft(key);
+    let d = draftRef.current;
+    if (stored && !sameDraft(stored.draft, d)) {
+      d = stored.draft;
+      draftRef.current = d;
+      setDraftState(d);
+      setBase(stored.baseRevision);
+      setRestored(true);
+    } else if (stored) {
+      window.localStorage.removeItem(key);
+    }
+    if (carriedStatus) {
+      setStatus({ tone: "ok", text: carriedStatus });
+      carriedStatus = null;
+    }
+    const first = subRefs[0].current;
+    if (d.kind === "substitutes" && first) {
+      first.focus();
+      first.setSelectionRange(first.value.length, first.value.length);
+    } else saveRef.current?.focus();
+    active.current = { ms: 0, since: document.visibilityState === "visible" ? performance.now() : 0 };
+    const onVisibility = () => {
+      const a = active.current;
+      if (document.visibilityState === "visible") a.since = performance.now();
+      else if (a.since) {
+        a.ms += performance.now() - a.since;
+        a.since = 0;
+      }
+    };
+    document.addEventListener("visibilitychange", onVisibility);
+    return () => document.removeEventListener("visibilitychange", onVisibility);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+
+  useEffect(() => {
+    if (focusPhrase.current && draft.multiword) {
+      focusPhrase.current = false;
+      const el = phraseRef.current;
+      if (el) {
+        el.focus();
+        el.setSelectionRange(el.value.length, el.value.length);
+      }
+    }
+  }, [draft.multiword]);
+
+  useEffect(() => {
+    if (conflict) conflictRef.current?.focus();
+  }, [conflict]);
+
+  const go = useCallback(
+    (ref: number | null) => {
+      startNavigation(() => router.push(ref === null ? base : `${base}/${ref}`));
+    },
+    [base, router],
+  );
+
+  function activeMs(): number {
+    const a = active.current;
+    return Math.round(a.ms + (a.since ? performance.now() - a.since : 0));
+  }
+
+  async function save(expectedRevision = baseRef.current) {
+    if (savingRef.current) return;
+    savingRef.current = true;
+    setSaving(true);
+    setStatus({ tone: "info", text: "Saving…" });
+    const d = draftRef.current;
+    try {
+      const res = await saveResponseAction(
+        project.id,
+        instance.ref,
+        { kind: d.kind, substitutes: d.kind === "substitutes" ? [...d.subs] : [], multiword: d.multiword, phrase: d.phrase },
+        { expectedRevision, activeMs: activeMs() },
+      );
+      if (res.ok) {
+        try {
+          window.localStorage.removeItem(key);
+        } catch {
+          /* ignore */
+        }
+        setErrors({});
+        setConflict(null);
+        setRestored(false);
+        setBase(res.revision);
+        carriedStatus = `Saved ${instance.instanceId}.`;
+        setStatus({ tone: "ok", text: `Saved ${instance.instanceId}.` });
+        go(res.next);
+      } else if (res.conflict) {
+        setConflict({ mine: d, saved: res.conflict });
+        setStatus({ tone: "error", text: res.message });
+      } else {
+        const errs = res.errors ?? {};
+        setErrors(errs);
+        setStatus({ tone: "error", text: res.message });
+        const first = SUB_FIELDS.findIndex((f) => errs[f]);
+        if (first >= 0) subRefs[first].current?.focus();
+        else if (errs.multiword) phraseRef.current?.focus();
+      }
+    } catch {
+      setStatus({ tone: "error", text: "Could not reach the server. Your answer is kept here as a draft; try again." });
+    } finally {
+      savingRef.current = false;
+      setSaving(false);
+    }
+  }
+
+  function chooseKind(kind: "NAME" | "NIL") {
+    const d = draftRef.current;
+    if (d.kind === kind) {
+      setDraft({ ...d, kind: "substitutes", subs: stash.current ?? ["", "", ""] });
+      stash.current = null;
+      setTimeout(() => subRefs[0].current?.focus(), 0);
+    } else {
+      if (d.kind === "substitutes") stash.current = d.subs;
+      setDraft({ ...d, kind, subs: ["", "", ""] });
+      setErrors(({ substitute1, substitute2, substitute3, ...rest }) => rest);
+      setTimeout(() => saveRef.current?.focus(), 0);
+    }
+  }
+
+  function toggleMultiword() {
+    const d = draftRef.current;
+    if (d.multiword) {
+      setDraft({ ...d, multiword: false });
+    } else {
+      focusPhrase.current = true;
+      setDraft({ ...d, multiword: true, phrase: d.phrase || instance.head });
+    }
+    setErrors(({ multiword, ...rest }) => rest);
+  }
+
+  function openGuidelines() {
+    const dlg = dialogRef.current;
+    if (dlg && !dlg.open) dlg.showModal();
+  }
+
+  // Keyboard shortcuts, chosen not to clash with typing.
+  const shortcuts = useRef<(e: KeyboardEvent) => void>(() => {});
+  shortcuts.current = (e: KeyboardEvent) => {
+    if (e.ctrlKey || e.metaKey || e.defaultPrevented) return;
+    if (dialogRef.current?.open) return;
+    const t = e.target as HTMLElement | null;
+    const typing = !!t && (t.tagName === "TEXTAREA" || (t.tagName === "INPUT" && (t as HTMLInputElement).type === "text"));
+    const act = (f: () => void) => {
+      e.preventDefault();
+      if (!e.repeat) f();
+    };
+    if (e.altKey && !e.shiftKey) {
+      switch (e.code) {
+        case "KeyN":
+          return act(() => chooseKind("NAME"));
+        case "KeyL":
+          return act(() => chooseKind("NIL"));
+        case "KeyM":
+          return act(toggleMultiword);
+        case "KeyS":
+          return skipTo !== null ? act(() => go(skipTo)) : e.preventDefault();
+        case "KeyG":
+          return act(openGuidelines);
+        case "ArrowLeft":
+          return view.prevRef !== null ? act(() => go(view.prevRef)) : e.preventDefault();
+        case "ArrowRight":
+          return view.nextRef !== null ? act(() => go(view.nextRef)) : e.preventDefault();
+      }
+      return;
+    }
+    if (e.altKey) return;
+    if (e.key === "PageUp" && view.prevRef !== null) return act(() => go(view.prevRef));
+    if (e.key === "PageDown" && view.nextRef !== null) return act(() => go(view.nextRef));
+    if (e.key === "?" && !typing) return act(openGuidelines);
+  };
+  useEffect(() => {
+    const h = (e: KeyboardEvent) => shortcuts.current(e);
+    document.addEventListener("keydown", h);
+    return () => document.removeEventListener("keydown", h);
+  }, []);
+
+  function fieldProps(field: string, id: string) {
+    const err = errors[field];
+    return { id, "aria-invalid": err ? true : undefined, "aria-describedby": err ? `${id}-error` : undefined } as const;
+  }
+
+  const isSubs = draft.kind === "substitutes";
+  const current = progress.lexelts.find((l) => l.label === instance.lexeltLabel);
+  const pct = (done: number, total: number) => (total > 0 ? `${Math.round((done / total) * 100)}%` : "0%");
+  const guidelines = project.guidelines.trim() || DEFAULT_GUIDELINES;
+  const unsaved = !sameDraft(draft, saved) || baseRevision !== (view.response?.revision ?? 0);
+
+  return (
+    <div className={s.layout} aria-busy={navigating || undefined}>
+      <section className={`panel ${s.main} ${navigating ? s.loading : ""}`} aria-labelledby="instance-heading">
+        <div className={s.topline}>
+          <h1 id="instance-heading" className={s.heading}>
+            <span className={s.target}>
+              Target: <strong>{instance.lemma}</strong>
+            </span>
+            <span className="muted small">
+              {" "}
+              · instance {instance.instanceId} · {view.position} of {progress.total}
+            </span>
+          </h1>
+          <button type="button" className={`secondary ${s.help}`} onClick={openGuidelines} aria-keyshortcuts="Shift+? Alt+G">
+            <span aria-hidden="true" className={s.q}>?</span> Guidelines
+          </button>
+        </div>
+
+        <p className={s.sentence} lang="en">
+          {displayText(instance.before)}
+          <mark>{instance.head}</mark>
+          {displayText(instance.after)}
+        </p>
+
+        {restored && <p className={`small muted ${s.note}`}>Restored unsaved draft.</p>}
+        {view.response && !unsaved && (
+          <p className={`small muted ${s.note}`}>
+            Your saved answer: {describe(view.response)}
+          </p>
+        )}
+
+        {conflict && (
+          <section className={`notice warn ${s.conflict}`} aria-labelledby="conflict-heading">
+            <h2 id="conflict-heading" tabIndex={-1} ref={conflictRef}>
+              Saved elsewhere in the meantime
+            </h2>
+            <p className="small">This instance was saved in another tab or window after you opened it. Which answer should stay?</p>
+            <dl className={s.versions}>
+              <div>
+                <dt>Yours (not saved)</dt>
+                <dd>{describe(draftAsResponse(conflict.mine))}</dd>
+              </div>
+              <div>
+                <dt>Saved (revision {conflict.saved.revision})</dt>
+                <dd>{describe(conflict.saved)}</dd>
+              </div>
+            </dl>
+            <div className={s.row}>
+              <button type="button" disabled={saving} onClick={() => save(conflict.saved.revision)}>
+                Keep mine
+              </button>
+              <button
+                type="button"
+                className="secondary"
+                disabled={saving}
+                onClick={() => {
+                  const d = fromResponse(conflict.saved);
+                  draftRef.current = d;
+                  setDraftState(d);
+                  setBase(conflict.saved.revision);
+                  try {
+                    window.localStorage.removeItem(key);
+                  } catch {
+                    /* ignore */
+                  }
+                  setConflict(null);
+                  setRestored(false);
+                  setErrors({});
+                  setStatus({ tone: "ok", text: "Kept the saved answer." });
+                  router.refresh();
+                  setTimeout(() => saveRef.current?.focus(), 0);
+                }}
+              >
+                Use saved
+              </button>
+            </div>
+          </section>
+        )}
+
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <fieldset className={s.fieldset} disabled={!isSubs}>
+            <legend>Substitutes</legend>
+            <p className="muted small" id="subs-hint">
+              Up to three, all equally good. A phrase or a slightly more general word is fine.
+            </p>
+            <div className={s.subs}>
+              {SUB_FIELDS.map((field, i) => (
+                <div className={s.sub} key={field}>
+                  <label htmlFor={`sub${i + 1}`}>Substitute {i + 1}</label>
+                  <input
+                    ref={subRefs[i]}
+                    type="text"
+                    autoComplete="off"
+                    autoCapitalize="none"
+                    maxLength={200}
+                    value={draft.subs[i]}
+                    onChange={(e) => {
+                      const subs = [...draftRef.current.subs] as Subs;
+                      subs[i] = e.target.value;
+                      setDraft({ ...draftRef.current, subs });
+                    }}
+                    {...fieldProps(field, `sub${i + 1}`)}
+                  />
+                  {errors[field] && (
+                    <div id={`sub${i + 1}-error`} className="field-error">
+                      {errors[field]}
+                    </div>
+                  )}
+                </div>
+              ))}
+            </div>
+          </fieldset>
+
+          <div className={s.kinds} role="group" aria-label="Instead of substitutes">
+            <span className="muted small">or</span>
+            <button
+              type="button"
+              className={draft.kind === "NAME" ? s.pressed : "secondary"}
+              aria-pressed={draft.kind === "NAME"}
+              aria-keyshortcuts="Alt+N"
+              onClick={() => chooseKind("NAME")}
+            >
+              NAME <span className={s.why}>part of a proper name</span>
+            </button>
+            <button
+              type="button"
+              className={draft.kind === "NIL" ? s.pressed : "secondary"}
+              aria-pressed={draft.kind === "NIL"}
+              aria-keyshortcuts="Alt+L"
+              onClick={() => chooseKind("NIL")}
+            >
+              NIL <span className={s.why}>no good substitute</span>
+            </button>
+          </div>
+
+          <div className={s.multiword}>
+            <label className={s.check}>
+              <input
+                type="checkbox"
+                checked={draft.multiword}
+                aria-keyshortcuts="Alt+M"
+                onChange={toggleMultiword}
+                onKeyDown={(e) => {
+                  if (e.key === "Enter") {
+                    e.preventDefault();
+                    void save();
+                  }
+                }}
+              />
+              Part of a multiword
+            </label>
+            {draft.multiword && (
+              <div className={s.phrase}>
+                <label htmlFor="phrase">Multiword phrase</label>
+                <input
+                  ref={phraseRef}
+                  type="text"
+                  autoComplete="off"
+                  autoCapitalize="none"
+                  maxLength={300}
+                  value={draft.phrase}
+                  onChange={(e) => setDraft({ ...draftRef.current, phrase: e.target.value })}
+                  {...fieldProps("multiword", "phrase")}
+                />
+                {errors.multiword ? (
+                  <div id="phrase-error" className="field-error">
+                    {errors.multiword}
+                  </div>
+                ) : (
+                  <div className="muted small">The whole phrase the target belongs to, e.g. a phrasal verb or an idiom.</div>
+                )}
+              </div>
+            )}
+          </div>
+
+          {errors.form && (
+            <p className="notice error" id="form-error">
+              {errors.form}
+            </p>
+          )}
+
+          <div className={s.actions}>
+            <button type="submit" ref={saveRef} disabled={saving} aria-keyshortcuts="Enter">
+              Save &amp; next
+            </button>
+            <p role="status" aria-live="polite" className={`${s.status} ${status ? s[status.tone] : ""}`}>
+              {status?.text ?? ""}
+              {navigating && !saving ? " Loading…" : ""}
+            </p>
+          </div>
+        </form>
+
+        <nav className={s.nav} aria-label="Instances">
+          {view.prevRef !== null ? (
+            <Link className="button secondary" href={`${base}/${view.prevRef}`} aria-keyshortcuts="Alt+ArrowLeft PageUp">
+              ← Previous
+            </Link>
+          ) : (
+            <span className={`button secondary ${s.off}`} aria-disabled="true">
+              ← Previous
+            </span>
+          )}
+          <button
+            type="button"
+            className="secondary"
+            disabled={skipTo === null}
+            onClick={() => go(skipTo)}
+            aria-keyshortcuts="Alt+S"
+            title="Go on without saving; this instance stays unanswered"
+          >
+            Skip
+          </button>
+          {view.nextRef !== null ? (
+            <Link className="button secondary" href={`${base}/${view.nextRef}`} aria-keyshortcuts="Alt+ArrowRight PageDown">
+              Next →
+            </Link>
+          ) : (
+            <span className={`button secondary ${s.off}`} aria-disabled="true">
+              Next →
+            </span>
+          )}
+        </nav>
+      </section>
+
+      <aside className={s.side} aria-label="Progress and keys">
+        <section className="panel">
+          <h2 className={s.sideHeading}>Progress</h2>
+          <Bar label="Overall progress" done={progress.done} total={progress.total} />
+          <p className={s.count}>
+            <strong>{progress.done}</strong> of {progress.total} done
+          </p>
+          {current && (
+            <>
+              <Bar label={`Progress on ${current.label}`} done={current.done} total={current.total} small />
+              <p className="small muted">
+                {current.label}: {current.done} of {current.total}
+              </p>
+            </>
+          )}
+          <details className={s.lexelts} open={progress.lexelts.length <= 12}>
+            <summary>All targets ({progress.lexelts.length})</summary>
+            <ul className="plain">
+              {progress.lexelts.map((l) => (
+                <li key={l.lexeltId} aria-current={l.lexeltId === current?.lexeltId ? "true" : undefined}>
+                  <Link href={`${base}/${l.jumpRef}`}>{l.label}</Link>
+                  <span className={s.mini} aria-hidden="true">
+                    <span style={{ width: pct(l.done, l.total) }} />
+                  </span>
+                  <span className="small muted">
+                    {l.done}/{l.total}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </details>
+        </section>
+        <section className="panel">
+          <h2 className={s.sideHeading}>Keys</h2>
+          <Keys />
+        </section>
+      </aside>
+
+      <dialog ref={dialogRef} className={s.dialog} aria-labelledby="guidelines-heading">
+        <h2 id="guidelines-heading">Guidelines</h2>
+        <div className={s.guidelines}>{guidelines}</div>
+        <h3>Keys</h3>
+        <Keys />
+        <form method="dialog">
+          <button type="submit" autoFocus>
+            Close
+          </button>
+        </form>
+      </dialog>
+    </div>
+  );
+}
+
+function Keys() {
+  const rows: [string[], string][] = [
+    [["Enter"], "Save & next"],
+    [["Alt", "N"], "NAME"],
+    [["Alt", "L"], "NIL"],
+    [["Alt", "M"], "Part of a multiword"],
+    [["Alt", "←"], "Previous (or PageUp)"],
+    [["Alt", "→"], "Next (or PageDown)"],
+    [["Alt", "S"], "Skip"],
+    [["?"], "Guidelines (or Alt+G)"],
+  ];
+  return (
+    <dl className={s.keys}>
+      {rows.map(([keys, what]) => (
+        <div key={what}>
+          <dt>
+            {keys.map((k, i) => (
+              <span key={k}>
+                {i > 0 && "+"}
+                <kbd>{k}</kbd>
+              </span>
+            ))}
+          </dt>
+          <dd>{what}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
