@@ -1,0 +1,405 @@
+/**
+ * Gold derivation (paper §2–§3, seed 000 §2.2): annotators' responses → per
+ * instance the multiset H_i, the gold line, the mode, T membership, the mwgold
+ * line and the multiword item status.
+ *
+ * - H_i: every annotator's normalised, lemmatised substitutes (a set per
+ *   annotator, so a count is the number of annotators who gave the substitute).
+ *   NAME is written as the entry `pn` counting the annotators who gave NAME; NIL is
+ *   not written. |H_i| counts substitutes only (pn excluded).
+ * - Gold line `lexelt id :: sub n;sub n;` for every instance with at least one
+ *   entry (pn included), entries by count descending, ties in code-point order.
+ * - T = instances with |H_i| >= 2. The mode (for items in T only, as in the paper)
+ *   is the unique most frequent substitute, pn excluded; null otherwise.
+ * - mwgold line `lexelt id :: phrase n;` for every instance where anyone gave a
+ *   multiword; the item is a multiword item when its most frequent phrase was given
+ *   by at least two annotators and no other phrase ties it.
+ * - Excluded instances are kept in the result (for review) but left out of the
+ *   files and of agreement; a PoS correction rewrites the item as
+ *   `lemma.ori_pos.pos` (stand.n → stand.n.v) and lemmatises with the new PoS.
+ *
+ * Instances are keyed by id alone, as the official scorer does (ids are unique in
+ * a project). Pure: records in, records out; bad input becomes `problems`.
+ */
+import { createLemmatiser, cmp, type LemmaTable, type LemmatiserOptions } from "./normalize";
+import { type GoldEntry, formatGoldLine as writeGoldLine } from "./formats/gold";
+import { type AnnotatorResponse, type AnswerKind, parseLexeltItem } from "./types";
+
+/** The gold entry NAME answers are written as. */
+export const PN = "pn";
+
+const POS_VALUES = new Set(["n", "v", "a", "r"]);
+
+/** Shared empty lists (frozen: never written to). */
+const NONE: readonly string[] = Object.freeze([]);
+const NO_ENTRIES: readonly GoldEntry[] = Object.freeze([]);
+
+export interface GoldInstance {
+  /** The lexelt item verbatim, as loaded (e.g. "stand.n"). */
+  lexelt: string;
+  instanceId: string;
+  /** Gold review: excluded, with this reason (same as `options.exclusions`). */
+  excludedReason?: string | null;
+  /** Gold review: the corrected PoS (same as `options.posCorrections`). */
+  correctedPos?: string | null;
+}
+
+/** instanceId → value, as a Map or a plain object. */
+export type ByInstance = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
+
+export interface GoldOptions extends LemmatiserOptions {
+  lemmaTable?: LemmaTable;
+  /** instanceId → reason: left out of the gold, the mwgold and agreement. */
+  exclusions?: ByInstance;
+  /** instanceId → corrected PoS (n, v, a, r). */
+  posCorrections?: ByInstance;
+}
+
+/** A substitute (or phrase, or `pn`) and its count: the same record the gold reader returns. */
+export type { GoldEntry };
+
+/** One annotator's answer to one instance, normalised and lemmatised. */
+export interface ItemResponse {
+  annotator: string;
+  kind: AnswerKind;
+  /** Distinct, in the order given; empty unless kind = "substitutes" (and may be empty then). */
+  substitutes: readonly string[];
+  multiword: string | null;
+}
+
+export interface GoldItem {
+  /** The item as exported: the loaded one, or `lemma.ori_pos.pos` after a PoS correction. */
+  lexelt: string;
+  /** The item as loaded. */
+  originalLexelt: string;
+  instanceId: string;
+  /** The PoS the item is lemmatised and grouped with (the corrected one if any); "" when unknown. */
+  pos: string;
+  /** The exclusion reason, null when the instance is in the gold. */
+  excluded: string | null;
+  /** Every annotator's answer, in the order the responses came. */
+  responses: ItemResponse[];
+  /** The gold line's entries (pn included), count descending, ties in code-point order. */
+  entries: readonly GoldEntry[];
+  /** |H_i|: substitutes given, pn excluded. */
+  size: number;
+  /** Annotators who answered NAME (the pn count). */
+  names: number;
+  /** Annotators who answered NIL. */
+  nils: number;
+  /** In T: |H_i| >= 2. */
+  inT: boolean;
+  /** The unique most frequent substitute (pn excluded), for items in T; else null. */
+  mode: string | null;
+  /** The gold line (no newline), null when no entry. */
+  line: string | null;
+  /** The multiwords given, count descending, ties in code-point order. */
+  mwEntries: readonly GoldEntry[];
+  /** The mwgold line, null when nobody gave a multiword. */
+  mwLine: string | null;
+  /** The multiword by majority of at least two annotators with no tie, else null. */
+  multiword: string | null;
+}
+
+export interface GoldProblem {
+  instanceId: string;
+  lexelt: string;
+  annotator: string | null;
+  message: string;
+}
+
+export interface GoldSummary {
+  instances: number;
+  excluded: number;
+  /** Instances (not excluded) with a gold line. */
+  goldLines: number;
+  /** |T| among the instances not excluded. */
+  inT: number;
+  /** |TM|: items in T with a mode. */
+  withMode: number;
+  mwLines: number;
+  /** Multiword items (majority of at least two, no tie). */
+  mwItems: number;
+}
+
+export interface GoldResult {
+  items: GoldItem[];
+  problems: GoldProblem[];
+  summary: GoldSummary;
+}
+
+function lookup(m: ByInstance | undefined, key: string): string | undefined {
+  if (!m) return undefined;
+  if (m instanceof Map) return m.get(key);
+  const rec = m as Readonly<Record<string, string>>;
+  return Object.prototype.hasOwnProperty.call(rec, key) ? rec[key] : undefined;
+}
+
+/** Entries count descending, ties in code-point order. */
+export function sortEntries(entries: GoldEntry[]): GoldEntry[] {
+  return entries.sort((a, b) => b.count - a.count || cmp(a.substitute, b.substitute));
+}
+
+/**
+ * `lexelt id :: sub n;sub n;` — the official files' spacing, every entry followed
+ * by `;`. For entries already sorted and checked (`readsBack`) this is what
+ * formats/gold.ts's formatGoldLine writes, without its per-line sort and checks.
+ */
+function goldLine(lexelt: string, instanceId: string, entries: readonly GoldEntry[]): string {
+  const parts: string[] = [lexelt, " ", instanceId, " ::"];
+  for (let k = 0; k < entries.length; k++) parts.push(k === 0 ? " " : "", entries[k].substitute, " ", String(entries[k].count), ";");
+  return parts.join("");
+}
+
+/** The unique most frequent entry (count > every other), pn excluded; null on a tie or none. */
+export function uniqueMostFrequent(entries: readonly GoldEntry[], skip: string | null = PN): string | null {
+  let best: string | null = null;
+  let bestCount = 0;
+  let tie = false;
+  for (const e of entries) {
+    if (e.substitute === skip) continue;
+    if (e.count > bestCount) {
+      best = e.substitute;
+      bestCount = e.count;
+      tie = false;
+    } else if (e.count === bestCount) tie = true;
+  }
+  return tie ? null : best;
+}
+
+/** A corrected item: `stand.n` + v → `stand.n.v`; back to the original PoS → `stand.n`. */
+export function correctedItem(lexelt: string, pos: string): string | null {
+  const p = parseLexeltItem(lexelt);
+  if (!p) return null;
+  const original = p.originalPos ?? p.pos;
+  return pos === original ? `${p.lemma}.${original}` : `${p.lemma}.${original}.${pos}`;
+}
+
+/** Derive the gold, mwgold, modes and T from responses. Items come in the order of `instances`. */
+export function deriveGold(
+  instances: Iterable<GoldInstance>,
+  responses: Iterable<AnnotatorResponse>,
+  options: GoldOptions = {},
+): GoldResult {
+  const lemmatise = createLemmatiser(options.lemmaTable, { unreviewed: options.unreviewed });
+  const problems: GoldProblem[] = [];
+  const items: GoldItem[] = [];
+  const byId = new Map<string, GoldItem>();
+
+  for (const inst of instances) {
+    const id = inst.instanceId;
+    if (byId.has(id)) {
+      problems.push({ instanceId: id, lexelt: inst.lexelt, annotator: null, message: `instance id ${id} appears twice; the first is used` });
+      continue;
+    }
+    const parsed = parseLexeltItem(inst.lexelt);
+    let lexelt = inst.lexelt;
+    let pos = parsed?.pos ?? "";
+    const corrected = lookup(options.posCorrections, id) ?? inst.correctedPos ?? null;
+    if (corrected != null && corrected !== "") {
+      const item = POS_VALUES.has(corrected) ? correctedItem(inst.lexelt, corrected) : null;
+      if (item === null) {
+        problems.push({
+          instanceId: id,
+          lexelt: inst.lexelt,
+          annotator: null,
+          message: POS_VALUES.has(corrected)
+            ? `cannot correct the PoS of "${inst.lexelt}": not lemma.pos or lemma.ori_pos.pos`
+            : `corrected PoS "${corrected}" is not one of n, v, a, r; ignored`,
+        });
+      } else {
+        lexelt = item;
+        pos = corrected;
+      }
+    }
+    if (/\s/.test(lexelt) || /\s/.test(id) || id === "") {
+      problems.push({ instanceId: id, lexelt: inst.lexelt, annotator: null, message: `lexelt "${lexelt}" or instance id "${id}" is empty or holds a space, so its gold lines cannot be read back` });
+    }
+    const excluded = lookup(options.exclusions, id) ?? inst.excludedReason ?? null;
+    const item: GoldItem = {
+      lexelt,
+      originalLexelt: inst.lexelt,
+      instanceId: id,
+      pos,
+      excluded,
+      responses: [],
+      entries: NO_ENTRIES,
+      size: 0,
+      names: 0,
+      nils: 0,
+      inT: false,
+      mode: null,
+      line: null,
+      mwEntries: NO_ENTRIES,
+      mwLine: null,
+      multiword: null,
+    };
+    byId.set(id, item);
+    items.push(item);
+  }
+
+  // Each distinct form is checked once against the scorer's reading of an entry.
+  const readable = new Map<string, boolean>();
+  const check = (form: string, r: AnnotatorResponse, what: string): boolean => {
+    if (form.includes(";")) {
+      problems.push(responseProblem(r, `${what} "${form}" contains ';', which the gold format cannot hold; dropped`));
+      return false;
+    }
+    if (what === "substitute" && form === PN) {
+      problems.push(responseProblem(r, `substitute "pn" would be read as the NAME entry; dropped`));
+      return false;
+    }
+    let ok = readable.get(form);
+    if (ok === undefined) {
+      ok = readsBack(form);
+      readable.set(form, ok);
+      if (!ok) {
+        problems.push(
+          responseProblem(
+            r,
+            `${what} "${form}" is written as given, but the official scorer will not read it back as written (an entry starts with a letter or digit, has at least two characters and holds only letters, digits, spaces, hyphens and apostrophes); a lemma-table entry can rewrite it`,
+          ),
+        );
+      }
+    }
+    return true;
+  };
+
+  for (const r of responses) {
+    const item = byId.get(r.instanceId);
+    if (!item) {
+      problems.push(responseProblem(r, `response to unknown instance ${r.instanceId}; ignored`));
+      continue;
+    }
+    if (r.lexelt !== item.originalLexelt && r.lexelt !== item.lexelt) {
+      problems.push(responseProblem(r, `response names lexelt ${r.lexelt} but instance ${r.instanceId} is ${item.originalLexelt}; ignored`));
+      continue;
+    }
+    if (answeredBy(item, r.annotator)) {
+      problems.push(responseProblem(r, `second response from ${r.annotator} to instance ${r.instanceId}; the first is used`));
+      continue;
+    }
+    let substitutes: readonly string[] = NONE;
+    if (r.kind === "substitutes" && r.substitutes.length > 0) {
+      // Exact-size arrays: half a million of them must not each reserve room to grow.
+      const out = new Array<string>(r.substitutes.length);
+      let n = 0;
+      for (const raw of r.substitutes) {
+        const s = lemmatise(raw, item.pos);
+        if (s === "" || out.includes(s)) continue;
+        if (!check(s, r, "substitute")) continue;
+        out[n++] = s;
+      }
+      out.length = n;
+      if (n > 0) substitutes = out;
+    }
+    let multiword: string | null = null;
+    if (r.multiword != null) {
+      const m = lemmatise(r.multiword, item.pos);
+      if (m !== "" && check(m, r, "multiword")) multiword = m;
+    }
+    item.responses.push({ annotator: r.annotator, kind: r.kind, substitutes, multiword });
+  }
+
+  const summary: GoldSummary = { instances: items.length, excluded: 0, goldLines: 0, inT: 0, withMode: 0, mwLines: 0, mwItems: 0 };
+  for (const item of items) {
+    finishItem(item);
+    if (item.excluded !== null) {
+      summary.excluded++;
+      continue;
+    }
+    if (item.line !== null) summary.goldLines++;
+    if (item.inT) summary.inT++;
+    if (item.mode !== null) summary.withMode++;
+    if (item.mwLine !== null) summary.mwLines++;
+    if (item.multiword !== null) summary.mwItems++;
+  }
+  return { items, problems, summary };
+}
+
+/** Whether the scorer's gold reader reads `form` back as written (formats/gold.ts decides). */
+function readsBack(form: string): boolean {
+  try {
+    writeGoldLine("x.n", "1", [{ substitute: form, count: 1 }]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function answeredBy(item: GoldItem, annotator: string): boolean {
+  for (const x of item.responses) if (x.annotator === annotator) return true;
+  return false;
+}
+
+function responseProblem(r: AnnotatorResponse, message: string): GoldProblem {
+  return { instanceId: r.instanceId, lexelt: r.lexelt, annotator: r.annotator, message };
+}
+
+/** Count distinct values: a linear scan, as an item holds a handful. */
+function countInto(entries: GoldEntry[], value: string): void {
+  for (const e of entries) {
+    if (e.substitute === value) {
+      e.count++;
+      return;
+    }
+  }
+  entries.push({ substitute: value, count: 1 });
+}
+
+/** Fill in the counted fields of an item from its responses. */
+function finishItem(item: GoldItem): void {
+  const entries: GoldEntry[] = [];
+  const mw: GoldEntry[] = [];
+  let size = 0;
+  for (const r of item.responses) {
+    if (r.kind === "NAME") item.names++;
+    else if (r.kind === "NIL") item.nils++;
+    for (const s of r.substitutes) countInto(entries, s);
+    size += r.substitutes.length;
+    if (r.multiword !== null) countInto(mw, r.multiword);
+  }
+  if (item.names > 0) {
+    // A typed substitute "pn" and NAME answers are the same entry in the file.
+    const typed = entries.find((e) => e.substitute === PN);
+    if (typed) typed.count += item.names;
+    else entries.push({ substitute: PN, count: item.names });
+  }
+  item.entries = entries.length === 0 ? NO_ENTRIES : sortEntries(entries).slice();
+  item.size = size;
+  item.inT = size >= 2;
+  item.mode = item.inT ? uniqueMostFrequent(item.entries) : null;
+  item.line = entries.length > 0 ? goldLine(item.lexelt, item.instanceId, item.entries) : null;
+
+  item.mwEntries = mw.length === 0 ? NO_ENTRIES : sortEntries(mw).slice();
+  item.mwLine = mw.length > 0 ? goldLine(item.lexelt, item.instanceId, item.mwEntries) : null;
+  const top = uniqueMostFrequent(item.mwEntries, null);
+  item.multiword = top !== null && item.mwEntries[0].count > 1 ? top : null;
+}
+
+export interface FormatGoldOptions {
+  /**
+   * Start with an empty line, as the official gold.trial, gold.test, mwgold.trial
+   * and mwgold.test all do (default true). Every line ends with a newline.
+   */
+  leadingBlankLine?: boolean;
+}
+
+function formatLines(lines: string[], options: FormatGoldOptions): string {
+  const head = options.leadingBlankLine ?? true ? "\n" : "";
+  return head + lines.map((l) => l + "\n").join("");
+}
+
+/** The whole gold file (best/oot): every instance not excluded with at least one entry. */
+export function formatGold(items: readonly GoldItem[], options: FormatGoldOptions = {}): string {
+  const lines: string[] = [];
+  for (const i of items) if (i.excluded === null && i.line !== null) lines.push(i.line);
+  return formatLines(lines, options);
+}
+
+/** The whole mwgold file: every instance not excluded where anyone gave a multiword. */
+export function formatMwGold(items: readonly GoldItem[], options: FormatGoldOptions = {}): string {
+  const lines: string[] = [];
+  for (const i of items) if (i.excluded === null && i.mwLine !== null) lines.push(i.mwLine);
+  return formatLines(lines, options);
+}
