@@ -93,6 +93,7 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
   const saveRef = useRef<HTMLButtonElement>(null);
   const conflictRef = useRef<HTMLHeadingElement>(null);
   const dialogRef = useRef<HTMLDialogElement>(null);
+  const guidelinesHeading = useRef<HTMLHeadingElement>(null);
   const focusPhrase = useRef(false);
   const active = useRef({ ms: 0, since: 0 });
   const key = draftKey(userId, project.id, instance.ref);
@@ -218,11 +219,12 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
         go(res.next);
       } else if (res.conflict) {
         setConflict({ mine: d, saved: res.conflict });
-        setStatus({ tone: "error", text: res.message });
+        setStatus({ tone: "error", text: "Not saved: choose which answer to keep." });
       } else {
         const errs = res.errors ?? {};
         setErrors(errs);
-        setStatus({ tone: "error", text: res.message });
+        const onField = Object.keys(errs).some((k) => k !== "form");
+        setStatus({ tone: "error", text: onField ? "Not saved: see the marked field." : errs.form ? "Not saved." : res.message });
         const first = SUB_FIELDS.findIndex((f) => errs[f]);
         if (first >= 0) subRefs[first].current?.focus();
         else if (errs.multiword) phraseRef.current?.focus();
@@ -262,7 +264,11 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
 
   function openGuidelines() {
     const dlg = dialogRef.current;
-    if (dlg && !dlg.open) dlg.showModal();
+    if (dlg && !dlg.open) {
+      dlg.showModal();
+      dlg.scrollTop = 0;
+      guidelinesHeading.current?.focus();
+    }
   }
 
   // Keyboard shortcuts, chosen not to clash with typing.
@@ -342,9 +348,15 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
         </p>
 
         {restored && <p className={`small muted ${s.note}`}>Restored unsaved draft.</p>}
-        {view.response && !unsaved && (
+        {!restored && (
           <p className={`small muted ${s.note}`}>
-            Your saved answer: {describe(view.response)}
+            {unsaved
+              ? view.response
+                ? "Changed, not saved yet."
+                : "Not saved yet."
+              : view.response
+                ? `Your saved answer: ${describe(view.response)}`
+                : "Not answered yet."}
           </p>
         )}
 
@@ -499,7 +511,7 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
           </div>
 
           {errors.form && (
-            <p className="notice error" id="form-error">
+            <p className="notice error" id="form-error" role="alert">
               {errors.form}
             </p>
           )}
@@ -586,12 +598,14 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
       </aside>
 
       <dialog ref={dialogRef} className={s.dialog} aria-labelledby="guidelines-heading">
-        <h2 id="guidelines-heading">Guidelines</h2>
+        <h2 id="guidelines-heading" tabIndex={-1} ref={guidelinesHeading}>
+          Guidelines
+        </h2>
         <div className={s.guidelines}>{guidelines}</div>
         <h3>Keys</h3>
         <Keys />
         <form method="dialog">
-          <button type="submit" autoFocus>
+          <button type="submit">
             Close
           </button>
         </form>
