@@ -1,0 +1,63 @@
+import { getActor } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { requireProject } from "@/lib/server/actor";
+import { InputError } from "@/lib/server/errors";
+import { assertSameOrigin, errorResponse } from "@/lib/server/http";
+import { exportResponses, importResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
+
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ projectId: string }> };
+
+/** Download every current response of the project as TSV (coordinators only). */
+export async function GET(_req: Request, ctx: Ctx) {
+  try {
+    const actor = await getActor();
+    const projectId = Number((await ctx.params).projectId);
+    const db = getDb();
+    const project = requireProject(db, actor, projectId, { coordinator: true });
+    const text = exportResponses(db, actor, projectId);
+    const fileName = `${project.name.replace(/[^A-Za-z0-9._-]+/g, "-")}-responses.tsv`;
+    return new Response(text, {
+      headers: {
+        "Content-Type": "text/tab-separated-values; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${fileName}"`,
+        "Cache-Control": "no-store",
+      },
+    });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}
+
+/** Upload a responses TSV (multipart field "file"); all or nothing. */
+export async function POST(req: Request, ctx: Ctx) {
+  try {
+    assertSameOrigin(req);
+    const actor = await getActor();
+    const projectId = Number((await ctx.params).projectId);
+    const db = getDb();
+    requireProject(db, actor, projectId, { coordinator: true });
+    const declared = Number(req.headers.get("content-length") ?? 0);
+    const tooBig = () =>
+      Response.json(
+        { ok: false, message: `The upload is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.` },
+        { status: 413 },
+      );
+    if (declared > MAX_RESPONSES_BYTES + 64 * 1024) return tooBig();
+    const form = await req.formData();
+    const file = form.get("file");
+    if (!(file instanceof File) || file.size === 0) throw new InputError("Choose a responses TSV file to import.", { file: "Choose a file." });
+    if (file.size > MAX_RESPONSES_BYTES) return tooBig();
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer());
+    } catch {
+      throw new InputError(`${file.name}: not UTF-8 text; nothing was imported.`, { file: "Not a text file." });
+    }
+    const report = importResponses(db, actor, projectId, { fileName: file.name, text });
+    return Response.json({ ok: true, report });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

@@ -1,0 +1,222 @@
+"use client";
+import { startTransition, useActionState, useEffect, useMemo, useRef, useState } from "react";
+import {
+  addMemberAction,
+  createAnnotatorAction,
+  setAssignmentAction,
+  setGuidelinesAction,
+  setRequiredAction,
+  type TeamFormState,
+} from "./actions";
+import styles from "./team.module.css";
+
+type Action = (projectId: number, prev: TeamFormState, form: FormData) => Promise<TeamFormState>;
+
+/**
+ * A form bound to a Team action. Submitted through a transition rather than the
+ * form's action prop, so a refused submission keeps what the user typed and
+ * ticked (React resets action-prop forms after every submission); the form is
+ * cleared only after a success, and only when asked.
+ */
+function useTeamForm(action: Action, projectId: number, opts: { resetOnSuccess?: boolean } = {}) {
+  const bound = useMemo(() => action.bind(null, projectId), [action, projectId]);
+  const [state, dispatch, pending] = useActionState<TeamFormState, FormData>(bound, null);
+  const ref = useRef<HTMLFormElement>(null);
+  const reset = opts.resetOnSuccess ?? false;
+  useEffect(() => {
+    if (state?.ok && reset) ref.current?.reset();
+  }, [state, reset]);
+  const onSubmit = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    startTransition(() => dispatch(form));
+  };
+  return { state, pending, form: { ref, onSubmit } };
+}
+
+/** The outcome of a form: a status for success, an alert for a message not tied to one field. */
+function Outcome({ state, fields }: { state: TeamFormState; fields: string[] }) {
+  if (!state) return null;
+  if (state.ok) return <p className="notice ok" role="status">{state.message}</p>;
+  if (state.errors && fields.some((f) => state.errors?.[f])) return null;
+  return <p className="notice error" role="alert">{state.message}</p>;
+}
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? <div id={id} className="field-error">{message}</div> : null;
+}
+
+export function CreateAnnotatorForm({ projectId }: { projectId: number }) {
+  const { state, pending, form } = useTeamForm(createAnnotatorAction, projectId, { resetOnSuccess: true });
+  const nameErr = state?.errors?.name;
+  const pwErr = state?.errors?.password;
+  return (
+    <form {...form} aria-labelledby="create-heading">
+      <h3 id="create-heading">Create an annotator account</h3>
+      <div className="field">
+        <label htmlFor="new-name">User name</label>
+        <input id="new-name" name="name" required autoComplete="off" aria-invalid={nameErr ? true : undefined} aria-describedby={nameErr ? "new-name-error" : "new-name-hint"} />
+        <div id="new-name-hint" className="muted small">Letters, digits, dot, dash or underscore.</div>
+        <FieldError id="new-name-error" message={nameErr} />
+      </div>
+      <div className="field">
+        <label htmlFor="new-password">Initial password</label>
+        <input id="new-password" name="password" type="text" autoComplete="off" spellCheck={false} aria-invalid={pwErr ? true : undefined} aria-describedby={pwErr ? "new-password-error" : "new-password-hint"} />
+        <div id="new-password-hint" className="muted small">At least 8 characters. Leave blank to generate one.</div>
+        <FieldError id="new-password-error" message={pwErr} />
+      </div>
+      <button type="submit" disabled={pending}>{pending ? "Creating…" : "Create and add"}</button>
+      <div aria-live="polite">
+        {state?.ok && state.created ? (
+          <div className="notice ok" role="status">
+            <p className={styles.tight}>{state.message}</p>
+            <p className={styles.tight}>
+              Initial password for <strong>{state.created.name}</strong>:{" "}
+              <code className={styles.secret}>{state.created.password}</code>
+            </p>
+            <p className={`small ${styles.tight}`}>Pass it on now: it is not shown again.</p>
+          </div>
+        ) : (
+          <Outcome state={state} fields={["name", "password"]} />
+        )}
+      </div>
+    </form>
+  );
+}
+
+export function AddMemberForm({ projectId, others }: { projectId: number; others: Array<{ id: number; name: string; role: string }> }) {
+  const { state, pending, form } = useTeamForm(addMemberAction, projectId, { resetOnSuccess: true });
+  return (
+    <form {...form} aria-labelledby="add-heading">
+      <h3 id="add-heading">Add an existing account</h3>
+      {others.length === 0 ? (
+        <p className="muted small">Every account is already in this project.</p>
+      ) : (
+        <>
+          <div className="field">
+            <label htmlFor="add-user">Account</label>
+            <select id="add-user" name="userId" required defaultValue="">
+              <option value="" disabled>Choose…</option>
+              {others.map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.name} ({u.role})
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className="secondary" disabled={pending}>Add to project</button>
+        </>
+      )}
+      <div aria-live="polite">
+        <Outcome state={state} fields={[]} />
+      </div>
+    </form>
+  );
+}
+
+export function AssignmentForm({
+  projectId,
+  userId,
+  name,
+  lexelts,
+  chosen,
+}: {
+  projectId: number;
+  userId: number;
+  name: string;
+  lexelts: Array<{ id: number; item: string; instances: number }>;
+  chosen: number[] | null;
+}) {
+  const { state, pending, form } = useTeamForm(setAssignmentAction, projectId);
+  const [scope, setScope] = useState<"all" | "some">(chosen ? "some" : "all");
+  const err = state?.errors?.lexelts;
+  const base = `assign-${userId}`;
+  return (
+    <form {...form}>
+      <input type="hidden" name="userId" value={userId} />
+      <fieldset className={styles.fieldset}>
+        <legend className={styles.srOnly}>Lexelts {name} annotates</legend>
+        <label className={styles.choice}>
+          <input type="radio" name="scope" value="all" checked={scope === "all"} onChange={() => setScope("all")} /> All lexelts
+          <span className="muted small"> (the default, as in the original task)</span>
+        </label>
+        <label className={styles.choice}>
+          <input type="radio" name="scope" value="some" checked={scope === "some"} onChange={() => setScope("some")} /> Only these lexelts:
+        </label>
+        <div className={styles.lexelts} role="group" aria-label={`Lexelts for ${name}`} aria-describedby={err ? `${base}-error` : undefined}>
+          {lexelts.map((l) => (
+            <label key={l.id} className={styles.choice}>
+              <input type="checkbox" name="lexelt" value={l.id} defaultChecked={chosen ? chosen.includes(l.id) : true} disabled={scope === "all"} />{" "}
+              <code>{l.item}</code> <span className="muted small">({l.instances})</span>
+            </label>
+          ))}
+        </div>
+        <FieldError id={`${base}-error`} message={err} />
+      </fieldset>
+      <button type="submit" className="secondary" disabled={pending}>Save assignment for {name}</button>
+      <div aria-live="polite">
+        <Outcome state={state} fields={["lexelts"]} />
+      </div>
+    </form>
+  );
+}
+
+export function RequiredAnnotatorsForm({ projectId, value }: { projectId: number; value: number | null }) {
+  const { state, pending, form } = useTeamForm(setRequiredAction, projectId);
+  const err = state?.errors?.requiredAnnotators;
+  return (
+    <form {...form}>
+      <div className="field">
+        <label htmlFor="required">Annotators per instance</label>
+        <input
+          id="required"
+          name="requiredAnnotators"
+          type="number"
+          min={1}
+          max={100}
+          step={1}
+          inputMode="numeric"
+          defaultValue={value ?? ""}
+          className={styles.narrow}
+          aria-invalid={err ? true : undefined}
+          aria-describedby={err ? "required-error" : "required-hint"}
+        />
+        <div id="required-hint" className="muted small">
+          Leave blank for everyone assigned to the lexelt. With a number, an instance stops being served once it has that many responses.
+        </div>
+        <FieldError id="required-error" message={err} />
+      </div>
+      <button type="submit" className="secondary" disabled={pending}>Save</button>
+      <div aria-live="polite">
+        <Outcome state={state} fields={["requiredAnnotators"]} />
+      </div>
+    </form>
+  );
+}
+
+export function GuidelinesForm({ projectId, value }: { projectId: number; value: string }) {
+  const { state, pending, form } = useTeamForm(setGuidelinesAction, projectId);
+  const err = state?.errors?.guidelines;
+  return (
+    <form {...form}>
+      <div className="field">
+        <label htmlFor="guidelines">Guidelines for annotators</label>
+        <textarea
+          id="guidelines"
+          name="guidelines"
+          rows={8}
+          defaultValue={value}
+          className={styles.textarea}
+          aria-invalid={err ? true : undefined}
+          aria-describedby={err ? "guidelines-error" : "guidelines-hint"}
+        />
+        <div id="guidelines-hint" className="muted small">Plain text; a blank line starts a new paragraph. Annotators can open them from the workspace.</div>
+        <FieldError id="guidelines-error" message={err} />
+      </div>
+      <button type="submit" className="secondary" disabled={pending}>Save guidelines</button>
+      <div aria-live="polite">
+        <Outcome state={state} fields={["guidelines"]} />
+      </div>
+    </form>
+  );
+}
