@@ -1,10 +1,11 @@
 import type { Command } from "commander";
-import { SYSTEM } from "../../lib/server/actor";
+import { SYSTEM, findProjectByName } from "../../lib/server/actor";
 import { createProject, listProjects } from "../../lib/server/projects";
-import { dbOption, openCliDb, run } from "./util";
+import { setGuidelines, setRequiredAnnotators } from "../../lib/server/team";
+import { CliError, dbOption, openCliDb, readText, run } from "./util";
 
 export function register(program: Command): void {
-  const project = program.command("project").description("create and list projects");
+  const project = program.command("project").description("create, list and configure projects");
   dbOption(project.command("create").argument("<name>", "project name").description("create a project"))
     .action(async (name: string, opts: { db?: string }) => {
       const db = await openCliDb(opts);
@@ -18,4 +19,26 @@ export function register(program: Command): void {
         console.log(`${p.name}\t${p.lexelts} lexelts\t${p.instances} instances`);
       }
     });
+  dbOption(
+    project
+      .command("set")
+      .argument("<name>", "project name")
+      .option("--required-annotators <n>", 'annotators each instance needs ("" or "all" = everyone assigned)')
+      .option("--guidelines <file>", "plain-text guidelines shown to annotators")
+      .description("change a project's settings"),
+  ).action(async (name: string, opts: { requiredAnnotators?: string; guidelines?: string; db?: string }) => {
+    if (opts.requiredAnnotators === undefined && opts.guidelines === undefined) throw new CliError("nothing to set: give --required-annotators and/or --guidelines");
+    const text = opts.guidelines === undefined ? undefined : readText(opts.guidelines);
+    const db = await openCliDb(opts);
+    const p = run(() => findProjectByName(db, SYSTEM, name));
+    if (opts.requiredAnnotators !== undefined) {
+      const v = opts.requiredAnnotators.trim().toLowerCase() === "all" ? null : opts.requiredAnnotators;
+      const n = run(() => setRequiredAnnotators(db, SYSTEM, p.id, v));
+      console.log(n === null ? `"${p.name}": each instance needs everyone assigned` : `"${p.name}": each instance needs ${n} annotator${n === 1 ? "" : "s"}`);
+    }
+    if (text !== undefined) {
+      const g = run(() => setGuidelines(db, SYSTEM, p.id, text));
+      console.log(`"${p.name}": guidelines set (${g.length} characters)`);
+    }
+  });
 }
