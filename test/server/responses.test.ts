@@ -14,6 +14,7 @@ import {
   workspace,
 } from "../../lib/server/responses";
 import { addMember } from "../../lib/server/users";
+import { displayText } from "../../app/annotate/text";
 import { actorFor, projectFixture } from "../support/db";
 
 // Sentences written for these tests. Two lexelts share the lemma "bank".
@@ -300,5 +301,17 @@ describe("workspace", () => {
     const w = workspace(db, ann, project.id);
     expect(w.instance).toBeNull();
     expect(w.progress).toEqual({ done: 0, total: 0, lexelts: [] });
+  });
+});
+
+describe("displayText (the workspace shows tokenised text without the tokeniser's spaces)", () => {
+  it.each([
+    ["a comma and a full stop", "said , then left .", "said, then left."],
+    ["clitics", "she did n't say it 's done", "she didn't say it's done"],
+    ["brackets", "a ( small ) part", "a (small) part"],
+    ["quotes", "he said `` go '' twice", "he said \u201cgo\u201d twice"],
+    ["nothing to do", "plain words ", "plain words "],
+  ])("%s", (_name, input, expected) => {
+    expect(displayText(input)).toBe(expected);
   });
 });
