@@ -265,7 +265,7 @@ function masiAgreementSums(
   }
   const pairKeys = base < 2 ** 26;
   const tripleKeys = base * base * base < 2 ** 53;
-  const sub: number[] = [];
+  const sub: number[] = new Array<number>(M).fill(0);
   for (let i = 0; i < T; i++) {
     const t = tokens ? tokens[i] : i;
     const g = group ? group[t] : 0;
@@ -273,9 +273,8 @@ function masiAgreementSums(
     const a = start[t + 1] - o0;
     const full = 1 << a;
     for (let mask = 1; mask < full; mask++) {
-      sub.length = 0;
-      for (let b = 0; b < a; b++) if (mask & (1 << b)) sub.push(flat[o0 + b]);
-      const s = sub.length;
+      let s = 0;
+      for (let b = 0; b < a; b++) if (mask & (1 << b)) sub[s++] = flat[o0 + b];
       const W = (M - s + 1) * G;
       const c = counts[s];
       let slot: number | undefined;
@@ -288,7 +287,7 @@ function masiAgreementSums(
               ? sub[0] * base + sub[1]
               : s === 3 && tripleKeys
                 ? (sub[0] * base + sub[1]) * base + sub[2]
-                : sub.join(",");
+                : sub.slice(0, s).join(",");
         const map = slots[s];
         slot = map.get(key);
         if (slot === undefined) {
@@ -411,6 +410,7 @@ class GroupAcc {
     pairSum: number,
     modeResponses: number,
     modeHits: number,
+    n: number,
     coders: readonly string[],
     f: readonly number[],
     fStart: readonly number[],
@@ -422,7 +422,6 @@ class GroupAcc {
     this.pairSum += pairSum;
     this.modeResponses += modeResponses;
     this.modeHits += modeHits;
-    const n = coders.length;
     if (n === 0) return;
     this.itemsWithValues++;
     for (let u = 0; u < n; u++) {
@@ -599,7 +598,6 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
     const rs = item.responses;
     let flagged = 0;
     let idAgree = 0;
-    accs.length = 0;
     for (let u = 0; u < rs.length; u++) {
       const r = rs[u];
       let a = annotators.get(r.annotator);
@@ -607,7 +605,7 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
         a = new AnnotatorAcc(r.annotator);
         annotators.set(r.annotator, a);
       }
-      accs.push(a);
+      accs[u] = a;
       a.answered++;
       if (r.kind === "NAME") a.names++;
       else if (r.kind === "NIL") a.nils++;
@@ -631,15 +629,13 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
     if (!item.inT) continue;
 
     // The substitute sets of the annotators who gave substitutes, as sorted ids.
-    giverIdx.length = 0;
-    coders.length = 0;
-    f.length = 0;
-    fStart.length = 0;
-    fStart.push(0);
+    let n = 0;
+    let fl = 0;
+    fStart[0] = 0;
     for (let u = 0; u < rs.length; u++) {
       const subs = rs[u].substitutes;
       if (subs.length === 0) continue;
-      const s0 = f.length;
+      const s0 = fl;
       for (const s of subs) {
         let id = ids.get(s);
         if (id === undefined) {
@@ -647,21 +643,19 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
           ids.set(s, id);
         }
         // Insertion sort: a handful of ids.
-        let p = f.length;
-        f.push(id);
+        let p = fl++;
         while (p > s0 && f[p - 1] > id) {
           f[p] = f[p - 1];
           p--;
         }
         f[p] = id;
       }
-      fStart.push(f.length);
-      giverIdx.push(u);
-      coders.push(rs[u].annotator);
+      giverIdx[n] = u;
+      coders[n] = rs[u].annotator;
+      jSum[n] = 0;
+      n++;
+      fStart[n] = fl;
     }
-    const n = giverIdx.length;
-    jSum.length = 0;
-    for (let u = 0; u < n; u++) jSum.push(0);
     let pairSum = 0;
     let masiSum = 0;
     for (let u = 0; u < n; u++) {
@@ -685,17 +679,16 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
     const pairs = pairsOf(n);
     const mode = item.mode;
     let modeHits = 0;
-    hit.length = 0;
     for (let u = 0; u < n; u++) {
       const h = mode !== null && rs[giverIdx[u]].substitutes.includes(mode);
-      hit.push(h);
+      hit[u] = h;
       if (h) modeHits++;
     }
     const modeResponses = mode !== null ? n : 0;
 
-    overall.addItem(mode !== null, pairs, pairSum, modeResponses, modeHits, coders, f, fStart, 2 * masiSum);
-    posAcc.addItem(mode !== null, pairs, pairSum, modeResponses, modeHits, coders, f, fStart, 2 * masiSum);
-    lexAcc.addItem(mode !== null, pairs, pairSum, modeResponses, modeHits, coders, f, fStart, 2 * masiSum);
+    overall.addItem(mode !== null, pairs, pairSum, modeResponses, modeHits, n, coders, f, fStart, 2 * masiSum);
+    posAcc.addItem(mode !== null, pairs, pairSum, modeResponses, modeHits, n, coders, f, fStart, 2 * masiSum);
+    lexAcc.addItem(mode !== null, pairs, pairSum, modeResponses, modeHits, n, coders, f, fStart, 2 * masiSum);
     if (n >= 2) {
       for (let u = 0; u < n; u++) {
         for (let o = fStart[u]; o < fStart[u + 1]; o++) flat.push(f[o]);
@@ -836,18 +829,22 @@ function lexeltAgreementSums(
  */
 class BootstrapStats {
   private classOf: number[] = [];
-  private classes = new Map<string, number>();
+  /** pair sum → α statistic → classes by number of givers. */
+  private classes = new Map<number, Map<number, number[]>>();
   private pairSum: number[] = [];
   private pairs: number[] = [];
   private doStat: number[] = [];
   private values: number[] = [];
 
   add(pairSum: number, givers: number, doStat: number): void {
-    const key = `${pairSum} ${givers} ${doStat}`;
-    let c = this.classes.get(key);
+    let byDo = this.classes.get(pairSum);
+    if (byDo === undefined) this.classes.set(pairSum, (byDo = new Map()));
+    let byGivers = byDo.get(doStat);
+    if (byGivers === undefined) byDo.set(doStat, (byGivers = []));
+    let c = byGivers[givers];
     if (c === undefined) {
       c = this.pairSum.length;
-      this.classes.set(key, c);
+      byGivers[givers] = c;
       this.pairSum.push(pairSum);
       this.pairs.push(pairsOf(givers));
       this.doStat.push(doStat);

@@ -175,7 +175,11 @@ export function correctedItem(lexelt: string, pos: string): string | null {
   return pos === original ? `${p.lemma}.${original}` : `${p.lemma}.${original}.${pos}`;
 }
 
-/** Derive the gold, mwgold, modes and T from responses. Items come in the order of `instances`. */
+/**
+ * Derive the gold, mwgold, modes and T from responses. Items come in the order of
+ * `instances`. The input is never modified; an item response may share its
+ * `substitutes` array with the response it came from when nothing in it changed.
+ */
 export function deriveGold(
   instances: Iterable<GoldInstance>,
   responses: Iterable<AnnotatorResponse>,
@@ -284,14 +288,22 @@ export function deriveGold(
       // Exact-size arrays: half a million of them must not each reserve room to grow.
       const out = new Array<string>(r.substitutes.length);
       let n = 0;
+      let same = true;
       for (const raw of r.substitutes) {
         const s = lemmatise(raw, item.pos);
-        if (s === "" || out.includes(s)) continue;
-        if (!check(s, r, "substitute")) continue;
+        if (s === "" || out.includes(s) || !check(s, r, "substitute")) {
+          same = false;
+          continue;
+        }
+        if (s !== raw) same = false;
         out[n++] = s;
       }
-      out.length = n;
-      if (n > 0) substitutes = out;
+      // Nothing changed: share the caller's array (it is never written to) and save the copy.
+      if (same) substitutes = r.substitutes;
+      else if (n > 0) {
+        if (n !== out.length) out.length = n;
+        substitutes = out;
+      }
     }
     let multiword: string | null = null;
     if (r.multiword != null) {

@@ -173,16 +173,27 @@ export type Lemmatiser = (raw: string, pos: string) => string;
  */
 export function createLemmatiser(table: LemmaTable = new Map(), options: LemmatiserOptions = {}): Lemmatiser {
   const propose = (options.unreviewed ?? "propose") === "propose";
-  const memo = new Map<string, Map<string, string>>();
+  // Per PoS: raw → result, and normalised form → result (many raw spellings, one form).
+  const memo = new Map<string, { byRaw: Map<string, string>; byForm: Map<string, string> }>();
+  let lastPos: string | null = null;
+  let last: { byRaw: Map<string, string>; byForm: Map<string, string> } | undefined;
   return (raw, pos) => {
-    let byRaw = memo.get(pos);
-    if (!byRaw) memo.set(pos, (byRaw = new Map()));
-    let out = byRaw.get(raw);
+    if (pos !== lastPos) {
+      last = memo.get(pos);
+      if (!last) memo.set(pos, (last = { byRaw: new Map(), byForm: new Map() }));
+      lastPos = pos;
+    }
+    const m = last!;
+    let out = m.byRaw.get(raw);
     if (out === undefined) {
       const form = normaliseForm(raw);
-      const entry = form === "" ? undefined : table.get(form);
-      out = entry ? entry.lemma : propose ? proposeLemma(form, pos) : form;
-      byRaw.set(raw, out);
+      out = m.byForm.get(form);
+      if (out === undefined) {
+        const entry = form === "" ? undefined : table.get(form);
+        out = entry ? entry.lemma : propose ? proposeLemma(form, pos) : form;
+        m.byForm.set(form, out);
+      }
+      m.byRaw.set(raw, out);
     }
     return out;
   };
