@@ -114,7 +114,9 @@ test("the coordinator creates an annotator, restricts the assignment, sets requi
 
   // The progress page counts them: 2 of the 10 instances of quiet.a and shell.n; one response each is enough.
   await page.goto(`/projects/${id}/progress`);
-  await expect(page.getByText("each instance needs 1 response")).toBeVisible();
+  await expect(page.getByText(/· each instance needs 1 response$/)).toBeVisible();
+  // Nobody is assigned launch.v and six other lexelts: the page says their instances cannot be completed.
+  await expect(page.locator(".notice.warn")).toContainText("launch.v (0)");
   const row = page.getByRole("table", { name: "Annotators" }).getByRole("row", { name: new RegExp(`^${annotator}\\b`) });
   await expect(row.getByRole("cell").nth(0)).toHaveText("2 / 10");
   await expect(row.getByRole("progressbar")).toHaveAttribute("aria-valuetext", "20%");
@@ -137,6 +139,8 @@ test("an annotator is refused every coordinator page and the responses export an
   const context = await browser.newContext({ baseURL });
   const ann = await context.newPage();
   await signIn(ann, "annotator2");
+  // Let the sign-in's own navigation (home, then the workspace) finish before going elsewhere.
+  await expect(ann).toHaveURL(/\/annotate/);
   for (const section of ["members", "progress"]) {
     await ann.goto(`/projects/${id}/${section}`);
     await expect(ann).not.toHaveURL(new RegExp(`/projects/${id}/${section}`));

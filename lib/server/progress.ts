@@ -52,6 +52,8 @@ export interface LexeltProgress {
   instances: number;
   /** Instances of this lexelt with at least the required number of responses. */
   complete: number;
+  /** Annotator members assigned this lexelt. */
+  assignedAnnotators: number;
   cells: LexeltCell[];
 }
 
@@ -154,8 +156,8 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     .where(eq(instances.projectId, projectId))
     .groupBy(instances.id)
     .all();
-  const needed = (lexeltId: number) =>
-    p.requiredAnnotators ?? annotators.filter((a) => a.member && assignedTo.get(a.userId)!.has(lexeltId)).length;
+  const assignedCount = (lexeltId: number) => annotators.filter((a) => a.member && assignedTo.get(a.userId)!.has(lexeltId)).length;
+  const needed = (lexeltId: number) => p.requiredAnnotators ?? assignedCount(lexeltId);
   const completeIn = new Map<number, number>();
   let totalResponses = 0;
   for (const i of perInstance) {
@@ -169,6 +171,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     item: l.item,
     instances: l.instances,
     complete: completeIn.get(l.id) ?? 0,
+    assignedAnnotators: assignedCount(l.id),
     cells: annotators.map((a) => ({
       userId: a.userId,
       assigned: assignedTo.get(a.userId)!.has(l.id),

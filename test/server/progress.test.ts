@@ -80,6 +80,8 @@ describe("projectProgress", () => {
       ["calm.a", 2, ["2", "1", "0", "1*"]],
       ["hop.v", 1, ["1*", "1", "0", "0*"]],
     ]);
+    // calm.a: ann, bea, cleo; hop.v: bea, cleo (ann is restricted, the coordinator is no annotator).
+    expect(p.lexelts.map((l) => l.assignedAnnotators)).toEqual([3, 2]);
   });
 
   it.each<[number | null, number, number[]]>([

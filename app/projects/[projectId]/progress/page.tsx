@@ -38,12 +38,26 @@ export default async function ProgressPage({ params }: { params: Promise<{ proje
   }
   const now = new Date();
   const required = p.project.requiredAnnotators;
+  const short = required === null ? [] : p.lexelts.filter((l) => l.instances > 0 && l.assignedAnnotators < required);
   return (
     <>
       <h1>Progress</h1>
       <p className="muted">
         {p.project.name} · {required === null ? "each instance needs everyone assigned to its lexelt" : `each instance needs ${required} response${required === 1 ? "" : "s"}`}
       </p>
+
+      {short.length > 0 && (
+        <p className="notice warn">
+          Each instance needs {required} response{required === 1 ? "" : "s"}, but fewer annotators are assigned to{" "}
+          {short.slice(0, 6).map((l, k) => (
+            <span key={l.id}>
+              {k > 0 && ", "}
+              <code>{l.item}</code> ({l.assignedAnnotators})
+            </span>
+          ))}
+          {short.length > 6 && ` and ${short.length - 6} more`}: their instances cannot be completed. Assign more annotators on the Team tab, or lower the number.
+        </p>
+      )}
 
       <div className={styles.summary}>
         <section className="panel" aria-labelledby="complete-label">
