@@ -29,7 +29,7 @@ function readError(name: string, e: unknown): FileReadError {
 export async function forEachLine(path: string, fn: (line: string) => void, name = path): Promise<void> {
   let stream: fs.ReadStream;
   try {
-    stream = fs.createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 });
+    stream = fs.createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 16 });
     let carry = "";
     for await (const chunk of stream as AsyncIterable<string>) {
       const s = carry === "" ? chunk : carry + chunk;

@@ -62,6 +62,7 @@ export interface GoldReaderOptions {
  * Reads a gold or mwgold file one line at a time (so a large gold can be
  * streamed): `push` each line's text (without its `\n`) and get the record,
  * or null for a blank or refused line; `finish` returns the diagnostics.
+ * `scan` is the allocation-light form the scoring key uses.
  */
 export class GoldReader {
   private lineNo = 0;
@@ -69,6 +70,21 @@ export class GoldReader {
   private readonly log: DiagnosticLog;
   private crlf = 0;
   private readonly checkRepeats: boolean;
+  /**
+   * After a successful `scanLine`: the line's text (CR and BOM removed), where
+   * its lexelt ends, where its id starts and ends, where the entries start, and
+   * its number.
+   */
+  text = "";
+  lexeltEnd = 0;
+  idStart = 0;
+  idEnd = 0;
+  restStart = 0;
+  line = 0;
+  /** After `scan` (or `scanEntries`): the entries read, as parallel arrays (reused between lines: only the first `entries` count). */
+  readonly subs: string[] = [];
+  readonly counts: number[] = [];
+  entries = 0;
 
   constructor(
     readonly file: string,
@@ -84,10 +100,38 @@ export class GoldReader {
     return this.lineNo;
   }
 
+  /** The current line's lexelt. */
+  get lexelt(): string {
+    return this.text.slice(0, this.lexeltEnd);
+  }
+
+  /** The current line's id. */
+  get id(): string {
+    return this.text.slice(this.idStart, this.idEnd);
+  }
+
   push(raw: string): GoldLine | null {
+    if (!this.scan(raw)) return null;
+    const entries: GoldEntry[] = new Array(this.entries);
+    for (let i = 0; i < this.entries; i++) entries[i] = { substitute: this.subs[i], count: this.counts[i] };
+    return { lexelt: this.lexelt, id: this.id, entries, line: this.line };
+  }
+
+  /**
+   * Read one line into `lexelt`, `id`, `line`, `subs` and `counts`; false for
+   * a blank line or a refused one (reported).
+   */
+  scan(raw: string): boolean {
+    if (!this.scanLine(raw)) return false;
+    this.scanEntries();
+    return true;
+  }
+
+  /** Read one line's lexelt and id (not yet its entries: see `scanEntries`); false for a blank or refused line. */
+  scanLine(raw: string): boolean {
     const n = ++this.lineNo;
     let text = raw;
-    if (text.endsWith("\r")) {
+    if (text.charCodeAt(text.length - 1) === 13) {
       text = text.slice(0, -1);
       if (this.crlf++ === 0) this.warn("crlf", n, "CRLF line ending read as LF", "lines with CRLF endings");
     }
@@ -95,26 +139,45 @@ export class GoldReader {
       text = text.slice(1);
       this.warn("bom", n, "byte-order mark ignored");
     }
-    if (text.trim() === "") return null;
-    const m = (this.kind === "gold" ? GOLD_LINE : MWGOLD_LINE).exec(text);
-    if (!m) {
-      this.log.add(
-        "format",
-        diag("error", this.file, n, `not a ${this.kind} line (expected "lexelt id :: substitute count;..."): ${clip(text)}`),
-        `lines in no ${this.kind} format`,
-      );
-      return null;
+    const restStart = this.kind === "gold" ? splitGoldLine(text) : -1;
+    if (restStart >= 0) {
+      this.lexeltEnd = text.indexOf(" ");
+      this.idStart = this.lexeltEnd + 1;
+      this.idEnd = text.indexOf(" ", this.idStart);
+      this.restStart = restStart;
+    } else {
+      if (!NON_BLANK.test(text)) return false;
+      const m = (this.kind === "gold" ? GOLD_LINE : MWGOLD_LINE).exec(text);
+      if (!m) {
+        this.log.add(
+          "format",
+          diag("error", this.file, n, `not a ${this.kind} line (expected "lexelt id :: substitute count;..."): ${clip(text)}`),
+          `lines in no ${this.kind} format`,
+        );
+        return false;
+      }
+      this.lexeltEnd = m[1].length;
+      this.idStart = text.indexOf(m[2], this.lexeltEnd);
+      this.idEnd = this.idStart + m[2].length;
+      this.restStart = text.length - m[3].length;
     }
-    const [, lexelt, id, rest] = m;
+    this.text = text;
     if (this.checkRepeats) {
+      const id = this.id;
       const first = this.firstLine.get(id);
       if (first !== undefined) {
         this.repeated(id, n, first);
-        return null;
+        return false;
       }
       this.firstLine.set(id, n);
     }
-    return { lexelt, id, entries: readEntries(rest, this.file, n, this.log), line: n };
+    this.line = n;
+    return true;
+  }
+
+  /** Read the current line's entries into `subs`, `counts` and `entries`, reporting what reads oddly. */
+  scanEntries(): void {
+    this.entries = readEntries(this.text, this.restStart, this.subs, this.counts, this.file, this.line, this.log);
   }
 
   /** Report line `line` as repeating the id first given at line `first` (the line is not used). */
@@ -133,37 +196,99 @@ export class GoldReader {
   }
 }
 
+const NON_BLANK = /\S/;
+
 /**
- * Read the `sub n;sub n;` part of a line as the official scorer does: split on
- * `;` (a trailing empty field dropped), each field read with the entry pattern.
+ * The common gold line `lexelt id :: rest` read without a regular expression:
+ * the index where `rest` starts, or -1 when the line needs the full pattern
+ * (which then decides). Only plain lines take this path: no whitespace in the
+ * lexelt and id but the single spaces, nothing but printable text after.
  */
-function readEntries(rest: string, file: string, line: number, log: DiagnosticLog): GoldEntry[] {
-  const entries: GoldEntry[] = [];
-  const fields = perlSplit(rest, ";");
-  for (const field of fields) {
-    const m = ENTRY.exec(field);
-    if (!m) {
-      log.add(
-        "unread",
-        diag("warning", file, line, `entry "${field}" is not read (a substitute starts with a letter or digit and has at least two characters); skipped, as the official scorer does`),
-        "entries not read",
-      );
-      continue;
-    }
-    const substitute = m[1];
-    const count = Number(m[2]);
-    if (m.index !== 0 || m[0].length !== field.length) {
-      log.add("partial", diag("warning", file, line, `entry "${field}" is read as "${substitute}" ${count}, as the official scorer reads it`), "entries read in part");
-    } else if (/\s$/.test(substitute)) {
-      log.add(
-        "space",
-        diag("warning", file, line, `substitute "${substitute}" ends with a space; kept, as the official scorer keeps it (only an answer with the same space matches it)`),
-        "substitutes ending with a space",
-      );
-    }
-    entries.push({ substitute, count });
+function splitGoldLine(text: string): number {
+  const a = text.indexOf(" ");
+  if (a <= 0) return -1;
+  const b = text.indexOf(" ", a + 1);
+  if (b <= a + 1 || text.charCodeAt(b + 1) !== 58 || text.charCodeAt(b + 2) !== 58) return -1;
+  for (let i = 0; i < b; i++) if (i !== a && text.charCodeAt(i) <= 32) return -1;
+  const c = text.charCodeAt(b + 3);
+  if (b + 3 === text.length) return b + 3;
+  return c === 32 ? b + 4 : -1;
+}
+
+/**
+ * Read the `sub n;sub n;` part of a line (from `start`) as the official scorer
+ * does: split on `;` (trailing empty fields dropped), each field read with the
+ * entry pattern — directly when the field is plainly `word… digits`, else with
+ * the pattern itself, so both give the official reading.
+ */
+function readEntries(text: string, start: number, subs: string[], counts: number[], file: string, line: number, log: DiagnosticLog): number {
+  let k = 0;
+  let end = text.length;
+  while (end > start && text.charCodeAt(end - 1) === 59) end--; // trailing ";" (empty fields)
+  let from = start;
+  while (from < end) {
+    let semi = text.indexOf(";", from);
+    if (semi < 0 || semi > end) semi = end;
+    const sp = plainEntry(text, from, semi);
+    if (sp > 0) {
+      subs[k] = text.slice(from, sp);
+      let c = 0;
+      for (let i = sp + 1; i < semi; i++) c = c * 10 + (text.charCodeAt(i) - 48);
+      counts[k++] = c;
+    } else if (readEntry(text.slice(from, semi), subs, counts, k, file, line, log)) k++;
+    from = semi + 1;
   }
-  return entries;
+  return k;
+}
+
+/**
+ * For a field `text[from, to)` that is a word character, then only characters
+ * of the entry class, a space and digits (at most 15), with no space just
+ * before that space: the index of that last space. Else 0.
+ */
+export function plainEntry(text: string, from: number, to: number): number {
+  const sp = text.lastIndexOf(" ", to - 1);
+  if (sp < from + 2 || sp >= to - 1 || to - sp > 16 || !isWord(text.charCodeAt(from)) || text.charCodeAt(sp - 1) <= 32) return 0;
+  for (let i = sp + 1; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return 0;
+  }
+  for (let i = from + 1; i < sp; i++) {
+    const c = text.charCodeAt(i);
+    if (!isWord(c) && c !== 32 && c !== 39 && c !== 45) return 0;
+  }
+  return sp;
+}
+
+export function isWord(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/** One field read with the official entry pattern into place `k`, with a warning where it reads differently from how it is written; false when not read. */
+function readEntry(field: string, subs: string[], counts: number[], k: number, file: string, line: number, log: DiagnosticLog): boolean {
+  const m = ENTRY.exec(field);
+  if (!m) {
+    log.add(
+      "unread",
+      diag("warning", file, line, `entry "${field}" is not read (a substitute starts with a letter or digit and has at least two characters); skipped, as the official scorer does`),
+      "entries not read",
+    );
+    return false;
+  }
+  const substitute = m[1];
+  const count = Number(m[2]);
+  if (m.index !== 0 || m[0].length !== field.length) {
+    log.add("partial", diag("warning", file, line, `entry "${field}" is read as "${substitute}" ${count}, as the official scorer reads it`), "entries read in part");
+  } else if (/\s$/.test(substitute)) {
+    log.add(
+      "space",
+      diag("warning", file, line, `substitute "${substitute}" ends with a space; kept, as the official scorer keeps it (only an answer with the same space matches it)`),
+      "substitutes ending with a space",
+    );
+  }
+  subs[k] = substitute;
+  counts[k] = count;
+  return true;
 }
 
 /** Perl's `split(';', s)`: trailing empty fields are dropped; an empty string gives none. */

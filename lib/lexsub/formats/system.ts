@@ -54,9 +54,10 @@ export interface SystemParseResult {
   diagnostics: Diagnostic[];
 }
 
-const BEST = /^(\S+) (\S+) :: (.*)$/;
-const OOT = /^(\S+) (\S+) ::: (.*)$/;
-const MW = /^(\S+)[ \t]+(\S+)[ \t]*::[ \t]*(.*)$/;
+// The answer runs to the end of the line, whatever it holds (Perl's "." takes a stray "\r" too).
+const BEST = /^(\S+) (\S+) :: ([^\n]*)$/;
+const OOT = /^(\S+) (\S+) ::: ([^\n]*)$/;
+const MW = /^(\S+)[ \t]+(\S+)[ \t]*::[ \t]*([^\n]*)$/;
 const PATTERN: Record<SystemKind, RegExp> = { best: BEST, oot: OOT, mw: MW };
 const EXAMPLE: Record<SystemKind, string> = {
   best: "lexelt id :: guess;guess",
@@ -66,6 +67,32 @@ const EXAMPLE: Record<SystemKind, string> = {
 
 const NON = /^non[ \t\n\r\f\v-]([^\n]*)$/;
 const SPACE_AT_EDGE = /^\s|\s$/;
+const NON_BLANK = /\S/;
+
+/** JavaScript's \s, by code unit. */
+function isSpace(c: number): boolean {
+  return (
+    c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
+}
+
+/**
+ * The common best/oot line `lexelt id :: answer` (`:::` for oot) read without
+ * a regular expression: the index where the answer starts, or -1 when the line
+ * needs the full pattern (which then decides).
+ */
+function splitSystemLine(text: string, oot: boolean): number {
+  const a = text.indexOf(" ");
+  if (a <= 0) return -1;
+  const b = text.indexOf(" ", a + 1);
+  if (b <= a + 1) return -1;
+  for (let i = 0; i < b; i++) if (i !== a && text.charCodeAt(i) <= 32) return -1;
+  const colons = oot ? 3 : 2;
+  for (let i = 1; i <= colons; i++) if (text.charCodeAt(b + i) !== 58) return -1;
+  if (text.charCodeAt(b + colons + 1) !== 32) return -1;
+  return b + colons + 2;
+}
 
 /**
  * A guess as the official (key release) scorer normalises it: `non-x` and
@@ -126,32 +153,50 @@ export class SystemReader {
       text = text.slice(1);
       this.warn("bom", n, "byte-order mark ignored");
     }
-    const m = PATTERN[this.kind].exec(text);
-    if (!m) {
-      if (text.trim() !== "") this.refuse(text, n);
-      return null;
+    let lexelt: string;
+    let id: string;
+    let answer: string;
+    const at = this.kind === "mw" ? -1 : splitSystemLine(text, this.kind === "oot");
+    if (at >= 0) {
+      const a = text.indexOf(" ");
+      lexelt = text.slice(0, a);
+      id = text.slice(a + 1, text.indexOf(" ", a + 1));
+      answer = text.slice(at);
+    } else {
+      const m = PATTERN[this.kind].exec(text);
+      if (!m) {
+        if (NON_BLANK.test(text)) this.refuse(text, n);
+        return null;
+      }
+      [, lexelt, id, answer] = m;
     }
     this.matched++;
-    const [, lexelt, id, answer] = m;
     if (this.kind === "mw") return this.mwLine(lexelt, id, answer, n);
 
-    if (answer.trim() === "") {
+    if (!NON_BLANK.test(answer)) {
       this.empty(n);
       return { lexelt, id, answer, guesses: [], alternatives: null, line: n };
     }
-    const fields = perlSplit(answer, ";");
-    if (fields.length === 0) this.empty(n);
-    const guesses = new Array<string>(fields.length);
+    // Perl's split(';'): trailing empty fields dropped.
+    let end = answer.length;
+    while (end > 0 && answer.charCodeAt(end - 1) === 59) end--;
+    const guesses: string[] = [];
     let alternatives: (string | null)[] | null = null;
-    for (let i = 0; i < fields.length; i++) {
-      const f = fields[i];
-      guesses[i] = normalizeGuess(f);
-      if (SPACE_AT_EDGE.test(f)) {
-        if (!alternatives) alternatives = new Array<string | null>(fields.length).fill(null);
-        alternatives[i] = normalizeGuess(f.trim());
+    let from = 0;
+    while (from < end) {
+      let semi = answer.indexOf(";", from);
+      if (semi < 0 || semi > end) semi = end;
+      const f = answer.slice(from, semi);
+      guesses.push(normalizeGuess(f));
+      if (f.length > 0 && (isSpace(f.charCodeAt(0)) || isSpace(f.charCodeAt(f.length - 1)))) {
+        if (!alternatives) alternatives = [];
+        alternatives[guesses.length - 1] = normalizeGuess(f.trim());
       }
+      from = semi + 1;
     }
+    if (guesses.length === 0) this.empty(n);
     if (alternatives) {
+      for (let i = 0; i < guesses.length; i++) if (alternatives[i] === undefined) alternatives[i] = null;
       this.log.add(
         "spaces",
         diag("warning", this.file, n, `spaces around ";" or at the end of the answer (${clip(answer)}); a guess is matched as written, else without the spaces`),

@@ -18,12 +18,17 @@ import { type GoldView, type ItemOutcome, type ScorerOptions, type SubstitutionR
 /** The best rule for one item (guesses already matched and filtered, at least one). */
 export function bestItem(gold: GoldView, guesses: string[]): ItemOutcome {
   let credit = 0;
-  for (const g of guesses) credit += gold.norm(g);
+  let first = -1;
+  for (let i = 0; i < guesses.length; i++) {
+    const e = gold.match(guesses[i]);
+    if (i === 0) first = e;
+    if (e >= 0) credit += gold.count / gold.humanResponses;
+  }
   return {
     guesses,
     credit,
     score: credit / guesses.length,
-    modeHit: gold.mode === null ? null : gold.isMode(guesses[0]),
+    modeHit: gold.mode === null ? null : first === 0,
     truncated: false,
     repeated: [],
   };

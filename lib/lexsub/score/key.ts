@@ -22,7 +22,7 @@
  * or leaving out lexelts from a word list (MAN / RAND). Pure.
  */
 import { type Diagnostic, DiagnosticLog, diag } from "../../scoring/diagnostics";
-import { type GoldEntry, type GoldLine, GoldReader } from "../formats/gold";
+import { type GoldEntry, type GoldLine, GoldReader, isWord } from "../formats/gold";
 import { normalizeGuess } from "../formats/system";
 import { isMultiword, lexeltKey } from "./analysis";
 
@@ -51,7 +51,90 @@ export interface KeyItem {
 }
 
 const SEP = "\u0000";
+/** Marks a stored table (as opposed to a gold line's entries kept as written). */
+const TABLE = "\u0001";
+/** Marks a gold line's entries kept as written that hold a hyphen (so they also match with spaces). */
+const HYPHENS = "\u0002";
 const PN = "pn";
+
+/**
+ * A Map key for an id: canonical decimal ids ("1", "1234", not "007") become
+ * numbers, which hash faster and need no string kept per item; others stay strings.
+ */
+export function idKey(id: string): string | number {
+  const k = numericId(id, 0, id.length);
+  return k < 0 ? id : k;
+}
+
+/** The value of a canonical decimal id in text[from, to) below 10^9, else -1. */
+function numericId(text: string, from: number, to: number): number {
+  const n = to - from;
+  if (n <= 0 || n > 9) return -1;
+  let c = text.charCodeAt(from);
+  if (c < 49 || c > 57) return -1;
+  let v = c - 48;
+  for (let i = from + 1; i < to; i++) {
+    c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+    v = v * 10 + (c - 48);
+  }
+  return v;
+}
+
+/** A growable column of 32-bit integers in fixed blocks (no copying as it grows). */
+class IntColumn {
+  private readonly blocks: Int32Array[] = [];
+  length = 0;
+  push(v: number): void {
+    const b = this.length >>> 16;
+    if (b === this.blocks.length) this.blocks.push(new Int32Array(1 << 16));
+    this.blocks[b][this.length & 0xffff] = v;
+    this.length++;
+  }
+  get(i: number): number {
+    return this.blocks[i >>> 16][i & 0xffff];
+  }
+}
+
+/**
+ * id → value (an item number, or −line for a gold id outside T). Canonical
+ * decimal ids index a typed array directly while they are dense enough (at
+ * most four slots per id held, or below 2^20); the rest go to a Map.
+ */
+class IdIndex {
+  private dense = new Int32Array(1024);
+  private readonly map = new Map<string | number, number>();
+  private held = 0;
+
+  /** The value for an id key, or undefined. */
+  get(key: string | number): number | undefined {
+    if (typeof key === "number" && key < this.dense.length) {
+      const v = this.dense[key];
+      return v === 0 ? undefined : v > 0 ? v - 1 : v;
+    }
+    return this.map.get(key);
+  }
+
+  set(key: string | number, value: number): void {
+    this.held++;
+    if (typeof key === "number") {
+      if (key >= this.dense.length) {
+        let size = this.dense.length;
+        while (size <= key) size *= 2;
+        if (size <= Math.max(1 << 20, 4 * this.held)) {
+          const grown = new Int32Array(size);
+          grown.set(this.dense);
+          this.dense = grown;
+        }
+      }
+      if (key < this.dense.length) {
+        this.dense[key] = value >= 0 ? value + 1 : value;
+        return;
+      }
+    }
+    this.map.set(key, value);
+  }
+}
 
 /**
  * Build a key line by line (from a stream) or from parsed gold lines. The key
@@ -61,8 +144,12 @@ export class KeyBuilder {
   private readonly reader: GoldReader;
   private readonly log = new DiagnosticLog(10);
   private readonly key: ScoringKey;
-  /** id → 1-based line, for ids not in T (so repeats are still caught). */
-  private readonly lineOf = new Map<string, number>();
+  private readonly subs: string[] = [];
+  private readonly counts: number[] = [];
+  private readonly fieldStart: number[] = [];
+  private readonly fieldSpace: number[] = [];
+  private lastLexelt = "";
+  private lastLexeltIndex = -1;
 
   constructor(
     readonly file: string,
@@ -74,69 +161,188 @@ export class KeyBuilder {
 
   /** Feed one raw line (without `\n`). */
   push(raw: string): void {
-    const g = this.reader.push(raw);
-    if (g) this.add(g);
+    const r = this.reader;
+    if (!r.scanLine(raw)) return;
+    const text = r.text;
+    const num = numericId(text, r.idStart, r.idEnd);
+    const key = num >= 0 ? num : r.id;
+    const k = this.key;
+    const seen = k.index.get(key);
+    if (seen !== undefined) {
+      r.repeated(r.id, r.line, seen >= 0 ? k.lineOf(seen) : -seen);
+      return;
+    }
+    const o = k.options;
+    let li: number;
+    if (this.lastLexeltIndex >= 0 && r.lexeltEnd === this.lastLexelt.length && text.startsWith(this.lastLexelt)) li = this.lastLexeltIndex;
+    else {
+      const lexelt = r.lexelt;
+      if (excludedLexelt(lexelt, o)) {
+        k.index.set(key, -r.line);
+        return;
+      }
+      li = k.lexeltNumber(lexelt);
+      this.lastLexelt = k.lexeltName(li);
+      this.lastLexeltIndex = li;
+    }
+    if (o.excludeIds && o.excludeIds.has(r.id)) {
+      k.index.set(key, -r.line);
+      return;
+    }
+    if (this.plain(text, r.restStart, key, li, r.line)) return;
+    r.scanEntries();
+    this.addEntries(k.lexeltName(li), r.id, key, li, r.line, r.subs, r.counts, r.entries);
+  }
+
+  /**
+   * The common case, read without cutting the line into pieces: every entry
+   * `word… count` (see `plainEntry`) with no apostrophe or leading "non"
+   * (nothing to normalise but hyphens), not `pn`, not repeated, single words
+   * under NMWS. Such a line is stored as written (marked when it holds a
+   * hyphen); false (nothing stored) otherwise.
+   */
+  private plain(text: string, start: number, key: string | number, li: number, line: number): boolean {
+    let end = text.length;
+    while (end > start && text.charCodeAt(end - 1) === 59) end--;
+    const counts = this.counts;
+    const fs = this.fieldStart;
+    const sp = this.fieldSpace;
+    const single = this.key.options.singleWordOnly === true;
+    let n = 0;
+    let from = start;
+    let hyphens = false;
+    while (from < end) {
+      let semi = text.indexOf(";", from);
+      if (semi < 0 || semi > end) semi = end;
+      let space = plainField(text, from, semi, single);
+      if (space === 0) return false;
+      if (space < 0) {
+        hyphens = true;
+        space = -space;
+      }
+      for (let j = 0; j < n; j++) if (sameRange(text, fs[j], sp[j], from, space)) return false;
+      let c = 0;
+      for (let i = space + 1; i < semi; i++) c = c * 10 + (text.charCodeAt(i) - 48);
+      fs[n] = from;
+      sp[n] = space;
+      counts[n++] = c;
+      from = semi + 1;
+    }
+    if (!(n >= 2 || (n === 1 && counts[0] >= 2))) {
+      this.key.index.set(key, -line);
+      return true;
+    }
+    const mode = this.modeOf(counts, n, key, line);
+    let hu = 0;
+    for (let i = 0; i < n; i++) hu += counts[i];
+    const entries = text.slice(start, end);
+    this.key.append(key, li, line, hyphens ? [HYPHENS, entries].join("") : copy(entries), hu, mode);
+    return true;
   }
 
   /** Add one parsed gold line. */
   add(g: GoldLine): void {
     const k = this.key;
-    const ord = k.ids.get(g.id);
-    const seen = ord !== undefined ? k.lines[ord] : this.lineOf.get(g.id);
+    const key = idKey(g.id);
+    const seen = k.index.get(key);
     if (seen !== undefined) {
-      this.reader.repeated(g.id, g.line, seen);
+      this.reader.repeated(g.id, g.line, seen >= 0 ? k.lineOf(seen) : -seen);
       return;
     }
+    if ((k.options.excludeIds && k.options.excludeIds.has(g.id)) || excludedLexelt(g.lexelt, k.options)) {
+      k.index.set(key, -g.line);
+      return;
+    }
+    const subs = g.entries.map((e) => e.substitute);
+    const counts = g.entries.map((e) => e.count);
+    this.addEntries(g.lexelt, g.id, key, k.lexeltNumber(g.lexelt), g.line, subs, counts, subs.length);
+  }
+
+  private addEntries(
+    lexelt: string,
+    id: string,
+    key: string | number,
+    li: number,
+    line: number,
+    readSubs: readonly string[],
+    readCounts: readonly number[],
+    read: number,
+  ): void {
+    const k = this.key;
     const o = k.options;
-    if (o.excludeIds?.has(g.id) || excludedLexelt(g.lexelt, o)) {
-      this.lineOf.set(g.id, g.line);
-      return;
-    }
     // pn, apostrophe, NMWS.
-    const entries: GoldEntry[] = [];
-    for (const e of g.entries) {
-      if (e.substitute === PN) continue;
-      const substitute = e.substitute.includes("'") ? e.substitute.replace("'", "") : e.substitute;
-      if (o.singleWordOnly && isMultiword(substitute)) continue;
-      entries.push(substitute === e.substitute ? e : { substitute, count: e.count });
+    const subs = this.subs;
+    const counts = this.counts;
+    let n = 0;
+    for (let i = 0; i < read; i++) {
+      let s = readSubs[i];
+      if (s === PN) continue;
+      if (s.indexOf("'") >= 0) s = s.replace("'", "");
+      if (o.singleWordOnly && isMultiword(s)) continue;
+      subs[n] = s;
+      counts[n++] = readCounts[i];
     }
-    if (!(entries.length >= 2 || (entries.length === 1 && entries[0].count >= 2))) {
-      this.lineOf.set(g.id, g.line);
+    if (!(n >= 2 || (n === 1 && counts[0] >= 2))) {
+      k.index.set(key, -line);
       return;
     }
-    // The mode: the first entry, unless another has the same count.
-    const first = entries[0].count;
+    const mode = this.modeOf(counts, n, id, line);
+    // A substitute repeated in the line keeps its first place and its last count.
+    for (let i = 1; i < n; i++) {
+      let at = 0;
+      while (subs[at] !== subs[i]) at++;
+      if (at < i) {
+        this.log.add(
+          "repeated-substitute",
+          diag("warning", this.file, line, `substitute "${subs[i]}" is repeated for id ${id}; its last count (${counts[i]}) is used, as the official scorer does`),
+          "repeated substitutes",
+        );
+        counts[at] = counts[i];
+        for (let j = i + 1; j < n; j++) {
+          subs[j - 1] = subs[j];
+          counts[j - 1] = counts[j];
+        }
+        n--;
+        i--;
+      }
+    }
+    // The entries, then the forms derived from them, each with "~k" for the
+    // entry k it comes from; join() builds one flat string.
+    const parts: (string | number)[] = [];
+    let hu = 0;
+    for (let i = 0; i < n; i++) {
+      parts.push(subs[i], counts[i]);
+      hu += counts[i];
+    }
+    const forms = subs.slice(0, n);
+    for (let i = 0; i < n; i++) {
+      for (const form of derivedForms(subs[i])) {
+        if (forms.includes(form)) continue;
+        forms.push(form);
+        parts.push(form, "~" + i);
+      }
+    }
+    void lexelt;
+    k.append(typeof key === "number" ? key : copy(id), li, line, TABLE + parts.join(SEP), hu, mode);
+  }
+
+  /** Whether the first count is unique (the mode); warns when the counts are not sorted. */
+  private modeOf(counts: readonly number[], n: number, id: string | number, line: number): boolean {
+    const first = counts[0];
     let mode = true;
     let unsorted = false;
-    for (let i = 1; i < entries.length; i++) {
-      if (entries[i].count === first) mode = false;
-      if (entries[i].count > entries[i - 1].count) unsorted = true;
+    for (let i = 1; i < n; i++) {
+      if (counts[i] === first) mode = false;
+      if (counts[i] > counts[i - 1]) unsorted = true;
     }
     if (unsorted) {
       this.log.add(
         "unsorted",
-        diag("warning", this.file, g.line, `entries of id ${g.id} are not sorted by count; the mode is taken to be the first entry, as the official scorer does`),
+        diag("warning", this.file, line, `entries of id ${id} are not sorted by count; the mode is taken to be the first entry, as the official scorer does`),
         "lines not sorted by count",
       );
     }
-    // A substitute repeated in the line keeps its first place and its last count.
-    const subs: string[] = [];
-    const counts: number[] = [];
-    for (const e of entries) {
-      const at = subs.indexOf(e.substitute);
-      if (at >= 0) {
-        this.log.add(
-          "repeated-substitute",
-          diag("warning", this.file, g.line, `substitute "${e.substitute}" is repeated for id ${g.id}; its last count (${e.count}) is used, as the official scorer does`),
-          "repeated substitutes",
-        );
-        counts[at] = e.count;
-      } else {
-        subs.push(e.substitute);
-        counts.push(e.count);
-      }
-    }
-    k.append(g.id, g.lexelt, g.line, subs, counts, mode);
+    return mode;
   }
 
   /** The key, and every diagnostic of the gold file (sorted by line). */
@@ -144,6 +350,37 @@ export class KeyBuilder {
     const diagnostics = [...this.reader.finish(), ...this.log.finish()];
     return { key: this.key, diagnostics: sortDiagnostics(diagnostics) };
   }
+}
+
+/**
+ * `plainEntry` with the key's extra conditions: no apostrophe, no leading
+ * "non", not `pn`, no space when only single words count. The index of the
+ * space before the count (negated when the substitute holds a hyphen), else 0.
+ */
+function plainField(text: string, from: number, to: number, singleWordOnly: boolean): number {
+  const sp = text.lastIndexOf(" ", to - 1);
+  if (sp < from + 2 || sp >= to - 1 || to - sp > 16 || !isWord(text.charCodeAt(from)) || text.charCodeAt(sp - 1) === 32) return 0;
+  for (let i = sp + 1; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return 0;
+  }
+  let hyphen = false;
+  for (let i = from + 1; i < sp; i++) {
+    const c = text.charCodeAt(i);
+    if (isWord(c)) continue;
+    if (c === 45) hyphen = true;
+    else if (c !== 32 || singleWordOnly) return 0;
+  }
+  if (sp - from === 2 && text.charCodeAt(from) === 112 && text.charCodeAt(from + 1) === 110) return 0; // pn
+  if (text.startsWith("non", from)) return 0;
+  return hyphen ? -sp : sp;
+}
+
+/** Whether text[a, aEnd) and text[b, bEnd) hold the same characters. */
+function sameRange(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  if (aEnd - a !== bEnd - b) return false;
+  for (let i = 0; i < aEnd - a; i++) if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
+  return true;
 }
 
 /** Diagnostics in line order; whole-file ones (line 0) last. Stable. */
@@ -160,21 +397,24 @@ function excludedLexelt(lexelt: string, o: KeyOptions): boolean {
 }
 
 /**
- * T, compactly: for item number `o` (0-based, in gold order), its id, lexelt,
- * |H_i|, whether it has a mode, and a table `key\0freq\0key\0freq…` of every
- * form an answer can match (the mode, when there is one, comes first).
+ * T, compactly. For item number `o` (0-based, in gold order): its id, lexelt,
+ * |H_i|, whether it has a mode, and its entries — as the gold line wrote them
+ * (`glad 3;merry 2`) when they need nothing done, else as a table
+ * `\u0001form\0count\0form\0count…` of every form an answer can match: the
+ * entries first (so the mode, when there is one, is entry 0), then the forms
+ * derived from them, each with "~k" for the entry k it comes from.
  */
 export class ScoringKey {
-  /** id → item number, for items in T. */
-  readonly ids = new Map<string, number>();
-  readonly idOf: string[] = [];
-  readonly lines: number[] = [];
+  /** id → item number for items in T; −line for gold ids outside T. */
+  readonly index = new IdIndex();
+  private readonly idOf: (string | number)[] = [];
+  private readonly lines = new IntColumn();
   private readonly lexeltIndex = new Map<string, number>();
   private readonly lexelts: string[] = [];
-  private readonly lexeltOf: number[] = [];
-  private readonly hu: number[] = [];
-  private readonly hasMode: boolean[] = [];
-  private readonly tables: string[] = [];
+  private readonly lexeltOf = new IntColumn();
+  /** |H_i| · 2 + (1 if the item has a mode). */
+  private readonly huMode = new IntColumn();
+  private readonly entries: string[] = [];
   private modes = 0;
 
   constructor(readonly options: Readonly<KeyOptions> = {}) {}
@@ -198,54 +438,30 @@ export class ScoringKey {
 
   /** The item number of `id`, or -1 when the id is not in T. */
   find(id: string): number {
-    return this.ids.get(id) ?? -1;
+    const o = this.index.get(idKey(id));
+    return o === undefined || o < 0 ? -1 : o;
+  }
+
+  /** The gold line of item `o`. */
+  lineOf(o: number): number {
+    return this.lines.get(o);
+  }
+
+  id(o: number): string {
+    return String(this.idOf[o]);
   }
 
   lexelt(o: number): string {
-    return this.lexelts[this.lexeltOf[o]];
+    return this.lexelts[this.lexeltOf.get(o)];
   }
 
-  humanResponses(o: number): number {
-    return this.hu[o];
+  /** The lexelt numbered `li` (used by KeyBuilder). */
+  lexeltName(li: number): string {
+    return this.lexelts[li];
   }
 
-  /** The mode of item `o`, or null. */
-  mode(o: number): string | null {
-    if (!this.hasMode[o]) return null;
-    const t = this.tables[o];
-    const end = t.indexOf(SEP);
-    return t.slice(0, end);
-  }
-
-  /** The match table of item `o`: alternating form and count. */
-  table(o: number): string[] {
-    return this.tables[o].split(SEP);
-  }
-
-  item(o: number): KeyItem {
-    const t = this.table(o);
-    const entries: GoldEntry[] = [];
-    // The entries, without the derived forms (whose counts start with "~").
-    for (let i = 0; i < t.length; i += 2) if (t[i + 1][0] !== "~") entries.push({ substitute: t[i], count: Number(t[i + 1]) });
-    return { id: this.idOf[o], lexelt: this.lexelt(o), entries, humanResponses: this.hu[o], mode: this.mode(o) };
-  }
-
-  /** |T| and |TM| of each group (e.g. per PoS), in first-seen order. */
-  groupTotals(groupOf: (lexelt: string) => string): Map<string, { total: number; totalWithMode: number }> {
-    const out = new Map<string, { total: number; totalWithMode: number }>();
-    const ofLexelt = this.lexelts.map(groupOf);
-    for (let o = 0; o < this.idOf.length; o++) {
-      const g = ofLexelt[this.lexeltOf[o]];
-      let t = out.get(g);
-      if (!t) out.set(g, (t = { total: 0, totalWithMode: 0 }));
-      t.total++;
-      if (this.hasMode[o]) t.totalWithMode++;
-    }
-    return out;
-  }
-
-  /** Add an item of T (used by KeyBuilder). Derived forms carry their count prefixed by "~". */
-  append(id: string, lexelt: string, line: number, subs: string[], counts: number[], hasMode: boolean): void {
+  /** The number of a lexelt, numbering it if new (used by KeyBuilder). */
+  lexeltNumber(lexelt: string): number {
     let li = this.lexeltIndex.get(lexelt);
     if (li === undefined) {
       li = this.lexelts.length;
@@ -253,32 +469,80 @@ export class ScoringKey {
       this.lexelts.push(own);
       this.lexeltIndex.set(own, li);
     }
-    // The entries first (so the mode, when there is one, is the first form),
-    // then the forms derived from them, their counts marked with "~".
-    const forms = subs.slice();
-    const parts: string[] = [];
-    let hu = 0;
-    for (let i = 0; i < subs.length; i++) {
-      parts.push(subs[i], String(counts[i]));
-      hu += counts[i];
+    return li;
+  }
+
+  humanResponses(o: number): number {
+    return this.huMode.get(o) >>> 1;
+  }
+
+  hasMode(o: number): boolean {
+    return (this.huMode.get(o) & 1) === 1;
+  }
+
+  /** The mode of item `o`, or null. */
+  mode(o: number): string | null {
+    if (!this.hasMode(o)) return null;
+    const t = this.entries[o];
+    if (t.charCodeAt(0) === 1) return t.slice(1, t.indexOf(SEP));
+    const from = t.charCodeAt(0) === 2 ? 1 : 0;
+    let end = t.indexOf(";");
+    if (end < 0) end = t.length;
+    return t.slice(from, t.lastIndexOf(" ", end - 1));
+  }
+
+  /** Item `o`'s entries as stored: a gold line's entries, or a table (starting "\u0001"); see `matchEntry`. */
+  stored(o: number): string {
+    return this.entries[o];
+  }
+
+  /** The match table of item `o`: alternating form and count (a derived form has "~k", k its entry). */
+  table(o: number): string[] {
+    const t = this.entries[o];
+    if (t.charCodeAt(0) === 1) return t.slice(1).split(SEP);
+    const out: string[] = [];
+    const spaced: string[] = [];
+    const fields = (t.charCodeAt(0) === 2 ? t.slice(1) : t).split(";");
+    fields.forEach((field, k) => {
+      const sp = field.lastIndexOf(" ");
+      const sub = field.slice(0, sp);
+      out.push(sub, field.slice(sp + 1));
+      if (sub.includes("-")) spaced.push(sub.replace(/-/g, " "), "~" + k);
+    });
+    for (let i = 0; i < spaced.length; i += 2) if (!out.some((f, j) => j % 2 === 0 && f === spaced[i])) out.push(spaced[i], spaced[i + 1]);
+    return out;
+  }
+
+  item(o: number): KeyItem {
+    const t = this.table(o);
+    const entries: GoldEntry[] = [];
+    for (let i = 0; i < t.length; i += 2) if (t[i + 1][0] !== "~") entries.push({ substitute: t[i], count: Number(t[i + 1]) });
+    return { id: this.id(o), lexelt: this.lexelt(o), entries, humanResponses: this.humanResponses(o), mode: this.mode(o) };
+  }
+
+  /** |T| and |TM| of each group (e.g. per PoS), in first-seen order. */
+  groupTotals(groupOf: (lexelt: string) => string): Map<string, { total: number; totalWithMode: number }> {
+    const out = new Map<string, { total: number; totalWithMode: number }>();
+    const ofLexelt = this.lexelts.map(groupOf);
+    for (let o = 0; o < this.idOf.length; o++) {
+      const g = ofLexelt[this.lexeltOf.get(o)];
+      let t = out.get(g);
+      if (!t) out.set(g, (t = { total: 0, totalWithMode: 0 }));
+      t.total++;
+      if (this.hasMode(o)) t.totalWithMode++;
     }
-    for (let i = 0; i < subs.length; i++) {
-      for (const form of derivedForms(subs[i])) {
-        if (forms.includes(form)) continue;
-        forms.push(form);
-        parts.push(form, "~" + counts[i]);
-      }
-    }
-    const table = parts.join(SEP);
+    return out;
+  }
+
+  /** Add an item of T (used by KeyBuilder). */
+  append(key: string | number, li: number, line: number, entries: string, hu: number, hasMode: boolean): void {
     const o = this.idOf.length;
-    const ownId = copy(id);
-    this.ids.set(ownId, o);
-    this.idOf.push(ownId);
+    this.index.set(key, o);
+    this.idOf.push(key);
     this.lines.push(line);
     this.lexeltOf.push(li);
-    this.hu.push(hu);
-    this.hasMode.push(hasMode);
-    this.tables.push(table);
+    this.huMode.push(hu * 2 + (hasMode ? 1 : 0));
+    this.entries.push(entries);
     if (hasMode) this.modes++;
   }
 }
@@ -301,19 +565,102 @@ export function derivedForms(s: string): string[] {
   return out;
 }
 
-/** The count of `guess` in a match table (0 when absent). */
-export function lookup(table: readonly string[], guess: string): number {
-  for (let i = 0; i < table.length; i += 2) {
-    if (table[i] === guess) {
-      const c = table[i + 1];
-      return Number(c.charCodeAt(0) === 126 ? c.slice(1) : c);
+/**
+ * The entry of stored entries (see `ScoringKey.stored`) that `guess` matches —
+ * its index, 0 being the mode when the item has one — or -1; `counter.count`
+ * gets the entry's count. Reads a gold line's entries in place, without
+ * cutting them up.
+ */
+export function matchEntry(stored: string, guess: string, counter: { count: number }): number {
+  const c0 = stored.charCodeAt(0);
+  if (c0 === 1) return matchTable(stored, guess, counter);
+  const g = guess.length;
+  const n = stored.length;
+  let from = c0 === 2 ? 1 : 0;
+  let k = 0;
+  while (from < n) {
+    let semi = stored.indexOf(";", from);
+    if (semi < 0) semi = n;
+    if (stored.charCodeAt(from + g) === 32 && stored.startsWith(guess, from)) {
+      const c = digits(stored, from + g + 1, semi);
+      if (c >= 0) {
+        counter.count = c;
+        return k;
+      }
     }
+    from = semi + 1;
+    k++;
   }
-  return 0;
+  return c0 === 2 ? matchSpaced(stored, guess, counter) : -1;
 }
 
-/** Whether `guess` is in a match table at all. */
-export function has(table: readonly string[], guess: string): boolean {
-  for (let i = 0; i < table.length; i += 2) if (table[i] === guess) return true;
-  return false;
+/** The entry whose substitute, hyphens read as spaces, is `guess` (after no entry matched as written). */
+function matchSpaced(stored: string, guess: string, counter: { count: number }): number {
+  const g = guess.length;
+  const n = stored.length;
+  let from = 1;
+  let k = 0;
+  while (from < n) {
+    let semi = stored.indexOf(";", from);
+    if (semi < 0) semi = n;
+    const sp = stored.lastIndexOf(" ", semi - 1);
+    if (sp - from === g) {
+      let same = true;
+      for (let i = 0; i < g; i++) {
+        const a = stored.charCodeAt(from + i);
+        const b = guess.charCodeAt(i);
+        if (a !== b && !(a === 45 && b === 32)) {
+          same = false;
+          break;
+        }
+      }
+      if (same) {
+        counter.count = digits(stored, sp + 1, semi);
+        return k;
+      }
+    }
+    from = semi + 1;
+    k++;
+  }
+  return -1;
+}
+
+function matchTable(stored: string, guess: string, counter: { count: number }): number {
+  const n = stored.length;
+  let from = 1;
+  let k = 0;
+  while (from < n) {
+    const formEnd = stored.indexOf(SEP, from);
+    let countEnd = stored.indexOf(SEP, formEnd + 1);
+    if (countEnd < 0) countEnd = n;
+    if (formEnd - from === guess.length && stored.startsWith(guess, from)) {
+      if (stored.charCodeAt(formEnd + 1) !== 126) {
+        counter.count = digits(stored, formEnd + 1, countEnd);
+        return k;
+      }
+      // A derived form: "~e", the count is entry e's.
+      const e = digits(stored, formEnd + 2, countEnd);
+      let at = 1;
+      for (let j = 0; j < e; j++) at = stored.indexOf(SEP, stored.indexOf(SEP, at) + 1) + 1;
+      const end = stored.indexOf(SEP, at);
+      const cEnd = stored.indexOf(SEP, end + 1);
+      counter.count = digits(stored, end + 1, cEnd < 0 ? n : cEnd);
+      return e;
+    }
+    from = countEnd + 1;
+    k++;
+  }
+  return -1;
+}
+
+/** The decimal number text[from, to), or -1 when it is not all digits. */
+function digits(text: string, from: number, to: number): number {
+  if (from >= to) return -1;
+  let v = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    v = v * 10 + c;
+  }
+  return v;
 }

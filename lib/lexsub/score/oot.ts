@@ -8,7 +8,8 @@
  *
  * Guesses after the tenth are dropped. A guess given twice earns credit twice,
  * as in the official scorer (so P can exceed 100%); kept for parity and
- * reported as a warning, as later versions of the official scorer do. Pure.
+ * reported (`repeated`: the guesses that matched an entry already credited),
+ * as later versions of the official scorer warn about it. Pure.
  */
 import { type SystemLine } from "../formats/system";
 import { type ScoringKey } from "./key";
@@ -17,18 +18,29 @@ import { type GoldView, type ItemOutcome, type ScorerOptions, type SubstitutionR
 /** Guesses scored per item. */
 export const OOT_LIMIT = 10;
 
+const NONE: string[] = [];
+
 /** The oot rule for one item (guesses already matched and filtered, at least one). */
 export function ootItem(gold: GoldView, all: string[]): ItemOutcome {
   const truncated = all.length > OOT_LIMIT;
   const guesses = truncated ? all.slice(0, OOT_LIMIT) : all;
   let credit = 0;
   let modeHit = false;
-  const repeated: string[] = [];
+  let repeated: string[] = NONE;
+  // Entries already credited: a bit each for the first 31, a list beyond.
+  let seen = 0;
+  let seenMore: number[] | null = null;
   for (let i = 0; i < guesses.length; i++) {
-    const g = guesses[i];
-    credit += gold.norm(g);
-    if (!modeHit && gold.isMode(g)) modeHit = true;
-    if (guesses.indexOf(g) < i && !repeated.includes(g)) repeated.push(g);
+    const e = gold.match(guesses[i]);
+    if (e < 0) continue;
+    credit += gold.count / gold.humanResponses;
+    if (e === 0) modeHit = true;
+    const again = e < 31 ? (seen & (1 << e)) !== 0 : (seenMore ??= []).includes(e);
+    if (again) {
+      if (repeated === NONE) repeated = [];
+      if (!repeated.includes(guesses[i])) repeated.push(guesses[i]);
+    } else if (e < 31) seen |= 1 << e;
+    else seenMore!.push(e);
   }
   return { guesses, credit, score: credit, modeHit: gold.mode === null ? null : modeHit, truncated, repeated };
 }

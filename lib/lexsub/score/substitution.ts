@@ -14,8 +14,7 @@
 import { type Diagnostic, DiagnosticLog, diag, ratio } from "../../scoring/diagnostics";
 import { type SystemLine } from "../formats/system";
 import { isMultiword } from "./analysis";
-import { has, lookup, type ScoringKey } from "./key";
-import { normalizeGuess } from "../formats/system";
+import { matchEntry, type ScoringKey } from "./key";
 
 export type SubstitutionType = "best" | "oot";
 
@@ -74,11 +73,15 @@ export interface ItemScore extends ItemOutcome {
 /** The gold side of one item, as a per-item rule sees it. */
 export interface GoldView {
   humanResponses: number;
+  /** The mode (entry 0), or null. */
   mode: string | null;
-  /** freq(guess) / |H_i|, 0 for a guess not in the gold (the official's normalised value). */
-  norm(guess: string): number;
-  /** Whether `guess` is the mode (or its spaced or normalised form). */
-  isMode(guess: string): boolean;
+  /**
+   * The gold entry `guess` matches — as written, or as its spaced or
+   * normalised form — by index (entry 0 is the mode, when there is one), or
+   * -1; then `count` is that entry's count.
+   */
+  match(guess: string): number;
+  count: number;
 }
 
 export type ItemRule = (gold: GoldView, guesses: string[]) => ItemOutcome;
@@ -138,29 +141,78 @@ export interface ScorerOptions {
 class View implements GoldView {
   humanResponses = 0;
   mode: string | null = null;
-  table: string[] = [];
-  private modeForms: string[] = [];
+  count = 0;
+  private stored = "";
+  private matches = 0;
+  /** The stored entries cut up, once an item is matched often (oot): forms, their entry, entry counts. */
+  private forms: string[] | null = null;
+  private entryOf: number[] = [];
+  private counts: number[] = [];
 
   load(key: ScoringKey, o: number): void {
     this.humanResponses = key.humanResponses(o);
-    this.table = key.table(o);
+    this.stored = key.stored(o);
     this.mode = key.mode(o);
-    if (this.mode !== null) {
-      const m = this.mode;
-      this.modeForms = [m];
-      if (m.includes("-")) this.modeForms.push(m.replace(/-/g, " "));
-      const n = normalizeGuess(m);
-      if (!this.modeForms.includes(n)) this.modeForms.push(n);
+    this.matches = 0;
+    this.forms = null;
+  }
+
+  match(guess: string): number {
+    if (this.forms === null) {
+      if (++this.matches <= 2) return matchEntry(this.stored, guess, this);
+      this.cut();
     }
+    const forms = this.forms!;
+    for (let j = 0; j < forms.length; j++) {
+      if (forms[j] === guess) {
+        const e = this.entryOf[j];
+        this.count = this.counts[e];
+        return e;
+      }
+    }
+    return -1;
   }
 
-  norm(guess: string): number {
-    const f = lookup(this.table, guess);
-    return f === 0 ? 0 : f / this.humanResponses;
-  }
-
-  isMode(guess: string): boolean {
-    return this.mode !== null && this.modeForms.includes(guess);
+  private cut(): void {
+    const forms: string[] = [];
+    const entryOf: number[] = [];
+    const counts: number[] = [];
+    const t = this.stored;
+    if (t.charCodeAt(0) === 1) {
+      const parts = t.slice(1).split("\u0000");
+      for (let i = 0; i < parts.length; i += 2) {
+        forms.push(parts[i]);
+        const c = parts[i + 1];
+        if (c.charCodeAt(0) === 126) entryOf.push(Number(c.slice(1)));
+        else {
+          entryOf.push(counts.length);
+          counts.push(Number(c));
+        }
+      }
+    } else {
+      const hyphens = t.charCodeAt(0) === 2;
+      for (const field of (hyphens ? t.slice(1) : t).split(";")) {
+        const sp = field.lastIndexOf(" ");
+        entryOf.push(forms.length);
+        forms.push(field.slice(0, sp));
+        counts.push(Number(field.slice(sp + 1)));
+      }
+      // Hyphenated substitutes also match with spaces (an entry written so wins).
+      if (hyphens) {
+        const n = forms.length;
+        for (let k = 0; k < n; k++) {
+          if (!forms[k].includes("-")) continue;
+          const spaced = forms[k].replace(/-/g, " ");
+          if (!forms.includes(spaced)) {
+            forms.push(spaced);
+            entryOf.push(k);
+          }
+        }
+      }
+    }
+    this.forms = forms;
+    this.entryOf = entryOf;
+    this.counts = counts;
   }
 }
 
@@ -192,13 +244,13 @@ export class SubstitutionScorer {
     }
   }
 
-  /** Score one system line; returns the item when it was attempted. */
-  add(line: SystemLine): ItemScore | null {
+  /** Score one system line; true when the item was attempted (see `onItem` for its detail). */
+  add(line: SystemLine): boolean {
     const key = this.key;
     const o = key.find(line.id);
     if (o < 0) {
       this.outsideT++;
-      return null;
+      return false;
     }
     const first = this.answeredAt[o];
     if (first !== 0) {
@@ -208,7 +260,7 @@ export class SubstitutionScorer {
         diag("warning", this.file, line.line, `id ${line.id} was answered on line ${first}; this line is ignored (the first line for an id wins)`),
         "later lines for an id already answered",
       );
-      return null;
+      return false;
     }
     this.answeredAt[o] = line.line || 1;
 
@@ -217,44 +269,50 @@ export class SubstitutionScorer {
     let guesses = line.guesses;
     if (line.alternatives) {
       const alt = line.alternatives;
-      guesses = guesses.map((g, i) => (alt[i] !== null && !has(view.table, g) ? (alt[i] as string) : g));
+      guesses = guesses.map((g, i) => (alt[i] !== null && view.match(g) < 0 ? (alt[i] as string) : g));
     }
     if (key.options.singleWordOnly) guesses = guesses.filter((g) => !isMultiword(g));
-    if (guesses.length === 0) return null;
+    if (guesses.length === 0) return false;
 
-    const outcome = this.rule(view, guesses);
-    const item: ItemScore = {
-      id: line.id,
-      lexelt: key.lexelt(o),
-      systemLexelt: line.lexelt,
-      line: line.line,
-      humanResponses: view.humanResponses,
-      mode: view.mode,
-      ...outcome,
-    };
-    addItem(this.stats, item);
-    if (this.groupStats) addItem(this.groupFor(item.lexelt), item);
-    if (item.truncated) {
+    const out = this.rule(view, guesses);
+    addItem(this.stats, out);
+    if (this.groupStats) addItem(this.groupFor(key.lexelt(o)), out);
+    if (out.truncated) {
       this.log.add(
         "truncated",
         diag("warning", this.file, line.line, `${line.guesses.length} guesses for id ${line.id}; only the first ten are scored`),
         "lines with more than ten guesses",
       );
     }
-    if (item.repeated.length > 0) {
+    if (out.repeated.length > 0) {
       this.log.add(
         "repeated-guess",
         diag(
           "warning",
           this.file,
           line.line,
-          `guess ${item.repeated.map((g) => JSON.stringify(g)).join(", ")} repeated for id ${line.id}; each copy earns credit, as in the official scorer`,
+          `guess ${out.repeated.map((g) => JSON.stringify(g)).join(", ")} repeated for id ${line.id}; each copy earns credit, as in the official scorer`,
         ),
         "lines repeating a guess",
       );
     }
-    this.options.onItem?.(item);
-    return item;
+    if (this.options.onItem) {
+      this.options.onItem({
+        id: line.id,
+        lexelt: key.lexelt(o),
+        systemLexelt: line.lexelt,
+        line: line.line,
+        humanResponses: view.humanResponses,
+        mode: view.mode,
+        guesses: out.guesses,
+        credit: out.credit,
+        score: out.score,
+        modeHit: out.modeHit,
+        truncated: out.truncated,
+        repeated: out.repeated,
+      });
+    }
+    return true;
   }
 
   finish(): SubstitutionResult {
