@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { type Diagnostic, hasErrors } from "../../lib/scoring/diagnostics";
+import { type Diagnostic, diag, hasErrors } from "../../lib/scoring/diagnostics";
 import { FileReadError, loadMwKey, loadScoringKey, scoreMwFile, scoreSubstitutionFile } from "../../lib/scoring/files";
 import { parseGold } from "../../lib/lexsub/formats/gold";
 import {
@@ -78,13 +78,16 @@ export function register(program: Command): void {
           report(diagnostics);
           if (hasErrors(diagnostics)) throw new CliError(`${gold}: ${errorCount(diagnostics)}; nothing scored`);
           const scored = await scoreMwFile(system, key, opts.verbose ? { onItem: (i) => out.line(formatMwItem(i)) } : {}, system);
-          finishSystem(system, opts.type, scored.diagnostics, scored.lines, report, out);
+          const refused = finishSystem(system, opts.type, scored.diagnostics, scored.lines, report, out);
           if (opts.json) out.line(JSON.stringify(mwJson(scored.result.stats)));
           else for (const l of formatMwTotals(scored.result.stats)) out.line(l);
+          out.flush();
+          skipped(system, refused);
         } else {
           const keyOptions = readAnalysis(opts, report);
           if (!opts.json) for (const h of analysisHeaders(opts)) out.line(h);
           const { key, diagnostics } = await loadScoringKey(gold, keyOptions, gold);
+          if (key.total === 0) diagnostics.push(diag("warning", gold, 0, "no item is in T (none has two responses or more); every score is undefined"));
           report(diagnostics);
           if (hasErrors(diagnostics)) throw new CliError(`${gold}: ${errorCount(diagnostics)}; nothing scored`);
           const type = opts.type;
@@ -98,7 +101,7 @@ export function register(program: Command): void {
             },
             system,
           );
-          finishSystem(system, type, scored.diagnostics, scored.lines, report, out);
+          const refused = finishSystem(system, type, scored.diagnostics, scored.lines, report, out);
           const r = scored.result;
           if (opts.json) {
             const json: Record<string, unknown> = substitutionJson(type, r.stats);
@@ -111,6 +114,8 @@ export function register(program: Command): void {
               for (const l of formatGroups(opts.by!, r)) out.line(l);
             }
           }
+          out.flush();
+          skipped(system, refused);
         }
       } catch (e) {
         if (e instanceof FileReadError) throw new CliError(e.message);
@@ -126,18 +131,28 @@ function errorCount(ds: readonly Diagnostic[]): string {
   return `${n} error${n === 1 ? "" : "s"}`;
 }
 
-/** Print the system file's diagnostics; refuse a file with no line in the format at all. */
+/**
+ * Print the system file's diagnostics; refuse a file with no line in the
+ * format at all. Returns how many lines were skipped as unreadable.
+ */
 function finishSystem(
   system: string,
   type: string,
-  diagnostics: Diagnostic[],
+  diagnostics: readonly Diagnostic[],
   lines: { matched: number; refused: number },
   report: (ds: readonly Diagnostic[]) => void,
   out: Out,
-): void {
+): number {
   out.flush();
+  if (lines.matched === 0 && lines.refused === 0) diagnostics = [...diagnostics, diag("warning", system, 0, "no answers in the file")];
   report(diagnostics);
   if (lines.matched === 0 && lines.refused > 0) throw new CliError(`${system}: no line is in the ${type} format; nothing scored`);
+  return lines.refused;
+}
+
+/** After the scores are out: exit 1 when lines were skipped (the scores leave them out). */
+function skipped(system: string, refused: number): void {
+  if (refused > 0) throw new CliError(`${system}: ${refused} line${refused === 1 ? "" : "s"} in no format skipped; scored without ${refused === 1 ? "it" : "them"}`);
 }
 
 /** Read the further-analysis inputs into key options. */

@@ -137,11 +137,14 @@ describe("lexgold score", () => {
     ]);
   });
 
-  it("reports unreadable lines by file and line and scores the rest", async () => {
+  it("reports unreadable lines by file and line, scores the rest, and exits 1", async () => {
     file("bad.best", "happy.a 1 :: glad\nhappy.a 2 : content\n");
     const r = await lexgold(["score", "bad.best", "gold.txt", "--json"]);
-    expect(r.status).toBe(0);
-    expect(r.stderr).toMatch(/^bad\.best:2: error: not a best line; expected "lexelt id :: guess;guess": "happy\.a 2 : content"; line skipped$/m);
+    expect(r.status).toBe(1);
+    expect(r.stderr.split("\n").filter(Boolean)).toEqual([
+      'bad.best:2: error: not a best line; expected "lexelt id :: guess;guess": "happy.a 2 : content"; line skipped',
+      "lexgold: bad.best: 1 line in no format skipped; scored without it",
+    ]);
     expect(JSON.parse(r.stdout)).toMatchObject({ attempted: 1 });
   });
 

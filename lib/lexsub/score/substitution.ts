@@ -159,7 +159,7 @@ class View implements GoldView {
 
   match(guess: string): number {
     if (this.forms === null) {
-      if (++this.matches <= 2) return matchEntry(this.stored, guess, this);
+      if (++this.matches <= 3) return matchEntry(this.stored, guess, this);
       this.cut();
     }
     const forms = this.forms!;
