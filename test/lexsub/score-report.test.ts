@@ -8,7 +8,9 @@ import {
   parseGold,
   parseSystem,
   perlNumber,
+  type SubstitutionResult,
   scoreBest,
+  scoreTexts,
   substitutionJson,
 } from "../../lib/lexsub/score/index";
 
@@ -88,5 +90,32 @@ describe("best text and JSON output", () => {
     expect(Object.keys(json)).toEqual(["type", "total", "attempted", "precision", "recall", "totalWithMode", "attemptedWithMode", "modePrecision", "modeRecall"]);
     expect(json).toMatchObject({ type: "best", total: 3, attempted: 3, totalWithMode: 2, attemptedWithMode: 2, modePrecision: 0.5, modeRecall: 0.5 });
     expect(json.precision).toBeCloseTo(11 / 42, 15);
+  });
+});
+
+describe("scoreTexts: texts in, the CLI's result and items out", () => {
+  it("scores best with a per-PoS breakdown and lists the items", () => {
+    const out = scoreTexts({
+      type: "best",
+      gold: "happy.a 1 :: glad 3;merry 2;cheerful 1;jovial 1;\nfun.n 3 :: joy 4;\n",
+      system: "happy.a 1 :: glad;cheerful\nfun.n 3 :: glee\nnot a line\n",
+      systemName: "up.best",
+      by: "pos",
+    });
+    expect(formatReport(out.result, out.items).split("\n").slice(-5)).toEqual([
+      "Total = 2, attempted = 2",
+      "precision = 14.29, recall = 14.29",
+      "Total with mode 2 attempted 2",
+      "Mode precision = 50.00, Mode recall = 50.00",
+      "",
+    ]);
+    expect((out.result as SubstitutionResult).groups!.map((g) => g.group)).toEqual(["a", "n"]);
+    expect(out.systemDiagnostics).toEqual([expect.objectContaining({ severity: "error", file: "up.best", line: 3 })]);
+    expect(out.lines).toEqual({ read: 3, matched: 2, refused: 1 });
+  });
+
+  it("scores mw", () => {
+    const out = scoreTexts({ type: "mw", gold: "take.v 1 :: take place 2;\n", system: "take.v 1 :: take place\n" });
+    expect(out.result.stats).toEqual({ totalMultiwords: 1, systemFound: 1, genuine: 1, matched: 1 });
   });
 });

@@ -7,6 +7,8 @@
  *   const result = scoreBest(key, parseSystem(text, "sys.best", "best").lines);
  *   formatReport(result)  // the official text output
  *
+ * or, for texts in hand (an upload), `scoreTexts({ type, system, gold })`.
+ *
  * To stream a large system file, feed `SystemReader` and `bestScorer(key)` /
  * `ootScorer(key)` / `MwScorer` one line at a time (lib/scoring/files.ts).
  */
@@ -42,6 +44,7 @@ export {
   parseWordList,
   posOf,
 } from "./analysis";
+export { type ScoreTextsInput, type ScoreTextsOutput, scoreTexts } from "./texts";
 export {
   formatBestItem,
   formatGroups,
