@@ -9,8 +9,9 @@
  * - both again without each annotator in turn (H_i, T and the modes recomputed
  *   without them), and each annotator's own figures;
  * - Krippendorff's α with the MASI distance over the substitute sets of annotators
- *   who gave substitutes, exactly as NLTK's AnnotationTask(distance=masi_distance).alpha()
- *   defines it (see `alphaMasi` below).
+ *   who gave substitutes (coder = annotator, item = instance, label = set), exactly
+ *   as NLTK's AnnotationTask(distance=masi_distance).alpha() computes it, degenerate
+ *   cases included (GroupAcc.alpha); checked against NLTK 3.10.3.
  * Over all instances not excluded: multiword detection (pairs of annotators who
  * both answered: both flagged or both not) and identification (pairs who both
  * flagged: the same normalised, lemmatised phrase).
@@ -36,8 +37,8 @@ export interface AgreementOptions {
   /** How many items `lowest` lists (default 20). */
   lowestCount?: number;
   /**
-   * MASI's weights: "exact" 2/3 and 1/3 (default; Passonneau 2006 and NLTK >= 3.10)
-   * or "rounded" 0.67 and 0.33 (NLTK before 3.10).
+   * MASI's weights: "exact" 2/3 and 1/3 (default: Passonneau 2006, and NLTK since
+   * nltk/nltk#3695, e.g. 3.10.3) or "rounded" 0.67 and 0.33 (older NLTK releases).
    */
   masiWeights?: "exact" | "rounded";
 }
@@ -146,8 +147,8 @@ export interface AgreementReport extends AgreementFigures {
 // ids; many sets are stored flat: set t is flat[start[t]] .. flat[start[t + 1] - 1].
 
 /**
- * MASI's monotonicity weight m. NLTK 3.10 uses Passonneau's exact 2/3 and 1/3
- * (nltk/nltk#3695); earlier releases used the rounded 0.67 and 0.33 (`rounded`).
+ * MASI's monotonicity weight m. Current NLTK uses Passonneau's exact 2/3 and 1/3
+ * (nltk/nltk#3695); older releases used the rounded 0.67 and 0.33 (`rounded`).
  */
 function masiM(la: number, lb: number, k: number, rounded: boolean): number {
   if (la === lb && la === k) return 1;
@@ -184,7 +185,7 @@ function masiSimilarity(f: ArrayLike<number>, a0: number, a1: number, b0: number
 /**
  * nltk.metrics.distance.masi_distance of two non-empty sets (sorted, distinct numbers):
  * 1 - |A∩B|/|A∪B| · m, m = 1 equal, 2/3 one contains the other, 1/3 overlap, 0 disjoint
- * (0.67 and 0.33 with `rounded`, as NLTK before 3.10).
+ * (0.67 and 0.33 with `rounded`, as older NLTK releases).
  */
 export function masiDistance(a: readonly number[], b: readonly number[], rounded = false): number {
   const f = [...a, ...b];
@@ -194,7 +195,7 @@ export function masiDistance(a: readonly number[], b: readonly number[], rounded
 /** Largest set size handled by subset counting (2^size subsets per value). */
 const SUBSET_LIMIT = 10;
 /** Groups up to this many values sum their pairs directly. */
-const DIRECT_LIMIT = 64;
+const DIRECT_LIMIT = 32;
 
 /**
  * Σ over all ordered pairs (x, y) of values, x = y included, of MASI similarity:
@@ -207,48 +208,61 @@ export function masiAgreementSum(values: readonly (readonly number[])[], rounded
     for (const x of v) flat.push(x);
     start.push(flat.length);
   }
-  return masiAgreementSums(flat, start, null, null, 1, rounded)[0];
+  return masiAgreementSums(flat, start, null, new Float64Array(values.length).fill(1), 1, rounded)[0];
 }
 
 /**
- * The same sum for each group of a partition of the values (group[t] in 0..G-1)
- * and, last, for all of them: G + 1 sums. `tokens` selects values (all when null).
- * Linear: each value adds one to each of its non-empty subsets S (by value size and
- * group); Σ_S c_a(S) c_b(S) over |S| = s counts the pairs of sizes (a, b) weighted
- * by C(|x∩y|, s), and a binomial inversion turns those into the number of pairs
- * sharing exactly k elements. Small groups (and sets over SUBSET_LIMIT) sum pairs directly.
+ * The same sum with weights, for each group of a partition and for all groups
+ * together (G + 1 sums). The distinct values are sets in flat/start; `vals` picks
+ * some of them (all when null) and weights[i * G + g] says how many times the i-th
+ * picked value occurs in group g.
+ *
+ * Linear: each value adds its weight to each of its non-empty subsets S (by
+ * value size and group); Σ_S c_a(S) c_b(S) over |S| = s counts the pairs of sizes
+ * (a, b) weighted by C(|x∩y|, s), and a binomial inversion turns those into the
+ * number of pairs sharing exactly k elements. Few values (and sets over
+ * SUBSET_LIMIT elements) are summed pair by pair.
  */
 function masiAgreementSums(
   flat: ArrayLike<number>,
   start: ArrayLike<number>,
-  tokens: ArrayLike<number> | null,
-  group: ArrayLike<number> | null,
+  vals: ArrayLike<number> | null,
+  weights: ArrayLike<number>,
   G: number,
   rounded: boolean,
 ): Float64Array {
   const out = new Float64Array(G + 1);
-  const T = tokens ? tokens.length : start.length - 1;
+  const V = vals ? vals.length : start.length - 1;
   let M = 0;
   let base = 0;
-  for (let i = 0; i < T; i++) {
-    const t = tokens ? tokens[i] : i;
+  for (let i = 0; i < V; i++) {
+    const t = vals ? vals[i] : i;
     const a = start[t + 1] - start[t];
     if (a > M) M = a;
     for (let o = start[t]; o < start[t + 1]; o++) if (flat[o] + 1 > base) base = flat[o] + 1;
   }
   if (M === 0) return out;
-  if (M > SUBSET_LIMIT || T <= DIRECT_LIMIT) {
-    for (let i = 0; i < T; i++) {
-      const t = tokens ? tokens[i] : i;
-      const g = group ? group[t] : 0;
-      out[g] += 1;
-      out[G] += 1;
-      for (let j = i + 1; j < T; j++) {
-        const u = tokens ? tokens[j] : j;
+  if (M > SUBSET_LIMIT || V <= DIRECT_LIMIT) {
+    for (let i = 0; i < V; i++) {
+      const t = vals ? vals[i] : i;
+      let wi = 0;
+      for (let g = 0; g < G; g++) {
+        const w = weights[i * G + g];
+        out[g] += w * w;
+        wi += w;
+      }
+      out[G] += wi * wi;
+      for (let j = i + 1; j < V; j++) {
+        const u = vals ? vals[j] : j;
         const sim = 2 * masiSimilarity(flat, start[t], start[t + 1], start[u], start[u + 1], rounded);
         if (sim === 0) continue;
-        out[G] += sim;
-        if ((group ? group[u] : 0) === g) out[g] += sim;
+        let wj = 0;
+        for (let g = 0; g < G; g++) {
+          const w = weights[j * G + g];
+          out[g] += weights[i * G + g] * w * sim;
+          wj += w;
+        }
+        out[G] += wi * wj * sim;
       }
     }
     if (G === 1) out[0] = out[1];
@@ -256,7 +270,7 @@ function masiAgreementSums(
   }
   // Per subset size s, counts[s][slot * W_s + (a - s) * G + g] with W_s = (M - s + 1) * G;
   // subsets of size 1 are their id's slot when a dense array is small enough.
-  const dense = base * M * G <= 8 * T * M + 65536;
+  const dense = base * M * G <= 8 * V * M * G + 65536;
   const slots: Map<number | string, number>[] = [];
   const counts: (number[] | Float64Array)[] = [];
   for (let s = 0; s <= M; s++) {
@@ -266,9 +280,8 @@ function masiAgreementSums(
   const pairKeys = base < 2 ** 26;
   const tripleKeys = base * base * base < 2 ** 53;
   const sub: number[] = new Array<number>(M).fill(0);
-  for (let i = 0; i < T; i++) {
-    const t = tokens ? tokens[i] : i;
-    const g = group ? group[t] : 0;
+  for (let i = 0; i < V; i++) {
+    const t = vals ? vals[i] : i;
     const o0 = start[t];
     const a = start[t + 1] - o0;
     const full = 1 << a;
@@ -296,7 +309,8 @@ function masiAgreementSums(
           for (let w = 0; w < W; w++) (c as number[]).push(0);
         }
       }
-      c[slot * W + (a - s) * G + g]++;
+      const o = slot * W + (a - s) * G;
+      for (let g = 0; g < G; g++) c[o + g] += weights[i * G + g];
     }
   }
   // P[g][s][a][b] = Σ_{|S|=s} c_a^g(S) c_b^g(S); g = G: counts summed over groups.
@@ -352,6 +366,21 @@ function masiAgreementSums(
     out[g] = sum;
   }
   return out;
+}
+
+/** A key for the set f[s0..s1): a number for up to three small ids, else a string. */
+function setKey(f: readonly number[], s0: number, s1: number): number | string {
+  if (s1 - s0 <= 3) {
+    let k = 0;
+    let o = s0;
+    for (; o < s1; o++) {
+      const x = f[o] + 1;
+      if (x >= 131072) break;
+      k = k * 131072 + x;
+    }
+    if (o === s1) return k;
+  }
+  return f.slice(s0, s1).join(",");
 }
 
 function binomial(n: number, k: number): number {
@@ -456,7 +485,7 @@ class GroupAcc {
   }
 
   /**
-   * AnnotationTask(distance=masi_distance).alpha() of NLTK 3.10: no values →
+   * AnnotationTask(distance=masi_distance).alpha() of NLTK 3.10.3: no values →
    * undefined (NLTK raises); one distinct value → 1; one coder and one item →
    * undefined; items with fewer than two values are ignored; one distinct value
    * among the rest → 1; else 1 - D_o / D_e with D_o = Σ_i n_i·Disagreement(i) / N
@@ -559,11 +588,13 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
   const ids = new Map<string, number>();
   const perItem: ItemAgreement[] = [];
 
-  // α's pairable values, flat, with their PoS and lexelt group.
+  // α's pairable values: the distinct sets (flat), and per value given its set, PoS and lexelt.
+  const valueOf = new Map<number | string, number>();
   const flat: number[] = [];
   const start: number[] = [0];
-  const valuePos: number[] = [];
-  const valueLex: number[] = [];
+  const tokValue: number[] = [];
+  const tokPos: number[] = [];
+  const tokLex: number[] = [];
   // Per item in T, for the bootstrap.
   const boot = new BootstrapStats();
 
@@ -691,10 +722,17 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
     lexAcc.addItem(mode !== null, pairs, pairSum, modeResponses, modeHits, n, coders, f, fStart, 2 * masiSum);
     if (n >= 2) {
       for (let u = 0; u < n; u++) {
-        for (let o = fStart[u]; o < fStart[u + 1]; o++) flat.push(f[o]);
-        start.push(flat.length);
-        valuePos.push(pi);
-        valueLex.push(li);
+        const key = setKey(f, fStart[u], fStart[u + 1]);
+        let v = valueOf.get(key);
+        if (v === undefined) {
+          v = start.length - 1;
+          valueOf.set(key, v);
+          for (let o = fStart[u]; o < fStart[u + 1]; o++) flat.push(f[o]);
+          start.push(flat.length);
+        }
+        tokValue.push(v);
+        tokPos.push(pi);
+        tokLex.push(li);
       }
     }
     boot.add(pairSum, n, n >= 2 ? (2 * masiSum) / (n - 1) : 0);
@@ -738,10 +776,13 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
   }
 
   // α's expected disagreement: overall and per PoS in one pass, then per lexelt.
-  const byPosSums = masiAgreementSums(flat, start, null, valuePos, posAccs.length, rounded);
-  for (let g = 0; g < posAccs.length; g++) posAccs[g].agreementSum = byPosSums[g];
-  overall.agreementSum = byPosSums[posAccs.length];
-  lexeltAgreementSums(flat, start, valueLex, lexAccs, rounded);
+  const G = posAccs.length;
+  const weights = new Float64Array((start.length - 1) * G);
+  for (let t = 0; t < tokValue.length; t++) weights[tokValue[t] * G + tokPos[t]]++;
+  const byPosSums = masiAgreementSums(flat, start, null, weights, G, rounded);
+  for (let g = 0; g < G; g++) posAccs[g].agreementSum = byPosSums[g];
+  overall.agreementSum = byPosSums[G];
+  lexeltAgreementSums(flat, start, tokValue, tokLex, lexAccs, rounded);
 
   const perAnnotator: AnnotatorAgreement[] = [...annotators.values()]
     .sort((x, y) => cmp(x.annotator, y.annotator))
@@ -806,20 +847,38 @@ function modeWithoutAnnotator(entries: readonly GoldEntry[], removed: readonly s
 function lexeltAgreementSums(
   flat: readonly number[],
   start: readonly number[],
-  valueLex: readonly number[],
+  tokValue: readonly number[],
+  tokLex: readonly number[],
   lexAccs: GroupAcc[],
   rounded: boolean,
 ): void {
   const L = lexAccs.length;
   const first = new Int32Array(L + 1);
-  for (const l of valueLex) first[l + 1]++;
+  for (const l of tokLex) first[l + 1]++;
   for (let l = 0; l < L; l++) first[l + 1] += first[l];
   const next = first.slice(0, L);
-  const ordered = new Int32Array(valueLex.length);
-  for (let t = 0; t < valueLex.length; t++) ordered[next[valueLex[t]]++] = t;
+  const ordered = new Int32Array(tokLex.length);
+  for (let t = 0; t < tokLex.length; t++) ordered[next[tokLex[t]]++] = tokValue[t];
+  // Distinct values of one lexelt and their counts, without a map per lexelt.
+  const seenIn = new Int32Array(start.length - 1).fill(-1);
+  const slot = new Int32Array(start.length - 1);
+  const vals = new Int32Array(tokLex.length);
+  const weights = new Float64Array(tokLex.length);
   for (let l = 0; l < L; l++) {
     if (first[l] === first[l + 1]) continue;
-    lexAccs[l].agreementSum = masiAgreementSums(flat, start, ordered.subarray(first[l], first[l + 1]), null, 1, rounded)[0];
+    let d = 0;
+    for (let t = first[l]; t < first[l + 1]; t++) {
+      const v = ordered[t];
+      if (seenIn[v] !== l) {
+        seenIn[v] = l;
+        slot[v] = d;
+        vals[d] = v;
+        weights[d] = 0;
+        d++;
+      }
+      weights[slot[v]]++;
+    }
+    lexAccs[l].agreementSum = masiAgreementSums(flat, start, vals.subarray(0, d), weights.subarray(0, d), 1, rounded)[0];
   }
 }
 
@@ -835,6 +894,8 @@ class BootstrapStats {
   private pairs: number[] = [];
   private doStat: number[] = [];
   private values: number[] = [];
+  private sizes: number[] = [];
+
 
   add(pairSum: number, givers: number, doStat: number): void {
     let byDo = this.classes.get(pairSum);
@@ -849,7 +910,9 @@ class BootstrapStats {
       this.pairs.push(pairsOf(givers));
       this.doStat.push(doStat);
       this.values.push(givers >= 2 ? givers : 0);
+      this.sizes.push(0);
     }
+    this.sizes[c]++;
     this.classOf.push(c);
   }
 
@@ -877,14 +940,17 @@ class BootstrapStats {
     let npw = 0;
     let nal = 0;
     let x = xorshiftState(seed);
+    // Few classes (the usual case: items share their sums): draw class counts.
+    const byClass = K >= 2 && K * 8 <= n;
+    const sizes = this.sizes;
+    const order = Int32Array.from(sizes.keys()).sort((a, b) => sizes[b] - sizes[a] || a - b);
+    const logFact = new Float64Array(byClass ? n + 1 : 0);
+    for (let k = 1; k < logFact.length; k++) logFact[k] = logFact[k - 1] + Math.log(k);
     for (let b = 0; b < iterations; b++) {
       counts.fill(0);
-      for (let i = 0; i < n; i++) {
-        x ^= x << 13;
-        x ^= x >>> 17;
-        x ^= x << 5;
-        counts[classOf[Math.floor(((x >>> 0) * n) / 4294967296)]]++;
-      }
+      if (K === 1) counts[0] = n;
+      else if (byClass) x = drawByClass(counts, n, sizes, order, logFact, x);
+      else x = drawByItem(counts, n, classOf, x);
       let sPs = 0;
       let sPc = 0;
       let sDs = 0;
@@ -910,6 +976,93 @@ class BootstrapStats {
     result.alphaMasi = alpha === null ? null : unanimous ? { low: 1, high: 1 } : interval(al, nal);
     return result;
   }
+}
+
+/**
+ * Add one multinomial draw of n items over the classes to counts: class by
+ * class (largest first), the number drawn from it is Binomial(items left,
+ * its size / size of the classes left). The same distribution as n draws of
+ * single items, in O(classes · √count) steps instead of O(n).
+ */
+function drawByClass(counts: Int32Array, n: number, sizes: readonly number[], order: Int32Array, logFact: Float64Array, state: number): number {
+  let x = state;
+  let left = n;
+  let sizeLeft = n;
+  for (let i = 0; i < order.length && left > 0; i++) {
+    const k = order[i];
+    const size = sizes[k];
+    if (i === order.length - 1 || size === sizeLeft) {
+      counts[k] = left;
+      left = 0;
+      break;
+    }
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    const c = binomialDraw(left, size / sizeLeft, ((x >>> 0) + 0.5) / 4294967296, logFact);
+    counts[k] = c;
+    left -= c;
+    sizeLeft -= size;
+  }
+  return x;
+}
+
+/**
+ * Binomial(N, p) by inversion of u in (0, 1): from 0 when the mean is small, else
+ * from the mode outwards (Kemp 1986), so the search takes O(√(Np(1-p))) steps.
+ * logFact[k] = ln k! for k <= N. Exported for its tests.
+ */
+export function binomialDraw(N: number, p: number, u: number, logFact: Float64Array): number {
+  if (N === 0 || p <= 0) return 0;
+  if (p >= 1) return N;
+  const q = 1 - p;
+  const r = p / q;
+  if (N * p < 12) {
+    let k = 0;
+    let pk = Math.exp(N * Math.log1p(-p));
+    while (u > pk && k < N) {
+      u -= pk;
+      pk *= ((N - k) / (k + 1)) * r;
+      k++;
+    }
+    return k;
+  }
+  const m = Math.min(N, Math.floor((N + 1) * p));
+  const pm = Math.exp(logFact[N] - logFact[m] - logFact[N - m] + m * Math.log(p) + (N - m) * Math.log1p(-p));
+  u -= pm;
+  if (u <= 0) return m;
+  let lo = m;
+  let hi = m;
+  let plo = pm;
+  let phi = pm;
+  while (lo > 0 || hi < N) {
+    if (lo > 0) {
+      plo *= lo / ((N - lo + 1) * r);
+      lo--;
+      u -= plo;
+      if (u <= 0) return lo;
+    }
+    if (hi < N) {
+      phi *= ((N - hi) / (hi + 1)) * r;
+      hi++;
+      u -= phi;
+      if (u <= 0) return hi;
+    }
+  }
+  // Rounding left a sliver of probability unassigned: the mode takes it.
+  return m;
+}
+
+/** Add n draws of single items to their classes' counts (when items rarely share a class). */
+function drawByItem(counts: Int32Array, n: number, classOf: Int32Array, state: number): number {
+  let x = state;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    counts[classOf[Math.floor(((x >>> 0) * n) / 4294967296)]]++;
+  }
+  return x;
 }
 
 /** xorshift32 state from a seed (never zero). */

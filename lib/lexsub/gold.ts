@@ -269,12 +269,40 @@ export function deriveGold(
     return true;
   };
 
+  // What the gold records for a typed substitute, per PoS and raw form; null: dropped
+  // (its problem is reported again at each occurrence, by the slow path).
+  const bySubstitute = new Map<string, Map<string, string | null>>();
+  let memoPos: string | null = null;
+  let memo = new Map<string, string | null>();
+  const substituteOf = (raw: string, pos: string, r: AnnotatorResponse): string | null => {
+    if (pos !== memoPos) {
+      let m = bySubstitute.get(pos);
+      if (!m) bySubstitute.set(pos, (m = new Map()));
+      memo = m;
+      memoPos = pos;
+    }
+    let s = memo.get(raw);
+    if (s === undefined) {
+      const form = lemmatise(raw, pos);
+      s = form !== "" && check(form, r, "substitute") ? form : null;
+      memo.set(raw, s);
+    } else if (s === null) {
+      const form = lemmatise(raw, pos);
+      if (form !== "") check(form, r, "substitute");
+    }
+    return s;
+  };
+
+  const scratch: string[] = [];
+  let last: GoldItem | undefined;
   for (const r of responses) {
-    const item = byId.get(r.instanceId);
+    // Responses usually come instance by instance.
+    const item = last !== undefined && last.instanceId === r.instanceId ? last : byId.get(r.instanceId);
     if (!item) {
       problems.push(responseProblem(r, `response to unknown instance ${r.instanceId}; ignored`));
       continue;
     }
+    last = item;
     if (r.lexelt !== item.originalLexelt && r.lexelt !== item.lexelt) {
       problems.push(responseProblem(r, `response names lexelt ${r.lexelt} but instance ${r.instanceId} is ${item.originalLexelt}; ignored`));
       continue;
@@ -285,25 +313,21 @@ export function deriveGold(
     }
     let substitutes: readonly string[] = NONE;
     if (r.kind === "substitutes" && r.substitutes.length > 0) {
-      // Exact-size arrays: half a million of them must not each reserve room to grow.
-      const out = new Array<string>(r.substitutes.length);
       let n = 0;
       let same = true;
       for (const raw of r.substitutes) {
-        const s = lemmatise(raw, item.pos);
-        if (s === "" || out.includes(s) || !check(s, r, "substitute")) {
+        const s = substituteOf(raw, item.pos, r);
+        if (s === null || seenBefore(scratch, n, s)) {
           same = false;
           continue;
         }
         if (s !== raw) same = false;
-        out[n++] = s;
+        scratch[n++] = s;
       }
-      // Nothing changed: share the caller's array (it is never written to) and save the copy.
+      // Nothing changed: share the caller's array (it is never written to) and save
+      // the copy; else an exact-size copy (half a million arrays must not reserve room).
       if (same) substitutes = r.substitutes;
-      else if (n > 0) {
-        if (n !== out.length) out.length = n;
-        substitutes = out;
-      }
+      else if (n > 0) substitutes = scratch.slice(0, n);
     }
     let multiword: string | null = null;
     if (r.multiword != null) {
@@ -337,6 +361,12 @@ function readsBack(form: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether xs[0..n) holds s. */
+function seenBefore(xs: readonly string[], n: number, s: string): boolean {
+  for (let i = 0; i < n; i++) if (xs[i] === s) return true;
+  return false;
 }
 
 function answeredBy(item: GoldItem, annotator: string): boolean {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type AgreementOptions, computeAgreement, masiAgreementSum, masiDistance, mulberry32, quantile } from "../../lib/lexsub/agreement";
+import { type AgreementOptions, binomialDraw, computeAgreement, masiAgreementSum, masiDistance, mulberry32, quantile } from "../../lib/lexsub/agreement";
 import { type GoldInstance, deriveGold } from "../../lib/lexsub/gold";
 import type { AnnotatorResponse } from "../../lib/lexsub/types";
 
@@ -128,7 +128,7 @@ describe("A: the paper's happy.a item", () => {
 //    D_o = (4/3)/4 = 1/3. D_e: unordered distances among {a},{a},{b},{b,c}:
 //    a-a 0, a-b 1 (×2), a-bc 1 (×2), b-bc 2/3 → 14/3; ordered 28/3 over 4·3 → 7/9.
 //    α = 1 - (1/3)/(7/9) = 4/7.
-// With NLTK's old rounded weights: d = 1 - 0.5·0.67 = 0.665, D_o = 2·0.665/4 = 0.3325,
+// With the rounded weights of older NLTK releases (0.67, 0.33): d = 1 - 0.5·0.67 = 0.665, D_o = 2·0.665/4 = 0.3325,
 //    D_e = 2·(4 + 0.665)/12 = 0.7775, α = 1 - 0.3325/0.7775.
 const pairItems = [
   { lexelt: "pair.n", id: "1", answers: [["ant"], ["ant"]] as Answer[] },
@@ -145,7 +145,7 @@ describe("B: two annotators, two items", () => {
     close(r.alphaMasi, 4 / 7);
   });
 
-  it("α with the rounded weights of NLTK before 3.10", () => {
+  it("α with the rounded weights of older NLTK releases", () => {
     close(agreement(["A", "B"], pairItems, { masiWeights: "rounded" }).alphaMasi, 1 - 0.3325 / 0.7775);
   });
 
@@ -400,6 +400,38 @@ describe("G: bootstrap intervals", () => {
 
   it("is off with zero iterations", () => {
     expect(agreement(["A", "B", "C"], many, { bootstrapIterations: 0 }).intervals).toMatchObject({ pairwise: null, alphaMasi: null });
+  });
+
+  // The bootstrap draws how many items of each class a resample takes, one binomial
+  // at a time: the sampler must have the binomial's mean and variance, on both of its
+  // paths (mean under 12: search from 0; else from the mode outwards).
+  it.each([
+    [10, 0.3],
+    [200, 0.01],
+    [1000, 0.5],
+    [5000, 0.9],
+    [100000, 0.02],
+  ])("binomialDraw(%i, %d) has mean Np and variance Np(1-p)", (N, p) => {
+    const logFact = new Float64Array(N + 1);
+    for (let k = 1; k <= N; k++) logFact[k] = logFact[k - 1] + Math.log(k);
+    const rand = mulberry32(N);
+    const draws = 20000;
+    let sum = 0;
+    let sq = 0;
+    let outside = 0;
+    for (let i = 0; i < draws; i++) {
+      const k = binomialDraw(N, p, rand(), logFact);
+      if (!Number.isInteger(k) || k < 0 || k > N) outside++;
+      sum += k;
+      sq += k * k;
+    }
+    expect(outside).toBe(0);
+    const mean = sum / draws;
+    const variance = sq / draws - mean * mean;
+    const sd = Math.sqrt(N * p * (1 - p));
+    // Within five standard errors of the mean; variance within 10%.
+    expect(Math.abs(mean - N * p)).toBeLessThan((5 * sd) / Math.sqrt(draws));
+    expect(Math.abs(variance / (N * p * (1 - p)) - 1)).toBeLessThan(0.1);
   });
 
   it.each([
