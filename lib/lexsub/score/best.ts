@@ -28,7 +28,7 @@ export function bestItem(gold: GoldView, guesses: string[]): ItemOutcome {
     guesses,
     credit,
     score: credit / guesses.length,
-    modeHit: gold.mode === null ? null : first === 0,
+    modeHit: !gold.hasMode ? null : first === 0,
     truncated: false,
     repeated: [],
   };

@@ -22,7 +22,7 @@
  * or leaving out lexelts from a word list (MAN / RAND). Pure.
  */
 import { type Diagnostic, DiagnosticLog, diag } from "../../scoring/diagnostics";
-import { type GoldEntry, type GoldLine, GoldReader, isWord } from "../formats/gold";
+import { type GoldEntry, type GoldLine, GoldReader } from "../formats/gold";
 import { normalizeGuess } from "../formats/system";
 import { isMultiword, lexeltKey } from "./analysis";
 
@@ -202,24 +202,20 @@ export class KeyBuilder {
    * hyphen); false (nothing stored) otherwise.
    */
   private plain(text: string, start: number, key: string | number, li: number, line: number): boolean {
+    const pattern = this.key.options.singleWordOnly ? PLAIN_SINGLE : PLAIN;
+    pattern.lastIndex = start;
+    if (!pattern.test(text)) return false;
     let end = text.length;
     while (end > start && text.charCodeAt(end - 1) === 59) end--;
     const counts = this.counts;
     const fs = this.fieldStart;
     const sp = this.fieldSpace;
-    const single = this.key.options.singleWordOnly === true;
     let n = 0;
     let from = start;
-    let hyphens = false;
     while (from < end) {
       let semi = text.indexOf(";", from);
       if (semi < 0 || semi > end) semi = end;
-      let space = plainField(text, from, semi, single);
-      if (space === 0) return false;
-      if (space < 0) {
-        hyphens = true;
-        space = -space;
-      }
+      const space = text.lastIndexOf(" ", semi - 1);
       for (let j = 0; j < n; j++) if (sameRange(text, fs[j], sp[j], from, space)) return false;
       let c = 0;
       for (let i = space + 1; i < semi; i++) c = c * 10 + (text.charCodeAt(i) - 48);
@@ -236,7 +232,7 @@ export class KeyBuilder {
     let hu = 0;
     for (let i = 0; i < n; i++) hu += counts[i];
     const entries = text.slice(start, end);
-    this.key.append(key, li, line, hyphens ? [HYPHENS, entries].join("") : copy(entries), hu, mode);
+    this.key.append(key, li, line, text.indexOf("-", start) >= 0 ? [HYPHENS, entries].join("") : copy(entries), hu, mode);
     return true;
   }
 
@@ -353,33 +349,25 @@ export class KeyBuilder {
 }
 
 /**
- * `plainEntry` with the key's extra conditions: no apostrophe, no leading
- * "non", not `pn`, no space when only single words count. The index of the
- * space before the count (negated when the substitute holds a hyphen), else 0.
+ * The entries part of a line the key can keep as written, from `lastIndex`
+ * to the end: fields `sub count` separated by single `;` (trailing `;`s
+ * allowed), each sub a word character, then word characters, spaces and
+ * hyphens, ending in no space (so the official entry pattern reads it exactly
+ * as written: the sub up to the last space), a count of at most 15 digits;
+ * no apostrophe, no leading "non" (nothing to normalise), not `pn`. Anything
+ * else goes the long way, which is always right; this only has to be a subset.
+ * PLAIN_SINGLE, for NMWS, also allows no space inside a sub.
  */
-function plainField(text: string, from: number, to: number, singleWordOnly: boolean): number {
-  const sp = text.lastIndexOf(" ", to - 1);
-  if (sp < from + 2 || sp >= to - 1 || to - sp > 16 || !isWord(text.charCodeAt(from)) || text.charCodeAt(sp - 1) === 32) return 0;
-  for (let i = sp + 1; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 48 || c > 57) return 0;
-  }
-  let hyphen = false;
-  for (let i = from + 1; i < sp; i++) {
-    const c = text.charCodeAt(i);
-    if (isWord(c)) continue;
-    if (c === 45) hyphen = true;
-    else if (c !== 32 || singleWordOnly) return 0;
-  }
-  if (sp - from === 2 && text.charCodeAt(from) === 112 && text.charCodeAt(from + 1) === 110) return 0; // pn
-  if (text.startsWith("non", from)) return 0;
-  return hyphen ? -sp : sp;
-}
+const FIELD = String.raw`(?!pn \d)(?!non)\w[\w -]*[\w-] \d{1,15}`;
+const FIELD_SINGLE = String.raw`(?!pn \d)(?!non)\w[\w-]*[\w-] \d{1,15}`;
+const PLAIN = new RegExp(`(?:${FIELD}(?:;${FIELD})*)?;*$`, "y");
+const PLAIN_SINGLE = new RegExp(`(?:${FIELD_SINGLE}(?:;${FIELD_SINGLE})*)?;*$`, "y");
 
 /** Whether text[a, aEnd) and text[b, bEnd) hold the same characters. */
 function sameRange(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
-  if (aEnd - a !== bEnd - b) return false;
-  for (let i = 0; i < aEnd - a; i++) if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
+  // Lengths, then the last characters (words often share a beginning), then the rest.
+  if (aEnd - a !== bEnd - b || text.charCodeAt(aEnd - 1) !== text.charCodeAt(bEnd - 1)) return false;
+  for (let i = 0; i < aEnd - a - 1; i++) if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
   return true;
 }
 
@@ -491,7 +479,11 @@ export class ScoringKey {
     return t.slice(from, t.lastIndexOf(" ", end - 1));
   }
 
-  /** Item `o`'s entries as stored: a gold line's entries, or a table (starting "\u0001"); see `matchEntry`. */
+  /**
+   * Item `o`'s entries as stored: a gold line's entries as written (`glad
+   * 3;merry 2`, preceded by "\u0002" when a substitute holds a hyphen, which
+   * then also matches with a space), or a table (starting "\u0001"; see `matchEntry`).
+   */
   stored(o: number): string {
     return this.entries[o];
   }
@@ -566,63 +558,13 @@ export function derivedForms(s: string): string[] {
 }
 
 /**
- * The entry of stored entries (see `ScoringKey.stored`) that `guess` matches —
- * its index, 0 being the mode when the item has one — or -1; `counter.count`
- * gets the entry's count. Reads a gold line's entries in place, without
- * cutting them up.
+ * The entry of a stored table (see `ScoringKey.stored`: starting "\u0001")
+ * that `guess` matches — its index, 0 being the mode when the item has one —
+ * or -1; `counter.count` gets the entry's count. (A gold line kept as written
+ * is matched in place by the scorer, from its field positions.)
  */
 export function matchEntry(stored: string, guess: string, counter: { count: number }): number {
-  const c0 = stored.charCodeAt(0);
-  if (c0 === 1) return matchTable(stored, guess, counter);
-  const g = guess.length;
-  const n = stored.length;
-  let from = c0 === 2 ? 1 : 0;
-  let k = 0;
-  while (from < n) {
-    let semi = stored.indexOf(";", from);
-    if (semi < 0) semi = n;
-    if (stored.charCodeAt(from + g) === 32 && stored.startsWith(guess, from)) {
-      const c = digits(stored, from + g + 1, semi);
-      if (c >= 0) {
-        counter.count = c;
-        return k;
-      }
-    }
-    from = semi + 1;
-    k++;
-  }
-  return c0 === 2 ? matchSpaced(stored, guess, counter) : -1;
-}
-
-/** The entry whose substitute, hyphens read as spaces, is `guess` (after no entry matched as written). */
-function matchSpaced(stored: string, guess: string, counter: { count: number }): number {
-  const g = guess.length;
-  const n = stored.length;
-  let from = 1;
-  let k = 0;
-  while (from < n) {
-    let semi = stored.indexOf(";", from);
-    if (semi < 0) semi = n;
-    const sp = stored.lastIndexOf(" ", semi - 1);
-    if (sp - from === g) {
-      let same = true;
-      for (let i = 0; i < g; i++) {
-        const a = stored.charCodeAt(from + i);
-        const b = guess.charCodeAt(i);
-        if (a !== b && !(a === 45 && b === 32)) {
-          same = false;
-          break;
-        }
-      }
-      if (same) {
-        counter.count = digits(stored, sp + 1, semi);
-        return k;
-      }
-    }
-    from = semi + 1;
-    k++;
-  }
-  return -1;
+  return matchTable(stored, guess, counter);
 }
 
 function matchTable(stored: string, guess: string, counter: { count: number }): number {

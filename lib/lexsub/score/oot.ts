@@ -42,7 +42,7 @@ export function ootItem(gold: GoldView, all: string[]): ItemOutcome {
     } else if (e < 31) seen |= 1 << e;
     else seenMore!.push(e);
   }
-  return { guesses, credit, score: credit, modeHit: gold.mode === null ? null : modeHit, truncated, repeated };
+  return { guesses, credit, score: credit, modeHit: !gold.hasMode ? null : modeHit, truncated, repeated };
 }
 
 /** A streaming oot scorer: `add` each system line, then `finish`. */

@@ -73,8 +73,10 @@ export interface ItemScore extends ItemOutcome {
 /** The gold side of one item, as a per-item rule sees it. */
 export interface GoldView {
   humanResponses: number;
-  /** The mode (entry 0), or null. */
-  mode: string | null;
+  /** Whether the item has a mode (then it is entry 0). */
+  hasMode: boolean;
+  /** The mode, or null. */
+  readonly mode: string | null;
   /**
    * The gold entry `guess` matches — as written, or as its spaced or
    * normalised form — by index (entry 0 is the mode, when there is one), or
@@ -138,81 +140,149 @@ export interface ScorerOptions {
   groupBy?: (lexelt: string) => string;
 }
 
+/**
+ * One item's gold, matched against guesses. A gold line kept as written is
+ * read once into field positions (typed arrays, reused: nothing allocated)
+ * and guesses are compared in place; a table is matched by `matchEntry`, and
+ * cut into strings once it is matched often (oot).
+ */
 class View implements GoldView {
   humanResponses = 0;
-  mode: string | null = null;
+  hasMode = false;
   count = 0;
+  private key: ScoringKey | null = null;
+  private o = 0;
   private stored = "";
+  /** A gold line kept as written: where each substitute starts and ends, its count; and whether it holds hyphens. */
+  private plain = false;
+  private hyphens = false;
+  private fields = 0;
+  private subStart = new Int32Array(16);
+  private subEnd = new Int32Array(16);
+  private counts = new Float64Array(16);
+  /** A table: matches so far, and once cut, its forms, their entry and the entry counts. */
   private matches = 0;
-  /** The stored entries cut up, once an item is matched often (oot): forms, their entry, entry counts. */
   private forms: string[] | null = null;
-  private entryOf: number[] = [];
-  private counts: number[] = [];
+  private formEntry: number[] = [];
+  private formCounts: number[] = [];
 
   load(key: ScoringKey, o: number): void {
+    this.key = key;
+    this.o = o;
     this.humanResponses = key.humanResponses(o);
-    this.stored = key.stored(o);
-    this.mode = key.mode(o);
+    this.hasMode = key.hasMode(o);
+    const t = (this.stored = key.stored(o));
+    const c0 = t.charCodeAt(0);
+    this.plain = c0 !== 1;
     this.matches = 0;
     this.forms = null;
+    if (this.plain) this.readFields(t, c0 === 2);
+  }
+
+  get mode(): string | null {
+    return this.hasMode ? this.key!.mode(this.o) : null;
   }
 
   match(guess: string): number {
+    if (this.plain) return this.matchPlain(guess);
     if (this.forms === null) {
       if (++this.matches <= 3) return matchEntry(this.stored, guess, this);
-      this.cut();
+      this.cutTable();
     }
     const forms = this.forms!;
     for (let j = 0; j < forms.length; j++) {
       if (forms[j] === guess) {
-        const e = this.entryOf[j];
-        this.count = this.counts[e];
+        const e = this.formEntry[j];
+        this.count = this.formCounts[e];
         return e;
       }
     }
     return -1;
   }
 
-  private cut(): void {
-    const forms: string[] = [];
-    const entryOf: number[] = [];
-    const counts: number[] = [];
+  private readFields(t: string, hyphens: boolean): void {
+    this.hyphens = hyphens;
+    let n = 0;
+    let from = hyphens ? 1 : 0;
+    const end = t.length;
+    while (from < end) {
+      let semi = t.indexOf(";", from);
+      if (semi < 0) semi = end;
+      const sp = t.lastIndexOf(" ", semi - 1);
+      if (n === this.subStart.length) this.grow();
+      let c = 0;
+      for (let i = sp + 1; i < semi; i++) c = c * 10 + (t.charCodeAt(i) - 48);
+      this.subStart[n] = from;
+      this.subEnd[n] = sp;
+      this.counts[n++] = c;
+      from = semi + 1;
+    }
+    this.fields = n;
+  }
+
+  private grow(): void {
+    const size = this.subStart.length * 2;
+    const a = new Int32Array(size);
+    a.set(this.subStart);
+    this.subStart = a;
+    const b = new Int32Array(size);
+    b.set(this.subEnd);
+    this.subEnd = b;
+    const c = new Float64Array(size);
+    c.set(this.counts);
+    this.counts = c;
+  }
+
+  private matchPlain(guess: string): number {
     const t = this.stored;
-    if (t.charCodeAt(0) === 1) {
-      const parts = t.slice(1).split("\u0000");
-      for (let i = 0; i < parts.length; i += 2) {
-        forms.push(parts[i]);
-        const c = parts[i + 1];
-        if (c.charCodeAt(0) === 126) entryOf.push(Number(c.slice(1)));
-        else {
-          entryOf.push(counts.length);
-          counts.push(Number(c));
+    const g = guess.length;
+    const n = this.fields;
+    for (let j = 0; j < n; j++) {
+      const from = this.subStart[j];
+      if (this.subEnd[j] - from === g && t.startsWith(guess, from)) {
+        this.count = this.counts[j];
+        return j;
+      }
+    }
+    if (!this.hyphens) return -1;
+    // A hyphenated substitute also matches with spaces for its hyphens (only when nothing matched as written).
+    for (let j = 0; j < n; j++) {
+      const from = this.subStart[j];
+      if (this.subEnd[j] - from !== g) continue;
+      let same = true;
+      for (let i = 0; i < g; i++) {
+        const a = t.charCodeAt(from + i);
+        const b = guess.charCodeAt(i);
+        if (a !== b && !(a === 45 && b === 32)) {
+          same = false;
+          break;
         }
       }
-    } else {
-      const hyphens = t.charCodeAt(0) === 2;
-      for (const field of (hyphens ? t.slice(1) : t).split(";")) {
-        const sp = field.lastIndexOf(" ");
-        entryOf.push(forms.length);
-        forms.push(field.slice(0, sp));
-        counts.push(Number(field.slice(sp + 1)));
+      if (same) {
+        this.count = this.counts[j];
+        return j;
       }
-      // Hyphenated substitutes also match with spaces (an entry written so wins).
-      if (hyphens) {
-        const n = forms.length;
-        for (let k = 0; k < n; k++) {
-          if (!forms[k].includes("-")) continue;
-          const spaced = forms[k].replace(/-/g, " ");
-          if (!forms.includes(spaced)) {
-            forms.push(spaced);
-            entryOf.push(k);
-          }
-        }
+    }
+    return -1;
+  }
+
+  private cutTable(): void {
+    const forms: string[] = [];
+    const formEntry: number[] = [];
+    const counts: number[] = [];
+    const parts = this.stored.slice(1).split("\u0000");
+    for (let i = 0; i < parts.length; i += 2) {
+      forms.push(parts[i]);
+      const c = parts[i + 1];
+      if (c.charCodeAt(0) === 126) formEntry.push(Number(c.slice(1)));
+      else {
+        formEntry.push(counts.length);
+        counts.push(Number(c));
       }
     }
     this.forms = forms;
-    this.entryOf = entryOf;
-    this.counts = counts;
+    this.formEntry = formEntry;
+    this.formCounts = counts;
   }
 }
 
