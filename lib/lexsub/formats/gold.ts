@@ -246,7 +246,7 @@ function readEntries(text: string, start: number, subs: string[], counts: number
  * of the entry class, a space and digits (at most 15), with no space just
  * before that space: the index of that last space. Else 0.
  */
-export function plainEntry(text: string, from: number, to: number): number {
+function plainEntry(text: string, from: number, to: number): number {
   const sp = text.lastIndexOf(" ", to - 1);
   if (sp < from + 2 || sp >= to - 1 || to - sp > 16 || !isWord(text.charCodeAt(from)) || text.charCodeAt(sp - 1) <= 32) return 0;
   for (let i = sp + 1; i < to; i++) {
@@ -260,7 +260,7 @@ export function plainEntry(text: string, from: number, to: number): number {
   return sp;
 }
 
-export function isWord(c: number): boolean {
+function isWord(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
 

@@ -24,7 +24,6 @@
  * records out.
  */
 import { type Diagnostic, DiagnosticLog, diag, splitLines } from "../../scoring/diagnostics";
-import { perlSplit } from "./gold";
 
 export type SystemKind = "best" | "oot" | "mw";
 

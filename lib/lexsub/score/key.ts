@@ -191,7 +191,7 @@ export class KeyBuilder {
     }
     if (this.plain(text, r.restStart, key, li, r.line)) return;
     r.scanEntries();
-    this.addEntries(k.lexeltName(li), r.id, key, li, r.line, r.subs, r.counts, r.entries);
+    this.addEntries(r.id, key, li, r.line, r.subs, r.counts, r.entries);
   }
 
   /**
@@ -251,11 +251,10 @@ export class KeyBuilder {
     }
     const subs = g.entries.map((e) => e.substitute);
     const counts = g.entries.map((e) => e.count);
-    this.addEntries(g.lexelt, g.id, key, k.lexeltNumber(g.lexelt), g.line, subs, counts, subs.length);
+    this.addEntries(g.id, key, k.lexeltNumber(g.lexelt), g.line, subs, counts, subs.length);
   }
 
   private addEntries(
-    lexelt: string,
     id: string,
     key: string | number,
     li: number,
@@ -318,7 +317,6 @@ export class KeyBuilder {
         parts.push(form, "~" + i);
       }
     }
-    void lexelt;
     k.append(typeof key === "number" ? key : copy(id), li, line, TABLE + parts.join(SEP), hu, mode);
   }
 
