@@ -606,6 +606,9 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
   const jSum: number[] = [];
   const hit: boolean[] = [];
   const accs: AnnotatorAcc[] = [];
+  const lastAt: AnnotatorAcc[] = [];
+  // The value of each one-substitute set, by substitute id (most sets have one).
+  let singleValue = new Int32Array(1024).fill(-1);
 
   for (const item of items) {
     if (item.excluded !== null) continue;
@@ -631,10 +634,15 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
     let idAgree = 0;
     for (let u = 0; u < rs.length; u++) {
       const r = rs[u];
-      let a = annotators.get(r.annotator);
-      if (a === undefined) {
-        a = new AnnotatorAcc(r.annotator);
-        annotators.set(r.annotator, a);
+      // Annotators tend to keep their place from item to item: try it before the map.
+      let a: AnnotatorAcc | undefined = lastAt[u];
+      if (a === undefined || a.annotator !== r.annotator) {
+        a = annotators.get(r.annotator);
+        if (a === undefined) {
+          a = new AnnotatorAcc(r.annotator);
+          annotators.set(r.annotator, a);
+        }
+        lastAt[u] = a;
       }
       accs[u] = a;
       a.answered++;
@@ -722,13 +730,32 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
     lexAcc.addItem(mode !== null, pairs, pairSum, modeResponses, modeHits, n, coders, f, fStart, 2 * masiSum);
     if (n >= 2) {
       for (let u = 0; u < n; u++) {
-        const key = setKey(f, fStart[u], fStart[u + 1]);
-        let v = valueOf.get(key);
-        if (v === undefined) {
-          v = start.length - 1;
-          valueOf.set(key, v);
-          for (let o = fStart[u]; o < fStart[u + 1]; o++) flat.push(f[o]);
-          start.push(flat.length);
+        const s0 = fStart[u];
+        const s1 = fStart[u + 1];
+        let v: number | undefined;
+        if (s1 - s0 === 1) {
+          const id = f[s0];
+          if (id >= singleValue.length) {
+            const grown = new Int32Array(Math.max(2 * singleValue.length, id + 1)).fill(-1);
+            grown.set(singleValue);
+            singleValue = grown;
+          }
+          v = singleValue[id];
+          if (v < 0) {
+            v = start.length - 1;
+            singleValue[id] = v;
+            flat.push(f[s0]);
+            start.push(flat.length);
+          }
+        } else {
+          const key = setKey(f, s0, s1);
+          v = valueOf.get(key);
+          if (v === undefined) {
+            v = start.length - 1;
+            valueOf.set(key, v);
+            for (let o = s0; o < s1; o++) flat.push(f[o]);
+            start.push(flat.length);
+          }
         }
         tokValue.push(v);
         tokPos.push(pi);
@@ -761,10 +788,20 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
       }
       const removed = rs[giverIdx[u]].substitutes;
       const inT = item.size - removed.length >= 2;
-      const modeWithout = inT ? modeWithoutAnnotator(item.entries, removed) : null;
+      let modeWithout: string | null = null;
       let hitsWithout = 0;
-      if (modeWithout !== null) {
-        for (let v = 0; v < n; v++) if (v !== u && rs[giverIdx[v]].substitutes.includes(modeWithout)) hitsWithout++;
+      if (!inT) {
+        // Out of T without them.
+      } else if (mode !== null && !hit[u]) {
+        // They did not give the mode: only other counts drop, the mode stays.
+        modeWithout = mode;
+        hitsWithout = modeHits;
+      } else {
+        modeWithout = modeWithoutAnnotator(item.entries, removed);
+        if (modeWithout === mode) hitsWithout = modeHits - 1;
+        else if (modeWithout !== null) {
+          for (let v = 0; v < n; v++) if (v !== u && rs[giverIdx[v]].substitutes.includes(modeWithout)) hitsWithout++;
+        }
       }
       if (!inT) a.dItems--;
       a.dItemsWithMode += (modeWithout !== null ? 1 : 0) - (mode !== null ? 1 : 0);
@@ -942,14 +979,13 @@ class BootstrapStats {
     let x = xorshiftState(seed);
     // Few classes (the usual case: items share their sums): draw class counts.
     const byClass = K >= 2 && K * 8 <= n;
-    const sizes = this.sizes;
-    const order = Int32Array.from(sizes.keys()).sort((a, b) => sizes[b] - sizes[a] || a - b);
+    const plan = byClass ? classPlan(this.sizes, n) : null;
     const logFact = new Float64Array(byClass ? n + 1 : 0);
     for (let k = 1; k < logFact.length; k++) logFact[k] = logFact[k - 1] + Math.log(k);
     for (let b = 0; b < iterations; b++) {
       counts.fill(0);
       if (K === 1) counts[0] = n;
-      else if (byClass) x = drawByClass(counts, n, sizes, order, logFact, x);
+      else if (plan) x = drawByClass(counts, n, plan, logFact, x);
       else x = drawByItem(counts, n, classOf, x);
       let sPs = 0;
       let sPc = 0;
@@ -984,27 +1020,47 @@ class BootstrapStats {
  * its size / size of the classes left). The same distribution as n draws of
  * single items, in O(classes · √count) steps instead of O(n).
  */
-function drawByClass(counts: Int32Array, n: number, sizes: readonly number[], order: Int32Array, logFact: Float64Array, state: number): number {
+function drawByClass(counts: Int32Array, n: number, plan: ClassPlan, logFact: Float64Array, state: number): number {
+  const { order, p, logP, logQ } = plan;
   let x = state;
   let left = n;
-  let sizeLeft = n;
   for (let i = 0; i < order.length && left > 0; i++) {
     const k = order[i];
-    const size = sizes[k];
-    if (i === order.length - 1 || size === sizeLeft) {
+    if (p[i] >= 1) {
       counts[k] = left;
-      left = 0;
       break;
     }
     x ^= x << 13;
     x ^= x >>> 17;
     x ^= x << 5;
-    const c = binomialDraw(left, size / sizeLeft, ((x >>> 0) + 0.5) / 4294967296, logFact);
+    const c = binomialDraw(left, p[i], ((x >>> 0) + 0.5) / 4294967296, logFact, logP[i], logQ[i]);
     counts[k] = c;
     left -= c;
-    sizeLeft -= size;
   }
   return x;
+}
+
+/**
+ * The classes in drawing order (largest first) and each one's conditional
+ * probability size / (size of it and the classes after it), the same every resample.
+ */
+interface ClassPlan {
+  order: Int32Array;
+  p: Float64Array;
+  logP: Float64Array;
+  logQ: Float64Array;
+}
+
+function classPlan(sizes: readonly number[], n: number): ClassPlan {
+  const order = Int32Array.from(sizes.keys()).sort((a, b) => sizes[b] - sizes[a] || a - b);
+  const p = new Float64Array(order.length);
+  let sizeLeft = n;
+  for (let i = 0; i < order.length; i++) {
+    const size = sizes[order[i]];
+    p[i] = i === order.length - 1 ? 1 : size / sizeLeft;
+    sizeLeft -= size;
+  }
+  return { order, p, logP: p.map(Math.log), logQ: p.map((x) => Math.log1p(-x)) };
 }
 
 /**
@@ -1012,14 +1068,14 @@ function drawByClass(counts: Int32Array, n: number, sizes: readonly number[], or
  * from the mode outwards (Kemp 1986), so the search takes O(√(Np(1-p))) steps.
  * logFact[k] = ln k! for k <= N. Exported for its tests.
  */
-export function binomialDraw(N: number, p: number, u: number, logFact: Float64Array): number {
+export function binomialDraw(N: number, p: number, u: number, logFact: Float64Array, logP = Math.log(p), logQ = Math.log1p(-p)): number {
   if (N === 0 || p <= 0) return 0;
   if (p >= 1) return N;
   const q = 1 - p;
   const r = p / q;
   if (N * p < 12) {
     let k = 0;
-    let pk = Math.exp(N * Math.log1p(-p));
+    let pk = Math.exp(N * logQ);
     while (u > pk && k < N) {
       u -= pk;
       pk *= ((N - k) / (k + 1)) * r;
@@ -1028,7 +1084,7 @@ export function binomialDraw(N: number, p: number, u: number, logFact: Float64Ar
     return k;
   }
   const m = Math.min(N, Math.floor((N + 1) * p));
-  const pm = Math.exp(logFact[N] - logFact[m] - logFact[N - m] + m * Math.log(p) + (N - m) * Math.log1p(-p));
+  const pm = Math.exp(logFact[N] - logFact[m] - logFact[N - m] + m * logP + (N - m) * logQ);
   u -= pm;
   if (u <= 0) return m;
   let lo = m;

@@ -21,9 +21,9 @@
  * Instances are keyed by id alone, as the official scorer does (ids are unique in
  * a project). Pure: records in, records out; bad input becomes `problems`.
  */
-import { createLemmatiser, cmp, type LemmaTable, type LemmatiserOptions } from "./normalize";
+import { createLemmatiser, type LemmaTable, type LemmatiserOptions } from "./normalize";
 import { type GoldEntry, formatGoldLine as writeGoldLine } from "./formats/gold";
-import { type AnnotatorResponse, type AnswerKind, parseLexeltItem } from "./types";
+import { type AnnotatorResponse, type AnswerKind, type LexeltItem, parseLexeltItem } from "./types";
 
 /** The gold entry NAME answers are written as. */
 export const PN = "pn";
@@ -137,7 +137,21 @@ function lookup(m: ByInstance | undefined, key: string): string | undefined {
 
 /** Entries count descending, ties in code-point order. */
 export function sortEntries(entries: GoldEntry[]): GoldEntry[] {
-  return entries.sort((a, b) => b.count - a.count || cmp(a.substitute, b.substitute));
+  // Insertion sort: an item has a handful of entries.
+  for (let i = 1; i < entries.length; i++) {
+    const e = entries[i];
+    let j = i;
+    while (j > 0 && before(e, entries[j - 1])) {
+      entries[j] = entries[j - 1];
+      j--;
+    }
+    entries[j] = e;
+  }
+  return entries;
+}
+
+function before(a: GoldEntry, b: GoldEntry): boolean {
+  return a.count > b.count || (a.count === b.count && a.substitute < b.substitute);
 }
 
 /**
@@ -146,8 +160,9 @@ export function sortEntries(entries: GoldEntry[]): GoldEntry[] {
  * formats/gold.ts's formatGoldLine writes, without its per-line sort and checks.
  */
 function goldLine(lexelt: string, instanceId: string, entries: readonly GoldEntry[]): string {
-  const parts: string[] = [lexelt, " ", instanceId, " ::"];
-  for (let k = 0; k < entries.length; k++) parts.push(k === 0 ? " " : "", entries[k].substitute, " ", String(entries[k].count), ";");
+  // Joined, not concatenated: a flat string, where `+=` would keep a tree of pieces.
+  const parts: (string | number)[] = [lexelt, " ", instanceId, " :: "];
+  for (let k = 0; k < entries.length; k++) parts.push(entries[k].substitute, " ", entries[k].count, ";");
   return parts.join("");
 }
 
@@ -189,6 +204,7 @@ export function deriveGold(
   const problems: GoldProblem[] = [];
   const items: GoldItem[] = [];
   const byId = new Map<string, GoldItem>();
+  const parsedItems = new Map<string, LexeltItem | null>();
 
   for (const inst of instances) {
     const id = inst.instanceId;
@@ -196,7 +212,8 @@ export function deriveGold(
       problems.push({ instanceId: id, lexelt: inst.lexelt, annotator: null, message: `instance id ${id} appears twice; the first is used` });
       continue;
     }
-    const parsed = parseLexeltItem(inst.lexelt);
+    let parsed = parsedItems.get(inst.lexelt);
+    if (parsed === undefined) parsedItems.set(inst.lexelt, (parsed = parseLexeltItem(inst.lexelt)));
     let lexelt = inst.lexelt;
     let pos = parsed?.pos ?? "";
     const corrected = lookup(options.posCorrections, id) ?? inst.correctedPos ?? null;
@@ -216,7 +233,7 @@ export function deriveGold(
         pos = corrected;
       }
     }
-    if (/\s/.test(lexelt) || /\s/.test(id) || id === "") {
+    if (hasSpace(lexelt) || hasSpace(id) || id === "") {
       problems.push({ instanceId: id, lexelt: inst.lexelt, annotator: null, message: `lexelt "${lexelt}" or instance id "${id}" is empty or holds a space, so its gold lines cannot be read back` });
     }
     const excluded = lookup(options.exclusions, id) ?? inst.excludedReason ?? null;
@@ -338,8 +355,10 @@ export function deriveGold(
   }
 
   const summary: GoldSummary = { instances: items.length, excluded: 0, goldLines: 0, inT: 0, withMode: 0, mwLines: 0, mwItems: 0 };
+  const entryScratch: GoldEntry[] = [];
+  const mwScratch: GoldEntry[] = [];
   for (const item of items) {
-    finishItem(item);
+    finishItem(item, entryScratch, mwScratch);
     if (item.excluded !== null) {
       summary.excluded++;
       continue;
@@ -363,6 +382,16 @@ function readsBack(form: string): boolean {
   }
 }
 
+/** Whether s holds whitespace (what the gold reader's `\S+` refuses in a lexelt or id). */
+function hasSpace(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 32) return true;
+    if (c >= 128) return /\s/.test(s);
+  }
+  return false;
+}
+
 /** Whether xs[0..n) holds s. */
 function seenBefore(xs: readonly string[], n: number, s: string): boolean {
   for (let i = 0; i < n; i++) if (xs[i] === s) return true;
@@ -378,43 +407,50 @@ function responseProblem(r: AnnotatorResponse, message: string): GoldProblem {
   return { instanceId: r.instanceId, lexelt: r.lexelt, annotator: r.annotator, message };
 }
 
-/** Count distinct values: a linear scan, as an item holds a handful. */
-function countInto(entries: GoldEntry[], value: string): void {
-  for (const e of entries) {
-    if (e.substitute === value) {
-      e.count++;
-      return;
+/**
+ * Count the distinct values into xs[0..n) (a linear scan: an item holds a handful)
+ * and return the new n.
+ */
+function countInto(xs: GoldEntry[], n: number, value: string): number {
+  for (let i = 0; i < n; i++) {
+    if (xs[i].substitute === value) {
+      xs[i].count++;
+      return n;
     }
   }
-  entries.push({ substitute: value, count: 1 });
+  xs[n] = { substitute: value, count: 1 };
+  return n + 1;
 }
 
-/** Fill in the counted fields of an item from its responses. */
-function finishItem(item: GoldItem): void {
-  const entries: GoldEntry[] = [];
-  const mw: GoldEntry[] = [];
+/** xs[0..n) sorted (count descending, then code-point order) as an exact-size array. */
+function sortedEntries(xs: GoldEntry[], n: number): readonly GoldEntry[] {
+  if (n === 0) return NO_ENTRIES;
+  const out = xs.slice(0, n);
+  return sortEntries(out);
+}
+
+/** Fill in the counted fields of an item from its responses (scratch: reused lists). */
+function finishItem(item: GoldItem, scratch: GoldEntry[], mwScratch: GoldEntry[]): void {
+  let n = 0;
+  let m = 0;
   let size = 0;
   for (const r of item.responses) {
     if (r.kind === "NAME") item.names++;
     else if (r.kind === "NIL") item.nils++;
-    for (const s of r.substitutes) countInto(entries, s);
+    for (const s of r.substitutes) n = countInto(scratch, n, s);
     size += r.substitutes.length;
-    if (r.multiword !== null) countInto(mw, r.multiword);
+    if (r.multiword !== null) m = countInto(mwScratch, m, r.multiword);
   }
-  if (item.names > 0) {
-    // A typed substitute "pn" and NAME answers are the same entry in the file.
-    const typed = entries.find((e) => e.substitute === PN);
-    if (typed) typed.count += item.names;
-    else entries.push({ substitute: PN, count: item.names });
-  }
-  item.entries = entries.length === 0 ? NO_ENTRIES : sortEntries(entries).slice();
+  // NAME answers are the entry pn (a typed "pn" was dropped with a problem).
+  if (item.names > 0) scratch[n++] = { substitute: PN, count: item.names };
+  item.entries = sortedEntries(scratch, n);
   item.size = size;
   item.inT = size >= 2;
   item.mode = item.inT ? uniqueMostFrequent(item.entries) : null;
-  item.line = entries.length > 0 ? goldLine(item.lexelt, item.instanceId, item.entries) : null;
+  item.line = n > 0 ? goldLine(item.lexelt, item.instanceId, item.entries) : null;
 
-  item.mwEntries = mw.length === 0 ? NO_ENTRIES : sortEntries(mw).slice();
-  item.mwLine = mw.length > 0 ? goldLine(item.lexelt, item.instanceId, item.mwEntries) : null;
+  item.mwEntries = sortedEntries(mwScratch, m);
+  item.mwLine = m > 0 ? goldLine(item.lexelt, item.instanceId, item.mwEntries) : null;
   const top = uniqueMostFrequent(item.mwEntries, null);
   item.multiword = top !== null && item.mwEntries[0].count > 1 ? top : null;
 }
