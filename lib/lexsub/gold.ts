@@ -3,8 +3,10 @@
  * instance the multiset H_i, the gold line, the mode, T membership, the mwgold
  * line and the multiword item status.
  *
- * - H_i: every annotator's normalised, lemmatised substitutes (a set per
- *   annotator, so a count is the number of annotators who gave the substitute).
+ * - H_i: every annotator's substitutes through the lemma table (normalised; forms
+ *   the coordinator has not reviewed take the lemmatiser's proposal unless
+ *   `unreviewed: "keep"`), a set per annotator, so a count is the number of
+ *   annotators who gave the substitute. Multiwords go through the same table.
  *   NAME is written as the entry `pn` counting the annotators who gave NAME; NIL is
  *   not written. |H_i| counts substitutes only (pn excluded).
  * - Gold line `lexelt id :: sub n;sub n;` for every instance with at least one
@@ -19,7 +21,11 @@
  *   `lemma.ori_pos.pos` (stand.n → stand.n.v) and lemmatises with the new PoS.
  *
  * Instances are keyed by id alone, as the official scorer does (ids are unique in
- * a project). Pure: records in, records out; bad input becomes `problems`.
+ * a project). Pure: records in, records out; bad input becomes `problems`, never
+ * an exception: unknown instances, a lexelt that does not match, a second response
+ * from one annotator (the first counts), a form holding `;` or the substitute "pn"
+ * (dropped), and forms the scorer's reader would not read back as written (kept,
+ * reported once each, so that the coordinator can rewrite them in the lemma table).
  */
 import { createLemmatiser, type LemmaTable, type LemmatiserOptions } from "./normalize";
 import { type GoldEntry, formatGoldLine as writeGoldLine } from "./formats/gold";
