@@ -188,10 +188,35 @@ export const lemmaOverrides = sqliteTable(
       .references(() => projects.id, { onDelete: "cascade" }),
     form: text("form").notNull(),
     lemma: text("lemma").notNull(),
+    /** accepted = the lemmatiser's proposal, overridden = another lemma, kept = the form as typed. */
+    decision: text("decision", { enum: ["accepted", "overridden", "kept"] }).notNull().default("overridden"),
     decidedBy: integer("decided_by").references(() => users.id),
     decidedAt: integer("decided_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.form] })],
+);
+
+/**
+ * Append-only log of the coordinator's gold review: lemma decisions, exclusions and
+ * PoS corrections, each with who and when (the current state lives in
+ * lemma_overrides and instances; this is the record of how it got there).
+ */
+export const goldReviewLog = sqliteTable(
+  "gold_review_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["lemma", "exclusion", "pos"] }).notNull(),
+    /** The form (lemma) or the instance id (exclusion, pos). */
+    target: text("target").notNull(),
+    /** The new value: the lemma and decision as JSON, the reason, the PoS; null = reverted. */
+    value: text("value"),
+    userId: integer("user_id").references(() => users.id),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("gold_review_log_project").on(t.projectId, t.at)],
 );
 
 /** Uploaded system files and their scores. */

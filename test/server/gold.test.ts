@@ -1,0 +1,183 @@
+/**
+ * lib/server/gold.ts: responses in the db → lemma review → gold, mwgold and
+ * agreement, and the files scored by the built-in scorer, with figures worked
+ * out by hand below.
+ */
+import { describe, expect, it } from "vitest";
+import { importLexeltXml } from "../../lib/server/corpus";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
+import {
+  acceptAllProposals,
+  decideLemma,
+  goldReviewHistory,
+  lemmaReview,
+  projectAgreement,
+  projectGold,
+  setCorrectedPos,
+  setExclusion,
+} from "../../lib/server/gold";
+import { createProject } from "../../lib/server/projects";
+import { importResponses } from "../../lib/server/response-import";
+import { addMember } from "../../lib/server/users";
+import { scoreTexts } from "../../lib/lexsub/score";
+import type { MwResult, SubstitutionResult } from "../../lib/lexsub/score";
+import { actorFor, projectFixture } from "../support/db";
+
+const xml = `<?xml version="1.0"?>
+<corpus lang="english">
+<lexelt item="calm.a">
+<instance id="c1"><context>a <head>calm</head> sea at dawn</context></instance>
+<instance id="c2"><context>the <head>Calm</head> Hotel</context></instance>
+</lexelt>
+<lexelt item="hop.v">
+<instance id="h1"><context>the birds <head>hop</head> about the lawn</context></instance>
+</lexelt>
+</corpus>
+`;
+
+const tsv = [
+  "annotator\tlexelt\tinstance\tanswer\tmultiword",
+  "ann\tcalm.a\tc1\tstill;peaceful\t",
+  "bea\tcalm.a\tc1\tstill;tranquil\t",
+  "cat\tcalm.a\tc1\tserene\t",
+  "ann\tcalm.a\tc2\tNAME\t",
+  "bea\tcalm.a\tc2\tNAME\t",
+  "cat\tcalm.a\tc2\tNIL\t",
+  "ann\thop.v\th1\tjumps;skip\thop about",
+  "bea\thop.v\th1\tjump\thop about",
+  "cat\thop.v\th1\tskip\t",
+].join("\n");
+
+function setup() {
+  const f = projectFixture();
+  importLexeltXml(f.db, f.coord, f.project.id, { fileName: "c.xml", bytes: new TextEncoder().encode(xml) });
+  for (const n of ["bea", "cat"]) {
+    actorFor(f.db, n, "annotator");
+    addMember(f.db, f.coord, f.project.id, n);
+  }
+  importResponses(f.db, f.coord, f.project.id, { fileName: "r.tsv", text: tsv });
+  return f;
+}
+
+describe("projectGold", () => {
+  it("derives the gold and mwgold files from the stored responses, lemmatising unreviewed forms", () => {
+    const { db, coord, project } = setup();
+    const g = projectGold(db, coord, project.id);
+    // jumps (v) is proposed as jump; NAME is written as pn; NIL is not written; ties alphabetical.
+    expect(g.gold).toBe("\ncalm.a c1 :: still 2;peaceful 1;serene 1;tranquil 1;\ncalm.a c2 :: pn 2;\nhop.v h1 :: jump 2;skip 2;\n");
+    expect(g.mwgold).toBe("\nhop.v h1 :: hop about 2;\n");
+    expect(g.result.summary).toMatchObject({ instances: 3, goldLines: 3, inT: 2, withMode: 1, mwLines: 1, mwItems: 1 });
+  });
+
+  it("scores with the built-in scorer exactly as worked out by hand", () => {
+    const { db, coord, project } = setup();
+    const g = projectGold(db, coord, project.id);
+    const system = "calm.a c1 :: still\nhop.v h1 :: jump;skip\n";
+    const best = scoreTexts({ type: "best", system, gold: g.gold }).result as SubstitutionResult;
+    // c1: 2 / (1·5) = 0.4; h1: (2 + 2) / (2·4) = 0.5; T = {c1, h1}; c2 (|H| = 0) is not in T.
+    expect(best.stats.total).toBe(2);
+    expect(best.stats.attempted).toBe(2);
+    expect(best.stats.credit).toBeCloseTo(0.9, 12);
+    expect(best.scores.precision).toBeCloseTo(0.45, 12);
+    expect(best.scores.recall).toBeCloseTo(0.45, 12);
+    // Only c1 has a mode (still); h1's jump and skip tie.
+    expect(best.stats.totalWithMode).toBe(1);
+    expect(best.scores.modePrecision).toBe(1);
+    const mw = scoreTexts({ type: "mw", system: "hop.v h1 :: hop about\ncalm.a c1 :: calm sea\n", gold: g.mwgold }).result as MwResult;
+    expect(mw.stats).toMatchObject({ totalMultiwords: 1, systemFound: 2, genuine: 1, matched: 1 });
+  });
+
+  it("follows the coordinator's lemma decisions, exclusions and PoS corrections, and reverts them", () => {
+    const { db, coord, project } = setup();
+    const review = lemmaReview(db, coord, project.id);
+    expect(review[0]).toMatchObject({ form: "jumps", proposed: "jump", changed: true, decision: null, count: 1 });
+    expect(review.map((r) => r.form)).toContain("hop about");
+
+    expect(decideLemma(db, coord, project.id, { form: " Jumps ", decision: "kept" })).toEqual({ form: "jumps", lemma: "jumps", decision: "kept" });
+    expect(projectGold(db, coord, project.id).gold).toContain("hop.v h1 :: skip 2;jump 1;jumps 1;");
+    const after = lemmaReview(db, coord, project.id).find((r) => r.form === "jumps")!;
+    expect(after).toMatchObject({ decision: "kept", lemma: "jumps", decidedBy: "coord" });
+    expect(after.decidedAt).toBeInstanceOf(Date);
+
+    decideLemma(db, coord, project.id, { form: "serene", decision: "overridden", lemma: "still" });
+    expect(projectGold(db, coord, project.id).gold).toContain("calm.a c1 :: still 3;peaceful 1;tranquil 1;");
+    decideLemma(db, coord, project.id, { form: "serene", decision: "reset" });
+    decideLemma(db, coord, project.id, { form: "jumps", decision: "reset" });
+    expect(projectGold(db, coord, project.id).gold).toContain("hop.v h1 :: jump 2;skip 2;");
+
+    setExclusion(db, coord, project.id, "c2", "  part of a hotel's   name ");
+    let g = projectGold(db, coord, project.id);
+    expect(g.gold).not.toContain("c2");
+    expect(g.result.items.find((i) => i.instanceId === "c2")?.excluded).toBe("part of a hotel's name");
+    setExclusion(db, coord, project.id, "c2", null);
+    expect(projectGold(db, coord, project.id).gold).toContain("calm.a c2 :: pn 2;");
+
+    setCorrectedPos(db, coord, project.id, "h1", "n");
+    g = projectGold(db, coord, project.id);
+    // Lemmatised as a noun now: jumps → jump still, written under hop.v.n.
+    expect(g.gold).toContain("hop.v.n h1 :: jump 2;skip 2;");
+    expect(setCorrectedPos(db, coord, project.id, "h1", "v")).toBeNull();
+    expect(projectGold(db, coord, project.id).gold).toContain("hop.v h1 ::");
+
+    const log = goldReviewHistory(db, coord, project.id);
+    expect(log.map((e) => e.kind)).toEqual(["pos", "pos", "exclusion", "exclusion", "lemma", "lemma", "lemma", "lemma"]);
+    expect(log.every((e) => e.by === "coord")).toBe(true);
+  });
+
+  it("accepts every open proposal in one go", () => {
+    const { db, coord, project } = setup();
+    const n = acceptAllProposals(db, coord, project.id);
+    const review = lemmaReview(db, coord, project.id);
+    expect(n).toBe(review.length);
+    expect(review.every((r) => r.decision !== null)).toBe(true);
+    expect(review.find((r) => r.form === "jumps")?.decision).toBe("accepted");
+    expect(review.find((r) => r.form === "still")?.decision).toBe("kept");
+    expect(acceptAllProposals(db, coord, project.id)).toBe(0);
+  });
+
+  it("refuses bad decisions with a message naming the field, and writes nothing", () => {
+    const { db, coord, project } = setup();
+    expect(() => decideLemma(db, coord, project.id, { form: "still", decision: "overridden", lemma: "a;b" })).toThrow(InputError);
+    expect(() => decideLemma(db, coord, project.id, { form: "still", decision: "overridden", lemma: "  " })).toThrow(/lemma/);
+    expect(() => decideLemma(db, coord, project.id, { form: "nobody typed this", decision: "kept" })).toThrow(NotFoundError);
+    expect(() => decideLemma(db, coord, project.id, { form: "still", decision: "maybe" })).toThrow(InputError);
+    expect(() => setExclusion(db, coord, project.id, "c1", "   ")).toThrow(/Say why/);
+    expect(() => setExclusion(db, coord, project.id, "zz", "x")).toThrow(NotFoundError);
+    expect(() => setCorrectedPos(db, coord, project.id, "h1", "x")).toThrow(/n, v, a, r/);
+    expect(goldReviewHistory(db, coord, project.id)).toEqual([]);
+    expect(lemmaReview(db, coord, project.id).every((r) => r.decision === null)).toBe(true);
+  });
+
+  it("is for the project's coordinators only", () => {
+    const { db, coord, ann, project } = setup();
+    const other = actorFor(db, "other", "coordinator");
+    createProject(db, other, { name: "elsewhere" });
+    expect(() => projectGold(db, ann, project.id)).toThrow(AuthError);
+    expect(() => projectGold(db, null, project.id)).toThrow(AuthError);
+    expect(() => projectGold(db, other, project.id)).toThrow(NotFoundError);
+    expect(() => decideLemma(db, ann, project.id, { form: "still", decision: "kept" })).toThrow(AuthError);
+    expect(() => setExclusion(db, other, project.id, "c1", "x")).toThrow(NotFoundError);
+    expect(() => projectAgreement(db, ann, project.id)).toThrow(AuthError);
+    expect(projectGold(db, coord, project.id).gold.length).toBeGreaterThan(0);
+  });
+});
+
+describe("projectAgreement", () => {
+  it("gives the figures worked out by hand", () => {
+    const { db, coord, project } = setup();
+    const { agreement: a } = projectAgreement(db, coord, project.id, { bootstrapIterations: 0 });
+    // T = {c1, h1}. c1: ann–bea 1/3, ann–cat 0, bea–cat 0; h1: ann–bea 1/2, ann–cat 1/2, bea–cat 0.
+    expect(a.items).toBe(2);
+    expect(a.pairs).toBe(6);
+    expect(a.pairwise).toBeCloseTo((1 / 3 + 1 / 2 + 1 / 2) / 6, 12);
+    // c1's mode is still: ann and bea gave it, cat did not.
+    expect(a.itemsWithMode).toBe(1);
+    expect(a.modeAgreement).toBeCloseTo(2 / 3, 12);
+    // Detection over every instance and pair who both answered: 3 + 3 + 1 agree of 9.
+    expect(a.mwDetectionPairs).toBe(9);
+    expect(a.mwDetection).toBeCloseTo(7 / 9, 12);
+    expect(a.mwIdentificationPairs).toBe(1);
+    expect(a.mwIdentification).toBe(1);
+    expect(a.perAnnotator.map((p) => p.annotator)).toEqual(["ann", "bea", "cat"]);
+  });
+});
