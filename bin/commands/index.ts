@@ -9,6 +9,8 @@ import { register as senseval } from "./senseval";
 import { register as cpa } from "./cpa";
 import { register as lfi } from "./lfi";
 import { register as score } from "./score";
+import { register as backup } from "./backup";
+import { register as gold } from "./gold";
 
 export const commands: Register[] = [
   project,
@@ -20,4 +22,6 @@ export const commands: Register[] = [
   cpa,
   lfi,
   score,
+  backup,
+  gold,
 ];

@@ -1,0 +1,146 @@
+/**
+ * `lexgold export gold|mwgold`, `lexgold agreement` and `lexgold lemmas`: the
+ * Gold and Agreement pages' work from the command line (issue #5).
+ */
+import fs from "node:fs";
+import type { Command } from "commander";
+import type { AgreementFigures, AgreementReport } from "../../lib/lexsub/agreement";
+import { SYSTEM, findProjectByName } from "../../lib/server/actor";
+import { acceptAllProposals, decideLemma, lemmaReview, projectAgreement, projectGold } from "../../lib/server/gold";
+import { CliError, dbOption, openCliDb, run } from "./util";
+
+function write(text: string, output?: string): void {
+  if (!output) {
+    process.stdout.write(text);
+    return;
+  }
+  try {
+    fs.writeFileSync(output, text);
+  } catch (e) {
+    throw new CliError(`cannot write ${output}: ${(e as Error).message}`);
+  }
+}
+
+function integer(name: string, min: number) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw new CliError(`${name} must be a whole number >= ${min}, not "${v}"`);
+    return n;
+  };
+}
+
+const pct = (x: number | null) => (x === null ? "—" : (100 * x).toFixed(2));
+
+/** The agreement report as text: headline figures, per annotator, per PoS. */
+export function formatAgreement(project: string, a: AgreementReport): string {
+  const out: string[] = [];
+  const iv = (i: { low: number; high: number } | null) => (i ? ` (95% CI ${pct(i.low)}–${pct(i.high)})` : "");
+  out.push(`Agreement for project ${project} (percent; — where undefined)`);
+  out.push(`Items in T: ${a.items}; with a mode: ${a.itemsWithMode}`);
+  out.push(`Pairwise agreement: ${pct(a.pairwise)} over ${a.pairs} pairs${iv(a.intervals.pairwise)}`);
+  out.push(`Agreement with the mode: ${pct(a.modeAgreement)} over ${a.modeResponses} responses`);
+  out.push(`Multiword detection: ${pct(a.mwDetection)} over ${a.mwDetectionPairs} pairs`);
+  out.push(`Multiword identification: ${pct(a.mwIdentification)} over ${a.mwIdentificationPairs} pairs`);
+  out.push(`Krippendorff's alpha (MASI): ${a.alphaMasi === null ? "—" : a.alphaMasi.toFixed(4)}${a.intervals.alphaMasi ? ` (95% CI ${a.intervals.alphaMasi.low.toFixed(4)}–${a.intervals.alphaMasi.high.toFixed(4)})` : ""}`);
+  out.push("");
+  out.push(["annotator", "answered", "NAME", "NIL", "items", "pairwise", "mode", "pairwise without", "mode without"].join("\t"));
+  for (const p of a.perAnnotator) {
+    out.push([p.annotator, p.answered, p.names, p.nils, p.items, pct(p.pairwise), pct(p.modeAgreement), pct(p.without.pairwise), pct(p.without.modeAgreement)].join("\t"));
+  }
+  out.push("");
+  out.push(["pos", "items", "pairwise", "mode", "mw detection", "mw identification", "alpha"].join("\t"));
+  const row = (label: string, f: AgreementFigures) =>
+    [label, f.items, pct(f.pairwise), pct(f.modeAgreement), pct(f.mwDetection), pct(f.mwIdentification), f.alphaMasi === null ? "—" : f.alphaMasi.toFixed(4)].join("\t");
+  for (const p of a.byPos) out.push(row(p.pos, p));
+  out.push(row("all", a));
+  return out.join("\n") + "\n";
+}
+
+export function register(program: Command): void {
+  const exp = program.command("export").description("write the project's derived gold or mwgold file");
+  for (const kind of ["gold", "mwgold"] as const) {
+    dbOption(
+      exp
+        .command(kind)
+        .requiredOption("--project <name>", "the project")
+        .option("-o, --output <file>", "write to this file instead of stdout")
+        .description(
+          kind === "gold"
+            ? "the gold file (best and oot): `lexelt id :: sub n;…;` for every instance with an entry, derived through the lemma review"
+            : "the mwgold file: `lexelt id :: phrase n;…;` for every instance where anyone gave a multiword",
+        ),
+    ).action(async (opts: { project: string; output?: string; db?: string }) => {
+      const db = await openCliDb(opts);
+      const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
+      const g = run(() => projectGold(db, SYSTEM, p.id));
+      for (const problem of g.result.problems) {
+        process.stderr.write(`warning: ${problem.lexelt} ${problem.instanceId}${problem.annotator ? ` (${problem.annotator})` : ""}: ${problem.message}\n`);
+      }
+      write(kind === "gold" ? g.gold : g.mwgold, opts.output);
+    });
+  }
+
+  dbOption(
+    program
+      .command("agreement")
+      .requiredOption("--project <name>", "the project")
+      .option("--json", "print the whole report as JSON (proportions in [0,1], unrounded; null where undefined)")
+      .option("--bootstrap <n>", "bootstrap resamples for the 95% intervals (0: none)", integer("--bootstrap", 0), 1000)
+      .option("--seed <n>", "seed of the bootstrap", integer("--seed", 0), 1)
+      .option("-o, --output <file>", "write to this file instead of stdout")
+      .description("inter-annotator agreement over the derived gold: pairwise, mode, multiword, alpha (MASI); per annotator and PoS"),
+  ).action(async (opts: { project: string; json?: boolean; bootstrap: number; seed: number; output?: string; db?: string }) => {
+    const db = await openCliDb(opts);
+    const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
+    const { agreement } = run(() => projectAgreement(db, SYSTEM, p.id, { bootstrapIterations: opts.bootstrap, seed: opts.seed }));
+    write(opts.json ? JSON.stringify(agreement, null, 2) + "\n" : formatAgreement(p.name, agreement), opts.output);
+  });
+
+  const lemmas = program.command("lemmas").description("the lemma review: typed forms and the lemmas the gold records");
+  dbOption(
+    lemmas
+      .command("list")
+      .requiredOption("--project <name>", "the project")
+      .option("--open", "only forms without a decision")
+      .description("print form, proposed lemma, count, decision, lemma used (TSV; changed forms first, then by count)"),
+  ).action(async (opts: { project: string; open?: boolean; db?: string }) => {
+    const db = await openCliDb(opts);
+    const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
+    const rows = run(() => lemmaReview(db, SYSTEM, p.id)).filter((r) => !opts.open || r.decision === null);
+    const out = ["form\tproposed\tcount\tpos\tdecision\tlemma"];
+    for (const r of rows) out.push([r.form, r.proposed, r.count, r.pos.join(","), r.decision ?? "", r.lemma].join("\t"));
+    process.stdout.write(out.join("\n") + "\n");
+  });
+  dbOption(
+    lemmas
+      .command("set")
+      .argument("<form>", "the typed form")
+      .argument("<decision>", "accept | keep | reset | the lemma to record instead")
+      .requiredOption("--project <name>", "the project")
+      .description("decide one form: accept the proposal, keep the form as typed, reset to undecided, or give the lemma"),
+  ).action(async (form: string, decision: string, opts: { project: string; db?: string }) => {
+    const db = await openCliDb(opts);
+    const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
+    const input =
+      decision === "accept"
+        ? { form, decision: "accepted" }
+        : decision === "keep"
+          ? { form, decision: "kept" }
+          : decision === "reset"
+            ? { form, decision: "reset" }
+            : { form, decision: "overridden", lemma: decision };
+    const r = run(() => decideLemma(db, SYSTEM, p.id, input));
+    console.log(r.decision === null ? `${r.form}: undecided (the proposal ${r.lemma} is used)` : `${r.form} → ${r.lemma} (${r.decision})`);
+  });
+  dbOption(
+    lemmas
+      .command("accept-all")
+      .requiredOption("--project <name>", "the project")
+      .description("accept the proposal for every form without a decision"),
+  ).action(async (opts: { project: string; db?: string }) => {
+    const db = await openCliDb(opts);
+    const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
+    const n = run(() => acceptAllProposals(db, SYSTEM, p.id));
+    console.log(`accepted ${n} proposal${n === 1 ? "" : "s"}`);
+  });
+}

@@ -1,0 +1,128 @@
+/**
+ * The round trip from the command line: lexelt XML and responses TSV in →
+ * `export gold` → `score`, with figures worked out by hand; `agreement --json`
+ * and the lemma review commands.
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const bin = path.resolve(__dirname, "../../bin/lexgold");
+const dir = mkdtempSync(path.join(os.tmpdir(), "lexgold-gold-cli-"));
+const db = path.join(dir, "gold.db");
+const file = (name: string, text: string) => {
+  const p = path.join(dir, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+function lexgold(args: string[], input?: string) {
+  const r = spawnSync(bin, args, { input, encoding: "utf8", env: { ...process.env, LEXGOLD_BCRYPT_COST: "4", LEXGOLD_DB: db } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const xml = `<?xml version="1.0"?>
+<corpus lang="english">
+<lexelt item="keen.a">
+<instance id="k1"><context>a <head>keen</head> student of birds</context></instance>
+<instance id="k2"><context>a <head>keen</head> wind from the north</context></instance>
+</lexelt>
+<lexelt item="tread.v">
+<instance id="t1"><context>they <head>tread</head> carefully here</context></instance>
+</lexelt>
+</corpus>
+`;
+
+// k1: eager 3, enthusiastic 2, avid 1 (|H| = 6, mode eager); k2: sharp 2, biting 2, cold 1 (no mode);
+// t1: walks → walk (lemmatised as a verb) 2, step 1, and the multiword "tread carefully" twice.
+const tsv = `annotator\tlexelt\tinstance\tanswer\tmultiword
+a1\tkeen.a\tk1\teager;enthusiastic\t
+a2\tkeen.a\tk1\teager;avid\t
+a3\tkeen.a\tk1\tEager;enthusiastic\t
+a1\tkeen.a\tk2\tsharp;biting\t
+a2\tkeen.a\tk2\tbiting;cold\t
+a3\tkeen.a\tk2\tsharp\t
+a1\ttread.v\tt1\twalks\ttread carefully
+a2\ttread.v\tt1\twalk;step\ttread carefully
+a3\ttread.v\tt1\tNIL\t
+`;
+
+beforeAll(() => {
+  expect(lexgold(["project", "create", "rt"]).status).toBe(0);
+  expect(lexgold(["import", file("c.xml", xml), "--project", "rt", "-q"]).status).toBe(0);
+  for (const a of ["a1", "a2", "a3"]) expect(lexgold(["user", "add", a, "--role", "annotator", "--project", "rt"], "a-long-password\n").status).toBe(0);
+  const imp = lexgold(["responses", "import", file("r.tsv", tsv), "--project", "rt"]);
+  expect(imp.stderr).toBe("");
+  expect(imp.status).toBe(0);
+});
+
+describe("lexgold export, score and agreement", () => {
+  it("exports the gold and mwgold derived from the responses", () => {
+    const gold = lexgold(["export", "gold", "--project", "rt"]);
+    expect(gold.status).toBe(0);
+    expect(gold.stdout).toBe("\nkeen.a k1 :: eager 3;enthusiastic 2;avid 1;\nkeen.a k2 :: biting 2;sharp 2;cold 1;\ntread.v t1 :: walk 2;step 1;\n");
+    const mw = lexgold(["export", "mwgold", "--project", "rt"]);
+    expect(mw.stdout).toBe("\ntread.v t1 :: tread carefully 2;\n");
+  });
+
+  it("scores a system against the exported gold as worked out by hand", () => {
+    const goldPath = path.join(dir, "rt.gold");
+    expect(lexgold(["export", "gold", "--project", "rt", "-o", goldPath]).status).toBe(0);
+    const best = file("sys.best", "keen.a k1 :: eager\nkeen.a k2 :: sharp;cold\ntread.v t1 :: move\n");
+    const r = lexgold(["score", best, goldPath, "--json"]);
+    expect(r.status).toBe(0);
+    const s = JSON.parse(r.stdout);
+    // k1: 3 / (1·6) = 0.5; k2: (2 + 1) / (2·5) = 0.3; t1: 0. T = 3 items, all attempted.
+    const credit = 3 / 6 + 3 / 10;
+    expect(s.precision).toBeCloseTo(credit / 3, 12);
+    expect(s.recall).toBeCloseTo(credit / 3, 12);
+    // Modes: k1 eager (hit), t1 walk (missed); k2 ties.
+    expect(s.modePrecision).toBeCloseTo(1 / 2, 12);
+
+    const oot = file("sys.oot", "keen.a k1 ::: eager;avid;keen\nkeen.a k2 ::: cold\n");
+    const o = JSON.parse(lexgold(["score", oot, goldPath, "-t", "oot", "--json"]).stdout);
+    // k1: (3 + 1) / 6; k2: 1 / 5; t1 not attempted: precision over 2, recall over 3.
+    expect(o.precision).toBeCloseTo((4 / 6 + 1 / 5) / 2, 12);
+    expect(o.recall).toBeCloseTo((4 / 6 + 1 / 5) / 3, 12);
+  });
+
+  it("prints agreement as JSON with the issue's keys, worked out by hand", () => {
+    const r = lexgold(["agreement", "--project", "rt", "--json", "--bootstrap", "0"]);
+    expect(r.status).toBe(0);
+    const a = JSON.parse(r.stdout);
+    for (const k of ["items", "itemsWithMode", "pairwise", "modeAgreement", "mwDetection", "mwIdentification", "alphaMasi", "perAnnotator", "byPos"]) {
+      expect(a).toHaveProperty(k);
+    }
+    expect(a.items).toBe(3);
+    expect(a.itemsWithMode).toBe(2);
+    // k1: {eager,enthusiastic}·{eager,avid} 1/3, ·{eager,enthusiastic} 1, {eager,avid}·{eager,enthusiastic} 1/3;
+    // k2: {sharp,biting}·{biting,cold} 1/3, ·{sharp} 1/2, {biting,cold}·{sharp} 0; t1: {walk}·{walk,step} 1/2.
+    expect(a.pairs).toBe(7);
+    expect(a.pairwise).toBeCloseTo((1 / 3 + 1 + 1 / 3 + 1 / 3 + 1 / 2 + 0 + 1 / 2) / 7, 12);
+    // Mode responses: k1's three all hold eager; t1's two both hold walk.
+    expect(a.modeAgreement).toBe(1);
+    // t1: a1–a2 both flagged the same phrase; a3 (NIL) did not flag.
+    expect(a.mwIdentification).toBe(1);
+    expect(a.perAnnotator.map((p: { annotator: string }) => p.annotator)).toEqual(["a1", "a2", "a3"]);
+    expect(lexgold(["agreement", "--project", "rt"]).stdout).toMatch(/^Pairwise agreement: \d+\.\d\d over 7 pairs/m);
+  });
+
+  it("reviews lemmas: keep a form as typed, and the export follows", () => {
+    expect(lexgold(["lemmas", "list", "--project", "rt", "--open"]).stdout.split("\n")[1]).toMatch(/^walks\twalk\t1\tv\t\twalk$/);
+    expect(lexgold(["lemmas", "set", "walks", "keep", "--project", "rt"]).stdout).toMatch(/walks → walks \(kept\)/);
+    expect(lexgold(["export", "gold", "--project", "rt"]).stdout).toContain("tread.v t1 :: step 1;walk 1;walks 1;");
+    expect(lexgold(["lemmas", "set", "walks", "reset", "--project", "rt"]).status).toBe(0);
+    expect(lexgold(["export", "gold", "--project", "rt"]).stdout).toContain("tread.v t1 :: walk 2;step 1;");
+    expect(lexgold(["lemmas", "accept-all", "--project", "rt"]).stdout).toMatch(/accepted \d+ proposals/);
+    expect(lexgold(["lemmas", "list", "--project", "rt", "--open"]).stdout.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("fails with one line for a project that does not exist or a bad option", () => {
+    const r = lexgold(["export", "gold", "--project", "nope"]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toBe('lexgold: No project named "nope".\n');
+    expect(lexgold(["agreement", "--project", "rt", "--bootstrap", "x"]).stderr).toMatch(/--bootstrap must be a whole number/);
+  });
+});
