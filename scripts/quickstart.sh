@@ -12,6 +12,6 @@ export NEXTAUTH_URL="${NEXTAUTH_URL:-http://localhost:$port}"
 echo
 echo "lexgold is starting at $NEXTAUTH_URL"
 echo "  coordinator:  coordinator / lexgold-demo"
-echo "  annotators:   annotator1, annotator2, annotator3 / lexgold-demo"
+echo "  annotators:   annotator1 … annotator5 / lexgold-demo (annotator1 has answered nothing yet)"
 echo "(Ctrl-C to stop; the database is data/lexgold.db)"
 exec npx next start -p "$port"
