@@ -1,0 +1,230 @@
+/**
+ * lib/server/gold-review.ts: what the Gold page reads — the summary and a page of
+ * the lemma review and of the gold items, from one load, filtered and paged; the
+ * instance texts; the review log as CSV.
+ */
+import { describe, expect, it } from "vitest";
+import { importLexeltXml } from "../../lib/server/corpus";
+import { AuthError, NotFoundError } from "../../lib/server/errors";
+import { decideLemma, lemmaReview, projectGold, setCorrectedPos, setExclusion } from "../../lib/server/gold";
+import {
+  filterGoldItems,
+  filterLemmaReview,
+  goldPageData,
+  goldReviewCsv,
+  instanceTexts,
+  pageOf,
+} from "../../lib/server/gold-review";
+import { createProject } from "../../lib/server/projects";
+import { importResponses } from "../../lib/server/response-import";
+import { addMember } from "../../lib/server/users";
+import { actorFor, projectFixture } from "../support/db";
+
+const xml = `<?xml version="1.0"?>
+<corpus lang="english">
+<lexelt item="calm.a">
+<instance id="c1"><context>a <head>calm</head> sea at dawn</context></instance>
+<instance id="c2"><context>the <head>Calm</head> Hotel</context></instance>
+</lexelt>
+<lexelt item="hop.v">
+<instance id="h1"><context>the birds <head>hop</head> about the lawn</context></instance>
+<instance id="h2"><context>they <head>hop</head> on a bus</context></instance>
+</lexelt>
+</corpus>
+`;
+
+// Worked by hand (forms after normalisation; hop.v forms lemmatised as verbs):
+//   c1: still 2, peaceful 1, serene 1, tranquil 1 → in T, mode still
+//   c2: pn 2 (NAME, NAME, NIL) → |H| = 0, not in T, no mode
+//   h1: jump 2 (jumps → jump), skip 2 → in T, tie: no mode; mwgold hop about 2
+//   h2: board 1 → not in T; nobody else answered
+const tsv = [
+  "annotator\tlexelt\tinstance\tanswer\tmultiword",
+  "ann\tcalm.a\tc1\tstill;peaceful\t",
+  "bea\tcalm.a\tc1\tStill ;tranquil\t",
+  "cat\tcalm.a\tc1\tserene\t",
+  "ann\tcalm.a\tc2\tNAME\t",
+  "bea\tcalm.a\tc2\tNAME\t",
+  "cat\tcalm.a\tc2\tNIL\t",
+  "ann\thop.v\th1\tjumps;skip\thop about",
+  "bea\thop.v\th1\tjump\thop about",
+  "cat\thop.v\th1\tskip\t",
+  "ann\thop.v\th2\tboard\t",
+].join("\n");
+
+function setup() {
+  const f = projectFixture();
+  importLexeltXml(f.db, f.coord, f.project.id, { fileName: "c.xml", bytes: new TextEncoder().encode(xml) });
+  for (const n of ["bea", "cat"]) {
+    actorFor(f.db, n, "annotator");
+    addMember(f.db, f.coord, f.project.id, n);
+  }
+  importResponses(f.db, f.coord, f.project.id, { fileName: "r.tsv", text: tsv });
+  return f;
+}
+
+describe("pageOf", () => {
+  const xs = Array.from({ length: 23 }, (_, i) => i);
+  it("cuts a list into pages and clamps the page asked for", () => {
+    expect(pageOf(xs, 1, 10)).toEqual({ rows: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], total: 23, page: 1, pages: 3, pageSize: 10, start: 0 });
+    expect(pageOf(xs, 3, 10).rows).toEqual([20, 21, 22]);
+    expect(pageOf(xs, "2", 10).start).toBe(10);
+    expect(pageOf(xs, 99, 10).page).toBe(3);
+    for (const bad of [0, -4, "x", undefined, null, Number.NaN]) expect(pageOf(xs, bad, 10).page).toBe(1);
+    expect(pageOf(xs, 2.7, 10).page).toBe(2);
+  });
+  it("has one empty page for an empty list, and bounds the page size", () => {
+    expect(pageOf([], 5, 10)).toEqual({ rows: [], total: 0, page: 1, pages: 1, pageSize: 10, start: 0 });
+    expect(pageOf(xs, 1, 0).pageSize).toBe(1);
+    expect(pageOf(Array.from({ length: 2000 }, () => 0), 1, 10_000).rows.length).toBe(500);
+  });
+});
+
+describe("filterLemmaReview", () => {
+  const rows = [
+    { form: "took place", decision: null, changed: true },
+    { form: "jumps", decision: "accepted", changed: true },
+    { form: "place", decision: null, changed: false },
+    { form: "still", decision: "kept", changed: false },
+  ];
+  it("keeps the forms containing the text, normalised as forms are, in the given order", () => {
+    expect(filterLemmaReview(rows, { contains: "  PLACE " }).map((r) => r.form)).toEqual(["took place", "place"]);
+    expect(filterLemmaReview(rows, { contains: "took   pl" }).map((r) => r.form)).toEqual(["took place"]);
+    expect(filterLemmaReview(rows, { contains: "" })).toHaveLength(4);
+  });
+  it("combines the open and changed toggles with the text", () => {
+    expect(filterLemmaReview(rows, { open: true }).map((r) => r.form)).toEqual(["took place", "place"]);
+    expect(filterLemmaReview(rows, { changed: true }).map((r) => r.form)).toEqual(["took place", "jumps"]);
+    expect(filterLemmaReview(rows, { open: true, changed: true }).map((r) => r.form)).toEqual(["took place"]);
+    expect(filterLemmaReview(rows, { open: true, contains: "still" })).toEqual([]);
+  });
+});
+
+describe("goldPageData", () => {
+  it("gives the summary, the lemma counts and pages the same as projectGold and lemmaReview", () => {
+    const { db, coord, project } = setup();
+    const d = goldPageData(db, coord, project.id);
+    const g = projectGold(db, coord, project.id);
+    expect(d.summary).toEqual(g.result.summary);
+    expect(d.summary).toMatchObject({ instances: 4, excluded: 0, goldLines: 4, inT: 2, withMode: 1, mwLines: 1, mwItems: 1 });
+    expect(d.files).toEqual({ goldLines: 4, mwLines: 1 });
+    expect(d.problems).toEqual(g.result.problems);
+    expect(d.lexelts).toEqual(["calm.a", "hop.v"]);
+    // Forms: still, peaceful, tranquil, serene, jumps, skip, jump, hop about, board; only jumps changes.
+    expect(d.lemmas).toEqual({ forms: 9, changed: 1, open: 9, openChanged: 1 });
+    expect(d.lemmaPage.rows.map((r) => r.form)).toEqual(lemmaReview(db, coord, project.id).map((r) => r.form));
+    expect(d.lemmaPage.rows[0]).toMatchObject({ form: "jumps", proposed: "jump", changed: true, decision: null, decidedBy: null });
+    expect(d.instancePage.rows.map((r) => r.item.instanceId)).toEqual(["c1", "c2", "h1", "h2"]);
+  });
+
+  it("pages the lemma review after filtering, and follows decisions", () => {
+    const { db, coord, project } = setup();
+    decideLemma(db, coord, project.id, { form: "jumps", decision: "kept" });
+    let d = goldPageData(db, coord, project.id, { lemmas: { pageSize: 4, page: 2 } });
+    expect(d.lemmaPage).toMatchObject({ total: 9, pages: 3, page: 2, start: 4 });
+    expect(d.lemmaPage.rows).toHaveLength(4);
+    expect(d.lemmas).toEqual({ forms: 9, changed: 1, open: 8, openChanged: 0 });
+    d = goldPageData(db, coord, project.id, { lemmas: { open: true, changed: true } });
+    expect(d.lemmaPage.total).toBe(0);
+    d = goldPageData(db, coord, project.id, { lemmas: { contains: "JUMP" } });
+    expect(d.lemmaPage.rows.map((r) => [r.form, r.decision, r.lemma, r.decidedBy])).toEqual([
+      ["jumps", "kept", "jumps", "coord"],
+      ["jump", null, "jump", null],
+    ]);
+    // The summary follows the table: jumps kept as typed splits h1's jump 2, so skip 2 is its mode now.
+    expect(d.summary).toMatchObject({ inT: 2, withMode: 2 });
+    const h1 = d.instancePage.rows.find((r) => r.item.instanceId === "h1")?.item;
+    expect([h1?.line, h1?.mode]).toEqual(["hop.v h1 :: skip 2;jump 1;jumps 1;", "skip"]);
+  });
+
+  it("filters gold items by lexelt, mode, T, exclusion and multiword, every condition at once", () => {
+    const { db, coord, project } = setup();
+    setExclusion(db, coord, project.id, "h2", "no context");
+    const ids = (q: Parameters<typeof filterGoldItems>[1]) =>
+      goldPageData(db, coord, project.id, { instances: q }).instancePage.rows.map((r) => r.item.instanceId);
+    expect(ids({ lexelt: "hop.v" })).toEqual(["h1", "h2"]);
+    expect(ids({ noMode: true })).toEqual(["c2", "h1", "h2"]);
+    expect(ids({ notInT: true })).toEqual(["c2", "h2"]);
+    expect(ids({ excluded: true })).toEqual(["h2"]);
+    expect(ids({ multiword: true })).toEqual(["h1"]);
+    expect(ids({ lexelt: "calm.a", noMode: true })).toEqual(["c2"]);
+    expect(ids({ lexelt: "calm.a", multiword: true })).toEqual([]);
+    expect(ids({ lexelt: "nothing.n" })).toEqual([]);
+    // A corrected PoS is still found under the lexelt as loaded.
+    setCorrectedPos(db, coord, project.id, "h1", "n");
+    const h1 = goldPageData(db, coord, project.id, { instances: { lexelt: "hop.v", multiword: true } }).instancePage.rows;
+    expect(h1.map((r) => [r.item.instanceId, r.item.lexelt])).toEqual([["h1", "hop.v.n"]]);
+    const d = goldPageData(db, coord, project.id, { instances: { pageSize: 3, page: 2 } });
+    expect(d.instancePage).toMatchObject({ total: 4, pages: 2, page: 2, start: 3 });
+    expect(d.instancePage.rows.map((r) => [r.item.instanceId, r.item.excluded])).toEqual([["h2", "no context"]]);
+    expect(d.summary).toMatchObject({ instances: 4, excluded: 1, goldLines: 3 });
+    expect(d.files.goldLines).toBe(3);
+  });
+
+  it("loads the sentence and the typed answers for the page's instances only", () => {
+    const { db, coord, project } = setup();
+    const d = goldPageData(db, coord, project.id, { instances: { lexelt: "calm.a" } });
+    const [c1, c2] = d.instancePage.rows;
+    expect([c1.before, c1.head, c1.after]).toEqual(["a ", "calm", " sea at dawn"]);
+    expect(c2.head).toBe("Calm");
+    // As typed, by annotator name; the item holds the normalised answers.
+    expect(c1.typed.map((t) => [t.annotator, t.kind, t.substitutes])).toEqual([
+      ["ann", "substitutes", ["still", "peaceful"]],
+      ["bea", "substitutes", ["Still", "tranquil"]],
+      ["cat", "substitutes", ["serene"]],
+    ]);
+    expect(c1.item.responses.find((r) => r.annotator === "bea")?.substitutes).toEqual(["still", "tranquil"]);
+    expect(c2.typed.map((t) => t.kind)).toEqual(["NAME", "NAME", "NIL"]);
+    const h1 = goldPageData(db, coord, project.id, { instances: { multiword: true } }).instancePage.rows[0];
+    expect(h1.typed.map((t) => t.multiword)).toEqual(["hop about", "hop about", null]);
+  });
+
+  it("instanceTexts gives the texts of the ids asked for that the project holds", () => {
+    const { db, coord, project } = setup();
+    const t = instanceTexts(db, coord, project.id, ["h2", "zz", "c1"]);
+    expect([...t.keys()].sort()).toEqual(["c1", "h2"]);
+    expect(t.get("h2")).toEqual({ before: "they ", head: "hop", after: " on a bus" });
+    expect(instanceTexts(db, coord, project.id, []).size).toBe(0);
+  });
+
+  it("is for the project's coordinators only", () => {
+    const { db, ann, project } = setup();
+    const other = actorFor(db, "other", "coordinator");
+    createProject(db, other, { name: "elsewhere" });
+    expect(() => goldPageData(db, ann, project.id)).toThrow(AuthError);
+    expect(() => goldPageData(db, null, project.id)).toThrow(AuthError);
+    expect(() => goldPageData(db, other, project.id)).toThrow(NotFoundError);
+    expect(() => instanceTexts(db, ann, project.id, ["c1"])).toThrow(AuthError);
+    expect(() => instanceTexts(db, other, project.id, ["c1"])).toThrow(NotFoundError);
+    expect(() => goldReviewCsv(db, ann, project.id)).toThrow(AuthError);
+    expect(() => goldReviewCsv(db, other, project.id)).toThrow(NotFoundError);
+  });
+});
+
+describe("goldReviewCsv", () => {
+  it("writes every decision oldest first, with who, the decision and the value, quoted where needed", () => {
+    const { db, coord, project } = setup();
+    expect(goldReviewCsv(db, coord, project.id)).toBe("at,by,kind,target,decision,value\r\n");
+    decideLemma(db, coord, project.id, { form: "jumps", decision: "overridden", lemma: "leap" });
+    decideLemma(db, coord, project.id, { form: "jumps", decision: "reset" });
+    setExclusion(db, coord, project.id, "c2", 'a hotel, "The Calm"');
+    setExclusion(db, coord, project.id, "c2", null);
+    setCorrectedPos(db, coord, project.id, "h1", "n");
+    setCorrectedPos(db, coord, project.id, "h1", null);
+    decideLemma(db, coord, project.id, { form: "still", decision: "overridden", lemma: "=1+1" });
+    const lines = goldReviewCsv(db, coord, project.id).split("\r\n");
+    expect(lines.pop()).toBe("");
+    expect(lines[0]).toBe("at,by,kind,target,decision,value");
+    const rows = lines.slice(1).map((l) => l.replace(/^[^,]+,/, ""));
+    expect(rows).toEqual([
+      "coord,lemma,jumps,overridden,leap",
+      "coord,lemma,jumps,reset,",
+      'coord,exclusion,c2,excluded,"a hotel, ""The Calm"""',
+      "coord,exclusion,c2,put back,",
+      "coord,pos,h1,corrected,n",
+      "coord,pos,h1,undone,",
+      "coord,lemma,still,overridden,'=1+1",
+    ]);
+    for (const l of lines.slice(1)) expect(l).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,/);
+  });
+});
