@@ -1,0 +1,191 @@
+/**
+ * Server actions × actor. Each action in app/**\/actions.ts takes the actor from
+ * the session (lib/auth/session's getActor, mocked here to return each actor in
+ * turn) and passes it to lib/server, which checks it. The arguments the browser
+ * sends (project ids, instance refs, form fields) are untrusted: a refused call
+ * returns { ok: false } with a message that reveals nothing, and writes nothing.
+ *
+ * A new action is one line in ACTIONS; the last test fails when an exported
+ * function of an actions.ts file under app/ has no line here.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import type { Db } from "../../db/client";
+import type { Actor } from "../../lib/server/actor";
+import { ACTORS, type ActorKey, dump, type Outcome, NIL, parseExpect, trackedFiles, type World, world } from "./world";
+
+const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));
+
+class RedirectSignal extends Error {
+  constructor(public url: string) {
+    super(`redirect to ${url}`);
+  }
+}
+
+vi.mock("@/lib/auth/session", () => ({
+  getActor: async () => session.actor,
+  requireUserPage: async () => {
+    throw new Error("pages are not tested here");
+  },
+  requireCoordinatorPage: async () => {
+    throw new Error("pages are not tested here");
+  },
+}));
+vi.mock("@/lib/db", () => ({ getDb: () => session.db }));
+vi.mock("next/cache", () => ({ revalidatePath: () => {}, revalidateTag: () => {}, refresh: () => {} }));
+vi.mock("next/navigation", () => ({
+  redirect: (url: string) => {
+    throw new RedirectSignal(url);
+  },
+  notFound: () => {
+    throw new Error("NEXT_NOT_FOUND");
+  },
+}));
+
+const { createProjectAction } = await import("../../app/projects/actions");
+const members = await import("../../app/projects/[projectId]/members/actions");
+const { saveResponseAction } = await import("../../app/annotate/actions");
+
+// Outcomes per actor: signedOut annotatorOfOther annotator coordinatorOfOther coordinator (system: not a session, always "-").
+const COORDINATOR = "401 403 403 404 ok -";
+const ANY_COORDINATOR = "401 403 403 ok ok -";
+const OWN_WORK = "401 404 ok 404 ok -";
+
+function form(fields: Record<string, string | string[]>): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) for (const x of [v].flat()) f.append(k, x);
+  return f;
+}
+
+interface ActionCase {
+  name: string;
+  expect: string;
+  run: (w: World) => Promise<unknown>;
+}
+
+const ACTIONS: ActionCase[] = [
+  { name: "createProjectAction", expect: ANY_COORDINATOR, run: () => createProjectAction(null, form({ name: "fresh" })) },
+  { name: "createAnnotatorAction", expect: COORDINATOR, run: (w) => members.createAnnotatorAction(w.p.id, null, form({ name: "newbie", password: "" })) },
+  { name: "addMemberAction", expect: COORDINATOR, run: (w) => members.addMemberAction(w.p.id, null, form({ userId: String(w.annQ.userId) })) },
+  {
+    name: "setAssignmentAction",
+    expect: COORDINATOR,
+    run: (w) => members.setAssignmentAction(w.p.id, null, form({ userId: String(w.ann.userId), scope: "some", lexelt: String(w.lexeltP) })),
+  },
+  { name: "setRequiredAction", expect: COORDINATOR, run: (w) => members.setRequiredAction(w.p.id, null, form({ requiredAnnotators: "2" })) },
+  { name: "setGuidelinesAction", expect: COORDINATOR, run: (w) => members.setGuidelinesAction(w.p.id, null, form({ guidelines: "Be brief." })) },
+  {
+    name: "saveResponseAction",
+    expect: OWN_WORK,
+    run: (w) => saveResponseAction(w.p.id, w.ref.p2, { kind: "substitutes", substitutes: ["vivid"], multiword: false, phrase: "" }, { expectedRevision: 0 }),
+  },
+];
+
+/** The refusals' messages: the same for a project that exists and one that does not. */
+const REFUSALS: Record<string, Outcome> = {
+  "Sign in first.": "401",
+  "Only a coordinator can do that.": "403",
+  "No such project.": "404",
+  "No such instance in this project.": "404",
+};
+
+async function outcome(run: () => Promise<unknown>): Promise<{ outcome: Outcome; message?: string }> {
+  try {
+    const r = (await run()) as { ok?: boolean; message?: string } | null;
+    if (r && r.ok === true) return { outcome: "ok" };
+    const message = r?.message ?? "";
+    return { outcome: REFUSALS[message] ?? "400", message };
+  } catch (e) {
+    // createProjectAction redirects to the new project once it exists.
+    if (e instanceof RedirectSignal) return { outcome: "ok" };
+    throw e;
+  }
+}
+
+function as(w: World, k: ActorKey) {
+  session.db = w.db as Db;
+  session.actor = w.actor(k) as Actor;
+}
+
+beforeEach(() => {
+  session.actor = null;
+  session.db = null;
+});
+
+describe("server actions × actor (the actor comes from the session only)", () => {
+  for (const a of ACTIONS) {
+    const want = parseExpect(a.expect);
+    describe(a.name, () => {
+      for (const k of ACTORS.filter((k) => k !== "system")) {
+        it(`${k}: ${want[k]}`, async () => {
+          const w = world();
+          as(w, k);
+          const before = dump(w.db);
+          const got = await outcome(() => a.run(w));
+          expect(got.outcome, got.message).toBe(want[k]);
+          if (got.outcome !== "ok") expect(dump(w.db)).toEqual(before);
+          else expect(dump(w.db)).not.toEqual(before);
+        });
+      }
+    });
+  }
+});
+
+describe("server actions with another project's ids", () => {
+  it("a coordinator cannot reach project q's settings by passing q's id", async () => {
+    const w = world();
+    as(w, "coordinator");
+    const before = dump(w.db);
+    for (const run of [
+      () => members.setGuidelinesAction(w.q.id, null, form({ guidelines: "mine now" })),
+      () => members.addMemberAction(w.q.id, null, form({ userId: String(w.ann.userId) })),
+      () => members.createAnnotatorAction(w.q.id, null, form({ name: "mole", password: "" })),
+    ]) {
+      expect(await outcome(run)).toEqual({ outcome: "404", message: "No such project." });
+    }
+    expect(dump(w.db)).toEqual(before);
+  });
+
+  it("an annotator cannot save into q's instance through p, nor into a project that does not exist", async () => {
+    const w = world();
+    as(w, "annotator");
+    const before = dump(w.db);
+    expect((await outcome(() => saveResponseAction(w.p.id, w.ref.q2, NIL, { expectedRevision: 0 }))).outcome).toBe("404");
+    expect((await outcome(() => saveResponseAction(w.q.id, w.ref.q2, NIL, { expectedRevision: 0 }))).outcome).toBe("404");
+    expect((await outcome(() => saveResponseAction(9999, w.ref.p2, NIL, { expectedRevision: 0 }))).outcome).toBe("404");
+    expect(dump(w.db)).toEqual(before);
+  });
+
+  it("the initial password goes only to the project's coordinator who created the account, and is stored hashed", async () => {
+    const w = world();
+    as(w, "coordinator");
+    const r = (await members.createAnnotatorAction(w.p.id, null, form({ name: "nova", password: "" }))) as { created?: { password: string } };
+    const password = r.created!.password;
+    const stored = JSON.stringify(dump(w.db));
+    expect(stored).not.toContain(password);
+    expect(stored).toMatch(/\$2[aby]\$/);
+  });
+});
+
+describe("the action list covers app/", () => {
+  it("every exported function of an actions.ts under app/ has a line in ACTIONS", () => {
+    const root = path.resolve(import.meta.dirname, "../../app");
+    const covered = new Set(ACTIONS.map((a) => a.name));
+    const missing: string[] = [];
+    const tracked = trackedFiles(path.resolve(root, ".."), "app");
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (e.name === "actions.ts" && (!tracked || tracked.has(p))) {
+          for (const m of fs.readFileSync(p, "utf8").matchAll(/export async function (\w+)/g)) {
+            if (!covered.has(m[1])) missing.push(`${path.relative(root, p)}: ${m[1]}`);
+          }
+        }
+      }
+    };
+    walk(root);
+    expect(missing, "add one line per action to ACTIONS in test/security/actions.test.ts").toEqual([]);
+  });
+});

@@ -1,0 +1,265 @@
+/**
+ * The authorization matrix of the data access layer: every function in
+ * lib/server that takes (db, actor, …) is called as each actor — signed out, an
+ * annotator of another project, the project's annotator, a coordinator of another
+ * project, the project's coordinator, and the CLI — and the outcome asserted.
+ * Non-members get 404 (the project's existence does not leak), the wrong role
+ * 403, nobody signed in 401. A refused call writes nothing: every table is
+ * compared before and after.
+ *
+ * A new function is one line in CALLS; the last test fails when a function in
+ * lib/server takes an actor and has no line here.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { findProjectByName, requireProject } from "../../lib/server/actor";
+import { listAssignments, setAssignments } from "../../lib/server/assignments";
+import { importLexeltXml } from "../../lib/server/corpus";
+import {
+  acceptAllProposals,
+  decideLemma,
+  goldInputs,
+  goldReviewHistory,
+  lemmaReview,
+  projectAgreement,
+  projectGold,
+  setCorrectedPos,
+  setExclusion,
+} from "../../lib/server/gold";
+import { projectProgress } from "../../lib/server/progress";
+import { createProject, listProjects, projectOverview } from "../../lib/server/projects";
+import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
+import { annotatorProjects, saveResponse, workspace } from "../../lib/server/responses";
+import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/team";
+import { addMember, createUser, listMembers, listUsers } from "../../lib/server/users";
+import { ACTORS, type ActorKey, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
+
+// Expected outcomes, one per actor in this order:
+//   signedOut  annotatorOfOther  annotator  coordinatorOfOther  coordinator  system(CLI)
+/** Members of the project (either role). */
+const MEMBER = "401 404 ok 404 ok ok";
+/** The project's coordinator only: annotators are refused on their role, other coordinators see no project. */
+const COORDINATOR = "401 403 403 404 ok ok";
+/** Any coordinator (accounts and projects are not per project). */
+const ANY_COORDINATOR = "401 403 403 ok ok ok";
+/** One's own annotation in a project one belongs to; the CLI has no responses of its own. */
+const OWN_WORK = "401 404 ok 404 ok 403";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const EXTRA_XML = `<?xml version="1.0"?>
+<corpus lang="english"><lexelt item="swift.a"><instance id="p9"><context>a <head>swift</head> reply</context></instance></lexelt></corpus>
+`;
+const TSV = "annotator\tlexelt\tinstance\tanswer\tmultiword\nann\tbright.a\tp2\tclever\t\n";
+
+interface Call {
+  name: string;
+  expect: string;
+  call: (w: World, k: ActorKey) => unknown;
+  /** For allowed calls: what the caller may see (nothing of the other project). */
+  check?: (result: unknown, w: World, k: ActorKey) => void;
+}
+
+/** Nothing of project q (its name, lexelt, instance ids, words, people) in a result about p. */
+function noOtherProject(result: unknown) {
+  const text = JSON.stringify(result);
+  for (const marker of ["murky", "quayside", "gloomy", "annq", "coordq", '"q1"', '"q2"']) expect(text).not.toContain(marker);
+}
+
+const CALLS: Call[] = [
+  // actor.ts
+  { name: "requireProject", expect: MEMBER, call: (w, k) => requireProject(w.db, w.actor(k), w.p.id) },
+  { name: "requireProject {coordinator}", expect: COORDINATOR, call: (w, k) => requireProject(w.db, w.actor(k), w.p.id, { coordinator: true }) },
+  { name: "findProjectByName", expect: MEMBER, call: (w, k) => findProjectByName(w.db, w.actor(k), "p") },
+  // projects.ts
+  { name: "createProject", expect: ANY_COORDINATOR, call: (w, k) => createProject(w.db, w.actor(k), { name: "new one" }) },
+  {
+    name: "listProjects",
+    expect: "401 ok ok ok ok ok",
+    call: (w, k) => listProjects(w.db, w.actor(k)),
+    check: (r, w, k) => {
+      const names = (r as { name: string }[]).map((p) => p.name);
+      expect(names).toEqual({ annotatorOfOther: ["q"], annotator: ["p"], coordinatorOfOther: ["q"], coordinator: ["p"], system: ["p", "q"] }[k as Exclude<ActorKey, "signedOut">]);
+    },
+  },
+  { name: "projectOverview", expect: COORDINATOR, call: (w, k) => projectOverview(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  // corpus.ts
+  { name: "importLexeltXml", expect: COORDINATOR, call: (w, k) => importLexeltXml(w.db, w.actor(k), w.p.id, { fileName: "x.xml", bytes: enc(EXTRA_XML) }) },
+  // assignments.ts
+  { name: "listAssignments", expect: COORDINATOR, call: (w, k) => listAssignments(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "setAssignments", expect: COORDINATOR, call: (w, k) => setAssignments(w.db, w.actor(k), w.p.id, w.ann.userId, [w.lexeltP]) },
+  // team.ts
+  { name: "teamOverview", expect: COORDINATOR, call: (w, k) => teamOverview(w.db, w.actor(k), w.p.id) },
+  { name: "setRequiredAnnotators", expect: COORDINATOR, call: (w, k) => setRequiredAnnotators(w.db, w.actor(k), w.p.id, "2") },
+  { name: "setGuidelines", expect: COORDINATOR, call: (w, k) => setGuidelines(w.db, w.actor(k), w.p.id, "Be brief.") },
+  { name: "createAnnotatorForProject", expect: COORDINATOR, call: (w, k) => createAnnotatorForProject(w.db, w.actor(k), w.p.id, { name: "newbie", password: "" }) },
+  { name: "addExistingMember", expect: COORDINATOR, call: (w, k) => addExistingMember(w.db, w.actor(k), w.p.id, String(w.annQ.userId)) },
+  // users.ts
+  { name: "createUser", expect: ANY_COORDINATOR, call: (w, k) => createUser(w.db, w.actor(k), { name: "newbie", role: "annotator", password: "long enough" }) },
+  {
+    name: "listUsers",
+    expect: ANY_COORDINATOR,
+    call: (w, k) => listUsers(w.db, w.actor(k)),
+    check: (r) => expect(JSON.stringify(r)).not.toMatch(/password|hash|\$2[aby]\$/i),
+  },
+  { name: "addMember", expect: COORDINATOR, call: (w, k) => addMember(w.db, w.actor(k), w.p.id, "annq") },
+  { name: "listMembers", expect: COORDINATOR, call: (w, k) => listMembers(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  // progress.ts
+  { name: "projectProgress", expect: COORDINATOR, call: (w, k) => projectProgress(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  // response-import.ts
+  { name: "importResponses", expect: COORDINATOR, call: (w, k) => importResponses(w.db, w.actor(k), w.p.id, { fileName: "r.tsv", text: TSV }) },
+  { name: "listProjectResponses", expect: COORDINATOR, call: (w, k) => listProjectResponses(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  {
+    name: "exportResponses",
+    expect: COORDINATOR,
+    call: (w, k) => exportResponses(w.db, w.actor(k), w.p.id),
+    check: (r) => {
+      noOtherProject(r);
+      expect(r).toContain("ann\tbright.a\tp1\tshining;sunny\t");
+      expect(r).not.toContain("password");
+    },
+  },
+  // responses.ts
+  {
+    name: "annotatorProjects",
+    expect: "401 ok ok ok ok 403",
+    call: (w, k) => annotatorProjects(w.db, w.actor(k)),
+    check: (r, _w, k) => expect((r as { name: string }[]).map((p) => p.name)).toEqual(k.endsWith("Other") ? ["q"] : ["p"]),
+  },
+  {
+    name: "workspace (resume)",
+    expect: OWN_WORK,
+    call: (w, k) => workspace(w.db, w.actor(k), w.p.id),
+    check: noOtherProject,
+  },
+  {
+    name: "workspace (instance)",
+    expect: OWN_WORK,
+    call: (w, k) => workspace(w.db, w.actor(k), w.p.id, w.ref.p1),
+    // The coordinator sees their own (empty) response, never the annotator's.
+    check: (r, _w, k) => expect((r as { response: unknown }).response).toEqual(k === "annotator" ? expect.objectContaining({ substitutes: ["shining", "sunny"] }) : null),
+  },
+  {
+    name: "saveResponse",
+    expect: OWN_WORK,
+    call: (w, k) => saveResponse(w.db, w.actor(k), w.p.id, w.ref.p2, NIL, { expectedRevision: 0 }),
+  },
+  // gold.ts
+  { name: "goldInputs", expect: COORDINATOR, call: (w, k) => goldInputs(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "projectGold", expect: COORDINATOR, call: (w, k) => projectGold(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "projectAgreement", expect: COORDINATOR, call: (w, k) => projectAgreement(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "lemmaReview", expect: COORDINATOR, call: (w, k) => lemmaReview(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "decideLemma", expect: COORDINATOR, call: (w, k) => decideLemma(w.db, w.actor(k), w.p.id, { form: "shining", decision: "kept" }) },
+  { name: "acceptAllProposals", expect: COORDINATOR, call: (w, k) => acceptAllProposals(w.db, w.actor(k), w.p.id) },
+  { name: "setExclusion", expect: COORDINATOR, call: (w, k) => setExclusion(w.db, w.actor(k), w.p.id, "p1", "garbled sentence") },
+  { name: "setCorrectedPos", expect: COORDINATOR, call: (w, k) => setCorrectedPos(w.db, w.actor(k), w.p.id, "p1", "n") },
+  { name: "goldReviewHistory", expect: COORDINATOR, call: (w, k) => goldReviewHistory(w.db, w.actor(k), w.p.id), check: noOtherProject },
+];
+
+describe("data access layer × actor", () => {
+  for (const c of CALLS) {
+    const want = parseExpect(c.expect);
+    describe(c.name, () => {
+      for (const k of ACTORS) {
+        it(`${k}: ${want[k]}`, () => {
+          const w = world();
+          const before = dump(w.db);
+          let got: Outcome;
+          let result: unknown;
+          try {
+            result = c.call(w, k);
+            got = "ok";
+          } catch (e) {
+            got = outcomeOf(e);
+          }
+          expect(got).toBe(want[k]);
+          if (got === "ok") c.check?.(result, w, k);
+          else expect(dump(w.db)).toEqual(before);
+        });
+      }
+    });
+  }
+});
+
+/**
+ * Ids from another project handed to a project one may act in: refused, and
+ * nothing written. (Object references are checked against the project, not
+ * only the project against the actor.)
+ */
+const CROSSING: Array<{ name: string; outcome: Outcome; call: (w: World) => unknown }> = [
+  { name: "saving a response to q's instance through p", outcome: "404", call: (w) => saveResponse(w.db, w.ann, w.p.id, w.ref.q2, NIL, { expectedRevision: 0 }) },
+  { name: "opening q's instance through p", outcome: "404", call: (w) => workspace(w.db, w.ann, w.p.id, w.ref.q1) },
+  { name: "assigning p's lexelts to q's annotator", outcome: "404", call: (w) => setAssignments(w.db, w.coord, w.p.id, w.annQ.userId, [w.lexeltP]) },
+  { name: "assigning q's lexelt in p", outcome: "400", call: (w) => setAssignments(w.db, w.coord, w.p.id, w.ann.userId, [lexeltOf(w, "q")]) },
+  { name: "excluding q's instance through p", outcome: "404", call: (w) => setExclusion(w.db, w.coord, w.p.id, "q1", "spam") },
+  { name: "correcting q's instance's PoS through p", outcome: "404", call: (w) => setCorrectedPos(w.db, w.coord, w.p.id, "q1", "n") },
+  {
+    name: "importing responses for q's annotator into p",
+    outcome: "400",
+    call: (w) => importResponses(w.db, w.coord, w.p.id, { fileName: "r.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\nannq\tbright.a\tp2\tclever\t\n" }),
+  },
+  {
+    name: "importing responses to q's instance into p",
+    outcome: "400",
+    call: (w) => importResponses(w.db, w.coord, w.p.id, { fileName: "r.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\nann\tmurky.a\tq2\tshady\t\n" }),
+  },
+  { name: "a project id that does not exist (coordinator)", outcome: "404", call: (w) => projectOverview(w.db, w.coord, 9999) },
+  { name: "a project id that does not exist (annotator)", outcome: "404", call: (w) => workspace(w.db, w.ann, 9999) },
+];
+
+function lexeltOf(w: World, project: "p" | "q"): number {
+  return (w.db.$client.prepare("select id from lexelts where project_id = ?").get(w[project].id) as { id: number }).id;
+}
+
+describe("ids of another project are refused", () => {
+  for (const c of CROSSING) {
+    it(`${c.name}: ${c.outcome}`, () => {
+      const w = world();
+      const before = dump(w.db);
+      let got: Outcome = "ok";
+      try {
+        c.call(w);
+      } catch (e) {
+        got = outcomeOf(e);
+      }
+      expect(got).toBe(c.outcome);
+      expect(dump(w.db)).toEqual(before);
+    });
+  }
+});
+
+describe("refusals do not reveal whether a project exists", () => {
+  it("a non-member gets the same error for another project as for no project at all", () => {
+    const w = world();
+    const message = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return `${outcomeOf(e)} ${(e as Error).message}`;
+      }
+      return "ok";
+    };
+    for (const actor of [w.coordQ, w.annQ]) {
+      expect(message(() => requireProject(w.db, actor, w.p.id))).toBe(message(() => requireProject(w.db, actor, 9999)));
+      expect(message(() => workspace(w.db, actor, w.p.id))).toBe(message(() => workspace(w.db, actor, 9999)));
+    }
+    expect(message(() => projectOverview(w.db, w.coordQ, w.p.id))).toBe(message(() => projectOverview(w.db, w.coordQ, 9999)));
+    expect(message(() => findProjectByName(w.db, w.coordQ, "p"))).toBe("404 No such project.");
+  });
+});
+
+describe("the matrix covers lib/server", () => {
+  it("every exported function taking (db, actor, …) has a line in CALLS", () => {
+    const dir = path.resolve(import.meta.dirname, "../../lib/server");
+    const covered = new Set(CALLS.map((c) => c.name.split(" ")[0]));
+    const missing: string[] = [];
+    const tracked = trackedFiles(path.resolve(dir, "../.."), "lib/server");
+    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".ts") && (!tracked || tracked.has(path.join(dir, f))))) {
+      const src = fs.readFileSync(path.join(dir, file), "utf8");
+      for (const m of src.matchAll(/export (?:async )?function (\w+)\s*\(\s*db\s*:\s*Db\s*,\s*actor\s*:\s*Actor\b/g)) {
+        if (!covered.has(m[1])) missing.push(`lib/server/${file}: ${m[1]}`);
+      }
+    }
+    expect(missing, "add one line per function to CALLS in test/security/matrix.test.ts").toEqual([]);
+  });
+});
