@@ -102,9 +102,14 @@ export function decodeReferences(s: string): string {
   });
 }
 
-/** Encode text for element content or a double-quoted attribute. */
-export function encodeText(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+/**
+ * Encode text for element content or a double-quoted attribute. A CR is written
+ * as a reference (a raw one would be read back as a line break), and so are tab
+ * and LF in an attribute (XML reads them there as spaces).
+ */
+export function encodeText(s: string, attribute = false): string {
+  const out = s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/\r/g, "&#13;");
+  return attribute ? out.replace(/\t/g, "&#9;").replace(/\n/g, "&#10;") : out;
 }
 
 /**
@@ -237,6 +242,50 @@ function tagLines(clean: string, name: string, lineStarts: number[]): number[] {
   return out;
 }
 
+/**
+ * The line of a problem the validator let through but the parser refused (it
+ * reports no position): an unclosed processing instruction, elements nested
+ * too deep, or a name it will not use as a property (`__proto__`…). 1 when
+ * it cannot be found.
+ */
+function parserErrorLine(clean: string, message: string, lineStarts: number[]): number {
+  const masked = clean.replace(/<!--[\s\S]*?-->/g, blank).replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, blank);
+  const at = (offset: number) => lineAt(masked, offset, lineStarts);
+  if (/Pi Tag is not closed/.test(message)) {
+    // A `<?…?>` whose quotes never let it close.
+    const pi = /<\?/g;
+    let m: RegExpExecArray | null;
+    while ((m = pi.exec(masked))) {
+      let quote: string | null = null;
+      let closed = false;
+      for (let i = m.index + 2; i < masked.length && !closed; i++) {
+        const c = masked[i];
+        if (quote) {
+          if (c === quote) quote = null;
+        } else if (c === '"' || c === "'") quote = c;
+        else if (c === "?" && masked[i + 1] === ">") closed = true;
+      }
+      if (!closed) return at(m.index);
+    }
+  }
+  const name = /Invalid name: "([^"]+)"/.exec(message)?.[1];
+  if (name) {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const use = new RegExp(`</?${escaped}(?=[\\s/>])|\\s${escaped}\\s*=`).exec(masked);
+    if (use) return at(use.index);
+  }
+  if (/nested/i.test(message)) {
+    const tag = /<(\/?)[^\s>/!?]+(?:[^>"']|"[^"]*"|'[^']*')*?(\/?)>/g;
+    let depth = 0;
+    let m: RegExpExecArray | null;
+    while ((m = tag.exec(masked))) {
+      if (m[1]) depth--;
+      else if (!m[2] && ++depth > 100) return at(m.index);
+    }
+  }
+  return 1;
+}
+
 export function parseLexeltXml(text: string, file: string, options: LexeltParseOptions = {}): LexeltParseResult {
   const repairs: Diagnostic[] = [];
   const errors: Diagnostic[] = [];
@@ -255,8 +304,9 @@ export function parseLexeltXml(text: string, file: string, options: LexeltParseO
     return fail(text.slice(0, at).split("\n").length, "the file holds NUL bytes: it is binary, not lexelt XML");
   }
 
-  // XML reads CRLF as LF; so do we (line numbers are unchanged).
-  text = text.replace(/\r\n/g, "\n");
+  // XML reads CRLF as LF; so do we (line numbers are unchanged). A byte-order mark
+  // is no character of the document (an XML declaration may follow it).
+  text = text.replace(/\r\n/g, "\n").replace(/^\uFEFF/, "");
   const lineStarts = computeLineStarts(text);
   const clean = preflight(text, file, lineStarts, repairs, errors);
   if (errors.length > 0) return { corpus: null, repairs, errors: errors.slice(0, maxErrors) };
@@ -285,7 +335,10 @@ export function parseLexeltXml(text: string, file: string, options: LexeltParseO
   try {
     doc = parser.parse(clean) as Node[];
   } catch (e) {
-    return fail(0, `not well-formed XML: ${(e as Error).message}`);
+    const message = (e as Error).message.replace(/\.$/, "");
+    const line = parserErrorLine(clean, message, computeLineStarts(clean));
+    const name = /^\[SECURITY\] Invalid name: "([^"]+)"/.exec(message)?.[1];
+    return fail(line, name ? `the name "${name}" is not allowed for an element or attribute` : `not well-formed XML: ${message}`);
   }
 
   const root = doc.find((n) => {
@@ -418,11 +471,11 @@ export function parseLexeltXml(text: string, file: string, options: LexeltParseO
 
 /** Write a corpus back as lexelt XML that this reader (and any XML reader) accepts. */
 export function formatLexeltXml(corpus: LexeltCorpus): string {
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>', `<corpus lang="${encodeText(corpus.lang)}">`];
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>', `<corpus lang="${encodeText(corpus.lang, true)}">`];
   for (const lx of corpus.lexelts) {
-    out.push(`\t<lexelt item="${encodeText(lx.item)}">`);
+    out.push(`\t<lexelt item="${encodeText(lx.item, true)}">`);
     for (const inst of lx.instances) {
-      out.push(`\t\t<instance id="${encodeText(inst.id)}">`);
+      out.push(`\t\t<instance id="${encodeText(inst.id, true)}">`);
       out.push(`\t\t\t<context>${encodeText(inst.before)}<head>${encodeText(inst.head)}</head>${encodeText(inst.after)}</context>`);
       out.push("\t\t</instance>");
     }
