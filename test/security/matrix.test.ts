@@ -13,7 +13,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { findProjectByName, requireProject } from "../../lib/server/actor";
+import { findProjectByName, requireProject, SYSTEM } from "../../lib/server/actor";
 import { listAssignments, setAssignments } from "../../lib/server/assignments";
 import { importLexeltXml } from "../../lib/server/corpus";
 import {
@@ -31,6 +31,7 @@ import { projectProgress } from "../../lib/server/progress";
 import { createProject, listProjects, projectOverview } from "../../lib/server/projects";
 import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
 import { annotatorProjects, saveResponse, workspace } from "../../lib/server/responses";
+import { deleteRun, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, uploadRun } from "../../lib/server/scoring";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/team";
 import { addMember, createUser, listMembers, listUsers } from "../../lib/server/users";
 import { ACTORS, type ActorKey, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
@@ -154,6 +155,19 @@ const CALLS: Call[] = [
   { name: "setExclusion", expect: COORDINATOR, call: (w, k) => setExclusion(w.db, w.actor(k), w.p.id, "p1", "garbled sentence") },
   { name: "setCorrectedPos", expect: COORDINATOR, call: (w, k) => setCorrectedPos(w.db, w.actor(k), w.p.id, "p1", "n") },
   { name: "goldReviewHistory", expect: COORDINATOR, call: (w, k) => goldReviewHistory(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "listRuns", expect: COORDINATOR, call: (w, k) => listRuns(w.db, w.actor(k), w.p.id) },
+  { name: "uploadRun", expect: COORDINATOR, call: (w, k) => uploadRun(w.db, w.actor(k), w.p.id, { fileName: "s.best", bytes: enc(RUN) }) },
+  { name: "deleteRun", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => deleteRun(w.db, w.actor(k), w.p.id, id)) },
+  { name: "runFile", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runFile(w.db, w.actor(k), w.p.id, id)) },
+  { name: "runDetail", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runDetail(w.db, w.actor(k), w.p.id, id, { kind: "project" })) },
+  { name: "runReport", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runReport(w.db, w.actor(k), w.p.id, id, { kind: "project" })) },
+  { name: "scoreBoard", expect: COORDINATOR, call: (w, k) => withRun(w, () => scoreBoard(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
+  { name: "scoresJson", expect: COORDINATOR, call: (w, k) => withRun(w, () => scoresJson(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
+  {
+    name: "scoreSensevalUpload",
+    expect: COORDINATOR,
+    call: (w, k) => scoreSensevalUpload(w.db, w.actor(k), w.p.id, { answers: { name: "a", text: "art.n 1 art-1\n" }, key: { name: "k", text: "art.n 1 art-1\n" }, sensemap: null }),
+  },
 ];
 
 describe("data access layer × actor", () => {
@@ -206,6 +220,22 @@ const CROSSING: Array<{ name: string; outcome: Outcome; call: (w: World) => unkn
   { name: "a project id that does not exist (coordinator)", outcome: "404", call: (w) => projectOverview(w.db, w.coord, 9999) },
   { name: "a project id that does not exist (annotator)", outcome: "404", call: (w) => workspace(w.db, w.ann, 9999) },
 ];
+
+const RUN = "bright.a p1 :: shining\n";
+
+/**
+ * Call `fn` with a run stored in p (by the CLI). When the call is refused the
+ * run is removed again, so a refusal is still seen to write nothing.
+ */
+function withRun<T>(w: World, fn: (runId: number) => T): T {
+  const id = uploadRun(w.db, SYSTEM, w.p.id, { fileName: "seeded.best", bytes: enc(RUN) }).run.id;
+  try {
+    return fn(id);
+  } catch (e) {
+    w.db.$client.prepare("delete from system_runs where id = ?").run(id);
+    throw e;
+  }
+}
 
 function lexeltOf(w: World, project: "p" | "q"): number {
   return (w.db.$client.prepare("select id from lexelts where project_id = ?").get(w[project].id) as { id: number }).id;

@@ -1,0 +1,558 @@
+/**
+ * The Scoring page's data access: system runs (uploaded best / oot / mw files)
+ * stored per project, scored against the project's own gold (derived from the
+ * annotators' responses, lib/server/gold.ts) or against gold and mwgold files
+ * uploaded for the occasion; and SENSEVAL answers scored on the spot (not
+ * stored). Every function checks that the actor is the project's coordinator.
+ *
+ * All scoring goes through `scoreTexts` (the CLI's readers, key and scorers) and
+ * the SENSEVAL scorer's `scoreSensevalTexts` / `sensevalReportTexts`: there is
+ * no second implementation here, only shaping for the page and the downloads.
+ */
+import "server-only";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { systemRuns, users } from "../../db/schema";
+import { type ItemScore, type MwItem, type MwResult, type SubstitutionResult, type SubstitutionStats } from "../lexsub/score/index";
+import { formatReport, mwJson, substitutionJson } from "../lexsub/score/report";
+import { substitutionScores } from "../lexsub/score/substitution";
+import { scoreTexts } from "../lexsub/score/texts";
+import { type Diagnostic, diag, formatDiagnostic, hasErrors, splitLines } from "../scoring/diagnostics";
+import {
+  type Granularity,
+  type SensevalJson,
+  type StingyReading,
+  type Treatment,
+  formatSensevalScore,
+  scoreSensevalTexts,
+  sensevalJson,
+} from "../scoring/senseval";
+import { type SensevalReport, formatSensevalReport, sensevalReportTexts } from "../scoring/senseval-report";
+import { SystemReader } from "../lexsub/formats/system";
+import { type Actor, type ProjectRow, actorUserId, requireProject } from "./actor";
+import { InputError, NotFoundError } from "./errors";
+import { projectGold } from "./gold";
+
+export type RunType = "best" | "oot" | "mw";
+export const RUN_TYPES: readonly RunType[] = ["best", "oot", "mw"];
+
+/** Largest system, gold or SENSEVAL file accepted (LEXGOLD_MAX_RUN_BYTES, default 20 MB). */
+export const MAX_RUN_BYTES = Number(process.env.LEXGOLD_MAX_RUN_BYTES) > 0 ? Number(process.env.LEXGOLD_MAX_RUN_BYTES) : 20 * 1024 * 1024;
+/** Longest run name. */
+export const MAX_RUN_NAME = 80;
+
+export interface NamedText {
+  name: string;
+  text: string;
+}
+
+export interface RunInfo {
+  id: number;
+  name: string;
+  type: RunType;
+  fileName: string;
+  /** Size of the stored file in bytes (UTF-8). */
+  bytes: number;
+  createdBy: string | null;
+  createdAt: Date;
+}
+
+// ---------------------------------------------------------------------------
+// Reading uploads
+
+/** The run type a file name implies: `.best`, `.oot`, `.mw` (also `x.best.txt`), else null. */
+export function typeFromFileName(fileName: string): RunType | null {
+  const m = /\.(best|oot|mw)(?:\.txt)?$/i.exec(fileName.trim());
+  return m ? (m[1].toLowerCase() as RunType) : null;
+}
+
+/**
+ * Decode an uploaded file: refused when empty, over the size limit, not UTF-8
+ * or holding NUL characters (a binary file). `field` names the form field the
+ * message belongs to.
+ */
+export function decodeUpload(fileName: string, bytes: Uint8Array, field = "file"): NamedText {
+  const name = fileName.trim() || field;
+  if (bytes.byteLength === 0) throw new InputError(`${name}: the file is empty; nothing was saved.`, { [field]: "The file is empty." });
+  if (bytes.byteLength > MAX_RUN_BYTES) {
+    throw new InputError(`${name}: ${mb(bytes.byteLength)} is over the limit of ${mb(MAX_RUN_BYTES)}; nothing was saved.`, {
+      [field]: `Over the ${mb(MAX_RUN_BYTES)} limit.`,
+    });
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new InputError(`${name}: not UTF-8 text; nothing was saved.`, { [field]: "Not UTF-8 text." });
+  }
+  const nul = text.indexOf("\0");
+  if (nul >= 0) {
+    const line = text.slice(0, nul).split("\n").length;
+    throw new InputError(`${name}:${line}: a NUL character: this is not a text file; nothing was saved.`, { [field]: "Not a text file." });
+  }
+  return { name, text };
+}
+
+function mb(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / 1048576).toFixed(n % 1048576 === 0 ? 0 : 1)} MB` : `${Math.ceil(n / 1024)} KB`;
+}
+
+// ---------------------------------------------------------------------------
+// Runs
+
+const runColumns = {
+  id: systemRuns.id,
+  name: systemRuns.name,
+  type: systemRuns.type,
+  fileName: systemRuns.fileName,
+  bytes: sql<number>`length(cast(${systemRuns.content} as blob))`,
+  createdBy: users.name,
+  createdAt: systemRuns.createdAt,
+};
+
+/** The project's stored runs, oldest first (without their content). */
+export function listRuns(db: Db, actor: Actor, projectId: number): RunInfo[] {
+  requireProject(db, actor, projectId, { coordinator: true });
+  return db
+    .select(runColumns)
+    .from(systemRuns)
+    .leftJoin(users, eq(users.id, systemRuns.createdBy))
+    .where(eq(systemRuns.projectId, projectId))
+    .orderBy(asc(systemRuns.id))
+    .all();
+}
+
+export interface UploadRunInput {
+  fileName: string;
+  /** The file as uploaded (checked for size and UTF-8), or its text. */
+  bytes?: Uint8Array;
+  text?: string;
+  /** best, oot or mw; empty or "auto" to take it from the file name's extension. */
+  type?: string;
+  /** The run's name in tables; empty for the file name without its extension. */
+  name?: string;
+}
+
+export interface UploadRunResult {
+  run: RunInfo;
+  /** The system file's diagnostics (warnings: lines not in the format, CRLF, …). */
+  diagnostics: Diagnostic[];
+  lines: { read: number; matched: number; refused: number };
+}
+
+/**
+ * Store a system file as a run. Refused, with nothing written, when the type is
+ * neither given nor implied by the extension, the name is too long or taken,
+ * the file is empty, too big, not UTF-8, or has no line in the type's format.
+ */
+export function uploadRun(db: Db, actor: Actor, projectId: number, input: UploadRunInput): UploadRunResult {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const createdBy = actorUserId(actor!);
+  const fileName = (input.fileName ?? "").trim();
+  if (fileName === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
+  if (fileName.length > 255) throw new InputError("The file name is longer than 255 characters.", { file: "File name too long." });
+  const chosen = (input.type ?? "").trim().toLowerCase();
+  let type: RunType;
+  if (chosen === "" || chosen === "auto") {
+    const t = typeFromFileName(fileName);
+    if (!t) {
+      throw new InputError(`${fileName}: cannot tell the type from the name (expected .best, .oot or .mw); choose the type.`, {
+        type: "Choose best, oot or mw.",
+      });
+    }
+    type = t;
+  } else if ((RUN_TYPES as readonly string[]).includes(chosen)) {
+    type = chosen as RunType;
+  } else {
+    throw new InputError(`Unknown type "${input.type}": choose best, oot or mw.`, { type: "Choose best, oot or mw." });
+  }
+  const text =
+    input.bytes !== undefined ? decodeUpload(fileName, input.bytes).text : input.text !== undefined ? decodeUpload(fileName, new TextEncoder().encode(input.text)).text : "";
+  if (text === "") throw new InputError(`${fileName}: the file is empty; nothing was saved.`, { file: "The file is empty." });
+
+  const name = ((input.name ?? "").trim() || fileName.replace(/\.(best|oot|mw)(\.txt)?$/i, "") || fileName).replace(/\s+/g, " ");
+  if (name.length > MAX_RUN_NAME) throw new InputError(`The name is longer than ${MAX_RUN_NAME} characters.`, { name: `At most ${MAX_RUN_NAME} characters.` });
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw new InputError("The name holds control characters.", { name: "No control characters." });
+
+  // Read it as the scorer will: at least one line must be in the format.
+  const reader = new SystemReader(fileName, type);
+  for (const l of splitLines(text)) reader.push(l.crlf ? l.text + "\r" : l.text);
+  const diagnostics = reader.finish();
+  const lines = { read: reader.lines, matched: reader.matched, refused: reader.refused };
+  if (reader.matched === 0) {
+    const details = diagnostics.map(formatDiagnostic);
+    throw new InputError(
+      reader.refused > 0
+        ? `${fileName}: no line is in the ${type} format (${formatExample(type)}); nothing was saved.`
+        : `${fileName}: no answers in the file; nothing was saved.`,
+      { file: `No line in the ${type} format.` },
+      details,
+    );
+  }
+
+  const run = db.transaction((tx) => {
+    const taken = tx
+      .select({ id: systemRuns.id })
+      .from(systemRuns)
+      .where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.name, name)))
+      .get();
+    if (taken) throw new InputError(`A run named "${name}" is already stored; give this one another name or delete that one.`, { name: "Name taken." });
+    const row = tx
+      .insert(systemRuns)
+      .values({ projectId, name, type, fileName, content: text, createdBy })
+      .returning({ id: systemRuns.id })
+      .get();
+    return row.id;
+  });
+  return { run: getRunInfo(db, projectId, run), diagnostics, lines };
+}
+
+function formatExample(type: RunType): string {
+  return type === "best" ? "lexelt id :: guess;guess" : type === "oot" ? "lexelt id ::: guess;guess;…" : "lexelt id :: multiword";
+}
+
+function getRunInfo(db: Db, projectId: number, runId: number): RunInfo {
+  const r = db
+    .select(runColumns)
+    .from(systemRuns)
+    .leftJoin(users, eq(users.id, systemRuns.createdBy))
+    .where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.id, runId)))
+    .get();
+  if (!r) throw new NotFoundError("No such run in this project.");
+  return r;
+}
+
+/** Delete a stored run. Returns its name. */
+export function deleteRun(db: Db, actor: Actor, projectId: number, runId: number): string {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const run = getRunInfo(db, projectId, runId);
+  db.delete(systemRuns).where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.id, runId))).run();
+  return run.name;
+}
+
+/** A stored run with its file, for download. */
+export function runFile(db: Db, actor: Actor, projectId: number, runId: number): RunInfo & { content: string } {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const info = getRunInfo(db, projectId, runId);
+  const row = db
+    .select({ content: systemRuns.content })
+    .from(systemRuns)
+    .where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.id, runId)))
+    .get()!;
+  return { ...info, content: row.content };
+}
+
+// ---------------------------------------------------------------------------
+// Gold
+
+/** Which gold to score against: the project's own, or files uploaded with the request. */
+export type GoldSource = { kind: "project" } | { kind: "uploaded"; gold: NamedText | null; mwgold: NamedText | null };
+
+export interface ResolvedGold {
+  kind: "project" | "uploaded";
+  /** For headings: "the project's gold" or the uploaded files' names. */
+  label: string;
+  /** For best and oot; null when not uploaded. */
+  gold: NamedText | null;
+  /** For mw; null when not uploaded. */
+  mwgold: NamedText | null;
+}
+
+function resolveGold(db: Db, actor: Actor, project: ProjectRow, source: GoldSource): ResolvedGold {
+  if (source.kind === "project") {
+    const g = projectGold(db, actor, project.id);
+    return {
+      kind: "project",
+      label: `the gold derived from ${project.name}'s responses`,
+      gold: { name: `${project.name}.gold`, text: g.gold },
+      mwgold: { name: `${project.name}.mwgold`, text: g.mwgold },
+    };
+  }
+  if (!source.gold && !source.mwgold) throw new InputError("Upload a gold file, an mwgold file or both.", { gold: "Choose a gold or mwgold file." });
+  const names = [source.gold?.name, source.mwgold?.name].filter(Boolean).join(" and ");
+  return { kind: "uploaded", label: `uploaded ${names}`, gold: source.gold, mwgold: source.mwgold };
+}
+
+// ---------------------------------------------------------------------------
+// Scores
+
+/** The figures of one run: best/oot or mw, as the JSON of `lexgold score --json`. */
+export type RunFigures = ReturnType<typeof substitutionJson> | ReturnType<typeof mwJson>;
+
+export interface RunSummary {
+  run: RunInfo;
+  /** null when the run could not be scored (see `problem`). */
+  figures: RunFigures | null;
+  /** Why there are no figures: no gold of the run's kind, or a gold with errors. */
+  problem: string | null;
+  errors: number;
+  warnings: number;
+}
+
+export interface ScoreBoard {
+  gold: { kind: ResolvedGold["kind"]; label: string; goldName: string | null; mwgoldName: string | null; items: number | null };
+  /** Diagnostics of the gold and mwgold themselves (once, not per run). */
+  goldDiagnostics: Diagnostic[];
+  runs: RunSummary[];
+}
+
+interface Scored {
+  out: ReturnType<typeof scoreTexts>;
+  goldDiagnostics: Diagnostic[];
+}
+
+function goldFor(g: ResolvedGold, type: RunType): NamedText | null {
+  return type === "mw" ? g.mwgold : g.gold;
+}
+
+function missingGold(g: ResolvedGold, type: RunType): string {
+  return type === "mw" ? "No mwgold file uploaded: mw runs are scored against an mwgold." : "No gold file uploaded: best and oot runs are scored against a gold.";
+}
+
+function scoreOne(g: ResolvedGold, run: { type: RunType; fileName: string; content: string }, by?: "pos" | "lexelt"): Scored | null {
+  const gold = goldFor(g, run.type);
+  if (!gold) return null;
+  const out = scoreTexts({ type: run.type, system: run.content, gold: gold.text, systemName: run.fileName, goldName: gold.name, by: run.type === "mw" ? undefined : by });
+  return { out, goldDiagnostics: out.goldDiagnostics };
+}
+
+function figuresOf(result: SubstitutionResult | MwResult): RunFigures {
+  return result.type === "mw" ? mwJson(result.stats) : substitutionJson(result.type, result.stats);
+}
+
+function goldItems(g: ResolvedGold): number | null {
+  if (!g.gold) return null;
+  let n = 0;
+  for (const l of splitLines(g.gold.text)) if (l.text.trim() !== "") n++;
+  return n;
+}
+
+/** Every stored run scored against the chosen gold: the page's results table and the JSON download. */
+export function scoreBoard(db: Db, actor: Actor, projectId: number, source: GoldSource): ScoreBoard {
+  const project = requireProject(db, actor, projectId, { coordinator: true });
+  const g = resolveGold(db, actor, project, source);
+  const rows = db
+    .select({ ...runColumns, content: systemRuns.content })
+    .from(systemRuns)
+    .leftJoin(users, eq(users.id, systemRuns.createdBy))
+    .where(eq(systemRuns.projectId, projectId))
+    .orderBy(asc(systemRuns.id))
+    .all();
+  const goldDiagnostics = new Map<string, Diagnostic[]>();
+  const runs: RunSummary[] = rows.map(({ content, ...run }) => {
+    const s = scoreOne(g, { type: run.type, fileName: run.fileName, content });
+    if (!s) return { run, figures: null, problem: missingGold(g, run.type), errors: 0, warnings: 0 };
+    const kind = run.type === "mw" ? "mw" : "gold";
+    if (!goldDiagnostics.has(kind)) goldDiagnostics.set(kind, s.goldDiagnostics);
+    const sys = s.out.systemDiagnostics;
+    const counts = { errors: sys.filter((d) => d.severity === "error").length, warnings: sys.filter((d) => d.severity === "warning").length };
+    if (hasErrors(s.goldDiagnostics)) return { run, figures: null, problem: `${goldFor(g, run.type)!.name} has errors; nothing scored.`, ...counts };
+    return { run, figures: figuresOf(s.out.result), problem: null, ...counts };
+  });
+  // The gold's own problems, even when no run is stored yet.
+  if (g.gold && !goldDiagnostics.has("gold")) goldDiagnostics.set("gold", scoreTexts({ type: "best", system: "", gold: g.gold.text, goldName: g.gold.name }).goldDiagnostics);
+  if (g.mwgold && !goldDiagnostics.has("mw")) goldDiagnostics.set("mw", scoreTexts({ type: "mw", system: "", gold: g.mwgold.text, goldName: g.mwgold.name }).goldDiagnostics);
+  return {
+    gold: { kind: g.kind, label: g.label, goldName: g.gold?.name ?? null, mwgoldName: g.mwgold?.name ?? null, items: goldItems(g) },
+    goldDiagnostics: [...(goldDiagnostics.get("gold") ?? []), ...(goldDiagnostics.get("mw") ?? [])],
+    runs,
+  };
+}
+
+/** The JSON download: every run's figures (as `lexgold score --json`) with its per-PoS breakdown. */
+export function scoresJson(db: Db, actor: Actor, projectId: number, source: GoldSource) {
+  const project = requireProject(db, actor, projectId, { coordinator: true });
+  const g = resolveGold(db, actor, project, source);
+  const rows = db
+    .select({ id: systemRuns.id, name: systemRuns.name, type: systemRuns.type, fileName: systemRuns.fileName, content: systemRuns.content })
+    .from(systemRuns)
+    .where(eq(systemRuns.projectId, projectId))
+    .orderBy(asc(systemRuns.id))
+    .all();
+  return {
+    project: project.name,
+    gold: { kind: g.kind, gold: g.gold?.name ?? null, mwgold: g.mwgold?.name ?? null },
+    runs: rows.map((r) => {
+      const head = { id: r.id, name: r.name, fileName: r.fileName };
+      const s = scoreOne(g, r, "pos");
+      if (!s) return { ...head, type: r.type, scores: null, problem: missingGold(g, r.type) };
+      if (hasErrors(s.goldDiagnostics)) return { ...head, type: r.type, scores: null, problem: `${goldFor(g, r.type)!.name} has errors; nothing scored.` };
+      const res = s.out.result;
+      const groups = res.type === "mw" ? undefined : (res.groups ?? []).map((x) => ({ pos: x.group, ...substitutionJson(res.type, x.stats) }));
+      return { ...head, scores: figuresOf(res), ...(groups ? { groups } : {}), diagnostics: s.out.systemDiagnostics.map(formatDiagnostic) };
+    }),
+  };
+}
+
+/** One row of a breakdown: a PoS or a lexelt. */
+export interface GroupRow {
+  group: string;
+  stats: SubstitutionStats;
+  scores: ReturnType<typeof substitutionScores>;
+}
+
+/** One attempted item, as the per-item table shows it. */
+export type ItemRow =
+  | {
+      kind: "substitution";
+      line: number;
+      id: string;
+      lexelt: string;
+      guesses: string[];
+      mode: string | null;
+      modeHit: boolean | null;
+      credit: number;
+      score: number;
+      humanResponses: number;
+      truncated: boolean;
+    }
+  | { kind: "mw"; line: number; id: string; lexelt: string; answer: string; mode: string | null; genuine: boolean; matched: boolean };
+
+export interface RunDetail {
+  run: RunInfo;
+  goldName: string | null;
+  /** null when the run could not be scored (`problem`). */
+  figures: RunFigures | null;
+  problem: string | null;
+  /** The official output, as `lexgold score` prints it (the totals). */
+  report: string;
+  /** The same with the `-v` lines first. */
+  verboseReport: string;
+  byPos: GroupRow[];
+  byLexelt: GroupRow[];
+  items: ItemRow[];
+  lines: { read: number; matched: number; refused: number };
+  ignored: { outsideT?: number; repeats: number } | null;
+  goldDiagnostics: Diagnostic[];
+  systemDiagnostics: Diagnostic[];
+}
+
+function itemRow(i: ItemScore | MwItem, type: RunType): ItemRow {
+  if (type === "mw") {
+    const m = i as MwItem;
+    return { kind: "mw", line: m.line, id: m.id, lexelt: m.systemLexelt, answer: m.answer, mode: m.mode, genuine: m.genuine, matched: m.matched };
+  }
+  const s = i as ItemScore;
+  return {
+    kind: "substitution",
+    line: s.line,
+    id: s.id,
+    lexelt: s.lexelt,
+    guesses: s.guesses,
+    mode: s.mode,
+    modeHit: s.modeHit,
+    credit: s.credit,
+    score: s.score,
+    humanResponses: s.humanResponses,
+    truncated: s.truncated,
+  };
+}
+
+/** One run in full: the official report, breakdowns per PoS and per lexelt, every attempted item, all diagnostics. */
+export function runDetail(db: Db, actor: Actor, projectId: number, runId: number, source: GoldSource): RunDetail {
+  const project = requireProject(db, actor, projectId, { coordinator: true });
+  const run = runFile(db, actor, projectId, runId);
+  const g = resolveGold(db, actor, project, source);
+  const { content, ...info } = run;
+  const empty = { byPos: [], byLexelt: [], items: [], lines: { read: 0, matched: 0, refused: 0 }, ignored: null, systemDiagnostics: [] };
+  const gold = goldFor(g, run.type);
+  if (!gold) return { run: info, goldName: null, figures: null, problem: missingGold(g, run.type), report: "", verboseReport: "", goldDiagnostics: [], ...empty };
+  const byPos = scoreOne(g, run, "pos")!;
+  const goldDiagnostics = byPos.goldDiagnostics;
+  if (hasErrors(goldDiagnostics)) {
+    return { run: info, goldName: gold.name, figures: null, problem: `${gold.name} has errors; nothing scored.`, report: "", verboseReport: "", goldDiagnostics, ...empty };
+  }
+  const out = byPos.out;
+  const result = out.result;
+  const report = formatReport(result);
+  let posRows: GroupRow[] = [];
+  let lexeltRows: GroupRow[] = [];
+  if (result.type !== "mw") {
+    posRows = result.groups ?? [];
+    const byLexelt = scoreOne(g, run, "lexelt")!.out.result as SubstitutionResult;
+    lexeltRows = byLexelt.groups ?? [];
+  }
+  return {
+    run: info,
+    goldName: gold.name,
+    figures: figuresOf(result),
+    problem: null,
+    report,
+    verboseReport: formatReport(result, out.items),
+    byPos: posRows,
+    byLexelt: lexeltRows,
+    items: out.items.map((i) => itemRow(i, run.type)),
+    lines: out.lines,
+    ignored: result.ignored,
+    goldDiagnostics,
+    systemDiagnostics: out.systemDiagnostics,
+  };
+}
+
+/** The official text report of one run, for download (`verbose`: with the `-v` lines first). */
+export function runReport(db: Db, actor: Actor, projectId: number, runId: number, source: GoldSource, verbose = false): { run: RunInfo; text: string } {
+  const d = runDetail(db, actor, projectId, runId, source);
+  if (d.problem) throw new InputError(`${d.run.name}: ${d.problem}`, {}, d.goldDiagnostics.map(formatDiagnostic));
+  return { run: d.run, text: verbose ? d.verboseReport : d.report };
+}
+
+// ---------------------------------------------------------------------------
+// SENSEVAL (issue #7): scored on submit, not stored
+
+export interface SensevalUpload {
+  answers: NamedText;
+  key: NamedText;
+  sensemap: NamedText | null;
+  granularity?: string;
+  treatment?: string;
+  stingy?: string;
+}
+
+export interface SensevalOutcome {
+  granularity: Granularity;
+  treatment: Treatment;
+  stingy: StingyReading;
+  /** scorer2's output. */
+  text: string;
+  json: SensevalJson;
+  /** The SENSEVAL-1 grid, when a sense map was given. */
+  report: Omit<SensevalReport, "diagnostics"> | null;
+  reportText: string | null;
+  diagnostics: Diagnostic[];
+}
+
+/** Score SENSEVAL answers against a key (and sense map) as scorer2 does, with the SENSEVAL-1 grid. */
+export function scoreSensevalUpload(db: Db, actor: Actor, projectId: number, input: SensevalUpload): SensevalOutcome {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const granularity = (input.granularity || "fine") as Granularity;
+  if (!["fine", "coarse", "mixed"].includes(granularity)) throw new InputError(`Unknown granularity "${input.granularity}".`, { granularity: "fine, coarse or mixed" });
+  const treatment = (input.treatment || "generous") as Treatment;
+  if (!["minimal", "generous", "stingy"].includes(treatment)) throw new InputError(`Unknown treatment "${input.treatment}".`, { treatment: "minimal, generous or stingy" });
+  const stingy = (input.stingy || "product") as StingyReading;
+  if (!["product", "overlap"].includes(stingy)) throw new InputError(`Unknown stingy reading "${input.stingy}".`, { stingy: "product or overlap" });
+  if (granularity !== "fine" && !input.sensemap) {
+    throw new InputError(`${granularity} scoring needs a sense map.`, { sensemap: "Choose a sense map for coarse or mixed scoring." });
+  }
+  const files = { answers: input.answers, key: input.key, sensemap: input.sensemap };
+  const result = scoreSensevalTexts(files, { granularity, treatment, stingy });
+  let report: SensevalOutcome["report"] = null;
+  let reportText: string | null = null;
+  if (input.sensemap) {
+    const r = sensevalReportTexts({ answers: input.answers, key: input.key, sensemap: input.sensemap }, { stingy });
+    const { diagnostics: _d, ...grid } = r;
+    report = grid;
+    reportText = formatSensevalReport(r, { answers: input.answers.name, key: input.key.name, sensemap: input.sensemap.name });
+  }
+  const diagnostics = [...result.diagnostics];
+  if (result.total === 0 && !hasErrors(diagnostics)) diagnostics.push(diag("warning", input.key.name, 0, "the key holds no instance; every figure is undefined"));
+  return {
+    granularity: result.granularity,
+    treatment: result.treatment,
+    stingy: result.stingy,
+    text: formatSensevalScore(result, input.answers.name, input.key.name),
+    json: sensevalJson(result),
+    report,
+    reportText,
+    diagnostics,
+  };
+}
