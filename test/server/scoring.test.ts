@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Db } from "../../db/client";
+import type { MwStats, SubstitutionStats } from "../../lib/lexsub/score/index";
 import { scoreTexts } from "../../lib/lexsub/score/texts";
 import { mwJson, substitutionJson } from "../../lib/lexsub/score/report";
 import { SYSTEM } from "../../lib/server/actor";
@@ -46,6 +47,18 @@ const OOT = ["bright.a 1 ::: clever;smart;clever", "keen.a 4 ::: sharp", ""].joi
 const MW = ["take.v 1 :: take place", "take.v 2 :: take off", "film.n 3 :: film star", ""].join("\n");
 
 const UPLOADED: GoldSource = { kind: "uploaded", gold: { name: "hand.gold", text: GOLD }, mwgold: { name: "hand.mwgold", text: MWGOLD } };
+
+function subStats(input: Parameters<typeof scoreTexts>[0]): SubstitutionStats {
+  const r = scoreTexts(input).result;
+  if (r.type === "mw") throw new Error("expected best or oot");
+  return r.stats;
+}
+
+function mwStats(input: Parameters<typeof scoreTexts>[0]): MwStats {
+  const r = scoreTexts(input).result;
+  if (r.type !== "mw") throw new Error("expected mw");
+  return r.stats;
+}
 
 function runCount(db: Db): number {
   return (db.$client.prepare("select count(*) as n from system_runs").get() as { n: number }).n;
@@ -204,21 +217,21 @@ describe("scoring: figures against an uploaded gold (hand-computed)", () => {
     uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.mw", bytes: enc(MW), name: "hand mw" });
     const board = scoreBoard(f.db, f.coord, f.project.id, UPLOADED);
     expect(board.gold).toMatchObject({ kind: "uploaded", goldName: "hand.gold", mwgoldName: "hand.mwgold", items: 4 });
-    const [best, oot, mw] = board.runs.map((r) => r.figures as Record<string, number | null>);
+    const [best, oot, mw] = board.runs.map((r) => r.figures as unknown as Record<string, number | null>);
 
-    expect(best).toEqual(substitutionJson("best", (scoreTexts({ type: "best", system: BEST, gold: GOLD }).result as { stats: never }).stats));
+    expect(best).toEqual(substitutionJson("best", subStats({ type: "best", system: BEST, gold: GOLD })));
     expect(best).toMatchObject({ type: "best", total: 3, attempted: 2, totalWithMode: 2, attemptedWithMode: 2 });
     expect(best.precision).toBeCloseTo(11 / 24, 12);
     expect(best.recall).toBeCloseTo(11 / 36, 12);
     expect(best.modePrecision).toBe(0.5);
     expect(best.modeRecall).toBe(0.5);
 
-    expect(oot).toEqual(substitutionJson("oot", (scoreTexts({ type: "oot", system: OOT, gold: GOLD }).result as { stats: never }).stats));
+    expect(oot).toEqual(substitutionJson("oot", subStats({ type: "oot", system: OOT, gold: GOLD })));
     expect(oot).toMatchObject({ type: "oot", total: 3, attempted: 2, attemptedWithMode: 1, modePrecision: 0, modeRecall: 0 });
     expect(oot.precision).toBeCloseTo(2 / 3, 12);
     expect(oot.recall).toBeCloseTo(4 / 9, 12);
 
-    expect(mw).toEqual(mwJson((scoreTexts({ type: "mw", system: MW, gold: MWGOLD }).result as { stats: never }).stats));
+    expect(mw).toEqual(mwJson(mwStats({ type: "mw", system: MW, gold: MWGOLD })));
     expect(mw).toMatchObject({ totalMultiwords: 2, systemFound: 3, genuine: 2, matched: 1, detectionRecall: 1, identificationRecall: 0.5 });
     expect(mw.detectionPrecision).toBeCloseTo(2 / 3, 12);
     expect(mw.identificationPrecision).toBeCloseTo(1 / 3, 12);
@@ -301,7 +314,7 @@ describe("scoring: against the project's own gold", () => {
     const g = projectGold(f.db, f.coord, f.project.id);
     const board = scoreBoard(f.db, f.coord, f.project.id, { kind: "project" });
     expect(board.gold.kind).toBe("project");
-    const expected = substitutionJson("best", (scoreTexts({ type: "best", system: runFile(f.db, f.coord, f.project.id, run.id).content, gold: g.gold }).result as { stats: never }).stats);
+    const expected = substitutionJson("best", subStats({ type: "best", system: runFile(f.db, f.coord, f.project.id, run.id).content, gold: g.gold }));
     expect(board.runs[0].figures).toEqual(expected);
     // Hand: p1 clever 2, smart 1 (|H| 3, mode clever); p2 shining 1, luminous 1 (|H| 2, no mode).
     // clever on p1: 2/3; dim on p2: 0. P = R = (2/3)/2 = 1/3; mode 1 of 1.
@@ -364,7 +377,7 @@ describe.runIf(existsSync(TRIAL) && existsSync(EXPECTED))("scoring: the trial ba
       expect(runReport(f.db, f.coord, f.project.id, runs[i].id, source).text).toBe(plain);
       expect(runReport(f.db, f.coord, f.project.id, runs[i].id, source, true).text).toBe(verbose);
       // The table's figures, parsed back from the expected text.
-      const fig = board.runs[i].figures as Record<string, number | null>;
+      const fig = board.runs[i].figures as unknown as Record<string, number | null>;
       const pct = (x: number | null) => (x === null ? "" : (Math.trunc(x * 10000 + 0.5) / 100).toFixed(2));
       if (c.type === "mw") {
         const m = /Total MWs in GS = (\d+), System found (\d*) of which (\d*) were genuine/.exec(plain)!;
