@@ -27,6 +27,7 @@ import {
   setCorrectedPos,
   setExclusion,
 } from "../../lib/server/gold";
+import { goldPageData, goldReviewCsv, instanceTexts } from "../../lib/server/gold-review";
 import { projectProgress } from "../../lib/server/progress";
 import { createProject, listProjects, projectOverview } from "../../lib/server/projects";
 import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
@@ -155,6 +156,10 @@ const CALLS: Call[] = [
   { name: "setExclusion", expect: COORDINATOR, call: (w, k) => setExclusion(w.db, w.actor(k), w.p.id, "p1", "garbled sentence") },
   { name: "setCorrectedPos", expect: COORDINATOR, call: (w, k) => setCorrectedPos(w.db, w.actor(k), w.p.id, "p1", "n") },
   { name: "goldReviewHistory", expect: COORDINATOR, call: (w, k) => goldReviewHistory(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  // gold-review.ts
+  { name: "goldPageData", expect: COORDINATOR, call: (w, k) => goldPageData(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "instanceTexts", expect: COORDINATOR, call: (w, k) => Object.fromEntries(instanceTexts(w.db, w.actor(k), w.p.id, ["p1", "q1"])), check: noOtherProject },
+  { name: "goldReviewCsv", expect: COORDINATOR, call: (w, k) => goldReviewCsv(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "listRuns", expect: COORDINATOR, call: (w, k) => listRuns(w.db, w.actor(k), w.p.id) },
   { name: "uploadRun", expect: COORDINATOR, call: (w, k) => uploadRun(w.db, w.actor(k), w.p.id, { fileName: "s.best", bytes: enc(RUN) }) },
   { name: "deleteRun", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => deleteRun(w.db, w.actor(k), w.p.id, id)) },
