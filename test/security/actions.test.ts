@@ -46,6 +46,7 @@ vi.mock("next/navigation", () => ({
 const { createProjectAction } = await import("../../app/projects/actions");
 const members = await import("../../app/projects/[projectId]/members/actions");
 const { saveResponseAction } = await import("../../app/annotate/actions");
+const gold = await import("../../app/projects/[projectId]/gold/actions");
 
 // Outcomes per actor: signedOut annotatorOfOther annotator coordinatorOfOther coordinator (system: not a session, always "-").
 const COORDINATOR = "401 403 403 404 ok -";
@@ -75,6 +76,10 @@ const ACTIONS: ActionCase[] = [
   },
   { name: "setRequiredAction", expect: COORDINATOR, run: (w) => members.setRequiredAction(w.p.id, null, form({ requiredAnnotators: "2" })) },
   { name: "setGuidelinesAction", expect: COORDINATOR, run: (w) => members.setGuidelinesAction(w.p.id, null, form({ guidelines: "Be brief." })) },
+  { name: "decideLemmaAction", expect: COORDINATOR, run: (w) => gold.decideLemmaAction(w.p.id, null, form({ form: "sunny", decision: "overridden", lemma: "sunlit" })) },
+  { name: "acceptAllAction", expect: COORDINATOR, run: (w) => gold.acceptAllAction(w.p.id, null, form({})) },
+  { name: "exclusionAction", expect: COORDINATOR, run: (w) => gold.exclusionAction(w.p.id, null, form({ instanceId: "p1", op: "exclude", reason: "a test" })) },
+  { name: "correctPosAction", expect: COORDINATOR, run: (w) => gold.correctPosAction(w.p.id, null, form({ instanceId: "p1", op: "correct", pos: "n" })) },
   {
     name: "saveResponseAction",
     expect: OWN_WORK,

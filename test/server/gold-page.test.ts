@@ -3,7 +3,9 @@
  * the lemma review and of the gold items, from one load, filtered and paged; the
  * instance texts; the review log as CSV.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import type { Db } from "../../db/client";
+import type { Actor } from "../../lib/server/actor";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { AuthError, NotFoundError } from "../../lib/server/errors";
 import { decideLemma, lemmaReview, projectGold, setCorrectedPos, setExclusion } from "../../lib/server/gold";
@@ -19,6 +21,19 @@ import { createProject } from "../../lib/server/projects";
 import { importResponses } from "../../lib/server/response-import";
 import { addMember } from "../../lib/server/users";
 import { actorFor, projectFixture } from "../support/db";
+
+// The Gold page's server actions read the actor and db from the session: given here.
+const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));
+vi.mock("@/lib/auth/session", () => ({ getActor: async () => session.actor }));
+vi.mock("@/lib/db", () => ({ getDb: () => session.db }));
+vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
+const actions = await import("../../app/projects/[projectId]/gold/actions");
+
+function form(fields: Record<string, string>): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.append(k, v);
+  return f;
+}
 
 const xml = `<?xml version="1.0"?>
 <corpus lang="english">
@@ -226,5 +241,69 @@ describe("goldReviewCsv", () => {
       "coord,lemma,still,overridden,'=1+1",
     ]);
     for (const l of lines.slice(1)) expect(l).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,/);
+  });
+});
+
+describe("the Gold page's server actions", () => {
+  function signedIn(actor: "coord" | "ann" = "coord") {
+    const f = setup();
+    session.db = f.db as Db;
+    session.actor = (actor === "coord" ? f.coord : f.ann) as Actor;
+    return f;
+  }
+
+  it("decide a form from the button pressed, accepting the proposal for a PoS when the button names one", async () => {
+    const { db, coord, project } = signedIn();
+    expect(await actions.decideLemmaAction(project.id, null, form({ form: "jumps", decision: "overridden", lemma: "  Leap " }))).toEqual({
+      ok: true,
+      message: "Overridden: Leap",
+    });
+    expect(projectGold(db, coord, project.id).gold).toContain("hop.v h1 :: skip 2;Leap 1;jump 1;");
+    // accepted:n asks for the proposal made for a noun ("jumps" was typed under a verb only; as a noun it is jump too).
+    expect(await actions.decideLemmaAction(project.id, null, form({ form: "jumps", decision: "accepted:n", lemma: "ignored" }))).toEqual({ ok: true, message: "Accepted: jump" });
+    expect(lemmaReview(db, coord, project.id).find((r) => r.form === "jumps")).toMatchObject({ decision: "accepted", lemma: "jump" });
+    expect(await actions.decideLemmaAction(project.id, null, form({ form: "jumps", decision: "reset" }))).toEqual({ ok: true, message: "Reset: jump (unreviewed)" });
+    expect(lemmaReview(db, coord, project.id).find((r) => r.form === "jumps")?.decision).toBeNull();
+  });
+
+  it("return the lemma's error keyed to the lemma field, and write nothing", async () => {
+    const { db, coord, project } = signedIn();
+    const r = await actions.decideLemmaAction(project.id, null, form({ form: "jumps", decision: "overridden", lemma: "a;b" }));
+    expect(r).toMatchObject({ ok: false, errors: { lemma: expect.stringContaining("';'") } });
+    expect(goldReviewCsv(db, coord, project.id).split("\r\n")).toHaveLength(2);
+  });
+
+  it("exclude with a reason (its error shown by the reason field) and put back", async () => {
+    const { db, coord, project } = signedIn();
+    const refused = await actions.exclusionAction(project.id, null, form({ instanceId: "c2", op: "exclude", reason: "   " }));
+    expect(refused).toMatchObject({ ok: false, errors: { reason: "Say why the instance is excluded." } });
+    expect(projectGold(db, coord, project.id).result.summary.excluded).toBe(0);
+    expect(await actions.exclusionAction(project.id, null, form({ instanceId: "c2", op: "exclude", reason: "a hotel" }))).toEqual({ ok: true, message: "Excluded c2." });
+    expect(projectGold(db, coord, project.id).gold).not.toContain(" c2 ");
+    expect(await actions.exclusionAction(project.id, null, form({ instanceId: "c2", op: "restore", reason: "ignored" }))).toEqual({
+      ok: true,
+      message: "Put c2 back into the gold.",
+    });
+    expect(projectGold(db, coord, project.id).gold).toContain("calm.a c2 :: pn 2;");
+  });
+
+  it("correct the PoS and undo it; an empty choice is refused rather than read as undo", async () => {
+    const { db, coord, project } = signedIn();
+    expect(await actions.correctPosAction(project.id, null, form({ instanceId: "h1", op: "correct", pos: "" }))).toMatchObject({ ok: false, errors: { pos: "Choose the PoS." } });
+    expect(await actions.correctPosAction(project.id, null, form({ instanceId: "h1", op: "correct", pos: "x" }))).toMatchObject({ ok: false, errors: { pos: expect.any(String) } });
+    expect(goldReviewCsv(db, coord, project.id).split("\r\n")).toHaveLength(2);
+    expect(await actions.correctPosAction(project.id, null, form({ instanceId: "h1", op: "correct", pos: "n" }))).toEqual({ ok: true, message: "h1: PoS corrected to n." });
+    expect(projectGold(db, coord, project.id).gold).toContain("hop.v.n h1 ::");
+    expect(await actions.correctPosAction(project.id, null, form({ instanceId: "h1", op: "undo" }))).toEqual({ ok: true, message: "h1: PoS as loaded." });
+    expect(projectGold(db, coord, project.id).gold).toContain("hop.v h1 ::");
+  });
+
+  it("accept every open proposal, and refuse an annotator", async () => {
+    const { db, coord, ann, project } = signedIn();
+    expect(await actions.acceptAllAction(project.id, null, form({}))).toEqual({ ok: true, message: "Accepted the proposal for 9 forms." });
+    expect(await actions.acceptAllAction(project.id, null, form({}))).toEqual({ ok: true, message: "Every form is reviewed already." });
+    session.actor = ann as Actor;
+    expect(await actions.exclusionAction(project.id, null, form({ instanceId: "c1", op: "exclude", reason: "x" }))).toEqual({ ok: false, message: "Only a coordinator can do that." });
+    expect(projectGold(db, coord, project.id).result.summary.excluded).toBe(0);
   });
 });

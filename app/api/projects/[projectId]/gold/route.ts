@@ -1,0 +1,53 @@
+import { getActor } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { InputError } from "@/lib/server/errors";
+import { projectGold } from "@/lib/server/gold";
+import { goldReviewCsv } from "@/lib/server/gold-review";
+import { requireProject } from "@/lib/server/actor";
+import { errorResponse } from "@/lib/server/http";
+
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ projectId: string }> };
+
+const FILES = {
+  gold: { suffix: ".gold", type: "text/plain; charset=utf-8" },
+  mwgold: { suffix: ".mwgold", type: "text/plain; charset=utf-8" },
+  log: { suffix: "-gold-review.csv", type: "text/csv; charset=utf-8" },
+} as const;
+
+/**
+ * Download the project's derived gold (?file=gold) or mwgold (?file=mwgold), as
+ * they would be exported now, or the gold review log as CSV (?file=log).
+ * Coordinators of the project only.
+ */
+export async function GET(req: Request, ctx: Ctx) {
+  try {
+    const actor = await getActor();
+    const projectId = Number((await ctx.params).projectId);
+    const db = getDb();
+    const project = requireProject(db, actor, projectId, { coordinator: true });
+    const which = new URL(req.url).searchParams.get("file") ?? "gold";
+    if (!Object.hasOwn(FILES, which)) {
+      throw new InputError(`Unknown file "${which}": ask for gold, mwgold or log.`, { file: "One of gold, mwgold, log." });
+    }
+    const kind = which as keyof typeof FILES;
+    let text: string;
+    if (kind === "log") text = goldReviewCsv(db, actor, projectId);
+    else {
+      const g = projectGold(db, actor, projectId);
+      text = kind === "gold" ? g.gold : g.mwgold;
+    }
+    const fileName = project.name.replace(/[^A-Za-z0-9._-]+/g, "-") + FILES[kind].suffix;
+    return new Response(text, {
+      headers: {
+        "Content-Type": FILES[kind].type,
+        "Content-Disposition": `attachment; filename="${fileName}"`,
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

@@ -1,0 +1,85 @@
+"use server";
+/**
+ * The Gold page's server actions. Each gets the actor from the session and hands
+ * it to lib/server/gold.ts, which checks it (coordinator of this project),
+ * validates the input and records the decision with who and when; these only
+ * read the form and shape the result.
+ */
+import { revalidatePath } from "next/cache";
+import { getActor } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { InputError, toActionError } from "@/lib/server/errors";
+import { acceptAllProposals, decideLemma, setCorrectedPos, setExclusion } from "@/lib/server/gold";
+
+export type GoldFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
+
+function refresh(projectId: number) {
+  // The gold feeds the agreement and scoring pages too.
+  revalidatePath(`/projects/${projectId}/gold`);
+  revalidatePath(`/projects/${projectId}/agreement`);
+  revalidatePath(`/projects/${projectId}/scoring`);
+}
+
+const DONE: Record<string, string> = {
+  accepted: "Accepted",
+  overridden: "Overridden",
+  kept: "Kept as typed",
+};
+
+/** One form's decision: the submit button gives `decision` (accepted, accepted:POS, overridden, kept, reset). */
+export async function decideLemmaAction(projectId: number, _prev: GoldFormState, form: FormData): Promise<GoldFormState> {
+  try {
+    // "accepted:v": accept the proposal made for that PoS (forms whose proposal depends on it).
+    const [decision, pos] = String(form.get("decision") ?? "").split(":", 2);
+    const input: Record<string, string> = { form: String(form.get("form") ?? ""), decision };
+    if (decision === "overridden") input.lemma = String(form.get("lemma") ?? "");
+    if (decision === "accepted" && pos) input.pos = pos;
+    const r = decideLemma(getDb(), await getActor(), projectId, input);
+    refresh(projectId);
+    return { ok: true, message: r.decision === null ? `Reset: ${r.lemma} (unreviewed)` : `${DONE[r.decision]}: ${r.lemma}` };
+  } catch (e) {
+    return toActionError(e);
+  }
+}
+
+export async function acceptAllAction(projectId: number, _prev: GoldFormState, _form: FormData): Promise<GoldFormState> {
+  try {
+    const n = acceptAllProposals(getDb(), await getActor(), projectId);
+    refresh(projectId);
+    return { ok: true, message: n === 0 ? "Every form is reviewed already." : `Accepted the proposal for ${n} form${n === 1 ? "" : "s"}.` };
+  } catch (e) {
+    return toActionError(e);
+  }
+}
+
+/** Exclude an instance (`reason`), or put it back (`restore` set). */
+export async function exclusionAction(projectId: number, _prev: GoldFormState, form: FormData): Promise<GoldFormState> {
+  try {
+    const instanceId = String(form.get("instanceId") ?? "");
+    const restore = form.get("op") === "restore";
+    const r = setExclusion(getDb(), await getActor(), projectId, instanceId, restore ? null : String(form.get("reason") ?? ""));
+    refresh(projectId);
+    return { ok: true, message: r === null ? `Put ${instanceId} back into the gold.` : `Excluded ${instanceId}.` };
+  } catch (e) {
+    const err = toActionError(e);
+    // lib/server validates the reason on its own, so its message comes keyed "form": it belongs to the reason field.
+    if (err.errors?.form) err.errors = { reason: err.errors.form };
+    return err;
+  }
+}
+
+/** Correct an instance's PoS (`pos`: n, v, a, r), or undo the correction (`op` = undo). */
+export async function correctPosAction(projectId: number, _prev: GoldFormState, form: FormData): Promise<GoldFormState> {
+  try {
+    const instanceId = String(form.get("instanceId") ?? "");
+    const undo = form.get("op") === "undo";
+    const pos = String(form.get("pos") ?? "");
+    // An empty choice would read as "undo" to lib/server: refuse it here instead.
+    if (!undo && pos === "") throw new InputError("Choose the PoS to correct to.", { pos: "Choose the PoS." });
+    const r = setCorrectedPos(getDb(), await getActor(), projectId, instanceId, undo ? null : pos);
+    refresh(projectId);
+    return { ok: true, message: r === null ? `${instanceId}: PoS as loaded.` : `${instanceId}: PoS corrected to ${r}.` };
+  } catch (e) {
+    return toActionError(e);
+  }
+}

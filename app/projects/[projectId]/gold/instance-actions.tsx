@@ -1,0 +1,125 @@
+"use client";
+import { useEffect, useRef } from "react";
+import { correctPosAction, exclusionAction } from "./actions";
+import styles from "./gold.module.css";
+import { useGoldForm } from "./use-gold-form";
+
+const POS_NAMES: Record<string, string> = { n: "noun", v: "verb", a: "adjective", r: "adverb" };
+
+/** After a change swaps the form's controls, keep the keyboard where it was: on the control that replaced the one pressed. */
+function useFocusOnChange<T extends HTMLElement>(value: unknown) {
+  const ref = useRef<T>(null);
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.isConnected) ref.current?.focus();
+  }, [value]);
+  return ref;
+}
+
+function Outcome({ state, field }: { state: ReturnType<typeof useGoldForm>["state"]; field?: string }) {
+  if (!state) return null;
+  if (state.ok) return <span className={styles.saved}>{state.message}</span>;
+  if (field && state.errors?.[field]) return null;
+  return <span className={styles.error} role="alert">{state.message}</span>;
+}
+
+/** Exclude the instance from the gold with a reason, or put it back. */
+export function ExclusionForm({ projectId, instanceId, excluded }: { projectId: number; instanceId: string; excluded: string | null }) {
+  const { state, pending, onSubmit } = useGoldForm(exclusionAction, projectId);
+  const id = `exclude-${instanceId}`;
+  const err = state && !state.ok ? state.errors?.reason : undefined;
+  const focusRef = useFocusOnChange<HTMLElement>(excluded);
+  return (
+    <form onSubmit={onSubmit} className={styles.instanceForm} aria-label={`Exclusion of ${instanceId}`}>
+      <input type="hidden" name="instanceId" value={instanceId} />
+      {excluded === null ? (
+        <>
+          <label htmlFor={id} className={styles.inlineLabel}>Exclude, because</label>
+          <div className={styles.fieldRow}>
+            <input
+              id={id}
+              ref={focusRef as React.RefObject<HTMLInputElement>}
+              name="reason"
+              placeholder="the reason"
+              autoComplete="off"
+              maxLength={300}
+              aria-invalid={err ? true : undefined}
+              aria-describedby={err ? `${id}-error` : undefined}
+            />
+            <button type="submit" name="op" value="exclude" className={`secondary ${styles.mini}`} disabled={pending}>
+              Exclude
+            </button>
+          </div>
+          {err && (
+            <div id={`${id}-error`} className="field-error" role="alert">
+              {err}
+            </div>
+          )}
+        </>
+      ) : (
+        <div className={styles.fieldRow}>
+          <button ref={focusRef as React.RefObject<HTMLButtonElement>} type="submit" name="op" value="restore" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Put ${instanceId} back`}>
+            Put back
+          </button>
+        </div>
+      )}
+      <div aria-live="polite" className="small">
+        {pending ? <span className="muted">Saving…</span> : <Outcome state={state} field="reason" />}
+      </div>
+    </form>
+  );
+}
+
+/** Correct the instance's PoS (written lemma.ori_pos.pos), or undo the correction. */
+export function PosForm({ projectId, instanceId, originalPos, correctedPos }: { projectId: number; instanceId: string; originalPos: string; correctedPos: string | null }) {
+  const { state, pending, onSubmit } = useGoldForm(correctPosAction, projectId);
+  const id = `pos-${instanceId}`;
+  const err = state && !state.ok ? state.errors?.pos : undefined;
+  const focusRef = useFocusOnChange<HTMLElement>(correctedPos);
+  return (
+    <form onSubmit={onSubmit} className={styles.instanceForm} aria-label={`PoS of ${instanceId}`}>
+      <input type="hidden" name="instanceId" value={instanceId} />
+      {correctedPos === null ? (
+        <>
+          <label htmlFor={id} className={styles.inlineLabel}>Correct the PoS to</label>
+          <div className={styles.fieldRow}>
+            <select ref={focusRef as React.RefObject<HTMLSelectElement>} id={id} name="pos" defaultValue="" aria-invalid={err ? true : undefined} aria-describedby={err ? `${id}-error` : undefined}>
+              <option value="" disabled>
+                choose…
+              </option>
+              {Object.entries(POS_NAMES)
+                .filter(([p]) => p !== originalPos)
+                .map(([p, name]) => (
+                  <option key={p} value={p}>
+                    {p} ({name})
+                  </option>
+                ))}
+            </select>
+            <button type="submit" name="op" value="correct" className={`secondary ${styles.mini}`} disabled={pending}>
+              Correct
+            </button>
+          </div>
+          {err && (
+            <div id={`${id}-error`} className="field-error" role="alert">
+              {err}
+            </div>
+          )}
+        </>
+      ) : (
+        <div className={styles.fieldRow}>
+          <button ref={focusRef as React.RefObject<HTMLButtonElement>} type="submit" name="op" value="undo" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Undo the PoS correction of ${instanceId}`}>
+            Undo PoS correction
+          </button>
+        </div>
+      )}
+      <div aria-live="polite" className="small">
+        {pending ? <span className="muted">Saving…</span> : <Outcome state={state} field="pos" />}
+      </div>
+    </form>
+  );
+}

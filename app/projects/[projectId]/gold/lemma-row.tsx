@@ -1,0 +1,142 @@
+"use client";
+import { useRef } from "react";
+import { acceptAllAction, decideLemmaAction } from "./actions";
+import styles from "./gold.module.css";
+import { useGoldForm } from "./use-gold-form";
+
+export interface LemmaRowData {
+  form: string;
+  count: number;
+  pos: string[];
+  proposed: string;
+  proposals?: { pos: string; proposed: string; count: number }[];
+  changed: boolean;
+  decision: "accepted" | "overridden" | "kept" | null;
+  lemma: string;
+  /** "coordinator · 5 min ago", null while open. */
+  decided: string | null;
+  decidedTitle: string | null;
+}
+
+const DECISION_LABEL = { accepted: "accepted", overridden: "overridden", kept: "kept as typed" } as const;
+
+/** One typed form of the lemma review, with its decision buttons and an inline override field. */
+export function LemmaRow({ projectId, row, index }: { projectId: number; row: LemmaRowData; index: number }) {
+  const { state, pending, onSubmit } = useGoldForm(decideLemmaAction, projectId);
+  const formRef = useRef<HTMLFormElement>(null);
+  const saveRef = useRef<HTMLButtonElement>(null);
+  const fid = `lemma-${index}`;
+  const lemmaErr = state?.ok ? undefined : state?.errors?.lemma;
+  const otherErr = state && !state.ok && !lemmaErr ? state.message : undefined;
+  return (
+    <tr className={row.changed ? styles.changedRow : undefined}>
+      <th scope="row" className={styles.form} data-label="Form">
+        {row.form}
+      </th>
+      <td className="num" data-label="Count">{row.count}</td>
+      <td data-label="PoS">{row.pos.join(", ") || "—"}</td>
+      <td data-label="Proposed">
+        {row.proposals ? (
+          <ul className={`plain ${styles.proposals}`} aria-label={`Proposals for ${row.form} by PoS`}>
+            {row.proposals.map((p) => (
+              <li key={p.pos}>
+                <span className={styles.proposal}>{p.proposed}</span>{" "}
+                <span className="muted small">
+                  {p.pos} · {p.count}
+                </span>{" "}
+                <button
+                  type="submit"
+                  form={fid}
+                  name="decision"
+                  value={`accepted:${p.pos}`}
+                  className={`secondary ${styles.mini}`}
+                  disabled={pending}
+                  aria-label={`Accept ${p.proposed} (${p.pos}) for ${row.form}`}
+                >
+                  Accept
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : row.changed ? (
+          <span className={styles.proposal}>{row.proposed}</span>
+        ) : (
+          <span className="muted" title="The lemmatiser leaves this form as it is">
+            {row.proposed} <span className="small">(same)</span>
+          </span>
+        )}
+      </td>
+      <td data-label="In the gold" className={styles.goldCell}>
+        <form id={fid} ref={formRef} onSubmit={onSubmit} className={styles.override}>
+          <input type="hidden" name="form" value={row.form} />
+          <input
+            key={row.lemma}
+            name="lemma"
+            defaultValue={row.lemma}
+            aria-label={`Lemma for ${row.form}`}
+            aria-invalid={lemmaErr ? true : undefined}
+            aria-describedby={lemmaErr ? `${fid}-error` : undefined}
+            autoComplete="off"
+            spellCheck={false}
+            onKeyDown={(e) => {
+              // Enter saves what was typed as an override (not the first button of the row).
+              if (e.key === "Enter" && !e.nativeEvent.isComposing) {
+                e.preventDefault();
+                formRef.current?.requestSubmit(saveRef.current);
+              }
+            }}
+          />
+          <button ref={saveRef} type="submit" name="decision" value="overridden" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Override the lemma for ${row.form}`}>
+            Override
+          </button>
+        </form>
+        {lemmaErr && (
+          <div id={`${fid}-error`} className="field-error" role="alert">
+            {lemmaErr}
+          </div>
+        )}
+        <div className={`small ${styles.decision}`}>
+          {row.decision ? (
+            <>
+              <span className={`tag ${styles[row.decision]}`}>{DECISION_LABEL[row.decision]}</span>{" "}
+              <span className="muted" title={row.decidedTitle ?? undefined}>{row.decided}</span>
+            </>
+          ) : (
+            <span className={`tag ${styles.open}`}>open</span>
+          )}
+        </div>
+      </td>
+      <td data-label="Decide" className={styles.actions}>
+        <div className={styles.buttons}>
+          <button type="submit" form={fid} name="decision" value="accepted" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Accept ${row.proposed} for ${row.form}`}>
+            Accept
+          </button>
+          <button type="submit" form={fid} name="decision" value="kept" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Keep ${row.form} as typed`}>
+            Keep as typed
+          </button>
+          <button type="submit" form={fid} name="decision" value="reset" className={`quiet ${styles.mini}`} disabled={pending || row.decision === null} aria-label={`Reset ${row.form} to open`}>
+            Reset
+          </button>
+        </div>
+        <div aria-live="polite" className="small">
+          {pending ? <span className="muted">Saving…</span> : otherErr ? <span className={styles.error} role="alert">{otherErr}</span> : state?.ok ? <span className={styles.saved}>{state.message}</span> : null}
+        </div>
+      </td>
+    </tr>
+  );
+}
+
+/** Accept the proposal for every form not reviewed yet. */
+export function AcceptAllForm({ projectId, open }: { projectId: number; open: number }) {
+  const { state, pending, onSubmit } = useGoldForm(acceptAllAction, projectId);
+  return (
+    <form onSubmit={onSubmit} className={styles.acceptAll}>
+      <button type="submit" disabled={pending || open === 0}>
+        {pending ? "Accepting…" : open === 0 ? "No open proposals" : `Accept all ${open} open proposal${open === 1 ? "" : "s"}`}
+      </button>
+      <div aria-live="polite" className="small">
+        {state && (state.ok ? <span className={styles.saved}>{state.message}</span> : <span className={styles.error} role="alert">{state.message}</span>)}
+      </div>
+    </form>
+  );
+}
