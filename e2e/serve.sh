@@ -13,4 +13,9 @@ export LEXGOLD_BCRYPT_COST=4
 export NEXTAUTH_URL="http://127.0.0.1:$port"
 echo "$dir" > "${E2E_STATE_FILE:-/dev/null}"
 bin/lexgold demo >/dev/null
+# A second project with its own coordinator and annotator: "another project" for e2e/security.spec.ts.
+bin/lexgold project create sealed >/dev/null
+for who in sealed-coord:coordinator sealed-ann:annotator; do
+  echo lexgold-demo | bin/lexgold user add "${who%%:*}" --role "${who##*:}" --project sealed >/dev/null
+done
 exec npx next start -p "$port" -H 127.0.0.1
