@@ -144,6 +144,7 @@ export interface UploadRunResult {
  * Store a system file as a run. Refused, with nothing written, when the type is
  * neither given nor implied by the extension, the name is too long or taken,
  * the file is empty, too big, not UTF-8, or has no line in the type's format.
+ * Names are unique per type (a system's best and oot runs share its name).
  */
 export function uploadRun(db: Db, actor: Actor, projectId: number, input: UploadRunInput): UploadRunResult {
   requireProject(db, actor, projectId, { coordinator: true });
@@ -194,9 +195,9 @@ export function uploadRun(db: Db, actor: Actor, projectId: number, input: Upload
     const taken = tx
       .select({ id: systemRuns.id })
       .from(systemRuns)
-      .where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.name, name)))
+      .where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.type, type), eq(systemRuns.name, name)))
       .get();
-    if (taken) throw new InputError(`A run named "${name}" is already stored; give this one another name or delete that one.`, { name: "Name taken." });
+    if (taken) throw new InputError(`A ${type} run named "${name}" is already stored; give this one another name or delete that one.`, { name: "Name taken." });
     const row = tx
       .insert(systemRuns)
       .values({ projectId, name, type, fileName, content: text, createdBy })
@@ -287,6 +288,8 @@ export interface RunSummary {
   problem: string | null;
   errors: number;
   warnings: number;
+  /** best and oot: the figures per PoS, in the gold's order. */
+  byPos: { group: string; figures: RunFigures }[];
 }
 
 export interface ScoreBoard {
@@ -340,14 +343,16 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
     .all();
   const goldDiagnostics = new Map<string, Diagnostic[]>();
   const runs: RunSummary[] = rows.map(({ content, ...run }) => {
-    const s = scoreOne(g, { type: run.type, fileName: run.fileName, content });
-    if (!s) return { run, figures: null, problem: missingGold(g, run.type), errors: 0, warnings: 0 };
+    const s = scoreOne(g, { type: run.type, fileName: run.fileName, content }, "pos");
+    if (!s) return { run, figures: null, problem: missingGold(g, run.type), errors: 0, warnings: 0, byPos: [] };
     const kind = run.type === "mw" ? "mw" : "gold";
     if (!goldDiagnostics.has(kind)) goldDiagnostics.set(kind, s.goldDiagnostics);
     const sys = s.out.systemDiagnostics;
     const counts = { errors: sys.filter((d) => d.severity === "error").length, warnings: sys.filter((d) => d.severity === "warning").length };
-    if (hasErrors(s.goldDiagnostics)) return { run, figures: null, problem: `${goldFor(g, run.type)!.name} has errors; nothing scored.`, ...counts };
-    return { run, figures: figuresOf(s.out.result), problem: null, ...counts };
+    if (hasErrors(s.goldDiagnostics)) return { run, figures: null, problem: `${goldFor(g, run.type)!.name} has errors; nothing scored.`, ...counts, byPos: [] };
+    const res = s.out.result;
+    const byPos = res.type === "mw" ? [] : (res.groups ?? []).map((x) => ({ group: x.group, figures: substitutionJson(res.type, x.stats) }));
+    return { run, figures: figuresOf(res), problem: null, ...counts, byPos };
   });
   // The gold's own problems, even when no run is stored yet.
   if (g.gold && !goldDiagnostics.has("gold")) goldDiagnostics.set("gold", scoreTexts({ type: "best", system: "", gold: g.gold.text, goldName: g.gold.name }).goldDiagnostics);

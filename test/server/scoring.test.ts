@@ -180,11 +180,13 @@ describe("scoring: uploading runs", () => {
     expect(runCount(f.db)).toBe(0);
   });
 
-  it("refuses a second run of the same name in the project, writing nothing", () => {
+  it("refuses a second run of the same type and name in the project, writing nothing; best and oot may share a name", () => {
     const f = projectFixture();
     uploadRun(f.db, f.coord, f.project.id, { fileName: "KU.best", bytes: enc(BEST) });
-    expect(() => uploadRun(f.db, f.coord, f.project.id, { fileName: "KU.oot", bytes: enc(OOT) })).toThrow(/A run named "KU" is already stored/);
+    expect(() => uploadRun(f.db, f.coord, f.project.id, { fileName: "KU.best", bytes: enc(BEST) })).toThrow(/A best run named "KU" is already stored/);
     expect(runCount(f.db)).toBe(1);
+    uploadRun(f.db, f.coord, f.project.id, { fileName: "KU.oot", bytes: enc(OOT) });
+    expect(runCount(f.db)).toBe(2);
   });
 
   it("keeps a file with some bad lines, returning their diagnostics with line numbers", () => {
@@ -211,10 +213,9 @@ describe("scoring: uploading runs", () => {
 describe("scoring: figures against an uploaded gold (hand-computed)", () => {
   it("the results table holds best, oot and mw figures equal to scoreTexts and to the hand figures", () => {
     const f = projectFixture();
-    // Names must differ within a project.
     uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.best", bytes: enc(BEST) });
-    uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.oot", bytes: enc(OOT), name: "hand oot" });
-    uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.mw", bytes: enc(MW), name: "hand mw" });
+    uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.oot", bytes: enc(OOT) });
+    uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.mw", bytes: enc(MW) });
     const board = scoreBoard(f.db, f.coord, f.project.id, UPLOADED);
     expect(board.gold).toMatchObject({ kind: "uploaded", goldName: "hand.gold", mwgoldName: "hand.mwgold", items: 4 });
     const [best, oot, mw] = board.runs.map((r) => r.figures as unknown as Record<string, number | null>);
