@@ -1,5 +1,5 @@
 "use client";
-import { useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { acceptAllAction, decideLemmaAction } from "./actions";
 import styles from "./gold.module.css";
 import { useGoldForm } from "./use-gold-form";
@@ -26,6 +26,9 @@ export function LemmaRow({ projectId, row, index }: { projectId: number; row: Le
   const formRef = useRef<HTMLFormElement>(null);
   const saveRef = useRef<HTMLButtonElement>(null);
   const fid = `lemma-${index}`;
+  // The field shows the lemma the gold records; a decision saved elsewhere in the row updates it in place (keeping focus).
+  const [value, setValue] = useState(row.lemma);
+  useEffect(() => setValue(row.lemma), [row.lemma]);
   const lemmaErr = state?.ok ? undefined : state?.errors?.lemma;
   const otherErr = state && !state.ok && !lemmaErr ? state.message : undefined;
   return (
@@ -70,9 +73,9 @@ export function LemmaRow({ projectId, row, index }: { projectId: number; row: Le
         <form id={fid} ref={formRef} onSubmit={onSubmit} className={styles.override}>
           <input type="hidden" name="form" value={row.form} />
           <input
-            key={row.lemma}
             name="lemma"
-            defaultValue={row.lemma}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
             aria-label={`Lemma for ${row.form}`}
             aria-invalid={lemmaErr ? true : undefined}
             aria-describedby={lemmaErr ? `${fid}-error` : undefined}
