@@ -240,6 +240,18 @@ describe("lexelt reader: regressions found by fuzzing", () => {
     expect(r.errors[0].message).toMatch(message);
   });
 
+  it.each([
+    ["unclosed comments", "<!--"],
+    ["unclosed processing instructions", "<?x "],
+    ["unclosed CDATA sections", "<![CDATA["],
+  ])("refuses a megabyte of %s in well under a second (it was quadratic: a minute)", (_name, fragment) => {
+    const t0 = performance.now();
+    const r = parseLexeltXml(`<corpus>\n${fragment.repeat(1_000_000 / fragment.length)}\n</corpus>\n`, "f.xml");
+    expect(performance.now() - t0).toBeLessThan(1500);
+    expect(r.corpus).toBeNull();
+    expect(r.errors[0].line).toBeGreaterThanOrEqual(1);
+  });
+
   it("writes a carriage return as a reference, so it reads back as written", () => {
     const r = parseLexeltXml(file('<instance id="2&#9;x"><context>one&#13;\ntwo <head>b</head>&#13;</context></instance>'), "f.xml");
     const inst = r.corpus!.lexelts[0].instances[1];

@@ -247,7 +247,12 @@ function readEntries(text: string, start: number, subs: string[], counts: number
  * before that space: the index of that last space. Else 0.
  */
 function plainEntry(text: string, from: number, to: number): number {
-  const sp = text.lastIndexOf(" ", to - 1);
+  // The last space, looked for only where it may be (lastIndexOf would scan back
+  // to the line's start for every field: quadratic on a long line of short fields).
+  let sp = to - 1;
+  const stop = Math.max(from, to - 16);
+  while (sp >= stop && text.charCodeAt(sp) !== 32) sp--;
+  if (sp < stop) return 0;
   if (sp < from + 2 || sp >= to - 1 || to - sp > 16 || !isWord(text.charCodeAt(from)) || text.charCodeAt(sp - 1) <= 32) return 0;
   for (let i = sp + 1; i < to; i++) {
     const c = text.charCodeAt(i);
@@ -264,9 +269,46 @@ function isWord(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
 }
 
+/** A character of the entry pattern's substitute class `[\w' \t\n\r\f-]`. */
+function isEntryChar(c: number): boolean {
+  return isWord(c) || c === 32 || c === 39 || c === 45 || c === 9 || c === 10 || c === 13 || c === 12;
+}
+
+/**
+ * `ENTRY.exec(field)` in linear time (the regular expression backtracks
+ * quadratically on a long field with no ` digit` in it): the same match, as
+ * `[whole, substitute, digits]` with `index`, or null. A match lies inside one
+ * run of the substitute class; in a run it starts at the first word character
+ * and its substitute ends at the run's last ` digit`, at least two characters in.
+ */
+export function officialEntry(field: string): { 0: string; 1: string; 2: string; index: number } | null {
+  const n = field.length;
+  let i = 0;
+  while (i < n) {
+    if (!isEntryChar(field.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < n && isEntryChar(field.charCodeAt(end))) end++;
+    let start = i;
+    while (start < end && !isWord(field.charCodeAt(start))) start++;
+    for (let j = end - 2; j >= start + 2; j--) {
+      const d = field.charCodeAt(j + 1);
+      if (field.charCodeAt(j) === 32 && d >= 48 && d <= 57) {
+        let e = j + 1;
+        while (e < end && field.charCodeAt(e) >= 48 && field.charCodeAt(e) <= 57) e++;
+        return { 0: field.slice(start, e), 1: field.slice(start, j), 2: field.slice(j + 1, e), index: start };
+      }
+    }
+    i = end;
+  }
+  return null;
+}
+
 /** One field read with the official entry pattern into place `k`, with a warning where it reads differently from how it is written; false when not read. */
 function readEntry(field: string, subs: string[], counts: number[], k: number, file: string, line: number, log: DiagnosticLog): boolean {
-  const m = ENTRY.exec(field);
+  const m = officialEntry(field);
   if (!m) {
     log.add(
       "unread",
@@ -276,6 +318,15 @@ function readEntry(field: string, subs: string[], counts: number[], k: number, f
     return false;
   }
   const substitute = m[1];
+  if (m[2].length > 15) {
+    // Such a count reads as a huge float or Infinity, and every score from it as NaN.
+    log.add(
+      "count",
+      diag("error", file, line, `entry ${clip(field)} has a count of ${m[2].length} digits; a count has at most 15`),
+      "entries with counts too large",
+    );
+    return false;
+  }
   const count = Number(m[2]);
   if (m.index !== 0 || m[0].length !== field.length) {
     log.add("partial", diag("warning", file, line, `entry "${field}" is read as "${substitute}" ${count}, as the official scorer reads it`), "entries read in part");

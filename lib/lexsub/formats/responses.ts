@@ -107,6 +107,11 @@ export function parseResponsesTsv(text: string, file: string, opts: ResponsesPar
   for (const src of splitLines(text.replace(/^\uFEFF/, ""))) {
     if (src.crlf) crlf++;
     if (src.text.trim() === "") continue;
+    if (src.text.includes("\r")) {
+      // A CR not ending the line: old Mac line endings (the whole file is one line), or a CR inside a cell.
+      error(src.line, "a carriage return (CR) inside the line; lines must end in LF or CRLF (was the file saved with old Mac line endings?)");
+      continue;
+    }
     const cells = src.text.split("\t");
     if (first) {
       first = false;

@@ -216,6 +216,9 @@ export class KeyBuilder {
       let semi = text.indexOf(";", from);
       if (semi < 0 || semi > end) semi = end;
       const space = text.lastIndexOf(" ", semi - 1);
+      // Repeats are looked for pairwise: fine for a gold line's handful of entries,
+      // quadratic for thousands, which go the long way.
+      if (n === PLAIN_MAX_ENTRIES) return false;
       for (let j = 0; j < n; j++) if (sameRange(text, fs[j], sp[j], from, space)) return false;
       let c = 0;
       for (let i = space + 1; i < semi; i++) c = c * 10 + (text.charCodeAt(i) - 48);
@@ -282,25 +285,29 @@ export class KeyBuilder {
       return;
     }
     const mode = this.modeOf(counts, n, id, line);
-    // A substitute repeated in the line keeps its first place and its last count.
-    for (let i = 1; i < n; i++) {
-      let at = 0;
-      while (subs[at] !== subs[i]) at++;
-      if (at < i) {
+    // A substitute repeated in the line keeps its first place and its last count
+    // (looked up among those kept; through a map when a line holds many entries,
+    // where a scan would be quadratic).
+    const place = n > 16 ? new Map<string, number>() : null;
+    let kept = 0;
+    for (let i = 0; i < n; i++) {
+      let at: number | undefined;
+      if (place) at = place.get(subs[i]);
+      else for (let j = 0; j < kept && at === undefined; j++) if (subs[j] === subs[i]) at = j;
+      if (at !== undefined) {
         this.log.add(
           "repeated-substitute",
           diag("warning", this.file, line, `substitute "${subs[i]}" is repeated for id ${id}; its last count (${counts[i]}) is used, as the official scorer does`),
           "repeated substitutes",
         );
         counts[at] = counts[i];
-        for (let j = i + 1; j < n; j++) {
-          subs[j - 1] = subs[j];
-          counts[j - 1] = counts[j];
-        }
-        n--;
-        i--;
+        continue;
       }
+      place?.set(subs[i], kept);
+      subs[kept] = subs[i];
+      counts[kept++] = counts[i];
     }
+    n = kept;
     // The entries, then the forms derived from them, each with "~k" for the
     // entry k it comes from; join() builds one flat string.
     const parts: (string | number)[] = [];
@@ -309,11 +316,11 @@ export class KeyBuilder {
       parts.push(subs[i], counts[i]);
       hu += counts[i];
     }
-    const forms = subs.slice(0, n);
+    const forms = new Set(subs.slice(0, n));
     for (let i = 0; i < n; i++) {
       for (const form of derivedForms(subs[i])) {
-        if (forms.includes(form)) continue;
-        forms.push(form);
+        if (forms.has(form)) continue;
+        forms.add(form);
         parts.push(form, "~" + i);
       }
     }
@@ -358,6 +365,8 @@ export class KeyBuilder {
  */
 const FIELD = String.raw`(?!pn \d)(?!non)\w[\w -]*[\w-] \d{1,15}`;
 const FIELD_SINGLE = String.raw`(?!pn \d)(?!non)\w[\w-]*[\w-] \d{1,15}`;
+/** The most entries a line kept as written may have. */
+const PLAIN_MAX_ENTRIES = 64;
 const PLAIN = new RegExp(`(?:${FIELD}(?:;${FIELD})*)?;*$`, "y");
 const PLAIN_SINGLE = new RegExp(`(?:${FIELD_SINGLE}(?:;${FIELD_SINGLE})*)?;*$`, "y");
 
