@@ -421,8 +421,6 @@ export interface RunDetail {
   problem: string | null;
   /** The official output, as `lexgold score` prints it (the totals). */
   report: string;
-  /** The same with the `-v` lines first. */
-  verboseReport: string;
   byPos: GroupRow[];
   byLexelt: GroupRow[];
   items: ItemRow[];
@@ -455,6 +453,11 @@ function itemRow(i: ItemScore | MwItem, type: RunType): ItemRow {
 
 /** One run in full: the official report, breakdowns per PoS and per lexelt, every attempted item, all diagnostics. */
 export function runDetail(db: Db, actor: Actor, projectId: number, runId: number, source: GoldSource): RunDetail {
+  const { verboseReport: _v, ...detail } = detailOf(db, actor, projectId, runId, source);
+  return detail;
+}
+
+function detailOf(db: Db, actor: Actor, projectId: number, runId: number, source: GoldSource): RunDetail & { verboseReport: string } {
   const project = requireProject(db, actor, projectId, { coordinator: true });
   const run = runFile(db, actor, projectId, runId);
   const g = resolveGold(db, actor, project, source);
@@ -496,7 +499,7 @@ export function runDetail(db: Db, actor: Actor, projectId: number, runId: number
 
 /** The official text report of one run, for download (`verbose`: with the `-v` lines first). */
 export function runReport(db: Db, actor: Actor, projectId: number, runId: number, source: GoldSource, verbose = false): { run: RunInfo; text: string } {
-  const d = runDetail(db, actor, projectId, runId, source);
+  const d = detailOf(db, actor, projectId, runId, source);
   if (d.problem) throw new InputError(`${d.run.name}: ${d.problem}`, {}, d.goldDiagnostics.map(formatDiagnostic));
   return { run: d.run, text: verbose ? d.verboseReport : d.report };
 }

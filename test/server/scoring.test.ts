@@ -244,7 +244,7 @@ describe("scoring: figures against an uploaded gold (hand-computed)", () => {
     expect(d.report).toBe(
       ["Total = 3, attempted = 2", "precision = 45.83, recall = 30.56", "Total with mode 2 attempted 2", "Mode precision = 50.00, Mode recall = 50.00", ""].join("\n"),
     );
-    expect(d.verboseReport.split("\n").slice(0, 4)).toEqual([
+    expect(runReport(f.db, f.coord, f.project.id, f.best.id, UPLOADED, true).text.split("\n").slice(0, 4)).toEqual([
       "bright.a Item 1 mode 'intelligent' : system 'clever' wrong",
       "bright.a Item 1 credit 0.5 guesses 2 human responses 6: score is 0.5",
       "bright.a Item 2 mode 'luminous' : system 'luminous'  correct",

@@ -1,0 +1,58 @@
+/**
+ * Reading the Scoring routes' requests: the project and run ids, the gold to
+ * score against (the project's own on GET; uploaded gold / mwgold files in a
+ * multipart POST), and uploaded files checked for size and UTF-8.
+ */
+import "server-only";
+import { InputError } from "@/lib/server/errors";
+import { decodeUpload, type GoldSource, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
+
+export type Ctx<T = object> = { params: Promise<{ projectId: string } & T> };
+
+export function idOf(value: string, what: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new InputError(`Not a ${what} id: "${value}".`);
+  return n;
+}
+
+/** Refuse a body larger than `files` uploads at the limit (before reading it). */
+export function tooBig(req: Request, files: number): Response | null {
+  const declared = Number(req.headers.get("content-length") ?? 0);
+  if (declared > files * MAX_RUN_BYTES + 64 * 1024) {
+    return Response.json(
+      { ok: false, message: `The upload is over the limit of ${MAX_RUN_BYTES / 1048576} MB a file; nothing was read.` },
+      { status: 413 },
+    );
+  }
+  return null;
+}
+
+/** A file field of the form, decoded; null when absent or empty and not `required`. */
+export async function formFile(form: FormData, field: string, required = false): Promise<NamedText | null> {
+  const f = form.get(field);
+  if (!(f instanceof File) || (f.size === 0 && f.name === "")) {
+    if (required) throw new InputError(`Choose the ${field} file.`, { [field]: "Choose a file." });
+    return null;
+  }
+  return decodeUpload(f.name, new Uint8Array(await f.arrayBuffer()), field);
+}
+
+/** Gold from a POST's form: fields "gold" and "mwgold" (at least one). */
+export async function uploadedGold(form: FormData): Promise<GoldSource> {
+  return { kind: "uploaded", gold: await formFile(form, "gold"), mwgold: await formFile(form, "mwgold") };
+}
+
+/** A safe file name for Content-Disposition. */
+export function fileNameOf(s: string): string {
+  return s.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "run";
+}
+
+export function attachment(body: string, fileName: string, type: string): Response {
+  return new Response(body, {
+    headers: {
+      "Content-Type": `${type}; charset=utf-8`,
+      "Content-Disposition": `attachment; filename="${fileName}"`,
+      "Cache-Control": "no-store",
+    },
+  });
+}

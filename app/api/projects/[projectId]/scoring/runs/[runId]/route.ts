@@ -1,0 +1,53 @@
+import { getActor } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { assertSameOrigin, errorResponse } from "@/lib/server/http";
+import { deleteRun, listRuns, runDetail } from "@/lib/server/scoring";
+import { type Ctx, idOf, tooBig, uploadedGold } from "../../request";
+
+export const dynamic = "force-dynamic";
+
+type RunCtx = Ctx<{ runId: string }>;
+
+async function ids(ctx: RunCtx) {
+  const p = await ctx.params;
+  return { projectId: idOf(p.projectId, "project"), runId: idOf(p.runId, "run") };
+}
+
+/** One run scored against the project's gold: report, breakdowns, items, diagnostics. */
+export async function GET(_req: Request, ctx: RunCtx) {
+  try {
+    const { projectId, runId } = await ids(ctx);
+    return Response.json({ ok: true, detail: runDetail(getDb(), await getActor(), projectId, runId, { kind: "project" }) });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}
+
+/** The same against uploaded gold / mwgold (multipart "gold", "mwgold"). */
+export async function POST(req: Request, ctx: RunCtx) {
+  try {
+    assertSameOrigin(req);
+    const actor = await getActor();
+    const { projectId, runId } = await ids(ctx);
+    const db = getDb();
+    listRuns(db, actor, projectId);
+    const big = tooBig(req, 2);
+    if (big) return big;
+    const source = await uploadedGold(await req.formData());
+    return Response.json({ ok: true, detail: runDetail(db, actor, projectId, runId, source) });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}
+
+/** Delete a stored run. */
+export async function DELETE(req: Request, ctx: RunCtx) {
+  try {
+    assertSameOrigin(req);
+    const { projectId, runId } = await ids(ctx);
+    const name = deleteRun(getDb(), await getActor(), projectId, runId);
+    return Response.json({ ok: true, message: `Deleted ${name}.` });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

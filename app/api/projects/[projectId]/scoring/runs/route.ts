@@ -1,0 +1,44 @@
+import { getActor } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { InputError } from "@/lib/server/errors";
+import { assertSameOrigin, errorResponse } from "@/lib/server/http";
+import { listRuns, uploadRun } from "@/lib/server/scoring";
+import { type Ctx, idOf, tooBig } from "../request";
+
+export const dynamic = "force-dynamic";
+
+/** The project's stored runs (coordinators only). */
+export async function GET(_req: Request, ctx: Ctx) {
+  try {
+    const projectId = idOf((await ctx.params).projectId, "project");
+    return Response.json({ ok: true, runs: listRuns(getDb(), await getActor(), projectId) });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}
+
+/** Store a system file as a run: multipart "file", optional "type" (best|oot|mw|auto) and "name". */
+export async function POST(req: Request, ctx: Ctx) {
+  try {
+    assertSameOrigin(req);
+    const actor = await getActor();
+    const projectId = idOf((await ctx.params).projectId, "project");
+    const db = getDb();
+    // Authorize before reading the body.
+    listRuns(db, actor, projectId);
+    const big = tooBig(req, 1);
+    if (big) return big;
+    const form = await req.formData();
+    const file = form.get("file");
+    if (!(file instanceof File) || file.name === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
+    const r = uploadRun(db, actor, projectId, {
+      fileName: file.name,
+      bytes: new Uint8Array(await file.arrayBuffer()),
+      type: String(form.get("type") ?? ""),
+      name: String(form.get("name") ?? ""),
+    });
+    return Response.json({ ok: true, ...r });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

@@ -1,0 +1,35 @@
+import { getActor } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { assertSameOrigin, errorResponse } from "@/lib/server/http";
+import { listRuns, scoreSensevalUpload } from "@/lib/server/scoring";
+import { type Ctx, formFile, idOf, tooBig } from "../request";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Score SENSEVAL answers on submit (nothing is stored): multipart "answers",
+ * "key", optional "sensemap", and "granularity", "treatment", "stingy".
+ */
+export async function POST(req: Request, ctx: Ctx) {
+  try {
+    assertSameOrigin(req);
+    const actor = await getActor();
+    const projectId = idOf((await ctx.params).projectId, "project");
+    const db = getDb();
+    listRuns(db, actor, projectId);
+    const big = tooBig(req, 3);
+    if (big) return big;
+    const form = await req.formData();
+    const result = scoreSensevalUpload(db, actor, projectId, {
+      answers: (await formFile(form, "answers", true))!,
+      key: (await formFile(form, "key", true))!,
+      sensemap: await formFile(form, "sensemap"),
+      granularity: String(form.get("granularity") ?? ""),
+      treatment: String(form.get("treatment") ?? ""),
+      stingy: String(form.get("stingy") ?? ""),
+    });
+    return Response.json({ ok: true, result });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

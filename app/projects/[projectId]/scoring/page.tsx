@@ -1,0 +1,35 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { requireCoordinatorPage } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { NotFoundError } from "@/lib/server/errors";
+import { type ScoreBoard, scoreBoard } from "@/lib/server/scoring";
+import { SensevalSection } from "./senseval";
+import { ScoringWorkbench } from "./workbench";
+
+export const metadata: Metadata = { title: "Scoring" };
+export const dynamic = "force-dynamic";
+
+export default async function ScoringPage({ params }: { params: Promise<{ projectId: string }> }) {
+  const actor = await requireCoordinatorPage();
+  const { projectId } = await params;
+  const id = Number(projectId);
+  let board: ScoreBoard;
+  try {
+    board = scoreBoard(getDb(), actor, id, { kind: "project" });
+  } catch (e) {
+    if (e instanceof NotFoundError) notFound();
+    throw e;
+  }
+  return (
+    <>
+      <h1>Scoring</h1>
+      <p className="muted">
+        Systems scored as the official SemEval-2007 scorer scores them: best, out-of-ten and multiword, with its numbers to the last printed digit
+        (hover a figure for the unrounded value).
+      </p>
+      <ScoringWorkbench projectId={id} initialBoard={board} />
+      <SensevalSection projectId={id} />
+    </>
+  );
+}

@@ -1,0 +1,222 @@
+"use client";
+import { useState } from "react";
+import { cFixed } from "@/lib/scoring/table";
+import type { SensevalOutcome } from "@/lib/server/scoring";
+import { base, call } from "./client";
+import { Diagnostics } from "./detail";
+import styles from "./scoring.module.css";
+
+const GRAINS = ["fine", "coarse", "mixed"] as const;
+const TREATMENTS = ["minimal", "generous", "stingy"] as const;
+
+function three(x: number | null): string {
+  return x === null ? "n/a" : cFixed(x, 3);
+}
+
+function share(x: number | null): string {
+  return x === null ? "n/a" : cFixed(100 * x, 2);
+}
+
+/**
+ * SENSEVAL sense-tagged answers scored against a key (issue #7): scorer2's
+ * output and the SENSEVAL-1 grid. Scored on submit; nothing is stored.
+ */
+export function SensevalSection({ projectId }: { projectId: number }) {
+  const [busy, setBusy] = useState(false);
+  const [treatment, setTreatment] = useState<(typeof TREATMENTS)[number]>("generous");
+  const [result, setResult] = useState<SensevalOutcome | null>(null);
+  const [error, setError] = useState<{ message: string; errors?: Record<string, string>; details?: string[] } | null>(null);
+  const errs = error?.errors ?? {};
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const missing = (["answers", "key"] as const).filter((f) => !((form.get(f) as File | null)?.name ?? ""));
+    if (missing.length > 0) {
+      setError({ message: `Choose the ${missing.join(" and ")} file${missing.length > 1 ? "s" : ""}.`, errors: Object.fromEntries(missing.map((f) => [f, "Choose a file."])) });
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    const r = await call<{ result: SensevalOutcome }>(`${base(projectId)}/senseval`, null, { method: "POST", body: form });
+    setBusy(false);
+    if (r.ok) setResult(r.result);
+    else {
+      setResult(null);
+      setError(r);
+    }
+  }
+
+  const j = result?.json;
+  return (
+    <section aria-labelledby="senseval-heading" className={styles.senseval}>
+      <h2 id="senseval-heading">SENSEVAL sense tagging</h2>
+      <p className="muted small">
+        Score sense-tagged answers against a SENSEVAL key the way scorer2 does, with the grid SENSEVAL-1 planned. The files are scored when you
+        submit and are not stored.
+      </p>
+      <form className="panel" onSubmit={onSubmit} noValidate>
+        <div className={styles.uploadGrid}>
+          <div className="field">
+            <label htmlFor="sv-answers">Answers</label>
+            <input id="sv-answers" type="file" name="answers" aria-invalid={errs.answers ? true : undefined} />
+            <div className="muted small">
+              <code>lexelt instance tag[/weight] …</code>
+            </div>
+            {errs.answers && <div className="field-error">{errs.answers}</div>}
+          </div>
+          <div className="field">
+            <label htmlFor="sv-key">Key</label>
+            <input id="sv-key" type="file" name="key" aria-invalid={errs.key ? true : undefined} />
+            <div className="muted small">
+              <code>lexelt instance tag [tag …]</code>
+            </div>
+            {errs.key && <div className="field-error">{errs.key}</div>}
+          </div>
+          <div className="field">
+            <label htmlFor="sv-map">Sense map (optional)</label>
+            <input id="sv-map" type="file" name="sensemap" aria-invalid={errs.sensemap ? true : undefined} />
+            <div className="muted small">Needed for coarse and mixed, and for the grid.</div>
+            {errs.sensemap && <div className="field-error">{errs.sensemap}</div>}
+          </div>
+        </div>
+        <div className={styles.uploadGrid}>
+          <div className="field">
+            <label htmlFor="sv-grain">Granularity</label>
+            <select id="sv-grain" name="granularity" defaultValue="fine">
+              {GRAINS.map((g) => (
+                <option key={g} value={g}>
+                  {g}
+                </option>
+              ))}
+            </select>
+          </div>
+          <fieldset className={`field ${styles.treatments}`}>
+            <legend>Treatment of several key tags</legend>
+            {TREATMENTS.map((t) => (
+              <label key={t} className={styles.radio}>
+                <input type="radio" name="treatment" value={t} checked={treatment === t} onChange={() => setTreatment(t)} /> {t}
+                {t === "generous" && <span className="muted small"> (scorer2)</span>}
+              </label>
+            ))}
+          </fieldset>
+          <div className="field">
+            <label htmlFor="sv-stingy">Stingy reading</label>
+            <select id="sv-stingy" name="stingy" defaultValue="product">
+              <option value="product">product</option>
+              <option value="overlap">overlap</option>
+            </select>
+            <div className="muted small">Used by stingy and by the grid.</div>
+          </div>
+        </div>
+        <button type="submit" disabled={busy}>
+          {busy ? "Scoring…" : "Score"}
+        </button>
+        <div aria-live="polite">
+          {error && (
+            <div className="notice error" role="alert">
+              {error.message}
+              {error.details && error.details.length > 0 && <pre className={styles.report}>{error.details.join("\n")}</pre>}
+            </div>
+          )}
+        </div>
+      </form>
+
+      {result && j && (
+        <div className="panel" aria-label="SENSEVAL result">
+          <dl className={styles.figures}>
+            <div>
+              <dt>Precision</dt>
+              <dd title={String(j.precision)}>{three(j.precision)}</dd>
+            </div>
+            <div>
+              <dt>Recall</dt>
+              <dd title={String(j.recall)}>{three(j.recall)}</dd>
+            </div>
+            <div>
+              <dt>Attempted</dt>
+              <dd title={String(j.attempted)}>{share(j.attempted)} %</dd>
+            </div>
+            <div>
+              <dt>Correct</dt>
+              <dd>
+                {cFixed(j.correct, 2)} <span className="muted small">of {j.attemptedInstances.toFixed(2)} / {j.totalInstances}</span>
+              </dd>
+            </div>
+          </dl>
+          <h3>scorer2 output</h3>
+          <pre className={styles.report} aria-label="scorer2 output">
+            {result.text.replace(/^\n/, "")}
+          </pre>
+          <Diagnostics list={result.diagnostics} />
+          {result.report ? (
+            <>
+              <h3 id="grid-heading">SENSEVAL-1 grid</h3>
+              <p className="muted small">
+                Precision, recall and % attempted per treatment; minimal leaves out instances with several key tags; stingy = {result.report.stingy}.
+              </p>
+              <div className="table-wrap">
+                <table className={styles.grid} aria-labelledby="grid-heading">
+                  <thead>
+                    <tr>
+                      <th scope="col" rowSpan={2}>Lexelt</th>
+                      <th scope="col" rowSpan={2} className="num">Instances</th>
+                      <th scope="col" rowSpan={2}>Grain</th>
+                      {TREATMENTS.map((t) => (
+                        <th key={t} scope="colgroup" colSpan={3} className={styles.group}>
+                          {t}
+                        </th>
+                      ))}
+                    </tr>
+                    <tr>
+                      {TREATMENTS.flatMap((t) => [
+                        <th key={`${t}p`} scope="col" className={`num ${styles.groupStart}`}>P</th>,
+                        <th key={`${t}r`} scope="col" className="num">R</th>,
+                        <th key={`${t}a`} scope="col" className="num">Att %</th>,
+                      ])}
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {[...result.report.lexelts, result.report.overall].map((row) =>
+                      GRAINS.map((g, i) => (
+                        <tr key={`${row.lexelt ?? ""}-${g}`} className={i === 0 ? styles.firstGrain : undefined}>
+                          {i === 0 && (
+                            <th scope="rowgroup" rowSpan={3} className={styles.rowHead}>
+                              {row.lexelt ?? "overall"}
+                            </th>
+                          )}
+                          {i === 0 && (
+                            <td rowSpan={3} className="num">
+                              {row.instances}
+                            </td>
+                          )}
+                          <td>{g}</td>
+                          {TREATMENTS.flatMap((t) => {
+                            const c = row.cells[g][t];
+                            return [
+                              <td key={`${t}p`} className={`num ${styles.groupStart}`} title={String(c.precision)}>{three(c.precision)}</td>,
+                              <td key={`${t}r`} className="num" title={String(c.recall)}>{three(c.recall)}</td>,
+                              <td key={`${t}a`} className="num" title={String(c.attempted)}>{share(c.attempted)}</td>,
+                            ];
+                          })}
+                        </tr>
+                      )),
+                    )}
+                  </tbody>
+                </table>
+              </div>
+              {result.reportText && (
+                <details className={styles.lexelts}>
+                  <summary>The grid as text</summary>
+                  <pre className={styles.report}>{result.reportText}</pre>
+                </details>
+              )}
+            </>
+          ) : (
+            <p className="muted small">Add a sense map to see the SENSEVAL-1 grid.</p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,140 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { type Page, expect, test } from "@playwright/test";
+import { signIn } from "./helpers";
+
+const sample = (name: string) => path.resolve(import.meta.dirname, "../samples", name);
+
+async function demoProjectId(page: Page): Promise<number> {
+  await page.goto("/projects");
+  await page.getByRole("link", { name: /^demo/ }).first().click();
+  await expect(page).toHaveURL(/\/projects\/\d+$/);
+  return Number(/\/projects\/(\d+)/.exec(page.url())![1]);
+}
+
+async function upload(page: Page, file: string, name?: string) {
+  await page.getByLabel("System file").setInputFiles(sample(file));
+  if (name) await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Upload and score" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Stored/ })).toBeVisible();
+}
+
+test("the coordinator uploads systems, sees them ranked, opens a run and downloads its report", async ({ page }) => {
+  await signIn(page, "coordinator");
+  const id = await demoProjectId(page);
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Scoring" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Scoring");
+  await expect(page.getByText(/Scoring against the gold derived from demo/)).toBeVisible();
+
+  // The sample best file, then a weaker one made from it in the test (every answer a wrong word).
+  await upload(page, "demo-system.best");
+  await expect(page.getByRole("status").filter({ hasText: /^Stored/ })).toContainText("Stored demo-system (best): 39 answer lines");
+  const sampleText = await readFile(sample("demo-system.best"), "utf8");
+  const weak = sampleText.replace(/:: .*$/gm, ":: banana");
+  await page.getByLabel("System file").setInputFiles({ name: "weak.best", mimeType: "text/plain", buffer: Buffer.from(weak) });
+  await page.getByRole("button", { name: "Upload and score" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Stored weak" })).toBeVisible();
+
+  // Ranked: the sample first, with the figures the official scorer prints.
+  const best = page.getByRole("table", { name: /^best/ });
+  const rows = best.getByRole("row");
+  await expect(rows).toHaveCount(3);
+  await expect(rows.nth(1)).toContainText("demo-system");
+  await expect(rows.nth(2)).toContainText("weak");
+  await expect(rows.nth(2)).toContainText("0.00");
+  // The unrounded value is in the tooltip.
+  // Cells: rank, attempted, P, R, mode P, mode R (the system name is the row header).
+  const recall = rows.nth(1).getByRole("cell").nth(3);
+  const shown = (await recall.textContent())!.trim();
+  expect(shown).toMatch(/^\d+\.\d\d$/);
+  const title = (await recall.getAttribute("title"))!;
+  const exact = Number(title.split(" ")[0]);
+  expect((Math.trunc(exact * 10000 + 0.5) / 100).toFixed(2)).toBe(shown);
+
+  // A second type gets its own table.
+  await upload(page, "demo-system.mw");
+  await expect(page.getByRole("table", { name: /^multiword/ }).getByRole("row")).toHaveCount(2);
+
+  // Detail: the official report, the PoS breakdown and the items.
+  await page.getByRole("button", { name: "Details of demo-system" }).first().click();
+  const detail = page.getByRole("region", { name: /demo-system/ });
+  const report = detail.getByLabel("Official report");
+  await expect(report).toContainText("Total = 39, attempted = 39");
+  await expect(report).toContainText(`precision = ${shown}, recall = ${shown}\n`);
+  await expect(detail.getByRole("row", { name: /^v\b/ })).toBeVisible();
+  await expect(detail.getByRole("table", { name: "Items" }).getByRole("row")).toHaveCount(40);
+  await detail.getByLabel("Filter").fill("d16");
+  await expect(detail.getByRole("table", { name: "Items" }).getByRole("row")).toHaveCount(2);
+  await expect(detail.getByRole("table", { name: "Items" })).toContainText("seashell");
+
+  const downloading = page.waitForEvent("download");
+  await detail.getByRole("link", { name: "Download report", exact: true }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe("demo-system.best.txt");
+  const text = await readFile((await download.path())!, "utf8");
+  expect(text).toBe(await report.textContent());
+  expect(text.split("\n")[1]).toBe(`precision = ${shown}, recall = ${shown}`);
+
+  // Side by side.
+  const compare = page.getByRole("table", { name: "Compare systems" });
+  await expect(compare.getByRole("columnheader").nth(1)).toContainText("demo-system");
+
+  // JSON of every run.
+  const jsonDownload = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download scores (JSON)" }).click();
+  const json = JSON.parse(await readFile((await (await jsonDownload).path())!, "utf8"));
+  expect(json.runs.map((r: { name: string }) => r.name)).toEqual(["demo-system", "weak", "demo-system"]);
+
+  // Clean up so the spec can run again on the same server.
+  page.on("dialog", (d) => d.accept());
+  for (const name of ["weak", "demo-system", "demo-system"]) {
+    await page.getByRole("button", { name: `Delete ${name}` }).first().click();
+    await expect(page.getByRole("status").filter({ hasText: `Deleted ${name}.` })).toBeVisible();
+  }
+  await expect(page.getByText("No system runs stored yet.")).toBeVisible();
+  expect(id).toBeGreaterThan(0);
+});
+
+test("the coordinator scores SENSEVAL answers on the page", async ({ page }) => {
+  await signIn(page, "coordinator");
+  const id = await demoProjectId(page);
+  await page.goto(`/projects/${id}/scoring`);
+  const file = (name: string, text: string) => ({ name, mimeType: "text/plain", buffer: Buffer.from(text) });
+  await page.getByLabel("Answers").setInputFiles(file("answers", "art.n 1 art-1.2\nart.n 2 art-2\n"));
+  await page.getByLabel("Key", { exact: true }).setInputFiles(file("key", "art.n 1 art-1.1\nart.n 2 art-2\nart.n 3 art-1.2\n"));
+  await page.getByLabel("Sense map (optional)").setInputFiles(file("sensemap", "art-1\nart-1.1 2 art-1\nart-1.2 2 art-1\nart-2\n"));
+  await page.getByLabel("Granularity").selectOption("coarse");
+  await page.getByRole("button", { name: "Score", exact: true }).click();
+  const out = page.getByLabel("scorer2 output");
+  await expect(out).toContainText('Coarse-grained score for "answers" using key "key":');
+  await expect(out).toContainText("precision: 1.000 (2.00 correct of 2.00 attempted)");
+  await expect(page.getByRole("table", { name: "SENSEVAL-1 grid" })).toContainText("overall");
+});
+
+test("an annotator is refused the page and the routes", async ({ page }) => {
+  await signIn(page, "coordinator");
+  const id = await demoProjectId(page);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin/);
+  await signIn(page, "annotator2");
+  await page.goto(`/projects/${id}/scoring`);
+  await expect(page).not.toHaveURL(/scoring/);
+  await expect(page.getByRole("heading", { name: "Scoring" })).toHaveCount(0);
+  const res = await page.request.get(`/api/projects/${id}/scoring/results`);
+  expect(res.status()).toBe(403);
+  const up = await page.request.post(`/api/projects/${id}/scoring/runs`, {
+    multipart: { file: { name: "x.best", mimeType: "text/plain", buffer: Buffer.from("quiet.a d1 :: silent\n") } },
+  });
+  expect(up.status()).toBe(403);
+});
+
+test("cross-site POSTs are refused and signed-out requests get 401", async ({ page, request }) => {
+  await signIn(page, "coordinator");
+  const id = await demoProjectId(page);
+  const res = await page.request.post(`/api/projects/${id}/scoring/runs`, {
+    headers: { Origin: "https://evil.example" },
+    multipart: { file: { name: "x.best", mimeType: "text/plain", buffer: Buffer.from("quiet.a d1 :: silent\n") } },
+  });
+  expect(res.status()).toBe(403);
+  expect((await request.get(`/api/projects/${id}/scoring/results`)).status()).toBe(401);
+});
