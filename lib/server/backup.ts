@@ -209,9 +209,10 @@ function fsyncDir(dir: string): void {
 }
 
 /** Check the destination's directory exists and the name is free (or may be replaced). */
-function checkDestination(target: string, force: boolean, what: string): boolean {
+function checkDestination(target: string, force: boolean, what: string, missingDirOk = false): boolean {
   const dir = path.dirname(target);
   let st: fs.Stats | null = null;
+  if (missingDirOk && !fs.existsSync(dir)) return false;
   try {
     if (!fs.statSync(dir).isDirectory()) throw new InputError(`${target}: ${dir} is not a directory; nothing was written.`);
   } catch (e) {
@@ -338,7 +339,14 @@ export async function restoreDatabase(actor: Actor, file: string, target: string
   if (source === dest) throw new InputError(`${source} is the database itself; nothing to restore.`);
   const why = notSqlite(source);
   if (why) throw new InputError(`${source}: ${why}; nothing was written.`);
-  const existed = checkDestination(dest, options.force ?? false, "--force replaces that database (stop the server first)");
+  // The database's directory may not exist yet (a fresh install): it is made, and removed again on refusal.
+  const existed = checkDestination(dest, options.force ?? false, "--force replaces that database (stop the server first)", true);
+  let madeDir: string | undefined;
+  try {
+    madeDir = fs.mkdirSync(path.dirname(dest), { recursive: true });
+  } catch (e) {
+    throw new InputError(`${dest}: cannot make its directory (${(e as Error).message}); nothing was written.`);
+  }
 
   // The backup is copied byte for byte (with its WAL, if it has one) and only the
   // copy is opened: SQLite never touches the backup file itself.
@@ -386,6 +394,7 @@ export async function restoreDatabase(actor: Actor, file: string, target: string
     return { ...summary, bytes: fs.statSync(dest).size, source, target: dest, replaced: existed, pendingMigrations };
   } catch (e) {
     removeQuietly(temp);
+    if (madeDir) fs.rmSync(madeDir, { recursive: true, force: true });
     throw e;
   }
 }

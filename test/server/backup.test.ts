@@ -219,7 +219,7 @@ describe("backup under load", () => {
 
     // Restore round-trips: the restored database reads back as the backup.
     const { file } = backups[backups.length - 1];
-    const restored = fresh("restored.db");
+    const restored = path.join(fresh("fresh-install"), "data", "restored.db");
     const report = await restoreDatabase(SYSTEM, file, restored);
     expect(report).toMatchObject({ replaced: false, pendingMigrations: 0 });
     const db = openDb(restored);
@@ -352,10 +352,10 @@ describe("restore", () => {
     await expect(restoreDatabase(SYSTEM, file, target, { force: true })).rejects.toThrow(new RegExp(path.basename(file)));
     expect(sha(target)).toBe(before);
     expect(listing()).toEqual(files);
-    // Into a fresh path nothing is created either.
-    const nothing = fresh("nothing.db");
+    // Into a fresh path (in a directory yet to be made) nothing is created either.
+    const nothing = path.join(fresh("new-dir"), "data", "nothing.db");
     await expect(restoreDatabase(SYSTEM, file, nothing)).rejects.toThrow(message);
-    expect(fs.existsSync(nothing)).toBe(false);
+    expect(fs.existsSync(path.dirname(path.dirname(nothing)))).toBe(false);
   });
 });
 
