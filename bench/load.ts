@@ -1,0 +1,104 @@
+/**
+ * Load test (issue #6): `npm run load`.
+ *
+ * Builds if needed (into .next-bench), starts the production server on a spare
+ * port with a throw-away database seeded with 2,000 instances and 50 annotators,
+ * signs everyone in through next-auth, and drives the workspace with autocannon
+ * through the browser's own requests — save (server action), move to the next
+ * instance (RSC navigation, every 10th a full page load) — for 60 s, while the
+ * coordinator downloads the exports every 5 s. Then checks in the database that
+ * every acknowledged save is there exactly once, and prints the figures with
+ * PASS/MISS per target.
+ *
+ *   npm run load -- [--duration S] [--annotators N] [--instances N] [--think SECONDS]
+ *                   [--export-every S] [--page-every N] [--build] [--keep] [--json FILE]
+ *
+ * (each also as an environment variable: LOAD_DURATION, LOAD_ANNOTATORS,
+ * LOAD_INSTANCES, LOAD_THINK, LOAD_EXPORT_EVERY, LOAD_PAGE_EVERY.) --think is the
+ * mean seconds an annotator spends on an instance before saving (default 5; a
+ * brisk human takes 20 s or more); --think 0 saves as fast as the server
+ * answers, which measures capacity rather than latency under a human load.
+ */
+import fs from "node:fs";
+import { loadFigures, loadReport, loadTargets } from "./lib/figures";
+import { coordinatorCandidates, initialStates, mergeRecords, preflight, probeCoordinatorRequests, runLoad } from "./lib/load-run";
+import { flag, numberArg, runTag, setUp, stringArg } from "./lib/setup";
+import { checkSaves, integrityCheck } from "./lib/verify";
+
+const log = (s: string) => process.stderr.write(s + "\n");
+
+async function main(): Promise<number> {
+  const durationSec = numberArg("duration", "LOAD_DURATION", 60);
+  const annotatorCount = numberArg("annotators", "LOAD_ANNOTATORS", 50);
+  const instanceCount = numberArg("instances", "LOAD_INSTANCES", 2000);
+  const thinkSec = numberArg("think", "LOAD_THINK", 5);
+  const exportEvery = numberArg("export-every", "LOAD_EXPORT_EVERY", 5);
+  const pageEvery = numberArg("page-every", "LOAD_PAGE_EVERY", 10);
+  const jsonOut = stringArg("json", "LOAD_JSON", "");
+
+  const rig = await setUp({ annotators: annotatorCount, instances: instanceCount, log });
+  try {
+    const { present, absent } = await probeCoordinatorRequests(rig.server.base, rig.coordinatorCookie, coordinatorCandidates(rig.seeded.projectId));
+    log(`coordinator requests: ${present.map((q) => q.name).join(", ")}${absent.length ? ` (not in this build: ${absent.join(", ")})` : ""}`);
+
+    const states = initialStates(rig.annotators, rig.seeded.instanceRefs.length);
+    const common = {
+      base: rig.server.base,
+      projectId: rig.seeded.projectId,
+      actionId: rig.actionId,
+      instanceRefs: rig.seeded.instanceRefs,
+      pageLoadEvery: pageEvery,
+      reviseShare: 0.2,
+      runTag: runTag(),
+      timeoutSec: 10,
+    };
+    const pre = await preflight(states[0], { ...common, durationSec: 1, thinkSec: 0.3, coordinator: null });
+    log(`preflight: a save through the server action was acknowledged (revision ${pre.acked[0]?.revision})`);
+
+    log(
+      `load: ${annotatorCount} annotators, ${thinkSec > 0 ? `thinking ~${thinkSec} s per instance` : "saving as fast as answered"}, for ${durationSec} s, ` +
+        `a full page load every ${pageEvery} moves, coordinator every ${exportEvery} s …`,
+    );
+    const main = await runLoad(states, {
+      ...common,
+      durationSec,
+      thinkSec,
+      coordinator: { cookie: rig.coordinatorCookie, everySec: exportEvery, requests: present },
+    });
+    await rig.server.stop();
+
+    const integrity = integrityCheck(rig.dbFile);
+    const acks = checkSaves(rig.dbFile, rig.seeded.projectId, mergeRecords([pre, main]).acked);
+    const figures = loadFigures(main, new Set(present.filter((q) => q.export).map((q) => q.name)), acks);
+    // The preflight's save is checked with the rest; the figures are the load's own.
+    process.stdout.write(
+      `\nload: ${annotatorCount} annotators, ${instanceCount} instances, ${thinkSec ? `a save every ~${thinkSec} s each` : "saving as fast as answered"}, ${durationSec} s\n` +
+        loadReport(figures) +
+        `\nintegrity_check: ${integrity}; acknowledged saves checked ${acks.acknowledged}, present once ${acks.present}\n`,
+    );
+    const firstFailure = main.saves.find((s) => s.outcome === "failed" || s.outcome === "refused");
+    if (firstFailure) process.stdout.write(`first failed save: ${firstFailure.outcome} ${firstFailure.message}\n`);
+    const targets = loadTargets(figures);
+    const ok = integrity === "ok" && targets.every((t) => t.pass !== false);
+    if (jsonOut) {
+      fs.writeFileSync(
+        jsonOut,
+        JSON.stringify({ annotators: annotatorCount, instances: instanceCount, thinkSec, durationSec, integrity, figures, targets }, null, 2),
+      );
+    }
+    return ok ? 0 : 1;
+  } catch (e) {
+    log(`server output (last lines):\n${rig.server.tail()}`);
+    throw e;
+  } finally {
+    await rig.cleanup();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e instanceof Error ? e.stack : e);
+    process.exit(1);
+  },
+);
