@@ -288,6 +288,8 @@ export interface RunSummary {
   problem: string | null;
   errors: number;
   warnings: number;
+  /** System lines in no format, skipped. */
+  skipped: number;
   /** best and oot: the figures per PoS, in the gold's order. */
   byPos: { group: string; figures: RunFigures }[];
 }
@@ -344,11 +346,15 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
   const goldDiagnostics = new Map<string, Diagnostic[]>();
   const runs: RunSummary[] = rows.map(({ content, ...run }) => {
     const s = scoreOne(g, { type: run.type, fileName: run.fileName, content }, "pos");
-    if (!s) return { run, figures: null, problem: missingGold(g, run.type), errors: 0, warnings: 0, byPos: [] };
+    if (!s) return { run, figures: null, problem: missingGold(g, run.type), errors: 0, warnings: 0, skipped: 0, byPos: [] };
     const kind = run.type === "mw" ? "mw" : "gold";
     if (!goldDiagnostics.has(kind)) goldDiagnostics.set(kind, s.goldDiagnostics);
     const sys = s.out.systemDiagnostics;
-    const counts = { errors: sys.filter((d) => d.severity === "error").length, warnings: sys.filter((d) => d.severity === "warning").length };
+    const counts = {
+      errors: sys.filter((d) => d.severity === "error").length,
+      warnings: sys.filter((d) => d.severity === "warning").length,
+      skipped: s.out.lines.refused,
+    };
     if (hasErrors(s.goldDiagnostics)) return { run, figures: null, problem: `${goldFor(g, run.type)!.name} has errors; nothing scored.`, ...counts, byPos: [] };
     const res = s.out.result;
     const byPos = res.type === "mw" ? [] : (res.groups ?? []).map((x) => ({ group: x.group, figures: substitutionJson(res.type, x.stats) }));

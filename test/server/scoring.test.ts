@@ -194,6 +194,8 @@ describe("scoring: uploading runs", () => {
     const r = uploadRun(f.db, f.coord, f.project.id, { fileName: "a.best", bytes: enc("bright.a 1 :: clever\nthis is not an answer\n") });
     expect(r.lines).toEqual({ read: 2, matched: 1, refused: 1 });
     expect(r.diagnostics.some((d) => d.line === 2 && d.file === "a.best")).toBe(true);
+    const row = scoreBoard(f.db, f.coord, f.project.id, UPLOADED).runs[0];
+    expect(row).toMatchObject({ skipped: 1, errors: 1 });
   });
 
   it("deletes a run", () => {

@@ -140,13 +140,16 @@ export function SensevalSection({ projectId }: { projectId: number }) {
             <div>
               <dt>Correct</dt>
               <dd>
-                {cFixed(j.correct, 2)} <span className="muted small">of {j.attemptedInstances.toFixed(2)} / {j.totalInstances}</span>
+                {cFixed(j.correct, 2)}{" "}
+                <span className="muted small">
+                  of {cFixed(j.attemptedInstances, 2)} attempted, {j.totalInstances} in all
+                </span>
               </dd>
             </div>
           </dl>
           <h3>scorer2 output</h3>
           <pre className={styles.report} aria-label="scorer2 output">
-            {result.text.replace(/^\n/, "")}
+            {result.text.trim()}
           </pre>
           <Diagnostics list={result.diagnostics} />
           {result.report ? (

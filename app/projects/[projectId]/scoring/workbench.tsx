@@ -237,9 +237,7 @@ function RankedTable(props: {
                   </button>
                 </th>
               ))}
-              <th scope="col">
-                <span className={styles.srOnly}>Actions</span>
-              </th>
+              <th scope="col" aria-label="Actions" />
             </tr>
           </thead>
           <tbody>
@@ -252,6 +250,12 @@ function RankedTable(props: {
                     {s.run.name}
                     <div className="muted small">
                       {s.run.fileName} · {size(s.run.bytes)}
+                      {s.skipped > 0 && (
+                        <>
+                          {" "}
+                          · <span className={styles.bad}>{s.skipped} line{s.skipped === 1 ? "" : "s"} skipped</span>
+                        </>
+                      )}
                       {s.warnings > 0 && (
                         <>
                           {" "}
