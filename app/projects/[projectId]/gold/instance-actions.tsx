@@ -62,11 +62,14 @@ export function ExclusionForm({ projectId, instanceId, excluded }: { projectId: 
           )}
         </>
       ) : (
-        <div className={styles.fieldRow}>
-          <button ref={focusRef as React.RefObject<HTMLButtonElement>} type="submit" name="op" value="restore" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Put ${instanceId} back`}>
-            Put back
-          </button>
-        </div>
+        <>
+          <div className={`${styles.inlineLabel} ${styles.labelLine}`}>Excluded from the gold</div>
+          <div className={styles.fieldRow}>
+            <button ref={focusRef as React.RefObject<HTMLButtonElement>} type="submit" name="op" value="restore" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Put ${instanceId} back`}>
+              Put back
+            </button>
+          </div>
+        </>
       )}
       <div aria-live="polite" className="small">
         {pending ? <span className="muted">Saving…</span> : <Outcome state={state} field="reason" />}
@@ -111,11 +114,16 @@ export function PosForm({ projectId, instanceId, originalPos, correctedPos }: { 
           )}
         </>
       ) : (
-        <div className={styles.fieldRow}>
-          <button ref={focusRef as React.RefObject<HTMLButtonElement>} type="submit" name="op" value="undo" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Undo the PoS correction of ${instanceId}`}>
-            Undo PoS correction
-          </button>
-        </div>
+        <>
+          <div className={`${styles.inlineLabel} ${styles.labelLine}`}>
+            PoS corrected from {originalPos} to {correctedPos}
+          </div>
+          <div className={styles.fieldRow}>
+            <button ref={focusRef as React.RefObject<HTMLButtonElement>} type="submit" name="op" value="undo" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Undo the PoS correction of ${instanceId}`}>
+              Undo PoS correction
+            </button>
+          </div>
+        </>
       )}
       <div aria-live="polite" className="small">
         {pending ? <span className="muted">Saving…</span> : <Outcome state={state} field="pos" />}

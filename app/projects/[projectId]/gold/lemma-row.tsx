@@ -36,8 +36,8 @@ export function LemmaRow({ projectId, row, index }: { projectId: number; row: Le
       <th scope="row" className={styles.form} data-label="Form">
         {row.form}
       </th>
-      <td className="num" data-label="Count">{row.count}</td>
-      <td data-label="PoS">{row.pos.join(", ") || "—"}</td>
+      <td className={`num ${styles.countCell}`} data-label="Count">{row.count}</td>
+      <td className={styles.posCell} data-label="PoS">{row.pos.join(", ") || "—"}</td>
       <td data-label="Proposed">
         {row.proposals ? (
           <ul className={`plain ${styles.proposals}`} aria-label={`Proposals for ${row.form} by PoS`}>
@@ -98,16 +98,16 @@ export function LemmaRow({ projectId, row, index }: { projectId: number; row: Le
             {lemmaErr}
           </div>
         )}
-        <div className={`small ${styles.decision}`}>
-          {row.decision ? (
-            <>
-              <span className={`tag ${styles[row.decision]}`}>{DECISION_LABEL[row.decision]}</span>{" "}
-              <span className="muted" title={row.decidedTitle ?? undefined}>{row.decided}</span>
-            </>
-          ) : (
-            <span className={`tag ${styles.open}`}>open</span>
-          )}
-        </div>
+      </td>
+      <td data-label="Decision" className={styles.decision}>
+        {row.decision ? (
+          <>
+            <span className={`tag ${styles[row.decision]}`}>{DECISION_LABEL[row.decision]}</span>
+            <div className="muted small" title={row.decidedTitle ?? undefined}>{row.decided}</div>
+          </>
+        ) : (
+          <span className={`tag ${styles.open}`}>open</span>
+        )}
       </td>
       <td data-label="Decide" className={styles.actions}>
         <div className={styles.buttons}>
@@ -132,9 +132,17 @@ export function LemmaRow({ projectId, row, index }: { projectId: number; row: Le
 /** Accept the proposal for every form not reviewed yet. */
 export function AcceptAllForm({ projectId, open }: { projectId: number; open: number }) {
   const { state, pending, onSubmit } = useGoldForm(acceptAllAction, projectId);
+  const confirmFirst = (e: React.FormEvent<HTMLFormElement>) => {
+    // Many forms at once: ask, as nothing undoes them in one go (each form can be reset on its own).
+    if (!window.confirm(`Accept the lemmatiser's proposal for all ${open} open form${open === 1 ? "" : "s"}?`)) {
+      e.preventDefault();
+      return;
+    }
+    onSubmit(e);
+  };
   return (
-    <form onSubmit={onSubmit} className={styles.acceptAll}>
-      <button type="submit" disabled={pending || open === 0}>
+    <form onSubmit={confirmFirst} className={styles.acceptAll}>
+      <button type="submit" className="secondary" disabled={pending || open === 0}>
         {pending ? "Accepting…" : open === 0 ? "No open proposals" : `Accept all ${open} open proposal${open === 1 ? "" : "s"}`}
       </button>
       <div aria-live="polite" className="small">

@@ -97,7 +97,7 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
           <Figure
             label="Open lemma decisions"
             value={d.lemmas.openChanged}
-            note={`of ${plural(d.lemmas.changed, "changed form")}; ${d.lemmas.open} of ${d.lemmas.forms} forms unreviewed`}
+            note={`of ${plural(d.lemmas.changed, "changed form")} · ${d.lemmas.open} of ${d.lemmas.forms} forms unreviewed`}
             tone={d.lemmas.openChanged > 0 ? "warn" : undefined}
           />
         </dl>
@@ -217,7 +217,7 @@ function LemmaView({
     <section aria-labelledby="lemmas-heading">
       <h2 id="lemmas-heading">Lemma review</h2>
       <p className="muted small">
-        Every distinct form the annotators typed, normalised (trimmed, single spaces, lower case), with the lemma the lemmatiser proposes for the target&apos;s PoS. Forms the lemma would change come first, then by frequency. Until a form is reviewed the gold uses the proposal. Keep the form as typed when the lemma would change the meaning; type another lemma and press Enter to override (case is kept as typed).
+        Every distinct form the annotators typed, normalised (trimmed, single spaces, lower case), with the lemma the lemmatiser proposes for the target&apos;s PoS. Forms the lemma would change come first (marked by a bar at the left), then by frequency. Until a form is reviewed the gold uses the proposal. Keep the form as typed when the lemma would change the meaning; type another lemma and press Enter to override (case is kept as typed).
       </p>
       <div className={styles.toolbar}>
         <FilterForm action={base} view="lemmas" label="Filter forms">
@@ -245,6 +245,7 @@ function LemmaView({
                 <th scope="col">PoS</th>
                 <th scope="col">Proposed</th>
                 <th scope="col">In the gold</th>
+                <th scope="col">Decision</th>
                 <th scope="col">Decide</th>
               </tr>
             </thead>
@@ -342,6 +343,25 @@ function Answer({ resp, typed }: { resp: GoldItem["responses"][number] | undefin
   );
 }
 
+/** A gold line that wraps between entries (after each ';') rather than inside one. */
+function Breakable({ line }: { line: string }) {
+  const parts = line.split(";");
+  return (
+    <>
+      {parts.map((p, k) => (
+        <span key={k}>
+          {p}
+          {k < parts.length - 1 && (
+            <>
+              ;<wbr />
+            </>
+          )}
+        </span>
+      ))}
+    </>
+  );
+}
+
 function InstanceCard({ r, projectId }: { r: ReviewInstance; projectId: number }) {
   const it = r.item;
   const byAnnotator = new Map(it.responses.map((x) => [x.annotator, x]));
@@ -403,11 +423,11 @@ function InstanceCard({ r, projectId }: { r: ReviewInstance; projectId: number }
         <dl className={styles.lines}>
           <dt>gold</dt>
           <dd>
-            {it.line ? <code className={styles.line}>{it.line}</code> : <span className="muted">no entry, no line</span>}
+            {it.line ? <code className={styles.line}><Breakable line={it.line} /></code> : <span className="muted">no entry, no line</span>}
             {it.excluded !== null && it.line && <div className="muted small">not written: excluded</div>}
           </dd>
           <dt>mwgold</dt>
-          <dd>{it.mwLine ? <code className={styles.line}>{it.mwLine}</code> : <span className="muted">no multiword given</span>}</dd>
+          <dd>{it.mwLine ? <code className={styles.line}><Breakable line={it.mwLine} /></code> : <span className="muted">no multiword given</span>}</dd>
         </dl>
       </div>
       <div className={styles.instanceActions}>
