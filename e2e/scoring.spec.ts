@@ -85,6 +85,25 @@ test("the coordinator uploads systems, sees them ranked, opens a run and downloa
   const json = JSON.parse(await readFile((await (await jsonDownload).path())!, "utf8"));
   expect(json.runs.map((r: { name: string }) => r.name)).toEqual(["demo-system", "weak", "demo-system"]);
 
+  // The same run against an uploaded gold: the project's own gold, downloaded, gives the same figures,
+  // and the report is then downloaded by POSTing the gold.
+  const goldText = await (await page.request.get(`/api/projects/${id}/gold?file=gold`)).text();
+  expect(goldText).toContain("quiet.a d1 :: ");
+  await page.getByLabel("Gold (for best and oot)").setInputFiles({ name: "demo-copy.gold", mimeType: "text/plain", buffer: Buffer.from(goldText) });
+  await page.getByRole("button", { name: "Score against these files" }).click();
+  await expect(page.getByText(/Scoring against uploaded demo-copy\.gold/)).toBeVisible();
+  await expect(page.getByLabel("Uploaded gold and mwgold files")).toBeChecked();
+  await expect(rows.nth(1).getByRole("cell").nth(3)).toHaveText(shown);
+  // No mwgold uploaded: the mw run says so instead of scoring.
+  await expect(page.getByRole("table", { name: /^multiword/ })).toContainText("No mwgold file uploaded");
+  await page.getByRole("button", { name: "Details of demo-system" }).first().click();
+  await expect(page.getByRole("region", { name: /demo-system/ })).toContainText("scored against demo-copy.gold");
+  const posted = page.waitForEvent("download");
+  await page.getByRole("region", { name: /demo-system/ }).getByRole("button", { name: "Download report", exact: true }).click();
+  expect(await readFile((await (await posted).path())!, "utf8")).toBe(text);
+  await page.getByLabel("The project’s gold, derived now from the annotators’ responses").check();
+  await expect(page.getByText(/Scoring against the gold derived from demo/)).toBeVisible();
+
   // Clean up so the spec can run again on the same server.
   page.on("dialog", (d) => d.accept());
   for (const name of ["weak", "demo-system", "demo-system"]) {

@@ -38,13 +38,14 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
   }
 
   async function chooseGold(choice: GoldChoice) {
+    const before = gold;
     setBusy("gold");
     setGoldNotice(null);
+    setGold(choice);
+    setDetail(null);
     if (await reload(choice)) {
-      setGold(choice);
-      setDetail(null);
       setGoldNotice(choice.kind === "project" ? null : { kind: "ok", message: "Scored every run against the uploaded files." });
-    }
+    } else setGold(before);
     setBusy(null);
   }
 
