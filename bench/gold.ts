@@ -8,6 +8,7 @@
  * Target on the project's 2-core machines: under 3 s and 500 MB for
  * deriveGold + formatGold + formatMwGold + computeAgreement.
  */
+import { writeFileSync } from "node:fs";
 import { computeAgreement, mulberry32 } from "../lib/lexsub/agreement";
 import { deriveGold, formatGold, formatMwGold, type GoldInstance } from "../lib/lexsub/gold";
 import type { AnnotatorResponse } from "../lib/lexsub/types";
@@ -99,3 +100,22 @@ const lines = [
   `  peak RSS                 ${mb(peakKb * 1024)} MB`,
 ];
 process.stdout.write(lines.join("\n") + "\n");
+
+// --json FILE: the figures for `npm run bench` (bench/run-all.ts).
+const jsonAt = process.argv.indexOf("--json");
+if (jsonAt >= 0) {
+  const sec = (a: number, b: number) => (b - a) / 1000;
+  writeFileSync(
+    process.argv[jsonAt + 1],
+    JSON.stringify({
+      instances: INSTANCES,
+      annotators: ANNOTATORS,
+      bootstrap: ITERATIONS,
+      deriveSeconds: sec(t1, t2),
+      formatSeconds: sec(t2, t3),
+      agreementSeconds: sec(t3, t4),
+      totalSeconds: sec(t1, t4),
+      peakMb: (peakKb * 1024) / 2 ** 20,
+    }),
+  );
+}

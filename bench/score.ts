@@ -155,6 +155,7 @@ async function main(): Promise<void> {
   console.log(`load average ${fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ") : "?"}`);
   console.log("type      items  gold load  scoring   wall (cpu)       items/s (wall)  vs 21 s   peak     target: < 1.05 s, < 300 MB");
   let ok = true;
+  const figures: Array<Record<string, unknown>> = [];
   for (const type of ["best", "oot"] as const) {
     const child = spawnSync(process.execPath, ["--import", "tsx", self, "--run", type, files.gold, files[type]], { encoding: "utf8" });
     if (child.status !== 0) throw new Error(`${type} run failed: ${child.stderr}`);
@@ -162,6 +163,7 @@ async function main(): Promise<void> {
     const seconds = r.loadSeconds + r.scoreSeconds;
     const met = seconds < TARGET_SECONDS && r.peakMb < TARGET_MB;
     ok &&= met;
+    figures.push({ ...r, seconds, targetSeconds: TARGET_SECONDS, targetMb: TARGET_MB, met });
     console.log(
       `${type.padEnd(4)}  ${String(r.items).padStart(9)}  ${r.loadSeconds.toFixed(2).padStart(7)} s ${r.scoreSeconds.toFixed(2).padStart(6)} s  ` +
         `${seconds.toFixed(2).padStart(6)} s (${r.cpuSeconds.toFixed(2)} s)  ${Math.round(r.items / seconds).toLocaleString("en").padStart(12)}  ` +
@@ -179,6 +181,9 @@ async function main(): Promise<void> {
       }
     }
   }
+  // --json FILE: the figures for `npm run bench` (bench/run-all.ts).
+  const json = arg("--json");
+  if (json) fs.writeFileSync(json, JSON.stringify({ items: n, runs: figures }));
   if (!ok) process.exitCode = 1;
 }
 
