@@ -14,6 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { findProjectByName, requireProject, SYSTEM } from "../../lib/server/actor";
+import { agreementDownload, agreementPageData } from "../../lib/server/agreement";
 import { listAssignments, setAssignments } from "../../lib/server/assignments";
 import { importLexeltXml } from "../../lib/server/corpus";
 import {
@@ -160,6 +161,9 @@ const CALLS: Call[] = [
   { name: "goldPageData", expect: COORDINATOR, call: (w, k) => goldPageData(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "instanceTexts", expect: COORDINATOR, call: (w, k) => Object.fromEntries(instanceTexts(w.db, w.actor(k), w.p.id, ["p1", "q1"])), check: noOtherProject },
   { name: "goldReviewCsv", expect: COORDINATOR, call: (w, k) => goldReviewCsv(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  // agreement.ts
+  { name: "agreementPageData", expect: COORDINATOR, call: (w, k) => agreementPageData(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "agreementDownload", expect: COORDINATOR, call: (w, k) => agreementDownload(w.db, w.actor(k), w.p.id, { format: "csv", table: "items" }), check: noOtherProject },
   { name: "listRuns", expect: COORDINATOR, call: (w, k) => listRuns(w.db, w.actor(k), w.p.id) },
   { name: "uploadRun", expect: COORDINATOR, call: (w, k) => uploadRun(w.db, w.actor(k), w.p.id, { fileName: "s.best", bytes: enc(RUN) }) },
   { name: "deleteRun", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => deleteRun(w.db, w.actor(k), w.p.id, id)) },
