@@ -1,0 +1,138 @@
+"use client";
+import { useMemo, useState } from "react";
+import { type Kind, formatCell } from "./format";
+import styles from "./agreement.module.css";
+
+export interface Column {
+  key: string;
+  label: string;
+  kind: Kind;
+  /** What the column means, shown on hover. */
+  title?: string;
+  /** Draw a bar under proportions (0–1). */
+  bar?: boolean;
+  /** The row's header cell (first column). */
+  rowHeader?: boolean;
+  /** Show in monospace (lexelt items). */
+  code?: boolean;
+}
+
+export type Row = Record<string, string | number | null>;
+
+/**
+ * A table the reader can sort by any column (click the heading; again to
+ * reverse). Undefined figures ("—") always sort last. Server-rendered in the
+ * initial order, so it reads the same without JavaScript.
+ */
+export function SortableTable({
+  columns,
+  rows,
+  labelledBy,
+  initialSort,
+  rowKey,
+  footer,
+}: {
+  columns: Column[];
+  rows: Row[];
+  labelledBy: string;
+  initialSort?: { key: string; dir: "asc" | "desc" };
+  rowKey: string;
+  footer?: Row;
+}) {
+  const [sort, setSort] = useState<{ key: string; dir: "asc" | "desc" } | null>(initialSort ?? null);
+  const sorted = useMemo(() => {
+    if (!sort) return rows;
+    const col = columns.find((c) => c.key === sort.key);
+    const sign = sort.dir === "asc" ? 1 : -1;
+    return rows
+      .map((r, i) => ({ r, i }))
+      .sort((x, y) => {
+        const a = x.r[sort.key];
+        const b = y.r[sort.key];
+        if (a === null || b === null) return a === b ? x.i - y.i : a === null ? 1 : -1;
+        const c = col?.kind === "text" ? String(a).localeCompare(String(b), "en", { numeric: true }) : Number(a) - Number(b);
+        return c !== 0 ? sign * c : x.i - y.i;
+      })
+      .map((e) => e.r);
+  }, [rows, sort, columns]);
+
+  const toggle = (key: string, kind: Kind) =>
+    setSort((s) => (s && s.key === key ? { key, dir: s.dir === "asc" ? "desc" : "asc" } : { key, dir: kind === "text" ? "asc" : "desc" }));
+
+  const cell = (c: Column, r: Row, footerRow = false) => {
+    const v = r[c.key] ?? null;
+    const text = formatCell(c.kind, v);
+    const body = (
+      <>
+        {c.code ? <code>{text}</code> : text}
+        {c.bar && typeof v === "number" && (
+          <span className={styles.cellBar} aria-hidden="true">
+            <span style={{ width: `${Math.max(0, Math.min(1, v)) * 100}%` }} />
+          </span>
+        )}
+      </>
+    );
+    const num = c.kind !== "text";
+    if (c.rowHeader)
+      return (
+        <th key={c.key} scope="row" className={`${styles.rowHead} ${num ? "num" : ""}`}>
+          {body}
+        </th>
+      );
+    return (
+      <td key={c.key} className={`${num ? "num" : ""} ${c.bar ? styles.barCell : ""} ${footerRow ? styles.total : ""}`} title={v === null ? "Undefined: nothing to compare here" : undefined}>
+        {body}
+      </td>
+    );
+  };
+
+  return (
+    <div className="table-wrap">
+      <table aria-labelledby={labelledBy} className={styles.sortable}>
+        <thead>
+          <tr>
+            {columns.map((c) => {
+              const active = sort?.key === c.key;
+              return (
+                <th
+                  key={c.key}
+                  scope="col"
+                  className={c.kind !== "text" ? "num" : undefined}
+                  aria-sort={active ? (sort!.dir === "asc" ? "ascending" : "descending") : undefined}
+                  title={c.title}
+                >
+                  <button type="button" className={styles.sortButton} onClick={() => toggle(c.key, c.kind)}>
+                    {c.label}
+                    <span className={styles.sortMark} aria-hidden="true">
+                      {active ? (sort!.dir === "asc" ? "▴" : "▾") : "↕"}
+                    </span>
+                  </button>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((r) => (
+            <tr key={String(r[rowKey])}>{columns.map((c) => cell(c, r))}</tr>
+          ))}
+        </tbody>
+        {footer && (
+          <tfoot>
+            <tr>
+              {columns.map((c) =>
+                c.rowHeader ? (
+                  <th key={c.key} scope="row" className={`${styles.rowHead} ${styles.total}`}>
+                    {formatCell(c.kind, footer[c.key] ?? null)}
+                  </th>
+                ) : (
+                  cell(c, footer, true)
+                ),
+              )}
+            </tr>
+          </tfoot>
+        )}
+      </table>
+    </div>
+  );
+}
