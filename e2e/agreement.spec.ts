@@ -101,7 +101,11 @@ test("the coordinator sees the headline figures and the per-annotator table", as
   const first = want.lowest[0];
   const card = lowest.getByRole("article", { name: `${first.lexelt} ${first.instanceId}` });
   await expect(card).toContainText(pct(first.pairwise));
-  await expect(card.getByRole("link")).toHaveAttribute("href", new RegExp(`/projects/${projectId}/gold\\?view=instances&lexelt=${first.lexelt.replace(".", "\\.")}&instance=${first.instanceId}$`));
+  await expect(card.getByRole("link")).toHaveAttribute("href", new RegExp(`/projects/${projectId}/gold\\?view=instances&lexelt=${first.lexelt.replace(".", "\\.")}&instance=${first.instanceId}#inst-${first.instanceId}$`));
+  // The link opens that instance's answers side by side on the Gold page.
+  await card.getByRole("link").click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Gold");
+  await expect(page.getByRole("article", { name: `${first.lexelt} ${first.instanceId}` })).toBeInViewport();
 });
 
 test("the coordinator downloads the report as JSON and CSV", async ({ page }) => {

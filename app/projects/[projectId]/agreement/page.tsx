@@ -96,7 +96,7 @@ function reasons(f: AgreementFigures) {
   return {
     pairwise:
       f.items === 0
-        ? "No instance has two substitutes yet, so T is empty."
+        ? "No instance has at least two substitutes yet, so T is empty."
         : "No item in T has two annotators who both gave substitutes.",
     modeAgreement: f.items === 0 ? "T is empty." : "No item in T has a single most frequent substitute.",
     mwDetection: "No instance has answers from two annotators yet.",
@@ -338,7 +338,7 @@ function Answer({ a }: { a: LowItem["responses"][number] }) {
 
 function LowestItem({ it, projectId }: { it: LowItem; projectId: number }) {
   const headingId = `low-${it.lexelt}-${it.instanceId}`.replace(/[^A-Za-z0-9_-]/g, "_");
-  const gold = `/projects/${projectId}/gold?${new URLSearchParams({ view: "instances", lexelt: it.originalLexelt, instance: it.instanceId })}`;
+  const gold = `/projects/${projectId}/gold?${new URLSearchParams({ view: "instances", lexelt: it.originalLexelt, instance: it.instanceId })}#${encodeURIComponent(`inst-${it.instanceId}`)}`;
   return (
     <li>
       <article className={`panel ${styles.lowItem}`} aria-labelledby={headingId}>
