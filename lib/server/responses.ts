@@ -287,20 +287,25 @@ export interface Progress {
 }
 
 function progressOf(q: Queue): Progress {
+  // One pass over the queue (it can hold thousands of instances in hundreds of lexelts).
+  const byLexelt = new Map<number, { done: number; total: number; first: number; open: number | null }>();
+  let done = 0;
+  for (const e of q.entries) {
+    let g = byLexelt.get(e.lexeltId);
+    if (!g) byLexelt.set(e.lexeltId, (g = { done: 0, total: 0, first: e.ref, open: null }));
+    g.total++;
+    if (e.answered) {
+      g.done++;
+      done++;
+    } else if (g.open === null) g.open = e.ref;
+  }
   const lexelts: LexeltProgress[] = [];
   for (const l of q.lexelts) {
-    const mine = q.entries.filter((e) => e.lexeltId === l.id);
-    if (mine.length === 0) continue;
-    const open = mine.find((e) => !e.answered);
-    lexelts.push({
-      lexeltId: l.id,
-      label: l.label,
-      done: mine.filter((e) => e.answered).length,
-      total: mine.length,
-      jumpRef: (open ?? mine[0]).ref,
-    });
+    const g = byLexelt.get(l.id);
+    if (!g) continue;
+    lexelts.push({ lexeltId: l.id, label: l.label, done: g.done, total: g.total, jumpRef: g.open ?? g.first });
   }
-  return { done: q.entries.filter((e) => e.answered).length, total: q.entries.length, lexelts };
+  return { done, total: q.entries.length, lexelts };
 }
 
 // ---------------------------------------------------------------------------
