@@ -11,7 +11,7 @@ import "server-only";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
-import { goldReviewLog, instances, lemmaOverrides, lexelts, responses, users } from "../../db/schema";
+import { goldReviewLog, instances, lemmaOverrides, lexelts, users } from "../../db/schema";
 import { type AgreementOptions, type AgreementReport, computeAgreement } from "../lexsub/agreement";
 import { type GoldResult, correctedItem, deriveGold, formatGold, formatMwGold } from "../lexsub/gold";
 import {
@@ -26,6 +26,7 @@ import {
 import { type AnnotatorResponse } from "../lexsub/types";
 import { type Actor, type ProjectRow, actorUserId, requireProject } from "./actor";
 import { InputError, NotFoundError } from "./errors";
+import { projectResponseRecords } from "./response-import";
 import { parseOrThrow } from "./users";
 
 export interface GoldInputs {
@@ -51,23 +52,7 @@ export function goldInputs(db: Db, actor: Actor, projectId: number): GoldInputs 
       .where(eq(instances.projectId, projectId))
       .orderBy(asc(lexelts.position), asc(instances.position))
       .all();
-    const resp = db
-      .select({
-        annotator: users.name,
-        lexelt: lexelts.item,
-        instanceId: instances.instanceId,
-        kind: responses.kind,
-        substitutes: responses.substitutes,
-        multiword: responses.multiword,
-      })
-      .from(responses)
-      .innerJoin(instances, eq(instances.id, responses.instanceRef))
-      .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
-      .innerJoin(users, eq(users.id, responses.userId))
-      .where(eq(responses.projectId, projectId))
-      .orderBy(asc(lexelts.position), asc(instances.position), asc(users.name))
-      .all()
-      .map((r) => ({ ...r, substitutes: JSON.parse(r.substitutes) as string[], multiword: r.multiword || null }));
+    const resp = projectResponseRecords(db, projectId);
     const lemmaRows = db
       .select({
         form: lemmaOverrides.form,

@@ -147,6 +147,14 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
 /** Every current response in the project as AnnotatorResponse records, in corpus order, then by annotator. */
 export function listProjectResponses(db: Db, actor: Actor, projectId: number): AnnotatorResponse[] {
   requireProject(db, actor, projectId, { coordinator: true });
+  return projectResponseRecords(db, projectId);
+}
+
+/**
+ * The query behind listProjectResponses, for data-access functions that have
+ * already checked the actor (gold derivation reads it inside its own transaction).
+ */
+export function projectResponseRecords(db: Db, projectId: number): AnnotatorResponse[] {
   return db
     .select({
       annotator: users.name,
