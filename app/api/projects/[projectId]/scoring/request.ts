@@ -4,8 +4,13 @@
  * multipart POST), and uploaded files checked for size and UTF-8.
  */
 import "server-only";
+import { getActor } from "@/lib/auth/session";
+import type { Db } from "@/db/client";
+import { getDb } from "@/lib/db";
+import type { Actor } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
-import { decodeUpload, type GoldSource, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
+import { assertSameOrigin } from "@/lib/server/http";
+import { decodeUpload, type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
 
 export type Ctx<T = object> = { params: Promise<{ projectId: string } & T> };
 
@@ -55,4 +60,22 @@ export function attachment(body: string, fileName: string, type: string): Respon
       "Cache-Control": "no-store",
     },
   });
+}
+
+/**
+ * A POST that scores against uploaded gold / mwgold: refused cross-site, and the
+ * actor checked as the project's coordinator before the body is read or sized.
+ */
+export async function withUploadedGold(
+  req: Request,
+  projectId: number,
+  respond: (db: Db, actor: Actor, source: GoldSource) => Response,
+): Promise<Response> {
+  assertSameOrigin(req);
+  const actor = await getActor();
+  const db = getDb();
+  listRuns(db, actor, projectId);
+  const big = tooBig(req, 2);
+  if (big) return big;
+  return respond(db, actor, await uploadedGold(await req.formData()));
 }

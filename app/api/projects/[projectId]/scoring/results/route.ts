@@ -1,8 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { listRuns, scoreBoard } from "@/lib/server/scoring";
-import { type Ctx, idOf, tooBig, uploadedGold } from "../request";
+import { errorResponse } from "@/lib/server/http";
+import { scoreBoard } from "@/lib/server/scoring";
+import { type Ctx, idOf, withUploadedGold } from "../request";
 
 export const dynamic = "force-dynamic";
 
@@ -19,14 +19,8 @@ export async function GET(_req: Request, ctx: Ctx) {
 /** The same against uploaded "gold" / "mwgold" files. */
 export async function POST(req: Request, ctx: Ctx) {
   try {
-    assertSameOrigin(req);
-    const actor = await getActor();
     const projectId = idOf((await ctx.params).projectId, "project");
-    const db = getDb();
-    listRuns(db, actor, projectId);
-    const big = tooBig(req, 2);
-    if (big) return big;
-    return Response.json({ ok: true, board: scoreBoard(db, actor, projectId, await uploadedGold(await req.formData())) });
+    return await withUploadedGold(req, projectId, (db, actor, source) => Response.json({ ok: true, board: scoreBoard(db, actor, projectId, source) }));
   } catch (e) {
     return errorResponse(e);
   }

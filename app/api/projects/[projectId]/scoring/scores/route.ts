@@ -1,8 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { listRuns, scoresJson } from "@/lib/server/scoring";
-import { type Ctx, attachment, fileNameOf, idOf, tooBig, uploadedGold } from "../request";
+import { errorResponse } from "@/lib/server/http";
+import { scoresJson } from "@/lib/server/scoring";
+import { type Ctx, attachment, fileNameOf, idOf, withUploadedGold } from "../request";
 
 export const dynamic = "force-dynamic";
 
@@ -23,14 +23,8 @@ export async function GET(_req: Request, ctx: Ctx) {
 /** The same against uploaded "gold" / "mwgold" files. */
 export async function POST(req: Request, ctx: Ctx) {
   try {
-    assertSameOrigin(req);
-    const actor = await getActor();
     const projectId = idOf((await ctx.params).projectId, "project");
-    const db = getDb();
-    listRuns(db, actor, projectId);
-    const big = tooBig(req, 2);
-    if (big) return big;
-    return download(scoresJson(db, actor, projectId, await uploadedGold(await req.formData())));
+    return await withUploadedGold(req, projectId, (db, actor, source) => download(scoresJson(db, actor, projectId, source)));
   } catch (e) {
     return errorResponse(e);
   }

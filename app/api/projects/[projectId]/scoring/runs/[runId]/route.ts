@@ -1,8 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { deleteRun, listRuns, runDetail } from "@/lib/server/scoring";
-import { type Ctx, idOf, tooBig, uploadedGold } from "../../request";
+import { deleteRun, runDetail } from "@/lib/server/scoring";
+import { type Ctx, idOf, withUploadedGold } from "../../request";
 
 export const dynamic = "force-dynamic";
 
@@ -26,15 +26,8 @@ export async function GET(_req: Request, ctx: RunCtx) {
 /** The same against uploaded gold / mwgold (multipart "gold", "mwgold"). */
 export async function POST(req: Request, ctx: RunCtx) {
   try {
-    assertSameOrigin(req);
-    const actor = await getActor();
     const { projectId, runId } = await ids(ctx);
-    const db = getDb();
-    listRuns(db, actor, projectId);
-    const big = tooBig(req, 2);
-    if (big) return big;
-    const source = await uploadedGold(await req.formData());
-    return Response.json({ ok: true, detail: runDetail(db, actor, projectId, runId, source) });
+    return await withUploadedGold(req, projectId, (db, actor, source) => Response.json({ ok: true, detail: runDetail(db, actor, projectId, runId, source) }));
   } catch (e) {
     return errorResponse(e);
   }
