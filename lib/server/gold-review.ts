@@ -75,6 +75,8 @@ export interface InstanceQuery {
   multiword?: boolean;
   page?: unknown;
   pageSize?: number;
+  /** Without `page`: open the page that holds this instance id (links from the Agreement tab). */
+  instance?: string;
 }
 
 /** The gold items the query keeps, in corpus order. Every condition given must hold. */
@@ -163,7 +165,14 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
   const lq = q.lemmas ?? {};
   const lemmaPage = pageOf(filterLemmaReview(review, lq), lq.page, lq.pageSize ?? LEMMA_PAGE_SIZE);
   const iq = q.instances ?? {};
-  const itemPage = pageOf(filterGoldItems(result.items, iq), iq.page, iq.pageSize ?? INSTANCE_PAGE_SIZE);
+  const kept = filterGoldItems(result.items, iq);
+  const size = iq.pageSize ?? INSTANCE_PAGE_SIZE;
+  let wanted = iq.page;
+  if ((wanted === undefined || wanted === null || wanted === "") && iq.instance) {
+    const at = kept.findIndex((i) => i.instanceId === iq.instance);
+    if (at >= 0) wanted = Math.floor(at / pageOf(kept, 1, size).pageSize) + 1;
+  }
+  const itemPage = pageOf(kept, wanted, size);
   const ids = itemPage.rows.map((i) => i.instanceId);
   const texts = loadTexts(db, projectId, ids);
   const typed = loadTyped(db, projectId, ids);

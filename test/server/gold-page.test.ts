@@ -173,6 +173,12 @@ describe("goldPageData", () => {
     expect(d.instancePage).toMatchObject({ total: 4, pages: 2, page: 2, start: 3 });
     expect(d.instancePage.rows.map((r) => [r.item.instanceId, r.item.excluded])).toEqual([["h2", "no context"]]);
     expect(d.summary).toMatchObject({ instances: 4, excluded: 1, goldLines: 3 });
+    // A link to one instance opens the page that holds it; an explicit page wins; an unknown id gives page 1.
+    const at = (q: Parameters<typeof filterGoldItems>[1]) => goldPageData(db, coord, project.id, { instances: q }).instancePage.page;
+    expect(at({ pageSize: 3, instance: "h2" })).toBe(2);
+    expect(at({ pageSize: 3, instance: "c1" })).toBe(1);
+    expect(at({ pageSize: 3, instance: "h2", page: 1 })).toBe(1);
+    expect(at({ pageSize: 3, instance: "zz" })).toBe(1);
     expect(d.files.goldLines).toBe(3);
   });
 

@@ -60,6 +60,7 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
     excluded: flag(sp.excluded),
     multiword: flag(sp.mw),
     page: one(sp.ip),
+    instance: one(sp.instance),
   };
   const db = getDb();
   const id = Number(projectId);
