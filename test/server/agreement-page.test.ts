@@ -7,26 +7,13 @@
 import { describe, expect, it } from "vitest";
 import { computeAgreement } from "../../lib/lexsub/agreement";
 import { AGREEMENT_OPTIONS, agreementCsv, agreementDownload, agreementPageData } from "../../lib/server/agreement";
-import { importLexeltXml } from "../../lib/server/corpus";
 import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
 import { decideLemma, projectGold, setCorrectedPos, setExclusion } from "../../lib/server/gold";
 import { createProject } from "../../lib/server/projects";
 import { importResponses } from "../../lib/server/response-import";
-import { addMember } from "../../lib/server/users";
 import { actorFor, projectFixture, testDb } from "../support/db";
+import { goldFixture } from "../support/gold-fixture";
 
-const xml = `<?xml version="1.0"?>
-<corpus lang="english">
-<lexelt item="calm.a">
-<instance id="c1"><context>a <head>calm</head> sea at dawn</context></instance>
-<instance id="c2"><context>the <head>Calm</head> Hotel</context></instance>
-</lexelt>
-<lexelt item="hop.v">
-<instance id="h1"><context>the birds <head>hop</head> about the lawn</context></instance>
-<instance id="h2"><context>they <head>hop</head> on a bus</context></instance>
-</lexelt>
-</corpus>
-`;
 
 // Worked by hand (substitute sets after normalising and lemmatising):
 //   c1: ann {still, peaceful}, bea {still, tranquil}, cat {serene}
@@ -40,30 +27,8 @@ const xml = `<?xml version="1.0"?>
 //   multiword detection over pairs who both answered: c1 3/3, c2 3/3, h1 1 of 3 (ann–bea), h2 none → 7/9
 //   identification: h1 ann–bea, the same phrase → 1/1
 //   without cat: c1 {ann, bea} 1/3, h1 {ann, bea} 1/2 → (1/3 + 1/2) / 2 = 5/12
-const tsv = [
-  "annotator\tlexelt\tinstance\tanswer\tmultiword",
-  "ann\tcalm.a\tc1\tstill;peaceful\t",
-  "bea\tcalm.a\tc1\tStill ;tranquil\t",
-  "cat\tcalm.a\tc1\tserene\t",
-  "ann\tcalm.a\tc2\tNAME\t",
-  "bea\tcalm.a\tc2\tNAME\t",
-  "cat\tcalm.a\tc2\tNIL\t",
-  "ann\thop.v\th1\tjumps;skip\thop about",
-  "bea\thop.v\th1\tjump\thop about",
-  "cat\thop.v\th1\tskip\t",
-  "ann\thop.v\th2\tboard\t",
-].join("\n");
 
-function setup() {
-  const f = projectFixture();
-  importLexeltXml(f.db, f.coord, f.project.id, { fileName: "c.xml", bytes: new TextEncoder().encode(xml) });
-  for (const n of ["bea", "cat"]) {
-    actorFor(f.db, n, "annotator");
-    addMember(f.db, f.coord, f.project.id, n);
-  }
-  importResponses(f.db, f.coord, f.project.id, { fileName: "r.tsv", text: tsv });
-  return f;
-}
+const setup = goldFixture;
 
 /** Parse RFC 4180 CSV (quoted cells, CRLF) into rows of cells. */
 function parseCsv(text: string): string[][] {

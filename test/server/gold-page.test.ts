@@ -6,7 +6,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
 import type { Actor } from "../../lib/server/actor";
-import { importLexeltXml } from "../../lib/server/corpus";
 import { AuthError, NotFoundError } from "../../lib/server/errors";
 import { decideLemma, lemmaReview, projectGold, setCorrectedPos, setExclusion } from "../../lib/server/gold";
 import {
@@ -18,9 +17,8 @@ import {
   pageOf,
 } from "../../lib/server/gold-review";
 import { createProject } from "../../lib/server/projects";
-import { importResponses } from "../../lib/server/response-import";
-import { addMember } from "../../lib/server/users";
-import { actorFor, projectFixture } from "../support/db";
+import { actorFor } from "../support/db";
+import { goldFixture } from "../support/gold-fixture";
 
 // The Gold page's server actions read the actor and db from the session: given here.
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));
@@ -35,48 +33,14 @@ function form(fields: Record<string, string>): FormData {
   return f;
 }
 
-const xml = `<?xml version="1.0"?>
-<corpus lang="english">
-<lexelt item="calm.a">
-<instance id="c1"><context>a <head>calm</head> sea at dawn</context></instance>
-<instance id="c2"><context>the <head>Calm</head> Hotel</context></instance>
-</lexelt>
-<lexelt item="hop.v">
-<instance id="h1"><context>the birds <head>hop</head> about the lawn</context></instance>
-<instance id="h2"><context>they <head>hop</head> on a bus</context></instance>
-</lexelt>
-</corpus>
-`;
 
 // Worked by hand (forms after normalisation; hop.v forms lemmatised as verbs):
 //   c1: still 2, peaceful 1, serene 1, tranquil 1 → in T, mode still
 //   c2: pn 2 (NAME, NAME, NIL) → |H| = 0, not in T, no mode
 //   h1: jump 2 (jumps → jump), skip 2 → in T, tie: no mode; mwgold hop about 2
 //   h2: board 1 → not in T; nobody else answered
-const tsv = [
-  "annotator\tlexelt\tinstance\tanswer\tmultiword",
-  "ann\tcalm.a\tc1\tstill;peaceful\t",
-  "bea\tcalm.a\tc1\tStill ;tranquil\t",
-  "cat\tcalm.a\tc1\tserene\t",
-  "ann\tcalm.a\tc2\tNAME\t",
-  "bea\tcalm.a\tc2\tNAME\t",
-  "cat\tcalm.a\tc2\tNIL\t",
-  "ann\thop.v\th1\tjumps;skip\thop about",
-  "bea\thop.v\th1\tjump\thop about",
-  "cat\thop.v\th1\tskip\t",
-  "ann\thop.v\th2\tboard\t",
-].join("\n");
 
-function setup() {
-  const f = projectFixture();
-  importLexeltXml(f.db, f.coord, f.project.id, { fileName: "c.xml", bytes: new TextEncoder().encode(xml) });
-  for (const n of ["bea", "cat"]) {
-    actorFor(f.db, n, "annotator");
-    addMember(f.db, f.coord, f.project.id, n);
-  }
-  importResponses(f.db, f.coord, f.project.id, { fileName: "r.tsv", text: tsv });
-  return f;
-}
+const setup = goldFixture;
 
 describe("pageOf", () => {
   const xs = Array.from({ length: 23 }, (_, i) => i);
