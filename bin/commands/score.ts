@@ -1,11 +1,19 @@
 import { type Command, Option } from "commander";
 import { type Diagnostic, diag, hasErrors } from "../../lib/scoring/diagnostics";
-import { FileReadError, loadMwKey, loadScoringKey, scoreMwFile, scoreSubstitutionFile } from "../../lib/scoring/files";
+import { FileReadError, forEachLine } from "../../lib/scoring/files";
 import { parseGold } from "../../lib/lexsub/formats/gold";
 import {
   type GroupBy,
+  type ItemScore,
   type KeyOptions,
+  type MwItem,
+  type RepairReport,
+  type ScoreRunOptions,
+  ScoreRun,
   formatGroups,
+  formatRepairNotice,
+  repairJson,
+  repairReport,
   formatMwItem,
   formatMwTotals,
   formatSubstitutionItem,
@@ -29,6 +37,7 @@ interface ScoreOptions {
   exclude?: string;
   by?: GroupBy;
   quiet?: boolean;
+  repaired?: boolean;
 }
 
 /** Buffered stdout: a million `-v` lines go out in large writes. */
@@ -60,6 +69,7 @@ export function register(program: Command): void {
     .option("--subset <wordlist>", "score only the lexelts in a word list (lines like 'civil;a.man' or 'civil.a')")
     .option("--exclude <wordlist>", "leave out the lexelts in a word list")
     .addOption(new Option("--by <group>", "add a breakdown per PoS or per lexelt").choices(["pos", "lexelt"]))
+    .option("--repaired", "apply the documented repairs of score.pl's misreadings (docs/scorer.md) instead of its exact figures")
     .option("-q, --quiet", "do not print warnings (errors are always printed)")
     .description("score a system file as the official SemEval-2007 scorer does (output line for line the same)")
     .action(async (system: string, gold: string, opts: ScoreOptions) => {
@@ -73,50 +83,59 @@ export function register(program: Command): void {
 
       const out = new Out();
       try {
-        if (opts.type === "mw") {
-          const { key, diagnostics } = await loadMwKey(gold, gold);
-          report(diagnostics);
-          if (hasErrors(diagnostics)) throw new CliError(`${gold}: ${errorCount(diagnostics)}; nothing scored`);
-          const scored = await scoreMwFile(system, key, opts.verbose ? { onItem: (i) => out.line(formatMwItem(i)) } : {}, system);
-          const refused = finishSystem(system, opts.type, scored.diagnostics, scored.lines, report, out);
-          if (opts.json) out.line(JSON.stringify(mwJson(scored.result.stats)));
-          else for (const l of formatMwTotals(scored.result.stats)) out.line(l);
-          out.flush();
-          skipped(system, refused);
-        } else {
-          const keyOptions = readAnalysis(opts, report);
-          if (!opts.json) for (const h of analysisHeaders(opts)) out.line(h);
-          const { key, diagnostics } = await loadScoringKey(gold, keyOptions, gold);
-          if (key.total === 0) diagnostics.push(diag("warning", gold, 0, "no item is in T (none has two responses or more); every score is undefined"));
-          report(diagnostics);
-          if (hasErrors(diagnostics)) throw new CliError(`${gold}: ${errorCount(diagnostics)}; nothing scored`);
-          const type = opts.type;
-          const scored = await scoreSubstitutionFile(
-            system,
-            type,
-            key,
-            {
-              onItem: opts.verbose ? (i) => formatSubstitutionItem(type, i).forEach((l) => out.line(l)) : undefined,
-              groupBy: opts.by ? groupOf(opts.by) : undefined,
-            },
-            system,
-          );
-          const refused = finishSystem(system, type, scored.diagnostics, scored.lines, report, out);
-          const r = scored.result;
-          if (opts.json) {
-            const json: Record<string, unknown> = substitutionJson(type, r.stats);
-            if (r.groups) json.groups = r.groups.map((g) => ({ [opts.by!]: g.group, ...substitutionJson(type, g.stats) }));
-            out.line(JSON.stringify(json));
-          } else {
-            for (const l of formatSubstitutionTotals(type, r.stats)) out.line(l);
-            if (r.groups) {
-              out.line("");
-              for (const l of formatGroups(opts.by!, r)) out.line(l);
-            }
-          }
-          out.flush();
-          skipped(system, refused);
+        const type = opts.type;
+        const keyOptions = type === "mw" ? undefined : readAnalysis(opts, report);
+        if (type !== "mw" && !opts.json) for (const h of analysisHeaders(opts)) out.line(h);
+        const runOptions: ScoreRunOptions = {
+          type,
+          systemName: system,
+          goldName: gold,
+          analysis: keyOptions,
+          by: opts.by,
+          repaired: opts.repaired === true,
+          onItem: opts.verbose ? (i) => printItem(type, i, out) : undefined,
+        };
+        const run = new ScoreRun(runOptions);
+        await forEachLine(gold, (l) => run.pushGold(l), gold);
+        const goldDiagnostics = run.goldDone();
+        if (type !== "mw" && run.scoringKey.total === 0) {
+          goldDiagnostics.push(diag("warning", gold, 0, "no item is in T (none has two responses or more); every score is undefined"));
         }
+        report(goldDiagnostics);
+        if (hasErrors(goldDiagnostics)) throw new CliError(`${gold}: ${errorCount(goldDiagnostics)}; nothing scored`);
+        await forEachLine(system, (l) => run.pushSystem(l), system);
+        const scored = run.finish();
+        const refused = finishSystem(system, type, scored.systemDiagnostics, scored.lines, report, out);
+
+        // In the default mode, what the documented repairs would change (a second run over the same files).
+        let repairs: RepairReport | null = null;
+        if (run.needsRepairedPass) {
+          const again = new ScoreRun({ ...runOptions, repaired: true, onItem: undefined }, run.tracker!.ids);
+          await forEachLine(gold, (l) => again.pushGold(l), gold);
+          again.goldDone();
+          await forEachLine(system, (l) => again.pushSystem(l), system);
+          repairs = repairReport(run, scored, again, again.finish());
+        }
+
+        const r = scored.result;
+        if (opts.json) {
+          const json: Record<string, unknown> = r.type === "mw" ? mwJson(r.stats) : substitutionJson(r.type, r.stats);
+          if (r.type !== "mw" && r.groups) json.groups = r.groups.map((g) => ({ [opts.by!]: g.group, ...substitutionJson(r.type, g.stats) }));
+          const repaired = repairJson(repairs);
+          if (repaired) json.repaired = repaired;
+          out.line(JSON.stringify(json));
+        } else if (r.type === "mw") {
+          for (const l of formatMwTotals(r.stats)) out.line(l);
+        } else {
+          for (const l of formatSubstitutionTotals(r.type, r.stats)) out.line(l);
+          if (r.groups) {
+            out.line("");
+            for (const l of formatGroups(opts.by!, r)) out.line(l);
+          }
+        }
+        out.flush();
+        if (repairs && !opts.quiet) for (const l of formatRepairNotice(repairs)) process.stderr.write(`lexgold: ${l}\n`);
+        skipped(system, refused);
       } catch (e) {
         if (e instanceof FileReadError) throw new CliError(e.message);
         throw e;
@@ -124,6 +143,11 @@ export function register(program: Command): void {
         out.flush();
       }
     });
+}
+
+function printItem(type: "best" | "oot" | "mw", i: ItemScore | MwItem, out: Out): void {
+  if (type === "mw") out.line(formatMwItem(i as MwItem));
+  else for (const l of formatSubstitutionItem(type, i as ItemScore)) out.line(l);
 }
 
 function errorCount(ds: readonly Diagnostic[]): string {

@@ -57,22 +57,56 @@ describe("parseSystem: best and oot", () => {
     expect(r.diagnostics[0].message).toMatch(/empty answer: the item is not attempted/);
   });
 
-  it("keeps guesses with spaces around them as written and adds their trimmed forms, with a warning", () => {
+  it("keeps guesses with spaces around them as written (score.pl), with a warning", () => {
     const r = parseSystem("happy.a 1 :: glad ; non-native;merry \n", "s.best", "best");
+    expect(r.lines[0].guesses).toEqual(["glad ", " non native", "merry "]);
+    expect(r.lines[0].alternatives).toBeNull();
+    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: "warning", line: 1 })]);
+    expect(r.diagnostics[0].message).toMatch(/spaces around ";".*stay in the guess/);
+  });
+
+  it("repaired, adds the trimmed forms of guesses with spaces around them, with a warning", () => {
+    const r = parseSystem("happy.a 1 :: glad ; non-native;merry \n", "s.best", "best", { repaired: true });
     expect(r.lines[0].guesses).toEqual(["glad ", " non native", "merry "]);
     expect(r.lines[0].alternatives).toEqual(["glad", "nonnative", "merry"]);
     expect(r.diagnostics).toEqual([expect.objectContaining({ severity: "warning", line: 1 })]);
     expect(r.diagnostics[0].message).toMatch(/spaces around ";"/);
   });
 
-  it("reads CRLF lines as LF lines, with one warning and a count", () => {
-    const crlf = parseSystem("happy.a 1 :: glad\r\nhappy.a 2 :: merry\r\n", "s.best", "best");
-    const lf = parseSystem("happy.a 1 :: glad\nhappy.a 2 :: merry\n", "s.best", "best");
+  it("keeps a CRLF's \\r in the last guess, as score.pl does, with one warning and a count", () => {
+    const crlf = parseSystem("happy.a 1 :: glad\r\nhappy.a 2 :: merry;\r\n", "s.best", "best");
+    expect(crlf.lines.map((l) => l.guesses)).toEqual([["glad\r"], ["merry", "\r"]]);
+    expect(crlf.diagnostics.map((d) => [d.line, d.message.slice(0, 30)])).toEqual([
+      [1, "CRLF line ending: the \\r stays"],
+      [0, "2 lines had CRLF endings, each"],
+    ]);
+  });
+
+  it("repaired, reads CRLF lines as LF lines, with one warning and a count", () => {
+    const crlf = parseSystem("happy.a 1 :: glad\r\nhappy.a 2 :: merry\r\n", "s.best", "best", { repaired: true });
+    const lf = parseSystem("happy.a 1 :: glad\nhappy.a 2 :: merry\n", "s.best", "best", { repaired: true });
     expect(crlf.lines).toEqual(lf.lines);
     expect(crlf.diagnostics.map((d) => [d.line, d.message.slice(0, 30)])).toEqual([
-      [1, "CRLF line ending read as LF (t"],
+      [1, "CRLF line ending read as LF (r"],
       [0, "2 lines had CRLF endings, read"],
     ]);
+  });
+
+  it.each([
+    // line, lexelt and id as score.pl's unanchored pattern captures them
+    ["e-commerce.a 5 :: shop", "commerce.a", "5"],
+    ["state-of-the-art.a 12 :: modern", "art.a", "12"],
+    ["façade.n 3 :: front", "ade.n", "3"],
+    ["two words.n 7 :: x", "words.n", "7"],
+  ])("reads %j with score.pl's pattern: lexelt %j, id %j", (line, lexelt, id) => {
+    const r = parseSystem(line + "\n", "s", "best");
+    expect(r.lines.map((l) => [l.lexelt, l.id])).toEqual([[lexelt, id]]);
+  });
+
+  it.each(["x.n- 5 :: a", "x.n  5 :: a", "x.n\t5 :: a", "x.n 5 ::a"])("refuses %j, as score.pl's pattern does not match it", (line) => {
+    const r = parseSystem(line + "\n", "s", "best");
+    expect(r.lines).toEqual([]);
+    expect(r.diagnostics[0].severity).toBe("error");
   });
 
   it("streams: SystemReader gives the same records as parseSystem", () => {
@@ -87,14 +121,22 @@ describe("parseSystem: best and oot", () => {
 });
 
 describe("parseSystem: mw", () => {
-  it("takes the rest of the line as the answer, spacing around '::' free", () => {
+  it("takes the rest of the line as the answer, spacing around '::' free, apostrophes and spaces kept (score.pl)", () => {
     const r = parseSystem("take.v 29 :: take place\ncross.n 54::cross section\nbull.n 7 ::  bull's eye \n", "s.mw", "mw");
     expect(r.lines.map((l) => [l.id, l.answer, l.guesses, l.alternatives])).toEqual([
       ["29", "take place", ["take place"], null],
       ["54", "cross section", ["cross section"], null],
-      ["7", "bull's eye ", ["bulls eye "], ["bulls eye"]],
+      ["7", "bull's eye ", ["bull's eye "], null],
     ]);
     expect(r.diagnostics.map((d) => d.line)).toEqual([3]);
+  });
+
+  it("repaired, drops the answer's first apostrophe and adds a trimmed alternative", () => {
+    const r = parseSystem("take.v 29 :: take place\nbull.n 7 ::  bull's eye \n", "s.mw", "mw", { repaired: true });
+    expect(r.lines.map((l) => [l.id, l.guesses, l.alternatives])).toEqual([
+      ["29", ["take place"], null],
+      ["7", ["bulls eye "], ["bulls eye"]],
+    ]);
   });
 
   it("gives a blank answer no guess", () => {

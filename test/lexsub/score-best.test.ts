@@ -14,7 +14,7 @@ import {
 /** Score `system` (best) against `gold`; keep the attempted items. */
 function best(gold: string, system: string, options: KeyOptions = {}) {
   const { key, diagnostics: goldDiagnostics } = ScoringKey.fromGold(parseGold(gold, "g").lines, "g", options);
-  const parsed = parseSystem(system, "s", "best");
+  const parsed = parseSystem(system, "s", "best", { repaired: options.repaired });
   const items: ItemScore[] = [];
   const result = scoreBest(key, parsed.lines, { file: "s", onItem: (i) => items.push(i) });
   return { key, result, items, byId: new Map(items.map((i) => [i.id, i])), goldDiagnostics, systemDiagnostics: parsed.diagnostics };
@@ -108,24 +108,31 @@ describe("best: matching answers to the gold", () => {
   // |H| = 2 + 1 + 1 + 1 = 5.
   const gold = "x.a 1 :: open-air 2;nondescript 1;people's 1;non-native 1;\n";
   it.each([
-    ["open-air", 2 / 5],
-    ["open air", 2 / 5],
-    ["non-descript", 1 / 5],
-    ["non descript", 1 / 5],
-    ["nondescript", 1 / 5],
-    ["people's", 1 / 5],
-    ["peoples", 1 / 5],
-    ["non-native", 1 / 5],
-    ["nonnative", 1 / 5],
-    ["Open air", 0],
-    ["OPEN-AIR", 0],
-    ["openair", 0],
-  ])("%j earns %d", (answer, credit) => {
-    expect(best(gold, `x.a 1 :: ${answer}\n`).items[0].credit).toBeCloseTo(credit, 15);
+    // answer, credit as score.pl gives it, credit repaired
+    ["open-air", 2 / 5, 2 / 5],
+    ["open air", 2 / 5, 2 / 5],
+    ["non-descript", 1 / 5, 1 / 5],
+    ["non descript", 1 / 5, 1 / 5],
+    ["nondescript", 1 / 5, 1 / 5],
+    ["people's", 1 / 5, 1 / 5],
+    ["peoples", 1 / 5, 1 / 5],
+    // score.pl turns the answers into "nonnative" but keeps the gold "non-native" / "non native".
+    ["non-native", 0, 1 / 5],
+    ["non native", 0, 1 / 5],
+    ["nonnative", 0, 1 / 5],
+    ["Open air", 0, 0],
+    ["OPEN-AIR", 0, 0],
+    ["openair", 0, 0],
+  ])("%j earns %d (score.pl) and %d (repaired)", (answer, official, repaired) => {
+    expect(best(gold, `x.a 1 :: ${answer}\n`).items[0].credit).toBeCloseTo(official, 15);
+    expect(best(gold, `x.a 1 :: ${answer}\n`, { repaired: true }).items[0].credit).toBeCloseTo(repaired, 15);
   });
 
-  it("matches a hyphenated mode with its spaced form", () => {
-    expect(best(gold, "x.a 1 :: open air\n").items[0].modeHit).toBe(true);
+  it("never hits a hyphenated mode as score.pl (the answer's hyphens become spaces); repaired, hits it", () => {
+    for (const answer of ["open air", "open-air"]) {
+      expect(best(gold, `x.a 1 :: ${answer}\n`).items[0]).toMatchObject({ credit: 2 / 5, modeHit: false });
+      expect(best(gold, `x.a 1 :: ${answer}\n`, { repaired: true }).items[0].modeHit).toBe(true);
+    }
   });
 
   it("is case-sensitive on both sides", () => {
@@ -134,19 +141,28 @@ describe("best: matching answers to the gold", () => {
     expect(best("m.a 1 :: BSE 2;crazy 1;\n", "m.a 1 :: BSE\n").items[0].modeHit).toBe(true);
   });
 
-  it("matches a guess with spaces around it as written first, then trimmed", () => {
+  it("keeps spaces around guesses as score.pl does; repaired, matches as written first, then trimmed", () => {
     // "garden  1" is read as "garden " (trailing space), as the official scorer reads it.
     const gold = "yard.n 1 :: garden 2;lot 1;garden  1;\n";
     expect(best(gold, "yard.n 1 :: garden;garden \n").items[0].credit).toBeCloseTo(3 / 4, 15);
-    const r = best(gold, "yard.n 1 :: lot ; garden\n");
+    expect(best(gold, "yard.n 1 :: garden;garden \n", { repaired: true }).items[0].credit).toBeCloseTo(3 / 4, 15);
+    const official = best(gold, "yard.n 1 :: lot ; garden\n");
+    expect(official.items[0].guesses).toEqual(["lot ", " garden"]);
+    expect(official.items[0].credit).toBe(0);
+    expect(official.systemDiagnostics[0].message).toMatch(/spaces around.*stay in the guess/);
+    const r = best(gold, "yard.n 1 :: lot ; garden\n", { repaired: true });
     expect(r.items[0].guesses).toEqual(["lot", "garden"]);
     expect(r.items[0].credit).toBeCloseTo(3 / 4, 15);
     expect(r.systemDiagnostics[0].message).toMatch(/spaces around/);
   });
 
-  it("scores a CRLF file as its LF twin", () => {
+  it("keeps a CRLF's \\r in the last guess as score.pl does; repaired, scores a CRLF file as its LF twin", () => {
     const lf = best(HAPPY, "happy.a 9999 :: glad;merry\n");
-    const crlf = best(HAPPY, "happy.a 9999 :: glad;merry\r\n");
+    const official = best(HAPPY, "happy.a 9999 :: glad;merry\r\n");
+    expect(official.items[0].guesses).toEqual(["glad", "merry\r"]);
+    expect(official.items[0].credit).toBeCloseTo(3 / 7, 15);
+    expect(official.systemDiagnostics.map((d) => d.message)).toEqual([expect.stringMatching(/stays in the last guess/)]);
+    const crlf = best(HAPPY, "happy.a 9999 :: glad;merry\r\n", { repaired: true });
     expect(crlf.result.stats).toEqual(lf.result.stats);
     expect(crlf.systemDiagnostics.map((d) => d.severity)).toEqual(["warning"]);
   });

@@ -125,14 +125,33 @@ describe("lexgold score", () => {
     expect(subset.stdout.split("\n").slice(0, 2)).toEqual(["FURTHER ANALYSIS Scoring only items of the lexelts in words", "Total = 2, attempted = 2"]);
   });
 
-  it("tolerates CRLF and spaces around ';' with warnings on stderr, same scores", async () => {
+  it("keeps CRLF and spaces around ';' in the guesses as score.pl does, and says on stderr what --repaired would give", async () => {
     file("crlf.best", "happy.a 1 :: glad ; cheerful\r\nhappy.a 2 :: content\r\nfun.n 3 :: fun\r\n");
     const r = await lexgold(["score", "crlf.best", "gold.txt"]);
     expect(r.status).toBe(0);
+    // Every last guess keeps its "\r", and "glad " its space: nothing matches.
+    expect(r.stdout).toBe(["Total = 3, attempted = 3", "precision = 0.00, recall = 0.00", "Total with mode 2 attempted 2", "Mode precision = 0.00, Mode recall = 0.00", ""].join("\n"));
+    expect(r.stderr.split("\n").filter(Boolean)).toEqual([
+      "crlf.best:1: warning: CRLF line ending: the \\r stays in the last guess, which then matches nothing, as in score.pl (--repaired reads it as LF)",
+      'crlf.best:1: warning: spaces around ";" or at the end of the answer ("glad ; cheerful\\r"); the spaces stay in the guess, as in score.pl, so it matches only a gold entry with the same spaces (--repaired also tries it without them)',
+      "crlf.best: warning: 3 lines had CRLF endings, each \\r kept in the last guess, as in score.pl",
+      "lexgold: the figures above are score.pl's; with the documented repairs (--repaired) they would be:",
+      ...BEST_TOTALS.split("\n").filter(Boolean).map((l) => `lexgold:   ${l}`),
+      "lexgold: the repairs behind the difference:",
+      "lexgold:   crlf: 2 items (1, 2); score.pl: a CRLF line keeps the \\r in its last guess, which then matches nothing; repaired: CRLF lines are read as LF",
+      "lexgold:   spaces: 1 item (1); score.pl: spaces around ';' or at the end of an answer stay in the guess, which then matches nothing; repaired: a guess that matches nothing as written is matched without those spaces",
+    ]);
+    const json = await lexgold(["score", "crlf.best", "gold.txt", "--json", "-q"]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ precision: 0, repaired: { figures: { precision: 11 / 42 }, changes: [{ rule: "crlf", items: 2 }, { rule: "spaces", items: 1 }] } });
+  });
+
+  it("with --repaired, reads CRLF as LF and trims spaces around ';', with warnings", async () => {
+    const r = await lexgold(["score", "crlf.best", "gold.txt", "--repaired"]);
+    expect(r.status).toBe(0);
     expect(r.stdout).toBe(BEST_TOTALS);
     expect(r.stderr.split("\n").filter(Boolean)).toEqual([
-      "crlf.best:1: warning: CRLF line ending read as LF (the official scorer would keep the \\r in the last guess)",
-      'crlf.best:1: warning: spaces around ";" or at the end of the answer ("glad ; cheerful"); a guess is matched as written, else without the spaces',
+      "crlf.best:1: warning: CRLF line ending read as LF (repaired; score.pl keeps the \\r in the last guess, which then matches nothing)",
+      'crlf.best:1: warning: spaces around ";" or at the end of the answer ("glad ; cheerful"); a guess is matched as written, else without the spaces (repaired)',
       "crlf.best: warning: 3 lines had CRLF endings, read as LF",
     ]);
   });

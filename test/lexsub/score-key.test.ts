@@ -71,21 +71,30 @@ describe("the scoring key: lines stored as written and as tables score alike", (
     }
   });
 
+  const repairedStreamed = new KeyBuilder("g", { repaired: true });
+  for (const l of GOLD.split("\n")) repairedStreamed.push(l);
+  const repairedKeys = [repairedStreamed.finish().key, ScoringKey.fromGold(parseGold(GOLD, "g").lines, "g", { repaired: true }).key];
+
   it.each([
-    // id, best answer, credit Σ freq/|H|, mode hit
-    ["2", "open air", 4 / 8, true],
-    ["3", "open air", 1 / 4, false],
-    ["3", "open-air", 1 / 4, false],
-    ["4", "peoples", 2 / 3, true],
-    ["5", "nonnative", 2 / 3, true],
-    ["6", "sprint", 2 / 3, true],
-    ["7", "garden ", 1 / 4, false],
-    ["10", "crucifix", 1 / 2, null],
-  ])("item %s, answer %j: credit %d, mode hit %s", (id, answer, credit, hit) => {
+    // id, best answer, credit Σ freq/|H| and mode hit as score.pl gives them, then repaired
+    ["2", "open air", 4 / 8, false, 4 / 8, true],
+    ["3", "open air", 1 / 4, false, 1 / 4, false],
+    ["3", "open-air", 1 / 4, false, 1 / 4, false],
+    ["4", "peoples", 2 / 3, true, 2 / 3, true],
+    ["5", "nonnative", 0, false, 2 / 3, true],
+    ["6", "sprint", 2 / 3, true, 2 / 3, true],
+    ["7", "garden ", 1 / 4, false, 1 / 4, false],
+    ["10", "crucifix", 1 / 2, null, 1 / 2, null],
+  ])("item %s, answer %j: credit %d, mode hit %s (score.pl); %d, %s repaired", (id, answer, credit, hit, repairedCredit, repairedHit) => {
     for (const key of [plain.key, table.key]) {
       const [item] = items(key, "best", `a.a ${id} :: ${answer}\n`).items;
       expect(item.credit).toBeCloseTo(credit as number, 15);
       expect(item.modeHit).toBe(hit);
+    }
+    for (const key of repairedKeys) {
+      const [item] = items(key, "best", `a.a ${id} :: ${answer}\n`).items;
+      expect(item.credit).toBeCloseTo(repairedCredit as number, 15);
+      expect(item.modeHit).toBe(repairedHit);
     }
   });
 

@@ -10,10 +10,10 @@ const MWGOLD = [
   "",
 ].join("\n");
 
-function mw(system: string, gold = MWGOLD) {
+function mw(system: string, gold = MWGOLD, repaired = false) {
   const key = MwKey.fromGold(parseMwGold(gold, "mwgold").lines);
   const items: MwItem[] = [];
-  const result = scoreMw(key, parseSystem(system, "s.mw", "mw").lines, { onItem: (i) => items.push(i) });
+  const result = scoreMw(key, parseSystem(system, "s.mw", "mw", { repaired }).lines, { onItem: (i) => items.push(i) });
   return { key, result, items };
 }
 
@@ -44,14 +44,21 @@ describe("mw", () => {
     );
   });
 
-  it("removes the first apostrophe on both sides, and is exact otherwise", () => {
-    expect(mw("bull.n 4 :: bull's eye\n").result.stats.matched).toBe(1);
+  it("removes the gold's first apostrophe but not the answer's, and keeps trailing spaces, as score.pl does", () => {
+    expect(mw("bull.n 4 :: bull's eye\n").result.stats.matched).toBe(0);
+    expect(mw("bull.n 4 :: bulls eye\n").result.stats.matched).toBe(1);
     expect(mw("take.v 1 :: Take place\n").result.stats.matched).toBe(0);
-    expect(mw("take.v 1 :: take place \n").result.stats.matched).toBe(1);
+    expect(mw("take.v 1 :: take place \n").result.stats.matched).toBe(0);
+  });
+
+  it("repaired, removes the first apostrophe on both sides and drops trailing spaces, and is exact otherwise", () => {
+    expect(mw("bull.n 4 :: bull's eye\n", MWGOLD, true).result.stats.matched).toBe(1);
+    expect(mw("take.v 1 :: Take place\n", MWGOLD, true).result.stats.matched).toBe(0);
+    expect(mw("take.v 1 :: take place \n", MWGOLD, true).result.stats.matched).toBe(1);
   });
 
   it("does not count an empty answer as found or genuine", () => {
-    const r = mw("take.v 1 :: \nbull.n 4 :: bull's eye\n");
+    const r = mw("take.v 1 :: \nbull.n 4 :: bulls eye\n");
     expect(r.result.stats).toEqual({ totalMultiwords: 2, systemFound: 1, genuine: 1, matched: 1 });
   });
 

@@ -65,6 +65,14 @@ describe.runIf(existsSync(sharedDir))("the official scorer's outputs, byte for b
     expect(r.stdout).toBe(readFileSync(path.join(expectedDir, file), "utf8"));
   }, 120_000);
 
+  it.each(files.filter((f) => !f.includes(".verbose.")))("%s: no repair changes a figure (no notice; --repaired prints the same)", async (file) => {
+    const r = await runs.get(file)!;
+    expect(r.stderr).not.toMatch(/with the documented repairs/);
+    const repaired = await lexgold([...invocation(file).args, "--repaired"]);
+    expect(repaired.status, repaired.stderr).toBe(0);
+    expect(repaired.stdout).toBe(readFileSync(path.join(expectedDir, file), "utf8"));
+  }, 120_000);
+
   it("derives the test set's mwids from its mwgold", () => {
     const fromGold = multiwordIds(parseGold(readFileSync(path.join(data, "test/mwgold.test"), "utf8"), "mwgold.test", "mwgold").lines);
     const listed = parseIdList(readFileSync(path.join(data, "test/mwids"), "utf8"), "mwids").ids;

@@ -69,6 +69,8 @@ export class GoldReader {
   private readonly firstLine = new Map<string, number>();
   private readonly log: DiagnosticLog;
   private crlf = 0;
+  /** Whether the current line ended in CRLF (score.pl keeps the \r: see `readEntries`). */
+  cr = false;
   private readonly checkRepeats: boolean;
   /**
    * After a successful `scanLine`: the line's text (CR and BOM removed), where
@@ -85,6 +87,13 @@ export class GoldReader {
   readonly subs: string[] = [];
   readonly counts: number[] = [];
   entries = 0;
+  /**
+   * After `scanEntries`: the line's `;`-separated fields as score.pl counts
+   * them (Perl's split: trailing empty fields dropped), and for each entry read
+   * the field it came from (`entryField`); `fields` says, per field, whether it
+   * holds the letters "pn" (score.pl drops such fields before anything else).
+   */
+  readonly fields: FieldInfo = { count: 0, pn: [], entryField: [], text: [] };
 
   constructor(
     readonly file: string,
@@ -131,7 +140,8 @@ export class GoldReader {
   scanLine(raw: string): boolean {
     const n = ++this.lineNo;
     let text = raw;
-    if (text.charCodeAt(text.length - 1) === 13) {
+    this.cr = text.charCodeAt(text.length - 1) === 13;
+    if (this.cr) {
       text = text.slice(0, -1);
       if (this.crlf++ === 0) this.warn("crlf", n, "CRLF line ending read as LF", "lines with CRLF endings");
     }
@@ -177,7 +187,7 @@ export class GoldReader {
 
   /** Read the current line's entries into `subs`, `counts` and `entries`, reporting what reads oddly. */
   scanEntries(): void {
-    this.entries = readEntries(this.text, this.restStart, this.subs, this.counts, this.file, this.line, this.log);
+    this.entries = readEntries(this.text, this.restStart, this.subs, this.counts, this.file, this.line, this.log, this.fields, this.cr);
   }
 
   /** Report line `line` as repeating the id first given at line `first` (the line is not used). */
@@ -197,6 +207,17 @@ export class GoldReader {
 }
 
 const NON_BLANK = /\S/;
+
+/** A gold line's fields, as `GoldReader.fields` describes them (arrays reused between lines). */
+export interface FieldInfo {
+  count: number;
+  /** Per field: whether it holds "pn". */
+  pn: boolean[];
+  /** Per entry read: the index of its field. */
+  entryField: number[];
+  /** Per field: its text, or null for a field read as a plain `word… count` entry. */
+  text: (string | null)[];
+}
 
 /**
  * The common gold line `lexelt id :: rest` read without a regular expression:
@@ -221,24 +242,89 @@ function splitGoldLine(text: string): number {
  * entry pattern — directly when the field is plainly `word… digits`, else with
  * the pattern itself, so both give the official reading.
  */
-function readEntries(text: string, start: number, subs: string[], counts: number[], file: string, line: number, log: DiagnosticLog): number {
+function readEntries(
+  text: string,
+  start: number,
+  subs: string[],
+  counts: number[],
+  file: string,
+  line: number,
+  log: DiagnosticLog,
+  fields: FieldInfo,
+  cr: boolean,
+): number {
   let k = 0;
+  let f = 0;
   let end = text.length;
   while (end > start && text.charCodeAt(end - 1) === 59) end--; // trailing ";" (empty fields)
   let from = start;
   while (from < end) {
     let semi = text.indexOf(";", from);
     if (semi < 0 || semi > end) semi = end;
+    const pn = hasPn(text, from, semi);
+    fields.pn[f] = pn;
     const sp = plainEntry(text, from, semi);
     if (sp > 0) {
+      fields.text[f] = null;
       subs[k] = text.slice(from, sp);
       let c = 0;
       for (let i = sp + 1; i < semi; i++) c = c * 10 + (text.charCodeAt(i) - 48);
+      fields.entryField[k] = f;
       counts[k++] = c;
-    } else if (readEntry(text.slice(from, semi), subs, counts, k, file, line, log)) k++;
+    } else {
+      const field = text.slice(from, semi);
+      fields.text[f] = field;
+      if (readEntry(field, subs, counts, k, file, line, log)) fields.entryField[k++] = f;
+    }
+    f++;
     from = semi + 1;
   }
+  // With a CRLF ending score.pl splits "…;\r": the `;`s at the end no longer end
+  // the line, so each makes one more (unreadable) field, counted for T.
+  if (cr) {
+    for (let i = end; i < text.length; i++) {
+      fields.pn[f] = false;
+      fields.text[f++] = i === text.length - 1 ? "\r" : "";
+    }
+  }
+  fields.count = f;
   return k;
+}
+
+/** Whether text[from, to) holds the letters "pn". */
+function hasPn(text: string, from: number, to: number): boolean {
+  const at = text.indexOf("pn", from);
+  return at >= 0 && at + 2 <= to;
+}
+
+/**
+ * The count score.pl reads from the first field of a gold line to decide
+ * whether the item is in T: the digits of the leftmost match of
+ * `[\w'-\s]+ (\d+)` (looser than the entry pattern: any start, one character
+ * is enough), or 0 when nothing matches. In linear time, as `officialEntry`.
+ */
+export function looseCount(field: string): number {
+  const n = field.length;
+  let i = 0;
+  while (i < n) {
+    if (!isEntryChar(field.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < n && isEntryChar(field.charCodeAt(end))) end++;
+    // The greedy class run backs off to its last " digit" at least one character in.
+    for (let j = end - 2; j >= i + 1; j--) {
+      const d = field.charCodeAt(j + 1);
+      if (field.charCodeAt(j) === 32 && d >= 48 && d <= 57) {
+        let e = j + 1;
+        while (e < end && field.charCodeAt(e) >= 48 && field.charCodeAt(e) <= 57) e++;
+        return Number(field.slice(j + 1, e));
+      }
+    }
+    i = end;
+  }
+  return 0;
 }
 
 /**

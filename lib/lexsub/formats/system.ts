@@ -5,25 +5,29 @@
  *   oot:   severely.r 127 ::: seriously;badly;gravely
  *   mw:    cross.n 54 :: cross section
  *
- * best and oot: exactly one space each side of the lexelt/id separator, as the
- * official scorer requires. The answer is split on `;` as Perl splits (trailing
- * empty fields dropped, `a;;b` is three guesses) and each guess is normalised as
- * the official scorer normalises it (`normalizeGuess`). mw: any spacing around
- * `::`; the answer is the whole rest of the line.
+ * best and oot lines are read with score.pl's own pattern, unanchored:
+ * `([\w.]+) (\S+) :: (.*)` (`:::` for oot), with Perl's ASCII classes — so the
+ * lexelt is what that pattern captures (`e-commerce.a` gives `commerce.a`). The
+ * answer is split on `;` as Perl splits (trailing empty fields dropped, `a;;b`
+ * is three guesses) and each guess is normalised as the official scorer
+ * normalises it (`normalizeGuess`). mw: any spacing around `::`; the answer is
+ * the whole rest of the line.
  *
- * Where the official scorer misbehaves, this reader tolerates and warns:
- * CRLF endings (the official keeps the `\r` in the last guess) and spaces
- * around `;` or at the end of the line (the official keeps them in the guess).
- * A guess with such spaces keeps its written form and also carries its trimmed
- * form in `alternatives`; the scorer uses the trimmed form only when the
- * written one matches nothing in the gold, so files the official scorer reads
- * correctly score the same. An empty answer gives no guesses (not attempted).
- * Lines matching no format are errors naming file and line.
+ * By default an answer is read exactly as score.pl reads it: a CRLF's `\r`
+ * stays in the last guess, spaces around `;` stay in the guesses, an mw
+ * answer keeps its apostrophe. With `repaired`, CRLF reads as LF, a guess
+ * with such spaces also carries its trimmed form in `alternatives` (used only
+ * when the written one matches nothing in the gold), and an mw answer loses
+ * its first apostrophe as the gold's does. Either way each such line gets a
+ * warning, and a `RepairTracker` notes its id. An empty answer gives no
+ * guesses (not attempted). Lines matching no format are errors naming file
+ * and line.
  *
  * Streaming: `SystemReader.push` takes one line at a time. Pure: strings in,
  * records out.
  */
 import { type Diagnostic, DiagnosticLog, diag, splitLines } from "../../scoring/diagnostics";
+import { type RepairTracker } from "../score/repairs";
 
 export type SystemKind = "best" | "oot" | "mw";
 
@@ -53,9 +57,10 @@ export interface SystemParseResult {
   diagnostics: Diagnostic[];
 }
 
-// The answer runs to the end of the line, whatever it holds (Perl's "." takes a stray "\r" too).
-const BEST = /^(\S+) (\S+) :: ([^\n]*)$/;
-const OOT = /^(\S+) (\S+) ::: ([^\n]*)$/;
+// score.pl's patterns, unanchored, with Perl's classes on bytes (\w is ASCII, \s is
+// [ \t\n\r\f]); the answer runs to the end of the line (Perl's "." takes a "\r" too).
+const BEST = /([A-Za-z0-9_.]+) ([^ \t\n\r\f]+) :: ([^\n]*)/;
+const OOT = /([A-Za-z0-9_.]+) ([^ \t\n\r\f]+) ::: ([^\n]*)/;
 const MW = /^(\S+)[ \t]+(\S+)[ \t]*::[ \t]*([^\n]*)$/;
 const PATTERN: Record<SystemKind, RegExp> = { best: BEST, oot: OOT, mw: MW };
 const EXAMPLE: Record<SystemKind, string> = {
@@ -86,11 +91,18 @@ function splitSystemLine(text: string, oot: boolean): number {
   if (a <= 0) return -1;
   const b = text.indexOf(" ", a + 1);
   if (b <= a + 1) return -1;
-  for (let i = 0; i < b; i++) if (i !== a && text.charCodeAt(i) <= 32) return -1;
+  // The lexelt all of [\w.] (so score.pl's match starts at the line's start), the id no space.
+  for (let i = 0; i < a; i++) if (!isLexeltChar(text.charCodeAt(i))) return -1;
+  for (let i = a + 1; i < b; i++) if (text.charCodeAt(i) <= 32) return -1;
   const colons = oot ? 3 : 2;
   for (let i = 1; i <= colons; i++) if (text.charCodeAt(b + i) !== 58) return -1;
   if (text.charCodeAt(b + colons + 1) !== 32) return -1;
   return b + colons + 2;
+}
+
+/** A character of score.pl's lexelt class `[\w.]` (ASCII). */
+function isLexeltChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46;
 }
 
 /**
@@ -112,6 +124,10 @@ export function normalizeGuess(guess: string): string {
 export interface SystemReaderOptions {
   /** How many diagnostics of one kind to list before summarising (default 10). */
   limit?: number;
+  /** Apply the documented repairs (CRLF as LF, spaces around guesses, mw apostrophes) instead of reading as score.pl does. */
+  repaired?: boolean;
+  /** In the default mode: note the ids of lines a repair would read differently. */
+  repairs?: RepairTracker;
 }
 
 /**
@@ -128,12 +144,17 @@ export class SystemReader {
   /** Non-blank lines that matched no format. */
   refused = 0;
 
+  private readonly repaired: boolean;
+  private readonly repairs: RepairTracker | undefined;
+
   constructor(
     readonly file: string,
     readonly kind: SystemKind,
     options: SystemReaderOptions = {},
   ) {
     this.log = new DiagnosticLog(options.limit ?? 10);
+    this.repaired = options.repaired === true;
+    this.repairs = options.repaired ? undefined : options.repairs;
   }
 
   /** Lines pushed so far. */
@@ -144,9 +165,19 @@ export class SystemReader {
   push(raw: string): SystemLine | null {
     const n = ++this.lineNo;
     let text = raw;
-    if (text.charCodeAt(text.length - 1) === 13) {
-      text = text.slice(0, -1);
-      if (this.crlf++ === 0) this.warn("crlf", n, "CRLF line ending read as LF (the official scorer would keep the \\r in the last guess)");
+    const cr = text.charCodeAt(text.length - 1) === 13;
+    if (cr) {
+      // score.pl keeps the "\r" in the answer; the repaired reading drops it.
+      if (this.repaired) text = text.slice(0, -1);
+      if (this.crlf++ === 0) {
+        this.warn(
+          "crlf",
+          n,
+          this.repaired
+            ? "CRLF line ending read as LF (repaired; score.pl keeps the \\r in the last guess, which then matches nothing)"
+            : "CRLF line ending: the \\r stays in the last guess, which then matches nothing, as in score.pl (--repaired reads it as LF)",
+        );
+      }
     }
     if (n === 1 && text.charCodeAt(0) === 0xfeff) {
       text = text.slice(1);
@@ -170,7 +201,8 @@ export class SystemReader {
       [, lexelt, id, answer] = m;
     }
     this.matched++;
-    if (this.kind === "mw") return this.mwLine(lexelt, id, answer, n);
+    if (cr && this.repairs) this.repairs.note("crlf", id);
+    if (this.kind === "mw") return this.mwLine(lexelt, id, answer, n, cr && !this.repaired);
 
     if (!NON_BLANK.test(answer)) {
       this.empty(n);
@@ -187,7 +219,9 @@ export class SystemReader {
       if (semi < 0 || semi > end) semi = end;
       const f = answer.slice(from, semi);
       guesses.push(normalizeGuess(f));
-      if (f.length > 0 && (isSpace(f.charCodeAt(0)) || isSpace(f.charCodeAt(f.length - 1)))) {
+      // A kept "\r" (CRLF, score.pl's reading) is the CRLF rule's, not a space around a guess.
+      const core = cr && !this.repaired && semi === answer.length ? f.slice(0, -1) : f;
+      if (core.length > 0 && (isSpace(core.charCodeAt(0)) || isSpace(core.charCodeAt(core.length - 1)))) {
         if (!alternatives) alternatives = [];
         alternatives[guesses.length - 1] = normalizeGuess(f.trim());
       }
@@ -196,37 +230,45 @@ export class SystemReader {
     if (guesses.length === 0) this.empty(n);
     if (alternatives) {
       for (let i = 0; i < guesses.length; i++) if (alternatives[i] === undefined) alternatives[i] = null;
-      this.log.add(
-        "spaces",
-        diag("warning", this.file, n, `spaces around ";" or at the end of the answer (${clip(answer)}); a guess is matched as written, else without the spaces`),
-        "lines with spaces around guesses",
-      );
+      this.spaces(n, id, answer, `spaces around ";" or at the end of the answer (${clip(answer)})`, "lines with spaces around guesses");
+      if (!this.repaired) alternatives = null;
     }
     return { lexelt, id, answer, guesses, alternatives, line: n };
   }
 
   /** The diagnostics so far, with a summary line for each kind over the limit. */
   finish(): Diagnostic[] {
-    if (this.crlf > 1) this.log.add("crlf-total", diag("warning", this.file, 0, `${this.crlf} lines had CRLF endings, read as LF`));
+    if (this.crlf > 1) {
+      const how = this.repaired ? "read as LF" : "each \\r kept in the last guess, as in score.pl";
+      this.log.add("crlf-total", diag("warning", this.file, 0, `${this.crlf} lines had CRLF endings, ${how}`));
+    }
     return this.log.finish();
   }
 
-  private mwLine(lexelt: string, id: string, answer: string, n: number): SystemLine {
+  private mwLine(lexelt: string, id: string, answer: string, n: number, keptCr: boolean): SystemLine {
     if (answer.trim() === "") {
       this.empty(n);
       return { lexelt, id, answer, guesses: [], alternatives: null, line: n };
     }
-    const written = answer.replace("'", "");
+    // score.pl strips the gold multiword's first apostrophe but not the answer's.
+    const apostrophe = answer.includes("'");
+    if (apostrophe && this.repairs) this.repairs.note("mw-apostrophe", id);
+    const strip = (s: string) => (this.repaired ? s.replace("'", "") : s);
     let alternatives: (string | null)[] | null = null;
-    if (SPACE_AT_EDGE.test(answer)) {
-      alternatives = [answer.trim().replace("'", "")];
-      this.log.add(
-        "spaces",
-        diag("warning", this.file, n, `spaces at the end of the answer (${clip(answer)}); matched as written, else without the spaces`),
-        "lines with spaces around the answer",
-      );
+    if (SPACE_AT_EDGE.test(keptCr ? answer.slice(0, -1) : answer)) {
+      this.spaces(n, id, answer, `spaces at the end of the answer (${clip(answer)})`, "lines with spaces around the answer");
+      if (this.repaired) alternatives = [strip(answer.trim())];
     }
-    return { lexelt, id, answer, guesses: [written], alternatives, line: n };
+    return { lexelt, id, answer, guesses: [strip(answer)], alternatives, line: n };
+  }
+
+  /** A line with spaces around its guesses: warned, and noted (default) or given trimmed alternatives (repaired). */
+  private spaces(n: number, id: string, answer: string, what: string, plural: string): void {
+    this.repairs?.note("spaces", id);
+    const how = this.repaired
+      ? "a guess is matched as written, else without the spaces (repaired)"
+      : "the spaces stay in the guess, as in score.pl, so it matches only a gold entry with the same spaces (--repaired also tries it without them)";
+    this.log.add("spaces", diag("warning", this.file, n, `${what}; ${how}`), plural);
   }
 
   private empty(n: number): void {

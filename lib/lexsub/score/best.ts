@@ -18,17 +18,17 @@ import { type GoldView, type ItemOutcome, type ScorerOptions, type SubstitutionR
 /** The best rule for one item (guesses already matched and filtered, at least one). */
 export function bestItem(gold: GoldView, guesses: string[]): ItemOutcome {
   let credit = 0;
-  let first = -1;
+  let firstIsMode = false;
   for (let i = 0; i < guesses.length; i++) {
     const e = gold.match(guesses[i]);
-    if (i === 0) first = e;
+    if (i === 0) firstIsMode = gold.modeMatched;
     if (e >= 0) credit += gold.count / gold.humanResponses;
   }
   return {
     guesses,
     credit,
     score: credit / guesses.length,
-    modeHit: !gold.hasMode ? null : first === 0,
+    modeHit: !gold.hasMode ? null : firstIsMode,
     truncated: false,
     repeated: [],
   };

@@ -45,17 +45,21 @@ export {
   posOf,
 } from "./analysis";
 export { type ScoreTextsInput, type ScoreTextsOutput, scoreTexts } from "./texts";
+export { type RepairReport, type ScoreRunOptions, type ScoreRunResult, type ScoreType, ScoreRun, repairReport } from "./run";
+export { type RepairChange, type RepairRule, REPAIR_RULES, RepairTracker, repairInfo } from "./repairs";
 export {
   formatBestItem,
   formatGroups,
   formatMwItem,
   formatMwTotals,
   formatOotItem,
+  formatRepairNotice,
   formatReport,
   formatSubstitutionItem,
   formatSubstitutionTotals,
   mwJson,
   officialPercent,
   perlNumber,
+  repairJson,
   substitutionJson,
 } from "./report";

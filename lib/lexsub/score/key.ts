@@ -3,28 +3,38 @@
  * the items in T only, held compactly so a million-item gold fits in little
  * memory (the official scorer needs about 1.1 GB for one).
  *
- * Rules (official key-release scorer, reference §2):
- * - `pn` entries are dropped (the official drops every entry *containing* "pn",
- *   e.g. "sharpness"; here only the entry `pn` itself — none of the SemEval
- *   golds has another);
+ * By default the key is read exactly as score.pl (key release) reads the gold
+ * (reference §2 and "Found on real data"):
+ * - every `;`-separated field holding the letters "pn" is dropped (so
+ *   "sharpness 2" goes with "pn 2");
+ * - an item is in T when ≥ 2 fields remain, readable or not, or the first
+ *   remaining field's count (read loosely, see `looseCount`) is ≥ 2; an item
+ *   in T with no readable entry can never be attempted;
  * - the first apostrophe of each gold substitute is removed;
- * - an item is in T when it then has ≥ 2 entries or its first entry's count is ≥ 2;
- * - |H_i| is the sum of the counts (a substitute repeated in one line keeps its
- *   last count, as the official's hash does — with a warning);
- * - the mode is the first entry unless another entry has the same count (gold
- *   lines are sorted by count; an unsorted line gets a warning);
- * - a gold substitute also matches its spaced form (`open-air` ~ `open air`)
- *   and its form normalised as answers are (`non-domestic` ~ `nondomestic`);
- *   the mode too (the official never matches a hyphenated mode: reference Q6).
+ * - |H_i| is the sum of the readable entries' counts (a substitute repeated in
+ *   one line keeps its last count, as the official's hash does — with a warning);
+ * - the mode is the first readable entry unless another has the same count
+ *   (gold lines are sorted by count; an unsorted line gets a warning);
+ * - a hyphenated gold substitute also matches its spaced form (`open-air` ~
+ *   `open air`), but the mode is matched only as written, so a hyphenated mode
+ *   is never hit (reference Q6); a gold `non x` / `non-x` never matches, since
+ *   answers become `nonx`.
+ *
+ * With `repaired` (see repairs.ts) the documented repairs apply instead: only
+ * the entry `pn` is dropped; T counts readable entries; the mode matches in its
+ * spaced form too; gold `non x` / `non-x` also match `nonx`. A `RepairTracker`
+ * notes, while an official key is built, the ids where a repair would read the
+ * gold differently.
  *
  * Further analysis (paper Tables 3 and 6) is applied while the key is built:
  * leaving out ids (NMWT), keeping only single-word substitutes (NMWS), keeping
  * or leaving out lexelts from a word list (MAN / RAND). Pure.
  */
 import { type Diagnostic, DiagnosticLog, diag } from "../../scoring/diagnostics";
-import { type GoldEntry, type GoldLine, GoldReader } from "../formats/gold";
+import { type FieldInfo, type GoldEntry, type GoldLine, GoldReader, looseCount } from "../formats/gold";
 import { normalizeGuess } from "../formats/system";
 import { isMultiword, lexeltKey } from "./analysis";
+import { type RepairTracker } from "./repairs";
 
 export interface KeyOptions {
   /** NMWT: leave these ids out of T (the multiword items). */
@@ -35,6 +45,10 @@ export interface KeyOptions {
   includeLexelts?: ReadonlySet<string>;
   /** Leave out items whose lexelt (`lemma.pos`) is in this set. */
   excludeLexelts?: ReadonlySet<string>;
+  /** Apply the documented repairs instead of reading the gold as score.pl does (see repairs.ts). */
+  repaired?: boolean;
+  /** While an official key is built: note the ids a repair would read differently. */
+  repairs?: RepairTracker;
 }
 
 /** One item of T, decoded. */
@@ -189,9 +203,10 @@ export class KeyBuilder {
       k.index.set(key, -r.line);
       return;
     }
-    if (this.plain(text, r.restStart, key, li, r.line)) return;
+    // A CRLF line goes the long way: score.pl's fields then include the "\r".
+    if (!r.cr && this.plain(text, r.restStart, key, li, r.line)) return;
     r.scanEntries();
-    this.addEntries(r.id, key, li, r.line, r.subs, r.counts, r.entries);
+    this.addEntries(r.id, key, li, r.line, r.subs, r.counts, r.entries, r.fields);
   }
 
   /**
@@ -203,6 +218,8 @@ export class KeyBuilder {
    */
   private plain(text: string, start: number, key: string | number, li: number, line: number): boolean {
     const pattern = this.key.options.singleWordOnly ? PLAIN_SINGLE : PLAIN;
+    // "pn" anywhere in the entries (a `pn` entry, or "sharpness") goes the long way.
+    if (text.indexOf("pn", start) >= 0) return false;
     pattern.lastIndex = start;
     if (!pattern.test(text)) return false;
     let end = text.length;
@@ -235,6 +252,8 @@ export class KeyBuilder {
     let hu = 0;
     for (let i = 0; i < n; i++) hu += counts[i];
     const entries = text.slice(start, end);
+    // A hyphenated mode: score.pl never hits it; the repaired mode does.
+    if (mode && this.key.options.repairs && hasHyphen(text, fs[0], sp[0])) this.key.options.repairs.note("hyphen-mode", String(key));
     this.key.append(key, li, line, text.indexOf("-", start) >= 0 ? [HYPHENS, entries].join("") : copy(entries), hu, mode);
     return true;
   }
@@ -254,7 +273,7 @@ export class KeyBuilder {
     }
     const subs = g.entries.map((e) => e.substitute);
     const counts = g.entries.map((e) => e.count);
-    this.addEntries(g.id, key, k.lexeltNumber(g.lexelt), g.line, subs, counts, subs.length);
+    this.addEntries(g.id, key, k.lexeltNumber(g.lexelt), g.line, subs, counts, subs.length, null);
   }
 
   private addEntries(
@@ -265,26 +284,70 @@ export class KeyBuilder {
     readSubs: readonly string[],
     readCounts: readonly number[],
     read: number,
+    fields: FieldInfo | null,
   ): void {
     const k = this.key;
     const o = k.options;
+    const tracker = o.repairs;
+    // score.pl drops every field holding "pn" before anything else; the repaired
+    // reading drops only the entry `pn`. Fields are known when the line was read
+    // here (not for lines parsed elsewhere, whose entries stand for their fields).
+    const byField = fields !== null && !o.repaired;
+    const fieldKept = this.fieldKept;
+    if (fields) for (let f = 0; f < fields.count; f++) fieldKept[f] = !fields.pn[f];
     // pn, apostrophe, NMWS.
     const subs = this.subs;
     const counts = this.counts;
     let n = 0;
+    let pnDiffers = false;
+    let nonEntry = false;
     for (let i = 0; i < read; i++) {
       let s = readSubs[i];
-      if (s === PN) continue;
+      const pnField = fields !== null && fields.pn[fields.entryField[i]];
+      if (fields !== null && pnField !== (s === PN)) pnDiffers = true;
+      if (byField ? pnField : s === PN) continue;
       if (s.indexOf("'") >= 0) s = s.replace("'", "");
-      if (o.singleWordOnly && isMultiword(s)) continue;
+      if (o.singleWordOnly && isMultiword(s)) {
+        if (fields) fieldKept[fields.entryField[i]] = false;
+        continue;
+      }
+      if (NON_ENTRY.test(s)) nonEntry = true;
       subs[n] = s;
       counts[n++] = readCounts[i];
     }
-    if (!(n >= 2 || (n === 1 && counts[0] >= 2))) {
+    if (fields) for (let f = 0; f < fields.count; f++) if (fields.pn[f] && !fieldTextIsPn(fields, f, readSubs, read)) pnDiffers = true;
+    // T: by readable entries (repaired), or by fields as score.pl counts them.
+    const inTByEntries = n >= 2 || (n === 1 && counts[0] >= 2);
+    let inT = inTByEntries;
+    if (fields) {
+      let kept = 0;
+      let first = -1;
+      for (let f = 0; f < fields.count; f++) {
+        if (!fieldKept[f]) continue;
+        if (first < 0) first = f;
+        kept++;
+      }
+      const inTByFields = kept >= 2 || (kept === 1 && fieldCount(fields, first, readCounts, read) >= 2);
+      if (byField) inT = inTByFields;
+      if (tracker && inTByFields !== inTByEntries) tracker.note("t-fields", String(id));
+    }
+    if (tracker && pnDiffers) tracker.note("pn", String(id));
+    if (tracker && nonEntry && inT) tracker.note("non", String(id));
+    if (!inT) {
       k.index.set(key, -line);
       return;
     }
+    if (n === 0) {
+      this.log.add(
+        "unscorable",
+        diag("warning", this.file, line, `id ${id} is in T as score.pl counts it (by its fields), but no entry of it is readable: no answer can be scored on it`),
+        "items in T with no readable entry",
+      );
+      k.append(typeof key === "number" ? key : copy(id), li, line, TABLE, 0, false);
+      return;
+    }
     const mode = this.modeOf(counts, n, id, line);
+    if (mode && tracker && subs[0].indexOf("-") >= 0) tracker.note("hyphen-mode", String(id));
     // A substitute repeated in the line keeps its first place and its last count
     // (looked up among those kept; through a map when a line holds many entries,
     // where a scan would be quadratic).
@@ -318,14 +381,30 @@ export class KeyBuilder {
     }
     const forms = new Set(subs.slice(0, n));
     for (let i = 0; i < n; i++) {
-      for (const form of derivedForms(subs[i])) {
-        if (forms.has(form)) continue;
+      for (const form of derivedForms(subs[i], o.repaired === true)) {
+        if (forms.has(form)) {
+          if (form === subs[i].replace(/-/g, " ") && subs.indexOf(form) >= 0 && subs.indexOf(form) < n) {
+            this.log.add(
+              "hash-order",
+              diag(
+                "warning",
+                this.file,
+                line,
+                `id ${id} has both "${form}" and "${subs[i]}": score.pl credits "${form}" with either count, by Perl's hash order (it varies from run to run); lexgold credits it with its own count`,
+              ),
+              "lines holding both a spaced and a hyphenated substitute",
+            );
+          }
+          continue;
+        }
         forms.add(form);
         parts.push(form, "~" + i);
       }
     }
     k.append(typeof key === "number" ? key : copy(id), li, line, TABLE + parts.join(SEP), hu, mode);
   }
+
+  private readonly fieldKept: boolean[] = [];
 
   /** Whether the first count is unique (the mode); warns when the counts are not sorted. */
   private modeOf(counts: readonly number[], n: number, id: string | number, line: number): boolean {
@@ -376,6 +455,30 @@ function sameRange(text: string, a: number, aEnd: number, b: number, bEnd: numbe
   if (aEnd - a !== bEnd - b || text.charCodeAt(aEnd - 1) !== text.charCodeAt(bEnd - 1)) return false;
   for (let i = 0; i < aEnd - a - 1; i++) if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
   return true;
+}
+
+/** A gold entry `non x` or `non-x`: answers `non x`, `non-x` become `nonx`, which score.pl never matches to it. */
+const NON_ENTRY = /^non[ \t\n\r\f-]/;
+
+/** Whether text[from, to) holds a hyphen. */
+function hasHyphen(text: string, from: number, to: number): boolean {
+  const at = text.indexOf("-", from);
+  return at >= 0 && at < to;
+}
+
+/** The count score.pl reads from field `f` (see `looseCount`): the entry's own when the field was read as a plain entry. */
+function fieldCount(fields: FieldInfo, f: number, readCounts: readonly number[], read: number): number {
+  if (f < 0) return 0;
+  const text = fields.text[f];
+  if (text !== null) return looseCount(text);
+  for (let i = 0; i < read; i++) if (fields.entryField[i] === f) return readCounts[i];
+  return 0;
+}
+
+/** Whether field `f` (holding "pn") was read as the entry `pn` itself, which both readings drop. */
+function fieldTextIsPn(fields: FieldInfo, f: number, readSubs: readonly string[], read: number): boolean {
+  for (let i = 0; i < read; i++) if (fields.entryField[i] === f) return readSubs[i] === PN;
+  return false;
 }
 
 /** Diagnostics in line order; whole-file ones (line 0) last. Stable. */
@@ -555,10 +658,15 @@ function copy(s: string): string {
   return s.length < 13 ? s : (" " + s).slice(1);
 }
 
-/** The other forms a gold substitute matches: hyphens as spaces; normalised as an answer is. */
-export function derivedForms(s: string): string[] {
+/**
+ * The other forms a gold substitute matches: hyphens as spaces (score.pl's
+ * norms table); repaired, also the form an answer is normalised to (so gold
+ * `non-x` and `non x` match the answer `nonx`).
+ */
+export function derivedForms(s: string, repaired = false): string[] {
   const out: string[] = [];
   if (s.includes("-")) out.push(s.replace(/-/g, " "));
+  if (!repaired) return out;
   const n = normalizeGuess(s);
   if (n !== s && !out.includes(n)) out.push(n);
   return out;
@@ -567,14 +675,15 @@ export function derivedForms(s: string): string[] {
 /**
  * The entry of a stored table (see `ScoringKey.stored`: starting "\u0001")
  * that `guess` matches — its index, 0 being the mode when the item has one —
- * or -1; `counter.count` gets the entry's count. (A gold line kept as written
+ * or -1; `counter.count` gets the entry's count, and `counter.exact` whether
+ * the guess is the entry as written (not a form derived from it). (A gold line kept as written
  * is matched in place by the scorer, from its field positions.)
  */
-export function matchEntry(stored: string, guess: string, counter: { count: number }): number {
+export function matchEntry(stored: string, guess: string, counter: { count: number; exact?: boolean }): number {
   return matchTable(stored, guess, counter);
 }
 
-function matchTable(stored: string, guess: string, counter: { count: number }): number {
+function matchTable(stored: string, guess: string, counter: { count: number; exact?: boolean }): number {
   const n = stored.length;
   let from = 1;
   let k = 0;
@@ -585,8 +694,10 @@ function matchTable(stored: string, guess: string, counter: { count: number }): 
     if (formEnd - from === guess.length && stored.startsWith(guess, from)) {
       if (stored.charCodeAt(formEnd + 1) !== 126) {
         counter.count = digits(stored, formEnd + 1, countEnd);
+        counter.exact = true;
         return k;
       }
+      counter.exact = false;
       // A derived form: "~e", the count is entry e's.
       const e = digits(stored, formEnd + 2, countEnd);
       let at = 1;

@@ -34,7 +34,7 @@ export function ootItem(gold: GoldView, all: string[]): ItemOutcome {
     const e = gold.match(guesses[i]);
     if (e < 0) continue;
     credit += gold.count / gold.humanResponses;
-    if (e === 0) modeHit = true;
+    if (gold.modeMatched) modeHit = true;
     const again = e < 31 ? (seen & (1 << e)) !== 0 : (seenMore ??= []).includes(e);
     if (again) {
       if (repeated === NONE) repeated = [];

@@ -8,6 +8,7 @@
  */
 import { cFixed } from "../../scoring/table";
 import { type MwItem, type MwResult, type MwStats, mwScores } from "./mw";
+import { type RepairReport } from "./run";
 import { type ItemScore, type SubstitutionResult, type SubstitutionStats, type SubstitutionType, substitutionScores } from "./substitution";
 
 /**
@@ -205,5 +206,32 @@ export function mwJson(stats: MwStats) {
     detectionRecall: s.detectionRecall,
     identificationPrecision: s.identificationPrecision,
     identificationRecall: s.identificationRecall,
+  };
+}
+
+/**
+ * What a repaired run would change, for a default run's reader (stderr after
+ * the output): the repaired figures, then each rule with how many items it
+ * changed and the first few ids. No lines when no figure differs.
+ */
+export function formatRepairNotice(report: RepairReport): string[] {
+  if (!report.figuresDiffer) return [];
+  const r = report.result;
+  const totals = r.type === "mw" ? formatMwTotals(r.stats) : formatSubstitutionTotals(r.type, r.stats);
+  const out = ["the figures above are score.pl's; with the documented repairs (--repaired) they would be:", ...totals.map((l) => "  " + l)];
+  out.push(report.changes.length === 1 ? "the repair behind the difference:" : "the repairs behind the difference:");
+  for (const c of report.changes) {
+    out.push(`  ${c.rule}: ${c.items} item${c.items === 1 ? "" : "s"} (${c.ids.join(", ")}${c.items > c.ids.length ? ", …" : ""}); score.pl: ${c.official}; repaired: ${c.repaired}`);
+  }
+  return out;
+}
+
+/** The repaired figures and the rules behind them, for --json (null when no figure differs). */
+export function repairJson(report: RepairReport | null) {
+  if (!report || !report.figuresDiffer) return null;
+  const r = report.result;
+  return {
+    figures: r.type === "mw" ? mwJson(r.stats) : substitutionJson(r.type, r.stats),
+    changes: report.changes.map((c) => ({ rule: c.rule, items: c.items, ids: c.ids })),
   };
 }

@@ -84,6 +84,11 @@ export interface GoldView {
    */
   match(guess: string): number;
   count: number;
+  /**
+   * After `match`: whether the guess hit the mode — entry 0 of an item with a
+   * mode, as written (score.pl), or in any of its forms (repaired).
+   */
+  modeMatched: boolean;
 }
 
 export type ItemRule = (gold: GoldView, guesses: string[]) => ItemOutcome;
@@ -94,8 +99,8 @@ export interface SubstitutionResult {
   scores: SubstitutionScores;
   /** Per group (with `groupBy`), in the key's order. */
   groups: { group: string; stats: SubstitutionStats; scores: SubstitutionScores }[] | null;
-  /** Lines for ids outside T, and later lines for an id already answered. */
-  ignored: { outsideT: number; repeats: number };
+  /** Lines for ids outside T, later lines for an id already answered, and lines for items of T with no readable gold entry. */
+  ignored: { outsideT: number; repeats: number; unscorable: number };
   /** Warnings about the answers (repeated lines, repeated or extra oot guesses). */
   diagnostics: Diagnostic[];
 }
@@ -150,6 +155,10 @@ class View implements GoldView {
   humanResponses = 0;
   hasMode = false;
   count = 0;
+  modeMatched = false;
+  /** After a match: whether the guess is the entry as written (not a derived form). */
+  exact = false;
+  constructor(private readonly repaired: boolean) {}
   private key: ScoringKey | null = null;
   private o = 0;
   private stored = "";
@@ -164,6 +173,7 @@ class View implements GoldView {
   private matches = 0;
   private forms: string[] | null = null;
   private formEntry: number[] = [];
+  private formDerived: boolean[] = [];
   private formCounts: number[] = [];
 
   load(key: ScoringKey, o: number): void {
@@ -184,6 +194,12 @@ class View implements GoldView {
   }
 
   match(guess: string): number {
+    const e = this.find(guess);
+    this.modeMatched = e === 0 && this.hasMode && (this.exact || this.repaired);
+    return e;
+  }
+
+  private find(guess: string): number {
     if (this.plain) return this.matchPlain(guess);
     if (this.forms === null) {
       if (++this.matches <= 3) return matchEntry(this.stored, guess, this);
@@ -194,6 +210,7 @@ class View implements GoldView {
       if (forms[j] === guess) {
         const e = this.formEntry[j];
         this.count = this.formCounts[e];
+        this.exact = !this.formDerived[j];
         return e;
       }
     }
@@ -241,6 +258,7 @@ class View implements GoldView {
       const from = this.subStart[j];
       if (this.subEnd[j] - from === g && t.startsWith(guess, from)) {
         this.count = this.counts[j];
+        this.exact = true;
         return j;
       }
     }
@@ -260,6 +278,7 @@ class View implements GoldView {
       }
       if (same) {
         this.count = this.counts[j];
+        this.exact = false;
         return j;
       }
     }
@@ -269,11 +288,13 @@ class View implements GoldView {
   private cutTable(): void {
     const forms: string[] = [];
     const formEntry: number[] = [];
+    const formDerived: boolean[] = [];
     const counts: number[] = [];
     const parts = this.stored.slice(1).split("\u0000");
     for (let i = 0; i < parts.length; i += 2) {
       forms.push(parts[i]);
       const c = parts[i + 1];
+      formDerived.push(c.charCodeAt(0) === 126);
       if (c.charCodeAt(0) === 126) formEntry.push(Number(c.slice(1)));
       else {
         formEntry.push(counts.length);
@@ -282,6 +303,7 @@ class View implements GoldView {
     }
     this.forms = forms;
     this.formEntry = formEntry;
+    this.formDerived = formDerived;
     this.formCounts = counts;
   }
 }
@@ -293,10 +315,11 @@ export class SubstitutionScorer {
   private readonly groupOfLexelt = new Map<string, SubstitutionStats>();
   /** First system line of each item of T (0 = not answered yet). */
   private readonly answeredAt: Uint32Array;
-  private readonly view = new View();
+  private readonly view: View;
   private readonly log = new DiagnosticLog(10);
   private outsideT = 0;
   private repeats = 0;
+  private unscorable = 0;
   private readonly file: string;
 
   constructor(
@@ -306,6 +329,7 @@ export class SubstitutionScorer {
     private readonly options: ScorerOptions = {},
   ) {
     this.file = options.file ?? "system";
+    this.view = new View(key.options.repaired === true);
     this.stats = emptyStats(key.total, key.totalWithMode);
     this.answeredAt = new Uint32Array(key.total);
     if (options.groupBy) {
@@ -333,6 +357,11 @@ export class SubstitutionScorer {
       return false;
     }
     this.answeredAt[o] = line.line || 1;
+    if (key.humanResponses(o) === 0) {
+      // In T as score.pl counts it, with no readable gold entry: never attempted.
+      this.unscorable++;
+      return false;
+    }
 
     const view = this.view;
     view.load(key, o);
@@ -402,7 +431,7 @@ export class SubstitutionScorer {
       stats: this.stats,
       scores: substitutionScores(this.stats),
       groups,
-      ignored: { outsideT: this.outsideT, repeats: this.repeats },
+      ignored: { outsideT: this.outsideT, repeats: this.repeats, unscorable: this.unscorable },
       diagnostics: this.log.finish(),
     };
   }

@@ -1,14 +1,14 @@
 /**
  * Score a system file against a gold file given as texts (an upload, a test):
- * the same readers, key and scorers as the CLI, in one call. Pure.
+ * the same run as the CLI's (run.ts), in one call. By default the figures are
+ * score.pl's; when a documented repair would change them, `repairs` holds the
+ * repaired figures and the rules behind the difference. Pure.
  */
 import { type Diagnostic, splitLines } from "../../scoring/diagnostics";
-import { SystemReader } from "../formats/system";
-import { type GroupBy, groupOf } from "./analysis";
-import { bestScorer } from "./best";
-import { KeyBuilder, type KeyOptions, sortDiagnostics } from "./key";
-import { type MwItem, MwKeyBuilder, type MwResult, MwScorer } from "./mw";
-import { ootScorer } from "./oot";
+import { type GroupBy } from "./analysis";
+import { type KeyOptions } from "./key";
+import { type MwItem, type MwResult } from "./mw";
+import { type RepairReport, ScoreRun, repairReport } from "./run";
 import { type ItemScore, type SubstitutionResult } from "./substitution";
 
 export interface ScoreTextsInput {
@@ -22,6 +22,8 @@ export interface ScoreTextsInput {
   analysis?: KeyOptions;
   /** A breakdown per PoS or lexelt (best and oot). */
   by?: GroupBy;
+  /** Apply the documented repairs instead of reading as score.pl does (see repairs.ts). */
+  repaired?: boolean;
 }
 
 export interface ScoreTextsOutput {
@@ -33,47 +35,29 @@ export interface ScoreTextsOutput {
   systemDiagnostics: Diagnostic[];
   /** Lines read from the system file, in the format, refused. */
   lines: { read: number; matched: number; refused: number };
+  /** In the default mode, when a repair would read the files differently: what it would change (else null). */
+  repairs: RepairReport | null;
+}
+
+function feed(add: (line: string) => void, text: string): void {
+  for (const l of splitLines(text)) add(l.crlf ? l.text + "\r" : l.text);
 }
 
 export function scoreTexts(input: ScoreTextsInput): ScoreTextsOutput {
-  const systemName = input.systemName ?? "system";
-  const goldName = input.goldName ?? "gold";
-  const reader = new SystemReader(systemName, input.type);
   const items: (ItemScore | MwItem)[] = [];
-  const feed = (add: (text: string) => void, text: string) => {
-    for (const l of splitLines(text)) add(l.crlf ? l.text + "\r" : l.text);
-  };
-  let result: SubstitutionResult | MwResult;
-  let goldDiagnostics: Diagnostic[];
-  if (input.type === "mw") {
-    const b = new MwKeyBuilder(goldName);
-    feed((l) => b.push(l), input.gold);
-    const { key, diagnostics } = b.finish();
-    goldDiagnostics = diagnostics;
-    const scorer = new MwScorer(key, { file: systemName, onItem: (i) => items.push(i) });
-    feed((l) => {
-      const s = reader.push(l);
-      if (s) scorer.add(s);
-    }, input.system);
-    result = scorer.finish();
-  } else {
-    const b = new KeyBuilder(goldName, input.analysis ?? {});
-    feed((l) => b.push(l), input.gold);
-    const { key, diagnostics } = b.finish();
-    goldDiagnostics = diagnostics;
-    const options = { file: systemName, onItem: (i: ItemScore) => items.push(i), groupBy: input.by ? groupOf(input.by) : undefined };
-    const scorer = input.type === "best" ? bestScorer(key, options) : ootScorer(key, options);
-    feed((l) => {
-      const s = reader.push(l);
-      if (s) scorer.add(s);
-    }, input.system);
-    result = scorer.finish();
+  const options = { ...input, onItem: (i: ItemScore | MwItem) => items.push(i) };
+  const run = new ScoreRun(options);
+  feed((l) => run.pushGold(l), input.gold);
+  run.goldDone();
+  feed((l) => run.pushSystem(l), input.system);
+  const out = run.finish();
+  let repairs: RepairReport | null = null;
+  if (run.needsRepairedPass) {
+    const again = new ScoreRun({ ...input, repaired: true }, run.tracker!.ids);
+    feed((l) => again.pushGold(l), input.gold);
+    again.goldDone();
+    feed((l) => again.pushSystem(l), input.system);
+    repairs = repairReport(run, out, again, again.finish());
   }
-  return {
-    result,
-    items,
-    goldDiagnostics,
-    systemDiagnostics: sortDiagnostics([...reader.finish(), ...result.diagnostics]),
-    lines: { read: reader.lines, matched: reader.matched, refused: reader.refused },
-  };
+  return { ...out, items, repairs };
 }

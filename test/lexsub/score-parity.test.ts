@@ -1,0 +1,164 @@
+/**
+ * Parity with score.pl on random well-formed files: random gold, mwgold and
+ * system files — built from the kinds of entries real data holds (CoInCo-style
+ * `non x`, `U. S.`, `@card@`, "sharpness", hyphens, apostrophes, unsorted
+ * lines, empty fields, CRLF endings, spaces around `;`) — are scored by
+ * lexgold (default mode) and by test/support/score-model.pl, a Perl model of
+ * score.pl's documented behaviour that uses Perl's own regular expressions,
+ * split and hashes. Every count and figure must be equal, to the last bit.
+ * Needs perl (Debian's perl-base; every machine here has it).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type MwResult, type SubstitutionResult, mwScores, scoreTexts, substitutionScores } from "../../lib/lexsub/score/index";
+
+const MODEL = path.resolve(import.meta.dirname, "../support/score-model.pl");
+const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+const dir = mkdtempSync(path.join(os.tmpdir(), "lexgold-parity-"));
+
+function model(system: string, gold: string, type: "best" | "oot" | "mw"): string {
+  const s = path.join(dir, "sys");
+  const g = path.join(dir, "gold");
+  writeFileSync(s, system);
+  writeFileSync(g, gold);
+  const r = spawnSync("perl", [MODEL, s, g, type], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`score-model.pl failed: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+const n = (x: number | null) => (x === null ? "null" : String(x));
+
+function lexgold(system: string, gold: string, type: "best" | "oot" | "mw"): string {
+  const out = scoreTexts({ type, system, gold });
+  expect(out.goldDiagnostics.filter((d) => d.severity === "error")).toEqual([]);
+  if (type === "mw") {
+    const s = (out.result as MwResult).stats;
+    const p = mwScores(s);
+    return [s.totalMultiwords, s.systemFound, s.genuine, s.matched, p.detectionPrecision, p.detectionRecall, p.identificationPrecision, p.identificationRecall]
+      .map((x) => (typeof x === "number" || x === null ? n(x) : x))
+      .join(" ");
+  }
+  const s = (out.result as SubstitutionResult).stats;
+  const p = substitutionScores(s);
+  return [s.total, s.attempted, n(p.precision), n(p.recall), s.totalWithMode, s.attemptedWithMode, n(p.modePrecision), n(p.modeRecall)].join(" ");
+}
+
+/** Perl's %.17g and JavaScript's shortest round-trip both read back to the same double: compare as numbers. */
+function same(a: string, b: string): void {
+  const x = a.split(" ").map((v) => (v === "null" ? null : Number(v)));
+  const y = b.split(" ").map((v) => (v === "null" ? null : Number(v)));
+  expect(x).toEqual(y);
+}
+
+// Substitutes as real gold files hold them, each with the variants an answer may take.
+const WORDS = ["glad", "merry", "content", "sharpness", "happen", "take place", "open-air", "open air", "people's", "non public", "non-native", "well-lit", "BSE", "us", "e-mail", "cheer up", "nonnative"];
+// Fields a gold line may hold that score.pl reads oddly or not at all.
+const ODD_FIELDS = ["U. S. 3", ", 5", "here , 1", "x 1", "@card@ 2", "11.27 kilograms 1", "", "pn 2", "chapter @card@ 1", "garden  1"];
+
+const count = fc.integer({ min: 1, max: 5 });
+const field = fc.oneof(
+  { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...WORDS), count).map(([w, c]) => `${w} ${c}`) },
+  { weight: 1, arbitrary: fc.constantFrom(...ODD_FIELDS) },
+);
+const goldLine = fc.record({
+  lexelt: fc.constantFrom("bright.a", "e-commerce.a", "stand.n.v", "x.n"),
+  fields: fc.array(field, { minLength: 0, maxLength: 5 }),
+  sorted: fc.boolean(),
+  trailing: fc.constantFrom(";", "", ";;"),
+  crlf: fc.boolean().map((b) => b && Math.random() < 0.3),
+});
+
+function writeGoldLine(id: string, l: { lexelt: string; fields: string[]; sorted: boolean; trailing: string; crlf: boolean }): string {
+  const countOf = (f: string) => Number(/(\d+)$/.exec(f)?.[1] ?? 0);
+  const fields = l.sorted ? [...l.fields].sort((a, b) => countOf(b) - countOf(a)) : l.fields;
+  const rest = fields.join(";");
+  return `${l.lexelt} ${id} :: ${rest}${rest ? l.trailing : ""}${l.crlf ? "\r" : ""}`;
+}
+
+// An answer's guess: a gold word, as written or changed the ways answers change.
+const guess = fc.oneof(
+  fc.constantFrom(...WORDS),
+  fc.constantFrom(...WORDS).map((w) => w.replace(/-/g, " ")),
+  fc.constantFrom(...WORDS).map((w) => w.replace(/ /g, "-")),
+  fc.constantFrom(...WORDS).map((w) => w.replace("'", "")),
+  fc.constantFrom(...WORDS).map((w) => w.replace(/^non[ -]/, "non")),
+  fc.constantFrom(...WORDS).map((w) => ` ${w}`),
+  fc.constantFrom(...WORDS).map((w) => w.toUpperCase()),
+  fc.constantFrom("", "x", "crucifix", "garden ", "U. S."),
+);
+const systemLine = fc.record({
+  which: fc.nat(),
+  lexelt: fc.constantFrom("bright.a", "e-commerce.a", "film.n"),
+  guesses: fc.array(guess, { minLength: 1, maxLength: 12 }),
+  crlf: fc.boolean().map((b) => b && Math.random() < 0.2),
+  broken: fc.boolean().map((b) => b && Math.random() < 0.1),
+});
+
+const files = fc.record({
+  gold: fc.array(goldLine, { minLength: 1, maxLength: 12 }),
+  system: fc.array(systemLine, { minLength: 1, maxLength: 16 }),
+});
+
+function build(f: { gold: { lexelt: string; fields: string[]; sorted: boolean; trailing: string; crlf: boolean }[]; system: { which: number; lexelt: string; guesses: string[]; crlf: boolean; broken: boolean }[] }, type: "best" | "oot") {
+  const ids = f.gold.map((_, i) => String(i + 1));
+  const gold = f.gold.map((l, i) => writeGoldLine(ids[i], l)).join("\n") + "\n";
+  const sep = type === "oot" ? ":::" : "::";
+  const system =
+    f.system
+      .map((s) => {
+        const id = s.which % (ids.length + 2) < ids.length ? ids[s.which % (ids.length + 2)] : String(900 + (s.which % 3));
+        const answer = s.guesses.join(";");
+        return `${s.broken ? "" : s.lexelt + " "}${id} ${sep} ${answer}${s.crlf ? "\r" : ""}`;
+      })
+      .join("\n") + "\n";
+  return { gold, system };
+}
+
+describe("parity with score.pl on random well-formed files", () => {
+  it.each(["best", "oot"] as const)("%s: every count and figure equals the model's", (type) => {
+    fc.assert(
+      fc.property(files, (f) => {
+        const { gold, system } = build(f, type);
+        same(lexgold(system, gold, type), model(system, gold, type));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  const mwLine = fc.record({
+    fields: fc.array(fc.tuple(fc.constantFrom("take place", "bull's eye", "cross section", "look up", "x"), count).map(([w, c]) => `${w} ${c}`), { maxLength: 3 }),
+  });
+  const mwAnswer = fc.record({
+    which: fc.nat(),
+    answer: fc.constantFrom("take place", "take place ", "bull's eye", "bulls eye", "Cross section", "cross section", "look up", ""),
+    crlf: fc.boolean().map((b) => b && Math.random() < 0.2),
+  });
+
+  it("mw: every count and figure equals the model's", () => {
+    fc.assert(
+      fc.property(fc.array(mwLine, { minLength: 1, maxLength: 10 }), fc.array(mwAnswer, { minLength: 1, maxLength: 12 }), (g, s) => {
+        const gold = g.map((l, i) => `take.v ${i + 1} :: ${l.fields.sort((a, b) => Number(b.slice(-1)) - Number(a.slice(-1))).join(";")};`).join("\n") + "\n";
+        const system = s.map((a) => `take.v ${(a.which % (g.length + 1)) + 1} :: ${a.answer}${a.crlf ? "\r" : ""}`).join("\n") + "\n";
+        same(lexgold(system, gold, "mw"), model(system, gold, "mw"));
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it.each([
+    // Hand cases for each rule, each checked against the model and a hand count.
+    ["T by fields: an unreadable first field still puts the item in T", "x.n 1 :: U. S. 3;us 1;\n", "x.n 1 :: us\n", "1 1 1 1 1 1 1 1"],
+    ["T by fields: an item with no readable entry is in T and never attempted", "x.n 1 :: , 5;here , 1;on , 1;\nx.n 2 :: glad 2;\n", "x.n 1 :: here\nx.n 2 :: glad\n", "2 1 1 0.5 1 1 1 1"],
+    ["pn: 'sharpness' is dropped with the pn entries", "x.n 1 :: sharpness 2;edge 1;pn 1;\n", "x.n 1 :: sharpness;edge\n", "0 0 null null 0 0 null null"],
+    ["non: gold 'non public' is never credited", "x.n 1 :: non public 2;open 1;\n", "x.n 1 :: non public;open\n", "1 1 0.16666666666666666 0.16666666666666666 1 1 0 0"],
+    ["hyphen mode: never hit, though credited", "x.n 1 :: open-air 2;outside 1;\n", "x.n 1 :: open-air\n", "1 1 0.6666666666666666 0.6666666666666666 1 1 0 0"],
+    ["mode: the first readable entry", "x.n 1 :: @card@ 3;more than twenty 1;\nx.n 2 :: a 1;b 1;\n", "x.n 1 :: more than twenty\n", "2 1 1 0.5 1 1 1 1"],
+  ])("%s", (_, gold, system, expected) => {
+    same(model(system, gold, "best"), expected);
+    same(lexgold(system, gold, "best"), expected);
+  });
+});
