@@ -5,7 +5,7 @@ describe("parseGold: the official line and entry patterns", () => {
   it("reads lexelt, id and entries in file order, skipping blank lines", () => {
     const r = parseGold("\nhappy.a 9999 :: glad 3;merry 2;cheerful 1;jovial 1;\n  \nstand.n.v 12 :: rise 2;\n", "g.txt");
     expect(r.diagnostics).toEqual([]);
-    expect(r.lines).toEqual([
+    expect(r.lines.map(({ fields: _, ...l }) => l)).toEqual([
       {
         lexelt: "happy.a",
         id: "9999",
@@ -41,16 +41,33 @@ describe("parseGold: the official line and entry patterns", () => {
     } else expect(r.diagnostics).toEqual([]);
   });
 
-  it("refuses lines in no format and repeated ids, naming file and line", () => {
+  it("skips lines in no format as score.pl does, with a warning, and refuses repeated ids, naming file and line", () => {
     const r = parseGold("a.n 1 :: x 2;\na.n 2 : y 2;\nb.n 1 :: z 2;\njust text\n", "gold.bad");
     expect(r.lines.map((l) => l.id)).toEqual(["1"]);
     expect(r.diagnostics.map((d) => [d.severity, d.line, d.message.slice(0, 22)])).toEqual([
       ["warning", 1, 'entry "x 2" is not rea'],
-      ["error", 2, "not a gold line (expec"],
+      ["warning", 2, "not a gold line (expec"],
       ["error", 3, "id 1 is repeated (firs"],
-      ["error", 4, "not a gold line (expec"],
+      ["warning", 4, "not a gold line (expec"],
     ]);
+    expect(r.diagnostics[1].message).toMatch(/skipped, as score.pl skips it/);
     expect(r.diagnostics.every((d) => d.file === "gold.bad")).toBe(true);
+  });
+
+  it.each([
+    // line, lexelt and id as score.pl's unanchored pattern captures them
+    ["e commerce.a 5 :: shop 2;", "commerce.a", "5"],
+    ["  x.n 7 :: y 2;", "x.n", "7"],
+    ["#x.n 8 :: y 2;", "x.n", "8"],
+  ])("reads %j with score.pl's pattern: lexelt %j, id %j", (line, lexelt, id) => {
+    expect(parseGold(line + "\n", "g").lines.map((l) => [l.lexelt, l.id])).toEqual([[lexelt, id]]);
+  });
+
+  it("counts fields as score.pl splits them: unreadable ones, pn ones and, on a CRLF line, the \\r", () => {
+    const [a, b] = parseGold("x.n 1 :: U. S. 3;us 1;sharpness 2;\nx.n 2 :: glad 1;\r\n", "g").lines;
+    expect(a.fields).toMatchObject({ count: 3, pn: [false, false, true], entryField: [1, 2] });
+    expect(a.entries.map((e) => e.substitute)).toEqual(["us", "sharpness"]);
+    expect(b.fields).toMatchObject({ count: 2, text: [null, "\r"] });
   });
 
   it("tolerates CRLF endings and a byte-order mark, with warnings", () => {
@@ -63,11 +80,14 @@ describe("parseGold: the official line and entry patterns", () => {
     ]);
   });
 
-  it("lists ten diagnostics of a kind, then one summary", () => {
+  it("lists ten diagnostics of a kind, then one summary; a file with no line in the format is an error", () => {
     const text = Array.from({ length: 13 }, (_, i) => `oops ${i}\n`).join("");
     const d = parseGold(text, "g.txt").diagnostics;
-    expect(d).toHaveLength(11);
-    expect(d[10]).toMatchObject({ line: 0, severity: "error", message: "3 more lines in no gold format not listed (13 in all)" });
+    expect(d).toHaveLength(12);
+    expect(d.slice(10)).toEqual([
+      expect.objectContaining({ line: 0, severity: "error", message: "no line is in the gold format (13 lines skipped): is this a gold file?" }),
+      expect.objectContaining({ line: 0, severity: "warning", message: "3 more lines in no gold format (skipped) not listed (13 in all)" }),
+    ]);
   });
 
   it("reads mwgold lines with loose spacing before '::'", () => {

@@ -170,12 +170,13 @@ describe("lexgold score", () => {
   it.each([
     [["score", "nope.best", "gold.txt"], /^lexgold: cannot read nope\.best: no such file$/m],
     [["score", "sys.oot", "gold.txt"], /is this an oot file\?[\s\S]*^lexgold: sys\.oot: no line is in the best format; nothing scored$/m],
-    [["score", "sys.best", "badgold.txt"], /^badgold\.txt:2: error: not a gold line[\s\S]*^lexgold: badgold\.txt: 1 error; nothing scored$/m],
+    [["score", "sys.best", "badgold.txt"], /^badgold\.txt:2: error: id 1 is repeated[\s\S]*^lexgold: badgold\.txt: 1 error; nothing scored$/m],
+    [["score", "sys.best", "words"], /^words: error: no line is in the gold format \(1 line skipped\)[\s\S]*^lexgold: words: 1 error; nothing scored$/m],
     [["score", "sys.mw", "mwgold.txt", "-t", "mw", "--nmws"], /^lexgold: --nmwt, --nmws, --subset, --exclude and --by apply to best and oot, not mw$/m],
     [["score", "sys.best", "gold.txt", "-v", "--json"], /^lexgold: -v and --json cannot be combined/m],
     [["score", "sys.best", "gold.txt", "-t", "top"], /argument 'top' is invalid/],
   ])("fails with a one-line error: %j", async (args, message) => {
-    file("badgold.txt", "happy.a 1 :: glad 3;\nhappy.a 2 glad 3;\n");
+    file("badgold.txt", "happy.a 1 :: glad 3;\nhappy.a 1 :: glad 3;\n");
     const r = await lexgold(args as string[]);
     expect(r.status).not.toBe(0);
     expect(r.stdout).toBe("");

@@ -18,6 +18,7 @@
  * twice is an error (items are keyed by id alone). Pure: strings in, records out.
  */
 import { type Diagnostic, DiagnosticLog, diag, splitLines } from "../../scoring/diagnostics";
+import { type OfficialLine, matchOfficialLine } from "./official-line";
 
 export type GoldKind = "gold" | "mwgold";
 
@@ -33,6 +34,8 @@ export interface GoldLine {
   id: string;
   /** The entries read, in file order (gold files are sorted by count, descending). */
   entries: GoldEntry[];
+  /** The line's fields as score.pl counts them (for its T rule); see `GoldReader.fields`. */
+  fields?: FieldInfo;
   /** 1-based line number in the file. */
   line: number;
 }
@@ -42,8 +45,11 @@ export interface GoldParseResult {
   diagnostics: Diagnostic[];
 }
 
-/** `lexelt id :: rest`: one space each side of `::` (mwgold allows any spacing before it). */
-const GOLD_LINE = /^(\S+) (\S+) :: ?(.*)$/;
+/**
+ * gold lines are read with score.pl's pattern (official-line.ts: unanchored,
+ * so `e commerce.a 5 :: …` reads with the lexelt `commerce.a`); mwgold:
+ * `lexelt id :: rest` with any spacing before `::`.
+ */
 const MWGOLD_LINE = /^(\S+)[ \t]+(\S+)[ \t]*:: ?(.*)$/;
 /** The official scorer's entry pattern, unanchored (Perl's \s on bytes: no \v, no Unicode spaces). */
 const ENTRY = /(\w[\w' \t\n\r\f-]+) (\d+)/;
@@ -69,6 +75,9 @@ export class GoldReader {
   private readonly firstLine = new Map<string, number>();
   private readonly log: DiagnosticLog;
   private crlf = 0;
+  /** Lines read, and lines skipped as in no format. */
+  read = 0;
+  skipped = 0;
   /** Whether the current line ended in CRLF (score.pl keeps the \r: see `readEntries`). */
   cr = false;
   private readonly checkRepeats: boolean;
@@ -78,6 +87,7 @@ export class GoldReader {
    * its number.
    */
   text = "";
+  lexeltStart = 0;
   lexeltEnd = 0;
   idStart = 0;
   idEnd = 0;
@@ -111,7 +121,7 @@ export class GoldReader {
 
   /** The current line's lexelt. */
   get lexelt(): string {
-    return this.text.slice(0, this.lexeltEnd);
+    return this.text.slice(this.lexeltStart, this.lexeltEnd);
   }
 
   /** The current line's id. */
@@ -123,7 +133,9 @@ export class GoldReader {
     if (!this.scan(raw)) return null;
     const entries: GoldEntry[] = new Array(this.entries);
     for (let i = 0; i < this.entries; i++) entries[i] = { substitute: this.subs[i], count: this.counts[i] };
-    return { lexelt: this.lexelt, id: this.id, entries, line: this.line };
+    const f = this.fields;
+    const fields: FieldInfo = { count: f.count, pn: f.pn.slice(0, f.count), entryField: f.entryField.slice(0, this.entries), text: f.text.slice(0, f.count) };
+    return { lexelt: this.lexelt, id: this.id, entries, line: this.line, fields };
   }
 
   /**
@@ -151,26 +163,37 @@ export class GoldReader {
     }
     const restStart = this.kind === "gold" ? splitGoldLine(text) : -1;
     if (restStart >= 0) {
+      this.lexeltStart = 0;
       this.lexeltEnd = text.indexOf(" ");
       this.idStart = this.lexeltEnd + 1;
       this.idEnd = text.indexOf(" ", this.idStart);
       this.restStart = restStart;
     } else {
       if (!NON_BLANK.test(text)) return false;
-      const m = (this.kind === "gold" ? GOLD_LINE : MWGOLD_LINE).exec(text);
+      let m: OfficialLine | null;
+      if (this.kind === "gold") m = matchOfficialLine(text, 2);
+      else {
+        const r = MWGOLD_LINE.exec(text);
+        m = r && { lexeltStart: 0, lexeltEnd: r[1].length, idStart: text.indexOf(r[2], r[1].length), idEnd: 0, restStart: text.length - r[3].length };
+        if (m) m.idEnd = m.idStart + r![2].length;
+      }
       if (!m) {
+        // score.pl skips a line its pattern does not match; so does lexgold, saying so.
+        this.skipped++;
         this.log.add(
           "format",
-          diag("error", this.file, n, `not a ${this.kind} line (expected "lexelt id :: substitute count;..."): ${clip(text)}`),
-          `lines in no ${this.kind} format`,
+          diag("warning", this.file, n, `not a ${this.kind} line (expected "lexelt id :: substitute count;..."); skipped, as score.pl skips it: ${clip(text)}`),
+          `lines in no ${this.kind} format (skipped)`,
         );
         return false;
       }
-      this.lexeltEnd = m[1].length;
-      this.idStart = text.indexOf(m[2], this.lexeltEnd);
-      this.idEnd = this.idStart + m[2].length;
-      this.restStart = text.length - m[3].length;
+      this.lexeltStart = m.lexeltStart;
+      this.lexeltEnd = m.lexeltEnd;
+      this.idStart = m.idStart;
+      this.idEnd = m.idEnd;
+      this.restStart = m.restStart;
     }
+    this.read++;
     this.text = text;
     if (this.checkRepeats) {
       const id = this.id;
@@ -198,6 +221,9 @@ export class GoldReader {
   /** The diagnostics so far, with a summary line for each kind over the limit. */
   finish(): Diagnostic[] {
     if (this.crlf > 1) this.log.add("crlf-total", diag("warning", this.file, 0, `${this.crlf} lines had CRLF endings, read as LF`));
+    if (this.read === 0 && this.skipped > 0) {
+      this.log.add("empty", diag("error", this.file, 0, `no line is in the ${this.kind} format (${this.skipped} line${this.skipped === 1 ? "" : "s"} skipped): is this a ${this.kind} file?`));
+    }
     return this.log.finish();
   }
 
@@ -230,10 +256,15 @@ function splitGoldLine(text: string): number {
   if (a <= 0) return -1;
   const b = text.indexOf(" ", a + 1);
   if (b <= a + 1 || text.charCodeAt(b + 1) !== 58 || text.charCodeAt(b + 2) !== 58) return -1;
-  for (let i = 0; i < b; i++) if (i !== a && text.charCodeAt(i) <= 32) return -1;
-  const c = text.charCodeAt(b + 3);
-  if (b + 3 === text.length) return b + 3;
-  return c === 32 ? b + 4 : -1;
+  // The lexelt all of [\w.] (so score.pl's match starts at the line's start), the id no space.
+  for (let i = 0; i < a; i++) if (!isLexeltChar(text.charCodeAt(i))) return -1;
+  for (let i = a + 1; i < b; i++) if (text.charCodeAt(i) <= 32) return -1;
+  return text.charCodeAt(b + 3) === 32 ? b + 4 : -1;
+}
+
+/** A character of score.pl's lexelt class `[\w.]` (ASCII). */
+function isLexeltChar(c: number): boolean {
+  return isWord(c) || c === 46;
 }
 
 /**
@@ -291,10 +322,10 @@ function readEntries(
   return k;
 }
 
-/** Whether text[from, to) holds the letters "pn". */
+/** Whether text[from, to) holds the letters "pn" (looked for only there: a long line has many fields). */
 function hasPn(text: string, from: number, to: number): boolean {
-  const at = text.indexOf("pn", from);
-  return at >= 0 && at + 2 <= to;
+  for (let i = from; i + 1 < to; i++) if (text.charCodeAt(i) === 112 && text.charCodeAt(i + 1) === 110) return true;
+  return false;
 }
 
 /**

@@ -28,6 +28,7 @@
  */
 import { type Diagnostic, DiagnosticLog, diag, splitLines } from "../../scoring/diagnostics";
 import { type RepairTracker } from "../score/repairs";
+import { matchOfficialLine } from "./official-line";
 
 export type SystemKind = "best" | "oot" | "mw";
 
@@ -57,12 +58,9 @@ export interface SystemParseResult {
   diagnostics: Diagnostic[];
 }
 
-// score.pl's patterns, unanchored, with Perl's classes on bytes (\w is ASCII, \s is
-// [ \t\n\r\f]); the answer runs to the end of the line (Perl's "." takes a "\r" too).
-const BEST = /([A-Za-z0-9_.]+) ([^ \t\n\r\f]+) :: ([^\n]*)/;
-const OOT = /([A-Za-z0-9_.]+) ([^ \t\n\r\f]+) ::: ([^\n]*)/;
+// best and oot: score.pl's patterns (official-line.ts); the answer runs to the end of
+// the line (Perl's "." takes a "\r" too).
 const MW = /^(\S+)[ \t]+(\S+)[ \t]*::[ \t]*([^\n]*)$/;
-const PATTERN: Record<SystemKind, RegExp> = { best: BEST, oot: OOT, mw: MW };
 const EXAMPLE: Record<SystemKind, string> = {
   best: "lexelt id :: guess;guess",
   oot: "lexelt id ::: guess;guess;...",
@@ -193,12 +191,23 @@ export class SystemReader {
       id = text.slice(a + 1, text.indexOf(" ", a + 1));
       answer = text.slice(at);
     } else {
-      const m = PATTERN[this.kind].exec(text);
-      if (!m) {
-        if (NON_BLANK.test(text)) this.refuse(text, n);
-        return null;
+      if (this.kind === "mw") {
+        const m = MW.exec(text);
+        if (!m) {
+          if (NON_BLANK.test(text)) this.refuse(text, n);
+          return null;
+        }
+        [, lexelt, id, answer] = m;
+      } else {
+        const m = matchOfficialLine(text, this.kind === "oot" ? 3 : 2);
+        if (!m) {
+          if (NON_BLANK.test(text)) this.refuse(text, n);
+          return null;
+        }
+        lexelt = text.slice(m.lexeltStart, m.lexeltEnd);
+        id = text.slice(m.idStart, m.idEnd);
+        answer = text.slice(m.restStart);
       }
-      [, lexelt, id, answer] = m;
     }
     this.matched++;
     if (cr && this.repairs) this.repairs.note("crlf", id);
@@ -282,8 +291,8 @@ export class SystemReader {
   private refuse(text: string, n: number): void {
     this.refused++;
     let hint = "";
-    if (this.kind === "best" && OOT.test(text)) hint = " (an oot line, with ':::': is this an oot file?)";
-    else if (this.kind === "oot" && BEST.test(text)) hint = " (a best line, with '::': is this a best file?)";
+    if (this.kind === "best" && matchOfficialLine(text, 3)) hint = " (an oot line, with ':::': is this an oot file?)";
+    else if (this.kind === "oot" && matchOfficialLine(text, 2)) hint = " (a best line, with '::': is this a best file?)";
     this.log.add(
       "format",
       diag("error", this.file, n, `not a ${this.kind} line${hint}; expected "${EXAMPLE[this.kind]}": ${clip(text)}; line skipped`),

@@ -188,7 +188,7 @@ export class KeyBuilder {
     }
     const o = k.options;
     let li: number;
-    if (this.lastLexeltIndex >= 0 && r.lexeltEnd === this.lastLexelt.length && text.startsWith(this.lastLexelt)) li = this.lastLexeltIndex;
+    if (this.lastLexeltIndex >= 0 && r.lexeltStart === 0 && r.lexeltEnd === this.lastLexelt.length && text.startsWith(this.lastLexelt)) li = this.lastLexeltIndex;
     else {
       const lexelt = r.lexelt;
       if (excludedLexelt(lexelt, o)) {
@@ -273,7 +273,7 @@ export class KeyBuilder {
     }
     const subs = g.entries.map((e) => e.substitute);
     const counts = g.entries.map((e) => e.count);
-    this.addEntries(g.id, key, k.lexeltNumber(g.lexelt), g.line, subs, counts, subs.length, null);
+    this.addEntries(g.id, key, k.lexeltNumber(g.lexelt), g.line, subs, counts, subs.length, g.fields ?? null);
   }
 
   private addEntries(
@@ -601,6 +601,7 @@ export class ScoringKey {
   /** The match table of item `o`: alternating form and count (a derived form has "~k", k its entry). */
   table(o: number): string[] {
     const t = this.entries[o];
+    if (t === TABLE) return []; // in T by its fields, with no readable entry
     if (t.charCodeAt(0) === 1) return t.slice(1).split(SEP);
     const out: string[] = [];
     const spaced: string[] = [];

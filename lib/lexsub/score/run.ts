@@ -149,8 +149,7 @@ export class ScoreRun {
       const k = this.key!;
       if (k instanceof MwKey) inKey = k.modes.has(id);
       else {
-        const o = k.find(id);
-        inKey = o >= 0 && k.humanResponses(o) > 0;
+        inKey = k.find(id) >= 0;
       }
       out.set(id, `${inKey ? "in" : "out"}|${this.attempted.get(id) ?? "-"}`);
     }
@@ -165,9 +164,9 @@ export class ScoreRun {
   }
 }
 
-/** Compare a default run with a repaired run made with `watch: official.tracker.ids`. */
-export function repairReport(official: ScoreRun, officialResult: ScoreRunResult, repaired: ScoreRun, repairedResult: ScoreRunResult): RepairReport {
-  const changes = changedByRule(official.tracker!, official.outcomes(), repaired.outcomes());
+/** Compare a default run with a repaired run made with `watch: official.tracker.ids`; `sample` ids listed per rule. */
+export function repairReport(official: ScoreRun, officialResult: ScoreRunResult, repaired: ScoreRun, repairedResult: ScoreRunResult, sample = 5): RepairReport {
+  const changes = changedByRule(official.tracker!, official.outcomes(), repaired.outcomes(), sample);
   return { result: repairedResult.result, figuresDiffer: !sameFigures(officialResult.result, repairedResult.result), changes };
 }
 
