@@ -1,3 +1,4 @@
+import { basename, dirname } from "node:path";
 import type { Command } from "commander";
 import type { BackupReport, DatabaseSummary, RestoreReport } from "../../lib/server/backup";
 import { SYSTEM } from "../../lib/server/actor";
@@ -22,17 +23,27 @@ export function register(program: Command): void {
   dbOption(
     program
       .command("backup")
-      .argument("<file>", "where to write the copy")
+      .argument("[file]", "where to write the copy (or --dir)")
+      .option("--dir <dir>", "write a timestamped copy (<database>-YYYY-MM-DDTHH-MM-SS-mmmZ.db) into DIR, made 0700 if missing")
+      .option("--keep <n>", "with --dir: then remove the oldest timestamped backups of this database beyond N (nothing else in DIR)")
       .option("-f, --force", "replace FILE if it exists")
       .option("-q, --quiet", "print only the one-line summary")
-      .description("copy the database while the server runs (SQLite's online backup), then check the copy with integrity_check"),
-  ).action(async (file: string, opts: { db?: string; force?: boolean; quiet?: boolean }) => {
-    const { backupDatabase, describeTables, formatBytes, openForBackup } = await import("../../lib/server/backup");
+      .description(
+        "copy the database while the server runs (SQLite's online backup), then check the copy with integrity_check; the copy is created 0600",
+      ),
+  ).action(async (file: string | undefined, opts: { db?: string; dir?: string; keep?: string; force?: boolean; quiet?: boolean }) => {
+    if (file && opts.dir) throw new CliError("give either FILE or --dir DIR, not both");
+    if (!file && !opts.dir) throw new CliError("give the backup's FILE, or --dir DIR for a timestamped one");
+    if (opts.keep !== undefined && !opts.dir) throw new CliError("--keep works with --dir");
+    if (opts.keep !== undefined && !/^[1-9]\d*$/.test(opts.keep)) throw new CliError(`--keep must be a whole number of at least 1, not "${opts.keep}"`);
+    const { backupDatabase, backupToDirectory, describeTables, formatBytes, openForBackup } = await import("../../lib/server/backup");
     const { resolveDbPath } = await import("../../db/client");
-    const r: BackupReport = await cli(async () => {
+    const r: BackupReport & { kept?: string[]; removed?: string[] } = await cli(async () => {
       const db = openForBackup(resolveDbPath(opts.db));
       try {
-        return await backupDatabase(db, SYSTEM, file, { force: opts.force });
+        return opts.dir
+          ? await backupToDirectory(db, SYSTEM, opts.dir, { keep: opts.keep === undefined ? undefined : Number(opts.keep) })
+          : await backupDatabase(db, SYSTEM, file!, { force: opts.force });
       } finally {
         db.$client.close();
       }
@@ -41,6 +52,10 @@ export function register(program: Command): void {
       `backed up ${r.source} to ${r.file}: ${formatBytes(r.bytes)} (${r.pages} pages), integrity_check ok; ` +
         `${describeTables(r.tables)}; copied in ${Math.round(r.copyMs)} ms.`,
     );
+    if (r.kept) {
+      const removed = r.removed!.length > 0 ? `; removed ${r.removed!.map((f) => basename(f)).join(", ")}` : "";
+      console.log(`${r.kept.length} backup${r.kept.length === 1 ? "" : "s"} of this database in ${dirname(r.file)}${removed}.`);
+    }
     if (!opts.quiet) for (const l of tableLines(r)) console.log(l);
   });
 

@@ -11,6 +11,9 @@ import { register as lfi } from "./lfi";
 import { register as score } from "./score";
 import { register as backup } from "./backup";
 import { register as gold } from "./gold";
+import { register as init } from "./init";
+import { register as start } from "./start";
+import { register as doctor } from "./doctor";
 
 export const commands: Register[] = [
   project,
@@ -24,4 +27,7 @@ export const commands: Register[] = [
   score,
   backup,
   gold,
+  init,
+  start,
+  doctor,
 ];

@@ -288,6 +288,8 @@ export async function backupDatabase(
 
   const temp = tempBeside(target, "backup");
   try {
+    // Created 0600 before SQLite writes into it: a backup holds password hashes.
+    fs.closeSync(fs.openSync(temp, "wx", 0o600));
     const { copyMs, summary } = await copyAndCheck(sqlite, temp, `the copy of ${source}`);
     fsyncFile(temp);
     fs.renameSync(temp, target);
@@ -353,7 +355,11 @@ export async function restoreDatabase(actor: Actor, file: string, target: string
   const temp = tempBeside(dest, "restore");
   try {
     fs.copyFileSync(source, temp);
-    if (fs.existsSync(`${source}-wal`)) fs.copyFileSync(`${source}-wal`, `${temp}-wal`);
+    fs.chmodSync(temp, 0o600); // private, whatever the backup's own mode
+    if (fs.existsSync(`${source}-wal`)) {
+      fs.copyFileSync(`${source}-wal`, `${temp}-wal`);
+      fs.chmodSync(`${temp}-wal`, 0o600);
+    }
     let copy: Database.Database;
     try {
       copy = new Database(temp, { fileMustExist: true });
@@ -397,6 +403,85 @@ export async function restoreDatabase(actor: Actor, file: string, target: string
     if (madeDir) fs.rmSync(madeDir, { recursive: true, force: true });
     throw e;
   }
+}
+
+/** `2026-11-23T19-02-10-123Z`: sorts as it reads, safe in every file system. */
+function stamp(at: Date): string {
+  return at.toISOString().replace(/:/g, "-").replace(".", "-");
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * The name of the database file without its extension: backups of
+ * data/lexgold.db are lexgold-<time>.db, so two databases can share a directory.
+ */
+export function backupBaseName(dbFile: string): string {
+  const base = path.basename(dbFile);
+  return base.replace(/\.(db|sqlite3?)$/i, "") || base;
+}
+
+/** A timestamped backup of `base` made by `backupToDirectory`, and nothing else: `<base>-YYYY-MM-DDTHH-MM-SS-mmmZ.db`. */
+export function isTimestampedBackup(fileName: string, base: string): boolean {
+  return new RegExp(`^${escapeRegExp(base)}-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-\\d{3}Z\\.db$`).test(fileName);
+}
+
+/** The timestamped backups of `base` in `dir`, oldest first (regular files only). */
+export function listTimestampedBackups(dir: string, base: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  return names
+    .filter((n) => isTimestampedBackup(n, base))
+    .filter((n) => fs.lstatSync(path.join(dir, n)).isFile())
+    .sort()
+    .map((n) => path.join(dir, n));
+}
+
+export interface DirectoryBackupReport extends BackupReport {
+  /** Timestamped backups left in the directory, oldest first (the new one last). */
+  kept: string[];
+  /** Older timestamped backups removed to keep `keep`. */
+  removed: string[];
+}
+
+/**
+ * `lexgold backup --dir DIR --keep N`: a checked backup named by the time into
+ * DIR (made 0700 when missing), then the oldest timestamped backups of the same
+ * database beyond `keep` are removed — only files named as this function names
+ * them; anything else in DIR is left alone. Nothing is removed unless the new
+ * backup was written and checked.
+ */
+export async function backupToDirectory(
+  db: Pick<Db, "$client">,
+  actor: Actor,
+  dir: string,
+  options: { keep?: number; now?: Date } = {},
+): Promise<DirectoryBackupReport> {
+  requireSystem(actor);
+  const keep = options.keep;
+  if (keep !== undefined && (!Number.isInteger(keep) || keep < 1)) throw new InputError(`--keep must be a whole number of at least 1, not ${keep}; nothing was written.`);
+  const target = path.resolve(dir);
+  try {
+    fs.mkdirSync(target, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    throw new InputError(`${target}: cannot make the backup directory (${(e as Error).message}); nothing was written.`);
+  }
+  if (!fs.statSync(target).isDirectory()) throw new InputError(`${target} is not a directory; nothing was written.`);
+  const sqlite = db.$client;
+  const base = backupBaseName(sqlite.name);
+  const file = path.join(target, `${base}-${stamp(options.now ?? new Date())}.db`);
+  const report = await backupDatabase(db, actor, file);
+  const all = listTimestampedBackups(target, base);
+  const removed = keep === undefined ? [] : all.filter((f) => f !== report.file).slice(0, Math.max(0, all.length - keep));
+  for (const f of removed) fs.rmSync(f, { force: true });
+  if (removed.length > 0) fsyncDir(target);
+  return { ...report, kept: all.filter((f) => !removed.includes(f)), removed };
 }
 
 /** The counts the CLI prints, e.g. "projects 2, instances 2,000, responses 9,871". */

@@ -17,10 +17,22 @@ export const userNameSchema = z
   .max(40, "A user name has at most 40 characters.")
   .regex(/^[A-Za-z0-9._-]+$/, "Use letters, digits, dot, dash or underscore.");
 
-export const passwordSchema = z
-  .string()
-  .min(8, "A password needs at least 8 characters.")
-  .max(200, "A password has at most 200 characters.");
+/** bcrypt reads only the first 72 bytes of a password: longer ones would share a hash with their prefix. */
+export const PASSWORD_MAX_BYTES = 72;
+export const PASSWORD_MIN_LENGTH = 10;
+
+/** Why a password is refused, or null when it is acceptable. The one password rule, for every way an account is made. */
+export function passwordProblem(password: string): string | null {
+  if ([...password].length < PASSWORD_MIN_LENGTH) return `A password needs at least ${PASSWORD_MIN_LENGTH} characters.`;
+  if (new Set(password).size === 1) return "A password cannot be one character repeated.";
+  if (Buffer.byteLength(password, "utf8") > PASSWORD_MAX_BYTES) return `A password has at most ${PASSWORD_MAX_BYTES} bytes (letters outside ASCII take two to four).`;
+  return null;
+}
+
+export const passwordSchema = z.string().superRefine((password, ctx) => {
+  const problem = passwordProblem(password);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
 
 export const newUserSchema = z.object({
   name: userNameSchema,

@@ -84,7 +84,7 @@ describe("lexgold backup and restore", () => {
   });
 
   it("prints help for both commands", () => {
-    expect(lexgold(["backup", "--help"]).stdout).toMatch(/Usage: lexgold backup \[options\] <file>[\s\S]*integrity_check/);
+    expect(lexgold(["backup", "--help"]).stdout).toMatch(/Usage: lexgold backup \[options\] \[file\][\s\S]*integrity_check[\s\S]*--dir <dir>[\s\S]*--keep <n>/);
     expect(lexgold(["restore", "--help"]).stdout).toMatch(/Usage: lexgold restore \[options\] <file>[\s\S]*--force/);
   });
 });

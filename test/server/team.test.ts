@@ -129,7 +129,10 @@ describe("createAnnotatorForProject", () => {
 
   it.each<[string, { name: string; password?: string }, RegExp]>([
     ["a taken name", { name: "ann", password: "long enough" }, /already exists/],
-    ["a short password", { name: "pia", password: "short" }, /at least 8 characters/],
+    ["a short password", { name: "pia", password: "nine-char" }, /at least 10 characters/],
+    ["one character repeated", { name: "pia", password: "aaaaaaaaaaaa" }, /one character repeated/],
+    ["spaces only", { name: "pia", password: " ".repeat(12) }, /one character repeated/],
+    ["66 characters but 78 bytes (bcrypt reads 72)", { name: "pia", password: "café-crème ".repeat(6) }, /at most 72 bytes/],
     ["a bad name", { name: "two words", password: "long enough" }, /letters, digits/],
   ])("refuses %s and creates nothing", (_what, input, message) => {
     const { db, coord, project } = setup();

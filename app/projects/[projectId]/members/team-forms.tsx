@@ -62,7 +62,7 @@ export function CreateAnnotatorForm({ projectId }: { projectId: number }) {
       <div className="field">
         <label htmlFor="new-password">Initial password</label>
         <input id="new-password" name="password" type="text" autoComplete="off" spellCheck={false} aria-invalid={pwErr ? true : undefined} aria-describedby={pwErr ? "new-password-error" : "new-password-hint"} />
-        <div id="new-password-hint" className="muted small">At least 8 characters. Leave blank to generate one.</div>
+        <div id="new-password-hint" className="muted small">At least 10 characters. Leave blank to generate one.</div>
         <FieldError id="new-password-error" message={pwErr} />
       </div>
       <button type="submit" disabled={pending}>{pending ? "Creating…" : "Create and add"}</button>

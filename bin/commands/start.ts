@@ -1,0 +1,57 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import type { Command } from "commander";
+import { SYSTEM } from "../../lib/server/actor";
+import { CliError, dbOption, run } from "./util";
+
+export function register(program: Command): void {
+  dbOption(
+    program
+      .command("start")
+      .option("-p, --port <port>", "port to listen on (default: $PORT or 3000)")
+      .option("-H, --host <address>", "address to listen on (default: $LEXGOLD_HOST or 127.0.0.1; 0.0.0.0 for every interface)")
+      .description(
+        "serve the production build for a study (`npm start`): refuses, naming what is missing, without a build, a database with an account (lexgold init), " +
+          "a session secret, or the public URL (NEXTAUTH_URL or LEXGOLD_PUBLIC_URL) when listening beyond this machine; never loads demo data",
+      ),
+  ).action(async (opts: { db?: string; port?: string; host?: string }) => {
+    const { planStart } = await import("../../lib/server/deploy");
+    const { projectRoot, resolveDbPath } = await import("../../db/client");
+    const portText = opts.port ?? process.env.PORT ?? "3000";
+    const port = Number(portText);
+    if (!/^\d+$/.test(portText) || port < 1 || port > 65535) throw new CliError(`--port must be a port number (1-65535), not "${portText}"`);
+    const host = opts.host ?? process.env.LEXGOLD_HOST ?? "127.0.0.1";
+    const plan = run(() => planStart(SYSTEM, { dbFile: resolveDbPath(opts.db), host, port }));
+    for (const w of plan.warnings) process.stderr.write(`lexgold: warning: ${w}\n`);
+    if (plan.problems.length > 0) {
+      throw new CliError(`cannot start:\n${plan.problems.map((p) => `  - ${p}`).join("\n")}`);
+    }
+    const listen = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+    console.log(`lexgold: database ${plan.dbFile} (${plan.accounts} account${plan.accounts === 1 ? "" : "s"}, ${plan.projects} project${plan.projects === 1 ? "" : "s"})`);
+    console.log(`lexgold: session secret ${plan.secretFile ?? "from NEXTAUTH_SECRET"}`);
+    console.log(`lexgold: serving ${plan.url} (listening on ${listen})`);
+
+    const root = projectRoot();
+    const child = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", host], {
+      cwd: root,
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        LEXGOLD_ROOT: root,
+        LEXGOLD_DB: plan.dbFile,
+        ...(plan.secretFile ? { LEXGOLD_SECRET_FILE: plan.secretFile } : {}),
+        NEXTAUTH_URL: plan.url,
+      },
+    });
+    // systemd's stop (SIGTERM) and Ctrl-C reach the server; its exit is ours.
+    for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => child.kill(signal));
+    await new Promise<void>((resolve) => {
+      child.on("exit", (code, signal) => {
+        process.exitCode = code ?? (signal ? 128 + (({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 }) as Record<string, number>)[signal] || 1 : 1);
+        resolve();
+      });
+    });
+  });
+}

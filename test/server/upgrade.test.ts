@@ -1,0 +1,171 @@
+/**
+ * Upgrades keep every response: a database written by an earlier lexgold
+ * (test/fixtures/lexgold-0001.db, made by scripts/make-upgrade-fixture.ts with
+ * the migrations up to 0001_gold_review) opens with the current code, is
+ * migrated, and still holds every response and every history row. A database
+ * recording a migration this code does not know is refused, untouched.
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { knownMigrations, MIGRATIONS_TABLE, migrationsFolder, NewerDatabaseError, openDb } from "../../db/client";
+import { SYSTEM } from "../../lib/server/actor";
+import { doctor } from "../../lib/server/deploy";
+import { exportResponses } from "../../lib/server/response-import";
+import { verifyCredentials } from "../../lib/server/users";
+
+const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/lexgold-0001.db");
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-upgrade-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+let copies = 0;
+function copyOfFixture(): string {
+  const file = path.join(dir, `copy-${++copies}.db`);
+  fs.copyFileSync(FIXTURE, file);
+  return file;
+}
+
+/** Every row of responses and response_history, in id order, read without lexgold's code. */
+function rows(file: string) {
+  const db = new Database(file, { readonly: true });
+  try {
+    return {
+      responses: db.prepare("select * from responses order by id").all(),
+      history: db.prepare("select * from response_history order by id").all(),
+      migrations: (db.prepare(`select created_at as at from ${MIGRATIONS_TABLE} order by created_at`).all() as { at: number }[]).map((r) => Number(r.at)),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+const sha = (file: string) => crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex");
+
+describe("a database from an earlier lexgold", () => {
+  it("holds responses and a longer history (the fixture is what the test claims)", () => {
+    const before = rows(FIXTURE);
+    expect(before.responses.length).toBeGreaterThanOrEqual(10);
+    expect(before.history.length).toBeGreaterThan(before.responses.length);
+    expect(before.migrations.length).toBeGreaterThan(0);
+  });
+
+  it("opens with the current code, is migrated, and keeps every response and its history", () => {
+    const file = copyOfFixture();
+    const before = rows(file);
+    const db = openDb(file);
+    try {
+      // Migrated: every shipped migration is recorded now.
+      expect(rows(file).migrations).toEqual(knownMigrations().map((m) => m.when));
+      const after = rows(file);
+      expect(after.responses).toHaveLength(before.responses.length);
+      expect(after.history).toHaveLength(before.history.length);
+      // Every stored value of the old columns is unchanged.
+      for (const [i, r] of before.responses.entries()) expect(after.responses[i]).toMatchObject(r as object);
+      for (const [i, h] of before.history.entries()) expect(after.history[i]).toMatchObject(h as object);
+      // And the current code reads them: the export lists one line per response, the accounts still sign in.
+      const project = db.$client.prepare("select id from projects").get() as { id: number };
+      expect(exportResponses(db, SYSTEM, project.id).trim().split("\n")).toHaveLength(1 + before.responses.length);
+      expect(verifyCredentials(db, "ann2", "fixture-password")).toMatchObject({ ok: true });
+    } finally {
+      db.$client.close();
+    }
+  });
+
+  it("keeps every response through a migration that rebuilds the users table (foreign keys off while migrating)", () => {
+    // A migration the way drizzle-kit writes a table rebuild: new table, copy, DROP the old one, rename.
+    // With foreign keys on, the DROP would cascade to every response and history-bearing row of every user.
+    const folder = path.join(dir, "drizzle-rebuild");
+    fs.cpSync(migrationsFolder(), folder, { recursive: true });
+    const fixture = new Database(FIXTURE, { readonly: true });
+    const ddl = (fixture.prepare("select sql from sqlite_master where type = 'table' and name = 'users'").get() as { sql: string }).sql;
+    const indexes = (fixture.prepare("select sql from sqlite_master where type = 'index' and tbl_name = 'users' and sql is not null").all() as { sql: string }[]).map(
+      (r) => r.sql,
+    );
+    const cols = (fixture.prepare("select name from pragma_table_info('users')").all() as { name: string }[]).map((c) => `\`${c.name}\``).join(", ");
+    fixture.close();
+    const sql = [
+      "PRAGMA foreign_keys=OFF;",
+      ddl.replace(/^CREATE TABLE [`"]?users[`"]?/, "CREATE TABLE `__new_users`") + ";",
+      `INSERT INTO \`__new_users\`(${cols}) SELECT ${cols} FROM \`users\`;`,
+      "DROP TABLE `users`;",
+      "ALTER TABLE `__new_users` RENAME TO `users`;",
+      "PRAGMA foreign_keys=ON;",
+      ...indexes.map((i) => i + ";"),
+    ].join("--> statement-breakpoint\n");
+    const journalFile = path.join(folder, "meta", "_journal.json");
+    const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as { entries: Array<{ idx: number; when: number; tag: string }> };
+    const last = journal.entries[journal.entries.length - 1];
+    journal.entries.push({ ...last, idx: last.idx + 1, when: last.when + 1000, tag: "9999_rebuild_users" });
+    fs.writeFileSync(journalFile, JSON.stringify(journal));
+    fs.writeFileSync(path.join(folder, "9999_rebuild_users.sql"), sql);
+
+    const file = copyOfFixture();
+    const before = rows(file);
+    const db = openDb(file, { migrationsFolder: folder });
+    db.$client.close();
+    const after = rows(file);
+    expect(after.migrations).toContain(last.when + 1000);
+    expect(after.responses).toEqual(before.responses);
+    expect(after.history).toEqual(before.history);
+  });
+});
+
+describe("a database from a newer lexgold", () => {
+  it("is refused with a message naming the file, and left byte for byte as it was", () => {
+    const file = copyOfFixture();
+    const future = Math.max(...knownMigrations().map((m) => m.when)) + 86_400_000;
+    const raw = new Database(file);
+    raw.prepare(`insert into ${MIGRATIONS_TABLE} (hash, created_at) values ('from-a-newer-lexgold', ?)`).run(future);
+    raw.close();
+    const digest = sha(file);
+    let error: unknown;
+    try {
+      openDb(file);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(NewerDatabaseError);
+    expect((error as Error).message).toBe(
+      `${file} was written by a newer lexgold: it records 1 migration this lexgold does not know (made ${new Date(future).toISOString()}). ` +
+        "It was not opened and nothing was changed: upgrade lexgold to the version that wrote it, or restore a backup made by this version.",
+    );
+    expect(sha(file)).toBe(digest);
+    expect(fs.existsSync(`${file}-wal`)).toBe(false);
+  });
+});
+
+describe("files are private", () => {
+  it("creates a new database and its -wal and -shm files with mode 0600", () => {
+    const file = path.join(dir, "fresh", "new.db");
+    const db = openDb(file);
+    db.$client.prepare("insert into projects (name, created_at) values ('x', 0)").run();
+    try {
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) expect((fs.statSync(f).mode & 0o777).toString(8), f).toBe("600");
+    } finally {
+      db.$client.close();
+    }
+  });
+});
+
+describe("lexgold doctor on an older database", () => {
+  it("names the pending migrations (a warning) and changes nothing", () => {
+    const file = copyOfFixture();
+    const known = knownMigrations();
+    const raw = new Database(file);
+    // As the database was before the last migration was recorded (its tables are a superset; only the record matters here).
+    raw.prepare(`delete from ${MIGRATIONS_TABLE} where created_at = ?`).run(known[known.length - 1].when);
+    raw.close();
+    const digest = sha(file);
+    const checks = doctor(SYSTEM, { dbFile: file });
+    expect(checks.find((c) => c.check === "migrations")).toEqual({
+      check: "migrations",
+      status: "warn",
+      message: `1 migration pending (${known[known.length - 1].tag}): they run when lexgold next opens the database; back up first`,
+    });
+    expect(checks.find((c) => c.check === "integrity")?.status).toBe("ok");
+    expect(sha(file)).toBe(digest);
+  });
+});
