@@ -11,9 +11,11 @@
  *   lemmatiser of ./morphy.ts, whose data lib/wordnet/load.ts reads); without one
  *   nothing is proposed and every form is kept as typed.
  * - LemmaTable: the coordinator's decisions, normalised form → {lemma, decision}.
- *   An accepted or overridden entry's lemma is written to the gold verbatim (so
- *   an entry may keep upper case: `nato` → `NATO`); a kept entry writes each
- *   form as it was typed; forms without an entry take the proposal (or, with
+ *   An overridden entry's lemma is written to the gold verbatim (so an entry may
+ *   keep upper case: `nato` → `NATO`); a kept entry writes each spelling as it
+ *   was typed; an accepted entry writes the proposal for each spelling (`Films`
+ *   → `Film`, `films` → `film`) while it is the proposal accepted, else the lemma
+ *   recorded; forms without an entry take the proposal (or, with
  *   `unreviewed: "keep"`, the form as typed).
  *
  * Pure: strings in, records out. Hyphens are kept as typed (the scorer, not the
@@ -141,7 +143,12 @@ export function createLemmatiser(table: LemmaTable = new Map(), options: Lemmati
       if (o === undefined) {
         const key = text.toLowerCase();
         const entry = text === "" ? undefined : table.get(key);
-        if (entry) o = { out: entry.decision === "kept" ? (fold ? key : text) : entry.lemma, applied: false };
+        if (entry?.decision === "kept") o = { out: fold ? key : text, applied: false };
+        else if (entry?.decision === "accepted" && collapseSpace(propose(key, pos)) === entry.lemma) {
+          // The proposal accepted is still the proposal: written for this spelling, in its case.
+          const p = collapseSpace(propose(text, pos)) || text;
+          o = { out: fold ? p.toLowerCase() : p, applied: false };
+        } else if (entry) o = { out: entry.lemma, applied: false };
         else if (text === "" || !usePropose) o = { out: fold ? key : text, applied: false };
         else {
           const proposed = collapseSpace(propose(text, pos)) || text;

@@ -85,6 +85,17 @@ describe("lemmaTable and createLemmatiser", () => {
     expect(lemmatise("nato", "n")).toBe("NATO");
   });
 
+  it("an accepted proposal is written for each spelling in its case; a stale one as recorded", () => {
+    const t = lemmaTable([
+      { form: "films", lemma: "film", decision: "accepted" },
+      { form: "tv", lemma: "tv", decision: "accepted" },
+      { form: "boss", lemma: "bos", decision: "accepted" },
+    ]);
+    const lemmatise = createLemmatiser(t, { propose });
+    expect(["Films", "films", "TV", "tv", "boss"].map((f) => lemmatise(f, "n"))).toEqual(["Film", "film", "TV", "tv", "bos"]);
+    expect(lemmatise.applied("films", "n")).toBeNull();
+  });
+
   it("tells which results came from an unreviewed proposal that changed the form", () => {
     const lemmatise = createLemmatiser(table, { propose });
     expect(lemmatise.applied("children", "n")).toBe("child");
