@@ -98,7 +98,7 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
           <Figure
             label="Unreviewed proposals"
             value={d.lemmas.openChanged}
-            note={`forms the download rewrites, of ${plural(d.lemmas.changed, "form")} with a proposal · ${d.lemmas.open} of ${d.lemmas.forms} forms unreviewed`}
+            note={`forms the download rewrites · ${d.lemmas.open} of ${d.lemmas.forms} forms unreviewed`}
             tone={d.lemmas.openChanged > 0 ? "warn" : undefined}
           />
         </dl>
@@ -267,8 +267,10 @@ function LemmaView({
             <input type="checkbox" name="changed" value="1" defaultChecked={q.changed} /> only changed
           </label>
         </FilterForm>
-        <AcceptAllForm projectId={projectId} open={d.lemmas.open} />
-        <KeepAllForm projectId={projectId} open={d.lemmas.open} />
+        <div className={styles.bulk}>
+          <AcceptAllForm projectId={projectId} open={d.lemmas.open} />
+          <KeepAllForm projectId={projectId} open={d.lemmas.open} />
+        </div>
       </div>
       <Pager page={page} hrefFor={hrefFor} what={["form", "forms"]} label="Lemma review pages" />
       {page.total > 0 && (
