@@ -6,7 +6,17 @@ import fs from "node:fs";
 import type { Command } from "commander";
 import type { AgreementFigures, AgreementReport } from "../../lib/lexsub/agreement";
 import { SYSTEM, findProjectByName } from "../../lib/server/actor";
-import { acceptAllProposals, decideLemma, lemmaReview, projectAgreement, projectGold } from "../../lib/server/gold";
+import type { AppliedProposal } from "../../lib/lexsub/gold";
+import { InputError } from "../../lib/server/errors";
+import {
+  acceptAllProposals,
+  decideLemma,
+  decideLemmasWhere,
+  importLemmaDecisions,
+  lemmaReview,
+  projectAgreement,
+  projectGold,
+} from "../../lib/server/gold";
 import { CliError, dbOption, openCliDb, run } from "./util";
 
 function write(text: string, output?: string): void {
@@ -56,6 +66,22 @@ export function formatAgreement(project: string, a: AgreementReport): string {
   return out.join("\n") + "\n";
 }
 
+/** Proposals listed one by one on stderr; the rest are counted. */
+const LISTED_PROPOSALS = 20;
+
+/** What the export's stderr says about the unreviewed proposals it applied. */
+export function formatAppliedProposals(applied: readonly AppliedProposal[]): string {
+  if (applied.length === 0) return "lexgold: no unreviewed lemma proposal applied: every form is written as typed or as decided in the lemma review\n";
+  const uses = applied.reduce((n, a) => n + a.count, 0);
+  const out = [
+    `lexgold: applied ${applied.length} unreviewed lemma proposal${applied.length === 1 ? "" : "s"} (${uses} substitute${uses === 1 ? "" : "s"} and multiwords rewritten); ` +
+      "review them with `lexgold lemmas list --open`; `lexgold lemmas keep --all --open` keeps every open form as typed:",
+  ];
+  for (const a of applied.slice(0, LISTED_PROPOSALS)) out.push(`  ${a.form} → ${a.lemma} (${a.pos || "no PoS"}) ×${a.count}`);
+  if (applied.length > LISTED_PROPOSALS) out.push(`  … and ${applied.length - LISTED_PROPOSALS} more (lexgold lemmas list --open lists them all)`);
+  return out.join("\n") + "\n";
+}
+
 export function register(program: Command): void {
   const exp = program.command("export").description("write the project's derived gold or mwgold file");
   for (const kind of ["gold", "mwgold"] as const) {
@@ -64,19 +90,22 @@ export function register(program: Command): void {
         .command(kind)
         .requiredOption("--project <name>", "the project")
         .option("-o, --output <file>", "write to this file instead of stdout")
+        .option("--fold-case", "write kept and proposed forms in lower case (TV and tv become one entry); off by default: case is kept as typed")
         .description(
           kind === "gold"
             ? "the gold file (best and oot): `lexelt id :: sub n;…;` for every instance with an entry, derived through the lemma review"
             : "the mwgold file: `lexelt id :: phrase n;…;` for every instance where anyone gave a multiword",
         ),
-    ).action(async (opts: { project: string; output?: string; db?: string }) => {
+    ).action(async (opts: { project: string; output?: string; db?: string; foldCase?: boolean }) => {
       const db = await openCliDb(opts);
       const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
-      const g = run(() => projectGold(db, SYSTEM, p.id));
+      const g = run(() => projectGold(db, SYSTEM, p.id, { foldCase: opts.foldCase === true }));
       for (const problem of g.result.problems) {
         process.stderr.write(`warning: ${problem.lexelt} ${problem.instanceId}${problem.annotator ? ` (${problem.annotator})` : ""}: ${problem.message}\n`);
       }
       write(kind === "gold" ? g.gold : g.mwgold, opts.output);
+      process.stderr.write(formatAppliedProposals(g.result.applied));
+      if (opts.foldCase) process.stderr.write("lexgold: case folded (--fold-case): kept and proposed forms are written in lower case\n");
     });
   }
 
@@ -132,6 +161,53 @@ export function register(program: Command): void {
     const r = run(() => decideLemma(db, SYSTEM, p.id, input));
     console.log(r.decision === null ? `${r.form}: undecided (the proposal ${r.lemma} is used)` : `${r.form} → ${r.lemma} (${r.decision})`);
   });
+  dbOption(
+    lemmas
+      .command("import")
+      .argument("<file>", "TSV: form<TAB>decision per line, decision = accept | keep | reset | the lemma to record")
+      .requiredOption("--project <name>", "the project")
+      .description("decide many forms at once, in one transaction: any bad line refuses the whole file (each named), nothing recorded"),
+  ).action(async (file: string, opts: { project: string; db?: string }) => {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch (e) {
+      throw new CliError(`cannot read ${file}: ${(e as Error).message}`);
+    }
+    const db = await openCliDb(opts);
+    const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
+    try {
+      console.log(importLemmaDecisions(db, SYSTEM, p.id, { fileName: file, text }).message);
+    } catch (e) {
+      if (e instanceof InputError && e.details.length > 1) for (const d of e.details.slice(1)) process.stderr.write(d + "\n");
+      if (e instanceof Error && "status" in e) throw new CliError(e.message);
+      throw e;
+    }
+  });
+  for (const verb of ["keep", "accept"] as const) {
+    dbOption(
+      lemmas
+        .command(verb)
+        .option("--all", "every form the filter keeps (required: one form is `lemmas set FORM " + verb + "`)")
+        .option("--pos <pos>", "only forms given under this PoS (n, v, a, r)" + (verb === "accept" ? "; the proposal for this PoS is taken" : ""))
+        .option("--open", "only forms without a decision")
+        .option("--changed", "only forms the lemmatiser would change")
+        .requiredOption("--project <name>", "the project")
+        .description(
+          verb === "keep"
+            ? "keep every form of a filter as typed, in one transaction"
+            : "accept the proposal for every form of a filter, in one transaction",
+        ),
+    ).action(async (opts: { project: string; all?: boolean; pos?: string; open?: boolean; changed?: boolean; db?: string }) => {
+      if (!opts.all) throw new CliError(`give --all (narrowed by --pos, --open, --changed) to decide a whole filter; one form is \`lexgold lemmas set FORM ${verb}\``);
+      const db = await openCliDb(opts);
+      const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
+      const n = run(() =>
+        decideLemmasWhere(db, SYSTEM, p.id, { decision: verb === "keep" ? "kept" : "accepted", pos: opts.pos, open: opts.open, changedOnly: opts.changed }),
+      );
+      console.log(`${verb === "keep" ? "kept" : "accepted"} ${n} form${n === 1 ? "" : "s"}${verb === "keep" ? " as typed" : ""}`);
+    });
+  }
   dbOption(
     lemmas
       .command("accept-all")

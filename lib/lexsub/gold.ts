@@ -3,10 +3,12 @@
  * instance the multiset H_i, the gold line, the mode, T membership, the mwgold
  * line and the multiword item status.
  *
- * - H_i: every annotator's substitutes through the lemma table (normalised; forms
- *   the coordinator has not reviewed take the lemmatiser's proposal unless
- *   `unreviewed: "keep"`), a set per annotator, so a count is the number of
- *   annotators who gave the substitute. Multiwords go through the same table.
+ * - H_i: every annotator's substitutes through the lemma table (whitespace
+ *   collapsed, case kept unless `foldCase`; forms the coordinator has not
+ *   reviewed take the proposal of `propose` unless `unreviewed: "keep"`), a set
+ *   per annotator, so a count is the number of annotators who gave the
+ *   substitute. Multiwords go through the same table. The unreviewed proposals
+ *   that changed a form are listed in `applied`, with how often each was used.
  *   NAME is written as the entry `pn` counting the annotators who gave NAME; NIL is
  *   not written. |H_i| counts substitutes only (pn excluded).
  * - Gold line `lexelt id :: sub n;sub n;` for every instance with at least one
@@ -27,7 +29,7 @@
  * (dropped), and forms the scorer's reader would not read back as written (kept,
  * reported once each, so that the coordinator can rewrite them in the lemma table).
  */
-import { createLemmatiser, type LemmaTable, type LemmatiserOptions } from "./normalize";
+import { cmp, collapseSpace, createLemmatiser, type LemmaTable, type LemmatiserOptions } from "./normalize";
 import { type GoldEntry, formatGoldLine as writeGoldLine } from "./formats/gold";
 import { type AnnotatorResponse, type AnswerKind, type LexeltItem, parseLexeltItem } from "./types";
 
@@ -128,10 +130,24 @@ export interface GoldSummary {
   mwItems: number;
 }
 
+/** An unreviewed proposal the derivation applied: what was typed, what was written instead. */
+export interface AppliedProposal {
+  /** The form as typed (whitespace collapsed). */
+  form: string;
+  /** What the gold writes for it. */
+  lemma: string;
+  /** The PoS it was lemmatised with. */
+  pos: string;
+  /** Substitutes and multiwords it replaced (one per response that gave it). */
+  count: number;
+}
+
 export interface GoldResult {
   items: GoldItem[];
   problems: GoldProblem[];
   summary: GoldSummary;
+  /** Unreviewed proposals that changed a form, by count descending, then form. */
+  applied: AppliedProposal[];
 }
 
 function lookup(m: ByInstance | undefined, key: string): string | undefined {
@@ -206,7 +222,19 @@ export function deriveGold(
   responses: Iterable<AnnotatorResponse>,
   options: GoldOptions = {},
 ): GoldResult {
-  const lemmatise = createLemmatiser(options.lemmaTable, { unreviewed: options.unreviewed });
+  const lemmatise = createLemmatiser(options.lemmaTable, { unreviewed: options.unreviewed, propose: options.propose, foldCase: options.foldCase });
+  // pos → typed text → the applied proposal and how often it was used.
+  const applied = new Map<string, Map<string, AppliedProposal>>();
+  const noteApplied = (raw: string, pos: string) => {
+    const lemma = lemmatise.applied(raw, pos);
+    if (lemma === null) return;
+    let byForm = applied.get(pos);
+    if (!byForm) applied.set(pos, (byForm = new Map()));
+    const form = collapseSpace(raw);
+    const a = byForm.get(form);
+    if (a) a.count++;
+    else byForm.set(form, { form, lemma, pos, count: 1 });
+  };
   const problems: GoldProblem[] = [];
   const items: GoldItem[] = [];
   const byId = new Map<string, GoldItem>();
@@ -295,13 +323,19 @@ export function deriveGold(
   // What the gold records for a typed substitute, per PoS and raw form; null: dropped
   // (its problem is reported again at each occurrence, by the slow path).
   const bySubstitute = new Map<string, Map<string, string | null>>();
+  // Raw forms (per PoS) whose result came from an applied proposal: few, so a cheap check per substitute.
+  const proposedRaw = new Map<string, Set<string>>();
   let memoPos: string | null = null;
   let memo = new Map<string, string | null>();
+  let memoProposed = new Set<string>();
   const substituteOf = (raw: string, pos: string, r: AnnotatorResponse): string | null => {
     if (pos !== memoPos) {
       let m = bySubstitute.get(pos);
       if (!m) bySubstitute.set(pos, (m = new Map()));
       memo = m;
+      let p = proposedRaw.get(pos);
+      if (!p) proposedRaw.set(pos, (p = new Set()));
+      memoProposed = p;
       memoPos = pos;
     }
     let s = memo.get(raw);
@@ -309,6 +343,7 @@ export function deriveGold(
       const form = lemmatise(raw, pos);
       s = form !== "" && check(form, r, "substitute") ? form : null;
       memo.set(raw, s);
+      if (s !== null && lemmatise.applied(raw, pos) !== null) memoProposed.add(raw);
     } else if (s === null) {
       const form = lemmatise(raw, pos);
       if (form !== "") check(form, r, "substitute");
@@ -344,6 +379,7 @@ export function deriveGold(
           same = false;
           continue;
         }
+        if (memoProposed.size > 0 && memoProposed.has(raw)) noteApplied(raw, item.pos);
         if (s !== raw) same = false;
         scratch[n++] = s;
       }
@@ -355,7 +391,10 @@ export function deriveGold(
     let multiword: string | null = null;
     if (r.multiword != null) {
       const m = lemmatise(r.multiword, item.pos);
-      if (m !== "" && check(m, r, "multiword")) multiword = m;
+      if (m !== "" && check(m, r, "multiword")) {
+        multiword = m;
+        noteApplied(r.multiword, item.pos);
+      }
     }
     item.responses.push({ annotator: r.annotator, kind: r.kind, substitutes, multiword });
   }
@@ -375,7 +414,10 @@ export function deriveGold(
     if (item.mwLine !== null) summary.mwLines++;
     if (item.multiword !== null) summary.mwItems++;
   }
-  return { items, problems, summary };
+  const appliedList: AppliedProposal[] = [];
+  for (const byForm of applied.values()) appliedList.push(...byForm.values());
+  appliedList.sort((a, b) => b.count - a.count || cmp(a.form, b.form) || cmp(a.pos, b.pos));
+  return { items, problems, summary, applied: appliedList };
 }
 
 /** Whether the scorer's gold reader reads `form` back as written (formats/gold.ts decides). */

@@ -3,21 +3,28 @@
  * annotations were semi-automatically lemmatised (substitutes and identified
  * multiwords) unless the lemmatised version would change the meaning").
  *
- * - normaliseForm: trim, single spaces, lower case. The result is the key of the
- *   lemma table and of the coordinator's review.
- * - proposeLemma: wink-lemmatizer (WordNet's morphy over bundled data, no I/O)
- *   with the target's PoS; in a phrase only the word that inflects for that PoS
- *   is lemmatised.
+ * - normaliseForm: trim, single spaces, lower case. The key of the lemma table
+ *   and of the coordinator's review (one row for `TV` and `tv`); never what the
+ *   gold writes, which keeps the case typed (collapseSpace) unless the
+ *   coordinator asks to fold case (`foldCase`).
+ * - Proposals come from a LemmaProposer given in the options (the WordNet
+ *   lemmatiser of ./morphy.ts, whose data lib/wordnet/load.ts reads); without one
+ *   nothing is proposed and every form is kept as typed.
  * - LemmaTable: the coordinator's decisions, normalised form → {lemma, decision}.
- *   The entry's lemma is written to the gold verbatim (so an entry may keep upper
- *   case: `nato` → `NATO`); forms without an entry use the proposal (or, with
- *   `unreviewed: "keep"`, the normalised form).
+ *   An overridden entry's lemma is written to the gold verbatim (so an entry may
+ *   keep upper case: `nato` → `NATO`); a kept entry writes each spelling as it
+ *   was typed; an accepted entry writes the proposal for each spelling (`Films`
+ *   → `Film`, `films` → `film`) while it is the proposal accepted, else the lemma
+ *   recorded; forms without an entry take the proposal (or, with
+ *   `unreviewed: "keep"`, the form as typed).
  *
  * Pure: strings in, records out. Hyphens are kept as typed (the scorer, not the
  * gold, accepts a space for a hyphen).
  */
-import wink from "wink-lemmatizer";
+import type { LemmaProposer } from "./morphy";
 import { type AnnotatorResponse, parseLexeltItem } from "./types";
+
+export type { LemmaProposer };
 
 /** The four PoS of the task: noun, verb, adjective, adverb. */
 export type Pos = "n" | "v" | "a" | "r";
@@ -32,87 +39,8 @@ export function normaliseForm(raw: string): string {
   return collapseSpace(raw).toLowerCase();
 }
 
-const wordLemmatisers: Partial<Record<string, (w: string) => string>> = {
-  n: wink.noun,
-  v: wink.verb,
-  a: wink.adjective,
-  // Adverbs: wink has no adverb lemmatiser and the adjective one would map the
-  // adverb "better" to "good"; adverbs are kept as typed.
-};
-
-/** Lemmatise one word with the lemmatiser for `pos`; the word itself when it cannot. */
-function lemmatiseWord(word: string, pos: string): string {
-  const f = wordLemmatisers[pos];
-  if (!f || word === "") return word;
-  let out: unknown;
-  try {
-    out = f(word);
-  } catch {
-    return word;
-  }
-  if (typeof out !== "string" || out === "") return word;
-  if (out === word && (pos === "n" || pos === "v")) {
-    // A hyphenated compound inflects on its last part: do-nothings, cross-checked.
-    const i = word.lastIndexOf("-");
-    if (i > 0 && i < word.length - 1) {
-      const tail = word.slice(i + 1);
-      const lemma = lemmatiseWord(tail, pos);
-      if (lemma !== tail) return word.slice(0, i + 1) + lemma;
-    }
-  }
-  return out;
-}
-
-/** Prepositions that end a noun phrase's head: `states of mind` → head `states`. */
-const PREPOSITIONS = new Set([
-  "of", "in", "on", "at", "for", "from", "to", "with", "by", "about", "under", "over",
-  "into", "onto", "between", "among", "without", "within", "than", "like", "per",
-]);
-
-/** Verbs ending in -ly, so that they are not mistaken for a leading adverb. */
-const LY_VERBS = new Set([
-  "apply", "rely", "reply", "supply", "fly", "ally", "comply", "multiply", "imply",
-  "bully", "rally", "tally", "sully", "dally", "belly", "jelly", "dilly", "shilly",
-]);
-
-/**
- * Which word of a phrase inflects for the target's PoS: for a verb the first word
- * that is not a leading -ly adverb (`took place`, `quickly ran off`); for a noun
- * the head, the last word before a preposition or else the last word (`bus stops`,
- * `states of mind`). Adjective and adverb phrases are left alone (-1).
- */
-function inflectingWord(words: string[], pos: string): number {
-  if (pos === "v") {
-    for (let i = 0; i < words.length; i++) {
-      const w = words[i];
-      if (i < words.length - 1 && w.length > 3 && w.endsWith("ly") && !LY_VERBS.has(w)) continue;
-      return i;
-    }
-    return 0;
-  }
-  if (pos === "n") {
-    for (let i = 1; i < words.length; i++) if (PREPOSITIONS.has(words[i])) return i - 1;
-    return words.length - 1;
-  }
-  if (pos === "a" && words.length === 1) return 0;
-  return -1;
-}
-
-/**
- * The lemma the lemmatiser proposes for a typed form, given the target's PoS
- * (n, v, a, r; anything else: the normalised form unchanged).
- */
-export function proposeLemma(form: string, pos: string): string {
-  const f = normaliseForm(form);
-  if (f === "") return f;
-  const words = f.split(" ");
-  const i = inflectingWord(words, pos);
-  if (i < 0) return f;
-  const lemma = lemmatiseWord(words[i], pos);
-  if (lemma === words[i]) return f;
-  words[i] = lemma;
-  return words.join(" ");
-}
+/** The proposer used when none is given: proposes nothing (the form, whitespace collapsed). */
+export const proposeNothing: LemmaProposer = (form) => collapseSpace(form);
 
 /** What the coordinator decided for a form: take the proposal, give another lemma, or keep the form. */
 export type LemmaDecision = "accepted" | "overridden" | "kept";
@@ -158,45 +86,86 @@ export function decisionFor(form: string, lemma: string, proposed: string): Lemm
 
 export interface LemmatiserOptions {
   /**
-   * Forms without a table entry: "propose" (default) writes the lemmatiser's
-   * proposal, "keep" the normalised form.
+   * Forms without a table entry: "propose" (default) writes the proposal,
+   * "keep" the form as typed.
    */
   unreviewed?: "propose" | "keep";
+  /** Where proposals come from (default: none, every form is kept as typed). */
+  propose?: LemmaProposer;
+  /**
+   * Fold case: forms kept or taken from a proposal are written in lower case
+   * (`TV` and `tv` become one entry). A coordinator's choice, off by default;
+   * an accepted or overridden lemma is still written as recorded.
+   */
+  foldCase?: boolean;
 }
 
 /** Maps what an annotator typed to what the gold records; "" when nothing is left. */
-export type Lemmatiser = (raw: string, pos: string) => string;
+export interface Lemmatiser {
+  (raw: string, pos: string): string;
+  /**
+   * The proposal the last result for (raw, pos) came from, when it was an
+   * unreviewed proposal that changed the form; else null. Call after the lemmatiser.
+   */
+  applied(raw: string, pos: string): string | null;
+}
+
+interface Outcome {
+  out: string;
+  /** An unreviewed proposal that changed the form. */
+  applied: boolean;
+}
 
 /**
- * The gold's view of a typed form: normalise, then the table entry's lemma, else
- * the proposal for `pos`. Memoised per (raw, pos): one instance per derivation.
+ * The gold's view of a typed form: the table entry for its normalised form, else
+ * the proposal for `pos` (or the form as typed). Memoised per (raw, pos): one
+ * instance per derivation.
  */
 export function createLemmatiser(table: LemmaTable = new Map(), options: LemmatiserOptions = {}): Lemmatiser {
-  const propose = (options.unreviewed ?? "propose") === "propose";
-  // Per PoS: raw → result, and normalised form → result (many raw spellings, one form).
-  const memo = new Map<string, { byRaw: Map<string, string>; byForm: Map<string, string> }>();
+  const usePropose = (options.unreviewed ?? "propose") === "propose";
+  const propose = options.propose ?? proposeNothing;
+  const fold = options.foldCase === true;
+  // Per PoS: raw → outcome, and typed text → outcome (many raw spellings, one text).
+  const memo = new Map<string, { byRaw: Map<string, Outcome>; byText: Map<string, Outcome> }>();
   let lastPos: string | null = null;
-  let last: { byRaw: Map<string, string>; byForm: Map<string, string> } | undefined;
-  return (raw, pos) => {
+  let last: { byRaw: Map<string, Outcome>; byText: Map<string, Outcome> } | undefined;
+  const outcome = (raw: string, pos: string): Outcome => {
     if (pos !== lastPos) {
       last = memo.get(pos);
-      if (!last) memo.set(pos, (last = { byRaw: new Map(), byForm: new Map() }));
+      if (!last) memo.set(pos, (last = { byRaw: new Map(), byText: new Map() }));
       lastPos = pos;
     }
     const m = last!;
-    let out = m.byRaw.get(raw);
-    if (out === undefined) {
-      const form = normaliseForm(raw);
-      out = m.byForm.get(form);
-      if (out === undefined) {
-        const entry = form === "" ? undefined : table.get(form);
-        out = entry ? entry.lemma : propose ? proposeLemma(form, pos) : form;
-        m.byForm.set(form, out);
+    let o = m.byRaw.get(raw);
+    if (o === undefined) {
+      const text = collapseSpace(raw);
+      o = m.byText.get(text);
+      if (o === undefined) {
+        const key = text.toLowerCase();
+        const entry = text === "" ? undefined : table.get(key);
+        if (entry?.decision === "kept") o = { out: fold ? key : text, applied: false };
+        else if (entry?.decision === "accepted" && collapseSpace(propose(key, pos)) === entry.lemma) {
+          // The proposal accepted is still the proposal: written for this spelling, in its case.
+          const p = collapseSpace(propose(text, pos)) || text;
+          o = { out: fold ? p.toLowerCase() : p, applied: false };
+        } else if (entry) o = { out: entry.lemma, applied: false };
+        else if (text === "" || !usePropose) o = { out: fold ? key : text, applied: false };
+        else {
+          const proposed = collapseSpace(propose(text, pos)) || text;
+          o = { out: fold ? proposed.toLowerCase() : proposed, applied: proposed !== text };
+        }
+        m.byText.set(text, o);
       }
-      m.byRaw.set(raw, out);
+      m.byRaw.set(raw, o);
     }
-    return out;
+    return o;
   };
+  const lemmatise = ((raw: string, pos: string) => outcome(raw, pos).out) as Lemmatiser;
+  lemmatise.applied = (raw, pos) => {
+    const o = outcome(raw, pos);
+    return o.applied ? o.out : null;
+  };
+  return lemmatise;
 }
 
 /** Which PoS to lemmatise a response's forms with. */
@@ -208,7 +177,7 @@ export const posFromLexelt: PosLookup = (r) => parseLexeltItem(r.lexelt)?.pos ??
 export interface LemmaReviewRow {
   /** The normalised form (the table's key). */
   form: string;
-  /** The lemmatiser's proposal for the PoS the form was most often given under. */
+  /** The proposal for the PoS the form was most often given under (the form itself when none). */
   proposed: string;
   /** How often the form was typed: once per response that gave it as a substitute or multiword. */
   count: number;
@@ -216,7 +185,7 @@ export interface LemmaReviewRow {
   changed: boolean;
   /** The coordinator's decision, null while unreviewed. */
   decision: LemmaDecision | null;
-  /** What the gold records now: the table's lemma, else the proposal (or the form, with unreviewed "keep"). */
+  /** What the gold records now: the table's lemma (the form, as typed, when kept), else the proposal (or the form, with unreviewed "keep"). */
   lemma: string;
   /** The PoS the form was given under, most frequent first (ties n, v, a, r, then alphabetical). */
   pos: string[];
@@ -259,11 +228,12 @@ export function buildLemmaReview(
     }
     if (r.multiword != null) add(r.multiword, pos);
   }
-  const propose = (options.unreviewed ?? "propose") === "propose";
+  const usePropose = (options.unreviewed ?? "propose") === "propose";
+  const proposeFor = options.propose ?? proposeNothing;
   const rows: LemmaReviewRow[] = [];
   for (const [form, byPos] of counts) {
     const perPos = [...byPos]
-      .map(([pos, count]) => ({ pos, count, proposed: proposeLemma(form, pos) }))
+      .map(([pos, count]) => ({ pos, count, proposed: proposeFor(form, pos) }))
       .sort((a, b) => b.count - a.count || posRank(a.pos) - posRank(b.pos) || cmp(a.pos, b.pos));
     const proposed = perPos[0].proposed;
     const entry = table.get(form);
@@ -273,7 +243,7 @@ export function buildLemmaReview(
       count: perPos.reduce((n, p) => n + p.count, 0),
       changed: perPos.some((p) => p.proposed !== form),
       decision: entry?.decision ?? null,
-      lemma: entry ? entry.lemma : propose ? proposed : form,
+      lemma: entry ? (entry.decision === "kept" ? form : entry.lemma) : usePropose ? proposed : form,
       pos: perPos.map((p) => p.pos),
     };
     if (perPos.some((p) => p.proposed !== proposed)) row.proposals = perPos;

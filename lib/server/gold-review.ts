@@ -9,11 +9,11 @@ import "server-only";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { instances, responses, users } from "../../db/schema";
-import { type GoldItem, type GoldProblem, type GoldSummary, deriveGold, formatGold, formatMwGold } from "../lexsub/gold";
+import { type AppliedProposal, type GoldItem, type GoldProblem, type GoldSummary, formatGold, formatMwGold } from "../lexsub/gold";
 import { buildLemmaReview, lemmaTable, normaliseForm } from "../lexsub/normalize";
 import { type AnswerKind } from "../lexsub/types";
 import { type Actor, type ProjectRow, requireProject } from "./actor";
-import { type LemmaReviewEntry, type ReviewLogEntry, goldInputs, goldReviewHistory } from "./gold";
+import { type LemmaReviewEntry, type ReviewLogEntry, deriveProjectGold, goldInputs, goldReviewHistory, proposeLemma } from "./gold";
 
 /** One page of a longer list. `page` is 1-based and clamped to the pages there are. */
 export interface Paged<T> {
@@ -111,6 +111,8 @@ export interface GoldOverview {
   lexelts: string[];
   /** Lines in the gold and mwgold files as they download now. */
   files: { goldLines: number; mwLines: number };
+  /** The unreviewed proposals the download applies (most used first). */
+  applied: AppliedProposal[];
 }
 
 /** One annotator's answer as typed (before normalisation and the lemma table). */
@@ -144,10 +146,10 @@ export interface GoldPageData extends GoldOverview {
 export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemmas?: LemmaQuery; instances?: InstanceQuery } = {}): GoldPageData {
   const inputs = goldInputs(db, actor, projectId);
   const table = lemmaTable(inputs.lemmaRows);
-  const result = deriveGold(inputs.instances, inputs.responses, { lemmaTable: table });
+  const result = deriveProjectGold(inputs);
   // lemmaReview's rows, from the same inputs.
   const byForm = new Map(inputs.lemmaRows.map((r) => [normaliseForm(r.form), r]));
-  const review: LemmaReviewEntry[] = buildLemmaReview(inputs.responses, undefined, table).map((row) => {
+  const review: LemmaReviewEntry[] = buildLemmaReview(inputs.responses, undefined, table, { propose: proposeLemma }).map((row) => {
     const d = byForm.get(row.form);
     return { ...row, decidedBy: d?.decidedBy ?? null, decidedAt: d?.decidedAt ?? null };
   });
@@ -192,6 +194,7 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
     lemmas,
     lexelts: lexeltItems,
     files: { goldLines: countLines(gold), mwLines: countLines(mwgold) },
+    applied: result.applied,
     lemmaPage,
     instancePage,
   };

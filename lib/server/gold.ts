@@ -14,6 +14,7 @@ import type { Db } from "../../db/client";
 import { goldReviewLog, instances, lemmaOverrides, lexelts, users } from "../../db/schema";
 import { type AgreementOptions, type AgreementReport, computeAgreement } from "../lexsub/agreement";
 import { type GoldResult, correctedItem, deriveGold, formatGold, formatMwGold } from "../lexsub/gold";
+import { MAX_LEMMA_LENGTH, parseLemmaDecisionsTsv } from "../lexsub/formats/lemma-decisions";
 import {
   type LemmaDecision,
   type LemmaReviewRow,
@@ -21,8 +22,9 @@ import {
   collapseSpace,
   lemmaTable,
   normaliseForm,
-  proposeLemma,
 } from "../lexsub/normalize";
+import { formatDiagnostic, hasErrors } from "../scoring/diagnostics";
+import { wordnetLemmaProposer } from "../wordnet/load";
 import { type AnnotatorResponse } from "../lexsub/types";
 import { type Actor, type ProjectRow, actorUserId, requireProject } from "./actor";
 import { InputError, NotFoundError } from "./errors";
@@ -69,6 +71,14 @@ export function goldInputs(db: Db, actor: Actor, projectId: number): GoldInputs 
   });
 }
 
+/** Proposals for every derivation and review: WordNet's morphy, its data read on first use. */
+export const proposeLemma = wordnetLemmaProposer();
+
+export interface GoldExportOptions {
+  /** Write kept and proposed forms in lower case (a coordinator's choice; off by default). */
+  foldCase?: boolean;
+}
+
 export interface ProjectGold {
   project: ProjectRow;
   result: GoldResult;
@@ -78,14 +88,18 @@ export interface ProjectGold {
   mwgold: string;
 }
 
-function derive(inputs: GoldInputs): GoldResult {
-  return deriveGold(inputs.instances, inputs.responses, { lemmaTable: lemmaTable(inputs.lemmaRows) });
+export function deriveProjectGold(inputs: GoldInputs, options: GoldExportOptions = {}): GoldResult {
+  return deriveGold(inputs.instances, inputs.responses, {
+    lemmaTable: lemmaTable(inputs.lemmaRows),
+    propose: proposeLemma,
+    foldCase: options.foldCase === true,
+  });
 }
 
 /** The project's gold and mwgold, derived now from the stored responses and the review. */
-export function projectGold(db: Db, actor: Actor, projectId: number): ProjectGold {
+export function projectGold(db: Db, actor: Actor, projectId: number, options: GoldExportOptions = {}): ProjectGold {
   const inputs = goldInputs(db, actor, projectId);
-  const result = derive(inputs);
+  const result = deriveProjectGold(inputs, options);
   return { project: inputs.project, result, gold: formatGold(result.items), mwgold: formatMwGold(result.items) };
 }
 
@@ -97,7 +111,7 @@ export function projectAgreement(
   options: AgreementOptions = {},
 ): { project: ProjectRow; gold: GoldResult; agreement: AgreementReport } {
   const inputs = goldInputs(db, actor, projectId);
-  const gold = derive(inputs);
+  const gold = deriveProjectGold(inputs);
   return { project: inputs.project, gold, agreement: computeAgreement(gold.items, options) };
 }
 
@@ -110,7 +124,7 @@ export interface LemmaReviewEntry extends LemmaReviewRow {
 export function lemmaReview(db: Db, actor: Actor, projectId: number): LemmaReviewEntry[] {
   const inputs = goldInputs(db, actor, projectId);
   const byForm = new Map(inputs.lemmaRows.map((r) => [normaliseForm(r.form), r]));
-  return buildLemmaReview(inputs.responses, undefined, lemmaTable(inputs.lemmaRows)).map((row) => {
+  return buildLemmaReview(inputs.responses, undefined, lemmaTable(inputs.lemmaRows), { propose: proposeLemma }).map((row) => {
     const d = byForm.get(row.form);
     return { ...row, decidedBy: d?.decidedBy ?? null, decidedAt: d?.decidedAt ?? null };
   });
@@ -129,7 +143,7 @@ const lemmaDecisionSchema = z.discriminatedUnion("decision", [
         z
           .string()
           .min(1, "Give the lemma.")
-          .max(80, "At most 80 characters.")
+          .max(MAX_LEMMA_LENGTH, `At most ${MAX_LEMMA_LENGTH} characters.`)
           .refine((s) => !s.includes(";"), "A lemma cannot hold ';' (the gold file's separator)."),
       ),
   }),
@@ -158,48 +172,135 @@ export function decideLemma(db: Db, actor: Actor, projectId: number, input: unkn
   } else if (d.decision === "kept") lemma = form;
   else if (d.decision === "overridden") lemma = d.lemma;
   else lemma = row.proposed;
-  const userId = actorUserId(actor!);
+  writeLemmaDecisions(db, actorUserId(actor!), projectId, [{ form, lemma, decision: d.decision }]);
+  return { form, lemma, decision: d.decision === "reset" ? null : d.decision };
+}
+
+type LemmaWrite = { form: string; lemma: string; decision: LemmaDecision | "reset" };
+
+/** Record decisions (and their log rows) in one transaction; `form` is the normalised form. */
+function writeLemmaDecisions(db: Db, userId: number | null, projectId: number, decisions: readonly LemmaWrite[]): void {
   const now = new Date();
   db.transaction((tx) => {
-    if (d.decision === "reset") {
-      tx.delete(lemmaOverrides).where(and(eq(lemmaOverrides.projectId, projectId), eq(lemmaOverrides.form, form))).run();
-    } else {
-      const values = { projectId, form, lemma, decision: d.decision, decidedBy: userId, decidedAt: now };
-      tx.insert(lemmaOverrides)
-        .values(values)
-        .onConflictDoUpdate({ target: [lemmaOverrides.projectId, lemmaOverrides.form], set: { lemma, decision: d.decision, decidedBy: userId, decidedAt: now } })
+    for (const d of decisions) {
+      const form = d.form;
+      if (d.decision === "reset") {
+        tx.delete(lemmaOverrides).where(and(eq(lemmaOverrides.projectId, projectId), eq(lemmaOverrides.form, form))).run();
+      } else {
+        const values = { projectId, form, lemma: d.lemma, decision: d.decision, decidedBy: userId, decidedAt: now };
+        tx.insert(lemmaOverrides)
+          .values(values)
+          .onConflictDoUpdate({
+            target: [lemmaOverrides.projectId, lemmaOverrides.form],
+            set: { lemma: d.lemma, decision: d.decision, decidedBy: userId, decidedAt: now },
+          })
+          .run();
+      }
+      tx.insert(goldReviewLog)
+        .values({
+          projectId,
+          kind: "lemma",
+          target: form,
+          value: d.decision === "reset" ? null : JSON.stringify({ lemma: d.lemma, decision: d.decision }),
+          userId,
+          at: now,
+        })
         .run();
     }
-    tx.insert(goldReviewLog)
-      .values({
-        projectId,
-        kind: "lemma",
-        target: form,
-        value: d.decision === "reset" ? null : JSON.stringify({ lemma, decision: d.decision }),
-        userId,
-        at: now,
-      })
-      .run();
   });
-  return { form, lemma, decision: d.decision === "reset" ? null : d.decision };
+}
+
+/** The decision `accept` amounts to for a row: the proposal, or "kept" when it proposes the form itself. */
+function acceptedFor(row: LemmaReviewRow, pos?: string): LemmaWrite {
+  const lemma = pos ? (row.proposals?.find((p) => p.pos === pos)?.proposed ?? proposeLemma(row.form, pos)) : row.proposed;
+  return { form: row.form, lemma, decision: lemma === row.form ? "kept" : "accepted" };
 }
 
 /** Accept the proposal for every form not reviewed yet (one transaction). Returns how many. */
 export function acceptAllProposals(db: Db, actor: Actor, projectId: number, opts: { changedOnly?: boolean } = {}): number {
+  return decideLemmasWhere(db, actor, projectId, { decision: "accepted", open: true, changedOnly: opts.changedOnly });
+}
+
+export interface LemmaFilter {
+  /** What to record for every form the filter keeps: the proposal, or the form as typed. */
+  decision: "accepted" | "kept";
+  /** Only forms given under this PoS (n, v, a, r). */
+  pos?: string;
+  /** Only forms without a decision. */
+  open?: boolean;
+  /** Only forms the lemmatiser would change. */
+  changedOnly?: boolean;
+}
+
+/**
+ * Accept the proposal for, or keep as typed, every form the filter keeps, in
+ * one transaction (`lexgold lemmas accept|keep --all`). With `pos`, accepting
+ * takes the proposal for that PoS. Returns how many forms were decided.
+ */
+export function decideLemmasWhere(db: Db, actor: Actor, projectId: number, filter: LemmaFilter): number {
   const review = lemmaReview(db, actor, projectId);
-  const userId = actorUserId(actor!);
-  const now = new Date();
-  const todo = review.filter((r) => r.decision === null && (!opts.changedOnly || r.changed));
-  db.transaction((tx) => {
-    for (const r of todo) {
-      const decision: LemmaDecision = r.proposed === r.form ? "kept" : "accepted";
-      tx.insert(lemmaOverrides).values({ projectId, form: r.form, lemma: r.proposed, decision, decidedBy: userId, decidedAt: now }).run();
-      tx.insert(goldReviewLog)
-        .values({ projectId, kind: "lemma", target: r.form, value: JSON.stringify({ lemma: r.proposed, decision }), userId, at: now })
-        .run();
+  if (filter.decision !== "accepted" && filter.decision !== "kept") throw new InputError("The decision is accept or keep.", { decision: "accept or keep" });
+  if (filter.pos !== undefined && filter.pos !== "" && !["n", "v", "a", "r"].includes(filter.pos)) {
+    throw new InputError(`The PoS is one of n, v, a, r, not "${filter.pos}".`, { pos: "The PoS is one of n, v, a, r." });
+  }
+  const pos = filter.pos || undefined;
+  const todo = review.filter(
+    (r) => (!filter.open || r.decision === null) && (!filter.changedOnly || r.changed) && (!pos || r.pos.includes(pos)),
+  );
+  const writes = todo.map((r): LemmaWrite => (filter.decision === "kept" ? { form: r.form, lemma: r.form, decision: "kept" } : acceptedFor(r, pos)));
+  writeLemmaDecisions(db, actorUserId(actor!), projectId, writes);
+  return writes.length;
+}
+
+export interface LemmaImportReport {
+  fileName: string;
+  accepted: number;
+  kept: number;
+  overridden: number;
+  reset: number;
+  message: string;
+}
+
+/** Listed at most per refused file (the rest are counted). */
+const MAX_LISTED = 50;
+
+/**
+ * Record a TSV of decisions (`form<TAB>accept|keep|reset|LEMMA`, see
+ * lib/lexsub/formats/lemma-decisions.ts) in one transaction. Every line is
+ * checked first, including that someone typed the form in this project; any
+ * bad line refuses the whole file, each named with its number, nothing written.
+ */
+export function importLemmaDecisions(db: Db, actor: Actor, projectId: number, input: { fileName: string; text: string }): LemmaImportReport {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const { fileName, text } = input;
+  const parsed = parseLemmaDecisionsTsv(text, fileName);
+  const problems = [...parsed.diagnostics];
+  const review = new Map(lemmaReview(db, actor, projectId).map((r) => [r.form, r]));
+  const writes: LemmaWrite[] = [];
+  for (const d of parsed.decisions) {
+    const row = review.get(d.form);
+    if (!row) {
+      problems.push({ severity: "error", file: fileName, line: d.line, message: `no annotator typed "${d.form}" in this project` });
+      continue;
     }
-  });
-  return todo.length;
+    if (d.decision === "accepted") writes.push(acceptedFor(row));
+    else if (d.decision === "kept") writes.push({ form: d.form, lemma: d.form, decision: "kept" });
+    else if (d.decision === "reset") writes.push({ form: d.form, lemma: row.proposed, decision: "reset" });
+    else if (d.decision === "overridden") writes.push({ form: d.form, lemma: d.lemma, decision: "overridden" });
+  }
+  if (hasErrors(problems)) {
+    problems.sort((a, b) => a.line - b.line);
+    const details = problems.slice(0, MAX_LISTED).map(formatDiagnostic);
+    if (problems.length > MAX_LISTED) details.push(`${fileName}: ${problems.length - MAX_LISTED} more problems not listed (${problems.length} in all)`);
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? "s" : ""})` : "";
+    throw new InputError(`${details[0]}${more}; nothing was recorded.`, { file: "The file was refused." }, details);
+  }
+  if (writes.length === 0) throw new InputError(`${fileName}: no decisions in the file; nothing was recorded.`, { file: "The file is empty." });
+  writeLemmaDecisions(db, actorUserId(actor!), projectId, writes);
+  const n = { accepted: 0, kept: 0, overridden: 0, reset: 0 };
+  for (const w of writes) n[w.decision]++;
+  const parts = (Object.keys(n) as (keyof typeof n)[]).filter((k) => n[k] > 0).map((k) => `${n[k]} ${k}`);
+  return { fileName, ...n, message: `${fileName}: recorded ${writes.length} decision${writes.length === 1 ? "" : "s"} (${parts.join(", ")}).` };
 }
 
 function findInstance(db: Db, projectId: number, instanceId: string) {

@@ -40,7 +40,7 @@ const xml = `<?xml version="1.0"?>
 const tsv = `annotator\tlexelt\tinstance\tanswer\tmultiword
 a1\tkeen.a\tk1\teager;enthusiastic\t
 a2\tkeen.a\tk1\teager;avid\t
-a3\tkeen.a\tk1\tEager;enthusiastic\t
+a3\tkeen.a\tk1\teager;enthusiastic\t
 a1\tkeen.a\tk2\tsharp;biting\t
 a2\tkeen.a\tk2\tbiting;cold\t
 a3\tkeen.a\tk2\tsharp\t
@@ -63,6 +63,8 @@ describe("lexgold export, score and agreement", () => {
     const gold = lexgold(["export", "gold", "--project", "rt"]);
     expect(gold.status).toBe(0);
     expect(gold.stdout).toBe("\nkeen.a k1 :: eager 3;enthusiastic 2;avid 1;\nkeen.a k2 :: biting 2;sharp 2;cold 1;\ntread.v t1 :: walk 2;step 1;\n");
+    // The summary on stderr names the one unreviewed proposal applied.
+    expect(gold.stderr).toMatch(/^lexgold: applied 1 unreviewed lemma proposal \(1 substitute and multiwords rewritten\);.*\n  walks → walk \(v\) ×1\n$/);
     const mw = lexgold(["export", "mwgold", "--project", "rt"]);
     expect(mw.stdout).toBe("\ntread.v t1 :: tread carefully 2;\n");
   });
@@ -119,6 +121,39 @@ describe("lexgold export, score and agreement", () => {
     expect(lexgold(["lemmas", "list", "--project", "rt", "--open"]).stdout.trim().split("\n")).toHaveLength(1);
   });
 
+  it("decides forms in bulk: a TSV (nothing recorded when a line is bad), then keep or accept over a filter", () => {
+    // Every form was accepted by the test before: walks → walk.
+    const walks = () => lexgold(["lemmas", "list", "--project", "rt"]).stdout.split("\n").find((l) => l.startsWith("walks\t"));
+    expect(walks()).toBe("walks\twalk\t1\tv\taccepted\twalk");
+    const bad = lexgold(["lemmas", "import", file("bad.tsv", "walks\tkeep\nwalkz\tkeep\nstep\ta;b\n"), "--project", "rt"]);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('bad.tsv:2: error: no annotator typed "walkz" in this project (and 1 more problem); nothing was recorded.');
+    expect(bad.stderr).toContain("bad.tsv:3: error: the lemma \"a;b\" holds ';'");
+    expect(walks()).toBe("walks\twalk\t1\tv\taccepted\twalk");
+
+    const ok = lexgold(["lemmas", "import", file("ok.tsv", "form\tdecision\nwalks\tkeep\nstep\tpace\n"), "--project", "rt"]);
+    expect(ok.stdout).toMatch(/recorded 2 decisions \(1 kept, 1 overridden\)/);
+    const g = lexgold(["export", "gold", "--project", "rt"]);
+    expect(g.stdout).toContain("tread.v t1 :: pace 1;walk 1;walks 1;");
+    expect(g.stderr).toMatch(/^lexgold: no unreviewed lemma proposal applied/);
+
+    expect(lexgold(["lemmas", "keep", "--project", "rt"]).stderr).toMatch(/give --all/);
+    // The verb's forms: walks, walk, step and the multiword tread carefully.
+    expect(lexgold(["lemmas", "keep", "--all", "--pos", "v", "--project", "rt"]).stdout).toBe("kept 4 forms as typed\n");
+    expect(lexgold(["lemmas", "accept", "--all", "--pos", "v", "--changed", "--project", "rt"]).stdout).toBe("accepted 1 form\n");
+    expect(walks()).toBe("walks\twalk\t1\tv\taccepted\twalk");
+    expect(lexgold(["lemmas", "set", "step", "reset", "--project", "rt"]).status).toBe(0);
+  }, 120_000);
+
+  it("keeps case as typed (Sharp and sharp apart); --fold-case merges them and says so", () => {
+    expect(lexgold(["responses", "import", file("case.tsv", "a1\tkeen.a\tk2\tSharp;biting\t\n"), "--project", "rt"]).status).toBe(0);
+    const kept = lexgold(["export", "gold", "--project", "rt"]);
+    expect(kept.stdout).toContain("keen.a k2 :: biting 2;Sharp 1;cold 1;sharp 1;\n");
+    const folded = lexgold(["export", "gold", "--project", "rt", "--fold-case"]);
+    expect(folded.stdout).toContain("keen.a k2 :: biting 2;sharp 2;cold 1;\n");
+    expect(folded.stderr).toContain("case folded (--fold-case)");
+  }, 120_000);
+
   it("fails with one line for a project that does not exist or a bad option", () => {
     const r = lexgold(["export", "gold", "--project", "nope"]);
     expect(r.status).not.toBe(0);
@@ -126,3 +161,4 @@ describe("lexgold export, score and agreement", () => {
     expect(lexgold(["agreement", "--project", "rt", "--bootstrap", "x"]).stderr).toMatch(/--bootstrap must be a whole number/);
   });
 });
+

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type AgreementOptions, binomialDraw, computeAgreement, masiAgreementSum, masiDistance, mulberry32, quantile } from "../../lib/lexsub/agreement";
 import { type GoldInstance, deriveGold } from "../../lib/lexsub/gold";
 import type { AnnotatorResponse } from "../../lib/lexsub/types";
+import { wordnetLemmaProposer } from "../../lib/wordnet/load";
 
 type Answer = string[] | "NAME" | "NIL" | null;
 
@@ -264,7 +265,8 @@ describe("D: multiword detection and identification", () => {
         multiword: i.multiwords?.[k] ?? null,
       })),
     );
-    const gold = deriveGold(items.map((i) => ({ lexelt: i.lexelt, instanceId: i.id })), responses);
+    // Lemmatised as the project does (lib/server/gold.ts passes the WordNet proposer).
+    const gold = deriveGold(items.map((i) => ({ lexelt: i.lexelt, instanceId: i.id })), responses, { propose: wordnetLemmaProposer() });
     const r = computeAgreement(gold.items, { bootstrapIterations: 0 });
     close(r.mwIdentification, 1 / 3);
     close(r.mwDetection, 3 / 4);

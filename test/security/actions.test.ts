@@ -78,6 +78,7 @@ const ACTIONS: ActionCase[] = [
   { name: "setGuidelinesAction", expect: COORDINATOR, run: (w) => members.setGuidelinesAction(w.p.id, null, form({ guidelines: "Be brief." })) },
   { name: "decideLemmaAction", expect: COORDINATOR, run: (w) => gold.decideLemmaAction(w.p.id, null, form({ form: "sunny", decision: "overridden", lemma: "sunlit" })) },
   { name: "acceptAllAction", expect: COORDINATOR, run: (w) => gold.acceptAllAction(w.p.id, null, form({})) },
+  { name: "keepAllAction", expect: COORDINATOR, run: (w) => gold.keepAllAction(w.p.id, null, form({})) },
   { name: "exclusionAction", expect: COORDINATOR, run: (w) => gold.exclusionAction(w.p.id, null, form({ instanceId: "p1", op: "exclude", reason: "a test" })) },
   { name: "correctPosAction", expect: COORDINATOR, run: (w) => gold.correctPosAction(w.p.id, null, form({ instanceId: "p1", op: "correct", pos: "n" })) },
   {

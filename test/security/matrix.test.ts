@@ -20,7 +20,9 @@ import { importLexeltXml } from "../../lib/server/corpus";
 import {
   acceptAllProposals,
   decideLemma,
+  decideLemmasWhere,
   goldInputs,
+  importLemmaDecisions,
   goldReviewHistory,
   lemmaReview,
   projectAgreement,
@@ -154,6 +156,12 @@ const CALLS: Call[] = [
   { name: "lemmaReview", expect: COORDINATOR, call: (w, k) => lemmaReview(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "decideLemma", expect: COORDINATOR, call: (w, k) => decideLemma(w.db, w.actor(k), w.p.id, { form: "shining", decision: "kept" }) },
   { name: "acceptAllProposals", expect: COORDINATOR, call: (w, k) => acceptAllProposals(w.db, w.actor(k), w.p.id) },
+  { name: "decideLemmasWhere", expect: COORDINATOR, call: (w, k) => decideLemmasWhere(w.db, w.actor(k), w.p.id, { decision: "kept", open: true }) },
+  {
+    name: "importLemmaDecisions",
+    expect: COORDINATOR,
+    call: (w, k) => importLemmaDecisions(w.db, w.actor(k), w.p.id, { fileName: "d.tsv", text: "form\tdecision\nshining\tkeep\n" }),
+  },
   { name: "setExclusion", expect: COORDINATOR, call: (w, k) => setExclusion(w.db, w.actor(k), w.p.id, "p1", "garbled sentence") },
   { name: "setCorrectedPos", expect: COORDINATOR, call: (w, k) => setCorrectedPos(w.db, w.actor(k), w.p.id, "p1", "n") },
   { name: "goldReviewHistory", expect: COORDINATOR, call: (w, k) => goldReviewHistory(w.db, w.actor(k), w.p.id), check: noOtherProject },

@@ -155,7 +155,7 @@ describe("goldPageData", () => {
     // As typed, by annotator name; the item holds the normalised answers.
     expect(c1.typed.map((t) => [t.annotator, t.kind, t.substitutes])).toEqual([
       ["ann", "substitutes", ["still", "peaceful"]],
-      ["bea", "substitutes", ["Still", "tranquil"]],
+      ["bea", "substitutes", ["still", "tranquil"]],
       ["cat", "substitutes", ["serene"]],
     ]);
     expect(c1.item.responses.find((r) => r.annotator === "bea")?.substitutes).toEqual(["still", "tranquil"]);

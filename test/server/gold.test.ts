@@ -9,7 +9,9 @@ import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
 import {
   acceptAllProposals,
   decideLemma,
+  decideLemmasWhere,
   goldReviewHistory,
+  importLemmaDecisions,
   lemmaReview,
   projectAgreement,
   projectGold,
@@ -179,5 +181,85 @@ describe("projectAgreement", () => {
     expect(a.mwIdentificationPairs).toBe(1);
     expect(a.mwIdentification).toBe(1);
     expect(a.perAnnotator.map((p) => p.annotator)).toEqual(["ann", "bea", "cat"]);
+  });
+});
+
+describe("decisions in bulk, case and the proposals an export applies", () => {
+  const bulkTsv = [
+    "annotator\tlexelt\tinstance\tanswer\tmultiword",
+    "ann\tcalm.a\tc1\tstill;TV\t",
+    "bea\tcalm.a\tc1\tstill;tv\t",
+    "cat\tcalm.a\tc1\tquieter\t",
+    "ann\thop.v\th1\tjumps;skipped\t",
+    "bea\thop.v\th1\tjump\t",
+  ].join("\n");
+  function bulk() {
+    const f = projectFixture();
+    importLexeltXml(f.db, f.coord, f.project.id, { fileName: "c.xml", bytes: new TextEncoder().encode(xml) });
+    for (const n of ["bea", "cat"]) {
+      actorFor(f.db, n, "annotator");
+      addMember(f.db, f.coord, f.project.id, n);
+    }
+    importResponses(f.db, f.coord, f.project.id, { fileName: "r.tsv", text: bulkTsv });
+    return f;
+  }
+  const decided = (f: ReturnType<typeof bulk>) =>
+    Object.fromEntries(lemmaReview(f.db, f.coord, f.project.id).filter((r) => r.decision).map((r) => [r.form, `${r.decision} ${r.lemma}`]));
+
+  it("keeps case as typed by default, folds it when asked, and lists the proposals applied", () => {
+    const f = bulk();
+    const g = projectGold(f.db, f.coord, f.project.id);
+    expect(g.gold).toBe("\ncalm.a c1 :: still 2;TV 1;quiet 1;tv 1;\nhop.v h1 :: jump 2;skip 1;\n");
+    expect(g.result.applied.map((a) => `${a.form}→${a.lemma} ${a.pos} ${a.count}`)).toEqual(["jumps→jump v 1", "quieter→quiet a 1", "skipped→skip v 1"]);
+    expect(projectGold(f.db, f.coord, f.project.id, { foldCase: true }).gold).toBe("\ncalm.a c1 :: still 2;tv 2;quiet 1;\nhop.v h1 :: jump 2;skip 1;\n");
+  });
+
+  it("imports a TSV of decisions in one transaction, and the export follows", () => {
+    const f = bulk();
+    const r = importLemmaDecisions(f.db, f.coord, f.project.id, { fileName: "d.tsv", text: "form\tdecision\r\nJumps\tkeep\nquieter\taccept\n# a comment\n\nskipped\tleapt\ntv\treset\n" });
+    expect(r).toMatchObject({ kept: 1, accepted: 1, overridden: 1, reset: 1 });
+    expect(r.message).toBe("d.tsv: recorded 4 decisions (1 accepted, 1 kept, 1 overridden, 1 reset).");
+    expect(decided(f)).toEqual({ jumps: "kept jumps", quieter: "accepted quiet", skipped: "overridden leapt" });
+    const g = projectGold(f.db, f.coord, f.project.id);
+    expect(g.gold).toContain("hop.v h1 :: jump 1;jumps 1;leapt 1;");
+    expect(g.result.applied).toEqual([]);
+    expect(goldReviewHistory(f.db, f.coord, f.project.id).filter((e) => e.kind === "lemma")).toHaveLength(4);
+  });
+
+  it("refuses a file with bad lines, naming each, and records nothing", () => {
+    const f = bulk();
+    const text = "jumps\tkeep\nnobody typed this\tkeep\nstill\n\tkeep\nquieter\ta;b\njumps\taccept\nskipped\t \n";
+    let err: InputError | undefined;
+    try {
+      importLemmaDecisions(f.db, f.coord, f.project.id, { fileName: "bad.tsv", text });
+    } catch (e) {
+      err = e as InputError;
+    }
+    expect(err).toBeInstanceOf(InputError);
+    expect(err!.details).toEqual([
+      'bad.tsv:2: error: no annotator typed "nobody typed this" in this project',
+      "bad.tsv:3: error: expected 2 tab-separated cells (form, decision), found 1",
+      "bad.tsv:4: error: the form is empty",
+      'bad.tsv:5: error: the lemma "a;b" holds \';\', the gold file\'s separator',
+      'bad.tsv:6: error: "jumps" is decided twice (first on line 1)',
+      'bad.tsv:7: error: no decision for "skipped" (accept, keep, reset or the lemma)',
+    ]);
+    expect(err!.message).toMatch(/^bad\.tsv:2: error: .*\(and 5 more problems\); nothing was recorded\.$/);
+    expect(decided(f)).toEqual({});
+    expect(goldReviewHistory(f.db, f.coord, f.project.id)).toEqual([]);
+  });
+
+  it("keeps or accepts a whole filter in one transaction: by PoS, open forms only", () => {
+    const f = bulk();
+    decideLemma(f.db, f.coord, f.project.id, { form: "skipped", decision: "overridden", lemma: "leap" });
+    // Open verb forms: jumps, jump (skipped is decided).
+    expect(decideLemmasWhere(f.db, f.coord, f.project.id, { decision: "kept", pos: "v", open: true })).toBe(2);
+    expect(decided(f)).toEqual({ jump: "kept jump", jumps: "kept jumps", skipped: "overridden leap" });
+    // Every adjective form, accepted: quieter → quiet, forms proposing themselves are kept.
+    expect(decideLemmasWhere(f.db, f.coord, f.project.id, { decision: "accepted", pos: "a" })).toBe(3);
+    expect(decided(f)).toMatchObject({ quieter: "accepted quiet", still: "kept still", tv: "kept tv" });
+    // Kept forms are written as typed: TV and tv stay apart.
+    expect(projectGold(f.db, f.coord, f.project.id).gold).toContain("calm.a c1 :: still 2;TV 1;quiet 1;tv 1;");
+    expect(() => decideLemmasWhere(f.db, f.coord, f.project.id, { decision: "kept", pos: "x" })).toThrow(InputError);
   });
 });

@@ -9,7 +9,7 @@ import { revalidatePath } from "next/cache";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { InputError, toActionError } from "@/lib/server/errors";
-import { acceptAllProposals, decideLemma, setCorrectedPos, setExclusion } from "@/lib/server/gold";
+import { acceptAllProposals, decideLemma, decideLemmasWhere, setCorrectedPos, setExclusion } from "@/lib/server/gold";
 
 export type GoldFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 
@@ -47,6 +47,17 @@ export async function acceptAllAction(projectId: number, _prev: GoldFormState, _
     const n = acceptAllProposals(getDb(), await getActor(), projectId);
     refresh(projectId);
     return { ok: true, message: n === 0 ? "Every form is reviewed already." : `Accepted the proposal for ${n} form${n === 1 ? "" : "s"}.` };
+  } catch (e) {
+    return toActionError(e);
+  }
+}
+
+/** Keep every open form as typed (the gold then applies no proposal). */
+export async function keepAllAction(projectId: number, _prev: GoldFormState, _form: FormData): Promise<GoldFormState> {
+  try {
+    const n = decideLemmasWhere(getDb(), await getActor(), projectId, { decision: "kept", open: true });
+    refresh(projectId);
+    return { ok: true, message: n === 0 ? "Every form is reviewed already." : `Kept ${n} form${n === 1 ? "" : "s"} as typed.` };
   } catch (e) {
     return toActionError(e);
   }

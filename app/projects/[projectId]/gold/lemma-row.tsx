@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
-import { acceptAllAction, decideLemmaAction } from "./actions";
+import { acceptAllAction, decideLemmaAction, keepAllAction } from "./actions";
 import styles from "./gold.module.css";
 import { useGoldForm } from "./use-gold-form";
 
@@ -144,6 +144,28 @@ export function AcceptAllForm({ projectId, open }: { projectId: number; open: nu
     <form onSubmit={confirmFirst} className={styles.acceptAll}>
       <button type="submit" className="secondary" disabled={pending || open === 0}>
         {pending ? "Accepting…" : open === 0 ? "No open proposals" : `Accept all ${open} open proposal${open === 1 ? "" : "s"}`}
+      </button>
+      <div aria-live="polite" className="small">
+        {state && (state.ok ? <span className={styles.saved}>{state.message}</span> : <span className={styles.error} role="alert">{state.message}</span>)}
+      </div>
+    </form>
+  );
+}
+
+/** Keep every form not reviewed yet as typed: the gold then applies no proposal. */
+export function KeepAllForm({ projectId, open }: { projectId: number; open: number }) {
+  const { state, pending, onSubmit } = useGoldForm(keepAllAction, projectId);
+  const confirmFirst = (e: React.FormEvent<HTMLFormElement>) => {
+    if (!window.confirm(`Keep all ${open} open form${open === 1 ? "" : "s"} as typed?`)) {
+      e.preventDefault();
+      return;
+    }
+    onSubmit(e);
+  };
+  return (
+    <form onSubmit={confirmFirst} className={styles.acceptAll}>
+      <button type="submit" className="secondary" disabled={pending || open === 0}>
+        {pending ? "Keeping…" : open === 0 ? "No open forms" : `Keep all ${open} open as typed`}
       </button>
       <div aria-live="polite" className="small">
         {state && (state.ok ? <span className={styles.saved}>{state.message}</span> : <span className={styles.error} role="alert">{state.message}</span>)}

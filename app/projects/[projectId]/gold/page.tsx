@@ -13,7 +13,7 @@ import { absoluteTime, relativeTime } from "../progress/time";
 import { FilterForm } from "./filters";
 import styles from "./gold.module.css";
 import { ExclusionForm, PosForm } from "./instance-actions";
-import { AcceptAllForm, LemmaRow, type LemmaRowData } from "./lemma-row";
+import { AcceptAllForm, KeepAllForm, LemmaRow, type LemmaRowData } from "./lemma-row";
 
 export const metadata: Metadata = { title: "Gold" };
 export const dynamic = "force-dynamic";
@@ -96,9 +96,9 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
           <Figure label="Multiword items" value={s.mwItems} />
           <Figure label="Excluded" value={s.excluded} />
           <Figure
-            label="Open lemma decisions"
+            label="Unreviewed proposals"
             value={d.lemmas.openChanged}
-            note={`of ${plural(d.lemmas.changed, "changed form")} · ${d.lemmas.open} of ${d.lemmas.forms} forms unreviewed`}
+            note={`forms the download rewrites · ${d.lemmas.open} of ${d.lemmas.forms} forms unreviewed`}
             tone={d.lemmas.openChanged > 0 ? "warn" : undefined}
           />
         </dl>
@@ -114,7 +114,11 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
         <a className="button secondary" href={`${download}?file=log`} download>
           Review log (CSV)
         </a>
+        <a className={`small ${styles.foldLink}`} href={`${download}?file=gold&fold=1`} download title="Every form kept or proposed written in lower case (TV and tv become one entry); decided lemmas as recorded">
+          Gold with case folded
+        </a>
       </div>
+      <AppliedNotice applied={d.applied} base={base} />
 
       {d.problems.length > 0 && (
         <div className="notice warn" role="status">
@@ -151,6 +155,36 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
       {view === "instances" && <InstanceView d={d} base={base} q={instanceQuery} projectId={id} />}
       {view === "log" && <LogView log={log} now={now} download={`${download}?file=log`} />}
     </>
+  );
+}
+
+/** Proposals listed on the page; the rest are counted. */
+const LISTED_PROPOSALS = 50;
+
+/** What the gold download applies that nobody reviewed: each proposal, how often. */
+function AppliedNotice({ applied, base }: { applied: GoldPageData["applied"]; base: string }) {
+  if (applied.length === 0) {
+    return <p className={`muted small ${styles.appliedNone}`}>The download applies no unreviewed proposal: every form is written as typed (case kept) or as decided in the lemma review.</p>;
+  }
+  const uses = applied.reduce((n, a) => n + a.count, 0);
+  return (
+    <div className={`notice warn ${styles.applied}`} role="status" aria-labelledby="applied-heading">
+      <strong id="applied-heading">
+        The download applies {plural(applied.length, "unreviewed proposal")} ({plural(uses, "answer")} rewritten).
+      </strong>{" "}
+      Each maps a form WordNet knows only as an inflection to its lemma. <Link href={href(base, { open: true, changed: true })}>Review them</Link>, or keep them all as typed.
+      <details className={styles.problems} open={applied.length <= 8}>
+        <summary>{applied.length <= 8 ? "The proposals applied" : `All ${applied.length} proposals applied`}</summary>
+        <ul className={styles.appliedList}>
+          {applied.slice(0, LISTED_PROPOSALS).map((a) => (
+            <li key={`${a.pos} ${a.form}`}>
+              <code>{a.form}</code> → <code>{a.lemma}</code> <span className="muted small">({a.pos || "no PoS"}) ×{a.count}</span>
+            </li>
+          ))}
+          {applied.length > LISTED_PROPOSALS && <li>… and {applied.length - LISTED_PROPOSALS} more (the lemma review lists them all).</li>}
+        </ul>
+      </details>
+    </div>
   );
 }
 
@@ -218,7 +252,7 @@ function LemmaView({
     <section aria-labelledby="lemmas-heading">
       <h2 id="lemmas-heading">Lemma review</h2>
       <p className="muted small">
-        Every distinct form the annotators typed, normalised (trimmed, single spaces, lower case), with the lemma the lemmatiser proposes for the target&apos;s PoS. Forms the lemma would change come first (marked by a bar at the left), then by frequency. Until a form is reviewed the gold uses the proposal. Keep the form as typed when the lemma would change the meaning; type another lemma and press Enter to override (case is kept as typed).
+        Every distinct form the annotators typed (one row for every spelling that differs only in case), with the lemma WordNet proposes for the target&apos;s PoS. A form WordNet has as a word of its own is never changed; an inflected form (films, took, mice) is proposed only as a lemma WordNet has. Forms with a proposal come first (marked by a bar at the left), then by frequency. Until a form is reviewed the gold uses the proposal; everything else is written as typed, case included. Keep the form as typed when the lemma would change the meaning; type another lemma and press Enter to override (case is kept as typed).
       </p>
       <div className={styles.toolbar}>
         <FilterForm action={base} view="lemmas" label="Filter forms">
@@ -233,7 +267,10 @@ function LemmaView({
             <input type="checkbox" name="changed" value="1" defaultChecked={q.changed} /> only changed
           </label>
         </FilterForm>
-        <AcceptAllForm projectId={projectId} open={d.lemmas.open} />
+        <div className={styles.bulk}>
+          <AcceptAllForm projectId={projectId} open={d.lemmas.open} />
+          <KeepAllForm projectId={projectId} open={d.lemmas.open} />
+        </div>
       </div>
       <Pager page={page} hrefFor={hrefFor} what={["form", "forms"]} label="Lemma review pages" />
       {page.total > 0 && (

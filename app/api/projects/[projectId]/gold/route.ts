@@ -18,7 +18,8 @@ const FILES = {
 
 /**
  * Download the project's derived gold (?file=gold) or mwgold (?file=mwgold), as
- * they would be exported now, or the gold review log as CSV (?file=log).
+ * they would be exported now (&fold=1: with case folded, the coordinator's
+ * choice; kept as typed otherwise), or the gold review log as CSV (?file=log).
  * Coordinators of the project only.
  */
 export async function GET(req: Request, ctx: Ctx) {
@@ -27,7 +28,9 @@ export async function GET(req: Request, ctx: Ctx) {
     const projectId = Number((await ctx.params).projectId);
     const db = getDb();
     const project = requireProject(db, actor, projectId, { coordinator: true });
-    const which = new URL(req.url).searchParams.get("file") ?? "gold";
+    const params = new URL(req.url).searchParams;
+    const which = params.get("file") ?? "gold";
+    const fold = params.get("fold") === "1";
     if (!Object.hasOwn(FILES, which)) {
       throw new InputError(`Unknown file "${which}": ask for gold, mwgold or log.`, { file: "One of gold, mwgold, log." });
     }
@@ -35,10 +38,10 @@ export async function GET(req: Request, ctx: Ctx) {
     let text: string;
     if (kind === "log") text = goldReviewCsv(db, actor, projectId);
     else {
-      const g = projectGold(db, actor, projectId);
+      const g = projectGold(db, actor, projectId, { foldCase: fold });
       text = kind === "gold" ? g.gold : g.mwgold;
     }
-    const fileName = project.name.replace(/[^A-Za-z0-9._-]+/g, "-") + FILES[kind].suffix;
+    const fileName = project.name.replace(/[^A-Za-z0-9._-]+/g, "-") + (fold && kind !== "log" ? ".case-folded" : "") + FILES[kind].suffix;
     return new Response(text, {
       headers: {
         "Content-Type": FILES[kind].type,
