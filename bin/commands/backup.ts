@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import type { BackupReport, DatabaseSummary, RestoreReport } from "../../lib/server/backup";
-import { SYSTEM } from "../../lib/server/actor";
 import { CliError, dbOption } from "./util";
 
 function tableLines(s: DatabaseSummary): string[] {
@@ -28,6 +27,7 @@ export function register(program: Command): void {
       .description("copy the database while the server runs (SQLite's online backup), then check the copy with integrity_check"),
   ).action(async (file: string, opts: { db?: string; force?: boolean; quiet?: boolean }) => {
     const { backupDatabase, describeTables, formatBytes, openForBackup } = await import("../../lib/server/backup");
+    const { SYSTEM } = await import("../../lib/server/actor");
     const { resolveDbPath } = await import("../../db/client");
     const r: BackupReport = await cli(async () => {
       const db = openForBackup(resolveDbPath(opts.db));
@@ -55,6 +55,7 @@ export function register(program: Command): void {
       ),
   ).action(async (file: string, opts: { db?: string; force?: boolean; quiet?: boolean }) => {
     const { describeTables, formatBytes, restoreDatabase } = await import("../../lib/server/backup");
+    const { SYSTEM } = await import("../../lib/server/actor");
     const { resolveDbPath } = await import("../../db/client");
     const r: RestoreReport = await cli(() => restoreDatabase(SYSTEM, file, resolveDbPath(opts.db), { force: opts.force }));
     const pending = r.pendingMigrations > 0 ? ` ${r.pendingMigrations} newer migration${r.pendingMigrations > 1 ? "s" : ""} will run on the next open.` : "";
