@@ -66,7 +66,7 @@ describe("the bundle", () => {
   });
 
   it("score loads the scorer, still without the database layer", () => {
-    const loaded = [...loadedWith(chunkOf("bin/commands/score-run.ts"))];
+    const loaded = [...loadedWith(chunkOf("bin/commands/score.ts"))];
     expect(loaded).toContain("lib/scoring/files.ts");
     expect(loaded.filter((i) => heavy.some((h) => h.test(i)))).toEqual([]);
   });
