@@ -66,9 +66,13 @@ const started = new Date();
 // --- scorer
 {
   const r = await run("bench:score", "score.ts", []);
-  const j = r.json as { items: number; runs: Array<{ type: string; items: number; seconds: number; cpuSeconds: number | null; peakMb: number; targetSeconds: number; targetMb: number }> } | null;
+  const j = r.json as {
+    items: number;
+    runs: Array<{ type: string; items: number; seconds: number; cpuSeconds: number | null; peakMb: number; targetSeconds: number; targetMb: number }>;
+    start?: { nodeSeconds: number; helpSeconds: number; helpPeakMb: number; ratio: number; targetRatio: number; met: boolean };
+  } | null;
   if (!j) rows.push({ bench: "score", figure: "scorer benchmark", value: `failed (exit ${r.code})`, target: "runs", pass: false });
-  else
+  else {
     for (const x of j.runs) {
       rows.push({
         bench: "score",
@@ -79,6 +83,17 @@ const started = new Date();
       });
       rows.push({ bench: "score", figure: `${x.type}, ${x.items.toLocaleString("en")} items: peak memory`, value: `${x.peakMb.toFixed(0)} MB`, target: `< ${x.targetMb} MB`, pass: x.peakMb < x.targetMb });
     }
+    if (j.start) {
+      const st = j.start;
+      rows.push({
+        bench: "score",
+        figure: "CLI start: bin/lexgold --help / bare node -e 0",
+        value: `${(1000 * st.helpSeconds).toFixed(0)} / ${(1000 * st.nodeSeconds).toFixed(0)} ms = ${st.ratio.toFixed(2)}x (${st.helpPeakMb.toFixed(0)} MB)`,
+        target: `<= ${st.targetRatio}x`,
+        pass: st.met,
+      });
+    }
+  }
 }
 
 // --- gold

@@ -22,7 +22,7 @@
  *
  *   node --import tsx bench/score.ts [--items N] [--runs N] [--fresh] [--official path/to/score.pl] [--json FILE]
  */
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -231,10 +231,37 @@ async function main(): Promise<void> {
   figures.push(s);
   report(s);
   if (official) timeOfficial(official, "best", small.gold, small.best, s.seconds);
+  const start = await cliStart(15);
+  console.log(
+    `start: bin/lexgold --help ${(1000 * start.helpSeconds).toFixed(0)} ms (peak ${start.helpPeakMb.toFixed(0)} MB), bare node -e 0 ${(1000 * start.nodeSeconds).toFixed(0)} ms: ` +
+      `${start.ratio.toFixed(2)}x (target <= ${START_TARGET_RATIO}x): ${start.met ? "met" : "missed"} (medians of ${start.runs} alternating runs)`,
+  );
   // --json FILE: the figures for `npm run bench` (bench/run-all.ts).
   const json = arg("--json");
-  if (json) fs.writeFileSync(json, JSON.stringify({ items: n, runs: figures }));
-  if (!figures.every((f) => f.met)) process.exitCode = 1;
+  if (json) fs.writeFileSync(json, JSON.stringify({ items: n, runs: figures, start }));
+  if (!figures.every((f) => f.met) || !start.met) process.exitCode = 1;
+}
+
+const START_TARGET_RATIO = 3;
+
+/** `bin/lexgold --help` against a bare `node -e 0`, alternating, medians of `runs` each. */
+async function cliStart(runs: number) {
+  const node: number[] = [];
+  const help: number[] = [];
+  let helpPeakMb = 0;
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    const r = spawnSync(process.execPath, ["-e", "0"], { stdio: "ignore" });
+    if (r.status !== 0) throw new Error("node -e 0 failed");
+    node.push((performance.now() - t) / 1000);
+    const h = await timeCli(["--help"]);
+    help.push(h.seconds);
+    helpPeakMb = Math.max(helpPeakMb, h.peakMb);
+  }
+  const nodeSeconds = median(node);
+  const helpSeconds = median(help);
+  const ratio = helpSeconds / nodeSeconds;
+  return { runs, nodeSeconds, helpSeconds, helpPeakMb, ratio, targetRatio: START_TARGET_RATIO, met: ratio <= START_TARGET_RATIO };
 }
 
 function timeOfficial(official: string, type: "best" | "oot", gold: string, system: string, ours: number): void {
