@@ -66,6 +66,8 @@ export async function buildCli({ quiet = false, metafile } = {}) {
     // CommonJS dependencies bundled into ESM still call require() for Node's built-ins.
     banner: { js: 'import { createRequire as __lexgoldCreateRequire } from "node:module"; const require = __lexgoldCreateRequire(import.meta.url);' },
     legalComments: "none",
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: "silent",
     metafile: true,
     write: false,
