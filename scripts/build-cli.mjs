@@ -83,18 +83,26 @@ export async function buildCli({ quiet = false, metafile } = {}) {
   }
   writeAtomically(entry, result.outputFiles.find((f) => f.path === entry).contents);
   fs.utimesSync(entry, started, started);
-  // Chunks of earlier builds: removed once no CLI started from them can still be running.
+  // Chunks of earlier builds: a CLI started from an older entry may still import them, so each
+  // is noted when a build first leaves it out (retired.json) and removed 10 minutes after that.
   const chunkDir = path.join(outDir, "chunks");
+  const retiredFile = path.join(outDir, "retired.json");
+  let retired = {};
+  try {
+    retired = JSON.parse(fs.readFileSync(retiredFile, "utf8"));
+  } catch {
+    // none yet, or torn by a concurrent build: start again
+  }
   const now = Date.now();
+  const still = {};
   for (const name of fs.readdirSync(chunkDir)) {
     const p = path.join(chunkDir, name);
     if (written.has(p)) continue;
-    try {
-      if (now - fs.statSync(p).mtimeMs > 10 * 60 * 1000 || name.endsWith(".tmp")) fs.rmSync(p, { force: true });
-    } catch {
-      // removed meanwhile by another build
-    }
+    const since = retired[name] ?? now;
+    if (now - since > 10 * 60 * 1000) fs.rmSync(p, { force: true });
+    else still[name] = since;
   }
+  writeAtomically(retiredFile, JSON.stringify(still));
   if (metafile) fs.writeFileSync(metafile, JSON.stringify(result.metafile));
   if (!quiet) {
     const bytes = result.outputFiles.reduce((s, f) => s + f.contents.length, 0);
