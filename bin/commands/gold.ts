@@ -75,7 +75,7 @@ export function register(program: Command): void {
         ),
     ).action(async (opts: { project: string; output?: string; db?: string }) => {
       const { SYSTEM, findProjectByName, ...gold } = await server();
-    const db = await openCliDb(opts);
+      const db = await openCliDb(opts);
       const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
       const g = run(() => gold.projectGold(db, SYSTEM, p.id));
       for (const problem of g.result.problems) {
