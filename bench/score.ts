@@ -1,30 +1,42 @@
 /**
- * Benchmark for the lexsub scorer (issue #3): `npm run bench:score`.
+ * Benchmark for the lexsub scorer through the command line (issues #3, #14):
+ * `npm run bench:score`.
  *
- * Generates a gold file and best and oot system files of 1,000,000 items
- * (bench/out/, gitignored; kept between runs, `--fresh` to regenerate), then
- * scores each type in a child process of its own — the gold streamed into the
- * scoring key, the system file streamed line by line — and reports items per
- * second and peak memory (VmHWM, the resident high-water mark; sampled RSS
- * where /proc is missing). Wall and CPU time are both reported: on a shared
- * machine the CPU time is the steadier figure. The official scorer needs
- * about 21 s and 1.1 GB for best on such files; the target is 20x faster
- * (< 1.05 s) and < 300 MB. With `--official score.pl` (your own copy of the
- * task's scorer) it is timed on the same files, for a same-machine baseline.
+ * Generates a gold file and best and oot system files of 1,000,000 items, and
+ * a 15,000-item set (bench/out/, gitignored; kept between runs, `--fresh` to
+ * regenerate), then times `bin/lexgold score SYSTEM GOLD -t TYPE` exactly as
+ * a user runs it: a new process each time, process start, the bundle's
+ * loading, the streamed gold and system files and the printed scores all
+ * included. Wall time is taken here around the process; CPU time and peak
+ * memory (the process's maximum RSS) come from GNU time (/usr/bin/time) when
+ * present, else from sampling /proc/PID/status (VmHWM). Each figure is the
+ * median of several runs (all are printed), after one untimed run that
+ * rebuilds a stale CLI bundle and warms the file cache.
  *
- *   node --import tsx bench/score.ts [--items N] [--fresh] [--official path/to/score.pl]
+ * References (the official score.pl, not in this repository; see
+ * docs/scorer.md): 21 s and 1.1 GB for best on 1,000,000 items (18.9 s on a
+ * faster run), 0.39 s on a 15,000-item file. Targets: 1M best and oot within
+ * 21 s / 20 = 1.05 s and 300 MB; 15k best within half of 0.39 s. With
+ * `--official score.pl` (your own copy of the task's scorer) it is timed on
+ * the same files, for a same-machine baseline.
+ *
+ *   node --import tsx bench/score.ts [--items N] [--runs N] [--fresh] [--official path/to/score.pl] [--json FILE]
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { loadScoringKey, scoreSubstitutionFile } from "../lib/scoring/files";
 
 const OFFICIAL_SECONDS = 21;
 const TARGET_SECONDS = OFFICIAL_SECONDS / 20;
 const TARGET_MB = 300;
+const SMALL_ITEMS = 15_000;
+const OFFICIAL_SMALL_SECONDS = 0.39;
+const SMALL_TARGET_SECONDS = OFFICIAL_SMALL_SECONDS / 2;
 
 const here = path.dirname(new URL(import.meta.url).pathname);
 const outDir = path.join(here, "out");
+const bin = path.resolve(here, "..", "bin", "lexgold");
+const GNU_TIME = "/usr/bin/time";
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -100,91 +112,168 @@ async function generate(n: number): Promise<{ gold: string; best: string; oot: s
   return files;
 }
 
-/** The peak resident set of this process in MB: VmHWM, else the sampled maximum. */
-function peakMb(sampled: number): number {
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync("/proc/self/status", "utf8"));
-    if (m) return Number(m[1]) / 1024;
-  } catch {
-    // no /proc: use the samples
-  }
-  return sampled / (1024 * 1024);
+interface CliRun {
+  seconds: number;
+  cpuSeconds: number | null;
+  peakMb: number;
+  stdout: string;
 }
 
-/** Child: score one type and print one JSON line. */
-async function runOne(type: "best" | "oot", gold: string, system: string): Promise<void> {
-  let sampled = process.memoryUsage().rss;
-  const timer = setInterval(() => (sampled = Math.max(sampled, process.memoryUsage().rss)), 20);
-  const cpu = () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) / 1e6;
-  };
-  const c0 = cpu();
+/** Run bin/lexgold once, timed from spawn to exit; CPU and peak memory of the process. */
+async function timeCli(args: string[]): Promise<CliRun> {
+  const gnuTime = fs.existsSync(GNU_TIME);
+  const argv = gnuTime ? ["-f", "\nLEXGOLD_BENCH %U %S %M", bin, ...args] : args;
   const t0 = performance.now();
-  const { key } = await loadScoringKey(gold);
-  const t1 = performance.now();
-  const c1 = cpu();
-  const { result, lines } = await scoreSubstitutionFile(system, type, key);
-  const t2 = performance.now();
-  const c2 = cpu();
-  clearInterval(timer);
-  sampled = Math.max(sampled, process.memoryUsage().rss);
+  const child = spawn(gnuTime ? GNU_TIME : bin, argv, { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+  child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+  // Without GNU time: sample the high-water mark while the process lives (bin/lexgold execs node, same pid).
+  let hwmKb = 0;
+  const sampler = gnuTime
+    ? null
+    : setInterval(() => {
+        try {
+          const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, "utf8"));
+          if (m) hwmKb = Math.max(hwmKb, Number(m[1]));
+        } catch {
+          // exited
+        }
+      }, 5);
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on("error", reject);
+    child.on("close", (c) => resolve(c));
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  if (sampler) clearInterval(sampler);
+  let cpuSeconds: number | null = null;
+  if (gnuTime) {
+    const m = /LEXGOLD_BENCH ([\d.]+) ([\d.]+) (\d+)\s*$/.exec(stderr);
+    if (!m) throw new Error(`lexgold ${args.join(" ")}: no figures from ${GNU_TIME}: ${stderr.slice(-500)}`);
+    cpuSeconds = Number(m[1]) + Number(m[2]);
+    hwmKb = Number(m[3]);
+    stderr = stderr.slice(0, m.index);
+  }
+  if (code !== 0) throw new Error(`lexgold ${args.join(" ")} failed (exit ${code}): ${stderr.trim().split("\n").slice(-3).join(" / ")}`);
+  return { seconds, cpuSeconds, peakMb: hwmKb / 1024, stdout };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+interface Figure {
+  type: string;
+  items: number;
+  seconds: number;
+  cpuSeconds: number | null;
+  peakMb: number;
+  precision: number;
+  all: number[];
+  referenceSeconds: number;
+  targetSeconds: number;
+  targetMb: number;
+  met: boolean;
+}
+
+/** Score one file `runs` times through the CLI; the medians. */
+async function measure(type: "best" | "oot", items: number, gold: string, system: string, runs: number, referenceSeconds: number, targetSeconds: number): Promise<Figure> {
+  const results: CliRun[] = [];
+  for (let i = 0; i < runs; i++) results.push(await timeCli(["score", system, gold, "-t", type]));
+  const precision = Number(/^precision = ([\d.]+)/m.exec(results[0].stdout)?.[1] ?? NaN);
+  const seconds = median(results.map((r) => r.seconds));
+  const cpu = results.every((r) => r.cpuSeconds !== null) ? median(results.map((r) => r.cpuSeconds!)) : null;
+  const peakMb = Math.max(...results.map((r) => r.peakMb));
+  return {
+    type,
+    items,
+    seconds,
+    cpuSeconds: cpu,
+    peakMb,
+    precision,
+    all: results.map((r) => r.seconds),
+    referenceSeconds,
+    targetSeconds,
+    targetMb: TARGET_MB,
+    met: seconds < targetSeconds && peakMb < TARGET_MB,
+  };
+}
+
+function report(f: Figure): void {
   console.log(
-    JSON.stringify({
-      type,
-      items: lines.read,
-      attempted: result.stats.attempted,
-      precision: result.scores.precision,
-      loadSeconds: (t1 - t0) / 1000,
-      scoreSeconds: (t2 - t1) / 1000,
-      cpuSeconds: c2 - c0,
-      loadCpuSeconds: c1 - c0,
-      peakMb: peakMb(sampled),
-    }),
+    `${f.type.padEnd(4)}  ${f.items.toLocaleString("en").padStart(9)}  ${f.seconds.toFixed(3).padStart(6)} s (${f.cpuSeconds === null ? "?" : f.cpuSeconds.toFixed(2)} s)  ` +
+      `${Math.round(f.items / f.seconds).toLocaleString("en").padStart(10)}  ${(f.referenceSeconds / f.seconds).toFixed(1).padStart(5)}x of ${f.referenceSeconds} s  ` +
+      `${f.peakMb.toFixed(0).padStart(4)} MB  < ${f.targetSeconds.toFixed(3)} s: ${f.met ? "met" : "missed"}  (P = ${f.precision}; runs ${f.all.map((s) => s.toFixed(3)).join(", ")})`,
   );
 }
 
 async function main(): Promise<void> {
-  const run = arg("--run");
-  if (run === "best" || run === "oot") return runOne(run, process.argv[process.argv.length - 2], process.argv[process.argv.length - 1]);
-
   const n = Number(arg("--items") ?? 1_000_000);
+  const runs = Number(arg("--runs") ?? 3);
   const files = await generate(n);
-  const self = new URL(import.meta.url).pathname;
+  const small = await generate(SMALL_ITEMS);
   const official = arg("--official");
+  // Untimed: rebuilds a stale bundle (bin/lexgold does so itself) and reads the files into the cache.
+  await timeCli(["score", small.best, small.gold]);
   console.log(`load average ${fs.existsSync("/proc/loadavg") ? fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ") : "?"}`);
-  console.log("type      items  gold load  scoring   wall (cpu)       items/s (wall)  vs 21 s   peak     target: < 1.05 s, < 300 MB");
-  let ok = true;
-  const figures: Array<Record<string, unknown>> = [];
+  console.log(`bin/lexgold score SYSTEM GOLD -t TYPE, process start included; median of ${runs} runs (15k: ${2 * runs + 1})`);
+  console.log("type      items  wall (cpu)             items/s  vs score.pl     peak     target");
+  const figures: Figure[] = [];
   for (const type of ["best", "oot"] as const) {
-    const child = spawnSync(process.execPath, ["--import", "tsx", self, "--run", type, files.gold, files[type]], { encoding: "utf8" });
-    if (child.status !== 0) throw new Error(`${type} run failed: ${child.stderr}`);
-    const r = JSON.parse(child.stdout.trim().split("\n").pop()!);
-    const seconds = r.loadSeconds + r.scoreSeconds;
-    const met = seconds < TARGET_SECONDS && r.peakMb < TARGET_MB;
-    ok &&= met;
-    figures.push({ ...r, seconds, targetSeconds: TARGET_SECONDS, targetMb: TARGET_MB, met });
-    console.log(
-      `${type.padEnd(4)}  ${String(r.items).padStart(9)}  ${r.loadSeconds.toFixed(2).padStart(7)} s ${r.scoreSeconds.toFixed(2).padStart(6)} s  ` +
-        `${seconds.toFixed(2).padStart(6)} s (${r.cpuSeconds.toFixed(2)} s)  ${Math.round(r.items / seconds).toLocaleString("en").padStart(12)}  ` +
-        `${(OFFICIAL_SECONDS / seconds).toFixed(1).padStart(5)}x  ${r.peakMb.toFixed(0).padStart(4)} MB  ${met ? "met" : "missed"}  (P = ${(100 * r.precision).toFixed(2)})`,
-    );
-    if (official) {
-      const t = performance.now();
-      try {
-        const out = execFileSync("perl", [official, files[type], files.gold, "-t", type], { encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "pipe"] });
-        const w = (performance.now() - t) / 1000;
-        const p = /precision = ([\d.]+)/.exec(out)?.[1] ?? "?";
-        console.log(`  official score.pl: ${w.toFixed(2)} s wall (P = ${p}); lexgold is ${(w / seconds).toFixed(1)}x faster here`);
-      } catch (e) {
-        console.log(`  official score.pl failed: ${((e as { stderr?: string }).stderr ?? String(e)).trim().split("\n")[0]}`);
-      }
-    }
+    const f = await measure(type, n, files.gold, files[type], runs, OFFICIAL_SECONDS, TARGET_SECONDS);
+    figures.push(f);
+    report(f);
+    if (official) timeOfficial(official, type, files.gold, files[type], f.seconds);
   }
+  const s = await measure("best", SMALL_ITEMS, small.gold, small.best, 2 * runs + 1, OFFICIAL_SMALL_SECONDS, SMALL_TARGET_SECONDS);
+  figures.push(s);
+  report(s);
+  if (official) timeOfficial(official, "best", small.gold, small.best, s.seconds);
+  const start = await cliStart(15);
+  console.log(
+    `start: bin/lexgold --help ${(1000 * start.helpSeconds).toFixed(0)} ms (peak ${start.helpPeakMb.toFixed(0)} MB), bare node -e 0 ${(1000 * start.nodeSeconds).toFixed(0)} ms: ` +
+      `${start.ratio.toFixed(2)}x (target <= ${START_TARGET_RATIO}x): ${start.met ? "met" : "missed"} (medians of ${start.runs} alternating runs)`,
+  );
   // --json FILE: the figures for `npm run bench` (bench/run-all.ts).
   const json = arg("--json");
-  if (json) fs.writeFileSync(json, JSON.stringify({ items: n, runs: figures }));
-  if (!ok) process.exitCode = 1;
+  if (json) fs.writeFileSync(json, JSON.stringify({ items: n, runs: figures, start }));
+  if (!figures.every((f) => f.met) || !start.met) process.exitCode = 1;
+}
+
+const START_TARGET_RATIO = 3;
+
+/** `bin/lexgold --help` against a bare `node -e 0`, alternating, medians of `runs` each. */
+async function cliStart(runs: number) {
+  const node: number[] = [];
+  const help: number[] = [];
+  let helpPeakMb = 0;
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    const r = spawnSync(process.execPath, ["-e", "0"], { stdio: "ignore" });
+    if (r.status !== 0) throw new Error("node -e 0 failed");
+    node.push((performance.now() - t) / 1000);
+    const h = await timeCli(["--help"]);
+    help.push(h.seconds);
+    helpPeakMb = Math.max(helpPeakMb, h.peakMb);
+  }
+  const nodeSeconds = median(node);
+  const helpSeconds = median(help);
+  const ratio = helpSeconds / nodeSeconds;
+  return { runs, nodeSeconds, helpSeconds, helpPeakMb, ratio, targetRatio: START_TARGET_RATIO, met: ratio <= START_TARGET_RATIO };
+}
+
+function timeOfficial(official: string, type: "best" | "oot", gold: string, system: string, ours: number): void {
+  const t = performance.now();
+  try {
+    const out = execFileSync("perl", [official, system, gold, "-t", type], { encoding: "utf8", maxBuffer: 1 << 26, stdio: ["ignore", "pipe", "pipe"] });
+    const w = (performance.now() - t) / 1000;
+    const p = /precision = ([\d.]+)/.exec(out)?.[1] ?? "?";
+    console.log(`  official score.pl: ${w.toFixed(2)} s wall (P = ${p}); lexgold is ${(w / ours).toFixed(1)}x faster here`);
+  } catch (e) {
+    console.log(`  official score.pl failed: ${((e as { stderr?: string }).stderr ?? String(e)).trim().split("\n")[0]}`);
+  }
 }
 
 main().catch((e) => {

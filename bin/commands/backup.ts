@@ -1,7 +1,6 @@
 import { basename, dirname } from "node:path";
 import type { Command } from "commander";
 import type { BackupReport, DatabaseSummary, RestoreReport } from "../../lib/server/backup";
-import { SYSTEM } from "../../lib/server/actor";
 import { CliError, dbOption } from "./util";
 
 function tableLines(s: DatabaseSummary): string[] {
@@ -37,6 +36,7 @@ export function register(program: Command): void {
     if (opts.keep !== undefined && !opts.dir) throw new CliError("--keep works with --dir");
     if (opts.keep !== undefined && !/^[1-9]\d*$/.test(opts.keep)) throw new CliError(`--keep must be a whole number of at least 1, not "${opts.keep}"`);
     const { backupDatabase, backupToDirectory, describeTables, formatBytes, openForBackup } = await import("../../lib/server/backup");
+    const { SYSTEM } = await import("../../lib/server/actor");
     const { resolveDbPath } = await import("../../db/client");
     const r: BackupReport & { kept?: string[]; removed?: string[] } = await cli(async () => {
       const db = openForBackup(resolveDbPath(opts.db));
@@ -70,6 +70,7 @@ export function register(program: Command): void {
       ),
   ).action(async (file: string, opts: { db?: string; force?: boolean; quiet?: boolean }) => {
     const { describeTables, formatBytes, restoreDatabase } = await import("../../lib/server/backup");
+    const { SYSTEM } = await import("../../lib/server/actor");
     const { resolveDbPath } = await import("../../db/client");
     const r: RestoreReport = await cli(() => restoreDatabase(SYSTEM, file, resolveDbPath(opts.db), { force: opts.force }));
     const pending = r.pendingMigrations > 0 ? ` ${r.pendingMigrations} newer migration${r.pendingMigrations > 1 ? "s" : ""} will run on the next open.` : "";

@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { type CpaOntology, type CpaTask, CPA_EXTENSION, formatCpaResult, parseCpaOntology, scoreCpa } from "../../lib/scoring/cpa";
-import { hasErrors } from "../../lib/scoring/diagnostics";
+import type { CpaOntology, CpaTask } from "../../lib/scoring/cpa";
 import { CliError, printDiagnostics, readText } from "./util";
 
 const ONTOLOGY_FILE = "CPA-ontology.json";
@@ -55,8 +54,10 @@ export function register(program: Command): void {
     .option("--ontology <file>", `CPA ontology for Task 3's partial credit (default: ${ONTOLOGY_FILE} in or above the gold folder)`)
     .option("--task-scorer", "reproduce the task scorer's accounting where it differs (Task 1; Task 3 without partial credit)")
     .option("--json", "print the figures as JSON")
-    .action((taskArg: string, runDir: string, goldDir: string, opts: { ontology?: string; taskScorer?: boolean; json?: boolean }) => {
+    .action(async (taskArg: string, runDir: string, goldDir: string, opts: { ontology?: string; taskScorer?: boolean; json?: boolean }) => {
       if (!["1", "2", "3"].includes(taskArg)) throw new CliError(`the subtask is 1, 2 or 3, not "${taskArg}"`);
+      const { CPA_EXTENSION, formatCpaResult, parseCpaOntology, scoreCpa } = await import("../../lib/scoring/cpa");
+      const { hasErrors } = await import("../../lib/scoring/diagnostics");
       const task = Number(taskArg) as CpaTask;
       const ext = CPA_EXTENSION[task];
       const runFolder = taskFolder(runDir, task);

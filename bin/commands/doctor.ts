@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { SYSTEM } from "../../lib/server/actor";
 import { dbOption, run } from "./util";
 
 export function register(program: Command): void {
@@ -13,6 +12,7 @@ export function register(program: Command): void {
       ),
   ).action(async (opts: { db?: string; backups?: string }) => {
     const { doctor } = await import("../../lib/server/deploy");
+    const { SYSTEM } = await import("../../lib/server/actor");
     const { resolveDbPath } = await import("../../db/client");
     const checks = run(() => doctor(SYSTEM, { dbFile: resolveDbPath(opts.db), backupDir: opts.backups ?? process.env.LEXGOLD_BACKUP_DIR ?? null }));
     const label = { ok: "ok  ", warn: "WARN", fail: "FAIL", info: "--  " } as const;

@@ -5,19 +5,14 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import type { AgreementFigures, AgreementReport } from "../../lib/lexsub/agreement";
-import { SYSTEM, findProjectByName } from "../../lib/server/actor";
 import type { AppliedProposal } from "../../lib/lexsub/gold";
-import { InputError } from "../../lib/server/errors";
-import {
-  acceptAllProposals,
-  decideLemma,
-  decideLemmasWhere,
-  importLemmaDecisions,
-  lemmaReview,
-  projectAgreement,
-  projectGold,
-} from "../../lib/server/gold";
 import { CliError, dbOption, openCliDb, run } from "./util";
+
+/** The data access this file's commands use, loaded when one runs (not for --help). */
+async function server() {
+  const [actor, gold, errors] = await Promise.all([import("../../lib/server/actor"), import("../../lib/server/gold"), import("../../lib/server/errors")]);
+  return { ...actor, ...gold, InputError: errors.InputError };
+}
 
 function write(text: string, output?: string): void {
   if (!output) {
@@ -97,9 +92,10 @@ export function register(program: Command): void {
             : "the mwgold file: `lexelt id :: phrase n;…;` for every instance where anyone gave a multiword",
         ),
     ).action(async (opts: { project: string; output?: string; db?: string; foldCase?: boolean }) => {
+      const { SYSTEM, findProjectByName, ...gold } = await server();
       const db = await openCliDb(opts);
       const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
-      const g = run(() => projectGold(db, SYSTEM, p.id, { foldCase: opts.foldCase === true }));
+      const g = run(() => gold.projectGold(db, SYSTEM, p.id, { foldCase: opts.foldCase === true }));
       for (const problem of g.result.problems) {
         process.stderr.write(`warning: ${problem.lexelt} ${problem.instanceId}${problem.annotator ? ` (${problem.annotator})` : ""}: ${problem.message}\n`);
       }
@@ -119,9 +115,10 @@ export function register(program: Command): void {
       .option("-o, --output <file>", "write to this file instead of stdout")
       .description("inter-annotator agreement over the derived gold: pairwise, mode, multiword, alpha (MASI); per annotator and PoS"),
   ).action(async (opts: { project: string; json?: boolean; bootstrap: number; seed: number; output?: string; db?: string }) => {
+    const { SYSTEM, findProjectByName, ...gold } = await server();
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
-    const { agreement } = run(() => projectAgreement(db, SYSTEM, p.id, { bootstrapIterations: opts.bootstrap, seed: opts.seed }));
+    const { agreement } = run(() => gold.projectAgreement(db, SYSTEM, p.id, { bootstrapIterations: opts.bootstrap, seed: opts.seed }));
     write(opts.json ? JSON.stringify(agreement, null, 2) + "\n" : formatAgreement(p.name, agreement), opts.output);
   });
 
@@ -133,9 +130,10 @@ export function register(program: Command): void {
       .option("--open", "only forms without a decision")
       .description("print form, proposed lemma, count, decision, lemma used (TSV; changed forms first, then by count)"),
   ).action(async (opts: { project: string; open?: boolean; db?: string }) => {
+    const { SYSTEM, findProjectByName, ...gold } = await server();
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
-    const rows = run(() => lemmaReview(db, SYSTEM, p.id)).filter((r) => !opts.open || r.decision === null);
+    const rows = run(() => gold.lemmaReview(db, SYSTEM, p.id)).filter((r) => !opts.open || r.decision === null);
     const out = ["form\tproposed\tcount\tpos\tdecision\tlemma"];
     for (const r of rows) out.push([r.form, r.proposed, r.count, r.pos.join(","), r.decision ?? "", r.lemma].join("\t"));
     process.stdout.write(out.join("\n") + "\n");
@@ -148,6 +146,7 @@ export function register(program: Command): void {
       .requiredOption("--project <name>", "the project")
       .description("decide one form: accept the proposal, keep the form as typed, reset to undecided, or give the lemma"),
   ).action(async (form: string, decision: string, opts: { project: string; db?: string }) => {
+    const { SYSTEM, findProjectByName, ...gold } = await server();
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
     const input =
@@ -158,7 +157,7 @@ export function register(program: Command): void {
           : decision === "reset"
             ? { form, decision: "reset" }
             : { form, decision: "overridden", lemma: decision };
-    const r = run(() => decideLemma(db, SYSTEM, p.id, input));
+    const r = run(() => gold.decideLemma(db, SYSTEM, p.id, input));
     console.log(r.decision === null ? `${r.form}: undecided (the proposal ${r.lemma} is used)` : `${r.form} → ${r.lemma} (${r.decision})`);
   });
   dbOption(
@@ -174,10 +173,11 @@ export function register(program: Command): void {
     } catch (e) {
       throw new CliError(`cannot read ${file}: ${(e as Error).message}`);
     }
+    const { SYSTEM, findProjectByName, InputError, ...gold } = await server();
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
     try {
-      console.log(importLemmaDecisions(db, SYSTEM, p.id, { fileName: file, text }).message);
+      console.log(gold.importLemmaDecisions(db, SYSTEM, p.id, { fileName: file, text }).message);
     } catch (e) {
       if (e instanceof InputError && e.details.length > 1) for (const d of e.details.slice(1)) process.stderr.write(d + "\n");
       if (e instanceof Error && "status" in e) throw new CliError(e.message);
@@ -200,10 +200,11 @@ export function register(program: Command): void {
         ),
     ).action(async (opts: { project: string; all?: boolean; pos?: string; open?: boolean; changed?: boolean; db?: string }) => {
       if (!opts.all) throw new CliError(`give --all (narrowed by --pos, --open, --changed) to decide a whole filter; one form is \`lexgold lemmas set FORM ${verb}\``);
+      const { SYSTEM, findProjectByName, ...gold } = await server();
       const db = await openCliDb(opts);
       const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
       const n = run(() =>
-        decideLemmasWhere(db, SYSTEM, p.id, { decision: verb === "keep" ? "kept" : "accepted", pos: opts.pos, open: opts.open, changedOnly: opts.changed }),
+        gold.decideLemmasWhere(db, SYSTEM, p.id, { decision: verb === "keep" ? "kept" : "accepted", pos: opts.pos, open: opts.open, changedOnly: opts.changed }),
       );
       console.log(`${verb === "keep" ? "kept" : "accepted"} ${n} form${n === 1 ? "" : "s"}${verb === "keep" ? " as typed" : ""}`);
     });
@@ -214,9 +215,10 @@ export function register(program: Command): void {
       .requiredOption("--project <name>", "the project")
       .description("accept the proposal for every form without a decision"),
   ).action(async (opts: { project: string; db?: string }) => {
+    const { SYSTEM, findProjectByName, ...gold } = await server();
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
-    const n = run(() => acceptAllProposals(db, SYSTEM, p.id));
+    const n = run(() => gold.acceptAllProposals(db, SYSTEM, p.id));
     console.log(`accepted ${n} proposal${n === 1 ? "" : "s"}`);
   });
 }

@@ -1,10 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { SYSTEM, findProjectByName } from "../../lib/server/actor";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { InputError } from "../../lib/server/errors";
-import { formatDiagnostic } from "../../lib/scoring/diagnostics";
 import { CliError, dbOption, openCliDb, run } from "./util";
 
 export function register(program: Command): void {
@@ -25,6 +21,10 @@ export function register(program: Command): void {
       if (e instanceof CliError) throw e;
       throw new CliError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
     }
+    const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
+    const { importLexeltXml } = await import("../../lib/server/corpus");
+    const { InputError } = await import("../../lib/server/errors");
+    const { formatDiagnostic } = await import("../../lib/scoring/diagnostics");
     const db = await openCliDb(opts);
     const project = run(() => findProjectByName(db, SYSTEM, opts.project));
     try {

@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { SYSTEM } from "../../lib/server/actor";
 import { CliError, dbOption, readPassword, run } from "./util";
 
 export function register(program: Command): void {
@@ -13,6 +12,7 @@ export function register(program: Command): void {
       ),
   ).action(async (name: string, opts: { db?: string }) => {
     const { initStudy } = await import("../../lib/server/deploy");
+    const { SYSTEM } = await import("../../lib/server/actor");
     const { resolveDbPath } = await import("../../db/client");
     const { passwordProblem } = await import("../../lib/server/users");
     const dbFile = resolveDbPath(opts.db);

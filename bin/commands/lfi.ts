@@ -1,6 +1,4 @@
 import type { Command } from "commander";
-import { hasErrors } from "../../lib/scoring/diagnostics";
-import { LFI_MATCHING, formatLfiResult, scoreLfiTexts } from "../../lib/scoring/lfi";
 import { printDiagnostics, readText } from "./util";
 
 export function register(program: Command): void {
@@ -11,7 +9,9 @@ export function register(program: Command): void {
     .argument("<gold>", "the gold logic forms, one sentence a line")
     .option("-v, --verbose", "print each sentence's figures, renamings and wrong predicates")
     .option("--json", "print the figures as JSON")
-    .action((systemPath: string, goldPath: string, opts: { verbose?: boolean; json?: boolean }) => {
+    .action(async (systemPath: string, goldPath: string, opts: { verbose?: boolean; json?: boolean }) => {
+      const { LFI_MATCHING, formatLfiResult, scoreLfiTexts } = await import("../../lib/scoring/lfi");
+      const { hasErrors } = await import("../../lib/scoring/diagnostics");
       const result = scoreLfiTexts({ name: systemPath, text: readText(systemPath) }, { name: goldPath, text: readText(goldPath) });
       printDiagnostics(result.diagnostics);
       if (opts.json) {

@@ -1,9 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { SYSTEM, findProjectByName } from "../../lib/server/actor";
-import { InputError } from "../../lib/server/errors";
-import { exportResponses, importResponses } from "../../lib/server/response-import";
 import { CliError, dbOption, openCliDb, readText, run } from "./util";
 
 export function register(program: Command): void {
@@ -19,6 +16,9 @@ export function register(program: Command): void {
       .description("import responses; any bad line refuses the whole file, naming the line"),
   ).action(async (file: string, opts: { project: string; db?: string }) => {
     const text = readText(file);
+    const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
+    const { InputError } = await import("../../lib/server/errors");
+    const { importResponses } = await import("../../lib/server/response-import");
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
     try {
@@ -40,6 +40,8 @@ export function register(program: Command): void {
       .option("-o, --output <file>", "write to this file instead of stdout")
       .description("write every current response of the project as TSV"),
   ).action(async (opts: { project: string; output?: string; db?: string }) => {
+    const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
+    const { exportResponses } = await import("../../lib/server/response-import");
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
     const text = run(() => exportResponses(db, SYSTEM, p.id));

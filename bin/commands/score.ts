@@ -73,9 +73,6 @@ export function register(program: Command): void {
     .option("-q, --quiet", "do not print warnings (errors are always printed)")
     .description("score a system file as the official SemEval-2007 scorer does (output line for line the same)")
     .action(async (system: string, gold: string, opts: ScoreOptions) => {
-      process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-        if (e.code === "EPIPE") process.exit(0);
-      });
       const report = (ds: readonly Diagnostic[]) => printDiagnostics(opts.quiet ? ds.filter((d) => d.severity === "error") : ds);
       const analysis = opts.nmwt !== undefined || opts.nmws || opts.subset !== undefined || opts.exclude !== undefined || opts.by !== undefined;
       if (opts.type === "mw" && analysis) throw new CliError("--nmwt, --nmws, --subset, --exclude and --by apply to best and oot, not mw");

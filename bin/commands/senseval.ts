@@ -1,13 +1,5 @@
 import { type Command, Option } from "commander";
-import { hasErrors } from "../../lib/scoring/diagnostics";
-import {
-  type Granularity,
-  type StingyReading,
-  formatSensevalScore,
-  scoreSensevalTexts,
-  sensevalJson,
-} from "../../lib/scoring/senseval";
-import { formatSensevalReport, sensevalReportTexts } from "../../lib/scoring/senseval-report";
+import type { Granularity, StingyReading } from "../../lib/scoring/senseval";
 import { CliError, printDiagnostics, readText } from "./util";
 
 /** `--stingy` alone means the product reading. */
@@ -34,10 +26,12 @@ export function register(program: Command): void {
     .addOption(stingyOption())
     .option("-v, --verbose", "print scorer2's line-by-line trace before the scores")
     .option("--json", "print the figures as JSON")
-    .action((answersPath: string, keyPath: string, mapPath: string | undefined, opts: { granularity: Granularity; minimal?: boolean; stingy?: string | boolean; verbose?: boolean; json?: boolean }) => {
+    .action(async (answersPath: string, keyPath: string, mapPath: string | undefined, opts: { granularity: Granularity; minimal?: boolean; stingy?: string | boolean; verbose?: boolean; json?: boolean }) => {
       const stingy = stingyReading(opts.stingy);
       if (opts.minimal && stingy) throw new CliError("choose one treatment: -m (minimal) or --stingy, not both");
       if (opts.json && opts.verbose) throw new CliError("-v prints scorer2's trace; it cannot be combined with --json");
+      const { formatSensevalScore, scoreSensevalTexts, sensevalJson } = await import("../../lib/scoring/senseval");
+      const { hasErrors } = await import("../../lib/scoring/diagnostics");
       const result = scoreSensevalTexts(
         {
           answers: { name: answersPath, text: readText(answersPath) },
@@ -60,12 +54,14 @@ export function register(program: Command): void {
     .argument("<sensemap>", "sense map file")
     .addOption(stingyOption())
     .option("--json", "print the grid as JSON")
-    .action((answersPath: string, keyPath: string, mapPath: string, _local: unknown, cmd: Command) => {
+    .action(async (answersPath: string, keyPath: string, mapPath: string, _local: unknown, cmd: Command) => {
       // The parent's options (--stingy, --json, -m, -v, -g) are parsed wherever they stand, so read them merged.
       const opts = cmd.optsWithGlobals() as { stingy?: string | boolean; json?: boolean; minimal?: boolean; verbose?: boolean };
       if (opts.minimal || opts.verbose || cmd.parent?.getOptionValueSource("granularity") === "cli") {
         throw new CliError("the report has every granularity and treatment; -g, -m and -v do not apply to it");
       }
+      const { formatSensevalReport, sensevalReportTexts } = await import("../../lib/scoring/senseval-report");
+      const { hasErrors } = await import("../../lib/scoring/diagnostics");
       const report = sensevalReportTexts(
         {
           answers: { name: answersPath, text: readText(answersPath) },

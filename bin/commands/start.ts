@@ -1,7 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import type { Command } from "commander";
-import { SYSTEM } from "../../lib/server/actor";
 import { CliError, dbOption, run } from "./util";
 
 export function register(program: Command): void {
@@ -16,6 +15,7 @@ export function register(program: Command): void {
       ),
   ).action(async (opts: { db?: string; port?: string; host?: string }) => {
     const { planStart } = await import("../../lib/server/deploy");
+    const { SYSTEM } = await import("../../lib/server/actor");
     const { projectRoot, resolveDbPath } = await import("../../db/client");
     const portText = opts.port ?? process.env.PORT ?? "3000";
     const port = Number(portText);

@@ -1,6 +1,4 @@
 import type { Command } from "commander";
-import { SYSTEM, findProjectByName } from "../../lib/server/actor";
-import { addMember, createUser, listUsers } from "../../lib/server/users";
 import { CliError, dbOption, openCliDb, readPassword, run } from "./util";
 
 export function register(program: Command): void {
@@ -15,6 +13,8 @@ export function register(program: Command): void {
   ).action(async (name: string, opts: { role: string; project?: string; db?: string }) => {
     if (opts.role !== "coordinator" && opts.role !== "annotator") throw new CliError(`--role must be coordinator or annotator, not "${opts.role}"`);
     const password = await readPassword(`password for ${name}: `);
+    const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
+    const { addMember, createUser } = await import("../../lib/server/users");
     const db = await openCliDb(opts);
     const u = run(() => createUser(db, SYSTEM, { name, role: opts.role, password }));
     console.log(`created ${u.role} "${u.name}"`);
@@ -25,6 +25,8 @@ export function register(program: Command): void {
     }
   });
   dbOption(user.command("list").description("list accounts")).action(async (opts: { db?: string }) => {
+    const { SYSTEM } = await import("../../lib/server/actor");
+    const { listUsers } = await import("../../lib/server/users");
     const db = await openCliDb(opts);
     for (const u of run(() => listUsers(db, SYSTEM))) console.log(`${u.name}\t${u.role}`);
   });
@@ -37,6 +39,8 @@ export function register(program: Command): void {
       .requiredOption("--project <name>", "the project")
       .description("add a user to a project"),
   ).action(async (userName: string, opts: { project: string; db?: string }) => {
+    const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
+    const { addMember } = await import("../../lib/server/users");
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project));
     const r = run(() => addMember(db, SYSTEM, p.id, userName));

@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+/**
+ * Bundle the command line (bin/cli.ts and what it imports) into plain
+ * JavaScript with esbuild: dist-cli/lexgold.mjs plus chunks, so `lexgold`
+ * starts without transpiling TypeScript. Run by `npm run build:cli`, by
+ * `npm ci`/`npm install` (the prepare script) and by bin/lexgold itself when
+ * a source is newer than the bundle.
+ *
+ * - Every `await import()` in the CLI becomes a chunk of its own that is only
+ *   read when a command needs it (so `--help` and `score` never load the
+ *   database layer).
+ * - `server-only` (the marker lib/server modules import) resolves to an empty
+ *   module here: the CLI is server code. Next keeps enforcing the marker for
+ *   app/ builds.
+ * - better-sqlite3 (native) stays external, resolved from node_modules.
+ * - Safe against concurrent builds and running CLIs: chunks are named by
+ *   their content and written before the entry, and every file is written to
+ *   a temporary name and renamed into place.
+ *
+ *   node scripts/build-cli.mjs [--quiet] [--metafile FILE]
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+export const outDir = path.join(root, "dist-cli");
+const entryName = "lexgold";
+
+/** Packages left out of the bundle: native code, loaded from node_modules at run time. */
+const EXTERNAL = ["better-sqlite3"];
+
+const serverOnly = {
+  name: "server-only",
+  setup(build) {
+    build.onResolve({ filter: /^server-only$/ }, () => ({ path: "server-only", namespace: "lexgold-empty" }));
+    build.onLoad({ filter: /.*/, namespace: "lexgold-empty" }, () => ({ contents: "", loader: "js" }));
+  },
+};
+
+function writeAtomically(file, contents) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, contents);
+  fs.renameSync(tmp, file);
+}
+
+export async function buildCli({ quiet = false, metafile } = {}) {
+  const t = performance.now();
+  // The entry's time is set to the build's start below: a source saved during the build is newer than it.
+  const started = new Date();
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: { [entryName]: "bin/cli.ts" },
+    outdir: outDir,
+    outExtension: { ".js": ".mjs" },
+    chunkNames: "chunks/[name]-[hash]",
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    external: EXTERNAL,
+    plugins: [serverOnly],
+    // CommonJS dependencies bundled into ESM still call require() for Node's built-ins.
+    banner: { js: 'import { createRequire as __lexgoldCreateRequire } from "node:module"; const require = __lexgoldCreateRequire(import.meta.url);' },
+    legalComments: "none",
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: "silent",
+    metafile: true,
+    write: false,
+  });
+  for (const w of result.warnings) process.stderr.write(`build-cli: warning: ${w.text}${w.location ? ` (${w.location.file}:${w.location.line})` : ""}\n`);
+  const entry = path.join(outDir, `${entryName}.mjs`);
+  const written = new Set();
+  // Chunks first (content-named, so an existing one is already right), then the entry that imports them.
+  for (const f of result.outputFiles) {
+    written.add(f.path);
+    if (f.path === entry || fs.existsSync(f.path)) continue;
+    writeAtomically(f.path, f.contents);
+  }
+  writeAtomically(entry, result.outputFiles.find((f) => f.path === entry).contents);
+  fs.utimesSync(entry, started, started);
+  // Chunks of earlier builds: a CLI started from an older entry may still import them, so each
+  // is noted when a build first leaves it out (retired.json) and removed 10 minutes after that.
+  const chunkDir = path.join(outDir, "chunks");
+  const retiredFile = path.join(outDir, "retired.json");
+  let retired = {};
+  try {
+    retired = JSON.parse(fs.readFileSync(retiredFile, "utf8"));
+  } catch {
+    // none yet, or torn by a concurrent build: start again
+  }
+  const now = Date.now();
+  const still = {};
+  for (const name of fs.readdirSync(chunkDir)) {
+    const p = path.join(chunkDir, name);
+    if (written.has(p)) continue;
+    const since = retired[name] ?? now;
+    if (now - since > 10 * 60 * 1000) fs.rmSync(p, { force: true });
+    else still[name] = since;
+  }
+  writeAtomically(retiredFile, JSON.stringify(still));
+  if (metafile) fs.writeFileSync(metafile, JSON.stringify(result.metafile));
+  if (!quiet) {
+    const bytes = result.outputFiles.reduce((s, f) => s + f.contents.length, 0);
+    console.log(`built ${path.relative(root, entry)} and ${result.outputFiles.length - 1} chunks (${(bytes / 1e6).toFixed(1)} MB) in ${((performance.now() - t) / 1000).toFixed(2)} s`);
+  }
+  return result;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const i = process.argv.indexOf("--metafile");
+  buildCli({ quiet: process.argv.includes("--quiet"), metafile: i >= 0 ? process.argv[i + 1] : undefined }).catch((e) => {
+    process.stderr.write(`build-cli: ${e instanceof Error ? e.message : e}\n`);
+    process.exit(1);
+  });
+}
