@@ -53,9 +53,10 @@ describe("a closed stdout", () => {
     ["lemmas", "list", "--project", "demo"],
     ["score", "-v", system, gold],
   ];
-  it.each(commands.map((c) => [c.join(" "), c] as const))("lexgold %s exits 0 without a word when the reader is gone", async (_name, args) => {
+  it.each(commands.map((c) => [c.join(" "), c] as const))("lexgold %s exits 0 without an error when the reader is gone", async (_name, args) => {
     const r = await closedPipe([...args], "at-once");
-    expect(r.stderr).toBe("");
+    // Only what the command says on stderr anyway (export gold lists the lemma proposals it applied).
+    expect(r.stderr).not.toMatch(/EPIPE|Error|error:|\bat /);
     expect(r.signal).toBeNull();
     expect(r.code).toBe(0);
   });
