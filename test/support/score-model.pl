@@ -8,16 +8,29 @@
 # a blank answer is not attempted (lexgold's documented deviation, Q3).
 #
 #   perl score-model.pl SYSTEM GOLD best|oot|mw
-# prints one line of figures: the counts and the proportions (%.17g, "null"
-# where a denominator is 0).
+#   perl score-model.pl --batch LIST      (LIST: one "SYSTEM GOLD TYPE" a line)
+# prints one line of figures per run: the counts and the proportions (%.17g,
+# "null" where a denominator is 0).
 use strict;
 use warnings;
 
-my ($sysfile, $goldfile, $type) = @ARGV;
-die "usage: score-model.pl SYSTEM GOLD best|oot|mw\n" unless defined $type;
-
 sub num { my ($n, $d) = @_; return $d == 0 ? "null" : sprintf("%.17g", $n / $d); }
 
+if (@ARGV == 2 && $ARGV[0] eq '--batch') {
+  open(my $L, '<', $ARGV[1]) or die "cannot read $ARGV[1]\n";
+  while (my $l = <$L>) {
+    chomp $l;
+    next unless $l =~ /\S/;
+    print score(split(/ /, $l)), "\n";
+  }
+  exit 0;
+}
+die "usage: score-model.pl SYSTEM GOLD best|oot|mw\n" unless @ARGV == 3;
+print score(@ARGV), "\n";
+exit 0;
+
+sub score {
+my ($sysfile, $goldfile, $type) = @_;
 open(my $G, '<', $goldfile) or die "cannot read $goldfile\n";
 open(my $S, '<', $sysfile) or die "cannot read $sysfile\n";
 
@@ -38,7 +51,8 @@ if ($type eq 'mw') {
     $m =~ s/'//;
     $mode{$id} = $m;
   }
-  my (%done, $found, $genuine, $matched) = ((), 0, 0, 0);
+  my %done;
+  my ($found, $genuine, $matched) = (0, 0, 0);
   while (my $line = <$S>) {
     chomp $line;
     next unless $line =~ /([\w.]+)\s+(\d+)\s*\:\:\s*(.*)\s*$/;
@@ -52,14 +66,12 @@ if ($type eq 'mw') {
     }
   }
   my $mw = scalar(keys %mode);
-  print join(" ", $mw, $found, $genuine, $matched, num($genuine, $found), num($genuine, $mw), num($matched, $found), num($matched, $mw)), "\n";
-  exit 0;
+  return join(" ", $mw, $found, $genuine, $matched, num($genuine, $found), num($genuine, $mw), num($matched, $found), num($matched, $mw));
 }
 
 # best / oot: the gold.
-my (%norm, %mode, $total, $tm);
-$total = 0;
-$tm = 0;
+my (%norm, %mode);
+my ($total, $tm) = (0, 0);
 while (my $line = <$G>) {
   chomp $line;
   next unless $line =~ /([\w.]+) (\S+) \:\: (.*)/;
@@ -94,7 +106,8 @@ while (my $line = <$G>) {
 
 # The system file.
 my $pattern = $type eq 'oot' ? qr/([\w.]+) (\S+) \:\:\: (.*)/ : qr/([\w.]+) (\S+) \:\: (.*)/;
-my (%done, $attempted, $sum, $am, $hits) = ((), 0, 0, 0, 0);
+my %done;
+my ($attempted, $sum, $am, $hits) = (0, 0, 0, 0);
 while (my $line = <$S>) {
   chomp $line;
   next unless $line =~ $pattern;
@@ -120,4 +133,5 @@ while (my $line = <$S>) {
     else { $hits++ if grep { $_ eq $mode{$id} } @g; }
   }
 }
-print join(" ", $total, $attempted, num($sum, $attempted), num($sum, $total), $tm, $am, num($hits, $am), num($hits, $tm)), "\n";
+return join(" ", $total, $attempted, num($sum, $attempted), num($sum, $total), $tm, $am, num($hits, $am), num($hits, $tm));
+}
