@@ -1,8 +1,8 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { type Ran, runCommand } from "../support/spawn";
 
 const bin = path.resolve(__dirname, "../../bin/lexgold");
 const dir = mkdtempSync(path.join(os.tmpdir(), "lexgold-score-"));
@@ -13,16 +13,8 @@ function file(name: string, text: string): string {
   return p;
 }
 
-function lexgold(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(bin, args, { cwd: dir });
-    let stdout = "";
-    let stderr = "";
-    p.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    p.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    p.on("error", reject);
-    p.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
+function lexgold(args: string[]): Promise<Ran> {
+  return runCommand(bin, args, { cwd: dir });
 }
 
 // |T| = 3: 1 (|H| 7, mode glad), 2 (|H| 4, no mode), 3 (|H| 2, mode joy); 4 is not in T.

@@ -9,12 +9,13 @@
  * Skipped when ../shared is absent (the crafted lines are also scored in
  * score-parity.test.ts, which always runs).
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
+import { runCommand } from "../support/spawn";
 import { ScoreRun, officialPercent, repairReport } from "../../lib/lexsub/score/index";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -65,17 +66,7 @@ const CRAFTED = [
   "bull.n 90008 :: bull's eye 2;centre 1;",
 ];
 
-function run(cmd: string, args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(cmd, args);
-    let stdout = "";
-    let stderr = "";
-    p.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    p.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    p.on("error", reject);
-    p.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const run = (cmd: string, args: string[]) => runCommand(cmd, args);
 
 describe.runIf(existsSync(sample))("a CoInCo-style gold scored as score.pl scores it", () => {
   const ts = targets(readFileSync(sample, "utf8"));

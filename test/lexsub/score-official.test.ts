@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { type Ran, runCommand } from "../support/spawn";
 import { KeyBuilder, multiwordIds, parseGold, parseIdList } from "../../lib/lexsub/score/index";
 
 const root = path.resolve(__dirname, "../..");
@@ -31,16 +31,8 @@ function invocation(file: string): { system: string; gold: string; args: string[
 }
 
 /** Run the CLI, collecting its output. */
-function lexgold(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(bin, args);
-    let stdout = "";
-    let stderr = "";
-    p.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    p.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    p.on("error", reject);
-    p.on("close", (status) => resolve({ status, stdout, stderr }));
-  });
+function lexgold(args: string[]): Promise<Ran> {
+  return runCommand(bin, args);
 }
 
 describe.runIf(existsSync(sharedDir))("the official scorer's outputs, byte for byte", () => {

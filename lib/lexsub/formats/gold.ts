@@ -335,6 +335,20 @@ function hasPn(text: string, from: number, to: number): boolean {
  * is enough), or 0 when nothing matches. In linear time, as `officialEntry`.
  */
 export function looseCount(field: string): number {
+  const m = runMatch(field, false, 1);
+  return m ? Number(field.slice(m.space + 1, m.end)) : 0;
+}
+
+/**
+ * The leftmost match of `X[class]+ (\d+)` in `field`, where the class is the
+ * entry pattern's `[\w' \t\n\r\f-]` and X is a word character (`wordStart`,
+ * the entry pattern) or any class character (the loose count): where it
+ * starts, where its last " digit" space is (at least `minBefore` characters
+ * in), and where the digits end. A match lies inside one run of the class; in
+ * a run it starts at the first allowed character and, the class being greedy,
+ * ends at the run's last " digit".
+ */
+function runMatch(field: string, wordStart: boolean, minBefore: number): { start: number; space: number; end: number } | null {
   const n = field.length;
   let i = 0;
   while (i < n) {
@@ -344,18 +358,19 @@ export function looseCount(field: string): number {
     }
     let end = i;
     while (end < n && isEntryChar(field.charCodeAt(end))) end++;
-    // The greedy class run backs off to its last " digit" at least one character in.
-    for (let j = end - 2; j >= i + 1; j--) {
+    let start = i;
+    if (wordStart) while (start < end && !isWord(field.charCodeAt(start))) start++;
+    for (let j = end - 2; j >= start + minBefore; j--) {
       const d = field.charCodeAt(j + 1);
       if (field.charCodeAt(j) === 32 && d >= 48 && d <= 57) {
         let e = j + 1;
         while (e < end && field.charCodeAt(e) >= 48 && field.charCodeAt(e) <= 57) e++;
-        return Number(field.slice(j + 1, e));
+        return { start, space: j, end: e };
       }
     }
     i = end;
   }
-  return 0;
+  return null;
 }
 
 /**
@@ -399,28 +414,9 @@ function isEntryChar(c: number): boolean {
  * and its substitute ends at the run's last ` digit`, at least two characters in.
  */
 export function officialEntry(field: string): { 0: string; 1: string; 2: string; index: number } | null {
-  const n = field.length;
-  let i = 0;
-  while (i < n) {
-    if (!isEntryChar(field.charCodeAt(i))) {
-      i++;
-      continue;
-    }
-    let end = i;
-    while (end < n && isEntryChar(field.charCodeAt(end))) end++;
-    let start = i;
-    while (start < end && !isWord(field.charCodeAt(start))) start++;
-    for (let j = end - 2; j >= start + 2; j--) {
-      const d = field.charCodeAt(j + 1);
-      if (field.charCodeAt(j) === 32 && d >= 48 && d <= 57) {
-        let e = j + 1;
-        while (e < end && field.charCodeAt(e) >= 48 && field.charCodeAt(e) <= 57) e++;
-        return { 0: field.slice(start, e), 1: field.slice(start, j), 2: field.slice(j + 1, e), index: start };
-      }
-    }
-    i = end;
-  }
-  return null;
+  const m = runMatch(field, true, 2);
+  if (!m) return null;
+  return { 0: field.slice(m.start, m.end), 1: field.slice(m.start, m.space), 2: field.slice(m.space + 1, m.end), index: m.start };
 }
 
 /** One field read with the official entry pattern into place `k`, with a warning where it reads differently from how it is written; false when not read. */
