@@ -9,7 +9,7 @@
  * account outside them is "No such account." (its existence does not leak).
  */
 import "server-only";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accountAudit, assignments, memberships, projects, signInFailures, users } from "../../db/schema";
 import { type Actor, actorUserId, requireAccountManager, requireProject, requireSignedIn, type Role, type SystemActor, type UserActor } from "./actor";
@@ -208,19 +208,25 @@ export interface AuditEntry {
   project: string | null;
 }
 
-/** The account audit: for a coordinator, entries about the accounts they can see. */
+/** The account audit: all of it for an admin; for a coordinator, what concerns their projects' accounts, their projects, or what they did. */
 export function accountAuditLog(db: Db, actor: Actor, opts: { limit?: number } = {}): AuditEntry[] {
   const a = requireAccountManager(actor);
   const limit = Math.min(Math.max(opts.limit ?? 100, 1), 1000);
-  let ids: number[] | null = null;
+  // A coordinator: changes to the accounts of their projects, changes in their projects, and their own doings.
+  let scope: SQL | undefined;
   if (a.kind === "user" && a.role === "coordinator") {
-    ids = listUsers(db, a).map((u) => u.id);
-    if (ids.length === 0) return [];
+    const ids = listUsers(db, a).map((u) => u.id);
+    const projectIds = projectIdsOf(db, a.userId);
+    scope = or(
+      eq(accountAudit.actorId, a.userId),
+      ids.length ? inArray(accountAudit.targetId, ids) : undefined,
+      projectIds.length ? inArray(accountAudit.projectId, projectIds) : undefined,
+    );
   }
   const rows = db
     .select({ at: accountAudit.at, actorId: accountAudit.actorId, action: accountAudit.action, targetId: accountAudit.targetId, projectId: accountAudit.projectId })
     .from(accountAudit)
-    .where(ids ? inArray(accountAudit.targetId, ids) : undefined)
+    .where(scope)
     .orderBy(desc(accountAudit.at), desc(accountAudit.id))
     .limit(limit)
     .all();

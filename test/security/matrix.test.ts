@@ -34,6 +34,7 @@ import { projectProgress } from "../../lib/server/progress";
 import { createProject, listProjects, projectOverview } from "../../lib/server/projects";
 import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
 import { annotatorProjects, saveResponse, workspace } from "../../lib/server/responses";
+import { importUsers } from "../../lib/server/user-import";
 import { deleteRun, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, uploadRun } from "../../lib/server/scoring";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/team";
 import { addMember, createUser, listMembers, listUsers } from "../../lib/server/users";
@@ -138,6 +139,8 @@ const CALLS: Call[] = [
   { name: "removeMember", expect: COORDINATOR, call: (w, k) => removeMember(w.db, w.actor(k), w.p.id, w.ann.userId) },
   { name: "failedSignIns", expect: ANY_COORDINATOR, call: (w, k) => failedSignIns(w.db, w.actor(k)) },
   { name: "accountAuditLog", expect: ANY_COORDINATOR, call: (w, k) => accountAuditLog(w.db, w.actor(k)), check: (r, _w, k) => k === "coordinator" && noOtherProject(r) },
+  // user-import.ts: the command line only.
+  { name: "importUsers", expect: "401 403 403 403 403 ok", call: (w, k) => importUsers(w.db, w.actor(k), { fileName: "u.tsv", text: "newbie\tannotator\tp\t\n" }) },
   // progress.ts
   { name: "projectProgress", expect: COORDINATOR, call: (w, k) => projectProgress(w.db, w.actor(k), w.p.id), check: noOtherProject },
   // response-import.ts
