@@ -214,19 +214,33 @@ test("accounts in the app: reset (shown once), own password change, disable and 
   await signInForm(own, user, mine);
   await expect(own.getByRole("button", { name: "Sign out" })).toBeVisible();
 
+  // Each change is in the audit, with who made it.
+  const audited = async (changes: string[]) => {
+    await coord.goto("/accounts");
+    const audit = coord.getByRole("table", { name: "Account changes" });
+    for (const change of changes) {
+      await expect(audit.getByRole("row").filter({ hasText: user }).filter({ hasText: change }).first(), change).toBeVisible();
+    }
+  };
+  await audited(["reset password", "changed own password", "disabled", "re-enabled"]);
+  if (process.env.E2E_SCREENSHOTS) {
+    await own.goto("/account");
+    for (const [p, name] of [[coord, "accounts"], [own, "account"]] as const) {
+      for (const width of [1440, 390]) {
+        await p.setViewportSize({ width, height: 900 });
+        await p.screenshot({ path: `test-results/screens/${name}-${width}.png`, fullPage: true });
+      }
+      await p.setViewportSize({ width: 1280, height: 720 });
+    }
+  }
+
   // Removal from the project (Team tab): the session ends; the account stays.
   await coord.goto(`/projects/${projectId}/members`);
   coord.once("dialog", (d) => void d.accept());
   await coord.getByRole("button", { name: `Remove ${user}` }).click();
   await expect(coord.getByRole("table", { name: "Members" }).getByRole("rowheader", { name: user, exact: true })).toHaveCount(0);
   await signedOut();
-
-  // Each change is in the audit, with who made it.
-  await coord.goto("/accounts");
-  const audit = coord.getByRole("table", { name: "Account changes" });
-  for (const change of ["reset password", "changed own password", "disabled", "re-enabled", `removed from project (${projectName})`]) {
-    await expect(audit.getByRole("row").filter({ hasText: user }).filter({ hasText: change }).first(), change).toBeVisible();
-  }
+  await audited([`removed from project (${projectName})`]);
   await coord.context().close();
 });
 
