@@ -1,12 +1,13 @@
 /**
- * Passwords: the rules every place that sets one applies, and bcrypt hashing
- * done asynchronously (bcryptjs yields to the event loop between rounds, so a
- * burst of sign-ins does not stall other users' requests).
+ * Passwords: the rules every place that sets one applies, and bcrypt hashing on
+ * worker threads (./hash-pool.ts), so a burst of sign-ins does not stall other
+ * users' requests.
  */
 import "server-only";
 import { randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { z } from "zod";
+import { compareOnPool, hashOnPool } from "./hash-pool";
 
 export const BCRYPT_COST = Number(process.env.LEXGOLD_BCRYPT_COST ?? 10);
 export const MIN_PASSWORD_LENGTH = 10;
@@ -26,7 +27,7 @@ export function passwordProblem(password: string): string | null {
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, BCRYPT_COST);
+  return hashOnPool(password, BCRYPT_COST);
 }
 
 /** For the CLI and seeding, where no other request waits. */
@@ -37,7 +38,7 @@ export function hashPasswordSync(password: string): string {
 let dummy: Promise<string> | null = null;
 /** A hash of a random password at the configured cost, made once per process. */
 function dummyHash(): Promise<string> {
-  dummy ??= bcrypt.hash(randomBytes(18).toString("base64url"), BCRYPT_COST);
+  dummy ??= hashOnPool(randomBytes(18).toString("base64url"), BCRYPT_COST);
   return dummy;
 }
 
@@ -47,7 +48,7 @@ function dummyHash(): Promise<string> {
  * the same work as known ones.
  */
 export async function checkPassword(password: string, hash: string | null | undefined): Promise<boolean> {
-  const ok = await bcrypt.compare(password, hash ?? (await dummyHash()));
+  const ok = await compareOnPool(password, hash ?? (await dummyHash()));
   return ok && !!hash;
 }
 
