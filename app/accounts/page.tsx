@@ -83,7 +83,7 @@ export default async function AccountsPage() {
             <tbody>
               {failures.map((f, i) => (
                 <tr key={i}>
-                  <td>{when(f.at)}</td>
+                  <td className="nowrap">{when(f.at)}</td>
                   <th scope="row">{f.name}</th>
                   <td><code>{f.client}</code></td>
                   <td>{f.knownDevice ? "known browser" : "unknown"}</td>
@@ -112,7 +112,7 @@ export default async function AccountsPage() {
             <tbody>
               {audit.map((e, i) => (
                 <tr key={i}>
-                  <td>{when(e.at)}</td>
+                  <td className="nowrap">{when(e.at)}</td>
                   <th scope="row">{e.target ?? "—"}</th>
                   <td>
                     {ACTIONS[e.action] ?? e.action}

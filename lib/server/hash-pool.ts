@@ -3,7 +3,8 @@
  * thread (bcryptjs's own async mode still runs on it, in 100 ms slices).
  * A small fixed pool (LEXGOLD_HASH_THREADS, default: the cores but one, at
  * least one) takes jobs in order; a worker that dies is replaced and its job
- * fails. The workers load bcryptjs from the project's node_modules.
+ * fails. The workers run at a lower CPU priority than the request thread
+ * (nice 10, Linux), and load bcryptjs from the project's node_modules.
  */
 import "server-only";
 import os from "node:os";
@@ -22,6 +23,8 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const { createRequire } = require("node:module");
 const bcrypt = createRequire(workerData.anchor)("bcryptjs");
+// Below the request thread: on Linux the nice value is per thread (setpriority on the calling thread).
+try { require("node:os").setPriority(0, workerData.nice); } catch {}
 parentPort.on("message", (job) => {
   try {
     const result = job.op === "hash" ? bcrypt.hashSync(job.password, job.cost) : bcrypt.compareSync(job.password, job.hash);
@@ -31,6 +34,9 @@ parentPort.on("message", (job) => {
   }
 });
 `;
+
+/** The workers' nice value: bcrypt yields the CPU to page requests when both want it. */
+const HASH_NICE = 10;
 
 export function hashThreads(): number {
   const v = Number(process.env.LEXGOLD_HASH_THREADS);
@@ -54,7 +60,7 @@ class HashPool {
   }
 
   private spawn(): Worker {
-    const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { anchor: path.join(projectRoot(), "package.json") } });
+    const w = new Worker(WORKER_SOURCE, { eval: true, workerData: { anchor: path.join(projectRoot(), "package.json"), nice: HASH_NICE } });
     w.unref();
     this.size++;
     w.on("message", (m: { result?: string | boolean; error?: string }) => {
