@@ -41,6 +41,7 @@ async function main() {
   const { server, seeded, actionId } = rig;
   const annotator = rig.annotators[0];
   const refs = [...seeded.instanceRefs];
+  const revisions = new Map<number, number>();
   let next = 0;
 
   async function save(): Promise<number> {
@@ -58,12 +59,13 @@ async function main() {
         "Next-Action": actionId,
         "Next-Router-State-Tree": actionStateTree(seeded.projectId, ref),
       },
-      body: encodeActionArgs([seeded.projectId, ref, { kind: "NIL", substitutes: ["", "", ""], multiword: false, phrase: "" }, { expectedRevision: next > refs.length ? 1 : 0 }]),
+      body: encodeActionArgs([seeded.projectId, ref, { kind: "NIL", substitutes: ["", "", ""], multiword: false, phrase: "" }, { expectedRevision: revisions.get(ref) ?? 0 }]),
     });
     const body = await res.text();
     const elapsed = performance.now() - t;
-    const result = parseActionResult(body) as { ok?: boolean; message?: string };
+    const result = parseActionResult(body) as { ok?: boolean; message?: string; revision?: number; data?: { revision?: number } };
     if (res.status !== 200 || !result.ok) throw new Error(`save of ${ref}: HTTP ${res.status} ${result.message ?? body.slice(0, 200)}`);
+    revisions.set(ref, result.revision ?? result.data?.revision ?? (revisions.get(ref) ?? 0) + 1);
     return elapsed;
   }
 
@@ -82,11 +84,19 @@ async function main() {
       const worker = async () => {
         while (i < attempts) signInTimes.push(await failedSignIn(server.base, i++, tag));
       };
-      await Promise.all(Array.from({ length: parallel }, worker));
-      done = true;
+      try {
+        await Promise.all(Array.from({ length: parallel }, worker));
+      } finally {
+        done = true;
+      }
     })();
     const during: number[] = [];
-    while (!done) during.push(await save());
+    try {
+      while (!done) during.push(await save());
+    } finally {
+      done = true;
+      await storm.catch(() => {});
+    }
     await storm;
     const stormMs = performance.now() - t0;
 
@@ -101,6 +111,9 @@ async function main() {
     ];
     console.log(lines.join("\n"));
     if (flag("json")) console.log(JSON.stringify({ cost, attempts, parallel, baseline: b, during: d, signIns: s, stormMs }));
+  } catch (e) {
+    console.error(`the server's last lines:\n${server.tail()}`);
+    throw e;
   } finally {
     await rig.cleanup();
   }
