@@ -91,7 +91,7 @@ export function AddMemberForm({ projectId, others }: { projectId: number; others
     <form {...form} aria-labelledby="add-heading">
       <h3 id="add-heading">Add an existing account</h3>
       {others.length === 0 ? (
-        <p className="muted small">Every account of your other projects is already in this one. (Admins can add any account from the command line: <code>lexgold member add</code>.)</p>
+        <p className="muted small">Every account of your other projects is already in this one. (Other accounts are added from the command line: <code>lexgold member add</code>.)</p>
       ) : (
         <>
           <div className="field">
