@@ -22,7 +22,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           {user && (
             <nav aria-label="Main">
               {user.role === "coordinator" && <Link href="/projects">Projects</Link>}
-              <Link href="/annotate">Annotate</Link>
+              {user.role !== "admin" && <Link href="/annotate">Annotate</Link>}
+              {user.role !== "annotator" && <Link href="/accounts">Accounts</Link>}
+              <Link href="/account">Your account</Link>
             </nav>
           )}
           {user && (

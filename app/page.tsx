@@ -6,5 +6,5 @@ export const dynamic = "force-dynamic";
 export default async function Home() {
   const actor = await getActor();
   if (!actor || actor.kind !== "user") redirect("/signin");
-  redirect(actor.role === "coordinator" ? "/projects" : "/annotate");
+  redirect(actor.role === "coordinator" ? "/projects" : actor.role === "admin" ? "/accounts" : "/annotate");
 }

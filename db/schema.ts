@@ -21,8 +21,14 @@ export const users = sqliteTable("users", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull().unique(),
   passwordHash: text("password_hash").notNull(),
-  role: text("role", { enum: ["coordinator", "annotator"] }).notNull(),
+  /** admin: manages every account (made from the CLI only); coordinator: their projects; annotator. */
+  role: text("role", { enum: ["coordinator", "annotator", "admin"] }).notNull(),
   disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+  /**
+   * Bumped by sign-out, a password change or reset, disabling the account and
+   * removal from a project: sessions carrying an older version are refused.
+   */
+  sessionVersion: integer("session_version").notNull().default(0),
   createdAt: createdAt(),
 });
 
@@ -233,13 +239,41 @@ export const systemRuns = sqliteTable("system_runs", {
   createdAt: createdAt(),
 });
 
-/** Failed sign-ins, for rate limiting (kept in the db so restarts don't reset it). */
+/**
+ * Failed sign-ins, for the throttle and for coordinators to see (kept in the db so
+ * restarts don't reset it): the name typed (lower-cased), the client address, and
+ * the device cookie's id when the browser presented a valid one for that name.
+ */
 export const signInFailures = sqliteTable(
   "sign_in_failures",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The user name as typed, lower-cased. */
     key: text("key").notNull(),
     at: integer("at", { mode: "timestamp_ms" }).notNull(),
+    /** The client's address (the socket's, or the trusted proxy's X-Forwarded-For). */
+    client: text("client").notNull().default(""),
+    /** The id of a valid device cookie for this account that the browser presented, if any. */
+    device: text("device"),
+    /** Refused by the throttle before the password was checked. */
+    throttled: integer("throttled", { mode: "boolean" }).notNull().default(false),
   },
-  (t) => [index("sign_in_failures_key").on(t.key, t.at)],
+  (t) => [index("sign_in_failures_key").on(t.key, t.at), index("sign_in_failures_client").on(t.client, t.at)],
+);
+
+/** Append-only record of account changes: who did what to whom, when. */
+export const accountAudit = sqliteTable(
+  "account_audit",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+    /** The signed-in user who acted; null = the CLI. */
+    actorId: integer("actor_id").references(() => users.id),
+    action: text("action", {
+      enum: ["create", "password-change", "password-reset", "disable", "enable", "member-remove", "member-add", "sign-out"],
+    }).notNull(),
+    targetId: integer("target_id").references(() => users.id, { onDelete: "cascade" }),
+    projectId: integer("project_id").references(() => projects.id, { onDelete: "set null" }),
+  },
+  (t) => [index("account_audit_target").on(t.targetId, t.at)],
 );

@@ -142,6 +142,7 @@ test("an annotator is refused the page and the routes", async ({ page }) => {
   const res = await page.request.get(`/api/projects/${id}/scoring/results`);
   expect(res.status()).toBe(403);
   const up = await page.request.post(`/api/projects/${id}/scoring/runs`, {
+    headers: { Origin: new URL(page.url()).origin },
     multipart: { file: { name: "x.best", mimeType: "text/plain", buffer: Buffer.from("quiet.a d1 :: silent\n") } },
   });
   expect(up.status()).toBe(403);

@@ -67,6 +67,7 @@ test.beforeAll(async ({ playwright }, info) => {
   sealed = ids[0];
   // The corpus with markup in its sentences (importing it twice adds nothing).
   const imported = await api.coordinator.post(`/api/projects/${sealed}/import`, {
+    headers: { Origin: base },
     multipart: { file: { name: "xss.xml", mimeType: "application/xml", buffer: readFileSync(XSS_XML) } },
   });
   expect(imported.status(), await imported.text()).toBe(200);
@@ -160,6 +161,7 @@ interface RouteCase {
   expect: string;
   /** Optional: the app route this needs; routes still being built by others are checked once the build has them. */
   route?: string;
+  /** headers: sent as given (the default is this app's Origin, as a browser sends it). */
   send: (ctx: APIRequestContext, headers?: Record<string, string>) => Promise<APIResponse>;
   /** A state-changing request: refused when another site sends it. */
   post?: boolean;
@@ -177,13 +179,13 @@ const ROUTES: RouteCase[] = [
     expect: COORDINATOR_ROUTE,
     post: true,
     send: (c, headers) =>
-      c.post(`/api/projects/${sealed}/responses`, { headers, multipart: { file: { name: "r.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(RESPONSES_TSV) } } }),
+      c.post(`/api/projects/${sealed}/responses`, { headers: headers ?? { Origin: base }, multipart: { file: { name: "r.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(RESPONSES_TSV) } } }),
   },
   {
     name: "POST lexelt XML import",
     expect: COORDINATOR_ROUTE,
     post: true,
-    send: (c, headers) => c.post(`/api/projects/${sealed}/import`, { headers, multipart: { file: { name: "xss.xml", mimeType: "application/xml", buffer: readFileSync(XSS_XML) } } }),
+    send: (c, headers) => c.post(`/api/projects/${sealed}/import`, { headers: headers ?? { Origin: base }, multipart: { file: { name: "xss.xml", mimeType: "application/xml", buffer: readFileSync(XSS_XML) } } }),
   },
 ];
 
@@ -215,6 +217,12 @@ test("route handlers refuse state-changing requests from another site (403), eve
     expect(await res.json()).toEqual({ ok: false, message: "Cross-site request refused." });
     const ref = await r.send(api.coordinator, { Referer: `${EVIL}/page` });
     expect(ref.status(), `${r.name} (Referer only)`).toBe(403);
+    // Finding 9: no Origin at all (browsers send one on every POST) is refused too, even with this app's Referer;
+    // and a forged X-Forwarded-Host / Host from a client that is no trusted proxy does not make another site "same origin".
+    const none = await r.send(api.coordinator, { Referer: `${base}/projects` });
+    expect(none.status(), `${r.name} (no Origin)`).toBe(403);
+    const forged = await r.send(api.coordinator, { Origin: EVIL, "X-Forwarded-Host": new URL(EVIL).host });
+    expect(forged.status(), `${r.name} (X-Forwarded-Host)`).toBe(403);
   }
 });
 

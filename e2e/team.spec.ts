@@ -150,6 +150,7 @@ test("an annotator is refused every coordinator page and the responses export an
   expect(exported.status()).toBe(403);
   expect(await exported.text()).not.toContain("annotator3");
   const imported = await ann.request.post(`/api/projects/${id}/responses`, {
+    headers: { Origin: baseURL! },
     multipart: { file: { name: "r.tsv", mimeType: "text/plain", buffer: Buffer.from("annotator\tlexelt\tinstance\tanswer\tmultiword\nannotator3\tquiet.a\td1\tNIL\t\n") } },
   });
   expect(imported.status()).toBe(403);

@@ -14,7 +14,7 @@ export function register(program: Command): void {
     const { initStudy } = await import("../../lib/server/deploy");
     const { SYSTEM } = await import("../../lib/server/actor");
     const { resolveDbPath } = await import("../../db/client");
-    const { passwordProblem } = await import("../../lib/server/users");
+    const { passwordProblem } = await import("../../lib/server/passwords");
     const dbFile = resolveDbPath(opts.db);
     const password = await readPassword(`password for ${name}: `);
     if (process.stdin.isTTY) {

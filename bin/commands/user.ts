@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { CliError, dbOption, openCliDb, readPassword, run } from "./util";
+import { CliError, dbOption, openCliDb, readPassword, readText, run } from "./util";
 
 export function register(program: Command): void {
   const user = program.command("user").description("manage accounts (no open sign-up: accounts are made here or by a coordinator)");
@@ -7,11 +7,11 @@ export function register(program: Command): void {
     user
       .command("add")
       .argument("<name>", "user name")
-      .requiredOption("--role <role>", "coordinator or annotator")
+      .requiredOption("--role <role>", "annotator, coordinator, or admin (manages every account in the app)")
       .option("--project <name>", "also add the user to this project")
       .description("create an account; the password is read from stdin, or prompted on a terminal"),
   ).action(async (name: string, opts: { role: string; project?: string; db?: string }) => {
-    if (opts.role !== "coordinator" && opts.role !== "annotator") throw new CliError(`--role must be coordinator or annotator, not "${opts.role}"`);
+    if (!["coordinator", "annotator", "admin"].includes(opts.role)) throw new CliError(`--role must be annotator, coordinator or admin, not "${opts.role}"`);
     const password = await readPassword(`password for ${name}: `);
     const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
     const { addMember, createUser } = await import("../../lib/server/users");
@@ -23,6 +23,28 @@ export function register(program: Command): void {
       run(() => addMember(db, SYSTEM, p.id, u.name));
       console.log(`added "${u.name}" to project "${p.name}"`);
     }
+  });
+  dbOption(
+    user
+      .command("import")
+      .argument("<file>", "TSV: name, role, project, password (blank: generated); header optional")
+      .description("create many accounts at once, all or none; generated passwords are printed once"),
+  ).action(async (file: string, opts: { db?: string }) => {
+    const text = readText(file);
+    const { SYSTEM } = await import("../../lib/server/actor");
+    const { importUsers } = await import("../../lib/server/user-import");
+    const db = await openCliDb(opts);
+    let created;
+    try {
+      created = importUsers(db, SYSTEM, { fileName: file, text });
+    } catch (e) {
+      const details = (e as { details?: string[] }).details;
+      if (details?.length) for (const d of details) process.stderr.write(d + "\n");
+      throw e instanceof Error && "status" in e ? new CliError(e.message) : e;
+    }
+    console.log(["name", "role", "project", "password"].join("\t"));
+    for (const u of created) console.log([u.name, u.role, u.project ?? "", u.generated ? u.password : "(as in the file)"].join("\t"));
+    process.stderr.write(`created ${created.length} account${created.length === 1 ? "" : "s"}; pass the generated passwords on now: they are not shown again\n`);
   });
   dbOption(user.command("list").description("list accounts")).action(async (opts: { db?: string }) => {
     const { SYSTEM } = await import("../../lib/server/actor");

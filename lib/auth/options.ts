@@ -1,16 +1,24 @@
-/** next-auth: credentials over the users table, JWT sessions. */
+/** next-auth: credentials over the users table, JWT sessions that end (a per-user session version). */
 import "server-only";
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "../../db/client";
-import { verifyCredentials } from "../server/users";
+import { clientAddress } from "../net/trusted-proxy";
+import { signOutEverywhere } from "../server/accounts";
+import { DEVICE_COOKIE, signInWithPassword } from "../server/signin";
 import { authSecret } from "./secret";
 
-function clientKey(headers: Record<string, unknown> | undefined): string {
-  const fwd = headers?.["x-forwarded-for"];
-  const ip = typeof fwd === "string" ? fwd.split(",")[0].trim() : undefined;
-  return ip || "local";
+/** One cookie's value from a Cookie header. */
+export function cookieValue(header: unknown, name: string): string | null {
+  if (typeof header !== "string") return null;
+  for (const part of header.split(";")) {
+    const i = part.indexOf("=");
+    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return null;
 }
+
+let warned = false;
 
 export function authOptions(): NextAuthOptions {
   return {
@@ -28,12 +36,24 @@ export function authOptions(): NextAuthOptions {
           const name = String(credentials?.username ?? "").trim();
           const password = String(credentials?.password ?? "");
           if (!name || !password) return null;
-          const r = verifyCredentials(getDb(), name, password, clientKey(req?.headers as Record<string, unknown> | undefined));
+          const headers = req?.headers as Record<string, unknown> | undefined;
+          const client = clientAddress(headers);
+          if (!client && !warned) {
+            warned = true;
+            console.error("[auth] no client address (instrumentation.ts did not run): the per-client sign-in limit is off");
+          }
+          const r = await signInWithPassword(getDb(), {
+            name,
+            password,
+            client,
+            deviceCookie: cookieValue(headers?.cookie, DEVICE_COOKIE),
+            secret: authSecret(),
+          });
           if (!r.ok) {
             if (r.reason === "rate-limited") throw new Error("RateLimited");
             return null;
           }
-          return { id: String(r.user.id), name: r.user.name, role: r.user.role };
+          return { id: String(r.user.id), name: r.user.name, role: r.user.role, sessionVersion: r.user.sessionVersion };
         },
       }),
     ],
@@ -42,12 +62,21 @@ export function authOptions(): NextAuthOptions {
         if (user) {
           token.uid = Number(user.id);
           token.role = (user as { role?: string }).role;
+          token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
         }
         return token;
       },
       async session({ session, token }) {
         session.user = { name: token.name ?? null, uid: token.uid as number, role: token.role as string } as typeof session.user;
-        return session;
+        // The session version, checked against the user's on every request (lib/auth/session.ts).
+        return Object.assign(session, { sv: Number(token.sv ?? 0) });
+      },
+    },
+    events: {
+      // Sign-out retires the session's version server-side: a kept copy of the cookie opens nothing.
+      async signOut({ token }) {
+        const uid = Number(token?.uid);
+        if (Number.isInteger(uid) && uid > 0) signOutEverywhere(getDb(), uid, Number(token?.sv ?? 0));
       },
     },
     logger: {

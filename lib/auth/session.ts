@@ -12,8 +12,14 @@ export async function getActor(): Promise<Actor> {
   const session = await getServerSession(authOptions());
   const uid = (session?.user as { uid?: number } | undefined)?.uid;
   if (!uid) return null;
-  const row = getDb().select({ id: users.id, name: users.name, role: users.role, disabled: users.disabled }).from(users).where(eq(users.id, uid)).get();
+  const row = getDb()
+    .select({ id: users.id, name: users.name, role: users.role, disabled: users.disabled, sessionVersion: users.sessionVersion })
+    .from(users)
+    .where(eq(users.id, uid))
+    .get();
   if (!row || row.disabled) return null;
+  // Sign-out, a password change or reset, disabling and removal from a project bump the version.
+  if (row.sessionVersion !== (session as { sv?: number } | null)?.sv) return null;
   return { kind: "user", userId: row.id, name: row.name, role: row.role };
 }
 

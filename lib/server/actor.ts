@@ -8,7 +8,8 @@ import type { Db } from "../../db/client";
 import { memberships, projects } from "../../db/schema";
 import { AuthError, NotFoundError } from "./errors";
 
-export type Role = "coordinator" | "annotator";
+/** admin manages every account (made from the CLI); it is not a project role. */
+export type Role = "coordinator" | "annotator" | "admin";
 
 export interface UserActor {
   kind: "user";
@@ -34,6 +35,13 @@ export function requireSignedIn(actor: Actor): UserActor | SystemActor {
 export function requireCoordinator(actor: Actor): UserActor | SystemActor {
   const a = requireSignedIn(actor);
   if (a.kind === "user" && a.role !== "coordinator") throw new AuthError("Only a coordinator can do that.");
+  return a;
+}
+
+/** Who may manage accounts: coordinators (their projects' accounts), admins (all) and the CLI. */
+export function requireAccountManager(actor: Actor): UserActor | SystemActor {
+  const a = requireSignedIn(actor);
+  if (a.kind === "user" && a.role !== "coordinator" && a.role !== "admin") throw new AuthError("Only a coordinator can do that.");
   return a;
 }
 

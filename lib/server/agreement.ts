@@ -13,6 +13,7 @@
  * review decision therefore gives the next request a fresh computation.
  */
 import "server-only";
+import { csvCell } from "../lexsub/formats/spreadsheet";
 import type { Db } from "../../db/client";
 import type { AgreementReport, ItemAgreement } from "../lexsub/agreement";
 import type { GoldSummary, ItemResponse } from "../lexsub/gold";
@@ -112,14 +113,6 @@ export function agreementPageData(db: Db, actor: Actor, projectId: number): Agre
 
 export type AgreementTable = "items" | "annotators" | "lexelts";
 export const AGREEMENT_TABLES: readonly AgreementTable[] = ["items", "annotators", "lexelts"];
-
-/** A cell as spreadsheets read it back: quoted when needed, and never taken for a formula. */
-function csvCell(v: string | number | null): string {
-  if (v === null) return "";
-  if (typeof v === "number") return String(v);
-  const s = /^[=+\-@\t\r]/.test(v) ? "'" + v : v;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 function csv(header: string[], rows: (string | number | null)[][]): string {
   return [header, ...rows].map((r) => r.map(csvCell).join(",")).join("\r\n") + "\r\n";

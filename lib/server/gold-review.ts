@@ -6,6 +6,7 @@
  * Coordinators of the project only; decisions are recorded by lib/server/gold.ts.
  */
 import "server-only";
+import { csvCell } from "../lexsub/formats/spreadsheet";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { instances, responses, users } from "../../db/schema";
@@ -262,12 +263,6 @@ function loadTyped(db: Db, projectId: number, ids: readonly string[]) {
 export function instanceTexts(db: Db, actor: Actor, projectId: number, instanceIds: readonly string[]): Map<string, { before: string; head: string; after: string }> {
   requireProject(db, actor, projectId, { coordinator: true });
   return loadTexts(db, projectId, instanceIds);
-}
-
-/** A cell as spreadsheets read it back: quoted when needed, and never taken for a formula. */
-function csvCell(v: string): string {
-  const s = /^[=+\-@\t\r]/.test(v) ? "'" + v : v;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /**

@@ -1,25 +1,97 @@
-/** Helpers for route handlers: same-origin checks and error → HTTP response. */
+/** Helpers for route handlers: same-origin checks, bodies read within a limit, error → HTTP response. */
 import "server-only";
+import { requestHost } from "../net/trusted-proxy";
 import { AuthError, httpStatus, InputError, toActionError } from "./errors";
 
+/** The body is over the route's limit (read until the limit, never further). */
+export class TooLargeError extends Error {
+  status = 413 as const;
+}
+
 /**
- * Refuse cross-site state-changing requests: the Origin (or, failing that, the
- * Referer) must name this host. Browsers always send Origin on cross-site POSTs.
+ * The origin this app is served from: LEXGOLD_PUBLIC_URL or NEXTAUTH_URL when
+ * set (the deployment's word, not the request's), else null.
+ */
+export function configuredOrigin(): string | null {
+  const url = process.env.LEXGOLD_PUBLIC_URL || process.env.NEXTAUTH_URL;
+  if (!url) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Refuse cross-site state-changing requests: the Origin header must name this
+ * app — the configured public URL, or (none configured) the request's Host;
+ * X-Forwarded-Host counts only from a trusted proxy (LEXGOLD_TRUSTED_PROXY). A
+ * POST without an Origin is refused too: browsers send one on every POST.
  */
 export function assertSameOrigin(req: Request): void {
-  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
-  const origin = req.headers.get("origin") ?? req.headers.get("referer");
-  if (!origin) return; // same-origin non-browser clients (curl, scripts) send none
-  let originHost: string;
+  const origin = req.headers.get("origin");
+  if (!origin || origin === "null") throw new AuthError("Cross-site request refused.");
+  let url: URL;
   try {
-    originHost = new URL(origin).host;
+    url = new URL(origin);
   } catch {
     throw new AuthError("Cross-site request refused.");
   }
-  if (!host || originHost !== host) throw new AuthError("Cross-site request refused.");
+  const configured = configuredOrigin();
+  if (configured) {
+    if (url.origin !== configured) throw new AuthError("Cross-site request refused.");
+    return;
+  }
+  const host = requestHost(req.headers);
+  if (!host || url.host !== host) throw new AuthError("Cross-site request refused.");
 }
 
+/**
+ * The request's body, read from the stream and abandoned as soon as it passes
+ * `maxBytes`, whatever Content-Length says (or when there is none: chunked).
+ */
+export async function readBodyLimited(req: Request, maxBytes: number, message: string): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw new TooLargeError(message);
+  if (!req.body) return new Uint8Array(0);
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new TooLargeError(message);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
+/** A multipart (or urlencoded) form, its body read within `maxBytes`. */
+export async function readFormLimited(req: Request, maxBytes: number, message: string): Promise<FormData> {
+  const body = await readBodyLimited(req, maxBytes, message);
+  const type = req.headers.get("content-type") ?? "";
+  try {
+    return await new Response(body as Uint8Array<ArrayBuffer>, { headers: { "content-type": type } }).formData();
+  } catch {
+    throw new InputError("The upload is not a form with a file; nothing was read.");
+  }
+}
+
+/** Room for the multipart framing and the small fields around an upload's files. */
+export const FORM_OVERHEAD_BYTES = 64 * 1024;
+
 export function errorResponse(e: unknown): Response {
+  if (e instanceof TooLargeError) return Response.json({ ok: false, message: e.message }, { status: 413 });
   const status = httpStatus(e);
   const body = toActionError(e);
   return Response.json(body, { status });

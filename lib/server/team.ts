@@ -5,14 +5,15 @@
  */
 import "server-only";
 import { randomInt } from "node:crypto";
-import { and, asc, count, eq, notInArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { instances, lexelts, projects, responses, users } from "../../db/schema";
 import { type Actor, requireProject } from "./actor";
 import { listAssignments } from "./assignments";
 import { InputError } from "./errors";
-import { addMember, createUser, listMembers, parseOrThrow, type PublicUser } from "./users";
+import { hashPassword, passwordProblem } from "./passwords";
+import { addMember, createUser, listMembers, listUsers, parseOrThrow, type PublicUser, userNameSchema } from "./users";
 
 /** Most annotators an instance can be set to need (the original task used five). */
 export const MAX_REQUIRED_ANNOTATORS = 100;
@@ -29,7 +30,7 @@ export interface TeamView {
   project: { id: number; name: string; requiredAnnotators: number | null; guidelines: string };
   lexelts: Array<{ id: number; item: string; instances: number }>;
   members: TeamMember[];
-  /** Accounts that could be added to the project (not members, not disabled). */
+  /** Accounts that could be added to the project: of the coordinator's other projects (all, for an admin), not members, not disabled. */
   others: PublicUser[];
 }
 
@@ -58,13 +59,14 @@ export function teamOverview(db: Db, actor: Actor, projectId: number): TeamView 
     lexeltIds: restricted.get(m.id) ?? null,
     responses: answered.get(m.id) ?? 0,
   }));
-  const memberIds = members.map((m) => m.id);
-  const others = db
-    .select({ id: users.id, name: users.name, role: users.role })
-    .from(users)
-    .where(and(eq(users.disabled, false), memberIds.length > 0 ? notInArray(users.id, memberIds) : undefined))
-    .orderBy(asc(users.name))
-    .all();
+  const memberIds = new Set(members.map((m) => m.id));
+  const visible = listUsers(db, actor).filter((u) => !memberIds.has(u.id) && u.role !== "admin");
+  const disabled = new Set(
+    visible.length === 0
+      ? []
+      : db.select({ id: users.id }).from(users).where(and(eq(users.disabled, true), inArray(users.id, visible.map((u) => u.id)))).all().map((r) => r.id),
+  );
+  const others = visible.filter((u) => !disabled.has(u.id));
   return {
     project: { id: p.id, name: p.name, requiredAnnotators: p.requiredAnnotators, guidelines: p.guidelines },
     lexelts: lx,
@@ -136,32 +138,38 @@ export interface CreatedAnnotator {
  * Create an annotator account and add it to the project, in one transaction.
  * A blank password is replaced by a generated one.
  */
-export function createAnnotatorForProject(
+export async function createAnnotatorForProject(
   db: Db,
   actor: Actor,
   projectId: number,
   input: { name: string; password?: string | null },
-): CreatedAnnotator {
+): Promise<CreatedAnnotator> {
   requireProject(db, actor, projectId, { coordinator: true });
   const typed = input.password ?? "";
   const generated = typed === "";
   const password = generated ? generatePassword() : typed;
+  // Check the input before the (slow) hash, then write user and membership in one transaction.
+  const name = parseOrThrow(userNameSchema, input.name, "Cannot create the user");
+  const problem = passwordProblem(password);
+  if (problem) throw new InputError(`Cannot create the user: ${problem}`, { password: problem });
+  const passwordHash = await hashPassword(password);
+  requireProject(db, actor, projectId, { coordinator: true });
   // better-sqlite3 is synchronous: calls on db inside the callback run in the transaction.
   const user = db.transaction(() => {
-    const u = createUser(db, actor, { name: input.name, role: "annotator", password });
+    const u = createUser(db, actor, { name, role: "annotator", password }, { passwordHash });
     addMember(db, actor, projectId, u.name);
     return u;
   });
   return { user, password, generated };
 }
 
-/** Add an existing account to the project by id (coordinators pick from a list). */
+/** Add an existing account to the project by id: one the actor can see (an account of their other projects). */
 export function addExistingMember(db: Db, actor: Actor, projectId: number, userId: unknown): { added: boolean; user: PublicUser } {
   requireProject(db, actor, projectId, { coordinator: true });
   const id = typeof userId === "string" ? Number(userId) : userId;
   if (typeof id !== "number" || !Number.isInteger(id)) throw new InputError("Choose an account to add.", { userId: "Choose an account." });
-  const u = db.select({ name: users.name, disabled: users.disabled }).from(users).where(eq(users.id, id)).get();
-  if (!u || u.disabled) throw new InputError("No such account.", { userId: "No such account." });
+  const u = db.select({ name: users.name, disabled: users.disabled, role: users.role }).from(users).where(eq(users.id, id)).get();
+  const visible = !!u && listUsers(db, actor).some((v) => v.id === id);
+  if (!u || u.disabled || u.role === "admin" || !visible) throw new InputError("No such account.", { userId: "No such account." });
   return addMember(db, actor, projectId, u.name);
 }
-

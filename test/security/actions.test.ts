@@ -47,6 +47,7 @@ const { createProjectAction } = await import("../../app/projects/actions");
 const members = await import("../../app/projects/[projectId]/members/actions");
 const { saveResponseAction } = await import("../../app/annotate/actions");
 const gold = await import("../../app/projects/[projectId]/gold/actions");
+const accounts = await import("../../app/accounts/actions");
 
 // Outcomes per actor: signedOut annotatorOfOther annotator coordinatorOfOther coordinator (system: not a session, always "-").
 const COORDINATOR = "401 403 403 404 ok -";
@@ -68,7 +69,19 @@ interface ActionCase {
 const ACTIONS: ActionCase[] = [
   { name: "createProjectAction", expect: ANY_COORDINATOR, run: () => createProjectAction(null, form({ name: "fresh" })) },
   { name: "createAnnotatorAction", expect: COORDINATOR, run: (w) => members.createAnnotatorAction(w.p.id, null, form({ name: "newbie", password: "" })) },
-  { name: "addMemberAction", expect: COORDINATOR, run: (w) => members.addMemberAction(w.p.id, null, form({ userId: String(w.annQ.userId) })) },
+  // Another project's annotator is not offered to the coordinator, nor can be added by id (finding 6).
+  { name: "addMemberAction", expect: "401 403 403 404 404 -", run: (w) => members.addMemberAction(w.p.id, null, form({ userId: String(w.annQ.userId) })) },
+  { name: "removeMemberAction", expect: COORDINATOR, run: (w) => members.removeMemberAction(w.p.id, null, form({ userId: String(w.ann.userId) })) },
+  { name: "resetPasswordAction", expect: COORDINATOR, run: (w) => accounts.resetPasswordAction(null, form({ userId: String(w.ann.userId) })) },
+  { name: "setDisabledAction", expect: COORDINATOR, run: (w) => accounts.setDisabledAction(null, form({ userId: String(w.ann.userId), disabled: "true" })) },
+  {
+    name: "changePasswordAction",
+    expect: "401 ok ok ok ok -",
+    run: () => {
+      const name = (session.actor as { name?: string } | null)?.name ?? "";
+      return accounts.changePasswordAction(null, form({ current: `password-${name}`, next: "a-new-password-1", confirm: "a-new-password-1" }));
+    },
+  },
   {
     name: "setAssignmentAction",
     expect: COORDINATOR,
@@ -93,6 +106,7 @@ const REFUSALS: Record<string, Outcome> = {
   "Sign in first.": "401",
   "Only a coordinator can do that.": "403",
   "No such project.": "404",
+  "No such account.": "404",
   "No such instance in this project.": "404",
 };
 

@@ -3,8 +3,11 @@
  * options (lib/auth/options.ts) over a test database:
  *  - the session cookie is HttpOnly and SameSite=Lax, and Secure with the
  *    __Secure- prefix when the app is served over https (NEXTAUTH_URL);
- *  - sign-in is rate-limited per user name and per client, also when the
- *    client rotates X-Forwarded-For, and the window ends;
+ *  - sign-in is throttled per account (for browsers without that account's
+ *    device cookie), per device and per client address — the socket's
+ *    (x-lexgold-peer, stamped by instrumentation.ts), never a header the client
+ *    writes — and strangers cannot lock out the coordinator or a user's own browser;
+ *  - sign-out retires the session's version;
  *  - passwords appear in no log line, response body, export or table.
  */
 import { createRequire } from "node:module";
@@ -15,7 +18,7 @@ import { projectGold } from "../../lib/server/gold";
 import { exportResponses } from "../../lib/server/response-import";
 import { saveResponse } from "../../lib/server/responses";
 import { createAnnotatorForProject } from "../../lib/server/team";
-import { SIGN_IN_LIMIT, SIGN_IN_WINDOW_MS } from "../../lib/server/users";
+import { ACCOUNT_LIMIT as SIGN_IN_LIMIT, CLIENT_LIMIT, DEVICE_COOKIE, makeDeviceCookie, SIGN_IN_WINDOW_MS } from "../../lib/server/signin";
 import { dump, world } from "./world";
 
 const state = vi.hoisted(() => ({ db: null as unknown }));
@@ -46,7 +49,7 @@ interface AuthResponse {
 
 const saved = { url: process.env.NEXTAUTH_URL, secret: process.env.NEXTAUTH_SECRET };
 beforeEach(() => {
-  process.env.NEXTAUTH_SECRET = "test-secret-for-the-security-tests-0123456789";
+  process.env.NEXTAUTH_SECRET = "test-secret-for-the-security-tests-0123456789"; // = SECRET
 });
 afterEach(() => {
   process.env.NEXTAUTH_URL = saved.url;
@@ -60,17 +63,25 @@ afterEach(() => {
 class Client {
   cookies = new Map<string, AuthCookie>();
   responses: AuthResponse[] = [];
+  /** A device cookie this browser holds (the route handler sets it after a successful sign-in). */
+  device: string | null = null;
+  /**
+   * @param ip the socket's address, as the server's request hook stamps it
+   * @param forwardedFor an X-Forwarded-For header the client writes itself
+   */
   constructor(
     private base: string,
     private ip: string | null = null,
+    private forwardedFor: string | null = null,
   ) {}
 
   private async send(action: string, init: { method?: string; body?: unknown } = {}): Promise<AuthResponse> {
     const headers: Record<string, string> = {
       host: new URL(this.base).host,
-      cookie: [...this.cookies.values()].map((c) => `${c.name}=${c.value}`).join("; "),
+      cookie: [...[...this.cookies.values()].map((c) => `${c.name}=${c.value}`), ...(this.device ? [`${DEVICE_COOKIE}=${this.device}`] : [])].join("; "),
     };
-    if (this.ip) headers["x-forwarded-for"] = this.ip;
+    if (this.ip) headers["x-lexgold-peer"] = this.ip;
+    if (this.forwardedFor) headers["x-forwarded-for"] = this.forwardedFor;
     if (init.body) headers["content-type"] = "application/json";
     const req = new Request(`${this.base}/api/auth/${action}`, {
       method: init.method ?? "GET",
@@ -90,6 +101,11 @@ class Client {
 
   session(): Promise<AuthResponse> {
     return this.send("session");
+  }
+
+  async signOut(): Promise<AuthResponse> {
+    const csrf = (await this.send("csrf")).body as { csrfToken: string };
+    return this.send("signout", { method: "POST", body: { csrfToken: csrf.csrfToken, json: "true" } });
   }
 
   sessionCookie(): AuthCookie | undefined {
@@ -141,22 +157,26 @@ describe.each([
   });
 });
 
-describe("sign-in rate limit", () => {
-  const URL = "http://lexgold.test:3000";
+const SECRET = "test-secret-for-the-security-tests-0123456789";
 
-  it(`after ${SIGN_IN_LIMIT} failures for a name, even the right password is refused until the window passes, whatever X-Forwarded-For says`, async () => {
+describe("sign-in throttle", () => {
+  const URL = "http://lexgold.test:3000";
+  const failures = (db: { $client: { prepare(s: string): { all(): unknown[] } } }) =>
+    db.$client.prepare("select key, client, device, throttled from sign_in_failures order by id").all() as Array<{ key: string; client: string; device: string | null; throttled: number }>;
+
+  it(`after ${SIGN_IN_LIMIT} failures for a name, a browser without that account's device cookie is refused until the window passes, whatever X-Forwarded-For says`, async () => {
     process.env.NEXTAUTH_URL = URL;
     vi.useFakeTimers({ toFake: ["Date"] });
     setup();
     for (let i = 0; i < SIGN_IN_LIMIT; i++) {
-      const r = await new Client(URL, `203.0.113.${i + 1}`).signIn("ann", `guess-${i}`);
+      const r = await new Client(URL, "192.0.2.50", `203.0.113.${i + 1}`).signIn("ann", `guess-${i}`);
       expect(r.redirect).toMatch(/error=CredentialsSignin/);
     }
     const blocked = new Client(URL, "198.51.100.77");
     expect((await blocked.signIn("ann", "password-ann")).redirect).toMatch(/error=RateLimited/);
     expect(blocked.sessionCookie()).toBeUndefined();
-    // Other accounts are not locked by another name's failures from other clients.
-    const other = new Client(URL, "198.51.100.78");
+    // Other accounts are not locked by another name's failures.
+    const other = new Client(URL, "192.0.2.50");
     await other.signIn("coord", "password-coord");
     expect(other.sessionCookie()).toBeDefined();
     // Still refused just before the window ends, allowed after it.
@@ -168,15 +188,81 @@ describe("sign-in rate limit", () => {
     expect(later.sessionCookie()).toBeDefined();
   });
 
-  it(`after ${SIGN_IN_LIMIT} failures from one client (any names), that client is refused; others are not`, async () => {
+  it("finding 1: strangers' failures with made-up names from the same address (no X-Forwarded-For) do not lock out the coordinator", async () => {
     process.env.NEXTAUTH_URL = URL;
     setup();
-    for (let i = 0; i < SIGN_IN_LIMIT; i++) await new Client(URL, "192.0.2.9").signIn(`nobody${i}`, "whatever-it-is");
-    const same = new Client(URL, "192.0.2.9");
+    for (let i = 0; i < 6; i++) await new Client(URL, "127.0.0.1").signIn(`nobody${i}`, "whatever-it-is");
+    const coordinator = new Client(URL, "127.0.0.1");
+    await coordinator.signIn("coord", "password-coord");
+    expect(coordinator.sessionCookie()).toBeDefined();
+  });
+
+  it("finding 2: after a stranger's eight failures as a user, the user's own browser (device cookie) still signs in", async () => {
+    process.env.NEXTAUTH_URL = URL;
+    const w = setup();
+    for (let i = 0; i < 8; i++) await new Client(URL, "127.0.0.1", `203.0.113.${i}`).signIn("ann", `guess-${i}-wrong`);
+    const stranger = new Client(URL, "198.51.100.5");
+    expect((await stranger.signIn("ann", "password-ann")).redirect).toMatch(/error=RateLimited/);
+    const own = new Client(URL, "127.0.0.1");
+    own.device = makeDeviceCookie(SECRET, "ann");
+    await own.signIn("ann", "password-ann");
+    expect(own.sessionCookie()).toBeDefined();
+    // A device cookie for another account, or a forged one, gives no way around the lock.
+    for (const device of [makeDeviceCookie(SECRET, "coord"), makeDeviceCookie("another-secret", "ann"), "v1.YW5u.abc.forged"]) {
+      const c = new Client(URL, "198.51.100.6");
+      c.device = device;
+      expect((await c.signIn("ann", "password-ann")).redirect).toMatch(/error=RateLimited/);
+    }
+    // The failures are recorded with the socket's address, not the header the client wrote;
+    // the last three were refused unchecked (and the stranger's and forged-cookie tries after them).
+    const rows = failures(w.db).slice(0, 8);
+    expect(rows.map((r) => r.throttled)).toEqual([0, 0, 0, 0, 0, 1, 1, 1]);
+    expect(new Set(rows.map((r) => r.client))).toEqual(new Set(["127.0.0.1"]));
+    expect(rows.every((r) => r.key === "ann" && r.device === null)).toBe(true);
+  });
+
+  it("a device cookie's own failures lock that device only", async () => {
+    process.env.NEXTAUTH_URL = URL;
+    setup();
+    const device = makeDeviceCookie(SECRET, "ann");
+    for (let i = 0; i < SIGN_IN_LIMIT; i++) {
+      const c = new Client(URL, "192.0.2.60");
+      c.device = device;
+      expect((await c.signIn("ann", `typo-${i}-password`)).redirect).toMatch(/error=CredentialsSignin/);
+    }
+    const again = new Client(URL, "192.0.2.60");
+    again.device = device;
+    expect((await again.signIn("ann", "password-ann")).redirect).toMatch(/error=RateLimited/);
+    // The account itself is not locked for other browsers by its own device's failures.
+    const elsewhere = new Client(URL, "192.0.2.61");
+    await elsewhere.signIn("ann", "password-ann");
+    expect(elsewhere.sessionCookie()).toBeDefined();
+  });
+
+  it(`finding 2: spraying names from one address is limited after ${CLIENT_LIMIT} failures, however X-Forwarded-For rotates`, async () => {
+    process.env.NEXTAUTH_URL = URL;
+    setup();
+    for (let i = 0; i < CLIENT_LIMIT; i++) await new Client(URL, "192.0.2.9", `198.51.100.${i}`).signIn(`name${i}`, "Spring2026!!");
+    const same = new Client(URL, "192.0.2.9", "198.51.100.250");
     expect((await same.signIn("coord", "password-coord")).redirect).toMatch(/error=RateLimited/);
     const elsewhere = new Client(URL, "192.0.2.10");
     await elsewhere.signIn("coord", "password-coord");
     expect(elsewhere.sessionCookie()).toBeDefined();
+  });
+
+  it("behind a configured trusted proxy the client is the proxy's X-Forwarded-For entry", async () => {
+    process.env.NEXTAUTH_URL = URL;
+    const saved = process.env.LEXGOLD_TRUSTED_PROXY;
+    process.env.LEXGOLD_TRUSTED_PROXY = "10.0.0.1";
+    try {
+      const w = setup();
+      await new Client(URL, "10.0.0.1", "203.0.113.9, 198.51.100.200").signIn("ann", "not-the-password");
+      await new Client(URL, "192.0.2.70", "203.0.113.9").signIn("ann", "not-the-password");
+      expect(failures(w.db).map((r) => r.client)).toEqual(["198.51.100.200", "192.0.2.70"]);
+    } finally {
+      if (saved === undefined) delete process.env.LEXGOLD_TRUSTED_PROXY;
+      else process.env.LEXGOLD_TRUSTED_PROXY = saved;
+    }
   });
 
   it("an unknown name fails like a wrong password (same answer, no hint which)", async () => {
@@ -185,6 +271,26 @@ describe("sign-in rate limit", () => {
     const a = await new Client(URL, "192.0.2.20").signIn("no-such-user", "password-coord");
     const b = await new Client(URL, "192.0.2.21").signIn("coord", "not-the-password");
     expect(a.redirect).toBe(b.redirect);
+  });
+});
+
+describe("sign-out", () => {
+  it("finding 4: retires the session's version, so the session read from a kept cookie no longer matches the user", async () => {
+    process.env.NEXTAUTH_URL = "http://lexgold.test:3000";
+    const w = setup();
+    const c = new Client("http://lexgold.test:3000", "192.0.2.90");
+    await c.signIn("ann", "password-ann");
+    const kept = c.sessionCookie()!;
+    const version = () => (w.db.$client.prepare("select session_version as v from users where name = 'ann'").get() as { v: number }).v;
+    const before = version();
+    expect(((await c.session()).body as { sv: number }).sv).toBe(before);
+    await c.signOut();
+    expect(version()).toBe(before + 1);
+    // The old cookie still decodes (a JWT), but names the retired version: lib/auth/session.ts refuses it.
+    const thief = new Client("http://lexgold.test:3000", "192.0.2.91");
+    thief.cookies.set(kept.name, kept);
+    expect(((await thief.session()).body as { sv: number }).sv).toBe(before);
+    expect(w.db.$client.prepare("select action from account_audit where action = 'sign-out'").all()).toHaveLength(1);
   });
 });
 
@@ -203,8 +309,8 @@ describe("passwords never in logs, responses, exports or tables", () => {
     try {
       const w = setup();
       const typed = "Sekrit-typed-pass-42";
-      const created = createAnnotatorForProject(w.db, w.coord, w.p.id, { name: "nova", password: typed });
-      const generated = createAnnotatorForProject(w.db, w.coord, w.p.id, { name: "orla", password: "" });
+      const created = await createAnnotatorForProject(w.db, w.coord, w.p.id, { name: "nova", password: typed });
+      const generated = await createAnnotatorForProject(w.db, w.coord, w.p.id, { name: "orla", password: "" });
       const passwords = [typed, generated.password, "password-coord", "password-ann", "Wrong-pass-for-nova-1"];
       const clients = [new Client("http://lexgold.test:3000", "192.0.2.30"), new Client("http://lexgold.test:3000", "192.0.2.31")];
       await clients[0].signIn("nova", typed);

@@ -13,6 +13,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { accountAuditLog, changeOwnPassword, failedSignIns, listAccounts, removeMember, resetPassword, setAccountDisabled } from "../../lib/server/accounts";
 import { findProjectByName, requireProject, SYSTEM } from "../../lib/server/actor";
 import { agreementDownload, agreementPageData } from "../../lib/server/agreement";
 import { listAssignments, setAssignments } from "../../lib/server/assignments";
@@ -35,6 +36,7 @@ import { projectProgress } from "../../lib/server/progress";
 import { createProject, listProjects, projectOverview } from "../../lib/server/projects";
 import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
 import { annotatorProjects, saveResponse, workspace } from "../../lib/server/responses";
+import { importUsers } from "../../lib/server/user-import";
 import { deleteRun, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, uploadRun } from "../../lib/server/scoring";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/team";
 import { addMember, createUser, listMembers, listUsers } from "../../lib/server/users";
@@ -98,17 +100,49 @@ const CALLS: Call[] = [
   { name: "setRequiredAnnotators", expect: COORDINATOR, call: (w, k) => setRequiredAnnotators(w.db, w.actor(k), w.p.id, "2") },
   { name: "setGuidelines", expect: COORDINATOR, call: (w, k) => setGuidelines(w.db, w.actor(k), w.p.id, "Be brief.") },
   { name: "createAnnotatorForProject", expect: COORDINATOR, call: (w, k) => createAnnotatorForProject(w.db, w.actor(k), w.p.id, { name: "newbie", password: "" }) },
-  { name: "addExistingMember", expect: COORDINATOR, call: (w, k) => addExistingMember(w.db, w.actor(k), w.p.id, String(w.annQ.userId)) },
+  // Finding 6: another project's annotator is "No such account." to the coordinator (the CLI may add anyone).
+  { name: "addExistingMember", expect: "401 403 403 404 400 ok", call: (w, k) => addExistingMember(w.db, w.actor(k), w.p.id, String(w.annQ.userId)) },
   // users.ts
   { name: "createUser", expect: ANY_COORDINATOR, call: (w, k) => createUser(w.db, w.actor(k), { name: "newbie", role: "annotator", password: "long enough" }) },
   {
     name: "listUsers",
     expect: ANY_COORDINATOR,
     call: (w, k) => listUsers(w.db, w.actor(k)),
-    check: (r) => expect(JSON.stringify(r)).not.toMatch(/password|hash|\$2[aby]\$/i),
+    check: (r, _w, k) => {
+      expect(JSON.stringify(r)).not.toMatch(/password|hash|\$2[aby]\$/i);
+      // Finding 6: a coordinator sees the accounts of their own projects, not the server's.
+      if (k === "coordinator") noOtherProject(r);
+    },
   },
   { name: "addMember", expect: COORDINATOR, call: (w, k) => addMember(w.db, w.actor(k), w.p.id, "annq") },
   { name: "listMembers", expect: COORDINATOR, call: (w, k) => listMembers(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  // accounts.ts
+  {
+    name: "listAccounts",
+    expect: ANY_COORDINATOR,
+    call: (w, k) => listAccounts(w.db, w.actor(k)),
+    check: (r, _w, k) => {
+      const names = (r as { name: string }[]).map((u) => u.name);
+      if (k === "coordinator") expect(names).toEqual(["ann", "coord"]);
+      if (k === "coordinatorOfOther") expect(names).toEqual(["annq", "coordq"]);
+      expect(JSON.stringify(r)).not.toMatch(/password|hash|\$2[aby]\$/i);
+    },
+  },
+  {
+    name: "changeOwnPassword",
+    expect: "401 ok ok ok ok 403",
+    call: (w, k) => {
+      const a = w.actor(k);
+      return changeOwnPassword(w.db, a, { current: `password-${a && a.kind === "user" ? a.name : ""}`, next: "a-new-password-1" });
+    },
+  },
+  { name: "resetPassword", expect: COORDINATOR, call: (w, k) => resetPassword(w.db, w.actor(k), w.ann.userId) },
+  { name: "setAccountDisabled", expect: COORDINATOR, call: (w, k) => setAccountDisabled(w.db, w.actor(k), w.ann.userId, true) },
+  { name: "removeMember", expect: COORDINATOR, call: (w, k) => removeMember(w.db, w.actor(k), w.p.id, w.ann.userId) },
+  { name: "failedSignIns", expect: ANY_COORDINATOR, call: (w, k) => failedSignIns(w.db, w.actor(k)) },
+  { name: "accountAuditLog", expect: ANY_COORDINATOR, call: (w, k) => accountAuditLog(w.db, w.actor(k)), check: (r, _w, k) => k === "coordinator" && noOtherProject(r) },
+  // user-import.ts: the command line only.
+  { name: "importUsers", expect: "401 403 403 403 403 ok", call: (w, k) => importUsers(w.db, w.actor(k), { fileName: "u.tsv", text: "newbie\tannotator\tp\t\n" }) },
   // progress.ts
   { name: "projectProgress", expect: COORDINATOR, call: (w, k) => projectProgress(w.db, w.actor(k), w.p.id), check: noOtherProject },
   // response-import.ts
@@ -192,13 +226,13 @@ describe("data access layer × actor", () => {
     const want = parseExpect(c.expect);
     describe(c.name, () => {
       for (const k of ACTORS) {
-        it(`${k}: ${want[k]}`, () => {
+        it(`${k}: ${want[k]}`, async () => {
           const w = world();
           const before = dump(w.db);
           let got: Outcome;
           let result: unknown;
           try {
-            result = c.call(w, k);
+            result = await c.call(w, k);
             got = "ok";
           } catch (e) {
             got = outcomeOf(e);

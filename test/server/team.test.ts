@@ -11,7 +11,9 @@ import {
   setRequiredAnnotators,
   teamOverview,
 } from "../../lib/server/team";
-import { verifyCredentials } from "../../lib/server/users";
+import { createProject } from "../../lib/server/projects";
+import { signInWithPassword } from "../../lib/server/signin";
+import { addMember } from "../../lib/server/users";
 import { actorFor, projectFixture } from "../support/db";
 
 const xml = `<?xml version="1.0"?>
@@ -30,7 +32,10 @@ function setup() {
 describe("teamOverview", () => {
   it("lists members with what they annotate, the lexelts, and the accounts that could be added", () => {
     const { db, coord, ann, project } = setup();
-    actorFor(db, "zoe", "annotator");
+    // zoe is in another project of coord's; xena is in nobody's project of coord's: not offered.
+    const zoe = actorFor(db, "zoe", "annotator");
+    actorFor(db, "xena", "annotator");
+    addMember(db, coord, createProject(db, coord, { name: "p2" }).id, zoe.name);
     const t = teamOverview(db, coord, project.id);
     expect(t.project).toEqual({ id: project.id, name: "p", requiredAnnotators: null, guidelines: "" });
     expect(t.lexelts.map((l) => [l.item, l.instances])).toEqual([["calm.a", 2], ["hop.v", 1]]);
@@ -103,9 +108,9 @@ describe("setGuidelines", () => {
 });
 
 describe("createAnnotatorForProject", () => {
-  it("creates an annotator member with the typed password, hashed", () => {
+  it("creates an annotator member with the typed password, hashed", async () => {
     const { db, coord, project } = setup();
-    const r = createAnnotatorForProject(db, coord, project.id, { name: "nina", password: "correct horse" });
+    const r = await createAnnotatorForProject(db, coord, project.id, { name: "nina", password: "correct horse" });
     expect(r).toMatchObject({ user: { name: "nina", role: "annotator" }, password: "correct horse", generated: false });
     expect(teamOverview(db, coord, project.id).members.map((m) => m.name)).toContain("nina");
     const stored = db.$client.prepare("select password_hash from users where name = 'nina'").get() as { password_hash: string };
@@ -113,12 +118,13 @@ describe("createAnnotatorForProject", () => {
     expect(bcrypt.compareSync("correct horse", stored.password_hash)).toBe(true);
   });
 
-  it("generates a password when none is typed, and the account can sign in with it", () => {
+  it("generates a password when none is typed, and the account can sign in with it", async () => {
     const { db, coord, project } = setup();
-    const r = createAnnotatorForProject(db, coord, project.id, { name: "omar", password: "" });
+    const r = await createAnnotatorForProject(db, coord, project.id, { name: "omar", password: "" });
     expect(r.generated).toBe(true);
     expect(r.password).toMatch(/^[a-z2-9]{4}-[a-z2-9]{4}-[a-z2-9]{4}$/);
-    expect(verifyCredentials(db, "omar", r.password)).toMatchObject({ ok: true, user: { name: "omar" } });
+    const signedIn = await signInWithPassword(db, { name: "omar", password: r.password, client: "192.0.2.1", deviceCookie: null, secret: "s" });
+    expect(signedIn).toMatchObject({ ok: true, user: { name: "omar" } });
   });
 
   it("generates different passwords from an alphabet without look-alikes", () => {
@@ -134,17 +140,17 @@ describe("createAnnotatorForProject", () => {
     ["spaces only", { name: "pia", password: " ".repeat(12) }, /one character repeated/],
     ["66 characters but 78 bytes (bcrypt reads 72)", { name: "pia", password: "café-crème ".repeat(6) }, /at most 72 bytes/],
     ["a bad name", { name: "two words", password: "long enough" }, /letters, digits/],
-  ])("refuses %s and creates nothing", (_what, input, message) => {
+  ])("refuses %s and creates nothing", async (_what, input, message) => {
     const { db, coord, project } = setup();
     const before = teamOverview(db, coord, project.id).members.length;
-    expect(() => createAnnotatorForProject(db, coord, project.id, input)).toThrow(message);
+    await expect(createAnnotatorForProject(db, coord, project.id, input)).rejects.toThrow(message);
     expect(teamOverview(db, coord, project.id).members).toHaveLength(before);
   });
 
-  it("is refused to annotators and to coordinators of other projects, creating no account", () => {
+  it("is refused to annotators and to coordinators of other projects, creating no account", async () => {
     const { db, ann, project } = setup();
-    expect(() => createAnnotatorForProject(db, ann, project.id, { name: "sly", password: "long enough" })).toThrow(AuthError);
-    expect(() => createAnnotatorForProject(db, actorFor(db, "other", "coordinator"), project.id, { name: "sly", password: "long enough" })).toThrow(
+    await expect(createAnnotatorForProject(db, ann, project.id, { name: "sly", password: "long enough" })).rejects.toThrow(AuthError);
+    await expect(createAnnotatorForProject(db, actorFor(db, "other", "coordinator"), project.id, { name: "sly", password: "long enough" })).rejects.toThrow(
       NotFoundError,
     );
     expect(db.$client.prepare("select count(*) as n from users where name = 'sly'").get()).toEqual({ n: 0 });
@@ -155,6 +161,7 @@ describe("addExistingMember", () => {
   it("adds an account by id, once", () => {
     const { db, coord, project } = setup();
     const zoe = actorFor(db, "zoe", "annotator");
+    addMember(db, coord, createProject(db, coord, { name: "p2" }).id, zoe.name);
     expect(addExistingMember(db, coord, project.id, String(zoe.userId))).toMatchObject({ added: true, user: { name: "zoe" } });
     expect(addExistingMember(db, coord, project.id, zoe.userId)).toMatchObject({ added: false });
     expect(teamOverview(db, coord, project.id).others).toEqual([]);
@@ -166,5 +173,15 @@ describe("addExistingMember", () => {
     expect(() => addExistingMember(db, coord, project.id, "")).toThrow(InputError);
     expect(() => addExistingMember(db, coord, project.id, 9999)).toThrow(InputError);
     expect(() => addExistingMember(db, ann, project.id, zoe.userId)).toThrow(AuthError);
+  });
+
+  it("refuses accounts outside the coordinator's projects (another project's coordinator included)", () => {
+    const { db, coord, project } = setup();
+    const stranger = actorFor(db, "stranger", "annotator");
+    const otherCoord = actorFor(db, "boss", "coordinator");
+    createProject(db, otherCoord, { name: "elsewhere" });
+    expect(teamOverview(db, coord, project.id).others).toEqual([]);
+    for (const id of [stranger.userId, otherCoord.userId]) expect(() => addExistingMember(db, coord, project.id, id)).toThrow("No such account.");
+    expect(teamOverview(db, coord, project.id).members.map((m) => m.name)).toEqual(["ann", "coord"]);
   });
 });

@@ -15,7 +15,7 @@ import { knownMigrations, MIGRATIONS_TABLE, migrationsFolder, NewerDatabaseError
 import { SYSTEM } from "../../lib/server/actor";
 import { doctor } from "../../lib/server/deploy";
 import { exportResponses } from "../../lib/server/response-import";
-import { verifyCredentials } from "../../lib/server/users";
+import { signInWithPassword } from "../../lib/server/signin";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/lexgold-0001.db");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-upgrade-"));
@@ -52,7 +52,7 @@ describe("a database from an earlier lexgold", () => {
     expect(before.migrations.length).toBeGreaterThan(0);
   });
 
-  it("opens with the current code, is migrated, and keeps every response and its history", () => {
+  it("opens with the current code, is migrated, and keeps every response and its history", async () => {
     const file = copyOfFixture();
     const before = rows(file);
     const db = openDb(file);
@@ -68,7 +68,7 @@ describe("a database from an earlier lexgold", () => {
       // And the current code reads them: the export lists one line per response, the accounts still sign in.
       const project = db.$client.prepare("select id from projects").get() as { id: number };
       expect(exportResponses(db, SYSTEM, project.id).trim().split("\n")).toHaveLength(1 + before.responses.length);
-      expect(verifyCredentials(db, "ann2", "fixture-password")).toMatchObject({ ok: true });
+      expect(await signInWithPassword(db, { name: "ann2", password: "fixture-password", client: null, deviceCookie: null, secret: "s".repeat(40) })).toMatchObject({ ok: true });
     } finally {
       db.$client.close();
     }

@@ -17,9 +17,13 @@
  * annotator, lexelt or instance, an empty answer, a placeholder kind (NONE, N/A…),
  * NAME or NIL mixed with substitutes, more than three substitutes, an empty or
  * repeated substitute, an over-long cell, and an annotator × instance given twice.
+ *
+ * Cells are safe to open in a spreadsheet (./spreadsheet.ts): one beginning with
+ * =, +, - or @ is written with a leading apostrophe, which reading removes again.
  * Pure: strings in, records out.
  */
 import { type Diagnostic, diag, splitLines } from "../../scoring/diagnostics";
+import { neutraliseCell, restoreCell } from "./spreadsheet";
 import type { AnnotatorResponse } from "../types";
 
 export const RESPONSE_COLUMNS = ["annotator", "lexelt", "instance", "answer", "multiword"] as const;
@@ -112,7 +116,7 @@ export function parseResponsesTsv(text: string, file: string, opts: ResponsesPar
       error(src.line, "a carriage return (CR) inside the line; lines must end in LF or CRLF (was the file saved with old Mac line endings?)");
       continue;
     }
-    const cells = src.text.split("\t");
+    const cells = src.text.split("\t").map(restoreCell);
     if (first) {
       first = false;
       if (isHeader(cells)) {
@@ -164,6 +168,11 @@ function cell(s: string): string {
   return s.replace(/[\t\r\n]+/g, " ");
 }
 
+/** A cell as the file holds it: as above, and never taken for a formula by a spreadsheet. */
+function safe(s: string): string {
+  return neutraliseCell(cell(s));
+}
+
 /** The answer cell for a response: NAME, NIL, or the substitutes joined by ";". */
 export function formatAnswer(r: Pick<AnnotatorResponse, "kind" | "substitutes">): string {
   return r.kind === "substitutes" ? r.substitutes.map((s) => cell(s).replace(/;/g, ",")).join(";") : r.kind;
@@ -173,7 +182,7 @@ export function formatAnswer(r: Pick<AnnotatorResponse, "kind" | "substitutes">)
 export function writeResponsesTsv(responses: readonly AnnotatorResponse[]): string {
   const lines = [RESPONSE_COLUMNS.join("\t")];
   for (const r of responses) {
-    lines.push([cell(r.annotator), cell(r.lexelt), cell(r.instanceId), formatAnswer(r), cell(r.multiword ?? "")].join("\t"));
+    lines.push([safe(r.annotator), safe(r.lexelt), safe(r.instanceId), neutraliseCell(formatAnswer(r)), safe(r.multiword ?? "")].join("\t"));
   }
   return lines.join("\n") + "\n";
 }

@@ -7,6 +7,7 @@
 import { revalidatePath } from "next/cache";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
+import { removeMember } from "@/lib/server/accounts";
 import { setAssignments } from "@/lib/server/assignments";
 import { InputError, toActionError } from "@/lib/server/errors";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators } from "@/lib/server/team";
@@ -26,7 +27,7 @@ function refresh(projectId: number) {
 
 export async function createAnnotatorAction(projectId: number, _prev: TeamFormState, form: FormData): Promise<TeamFormState> {
   try {
-    const r = createAnnotatorForProject(getDb(), await getActor(), projectId, {
+    const r = await createAnnotatorForProject(getDb(), await getActor(), projectId, {
       name: String(form.get("name") ?? ""),
       password: String(form.get("password") ?? ""),
     });
@@ -85,6 +86,16 @@ export async function setGuidelinesAction(projectId: number, _prev: TeamFormStat
     const text = setGuidelines(getDb(), await getActor(), projectId, String(form.get("guidelines") ?? ""));
     refresh(projectId);
     return { ok: true, message: text === "" ? "Guidelines cleared." : "Guidelines saved." };
+  } catch (e) {
+    return toActionError(e);
+  }
+}
+
+export async function removeMemberAction(projectId: number, _prev: TeamFormState, form: FormData): Promise<TeamFormState> {
+  try {
+    const r = removeMember(getDb(), await getActor(), projectId, String(form.get("userId") ?? ""));
+    refresh(projectId);
+    return { ok: true, message: `Removed ${r.name} from the project; their answers stay.` };
   } catch (e) {
     return toActionError(e);
   }

@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
 import { teamOverview, type TeamView } from "@/lib/server/team";
 import { ResponsesPanel } from "./responses-panel";
-import { AddMemberForm, AssignmentForm, CreateAnnotatorForm, GuidelinesForm, RequiredAnnotatorsForm } from "./team-forms";
+import { AddMemberForm, AssignmentForm, CreateAnnotatorForm, GuidelinesForm, RemoveMemberForm, RequiredAnnotatorsForm } from "./team-forms";
 import styles from "./team.module.css";
 
 export const metadata: Metadata = { title: "Team" };
@@ -49,6 +49,7 @@ export default async function TeamPage({ params }: { params: Promise<{ projectId
               <th scope="col">Role</th>
               <th scope="col">Annotates</th>
               <th scope="col" className="num">Responses</th>
+              <th scope="col">Membership</th>
             </tr>
           </thead>
           <tbody>
@@ -58,11 +59,16 @@ export default async function TeamPage({ params }: { params: Promise<{ projectId
                 <td><span className="tag">{m.role}</span></td>
                 <td>{m.role === "annotator" ? annotates(t, m.lexeltIds) : <span className="muted">—</span>}</td>
                 <td className="num">{m.responses}</td>
+                <td>{m.role === "annotator" && <RemoveMemberForm projectId={t.project.id} userId={m.id} name={m.name} />}</td>
               </tr>
             ))}
           </tbody>
         </table>
       </div>
+
+      <p className="muted small">
+        Reset a password or disable an account on the <a href="/accounts">Accounts</a> page, which also lists failed sign-ins.
+      </p>
 
       <h2>Add people</h2>
       <div className={styles.columns}>

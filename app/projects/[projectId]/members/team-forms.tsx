@@ -2,6 +2,7 @@
 import { startTransition, useActionState, useEffect, useMemo, useRef, useState } from "react";
 import {
   addMemberAction,
+  removeMemberAction,
   createAnnotatorAction,
   setAssignmentAction,
   setGuidelinesAction,
@@ -62,7 +63,7 @@ export function CreateAnnotatorForm({ projectId }: { projectId: number }) {
       <div className="field">
         <label htmlFor="new-password">Initial password</label>
         <input id="new-password" name="password" type="text" autoComplete="off" spellCheck={false} aria-invalid={pwErr ? true : undefined} aria-describedby={pwErr ? "new-password-error" : "new-password-hint"} />
-        <div id="new-password-hint" className="muted small">At least 10 characters. Leave blank to generate one.</div>
+        <div id="new-password-hint" className="muted small">At least 10 characters, not one repeated character. Leave blank to generate one.</div>
         <FieldError id="new-password-error" message={pwErr} />
       </div>
       <button type="submit" disabled={pending}>{pending ? "Creating…" : "Create and add"}</button>
@@ -90,7 +91,7 @@ export function AddMemberForm({ projectId, others }: { projectId: number; others
     <form {...form} aria-labelledby="add-heading">
       <h3 id="add-heading">Add an existing account</h3>
       {others.length === 0 ? (
-        <p className="muted small">Every account is already in this project.</p>
+        <p className="muted small">Every account of your other projects is already in this one. (Other accounts are added from the command line: <code>lexgold member add</code>.)</p>
       ) : (
         <>
           <div className="field">
@@ -217,6 +218,29 @@ export function GuidelinesForm({ projectId, value }: { projectId: number; value:
       <div aria-live="polite">
         <Outcome state={state} fields={["guidelines"]} />
       </div>
+    </form>
+  );
+}
+
+/** Remove an annotator from the project (asks first); their answers stay. */
+export function RemoveMemberForm({ projectId, userId, name }: { projectId: number; userId: number; name: string }) {
+  const { state, pending, form } = useTeamForm(removeMemberAction, projectId);
+  return (
+    <form
+      {...form}
+      onSubmit={(e) => {
+        if (!window.confirm(`Remove ${name} from the project? Their answers stay; they are signed out.`)) {
+          e.preventDefault();
+          return;
+        }
+        form.onSubmit(e);
+      }}
+    >
+      <input type="hidden" name="userId" value={userId} />
+      <button type="submit" className="secondary" disabled={pending} aria-label={`Remove ${name}`}>
+        Remove
+      </button>
+      {state && !state.ok && <span className="field-error" role="alert">{state.message}</span>}
     </form>
   );
 }

@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { importLexeltXml, maxImportBytes } from "@/lib/server/corpus";
 import { InputError } from "@/lib/server/errors";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
+import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
 
 export const dynamic = "force-dynamic";
 
@@ -24,7 +24,11 @@ export async function POST(req: Request, ctx: { params: Promise<{ projectId: str
         { status: 413 },
       );
     }
-    const form = await req.formData();
+    const form = await readFormLimited(
+      req,
+      limit + FORM_OVERHEAD_BYTES,
+      `The upload is over the import limit of ${(limit / 1048576).toFixed(1)} MB; nothing was imported.`,
+    );
     const file = form.get("file");
     if (!(file instanceof File) || file.size === 0) throw new InputError("Choose a lexelt XML file to import.", { file: "Choose a file." });
     if (file.size > limit) {

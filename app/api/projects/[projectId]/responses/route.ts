@@ -2,7 +2,7 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
+import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
 import { exportResponses, importResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
 
 export const dynamic = "force-dynamic";
@@ -45,7 +45,11 @@ export async function POST(req: Request, ctx: Ctx) {
         { status: 413 },
       );
     if (declared > MAX_RESPONSES_BYTES + 64 * 1024) return tooBig();
-    const form = await req.formData();
+    const form = await readFormLimited(
+      req,
+      MAX_RESPONSES_BYTES + FORM_OVERHEAD_BYTES,
+      `The upload is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.`,
+    );
     const file = form.get("file");
     if (!(file instanceof File) || file.size === 0) throw new InputError("Choose a responses TSV file to import.", { file: "Choose a file." });
     if (file.size > MAX_RESPONSES_BYTES) return tooBig();

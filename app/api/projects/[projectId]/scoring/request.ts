@@ -9,7 +9,7 @@ import type { Db } from "@/db/client";
 import { getDb } from "@/lib/db";
 import type { Actor } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
-import { assertSameOrigin } from "@/lib/server/http";
+import { assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
 import { decodeUpload, type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
 
 export type Ctx<T = object> = { params: Promise<{ projectId: string } & T> };
@@ -30,6 +30,11 @@ export function tooBig(req: Request, files: number): Response | null {
     );
   }
   return null;
+}
+
+/** The POST's form, read from the stream and refused past `files` uploads at the limit. */
+export function limitedForm(req: Request, files: number): Promise<FormData> {
+  return readFormLimited(req, files * MAX_RUN_BYTES + FORM_OVERHEAD_BYTES, `The upload is over the limit of ${MAX_RUN_BYTES / 1048576} MB a file; nothing was read.`);
 }
 
 /** A file field of the form, decoded; null when absent or empty and not `required`. */
@@ -77,5 +82,5 @@ export async function withUploadedGold(
   listRuns(db, actor, projectId);
   const big = tooBig(req, 2);
   if (big) return big;
-  return respond(db, actor, await uploadedGold(await req.formData()));
+  return respond(db, actor, await uploadedGold(await limitedForm(req, 2)));
 }

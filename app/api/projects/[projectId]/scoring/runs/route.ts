@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
 import { listRuns, uploadRun } from "@/lib/server/scoring";
-import { type Ctx, idOf, tooBig } from "../request";
+import { type Ctx, idOf, limitedForm, tooBig } from "../request";
 
 export const dynamic = "force-dynamic";
 
@@ -28,7 +28,7 @@ export async function POST(req: Request, ctx: Ctx) {
     listRuns(db, actor, projectId);
     const big = tooBig(req, 1);
     if (big) return big;
-    const form = await req.formData();
+    const form = await limitedForm(req, 1);
     const file = form.get("file");
     if (!(file instanceof File) || file.name === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
     const r = uploadRun(db, actor, projectId, {

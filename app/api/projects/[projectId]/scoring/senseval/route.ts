@@ -2,7 +2,7 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
 import { listRuns, scoreSensevalUpload } from "@/lib/server/scoring";
-import { type Ctx, formFile, idOf, tooBig } from "../request";
+import { type Ctx, formFile, idOf, limitedForm, tooBig } from "../request";
 
 export const dynamic = "force-dynamic";
 
@@ -19,7 +19,7 @@ export async function POST(req: Request, ctx: Ctx) {
     listRuns(db, actor, projectId);
     const big = tooBig(req, 3);
     if (big) return big;
-    const form = await req.formData();
+    const form = await limitedForm(req, 3);
     const result = scoreSensevalUpload(db, actor, projectId, {
       answers: (await formFile(form, "answers", true))!,
       key: (await formFile(form, "key", true))!,

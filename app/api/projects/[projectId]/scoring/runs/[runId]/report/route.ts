@@ -2,7 +2,7 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
 import { type GoldSource, listRuns, runReport } from "@/lib/server/scoring";
-import { type Ctx, attachment, fileNameOf, idOf, tooBig, uploadedGold } from "../../../request";
+import { type Ctx, attachment, fileNameOf, idOf, limitedForm, tooBig, uploadedGold } from "../../../request";
 
 export const dynamic = "force-dynamic";
 
@@ -36,7 +36,7 @@ export async function GET(req: Request, ctx: RunCtx) {
 export async function POST(req: Request, ctx: RunCtx) {
   try {
     assertSameOrigin(req);
-    return tooBig(req, 2) ?? (await report(req, ctx, async (r) => uploadedGold(await r.formData())));
+    return tooBig(req, 2) ?? (await report(req, ctx, async (r) => uploadedGold(await limitedForm(r, 2))));
   } catch (e) {
     return errorResponse(e);
   }

@@ -1,0 +1,92 @@
+"use client";
+import { startTransition, useActionState } from "react";
+import { type AccountFormState, changePasswordAction, resetPasswordAction, setDisabledAction } from "./actions";
+
+type Action = (prev: AccountFormState, form: FormData) => Promise<AccountFormState>;
+
+function useAccountForm(action: Action, confirm?: string) {
+  const [state, dispatch, pending] = useActionState<AccountFormState, FormData>(action, null);
+  const onSubmit = (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    if (confirm && !window.confirm(confirm)) return;
+    const form = new FormData(e.currentTarget);
+    startTransition(() => dispatch(form));
+  };
+  return { state, pending, onSubmit };
+}
+
+/** Reset and disable / re-enable for one account row. */
+export function AccountActions({ userId, name, disabled }: { userId: number; name: string; disabled: boolean }) {
+  const reset = useAccountForm(resetPasswordAction, `Reset the password of ${name}? Their sessions end and the old password stops working.`);
+  const toggle = useAccountForm(setDisabledAction, disabled ? undefined : `Disable ${name}? They are signed out and cannot sign in until re-enabled.`);
+  const state = reset.state ?? toggle.state;
+  return (
+    <div className="account-actions">
+      <form onSubmit={reset.onSubmit}>
+        <input type="hidden" name="userId" value={userId} />
+        <button type="submit" className="secondary" disabled={reset.pending} aria-label={`Reset password of ${name}`}>
+          Reset password
+        </button>
+      </form>
+      <form onSubmit={toggle.onSubmit}>
+        <input type="hidden" name="userId" value={userId} />
+        <input type="hidden" name="disabled" value={disabled ? "false" : "true"} />
+        <button type="submit" className="secondary" disabled={toggle.pending} aria-label={`${disabled ? "Enable" : "Disable"} ${name}`}>
+          {disabled ? "Enable" : "Disable"}
+        </button>
+      </form>
+      <div aria-live="polite">
+        {reset.state?.ok && reset.state.reset ? (
+          <p className="notice ok" role="status">
+            New password for <strong>{reset.state.reset.name}</strong>: <code>{reset.state.reset.password}</code>
+            <br />
+            <span className="small">Pass it on now: it is not shown again.</span>
+          </p>
+        ) : state && !state.ok ? (
+          <p className="notice error" role="alert">{state.message}</p>
+        ) : toggle.state?.ok ? (
+          <p className="notice ok" role="status">{toggle.state.message}</p>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+export function ChangePasswordForm() {
+  const { state, pending, onSubmit } = useAccountForm(changePasswordAction);
+  const err = (f: string) => state?.errors?.[f];
+  const field = (id: string, label: string, autoComplete: string, hint?: string) => (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        name={id}
+        type="password"
+        autoComplete={autoComplete}
+        required
+        aria-invalid={err(id) ? true : undefined}
+        aria-describedby={err(id) ? `${id}-error` : hint ? `${id}-hint` : undefined}
+      />
+      {hint && <div id={`${id}-hint`} className="muted small">{hint}</div>}
+      {err(id) && <div id={`${id}-error`} className="field-error">{err(id)}</div>}
+    </div>
+  );
+  return (
+    <form onSubmit={onSubmit} aria-labelledby="password-heading">
+      <h2 id="password-heading">Change your password</h2>
+      {field("current", "Current password", "current-password")}
+      {field("next", "New password", "new-password", "At least 10 characters, not one repeated character, at most 72 bytes.")}
+      {field("confirm", "New password again", "new-password")}
+      <button type="submit" disabled={pending}>{pending ? "Changing…" : "Change password"}</button>
+      <div aria-live="polite">
+        {state?.ok ? (
+          <p className="notice ok" role="status">
+            {state.message} <a href="/signin">Sign in</a>
+          </p>
+        ) : state && !Object.keys(state.errors ?? {}).length ? (
+          <p className="notice error" role="alert">{state.message}</p>
+        ) : null}
+      </div>
+    </form>
+  );
+}

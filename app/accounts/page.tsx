@@ -1,0 +1,130 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { requireUserPage } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { accountAuditLog, failedSignIns, listAccounts } from "@/lib/server/accounts";
+import { AccountActions } from "./account-forms";
+
+export const metadata: Metadata = { title: "Accounts" };
+export const dynamic = "force-dynamic";
+
+const when = (d: Date) => d.toISOString().replace("T", " ").slice(0, 19) + " UTC";
+
+const ACTIONS: Record<string, string> = {
+  create: "created",
+  "password-change": "changed own password",
+  "password-reset": "reset password",
+  disable: "disabled",
+  enable: "re-enabled",
+  "member-remove": "removed from project",
+  "member-add": "added to project",
+  "sign-out": "signed out",
+};
+
+/** Coordinators: the accounts of their projects; admins: every account. Failed sign-ins and the audit below. */
+export default async function AccountsPage() {
+  const actor = await requireUserPage();
+  if (actor.role === "annotator") redirect("/annotate");
+  const db = getDb();
+  const accounts = listAccounts(db, actor);
+  const failures = failedSignIns(db, actor, { limit: 100 });
+  const audit = accountAuditLog(db, actor, { limit: 50 });
+  return (
+    <>
+      <h1>Accounts</h1>
+      <p className="muted">
+        {actor.role === "admin" ? "Every account on this server." : "The accounts of your projects. You manage their annotators; admins manage coordinators."}
+      </p>
+      <div className="table-wrap">
+        <table aria-labelledby="accounts-heading">
+          <caption id="accounts-heading" className="muted small">Accounts ({accounts.length})</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Role</th>
+              <th scope="col">Projects</th>
+              <th scope="col">Status</th>
+              <th scope="col">Manage</th>
+            </tr>
+          </thead>
+          <tbody>
+            {accounts.map((a) => (
+              <tr key={a.id}>
+                <th scope="row">{a.name}</th>
+                <td><span className="tag">{a.role}</span></td>
+                <td>{a.projects.map((p) => p.name).join(", ") || <span className="muted">—</span>}</td>
+                <td>{a.disabled ? <strong>disabled</strong> : "active"}</td>
+                <td>{a.manageable ? <AccountActions userId={a.id} name={a.name} disabled={a.disabled} /> : <span className="muted">—</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <h2 id="failures-heading">Failed sign-ins</h2>
+      <p className="muted small">
+        The last {failures.length === 100 ? "100" : failures.length} failed sign-ins{actor.role === "admin" ? "" : " for these accounts"}, newest first. “Known browser”:
+        the browser had signed in to that account before, so strangers&rsquo; failures do not lock it out.
+      </p>
+      {failures.length === 0 ? (
+        <p className="muted">None.</p>
+      ) : (
+        <div className="table-wrap">
+          <table aria-labelledby="failures-heading">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Name typed</th>
+                <th scope="col">From</th>
+                <th scope="col">Browser</th>
+                <th scope="col">Outcome</th>
+              </tr>
+            </thead>
+            <tbody>
+              {failures.map((f, i) => (
+                <tr key={i}>
+                  <td className="nowrap">{when(f.at)}</td>
+                  <th scope="row">{f.name}</th>
+                  <td><code>{f.client}</code></td>
+                  <td>{f.knownDevice ? "known browser" : "unknown"}</td>
+                  <td>{f.throttled ? "refused: too many failures" : "wrong name or password"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+
+      <h2 id="audit-heading">Account changes</h2>
+      {audit.length === 0 ? (
+        <p className="muted">None yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table aria-labelledby="audit-heading">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Account</th>
+                <th scope="col">Change</th>
+                <th scope="col">By</th>
+              </tr>
+            </thead>
+            <tbody>
+              {audit.map((e, i) => (
+                <tr key={i}>
+                  <td className="nowrap">{when(e.at)}</td>
+                  <th scope="row">{e.target ?? "—"}</th>
+                  <td>
+                    {ACTIONS[e.action] ?? e.action}
+                    {e.project ? ` (${e.project})` : ""}
+                  </td>
+                  <td>{e.actor ?? "command line"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * Who is the client? The socket's address, unless the socket belongs to a proxy
+ * named in LEXGOLD_TRUSTED_PROXY (addresses or CIDR blocks, comma-separated):
+ * only then are X-Forwarded-For / X-Forwarded-Host believed.
+ *
+ * `next start` fills X-Forwarded-For from the socket only when the request does
+ * not carry one, so a client could write its own. instrumentation.ts therefore
+ * installs `installPeerHeader` in the server process: every request gets
+ * `x-lexgold-peer` = the socket's address (whatever the client sent under that
+ * name), and forwarded headers are dropped unless the peer is a trusted proxy.
+ *
+ * No next, db or fs here: the hook runs before the app is loaded.
+ */
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+
+export const PEER_HEADER = "x-lexgold-peer";
+const FORWARDED = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "forwarded"];
+
+/** "::ffff:127.0.0.1" → "127.0.0.1"; brackets and ports off "[::1]:80" / "1.2.3.4:5". */
+export function normaliseAddress(raw: string): string {
+  let a = raw.trim();
+  const bracket = /^\[([^\]]+)\](?::\d+)?$/.exec(a);
+  if (bracket) a = bracket[1];
+  else if (/^\d+\.\d+\.\d+\.\d+:\d+$/.test(a)) a = a.slice(0, a.lastIndexOf(":"));
+  if (a.toLowerCase().startsWith("::ffff:") && net.isIPv4(a.slice(7))) a = a.slice(7);
+  return a.toLowerCase();
+}
+
+let cache: { spec: string; list: net.BlockList | null } | null = null;
+
+/** The trusted proxies from LEXGOLD_TRUSTED_PROXY, or null when none is configured. */
+function trustedList(spec = process.env.LEXGOLD_TRUSTED_PROXY ?? ""): net.BlockList | null {
+  if (cache && cache.spec === spec) return cache.list;
+  const entries = spec.split(/[\s,]+/).filter(Boolean);
+  let list: net.BlockList | null = null;
+  if (entries.length > 0) {
+    list = new net.BlockList();
+    for (const e of entries) {
+      const [addr, bits] = e.split("/");
+      const a = normaliseAddress(addr);
+      const type = net.isIPv6(a) ? "ipv6" : "ipv4";
+      if (!net.isIP(a)) throw new Error(`LEXGOLD_TRUSTED_PROXY: "${e}" is not an IP address or CIDR block`);
+      if (bits !== undefined) list.addSubnet(a, Number(bits), type);
+      else list.addAddress(a, type);
+    }
+  }
+  cache = { spec, list };
+  return list;
+}
+
+export function isTrustedProxy(address: string): boolean {
+  const list = trustedList();
+  if (!list) return false;
+  const a = normaliseAddress(address);
+  if (!net.isIP(a)) return false;
+  return list.check(a, net.isIPv6(a) ? "ipv6" : "ipv4");
+}
+
+type HeaderGet = (name: string) => string | null | undefined;
+
+function getter(headers: Headers | Record<string, unknown> | undefined): HeaderGet {
+  if (!headers) return () => undefined;
+  if (typeof (headers as Headers).get === "function") return (n) => (headers as Headers).get(n);
+  return (n) => {
+    const v = (headers as Record<string, unknown>)[n];
+    return Array.isArray(v) ? v.join(",") : typeof v === "string" ? v : undefined;
+  };
+}
+
+/**
+ * The client's address for a request whose headers passed through the peer
+ * hook: the socket's, or — behind a trusted proxy — the right-most address in
+ * X-Forwarded-For that is not itself a trusted proxy. null when the hook did not
+ * run (then nothing in the headers can be believed).
+ */
+export function clientAddress(headers: Headers | Record<string, unknown> | undefined): string | null {
+  const get = getter(headers);
+  const peer = get(PEER_HEADER);
+  if (!peer) return null;
+  if (!isTrustedProxy(peer)) return normaliseAddress(peer);
+  const chain = (get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  for (let i = chain.length - 1; i >= 0; i--) {
+    if (!isTrustedProxy(chain[i])) return normaliseAddress(chain[i]);
+  }
+  return normaliseAddress(peer);
+}
+
+/** The host the client asked for: X-Forwarded-Host only from a trusted proxy, else Host. */
+export function requestHost(headers: Headers | Record<string, unknown>): string | null {
+  const get = getter(headers);
+  const peer = get(PEER_HEADER);
+  const fwd = get("x-forwarded-host");
+  if (peer && isTrustedProxy(peer) && fwd) return fwd.split(",")[0].trim();
+  return get("host") ?? null;
+}
+
+const INSTALLED = Symbol.for("lexgold.peerHeader");
+
+/** Stamp each incoming request with its socket's address and drop forwarded headers from untrusted peers. */
+export function stampRequest(req: http.IncomingMessage): void {
+  const peer = normaliseAddress(req.socket?.remoteAddress ?? "");
+  req.headers[PEER_HEADER] = peer || "unknown";
+  if (!isTrustedProxy(peer)) for (const h of FORWARDED) delete req.headers[h];
+}
+
+export function installPeerHeader(): void {
+  for (const Server of [http.Server, https.Server] as Array<typeof http.Server>) {
+    const proto = Server.prototype as http.Server & { [INSTALLED]?: boolean };
+    if (proto[INSTALLED]) continue;
+    const emit = proto.emit;
+    proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
+      if (event === "request" || event === "checkContinue" || event === "upgrade") stampRequest(args[0] as http.IncomingMessage);
+      return (emit as (this: http.Server, e: string | symbol, ...a: unknown[]) => boolean).call(this, event, ...args);
+    } as typeof proto.emit;
+    proto[INSTALLED] = true;
+  }
+}
