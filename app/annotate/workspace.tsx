@@ -2,15 +2,14 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import {
-  FEW_TARGETS,
-  type InstanceStep,
-  type InstanceView,
-  type LexeltProgress,
-  type OwnResponse,
-  type Progress,
-  type ResponseKind,
-  type WorkspaceView,
+import type {
+  InstanceStep,
+  InstanceView,
+  LexeltProgress,
+  OwnResponse,
+  Progress,
+  ResponseKind,
+  WorkspaceView,
 } from "@/lib/server/responses";
 import { type SaveResponseResult, saveResponseAction, workspaceStepAction, workspaceTargetsAction } from "./actions";
 import { Bar } from "./progress-bar";
@@ -91,6 +90,7 @@ interface PaneProps {
   userId: number;
   targets: LexeltProgress[] | null;
   targetCount: number;
+  fewTargets: boolean;
   onOpenTargets: () => void;
   navigating: boolean;
   go: (ref: number | null) => void;
@@ -100,7 +100,7 @@ interface PaneProps {
 }
 
 /** One instance: the sentence, the form, the neighbours; remounted (keyed by instance) on every move. */
-function InstancePane({ step: view, project, progress, current, userId, targets, targetCount, onOpenTargets, navigating, go, skip, onSaved, onResponse }: PaneProps) {
+function InstancePane({ step: view, project, progress, current, userId, targets, targetCount, fewTargets, onOpenTargets, navigating, go, skip, onSaved, onResponse }: PaneProps) {
   const { instance } = view;
   const saved = fromResponse(view.response);
   const [draft, setDraftState] = useState<Draft>(saved);
@@ -590,12 +590,12 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
           </p>
           <details
             className={s.lexelts}
-            open={targetCount <= FEW_TARGETS}
+            open={fewTargets}
             onToggle={(e) => {
               if ((e.currentTarget as HTMLDetailsElement).open) onOpenTargets();
             }}
           >
-            <summary>All targets{targets ? ` (${targets.length})` : targetCount <= FEW_TARGETS ? ` (${targetCount})` : ""}</summary>
+            <summary>All targets{targets ? ` (${targets.length})` : fewTargets ? ` (${targetCount})` : ""}</summary>
             {targets === null && <p className="small muted">Loading…</p>}
             <ul className="plain">
               {(targets ?? []).map((l) => (
@@ -829,8 +829,8 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
 
   // A short list is shown at once; a long one when opened.
   useEffect(() => {
-    if (view.targetCount <= FEW_TARGETS) loadTargets();
-  }, [loadTargets, view.targetCount]);
+    if (view.fewTargets) loadTargets();
+  }, [loadTargets, view.fewTargets]);
 
   // The browser's back and forward between instances of this page; and a page
   // Next brought back from its cache for another address.
@@ -858,6 +858,7 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
       userId={userId}
       targets={shownTargets}
       targetCount={view.targetCount}
+      fewTargets={view.fewTargets}
       onOpenTargets={loadTargets}
       navigating={navigating}
       go={go}

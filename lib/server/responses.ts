@@ -287,6 +287,8 @@ export interface WorkspaceView {
   upcoming: InstanceStep[];
   /** How many lexelts the caller annotates, counted up to FEW_TARGETS + 1 (the list of targets is fetched apart). */
   targetCount: number;
+  /** Whether they are few enough (at most FEW_TARGETS) to list at once. */
+  fewTargets: boolean;
 }
 
 /** Up to this many targets, the workspace lists them at once. */
@@ -367,6 +369,7 @@ export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?:
     progress: totals(db, s),
     targetCount: lexeltCountUpTo(db, s, FEW_TARGETS + 1),
   };
+  const few = { fewTargets: base.targetCount <= FEW_TARGETS };
   if (!entry) {
     return {
       ...base,
@@ -379,10 +382,11 @@ export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?:
       lexelt: null,
       firstRef: step(db, s, null, 1)?.ref ?? null,
       upcoming: [],
+      ...few,
     };
   }
   const [here, ...upcoming] = stepsFrom(db, s, entry, UPCOMING);
-  return { ...base, ...here, firstRef: null, upcoming };
+  return { ...base, ...few, ...here, firstRef: null, upcoming };
 }
 
 /** Where the annotator left off: the first unanswered after their last saved instance (wrapping round), else the first unanswered. */
