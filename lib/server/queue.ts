@@ -22,6 +22,7 @@
  * No checks here: callers (lib/server/responses.ts) check who asks first.
  */
 import "server-only";
+import type Database from "better-sqlite3";
 import type { Db } from "../../db/client";
 
 export interface QueueScope {
@@ -53,12 +54,34 @@ type Filter = "open" | "unanswered";
 
 const LEXELT_COLUMNS = "l.id as id, l.position as position, l.lemma as lemma, l.instance_count as instanceCount, l.instances_before as instancesBefore";
 
-function get<T>(db: Db, sql: string, ...params: unknown[]): T | undefined {
-  return db.$client.prepare(sql).get(...params) as T | undefined;
+type Client = Db["$client"];
+type Statement = Database.Statement<unknown[], unknown>;
+
+/**
+ * Prepared statements, kept per connection: preparing was most of a save's
+ * server time (each step runs a dozen small statements). The SQL texts are the
+ * fixed ones of this module, so the cache stays small.
+ */
+const statements = new WeakMap<Client, Map<string, Statement>>();
+
+function prepared(db: Pick<Db, "$client">, sql: string): Statement {
+  let m = statements.get(db.$client);
+  if (!m) statements.set(db.$client, (m = new Map()));
+  let st = m.get(sql);
+  if (!st) m.set(sql, (st = db.$client.prepare<unknown[]>(sql)));
+  return st;
 }
 
-function all<T>(db: Db, sql: string, ...params: unknown[]): T[] {
-  return db.$client.prepare(sql).all(...params) as T[];
+export function get<T>(db: Pick<Db, "$client">, sql: string, ...params: unknown[]): T | undefined {
+  return prepared(db, sql).get(...params) as T | undefined;
+}
+
+export function run(db: Pick<Db, "$client">, sql: string, ...params: unknown[]): void {
+  prepared(db, sql).run(...params);
+}
+
+function all<T>(db: Pick<Db, "$client">, sql: string, ...params: unknown[]): T[] {
+  return prepared(db, sql).all(...params) as T[];
 }
 
 export function queueScope(db: Db, projectId: number, userId: number, required: number | null): QueueScope {
@@ -277,12 +300,15 @@ export function closedByLexelt(db: Db, s: QueueScope): Map<number, number> {
 
 /** In the transaction that adds a response (not one that revises it): count it. */
 export function countNewResponse(db: Pick<Db, "$client">, projectId: number, userId: number, lexeltId: number): void {
-  db.$client
-    .prepare("insert into queue_counts (project_id, user_id, lexelt_id, done) values (?, ?, ?, 1) on conflict (user_id, lexelt_id) do update set done = done + 1")
-    .run(projectId, userId, lexeltId);
-  db.$client
-    .prepare("insert into annotator_counts (project_id, user_id, done) values (?, ?, 1) on conflict (project_id, user_id) do update set done = done + 1")
-    .run(projectId, userId);
+  prepared(db, "insert into queue_counts (project_id, user_id, lexelt_id, done) values (?, ?, ?, 1) on conflict (user_id, lexelt_id) do update set done = done + 1").run(
+    projectId,
+    userId,
+    lexeltId,
+  );
+  prepared(db, "insert into annotator_counts (project_id, user_id, done) values (?, ?, 1) on conflict (project_id, user_id) do update set done = done + 1").run(
+    projectId,
+    userId,
+  );
 }
 
 /** In the import's transaction: the lexelts' instance counts and running sums for the whole project (O(n), as the import). */

@@ -10,10 +10,10 @@
  * annotators while the annotator has none. It is never read whole: see queue.ts.
  */
 import "server-only";
-import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
-import { assignments, instances, lexelts, memberships, projects, responseHistory, responses } from "../../db/schema";
+import { assignments, instances, lexelts, memberships, projects, responseHistory } from "../../db/schema";
 import { type Actor, type ProjectRow, type UserActor, requireProject, requireSignedIn } from "./actor";
 import {
   type Entry,
@@ -23,6 +23,7 @@ import {
   countNewResponse,
   doneByLexelt,
   entryOf,
+  get,
   jumpEntry,
   lexeltCountUpTo,
   lexeltLabel,
@@ -31,6 +32,7 @@ import {
   nextUnanswered,
   positionOf,
   queueScope,
+  run,
   step,
   totals,
 } from "./queue";
@@ -172,6 +174,22 @@ interface OwnRow {
   updatedAt: Date;
 }
 
+/** A responses row as the raw statements read it (updated_at in epoch ms). */
+interface ResponseRow {
+  id: number;
+  kind: ResponseKind;
+  substitutes: string;
+  multiword: string | null;
+  revision: number;
+  updatedAt: number;
+}
+
+const RESPONSE_COLUMNS = "id, kind, substitutes, multiword, revision, updated_at as updatedAt";
+
+function asOwnRow(r: ResponseRow): OwnRow {
+  return { kind: r.kind, substitutes: r.substitutes, multiword: r.multiword, revision: r.revision, updatedAt: new Date(r.updatedAt) };
+}
+
 function ownView(r: OwnRow): OwnResponse {
   return {
     kind: r.kind,
@@ -295,18 +313,21 @@ export interface WorkspaceView {
 export const FEW_TARGETS = 12;
 
 function instanceStep(db: Db, s: QueueScope, e: Entry, position: number, prev?: Entry | null): { step: InstanceStep; next: Entry | null } {
-  const row = db
-    .select({ instanceId: instances.instanceId, before: instances.before, head: instances.head, after: instances.after })
-    .from(instances)
-    .where(eq(instances.id, e.ref))
-    .get()!;
+  // Raw statements, prepared once (queue.ts): a save reads a few of these steps.
+  const row = get<{ instanceId: string; before: string; head: string; after: string }>(
+    db,
+    "select instance_id as instanceId, before, head, after from instances where id = ?",
+    e.ref,
+  )!;
   const l = lexeltRow(db, e.lexeltId);
   const label = lexeltLabel(db, s, l);
-  const own = db
-    .select({ kind: responses.kind, substitutes: responses.substitutes, multiword: responses.multiword, revision: responses.revision, updatedAt: responses.updatedAt })
-    .from(responses)
-    .where(and(eq(responses.instanceRef, e.ref), eq(responses.userId, s.userId)))
-    .get();
+  const ownRow = get<Omit<OwnRow, "updatedAt"> & { updatedAt: number }>(
+    db,
+    "select kind, substitutes, multiword, revision, updated_at as updatedAt from responses where instance_ref = ? and user_id = ?",
+    e.ref,
+    s.userId,
+  );
+  const own = ownRow && { ...ownRow, updatedAt: new Date(ownRow.updatedAt) };
   const before = prev === undefined ? step(db, s, e, -1) : prev;
   const next = step(db, s, e, 1);
   const nu = nextUnanswered(db, s, e);
@@ -477,12 +498,12 @@ export function saveResponse(
   const a = requireAnnotator(actor);
   const p = requireProject(db, a, projectId);
   const inst = Number.isInteger(instanceRef)
-    ? db
-        .select({ ref: instances.id, lexeltId: instances.lexeltId, head: instances.head, lemma: lexelts.lemma })
-        .from(instances)
-        .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
-        .where(and(eq(instances.id, instanceRef), eq(instances.projectId, p.id)))
-        .get()
+    ? get<{ ref: number; lexeltId: number; head: string; lemma: string }>(
+        db,
+        "select i.id as ref, i.lexelt_id as lexeltId, i.head as head, l.lemma as lemma from instances i join lexelts l on l.id = i.lexelt_id where i.id = ? and i.project_id = ?",
+        instanceRef,
+        p.id,
+      )
     : undefined;
   if (!inst) throw new NotFoundError("No such instance in this project.");
   const s = scopeOf(db, p, a.userId);
@@ -496,63 +517,68 @@ export function saveResponse(
       ? Math.min(Math.round(opts.data.activeMs), 24 * 3600 * 1000)
       : null;
 
+  // Raw statements, prepared once (queue.ts): the save is the hot path.
   const saved = db.transaction(
-    (tx) => {
-      const cur = tx
-        .select()
-        .from(responses)
-        .where(and(eq(responses.instanceRef, inst.ref), eq(responses.userId, a.userId)))
-        .get();
+    () => {
+      const cur = get<ResponseRow>(db, `select ${RESPONSE_COLUMNS} from responses where instance_ref = ? and user_id = ?`, inst.ref, a.userId);
       if (cur && cur.revision !== expectedRevision) {
         throw new ConflictError(
           "This instance was saved elsewhere (another tab or window) since you opened it. Choose which answer to keep.",
-          ownView(cur),
+          ownView(asOwnRow(cur)),
         );
       }
-      const now = new Date();
-      const values = { kind: clean.kind, substitutes: JSON.stringify(clean.substitutes), multiword: clean.multiword, updatedAt: now };
-      let row: typeof cur;
+      const now = Date.now();
+      const substitutes = JSON.stringify(clean.substitutes);
+      let row: ResponseRow;
       if (cur) {
-        row = tx
-          .update(responses)
-          .set({ ...values, revision: cur.revision + 1 })
-          .where(eq(responses.id, cur.id))
-          .returning()
-          .get();
+        row = get<ResponseRow>(
+          db,
+          `update responses set kind = ?, substitutes = ?, multiword = ?, updated_at = ?, revision = ? where id = ? returning ${RESPONSE_COLUMNS}`,
+          clean.kind,
+          substitutes,
+          clean.multiword,
+          now,
+          cur.revision + 1,
+          cur.id,
+        )!;
       } else {
         if (p.requiredAnnotators != null) {
-          const n = tx
-            .select({ n: sql<number>`count(*)` })
-            .from(responses)
-            .where(and(eq(responses.instanceRef, inst.ref), ne(responses.userId, a.userId)))
-            .get()!.n;
+          const n = get<{ n: number }>(db, "select count(*) as n from responses where instance_ref = ? and user_id <> ?", inst.ref, a.userId)!.n;
           if (n >= p.requiredAnnotators) {
             const m = `This instance already has the ${p.requiredAnnotators} responses it needs; nothing was saved. Move on to the next one.`;
             throw new InputError(m, { form: m });
           }
         }
-        row = tx
-          .insert(responses)
-          .values({ ...values, projectId: p.id, instanceRef: inst.ref, userId: a.userId, revision: 1, activeMs })
-          .returning()
-          .get();
+        row = get<ResponseRow>(
+          db,
+          `insert into responses (project_id, instance_ref, user_id, kind, substitutes, multiword, revision, active_ms, updated_at)
+           values (?, ?, ?, ?, ?, ?, 1, ?, ?) returning ${RESPONSE_COLUMNS}`,
+          p.id,
+          inst.ref,
+          a.userId,
+          clean.kind,
+          substitutes,
+          clean.multiword,
+          activeMs,
+          now,
+        )!;
         countNewResponse(db, p.id, a.userId, inst.lexeltId);
       }
-      tx.insert(responseHistory)
-        .values({
-          responseId: row!.id,
-          projectId: p.id,
-          instanceRef: inst.ref,
-          userId: a.userId,
-          kind: row!.kind,
-          substitutes: row!.substitutes,
-          multiword: row!.multiword,
-          revision: row!.revision,
-          source: "web",
-          savedAt: now,
-        })
-        .run();
-      return row!;
+      run(
+        db,
+        `insert into response_history (response_id, project_id, instance_ref, user_id, kind, substitutes, multiword, revision, source, saved_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, 'web', ?)`,
+        row.id,
+        p.id,
+        inst.ref,
+        a.userId,
+        row.kind,
+        row.substitutes,
+        row.multiword,
+        row.revision,
+        now,
+      );
+      return asOwnRow(row);
     },
     { behavior: "immediate" },
   );
