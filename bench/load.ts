@@ -5,8 +5,9 @@
  * port with a throw-away database seeded with 2,000 instances and 50 annotators,
  * signs everyone in through next-auth, and drives the workspace with autocannon
  * through the browser's own requests — save (server action), move to the next
- * instance (RSC navigation, every 10th a full page load) — for 60 s, while the
- * coordinator downloads the exports every 5 s. Then checks in the database that
+ * instance (from the save's answer: no request, but every 10th move a full page
+ * load) — for 60 s, while the coordinator downloads the exports every 5 s
+ * (--export-every 0: no coordinator). Then checks in the database that
  * every acknowledged save is there exactly once, and prints the figures with
  * PASS/MISS per target.
  *
@@ -38,8 +39,11 @@ async function main(): Promise<number> {
 
   const rig = await setUp({ annotators: annotatorCount, instances: instanceCount, log });
   try {
-    const { present, absent } = await probeCoordinatorRequests(rig.server.base, rig.coordinatorCookie, coordinatorCandidates(rig.seeded.projectId));
-    log(`coordinator requests: ${present.map((q) => q.name).join(", ")}${absent.length ? ` (not in this build: ${absent.join(", ")})` : ""}`);
+    const { present, absent } =
+      exportEvery > 0
+        ? await probeCoordinatorRequests(rig.server.base, rig.coordinatorCookie, coordinatorCandidates(rig.seeded.projectId))
+        : { present: [], absent: [] };
+    if (exportEvery > 0) log(`coordinator requests: ${present.map((q) => q.name).join(", ")}${absent.length ? ` (not in this build: ${absent.join(", ")})` : ""}`);
 
     const states = initialStates(rig.annotators, rig.seeded.instanceRefs.length);
     const common = {
@@ -63,7 +67,7 @@ async function main(): Promise<number> {
       ...common,
       durationSec,
       thinkSec,
-      coordinator: { cookie: rig.coordinatorCookie, everySec: exportEvery, requests: present },
+      coordinator: exportEvery > 0 ? { cookie: rig.coordinatorCookie, everySec: exportEvery, requests: present } : null,
     });
     await rig.server.stop();
 

@@ -69,8 +69,17 @@ export const lexelts = sqliteTable(
     pos: text("pos").notNull(),
     originalPos: text("original_pos"),
     position: integer("position").notNull(),
+    /** How many instances the lexelt holds (kept by the XML import; the workspace's counts). */
+    instanceCount: integer("instance_count").notNull().default(0),
+    /** How many instances the project's lexelts before this one hold (queue positions without a scan). */
+    instancesBefore: integer("instances_before").notNull().default(0),
   },
-  (t) => [uniqueIndex("lexelts_project_item").on(t.projectId, t.item)],
+  (t) => [
+    uniqueIndex("lexelts_project_item").on(t.projectId, t.item),
+    index("lexelts_project_position").on(t.projectId, t.position),
+    // Lexelts sharing a lemma are numbered for annotators (who never see the PoS).
+    index("lexelts_project_lemma").on(t.projectId, t.lemma, t.position),
+  ],
 );
 
 /** One `<instance id="…">`: the context split around the head exactly as in the file. */
@@ -182,7 +191,48 @@ export const responseHistory = sqliteTable(
     source: text("source", { enum: ["web", "import"] }).notNull(),
     savedAt: integer("saved_at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [index("response_history_response").on(t.responseId)],
+  (t) => [
+    index("response_history_response").on(t.responseId),
+    // The annotator's last save (where the workspace resumes): the index ends in the rowid.
+    index("response_history_user").on(t.projectId, t.userId),
+  ],
+);
+
+/**
+ * How many responses one annotator has given in one lexelt, kept in the
+ * transaction that adds a response (web save, TSV import), so the workspace's
+ * progress never counts the queue.
+ */
+export const queueCounts = sqliteTable(
+  "queue_counts",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    lexeltId: integer("lexelt_id")
+      .notNull()
+      .references(() => lexelts.id, { onDelete: "cascade" }),
+    done: integer("done").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.lexeltId] }), index("queue_counts_project_user").on(t.projectId, t.userId)],
+);
+
+/** How many responses one annotator has given in one project (every lexelt), kept with queue_counts. */
+export const annotatorCounts = sqliteTable(
+  "annotator_counts",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    done: integer("done").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] })],
 );
 
 /** Coordinator's lemmatisation decisions: raw form → lemma (null lemma = keep as typed). */

@@ -235,3 +235,33 @@ test("two tabs saving the same instance: the later one sees the conflict and cho
   await expect(page.getByText("Restored unsaved draft.")).toHaveCount(0);
   await other.close();
 });
+
+test("save & next shows the next instance from the save's answer, and back / forward keep the saved answer", async ({ page }) => {
+  await signIn(page, "annotator3");
+  await openDemo(page);
+  await openTarget(page, "quiet", "d1");
+  const requests: string[] = [];
+  page.on("request", (r) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
+  await typeSubstitutes(page, "silent", "still");
+  await page.keyboard.press("Enter");
+  await expectAt(page, "d2");
+  await expect(page).toHaveURL(/\/annotate\/\d+\/\d+$/);
+  const d2 = page.url();
+  // one request: the save; the page is not fetched again
+  expect(requests).toEqual([expect.stringMatching(/^POST \/annotate\/\d+\/\d+$/)]);
+
+  // leave the workspace, come back with the browser's back button: the answer saved above is what shows
+  await page.getByRole("link", { name: "Annotate", exact: true }).click();
+  await expect(page).toHaveURL(/\/annotate$/);
+  await page.goBack();
+  await expect(page).toHaveURL(d2);
+  await expectAt(page, "d2");
+  await page.keyboard.press("Alt+ArrowLeft");
+  await expectAt(page, "d1");
+  await expect(page.getByText("Your saved answer: silent, still")).toBeVisible();
+
+  // the seed's answer back
+  await typeSubstitutes(page, "silent", "peaceful");
+  await page.keyboard.press("Enter");
+  await expectAt(page, "d2");
+});

@@ -4,6 +4,7 @@ import { requireUserPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { annotatorProjects } from "@/lib/server/responses";
 import { Bar } from "./progress-bar";
+import { RefreshIfChanged } from "./refresh-if-changed";
 import s from "./workspace.module.css";
 
 export const metadata: Metadata = { title: "Annotate" };
@@ -14,6 +15,7 @@ export default async function AnnotatePage() {
   const projects = annotatorProjects(getDb(), actor);
   return (
     <>
+      <RefreshIfChanged />
       <h1>Annotate</h1>
       {projects.length === 0 ? (
         <p className="muted">You are not in any project yet. Your coordinator adds you to the projects you annotate.</p>

@@ -1,10 +1,19 @@
 "use client";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useRef, useState, useTransition } from "react";
-import type { InstanceView, OwnResponse, ResponseKind, WorkspaceView } from "@/lib/server/responses";
-import { saveResponseAction } from "./actions";
+import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import type {
+  InstanceStep,
+  InstanceView,
+  LexeltProgress,
+  OwnResponse,
+  Progress,
+  ResponseKind,
+  WorkspaceView,
+} from "@/lib/server/responses";
+import { type SaveResponseResult, saveResponseAction, workspaceStepAction, workspaceTargetsAction } from "./actions";
 import { Bar } from "./progress-bar";
+import { markAnswersChanged } from "./refresh-if-changed";
 import { DEFAULT_GUIDELINES, displayText } from "./text";
 import s from "./workspace.module.css";
 
@@ -72,10 +81,27 @@ const SUB_FIELDS = ["substitute1", "substitute2", "substitute3"] as const;
 
 type Status = { tone: "ok" | "error" | "info"; text: string } | null;
 
-export function Workspace({ view, userId }: { view: WorkspaceView & { instance: InstanceView }; userId: number }) {
-  const { instance, project, progress } = view;
-  const router = useRouter();
-  const [navigating, startNavigation] = useTransition();
+interface PaneProps {
+  step: InstanceStep;
+  project: WorkspaceView["project"];
+  progress: Progress;
+  /** The freshest counts of the instance's lexelt. */
+  current: LexeltProgress;
+  userId: number;
+  targets: LexeltProgress[] | null;
+  targetCount: number;
+  fewTargets: boolean;
+  onOpenTargets: () => void;
+  navigating: boolean;
+  go: (ref: number | null) => void;
+  skip: () => void;
+  onSaved: (ref: number, res: Extract<SaveResponseResult, { ok: true }>) => void;
+  onResponse: (ref: number, response: OwnResponse) => void;
+}
+
+/** One instance: the sentence, the form, the neighbours; remounted (keyed by instance) on every move. */
+function InstancePane({ step: view, project, progress, current, userId, targets, targetCount, fewTargets, onOpenTargets, navigating, go, skip, onSaved, onResponse }: PaneProps) {
+  const { instance } = view;
   const saved = fromResponse(view.response);
   const [draft, setDraftState] = useState<Draft>(saved);
   const [baseRevision, setBaseRevision] = useState(view.response?.revision ?? 0);
@@ -179,13 +205,6 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
     if (conflict) conflictRef.current?.focus();
   }, [conflict]);
 
-  const go = useCallback(
-    (ref: number | null) => {
-      startNavigation(() => router.push(ref === null ? base : `${base}/${ref}`));
-    },
-    [base, router],
-  );
-
   function activeMs(): number {
     const a = active.current;
     return Math.round(a.ms + (a.since ? performance.now() - a.since : 0));
@@ -216,7 +235,7 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
         setBase(res.revision);
         carriedStatus = `Saved ${instance.instanceId}.`;
         setStatus({ tone: "ok", text: `Saved ${instance.instanceId}.` });
-        go(res.next);
+        onSaved(instance.ref, res);
       } else if (res.conflict) {
         setConflict({ mine: d, saved: res.conflict });
         setStatus({ tone: "error", text: "Not saved: choose which answer to keep." });
@@ -291,7 +310,7 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
         case "KeyM":
           return act(toggleMultiword);
         case "KeyS":
-          return skipTo !== null ? act(() => go(skipTo)) : e.preventDefault();
+          return skipTo !== null ? act(skip) : e.preventDefault();
         case "KeyG":
           return act(openGuidelines);
         case "ArrowLeft":
@@ -318,7 +337,6 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
   }
 
   const isSubs = draft.kind === "substitutes";
-  const current = progress.lexelts.find((l) => l.label === instance.lexeltLabel);
   const pct = (done: number, total: number) => (total > 0 ? `${Math.round((done / total) * 100)}%` : "0%");
   const guidelines = project.guidelines.trim() || DEFAULT_GUIDELINES;
   const unsaved = !sameDraft(draft, saved) || baseRevision !== (view.response?.revision ?? 0);
@@ -398,7 +416,7 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
                   setRestored(false);
                   setErrors({});
                   setStatus({ tone: "ok", text: "Kept the saved answer." });
-                  router.refresh();
+                  onResponse(instance.ref, conflict.saved);
                   setTimeout(() => saveRef.current?.focus(), 0);
                 }}
               >
@@ -529,9 +547,9 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
 
         <nav className={s.nav} aria-label="Instances">
           {view.prevRef !== null ? (
-            <Link className="button secondary" href={`${base}/${view.prevRef}`} aria-keyshortcuts="Alt+ArrowLeft PageUp">
+            <a className="button secondary" href={`${base}/${view.prevRef}`} onClick={inPage(() => go(view.prevRef))} aria-keyshortcuts="Alt+ArrowLeft PageUp">
               ← Previous
-            </Link>
+            </a>
           ) : (
             <span className={`button secondary ${s.off}`} aria-disabled="true">
               ← Previous
@@ -541,16 +559,16 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
             type="button"
             className="secondary"
             disabled={skipTo === null}
-            onClick={() => go(skipTo)}
+            onClick={skip}
             aria-keyshortcuts="Alt+S"
             title="Go on without saving; this instance stays unanswered"
           >
             Skip
           </button>
           {view.nextRef !== null ? (
-            <Link className="button secondary" href={`${base}/${view.nextRef}`} aria-keyshortcuts="Alt+ArrowRight PageDown">
+            <a className="button secondary" href={`${base}/${view.nextRef}`} onClick={inPage(() => go(view.nextRef))} aria-keyshortcuts="Alt+ArrowRight PageDown">
               Next →
-            </Link>
+            </a>
           ) : (
             <span className={`button secondary ${s.off}`} aria-disabled="true">
               Next →
@@ -566,20 +584,25 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
           <p className={s.count}>
             <strong>{progress.done}</strong> of {progress.total} done
           </p>
-          {current && (
-            <>
-              <Bar label={`Progress on ${current.label}`} done={current.done} total={current.total} small />
-              <p className="small muted">
-                {current.label}: {current.done} of {current.total}
-              </p>
-            </>
-          )}
-          <details className={s.lexelts} open={progress.lexelts.length <= 12}>
-            <summary>All targets ({progress.lexelts.length})</summary>
+          <Bar label={`Progress on ${current.label}`} done={current.done} total={current.total} small />
+          <p className="small muted">
+            {current.label}: {current.done} of {current.total}
+          </p>
+          <details
+            className={s.lexelts}
+            open={fewTargets}
+            onToggle={(e) => {
+              if ((e.currentTarget as HTMLDetailsElement).open) onOpenTargets();
+            }}
+          >
+            <summary>All targets{targets ? ` (${targets.length})` : fewTargets ? ` (${targetCount})` : ""}</summary>
+            {targets === null && <p className="small muted">Loading…</p>}
             <ul className="plain">
-              {progress.lexelts.map((l) => (
-                <li key={l.lexeltId} aria-current={l.lexeltId === current?.lexeltId ? "true" : undefined}>
-                  <Link href={`${base}/${l.jumpRef}`}>{l.label}</Link>
+              {(targets ?? []).map((l) => (
+                <li key={l.lexeltId} aria-current={l.lexeltId === current.lexeltId ? "true" : undefined}>
+                  <Link href={`${base}?lexelt=${l.lexeltId}`} prefetch={false}>
+                    {l.label}
+                  </Link>
                   <span className={s.mini} aria-hidden="true">
                     <span style={{ width: pct(l.done, l.total) }} />
                   </span>
@@ -611,6 +634,238 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
         </form>
       </dialog>
     </div>
+  );
+}
+
+/** A plain left click follows the link in the page; a modified one (new tab, window) is left to the browser. */
+function inPage(f: () => void) {
+  return (e: React.MouseEvent<HTMLAnchorElement>) => {
+    if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    f();
+  };
+}
+
+interface CachedStep extends InstanceStep {
+  /** The store's generation (number of saves) when the server sent it: older ones may point Skip at an answered instance. */
+  gen: number;
+}
+
+/**
+ * What this tab knows of one annotator's queue in one project, kept across the
+ * workspace's mounts (Next's router may bring back a page rendered before
+ * later saves: what is here is newer, and wins). Steps hold the instance, its
+ * neighbours and the caller's own response; counts only ever grow with saves.
+ */
+interface QueueStore {
+  steps: Map<number, CachedStep>;
+  lexelts: Map<number, LexeltProgress>;
+  progress: Progress;
+  gen: number;
+}
+
+const stores = new Map<string, QueueStore>();
+
+function storeFor(userId: number, projectId: number, progress: Progress): QueueStore {
+  const k = `${userId}:${projectId}`;
+  let st = stores.get(k);
+  if (!st) stores.set(k, (st = { steps: new Map(), lexelts: new Map(), progress, gen: 0 }));
+  return st;
+}
+
+const revisionOf = (r: OwnResponse | null) => r?.revision ?? 0;
+
+/** Keep a step the server sent; a response this tab knows to be newer (a later revision) stays. */
+function keepStep(st: QueueStore, step: InstanceStep, fresh: boolean) {
+  const had = st.steps.get(step.instance.ref);
+  const response = had && revisionOf(had.response) > revisionOf(step.response) ? had.response : step.response;
+  st.steps.set(step.instance.ref, { ...step, response, gen: fresh || !had ? st.gen : had.gen });
+  const l = st.lexelts.get(step.lexelt.lexeltId);
+  if (fresh || !l || l.done <= step.lexelt.done) st.lexelts.set(step.lexelt.lexeltId, step.lexelt);
+}
+
+function stepsOf(view: WorkspaceView): InstanceStep[] {
+  if (!view.instance || !view.lexelt) return view.upcoming;
+  const { instance, position, response, prevRef, nextRef, nextUnansweredRef, lexelt } = view;
+  return [{ instance, position, response, prevRef, nextRef, nextUnansweredRef, lexelt }, ...view.upcoming];
+}
+
+/** The instance ref in a workspace URL (/annotate/P/I), or null. */
+function refInPath(projectId: number, path: string): number | null {
+  const m = new RegExp(`^/annotate/${projectId}/(\\d+)$`).exec(path);
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * The annotation workspace. The page renders the first instance and the few
+ * after it; from then on the workspace moves from data it holds: a save answers
+ * with the next instances and the counts, Previous / Next / Skip and the
+ * browser's back and forward show what is held (asking the server only for an
+ * instance it has not seen), and the address follows with history.pushState,
+ * so a reload or a shared link opens the same instance.
+ */
+export function Workspace({ view, userId }: { view: WorkspaceView & { instance: InstanceView }; userId: number }) {
+  const { project } = view;
+  const router = useRouter();
+  const base = `/annotate/${project.id}`;
+  const [, rerender] = useReducer((x: number) => x + 1, 0);
+  const storeRef = useRef<QueueStore | null>(null);
+  if (storeRef.current === null) {
+    const st = storeFor(userId, project.id, view.progress);
+    for (const step of stepsOf(view)) keepStep(st, step, false);
+    if (view.progress.done >= st.progress.done) st.progress = view.progress;
+    storeRef.current = st;
+  }
+  const store = storeRef.current;
+  const [currentRef, setCurrentRef] = useState(view.instance.ref);
+  const [navigating, setNavigating] = useState(false);
+  const [targets, setTargets] = useState<LexeltProgress[] | null>(null);
+  const wanted = useRef(0);
+  const targetsAsked = useRef(false);
+
+  /** Ask the server for an instance (and the few after it); false when it refuses. */
+  const fetchStep = useCallback(
+    async (ref: number): Promise<boolean> => {
+      const r = await workspaceStepAction(project.id, ref);
+      if (!r.ok) return false;
+      for (const step of stepsOf(r.view)) keepStep(store, step, true);
+      store.progress = r.view.progress;
+      return store.steps.has(ref);
+    },
+    [project.id, store],
+  );
+
+  /** Show an instance: at once when held, else after asking the server; push its address unless the browser moved there itself. */
+  const show = useCallback(
+    async (ref: number, push: boolean) => {
+      const ticket = ++wanted.current;
+      if (!store.steps.has(ref)) {
+        setNavigating(true);
+        let ok = false;
+        try {
+          ok = await fetchStep(ref);
+        } catch {
+          ok = false;
+        }
+        if (ticket !== wanted.current) return;
+        setNavigating(false);
+        // Not in the queue (any more) or unreachable: let the page say why.
+        if (!ok) return router.push(`${base}/${ref}`);
+      }
+      if (ticket !== wanted.current) return;
+      if (push && refInPath(project.id, window.location.pathname) !== ref) window.history.pushState(null, "", `${base}/${ref}`);
+      setCurrentRef(ref);
+      rerender();
+      // Have the next one ready too.
+      const next = store.steps.get(ref)?.nextRef;
+      if (next != null && !store.steps.has(next)) {
+        fetchStep(next).then(rerender, () => {});
+      }
+    },
+    [base, fetchStep, project.id, router, store],
+  );
+
+  const go = useCallback(
+    (ref: number | null) => {
+      if (ref === null) router.push(base);
+      else void show(ref, true);
+    },
+    [base, router, show],
+  );
+
+  const skip = useCallback(async () => {
+    let here = store.steps.get(currentRef);
+    // After saves, where the next unanswered instance is may have moved on: ask afresh.
+    if (here && here.gen !== store.gen) {
+      setNavigating(true);
+      try {
+        await fetchStep(currentRef);
+      } catch {
+        /* go with what is held */
+      }
+      setNavigating(false);
+      here = store.steps.get(currentRef);
+    }
+    const to = here ? (here.nextUnansweredRef ?? here.nextRef) : null;
+    if (to !== null) go(to);
+  }, [currentRef, fetchStep, go, store]);
+
+  const onSaved = useCallback(
+    (ref: number, res: Extract<SaveResponseResult, { ok: true }>) => {
+      store.gen++;
+      const had = store.steps.get(ref);
+      if (had) store.steps.set(ref, { ...had, response: res.response, lexelt: res.lexelt });
+      store.lexelts.set(res.lexelt.lexeltId, res.lexelt);
+      store.progress = res.progress;
+      for (const step of res.upcoming) keepStep(store, step, true);
+      markAnswersChanged();
+      go(res.next);
+    },
+    [go, store],
+  );
+
+  const onResponse = useCallback(
+    (ref: number, response: OwnResponse) => {
+      const had = store.steps.get(ref);
+      if (had) store.steps.set(ref, { ...had, response });
+      rerender();
+    },
+    [store],
+  );
+
+  const loadTargets = useCallback(() => {
+    if (targetsAsked.current) return;
+    targetsAsked.current = true;
+    workspaceTargetsAction(project.id).then(
+      (r) => {
+        if (r.ok) setTargets(r.targets);
+        else targetsAsked.current = false;
+      },
+      () => {
+        targetsAsked.current = false;
+      },
+    );
+  }, [project.id]);
+
+  // A short list is shown at once; a long one when opened.
+  useEffect(() => {
+    if (view.fewTargets) loadTargets();
+  }, [loadTargets, view.fewTargets]);
+
+  // The browser's back and forward between instances of this page; and a page
+  // Next brought back from its cache for another address.
+  useEffect(() => {
+    const follow = () => {
+      const ref = refInPath(project.id, window.location.pathname);
+      if (ref !== null) void show(ref, false);
+    };
+    window.addEventListener("popstate", follow);
+    const ref = refInPath(project.id, window.location.pathname);
+    if (ref !== null && ref !== view.instance.ref) follow();
+    return () => window.removeEventListener("popstate", follow);
+  }, [project.id, show, view.instance.ref]);
+
+  const step = store.steps.get(currentRef)!;
+  const current = store.lexelts.get(step.lexelt.lexeltId) ?? step.lexelt;
+  const shownTargets = targets && targets.map((t) => store.lexelts.get(t.lexeltId) ?? t);
+  return (
+    <InstancePane
+      key={currentRef}
+      step={step}
+      project={project}
+      progress={store.progress}
+      current={current}
+      userId={userId}
+      targets={shownTargets}
+      targetCount={view.targetCount}
+      fewTargets={view.fewTargets}
+      onOpenTargets={loadTargets}
+      navigating={navigating}
+      go={go}
+      skip={() => void skip()}
+      onSaved={onSaved}
+      onResponse={onResponse}
+    />
   );
 }
 

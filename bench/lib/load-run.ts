@@ -1,15 +1,17 @@
 /**
  * One load phase against a running server: every annotator is an autocannon
  * instance of one connection replaying what the workspace sends — save the
- * answer (the server action), then move to the next instance (the RSC
- * navigation request; every Nth move a full page load instead) — while a
- * coordinator downloads the exports every few seconds. Every request is
+ * answer (the server action), then move to the next instance. The save's answer
+ * carries the next instances and the workspace shows them without another
+ * request (issue #14), so a move costs nothing on the wire, except every Nth
+ * move, a full page load (a reload, a new visit) — while a coordinator
+ * downloads the exports every few seconds. Every request is
  * recorded with its start and end, and every acknowledged save with what it
  * wrote, for the figures and the database check afterwards.
  */
 import autocannon, { type Client, type Instance, type RequestData } from "autocannon";
 import type { AckedSave, SentResponse } from "./acks";
-import { actionStateTree, cacheBustingParam, encodeActionArgs, navigationStateTree, parseActionResult } from "./next-protocol";
+import { actionStateTree, encodeActionArgs, parseActionResult } from "./next-protocol";
 
 export interface Annotator {
   name: string;
@@ -91,7 +93,7 @@ export interface LoadOptions {
    * after a save follows at once, as in the browser. 0 = as fast as the server answers.
    */
   thinkSec: number;
-  /** Every Nth move is a full page load (GET of the HTML) instead of the client-side navigation. */
+  /** Every Nth move is a full page load (GET of the HTML); the others use what the save returned (no request). */
   pageLoadEvery: number;
   /** Share of saves that revise an earlier answer (with its revision) instead of answering a new instance. */
   reviseShare: number;
@@ -196,6 +198,14 @@ export async function runLoad(states: AnnotatorState[], opts: LoadOptions): Prom
     dropPending(st);
     const cookie = st.annotator.cookie;
     if (st.current === null) st.current = nextNew(st, instanceRefs);
+    if (st.next === "move") {
+      // The workspace shows the next instance from the save's answer: no request, unless this move is a page load.
+      st.moves++;
+      if (!(opts.pageLoadEvery > 0 && st.moves % opts.pageLoadEvery === 0)) {
+        st.current = nextNew(st, instanceRefs);
+        st.next = "save";
+      }
+    }
     if (st.next === "save") {
       // Now and then the annotator goes back to an earlier answer and changes it.
       const revisable = [...st.revisions.keys()].filter((r) => !st.unknown.has(r));
@@ -231,22 +241,12 @@ export async function runLoad(states: AnnotatorState[], opts: LoadOptions): Prom
         body: encodeActionArgs([projectId, ref, input, { expectedRevision, activeMs: 4000 + Math.floor(st.rand() * 20000) }]),
       };
     }
-    // The move to the next instance.
-    const from = st.current;
+    // The move to the next instance by a full page load.
     const to = nextNew(st, instanceRefs);
     st.current = to;
-    st.moves++;
     const path = `/annotate/${projectId}/${to}`;
-    const full = opts.pageLoadEvery > 0 && st.moves % opts.pageLoadEvery === 0;
-    st.pending = { kind: "page", record: { kind: full ? "page" : "navigation", start: now(), end: 0, status: 0, ok: false } };
-    if (full) return { method: "GET", path, headers: { Host: host, Cookie: cookie, Accept: "text/html" } };
-    const stateTree = navigationStateTree(projectId, to);
-    const nextUrl = `/annotate/${projectId}/${from}`;
-    return {
-      method: "GET",
-      path: `${path}?_rsc=${cacheBustingParam({ stateTree, nextUrl })}`,
-      headers: { Host: host, Cookie: cookie, RSC: "1", "Next-Router-State-Tree": stateTree, "Next-Url": nextUrl, Referer: `${opts.base}${nextUrl}` },
-    };
+    st.pending = { kind: "page", record: { kind: "page", start: now(), end: 0, status: 0, ok: false } };
+    return { method: "GET", path, headers: { Host: host, Cookie: cookie, Accept: "text/html" } };
   };
 
   const onResponse = (st: AnnotatorState, status: number, body: string) => {
@@ -294,6 +294,8 @@ export async function runLoad(states: AnnotatorState[], opts: LoadOptions): Prom
     rec.saves.push(r);
   };
 
+  /** Whether the annotator's next request is a save (a move without a page load sends nothing). */
+  const willSave = (st: AnnotatorState) => st.next === "save" || !(opts.pageLoadEvery > 0 && (st.moves + 1) % opts.pageLoadEvery === 0);
   const thinkMs = (st: AnnotatorState) => {
     if (opts.thinkSec <= 0) return 0;
     const t = -Math.log(1 - st.rand()) * opts.thinkSec * 1000;
@@ -319,7 +321,8 @@ export async function runLoad(states: AnnotatorState[], opts: LoadOptions): Prom
         immediate = false;
         return send();
       }
-      const delay = first ? 0 : st.next === "save" ? thinkMs(st) : 0;
+      // The think time comes before each save (a page load follows the save at once).
+      const delay = first ? 0 : willSave(st) ? thinkMs(st) : 0;
       first = false;
       if (delay <= 0) return send();
       thinking = true;

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { and, eq, max } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { imports, instances, lexelts } from "../../db/schema";
+import { recountLexelts } from "./queue";
 import { parseLexeltXml } from "../lexsub/formats/lexelt";
 import { type Diagnostic, formatDiagnostic } from "../scoring/diagnostics";
 import { type Actor, actorUserId, requireProject } from "./actor";
@@ -140,6 +141,7 @@ export function importLexeltXml(
         instancesAdded++;
       }
     }
+    if (instancesAdded > 0) recountLexelts(db, projectId);
     tx.update(imports)
       .set({ lexeltsAdded, instancesAdded, instancesAlreadyPresent: alreadyPresent })
       .where(eq(imports.id, importRow.id))

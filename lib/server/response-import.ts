@@ -9,6 +9,7 @@ import "server-only";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { instances, lexelts, memberships, responseHistory, responses, users } from "../../db/schema";
+import { countNewResponse } from "./queue";
 import { parseResponsesTsv, writeResponsesTsv } from "../lexsub/formats/responses";
 import type { AnnotatorResponse } from "../lexsub/types";
 import { type Diagnostic, diag, formatDiagnostic, hasErrors } from "../scoring/diagnostics";
@@ -96,6 +97,7 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
   if (problems.length > 0) refuse(problems, fileName);
 
   const now = new Date();
+  const lexeltOfInstance = (ref: number) => db.select({ id: instances.lexeltId }).from(instances).where(eq(instances.id, ref)).get()!.id;
   return db.transaction((tx) => {
     let added = 0;
     let updated = 0;
@@ -118,6 +120,7 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
         responseId = row.id;
         revision = 1;
         added++;
+        countNewResponse(db, projectId, userId, lexeltOfInstance(ref));
       } else if (current.kind === r.kind && current.substitutes === substitutes && (current.multiword ?? null) === r.multiword) {
         unchanged++;
         continue;

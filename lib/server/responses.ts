@@ -7,15 +7,35 @@
  * The queue of an annotator in a project: the instances of the lexelts assigned
  * to them (assignedLexeltIds), lexelts in corpus order, instances in corpus order,
  * minus the instances that already have requiredAnnotators responses from other
- * annotators while the annotator has none.
+ * annotators while the annotator has none. It is never read whole: see queue.ts.
  */
 import "server-only";
-import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
-import { instances, lexelts, memberships, projects, responseHistory, responses } from "../../db/schema";
+import { assignments, instances, lexelts, memberships, projects, responseHistory } from "../../db/schema";
 import { type Actor, type ProjectRow, type UserActor, requireProject, requireSignedIn } from "./actor";
-import { assignedLexeltIds } from "./assignments";
+import {
+  type Entry,
+  type QueueScope,
+  assignedLexelts,
+  closedByLexelt,
+  countNewResponse,
+  doneByLexelt,
+  entryOf,
+  get,
+  jumpEntry,
+  lexeltCountUpTo,
+  lexeltLabel,
+  lexeltRow,
+  lexeltTotals,
+  nextUnanswered,
+  positionOf,
+  queueScope,
+  run,
+  step,
+  totals,
+} from "./queue";
 import { AuthError, ConflictError, InputError, NotFoundError } from "./errors";
 
 export const RESPONSE_KINDS = ["substitutes", "NAME", "NIL"] as const;
@@ -137,7 +157,7 @@ const saveOptionsSchema = z.object({
 });
 
 // ---------------------------------------------------------------------------
-// The queue
+// The queue (lib/server/queue.ts answers every question about it without reading it)
 
 /** Only a signed-in person has responses; the CLI (system actor) does not annotate. */
 function requireAnnotator(actor: Actor): UserActor {
@@ -147,12 +167,27 @@ function requireAnnotator(actor: Actor): UserActor {
 }
 
 interface OwnRow {
-  instanceRef: number;
   kind: ResponseKind;
   substitutes: string;
   multiword: string | null;
   revision: number;
   updatedAt: Date;
+}
+
+/** A responses row as the raw statements read it (updated_at in epoch ms). */
+interface ResponseRow {
+  id: number;
+  kind: ResponseKind;
+  substitutes: string;
+  multiword: string | null;
+  revision: number;
+  updatedAt: number;
+}
+
+const RESPONSE_COLUMNS = "id, kind, substitutes, multiword, revision, updated_at as updatedAt";
+
+function asOwnRow(r: ResponseRow): OwnRow {
+  return { kind: r.kind, substitutes: r.substitutes, multiword: r.multiword, revision: r.revision, updatedAt: new Date(r.updatedAt) };
 }
 
 function ownView(r: OwnRow): OwnResponse {
@@ -165,109 +200,20 @@ function ownView(r: OwnRow): OwnResponse {
   };
 }
 
-interface QueueEntry {
-  ref: number;
-  lexeltId: number;
-  answered: boolean;
+function scopeOf(db: Db, p: ProjectRow, userId: number): QueueScope {
+  return queueScope(db, p.id, userId, p.requiredAnnotators);
 }
 
-interface LexeltInfo {
-  id: number;
-  lemma: string;
-  label: string;
-}
-
-interface Queue {
-  entries: QueueEntry[];
-  lexelts: LexeltInfo[];
-  own: Map<number, OwnRow>;
-}
-
-function othersCount(db: Db, projectId: number, userId: number): Map<number, number> {
-  const rows = db
-    .select({ instanceRef: responses.instanceRef, n: sql<number>`count(*)` })
-    .from(responses)
-    .where(and(eq(responses.projectId, projectId), ne(responses.userId, userId)))
-    .groupBy(responses.instanceRef)
-    .all();
-  return new Map(rows.map((r) => [r.instanceRef, r.n]));
-}
-
-function loadQueue(db: Db, project: ProjectRow, userId: number): Queue {
-  const assigned = assignedLexeltIds(db, project.id, userId);
-  const assignedSet = new Set(assigned);
-  const lx = db
-    .select({ id: lexelts.id, lemma: lexelts.lemma })
-    .from(lexelts)
-    .where(eq(lexelts.projectId, project.id))
-    .orderBy(asc(lexelts.position))
-    .all()
-    .filter((l) => assignedSet.has(l.id));
-  // Annotators never see the PoS, so two lexelts with one lemma (stand.n, stand.v)
-  // are told apart by number.
-  const perLemma = new Map<string, number>();
-  for (const l of lx) perLemma.set(l.lemma, (perLemma.get(l.lemma) ?? 0) + 1);
-  const seen = new Map<string, number>();
-  const lexeltInfo = lx.map((l) => {
-    const k = (seen.get(l.lemma) ?? 0) + 1;
-    seen.set(l.lemma, k);
-    return { id: l.id, lemma: l.lemma, label: (perLemma.get(l.lemma) ?? 0) > 1 ? `${l.lemma} (${k})` : l.lemma };
-  });
-  const own = new Map(
+/** Whether a lexelt is the annotator's (O(log n)). */
+function isAssigned(db: Db, s: QueueScope, lexeltId: number): boolean {
+  if (!s.restricted) return true;
+  return (
     db
-      .select({
-        instanceRef: responses.instanceRef,
-        kind: responses.kind,
-        substitutes: responses.substitutes,
-        multiword: responses.multiword,
-        revision: responses.revision,
-        updatedAt: responses.updatedAt,
-      })
-      .from(responses)
-      .where(and(eq(responses.projectId, project.id), eq(responses.userId, userId)))
-      .all()
-      .map((r) => [r.instanceRef, r] as const),
+      .select({ x: assignments.lexeltId })
+      .from(assignments)
+      .where(and(eq(assignments.projectId, s.projectId), eq(assignments.userId, s.userId), eq(assignments.lexeltId, lexeltId)))
+      .get() !== undefined
   );
-  const required = project.requiredAnnotators;
-  const others = required != null ? othersCount(db, project.id, userId) : null;
-  const entries = db
-    .select({ ref: instances.id, lexeltId: instances.lexeltId })
-    .from(instances)
-    .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
-    .where(eq(instances.projectId, project.id))
-    .orderBy(asc(lexelts.position), asc(instances.position), asc(instances.id))
-    .all()
-    .filter((i) => assignedSet.has(i.lexeltId))
-    .map((i) => ({ ...i, answered: own.has(i.ref) }))
-    .filter((i) => i.answered || others === null || (others.get(i.ref) ?? 0) < required!);
-  return { entries, lexelts: lexeltInfo, own };
-}
-
-/** The first unanswered entry after index `from` (exclusive), wrapping round; -1 if none besides `from`. */
-function nextUnansweredIndex(entries: QueueEntry[], from: number): number {
-  const n = entries.length;
-  for (let k = 1; k <= n; k++) {
-    const j = (from + k) % n;
-    if (j === from) break;
-    if (!entries[j].answered) return j;
-  }
-  return -1;
-}
-
-/** Where the annotator left off: the first unanswered after their last saved instance, else the first unanswered. */
-function resumeIndex(db: Db, projectId: number, userId: number, entries: QueueEntry[]): number {
-  const last = db
-    .select({ instanceRef: responseHistory.instanceRef })
-    .from(responseHistory)
-    .where(and(eq(responseHistory.projectId, projectId), eq(responseHistory.userId, userId)))
-    .orderBy(desc(responseHistory.id))
-    .limit(1)
-    .get();
-  const at = last ? entries.findIndex((e) => e.ref === last.instanceRef) : -1;
-  if (at >= 0) {
-    for (let j = at + 1; j < entries.length; j++) if (!entries[j].answered) return j;
-  }
-  return entries.findIndex((e) => !e.answered);
 }
 
 export interface LexeltProgress {
@@ -276,36 +222,11 @@ export interface LexeltProgress {
   label: string;
   done: number;
   total: number;
-  /** Where to jump for this lexelt: its first unanswered instance, else its first. */
-  jumpRef: number;
 }
 
 export interface Progress {
   done: number;
   total: number;
-  lexelts: LexeltProgress[];
-}
-
-function progressOf(q: Queue): Progress {
-  // One pass over the queue (it can hold thousands of instances in hundreds of lexelts).
-  const byLexelt = new Map<number, { done: number; total: number; first: number; open: number | null }>();
-  let done = 0;
-  for (const e of q.entries) {
-    let g = byLexelt.get(e.lexeltId);
-    if (!g) byLexelt.set(e.lexeltId, (g = { done: 0, total: 0, first: e.ref, open: null }));
-    g.total++;
-    if (e.answered) {
-      g.done++;
-      done++;
-    } else if (g.open === null) g.open = e.ref;
-  }
-  const lexelts: LexeltProgress[] = [];
-  for (const l of q.lexelts) {
-    const g = byLexelt.get(l.id);
-    if (!g) continue;
-    lexelts.push({ lexeltId: l.id, label: l.label, done: g.done, total: g.total, jumpRef: g.open ?? g.first });
-  }
-  return { done, total: q.entries.length, lexelts };
 }
 
 // ---------------------------------------------------------------------------
@@ -330,8 +251,7 @@ export function annotatorProjects(db: Db, actor: Actor): AnnotatorProject[] {
     .all();
   return rows.map((r) => {
     const p = requireProject(db, a, r.id);
-    const q = loadQueue(db, p, a.userId);
-    return { id: p.id, name: p.name, done: q.entries.filter((e) => e.answered).length, total: q.entries.length };
+    return { id: p.id, name: p.name, ...totals(db, scopeOf(db, p, a.userId)) };
   });
 }
 
@@ -348,11 +268,10 @@ export interface InstanceView {
   after: string;
 }
 
-export interface WorkspaceView {
-  project: { id: number; name: string; guidelines: string };
-  /** The instance to show; null when the queue is empty or (on resume) everything is answered. */
-  instance: InstanceView | null;
-  /** 1-based place of the instance in the queue (0 when there is none). */
+/** Everything the workspace shows for one instance of the queue. */
+export interface InstanceStep {
+  instance: InstanceView;
+  /** 1-based place of the instance in the queue. */
   position: number;
   /** The caller's own current response to the instance, if any. */
   response: OwnResponse | null;
@@ -360,55 +279,176 @@ export interface WorkspaceView {
   nextRef: number | null;
   /** The next unanswered instance after this one (wrapping round), not this one. */
   nextUnansweredRef: number | null;
+  /** The caller's progress in the instance's lexelt. */
+  lexelt: LexeltProgress;
+}
+
+/** How many instances after the one shown come with it, so the browser moves on at once. */
+export const UPCOMING = 3;
+
+export interface WorkspaceView {
+  project: { id: number; name: string; guidelines: string };
+  /** The instance to show; null when the queue is empty or (on resume) everything is answered. */
+  instance: InstanceView | null;
+  /** 1-based place of the instance in the queue (0 when there is none). */
+  position: number;
+  response: OwnResponse | null;
+  prevRef: number | null;
+  nextRef: number | null;
+  nextUnansweredRef: number | null;
+  /** The caller's progress in the instance's lexelt (null without an instance). */
+  lexelt: LexeltProgress | null;
   progress: Progress;
+  /** The first instance of the queue (for "review from the first instance"). */
+  firstRef: number | null;
+  /** The instances that follow the one shown, in queue order (up to UPCOMING). */
+  upcoming: InstanceStep[];
+  /** How many lexelts the caller annotates, counted up to FEW_TARGETS + 1 (the list of targets is fetched apart). */
+  targetCount: number;
+  /** Whether they are few enough (at most FEW_TARGETS) to list at once. */
+  fewTargets: boolean;
+}
+
+/** Up to this many targets, the workspace lists them at once. */
+export const FEW_TARGETS = 12;
+
+function instanceStep(db: Db, s: QueueScope, e: Entry, position: number, prev?: Entry | null): { step: InstanceStep; next: Entry | null } {
+  // Raw statements, prepared once (queue.ts): a save reads a few of these steps.
+  const row = get<{ instanceId: string; before: string; head: string; after: string }>(
+    db,
+    "select instance_id as instanceId, before, head, after from instances where id = ?",
+    e.ref,
+  )!;
+  const l = lexeltRow(db, e.lexeltId);
+  const label = lexeltLabel(db, s, l);
+  const ownRow = get<Omit<OwnRow, "updatedAt"> & { updatedAt: number }>(
+    db,
+    "select kind, substitutes, multiword, revision, updated_at as updatedAt from responses where instance_ref = ? and user_id = ?",
+    e.ref,
+    s.userId,
+  );
+  const own = ownRow && { ...ownRow, updatedAt: new Date(ownRow.updatedAt) };
+  const before = prev === undefined ? step(db, s, e, -1) : prev;
+  const next = step(db, s, e, 1);
+  const nu = nextUnanswered(db, s, e);
+  return {
+    step: {
+      instance: { ref: e.ref, instanceId: row.instanceId, lemma: l.lemma, lexeltLabel: label, before: row.before, head: row.head, after: row.after },
+      position,
+      response: own ? ownView(own) : null,
+      prevRef: before?.ref ?? null,
+      nextRef: next?.ref ?? null,
+      nextUnansweredRef: nu?.ref ?? null,
+      lexelt: { lexeltId: l.id, label, ...lexeltTotals(db, s, l) },
+    },
+    next,
+  };
+}
+
+/** The step for an entry and the `count` that follow it (each O(log n): positions follow on). */
+function stepsFrom(db: Db, s: QueueScope, e: Entry, count: number): InstanceStep[] {
+  const out: InstanceStep[] = [];
+  let at: Entry | null = e;
+  let position = positionOf(db, s, e);
+  let prev: Entry | null | undefined;
+  while (at && out.length <= count) {
+    const { step: st, next } = instanceStep(db, s, at, position, prev);
+    out.push(st);
+    prev = at;
+    at = next;
+    position++;
+  }
+  return out;
 }
 
 /**
  * One instance of the caller's queue, or (without instanceRef) the one to resume
- * at. Throws NotFoundError for projects the caller is not a member of and for
- * instances outside their queue.
+ * at, or (with lexeltId) where to jump in a lexelt: its first unanswered instance,
+ * else its first. Throws NotFoundError for projects the caller is not a member of
+ * and for instances and lexelts outside their queue.
  */
-export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?: number): WorkspaceView {
+export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?: number, options: { lexeltId?: number } = {}): WorkspaceView {
   const a = requireAnnotator(actor);
   const p = requireProject(db, a, projectId);
-  const q = loadQueue(db, p, a.userId);
-  let index: number;
-  if (instanceRef === undefined) {
-    index = resumeIndex(db, p.id, a.userId, q.entries);
+  const s = scopeOf(db, p, a.userId);
+  let entry: Entry | null;
+  if (instanceRef !== undefined) {
+    entry = Number.isInteger(instanceRef) ? entryOf(db, s, instanceRef) : null;
+    if (!entry) throw new NotFoundError(instanceNotInQueueMessage(db, p, s, instanceRef));
+  } else if (options.lexeltId !== undefined) {
+    const l = Number.isInteger(options.lexeltId)
+      ? db.select({ id: lexelts.id, position: lexelts.position }).from(lexelts).where(and(eq(lexelts.id, options.lexeltId), eq(lexelts.projectId, p.id))).get()
+      : undefined;
+    if (!l || !isAssigned(db, s, l.id)) throw new NotFoundError("No such target in your queue.");
+    entry = jumpEntry(db, s, l);
+    if (!entry) throw new NotFoundError("That target has nothing left for you to annotate.");
   } else {
-    index = q.entries.findIndex((e) => e.ref === instanceRef);
-    if (index < 0) throw new NotFoundError(instanceNotInQueueMessage(db, p, a, instanceRef));
+    entry = resumeEntry(db, s);
   }
   const base = {
     project: { id: p.id, name: p.name, guidelines: p.guidelines },
-    progress: progressOf(q),
+    progress: totals(db, s),
+    targetCount: lexeltCountUpTo(db, s, FEW_TARGETS + 1),
   };
-  if (index < 0) {
-    return { ...base, instance: null, position: 0, response: null, prevRef: null, nextRef: null, nextUnansweredRef: null };
+  const few = { fewTargets: base.targetCount <= FEW_TARGETS };
+  if (!entry) {
+    return {
+      ...base,
+      instance: null,
+      position: 0,
+      response: null,
+      prevRef: null,
+      nextRef: null,
+      nextUnansweredRef: null,
+      lexelt: null,
+      firstRef: step(db, s, null, 1)?.ref ?? null,
+      upcoming: [],
+      ...few,
+    };
   }
-  const entry = q.entries[index];
-  const row = db
-    .select({ instanceId: instances.instanceId, before: instances.before, head: instances.head, after: instances.after, lemma: lexelts.lemma })
-    .from(instances)
-    .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
-    .where(eq(instances.id, entry.ref))
-    .get()!;
-  const label = q.lexelts.find((l) => l.id === entry.lexeltId)?.label ?? row.lemma;
-  const own = q.own.get(entry.ref);
-  const nu = nextUnansweredIndex(q.entries, index);
-  return {
-    ...base,
-    instance: { ref: entry.ref, instanceId: row.instanceId, lemma: row.lemma, lexeltLabel: label, before: row.before, head: row.head, after: row.after },
-    position: index + 1,
-    response: own ? ownView(own) : null,
-    prevRef: index > 0 ? q.entries[index - 1].ref : null,
-    nextRef: index + 1 < q.entries.length ? q.entries[index + 1].ref : null,
-    nextUnansweredRef: nu >= 0 ? q.entries[nu].ref : null,
-  };
+  const [here, ...upcoming] = stepsFrom(db, s, entry, UPCOMING);
+  return { ...base, ...few, ...here, firstRef: null, upcoming };
+}
+
+/** Where the annotator left off: the first unanswered after their last saved instance (wrapping round), else the first unanswered. */
+function resumeEntry(db: Db, s: QueueScope): Entry | null {
+  const last = db
+    .select({ instanceRef: responseHistory.instanceRef })
+    .from(responseHistory)
+    .where(and(eq(responseHistory.projectId, s.projectId), eq(responseHistory.userId, s.userId)))
+    .orderBy(desc(responseHistory.id))
+    .limit(1)
+    .get();
+  const at = last ? entryOf(db, s, last.instanceRef) : null;
+  if (at) return nextUnanswered(db, s, at);
+  return step(db, s, null, 1, "unanswered");
+}
+
+/** The caller's lexelts with their done / total, for the workspace's list of targets (O(lexelts), asked once per page). */
+export function workspaceTargets(db: Db, actor: Actor, projectId: number): LexeltProgress[] {
+  const a = requireAnnotator(actor);
+  const p = requireProject(db, a, projectId);
+  const s = scopeOf(db, p, a.userId);
+  const lx = assignedLexelts(db, s);
+  const done = doneByLexelt(db, s);
+  const closed = closedByLexelt(db, s);
+  // Annotators never see the PoS, so two lexelts with one lemma (stand.n, stand.v) are told apart by number.
+  const perLemma = new Map<string, number>();
+  for (const l of lx) perLemma.set(l.lemma, (perLemma.get(l.lemma) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  const out: LexeltProgress[] = [];
+  for (const l of lx) {
+    const k = (seen.get(l.lemma) ?? 0) + 1;
+    seen.set(l.lemma, k);
+    const total = l.instanceCount - (closed.get(l.id) ?? 0);
+    if (total <= 0) continue;
+    out.push({ lexeltId: l.id, label: (perLemma.get(l.lemma) ?? 0) > 1 ? `${l.lemma} (${k})` : l.lemma, done: done.get(l.id) ?? 0, total });
+  }
+  return out;
 }
 
 /** Why an instance is not in the caller's queue, without revealing anything they may not see. */
-function instanceNotInQueueMessage(db: Db, p: ProjectRow, a: UserActor, instanceRef: number): string {
+function instanceNotInQueueMessage(db: Db, p: ProjectRow, s: QueueScope, instanceRef: number): string {
   const inst = Number.isInteger(instanceRef)
     ? db
         .select({ lexeltId: instances.lexeltId })
@@ -417,7 +457,7 @@ function instanceNotInQueueMessage(db: Db, p: ProjectRow, a: UserActor, instance
         .get()
     : undefined;
   if (!inst) return "No such instance in this project.";
-  if (!assignedLexeltIds(db, p.id, a.userId).includes(inst.lexeltId)) return "That instance is not assigned to you.";
+  if (!isAssigned(db, s, inst.lexeltId)) return "That instance is not assigned to you.";
   return `That instance already has the ${p.requiredAnnotators} responses it needs from other annotators.`;
 }
 
@@ -429,12 +469,18 @@ export interface SaveResult {
   response: OwnResponse;
   /** Where "save and next" goes: the next instance in the queue, else the next unanswered one, else null (all done). */
   next: number | null;
+  /** The caller's done / total after the save. */
+  progress: Progress;
+  /** The caller's progress in the saved instance's lexelt after the save. */
+  lexelt: LexeltProgress;
+  /** The instance `next` names and the ones after it (up to 1 + UPCOMING), to show without another request. */
+  upcoming: InstanceStep[];
 }
 
 /**
  * Save the caller's response to one instance: validated, then in one transaction
- * the current response is inserted or updated (revision + 1) and a history row
- * appended (source "web").
+ * the current response is inserted or updated (revision + 1), a history row
+ * appended (source "web") and, for a new response, the queue counters raised.
  *
  * expectedRevision is the revision the annotator started from (0 for none): when
  * the stored revision differs (another tab saved in between) nothing is written
@@ -452,15 +498,16 @@ export function saveResponse(
   const a = requireAnnotator(actor);
   const p = requireProject(db, a, projectId);
   const inst = Number.isInteger(instanceRef)
-    ? db
-        .select({ ref: instances.id, lexeltId: instances.lexeltId, head: instances.head, lemma: lexelts.lemma })
-        .from(instances)
-        .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
-        .where(and(eq(instances.id, instanceRef), eq(instances.projectId, p.id)))
-        .get()
+    ? get<{ ref: number; lexeltId: number; head: string; lemma: string }>(
+        db,
+        "select i.id as ref, i.lexelt_id as lexeltId, i.head as head, l.lemma as lemma from instances i join lexelts l on l.id = i.lexelt_id where i.id = ? and i.project_id = ?",
+        instanceRef,
+        p.id,
+      )
     : undefined;
   if (!inst) throw new NotFoundError("No such instance in this project.");
-  if (!assignedLexeltIds(db, p.id, a.userId).includes(inst.lexeltId)) throw new AuthError("That instance is not assigned to you.");
+  const s = scopeOf(db, p, a.userId);
+  if (!isAssigned(db, s, inst.lexeltId)) throw new AuthError("That instance is not assigned to you.");
   const clean = validateResponse(input, inst);
   const opts = saveOptionsSchema.safeParse(options ?? {});
   if (!opts.success) throw new InputError(`Not saved: ${opts.error.issues[0].message}`, { form: opts.error.issues[0].message });
@@ -470,73 +517,82 @@ export function saveResponse(
       ? Math.min(Math.round(opts.data.activeMs), 24 * 3600 * 1000)
       : null;
 
+  // Raw statements, prepared once (queue.ts): the save is the hot path.
   const saved = db.transaction(
-    (tx) => {
-      const cur = tx
-        .select()
-        .from(responses)
-        .where(and(eq(responses.instanceRef, inst.ref), eq(responses.userId, a.userId)))
-        .get();
+    () => {
+      const cur = get<ResponseRow>(db, `select ${RESPONSE_COLUMNS} from responses where instance_ref = ? and user_id = ?`, inst.ref, a.userId);
       if (cur && cur.revision !== expectedRevision) {
         throw new ConflictError(
           "This instance was saved elsewhere (another tab or window) since you opened it. Choose which answer to keep.",
-          ownView(cur),
+          ownView(asOwnRow(cur)),
         );
       }
-      const now = new Date();
-      const values = { kind: clean.kind, substitutes: JSON.stringify(clean.substitutes), multiword: clean.multiword, updatedAt: now };
-      let row: typeof cur;
+      const now = Date.now();
+      const substitutes = JSON.stringify(clean.substitutes);
+      let row: ResponseRow;
       if (cur) {
-        row = tx
-          .update(responses)
-          .set({ ...values, revision: cur.revision + 1 })
-          .where(eq(responses.id, cur.id))
-          .returning()
-          .get();
+        row = get<ResponseRow>(
+          db,
+          `update responses set kind = ?, substitutes = ?, multiword = ?, updated_at = ?, revision = ? where id = ? returning ${RESPONSE_COLUMNS}`,
+          clean.kind,
+          substitutes,
+          clean.multiword,
+          now,
+          cur.revision + 1,
+          cur.id,
+        )!;
       } else {
         if (p.requiredAnnotators != null) {
-          const n = tx
-            .select({ n: sql<number>`count(*)` })
-            .from(responses)
-            .where(and(eq(responses.instanceRef, inst.ref), ne(responses.userId, a.userId)))
-            .get()!.n;
+          const n = get<{ n: number }>(db, "select count(*) as n from responses where instance_ref = ? and user_id <> ?", inst.ref, a.userId)!.n;
           if (n >= p.requiredAnnotators) {
             const m = `This instance already has the ${p.requiredAnnotators} responses it needs; nothing was saved. Move on to the next one.`;
             throw new InputError(m, { form: m });
           }
         }
-        row = tx
-          .insert(responses)
-          .values({ ...values, projectId: p.id, instanceRef: inst.ref, userId: a.userId, revision: 1, activeMs })
-          .returning()
-          .get();
+        row = get<ResponseRow>(
+          db,
+          `insert into responses (project_id, instance_ref, user_id, kind, substitutes, multiword, revision, active_ms, updated_at)
+           values (?, ?, ?, ?, ?, ?, 1, ?, ?) returning ${RESPONSE_COLUMNS}`,
+          p.id,
+          inst.ref,
+          a.userId,
+          clean.kind,
+          substitutes,
+          clean.multiword,
+          activeMs,
+          now,
+        )!;
+        countNewResponse(db, p.id, a.userId, inst.lexeltId);
       }
-      tx.insert(responseHistory)
-        .values({
-          responseId: row!.id,
-          projectId: p.id,
-          instanceRef: inst.ref,
-          userId: a.userId,
-          kind: row!.kind,
-          substitutes: row!.substitutes,
-          multiword: row!.multiword,
-          revision: row!.revision,
-          source: "web",
-          savedAt: now,
-        })
-        .run();
-      return row!;
+      run(
+        db,
+        `insert into response_history (response_id, project_id, instance_ref, user_id, kind, substitutes, multiword, revision, source, saved_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, 'web', ?)`,
+        row.id,
+        p.id,
+        inst.ref,
+        a.userId,
+        row.kind,
+        row.substitutes,
+        row.multiword,
+        row.revision,
+        now,
+      );
+      return asOwnRow(row);
     },
     { behavior: "immediate" },
   );
 
-  const q = loadQueue(db, p, a.userId);
-  const at = q.entries.findIndex((e) => e.ref === inst.ref);
-  let next: number | null = null;
-  if (at >= 0 && at + 1 < q.entries.length) next = q.entries[at + 1].ref;
-  else {
-    const nu = q.entries.findIndex((e) => !e.answered);
-    next = nu >= 0 ? q.entries[nu].ref : null;
-  }
-  return { revision: saved.revision, response: ownView(saved), next };
+  // The instance is in the queue now (it has the caller's response).
+  const at = entryOf(db, s, inst.ref)!;
+  const next = step(db, s, at, 1) ?? nextUnanswered(db, s, at);
+  const l = lexeltRow(db, inst.lexeltId);
+  return {
+    revision: saved.revision,
+    response: ownView(saved),
+    next: next?.ref ?? null,
+    progress: totals(db, s),
+    lexelt: { lexeltId: l.id, label: lexeltLabel(db, s, l), ...lexeltTotals(db, s, l) },
+    upcoming: next ? stepsFrom(db, s, next, UPCOMING) : [],
+  };
 }

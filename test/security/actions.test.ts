@@ -45,7 +45,7 @@ vi.mock("next/navigation", () => ({
 
 const { createProjectAction } = await import("../../app/projects/actions");
 const members = await import("../../app/projects/[projectId]/members/actions");
-const { saveResponseAction } = await import("../../app/annotate/actions");
+const { saveResponseAction, workspaceStepAction, workspaceTargetsAction } = await import("../../app/annotate/actions");
 const gold = await import("../../app/projects/[projectId]/gold/actions");
 const accounts = await import("../../app/accounts/actions");
 
@@ -64,6 +64,8 @@ interface ActionCase {
   name: string;
   expect: string;
   run: (w: World) => Promise<unknown>;
+  /** A read: allowed or not, it writes nothing. */
+  reads?: true;
 }
 
 const ACTIONS: ActionCase[] = [
@@ -99,6 +101,8 @@ const ACTIONS: ActionCase[] = [
     expect: OWN_WORK,
     run: (w) => saveResponseAction(w.p.id, w.ref.p2, { kind: "substitutes", substitutes: ["vivid"], multiword: false, phrase: "" }, { expectedRevision: 0 }),
   },
+  { name: "workspaceStepAction", expect: OWN_WORK, reads: true, run: (w) => workspaceStepAction(w.p.id, w.ref.p1) },
+  { name: "workspaceTargetsAction", expect: OWN_WORK, reads: true, run: (w) => workspaceTargetsAction(w.p.id) },
 ];
 
 /** The refusals' messages: the same for a project that exists and one that does not. */
@@ -144,7 +148,7 @@ describe("server actions × actor (the actor comes from the session only)", () =
           const before = dump(w.db);
           const got = await outcome(() => a.run(w));
           expect(got.outcome, got.message).toBe(want[k]);
-          if (got.outcome !== "ok") expect(dump(w.db)).toEqual(before);
+          if (got.outcome !== "ok" || a.reads) expect(dump(w.db)).toEqual(before);
           else expect(dump(w.db)).not.toEqual(before);
         });
       }
@@ -174,6 +178,9 @@ describe("server actions with another project's ids", () => {
     expect((await outcome(() => saveResponseAction(w.p.id, w.ref.q2, NIL, { expectedRevision: 0 }))).outcome).toBe("404");
     expect((await outcome(() => saveResponseAction(w.q.id, w.ref.q2, NIL, { expectedRevision: 0 }))).outcome).toBe("404");
     expect((await outcome(() => saveResponseAction(9999, w.ref.p2, NIL, { expectedRevision: 0 }))).outcome).toBe("404");
+    // nor read q's instance through p
+    expect((await outcome(() => workspaceStepAction(w.p.id, w.ref.q2))).outcome).toBe("404");
+    expect((await outcome(() => workspaceTargetsAction(w.q.id))).outcome).toBe("404");
     expect(dump(w.db)).toEqual(before);
   });
 

@@ -35,7 +35,7 @@ import { goldPageData, goldReviewCsv, instanceTexts } from "../../lib/server/gol
 import { projectProgress } from "../../lib/server/progress";
 import { createProject, listProjects, projectOverview } from "../../lib/server/projects";
 import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
-import { annotatorProjects, saveResponse, workspace } from "../../lib/server/responses";
+import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/responses";
 import { importUsers } from "../../lib/server/user-import";
 import { deleteRun, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, uploadRun } from "../../lib/server/scoring";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/team";
@@ -179,6 +179,13 @@ const CALLS: Call[] = [
     check: (r, _w, k) => expect((r as { response: unknown }).response).toEqual(k === "annotator" ? expect.objectContaining({ substitutes: ["shining", "sunny"] }) : null),
   },
   {
+    name: "workspace (lexelt)",
+    expect: OWN_WORK,
+    call: (w, k) => workspace(w.db, w.actor(k), w.p.id, undefined, { lexeltId: w.lexeltP }),
+    check: noOtherProject,
+  },
+  { name: "workspaceTargets", expect: OWN_WORK, call: (w, k) => workspaceTargets(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  {
     name: "saveResponse",
     expect: OWN_WORK,
     call: (w, k) => saveResponse(w.db, w.actor(k), w.p.id, w.ref.p2, NIL, { expectedRevision: 0 }),
@@ -252,6 +259,7 @@ describe("data access layer × actor", () => {
  * only the project against the actor.)
  */
 const CROSSING: Array<{ name: string; outcome: Outcome; call: (w: World) => unknown }> = [
+  { name: "jumping to q's lexelt through p", outcome: "404", call: (w) => workspace(w.db, w.ann, w.p.id, undefined, { lexeltId: lexeltOf(w, "q") }) },
   { name: "saving a response to q's instance through p", outcome: "404", call: (w) => saveResponse(w.db, w.ann, w.p.id, w.ref.q2, NIL, { expectedRevision: 0 }) },
   { name: "opening q's instance through p", outcome: "404", call: (w) => workspace(w.db, w.ann, w.p.id, w.ref.q1) },
   { name: "assigning p's lexelts to q's annotator", outcome: "404", call: (w) => setAssignments(w.db, w.coord, w.p.id, w.annQ.userId, [w.lexeltP]) },

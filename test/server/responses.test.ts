@@ -12,6 +12,7 @@ import {
   saveResponse,
   validateResponse,
   workspace,
+  workspaceTargets,
 } from "../../lib/server/responses";
 import { addMember } from "../../lib/server/users";
 import { displayText } from "../../app/annotate/text";
@@ -256,7 +257,7 @@ describe("workspace", () => {
     expect(w.nextRef).toBe(refs.k2);
     expect(w.nextUnansweredRef).toBe(refs.k2);
     expect(JSON.stringify(w)).not.toMatch(/bank\.n|bank\.v|bright\.a|"pos"/);
-    expect(w.progress.lexelts.map((l) => [l.label, l.done, l.total])).toEqual([
+    expect(workspaceTargets(db, ann, project.id).map((l) => [l.label, l.done, l.total])).toEqual([
       ["bright", 0, 3],
       ["bank (1)", 0, 2],
       ["bank (2)", 0, 1],
@@ -277,7 +278,11 @@ describe("workspace", () => {
     let w = workspace(db, ann, project.id);
     expect(w.instance?.ref).toBe(refs.k1);
     expect(w.progress.done).toBe(2);
-    expect(w.progress.lexelts[0]).toMatchObject({ done: 2, total: 3, jumpRef: refs.b2 });
+    const bright = workspaceTargets(db, ann, project.id)[0];
+    expect(bright).toMatchObject({ label: "bright", done: 2, total: 3 });
+    expect(w.lexelt).toMatchObject({ label: "bank (1)", done: 0, total: 2 });
+    // a target's link lands on its first unanswered instance
+    expect(workspace(db, ann, project.id, undefined, { lexeltId: bright.lexeltId }).instance?.ref).toBe(refs.b2);
     // going back to change an earlier answer moves the resume point to the first gap after it
     save(refs.b1, 1);
     expect(workspace(db, ann, project.id).instance?.ref).toBe(refs.b2);
@@ -293,14 +298,20 @@ describe("workspace", () => {
     w = workspace(db, ann, project.id);
     expect(w.instance).toBeNull();
     expect(w.progress).toMatchObject({ done: 6, total: 6 });
-    expect(w.progress.lexelts.map((l) => l.jumpRef)).toEqual([refs.b1, refs.k1, refs.k3]);
+    // ... and, when all of it is answered, on its first
+    expect(workspaceTargets(db, ann, project.id).map((l) => workspace(db, ann, project.id, undefined, { lexeltId: l.lexeltId }).instance?.ref)).toEqual([
+      refs.b1,
+      refs.k1,
+      refs.k3,
+    ]);
   });
 
   it("is empty for a project without a corpus", () => {
     const { db, ann, project } = projectFixture();
     const w = workspace(db, ann, project.id);
     expect(w.instance).toBeNull();
-    expect(w.progress).toEqual({ done: 0, total: 0, lexelts: [] });
+    expect(w.progress).toEqual({ done: 0, total: 0 });
+    expect(workspaceTargets(db, ann, project.id)).toEqual([]);
   });
 });
 

@@ -6,17 +6,28 @@ import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
 import { workspace, type WorkspaceView } from "@/lib/server/responses";
 import { Bar } from "../progress-bar";
+import { RefreshIfChanged } from "../refresh-if-changed";
 
 export const metadata: Metadata = { title: "Annotate" };
 export const dynamic = "force-dynamic";
 
-/** Resume where the annotator left off; when everything is answered, say so. */
-export default async function ResumePage({ params }: { params: Promise<{ projectId: string }> }) {
+/**
+ * Resume where the annotator left off (or, with ?lexelt=ID, jump to that target's
+ * first unanswered instance, else its first); when everything is answered, say so.
+ */
+export default async function ResumePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<{ lexelt?: string | string[] }>;
+}) {
   const actor = await requireUserPage();
   const { projectId } = await params;
+  const { lexelt } = await searchParams;
   let view: WorkspaceView;
   try {
-    view = workspace(getDb(), actor, Number(projectId));
+    view = workspace(getDb(), actor, Number(projectId), undefined, typeof lexelt === "string" ? { lexeltId: Number(lexelt) } : {});
   } catch (e) {
     if (e instanceof NotFoundError) return <Refused message={e.message} />;
     throw e;
@@ -25,6 +36,7 @@ export default async function ResumePage({ params }: { params: Promise<{ project
   const { progress } = view;
   return (
     <>
+      <RefreshIfChanged />
       <h1>{view.project.name}</h1>
       <div className="panel">
         {progress.total === 0 ? (
@@ -36,7 +48,7 @@ export default async function ResumePage({ params }: { params: Promise<{ project
             </p>
             <Bar label="Overall progress" done={progress.done} total={progress.total} />
             <p className="small muted">You can still go back and change any answer.</p>
-            <Link className="button secondary" href={`/annotate/${view.project.id}/${progress.lexelts[0].jumpRef}`}>
+            <Link className="button secondary" href={`/annotate/${view.project.id}/${view.firstRef}`}>
               Review from the first instance
             </Link>
           </>
