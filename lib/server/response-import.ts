@@ -2,14 +2,18 @@
  * Bulk import and export of annotators' responses as TSV (lib/lexsub/formats/responses.ts),
  * for moving existing annotation in and out. Coordinators only. An import is all
  * or nothing: every line is checked against the project (the annotator exists and
- * is an annotator member, the instance is in the project under that lexelt) before
- * one transaction writes anything; each change appends a history row (source "import").
+ * is an annotator member, the instance is in the project under that lexelt) and
+ * against the rules the workspace applies at save (the reader checks each field;
+ * here the rules that need the instance's target: no substitute is the target
+ * word, a multiword holds it) before one transaction writes anything; each change
+ * appends a history row (source "import").
  */
 import "server-only";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { instances, lexelts, memberships, responseHistory, responses, users } from "../../db/schema";
-import { parseResponsesTsv, writeResponsesTsv } from "../lexsub/formats/responses";
+import { parseResponsesTsv, ruleError, writeResponsesTsv } from "../lexsub/formats/responses";
+import { type Target, phraseBreak, targetBreak } from "../lexsub/substitute-rules";
 import type { AnnotatorResponse } from "../lexsub/types";
 import { type Diagnostic, diag, formatDiagnostic, hasErrors } from "../scoring/diagnostics";
 import { type Actor, requireProject } from "./actor";
@@ -71,7 +75,7 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
 
   const inProject = new Map(
     db
-      .select({ ref: instances.id, instanceId: instances.instanceId, item: lexelts.item })
+      .select({ ref: instances.id, instanceId: instances.instanceId, item: lexelts.item, lemma: lexelts.lemma, head: instances.head })
       .from(instances)
       .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
       .where(eq(instances.projectId, projectId))
@@ -90,6 +94,7 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
     else if (!who.member) problem = `"${r.annotator}" is not a member of this project (add them on the Team page)`;
     else if (!inst) problem = `instance "${r.instanceId}" is not in this project`;
     else if (inst.item !== r.lexelt) problem = `instance "${r.instanceId}" belongs to lexelt ${inst.item}, not ${r.lexelt}`;
+    else problem = targetProblem(r, inst);
     if (problem) problems.push(diag("error", fileName, r.line, problem));
     else planned.push({ ref: inst!.ref, userId: who!.id, r });
   }
@@ -142,6 +147,16 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
         : `${fileName}: ${what}; added ${added}, updated ${updated}, unchanged ${unchanged}.`;
     return { fileName, lines: n, added, updated, unchanged, warnings: parsed.diagnostics, message };
   });
+}
+
+/** The first rule of the workspace that needs the instance's target and that the line breaks, as its error; else null. */
+function targetProblem(r: AnnotatorResponse, target: Target): string | null {
+  for (let k = 0; k < r.substitutes.length; k++) {
+    const broken = targetBreak(r.substitutes[k], target);
+    if (broken) return ruleError(`answer, substitute ${k + 1}`, r.substitutes[k], broken);
+  }
+  const broken = r.multiword === null ? null : phraseBreak(r.multiword, target);
+  return broken ? ruleError("multiword", r.multiword!, broken) : null;
 }
 
 /** Every current response in the project as AnnotatorResponse records, in corpus order, then by annotator. */
