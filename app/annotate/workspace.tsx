@@ -195,8 +195,9 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
   /** Show refused fields beside the fields, and focus the first. */
   function showErrors(errs: Record<string, string>, message?: string) {
     setErrors(errs);
-    const onField = Object.keys(errs).some((k) => k !== "form");
-    setStatus({ tone: "error", text: onField ? "Not saved: see the marked field." : errs.form ? "Not saved." : (message ?? "Not saved.") });
+    const onFields = Object.keys(errs).filter((k) => k !== "form").length;
+    const text = onFields > 1 ? "Not saved: see the marked fields." : onFields === 1 ? "Not saved: see the marked field." : errs.form ? "Not saved." : (message ?? "Not saved.");
+    setStatus({ tone: "error", text });
     const first = SUB_FIELDS.findIndex((f) => errs[f]);
     if (first >= 0) subRefs[first].current?.focus();
     else if (errs.multiword) phraseRef.current?.focus();

@@ -106,8 +106,8 @@ function isList(raw: string): boolean {
 function characterBreak(s: string, what: string): RuleBreak | null {
   if (MARKUP.test(s)) {
     return /[<>]/.test(s)
-      ? { rule: "markup", message: `No markup: ${quote("<")} and ${quote(">")} cannot go into the gold files. Type the words themselves.` }
-      : { rule: "markup", message: `${quote("&")} cannot go into the gold files; write ${quote("and")}.` };
+      ? { rule: "markup", message: `No markup: the gold files cannot hold ${quote("<")} or ${quote(">")}.` }
+      : { rule: "markup", message: `The gold files cannot hold ${quote("&")}; write ${quote("and")}.` };
   }
   const control = CONTROL.exec(s);
   if (control) {

@@ -373,7 +373,7 @@ describe("deriveGold: stored answers that break the save rules (substitute-rules
     expect(g.problems.map((p) => [p.instanceId, p.annotator, p.message])).toEqual([
       ["7", "A", 'substitute "grab, seize" is written as given, but the official scorer will not read it back as written; it breaks the "list" rule the workspace applies at save (one substitute per field — put the others in the next fields); a lemma-table entry can rewrite it'],
       ["7", "A", 'substitute "10" is written as given; it breaks the "letters" rule the workspace applies at save (a substitute has at least two letters); a lemma-table entry can rewrite it'],
-      ["7", "A", 'substitute "<b>get</b>" is written as given, but the official scorer will not read it back as written; it breaks the "markup" rule the workspace applies at save (no markup: “<” and “>” cannot go into the gold files. Type the words themselves); a lemma-table entry can rewrite it'],
+      ["7", "A", 'substitute "<b>get</b>" is written as given, but the official scorer will not read it back as written; it breaks the "markup" rule the workspace applies at save (no markup: the gold files cannot hold “<” or “>”); a lemma-table entry can rewrite it'],
       ["7", "A", 'multiword "happen soon" is written as given; it breaks the "target" rule the workspace applies at save (the phrase must contain the target word: “took” or “take”); a lemma-table entry can rewrite it'],
     ]);
     expect(g.items[0].line).toBe("take.v 7 :: grab, seize 2;10 1;<b>get</b> 1;get 1;");

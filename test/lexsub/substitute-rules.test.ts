@@ -37,8 +37,8 @@ describe("substituteBreak: what a substitute field accepts", () => {
     ["a comma list", "secluded, peaceful, tranquil, calm", "list", /^One substitute per field — put the others in the next fields\.$/],
     ["a semicolon list", "calm; still", "list", /^One substitute per field/],
     ["a slash list", "calm/still", "list", /^One substitute per field/],
-    ["a tag", "<b>calm</b>", "markup", /^No markup: “<” and “>” cannot go into the gold files/],
-    ["an entity", "calm&nbsp;", "markup", /^“&” cannot go into the gold files; write “and”/],
+    ["a tag", "<b>calm</b>", "markup", /^No markup: the gold files cannot hold “<” or “>”/],
+    ["an entity", "calm&nbsp;", "markup", /^The gold files cannot hold “&”; write “and”/],
     ["an ampersand", "peace & quiet", "markup", /“&”/],
     ["a zero-width space", "ca\u200blm", "control", /invisible character \(U\+200B\)/],
     ["a control character", "calm\u0007", "control", /invisible character \(U\+0007\)/],
@@ -128,7 +128,7 @@ describe("checkResponse: a whole response, as the browser and the server check i
     expect(r.errors).toEqual({
       substitute1: "One substitute per field — put the others in the next fields.",
       substitute2: "A substitute has at least two letters.",
-      substitute3: "No markup: “<” and “>” cannot go into the gold files. Type the words themselves.",
+      substitute3: "No markup: the gold files cannot hold “<” or “>”.",
       multiword: "The phrase must contain the target word: “quiet”.",
     });
   });

@@ -88,7 +88,7 @@ describe("importResponses", () => {
     ["a malformed row", "ann\tcalm.a", "bad.tsv:3: error: 2 tab-separated cells; expected 5 (annotator, lexelt, instance, answer, multiword)"],
     // The rules the workspace applies at save, each named with the field and the rule.
     ["a comma list", "ann\tcalm.a\tc2\tsecluded, peaceful\t", 'bad.tsv:3: error: answer, substitute 1 "secluded, peaceful": one substitute per field — separate substitutes with “;” (at most 3) (rule: list)'],
-    ["markup", "ann\tcalm.a\tc2\tstill;<b>serene</b>\t", 'bad.tsv:3: error: answer, substitute 2 "<b>serene</b>": no markup: “<” and “>” cannot go into the gold files. Type the words themselves (rule: markup)'],
+    ["markup", "ann\tcalm.a\tc2\tstill;<b>serene</b>\t", 'bad.tsv:3: error: answer, substitute 2 "<b>serene</b>": no markup: the gold files cannot hold “<” or “>” (rule: markup)'],
     ["a one-letter substitute", "ann\tcalm.a\tc2\tx\t", 'bad.tsv:3: error: answer, substitute 1 "x": a substitute has at least two letters (rule: letters)'],
     ["the target word as a substitute", "ann\tcalm.a\tc2\tstill;Calm\t", 'bad.tsv:3: error: answer, substitute 2 "Calm": "Calm" is the target word itself; give a different word or phrase (rule: target)'],
     ["a multiword without the target", "ann\thop.v\th1\tjump\tleap about", 'bad.tsv:3: error: multiword "leap about": the phrase must contain the target word: “hop” (rule: target)'],

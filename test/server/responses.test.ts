@@ -164,8 +164,8 @@ describe("saveResponse", () => {
   it.each<[string, ResponseInput, string, RegExp]>([
     ["a comma list in one field", subs("secluded, peaceful, tranquil, calm"), "substitute1", /^One substitute per field — put the others in the next fields\.$/],
     ["a semicolon list in the second field", subs("sunny", "light; clear"), "substitute2", /^One substitute per field/],
-    ["markup", subs("<b>sunny</b>"), "substitute1", /^No markup: “<” and “>” cannot go into the gold files/],
-    ["an ampersand", subs("light & airy"), "substitute1", /“&” cannot go into the gold files; write “and”/],
+    ["markup", subs("<b>sunny</b>"), "substitute1", /^No markup: the gold files cannot hold “<” or “>”/],
+    ["an ampersand", subs("light & airy"), "substitute1", /cannot hold “&”; write “and”/],
     ["one letter", subs("sunny", "x"), "substitute2", /^A substitute has at least two letters\.$/],
     ["digits only", subs("100"), "substitute1", /at least two letters/],
     ["an accented letter", subs("ensoleillé"), "substitute1", /^Write “ensoleille”/],
