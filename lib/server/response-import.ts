@@ -55,9 +55,10 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
     throw new InputError(`${fileName}: the file is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.`);
   }
   const parsed = parseResponsesTsv(text, fileName, { maxErrors: MAX_LISTED });
-  if (hasErrors(parsed.diagnostics)) refuse(parsed.diagnostics, fileName);
+  // Lines the reader refused are listed together with those the project refuses (below), in line order.
+  const unread = hasErrors(parsed.diagnostics);
   const rows = parsed.responses;
-  if (rows.length === 0) throw new InputError(`${fileName}: no responses in the file; nothing was imported.`, { file: "The file is empty." });
+  if (rows.length === 0 && !unread) throw new InputError(`${fileName}: no responses in the file; nothing was imported.`, { file: "The file is empty." });
 
   // Everyone named in the file, and whether they belong to this project.
   const names = [...new Set(rows.map((r) => r.annotator))];
@@ -98,7 +99,7 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
     if (problem) problems.push(diag("error", fileName, r.line, problem));
     else planned.push({ ref: inst!.ref, userId: who!.id, r });
   }
-  if (problems.length > 0) refuse(problems, fileName);
+  if (unread || problems.length > 0) refuse(inLineOrder([...parsed.diagnostics, ...problems]), fileName);
 
   const now = new Date();
   return db.transaction((tx) => {
@@ -147,6 +148,11 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
         : `${fileName}: ${what}; added ${added}, updated ${updated}, unchanged ${unchanged}.`;
     return { fileName, lines: n, added, updated, unchanged, warnings: parsed.diagnostics, message };
   });
+}
+
+/** Diagnostics by line; those about the whole file (line 0, e.g. "N more errors not listed") last. */
+function inLineOrder(ds: Diagnostic[]): Diagnostic[] {
+  return ds.map((d, k) => ({ d, k })).sort((a, b) => (a.d.line || Infinity) - (b.d.line || Infinity) || a.k - b.k).map(({ d }) => d);
 }
 
 /** The first rule of the workspace that needs the instance's target and that the line breaks, as its error; else null. */

@@ -118,6 +118,23 @@ describe("importResponses", () => {
     );
   });
 
+  it("lists the lines the reader refuses and those the project refuses together, in line order", () => {
+    const { db, coord, project } = setup();
+    const text = tsv("ann\thop.v\th1\tjump\tleap about", "ann\tcalm.a\tc1\tstill, serene\t", "zed\tcalm.a\tc2\tstill\t");
+    let err: unknown;
+    try {
+      importResponses(db, coord, project.id, { fileName: "b.tsv", text });
+    } catch (e) {
+      err = e;
+    }
+    expect((err as InputError).details).toEqual([
+      'b.tsv:2: error: multiword "leap about": the phrase must contain the target word: “hop” (rule: target)',
+      'b.tsv:3: error: answer, substitute 1 "still, serene": one substitute per field — separate substitutes with “;” (at most 3) (rule: list)',
+      'b.tsv:4: error: no user named "zed" (create the account first)',
+    ]);
+    expect(count(db, "responses")).toBe(0);
+  });
+
   it("refuses an empty file", () => {
     const { db, coord, project } = setup();
     expect(() => importResponses(db, coord, project.id, { fileName: "e.tsv", text: HEADER + "\n" })).toThrow(/no responses in the file/);
