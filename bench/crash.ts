@@ -74,6 +74,7 @@ async function main(): Promise<number> {
       projectId: rig.seeded.projectId,
       actionId: rig.actionId,
       instanceRefs: rig.seeded.instanceRefs,
+      heads: rig.seeded.heads,
       pageLoadEvery: 10,
       reviseShare: 0.2,
       runTag: runTag(),

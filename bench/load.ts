@@ -51,6 +51,7 @@ async function main(): Promise<number> {
       projectId: rig.seeded.projectId,
       actionId: rig.actionId,
       instanceRefs: rig.seeded.instanceRefs,
+      heads: rig.seeded.heads,
       pageLoadEvery: pageEvery,
       reviseShare: 0.2,
       runTag: runTag(),

@@ -68,7 +68,7 @@ test("an annotator works from the keyboard: save & next, NIL, NAME, multiword, v
   await expect(page.getByRole("status")).toHaveText(/Saved d1\./);
   await expect(sub(page, 1)).toBeFocused();
 
-  // d2: the target word itself is refused by the server, next to the field
+  // d2: the target word itself is refused beside the field (the save rules, checked in the browser and again on the server)
   await replace(page, "Quiet");
   await page.keyboard.press("Enter");
   await expect(page.locator("#sub1-error")).toHaveText(/"Quiet" is the target word itself/);

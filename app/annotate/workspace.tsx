@@ -12,6 +12,7 @@ import type {
   WorkspaceView,
 } from "@/lib/server/responses";
 import { type SaveResponseResult, saveResponseAction, workspaceStepAction, workspaceTargetsAction } from "./actions";
+import { MAX_PHRASE_LENGTH, MAX_SUBSTITUTE_LENGTH, draftErrors, withoutError } from "./field-rules";
 import { Bar } from "./progress-bar";
 import { markAnswersChanged } from "./refresh-if-changed";
 import { DEFAULT_GUIDELINES, displayText } from "./text";
@@ -210,12 +211,29 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
     return Math.round(a.ms + (a.since ? performance.now() - a.since : 0));
   }
 
+  /** Show refused fields beside the fields, and focus the first. */
+  function showErrors(errs: Record<string, string>, message?: string) {
+    setErrors(errs);
+    const onFields = Object.keys(errs).filter((k) => k !== "form").length;
+    const text = onFields > 1 ? "Not saved: see the marked fields." : onFields === 1 ? "Not saved: see the marked field." : errs.form ? "Not saved." : (message ?? "Not saved.");
+    setStatus({ tone: "error", text });
+    const first = SUB_FIELDS.findIndex((f) => errs[f]);
+    if (first >= 0) subRefs[first].current?.focus();
+    else if (errs.multiword) phraseRef.current?.focus();
+  }
+
   async function save(expectedRevision = baseRef.current) {
     if (savingRef.current) return;
+    const d = draftRef.current;
+    // The save rules, checked here first: nothing is sent (or stored) when a field breaks one.
+    const refused = draftErrors(d, instance);
+    if (refused) {
+      showErrors(refused);
+      return;
+    }
     savingRef.current = true;
     setSaving(true);
     setStatus({ tone: "info", text: "Saving…" });
-    const d = draftRef.current;
     try {
       const res = await saveResponseAction(
         project.id,
@@ -240,13 +258,7 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
         setConflict({ mine: d, saved: res.conflict });
         setStatus({ tone: "error", text: "Not saved: choose which answer to keep." });
       } else {
-        const errs = res.errors ?? {};
-        setErrors(errs);
-        const onField = Object.keys(errs).some((k) => k !== "form");
-        setStatus({ tone: "error", text: onField ? "Not saved: see the marked field." : errs.form ? "Not saved." : res.message });
-        const first = SUB_FIELDS.findIndex((f) => errs[f]);
-        if (first >= 0) subRefs[first].current?.focus();
-        else if (errs.multiword) phraseRef.current?.focus();
+        showErrors(res.errors ?? {}, res.message);
       }
     } catch {
       setStatus({ tone: "error", text: "Could not reach the server. Your answer is kept here as a draft; try again." });
@@ -436,7 +448,7 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
           <fieldset className={s.fieldset} disabled={!isSubs}>
             <legend>Substitutes</legend>
             <p className="muted small" id="subs-hint">
-              Up to three, all equally good. A phrase or a slightly more general word is fine.
+              Up to three, one per field, all equally good. A phrase or a slightly more general word is fine.
             </p>
             <div className={s.subs}>
               {SUB_FIELDS.map((field, i) => (
@@ -447,12 +459,13 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
                     type="text"
                     autoComplete="off"
                     autoCapitalize="none"
-                    maxLength={200}
+                    maxLength={MAX_SUBSTITUTE_LENGTH}
                     value={draft.subs[i]}
                     onChange={(e) => {
                       const subs = [...draftRef.current.subs] as Subs;
                       subs[i] = e.target.value;
                       setDraft({ ...draftRef.current, subs });
+                      setErrors((errs) => withoutError(errs, field));
                     }}
                     {...fieldProps(field, `sub${i + 1}`)}
                   />
@@ -512,9 +525,12 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
                   type="text"
                   autoComplete="off"
                   autoCapitalize="none"
-                  maxLength={300}
+                  maxLength={MAX_PHRASE_LENGTH}
                   value={draft.phrase}
-                  onChange={(e) => setDraft({ ...draftRef.current, phrase: e.target.value })}
+                  onChange={(e) => {
+                    setDraft({ ...draftRef.current, phrase: e.target.value });
+                    setErrors((errs) => withoutError(errs, "multiword"));
+                  }}
                   {...fieldProps("multiword", "phrase")}
                 />
                 {errors.multiword ? (

@@ -86,6 +86,8 @@ export interface LoadOptions {
   projectId: number;
   actionId: string;
   instanceRefs: number[];
+  /** The head word of each instance (parallel to instanceRefs): multiword phrases hold it, as the workspace requires. */
+  heads?: readonly string[];
   durationSec: number;
   /**
    * Mean think time in seconds between an instance appearing and the annotator
@@ -160,21 +162,25 @@ function nextNew(st: AnnotatorState, refs: number[]): number {
   return refs[st.cursor % refs.length];
 }
 
-/** What one save sends: substitutes no other save uses (runTag, annotator, sequence), at times NAME/NIL or a multiword. */
-export function responseFor(runTag: string, annotator: number, seq: number, r: () => number): SentResponse {
+/**
+ * What one save sends: substitutes no other save uses (runTag, annotator, sequence), at times NAME/NIL or a
+ * multiword (holding the instance's head word, which the save rules require; none when it is not known).
+ */
+export function responseFor(runTag: string, annotator: number, seq: number, r: () => number, head?: string): SentResponse {
   const roll = r();
   if (roll < 0.05) return { kind: "NAME", substitutes: [], multiword: null };
   if (roll < 0.1) return { kind: "NIL", substitutes: [], multiword: null };
   const n = 1 + Math.floor(r() * 3);
   const token = `${runTag}a${annotator}n${seq}`;
   const substitutes = Array.from({ length: n }, (_, k) => `${token}${"xyz"[k]}`);
-  const multiword = r() < 0.1 ? `${token} over` : null;
+  const multiword = r() < 0.1 && head ? `${head} over` : null;
   return { kind: "substitutes", substitutes, multiword };
 }
 
 export async function runLoad(states: AnnotatorState[], opts: LoadOptions): Promise<LoadRecords> {
   const rec: LoadRecords = { saves: [], pages: [], exports: [], acked: [], connectionErrors: 0, startedAt: now(), endedAt: 0 };
   const { projectId, instanceRefs } = opts;
+  const headOf = new Map(opts.heads?.map((h, i) => [instanceRefs[i], h]));
 
   /** Close whatever the annotator was waiting for when a new request is built without an answer to the last. */
   const dropPending = (st: AnnotatorState, cut = false) => {
@@ -213,7 +219,7 @@ export async function runLoad(states: AnnotatorState[], opts: LoadOptions): Prom
       if (revisable.length > 0 && st.rand() < opts.reviseShare) ref = revisable[Math.floor(st.rand() * revisable.length)];
       if (st.unknown.has(ref)) ref = st.current = nextNew(st, instanceRefs);
       const expectedRevision = st.revisions.get(ref) ?? 0;
-      const sent = responseFor(opts.runTag, st.index + 1, ++st.seq, st.rand);
+      const sent = responseFor(opts.runTag, st.index + 1, ++st.seq, st.rand, headOf.get(ref));
       const input = {
         kind: sent.kind,
         substitutes: [...sent.substitutes, "", "", ""].slice(0, 3),

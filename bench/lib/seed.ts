@@ -19,6 +19,8 @@ export interface Seeded {
   annotators: Array<{ name: string; userId: number }>;
   /** Instance ids (database refs) in queue order. */
   instanceRefs: number[];
+  /** The head word of each instance, in the same order (a multiword phrase must hold it). */
+  heads: string[];
   seedMs: number;
 }
 
@@ -50,15 +52,16 @@ export async function seedLoadDb(
     const report = importLexeltXml(db, SYSTEM, project.id, { fileName: "load-corpus.xml", bytes: new TextEncoder().encode(xml) });
     const expected = opts.lexelts * opts.instancesPerLexelt;
     if (report.instancesAdded !== expected) throw new Error(`seed: imported ${report.instancesAdded} instances, expected ${expected}`);
-    const instanceRefs = db
-      .select({ ref: instances.id })
+    const rows = db
+      .select({ ref: instances.id, head: instances.head })
       .from(instances)
       .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
       .where(eq(instances.projectId, project.id))
       .orderBy(asc(lexelts.position), asc(instances.position), asc(instances.id))
-      .all()
-      .map((r) => r.ref);
-    return { projectId: project.id, importProjectId: importProject.id, coordinator, annotators, instanceRefs, seedMs: performance.now() - t0 };
+      .all();
+    const instanceRefs = rows.map((r) => r.ref);
+    const heads = rows.map((r) => r.head);
+    return { projectId: project.id, importProjectId: importProject.id, coordinator, annotators, instanceRefs, heads, seedMs: performance.now() - t0 };
   } finally {
     db.$client.close();
   }

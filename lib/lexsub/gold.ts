@@ -26,11 +26,14 @@
  * a project). Pure: records in, records out; bad input becomes `problems`, never
  * an exception: unknown instances, a lexelt that does not match, a second response
  * from one annotator (the first counts), a form holding `;` or the substitute "pn"
- * (dropped), and forms the scorer's reader would not read back as written (kept,
- * reported once each, so that the coordinator can rewrite them in the lemma table).
+ * (dropped), and forms that break the rules the workspace applies at save
+ * (substitute-rules.ts: one substitute, no markup, letters a–z, at least two
+ * letters…; kept, reported once each, so that the coordinator can rewrite them in
+ * the lemma table), and multiwords without the target word (when heads are given).
  */
 import { cmp, collapseSpace, createLemmatiser, type LemmaTable, type LemmatiserOptions } from "./normalize";
 import { type GoldEntry, formatGoldLine as writeGoldLine } from "./formats/gold";
+import { type RuleBreak, goldFormBreak, phraseBreak, readsBack, ruleClause } from "./substitute-rules";
 import { type AnnotatorResponse, type AnswerKind, type LexeltItem, parseLexeltItem } from "./types";
 
 /** The gold entry NAME answers are written as. */
@@ -50,6 +53,8 @@ export interface GoldInstance {
   excludedReason?: string | null;
   /** Gold review: the corrected PoS (same as `options.posCorrections`). */
   correctedPos?: string | null;
+  /** The head word as it stands in the sentence: when given, a multiword without the target is listed as a problem. */
+  head?: string | null;
 }
 
 /** instanceId → value, as a Map or a plain object. */
@@ -239,6 +244,8 @@ export function deriveGold(
   const items: GoldItem[] = [];
   const byId = new Map<string, GoldItem>();
   const parsedItems = new Map<string, LexeltItem | null>();
+  /** instanceId → head word, for the instances that carry one (the multiword target rule). */
+  let heads: Map<string, string> | null = null;
 
   for (const inst of instances) {
     const id = inst.instanceId;
@@ -291,11 +298,15 @@ export function deriveGold(
     };
     byId.set(id, item);
     items.push(item);
+    if (inst.head != null) (heads ??= new Map()).set(id, inst.head);
   }
 
-  // Each distinct form is checked once against the scorer's reading of an entry.
-  const readable = new Map<string, boolean>();
-  const check = (form: string, r: AnnotatorResponse, what: string): boolean => {
+  // Each distinct form is checked once against the rules the workspace applies at
+  // save (substitute-rules.ts), so the Gold tab lists exactly the stored answers
+  // that would be refused today; a multiword is checked against its target too
+  // when the instance's head word is known.
+  const checked = new Set<string>();
+  const check = (form: string, r: AnnotatorResponse, what: "substitute" | "multiword", item: GoldItem): boolean => {
     if (form.includes(";")) {
       problems.push(responseProblem(r, `${what} "${form}" contains ';', which the gold format cannot hold; dropped`));
       return false;
@@ -304,17 +315,18 @@ export function deriveGold(
       problems.push(responseProblem(r, `substitute "pn" would be read as the NAME entry; dropped`));
       return false;
     }
-    let ok = readable.get(form);
-    if (ok === undefined) {
-      ok = readsBack(form);
-      readable.set(form, ok);
-      if (!ok) {
-        problems.push(
-          responseProblem(
-            r,
-            `${what} "${form}" is written as given, but the official scorer will not read it back as written (an entry starts with a letter or digit, has at least two characters and holds only letters, digits, spaces, hyphens and apostrophes); a lemma-table entry can rewrite it`,
-          ),
-        );
+    const key = what === "substitute" ? form : `\u0000${form}`;
+    if (!checked.has(key)) {
+      checked.add(key);
+      const broken = goldFormBreak(form, what);
+      if (broken) problems.push(responseProblem(r, brokenRuleMessage(what, form, broken)));
+    }
+    if (what === "multiword" && heads !== null) {
+      const head = heads.get(item.instanceId);
+      const lemma = parseLexeltItem(item.lexelt)?.lemma;
+      if (head !== undefined && lemma !== undefined) {
+        const broken = phraseBreak(form, { lemma, head });
+        if (broken?.rule === "target") problems.push(responseProblem(r, brokenRuleMessage(what, form, broken)));
       }
     }
     return true;
@@ -328,7 +340,7 @@ export function deriveGold(
   let memoPos: string | null = null;
   let memo = new Map<string, string | null>();
   let memoProposed = new Set<string>();
-  const substituteOf = (raw: string, pos: string, r: AnnotatorResponse): string | null => {
+  const substituteOf = (raw: string, pos: string, r: AnnotatorResponse, item: GoldItem): string | null => {
     if (pos !== memoPos) {
       let m = bySubstitute.get(pos);
       if (!m) bySubstitute.set(pos, (m = new Map()));
@@ -341,12 +353,12 @@ export function deriveGold(
     let s = memo.get(raw);
     if (s === undefined) {
       const form = lemmatise(raw, pos);
-      s = form !== "" && check(form, r, "substitute") ? form : null;
+      s = form !== "" && check(form, r, "substitute", item) ? form : null;
       memo.set(raw, s);
       if (s !== null && lemmatise.applied(raw, pos) !== null) memoProposed.add(raw);
     } else if (s === null) {
       const form = lemmatise(raw, pos);
-      if (form !== "") check(form, r, "substitute");
+      if (form !== "") check(form, r, "substitute", item);
     }
     return s;
   };
@@ -374,7 +386,7 @@ export function deriveGold(
       let n = 0;
       let same = true;
       for (const raw of r.substitutes) {
-        const s = substituteOf(raw, item.pos, r);
+        const s = substituteOf(raw, item.pos, r, item);
         if (s === null || seenBefore(scratch, n, s)) {
           same = false;
           continue;
@@ -391,7 +403,7 @@ export function deriveGold(
     let multiword: string | null = null;
     if (r.multiword != null) {
       const m = lemmatise(r.multiword, item.pos);
-      if (m !== "" && check(m, r, "multiword")) {
+      if (m !== "" && check(m, r, "multiword", item)) {
         multiword = m;
         noteApplied(r.multiword, item.pos);
       }
@@ -420,14 +432,11 @@ export function deriveGold(
   return { items, problems, summary, applied: appliedList };
 }
 
-/** Whether the scorer's gold reader reads `form` back as written (formats/gold.ts decides). */
-function readsBack(form: string): boolean {
-  try {
-    writeGoldLine("x.n", "1", [{ substitute: form, count: 1 }]);
-    return true;
-  } catch {
-    return false;
-  }
+/** The problem for a stored form that breaks a save rule: which rule, and whether the scorer still reads it back. */
+function brokenRuleMessage(what: string, form: string, broken: RuleBreak): string {
+  const why = ruleClause(broken);
+  const read = readsBack(form) ? "" : ", but the official scorer will not read it back as written";
+  return `${what} "${form}" is written as given${read}; it breaks the "${broken.rule}" rule the workspace applies at save (${why}); a lemma-table entry can rewrite it`;
 }
 
 /** Whether s holds whitespace (what the gold reader's `\S+` refuses in a lexelt or id). */

@@ -33,7 +33,7 @@ import { parseOrThrow } from "./users";
 
 export interface GoldInputs {
   project: ProjectRow;
-  instances: { lexelt: string; instanceId: string; excludedReason: string | null; correctedPos: string | null }[];
+  instances: { lexelt: string; instanceId: string; excludedReason: string | null; correctedPos: string | null; head: string }[];
   responses: AnnotatorResponse[];
   lemmaRows: { form: string; lemma: string; decision: LemmaDecision; decidedBy: string | null; decidedAt: Date }[];
 }
@@ -48,6 +48,8 @@ export function goldInputs(db: Db, actor: Actor, projectId: number): GoldInputs 
         instanceId: instances.instanceId,
         excludedReason: instances.excludedReason,
         correctedPos: instances.correctedPos,
+        // For the multiword rule (the phrase holds the target): see lib/lexsub/gold.ts.
+        head: instances.head,
       })
       .from(instances)
       .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))

@@ -2,15 +2,19 @@
  * Bulk import and export of annotators' responses as TSV (lib/lexsub/formats/responses.ts),
  * for moving existing annotation in and out. Coordinators only. An import is all
  * or nothing: every line is checked against the project (the annotator exists and
- * is an annotator member, the instance is in the project under that lexelt) before
- * one transaction writes anything; each change appends a history row (source "import").
+ * is an annotator member, the instance is in the project under that lexelt) and
+ * against the rules the workspace applies at save (the reader checks each field;
+ * here the rules that need the instance's target: no substitute is the target
+ * word, a multiword holds it) before one transaction writes anything; each change
+ * appends a history row (source "import").
  */
 import "server-only";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { instances, lexelts, memberships, responseHistory, responses, users } from "../../db/schema";
 import { countNewResponse } from "./queue";
-import { parseResponsesTsv, writeResponsesTsv } from "../lexsub/formats/responses";
+import { parseResponsesTsv, ruleError, writeResponsesTsv } from "../lexsub/formats/responses";
+import { type Target, phraseBreak, targetBreak } from "../lexsub/substitute-rules";
 import type { AnnotatorResponse } from "../lexsub/types";
 import { type Diagnostic, diag, formatDiagnostic, hasErrors } from "../scoring/diagnostics";
 import { type Actor, requireProject } from "./actor";
@@ -52,9 +56,10 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
     throw new InputError(`${fileName}: the file is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.`);
   }
   const parsed = parseResponsesTsv(text, fileName, { maxErrors: MAX_LISTED });
-  if (hasErrors(parsed.diagnostics)) refuse(parsed.diagnostics, fileName);
+  // Lines the reader refused are listed together with those the project refuses (below), in line order.
+  const unread = hasErrors(parsed.diagnostics);
   const rows = parsed.responses;
-  if (rows.length === 0) throw new InputError(`${fileName}: no responses in the file; nothing was imported.`, { file: "The file is empty." });
+  if (rows.length === 0 && !unread) throw new InputError(`${fileName}: no responses in the file; nothing was imported.`, { file: "The file is empty." });
 
   // Everyone named in the file, and whether they belong to this project.
   const names = [...new Set(rows.map((r) => r.annotator))];
@@ -72,7 +77,7 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
 
   const inProject = new Map(
     db
-      .select({ ref: instances.id, instanceId: instances.instanceId, item: lexelts.item })
+      .select({ ref: instances.id, instanceId: instances.instanceId, item: lexelts.item, lemma: lexelts.lemma, head: instances.head })
       .from(instances)
       .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
       .where(eq(instances.projectId, projectId))
@@ -91,10 +96,11 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
     else if (!who.member) problem = `"${r.annotator}" is not a member of this project (add them on the Team page)`;
     else if (!inst) problem = `instance "${r.instanceId}" is not in this project`;
     else if (inst.item !== r.lexelt) problem = `instance "${r.instanceId}" belongs to lexelt ${inst.item}, not ${r.lexelt}`;
+    else problem = targetProblem(r, inst);
     if (problem) problems.push(diag("error", fileName, r.line, problem));
     else planned.push({ ref: inst!.ref, userId: who!.id, r });
   }
-  if (problems.length > 0) refuse(problems, fileName);
+  if (unread || problems.length > 0) refuse(inLineOrder([...parsed.diagnostics, ...problems]), fileName);
 
   const now = new Date();
   const lexeltOfInstance = (ref: number) => db.select({ id: instances.lexeltId }).from(instances).where(eq(instances.id, ref)).get()!.id;
@@ -145,6 +151,21 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
         : `${fileName}: ${what}; added ${added}, updated ${updated}, unchanged ${unchanged}.`;
     return { fileName, lines: n, added, updated, unchanged, warnings: parsed.diagnostics, message };
   });
+}
+
+/** Diagnostics by line; those about the whole file (line 0, e.g. "N more errors not listed") last. */
+function inLineOrder(ds: Diagnostic[]): Diagnostic[] {
+  return ds.map((d, k) => ({ d, k })).sort((a, b) => (a.d.line || Infinity) - (b.d.line || Infinity) || a.k - b.k).map(({ d }) => d);
+}
+
+/** The first rule of the workspace that needs the instance's target and that the line breaks, as its error; else null. */
+function targetProblem(r: AnnotatorResponse, target: Target): string | null {
+  for (let k = 0; k < r.substitutes.length; k++) {
+    const broken = targetBreak(r.substitutes[k], target);
+    if (broken) return ruleError(`answer, substitute ${k + 1}`, r.substitutes[k], broken);
+  }
+  const broken = r.multiword === null ? null : phraseBreak(r.multiword, target);
+  return broken ? ruleError("multiword", r.multiword!, broken) : null;
 }
 
 /** Every current response in the project as AnnotatorResponse records, in corpus order, then by annotator. */

@@ -37,13 +37,12 @@ import {
   totals,
 } from "./queue";
 import { AuthError, ConflictError, InputError, NotFoundError } from "./errors";
+import { type ResponseField, checkResponse } from "../lexsub/substitute-rules";
 
 export const RESPONSE_KINDS = ["substitutes", "NAME", "NIL"] as const;
 export type ResponseKind = (typeof RESPONSE_KINDS)[number];
 
-export const MAX_SUBSTITUTES = 3;
-export const MAX_SUBSTITUTE_LENGTH = 60;
-export const MAX_PHRASE_LENGTH = 80;
+export { MAX_PHRASE_LENGTH, MAX_SUBSTITUTES, MAX_SUBSTITUTE_LENGTH } from "../lexsub/substitute-rules";
 
 /** What the workspace sends: the three substitute fields as typed (blank = unfilled). */
 export interface ResponseInput {
@@ -69,18 +68,16 @@ export interface OwnResponse extends CleanResponse {
 }
 
 /** The field keys errors are reported under. */
-export type ResponseField = "substitute1" | "substitute2" | "substitute3" | "multiword" | "form";
+export type { ResponseField };
 
 // ---------------------------------------------------------------------------
 // Validation
 
-/** Trim and collapse inner whitespace (tabs and newlines included) to single spaces. */
-export function collapseSpace(s: string): string {
-  return s.replace(/\s+/gu, " ").trim();
-}
-
+/**
+ * The request's shape (zod), then the rules of lib/lexsub/substitute-rules.ts, the
+ * same the workspace checks before sending: each broken rule an issue on its field.
+ */
 function responseSchema(target: { lemma: string; head: string }) {
-  const targetForms = new Set([collapseSpace(target.lemma).toLowerCase(), collapseSpace(target.head).toLowerCase()]);
   return z
     .object({
       kind: z.enum(RESPONSE_KINDS, { message: "Choose substitutes, NAME or NIL." }),
@@ -89,47 +86,11 @@ function responseSchema(target: { lemma: string; head: string }) {
       phrase: z.string({ message: "The multiword phrase must be text." }).default(""),
     })
     .transform((v, ctx): CleanResponse => {
-      const issue = (field: ResponseField, message: string) => ctx.addIssue({ code: "custom", path: [field], message });
-      if (v.substitutes.length > MAX_SUBSTITUTES) {
-        issue("form", `At most ${MAX_SUBSTITUTES} substitutes.`);
-        return z.NEVER;
-      }
-      const kept: string[] = [];
-      const seen = new Map<string, number>();
-      let fieldIssues = 0;
-      v.substitutes.forEach((raw, i) => {
-        const field = `substitute${i + 1}` as ResponseField;
-        const s = collapseSpace(raw);
-        if (s === "") return; // an unfilled field
-        const fail = (m: string) => {
-          fieldIssues++;
-          issue(field, m);
-        };
-        const lower = s.toLowerCase();
-        if (v.kind !== "substitutes") fail(`${v.kind} carries no substitutes: clear this field, or give substitutes instead of ${v.kind}.`);
-        else if (s.length > MAX_SUBSTITUTE_LENGTH) fail(`A substitute has at most ${MAX_SUBSTITUTE_LENGTH} characters (this one has ${s.length}).`);
-        else if (!/[\p{L}\p{N}]/u.test(s)) fail("A substitute needs at least one letter or digit.");
-        else if (s.includes(";")) fail('A substitute cannot contain ";" (it separates substitutes in the gold files).');
-        else if (targetForms.has(lower)) fail(`"${s}" is the target word itself; give a different word or phrase.`);
-        else if (seen.has(lower)) fail(`"${s}" repeats substitute ${seen.get(lower)}.`);
-        else {
-          seen.set(lower, i + 1);
-          kept.push(s);
-        }
-      });
-      if (v.kind === "substitutes" && kept.length === 0 && fieldIssues === 0) {
-        issue("substitute1", "Give at least one substitute, or choose NAME or NIL.");
-      }
-      let multiword: string | null = null;
-      if (v.multiword) {
-        const p = collapseSpace(v.phrase);
-        if (p === "") issue("multiword", "Type the multiword phrase, or untick “Part of a multiword”.");
-        else if (p.length > MAX_PHRASE_LENGTH) issue("multiword", `A multiword phrase has at most ${MAX_PHRASE_LENGTH} characters (this one has ${p.length}).`);
-        else if (!p.includes(" ")) issue("multiword", "A multiword phrase has at least two words.");
-        else if (p.includes(";")) issue("multiword", 'A multiword phrase cannot contain ";".');
-        else multiword = p;
-      }
-      return { kind: v.kind, substitutes: v.kind === "substitutes" ? kept : [], multiword };
+      const checked = checkResponse(v, target);
+      const broken = Object.entries(checked.errors);
+      for (const [field, message] of broken) ctx.addIssue({ code: "custom", path: [field], message });
+      if (broken.length > 0) return z.NEVER;
+      return { kind: v.kind, substitutes: checked.substitutes, multiword: checked.multiword };
     });
 }
 

@@ -384,6 +384,38 @@ describe("deriveGold: bad input becomes problems, never a crash", () => {
   });
 });
 
+describe("deriveGold: stored answers that break the save rules (substitute-rules.ts)", () => {
+  // Answers stored before the rules, or imported by an older version: kept in the
+  // gold as written, and listed with the rule they break, once per form.
+  const g = deriveGold(
+    [
+      { lexelt: "take.v", instanceId: "7", head: "took" },
+      { lexelt: "take.v", instanceId: "8" },
+    ],
+    [
+      { annotator: "A", lexelt: "take.v", instanceId: "7", kind: "substitutes", substitutes: ["grab, seize", "10", "<b>get</b>"], multiword: "happen soon" },
+      { annotator: "B", lexelt: "take.v", instanceId: "7", kind: "substitutes", substitutes: ["grab, seize", "get"], multiword: "took place" },
+      { annotator: "A", lexelt: "take.v", instanceId: "8", kind: "substitutes", substitutes: ["get"], multiword: "happen soon" },
+    ],
+    { unreviewed: "keep" },
+  );
+
+  it("lists each with the rule, says whether the scorer reads it back, and keeps it in the gold", () => {
+    expect(g.problems.map((p) => [p.instanceId, p.annotator, p.message])).toEqual([
+      ["7", "A", 'substitute "grab, seize" is written as given, but the official scorer will not read it back as written; it breaks the "list" rule the workspace applies at save (one substitute per field — put the others in the next fields); a lemma-table entry can rewrite it'],
+      ["7", "A", 'substitute "10" is written as given; it breaks the "letters" rule the workspace applies at save (a substitute has at least two letters); a lemma-table entry can rewrite it'],
+      ["7", "A", 'substitute "<b>get</b>" is written as given, but the official scorer will not read it back as written; it breaks the "markup" rule the workspace applies at save (no markup: the gold files cannot hold “<” or “>”); a lemma-table entry can rewrite it'],
+      ["7", "A", 'multiword "happen soon" is written as given; it breaks the "target" rule the workspace applies at save (the phrase must contain the target word: “took” or “take”); a lemma-table entry can rewrite it'],
+    ]);
+    expect(g.items[0].line).toBe("take.v 7 :: grab, seize 2;10 1;<b>get</b> 1;get 1;");
+  });
+
+  it("checks a multiword against its target only where the instance's head word is known", () => {
+    expect(g.problems.filter((p) => p.instanceId === "8")).toEqual([]);
+    expect(g.items[1].mwLine).toBe("take.v 8 :: happen soon 1;");
+  });
+});
+
 describe("deriveGold → formatGold → the project's scorer", () => {
   // The documentation's example, from responses: glad;cheerful scores (3 + 1) / (2 · 7) = .286
   // for best, (3 + 1) / 7 for oot, and the best guess glad is the mode.

@@ -33,7 +33,8 @@ describe("parseAnswer", () => {
     ["calm;", /substitute 2 of .* is empty/],
     [";calm", /substitute 1 of .* is empty/],
     ["calm;Calm", /"Calm" is given twice/],
-    ["x".repeat(101), /longer than 100 characters/],
+    ["x".repeat(61), /^answer, substitute 1 "x{37}…": a substitute has at most 60 characters \(this one has 61\) \(rule: length\)$/],
+    ["calm;secluded, peaceful", /^answer, substitute 2 "secluded, peaceful": one substitute per field — separate substitutes with “;” \(at most 3\) \(rule: list\)$/],
   ])("refuses %j", (cell, message) => {
     const r = parseAnswer(cell);
     expect("error" in r && r.error).toMatch(message);
@@ -84,7 +85,19 @@ describe("parseResponsesTsv", () => {
     ["four substitutes", "ann\tquiet.a\tq1\ta;b;c;d\t", 'bad.tsv:2: error: 4 substitutes in "a;b;c;d": at most 3 are allowed'],
     ["an empty substitute", "ann\tquiet.a\tq1\tcalm;;still\t", 'bad.tsv:2: error: substitute 2 of "calm;;still" is empty (a stray ";"?)'],
     ["a repeated substitute", "ann\tquiet.a\tq1\tcalm;calm\t", 'bad.tsv:2: error: substitute "calm" is given twice in "calm;calm"'],
-    ["an over-long multiword", `ann\tquiet.a\tq1\tcalm\t${"m".repeat(101)}`, "bad.tsv:2: error: the multiword phrase is longer than 100 characters"],
+    ["an over-long multiword", `ann\tquiet.a\tq1\tcalm\tquiet ${"m".repeat(75)}`, `bad.tsv:2: error: multiword "quiet ${"m".repeat(31)}…": a multiword phrase has at most 80 characters (this one has 81) (rule: length)`],
+    // The rules of the workspace (substitute-rules.ts), each named with the field and the rule.
+    ["a comma list in one substitute", "ann\tquiet.a\tq1\tsecluded, peaceful, tranquil, calm\t", 'bad.tsv:2: error: answer, substitute 1 "secluded, peaceful, tranquil, calm": one substitute per field — separate substitutes with “;” (at most 3) (rule: list)'],
+    ["markup", "ann\tquiet.a\tq1\tcalm;<b>still</b>\t", 'bad.tsv:2: error: answer, substitute 2 "<b>still</b>": no markup: the gold files cannot hold “<” or “>” (rule: markup)'],
+    ["an ampersand", "ann\tquiet.a\tq1\tpeace & calm\t", 'bad.tsv:2: error: answer, substitute 1 "peace & calm": the gold files cannot hold “&”; write “and” (rule: markup)'],
+    ["a one-letter substitute", "ann\tquiet.a\tq1\tcalm;x\t", 'bad.tsv:2: error: answer, substitute 2 "x": a substitute has at least two letters (rule: letters)'],
+    ["an accented letter", "ann\tquiet.a\tq1\tserein\u00e9\t", 'bad.tsv:2: error: answer, substitute 1 "sereiné": write “sereine”: the gold files hold only unaccented letters a–z, digits, spaces, hyphens and straight apostrophes (\') (rule: characters)'],
+    ["a full stop", "ann\tquiet.a\tq1\tcalm.\t", 'bad.tsv:2: error: answer, substitute 1 "calm.": “.” cannot go into the gold files, which hold only the letters a–z, digits, spaces, hyphens and apostrophes (rule: characters)'],
+    ["an invisible character", "ann\tquiet.a\tq1\tca\u200blm\t", 'bad.tsv:2: error: answer, substitute 1 "ca\u200blm": this holds an invisible character (U+200B); retype the substitute without it (rule: control)'],
+    ["pn", "ann\tquiet.a\tq1\tpn\t", 'bad.tsv:2: error: answer, substitute 1 "pn": “pn” is how the gold writes NAME answers; choose NAME instead (rule: pn)'],
+    ["a leading hyphen", "ann\tquiet.a\tq1\t-ish\t", 'bad.tsv:2: error: answer, substitute 1 "-ish": a substitute starts with a letter or digit, not “-” (rule: start)'],
+    ["a one-word multiword", "ann\tquiet.a\tq1\tcalm\tquietly", 'bad.tsv:2: error: multiword "quietly": a multiword phrase has at least two words (rule: words)'],
+    ["markup in the multiword", "ann\tquiet.a\tq1\tNIL\t<i>quiet</i> word", 'bad.tsv:2: error: multiword "<i>quiet</i> word": no markup: the gold files cannot hold “<” or “>” (rule: markup)'],
   ])("refuses %s, naming the line", (_what, line, message) => {
     const r = parseResponsesTsv(tsv(HEADER, line, "ann\tquiet.a\tq2\tcalm\t"), "bad.tsv");
     expect(r.diagnostics.map(formatDiagnostic)).toEqual([message]);

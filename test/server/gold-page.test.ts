@@ -96,6 +96,23 @@ describe("goldPageData", () => {
     expect(d.instancePage.rows.map((r) => r.item.instanceId)).toEqual(["c1", "c2", "h1", "h2"]);
   });
 
+  it("lists answers stored before the save rules with the rule each breaks, and keeps them in the gold", () => {
+    const { db, coord, project } = setup();
+    // Written straight to the table, as an older version stored them: the save and the import refuse them now.
+    db.$client
+      .prepare("update responses set substitutes = ?, multiword = ? where user_id = (select id from users where name = 'cat') and instance_ref = (select id from instances where instance_id = 'c1')")
+      .run(JSON.stringify(["serene, placid", "<b>still</b>"]), "sea breeze");
+    const d = goldPageData(db, coord, project.id);
+    expect(d.problems.map((p) => [p.instanceId, p.annotator, /breaks the "(\w+)" rule/.exec(p.message)?.[1]])).toEqual([
+      ["c1", "cat", "list"],
+      ["c1", "cat", "markup"],
+      ["c1", "cat", "target"],
+    ]);
+    expect(d.problems[2].message).toContain("the phrase must contain the target word: “calm”");
+    expect(d.problems).toEqual(projectGold(db, coord, project.id).result.problems);
+    expect(d.instancePage.rows[0].item.line).toContain("serene, placid 1");
+  });
+
   it("pages the lemma review after filtering, and follows decisions", () => {
     const { db, coord, project } = setup();
     decideLemma(db, coord, project.id, { form: "jumps", decision: "kept" });

@@ -86,6 +86,13 @@ describe("importResponses", () => {
     ["a lexelt mismatch", "ann\thop.v\tc2\tjump\t", "bad.tsv:3: error: instance \"c2\" belongs to lexelt calm.a, not hop.v"],
     ["four substitutes", "ann\tcalm.a\tc2\ta;b;c;d\t", 'bad.tsv:3: error: 4 substitutes in "a;b;c;d": at most 3 are allowed'],
     ["a malformed row", "ann\tcalm.a", "bad.tsv:3: error: 2 tab-separated cells; expected 5 (annotator, lexelt, instance, answer, multiword)"],
+    // The rules the workspace applies at save, each named with the field and the rule.
+    ["a comma list", "ann\tcalm.a\tc2\tsecluded, peaceful\t", 'bad.tsv:3: error: answer, substitute 1 "secluded, peaceful": one substitute per field — separate substitutes with “;” (at most 3) (rule: list)'],
+    ["markup", "ann\tcalm.a\tc2\tstill;<b>serene</b>\t", 'bad.tsv:3: error: answer, substitute 2 "<b>serene</b>": no markup: the gold files cannot hold “<” or “>” (rule: markup)'],
+    ["a one-letter substitute", "ann\tcalm.a\tc2\tx\t", 'bad.tsv:3: error: answer, substitute 1 "x": a substitute has at least two letters (rule: letters)'],
+    ["the target word as a substitute", "ann\tcalm.a\tc2\tstill;Calm\t", 'bad.tsv:3: error: answer, substitute 2 "Calm": "Calm" is the target word itself; give a different word or phrase (rule: target)'],
+    ["a multiword without the target", "ann\thop.v\th1\tjump\tleap about", 'bad.tsv:3: error: multiword "leap about": the phrase must contain the target word: “hop” (rule: target)'],
+    ["a one-word multiword", "ann\thop.v\th1\tjump\thopping", 'bad.tsv:3: error: multiword "hopping": a multiword phrase has at least two words (rule: words)'],
   ])("refuses the whole file for %s, naming the line", (_what, line, message) => {
     const { db, coord, project } = setup();
     actorFor(db, "out", "annotator");
@@ -109,6 +116,23 @@ describe("importResponses", () => {
     expect(() => importResponses(db, coord, project.id, { fileName: "b.tsv", text })).toThrow(
       'b.tsv:2: error: no user named "zed" (create the account first) (and 2 more problems); nothing was imported.',
     );
+  });
+
+  it("lists the lines the reader refuses and those the project refuses together, in line order", () => {
+    const { db, coord, project } = setup();
+    const text = tsv("ann\thop.v\th1\tjump\tleap about", "ann\tcalm.a\tc1\tstill, serene\t", "zed\tcalm.a\tc2\tstill\t");
+    let err: unknown;
+    try {
+      importResponses(db, coord, project.id, { fileName: "b.tsv", text });
+    } catch (e) {
+      err = e;
+    }
+    expect((err as InputError).details).toEqual([
+      'b.tsv:2: error: multiword "leap about": the phrase must contain the target word: “hop” (rule: target)',
+      'b.tsv:3: error: answer, substitute 1 "still, serene": one substitute per field — separate substitutes with “;” (at most 3) (rule: list)',
+      'b.tsv:4: error: no user named "zed" (create the account first)',
+    ]);
+    expect(count(db, "responses")).toBe(0);
   });
 
   it("refuses an empty file", () => {

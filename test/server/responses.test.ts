@@ -74,13 +74,13 @@ describe("validateResponse", () => {
     ["four substitutes", subs("a", "b", "c", "d"), "form", /At most 3 substitutes/],
     ["no substitute at all", subs("", " ", ""), "substitute1", /at least one substitute/],
     ["an empty list", subs(), "substitute1", /at least one substitute/],
-    ["a substitute of punctuation only", subs("sunny", "--"), "substitute2", /letter or digit/],
+    ["a substitute of punctuation only", subs("sunny", "--"), "substitute2", /at least two letters/],
     ["61 characters", subs("a".repeat(61)), "substitute1", /at most 60 characters \(this one has 61\)/],
     ["a repeat, ignoring case", subs("sunny", "light", "SUNNY"), "substitute3", /"SUNNY" repeats substitute 1/],
     ["a repeat after collapsing spaces", subs("full of light", "full  of light"), "substitute2", /repeats substitute 1/],
     ["the lemma", subs("sunny", "Bright"), "substitute2", /"Bright" is the target word itself/],
     ["the head word", subs("brighter"), "substitute1", /"brighter" is the target word itself/],
-    ["a semicolon", subs("sunny; light"), "substitute1", /cannot contain ";"/],
+    ["a semicolon list", subs("sunny; light"), "substitute1", /^One substitute per field — put the others in the next fields\.$/],
     ["NAME with a substitute", { kind: "NAME", substitutes: ["", "sunny"], multiword: false }, "substitute2", /NAME carries no substitutes/],
     ["NIL with a substitute", { kind: "NIL", substitutes: ["sunny"], multiword: false }, "substitute1", /NIL carries no substitutes/],
     ["an unknown kind", { kind: "MAYBE", substitutes: [], multiword: false }, "form", /Choose substitutes, NAME or NIL/],
@@ -158,6 +158,52 @@ describe("saveResponse", () => {
     expect(() => saveResponse(db, ann, project.id, refs.b1, subs("sunny"), { expectedRevision: -1 })).toThrow(InputError);
     expect(count("responses")).toBe(0);
     expect(count("response_history")).toBe(0);
+  });
+
+  // The rules the gold and the scorer apply (lib/lexsub/substitute-rules.ts): each
+  // refused save names the field, and neither a new answer nor a change is stored.
+  it.each<[string, ResponseInput, string, RegExp]>([
+    ["a comma list in one field", subs("secluded, peaceful, tranquil, calm"), "substitute1", /^One substitute per field — put the others in the next fields\.$/],
+    ["a semicolon list in the second field", subs("sunny", "light; clear"), "substitute2", /^One substitute per field/],
+    ["markup", subs("<b>sunny</b>"), "substitute1", /^No markup: the gold files cannot hold “<” or “>”/],
+    ["an ampersand", subs("light & airy"), "substitute1", /cannot hold “&”; write “and”/],
+    ["one letter", subs("sunny", "x"), "substitute2", /^A substitute has at least two letters\.$/],
+    ["digits only", subs("100"), "substitute1", /at least two letters/],
+    ["an accented letter", subs("ensoleillé"), "substitute1", /^Write “ensoleille”/],
+    ["a curly apostrophe", subs("sun’s out"), "substitute1", /^Write “sun's out”/],
+    ["a full stop", subs("sunny."), "substitute1", /^“\.” cannot go into the gold files/],
+    ["a double colon", subs("sunny::light"), "substitute1", /^“:” cannot go into the gold files/],
+    ["an invisible character", subs("sun\u200bny"), "substitute1", /invisible character \(U\+200B\)/],
+    ["pn", subs("pn"), "substitute1", /choose NAME instead/],
+    ["a leading hyphen", subs("-ish"), "substitute1", /starts with a letter or digit/],
+    ["61 characters", subs("a".repeat(61)), "substitute1", /at most 60 characters/],
+    ["a phrase without the target", { ...subs("clever"), multiword: true, phrase: "future awaits" }, "multiword", /^The phrase must contain the target word: “brighter” or “bright”\.$/],
+    ["markup in the phrase", { ...subs("clever"), multiword: true, phrase: "<i>brighter</i> future" }, "multiword", /No markup/],
+    ["a list as the phrase", { ...subs("clever"), multiword: true, phrase: "bright spark, bright future" }, "multiword", /^One phrase only/],
+  ])("refuses %s and stores nothing", (_what, input, field, message) => {
+    const { db, ann, project, refs, count } = fixture();
+    saveResponse(db, ann, project.id, refs.b3, subs("hopeful"), { expectedRevision: 0 });
+    let err: unknown;
+    try {
+      saveResponse(db, ann, project.id, refs.b3, input, { expectedRevision: 1 });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).fieldErrors[field]).toMatch(message);
+    expect((err as InputError).message).toBe(`Not saved: ${(err as InputError).fieldErrors[field]}`);
+    expect(count("responses")).toBe(1);
+    expect(count("response_history")).toBe(1);
+    expect(workspace(db, ann, project.id, refs.b3).response).toMatchObject({ kind: "substitutes", substitutes: ["hopeful"], multiword: null, revision: 1 });
+  });
+
+  it.each<[string, string]>([
+    ["the lemma", "bright future"],
+    ["the head word as in the sentence", "Brighter Future"],
+    ["a hyphenated compound", "bright-eyed"],
+  ])("accepts a phrase holding %s", (_what, phrase) => {
+    const { db, ann, project, refs } = fixture();
+    expect(saveResponse(db, ann, project.id, refs.b3, { ...subs("hopeful"), multiword: true, phrase }, { expectedRevision: 0 }).response.multiword).toBe(phrase);
   });
 
   it("enforces requiredAnnotators: a full instance leaves the queues of those who have not answered it", () => {
@@ -270,7 +316,7 @@ describe("workspace", () => {
 
   it("resumes after the last saved instance, comes back to skipped ones, and reports progress", () => {
     const { db, ann, project, refs } = fixture();
-    const save = (ref: number, rev = 0) => saveResponse(db, ann, project.id, ref, subs("x" + ref), { expectedRevision: rev });
+    const save = (ref: number, rev = 0) => saveResponse(db, ann, project.id, ref, subs("word" + ref), { expectedRevision: rev });
     expect(workspace(db, ann, project.id).instance?.ref).toBe(refs.b1);
     expect(save(refs.b1).next).toBe(refs.b2);
     // b2 skipped

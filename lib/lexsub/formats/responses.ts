@@ -16,20 +16,29 @@
  * Every bad line gets an error with its number: a wrong number of cells, an empty
  * annotator, lexelt or instance, an empty answer, a placeholder kind (NONE, N/A…),
  * NAME or NIL mixed with substitutes, more than three substitutes, an empty or
- * repeated substitute, an over-long cell, and an annotator × instance given twice.
+ * repeated substitute, an annotator × instance given twice, and a substitute or
+ * phrase that breaks a rule of the workspace (substitute-rules.ts: a list in one
+ * substitute, markup, letters outside a–z, fewer than two letters, too long…),
+ * named with its field and the rule. The rules that need the instance's target
+ * (a phrase holds the target word) are checked by the importer, which knows it.
  *
  * Cells are safe to open in a spreadsheet (./spreadsheet.ts): one beginning with
  * =, +, - or @ is written with a leading apostrophe, which reading removes again.
  * Pure: strings in, records out.
  */
 import { type Diagnostic, diag, splitLines } from "../../scoring/diagnostics";
+import { MAX_PHRASE_LENGTH, MAX_SUBSTITUTES, type RuleBreak, phraseBreak, ruleClause, substituteBreak } from "../substitute-rules";
 import { neutraliseCell, restoreCell } from "./spreadsheet";
 import type { AnnotatorResponse } from "../types";
 
 export const RESPONSE_COLUMNS = ["annotator", "lexelt", "instance", "answer", "multiword"] as const;
-export const MAX_SUBSTITUTES = 3;
-/** Longest substitute or multiword phrase accepted, in characters. */
-export const MAX_PHRASE_LENGTH = 100;
+export { MAX_PHRASE_LENGTH, MAX_SUBSTITUTES };
+
+/** An error naming the field, what it holds and the rule broken: `answer, substitute 2 "x": … (rule: letters)`. */
+export function ruleError(field: string, value: string, broken: RuleBreak): string {
+  const shown = value.length > 40 ? `${value.slice(0, 37)}…` : value;
+  return `${field} ${JSON.stringify(shown)}: ${ruleClause(broken)} (rule: ${broken.rule})`;
+}
 
 /** Answers that look like someone's "no answer" convention rather than NAME or NIL. */
 const PLACEHOLDER_KINDS = new Set(["NONE", "NULL", "NA", "N/A", "SKIP", "UNKNOWN", "?", "-"]);
@@ -83,8 +92,10 @@ export function parseAnswer(cell: string): Answer {
   }
   const empty = parts.findIndex((p) => p === "");
   if (empty >= 0) return { error: `substitute ${empty + 1} of "${answer}" is empty (a stray ";"?)` };
-  const long = parts.find((p) => p.length > MAX_PHRASE_LENGTH);
-  if (long) return { error: `substitute "${long.slice(0, 30)}…" is longer than ${MAX_PHRASE_LENGTH} characters` };
+  for (let k = 0; k < parts.length; k++) {
+    const broken = substituteBreak(parts[k], "file");
+    if (broken) return { error: ruleError(`answer, substitute ${k + 1}`, parts[k], broken) };
+  }
   const seen = new Set<string>();
   for (const p of parts) {
     const key = p.toLowerCase();
@@ -145,8 +156,9 @@ export function parseResponsesTsv(text: string, file: string, opts: ResponsesPar
       continue;
     }
     const multiword = tidy(cells[4] ?? "");
-    if (multiword.length > MAX_PHRASE_LENGTH) {
-      error(src.line, `the multiword phrase is longer than ${MAX_PHRASE_LENGTH} characters`);
+    const phraseBroken = multiword === "" ? null : phraseBreak(multiword);
+    if (phraseBroken) {
+      error(src.line, ruleError("multiword", multiword, phraseBroken));
       continue;
     }
     const key = `${annotator}\t${instanceId}`;
