@@ -35,8 +35,8 @@ export default async function ScoringPage({
       <h1>Scoring</h1>
       <p className="muted">
         Systems scored as the official SemEval-2007 scorer scores them: best, out-of-ten and multiword, with its numbers to the last printed digit
-        (hover a figure for the unrounded value). Where a documented repair of the scorer’s misreadings would change a figure, the repaired one is
-        shown beside it; the switch above the results shows the repaired figures instead.
+        (hover a figure for the unrounded value). Where a documented repair of its misreadings would change a figure, the repaired one is shown
+        beside it.
       </p>
       <ScoringWorkbench projectId={id} initialBoard={board} />
       <SensevalSection projectId={id} />

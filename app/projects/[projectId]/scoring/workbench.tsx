@@ -54,10 +54,12 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
   /** Re-score every run (and the open run) in the other mode; the URL keeps the choice for a reload. */
   async function chooseMode(next: FiguresMode) {
     if (next === mode) return;
+    const before = mode;
     setBusy("mode");
     setDetailNotice(null);
-    if (await reload(gold, next)) {
-      setMode(next);
+    setMode(next);
+    if (!(await reload(gold, next))) setMode(before);
+    else {
       const url = new URL(window.location.href);
       if (next === "repaired") url.searchParams.set(FIGURES_PARAM, "repaired");
       else url.searchParams.delete(FIGURES_PARAM);
