@@ -261,7 +261,7 @@ describe("scoring: figures against an uploaded gold (hand-computed)", () => {
       ["1", 1, 0.25],
       ["2", 2, 2 / 3],
     ]);
-    expect(d.ignored).toEqual({ outsideT: 1, repeats: 0 });
+    expect(d.ignored).toEqual({ outsideT: 1, repeats: 0, unscorable: 0 });
     expect(runReport(f.db, f.coord, f.project.id, f.best.id, UPLOADED).text).toBe(d.report);
 
     const m = runDetail(f.db, f.coord, f.project.id, f.mw.id, UPLOADED);
@@ -275,7 +275,8 @@ describe("scoring: figures against an uploaded gold (hand-computed)", () => {
 
   it("a gold with errors scores nothing and says so; a missing mwgold is named for mw runs", () => {
     const f = withRuns();
-    const bad: GoldSource = { kind: "uploaded", gold: { name: "bad.gold", text: "bright.a 1 :: clever 2;\nnonsense here\n" }, mwgold: null };
+    // A line score.pl cannot read is skipped with a warning; an id given twice is an error.
+    const bad: GoldSource = { kind: "uploaded", gold: { name: "bad.gold", text: "bright.a 1 :: clever 2;\nbright.a 1 :: smart 2;\n" }, mwgold: null };
     const board = scoreBoard(f.db, f.coord, f.project.id, bad);
     expect(board.runs[0]).toMatchObject({ figures: null, problem: "bad.gold has errors; nothing scored." });
     expect(board.goldDiagnostics.some((d) => d.file === "bad.gold" && d.line === 2 && d.severity === "error")).toBe(true);
