@@ -32,7 +32,7 @@
  * the lemma table), and multiwords without the target word (when heads are given).
  */
 import { cmp, collapseSpace, createLemmatiser, type LemmaTable, type LemmatiserOptions } from "./normalize";
-import { type GoldEntry, formatGoldLine as writeGoldLine } from "./formats/gold";
+import type { GoldEntry } from "./formats/gold";
 import { type RuleBreak, goldFormBreak, phraseBreak, readsBack, ruleClause } from "./substitute-rules";
 import { type AnnotatorResponse, type AnswerKind, type LexeltItem, parseLexeltItem } from "./types";
 

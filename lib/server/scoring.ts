@@ -14,7 +14,8 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { systemRuns, users } from "../../db/schema";
 import { type ItemScore, type MwItem, type MwResult, type SubstitutionResult, type SubstitutionStats } from "../lexsub/score/index";
-import { formatReport, mwJson, substitutionJson } from "../lexsub/score/report";
+import { type RepairChange } from "../lexsub/score/repairs";
+import { formatReport, mwJson, repairJson, substitutionJson } from "../lexsub/score/report";
 import { substitutionScores } from "../lexsub/score/substitution";
 import { scoreTexts } from "../lexsub/score/texts";
 import { type Diagnostic, diag, formatDiagnostic, hasErrors, splitLines } from "../scoring/diagnostics";
@@ -277,6 +278,22 @@ function resolveGold(db: Db, actor: Actor, project: ProjectRow, source: GoldSour
 // ---------------------------------------------------------------------------
 // Scores
 
+/**
+ * Which figures to compute: score.pl's (the default, `repaired: false`) or
+ * those of the documented repairs (docs/scorer.md, lib/lexsub/score/repairs.ts).
+ */
+export interface ScoreMode {
+  repaired?: boolean;
+}
+
+/** What the documented repairs would change in a run scored as score.pl does (null when no figure differs). */
+export interface RunRepairs {
+  /** The run's figures with the repairs. */
+  figures: RunFigures;
+  /** Each rule that changed items, with its score.pl / repaired reading, how many items and the first few ids. */
+  changes: RepairChange[];
+}
+
 /** The figures of one run: best/oot or mw, as the JSON of `lexgold score --json`. */
 export type RunFigures = ReturnType<typeof substitutionJson> | ReturnType<typeof mwJson>;
 
@@ -292,9 +309,13 @@ export interface RunSummary {
   skipped: number;
   /** best and oot: the figures per PoS, in the gold's order. */
   byPos: { group: string; figures: RunFigures }[];
+  /** In score.pl's mode, the repaired figures and the rules behind them when they differ; else null. */
+  repaired: RunRepairs | null;
 }
 
 export interface ScoreBoard {
+  /** The figures shown: score.pl's or the repaired ones. */
+  mode: "official" | "repaired";
   gold: { kind: ResolvedGold["kind"]; label: string; goldName: string | null; mwgoldName: string | null; items: number | null };
   /** Diagnostics of the gold and mwgold themselves (once, not per run). */
   goldDiagnostics: Diagnostic[];
@@ -314,15 +335,30 @@ function missingGold(g: ResolvedGold, type: RunType): string {
   return type === "mw" ? "No mwgold file uploaded: mw runs are scored against an mwgold." : "No gold file uploaded: best and oot runs are scored against a gold.";
 }
 
-function scoreOne(g: ResolvedGold, run: { type: RunType; fileName: string; content: string }, by?: "pos" | "lexelt"): Scored | null {
+function scoreOne(g: ResolvedGold, run: { type: RunType; fileName: string; content: string }, by: "pos" | "lexelt" | undefined, mode: ScoreMode): Scored | null {
   const gold = goldFor(g, run.type);
   if (!gold) return null;
-  const out = scoreTexts({ type: run.type, system: run.content, gold: gold.text, systemName: run.fileName, goldName: gold.name, by: run.type === "mw" ? undefined : by });
+  const out = scoreTexts({
+    type: run.type,
+    system: run.content,
+    gold: gold.text,
+    systemName: run.fileName,
+    goldName: gold.name,
+    by: run.type === "mw" ? undefined : by,
+    repaired: mode.repaired === true,
+  });
   return { out, goldDiagnostics: out.goldDiagnostics };
 }
 
 function figuresOf(result: SubstitutionResult | MwResult): RunFigures {
   return result.type === "mw" ? mwJson(result.stats) : substitutionJson(result.type, result.stats);
+}
+
+/** The repaired figures and the rules behind them, when a repair changes a figure (default mode only). */
+function repairsOf(out: ReturnType<typeof scoreTexts>): RunRepairs | null {
+  const r = out.repairs;
+  if (!r || !r.figuresDiffer) return null;
+  return { figures: figuresOf(r.result), changes: r.changes };
 }
 
 function goldItems(g: ResolvedGold): number | null {
@@ -333,7 +369,7 @@ function goldItems(g: ResolvedGold): number | null {
 }
 
 /** Every stored run scored against the chosen gold: the page's results table and the JSON download. */
-export function scoreBoard(db: Db, actor: Actor, projectId: number, source: GoldSource): ScoreBoard {
+export function scoreBoard(db: Db, actor: Actor, projectId: number, source: GoldSource, mode: ScoreMode = {}): ScoreBoard {
   const project = requireProject(db, actor, projectId, { coordinator: true });
   const g = resolveGold(db, actor, project, source);
   const rows = db
@@ -345,8 +381,8 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
     .all();
   const goldDiagnostics = new Map<string, Diagnostic[]>();
   const runs: RunSummary[] = rows.map(({ content, ...run }) => {
-    const s = scoreOne(g, { type: run.type, fileName: run.fileName, content }, "pos");
-    if (!s) return { run, figures: null, problem: missingGold(g, run.type), errors: 0, warnings: 0, skipped: 0, byPos: [] };
+    const s = scoreOne(g, { type: run.type, fileName: run.fileName, content }, "pos", mode);
+    if (!s) return { run, figures: null, problem: missingGold(g, run.type), errors: 0, warnings: 0, skipped: 0, byPos: [], repaired: null };
     const kind = run.type === "mw" ? "mw" : "gold";
     if (!goldDiagnostics.has(kind)) goldDiagnostics.set(kind, s.goldDiagnostics);
     const sys = s.out.systemDiagnostics;
@@ -355,23 +391,28 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
       warnings: sys.filter((d) => d.severity === "warning").length,
       skipped: s.out.lines.refused,
     };
-    if (hasErrors(s.goldDiagnostics)) return { run, figures: null, problem: `${goldFor(g, run.type)!.name} has errors; nothing scored.`, ...counts, byPos: [] };
+    if (hasErrors(s.goldDiagnostics)) return { run, figures: null, problem: `${goldFor(g, run.type)!.name} has errors; nothing scored.`, ...counts, byPos: [], repaired: null };
     const res = s.out.result;
     const byPos = res.type === "mw" ? [] : (res.groups ?? []).map((x) => ({ group: x.group, figures: substitutionJson(res.type, x.stats) }));
-    return { run, figures: figuresOf(res), problem: null, ...counts, byPos };
+    return { run, figures: figuresOf(res), problem: null, ...counts, byPos, repaired: repairsOf(s.out) };
   });
   // The gold's own problems, even when no run is stored yet.
   if (g.gold && !goldDiagnostics.has("gold")) goldDiagnostics.set("gold", scoreTexts({ type: "best", system: "", gold: g.gold.text, goldName: g.gold.name }).goldDiagnostics);
   if (g.mwgold && !goldDiagnostics.has("mw")) goldDiagnostics.set("mw", scoreTexts({ type: "mw", system: "", gold: g.mwgold.text, goldName: g.mwgold.name }).goldDiagnostics);
   return {
+    mode: mode.repaired ? "repaired" : "official",
     gold: { kind: g.kind, label: g.label, goldName: g.gold?.name ?? null, mwgoldName: g.mwgold?.name ?? null, items: goldItems(g) },
     goldDiagnostics: [...(goldDiagnostics.get("gold") ?? []), ...(goldDiagnostics.get("mw") ?? [])],
     runs,
   };
 }
 
-/** The JSON download: every run's figures (as `lexgold score --json`) with its per-PoS breakdown. */
-export function scoresJson(db: Db, actor: Actor, projectId: number, source: GoldSource) {
+/**
+ * The JSON download: every run's figures (as `lexgold score --json`, with
+ * `--repaired` in the repaired mode) with its per-PoS breakdown and, in score.pl's
+ * mode, the `repaired` object when a repair changes a figure.
+ */
+export function scoresJson(db: Db, actor: Actor, projectId: number, source: GoldSource, mode: ScoreMode = {}) {
   const project = requireProject(db, actor, projectId, { coordinator: true });
   const g = resolveGold(db, actor, project, source);
   const rows = db
@@ -382,15 +423,23 @@ export function scoresJson(db: Db, actor: Actor, projectId: number, source: Gold
     .all();
   return {
     project: project.name,
+    figures: mode.repaired ? "repaired" : "score.pl",
     gold: { kind: g.kind, gold: g.gold?.name ?? null, mwgold: g.mwgold?.name ?? null },
     runs: rows.map((r) => {
       const head = { id: r.id, name: r.name, fileName: r.fileName };
-      const s = scoreOne(g, r, "pos");
+      const s = scoreOne(g, r, "pos", mode);
       if (!s) return { ...head, type: r.type, scores: null, problem: missingGold(g, r.type) };
       if (hasErrors(s.goldDiagnostics)) return { ...head, type: r.type, scores: null, problem: `${goldFor(g, r.type)!.name} has errors; nothing scored.` };
       const res = s.out.result;
       const groups = res.type === "mw" ? undefined : (res.groups ?? []).map((x) => ({ pos: x.group, ...substitutionJson(res.type, x.stats) }));
-      return { ...head, scores: figuresOf(res), ...(groups ? { groups } : {}), diagnostics: s.out.systemDiagnostics.map(formatDiagnostic) };
+      const repaired = repairJson(s.out.repairs);
+      return {
+        ...head,
+        scores: figuresOf(res),
+        ...(groups ? { groups } : {}),
+        ...(repaired ? { repaired } : {}),
+        diagnostics: s.out.systemDiagnostics.map(formatDiagnostic),
+      };
     }),
   };
 }
@@ -421,6 +470,8 @@ export type ItemRow =
 
 export interface RunDetail {
   run: RunInfo;
+  /** The figures, report, breakdowns and items shown: score.pl's or the repaired ones. */
+  mode: "official" | "repaired";
   goldName: string | null;
   /** null when the run could not be scored (`problem`). */
   figures: RunFigures | null;
@@ -434,6 +485,11 @@ export interface RunDetail {
   ignored: { outsideT?: number; repeats: number } | null;
   goldDiagnostics: Diagnostic[];
   systemDiagnostics: Diagnostic[];
+  /**
+   * Where score.pl's figures and the repaired ones differ (in either mode): both
+   * sets of figures and each rule with the ids of the items it changed; else null.
+   */
+  repairs: { official: RunFigures; repaired: RunFigures; changes: RepairChange[] } | null;
 }
 
 function itemRow(i: ItemScore | MwItem, type: RunType): ItemRow {
@@ -458,23 +514,24 @@ function itemRow(i: ItemScore | MwItem, type: RunType): ItemRow {
 }
 
 /** One run in full: the official report, breakdowns per PoS and per lexelt, every attempted item, all diagnostics. */
-export function runDetail(db: Db, actor: Actor, projectId: number, runId: number, source: GoldSource): RunDetail {
-  const { verboseReport: _v, ...detail } = detailOf(db, actor, projectId, runId, source);
+export function runDetail(db: Db, actor: Actor, projectId: number, runId: number, source: GoldSource, mode: ScoreMode = {}): RunDetail {
+  const { verboseReport: _v, ...detail } = detailOf(db, actor, projectId, runId, source, mode);
   return detail;
 }
 
-function detailOf(db: Db, actor: Actor, projectId: number, runId: number, source: GoldSource): RunDetail & { verboseReport: string } {
+function detailOf(db: Db, actor: Actor, projectId: number, runId: number, source: GoldSource, mode: ScoreMode): RunDetail & { verboseReport: string } {
   const project = requireProject(db, actor, projectId, { coordinator: true });
   const run = runFile(db, actor, projectId, runId);
   const g = resolveGold(db, actor, project, source);
   const { content, ...info } = run;
-  const empty = { byPos: [], byLexelt: [], items: [], lines: { read: 0, matched: 0, refused: 0 }, ignored: null, systemDiagnostics: [] };
+  const empty = { byPos: [], byLexelt: [], items: [], lines: { read: 0, matched: 0, refused: 0 }, ignored: null, systemDiagnostics: [], repairs: null };
+  const shown = mode.repaired ? ("repaired" as const) : ("official" as const);
   const gold = goldFor(g, run.type);
-  if (!gold) return { run: info, goldName: null, figures: null, problem: missingGold(g, run.type), report: "", verboseReport: "", goldDiagnostics: [], ...empty };
-  const byPos = scoreOne(g, run, "pos")!;
+  if (!gold) return { run: info, mode: shown, goldName: null, figures: null, problem: missingGold(g, run.type), report: "", verboseReport: "", goldDiagnostics: [], ...empty };
+  const byPos = scoreOne(g, run, "pos", mode)!;
   const goldDiagnostics = byPos.goldDiagnostics;
   if (hasErrors(goldDiagnostics)) {
-    return { run: info, goldName: gold.name, figures: null, problem: `${gold.name} has errors; nothing scored.`, report: "", verboseReport: "", goldDiagnostics, ...empty };
+    return { run: info, mode: shown, goldName: gold.name, figures: null, problem: `${gold.name} has errors; nothing scored.`, report: "", verboseReport: "", goldDiagnostics, ...empty };
   }
   const out = byPos.out;
   const result = out.result;
@@ -483,11 +540,17 @@ function detailOf(db: Db, actor: Actor, projectId: number, runId: number, source
   let lexeltRows: GroupRow[] = [];
   if (result.type !== "mw") {
     posRows = result.groups ?? [];
-    const byLexelt = scoreOne(g, run, "lexelt")!.out.result as SubstitutionResult;
+    const byLexelt = scoreOne(g, run, "lexelt", mode)!.out.result as SubstitutionResult;
     lexeltRows = byLexelt.groups ?? [];
   }
+  // The other mode's figures and the rules behind the difference: a default run
+  // holds them; in the repaired mode, score.pl's run is made for them.
+  const officialOut = mode.repaired ? scoreOne(g, run, undefined, {})!.out : out;
+  const diff = repairsOf(officialOut);
+  const repairs = diff ? { official: figuresOf(officialOut.result), repaired: diff.figures, changes: diff.changes } : null;
   return {
     run: info,
+    mode: shown,
     goldName: gold.name,
     figures: figuresOf(result),
     problem: null,
@@ -500,12 +563,24 @@ function detailOf(db: Db, actor: Actor, projectId: number, runId: number, source
     ignored: result.ignored,
     goldDiagnostics,
     systemDiagnostics: out.systemDiagnostics,
+    repairs,
   };
 }
 
-/** The official text report of one run, for download (`verbose`: with the `-v` lines first). */
-export function runReport(db: Db, actor: Actor, projectId: number, runId: number, source: GoldSource, verbose = false): { run: RunInfo; text: string } {
-  const d = detailOf(db, actor, projectId, runId, source);
+/**
+ * The text report of one run, for download (`verbose`: with the `-v` lines
+ * first): score.pl's output, or in the repaired mode `lexgold score --repaired`'s.
+ */
+export function runReport(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  runId: number,
+  source: GoldSource,
+  verbose = false,
+  mode: ScoreMode = {},
+): { run: RunInfo; text: string } {
+  const d = detailOf(db, actor, projectId, runId, source, mode);
   if (d.problem) throw new InputError(`${d.run.name}: ${d.problem}`, {}, d.goldDiagnostics.map(formatDiagnostic));
   return { run: d.run, text: verbose ? d.verboseReport : d.report };
 }

@@ -221,6 +221,21 @@ const CALLS: Call[] = [
   { name: "runReport", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runReport(w.db, w.actor(k), w.p.id, id, { kind: "project" })) },
   { name: "scoreBoard", expect: COORDINATOR, call: (w, k) => withRun(w, () => scoreBoard(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
   { name: "scoresJson", expect: COORDINATOR, call: (w, k) => withRun(w, () => scoresJson(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
+  // The repaired figures (issue #12): the same coordinator check as score.pl's.
+  { name: "runDetail repaired", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runDetail(w.db, w.actor(k), w.p.id, id, { kind: "project" }, { repaired: true })) },
+  { name: "runReport repaired", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runReport(w.db, w.actor(k), w.p.id, id, { kind: "project" }, true, { repaired: true })) },
+  {
+    name: "scoreBoard repaired",
+    expect: COORDINATOR,
+    call: (w, k) => withRun(w, () => scoreBoard(w.db, w.actor(k), w.p.id, { kind: "project" }, { repaired: true })),
+    check: noOtherProject,
+  },
+  {
+    name: "scoresJson repaired",
+    expect: COORDINATOR,
+    call: (w, k) => withRun(w, () => scoresJson(w.db, w.actor(k), w.p.id, { kind: "project" }, { repaired: true })),
+    check: noOtherProject,
+  },
   {
     name: "scoreSensevalUpload",
     expect: COORDINATOR,

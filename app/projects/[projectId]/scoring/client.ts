@@ -1,6 +1,18 @@
 /** The Scoring page's calls to its route handlers (app/api/projects/[projectId]/scoring/…). */
 export type GoldChoice = { kind: "project" } | { kind: "uploaded"; gold: File | null; mwgold: File | null };
 
+/** Which figures the page shows: score.pl's (the default) or the documented repairs'. */
+export type FiguresMode = "official" | "repaired";
+
+/** The query parameter that carries the mode (in the page's URL and the routes'). */
+export const FIGURES_PARAM = "figures";
+
+/** `url` asking for the mode's figures (the default needs no parameter). */
+export function withFigures(url: string, mode: FiguresMode): string {
+  if (mode === "official") return url;
+  return `${url}${url.includes("?") ? "&" : "?"}${FIGURES_PARAM}=repaired`;
+}
+
 export type ApiError = { ok: false; message: string; errors?: Record<string, string>; details?: string[] };
 
 export function base(projectId: number): string {

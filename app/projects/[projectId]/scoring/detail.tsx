@@ -3,9 +3,10 @@ import { useMemo, useState } from "react";
 import { perlNumber } from "@/lib/lexsub/score/report";
 import type { Diagnostic } from "@/lib/scoring/diagnostics";
 import type { GroupRow, ItemRow, RunDetail } from "@/lib/server/scoring";
-import { base, type GoldChoice } from "./client";
+import { base, type GoldChoice, withFigures } from "./client";
 import { DownloadLink } from "./download-link";
 import { exact, figure, measuresOf, pct } from "./format";
+import { RepairList, RepairedFigure } from "./repairs";
 import styles from "./scoring.module.css";
 
 const PAGE = 50;
@@ -16,11 +17,18 @@ export function RunDetailView({ projectId, detail, gold, onClose }: { projectId:
   const url = `${base(projectId)}/runs/${run.id}`;
   const measures = measuresOf(run.type);
   const diagnostics = [...detail.goldDiagnostics, ...detail.systemDiagnostics];
+  const repaired = detail.mode === "repaired";
+  const [only, setOnly] = useState<string | null>(null);
+  const itemIds = useMemo(() => new Set(detail.items.map((i) => i.id)), [detail.items]);
+  function showItem(id: string) {
+    setOnly(id);
+    requestAnimationFrame(() => document.getElementById("items-heading")?.scrollIntoView({ behavior: "smooth", block: "start" }));
+  }
   return (
     <section className={`panel ${styles.detail}`} aria-labelledby="run-detail-heading" id="run-detail">
       <div className={styles.detailHead}>
         <h2 id="run-detail-heading">
-          {run.name} <span className="tag">{run.type}</span>
+          {run.name} <span className="tag">{run.type}</span> {repaired && <span className="tag">repaired figures</span>}
         </h2>
         <button type="button" className="quiet" onClick={onClose}>
           Close
@@ -57,21 +65,45 @@ export function RunDetailView({ projectId, detail, gold, onClose }: { projectId:
               return (
                 <div key={m.key}>
                   <dt>{m.label}</dt>
-                  <dd title={exact(v)}>{pct(v)}</dd>
+                  <dd title={exact(v)}>
+                    {pct(v)}
+                    {!repaired && detail.repairs && <RepairedFigure official={v} repaired={figure(detail.repairs.repaired, m.key)} />}
+                  </dd>
                 </div>
               );
             })}
           </dl>
 
-          <h3>Official report</h3>
-          <pre className={styles.report} aria-label="Official report">
+          {detail.repairs && (
+            <section className={styles.repairsPanel} aria-labelledby="run-repairs-heading">
+              <h3 id="run-repairs-heading">{repaired ? "Where these figures differ from score.pl’s" : "Where the repaired figures differ"}</h3>
+              <p className="muted small">
+                {repaired ? "score.pl’s own figures: " : "With the documented repairs: "}
+                {measures.map((m, i) => (
+                  <span key={m.key}>
+                    {i > 0 && ", "}
+                    {m.short} {pct(figure(repaired ? detail.repairs!.official : detail.repairs!.repaired, m.key))}
+                  </span>
+                ))}
+                . The items each repair changes{itemIds.size > 0 ? " (an id shows its row below)" : ""}:
+              </p>
+              <RepairList changes={detail.repairs.changes} onItem={showItem} known={itemIds} />
+            </section>
+          )}
+
+          <h3>{repaired ? "Report with the repairs (lexgold score --repaired)" : "Official report"}</h3>
+          <pre className={styles.report} aria-label={repaired ? "Report with the repairs" : "Official report"}>
             {detail.report}
           </pre>
           <div className={styles.actions}>
-            <DownloadLink href={`${url}/report`} gold={gold} fallbackName={`${run.name}.${run.type}.txt`}>
+            <DownloadLink href={withFigures(`${url}/report`, detail.mode)} gold={gold} fallbackName={`${run.name}.${run.type}${repaired ? ".repaired" : ""}.txt`}>
               Download report
             </DownloadLink>
-            <DownloadLink href={`${url}/report?verbose=1`} gold={gold} fallbackName={`${run.name}.${run.type}.verbose.txt`}>
+            <DownloadLink
+              href={withFigures(`${url}/report?verbose=1`, detail.mode)}
+              gold={gold}
+              fallbackName={`${run.name}.${run.type}${repaired ? ".repaired" : ""}.verbose.txt`}
+            >
               Download report with -v lines
             </DownloadLink>
             <a className="button secondary" href={`${url}/file`} download>
@@ -91,7 +123,7 @@ export function RunDetailView({ projectId, detail, gold, onClose }: { projectId:
             </>
           )}
 
-          <Items items={detail.items} type={run.type} />
+          <Items items={detail.items} type={run.type} only={only} onShowAll={() => setOnly(null)} />
         </>
       )}
 
@@ -150,14 +182,17 @@ function matches(i: ItemRow, q: string): boolean {
 }
 
 /** Every attempted item, filtered and paged: 50 rows at a time however many items. */
-function Items({ items, type }: { items: ItemRow[]; type: "best" | "oot" | "mw" }) {
+function Items({ items, type, only, onShowAll }: { items: ItemRow[]; type: "best" | "oot" | "mw"; only: string | null; onShowAll: () => void }) {
   const [query, setQuery] = useState("");
   const [page, setPage] = useState(0);
   const [onlyMissed, setOnlyMissed] = useState(false);
   const q = query.trim().toLowerCase();
   const shown = useMemo(
-    () => items.filter((i) => matches(i, q) && (!onlyMissed || (i.kind === "mw" ? !i.matched : i.credit === 0))),
-    [items, q, onlyMissed],
+    () =>
+      only !== null
+        ? items.filter((i) => i.id === only)
+        : items.filter((i) => matches(i, q) && (!onlyMissed || (i.kind === "mw" ? !i.matched : i.credit === 0))),
+    [items, q, onlyMissed, only],
   );
   const pages = Math.max(1, Math.ceil(shown.length / PAGE));
   const p = Math.min(page, pages - 1);
@@ -176,6 +211,7 @@ function Items({ items, type }: { items: ItemRow[]; type: "best" | "oot" | "mw" 
             onChange={(e) => {
               setQuery(e.target.value);
               setPage(0);
+              onShowAll();
             }}
           />
         </div>
@@ -191,8 +227,19 @@ function Items({ items, type }: { items: ItemRow[]; type: "best" | "oot" | "mw" 
           {type === "mw" ? "Only items not matched" : "Only items without credit"}
         </label>
         <span className="muted small" aria-live="polite">
-          {shown.length === 0 ? "No items" : `Items ${p * PAGE + 1}–${p * PAGE + rows.length} of ${shown.length}`}
-          {shown.length !== items.length && ` (of ${items.length} attempted)`}
+          {only !== null ? (
+            <>
+              Item {only} only{" "}
+              <button type="button" className={styles.idLink} onClick={onShowAll}>
+                show all items
+              </button>
+            </>
+          ) : (
+            <>
+              {shown.length === 0 ? "No items" : `Items ${p * PAGE + 1}–${p * PAGE + rows.length} of ${shown.length}`}
+              {shown.length !== items.length && ` (of ${items.length} attempted)`}
+            </>
+          )}
         </span>
       </div>
       <div className="table-wrap">

@@ -10,13 +10,22 @@ import { ScoringWorkbench } from "./workbench";
 export const metadata: Metadata = { title: "Scoring" };
 export const dynamic = "force-dynamic";
 
-export default async function ScoringPage({ params }: { params: Promise<{ projectId: string }> }) {
+export default async function ScoringPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ projectId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const actor = await requireCoordinatorPage();
   const { projectId } = await params;
   const id = Number(projectId);
+  // ?figures=repaired keeps the repaired figures across a reload; anything else is score.pl's.
+  const figures = (await searchParams).figures;
+  const repaired = figures === "repaired";
   let board: ScoreBoard;
   try {
-    board = scoreBoard(getDb(), actor, id, { kind: "project" });
+    board = scoreBoard(getDb(), actor, id, { kind: "project" }, { repaired });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -26,7 +35,8 @@ export default async function ScoringPage({ params }: { params: Promise<{ projec
       <h1>Scoring</h1>
       <p className="muted">
         Systems scored as the official SemEval-2007 scorer scores them: best, out-of-ten and multiword, with its numbers to the last printed digit
-        (hover a figure for the unrounded value).
+        (hover a figure for the unrounded value). Where a documented repair of its misreadings would change a figure, the repaired one is shown
+        beside it.
       </p>
       <ScoringWorkbench projectId={id} initialBoard={board} />
       <SensevalSection projectId={id} />

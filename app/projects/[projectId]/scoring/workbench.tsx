@@ -1,9 +1,10 @@
 "use client";
 import { useRef, useState } from "react";
 import type { RunDetail, RunSummary, ScoreBoard, UploadRunResult } from "@/lib/server/scoring";
-import { base, call, type GoldChoice } from "./client";
+import { base, call, FIGURES_PARAM, type FiguresMode, type GoldChoice, withFigures } from "./client";
 import { Compare } from "./compare";
 import { Diagnostics, RunDetailView } from "./detail";
+import { RepairNote, RepairedFigure } from "./repairs";
 import { DownloadLink } from "./download-link";
 import { exact, figure, type Measure, measuresOf, pct, ranked, ranks, size } from "./format";
 import styles from "./scoring.module.css";
@@ -19,6 +20,7 @@ type Notice = { kind: "ok" | "error"; message: string; details?: string[] } | nu
 /** The Scoring page's lexical-substitution part: the gold, uploads, the ranked results, comparison and one run's detail. */
 export function ScoringWorkbench({ projectId, initialBoard }: { projectId: number; initialBoard: ScoreBoard }) {
   const [board, setBoard] = useState<ScoreBoard>(initialBoard);
+  const [mode, setMode] = useState<FiguresMode>(initialBoard.mode);
   const [gold, setGold] = useState<GoldChoice>({ kind: "project" });
   const [pendingGold, setPendingGold] = useState<{ gold: File | null; mwgold: File | null }>({ gold: null, mwgold: null });
   const [goldNotice, setGoldNotice] = useState<Notice>(null);
@@ -27,8 +29,8 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
   const [busy, setBusy] = useState<string | null>(null);
   const api = base(projectId);
 
-  async function reload(choice: GoldChoice): Promise<boolean> {
-    const r = await call<{ board: ScoreBoard }>(`${api}/results`, choice.kind === "project" ? null : choice);
+  async function reload(choice: GoldChoice, figures: FiguresMode = mode): Promise<boolean> {
+    const r = await call<{ board: ScoreBoard }>(withFigures(`${api}/results`, figures), choice.kind === "project" ? null : choice);
     if (!r.ok) {
       setGoldNotice({ kind: "error", message: r.message, details: r.details });
       return false;
@@ -49,10 +51,28 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
     setBusy(null);
   }
 
-  async function open(runId: number) {
+  /** Re-score every run (and the open run) in the other mode; the URL keeps the choice for a reload. */
+  async function chooseMode(next: FiguresMode) {
+    if (next === mode) return;
+    const before = mode;
+    setBusy("mode");
+    setDetailNotice(null);
+    setMode(next);
+    if (!(await reload(gold, next))) setMode(before);
+    else {
+      const url = new URL(window.location.href);
+      if (next === "repaired") url.searchParams.set(FIGURES_PARAM, "repaired");
+      else url.searchParams.delete(FIGURES_PARAM);
+      window.history.replaceState(null, "", url);
+      if (detail) await open(detail.run.id, next);
+    }
+    setBusy(null);
+  }
+
+  async function open(runId: number, figures: FiguresMode = mode) {
     setBusy(`open-${runId}`);
     setDetailNotice(null);
-    const r = await call<{ detail: RunDetail }>(`${api}/runs/${runId}`, gold.kind === "project" ? null : gold);
+    const r = await call<{ detail: RunDetail }>(withFigures(`${api}/runs/${runId}`, figures), gold.kind === "project" ? null : gold);
     setBusy(null);
     if (!r.ok) {
       setDetailNotice({ kind: "error", message: r.message, details: r.details });
@@ -149,12 +169,30 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
       <section aria-labelledby="results-heading">
         <div className={styles.sectionHead}>
           <h2 id="results-heading">Results</h2>
-          {board.runs.length > 0 && (
-            <DownloadLink href={`${api}/scores`} gold={gold} fallbackName="scores.json">
-              Download scores (JSON)
-            </DownloadLink>
-          )}
+          <div className={styles.resultTools}>
+            <fieldset className={styles.modeSwitch} disabled={busy !== null}>
+              <legend>Figures:</legend>
+              <label>
+                <input type="radio" name="figures" value="official" checked={mode === "official"} onChange={() => chooseMode("official")} /> score.pl (official)
+              </label>
+              <label>
+                <input type="radio" name="figures" value="repaired" checked={mode === "repaired"} onChange={() => chooseMode("repaired")} /> repaired
+              </label>
+            </fieldset>
+            {board.runs.length > 0 && (
+              <DownloadLink href={withFigures(`${api}/scores`, mode)} gold={gold} fallbackName={mode === "repaired" ? "scores-repaired.json" : "scores.json"}>
+                Download scores (JSON)
+              </DownloadLink>
+            )}
+          </div>
         </div>
+        <p className="muted small" aria-live="polite">
+          {busy === "mode"
+            ? "Scoring every run again…"
+            : mode === "repaired"
+              ? "Figures with the documented repairs of score.pl’s misreadings (docs/scorer.md): not the official figures."
+              : "score.pl’s figures, digit for digit. Where a documented repair would change one, the repaired figure follows it in grey."}
+        </p>
         {detailNotice && <NoticeBox notice={detailNotice} />}
         {board.runs.length === 0 ? (
           <p className="muted">No system runs stored yet. Upload a .best, .oot or .mw file above.</p>
@@ -169,6 +207,7 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
                 title={t.title}
                 blurb={t.blurb}
                 runs={runs}
+                mode={mode}
                 busy={busy}
                 openId={detail?.run.id ?? null}
                 onOpen={open}
@@ -179,7 +218,7 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
         )}
       </section>
 
-      {detail && <RunDetailView projectId={projectId} detail={detail} gold={gold} onClose={() => setDetail(null)} />}
+      {detail && <RunDetailView key={`${detail.run.id}-${detail.mode}`} projectId={projectId} detail={detail} gold={gold} onClose={() => setDetail(null)} />}
 
       {board.runs.length > 1 && <Compare runs={board.runs} />}
     </>
@@ -208,6 +247,7 @@ function RankedTable(props: {
   title: string;
   blurb: string;
   runs: RunSummary[];
+  mode: FiguresMode;
   busy: string | null;
   openId: number | null;
   onOpen: (id: number) => void;
@@ -264,14 +304,21 @@ function RankedTable(props: {
                         </>
                       )}
                     </div>
+                    {s.repaired && <RepairNote changes={s.repaired.changes} />}
                   </th>
                   <td className="num">
                     {s.problem ? (
                       <span className="muted">—</span>
                     ) : props.type === "mw" ? (
-                      `${f!.systemFound} / ${f!.genuine}`
+                      <>
+                        {`${f!.systemFound} / ${f!.genuine}`}
+                        <RepairedCount repaired={s.repaired?.figures} official={`${f!.systemFound} / ${f!.genuine}`} keys={["systemFound", "genuine"]} />
+                      </>
                     ) : (
-                      `${f!.attempted} / ${f!.total}`
+                      <>
+                        {`${f!.attempted} / ${f!.total}`}
+                        <RepairedCount repaired={s.repaired?.figures} official={`${f!.attempted} / ${f!.total}`} keys={["attempted", "total"]} />
+                      </>
                     )}
                   </td>
                   {s.problem ? (
@@ -284,6 +331,7 @@ function RankedTable(props: {
                       return (
                         <td key={m.key} className={`num ${by === m.key ? styles.sorted : ""}`} title={exact(v)}>
                           {pct(v)}
+                          {s.repaired && <RepairedFigure official={v} repaired={figure(s.repaired.figures, m.key)} />}
                         </td>
                       );
                     })
@@ -304,6 +352,15 @@ function RankedTable(props: {
       </div>
     </div>
   );
+}
+
+/** The repaired counts beside the official ones ("2 / 3" then "(repaired 3 / 4)"), when they differ. */
+function RepairedCount({ repaired, official, keys }: { repaired: RunSummary["figures"] | undefined; official: string; keys: [string, string] }) {
+  if (!repaired) return null;
+  const r = repaired as unknown as Record<string, number>;
+  const text = `${r[keys[0]]} / ${r[keys[1]]}`;
+  if (text === official) return null;
+  return <span className={styles.repairedFigure}> (repaired {text})</span>;
 }
 
 /** Upload a system file: type from the extension or chosen, an optional name. */

@@ -2,6 +2,7 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
 import { deleteRun, runDetail } from "@/lib/server/scoring";
+import { checkedMode, requestMode } from "../../mode";
 import { type Ctx, idOf, withUploadedGold } from "../../request";
 
 export const dynamic = "force-dynamic";
@@ -13,11 +14,14 @@ async function ids(ctx: RunCtx) {
   return { projectId: idOf(p.projectId, "project"), runId: idOf(p.runId, "run") };
 }
 
-/** One run scored against the project's gold: report, breakdowns, items, diagnostics. */
-export async function GET(_req: Request, ctx: RunCtx) {
+/** One run scored against the project's gold: report, breakdowns, items, diagnostics; `?figures=repaired` for the repaired figures. */
+export async function GET(req: Request, ctx: RunCtx) {
   try {
     const { projectId, runId } = await ids(ctx);
-    return Response.json({ ok: true, detail: runDetail(getDb(), await getActor(), projectId, runId, { kind: "project" }) });
+    const db = getDb();
+    const actor = await getActor();
+    const mode = checkedMode(db, actor, projectId, req);
+    return Response.json({ ok: true, detail: runDetail(db, actor, projectId, runId, { kind: "project" }, mode) });
   } catch (e) {
     return errorResponse(e);
   }
@@ -27,7 +31,7 @@ export async function GET(_req: Request, ctx: RunCtx) {
 export async function POST(req: Request, ctx: RunCtx) {
   try {
     const { projectId, runId } = await ids(ctx);
-    return await withUploadedGold(req, projectId, (db, actor, source) => Response.json({ ok: true, detail: runDetail(db, actor, projectId, runId, source) }));
+    return await withUploadedGold(req, projectId, (db, actor, source) => Response.json({ ok: true, detail: runDetail(db, actor, projectId, runId, source, requestMode(req)) }));
   } catch (e) {
     return errorResponse(e);
   }
