@@ -57,9 +57,25 @@ describe("the responses TSV", () => {
     expect(tsv).toContain("ann\tbright.a\t'=1+1\t'=cmd|' /C calc'!A0;+plus;@at\t'-minus phrase\n");
   });
 
-  it("reads its own output back unchanged", () => {
-    const parsed = parseResponsesTsv(writeResponsesTsv(risky), "r.tsv");
+  it("reads its own output back unchanged (risky ids; the answers the workspace accepts)", () => {
+    const clean: AnnotatorResponse[] = [
+      { annotator: "ann", lexelt: "bright.a", instanceId: "=1+1", kind: "substitutes", substitutes: ["clever", "smart"], multiword: null },
+      { annotator: "ann", lexelt: "bright.a", instanceId: "-7", kind: "NAME", substitutes: [], multiword: null },
+      { annotator: "ann", lexelt: "bright.a", instanceId: "@p3", kind: "NIL", substitutes: [], multiword: null },
+    ];
+    const tsv = writeResponsesTsv(clean);
+    expect(tsv).toContain("ann\tbright.a\t'=1+1\tclever;smart\t\n");
+    const parsed = parseResponsesTsv(tsv, "r.tsv");
     expect(parsed.diagnostics).toEqual([]);
-    expect(parsed.responses.map(({ line: _line, ...r }) => r)).toEqual(risky);
+    expect(parsed.responses.map(({ line: _line, ...r }) => r)).toEqual(clean);
+  });
+
+  it("restores a neutralised answer before the answer rules judge it (the error quotes it as typed)", () => {
+    // Stored answers from before the rules can still be exported; importing them back names the rule.
+    const parsed = parseResponsesTsv(writeResponsesTsv(risky), "r.tsv");
+    const messages = parsed.diagnostics.map((d) => d.message).join("\n");
+    expect(messages).toContain('"=cmd|\' /C calc\'!A0"');
+    expect(messages).not.toContain(`"'=cmd`);
+    expect(parsed.diagnostics.every((d) => d.severity === "error")).toBe(true);
   });
 });

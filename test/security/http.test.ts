@@ -76,15 +76,15 @@ describe("finding 7: upload limits are enforced while reading", () => {
   it("an upload within the limit is read and imported as before", async () => {
     const w = setUp();
     const form = new FormData();
-    form.append("file", new File(["annotator\tlexelt\tinstance\tanswer\tmultiword\nann\tbright.a\tp2\t'=clever\t\n"], "r.tsv"));
+    form.append("file", new File(["annotator\tlexelt\tinstance\tanswer\tmultiword\nann\tbright.a\tp2\tclever\t\n"], "r.tsv"));
     const req = new Request(`http://lexgold.test:3000/api/projects/${w.p.id}/responses`, { method: "POST", headers: { origin: "http://lexgold.test:3000" }, body: form });
     const res = await responsesRoute.POST(req, { params: Promise.resolve({ projectId: String(w.p.id) }) });
     expect(res.status, await res.clone().text()).toBe(200);
-    // The neutralised cell came back as typed, and goes out neutralised again.
+    // Stored as typed, and exported again (the spreadsheet rule itself: test/lexsub/spreadsheet.test.ts).
     const tsv = await (await responsesRoute.GET(new Request("http://lexgold.test:3000/x"), { params: Promise.resolve({ projectId: String(w.p.id) }) })).text();
-    expect(tsv).toContain("ann\tbright.a\tp2\t'=clever\t");
+    expect(tsv).toContain("ann\tbright.a\tp2\tclever\t");
     const stored = w.db.$client.prepare("select substitutes from responses where substitutes like '%clever%'").get() as { substitutes: string };
-    expect(JSON.parse(stored.substitutes)).toEqual(["=clever"]);
+    expect(JSON.parse(stored.substitutes)).toEqual(["clever"]);
   });
 });
 
