@@ -143,3 +143,41 @@ describe("the scoring key: lines stored as written and as tables score alike", (
     expect(key.find("6")).toBe(-1);
   });
 });
+
+describe("the key's reading of T and pn: score.pl's by default, repaired as an option", () => {
+  const build = (gold: string, repaired: boolean) => {
+    const b = new KeyBuilder("g", { repaired });
+    for (const l of gold.split("\n")) b.push(l);
+    return b.finish().key;
+  };
+
+  it.each([
+    // gold line, in T (score.pl), in T (repaired), |H| (score.pl), |H| (repaired)
+    ["x.n 1 :: U. S. 3;us 1;", true, false, 1, null],
+    ["x.n 1 :: , 5;here , 1;on , 1;", true, false, 0, null],
+    ["x.n 1 :: glad 1;\r", true, false, 1, null],
+    ["x.n 1 :: sharpness 2;edge 1;pn 1;", false, true, null, 3],
+    ["x.n 1 :: sharpness 2;pn 2;", false, true, null, 2],
+    ["x.n 1 :: keen 2;pn 1;", true, true, 2, 2],
+  ])("%j: in T %s / %s, |H| %s / %s", (line, officialT, repairedT, officialH, repairedH) => {
+    const official = build(line, false);
+    const repaired = build(line, true);
+    expect(official.find("1") >= 0).toBe(officialT);
+    expect(repaired.find("1") >= 0).toBe(repairedT);
+    if (officialH !== null) expect(official.humanResponses(official.find("1"))).toBe(officialH);
+    if (repairedH !== null) expect(repaired.humanResponses(repaired.find("1"))).toBe(repairedH);
+  });
+
+  it("notes where a repair reads the gold differently, by rule", async () => {
+    const { RepairTracker } = await import("../../lib/lexsub/score/repairs");
+    const t = new RepairTracker();
+    const b = new KeyBuilder("g", { repairs: t });
+    for (const l of ["x.n 1 :: U. S. 3;us 1;", "x.n 2 :: sharpness 2;edge 1;", "x.n 3 :: open-air 2;outside 1;", "x.n 4 :: non public 2;open 1;", "x.n 5 :: glad 3;merry 2;"]) b.push(l);
+    b.finish();
+    expect([...t.idsOf("t-fields")]).toEqual(["1"]);
+    expect([...t.idsOf("pn")]).toEqual(["2"]);
+    expect([...t.idsOf("hyphen-mode")]).toEqual(["3"]);
+    expect([...t.idsOf("non")]).toEqual(["4"]);
+    expect(t.ids.has("5")).toBe(false);
+  });
+});
