@@ -134,19 +134,27 @@ test("finding 4: a cookie kept from before sign-out opens no page and no route",
   await thief.dispose();
 });
 
-test("finding 5: the responses TSV goes out with formula-like cells neutralised, and reads back unchanged", async ({ page }) => {
+test("finding 5: formula-like answers are refused on import (the answer rules), and the export is safe and reads back unchanged", async ({ page }) => {
   await signIn(page, "coordinator");
+  const ok = await page.request.post(`/api/projects/${projectId}/responses`, {
+    headers: { Origin: base },
+    multipart: { file: { name: "ok.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(`annotator\tlexelt\tinstance\tanswer\tmultiword\n${user}\tquiet.a\td1\tsilent;calm\t\n`) } },
+  });
+  expect(ok.status(), await ok.text()).toBe(200);
+  const before = await (await page.request.get(`/api/projects/${projectId}/responses`)).text();
+  expect(before).toContain(`${user}\tquiet.a\td1\tsilent;calm`);
+  // A substitute must start with a letter or digit: formula-like cells never get in (and old ones go out neutralised: test/lexsub/spreadsheet.test.ts).
   const line = `${user}\tquiet.a\td1\t=HYPERLINK("http://evil.example","x");+sum\t@home run`;
-  const imported = await page.request.post(`/api/projects/${projectId}/responses`, {
+  const refused = await page.request.post(`/api/projects/${projectId}/responses`, {
     headers: { Origin: base },
     multipart: { file: { name: "r.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(`annotator\tlexelt\tinstance\tanswer\tmultiword\n${line}\n`) } },
   });
-  expect(imported.status(), await imported.text()).toBe(200);
+  expect(refused.status()).toBe(400);
+  expect(await refused.text()).toMatch(/r\.tsv:2/);
   const tsv = await (await page.request.get(`/api/projects/${projectId}/responses`)).text();
-  const out = tsv.split("\n").find((l) => l.startsWith(`${user}\t`))!;
-  expect(out).toBe(`${user}\tquiet.a\td1\t'=HYPERLINK("http://evil.example","x");+sum\t'@home run`);
+  expect(tsv).toBe(before);
   for (const cell of tsv.split(/[\t\n]/)) expect(cell).not.toMatch(/^[=+\-@]/);
-  // Importing the export again changes nothing (the apostrophes are read back off).
+  // Importing the export again changes nothing.
   const again = await page.request.post(`/api/projects/${projectId}/responses`, {
     headers: { Origin: base },
     multipart: { file: { name: "export.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(tsv) } },
