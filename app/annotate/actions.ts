@@ -3,11 +3,10 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { toActionError } from "@/lib/server/errors";
 import {
-  type InstanceStep,
   type LexeltProgress,
   type OwnResponse,
-  type Progress,
   type ResponseInput,
+  type SaveResult,
   type WorkspaceView,
   saveResponse,
   workspace,
@@ -15,16 +14,7 @@ import {
 } from "@/lib/server/responses";
 
 export type SaveResponseResult =
-  | {
-      ok: true;
-      revision: number;
-      response: OwnResponse;
-      next: number | null;
-      progress: Progress;
-      lexelt: LexeltProgress;
-      /** The instance `next` names and the few after it: the browser shows them without asking again. */
-      upcoming: InstanceStep[];
-    }
+  | ({ ok: true } & SaveResult)
   | { ok: false; message: string; errors?: Record<string, string>; conflict?: OwnResponse };
 
 /**
