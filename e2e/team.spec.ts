@@ -32,8 +32,10 @@ test("the coordinator sees the demo responses on the progress page and downloads
   await expect(row2.getByRole("cell").nth(3)).toHaveText("—");
   await expect(annotators.getByRole("row", { name: /^annotator5\b/ }).getByRole("cell").nth(0)).toHaveText("40 / 40");
 
-  const grid = page.getByRole("table", { name: "By lexelt" });
-  await expect(grid.getByRole("row", { name: /run\.n\.v/ })).toContainText("2 / 2");
+  // The lexelt table is one row per lexelt; a lexelt opens its annotators.
+  await page.getByRole("table", { name: "By lexelt" }).getByRole("link", { name: "run.n.v" }).click();
+  const ofRun = page.getByRole("table", { name: "Annotators of run.n.v" });
+  await expect(ofRun.getByRole("row", { name: /^annotator2\b/ }).getByRole("cell").nth(0)).toHaveText("2 / 2");
 
   await page.goto(`/projects/${id}/members`);
   const downloading = page.waitForEvent("download");
@@ -123,8 +125,14 @@ test("the coordinator creates an annotator, restricts the assignment, sets requi
   await expect(row).toContainText("just now");
   await expect(page.getByRole("region", { name: "Instances complete" })).toContainText("2 of 40");
   const grid = page.getByRole("table", { name: "By lexelt" });
-  await expect(grid.getByRole("row", { name: /quiet\.a/ }).getByRole("cell").nth(1)).toHaveText("1 / 5");
-  await expect(grid.getByRole("row", { name: /launch\.v/ }).getByRole("cell").nth(1)).toHaveText("—");
+  // Complete, responses, annotators assigned.
+  await expect(grid.getByRole("row", { name: /quiet\.a/ }).getByRole("cell")).toHaveText(["1 / 5", "1", "1"]);
+  await expect(grid.getByRole("row", { name: /launch\.v/ }).getByRole("cell")).toHaveText(["0 / 5", "0", "0"]);
+  // The annotator opens their lexelts: done / instances where assigned, — elsewhere.
+  await row.getByRole("link", { name: annotator }).click();
+  const mine = page.getByRole("table", { name: `Lexelts of ${annotator}` });
+  await expect(mine.getByRole("row", { name: /quiet\.a/ }).getByRole("cell").nth(0)).toHaveText("1 / 5");
+  await expect(mine.getByRole("row", { name: /launch\.v/ }).getByRole("cell").nth(0)).toHaveText("—");
 
   // The new account signs in with the password it was given.
   await signOut(page);
