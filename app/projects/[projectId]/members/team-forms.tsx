@@ -240,7 +240,7 @@ export function SplitForm({ projectId, annotators }: { projectId: number; annota
       </div>
       <FieldError id="split-annotators-error" message={aErr} />
       <div className="field">
-        <label htmlFor="split-k">Annotators per instance (k)</label>
+        <label htmlFor="split-k">Annotators for each lexelt (k)</label>
         <input id="split-k" type="number" min={1} step={1} inputMode="numeric" className={styles.narrow} value={k} onChange={(e) => setK(e.target.value)} aria-invalid={kErr ? true : undefined} aria-describedby={kErr ? "split-k-error" : undefined} />
         <FieldError id="split-k-error" message={kErr} />
       </div>
