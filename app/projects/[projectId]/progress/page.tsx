@@ -24,8 +24,9 @@ interface Search {
   /** Drill-downs: one lexelt's annotators, or one annotator's lexelts. */
   lexelt?: string;
   annotator?: string;
-  /** Page of the annotator drill-down. */
+  /** Page of the annotator drill-down, and of the lexelt drill-down. */
   lpage?: string;
+  dpage?: string;
 }
 
 /** A link to this page with some query parameters changed (undefined or "" removes one). */
@@ -92,6 +93,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
   const focusLexelt = sp.lexelt ? p.lexelts.find((l) => String(l.id) === sp.lexelt) : undefined;
   const focusAnnotator = sp.annotator ? p.annotators.find((a) => String(a.userId) === sp.annotator) : undefined;
   const annotatorIndex = new Map(p.annotators.map((a, k) => [a.userId, k]));
+  const focusCells = pageOf(focusLexelt?.cells ?? [], Number(sp.dpage ?? 1), PAGE_SIZE);
   const lexeltPage = pageOf(
     q ? p.lexelts.filter((l) => l.item.toLowerCase().includes(q.toLowerCase())) : p.lexelts,
     Number(sp.page ?? 1),
@@ -143,7 +145,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
             Annotators of <code>{focusLexelt.item}</code>
           </h2>
           <p className="muted small">
-            {focusLexelt.complete} of {focusLexelt.instances} instances complete · <Link href={hrefWith(base, sp, { lexelt: undefined })}>Close</Link>
+            {focusLexelt.complete} of {focusLexelt.instances} instances complete · <Link href={hrefWith(base, sp, { lexelt: undefined, dpage: undefined })}>Close</Link>
           </p>
           <div className="table-wrap">
             <table aria-labelledby="lexelt-focus-heading" className={styles.grid}>
@@ -154,7 +156,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
                 </tr>
               </thead>
               <tbody>
-                {focusLexelt.cells.map((c) => {
+                {focusCells.rows.map((c) => {
                   const a = p.annotators[annotatorIndex.get(c.userId)!];
                   return (
                     <tr key={c.userId}>
@@ -168,6 +170,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
               </tbody>
             </table>
           </div>
+          <Pager label={`Pages of ${focusLexelt.item}'s annotators`} {...focusCells} href={(n) => hrefWith(base, sp, { dpage: String(n) })} />
         </section>
       )}
 
@@ -200,7 +203,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
                 {annotatorPage.rows.map((a) => (
                   <tr key={a.userId}>
                     <th scope="row" className={styles.rowHead}>
-                      <Link href={hrefWith(base, sp, { annotator: String(a.userId), lexelt: undefined })}>{a.name}</Link>
+                      <Link href={hrefWith(base, sp, { annotator: String(a.userId), lpage: undefined, lexelt: undefined, dpage: undefined })}>{a.name}</Link>
                       {!a.member && <span className="muted small"> (not an annotator here)</span>}
                       {a.restricted && <div className="muted small">some lexelts only</div>}
                     </th>
@@ -267,7 +270,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
                 {lexeltPage.rows.map((l) => (
                   <tr key={l.id}>
                     <th scope="row" className={styles.rowHead}>
-                      <Link href={hrefWith(base, sp, { lexelt: String(l.id), annotator: undefined })}><code>{l.item}</code></Link>
+                      <Link href={hrefWith(base, sp, { lexelt: String(l.id), dpage: undefined, annotator: undefined, lpage: undefined })}><code>{l.item}</code></Link>
                     </th>
                     <td className={`num ${l.instances > 0 && l.complete >= l.instances ? styles.full : ""}`}>{l.complete} / {l.instances}</td>
                     <td className="num">{responsesIn(l)}</td>
