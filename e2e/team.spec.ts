@@ -32,8 +32,10 @@ test("the coordinator sees the demo responses on the progress page and downloads
   await expect(row2.getByRole("cell").nth(3)).toHaveText("—");
   await expect(annotators.getByRole("row", { name: /^annotator5\b/ }).getByRole("cell").nth(0)).toHaveText("40 / 40");
 
-  const grid = page.getByRole("table", { name: "By lexelt" });
-  await expect(grid.getByRole("row", { name: /run\.n\.v/ })).toContainText("2 / 2");
+  // The lexelt table is one row per lexelt; a lexelt opens its annotators.
+  await page.getByRole("table", { name: "By lexelt" }).getByRole("link", { name: "run.n.v" }).click();
+  const ofRun = page.getByRole("table", { name: "Annotators of run.n.v" });
+  await expect(ofRun.getByRole("row", { name: /^annotator2\b/ }).getByRole("cell").nth(0)).toHaveText("2 / 2");
 
   await page.goto(`/projects/${id}/members`);
   const downloading = page.waitForEvent("download");
@@ -78,10 +80,12 @@ test("the coordinator creates an annotator, restricts the assignment, sets requi
   await expect(page.getByText("That name is taken.")).toBeVisible();
 
   // Restrict the new annotator to quiet.a and shell.n.
-  await page.getByText(annotator, { exact: true }).and(page.locator("summary strong")).click();
+  await page.getByRole("list", { name: "By hand" }).getByRole("link", { name: annotator }).click();
+  await expect(page).toHaveURL(/\?assign=\d+#editor$/);
   const group = page.getByRole("group", { name: `Lexelts for ${annotator}` });
   await page.getByRole("radio", { name: "Only these lexelts:" }).check();
-  for (const box of await group.getByRole("checkbox").all()) await box.uncheck();
+  await page.getByRole("button", { name: "Select none on this page" }).click();
+  for (const box of await group.getByRole("checkbox").all()) await expect(box).not.toBeChecked();
   await page.getByRole("button", { name: `Save assignment for ${annotator}` }).click();
   await expect(page.getByText("Choose at least one lexelt.")).toBeVisible();
   await group.getByRole("checkbox", { name: /quiet\.a/ }).check();
@@ -89,6 +93,11 @@ test("the coordinator creates an annotator, restricts the assignment, sets requi
   await page.getByRole("button", { name: `Save assignment for ${annotator}` }).click();
   await expect(page.getByRole("status").filter({ hasText: "Assigned 2 lexelts." })).toBeVisible();
   await expect(page.getByRole("table", { name: "Members" }).getByRole("row", { name: new RegExp(`^${annotator}\\b`) })).toContainText("2 of 9: quiet.a, shell.n");
+  // The editor searches the lexelts; the ticks follow the saved assignment.
+  await page.getByRole("search", { name: "Lexelts" }).getByLabel("Find lexelt").fill("shel");
+  await page.getByRole("search", { name: "Lexelts" }).getByRole("button", { name: "Find" }).click();
+  await expect(group.getByRole("checkbox")).toHaveCount(1);
+  await expect(group.getByRole("checkbox", { name: /shell\.n/ })).toBeChecked();
 
   // Required annotators: a bad value is refused by the server, a good one saved.
   await page.getByLabel("Annotators per instance").fill("1");
@@ -123,8 +132,14 @@ test("the coordinator creates an annotator, restricts the assignment, sets requi
   await expect(row).toContainText("just now");
   await expect(page.getByRole("region", { name: "Instances complete" })).toContainText("2 of 40");
   const grid = page.getByRole("table", { name: "By lexelt" });
-  await expect(grid.getByRole("row", { name: /quiet\.a/ }).getByRole("cell").nth(1)).toHaveText("1 / 5");
-  await expect(grid.getByRole("row", { name: /launch\.v/ }).getByRole("cell").nth(1)).toHaveText("—");
+  // Complete, responses, annotators assigned.
+  await expect(grid.getByRole("row", { name: /quiet\.a/ }).getByRole("cell")).toHaveText(["1 / 5", "1", "1"]);
+  await expect(grid.getByRole("row", { name: /launch\.v/ }).getByRole("cell")).toHaveText(["0 / 5", "0", "0"]);
+  // The annotator opens their lexelts: done / instances where assigned, — elsewhere.
+  await row.getByRole("link", { name: annotator }).click();
+  const mine = page.getByRole("table", { name: `Lexelts of ${annotator}` });
+  await expect(mine.getByRole("row", { name: /quiet\.a/ }).getByRole("cell").nth(0)).toHaveText("1 / 5");
+  await expect(mine.getByRole("row", { name: /launch\.v/ }).getByRole("cell").nth(0)).toHaveText("—");
 
   // The new account signs in with the password it was given.
   await signOut(page);
@@ -161,4 +176,51 @@ test("an annotator is refused every coordinator page and the responses export an
   const res = await anon.request.get(`/api/projects/${id}/responses`);
   expect(res.status()).toBe(401);
   await anon.close();
+});
+
+test("the coordinator splits the lexelts evenly over chosen annotators, previewed then confirmed", async ({ page }) => {
+  const stamp = Date.now().toString(36);
+  await signIn(page, "coordinator");
+  await page.goto("/projects");
+  await page.getByLabel("Project name").fill(`split ${stamp}`);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`split ${stamp}`);
+  await page.getByLabel("Lexelt XML file").setInputFiles(demoXml);
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByRole("status")).toHaveText(/40 instances in 9 lexelts/);
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Team" }).click();
+  for (const who of ["sa", "sb", "sc"]) {
+    await page.getByLabel("User name").fill(`${who}-${stamp}`);
+    await page.getByRole("button", { name: "Create and add" }).click();
+    await expect(page.getByRole("status").filter({ hasText: `Created annotator ${who}-${stamp}` })).toBeVisible();
+  }
+  const split = page.getByRole("form", { name: "Split the lexelts evenly" });
+  const chosen = split.getByRole("group", { name: "Annotators to split over" });
+  // Select all, then search and drop one: sa and sb remain.
+  await split.getByRole("button", { name: "Select all" }).click();
+  await split.getByLabel("Find annotators").fill(`sc-${stamp}`);
+  await split.getByRole("button", { name: "Select none found" }).click();
+  await split.getByLabel("Find annotators").fill("");
+  await expect(chosen.getByRole("checkbox", { name: `sa-${stamp}` })).toBeChecked();
+  await expect(chosen.getByRole("checkbox", { name: `sc-${stamp}` })).not.toBeChecked();
+  await expect(split.getByRole("button", { name: "Confirm split" })).toBeDisabled();
+
+  // k larger than the annotators chosen is refused beside the field.
+  await split.getByLabel("Annotators for each lexelt (k)").fill("3");
+  await split.getByRole("button", { name: "Preview split" }).click();
+  await expect(split.getByText("At most 2.")).toBeVisible();
+
+  // k = 1: 40 instances in 9 lexelts between two annotators, 20 each; nothing saved yet.
+  await split.getByLabel("Annotators for each lexelt (k)").fill("1");
+  await split.getByRole("button", { name: "Preview split" }).click();
+  const preview = split.getByRole("table", { name: "Split preview" });
+  await expect(preview.getByRole("row", { name: new RegExp(`^sa-${stamp}`) }).getByRole("cell")).toHaveText([/\d/, "20"]);
+  await expect(preview.getByRole("row", { name: new RegExp(`^sb-${stamp}`) }).getByRole("cell")).toHaveText([/\d/, "20"]);
+  const members = page.getByRole("table", { name: "Members" });
+  await expect(members.getByRole("row", { name: new RegExp(`^sa-${stamp}`) })).toContainText("All 9 lexelts");
+  await split.getByRole("button", { name: "Confirm split" }).click();
+  await expect(split.getByRole("status")).toHaveText("Split 9 lexelts over 2 annotators, 1 per instance.");
+  await expect(members.getByRole("row", { name: new RegExp(`^sa-${stamp}`) })).toContainText(/\d of 9/);
+  await expect(members.getByRole("row", { name: new RegExp(`^sb-${stamp}`) })).toContainText(/\d of 9/);
+  await expect(members.getByRole("row", { name: new RegExp(`^sc-${stamp}`) })).toContainText("All 9 lexelts");
 });

@@ -188,3 +188,18 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     lexelts: lexeltRows,
   };
 }
+
+/** One page of a list: the rows, the 1-based page number (clamped to the pages there are) and the page count. */
+export interface Paged<T> {
+  rows: T[];
+  page: number;
+  pages: number;
+  total: number;
+}
+
+/** The rows on 1-based page `page` of `size` rows each; a page out of range gives the nearest page. */
+export function pageOf<T>(items: readonly T[], page: number, size: number): Paged<T> {
+  const pages = Math.max(1, Math.ceil(items.length / size));
+  const at = Number.isInteger(page) ? Math.min(Math.max(page, 1), pages) : 1;
+  return { rows: items.slice((at - 1) * size, at * size), page: at, pages, total: items.length };
+}

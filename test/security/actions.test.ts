@@ -87,8 +87,10 @@ const ACTIONS: ActionCase[] = [
   {
     name: "setAssignmentAction",
     expect: COORDINATOR,
-    run: (w) => members.setAssignmentAction(w.p.id, null, form({ userId: String(w.ann.userId), scope: "some", lexelt: String(w.lexeltP) })),
+    run: (w) => members.setAssignmentAction(w.p.id, null, form({ userId: String(w.ann.userId), scope: "some", shown: String(w.lexeltP) })),
   },
+  // The preview writes nothing; applying goes through the same check (applySplit in the matrix).
+  { name: "splitAction", expect: COORDINATOR, reads: true, run: (w) => members.splitAction(w.p.id, null, form({ intent: "preview", annotator: String(w.ann.userId), k: "1" })) },
   { name: "setRequiredAction", expect: COORDINATOR, run: (w) => members.setRequiredAction(w.p.id, null, form({ requiredAnnotators: "2" })) },
   { name: "setGuidelinesAction", expect: COORDINATOR, run: (w) => members.setGuidelinesAction(w.p.id, null, form({ guidelines: "Be brief." })) },
   { name: "decideLemmaAction", expect: COORDINATOR, run: (w) => gold.decideLemmaAction(w.p.id, null, form({ form: "sunny", decision: "overridden", lemma: "sunlit" })) },

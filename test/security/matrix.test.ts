@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { accountAuditLog, changeOwnPassword, failedSignIns, listAccounts, removeMember, resetPassword, setAccountDisabled } from "../../lib/server/accounts";
 import { findProjectByName, requireProject, SYSTEM } from "../../lib/server/actor";
 import { agreementDownload, agreementPageData } from "../../lib/server/agreement";
-import { listAssignments, setAssignments } from "../../lib/server/assignments";
+import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/assignments";
 import { importLexeltXml } from "../../lib/server/corpus";
 import {
   acceptAllProposals,
@@ -95,6 +95,9 @@ const CALLS: Call[] = [
   // assignments.ts
   { name: "listAssignments", expect: COORDINATOR, call: (w, k) => listAssignments(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "setAssignments", expect: COORDINATOR, call: (w, k) => setAssignments(w.db, w.actor(k), w.p.id, w.ann.userId, [w.lexeltP]) },
+  { name: "changeAssignments", expect: COORDINATOR, call: (w, k) => changeAssignments(w.db, w.actor(k), w.p.id, w.ann.userId, [w.lexeltP], [w.lexeltP]) },
+  { name: "previewSplit", expect: COORDINATOR, call: (w, k) => previewSplit(w.db, w.actor(k), w.p.id, [w.ann.userId], 1), check: noOtherProject },
+  { name: "applySplit", expect: COORDINATOR, call: (w, k) => applySplit(w.db, w.actor(k), w.p.id, [w.ann.userId], 1), check: noOtherProject },
   // team.ts
   { name: "teamOverview", expect: COORDINATOR, call: (w, k) => teamOverview(w.db, w.actor(k), w.p.id) },
   { name: "setRequiredAnnotators", expect: COORDINATOR, call: (w, k) => setRequiredAnnotators(w.db, w.actor(k), w.p.id, "2") },
@@ -279,6 +282,8 @@ const CROSSING: Array<{ name: string; outcome: Outcome; call: (w: World) => unkn
   { name: "opening q's instance through p", outcome: "404", call: (w) => workspace(w.db, w.ann, w.p.id, w.ref.q1) },
   { name: "assigning p's lexelts to q's annotator", outcome: "404", call: (w) => setAssignments(w.db, w.coord, w.p.id, w.annQ.userId, [w.lexeltP]) },
   { name: "assigning q's lexelt in p", outcome: "400", call: (w) => setAssignments(w.db, w.coord, w.p.id, w.ann.userId, [lexeltOf(w, "q")]) },
+  { name: "changing q's lexelt in p", outcome: "400", call: (w) => changeAssignments(w.db, w.coord, w.p.id, w.ann.userId, [lexeltOf(w, "q")], [lexeltOf(w, "q")]) },
+  { name: "splitting p's lexelts over q's annotator", outcome: "404", call: (w) => applySplit(w.db, w.coord, w.p.id, [w.annQ.userId], 1) },
   { name: "excluding q's instance through p", outcome: "404", call: (w) => setExclusion(w.db, w.coord, w.p.id, "q1", "spam") },
   { name: "correcting q's instance's PoS through p", outcome: "404", call: (w) => setCorrectedPos(w.db, w.coord, w.p.id, "q1", "n") },
   {

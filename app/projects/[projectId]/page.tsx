@@ -3,17 +3,23 @@ import { notFound } from "next/navigation";
 import { getDb } from "@/lib/db";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { NotFoundError } from "@/lib/server/errors";
+import Link from "next/link";
+import { pageOf } from "@/lib/server/progress";
 import { projectOverview, type ProjectOverview } from "@/lib/server/projects";
 import { ImportForm } from "./import-form";
 
 export const metadata: Metadata = { title: "Project" };
 export const dynamic = "force-dynamic";
 
+/** Lexelts per page: the page stays bounded whatever the corpus. */
+const PAGE_SIZE = 50;
+
 const POS_NAMES: Record<string, string> = { n: "noun", v: "verb", a: "adjective", r: "adverb" };
 
-export default async function ProjectPage({ params }: { params: Promise<{ projectId: string }> }) {
+export default async function ProjectPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<{ q?: string; page?: string }> }) {
   const actor = await requireCoordinatorPage();
   const { projectId } = await params;
+  const sp = await searchParams;
   let p: ProjectOverview;
   try {
     p = projectOverview(getDb(), actor, Number(projectId));
@@ -21,6 +27,9 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
+  const q = (sp.q ?? "").trim();
+  const shown = pageOf(q ? p.lexelts.filter((l) => l.item.toLowerCase().includes(q.toLowerCase())) : p.lexelts, Number(sp.page ?? 1), PAGE_SIZE);
+  const pageHref = (n: number) => `/projects/${p.id}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
   return (
     <>
       <h1>{p.name}</h1>
@@ -37,6 +46,15 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
       {p.lexelts.length === 0 ? (
         <p className="muted">No lexelts yet: load a lexelt XML file above.</p>
       ) : (
+        <>
+        {p.lexelts.length > PAGE_SIZE && (
+          <form method="get" role="search" aria-label="Lexelts" style={{ display: "flex", gap: "0.5rem", alignItems: "center", flexWrap: "wrap", marginBottom: "0.5rem" }}>
+            <label style={{ fontWeight: 400 }}>
+              Find lexelt <input type="search" name="q" defaultValue={q} />
+            </label>
+            <button type="submit" className="secondary">Find</button>
+          </form>
+        )}
         <div className="table-wrap">
           <table aria-labelledby="lexelts-heading">
             <thead>
@@ -48,7 +66,7 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
               </tr>
             </thead>
             <tbody>
-              {p.lexelts.map((l) => (
+              {shown.rows.map((l) => (
                 <tr key={l.id}>
                   <td>
                     <code>{l.item}</code>
@@ -72,6 +90,15 @@ export default async function ProjectPage({ params }: { params: Promise<{ projec
             </tfoot>
           </table>
         </div>
+        {shown.total === 0 && <p className="muted">No lexelt matches “{q}”.</p>}
+        {shown.pages > 1 && (
+          <nav aria-label="Lexelt pages" style={{ display: "flex", gap: "1rem", alignItems: "center", flexWrap: "wrap", margin: "0.5rem 0" }}>
+            {shown.page > 1 ? <Link href={pageHref(shown.page - 1)} rel="prev">← Previous</Link> : <span className="muted">← Previous</span>}
+            <span className="muted small">Page {shown.page} of {shown.pages} · {shown.total} lexelts</span>
+            {shown.page < shown.pages ? <Link href={pageHref(shown.page + 1)} rel="next">Next →</Link> : <span className="muted">Next →</span>}
+          </nav>
+        )}
+        </>
       )}
 
       {p.imports.length > 0 && (

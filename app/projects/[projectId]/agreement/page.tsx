@@ -496,6 +496,7 @@ export default async function AgreementPage({ params }: { params: Promise<{ proj
                 initialSort={{ key: "lexelt", dir: "asc" }}
                 columns={[{ key: "lexelt", label: "Lexelt", kind: "text", rowHeader: true, code: true }, { key: "pos", label: "PoS", kind: "text" }, ...FIGURE_COLUMNS]}
                 rows={r.byLexelt.map((l) => ({ ...figureRow(l), lexelt: l.lexelt, pos: l.pos }))}
+                pageSize={50}
               />
             </div>
           </>

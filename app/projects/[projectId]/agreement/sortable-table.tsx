@@ -31,6 +31,7 @@ export function SortableTable({
   initialSort,
   rowKey,
   footer,
+  pageSize,
 }: {
   columns: Column[];
   rows: Row[];
@@ -38,7 +39,10 @@ export function SortableTable({
   initialSort?: { key: string; dir: "asc" | "desc" };
   rowKey: string;
   footer?: Row;
+  /** Rows shown at a time (all when absent): sorting still covers every row. */
+  pageSize?: number;
 }) {
+  const [page, setPage] = useState(0);
   const [sort, setSort] = useState<{ key: string; dir: "asc" | "desc" } | null>(initialSort ?? null);
   const sorted = useMemo(() => {
     if (!sort) return rows;
@@ -55,6 +59,10 @@ export function SortableTable({
       })
       .map((e) => e.r);
   }, [rows, sort, columns]);
+
+  const pages = pageSize ? Math.max(1, Math.ceil(sorted.length / pageSize)) : 1;
+  const at = Math.min(page, pages - 1);
+  const visible = pageSize ? sorted.slice(at * pageSize, (at + 1) * pageSize) : sorted;
 
   const toggle = (key: string, kind: Kind) =>
     setSort((s) => (s && s.key === key ? { key, dir: s.dir === "asc" ? "desc" : "asc" } : { key, dir: kind === "text" ? "asc" : "desc" }));
@@ -113,7 +121,7 @@ export function SortableTable({
           </tr>
         </thead>
         <tbody>
-          {sorted.map((r) => (
+          {visible.map((r) => (
             <tr key={String(r[rowKey])}>{columns.map((c) => cell(c, r))}</tr>
           ))}
         </tbody>
@@ -133,6 +141,15 @@ export function SortableTable({
           </tfoot>
         )}
       </table>
+      {pages > 1 && (
+        <nav aria-label="Table pages" className={styles.pager}>
+          <button type="button" className="secondary" disabled={at === 0} onClick={() => setPage(at - 1)}>← Previous</button>
+          <span className="muted small">
+            Page {at + 1} of {pages} · {sorted.length} rows
+          </span>
+          <button type="button" className="secondary" disabled={at >= pages - 1} onClick={() => setPage(at + 1)}>Next →</button>
+        </nav>
+      )}
     </div>
   );
 }

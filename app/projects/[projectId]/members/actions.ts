@@ -8,7 +8,7 @@ import { revalidatePath } from "next/cache";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { removeMember } from "@/lib/server/accounts";
-import { setAssignments } from "@/lib/server/assignments";
+import { applySplit, changeAssignments, previewSplit, setAssignments, type SplitPlan } from "@/lib/server/assignments";
 import { InputError, toActionError } from "@/lib/server/errors";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators } from "@/lib/server/team";
 
@@ -57,12 +57,16 @@ export async function setAssignmentAction(projectId: number, _prev: TeamFormStat
     const userId = Number(form.get("userId"));
     const all = form.get("scope") !== "some";
     const chosen = form.getAll("lexelt").map((v) => Number(v));
-    if (!all && chosen.length === 0) {
-      throw new InputError("Choose at least one lexelt, or choose All lexelts.", { lexelts: "Choose at least one lexelt." });
+    // The editor shows a page of lexelts: only those are changed.
+    const shown = form.getAll("shown").map((v) => Number(v));
+    if (all) {
+      setAssignments(getDb(), await getActor(), projectId, userId, null);
+      refresh(projectId);
+      return { ok: true, message: "Assigned every lexelt." };
     }
-    setAssignments(getDb(), await getActor(), projectId, userId, all ? null : chosen);
+    const n = changeAssignments(getDb(), await getActor(), projectId, userId, shown, chosen);
     refresh(projectId);
-    return { ok: true, message: all ? "Assigned every lexelt." : `Assigned ${chosen.length} lexelt${chosen.length === 1 ? "" : "s"}.` };
+    return { ok: true, message: `Assigned ${n} lexelt${n === 1 ? "" : "s"}.` };
   } catch (e) {
     return toActionError(e);
   }
@@ -96,6 +100,26 @@ export async function removeMemberAction(projectId: number, _prev: TeamFormState
     const r = removeMember(getDb(), await getActor(), projectId, String(form.get("userId") ?? ""));
     refresh(projectId);
     return { ok: true, message: `Removed ${r.name} from the project; their answers stay.` };
+  } catch (e) {
+    return toActionError(e);
+  }
+}
+
+export type SplitFormState = (TeamFormState & { plan?: SplitPlan; applied?: boolean }) | null;
+
+/** "Split the lexelts evenly over these annotators with k per instance": previewed (intent=preview), then applied (intent=apply). */
+export async function splitAction(projectId: number, _prev: SplitFormState, form: FormData): Promise<SplitFormState> {
+  try {
+    const userIds = form.getAll("annotator").map((v) => Number(v));
+    const raw = String(form.get("k") ?? "").trim();
+    const k = raw === "" ? NaN : Number(raw);
+    if (form.get("intent") === "apply") {
+      const plan = applySplit(getDb(), await getActor(), projectId, userIds, k);
+      refresh(projectId);
+      return { ok: true, applied: true, plan, message: `Split ${plan.lexelts} lexelts over ${plan.annotators.length} annotators, ${plan.k} per instance.` };
+    }
+    const plan = previewSplit(getDb(), await getActor(), projectId, userIds, k);
+    return { ok: true, plan, message: `Preview: nothing is saved until you confirm.` };
   } catch (e) {
     return toActionError(e);
   }

@@ -3,24 +3,40 @@ import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
+import Link from "next/link";
+import { pageOf } from "@/lib/server/progress";
 import { teamOverview, type TeamView } from "@/lib/server/team";
 import { ResponsesPanel } from "./responses-panel";
-import { AddMemberForm, AssignmentForm, CreateAnnotatorForm, GuidelinesForm, RemoveMemberForm, RequiredAnnotatorsForm } from "./team-forms";
+import { AddMemberForm, AssignmentForm, CreateAnnotatorForm, GuidelinesForm, RemoveMemberForm, RequiredAnnotatorsForm, SplitForm } from "./team-forms";
 import styles from "./team.module.css";
 
 export const metadata: Metadata = { title: "Team" };
 export const dynamic = "force-dynamic";
 
-function annotates(t: TeamView, lexeltIds: number[] | null): string {
-  if (!lexeltIds) return t.lexelts.length === 0 ? "All lexelts (none loaded yet)" : `All ${t.lexelts.length} lexelts`;
-  const items = t.lexelts.filter((l) => lexeltIds.includes(l.id)).map((l) => l.item);
-  const shown = items.slice(0, 4).join(", ") + (items.length > 4 ? ", …" : "");
-  return `${items.length} of ${t.lexelts.length}: ${shown}`;
+/** Lexelts per page of the assignment editor: the page stays bounded whatever the corpus. */
+const PAGE_SIZE = 50;
+
+interface Search {
+  /** The annotator whose assignment is being edited, the lexelt search and page. */
+  assign?: string;
+  lq?: string;
+  lpage?: string;
 }
 
-export default async function TeamPage({ params }: { params: Promise<{ projectId: string }> }) {
+function annotates(t: TeamView, lexeltIds: number[] | null): string {
+  if (!lexeltIds) return t.lexelts.length === 0 ? "All lexelts (none loaded yet)" : `All ${t.lexelts.length} lexelts`;
+  const mine = new Set(lexeltIds);
+  const items: string[] = [];
+  for (const l of t.lexelts) if (mine.has(l.id) && items.length < 5) items.push(l.item);
+  const total = lexeltIds.length;
+  const shown = items.slice(0, 4).join(", ") + (total > 4 ? ", …" : "");
+  return `${total} of ${t.lexelts.length}: ${shown}`;
+}
+
+export default async function TeamPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Search> }) {
   const actor = await requireCoordinatorPage();
   const { projectId } = await params;
+  const sp = await searchParams;
   let t: TeamView;
   try {
     t = teamOverview(getDb(), actor, Number(projectId));
@@ -29,6 +45,12 @@ export default async function TeamPage({ params }: { params: Promise<{ projectId
     throw e;
   }
   const annotators = t.members.filter((m) => m.role === "annotator");
+  const base = `/projects/${t.project.id}/members`;
+  const editing = annotators.find((m) => String(m.id) === sp.assign);
+  const editingSet = editing?.lexeltIds ? new Set(editing.lexeltIds) : null;
+  const lq = (sp.lq ?? "").trim();
+  const lexeltPage = pageOf(lq ? t.lexelts.filter((l) => l.item.toLowerCase().includes(lq.toLowerCase())) : t.lexelts, Number(sp.lpage ?? 1), PAGE_SIZE);
+  const pageHref = (n: number) => `${base}?${new URLSearchParams({ assign: String(editing?.id ?? ""), ...(lq ? { lq } : {}), lpage: String(n) })}#editor`;
   const totalResponses = t.members.reduce((s, m) => s + m.responses, 0);
   return (
     <>
@@ -81,22 +103,57 @@ export default async function TeamPage({ params }: { params: Promise<{ projectId
       </div>
 
       <h2 id="assign-heading">Assignment</h2>
-      <p className="muted small">By default every annotator annotates every lexelt. Restrict an annotator to some lexelts here.</p>
+      <p className="muted small">By default every annotator annotates every lexelt. Split the lexelts over annotators by rule, or restrict one annotator by hand.</p>
       {annotators.length === 0 ? (
         <p className="muted">No annotators in this project yet.</p>
       ) : t.lexelts.length === 0 ? (
         <p className="muted">Load lexelt XML on the Corpus tab first.</p>
       ) : (
-        <div className={styles.assignments}>
-          {annotators.map((m) => (
-            <details key={m.id} className={`panel ${styles.assignment}`}>
-              <summary>
-                <strong>{m.name}</strong> <span className="muted">— {annotates(t, m.lexeltIds)}</span>
-              </summary>
-              <AssignmentForm projectId={t.project.id} userId={m.id} name={m.name} lexelts={t.lexelts} chosen={m.lexeltIds} />
-            </details>
-          ))}
-        </div>
+        <>
+          <div className="panel">
+            <SplitForm projectId={t.project.id} annotators={annotators.map((m) => ({ id: m.id, name: m.name }))} />
+          </div>
+          <h3 id="by-hand-heading">By hand</h3>
+          <ul className={styles.assignees} aria-labelledby="by-hand-heading">
+            {annotators.map((m) => (
+              <li key={m.id}>
+                <Link href={`${base}?assign=${m.id}#editor`} aria-current={editing?.id === m.id ? "true" : undefined}>
+                  <strong>{m.name}</strong>
+                </Link>{" "}
+                <span className="muted small">— {annotates(t, m.lexeltIds)}</span>
+              </li>
+            ))}
+          </ul>
+          {editing && (
+            <section id="editor" className="panel" aria-labelledby="editor-heading">
+              <h3 id="editor-heading">Lexelts for {editing.name}</h3>
+              <form method="get" action={base} className={styles.search} role="search" aria-label="Lexelts">
+                <input type="hidden" name="assign" value={editing.id} />
+                <label>
+                  Find lexelt <input type="search" name="lq" defaultValue={lq} />
+                </label>
+                <button type="submit" className="secondary">Find</button>
+              </form>
+              {/* The key resets the form's ticks when the page or search changes. */}
+              <AssignmentForm
+                key={`${editing.id}:${lexeltPage.page}:${lq}`}
+                projectId={t.project.id}
+                userId={editing.id}
+                name={editing.name}
+                restricted={editing.lexeltIds !== null}
+                lexelts={lexeltPage.rows.map((l) => ({ ...l, assigned: editingSet === null || editingSet.has(l.id) }))}
+              />
+              {lexeltPage.total === 0 && <p className="muted">No lexelt matches “{lq}”.</p>}
+              {lexeltPage.pages > 1 && (
+                <nav aria-label="Lexelt pages" className={styles.pager}>
+                  {lexeltPage.page > 1 ? <Link href={pageHref(lexeltPage.page - 1)} rel="prev">← Previous</Link> : <span className="muted">← Previous</span>}
+                  <span className="muted small">Page {lexeltPage.page} of {lexeltPage.pages} · {lexeltPage.total} lexelts</span>
+                  {lexeltPage.page < lexeltPage.pages ? <Link href={pageHref(lexeltPage.page + 1)} rel="next">Next →</Link> : <span className="muted">Next →</span>}
+                </nav>
+              )}
+            </section>
+          )}
+        </>
       )}
 
       <h2>Annotation settings</h2>

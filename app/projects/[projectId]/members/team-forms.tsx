@@ -7,6 +7,8 @@ import {
   setAssignmentAction,
   setGuidelinesAction,
   setRequiredAction,
+  splitAction,
+  type SplitFormState,
   type TeamFormState,
 } from "./actions";
 import styles from "./team.module.css";
@@ -115,26 +117,37 @@ export function AddMemberForm({ projectId, others }: { projectId: number; others
   );
 }
 
+/**
+ * One annotator's assignment, for the lexelts on one page of the editor (the page
+ * sends which lexelts it showed: the others keep what they have).
+ */
 export function AssignmentForm({
   projectId,
   userId,
   name,
   lexelts,
-  chosen,
+  restricted,
 }: {
   projectId: number;
   userId: number;
   name: string;
-  lexelts: Array<{ id: number; item: string; instances: number }>;
-  chosen: number[] | null;
+  /** The lexelts on this page, with whether the annotator has each. */
+  lexelts: Array<{ id: number; item: string; instances: number; assigned: boolean }>;
+  /** Whether the annotator is restricted to some lexelts (false = all, the default). */
+  restricted: boolean;
 }) {
   const { state, pending, form } = useTeamForm(setAssignmentAction, projectId);
-  const [scope, setScope] = useState<"all" | "some">(chosen ? "some" : "all");
+  const [scope, setScope] = useState<"all" | "some">(restricted ? "some" : "all");
+  const group = useRef<HTMLDivElement>(null);
+  const tickAll = (on: boolean) => group.current?.querySelectorAll<HTMLInputElement>('input[type="checkbox"]').forEach((b) => (b.checked = on));
   const err = state?.errors?.lexelts;
   const base = `assign-${userId}`;
   return (
     <form {...form}>
       <input type="hidden" name="userId" value={userId} />
+      {lexelts.map((l) => (
+        <input key={l.id} type="hidden" name="shown" value={l.id} />
+      ))}
       <fieldset className={styles.fieldset}>
         <legend className={styles.srOnly}>Lexelts {name} annotates</legend>
         <label className={styles.choice}>
@@ -144,19 +157,121 @@ export function AssignmentForm({
         <label className={styles.choice}>
           <input type="radio" name="scope" value="some" checked={scope === "some"} onChange={() => setScope("some")} /> Only these lexelts:
         </label>
-        <div className={styles.lexelts} role="group" aria-label={`Lexelts for ${name}`} aria-describedby={err ? `${base}-error` : undefined}>
+        <div className={styles.tools}>
+          <button type="button" className="secondary small" disabled={scope === "all"} onClick={() => tickAll(true)}>Select all on this page</button>
+          <button type="button" className="secondary small" disabled={scope === "all"} onClick={() => tickAll(false)}>Select none on this page</button>
+        </div>
+        <div ref={group} className={styles.lexelts} role="group" aria-label={`Lexelts for ${name}`} aria-describedby={err ? `${base}-error` : undefined}>
           {lexelts.map((l) => (
             <label key={l.id} className={styles.choice}>
-              <input type="checkbox" name="lexelt" value={l.id} defaultChecked={chosen ? chosen.includes(l.id) : true} disabled={scope === "all"} />{" "}
+              <input type="checkbox" name="lexelt" value={l.id} defaultChecked={l.assigned} disabled={scope === "all"} />{" "}
               <code>{l.item}</code> <span className="muted small">({l.instances})</span>
             </label>
           ))}
         </div>
+        <p className="muted small">Lexelts on other pages keep what they have.</p>
         <FieldError id={`${base}-error`} message={err} />
       </fieldset>
       <button type="submit" className="secondary" disabled={pending}>Save assignment for {name}</button>
       <div aria-live="polite">
         <Outcome state={state} fields={["lexelts"]} />
+      </div>
+    </form>
+  );
+}
+
+/** "Split the lexelts evenly over these annotators with k per instance": preview, then confirm. */
+export function SplitForm({ projectId, annotators }: { projectId: number; annotators: Array<{ id: number; name: string }> }) {
+  const bound = useMemo(() => splitAction.bind(null, projectId), [projectId]);
+  const [state, dispatch, pending] = useActionState<SplitFormState, FormData>(bound, null);
+  const ref = useRef<HTMLFormElement>(null);
+  const [filter, setFilter] = useState("");
+  const [chosen, setChosen] = useState<Set<number>>(() => new Set());
+  const [k, setK] = useState("1");
+  const shown = annotators.filter((a) => a.name.toLowerCase().includes(filter.trim().toLowerCase()));
+  const send = (intent: "preview" | "apply") => {
+    const form = new FormData();
+    form.set("intent", intent);
+    form.set("k", k);
+    for (const id of chosen) form.append("annotator", String(id));
+    startTransition(() => dispatch(form));
+  };
+  const plan = state?.ok ? state.plan : undefined;
+  // The preview is for what is chosen now; a change asks for a new one.
+  const [previewed, setPreviewed] = useState<string | null>(null);
+  const key = `${[...chosen].sort((a, b) => a - b).join(",")}|${k}`;
+  useEffect(() => {
+    if (state?.ok && !state.applied) setPreviewed(key);
+    if (state?.applied) setPreviewed(null);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state]);
+  const fresh = plan && !state?.applied && previewed === key;
+  const kErr = state?.errors?.k;
+  const aErr = state?.errors?.annotators;
+  return (
+    <form ref={ref} onSubmit={(e) => { e.preventDefault(); send("preview"); }} aria-labelledby="split-heading">
+      <h3 id="split-heading">Split the lexelts evenly</h3>
+      <p className="muted small">Each lexelt goes to k of the chosen annotators, balancing their instance counts. Annotators not chosen keep their assignment.</p>
+      <div className="field">
+        <label htmlFor="split-find">Find annotators</label>
+        <input id="split-find" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} autoComplete="off" />
+      </div>
+      <div className={styles.tools}>
+        <button type="button" className="secondary small" onClick={() => setChosen(new Set([...chosen, ...shown.map((a) => a.id)]))}>Select all{filter ? " found" : ""}</button>
+        <button type="button" className="secondary small" onClick={() => setChosen(new Set([...chosen].filter((id) => !shown.some((a) => a.id === id))))}>Select none{filter ? " found" : ""}</button>
+        <span className="muted small">{chosen.size} chosen</span>
+      </div>
+      <div className={styles.lexelts} role="group" aria-label="Annotators to split over" aria-describedby={aErr ? "split-annotators-error" : undefined}>
+        {shown.map((a) => (
+          <label key={a.id} className={styles.choice}>
+            <input
+              type="checkbox"
+              checked={chosen.has(a.id)}
+              onChange={(e) => {
+                const next = new Set(chosen);
+                if (e.target.checked) next.add(a.id);
+                else next.delete(a.id);
+                setChosen(next);
+              }}
+            />{" "}
+            {a.name}
+          </label>
+        ))}
+      </div>
+      <FieldError id="split-annotators-error" message={aErr} />
+      <div className="field">
+        <label htmlFor="split-k">Annotators for each lexelt (k)</label>
+        <input id="split-k" type="number" min={1} step={1} inputMode="numeric" className={styles.narrow} value={k} onChange={(e) => setK(e.target.value)} aria-invalid={kErr ? true : undefined} aria-describedby={kErr ? "split-k-error" : undefined} />
+        <FieldError id="split-k-error" message={kErr} />
+      </div>
+      <div className={styles.tools}>
+        <button type="submit" className="secondary" disabled={pending}>Preview split</button>
+        <button type="button" disabled={pending || !fresh} onClick={() => send("apply")}>Confirm split</button>
+      </div>
+      {plan && (
+        <div className="table-wrap">
+          <table aria-label={state?.applied ? "Split applied" : "Split preview"}>
+            <thead>
+              <tr>
+                <th scope="col">Annotator</th>
+                <th scope="col" className="num">Lexelts</th>
+                <th scope="col" className="num">Instances</th>
+              </tr>
+            </thead>
+            <tbody>
+              {plan.annotators.map((a) => (
+                <tr key={a.userId}>
+                  <th scope="row" className={styles.name}>{a.name}</th>
+                  <td className="num">{a.lexelts}</td>
+                  <td className="num">{a.instances}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div aria-live="polite">
+        <Outcome state={state} fields={["k", "annotators"]} />
       </div>
     </form>
   );

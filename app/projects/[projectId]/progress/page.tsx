@@ -3,12 +3,53 @@ import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
-import { projectProgress, type ProjectProgress } from "@/lib/server/progress";
+import Link from "next/link";
+import { pageOf, projectProgress, type ProjectProgress } from "@/lib/server/progress";
 import styles from "./progress.module.css";
 import { absoluteTime, formatSeconds, relativeTime } from "./time";
 
 export const metadata: Metadata = { title: "Progress" };
 export const dynamic = "force-dynamic";
+
+/** Rows per page in every table of this page: its HTML stays bounded whatever the project's size. */
+const PAGE_SIZE = 50;
+
+interface Search {
+  /** Lexelt search. */
+  q?: string;
+  page?: string;
+  /** Annotator search and page. */
+  who?: string;
+  apage?: string;
+  /** Drill-downs: one lexelt's annotators, or one annotator's lexelts. */
+  lexelt?: string;
+  annotator?: string;
+  /** Page of the annotator drill-down, and of the lexelt drill-down. */
+  lpage?: string;
+  dpage?: string;
+}
+
+/** A link to this page with some query parameters changed (undefined or "" removes one). */
+function hrefWith(base: string, sp: Search, change: Partial<Search>): string {
+  const merged: Record<string, string | undefined> = { ...sp, ...change };
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(merged)) if (v !== undefined && v !== "") qs.set(k, v);
+  const s = qs.toString();
+  return s ? `${base}?${s}` : base;
+}
+
+function Pager({ label, page, pages, total, href }: { label: string; page: number; pages: number; total: number; href: (page: number) => string }) {
+  if (pages <= 1) return <p className="muted small">{total} {total === 1 ? "row" : "rows"}</p>;
+  return (
+    <nav aria-label={label} className={styles.pager}>
+      {page > 1 ? <Link href={href(page - 1)} rel="prev">← Previous</Link> : <span className="muted">← Previous</span>}
+      <span className="muted small">
+        Page {page} of {pages} · {total} rows
+      </span>
+      {page < pages ? <Link href={href(page + 1)} rel="next">Next →</Link> : <span className="muted">Next →</span>}
+    </nav>
+  );
+}
 
 function percent(done: number, total: number): number {
   return total === 0 ? 0 : Math.round((100 * done) / total);
@@ -26,9 +67,10 @@ function Bar({ done, total, label }: { done: number; total: number; label: strin
   );
 }
 
-export default async function ProgressPage({ params }: { params: Promise<{ projectId: string }> }) {
+export default async function ProgressPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Search> }) {
   const actor = await requireCoordinatorPage();
   const { projectId } = await params;
+  const sp = await searchParams;
   let p: ProjectProgress;
   try {
     p = projectProgress(getDb(), actor, Number(projectId));
@@ -36,9 +78,29 @@ export default async function ProgressPage({ params }: { params: Promise<{ proje
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
+  const base = `/projects/${p.project.id}/progress`;
   const now = new Date();
   const required = p.project.requiredAnnotators;
   const short = required === null ? [] : p.lexelts.filter((l) => l.instances > 0 && l.assignedAnnotators < required);
+
+  const who = (sp.who ?? "").trim();
+  const q = (sp.q ?? "").trim();
+  const annotatorPage = pageOf(
+    who ? p.annotators.filter((a) => a.name.toLowerCase().includes(who.toLowerCase())) : p.annotators,
+    Number(sp.apage ?? 1),
+    PAGE_SIZE,
+  );
+  const focusLexelt = sp.lexelt ? p.lexelts.find((l) => String(l.id) === sp.lexelt) : undefined;
+  const focusAnnotator = sp.annotator ? p.annotators.find((a) => String(a.userId) === sp.annotator) : undefined;
+  const annotatorIndex = new Map(p.annotators.map((a, k) => [a.userId, k]));
+  const focusCells = pageOf(focusLexelt?.cells ?? [], Number(sp.dpage ?? 1), PAGE_SIZE);
+  const lexeltPage = pageOf(
+    q ? p.lexelts.filter((l) => l.item.toLowerCase().includes(q.toLowerCase())) : p.lexelts,
+    Number(sp.page ?? 1),
+    PAGE_SIZE,
+  );
+  const responsesIn = (l: ProjectProgress["lexelts"][number]) => l.cells.reduce((s, c) => s + c.done, 0);
+
   return (
     <>
       <h1>Progress</h1>
@@ -77,61 +139,108 @@ export default async function ProgressPage({ params }: { params: Promise<{ proje
         </section>
       </div>
 
+      {focusLexelt && (
+        <section aria-labelledby="lexelt-focus-heading">
+          <h2 id="lexelt-focus-heading">
+            Annotators of <code>{focusLexelt.item}</code>
+          </h2>
+          <p className="muted small">
+            {focusLexelt.complete} of {focusLexelt.instances} instances complete · <Link href={hrefWith(base, sp, { lexelt: undefined, dpage: undefined })}>Close</Link>
+          </p>
+          <div className="table-wrap">
+            <table aria-labelledby="lexelt-focus-heading" className={styles.grid}>
+              <thead>
+                <tr>
+                  <th scope="col">Annotator</th>
+                  <th scope="col" className="num">Done</th>
+                </tr>
+              </thead>
+              <tbody>
+                {focusCells.rows.map((c) => {
+                  const a = p.annotators[annotatorIndex.get(c.userId)!];
+                  return (
+                    <tr key={c.userId}>
+                      <th scope="row" className={styles.rowHead}>{a.name}</th>
+                      <td className={`num ${c.assigned && c.done >= focusLexelt.instances ? styles.full : ""}`}>
+                        {c.assigned ? `${c.done} / ${focusLexelt.instances}` : <span className="muted" title={c.done > 0 ? `${c.done} given before the assignment changed` : "not assigned"}>{c.done > 0 ? `(${c.done})` : "—"}</span>}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+          <Pager label={`Pages of ${focusLexelt.item}'s annotators`} {...focusCells} href={(n) => hrefWith(base, sp, { dpage: String(n) })} />
+        </section>
+      )}
+
+      {focusAnnotator && <AnnotatorLexelts p={p} sp={sp} base={base} userId={focusAnnotator.userId} name={focusAnnotator.name} column={annotatorIndex.get(focusAnnotator.userId)!} />}
+
       <h2 id="annotators-heading">Annotators</h2>
       {p.annotators.length === 0 ? (
         <p className="muted">No annotators in this project yet: add them on the Team tab.</p>
       ) : (
-        <div className="table-wrap">
-          <table aria-labelledby="annotators-heading" className={styles.annotators}>
-            <thead>
-              <tr>
-                <th scope="col">Annotator</th>
-                <th scope="col" className="num">Done</th>
-                <th scope="col" className={styles.barCol}>Progress</th>
-                <th scope="col">Last activity</th>
-                <th scope="col" className="num">Median time per item</th>
-              </tr>
-            </thead>
-            <tbody>
-              {p.annotators.map((a) => (
-                <tr key={a.userId}>
-                  <th scope="row" className={styles.rowHead}>
-                    {a.name}
-                    {!a.member && <span className="muted small"> (not an annotator here)</span>}
-                    {a.restricted && <div className="muted small">some lexelts only</div>}
-                  </th>
-                  <td className="num">
-                    {a.done} / {a.assigned}
-                    {a.outside > 0 && <div className="muted small">+{a.outside} elsewhere</div>}
-                  </td>
-                  <td className={styles.barCol}>
-                    <Bar done={a.done} total={a.assigned} label={`${a.name}: ${a.done} of ${a.assigned} done`} />
-                  </td>
-                  <td>
-                    {a.lastActivity ? (
-                      <>
-                        <time dateTime={a.lastActivity.toISOString()}>{relativeTime(a.lastActivity, now)}</time>
-                        <div className="muted small">{absoluteTime(a.lastActivity)}</div>
-                      </>
-                    ) : (
-                      <span className="muted">never</span>
-                    )}
-                  </td>
-                  <td className="num">
-                    {a.medianSeconds === null ? (
-                      <span className="muted" title="No timed responses (imported responses carry no time)">—</span>
-                    ) : (
-                      <>
-                        {formatSeconds(a.medianSeconds)}
-                        <div className="muted small">over {a.timed}</div>
-                      </>
-                    )}
-                  </td>
+        <>
+          <form method="get" className={styles.search} role="search" aria-label="Annotators">
+            {sp.q && <input type="hidden" name="q" value={sp.q} />}
+            <label>
+              Find annotator <input type="search" name="who" defaultValue={who} />
+            </label>
+            <button type="submit">Find</button>
+          </form>
+          <div className="table-wrap">
+            <table aria-labelledby="annotators-heading" className={styles.annotators}>
+              <thead>
+                <tr>
+                  <th scope="col">Annotator</th>
+                  <th scope="col" className="num">Done</th>
+                  <th scope="col" className={styles.barCol}>Progress</th>
+                  <th scope="col">Last activity</th>
+                  <th scope="col" className="num">Median time per item</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {annotatorPage.rows.map((a) => (
+                  <tr key={a.userId}>
+                    <th scope="row" className={styles.rowHead}>
+                      <Link href={hrefWith(base, sp, { annotator: String(a.userId), lpage: undefined, lexelt: undefined, dpage: undefined })}>{a.name}</Link>
+                      {!a.member && <span className="muted small"> (not an annotator here)</span>}
+                      {a.restricted && <div className="muted small">some lexelts only</div>}
+                    </th>
+                    <td className="num">
+                      {a.done} / {a.assigned}
+                      {a.outside > 0 && <div className="muted small">+{a.outside} elsewhere</div>}
+                    </td>
+                    <td className={styles.barCol}>
+                      <Bar done={a.done} total={a.assigned} label={`${a.name}: ${a.done} of ${a.assigned} done`} />
+                    </td>
+                    <td>
+                      {a.lastActivity ? (
+                        <>
+                          <time dateTime={a.lastActivity.toISOString()}>{relativeTime(a.lastActivity, now)}</time>
+                          <div className="muted small">{absoluteTime(a.lastActivity)}</div>
+                        </>
+                      ) : (
+                        <span className="muted">never</span>
+                      )}
+                    </td>
+                    <td className="num">
+                      {a.medianSeconds === null ? (
+                        <span className="muted" title="No timed responses (imported responses carry no time)">—</span>
+                      ) : (
+                        <>
+                          {formatSeconds(a.medianSeconds)}
+                          <div className="muted small">over {a.timed}</div>
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager label="Annotator pages" {...annotatorPage} href={(n) => hrefWith(base, sp, { apage: String(n) })} />
+        </>
       )}
 
       <h2 id="grid-heading">By lexelt</h2>
@@ -139,35 +248,79 @@ export default async function ProgressPage({ params }: { params: Promise<{ proje
         <p className="muted">No lexelts yet: load lexelt XML on the Corpus tab.</p>
       ) : (
         <>
-          <p className="muted small">Done / instances for each annotator; — where the lexelt is not assigned to them.</p>
+          <form method="get" className={styles.search} role="search" aria-label="Lexelts">
+            {sp.who && <input type="hidden" name="who" value={sp.who} />}
+            <label>
+              Find lexelt <input type="search" name="q" defaultValue={q} />
+            </label>
+            <button type="submit">Find</button>
+          </form>
+          <p className="muted small">Complete instances, responses and assigned annotators per lexelt; open a lexelt for its annotators.</p>
           <div className="table-wrap">
             <table aria-labelledby="grid-heading" className={styles.grid}>
               <thead>
                 <tr>
                   <th scope="col">Lexelt</th>
                   <th scope="col" className="num">Complete</th>
-                  {p.annotators.map((a) => (
-                    <th key={a.userId} scope="col" className="num">{a.name}</th>
-                  ))}
+                  <th scope="col" className="num">Responses</th>
+                  <th scope="col" className="num">Annotators assigned</th>
                 </tr>
               </thead>
               <tbody>
-                {p.lexelts.map((l) => (
+                {lexeltPage.rows.map((l) => (
                   <tr key={l.id}>
-                    <th scope="row" className={styles.rowHead}><code>{l.item}</code></th>
-                    <td className="num">{l.complete} / {l.instances}</td>
-                    {l.cells.map((c) => (
-                      <td key={c.userId} className={`num ${c.assigned && c.done >= l.instances ? styles.full : ""}`}>
-                        {c.assigned ? `${c.done} / ${l.instances}` : <span className="muted" title={c.done > 0 ? `${c.done} given before the assignment changed` : "not assigned"}>{c.done > 0 ? `(${c.done})` : "—"}</span>}
-                      </td>
-                    ))}
+                    <th scope="row" className={styles.rowHead}>
+                      <Link href={hrefWith(base, sp, { lexelt: String(l.id), dpage: undefined, annotator: undefined, lpage: undefined })}><code>{l.item}</code></Link>
+                    </th>
+                    <td className={`num ${l.instances > 0 && l.complete >= l.instances ? styles.full : ""}`}>{l.complete} / {l.instances}</td>
+                    <td className="num">{responsesIn(l)}</td>
+                    <td className="num">{l.assignedAnnotators}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
+          {lexeltPage.total === 0 && <p className="muted">No lexelt matches “{q}”.</p>}
+          <Pager label="Lexelt pages" {...lexeltPage} href={(n) => hrefWith(base, sp, { page: String(n) })} />
         </>
       )}
     </>
+  );
+}
+
+/** One annotator's lexelts, a page at a time. */
+function AnnotatorLexelts({ p, sp, base, userId, name, column }: { p: ProjectProgress; sp: Search; base: string; userId: number; name: string; column: number }) {
+  const paged = pageOf(p.lexelts, Number(sp.lpage ?? 1), PAGE_SIZE);
+  return (
+    <section aria-labelledby="annotator-focus-heading">
+      <h2 id="annotator-focus-heading">Lexelts of {name}</h2>
+      <p className="muted small">
+        Done / instances; — where the lexelt is not assigned to them · <Link href={hrefWith(base, sp, { annotator: undefined, lpage: undefined })}>Close</Link>
+      </p>
+      <div className="table-wrap">
+        <table aria-labelledby="annotator-focus-heading" className={styles.grid}>
+          <thead>
+            <tr>
+              <th scope="col">Lexelt</th>
+              <th scope="col" className="num">Done</th>
+            </tr>
+          </thead>
+          <tbody>
+            {paged.rows.map((l) => {
+              const c = l.cells[column];
+              return (
+                <tr key={l.id}>
+                  <th scope="row" className={styles.rowHead}><code>{l.item}</code></th>
+                  <td className={`num ${c.assigned && c.done >= l.instances ? styles.full : ""}`}>
+                    {c.assigned ? `${c.done} / ${l.instances}` : <span className="muted" title={c.done > 0 ? `${c.done} given before the assignment changed` : "not assigned"}>{c.done > 0 ? `(${c.done})` : "—"}</span>}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      <Pager label={`Pages of ${name}'s lexelts`} {...paged} href={(n) => hrefWith(base, sp, { lpage: String(n) })} />
+    </section>
   );
 }
