@@ -894,7 +894,8 @@ function Keys() {
     [["Alt", "←"], "Previous (or PageUp)"],
     [["Alt", "→"], "Next (or PageDown)"],
     [["Alt", "S"], "Skip"],
-    [["?"], "Guidelines (or Alt+G)"],
+    // Alt+G works everywhere; "?" only outside a field (in a field it is a character to type).
+    [["Alt", "G"], "Guidelines (or ? outside a field)"],
   ];
   return (
     <dl className={s.keys}>
