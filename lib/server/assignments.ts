@@ -55,10 +55,10 @@ export function listAssignments(db: Db, actor: Actor, projectId: number): Assign
 }
 
 /**
- * Restrict an annotator to the given lexelts (null or all of them = everything).
- * One transaction; lexelts must belong to the project, the user must be a member.
+ * For a change of one annotator's assignment: the coordinator check, the
+ * membership check, and the project's lexelt ids (to validate the ids asked for).
  */
-export function setAssignments(db: Db, actor: Actor, projectId: number, userId: number, lexeltIds: number[] | null): void {
+function memberLexeltIds(db: Db, actor: Actor, projectId: number, userId: number): number[] {
   requireProject(db, actor, projectId, { coordinator: true });
   const member = db
     .select({ userId: memberships.userId })
@@ -66,7 +66,15 @@ export function setAssignments(db: Db, actor: Actor, projectId: number, userId: 
     .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)))
     .get();
   if (!member) throw new NotFoundError("That user is not a member of this project.");
-  const all = db.select({ id: lexelts.id }).from(lexelts).where(eq(lexelts.projectId, projectId)).all().map((r) => r.id);
+  return db.select({ id: lexelts.id }).from(lexelts).where(eq(lexelts.projectId, projectId)).all().map((r) => r.id);
+}
+
+/**
+ * Restrict an annotator to the given lexelts (null or all of them = everything).
+ * One transaction; lexelts must belong to the project, the user must be a member.
+ */
+export function setAssignments(db: Db, actor: Actor, projectId: number, userId: number, lexeltIds: number[] | null): void {
+  const all = memberLexeltIds(db, actor, projectId, userId);
   const valid = new Set(all);
   const wanted = lexeltIds === null ? [] : [...new Set(lexeltIds)];
   for (const id of wanted) if (!valid.has(id)) throw new InputError(`Lexelt ${id} is not in this project.`, { lexelts: "Unknown lexelt." });
@@ -84,14 +92,7 @@ export function setAssignments(db: Db, actor: Actor, projectId: number, userId: 
  * would be left. One transaction. Returns how many lexelts the annotator now has.
  */
 export function changeAssignments(db: Db, actor: Actor, projectId: number, userId: number, shownIds: number[], checkedIds: number[]): number {
-  requireProject(db, actor, projectId, { coordinator: true });
-  const member = db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)))
-    .get();
-  if (!member) throw new NotFoundError("That user is not a member of this project.");
-  const all = db.select({ id: lexelts.id }).from(lexelts).where(eq(lexelts.projectId, projectId)).all().map((r) => r.id);
+  const all = memberLexeltIds(db, actor, projectId, userId);
   const valid = new Set(all);
   for (const id of [...shownIds, ...checkedIds]) if (!valid.has(id)) throw new InputError(`Lexelt ${id} is not in this project.`, { lexelts: "Unknown lexelt." });
   const shown = new Set(shownIds);
