@@ -276,6 +276,29 @@ export const goldReviewLog = sqliteTable(
 );
 
 /** Uploaded system files and their scores. */
+/**
+ * Gold and mwgold files uploaded on the Scoring page, kept with the project so
+ * that runs scored against them keep their gold across reloads. A run is ranked
+ * only among the runs of its own gold (system_runs.gold_id).
+ */
+export const scoringGolds = sqliteTable(
+  "scoring_golds",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    goldName: text("gold_name"),
+    goldText: text("gold_text"),
+    mwgoldName: text("mwgold_name"),
+    mwgoldText: text("mwgold_text"),
+    createdBy: integer("created_by").references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("scoring_golds_project_name").on(t.projectId, t.name)],
+);
+
 export const systemRuns = sqliteTable("system_runs", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   projectId: integer("project_id")
@@ -285,6 +308,8 @@ export const systemRuns = sqliteTable("system_runs", {
   type: text("type", { enum: ["best", "oot", "mw"] }).notNull(),
   fileName: text("file_name").notNull(),
   content: text("content").notNull(),
+  /** The stored gold the run is scored with; null for the project's own gold (derived from the responses). */
+  goldId: integer("gold_id").references(() => scoringGolds.id),
   createdBy: integer("created_by").references(() => users.id),
   createdAt: createdAt(),
 });

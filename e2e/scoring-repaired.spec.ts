@@ -43,11 +43,11 @@ test("score.pl's figures with the repaired ones beside them; the switch re-score
   await signIn(page, "coordinator");
   const id = await newProject(page);
   await page.goto(`/projects/${id}/scoring`);
+  await page.getByLabel("Gold (for best and oot)").setInputFiles(file("crafted.gold", GOLD));
+  await page.getByRole("button", { name: "Store and rank against it" }).click();
+  await expect(page.getByText(/Ranking the runs scored with crafted/)).toBeVisible();
   await upload(page, "alpha.best", ALPHA);
   await upload(page, "beta.best", BETA);
-  await page.getByLabel("Gold (for best and oot)").setInputFiles(file("crafted.gold", GOLD));
-  await page.getByRole("button", { name: "Score against these files" }).click();
-  await expect(page.getByText(/Scoring against uploaded crafted\.gold/)).toBeVisible();
   await expect(page.getByLabel("score.pl (official)")).toBeChecked();
 
   // Official: ranked by recall, alpha first; each figure a repair changes has the repaired one beside it.
@@ -88,14 +88,16 @@ test("score.pl's figures with the repaired ones beside them; the switch re-score
   await shoot(page, "scoring-repaired");
 
   const downloading = page.waitForEvent("download");
-  await detail.getByRole("button", { name: "Download report", exact: true }).click();
+  await detail.getByRole("link", { name: "Download report", exact: true }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe("beta.best.repaired.txt");
   expect(await readFile((await download.path())!, "utf8")).toBe(await detail.getByLabel("Report with the repairs").textContent());
 
-  // A reload keeps the mode (the gold is the project's own again: uploaded files are not kept).
+  // A reload keeps the mode and the stored gold.
   await page.reload();
   await expect(page.getByLabel("repaired", { exact: true })).toBeChecked();
+  await expect(page.getByText(/Ranking the runs scored with crafted/)).toBeVisible();
+  await expect(rows.nth(1).getByRole("rowheader")).toContainText("beta");
   await page.getByLabel("score.pl (official)").check();
   await expect(page).not.toHaveURL(/figures=/);
 

@@ -24,7 +24,7 @@ test("the coordinator uploads systems, sees them ranked, opens a run and downloa
   const id = await demoProjectId(page);
   await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Scoring" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Scoring");
-  await expect(page.getByText(/Scoring against the gold derived from demo/)).toBeVisible();
+  await expect(page.getByText(/Ranking the runs scored with the gold derived from demo/)).toBeVisible();
 
   // The sample best file, then a weaker one made from it in the test (every answer a wrong word).
   await upload(page, "demo-system.best");
@@ -85,32 +85,48 @@ test("the coordinator uploads systems, sees them ranked, opens a run and downloa
   const json = JSON.parse(await readFile((await (await jsonDownload).path())!, "utf8"));
   expect(json.runs.map((r: { name: string }) => r.name)).toEqual(["demo-system", "weak", "demo-system"]);
 
-  // The same run against an uploaded gold: the project's own gold, downloaded, gives the same figures,
-  // and the report is then downloaded by POSTing the gold.
+  // A gold uploaded and stored with the project: the project's own gold, downloaded, gives the same figures
+  // to the same system uploaded with it; the runs of each gold are ranked apart, and a reload keeps the gold.
   const goldText = await (await page.request.get(`/api/projects/${id}/gold?file=gold`)).text();
   expect(goldText).toContain("quiet.a d1 :: ");
   await page.getByLabel("Gold (for best and oot)").setInputFiles({ name: "demo-copy.gold", mimeType: "text/plain", buffer: Buffer.from(goldText) });
-  await page.getByRole("button", { name: "Score against these files" }).click();
-  await expect(page.getByText(/Scoring against uploaded demo-copy\.gold/)).toBeVisible();
-  await expect(page.getByLabel("Uploaded gold and mwgold files")).toBeChecked();
+  await page.getByRole("button", { name: "Store and rank against it" }).click();
+  await expect(page.getByText(/Ranking the runs scored with demo-copy/)).toBeVisible();
+  await expect(page.getByRole("radio", { name: /demo-copy/ })).toBeChecked();
+  await expect(page.getByText("No system run is scored with demo-copy yet.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "3 runs with the project’s gold" })).toBeVisible();
+  // A file whose name says nothing of its type (as BL.out): read from its content.
+  await page.getByLabel("System file").setInputFiles({ name: "copy.out", mimeType: "text/plain", buffer: Buffer.from(sampleText) });
+  await expect(page.getByLabel("Scored with")).toHaveValue(/^\d+$/);
+  await page.getByRole("button", { name: "Upload and score" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Stored copy/ })).toContainText("read from the content");
+  await expect(best.getByRole("row")).toHaveCount(2);
+  await expect(rows.nth(1)).toContainText("copy");
   await expect(rows.nth(1).getByRole("cell").nth(3)).toHaveText(shown);
-  // No mwgold uploaded: the mw run says so instead of scoring.
-  await expect(page.getByRole("table", { name: /^multiword/ })).toContainText("No mwgold file uploaded");
-  await page.getByRole("button", { name: "Details of demo-system" }).first().click();
-  await expect(page.getByRole("region", { name: /demo-system/ })).toContainText("scored against demo-copy.gold");
-  const posted = page.waitForEvent("download");
-  await page.getByRole("region", { name: /demo-system/ }).getByRole("button", { name: "Download report", exact: true }).click();
-  expect(await readFile((await (await posted).path())!, "utf8")).toBe(text);
-  await page.getByLabel("The project’s gold, derived now from the annotators’ responses").check();
-  await expect(page.getByText(/Scoring against the gold derived from demo/)).toBeVisible();
+  await page.reload();
+  expect(new URL(page.url()).searchParams.get("gold")).toMatch(/^\d+$/);
+  await expect(page.getByText(/Ranking the runs scored with demo-copy/)).toBeVisible();
+  await expect(page.getByRole("table", { name: /^best/ }).getByRole("row")).toHaveCount(2);
+  await page.getByRole("button", { name: "Details of copy" }).click();
+  await expect(page.getByRole("region", { name: /copy/ })).toContainText("scored against demo-copy.gold");
+  const again = page.waitForEvent("download");
+  await page.getByRole("region", { name: /copy/ }).getByRole("link", { name: "Download report", exact: true }).click();
+  expect(await readFile((await (await again).path())!, "utf8")).toBe(text);
 
-  // Clean up so the spec can run again on the same server.
+  // Clean up so the spec can run again on the same server: the stored gold goes once its run is gone.
   page.on("dialog", (d) => d.accept());
+  await page.getByRole("button", { name: "Delete the gold demo-copy" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "run is scored" })).toContainText("1 run is scored with demo-copy: copy.out (best)");
+  await page.getByRole("button", { name: "Delete copy.out" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Deleted copy.out." })).toBeVisible();
+  await page.getByRole("button", { name: "Delete the gold demo-copy" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Deleted the gold demo-copy." })).toBeVisible();
+  await expect(page.getByText(/Ranking the runs scored with the gold derived from demo/)).toBeVisible();
   for (const name of ["weak", "demo-system", "demo-system"]) {
     await page.getByRole("button", { name: `Delete ${name}` }).first().click();
     await expect(page.getByRole("status").filter({ hasText: `Deleted ${name}.` })).toBeVisible();
   }
-  await expect(page.getByText("No system runs stored yet.")).toBeVisible();
+  await expect(page.getByText("No system run is scored with the project’s gold yet.")).toBeVisible();
   expect(id).toBeGreaterThan(0);
 });
 

@@ -1,18 +1,20 @@
 /**
  * The Scoring page's data access: system runs (uploaded best / oot / mw files)
- * stored per project, scored against the project's own gold (derived from the
- * annotators' responses, lib/server/gold.ts) or against gold and mwgold files
- * uploaded for the occasion; and SENSEVAL answers scored on the spot (not
- * stored). Every function checks that the actor is the project's coordinator.
+ * stored per project, each scored against the gold it was uploaded with — the
+ * project's own gold (derived from the annotators' responses, lib/server/gold.ts)
+ * or a gold / mwgold pair uploaded and stored with the project (scoring_golds) —
+ * and ranked only among the runs of that gold; and SENSEVAL answers scored on the
+ * spot (not stored). Every function checks that the actor is the project's
+ * coordinator.
  *
  * All scoring goes through `scoreTexts` (the CLI's readers, key and scorers) and
  * the SENSEVAL scorer's `scoreSensevalTexts` / `sensevalReportTexts`: there is
  * no second implementation here, only shaping for the page and the downloads.
  */
 import "server-only";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { systemRuns, users } from "../../db/schema";
+import { scoringGolds, systemRuns, users } from "../../db/schema";
 import { type ItemScore, type MwItem, type MwResult, type SubstitutionResult, type SubstitutionStats } from "../lexsub/score/index";
 import { type RepairChange } from "../lexsub/score/repairs";
 import { formatReport, mwJson, repairJson, substitutionJson } from "../lexsub/score/report";
@@ -29,7 +31,7 @@ import {
   sensevalJson,
 } from "../scoring/senseval";
 import { type SensevalReport, formatSensevalReport, sensevalReportTexts } from "../scoring/senseval-report";
-import { SystemReader } from "../lexsub/formats/system";
+import { SystemReader, sniffSystemKind } from "../lexsub/formats/system";
 import { type Actor, type ProjectRow, actorUserId, requireProject } from "./actor";
 import { InputError, NotFoundError } from "./errors";
 import { projectGold } from "./gold";
@@ -54,6 +56,8 @@ export interface RunInfo {
   fileName: string;
   /** Size of the stored file in bytes (UTF-8). */
   bytes: number;
+  /** The stored gold the run is scored with; null for the project's own gold. */
+  goldId: number | null;
   createdBy: string | null;
   createdAt: Date;
 }
@@ -107,6 +111,7 @@ const runColumns = {
   type: systemRuns.type,
   fileName: systemRuns.fileName,
   bytes: sql<number>`length(cast(${systemRuns.content} as blob))`,
+  goldId: systemRuns.goldId,
   createdBy: users.name,
   createdAt: systemRuns.createdAt,
 };
@@ -128,10 +133,12 @@ export interface UploadRunInput {
   /** The file as uploaded (checked for size and UTF-8), or its text. */
   bytes?: Uint8Array;
   text?: string;
-  /** best, oot or mw; empty or "auto" to take it from the file name's extension. */
+  /** best, oot or mw; empty or "auto" to take it from the file name's extension, else from the content. */
   type?: string;
   /** The run's name in tables; empty for the file name without its extension. */
   name?: string;
+  /** The gold it is scored with: a stored gold's id, or empty / "project" for the project's own gold. */
+  gold?: string | number | null;
 }
 
 export interface UploadRunResult {
@@ -139,13 +146,18 @@ export interface UploadRunResult {
   /** The system file's diagnostics (warnings: lines not in the format, CRLF, …). */
   diagnostics: Diagnostic[];
   lines: { read: number; matched: number; refused: number };
+  /** How the type was settled: chosen, from the extension, or read from the content (with the reason). */
+  typeFrom: "chosen" | "extension" | "content";
+  typeReason: string | null;
 }
 
 /**
- * Store a system file as a run. Refused, with nothing written, when the type is
- * neither given nor implied by the extension, the name is too long or taken,
- * the file is empty, too big, not UTF-8, or has no line in the type's format.
- * Names are unique per type (a system's best and oot runs share its name).
+ * Store a system file as a run, scored with the chosen gold. Refused, with
+ * nothing written, when the type is neither given nor implied by the extension
+ * nor readable from the content, the gold is not the project's, the name is too
+ * long or taken, the file is empty, too big, not UTF-8, or has no line in the
+ * type's format. Names are unique per type and gold (a system's best and oot
+ * runs share its name; its trial and test runs too).
  */
 export function uploadRun(db: Db, actor: Actor, projectId: number, input: UploadRunInput): UploadRunResult {
   requireProject(db, actor, projectId, { coordinator: true });
@@ -153,24 +165,37 @@ export function uploadRun(db: Db, actor: Actor, projectId: number, input: Upload
   const fileName = (input.fileName ?? "").trim();
   if (fileName === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
   if (fileName.length > 255) throw new InputError("The file name is longer than 255 characters.", { file: "File name too long." });
+  const goldId = goldIdOf(db, projectId, input.gold);
   const chosen = (input.type ?? "").trim().toLowerCase();
-  let type: RunType;
-  if (chosen === "" || chosen === "auto") {
-    const t = typeFromFileName(fileName);
-    if (!t) {
-      throw new InputError(`${fileName}: cannot tell the type from the name (expected .best, .oot or .mw); choose the type.`, {
-        type: "Choose best, oot or mw.",
-      });
-    }
-    type = t;
-  } else if ((RUN_TYPES as readonly string[]).includes(chosen)) {
-    type = chosen as RunType;
-  } else {
+  if (chosen !== "" && chosen !== "auto" && !(RUN_TYPES as readonly string[]).includes(chosen)) {
     throw new InputError(`Unknown type "${input.type}": choose best, oot or mw.`, { type: "Choose best, oot or mw." });
   }
   const text =
     input.bytes !== undefined ? decodeUpload(fileName, input.bytes).text : input.text !== undefined ? decodeUpload(fileName, new TextEncoder().encode(input.text)).text : "";
   if (text === "") throw new InputError(`${fileName}: the file is empty; nothing was saved.`, { file: "The file is empty." });
+  let type: RunType;
+  let typeFrom: UploadRunResult["typeFrom"];
+  let typeReason: string | null = null;
+  if (chosen === "" || chosen === "auto") {
+    const t = typeFromFileName(fileName);
+    if (t) {
+      type = t;
+      typeFrom = "extension";
+    } else {
+      const guess = sniffSystemKind(text);
+      if (!guess.kind) {
+        throw new InputError(`${fileName}: neither the name (.best, .oot or .mw) nor the content tells the type: ${guess.reason}; choose the type.`, {
+          type: "Choose best, oot or mw.",
+        });
+      }
+      type = guess.kind;
+      typeFrom = "content";
+      typeReason = guess.reason;
+    }
+  } else {
+    type = chosen as RunType;
+    typeFrom = "chosen";
+  }
 
   const name = ((input.name ?? "").trim() || fileName.replace(/\.(best|oot|mw)(\.txt)?$/i, "") || fileName).replace(/\s+/g, " ");
   if (name.length > MAX_RUN_NAME) throw new InputError(`The name is longer than ${MAX_RUN_NAME} characters.`, { name: `At most ${MAX_RUN_NAME} characters.` });
@@ -196,17 +221,22 @@ export function uploadRun(db: Db, actor: Actor, projectId: number, input: Upload
     const taken = tx
       .select({ id: systemRuns.id })
       .from(systemRuns)
-      .where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.type, type), eq(systemRuns.name, name)))
+      .where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.type, type), eq(systemRuns.name, name), sameGold(goldId)))
       .get();
-    if (taken) throw new InputError(`A ${type} run named "${name}" is already stored; give this one another name or delete that one.`, { name: "Name taken." });
+    if (taken) throw new InputError(`A ${type} run named "${name}" is already stored for this gold; give this one another name or delete that one.`, { name: "Name taken." });
     const row = tx
       .insert(systemRuns)
-      .values({ projectId, name, type, fileName, content: text, createdBy })
+      .values({ projectId, name, type, fileName, content: text, goldId, createdBy })
       .returning({ id: systemRuns.id })
       .get();
     return row.id;
   });
-  return { run: getRunInfo(db, projectId, run), diagnostics, lines };
+  return { run: getRunInfo(db, projectId, run), diagnostics, lines, typeFrom, typeReason };
+}
+
+/** Runs scored with the given gold (null: the project's own). */
+function sameGold(goldId: number | null) {
+  return goldId === null ? isNull(systemRuns.goldId) : eq(systemRuns.goldId, goldId);
 }
 
 function formatExample(type: RunType): string {
@@ -247,12 +277,14 @@ export function runFile(db: Db, actor: Actor, projectId: number, runId: number):
 // ---------------------------------------------------------------------------
 // Gold
 
-/** Which gold to score against: the project's own, or files uploaded with the request. */
-export type GoldSource = { kind: "project" } | { kind: "uploaded"; gold: NamedText | null; mwgold: NamedText | null };
+/** Which gold to score against: the project's own (derived now), or a gold stored with the project. */
+export type GoldSource = { kind: "project" } | { kind: "stored"; id: number };
 
 export interface ResolvedGold {
-  kind: "project" | "uploaded";
-  /** For headings: "the project's gold" or the uploaded files' names. */
+  kind: "project" | "stored";
+  /** The stored gold's id; null for the project's own. */
+  id: number | null;
+  /** For headings: "the gold derived from …" or the stored gold's name and files. */
   label: string;
   /** For best and oot; null when not uploaded. */
   gold: NamedText | null;
@@ -260,19 +292,165 @@ export interface ResolvedGold {
   mwgold: NamedText | null;
 }
 
+/** A gold the Scoring page can rank runs against, with how many runs are scored with it. */
+export interface GoldInfo {
+  /** null for the project's own gold. */
+  id: number | null;
+  name: string;
+  label: string;
+  goldName: string | null;
+  mwgoldName: string | null;
+  runs: number;
+  createdBy: string | null;
+  createdAt: Date | null;
+}
+
+/** The id a form's gold value names (a stored gold of this project), or null for the project's own gold. */
+function goldIdOf(db: Db, projectId: number, value: string | number | null | undefined): number | null {
+  const v = String(value ?? "").trim();
+  if (v === "" || v === "project") return null;
+  const id = Number(v);
+  const row =
+    Number.isSafeInteger(id) && id > 0
+      ? db.select({ id: scoringGolds.id }).from(scoringGolds).where(and(eq(scoringGolds.projectId, projectId), eq(scoringGolds.id, id))).get()
+      : undefined;
+  if (!row) throw new NotFoundError(`No stored gold ${JSON.stringify(v.slice(0, 40))} in this project.`);
+  return row.id;
+}
+
+function projectGoldLabel(project: ProjectRow): string {
+  return `the gold derived from ${project.name}'s responses`;
+}
+
+function storedLabel(g: { name: string; goldName: string | null; mwgoldName: string | null }): string {
+  const files = [g.goldName, g.mwgoldName].filter(Boolean).join(" and ");
+  return files && files !== g.name ? `${g.name} (${files})` : g.name;
+}
+
 function resolveGold(db: Db, actor: Actor, project: ProjectRow, source: GoldSource): ResolvedGold {
   if (source.kind === "project") {
     const g = projectGold(db, actor, project.id);
     return {
       kind: "project",
-      label: `the gold derived from ${project.name}'s responses`,
+      id: null,
+      label: projectGoldLabel(project),
       gold: { name: `${project.name}.gold`, text: g.gold },
       mwgold: { name: `${project.name}.mwgold`, text: g.mwgold },
     };
   }
-  if (!source.gold && !source.mwgold) throw new InputError("Upload a gold file, an mwgold file or both.", { gold: "Choose a gold or mwgold file." });
-  const names = [source.gold?.name, source.mwgold?.name].filter(Boolean).join(" and ");
-  return { kind: "uploaded", label: `uploaded ${names}`, gold: source.gold, mwgold: source.mwgold };
+  const row = db
+    .select()
+    .from(scoringGolds)
+    .where(and(eq(scoringGolds.projectId, project.id), eq(scoringGolds.id, source.id)))
+    .get();
+  if (!row) throw new NotFoundError("No such stored gold in this project.");
+  return {
+    kind: "stored",
+    id: row.id,
+    label: storedLabel(row),
+    gold: row.goldText !== null ? { name: row.goldName ?? `${row.name}.gold`, text: row.goldText } : null,
+    mwgold: row.mwgoldText !== null ? { name: row.mwgoldName ?? `${row.name}.mwgold`, text: row.mwgoldText } : null,
+  };
+}
+
+/** The source a run is scored with. */
+function sourceOfRun(goldId: number | null): GoldSource {
+  return goldId === null ? { kind: "project" } : { kind: "stored", id: goldId };
+}
+
+/** The project's own gold and every stored gold, each with the number of runs scored with it. */
+export function listGolds(db: Db, actor: Actor, projectId: number): GoldInfo[] {
+  const project = requireProject(db, actor, projectId, { coordinator: true });
+  const counts = new Map<number | null, number>();
+  for (const r of db
+    .select({ goldId: systemRuns.goldId, n: sql<number>`count(*)` })
+    .from(systemRuns)
+    .where(eq(systemRuns.projectId, projectId))
+    .groupBy(systemRuns.goldId)
+    .all()) {
+    counts.set(r.goldId, r.n);
+  }
+  const stored = db
+    .select({ id: scoringGolds.id, name: scoringGolds.name, goldName: scoringGolds.goldName, mwgoldName: scoringGolds.mwgoldName, createdBy: users.name, createdAt: scoringGolds.createdAt })
+    .from(scoringGolds)
+    .leftJoin(users, eq(users.id, scoringGolds.createdBy))
+    .where(eq(scoringGolds.projectId, projectId))
+    .orderBy(asc(scoringGolds.id))
+    .all();
+  return [
+    { id: null, name: `${project.name} (derived)`, label: projectGoldLabel(project), goldName: null, mwgoldName: null, runs: counts.get(null) ?? 0, createdBy: null, createdAt: null },
+    ...stored.map((g) => ({ ...g, label: storedLabel(g), runs: counts.get(g.id) ?? 0 })),
+  ];
+}
+
+export interface StoreGoldInput {
+  /** The gold's name on the page; empty for the gold file's name without its extension. */
+  name?: string;
+  gold: NamedText | null;
+  mwgold: NamedText | null;
+}
+
+/**
+ * Store an uploaded gold and/or mwgold with the project. Refused, with nothing
+ * written, when neither file is given, a file has errors or no readable line,
+ * or the name is too long or taken.
+ */
+export function storeGold(db: Db, actor: Actor, projectId: number, input: StoreGoldInput): GoldInfo {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const createdBy = actorUserId(actor!);
+  if (!input.gold && !input.mwgold) throw new InputError("Upload a gold file, an mwgold file or both.", { gold: "Choose a gold or mwgold file." });
+  for (const [file, type, field] of [
+    [input.gold, "best", "gold"],
+    [input.mwgold, "mw", "mwgold"],
+  ] as const) {
+    if (!file) continue;
+    const diagnostics = scoreTexts({ type, system: "", gold: file.text, goldName: file.name }).goldDiagnostics;
+    if (hasErrors(diagnostics)) {
+      throw new InputError(`${file.name}: the ${field} file has errors; nothing was stored.`, { [field]: "This file has errors." }, diagnostics.map(formatDiagnostic));
+    }
+  }
+  const fallback = (input.gold ?? input.mwgold)!.name.replace(/\.(gold|mwgold)(\.txt)?$/i, "");
+  const name = ((input.name ?? "").trim() || fallback || "gold").replace(/\s+/g, " ");
+  if (name.length > MAX_RUN_NAME) throw new InputError(`The name is longer than ${MAX_RUN_NAME} characters.`, { goldName: `At most ${MAX_RUN_NAME} characters.` });
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw new InputError("The name holds control characters.", { goldName: "No control characters." });
+  const id = db.transaction((tx) => {
+    const taken = tx
+      .select({ id: scoringGolds.id })
+      .from(scoringGolds)
+      .where(and(eq(scoringGolds.projectId, projectId), eq(scoringGolds.name, name)))
+      .get();
+    if (taken) throw new InputError(`A gold named "${name}" is already stored; give this one another name or delete that one.`, { goldName: "Name taken." });
+    return tx
+      .insert(scoringGolds)
+      .values({
+        projectId,
+        name,
+        goldName: input.gold?.name ?? null,
+        goldText: input.gold?.text ?? null,
+        mwgoldName: input.mwgold?.name ?? null,
+        mwgoldText: input.mwgold?.text ?? null,
+        createdBy,
+      })
+      .returning({ id: scoringGolds.id })
+      .get().id;
+  });
+  return listGolds(db, actor, projectId).find((g) => g.id === id)!;
+}
+
+/** Delete a stored gold; refused while runs are scored with it (they are named). Returns its name. */
+export function deleteGold(db: Db, actor: Actor, projectId: number, goldId: number): string {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const id = goldIdOf(db, projectId, goldId)!;
+  return db.transaction((tx) => {
+    const runs = tx.select({ name: systemRuns.name, type: systemRuns.type }).from(systemRuns).where(eq(systemRuns.goldId, id)).all();
+    const g = tx.select({ name: scoringGolds.name }).from(scoringGolds).where(eq(scoringGolds.id, id)).get()!;
+    if (runs.length > 0) {
+      const names = runs.slice(0, 5).map((r) => `${r.name} (${r.type})`).join(", ");
+      throw new InputError(`${runs.length} run${runs.length === 1 ? " is" : "s are"} scored with ${g.name}: ${names}${runs.length > 5 ? ", …" : ""}. Delete ${runs.length === 1 ? "it" : "them"} first.`);
+    }
+    tx.delete(scoringGolds).where(eq(scoringGolds.id, id)).run();
+    return g.name;
+  });
 }
 
 // ---------------------------------------------------------------------------
@@ -316,7 +494,9 @@ export interface RunSummary {
 export interface ScoreBoard {
   /** The figures shown: score.pl's or the repaired ones. */
   mode: "official" | "repaired";
-  gold: { kind: ResolvedGold["kind"]; label: string; goldName: string | null; mwgoldName: string | null; items: number | null };
+  gold: { kind: ResolvedGold["kind"]; id: number | null; label: string; goldName: string | null; mwgoldName: string | null; items: number | null };
+  /** Every gold of the project with its number of runs (the project's own first): runs are ranked only among those of their gold. */
+  golds: GoldInfo[];
   /** Diagnostics of the gold and mwgold themselves (once, not per run). */
   goldDiagnostics: Diagnostic[];
   runs: RunSummary[];
@@ -368,7 +548,7 @@ function goldItems(g: ResolvedGold): number | null {
   return n;
 }
 
-/** Every stored run scored against the chosen gold: the page's results table and the JSON download. */
+/** The runs scored with the chosen gold, ranked among themselves: the page's results table. */
 export function scoreBoard(db: Db, actor: Actor, projectId: number, source: GoldSource, mode: ScoreMode = {}): ScoreBoard {
   const project = requireProject(db, actor, projectId, { coordinator: true });
   const g = resolveGold(db, actor, project, source);
@@ -376,7 +556,7 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
     .select({ ...runColumns, content: systemRuns.content })
     .from(systemRuns)
     .leftJoin(users, eq(users.id, systemRuns.createdBy))
-    .where(eq(systemRuns.projectId, projectId))
+    .where(and(eq(systemRuns.projectId, projectId), sameGold(g.id)))
     .orderBy(asc(systemRuns.id))
     .all();
   const goldDiagnostics = new Map<string, Diagnostic[]>();
@@ -401,14 +581,15 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
   if (g.mwgold && !goldDiagnostics.has("mw")) goldDiagnostics.set("mw", scoreTexts({ type: "mw", system: "", gold: g.mwgold.text, goldName: g.mwgold.name }).goldDiagnostics);
   return {
     mode: mode.repaired ? "repaired" : "official",
-    gold: { kind: g.kind, label: g.label, goldName: g.gold?.name ?? null, mwgoldName: g.mwgold?.name ?? null, items: goldItems(g) },
+    gold: { kind: g.kind, id: g.id, label: g.label, goldName: g.gold?.name ?? null, mwgoldName: g.mwgold?.name ?? null, items: goldItems(g) },
+    golds: listGolds(db, actor, projectId),
     goldDiagnostics: [...(goldDiagnostics.get("gold") ?? []), ...(goldDiagnostics.get("mw") ?? [])],
     runs,
   };
 }
 
 /**
- * The JSON download: every run's figures (as `lexgold score --json`, with
+ * The JSON download: the figures of every run scored with the chosen gold (as `lexgold score --json`, with
  * `--repaired` in the repaired mode) with its per-PoS breakdown and, in score.pl's
  * mode, the `repaired` object when a repair changes a figure.
  */
@@ -418,13 +599,13 @@ export function scoresJson(db: Db, actor: Actor, projectId: number, source: Gold
   const rows = db
     .select({ id: systemRuns.id, name: systemRuns.name, type: systemRuns.type, fileName: systemRuns.fileName, content: systemRuns.content })
     .from(systemRuns)
-    .where(eq(systemRuns.projectId, projectId))
+    .where(and(eq(systemRuns.projectId, projectId), sameGold(g.id)))
     .orderBy(asc(systemRuns.id))
     .all();
   return {
     project: project.name,
     figures: mode.repaired ? "repaired" : "score.pl",
-    gold: { kind: g.kind, gold: g.gold?.name ?? null, mwgold: g.mwgold?.name ?? null },
+    gold: { kind: g.kind, id: g.id, label: g.label, gold: g.gold?.name ?? null, mwgold: g.mwgold?.name ?? null },
     runs: rows.map((r) => {
       const head = { id: r.id, name: r.name, fileName: r.fileName };
       const s = scoreOne(g, r, "pos", mode);
@@ -513,16 +694,19 @@ function itemRow(i: ItemScore | MwItem, type: RunType): ItemRow {
   };
 }
 
-/** One run in full: the official report, breakdowns per PoS and per lexelt, every attempted item, all diagnostics. */
-export function runDetail(db: Db, actor: Actor, projectId: number, runId: number, source: GoldSource, mode: ScoreMode = {}): RunDetail {
-  const { verboseReport: _v, ...detail } = detailOf(db, actor, projectId, runId, source, mode);
+/**
+ * One run in full, scored against the gold it was uploaded with: the official
+ * report, breakdowns per PoS and per lexelt, every attempted item, all diagnostics.
+ */
+export function runDetail(db: Db, actor: Actor, projectId: number, runId: number, mode: ScoreMode = {}): RunDetail {
+  const { verboseReport: _v, ...detail } = detailOf(db, actor, projectId, runId, mode);
   return detail;
 }
 
-function detailOf(db: Db, actor: Actor, projectId: number, runId: number, source: GoldSource, mode: ScoreMode): RunDetail & { verboseReport: string } {
+function detailOf(db: Db, actor: Actor, projectId: number, runId: number, mode: ScoreMode): RunDetail & { verboseReport: string } {
   const project = requireProject(db, actor, projectId, { coordinator: true });
   const run = runFile(db, actor, projectId, runId);
-  const g = resolveGold(db, actor, project, source);
+  const g = resolveGold(db, actor, project, sourceOfRun(run.goldId));
   const { content, ...info } = run;
   const empty = { byPos: [], byLexelt: [], items: [], lines: { read: 0, matched: 0, refused: 0 }, ignored: null, systemDiagnostics: [], repairs: null };
   const shown = mode.repaired ? ("repaired" as const) : ("official" as const);
@@ -568,7 +752,7 @@ function detailOf(db: Db, actor: Actor, projectId: number, runId: number, source
 }
 
 /**
- * The text report of one run, for download (`verbose`: with the `-v` lines
+ * The text report of one run (against its own gold), for download (`verbose`: with the `-v` lines
  * first): score.pl's output, or in the repaired mode `lexgold score --repaired`'s.
  */
 export function runReport(
@@ -576,11 +760,10 @@ export function runReport(
   actor: Actor,
   projectId: number,
   runId: number,
-  source: GoldSource,
   verbose = false,
   mode: ScoreMode = {},
 ): { run: RunInfo; text: string } {
-  const d = detailOf(db, actor, projectId, runId, source, mode);
+  const d = detailOf(db, actor, projectId, runId, mode);
   if (d.problem) throw new InputError(`${d.run.name}: ${d.problem}`, {}, d.goldDiagnostics.map(formatDiagnostic));
   return { run: d.run, text: verbose ? d.verboseReport : d.report };
 }

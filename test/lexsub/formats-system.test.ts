@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SystemReader, normalizeGuess, parseSystem } from "../../lib/lexsub/formats/system";
+import { SystemReader, normalizeGuess, parseSystem, sniffSystemKind } from "../../lib/lexsub/formats/system";
 
 describe("normalizeGuess: the official answer fixes", () => {
   it.each([
@@ -142,5 +142,21 @@ describe("parseSystem: mw", () => {
   it("gives a blank answer no guess", () => {
     const r = parseSystem("take.v 21 :: \n", "s.mw", "mw");
     expect(r.lines[0].guesses).toEqual([]);
+  });
+});
+
+describe("sniffSystemKind: the type of a file whose name says nothing", () => {
+  it("reads ::: as oot, ; as best, multiwords as mw, single words as best", () => {
+    expect(sniffSystemKind("bright.a 1 ::: clever;smart;able\n").kind).toBe("oot");
+    expect(sniffSystemKind("bright.a 1 :: clever;smart\nbright.a 2 :: shiny\n").kind).toBe("best");
+    expect(sniffSystemKind("bright.a 1 :: clever\nbright.a 2 :: shiny\r\n").kind).toBe("best");
+    expect(sniffSystemKind("cross.n 5 :: cross section\nrun.v 2 :: run out\n").kind).toBe("mw");
+  });
+  it("leaves mixed or unreadable files to the user, with the reason", () => {
+    const mixed = sniffSystemKind("bright.a 1 ::: clever\nbright.a 2 :: shiny\n");
+    expect(mixed.kind).toBeNull();
+    expect(mixed.reason).toContain(":::");
+    expect(sniffSystemKind("cross.n 5 :: cross section\nbright.a 2 :: shiny\n").kind).toBeNull();
+    expect(sniffSystemKind("no answers here\n").kind).toBeNull();
   });
 });

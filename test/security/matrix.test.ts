@@ -37,7 +37,7 @@ import { createProject, listProjects, projectOverview } from "../../lib/server/p
 import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
 import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/responses";
 import { importUsers } from "../../lib/server/user-import";
-import { deleteRun, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, uploadRun } from "../../lib/server/scoring";
+import { deleteGold, deleteRun, listGolds, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/team";
 import { addMember, createUser, listMembers, listUsers } from "../../lib/server/users";
 import { ACTORS, type ActorKey, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
@@ -220,13 +220,20 @@ const CALLS: Call[] = [
   { name: "uploadRun", expect: COORDINATOR, call: (w, k) => uploadRun(w.db, w.actor(k), w.p.id, { fileName: "s.best", bytes: enc(RUN) }) },
   { name: "deleteRun", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => deleteRun(w.db, w.actor(k), w.p.id, id)) },
   { name: "runFile", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runFile(w.db, w.actor(k), w.p.id, id)) },
-  { name: "runDetail", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runDetail(w.db, w.actor(k), w.p.id, id, { kind: "project" })) },
-  { name: "runReport", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runReport(w.db, w.actor(k), w.p.id, id, { kind: "project" })) },
+  { name: "runDetail", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runDetail(w.db, w.actor(k), w.p.id, id)) },
+  { name: "runReport", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runReport(w.db, w.actor(k), w.p.id, id)) },
   { name: "scoreBoard", expect: COORDINATOR, call: (w, k) => withRun(w, () => scoreBoard(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
+  { name: "listGolds", expect: COORDINATOR, call: (w, k) => listGolds(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "storeGold", expect: COORDINATOR, call: (w, k) => storeGold(w.db, w.actor(k), w.p.id, { name: `g${Math.random()}`, gold: { name: "g.gold", text: "bright.a 1 :: clever 2;smart 1;\n" }, mwgold: null }) },
+  {
+    name: "deleteGold",
+    expect: COORDINATOR,
+    call: (w, k) => withGold(w, (id) => deleteGold(w.db, w.actor(k), w.p.id, id)),
+  },
   { name: "scoresJson", expect: COORDINATOR, call: (w, k) => withRun(w, () => scoresJson(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
   // The repaired figures (issue #12): the same coordinator check as score.pl's.
-  { name: "runDetail repaired", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runDetail(w.db, w.actor(k), w.p.id, id, { kind: "project" }, { repaired: true })) },
-  { name: "runReport repaired", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runReport(w.db, w.actor(k), w.p.id, id, { kind: "project" }, true, { repaired: true })) },
+  { name: "runDetail repaired", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runDetail(w.db, w.actor(k), w.p.id, id, { repaired: true })) },
+  { name: "runReport repaired", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runReport(w.db, w.actor(k), w.p.id, id, true, { repaired: true })) },
   {
     name: "scoreBoard repaired",
     expect: COORDINATOR,
@@ -312,6 +319,17 @@ function withRun<T>(w: World, fn: (runId: number) => T): T {
     return fn(id);
   } catch (e) {
     w.db.$client.prepare("delete from system_runs where id = ?").run(id);
+    throw e;
+  }
+}
+
+/** Call `fn` with a gold stored in p (by the CLI), removed again when the call is refused. */
+function withGold<T>(w: World, fn: (goldId: number) => T): T {
+  const id = storeGold(w.db, SYSTEM, w.p.id, { name: `seeded ${Math.random()}`, gold: { name: "d.gold", text: "bright.a 1 :: clever 2;\n" }, mwgold: null }).id!;
+  try {
+    return fn(id);
+  } catch (e) {
+    w.db.$client.prepare("delete from scoring_golds where id = ?").run(id);
     throw e;
   }
 }

@@ -10,7 +10,7 @@ import { repairJson, substitutionJson } from "../../lib/lexsub/score/report";
 import { scoreTexts } from "../../lib/lexsub/score/texts";
 import type { Actor } from "../../lib/server/actor";
 import { AuthError, InputError } from "../../lib/server/errors";
-import { type GoldSource, runDetail, runReport, scoreBoard, scoresJson, uploadRun } from "../../lib/server/scoring";
+import { type GoldSource, runDetail, runReport, scoreBoard, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring";
 import { modeOf } from "../../app/api/projects/[projectId]/scoring/mode";
 import { projectFixture } from "../support/db";
 
@@ -27,13 +27,9 @@ const GOLD = [
   "keen.a 6 :: well-known 2;famous 1;",
   "",
 ].join("\n");
-const SOURCE: GoldSource = { kind: "uploaded", gold: { name: "crafted.gold", text: GOLD }, mwgold: null };
+const CRAFTED = { name: "crafted.gold", text: GOLD };
 // The same items without the letters "pn" or a hyphenated mode: nothing to repair.
-const PLAIN: GoldSource = {
-  kind: "uploaded",
-  gold: { name: "plain.gold", text: GOLD.replace("sharpness", "keenness").replace("well-known", "renowned") },
-  mwgold: null,
-};
+const PLAIN = { name: "plain.gold", text: GOLD.replace("sharpness", "keenness").replace("well-known", "renowned") };
 
 // alpha: 1 intelligent (3/6, mode hit), 2 luminous (2/3, mode hit): credit 7/6.
 //   score.pl: T = {1, 2, 6}: P = 7/12, R = 7/18.  Repaired: T = {1, 2, 5, 6}: P = 7/12, R = 7/24.
@@ -43,11 +39,18 @@ const ALPHA = ["bright.a 1 :: intelligent", "bright.a 2 :: luminous", ""].join("
 //   Repaired: attempted {1, 5, 6}, credit 5/3: P = 5/9, R = 5/12, mode 2 of 3 attempted, 4 in T.
 const BETA = ["bright.a 1 :: clever", "keen.a 5 :: sharpness", "keen.a 6 :: well known", ""].join("\n");
 
+/** The crafted and plain golds stored, alpha and beta scored with each. */
 function fixture() {
   const f = projectFixture();
-  const alpha = uploadRun(f.db, f.coord, f.project.id, { fileName: "alpha.best", bytes: enc(ALPHA) }).run;
-  const beta = uploadRun(f.db, f.coord, f.project.id, { fileName: "beta.best", bytes: enc(BETA) }).run;
-  return { ...f, alpha, beta };
+  const crafted = storeGold(f.db, f.coord, f.project.id, { gold: CRAFTED, mwgold: null }).id!;
+  const plain = storeGold(f.db, f.coord, f.project.id, { gold: PLAIN, mwgold: null }).id!;
+  const alpha = uploadRun(f.db, f.coord, f.project.id, { fileName: "alpha.best", bytes: enc(ALPHA), gold: crafted }).run;
+  const beta = uploadRun(f.db, f.coord, f.project.id, { fileName: "beta.best", bytes: enc(BETA), gold: crafted }).run;
+  uploadRun(f.db, f.coord, f.project.id, { fileName: "alpha.best", bytes: enc(ALPHA), gold: plain });
+  const betaPlain = uploadRun(f.db, f.coord, f.project.id, { fileName: "beta.best", bytes: enc(BETA), gold: plain }).run;
+  const source: GoldSource = { kind: "stored", id: crafted };
+  const plainSource: GoldSource = { kind: "stored", id: plain };
+  return { ...f, alpha, beta, betaPlain, source, plainSource };
 }
 
 type Figures = Record<string, number | null>;
@@ -60,7 +63,7 @@ function statsOf(r: ReturnType<typeof scoreTexts>["result"]) {
 describe("scoring: score.pl's figures with the repaired ones beside them", () => {
   it("each run carries its repaired figures and the rules that changed items; the figures themselves stay score.pl's", () => {
     const f = fixture();
-    const board = scoreBoard(f.db, f.coord, f.project.id, SOURCE);
+    const board = scoreBoard(f.db, f.coord, f.project.id, f.source);
     expect(board.mode).toBe("official");
     const [alpha, beta] = board.runs;
 
@@ -98,14 +101,14 @@ describe("scoring: score.pl's figures with the repaired ones beside them", () =>
 
   it("runs where no repair changes a figure carry nothing extra", () => {
     const f = fixture();
-    const board = scoreBoard(f.db, f.coord, f.project.id, PLAIN);
+    const board = scoreBoard(f.db, f.coord, f.project.id, f.plainSource);
     expect(board.runs.map((r) => r.repaired)).toEqual([null, null]);
   });
 
   it("the repaired mode scores every run with the repairs, and ranks differ from score.pl's", () => {
     const f = fixture();
-    const official = scoreBoard(f.db, f.coord, f.project.id, SOURCE);
-    const repaired = scoreBoard(f.db, f.coord, f.project.id, SOURCE, { repaired: true });
+    const official = scoreBoard(f.db, f.coord, f.project.id, f.source);
+    const repaired = scoreBoard(f.db, f.coord, f.project.id, f.source, { repaired: true });
     expect(repaired.mode).toBe("repaired");
     // In the repaired mode the figures are the repaired ones, and nothing more is carried.
     expect(repaired.runs.map((r) => r.figures)).toEqual(official.runs.map((r) => r.repaired!.figures));
@@ -122,7 +125,7 @@ describe("scoring: score.pl's figures with the repaired ones beside them", () =>
 
   it("a run's detail lists the changes with their ids in both modes; its items, report and figures follow the mode", () => {
     const f = fixture();
-    const o = runDetail(f.db, f.coord, f.project.id, f.beta.id, SOURCE);
+    const o = runDetail(f.db, f.coord, f.project.id, f.beta.id);
     expect(o.mode).toBe("official");
     expect(o.report.split("\n").slice(0, 2)).toEqual(["Total = 3, attempted = 2", "precision = 50.00, recall = 33.33"]);
     expect(o.items.map((i) => (i.kind === "substitution" ? [i.id, i.modeHit] : null))).toEqual([
@@ -136,7 +139,7 @@ describe("scoring: score.pl's figures with the repaired ones beside them", () =>
     expect(fig(o.repairs!.official).recall).toBeCloseTo(1 / 3, 12);
     expect(fig(o.repairs!.repaired).recall).toBeCloseTo(5 / 12, 12);
 
-    const r = runDetail(f.db, f.coord, f.project.id, f.beta.id, SOURCE, { repaired: true });
+    const r = runDetail(f.db, f.coord, f.project.id, f.beta.id, { repaired: true });
     expect(r.mode).toBe("repaired");
     expect(r.report.split("\n").slice(0, 4)).toEqual([
       "Total = 4, attempted = 3",
@@ -156,45 +159,45 @@ describe("scoring: score.pl's figures with the repaired ones beside them", () =>
     expect(r.repairs).toEqual(o.repairs);
     expect(r.figures).toEqual(o.repairs!.repaired);
 
-    expect(runDetail(f.db, f.coord, f.project.id, f.beta.id, PLAIN).repairs).toBeNull();
+    expect(runDetail(f.db, f.coord, f.project.id, f.betaPlain.id).repairs).toBeNull();
   });
 
   it("the text report is score.pl's by default and lexgold score --repaired's in the repaired mode", () => {
     const f = fixture();
-    const official = runReport(f.db, f.coord, f.project.id, f.beta.id, SOURCE).text;
-    const repaired = runReport(f.db, f.coord, f.project.id, f.beta.id, SOURCE, false, { repaired: true }).text;
-    expect(official).toBe(runDetail(f.db, f.coord, f.project.id, f.beta.id, SOURCE).report);
-    expect(repaired).toBe(runDetail(f.db, f.coord, f.project.id, f.beta.id, SOURCE, { repaired: true }).report);
+    const official = runReport(f.db, f.coord, f.project.id, f.beta.id).text;
+    const repaired = runReport(f.db, f.coord, f.project.id, f.beta.id, false, { repaired: true }).text;
+    expect(official).toBe(runDetail(f.db, f.coord, f.project.id, f.beta.id).report);
+    expect(repaired).toBe(runDetail(f.db, f.coord, f.project.id, f.beta.id, { repaired: true }).report);
     expect(official).not.toBe(repaired);
-    const verbose = runReport(f.db, f.coord, f.project.id, f.beta.id, SOURCE, true, { repaired: true }).text;
+    const verbose = runReport(f.db, f.coord, f.project.id, f.beta.id, true, { repaired: true }).text;
     expect(verbose).toContain("keen.a Item 5 mode 'sharpness' : system 'sharpness'  correct");
     expect(verbose.endsWith(repaired)).toBe(true);
-    expect(runReport(f.db, f.coord, f.project.id, f.beta.id, SOURCE, true).text).not.toContain("Item 5");
+    expect(runReport(f.db, f.coord, f.project.id, f.beta.id, true).text).not.toContain("Item 5");
   });
 
   it("the JSON download holds the repaired object as lexgold score --json does, and the repaired figures on request", () => {
     const f = fixture();
-    const j = scoresJson(f.db, f.coord, f.project.id, SOURCE);
+    const j = scoresJson(f.db, f.coord, f.project.id, f.source);
     expect(j.figures).toBe("score.pl");
     const beta = j.runs[1] as { scores: unknown; repaired?: unknown };
     expect(beta.repaired).toEqual(repairJson(scoreTexts({ type: "best", system: BETA, gold: GOLD }).repairs));
     expect(beta.repaired).toMatchObject({ figures: { total: 4, attempted: 3 }, changes: [{ rule: "pn", items: 1, ids: ["5"] }, { rule: "hyphen-mode" }] });
 
-    const r = scoresJson(f.db, f.coord, f.project.id, SOURCE, { repaired: true });
+    const r = scoresJson(f.db, f.coord, f.project.id, f.source, { repaired: true });
     expect(r.figures).toBe("repaired");
     expect(r.runs.map((x) => x.scores)).toEqual(j.runs.map((x) => (x as { repaired: { figures: unknown } }).repaired.figures));
     expect(r.runs.every((x) => !("repaired" in x))).toBe(true);
 
-    expect(scoresJson(f.db, f.coord, f.project.id, PLAIN).runs.every((x) => !("repaired" in x))).toBe(true);
+    expect(scoresJson(f.db, f.coord, f.project.id, f.plainSource).runs.every((x) => !("repaired" in x))).toBe(true);
   });
 
   it("the repaired mode is refused to anyone but the project's coordinator, as the default is", () => {
     const f = fixture();
     for (const call of [
-      (a: Actor) => scoreBoard(f.db, a, f.project.id, SOURCE, { repaired: true }),
-      (a: Actor) => scoresJson(f.db, a, f.project.id, SOURCE, { repaired: true }),
-      (a: Actor) => runDetail(f.db, a, f.project.id, f.beta.id, SOURCE, { repaired: true }),
-      (a: Actor) => runReport(f.db, a, f.project.id, f.beta.id, SOURCE, false, { repaired: true }),
+      (a: Actor) => scoreBoard(f.db, a, f.project.id, f.source, { repaired: true }),
+      (a: Actor) => scoresJson(f.db, a, f.project.id, f.source, { repaired: true }),
+      (a: Actor) => runDetail(f.db, a, f.project.id, f.beta.id, { repaired: true }),
+      (a: Actor) => runReport(f.db, a, f.project.id, f.beta.id, false, { repaired: true }),
     ]) {
       expect(() => call(f.ann)).toThrow(AuthError);
       expect(() => call(null)).toThrow(AuthError);

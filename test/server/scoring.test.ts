@@ -15,7 +15,9 @@ import {
   type GoldSource,
   MAX_RUN_BYTES,
   decodeUpload,
+  deleteGold,
   deleteRun,
+  listGolds,
   listRuns,
   runDetail,
   runFile,
@@ -23,6 +25,7 @@ import {
   scoreBoard,
   scoreSensevalUpload,
   scoresJson,
+  storeGold,
   typeFromFileName,
   uploadRun,
 } from "../../lib/server/scoring";
@@ -46,7 +49,7 @@ const OOT = ["bright.a 1 ::: clever;smart;clever", "keen.a 4 ::: sharp", ""].joi
 // mw: 3 answered, 2 of them in MW, 1 exact: detection 2/3, 2/2; identification 1/3, 1/2.
 const MW = ["take.v 1 :: take place", "take.v 2 :: take off", "film.n 3 :: film star", ""].join("\n");
 
-const UPLOADED: GoldSource = { kind: "uploaded", gold: { name: "hand.gold", text: GOLD }, mwgold: { name: "hand.mwgold", text: MWGOLD } };
+const HAND = { gold: { name: "hand.gold", text: GOLD }, mwgold: { name: "hand.mwgold", text: MWGOLD } };
 
 function subStats(input: Parameters<typeof scoreTexts>[0]): SubstitutionStats {
   const r = scoreTexts(input).result;
@@ -64,25 +67,31 @@ function runCount(db: Db): number {
   return (db.$client.prepare("select count(*) as n from system_runs").get() as { n: number }).n;
 }
 
+/** A project with the hand gold stored and three runs scored with it. */
 function withRuns() {
   const f = projectFixture();
-  const best = uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.best", bytes: enc(BEST), name: "hand best" }).run;
-  const oot = uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.oot", bytes: enc(OOT), name: "hand oot" }).run;
-  const mw = uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.mw", bytes: enc(MW), name: "hand mw" }).run;
-  return { ...f, best, oot, mw };
+  const goldId = storeGold(f.db, f.coord, f.project.id, HAND).id!;
+  const best = uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.best", bytes: enc(BEST), name: "hand best", gold: goldId }).run;
+  const oot = uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.oot", bytes: enc(OOT), name: "hand oot", gold: goldId }).run;
+  const mw = uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.mw", bytes: enc(MW), name: "hand mw", gold: goldId }).run;
+  const source: GoldSource = { kind: "stored", id: goldId };
+  return { ...f, best, oot, mw, goldId, source };
 }
 
 describe("scoring: authorization", () => {
-  const calls: [string, (db: Db, actor: Parameters<typeof listRuns>[1], pid: number, runId: number) => unknown][] = [
+  const calls: [string, (db: Db, actor: Parameters<typeof listRuns>[1], pid: number, runId: number, goldId: number) => unknown][] = [
     ["listRuns", (db, a, pid) => listRuns(db, a, pid)],
     ["uploadRun", (db, a, pid) => uploadRun(db, a, pid, { fileName: "x.best", bytes: enc(BEST) })],
     ["deleteRun", (db, a, pid, id) => deleteRun(db, a, pid, id)],
     ["runFile", (db, a, pid, id) => runFile(db, a, pid, id)],
     ["scoreBoard (project gold)", (db, a, pid) => scoreBoard(db, a, pid, { kind: "project" })],
-    ["scoreBoard (uploaded gold)", (db, a, pid) => scoreBoard(db, a, pid, UPLOADED)],
-    ["scoresJson", (db, a, pid) => scoresJson(db, a, pid, UPLOADED)],
-    ["runDetail", (db, a, pid, id) => runDetail(db, a, pid, id, UPLOADED)],
-    ["runReport", (db, a, pid, id) => runReport(db, a, pid, id, UPLOADED)],
+    ["scoreBoard (stored gold)", (db, a, pid, _id, g) => scoreBoard(db, a, pid, { kind: "stored", id: g })],
+    ["scoresJson", (db, a, pid, _id, g) => scoresJson(db, a, pid, { kind: "stored", id: g })],
+    ["runDetail", (db, a, pid, id) => runDetail(db, a, pid, id)],
+    ["runReport", (db, a, pid, id) => runReport(db, a, pid, id)],
+    ["listGolds", (db, a, pid) => listGolds(db, a, pid)],
+    ["storeGold", (db, a, pid) => storeGold(db, a, pid, { name: "another", gold: HAND.gold, mwgold: null })],
+    ["deleteGold", (db, a, pid) => deleteGold(db, a, pid, storeGold(db, SYSTEM, pid, { name: `spare ${Math.random()}`, gold: HAND.gold, mwgold: null }).id!)],
     [
       "scoreSensevalUpload",
       (db, a, pid) => scoreSensevalUpload(db, a, pid, { answers: { name: "a", text: "art.n 1 art-1\n" }, key: { name: "k", text: "art.n 1 art-1\n" }, sensemap: null }),
@@ -96,7 +105,7 @@ describe("scoring: authorization", () => {
       const before = runCount(f.db);
       const refused = (actor: Parameters<typeof listRuns>[1]) => {
         try {
-          call(f.db, actor, f.project.id, f.best.id);
+          call(f.db, actor, f.project.id, f.best.id, f.goldId);
         } catch (e) {
           return e;
         }
@@ -121,7 +130,7 @@ describe("scoring: authorization", () => {
     const q = createProject(f.db, otherCoord, { name: "q" });
     const qRun = uploadRun(f.db, otherCoord, q.id, { fileName: "q.best", bytes: enc(BEST) }).run;
     expect(() => runFile(f.db, f.coord, f.project.id, qRun.id)).toThrow(NotFoundError);
-    expect(() => runDetail(f.db, f.coord, f.project.id, qRun.id, UPLOADED)).toThrow(NotFoundError);
+    expect(() => runDetail(f.db, f.coord, f.project.id, qRun.id)).toThrow(NotFoundError);
     expect(() => deleteRun(f.db, f.coord, f.project.id, qRun.id)).toThrow(NotFoundError);
     expect(listRuns(f.db, otherCoord, q.id).map((r) => r.name)).toEqual(["q"]);
     expect(listRuns(f.db, f.coord, f.project.id).map((r) => r.name)).toEqual(["hand best", "hand oot", "hand mw"]);
@@ -150,7 +159,7 @@ describe("scoring: uploading runs", () => {
   });
 
   it.each<[string, { fileName: string; bytes?: Uint8Array; type?: string; name?: string }, RegExp, string]>([
-    ["no type and no telling extension", { fileName: "BL.out", bytes: enc(BEST) }, /cannot tell the type from the name/, "type"],
+    ["no type, no telling extension, a content of two types", { fileName: "BL.out", bytes: enc(BEST + OOT) }, /BL\.out: neither the name .* nor the content tells the type/, "type"],
     ["an unknown type", { fileName: "a.best", bytes: enc(BEST), type: "top3" }, /Unknown type "top3"/, "type"],
     ["no file", { fileName: "", bytes: enc(BEST) }, /Choose a system file/, "file"],
     ["an empty file", { fileName: "a.best", bytes: new Uint8Array() }, /a\.best: the file is empty/, "file"],
@@ -191,10 +200,11 @@ describe("scoring: uploading runs", () => {
 
   it("keeps a file with some bad lines, returning their diagnostics with line numbers", () => {
     const f = projectFixture();
-    const r = uploadRun(f.db, f.coord, f.project.id, { fileName: "a.best", bytes: enc("bright.a 1 :: clever\nthis is not an answer\n") });
+    const goldId = storeGold(f.db, f.coord, f.project.id, HAND).id!;
+    const r = uploadRun(f.db, f.coord, f.project.id, { fileName: "a.best", bytes: enc("bright.a 1 :: clever\nthis is not an answer\n"), gold: goldId });
     expect(r.lines).toEqual({ read: 2, matched: 1, refused: 1 });
     expect(r.diagnostics.some((d) => d.line === 2 && d.file === "a.best")).toBe(true);
-    const row = scoreBoard(f.db, f.coord, f.project.id, UPLOADED).runs[0];
+    const row = scoreBoard(f.db, f.coord, f.project.id, { kind: "stored", id: goldId }).runs[0];
     expect(row).toMatchObject({ skipped: 1, errors: 1 });
   });
 
@@ -212,14 +222,11 @@ describe("scoring: uploading runs", () => {
   });
 });
 
-describe("scoring: figures against an uploaded gold (hand-computed)", () => {
+describe("scoring: figures against a stored gold (hand-computed)", () => {
   it("the results table holds best, oot and mw figures equal to scoreTexts and to the hand figures", () => {
-    const f = projectFixture();
-    uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.best", bytes: enc(BEST) });
-    uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.oot", bytes: enc(OOT) });
-    uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.mw", bytes: enc(MW) });
-    const board = scoreBoard(f.db, f.coord, f.project.id, UPLOADED);
-    expect(board.gold).toMatchObject({ kind: "uploaded", goldName: "hand.gold", mwgoldName: "hand.mwgold", items: 4 });
+    const f = withRuns();
+    const board = scoreBoard(f.db, f.coord, f.project.id, f.source);
+    expect(board.gold).toMatchObject({ kind: "stored", id: f.goldId, goldName: "hand.gold", mwgoldName: "hand.mwgold", items: 4 });
     const [best, oot, mw] = board.runs.map((r) => r.figures as unknown as Record<string, number | null>);
 
     expect(best).toEqual(substitutionJson("best", subStats({ type: "best", system: BEST, gold: GOLD })));
@@ -242,11 +249,11 @@ describe("scoring: figures against an uploaded gold (hand-computed)", () => {
 
   it("a run's detail: the official report, per-PoS and per-lexelt rows, every attempted item, diagnostics", () => {
     const f = withRuns();
-    const d = runDetail(f.db, f.coord, f.project.id, f.best.id, UPLOADED);
+    const d = runDetail(f.db, f.coord, f.project.id, f.best.id);
     expect(d.report).toBe(
       ["Total = 3, attempted = 2", "precision = 45.83, recall = 30.56", "Total with mode 2 attempted 2", "Mode precision = 50.00, Mode recall = 50.00", ""].join("\n"),
     );
-    expect(runReport(f.db, f.coord, f.project.id, f.best.id, UPLOADED, true).text.split("\n").slice(0, 4)).toEqual([
+    expect(runReport(f.db, f.coord, f.project.id, f.best.id, true).text.split("\n").slice(0, 4)).toEqual([
       "bright.a Item 1 mode 'intelligent' : system 'clever' wrong",
       "bright.a Item 1 credit 0.5 guesses 2 human responses 6: score is 0.5",
       "bright.a Item 2 mode 'luminous' : system 'luminous'  correct",
@@ -262,9 +269,9 @@ describe("scoring: figures against an uploaded gold (hand-computed)", () => {
       ["2", 2, 2 / 3],
     ]);
     expect(d.ignored).toEqual({ outsideT: 1, repeats: 0, unscorable: 0 });
-    expect(runReport(f.db, f.coord, f.project.id, f.best.id, UPLOADED).text).toBe(d.report);
+    expect(runReport(f.db, f.coord, f.project.id, f.best.id).text).toBe(d.report);
 
-    const m = runDetail(f.db, f.coord, f.project.id, f.mw.id, UPLOADED);
+    const m = runDetail(f.db, f.coord, f.project.id, f.mw.id);
     expect(m.report.split("\n")[0]).toBe("Total MWs in GS = 2, System found 3 of which 2 were genuine");
     expect(m.items.map((i) => (i.kind === "mw" ? [i.id, i.genuine, i.matched] : null))).toEqual([
       ["1", true, true],
@@ -273,23 +280,79 @@ describe("scoring: figures against an uploaded gold (hand-computed)", () => {
     ]);
   });
 
-  it("a gold with errors scores nothing and says so; a missing mwgold is named for mw runs", () => {
+  it("a gold with errors is refused with its lines named, nothing stored; a missing mwgold is named for mw runs", () => {
     const f = withRuns();
     // An id given twice is an error (score.pl would merge the lines); a line in no format is skipped with a warning.
-    const bad: GoldSource = { kind: "uploaded", gold: { name: "bad.gold", text: "bright.a 1 :: clever 2;\nnonsense here\nbright.a 1 :: smart 2;\n" }, mwgold: null };
-    const board = scoreBoard(f.db, f.coord, f.project.id, bad);
-    expect(board.runs[0]).toMatchObject({ figures: null, problem: "bad.gold has errors; nothing scored." });
-    expect(board.goldDiagnostics.some((d) => d.file === "bad.gold" && d.line === 2 && d.severity === "warning")).toBe(true);
-    expect(board.goldDiagnostics.some((d) => d.file === "bad.gold" && d.line === 3 && d.severity === "error")).toBe(true);
-    expect(board.runs[2].problem).toMatch(/No mwgold file uploaded/);
-    expect(() => runReport(f.db, f.coord, f.project.id, f.best.id, bad)).toThrow(InputError);
-    expect(() => scoreBoard(f.db, f.coord, f.project.id, { kind: "uploaded", gold: null, mwgold: null })).toThrow(/Upload a gold file/);
+    const bad = { name: "bad.gold", text: "bright.a 1 :: clever 2;\nnonsense here\nbright.a 1 :: smart 2;\n" };
+    const golds = listGolds(f.db, f.coord, f.project.id).length;
+    let err: unknown = null;
+    try {
+      storeGold(f.db, f.coord, f.project.id, { gold: bad, mwgold: null });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).message).toMatch(/^bad\.gold: the gold file has errors/);
+    expect((err as InputError).details!.some((d) => d.includes("bad.gold:3"))).toBe(true);
+    expect(listGolds(f.db, f.coord, f.project.id)).toHaveLength(golds);
+    expect(() => storeGold(f.db, f.coord, f.project.id, { gold: null, mwgold: null })).toThrow(/Upload a gold file/);
+
+    // A gold without an mwgold: mw runs scored with it say so.
+    const only = storeGold(f.db, f.coord, f.project.id, { name: "gold only", gold: HAND.gold, mwgold: null }).id!;
+    const mw = uploadRun(f.db, f.coord, f.project.id, { fileName: "x.mw", bytes: enc(MW), gold: only }).run;
+    const board = scoreBoard(f.db, f.coord, f.project.id, { kind: "stored", id: only });
+    expect(board.runs.map((r) => r.run.id)).toEqual([mw.id]);
+    expect(board.runs[0].problem).toMatch(/No mwgold file uploaded/);
+    expect(() => runReport(f.db, f.coord, f.project.id, mw.id)).toThrow(InputError);
+  });
+
+  it("stored golds: kept across requests, runs ranked only among those of their gold, deletion refused while runs use it", () => {
+    const f = withRuns();
+    // A second gold and a run with the same name scored with it: both stored, each board holds only its own.
+    const other = storeGold(f.db, f.coord, f.project.id, { gold: { name: "other.gold", text: GOLD.replace("intelligent 3", "intelligent 1") }, mwgold: null });
+    expect(other).toMatchObject({ name: "other", goldName: "other.gold", mwgoldName: null, runs: 0 });
+    expect(() => storeGold(f.db, f.coord, f.project.id, { gold: { name: "other.gold", text: GOLD }, mwgold: null })).toThrow(/already stored/);
+    const again = uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.best", bytes: enc(BEST), name: "hand best", gold: other.id }).run;
+    expect(() => uploadRun(f.db, f.coord, f.project.id, { fileName: "hand.best", bytes: enc(BEST), name: "hand best", gold: other.id })).toThrow(/already stored for this gold/);
+    const a = scoreBoard(f.db, f.coord, f.project.id, f.source);
+    const b = scoreBoard(f.db, f.coord, f.project.id, { kind: "stored", id: other.id! });
+    const own = scoreBoard(f.db, f.coord, f.project.id, { kind: "project" });
+    expect(a.runs.map((r) => r.run.name)).toEqual(["hand best", "hand oot", "hand mw"]);
+    expect(b.runs.map((r) => r.run.id)).toEqual([again.id]);
+    expect(own.runs).toEqual([]);
+    expect(a.golds.map((g) => [g.id, g.runs])).toEqual([
+      [null, 0],
+      [f.goldId, 3],
+      [other.id, 1],
+    ]);
+    // The run's detail uses the gold it was uploaded with: item 1 credit (2+1)/(1+2+1) there.
+    const d = runDetail(f.db, f.coord, f.project.id, again.id);
+    expect(d.goldName).toBe("other.gold");
+    expect(d.items.find((i) => i.id === "1")).toMatchObject({ credit: 0.75 });
+    // A gold of another project, or none, is refused.
+    expect(() => uploadRun(f.db, f.coord, f.project.id, { fileName: "z.best", bytes: enc(BEST), gold: 9999 })).toThrow(NotFoundError);
+    expect(() => scoreBoard(f.db, f.coord, f.project.id, { kind: "stored", id: 9999 })).toThrow(NotFoundError);
+    // Deletion: refused while runs use it, naming them; allowed once they are gone.
+    expect(() => deleteGold(f.db, f.coord, f.project.id, other.id!)).toThrow(/1 run is scored with other: hand best \(best\)/);
+    deleteRun(f.db, f.coord, f.project.id, again.id);
+    expect(deleteGold(f.db, f.coord, f.project.id, other.id!)).toBe("other");
+    expect(listGolds(f.db, f.coord, f.project.id).map((g) => g.id)).toEqual([null, f.goldId]);
+  });
+
+  it("a file whose name says nothing of its type is read from its content", () => {
+    const f = projectFixture();
+    const r = uploadRun(f.db, f.coord, f.project.id, { fileName: "BL.out", bytes: enc(BEST) });
+    expect(r).toMatchObject({ typeFrom: "content", run: { type: "best" } });
+    expect(uploadRun(f.db, f.coord, f.project.id, { fileName: "x.out", bytes: enc(OOT) }).run.type).toBe("oot");
+    expect(uploadRun(f.db, f.coord, f.project.id, { fileName: "x.out", bytes: enc(MW) }).run.type).toBe("mw");
+    expect(uploadRun(f.db, f.coord, f.project.id, { fileName: "y.best", bytes: enc(BEST) }).typeFrom).toBe("extension");
+    expect(() => uploadRun(f.db, f.coord, f.project.id, { fileName: "mixed.out", bytes: enc(BEST + OOT) })).toThrow(/nor the content tells the type/);
   });
 
   it("the JSON download has each run's figures and per-PoS groups", () => {
     const f = withRuns();
-    const j = scoresJson(f.db, f.coord, f.project.id, UPLOADED);
-    expect(j.gold).toEqual({ kind: "uploaded", gold: "hand.gold", mwgold: "hand.mwgold" });
+    const j = scoresJson(f.db, f.coord, f.project.id, f.source);
+    expect(j.gold).toEqual({ kind: "stored", id: f.goldId, label: "hand (hand.gold and hand.mwgold)", gold: "hand.gold", mwgold: "hand.mwgold" });
     expect(j.runs[0].scores).toMatchObject({ type: "best", attempted: 2 });
     expect((j.runs[0] as { groups?: { pos: string; attempted: number }[] }).groups).toEqual([expect.objectContaining({ pos: "a", attempted: 2 })]);
   });
@@ -364,23 +427,23 @@ describe.runIf(existsSync(TRIAL) && existsSync(EXPECTED))("scoring: the trial ba
   it("reproduce the official scorer's expected output, and the table's figures are the ones printed there", () => {
     const f = projectFixture();
     const read = (dir: string, name: string) => readFileSync(path.join(dir, name));
-    const source: GoldSource = {
-      kind: "uploaded",
+    const goldId = storeGold(f.db, f.coord, f.project.id, {
       gold: decodeUpload("gold.trial", read(TRIAL, "gold.trial"), "gold"),
       mwgold: decodeUpload("mwgold.trial", read(TRIAL, "mwgold.trial"), "mwgold"),
-    };
+    }).id!;
+    const source: GoldSource = { kind: "stored", id: goldId };
     const cases = [
       { file: "BL.out", type: "best", expected: "BL.out.best" },
       { file: "BLoutof10.out", type: "oot", expected: "BLoutof10.out.oot" },
       { file: "dummyMW.out", type: "mw", expected: "dummyMW.out.mw" },
     ] as const;
-    const runs = cases.map((c) => uploadRun(f.db, f.coord, f.project.id, { fileName: c.file, bytes: read(TRIAL, c.file), type: c.type }).run);
+    const runs = cases.map((c) => uploadRun(f.db, f.coord, f.project.id, { fileName: c.file, bytes: read(TRIAL, c.file), type: c.type, gold: goldId }).run);
     const board = scoreBoard(f.db, f.coord, f.project.id, source);
     cases.forEach((c, i) => {
       const plain = read(EXPECTED, `${c.expected}.txt`).toString("utf8");
       const verbose = read(EXPECTED, `${c.expected}.verbose.txt`).toString("utf8");
-      expect(runReport(f.db, f.coord, f.project.id, runs[i].id, source).text).toBe(plain);
-      expect(runReport(f.db, f.coord, f.project.id, runs[i].id, source, true).text).toBe(verbose);
+      expect(runReport(f.db, f.coord, f.project.id, runs[i].id).text).toBe(plain);
+      expect(runReport(f.db, f.coord, f.project.id, runs[i].id, true).text).toBe(verbose);
       // The table's figures, parsed back from the expected text.
       const fig = board.runs[i].figures as unknown as Record<string, number | null>;
       const pct = (x: number | null) => (x === null ? "" : (Math.trunc(x * 10000 + 0.5) / 100).toFixed(2));

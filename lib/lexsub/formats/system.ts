@@ -319,3 +319,51 @@ export function parseSystem(text: string, file: string, kind: SystemKind, option
   }
   return { lines, diagnostics: reader.finish() };
 }
+
+/** What `sniffSystemKind` found in a file whose name says nothing of its type. */
+export interface SystemKindGuess {
+  /** null when the content does not settle it (then the user chooses). */
+  kind: SystemKind | null;
+  /** Why, in a sentence for the user. */
+  reason: string;
+}
+
+/**
+ * The type of a system file read from its content, for a file whose extension
+ * says nothing (`BL.out`): `:::` lines make it oot; `::` lines with a `;` in
+ * some answer make it best; `::` lines whose answers all hold a space
+ * (multiwords) and no `;` make it mw; single words without `;` make it best.
+ * A file mixing `::` and `:::` lines, or single words and multiwords with no
+ * `;` anywhere, is left to the user. Reads at most `maxLines` non-blank lines.
+ */
+export function sniffSystemKind(text: string, maxLines = 2000): SystemKindGuess {
+  let oot = 0;
+  let two = 0;
+  let semicolon = 0;
+  let multiword = 0;
+  let single = 0;
+  let seen = 0;
+  for (const { text: line } of splitLines(text)) {
+    if (!NON_BLANK.test(line)) continue;
+    if (++seen > maxLines) break;
+    if (matchOfficialLine(line, 3)) {
+      oot++;
+      continue;
+    }
+    const m = MW.exec(line.replace(/\r$/, ""));
+    if (!m) continue;
+    two++;
+    const answer = m[3].trim();
+    if (answer === "") continue;
+    if (answer.includes(";")) semicolon++;
+    else if (/\s/.test(answer)) multiword++;
+    else single++;
+  }
+  if (oot > 0 && two === 0) return { kind: "oot", reason: `${oot} line${oot === 1 ? "" : "s"} with ":::"` };
+  if (oot > 0) return { kind: null, reason: `both "::" and ":::" lines (${two} and ${oot})` };
+  if (two === 0) return { kind: null, reason: "no line in the best, oot or mw format" };
+  if (semicolon > 0) return { kind: "best", reason: `"::" lines with guesses separated by ";"` };
+  if (multiword > 0 && single === 0) return { kind: "mw", reason: `"::" lines each naming a multiword` };
+  if (single > 0 && multiword === 0) return { kind: "best", reason: `"::" lines with one single-word guess each` };
+  return { kind: null, reason: `"::" lines with single words and multiwords and no ";": best or mw` };
+}

@@ -3,7 +3,7 @@ import { useMemo, useState } from "react";
 import { perlNumber } from "@/lib/lexsub/score/report";
 import type { Diagnostic } from "@/lib/scoring/diagnostics";
 import type { GroupRow, ItemRow, RunDetail } from "@/lib/server/scoring";
-import { base, type GoldChoice, withFigures } from "./client";
+import { base, withFigures } from "./client";
 import { DownloadLink } from "./download-link";
 import { exact, figure, measuresOf, pct } from "./format";
 import { RepairList, RepairedFigure } from "./repairs";
@@ -12,7 +12,7 @@ import styles from "./scoring.module.css";
 const PAGE = 50;
 
 /** One run in full: figures, the official report, breakdowns, items (paged), diagnostics. */
-export function RunDetailView({ projectId, detail, gold, onClose }: { projectId: number; detail: RunDetail; gold: GoldChoice; onClose: () => void }) {
+export function RunDetailView({ projectId, detail, onClose }: { projectId: number; detail: RunDetail; onClose: () => void }) {
   const { run } = detail;
   const url = `${base(projectId)}/runs/${run.id}`;
   const measures = measuresOf(run.type);
@@ -96,14 +96,10 @@ export function RunDetailView({ projectId, detail, gold, onClose }: { projectId:
             {detail.report}
           </pre>
           <div className={styles.actions}>
-            <DownloadLink href={withFigures(`${url}/report`, detail.mode)} gold={gold} fallbackName={`${run.name}.${run.type}${repaired ? ".repaired" : ""}.txt`}>
+            <DownloadLink href={withFigures(`${url}/report`, detail.mode)}>
               Download report
             </DownloadLink>
-            <DownloadLink
-              href={withFigures(`${url}/report?verbose=1`, detail.mode)}
-              gold={gold}
-              fallbackName={`${run.name}.${run.type}${repaired ? ".repaired" : ""}.verbose.txt`}
-            >
+            <DownloadLink href={withFigures(`${url}/report?verbose=1`, detail.mode)}>
               Download report with -v lines
             </DownloadLink>
             <a className="button secondary" href={`${url}/file`} download>

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
-import { type ScoreBoard, scoreBoard } from "@/lib/server/scoring";
+import { type GoldSource, type ScoreBoard, scoreBoard } from "@/lib/server/scoring";
 import { SensevalSection } from "./senseval";
 import { ScoringWorkbench } from "./workbench";
 
@@ -21,11 +21,15 @@ export default async function ScoringPage({
   const { projectId } = await params;
   const id = Number(projectId);
   // ?figures=repaired keeps the repaired figures across a reload; anything else is score.pl's.
-  const figures = (await searchParams).figures;
-  const repaired = figures === "repaired";
+  // ?gold=ID keeps the stored gold whose runs are ranked; absent, the project's own.
+  const query = await searchParams;
+  const repaired = query.figures === "repaired";
+  const goldParam = typeof query.gold === "string" ? query.gold : "";
+  const goldId = Number(goldParam);
+  const source: GoldSource = goldParam !== "" && goldParam !== "project" && Number.isSafeInteger(goldId) && goldId > 0 ? { kind: "stored", id: goldId } : { kind: "project" };
   let board: ScoreBoard;
   try {
-    board = scoreBoard(getDb(), actor, id, { kind: "project" }, { repaired });
+    board = scoreBoard(getDb(), actor, id, source, { repaired });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;

@@ -38,7 +38,7 @@ export function SensevalSection({ projectId }: { projectId: number }) {
     }
     setBusy(true);
     setError(null);
-    const r = await call<{ result: SensevalOutcome }>(`${base(projectId)}/senseval`, null, { method: "POST", body: form });
+    const r = await call<{ result: SensevalOutcome }>(`${base(projectId)}/senseval`, { method: "POST", body: form });
     setBusy(false);
     if (r.ok) setResult(r.result);
     else {

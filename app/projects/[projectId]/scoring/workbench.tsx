@@ -1,7 +1,7 @@
 "use client";
 import { useRef, useState } from "react";
-import type { RunDetail, RunSummary, ScoreBoard, UploadRunResult } from "@/lib/server/scoring";
-import { base, call, FIGURES_PARAM, type FiguresMode, type GoldChoice, withFigures } from "./client";
+import type { GoldInfo, RunDetail, RunSummary, ScoreBoard, UploadRunResult } from "@/lib/server/scoring";
+import { base, call, FIGURES_PARAM, type FiguresMode, GOLD_PARAM, type GoldChoice, withFigures, withGold } from "./client";
 import { Compare } from "./compare";
 import { Diagnostics, RunDetailView } from "./detail";
 import { RepairNote, RepairedFigure } from "./repairs";
@@ -17,37 +17,43 @@ const TYPES = [
 
 type Notice = { kind: "ok" | "error"; message: string; details?: string[] } | null;
 
-/** The Scoring page's lexical-substitution part: the gold, uploads, the ranked results, comparison and one run's detail. */
+/** The Scoring page's lexical-substitution part: the golds, uploads, the runs of one gold ranked, comparison and one run's detail. */
 export function ScoringWorkbench({ projectId, initialBoard }: { projectId: number; initialBoard: ScoreBoard }) {
   const [board, setBoard] = useState<ScoreBoard>(initialBoard);
   const [mode, setMode] = useState<FiguresMode>(initialBoard.mode);
-  const [gold, setGold] = useState<GoldChoice>({ kind: "project" });
-  const [pendingGold, setPendingGold] = useState<{ gold: File | null; mwgold: File | null }>({ gold: null, mwgold: null });
+  const gold: GoldChoice = board.gold.id;
   const [goldNotice, setGoldNotice] = useState<Notice>(null);
   const [detail, setDetail] = useState<RunDetail | null>(null);
   const [detailNotice, setDetailNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const api = base(projectId);
 
+  /** Keep the page's URL saying which gold and figures it shows, so a reload shows the same. */
+  function remember(choice: GoldChoice, figures: FiguresMode) {
+    const url = new URL(window.location.href);
+    if (figures === "repaired") url.searchParams.set(FIGURES_PARAM, "repaired");
+    else url.searchParams.delete(FIGURES_PARAM);
+    if (choice === null) url.searchParams.delete(GOLD_PARAM);
+    else url.searchParams.set(GOLD_PARAM, String(choice));
+    window.history.replaceState(null, "", url);
+  }
+
   async function reload(choice: GoldChoice, figures: FiguresMode = mode): Promise<boolean> {
-    const r = await call<{ board: ScoreBoard }>(withFigures(`${api}/results`, figures), choice.kind === "project" ? null : choice);
+    const r = await call<{ board: ScoreBoard }>(withGold(withFigures(`${api}/results`, figures), choice));
     if (!r.ok) {
       setGoldNotice({ kind: "error", message: r.message, details: r.details });
       return false;
     }
     setBoard(r.board);
+    remember(r.board.gold.id, figures);
     return true;
   }
 
   async function chooseGold(choice: GoldChoice) {
-    const before = gold;
     setBusy("gold");
     setGoldNotice(null);
-    setGold(choice);
     setDetail(null);
-    if (await reload(choice)) {
-      setGoldNotice(choice.kind === "project" ? null : { kind: "ok", message: "Scored every run against the uploaded files." });
-    } else setGold(before);
+    await reload(choice);
     setBusy(null);
   }
 
@@ -59,20 +65,14 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
     setDetailNotice(null);
     setMode(next);
     if (!(await reload(gold, next))) setMode(before);
-    else {
-      const url = new URL(window.location.href);
-      if (next === "repaired") url.searchParams.set(FIGURES_PARAM, "repaired");
-      else url.searchParams.delete(FIGURES_PARAM);
-      window.history.replaceState(null, "", url);
-      if (detail) await open(detail.run.id, next);
-    }
+    else if (detail) await open(detail.run.id, next);
     setBusy(null);
   }
 
   async function open(runId: number, figures: FiguresMode = mode) {
     setBusy(`open-${runId}`);
     setDetailNotice(null);
-    const r = await call<{ detail: RunDetail }>(withFigures(`${api}/runs/${runId}`, figures), gold.kind === "project" ? null : gold);
+    const r = await call<{ detail: RunDetail }>(withFigures(`${api}/runs/${runId}`, figures));
     setBusy(null);
     if (!r.ok) {
       setDetailNotice({ kind: "error", message: r.message, details: r.details });
@@ -85,7 +85,7 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
   async function remove(s: RunSummary) {
     if (!window.confirm(`Delete the run “${s.run.name}”? Its file and scores go with it.`)) return;
     setBusy(`delete-${s.run.id}`);
-    const r = await call<{ message: string }>(`${api}/runs/${s.run.id}`, null, { method: "DELETE" });
+    const r = await call<{ message: string }>(`${api}/runs/${s.run.id}`, { method: "DELETE" });
     if (r.ok) {
       if (detail?.run.id === s.run.id) setDetail(null);
       await reload(gold);
@@ -94,77 +94,66 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
     setBusy(null);
   }
 
+  async function removeGold(g: GoldInfo) {
+    if (g.id === null) return;
+    if (!window.confirm(`Delete the stored gold “${g.name}”?`)) return;
+    setBusy(`delete-gold-${g.id}`);
+    const r = await call<{ message: string }>(`${api}/golds/${g.id}`, { method: "DELETE" });
+    if (r.ok) {
+      await reload(gold === g.id ? null : gold);
+      setGoldNotice({ kind: "ok", message: r.message });
+    } else setGoldNotice({ kind: "error", message: r.message });
+    setBusy(null);
+  }
+
+  const current = board.golds.find((g) => g.id === gold);
+  const others = board.golds.filter((g) => g.id !== gold && g.runs > 0);
+
   return (
     <>
       <section aria-labelledby="gold-heading">
         <h2 id="gold-heading">Gold</h2>
         <div className="panel">
           <fieldset className={styles.goldChoice}>
-            <legend className={styles.srOnly}>Score against</legend>
-            <label className={styles.radio}>
-              <input
-                type="radio"
-                name="gold-kind"
-                checked={gold.kind === "project"}
-                disabled={busy !== null}
-                onChange={() => chooseGold({ kind: "project" })}
-              />{" "}
-              The project’s gold, derived now from the annotators’ responses
-            </label>
-            <label className={styles.radio}>
-              <input
-                type="radio"
-                name="gold-kind"
-                checked={gold.kind === "uploaded"}
-                disabled={busy !== null}
-                onChange={() => {
-                  if (pendingGold.gold || pendingGold.mwgold) chooseGold({ kind: "uploaded", ...pendingGold });
-                  else setGoldNotice({ kind: "error", message: "Choose a gold or mwgold file below, then score against them." });
-                }}
-              />{" "}
-              Uploaded gold and mwgold files
-            </label>
+            <legend className={styles.goldLegend}>Rank runs against</legend>
+            {board.golds.map((g) => (
+              <div key={g.id ?? "project"} className={styles.goldRow}>
+                <label className={styles.radio}>
+                  <input type="radio" name="gold-kind" checked={gold === g.id} disabled={busy !== null} onChange={() => chooseGold(g.id)} />{" "}
+                  <span>
+                    {g.id === null ? <>The project’s gold, derived now from the annotators’ responses</> : <strong>{g.label}</strong>}
+                    <span className="muted small">
+                      {" "}
+                      · {g.runs} run{g.runs === 1 ? "" : "s"}
+                      {g.id !== null && g.createdBy && <> · uploaded by {g.createdBy}</>}
+                    </span>
+                  </span>
+                </label>
+                {g.id !== null && (
+                  <button type="button" className="quiet" disabled={busy !== null} onClick={() => removeGold(g)} aria-label={`Delete the gold ${g.name}`}>
+                    Delete
+                  </button>
+                )}
+              </div>
+            ))}
           </fieldset>
-          <form
-            className={styles.goldFiles}
-            onSubmit={(e) => {
-              e.preventDefault();
-              if (!pendingGold.gold && !pendingGold.mwgold) {
-                setGoldNotice({ kind: "error", message: "Choose a gold file, an mwgold file or both." });
-                return;
-              }
-              chooseGold({ kind: "uploaded", ...pendingGold });
-            }}
-          >
-            <div className="field">
-              <label htmlFor="gold-file">Gold (for best and oot)</label>
-              <input id="gold-file" type="file" onChange={(e) => setPendingGold((g) => ({ ...g, gold: e.target.files?.[0] ?? null }))} />
-            </div>
-            <div className="field">
-              <label htmlFor="mwgold-file">mwgold (for mw)</label>
-              <input id="mwgold-file" type="file" onChange={(e) => setPendingGold((g) => ({ ...g, mwgold: e.target.files?.[0] ?? null }))} />
-            </div>
-            <button type="submit" className="secondary" disabled={busy !== null}>
-              {busy === "gold" ? "Scoring…" : "Score against these files"}
-            </button>
-          </form>
+          <StoreGold projectId={projectId} disabled={busy !== null} onStored={async (id) => chooseGold(id)} />
           <p className="small" aria-live="polite">
-            Scoring against <strong>{board.gold.label}</strong>
+            Ranking the runs scored with <strong>{board.gold.label}</strong>
             {board.gold.items !== null && (
               <span className="muted">
                 {" "}
                 · {board.gold.items} gold line{board.gold.items === 1 ? "" : "s"}
               </span>
             )}
-            .{" "}
-            {gold.kind === "uploaded" && <span className="muted">Uploaded gold files are used for this page only; they are not stored.</span>}
+            . <span className="muted">A run is scored with the gold chosen when it was uploaded and ranked only among the runs of that gold.</span>
           </p>
           {goldNotice && <NoticeBox notice={goldNotice} />}
           <Diagnostics list={board.goldDiagnostics} title="Gold diagnostics" />
         </div>
       </section>
 
-      <UploadRun projectId={projectId} onStored={() => reload(gold)} />
+      <UploadRun projectId={projectId} golds={board.golds} gold={gold} onStored={() => reload(gold)} />
 
       <section aria-labelledby="results-heading">
         <div className={styles.sectionHead}>
@@ -180,7 +169,7 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
               </label>
             </fieldset>
             {board.runs.length > 0 && (
-              <DownloadLink href={withFigures(`${api}/scores`, mode)} gold={gold} fallbackName={mode === "repaired" ? "scores-repaired.json" : "scores.json"}>
+              <DownloadLink href={withGold(withFigures(`${api}/scores`, mode), gold)}>
                 Download scores (JSON)
               </DownloadLink>
             )}
@@ -194,8 +183,22 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
               : "score.pl’s figures, digit for digit. Where a documented repair would change one, the repaired figure follows it in grey."}
         </p>
         {detailNotice && <NoticeBox notice={detailNotice} />}
+        {others.length > 0 && (
+          <p className="small">
+            Also stored, ranked with their own gold:{" "}
+            {others.map((g, i) => (
+              <span key={g.id ?? "project"}>
+                {i > 0 && ", "}
+                <button type="button" className={styles.idLink} disabled={busy !== null} onClick={() => chooseGold(g.id)}>
+                  {g.runs} run{g.runs === 1 ? "" : "s"} with {g.id === null ? "the project’s gold" : g.name}
+                </button>
+              </span>
+            ))}
+            .
+          </p>
+        )}
         {board.runs.length === 0 ? (
-          <p className="muted">No system runs stored yet. Upload a .best, .oot or .mw file above.</p>
+          <p className="muted">No system run is scored with {current?.id === null ? "the project’s gold" : (current?.name ?? "this gold")} yet. Upload a .best, .oot or .mw file above.</p>
         ) : (
           TYPES.map((t) => {
             const runs = board.runs.filter((r) => r.run.type === t.type);
@@ -218,7 +221,7 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
         )}
       </section>
 
-      {detail && <RunDetailView key={`${detail.run.id}-${detail.mode}`} projectId={projectId} detail={detail} gold={gold} onClose={() => setDetail(null)} />}
+      {detail && <RunDetailView key={`${detail.run.id}-${detail.mode}`} projectId={projectId} detail={detail} onClose={() => setDetail(null)} />}
 
       {board.runs.length > 1 && <Compare runs={board.runs} />}
     </>
@@ -364,7 +367,7 @@ function RepairedCount({ repaired, official, keys }: { repaired: RunSummary["fig
 }
 
 /** Upload a system file: type from the extension or chosen, an optional name. */
-function UploadRun({ projectId, onStored }: { projectId: number; onStored: () => Promise<boolean> }) {
+function UploadRun({ projectId, golds, gold, onStored }: { projectId: number; golds: GoldInfo[]; gold: GoldChoice; onStored: () => Promise<boolean> }) {
   const fileRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<(UploadRunResult & { ok: true }) | { ok: false; message: string; errors?: Record<string, string>; details?: string[] } | null>(null);
@@ -381,7 +384,7 @@ function UploadRun({ projectId, onStored }: { projectId: number; onStored: () =>
     }
     setBusy(true);
     setResult(null);
-    const r = await call<UploadRunResult>(`${base(projectId)}/runs`, null, { method: "POST", body: form });
+    const r = await call<UploadRunResult>(`${base(projectId)}/runs`, { method: "POST", body: form });
     setResult(r);
     if (r.ok) {
       el.reset();
@@ -414,7 +417,7 @@ function UploadRun({ projectId, onStored }: { projectId: number; onStored: () =>
           <div className="field">
             <label htmlFor="run-type">Type</label>
             <select id="run-type" name="type" defaultValue="auto" aria-invalid={errors.type ? true : undefined}>
-              <option value="auto">From the extension</option>
+              <option value="auto">From the name or the content</option>
               <option value="best">best</option>
               <option value="oot">oot</option>
               <option value="mw">mw</option>
@@ -426,6 +429,16 @@ function UploadRun({ projectId, onStored }: { projectId: number; onStored: () =>
             <input id="run-name" name="name" type="text" maxLength={80} placeholder="the file name" aria-invalid={errors.name ? true : undefined} />
             {errors.name && <div className="field-error">{errors.name}</div>}
           </div>
+          <div className="field">
+            <label htmlFor="run-gold">Scored with</label>
+            <select id="run-gold" name="gold" key={gold ?? "project"} defaultValue={gold ?? "project"}>
+              {golds.map((g) => (
+                <option key={g.id ?? "project"} value={g.id ?? "project"}>
+                  {g.id === null ? "the project’s gold" : g.name}
+                </option>
+              ))}
+            </select>
+          </div>
         </div>
         <button type="submit" disabled={busy}>
           {busy ? "Uploading…" : "Upload and score"}
@@ -433,7 +446,9 @@ function UploadRun({ projectId, onStored }: { projectId: number; onStored: () =>
         <div aria-live="polite">
           {result?.ok && (
             <div className="notice ok" role="status">
-              Stored <strong>{result.run.name}</strong> ({result.run.type}): {result.lines.matched} answer line{result.lines.matched === 1 ? "" : "s"}
+              Stored <strong>{result.run.name}</strong> ({result.run.type}
+              {result.typeFrom === "content" && <>, read from the content: {result.typeReason}</>}): {result.lines.matched} answer line
+              {result.lines.matched === 1 ? "" : "s"}
               {result.lines.refused > 0 && `, ${result.lines.refused} line${result.lines.refused === 1 ? "" : "s"} not in the format (skipped)`}.
             </div>
           )}
@@ -442,5 +457,61 @@ function UploadRun({ projectId, onStored }: { projectId: number; onStored: () =>
         </div>
       </form>
     </section>
+  );
+}
+
+/** Store a gold and/or mwgold file with the project, to rank runs against it now and after a reload. */
+function StoreGold({ projectId, disabled, onStored }: { projectId: number; disabled: boolean; onStored: (id: number) => Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ message: string; errors?: Record<string, string>; details?: string[] } | null>(null);
+  const errors = error?.errors ?? {};
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const el = e.currentTarget;
+    const form = new FormData(el);
+    const has = (f: FormDataEntryValue | null) => f instanceof File && f.name !== "";
+    if (!has(form.get("gold")) && !has(form.get("mwgold"))) {
+      setError({ message: "Choose a gold file, an mwgold file or both.", errors: { gold: "Choose a gold or mwgold file." } });
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    const r = await call<{ gold: GoldInfo }>(`${base(projectId)}/golds`, { method: "POST", body: form });
+    setBusy(false);
+    if (!r.ok) {
+      setError(r);
+      return;
+    }
+    el.reset();
+    await onStored(r.gold.id!);
+  }
+
+  return (
+    <form className={styles.goldFiles} onSubmit={onSubmit} noValidate aria-label="Store a gold">
+      <div className="field">
+        <label htmlFor="gold-file">Gold (for best and oot)</label>
+        <input id="gold-file" name="gold" type="file" aria-invalid={errors.gold ? true : undefined} />
+        {errors.gold && <div className="field-error">{errors.gold}</div>}
+      </div>
+      <div className="field">
+        <label htmlFor="mwgold-file">mwgold (for mw)</label>
+        <input id="mwgold-file" name="mwgold" type="file" aria-invalid={errors.mwgold ? true : undefined} />
+        {errors.mwgold && <div className="field-error">{errors.mwgold}</div>}
+      </div>
+      <div className="field">
+        <label htmlFor="gold-name">Name</label>
+        <input id="gold-name" name="name" type="text" maxLength={80} placeholder="the file name" aria-invalid={errors.goldName ? true : undefined} />
+        {errors.goldName && <div className="field-error">{errors.goldName}</div>}
+      </div>
+      <button type="submit" className="secondary" disabled={busy || disabled}>
+        {busy ? "Storing…" : "Store and rank against it"}
+      </button>
+      {error && (
+        <div className={styles.goldError}>
+          <NoticeBox notice={{ kind: "error", message: error.message, details: error.details }} />
+        </div>
+      )}
+    </form>
   );
 }

@@ -1,15 +1,13 @@
 /**
  * Reading the Scoring routes' requests: the project and run ids, the gold to
- * score against (the project's own on GET; uploaded gold / mwgold files in a
- * multipart POST), and uploaded files checked for size and UTF-8.
+ * rank against (`?gold=ID` for a stored gold, absent or "project" for the
+ * project's own), and uploaded files checked for size and UTF-8.
  */
 import "server-only";
-import { getActor } from "@/lib/auth/session";
 import type { Db } from "@/db/client";
-import { getDb } from "@/lib/db";
 import type { Actor } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
-import { assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
+import { FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
 import { decodeUpload, type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
 
 export type Ctx<T = object> = { params: Promise<{ projectId: string } & T> };
@@ -47,9 +45,16 @@ export async function formFile(form: FormData, field: string, required = false):
   return decodeUpload(f.name, new Uint8Array(await f.arrayBuffer()), field);
 }
 
-/** Gold from a POST's form: fields "gold" and "mwgold" (at least one). */
-export async function uploadedGold(form: FormData): Promise<GoldSource> {
-  return { kind: "uploaded", gold: await formFile(form, "gold"), mwgold: await formFile(form, "mwgold") };
+/**
+ * The gold a GET asks for (`?gold=`): absent or "project" for the project's own,
+ * else a stored gold's id (checked to be the project's by the scoring functions).
+ * Read after the actor is checked, so a stranger learns nothing from the message.
+ */
+export function requestGold(db: Db, actor: Actor, projectId: number, req: Request): GoldSource {
+  listRuns(db, actor, projectId);
+  const v = (new URL(req.url).searchParams.get("gold") ?? "").trim();
+  if (v === "" || v === "project") return { kind: "project" };
+  return { kind: "stored", id: idOf(v, "gold") };
 }
 
 /** A safe file name for Content-Disposition. */
@@ -65,22 +70,4 @@ export function attachment(body: string, fileName: string, type: string): Respon
       "Cache-Control": "no-store",
     },
   });
-}
-
-/**
- * A POST that scores against uploaded gold / mwgold: refused cross-site, and the
- * actor checked as the project's coordinator before the body is read or sized.
- */
-export async function withUploadedGold(
-  req: Request,
-  projectId: number,
-  respond: (db: Db, actor: Actor, source: GoldSource) => Response,
-): Promise<Response> {
-  assertSameOrigin(req);
-  const actor = await getActor();
-  const db = getDb();
-  listRuns(db, actor, projectId);
-  const big = tooBig(req, 2);
-  if (big) return big;
-  return respond(db, actor, await uploadedGold(await limitedForm(req, 2)));
 }

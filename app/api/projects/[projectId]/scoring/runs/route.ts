@@ -17,7 +17,7 @@ export async function GET(_req: Request, ctx: Ctx) {
   }
 }
 
-/** Store a system file as a run: multipart "file", optional "type" (best|oot|mw|auto) and "name". */
+/** Store a system file as a run: multipart "file", optional "type" (best|oot|mw|auto), "name" and "gold" (a stored gold id; absent for the project's own). */
 export async function POST(req: Request, ctx: Ctx) {
   try {
     assertSameOrigin(req);
@@ -36,6 +36,7 @@ export async function POST(req: Request, ctx: Ctx) {
       bytes: new Uint8Array(await file.arrayBuffer()),
       type: String(form.get("type") ?? ""),
       name: String(form.get("name") ?? ""),
+      gold: String(form.get("gold") ?? ""),
     });
     return Response.json({ ok: true, ...r });
   } catch (e) {

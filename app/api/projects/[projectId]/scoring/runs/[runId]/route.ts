@@ -2,8 +2,8 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
 import { deleteRun, runDetail } from "@/lib/server/scoring";
-import { checkedMode, requestMode } from "../../mode";
-import { type Ctx, idOf, withUploadedGold } from "../../request";
+import { checkedMode } from "../../mode";
+import { type Ctx, idOf } from "../../request";
 
 export const dynamic = "force-dynamic";
 
@@ -14,24 +14,14 @@ async function ids(ctx: RunCtx) {
   return { projectId: idOf(p.projectId, "project"), runId: idOf(p.runId, "run") };
 }
 
-/** One run scored against the project's gold: report, breakdowns, items, diagnostics; `?figures=repaired` for the repaired figures. */
+/** One run scored against the gold it was uploaded with: report, breakdowns, items, diagnostics; `?figures=repaired` for the repaired figures. */
 export async function GET(req: Request, ctx: RunCtx) {
   try {
     const { projectId, runId } = await ids(ctx);
     const db = getDb();
     const actor = await getActor();
     const mode = checkedMode(db, actor, projectId, req);
-    return Response.json({ ok: true, detail: runDetail(db, actor, projectId, runId, { kind: "project" }, mode) });
-  } catch (e) {
-    return errorResponse(e);
-  }
-}
-
-/** The same against uploaded gold / mwgold (multipart "gold", "mwgold"). */
-export async function POST(req: Request, ctx: RunCtx) {
-  try {
-    const { projectId, runId } = await ids(ctx);
-    return await withUploadedGold(req, projectId, (db, actor, source) => Response.json({ ok: true, detail: runDetail(db, actor, projectId, runId, source, requestMode(req)) }));
+    return Response.json({ ok: true, detail: runDetail(db, actor, projectId, runId, mode) });
   } catch (e) {
     return errorResponse(e);
   }

@@ -1,0 +1,40 @@
+import { getActor } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { assertSameOrigin, errorResponse } from "@/lib/server/http";
+import { listGolds, storeGold } from "@/lib/server/scoring";
+import { type Ctx, formFile, idOf, limitedForm, tooBig } from "../request";
+
+export const dynamic = "force-dynamic";
+
+/** The project's golds for scoring (its own first, then the stored ones), each with its number of runs. */
+export async function GET(_req: Request, ctx: Ctx) {
+  try {
+    const projectId = idOf((await ctx.params).projectId, "project");
+    return Response.json({ ok: true, golds: listGolds(getDb(), await getActor(), projectId) });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}
+
+/** Store uploaded gold / mwgold files with the project: multipart "gold", "mwgold" (at least one) and optional "name". */
+export async function POST(req: Request, ctx: Ctx) {
+  try {
+    assertSameOrigin(req);
+    const actor = await getActor();
+    const projectId = idOf((await ctx.params).projectId, "project");
+    const db = getDb();
+    // Authorize before reading the body.
+    listGolds(db, actor, projectId);
+    const big = tooBig(req, 2);
+    if (big) return big;
+    const form = await limitedForm(req, 2);
+    const gold = storeGold(db, actor, projectId, {
+      name: String(form.get("name") ?? ""),
+      gold: await formFile(form, "gold"),
+      mwgold: await formFile(form, "mwgold"),
+    });
+    return Response.json({ ok: true, gold });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}
