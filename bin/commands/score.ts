@@ -107,7 +107,7 @@ export function register(program: Command): void {
         // In the default mode, what the documented repairs would change (a second run over the same files).
         let repairs: RepairReport | null = null;
         if (run.needsRepairedPass) {
-          const again = new ScoreRun({ ...runOptions, repaired: true, onItem: undefined }, run.tracker!.ids);
+          const again = new ScoreRun({ ...runOptions, repaired: true, onItem: undefined, only: run.tracker!.ids }, run.tracker!.ids);
           await forEachLine(gold, (l) => again.pushGold(l), gold);
           again.goldDone();
           await forEachLine(system, (l) => again.pushSystem(l), system);

@@ -187,3 +187,25 @@ describe("parity with score.pl on random well-formed files", () => {
     same(lexgold(system, gold, "best"), expected);
   });
 });
+
+describe("the repaired figures of a default run: read from the noted ids only, equal to a full repaired run", () => {
+  // run.ts reads only the ids the tracker noted in its second pass and takes the
+  // other items from the default run's ledger: the figures must equal a full
+  // `repaired` run's, to the last bit, whatever the files hold.
+  it.each(["best", "oot"] as const)("%s, on random files with every kind of repair", (type) => {
+    const cases = fc.sample(files, { numRuns: RUNS, seed: SEED + 10 + (type === "oot" ? 1 : 0) }).map((f) => build(f, type));
+    let restricted = 0;
+    for (const c of cases) {
+      for (const by of [undefined, "pos"] as const) {
+        const def = scoreTexts({ type, system: c.system, gold: c.gold, by });
+        const full = scoreTexts({ type, system: c.system, gold: c.gold, by, repaired: true });
+        const got = def.repairs ? def.repairs.result : def.result;
+        if (def.repairs) restricted++;
+        expect(got.stats, `${type} case:\n--- gold\n${c.gold}--- system\n${c.system}`).toEqual(full.result.stats);
+        if (def.repairs) expect(def.repairs.figuresDiffer).toBe(JSON.stringify(def.result.stats) !== JSON.stringify(full.result.stats));
+      }
+    }
+    // The generator makes repairs common: most cases went the restricted way.
+    expect(restricted).toBeGreaterThan(cases.length);
+  });
+});

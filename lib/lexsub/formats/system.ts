@@ -126,6 +126,8 @@ export interface SystemReaderOptions {
   repaired?: boolean;
   /** In the default mode: note the ids of lines a repair would read differently. */
   repairs?: RepairTracker;
+  /** Read only the lines of these ids (others are counted, not parsed: a repaired pass over the ids a repair touches). */
+  only?: ReadonlySet<string>;
 }
 
 /**
@@ -144,6 +146,7 @@ export class SystemReader {
 
   private readonly repaired: boolean;
   private readonly repairs: RepairTracker | undefined;
+  private readonly only: ReadonlySet<string> | undefined;
 
   constructor(
     readonly file: string,
@@ -153,6 +156,7 @@ export class SystemReader {
     this.log = new DiagnosticLog(options.limit ?? 10);
     this.repaired = options.repaired === true;
     this.repairs = options.repaired ? undefined : options.repairs;
+    this.only = options.only;
   }
 
   /** Lines pushed so far. */
@@ -209,6 +213,7 @@ export class SystemReader {
         answer = text.slice(m.restStart);
       }
     }
+    if (this.only && !this.only.has(id)) return null;
     this.matched++;
     if (cr && this.repairs) this.repairs.note("crlf", id);
     if (this.kind === "mw") return this.mwLine(lexelt, id, answer, n, cr && !this.repaired);

@@ -49,6 +49,8 @@ export interface KeyOptions {
   repaired?: boolean;
   /** While an official key is built: note the ids a repair would read differently. */
   repairs?: RepairTracker;
+  /** Read only the gold lines of these ids (a repaired pass over the ids a repair touches; see run.ts). */
+  only?: ReadonlySet<string>;
 }
 
 /** One item of T, decoded. */
@@ -177,6 +179,8 @@ export class KeyBuilder {
   push(raw: string): void {
     const r = this.reader;
     if (!r.scanLine(raw)) return;
+    const only = this.key.options.only;
+    if (only && !only.has(r.id)) return;
     const text = r.text;
     const num = numericId(text, r.idStart, r.idEnd);
     const key = num >= 0 ? num : r.id;
@@ -261,6 +265,7 @@ export class KeyBuilder {
   /** Add one parsed gold line. */
   add(g: GoldLine): void {
     const k = this.key;
+    if (k.options.only && !k.options.only.has(g.id)) return;
     const key = idKey(g.id);
     const seen = k.index.get(key);
     if (seen !== undefined) {

@@ -7,7 +7,15 @@
  * also notes, in a `RepairTracker`, the ids where a documented repair would
  * read the files differently; `needsRepairedPass` then says whether a second,
  * repaired run over the same lines is worth making, and `repairReport` compares
- * the two (which rules changed which items, and the repaired figures). Pure.
+ * the two (which rules changed which items, and the repaired figures).
+ *
+ * For best and oot, that second run need read only the ids the tracker noted
+ * (`only`): every other item reads and scores the same either way, so the
+ * repaired figures are the default run's with the noted items' outcomes
+ * swapped for their repaired ones, summed in file order from the two runs'
+ * ledgers (`mergeRepairedStats`) — equal, to the last bit, to a full repaired
+ * run's (test/lexsub/score-repaired-pass.test.ts checks it), at a fraction of
+ * its time and memory. Pure.
  */
 import { type Diagnostic } from "../../scoring/diagnostics";
 import { SystemReader } from "../formats/system";
@@ -17,7 +25,7 @@ import { KeyBuilder, type KeyOptions, type ScoringKey, sortDiagnostics } from ".
 import { type MwItem, MwKey, MwKeyBuilder, type MwResult, MwScorer } from "./mw";
 import { ootScorer } from "./oot";
 import { type RepairChange, RepairTracker, changedByRule } from "./repairs";
-import { type ItemScore, type SubstitutionResult, type SubstitutionScorer } from "./substitution";
+import { type ItemScore, ScoreLedger, type SubstitutionResult, type SubstitutionScorer, type SubstitutionStats, emptyStats, substitutionScores } from "./substitution";
 
 export type ScoreType = "best" | "oot" | "mw";
 
@@ -34,6 +42,12 @@ export interface ScoreRunOptions {
   repaired?: boolean;
   /** Called with each attempted item, in system-file order. */
   onItem?: (item: ItemScore | MwItem) => void;
+  /**
+   * best and oot, with `repaired`: read only these ids (a default run's
+   * `tracker.ids`); `repairReport` then takes the other items from the default
+   * run. Ignored for mw, whose second run reads everything.
+   */
+  only?: ReadonlySet<string>;
 }
 
 export interface ScoreRunResult {
@@ -72,6 +86,10 @@ export class ScoreRun {
   private readonly attempted = new Map<string, string>();
 
   private readonly watch: ReadonlySet<string> | null;
+  /** best and oot: each attempted item's outcome in file order (for a restricted repaired run). */
+  readonly ledger: ScoreLedger | null;
+  /** Whether this run read only some ids (see `only`). */
+  readonly restricted: boolean;
 
   /**
    * `watch`: the ids whose outcomes to keep — for a repaired run, the default
@@ -85,9 +103,12 @@ export class ScoreRun {
     this.tracker = repaired ? null : new RepairTracker();
     this.watch = watch ?? this.tracker?.ids ?? null;
     const goldName = options.goldName ?? "gold";
+    const only = options.type !== "mw" && repaired ? options.only : undefined;
+    this.restricted = only !== undefined;
+    this.ledger = options.type !== "mw" && (this.tracker || only) ? new ScoreLedger() : null;
     if (options.type === "mw") this.mwKeyBuilder = new MwKeyBuilder(goldName);
-    else this.keyBuilder = new KeyBuilder(goldName, { ...options.analysis, repaired, repairs: this.tracker ?? undefined });
-    this.reader = new SystemReader(options.systemName ?? "system", options.type, { repaired, repairs: this.tracker ?? undefined });
+    else this.keyBuilder = new KeyBuilder(goldName, { ...options.analysis, repaired, repairs: this.tracker ?? undefined, only });
+    this.reader = new SystemReader(options.systemName ?? "system", options.type, { repaired, repairs: this.tracker ?? undefined, only });
   }
 
   pushGold(line: string): void {
@@ -103,7 +124,14 @@ export class ScoreRun {
       const { key, diagnostics } = this.keyBuilder.finish();
       this.key = key;
       this.goldDiagnostics = diagnostics;
-      const opts = { file, onItem: (i: ItemScore) => this.item(i.id, i), groupBy: o.by ? groupOf(o.by) : undefined };
+      const opts = {
+        file,
+        // With a ledger, watched outcomes come from it: no item object is built unless asked for.
+        onItem: o.onItem || !this.ledger ? (i: ItemScore) => this.item(i.id, i) : undefined,
+        groupBy: o.by && !this.restricted ? groupOf(o.by) : undefined,
+        only: this.restricted ? (o.only ?? undefined) : undefined,
+        ledger: this.ledger ?? undefined,
+      };
       this.scorer = o.type === "best" ? bestScorer(key, opts) : ootScorer(key, opts);
     } else {
       const { key, diagnostics } = this.mwKeyBuilder!.finish();
@@ -144,20 +172,29 @@ export class ScoreRun {
   outcomes(): Map<string, string> {
     const out = new Map<string, string>();
     if (!this.watch) return out;
+    const k = this.key!;
+    if (k instanceof MwKey) {
+      for (const id of this.watch) out.set(id, `${k.modes.has(id) ? "in" : "out"}|${this.attempted.get(id) ?? "-"}`);
+      return out;
+    }
+    // best and oot: from the ledger (item number → its entry).
+    const l = this.ledger;
+    const entry = l ? new Int32Array(k.total).fill(-1) : null;
+    if (l && entry) for (let i = 0; i < l.length; i++) entry[l.item[i]] = i;
     for (const id of this.watch) {
-      let inKey: boolean;
-      const k = this.key!;
-      if (k instanceof MwKey) inKey = k.modes.has(id);
-      else {
-        inKey = k.find(id) >= 0;
+      const o = k.find(id);
+      let attempted = this.attempted.get(id) ?? "-";
+      if (l && entry && o >= 0 && entry[o] >= 0) {
+        const hit = l.modeHit[entry[o]];
+        attempted = `${l.score[entry[o]]}|${hit === 0 ? null : hit === 2}`;
       }
-      out.set(id, `${inKey ? "in" : "out"}|${this.attempted.get(id) ?? "-"}`);
+      out.set(id, `${o >= 0 ? "in" : "out"}|${attempted}`);
     }
     return out;
   }
 
   private item(id: string, i: ItemScore | MwItem): void {
-    if (this.watch?.has(id)) {
+    if (!this.ledger && this.watch?.has(id)) {
       this.attempted.set(id, "score" in i ? `${i.score}|${i.modeHit}` : `${i.genuine}|${i.matched}`);
     }
     this.options.onItem?.(i);
@@ -167,7 +204,61 @@ export class ScoreRun {
 /** Compare a default run with a repaired run made with `watch: official.tracker.ids`; `sample` ids listed per rule. */
 export function repairReport(official: ScoreRun, officialResult: ScoreRunResult, repaired: ScoreRun, repairedResult: ScoreRunResult, sample = 5): RepairReport {
   const changes = changedByRule(official.tracker!, official.outcomes(), repaired.outcomes(), sample);
-  return { result: repairedResult.result, figuresDiffer: !sameFigures(officialResult.result, repairedResult.result), changes };
+  let result = repairedResult.result;
+  if (repaired.restricted && result.type !== "mw" && officialResult.result.type !== "mw") {
+    const stats = mergeRepairedStats(official, officialResult.result.stats, repaired, result.stats);
+    result = { ...result, stats, scores: substitutionScores(stats), groups: null };
+  }
+  return { result, figuresDiffer: !sameFigures(officialResult.result, result), changes };
+}
+
+/**
+ * The repaired figures of a whole run from a default run and a repaired run
+ * restricted to the ids its tracker noted: T and TM adjusted by the noted items
+ * (counted in each run's key), and every attempted item's outcome taken from
+ * the default run's ledger unless noted, from the restricted run's if noted —
+ * merged by system line, so the credit is summed in the same order as a full
+ * repaired run sums it.
+ */
+export function mergeRepairedStats(official: ScoreRun, officialStats: SubstitutionStats, repaired: ScoreRun, repairedStats: SubstitutionStats): SubstitutionStats {
+  const key = official.scoringKey as ScoringKey;
+  const noted = new Uint8Array(key.total);
+  let total = 0;
+  let withMode = 0;
+  for (const id of repaired.options.only!) {
+    const o = key.find(id);
+    if (o < 0) continue;
+    noted[o] = 1;
+    total++;
+    if (key.hasMode(o)) withMode++;
+  }
+  // The restricted key holds only noted ids: its T and TM are theirs.
+  const stats = emptyStats(officialStats.total - total + repairedStats.total, officialStats.totalWithMode - withMode + repairedStats.totalWithMode);
+  const a = official.ledger!;
+  const b = repaired.ledger!;
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < a.length && noted[a.item[i]] === 1) i++;
+    let l: ScoreLedger;
+    let k: number;
+    if (i < a.length && (j >= b.length || a.line[i] < b.line[j])) {
+      l = a;
+      k = i++;
+    } else if (j < b.length) {
+      l = b;
+      k = j++;
+    } else break;
+    stats.attempted++;
+    const score = l.score[k];
+    if (score) stats.credit += score;
+    const hit = l.modeHit[k];
+    if (hit !== 0) {
+      stats.attemptedWithMode++;
+      if (hit === 2) stats.modeHits++;
+    }
+  }
+  return stats;
 }
 
 function sameFigures(a: SubstitutionResult | MwResult, b: SubstitutionResult | MwResult): boolean {

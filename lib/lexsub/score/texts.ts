@@ -53,7 +53,7 @@ export function scoreTexts(input: ScoreTextsInput): ScoreTextsOutput {
   const out = run.finish();
   let repairs: RepairReport | null = null;
   if (run.needsRepairedPass) {
-    const again = new ScoreRun({ ...input, repaired: true }, run.tracker!.ids);
+    const again = new ScoreRun({ ...input, repaired: true, only: run.tracker!.ids }, run.tracker!.ids);
     feed((l) => again.pushGold(l), input.gold);
     again.goldDone();
     feed((l) => again.pushSystem(l), input.system);
