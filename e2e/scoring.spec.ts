@@ -130,6 +130,25 @@ test("the coordinator uploads systems, sees them ranked, opens a run and downloa
   expect(id).toBeGreaterThan(0);
 });
 
+test("the coordinator adds the WordNet baselines as runs of the gold shown", async ({ page }) => {
+  await signIn(page, "coordinator");
+  const id = await demoProjectId(page);
+  await page.goto(`/projects/${id}/scoring`);
+  await page.getByRole("button", { name: "Add the WordNet baselines as runs" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Added the WordNet baseline runs: best \(0 unanswered\), oot \(0 unanswered\)/ })).toBeVisible();
+  for (const table of [/^best/, /^out-of-ten/]) await expect(page.getByRole("table", { name: table })).toContainText("WordNet baseline");
+  // A second time: refused, nothing added.
+  await page.getByRole("button", { name: "Add the WordNet baselines as runs" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "already stored" })).toContainText('A best run named "WordNet baseline" is already stored for this gold');
+  page.on("dialog", (d) => d.accept());
+  while ((await page.getByRole("button", { name: "Delete WordNet baseline" }).count()) > 0) {
+    const n = await page.getByRole("button", { name: "Delete WordNet baseline" }).count();
+    await page.getByRole("button", { name: "Delete WordNet baseline" }).first().click();
+    await expect(page.getByRole("button", { name: "Delete WordNet baseline" })).toHaveCount(n - 1);
+  }
+  expect(id).toBeGreaterThan(0);
+});
+
 test("the coordinator scores SENSEVAL answers on the page", async ({ page }) => {
   await signIn(page, "coordinator");
   const id = await demoProjectId(page);

@@ -22,6 +22,7 @@ import { register as gold } from "./gold";
 import { register as init } from "./init";
 import { register as start } from "./start";
 import { register as doctor } from "./doctor";
+import { register as baseline } from "./baseline";
 
 export const commands: Register[] = [
   project,
@@ -38,4 +39,5 @@ export const commands: Register[] = [
   init,
   start,
   doctor,
+  baseline,
 ];

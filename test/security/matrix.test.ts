@@ -37,6 +37,7 @@ import { createProject, listProjects, projectOverview } from "../../lib/server/p
 import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
 import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/responses";
 import { importUsers } from "../../lib/server/user-import";
+import { addWordNetBaselineRuns, baselineInstances } from "../../lib/server/baselines";
 import { deleteGold, deleteRun, listGolds, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/team";
 import { addMember, createUser, listMembers, listUsers } from "../../lib/server/users";
@@ -223,6 +224,9 @@ const CALLS: Call[] = [
   { name: "runDetail", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runDetail(w.db, w.actor(k), w.p.id, id)) },
   { name: "runReport", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runReport(w.db, w.actor(k), w.p.id, id)) },
   { name: "scoreBoard", expect: COORDINATOR, call: (w, k) => withRun(w, () => scoreBoard(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
+  // baselines.ts
+  { name: "baselineInstances", expect: COORDINATOR, call: (w, k) => baselineInstances(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "addWordNetBaselineRuns", expect: COORDINATOR, call: (w, k) => addWordNetBaselineRuns(w.db, w.actor(k), w.p.id) },
   { name: "listGolds", expect: COORDINATOR, call: (w, k) => listGolds(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "storeGold", expect: COORDINATOR, call: (w, k) => storeGold(w.db, w.actor(k), w.p.id, { name: `g${Math.random()}`, gold: { name: "g.gold", text: "bright.a 1 :: clever 2;smart 1;\n" }, mwgold: null }) },
   {

@@ -154,6 +154,7 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
       </section>
 
       <UploadRun projectId={projectId} golds={board.golds} gold={gold} onStored={() => reload(gold)} />
+      <Baselines projectId={projectId} gold={gold} disabled={busy !== null} onStored={() => reload(gold)} />
 
       <section aria-labelledby="results-heading">
         <div className={styles.sectionHead}>
@@ -513,5 +514,38 @@ function StoreGold({ projectId, disabled, onStored }: { projectId: number; disab
         </div>
       )}
     </form>
+  );
+}
+
+/** Add the task's WordNet baselines (best, oot, mw) over the project's instances as runs of the current gold. */
+function Baselines({ projectId, gold, disabled, onStored }: { projectId: number; gold: GoldChoice; disabled: boolean; onStored: () => Promise<boolean> }) {
+  const [busy, setBusy] = useState(false);
+  const [notice, setNotice] = useState<Notice>(null);
+  async function add() {
+    setBusy(true);
+    setNotice(null);
+    const r = await call<{ runs: { type: string }[]; unanswered: Record<string, number> }>(withGold(`${base(projectId)}/baselines`, gold), { method: "POST" });
+    if (r.ok) {
+      await onStored();
+      const parts = r.runs.map((x) => `${x.type} (${r.unanswered[x.type]} unanswered)`);
+      setNotice({ kind: "ok", message: `Added the WordNet baseline runs: ${parts.join(", ")}.` });
+    } else setNotice({ kind: "error", message: r.message, details: r.details });
+    setBusy(false);
+  }
+  return (
+    <section aria-labelledby="baselines-heading">
+      <h2 id="baselines-heading">Baselines</h2>
+      <div className="panel">
+        <p className="small">
+          The task’s WordNet baselines (§3.1 of the task paper) over this project’s instances: for best the first synonym found by
+          the four criteria in order, for oot the first ten, for mw a WordNet multiword holding the target within two words of it.
+          WordNet 3.1, with candidates ranked by its sense tag counts rather than the BNC the paper used.
+        </p>
+        <button type="button" className="secondary" disabled={busy || disabled} onClick={add}>
+          {busy ? "Adding…" : "Add the WordNet baselines as runs"}
+        </button>
+        <div aria-live="polite">{notice && <NoticeBox notice={notice} />}</div>
+      </div>
+    </section>
   );
 }

@@ -1,0 +1,23 @@
+import { getActor } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { addWordNetBaselineRuns } from "@/lib/server/baselines";
+import { assertSameOrigin, errorResponse } from "@/lib/server/http";
+import { type Ctx, idOf } from "../request";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Store the WordNet best, oot and mw baselines over the project's instances as
+ * runs, scored with the gold of `?gold=ID` (else the project's own).
+ */
+export async function POST(req: Request, ctx: Ctx) {
+  try {
+    assertSameOrigin(req);
+    const projectId = idOf((await ctx.params).projectId, "project");
+    const gold = new URL(req.url).searchParams.get("gold");
+    const r = addWordNetBaselineRuns(getDb(), await getActor(), projectId, gold);
+    return Response.json({ ok: true, ...r });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

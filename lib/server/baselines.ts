@@ -1,0 +1,69 @@
+/**
+ * The task's WordNet baselines over a project's instances (seed 002 §3.1;
+ * lib/lexsub/baseline/wordnet.ts): as system files, and stored as runs on the
+ * Scoring page. Coordinators of the project only.
+ */
+import "server-only";
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { instances, lexelts } from "../../db/schema";
+import { type BaselineInstance, type BaselineOutput, wordnetMwBaseline, wordnetSubstitutionBaseline } from "../lexsub/baseline/wordnet";
+import { wordnetGraph } from "../wordnet/load";
+import { type Actor, requireProject } from "./actor";
+import { type RunInfo, uploadRun } from "./scoring";
+
+export type BaselineType = "best" | "oot" | "mw";
+export const BASELINE_TYPES: readonly BaselineType[] = ["best", "oot", "mw"];
+
+/** What every baseline output says of its frequencies. */
+export const FREQUENCY_NOTE =
+  "candidates ranked by WordNet 3.1's sense tag counts (SemCor), not by BNC frequencies as in the task paper; see docs/baselines.md";
+
+/** The project's instances in corpus order, for the baselines (the lexelt item with a corrected PoS as exported). */
+export function baselineInstances(db: Db, actor: Actor, projectId: number): BaselineInstance[] {
+  requireProject(db, actor, projectId, { coordinator: true });
+  return db
+    .select({ item: lexelts.item, id: instances.instanceId, before: instances.before, head: instances.head, after: instances.after })
+    .from(instances)
+    .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
+    .where(eq(instances.projectId, projectId))
+    .orderBy(asc(lexelts.position), asc(instances.position), asc(instances.id))
+    .all()
+    .map((r) => ({ lexelt: r.item, id: r.id, before: r.before, head: r.head, after: r.after }));
+}
+
+/** A WordNet baseline of the given type over instances. */
+export function wordnetBaseline(list: readonly BaselineInstance[], type: BaselineType): BaselineOutput {
+  const g = wordnetGraph();
+  return type === "mw" ? wordnetMwBaseline(g, list) : wordnetSubstitutionBaseline(g, list, type);
+}
+
+export interface BaselineRuns {
+  runs: RunInfo[];
+  /** Per type: the instances given no answer. */
+  unanswered: Record<BaselineType, number>;
+}
+
+/**
+ * Store the WordNet best, oot and mw baselines over the project's instances as
+ * runs named "WordNet baseline", scored with `gold` (a stored gold's id, or
+ * empty for the project's own). Refused, with nothing stored, if runs of that
+ * name exist for the gold.
+ */
+export function addWordNetBaselineRuns(db: Db, actor: Actor, projectId: number, gold: string | number | null = null): BaselineRuns {
+  const list = baselineInstances(db, actor, projectId);
+  const unanswered = { best: 0, oot: 0, mw: 0 } as Record<BaselineType, number>;
+  const files = BASELINE_TYPES.map((type) => {
+    const out = wordnetBaseline(list, type);
+    unanswered[type] = out.unanswered;
+    return { type, text: out.lines.join("\n") + "\n", empty: out.lines.length === 0 };
+  });
+  return db.transaction(() => {
+    const runs: RunInfo[] = [];
+    for (const f of files) {
+      if (f.empty) continue;
+      runs.push(uploadRun(db, actor, projectId, { fileName: `wordnet-baseline.${f.type}`, text: f.text, type: f.type, name: "WordNet baseline", gold }).run);
+    }
+    return { runs, unanswered };
+  });
+}
