@@ -123,14 +123,14 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
           <Figure label="mwgold lines" value={s.mwLines} />
           <Figure label="Multiword items" value={s.mwItems} />
           <Figure label="Excluded" value={s.excluded} />
-          <Figure label="Reviewed" value={d.reviewedCount} note={`of ${s.instances} instances`} />
-          <Figure label="Adjudications" value={d.adjudicationCount} note="substitutes or responses struck or corrected" />
           <Figure
             label="Unreviewed proposals"
             value={d.lemmas.openChanged}
             note={`forms the download rewrites · ${d.lemmas.open} of ${d.lemmas.forms} forms unreviewed`}
             tone={d.lemmas.openChanged > 0 ? "warn" : undefined}
           />
+          <Figure label="Reviewed" value={d.reviewedCount} note={`of ${s.instances} instances`} />
+          <Figure label="Adjudications" value={d.adjudicationCount} note="substitutes or responses struck or corrected" />
         </dl>
       </section>
 
