@@ -120,7 +120,7 @@ test("the coordinator strikes and corrects single substitutes, sees the gold lin
 test("an annotator cannot adjudicate: the Gold page sends them away and the actions refuse them", async ({ page }) => {
   await signIn(page, "coordinator");
   const id = await openInstances(page, "view=queue");
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.context().clearCookies();
   await signIn(page, "annotator1");
   await page.goto(`/projects/${id}/gold?view=queue`);
   await expect(page).toHaveURL(/\/annotate/);
