@@ -88,6 +88,11 @@ function findInstance(db: Db, projectId: number, instanceId: string) {
 export function adjudicate(db: Db, actor: Actor, projectId: number, input: unknown): AdjudicationRecord {
   requireProject(db, actor, projectId, { coordinator: true });
   const d = parseOrThrow(inputSchema, input, "adjudication");
+  // The checks and the write in one transaction: no second decision can slip in between.
+  return db.transaction(() => decideInTransaction(db, actor!, projectId, d));
+}
+
+function decideInTransaction(db: Db, actor: NonNullable<Actor>, projectId: number, d: z.output<typeof inputSchema>): AdjudicationRecord {
   const inst = findInstance(db, projectId, d.instanceId);
   const annotator = db.select({ id: users.id, name: users.name }).from(users).where(eq(users.name, d.annotator)).get();
   const resp = annotator
@@ -131,38 +136,36 @@ export function adjudicate(db: Db, actor: Actor, projectId: number, input: unkno
       if (other !== undefined) throw new InputError(`"${value}" is another substitute of this response already; strike this one instead.`, { value: "Another substitute of this response already." });
     }
   }
-  const userId = actorUserId(actor!);
+  const userId = actorUserId(actor);
   const now = new Date();
-  const id = db.transaction(() => {
-    const row = db
-      .insert(adjudications)
-      .values({
-        projectId,
-        instanceRef: inst.id,
-        annotatorId: annotator.id,
-        action: d.action,
-        substitute,
-        value,
-        reason: d.reason,
-        revision: resp.revision,
-        decidedBy: userId,
-        decidedAt: now,
-      })
-      .returning({ id: adjudications.id })
-      .get();
-    db.insert(goldReviewLog)
-      .values({
-        projectId,
-        kind: d.action,
-        target: d.instanceId,
-        value: JSON.stringify({ id: row.id, annotator: d.annotator, substitute, value, reason: d.reason }),
-        userId,
-        at: now,
-      })
-      .run();
-    bumpProjectVersion(db, projectId);
-    return row.id;
-  });
+  const row = db
+    .insert(adjudications)
+    .values({
+      projectId,
+      instanceRef: inst.id,
+      annotatorId: annotator.id,
+      action: d.action,
+      substitute,
+      value,
+      reason: d.reason,
+      revision: resp.revision,
+      decidedBy: userId,
+      decidedAt: now,
+    })
+    .returning({ id: adjudications.id })
+    .get();
+  db.insert(goldReviewLog)
+    .values({
+      projectId,
+      kind: d.action,
+      target: d.instanceId,
+      value: JSON.stringify({ id: row.id, annotator: d.annotator, substitute, value, reason: d.reason }),
+      userId,
+      at: now,
+    })
+    .run();
+  bumpProjectVersion(db, projectId);
+  const id = row.id;
   return {
     id,
     instanceId: d.instanceId,
@@ -172,7 +175,7 @@ export function adjudicate(db: Db, actor: Actor, projectId: number, input: unkno
     value,
     reason: d.reason,
     revision: resp.revision,
-    decidedBy: actor!.kind === "user" ? actor!.name : null,
+    decidedBy: actor.kind === "user" ? actor.name : null,
     decidedAt: now,
     undoneBy: null,
     undoneAt: null,
@@ -184,12 +187,13 @@ export function undoAdjudication(db: Db, actor: Actor, projectId: number, adjudi
   requireProject(db, actor, projectId, { coordinator: true });
   const id = Number(adjudicationId);
   if (!Number.isInteger(id) || id <= 0) throw new InputError("Give the decision to undo.", { id: "Give the decision to undo." });
-  const rec = loadRecords(db, projectId, { id })[0];
-  if (!rec) throw new NotFoundError("No such decision in this project.");
-  if (rec.undoneAt !== null) throw new InputError("That decision is undone already.", { id: "Undone already." });
   const userId = actorUserId(actor!);
   const now = new Date();
-  db.transaction(() => {
+  // The check and the write in one transaction: a decision is undone once.
+  return db.transaction(() => {
+    const rec = loadRecords(db, projectId, { id })[0];
+    if (!rec) throw new NotFoundError("No such decision in this project.");
+    if (rec.undoneAt !== null) throw new InputError("That decision is undone already.", { id: "Undone already." });
     db.update(adjudications).set({ undoneAt: now, undoneBy: userId }).where(eq(adjudications.id, id)).run();
     db.insert(goldReviewLog)
       .values({
@@ -202,8 +206,8 @@ export function undoAdjudication(db: Db, actor: Actor, projectId: number, adjudi
       })
       .run();
     bumpProjectVersion(db, projectId);
+    return { ...rec, undoneAt: now, undoneBy: actor!.kind === "user" ? actor!.name : null };
   });
-  return { ...rec, undoneAt: now, undoneBy: actor!.kind === "user" ? actor!.name : null };
 }
 
 /** Mark an instance reviewed (true) or not (false), with who and when; logged. Returns the state now. */
