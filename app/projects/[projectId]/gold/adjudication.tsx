@@ -6,6 +6,7 @@
  * decided and when, and an Undo button. The server re-checks everything
  * (lib/server/adjudication.ts).
  */
+import { useState } from "react";
 import { adjudicateAction, undoAdjudicationAction } from "./actions";
 import styles from "./gold.module.css";
 import { useGoldForm } from "./use-gold-form";
@@ -75,6 +76,8 @@ export function SubstituteCell({
   responseStruck: boolean;
 }) {
   const { state, pending, onSubmit } = useGoldForm(adjudicateAction, projectId);
+  // The form is rendered once opened: a page of twenty instances holds a few hundred substitutes.
+  const [open, setOpen] = useState(false);
   if (decision) {
     return (
       <li className={styles.sub1}>
@@ -98,8 +101,9 @@ export function SubstituteCell({
     <li className={styles.sub1}>
       <span className={responseStruck ? styles.struck : undefined}>{substitute}</span>
       {!responseStruck && (
-        <details className={styles.adjudicate}>
+        <details className={styles.adjudicate} onToggle={(e) => setOpen(e.currentTarget.open)}>
           <summary aria-label={`Adjudicate ${substitute} (${annotator})`}>Adjudicate</summary>
+          {open && (
           <form onSubmit={onSubmit} className={styles.adjForm} aria-label={`Adjudicate ${substitute} of ${annotator}`}>
             <input type="hidden" name="instanceId" value={instanceId} />
             <input type="hidden" name="annotator" value={annotator} />
@@ -135,6 +139,7 @@ export function SubstituteCell({
               {pending ? <span className="muted">Saving…</span> : !err?.value && <Outcome state={state} />}
             </div>
           </form>
+          )}
         </details>
       )}
     </li>
@@ -144,6 +149,7 @@ export function SubstituteCell({
 /** Strike the whole response (NAME, NIL or substitutes), or show the strike with Undo. */
 export function ResponseStrike({ projectId, instanceId, annotator, decision }: { projectId: number; instanceId: string; annotator: string; decision: DecisionView | null }) {
   const { state, pending, onSubmit } = useGoldForm(adjudicateAction, projectId);
+  const [open, setOpen] = useState(false);
   if (decision) {
     return (
       <div className={styles.responseStruck}>
@@ -154,8 +160,9 @@ export function ResponseStrike({ projectId, instanceId, annotator, decision }: {
   }
   const id = `strike-${instanceId}-${annotator}`.replace(/[^A-Za-z0-9_-]/g, "_");
   return (
-    <details className={styles.adjudicate}>
+    <details className={styles.adjudicate} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary aria-label={`Strike ${annotator}'s whole response`}>Strike response</summary>
+      {open && (
       <form onSubmit={onSubmit} className={styles.adjForm} aria-label={`Strike ${annotator}'s response`}>
         <input type="hidden" name="instanceId" value={instanceId} />
         <input type="hidden" name="annotator" value={annotator} />
@@ -170,6 +177,7 @@ export function ResponseStrike({ projectId, instanceId, annotator, decision }: {
           {pending ? <span className="muted">Saving…</span> : <Outcome state={state} />}
         </div>
       </form>
+      )}
     </details>
   );
 }
