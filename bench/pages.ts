@@ -126,6 +126,8 @@ async function main() {
       ["Progress", `${p}/progress`],
       ["Team", `${p}/members`],
       ["Gold", `${p}/gold`],
+      ["Gold: instances", `${p}/gold?view=instances`],
+      ["Gold: review queue (lowest agreement first)", `${p}/gold?view=queue`],
       ["Agreement", `${p}/agreement`],
       ["Scoring", `${p}/scoring`],
     ];

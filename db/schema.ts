@@ -39,6 +39,11 @@ export const projects = sqliteTable("projects", {
   /** How many annotators each instance needs; null = everyone assigned annotates it. */
   requiredAnnotators: integer("required_annotators"),
   createdBy: integer("created_by").references(() => users.id),
+  /**
+   * Bumped by every write that changes what the gold, mwgold and agreement derive
+   * to (lib/server/version.ts): a cache of derived results keyed by it stays valid.
+   */
+  dataVersion: integer("data_version").notNull().default(0),
   createdAt: createdAt(),
 });
 
@@ -104,6 +109,9 @@ export const instances = sqliteTable(
     excludedReason: text("excluded_reason"),
     /** Gold review: corrected PoS, written into exports as lemma.ori_pos.pos. */
     correctedPos: text("corrected_pos"),
+    /** Gold review: when the coordinator marked the instance reviewed (null = not reviewed). */
+    reviewedAt: integer("reviewed_at", { mode: "timestamp_ms" }),
+    reviewedBy: integer("reviewed_by").references(() => users.id, { onDelete: "set null" }),
   },
   (t) => [
     uniqueIndex("instances_project_instance").on(t.projectId, t.instanceId),
@@ -264,7 +272,7 @@ export const goldReviewLog = sqliteTable(
     projectId: integer("project_id")
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["lemma", "exclusion", "pos"] }).notNull(),
+    kind: text("kind", { enum: ["lemma", "exclusion", "pos", "strike", "correct", "strike-response", "undo", "reviewed"] }).notNull(),
     /** The form (lemma) or the instance id (exclusion, pos). */
     target: text("target").notNull(),
     /** The new value: the lemma and decision as JSON, the reason, the PoS; null = reverted. */
@@ -273,6 +281,44 @@ export const goldReviewLog = sqliteTable(
     at: integer("at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [index("gold_review_log_project").on(t.projectId, t.at)],
+);
+
+/**
+ * Per-response adjudication (issue #15): the coordinator strikes or corrects one
+ * substitute of one annotator's response, or strikes the whole response. The
+ * response itself is never changed; the gold derivation applies the active
+ * decisions (lib/lexsub/adjudication.ts). Undoing sets undone_at/undone_by (and
+ * logs a row in gold_review_log): the decision stays, inactive.
+ */
+export const adjudications = sqliteTable(
+  "adjudications",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    instanceRef: integer("instance_ref")
+      .notNull()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    /** The annotator whose response is adjudicated. */
+    annotatorId: integer("annotator_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** strike: leave one substitute out; correct: write `value` instead of it; strike-response: leave the whole response out. */
+    action: text("action", { enum: ["strike", "correct", "strike-response"] }).notNull(),
+    /** The substitute as the annotator typed it (null for strike-response). */
+    substitute: text("substitute"),
+    /** The corrected substitute (correct only). */
+    value: text("value"),
+    reason: text("reason").notNull().default(""),
+    /** The response's revision the decision was made on. */
+    revision: integer("revision").notNull(),
+    decidedBy: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
+    decidedAt: integer("decided_at", { mode: "timestamp_ms" }).notNull(),
+    undoneBy: integer("undone_by").references(() => users.id, { onDelete: "set null" }),
+    undoneAt: integer("undone_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("adjudications_project").on(t.projectId, t.undoneAt), index("adjudications_instance").on(t.instanceRef, t.annotatorId)],
 );
 
 /** Uploaded system files and their scores. */

@@ -122,12 +122,12 @@ test("the coordinator reviews lemmas and instances and downloads the gold and mw
   const log = await downloadText(page, /Review log \(CSV\)/);
   expect(log.name).toBe("demo-gold-review.csv");
   const rows = log.text.trim().split("\r\n");
-  expect(rows[0]).toBe("at,by,kind,target,decision,value");
+  expect(rows[0]).toBe("at,by,kind,target,decision,value,annotator,substitute,reason");
   expect(rows.slice(-4).map((r) => r.split(",").slice(1).join(","))).toEqual([
-    "coordinator,lemma,seashells,overridden,sea shell",
-    "coordinator,lemma,seashells,reset,",
-    "coordinator,exclusion,d17,excluded,e2e: checking the exclusion",
-    "coordinator,exclusion,d17,put back,",
+    "coordinator,lemma,seashells,overridden,sea shell,,,",
+    "coordinator,lemma,seashells,reset,,,,",
+    "coordinator,exclusion,d17,excluded,e2e: checking the exclusion,,,",
+    "coordinator,exclusion,d17,put back,,,,",
   ]);
 });
 

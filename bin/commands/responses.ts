@@ -38,13 +38,13 @@ export function register(program: Command): void {
       .command("export")
       .requiredOption("--project <name>", "the project")
       .option("-o, --output <file>", "write to this file instead of stdout")
-      .description("write every current response of the project as TSV"),
+      .description("write every current response of the project as TSV (with the adjudication columns when the coordinator adjudicated any)"),
   ).action(async (opts: { project: string; output?: string; db?: string }) => {
     const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
-    const { exportResponses } = await import("../../lib/server/response-import");
+    const { exportAdjudicatedResponses } = await import("../../lib/server/gold-review");
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
-    const text = run(() => exportResponses(db, SYSTEM, p.id));
+    const text = run(() => exportAdjudicatedResponses(db, SYSTEM, p.id));
     if (opts.output) {
       try {
         fs.writeFileSync(opts.output, text);

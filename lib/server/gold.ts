@@ -26,6 +26,8 @@ import {
 import { formatDiagnostic, hasErrors } from "../scoring/diagnostics";
 import { wordnetLemmaProposer } from "../wordnet/load";
 import { type AnnotatorResponse } from "../lexsub/types";
+import { applyAdjudications } from "../lexsub/adjudication";
+import { type AdjudicationRecord, loadRecords } from "./adjudication";
 import { type Actor, type ProjectRow, actorUserId, requireProject } from "./actor";
 import { InputError, NotFoundError } from "./errors";
 import { projectResponseRecords } from "./response-import";
@@ -33,8 +35,15 @@ import { parseOrThrow } from "./users";
 
 export interface GoldInputs {
   project: ProjectRow;
-  instances: { lexelt: string; instanceId: string; excludedReason: string | null; correctedPos: string | null; head: string }[];
+  instances: { lexelt: string; instanceId: string; excludedReason: string | null; correctedPos: string | null; head: string; reviewedAt: Date | null }[];
+  /** The responses with the coordinator's active adjudications applied: what the gold is derived from. */
   responses: AnnotatorResponse[];
+  /** The responses as the annotators gave them. */
+  typed: AnnotatorResponse[];
+  /** The active adjudications, oldest first. */
+  adjudications: AdjudicationRecord[];
+  /** Ids of active substitute decisions whose substitute the annotator has since changed (not applied). */
+  staleAdjudications: Set<number>;
   lemmaRows: { form: string; lemma: string; decision: LemmaDecision; decidedBy: string | null; decidedAt: Date }[];
 }
 
@@ -50,13 +59,16 @@ export function goldInputs(db: Db, actor: Actor, projectId: number): GoldInputs 
         correctedPos: instances.correctedPos,
         // For the multiword rule (the phrase holds the target): see lib/lexsub/gold.ts.
         head: instances.head,
+        reviewedAt: instances.reviewedAt,
       })
       .from(instances)
       .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
       .where(eq(instances.projectId, projectId))
       .orderBy(asc(lexelts.position), asc(instances.position))
       .all();
-    const resp = projectResponseRecords(db, projectId);
+    const typed = projectResponseRecords(db, projectId);
+    const active = loadRecords(db, projectId, { activeOnly: true });
+    const adjudicated = applyAdjudications(typed, active);
     const lemmaRows = db
       .select({
         form: lemmaOverrides.form,
@@ -69,7 +81,15 @@ export function goldInputs(db: Db, actor: Actor, projectId: number): GoldInputs 
       .leftJoin(users, eq(users.id, lemmaOverrides.decidedBy))
       .where(eq(lemmaOverrides.projectId, projectId))
       .all();
-    return { project, instances: inst, responses: resp, lemmaRows };
+    return {
+      project,
+      instances: inst,
+      responses: adjudicated.responses,
+      typed,
+      adjudications: active,
+      staleAdjudications: adjudicated.stale,
+      lemmaRows,
+    };
   });
 }
 
@@ -358,8 +378,10 @@ export function setCorrectedPos(db: Db, actor: Actor, projectId: number, instanc
   return value;
 }
 
+export type ReviewLogKind = (typeof goldReviewLog.$inferSelect)["kind"];
+
 export interface ReviewLogEntry {
-  kind: "lemma" | "exclusion" | "pos";
+  kind: ReviewLogKind;
   target: string;
   value: string | null;
   by: string | null;

@@ -155,6 +155,23 @@ describe("writeResponsesTsv", () => {
     expect(back.responses.map(({ line: _line, ...r }) => r)).toEqual(records);
   });
 
+  it("with the adjudication columns: writes them, and reads the file back as the annotators answered (the columns ignored)", () => {
+    const text = writeResponsesTsv(records, {
+      adjudication: (r) => (r.instanceId === "q1" ? { answer: "silent;still", note: 'struck "hushed"\tby coord' } : null),
+    });
+    expect(text.split("\n").slice(0, 3)).toEqual([
+      "annotator\tlexelt\tinstance\tanswer\tmultiword\tadjudicated\tadjudication",
+      'ann1\tquiet.a\tq1\tsilent;hushed;still\t\tsilent;still\tstruck "hushed" by coord',
+      "ann1\tshell.n\ts5\tNAME\t\t\t",
+    ]);
+    const back = parseResponsesTsv(text, "adj.tsv");
+    expect(back.diagnostics).toEqual([]);
+    expect(back.responses.map(({ line: _line, ...r }) => r)).toEqual(records);
+    // Seven cells only under a header that names the adjudication columns.
+    const bare = parseResponsesTsv(tsv(HEADER, "ann\tquiet.a\tq1\tcalm\t\tcalm\tnote"), "bare.tsv");
+    expect(bare.diagnostics.map(formatDiagnostic)).toEqual(["bare.tsv:2: error: 7 tab-separated cells; expected 5 (annotator, lexelt, instance, answer, multiword)"]);
+  });
+
   it("never lets a tab or line break inside a cell break the file", () => {
     const odd: AnnotatorResponse = { annotator: "a", lexelt: "x.n", instanceId: "1", kind: "substitutes", substitutes: ["one\ttwo"], multiword: "p\nq" };
     expect(formatAnswer(odd)).toBe("one two");

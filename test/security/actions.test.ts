@@ -99,6 +99,29 @@ const ACTIONS: ActionCase[] = [
   { name: "exclusionAction", expect: COORDINATOR, run: (w) => gold.exclusionAction(w.p.id, null, form({ instanceId: "p1", op: "exclude", reason: "a test" })) },
   { name: "correctPosAction", expect: COORDINATOR, run: (w) => gold.correctPosAction(w.p.id, null, form({ instanceId: "p1", op: "correct", pos: "n" })) },
   {
+    name: "adjudicateAction",
+    expect: COORDINATOR,
+    run: (w) => gold.adjudicateAction(w.p.id, null, form({ action: "correct", instanceId: "p1", annotator: "ann", substitute: "sunny", value: "sunlit", reason: "a test" })),
+  },
+  {
+    name: "undoAdjudicationAction",
+    expect: COORDINATOR,
+    run: async (w) => {
+      // A decision recorded by the CLI, removed again when the undo is refused (so the refusal is seen to write nothing).
+      const { adjudicate } = await import("../../lib/server/adjudication");
+      const { SYSTEM } = await import("../../lib/server/actor");
+      const id = adjudicate(w.db, SYSTEM, w.p.id, { action: "strike", instanceId: "p1", annotator: "ann", substitute: "sunny" }).id;
+      const r = (await gold.undoAdjudicationAction(w.p.id, null, form({ id: String(id) }))) as { ok?: boolean };
+      if (!r?.ok) {
+        w.db.$client.prepare("delete from gold_review_log where project_id = ?").run(w.p.id);
+        w.db.$client.prepare("delete from adjudications where id = ?").run(id);
+        w.db.$client.prepare("update projects set data_version = data_version - 1 where id = ?").run(w.p.id);
+      }
+      return r;
+    },
+  },
+  { name: "reviewedAction", expect: COORDINATOR, run: (w) => gold.reviewedAction(w.p.id, null, form({ instanceId: "p1", op: "mark" })) },
+  {
     name: "saveResponseAction",
     expect: OWN_WORK,
     run: (w) => saveResponseAction(w.p.id, w.ref.p2, { kind: "substitutes", substitutes: ["vivid"], multiword: false, phrase: "" }, { expectedRevision: 0 }),

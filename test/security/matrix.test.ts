@@ -31,7 +31,8 @@ import {
   setCorrectedPos,
   setExclusion,
 } from "../../lib/server/gold";
-import { goldPageData, goldReviewCsv, instanceTexts } from "../../lib/server/gold-review";
+import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv, instanceTexts, reviewLogPage } from "../../lib/server/gold-review";
+import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/adjudication";
 import { projectProgress } from "../../lib/server/progress";
 import { createProject, listProjects, projectOverview } from "../../lib/server/projects";
 import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
@@ -214,6 +215,20 @@ const CALLS: Call[] = [
   { name: "goldPageData", expect: COORDINATOR, call: (w, k) => goldPageData(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "instanceTexts", expect: COORDINATOR, call: (w, k) => Object.fromEntries(instanceTexts(w.db, w.actor(k), w.p.id, ["p1", "q1"])), check: noOtherProject },
   { name: "goldReviewCsv", expect: COORDINATOR, call: (w, k) => goldReviewCsv(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "goldReviewTsv", expect: COORDINATOR, call: (w, k) => goldReviewTsv(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "reviewLogPage", expect: COORDINATOR, call: (w, k) => reviewLogPage(w.db, w.actor(k), w.p.id, 1), check: noOtherProject },
+  { name: "exportAdjudicatedResponses", expect: COORDINATOR, call: (w, k) => exportAdjudicatedResponses(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  // adjudication.ts (issue #15)
+  {
+    name: "adjudicate",
+    expect: COORDINATOR,
+    call: (w, k) => adjudicate(w.db, w.actor(k), w.p.id, { action: "strike", instanceId: "p1", annotator: "ann", substitute: "sunny", reason: "a test" }),
+  },
+  { name: "adjudicate correct", expect: COORDINATOR, call: (w, k) => adjudicate(w.db, w.actor(k), w.p.id, { action: "correct", instanceId: "p1", annotator: "ann", substitute: "sunny", value: "sunlit" }) },
+  { name: "adjudicate strike-response", expect: COORDINATOR, call: (w, k) => adjudicate(w.db, w.actor(k), w.p.id, { action: "strike-response", instanceId: "p1", annotator: "ann" }) },
+  { name: "undoAdjudication", expect: COORDINATOR, call: (w, k) => withDecision(w, (id) => undoAdjudication(w.db, w.actor(k), w.p.id, id)) },
+  { name: "instanceAdjudications", expect: COORDINATOR, call: (w, k) => withDecision(w, () => instanceAdjudications(w.db, w.actor(k), w.p.id, "p1")), check: noOtherProject },
+  { name: "setReviewed", expect: COORDINATOR, call: (w, k) => setReviewed(w.db, w.actor(k), w.p.id, "p1", true) },
   // agreement.ts
   { name: "agreementPageData", expect: COORDINATOR, call: (w, k) => agreementPageData(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "agreementDownload", expect: COORDINATOR, call: (w, k) => agreementDownload(w.db, w.actor(k), w.p.id, { format: "csv", table: "items" }), check: noOtherProject },
@@ -297,6 +312,26 @@ const CROSSING: Array<{ name: string; outcome: Outcome; call: (w: World) => unkn
   { name: "splitting p's lexelts over q's annotator", outcome: "404", call: (w) => applySplit(w.db, w.coord, w.p.id, [w.annQ.userId], 1) },
   { name: "excluding q's instance through p", outcome: "404", call: (w) => setExclusion(w.db, w.coord, w.p.id, "q1", "spam") },
   { name: "correcting q's instance's PoS through p", outcome: "404", call: (w) => setCorrectedPos(w.db, w.coord, w.p.id, "q1", "n") },
+  { name: "striking q's answer through p", outcome: "404", call: (w) => adjudicate(w.db, w.coord, w.p.id, { action: "strike", instanceId: "q1", annotator: "annq", substitute: "gloomy" }) },
+  { name: "striking q's annotator's answer to p's instance", outcome: "404", call: (w) => adjudicate(w.db, w.coord, w.p.id, { action: "strike-response", instanceId: "p1", annotator: "annq" }) },
+  {
+    name: "undoing q's decision through p",
+    outcome: "404",
+    call: (w) => {
+      const id = adjudicate(w.db, SYSTEM, w.q.id, { action: "strike", instanceId: "q1", annotator: "annq", substitute: "gloomy" }).id;
+      const before = dump(w.db);
+      try {
+        return undoAdjudication(w.db, w.coord, w.p.id, id);
+      } finally {
+        expect(dump(w.db)).toEqual(before);
+        undoAdjudication(w.db, SYSTEM, w.q.id, id);
+        w.db.$client.prepare("delete from gold_review_log").run();
+        w.db.$client.prepare("delete from adjudications").run();
+        w.db.$client.prepare("update projects set data_version = 0").run();
+      }
+    },
+  },
+  { name: "marking q's instance reviewed through p", outcome: "404", call: (w) => setReviewed(w.db, w.coord, w.p.id, "q1", true) },
   {
     name: "importing responses for q's annotator into p",
     outcome: "400",
@@ -334,6 +369,23 @@ function withGold<T>(w: World, fn: (goldId: number) => T): T {
     return fn(id);
   } catch (e) {
     w.db.$client.prepare("delete from scoring_golds where id = ?").run(id);
+    throw e;
+  }
+}
+
+/**
+ * Call `fn` with a decision recorded in p (by the CLI): ann's "sunny" on p1
+ * struck. When the call is refused the decision is removed again, so a refusal
+ * is still seen to write nothing.
+ */
+function withDecision<T>(w: World, fn: (id: number) => T): T {
+  const id = adjudicate(w.db, SYSTEM, w.p.id, { action: "strike", instanceId: "p1", annotator: "ann", substitute: "sunny" }).id;
+  try {
+    return fn(id);
+  } catch (e) {
+    w.db.$client.prepare("delete from gold_review_log where project_id = ?").run(w.p.id);
+    w.db.$client.prepare("delete from adjudications where id = ?").run(id);
+    w.db.$client.prepare("update projects set data_version = data_version - 1 where id = ?").run(w.p.id);
     throw e;
   }
 }

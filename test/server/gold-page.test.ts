@@ -206,7 +206,7 @@ describe("goldPageData", () => {
 describe("goldReviewCsv", () => {
   it("writes every decision oldest first, with who, the decision and the value, quoted where needed", () => {
     const { db, coord, project } = setup();
-    expect(goldReviewCsv(db, coord, project.id)).toBe("at,by,kind,target,decision,value\r\n");
+    expect(goldReviewCsv(db, coord, project.id)).toBe("at,by,kind,target,decision,value,annotator,substitute,reason\r\n");
     decideLemma(db, coord, project.id, { form: "jumps", decision: "overridden", lemma: "leap" });
     decideLemma(db, coord, project.id, { form: "jumps", decision: "reset" });
     setExclusion(db, coord, project.id, "c2", 'a hotel, "The Calm"');
@@ -216,16 +216,17 @@ describe("goldReviewCsv", () => {
     decideLemma(db, coord, project.id, { form: "still", decision: "overridden", lemma: "=1+1" });
     const lines = goldReviewCsv(db, coord, project.id).split("\r\n");
     expect(lines.pop()).toBe("");
-    expect(lines[0]).toBe("at,by,kind,target,decision,value");
+    expect(lines[0]).toBe("at,by,kind,target,decision,value,annotator,substitute,reason");
+    // The last three columns are the adjudications' (test/server/adjudication.test.ts): empty here.
     const rows = lines.slice(1).map((l) => l.replace(/^[^,]+,/, ""));
     expect(rows).toEqual([
-      "coord,lemma,jumps,overridden,leap",
-      "coord,lemma,jumps,reset,",
-      'coord,exclusion,c2,excluded,"a hotel, ""The Calm"""',
-      "coord,exclusion,c2,put back,",
-      "coord,pos,h1,corrected,n",
-      "coord,pos,h1,undone,",
-      "coord,lemma,still,overridden,'=1+1",
+      "coord,lemma,jumps,overridden,leap,,,",
+      "coord,lemma,jumps,reset,,,,",
+      'coord,exclusion,c2,excluded,"a hotel, ""The Calm""",,,',
+      "coord,exclusion,c2,put back,,,,",
+      "coord,pos,h1,corrected,n,,,",
+      "coord,pos,h1,undone,,,,",
+      "coord,lemma,still,overridden,'=1+1,,,",
     ]);
     for (const l of lines.slice(1)) expect(l).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z,/);
   });

@@ -32,6 +32,12 @@ import { neutraliseCell, restoreCell } from "./spreadsheet";
 import type { AnnotatorResponse } from "../types";
 
 export const RESPONSE_COLUMNS = ["annotator", "lexelt", "instance", "answer", "multiword"] as const;
+/**
+ * Columns an export adds when the coordinator adjudicated responses (issue #15):
+ * the answer the gold counts and the decisions. Read back, they are ignored: the
+ * file imports as the annotators answered.
+ */
+export const ADJUDICATION_COLUMNS = ["adjudicated", "adjudication"] as const;
 export { MAX_PHRASE_LENGTH, MAX_SUBSTITUTES };
 
 /** An error naming the field, what it holds and the rule broken: `answer, substitute 2 "x": … (rule: letters)`. */
@@ -69,9 +75,10 @@ function isHeader(cells: string[]): boolean {
 
 function checkHeader(cells: string[], file: string, line: number): Diagnostic | null {
   const got = cells.map((c) => c.trim().toLowerCase());
+  const all = [...RESPONSE_COLUMNS, ...ADJUDICATION_COLUMNS];
   const ok =
-    (got.length === 5 || got.length === 4) &&
-    got.every((c, k) => c === RESPONSE_COLUMNS[k] || (k === 2 && c === "id"));
+    (got.length === 5 || got.length === 4 || got.length === all.length) &&
+    got.every((c, k) => c === all[k] || (k === 2 && c === "id"));
   return ok ? null : diag("error", file, line, `the header must be "${RESPONSE_COLUMNS.join("\\t")}", not "${cells.join("\\t")}"`);
 }
 
@@ -118,6 +125,8 @@ export function parseResponsesTsv(text: string, file: string, opts: ResponsesPar
   const firstLine = new Map<string, number>();
   let first = true;
   let crlf = 0;
+  /** The header names the adjudication columns: lines may carry them (ignored). */
+  let adjudicated = false;
 
   for (const src of splitLines(text.replace(/^\uFEFF/, ""))) {
     if (src.crlf) crlf++;
@@ -133,9 +142,11 @@ export function parseResponsesTsv(text: string, file: string, opts: ResponsesPar
       if (isHeader(cells)) {
         const bad = checkHeader(cells, file, src.line);
         if (bad) error(bad.line, bad.message);
+        adjudicated = !bad && cells.length === RESPONSE_COLUMNS.length + ADJUDICATION_COLUMNS.length;
         continue;
       }
     }
+    if (adjudicated && cells.length === RESPONSE_COLUMNS.length + ADJUDICATION_COLUMNS.length) cells.length = RESPONSE_COLUMNS.length;
     if (cells.length !== 5 && cells.length !== 4) {
       error(
         src.line,
@@ -190,11 +201,25 @@ export function formatAnswer(r: Pick<AnnotatorResponse, "kind" | "substitutes">)
   return r.kind === "substitutes" ? r.substitutes.map((s) => cell(s).replace(/;/g, ",")).join(";") : r.kind;
 }
 
+export interface WriteResponsesOptions {
+  /**
+   * With this, the file has the adjudication columns: for each response, the
+   * answer the gold counts and the decisions in words (null: not adjudicated).
+   */
+  adjudication?: (r: AnnotatorResponse) => { answer: string; note: string } | null;
+}
+
 /** Write responses as TSV, header first, one line each, in the order given. */
-export function writeResponsesTsv(responses: readonly AnnotatorResponse[]): string {
-  const lines = [RESPONSE_COLUMNS.join("\t")];
+export function writeResponsesTsv(responses: readonly AnnotatorResponse[], options: WriteResponsesOptions = {}): string {
+  const adj = options.adjudication;
+  const lines = [(adj ? [...RESPONSE_COLUMNS, ...ADJUDICATION_COLUMNS] : RESPONSE_COLUMNS).join("\t")];
   for (const r of responses) {
-    lines.push([safe(r.annotator), safe(r.lexelt), safe(r.instanceId), neutraliseCell(formatAnswer(r)), safe(r.multiword ?? "")].join("\t"));
+    const cells = [safe(r.annotator), safe(r.lexelt), safe(r.instanceId), neutraliseCell(formatAnswer(r)), safe(r.multiword ?? "")];
+    if (adj) {
+      const a = adj(r);
+      cells.push(a ? neutraliseCell(cell(a.answer)) : "", a ? safe(a.note) : "");
+    }
+    lines.push(cells.join("\t"));
   }
   return lines.join("\n") + "\n";
 }

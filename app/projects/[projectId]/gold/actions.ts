@@ -9,6 +9,7 @@ import { revalidatePath } from "next/cache";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { InputError, toActionError } from "@/lib/server/errors";
+import { adjudicate, setReviewed, undoAdjudication } from "@/lib/server/adjudication";
 import { acceptAllProposals, decideLemma, decideLemmasWhere, setCorrectedPos, setExclusion } from "@/lib/server/gold";
 
 export type GoldFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
@@ -90,6 +91,58 @@ export async function correctPosAction(projectId: number, _prev: GoldFormState, 
     const r = setCorrectedPos(getDb(), await getActor(), projectId, instanceId, undo ? null : pos);
     refresh(projectId);
     return { ok: true, message: r === null ? `${instanceId}: PoS as loaded.` : `${instanceId}: PoS corrected to ${r}.` };
+  } catch (e) {
+    return toActionError(e);
+  }
+}
+
+const ADJUDICATED: Record<string, string> = { strike: "Struck", correct: "Corrected", "strike-response": "Struck the response of" };
+
+/**
+ * Strike or correct one substitute of one annotator's response (`action` =
+ * strike | correct, `substitute` as typed, `value` for a correction), or strike
+ * the whole response (`action` = strike-response); `reason` optional.
+ */
+export async function adjudicateAction(projectId: number, _prev: GoldFormState, form: FormData): Promise<GoldFormState> {
+  try {
+    const action = String(form.get("action") ?? "");
+    const input: Record<string, string> = {
+      action,
+      instanceId: String(form.get("instanceId") ?? ""),
+      annotator: String(form.get("annotator") ?? ""),
+      reason: String(form.get("reason") ?? ""),
+    };
+    if (action !== "strike-response") input.substitute = String(form.get("substitute") ?? "");
+    if (action === "correct") input.value = String(form.get("value") ?? "");
+    const r = adjudicate(getDb(), await getActor(), projectId, input);
+    refresh(projectId);
+    const what = r.action === "strike-response" ? r.annotator : `"${r.substitute}" (${r.annotator})${r.action === "correct" ? ` to "${r.value}"` : ""}`;
+    return { ok: true, message: `${ADJUDICATED[r.action]} ${what} on ${r.instanceId}.` };
+  } catch (e) {
+    return toActionError(e);
+  }
+}
+
+/** Undo one adjudication (`id`): it stays in the log, inactive. */
+export async function undoAdjudicationAction(projectId: number, _prev: GoldFormState, form: FormData): Promise<GoldFormState> {
+  try {
+    const r = undoAdjudication(getDb(), await getActor(), projectId, String(form.get("id") ?? ""));
+    refresh(projectId);
+    return { ok: true, message: `Undone: ${ADJUDICATED[r.action].toLowerCase()} ${r.action === "strike-response" ? r.annotator : `"${r.substitute}" (${r.annotator})`}.` };
+  } catch (e) {
+    return toActionError(e);
+  }
+}
+
+/** Mark an instance reviewed (`op` = mark) or not (`op` = unmark). */
+export async function reviewedAction(projectId: number, _prev: GoldFormState, form: FormData): Promise<GoldFormState> {
+  try {
+    const instanceId = String(form.get("instanceId") ?? "");
+    const op = String(form.get("op") ?? "");
+    if (op !== "mark" && op !== "unmark") throw new InputError("Mark or un-mark the instance.", { op: "mark or unmark" });
+    const r = setReviewed(getDb(), await getActor(), projectId, instanceId, op === "mark");
+    refresh(projectId);
+    return { ok: true, message: r.reviewed ? `${instanceId} marked reviewed.` : `${instanceId} no longer marked reviewed.` };
   } catch (e) {
     return toActionError(e);
   }

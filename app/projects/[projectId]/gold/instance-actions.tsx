@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef } from "react";
-import { correctPosAction, exclusionAction } from "./actions";
+import { correctPosAction, exclusionAction, reviewedAction } from "./actions";
 import styles from "./gold.module.css";
 import { useGoldForm } from "./use-gold-form";
 
@@ -127,6 +127,43 @@ export function PosForm({ projectId, instanceId, originalPos, correctedPos }: { 
       )}
       <div aria-live="polite" className="small">
         {pending ? <span className="muted">Saving…</span> : <Outcome state={state} field="pos" />}
+      </div>
+    </form>
+  );
+}
+
+/**
+ * Mark the instance reviewed, or un-mark it. (The instance's actions row also
+ * takes "return to the annotator with a comment" once that exists: issue #15.)
+ */
+export function ReviewedForm({ projectId, instanceId, reviewed }: { projectId: number; instanceId: string; reviewed: { by: string; when: string; title: string } | null }) {
+  const { state, pending, onSubmit } = useGoldForm(reviewedAction, projectId);
+  const focusRef = useFocusOnChange<HTMLButtonElement>(reviewed === null);
+  return (
+    <form onSubmit={onSubmit} className={styles.instanceForm} aria-label={`Review mark of ${instanceId}`}>
+      <input type="hidden" name="instanceId" value={instanceId} />
+      <div className={`${styles.inlineLabel} ${styles.labelLine}`}>
+        {reviewed === null ? (
+          "Not reviewed yet"
+        ) : (
+          <span title={reviewed.title}>
+            Reviewed by {reviewed.by} · {reviewed.when}
+          </span>
+        )}
+      </div>
+      <div className={styles.fieldRow}>
+        {reviewed === null ? (
+          <button ref={focusRef} type="submit" name="op" value="mark" className={styles.mini} disabled={pending} aria-label={`Mark ${instanceId} reviewed`}>
+            Mark reviewed
+          </button>
+        ) : (
+          <button ref={focusRef} type="submit" name="op" value="unmark" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Un-mark ${instanceId} reviewed`}>
+            Un-mark reviewed
+          </button>
+        )}
+      </div>
+      <div aria-live="polite" className="small">
+        {pending ? <span className="muted">Saving…</span> : <Outcome state={state} />}
       </div>
     </form>
   );

@@ -7,25 +7,47 @@ import { getDb } from "@/lib/db";
 import type { GoldItem } from "@/lib/lexsub/gold";
 import { parseLexeltItem } from "@/lib/lexsub/types";
 import { NotFoundError } from "@/lib/server/errors";
-import { type ReviewLogEntry, goldReviewHistory } from "@/lib/server/gold";
-import { type GoldPageData, type Paged, type ReviewInstance, type TypedAnswer, goldPageData } from "@/lib/server/gold-review";
+import {
+  type GoldPageData,
+  type InstanceOrder,
+  type Paged,
+  type ReviewInstance,
+  type ReviewLogRow,
+  type TypedAnswer,
+  goldPageData,
+  reviewLogPage,
+} from "@/lib/server/gold-review";
 import { absoluteTime, relativeTime } from "../progress/time";
 import { FilterForm } from "./filters";
 import styles from "./gold.module.css";
-import { ExclusionForm, PosForm } from "./instance-actions";
+import { type DecisionView, ResponseStrike, SubstituteCell } from "./adjudication";
+import { ExclusionForm, PosForm, ReviewedForm } from "./instance-actions";
 import { AcceptAllForm, KeepAllForm, LemmaRow, type LemmaRowData } from "./lemma-row";
 
 export const metadata: Metadata = { title: "Gold" };
 export const dynamic = "force-dynamic";
 
 type Search = Record<string, string | string[] | undefined>;
-type View = "lemmas" | "instances" | "log";
+type View = "lemmas" | "instances" | "queue" | "log";
 
 const VIEWS: { view: View; label: string }[] = [
   { view: "lemmas", label: "Lemma review" },
   { view: "instances", label: "Gold review" },
+  { view: "queue", label: "Review queue" },
   { view: "log", label: "Review log" },
 ];
+
+/** The instance filters as the URL carries them. */
+interface InstanceParams {
+  lexelt: string;
+  noMode: boolean;
+  notInT: boolean;
+  excluded: boolean;
+  multiword: boolean;
+  annotator: string;
+  reviewed: "yes" | "no" | "";
+  order: InstanceOrder;
+}
 
 function one(v: string | string[] | undefined): string {
   return (Array.isArray(v) ? v[0] : v) ?? "";
@@ -51,24 +73,30 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
   const actor = await requireCoordinatorPage();
   const { projectId } = await params;
   const sp = await searchParams;
-  const view: View = (["lemmas", "instances", "log"] as const).find((v) => v === one(sp.view)) ?? "lemmas";
+  const view: View = (["lemmas", "instances", "queue", "log"] as const).find((v) => v === one(sp.view)) ?? "lemmas";
+  // The review queue: lowest agreement first, unreviewed instances, unless the URL says otherwise.
+  const queue = view === "queue";
+  const reviewedParam = one(sp.reviewed);
   const lemmaQuery = { contains: one(sp.q), open: flag(sp.open), changed: flag(sp.changed), page: one(sp.lp) };
-  const instanceQuery = {
+  const instanceQuery: InstanceParams & { page: string; instance: string } = {
     lexelt: one(sp.lexelt),
     noMode: flag(sp.nomode),
     notInT: flag(sp.notint),
     excluded: flag(sp.excluded),
     multiword: flag(sp.mw),
+    annotator: one(sp.annotator),
+    reviewed: reviewedParam === "yes" || reviewedParam === "no" ? reviewedParam : queue && reviewedParam !== "any" ? "no" : "",
+    order: one(sp.order) === "agreement" || (queue && one(sp.order) !== "corpus") ? "agreement" : "corpus",
     page: one(sp.ip),
     instance: one(sp.instance),
   };
   const db = getDb();
   const id = Number(projectId);
   let d: GoldPageData;
-  let log: ReviewLogEntry[] = [];
+  let log: Paged<ReviewLogRow> | null = null;
   try {
     d = goldPageData(db, actor, id, { lemmas: lemmaQuery, instances: instanceQuery });
-    if (view === "log") log = goldReviewHistory(db, actor, id, 100);
+    if (view === "log") log = reviewLogPage(db, actor, id, one(sp.gp));
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -101,6 +129,8 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
             note={`forms the download rewrites · ${d.lemmas.open} of ${d.lemmas.forms} forms unreviewed`}
             tone={d.lemmas.openChanged > 0 ? "warn" : undefined}
           />
+          <Figure label="Reviewed" value={d.reviewedCount} note={`of ${s.instances} instances`} />
+          <Figure label="Adjudications" value={d.adjudicationCount} note="substitutes or responses struck or corrected" />
         </dl>
       </section>
 
@@ -113,6 +143,12 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
         </a>
         <a className="button secondary" href={`${download}?file=log`} download>
           Review log (CSV)
+        </a>
+        <a className="button secondary" href={`${download}?file=logtsv`} download>
+          Review log (TSV)
+        </a>
+        <a className="button secondary" href={`/api/projects/${id}/responses`} download>
+          Responses with adjudication (TSV)
         </a>
         <a className={`small ${styles.foldLink}`} href={`${download}?file=gold&fold=1`} download title="Every form kept or proposed written in lower case (TV and tv become one entry); decided lemmas as recorded">
           Gold with case folded
@@ -145,15 +181,15 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
           <Link key={v.view} href={href(base, { view: v.view === "lemmas" ? undefined : v.view })} aria-current={v.view === view ? "page" : undefined}>
             {v.label}
             <span className={styles.count}>
-              {v.view === "lemmas" ? d.lemmas.forms : v.view === "instances" ? s.instances : ""}
+              {v.view === "lemmas" ? d.lemmas.forms : v.view === "instances" ? s.instances : v.view === "queue" ? s.instances - d.reviewedCount : ""}
             </span>
           </Link>
         ))}
       </nav>
 
       {view === "lemmas" && <LemmaView d={d} base={base} q={lemmaQuery} now={now} projectId={id} />}
-      {view === "instances" && <InstanceView d={d} base={base} q={instanceQuery} projectId={id} />}
-      {view === "log" && <LogView log={log} now={now} download={`${download}?file=log`} />}
+      {(view === "instances" || view === "queue") && <InstanceView d={d} base={base} q={instanceQuery} projectId={id} view={view} now={now} />}
+      {view === "log" && log && <LogView log={log} now={now} download={download} base={base} />}
     </>
   );
 }
@@ -308,23 +344,48 @@ function InstanceView({
   base,
   q,
   projectId,
+  view,
+  now,
 }: {
   d: GoldPageData;
   base: string;
-  q: { lexelt: string; noMode: boolean; notInT: boolean; excluded: boolean; multiword: boolean };
+  q: InstanceParams;
   projectId: number;
+  view: "instances" | "queue";
+  now: Date;
 }) {
   const page = d.instancePage;
+  const queue = view === "queue";
   const hrefFor = (p: number) =>
-    href(base, { view: "instances", lexelt: q.lexelt, nomode: q.noMode, notint: q.notInT, excluded: q.excluded, mw: q.multiword, ip: p > 1 ? p : undefined });
+    href(base, {
+      view,
+      lexelt: q.lexelt,
+      nomode: q.noMode,
+      notint: q.notInT,
+      excluded: q.excluded,
+      mw: q.multiword,
+      annotator: q.annotator,
+      // The queue's defaults (unreviewed, by agreement) stay implicit; other choices are written out.
+      reviewed: queue ? (q.reviewed === "no" ? undefined : q.reviewed || "any") : q.reviewed,
+      order: queue ? (q.order === "agreement" ? undefined : q.order) : q.order === "agreement" ? q.order : undefined,
+      ip: p > 1 ? p : undefined,
+    });
   return (
     <section aria-labelledby="instances-heading">
-      <h2 id="instances-heading">Gold review</h2>
+      <h2 id="instances-heading">{queue ? "Review queue" : "Gold review"}</h2>
       <p className="muted small">
-        Each instance with every annotator&apos;s answer, the gold line derived from them and the mwgold line. Excluded instances stay here but are left out of the files and of agreement; a corrected PoS is written as <code>lemma.ori_pos.pos</code>.
+        {queue ? (
+          <>
+            The instances where the annotators agree least come first (per-item pairwise agreement after your adjudications; instances without one — not in T, or fewer than two annotators with substitutes — come last). Strike or correct a single substitute, strike a whole response, then mark the instance reviewed: it leaves the queue.
+          </>
+        ) : (
+          <>
+            Each instance with every annotator&apos;s answer, the gold line derived from them and the mwgold line. Strike or correct one substitute (or a whole response) under <em>Adjudicate</em>: the annotator&apos;s answer is kept, the gold counts your decision. Excluded instances stay here but are left out of the files and of agreement; a corrected PoS is written as <code>lemma.ori_pos.pos</code>.
+          </>
+        )}
       </p>
       <div className={styles.toolbar}>
-        <FilterForm action={base} view="instances" label="Filter instances">
+        <FilterForm action={base} view={view} label="Filter instances">
           <div className={styles.filterField}>
             <label htmlFor="inst-lexelt">Lexelt</label>
             <select id="inst-lexelt" name="lexelt" defaultValue={q.lexelt}>
@@ -345,6 +406,32 @@ function InstanceView({
           <label className={styles.check}>
             <input type="checkbox" name="excluded" value="1" defaultChecked={q.excluded} /> excluded
           </label>
+          <div className={styles.filterField}>
+            <label htmlFor="inst-annotator">Annotator</label>
+            <select id="inst-annotator" name="annotator" defaultValue={q.annotator}>
+              <option value="">Anyone</option>
+              {d.annotators.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className={styles.filterField}>
+            <label htmlFor="inst-reviewed">Reviewed</label>
+            <select id="inst-reviewed" name="reviewed" defaultValue={q.reviewed === "" ? (queue ? "any" : "") : q.reviewed}>
+              <option value={queue ? "any" : ""}>Either</option>
+              <option value="no">Not reviewed</option>
+              <option value="yes">Reviewed</option>
+            </select>
+          </div>
+          <div className={styles.filterField}>
+            <label htmlFor="inst-order">Order</label>
+            <select id="inst-order" name="order" defaultValue={q.order}>
+              <option value="corpus">As in the corpus</option>
+              <option value="agreement">Lowest agreement first</option>
+            </select>
+          </div>
           <label className={styles.check}>
             <input type="checkbox" name="mw" value="1" defaultChecked={q.multiword} /> has multiword
           </label>
@@ -355,7 +442,7 @@ function InstanceView({
       <ol className={`plain ${styles.instances}`} start={page.start + 1}>
         {page.rows.map((r) => (
           <li key={r.item.instanceId}>
-            <InstanceCard r={r} projectId={projectId} />
+            <InstanceCard r={r} projectId={projectId} now={now} />
           </li>
         ))}
       </ol>
@@ -368,15 +455,44 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, k) => x === b[k]);
 }
 
-function Answer({ resp, typed }: { resp: GoldItem["responses"][number] | undefined; typed: TypedAnswer }) {
-  if (typed.kind === "NAME") return <span className={`tag ${styles.kind}`}>NAME</span>;
-  if (typed.kind === "NIL") return <span className={`tag ${styles.kindNil}`}>NIL</span>;
+/** One annotator's answer: each substitute as typed with its adjudication, and what the gold counts when that differs. */
+function Answer({
+  resp,
+  typed,
+  projectId,
+  instanceId,
+  decisions,
+  responseStruck,
+}: {
+  resp: GoldItem["responses"][number] | undefined;
+  typed: TypedAnswer;
+  projectId: number;
+  instanceId: string;
+  decisions: Map<string, DecisionView>;
+  responseStruck: boolean;
+}) {
+  if (typed.kind === "NAME") return <span className={`tag ${styles.kind} ${responseStruck ? styles.struck : ""}`}>NAME</span>;
+  if (typed.kind === "NIL") return <span className={`tag ${styles.kindNil} ${responseStruck ? styles.struck : ""}`}>NIL</span>;
   const subs = resp?.substitutes ?? [];
   const typedSubs = typed.substitutes.map((t) => t.trim());
   return (
     <>
-      {subs.length === 0 ? <span className="muted">none</span> : subs.join("; ")}
-      {!sameList(subs, typedSubs) && typedSubs.length > 0 && <div className="muted small">typed: {typedSubs.join("; ")}</div>}
+      <ul className={styles.subList} aria-label={`${typed.annotator}'s substitutes`}>
+        {typedSubs.map((t) => (
+          <SubstituteCell
+            key={t}
+            projectId={projectId}
+            instanceId={instanceId}
+            annotator={typed.annotator}
+            substitute={t}
+            decision={decisions.get(t) ?? null}
+            responseStruck={responseStruck}
+          />
+        ))}
+      </ul>
+      {!responseStruck && !sameList(subs, typedSubs) && (
+        <div className={`muted small ${styles.inGold}`}>in the gold: {subs.length === 0 ? "nothing" : subs.join("; ")}</div>
+      )}
     </>
   );
 }
@@ -400,7 +516,29 @@ function Breakable({ line }: { line: string }) {
   );
 }
 
-function InstanceCard({ r, projectId }: { r: ReviewInstance; projectId: number }) {
+function decisionView(a: ReviewInstance["adjudications"][number], now: Date): DecisionView {
+  return {
+    id: a.id,
+    action: a.action,
+    substitute: a.substitute,
+    value: a.value,
+    reason: a.reason,
+    decided: `${a.decidedBy ?? "command line"} · ${relativeTime(a.decidedAt, now)}`,
+    decidedTitle: absoluteTime(a.decidedAt),
+    stale: a.stale,
+  };
+}
+
+function InstanceCard({ r, projectId, now }: { r: ReviewInstance; projectId: number; now: Date }) {
+  // Active decisions by annotator: the whole-response strike, and by substitute as typed.
+  const active = new Map<string, { response: DecisionView | null; subs: Map<string, DecisionView> }>();
+  for (const a of r.adjudications) {
+    if (a.undoneAt !== null) continue;
+    let e = active.get(a.annotator);
+    if (!e) active.set(a.annotator, (e = { response: null, subs: new Map() }));
+    if (a.action === "strike-response") e.response = decisionView(a, now);
+    else if (a.substitute !== null) e.subs.set(a.substitute.trim(), decisionView(a, now));
+  }
   const it = r.item;
   const byAnnotator = new Map(it.responses.map((x) => [x.annotator, x]));
   const parsed = parseLexeltItem(it.originalLexelt);
@@ -420,6 +558,8 @@ function InstanceCard({ r, projectId }: { r: ReviewInstance; projectId: number }
           <li className={`tag ${it.mode ? styles.okBadge : styles.plainBadge}`}>{it.mode ? `mode: ${it.mode}` : "no mode"}</li>
           {corrected && <li className={`tag ${styles.warnBadge}`}>PoS {originalPos} → {corrected}</li>}
           {it.multiword && <li className={`tag ${styles.plainBadge}`}>multiword: {it.multiword}</li>}
+          {r.pairwise !== null && <li className={`tag ${styles.plainBadge}`}>agreement {r.pairwise.toFixed(2)}</li>}
+          {r.reviewed && <li className={`tag ${styles.okBadge}`}>reviewed</li>}
         </ul>
       </header>
       {it.excluded !== null && <p className={`small ${styles.reason}`}>Excluded: {it.excluded}</p>}
@@ -439,18 +579,24 @@ function InstanceCard({ r, projectId }: { r: ReviewInstance; projectId: number }
                   <th scope="col">Annotator</th>
                   <th scope="col">Substitutes</th>
                   <th scope="col">Multiword</th>
+                  <th scope="col">Response</th>
                 </tr>
               </thead>
               <tbody>
                 {r.typed.map((t) => {
                   const resp = byAnnotator.get(t.annotator);
+                  const decided = active.get(t.annotator);
+                  const struck = decided?.response != null;
                   return (
-                    <tr key={t.annotator}>
+                    <tr key={t.annotator} className={struck ? styles.struckRow : undefined}>
                       <th scope="row">{t.annotator}</th>
-                      <td>
-                        <Answer resp={resp} typed={t} />
+                      <td data-label="Substitutes">
+                        <Answer resp={resp} typed={t} projectId={projectId} instanceId={it.instanceId} decisions={decided?.subs ?? new Map()} responseStruck={struck} />
                       </td>
-                      <td>{resp?.multiword ?? (t.multiword ? t.multiword : <span className="muted">—</span>)}</td>
+                      <td data-label="Multiword">{resp?.multiword ?? (t.multiword ? t.multiword : <span className="muted">—</span>)}</td>
+                      <td>
+                        <ResponseStrike projectId={projectId} instanceId={it.instanceId} annotator={t.annotator} decision={decided?.response ?? null} />
+                      </td>
                     </tr>
                   );
                 })}
@@ -469,6 +615,11 @@ function InstanceCard({ r, projectId }: { r: ReviewInstance; projectId: number }
         </dl>
       </div>
       <div className={styles.instanceActions}>
+        <ReviewedForm
+          projectId={projectId}
+          instanceId={it.instanceId}
+          reviewed={r.reviewed ? { by: r.reviewed.by ?? "command line", when: relativeTime(r.reviewed.at, now), title: absoluteTime(r.reviewed.at) } : null}
+        />
         <ExclusionForm projectId={projectId} instanceId={it.instanceId} excluded={it.excluded} />
         {parsed && <PosForm projectId={projectId} instanceId={it.instanceId} originalPos={originalPos} correctedPos={corrected} />}
       </div>
@@ -476,28 +627,44 @@ function InstanceCard({ r, projectId }: { r: ReviewInstance; projectId: number }
   );
 }
 
-function describeLog(e: ReviewLogEntry): { what: string; value: string } {
-  if (e.kind === "lemma") {
-    if (e.value === null) return { what: "lemma reset", value: "" };
-    try {
-      const v = JSON.parse(e.value) as { lemma: string; decision: string };
-      return { what: `lemma ${v.decision === "kept" ? "kept as typed" : v.decision}`, value: v.lemma };
-    } catch {
-      return { what: "lemma", value: e.value };
-    }
-  }
-  if (e.kind === "exclusion") return e.value === null ? { what: "put back", value: "" } : { what: "excluded", value: e.value };
-  return e.value === null ? { what: "PoS as loaded", value: "" } : { what: "PoS corrected", value: e.value };
+const KIND_WORDS: Record<ReviewLogRow["kind"], string> = {
+  lemma: "lemma",
+  exclusion: "exclusion",
+  pos: "PoS",
+  strike: "adjudication",
+  correct: "adjudication",
+  "strike-response": "adjudication",
+  undo: "adjudication",
+  reviewed: "review mark",
+};
+
+function describeLog(e: ReviewLogRow): { what: string; detail: string } {
+  if (e.kind === "lemma") return { what: e.decision === "reset" ? "lemma reset" : `lemma ${e.decision === "kept" ? "kept as typed" : e.decision}`, detail: e.value };
+  if (e.kind === "exclusion") return { what: e.decision, detail: e.value };
+  if (e.kind === "pos") return { what: e.decision === "undone" ? "PoS as loaded" : "PoS corrected", detail: e.value };
+  if (e.kind === "reviewed") return { what: e.decision, detail: "" };
+  const sub = e.substitute ? `“${e.substitute}”${e.value ? ` → “${e.value}”` : ""}` : "whole response";
+  return { what: e.decision, detail: `${e.annotator}: ${sub}${e.reason ? ` — ${e.reason}` : ""}` };
 }
 
-function LogView({ log, now, download }: { log: ReviewLogEntry[]; now: Date; download: string }) {
+function LogView({ log, now, download, base }: { log: Paged<ReviewLogRow>; now: Date; download: string; base: string }) {
+  const hrefFor = (p: number) => href(base, { view: "log", gp: p > 1 ? p : undefined });
   return (
     <section aria-labelledby="log-heading">
       <h2 id="log-heading">Review log</h2>
       <p className="muted small">
-        Every decision, newest first{log.length === 100 ? " (the latest 100 here; the CSV holds them all)" : ""}. <a href={download} download>Download the whole log as CSV</a>.
+        Every decision — lemmas, exclusions, PoS corrections, strikes and corrections of answers, undos, review marks — newest first. Download the whole log as{" "}
+        <a href={`${download}?file=log`} download>
+          CSV
+        </a>{" "}
+        or{" "}
+        <a href={`${download}?file=logtsv`} download>
+          TSV
+        </a>
+        .
       </p>
-      {log.length === 0 ? (
+      <Pager page={log} hrefFor={hrefFor} what={["decision", "decisions"]} label="Review log pages" />
+      {log.total === 0 ? (
         <p className="muted">No decisions yet.</p>
       ) : (
         <div className="table-wrap">
@@ -506,27 +673,29 @@ function LogView({ log, now, download }: { log: ReviewLogEntry[]; now: Date; dow
               <tr>
                 <th scope="col">When</th>
                 <th scope="col">Who</th>
+                <th scope="col">Kind</th>
                 <th scope="col">What</th>
                 <th scope="col">Form or instance</th>
                 <th scope="col">Value</th>
               </tr>
             </thead>
             <tbody>
-              {log.map((e, k) => {
-                const { what, value } = describeLog(e);
+              {log.rows.map((e, k) => {
+                const { what, detail } = describeLog(e);
                 return (
-                  <tr key={k}>
+                  <tr key={log.start + k}>
                     <td>
                       <time dateTime={e.at.toISOString()} title={absoluteTime(e.at)}>
                         {relativeTime(e.at, now)}
                       </time>
                     </td>
                     <td>{e.by ?? <span className="muted">command line</span>}</td>
+                    <td>{KIND_WORDS[e.kind]}</td>
                     <td>{what}</td>
                     <td>
                       <code>{e.target}</code>
                     </td>
-                    <td>{value || <span className="muted">—</span>}</td>
+                    <td>{detail || <span className="muted">—</span>}</td>
                   </tr>
                 );
               })}
@@ -534,6 +703,7 @@ function LogView({ log, now, download }: { log: ReviewLogEntry[]; now: Date; dow
           </table>
         </div>
       )}
+      {log.pages > 1 && <Pager page={log} hrefFor={hrefFor} what={["decision", "decisions"]} label="Review log pages, bottom" />}
     </section>
   );
 }

@@ -2,7 +2,7 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { InputError } from "@/lib/server/errors";
 import { projectGold } from "@/lib/server/gold";
-import { goldReviewCsv } from "@/lib/server/gold-review";
+import { goldReviewCsv, goldReviewTsv } from "@/lib/server/gold-review";
 import { requireProject } from "@/lib/server/actor";
 import { errorResponse } from "@/lib/server/http";
 
@@ -14,12 +14,14 @@ const FILES = {
   gold: { suffix: ".gold", type: "text/plain; charset=utf-8" },
   mwgold: { suffix: ".mwgold", type: "text/plain; charset=utf-8" },
   log: { suffix: "-gold-review.csv", type: "text/csv; charset=utf-8" },
+  logtsv: { suffix: "-gold-review.tsv", type: "text/tab-separated-values; charset=utf-8" },
 } as const;
 
 /**
  * Download the project's derived gold (?file=gold) or mwgold (?file=mwgold), as
  * they would be exported now (&fold=1: with case folded, the coordinator's
- * choice; kept as typed otherwise), or the gold review log as CSV (?file=log).
+ * choice; kept as typed otherwise), or the gold review log as CSV (?file=log)
+ * or TSV (?file=logtsv): every decision, adjudications included.
  * Coordinators of the project only.
  */
 export async function GET(req: Request, ctx: Ctx) {
@@ -32,16 +34,17 @@ export async function GET(req: Request, ctx: Ctx) {
     const which = params.get("file") ?? "gold";
     const fold = params.get("fold") === "1";
     if (!Object.hasOwn(FILES, which)) {
-      throw new InputError(`Unknown file "${which}": ask for gold, mwgold or log.`, { file: "One of gold, mwgold, log." });
+      throw new InputError(`Unknown file "${which}": ask for gold, mwgold, log or logtsv.`, { file: "One of gold, mwgold, log, logtsv." });
     }
     const kind = which as keyof typeof FILES;
     let text: string;
     if (kind === "log") text = goldReviewCsv(db, actor, projectId);
+    else if (kind === "logtsv") text = goldReviewTsv(db, actor, projectId);
     else {
       const g = projectGold(db, actor, projectId, { foldCase: fold });
       text = kind === "gold" ? g.gold : g.mwgold;
     }
-    const fileName = project.name.replace(/[^A-Za-z0-9._-]+/g, "-") + (fold && kind !== "log" ? ".case-folded" : "") + FILES[kind].suffix;
+    const fileName = project.name.replace(/[^A-Za-z0-9._-]+/g, "-") + (fold && kind !== "log" && kind !== "logtsv" ? ".case-folded" : "") + FILES[kind].suffix;
     return new Response(text, {
       headers: {
         "Content-Type": FILES[kind].type,

@@ -3,20 +3,21 @@ import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
-import { exportResponses, importResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
+import { exportAdjudicatedResponses } from "@/lib/server/gold-review";
+import { importResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
 
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ projectId: string }> };
 
-/** Download every current response of the project as TSV (coordinators only). */
+/** Download every current response of the project as TSV, with the adjudication columns when any (coordinators only). */
 export async function GET(_req: Request, ctx: Ctx) {
   try {
     const actor = await getActor();
     const projectId = Number((await ctx.params).projectId);
     const db = getDb();
     const project = requireProject(db, actor, projectId, { coordinator: true });
-    const text = exportResponses(db, actor, projectId);
+    const text = exportAdjudicatedResponses(db, actor, projectId);
     const fileName = `${project.name.replace(/[^A-Za-z0-9._-]+/g, "-")}-responses.tsv`;
     return new Response(text, {
       headers: {

@@ -1,0 +1,183 @@
+"use client";
+/**
+ * Per-response adjudication on the Gold review (issue #15): each substitute an
+ * annotator typed can be struck or corrected, and a whole response struck; a
+ * decision shows the original struck through, the correction beside it, who
+ * decided and when, and an Undo button. The server re-checks everything
+ * (lib/server/adjudication.ts).
+ */
+import { useState } from "react";
+import { adjudicateAction, undoAdjudicationAction } from "./actions";
+import styles from "./gold.module.css";
+import { useGoldForm } from "./use-gold-form";
+
+/** An active decision as the card shows it (times formatted on the server). */
+export interface DecisionView {
+  id: number;
+  action: "strike" | "correct" | "strike-response";
+  substitute: string | null;
+  value: string | null;
+  reason: string;
+  /** "coord · 5 min ago" */
+  decided: string;
+  /** The absolute time, for the tooltip. */
+  decidedTitle: string;
+  /** The annotator changed the substitute since: not applied. */
+  stale: boolean;
+}
+
+function Outcome({ state }: { state: ReturnType<typeof useGoldForm>["state"] }) {
+  if (!state) return null;
+  if (state.ok) return <span className={styles.saved}>{state.message}</span>;
+  return (
+    <span className={styles.error} role="alert">
+      {state.message}
+    </span>
+  );
+}
+
+function UndoButton({ projectId, decision, label }: { projectId: number; decision: DecisionView; label: string }) {
+  const { state, pending, onSubmit } = useGoldForm(undoAdjudicationAction, projectId);
+  return (
+    <form onSubmit={onSubmit} className={styles.inlineForm}>
+      <input type="hidden" name="id" value={decision.id} />
+      <button type="submit" className={`secondary ${styles.mini}`} disabled={pending} aria-label={label}>
+        Undo
+      </button>
+      {state && !state.ok && <Outcome state={state} />}
+    </form>
+  );
+}
+
+function DecisionMeta({ d }: { d: DecisionView }) {
+  return (
+    <span className={`muted small ${styles.decidedBy}`} title={d.decidedTitle}>
+      by {d.decided}
+      {d.reason && <> · “{d.reason}”</>}
+      {d.stale && <> · not applied: the annotator has changed this answer since</>}
+    </span>
+  );
+}
+
+/** One typed substitute: its decision (struck or corrected, undoable), or the controls to make one. */
+export function SubstituteCell({
+  projectId,
+  instanceId,
+  annotator,
+  substitute,
+  decision,
+  responseStruck,
+}: {
+  projectId: number;
+  instanceId: string;
+  annotator: string;
+  substitute: string;
+  decision: DecisionView | null;
+  responseStruck: boolean;
+}) {
+  const { state, pending, onSubmit } = useGoldForm(adjudicateAction, projectId);
+  // The form is rendered once opened: a page of twenty instances holds a few hundred substitutes.
+  const [open, setOpen] = useState(false);
+  if (decision) {
+    return (
+      <li className={styles.sub1}>
+        <del className={styles.struck} aria-label={`${substitute}, ${decision.action === "strike" ? "struck" : "corrected"}`}>
+          {substitute}
+        </del>
+        {decision.action === "correct" && (
+          <>
+            {" → "}
+            <ins className={styles.correction}>{decision.value}</ins>
+          </>
+        )}{" "}
+        <DecisionMeta d={decision} />{" "}
+        <UndoButton projectId={projectId} decision={decision} label={`Undo the ${decision.action === "strike" ? "strike" : "correction"} of ${substitute} (${annotator})`} />
+      </li>
+    );
+  }
+  const base = `adj-${instanceId}-${annotator}-${substitute}`.replace(/[^A-Za-z0-9_-]/g, "_");
+  const err = state && !state.ok ? state.errors : undefined;
+  return (
+    <li className={styles.sub1}>
+      <span className={responseStruck ? styles.struck : undefined}>{substitute}</span>
+      {!responseStruck && (
+        <details className={styles.adjudicate} onToggle={(e) => setOpen(e.currentTarget.open)}>
+          <summary aria-label={`Adjudicate ${substitute} (${annotator})`}>Adjudicate</summary>
+          {open && (
+          <form onSubmit={onSubmit} className={styles.adjForm} aria-label={`Adjudicate ${substitute} of ${annotator}`}>
+            <input type="hidden" name="instanceId" value={instanceId} />
+            <input type="hidden" name="annotator" value={annotator} />
+            <input type="hidden" name="substitute" value={substitute} />
+            <label htmlFor={`${base}-reason`}>Reason (optional)</label>
+            <input id={`${base}-reason`} name="reason" maxLength={300} autoComplete="off" />
+            <div className={styles.fieldRow}>
+              <button type="submit" name="action" value="strike" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Strike ${substitute} (${annotator})`}>
+                Strike
+              </button>
+            </div>
+            <label htmlFor={`${base}-value`}>Or correct it to</label>
+            <div className={styles.fieldRow}>
+              <input
+                id={`${base}-value`}
+                name="value"
+                maxLength={60}
+                autoComplete="off"
+                spellCheck={false}
+                aria-invalid={err?.value ? true : undefined}
+                aria-describedby={err?.value ? `${base}-value-error` : undefined}
+              />
+              <button type="submit" name="action" value="correct" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Correct ${substitute} (${annotator})`}>
+                Correct
+              </button>
+            </div>
+            {err?.value && (
+              <div id={`${base}-value-error`} className="field-error" role="alert">
+                {err.value}
+              </div>
+            )}
+            <div aria-live="polite" className="small">
+              {pending ? <span className="muted">Saving…</span> : !err?.value && <Outcome state={state} />}
+            </div>
+          </form>
+          )}
+        </details>
+      )}
+    </li>
+  );
+}
+
+/** Strike the whole response (NAME, NIL or substitutes), or show the strike with Undo. */
+export function ResponseStrike({ projectId, instanceId, annotator, decision }: { projectId: number; instanceId: string; annotator: string; decision: DecisionView | null }) {
+  const { state, pending, onSubmit } = useGoldForm(adjudicateAction, projectId);
+  const [open, setOpen] = useState(false);
+  if (decision) {
+    return (
+      <div className={styles.responseStruck}>
+        <span className={`tag ${styles.badBadge}`}>response struck</span> <DecisionMeta d={decision} />{" "}
+        <UndoButton projectId={projectId} decision={decision} label={`Undo the strike of ${annotator}'s response`} />
+      </div>
+    );
+  }
+  const id = `strike-${instanceId}-${annotator}`.replace(/[^A-Za-z0-9_-]/g, "_");
+  return (
+    <details className={styles.adjudicate} onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary aria-label={`Strike ${annotator}'s whole response`}>Strike response</summary>
+      {open && (
+      <form onSubmit={onSubmit} className={styles.adjForm} aria-label={`Strike ${annotator}'s response`}>
+        <input type="hidden" name="instanceId" value={instanceId} />
+        <input type="hidden" name="annotator" value={annotator} />
+        <label htmlFor={`${id}-reason`}>Reason (optional)</label>
+        <div className={styles.fieldRow}>
+          <input id={`${id}-reason`} name="reason" maxLength={300} autoComplete="off" />
+          <button type="submit" name="action" value="strike-response" className={`secondary ${styles.mini}`} disabled={pending}>
+            Strike
+          </button>
+        </div>
+        <div aria-live="polite" className="small">
+          {pending ? <span className="muted">Saving…</span> : <Outcome state={state} />}
+        </div>
+      </form>
+      )}
+    </details>
+  );
+}

@@ -1,0 +1,132 @@
+import { readFile } from "node:fs/promises";
+import { type Page, expect, test } from "@playwright/test";
+import { signIn } from "./helpers";
+
+// Per-response adjudication on the Gold tab (issue #15). Every change is undone
+// before the test ends, so other specs see the demo as seeded.
+test.describe.configure({ mode: "serial" });
+
+const ORIGINAL = "quiet.a d1 :: silent 4;hushed 2;still 2;calm 1;peaceful 1;";
+
+async function openInstances(page: Page, query: string): Promise<number> {
+  await page.goto("/projects");
+  await page.getByRole("link", { name: /^demo/ }).first().click();
+  await expect(page).toHaveURL(/\/projects\/\d+$/);
+  const id = Number(/\/projects\/(\d+)/.exec(page.url())![1]);
+  await page.goto(`/projects/${id}/gold?${query}`);
+  return id;
+}
+
+async function download(page: Page, link: RegExp): Promise<string> {
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: link }).click();
+  return readFile((await (await downloading).path())!, "utf8");
+}
+
+test("the coordinator strikes and corrects single substitutes, sees the gold line change, marks the instance reviewed, and undoes it all", async ({ page }) => {
+  await signIn(page, "coordinator");
+  const projectId = await openInstances(page, "view=instances&lexelt=quiet.a");
+  const d1 = page.getByRole("article", { name: "quiet.a d1" });
+  const goldLine = d1.locator("dd code").first();
+  await expect(goldLine).toHaveText(ORIGINAL);
+
+  // Strike annotator4's "calm", with a reason.
+  await d1.getByLabel("Adjudicate calm (annotator4)").click();
+  const calmForm = d1.getByRole("form", { name: "Adjudicate calm of annotator4" });
+  await calmForm.getByLabel("Reason (optional)").fill("not quiet in this sense");
+  await calmForm.getByRole("button", { name: "Strike calm (annotator4)" }).click();
+  await expect(goldLine).toHaveText("quiet.a d1 :: silent 4;hushed 2;still 2;peaceful 1;");
+  const struck = d1.getByRole("deletion").filter({ hasText: "calm" });
+  await expect(struck).toBeVisible();
+  await expect(d1).toContainText("by coordinator · just now · “not quiet in this sense”");
+
+  // A correction that breaks the answer rules is refused beside its field; a good one is counted.
+  await d1.getByLabel("Adjudicate peaceful (annotator3)").click();
+  const peaceful = d1.getByRole("form", { name: "Adjudicate peaceful of annotator3" });
+  await peaceful.getByLabel("Or correct it to").fill("quiet");
+  await peaceful.getByRole("button", { name: "Correct peaceful (annotator3)" }).click();
+  await expect(peaceful.getByRole("alert")).toContainText("target word");
+  await expect(goldLine).toHaveText("quiet.a d1 :: silent 4;hushed 2;still 2;peaceful 1;");
+  await peaceful.getByLabel("Or correct it to").fill("hushed");
+  await peaceful.getByRole("button", { name: "Correct peaceful (annotator3)" }).click();
+  await expect(goldLine).toHaveText("quiet.a d1 :: silent 4;hushed 3;still 2;");
+  await expect(d1.getByRole("insertion")).toHaveText("hushed");
+  await expect(d1).toContainText("mode: silent");
+
+  // Mark it reviewed.
+  await d1.getByRole("button", { name: "Mark d1 reviewed" }).click();
+  await expect(d1.getByRole("button", { name: "Un-mark d1 reviewed" })).toBeVisible();
+  await expect(d1.getByRole("list", { name: "Status" })).toContainText("reviewed");
+
+  // Screenshots of the Gold tab with the decisions shown.
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `test-results/screens/gold-tab-${width}.png` });
+    await d1.screenshot({ path: `test-results/screens/gold-adjudication-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // The downloads: the gold has the adjudicated line; the responses carry the decisions; the originals are kept.
+  const gold = await download(page, /Download gold/);
+  expect(gold.split("\n")).toContain("quiet.a d1 :: silent 4;hushed 3;still 2;");
+  const responses = (await download(page, /Responses with adjudication/)).split("\n");
+  expect(responses[0]).toBe("annotator\tlexelt\tinstance\tanswer\tmultiword\tadjudicated\tadjudication");
+  expect(responses.find((l) => l.startsWith("annotator4\tquiet.a\td1\t"))).toMatch(/^annotator4\tquiet\.a\td1\thushed;silent;calm\t\thushed;silent\tstruck "calm" by coordinator /);
+  expect(responses.find((l) => l.startsWith("annotator3\tquiet.a\td1\t"))).toMatch(/^annotator3\tquiet\.a\td1\tsilent;peaceful\t\tsilent;hushed\tcorrected "peaceful" to "hushed" by coordinator /);
+
+  // The review queue leaves reviewed instances out and puts the least agreement first.
+  await page.goto(`/projects/${projectId}/gold?view=queue`);
+  await expect(page.getByRole("heading", { name: "Review queue" })).toBeVisible();
+  await expect(page.getByRole("article", { name: "quiet.a d1" })).toHaveCount(0);
+  const figures = (await page.getByRole("list", { name: "Status" }).allInnerTexts())
+    .map((t) => /agreement (\d\.\d\d)/.exec(t)?.[1])
+    .filter((x): x is string => x !== undefined)
+    .map(Number);
+  expect(figures.length).toBeGreaterThan(1);
+  expect(figures).toEqual([...figures].sort((a, b) => a - b));
+  await page.getByLabel("Reviewed", { exact: true }).selectOption("yes");
+  await expect(page).toHaveURL(/reviewed=yes/);
+  await expect(page.getByRole("article", { name: "quiet.a d1" })).toBeVisible();
+
+  // The review log lists each decision with who made it.
+  await page.goto(`/projects/${projectId}/gold?view=log`);
+  const log = page.getByRole("table", { name: "Review log" });
+  await expect(log.getByRole("row").nth(1)).toContainText("reviewed");
+  await expect(log.getByRole("row").nth(2)).toContainText("corrected");
+  await expect(log.getByRole("row").nth(2)).toContainText("annotator3: “peaceful” → “hushed”");
+  await expect(log.getByRole("row").nth(3)).toContainText("struck");
+  await expect(log.getByRole("row").nth(3)).toContainText("coordinator");
+
+  // Undo everything: the gold line is as seeded again, and the undos are logged.
+  await page.goto(`/projects/${projectId}/gold?view=instances&lexelt=quiet.a`);
+  await d1.getByRole("button", { name: "Undo the strike of calm (annotator4)" }).click();
+  await expect(goldLine).toHaveText("quiet.a d1 :: silent 4;hushed 3;still 2;calm 1;");
+  await d1.getByRole("button", { name: "Undo the correction of peaceful (annotator3)" }).click();
+  await expect(goldLine).toHaveText(ORIGINAL);
+  await expect(d1.getByRole("deletion")).toHaveCount(0);
+  await d1.getByRole("button", { name: "Un-mark d1 reviewed" }).click();
+  await expect(d1.getByRole("button", { name: "Mark d1 reviewed" })).toBeVisible();
+  const csv = (await download(page, /Review log \(CSV\)/)).trim().split("\r\n");
+  expect(csv.slice(-5).map((r) => r.split(",").slice(1, 5).join(","))).toEqual([
+    "coordinator,correct,d1,corrected",
+    "coordinator,reviewed,d1,reviewed",
+    "coordinator,undo,d1,undone (struck)",
+    "coordinator,undo,d1,undone (corrected)",
+    "coordinator,reviewed,d1,un-marked reviewed",
+  ]);
+});
+
+test("an annotator cannot adjudicate: the Gold page sends them away and the actions refuse them", async ({ page }) => {
+  await signIn(page, "coordinator");
+  const id = await openInstances(page, "view=queue");
+  await page.context().clearCookies();
+  await signIn(page, "annotator1");
+  await page.goto(`/projects/${id}/gold?view=queue`);
+  await expect(page).toHaveURL(/\/annotate/);
+  await expect(page.getByRole("button", { name: /Strike/ })).toHaveCount(0);
+  // The responses export (which carries the decisions) is the coordinator's only.
+  const res = await page.request.get(`/api/projects/${id}/responses`);
+  expect(res.status()).toBe(403);
+  expect(await page.request.get(`/api/projects/${id}/gold?file=logtsv`).then((r) => r.status())).toBe(403);
+});
