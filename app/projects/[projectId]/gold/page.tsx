@@ -158,7 +158,7 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
 
       {d.problems.length > 0 && (
         <div className="notice warn" role="status">
-          <strong>{plural(d.problems.length, "problem")} in the derivation.</strong> The files are written without what each one names.
+          <strong>{plural(d.problems.length, "problem")} in the derivation.</strong> Each says below what the gold files do about it (most leave out the answer or line named).
           <details className={styles.problems} open={d.problems.length <= 5}>
             <summary>{d.problems.length <= 5 ? "The problems" : `All ${d.problems.length} problems`}</summary>
             <ul>
