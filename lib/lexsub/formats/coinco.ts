@@ -62,6 +62,11 @@ export interface CoincoToken {
 export function parseCoinco(text: string, file: string): DatasetParseResult {
   const errors: DatasetError[] = [];
   const notes: string[] = [];
+  const doctype = /<!DOCTYPE/i.exec(text);
+  if (doctype) {
+    errors.push({ where: `${file}:${lineAt(text, doctype.index)}`, field: "DOCTYPE", message: "a document type declaration is not allowed (CoInCo has none; it could declare entities)" });
+    return { format: "coinco", instances: [], errors, notes };
+  }
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
     errors.push({ where: `${file}:${valid.err.line}`, field: "XML", message: valid.err.msg });
