@@ -33,7 +33,7 @@ export default async function DatasetsPage({ params }: { params: Promise<{ proje
         scoring; the formats are described in docs/datasets.md.
       </p>
 
-      <section aria-labelledby="held-heading">
+      <section aria-labelledby="held-heading" style={{ marginBottom: "1rem" }}>
         <h2 id="held-heading">In this project</h2>
         {summary.formats.length === 0 ? (
           <p className="muted">No dataset imported yet ({summary.instances} instances from lexelt XML or none).</p>
@@ -62,12 +62,12 @@ export default async function DatasetsPage({ params }: { params: Promise<{ proje
       </section>
 
       <section aria-labelledby="import-heading" className="panel">
-        <h2 id="import-heading">Import</h2>
+        <h2 id="import-heading" style={{ marginTop: 0 }}>Import</h2>
         <DatasetImportForm projectId={id} />
       </section>
 
       <section aria-labelledby="export-heading" className="panel">
-        <h2 id="export-heading">Download the gold</h2>
+        <h2 id="export-heading" style={{ marginTop: 0 }}>Download the gold</h2>
         <p className="muted small">The project&rsquo;s gold now: imported entries plus the annotators&rsquo; responses through the lemma review, exclusions left out.</p>
         <DatasetExport projectId={id} />
       </section>
