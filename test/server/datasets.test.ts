@@ -100,6 +100,23 @@ describe("CoInCo import", () => {
   });
 });
 
+describe("scoring against a project's imported gold", () => {
+  it("credits a best run with the CoInCo counts (hand-computed)", async () => {
+    const { scoreBoard, uploadRun } = await import("../../lib/server/scoring");
+    const { db, coord, project } = projectFixture();
+    importDataset(db, coord, project.id, { format: "coinco", fileName: "coinco-small.xml", bytes: sample("coinco-small.xml") });
+    uploadRun(db, coord, project.id, { fileName: "sys.best", text: "harbour.n 903 :: port\nbright.a 902 :: sunny;light\n" });
+    const board = scoreBoard(db, coord, project.id, { kind: "project" });
+    // T: all six targets (|H| >= 2). 903: 5 / (1 * 6); 902: (4 + 1) / (2 * 6).
+    // Modes: 901 wheel, 902 sunny, 903 port, 905 skipper (904 and 906 tie); both first guesses hit theirs.
+    expect(board.runs[0].figures).toMatchObject({ total: 6, attempted: 2, totalWithMode: 4, attemptedWithMode: 2 });
+    const f = board.runs[0].figures as { precision: number; recall: number; modePrecision: number; modeRecall: number };
+    expect(f.precision).toBeCloseTo((5 / 6 + 5 / 12) / 2, 10);
+    expect(f.recall).toBeCloseTo((5 / 6 + 5 / 12) / 6, 10);
+    expect([f.modePrecision, f.modeRecall]).toEqual([1, 0.5]);
+  });
+});
+
 describe("SWORDS round trip", () => {
   it("keeps every target, substitute and label count of our sample", () => {
     const bytes = sample("swords-small.json");
