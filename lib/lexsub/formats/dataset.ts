@@ -117,6 +117,18 @@ export function lineAt(text: string, offset: number): number {
   return line;
 }
 
+/** 1-based lines of ascending character offsets, in one pass over the text. */
+export function linesAt(text: string, offsets: readonly number[]): number[] {
+  const out: number[] = [];
+  let line = 1;
+  let i = 0;
+  for (const o of offsets) {
+    for (; i < o && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+    out.push(line);
+  }
+  return out;
+}
+
 /** Common tail of the "lost" reports. */
 export function countLoss(lost: string[], n: number, what: string): void {
   if (n > 0) lost.push(`${n} ${what}`);
