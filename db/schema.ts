@@ -398,3 +398,49 @@ export const accountAudit = sqliteTable(
   },
   (t) => [index("account_audit_target").on(t.targetId, t.at)],
 );
+
+/**
+ * Instances imported from a dataset (CoInCo, SWORDS, TSAR/MLSP): the format's own
+ * fields for the target that the lexelt model has no place for (JSON), kept so an
+ * export writes them back. See docs/datasets.md.
+ */
+export const datasetInstances = sqliteTable(
+  "dataset_instances",
+  {
+    instanceRef: integer("instance_ref")
+      .primaryKey()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    format: text("format", { enum: ["coinco", "swords", "tsar"] }).notNull(),
+    meta: text("meta").notNull().default("{}"),
+    importedBy: integer("imported_by").references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index("dataset_instances_project").on(t.projectId)],
+);
+
+/**
+ * A dataset's gold entries per instance, as imported: the substitute, how many
+ * annotators gave it, SWORDS's labels (JSON list, in file order) and other fields
+ * (JSON). The derived gold adds these counts to the annotators' responses.
+ */
+export const datasetGold = sqliteTable(
+  "dataset_gold",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    instanceRef: integer("instance_ref")
+      .notNull()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    substitute: text("substitute").notNull(),
+    count: integer("count").notNull(),
+    labels: text("labels"),
+    meta: text("meta"),
+  },
+  (t) => [uniqueIndex("dataset_gold_instance_position").on(t.instanceRef, t.position), index("dataset_gold_project").on(t.projectId)],
+);

@@ -7,11 +7,18 @@ export function register(program: Command): void {
   dbOption(
     program
       .command("import")
-      .argument("<file>", "lexelt XML file (the task's format)")
+      .argument("<file>", "lexelt XML file (the task's format), or a dataset format: coinco, swords, tsar")
+      .argument("[dataset]", "with a format first: the dataset file (CoInCo XML, SWORDS JSON or .json.gz, TSAR/MLSP TSV)")
       .requiredOption("--project <name>", "the project to load it into")
       .option("-q, --quiet", "do not list the repairs")
-      .description("load a lexelt XML file into a project (all or nothing)"),
-  ).action(async (file: string, opts: { project: string; db?: string; quiet?: boolean }) => {
+      .option("--create", "datasets: create the project (in the same transaction as the import)")
+      .option("--id-prefix <prefix>", "tsar: instance ids are PREFIX:line (default: the file name without extension)")
+      .description("load a lexelt XML file, or a dataset (`import coinco|swords|tsar FILE`), into a project (all or nothing)"),
+  ).action(async (file: string, dataset: string | undefined, opts: { project: string; db?: string; quiet?: boolean; create?: boolean; idPrefix?: string }) => {
+    if (dataset !== undefined || ["coinco", "swords", "tsar"].includes(file)) {
+      const { importDatasetFile } = await import("./datasets");
+      return importDatasetFile(file, dataset, opts);
+    }
     let bytes: Buffer;
     try {
       const st = fs.statSync(file);

@@ -19,6 +19,7 @@ import { register as lfi } from "./lfi";
 import { register as score } from "./score";
 import { register as backup } from "./backup";
 import { register as gold } from "./gold";
+import { register as datasets } from "./datasets";
 import { register as init } from "./init";
 import { register as start } from "./start";
 import { register as doctor } from "./doctor";
@@ -36,6 +37,8 @@ export const commands: Register[] = [
   score,
   backup,
   gold,
+  // After gold: adds coinco/swords/tsar to its export command.
+  datasets,
   init,
   start,
   doctor,

@@ -11,7 +11,9 @@ import "server-only";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
-import { goldReviewLog, instances, lemmaOverrides, lexelts, users } from "../../db/schema";
+import { datasetGold, goldReviewLog, instances, lemmaOverrides, lexelts, users } from "../../db/schema";
+import { type ImportedGold, withImportedGold } from "../lexsub/dataset-gold";
+import type { GoldEntry } from "../lexsub/formats/gold";
 import { type AgreementOptions, type AgreementReport, computeAgreement } from "../lexsub/agreement";
 import { type GoldResult, correctedItem, deriveGold, formatGold, formatMwGold } from "../lexsub/gold";
 import { MAX_LEMMA_LENGTH, parseLemmaDecisionsTsv } from "../lexsub/formats/lemma-decisions";
@@ -45,6 +47,8 @@ export interface GoldInputs {
   /** Ids of active substitute decisions whose substitute the annotator has since changed (not applied). */
   staleAdjudications: Set<number>;
   lemmaRows: { form: string; lemma: string; decision: LemmaDecision; decidedBy: string | null; decidedAt: Date }[];
+  /** Gold imported from a dataset (CoInCo, SWORDS, TSAR): instance id → entries with a positive count. */
+  imported?: ImportedGold;
 }
 
 /** Everything the derivation reads, in corpus order (responses by annotator name within an instance). */
@@ -89,6 +93,7 @@ export function goldInputs(db: Db, actor: Actor, projectId: number): GoldInputs 
       adjudications: active,
       staleAdjudications: adjudicated.stale,
       lemmaRows,
+      imported: importedGold(db, projectId),
     };
   });
 }
@@ -110,12 +115,38 @@ export interface ProjectGold {
   mwgold: string;
 }
 
-export function deriveProjectGold(inputs: GoldInputs, options: GoldExportOptions = {}): GoldResult {
+/** The gold from the annotators' responses alone (the lemma review applied). */
+export function deriveResponseGold(inputs: GoldInputs, options: GoldExportOptions = {}): GoldResult {
   return deriveGold(inputs.instances, inputs.responses, {
     lemmaTable: lemmaTable(inputs.lemmaRows),
     propose: proposeLemma,
     foldCase: options.foldCase === true,
   });
+}
+
+/** The project's gold: the responses' gold with any imported dataset gold added (docs/datasets.md). */
+export function deriveProjectGold(inputs: GoldInputs, options: GoldExportOptions = {}): GoldResult {
+  const result = deriveResponseGold(inputs, options);
+  return inputs.imported ? withImportedGold(result, inputs.imported) : result;
+}
+
+/** The imported dataset gold of a project, positive counts only, in file order per instance. */
+function importedGold(db: Db, projectId: number): ImportedGold {
+  const rows = db
+    .select({ instanceId: instances.instanceId, substitute: datasetGold.substitute, count: datasetGold.count })
+    .from(datasetGold)
+    .innerJoin(instances, eq(instances.id, datasetGold.instanceRef))
+    .where(eq(datasetGold.projectId, projectId))
+    .orderBy(asc(datasetGold.instanceRef), asc(datasetGold.position))
+    .all();
+  const out = new Map<string, GoldEntry[]>();
+  for (const r of rows) {
+    if (r.count <= 0) continue;
+    let list = out.get(r.instanceId);
+    if (!list) out.set(r.instanceId, (list = []));
+    list.push({ substitute: r.substitute, count: r.count });
+  }
+  return out;
 }
 
 /** The project's gold and mwgold, derived now from the stored responses and the review. */
@@ -133,7 +164,8 @@ export function projectAgreement(
   options: AgreementOptions = {},
 ): { project: ProjectRow; gold: GoldResult; agreement: AgreementReport } {
   const inputs = goldInputs(db, actor, projectId);
-  const gold = deriveProjectGold(inputs);
+  // Agreement is between annotators: imported dataset counts name no annotator, so they stay out.
+  const gold = deriveResponseGold(inputs);
   return { project: inputs.project, gold, agreement: computeAgreement(gold.items, options) };
 }
 

@@ -18,6 +18,7 @@ import { findProjectByName, requireProject, SYSTEM } from "../../lib/server/acto
 import { agreementDownload, agreementPageData } from "../../lib/server/agreement";
 import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/assignments";
 import { importLexeltXml } from "../../lib/server/corpus";
+import { datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
 import {
   acceptAllProposals,
   decideLemma,
@@ -92,6 +93,11 @@ const CALLS: Call[] = [
     },
   },
   { name: "projectOverview", expect: COORDINATOR, call: (w, k) => projectOverview(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  // datasets.ts
+  { name: "importDataset", expect: COORDINATOR, call: (w, k) => importDataset(w.db, w.actor(k), w.p.id, { format: "tsar", fileName: "t.tsv", bytes: enc("a swift reply\tswift\tquick\tquick\n") }) },
+  { name: "importDatasetAsNewProject", expect: ANY_COORDINATOR, call: (w, k) => importDatasetAsNewProject(w.db, w.actor(k), "new dataset", { format: "tsar", fileName: "t.tsv", bytes: enc("a swift reply\tswift\tquick\n") }) },
+  { name: "exportDataset", expect: COORDINATOR, call: (w, k) => exportDataset(w.db, w.actor(k), w.p.id, "swords"), check: noOtherProject },
+  { name: "datasetSummary", expect: COORDINATOR, call: (w, k) => datasetSummary(w.db, w.actor(k), w.p.id), check: noOtherProject },
   // corpus.ts
   { name: "importLexeltXml", expect: COORDINATOR, call: (w, k) => importLexeltXml(w.db, w.actor(k), w.p.id, { fileName: "x.xml", bytes: enc(EXTRA_XML) }) },
   // assignments.ts

@@ -9,6 +9,7 @@ const TABS = [
   { href: "/gold", label: "Gold" },
   { href: "/agreement", label: "Agreement" },
   { href: "/scoring", label: "Scoring" },
+  { href: "/datasets", label: "Datasets" },
 ];
 
 /** The coordinator's sections of one project. */

@@ -110,7 +110,7 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
     <>
       <h1>Gold</h1>
       <p className="muted">
-        {d.project.name} · derived now from the stored responses, through the lemma review, exclusions and PoS corrections below
+        {d.project.name} · derived now from the stored responses (plus any gold imported on the Datasets tab), through the lemma review, exclusions and PoS corrections below
       </p>
 
       <section aria-labelledby="summary-heading">

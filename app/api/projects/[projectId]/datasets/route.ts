@@ -1,0 +1,70 @@
+import { getActor } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { requireProject } from "@/lib/server/actor";
+import { maxImportBytes } from "@/lib/server/corpus";
+import { exportDataset, importDataset, isDatasetFormat } from "@/lib/server/datasets";
+import { InputError } from "@/lib/server/errors";
+import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
+
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ projectId: string }> };
+
+function formatOf(v: unknown): "coinco" | "swords" | "tsar" {
+  if (!isDatasetFormat(v)) throw new InputError(`Unknown dataset format "${String(v ?? "")}": choose CoInCo, SWORDS or TSAR.`, { format: "Choose a format." });
+  return v;
+}
+
+/** Import a dataset file (multipart: format, file, idPrefix) into the project. Coordinators of the project only. */
+export async function POST(req: Request, ctx: Ctx) {
+  try {
+    assertSameOrigin(req);
+    const actor = await getActor();
+    const projectId = Number((await ctx.params).projectId);
+    const db = getDb();
+    requireProject(db, actor, projectId, { coordinator: true });
+    const limit = maxImportBytes();
+    const mb = (n: number) => (n / 1048576).toFixed(1);
+    const declared = Number(req.headers.get("content-length") ?? 0);
+    if (declared > limit + FORM_OVERHEAD_BYTES) {
+      return Response.json({ ok: false, message: `The upload is ${mb(declared)} MB, over the import limit of ${mb(limit)} MB; nothing was imported.` }, { status: 413 });
+    }
+    const form = await readFormLimited(req, limit + FORM_OVERHEAD_BYTES, `The upload is over the import limit of ${mb(limit)} MB; nothing was imported.`);
+    const format = formatOf(form.get("format"));
+    const file = form.get("file");
+    if (!(file instanceof File) || file.size === 0) throw new InputError("Choose a dataset file to import.", { file: "Choose a file." });
+    const prefix = form.get("idPrefix");
+    const idPrefix = typeof prefix === "string" && prefix.trim() !== "" ? prefix.trim() : undefined;
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const report = importDataset(db, actor, projectId, { format, fileName: file.name, bytes, idPrefix });
+    return Response.json({ ok: true, report });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}
+
+/**
+ * Download the project's gold in a dataset format (?format=coinco|swords|tsar), or
+ * with &report=1 only what that format could not carry (JSON). Coordinators of the
+ * project only.
+ */
+export async function GET(req: Request, ctx: Ctx) {
+  try {
+    const actor = await getActor();
+    const projectId = Number((await ctx.params).projectId);
+    const params = new URL(req.url).searchParams;
+    const format = formatOf(params.get("format"));
+    const out = exportDataset(getDb(), actor, projectId, format, { goldOnly: params.get("goldOnly") === "1" });
+    if (params.get("report") === "1") return Response.json({ ok: true, format, written: out.written, lost: out.lost }, { headers: { "Cache-Control": "no-store" } });
+    return new Response(out.text, {
+      headers: {
+        "Content-Type": out.contentType,
+        "Content-Disposition": `attachment; filename="${out.fileName}"`,
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+      },
+    });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

@@ -1,0 +1,153 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useRef, useState } from "react";
+
+type Format = "coinco" | "swords" | "tsar";
+const FORMATS: { value: Format; label: string; accept: string; hint: string }[] = [
+  { value: "coinco", label: "CoInCo XML", accept: ".xml,text/xml,application/xml", hint: "<document><sent>… with <token id> targets and <subst lemma freq>; substitutes become a gold with counts, the problematic flag is kept." },
+  { value: "swords", label: "SWORDS JSON", accept: ".json,.gz,application/json,application/gzip", hint: "contexts, targets with offsets, substitutes and their labels (.json or .json.gz); every label is kept." },
+  { value: "tsar", label: "TSAR / MLSP TSV", accept: ".tsv,.txt,text/tab-separated-values,text/plain", hint: "sentence, complex word, annotations (a substitute given by k annotators appears k times)." },
+];
+
+type ImportResult = { ok: true; report: { message: string } } | { ok: false; message: string; details?: string[] };
+
+export function DatasetImportForm({ projectId }: { projectId: number }) {
+  const router = useRouter();
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [format, setFormat] = useState<Format>("coinco");
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<ImportResult | null>(null);
+  const f = FORMATS.find((x) => x.value === format)!;
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const file = fileRef.current?.files?.[0];
+    if (!file) {
+      setResult({ ok: false, message: `Choose a ${f.label} file to import.` });
+      return;
+    }
+    setBusy(true);
+    setResult(null);
+    const body = new FormData(e.currentTarget);
+    try {
+      const res = await fetch(`/api/projects/${projectId}/datasets`, { method: "POST", body });
+      const json = (await res.json()) as ImportResult;
+      setResult(json);
+      if (json.ok) {
+        if (fileRef.current) fileRef.current.value = "";
+        router.refresh();
+      }
+    } catch {
+      setResult({ ok: false, message: "The upload did not reach the server; nothing was imported." });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form onSubmit={onSubmit}>
+      <div className="field">
+        <label htmlFor="dataset-format">Format</label>
+        <select id="dataset-format" name="format" value={format} onChange={(e) => setFormat(e.target.value as Format)}>
+          {FORMATS.map((x) => (
+            <option key={x.value} value={x.value}>
+              {x.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="dataset-file">Dataset file</label>
+        <input id="dataset-file" ref={fileRef} type="file" name="file" accept={f.accept} />
+        <div className="muted small">{f.hint}</div>
+      </div>
+      {format === "tsar" && (
+        <div className="field">
+          <label htmlFor="dataset-prefix">Instance id prefix</label>
+          <input id="dataset-prefix" type="text" name="idPrefix" placeholder="the file name" aria-describedby="dataset-prefix-hint" />
+          <div id="dataset-prefix-hint" className="muted small">
+            Instances are named prefix:line.
+          </div>
+        </div>
+      )}
+      <button type="submit" disabled={busy}>
+        {busy ? "Importing…" : "Import"}
+      </button>
+      <div aria-live="polite">
+        {result && result.ok && (
+          <div className="notice ok" role="status">
+            {result.report.message}
+          </div>
+        )}
+        {result && !result.ok && (
+          <div className="notice error" role="alert">
+            {result.message}
+            {result.details && result.details.length > 1 && (
+              <details className="repairs">
+                <summary>All {result.details.length} problems</summary>
+                <pre>{result.details.join("\n")}</pre>
+              </details>
+            )}
+          </div>
+        )}
+      </div>
+    </form>
+  );
+}
+
+type Report = { ok: true; written: number; lost: string[] } | { ok: false; message: string };
+
+export function DatasetExport({ projectId }: { projectId: number }) {
+  const [reports, setReports] = useState<Partial<Record<Format, Report>>>({});
+  const [busy, setBusy] = useState<Format | null>(null);
+  const base = `/api/projects/${projectId}/datasets`;
+
+  async function check(format: Format) {
+    setBusy(format);
+    try {
+      const res = await fetch(`${base}?format=${format}&report=1`);
+      const json = (await res.json()) as Report;
+      setReports((r) => ({ ...r, [format]: json }));
+    } catch {
+      setReports((r) => ({ ...r, [format]: { ok: false, message: "The server did not answer." } }));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <ul className="plain dataset-exports">
+      {FORMATS.map((f) => {
+        const r = reports[f.value];
+        return (
+          <li key={f.value} className="field">
+            <div className="account-actions">
+              <a className="button" href={`${base}?format=${f.value}`} download>
+                Download {f.label}
+              </a>
+              <button type="button" className="secondary" onClick={() => check(f.value)} disabled={busy === f.value}>
+                What {f.label} cannot carry
+              </button>
+            </div>
+            {r && (
+              <div className={`notice ${r.ok ? "warn" : "error"} small`} role="status" aria-label={`${f.label} report`}>
+                {r.ok ? (
+                  <>
+                    {r.written} instances written.
+                    <ul>
+                      {r.lost.map((l) => (
+                        <li key={l}>{l}</li>
+                      ))}
+                    </ul>
+                  </>
+                ) : (
+                  r.message
+                )}
+              </div>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,76 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { requireCoordinatorPage } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { requireProject } from "@/lib/server/actor";
+import { type DatasetSummary, datasetSummary } from "@/lib/server/datasets";
+import { NotFoundError } from "@/lib/server/errors";
+import { DatasetExport, DatasetImportForm } from "./forms";
+
+export const metadata: Metadata = { title: "Datasets" };
+export const dynamic = "force-dynamic";
+
+const NAMES: Record<string, string> = { coinco: "CoInCo", swords: "SWORDS", tsar: "TSAR / MLSP" };
+
+export default async function DatasetsPage({ params }: { params: Promise<{ projectId: string }> }) {
+  const actor = await requireCoordinatorPage();
+  const id = Number((await params).projectId);
+  const db = getDb();
+  let summary: DatasetSummary;
+  let name: string;
+  try {
+    name = requireProject(db, actor, id, { coordinator: true }).name;
+    summary = datasetSummary(db, actor, id);
+  } catch (e) {
+    if (e instanceof NotFoundError) notFound();
+    throw e;
+  }
+  return (
+    <>
+      <h1>Datasets</h1>
+      <p className="muted">
+        {name} · CoInCo, SWORDS and TSAR/MLSP files in and out. An imported gold&rsquo;s counts join the Gold tab, its downloads and
+        scoring; the formats are described in docs/datasets.md.
+      </p>
+
+      <section aria-labelledby="held-heading" style={{ marginBottom: "1rem" }}>
+        <h2 id="held-heading">In this project</h2>
+        {summary.formats.length === 0 ? (
+          <p className="muted">No dataset imported yet ({summary.instances} instances from lexelt XML or none).</p>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Format</th>
+                  <th scope="col" className="num">Instances</th>
+                  <th scope="col" className="num">Gold entries</th>
+                </tr>
+              </thead>
+              <tbody>
+                {summary.formats.map((f) => (
+                  <tr key={f.format}>
+                    <td>{NAMES[f.format] ?? f.format}</td>
+                    <td className="num">{f.instances}</td>
+                    <td className="num">{f.entries}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="import-heading" className="panel">
+        <h2 id="import-heading" style={{ marginTop: 0 }}>Import</h2>
+        <DatasetImportForm projectId={id} />
+      </section>
+
+      <section aria-labelledby="export-heading" className="panel">
+        <h2 id="export-heading" style={{ marginTop: 0 }}>Download the gold</h2>
+        <p className="muted small">The project&rsquo;s gold now: imported entries plus the annotators&rsquo; responses through the lemma review, exclusions left out.</p>
+        <DatasetExport projectId={id} />
+      </section>
+    </>
+  );
+}

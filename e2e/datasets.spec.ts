@@ -1,0 +1,74 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { type Page, expect, test } from "@playwright/test";
+import { signIn } from "./helpers";
+
+const sample = (name: string) => path.resolve(import.meta.dirname, "../samples/datasets", name);
+
+async function newProject(page: Page): Promise<number> {
+  await page.goto("/projects");
+  const name = `datasets ${Date.now()}`;
+  await page.getByLabel("Project name").fill(name);
+  await page.getByRole("button", { name: "Create project" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(name);
+  return Number(/\/projects\/(\d+)/.exec(page.url())![1]);
+}
+
+async function shoot(page: Page, name: string) {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (!dir) return;
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
+
+async function importFile(page: Page, format: string, file: string) {
+  await page.getByLabel("Format").selectOption({ label: format });
+  await page.getByLabel("Dataset file").setInputFiles(sample(file));
+  await page.getByRole("button", { name: "Import" }).click();
+}
+
+test("the coordinator imports SWORDS and TSAR samples on the Datasets page and downloads them back", async ({ page }) => {
+  await signIn(page, "coordinator");
+  const id = await newProject(page);
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Datasets" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Datasets");
+  await expect(page.getByText("No dataset imported yet")).toBeVisible();
+
+  // A refused file: the located error, nothing written.
+  await page.getByLabel("Format").selectOption({ label: "TSAR / MLSP TSV" });
+  await page.getByLabel("Dataset file").setInputFiles({ name: "bad.tsv", mimeType: "text/plain", buffer: Buffer.from("a calm sea\tstorm\trough\n") });
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "bad.tsv" })).toContainText('bad.tsv:1: complex word (column 2): "storm" does not occur in the sentence; nothing was imported.');
+  await expect(page.getByText("No dataset imported yet")).toBeVisible();
+
+  await importFile(page, "SWORDS JSON", "swords-small.json");
+  await expect(page.getByRole("status").filter({ hasText: "swords-small.json" })).toContainText("added 3 instances, 3 lexelts and 6 gold entries");
+  await importFile(page, "TSAR / MLSP TSV", "tsar-small.tsv");
+  await expect(page.getByRole("status").filter({ hasText: "tsar-small.tsv" })).toContainText("added 2 instances");
+  const held = page.getByRole("table");
+  await expect(held.getByRole("row", { name: /SWORDS/ })).toContainText("6");
+  await expect(held.getByRole("row", { name: /TSAR/ })).toContainText("2");
+
+  // Download SWORDS: the sample comes back whole (TSAR lines are no SWORDS targets, so they get new ids).
+  const [swords] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download SWORDS JSON" }).click()]);
+  const doc = JSON.parse(await readFile((await swords.path())!, "utf8"));
+  const original = JSON.parse(await readFile(sample("swords-small.json"), "utf8"));
+  for (const [tid, t] of Object.entries(original.targets)) expect(doc.targets[tid]).toEqual(t);
+  for (const [sid, l] of Object.entries(original.substitute_labels)) expect(doc.substitute_labels[sid]).toEqual(l);
+
+  // Download TSAR: the two sample lines come back column for column.
+  const [tsar] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download TSAR / MLSP TSV" }).click()]);
+  const lines = (await readFile((await tsar.path())!, "utf8")).trimEnd().split("\n");
+  for (const l of (await readFile(sample("tsar-small.tsv"), "utf8")).trimEnd().split("\n")) expect(lines).toContain(l);
+
+  await page.getByRole("button", { name: "What TSAR / MLSP TSV cannot carry" }).click();
+  await expect(page.getByRole("status", { name: "TSAR / MLSP TSV report" })).toContainText("5 instances written");
+  await shoot(page, "datasets");
+
+  // The Gold tab shows the imported counts.
+  await page.goto(`/projects/${id}/gold?view=instances`);
+  await expect(page.getByText("account book").first()).toBeVisible();
+});

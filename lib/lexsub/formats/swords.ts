@@ -1,0 +1,247 @@
+/**
+ * SWORDS (Lee et al. 2021) JSON ↔ instances and a gold with label counts.
+ *
+ * `{contexts: id → {context, extra}, targets: id → {context_id, target, offset, pos,
+ * extra}, substitutes: id → {target_id, substitute, extra}, substitutes_lemmatized,
+ * substitute_labels: id → [TRUE|FALSE|UNSURE|TRUE_IMPLICIT|FALSE_IMPLICIT…]}`.
+ * Each target becomes an instance (id = the target id, context split at the
+ * character offset, lexelt = CoInCo lemma or the target lower-cased, `.pos`); each
+ * substitute an entry whose count is its TRUE + TRUE_IMPLICIT labels and which
+ * keeps every label in order, its id and extra, so JSON → project → JSON gives the
+ * same object back. Pure (node:crypto only, for ids of new substitutes).
+ */
+import { createHash } from "node:crypto";
+import {
+  type DatasetEntry,
+  type DatasetError,
+  type DatasetInstance,
+  type DatasetParseResult,
+  type ExportItem,
+  type ExportResult,
+  POS_LETTER,
+  POS_NAME,
+  countLoss,
+  lexeltLemma,
+  lineAt,
+  mergedEntries,
+} from "./dataset";
+import { parseLexeltItem } from "../types";
+
+export const SWORDS_LABELS = ["TRUE", "FALSE", "UNSURE", "TRUE_IMPLICIT", "FALSE_IMPLICIT"] as const;
+const LABELS = new Set<string>(SWORDS_LABELS);
+/** Labels that count as an annotator giving the substitute. */
+const POSITIVE = new Set(["TRUE", "TRUE_IMPLICIT"]);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const key = (k: string) => `[${JSON.stringify(k)}]`;
+
+export function parseSwords(text: string, file: string): DatasetParseResult {
+  const errors: DatasetError[] = [];
+  const notes: string[] = [];
+  const fail = (where: string, field: string, message: string) => errors.push({ where: `${file}: ${where}`, field, message });
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    const msg = (e as Error).message;
+    const m = /position (\d+)/.exec(msg);
+    errors.push({ where: m ? `${file}:${lineAt(text, Number(m[1]))}` : file, field: "JSON", message: msg });
+    return { format: "swords", instances: [], errors, notes };
+  }
+  if (!isObject(doc)) {
+    fail("$", "document", "not a JSON object");
+    return { format: "swords", instances: [], errors, notes };
+  }
+  for (const f of ["contexts", "targets", "substitutes", "substitute_labels"]) if (!isObject(doc[f])) fail(`$.${f}`, f, "missing or not an object");
+  if (errors.length > 0) return { format: "swords", instances: [], errors, notes };
+  const contexts = doc.contexts as Record<string, unknown>;
+  const targets = doc.targets as Record<string, unknown>;
+  const substitutes = doc.substitutes as Record<string, unknown>;
+  const labels = doc.substitute_labels as Record<string, unknown>;
+  const lemmatized = doc.substitutes_lemmatized;
+  if (lemmatized !== undefined && typeof lemmatized !== "boolean") fail("$.substitutes_lemmatized", "substitutes_lemmatized", "not true or false");
+
+  const instances: DatasetInstance[] = [];
+  const byTarget = new Map<string, DatasetInstance>();
+  const usedContexts = new Set<string>();
+  for (const [tid, t] of Object.entries(targets)) {
+    const where = `$.targets${key(tid)}`;
+    if (!isObject(t)) {
+      fail(where, "target", "not an object");
+      continue;
+    }
+    const { context_id: cid, target, offset, pos } = t;
+    if (typeof cid !== "string" || !isObject(contexts[cid])) {
+      fail(`${where}.context_id`, "context_id", `${JSON.stringify(cid)} names no context in $.contexts`);
+      continue;
+    }
+    const ctx = contexts[cid] as Record<string, unknown>;
+    if (typeof ctx.context !== "string") {
+      fail(`$.contexts${key(cid)}.context`, "context", "missing or not a string");
+      continue;
+    }
+    if (typeof target !== "string" || target === "") {
+      fail(`${where}.target`, "target", "missing or empty");
+      continue;
+    }
+    if (typeof offset !== "number" || !Number.isInteger(offset) || offset < 0) {
+      fail(`${where}.offset`, "offset", `${JSON.stringify(offset)} is not a character offset`);
+      continue;
+    }
+    const context = ctx.context;
+    if (context.slice(offset, offset + target.length) !== target) {
+      fail(`${where}.offset`, "offset", `the context holds ${JSON.stringify(context.slice(offset, offset + target.length))} at ${offset}, not the target ${JSON.stringify(target)}`);
+      continue;
+    }
+    const letter = typeof pos === "string" ? POS_LETTER[pos] : undefined;
+    if (!letter) {
+      fail(`${where}.pos`, "pos", `${JSON.stringify(pos)} is not NOUN, VERB, ADJ or ADV`);
+      continue;
+    }
+    if (/\s/.test(tid) || tid === "") {
+      fail(where, "id", "a target id must be non-empty with no spaces (it is the instance id)");
+      continue;
+    }
+    const extra = t.extra;
+    const lemmaSource = isObject(extra) && typeof extra.coinco_lemma === "string" && extra.coinco_lemma.trim() !== "" ? extra.coinco_lemma : target.toLowerCase();
+    const lemma = lexeltLemma(lemmaSource);
+    usedContexts.add(cid);
+    const inst: DatasetInstance = {
+      instanceId: tid,
+      lexelt: `${lemma}.${letter}`,
+      lemma,
+      pos: letter,
+      before: context.slice(0, offset),
+      head: target,
+      after: context.slice(offset + target.length),
+      meta: {
+        format: "swords",
+        contextId: cid,
+        ...(ctx.extra !== undefined ? { contextExtra: ctx.extra } : {}),
+        pos,
+        ...(extra !== undefined ? { extra } : {}),
+        ...(lemmatized !== undefined ? { lemmatized } : {}),
+      },
+      entries: [],
+      where: `${file}: ${where}`,
+    };
+    instances.push(inst);
+    byTarget.set(tid, inst);
+  }
+  for (const [sid, s] of Object.entries(substitutes)) {
+    const where = `$.substitutes${key(sid)}`;
+    if (!isObject(s)) {
+      fail(where, "substitute", "not an object");
+      continue;
+    }
+    const inst = typeof s.target_id === "string" ? byTarget.get(s.target_id) : undefined;
+    if (!inst) {
+      if (!(typeof s.target_id === "string" && s.target_id in targets)) fail(`${where}.target_id`, "target_id", `${JSON.stringify(s.target_id)} names no target in $.targets`);
+      continue;
+    }
+    if (typeof s.substitute !== "string" || s.substitute.trim() === "" || s.substitute.includes(";")) {
+      fail(`${where}.substitute`, "substitute", `${JSON.stringify(s.substitute)} is empty, not a string or holds a ";"`);
+      continue;
+    }
+    const ls = labels[sid];
+    if (!Array.isArray(ls)) {
+      fail(`$.substitute_labels${key(sid)}`, "substitute_labels", "missing or not a list for this substitute");
+      continue;
+    }
+    const bad = ls.findIndex((l) => typeof l !== "string" || !LABELS.has(l));
+    if (bad >= 0) {
+      fail(`$.substitute_labels${key(sid)}[${bad}]`, "label", `${JSON.stringify(ls[bad])} is not one of ${SWORDS_LABELS.join(", ")}`);
+      continue;
+    }
+    if (inst.entries.some((e) => e.substitute === s.substitute)) {
+      fail(`${where}.substitute`, "substitute", `${JSON.stringify(s.substitute)} is listed twice for target ${s.target_id}`);
+      continue;
+    }
+    const entry: DatasetEntry = {
+      substitute: s.substitute,
+      count: (ls as string[]).filter((l) => POSITIVE.has(l)).length,
+      labels: [...(ls as string[])],
+      meta: { id: sid, ...(s.extra !== undefined ? { extra: s.extra } : {}) },
+    };
+    inst.entries.push(entry);
+  }
+  for (const sid of Object.keys(labels)) if (!(sid in substitutes)) fail(`$.substitute_labels${key(sid)}`, "substitute_labels", "labels for a substitute not in $.substitutes");
+  const unused = Object.keys(contexts).filter((c) => !usedContexts.has(c)).length;
+  if (unused > 0) notes.push(`${unused} contexts hold no target and were not imported`);
+  return { format: "swords", instances, errors, notes };
+}
+
+function sha1(s: string): string {
+  return createHash("sha1").update(s).digest("hex");
+}
+
+/**
+ * A project's gold as SWORDS JSON. Imported SWORDS targets come back with their
+ * ids, offsets, extra and every label; other instances get new ids (SHA1 of their
+ * content) and, for each gold substitute given by k annotators, k TRUE labels.
+ */
+export function writeSwords(items: readonly ExportItem[]): ExportResult {
+  const lost: string[] = [];
+  const contexts: Record<string, unknown> = {};
+  const targets: Record<string, unknown> = {};
+  const substitutes: Record<string, unknown> = {};
+  const labels: Record<string, string[]> = {};
+  let lemmatized: boolean | undefined;
+  let names = 0;
+  let mw = 0;
+  let excluded = 0;
+  let noPos = 0;
+  let written = 0;
+  let fresh = 0;
+  for (const item of items) {
+    if (item.excluded !== null) {
+      excluded++;
+      continue;
+    }
+    const m = item.meta && item.meta.format === "swords" ? item.meta : null;
+    const context = item.before + item.head + item.after;
+    let cid: string;
+    let tid: string;
+    if (m) {
+      cid = String(m.contextId);
+      tid = item.instanceId;
+      contexts[cid] = m.contextExtra !== undefined ? { context, extra: m.contextExtra } : { context };
+      const t: Record<string, unknown> = { context_id: cid, target: item.head, offset: item.before.length, pos: m.pos };
+      if (m.extra !== undefined) t.extra = m.extra;
+      targets[tid] = t;
+      if (typeof m.lemmatized === "boolean") lemmatized = lemmatized === undefined ? m.lemmatized : lemmatized && m.lemmatized;
+    } else {
+      fresh++;
+      const letter = parseLexeltItem(item.lexelt)?.pos ?? "";
+      const pos = POS_NAME[letter];
+      if (!pos) noPos++;
+      cid = `c:${sha1(context)}`;
+      contexts[cid] = { context, extra: { lexgold_instance: item.instanceId } };
+      tid = `t:${sha1(JSON.stringify([cid, item.head, item.before.length, pos ?? null]))}`;
+      targets[tid] = { context_id: cid, target: item.head, offset: item.before.length, pos: pos ?? null, extra: { lexgold_instance: item.instanceId, lexelt: item.lexelt } };
+    }
+    const { entries, names: n } = mergedEntries(item);
+    names += n;
+    if (item.mwEntries.length > 0) mw++;
+    for (const e of entries) {
+      const known = typeof e.meta?.id === "string" ? e.meta.id : null;
+      const sid = known ?? `s:${sha1(JSON.stringify([tid, e.substitute]))}`;
+      const s: Record<string, unknown> = { target_id: tid, substitute: e.substitute };
+      if (e.meta && "extra" in e.meta) s.extra = e.meta.extra;
+      else if (!known) s.extra = { sources: ["lexgold"] };
+      substitutes[sid] = s;
+      labels[sid] = e.labels ?? Array.from({ length: e.count }, () => "TRUE");
+    }
+    written++;
+  }
+  // The gold's substitutes are lemmatised (the lemma review), so new targets say so.
+  const flag = fresh > 0 ? (lemmatized ?? true) && true : lemmatized;
+  const doc = { contexts, targets, substitutes, ...(flag !== undefined ? { substitutes_lemmatized: flag } : {}), substitute_labels: labels };
+  countLoss(lost, excluded, "excluded instances were left out");
+  countLoss(lost, names, "NAME answers (pn) were dropped: SWORDS has no proper-name entry");
+  countLoss(lost, mw, "instances had multiword answers, which SWORDS cannot carry");
+  countLoss(lost, noPos, "instances have a PoS other than n, v, a, r and were written with pos null");
+  if (items.some((i) => i.derived.length > 0)) lost.push("annotators' substitutes are written as TRUE labels only: SWORDS's FALSE and UNSURE judgements have no source in free responses");
+  lost.push("modes are not written: SWORDS keeps labels, not modes");
+  return { text: JSON.stringify(doc) + "\n", lost, written };
+}

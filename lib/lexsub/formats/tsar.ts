@@ -1,0 +1,158 @@
+/**
+ * TSAR-2022 / MLSP 2024 TSV ↔ instances and a gold with counts.
+ *
+ * `sentence<TAB>complex word<TAB>annotation 1<TAB>…` (the `_none` files stop after
+ * the complex word). A substitute given by k annotators appears k times: its count
+ * is k. Each line becomes an instance (id = prefix:line, lexelt = the complex word
+ * lower-cased `.x`, since the format gives no PoS; the head = the complex word's
+ * first whole-word occurrence in the sentence, else its first occurrence). The
+ * annotations are also kept in file order, so an unchanged gold is written back
+ * column for column. Pure.
+ */
+import {
+  type DatasetEntry,
+  type DatasetError,
+  type DatasetInstance,
+  type DatasetParseResult,
+  type ExportItem,
+  type ExportResult,
+  countLoss,
+  lexeltLemma,
+  mergedEntries,
+} from "./dataset";
+
+/** The PoS letter of TSAR lexelts: the format has none. */
+export const TSAR_POS = "x";
+
+/** Default instance-id prefix: the file name without directory and extension, spaces as "_". */
+export function tsarPrefix(file: string): string {
+  const base = file.split(/[\\/]/).pop() ?? file;
+  return base.replace(/\.(tsv|txt|csv)$/i, "").replace(/\s+/g, "_") || "tsar";
+}
+
+/** Where the complex word stands: a whole-word occurrence if any, else the first. */
+function locate(sentence: string, word: string): number {
+  const isWordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
+  for (let at = sentence.indexOf(word); at >= 0; at = sentence.indexOf(word, at + 1)) {
+    if (!isWordChar(sentence[at - 1]) && !isWordChar(sentence[at + word.length])) return at;
+  }
+  return sentence.indexOf(word);
+}
+
+export function parseTsar(text: string, file: string, options: { idPrefix?: string } = {}): DatasetParseResult {
+  const errors: DatasetError[] = [];
+  const notes: string[] = [];
+  const instances: DatasetInstance[] = [];
+  const prefix = options.idPrefix ?? tsarPrefix(file);
+  if (/\s/.test(prefix)) errors.push({ where: file, field: "id prefix", message: "must hold no spaces" });
+  const lines = text.split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  let notFound = 0;
+  lines.forEach((raw, i) => {
+    const n = i + 1;
+    const where = `${file}:${n}`;
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.trim() === "") {
+      errors.push({ where, field: "line", message: "empty line" });
+      return;
+    }
+    const cols = line.split("\t");
+    if (cols.length < 2) {
+      errors.push({ where, field: "complex word", message: "missing: a line is sentence<TAB>complex word<TAB>annotations…" });
+      return;
+    }
+    const [sentence, word, ...annotations] = cols;
+    if (sentence.trim() === "") return void errors.push({ where, field: "sentence (column 1)", message: "empty" });
+    if (word.trim() === "") return void errors.push({ where, field: "complex word (column 2)", message: "empty" });
+    const empty = annotations.findIndex((a) => a.trim() === "");
+    if (empty >= 0) return void errors.push({ where, field: `annotation ${empty + 1} (column ${empty + 3})`, message: "empty" });
+    const semi = annotations.findIndex((a) => a.includes(";"));
+    if (semi >= 0) return void errors.push({ where, field: `annotation ${semi + 1} (column ${semi + 3})`, message: `"${annotations[semi]}" holds a ";", which no gold line can carry` });
+    const at = locate(sentence, word);
+    if (at < 0) {
+      notFound++;
+      return void errors.push({ where, field: "complex word (column 2)", message: `"${word}" does not occur in the sentence` });
+    }
+    const entries: DatasetEntry[] = [];
+    for (const a of annotations) {
+      const hit = entries.find((e) => e.substitute === a);
+      if (hit) hit.count++;
+      else entries.push({ substitute: a, count: 1, labels: null, meta: null });
+    }
+    const lemma = lexeltLemma(word.toLowerCase());
+    instances.push({
+      instanceId: `${prefix}:${n}`,
+      lexelt: `${lemma}.${TSAR_POS}`,
+      lemma,
+      pos: TSAR_POS,
+      before: sentence.slice(0, at),
+      head: word,
+      after: sentence.slice(at + word.length),
+      meta: { format: "tsar", line: n, annotations },
+      entries,
+      where,
+    });
+  });
+  if (lines.length === 0) errors.push({ where: file, field: "file", message: "no lines" });
+  return { format: "tsar", instances, errors, notes };
+}
+
+/** Same multiset of annotations? */
+function sameAnnotations(stored: readonly string[], entries: readonly DatasetEntry[]): boolean {
+  const counts = new Map<string, number>();
+  for (const a of stored) counts.set(a, (counts.get(a) ?? 0) + 1);
+  if (counts.size !== entries.length) return false;
+  return entries.every((e) => counts.get(e.substitute) === e.count);
+}
+
+/**
+ * A project's gold as TSAR TSV: one line per instance (not excluded), the sentence,
+ * the head, then each substitute repeated by its count. An imported line whose gold
+ * is unchanged keeps its original column order; otherwise count descending.
+ * `goldOnly` (default false) leaves out instances without a substitute, which the
+ * `_gold` files never hold; with it off they are written as `_none` lines.
+ */
+export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: boolean } = {}): ExportResult {
+  const lost: string[] = [];
+  const out: string[] = [];
+  let names = 0;
+  let mw = 0;
+  let excluded = 0;
+  let tabs = 0;
+  let empty = 0;
+  let written = 0;
+  for (const item of items) {
+    if (item.excluded !== null) {
+      excluded++;
+      continue;
+    }
+    const { entries, names: n } = mergedEntries(item);
+    names += n;
+    if (item.mwEntries.length > 0) mw++;
+    const sentence = item.before + item.head + item.after;
+    const fields = [sentence, item.head];
+    if (fields.some((f) => /[\t\n\r]/.test(f))) tabs++;
+    const positive = entries.filter((e) => e.count > 0);
+    if (positive.length === 0) {
+      empty++;
+      if (options.goldOnly) continue;
+    }
+    const stored = item.meta?.format === "tsar" && Array.isArray(item.meta.annotations) ? (item.meta.annotations as string[]) : null;
+    let annotations: string[];
+    if (stored && sameAnnotations(stored, positive)) annotations = stored;
+    else {
+      annotations = [];
+      const sorted = positive.map((e, i) => ({ e, i })).sort((a, b) => b.e.count - a.e.count || a.i - b.i);
+      for (const { e } of sorted) for (let k = 0; k < e.count; k++) annotations.push(e.substitute);
+    }
+    out.push([...fields.map((f) => f.replace(/[\t\n\r]+/g, " ")), ...annotations].join("\t"));
+    written++;
+  }
+  countLoss(lost, excluded, "excluded instances were left out");
+  countLoss(lost, names, "NAME answers (pn) were dropped: TSAR has no proper-name entry");
+  countLoss(lost, mw, "instances had multiword answers, which TSAR cannot carry");
+  countLoss(lost, tabs, "contexts held tabs or line breaks, written as spaces");
+  if (empty > 0) lost.push(options.goldOnly ? `${empty} instances without a substitute were left out` : `${empty} instances without a substitute were written with no annotation column`);
+  lost.push("lexelts (lemma and PoS) and instance ids are not written: TSAR lines are the sentence and the complex word only");
+  return { text: out.map((l) => l + "\n").join(""), lost, written };
+}

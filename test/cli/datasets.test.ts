@@ -1,0 +1,45 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const bin = path.resolve(__dirname, "../../bin/lexgold");
+const samples = path.resolve(__dirname, "../../samples/datasets");
+const dir = mkdtempSync(path.join(os.tmpdir(), "lexgold-datasets-"));
+const db = path.join(dir, "cli.db");
+
+function lexgold(args: string[]) {
+  const r = spawnSync(bin, args, { encoding: "utf8", env: { ...process.env, LEXGOLD_DB: db } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe("lexgold import/export of datasets", () => {
+  it("imports a TSAR file into a new project and exports it back byte for byte; SWORDS into it, losses on stderr", () => {
+    const tsv = path.join(samples, "tsar-small.tsv");
+    const imp = lexgold(["import", "tsar", tsv, "--project", "simplify", "--create"]);
+    expect(imp.status, imp.stderr).toBe(0);
+    expect(imp.stdout).toMatch(/tsar-small\.tsv: 2 targets \(tsar\); added 2 instances, 2 lexelts and 6 gold entries\./);
+    const out = lexgold(["export", "tsar", "--project", "simplify"]);
+    expect(out.status).toBe(0);
+    expect(out.stdout).toBe(readFileSync(tsv, "utf8"));
+    expect(out.stderr).toMatch(/not carried: lexelts \(lemma and PoS\) and instance ids are not written/);
+
+    expect(lexgold(["import", "swords", path.join(samples, "swords-small.json"), "--project", "simplify"]).status).toBe(0);
+    const json = path.join(dir, "out.json");
+    const sw = lexgold(["export", "swords", "--project", "simplify", "-o", json]);
+    expect(sw.stderr).toMatch(/lexgold: 5 instances written as swords/);
+    const doc = JSON.parse(readFileSync(json, "utf8"));
+    expect(doc.substitute_labels["s:2"]).toEqual(["TRUE_IMPLICIT", "TRUE", "UNSURE", "FALSE", "TRUE", "TRUE", "FALSE", "TRUE", "TRUE", "FALSE"]);
+  });
+
+  it("refuses a bad file with its line and field, creating no project", () => {
+    const bad = path.join(dir, "bad.tsv");
+    writeFileSync(bad, "a calm sea\tcalm\tstill\nthe second\tmissing\tx\n");
+    const r = lexgold(["import", "tsar", bad, "--project", "never", "--create"]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/lexgold: bad\.tsv:2: complex word \(column 2\): "missing" does not occur in the sentence; nothing was imported\./);
+    expect(lexgold(["project", "list"]).stdout).not.toMatch(/never/);
+    expect(lexgold(["import", "semcor", bad, "--project", "simplify"]).stderr).toMatch(/unknown dataset format "semcor"/);
+  });
+});

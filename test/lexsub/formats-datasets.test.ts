@@ -1,0 +1,72 @@
+/** The dataset readers and writers on items that did not come from the dataset (lexelt XML + responses). */
+import { describe, expect, it } from "vitest";
+import { parseCoinco, writeCoinco } from "../../lib/lexsub/formats/coinco";
+import { type ExportItem, mergedEntries } from "../../lib/lexsub/formats/dataset";
+import { parseSwords, writeSwords } from "../../lib/lexsub/formats/swords";
+import { parseTsar, writeTsar } from "../../lib/lexsub/formats/tsar";
+
+const item = (over: Partial<ExportItem> = {}): ExportItem => ({
+  lexelt: "calm.a",
+  instanceId: "c1",
+  before: "a ",
+  head: "calm",
+  after: " & quiet <sea>",
+  excluded: null,
+  meta: null,
+  imported: [],
+  derived: [
+    { substitute: "still", count: 3 },
+    { substitute: "pn", count: 1 },
+    { substitute: "serene", count: 1 },
+  ],
+  mwEntries: [{ substitute: "calm down", count: 1 }],
+  ...over,
+});
+
+describe("mergedEntries", () => {
+  it("adds response counts to imported entries (SWORDS labels as TRUE) and counts NAME answers apart", () => {
+    const m = mergedEntries(item({ imported: [{ substitute: "still", count: 1, labels: ["TRUE", "FALSE"], meta: { id: "s:1" } }] }));
+    expect(m.names).toBe(1);
+    expect(m.entries).toEqual([
+      { substitute: "still", count: 4, labels: ["TRUE", "FALSE", "TRUE", "TRUE", "TRUE"], meta: { id: "s:1" } },
+      { substitute: "serene", count: 1, labels: null, meta: null },
+    ]);
+  });
+});
+
+describe("writers read back by their readers", () => {
+  it("CoInCo: one sentence holding the target token, escaped, with the counts", () => {
+    const out = writeCoinco([item()]);
+    const back = parseCoinco(out.text, "out.xml");
+    expect(back.errors).toEqual([]);
+    expect(back.instances).toHaveLength(1);
+    expect(back.instances[0]).toMatchObject({ instanceId: "c1", lexelt: "calm.a", before: "a ", head: "calm", after: " & quiet <sea>" });
+    expect(back.instances[0].entries.map((e) => [e.substitute, e.count])).toEqual([["still", 3], ["serene", 1]]);
+    expect(out.lost.join(" ")).toMatch(/1 NAME answers .* dropped.*1 instances had multiword answers/s);
+  });
+
+  it("SWORDS: a new target at the head's offset, counts as TRUE labels", () => {
+    const out = writeSwords([item(), item({ instanceId: "c2", excluded: "noise" })]);
+    const back = parseSwords(out.text, "out.json");
+    expect(back.errors).toEqual([]);
+    expect(back.instances).toHaveLength(1);
+    expect(back.instances[0]).toMatchObject({ lexelt: "calm.a", before: "a ", head: "calm", after: " & quiet <sea>" });
+    expect(back.instances[0].entries.map((e) => [e.substitute, e.labels])).toEqual([["still", ["TRUE", "TRUE", "TRUE"]], ["serene", ["TRUE"]]]);
+    expect(out.lost.join(" ")).toMatch(/1 excluded instances were left out/);
+  });
+
+  it("TSAR: the sentence, the head and each substitute repeated by its count", () => {
+    const out = writeTsar([item()]);
+    expect(out.text).toBe("a calm & quiet <sea>\tcalm\tstill\tstill\tstill\tserene\n");
+    const back = parseTsar(out.text, "out.tsv");
+    expect(back.instances[0]).toMatchObject({ instanceId: "out:1", before: "a ", head: "calm", lexelt: "calm.x" });
+  });
+
+  it.each([
+    ["a cat scattered the cat food", "cat", "a "],
+    ["scattered cats, then a cat", "cat", "scattered cats, then a "],
+    ["concatenate", "cat", "con"],
+  ])("TSAR finds the complex word whole before any part of a word: %s", (sentence, word, before) => {
+    expect(parseTsar(`${sentence}\t${word}\tx\n`, "t.tsv").instances[0].before).toBe(before);
+  });
+});

@@ -1,0 +1,55 @@
+/** The Datasets route: upload (multipart) and download, with the same checks as the lexelt upload. */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { projectFixture } from "../support/db";
+
+const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));
+vi.mock("@/lib/auth/session", () => ({ getActor: async () => session.actor }));
+vi.mock("@/lib/db", () => ({ getDb: () => session.db }));
+const route = await import("../../app/api/projects/[projectId]/datasets/route");
+
+const origin = "http://lexgold.test:3000";
+const saved = process.env.NEXTAUTH_URL;
+beforeEach(() => (process.env.NEXTAUTH_URL = origin));
+afterEach(() => (saved === undefined ? delete process.env.NEXTAUTH_URL : (process.env.NEXTAUTH_URL = saved)));
+
+const swords = readFileSync(path.resolve(__dirname, "../../samples/datasets/swords-small.json"));
+
+function upload(projectId: number, format: string, headers: Record<string, string> = { origin }) {
+  const form = new FormData();
+  form.append("format", format);
+  form.append("file", new File([swords], "swords-small.json"));
+  return route.POST(new Request(`${origin}/api/projects/${projectId}/datasets`, { method: "POST", headers, body: form }), { params: Promise.resolve({ projectId: String(projectId) }) });
+}
+const download = (projectId: number, query: string) =>
+  route.GET(new Request(`${origin}/api/projects/${projectId}/datasets?${query}`), { params: Promise.resolve({ projectId: String(projectId) }) });
+
+describe("datasets route", () => {
+  it("imports an upload and downloads it back unchanged, with a loss report on request", async () => {
+    const { db, coord, project } = projectFixture();
+    Object.assign(session, { db, actor: coord });
+    const res = await upload(project.id, "swords");
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(((await res.json()) as { report: { instancesAdded: number } }).report.instancesAdded).toBe(3);
+    const file = await download(project.id, "format=swords");
+    expect(file.headers.get("content-disposition")).toBe('attachment; filename="p.swords.json"');
+    expect(JSON.parse(await file.text())).toEqual(JSON.parse(swords.toString("utf8")));
+    const report = (await (await download(project.id, "format=tsar&report=1")).json()) as { written: number; lost: string[] };
+    expect(report.written).toBe(3);
+    expect(report.lost.join(" ")).toMatch(/lexelts \(lemma and PoS\) and instance ids are not written/);
+  });
+
+  it("refuses an annotator (403), another origin, and an unknown format, writing nothing", async () => {
+    const { db, coord, ann, project } = projectFixture();
+    Object.assign(session, { db, actor: ann });
+    expect((await upload(project.id, "swords")).status).toBe(403);
+    expect((await download(project.id, "format=swords")).status).toBe(403);
+    Object.assign(session, { actor: coord });
+    expect((await upload(project.id, "swords", { origin: "http://evil.example" })).status).toBe(403);
+    const bad = await upload(project.id, "semcor");
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/Unknown dataset format "semcor"/);
+    expect((db.$client.prepare("select count(*) as n from instances").get() as { n: number }).n).toBe(0);
+  });
+});
