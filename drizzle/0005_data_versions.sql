@@ -1,0 +1,5 @@
+CREATE TABLE `data_versions` (
+	`project_id` integer PRIMARY KEY NOT NULL,
+	`version` integer DEFAULT 0 NOT NULL,
+	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade
+);
