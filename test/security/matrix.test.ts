@@ -15,7 +15,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { accountAuditLog, changeOwnPassword, failedSignIns, listAccounts, removeMember, resetPassword, setAccountDisabled } from "../../lib/server/accounts";
 import { findProjectByName, requireProject, SYSTEM } from "../../lib/server/actor";
-import { agreementDownload, agreementPageData } from "../../lib/server/agreement";
+import { agreementDownload, agreementPageData, agreementPageView } from "../../lib/server/agreement";
+import { derive } from "../../lib/server/derive-pool";
+import { runDeriveJob } from "../../lib/server/derive-jobs";
 import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/assignments";
 import { importLexeltXml } from "../../lib/server/corpus";
 import {
@@ -216,6 +218,27 @@ const CALLS: Call[] = [
   // agreement.ts
   { name: "agreementPageData", expect: COORDINATOR, call: (w, k) => agreementPageData(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "agreementDownload", expect: COORDINATOR, call: (w, k) => agreementDownload(w.db, w.actor(k), w.p.id, { format: "csv", table: "items" }), check: noOtherProject },
+  { name: "agreementPageView", expect: COORDINATOR, call: (w, k) => agreementPageView(w.db, w.actor(k), w.p.id, { sort: "pairwise" }), check: noOtherProject },
+  // derive-pool.ts / derive-jobs.ts (the app's way to the above, on a worker thread for a file database)
+  {
+    name: "derive agreementPage",
+    expect: COORDINATOR,
+    call: (w, k) => derive(w.db, { op: "agreementPage", actor: w.actor(k), projectId: w.p.id, query: {} }),
+    check: noOtherProject,
+  },
+  { name: "derive goldPage", expect: COORDINATOR, call: (w, k) => derive(w.db, { op: "goldPage", actor: w.actor(k), projectId: w.p.id, query: {} }), check: noOtherProject },
+  {
+    name: "derive goldFile",
+    expect: COORDINATOR,
+    call: (w, k) => derive(w.db, { op: "goldFile", actor: w.actor(k), projectId: w.p.id, file: "gold", foldCase: false }),
+    check: noOtherProject,
+  },
+  {
+    name: "runDeriveJob agreementDownload",
+    expect: COORDINATOR,
+    call: (w, k) => runDeriveJob(w.db, { op: "agreementDownload", actor: w.actor(k), projectId: w.p.id, query: { format: "json" } }),
+    check: noOtherProject,
+  },
   { name: "listRuns", expect: COORDINATOR, call: (w, k) => listRuns(w.db, w.actor(k), w.p.id) },
   { name: "uploadRun", expect: COORDINATOR, call: (w, k) => uploadRun(w.db, w.actor(k), w.p.id, { fileName: "s.best", bytes: enc(RUN) }) },
   { name: "deleteRun", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => deleteRun(w.db, w.actor(k), w.p.id, id)) },

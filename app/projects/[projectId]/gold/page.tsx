@@ -8,7 +8,8 @@ import type { GoldItem } from "@/lib/lexsub/gold";
 import { parseLexeltItem } from "@/lib/lexsub/types";
 import { NotFoundError } from "@/lib/server/errors";
 import { type ReviewLogEntry, goldReviewHistory } from "@/lib/server/gold";
-import { type GoldPageData, type Paged, type ReviewInstance, type TypedAnswer, goldPageData } from "@/lib/server/gold-review";
+import { type GoldPageData, type Paged, type ReviewInstance, type TypedAnswer } from "@/lib/server/gold-review";
+import { derive } from "@/lib/server/derive-pool";
 import { absoluteTime, relativeTime } from "../progress/time";
 import { FilterForm } from "./filters";
 import styles from "./gold.module.css";
@@ -67,7 +68,8 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
   let d: GoldPageData;
   let log: ReviewLogEntry[] = [];
   try {
-    d = goldPageData(db, actor, id, { lemmas: lemmaQuery, instances: instanceQuery });
+    // Derived on the worker thread (cached until the next change): the request thread only waits.
+    d = await derive(db, { op: "goldPage", actor, projectId: id, query: { lemmas: lemmaQuery, instances: instanceQuery } });
     if (view === "log") log = goldReviewHistory(db, actor, id, 100);
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
