@@ -19,6 +19,27 @@ export function median(values: readonly number[]): number | null {
   return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
+/**
+ * How many of the annotator's responses carry a time, and the median of those
+ * times (ms), from the index on (project, user, active_ms): a count over the
+ * range, then the middle one or two rows at an OFFSET — no response is read
+ * into JavaScript.
+ */
+export function timedMedian(db: Pick<Db, "$client">, projectId: number, userId: number): { timed: number; medianMs: number | null } {
+  const { n } = db.$client
+    .prepare("select count(*) as n from responses where project_id = ? and user_id = ? and active_ms is not null")
+    .get(projectId, userId) as { n: number };
+  if (n === 0) return { timed: 0, medianMs: null };
+  const middle = (
+    db.$client
+      .prepare(
+        "select active_ms as ms from responses indexed by responses_project_user_active where project_id = ? and user_id = ? and active_ms is not null order by active_ms limit ? offset ?",
+      )
+      .all(projectId, userId, n % 2 === 1 ? 1 : 2, (n - 1) >> 1) as { ms: number }[]
+  ).map((r) => r.ms);
+  return { timed: n, medianMs: middle.length === 1 ? middle[0] : (middle[0] + middle[1]) / 2 };
+}
+
 export interface AnnotatorProgress {
   userId: number;
   name: string;
@@ -104,17 +125,6 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     ...others.map((o) => ({ ...o, member: false })),
   ].sort((a, b) => a.name.localeCompare(b.name));
 
-  const times = new Map<number, number[]>();
-  for (const r of db
-    .select({ userId: responses.userId, ms: responses.activeMs })
-    .from(responses)
-    .where(and(eq(responses.projectId, projectId), isNotNull(responses.activeMs)))
-    .all()) {
-    const list = times.get(r.userId) ?? [];
-    list.push(r.ms!);
-    times.set(r.userId, list);
-  }
-
   const doneIn = new Map(perLexelt.map((r) => [`${r.userId}:${r.lexeltId}`, r.n]));
   const instancesOf = new Map(lx.map((l) => [l.id, l.instances]));
   const assignedTo = new Map<number, Set<number>>();
@@ -132,8 +142,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
       const at = r.last instanceof Date ? r.last : r.last === null ? null : new Date(r.last as unknown as number);
       if (at && (!last || at > last)) last = at;
     }
-    const ms = times.get(person.userId) ?? [];
-    const med = median(ms);
+    const { timed, medianMs: med } = timedMedian(db, projectId, person.userId);
     return {
       userId: person.userId,
       name: person.name,
@@ -144,7 +153,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
       restricted: person.member && mine.length < allLexeltIds.length,
       lastActivity: last,
       medianSeconds: med === null ? null : med / 1000,
-      timed: ms.length,
+      timed,
     };
   });
 

@@ -1,0 +1,1 @@
+CREATE INDEX `responses_project_user_active` ON `responses` (`project_id`,`user_id`,`active_ms`);
