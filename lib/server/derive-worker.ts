@@ -1,12 +1,11 @@
 /**
  * The derivation worker's entry (lib/server/derive-pool.ts bundles it with
- * esbuild and starts it on a worker thread). It opens its own read-only
- * connection to the app's database file (WAL: it reads committed data while
- * the request thread writes) and answers jobs one at a time with
+ * esbuild and starts it as a child process at a lower CPU priority, talking
+ * over Node's IPC channel with structured-clone serialization). It opens its
+ * own read-only connection to the app's database file (WAL: it reads committed
+ * data while the request thread writes) and answers jobs one at a time with
  * runDeriveJob's result, or the error's class, message and fields.
  */
-import { parentPort, workerData } from "node:worker_threads";
-import os from "node:os";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import * as schema from "../../db/schema";
@@ -18,24 +17,25 @@ function kindOf(e: unknown): string {
   return e instanceof AuthError ? "auth" : e instanceof NotFoundError ? "notFound" : e instanceof InputError ? "input" : "other";
 }
 
-const { file, nice } = workerData as { file: string; nice: number };
+const file = process.env.LEXGOLD_DERIVE_DB;
+if (!file || !process.send) {
+  process.stderr.write("derive-worker: started without LEXGOLD_DERIVE_DB or an IPC channel\n");
+  process.exit(2);
+}
+const send = process.send.bind(process);
 const sqlite = new Database(file, { readonly: true, fileMustExist: true });
 sqlite.pragma("busy_timeout = 5000");
 const db = drizzle(sqlite, { schema }) as unknown as Db;
-// Below the request thread: on Linux the nice value is per thread.
-try {
-  os.setPriority(0, nice);
-} catch {
-  // not permitted here: run at the same priority
-}
+// The server went away (or closed the channel): nothing left to answer.
+process.on("disconnect", () => process.exit(0));
 
-parentPort!.on("message", (m: { id: number; job: DeriveJob }) => {
+process.on("message", (m: { id: number; job: DeriveJob }) => {
   try {
     const value = runDeriveJob(db, m.job);
-    parentPort!.postMessage({ id: m.id, value });
+    send({ id: m.id, value });
   } catch (e) {
     const err = e as Error & { status?: number; fieldErrors?: Record<string, string>; details?: string[] };
-    parentPort!.postMessage({
+    send({
       id: m.id,
       error: {
         kind: kindOf(e),

@@ -63,7 +63,7 @@ describe("the data version", () => {
   });
 });
 
-describe("derive on a worker thread", () => {
+describe("derive on the worker", () => {
   it("runs on a worker for a file database, in-process for one in memory", () => {
     const f = goldFixture(dbFile());
     expect(derivesOnWorker(f.db)).toBe(true);
@@ -98,7 +98,7 @@ describe("derive on a worker thread", () => {
     db.$client.close();
   });
 
-  it("serves the cache until a save, then the new figures (on the worker)", async () => {
+  it("serves the cache until a save, then the new figures (in the worker)", async () => {
     const { db, coord, project } = goldFixture(dbFile());
     const job = { op: "agreementPage", actor: coord, projectId: project.id, query: {} } as const;
     const first = await derive(db, job);
