@@ -172,6 +172,7 @@ class DeriveWorker {
 }
 
 const workers = new Map<string, DeriveWorker>();
+const inFlight = new Map<string, Promise<unknown>>();
 
 /** Whether jobs for this database run on a worker thread (a file database, and not turned off). */
 export function derivesOnWorker(db: Db): boolean {
@@ -193,5 +194,12 @@ export async function derive<J extends DeriveJob>(db: Db, job: J): Promise<Deriv
   const file = path.resolve(db.$client.name);
   let w = workers.get(file);
   if (!w) workers.set(file, (w = new DeriveWorker(file)));
-  return (await w.run(job)) as DeriveResult<J>;
+  // The same job already out (a reload while the first is computing): share its answer.
+  const key = `${file}\u0000${JSON.stringify(job)}`;
+  let p = inFlight.get(key);
+  if (!p) {
+    p = w.run(job).finally(() => inFlight.delete(key));
+    inFlight.set(key, p);
+  }
+  return (await p) as DeriveResult<J>;
 }
