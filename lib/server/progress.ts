@@ -107,13 +107,14 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.projectId, projectId), eq(users.role, "annotator")))
     .all();
-  const perLexelt = db
-    .select({ userId: responses.userId, lexeltId: instances.lexeltId, n: count(), last: max(responses.updatedAt) })
-    .from(responses)
-    .innerJoin(instances, eq(instances.id, responses.instanceRef))
-    .where(eq(responses.projectId, projectId))
-    .groupBy(responses.userId, instances.lexeltId)
-    .all();
+  // Raw statements for the two per-row aggregates: drizzle's row mapping cost more than the queries.
+  const perLexelt = db.$client
+    .prepare(
+      `select r.user_id as userId, i.lexelt_id as lexeltId, count(*) as n, max(r.updated_at) as last
+         from responses r join instances i on i.id = r.instance_ref
+        where r.project_id = ? group by r.user_id, i.lexelt_id`,
+    )
+    .all(projectId) as { userId: number; lexeltId: number; n: number; last: number | null }[];
   const memberIds = new Set(annotatorMembers.map((m) => m.userId));
   const othersIds = [...new Set(perLexelt.map((r) => r.userId))].filter((id) => !memberIds.has(id));
   const others =
@@ -126,6 +127,12 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
   ].sort((a, b) => a.name.localeCompare(b.name));
 
   const doneIn = new Map(perLexelt.map((r) => [`${r.userId}:${r.lexeltId}`, r.n]));
+  const byUser = new Map<number, typeof perLexelt>();
+  for (const r of perLexelt) {
+    let list = byUser.get(r.userId);
+    if (!list) byUser.set(r.userId, (list = []));
+    list.push(r);
+  }
   const instancesOf = new Map(lx.map((l) => [l.id, l.instances]));
   const assignedTo = new Map<number, Set<number>>();
   const annotators: AnnotatorProgress[] = people.map((person) => {
@@ -135,13 +142,13 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     let done = 0;
     let outside = 0;
     let last: Date | null = null;
-    for (const r of perLexelt) {
-      if (r.userId !== person.userId) continue;
+    let lastMs: number | null = null;
+    for (const r of byUser.get(person.userId) ?? []) {
       if (set.has(r.lexeltId)) done += r.n;
       else outside += r.n;
-      const at = r.last instanceof Date ? r.last : r.last === null ? null : new Date(r.last as unknown as number);
-      if (at && (!last || at > last)) last = at;
+      if (r.last !== null && (lastMs === null || r.last > lastMs)) lastMs = r.last;
     }
+    if (lastMs !== null) last = new Date(lastMs);
     const { timed, medianMs: med } = timedMedian(db, projectId, person.userId);
     return {
       userId: person.userId,
@@ -158,14 +165,19 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
   });
 
   // How many responses each instance has, and how many it needs.
-  const perInstance = db
-    .select({ lexeltId: instances.lexeltId, n: count(responses.id) })
-    .from(instances)
-    .leftJoin(responses, eq(responses.instanceRef, instances.id))
-    .where(eq(instances.projectId, projectId))
-    .groupBy(instances.id)
-    .all();
-  const assignedCount = (lexeltId: number) => annotators.filter((a) => a.member && assignedTo.get(a.userId)!.has(lexeltId)).length;
+  const perInstance = db.$client
+    .prepare(
+      `select i.lexelt_id as lexeltId, (select count(*) from responses r where r.instance_ref = i.id) as n
+         from instances i where i.project_id = ?`,
+    )
+    .all(projectId) as { lexeltId: number; n: number }[];
+  // Annotator members assigned each lexelt, counted once per lexelt.
+  const assignedIn = new Map<number, number>();
+  for (const a of annotators) {
+    if (!a.member) continue;
+    for (const id of assignedTo.get(a.userId)!) assignedIn.set(id, (assignedIn.get(id) ?? 0) + 1);
+  }
+  const assignedCount = (lexeltId: number) => assignedIn.get(lexeltId) ?? 0;
   const needed = (lexeltId: number) => p.requiredAnnotators ?? assignedCount(lexeltId);
   const completeIn = new Map<number, number>();
   let totalResponses = 0;
