@@ -28,7 +28,6 @@ import { wordnetLemmaProposer } from "../wordnet/load";
 import { type AnnotatorResponse } from "../lexsub/types";
 import { type Actor, type ProjectRow, actorUserId, requireProject } from "./actor";
 import { InputError, NotFoundError } from "./errors";
-import { projectResponseRecords } from "./response-import";
 import { parseOrThrow } from "./users";
 
 export interface GoldInputs {
@@ -36,6 +35,32 @@ export interface GoldInputs {
   instances: { lexelt: string; instanceId: string; excludedReason: string | null; correctedPos: string | null; head: string }[];
   responses: AnnotatorResponse[];
   lemmaRows: { form: string; lemma: string; decision: LemmaDecision; decidedBy: string | null; decidedAt: Date }[];
+}
+
+/**
+ * The project's responses as the derivation reads them, in corpus order (by
+ * annotator name within an instance): the same rows as response-import.ts's
+ * projectResponseRecords, streamed from SQLite with .iterate() into one array
+ * (no second array of raw rows beside it: 500,000 responses are the largest
+ * thing a derivation holds).
+ */
+function responseRecords(db: Db, projectId: number): AnnotatorResponse[] {
+  const out: AnnotatorResponse[] = [];
+  const rows = db.$client
+    .prepare(
+      `select u.name as annotator, l.item as lexelt, i.instance_id as instanceId, r.kind as kind, r.substitutes as substitutes, r.multiword as multiword
+         from responses r
+         join instances i on i.id = r.instance_ref
+         join lexelts l on l.id = i.lexelt_id
+         join users u on u.id = r.user_id
+        where r.project_id = ?
+        order by l.position, i.position, u.name`,
+    )
+    .iterate(projectId) as IterableIterator<{ annotator: string; lexelt: string; instanceId: string; kind: AnnotatorResponse["kind"]; substitutes: string; multiword: string | null }>;
+  for (const r of rows) {
+    out.push({ annotator: r.annotator, lexelt: r.lexelt, instanceId: r.instanceId, kind: r.kind, substitutes: JSON.parse(r.substitutes) as string[], multiword: r.multiword || null });
+  }
+  return out;
 }
 
 /** Everything the derivation reads, in corpus order (responses by annotator name within an instance). */
@@ -56,7 +81,7 @@ export function goldInputs(db: Db, actor: Actor, projectId: number): GoldInputs 
       .where(eq(instances.projectId, projectId))
       .orderBy(asc(lexelts.position), asc(instances.position))
       .all();
-    const resp = projectResponseRecords(db, projectId);
+    const resp = responseRecords(db, projectId);
     const lemmaRows = db
       .select({
         form: lemmaOverrides.form,

@@ -13,10 +13,10 @@ import { agreementPageData, agreementPageView, dataVersion, LEXELT_PAGE_SIZE } f
 import { derive, derivesOnWorker } from "../../lib/server/derive-pool";
 import { runDeriveJob } from "../../lib/server/derive-jobs";
 import { AuthError, NotFoundError } from "../../lib/server/errors";
-import { projectGold, setExclusion } from "../../lib/server/gold";
+import { goldInputs, projectGold, setExclusion } from "../../lib/server/gold";
 import { goldPageData } from "../../lib/server/gold-review";
 import { importLexeltXml } from "../../lib/server/corpus";
-import { importResponses } from "../../lib/server/response-import";
+import { importResponses, projectResponseRecords } from "../../lib/server/response-import";
 import { saveResponse } from "../../lib/server/responses";
 import { addMember } from "../../lib/server/users";
 import { actorFor, projectFixture } from "../support/db";
@@ -60,6 +60,16 @@ describe("the data version", () => {
     const before = dataVersion(db, project.id);
     expect(() => importResponses(db, coord, project.id, { fileName: "bad.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\nnobody\tcalm.a\tc1\tstill\t\n" })).toThrow();
     expect(dataVersion(db, project.id)).toBe(before);
+  });
+});
+
+describe("goldInputs", () => {
+  it("streams the same responses, in the same order, as projectResponseRecords", () => {
+    const { db, coord, project } = goldFixture();
+    importResponses(db, coord, project.id, { fileName: "more.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\nbea\thop.v\th2\tride;catch\thop on\n" });
+    const inputs = goldInputs(db, coord, project.id);
+    expect(inputs.responses.length).toBe(11);
+    expect(inputs.responses).toEqual(projectResponseRecords(db, project.id));
   });
 });
 
