@@ -5,9 +5,9 @@
  * Coordinators of the project only.
  */
 import "server-only";
-import { and, asc, count, eq, inArray, isNotNull, max } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { instances, lexelts, memberships, responses, users } from "../../db/schema";
+import { instances, lexelts, memberships, users } from "../../db/schema";
 import { type Actor, requireProject } from "./actor";
 import { assignedLexeltIds } from "./assignments";
 
