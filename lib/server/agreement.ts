@@ -22,12 +22,9 @@ import { type Actor, type ProjectRow, requireProject } from "./actor";
 import { InputError } from "./errors";
 import { projectAgreement } from "./gold";
 import { type Paged, pageOf } from "./gold-review";
+import { dataVersion } from "./data-version";
 
-/** The project's data version (0 before its first change): see db/schema.ts dataVersions. */
-export function dataVersion(db: Pick<Db, "$client">, projectId: number): number {
-  const row = db.$client.prepare("select version from data_versions where project_id = ?").get(projectId) as { version: number } | undefined;
-  return row?.version ?? 0;
-}
+export { dataVersion };
 
 /** The bootstrap the page reports: NLTK-style percentile intervals from 1,000 resamples, seed 1. */
 export const AGREEMENT_OPTIONS = { bootstrapIterations: 1000, seed: 1, level: 0.95, lowestCount: 20 } as const;

@@ -12,6 +12,7 @@ import * as schema from "../../db/schema";
 import type { Db } from "../../db/client";
 import { type DeriveJob, runDeriveJob } from "./derive-jobs";
 import { AuthError, InputError, NotFoundError } from "./errors";
+import { keepDerivationInputs } from "./gold";
 
 function kindOf(e: unknown): string {
   return e instanceof AuthError ? "auth" : e instanceof NotFoundError ? "notFound" : e instanceof InputError ? "input" : "other";
@@ -26,6 +27,8 @@ const send = process.send.bind(process);
 const sqlite = new Database(file, { readonly: true, fileMustExist: true });
 sqlite.pragma("busy_timeout = 5000");
 const db = drizzle(sqlite, { schema }) as unknown as Db;
+// This process only derives: keep the last project's inputs and gold while its data version holds.
+keepDerivationInputs(true);
 // The server went away (or closed the channel): nothing left to answer.
 process.on("disconnect", () => process.exit(0));
 

@@ -27,6 +27,7 @@ import { formatDiagnostic, hasErrors } from "../scoring/diagnostics";
 import { wordnetLemmaProposer } from "../wordnet/load";
 import { type AnnotatorResponse } from "../lexsub/types";
 import { type Actor, type ProjectRow, actorUserId, requireProject } from "./actor";
+import { dataVersion } from "./data-version";
 import { InputError, NotFoundError } from "./errors";
 import { parseOrThrow } from "./users";
 
@@ -63,9 +64,38 @@ function responseRecords(db: Db, projectId: number): AnnotatorResponse[] {
   return out;
 }
 
+/**
+ * In the derivation worker (lib/server/derive-worker.ts) the last project's
+ * inputs and derived gold are kept under its data version, so that paging
+ * through the Gold page or loading the Agreement page after it does not read
+ * and derive 500,000 responses again. Off elsewhere: the request thread and
+ * the CLI keep nothing.
+ */
+let keep = false;
+let kept: { db: Db; projectId: number; version: number; inputs: Omit<GoldInputs, "project"> } | null = null;
+const keptGold = new WeakMap<readonly AnnotatorResponse[], Map<string, GoldResult>>();
+
+export function keepDerivationInputs(on: boolean): void {
+  keep = on;
+  if (!on) kept = null;
+}
+
 /** Everything the derivation reads, in corpus order (responses by annotator name within an instance). */
 export function goldInputs(db: Db, actor: Actor, projectId: number): GoldInputs {
   const project = requireProject(db, actor, projectId, { coordinator: true });
+  if (!keep) return readGoldInputs(db, project, projectId);
+  return db.transaction(() => {
+    const version = dataVersion(db, projectId);
+    if (kept && kept.db === db && kept.projectId === projectId && kept.version === version) return { project, ...kept.inputs };
+    kept = null;
+    const inputs = readGoldInputs(db, project, projectId);
+    const { project: _, ...rest } = inputs;
+    kept = { db, projectId, version, inputs: rest };
+    return inputs;
+  });
+}
+
+function readGoldInputs(db: Db, project: ProjectRow, projectId: number): GoldInputs {
   return db.transaction(() => {
     const inst = db
       .select({
@@ -116,11 +146,20 @@ export interface ProjectGold {
 }
 
 export function deriveProjectGold(inputs: GoldInputs, options: GoldExportOptions = {}): GoldResult {
-  return deriveGold(inputs.instances, inputs.responses, {
-    lemmaTable: lemmaTable(inputs.lemmaRows),
-    propose: proposeLemma,
-    foldCase: options.foldCase === true,
-  });
+  const derive = () =>
+    deriveGold(inputs.instances, inputs.responses, {
+      lemmaTable: lemmaTable(inputs.lemmaRows),
+      propose: proposeLemma,
+      foldCase: options.foldCase === true,
+    });
+  // Kept only for the inputs kept above (the same arrays while the data version holds).
+  if (!keep || kept?.inputs.responses !== inputs.responses) return derive();
+  let byOptions = keptGold.get(inputs.responses);
+  if (!byOptions) keptGold.set(inputs.responses, (byOptions = new Map()));
+  const key = options.foldCase === true ? "fold" : "asTyped";
+  let result = byOptions.get(key);
+  if (!result) byOptions.set(key, (result = derive()));
+  return result;
 }
 
 /** The project's gold and mwgold, derived now from the stored responses and the review. */

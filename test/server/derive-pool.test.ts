@@ -13,7 +13,7 @@ import { agreementPageData, agreementPageView, dataVersion, LEXELT_PAGE_SIZE } f
 import { derive, derivesOnWorker } from "../../lib/server/derive-pool";
 import { runDeriveJob } from "../../lib/server/derive-jobs";
 import { AuthError, NotFoundError } from "../../lib/server/errors";
-import { goldInputs, projectGold, setExclusion } from "../../lib/server/gold";
+import { deriveProjectGold, goldInputs, keepDerivationInputs, projectGold, setExclusion } from "../../lib/server/gold";
 import { goldPageData } from "../../lib/server/gold-review";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { importResponses, projectResponseRecords } from "../../lib/server/response-import";
@@ -70,6 +70,30 @@ describe("goldInputs", () => {
     const inputs = goldInputs(db, coord, project.id);
     expect(inputs.responses.length).toBe(11);
     expect(inputs.responses).toEqual(projectResponseRecords(db, project.id));
+  });
+});
+
+describe("the worker's kept inputs", () => {
+  it("are reused while the data version holds and read again after a save, with the same gold", () => {
+    const { db, coord, project } = goldFixture();
+    const fresh = projectGold(db, coord, project.id).gold;
+    keepDerivationInputs(true);
+    try {
+      const a = goldInputs(db, coord, project.id);
+      const b = goldInputs(db, coord, project.id);
+      expect(b.responses).toBe(a.responses);
+      expect(deriveProjectGold(b)).toBe(deriveProjectGold(a));
+      expect(projectGold(db, coord, project.id).gold).toBe(fresh);
+      importResponses(db, coord, project.id, { fileName: "fix.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\ncat\tcalm.a\tc1\tstill\t\n" });
+      const c = goldInputs(db, coord, project.id);
+      expect(c.responses).not.toBe(a.responses);
+      const kept = projectGold(db, coord, project.id).gold;
+      expect(kept).not.toBe(fresh);
+      keepDerivationInputs(false);
+      expect(projectGold(db, coord, project.id).gold).toBe(kept);
+    } finally {
+      keepDerivationInputs(false);
+    }
   });
 });
 
