@@ -1,6 +1,8 @@
 /**
  * Benchmark (not a test): gold, mwgold and agreement for 100,000 instances × 5
- * annotators of synthetic responses, generated in memory with a seeded PRNG.
+ * annotators of synthetic responses, generated with a seeded PRNG; the
+ * responses reach deriveGold as a stream (generated as it reads them, inside
+ * the timed step), as the server's rows come from SQLite.
  * Reports seconds per step and the process's peak resident memory.
  *
  *   npm run bench:gold [-- --instances N --annotators K --iterations B]
@@ -34,11 +36,16 @@ const PER_LEXELT = 10;
 const INFLECTED = ["glad", "happier", "merry", "took place", "bus stops", "leaves", "ran", "children", "running", "better"];
 const POS = ["n", "v", "a", "r"];
 
-function generate(): { instances: GoldInstance[]; responses: AnnotatorResponse[] } {
+/**
+ * The synthetic project, walked in corpus order with one seeded PRNG: each
+ * instance, then its annotators' responses. The same walk always gives the same
+ * rows, so the responses can be replayed lazily: the derivation reads them as
+ * a stream, as the server reads rows from SQLite with .iterate(), and the
+ * 500,000 raw responses are never held at once.
+ */
+function* walk(): Generator<{ instance: GoldInstance } | { response: AnnotatorResponse }> {
   const rand = mulberry32(2007);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
-  const instances: GoldInstance[] = [];
-  const responses: AnnotatorResponse[] = [];
   let lexelt = "";
   let vocab: string[] = [];
   let phrases: string[] = [];
@@ -51,7 +58,7 @@ function generate(): { instances: GoldInstance[]; responses: AnnotatorResponse[]
       phrases = [`target${l} up`, `target${l} off`, `take target${l}`];
     }
     const instanceId = String(i + 1);
-    instances.push({ lexelt, instanceId });
+    yield { instance: { lexelt, instanceId } };
     for (let a = 0; a < ANNOTATORS; a++) {
       const r = rand();
       const kind = r < 0.04 ? "NAME" : r < 0.1 ? "NIL" : "substitutes";
@@ -65,10 +72,27 @@ function generate(): { instances: GoldInstance[]; responses: AnnotatorResponse[]
         }
       }
       const multiword = rand() < 0.08 ? phrases[Math.floor(rand() * rand() * phrases.length)] : null;
-      responses.push({ annotator: `annotator${a + 1}`, lexelt, instanceId, kind, substitutes, multiword });
+      yield { response: { annotator: `annotator${a + 1}`, lexelt, instanceId, kind, substitutes, multiword } };
     }
   }
-  return { instances, responses };
+}
+
+/** The instances (kept: the derivation reads them first), and the responses as a stream replaying the walk. */
+function generate(): { instances: GoldInstance[]; responses: Iterable<AnnotatorResponse>; count: () => number } {
+  const instances: GoldInstance[] = [];
+  for (const row of walk()) if ("instance" in row) instances.push(row.instance);
+  let count = 0;
+  const responses = {
+    *[Symbol.iterator]() {
+      count = 0;
+      for (const row of walk())
+        if ("response" in row) {
+          count++;
+          yield row.response;
+        }
+    },
+  };
+  return { instances, responses, count: () => count };
 }
 
 function mb(bytes: number): string {
@@ -76,7 +100,7 @@ function mb(bytes: number): string {
 }
 
 const t0 = performance.now();
-const { instances, responses } = generate();
+const { instances, responses, count } = generate();
 // WordNet's data is read once per process (as in the app), before the timed derivation.
 wordnet();
 const t1 = performance.now();
@@ -94,7 +118,7 @@ const peakKb = process.resourceUsage().maxRSS;
 const s = (a: number, b: number) => ((b - a) / 1000).toFixed(2);
 const pct = (x: number | null) => (x === null ? "-" : (100 * x).toFixed(2) + "%");
 const lines = [
-  `bench:gold  ${INSTANCES} instances × ${ANNOTATORS} annotators (${responses.length} responses), bootstrap ${ITERATIONS}`,
+  `bench:gold  ${INSTANCES} instances × ${ANNOTATORS} annotators (${count()} responses, streamed), bootstrap ${ITERATIONS}`,
   `  generate, WordNet load (not timed) ${s(t0, t1)} s  rss ${mb(rssBefore)} MB`,
   `  deriveGold               ${s(t1, t2)} s  (${gold.summary.goldLines} gold lines, T ${gold.summary.inT}, modes ${gold.summary.withMode})`,
   `  formatGold + formatMwGold ${s(t2, t3)} s  (${goldText.length} + ${mwText.length} chars, ${gold.summary.mwLines} mw lines)`,

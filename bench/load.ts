@@ -13,6 +13,7 @@
  *
  *   npm run load -- [--duration S] [--annotators N] [--instances N] [--think SECONDS]
  *                   [--export-every S] [--page-every N] [--build] [--keep] [--json FILE]
+ *                   [--prefill K] [--coordinator-only NAME]
  *
  * (each also as an environment variable: LOAD_DURATION, LOAD_ANNOTATORS,
  * LOAD_INSTANCES, LOAD_THINK, LOAD_EXPORT_EVERY, LOAD_PAGE_EVERY.) --think is the
@@ -36,12 +37,22 @@ async function main(): Promise<number> {
   const exportEvery = numberArg("export-every", "LOAD_EXPORT_EVERY", 5);
   const pageEvery = numberArg("page-every", "LOAD_PAGE_EVERY", 10);
   const jsonOut = stringArg("json", "LOAD_JSON", "");
+  // Issue #14: --prefill K has K more annotators answer every instance first (100,000 × 5 for gold and
+  // agreement); --coordinator-only "agreement page" keeps only that request, so with --export-every 0.1 the
+  // coordinator reloads the Agreement page as soon as the last one answered — after the annotators' saves
+  // in between, each a recompute.
+  const prefill = numberArg("prefill", "LOAD_PREFILL", 0);
+  const coordinatorOnly = stringArg("coordinator-only", "LOAD_COORDINATOR_ONLY", "");
 
-  const rig = await setUp({ annotators: annotatorCount, instances: instanceCount, log });
+  const rig = await setUp({ annotators: annotatorCount, instances: instanceCount, log, prefill });
   try {
     const { present, absent } =
       exportEvery > 0
-        ? await probeCoordinatorRequests(rig.server.base, rig.coordinatorCookie, coordinatorCandidates(rig.seeded.projectId))
+        ? await probeCoordinatorRequests(
+            rig.server.base,
+            rig.coordinatorCookie,
+            coordinatorCandidates(rig.seeded.projectId).filter((q) => !coordinatorOnly || q.name === coordinatorOnly),
+          )
         : { present: [], absent: [] };
     if (exportEvery > 0) log(`coordinator requests: ${present.map((q) => q.name).join(", ")}${absent.length ? ` (not in this build: ${absent.join(", ")})` : ""}`);
 

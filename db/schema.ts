@@ -180,6 +180,8 @@ export const responses = sqliteTable(
   (t) => [
     uniqueIndex("responses_instance_user").on(t.instanceRef, t.userId),
     index("responses_project_user").on(t.projectId, t.userId),
+    // The Progress page's median time per item: a range of this index, read at its middle (lib/server/progress.ts).
+    index("responses_project_user_active").on(t.projectId, t.userId, t.activeMs),
   ],
 );
 
@@ -242,6 +244,20 @@ export const annotatorCounts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.userId] })],
 );
+
+/**
+ * A project's data version: raised (by triggers, migration 0006) in the same
+ * transaction as anything gold, mwgold and agreement are derived from — a
+ * response added, revised or removed, an instance or lexelt added, changed or
+ * removed, a lemma decision, a gold review log row. Derived results are cached
+ * under it (lib/server/derive-pool.ts).
+ */
+export const dataVersions = sqliteTable("data_versions", {
+  projectId: integer("project_id")
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  version: integer("version").notNull().default(0),
+});
 
 /** Coordinator's lemmatisation decisions: raw form → lemma (null lemma = keep as typed). */
 export const lemmaOverrides = sqliteTable(

@@ -66,3 +66,64 @@ export async function seedLoadDb(
     db.$client.close();
   }
 }
+
+/**
+ * `k` more annotators (prefill1…k, members, not signed in by the load) answer
+ * every instance of the project, written with raw inserts in one transaction:
+ * a project the size of "100,000 instances × 5" for the coordinator's gold and
+ * agreement, while the load's own annotators save on top. Answers are drawn
+ * from a small vocabulary per lexelt with a seeded PRNG (some NAME and NIL,
+ * some multiwords), so agreement has something to compute. Returns the count.
+ */
+export function prefillResponses(dbFile: string, projectId: number, k: number): number {
+  const db = openDb(dbFile);
+  try {
+    let seed = 2007;
+    const rand = () => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const sqlite = db.$client;
+    const userIds: number[] = [];
+    const insertUser = sqlite.prepare("insert into users (name, role, password_hash, created_at) values (?, 'annotator', '!', ?) returning id");
+    const member = sqlite.prepare("insert into memberships (project_id, user_id) values (?, ?)");
+    const rows = sqlite
+      .prepare("select i.id as ref, i.lexelt_id as lexeltId from instances i where i.project_id = ? order by i.id")
+      .all(projectId) as { ref: number; lexeltId: number }[];
+    const insert = sqlite.prepare(
+      "insert into responses (project_id, instance_ref, user_id, kind, substitutes, multiword, revision, created_at, updated_at) values (?, ?, ?, ?, ?, ?, 1, ?, ?)",
+    );
+    let n = 0;
+    sqlite.transaction(() => {
+      const now = Date.now();
+      for (let a = 1; a <= k; a++) {
+        const id = (insertUser.get(`prefill${a}`, now) as { id: number }).id;
+        member.run(projectId, id);
+        userIds.push(id);
+      }
+      for (const r of rows) {
+        const vocab = Array.from({ length: 8 }, (_, j) => `word${(r.lexeltId * 7 + j * 13) % 5000}`);
+        for (const userId of userIds) {
+          const x = rand();
+          const kind = x < 0.04 ? "NAME" : x < 0.1 ? "NIL" : "substitutes";
+          const subs: string[] = [];
+          if (kind === "substitutes") {
+            const m = 1 + Math.floor(rand() * rand() * 3);
+            for (let j = 0; j < m; j++) {
+              const w = vocab[Math.floor(rand() * rand() * vocab.length)];
+              if (!subs.includes(w)) subs.push(w);
+            }
+          }
+          const mw = rand() < 0.05 ? `take word${r.lexeltId % 5000}` : null;
+          insert.run(projectId, r.ref, userId, kind, JSON.stringify(subs), mw, now, now);
+          n++;
+        }
+      }
+    })();
+    return n;
+  } finally {
+    db.$client.close();
+  }
+}

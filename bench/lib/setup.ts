@@ -9,7 +9,7 @@ import path from "node:path";
 import { signIn } from "./auth";
 import type { Annotator } from "./load-run";
 import { findActionId } from "./next-protocol";
-import { LOAD_PASSWORD, type Seeded, seedLoadDb } from "./seed";
+import { LOAD_PASSWORD, type Seeded, prefillResponses, seedLoadDb } from "./seed";
 import { buildIfNeeded, freePort, ROOT, Server } from "./server";
 
 /** `--name value` from argv, else the environment variable, else the default. */
@@ -44,7 +44,7 @@ export interface Rig {
   cleanup: () => Promise<void>;
 }
 
-export async function setUp(opts: { annotators: number; instances: number; log: (s: string) => void }): Promise<Rig> {
+export async function setUp(opts: { annotators: number; instances: number; log: (s: string) => void; prefill?: number }): Promise<Rig> {
   const { log } = opts;
   const distDir = stringArg("dist", "LOAD_DIST_DIR", ".next-bench");
   buildIfNeeded(distDir, flag("build"), log);
@@ -56,6 +56,11 @@ export async function setUp(opts: { annotators: number; instances: number; log: 
   const perLexelt = 10;
   const seeded = await seedLoadDb(dbFile, { annotators: opts.annotators, lexelts: Math.ceil(opts.instances / perLexelt), instancesPerLexelt: perLexelt });
   log(`seeded ${dbFile}: ${seeded.instanceRefs.length} instances, ${seeded.annotators.length} annotators + a coordinator in ${(seeded.seedMs / 1000).toFixed(1)} s`);
+  if (opts.prefill) {
+    const t = performance.now();
+    const n = prefillResponses(dbFile, seeded.projectId, opts.prefill);
+    log(`prefilled ${n} responses (${opts.prefill} other annotators on every instance) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
 
   const server = new Server({
     distDir,

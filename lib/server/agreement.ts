@@ -6,11 +6,12 @@
  *
  * Deriving the gold and bootstrapping the intervals takes a noticeable fraction
  * of a second on a few thousand instances, so the result is kept per database
- * and project, keyed by a cheap fingerprint of everything it is derived from:
- * the responses (count, highest id, sum of revisions: every save raises one of
- * them), the gold review log (every lemma decision, exclusion and PoS
- * correction appends a row) and the corpus (instances and lexelts). Any save or
- * review decision therefore gives the next request a fresh computation.
+ * and project under the project's data version (data_versions, raised by
+ * triggers in the transaction of every response, corpus change and review
+ * decision). Any save or review decision therefore gives the next request a
+ * fresh computation. The app runs this on a worker thread
+ * (lib/server/derive-pool.ts) and sends the page one page of lexelt rows
+ * (agreementPageView).
  */
 import "server-only";
 import { csvCell } from "../lexsub/formats/spreadsheet";
@@ -20,6 +21,10 @@ import type { GoldSummary, ItemResponse } from "../lexsub/gold";
 import { type Actor, type ProjectRow, requireProject } from "./actor";
 import { InputError } from "./errors";
 import { projectAgreement } from "./gold";
+import { type Paged, pageOf } from "./gold-review";
+import { dataVersion } from "./data-version";
+
+export { dataVersion };
 
 /** The bootstrap the page reports: NLTK-style percentile intervals from 1,000 resamples, seed 1. */
 export const AGREEMENT_OPTIONS = { bootstrapIterations: 1000, seed: 1, level: 0.95, lowestCount: 20 } as const;
@@ -57,20 +62,9 @@ const cache = new WeakMap<Db, Map<number, Computed>>();
 /** Projects kept per database (least recently used dropped first). */
 const CACHE_PROJECTS = 16;
 
-/** Everything the report is derived from, in one cheap read (indexes on project_id). */
+/** Everything the report is derived from: the project's data version (raised by triggers on every change to it). */
 function fingerprint(db: Db, projectId: number): string {
-  const row = db.$client
-    .prepare(
-      `select
-         (select count(*) from responses where project_id = @p) as n,
-         (select coalesce(max(id), 0) from responses where project_id = @p) as maxId,
-         (select coalesce(sum(revision), 0) from responses where project_id = @p) as revisions,
-         (select coalesce(max(id), 0) from gold_review_log where project_id = @p) as review,
-         (select count(*) from instances where project_id = @p) as instances,
-         (select count(*) from lexelts where project_id = @p) as lexelts`,
-    )
-    .get({ p: projectId }) as Record<string, number>;
-  return [row.n, row.maxId, row.revisions, row.review, row.instances, row.lexelts].join(":");
+  return String(dataVersion(db, projectId));
 }
 
 function compute(db: Db, actor: Actor, projectId: number): Computed["data"] {
@@ -212,4 +206,63 @@ export function agreementDownload(db: Db, actor: Actor, projectId: number, query
     throw new InputError(`Unknown table "${String(table)}": ask for items, annotators or lexelts.`, { table: "One of items, annotators, lexelts." });
   }
   return { fileName: `${base}-${String(table)}.csv`, contentType: "text/csv; charset=utf-8", body: agreementCsv(d.report, table as AgreementTable) };
+}
+
+/** The lexelt table's columns a reader can sort by. */
+export const LEXELT_SORT_KEYS = ["lexelt", "pos", ...FIGURE_COLUMNS] as const;
+export type LexeltSortKey = (typeof LEXELT_SORT_KEYS)[number];
+export type LexeltRow = AgreementReport["byLexelt"][number];
+
+export interface AgreementPageQuery {
+  /** Lexelts whose item contains this (case-insensitive). */
+  q?: string;
+  sort?: string;
+  dir?: string;
+  page?: unknown;
+}
+
+/** Lexelt rows a page. */
+export const LEXELT_PAGE_SIZE = 50;
+
+/**
+ * What the Agreement page renders, of bounded size whatever the project's: the
+ * report without its per-item and per-lexelt rows, how many items have a pair,
+ * and one page of the lexelt rows, searched and sorted on the server (undefined
+ * figures last, ties in corpus order).
+ */
+export interface AgreementPageView extends Omit<AgreementPageData, "report"> {
+  report: Omit<AgreementReport, "perItem" | "byLexelt">;
+  /** Items with at least one pair of annotators who both gave substitutes. */
+  itemsWithPairs: number;
+  lexelts: Paged<LexeltRow> & { q: string; sort: LexeltSortKey; dir: "asc" | "desc"; all: number };
+}
+
+const collator = new Intl.Collator("en", { numeric: true });
+
+export function sortLexelts(rows: readonly LexeltRow[], sort: LexeltSortKey, dir: "asc" | "desc"): LexeltRow[] {
+  const sign = dir === "asc" ? 1 : -1;
+  const text = sort === "lexelt" || sort === "pos";
+  return rows
+    .map((r, i) => ({ r, i }))
+    .sort((x, y) => {
+      const a = x.r[sort];
+      const b = y.r[sort];
+      if (a === null || b === null) return a === b ? x.i - y.i : a === null ? 1 : -1;
+      const c = text ? collator.compare(String(a), String(b)) : Number(a) - Number(b);
+      return c !== 0 ? sign * c : x.i - y.i;
+    })
+    .map((e) => e.r);
+}
+
+export function agreementPageView(db: Db, actor: Actor, projectId: number, query: AgreementPageQuery = {}): AgreementPageView {
+  const d = agreementPageData(db, actor, projectId);
+  const { perItem, byLexelt, ...report } = d.report;
+  const sort: LexeltSortKey = (LEXELT_SORT_KEYS as readonly string[]).includes(query.sort ?? "") ? (query.sort as LexeltSortKey) : "lexelt";
+  const dir = query.dir === "desc" ? "desc" : "asc";
+  const q = (query.q ?? "").trim().toLowerCase();
+  const kept = q === "" ? byLexelt : byLexelt.filter((l) => l.lexelt.toLowerCase().includes(q));
+  const page = pageOf(sortLexelts(kept, sort, dir), query.page, LEXELT_PAGE_SIZE);
+  let itemsWithPairs = 0;
+  for (const i of perItem) if (i.pairwise !== null) itemsWithPairs++;
+  return { ...d, report, itemsWithPairs, lexelts: { ...page, q: query.q?.trim() ?? "", sort, dir, all: byLexelt.length } };
 }

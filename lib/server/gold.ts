@@ -31,8 +31,8 @@ import { type AnnotatorResponse } from "../lexsub/types";
 import { applyAdjudications } from "../lexsub/adjudication";
 import { type AdjudicationRecord, loadRecords } from "./adjudication";
 import { type Actor, type ProjectRow, actorUserId, requireProject } from "./actor";
+import { dataVersion } from "./data-version";
 import { InputError, NotFoundError } from "./errors";
-import { projectResponseRecords } from "./response-import";
 import { parseOrThrow } from "./users";
 
 export interface GoldInputs {
@@ -51,9 +51,64 @@ export interface GoldInputs {
   imported?: ImportedGold;
 }
 
+/**
+ * The project's responses as the derivation reads them, in corpus order (by
+ * annotator name within an instance): the same rows as response-import.ts's
+ * projectResponseRecords, streamed from SQLite with .iterate() into one array
+ * (no second array of raw rows beside it: 500,000 responses are the largest
+ * thing a derivation holds).
+ */
+function responseRecords(db: Db, projectId: number): AnnotatorResponse[] {
+  const out: AnnotatorResponse[] = [];
+  const rows = db.$client
+    .prepare(
+      `select u.name as annotator, l.item as lexelt, i.instance_id as instanceId, r.kind as kind, r.substitutes as substitutes, r.multiword as multiword
+         from responses r
+         join instances i on i.id = r.instance_ref
+         join lexelts l on l.id = i.lexelt_id
+         join users u on u.id = r.user_id
+        where r.project_id = ?
+        order by l.position, i.position, u.name`,
+    )
+    .iterate(projectId) as IterableIterator<{ annotator: string; lexelt: string; instanceId: string; kind: AnnotatorResponse["kind"]; substitutes: string; multiword: string | null }>;
+  for (const r of rows) {
+    out.push({ annotator: r.annotator, lexelt: r.lexelt, instanceId: r.instanceId, kind: r.kind, substitutes: JSON.parse(r.substitutes) as string[], multiword: r.multiword || null });
+  }
+  return out;
+}
+
+/**
+ * In the derivation worker (lib/server/derive-worker.ts) the last project's
+ * inputs and derived gold are kept under its data version, so that paging
+ * through the Gold page or loading the Agreement page after it does not read
+ * and derive 500,000 responses again. Off elsewhere: the request thread and
+ * the CLI keep nothing.
+ */
+let keep = false;
+let kept: { db: Db; projectId: number; version: number; inputs: Omit<GoldInputs, "project"> } | null = null;
+const keptGold = new WeakMap<readonly AnnotatorResponse[], Map<string, GoldResult>>();
+
+export function keepDerivationInputs(on: boolean): void {
+  keep = on;
+  if (!on) kept = null;
+}
+
 /** Everything the derivation reads, in corpus order (responses by annotator name within an instance). */
 export function goldInputs(db: Db, actor: Actor, projectId: number): GoldInputs {
   const project = requireProject(db, actor, projectId, { coordinator: true });
+  if (!keep) return readGoldInputs(db, project, projectId);
+  return db.transaction(() => {
+    const version = dataVersion(db, projectId);
+    if (kept && kept.db === db && kept.projectId === projectId && kept.version === version) return { project, ...kept.inputs };
+    kept = null;
+    const inputs = readGoldInputs(db, project, projectId);
+    const { project: _, ...rest } = inputs;
+    kept = { db, projectId, version, inputs: rest };
+    return inputs;
+  });
+}
+
+function readGoldInputs(db: Db, project: ProjectRow, projectId: number): GoldInputs {
   return db.transaction(() => {
     const inst = db
       .select({
@@ -70,7 +125,7 @@ export function goldInputs(db: Db, actor: Actor, projectId: number): GoldInputs 
       .where(eq(instances.projectId, projectId))
       .orderBy(asc(lexelts.position), asc(instances.position))
       .all();
-    const typed = projectResponseRecords(db, projectId);
+    const typed = responseRecords(db, projectId);
     const active = loadRecords(db, projectId, { activeOnly: true });
     const adjudicated = applyAdjudications(typed, active);
     const lemmaRows = db
@@ -115,13 +170,22 @@ export interface ProjectGold {
   mwgold: string;
 }
 
-/** The gold from the annotators' responses alone (the lemma review applied). */
+/** The gold from the annotators' (adjudicated) responses alone, the lemma review applied. */
 export function deriveResponseGold(inputs: GoldInputs, options: GoldExportOptions = {}): GoldResult {
-  return deriveGold(inputs.instances, inputs.responses, {
-    lemmaTable: lemmaTable(inputs.lemmaRows),
-    propose: proposeLemma,
-    foldCase: options.foldCase === true,
-  });
+  const derive = () =>
+    deriveGold(inputs.instances, inputs.responses, {
+      lemmaTable: lemmaTable(inputs.lemmaRows),
+      propose: proposeLemma,
+      foldCase: options.foldCase === true,
+    });
+  // Kept only for the inputs kept above (the same arrays while the data version holds).
+  if (!keep || kept?.inputs.responses !== inputs.responses) return derive();
+  let byOptions = keptGold.get(inputs.responses);
+  if (!byOptions) keptGold.set(inputs.responses, (byOptions = new Map()));
+  const key = options.foldCase === true ? "fold" : "asTyped";
+  let result = byOptions.get(key);
+  if (!result) byOptions.set(key, (result = derive()));
+  return result;
 }
 
 /** The project's gold: the responses' gold with any imported dataset gold added (docs/datasets.md). */

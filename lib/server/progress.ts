@@ -5,9 +5,9 @@
  * Coordinators of the project only.
  */
 import "server-only";
-import { and, asc, count, eq, inArray, isNotNull, max } from "drizzle-orm";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { instances, lexelts, memberships, responses, users } from "../../db/schema";
+import { instances, lexelts, memberships, users } from "../../db/schema";
 import { type Actor, requireProject } from "./actor";
 import { assignedLexeltIds } from "./assignments";
 
@@ -17,6 +17,27 @@ export function median(values: readonly number[]): number | null {
   const s = [...values].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/**
+ * How many of the annotator's responses carry a time, and the median of those
+ * times (ms), from the index on (project, user, active_ms): a count over the
+ * range, then the middle one or two rows at an OFFSET — no response is read
+ * into JavaScript.
+ */
+export function timedMedian(db: Pick<Db, "$client">, projectId: number, userId: number): { timed: number; medianMs: number | null } {
+  const { n } = db.$client
+    .prepare("select count(*) as n from responses where project_id = ? and user_id = ? and active_ms is not null")
+    .get(projectId, userId) as { n: number };
+  if (n === 0) return { timed: 0, medianMs: null };
+  const middle = (
+    db.$client
+      .prepare(
+        "select active_ms as ms from responses indexed by responses_project_user_active where project_id = ? and user_id = ? and active_ms is not null order by active_ms limit ? offset ?",
+      )
+      .all(projectId, userId, n % 2 === 1 ? 1 : 2, (n - 1) >> 1) as { ms: number }[]
+  ).map((r) => r.ms);
+  return { timed: n, medianMs: middle.length === 1 ? middle[0] : (middle[0] + middle[1]) / 2 };
 }
 
 export interface AnnotatorProgress {
@@ -86,13 +107,14 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.projectId, projectId), eq(users.role, "annotator")))
     .all();
-  const perLexelt = db
-    .select({ userId: responses.userId, lexeltId: instances.lexeltId, n: count(), last: max(responses.updatedAt) })
-    .from(responses)
-    .innerJoin(instances, eq(instances.id, responses.instanceRef))
-    .where(eq(responses.projectId, projectId))
-    .groupBy(responses.userId, instances.lexeltId)
-    .all();
+  // Raw statements for the two per-row aggregates: drizzle's row mapping cost more than the queries.
+  const perLexelt = db.$client
+    .prepare(
+      `select r.user_id as userId, i.lexelt_id as lexeltId, count(*) as n, max(r.updated_at) as last
+         from responses r join instances i on i.id = r.instance_ref
+        where r.project_id = ? group by r.user_id, i.lexelt_id`,
+    )
+    .all(projectId) as { userId: number; lexeltId: number; n: number; last: number | null }[];
   const memberIds = new Set(annotatorMembers.map((m) => m.userId));
   const othersIds = [...new Set(perLexelt.map((r) => r.userId))].filter((id) => !memberIds.has(id));
   const others =
@@ -104,18 +126,13 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     ...others.map((o) => ({ ...o, member: false })),
   ].sort((a, b) => a.name.localeCompare(b.name));
 
-  const times = new Map<number, number[]>();
-  for (const r of db
-    .select({ userId: responses.userId, ms: responses.activeMs })
-    .from(responses)
-    .where(and(eq(responses.projectId, projectId), isNotNull(responses.activeMs)))
-    .all()) {
-    const list = times.get(r.userId) ?? [];
-    list.push(r.ms!);
-    times.set(r.userId, list);
-  }
-
   const doneIn = new Map(perLexelt.map((r) => [`${r.userId}:${r.lexeltId}`, r.n]));
+  const byUser = new Map<number, typeof perLexelt>();
+  for (const r of perLexelt) {
+    let list = byUser.get(r.userId);
+    if (!list) byUser.set(r.userId, (list = []));
+    list.push(r);
+  }
   const instancesOf = new Map(lx.map((l) => [l.id, l.instances]));
   const assignedTo = new Map<number, Set<number>>();
   const annotators: AnnotatorProgress[] = people.map((person) => {
@@ -125,15 +142,14 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     let done = 0;
     let outside = 0;
     let last: Date | null = null;
-    for (const r of perLexelt) {
-      if (r.userId !== person.userId) continue;
+    let lastMs: number | null = null;
+    for (const r of byUser.get(person.userId) ?? []) {
       if (set.has(r.lexeltId)) done += r.n;
       else outside += r.n;
-      const at = r.last instanceof Date ? r.last : r.last === null ? null : new Date(r.last as unknown as number);
-      if (at && (!last || at > last)) last = at;
+      if (r.last !== null && (lastMs === null || r.last > lastMs)) lastMs = r.last;
     }
-    const ms = times.get(person.userId) ?? [];
-    const med = median(ms);
+    if (lastMs !== null) last = new Date(lastMs);
+    const { timed, medianMs: med } = timedMedian(db, projectId, person.userId);
     return {
       userId: person.userId,
       name: person.name,
@@ -144,19 +160,24 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
       restricted: person.member && mine.length < allLexeltIds.length,
       lastActivity: last,
       medianSeconds: med === null ? null : med / 1000,
-      timed: ms.length,
+      timed,
     };
   });
 
   // How many responses each instance has, and how many it needs.
-  const perInstance = db
-    .select({ lexeltId: instances.lexeltId, n: count(responses.id) })
-    .from(instances)
-    .leftJoin(responses, eq(responses.instanceRef, instances.id))
-    .where(eq(instances.projectId, projectId))
-    .groupBy(instances.id)
-    .all();
-  const assignedCount = (lexeltId: number) => annotators.filter((a) => a.member && assignedTo.get(a.userId)!.has(lexeltId)).length;
+  const perInstance = db.$client
+    .prepare(
+      `select i.lexelt_id as lexeltId, (select count(*) from responses r where r.instance_ref = i.id) as n
+         from instances i where i.project_id = ?`,
+    )
+    .all(projectId) as { lexeltId: number; n: number }[];
+  // Annotator members assigned each lexelt, counted once per lexelt.
+  const assignedIn = new Map<number, number>();
+  for (const a of annotators) {
+    if (!a.member) continue;
+    for (const id of assignedTo.get(a.userId)!) assignedIn.set(id, (assignedIn.get(id) ?? 0) + 1);
+  }
+  const assignedCount = (lexeltId: number) => assignedIn.get(lexeltId) ?? 0;
   const needed = (lexeltId: number) => p.requiredAnnotators ?? assignedCount(lexeltId);
   const completeIn = new Map<number, number>();
   let totalResponses = 0;

@@ -110,12 +110,18 @@ const ACTIONS: ActionCase[] = [
       // A decision recorded by the CLI, removed again when the undo is refused (so the refusal is seen to write nothing).
       const { adjudicate } = await import("../../lib/server/adjudication");
       const { SYSTEM } = await import("../../lib/server/actor");
+      const version = (w.db.$client.prepare("select version from data_versions where project_id = ?").get(w.p.id) as { version: number } | undefined)?.version;
+      const restoreDataVersion = (_w: typeof w, v: number | undefined) =>
+        v === undefined
+          ? w.db.$client.prepare("delete from data_versions where project_id = ?").run(w.p.id)
+          : w.db.$client.prepare("update data_versions set version = ? where project_id = ?").run(v, w.p.id);
       const id = adjudicate(w.db, SYSTEM, w.p.id, { action: "strike", instanceId: "p1", annotator: "ann", substitute: "sunny" }).id;
       const r = (await gold.undoAdjudicationAction(w.p.id, null, form({ id: String(id) }))) as { ok?: boolean };
       if (!r?.ok) {
         w.db.$client.prepare("delete from gold_review_log where project_id = ?").run(w.p.id);
         w.db.$client.prepare("delete from adjudications where id = ?").run(id);
         w.db.$client.prepare("update projects set data_version = data_version - 1 where id = ?").run(w.p.id);
+        restoreDataVersion(w, version);
       }
       return r;
     },

@@ -15,7 +15,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { accountAuditLog, changeOwnPassword, failedSignIns, listAccounts, removeMember, resetPassword, setAccountDisabled } from "../../lib/server/accounts";
 import { findProjectByName, requireProject, SYSTEM } from "../../lib/server/actor";
-import { agreementDownload, agreementPageData } from "../../lib/server/agreement";
+import { agreementDownload, agreementPageData, agreementPageView } from "../../lib/server/agreement";
+import { derive } from "../../lib/server/derive-pool";
+import { runDeriveJob } from "../../lib/server/derive-jobs";
 import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/assignments";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
@@ -238,6 +240,27 @@ const CALLS: Call[] = [
   // agreement.ts
   { name: "agreementPageData", expect: COORDINATOR, call: (w, k) => agreementPageData(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "agreementDownload", expect: COORDINATOR, call: (w, k) => agreementDownload(w.db, w.actor(k), w.p.id, { format: "csv", table: "items" }), check: noOtherProject },
+  { name: "agreementPageView", expect: COORDINATOR, call: (w, k) => agreementPageView(w.db, w.actor(k), w.p.id, { sort: "pairwise" }), check: noOtherProject },
+  // derive-pool.ts / derive-jobs.ts (the app's way to the above, on a worker thread for a file database)
+  {
+    name: "derive agreementPage",
+    expect: COORDINATOR,
+    call: (w, k) => derive(w.db, { op: "agreementPage", actor: w.actor(k), projectId: w.p.id, query: {} }),
+    check: noOtherProject,
+  },
+  { name: "derive goldPage", expect: COORDINATOR, call: (w, k) => derive(w.db, { op: "goldPage", actor: w.actor(k), projectId: w.p.id, query: {} }), check: noOtherProject },
+  {
+    name: "derive goldFile",
+    expect: COORDINATOR,
+    call: (w, k) => derive(w.db, { op: "goldFile", actor: w.actor(k), projectId: w.p.id, file: "gold", foldCase: false }),
+    check: noOtherProject,
+  },
+  {
+    name: "runDeriveJob agreementDownload",
+    expect: COORDINATOR,
+    call: (w, k) => runDeriveJob(w.db, { op: "agreementDownload", actor: w.actor(k), projectId: w.p.id, query: { format: "json" } }),
+    check: noOtherProject,
+  },
   { name: "listRuns", expect: COORDINATOR, call: (w, k) => listRuns(w.db, w.actor(k), w.p.id) },
   { name: "uploadRun", expect: COORDINATOR, call: (w, k) => uploadRun(w.db, w.actor(k), w.p.id, { fileName: "s.best", bytes: enc(RUN) }) },
   { name: "deleteRun", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => deleteRun(w.db, w.actor(k), w.p.id, id)) },
@@ -324,6 +347,7 @@ const CROSSING: Array<{ name: string; outcome: Outcome; call: (w: World) => unkn
     name: "undoing q's decision through p",
     outcome: "404",
     call: (w) => {
+      const versions = w.db.$client.prepare("select project_id, version from data_versions").all() as { project_id: number; version: number }[];
       const id = adjudicate(w.db, SYSTEM, w.q.id, { action: "strike", instanceId: "q1", annotator: "annq", substitute: "gloomy" }).id;
       const before = dump(w.db);
       try {
@@ -334,6 +358,8 @@ const CROSSING: Array<{ name: string; outcome: Outcome; call: (w: World) => unkn
         w.db.$client.prepare("delete from gold_review_log").run();
         w.db.$client.prepare("delete from adjudications").run();
         w.db.$client.prepare("update projects set data_version = 0").run();
+        w.db.$client.prepare("delete from data_versions").run();
+        for (const v of versions) w.db.$client.prepare("insert into data_versions (project_id, version) values (?, ?)").run(v.project_id, v.version);
       }
     },
   },
@@ -385,6 +411,7 @@ function withGold<T>(w: World, fn: (goldId: number) => T): T {
  * is still seen to write nothing.
  */
 function withDecision<T>(w: World, fn: (id: number) => T): T {
+  const version = dataVersionRow(w);
   const id = adjudicate(w.db, SYSTEM, w.p.id, { action: "strike", instanceId: "p1", annotator: "ann", substitute: "sunny" }).id;
   try {
     return fn(id);
@@ -392,8 +419,19 @@ function withDecision<T>(w: World, fn: (id: number) => T): T {
     w.db.$client.prepare("delete from gold_review_log where project_id = ?").run(w.p.id);
     w.db.$client.prepare("delete from adjudications where id = ?").run(id);
     w.db.$client.prepare("update projects set data_version = data_version - 1 where id = ?").run(w.p.id);
+    restoreDataVersion(w, version);
     throw e;
   }
+}
+
+/** The project's row in data_versions (raised by triggers on every change the gold reads), to put back after a refused call's set-up is removed. */
+function dataVersionRow(w: World): number | undefined {
+  return (w.db.$client.prepare("select version from data_versions where project_id = ?").get(w.p.id) as { version: number } | undefined)?.version;
+}
+
+function restoreDataVersion(w: World, version: number | undefined): void {
+  if (version === undefined) w.db.$client.prepare("delete from data_versions where project_id = ?").run(w.p.id);
+  else w.db.$client.prepare("update data_versions set version = ? where project_id = ?").run(version, w.p.id);
 }
 
 function lexeltOf(w: World, project: "p" | "q"): number {

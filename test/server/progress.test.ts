@@ -3,7 +3,7 @@ import { responses } from "../../db/schema";
 import { setAssignments } from "../../lib/server/assignments";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { AuthError, NotFoundError } from "../../lib/server/errors";
-import { median, projectProgress } from "../../lib/server/progress";
+import { median, projectProgress, timedMedian } from "../../lib/server/progress";
 import { setRequiredAnnotators } from "../../lib/server/team";
 import { addMember } from "../../lib/server/users";
 import { actorFor, projectFixture } from "../support/db";
@@ -114,5 +114,31 @@ describe("projectProgress", () => {
     expect(p.annotators).toEqual([
       expect.objectContaining({ name: "ann", assigned: 0, done: 0, lastActivity: null, medianSeconds: null }),
     ]);
+  });
+});
+
+describe("timedMedian (the index read at its middle)", () => {
+  it("gives the hand-computed medians and counts, untimed responses and other annotators left out", () => {
+    const { db, project, ann, bea, cleo, coord } = setup();
+    // ann: 4, 7, 10 s → 7 s; bea: 2, 5 s → 3.5 s; cleo: none; coord: one untimed.
+    expect(timedMedian(db, project.id, ann.userId)).toEqual({ timed: 3, medianMs: 7000 });
+    expect(timedMedian(db, project.id, bea.userId)).toEqual({ timed: 2, medianMs: 3500 });
+    expect(timedMedian(db, project.id, cleo.userId)).toEqual({ timed: 0, medianMs: null });
+    expect(timedMedian(db, project.id, coord.userId)).toEqual({ timed: 0, medianMs: null });
+  });
+
+  it("equals the median of every time, for odd and even counts with ties", () => {
+    const f = projectFixture();
+    const items = Array.from({ length: 41 }, (_, i) => `<instance id="i${i}"><context>a <head>calm</head> sea</context></instance>`).join("");
+    importLexeltXml(f.db, f.coord, f.project.id, { fileName: "c.xml", bytes: new TextEncoder().encode(`<corpus lang="english"><lexelt item="calm.a">${items}</lexelt></corpus>`) });
+    const refs = (f.db.$client.prepare("select id from instances order by id").all() as { id: number }[]).map((r) => r.id);
+    const times: number[] = [];
+    for (let i = 0; i < 41; i++) {
+      const ms = i % 5 === 0 ? null : ((i * 7919) % 13) * 1000 + (i % 3);
+      f.db.insert(responses).values({ projectId: f.project.id, instanceRef: refs[i], userId: f.ann.userId, kind: "NIL", activeMs: ms, updatedAt: new Date(i) }).run();
+      if (ms !== null) times.push(ms);
+      if (i === 31 || i === 40) expect(timedMedian(f.db, f.project.id, f.ann.userId)).toEqual({ timed: times.length, medianMs: median(times) });
+    }
+    expect(times.length % 2).toBe(0);
   });
 });

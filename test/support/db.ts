@@ -13,9 +13,9 @@ export function actorFor(db: Db, name: string, role: "coordinator" | "annotator"
   return { kind: "user", userId: u.id, name: u.name, role: u.role };
 }
 
-/** A db with a project "p", its coordinator "coord" and annotator "ann" (both members). */
-export function projectFixture() {
-  const db = testDb();
+/** A db (in memory, or the file given) with a project "p", its coordinator "coord" and annotator "ann" (both members). */
+export function projectFixture(file?: string) {
+  const db = file ? openDb(file) : testDb();
   const coord = actorFor(db, "coord", "coordinator");
   const ann = actorFor(db, "ann", "annotator");
   const project = createProject(db, coord, { name: "p" });

@@ -38,8 +38,8 @@ export const goldFixtureTsv = [
 ].join("\n");
 
 /** projectFixture() with the corpus and responses above loaded; bea and cat are members too. */
-export function goldFixture() {
-  const f = projectFixture();
+export function goldFixture(file?: string) {
+  const f = projectFixture(file);
   importLexeltXml(f.db, f.coord, f.project.id, { fileName: "c.xml", bytes: new TextEncoder().encode(goldFixtureXml) });
   for (const n of ["bea", "cat"]) {
     actorFor(f.db, n, "annotator");

@@ -4,8 +4,12 @@ import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import type { AgreementFigures, AgreementReport, AnnotatorAgreement, Interval } from "@/lib/lexsub/agreement";
-import { type AgreementPageData, type LowItem, agreementPageData } from "@/lib/server/agreement";
+import type { AgreementFigures, AnnotatorAgreement, Interval } from "@/lib/lexsub/agreement";
+
+type AgreementReport = AgreementPageView["report"];
+type AgreementPageData = AgreementPageView;
+import { type AgreementPageView, type LowItem } from "@/lib/server/agreement";
+import { derive } from "@/lib/server/derive-pool";
 import { NotFoundError } from "@/lib/server/errors";
 import { absoluteTime } from "../progress/time";
 import styles from "./agreement.module.css";
@@ -316,6 +320,8 @@ const FIGURE_COLUMNS: Column[] = [
   { key: "alphaMasi", label: "α (MASI)", kind: "alpha", title: DEFINE.alphaMasi },
 ];
 
+const LEXELT_COLUMNS: Column[] = [{ key: "lexelt", label: "Lexelt", kind: "text", rowHeader: true, code: true }, { key: "pos", label: "PoS", kind: "text" }, ...FIGURE_COLUMNS];
+
 function figureRow(f: AgreementFigures): Row {
   return {
     items: f.items,
@@ -383,20 +389,43 @@ function LowestItem({ it, projectId }: { it: LowItem; projectId: number }) {
   );
 }
 
-export default async function AgreementPage({ params }: { params: Promise<{ projectId: string }> }) {
+type Search = Record<string, string | string[] | undefined>;
+
+function one(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export default async function AgreementPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Search> }) {
   const actor = await requireCoordinatorPage();
   const { projectId } = await params;
+  const sp = await searchParams;
   const id = Number(projectId);
   let d: AgreementPageData;
   try {
-    d = agreementPageData(getDb(), actor, id);
+    // Derived on the worker thread (cached until the next save or decision): the request thread only waits.
+    d = await derive(getDb(), {
+      op: "agreementPage",
+      actor,
+      projectId: id,
+      query: { q: one(sp.q), sort: one(sp.sort), dir: one(sp.dir), page: one(sp.page) },
+    });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
   const r = d.report;
   const download = `/api/projects/${id}/agreement`;
-  const withPairs = r.perItem.filter((i) => i.pairwise !== null).length;
+  const withPairs = d.itemsWithPairs;
+  const lx = d.lexelts;
+  const lexeltHref = (change: { sort?: string; dir?: string; page?: number; q?: string }) => {
+    const u = new URLSearchParams();
+    const q = change.q ?? lx.q;
+    if (q) u.set("q", q);
+    u.set("sort", change.sort ?? lx.sort);
+    u.set("dir", change.dir ?? lx.dir);
+    if ((change.page ?? 1) > 1) u.set("page", String(change.page));
+    return `?${u.toString()}#lexelt-heading`;
+  };
 
   return (
     <>
@@ -484,21 +513,43 @@ export default async function AgreementPage({ params }: { params: Promise<{ proj
 
       <section aria-labelledby="lexelt-heading">
         <h2 id="lexelt-heading">By lexelt</h2>
-        {r.byLexelt.length === 0 ? (
+        {lx.all === 0 ? (
           <p className="muted">No instances yet.</p>
         ) : (
           <>
-            <p className="muted small">Click a column heading to sort by it; click again to reverse. — where a lexelt has nothing to compare.</p>
-            <div className={r.byLexelt.length > 25 ? styles.tall : undefined}>
+            <form method="get" action="#lexelt-heading" className={styles.search} role="search" aria-label="Lexelts">
+              <label>
+                Find a lexelt <input type="search" name="q" defaultValue={lx.q} placeholder="e.g. bright" />
+              </label>
+              <input type="hidden" name="sort" value={lx.sort} />
+              <input type="hidden" name="dir" value={lx.dir} />
+              <button type="submit" className="secondary">Search</button>
+              {lx.q && <Link href={lexeltHref({ q: "", page: 1 })}>Show all</Link>}
+            </form>
+            <p className="muted small">Click a column heading to sort every lexelt by it; click again to reverse. — where a lexelt has nothing to compare.</p>
+            {lx.total === 0 ? (
+              <p className="muted">No lexelt matches &ldquo;{lx.q}&rdquo;.</p>
+            ) : (
               <SortableTable
                 labelledBy="lexelt-heading"
                 rowKey="lexelt"
-                initialSort={{ key: "lexelt", dir: "asc" }}
-                columns={[{ key: "lexelt", label: "Lexelt", kind: "text", rowHeader: true, code: true }, { key: "pos", label: "PoS", kind: "text" }, ...FIGURE_COLUMNS]}
-                rows={r.byLexelt.map((l) => ({ ...figureRow(l), lexelt: l.lexelt, pos: l.pos }))}
-                pageSize={50}
+                columns={LEXELT_COLUMNS}
+                rows={lx.rows.map((l) => ({ ...figureRow(l), lexelt: l.lexelt, pos: l.pos }))}
+                server={{
+                  sort: lx.sort,
+                  dir: lx.dir,
+                  sortHrefs: Object.fromEntries(
+                    LEXELT_COLUMNS.map((c) => [
+                      c.key,
+                      lexeltHref({ sort: c.key, dir: lx.sort === c.key ? (lx.dir === "asc" ? "desc" : "asc") : c.kind === "text" ? "asc" : "desc" }),
+                    ]),
+                  ),
+                  previous: lx.page > 1 ? lexeltHref({ page: lx.page - 1 }) : null,
+                  next: lx.page < lx.pages ? lexeltHref({ page: lx.page + 1 }) : null,
+                  label: `Page ${int(lx.page)} of ${int(lx.pages)} · lexelts ${int(lx.start + 1)}–${int(lx.start + lx.rows.length)} of ${int(lx.total)}${lx.q ? ` matching “${lx.q}” (${int(lx.all)} in all)` : ""}`,
+                }}
               />
-            </div>
+            )}
           </>
         )}
       </section>

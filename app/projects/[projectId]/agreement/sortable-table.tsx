@@ -32,6 +32,7 @@ export function SortableTable({
   rowKey,
   footer,
   pageSize,
+  server,
 }: {
   columns: Column[];
   rows: Row[];
@@ -41,11 +42,16 @@ export function SortableTable({
   footer?: Row;
   /** Rows shown at a time (all when absent): sorting still covers every row. */
   pageSize?: number;
+  /**
+   * Sorted and paged on the server: `rows` is one page in order, headings link
+   * to `sortHrefs[key]`, the pager to `previous` / `next`.
+   */
+  server?: { sort: string; dir: "asc" | "desc"; sortHrefs: Record<string, string>; previous: string | null; next: string | null; label: string };
 }) {
   const [page, setPage] = useState(0);
   const [sort, setSort] = useState<{ key: string; dir: "asc" | "desc" } | null>(initialSort ?? null);
   const sorted = useMemo(() => {
-    if (!sort) return rows;
+    if (!sort || server) return rows;
     const col = columns.find((c) => c.key === sort.key);
     const sign = sort.dir === "asc" ? 1 : -1;
     return rows
@@ -60,7 +66,7 @@ export function SortableTable({
       .map((e) => e.r);
   }, [rows, sort, columns]);
 
-  const pages = pageSize ? Math.max(1, Math.ceil(sorted.length / pageSize)) : 1;
+  const pages = pageSize && !server ? Math.max(1, Math.ceil(sorted.length / pageSize)) : 1;
   const at = Math.min(page, pages - 1);
   const visible = pageSize ? sorted.slice(at * pageSize, (at + 1) * pageSize) : sorted;
 
@@ -100,21 +106,32 @@ export function SortableTable({
         <thead>
           <tr>
             {columns.map((c) => {
-              const active = sort?.key === c.key;
+              const active = server ? server.sort === c.key : sort?.key === c.key;
+              const dir = server ? server.dir : sort?.dir;
+              const mark = (
+                <span className={styles.sortMark} aria-hidden="true">
+                  {active ? (dir === "asc" ? "▴" : "▾") : "↕"}
+                </span>
+              );
               return (
                 <th
                   key={c.key}
                   scope="col"
                   className={c.kind !== "text" ? "num" : undefined}
-                  aria-sort={active ? (sort!.dir === "asc" ? "ascending" : "descending") : undefined}
+                  aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined}
                   title={c.title}
                 >
-                  <button type="button" className={styles.sortButton} onClick={() => toggle(c.key, c.kind)}>
-                    {c.label}
-                    <span className={styles.sortMark} aria-hidden="true">
-                      {active ? (sort!.dir === "asc" ? "▴" : "▾") : "↕"}
-                    </span>
-                  </button>
+                  {server ? (
+                    <a href={server.sortHrefs[c.key]} className={styles.sortButton}>
+                      {c.label}
+                      {mark}
+                    </a>
+                  ) : (
+                    <button type="button" className={styles.sortButton} onClick={() => toggle(c.key, c.kind)}>
+                      {c.label}
+                      {mark}
+                    </button>
+                  )}
                 </th>
               );
             })}
@@ -141,6 +158,21 @@ export function SortableTable({
           </tfoot>
         )}
       </table>
+      {server && (server.previous || server.next) && (
+        <nav aria-label="Table pages" className={styles.pager}>
+          {server.previous ? (
+            <a className="button secondary" href={server.previous}>← Previous</a>
+          ) : (
+            <button type="button" className="secondary" disabled>← Previous</button>
+          )}
+          <span className="muted small">{server.label}</span>
+          {server.next ? (
+            <a className="button secondary" href={server.next}>Next →</a>
+          ) : (
+            <button type="button" className="secondary" disabled>Next →</button>
+          )}
+        </nav>
+      )}
       {pages > 1 && (
         <nav aria-label="Table pages" className={styles.pager}>
           <button type="button" className="secondary" disabled={at === 0} onClick={() => setPage(at - 1)}>← Previous</button>

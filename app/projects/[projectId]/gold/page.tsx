@@ -14,9 +14,9 @@ import {
   type ReviewInstance,
   type ReviewLogRow,
   type TypedAnswer,
-  goldPageData,
   reviewLogPage,
 } from "@/lib/server/gold-review";
+import { derive } from "@/lib/server/derive-pool";
 import { absoluteTime, relativeTime } from "../progress/time";
 import { FilterForm } from "./filters";
 import styles from "./gold.module.css";
@@ -95,7 +95,8 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
   let d: GoldPageData;
   let log: Paged<ReviewLogRow> | null = null;
   try {
-    d = goldPageData(db, actor, id, { lemmas: lemmaQuery, instances: instanceQuery });
+    // Derived on the worker (cached until the next change): the request thread only waits.
+    d = await derive(db, { op: "goldPage", actor, projectId: id, query: { lemmas: lemmaQuery, instances: instanceQuery } });
     if (view === "log") log = reviewLogPage(db, actor, id, one(sp.gp));
   } catch (e) {
     if (e instanceof NotFoundError) notFound();

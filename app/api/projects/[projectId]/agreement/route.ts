@@ -1,7 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { agreementDownload } from "@/lib/server/agreement";
+import { derive } from "@/lib/server/derive-pool";
 import { errorResponse } from "@/lib/server/http";
+import { streamedResponse, stringSlices } from "@/lib/server/stream";
 
 export const dynamic = "force-dynamic";
 
@@ -17,15 +18,14 @@ export async function GET(req: Request, ctx: Ctx) {
     const actor = await getActor();
     const projectId = Number((await ctx.params).projectId);
     const q = new URL(req.url).searchParams;
-    const file = agreementDownload(getDb(), actor, projectId, { format: q.get("format") ?? undefined, table: q.get("table") ?? undefined });
-    return new Response(file.body, {
-      headers: {
-        "Content-Type": file.contentType,
-        "Content-Disposition": `attachment; filename="${file.fileName}"`,
-        "Cache-Control": "no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
+    // Derived on the worker thread (cached until the next change), sent in slices.
+    const file = await derive(getDb(), {
+      op: "agreementDownload",
+      actor,
+      projectId,
+      query: { format: q.get("format") ?? undefined, table: q.get("table") ?? undefined },
     });
+    return streamedResponse(stringSlices(file.body), { "Content-Type": file.contentType, "Content-Disposition": `attachment; filename="${file.fileName}"` });
   } catch (e) {
     return errorResponse(e);
   }

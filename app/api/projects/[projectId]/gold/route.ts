@@ -1,10 +1,11 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { InputError } from "@/lib/server/errors";
-import { projectGold } from "@/lib/server/gold";
+import { derive } from "@/lib/server/derive-pool";
 import { goldReviewCsv, goldReviewTsv } from "@/lib/server/gold-review";
 import { requireProject } from "@/lib/server/actor";
 import { errorResponse } from "@/lib/server/http";
+import { streamedResponse, stringSlices } from "@/lib/server/stream";
 
 export const dynamic = "force-dynamic";
 
@@ -41,17 +42,13 @@ export async function GET(req: Request, ctx: Ctx) {
     if (kind === "log") text = goldReviewCsv(db, actor, projectId);
     else if (kind === "logtsv") text = goldReviewTsv(db, actor, projectId);
     else {
-      const g = projectGold(db, actor, projectId, { foldCase: fold });
-      text = kind === "gold" ? g.gold : g.mwgold;
+      // Derived on the worker thread (cached until the next change), sent in slices.
+      text = (await derive(db, { op: "goldFile", actor, projectId, file: kind, foldCase: fold })).text;
     }
     const fileName = project.name.replace(/[^A-Za-z0-9._-]+/g, "-") + (fold && kind !== "log" && kind !== "logtsv" ? ".case-folded" : "") + FILES[kind].suffix;
-    return new Response(text, {
-      headers: {
-        "Content-Type": FILES[kind].type,
-        "Content-Disposition": `attachment; filename="${fileName}"`,
-        "Cache-Control": "no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
+    return streamedResponse(stringSlices(text), {
+      "Content-Type": FILES[kind].type,
+      "Content-Disposition": `attachment; filename="${fileName}"`,
     });
   } catch (e) {
     return errorResponse(e);

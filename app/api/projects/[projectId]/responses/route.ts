@@ -5,6 +5,7 @@ import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
 import { exportAdjudicatedResponses } from "@/lib/server/gold-review";
 import { importResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
+import { streamedResponse, stringSlices } from "@/lib/server/stream";
 
 export const dynamic = "force-dynamic";
 
@@ -19,12 +20,9 @@ export async function GET(_req: Request, ctx: Ctx) {
     const project = requireProject(db, actor, projectId, { coordinator: true });
     const text = exportAdjudicatedResponses(db, actor, projectId);
     const fileName = `${project.name.replace(/[^A-Za-z0-9._-]+/g, "-")}-responses.tsv`;
-    return new Response(text, {
-      headers: {
-        "Content-Type": "text/tab-separated-values; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${fileName}"`,
-        "Cache-Control": "no-store",
-      },
+    return streamedResponse(stringSlices(text), {
+      "Content-Type": "text/tab-separated-values; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${fileName}"`,
     });
   } catch (e) {
     return errorResponse(e);

@@ -9,6 +9,7 @@ import type { Actor } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
 import { decodeUpload, type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
+import { streamedResponse, stringSlices } from "@/lib/server/stream";
 
 export type Ctx<T = object> = { params: Promise<{ projectId: string } & T> };
 
@@ -62,12 +63,7 @@ export function fileNameOf(s: string): string {
   return s.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "run";
 }
 
+/** A download, sent in slices (a verbose report of a large run is tens of MB). */
 export function attachment(body: string, fileName: string, type: string): Response {
-  return new Response(body, {
-    headers: {
-      "Content-Type": `${type}; charset=utf-8`,
-      "Content-Disposition": `attachment; filename="${fileName}"`,
-      "Cache-Control": "no-store",
-    },
-  });
+  return streamedResponse(stringSlices(body), { "Content-Type": `${type}; charset=utf-8`, "Content-Disposition": `attachment; filename="${fileName}"` });
 }

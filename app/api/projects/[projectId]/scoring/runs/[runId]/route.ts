@@ -2,6 +2,7 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
 import { deleteRun, runDetail } from "@/lib/server/scoring";
+import { streamedJson } from "@/lib/server/stream";
 import { checkedMode } from "../../mode";
 import { type Ctx, idOf } from "../../request";
 
@@ -21,7 +22,8 @@ export async function GET(req: Request, ctx: RunCtx) {
     const db = getDb();
     const actor = await getActor();
     const mode = checkedMode(db, actor, projectId, req);
-    return Response.json({ ok: true, detail: runDetail(db, actor, projectId, runId, mode) });
+    // Streamed in slices: a large run's detail is tens of MB of JSON.
+    return streamedJson({ ok: true, detail: runDetail(db, actor, projectId, runId, mode) });
   } catch (e) {
     return errorResponse(e);
   }

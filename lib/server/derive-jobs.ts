@@ -1,0 +1,92 @@
+/**
+ * The derivations that are too heavy for the request thread (issue #14): the
+ * Agreement page, the Gold page, the gold / mwgold files and the agreement
+ * downloads. lib/server/derive-pool.ts runs them on a worker thread with its
+ * own read-only connection to the same WAL database (or here, in-process, for
+ * an in-memory database); this module is what both run.
+ *
+ * Results are cached per database and job under the project's data version
+ * (data_versions, raised by triggers in the transaction of every response,
+ * corpus change and review decision; drizzle/0006): a page load after nothing
+ * changed is a cache lookup, the first one after a save recomputes. The
+ * version and the inputs are read in one transaction, so a result is exactly
+ * the version it is filed under.
+ */
+import "server-only";
+import type { Db } from "../../db/client";
+import { type Actor, requireProject } from "./actor";
+import { type AgreementPageQuery, type AgreementPageView, type AgreementFile, agreementDownload, agreementPageView, dataVersion } from "./agreement";
+
+export { dataVersion };
+import { type GoldPageData, type InstanceQuery, type LemmaQuery, goldPageData } from "./gold-review";
+import { projectGold } from "./gold";
+
+export type DeriveJob =
+  | { op: "agreementPage"; actor: Actor; projectId: number; query: AgreementPageQuery }
+  | { op: "agreementDownload"; actor: Actor; projectId: number; query: { format?: string; table?: string } }
+  | { op: "goldPage"; actor: Actor; projectId: number; query: { lemmas?: LemmaQuery; instances?: InstanceQuery } }
+  | { op: "goldFile"; actor: Actor; projectId: number; file: "gold" | "mwgold"; foldCase: boolean };
+
+/** What each job answers. */
+export interface DeriveResults {
+  agreementPage: AgreementPageView;
+  agreementDownload: AgreementFile;
+  goldPage: GoldPageData;
+  goldFile: { text: string };
+}
+
+export type DeriveResult<J extends DeriveJob> = DeriveResults[J["op"]];
+
+interface Entry {
+  version: number;
+  value: unknown;
+}
+
+/** Per database: job key → the last result and the version it was computed at (least recently used dropped first). */
+const cache = new WeakMap<Db, Map<string, Entry>>();
+/** Results kept per database: a few pages of a few projects. Each is one page or one file. */
+export const CACHE_ENTRIES = 24;
+
+function jobKey(job: DeriveJob): string {
+  // The actor is part of the key: every call checks the actor again anyway, but a cached value must never
+  // carry one caller's view to another.
+  return JSON.stringify(job);
+}
+
+function compute(db: Db, job: DeriveJob): unknown {
+  switch (job.op) {
+    case "agreementPage":
+      return agreementPageView(db, job.actor, job.projectId, job.query);
+    case "agreementDownload":
+      return agreementDownload(db, job.actor, job.projectId, job.query);
+    case "goldPage":
+      return goldPageData(db, job.actor, job.projectId, job.query);
+    case "goldFile": {
+      const g = projectGold(db, job.actor, job.projectId, { foldCase: job.foldCase });
+      return { text: job.file === "gold" ? g.gold : g.mwgold };
+    }
+  }
+}
+
+/** Run a job against `db` now, or answer from the cache when the project's data version has not moved. */
+export function runDeriveJob<J extends DeriveJob>(db: Db, job: J): DeriveResult<J> {
+  // Who asks is checked on every call, before the cache is read.
+  requireProject(db, job.actor, job.projectId, { coordinator: true });
+  let perDb = cache.get(db);
+  if (!perDb) cache.set(db, (perDb = new Map()));
+  const key = jobKey(job);
+  return db.$client.transaction(() => {
+    const version = dataVersion(db, job.projectId);
+    const hit = perDb.get(key);
+    if (hit && hit.version === version) {
+      perDb.delete(key);
+      perDb.set(key, hit);
+      return (job.op === "agreementPage" ? { ...(hit.value as AgreementPageView), cached: true } : hit.value) as DeriveResult<J>;
+    }
+    const value = compute(db, job);
+    perDb.delete(key);
+    perDb.set(key, { version, value });
+    while (perDb.size > CACHE_ENTRIES) perDb.delete(perDb.keys().next().value!);
+    return value as DeriveResult<J>;
+  })();
+}

@@ -1,0 +1,205 @@
+/**
+ * Gold, mwgold and agreement off the request thread (issue #14): the jobs of
+ * lib/server/derive-jobs.ts run in one worker per database file, which opens
+ * its own read-only connection to the same WAL file, so a request only awaits
+ * the answer while saves go on. The worker keeps the results under the
+ * project's data version, so repeated page loads do not recompute.
+ *
+ * The worker is a child process started under `nice -n 10` (IPC with
+ * structured-clone serialization), not a worker thread: measured with 50
+ * annotators saving while agreement over 100,000 instances × 5 was recomputed,
+ * a worker thread at nice 10 still took the CPU from saves, because V8's
+ * garbage-collection helper threads, which a worker thread shares with the
+ * server, run at the server's priority. In a process of its own every thread
+ * of the derivation yields to the server.
+ *
+ * The worker's code is lib/server/derive-worker.ts bundled into plain
+ * JavaScript with esbuild (a dependency; run in its own process, so the build
+ * does not hold the event loop) once per process, written under
+ * node_modules/.cache/lexgold/ (content-named, so concurrent servers agree)
+ * where it resolves better-sqlite3 from the project's node_modules.
+ *
+ * An in-memory database (tests) or LEXGOLD_DERIVE_THREADS=0 runs the job
+ * in-process instead, after yielding once. A worker that dies fails its jobs
+ * and is replaced on the next one. Errors keep their class (AuthError,
+ * NotFoundError, InputError) so routes and pages answer as before.
+ */
+import "server-only";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { type ChildProcess, spawn } from "node:child_process";
+import { type Db, projectRoot } from "../../db/client";
+import { requireProject } from "./actor";
+import { type DeriveJob, type DeriveResult, runDeriveJob } from "./derive-jobs";
+import { AuthError, InputError, NotFoundError } from "./errors";
+
+/** The worker's nice value: derivation yields the CPU to saves and page requests when both want it. */
+const DERIVE_NICE = 10;
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
+
+interface WorkerError {
+  kind: "auth" | "notFound" | "input" | "other";
+  message: string;
+  status?: number;
+  fieldErrors?: Record<string, string>;
+  details?: string[];
+  stack?: string;
+}
+
+function rehydrate(e: WorkerError): Error {
+  if (e.kind === "auth") return new AuthError(e.message, e.status === 401 ? 401 : 403);
+  if (e.kind === "notFound") return new NotFoundError(e.message);
+  if (e.kind === "input") return new InputError(e.message, e.fieldErrors ?? {}, e.details ?? []);
+  const err = new Error(e.message);
+  if (e.stack) err.stack = `${e.stack}\n    (on the derivation worker)`;
+  return err;
+}
+
+let bundle: Promise<string> | null = null;
+
+/** Bundle derive-worker.ts (once per process); the path of the JavaScript file. */
+function workerFile(): Promise<string> {
+  bundle ??= (async () => {
+    const root = projectRoot();
+    const esbuildName = "esbuild";
+    const esbuild = createRequire(path.join(root, "package.json"))(esbuildName) as typeof import("esbuild");
+    const result = await esbuild.build({
+      absWorkingDir: root,
+      entryPoints: [path.join(root, "lib", "server", "derive-worker.ts")],
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      external: ["better-sqlite3"],
+      plugins: [
+        {
+          name: "server-only",
+          setup(build) {
+            build.onResolve({ filter: /^server-only$/ }, () => ({ path: "server-only", namespace: "lexgold-empty" }));
+            build.onLoad({ filter: /.*/, namespace: "lexgold-empty" }, () => ({ contents: "", loader: "js" }));
+          },
+        },
+      ],
+      banner: { js: 'import { createRequire as __lexgoldCreateRequire } from "node:module"; const require = __lexgoldCreateRequire(import.meta.url);' },
+      legalComments: "none",
+      logLevel: "silent",
+      write: false,
+    });
+    const code = result.outputFiles[0].contents;
+    const hash = crypto.createHash("sha256").update(code).digest("hex").slice(0, 16);
+    const dir = path.join(root, "node_modules", ".cache", "lexgold");
+    const file = path.join(dir, `derive-worker-${hash}.mjs`);
+    if (!fs.existsSync(file)) {
+      fs.mkdirSync(dir, { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, code);
+      fs.renameSync(tmp, file);
+    }
+    return file;
+  })();
+  bundle.catch(() => (bundle = null));
+  return bundle;
+}
+
+/** `nice`, where the system has it (the worker then runs at a lower priority in every thread). */
+function niceCommand(): string | null {
+  for (const p of ["/usr/bin/nice", "/bin/nice"]) if (fs.existsSync(p)) return p;
+  return null;
+}
+
+class DeriveWorker {
+  private child: ChildProcess | null = null;
+  private starting: Promise<ChildProcess> | null = null;
+  private pending = new Map<number, Pending>();
+  private nextId = 1;
+
+  constructor(private readonly file: string) {}
+
+  private async start(): Promise<ChildProcess> {
+    if (this.child) return this.child;
+    this.starting ??= workerFile().then((code) => {
+      const nice = niceCommand();
+      const [cmd, args] = nice ? [nice, ["-n", String(DERIVE_NICE), process.execPath, code]] : [process.execPath, [code]];
+      const c = spawn(cmd, args, {
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+        serialization: "advanced",
+        env: { ...process.env, LEXGOLD_DERIVE_DB: this.file },
+      });
+      c.unref();
+      c.channel?.unref();
+      c.on("message", (m: { id: number; value?: unknown; error?: WorkerError }) => {
+        const p = this.pending.get(m.id);
+        this.pending.delete(m.id);
+        if (!p) return;
+        if (this.pending.size === 0) c.channel?.unref();
+        if (m.error) p.reject(rehydrate(m.error));
+        else p.resolve(m.value);
+      });
+      const lost = (e: Error) => {
+        if (this.child !== c) return;
+        this.child = null;
+        this.starting = null;
+        for (const p of this.pending.values()) p.reject(e);
+        this.pending.clear();
+      };
+      c.on("error", lost);
+      c.on("exit", (code, signal) => lost(new Error(`the derivation worker exited (${signal ?? code})`)));
+      this.child = c;
+      return c;
+    });
+    this.starting.catch(() => (this.starting = null));
+    return this.starting;
+  }
+
+  async run(job: DeriveJob): Promise<unknown> {
+    const c = await this.start();
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      // Keep the process alive while a job is out (and let it exit when idle).
+      c.channel?.ref();
+      c.send({ id, job }, (e) => {
+        if (e && this.pending.delete(id)) reject(e);
+      });
+    });
+  }
+}
+
+const workers = new Map<string, DeriveWorker>();
+const inFlight = new Map<string, Promise<unknown>>();
+
+/** Whether jobs for this database run on a worker thread (a file database, and not turned off). */
+export function derivesOnWorker(db: Db): boolean {
+  const file = db.$client.name;
+  return process.env.LEXGOLD_DERIVE_THREADS !== "0" && !db.$client.memory && file !== "" && file !== ":memory:";
+}
+
+/**
+ * Run a derivation job: on the worker thread for a file database, else
+ * in-process. Who asks is checked here first (so a refusal costs no trip to the
+ * worker) and again by the job.
+ */
+export async function derive<J extends DeriveJob>(db: Db, job: J): Promise<DeriveResult<J>> {
+  requireProject(db, job.actor, job.projectId, { coordinator: true });
+  if (!derivesOnWorker(db)) {
+    await new Promise((r) => setImmediate(r));
+    return runDeriveJob(db, job);
+  }
+  const file = path.resolve(db.$client.name);
+  let w = workers.get(file);
+  if (!w) workers.set(file, (w = new DeriveWorker(file)));
+  // The same job already out (a reload while the first is computing): share its answer.
+  const key = `${file}\u0000${JSON.stringify(job)}`;
+  let p = inFlight.get(key);
+  if (!p) {
+    p = w.run(job).finally(() => inFlight.delete(key));
+    inFlight.set(key, p);
+  }
+  return (await p) as DeriveResult<J>;
+}

@@ -1,0 +1,210 @@
+/**
+ * lib/server/derive-pool.ts and derive-jobs.ts (issue #14): gold, mwgold and
+ * agreement derived on a worker thread with its own read-only connection equal
+ * what the request thread derives; results are cached under the project's data
+ * version, which every save, import and review decision raises in its own
+ * transaction; the Agreement page gets one page of lexelt rows.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { agreementPageData, agreementPageView, dataVersion, LEXELT_PAGE_SIZE } from "../../lib/server/agreement";
+import { derive, derivesOnWorker } from "../../lib/server/derive-pool";
+import { runDeriveJob } from "../../lib/server/derive-jobs";
+import { AuthError, NotFoundError } from "../../lib/server/errors";
+import { deriveProjectGold, goldInputs, keepDerivationInputs, projectGold, setExclusion } from "../../lib/server/gold";
+import { goldPageData } from "../../lib/server/gold-review";
+import { importLexeltXml } from "../../lib/server/corpus";
+import { importResponses, projectResponseRecords } from "../../lib/server/response-import";
+import { saveResponse } from "../../lib/server/responses";
+import { addMember } from "../../lib/server/users";
+import { actorFor, projectFixture } from "../support/db";
+import { goldFixture } from "../support/gold-fixture";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-derive-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const dbFile = () => path.join(dir, `t${++n}.db`);
+
+/** The same value once through structured clone (what a worker's answer goes through). */
+const cloned = <T,>(v: T): T => structuredClone(v);
+
+describe("the data version", () => {
+  it("rises in the transaction of a save, an import and a review decision, and only for that project", () => {
+    const { db, coord, project } = goldFixture();
+    const other = projectFixture();
+    const v0 = dataVersion(db, project.id);
+    expect(v0).toBeGreaterThan(0);
+    importResponses(db, coord, project.id, { fileName: "fix.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\ncat\tcalm.a\tc1\tstill\t\n" });
+    const v1 = dataVersion(db, project.id);
+    expect(v1).toBeGreaterThan(v0);
+    setExclusion(db, coord, project.id, "c2", "a hotel's name");
+    const v2 = dataVersion(db, project.id);
+    expect(v2).toBeGreaterThan(v1);
+    expect(dataVersion(other.db, other.project.id)).toBe(0);
+  });
+
+  it("rises with an annotator's save in the workspace", () => {
+    const { db, coord, project } = goldFixture();
+    const ann = actorFor(db, "dan", "annotator");
+    addMember(db, coord, project.id, "dan");
+    const ref = (db.$client.prepare("select id from instances where instance_id = 'h2'").get() as { id: number }).id;
+    const before = dataVersion(db, project.id);
+    saveResponse(db, ann, project.id, ref, { kind: "substitutes", substitutes: ["ride"], multiword: false }, { expectedRevision: 0 });
+    expect(dataVersion(db, project.id)).toBeGreaterThan(before);
+  });
+
+  it("a refused import raises nothing", () => {
+    const { db, coord, project } = goldFixture();
+    const before = dataVersion(db, project.id);
+    expect(() => importResponses(db, coord, project.id, { fileName: "bad.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\nnobody\tcalm.a\tc1\tstill\t\n" })).toThrow();
+    expect(dataVersion(db, project.id)).toBe(before);
+  });
+});
+
+describe("goldInputs", () => {
+  it("streams the same responses, in the same order, as projectResponseRecords", () => {
+    const { db, coord, project } = goldFixture();
+    importResponses(db, coord, project.id, { fileName: "more.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\nbea\thop.v\th2\tride;catch\thop on\n" });
+    const inputs = goldInputs(db, coord, project.id);
+    expect(inputs.responses.length).toBe(11);
+    expect(inputs.responses).toEqual(projectResponseRecords(db, project.id));
+  });
+});
+
+describe("the worker's kept inputs", () => {
+  it("are reused while the data version holds and read again after a save, with the same gold", () => {
+    const { db, coord, project } = goldFixture();
+    const fresh = projectGold(db, coord, project.id).gold;
+    keepDerivationInputs(true);
+    try {
+      const a = goldInputs(db, coord, project.id);
+      const b = goldInputs(db, coord, project.id);
+      expect(b.responses).toBe(a.responses);
+      expect(deriveProjectGold(b)).toBe(deriveProjectGold(a));
+      expect(projectGold(db, coord, project.id).gold).toBe(fresh);
+      importResponses(db, coord, project.id, { fileName: "fix.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\ncat\tcalm.a\tc1\tstill\t\n" });
+      const c = goldInputs(db, coord, project.id);
+      expect(c.responses).not.toBe(a.responses);
+      const kept = projectGold(db, coord, project.id).gold;
+      expect(kept).not.toBe(fresh);
+      keepDerivationInputs(false);
+      expect(projectGold(db, coord, project.id).gold).toBe(kept);
+    } finally {
+      keepDerivationInputs(false);
+    }
+  });
+});
+
+describe("derive on the worker", () => {
+  it("runs on a worker for a file database, in-process for one in memory", () => {
+    const f = goldFixture(dbFile());
+    expect(derivesOnWorker(f.db)).toBe(true);
+    expect(derivesOnWorker(goldFixture().db)).toBe(false);
+    f.db.$client.close();
+  });
+
+  it("gives what the request thread derives: gold, mwgold, the Gold page, the Agreement page and its downloads", async () => {
+    const { db, coord, project } = goldFixture(dbFile());
+    const g = projectGold(db, coord, project.id);
+    expect((await derive(db, { op: "goldFile", actor: coord, projectId: project.id, file: "gold", foldCase: false })).text).toBe(g.gold);
+    expect((await derive(db, { op: "goldFile", actor: coord, projectId: project.id, file: "mwgold", foldCase: false })).text).toBe(g.mwgold);
+    expect((await derive(db, { op: "goldFile", actor: coord, projectId: project.id, file: "gold", foldCase: true })).text).toBe(
+      projectGold(db, coord, project.id, { foldCase: true }).gold,
+    );
+    const q = { instances: { page: 1 }, lemmas: { page: 1 } };
+    expect(await derive(db, { op: "goldPage", actor: coord, projectId: project.id, query: q })).toEqual(cloned(goldPageData(db, coord, project.id, q)));
+    const onWorker = await derive(db, { op: "agreementPage", actor: coord, projectId: project.id, query: {} });
+    const here = agreementPageView(db, coord, project.id, {});
+    expect({ ...onWorker, computedAt: 0, computeMs: 0, cached: false }).toEqual(cloned({ ...here, computedAt: 0, computeMs: 0, cached: false }));
+    const file = await derive(db, { op: "agreementDownload", actor: coord, projectId: project.id, query: { format: "csv", table: "items" } });
+    expect(file.body).toBe(runDeriveJob(db, { op: "agreementDownload", actor: coord, projectId: project.id, query: { format: "csv", table: "items" } }).body);
+    db.$client.close();
+  });
+
+  it("keeps the errors' classes and checks who asks", async () => {
+    const { db, project, ann } = goldFixture(dbFile());
+    await expect(derive(db, { op: "goldFile", actor: ann, projectId: project.id, file: "gold", foldCase: false })).rejects.toBeInstanceOf(AuthError);
+    await expect(derive(db, { op: "goldFile", actor: null, projectId: project.id, file: "gold", foldCase: false })).rejects.toBeInstanceOf(AuthError);
+    const coord = actorFor(db, "other-coord", "coordinator");
+    await expect(derive(db, { op: "agreementPage", actor: coord, projectId: project.id, query: {} })).rejects.toBeInstanceOf(NotFoundError);
+    db.$client.close();
+  });
+
+  it("serves the cache until a save, then the new figures (in the worker)", async () => {
+    const { db, coord, project } = goldFixture(dbFile());
+    const job = { op: "agreementPage", actor: coord, projectId: project.id, query: {} } as const;
+    const first = await derive(db, job);
+    expect(first.cached).toBe(false);
+    const second = await derive(db, job);
+    expect(second.cached).toBe(true);
+    expect(second.computedAt).toEqual(first.computedAt);
+    expect(first.report.pairwise).toBeCloseTo(2 / 9, 12);
+    // cat now agrees with ann on c1 (see agreement-page.test.ts for the figures by hand).
+    importResponses(db, coord, project.id, { fileName: "fix.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\ncat\tcalm.a\tc1\tstill\t\n" });
+    const third = await derive(db, job);
+    expect(third.cached).toBe(false);
+    expect(third.report.pairwise).toBeCloseTo((1 / 3 + 1 / 2 + 1 / 2 + 1 / 2 + 1 / 2 + 0) / 6, 12);
+    const goldJob = { op: "goldFile", actor: coord, projectId: project.id, file: "gold", foldCase: false } as const;
+    const before = (await derive(db, goldJob)).text;
+    setExclusion(db, coord, project.id, "c1", "test");
+    const after = (await derive(db, goldJob)).text;
+    expect(before).toContain(" c1 ");
+    expect(after).not.toContain(" c1 ");
+    expect(after).toBe(projectGold(db, coord, project.id).gold);
+    db.$client.close();
+  });
+});
+
+describe("the Agreement page's lexelt rows", () => {
+  /** 120 lexelts (word0.n … word119.n), two instances each, answered so that lexelt k's pairwise agreement falls with k. */
+  function manyLexelts() {
+    const f = projectFixture();
+    const xml = ['<?xml version="1.0"?>', '<corpus lang="english">'];
+    for (let k = 0; k < 120; k++) {
+      xml.push(`<lexelt item="word${k}.n">`);
+      for (const i of [1, 2]) xml.push(`<instance id="w${k}-${i}"><context>a <head>word${k}</head> here</context></instance>`);
+      xml.push("</lexelt>");
+    }
+    xml.push("</corpus>");
+    importLexeltXml(f.db, f.coord, f.project.id, { fileName: "m.xml", bytes: new TextEncoder().encode(xml.join("\n")) });
+    actorFor(f.db, "bea", "annotator");
+    addMember(f.db, f.coord, f.project.id, "bea");
+    const lines = ["annotator\tlexelt\tinstance\tanswer\tmultiword"];
+    for (let k = 0; k < 120; k++) {
+      for (const i of [1, 2]) {
+        // ann and bea agree on every instance of lexelts 0–59 and never on 60–119.
+        lines.push(`ann\tword${k}.n\tw${k}-${i}\talpha\t`);
+        lines.push(`bea\tword${k}.n\tw${k}-${i}\t${k < 60 ? "alpha" : "beta"}\t`);
+      }
+    }
+    importResponses(f.db, f.coord, f.project.id, { fileName: "m.tsv", text: lines.join("\n") });
+    return f;
+  }
+
+  it("sends one page, sorted on the server, with search", () => {
+    const { db, coord, project } = manyLexelts();
+    const all = agreementPageData(db, coord, project.id).report.byLexelt;
+    expect(all).toHaveLength(120);
+    const p1 = agreementPageView(db, coord, project.id, {});
+    expect(p1.lexelts.rows).toHaveLength(LEXELT_PAGE_SIZE);
+    expect(p1.lexelts).toMatchObject({ total: 120, pages: 3, page: 1, all: 120, sort: "lexelt", dir: "asc" });
+    // Natural order: word0, word1, word2, … word9, word10.
+    expect(p1.lexelts.rows.slice(0, 3).map((l) => l.lexelt)).toEqual(["word0.n", "word1.n", "word2.n"]);
+    expect(p1.lexelts.rows[10].lexelt).toBe("word10.n");
+    expect("perItem" in p1.report || "byLexelt" in p1.report).toBe(false);
+    expect(p1.itemsWithPairs).toBe(240);
+    const p3 = agreementPageView(db, coord, project.id, { page: 3 });
+    expect(p3.lexelts.rows.map((l) => l.lexelt)).toEqual(Array.from({ length: 20 }, (_, i) => `word${100 + i}.n`));
+    // By pairwise, highest first: the 60 that agree (1), then the rest (0), ties in the report's order.
+    const byAgreement = agreementPageView(db, coord, project.id, { sort: "pairwise", dir: "desc", page: 2 });
+    expect(byAgreement.lexelts.rows.slice(0, 10).map((l) => l.pairwise)).toEqual(Array(10).fill(1));
+    expect(byAgreement.lexelts.rows[10]).toMatchObject({ lexelt: all.find((l) => l.pairwise === 0)!.lexelt, pairwise: 0 });
+    const search = agreementPageView(db, coord, project.id, { q: "WORD11" });
+    expect(search.lexelts.rows.map((l) => l.lexelt)).toEqual(["word11.n", "word110.n", "word111.n", "word112.n", "word113.n", "word114.n", "word115.n", "word116.n", "word117.n", "word118.n", "word119.n"]);
+    expect(search.lexelts.total).toBe(11);
+    // Unknown sort keys fall back to the lexelt; pages past the end to the last.
+    expect(agreementPageView(db, coord, project.id, { sort: "constructor", page: 99 }).lexelts).toMatchObject({ sort: "lexelt", page: 3 });
+  });
+});
