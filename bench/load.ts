@@ -49,7 +49,6 @@ async function main(): Promise<number> {
     const common = {
       base: rig.server.base,
       projectId: rig.seeded.projectId,
-      actionId: rig.actionId,
       instanceRefs: rig.seeded.instanceRefs,
       heads: rig.seeded.heads,
       pageLoadEvery: pageEvery,
@@ -58,7 +57,7 @@ async function main(): Promise<number> {
       timeoutSec: 10,
     };
     const pre = await preflight(states[0], { ...common, durationSec: 1, thinkSec: 0.3, coordinator: null });
-    log(`preflight: a save through the server action was acknowledged (revision ${pre.acked[0]?.revision})`);
+    log(`preflight: a save through the save route was acknowledged (revision ${pre.acked[0]?.revision})`);
 
     log(
       `load: ${annotatorCount} annotators, ${thinkSec > 0 ? `thinking ~${thinkSec} s per instance` : "saving as fast as answered"}, for ${durationSec} s, ` +
