@@ -21,8 +21,10 @@
  * answers, which measures capacity rather than latency under a human load.
  */
 import fs from "node:fs";
+import os from "node:os";
 import { loadFigures, loadReport, loadTargets } from "./lib/figures";
 import { coordinatorCandidates, initialStates, mergeRecords, preflight, probeCoordinatorRequests, runLoad } from "./lib/load-run";
+import { processTreeCpuMs } from "./lib/server";
 import { flag, numberArg, runTag, setUp, stringArg } from "./lib/setup";
 import { checkSaves, integrityCheck } from "./lib/verify";
 
@@ -63,12 +65,16 @@ async function main(): Promise<number> {
       `load: ${annotatorCount} annotators, ${thinkSec > 0 ? `thinking ~${thinkSec} s per instance` : "saving as fast as answered"}, for ${durationSec} s, ` +
         `a full page load every ${pageEvery} moves, coordinator every ${exportEvery} s …`,
     );
+    const cpuBefore = processTreeCpuMs(rig.server.pid);
+    const loadBefore = os.loadavg()[0];
     const main = await runLoad(states, {
       ...common,
       durationSec,
       thinkSec,
       coordinator: exportEvery > 0 ? { cookie: rig.coordinatorCookie, everySec: exportEvery, requests: present } : null,
     });
+    const cpuMs = cpuBefore === null ? null : (processTreeCpuMs(rig.server.pid) ?? cpuBefore) - cpuBefore;
+    const loadAfter = os.loadavg()[0];
     await rig.server.stop();
 
     const integrity = integrityCheck(rig.dbFile);
@@ -78,7 +84,9 @@ async function main(): Promise<number> {
     process.stdout.write(
       `\nload: ${annotatorCount} annotators, ${instanceCount} instances, ${thinkSec ? `a save every ~${thinkSec} s each` : "saving as fast as answered"}, ${durationSec} s\n` +
         loadReport(figures) +
-        `\nintegrity_check: ${integrity}; acknowledged saves checked ${acks.acknowledged}, present once ${acks.present}\n`,
+        `\nintegrity_check: ${integrity}; acknowledged saves checked ${acks.acknowledged}, present once ${acks.present}\n` +
+        `server CPU during the load: ${cpuMs === null ? "unknown (no /proc)" : `${(cpuMs / 1000).toFixed(1)} s, ${(cpuMs / Math.max(1, figures.savesAcked)).toFixed(2)} ms per acknowledged save (page loads and exports included)`}\n` +
+        `load average (1 min) ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, on ${os.cpus().length} cores\n`,
     );
     const firstFailure = main.saves.find((s) => s.outcome === "failed" || s.outcome === "refused");
     if (firstFailure) process.stdout.write(`first failed save: ${firstFailure.outcome} ${firstFailure.message}\n`);
@@ -87,7 +95,7 @@ async function main(): Promise<number> {
     if (jsonOut) {
       fs.writeFileSync(
         jsonOut,
-        JSON.stringify({ annotators: annotatorCount, instances: instanceCount, thinkSec, durationSec, integrity, figures, targets }, null, 2),
+        JSON.stringify({ annotators: annotatorCount, instances: instanceCount, thinkSec, durationSec, integrity, figures, targets, serverCpuMs: cpuMs, loadavg: [loadBefore, loadAfter] }, null, 2),
       );
     }
     return ok ? 0 : 1;

@@ -59,6 +59,8 @@ export async function setUp(opts: { annotators: number; instances: number; log: 
     dbFile,
     secretFile: path.join(dir, "secret"),
     port: await freePort(),
+    // --cpu-prof DIR: the server writes a V8 CPU profile there when it stops.
+    nodeArgs: stringArg("cpu-prof", "LOAD_CPU_PROF", "") ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(stringArg("cpu-prof", "LOAD_CPU_PROF", ""))}`] : [],
   });
   const startMs = await server.start();
   log(`server up at ${server.base} in ${(startMs / 1000).toFixed(1)} s (pid ${server.pid})`);
