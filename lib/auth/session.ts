@@ -9,12 +9,11 @@
  * the rest — disabled, or a session version bumped since the token was issued.
  */
 import "server-only";
-import { eq } from "drizzle-orm";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "../../db/client";
-import { users } from "../../db/schema";
 import type { Actor, UserActor } from "../server/actor";
+import { get } from "../server/queue";
 import { decodeSessionToken, sessionTokenOf } from "./jwt";
 import { authSecret } from "./secret";
 
@@ -35,11 +34,12 @@ export async function sessionClaims(token: string | null): Promise<{ uid: number
 /** The user a session's claims name, if the account still exists, is enabled and the session's version is current. */
 export function actorOfClaims(claims: { uid: number; sv: number } | null): Actor {
   if (!claims) return null;
-  const row = getDb()
-    .select({ id: users.id, name: users.name, role: users.role, disabled: users.disabled, sessionVersion: users.sessionVersion })
-    .from(users)
-    .where(eq(users.id, claims.uid))
-    .get();
+  // A prepared statement kept per connection (lib/server/queue.ts): every request asks this.
+  const row = get<{ id: number; name: string; role: UserActor["role"]; disabled: number; sessionVersion: number }>(
+    getDb(),
+    "select id, name, role, disabled, session_version as sessionVersion from users where id = ?",
+    claims.uid,
+  );
   if (!row || row.disabled) return null;
   // Sign-out, a password change or reset, disabling and removal from a project bump the version.
   if (row.sessionVersion !== claims.sv) return null;

@@ -164,13 +164,7 @@ function scopeOf(db: Db, p: ProjectRow, userId: number): QueueScope {
 /** Whether a lexelt is the annotator's (O(log n)). */
 function isAssigned(db: Db, s: QueueScope, lexeltId: number): boolean {
   if (!s.restricted) return true;
-  return (
-    db
-      .select({ x: assignments.lexeltId })
-      .from(assignments)
-      .where(and(eq(assignments.projectId, s.projectId), eq(assignments.userId, s.userId), eq(assignments.lexeltId, lexeltId)))
-      .get() !== undefined
-  );
+  return get(db, "select 1 as x from assignments where project_id = ? and user_id = ? and lexelt_id = ?", s.projectId, s.userId, lexeltId) !== undefined;
 }
 
 export interface LexeltProgress {
