@@ -4,9 +4,9 @@
  * Builds if needed (into .next-bench), starts the production server on a spare
  * port with a throw-away database seeded with 2,000 instances and 50 annotators,
  * signs everyone in through next-auth, and drives the workspace with autocannon
- * through the browser's own requests — save (server action), move to the next
- * instance (from the save's answer: no request, but every 10th move a full page
- * load) — for 60 s, while the coordinator downloads the exports every 5 s
+ * through the browser's own requests — save (the JSON POST of "Save & next"),
+ * move to the next instance (from the save's answer: no request, but every 50th
+ * move a full page load) — for 60 s, while the coordinator downloads the exports every 5 s
  * (--export-every 0: no coordinator). Then checks in the database that
  * every acknowledged save is there exactly once, and prints the figures with
  * PASS/MISS per target.
@@ -36,7 +36,9 @@ async function main(): Promise<number> {
   const instanceCount = numberArg("instances", "LOAD_INSTANCES", 2000);
   const thinkSec = numberArg("think", "LOAD_THINK", 5);
   const exportEvery = numberArg("export-every", "LOAD_EXPORT_EVERY", 5);
-  const pageEvery = numberArg("page-every", "LOAD_PAGE_EVERY", 10);
+  // The workspace itself never reloads: a page load is a new visit or a reload, which a
+  // person does now and then, not every few instances (50 moves ≈ 4 minutes at 5 s each).
+  const pageEvery = numberArg("page-every", "LOAD_PAGE_EVERY", 50);
   const jsonOut = stringArg("json", "LOAD_JSON", "");
 
   const rig = await setUp({ annotators: annotatorCount, instances: instanceCount, log });
