@@ -97,7 +97,7 @@ async function main(): Promise<number> {
     if (jsonOut) {
       fs.writeFileSync(
         jsonOut,
-        JSON.stringify({ annotators: annotatorCount, instances: instanceCount, thinkSec, durationSec, integrity, figures, targets, serverCpuMs: cpuMs, loadavg: [loadBefore, loadAfter] }, null, 2),
+        JSON.stringify({ annotators: annotatorCount, instances: instanceCount, thinkSec, durationSec, pageEvery, exportEvery, integrity, figures, targets, serverCpuMs: cpuMs, loadavg: [loadBefore, loadAfter] }, null, 2),
       );
     }
     return ok ? 0 : 1;
