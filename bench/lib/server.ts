@@ -122,6 +122,27 @@ export class Server {
     proc.stdout!.on("data", keep);
     proc.stderr!.on("data", keep);
     this.exited = new Promise((resolve) => proc.once("exit", () => resolve()));
+    // The server runs in a process group of its own (so a kill reaches its workers), which
+    // Ctrl-C at the terminal no longer reaches: take it down when this process goes.
+    const killGroup = () => {
+      try {
+        process.kill(-proc.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+      killGroup();
+      process.exit(signal === "SIGINT" ? 130 : 143);
+    };
+    process.once("exit", killGroup);
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    proc.once("exit", () => {
+      process.off("exit", killGroup);
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    });
     proc.once("exit", () => {
       if (this.proc === proc) this.proc = null;
     });
