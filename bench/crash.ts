@@ -72,7 +72,6 @@ async function main(): Promise<number> {
     const common = {
       base: server.base,
       projectId: rig.seeded.projectId,
-      actionId: rig.actionId,
       instanceRefs: rig.seeded.instanceRefs,
       heads: rig.seeded.heads,
       pageLoadEvery: 10,

@@ -4,9 +4,9 @@
  * Builds if needed (into .next-bench), starts the production server on a spare
  * port with a throw-away database seeded with 2,000 instances and 50 annotators,
  * signs everyone in through next-auth, and drives the workspace with autocannon
- * through the browser's own requests — save (server action), move to the next
- * instance (from the save's answer: no request, but every 10th move a full page
- * load) — for 60 s, while the coordinator downloads the exports every 5 s
+ * through the browser's own requests — save (the JSON POST of "Save & next"),
+ * move to the next instance (from the save's answer: no request, but every 50th
+ * move a full page load) — for 60 s, while the coordinator downloads the exports every 5 s
  * (--export-every 0: no coordinator). Then checks in the database that
  * every acknowledged save is there exactly once, and prints the figures with
  * PASS/MISS per target.
@@ -22,8 +22,10 @@
  * answers, which measures capacity rather than latency under a human load.
  */
 import fs from "node:fs";
+import os from "node:os";
 import { loadFigures, loadReport, loadTargets } from "./lib/figures";
 import { coordinatorCandidates, initialStates, mergeRecords, preflight, probeCoordinatorRequests, runLoad } from "./lib/load-run";
+import { processTreeCpuMs } from "./lib/server";
 import { flag, numberArg, runTag, setUp, stringArg } from "./lib/setup";
 import { checkSaves, integrityCheck } from "./lib/verify";
 
@@ -35,7 +37,9 @@ async function main(): Promise<number> {
   const instanceCount = numberArg("instances", "LOAD_INSTANCES", 2000);
   const thinkSec = numberArg("think", "LOAD_THINK", 5);
   const exportEvery = numberArg("export-every", "LOAD_EXPORT_EVERY", 5);
-  const pageEvery = numberArg("page-every", "LOAD_PAGE_EVERY", 10);
+  // The workspace itself never reloads: a page load is a new visit or a reload, which a
+  // person does now and then, not every few instances (50 moves ≈ 4 minutes at 5 s each).
+  const pageEvery = numberArg("page-every", "LOAD_PAGE_EVERY", 50);
   const jsonOut = stringArg("json", "LOAD_JSON", "");
   // Issue #14: --prefill K has K more annotators answer every instance first (100,000 × 5 for gold and
   // agreement); --coordinator-only "agreement page" keeps only that request, so with --export-every 0.1 the
@@ -60,7 +64,6 @@ async function main(): Promise<number> {
     const common = {
       base: rig.server.base,
       projectId: rig.seeded.projectId,
-      actionId: rig.actionId,
       instanceRefs: rig.seeded.instanceRefs,
       heads: rig.seeded.heads,
       pageLoadEvery: pageEvery,
@@ -69,18 +72,22 @@ async function main(): Promise<number> {
       timeoutSec: 10,
     };
     const pre = await preflight(states[0], { ...common, durationSec: 1, thinkSec: 0.3, coordinator: null });
-    log(`preflight: a save through the server action was acknowledged (revision ${pre.acked[0]?.revision})`);
+    log(`preflight: a save through the save route was acknowledged (revision ${pre.acked[0]?.revision})`);
 
     log(
       `load: ${annotatorCount} annotators, ${thinkSec > 0 ? `thinking ~${thinkSec} s per instance` : "saving as fast as answered"}, for ${durationSec} s, ` +
         `a full page load every ${pageEvery} moves, coordinator every ${exportEvery} s …`,
     );
+    const cpuBefore = processTreeCpuMs(rig.server.pid);
+    const loadBefore = os.loadavg()[0];
     const main = await runLoad(states, {
       ...common,
       durationSec,
       thinkSec,
       coordinator: exportEvery > 0 ? { cookie: rig.coordinatorCookie, everySec: exportEvery, requests: present } : null,
     });
+    const cpuMs = cpuBefore === null ? null : (processTreeCpuMs(rig.server.pid) ?? cpuBefore) - cpuBefore;
+    const loadAfter = os.loadavg()[0];
     await rig.server.stop();
 
     const integrity = integrityCheck(rig.dbFile);
@@ -90,7 +97,9 @@ async function main(): Promise<number> {
     process.stdout.write(
       `\nload: ${annotatorCount} annotators, ${instanceCount} instances, ${thinkSec ? `a save every ~${thinkSec} s each` : "saving as fast as answered"}, ${durationSec} s\n` +
         loadReport(figures) +
-        `\nintegrity_check: ${integrity}; acknowledged saves checked ${acks.acknowledged}, present once ${acks.present}\n`,
+        `\nintegrity_check: ${integrity}; acknowledged saves checked ${acks.acknowledged}, present once ${acks.present}\n` +
+        `server CPU during the load: ${cpuMs === null ? "unknown (no /proc)" : `${(cpuMs / 1000).toFixed(1)} s, ${(cpuMs / Math.max(1, figures.savesAcked)).toFixed(2)} ms per acknowledged save (page loads and exports included)`}\n` +
+        `load average (1 min) ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, on ${os.cpus().length} cores\n`,
     );
     const firstFailure = main.saves.find((s) => s.outcome === "failed" || s.outcome === "refused");
     if (firstFailure) process.stdout.write(`first failed save: ${firstFailure.outcome} ${firstFailure.message}\n`);
@@ -99,7 +108,7 @@ async function main(): Promise<number> {
     if (jsonOut) {
       fs.writeFileSync(
         jsonOut,
-        JSON.stringify({ annotators: annotatorCount, instances: instanceCount, thinkSec, durationSec, integrity, figures, targets }, null, 2),
+        JSON.stringify({ annotators: annotatorCount, instances: instanceCount, thinkSec, durationSec, pageEvery, exportEvery, integrity, figures, targets, serverCpuMs: cpuMs, loadavg: [loadBefore, loadAfter] }, null, 2),
       );
     }
     return ok ? 0 : 1;

@@ -124,6 +124,8 @@ let loadInfo = "";
     instances: number;
     thinkSec: number;
     durationSec: number;
+    pageEvery?: number;
+    exportEvery?: number;
     integrity: string;
     figures: {
       savesPerSec: number;
@@ -138,7 +140,7 @@ let loadInfo = "";
   } | null;
   if (!j) rows.push({ bench: "load", figure: "load test", value: `failed (exit ${r.code})`, target: "runs", pass: false });
   else {
-    loadInfo = `${j.annotators} annotators on ${j.instances.toLocaleString("en")} instances for ${j.durationSec} s, each saving after ~${j.thinkSec} s on an instance (then moving on; every 10th move a full page load), the coordinator downloading the exports every 5 s`;
+    loadInfo = `${j.annotators} annotators on ${j.instances.toLocaleString("en")} instances for ${j.durationSec} s, each saving after ~${j.thinkSec} s on an instance (then moving on; every ${j.pageEvery ?? 10}th move a full page load), the coordinator downloading the exports every ${j.exportEvery ?? 5} s`;
     const f = j.figures;
     rows.push({ bench: "load", figure: "saves acknowledged per second", value: `${f1(f.savesPerSec)} (${f.savesAcked} in all)`, target: "-", pass: null });
     rows.push({ bench: "load", figure: "save latency p50 / p95", value: `${f1(f.save.p50)} / ${f1(f.save.p95)} ms`, target: "-", pass: null });

@@ -10,7 +10,7 @@
  *   npm run bench:signin [-- --dist .next-e2e] [--cost 10] [--attempts 100] [--parallel 8]
  */
 import { signIn as signInFlow } from "./lib/auth";
-import { actionStateTree, encodeActionArgs, parseActionResult } from "./lib/next-protocol";
+import { type SaveRequest, savePath } from "../app/annotate/save-request";
 import { flag, numberArg, setUp } from "./lib/setup";
 import { ms, summarize } from "./lib/stats";
 
@@ -38,7 +38,7 @@ async function failedSignIn(base: string, i: number, tag: string): Promise<numbe
 
 async function main() {
   const rig = await setUp({ annotators: 1, instances: 400, log });
-  const { server, seeded, actionId } = rig;
+  const { server, seeded } = rig;
   const annotator = rig.annotators[0];
   const refs = [...seeded.instanceRefs];
   const revisions = new Map<number, number>();
@@ -46,26 +46,31 @@ async function main() {
 
   async function save(): Promise<number> {
     const ref = refs[next++ % refs.length];
-    const path = `/annotate/${seeded.projectId}/${ref}`;
+    const path = savePath(seeded.projectId, ref);
     const t = performance.now();
+    // What the workspace's "Save & next" sends (app/annotate/save-request.ts).
+    const req: SaveRequest = { response: { kind: "NIL", substitutes: ["", "", ""], multiword: false, phrase: "" }, expectedRevision: revisions.get(ref) ?? 0 };
     const res = await fetch(server.base + path, {
       method: "POST",
       headers: {
         Cookie: annotator.cookie,
         Origin: server.base,
-        Referer: server.base + path,
-        Accept: "text/x-component",
-        "Content-Type": "text/plain;charset=UTF-8",
-        "Next-Action": actionId,
-        "Next-Router-State-Tree": actionStateTree(seeded.projectId, ref),
+        Referer: `${server.base}/annotate/${seeded.projectId}/${ref}`,
+        Accept: "application/json",
+        "Content-Type": "application/json",
       },
-      body: encodeActionArgs([seeded.projectId, ref, { kind: "NIL", substitutes: ["", "", ""], multiword: false, phrase: "" }, { expectedRevision: revisions.get(ref) ?? 0 }]),
+      body: JSON.stringify(req),
     });
     const body = await res.text();
     const elapsed = performance.now() - t;
-    const result = parseActionResult(body) as { ok?: boolean; message?: string; revision?: number; data?: { revision?: number } };
+    let result: { ok?: boolean; message?: string; revision?: number };
+    try {
+      result = JSON.parse(body) as typeof result;
+    } catch {
+      result = {};
+    }
     if (res.status !== 200 || !result.ok) throw new Error(`save of ${ref}: HTTP ${res.status} ${result.message ?? body.slice(0, 200)}`);
-    revisions.set(ref, result.revision ?? result.data?.revision ?? (revisions.get(ref) ?? 0) + 1);
+    revisions.set(ref, result.revision ?? (revisions.get(ref) ?? 0) + 1);
     return elapsed;
   }
 

@@ -247,8 +247,8 @@ test("save & next shows the next instance from the save's answer, and back / for
   await expectAt(page, "d2");
   await expect(page).toHaveURL(/\/annotate\/\d+\/\d+$/);
   const d2 = page.url();
-  // one request: the save; the page is not fetched again
-  expect(requests).toEqual([expect.stringMatching(/^POST \/annotate\/\d+\/\d+$/)]);
+  // one request: the save (JSON to the save route); the page is not fetched again
+  expect(requests).toEqual([expect.stringMatching(/^POST \/api\/projects\/\d+\/responses\/\d+$/)]);
 
   // leave the workspace, come back with the browser's back button: the answer saved above is what shows
   await page.getByRole("link", { name: "Annotate", exact: true }).click();

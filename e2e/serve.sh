@@ -18,4 +18,4 @@ bin/lexgold project create sealed >/dev/null
 for who in sealed-coord:coordinator sealed-ann:annotator; do
   echo lexgold-demo | bin/lexgold user add "${who%%:*}" --role "${who##*:}" --project sealed >/dev/null
 done
-exec npx next start -p "$port" -H 127.0.0.1
+exec node scripts/serve.mjs -p "$port" -H 127.0.0.1

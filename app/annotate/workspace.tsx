@@ -11,7 +11,8 @@ import type {
   ResponseKind,
   WorkspaceView,
 } from "@/lib/server/responses";
-import { type SaveResponseResult, saveResponseAction, workspaceStepAction, workspaceTargetsAction } from "./actions";
+import { workspaceStepAction, workspaceTargetsAction } from "./actions";
+import { type SaveResponseResult, postSave } from "./save-request";
 import { MAX_PHRASE_LENGTH, MAX_SUBSTITUTE_LENGTH, draftErrors, withoutError } from "./field-rules";
 import { Bar } from "./progress-bar";
 import { markAnswersChanged } from "./refresh-if-changed";
@@ -235,12 +236,11 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
     setSaving(true);
     setStatus({ tone: "info", text: "Saving…" });
     try {
-      const res = await saveResponseAction(
-        project.id,
-        instance.ref,
-        { kind: d.kind, substitutes: d.kind === "substitutes" ? [...d.subs] : [], multiword: d.multiword, phrase: d.phrase },
-        { expectedRevision, activeMs: activeMs() },
-      );
+      const res = await postSave(project.id, instance.ref, {
+        response: { kind: d.kind, substitutes: d.kind === "substitutes" ? [...d.subs] : [], multiword: d.multiword, phrase: d.phrase },
+        expectedRevision,
+        activeMs: activeMs(),
+      });
       if (res.ok) {
         try {
           window.localStorage.removeItem(key);

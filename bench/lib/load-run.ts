@@ -11,7 +11,7 @@
  */
 import autocannon, { type Client, type Instance, type RequestData } from "autocannon";
 import type { AckedSave, SentResponse } from "./acks";
-import { actionStateTree, encodeActionArgs, parseActionResult } from "./next-protocol";
+import { type SaveRequest, savePath } from "../../app/annotate/save-request";
 
 export interface Annotator {
   name: string;
@@ -84,7 +84,6 @@ export interface AnnotatorState {
 export interface LoadOptions {
   base: string;
   projectId: number;
-  actionId: string;
   instanceRefs: number[];
   /** The head word of each instance (parallel to instanceRefs): multiword phrases hold it, as the workspace requires. */
   heads?: readonly string[];
@@ -226,25 +225,24 @@ export async function runLoad(states: AnnotatorState[], opts: LoadOptions): Prom
         multiword: sent.multiword !== null,
         phrase: sent.multiword ?? "",
       };
-      const path = `/annotate/${projectId}/${ref}`;
       st.pending = {
         kind: "save",
         record: { annotator: st.index, instanceRef: ref, expectedRevision, sent, start: now(), end: 0, status: 0, outcome: "unanswered" },
       };
+      // What the workspace's postSave sends (app/annotate/save-request.ts).
+      const body: SaveRequest = { response: input, expectedRevision, activeMs: 4000 + Math.floor(st.rand() * 20000) };
       return {
         method: "POST",
-        path,
+        path: savePath(projectId, ref),
         headers: {
           Host: host,
           Cookie: cookie,
           Origin: opts.base,
-          Referer: `${opts.base}${path}`,
-          Accept: "text/x-component",
-          "Content-Type": "text/plain;charset=UTF-8",
-          "Next-Action": opts.actionId,
-          "Next-Router-State-Tree": actionStateTree(projectId, ref),
+          Referer: `${opts.base}/annotate/${projectId}/${ref}`,
+          Accept: "application/json",
+          "Content-Type": "application/json",
         },
-        body: encodeActionArgs([projectId, ref, input, { expectedRevision, activeMs: 4000 + Math.floor(st.rand() * 20000) }]),
+        body: JSON.stringify(body),
       };
     }
     // The move to the next instance by a full page load.
@@ -274,13 +272,14 @@ export async function runLoad(states: AnnotatorState[], opts: LoadOptions): Prom
     r.end = end;
     r.status = status;
     st.next = "move";
-    if (status !== 200) {
+    if (status !== 200 && !(status >= 400 && status < 500 && body.startsWith("{"))) {
       r.outcome = "failed";
       r.message = `HTTP ${status}: ${body.slice(0, 300)}`;
       st.unknown.add(r.instanceRef);
     } else {
       try {
-        const result = parseActionResult(body) as { ok?: boolean; revision?: number; message?: string };
+        // 200 { ok: true, revision, … }, or a refusal the server explains (4xx { ok: false, message }).
+        const result = JSON.parse(body) as { ok?: boolean; revision?: number; message?: string };
         if (result?.ok === true && typeof result.revision === "number") {
           r.outcome = "acked";
           r.revision = result.revision;

@@ -1,8 +1,9 @@
 /**
  * The production server for the load and crash runs: build into a dist dir of
  * its own when the sources are newer than the build, then `next start` on a
- * spare port against a given database. The node process started is the
- * server itself (no shell in between), so SIGKILL reaches it directly.
+ * spare port against a given database, as `lexgold start` serves it
+ * (scripts/serve.mjs: a primary and its worker processes, in a process group of
+ * their own, so that a kill reaches every one of them at once).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -11,6 +12,8 @@ import path from "node:path";
 
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..");
 const NEXT_BIN = path.join(ROOT, "node_modules", "next", "dist", "bin", "next");
+/** What `lexgold start` runs: Next's handler in worker processes sharing the port (scripts/serve.mjs). */
+const SERVE = path.join(ROOT, "scripts", "serve.mjs");
 
 /** The newest modification time under the given paths (files or directories). */
 function newestMtime(paths: string[]): number {
@@ -69,6 +72,8 @@ export interface ServerOptions {
   port: number;
   /** Extra environment for the server. */
   env?: Record<string, string>;
+  /** Extra node options for the server (e.g. --cpu-prof, which NODE_OPTIONS does not take). */
+  nodeArgs?: string[];
 }
 
 export class Server {
@@ -90,11 +95,11 @@ export class Server {
     return this.output.slice(-n).join("");
   }
 
-  /** Start `next start` and wait until /signin answers. */
+  /** Start the production server as `lexgold start` does (scripts/serve.mjs) and wait until /signin answers. */
   async start(timeoutMs = 60_000): Promise<number> {
     if (this.proc) throw new Error("server already running");
     const t0 = performance.now();
-    const proc = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(this.opts.port), "-H", "127.0.0.1"], {
+    const proc = spawn(process.execPath, [...(this.opts.nodeArgs ?? []), SERVE, "-p", String(this.opts.port), "-H", "127.0.0.1"], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -107,6 +112,7 @@ export class Server {
         ...this.opts.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
     this.proc = proc;
     const keep = (b: Buffer) => {
@@ -116,6 +122,27 @@ export class Server {
     proc.stdout!.on("data", keep);
     proc.stderr!.on("data", keep);
     this.exited = new Promise((resolve) => proc.once("exit", () => resolve()));
+    // The server runs in a process group of its own (so a kill reaches its workers), which
+    // Ctrl-C at the terminal no longer reaches: take it down when this process goes.
+    const killGroup = () => {
+      try {
+        process.kill(-proc.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    };
+    const onSignal = (signal: NodeJS.Signals) => {
+      killGroup();
+      process.exit(signal === "SIGINT" ? 130 : 143);
+    };
+    process.once("exit", killGroup);
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    proc.once("exit", () => {
+      process.off("exit", killGroup);
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    });
     proc.once("exit", () => {
       if (this.proc === proc) this.proc = null;
     });
@@ -138,7 +165,12 @@ export class Server {
   async kill(): Promise<void> {
     const p = this.proc;
     if (!p) return;
-    p.kill("SIGKILL");
+    // The whole group: the workers die with the primary, mid-request, as in a power cut.
+    try {
+      process.kill(-p.pid!, "SIGKILL");
+    } catch {
+      p.kill("SIGKILL");
+    }
     await this.exited;
   }
 
@@ -146,9 +178,49 @@ export class Server {
   async stop(graceMs = 5000): Promise<void> {
     const p = this.proc;
     if (!p) return;
+    const group = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-p.pid!, signal);
+      } catch {
+        // the group is gone
+      }
+    };
+    // The primary forwards SIGTERM to its workers and exits after them.
     p.kill("SIGTERM");
-    const timer = setTimeout(() => p.kill("SIGKILL"), graceMs);
+    const timer = setTimeout(() => group("SIGKILL"), graceMs);
     await this.exited;
     clearTimeout(timer);
+    group("SIGKILL");
   }
+}
+
+/**
+ * CPU time (user + system, ms) used so far by a process and its descendants, from
+ * /proc (Linux); null elsewhere. Read before and after a phase for the server's
+ * CPU per request, which holds better than wall-clock rates on a shared machine.
+ */
+export function processTreeCpuMs(rootPid: number | undefined): number | null {
+  if (!rootPid || !fs.existsSync("/proc/self/stat")) return null;
+  const tick = 1000 / 100; // USER_HZ is 100 on Linux
+  const stats = new Map<number, { ppid: number; cpu: number }>();
+  for (const name of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const s = fs.readFileSync(`/proc/${name}/stat`, "utf8");
+      // Fields after the command (which may hold spaces and parentheses): state ppid … utime(14) stime(15).
+      const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+      stats.set(Number(name), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) * tick });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  if (!stats.has(rootPid)) return null;
+  let total = 0;
+  const todo = [rootPid];
+  while (todo.length > 0) {
+    const pid = todo.pop()!;
+    total += stats.get(pid)?.cpu ?? 0;
+    for (const [child, st] of stats) if (st.ppid === pid) todo.push(child);
+  }
+  return total;
 }

@@ -8,7 +8,6 @@ import os from "node:os";
 import path from "node:path";
 import { signIn } from "./auth";
 import type { Annotator } from "./load-run";
-import { findActionId } from "./next-protocol";
 import { LOAD_PASSWORD, type Seeded, prefillResponses, seedLoadDb } from "./seed";
 import { buildIfNeeded, freePort, ROOT, Server } from "./server";
 
@@ -37,7 +36,6 @@ export interface Rig {
   dbFile: string;
   server: Server;
   seeded: Seeded;
-  actionId: string;
   annotators: Annotator[];
   coordinatorCookie: string;
   distDir: string;
@@ -48,7 +46,6 @@ export async function setUp(opts: { annotators: number; instances: number; log: 
   const { log } = opts;
   const distDir = stringArg("dist", "LOAD_DIST_DIR", ".next-bench");
   buildIfNeeded(distDir, flag("build"), log);
-  const actionId = findActionId(path.join(ROOT, distDir), "app/annotate/actions.ts", "saveResponseAction").id;
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-load-"));
   const dbFile = path.join(dir, "load.db");
@@ -67,6 +64,8 @@ export async function setUp(opts: { annotators: number; instances: number; log: 
     dbFile,
     secretFile: path.join(dir, "secret"),
     port: await freePort(),
+    // --cpu-prof DIR: the server writes a V8 CPU profile there when it stops.
+    nodeArgs: stringArg("cpu-prof", "LOAD_CPU_PROF", "") ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(stringArg("cpu-prof", "LOAD_CPU_PROF", ""))}`] : [],
   });
   const startMs = await server.start();
   log(`server up at ${server.base} in ${(startMs / 1000).toFixed(1)} s (pid ${server.pid})`);
@@ -87,7 +86,6 @@ export async function setUp(opts: { annotators: number; instances: number; log: 
     dbFile,
     server,
     seeded,
-    actionId,
     annotators,
     coordinatorCookie,
     distDir,

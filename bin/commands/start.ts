@@ -32,7 +32,8 @@ export function register(program: Command): void {
     console.log(`lexgold: serving ${plan.url} (listening on ${listen})`);
 
     const root = projectRoot();
-    const child = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-p", String(port), "-H", host], {
+    // Next's handler in one worker process per core, up to 2 (LEXGOLD_WORKERS), sharing the port (scripts/serve.mjs).
+    const child = spawn(process.execPath, [path.join(root, "scripts", "serve.mjs"), "-p", String(port), "-H", host], {
       cwd: root,
       stdio: "inherit",
       env: {

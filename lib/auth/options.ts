@@ -6,6 +6,7 @@ import { getDb } from "../../db/client";
 import { clientAddress } from "../net/trusted-proxy";
 import { signOutEverywhere } from "../server/accounts";
 import { DEVICE_COOKIE, signInWithPassword } from "../server/signin";
+import { decodeSessionToken, encodeSessionToken } from "./jwt";
 import { authSecret } from "./secret";
 
 /** One cookie's value from a Cookie header. */
@@ -24,6 +25,8 @@ export function authOptions(): NextAuthOptions {
   return {
     secret: authSecret(),
     session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+    // next-auth's token format, with the key derived from the secret once (lib/auth/jwt.ts).
+    jwt: { encode: encodeSessionToken, decode: decodeSessionToken },
     pages: { signIn: "/signin" },
     providers: [
       CredentialsProvider({

@@ -1,26 +1,53 @@
-/** The signed-in user, re-read from the database on every request. */
+/**
+ * The signed-in user, re-read from the database on every request.
+ *
+ * The session cookie is next-auth's JWT, decoded here with the derived key kept
+ * (lib/auth/jwt.ts) rather than through getServerSession, which derives the key,
+ * decodes, runs the callbacks and re-encodes the token on every call, and in the
+ * App Router throws the re-encoded cookie away: the token read is the same, its
+ * expiry (exp, checked by the decryption) is the same, and the user's row decides
+ * the rest — disabled, or a session version bumped since the token was issued.
+ */
 import "server-only";
-import { eq } from "drizzle-orm";
-import { getServerSession } from "next-auth";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "../../db/client";
-import { users } from "../../db/schema";
 import type { Actor, UserActor } from "../server/actor";
-import { authOptions } from "./options";
+import { get } from "../server/queue";
+import { decodeSessionToken, sessionTokenOf } from "./jwt";
+import { authSecret } from "./secret";
 
-export async function getActor(): Promise<Actor> {
-  const session = await getServerSession(authOptions());
-  const uid = (session?.user as { uid?: number } | undefined)?.uid;
-  if (!uid) return null;
-  const row = getDb()
-    .select({ id: users.id, name: users.name, role: users.role, disabled: users.disabled, sessionVersion: users.sessionVersion })
-    .from(users)
-    .where(eq(users.id, uid))
-    .get();
+/** The user id and session version a session cookie carries, or null (none, forged, expired). */
+export async function sessionClaims(token: string | null): Promise<{ uid: number; sv: number } | null> {
+  if (!token) return null;
+  let payload: Record<string, unknown> | null;
+  try {
+    payload = await decodeSessionToken({ token, secret: authSecret() });
+  } catch {
+    return null;
+  }
+  const uid = Number(payload?.uid);
+  if (!Number.isInteger(uid) || uid <= 0) return null;
+  return { uid, sv: Number(payload?.sv ?? 0) };
+}
+
+/** The user a session's claims name, if the account still exists, is enabled and the session's version is current. */
+export function actorOfClaims(claims: { uid: number; sv: number } | null): Actor {
+  if (!claims) return null;
+  // A prepared statement kept per connection (lib/server/queue.ts): every request asks this.
+  const row = get<{ id: number; name: string; role: UserActor["role"]; disabled: number; sessionVersion: number }>(
+    getDb(),
+    "select id, name, role, disabled, session_version as sessionVersion from users where id = ?",
+    claims.uid,
+  );
   if (!row || row.disabled) return null;
   // Sign-out, a password change or reset, disabling and removal from a project bump the version.
-  if (row.sessionVersion !== (session as { sv?: number } | null)?.sv) return null;
+  if (row.sessionVersion !== claims.sv) return null;
   return { kind: "user", userId: row.id, name: row.name, role: row.role };
+}
+
+export async function getActor(): Promise<Actor> {
+  return actorOfClaims(await sessionClaims(sessionTokenOf((await cookies()).getAll())));
 }
 
 /** For pages: the signed-in user, or a redirect to the sign-in page. */

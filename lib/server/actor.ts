@@ -3,10 +3,11 @@
  * before touching the database: this is the one authorization chokepoint.
  */
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { memberships, projects } from "../../db/schema";
+import { projects } from "../../db/schema";
 import { AuthError, NotFoundError } from "./errors";
+import { get } from "./queue";
 
 /** admin manages every account (made from the CLI); it is not a project role. */
 export type Role = "coordinator" | "annotator" | "admin";
@@ -63,18 +64,11 @@ export interface ProjectRow {
  */
 export function requireProject(db: Db, actor: Actor, projectId: number, opts: { coordinator?: boolean } = {}): ProjectRow {
   const a = opts.coordinator ? requireCoordinator(actor) : requireSignedIn(actor);
-  const p = db
-    .select({ id: projects.id, name: projects.name, guidelines: projects.guidelines, requiredAnnotators: projects.requiredAnnotators })
-    .from(projects)
-    .where(eq(projects.id, projectId))
-    .get();
+  // Prepared statements kept per connection (queue.ts): every request of the workspace asks this.
+  const p = get<ProjectRow>(db, "select id, name, guidelines, required_annotators as requiredAnnotators from projects where id = ?", projectId);
   if (!p) throw new NotFoundError("No such project.");
   if (a.kind === "user") {
-    const m = db
-      .select({ userId: memberships.userId })
-      .from(memberships)
-      .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, a.userId)))
-      .get();
+    const m = get(db, "select 1 as x from memberships where project_id = ? and user_id = ?", projectId, a.userId);
     if (!m) throw new NotFoundError("No such project.");
   }
   return p;

@@ -74,25 +74,16 @@ export type { ResponseField };
 // Validation
 
 /**
- * The request's shape (zod), then the rules of lib/lexsub/substitute-rules.ts, the
- * same the workspace checks before sending: each broken rule an issue on its field.
+ * The request's shape (zod, built once: a save is the hot path), then the rules of
+ * lib/lexsub/substitute-rules.ts, the same the workspace checks before sending:
+ * each broken rule an issue on its field.
  */
-function responseSchema(target: { lemma: string; head: string }) {
-  return z
-    .object({
-      kind: z.enum(RESPONSE_KINDS, { message: "Choose substitutes, NAME or NIL." }),
-      substitutes: z.array(z.string({ message: "A substitute must be text." }), { message: "Substitutes must be a list." }).default([]),
-      multiword: z.boolean({ message: "Part of a multiword is yes or no." }).default(false),
-      phrase: z.string({ message: "The multiword phrase must be text." }).default(""),
-    })
-    .transform((v, ctx): CleanResponse => {
-      const checked = checkResponse(v, target);
-      const broken = Object.entries(checked.errors);
-      for (const [field, message] of broken) ctx.addIssue({ code: "custom", path: [field], message });
-      if (broken.length > 0) return z.NEVER;
-      return { kind: v.kind, substitutes: checked.substitutes, multiword: checked.multiword };
-    });
-}
+const responseShape = z.object({
+  kind: z.enum(RESPONSE_KINDS, { message: "Choose substitutes, NAME or NIL." }),
+  substitutes: z.array(z.string({ message: "A substitute must be text." }), { message: "Substitutes must be a list." }).default([]),
+  multiword: z.boolean({ message: "Part of a multiword is yes or no." }).default(false),
+  phrase: z.string({ message: "The multiword phrase must be text." }).default(""),
+});
 
 const FIELDS = new Set<string>(["substitute1", "substitute2", "substitute3", "multiword", "form"]);
 
@@ -102,12 +93,17 @@ const FIELDS = new Set<string>(["substitute1", "substitute2", "substitute3", "mu
  * form); the message names the first problem.
  */
 export function validateResponse(input: unknown, target: { lemma: string; head: string }): CleanResponse {
-  const r = responseSchema(target).safeParse(input ?? {});
-  if (r.success) return r.data;
+  const r = responseShape.safeParse(input ?? {});
   const errors: Record<string, string> = {};
-  for (const i of r.error.issues) {
-    const key = String(i.path[0] ?? "form");
-    errors[FIELDS.has(key) ? key : "form"] ??= i.message;
+  if (r.success) {
+    const checked = checkResponse(r.data, target);
+    for (const [field, message] of Object.entries(checked.errors)) errors[FIELDS.has(field) ? field : "form"] ??= message;
+    if (Object.keys(errors).length === 0) return { kind: r.data.kind, substitutes: checked.substitutes, multiword: checked.multiword };
+  } else {
+    for (const i of r.error.issues) {
+      const key = String(i.path[0] ?? "form");
+      errors[FIELDS.has(key) ? key : "form"] ??= i.message;
+    }
   }
   throw new InputError(`Not saved: ${Object.values(errors)[0]}`, errors);
 }
@@ -168,13 +164,7 @@ function scopeOf(db: Db, p: ProjectRow, userId: number): QueueScope {
 /** Whether a lexelt is the annotator's (O(log n)). */
 function isAssigned(db: Db, s: QueueScope, lexeltId: number): boolean {
   if (!s.restricted) return true;
-  return (
-    db
-      .select({ x: assignments.lexeltId })
-      .from(assignments)
-      .where(and(eq(assignments.projectId, s.projectId), eq(assignments.userId, s.userId), eq(assignments.lexeltId, lexeltId)))
-      .get() !== undefined
-  );
+  return get(db, "select 1 as x from assignments where project_id = ? and user_id = ? and lexelt_id = ?", s.projectId, s.userId, lexeltId) !== undefined;
 }
 
 export interface LexeltProgress {

@@ -13,7 +13,7 @@ import path from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
 import type { Actor } from "../../lib/server/actor";
-import { ACTORS, type ActorKey, dump, type Outcome, NIL, parseExpect, trackedFiles, type World, world } from "./world";
+import { ACTORS, type ActorKey, dump, type Outcome, parseExpect, trackedFiles, type World, world } from "./world";
 
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));
 
@@ -45,7 +45,7 @@ vi.mock("next/navigation", () => ({
 
 const { createProjectAction } = await import("../../app/projects/actions");
 const members = await import("../../app/projects/[projectId]/members/actions");
-const { saveResponseAction, workspaceStepAction, workspaceTargetsAction } = await import("../../app/annotate/actions");
+const { workspaceStepAction, workspaceTargetsAction } = await import("../../app/annotate/actions");
 const gold = await import("../../app/projects/[projectId]/gold/actions");
 const accounts = await import("../../app/accounts/actions");
 
@@ -127,11 +127,7 @@ const ACTIONS: ActionCase[] = [
     },
   },
   { name: "reviewedAction", expect: COORDINATOR, run: (w) => gold.reviewedAction(w.p.id, null, form({ instanceId: "p1", op: "mark" })) },
-  {
-    name: "saveResponseAction",
-    expect: OWN_WORK,
-    run: (w) => saveResponseAction(w.p.id, w.ref.p2, { kind: "substitutes", substitutes: ["vivid"], multiword: false, phrase: "" }, { expectedRevision: 0 }),
-  },
+  // The save is a route handler: test/security/save-route.test.ts.
   { name: "workspaceStepAction", expect: OWN_WORK, reads: true, run: (w) => workspaceStepAction(w.p.id, w.ref.p1) },
   { name: "workspaceTargetsAction", expect: OWN_WORK, reads: true, run: (w) => workspaceTargetsAction(w.p.id) },
 ];
@@ -202,14 +198,11 @@ describe("server actions with another project's ids", () => {
     expect(dump(w.db)).toEqual(before);
   });
 
-  it("an annotator cannot save into q's instance through p, nor into a project that does not exist", async () => {
+  it("an annotator cannot read q's instance through p, nor q's targets", async () => {
     const w = world();
     as(w, "annotator");
     const before = dump(w.db);
-    expect((await outcome(() => saveResponseAction(w.p.id, w.ref.q2, NIL, { expectedRevision: 0 }))).outcome).toBe("404");
-    expect((await outcome(() => saveResponseAction(w.q.id, w.ref.q2, NIL, { expectedRevision: 0 }))).outcome).toBe("404");
-    expect((await outcome(() => saveResponseAction(9999, w.ref.p2, NIL, { expectedRevision: 0 }))).outcome).toBe("404");
-    // nor read q's instance through p
+    // (saving into q: test/security/save-route.test.ts)
     expect((await outcome(() => workspaceStepAction(w.p.id, w.ref.q2))).outcome).toBe("404");
     expect((await outcome(() => workspaceTargetsAction(w.q.id))).outcome).toBe("404");
     expect(dump(w.db)).toEqual(before);

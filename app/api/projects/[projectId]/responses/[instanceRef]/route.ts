@@ -1,0 +1,59 @@
+/**
+ * Save the signed-in user's response to one instance: what the workspace's
+ * "Save & next" sends (app/annotate/save-request.ts). A route handler rather than
+ * a server action, so a save costs the checks and the transaction, not a pass
+ * through the page runtime (issue #14). Everything the browser sends is
+ * untrusted: the origin is checked, lib/server checks the session user, the
+ * project, the assignment and the input, and refuses a stale revision with the
+ * stored answer.
+ *
+ * Body (JSON, at most 64 KiB): { response: { kind, substitutes, multiword, phrase },
+ * expectedRevision, activeMs }. Answer: { ok: true, revision, response, next,
+ * progress, lexelt, upcoming } (lib/server/responses.ts SaveResult), or
+ * { ok: false, message, errors?, conflict? } with 400 / 401 / 403 / 404 / 409 / 413.
+ */
+import { getActor } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { requireSignedIn } from "@/lib/server/actor";
+import { InputError } from "@/lib/server/errors";
+import { assertSameOrigin, errorResponse, readBodyLimited } from "@/lib/server/http";
+import { saveResponse } from "@/lib/server/responses";
+
+export const dynamic = "force-dynamic";
+
+type Ctx = { params: Promise<{ projectId: string; instanceRef: string }> };
+
+/** A save's body is a few hundred bytes; this leaves room for fields to come. */
+export const MAX_SAVE_BYTES = 64 * 1024;
+
+export async function POST(req: Request, ctx: Ctx) {
+  try {
+    assertSameOrigin(req);
+    // Nobody signed in: 401 before anything of the request is read.
+    const actor = requireSignedIn(await getActor());
+    const { projectId, instanceRef } = await ctx.params;
+    if (!/^application\/json\b/i.test(req.headers.get("content-type") ?? "")) {
+      throw new InputError("Not saved: the request must be JSON (Content-Type: application/json).");
+    }
+    const bytes = await readBodyLimited(req, MAX_SAVE_BYTES, `Not saved: the request is over ${MAX_SAVE_BYTES / 1024} KiB.`);
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    } catch {
+      throw new InputError("Not saved: the request is not valid JSON.");
+    }
+    if (body === null || typeof body !== "object" || Array.isArray(body)) throw new InputError("Not saved: the request must be a JSON object.");
+    const { response, expectedRevision, activeMs } = body as Record<string, unknown>;
+    const r = saveResponse(
+      getDb(),
+      actor,
+      Number(projectId),
+      Number(instanceRef),
+      response as Parameters<typeof saveResponse>[4],
+      { expectedRevision: expectedRevision as number, activeMs: activeMs as number | null | undefined },
+    );
+    return Response.json({ ok: true, ...r }, { headers: { "Cache-Control": "no-store" } });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

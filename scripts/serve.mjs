@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+/**
+ * lexgold's production server: Next's request handler (the production build in
+ * NEXT_DIST_DIR, default .next) in LEXGOLD_WORKERS processes sharing one port
+ * through node:cluster — by default one per core, at most 2 (issue #14: one Node
+ * process uses one core for its JavaScript; this machine kind has two).
+ *
+ *   node scripts/serve.mjs [-p PORT] [-H HOST]      (what `lexgold start` runs)
+ *
+ * Every process opens the same SQLite file (WAL: one writer at a time, each save
+ * one transaction with a busy timeout) and keeps no state another needs: sessions
+ * are JWTs checked against the users table on every request, the sign-in throttle
+ * lives in the database, caches are keyed by a fingerprint read from the database.
+ * LEXGOLD_WORKERS=1 serves from this process alone, as `next start` does.
+ *
+ * The primary forwards SIGINT / SIGTERM / SIGHUP to the workers and exits when
+ * they have; a worker that dies unexpectedly is replaced, unless it died while
+ * starting (then the server stops with its exit code).
+ */
+import cluster from "node:cluster";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const root = process.env.LEXGOLD_ROOT || path.resolve(import.meta.dirname, "..");
+const { values } = parseArgs({
+  options: { port: { type: "string", short: "p" }, hostname: { type: "string", short: "H" } },
+  strict: true,
+});
+const port = Number(values.port ?? process.env.PORT ?? 3000);
+const hostname = values.hostname ?? process.env.HOSTNAME ?? "127.0.0.1";
+if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  console.error(`serve: -p needs a port number (1-65535), not "${values.port}"`);
+  process.exit(2);
+}
+
+function workerCount() {
+  const raw = process.env.LEXGOLD_WORKERS;
+  if (raw === undefined || raw === "") return Math.max(1, Math.min(2, os.availableParallelism()));
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 64) {
+    console.error(`serve: LEXGOLD_WORKERS must be a whole number from 1 to 64, not "${raw}"`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
+const workers = workerCount();
+
+if (cluster.isPrimary && workers > 1) {
+  let stopping = false;
+  const ready = new Set();
+  const fork = () => {
+    const w = cluster.fork();
+    w.on("message", (m) => {
+      if (m === "lexgold:ready") ready.add(w.id);
+    });
+    return w;
+  };
+  for (let i = 0; i < workers; i++) fork();
+  const stopAll = (signal) => {
+    stopping = true;
+    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(signal);
+  };
+  for (const signal of SIGNALS) process.on(signal, () => stopAll(signal));
+  cluster.on("exit", (w, code, signal) => {
+    const wasReady = ready.delete(w.id);
+    if (!stopping) {
+      if (!wasReady) {
+        console.error(`serve: a worker exited while starting (${signal ?? `code ${code}`}); stopping`);
+        process.exitCode = code || 1;
+        stopAll("SIGTERM");
+      } else {
+        console.error(`serve: worker ${w.process.pid} exited (${signal ?? `code ${code}`}); starting another`);
+        fork();
+      }
+    }
+    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) process.exit();
+  });
+  console.log(`serve: ${workers} worker processes on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`);
+} else {
+  process.env.NODE_ENV = "production";
+  const { default: next } = await import("next");
+  const app = next({ dev: false, dir: root, hostname, port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      console.error(e);
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
+  });
+  await new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, hostname, resolve);
+  });
+  if (cluster.isWorker) process.send?.("lexgold:ready");
+  else console.log(`serve: ready on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`);
+  for (const signal of SIGNALS) {
+    process.on(signal, () => {
+      server.close(() => process.exit(0));
+      // Keep-alive connections do not hold the exit up for long.
+      server.closeIdleConnections?.();
+      setTimeout(() => process.exit(0), 3000).unref();
+    });
+  }
+}
