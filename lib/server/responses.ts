@@ -10,6 +10,7 @@
  * annotators while the annotator has none. It is never read whole: see queue.ts.
  */
 import "server-only";
+import { requireTrainingPassed } from "./training";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
@@ -331,6 +332,7 @@ function stepsFrom(db: Db, s: QueueScope, e: Entry, count: number): InstanceStep
 export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?: number, options: { lexeltId?: number } = {}): WorkspaceView {
   const a = requireAnnotator(actor);
   const p = requireProject(db, a, projectId);
+  requireTrainingPassed(db, p, a);
   const s = scopeOf(db, p, a.userId);
   let entry: Entry | null;
   if (instanceRef !== undefined) {
@@ -458,6 +460,7 @@ export function saveResponse(
 ): SaveResult {
   const a = requireAnnotator(actor);
   const p = requireProject(db, a, projectId);
+  requireTrainingPassed(db, p, a);
   const inst = Number.isInteger(instanceRef)
     ? get<{ ref: number; lexeltId: number; head: string; lemma: string }>(
         db,
