@@ -362,8 +362,7 @@ export function answerTraining(db: Db, actor: Actor, projectId: number, instance
   const known = new Map(listKnown(db, p.id, "training").map((k) => [k.ref, k]));
   return db.transaction((txx) => {
     const tx = txx as unknown as Db;
-    const att = currentAttempt(tx, p.id, a.userId);
-    if (!att) throw new InputError("Not saved: open the training first.");
+    const att = currentAttempt(tx, p.id, a.userId) ?? startAttempt(tx, p.id, a.userId, 1, "same");
     if (att.score !== null) throw new InputError("Not saved: this attempt is finished; start it again to retry.");
     const order = (JSON.parse(att.items) as number[]).filter((r) => known.has(r));
     if (!order.includes(instanceRef) || !known.has(instanceRef)) throw new NotFoundError("No such training item.");
