@@ -61,7 +61,7 @@ describe("training", () => {
     importKnownAnswers(db, coord, project.id, { role: "training", fileName: "t.tsv", text: "t1\tfast;rapid\nt2\tbrief;short\nt3\tsharp;clever\n" });
     setQualitySettings(db, coord, project.id, { trainingRequired: true, trainingThreshold: 60, speedThresholdSeconds: 4 });
     expect(() => workspace(db, ann, project.id)).toThrow(AuthError);
-    expect(() => saveResponse(db, ann, project.id, ref("r1"), { kind: "NIL" }, { expectedRevision: 0 })).toThrow(AuthError);
+    expect(() => saveResponse(db, ann, project.id, ref("r1"), { kind: "NIL", substitutes: [], multiword: false, phrase: "" }, { expectedRevision: 0 })).toThrow(AuthError);
     // The coordinator is never gated.
     expect(() => workspace(db, coord, project.id)).not.toThrow();
 
@@ -113,8 +113,8 @@ describe("attention checks", () => {
       [ann, ["speedy"]],
       [bea, ["slow"]],
     ] as const) {
-      saveResponse(db, who, project.id, ref("k1"), { kind: "substitutes", substitutes: [...subs] }, { expectedRevision: 0 });
-      saveResponse(db, who, project.id, ref("r1"), { kind: "substitutes", substitutes: ["fast"] }, { expectedRevision: 0 });
+      saveResponse(db, who, project.id, ref("k1"), { kind: "substitutes", substitutes: [...subs], multiword: false, phrase: "" }, { expectedRevision: 0 });
+      saveResponse(db, who, project.id, ref("r1"), { kind: "substitutes", substitutes: ["fast"], multiword: false, phrase: "" }, { expectedRevision: 0 });
     }
     // Before marking, k1 is in the gold; "use the current gold" takes its substitutes.
     expect(projectGold(db, coord, project.id).result.items.find((i) => i.instanceId === "k1")!.excluded).toBeNull();
