@@ -81,6 +81,11 @@ export function Training({ view }: { view: TrainingView }) {
       )}
       {last ? (
         <div className="panel">
+          {view.next && view.next.ref === last.ref && (
+            <p style={{ fontSize: "1.15rem", lineHeight: 1.6 }}>
+              {displayText(view.next.before)} <mark>{view.next.head}</mark> {displayText(view.next.after)}
+            </p>
+          )}
           <Feedback fb={last} />
           <button type="button" onClick={next} autoFocus>
             {view.next && done + 1 < view.total ? "Next training item" : "See your score"}
