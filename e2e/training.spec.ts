@@ -69,6 +69,7 @@ test("the coordinator sets up two training items and an attention check", async 
   await expect(page.getByRole("status")).toHaveText("Note saved.");
   await expect(page.getByRole("region", { name: "Notes and examples per lexelt" }).locator("strong")).toHaveText("Think of sound.");
   await expect(page.locator("img[src=x]")).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Notes and examples per lexelt" }).locator("p", { hasText: "<img src=x onerror=alert(1)>" })).toBeVisible();
   await shoot(page, "training-settings");
 
   // A new annotator for the walk.

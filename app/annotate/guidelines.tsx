@@ -1,16 +1,33 @@
 import Markdown from "react-markdown";
 import { DEFAULT_GUIDELINES } from "./text";
 
+interface MdNode {
+  type: string;
+  value?: string;
+  children?: MdNode[];
+}
+
+/** A remark plugin: raw HTML in the Markdown is shown as the text typed, never as markup. */
+function htmlAsText() {
+  const walk = (n: MdNode) => {
+    if (n.type === "html") n.type = "text";
+    n.children?.forEach(walk);
+  };
+  return (tree: MdNode) => walk(tree);
+}
+
+const REMARK_PLUGINS = [htmlAsText];
+
 /**
  * Guidelines and per-lexelt notes, written in Markdown by the coordinator and
- * rendered by react-markdown: raw HTML in the text is dropped (skipHtml), links
- * and images go through its default URL filter (no javascript: URLs), and no
+ * rendered by react-markdown: raw HTML in the text is shown as text (htmlAsText),
+ * links and images go through its default URL filter (no javascript: URLs), and no
  * HTML string is ever injected, so the CSP in proxy.ts holds as it is.
  */
 export function MarkdownText({ text, className }: { text: string; className?: string }) {
   return (
     <div className={className ?? "markdown"}>
-      <Markdown skipHtml>{text}</Markdown>
+      <Markdown remarkPlugins={REMARK_PLUGINS}>{text}</Markdown>
     </div>
   );
 }
