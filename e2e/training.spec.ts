@@ -142,6 +142,13 @@ test("the coordinator sees the check report, then undoes the set-up", async ({ p
   await expect(row.getByRole("cell")).toHaveText([TRAINEE, "1", "1", "100 %", "2", "100 %", "passed"]);
   await shoot(page, "training-report");
 
+  // The speed check: the trainee answered two items in a few seconds, under the 4 s default.
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Progress" }).click();
+  const trainee = page.getByRole("row", { name: new RegExp(`^${TRAINEE}\\b`) });
+  await expect(trainee.getByRole("status")).toContainText(/Too fast: median [\d.]+\s?s under 4/);
+  await shoot(page, "progress-speed-flag");
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Training" }).click();
+
   await page.getByLabel("Annotators must pass the training before real instances").uncheck();
   await page.getByRole("button", { name: "Save settings" }).click();
   await expect(page.getByRole("status")).toHaveText("Settings saved.");
