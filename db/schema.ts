@@ -38,6 +38,12 @@ export const projects = sqliteTable("projects", {
   guidelines: text("guidelines").notNull().default(""),
   /** How many annotators each instance needs; null = everyone assigned annotates it. */
   requiredAnnotators: integer("required_annotators"),
+  /** Training (lib/server/training.ts): annotators must pass the training items before real instances. */
+  trainingRequired: integer("training_required", { mode: "boolean" }).notNull().default(false),
+  /** Pass mark of the training, in percent of training items matched (see lib/lexsub/known-answers.ts). */
+  trainingThreshold: integer("training_threshold").notNull().default(60),
+  /** Progress flags an annotator whose median time per instance is under this many milliseconds. */
+  speedThresholdMs: integer("speed_threshold_ms").notNull().default(4000),
   createdBy: integer("created_by").references(() => users.id),
   /**
    * Bumped by every write that changes what the gold, mwgold and agreement derive
@@ -78,6 +84,8 @@ export const lexelts = sqliteTable(
     instanceCount: integer("instance_count").notNull().default(0),
     /** How many instances the project's lexelts before this one hold (queue positions without a scan). */
     instancesBefore: integer("instances_before").notNull().default(0),
+    /** The coordinator's note and examples for this lexelt (Markdown), shown beside the sentence. */
+    note: text("note").notNull().default(""),
   },
   (t) => [
     uniqueIndex("lexelts_project_item").on(t.projectId, t.item),
@@ -459,4 +467,71 @@ export const datasetGold = sqliteTable(
     meta: text("meta"),
   },
   (t) => [uniqueIndex("dataset_gold_instance_position").on(t.instanceRef, t.position), index("dataset_gold_project").on(t.projectId)],
+);
+
+/**
+ * Known-answer instances (lib/server/training.ts): training items (shown first, with
+ * feedback, answers kept in training_answers) and attention checks (in the queue like
+ * any instance; their responses are scored against the accepted substitutes and left
+ * out of gold and agreement). A small table keyed by instance: the queue never reads it.
+ */
+export const knownAnswers = sqliteTable(
+  "known_answers",
+  {
+    instanceRef: integer("instance_ref")
+      .primaryKey()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["training", "check"] }).notNull(),
+    /** JSON array of the accepted substitutes. */
+    accepted: text("accepted").notNull(),
+    setBy: integer("set_by").references(() => users.id),
+    setAt: integer("set_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("known_answers_project_role").on(t.projectId, t.role)],
+);
+
+/** An annotator's answers to training items, per attempt; never part of gold or agreement. */
+export const trainingAnswers = sqliteTable(
+  "training_answers",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    instanceRef: integer("instance_ref")
+      .notNull()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    /** JSON array of the substitutes given. */
+    substitutes: text("substitutes").notNull(),
+    matched: integer("matched", { mode: "boolean" }).notNull(),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId, t.attempt, t.instanceRef] })],
+);
+
+/** Each training attempt of an annotator: its order, and when finished its score and outcome. */
+export const trainingAttempts = sqliteTable(
+  "training_attempts",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    /** JSON array of instance refs in the order shown. */
+    items: text("items").notNull(),
+    /** Percent of items matched, once every item is answered. */
+    score: integer("score"),
+    passed: integer("passed", { mode: "boolean" }).notNull().default(false),
+    startedAt: integer("started_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId, t.attempt] })],
 );

@@ -17,6 +17,7 @@ import { MAX_PHRASE_LENGTH, MAX_SUBSTITUTE_LENGTH, draftErrors, withoutError } f
 import { Bar } from "./progress-bar";
 import { markAnswersChanged } from "./refresh-if-changed";
 import { DEFAULT_GUIDELINES, displayText } from "./text";
+import { LexeltNote, MarkdownText } from "./guidelines";
 import s from "./workspace.module.css";
 
 type Subs = [string, string, string];
@@ -376,6 +377,7 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
           <mark>{instance.head}</mark>
           {displayText(instance.after)}
         </p>
+        <LexeltNote note={instance.note} />
 
         {restored && <p className={`small muted ${s.note}`}>Restored unsaved draft.</p>}
         {!restored && (
@@ -640,7 +642,7 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
         <h2 id="guidelines-heading" tabIndex={-1} ref={guidelinesHeading}>
           Guidelines
         </h2>
-        <div className={s.guidelines}>{guidelines}</div>
+        <MarkdownText text={guidelines} className={s.guidelines} />
         <h3>Keys</h3>
         <Keys />
         <form method="dialog">

@@ -8,7 +8,7 @@
  * transaction with an append-only log row) and checks who asks.
  */
 import "server-only";
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { datasetGold, goldReviewLog, instances, lemmaOverrides, lexelts, users } from "../../db/schema";
@@ -114,7 +114,8 @@ function readGoldInputs(db: Db, project: ProjectRow, projectId: number): GoldInp
       .select({
         lexelt: lexelts.item,
         instanceId: instances.instanceId,
-        excludedReason: instances.excludedReason,
+        // Attention checks (lib/server/training.ts) never enter gold or agreement.
+        excludedReason: sql<string | null>`coalesce(${instances.excludedReason}, (select 'attention check' from known_answers k where k.instance_ref = ${instances.id} and k.role = 'check'))`,
         correctedPos: instances.correctedPos,
         // For the multiword rule (the phrase holds the target): see lib/lexsub/gold.ts.
         head: instances.head,

@@ -7,7 +7,7 @@
 import "server-only";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { instances, lexelts, memberships, users } from "../../db/schema";
+import { instances, lexelts, memberships, projects, users } from "../../db/schema";
 import { type Actor, requireProject } from "./actor";
 import { assignedLexeltIds } from "./assignments";
 
@@ -58,6 +58,8 @@ export interface AnnotatorProgress {
   medianSeconds: number | null;
   /** How many responses carry a time. */
   timed: number;
+  /** Median under the project's speed threshold (projects.speedThresholdMs): answering too fast to have read. */
+  tooFast: boolean;
 }
 
 export interface LexeltCell {
@@ -80,6 +82,8 @@ export interface LexeltProgress {
 
 export interface ProjectProgress {
   project: { id: number; name: string; requiredAnnotators: number | null };
+  /** The project's speed threshold: annotators whose median is under it are flagged tooFast. */
+  speedThresholdSeconds: number;
   instances: number;
   responses: number;
   /** Instances with at least the required number of responses. */
@@ -99,6 +103,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     .orderBy(asc(lexelts.position))
     .all();
   const allLexeltIds = lx.map((l) => l.id);
+  const speedThresholdMs = db.select({ ms: projects.speedThresholdMs }).from(projects).where(eq(projects.id, p.id)).get()?.ms ?? 4000;
 
   // Annotator members, plus anyone else who has responses here (a coordinator who annotated, a former member).
   const annotatorMembers = db
@@ -161,6 +166,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
       lastActivity: last,
       medianSeconds: med === null ? null : med / 1000,
       timed,
+      tooFast: med !== null && med < speedThresholdMs,
     };
   });
 
@@ -202,6 +208,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
 
   return {
     project: { id: p.id, name: p.name, requiredAnnotators: p.requiredAnnotators },
+    speedThresholdSeconds: speedThresholdMs / 1000,
     instances: lx.reduce((s, l) => s + l.instances, 0),
     responses: totalResponses,
     complete: lexeltRows.reduce((s, l) => s + l.complete, 0),

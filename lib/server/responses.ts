@@ -10,6 +10,7 @@
  * annotators while the annotator has none. It is never read whole: see queue.ts.
  */
 import "server-only";
+import { requireTrainingPassed } from "./training";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
@@ -217,6 +218,8 @@ export interface InstanceView {
   before: string;
   head: string;
   after: string;
+  /** The coordinator's note and examples for the lexelt (Markdown; lib/server/training.ts). */
+  note: string;
 }
 
 /** Everything the workspace shows for one instance of the queue. */
@@ -265,9 +268,9 @@ export const FEW_TARGETS = 12;
 
 function instanceStep(db: Db, s: QueueScope, e: Entry, position: number, prev?: Entry | null): { step: InstanceStep; next: Entry | null } {
   // Raw statements, prepared once (queue.ts): a save reads a few of these steps.
-  const row = get<{ instanceId: string; before: string; head: string; after: string }>(
+  const row = get<{ instanceId: string; before: string; head: string; after: string; note: string }>(
     db,
-    "select instance_id as instanceId, before, head, after from instances where id = ?",
+    "select i.instance_id as instanceId, i.before as before, i.head as head, i.after as after, l.note as note from instances i join lexelts l on l.id = i.lexelt_id where i.id = ?",
     e.ref,
   )!;
   const l = lexeltRow(db, e.lexeltId);
@@ -284,7 +287,7 @@ function instanceStep(db: Db, s: QueueScope, e: Entry, position: number, prev?: 
   const nu = nextUnanswered(db, s, e);
   return {
     step: {
-      instance: { ref: e.ref, instanceId: row.instanceId, lemma: l.lemma, lexeltLabel: label, before: row.before, head: row.head, after: row.after },
+      instance: { ref: e.ref, instanceId: row.instanceId, lemma: l.lemma, lexeltLabel: label, before: row.before, head: row.head, after: row.after, note: row.note },
       position,
       response: own ? ownView(own) : null,
       prevRef: before?.ref ?? null,
@@ -321,6 +324,7 @@ function stepsFrom(db: Db, s: QueueScope, e: Entry, count: number): InstanceStep
 export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?: number, options: { lexeltId?: number } = {}): WorkspaceView {
   const a = requireAnnotator(actor);
   const p = requireProject(db, a, projectId);
+  requireTrainingPassed(db, p, a);
   const s = scopeOf(db, p, a.userId);
   let entry: Entry | null;
   if (instanceRef !== undefined) {
@@ -448,6 +452,7 @@ export function saveResponse(
 ): SaveResult {
   const a = requireAnnotator(actor);
   const p = requireProject(db, a, projectId);
+  requireTrainingPassed(db, p, a);
   const inst = Number.isInteger(instanceRef)
     ? get<{ ref: number; lexeltId: number; head: string; lemma: string }>(
         db,

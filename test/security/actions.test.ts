@@ -48,6 +48,9 @@ const members = await import("../../app/projects/[projectId]/members/actions");
 const { workspaceStepAction, workspaceTargetsAction } = await import("../../app/annotate/actions");
 const gold = await import("../../app/projects/[projectId]/gold/actions");
 const accounts = await import("../../app/accounts/actions");
+const trainingSetup = await import("../../app/projects/[projectId]/training/actions");
+const trainingWork = await import("../../app/annotate/[projectId]/training/actions");
+const { setKnownAnswer } = await import("../../lib/server/training");
 
 // Outcomes per actor: signedOut annotatorOfOther annotator coordinatorOfOther coordinator (system: not a session, always "-").
 const COORDINATOR = "401 403 403 404 ok -";
@@ -66,7 +69,26 @@ interface ActionCase {
   run: (w: World) => Promise<unknown>;
   /** A read: allowed or not, it writes nothing. */
   reads?: true;
+  /** Set-up before the call (not part of what a refused call may not write). */
+  prep?: (w: World) => void;
 }
+
+/** The Training tab's actions answer with a redirect to ?ok=… or ?error=…: read the outcome from it. */
+async function viaRedirect(run: () => Promise<unknown>): Promise<{ ok: boolean; message?: string }> {
+  try {
+    await run();
+    return { ok: false, message: "no redirect" };
+  } catch (e) {
+    if (!(e instanceof RedirectSignal)) throw e;
+    const q = new URL(e.url, "http://x").searchParams;
+    return q.has("error") ? { ok: false, message: q.get("error")! } : { ok: true };
+  }
+}
+
+/** p2 as a training item of p. */
+const withTraining = (w: World) => {
+  setKnownAnswer(w.db as Db, w.actor("system") as Actor, w.p.id, { instanceId: "p2", role: "training", accepted: "clever;smart" });
+};
 
 const ACTIONS: ActionCase[] = [
   { name: "createProjectAction", expect: ANY_COORDINATOR, run: () => createProjectAction(null, form({ name: "fresh" })) },
@@ -130,6 +152,32 @@ const ACTIONS: ActionCase[] = [
   // The save is a route handler: test/security/save-route.test.ts.
   { name: "workspaceStepAction", expect: OWN_WORK, reads: true, run: (w) => workspaceStepAction(w.p.id, w.ref.p1) },
   { name: "workspaceTargetsAction", expect: OWN_WORK, reads: true, run: (w) => workspaceTargetsAction(w.p.id) },
+  // Training and checks.
+  {
+    name: "saveSettingsAction",
+    expect: COORDINATOR,
+    run: (w) => viaRedirect(() => trainingSetup.saveSettingsAction(w.p.id, form({ trainingRequired: "on", trainingThreshold: "70", speedThresholdSeconds: "3" }))),
+  },
+  {
+    name: "setKnownAnswerAction",
+    expect: COORDINATOR,
+    run: (w) => viaRedirect(() => trainingSetup.setKnownAnswerAction(w.p.id, form({ instanceId: "p2", role: "check", accepted: "clever" }))),
+  },
+  {
+    name: "importKnownAnswersAction",
+    expect: COORDINATOR,
+    run: (w) => {
+      const f = form({ role: "training" });
+      f.append("file", new File(["p2\tclever;smart\n"], "t.tsv"));
+      return viaRedirect(() => trainingSetup.importKnownAnswersAction(w.p.id, f));
+    },
+  },
+  { name: "fromGoldAction", expect: COORDINATOR, run: (w) => viaRedirect(() => trainingSetup.fromGoldAction(w.p.id, form({ role: "check", instanceIds: "p1" }))) },
+  { name: "removeKnownAnswerAction", expect: COORDINATOR, prep: withTraining, run: (w) => viaRedirect(() => trainingSetup.removeKnownAnswerAction(w.p.id, form({ instanceId: "p2" }))) },
+  { name: "saveNoteAction", expect: COORDINATOR, run: (w) => viaRedirect(() => trainingSetup.saveNoteAction(w.p.id, form({ lexeltId: String(w.lexeltP), note: "*Weather*" }))) },
+  { name: "saveGuidelinesAction", expect: COORDINATOR, run: (w) => viaRedirect(() => trainingSetup.saveGuidelinesAction(w.p.id, form({ guidelines: "# Be brief" }))) },
+  { name: "answerTrainingAction", expect: OWN_WORK, prep: withTraining, run: (w) => trainingWork.answerTrainingAction(w.p.id, w.ref.p2, ["clever"]) },
+  { name: "retryTrainingAction", expect: OWN_WORK, prep: withTraining, run: (w) => trainingWork.retryTrainingAction(w.p.id, "fresh") },
 ];
 
 /** The refusals' messages: the same for a project that exists and one that does not. */
@@ -171,6 +219,7 @@ describe("server actions × actor (the actor comes from the session only)", () =
       for (const k of ACTORS.filter((k) => k !== "system")) {
         it(`${k}: ${want[k]}`, async () => {
           const w = world();
+          a.prep?.(w);
           as(w, k);
           const before = dump(w.db);
           const got = await outcome(() => a.run(w));

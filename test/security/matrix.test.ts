@@ -43,6 +43,22 @@ import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "..
 import { importUsers } from "../../lib/server/user-import";
 import { addWordNetBaselineRuns, baselineInstances } from "../../lib/server/baselines";
 import { deleteGold, deleteRun, listGolds, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring";
+import {
+  answerTraining,
+  checkReport,
+  importKnownAnswers,
+  knownAnswerItems,
+  knownAnswersFromGold,
+  lexeltNotes,
+  qualitySettings,
+  removeKnownAnswer,
+  retryTraining,
+  setKnownAnswer,
+  setLexeltNote,
+  setQualitySettings,
+  trainingPendingFor,
+  trainingView,
+} from "../../lib/server/training";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/team";
 import { addMember, createUser, listMembers, listUsers } from "../../lib/server/users";
 import { ACTORS, type ActorKey, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
@@ -68,6 +84,8 @@ interface Call {
   name: string;
   expect: string;
   call: (w: World, k: ActorKey) => unknown;
+  /** Set-up before the call (not part of what a refused call may not write). */
+  prep?: (w: World) => void;
   /** For allowed calls: what the caller may see (nothing of the other project). */
   check?: (result: unknown, w: World, k: ActorKey) => void;
 }
@@ -77,6 +95,13 @@ function noOtherProject(result: unknown) {
   const text = JSON.stringify(result);
   for (const marker of ["murky", "quayside", "gloomy", "annq", "coordq", '"q1"', '"q2"']) expect(text).not.toContain(marker);
 }
+
+/** p2 as a training item, q2 as one in project q. */
+const withTraining = (w: World) => {
+  setKnownAnswer(w.db, SYSTEM, w.p.id, { instanceId: "p2", role: "training", accepted: "clever;smart" });
+  setKnownAnswer(w.db, SYSTEM, w.q.id, { instanceId: "q2", role: "training", accepted: "shady" });
+  setQualitySettings(w.db, SYSTEM, w.p.id, { trainingRequired: true, trainingThreshold: 60, speedThresholdSeconds: 4 });
+};
 
 const CALLS: Call[] = [
   // actor.ts
@@ -203,6 +228,25 @@ const CALLS: Call[] = [
     expect: OWN_WORK,
     call: (w, k) => saveResponse(w.db, w.actor(k), w.p.id, w.ref.p2, NIL, { expectedRevision: 0 }),
   },
+  // training.ts
+  { name: "qualitySettings", expect: COORDINATOR, call: (w, k) => qualitySettings(w.db, w.actor(k), w.p.id) },
+  {
+    name: "setQualitySettings",
+    expect: COORDINATOR,
+    call: (w, k) => setQualitySettings(w.db, w.actor(k), w.p.id, { trainingRequired: true, trainingThreshold: 50, speedThresholdSeconds: 3 }),
+  },
+  { name: "knownAnswerItems", expect: COORDINATOR, prep: withTraining, call: (w, k) => knownAnswerItems(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "setKnownAnswer", expect: COORDINATOR, call: (w, k) => setKnownAnswer(w.db, w.actor(k), w.p.id, { instanceId: "p2", role: "check", accepted: "clever" }) },
+  { name: "removeKnownAnswer", expect: COORDINATOR, prep: withTraining, call: (w, k) => removeKnownAnswer(w.db, w.actor(k), w.p.id, "p2") },
+  { name: "importKnownAnswers", expect: COORDINATOR, call: (w, k) => importKnownAnswers(w.db, w.actor(k), w.p.id, { role: "training", fileName: "t.tsv", text: "p2\tclever\n" }) },
+  { name: "knownAnswersFromGold", expect: COORDINATOR, call: (w, k) => knownAnswersFromGold(w.db, w.actor(k), w.p.id, { role: "check", instanceIds: "p1" }) },
+  { name: "checkReport", expect: COORDINATOR, prep: withTraining, call: (w, k) => checkReport(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "setLexeltNote", expect: COORDINATOR, call: (w, k) => setLexeltNote(w.db, w.actor(k), w.p.id, w.lexeltP, "Think of *weather*.") },
+  { name: "lexeltNotes", expect: COORDINATOR, call: (w, k) => lexeltNotes(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "trainingView", expect: OWN_WORK, prep: withTraining, call: (w, k) => trainingView(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "answerTraining", expect: OWN_WORK, prep: withTraining, call: (w, k) => answerTraining(w.db, w.actor(k), w.p.id, w.ref.p2, ["clever"]), check: noOtherProject },
+  { name: "retryTraining", expect: OWN_WORK, prep: withTraining, call: (w, k) => retryTraining(w.db, w.actor(k), w.p.id, "fresh") },
+  { name: "trainingPendingFor", expect: OWN_WORK, prep: withTraining, call: (w, k) => trainingPendingFor(w.db, w.actor(k), w.p.id) },
   // gold.ts
   { name: "goldInputs", expect: COORDINATOR, call: (w, k) => goldInputs(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "projectGold", expect: COORDINATOR, call: (w, k) => projectGold(w.db, w.actor(k), w.p.id), check: noOtherProject },
@@ -308,6 +352,7 @@ describe("data access layer × actor", () => {
       for (const k of ACTORS) {
         it(`${k}: ${want[k]}`, async () => {
           const w = world();
+          c.prep?.(w);
           const before = dump(w.db);
           let got: Outcome;
           let result: unknown;
@@ -374,6 +419,8 @@ const CROSSING: Array<{ name: string; outcome: Outcome; call: (w: World) => unkn
     outcome: "400",
     call: (w) => importResponses(w.db, w.coord, w.p.id, { fileName: "r.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\nann\tmurky.a\tq2\tshady\t\n" }),
   },
+  { name: "marking q's instance as a training item through p", outcome: "400", call: (w) => setKnownAnswer(w.db, w.coord, w.p.id, { instanceId: "q1", role: "training", accepted: "dim" }) },
+  { name: "noting q's lexelt through p", outcome: "404", call: (w) => setLexeltNote(w.db, w.coord, w.p.id, lexeltOf(w, "q"), "x") },
   { name: "a project id that does not exist (coordinator)", outcome: "404", call: (w) => projectOverview(w.db, w.coord, 9999) },
   { name: "a project id that does not exist (annotator)", outcome: "404", call: (w) => workspace(w.db, w.ann, 9999) },
 ];

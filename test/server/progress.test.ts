@@ -63,11 +63,11 @@ describe("projectProgress", () => {
     expect(p.instances).toBe(3);
     expect(p.responses).toBe(6);
     expect(p.annotators).toEqual([
-      { userId: ann.userId, name: "ann", member: true, assigned: 2, done: 2, outside: 1, restricted: true, lastActivity: new Date(3000), medianSeconds: 7, timed: 3 },
-      { userId: bea.userId, name: "bea", member: true, assigned: 3, done: 2, outside: 0, restricted: false, lastActivity: new Date(600), medianSeconds: 3.5, timed: 2 },
-      { userId: cleo.userId, name: "cleo", member: true, assigned: 3, done: 0, outside: 0, restricted: false, lastActivity: null, medianSeconds: null, timed: 0 },
+      { userId: ann.userId, name: "ann", member: true, assigned: 2, done: 2, outside: 1, restricted: true, lastActivity: new Date(3000), medianSeconds: 7, timed: 3, tooFast: false },
+      { userId: bea.userId, name: "bea", member: true, assigned: 3, done: 2, outside: 0, restricted: false, lastActivity: new Date(600), medianSeconds: 3.5, timed: 2, tooFast: true },
+      { userId: cleo.userId, name: "cleo", member: true, assigned: 3, done: 0, outside: 0, restricted: false, lastActivity: null, medianSeconds: null, timed: 0, tooFast: false },
       // The coordinator is listed only because they answered; nothing is assigned to them.
-      { userId: coord.userId, name: "coord", member: false, assigned: 0, done: 0, outside: 1, restricted: false, lastActivity: new Date(100), medianSeconds: null, timed: 0 },
+      { userId: coord.userId, name: "coord", member: false, assigned: 0, done: 0, outside: 1, restricted: false, lastActivity: new Date(100), medianSeconds: null, timed: 0, tooFast: false },
     ]);
   });
 

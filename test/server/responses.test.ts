@@ -297,6 +297,7 @@ describe("workspace", () => {
       before: "We sat on the river ",
       head: "bank",
       after: " .",
+      note: "",
     });
     expect(w.position).toBe(4);
     expect(w.prevRef).toBe(refs.b3);

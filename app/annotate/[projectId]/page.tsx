@@ -5,6 +5,7 @@ import { requireUserPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
 import { workspace, type WorkspaceView } from "@/lib/server/responses";
+import { trainingPendingFor } from "@/lib/server/training";
 import { Bar } from "../progress-bar";
 import { RefreshIfChanged } from "../refresh-if-changed";
 
@@ -27,6 +28,7 @@ export default async function ResumePage({
   const { lexelt } = await searchParams;
   let view: WorkspaceView;
   try {
+    if (trainingPendingFor(getDb(), actor, Number(projectId))) redirect(`/annotate/${Number(projectId)}/training`);
     view = workspace(getDb(), actor, Number(projectId), undefined, typeof lexelt === "string" ? { lexeltId: Number(lexelt) } : {});
   } catch (e) {
     if (e instanceof NotFoundError) return <Refused message={e.message} />;

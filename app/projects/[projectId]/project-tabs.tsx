@@ -9,6 +9,7 @@ const TABS = [
   { href: "/gold", label: "Gold" },
   { href: "/agreement", label: "Agreement" },
   { href: "/scoring", label: "Scoring" },
+  { href: "/training", label: "Training" },
   { href: "/datasets", label: "Datasets" },
 ];
 

@@ -3,7 +3,9 @@ import Link from "next/link";
 import { requireUserPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
+import { redirect } from "next/navigation";
 import { workspace, type WorkspaceView } from "@/lib/server/responses";
+import { trainingPendingFor } from "@/lib/server/training";
 import { Workspace } from "../../workspace";
 
 export const metadata: Metadata = { title: "Annotate" };
@@ -16,6 +18,7 @@ export default async function InstancePage({ params }: { params: Promise<{ proje
   const pid = Number(projectId);
   let view: WorkspaceView;
   try {
+    if (trainingPendingFor(getDb(), actor, pid)) redirect(`/annotate/${pid}/training`);
     view = workspace(getDb(), actor, pid, Number(instanceId));
   } catch (e) {
     if (!(e instanceof NotFoundError)) throw e;

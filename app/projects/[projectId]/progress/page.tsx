@@ -231,6 +231,11 @@ export default async function ProgressPage({ params, searchParams }: { params: P
                         <>
                           {formatSeconds(a.medianSeconds)}
                           <div className="muted small">over {a.timed}</div>
+                          {a.tooFast && (
+                            <div className="notice warn small" role="status">
+                              Too fast: median {formatSeconds(a.medianSeconds)} under {formatSeconds(p.speedThresholdSeconds)}
+                            </div>
+                          )}
                         </>
                       )}
                     </td>

@@ -1,0 +1,31 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { requireUserPage } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { NotFoundError } from "@/lib/server/errors";
+import { trainingView } from "@/lib/server/training";
+import { Training } from "../../training";
+
+export const metadata: Metadata = { title: "Training" };
+export const dynamic = "force-dynamic";
+
+/** The training phase: known-answer items first, with feedback; real instances after a pass. */
+export default async function TrainingPage({ params }: { params: Promise<{ projectId: string }> }) {
+  const actor = await requireUserPage();
+  const { projectId } = await params;
+  try {
+    const view = trainingView(getDb(), actor, Number(projectId));
+    return <Training view={view} />;
+  } catch (e) {
+    if (!(e instanceof NotFoundError)) throw e;
+    return (
+      <>
+        <h1>Training</h1>
+        <p className="notice warn">{e.message}</p>
+        <p>
+          <Link href="/annotate">← Your projects</Link>
+        </p>
+      </>
+    );
+  }
+}

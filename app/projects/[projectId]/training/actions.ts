@@ -1,0 +1,94 @@
+"use server";
+/**
+ * The Training tab's actions. Each reads the form and hands it, with the session's
+ * actor, to lib/server/training.ts, which checks the coordinator and the input;
+ * the outcome comes back to the page in its URL (?ok= / ?error=), so the forms
+ * work without JavaScript too.
+ */
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { getActor } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { InputError, toActionError } from "@/lib/server/errors";
+import {
+  importKnownAnswers,
+  knownAnswersFromGold,
+  removeKnownAnswer,
+  setKnownAnswer,
+  setLexeltNote,
+  setQualitySettings,
+} from "@/lib/server/training";
+import { setGuidelines } from "@/lib/server/team";
+
+async function run(projectId: number, work: () => Promise<string> | string): Promise<never> {
+  let to: string;
+  try {
+    const ok = await work();
+    revalidatePath(`/projects/${projectId}/training`);
+    to = `?ok=${encodeURIComponent(ok)}`;
+  } catch (e) {
+    const err = toActionError(e);
+    const detail = e instanceof InputError && e.details.length > 1 ? ` (${e.details.slice(1, 4).join(" ")})` : "";
+    to = `?error=${encodeURIComponent(err.message + detail)}`;
+  }
+  redirect(`/projects/${projectId}/training${to}`);
+}
+
+export async function saveSettingsAction(projectId: number, form: FormData) {
+  await run(projectId, async () => {
+    setQualitySettings(getDb(), await getActor(), projectId, {
+      trainingRequired: form.get("trainingRequired") === "on",
+      trainingThreshold: String(form.get("trainingThreshold") ?? ""),
+      speedThresholdSeconds: String(form.get("speedThresholdSeconds") ?? ""),
+    });
+    return "Settings saved.";
+  });
+}
+
+export async function setKnownAnswerAction(projectId: number, form: FormData) {
+  await run(projectId, async () => {
+    const k = setKnownAnswer(getDb(), await getActor(), projectId, {
+      instanceId: form.get("instanceId"),
+      role: form.get("role"),
+      accepted: form.get("accepted"),
+    });
+    return `${k.instanceId} is now ${k.role === "training" ? "a training item" : "an attention check"}.`;
+  });
+}
+
+export async function importKnownAnswersAction(projectId: number, form: FormData) {
+  await run(projectId, async () => {
+    const file = form.get("file");
+    if (!(file instanceof File) || file.size === 0) throw new InputError("Choose a TSV file to upload.");
+    const r = importKnownAnswers(getDb(), await getActor(), projectId, { role: form.get("role"), fileName: file.name, text: await file.text() });
+    return `Imported ${r.added} item${r.added === 1 ? "" : "s"}.`;
+  });
+}
+
+export async function fromGoldAction(projectId: number, form: FormData) {
+  await run(projectId, async () => {
+    const r = knownAnswersFromGold(getDb(), await getActor(), projectId, { role: form.get("role"), instanceIds: form.get("instanceIds") });
+    return `Marked ${r.added} item${r.added === 1 ? "" : "s"} with their current gold.`;
+  });
+}
+
+export async function removeKnownAnswerAction(projectId: number, form: FormData) {
+  await run(projectId, async () => {
+    removeKnownAnswer(getDb(), await getActor(), projectId, form.get("instanceId"));
+    return `${String(form.get("instanceId"))} is an ordinary instance again.`;
+  });
+}
+
+export async function saveNoteAction(projectId: number, form: FormData) {
+  await run(projectId, async () => {
+    setLexeltNote(getDb(), await getActor(), projectId, Number(form.get("lexeltId")), String(form.get("note") ?? ""));
+    return "Note saved.";
+  });
+}
+
+export async function saveGuidelinesAction(projectId: number, form: FormData) {
+  await run(projectId, async () => {
+    setGuidelines(getDb(), await getActor(), projectId, String(form.get("guidelines") ?? ""));
+    return "Guidelines saved.";
+  });
+}

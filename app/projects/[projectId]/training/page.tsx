@@ -1,0 +1,275 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { requireCoordinatorPage } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { requireProject } from "@/lib/server/actor";
+import { NotFoundError } from "@/lib/server/errors";
+import { checkReport, knownAnswerItems, lexeltNotes, qualitySettings } from "@/lib/server/training";
+import { Guidelines, MarkdownText } from "@/app/annotate/guidelines";
+import {
+  fromGoldAction,
+  importKnownAnswersAction,
+  removeKnownAnswerAction,
+  saveGuidelinesAction,
+  saveNoteAction,
+  saveSettingsAction,
+  setKnownAnswerAction,
+} from "./actions";
+import styles from "./training.module.css";
+
+export const metadata: Metadata = { title: "Training and checks" };
+export const dynamic = "force-dynamic";
+
+type Search = { ok?: string; error?: string; lexelt?: string };
+
+function RoleSelect({ id }: { id: string }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>Use as</label>
+      <select id={id} name="role" defaultValue="training">
+        <option value="training">Training item</option>
+        <option value="check">Attention check</option>
+      </select>
+    </div>
+  );
+}
+
+/**
+ * Training and checks (coordinator): the settings, the known-answer items (one by
+ * one, a TSV upload, or the current gold), the per-annotator report, the
+ * guidelines and per-lexelt notes in Markdown.
+ */
+export default async function TrainingSetupPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Search> }) {
+  const actor = await requireCoordinatorPage();
+  const pid = Number((await params).projectId);
+  const sp = await searchParams;
+  const db = getDb();
+  let data;
+  try {
+    const project = requireProject(db, actor, pid, { coordinator: true });
+    data = { project, settings: qualitySettings(db, actor, pid), items: knownAnswerItems(db, actor, pid), report: checkReport(db, actor, pid), notes: lexeltNotes(db, actor, pid) };
+  } catch (e) {
+    if (e instanceof NotFoundError) notFound();
+    throw e;
+  }
+  const { project, settings, items, report, notes } = data;
+  const chosen = notes.find((n) => String(n.id) === sp.lexelt) ?? notes[0];
+  const bind = <T,>(f: (projectId: number, form: FormData) => T) => f.bind(null, pid);
+  return (
+    <>
+      <h2>Training and checks</h2>
+      {sp.ok && (
+        <p className="notice ok" role="status">
+          {sp.ok}
+        </p>
+      )}
+      {sp.error && (
+        <p className="notice error" role="alert">
+          {sp.error}
+        </p>
+      )}
+      <div className={styles.grid}>
+        <section className="panel" aria-labelledby="settings-h">
+          <h3 id="settings-h">Settings</h3>
+          <form action={bind(saveSettingsAction)}>
+            <div className="field">
+              <label>
+                <input type="checkbox" name="trainingRequired" defaultChecked={settings.trainingRequired} /> Annotators must pass the training before real
+                instances
+              </label>
+            </div>
+            <div className="field">
+              <label htmlFor="trainingThreshold">Pass mark (% of training items matched)</label>
+              <input id="trainingThreshold" name="trainingThreshold" type="number" min={0} max={100} defaultValue={settings.trainingThreshold} />
+              <div className="muted small">
+                An item matches when one of the annotator&apos;s substitutes shares a lemma with a known answer (lemmatised as the gold is).
+              </div>
+            </div>
+            <div className="field">
+              <label htmlFor="speedThresholdSeconds">Flag annotators faster than (median seconds per instance)</label>
+              <input id="speedThresholdSeconds" name="speedThresholdSeconds" type="number" min={0} max={600} step="0.5" defaultValue={settings.speedThresholdSeconds} />
+            </div>
+            <button type="submit">Save settings</button>
+          </form>
+        </section>
+
+        <section className="panel" aria-labelledby="mark-h">
+          <h3 id="mark-h">Add a known-answer item</h3>
+          <form action={bind(setKnownAnswerAction)}>
+            <div className="field">
+              <label htmlFor="instanceId">Instance id</label>
+              <input id="instanceId" name="instanceId" required autoComplete="off" />
+            </div>
+            <RoleSelect id="role-one" />
+            <div className="field">
+              <label htmlFor="accepted">Accepted substitutes (separate with ;)</label>
+              <input id="accepted" name="accepted" required autoComplete="off" />
+            </div>
+            <button type="submit">Save item</button>
+          </form>
+          <h4>Upload a TSV</h4>
+          <form action={bind(importKnownAnswersAction)}>
+            <div className="field">
+              <label htmlFor="known-file">File: instance_id⇥sub1;sub2;… one per line</label>
+              <input id="known-file" name="file" type="file" accept=".tsv,.txt,text/tab-separated-values,text/plain" />
+            </div>
+            <RoleSelect id="role-file" />
+            <button type="submit" className="secondary">
+              Upload
+            </button>
+          </form>
+          <h4>Use the current gold</h4>
+          <form action={bind(fromGoldAction)}>
+            <div className="field">
+              <label htmlFor="instanceIds">Instance ids (spaces or commas between)</label>
+              <input id="instanceIds" name="instanceIds" autoComplete="off" />
+            </div>
+            <RoleSelect id="role-gold" />
+            <button type="submit" className="secondary">
+              Mark with their gold
+            </button>
+          </form>
+        </section>
+      </div>
+
+      <section className="panel" aria-labelledby="items-h">
+        <h3 id="items-h">Known-answer items ({items.length})</h3>
+        <p className="muted small">
+          Training items are shown to annotators first, with feedback; their answers are kept apart and never reach gold or agreement. Attention checks stay in
+          the queue looking like any instance; their responses are left out of gold and agreement and scored in the report below.
+        </p>
+        {items.length === 0 ? (
+          <p className="muted">None yet.</p>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Instance</th>
+                  <th scope="col">Lexelt</th>
+                  <th scope="col">Use</th>
+                  <th scope="col">Accepted</th>
+                  <th scope="col">
+                    Remove
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((k) => (
+                  <tr key={k.ref}>
+                    <td>{k.instanceId}</td>
+                    <td>{k.lexelt}</td>
+                    <td>{k.role === "training" ? "Training" : "Attention check"}</td>
+                    <td>{k.accepted.join("; ")}</td>
+                    <td>
+                      <form action={bind(removeKnownAnswerAction)}>
+                        <input type="hidden" name="instanceId" value={k.instanceId} />
+                        <button type="submit" className="secondary" aria-label={`Remove ${k.instanceId}`}>
+                          Remove
+                        </button>
+                      </form>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <section className="panel" aria-labelledby="report-h">
+        <h3 id="report-h">Per-annotator report</h3>
+        {report.length === 0 ? (
+          <p className="muted">No training attempts or attention checks answered yet.</p>
+        ) : (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Annotator</th>
+                  <th scope="col">Checks seen</th>
+                  <th scope="col">Passed</th>
+                  <th scope="col">%</th>
+                  <th scope="col">Training attempts</th>
+                  <th scope="col">Best score</th>
+                  <th scope="col">Training</th>
+                </tr>
+              </thead>
+              <tbody>
+                {report.map((r) => (
+                  <tr key={r.userId}>
+                    <td>{r.name}</td>
+                    <td className="num">{r.seen}</td>
+                    <td className="num">{r.passed}</td>
+                    <td className="num">{r.percent === null ? "—" : `${r.percent} %`}</td>
+                    <td className="num">{r.trainingAttempts}</td>
+                    <td className="num">{r.trainingBest === null ? "—" : `${r.trainingBest} %`}</td>
+                    <td>{r.trainingPassed ? "passed" : r.trainingAttempts > 0 ? "not passed" : "—"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+
+      <div className={styles.grid}>
+        <section className="panel" aria-labelledby="guidelines-h">
+          <h3 id="guidelines-h">Guidelines</h3>
+          <p className="muted small">{project.guidelines.trim() ? "What annotators read:" : "No guidelines written: annotators read this default text."}</p>
+          <div className={styles.preview}>
+            <Guidelines text={project.guidelines} />
+          </div>
+          <form action={bind(saveGuidelinesAction)}>
+            <div className="field">
+              <label htmlFor="guidelines-md">Edit (Markdown)</label>
+              <textarea id="guidelines-md" name="guidelines" rows={8} defaultValue={project.guidelines} className={styles.textarea} />
+            </div>
+            <button type="submit" className="secondary">
+              Save guidelines
+            </button>
+          </form>
+        </section>
+
+        <section className="panel" aria-labelledby="notes-h">
+          <h3 id="notes-h">Notes and examples per lexelt</h3>
+          {notes.length === 0 || !chosen ? (
+            <p className="muted">Import lexelts first.</p>
+          ) : (
+            <>
+              <form method="get">
+                <div className="field">
+                  <label htmlFor="lexelt">Lexelt</label>
+                  <select id="lexelt" name="lexelt" defaultValue={String(chosen.id)}>
+                    {notes.map((n) => (
+                      <option key={n.id} value={n.id}>
+                        {n.item}
+                        {n.note.trim() ? " ✎" : ""}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+                <button type="submit" className="secondary">
+                  Open
+                </button>
+              </form>
+              <form action={bind(saveNoteAction)}>
+                <input type="hidden" name="lexeltId" value={chosen.id} />
+                <div className="field">
+                  <label htmlFor="note">Note for {chosen.item} (Markdown; shown beside the sentence)</label>
+                  <textarea key={chosen.id} id="note" name="note" rows={6} defaultValue={chosen.note} className={styles.textarea} />
+                </div>
+                <button type="submit">Save note</button>
+              </form>
+              {chosen.note.trim() && (
+                <div className={styles.preview}>
+                  <MarkdownText text={chosen.note} />
+                </div>
+              )}
+            </>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import { responses } from "../../db/schema";
+import { importLexeltXml } from "../../lib/server/corpus";
+import { AuthError, InputError } from "../../lib/server/errors";
+import { projectAgreement, projectGold } from "../../lib/server/gold";
+import { projectProgress } from "../../lib/server/progress";
+import { saveResponse, workspace } from "../../lib/server/responses";
+import {
+  answerTraining,
+  checkReport,
+  importKnownAnswers,
+  knownAnswerItems,
+  knownAnswersFromGold,
+  retryTraining,
+  setKnownAnswer,
+  setQualitySettings,
+  trainingView,
+} from "../../lib/server/training";
+import { judgeAnswer, parseAcceptedList, trainingScore } from "../../lib/lexsub/known-answers";
+import { addMember } from "../../lib/server/users";
+import { actorFor, projectFixture } from "../support/db";
+
+const xml = `<?xml version="1.0"?>
+<corpus lang="english">
+<lexelt item="quick.a">
+<instance id="t1"><context>a <head>quick</head> lunch</context></instance>
+<instance id="t2"><context>a <head>quick</head> glance</context></instance>
+<instance id="t3"><context>a <head>quick</head> mind</context></instance>
+<instance id="k1"><context>a <head>quick</head> reply</context></instance>
+<instance id="r1"><context>the <head>quick</head> train</context></instance>
+</lexelt>
+<lexelt item="jump.v"><instance id="j1"><context>cats <head>jump</head> high</context></instance></lexelt>
+</corpus>
+`;
+
+function setup() {
+  const f = projectFixture();
+  const { db, coord, project } = f;
+  importLexeltXml(db, coord, project.id, { fileName: "q.xml", bytes: new TextEncoder().encode(xml) });
+  const ref = (id: string) => (db.$client.prepare("select id from instances where instance_id = ?").get(id) as { id: number }).id;
+  return { ...f, ref };
+}
+
+describe("the known-answer measure", () => {
+  const lemma = (f: string) => f.replace(/s$/, "");
+  it("matches on a shared lemma, case and spacing aside, and lists what matched", () => {
+    expect(judgeAnswer(["Fasts", "brisk"], ["fast", "rapid"], "a", lemma)).toEqual({ matched: true, matchedSubstitutes: ["Fasts"] });
+    expect(judgeAnswer(["slow"], ["fast"], "a", lemma)).toEqual({ matched: false, matchedSubstitutes: [] });
+    expect(judgeAnswer(["NIL"], ["nil"], "a", lemma).matched).toBe(true);
+  });
+  it("scores whole percents, rounded down", () => {
+    expect(trainingScore(2, 3)).toBe(66);
+    expect(trainingScore(0, 0)).toBe(0);
+    expect(parseAcceptedList(" fast; Fast ;;rapid ")).toEqual(["fast", "rapid"]);
+  });
+});
+
+describe("training", () => {
+  it("gates real instances until an attempt reaches the threshold, then releases them", () => {
+    const { db, coord, ann, project, ref } = setup();
+    importKnownAnswers(db, coord, project.id, { role: "training", fileName: "t.tsv", text: "t1\tfast;rapid\nt2\tbrief;short\nt3\tsharp;clever\n" });
+    setQualitySettings(db, coord, project.id, { trainingRequired: true, trainingThreshold: 60, speedThresholdSeconds: 4 });
+    expect(() => workspace(db, ann, project.id)).toThrow(AuthError);
+    expect(() => saveResponse(db, ann, project.id, ref("r1"), { kind: "NIL", substitutes: [], multiword: false, phrase: "" }, { expectedRevision: 0 })).toThrow(AuthError);
+    // The coordinator is never gated.
+    expect(() => workspace(db, coord, project.id)).not.toThrow();
+
+    let v = trainingView(db, ann, project.id);
+    expect(v.total).toBe(3);
+    // Attempt 1: one of three matches -> 33 % < 60 %.
+    const fb = answerTraining(db, ann, project.id, v.next!.ref, ["rapid"]);
+    expect(fb.matched).toBe(v.next!.ref === ref("t1"));
+    for (const id of ["t2", "t3"]) if (!trainingView(db, ann, project.id).answered.some((a) => a.ref === ref(id))) answerTraining(db, ann, project.id, ref(id), ["slow"]);
+    v = trainingView(db, ann, project.id);
+    expect(v.score).toBe(33);
+    expect(v.passed).toBe(false);
+    expect(() => workspace(db, ann, project.id)).toThrow(AuthError);
+    expect(() => answerTraining(db, ann, project.id, ref("t1"), ["fast"])).toThrow(InputError);
+
+    // Attempt 2, fresh order: two of three (66 %) passes.
+    expect(retryTraining(db, ann, project.id, "fresh")).toEqual({ attempt: 2 });
+    answerTraining(db, ann, project.id, ref("t1"), ["quick", "fast"]);
+    answerTraining(db, ann, project.id, ref("t2"), ["short"]);
+    const last = answerTraining(db, ann, project.id, ref("t3"), ["dull"]);
+    expect(last).toMatchObject({ matched: false, score: 66, passed: true, accepted: ["sharp", "clever"] });
+    expect(workspace(db, ann, project.id).instance).not.toBeNull();
+
+    // Training answers never reach responses (so never gold or agreement).
+    expect(db.select().from(responses).all()).toHaveLength(0);
+    const report = checkReport(db, coord, project.id);
+    expect(report).toEqual([expect.objectContaining({ name: "ann", trainingAttempts: 2, trainingBest: 66, trainingPassed: true, seen: 0, percent: null })]);
+  });
+
+  it("refuses a bad upload by line and writes nothing", () => {
+    const { db, coord, project } = setup();
+    try {
+      importKnownAnswers(db, coord, project.id, { role: "training", fileName: "t.tsv", text: "t1\tfast\nzz9\tfoo\nt2\t ; \n" });
+      throw new Error("accepted");
+    } catch (e) {
+      expect(e).toBeInstanceOf(InputError);
+      expect((e as InputError).details).toEqual(['t.tsv line 2: no instance "zz9" in this project.', 't.tsv line 3: no accepted substitute for "t2".']);
+    }
+    expect(knownAnswerItems(db, coord, project.id)).toEqual([]);
+  });
+});
+
+describe("attention checks", () => {
+  it("are judged per annotator and left out of gold and agreement", () => {
+    const { db, coord, ann, project, ref } = setup();
+    const bea = actorFor(db, "bea", "annotator");
+    addMember(db, coord, project.id, "bea");
+    for (const [who, subs] of [
+      [ann, ["speedy"]],
+      [bea, ["slow"]],
+    ] as const) {
+      saveResponse(db, who, project.id, ref("k1"), { kind: "substitutes", substitutes: [...subs], multiword: false, phrase: "" }, { expectedRevision: 0 });
+      saveResponse(db, who, project.id, ref("r1"), { kind: "substitutes", substitutes: ["fast"], multiword: false, phrase: "" }, { expectedRevision: 0 });
+    }
+    // Before marking, k1 is in the gold; "use the current gold" takes its substitutes.
+    expect(projectGold(db, coord, project.id).result.items.find((i) => i.instanceId === "k1")!.excluded).toBeNull();
+    knownAnswersFromGold(db, coord, project.id, { role: "check", instanceIds: "k1" });
+    setKnownAnswer(db, coord, project.id, { instanceId: "k1", role: "check", accepted: "speedy;swift" });
+    const gold = projectGold(db, coord, project.id);
+    expect(gold.result.items.find((i) => i.instanceId === "k1")!.excluded).toBe("attention check");
+    expect(gold.gold).not.toContain(" k1 ");
+    expect(gold.gold).toContain("r1");
+    expect(projectAgreement(db, coord, project.id).gold.items.filter((i) => i.excluded === null && i.responses.length > 0).map((i) => i.instanceId)).toEqual(["r1"]);
+    const report = checkReport(db, coord, project.id);
+    expect(report.map((r) => [r.name, r.seen, r.passed, r.percent])).toEqual([
+      ["ann", 1, 1, 100],
+      ["bea", 1, 0, 0],
+    ]);
+  });
+});
+
+describe("speed check", () => {
+  it("flags an annotator whose median time per instance is under the project's threshold", () => {
+    const { db, coord, ann, project, ref } = setup();
+    const bea = actorFor(db, "bea", "annotator");
+    addMember(db, coord, project.id, "bea");
+    const at = new Date(1000);
+    const put = (userId: number, id: string, activeMs: number) =>
+      db.insert(responses).values({ projectId: project.id, instanceRef: ref(id), userId, kind: "NIL", activeMs, updatedAt: at }).run();
+    // ann: 1 s, 2 s, 9 s -> median 2 s; bea: 3 s, 5 s -> median 4 s.
+    put(ann.userId, "t1", 1000);
+    put(ann.userId, "t2", 2000);
+    put(ann.userId, "t3", 9000);
+    put(bea.userId, "t1", 3000);
+    put(bea.userId, "t2", 5000);
+    const flags = () => Object.fromEntries(projectProgress(db, coord, project.id).annotators.map((a) => [a.name, a.tooFast]));
+    expect(flags()).toEqual({ ann: true, bea: false });
+    setQualitySettings(db, coord, project.id, { trainingRequired: false, trainingThreshold: 60, speedThresholdSeconds: 4.5 });
+    expect(flags()).toEqual({ ann: true, bea: true });
+    expect(projectProgress(db, coord, project.id).speedThresholdSeconds).toBe(4.5);
+  });
+});
