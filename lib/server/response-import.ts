@@ -9,6 +9,7 @@
  * appends a history row (source "import").
  */
 import "server-only";
+import { flagsByResponse } from "./flags";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { instances, lexelts, memberships, responseHistory, responses, users } from "../../db/schema";
@@ -200,5 +201,7 @@ export function projectResponseRecords(db: Db, projectId: number): AnnotatorResp
 
 /** The project's responses as TSV text (coordinators only). */
 export function exportResponses(db: Db, actor: Actor, projectId: number): string {
-  return writeResponsesTsv(listProjectResponses(db, actor, projectId));
+  const rows = listProjectResponses(db, actor, projectId);
+  const flags = flagsByResponse(db, actor, projectId);
+  return writeResponsesTsv(rows, (r) => flags.get(`${r.annotator}\t${r.instanceId}`));
 }

@@ -47,6 +47,8 @@ const { createProjectAction } = await import("../../app/projects/actions");
 const members = await import("../../app/projects/[projectId]/members/actions");
 const { saveResponseAction, workspaceStepAction, workspaceTargetsAction } = await import("../../app/annotate/actions");
 const gold = await import("../../app/projects/[projectId]/gold/actions");
+const { saveFlagAction } = await import("../../app/annotate/flags/actions");
+const { returnInstanceAction } = await import("../../app/projects/[projectId]/flags/actions");
 const accounts = await import("../../app/accounts/actions");
 
 // Outcomes per actor: signedOut annotatorOfOther annotator coordinatorOfOther coordinator (system: not a session, always "-").
@@ -105,6 +107,12 @@ const ACTIONS: ActionCase[] = [
   },
   { name: "workspaceStepAction", expect: OWN_WORK, reads: true, run: (w) => workspaceStepAction(w.p.id, w.ref.p1) },
   { name: "workspaceTargetsAction", expect: OWN_WORK, reads: true, run: (w) => workspaceTargetsAction(w.p.id) },
+  { name: "saveFlagAction", expect: OWN_WORK, run: (w) => saveFlagAction(w.p.id, w.ref.p2, { flag: "unsure", note: "a test" }) },
+  {
+    name: "returnInstanceAction",
+    expect: COORDINATOR,
+    run: (w) => returnInstanceAction(w.p.id, null, form({ instanceId: "p1", annotator: "ann", comment: "look again" })),
+  },
 ];
 
 /** The refusals' messages: the same for a project that exists and one that does not. */

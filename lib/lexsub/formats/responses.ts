@@ -10,7 +10,8 @@
  * up to three substitutes separated by `;`; `multiword` is the phrase the target
  * is part of, or empty. The header is optional but, when present, must name these
  * columns in this order (`id` is accepted for `instance`, as issue #4 spells it).
- * A line with only four cells has no multiword. Blank lines are skipped; CRLF
+ * A line with only four cells has no multiword; the export's two further cells
+ * (flag, note: the annotator's flag and note) are accepted and ignored. Blank lines are skipped; CRLF
  * endings and a byte-order mark are tolerated.
  *
  * Every bad line gets an error with its number: a wrong number of cells, an empty
@@ -32,6 +33,8 @@ import { neutraliseCell, restoreCell } from "./spreadsheet";
 import type { AnnotatorResponse } from "../types";
 
 export const RESPONSE_COLUMNS = ["annotator", "lexelt", "instance", "answer", "multiword"] as const;
+/** The export's two columns after those: the annotator's flag and note (read back, they are ignored). */
+export const FLAG_COLUMNS = ["flag", "note"] as const;
 export { MAX_PHRASE_LENGTH, MAX_SUBSTITUTES };
 
 /** An error naming the field, what it holds and the rule broken: `answer, substitute 2 "x": … (rule: letters)`. */
@@ -70,8 +73,8 @@ function isHeader(cells: string[]): boolean {
 function checkHeader(cells: string[], file: string, line: number): Diagnostic | null {
   const got = cells.map((c) => c.trim().toLowerCase());
   const ok =
-    (got.length === 5 || got.length === 4) &&
-    got.every((c, k) => c === RESPONSE_COLUMNS[k] || (k === 2 && c === "id"));
+    (got.length === 5 || got.length === 4 || got.length === 7) &&
+    got.every((c, k) => c === [...RESPONSE_COLUMNS, ...FLAG_COLUMNS][k] || (k === 2 && c === "id"));
   return ok ? null : diag("error", file, line, `the header must be "${RESPONSE_COLUMNS.join("\\t")}", not "${cells.join("\\t")}"`);
 }
 
@@ -136,7 +139,7 @@ export function parseResponsesTsv(text: string, file: string, opts: ResponsesPar
         continue;
       }
     }
-    if (cells.length !== 5 && cells.length !== 4) {
+    if (cells.length !== 5 && cells.length !== 4 && cells.length !== 7) {
       error(
         src.line,
         `${cells.length} tab-separated cells; expected 5 (${RESPONSE_COLUMNS.join(", ")})` +
@@ -191,10 +194,19 @@ export function formatAnswer(r: Pick<AnnotatorResponse, "kind" | "substitutes">)
 }
 
 /** Write responses as TSV, header first, one line each, in the order given. */
-export function writeResponsesTsv(responses: readonly AnnotatorResponse[]): string {
-  const lines = [RESPONSE_COLUMNS.join("\t")];
+export function writeResponsesTsv(
+  responses: readonly AnnotatorResponse[],
+  /** With it, two more columns: the annotator's flag and note on the instance (see FLAG_COLUMNS). */
+  flagOf?: (r: AnnotatorResponse) => { flag: string | null; note: string } | undefined,
+): string {
+  const lines = [(flagOf ? [...RESPONSE_COLUMNS, ...FLAG_COLUMNS] : RESPONSE_COLUMNS).join("\t")];
   for (const r of responses) {
-    lines.push([safe(r.annotator), safe(r.lexelt), safe(r.instanceId), neutraliseCell(formatAnswer(r)), safe(r.multiword ?? "")].join("\t"));
+    const cells = [safe(r.annotator), safe(r.lexelt), safe(r.instanceId), neutraliseCell(formatAnswer(r)), safe(r.multiword ?? "")];
+    if (flagOf) {
+      const f = flagOf(r);
+      cells.push(safe(f?.flag ?? ""), safe(f?.note ?? ""));
+    }
+    lines.push(cells.join("\t"));
   }
   return lines.join("\n") + "\n";
 }
