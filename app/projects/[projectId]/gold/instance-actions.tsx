@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useRef } from "react";
+import { returnInstanceAction } from "../flags/actions";
 import { correctPosAction, exclusionAction } from "./actions";
 import styles from "./gold.module.css";
 import { useGoldForm } from "./use-gold-form";
@@ -129,5 +130,55 @@ export function PosForm({ projectId, instanceId, originalPos, correctedPos }: { 
         {pending ? <span className="muted">Saving…</span> : <Outcome state={state} field="pos" />}
       </div>
     </form>
+  );
+}
+
+/** Return one annotator's response to them with a comment: it comes first in their workspace until they save it again. */
+export function ReturnForm({ projectId, instanceId, annotators }: { projectId: number; instanceId: string; annotators: string[] }) {
+  const { state, pending, onSubmit } = useGoldForm(returnInstanceAction, projectId);
+  const id = `return-${instanceId}`;
+  const err = state && !state.ok ? (state.errors?.comment ?? state.errors?.annotator) : undefined;
+  return (
+    <details className={styles.returnBox}>
+      <summary>Return to an annotator…</summary>
+      <form onSubmit={onSubmit} className={styles.instanceForm} aria-label={`Return ${instanceId} to an annotator`}>
+        <input type="hidden" name="instanceId" value={instanceId} />
+        <label htmlFor={`${id}-who`} className={styles.inlineLabel}>
+          Annotator
+        </label>
+        <select id={`${id}-who`} name="annotator" defaultValue={annotators[0]}>
+          {annotators.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-comment`} className={styles.inlineLabel}>
+          Comment for them
+        </label>
+        <textarea
+          id={`${id}-comment`}
+          name="comment"
+          rows={2}
+          maxLength={1000}
+          placeholder="What should they look at again?"
+          aria-invalid={err ? true : undefined}
+          aria-describedby={err ? `${id}-error` : undefined}
+        />
+        {err && (
+          <div id={`${id}-error`} className="field-error" role="alert">
+            {err}
+          </div>
+        )}
+        <div className={styles.fieldRow}>
+          <button type="submit" className={`secondary ${styles.mini}`} disabled={pending}>
+            Return with comment
+          </button>
+        </div>
+        <div aria-live="polite" className="small">
+          {pending ? <span className="muted">Saving…</span> : state?.ok ? <span className={styles.saved}>{state.message}</span> : !err && state ? <span className={styles.error} role="alert">{state.message}</span> : null}
+        </div>
+      </form>
+    </details>
   );
 }

@@ -12,7 +12,8 @@ import { type GoldPageData, type Paged, type ReviewInstance, type TypedAnswer, g
 import { absoluteTime, relativeTime } from "../progress/time";
 import { FilterForm } from "./filters";
 import styles from "./gold.module.css";
-import { ExclusionForm, PosForm } from "./instance-actions";
+import { type AnnotatorNote, instanceNotes } from "@/lib/server/flags";
+import { ExclusionForm, PosForm, ReturnForm } from "./instance-actions";
 import { AcceptAllForm, KeepAllForm, LemmaRow, type LemmaRowData } from "./lemma-row";
 
 export const metadata: Metadata = { title: "Gold" };
@@ -66,8 +67,10 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
   const id = Number(projectId);
   let d: GoldPageData;
   let log: ReviewLogEntry[] = [];
+  let notes = new Map<string, Map<string, AnnotatorNote>>();
   try {
     d = goldPageData(db, actor, id, { lemmas: lemmaQuery, instances: instanceQuery });
+    if (view === "instances") notes = instanceNotes(db, actor, id, d.instancePage.rows.map((r) => r.item.instanceId));
     if (view === "log") log = goldReviewHistory(db, actor, id, 100);
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
@@ -152,7 +155,7 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
       </nav>
 
       {view === "lemmas" && <LemmaView d={d} base={base} q={lemmaQuery} now={now} projectId={id} />}
-      {view === "instances" && <InstanceView d={d} base={base} q={instanceQuery} projectId={id} />}
+      {view === "instances" && <InstanceView d={d} base={base} q={instanceQuery} projectId={id} notes={notes} />}
       {view === "log" && <LogView log={log} now={now} download={`${download}?file=log`} />}
     </>
   );
@@ -308,11 +311,13 @@ function InstanceView({
   base,
   q,
   projectId,
+  notes,
 }: {
   d: GoldPageData;
   base: string;
   q: { lexelt: string; noMode: boolean; notInT: boolean; excluded: boolean; multiword: boolean };
   projectId: number;
+  notes: Map<string, Map<string, AnnotatorNote>>;
 }) {
   const page = d.instancePage;
   const hrefFor = (p: number) =>
@@ -355,7 +360,7 @@ function InstanceView({
       <ol className={`plain ${styles.instances}`} start={page.start + 1}>
         {page.rows.map((r) => (
           <li key={r.item.instanceId}>
-            <InstanceCard r={r} projectId={projectId} />
+            <InstanceCard r={r} projectId={projectId} notes={notes.get(r.item.instanceId)} />
           </li>
         ))}
       </ol>
@@ -400,7 +405,25 @@ function Breakable({ line }: { line: string }) {
   );
 }
 
-function InstanceCard({ r, projectId }: { r: ReviewInstance; projectId: number }) {
+const FLAG_NAMES: Record<string, string> = { unsure: "unsure", typo: "typo in the sentence", name: "part of a name?", other: "other" };
+
+/** An annotator's flag and note, and an open return, beside their answer. */
+function NoteCell({ note }: { note: AnnotatorNote | undefined }) {
+  if (!note || (note.flag === null && note.note === "" && note.returned === null)) return <span className="muted">—</span>;
+  return (
+    <>
+      {note.flag && <span className={`tag ${styles.warnBadge}`}>flag: {FLAG_NAMES[note.flag] ?? note.flag}</span>}
+      {note.note && <div className={`small ${styles.noteText}`}>“{note.note}”</div>}
+      {note.returned !== null && (
+        <div className="small">
+          <span className={`tag ${styles.plainBadge}`}>returned</span> <span className="muted">{note.returned}</span>
+        </div>
+      )}
+    </>
+  );
+}
+
+function InstanceCard({ r, projectId, notes }: { r: ReviewInstance; projectId: number; notes?: Map<string, AnnotatorNote> }) {
   const it = r.item;
   const byAnnotator = new Map(it.responses.map((x) => [x.annotator, x]));
   const parsed = parseLexeltItem(it.originalLexelt);
@@ -433,12 +456,14 @@ function InstanceCard({ r, projectId }: { r: ReviewInstance; projectId: number }
           {r.typed.length === 0 ? (
             <p className="muted small">No answers yet.</p>
           ) : (
+            <div className={styles.tableScroll}>
             <table className={styles.answerTable} aria-label={`Answers for ${it.instanceId}`}>
               <thead>
                 <tr>
                   <th scope="col">Annotator</th>
                   <th scope="col">Substitutes</th>
                   <th scope="col">Multiword</th>
+                  <th scope="col">Flag / note</th>
                 </tr>
               </thead>
               <tbody>
@@ -451,11 +476,15 @@ function InstanceCard({ r, projectId }: { r: ReviewInstance; projectId: number }
                         <Answer resp={resp} typed={t} />
                       </td>
                       <td>{resp?.multiword ?? (t.multiword ? t.multiword : <span className="muted">—</span>)}</td>
+                      <td>
+                        <NoteCell note={notes?.get(t.annotator)} />
+                      </td>
                     </tr>
                   );
                 })}
               </tbody>
             </table>
+            </div>
           )}
         </div>
         <dl className={styles.lines}>
@@ -471,6 +500,7 @@ function InstanceCard({ r, projectId }: { r: ReviewInstance; projectId: number }
       <div className={styles.instanceActions}>
         <ExclusionForm projectId={projectId} instanceId={it.instanceId} excluded={it.excluded} />
         {parsed && <PosForm projectId={projectId} instanceId={it.instanceId} originalPos={originalPos} correctedPos={corrected} />}
+        {r.typed.length > 0 && <ReturnForm projectId={projectId} instanceId={it.instanceId} annotators={r.typed.map((t) => t.annotator)} />}
       </div>
     </article>
   );
