@@ -1,6 +1,7 @@
 "use client";
 import { useState } from "react";
 import type { FlagKind, FlagNote } from "@/lib/server/flags";
+import { SIGN_IN_FIRST, SignInAgain } from "../sign-in-again";
 import { saveFlagAction } from "./flags/actions";
 import s from "./workspace.module.css";
 
@@ -108,6 +109,12 @@ export function FlagNoteField({
         )}
         <span role="status" aria-live="polite" className={`small ${status ? (status.ok ? s.ok : s.error) : ""}`}>
           {busy ? "Saving…" : (status?.text ?? (changed ? "Saved with your answer, or on its own." : ""))}
+          {status?.text === SIGN_IN_FIRST && (
+            <>
+              {" "}
+              <SignInAgain />
+            </>
+          )}
         </span>
       </div>
     </div>

@@ -13,7 +13,9 @@ import type {
 } from "@/lib/server/responses";
 import type { FlagNote } from "@/lib/server/flags";
 import { type SaveResponseResult, saveResponseAction, workspaceStepAction, workspaceTargetsAction } from "./actions";
+import { SIGN_IN_FIRST, SignInAgain } from "../sign-in-again";
 import { FlagNoteField, ReturnedBar, ReturnedComment } from "./flag-note";
+import { KeysPanel } from "./keys-panel";
 import { MAX_PHRASE_LENGTH, MAX_SUBSTITUTE_LENGTH, draftErrors, withoutError } from "./field-rules";
 import { Bar } from "./progress-bar";
 import { markAnswersChanged } from "./refresh-if-changed";
@@ -600,6 +602,13 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
             </button>
             <p role="status" aria-live="polite" className={`${s.status} ${status ? s[status.tone] : ""}`}>
               {status?.text ?? ""}
+              {status?.text === SIGN_IN_FIRST && (
+                <>
+                  {" "}
+                  <SignInAgain />
+                  {" "}(your answer is kept here as a draft).
+                </>
+              )}
               {navigating && !saving ? " Loading…" : ""}
             </p>
           </div>
@@ -674,10 +683,9 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
             </ul>
           </details>
         </section>
-        <section className="panel">
-          <h2 className={s.sideHeading}>Keys</h2>
+        <KeysPanel>
           <Keys />
-        </section>
+        </KeysPanel>
       </aside>
 
       <dialog ref={dialogRef} className={s.dialog} aria-labelledby="guidelines-heading">

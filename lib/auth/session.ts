@@ -2,11 +2,13 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { getServerSession } from "next-auth";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "../../db/client";
 import { users } from "../../db/schema";
 import type { Actor, UserActor } from "../server/actor";
 import { authOptions } from "./options";
+import { signInHref } from "./return-to";
 
 export async function getActor(): Promise<Actor> {
   const session = await getServerSession(authOptions());
@@ -26,7 +28,8 @@ export async function getActor(): Promise<Actor> {
 /** For pages: the signed-in user, or a redirect to the sign-in page. */
 export async function requireUserPage(): Promise<UserActor> {
   const a = await getActor();
-  if (!a || a.kind !== "user") redirect("/signin");
+  // Back to this page after signing in (proxy.ts passes the path it was asked for).
+  if (!a || a.kind !== "user") redirect(signInHref((await headers()).get("x-lexgold-path") ?? "/"));
   return a;
 }
 

@@ -1,5 +1,6 @@
 "use client";
 import { useEffect, useRef } from "react";
+import { SIGN_IN_FIRST, SignInAgain } from "@/app/sign-in-again";
 import { returnInstanceAction } from "../flags/actions";
 import { correctPosAction, exclusionAction } from "./actions";
 import styles from "./gold.module.css";
@@ -26,7 +27,17 @@ function Outcome({ state, field }: { state: ReturnType<typeof useGoldForm>["stat
   if (!state) return null;
   if (state.ok) return <span className={styles.saved}>{state.message}</span>;
   if (field && state.errors?.[field]) return null;
-  return <span className={styles.error} role="alert">{state.message}</span>;
+  return (
+    <span className={styles.error} role="alert">
+      {state.message}
+      {state.message === SIGN_IN_FIRST && (
+        <>
+          {" "}
+          <SignInAgain />
+        </>
+      )}
+    </span>
+  );
 }
 
 /** Exclude the instance from the gold with a reason, or put it back. */
@@ -176,7 +187,7 @@ export function ReturnForm({ projectId, instanceId, annotators }: { projectId: n
           </button>
         </div>
         <div aria-live="polite" className="small">
-          {pending ? <span className="muted">Saving…</span> : state?.ok ? <span className={styles.saved}>{state.message}</span> : !err && state ? <span className={styles.error} role="alert">{state.message}</span> : null}
+          {pending ? <span className="muted">Saving…</span> : <Outcome state={state} field={err ? (state?.errors?.comment ? "comment" : "annotator") : undefined} />}
         </div>
       </form>
     </details>
