@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
 import { flaggedInstanceIds, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag } from "../../lib/server/flags";
-import { exportResponses } from "../../lib/server/response-import";
+import { exportResponses, importResponses } from "../../lib/server/response-import";
 import { annotatorProjects, type ResponseInput, saveResponse, workspace } from "../../lib/server/responses";
 import { setAssignments } from "../../lib/server/assignments";
 import { addMember } from "../../lib/server/users";
@@ -88,9 +88,12 @@ describe("flags and notes", () => {
       ["ann2", "sharp.a", "s1", "name", "", "NIL"],
       ["ann", "sharp.a", "s2", "unsure", "direction, not edge", "abrupt;sudden"],
     ]);
-    const exported = exportResponses(f.db, f.coord, f.project.id).trimEnd().split("\n");
+    expect(exportResponses(f.db, f.coord, f.project.id).split("\n")[0]).toBe("annotator\tlexelt\tinstance\tanswer\tmultiword");
+    const exported = exportResponses(f.db, f.coord, f.project.id, { flags: true }).trimEnd().split("\n");
     expect(exported[0]).toBe("annotator\tlexelt\tinstance\tanswer\tmultiword\tflag\tnote");
     expect(exported).toContain("ann\tsharp.a\ts2\tabrupt;sudden\t\tunsure\tdirection, not edge");
+    // The import reads the export with flags back: nothing changes.
+    expect(importResponses(f.db, f.coord, f.project.id, { fileName: "back.tsv", text: exported.join("\n") })).toMatchObject({ added: 0, updated: 0 });
   });
 
   it("refuses a bad flag, a long note, and an instance outside the annotator's lexelts, writing nothing", () => {

@@ -66,7 +66,11 @@ export default async function FlagsPage({ params, searchParams }: { params: Prom
       <p className="muted">
         What annotators flagged or noted on the items, newest first, with their answer. Open an instance on the Gold tab to return it to its annotator with a comment.{" "}
         <a href={`/api/projects/${id}/flags`} download>
-          Download all as TSV
+          Download the flags as TSV
+        </a>{" "}
+        ·{" "}
+        <a href={`/api/projects/${id}/responses?flags=1`} download>
+          all responses with their flags and notes (TSV)
         </a>
       </p>
       {refused && <p className="notice warn">{refused}</p>}

@@ -9,14 +9,15 @@ export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ projectId: string }> };
 
-/** Download every current response of the project as TSV (coordinators only). */
-export async function GET(_req: Request, ctx: Ctx) {
+/** Download every current response of the project as TSV (coordinators only); ?flags=1 adds the flag and note columns. */
+export async function GET(req: Request, ctx: Ctx) {
   try {
     const actor = await getActor();
     const projectId = Number((await ctx.params).projectId);
     const db = getDb();
     const project = requireProject(db, actor, projectId, { coordinator: true });
-    const text = exportResponses(db, actor, projectId);
+    // ?flags=1: with the annotators' flags and notes (two more columns the import ignores).
+    const text = exportResponses(db, actor, projectId, { flags: new URL(req.url).searchParams.get("flags") === "1" });
     const fileName = `${project.name.replace(/[^A-Za-z0-9._-]+/g, "-")}-responses.tsv`;
     return new Response(text, {
       headers: {
