@@ -9,7 +9,14 @@ const NARROW = "(max-width: 56rem)";
 export function KeysPanel({ children }: { children: ReactNode }) {
   const ref = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
-    if (ref.current && window.matchMedia(NARROW).matches) ref.current.open = false;
+    const mq = window.matchMedia(NARROW);
+    if (ref.current && mq.matches) ref.current.open = false;
+    // Turning a tablet or narrowing the window folds it too (widening leaves it as the annotator set it).
+    const fold = (e: MediaQueryListEvent) => {
+      if (e.matches && ref.current) ref.current.open = false;
+    };
+    mq.addEventListener("change", fold);
+    return () => mq.removeEventListener("change", fold);
   }, []);
   return (
     <details ref={ref} className={`panel ${s.keysPanel}`} open>

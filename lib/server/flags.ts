@@ -15,7 +15,7 @@
  *   so the workspace finds the first one in O(log n).
  *
  * Every exported function taking an actor checks it first; the ones without
- * (writeFlag, openReturn, returnsSummary, resolveReturns) are for callers that
+ * (writeFlag, instanceMarks, returnsSummary, resolveReturns) are for callers that
  * already did (lib/server/responses.ts).
  */
 import "server-only";
@@ -80,41 +80,36 @@ export function writeFlag(db: Pick<Db, "$client">, projectId: number, instanceRe
   );
 }
 
-/** The annotator's flag and note on an instance (no checks). */
-export function readFlag(db: Pick<Db, "$client">, instanceRef: number, userId: number): FlagNote {
-  const r = get<FlagNote>(db, "select flag, note from instance_flags where instance_ref = ? and user_id = ?", instanceRef, userId);
-  return r ? { flag: r.flag, note: r.note } : { flag: null, note: "" };
-}
-
-/** The open return of an instance to the annotator (no checks), the latest if several. */
-export function openReturn(db: Pick<Db, "$client">, instanceRef: number, userId: number): { comment: string; returnedAt: number } | null {
-  return (
-    get<{ comment: string; returnedAt: number }>(
-      db,
-      "select comment, returned_at as returnedAt from returned_items where instance_ref = ? and user_id = ? and resolved_at is null order by id desc limit 1",
-      instanceRef,
-      userId,
-    ) ?? null
-  );
-}
-
-/** How many instances are returned to the annotator and open, and the first (oldest) one (no checks). */
-export function returnsSummary(db: Pick<Db, "$client">, projectId: number, userId: number, except?: number): { count: number; firstRef: number | null } {
-  const first = get<{ ref: number }>(
+/**
+ * How many instances are returned to the annotator and open, and the first (oldest)
+ * one (no checks): one statement on the returned_items_open index (an instance
+ * has at most one open return: returning it again supersedes the open one).
+ */
+export function returnsSummary(db: Pick<Db, "$client">, projectId: number, userId: number): { count: number; firstRef: number | null } {
+  // SQLite: with min(), the bare column comes from the row holding the minimum.
+  const r = get<{ n: number; ref: number | null }>(
     db,
-    `select instance_ref as ref from returned_items where project_id = ? and user_id = ? and resolved_at is null${except !== undefined ? " and instance_ref <> ?" : ""}
-     order by id limit 1`,
+    "select count(*) as n, min(id) as first, instance_ref as ref from returned_items where project_id = ? and user_id = ? and resolved_at is null",
     projectId,
     userId,
-    ...(except !== undefined ? [except] : []),
-  );
-  const count = get<{ n: number }>(
+  )!;
+  return { count: r.n, firstRef: r.n > 0 ? r.ref : null };
+}
+
+/** The annotator's flag and note on an instance and its open return's comment, in one statement (no checks). */
+export function instanceMarks(db: Pick<Db, "$client">, instanceRef: number, userId: number): { flag: FlagNote; returnComment: string | null } {
+  const r = get<{ flag: FlagKind | null; note: string | null; comment: string | null }>(
     db,
-    "select count(distinct instance_ref) as n from returned_items where project_id = ? and user_id = ? and resolved_at is null",
-    projectId,
+    // Through the instance's primary key, so every step is an indexed search.
+    `select f.flag as flag, f.note as note,
+       (select comment from returned_items t where t.instance_ref = i.id and t.user_id = ? and t.resolved_at is null order by t.id desc limit 1) as comment
+     from instances i left join instance_flags f on f.instance_ref = i.id and f.user_id = ? where i.id = ?`,
     userId,
-  )!.n;
-  return { count, firstRef: first?.ref ?? null };
+    userId,
+    instanceRef,
+  );
+  if (!r) return { flag: { flag: null, note: "" }, returnComment: null };
+  return { flag: { flag: r.flag ?? null, note: r.note ?? "" }, returnComment: r.comment };
 }
 
 /** In the save's transaction: the annotator answered the instance again, so its open returns are resolved. */
@@ -389,7 +384,10 @@ export function returnInstance(db: Db, actor: Actor, projectId: number, input: u
   if (!hasResponse) throw new InputError(`${annotator} has not answered ${instanceId}: there is nothing to return.`, { annotator: "No answer to return." });
   const by = actorUserId(requireSignedIn(actor));
   db.transaction(
-    () =>
+    () => {
+      const now = Date.now();
+      // An open return of the same instance is superseded (closed without a revision): one open return per instance.
+      run(db, "update returned_items set resolved_at = ? where instance_ref = ? and user_id = ? and resolved_at is null", now, inst.ref, user.id);
       run(
         db,
         "insert into returned_items (project_id, instance_ref, user_id, comment, returned_by, returned_at) values (?, ?, ?, ?, ?, ?)",
@@ -398,8 +396,9 @@ export function returnInstance(db: Db, actor: Actor, projectId: number, input: u
         user.id,
         comment,
         by,
-        Date.now(),
-      ),
+        now,
+      );
+    },
     { behavior: "immediate" },
   );
   return { instanceId, annotator };
@@ -411,6 +410,7 @@ export interface ReturnLogEntry {
   comment: string;
   by: string | null;
   returnedAt: Date;
+  /** When the annotator saved it again (resolvedRevision set), or when a newer return superseded it (resolvedRevision null). */
   resolvedAt: Date | null;
   resolvedRevision: number | null;
 }

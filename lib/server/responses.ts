@@ -38,7 +38,7 @@ import {
 } from "./queue";
 import { AuthError, ConflictError, InputError, NotFoundError } from "./errors";
 import { type ResponseField, checkResponse } from "../lexsub/substitute-rules";
-import { type FlagNote, openReturn, readFlag, resolveReturns, returnsSummary, validateFlag, writeFlag } from "./flags";
+import { type FlagNote, instanceMarks, resolveReturns, returnsSummary, validateFlag, writeFlag } from "./flags";
 
 export const RESPONSE_KINDS = ["substitutes", "NAME", "NIL"] as const;
 export type ResponseKind = (typeof RESPONSE_KINDS)[number];
@@ -318,8 +318,7 @@ function instanceStep(db: Db, s: QueueScope, e: Entry, position: number, prev?: 
       nextRef: next?.ref ?? null,
       nextUnansweredRef: nu?.ref ?? null,
       lexelt: { lexeltId: l.id, label, ...lexeltTotals(db, s, l) },
-      flag: readFlag(db, e.ref, s.userId),
-      returnComment: openReturn(db, e.ref, s.userId)?.comment ?? null,
+      ...instanceMarks(db, e.ref, s.userId),
     },
     next,
   };
@@ -597,7 +596,7 @@ export function saveResponse(
     progress: totals(db, s),
     lexelt: { lexeltId: l.id, label: lexeltLabel(db, s, l), ...lexeltTotals(db, s, l) },
     upcoming: next ? stepsFrom(db, s, next, UPCOMING) : [],
-    flag: readFlag(db, inst.ref, a.userId),
+    flag: flag ?? instanceMarks(db, inst.ref, a.userId).flag,
     returned,
   };
 }

@@ -151,6 +151,21 @@ describe("returning an instance to its annotator", () => {
     expect(r.returned.count).toBe(1);
   });
 
+  it("returning an instance again while open shows the newest comment, counts it once, and keeps both in the log", () => {
+    const f = fixture();
+    saveResponse(f.db, f.ann, f.project.id, f.refs.c1, subs("still"), { expectedRevision: 0 });
+    returnInstance(f.db, f.coord, f.project.id, { instanceId: "c1", annotator: "ann", comment: "first thought" });
+    returnInstance(f.db, f.coord, f.project.id, { instanceId: "c1", annotator: "ann", comment: "second thought" });
+    const w = workspace(f.db, f.ann, f.project.id);
+    expect(w.returned.count).toBe(1);
+    expect(w.returnComment).toBe("second thought");
+    const log = returnLog(f.db, f.coord, f.project.id);
+    expect(log.map((e) => [e.comment, e.resolvedRevision, e.resolvedAt === null])).toEqual([
+      ["second thought", null, true],
+      ["first thought", null, false],
+    ]);
+  });
+
   it("refuses an empty comment, an annotator without an answer, someone outside the project, and annotators", () => {
     const f = fixture();
     saveResponse(f.db, f.ann, f.project.id, f.refs.c1, subs("still"), { expectedRevision: 0 });
