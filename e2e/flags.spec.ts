@@ -91,6 +91,12 @@ test("an annotator flags an item with a note; the coordinator sees it, returns i
   await card.getByRole("button", { name: "Return with comment" }).click();
   await expect(card.getByText("Returned d2 to annotator5.")).toBeVisible();
   await expect(answers.getByRole("row", { name: /annotator5/ })).toContainText("returned");
+  await card.scrollIntoViewIfNeeded();
+  if (SHOTS) for (const width of [1440, 390]) {
+    await coord.setViewportSize({ width, height: 900 });
+    await card.screenshot({ path: `${SHOTS}/gold-card-${width}.png` });
+  }
+  await coord.setViewportSize({ width: 1280, height: 720 });
 
   // The annotator finds it first, with a count, and the comment above the sentence.
   await ann.goto("/annotate");
@@ -146,6 +152,7 @@ test("rough edges: a 404 for an unknown project, a lost session links back, and 
   await page.getByRole("button", { name: /Guidelines/ }).click();
   const close = page.getByRole("dialog").getByRole("button", { name: "Close" });
   await expect(close).toBeInViewport();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/guidelines-390.png` });
   await close.click();
   await expect(page.getByRole("dialog")).toBeHidden();
 
