@@ -129,6 +129,10 @@ test("an annotator flags an item with a note; the coordinator sees it, returns i
   await expect(ann.getByRole("status").filter({ hasText: "Saved d2." })).toBeVisible();
   await coord.goto(`/projects/${pid}/flags?annotator=annotator5`);
   await expect(coord.getByText("No flags or notes")).toBeVisible();
+  // The return is logged with the save that answered it.
+  const returned = coord.getByRole("table", { name: "Returned to annotators" }).getByRole("row").filter({ hasText: "annotator5" });
+  await expect(returned).toContainText("Withdrawn is too strong here");
+  await expect(returned).toContainText(/answered again \(revision \d+\)/);
 });
 
 test("rough edges: a 404 for an unknown project, a lost session links back, and the phone layout", async ({ page, browser }) => {

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { InputError, NotFoundError } from "@/lib/server/errors";
-import { FLAG_KINDS, FLAG_LABELS, type FlagPage, listFlags } from "@/lib/server/flags";
+import { FLAG_KINDS, FLAG_LABELS, type FlagPage, type ReturnLogEntry, listFlags, returnLog } from "@/lib/server/flags";
 import { absoluteTime, relativeTime } from "../progress/time";
 import styles from "./flags.module.css";
 
@@ -31,8 +31,10 @@ export default async function FlagsPage({ params, searchParams }: { params: Prom
   const sp = await searchParams;
   const q = { flag: one(sp.flag), lexelt: one(sp.lexelt), annotator: one(sp.annotator), page: one(sp.page) };
   let data: FlagPage;
+  let returns: ReturnLogEntry[] = [];
   let refused: string | null = null;
   try {
+    returns = returnLog(getDb(), actor, id, 50);
     data = listFlags(getDb(), actor, id, q);
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
@@ -152,6 +154,56 @@ export default async function FlagsPage({ params, searchParams }: { params: Prom
         </div>
       )}
       {data.pages > 1 && pager("Flag pages, bottom")}
+
+      <h2 id="returns-heading">Returned to annotators</h2>
+      <p className="muted small">
+        Answers sent back from the Gold tab with a comment, newest first{returns.length === 50 ? " (the latest 50)" : ""}: open until the annotator saves the instance again.
+      </p>
+      {returns.length === 0 ? (
+        <p className="muted">Nothing returned yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className={styles.table} aria-labelledby="returns-heading">
+            <thead>
+              <tr>
+                <th scope="col">Instance</th>
+                <th scope="col">Annotator</th>
+                <th scope="col">Comment</th>
+                <th scope="col">Returned</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {returns.map((r, k) => (
+                <tr key={k}>
+                  <td className={styles.nowrap}>
+                    <Link href={href(gold, { view: "instances", instance: r.instanceId })}>{r.instanceId}</Link>
+                  </td>
+                  <td className={styles.nowrap}>{r.annotator}</td>
+                  <td className={styles.note}>{r.comment}</td>
+                  <td className={styles.nowrap}>
+                    <time dateTime={r.returnedAt.toISOString()} title={absoluteTime(r.returnedAt)}>
+                      {relativeTime(r.returnedAt, now)}
+                    </time>{" "}
+                    by {r.by ?? "the command line"}
+                  </td>
+                  <td className={styles.nowrap}>
+                    {r.resolvedAt === null ? (
+                      <span className={`tag ${styles.flag}`}>open</span>
+                    ) : r.resolvedRevision === null ? (
+                      <span className="muted">replaced by a newer return</span>
+                    ) : (
+                      <>
+                        answered again <span className="muted small">(revision {r.resolvedRevision})</span>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </>
   );
 }

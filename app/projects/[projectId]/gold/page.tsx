@@ -476,7 +476,7 @@ function InstanceCard({ r, projectId, notes }: { r: ReviewInstance; projectId: n
                         <Answer resp={resp} typed={t} />
                       </td>
                       <td>{resp?.multiword ?? (t.multiword ? t.multiword : <span className="muted">—</span>)}</td>
-                      <td>
+                      <td className={styles.noteCell}>
                         <NoteCell note={notes?.get(t.annotator)} />
                       </td>
                     </tr>
