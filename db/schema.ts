@@ -535,3 +535,63 @@ export const trainingAttempts = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.userId, t.attempt] })],
 );
+
+/**
+ * An annotator's flag and note on one instance (issue 15): the current state, one
+ * row per (instance, annotator), saved with the response or on its own (an item
+ * can be flagged without an answer). flag null = no flag, note "" = no note.
+ */
+export const instanceFlags = sqliteTable(
+  "instance_flags",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    instanceRef: integer("instance_ref")
+      .notNull()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    flag: text("flag", { enum: ["unsure", "typo", "name", "other"] }),
+    note: text("note").notNull().default(""),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.instanceRef, t.userId] }),
+    // The coordinator's Flags list: a project's flagged rows, newest first.
+    index("instance_flags_project").on(t.projectId, t.updatedAt),
+  ],
+);
+
+/**
+ * Instances a coordinator returned to one annotator with a comment. Each return is
+ * a row, never deleted: resolved_at / resolved_revision record the annotator's
+ * save that answered it (the log of returns). Open returns are few, so the
+ * workspace finds them on the (project, user, resolved) index.
+ */
+export const returnedItems = sqliteTable(
+  "returned_items",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    instanceRef: integer("instance_ref")
+      .notNull()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    comment: text("comment").notNull(),
+    returnedBy: integer("returned_by").references(() => users.id),
+    returnedAt: integer("returned_at", { mode: "timestamp_ms" }).notNull(),
+    resolvedAt: integer("resolved_at", { mode: "timestamp_ms" }),
+    /** The response revision of the save that resolved it. */
+    resolvedRevision: integer("resolved_revision"),
+  },
+  (t) => [
+    index("returned_items_open").on(t.projectId, t.userId, t.resolvedAt, t.id),
+    index("returned_items_instance").on(t.instanceRef, t.userId),
+  ],
+);

@@ -30,9 +30,14 @@ export default async function AnnotatePage() {
                 <p className="small muted">
                   {p.total === 0 ? "Nothing to annotate yet." : `${p.done} of ${p.total} done${finished ? " — finished" : ""}`}
                 </p>
+                {p.returned > 0 && (
+                  <p className="small">
+                    <span className="tag">{p.returned} returned to you</span> with a comment from the coordinator: they come first.
+                  </p>
+                )}
                 {p.total > 0 && (
-                  <Link className={`button ${finished ? "secondary" : ""}`} href={`/annotate/${p.id}`} aria-label={`${finished ? "Review" : p.done > 0 ? "Continue" : "Start"} ${p.name}`}>
-                    {finished ? "Review" : p.done > 0 ? "Continue" : "Start"}
+                  <Link className={`button ${finished ? "secondary" : ""}`} href={`/annotate/${p.id}`} aria-label={`${p.returned > 0 ? "Open returned" : finished ? "Review" : p.done > 0 ? "Continue" : "Start"} ${p.name}`}>
+                    {p.returned > 0 ? "Open returned" : finished ? "Review" : p.done > 0 ? "Continue" : "Start"}
                   </Link>
                 )}
               </li>

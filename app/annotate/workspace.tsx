@@ -13,6 +13,10 @@ import type {
 } from "@/lib/server/responses";
 import { workspaceStepAction, workspaceTargetsAction } from "./actions";
 import { type SaveResponseResult, postSave } from "./save-request";
+import type { FlagNote } from "@/lib/server/flags";
+import { SIGN_IN_FIRST, SignInAgain } from "../sign-in-again";
+import { FlagNoteField, ReturnedBar, ReturnedComment } from "./flag-note";
+import { KeysPanel } from "./keys-panel";
 import { MAX_PHRASE_LENGTH, MAX_SUBSTITUTE_LENGTH, draftErrors, withoutError } from "./field-rules";
 import { Bar } from "./progress-bar";
 import { markAnswersChanged } from "./refresh-if-changed";
@@ -100,10 +104,13 @@ interface PaneProps {
   skip: () => void;
   onSaved: (ref: number, res: Extract<SaveResponseResult, { ok: true }>) => void;
   onResponse: (ref: number, response: OwnResponse) => void;
+  /** Instances returned to the annotator and still open. */
+  returned: { count: number; firstRef: number | null };
+  onFlag: (ref: number, flag: FlagNote) => void;
 }
 
 /** One instance: the sentence, the form, the neighbours; remounted (keyed by instance) on every move. */
-function InstancePane({ step: view, project, progress, current, userId, targets, targetCount, fewTargets, onOpenTargets, navigating, go, skip, onSaved, onResponse }: PaneProps) {
+function InstancePane({ step: view, project, progress, current, userId, targets, targetCount, fewTargets, onOpenTargets, navigating, go, skip, onSaved, onResponse, returned, onFlag }: PaneProps) {
   const { instance } = view;
   const saved = fromResponse(view.response);
   const [draft, setDraftState] = useState<Draft>(saved);
@@ -113,6 +120,13 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
   const [restored, setRestored] = useState(false);
   const [conflict, setConflict] = useState<{ mine: Draft; saved: OwnResponse } | null>(null);
   const [saving, setSaving] = useState(false);
+  const [flagNote, setFlagNoteState] = useState<FlagNote>(view.flag);
+  const flagNoteRef = useRef(flagNote);
+  const flagSelectRef = useRef<HTMLSelectElement>(null);
+  const setFlagNote = (v: FlagNote) => {
+    flagNoteRef.current = v;
+    setFlagNoteState(v);
+  };
   const stash = useRef<Subs | null>(null);
   const draftRef = useRef(draft);
   const baseRef = useRef(baseRevision);
@@ -238,7 +252,14 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
     setStatus({ tone: "info", text: "Saving…" });
     try {
       const res = await postSave(project.id, instance.ref, {
-        response: { kind: d.kind, substitutes: d.kind === "substitutes" ? [...d.subs] : [], multiword: d.multiword, phrase: d.phrase },
+        response: {
+          kind: d.kind,
+          substitutes: d.kind === "substitutes" ? [...d.subs] : [],
+          multiword: d.multiword,
+          phrase: d.phrase,
+          flag: flagNoteRef.current.flag,
+          note: flagNoteRef.current.note,
+        },
         expectedRevision,
         activeMs: activeMs(),
       });
@@ -294,6 +315,12 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
     setErrors(({ multiword, ...rest }) => rest);
   }
 
+  function toggleFlag() {
+    const f = flagNoteRef.current;
+    setFlagNote({ ...f, flag: f.flag === null ? "unsure" : null });
+    if (f.flag === null) setTimeout(() => flagSelectRef.current?.focus(), 0);
+  }
+
   function openGuidelines() {
     const dlg = dialogRef.current;
     if (dlg && !dlg.open) {
@@ -326,6 +353,8 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
           return skipTo !== null ? act(skip) : e.preventDefault();
         case "KeyG":
           return act(openGuidelines);
+        case "KeyF":
+          return act(toggleFlag);
         case "ArrowLeft":
           return view.prevRef !== null ? act(() => go(view.prevRef)) : e.preventDefault();
         case "ArrowRight":
@@ -337,6 +366,7 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
     if (e.key === "PageUp" && view.prevRef !== null) return act(() => go(view.prevRef));
     if (e.key === "PageDown" && view.nextRef !== null) return act(() => go(view.nextRef));
     if (e.key === "?" && !typing) return act(openGuidelines);
+    if ((e.key === "f" || e.key === "F") && !e.shiftKey && !typing && t?.tagName !== "SELECT") return act(toggleFlag);
   };
   useEffect(() => {
     const h = (e: KeyboardEvent) => shortcuts.current(e);
@@ -371,6 +401,9 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
             <span aria-hidden="true" className={s.q}>?</span> Guidelines
           </button>
         </div>
+
+        <ReturnedBar projectId={project.id} returned={returned} currentRef={instance.ref} go={go} />
+        {view.returnComment !== null && <ReturnedComment comment={view.returnComment} />}
 
         <p className={s.sentence} lang="en">
           {displayText(instance.before)}
@@ -546,6 +579,19 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
             )}
           </div>
 
+          <FlagNoteField
+            projectId={project.id}
+            instanceRef={instance.ref}
+            value={flagNote}
+            saved={view.flag}
+            onChange={setFlagNote}
+            onSaved={(f) => {
+              setFlagNote(f);
+              onFlag(instance.ref, f);
+            }}
+            selectRef={flagSelectRef}
+          />
+
           {errors.form && (
             <p className="notice error" id="form-error" role="alert">
               {errors.form}
@@ -558,6 +604,13 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
             </button>
             <p role="status" aria-live="polite" className={`${s.status} ${status ? s[status.tone] : ""}`}>
               {status?.text ?? ""}
+              {status?.text === SIGN_IN_FIRST && (
+                <>
+                  {" "}
+                  <SignInAgain />
+                  {" "}(your answer is kept here as a draft).
+                </>
+              )}
               {navigating && !saving ? " Loading…" : ""}
             </p>
           </div>
@@ -632,10 +685,9 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
             </ul>
           </details>
         </section>
-        <section className="panel">
-          <h2 className={s.sideHeading}>Keys</h2>
+        <KeysPanel>
           <Keys />
-        </section>
+        </KeysPanel>
       </aside>
 
       <dialog ref={dialogRef} className={s.dialog} aria-labelledby="guidelines-heading">
@@ -680,14 +732,16 @@ interface QueueStore {
   lexelts: Map<number, LexeltProgress>;
   progress: Progress;
   gen: number;
+  /** Instances returned to the annotator and still open (from the page, then from each save). */
+  returned: { count: number; firstRef: number | null };
 }
 
 const stores = new Map<string, QueueStore>();
 
-function storeFor(userId: number, projectId: number, progress: Progress): QueueStore {
+function storeFor(userId: number, projectId: number, progress: Progress, returned: QueueStore["returned"]): QueueStore {
   const k = `${userId}:${projectId}`;
   let st = stores.get(k);
-  if (!st) stores.set(k, (st = { steps: new Map(), lexelts: new Map(), progress, gen: 0 }));
+  if (!st) stores.set(k, (st = { steps: new Map(), lexelts: new Map(), progress, gen: 0, returned }));
   return st;
 }
 
@@ -704,8 +758,8 @@ function keepStep(st: QueueStore, step: InstanceStep, fresh: boolean) {
 
 function stepsOf(view: WorkspaceView): InstanceStep[] {
   if (!view.instance || !view.lexelt) return view.upcoming;
-  const { instance, position, response, prevRef, nextRef, nextUnansweredRef, lexelt } = view;
-  return [{ instance, position, response, prevRef, nextRef, nextUnansweredRef, lexelt }, ...view.upcoming];
+  const { instance, position, response, prevRef, nextRef, nextUnansweredRef, lexelt, flag, returnComment } = view;
+  return [{ instance, position, response, prevRef, nextRef, nextUnansweredRef, lexelt, flag, returnComment }, ...view.upcoming];
 }
 
 /** The instance ref in a workspace URL (/annotate/P/I), or null. */
@@ -729,7 +783,9 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
   const [, rerender] = useReducer((x: number) => x + 1, 0);
   const storeRef = useRef<QueueStore | null>(null);
   if (storeRef.current === null) {
-    const st = storeFor(userId, project.id, view.progress);
+    const st = storeFor(userId, project.id, view.progress, view.returned);
+    // The page is fresh from the server: its count of returned instances (and its comments) win.
+    st.returned = view.returned;
     for (const step of stepsOf(view)) keepStep(st, step, false);
     if (view.progress.done >= st.progress.done) st.progress = view.progress;
     storeRef.current = st;
@@ -812,7 +868,8 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
     (ref: number, res: Extract<SaveResponseResult, { ok: true }>) => {
       store.gen++;
       const had = store.steps.get(ref);
-      if (had) store.steps.set(ref, { ...had, response: res.response, lexelt: res.lexelt });
+      if (had) store.steps.set(ref, { ...had, response: res.response, lexelt: res.lexelt, flag: res.flag, returnComment: null });
+      store.returned = res.returned;
       store.lexelts.set(res.lexelt.lexeltId, res.lexelt);
       store.progress = res.progress;
       for (const step of res.upcoming) keepStep(store, step, true);
@@ -826,6 +883,15 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
     (ref: number, response: OwnResponse) => {
       const had = store.steps.get(ref);
       if (had) store.steps.set(ref, { ...had, response });
+      rerender();
+    },
+    [store],
+  );
+
+  const onFlag = useCallback(
+    (ref: number, flag: FlagNote) => {
+      const had = store.steps.get(ref);
+      if (had) store.steps.set(ref, { ...had, flag });
       rerender();
     },
     [store],
@@ -883,6 +949,8 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
       skip={() => void skip()}
       onSaved={onSaved}
       onResponse={onResponse}
+      returned={store.returned}
+      onFlag={onFlag}
     />
   );
 }
@@ -898,6 +966,7 @@ function Keys() {
     [["Alt", "S"], "Skip"],
     // Alt+G works everywhere; "?" only outside a field (in a field it is a character to type).
     [["Alt", "G"], "Guidelines (or ? outside a field)"],
+    [["Alt", "F"], "Flag the item (or F outside a field)"],
   ];
   return (
     <dl className={s.keys}>

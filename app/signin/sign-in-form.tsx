@@ -3,7 +3,7 @@ import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 
-export function SignInForm() {
+export function SignInForm({ next = "/" }: { next?: string }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -27,7 +27,7 @@ export function SignInForm() {
       );
       return;
     }
-    router.replace("/");
+    router.replace(next);
     router.refresh();
   }
 

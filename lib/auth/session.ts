@@ -9,13 +9,14 @@
  * the rest — disabled, or a session version bumped since the token was issued.
  */
 import "server-only";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "../../db/client";
 import type { Actor, UserActor } from "../server/actor";
 import { get } from "../server/queue";
 import { decodeSessionToken, sessionTokenOf } from "./jwt";
 import { authSecret } from "./secret";
+import { signInHref } from "./return-to";
 
 /** The user id and session version a session cookie carries, or null (none, forged, expired). */
 export async function sessionClaims(token: string | null): Promise<{ uid: number; sv: number } | null> {
@@ -53,7 +54,8 @@ export async function getActor(): Promise<Actor> {
 /** For pages: the signed-in user, or a redirect to the sign-in page. */
 export async function requireUserPage(): Promise<UserActor> {
   const a = await getActor();
-  if (!a || a.kind !== "user") redirect("/signin");
+  // Back to this page after signing in (proxy.ts passes the path it was asked for).
+  if (!a || a.kind !== "user") redirect(signInHref((await headers()).get("x-lexgold-path") ?? "/"));
   return a;
 }
 

@@ -9,6 +9,7 @@
  * appends a history row (source "import").
  */
 import "server-only";
+import { flagsByResponse } from "./flags";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { instances, lexelts, memberships, responseHistory, responses, users } from "../../db/schema";
@@ -198,7 +199,11 @@ export function projectResponseRecords(db: Db, projectId: number): AnnotatorResp
     .map((r) => ({ ...r, substitutes: JSON.parse(r.substitutes) as string[], multiword: r.multiword || null }));
 }
 
-/** The project's responses as TSV text (coordinators only). */
-export function exportResponses(db: Db, actor: Actor, projectId: number): string {
-  return writeResponsesTsv(listProjectResponses(db, actor, projectId));
+/** The project's responses as TSV text (coordinators only); with `flags`, each annotator's flag and note in two more columns. */
+export function exportResponses(db: Db, actor: Actor, projectId: number, opts: { flags?: boolean } = {}): string {
+  const rows = listProjectResponses(db, actor, projectId);
+  if (!opts.flags) return writeResponsesTsv(rows);
+  // With flags: two more columns, the annotator's flag and note (the import reads and ignores them).
+  const flags = flagsByResponse(db, actor, projectId);
+  return writeResponsesTsv(rows, { flags: (r) => flags.get(`${r.annotator}\t${r.instanceId}`) });
 }

@@ -39,6 +39,7 @@ import {
 } from "./queue";
 import { AuthError, ConflictError, InputError, NotFoundError } from "./errors";
 import { type ResponseField, checkResponse } from "../lexsub/substitute-rules";
+import { type FlagNote, instanceMarks, resolveReturns, returnsSummary, validateFlag, writeFlag } from "./flags";
 
 export const RESPONSE_KINDS = ["substitutes", "NAME", "NIL"] as const;
 export type ResponseKind = (typeof RESPONSE_KINDS)[number];
@@ -51,6 +52,10 @@ export interface ResponseInput {
   substitutes: string[];
   multiword: boolean;
   phrase?: string;
+  /** The annotator's flag on the instance (flags.ts FLAG_KINDS, null = none); saved with the response when given. */
+  flag?: string | null;
+  /** The annotator's note on the instance ("" = none); saved with the response when given. */
+  note?: string;
 }
 
 /** A validated response, ready to store. */
@@ -189,6 +194,8 @@ export interface AnnotatorProject {
   name: string;
   done: number;
   total: number;
+  /** Instances the coordinator returned to them, still open. */
+  returned: number;
 }
 
 /** The projects the signed-in user belongs to, with their own done / total. */
@@ -203,7 +210,7 @@ export function annotatorProjects(db: Db, actor: Actor): AnnotatorProject[] {
     .all();
   return rows.map((r) => {
     const p = requireProject(db, a, r.id);
-    return { id: p.id, name: p.name, ...totals(db, scopeOf(db, p, a.userId)) };
+    return { id: p.id, name: p.name, ...totals(db, scopeOf(db, p, a.userId)), returned: returnsSummary(db, p.id, a.userId).count };
   });
 }
 
@@ -235,6 +242,10 @@ export interface InstanceStep {
   nextUnansweredRef: number | null;
   /** The caller's progress in the instance's lexelt. */
   lexelt: LexeltProgress;
+  /** The caller's flag and note on the instance. */
+  flag: FlagNote;
+  /** The coordinator's comment when the instance is returned to the caller (until they save it again). */
+  returnComment: string | null;
 }
 
 /** How many instances after the one shown come with it, so the browser moves on at once. */
@@ -261,6 +272,12 @@ export interface WorkspaceView {
   targetCount: number;
   /** Whether they are few enough (at most FEW_TARGETS) to list at once. */
   fewTargets: boolean;
+  /** Instances the coordinator returned to the caller, still open: how many, and the first in the order returned. */
+  returned: { count: number; firstRef: number | null };
+  /** The caller's flag and note on the instance shown (none without one). */
+  flag: FlagNote;
+  /** The coordinator's comment when the instance shown is returned to the caller. */
+  returnComment: string | null;
 }
 
 /** Up to this many targets, the workspace lists them at once. */
@@ -294,6 +311,7 @@ function instanceStep(db: Db, s: QueueScope, e: Entry, position: number, prev?: 
       nextRef: next?.ref ?? null,
       nextUnansweredRef: nu?.ref ?? null,
       lexelt: { lexeltId: l.id, label, ...lexeltTotals(db, s, l) },
+      ...instanceMarks(db, e.ref, s.userId),
     },
     next,
   };
@@ -344,6 +362,7 @@ export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?:
     project: { id: p.id, name: p.name, guidelines: p.guidelines },
     progress: totals(db, s),
     targetCount: lexeltCountUpTo(db, s, FEW_TARGETS + 1),
+    returned: returnsSummary(db, p.id, a.userId),
   };
   const few = { fewTargets: base.targetCount <= FEW_TARGETS };
   if (!entry) {
@@ -358,6 +377,8 @@ export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?:
       lexelt: null,
       firstRef: step(db, s, null, 1)?.ref ?? null,
       upcoming: [],
+      flag: { flag: null, note: "" },
+      returnComment: null,
       ...few,
     };
   }
@@ -365,8 +386,15 @@ export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?:
   return { ...base, ...few, ...here, firstRef: null, upcoming };
 }
 
-/** Where the annotator left off: the first unanswered after their last saved instance (wrapping round), else the first unanswered. */
+/**
+ * Where the annotator left off: the first instance returned to them (oldest return
+ * first, on the returned_items index), else the first unanswered after their last
+ * saved instance (wrapping round), else the first unanswered.
+ */
 function resumeEntry(db: Db, s: QueueScope): Entry | null {
+  const returned = returnsSummary(db, s.projectId, s.userId).firstRef;
+  const back = returned !== null ? entryOf(db, s, returned) : null;
+  if (back) return back;
   const last = db
     .select({ instanceRef: responseHistory.instanceRef })
     .from(responseHistory)
@@ -430,6 +458,10 @@ export interface SaveResult {
   lexelt: LexeltProgress;
   /** The instance `next` names and the ones after it (up to 1 + UPCOMING), to show without another request. */
   upcoming: InstanceStep[];
+  /** The caller's flag and note on the instance after the save. */
+  flag: FlagNote;
+  /** Instances still returned to the caller after the save. */
+  returned: { count: number; firstRef: number | null };
 }
 
 /**
@@ -465,6 +497,9 @@ export function saveResponse(
   const s = scopeOf(db, p, a.userId);
   if (!isAssigned(db, s, inst.lexeltId)) throw new AuthError("That instance is not assigned to you.");
   const clean = validateResponse(input, inst);
+  // The flag and note travel as extra properties of the input; left out, they stay as they are.
+  const flagGiven = input != null && typeof input === "object" && ("flag" in input || "note" in input);
+  const flag = flagGiven ? validateFlag({ flag: input.flag ?? null, note: input.note ?? "" }) : null;
   const opts = saveOptionsSchema.safeParse(options ?? {});
   if (!opts.success) throw new InputError(`Not saved: ${opts.error.issues[0].message}`, { form: opts.error.issues[0].message });
   const { expectedRevision } = opts.data;
@@ -520,6 +555,9 @@ export function saveResponse(
         )!;
         countNewResponse(db, p.id, a.userId, inst.lexeltId);
       }
+      if (flag) writeFlag(db, p.id, inst.ref, a.userId, flag, now);
+      // Answering a returned instance again resolves the return (recorded with the revision).
+      resolveReturns(db, inst.ref, a.userId, row.revision, now);
       run(
         db,
         `insert into response_history (response_id, project_id, instance_ref, user_id, kind, substitutes, multiword, revision, source, saved_at)
@@ -541,7 +579,10 @@ export function saveResponse(
 
   // The instance is in the queue now (it has the caller's response).
   const at = entryOf(db, s, inst.ref)!;
-  const next = step(db, s, at, 1) ?? nextUnanswered(db, s, at);
+  // Returned instances come first: after one is answered, the next returned one.
+  const returned = returnsSummary(db, p.id, a.userId);
+  const back = returned.firstRef !== null ? entryOf(db, s, returned.firstRef) : null;
+  const next = back ?? step(db, s, at, 1) ?? nextUnanswered(db, s, at);
   const l = lexeltRow(db, inst.lexeltId);
   return {
     revision: saved.revision,
@@ -550,5 +591,7 @@ export function saveResponse(
     progress: totals(db, s),
     lexelt: { lexeltId: l.id, label: lexeltLabel(db, s, l), ...lexeltTotals(db, s, l) },
     upcoming: next ? stepsFrom(db, s, next, UPCOMING) : [],
+    flag: flag ?? instanceMarks(db, inst.ref, a.userId).flag,
+    returned,
   };
 }

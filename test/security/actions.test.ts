@@ -47,6 +47,8 @@ const { createProjectAction } = await import("../../app/projects/actions");
 const members = await import("../../app/projects/[projectId]/members/actions");
 const { workspaceStepAction, workspaceTargetsAction } = await import("../../app/annotate/actions");
 const gold = await import("../../app/projects/[projectId]/gold/actions");
+const { saveFlagAction } = await import("../../app/annotate/flags/actions");
+const { returnInstanceAction } = await import("../../app/projects/[projectId]/flags/actions");
 const accounts = await import("../../app/accounts/actions");
 const trainingSetup = await import("../../app/projects/[projectId]/training/actions");
 const trainingWork = await import("../../app/annotate/[projectId]/training/actions");
@@ -178,6 +180,12 @@ const ACTIONS: ActionCase[] = [
   { name: "saveGuidelinesAction", expect: COORDINATOR, run: (w) => viaRedirect(() => trainingSetup.saveGuidelinesAction(w.p.id, form({ guidelines: "# Be brief" }))) },
   { name: "answerTrainingAction", expect: OWN_WORK, prep: withTraining, run: (w) => trainingWork.answerTrainingAction(w.p.id, w.ref.p2, ["clever"]) },
   { name: "retryTrainingAction", expect: OWN_WORK, prep: withTraining, run: (w) => trainingWork.retryTrainingAction(w.p.id, "fresh") },
+  { name: "saveFlagAction", expect: OWN_WORK, run: (w) => saveFlagAction(w.p.id, w.ref.p2, { flag: "unsure", note: "a test" }) },
+  {
+    name: "returnInstanceAction",
+    expect: COORDINATOR,
+    run: (w) => returnInstanceAction(w.p.id, null, form({ instanceId: "p1", annotator: "ann", comment: "look again" })),
+  },
 ];
 
 /** The refusals' messages: the same for a project that exists and one that does not. */

@@ -36,6 +36,7 @@ import {
 } from "../../lib/server/gold";
 import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv, instanceTexts, reviewLogPage } from "../../lib/server/gold-review";
 import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/adjudication";
+import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag } from "../../lib/server/flags";
 import { projectProgress } from "../../lib/server/progress";
 import { createProject, listProjects, projectOverview } from "../../lib/server/projects";
 import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
@@ -247,6 +248,19 @@ const CALLS: Call[] = [
   { name: "answerTraining", expect: OWN_WORK, prep: withTraining, call: (w, k) => answerTraining(w.db, w.actor(k), w.p.id, w.ref.p2, ["clever"]), check: noOtherProject },
   { name: "retryTraining", expect: OWN_WORK, prep: withTraining, call: (w, k) => retryTraining(w.db, w.actor(k), w.p.id, "fresh") },
   { name: "trainingPendingFor", expect: OWN_WORK, prep: withTraining, call: (w, k) => trainingPendingFor(w.db, w.actor(k), w.p.id) },
+  // flags.ts
+  { name: "saveFlag", expect: OWN_WORK, call: (w, k) => saveFlag(w.db, w.actor(k), w.p.id, w.ref.p2, { flag: "typo", note: "a test" }) },
+  { name: "listFlags", expect: COORDINATOR, call: (w, k) => listFlags(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "flaggedInstanceIds", expect: COORDINATOR, call: (w, k) => flaggedInstanceIds(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "instanceNotes", expect: COORDINATOR, call: (w, k) => instanceNotes(w.db, w.actor(k), w.p.id, ["p1", "q1"]), check: noOtherProject },
+  { name: "flagsByResponse", expect: COORDINATOR, call: (w, k) => flagsByResponse(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "flagsTsv", expect: COORDINATOR, call: (w, k) => flagsTsv(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  {
+    name: "returnInstance",
+    expect: COORDINATOR,
+    call: (w, k) => returnInstance(w.db, w.actor(k), w.p.id, { instanceId: "p1", annotator: "ann", comment: "look again" }),
+  },
+  { name: "returnLog", expect: COORDINATOR, call: (w, k) => returnLog(w.db, w.actor(k), w.p.id), check: noOtherProject },
   // gold.ts
   { name: "goldInputs", expect: COORDINATOR, call: (w, k) => goldInputs(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "projectGold", expect: COORDINATOR, call: (w, k) => projectGold(w.db, w.actor(k), w.p.id), check: noOtherProject },
@@ -380,6 +394,12 @@ const CROSSING: Array<{ name: string; outcome: Outcome; call: (w: World) => unkn
   { name: "jumping to q's lexelt through p", outcome: "404", call: (w) => workspace(w.db, w.ann, w.p.id, undefined, { lexeltId: lexeltOf(w, "q") }) },
   { name: "saving a response to q's instance through p", outcome: "404", call: (w) => saveResponse(w.db, w.ann, w.p.id, w.ref.q2, NIL, { expectedRevision: 0 }) },
   { name: "opening q's instance through p", outcome: "404", call: (w) => workspace(w.db, w.ann, w.p.id, w.ref.q1) },
+  { name: "flagging q's instance through p", outcome: "404", call: (w) => saveFlag(w.db, w.ann, w.p.id, w.ref.q1, { flag: "unsure", note: "" }) },
+  {
+    name: "returning q's instance (or q's annotator) through p",
+    outcome: "404",
+    call: (w) => returnInstance(w.db, w.coord, w.p.id, { instanceId: "q1", annotator: "annq", comment: "x" }),
+  },
   { name: "assigning p's lexelts to q's annotator", outcome: "404", call: (w) => setAssignments(w.db, w.coord, w.p.id, w.annQ.userId, [w.lexeltP]) },
   { name: "assigning q's lexelt in p", outcome: "400", call: (w) => setAssignments(w.db, w.coord, w.p.id, w.ann.userId, [lexeltOf(w, "q")]) },
   { name: "changing q's lexelt in p", outcome: "400", call: (w) => changeAssignments(w.db, w.coord, w.p.id, w.ann.userId, [lexeltOf(w, "q")], [lexeltOf(w, "q")]) },

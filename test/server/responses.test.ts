@@ -268,7 +268,7 @@ describe("saveResponse", () => {
   it("lets a coordinator who is a member annotate", () => {
     const { db, coord, project, refs } = fixture();
     expect(saveResponse(db, coord, project.id, refs.b1, subs("sunny"), { expectedRevision: 0 }).revision).toBe(1);
-    expect(annotatorProjects(db, coord)).toEqual([{ id: project.id, name: "p", done: 1, total: 6 }]);
+    expect(annotatorProjects(db, coord)).toEqual([{ id: project.id, name: "p", done: 1, total: 6, returned: 0 }]);
   });
 });
 
@@ -281,7 +281,7 @@ describe("workspace", () => {
     expect(w.progress.done).toBe(0);
     expect(JSON.stringify(w)).not.toMatch(/luminous|bright morning/);
     expect(JSON.stringify(annotatorProjects(db, ann))).not.toMatch(/luminous/);
-    expect(annotatorProjects(db, ann)).toEqual([{ id: project.id, name: "p", done: 0, total: 6 }]);
+    expect(annotatorProjects(db, ann)).toEqual([{ id: project.id, name: "p", done: 0, total: 6, returned: 0 }]);
     // ann's own first save is revision 1, independent of ann2's
     expect(saveResponse(db, ann, project.id, refs.b1, subs("sunny"), { expectedRevision: 0 }).revision).toBe(1);
   });

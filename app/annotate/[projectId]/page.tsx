@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
+import { requireProject } from "@/lib/server/actor";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
 import { workspace, type WorkspaceView } from "@/lib/server/responses";
@@ -27,6 +28,13 @@ export default async function ResumePage({
   const { projectId } = await params;
   const { lexelt } = await searchParams;
   let view: WorkspaceView;
+  try {
+    // Not a project of theirs (or none at all): a real 404, linking to their projects.
+    requireProject(getDb(), actor, Number(projectId));
+  } catch (e) {
+    if (e instanceof NotFoundError) notFound();
+    throw e;
+  }
   try {
     if (trainingPendingFor(getDb(), actor, Number(projectId))) redirect(`/annotate/${Number(projectId)}/training`);
     view = workspace(getDb(), actor, Number(projectId), undefined, typeof lexelt === "string" ? { lexeltId: Number(lexelt) } : {});

@@ -7,6 +7,7 @@ const TABS = [
   { href: "/members", label: "Team" },
   { href: "/progress", label: "Progress" },
   { href: "/gold", label: "Gold" },
+  { href: "/flags", label: "Flags" },
   { href: "/agreement", label: "Agreement" },
   { href: "/scoring", label: "Scoring" },
   { href: "/training", label: "Training" },

@@ -10,7 +10,8 @@
  * up to three substitutes separated by `;`; `multiword` is the phrase the target
  * is part of, or empty. The header is optional but, when present, must name these
  * columns in this order (`id` is accepted for `instance`, as issue #4 spells it).
- * A line with only four cells has no multiword. Blank lines are skipped; CRLF
+ * A line with only four cells has no multiword; the export's two further cells
+ * (flag, note: the annotator's flag and note) are accepted and ignored. Blank lines are skipped; CRLF
  * endings and a byte-order mark are tolerated.
  *
  * Every bad line gets an error with its number: a wrong number of cells, an empty
@@ -38,6 +39,8 @@ export const RESPONSE_COLUMNS = ["annotator", "lexelt", "instance", "answer", "m
  * file imports as the annotators answered.
  */
 export const ADJUDICATION_COLUMNS = ["adjudicated", "adjudication"] as const;
+/** The export's two columns after those: the annotator's flag and note (read back, they are ignored). */
+export const FLAG_COLUMNS = ["flag", "note"] as const;
 export { MAX_PHRASE_LENGTH, MAX_SUBSTITUTES };
 
 /** An error naming the field, what it holds and the rule broken: `answer, substitute 2 "x": … (rule: letters)`. */
@@ -75,10 +78,11 @@ function isHeader(cells: string[]): boolean {
 
 function checkHeader(cells: string[], file: string, line: number): Diagnostic | null {
   const got = cells.map((c) => c.trim().toLowerCase());
-  const all = [...RESPONSE_COLUMNS, ...ADJUDICATION_COLUMNS];
+  // The five columns, then the export's optional ones, in this order: adjudication, flags.
+  const layouts = [RESPONSE_COLUMNS, [...RESPONSE_COLUMNS, ...ADJUDICATION_COLUMNS], [...RESPONSE_COLUMNS, ...FLAG_COLUMNS], [...RESPONSE_COLUMNS, ...ADJUDICATION_COLUMNS, ...FLAG_COLUMNS]];
   const ok =
-    (got.length === 5 || got.length === 4 || got.length === all.length) &&
-    got.every((c, k) => c === all[k] || (k === 2 && c === "id"));
+    (got.length === 4 || layouts.some((l) => l.length === got.length)) &&
+    layouts.some((all) => got.every((c, k) => c === all[k] || (k === 2 && c === "id")));
   return ok ? null : diag("error", file, line, `the header must be "${RESPONSE_COLUMNS.join("\\t")}", not "${cells.join("\\t")}"`);
 }
 
@@ -125,8 +129,8 @@ export function parseResponsesTsv(text: string, file: string, opts: ResponsesPar
   const firstLine = new Map<string, number>();
   let first = true;
   let crlf = 0;
-  /** The header names the adjudication columns: lines may carry them (ignored). */
-  let adjudicated = false;
+  /** The header names the export's extra columns (adjudication, flags): lines may carry them (ignored). */
+  let extra = 0;
 
   for (const src of splitLines(text.replace(/^\uFEFF/, ""))) {
     if (src.crlf) crlf++;
@@ -142,11 +146,11 @@ export function parseResponsesTsv(text: string, file: string, opts: ResponsesPar
       if (isHeader(cells)) {
         const bad = checkHeader(cells, file, src.line);
         if (bad) error(bad.line, bad.message);
-        adjudicated = !bad && cells.length === RESPONSE_COLUMNS.length + ADJUDICATION_COLUMNS.length;
+        extra = bad ? 0 : Math.max(0, cells.length - RESPONSE_COLUMNS.length);
         continue;
       }
     }
-    if (adjudicated && cells.length === RESPONSE_COLUMNS.length + ADJUDICATION_COLUMNS.length) cells.length = RESPONSE_COLUMNS.length;
+    if (extra > 0 && cells.length === RESPONSE_COLUMNS.length + extra) cells.length = RESPONSE_COLUMNS.length;
     if (cells.length !== 5 && cells.length !== 4) {
       error(
         src.line,
@@ -207,17 +211,24 @@ export interface WriteResponsesOptions {
    * answer the gold counts and the decisions in words (null: not adjudicated).
    */
   adjudication?: (r: AnnotatorResponse) => { answer: string; note: string } | null;
+  /** With this, two more columns (after any adjudication columns): the annotator's flag and note on the instance. */
+  flags?: (r: AnnotatorResponse) => { flag: string | null; note: string } | undefined;
 }
 
 /** Write responses as TSV, header first, one line each, in the order given. */
 export function writeResponsesTsv(responses: readonly AnnotatorResponse[], options: WriteResponsesOptions = {}): string {
   const adj = options.adjudication;
-  const lines = [(adj ? [...RESPONSE_COLUMNS, ...ADJUDICATION_COLUMNS] : RESPONSE_COLUMNS).join("\t")];
+  const flagOf = options.flags;
+  const lines = [[...RESPONSE_COLUMNS, ...(adj ? ADJUDICATION_COLUMNS : []), ...(flagOf ? FLAG_COLUMNS : [])].join("\t")];
   for (const r of responses) {
     const cells = [safe(r.annotator), safe(r.lexelt), safe(r.instanceId), neutraliseCell(formatAnswer(r)), safe(r.multiword ?? "")];
     if (adj) {
       const a = adj(r);
       cells.push(a ? neutraliseCell(cell(a.answer)) : "", a ? safe(a.note) : "");
+    }
+    if (flagOf) {
+      const f = flagOf(r);
+      cells.push(safe(f?.flag ?? ""), safe(f?.note ?? ""));
     }
     lines.push(cells.join("\t"));
   }

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
+import { requireProject } from "@/lib/server/actor";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
 import { redirect } from "next/navigation";
@@ -17,6 +19,13 @@ export default async function InstancePage({ params }: { params: Promise<{ proje
   const { projectId, instanceId } = await params;
   const pid = Number(projectId);
   let view: WorkspaceView;
+  try {
+    // Not a project of theirs (or none at all): a real 404, linking to their projects.
+    requireProject(getDb(), actor, pid);
+  } catch (e) {
+    if (e instanceof NotFoundError) notFound();
+    throw e;
+  }
   try {
     if (trainingPendingFor(getDb(), actor, pid)) redirect(`/annotate/${pid}/training`);
     view = workspace(getDb(), actor, pid, Number(instanceId));

@@ -360,6 +360,7 @@ function LowestItem({ it, projectId }: { it: LowItem; projectId: number }) {
         Mode: {it.mode ?? "none"}
         {it.modeAgreement !== null && <> ({pct(it.modeAgreement)} gave it)</>}
       </div>
+      <div className={styles.scrollX}>
       <table className={styles.answers}>
         <caption className={styles.srOnly}>Answers to {it.lexelt} {it.instanceId}</caption>
         <thead>
@@ -381,6 +382,7 @@ function LowestItem({ it, projectId }: { it: LowItem; projectId: number }) {
           ))}
         </tbody>
       </table>
+      </div>
       <Link href={gold} className="small">
         Review {it.lexelt} {it.instanceId} on the Gold page
       </Link>

@@ -1,5 +1,7 @@
 "use client";
 import { useEffect, useRef } from "react";
+import { SIGN_IN_FIRST, SignInAgain } from "@/app/sign-in-again";
+import { returnInstanceAction } from "../flags/actions";
 import { correctPosAction, exclusionAction, reviewedAction } from "./actions";
 import styles from "./gold.module.css";
 import { useGoldForm } from "./use-gold-form";
@@ -25,7 +27,17 @@ function Outcome({ state, field }: { state: ReturnType<typeof useGoldForm>["stat
   if (!state) return null;
   if (state.ok) return <span className={styles.saved}>{state.message}</span>;
   if (field && state.errors?.[field]) return null;
-  return <span className={styles.error} role="alert">{state.message}</span>;
+  return (
+    <span className={styles.error} role="alert">
+      {state.message}
+      {state.message === SIGN_IN_FIRST && (
+        <>
+          {" "}
+          <SignInAgain />
+        </>
+      )}
+    </span>
+  );
 }
 
 /** Exclude the instance from the gold with a reason, or put it back. */
@@ -133,8 +145,7 @@ export function PosForm({ projectId, instanceId, originalPos, correctedPos }: { 
 }
 
 /**
- * Mark the instance reviewed, or un-mark it. (The instance's actions row also
- * takes "return to the annotator with a comment" once that exists: issue #15.)
+ * Mark the instance reviewed, or un-mark it.
  */
 export function ReviewedForm({ projectId, instanceId, reviewed }: { projectId: number; instanceId: string; reviewed: { by: string; when: string; title: string } | null }) {
   const { state, pending, onSubmit } = useGoldForm(reviewedAction, projectId);
@@ -166,5 +177,55 @@ export function ReviewedForm({ projectId, instanceId, reviewed }: { projectId: n
         {pending ? <span className="muted">Saving…</span> : <Outcome state={state} />}
       </div>
     </form>
+  );
+}
+
+/** Return one annotator's response to them with a comment: it comes first in their workspace until they save it again. */
+export function ReturnForm({ projectId, instanceId, annotators }: { projectId: number; instanceId: string; annotators: string[] }) {
+  const { state, pending, onSubmit } = useGoldForm(returnInstanceAction, projectId);
+  const id = `return-${instanceId}`;
+  const err = state && !state.ok ? (state.errors?.comment ?? state.errors?.annotator) : undefined;
+  return (
+    <details className={styles.returnBox}>
+      <summary>Return to an annotator…</summary>
+      <form onSubmit={onSubmit} className={styles.instanceForm} aria-label={`Return ${instanceId} to an annotator`}>
+        <input type="hidden" name="instanceId" value={instanceId} />
+        <label htmlFor={`${id}-who`} className={styles.inlineLabel}>
+          Annotator
+        </label>
+        <select id={`${id}-who`} name="annotator" defaultValue={annotators[0]}>
+          {annotators.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </select>
+        <label htmlFor={`${id}-comment`} className={styles.inlineLabel}>
+          Comment for them
+        </label>
+        <textarea
+          id={`${id}-comment`}
+          name="comment"
+          rows={2}
+          maxLength={1000}
+          placeholder="What should they look at again?"
+          aria-invalid={err ? true : undefined}
+          aria-describedby={err ? `${id}-error` : undefined}
+        />
+        {err && (
+          <div id={`${id}-error`} className="field-error" role="alert">
+            {err}
+          </div>
+        )}
+        <div className={styles.fieldRow}>
+          <button type="submit" className={`secondary ${styles.mini}`} disabled={pending}>
+            Return with comment
+          </button>
+        </div>
+        <div aria-live="polite" className="small">
+          {pending ? <span className="muted">Saving…</span> : <Outcome state={state} field={err ? (state?.errors?.comment ? "comment" : "annotator") : undefined} />}
+        </div>
+      </form>
+    </details>
   );
 }

@@ -21,7 +21,8 @@ import { absoluteTime, relativeTime } from "../progress/time";
 import { FilterForm } from "./filters";
 import styles from "./gold.module.css";
 import { type DecisionView, ResponseStrike, SubstituteCell } from "./adjudication";
-import { ExclusionForm, PosForm, ReviewedForm } from "./instance-actions";
+import { type AnnotatorNote, instanceNotes } from "@/lib/server/flags";
+import { ExclusionForm, PosForm, ReturnForm, ReviewedForm } from "./instance-actions";
 import { AcceptAllForm, KeepAllForm, LemmaRow, type LemmaRowData } from "./lemma-row";
 
 export const metadata: Metadata = { title: "Gold" };
@@ -94,9 +95,11 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
   const id = Number(projectId);
   let d: GoldPageData;
   let log: Paged<ReviewLogRow> | null = null;
+  let notes = new Map<string, Map<string, AnnotatorNote>>();
   try {
     // Derived on the worker (cached until the next change): the request thread only waits.
     d = await derive(db, { op: "goldPage", actor, projectId: id, query: { lemmas: lemmaQuery, instances: instanceQuery } });
+    if (view === "instances" || view === "queue") notes = instanceNotes(db, actor, id, d.instancePage.rows.map((r) => r.item.instanceId));
     if (view === "log") log = reviewLogPage(db, actor, id, one(sp.gp));
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
@@ -189,7 +192,7 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
       </nav>
 
       {view === "lemmas" && <LemmaView d={d} base={base} q={lemmaQuery} now={now} projectId={id} />}
-      {(view === "instances" || view === "queue") && <InstanceView d={d} base={base} q={instanceQuery} projectId={id} view={view} now={now} />}
+      {(view === "instances" || view === "queue") && <InstanceView d={d} base={base} q={instanceQuery} projectId={id} view={view} now={now} notes={notes} />}
       {view === "log" && log && <LogView log={log} now={now} download={download} base={base} />}
     </>
   );
@@ -347,6 +350,7 @@ function InstanceView({
   projectId,
   view,
   now,
+  notes,
 }: {
   d: GoldPageData;
   base: string;
@@ -354,6 +358,7 @@ function InstanceView({
   projectId: number;
   view: "instances" | "queue";
   now: Date;
+  notes: Map<string, Map<string, AnnotatorNote>>;
 }) {
   const page = d.instancePage;
   const queue = view === "queue";
@@ -443,7 +448,7 @@ function InstanceView({
       <ol className={`plain ${styles.instances}`} start={page.start + 1}>
         {page.rows.map((r) => (
           <li key={r.item.instanceId}>
-            <InstanceCard r={r} projectId={projectId} now={now} />
+            <InstanceCard r={r} projectId={projectId} now={now} notes={notes.get(r.item.instanceId)} />
           </li>
         ))}
       </ol>
@@ -530,7 +535,25 @@ function decisionView(a: ReviewInstance["adjudications"][number], now: Date): De
   };
 }
 
-function InstanceCard({ r, projectId, now }: { r: ReviewInstance; projectId: number; now: Date }) {
+const FLAG_NAMES: Record<string, string> = { unsure: "unsure", typo: "typo in the sentence", name: "part of a name?", other: "other" };
+
+/** An annotator's flag and note, and an open return, beside their answer. */
+function NoteCell({ note }: { note: AnnotatorNote | undefined }) {
+  if (!note || (note.flag === null && note.note === "" && note.returned === null)) return <span className="muted">—</span>;
+  return (
+    <>
+      {note.flag && <span className={`tag ${styles.warnBadge}`}>flag: {FLAG_NAMES[note.flag] ?? note.flag}</span>}
+      {note.note && <div className={`small ${styles.noteText}`}>“{note.note}”</div>}
+      {note.returned !== null && (
+        <div className="small">
+          <span className={`tag ${styles.plainBadge}`}>returned</span> <span className="muted">{note.returned}</span>
+        </div>
+      )}
+    </>
+  );
+}
+
+function InstanceCard({ r, projectId, now, notes }: { r: ReviewInstance; projectId: number; now: Date; notes?: Map<string, AnnotatorNote> }) {
   // Active decisions by annotator: the whole-response strike, and by substitute as typed.
   const active = new Map<string, { response: DecisionView | null; subs: Map<string, DecisionView> }>();
   for (const a of r.adjudications) {
@@ -574,6 +597,7 @@ function InstanceCard({ r, projectId, now }: { r: ReviewInstance; projectId: num
           {r.typed.length === 0 ? (
             <p className="muted small">No answers yet.</p>
           ) : (
+            <div className={styles.tableScroll}>
             <table className={styles.answerTable} aria-label={`Answers for ${it.instanceId}`}>
               <thead>
                 <tr>
@@ -581,6 +605,7 @@ function InstanceCard({ r, projectId, now }: { r: ReviewInstance; projectId: num
                   <th scope="col">Substitutes</th>
                   <th scope="col">Multiword</th>
                   <th scope="col">Response</th>
+                  <th scope="col">Flag / note</th>
                 </tr>
               </thead>
               <tbody>
@@ -598,11 +623,15 @@ function InstanceCard({ r, projectId, now }: { r: ReviewInstance; projectId: num
                       <td>
                         <ResponseStrike projectId={projectId} instanceId={it.instanceId} annotator={t.annotator} decision={decided?.response ?? null} />
                       </td>
+                      <td className={styles.noteCell}>
+                        <NoteCell note={notes?.get(t.annotator)} />
+                      </td>
                     </tr>
                   );
                 })}
               </tbody>
             </table>
+            </div>
           )}
         </div>
         <dl className={styles.lines}>
@@ -623,6 +652,7 @@ function InstanceCard({ r, projectId, now }: { r: ReviewInstance; projectId: num
         />
         <ExclusionForm projectId={projectId} instanceId={it.instanceId} excluded={it.excluded} />
         {parsed && <PosForm projectId={projectId} instanceId={it.instanceId} originalPos={originalPos} correctedPos={corrected} />}
+        {r.typed.length > 0 && <ReturnForm projectId={projectId} instanceId={it.instanceId} annotators={r.typed.map((t) => t.annotator)} />}
       </div>
     </article>
   );

@@ -4,21 +4,26 @@ import { requireProject } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
 import { exportAdjudicatedResponses } from "@/lib/server/gold-review";
-import { importResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
+import { exportResponses, importResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
 
 export const dynamic = "force-dynamic";
 
 type Ctx = { params: Promise<{ projectId: string }> };
 
-/** Download every current response of the project as TSV, with the adjudication columns when any (coordinators only). */
-export async function GET(_req: Request, ctx: Ctx) {
+/**
+ * Download every current response of the project as TSV (coordinators only): with the
+ * adjudication columns when anything is adjudicated; ?flags=1 instead adds the
+ * annotators' flags and notes (two more columns the import ignores).
+ */
+export async function GET(req: Request, ctx: Ctx) {
   try {
     const actor = await getActor();
     const projectId = Number((await ctx.params).projectId);
     const db = getDb();
     const project = requireProject(db, actor, projectId, { coordinator: true });
-    const text = exportAdjudicatedResponses(db, actor, projectId);
+    const flags = new URL(req.url).searchParams.get("flags") === "1";
+    const text = flags ? exportResponses(db, actor, projectId, { flags: true }) : exportAdjudicatedResponses(db, actor, projectId);
     const fileName = `${project.name.replace(/[^A-Za-z0-9._-]+/g, "-")}-responses.tsv`;
     return streamedResponse(stringSlices(text), {
       "Content-Type": "text/tab-separated-values; charset=utf-8",

@@ -1,0 +1,29 @@
+"use server";
+/**
+ * The coordinator's actions on annotators' work item by item: return one
+ * annotator's response with a comment. lib/server/flags.ts checks the actor
+ * (coordinator of this project) and the input, in one transaction.
+ */
+import { revalidatePath } from "next/cache";
+import { getActor } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { toActionError } from "@/lib/server/errors";
+import { returnInstance } from "@/lib/server/flags";
+
+export type ReturnFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
+
+/** Return `instanceId` to `annotator` with `comment`. */
+export async function returnInstanceAction(projectId: number, _prev: ReturnFormState, form: FormData): Promise<ReturnFormState> {
+  try {
+    const r = returnInstance(getDb(), await getActor(), Number(projectId), {
+      instanceId: String(form.get("instanceId") ?? ""),
+      annotator: String(form.get("annotator") ?? ""),
+      comment: String(form.get("comment") ?? ""),
+    });
+    revalidatePath(`/projects/${projectId}/gold`);
+    revalidatePath(`/projects/${projectId}/flags`);
+    return { ok: true, message: `Returned ${r.instanceId} to ${r.annotator}.` };
+  } catch (e) {
+    return toActionError(e);
+  }
+}
