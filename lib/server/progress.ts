@@ -152,6 +152,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
   const perInstance = db
     .select({ lexeltId: instances.lexeltId, n: count(responses.id) })
     .from(instances)
+    .innerJoin(lexelts, and(eq(lexelts.id, instances.lexeltId), eq(lexelts.projectId, projectId)))
     .leftJoin(responses, eq(responses.instanceRef, instances.id))
     .where(eq(instances.projectId, projectId))
     .groupBy(instances.id)

@@ -80,7 +80,8 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
       .select({ ref: instances.id, instanceId: instances.instanceId, item: lexelts.item, lemma: lexelts.lemma, head: instances.head })
       .from(instances)
       .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
-      .where(eq(instances.projectId, projectId))
+      // Only published instances: an import still being written keeps its lexelts in a holding project.
+      .where(and(eq(instances.projectId, projectId), eq(lexelts.projectId, projectId)))
       .all()
       .map((i) => [i.instanceId, i]),
   );
