@@ -230,15 +230,12 @@ function selectJobs(db: Db) {
     .leftJoin(users, eq(users.id, jobs.createdBy));
 }
 
-/** One job, for the coordinators of its project; anyone else is told there is no such job. */
+/** One job, for the coordinators of its project (others: 401 / 403 / 404 as for the project). */
 export function getJob(db: Db, actor: Actor, jobId: number): JobView {
   const r = Number.isInteger(jobId) ? selectJobs(db).where(eq(jobs.id, jobId)).get() : undefined;
   if (!r) throw new NotFoundError("No such job.");
-  try {
-    requireProject(db, actor, r.projectId, { coordinator: true });
-  } catch {
-    throw new NotFoundError("No such job.");
-  }
+  // Non-members are told the project does not exist, as everywhere (no job id leaks its project).
+  requireProject(db, actor, r.projectId, { coordinator: true });
   return view(r);
 }
 

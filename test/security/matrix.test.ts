@@ -18,6 +18,7 @@ import { findProjectByName, requireProject, SYSTEM } from "../../lib/server/acto
 import { agreementDownload, agreementPageData } from "../../lib/server/agreement";
 import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/assignments";
 import { importLexeltXml } from "../../lib/server/corpus";
+import { cancelJob, getJob, listJobs, startJob } from "../../lib/server/jobs";
 import {
   acceptAllProposals,
   decideLemma,
@@ -90,6 +91,11 @@ const CALLS: Call[] = [
     },
   },
   { name: "projectOverview", expect: COORDINATOR, call: (w, k) => projectOverview(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  // jobs.ts (a job of p, seeded by the CLI; a coordinator of another project can neither see nor cancel it)
+  { name: "startJob", expect: COORDINATOR, call: (w, k) => startJob(w.db, w.actor(k), w.p.id, "no-such-kind", { fileName: "x.xml" }) },
+  { name: "getJob", expect: COORDINATOR, call: (w, k) => withJob(w, (id) => getJob(w.db, w.actor(k), id)) },
+  { name: "listJobs", expect: COORDINATOR, call: (w, k) => withJob(w, () => listJobs(w.db, w.actor(k), w.p.id)) },
+  { name: "cancelJob", expect: COORDINATOR, call: (w, k) => withJob(w, (id) => cancelJob(w.db, w.actor(k), id)) },
   // corpus.ts
   { name: "importLexeltXml", expect: COORDINATOR, call: (w, k) => importLexeltXml(w.db, w.actor(k), w.p.id, { fileName: "x.xml", bytes: enc(EXTRA_XML) }) },
   // assignments.ts
@@ -312,6 +318,17 @@ function withRun<T>(w: World, fn: (runId: number) => T): T {
     return fn(id);
   } catch (e) {
     w.db.$client.prepare("delete from system_runs where id = ?").run(id);
+    throw e;
+  }
+}
+
+/** Call `fn` with a queued job of p (inserted directly); removed again when the call is refused. */
+function withJob<T>(w: World, fn: (jobId: number) => T): T {
+  const { id } = w.db.$client.prepare("insert into jobs (project_id, kind, state) values (?, 'lexelt-xml', 'queued') returning id").get(w.p.id) as { id: number };
+  try {
+    return fn(id);
+  } catch (e) {
+    w.db.$client.prepare("delete from jobs where id = ?").run(id);
     throw e;
   }
 }
