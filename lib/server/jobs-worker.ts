@@ -34,6 +34,7 @@ async function main() {
   sqlite.prepare(`update jobs set state = 'running', started_at = ${now} where id = ?`).run(jobId);
   const handler = JOB_KINDS[row.kind];
   let lastWrite = 0;
+  let resumedAt = Date.now();
   const progress = sqlite.prepare("update jobs set done = ?, total = ?, message = coalesce(?, message) where id = ?");
   const cancelAsked = sqlite.prepare("select cancel_requested as c from jobs where id = ?");
   const ctx: JobContext = {
@@ -46,8 +47,12 @@ async function main() {
         progress.run(done, total, message ?? null, jobId);
         if ((cancelAsked.get(jobId) as { c: number }).c) throw new JobCancelled();
       }
-      // Let the request thread's saves take the writer lock between slices.
-      await new Promise((r) => setTimeout(r, 2));
+      // Let the request thread's saves take the writer lock between slices: pause at
+      // least as long as the slice took (a save that found the lock taken retries with
+      // SQLite's growing back-off, and must find it free when it does).
+      const work = Date.now() - resumedAt;
+      await new Promise((r) => setTimeout(r, Math.min(50, Math.max(4, work))));
+      resumedAt = Date.now();
     },
     setStaging(id) {
       sqlite.prepare("update jobs set staging_project_id = ? where id = ?").run(id, jobId);

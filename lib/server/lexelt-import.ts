@@ -58,7 +58,7 @@ export interface ImportProgress {
 }
 
 /** Instances written per transaction: a few milliseconds of writer lock each. */
-export const IMPORT_SLICE = 400;
+export const IMPORT_SLICE = 200;
 
 function sizeText(n: number): string {
   return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${n} bytes`;

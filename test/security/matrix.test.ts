@@ -35,7 +35,7 @@ import {
 import { goldPageData, goldReviewCsv, instanceTexts } from "../../lib/server/gold-review";
 import { projectProgress } from "../../lib/server/progress";
 import { createProject, listProjects, projectOverview } from "../../lib/server/projects";
-import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
+import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/response-import";
 import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/responses";
 import { importUsers } from "../../lib/server/user-import";
 import { deleteRun, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, uploadRun } from "../../lib/server/scoring";
@@ -155,6 +155,7 @@ const CALLS: Call[] = [
   // progress.ts
   { name: "projectProgress", expect: COORDINATOR, call: (w, k) => projectProgress(w.db, w.actor(k), w.p.id), check: noOtherProject },
   // response-import.ts
+  { name: "previewResponses", expect: COORDINATOR, call: (w, k) => previewResponses(w.db, w.actor(k), w.p.id, { fileName: "r.tsv", text: TSV }), check: noOtherProject },
   { name: "importResponses", expect: COORDINATOR, call: (w, k) => importResponses(w.db, w.actor(k), w.p.id, { fileName: "r.tsv", text: TSV }) },
   { name: "listProjectResponses", expect: COORDINATOR, call: (w, k) => listProjectResponses(w.db, w.actor(k), w.p.id), check: noOtherProject },
   {
