@@ -35,6 +35,7 @@ async function main() {
   const handler = JOB_KINDS[row.kind];
   let lastWrite = 0;
   let resumedAt = Date.now();
+  let lastCheckpoint = 0;
   const progress = sqlite.prepare("update jobs set done = ?, total = ?, message = coalesce(?, message) where id = ?");
   const cancelAsked = sqlite.prepare("select cancel_requested as c from jobs where id = ?");
   const ctx: JobContext = {
@@ -50,6 +51,13 @@ async function main() {
       // Let the request thread's saves take the writer lock between slices: pause at
       // least as long as the slice took (a save that found the lock taken retries with
       // SQLite's growing back-off, and must find it free when it does).
+      // Keep the WAL short from here: otherwise the first save to commit past the
+      // auto-checkpoint threshold copies the import's pages back (and syncs) on the
+      // request thread. PASSIVE never waits for, nor blocks, other connections.
+      if (t - lastCheckpoint >= 250) {
+        lastCheckpoint = t;
+        sqlite.pragma("wal_checkpoint(PASSIVE)");
+      }
       const work = Date.now() - resumedAt;
       await new Promise((r) => setTimeout(r, Math.min(50, Math.max(4, work))));
       resumedAt = Date.now();
