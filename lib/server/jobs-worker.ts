@@ -54,7 +54,7 @@ async function main() {
       // Keep the WAL short from here: otherwise the first save to commit past the
       // auto-checkpoint threshold copies the import's pages back (and syncs) on the
       // request thread. PASSIVE never waits for, nor blocks, other connections.
-      if (t - lastCheckpoint >= 250) {
+      if (t - lastCheckpoint >= 100) {
         lastCheckpoint = t;
         sqlite.pragma("wal_checkpoint(PASSIVE)");
       }
