@@ -78,7 +78,7 @@ async function main(): Promise<number> {
     const uploadedMs = Date.now() - importStart;
     const started = (await res.json()) as { ok: boolean; job?: { id: number }; message?: string };
     if (res.status !== 202 || !started.job) throw new Error(`import: HTTP ${res.status} ${started.message ?? ""}`);
-    let job: { state: string; done: number; total: number; message: string } = { state: "queued", done: 0, total: 0, message: "" };
+    let job: { state: string; done: number; total: number; message: string; report?: unknown } = { state: "queued", done: 0, total: 0, message: "" };
     let polls = 0;
     const pollMs: number[] = [];
     while (job.state === "queued" || job.state === "running") {
