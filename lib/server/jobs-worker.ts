@@ -6,11 +6,11 @@
  */
 import fs from "node:fs";
 import os from "node:os";
-import { workerData } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { JOB_KINDS, JobCancelled, type JobContext } from "./jobs-kinds";
 
-const { dbFile, jobId, nice } = workerData as { dbFile: string; jobId: number; nice: number };
+const { nice } = workerData as { nice: number };
 // Below the request thread: on Linux the nice value is per thread.
 try {
   os.setPriority(0, nice);
@@ -18,18 +18,26 @@ try {
   /* not permitted: run at normal priority */
 }
 
-const sqlite = new Database(dbFile);
-sqlite.pragma("journal_mode = WAL");
-sqlite.pragma("foreign_keys = ON");
-sqlite.pragma("busy_timeout = 10000");
-sqlite.pragma("synchronous = NORMAL");
 
 const now = "cast(unixepoch('subsec') * 1000 as integer)";
 type Row = { id: number; project_id: number; kind: string; created_by: number | null; input: string; state: string };
 
-async function main() {
+/**
+ * Run one job. The thread stays up between jobs (the request thread would
+ * otherwise wait for a finished worker's heap, hundreds of MB after a large
+ * import, to be torn down).
+ */
+async function runJob(dbFile: string, jobId: number) {
+  const sqlite = new Database(dbFile);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 10000");
+  sqlite.pragma("synchronous = NORMAL");
   const row = sqlite.prepare("select id, project_id, kind, created_by, input, state from jobs where id = ?").get(jobId) as Row | undefined;
-  if (!row || row.state !== "queued") return;
+  if (!row || row.state !== "queued") {
+    sqlite.close();
+    return;
+  }
   const input = JSON.parse(row.input) as Record<string, unknown>;
   sqlite.prepare(`update jobs set state = 'running', started_at = ${now} where id = ?`).run(jobId);
   const handler = JOB_KINDS[row.kind];
@@ -85,4 +93,8 @@ async function main() {
   }
 }
 
-void main();
+parentPort!.on("message", (m: { dbFile: string; jobId: number }) => {
+  void runJob(m.dbFile, m.jobId)
+    .catch(() => undefined)
+    .finally(() => parentPort!.postMessage({ done: m.jobId }));
+});

@@ -58,10 +58,10 @@ export function jobThreads(): number {
   return Number.isInteger(v) && v > 0 ? v : 1;
 }
 
-type Runner = { queue: Array<{ db: Db; id: number }>; running: number; bundle: Promise<string> | null; idle: Array<() => void> };
+type Runner = { queue: Array<{ db: Db; id: number }>; running: number; bundle: Promise<string> | null; idle: Array<() => void>; workers: Worker[] };
 const g = globalThis as unknown as { lexgoldJobs?: Runner };
 function runner(): Runner {
-  return (g.lexgoldJobs ??= { queue: [], running: 0, bundle: null, idle: [] });
+  return (g.lexgoldJobs ??= { queue: [], running: 0, bundle: null, idle: [], workers: [] });
 }
 
 /** Build the worker bundle once per process (esbuild, a few hundred ms, off the request thread). */
@@ -124,15 +124,37 @@ async function runOne(db: Db, id: number): Promise<void> {
     finishFailed(db, id, `The job could not start: ${(e as Error).message}`);
     return;
   }
+  // Workers stay up between jobs (unref'd while idle): tearing down a worker that
+  // just held a large import's heap would hold up the request thread.
+  const r = runner();
+  const worker = r.workers.pop() ?? new Worker(file, { workerData: { nice: JOB_NICE } });
+  worker.ref();
   await new Promise<void>((resolve) => {
-    const worker = new Worker(file, { workerData: { dbFile: db.$client.name, jobId: id, nice: JOB_NICE } });
-    worker.on("error", (e) => finishFailed(db, id, `The job stopped: ${e.message}`));
-    worker.on("exit", () => {
-      // A worker that died without recording an outcome: fail the job and discard its rows.
+    const onMessage = (m: { done?: number }) => {
+      if (m?.done !== id) return;
+      done();
+      // The worker records the outcome; one it could not record is a failure.
       const row = db.select({ state: jobs.state }).from(jobs).where(eq(jobs.id, id)).get();
       if (row && (row.state === "running" || row.state === "queued")) finishFailed(db, id, "The job stopped unexpectedly; nothing it wrote is visible.");
+      worker.unref();
+      r.workers.push(worker);
       resolve();
-    });
+    };
+    const onError = (e: Error) => finishFailed(db, id, `The job stopped: ${e.message}`);
+    const onExit = () => {
+      done();
+      finishFailed(db, id, "The job stopped unexpectedly; nothing it wrote is visible.");
+      resolve();
+    };
+    const done = () => {
+      worker.off("message", onMessage);
+      worker.off("error", onError);
+      worker.off("exit", onExit);
+    };
+    worker.on("message", onMessage);
+    worker.on("error", onError);
+    worker.on("exit", onExit);
+    worker.postMessage({ dbFile: db.$client.name, jobId: id });
   });
 }
 
