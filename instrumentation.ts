@@ -2,10 +2,15 @@
  * Runs once in the server process before requests are served (Next's
  * instrumentation hook): stamps every request with its socket address so the
  * sign-in throttle and origin checks cannot be fooled by forwarded headers
- * (lib/net/trusted-proxy.ts).
+ * (lib/net/trusted-proxy.ts), and recovers jobs a killed server left unfinished
+ * (lib/server/jobs.ts).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { installPeerHeader } = await import("./lib/net/trusted-proxy");
   installPeerHeader();
+  // Jobs a killed server left running are marked failed; their unpublished rows are deleted in slices.
+  const { getDb } = await import("./lib/db");
+  const { recoverJobs } = await import("./lib/server/jobs");
+  void recoverJobs(getDb()).catch((e) => console.error("lexgold: cleaning up unfinished jobs failed:", e));
 }

@@ -3,7 +3,7 @@ import type { NextConfig } from "next";
 const nextConfig: NextConfig = {
   // A separate build directory lets e2e builds and a running dev server coexist.
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  serverExternalPackages: ["better-sqlite3"],
+  serverExternalPackages: ["better-sqlite3", "esbuild"],
   poweredByHeader: false,
   typedRoutes: false,
   async headers() {

@@ -118,7 +118,7 @@ async function main(): Promise<number> {
         form.append("file", new Blob([xml], { type: "text/xml" }), attempt.fileName);
         importStart = performance.now();
         try {
-          const res = await fetch(`${server.base}/api/projects/${rig.seeded.importProjectId}/import`, {
+          const res = await fetch(`${server.base}/api/projects/${rig.seeded.importProjectId}/import?wait=1`, {
             method: "POST",
             headers: { Cookie: rig.coordinatorCookie, Origin: server.base },
             body: form,

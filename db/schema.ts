@@ -50,6 +50,12 @@ export const projects = sqliteTable("projects", {
    * to (lib/server/version.ts): a cache of derived results keyed by it stays valid.
    */
   dataVersion: integer("data_version").notNull().default(0),
+  /**
+   * Set on a hidden holding project: the rows of an import still being written
+   * for project `stagingFor` (lib/server/lexelt-import.ts). Never listed; its
+   * lexelts move to the real project in one short transaction when published.
+   */
+  stagingFor: integer("staging_for"),
   createdAt: createdAt(),
 });
 
@@ -594,4 +600,38 @@ export const returnedItems = sqliteTable(
     index("returned_items_open").on(t.projectId, t.userId, t.resolvedAt, t.id),
     index("returned_items_instance").on(t.instanceRef, t.userId),
   ],
+);
+
+/**
+ * Heavy work run off the request thread (lib/server/jobs.ts): imports and the
+ * like, with their progress as they go and their report when done.
+ */
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    state: text("state", { enum: ["queued", "running", "done", "failed", "cancelled"] }).notNull().default("queued"),
+    /** A cancel was asked for; the job stops at its next slice. */
+    cancelRequested: integer("cancel_requested", { mode: "boolean" }).notNull().default(false),
+    /** What the job works through (instances, lines) and how far it is. */
+    done: integer("done").notNull().default(0),
+    total: integer("total").notNull().default(0),
+    /** The phase or outcome in one sentence. */
+    message: text("message").notNull().default(""),
+    /** JSON: the job's input (file name, temp path, options). */
+    input: text("input").notNull().default("{}"),
+    /** JSON: the report when done, or the error details when failed. */
+    report: text("report"),
+    /** The hidden holding project of rows written but not yet published (see projects.stagingFor). */
+    stagingProjectId: integer("staging_project_id"),
+    createdBy: integer("created_by").references(() => users.id),
+    createdAt: createdAt(),
+    startedAt: integer("started_at", { mode: "timestamp_ms" }),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("jobs_project").on(t.projectId, t.id)],
 );

@@ -136,10 +136,12 @@ test("finding 4: a cookie kept from before sign-out opens no page and no route",
 
 test("finding 5: formula-like answers are refused on import (the answer rules), and the export is safe and reads back unchanged", async ({ page }) => {
   await signIn(page, "coordinator");
-  const ok = await page.request.post(`/api/projects/${projectId}/responses`, {
-    headers: { Origin: base },
-    multipart: { file: { name: "ok.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(`annotator\tlexelt\tinstance\tanswer\tmultiword\n${user}\tquiet.a\td1\tsilent;calm\t\n`) } },
-  });
+  // A responses upload is previewed first and applied only with the preview's token.
+  const okFile = { name: "ok.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(`annotator\tlexelt\tinstance\tanswer\tmultiword\n${user}\tquiet.a\td1\tsilent;calm\t\n`) };
+  const preview = await page.request.post(`/api/projects/${projectId}/responses`, { headers: { Origin: base }, multipart: { file: okFile } });
+  expect(preview.status(), await preview.text()).toBe(200);
+  const { token } = ((await preview.json()) as { preview: { token: string } }).preview;
+  const ok = await page.request.post(`/api/projects/${projectId}/responses`, { headers: { Origin: base }, multipart: { file: okFile, mode: "confirm", token } });
   expect(ok.status(), await ok.text()).toBe(200);
   const before = await (await page.request.get(`/api/projects/${projectId}/responses`)).text();
   expect(before).toContain(`${user}\tquiet.a\td1\tsilent;calm`);

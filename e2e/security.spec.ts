@@ -67,7 +67,8 @@ test.beforeAll(async ({ playwright }, info) => {
   expect(ids).toHaveLength(1);
   sealed = ids[0];
   // The corpus with markup in its sentences (importing it twice adds nothing).
-  const imported = await api.coordinator.post(`/api/projects/${sealed}/import`, {
+  // ?wait=1: answered when the import job has finished.
+  const imported = await api.coordinator.post(`/api/projects/${sealed}/import?wait=1`, {
     headers: { Origin: base },
     multipart: { file: { name: "xss.xml", mimeType: "application/xml", buffer: readFileSync(XSS_XML) } },
   });
@@ -188,7 +189,7 @@ const ROUTES: RouteCase[] = [
     name: "POST lexelt XML import",
     expect: COORDINATOR_ROUTE,
     post: true,
-    send: (c, headers) => c.post(`/api/projects/${sealed}/import`, { headers: headers ?? { Origin: base }, multipart: { file: { name: "xss.xml", mimeType: "application/xml", buffer: readFileSync(XSS_XML) } } }),
+    send: (c, headers) => c.post(`/api/projects/${sealed}/import?wait=1`, { headers: headers ?? { Origin: base }, multipart: { file: { name: "xss.xml", mimeType: "application/xml", buffer: readFileSync(XSS_XML) } } }),
   },
   {
     // The workspace's save (a route handler since issue #14): each member saves their own answer once.
@@ -218,6 +219,11 @@ test("route handlers × actor: 401 / 403 / 404 / 200, and the refusals hold noth
       }
     }
   }
+  // The responses upload above only previewed; the coordinator confirms it with the preview's token.
+  const file = { name: "r.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(RESPONSES_TSV) };
+  const preview = (await (await api.coordinator.post(`/api/projects/${sealed}/responses`, { headers: { Origin: base }, multipart: { file } })).json()) as { preview: { token: string } };
+  const confirmed = await api.coordinator.post(`/api/projects/${sealed}/responses`, { headers: { Origin: base }, multipart: { file, mode: "confirm", token: preview.preview.token } });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
   // The coordinator's export holds the imported answers, with no password or hash anywhere.
   const tsv = await (await api.coordinator.get(`/api/projects/${sealed}/responses`)).text();
   expect(tsv).toContain(`sealed-ann\tbank.n\tx2\tlender;bold lender\tbank holiday\n`);

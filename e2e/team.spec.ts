@@ -115,10 +115,15 @@ test("the coordinator creates an annotator, restricts the assignment, sets requi
   // A bad responses file is refused with its line; a good one is imported.
   const tsv = (body: string) => ({ name: "r.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(`annotator\tlexelt\tinstance\tanswer\tmultiword\n${body}`) });
   await page.getByLabel("Responses TSV file").setInputFiles(tsv(`${annotator}\tquiet.a\td1\tsilent\t\n${annotator}\tquiet.a\td6\tstart\t\n`));
-  await page.getByRole("button", { name: "Import responses" }).click();
+  await page.getByRole("button", { name: "Preview import" }).click();
   await expect(page.getByRole("alert").and(page.locator(".notice"))).toHaveText(/r\.tsv:3: error: instance "d6" belongs to lexelt launch\.v, not quiet\.a.*nothing was imported/);
   await page.getByLabel("Responses TSV file").setInputFiles(tsv(`${annotator}\tquiet.a\td1\tsilent;hushed\t\n${annotator}\tshell.n\td20\tNAME\t\n`));
-  await page.getByRole("button", { name: "Import responses" }).click();
+  await page.getByRole("button", { name: "Preview import" }).click();
+  // Nothing changes before the confirmation: the preview lists the two lines to add.
+  const preview = page.getByRole("region", { name: "Import preview" });
+  await expect(preview).toContainText("importing would add 2, update 0, leave 0 unchanged");
+  await expect(preview.getByRole("table").filter({ hasText: "To add (2)" }).getByRole("row")).toHaveCount(3);
+  await preview.getByRole("button", { name: "Import 2 changes" }).click();
   await expect(page.getByRole("status").filter({ hasText: "r.tsv: 2 responses; added 2, updated 0, unchanged 0." })).toBeVisible();
 
   // The progress page counts them: 2 of the 10 instances of quiet.a and shell.n; one response each is enough.

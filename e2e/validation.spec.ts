@@ -94,7 +94,7 @@ test("a comma list and markup are refused beside their fields before anything is
     mimeType: "text/tab-separated-values",
     buffer: Buffer.from("annotator\tlexelt\tinstance\tanswer\tmultiword\nannotator4\tquiet.a\td1\tsecluded, peaceful\t\nannotator4\tquiet.a\td2\tshy;<b>timid</b>\t\n"),
   });
-  await cp.getByRole("button", { name: "Import responses" }).click();
+  await cp.getByRole("button", { name: "Preview import" }).click();
   const refusal = cp.getByRole("alert").and(cp.locator(".notice"));
   await expect(refusal).toContainText('r.tsv:2: error: answer, substitute 1 "secluded, peaceful": one substitute per field');
   await expect(refusal).toContainText("(rule: list)");

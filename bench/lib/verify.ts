@@ -49,7 +49,10 @@ export interface ImportCheck {
 export function checkImports(dbFile: string, projectId: number, attempts: readonly ImportAttempt[]): ImportCheck[] {
   const db = new Database(dbFile, { readonly: true });
   try {
-    const countInstances = db.prepare("SELECT count(*) AS n FROM instances WHERE project_id = ? AND instance_id = ?");
+    // Visible instances only: an import being written keeps its lexelts in a holding project until it publishes.
+    const countInstances = db.prepare(
+      "SELECT count(*) AS n FROM instances i JOIN lexelts l ON l.id = i.lexelt_id AND l.project_id = i.project_id WHERE i.project_id = ? AND i.instance_id = ?",
+    );
     const importRows = db.prepare("SELECT id, instances_added AS added FROM imports WHERE project_id = ? AND file_name = ?");
     const linked = db.prepare("SELECT count(*) AS n FROM instances WHERE import_id = ?");
     return attempts.map((a) => {

@@ -4,7 +4,7 @@
  * Scoring page. Coordinators of the project only.
  */
 import "server-only";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { instances, lexelts } from "../../db/schema";
 import { type BaselineInstance, type BaselineOutput, wordnetMwBaseline, wordnetSubstitutionBaseline } from "../lexsub/baseline/wordnet";
@@ -26,7 +26,7 @@ export function baselineInstances(db: Db, actor: Actor, projectId: number): Base
     .select({ item: lexelts.item, id: instances.instanceId, before: instances.before, head: instances.head, after: instances.after })
     .from(instances)
     .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
-    .where(eq(instances.projectId, projectId))
+    .where(and(eq(instances.projectId, projectId), eq(lexelts.projectId, projectId)))
     .orderBy(asc(lexelts.position), asc(instances.position), asc(instances.id))
     .all()
     .map((r) => ({ lexelt: r.item, id: r.id, before: r.before, head: r.head, after: r.after }));

@@ -123,7 +123,7 @@ function readGoldInputs(db: Db, project: ProjectRow, projectId: number): GoldInp
       })
       .from(instances)
       .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
-      .where(eq(instances.projectId, projectId))
+      .where(and(eq(instances.projectId, projectId), eq(lexelts.projectId, projectId)))
       .orderBy(asc(lexelts.position), asc(instances.position))
       .all();
     const typed = responseRecords(db, projectId);

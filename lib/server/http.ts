@@ -76,6 +76,41 @@ export async function readBodyLimited(req: Request, maxBytes: number, message: s
   return out;
 }
 
+/**
+ * Stream the request's body into a new file at `file`, abandoning (and deleting
+ * it) as soon as it passes `maxBytes`: a large upload is never held in memory.
+ * Returns the number of bytes written.
+ */
+export async function saveBodyToFile(req: Request, file: string, maxBytes: number, message: string): Promise<number> {
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw new TooLargeError(message);
+  const { createWriteStream } = await import("node:fs");
+  const { rm } = await import("node:fs/promises");
+  const out = createWriteStream(file, { flags: "wx", mode: 0o600 });
+  let total = 0;
+  try {
+    if (req.body) {
+      const reader = req.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        total += value.byteLength;
+        if (total > maxBytes) {
+          await reader.cancel().catch(() => {});
+          throw new TooLargeError(message);
+        }
+        if (!out.write(value)) await new Promise<void>((r) => out.once("drain", () => r()));
+      }
+    }
+    await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    return total;
+  } catch (e) {
+    out.destroy();
+    await rm(file, { force: true });
+    throw e;
+  }
+}
+
 /** A multipart (or urlencoded) form, its body read within `maxBytes`. */
 export async function readFormLimited(req: Request, maxBytes: number, message: string): Promise<FormData> {
   const body = await readBodyLimited(req, maxBytes, message);

@@ -174,7 +174,8 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
   const perInstance = db.$client
     .prepare(
       `select i.lexelt_id as lexeltId, (select count(*) from responses r where r.instance_ref = i.id) as n
-         from instances i where i.project_id = ?`,
+         from instances i join lexelts l on l.id = i.lexelt_id and l.project_id = i.project_id
+        where i.project_id = ?`,
     )
     .all(projectId) as { lexeltId: number; n: number }[];
   // Annotator members assigned each lexelt, counted once per lexelt.

@@ -1,6 +1,6 @@
 /** Projects: created by coordinators, seen by their members only. */
 import "server-only";
-import { asc, count, desc, eq, sql } from "drizzle-orm";
+import { asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { imports, instances, lexelts, memberships, projects } from "../../db/schema";
@@ -45,9 +45,10 @@ export function listProjects(db: Db, actor: Actor): ProjectSummary[] {
     id: projects.id,
     name: projects.name,
     lexelts: sql<number>`(select count(*) from "lexelts" as "l" where "l"."project_id" = "projects"."id")`,
-    instances: sql<number>`(select count(*) from "instances" as "i" where "i"."project_id" = "projects"."id")`,
+    instances: sql<number>`(select coalesce(sum("l"."instance_count"), 0) from "lexelts" as "l" where "l"."project_id" = "projects"."id")`,
   };
-  if (a.kind === "system") return db.select(counts).from(projects).orderBy(asc(projects.name)).all();
+  // Holding projects of imports in progress (projects.staging_for) are never listed.
+  if (a.kind === "system") return db.select(counts).from(projects).where(isNull(projects.stagingFor)).orderBy(asc(projects.name)).all();
   return db
     .select(counts)
     .from(projects)

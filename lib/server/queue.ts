@@ -169,7 +169,7 @@ export function entryOf(db: Db, s: QueueScope, ref: number): Entry | null {
   const row = get<Entry>(
     db,
     `select i.id as ref, i.lexelt_id as lexeltId, l.position as lexeltPosition, i.position as position
-     from instances i join lexelts l on l.id = i.lexelt_id where i.id = ? and i.project_id = ?${assigned}${open}`,
+     from instances i join lexelts l on l.id = i.lexelt_id and l.project_id = i.project_id where i.id = ? and i.project_id = ?${assigned}${open}`,
     ref,
     s.projectId,
     ...ap,

@@ -9,10 +9,11 @@
  * appends a history row (source "import").
  */
 import "server-only";
+import { createHash } from "node:crypto";
 import { flagsByResponse } from "./flags";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { instances, lexelts, memberships, responseHistory, responses, users } from "../../db/schema";
+import { assignments, instances, lexelts, memberships, responseHistory, responses, users } from "../../db/schema";
 import { countNewResponse } from "./queue";
 import { parseResponsesTsv, ruleError, writeResponsesTsv } from "../lexsub/formats/responses";
 import { type Target, phraseBreak, targetBreak } from "../lexsub/substitute-rules";
@@ -33,6 +34,8 @@ export interface ResponseImportReport {
   added: number;
   updated: number;
   unchanged: number;
+  /** Lines refused (lexelts the annotator is not assigned) and skipped. */
+  refused: number;
   warnings: Diagnostic[];
   /** One sentence saying what happened, for the CLI and the page. */
   message: string;
@@ -46,12 +49,67 @@ function refuse(problems: Diagnostic[], fileName: string): never {
   throw new InputError(`${details[0]}${more}; nothing was imported.`, { file: "The file was refused." }, details);
 }
 
+/** Options of a responses import. */
+export interface ResponseImportOptions {
+  /** Accept answers of annotators for lexelts they are not assigned (refused by default). */
+  acceptUnassigned?: boolean;
+  /** The preview's token: the import applies only if it would do exactly what was previewed. */
+  expectedToken?: string;
+}
+
+/** One line of a preview. */
+export interface PreviewRow {
+  line: number;
+  annotator: string;
+  lexelt: string;
+  instanceId: string;
+  /** The answer in the file, as in the TSV's answer column. */
+  answer: string;
+  /** For updates: the stored answer it replaces. For refusals: why. */
+  was?: string;
+  reason?: string;
+}
+
+/** What an import would do, before it does anything. */
+export interface ResponseImportPreview {
+  fileName: string;
+  lines: number;
+  add: number;
+  update: number;
+  unchanged: number;
+  refuse: number;
+  acceptUnassigned: boolean;
+  /** The first rows of each kind. */
+  first: { add: PreviewRow[]; update: PreviewRow[]; refuse: PreviewRow[] };
+  /** Hands back to the import: it refuses if the file, the options or the stored responses changed since. */
+  token: string;
+  message: string;
+}
+
+/** Rows of each kind a preview lists. */
+export const PREVIEW_ROWS = 10;
+
+const answerText = (kind: string, substitutes: string[]) => (kind === "substitutes" ? substitutes.join(";") : kind);
+
+interface Plan {
+  fileName: string;
+  lines: number;
+  writes: Array<{ ref: number; userId: number; r: AnnotatorResponse; current: { id: number; revision: number } | null }>;
+  added: PreviewRow[];
+  updated: PreviewRow[];
+  refused: PreviewRow[];
+  unchanged: number;
+  warnings: Diagnostic[];
+  token: string;
+}
+
 /**
- * Import a responses TSV into a project. Lines equal to the stored response are
- * counted as unchanged and write nothing, so importing the same file twice is harmless.
+ * Check a responses TSV against the project and work out what importing it
+ * would do: lines to add, to update (with the answer they replace), unchanged,
+ * and refused (answers for lexelts the annotator is not assigned, unless
+ * accepted). Any other bad line refuses the whole file, naming the line.
  */
-export function importResponses(db: Db, actor: Actor, projectId: number, input: { fileName: string; text: string }): ResponseImportReport {
-  requireProject(db, actor, projectId, { coordinator: true });
+function planResponses(db: Db, projectId: number, input: { fileName: string; text: string }, opts: ResponseImportOptions): Plan {
   const { fileName, text } = input;
   if (text.length > MAX_RESPONSES_BYTES) {
     throw new InputError(`${fileName}: the file is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.`);
@@ -78,16 +136,20 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
 
   const inProject = new Map(
     db
-      .select({ ref: instances.id, instanceId: instances.instanceId, item: lexelts.item, lemma: lexelts.lemma, head: instances.head })
+      .select({ ref: instances.id, instanceId: instances.instanceId, lexeltId: instances.lexeltId, item: lexelts.item, lemma: lexelts.lemma, head: instances.head })
       .from(instances)
       .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
-      .where(eq(instances.projectId, projectId))
+      // Only published instances: an import still being written keeps its lexelts in a holding project.
+      .where(and(eq(instances.projectId, projectId), eq(lexelts.projectId, projectId)))
       .all()
       .map((i) => [i.instanceId, i]),
   );
+  // No assignment rows: everyone annotates everything (as the queue has it).
+  const assignedRows = db.select({ userId: assignments.userId, lexeltId: assignments.lexeltId }).from(assignments).where(eq(assignments.projectId, projectId)).all();
+  const assigned = assignedRows.length === 0 ? null : new Set(assignedRows.map((a) => `${a.userId}:${a.lexeltId}`));
 
   const problems: Diagnostic[] = [];
-  const planned: Array<{ ref: number; userId: number; r: AnnotatorResponse }> = [];
+  const ok: Array<{ ref: number; userId: number; lexeltId: number; r: (typeof rows)[number] }> = [];
   for (const r of rows) {
     const who = people.get(r.annotator);
     const inst = inProject.get(r.instanceId);
@@ -99,23 +161,100 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
     else if (inst.item !== r.lexelt) problem = `instance "${r.instanceId}" belongs to lexelt ${inst.item}, not ${r.lexelt}`;
     else problem = targetProblem(r, inst);
     if (problem) problems.push(diag("error", fileName, r.line, problem));
-    else planned.push({ ref: inst!.ref, userId: who!.id, r });
+    else ok.push({ ref: inst!.ref, userId: who!.id, lexeltId: inst!.lexeltId, r });
   }
   if (unread || problems.length > 0) refuse(inLineOrder([...parsed.diagnostics, ...problems]), fileName);
 
+  const currentOf = db.$client.prepare("select id, kind, substitutes, multiword, revision from responses where instance_ref = ? and user_id = ?");
+  const plan: Plan = { fileName, lines: rows.length, writes: [], added: [], updated: [], refused: [], unchanged: 0, warnings: parsed.diagnostics, token: "" };
+  const hash = createHash("sha256").update(JSON.stringify([fileName, opts.acceptUnassigned === true])).update(text);
+  // A later line for the same annotator and instance replaces an earlier one, as the workspace's last save would.
+  const last = new Map<string, number>();
+  ok.forEach((o, k) => last.set(`${o.userId}:${o.ref}`, k));
+  ok.forEach((o, k) => {
+    const { r } = o;
+    const row: PreviewRow = { line: r.line, annotator: r.annotator, lexelt: r.lexelt, instanceId: r.instanceId, answer: answerText(r.kind, r.substitutes) };
+    if (assigned && !opts.acceptUnassigned && !assigned.has(`${o.userId}:${o.lexeltId}`)) {
+      plan.refused.push({ ...row, reason: `${r.annotator} is not assigned lexelt ${r.lexelt}` });
+      return;
+    }
+    if (last.get(`${o.userId}:${o.ref}`) !== k) return;
+    const current = currentOf.get(o.ref, o.userId) as { id: number; kind: string; substitutes: string; multiword: string | null; revision: number } | undefined;
+    hash.update(`\n${o.ref}:${o.userId}:${current?.revision ?? 0}`);
+    const substitutes = JSON.stringify(r.substitutes);
+    if (!current) {
+      plan.added.push(row);
+      plan.writes.push({ ref: o.ref, userId: o.userId, r, current: null });
+    } else if (current.kind === r.kind && current.substitutes === substitutes && (current.multiword ?? null) === r.multiword) {
+      plan.unchanged++;
+    } else {
+      plan.updated.push({ ...row, was: answerText(current.kind, JSON.parse(current.substitutes) as string[]) });
+      plan.writes.push({ ref: o.ref, userId: o.userId, r, current: { id: current.id, revision: current.revision } });
+    }
+  });
+  plan.token = hash.digest("hex").slice(0, 32);
+  return plan;
+}
+
+function previewOf(plan: Plan, acceptUnassigned: boolean): ResponseImportPreview {
+  const { fileName } = plan;
+  const parts = [`add ${plan.added.length}`, `update ${plan.updated.length}`, `leave ${plan.unchanged} unchanged`];
+  if (plan.refused.length > 0) parts.push(`refuse ${plan.refused.length} (lexelts the annotator is not assigned)`);
+  return {
+    fileName,
+    lines: plan.lines,
+    add: plan.added.length,
+    update: plan.updated.length,
+    unchanged: plan.unchanged,
+    refuse: plan.refused.length,
+    acceptUnassigned,
+    first: { add: plan.added.slice(0, PREVIEW_ROWS), update: plan.updated.slice(0, PREVIEW_ROWS), refuse: plan.refused.slice(0, PREVIEW_ROWS) },
+    token: plan.token,
+    message: `${fileName}: ${plan.lines} responses; importing would ${parts.join(", ")}. Nothing has changed yet.`,
+  };
+}
+
+/**
+ * What importing a responses TSV would do (coordinators only): counts and the
+ * first rows to add, update (with the answer replaced) and refuse, and a token
+ * for `importResponses` to apply exactly that. Writes nothing.
+ */
+export function previewResponses(db: Db, actor: Actor, projectId: number, input: { fileName: string; text: string }, opts: ResponseImportOptions = {}): ResponseImportPreview {
+  requireProject(db, actor, projectId, { coordinator: true });
+  return previewOf(planResponses(db, projectId, input, opts), opts.acceptUnassigned === true);
+}
+
+/**
+ * Import a responses TSV into a project. Lines equal to the stored response are
+ * counted as unchanged and write nothing, so importing the same file twice is
+ * harmless; answers for lexelts the annotator is not assigned are refused
+ * (skipped and counted) unless `acceptUnassigned`. With `expectedToken` (from
+ * `previewResponses`) it refuses, writing nothing, unless it would do exactly
+ * what was previewed.
+ */
+export function importResponses(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  input: { fileName: string; text: string },
+  opts: ResponseImportOptions = {},
+): ResponseImportReport {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const plan = planResponses(db, projectId, input, opts);
+  const { fileName } = plan;
+  if (opts.expectedToken !== undefined && opts.expectedToken !== plan.token) {
+    throw new InputError(
+      `${fileName}: the file, the options or the project's responses changed since the preview; preview it again. Nothing was imported.`,
+      { file: "Preview again." },
+    );
+  }
+
   const now = new Date();
-  const lexeltOfInstance = (ref: number) => db.select({ id: instances.lexeltId }).from(instances).where(eq(instances.id, ref)).get()!.id;
   return db.transaction((tx) => {
     let added = 0;
     let updated = 0;
-    let unchanged = 0;
-    for (const { ref, userId, r } of planned) {
+    for (const { ref, userId, r, current } of plan.writes) {
       const substitutes = JSON.stringify(r.substitutes);
-      const current = tx
-        .select({ id: responses.id, kind: responses.kind, substitutes: responses.substitutes, multiword: responses.multiword, revision: responses.revision })
-        .from(responses)
-        .where(and(eq(responses.instanceRef, ref), eq(responses.userId, userId)))
-        .get();
       let responseId: number;
       let revision: number;
       if (!current) {
@@ -127,10 +266,7 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
         responseId = row.id;
         revision = 1;
         added++;
-        countNewResponse(db, projectId, userId, lexeltOfInstance(ref));
-      } else if (current.kind === r.kind && current.substitutes === substitutes && (current.multiword ?? null) === r.multiword) {
-        unchanged++;
-        continue;
+        countNewResponse(db, projectId, userId, tx.select({ id: instances.lexeltId }).from(instances).where(eq(instances.id, ref)).get()!.id);
       } else {
         revision = current.revision + 1;
         tx.update(responses)
@@ -144,13 +280,15 @@ export function importResponses(db: Db, actor: Actor, projectId: number, input: 
         .values({ responseId, projectId, instanceRef: ref, userId, kind: r.kind, substitutes, multiword: r.multiword, revision, source: "import", savedAt: now })
         .run();
     }
-    const n = planned.length;
+    const unchanged = plan.unchanged;
+    const n = plan.lines;
     const what = n === 1 ? "1 response" : `${n} responses`;
+    const refusedText = plan.refused.length > 0 ? `, refused ${plan.refused.length} for lexelts the annotator is not assigned` : "";
     const message =
-      added + updated === 0
+      added + updated === 0 && plan.refused.length === 0
         ? `${fileName}: ${what}, ${n === 1 ? "already" : "all already"} stored as given; nothing changed.`
-        : `${fileName}: ${what}; added ${added}, updated ${updated}, unchanged ${unchanged}.`;
-    return { fileName, lines: n, added, updated, unchanged, warnings: parsed.diagnostics, message };
+        : `${fileName}: ${what}; added ${added}, updated ${updated}, unchanged ${unchanged}${refusedText}.`;
+    return { fileName, lines: n, added, updated, unchanged, refused: plan.refused.length, warnings: plan.warnings, message };
   });
 }
 

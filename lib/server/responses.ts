@@ -436,6 +436,7 @@ function instanceNotInQueueMessage(db: Db, p: ProjectRow, s: QueueScope, instanc
     ? db
         .select({ lexeltId: instances.lexeltId })
         .from(instances)
+        .innerJoin(lexelts, and(eq(lexelts.id, instances.lexeltId), eq(lexelts.projectId, p.id)))
         .where(and(eq(instances.id, instanceRef), eq(instances.projectId, p.id)))
         .get()
     : undefined;
@@ -488,7 +489,7 @@ export function saveResponse(
   const inst = Number.isInteger(instanceRef)
     ? get<{ ref: number; lexeltId: number; head: string; lemma: string }>(
         db,
-        "select i.id as ref, i.lexelt_id as lexeltId, i.head as head, l.lemma as lemma from instances i join lexelts l on l.id = i.lexelt_id where i.id = ? and i.project_id = ?",
+        "select i.id as ref, i.lexelt_id as lexeltId, i.head as head, l.lemma as lemma from instances i join lexelts l on l.id = i.lexelt_id and l.project_id = i.project_id where i.id = ? and i.project_id = ?",
         instanceRef,
         p.id,
       )

@@ -21,6 +21,7 @@ import { runDeriveJob } from "../../lib/server/derive-jobs";
 import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/assignments";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
+import { cancelJob, getJob, listJobs, startJob } from "../../lib/server/jobs";
 import {
   acceptAllProposals,
   decideLemma,
@@ -39,7 +40,7 @@ import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from
 import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag } from "../../lib/server/flags";
 import { projectProgress } from "../../lib/server/progress";
 import { createProject, listProjects, projectOverview } from "../../lib/server/projects";
-import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
+import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/response-import";
 import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/responses";
 import { importUsers } from "../../lib/server/user-import";
 import { addWordNetBaselineRuns, baselineInstances } from "../../lib/server/baselines";
@@ -126,6 +127,11 @@ const CALLS: Call[] = [
   { name: "importDatasetAsNewProject", expect: ANY_COORDINATOR, call: (w, k) => importDatasetAsNewProject(w.db, w.actor(k), "new dataset", { format: "tsar", fileName: "t.tsv", bytes: enc("a swift reply\tswift\tquick\n") }) },
   { name: "exportDataset", expect: COORDINATOR, call: (w, k) => exportDataset(w.db, w.actor(k), w.p.id, "swords"), check: noOtherProject },
   { name: "datasetSummary", expect: COORDINATOR, call: (w, k) => datasetSummary(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  // jobs.ts (a job of p, seeded by the CLI; a coordinator of another project can neither see nor cancel it)
+  { name: "startJob", expect: COORDINATOR, call: (w, k) => startJob(w.db, w.actor(k), w.p.id, "no-such-kind", { fileName: "x.xml" }) },
+  { name: "getJob", expect: COORDINATOR, call: (w, k) => withJob(w, (id) => getJob(w.db, w.actor(k), id)) },
+  { name: "listJobs", expect: COORDINATOR, call: (w, k) => withJob(w, () => listJobs(w.db, w.actor(k), w.p.id)) },
+  { name: "cancelJob", expect: COORDINATOR, call: (w, k) => withJob(w, (id) => cancelJob(w.db, w.actor(k), id)) },
   // corpus.ts
   { name: "importLexeltXml", expect: COORDINATOR, call: (w, k) => importLexeltXml(w.db, w.actor(k), w.p.id, { fileName: "x.xml", bytes: enc(EXTRA_XML) }) },
   // assignments.ts
@@ -185,6 +191,7 @@ const CALLS: Call[] = [
   // progress.ts
   { name: "projectProgress", expect: COORDINATOR, call: (w, k) => projectProgress(w.db, w.actor(k), w.p.id), check: noOtherProject },
   // response-import.ts
+  { name: "previewResponses", expect: COORDINATOR, call: (w, k) => previewResponses(w.db, w.actor(k), w.p.id, { fileName: "r.tsv", text: TSV }), check: noOtherProject },
   { name: "importResponses", expect: COORDINATOR, call: (w, k) => importResponses(w.db, w.actor(k), w.p.id, { fileName: "r.tsv", text: TSV }) },
   { name: "listProjectResponses", expect: COORDINATOR, call: (w, k) => listProjectResponses(w.db, w.actor(k), w.p.id), check: noOtherProject },
   {
@@ -468,6 +475,17 @@ function withGold<T>(w: World, fn: (goldId: number) => T): T {
     return fn(id);
   } catch (e) {
     w.db.$client.prepare("delete from scoring_golds where id = ?").run(id);
+    throw e;
+  }
+}
+
+/** Call `fn` with a queued job of p (inserted directly); removed again when the call is refused. */
+function withJob<T>(w: World, fn: (jobId: number) => T): T {
+  const { id } = w.db.$client.prepare("insert into jobs (project_id, kind, state) values (?, 'lexelt-xml', 'queued') returning id").get(w.p.id) as { id: number };
+  try {
+    return fn(id);
+  } catch (e) {
+    w.db.$client.prepare("delete from jobs where id = ?").run(id);
     throw e;
   }
 }

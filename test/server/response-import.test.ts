@@ -6,7 +6,9 @@ import { parseResponsesTsv } from "../../lib/lexsub/formats/responses";
 import { DEMO_RESPONDENTS, seedDemo } from "../../lib/server/demo";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
-import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
+import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/response-import";
+import { saveResponse } from "../../lib/server/responses";
+import { setAssignments } from "../../lib/server/assignments";
 import { addMember } from "../../lib/server/users";
 import { actorFor, projectFixture, testDb } from "../support/db";
 
@@ -194,5 +196,58 @@ describe("the demo responses", () => {
     expect(count(db as ReturnType<typeof setup>["db"], "responses")).toBe(n);
     // annotator1 keeps an empty queue for trying the workspace.
     expect(db.$client.prepare("select count(*) as n from responses r join users u on u.id = r.user_id where u.name = 'annotator1'").get()).toEqual({ n: 0 });
+  });
+});
+
+describe("a responses import asks before it overwrites", () => {
+  const lexeltId = (db: ReturnType<typeof setup>["db"], item: string) =>
+    (db.$client.prepare("select id from lexelts where item = ?").get(item) as { id: number }).id;
+  const snapshot = (db: ReturnType<typeof setup>["db"]) => db.$client.prepare("select * from responses order by id").all();
+
+  it("the preview writes nothing and lists what the import then does, exactly", () => {
+    const { db, coord, project } = setup();
+    importResponses(db, coord, project.id, { fileName: "r.tsv", text: tsv("ann\tcalm.a\tc1\tstill\t", "ann\tcalm.a\tc2\tNIL\t") });
+    const before = snapshot(db);
+    const text = tsv("ann\tcalm.a\tc1\tserene\t", "ann\tcalm.a\tc2\tNIL\t", "bea\thop.v\th1\tjump\t");
+    const preview = previewResponses(db, coord, project.id, { fileName: "p.tsv", text });
+    expect(snapshot(db)).toEqual(before);
+    expect(preview).toMatchObject({ lines: 3, add: 1, update: 1, unchanged: 1, refuse: 0 });
+    expect(preview.first.update).toEqual([{ line: 2, annotator: "ann", lexelt: "calm.a", instanceId: "c1", answer: "serene", was: "still" }]);
+    expect(preview.first.add.map((r) => [r.line, r.annotator, r.instanceId, r.answer])).toEqual([[4, "bea", "h1", "jump"]]);
+    const report = importResponses(db, coord, project.id, { fileName: "p.tsv", text }, { expectedToken: preview.token });
+    expect(report).toMatchObject({ added: preview.add, updated: preview.update, unchanged: preview.unchanged, refused: 0 });
+  });
+
+  it("the confirm is refused, writing nothing, when a response changed since the preview", () => {
+    const { db, coord, ann, project } = setup();
+    const text = tsv("ann\tcalm.a\tc1\tserene\t");
+    const preview = previewResponses(db, coord, project.id, { fileName: "p.tsv", text });
+    expect(preview).toMatchObject({ add: 1, update: 0 });
+    // The annotator answers c1 in the workspace meanwhile: the import would now overwrite it.
+    const ref = (db.$client.prepare("select id from instances where instance_id = 'c1'").get() as { id: number }).id;
+    saveResponse(db, ann, project.id, ref, { kind: "substitutes", substitutes: ["quiet"], multiword: false }, { expectedRevision: 0 });
+    const before = snapshot(db);
+    expect(() => importResponses(db, coord, project.id, { fileName: "p.tsv", text }, { expectedToken: preview.token })).toThrow(/changed since the preview/);
+    expect(snapshot(db)).toEqual(before);
+    // Previewed again, the overwrite is shown as such.
+    expect(previewResponses(db, coord, project.id, { fileName: "p.tsv", text }).first.update).toMatchObject([{ instanceId: "c1", was: "quiet", answer: "serene" }]);
+  });
+
+  it("answers for lexelts the annotator is not assigned are refused unless accepted", () => {
+    const { db, coord, ann, project } = setup();
+    setAssignments(db, coord, project.id, ann.userId, [lexeltId(db, "calm.a")]);
+    const text = tsv("ann\tcalm.a\tc1\tstill\t", "ann\thop.v\th1\tjump\t");
+    const preview = previewResponses(db, coord, project.id, { fileName: "u.tsv", text });
+    expect(preview).toMatchObject({ add: 1, refuse: 1 });
+    expect(preview.first.refuse).toEqual([{ line: 3, annotator: "ann", lexelt: "hop.v", instanceId: "h1", answer: "jump", reason: "ann is not assigned lexelt hop.v" }]);
+    const report = importResponses(db, coord, project.id, { fileName: "u.tsv", text }, { expectedToken: preview.token });
+    expect(report).toMatchObject({ added: 1, refused: 1 });
+    expect(count(db, "responses")).toBe(1);
+    // A token from the preview without the option does not confirm an import with it.
+    expect(() => importResponses(db, coord, project.id, { fileName: "u.tsv", text }, { acceptUnassigned: true, expectedToken: preview.token })).toThrow(/preview/);
+    const accepting = previewResponses(db, coord, project.id, { fileName: "u.tsv", text }, { acceptUnassigned: true });
+    expect(accepting).toMatchObject({ add: 1, unchanged: 1, refuse: 0 });
+    importResponses(db, coord, project.id, { fileName: "u.tsv", text }, { acceptUnassigned: true, expectedToken: accepting.token });
+    expect(count(db, "responses")).toBe(2);
   });
 });

@@ -1,78 +1,174 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { formatDiagnostic, type Diagnostic } from "@/lib/scoring/diagnostics";
+import type { JobView } from "@/lib/server/jobs";
 
-type Result =
-  | { ok: true; report: { message: string; repairs: Diagnostic[] } }
-  | { ok: false; message: string; details?: string[] };
+type Report = { message: string; repairs: Diagnostic[] };
+const unfinished = (j: JobView) => j.state === "queued" || j.state === "running";
+const nf = new Intl.NumberFormat("en");
 
-export function ImportForm({ projectId }: { projectId: number }) {
+/**
+ * Upload a lexelt XML file: the file goes to the server as it is, an import job
+ * reads and writes it in a worker thread, and this panel follows the project's
+ * import jobs (polling a small JSON route) — its progress bar and counts as it
+ * goes, its report when done. Leaving the page does not stop the job.
+ */
+export function ImportForm({ projectId, initialJobs }: { projectId: number; initialJobs: JobView[] }) {
   const router = useRouter();
   const fileRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<Result | null>(null);
+  const [error, setError] = useState<{ message: string; details?: string[] } | null>(null);
+  const [jobs, setJobs] = useState<JobView[]>(initialJobs);
+  const running = jobs.some(unfinished);
+
+  const poll = useCallback(async () => {
+    const res = await fetch(`/api/projects/${projectId}/jobs?kind=lexelt-xml`, { cache: "no-store" });
+    if (!res.ok) return;
+    const json = (await res.json()) as { jobs: JobView[] };
+    setJobs((old) => {
+      // A job that finished since the last poll: the lexelt list changed.
+      if (old.some((o) => unfinished(o) && json.jobs.some((n) => n.id === o.id && n.state === "done"))) router.refresh();
+      return json.jobs;
+    });
+  }, [projectId, router]);
+
+  useEffect(() => {
+    if (!running) return;
+    const t = setInterval(() => void poll().catch(() => {}), 700);
+    return () => clearInterval(t);
+  }, [running, poll]);
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const file = fileRef.current?.files?.[0];
     if (!file) {
-      setResult({ ok: false, message: "Choose a lexelt XML file to import." });
+      setError({ message: "Choose a lexelt XML file to import." });
       return;
     }
     setBusy(true);
-    setResult(null);
-    const body = new FormData();
-    body.set("file", file);
+    setError(null);
     try {
-      const res = await fetch(`/api/projects/${projectId}/import`, { method: "POST", body });
-      const json = (await res.json()) as Result;
-      setResult(json);
+      const res = await fetch(`/api/projects/${projectId}/import`, {
+        method: "POST",
+        headers: { "Content-Type": "application/xml", "X-File-Name": encodeURIComponent(file.name) },
+        body: file,
+      });
+      const json = (await res.json()) as { ok: true; job: JobView } | { ok: false; message: string; details?: string[] };
       if (json.ok) {
+        setJobs((old) => [json.job, ...old.filter((j) => j.id !== json.job.id)]);
         if (fileRef.current) fileRef.current.value = "";
-        router.refresh();
-      }
+      } else setError({ message: json.message, details: json.details });
     } catch {
-      setResult({ ok: false, message: "The upload did not reach the server; nothing was imported." });
+      setError({ message: "The upload did not reach the server; nothing was imported." });
     } finally {
       setBusy(false);
     }
   }
 
+  async function cancel(id: number) {
+    await fetch(`/api/projects/${projectId}/jobs/${id}/cancel`, { method: "POST" }).catch(() => {});
+    await poll().catch(() => {});
+  }
+
+  const [latest, ...earlier] = jobs;
   return (
     <form onSubmit={onSubmit}>
       <div className="field">
         <label htmlFor="lexelt-file">Lexelt XML file</label>
         <input id="lexelt-file" ref={fileRef} type="file" name="file" accept=".xml,text/xml,application/xml" />
-        <div className="muted small">The task&rsquo;s format (&lt;corpus&gt;&lt;lexelt item=&hellip;&gt;&lt;instance id=&hellip;&gt;). Broken character references are repaired and listed.</div>
+        <div className="muted small">
+          The task&rsquo;s format (&lt;corpus&gt;&lt;lexelt item=&hellip;&gt;&lt;instance id=&hellip;&gt;). Broken character references are repaired and listed. A large file
+          imports in the background: you can leave this page and come back.
+        </div>
       </div>
       <button type="submit" disabled={busy}>
-        {busy ? "Importing…" : "Import"}
+        {busy ? "Uploading…" : "Import"}
       </button>
       <div aria-live="polite">
-        {result && result.ok && (
-          <div className="notice ok" role="status">
-            {result.report.message}
-            {result.report.repairs.length > 0 && (
+        {error && (
+          <div className="notice error" role="alert">
+            {error.message}
+            {error.details && error.details.length > 1 && (
               <details className="repairs">
-                <summary>{result.report.repairs.length} repairs</summary>
-                <pre>{result.report.repairs.map(formatDiagnostic).join("\n")}</pre>
+                <summary>All {error.details.length} problems</summary>
+                <pre>{error.details.join("\n")}</pre>
               </details>
             )}
           </div>
         )}
-        {result && !result.ok && (
-          <div className="notice error" role="alert">
-            {result.message}
-            {result.details && result.details.length > 1 && (
-              <details className="repairs">
-                <summary>All {result.details.length} problems</summary>
-                <pre>{result.details.join("\n")}</pre>
-              </details>
-            )}
-          </div>
+        {!error && latest && <JobNotice job={latest} onCancel={cancel} />}
+      </div>
+      {earlier.length > 0 && (
+        <details className="job-history">
+          <summary>Earlier imports ({earlier.length})</summary>
+          <ul>
+            {earlier.map((j) => (
+              <li key={j.id}>
+                <strong>{j.fileName ?? `job ${j.id}`}</strong> <span className={`job-state ${j.state}`}>{j.state}</span> — {jobLine(j)}
+                {unfinished(j) && (
+                  <button type="button" className="secondary small" onClick={() => void cancel(j.id)} disabled={j.cancelRequested}>
+                    Cancel
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </form>
+  );
+}
+
+function jobLine(j: JobView): string {
+  if (j.state === "done") return (j.report as Report | null)?.message ?? j.message;
+  if (unfinished(j) && j.total > 0) return `${j.message} ${nf.format(j.done)} of ${nf.format(j.total)}`;
+  return j.message;
+}
+
+function JobNotice({ job, onCancel }: { job: JobView; onCancel: (id: number) => void }) {
+  if (unfinished(job)) {
+    const pct = job.total > 0 ? Math.round((100 * job.done) / job.total) : 0;
+    const label = `Importing ${job.fileName ?? "the file"}`;
+    return (
+      <div className="notice job" role="status">
+        <div className="job-head">
+          <span>
+            {label}: {job.state === "queued" ? "waiting to start" : job.message}
+          </span>
+          <button type="button" className="secondary small" onClick={() => onCancel(job.id)} disabled={job.cancelRequested}>
+            {job.cancelRequested ? "Cancelling…" : "Cancel"}
+          </button>
+        </div>
+        <progress aria-label={label} max={Math.max(job.total, 1)} value={job.total > 0 ? job.done : undefined} />
+        <div className="small muted">{job.total > 0 ? `${nf.format(job.done)} of ${nf.format(job.total)} instances written (${pct}%)` : "Reading the file…"}</div>
+      </div>
+    );
+  }
+  if (job.state === "done") {
+    const r = job.report as Report | null;
+    return (
+      <div className="notice ok" role="status">
+        {r?.message ?? job.message}
+        {r && r.repairs.length > 0 && (
+          <details className="repairs">
+            <summary>{r.repairs.length} repairs</summary>
+            <pre>{r.repairs.map(formatDiagnostic).join("\n")}</pre>
+          </details>
         )}
       </div>
-    </form>
+    );
+  }
+  const details = (job.report as { details?: string[] } | null)?.details ?? [];
+  return (
+    <div className={`notice ${job.state === "cancelled" ? "warn" : "error"}`} role="alert">
+      {job.message}
+      {details.length > 1 && (
+        <details className="repairs">
+          <summary>All {details.length} problems</summary>
+          <pre>{details.join("\n")}</pre>
+        </details>
+      )}
+    </div>
   );
 }

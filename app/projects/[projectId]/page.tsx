@@ -6,6 +6,7 @@ import { NotFoundError } from "@/lib/server/errors";
 import Link from "next/link";
 import { pageOf } from "@/lib/server/progress";
 import { projectOverview, type ProjectOverview } from "@/lib/server/projects";
+import { listJobs, type JobView } from "@/lib/server/jobs";
 import { ImportForm } from "./import-form";
 
 export const metadata: Metadata = { title: "Project" };
@@ -21,8 +22,10 @@ export default async function ProjectPage({ params, searchParams }: { params: Pr
   const { projectId } = await params;
   const sp = await searchParams;
   let p: ProjectOverview;
+  let jobs: JobView[];
   try {
     p = projectOverview(getDb(), actor, Number(projectId));
+    jobs = listJobs(getDb(), actor, p.id, { kinds: ["lexelt-xml"], limit: 6 });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -39,7 +42,7 @@ export default async function ProjectPage({ params, searchParams }: { params: Pr
 
       <h2 id="import-heading">Load lexelt XML</h2>
       <div className="panel">
-        <ImportForm projectId={p.id} />
+        <ImportForm projectId={p.id} initialJobs={jobs} />
       </div>
 
       <h2 id="lexelts-heading">Lexelts</h2>

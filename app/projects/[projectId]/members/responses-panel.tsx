@@ -1,45 +1,79 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
+import type { PreviewRow, ResponseImportPreview } from "@/lib/server/response-import";
 
-type Result =
-  | { ok: true; report: { message: string } }
-  | { ok: false; message: string; details?: string[] };
+type Failure = { ok: false; message: string; details?: string[] };
+type PreviewResult = { ok: true; preview: ResponseImportPreview } | Failure;
+type ImportResult = { ok: true; report: { message: string } } | Failure;
 
-/** Bulk responses: download the TSV, or upload one (all or nothing). */
+/**
+ * Bulk responses: download the TSV, or upload one. An upload is first
+ * previewed (what it would add, update and refuse); nothing changes until the
+ * coordinator confirms, and the confirmation applies exactly the preview.
+ */
 export function ResponsesPanel({ projectId, responses }: { projectId: number; responses: number }) {
   const router = useRouter();
   const fileRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<Result | null>(null);
+  const [acceptUnassigned, setAcceptUnassigned] = useState(false);
+  const [preview, setPreview] = useState<ResponseImportPreview | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [failure, setFailure] = useState<Failure | null>(null);
   const url = `/api/projects/${projectId}/responses`;
 
-  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  async function send(mode: "preview" | "confirm", token?: string): Promise<unknown> {
     const file = fileRef.current?.files?.[0];
     if (!file) {
-      setResult({ ok: false, message: "Choose a responses TSV file to import." });
-      return;
+      setFailure({ ok: false, message: "Choose a responses TSV file to import." });
+      return null;
     }
-    setBusy(true);
-    setResult(null);
     const body = new FormData();
     body.set("file", file);
+    body.set("mode", mode);
+    if (acceptUnassigned) body.set("acceptUnassigned", "on");
+    if (token) body.set("token", token);
+    const res = await fetch(url, { method: "POST", body });
+    return res.json();
+  }
+
+  async function onPreview(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    setBusy(true);
+    setFailure(null);
+    setDone(null);
+    setPreview(null);
     try {
-      const res = await fetch(url, { method: "POST", body });
-      const json = (await res.json()) as Result;
-      setResult(json);
-      if (json.ok) {
-        if (fileRef.current) fileRef.current.value = "";
-        router.refresh();
-      }
+      const json = (await send("preview")) as PreviewResult | null;
+      if (json && json.ok) setPreview(json.preview);
+      else if (json) setFailure(json);
     } catch {
-      setResult({ ok: false, message: "The upload did not reach the server; nothing was imported." });
+      setFailure({ ok: false, message: "The upload did not reach the server; nothing was imported." });
     } finally {
       setBusy(false);
     }
   }
 
+  async function onConfirm() {
+    if (!preview) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      const json = (await send("confirm", preview.token)) as ImportResult | null;
+      if (json && json.ok) {
+        setDone(json.report.message);
+        setPreview(null);
+        if (fileRef.current) fileRef.current.value = "";
+        router.refresh();
+      } else if (json) setFailure(json);
+    } catch {
+      setFailure({ ok: false, message: "The upload did not reach the server; nothing was imported." });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const stale = preview !== null && preview.acceptUnassigned !== acceptUnassigned;
   return (
     <>
       <p>
@@ -51,33 +85,108 @@ export function ResponsesPanel({ projectId, responses }: { projectId: number; re
           </a>
         )}
       </p>
-      <form onSubmit={onSubmit}>
+      <form onSubmit={onPreview}>
         <div className="field">
           <label htmlFor="responses-file">Responses TSV file</label>
-          <input id="responses-file" ref={fileRef} type="file" name="file" accept=".tsv,.txt,text/tab-separated-values,text/plain" />
+          <input id="responses-file" ref={fileRef} type="file" name="file" accept=".tsv,.txt,text/tab-separated-values,text/plain" onChange={() => setPreview(null)} />
           <div className="muted small">
             Columns <code>annotator lexelt instance answer multiword</code>, tab-separated; the answer is up to three substitutes
-            joined by <code>;</code>, or <code>NAME</code>, or <code>NIL</code>. Any bad line refuses the whole file.
+            joined by <code>;</code>, or <code>NAME</code>, or <code>NIL</code>. Any bad line refuses the whole file. You see what it would change before anything is written.
           </div>
         </div>
-        <button type="submit" disabled={busy}>{busy ? "Importing…" : "Import responses"}</button>
-        <div aria-live="polite">
-          {result && result.ok && (
-            <div className="notice ok" role="status">{result.report.message}</div>
-          )}
-          {result && !result.ok && (
-            <div className="notice error" role="alert">
-              {result.message}
-              {result.details && result.details.length > 1 && (
-                <details className="repairs">
-                  <summary>All {result.details.length} problems</summary>
-                  <pre>{result.details.join("\n")}</pre>
-                </details>
-              )}
-            </div>
-          )}
+        <div className="field">
+          <label style={{ fontWeight: 400 }}>
+            <input type="checkbox" checked={acceptUnassigned} onChange={(e) => setAcceptUnassigned(e.target.checked)} /> Accept answers for unassigned lexelts
+          </label>
         </div>
+        <button type="submit" disabled={busy} className={preview ? "secondary" : undefined}>
+          {busy && !preview ? "Checking…" : preview ? "Preview again" : "Preview import"}
+        </button>
       </form>
+      <div aria-live="polite">
+        {done && (
+          <div className="notice ok" role="status">
+            {done}
+          </div>
+        )}
+        {failure && (
+          <div className="notice error" role="alert">
+            {failure.message}
+            {failure.details && failure.details.length > 1 && (
+              <details className="repairs">
+                <summary>All {failure.details.length} problems</summary>
+                <pre>{failure.details.join("\n")}</pre>
+              </details>
+            )}
+          </div>
+        )}
+        {preview && (
+          <section className="notice job" aria-label="Import preview">
+            <p style={{ margin: 0 }}>{preview.message}</p>
+            <ul className="preview-counts">
+              <li>
+                <strong>{preview.add}</strong> to add
+              </li>
+              <li>
+                <strong>{preview.update}</strong> to update (overwriting the stored answer)
+              </li>
+              <li>
+                <strong>{preview.unchanged}</strong> unchanged
+              </li>
+              <li>
+                <strong>{preview.refuse}</strong> refused
+              </li>
+            </ul>
+            <PreviewTable title="To add" rows={preview.first.add} total={preview.add} />
+            <PreviewTable title="To update" rows={preview.first.update} total={preview.update} extra="Replaces" />
+            <PreviewTable title="Refused" rows={preview.first.refuse} total={preview.refuse} extra="Why" />
+            {stale && <p className="small">You changed the option: preview again before importing.</p>}
+            <div style={{ display: "flex", gap: "0.5rem", flexWrap: "wrap" }}>
+              <button type="button" onClick={() => void onConfirm()} disabled={busy || stale || preview.add + preview.update === 0}>
+                {busy ? "Importing…" : `Import ${preview.add + preview.update} changes`}
+              </button>
+              <button type="button" className="secondary" onClick={() => setPreview(null)} disabled={busy}>
+                Discard
+              </button>
+            </div>
+          </section>
+        )}
+      </div>
     </>
+  );
+}
+
+function PreviewTable({ title, rows, total, extra }: { title: string; rows: PreviewRow[]; total: number; extra?: "Replaces" | "Why" }) {
+  if (rows.length === 0) return null;
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption style={{ textAlign: "left" }}>
+          {title} {total > rows.length ? `(first ${rows.length} of ${total})` : `(${total})`}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Line</th>
+            <th scope="col">Annotator</th>
+            <th scope="col">Lexelt</th>
+            <th scope="col">Instance</th>
+            <th scope="col">Answer</th>
+            {extra && <th scope="col">{extra}</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.line}>
+              <td>{r.line}</td>
+              <td>{r.annotator}</td>
+              <td>{r.lexelt}</td>
+              <td>{r.instanceId}</td>
+              <td>{r.answer}</td>
+              {extra && <td>{extra === "Replaces" ? r.was : r.reason}</td>}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

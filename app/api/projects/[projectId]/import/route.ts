@@ -1,14 +1,26 @@
+import { writeFile, rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
-import { importLexeltXml, maxImportBytes } from "@/lib/server/corpus";
+import { maxImportBytes } from "@/lib/server/corpus";
 import { InputError } from "@/lib/server/errors";
-import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
+import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveBodyToFile } from "@/lib/server/http";
+import { getJob, startJob, uploadPath } from "@/lib/server/jobs";
 
 export const dynamic = "force-dynamic";
 
-/** Upload a lexelt XML file (multipart field "file") into a project. */
+const mb = (n: number) => (n / 1048576).toFixed(1);
+
+/**
+ * Upload a lexelt XML file into a project: the file is streamed to a temp file
+ * and imported by a job in a worker thread (lib/server/jobs.ts). The body is
+ * either the file itself (the page sends it so, its name in `X-File-Name`) or a
+ * multipart form with the field "file". Answers 202 with the job at once; with
+ * `?wait=1` (scripts, the crash test) answers when the job ends: 200 with the
+ * report, or the refusal.
+ */
 export async function POST(req: Request, ctx: { params: Promise<{ projectId: string }> }) {
+  let file: string | null = null;
   try {
     assertSameOrigin(req);
     const actor = await getActor();
@@ -16,31 +28,50 @@ export async function POST(req: Request, ctx: { params: Promise<{ projectId: str
     const db = getDb();
     requireProject(db, actor, projectId, { coordinator: true });
     const limit = maxImportBytes();
+    const tooLarge = `The upload is over the import limit of ${mb(limit)} MB; nothing was imported.`;
     // Refuse oversize uploads before reading (let alone parsing) the body.
     const declared = Number(req.headers.get("content-length") ?? 0);
     if (declared > limit + 64 * 1024) {
-      return Response.json(
-        { ok: false, message: `The upload is ${(declared / 1048576).toFixed(1)} MB, over the import limit of ${(limit / 1048576).toFixed(1)} MB; nothing was imported.` },
-        { status: 413 },
-      );
+      return Response.json({ ok: false, message: `The upload is ${mb(declared)} MB, over the import limit of ${mb(limit)} MB; nothing was imported.` }, { status: 413 });
     }
-    const form = await readFormLimited(
-      req,
-      limit + FORM_OVERHEAD_BYTES,
-      `The upload is over the import limit of ${(limit / 1048576).toFixed(1)} MB; nothing was imported.`,
-    );
-    const file = form.get("file");
-    if (!(file instanceof File) || file.size === 0) throw new InputError("Choose a lexelt XML file to import.", { file: "Choose a file." });
-    if (file.size > limit) {
-      return Response.json(
-        { ok: false, message: `${file.name}: ${(file.size / 1048576).toFixed(1)} MB is over the import limit of ${(limit / 1048576).toFixed(1)} MB; nothing was imported.` },
-        { status: 413 },
-      );
+    let fileName: string;
+    const type = req.headers.get("content-type") ?? "";
+    if (type.startsWith("multipart/form-data")) {
+      const form = await readFormLimited(req, limit + FORM_OVERHEAD_BYTES, tooLarge);
+      const f = form.get("file");
+      if (!(f instanceof File) || f.size === 0) throw new InputError("Choose a lexelt XML file to import.", { file: "Choose a file." });
+      if (f.size > limit) {
+        return Response.json({ ok: false, message: `${f.name}: ${mb(f.size)} MB is over the import limit of ${mb(limit)} MB; nothing was imported.` }, { status: 413 });
+      }
+      fileName = f.name;
+      file = uploadPath();
+      await writeFile(file, new Uint8Array(await f.arrayBuffer()), { mode: 0o600 });
+    } else {
+      let name = "";
+      try {
+        name = decodeURIComponent(req.headers.get("x-file-name") ?? "");
+      } catch {
+        name = "";
+      }
+      fileName = name.replace(/[\u0000-\u001f/\\]/g, "").slice(0, 200) || "upload.xml";
+      file = uploadPath();
+      const size = await saveBodyToFile(req, file, limit, tooLarge);
+      if (size === 0) throw new InputError("Choose a lexelt XML file to import.", { file: "Choose a file." });
     }
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const report = importLexeltXml(db, actor, projectId, { fileName: file.name, bytes });
-    return Response.json({ ok: true, report });
+    const job = startJob(db, actor, projectId, "lexelt-xml", { path: file, fileName, maxBytes: limit });
+    file = null; // the job owns it now
+    if (new URL(req.url).searchParams.get("wait") !== "1") return Response.json({ ok: true, job }, { status: 202 });
+    for (;;) {
+      const j = getJob(db, actor, job.id);
+      if (j.state === "done") return Response.json({ ok: true, job: j, report: j.report });
+      if (j.state === "failed" || j.state === "cancelled") {
+        const details = (j.report as { details?: string[] } | null)?.details ?? [];
+        return Response.json({ ok: false, message: j.message, details, job: j }, { status: j.state === "failed" ? 400 : 409 });
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
   } catch (e) {
+    if (file) await rm(file, { force: true });
     return errorResponse(e);
   }
 }

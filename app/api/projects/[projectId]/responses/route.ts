@@ -4,7 +4,7 @@ import { requireProject } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
 import { exportAdjudicatedResponses } from "@/lib/server/gold-review";
-import { exportResponses, importResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
+import { exportResponses, importResponses, MAX_RESPONSES_BYTES, previewResponses } from "@/lib/server/response-import";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
 
 export const dynamic = "force-dynamic";
@@ -34,7 +34,14 @@ export async function GET(req: Request, ctx: Ctx) {
   }
 }
 
-/** Upload a responses TSV (multipart field "file"); all or nothing. */
+/**
+ * Upload a responses TSV (multipart field "file"). With `mode=preview` (the
+ * default) nothing is written: the answer says what the import would add,
+ * update and refuse, with a token. With `mode=confirm` and that `token` the
+ * import applies exactly what was previewed (refused if anything changed
+ * since). `acceptUnassigned=on` accepts answers for lexelts the annotator is
+ * not assigned.
+ */
 export async function POST(req: Request, ctx: Ctx) {
   try {
     assertSameOrigin(req);
@@ -63,7 +70,12 @@ export async function POST(req: Request, ctx: Ctx) {
     } catch {
       throw new InputError(`${file.name}: not UTF-8 text; nothing was imported.`, { file: "Not a text file." });
     }
-    const report = importResponses(db, actor, projectId, { fileName: file.name, text });
+    const acceptUnassigned = form.get("acceptUnassigned") === "on";
+    const input = { fileName: file.name, text };
+    if (form.get("mode") !== "confirm") return Response.json({ ok: true, preview: previewResponses(db, actor, projectId, input, { acceptUnassigned }) });
+    const token = form.get("token");
+    if (typeof token !== "string" || token === "") throw new InputError("Preview the file first; nothing was imported.", { file: "Preview first." });
+    const report = importResponses(db, actor, projectId, input, { acceptUnassigned, expectedToken: token });
     return Response.json({ ok: true, report });
   } catch (e) {
     return errorResponse(e);

@@ -1,0 +1,72 @@
+/**
+ * The kinds of job the worker thread runs (lib/server/jobs.ts runs the worker).
+ * Free of `server-only` and of drizzle: the worker bundle is built from this
+ * file's imports with esbuild, and talks to SQLite through better-sqlite3.
+ *
+ * Adding a kind (e.g. a CoInCo or SWORDS import):
+ *   1. write `async function myImport(ctx: JobContext): Promise<unknown>` that does
+ *      its work in short transactions on `ctx.sqlite`, calling `await ctx.step(done, total, message)`
+ *      between them (records progress, lets saves in, throws JobCancelled if the
+ *      coordinator cancelled) and returns the report (stored as JSON, shown when done);
+ *      throw InputError for a refusal (its message and details are shown);
+ *   2. add it to JOB_KINDS below under its kind name;
+ *   3. start it from a route or action with `startJob(db, actor, projectId, "my-kind", input)`
+ *      (input: JSON, e.g. the temp file `saveUpload` wrote; the worker deletes `input.path` when done).
+ * If the job writes rows that must stay invisible until it completes, use a
+ * holding project as lexelt-import.ts does, and set `ctx.setStaging(id)` so a
+ * killed job's rows are deleted at the next start.
+ */
+import fs from "node:fs";
+import type Database from "better-sqlite3";
+import { discardStaging, stagedLexeltImport } from "./lexelt-import";
+
+export class JobCancelled extends Error {
+  constructor() {
+    super("Cancelled; nothing was imported.");
+  }
+}
+
+export interface JobContext {
+  sqlite: Database.Database;
+  job: { id: number; projectId: number; kind: string; createdBy: number | null; input: Record<string, unknown> };
+  /** Record progress (at most a few times a second), pause a moment so other writers get the lock, stop if cancelled. */
+  step(done: number, total: number, message?: string): Promise<void>;
+  setStaging(stagingProjectId: number | null): void;
+}
+
+export type JobHandler = (ctx: JobContext) => Promise<unknown>;
+
+/** A lexelt XML file already on disk (input: { path, fileName, maxBytes }). */
+async function lexeltXmlImport(ctx: JobContext): Promise<unknown> {
+  const { path, fileName, maxBytes } = ctx.job.input as { path: string; fileName: string; maxBytes: number };
+  await ctx.step(0, 0, `Reading ${fileName}…`);
+  const bytes = fs.readFileSync(path);
+  const state = { stagingProjectId: null as number | null };
+  const steps = stagedLexeltImport(
+    ctx.sqlite,
+    { projectId: ctx.job.projectId, fileName, bytes, importedBy: ctx.job.createdBy, maxBytes, jobId: ctx.job.id },
+    state,
+  );
+  try {
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      ctx.setStaging(state.stagingProjectId);
+      const p = r.value;
+      if (p.phase === "published") continue;
+      const message =
+        p.phase === "parsed" ? `Read ${p.total} instances; checking them against the project…` : p.phase === "checked" && p.done === 0 && state.stagingProjectId === null ? `Checking instances…` : `Writing instances…`;
+      await ctx.step(p.done, p.total, message);
+    }
+  } catch (e) {
+    if (state.stagingProjectId !== null) {
+      for (const _ of discardStaging(ctx.sqlite, state.stagingProjectId)) await new Promise((r) => setTimeout(r, 1));
+      ctx.setStaging(null);
+    }
+    throw e;
+  }
+}
+
+export const JOB_KINDS: Record<string, JobHandler> = {
+  "lexelt-xml": lexeltXmlImport,
+};

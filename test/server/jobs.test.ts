@@ -1,0 +1,166 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDb, type Db } from "../../db/client";
+import { SYSTEM } from "../../lib/server/actor";
+import { importLexeltXml } from "../../lib/server/corpus";
+import { NotFoundError } from "../../lib/server/errors";
+import { cancelJob, getJob, jobsIdle, listJobs, recoverJobs, startJob, uploadPath } from "../../lib/server/jobs";
+import { discardStaging, stagedLexeltImport } from "../../lib/server/lexelt-import";
+import { projectOverview, listProjects, createProject } from "../../lib/server/projects";
+import { projectProgress } from "../../lib/server/progress";
+import { addMember } from "../../lib/server/users";
+import { actorFor, corpusCounts } from "../support/db";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+/** A corpus of `lexelts` lexelts × `per` instances, ids prefixed so files can be told apart. */
+function corpus(prefix: string, lexelts: number, per: number): string {
+  const out = ['<?xml version="1.0"?>', '<corpus lang="english">'];
+  for (let l = 0; l < lexelts; l++) {
+    out.push(`<lexelt item="${prefix}word${l}.n">`);
+    for (let i = 0; i < per; i++) out.push(`<instance id="${prefix}${l}-${i}"><context>some words before the <head>word${l}</head> and after it</context></instance>`);
+    out.push("</lexelt>");
+  }
+  out.push("</corpus>", "");
+  return out.join("\n");
+}
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+/** A file database (the worker opens its own connection), with a project, its coordinator and annotator. */
+function fileFixture() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-jobs-"));
+  dirs.push(dir);
+  const db = openDb(path.join(dir, "t.db"));
+  const coord = actorFor(db, "coord", "coordinator");
+  const ann = actorFor(db, "ann", "annotator");
+  const project = createProject(db, coord, { name: "p" });
+  addMember(db, coord, project.id, "ann");
+  return { db, coord, ann, project };
+}
+function upload(text: string): string {
+  const p = uploadPath();
+  fs.writeFileSync(p, text);
+  return p;
+}
+const visible = (db: Db, coord: Parameters<typeof projectOverview>[1], projectId: number) => {
+  const o = projectOverview(db, coord, projectId);
+  return { lexelts: o.lexelts.length, instances: o.lexelts.reduce((s, l) => s + l.instances, 0) };
+};
+
+describe("a lexelt import in slices", () => {
+  it("writes slices that no reader sees until the publish step, then everything at once", () => {
+    const { db, coord, project } = fileFixture();
+    importLexeltXml(db, coord, project.id, { fileName: "first.xml", bytes: enc(corpus("a", 2, 3)) });
+    const before = visible(db, coord, project.id);
+    const beforeList = listProjects(db, SYSTEM).map((p) => [p.name, p.lexelts, p.instances]);
+    const steps = stagedLexeltImport(db.$client, { projectId: project.id, fileName: "big.xml", bytes: enc(corpus("b", 10, 200)), importedBy: null, maxBytes: 1e9 });
+    let writing = 0;
+    for (let r = steps.next(); !r.done; r = steps.next()) {
+      if (r.value.phase !== "writing") continue;
+      writing++;
+      // Rows are in the database, but the project, its listing and its progress look as before.
+      expect(visible(db, coord, project.id)).toEqual(before);
+      expect(listProjects(db, SYSTEM).map((p) => [p.name, p.lexelts, p.instances])).toEqual(beforeList);
+      const prog = projectProgress(db, coord, project.id);
+      expect([prog.instances, prog.lexelts.length]).toEqual([before.instances, before.lexelts]);
+    }
+    expect(writing).toBeGreaterThan(2);
+    expect(visible(db, coord, project.id)).toEqual({ lexelts: before.lexelts + 10, instances: before.instances + 2000 });
+    // The counters are right: positions run on from the first file's.
+    const firstNew = projectOverview(db, coord, project.id).lexelts.find((l) => l.item === "bword0.n")!;
+    const row = db.$client.prepare("select instances_before as b, instance_count as n from lexelts where id = ?").get(firstNew.id) as { b: number; n: number };
+    expect(row).toEqual({ b: before.instances, n: 200 });
+    expect(db.$client.prepare("select count(*) as n from projects where staging_for is not null").get()).toEqual({ n: 0 });
+  });
+
+  it("an import stopped half-way and discarded leaves nothing behind", () => {
+    const { db, coord, project } = fileFixture();
+    importLexeltXml(db, coord, project.id, { fileName: "first.xml", bytes: enc(corpus("a", 2, 3)) });
+    const before = corpusCounts(db);
+    const state = { stagingProjectId: null as number | null };
+    const steps = stagedLexeltImport(db.$client, { projectId: project.id, fileName: "big.xml", bytes: enc(corpus("b", 10, 200)), importedBy: null, maxBytes: 1e9 }, state);
+    let writes = 0;
+    for (let r = steps.next(); !r.done && writes < 2; r = steps.next()) if (r.value.phase === "writing") writes++;
+    expect(corpusCounts(db).instances).toBeGreaterThan(before.instances);
+    for (const _ of discardStaging(db.$client, state.stagingProjectId!)) void _;
+    expect(corpusCounts(db)).toEqual(before);
+    expect(db.$client.prepare("select count(*) as n from projects where staging_for is not null").get()).toEqual({ n: 0 });
+  });
+
+  it("instances added to a lexelt already in the project are published with the rest", () => {
+    const { db, coord, project } = fileFixture();
+    importLexeltXml(db, coord, project.id, { fileName: "first.xml", bytes: enc(corpus("a", 2, 3)) });
+    const more = corpus("a", 2, 3).replace("</lexelt>", `<instance id="extra"><context>the <head>word0</head> again</context></instance>\n</lexelt>`);
+    const r = importLexeltXml(db, coord, project.id, { fileName: "more.xml", bytes: enc(more) });
+    expect(r).toMatchObject({ instancesAdded: 1, lexeltsAdded: 0, instancesAlreadyPresent: 6 });
+    expect(projectOverview(db, coord, project.id).lexelts.map((l) => [l.item, l.instances])).toEqual([
+      ["aword0.n", 4],
+      ["aword1.n", 3],
+    ]);
+  });
+});
+
+describe("jobs", () => {
+  it("runs an import in a worker thread, with progress, and reports when done", async () => {
+    const { db, coord, project } = fileFixture();
+    const job = startJob(db, coord, project.id, "lexelt-xml", { path: upload(corpus("j", 20, 100)), fileName: "j.xml", maxBytes: 1e9 });
+    expect(["queued", "running"]).toContain(job.state);
+    await jobsIdle();
+    const done = getJob(db, coord, job.id);
+    expect(done).toMatchObject({ state: "done", done: 2000, total: 2000, fileName: "j.xml" });
+    expect((done.report as { message: string }).message).toMatch(/added 2000 instances and 20 lexelts/);
+    expect(visible(db, coord, project.id)).toEqual({ lexelts: 20, instances: 2000 });
+    expect(listJobs(db, coord, project.id).map((j) => j.id)).toEqual([job.id]);
+  });
+
+  it("a refused file fails the job with the file's line, and writes nothing", async () => {
+    const { db, coord, project } = fileFixture();
+    const before = corpusCounts(db);
+    const job = startJob(db, coord, project.id, "lexelt-xml", { path: upload(corpus("x", 2, 2).replace("<head>word1</head>", "word1")), fileName: "bad.xml", maxBytes: 1e9 });
+    await jobsIdle();
+    const failed = getJob(db, coord, job.id);
+    expect(failed.state).toBe("failed");
+    expect(failed.message).toMatch(/^bad\.xml:\d+: .*has no <head>/);
+    expect(corpusCounts(db)).toEqual(before);
+  });
+
+  it("a cancelled job leaves nothing", async () => {
+    const { db, coord, project } = fileFixture();
+    const job = startJob(db, coord, project.id, "lexelt-xml", { path: upload(corpus("c", 50, 400)), fileName: "c.xml", maxBytes: 1e9 });
+    // Cancel once it is writing.
+    for (let i = 0; i < 2000 && getJob(db, coord, job.id).message !== "Writing instances…"; i++) await new Promise((r) => setTimeout(r, 5));
+    cancelJob(db, coord, job.id);
+    await jobsIdle();
+    expect(getJob(db, coord, job.id).state).toBe("cancelled");
+    expect(corpusCounts(db)).toEqual({ lexelts: 0, instances: 0, imports: 0 });
+  });
+
+  it("jobs a killed server left running are marked failed at start and their rows deleted", async () => {
+    const { db, coord, project } = fileFixture();
+    const state = { stagingProjectId: null as number | null };
+    const row = db.$client.prepare("insert into jobs (project_id, kind, state) values (?, 'lexelt-xml', 'running') returning id").get(project.id) as { id: number };
+    const steps = stagedLexeltImport(db.$client, { projectId: project.id, fileName: "k.xml", bytes: enc(corpus("k", 5, 300)), importedBy: null, maxBytes: 1e9, jobId: row.id }, state);
+    for (let r = steps.next(); !r.done && r.value.phase !== "writing"; r = steps.next());
+    steps.next();
+    expect(corpusCounts(db).instances).toBeGreaterThan(0);
+    await recoverJobs(db);
+    expect(getJob(db, coord, row.id)).toMatchObject({ state: "failed" });
+    expect(corpusCounts(db)).toEqual({ lexelts: 0, instances: 0, imports: 0 });
+  });
+
+  it("a coordinator of another project can neither see nor cancel the job", async () => {
+    const { db, coord, project } = fileFixture();
+    const other = actorFor(db, "other", "coordinator");
+    createProject(db, other, { name: "q" });
+    const job = startJob(db, coord, project.id, "lexelt-xml", { path: upload(corpus("s", 1, 1)), fileName: "s.xml", maxBytes: 1e9 });
+    expect(() => getJob(db, other, job.id)).toThrow(NotFoundError);
+    expect(() => cancelJob(db, other, job.id)).toThrow(NotFoundError);
+    expect(() => listJobs(db, other, project.id)).toThrow();
+    await jobsIdle();
+    expect(getJob(db, coord, job.id).state).toBe("done");
+  });
+});
