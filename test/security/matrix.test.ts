@@ -37,6 +37,7 @@ import { createProject, listProjects, projectOverview } from "../../lib/server/p
 import { exportResponses, importResponses, listProjectResponses } from "../../lib/server/response-import";
 import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/responses";
 import { importUsers } from "../../lib/server/user-import";
+import { scoreRankingUpload } from "../../lib/server/ranking";
 import { deleteRun, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, uploadRun } from "../../lib/server/scoring";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/team";
 import { addMember, createUser, listMembers, listUsers } from "../../lib/server/users";
@@ -243,6 +244,16 @@ const CALLS: Call[] = [
     name: "scoreSensevalUpload",
     expect: COORDINATOR,
     call: (w, k) => scoreSensevalUpload(w.db, w.actor(k), w.p.id, { answers: { name: "a", text: "art.n 1 art-1\n" }, key: { name: "k", text: "art.n 1 art-1\n" }, sensemap: null }),
+  },
+  {
+    name: "scoreRankingUpload",
+    expect: COORDINATOR,
+    call: (w, k) =>
+      scoreRankingUpload(w.db, w.actor(k), w.p.id, {
+        benchmark: "tsar",
+        gold: { name: "g.tsv", bytes: new TextEncoder().encode("A cat sat.\tsat\trested\n") },
+        runs: [{ name: "r.tsv", bytes: new TextEncoder().encode("A cat sat.\tsat\trested\n") }],
+      }),
   },
 ];
 

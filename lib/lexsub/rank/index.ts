@@ -6,12 +6,14 @@
  */
 import { type Diagnostic, diag, hasErrors } from "../../scoring/diagnostics";
 import { cFixed } from "../../scoring/table";
+import { formatFigure, pyFloat } from "./format";
 import type { WordNetData } from "../morphy";
 import { type GapVariant, GAP_VARIANTS, scoreGapBenchmark } from "./gap";
 import { parseAnyCountGold, parseRanked, parseSwordsGold, parseTsarGold, type RankedFormat } from "./input";
 import { scoreSwords, swordsMetrics } from "./swords";
 import { scoreTsar, tsarColumns } from "./tsar";
 
+export * from "./format";
 export * from "./gap";
 export * from "./input";
 export * from "./nltk";
@@ -170,18 +172,6 @@ export function tsarReport(goldName: string, runName: string, f: ReturnType<type
   lines.push("");
   for (const [k, v] of Object.entries(f.accuracyTop1)) lines.push(`Accuracy@${k}@top_gold_1 = ${pyFloat(v)}`);
   return lines.join("\n") + "\n";
-}
-
-/** Python's str(float): shortest round-trip digits, integers with ".0". */
-export function pyFloat(x: number): string {
-  const s = String(x);
-  return /^-?\d+$/.test(s) ? `${s}.0` : s;
-}
-
-/** A figure as the table prints it: the benchmark's digits, or as is (tsar's truncated floats). */
-export function formatFigure(x: number | null, digits: number | null): string {
-  if (x === null) return "n/a";
-  return digits === null ? pyFloat(x) : cFixed(x, digits);
 }
 
 /** The ranked table as text: one row per run, best first (CSV with --csv). */
