@@ -45,6 +45,16 @@ describe("TSAR measures on my own sample", () => {
     expect(fixed.instances).toBe(1);
     expect(fixed.figures!.acc1).toBe(1);
   });
+  it("a gold left empty by the complex-word rule: refused by default (the script stops), a miss when repaired", () => {
+    const g = parseTsarGold("It rained.\trained\trained\trained\n", "empty.tsv");
+    const run = parseTsarPredictions("It rained.\trained\tpoured\n", "r.tsv");
+    const plain = scoreTsar(g, run);
+    expect(plain.figures).toBeNull();
+    expect(plain.diagnostics).toContainEqual(expect.objectContaining({ severity: "error", file: "empty.tsv", line: 1 }));
+    expect(scoreTsar(g, run, { repaired: true }).figures).toMatchObject({ acc1: 0, map: { 3: 0 }, accuracyTop1: { 1: 0 } });
+    // with MLSP's flag the complex word stays: no refusal
+    expect(scoreTsar(g, run, { keepComplexWord: true }).figures!.acc1).toBe(0);
+  });
   it("truncates as math.floor(x * 10000) / 10000 does", () => {
     expect(floor4(2 / 3)).toBe(0.6666);
     expect(floor4(0.57)).toBe(0.5699); // 0.57 * 10000 = 5699.999999999999, as in Python
