@@ -16,6 +16,7 @@ import { register as responses } from "./responses";
 import { register as senseval } from "./senseval";
 import { register as cpa } from "./cpa";
 import { register as lfi } from "./lfi";
+import { register as rank } from "./rank";
 import { register as score } from "./score";
 import { register as backup } from "./backup";
 import { register as gold } from "./gold";
@@ -34,6 +35,7 @@ export const commands: Register[] = [
   senseval,
   cpa,
   lfi,
+  rank,
   score,
   backup,
   gold,

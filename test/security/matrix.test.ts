@@ -61,6 +61,7 @@ import {
   trainingPendingFor,
   trainingView,
 } from "../../lib/server/training";
+import { scoreRankingUpload } from "../../lib/server/ranking";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/team";
 import { addMember, createUser, listMembers, listUsers } from "../../lib/server/users";
 import { ACTORS, type ActorKey, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
@@ -363,6 +364,16 @@ const CALLS: Call[] = [
     name: "scoreSensevalUpload",
     expect: COORDINATOR,
     call: (w, k) => scoreSensevalUpload(w.db, w.actor(k), w.p.id, { answers: { name: "a", text: "art.n 1 art-1\n" }, key: { name: "k", text: "art.n 1 art-1\n" }, sensemap: null }),
+  },
+  {
+    name: "scoreRankingUpload",
+    expect: COORDINATOR,
+    call: (w, k) =>
+      scoreRankingUpload(w.db, w.actor(k), w.p.id, {
+        benchmark: "tsar",
+        gold: { name: "g.tsv", bytes: new TextEncoder().encode("A cat sat.\tsat\trested\n") },
+        runs: [{ name: "r.tsv", bytes: new TextEncoder().encode("A cat sat.\tsat\trested\n") }],
+      }),
   },
 ];
 

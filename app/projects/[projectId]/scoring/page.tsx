@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
@@ -41,6 +42,9 @@ export default async function ScoringPage({
         Systems scored as the official SemEval-2007 scorer scores them: best, out-of-ten and multiword, with its numbers to the last printed digit
         (hover a figure for the unrounded value). Where a documented repair of its misreadings would change a figure, the repaired one is shown
         beside it.
+      </p>
+      <p className="small">
+        <Link href={`/projects/${id}/scoring/ranking`}>Ranking measures</Link>: TSAR-2022/MLSP, SWORDS, GAP and P@k for ranked outputs.
       </p>
       <ScoringWorkbench projectId={id} initialBoard={board} />
       <SensevalSection projectId={id} />

@@ -1,0 +1,46 @@
+import { getActor } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { assertSameOrigin, errorResponse } from "@/lib/server/http";
+import { MAX_RANKED_RUNS, scoreRankingUpload } from "@/lib/server/ranking";
+import { listRuns } from "@/lib/server/scoring";
+import { type Ctx, idOf, limitedForm, tooBig } from "../request";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Score ranked outputs with a benchmark's measures (nothing is stored):
+ * multipart "benchmark", "gold" (optional for gap: the project's gold),
+ * "runs" (one or more files), "format", "variant", "noMwe", "mlsp", "repaired".
+ */
+export async function POST(req: Request, ctx: Ctx) {
+  try {
+    assertSameOrigin(req);
+    const actor = await getActor();
+    const projectId = idOf((await ctx.params).projectId, "project");
+    const db = getDb();
+    listRuns(db, actor, projectId);
+    const big = tooBig(req, MAX_RANKED_RUNS + 1);
+    if (big) return big;
+    const form = await limitedForm(req, MAX_RANKED_RUNS + 1);
+    const file = async (v: FormDataEntryValue | null) =>
+      v instanceof File && !(v.size === 0 && v.name === "") ? { name: v.name, bytes: new Uint8Array(await v.arrayBuffer()) } : null;
+    const runs = [];
+    for (const v of form.getAll("runs")) {
+      const f = await file(v);
+      if (f) runs.push(f);
+    }
+    const result = scoreRankingUpload(db, actor, projectId, {
+      benchmark: String(form.get("benchmark") ?? ""),
+      gold: await file(form.get("gold")),
+      runs,
+      format: String(form.get("format") ?? ""),
+      variant: String(form.get("variant") ?? ""),
+      noMwe: form.get("noMwe") === "on",
+      mlsp: form.get("mlsp") === "on",
+      repaired: form.get("repaired") === "on",
+    });
+    return Response.json({ ok: true, result });
+  } catch (e) {
+    return errorResponse(e);
+  }
+}

@@ -1,0 +1,176 @@
+"use client";
+import { useState } from "react";
+import type { RankingOutcome } from "@/lib/server/ranking";
+import { formatFigure } from "@/lib/lexsub/rank/format";
+import { base, call } from "../client";
+import { Diagnostics } from "../detail";
+import styles from "../scoring.module.css";
+
+const BENCHMARKS = [
+  { value: "tsar", label: "TSAR-2022 / MLSP", gold: "Gold TSV: sentence, complex word, annotations…", runs: "sentence<TAB>complex word<TAB>substitutes, best first" },
+  { value: "swords", label: "SWORDS", gold: "SWORDS dataset JSON (.json or .json.gz)", runs: '{"substitutes": {target id: [[substitute, score], …]}}' },
+  { value: "gap", label: "GAP, P@1, P@3, R@10", gold: "Gold file (lexelt id :: sub n;…) or TSAR gold TSV; leave empty for the project's gold", runs: "oot, lst (RESULT lines), TSV or SWORDS JSON" },
+] as const;
+
+type Benchmark = (typeof BENCHMARKS)[number]["value"];
+
+/** Upload ranked outputs and a gold; the runs come back ranked by the benchmark's headline measure. */
+export function RankingForm({ projectId }: { projectId: number }) {
+  const [benchmark, setBenchmark] = useState<Benchmark>("tsar");
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<RankingOutcome | null>(null);
+  const [error, setError] = useState<{ message: string; errors?: Record<string, string>; details?: string[] } | null>(null);
+  const errs = error?.errors ?? {};
+  const b = BENCHMARKS.find((x) => x.value === benchmark)!;
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const runs = form.getAll("runs").filter((f) => f instanceof File && f.name !== "");
+    const gold = form.get("gold");
+    const missing: Record<string, string> = {};
+    if (runs.length === 0) missing.runs = "Choose at least one ranked output.";
+    if (benchmark !== "gap" && !(gold instanceof File && gold.name !== "")) missing.gold = "Choose the gold file.";
+    if (Object.keys(missing).length > 0) {
+      setError({ message: Object.values(missing).join(" "), errors: missing });
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    const r = await call<{ result: RankingOutcome }>(`${base(projectId)}/ranking`, { method: "POST", body: form });
+    setBusy(false);
+    if (r.ok) setResult(r.result);
+    else {
+      setResult(null);
+      setError(r);
+    }
+  }
+
+  const t = result?.table;
+  return (
+    <section aria-labelledby="ranking-heading">
+      <h2 id="ranking-heading" className="srOnly">
+        Score ranked outputs
+      </h2>
+      <form className="panel" onSubmit={onSubmit} noValidate>
+        <div className={styles.uploadGrid}>
+          <div className="field">
+            <label htmlFor="rk-benchmark">Benchmark</label>
+            <select id="rk-benchmark" name="benchmark" value={benchmark} onChange={(e) => setBenchmark(e.target.value as Benchmark)}>
+              {BENCHMARKS.map((x) => (
+                <option key={x.value} value={x.value}>
+                  {x.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="rk-gold">Gold{benchmark === "gap" ? " (optional)" : ""}</label>
+            <input id="rk-gold" type="file" name="gold" aria-invalid={errs.gold ? true : undefined} />
+            <div className="muted small">{b.gold}</div>
+            {errs.gold && <div className="field-error">{errs.gold}</div>}
+          </div>
+          <div className="field">
+            <label htmlFor="rk-runs">Ranked outputs</label>
+            <input id="rk-runs" type="file" name="runs" multiple aria-invalid={errs.runs ? true : undefined} />
+            <div className="muted small">
+              <code>{b.runs}</code> — up to 8 files
+            </div>
+            {errs.runs && <div className="field-error">{errs.runs}</div>}
+          </div>
+        </div>
+        <div className={styles.uploadGrid}>
+          {benchmark === "tsar" && (
+            <label className={styles.radio}>
+              <input type="checkbox" name="mlsp" /> Keep the complex word in the gold (MLSP 2024)
+            </label>
+          )}
+          {benchmark === "gap" && (
+            <>
+              <div className="field">
+                <label htmlFor="rk-variant">GAP reference</label>
+                <select id="rk-variant" name="variant" defaultValue="melamud">
+                  <option value="melamud">melamud (lst_gap.py)</option>
+                  <option value="lexsubgen">lexsubgen (gap_score)</option>
+                  <option value="swords">swords (eval.py)</option>
+                </select>
+              </div>
+              <label className={styles.radio}>
+                <input type="checkbox" name="noMwe" /> no-mwe (drop multiword candidates)
+              </label>
+            </>
+          )}
+          <label className={styles.radio}>
+            <input type="checkbox" name="repaired" /> Repaired (where the reference script stops or misreads)
+          </label>
+        </div>
+        <button type="submit" disabled={busy}>
+          {busy ? "Scoring…" : "Score"}
+        </button>
+        <div aria-live="polite">
+          {error && (
+            <div className="notice error" role="alert">
+              {error.message}
+              {error.details && error.details.length > 1 && <pre className={styles.report}>{error.details.join("\n")}</pre>}
+            </div>
+          )}
+        </div>
+      </form>
+      {t && result && (
+        <div className="panel" aria-label="Ranking result">
+          <h2>
+            {t.benchmark.toUpperCase()} — runs ranked by {t.rankedBy}
+          </h2>
+          <p className="muted small">
+            Against {t.gold}; {t.settings.join("; ")}.
+          </p>
+          <div className="table-wrap">
+            <table className={styles.results}>
+              <thead>
+                <tr>
+                  <th scope="col" className="num">
+                    Rank
+                  </th>
+                  <th scope="col">Run</th>
+                  <th scope="col" className="num">
+                    Items
+                  </th>
+                  {t.columns.map((c) => (
+                    <th key={c} scope="col" className={`num${c === t.rankedBy ? ` ${styles.sorted}` : ""}`}>
+                      {c}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {t.rows.map((r, i) => (
+                  <tr key={r.run}>
+                    <td className="num">{i + 1}</td>
+                    <th scope="row" className={styles.rowHead}>
+                      {r.run} <span className="muted small">({r.format})</span>
+                    </th>
+                    <td className="num">{r.items}</td>
+                    {r.values.map((v, j) => (
+                      <td key={t.columns[j]} className={`num${t.columns[j] === t.rankedBy ? ` ${styles.sorted}` : ""}`} title={v === null ? undefined : String(v)}>
+                        {formatFigure(v, t.digits)}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {result.diagnostics.length > 0 && <Diagnostics list={result.diagnostics} />}
+          <details>
+            <summary>As the reference scripts print it</summary>
+            {t.rows.map((r) => (
+              <pre key={r.run} className={styles.report} aria-label={`${r.run} report`}>
+                {`# ${r.run}\n${r.report}`}
+              </pre>
+            ))}
+          </details>
+        </div>
+      )}
+    </section>
+  );
+}

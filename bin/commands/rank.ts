@@ -1,0 +1,104 @@
+import type { Command } from "commander";
+import { CliError, printDiagnostics } from "./util";
+
+interface RankOpts {
+  benchmark: string;
+  gold: string;
+  system: string[];
+  format?: string;
+  k?: string;
+  variant?: string;
+  mwe?: boolean;
+  mlsp?: boolean;
+  repaired?: boolean;
+  truncate?: boolean;
+  skipPreprocessing?: boolean;
+  json?: boolean;
+  csv?: boolean;
+  report?: boolean;
+}
+
+function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+
+/** A file's text; `.gz` files (SWORDS ships its JSON gzipped) are unzipped. */
+async function readMaybeGz(path: string): Promise<string> {
+  const fs = await import("node:fs");
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliError(`cannot read ${path}: ${code === "ENOENT" ? "no such file" : (e as Error).message}`);
+  }
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    const { gunzipSync } = await import("node:zlib");
+    try {
+      bytes = gunzipSync(bytes);
+    } catch (e) {
+      throw new CliError(`cannot unzip ${path}: ${(e as Error).message}`);
+    }
+  }
+  return bytes.toString("utf8");
+}
+
+function ks(s: string | undefined, flag: string): number[] | undefined {
+  if (s === undefined) return undefined;
+  const out = s.split(",").map((x) => Number(x.trim()));
+  if (out.length === 0 || out.some((k) => !Number.isInteger(k) || k < 1)) throw new CliError(`${flag}: expected positive whole numbers separated by commas, got "${s}"`);
+  return out;
+}
+
+export function register(program: Command): void {
+  program
+    .command("rank")
+    .description("score ranked substitute lists with a benchmark's measures: TSAR-2022/MLSP, SWORDS, or GAP with P@1/P@3/R@10")
+    .requiredOption("-b, --benchmark <name>", "tsar, swords or gap")
+    .requiredOption("-g, --gold <file>", "tsar: the gold TSV; swords: the dataset JSON (.json or .json.gz); gap: a SemEval gold file or a TSAR gold TSV")
+    .requiredOption("-s, --system <file>", "a ranked output (repeat for several runs, ranked in one table)", collect)
+    .option("--format <format>", "the runs' format: tsv, swords-json, oot or lst (default: tsv for tsar, swords-json for swords, guessed for gap)")
+    .option("--k <list>", "tsar: the K of Potential@K and MAP@K, e.g. 1,3,5,10 (ACC@1 is always given)")
+    .option("--variant <name>", "gap: melamud (lst_gap.py, default), lexsubgen or swords")
+    .option("--no-mwe", "gap: the variant's no-mwe filter (drop multiword candidates)")
+    .option("--mlsp", "tsar: keep the complex word in the gold, as MLSP 2024's results do")
+    .option("--repaired", "apply the documented repairs where the reference script stops or misreads (docs/ranking.md)")
+    .option("--no-truncate", "tsar: do not floor figures to 4 decimals")
+    .option("--skip-preprocessing", "swords: compare lists as given, without lemmatising")
+    .option("--report", "also print each run's figures as the reference script prints them")
+    .option("--csv", "print the table as CSV")
+    .option("--json", "print the table as JSON")
+    .action(async (opts: RankOpts) => {
+      const rank = await import("../../lib/lexsub/rank");
+      const { hasErrors } = await import("../../lib/scoring/diagnostics");
+      if (!rank.isBenchmark(opts.benchmark)) throw new CliError(`--benchmark: expected tsar, swords or gap, got "${opts.benchmark}"`);
+      if (opts.variant !== undefined && !rank.isGapVariant(opts.variant)) throw new CliError(`--variant: expected melamud, lexsubgen or swords, got "${opts.variant}"`);
+      if (opts.format !== undefined && !(rank.RANKED_FORMATS as readonly string[]).includes(opts.format)) throw new CliError(`--format: expected tsv, swords-json, oot or lst, got "${opts.format}"`);
+      const k = ks(opts.k, "--k");
+      const gold = { name: opts.gold, text: await readMaybeGz(opts.gold) };
+      const runs = [];
+      for (const s of opts.system) runs.push({ name: s, text: await readMaybeGz(s) });
+      let wordnet = null;
+      if (opts.benchmark === "swords" && !opts.skipPreprocessing) wordnet = (await import("../../lib/wordnet/load")).wordnet();
+      const table = rank.rankRuns(opts.benchmark, gold, runs, wordnet, {
+        format: opts.format as never,
+        keepComplexWord: !!opts.mlsp,
+        repaired: !!opts.repaired,
+        truncate: opts.truncate !== false,
+        potentialK: k,
+        mapK: k?.filter((x) => x > 1),
+        variant: opts.variant as never,
+        noMwe: opts.mwe === false,
+        skipPreprocessing: !!opts.skipPreprocessing,
+      });
+      printDiagnostics(table.diagnostics);
+      if (opts.json) {
+        const { diagnostics: _d, ...rest } = table;
+        process.stdout.write(JSON.stringify(rest, null, 2) + "\n");
+      } else {
+        process.stdout.write(rank.formatRankTable(table, { csv: opts.csv }));
+        if (opts.report) for (const r of table.rows) if (r.report) process.stdout.write(`\n# ${r.run}\n${r.report}`);
+      }
+      if (hasErrors(table.diagnostics)) process.exitCode = 1;
+    });
+}

@@ -1,0 +1,50 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { InputError } from "../../lib/server/errors";
+import { scoreRankingUpload } from "../../lib/server/ranking";
+import { world } from "../security/world";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const samples = path.resolve(__dirname, "../../samples/ranking");
+const fixtures = path.resolve(__dirname, "../fixtures/ranking");
+
+describe("scoreRankingUpload", () => {
+  it("ranks TSAR runs, best first", () => {
+    const w = world();
+    const r = scoreRankingUpload(w.db, w.actor("coordinator"), w.p.id, {
+      benchmark: "tsar",
+      gold: { name: "tsar-gold.tsv", bytes: readFileSync(path.join(samples, "tsar-gold.tsv")) },
+      runs: ["tsar-run-weak.tsv", "tsar-run-good.tsv"].map((n) => ({ name: n, bytes: readFileSync(path.join(samples, n)) })),
+    });
+    expect(r.table.rows.map((x) => x.run)).toEqual(["tsar-run-good.tsv", "tsar-run-weak.tsv"]);
+    expect(r.table.rows[1].values[0]).toBe(0.3333);
+  });
+  it("reads a gzipped SWORDS dataset", () => {
+    const w = world();
+    const r = scoreRankingUpload(w.db, w.actor("coordinator"), w.p.id, {
+      benchmark: "swords",
+      gold: { name: "sample.json.gz", bytes: gzipSync(readFileSync(path.join(fixtures, "swords-sample.json"))) },
+      runs: [{ name: "result.json", bytes: readFileSync(path.join(fixtures, "swords-sample-result.json")) }],
+    });
+    expect(r.table.rows[0].values[r.table.columns.indexOf("strict_c_p@1")]).toBeCloseTo(200 / 3, 10);
+  });
+  it("refuses with the file and line when nothing can be scored, and asks for a gold where one is needed", () => {
+    const w = world();
+    const call = (gold: boolean) =>
+      scoreRankingUpload(w.db, w.actor("coordinator"), w.p.id, {
+        benchmark: "tsar",
+        gold: gold ? { name: "g.tsv", bytes: enc("A cat sat.\tsat\trested\n") } : null,
+        runs: [{ name: "r.tsv", bytes: enc("A dog ran.\tran\tsped\n") }],
+      });
+    expect(() => call(true)).toThrow(/r\.tsv:1/);
+    expect(() => call(false)).toThrow(InputError);
+  });
+  it("GAP against the project's gold when none is uploaded", () => {
+    const w = world();
+    const r = scoreRankingUpload(w.db, w.actor("coordinator"), w.p.id, { benchmark: "gap", gold: null, runs: [{ name: "r.oot", bytes: enc("x.n 1 ::: a;b\n") }] });
+    expect(r.table.gold).toMatch(/\.gold$/);
+    expect(r.table.columns).toEqual(["GAP", "P@1", "P@3", "R@10"]);
+  });
+});
