@@ -16,6 +16,7 @@ import {
   judgementRounds,
   lexelts,
   memberships,
+  projects,
   responses,
   users,
 } from "../../db/schema";
@@ -62,6 +63,8 @@ export interface CreateRoundInput {
   judgesPerCandidate?: unknown;
   escalationCap?: unknown;
   allowOwnItems?: unknown;
+  /** User ids of the judges (members of the project); more can be set later with setJudges. */
+  judges?: unknown;
 }
 
 function intField(v: unknown, field: string, def: number, min: number): number {
@@ -111,6 +114,8 @@ export function createRound(db: Db, actor: Actor, projectId: number, input: Crea
   if (sources.length === 0) throw new InputError("sources: choose at least one candidate source.", { sources: "none chosen" });
   for (const s of sources) if (s !== "annotators" && s !== "wordnet" && !/^run:\d+$/.test(s)) throw new InputError(`sources: unknown source "${s}".`, { sources: s });
 
+  const judgeIds = [...new Set((Array.isArray(input.judges) ? input.judges : input.judges == null ? [] : [input.judges]).map(Number))];
+  checkMembers(db, projectId, judgeIds);
   const gold = projectGold(db, actor, projectId).result.items.filter((i) => i.excluded === null);
   const eligible = gold.filter((i) => (selection === "posthoc" ? isPostHocEligible(i) : i.responses.some((r) => r.kind === "substitutes" && r.substitutes.length > 0)));
   if (eligible.length === 0) throw new InputError(selection === "posthoc" ? "No instance passes the §5.1 filter (more than two single-word substitutes, no NAME, no majority multiword)." : "No instance has a substitute yet.");
@@ -182,9 +187,34 @@ export function createRound(db: Db, actor: Actor, projectId: number, input: Crea
       const cands = withControls[position];
       if (cands.length > 0) tx.insert(judgementCandidates).values(cands.map((c) => ({ itemId: it.id, text: c.text, sources: JSON.stringify(c.sources) }))).run();
     });
+    if (judgeIds.length) tx.insert(judgementJudges).values(judgeIds.map((userId) => ({ roundId: r.id, userId }))).run();
     return r.id;
   });
   return roundInfo(db, actor, roundId);
+}
+
+function checkMembers(db: Db, projectId: number, ids: readonly number[]) {
+  const members = new Set(
+    db.select({ userId: memberships.userId }).from(memberships).where(eq(memberships.projectId, projectId)).all().map((m) => m.userId),
+  );
+  const bad = ids.filter((id) => !members.has(id));
+  if (bad.length) throw new InputError(`judges: user ${bad.join(", ")} is not a member of the project.`, { judges: "not a member" });
+}
+
+/** The open rounds the signed-in user judges, with how many items they have left. */
+export function myRounds(db: Db, actor: Actor): { id: number; name: string; project: string; remaining: number }[] {
+  const a = requireSignedIn(actor);
+  if (a.kind !== "user") throw new AuthError("Only a judge of the round can label.");
+  const rows = db
+    .select({ id: judgementRounds.id, name: judgementRounds.name, project: projects.name })
+    .from(judgementJudges)
+    .innerJoin(judgementRounds, eq(judgementRounds.id, judgementJudges.roundId))
+    .innerJoin(projects, eq(projects.id, judgementRounds.projectId))
+    .innerJoin(memberships, and(eq(memberships.projectId, judgementRounds.projectId), eq(memberships.userId, a.userId)))
+    .where(and(eq(judgementJudges.userId, a.userId), eq(judgementRounds.state, "open")))
+    .orderBy(asc(judgementRounds.id))
+    .all();
+  return rows.map((r) => ({ ...r, remaining: nextJudgeItem(db, actor, r.id)?.remaining ?? 0 }));
 }
 
 function roundRow(db: Db, roundId: number) {
@@ -267,11 +297,7 @@ export function listRounds(db: Db, actor: Actor, projectId: number): RoundInfo[]
 export function setJudges(db: Db, actor: Actor, roundId: number, userIds: readonly number[]): RoundInfo {
   const r = coordinatorRound(db, actor, roundId);
   const ids = [...new Set(userIds.map(Number))];
-  const members = new Set(
-    db.select({ userId: memberships.userId }).from(memberships).where(eq(memberships.projectId, r.projectId)).all().map((m) => m.userId),
-  );
-  const bad = ids.filter((id) => !members.has(id));
-  if (bad.length) throw new InputError(`judges: user ${bad.join(", ")} is not a member of the project.`, { judges: "not a member" });
+  checkMembers(db, r.projectId, ids);
   db.transaction((tx) => {
     tx.delete(judgementJudges).where(eq(judgementJudges.roundId, roundId)).run();
     if (ids.length) tx.insert(judgementJudges).values(ids.map((userId) => ({ roundId, userId }))).run();

@@ -39,7 +39,7 @@ import { exportResponses, importResponses, listProjectResponses } from "../../li
 import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/responses";
 import { importUsers } from "../../lib/server/user-import";
 import { addWordNetBaselineRuns, baselineInstances } from "../../lib/server/baselines";
-import { createRound, extendedGold, listRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, swordsExport } from "../../lib/server/judgement";
+import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, swordsExport } from "../../lib/server/judgement";
 import { deleteGold, deleteRun, listGolds, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/team";
 import { addMember, createUser, listMembers, listUsers } from "../../lib/server/users";
@@ -275,6 +275,12 @@ const CALLS: Call[] = [
   },
   // judgement.ts
   { name: "createRound", expect: COORDINATOR, call: (w, k) => createRound(w.db, w.actor(k), w.p.id, { selection: "any", sampleSize: 2, seed: 1, sources: ["annotators"] }), check: noOtherProject },
+  {
+    name: "myRounds",
+    expect: "401 ok ok ok ok 403",
+    call: (w, k) => withRound(w, () => myRounds(w.db, w.actor(k))),
+    check: (r, _w, k) => expect((r as { project: string }[]).map((x) => x.project)).toEqual(k === "annotator" ? ["p"] : []),
+  },
   { name: "listRounds", expect: COORDINATOR, call: (w, k) => withRound(w, () => listRounds(w.db, w.actor(k), w.p.id)), check: noOtherProject },
   { name: "roundInfo", expect: COORDINATOR, call: (w, k) => withRound(w, (id) => roundInfo(w.db, w.actor(k), id)) },
   { name: "setJudges", expect: COORDINATOR, call: (w, k) => withRound(w, (id) => setJudges(w.db, w.actor(k), id, [w.ann.userId])) },

@@ -9,6 +9,7 @@ const TABS = [
   { href: "/gold", label: "Gold" },
   { href: "/agreement", label: "Agreement" },
   { href: "/scoring", label: "Scoring" },
+  { href: "/judgement", label: "Judgement" },
 ];
 
 /** The coordinator's sections of one project. */
