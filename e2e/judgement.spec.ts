@@ -65,9 +65,9 @@ test("a coordinator creates a §5.1 round with three judges", async ({ page }) =
   await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Judgement" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Judgement");
   const form = page.getByRole("form", { name: "New judgement round" });
-  await form.getByLabel("Name").fill("Post hoc e2e");
+  await form.getByLabel("Name", { exact: true }).fill("Post hoc e2e");
   await form.getByLabel("Sample size").fill("3");
-  await form.getByLabel("Seed").fill("7");
+  await form.getByLabel("Seed", { exact: true }).fill("7");
   await form.getByLabel(/§5.1 preset/).check();
   await form.getByLabel(/Judges may judge items they annotated/).check();
   for (const j of JUDGES) await form.getByLabel(j, { exact: true }).check();
