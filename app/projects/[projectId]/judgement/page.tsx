@@ -53,9 +53,11 @@ export default async function JudgementPage({ params }: { params: Promise<{ proj
             <p className="small" data-testid="judges">
               Judges: {r.judges.length === 0 ? "none yet" : r.judges.map((j) => `${j.name} (${j.labels})`).join(", ")}
             </p>
+            <p className="small" id={`t8-${r.id}`}>
+              Table 8 per source: share of candidates by verdict (count), Wilson 95% interval
+            </p>
             <div className="table-wrap">
-              <table data-testid="table8">
-                <caption>Table 8 per source: share of candidates by verdict (count), Wilson 95% interval</caption>
+              <table data-testid="table8" aria-labelledby={`t8-${r.id}`}>
                 <thead>
                   <tr>
                     <th scope="col">Source</th>
