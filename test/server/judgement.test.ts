@@ -9,6 +9,7 @@ import { importLexeltXml } from "../../lib/server/corpus";
 import { AuthError, InputError } from "../../lib/server/errors";
 import { createRound, extendedGold, nextJudgeItem, roundResults, saveLabel, setJudges, swordsExport } from "../../lib/server/judgement";
 import { saveResponse } from "../../lib/server/responses";
+import { uploadRun } from "../../lib/server/scoring";
 import { addMember } from "../../lib/server/users";
 import { actorFor, projectFixture } from "../support/db";
 
@@ -109,5 +110,34 @@ describe("judgement rounds", () => {
     for (const c of first.candidates) saveLabel(f.db, f.judges[0], round.id, c.id, c.text === "clever" ? "good" : "bad");
     const second = nextJudgeItem(f.db, f.judges[1], round.id)!;
     expect(second.candidates.map((c) => c.text)).toEqual(["clever"]);
+  });
+
+  it("pools a stored run with the annotators (both tags kept); the extended gold gains what judges called good", () => {
+    const f = fixture();
+    const run = uploadRun(f.db, f.coord, f.project.id, { fileName: "sysA.best", text: "bright.a 1 :: smart\nbright.a 2 :: vivid\n", type: "best", name: "sysA" }).run;
+    uploadRun(f.db, f.coord, f.project.id, { fileName: "sysA.oot", text: "bright.a 1 ::: brainy;smart;clever\n", type: "oot", name: "sysB" });
+    const runs = f.db.$client.prepare("select id, name from system_runs").all() as { id: number; name: string }[];
+    const round = createRound(f.db, f.coord, f.project.id, {
+      sampleSize: 5,
+      seed: 2,
+      sources: ["annotators", ...runs.map((r) => `run:${r.id}`)],
+      judges: f.judges.map((j) => j.userId),
+    });
+    expect(run.name).toBe("sysA");
+    const res = roundResults(f.db, f.coord, round.id);
+    expect(Object.fromEntries(res.candidates.map((c) => [c.text, c.sources]))).toEqual({
+      clever: ["annotators", "run:sysB"],
+      smart: ["annotators", "run:sysA", "run:sysB"],
+      able: ["annotators"],
+      brainy: ["run:sysB"],
+    });
+    for (const j of f.judges) {
+      const item = nextJudgeItem(f.db, j, round.id)!;
+      for (const c of item.candidates) saveLabel(f.db, j, round.id, c.id, c.text === "brainy" ? "good" : "bad");
+    }
+    const rows = roundResults(f.db, f.coord, round.id).table8;
+    expect(rows.find((r) => r.source === "run:sysB")).toMatchObject({ total: 3, good: { count: 1 }, bad: { count: 2 } });
+    expect(rows.find((r) => r.source === "annotators")).toMatchObject({ total: 3, good: { count: 0 }, bad: { count: 3 } });
+    expect(extendedGold(f.db, f.coord, round.id).split("\n")[0]).toBe("bright.a 1 :: brainy 3;clever 2;able 1;smart 1;");
   });
 });
