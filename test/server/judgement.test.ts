@@ -140,4 +140,13 @@ describe("judgement rounds", () => {
     expect(rows.find((r) => r.source === "annotators")).toMatchObject({ total: 3, good: { count: 0 }, bad: { count: 3 } });
     expect(extendedGold(f.db, f.coord, round.id).split("\n")[0]).toBe("bright.a 1 :: brainy 3;clever 2;able 1;smart 1;");
   });
+
+  it("takes the WordNet baseline's oot candidates as a source", () => {
+    const f = fixture();
+    const round = createRound(f.db, f.coord, f.project.id, { selection: "any", sampleSize: 5, seed: 3, sources: ["wordnet"] });
+    const res = roundResults(f.db, f.coord, round.id);
+    expect(res.candidates.length).toBeGreaterThan(0);
+    for (const c of res.candidates) expect(c.sources).toEqual(["wordnet"]);
+    expect(res.candidates.map((c) => c.text)).not.toContain("bright");
+  });
 });
