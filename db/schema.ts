@@ -635,3 +635,86 @@ export const jobs = sqliteTable(
   },
   (t) => [index("jobs_project").on(t.projectId, t.id)],
 );
+
+/**
+ * A judgement round (task paper §5.1, post-hoc analysis): candidates for sampled instances,
+ * judged good/reasonable/bad (or good/bad/abstain) by judges who see no source.
+ */
+export const judgementRounds = sqliteTable("judgement_rounds", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  projectId: integer("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  scheme: text("scheme", { enum: ["good-reasonable-bad", "good-bad-abstain"] }).notNull().default("good-reasonable-bad"),
+  /** "posthoc": the §5.1 filter; "any": any instance. */
+  selection: text("selection", { enum: ["posthoc", "any"] }).notNull().default("posthoc"),
+  judgesPerCandidate: integer("judges_per_candidate").notNull().default(3),
+  escalationCap: integer("escalation_cap").notNull().default(3),
+  seed: integer("seed").notNull().default(0),
+  allowOwnItems: integer("allow_own_items", { mode: "boolean" }).notNull().default(false),
+  controls: integer("controls", { mode: "boolean" }).notNull().default(false),
+  /** JSON array of the source tags asked for, e.g. ["annotators","wordnet","run:3"]. */
+  sourcesAsked: text("sources_asked").notNull().default("[]"),
+  state: text("state", { enum: ["open", "closed"] }).notNull().default("open"),
+  createdBy: integer("created_by").references(() => users.id),
+  createdAt: createdAt(),
+});
+
+export const judgementItems = sqliteTable(
+  "judgement_items",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    roundId: integer("round_id")
+      .notNull()
+      .references(() => judgementRounds.id, { onDelete: "cascade" }),
+    instanceId: integer("instance_id")
+      .notNull()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+  },
+  (t) => [uniqueIndex("judgement_items_round_instance").on(t.roundId, t.instanceId)],
+);
+
+export const judgementCandidates = sqliteTable(
+  "judgement_candidates",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => judgementItems.id, { onDelete: "cascade" }),
+    text: text("text").notNull(),
+    /** JSON array of source tags ("annotators", "wordnet", "run:<name>", "control:target", …). */
+    sources: text("sources").notNull().default("[]"),
+  },
+  (t) => [index("judgement_candidates_item").on(t.itemId)],
+);
+
+export const judgementJudges = sqliteTable(
+  "judgement_judges",
+  {
+    roundId: integer("round_id")
+      .notNull()
+      .references(() => judgementRounds.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.roundId, t.userId] })],
+);
+
+export const judgementLabels = sqliteTable(
+  "judgement_labels",
+  {
+    candidateId: integer("candidate_id")
+      .notNull()
+      .references(() => judgementCandidates.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    label: text("label", { enum: ["good", "reasonable", "bad", "abstain"] }).notNull(),
+    labelledAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.candidateId, t.userId] })],
+);

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { requireUserPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
+import { myRounds } from "@/lib/server/judgement";
 import { annotatorProjects } from "@/lib/server/responses";
 import { Bar } from "./progress-bar";
 import { RefreshIfChanged } from "./refresh-if-changed";
@@ -13,10 +14,26 @@ export const dynamic = "force-dynamic";
 export default async function AnnotatePage() {
   const actor = await requireUserPage();
   const projects = annotatorProjects(getDb(), actor);
+  const rounds = myRounds(getDb(), actor);
   return (
     <>
       <RefreshIfChanged />
       <h1>Annotate</h1>
+      {rounds.length > 0 && (
+        <section className="panel" aria-label="Judgement rounds">
+          <h2>Judgement rounds</h2>
+          <ul>
+            {rounds.map((r) => (
+              <li key={r.id}>
+                <Link href={`/judge/${r.id}`}>
+                  {r.name} ({r.project})
+                </Link>{" "}
+                <span className="small muted">{r.remaining === 0 ? "done" : `${r.remaining} left`}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       {projects.length === 0 ? (
         <p className="muted">You are not in any project yet. Your coordinator adds you to the projects you annotate.</p>
       ) : (

@@ -53,6 +53,8 @@ const accounts = await import("../../app/accounts/actions");
 const trainingSetup = await import("../../app/projects/[projectId]/training/actions");
 const trainingWork = await import("../../app/annotate/[projectId]/training/actions");
 const { setKnownAnswer } = await import("../../lib/server/training");
+const judgement = await import("../../app/projects/[projectId]/judgement/actions");
+const { saveLabelAction } = await import("../../app/judge/actions");
 
 // Outcomes per actor: signedOut annotatorOfOther annotator coordinatorOfOther coordinator (system: not a session, always "-").
 const COORDINATOR = "401 403 403 404 ok -";
@@ -186,6 +188,24 @@ const ACTIONS: ActionCase[] = [
     expect: COORDINATOR,
     run: (w) => returnInstanceAction(w.p.id, null, form({ instanceId: "p1", annotator: "ann", comment: "look again" })),
   },
+  { name: "createRoundAction", expect: COORDINATOR, run: (w) => judgement.createRoundAction(w.p.id, null, form({ selection: "any", sampleSize: "2", seed: "1", source: "annotators" })) },
+  {
+    name: "saveLabelAction",
+    expect: "401 404 ok 404 403 -",
+    run: async (w) => {
+      // A round made by the CLI with the annotator as judge, removed again when the label is refused.
+      const { createRound } = await import("../../lib/server/judgement");
+      const { SYSTEM } = await import("../../lib/server/actor");
+      const round = createRound(w.db, SYSTEM, w.p.id, { selection: "any", sampleSize: 2, seed: 1, sources: ["annotators"], allowOwnItems: true, judges: [w.ann.userId] });
+      const cand = w.db.$client.prepare("select c.id from judgement_candidates c join judgement_items i on i.id = c.item_id where i.round_id = ? limit 1").get(round.id) as { id: number };
+      const r = (await saveLabelAction(round.id, cand.id, "good")) as { ok?: boolean };
+      if (!r?.ok) {
+        for (const t of ["judgement_labels", "judgement_judges", "judgement_candidates", "judgement_items", "judgement_rounds"]) w.db.$client.prepare(`delete from ${t}`).run();
+        w.db.$client.prepare("delete from sqlite_sequence where name like 'judgement_%'").run();
+      }
+      return r;
+    },
+  },
 ];
 
 /** The refusals' messages: the same for a project that exists and one that does not. */
@@ -195,6 +215,8 @@ const REFUSALS: Record<string, Outcome> = {
   "No such project.": "404",
   "No such account.": "404",
   "No such instance in this project.": "404",
+  "You are not a judge of this round.": "403",
+  "Only a judge of the round can label.": "403",
 };
 
 async function outcome(run: () => Promise<unknown>): Promise<{ outcome: Outcome; message?: string }> {

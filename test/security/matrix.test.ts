@@ -44,6 +44,7 @@ import { exportResponses, importResponses, listProjectResponses, previewResponse
 import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/responses";
 import { importUsers } from "../../lib/server/user-import";
 import { addWordNetBaselineRuns, baselineInstances } from "../../lib/server/baselines";
+import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, swordsExport } from "../../lib/server/judgement";
 import { deleteGold, deleteRun, listGolds, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring";
 import {
   answerTraining,
@@ -76,6 +77,8 @@ const COORDINATOR = "401 403 403 404 ok ok";
 const ANY_COORDINATOR = "401 403 403 ok ok ok";
 /** One's own annotation in a project one belongs to; the CLI has no responses of its own. */
 const OWN_WORK = "401 404 ok 404 ok 403";
+/** A judge of the round (here the project's annotator) only: not the coordinator, not the CLI. */
+const JUDGE = "401 404 ok 404 403 403";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const EXTRA_XML = `<?xml version="1.0"?>
@@ -375,7 +378,59 @@ const CALLS: Call[] = [
         runs: [{ name: "r.tsv", bytes: new TextEncoder().encode("A cat sat.\tsat\trested\n") }],
       }),
   },
+  // judgement.ts
+  { name: "createRound", expect: COORDINATOR, call: (w, k) => createRound(w.db, w.actor(k), w.p.id, { selection: "any", sampleSize: 2, seed: 1, sources: ["annotators"] }), check: noOtherProject },
+  {
+    name: "myRounds",
+    expect: "401 ok ok ok ok 403",
+    call: (w, k) => withRound(w, () => myRounds(w.db, w.actor(k))),
+    check: (r, _w, k) => expect((r as { project: string }[]).map((x) => x.project)).toEqual(k === "annotator" ? ["p"] : []),
+  },
+  { name: "listRounds", expect: COORDINATOR, call: (w, k) => withRound(w, () => listRounds(w.db, w.actor(k), w.p.id)), check: noOtherProject },
+  { name: "roundInfo", expect: COORDINATOR, call: (w, k) => withRound(w, (id) => roundInfo(w.db, w.actor(k), id)) },
+  { name: "setJudges", expect: COORDINATOR, call: (w, k) => withRound(w, (id) => setJudges(w.db, w.actor(k), id, [w.ann.userId])) },
+  { name: "roundResults", expect: COORDINATOR, call: (w, k) => withRound(w, (id) => roundResults(w.db, w.actor(k), id)), check: noOtherProject },
+  { name: "extendedGold", expect: COORDINATOR, call: (w, k) => withRound(w, (id) => extendedGold(w.db, w.actor(k), id)), check: noOtherProject },
+  { name: "swordsExport", expect: COORDINATOR, call: (w, k) => withRound(w, (id) => swordsExport(w.db, w.actor(k), id)), check: noOtherProject },
+  {
+    name: "nextJudgeItem",
+    expect: JUDGE,
+    call: (w, k) => withRound(w, (id) => nextJudgeItem(w.db, w.actor(k), id)),
+    check: (r) => {
+      noOtherProject(r);
+      expect(JSON.stringify(r)).not.toContain("annotators");
+    },
+  },
+  {
+    name: "saveLabel",
+    expect: JUDGE,
+    call: (w, k) =>
+      withRound(w, (id) => {
+        const cand = w.db.$client.prepare("select c.id from judgement_candidates c join judgement_items i on i.id = c.item_id where i.round_id = ? limit 1").get(id) as { id: number };
+        return saveLabel(w.db, w.actor(k), id, cand.id, "good");
+      }),
+  },
 ];
+
+/**
+ * Call `fn` with a judgement round in p (made by the CLI, the annotator its judge, own items
+ * allowed). When the call is refused the round is removed again.
+ */
+function withRound<T>(w: World, fn: (roundId: number) => T): T {
+  const id = createRound(w.db, SYSTEM, w.p.id, { selection: "any", sampleSize: 2, seed: 1, sources: ["annotators"], allowOwnItems: true }).id;
+  setJudges(w.db, SYSTEM, id, [w.ann.userId]);
+  try {
+    return fn(id);
+  } catch (e) {
+    w.db.$client.prepare("delete from judgement_labels").run();
+    w.db.$client.prepare("delete from judgement_judges").run();
+    w.db.$client.prepare("delete from judgement_candidates").run();
+    w.db.$client.prepare("delete from judgement_items").run();
+    w.db.$client.prepare("delete from judgement_rounds").run();
+    w.db.$client.prepare("delete from sqlite_sequence where name like 'judgement_%'").run();
+    throw e;
+  }
+}
 
 describe("data access layer × actor", () => {
   for (const c of CALLS) {

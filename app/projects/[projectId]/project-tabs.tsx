@@ -12,6 +12,7 @@ const TABS = [
   { href: "/scoring", label: "Scoring" },
   { href: "/training", label: "Training" },
   { href: "/datasets", label: "Datasets" },
+  { href: "/judgement", label: "Judgement" },
 ];
 
 /** The coordinator's sections of one project. */

@@ -1,0 +1,85 @@
+"use client";
+import { useActionState } from "react";
+import { type RoundFormState, createRoundAction } from "./actions";
+
+export function CreateRoundForm({ projectId, members, runs }: { projectId: number; members: { id: number; name: string }[]; runs: { id: number; name: string; type: string }[] }) {
+  const [state, action, pending] = useActionState<RoundFormState, FormData>(createRoundAction.bind(null, projectId), null);
+  return (
+    <form action={action} className="panel" aria-label="New judgement round">
+      <h2>New round</h2>
+      <div className="field">
+        <label htmlFor="jr-name">Name</label>
+        <input id="jr-name" name="name" defaultValue="Post hoc" />
+      </div>
+      <fieldset>
+        <legend>Items</legend>
+        <label>
+          <input type="radio" name="selection" value="posthoc" defaultChecked /> §5.1 preset: more than two single-word substitutes, no NAME, target not in a majority multiword
+        </label>
+        <label>
+          <input type="radio" name="selection" value="any" /> Any instance with a substitute
+        </label>
+        <div className="field">
+          <label htmlFor="jr-size">Sample size</label>
+          <input id="jr-size" name="sampleSize" type="number" min={1} defaultValue={100} />
+        </div>
+        <div className="field">
+          <label htmlFor="jr-seed">Seed</label>
+          <input id="jr-seed" name="seed" type="number" min={0} defaultValue={1} />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Candidate sources</legend>
+        <label>
+          <input type="checkbox" name="source" value="annotators" defaultChecked /> The annotators&apos; substitutes
+        </label>
+        <label>
+          <input type="checkbox" name="source" value="wordnet" /> WordNet baseline (oot)
+        </label>
+        {runs.map((r) => (
+          <label key={r.id}>
+            <input type="checkbox" name="source" value={`run:${r.id}`} /> Run: {r.name} ({r.type})
+          </label>
+        ))}
+        <label>
+          <input type="checkbox" name="controls" value="on" /> Add control candidates (the target itself, a word from another item)
+        </label>
+      </fieldset>
+      <fieldset>
+        <legend>Judging</legend>
+        <div className="field">
+          <label htmlFor="jr-scheme">Labels</label>
+          <select id="jr-scheme" name="scheme" defaultValue="good-reasonable-bad">
+            <option value="good-reasonable-bad">good / reasonable / bad</option>
+            <option value="good-bad-abstain">good / bad / abstain</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="jr-judges">Judges per candidate</label>
+          <input id="jr-judges" name="judgesPerCandidate" type="number" min={1} defaultValue={3} />
+        </div>
+        <div className="field">
+          <label htmlFor="jr-cap">Escalation cap (more judges when any says good)</label>
+          <input id="jr-cap" name="escalationCap" type="number" min={1} defaultValue={3} />
+        </div>
+        <label>
+          <input type="checkbox" name="allowOwnItems" value="on" /> Judges may judge items they annotated
+        </label>
+        <p className="small muted">Judges</p>
+        {members.map((m) => (
+          <label key={m.id}>
+            <input type="checkbox" name="judge" value={m.id} /> {m.name}
+          </label>
+        ))}
+      </fieldset>
+      <button type="submit" disabled={pending}>
+        Create round
+      </button>
+      {state && (
+        <p role={state.ok ? "status" : "alert"} className={state.ok ? "notice" : "field-error"}>
+          {state.message}
+        </p>
+      )}
+    </form>
+  );
+}

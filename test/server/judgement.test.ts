@@ -1,0 +1,152 @@
+/**
+ * Judgement rounds (lib/server/judgement.ts): a §5.1 round over a small project, judges who
+ * label in their own order, verdicts and Table 8 from those labels, the extended gold and
+ * the SWORDS export.
+ */
+import { describe, expect, it } from "vitest";
+import { table8, verdict } from "../../lib/lexsub/judgement";
+import { importLexeltXml } from "../../lib/server/corpus";
+import { AuthError, InputError } from "../../lib/server/errors";
+import { createRound, extendedGold, nextJudgeItem, roundResults, saveLabel, setJudges, swordsExport } from "../../lib/server/judgement";
+import { saveResponse } from "../../lib/server/responses";
+import { uploadRun } from "../../lib/server/scoring";
+import { addMember } from "../../lib/server/users";
+import { actorFor, projectFixture } from "../support/db";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const XML = `<?xml version="1.0"?>
+<corpus lang="english">
+<lexelt item="bright.a">
+<instance id="1"><context>a <head>bright</head> child in the class</context></instance>
+<instance id="2"><context>the <head>bright</head> lamp over the door</context></instance>
+<instance id="3"><context>Bright Street is <head>bright</head> today</context></instance>
+</lexelt>
+</corpus>
+`;
+
+function fixture() {
+  const f = projectFixture();
+  importLexeltXml(f.db, f.coord, f.project.id, { fileName: "b.xml", bytes: enc(XML) });
+  const refs = Object.fromEntries(
+    (f.db.$client.prepare("select id, instance_id as iid from instances").all() as { id: number; iid: string }[]).map((r) => [r.iid, r.id]),
+  );
+  const anns = [f.ann, actorFor(f.db, "ann2", "annotator"), actorFor(f.db, "ann3", "annotator")];
+  addMember(f.db, f.coord, f.project.id, "ann2");
+  addMember(f.db, f.coord, f.project.id, "ann3");
+  const judges = ["j1", "j2", "j3"].map((n) => {
+    const j = actorFor(f.db, n, "annotator");
+    addMember(f.db, f.coord, f.project.id, n);
+    return j;
+  });
+  const say = (k: number, id: string, substitutes: string[]) =>
+    saveResponse(f.db, anns[k], f.project.id, refs[id], { kind: "substitutes", substitutes, multiword: false, phrase: "" }, { expectedRevision: 0 });
+  // 1 passes §5.1 (clever, smart, able); 2 has two single words only; 3 has a NAME
+  say(0, "1", ["clever", "smart"]);
+  say(1, "1", ["clever"]);
+  say(2, "1", ["able"]);
+  say(0, "2", ["shining", "full of light"]);
+  say(1, "2", ["lit"]);
+  say(0, "3", ["sunny", "clear", "light"]);
+  saveResponse(f.db, anns[1], f.project.id, refs["3"], { kind: "NAME", substitutes: [], multiword: false, phrase: "" }, { expectedRevision: 0 });
+  return { ...f, anns, judges };
+}
+
+describe("judgement rounds", () => {
+  it("samples the §5.1 items, pools candidates with controls, and nobody but judges may label", () => {
+    const f = fixture();
+    const round = createRound(f.db, f.coord, f.project.id, { name: "post hoc", sampleSize: 10, seed: 5, sources: ["annotators"], controls: true });
+    expect(round.items).toBe(1);
+    const res = roundResults(f.db, f.coord, round.id);
+    expect(res.candidates.map((c) => [c.text, c.sources])).toEqual([
+      ["clever", ["annotators"]],
+      ["smart", ["annotators"]],
+      ["able", ["annotators"]],
+      ["bright", ["control:target"]],
+    ]);
+    expect(() => nextJudgeItem(f.db, f.judges[0], round.id)).toThrow(AuthError);
+    expect(() => setJudges(f.db, f.judges[0], round.id, [f.judges[0].userId])).toThrow(AuthError);
+    expect(() => createRound(f.db, f.coord, f.project.id, { sampleSize: 0 })).toThrow(InputError);
+  });
+
+  it("judges label in their own order, never see sources; results follow the labels given", () => {
+    const f = fixture();
+    const round = createRound(f.db, f.coord, f.project.id, { sampleSize: 10, seed: 5, sources: ["annotators"] });
+    setJudges(f.db, f.coord, round.id, f.judges.map((j) => j.userId));
+    const given: Record<string, string[]> = {};
+    const plan: Record<string, string[]> = { clever: ["good", "good", "bad"], smart: ["good", "reasonable", "bad"], able: ["bad", "bad", "reasonable"] };
+    f.judges.forEach((j, k) => {
+      const item = nextJudgeItem(f.db, j, round.id)!;
+      expect(item.head).toBe("bright");
+      expect(JSON.stringify(item)).not.toContain("annotators");
+      expect(item.candidates.map((c) => c.text).sort()).toEqual(["able", "clever", "smart"]);
+      for (const c of item.candidates) {
+        saveLabel(f.db, j, round.id, c.id, plan[c.text][k]);
+        (given[c.text] ??= []).push(plan[c.text][k]);
+      }
+      expect(nextJudgeItem(f.db, j, round.id)).toBeNull();
+    });
+    expect(() => saveLabel(f.db, f.judges[0], round.id, 1, "great")).toThrow(InputError);
+    const res = roundResults(f.db, f.coord, round.id);
+    const expected = table8(Object.entries(given).map(([, ls]) => ({ sources: ["annotators"], verdict: verdict(ls as never) })));
+    expect(res.table8).toEqual(expected);
+    expect(res.table8[0]).toMatchObject({ total: 3, good: { count: 1 }, reasonable: { count: 1 }, bad: { count: 1 } });
+    expect(res.alpha.nominal).not.toBeNull();
+    // the extended gold adds nothing new here (clever is already there) but keeps the line
+    expect(extendedGold(f.db, f.coord, round.id)).toContain("bright.a 1 :: clever 2;");
+    const swords = swordsExport(f.db, f.coord, round.id);
+    expect(Object.keys(swords.contexts)).toHaveLength(1);
+    const target = Object.values(swords.targets)[0];
+    expect(target).toMatchObject({ target: "bright", offset: 2, pos: "ADJ" });
+    const clever = Object.entries(swords.substitutes).find(([, s]) => s.substitute === "clever")![0];
+    expect(swords.substitute_labels[clever]).toEqual(["TRUE", "TRUE", "FALSE"]);
+  });
+
+  it("escalates a candidate any judge called good up to the cap, and keeps annotators off their own items", () => {
+    const f = fixture();
+    const round = createRound(f.db, f.coord, f.project.id, { sampleSize: 10, seed: 1, sources: ["annotators"], judgesPerCandidate: 1, escalationCap: 2 });
+    setJudges(f.db, f.coord, round.id, [f.judges[0].userId, f.judges[1].userId, f.anns[0].userId]);
+    expect(nextJudgeItem(f.db, f.anns[0], round.id)).toBeNull(); // annotated instance 1 itself
+    const first = nextJudgeItem(f.db, f.judges[0], round.id)!;
+    for (const c of first.candidates) saveLabel(f.db, f.judges[0], round.id, c.id, c.text === "clever" ? "good" : "bad");
+    const second = nextJudgeItem(f.db, f.judges[1], round.id)!;
+    expect(second.candidates.map((c) => c.text)).toEqual(["clever"]);
+  });
+
+  it("pools a stored run with the annotators (both tags kept); the extended gold gains what judges called good", () => {
+    const f = fixture();
+    const run = uploadRun(f.db, f.coord, f.project.id, { fileName: "sysA.best", text: "bright.a 1 :: smart\nbright.a 2 :: vivid\n", type: "best", name: "sysA" }).run;
+    uploadRun(f.db, f.coord, f.project.id, { fileName: "sysA.oot", text: "bright.a 1 ::: brainy;smart;clever\n", type: "oot", name: "sysB" });
+    const runs = f.db.$client.prepare("select id, name from system_runs").all() as { id: number; name: string }[];
+    const round = createRound(f.db, f.coord, f.project.id, {
+      sampleSize: 5,
+      seed: 2,
+      sources: ["annotators", ...runs.map((r) => `run:${r.id}`)],
+      judges: f.judges.map((j) => j.userId),
+    });
+    expect(run.name).toBe("sysA");
+    const res = roundResults(f.db, f.coord, round.id);
+    expect(Object.fromEntries(res.candidates.map((c) => [c.text, c.sources]))).toEqual({
+      clever: ["annotators", "run:sysB"],
+      smart: ["annotators", "run:sysA", "run:sysB"],
+      able: ["annotators"],
+      brainy: ["run:sysB"],
+    });
+    for (const j of f.judges) {
+      const item = nextJudgeItem(f.db, j, round.id)!;
+      for (const c of item.candidates) saveLabel(f.db, j, round.id, c.id, c.text === "brainy" ? "good" : "bad");
+    }
+    const rows = roundResults(f.db, f.coord, round.id).table8;
+    expect(rows.find((r) => r.source === "run:sysB")).toMatchObject({ total: 3, good: { count: 1 }, bad: { count: 2 } });
+    expect(rows.find((r) => r.source === "annotators")).toMatchObject({ total: 3, good: { count: 0 }, bad: { count: 3 } });
+    expect(extendedGold(f.db, f.coord, round.id).split("\n")[0]).toBe("bright.a 1 :: brainy 3;clever 2;able 1;smart 1;");
+  });
+
+  it("takes the WordNet baseline's oot candidates as a source", () => {
+    const f = fixture();
+    const round = createRound(f.db, f.coord, f.project.id, { selection: "any", sampleSize: 5, seed: 3, sources: ["wordnet"] });
+    const res = roundResults(f.db, f.coord, round.id);
+    expect(res.candidates.length).toBeGreaterThan(0);
+    for (const c of res.candidates) expect(c.sources).toEqual(["wordnet"]);
+    expect(res.candidates.map((c) => c.text)).not.toContain("bright");
+  });
+});
