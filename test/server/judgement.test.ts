@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { table8, verdict } from "../../lib/lexsub/judgement";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { AuthError, InputError } from "../../lib/server/errors";
+import { exportDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
 import { createRound, extendedGold, nextJudgeItem, roundResults, saveLabel, setJudges, swordsExport } from "../../lib/server/judgement";
 import { saveResponse } from "../../lib/server/responses";
 import { uploadRun } from "../../lib/server/scoring";
@@ -148,5 +149,33 @@ describe("judgement rounds", () => {
     expect(res.candidates.length).toBeGreaterThan(0);
     for (const c of res.candidates) expect(c.sources).toEqual(["wordnet"]);
     expect(res.candidates.map((c) => c.text)).not.toContain("bright");
+  });
+
+  it("the round's SWORDS export round-trips through the SWORDS import: every target, substitute and label count kept", () => {
+    const f = fixture();
+    const round = createRound(f.db, f.coord, f.project.id, { sampleSize: 10, seed: 5, sources: ["annotators"], controls: true, judges: f.judges.map((j) => j.userId) });
+    const labels = ["good", "reasonable", "bad"] as const;
+    f.judges.forEach((j, k) => {
+      const item = nextJudgeItem(f.db, j, round.id)!;
+      item.candidates.forEach((c, i) => saveLabel(f.db, j, round.id, c.id, labels[(i + k) % 3]));
+    });
+    const exported = swordsExport(f.db, f.coord, round.id);
+    const report = importDatasetAsNewProject(f.db, f.coord, "judged", { format: "swords", fileName: "round.swords.json", bytes: enc(JSON.stringify(exported)) });
+    expect(report).toBeTruthy();
+    const pid = (f.db.$client.prepare("select id from projects where name = 'judged'").get() as { id: number }).id;
+    const back = JSON.parse(exportDataset(f.db, f.coord, pid, "swords").text) as typeof exported;
+    // By content: the context text, the target and offset, each substitute with its labels in order.
+    const view = (d: typeof exported) =>
+      Object.entries(d.substitutes)
+        .map(([sid, s]) => {
+          const t = d.targets[s.target_id];
+          return JSON.stringify([d.contexts[t.context_id].context, t.target, t.offset, s.substitute, d.substitute_labels[sid]]);
+        })
+        .sort();
+    expect(view(back)).toEqual(view(exported));
+    expect(view(exported)).toHaveLength(roundResults(f.db, f.coord, round.id).candidates.length);
+    // Each label count survives: TRUE for good, FALSE for bad, UNSURE for reasonable.
+    const labelCounts = (d: typeof exported) => Object.values(d.substitute_labels).flat().sort().join(",");
+    expect(labelCounts(back)).toBe(labelCounts(exported));
   });
 });
