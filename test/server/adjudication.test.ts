@@ -17,42 +17,11 @@ import { importResponses, listProjectResponses } from "../../lib/server/response
 import { addMember } from "../../lib/server/users";
 import { projectVersion } from "../../lib/server/version";
 import { actorFor, projectFixture } from "../support/db";
+import { calmProject, calmTsv, calmXml } from "../support/calm-fixture";
 
-const xml = `<?xml version="1.0"?>
-<corpus lang="english">
-<lexelt item="calm.a">
-<instance id="c1"><context>a <head>calm</head> sea at dawn</context></instance>
-<instance id="c2"><context>the <head>Calm</head> Hotel</context></instance>
-</lexelt>
-<lexelt item="hop.v">
-<instance id="h1"><context>the birds <head>hop</head> about the lawn</context></instance>
-</lexelt>
-</corpus>
-`;
-
-const tsv = [
-  "annotator\tlexelt\tinstance\tanswer\tmultiword",
-  "ann\tcalm.a\tc1\tstill;peaceful\t",
-  "bea\tcalm.a\tc1\tstill;tranquil\t",
-  "cat\tcalm.a\tc1\tserene\t",
-  "ann\tcalm.a\tc2\tNAME\t",
-  "bea\tcalm.a\tc2\tNAME\t",
-  "cat\tcalm.a\tc2\tNIL\t",
-  "ann\thop.v\th1\tjumps;skip\thop about",
-  "bea\thop.v\th1\tjump\thop about",
-  "cat\thop.v\th1\tskip\t",
-].join("\n");
-
-function setup() {
-  const f = projectFixture();
-  importLexeltXml(f.db, f.coord, f.project.id, { fileName: "c.xml", bytes: new TextEncoder().encode(xml) });
-  for (const n of ["bea", "cat"]) {
-    actorFor(f.db, n, "annotator");
-    addMember(f.db, f.coord, f.project.id, n);
-  }
-  importResponses(f.db, f.coord, f.project.id, { fileName: "r.tsv", text: tsv });
-  return f;
-}
+const xml = calmXml;
+const tsv = calmTsv;
+const setup = calmProject;
 
 const ORIGINAL = {
   c1: "calm.a c1 :: still 2;peaceful 1;serene 1;tranquil 1;",

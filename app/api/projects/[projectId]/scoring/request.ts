@@ -7,7 +7,9 @@ import "server-only";
 import type { Db } from "@/db/client";
 import type { Actor } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
-import { FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
+import { getActor } from "@/lib/auth/session";
+import { getDb } from "@/lib/db";
+import { assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
 import { decodeUpload, type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
 
@@ -66,4 +68,20 @@ export function fileNameOf(s: string): string {
 /** A download, sent in slices (a verbose report of a large run is tens of MB). */
 export function attachment(body: string, fileName: string, type: string): Response {
   return streamedResponse(stringSlices(body), { "Content-Type": `${type}; charset=utf-8`, "Content-Disposition": `attachment; filename="${fileName}"` });
+}
+
+/**
+ * A multipart POST of up to `files` uploads to a Scoring route: refused cross-site,
+ * the actor checked as the project's coordinator before the body is sized or read,
+ * then the form. A Response when the body is too big.
+ */
+export async function coordinatorUpload(req: Request, ctx: Ctx, files: number): Promise<{ db: Db; actor: Actor; projectId: number; form: FormData } | Response> {
+  assertSameOrigin(req);
+  const actor = await getActor();
+  const projectId = idOf((await ctx.params).projectId, "project");
+  const db = getDb();
+  listRuns(db, actor, projectId);
+  const big = tooBig(req, files);
+  if (big) return big;
+  return { db, actor, projectId, form: await limitedForm(req, files) };
 }

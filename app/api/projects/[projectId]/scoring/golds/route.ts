@@ -1,8 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
+import { errorResponse } from "@/lib/server/http";
 import { listGolds, storeGold } from "@/lib/server/scoring";
-import { type Ctx, formFile, idOf, limitedForm, tooBig } from "../request";
+import { type Ctx, coordinatorUpload, formFile, idOf } from "../request";
 
 export const dynamic = "force-dynamic";
 
@@ -19,15 +19,9 @@ export async function GET(_req: Request, ctx: Ctx) {
 /** Store uploaded gold / mwgold files with the project: multipart "gold", "mwgold" (at least one) and optional "name". */
 export async function POST(req: Request, ctx: Ctx) {
   try {
-    assertSameOrigin(req);
-    const actor = await getActor();
-    const projectId = idOf((await ctx.params).projectId, "project");
-    const db = getDb();
-    // Authorize before reading the body.
-    listGolds(db, actor, projectId);
-    const big = tooBig(req, 2);
-    if (big) return big;
-    const form = await limitedForm(req, 2);
+    const up = await coordinatorUpload(req, ctx, 2);
+    if (up instanceof Response) return up;
+    const { db, actor, projectId, form } = up;
     const gold = storeGold(db, actor, projectId, {
       name: String(form.get("name") ?? ""),
       gold: await formFile(form, "gold"),

@@ -1,9 +1,9 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { InputError } from "@/lib/server/errors";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
+import { errorResponse } from "@/lib/server/http";
 import { listRuns, uploadRun } from "@/lib/server/scoring";
-import { type Ctx, idOf, limitedForm, tooBig } from "../request";
+import { type Ctx, coordinatorUpload, idOf } from "../request";
 
 export const dynamic = "force-dynamic";
 
@@ -20,15 +20,9 @@ export async function GET(_req: Request, ctx: Ctx) {
 /** Store a system file as a run: multipart "file", optional "type" (best|oot|mw|auto), "name" and "gold" (a stored gold id; absent for the project's own). */
 export async function POST(req: Request, ctx: Ctx) {
   try {
-    assertSameOrigin(req);
-    const actor = await getActor();
-    const projectId = idOf((await ctx.params).projectId, "project");
-    const db = getDb();
-    // Authorize before reading the body.
-    listRuns(db, actor, projectId);
-    const big = tooBig(req, 1);
-    if (big) return big;
-    const form = await limitedForm(req, 1);
+    const up = await coordinatorUpload(req, ctx, 1);
+    if (up instanceof Response) return up;
+    const { db, actor, projectId, form } = up;
     const file = form.get("file");
     if (!(file instanceof File) || file.name === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
     const r = uploadRun(db, actor, projectId, {
