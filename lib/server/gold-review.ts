@@ -6,6 +6,8 @@
  * Coordinators of the project only; decisions are recorded by lib/server/gold.ts.
  */
 import "server-only";
+import { InputError } from "./errors";
+import { FLAG_KINDS, type FlagKind, flaggedInstanceIds } from "./flags";
 import { csvCell, neutraliseCell } from "../lexsub/formats/spreadsheet";
 import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -81,6 +83,8 @@ export interface InstanceQuery {
    * "filter by flag"): an instance is kept only when this returns true.
    */
   keep?: (instanceId: string) => boolean;
+  /** Only instances an annotator flagged: "any" flag, or one kind (unsure, typo, name, other). */
+  flag?: string;
   /** The lexelt item as loaded (`stand.n`, also after a PoS correction). */
   lexelt?: string;
   /** Only instances without a mode (not in T, or a tie). */
@@ -236,7 +240,16 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
 
   const lq = q.lemmas ?? {};
   const lemmaPage = pageOf(filterLemmaReview(review, lq), lq.page, lq.pageSize ?? LEMMA_PAGE_SIZE);
-  const iq = q.instances ?? {};
+  let iq = q.instances ?? {};
+  if (iq.flag) {
+    // Flags live in their own table (lib/server/flags.ts); the query carries the kind, not a function,
+    // since it crosses into the derivation process.
+    const kind = iq.flag === "any" ? undefined : (FLAG_KINDS as readonly string[]).includes(iq.flag) ? (iq.flag as FlagKind) : null;
+    if (kind === null) throw new InputError(`Unknown flag "${iq.flag.slice(0, 40)}": any, ${FLAG_KINDS.join(", ")}.`, { flag: "Unknown flag." });
+    const flagged = new Set(flaggedInstanceIds(db, actor, projectId, kind));
+    const keep = iq.keep;
+    iq = { ...iq, keep: (id) => flagged.has(id) && (!keep || keep(id)) };
+  }
   const filtered = filterGoldItems(result.items, iq, { answeredBy, reviewed });
   const ordered = iq.order === "agreement" ? byDisagreement(filtered) : filtered.map((item) => ({ item, pairwise: undefined as number | null | undefined }));
   const kept = ordered.map((o) => o.item);

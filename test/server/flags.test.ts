@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
 import { flaggedInstanceIds, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag } from "../../lib/server/flags";
+import { goldPageData } from "../../lib/server/gold-review";
 import { exportResponses, importResponses } from "../../lib/server/response-import";
 import { annotatorProjects, type ResponseInput, saveResponse, workspace } from "../../lib/server/responses";
 import { setAssignments } from "../../lib/server/assignments";
@@ -176,5 +177,19 @@ describe("returning an instance to its annotator", () => {
     expect(() => returnInstance(f.db, f.coord, f.project.id, { instanceId: "zz", annotator: "ann", comment: "why?" })).toThrow(NotFoundError);
     expect(() => returnInstance(f.db, f.ann, f.project.id, { instanceId: "c1", annotator: "ann", comment: "why?" })).toThrow(AuthError);
     expect(f.count("returned_items")).toBe(0);
+  });
+
+  it("the Gold tab's review queue filters by flag: any flag, or one kind", () => {
+    const f = fixture();
+    saveFlag(f.db, f.ann, f.project.id, f.refs.c2, { flag: "typo", note: "" });
+    saveFlag(f.db, f.ann2, f.project.id, f.refs.s1, { flag: "unsure", note: "which sense?" });
+    saveFlag(f.db, f.ann2, f.project.id, f.refs.c3, { flag: null, note: "a note, no flag" });
+    const ids = (flag: string) => goldPageData(f.db, f.coord, f.project.id, { instances: { flag, pageSize: 50 } }).instancePage.rows.map((r) => r.item.instanceId);
+    expect(ids("any")).toEqual(["c2", "s1"]);
+    expect(ids("typo")).toEqual(["c2"]);
+    expect(ids("unsure")).toEqual(["s1"]);
+    expect(ids("name")).toEqual([]);
+    expect(ids("")).toEqual(["c1", "c2", "c3", "s1", "s2"]);
+    expect(() => ids("loud")).toThrow(InputError);
   });
 });

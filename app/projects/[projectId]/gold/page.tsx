@@ -48,6 +48,8 @@ interface InstanceParams {
   annotator: string;
   reviewed: "yes" | "no" | "";
   order: InstanceOrder;
+  /** "" (no filter), "any", or a flag kind. */
+  flag: string;
 }
 
 function one(v: string | string[] | undefined): string {
@@ -88,6 +90,7 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
     annotator: one(sp.annotator),
     reviewed: reviewedParam === "yes" || reviewedParam === "no" ? reviewedParam : queue && reviewedParam !== "any" ? "no" : "",
     order: one(sp.order) === "agreement" || (queue && one(sp.order) !== "corpus") ? "agreement" : "corpus",
+    flag: one(sp.flag),
     page: one(sp.ip),
     instance: one(sp.instance),
   };
@@ -374,6 +377,7 @@ function InstanceView({
       // The queue's defaults (unreviewed, by agreement) stay implicit; other choices are written out.
       reviewed: queue ? (q.reviewed === "no" ? undefined : q.reviewed || "any") : q.reviewed,
       order: queue ? (q.order === "agreement" ? undefined : q.order) : q.order === "agreement" ? q.order : undefined,
+      flag: q.flag || undefined,
       ip: p > 1 ? p : undefined,
     });
   return (
@@ -429,6 +433,17 @@ function InstanceView({
               <option value={queue ? "any" : ""}>Either</option>
               <option value="no">Not reviewed</option>
               <option value="yes">Reviewed</option>
+            </select>
+          </div>
+          <div className={styles.filterField}>
+            <label htmlFor="inst-flag">Flag</label>
+            <select id="inst-flag" name="flag" defaultValue={q.flag}>
+              <option value="">Any or none</option>
+              <option value="any">Flagged</option>
+              <option value="unsure">Flagged: unsure</option>
+              <option value="typo">Flagged: typo in the sentence</option>
+              <option value="name">Flagged: part of a name?</option>
+              <option value="other">Flagged: other</option>
             </select>
           </div>
           <div className={styles.filterField}>
