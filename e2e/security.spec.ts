@@ -135,10 +135,10 @@ const PAGES: PageCase[] = [
   { path: () => `/projects/${sealed}/scoring`, expect: COORDINATOR_PAGE, route: "/projects/[projectId]/scoring/page" },
   { path: () => "/annotate", expect: "signin 200 200 200 200" },
   // Members resume at their first open instance; non-members see the same notice as for no project.
-  { path: () => `/annotate/${sealed}`, expect: "signin refused to:/annotate/{S}/{R} refused to:/annotate/{S}/{R}" },
-  { path: () => `/annotate/${sealed}/${firstRef}`, expect: "signin refused 200 refused 200", shows: "zebrafinch" },
+  { path: () => `/annotate/${sealed}`, expect: "signin 404 to:/annotate/{S}/{R} 404 to:/annotate/{S}/{R}" },
+  { path: () => `/annotate/${sealed}/${firstRef}`, expect: "signin 404 200 404 200", shows: "zebrafinch" },
   { path: () => `/projects/999999`, expect: "signin to:/annotate to:/annotate 404 404" },
-  { path: () => `/annotate/999999`, expect: "signin refused refused refused refused" },
+  { path: () => `/annotate/999999`, expect: "signin 404 404 404 404" },
 ];
 
 test("pages × actor: each outcome as designed, and nothing of the project for those refused", async () => {

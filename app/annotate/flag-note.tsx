@@ -107,7 +107,7 @@ export function FlagNoteField({
             Save flag &amp; note only
           </button>
         )}
-        <span role="status" aria-live="polite" className={`small ${status ? (status.ok ? s.ok : s.error) : ""}`}>
+        <span aria-live="polite" className={`small ${status ? (status.ok ? s.ok : s.error) : ""}`}>
           {busy ? "Saving…" : (status?.text ?? (changed ? "Saved with your answer, or on its own." : ""))}
           {status?.text === SIGN_IN_FIRST && (
             <>
