@@ -32,10 +32,10 @@ function newestMtime(paths: string[]): number {
   return newest;
 }
 
-/** Build into distDir unless its build is newer than app/, lib/, db/, drizzle/ and the config. Returns whether it built. */
+/** Build into distDir unless its build is newer than app/, lib/, db/, drizzle/, proxy.ts, instrumentation.ts and the config. Returns whether it built. */
 export function buildIfNeeded(distDir: string, force = false, log: (s: string) => void = console.log): boolean {
   const buildId = path.join(ROOT, distDir, "BUILD_ID");
-  const sources = ["app", "lib", "db", "drizzle", "next.config.ts", "package-lock.json"].map((p) => path.join(ROOT, p));
+  const sources = ["app", "lib", "db", "drizzle", "next.config.ts", "proxy.ts", "instrumentation.ts", "package-lock.json"].map((p) => path.join(ROOT, p));
   const built = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   if (!force && built > 0 && built >= newestMtime(sources)) {
     log(`using the build in ${distDir} (newer than the sources)`);
