@@ -302,7 +302,7 @@ export const goldReviewLog = sqliteTable(
     projectId: integer("project_id")
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["lemma", "exclusion", "pos", "strike", "correct", "strike-response", "undo", "reviewed"] }).notNull(),
+    kind: text("kind", { enum: ["lemma", "exclusion", "pos", "strike", "correct", "strike-response", "undo", "reviewed", "return"] }).notNull(),
     /** The form (lemma) or the instance id (exclusion, pos). */
     target: text("target").notNull(),
     /** The new value: the lemma and decision as JSON, the reason, the PoS; null = reverted. */

@@ -186,7 +186,8 @@ test("training, an attention check, a flag, a strike and a return: the exported 
   expect(gold.find((l) => l.startsWith("glad.a g3 ")), "g3's mode first").toMatch(/^glad\.a g3 :: cheerful 2;content 1;$/);
   expect(gold.find((l) => l.startsWith("glad.a g4 ")), "g4's mode first").toMatch(/^glad\.a g4 :: pleased 2;delighted 1;$/);
 
-  // The review log holds the strike, by the coordinator.
+  // The review log holds both decisions: the strike and the return with its comment.
   await coord.goto(`/projects/${pid}/gold?view=log`);
   await expect(coord.getByRole("main")).toContainText("merry");
+  await expect(coord.getByRole("main")).toContainText("Jolly is too strong: think of a happy shout.");
 });

@@ -398,6 +398,16 @@ export function returnInstance(db: Db, actor: Actor, projectId: number, input: u
         by,
         now,
       );
+      // The coordinator's decision goes in the review log too, beside the adjudications.
+      run(
+        db,
+        "insert into gold_review_log (project_id, kind, target, value, user_id, at) values (?, 'return', ?, ?, ?, ?)",
+        p.id,
+        instanceId,
+        JSON.stringify({ annotator, comment }),
+        by,
+        now,
+      );
     },
     { behavior: "immediate" },
   );

@@ -433,6 +433,14 @@ export function describeReviewLog(e: ReviewLogEntry): ReviewLogRow {
       row.decision = e.value === null ? "un-marked reviewed" : "reviewed";
       row.value = "";
       break;
+    case "return": {
+      const v = json() ?? {};
+      row.decision = "returned with a comment";
+      row.value = "";
+      row.annotator = v.annotator ?? "";
+      row.reason = v.comment ?? "";
+      break;
+    }
     case "strike":
     case "correct":
     case "strike-response":

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
 import { flaggedInstanceIds, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag } from "../../lib/server/flags";
-import { goldPageData } from "../../lib/server/gold-review";
+import { goldPageData, goldReviewCsv, reviewLogPage } from "../../lib/server/gold-review";
 import { exportResponses, importResponses } from "../../lib/server/response-import";
 import { annotatorProjects, type ResponseInput, saveResponse, workspace } from "../../lib/server/responses";
 import { setAssignments } from "../../lib/server/assignments";
@@ -191,5 +191,14 @@ describe("returning an instance to its annotator", () => {
     expect(ids("name")).toEqual([]);
     expect(ids("")).toEqual(["c1", "c2", "c3", "s1", "s2"]);
     expect(() => ids("loud")).toThrow(InputError);
+  });
+
+  it("a return is a decision in the review log, with its annotator and comment", () => {
+    const f = fixture();
+    saveResponse(f.db, f.ann, f.project.id, f.refs.c1, subs("still"), { expectedRevision: 0 });
+    returnInstance(f.db, f.coord, f.project.id, { instanceId: "c1", annotator: "ann", comment: "think of the sea" });
+    const log = reviewLogPage(f.db, f.coord, f.project.id, 1).rows;
+    expect(log[0]).toMatchObject({ kind: "return", target: "c1", decision: "returned with a comment", annotator: "ann", reason: "think of the sea", by: "coord" });
+    expect(goldReviewCsv(f.db, f.coord, f.project.id)).toContain("return,c1,returned with a comment,,ann,,think of the sea");
   });
 });

@@ -682,6 +682,7 @@ const KIND_WORDS: Record<ReviewLogRow["kind"], string> = {
   "strike-response": "adjudication",
   undo: "adjudication",
   reviewed: "review mark",
+  return: "return",
 };
 
 function describeLog(e: ReviewLogRow): { what: string; detail: string } {
@@ -689,6 +690,7 @@ function describeLog(e: ReviewLogRow): { what: string; detail: string } {
   if (e.kind === "exclusion") return { what: e.decision, detail: e.value };
   if (e.kind === "pos") return { what: e.decision === "undone" ? "PoS as loaded" : "PoS corrected", detail: e.value };
   if (e.kind === "reviewed") return { what: e.decision, detail: "" };
+  if (e.kind === "return") return { what: e.decision, detail: `${e.annotator}: “${e.reason}”` };
   const sub = e.substitute ? `“${e.substitute}”${e.value ? ` → “${e.value}”` : ""}` : "whole response";
   return { what: e.decision, detail: `${e.annotator}: ${sub}${e.reason ? ` — ${e.reason}` : ""}` };
 }
