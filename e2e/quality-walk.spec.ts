@@ -130,7 +130,8 @@ test("training, an attention check, a flag, a strike and a return: the exported 
     }
     await sub(ann, 1).focus();
     await ann.keyboard.press("Enter");
-    await expect(ann.getByRole("status").filter({ hasText: `Saved ${id}.` })).toBeVisible();
+    // Saved: the status says so, or after the last instance the page says all is done.
+    await expect(ann.getByRole("status").filter({ hasText: `Saved ${id}.` }).or(ann.getByText("All done."))).toBeVisible();
     // On to the next instance (after the last one the page stays where it is).
     await expect(heading(ann)).not.toContainText(`instance ${id} `, { timeout: 3_000 }).catch(() => undefined);
   }
@@ -154,6 +155,16 @@ test("training, an attention check, a flag, a strike and a return: the exported 
 
   await coord.goto(`/projects/${pid}/gold?view=instances&lexelt=glad.a`);
   const g4 = coord.getByRole("article", { name: "glad.a g4" });
+  // A return sent by mistake is withdrawn (the coordinator's undo): it leaves the annotator's list.
+  await g4.getByText("Return to an annotator…").click();
+  await g4.getByRole("combobox", { name: "Annotator" }).selectOption(WA);
+  await g4.getByRole("textbox", { name: "Comment for them" }).fill("Sent by mistake.");
+  await g4.getByRole("button", { name: "Return with comment" }).click();
+  await expect(g4.getByText(`Returned g4 to ${WA}.`)).toBeVisible();
+  const g4wa = g4.getByRole("table", { name: "Answers for g4" }).getByRole("row", { name: new RegExp(`^${WA}`) });
+  await expect(g4wa).toContainText("returned");
+  await g4wa.getByRole("form", { name: `Withdraw the return of g4 to ${WA}` }).getByRole("button", { name: "Withdraw" }).click();
+  await expect(g4wa).not.toContainText("returned");
   await g4.getByLabel(`Adjudicate merry (${WB})`).click();
   await g4.getByRole("form", { name: `Adjudicate merry of ${WB}` }).getByRole("button", { name: `Strike merry (${WB})` }).click();
   await expect(g4.locator("dd code").first()).toHaveText(/^glad\.a g4 :: /);
@@ -190,4 +201,5 @@ test("training, an attention check, a flag, a strike and a return: the exported 
   await coord.goto(`/projects/${pid}/gold?view=log`);
   await expect(coord.getByRole("main")).toContainText("merry");
   await expect(coord.getByRole("main")).toContainText("Jolly is too strong: think of a happy shout.");
+  await expect(coord.getByRole("main")).toContainText("return withdrawn");
 });

@@ -358,6 +358,45 @@ const returnSchema = z.object({
 });
 
 /**
+ * Withdraw an open return (the coordinator's undo): the item leaves the
+ * annotator's "returned" list, their answer stays as it is, and the review log
+ * says so. Refused when nothing is open for that instance and annotator.
+ */
+export function withdrawReturn(db: Db, actor: Actor, projectId: number, input: { instanceId?: unknown; annotator?: unknown }): { instanceId: string; annotator: string } {
+  const p = requireProject(db, actor, projectId, { coordinator: true });
+  const instanceId = String(input.instanceId ?? "").trim();
+  const annotator = String(input.annotator ?? "").trim();
+  const open = get<{ id: number; comment: string }>(
+    db,
+    `select r.id as id, r.comment as comment from returned_items r
+       join instances i on i.id = r.instance_ref join users u on u.id = r.user_id
+      where r.project_id = ? and i.instance_id = ? and u.name = ? and r.resolved_at is null`,
+    p.id,
+    instanceId,
+    annotator,
+  );
+  if (!open) throw new NotFoundError(`No open return of "${instanceId.slice(0, 60)}" to "${annotator.slice(0, 60)}" in this project.`);
+  const by = actorUserId(requireSignedIn(actor));
+  db.transaction(
+    () => {
+      const now = Date.now();
+      run(db, "update returned_items set resolved_at = ? where id = ? and resolved_at is null", now, open.id);
+      run(
+        db,
+        "insert into gold_review_log (project_id, kind, target, value, user_id, at) values (?, 'return', ?, ?, ?, ?)",
+        p.id,
+        instanceId,
+        JSON.stringify({ annotator, comment: open.comment, withdrawn: true }),
+        by,
+        now,
+      );
+    },
+    { behavior: "immediate" },
+  );
+  return { instanceId, annotator };
+}
+
+/**
  * The project's coordinator returns one annotator's response to an instance with a
  * comment: it comes first in that annotator's workspace, with the comment shown,
  * until they save it again. Returning it again while open replaces nothing: the

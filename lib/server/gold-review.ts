@@ -435,7 +435,7 @@ export function describeReviewLog(e: ReviewLogEntry): ReviewLogRow {
       break;
     case "return": {
       const v = json() ?? {};
-      row.decision = "returned with a comment";
+      row.decision = v.withdrawn ? "return withdrawn" : "returned with a comment";
       row.value = "";
       row.annotator = v.annotator ?? "";
       row.reason = v.comment ?? "";

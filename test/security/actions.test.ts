@@ -48,7 +48,9 @@ const members = await import("../../app/projects/[projectId]/members/actions");
 const { workspaceStepAction, workspaceTargetsAction } = await import("../../app/annotate/actions");
 const gold = await import("../../app/projects/[projectId]/gold/actions");
 const { saveFlagAction } = await import("../../app/annotate/flags/actions");
-const { returnInstanceAction } = await import("../../app/projects/[projectId]/flags/actions");
+const { returnInstanceAction, withdrawReturnAction } = await import("../../app/projects/[projectId]/flags/actions");
+const { returnInstance } = await import("../../lib/server/flags");
+const { SYSTEM: SYSTEM_ACTOR } = await import("../../lib/server/actor");
 const accounts = await import("../../app/accounts/actions");
 const trainingSetup = await import("../../app/projects/[projectId]/training/actions");
 const trainingWork = await import("../../app/annotate/[projectId]/training/actions");
@@ -187,6 +189,12 @@ const ACTIONS: ActionCase[] = [
     name: "returnInstanceAction",
     expect: COORDINATOR,
     run: (w) => returnInstanceAction(w.p.id, null, form({ instanceId: "p1", annotator: "ann", comment: "look again" })),
+  },
+  {
+    name: "withdrawReturnAction",
+    expect: COORDINATOR,
+    prep: (w) => void returnInstance(w.db, SYSTEM_ACTOR, w.p.id, { instanceId: "p1", annotator: "ann", comment: "look again" }),
+    run: (w) => withdrawReturnAction(w.p.id, null, form({ instanceId: "p1", annotator: "ann" })),
   },
   { name: "createRoundAction", expect: COORDINATOR, run: (w) => judgement.createRoundAction(w.p.id, null, form({ selection: "any", sampleSize: "2", seed: "1", source: "annotators" })) },
   {

@@ -37,7 +37,7 @@ import {
 } from "../../lib/server/gold";
 import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv, instanceTexts, reviewLogPage } from "../../lib/server/gold-review";
 import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/adjudication";
-import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag } from "../../lib/server/flags";
+import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/flags";
 import { projectProgress } from "../../lib/server/progress";
 import { createProject, listProjects, projectOverview } from "../../lib/server/projects";
 import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/response-import";
@@ -272,6 +272,12 @@ const CALLS: Call[] = [
     call: (w, k) => returnInstance(w.db, w.actor(k), w.p.id, { instanceId: "p1", annotator: "ann", comment: "look again" }),
   },
   { name: "returnLog", expect: COORDINATOR, call: (w, k) => returnLog(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  {
+    name: "withdrawReturn",
+    expect: COORDINATOR,
+    prep: (w) => void returnInstance(w.db, SYSTEM, w.p.id, { instanceId: "p1", annotator: "ann", comment: "look again" }),
+    call: (w, k) => withdrawReturn(w.db, w.actor(k), w.p.id, { instanceId: "p1", annotator: "ann" }),
+  },
   // gold.ts
   { name: "goldInputs", expect: COORDINATOR, call: (w, k) => goldInputs(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "projectGold", expect: COORDINATOR, call: (w, k) => projectGold(w.db, w.actor(k), w.p.id), check: noOtherProject },

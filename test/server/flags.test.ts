@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
-import { flaggedInstanceIds, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag } from "../../lib/server/flags";
+import { flaggedInstanceIds, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/flags";
 import { goldPageData, goldReviewCsv, reviewLogPage } from "../../lib/server/gold-review";
 import { exportResponses, importResponses } from "../../lib/server/response-import";
 import { annotatorProjects, type ResponseInput, saveResponse, workspace } from "../../lib/server/responses";
@@ -200,5 +200,18 @@ describe("returning an instance to its annotator", () => {
     const log = reviewLogPage(f.db, f.coord, f.project.id, 1).rows;
     expect(log[0]).toMatchObject({ kind: "return", target: "c1", decision: "returned with a comment", annotator: "ann", reason: "think of the sea", by: "coord" });
     expect(goldReviewCsv(f.db, f.coord, f.project.id)).toContain("return,c1,returned with a comment,,ann,,think of the sea");
+  });
+
+  it("a return can be withdrawn: off the annotator's list, the answer kept, the log says so; only once", () => {
+    const f = fixture();
+    saveResponse(f.db, f.ann, f.project.id, f.refs.c1, subs("still"), { expectedRevision: 0 });
+    returnInstance(f.db, f.coord, f.project.id, { instanceId: "c1", annotator: "ann", comment: "think of the sea" });
+    expect(annotatorProjects(f.db, f.ann)[0]).toMatchObject({ returned: 1 });
+    expect(withdrawReturn(f.db, f.coord, f.project.id, { instanceId: "c1", annotator: "ann" })).toEqual({ instanceId: "c1", annotator: "ann" });
+    expect(annotatorProjects(f.db, f.ann)[0]).toMatchObject({ returned: 0 });
+    expect(workspace(f.db, f.ann, f.project.id, f.refs.c1).response).toMatchObject({ substitutes: ["still"] });
+    expect(reviewLogPage(f.db, f.coord, f.project.id, 1).rows[0]).toMatchObject({ kind: "return", decision: "return withdrawn", annotator: "ann", reason: "think of the sea" });
+    expect(() => withdrawReturn(f.db, f.coord, f.project.id, { instanceId: "c1", annotator: "ann" })).toThrow(NotFoundError);
+    expect(() => withdrawReturn(f.db, f.ann, f.project.id, { instanceId: "c1", annotator: "ann" })).toThrow(AuthError);
   });
 });

@@ -8,7 +8,7 @@ import { revalidatePath } from "next/cache";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { toActionError } from "@/lib/server/errors";
-import { returnInstance } from "@/lib/server/flags";
+import { returnInstance, withdrawReturn } from "@/lib/server/flags";
 
 export type ReturnFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 
@@ -23,6 +23,18 @@ export async function returnInstanceAction(projectId: number, _prev: ReturnFormS
     revalidatePath(`/projects/${projectId}/gold`);
     revalidatePath(`/projects/${projectId}/flags`);
     return { ok: true, message: `Returned ${r.instanceId} to ${r.annotator}.` };
+  } catch (e) {
+    return toActionError(e);
+  }
+}
+
+/** Withdraw the open return of `instanceId` to `annotator` (the answer stays as it is). */
+export async function withdrawReturnAction(projectId: number, _prev: ReturnFormState, form: FormData): Promise<ReturnFormState> {
+  try {
+    const r = withdrawReturn(getDb(), await getActor(), Number(projectId), { instanceId: form.get("instanceId"), annotator: form.get("annotator") });
+    revalidatePath(`/projects/${projectId}/gold`);
+    revalidatePath(`/projects/${projectId}/flags`);
+    return { ok: true, message: `Withdrew the return of ${r.instanceId} to ${r.annotator}.` };
   } catch (e) {
     return toActionError(e);
   }

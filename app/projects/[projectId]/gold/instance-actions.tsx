@@ -1,7 +1,7 @@
 "use client";
 import { useEffect, useRef } from "react";
 import { SIGN_IN_FIRST, SignInAgain } from "@/app/sign-in-again";
-import { returnInstanceAction } from "../flags/actions";
+import { returnInstanceAction, withdrawReturnAction } from "../flags/actions";
 import { correctPosAction, exclusionAction, reviewedAction } from "./actions";
 import styles from "./gold.module.css";
 import { useGoldForm } from "./use-gold-form";
@@ -227,5 +227,22 @@ export function ReturnForm({ projectId, instanceId, annotators }: { projectId: n
         </div>
       </form>
     </details>
+  );
+}
+
+/** Withdraw an open return (the coordinator's undo of it): the annotator's answer stays as it is. */
+export function WithdrawReturnForm({ projectId, instanceId, annotator }: { projectId: number; instanceId: string; annotator: string }) {
+  const { state, pending, onSubmit } = useGoldForm(withdrawReturnAction, projectId);
+  return (
+    <form onSubmit={onSubmit} className={styles.inlineForm} aria-label={`Withdraw the return of ${instanceId} to ${annotator}`}>
+      <input type="hidden" name="instanceId" value={instanceId} />
+      <input type="hidden" name="annotator" value={annotator} />
+      <button type="submit" className={`quiet ${styles.mini}`} disabled={pending}>
+        Withdraw
+      </button>
+      <span aria-live="polite" className="small">
+        {pending ? <span className="muted">Saving…</span> : state && !state.ok ? <Outcome state={state} /> : null}
+      </span>
+    </form>
   );
 }

@@ -22,7 +22,7 @@ import { FilterForm } from "./filters";
 import styles from "./gold.module.css";
 import { type DecisionView, ResponseStrike, SubstituteCell } from "./adjudication";
 import { type AnnotatorNote, instanceNotes } from "@/lib/server/flags";
-import { ExclusionForm, PosForm, ReturnForm, ReviewedForm } from "./instance-actions";
+import { ExclusionForm, PosForm, ReturnForm, ReviewedForm, WithdrawReturnForm } from "./instance-actions";
 import { AcceptAllForm, KeepAllForm, LemmaRow, type LemmaRowData } from "./lemma-row";
 
 export const metadata: Metadata = { title: "Gold" };
@@ -553,7 +553,7 @@ function decisionView(a: ReviewInstance["adjudications"][number], now: Date): De
 const FLAG_NAMES: Record<string, string> = { unsure: "unsure", typo: "typo in the sentence", name: "part of a name?", other: "other" };
 
 /** An annotator's flag and note, and an open return, beside their answer. */
-function NoteCell({ note }: { note: AnnotatorNote | undefined }) {
+function NoteCell({ note, projectId, instanceId, annotator }: { note: AnnotatorNote | undefined; projectId: number; instanceId: string; annotator: string }) {
   if (!note || (note.flag === null && note.note === "" && note.returned === null)) return <span className="muted">—</span>;
   return (
     <>
@@ -562,6 +562,7 @@ function NoteCell({ note }: { note: AnnotatorNote | undefined }) {
       {note.returned !== null && (
         <div className="small">
           <span className={`tag ${styles.plainBadge}`}>returned</span> <span className="muted">{note.returned}</span>
+          <WithdrawReturnForm projectId={projectId} instanceId={instanceId} annotator={annotator} />
         </div>
       )}
     </>
@@ -639,7 +640,7 @@ function InstanceCard({ r, projectId, now, notes }: { r: ReviewInstance; project
                         <ResponseStrike projectId={projectId} instanceId={it.instanceId} annotator={t.annotator} decision={decided?.response ?? null} />
                       </td>
                       <td className={styles.noteCell}>
-                        <NoteCell note={notes?.get(t.annotator)} />
+                        <NoteCell note={notes?.get(t.annotator)} projectId={projectId} instanceId={it.instanceId} annotator={t.annotator} />
                       </td>
                     </tr>
                   );
