@@ -104,14 +104,19 @@ export function register(program: Command): void {
         const scored = run.finish();
         const refused = finishSystem(system, type, scored.systemDiagnostics, scored.lines, report, out);
 
-        // In the default mode, what the documented repairs would change (a second run over the same files).
+        // In the default mode, what the documented repairs would change: a second run over the
+        // noted ids' lines the first kept, or over the same files when those do not suffice.
         let repairs: RepairReport | null = null;
         if (run.needsRepairedPass) {
-          const again = new ScoreRun({ ...runOptions, repaired: true, onItem: undefined, only: run.tracker!.ids }, run.tracker!.ids);
-          await forEachLine(gold, (l) => again.pushGold(l), gold);
-          again.goldDone();
-          await forEachLine(system, (l) => again.pushSystem(l), system);
-          repairs = repairReport(run, scored, again, again.finish());
+          let second = run.replayRepaired();
+          if (!second) {
+            const again = run.repairedRun();
+            await forEachLine(gold, (l) => again.pushGold(l), gold);
+            again.goldDone();
+            await forEachLine(system, (l) => again.pushSystem(l), system);
+            second = { run: again, result: again.finish() };
+          }
+          repairs = repairReport(run, scored, second.run, second.result);
         }
 
         const r = scored.result;

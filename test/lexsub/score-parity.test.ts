@@ -17,7 +17,8 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type MwResult, type SubstitutionResult, mwScores, scoreTexts, substitutionScores } from "../../lib/lexsub/score/index";
+import { splitLines } from "../../lib/scoring/diagnostics";
+import { type MwResult, type SubstitutionResult, ScoreRun, mwScores, repairReport, scoreTexts, substitutionScores } from "../../lib/lexsub/score/index";
 
 const MODEL = path.resolve(import.meta.dirname, "../support/score-model.pl");
 const RUNS = Number(process.env.FUZZ_RUNS ?? 300);
@@ -178,6 +179,7 @@ describe("parity with score.pl on random well-formed files", () => {
     // Hand cases for each rule, each checked against the model and a hand count.
     ["T by fields: an unreadable first field still puts the item in T", "x.n 1 :: U. S. 3;us 1;\n", "x.n 1 :: us\n", "1 1 1 1 1 1 1 1"],
     ["T by fields: an item with no readable entry is in T and never attempted", "x.n 1 :: , 5;here , 1;on , 1;\nx.n 2 :: glad 2;\n", "x.n 1 :: here\nx.n 2 :: glad\n", "2 1 1 0.5 1 1 1 1"],
+    ["T by fields, CRLF: a rest of only ';' splits into two fields (Perl keeps the leading empty one)", "x.n 1 :: ;\r\nx.n 2 :: glad 2;\n", "x.n 2 :: glad\n", "2 1 1 0.5 1 1 1 1"],
     ["pn: 'sharpness' is dropped with the pn entries", "x.n 1 :: sharpness 2;edge 1;pn 1;\n", "x.n 1 :: sharpness;edge\n", "0 0 null null 0 0 null null"],
     ["non: gold 'non public' is never credited", "x.n 1 :: non public 2;open 1;\n", "x.n 1 :: non public;open\n", "1 1 0.16666666666666666 0.16666666666666666 1 1 0 0"],
     ["hyphen mode: never hit, though credited", "x.n 1 :: open-air 2;outside 1;\n", "x.n 1 :: open-air\n", "1 1 0.6666666666666666 0.6666666666666666 1 1 0 0"],
@@ -207,5 +209,51 @@ describe("the repaired figures of a default run: read from the noted ids only, e
     }
     // The generator makes repairs common: most cases went the restricted way.
     expect(restricted).toBeGreaterThan(cases.length);
+  });
+});
+
+describe("the repaired pass from the kept lines: the same report as reading the files again", () => {
+  // run.ts keeps the noted ids' lines while a default run reads, and makes the
+  // repaired run from them (`replayRepaired`) instead of reading both files a
+  // second time; when the system file noted new ids it declines and the files
+  // are read again. Where it replays, the report must equal the re-read one.
+  const feed = (push: (l: string) => void, text: string) => {
+    for (const l of splitLines(text)) push(l.crlf ? l.text + "\r" : l.text);
+  };
+  it.each(["best", "oot"] as const)("%s, on random files", (type) => {
+    const drawn = fc.sample(files, { numRuns: RUNS, seed: SEED + 20 + (type === "oot" ? 1 : 0) }).map((f) => build(f, type));
+    // The generator makes CRLF lines and spaced answers common (those decline); each case also
+    // goes without them, so that most of the second half replays.
+    const clean = (system: string) =>
+      system
+        .split("\n")
+        .map((l) => l.replace(/\r$/, "").replace(/(:::?) +/, "$1 ").replace(/ *; */g, ";").replace(/ +$/, ""))
+        .join("\n");
+    const cases = [...drawn, ...drawn.map((c) => ({ ...c, system: clean(c.system) }))];
+    let replayed = 0;
+    let declined = 0;
+    for (const c of cases) {
+      const run = new ScoreRun({ type });
+      feed((l) => run.pushGold(l), c.gold);
+      run.goldDone();
+      feed((l) => run.pushSystem(l), c.system);
+      const out = run.finish();
+      if (!run.needsRepairedPass) continue;
+      const again = run.repairedRun();
+      feed((l) => again.pushGold(l), c.gold);
+      again.goldDone();
+      feed((l) => again.pushSystem(l), c.system);
+      const reread = repairReport(run, out, again, again.finish());
+      const replay = run.replayRepaired();
+      if (!replay) {
+        declined++;
+        continue;
+      }
+      replayed++;
+      expect(repairReport(run, out, replay.run, replay.result), `${type} case:\n--- gold\n${c.gold}--- system\n${c.system}`).toEqual(reread);
+    }
+    // Both ways are exercised: most cases replay; CRLF and spaced answers decline.
+    expect(replayed).toBeGreaterThan(cases.length / 4);
+    expect(declined).toBeGreaterThan(0);
   });
 });

@@ -119,6 +119,11 @@ export class GoldReader {
     return this.lineNo;
   }
 
+  /** Number the next line pushed `line` (for re-reading kept lines of a file under their own numbers). */
+  seek(line: number): void {
+    this.lineNo = line - 1;
+  }
+
   /** The current line's lexelt. */
   get lexelt(): string {
     return this.text.slice(this.lexeltStart, this.lexeltEnd);
@@ -313,6 +318,12 @@ function readEntries(
   // With a CRLF ending score.pl splits "…;\r": the `;`s at the end no longer end
   // the line, so each makes one more (unreadable) field, counted for T.
   if (cr) {
+    // Perl keeps leading empty fields: a rest of only `;`s (";\r") splits into "" and "\r",
+    // and a rest of nothing ("\r") into "\r" alone — one field more than the `;`s above.
+    if (end === start) {
+      fields.pn[f] = false;
+      fields.text[f++] = text.length === start ? "\r" : "";
+    }
     for (let i = end; i < text.length; i++) {
       fields.pn[f] = false;
       fields.text[f++] = i === text.length - 1 ? "\r" : "";

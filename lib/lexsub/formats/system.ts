@@ -164,6 +164,11 @@ export class SystemReader {
     return this.lineNo;
   }
 
+  /** Number the next line pushed `line` (for re-reading kept lines of a file under their own numbers). */
+  seek(line: number): void {
+    this.lineNo = line - 1;
+  }
+
   push(raw: string): SystemLine | null {
     const n = ++this.lineNo;
     let text = raw;

@@ -175,6 +175,12 @@ export class KeyBuilder {
     this.key = new ScoringKey(options);
   }
 
+  /** Feed line number `line` of the file (a kept line, read again under its own number). */
+  pushAt(line: number, raw: string): void {
+    this.reader.seek(line);
+    this.push(raw);
+  }
+
   /** Feed one raw line (without `\n`). */
   push(raw: string): void {
     const r = this.reader;
@@ -660,7 +666,7 @@ export class ScoringKey {
  * cut from: engines may represent a substring as a view of its parent, and a
  * key holding a million such views would hold the whole file.
  */
-function copy(s: string): string {
+export function copy(s: string): string {
   return s.length < 13 ? s : (" " + s).slice(1);
 }
 

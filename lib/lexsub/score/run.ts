@@ -15,13 +15,18 @@
  * swapped for their repaired ones, summed in file order from the two runs'
  * ledgers (`mergeRepairedStats`) — equal, to the last bit, to a full repaired
  * run's (test/lexsub/score-repaired-pass.test.ts checks it), at a fraction of
- * its time and memory. Pure.
+ * its time and memory. A default run also keeps, as it reads, the raw lines of
+ * the noted ids (a gold line when it gets an id noted, a system line whose id is
+ * noted already), so `replayRepaired` makes that second run from them without
+ * reading either file again — unless the system file itself got new ids noted
+ * (CRLF lines, spaces around guesses): an earlier line of such an id went
+ * unkept, so the caller reads the files again with `only` (`repairedRun`). Pure.
  */
 import { type Diagnostic } from "../../scoring/diagnostics";
 import { SystemReader } from "../formats/system";
 import { type GroupBy, groupOf } from "./analysis";
 import { bestScorer } from "./best";
-import { KeyBuilder, type KeyOptions, type ScoringKey, sortDiagnostics } from "./key";
+import { KeyBuilder, type KeyOptions, type ScoringKey, copy, sortDiagnostics } from "./key";
 import { type MwItem, MwKey, MwKeyBuilder, type MwResult, MwScorer } from "./mw";
 import { ootScorer } from "./oot";
 import { type RepairChange, RepairTracker, changedByRule } from "./repairs";
@@ -90,6 +95,12 @@ export class ScoreRun {
   readonly ledger: ScoreLedger | null;
   /** Whether this run read only some ids (see `only`). */
   readonly restricted: boolean;
+  /** A default best/oot run: the lines of noted ids, with their line numbers (see `replayRepaired`). */
+  private readonly kept: { gold: (number | string)[]; system: (number | string)[] } | null;
+  private goldLine = 0;
+  private systemLine = 0;
+  /** Whether reading the system file noted an id not noted by the gold (its earlier lines were not kept). */
+  private systemNotedNew = false;
 
   /**
    * `watch`: the ids whose outcomes to keep — for a repaired run, the default
@@ -109,11 +120,24 @@ export class ScoreRun {
     if (options.type === "mw") this.mwKeyBuilder = new MwKeyBuilder(goldName);
     else this.keyBuilder = new KeyBuilder(goldName, { ...options.analysis, repaired, repairs: this.tracker ?? undefined, only });
     this.reader = new SystemReader(options.systemName ?? "system", options.type, { repaired, repairs: this.tracker ?? undefined, only });
+    this.kept = this.tracker && options.type !== "mw" ? { gold: [], system: [] } : null;
   }
 
   pushGold(line: string): void {
-    if (this.keyBuilder) this.keyBuilder.push(line);
-    else this.mwKeyBuilder!.push(line);
+    this.goldLine++;
+    if (!this.keyBuilder) return this.mwKeyBuilder!.push(line);
+    const noted = this.kept ? this.tracker!.ids.size : 0;
+    this.keyBuilder.push(line);
+    // A line gets its id noted on its first reading only (a repeated id is refused first).
+    // A copy: the line may be a slice of a large chunk of the file.
+    if (this.kept && this.tracker!.ids.size !== noted) this.kept.gold.push(this.goldLine, copy(line));
+  }
+
+  /** Feed line number `line` of the gold (a kept line read again; see `replayRepaired`). */
+  pushGoldAt(line: number, text: string): void {
+    this.goldLine = line - 1;
+    this.keyBuilder!.pushAt(line, text);
+    this.goldLine = line;
   }
 
   /** The gold is read: build the key and the scorer; returns the gold's diagnostics. */
@@ -149,8 +173,47 @@ export class ScoreRun {
   }
 
   pushSystem(line: string): void {
+    this.systemLine++;
+    const kept = this.kept;
+    const noted = kept ? this.tracker!.ids.size : 0;
     const s = this.reader.push(line);
+    if (kept && s) {
+      if (this.tracker!.ids.size !== noted) this.systemNotedNew = true;
+      else if (!this.systemNotedNew && noted > 0 && this.tracker!.ids.has(s.id)) kept.system.push(this.systemLine, copy(line));
+    }
     if (s) this.scorer!.add(s);
+  }
+
+  /** Feed line number `line` of the system file (a kept line read again; see `replayRepaired`). */
+  pushSystemAt(line: number, text: string): void {
+    this.reader.seek(line);
+    this.systemLine = line - 1;
+    this.pushSystem(text);
+  }
+
+  /**
+   * The repaired run to make after this default run (`needsRepairedPass`):
+   * best and oot read only the noted ids. Feed it the files again, or use
+   * `replayRepaired`, which feeds it the kept lines when they suffice.
+   */
+  repairedRun(): ScoreRun {
+    const ids = this.tracker!.ids;
+    return new ScoreRun({ ...this.options, repaired: true, onItem: undefined, only: ids }, ids);
+  }
+
+  /**
+   * The repaired run made from the lines this default run kept (see the
+   * header), finished; null when they do not suffice (mw, or ids noted while
+   * reading the system file): then read the files again into `repairedRun()`.
+   */
+  replayRepaired(): { run: ScoreRun; result: ScoreRunResult } | null {
+    if (!this.kept || this.systemNotedNew) return null;
+    const again = this.repairedRun();
+    const { gold, system } = this.kept;
+    for (let i = 0; i < gold.length; i += 2) again.pushGoldAt(gold[i] as number, gold[i + 1] as string);
+    again.goldDone();
+    for (let i = 0; i < system.length; i += 2) again.pushSystemAt(system[i] as number, system[i + 1] as string);
+    return { run: again, result: again.finish() };
   }
 
   finish(): ScoreRunResult {

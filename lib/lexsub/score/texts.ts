@@ -53,11 +53,15 @@ export function scoreTexts(input: ScoreTextsInput): ScoreTextsOutput {
   const out = run.finish();
   let repairs: RepairReport | null = null;
   if (run.needsRepairedPass) {
-    const again = new ScoreRun({ ...input, repaired: true, only: run.tracker!.ids }, run.tracker!.ids);
-    feed((l) => again.pushGold(l), input.gold);
-    again.goldDone();
-    feed((l) => again.pushSystem(l), input.system);
-    repairs = repairReport(run, out, again, again.finish());
+    let second = run.replayRepaired();
+    if (!second) {
+      const again = run.repairedRun();
+      feed((l) => again.pushGold(l), input.gold);
+      again.goldDone();
+      feed((l) => again.pushSystem(l), input.system);
+      second = { run: again, result: again.finish() };
+    }
+    repairs = repairReport(run, out, second.run, second.result);
   }
   return { ...out, items, repairs };
 }
