@@ -241,6 +241,17 @@ export function* stagedLexeltImport(
   sqlite.transaction(() => {
     const project = sqlite.prepare("select id from projects where id = ? and staging_for is null").get(projectId);
     if (!project) throw new InputError(`The project was deleted during the import of ${fileName}; nothing was imported.`);
+    // The holding project must still hold every row written to it: a server starting meanwhile
+    // discards holding projects it finds (recoverJobs), and a CLI import's is one of them. Publishing
+    // what is left would make a half-written import visible; refuse instead (one indexed count).
+    const held = sqlite
+      .prepare("select (select count(*) from lexelts where project_id = ?) as lexelts, (select count(*) from instances i join lexelts l on i.lexelt_id = l.id where l.project_id = ?) as instances")
+      .get(staging.holder, staging.holder) as { lexelts: number; instances: number };
+    if (held.lexelts !== lexeltsAdded || held.instances !== toWrite - deferred.length) {
+      throw new InputError(
+        `The rows written for ${fileName} were removed before it was published (a server started during the import and cleared unfinished imports); nothing was imported. Run the import again.`,
+      );
+    }
     sqlite.prepare("update lexelts set project_id = ? where project_id = ?").run(projectId, staging.holder);
     const touched = new Map<number, number>();
     for (const d of deferred) {

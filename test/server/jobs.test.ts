@@ -91,6 +91,28 @@ describe("a lexelt import in slices", () => {
     expect(db.$client.prepare("select count(*) as n from projects where staging_for is not null").get()).toEqual({ n: 0 });
   });
 
+  it("an import whose rows a starting server cleared is refused at publishing, not published half-written", () => {
+    // A CLI import runs while the server (re)starts: recoverJobs discards every holding project it
+    // finds, slice by slice. Whatever part of that happened, the import must not publish what is left.
+    const { db, coord, project } = fileFixture();
+    importLexeltXml(db, coord, project.id, { fileName: "first.xml", bytes: enc(corpus("a", 2, 3)) });
+    const before = corpusCounts(db);
+    const state = { stagingProjectId: null as number | null };
+    const steps = stagedLexeltImport(db.$client, { projectId: project.id, fileName: "big.xml", bytes: enc(corpus("b", 10, 200)), importedBy: null, maxBytes: 1e9 }, state);
+    let writes = 0;
+    let r = steps.next();
+    for (; !r.done && writes < 3; r = steps.next()) if (r.value.phase === "writing") writes++;
+    // The server's recovery deletes one slice of the holding project's instances, then stops (still running).
+    const cleared = discardStaging(db.$client, state.stagingProjectId!, 50);
+    expect(cleared.next().value).toBe(50);
+    expect(() => {
+      for (; !r.done; r = steps.next());
+    }).toThrow(/removed before it was published.*nothing was imported/);
+    expect(visible(db, coord, project.id)).toEqual({ lexelts: 2, instances: 6 });
+    for (const _ of discardStaging(db.$client, state.stagingProjectId!)) void _;
+    expect(corpusCounts(db)).toEqual(before);
+  });
+
   it("instances added to a lexelt already in the project are published with the rest", () => {
     const { db, coord, project } = fileFixture();
     importLexeltXml(db, coord, project.id, { fileName: "first.xml", bytes: enc(corpus("a", 2, 3)) });
