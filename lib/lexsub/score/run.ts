@@ -26,7 +26,7 @@ import { type Diagnostic } from "../../scoring/diagnostics";
 import { SystemReader } from "../formats/system";
 import { type GroupBy, groupOf } from "./analysis";
 import { bestScorer } from "./best";
-import { KeyBuilder, type KeyOptions, type ScoringKey, copy, sortDiagnostics } from "./key";
+import { KeyBuilder, type KeyOptions, type ScoringKey, copy, idKey, sortDiagnostics } from "./key";
 import { type MwItem, MwKey, MwKeyBuilder, type MwResult, MwScorer } from "./mw";
 import { ootScorer } from "./oot";
 import { type RepairChange, RepairTracker, changedByRule } from "./repairs";
@@ -101,6 +101,8 @@ export class ScoreRun {
   private systemLine = 0;
   /** Whether reading the system file noted an id not noted by the gold (its earlier lines were not kept). */
   private systemNotedNew = false;
+  /** The ids the gold got noted, as `idKey`s (numbers for most ids: a quick look-up per system line). */
+  private notedKeys: Set<string | number> | null = null;
 
   /**
    * `watch`: the ids whose outcomes to keep — for a repaired run, the default
@@ -179,7 +181,10 @@ export class ScoreRun {
     const s = this.reader.push(line);
     if (kept && s) {
       if (this.tracker!.ids.size !== noted) this.systemNotedNew = true;
-      else if (!this.systemNotedNew && noted > 0 && this.tracker!.ids.has(s.id)) kept.system.push(this.systemLine, copy(line));
+      else if (!this.systemNotedNew && noted > 0) {
+        const keys = (this.notedKeys ??= new Set([...this.tracker!.ids].map(idKey)));
+        if (keys.has(idKey(s.id))) kept.system.push(this.systemLine, copy(line));
+      }
     }
     if (s) this.scorer!.add(s);
   }
