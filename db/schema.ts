@@ -46,11 +46,6 @@ export const projects = sqliteTable("projects", {
   speedThresholdMs: integer("speed_threshold_ms").notNull().default(4000),
   createdBy: integer("created_by").references(() => users.id),
   /**
-   * Bumped by every write that changes what the gold, mwgold and agreement derive
-   * to (lib/server/version.ts): a cache of derived results keyed by it stays valid.
-   */
-  dataVersion: integer("data_version").notNull().default(0),
-  /**
    * Set on a hidden holding project: the rows of an import still being written
    * for project `stagingFor` (lib/server/lexelt-import.ts). Never listed; its
    * lexelts move to the real project in one short transaction when published.

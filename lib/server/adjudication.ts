@@ -22,7 +22,6 @@ import { type Actor, actorUserId, requireProject } from "./actor";
 import { InputError, NotFoundError } from "./errors";
 import { collapseSpace } from "../lexsub/normalize";
 import { parseOrThrow } from "./users";
-import { bumpProjectVersion } from "./version";
 
 /** A decision as the Gold tab and the exports show it. */
 export interface AdjudicationRecord extends AdjudicationDecision {
@@ -164,7 +163,6 @@ function decideInTransaction(db: Db, actor: NonNullable<Actor>, projectId: numbe
       at: now,
     })
     .run();
-  bumpProjectVersion(db, projectId);
   const id = row.id;
   return {
     id,
@@ -205,7 +203,6 @@ export function undoAdjudication(db: Db, actor: Actor, projectId: number, adjudi
         at: now,
       })
       .run();
-    bumpProjectVersion(db, projectId);
     return { ...rec, undoneAt: now, undoneBy: actor!.kind === "user" ? actor!.name : null };
   });
 }

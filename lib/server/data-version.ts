@@ -1,6 +1,6 @@
 /**
  * A project's data version (db/schema.ts dataVersions): raised by triggers
- * (drizzle/0006) in the transaction of every response, corpus change and
+ * (drizzle/0009, 0011) in the transaction of every response, corpus change and
  * review decision, so a result derived at version v is current while the
  * version reads v. 0 before the project's first change.
  */

@@ -148,7 +148,6 @@ const ACTIONS: ActionCase[] = [
       if (!r?.ok) {
         w.db.$client.prepare("delete from gold_review_log where project_id = ?").run(w.p.id);
         w.db.$client.prepare("delete from adjudications where id = ?").run(id);
-        w.db.$client.prepare("update projects set data_version = data_version - 1 where id = ?").run(w.p.id);
         restoreDataVersion(w, version);
       }
       return r;

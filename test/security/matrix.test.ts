@@ -501,7 +501,6 @@ const CROSSING: Array<{ name: string; outcome: Outcome; call: (w: World) => unkn
         undoAdjudication(w.db, SYSTEM, w.q.id, id);
         w.db.$client.prepare("delete from gold_review_log").run();
         w.db.$client.prepare("delete from adjudications").run();
-        w.db.$client.prepare("update projects set data_version = 0").run();
         w.db.$client.prepare("delete from data_versions").run();
         for (const v of versions) w.db.$client.prepare("insert into data_versions (project_id, version) values (?, ?)").run(v.project_id, v.version);
       }
@@ -575,7 +574,6 @@ function withDecision<T>(w: World, fn: (id: number) => T): T {
   } catch (e) {
     w.db.$client.prepare("delete from gold_review_log where project_id = ?").run(w.p.id);
     w.db.$client.prepare("delete from adjudications where id = ?").run(id);
-    w.db.$client.prepare("update projects set data_version = data_version - 1 where id = ?").run(w.p.id);
     restoreDataVersion(w, version);
     throw e;
   }

@@ -15,7 +15,7 @@ import { projectGold } from "../../lib/server/gold";
 import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv, reviewLogPage } from "../../lib/server/gold-review";
 import { importResponses, listProjectResponses } from "../../lib/server/response-import";
 import { addMember } from "../../lib/server/users";
-import { projectVersion } from "../../lib/server/version";
+import { dataVersion } from "../../lib/server/data-version";
 import { actorFor, projectFixture } from "../support/db";
 import { calmProject, calmTsv, calmXml } from "../support/calm-fixture";
 
@@ -111,11 +111,12 @@ describe("adjudicate and undo", () => {
       [{ ...base, action: "strike", instanceId: "zz" }, NotFoundError],
       [{ ...base, action: "strike-response", annotator: "coord" }, NotFoundError], // no response
     ];
+    const version = dataVersion(db, project.id);
     for (const [input, err] of refused) expect(() => adjudicate(db, coord, project.id, input), JSON.stringify(input)).toThrow(err);
     expect(() => adjudicate(db, ann, project.id, { ...base, action: "strike" })).toThrow(AuthError);
     expect(count(db, "adjudications")).toBe(0);
     expect(count(db, "gold_review_log")).toBe(0);
-    expect(projectVersion(db, project.id)).toBe(0);
+    expect(dataVersion(db, project.id)).toBe(version);
     // A substitute with an active decision: undo it first.
     adjudicate(db, coord, project.id, { ...base, action: "strike" });
     expect(() => adjudicate(db, coord, project.id, { ...base, action: "correct", value: "quiet" })).toThrow(/undo it first/);
@@ -124,13 +125,14 @@ describe("adjudicate and undo", () => {
     expect(count(db, "adjudications")).toBe(2);
   });
 
-  it("bumps the project's data version with every decision and undo", () => {
+  it("raises the project's data version with every decision and undo (the derived gold's cache key)", () => {
     const { db, coord, project } = setup();
-    const v0 = projectVersion(db, project.id);
+    const v0 = dataVersion(db, project.id);
     const d = adjudicate(db, coord, project.id, { action: "strike", instanceId: "c1", annotator: "ann", substitute: "peaceful" });
-    expect(projectVersion(db, project.id)).toBe(v0 + 1);
+    const v1 = dataVersion(db, project.id);
+    expect(v1).toBeGreaterThan(v0);
     undoAdjudication(db, coord, project.id, d.id);
-    expect(projectVersion(db, project.id)).toBe(v0 + 2);
+    expect(dataVersion(db, project.id)).toBeGreaterThan(v1);
   });
 
   it("a decision on a substitute the annotator has since changed is kept but not applied (shown as stale)", () => {
