@@ -6,8 +6,8 @@
  * lib/lexsub/adjudication.ts). Undo marks the decision inactive and logs a row;
  * nothing is deleted. Marking an instance reviewed (and un-marking it) is logged
  * the same way. Coordinators of the project only; every write is one
- * transaction with its gold_review_log row and, when the derived gold changes,
- * the project's data version bumped (lib/server/version.ts).
+ * transaction with its gold_review_log row; the data_versions triggers raise the
+ * project's data version in that transaction (lib/server/data-version.ts).
  */
 import "server-only";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
