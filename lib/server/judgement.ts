@@ -223,8 +223,8 @@ function roundRow(db: Db, roundId: number) {
   return r;
 }
 
-/** The round for its project's coordinator (404 to non-members, as projects). */
-function coordinatorRound(db: Db, actor: Actor, roundId: number) {
+/** The round for its project's coordinator (404 to non-members, as projects; 404 when not in `inProject`, the URL's project). */
+function coordinatorRound(db: Db, actor: Actor, roundId: number, inProject?: number) {
   const a = requireSignedIn(actor);
   const r = db.select().from(judgementRounds).where(eq(judgementRounds.id, roundId)).get();
   if (!r) {
@@ -232,6 +232,7 @@ function coordinatorRound(db: Db, actor: Actor, roundId: number) {
     throw new NotFoundError("No such judgement round.");
   }
   requireProject(db, actor, r.projectId, { coordinator: true });
+  if (inProject !== undefined && r.projectId !== inProject) throw new NotFoundError("No such judgement round in this project.");
   return r;
 }
 
@@ -246,8 +247,8 @@ function judgeRound(db: Db, actor: Actor, roundId: number) {
   return { round: r, userId: a.userId, name: a.name };
 }
 
-export function roundInfo(db: Db, actor: Actor, roundId: number): RoundInfo {
-  const r = coordinatorRound(db, actor, roundId);
+export function roundInfo(db: Db, actor: Actor, roundId: number, inProject?: number): RoundInfo {
+  const r = coordinatorRound(db, actor, roundId, inProject);
   const items = db.select({ id: judgementItems.id }).from(judgementItems).where(eq(judgementItems.roundId, roundId)).all();
   const cands = items.length
     ? db.select({ id: judgementCandidates.id }).from(judgementCandidates).where(inArray(judgementCandidates.itemId, items.map((i) => i.id))).all()
@@ -430,8 +431,8 @@ export interface RoundResults {
 }
 
 /** Verdicts, Table 8 per source and Krippendorff's α over every label of the round. */
-export function roundResults(db: Db, actor: Actor, roundId: number): RoundResults {
-  const info = roundInfo(db, actor, roundId);
+export function roundResults(db: Db, actor: Actor, roundId: number, inProject?: number): RoundResults {
+  const info = roundInfo(db, actor, roundId, inProject);
   const rows = db
     .select({
       id: judgementCandidates.id,
@@ -486,8 +487,8 @@ export function roundResults(db: Db, actor: Actor, roundId: number): RoundResult
  * The extended gold: the project's gold lines with every candidate of the round judged good
  * (not a control, not already in the line) added, its count the number of judges who said good.
  */
-export function extendedGold(db: Db, actor: Actor, roundId: number): string {
-  const res = roundResults(db, actor, roundId);
+export function extendedGold(db: Db, actor: Actor, roundId: number, inProject?: number): string {
+  const res = roundResults(db, actor, roundId, inProject);
   const gold = projectGold(db, actor, res.round.projectId).result.items;
   const good = new Map<string, { text: string; count: number }[]>();
   for (const c of res.candidates) {
@@ -517,8 +518,8 @@ const SWORDS_POS: Record<string, string> = { n: "NOUN", v: "VERB", a: "ADJ", r: 
  * sources in extra) and substitute_labels (one per judge). Ids are "c:", "t:", "s:" + SHA1 of the
  * content they stand for (lexgold's own derivation; readers key by id).
  */
-export function swordsExport(db: Db, actor: Actor, roundId: number) {
-  const res = roundResults(db, actor, roundId);
+export function swordsExport(db: Db, actor: Actor, roundId: number, inProject?: number) {
+  const res = roundResults(db, actor, roundId, inProject);
   const contexts: Record<string, { context: string; extra: Record<string, unknown> }> = {};
   const targets: Record<string, { context_id: string; target: string; offset: number; pos: string; extra: Record<string, unknown> }> = {};
   const substitutes: Record<string, { target_id: string; substitute: string; extra: Record<string, unknown> }> = {};

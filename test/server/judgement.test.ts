@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { table8, verdict } from "../../lib/lexsub/judgement";
 import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, InputError } from "../../lib/server/errors";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
 import { exportDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
 import { createRound, extendedGold, nextJudgeItem, roundResults, saveLabel, setJudges, swordsExport } from "../../lib/server/judgement";
 import { saveResponse } from "../../lib/server/responses";
@@ -94,6 +94,10 @@ describe("judgement rounds", () => {
     expect(res.alpha.nominal).not.toBeNull();
     // the extended gold adds nothing new here (clever is already there) but keeps the line
     expect(extendedGold(f.db, f.coord, round.id)).toContain("bright.a 1 :: clever 2;");
+    // Through a URL naming another project (the download routes pass it), the round is not found.
+    expect(() => swordsExport(f.db, f.coord, round.id, round.projectId + 1000)).toThrow(NotFoundError);
+    expect(() => extendedGold(f.db, f.coord, round.id, round.projectId + 1000)).toThrow(NotFoundError);
+    expect(extendedGold(f.db, f.coord, round.id, round.projectId)).toContain("bright.a 1 :: clever 2;");
     const swords = swordsExport(f.db, f.coord, round.id);
     expect(Object.keys(swords.contexts)).toHaveLength(1);
     const target = Object.values(swords.targets)[0];
