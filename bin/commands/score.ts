@@ -104,19 +104,18 @@ export function register(program: Command): void {
         const scored = run.finish();
         const refused = finishSystem(system, type, scored.systemDiagnostics, scored.lines, report, out);
 
-        // In the default mode, what the documented repairs would change: a second run over the
-        // noted ids' lines the first kept, or over the same files when those do not suffice.
+        // In the default mode, what the documented repairs would change: from the same pass
+        // (best, oot), or from a second, repaired run over both files when that does not suffice.
         let repairs: RepairReport | null = null;
         if (run.needsRepairedPass) {
-          let second = run.replayRepaired();
-          if (!second) {
+          repairs = run.inlineRepairs(scored);
+          if (!repairs) {
             const again = run.repairedRun();
             await forEachLine(gold, (l) => again.pushGold(l), gold);
             again.goldDone();
             await forEachLine(system, (l) => again.pushSystem(l), system);
-            second = { run: again, result: again.finish() };
+            repairs = repairReport(run, scored, again, again.finish());
           }
-          repairs = repairReport(run, scored, second.run, second.result);
         }
 
         const r = scored.result;

@@ -190,10 +190,11 @@ describe("parity with score.pl on random well-formed files", () => {
   });
 });
 
-describe("the repaired figures of a default run: read from the noted ids only, equal to a full repaired run", () => {
-  // run.ts reads only the ids the tracker noted in its second pass and takes the
-  // other items from the default run's ledger: the figures must equal a full
-  // `repaired` run's, to the last bit, whatever the files hold.
+describe("the repaired figures of a default run: equal to a full repaired run", () => {
+  // run.ts scores the noted ids' repaired reading alongside the default pass and
+  // adds the other items' default outcomes to it in file order (or, when the
+  // system file noted new ids, makes a full repaired run): the figures must equal
+  // a `repaired` run's, to the last bit, whatever the files hold.
   it.each(["best", "oot"] as const)("%s, on random files with every kind of repair", (type) => {
     const cases = fc.sample(files, { numRuns: RUNS, seed: SEED + 10 + (type === "oot" ? 1 : 0) }).map((f) => build(f, type));
     let restricted = 0;
@@ -212,48 +213,54 @@ describe("the repaired figures of a default run: read from the noted ids only, e
   });
 });
 
-describe("the repaired pass from the kept lines: the same report as reading the files again", () => {
-  // run.ts keeps the noted ids' lines while a default run reads, and makes the
-  // repaired run from them (`replayRepaired`) instead of reading both files a
-  // second time; when the system file noted new ids it declines and the files
-  // are read again. Where it replays, the report must equal the re-read one.
+describe("the repaired figures from the same pass: the same report as a second, full repaired run", () => {
+  // A default best/oot run builds a repaired key of the noted ids from the gold lines it
+  // kept, scores their system lines both ways as it reads, and adds up the repaired
+  // figures in file order (`inlineRepairs`); when the system file noted new ids it
+  // declines and the caller reads both files again. Where it answers, the report must
+  // equal the one from a full repaired run.
   const feed = (push: (l: string) => void, text: string) => {
     for (const l of splitLines(text)) push(l.crlf ? l.text + "\r" : l.text);
   };
   it.each(["best", "oot"] as const)("%s, on random files", (type) => {
     const drawn = fc.sample(files, { numRuns: RUNS, seed: SEED + 20 + (type === "oot" ? 1 : 0) }).map((f) => build(f, type));
     // The generator makes CRLF lines and spaced answers common (those decline); each case also
-    // goes without them, so that most of the second half replays.
+    // goes without them, so that most of the second half answers from the same pass.
     const clean = (system: string) =>
       system
         .split("\n")
         .map((l) => l.replace(/\r$/, "").replace(/(:::?) +/, "$1 ").replace(/ *; */g, ";").replace(/ +$/, ""))
         .join("\n");
     const cases = [...drawn, ...drawn.map((c) => ({ ...c, system: clean(c.system) }))];
-    let replayed = 0;
+    let inline = 0;
     let declined = 0;
     for (const c of cases) {
-      const run = new ScoreRun({ type });
-      feed((l) => run.pushGold(l), c.gold);
-      run.goldDone();
-      feed((l) => run.pushSystem(l), c.system);
-      const out = run.finish();
-      if (!run.needsRepairedPass) continue;
-      const again = run.repairedRun();
-      feed((l) => again.pushGold(l), c.gold);
-      again.goldDone();
-      feed((l) => again.pushSystem(l), c.system);
-      const reread = repairReport(run, out, again, again.finish());
-      const replay = run.replayRepaired();
-      if (!replay) {
-        declined++;
-        continue;
+      for (const by of [undefined, "pos"] as const) {
+        const run = new ScoreRun({ type, by });
+        feed((l) => run.pushGold(l), c.gold);
+        run.goldDone();
+        feed((l) => run.pushSystem(l), c.system);
+        const out = run.finish();
+        if (!run.needsRepairedPass) continue;
+        const again = run.repairedRun();
+        feed((l) => again.pushGold(l), c.gold);
+        again.goldDone();
+        feed((l) => again.pushSystem(l), c.system);
+        const full = repairReport(run, out, again, again.finish());
+        const same = run.inlineRepairs(out);
+        if (!same) {
+          declined++;
+          continue;
+        }
+        inline++;
+        const where = `${type} case:\n--- gold\n${c.gold}--- system\n${c.system}`;
+        expect(same.result.stats, where).toEqual(full.result.stats);
+        expect(same.changes, where).toEqual(full.changes);
+        expect(same.figuresDiffer, where).toBe(full.figuresDiffer);
       }
-      replayed++;
-      expect(repairReport(run, out, replay.run, replay.result), `${type} case:\n--- gold\n${c.gold}--- system\n${c.system}`).toEqual(reread);
     }
-    // Both ways are exercised: most cases replay; CRLF and spaced answers decline.
-    expect(replayed).toBeGreaterThan(cases.length / 4);
+    // Both ways are exercised: most cases answer from the same pass; CRLF and spaced answers decline.
+    expect(inline).toBeGreaterThan(cases.length / 4);
     expect(declined).toBeGreaterThan(0);
   });
 });

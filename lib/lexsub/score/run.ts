@@ -5,22 +5,23 @@
  *
  * A run reads as score.pl does unless `repaired` is set. In the default mode it
  * also notes, in a `RepairTracker`, the ids where a documented repair would
- * read the files differently; `needsRepairedPass` then says whether a second,
- * repaired run over the same lines is worth making, and `repairReport` compares
- * the two (which rules changed which items, and the repaired figures).
+ * read the files differently; `needsRepairedPass` then says whether the
+ * repaired figures differ in what they read, and `repairReport` compares the
+ * two readings (which rules changed which items, and the repaired figures).
  *
- * For best and oot, that second run need read only the ids the tracker noted
- * (`only`): every other item reads and scores the same either way, so the
- * repaired figures are the default run's with the noted items' outcomes
- * swapped for their repaired ones, summed in file order from the two runs'
- * ledgers (`mergeRepairedStats`) — equal, to the last bit, to a full repaired
- * run's (test/lexsub/score-repaired-pass.test.ts checks it), at a fraction of
- * its time and memory. A default run also keeps, as it reads, the raw lines of
- * the noted ids (a gold line when it gets an id noted, a system line whose id is
- * noted already), so `replayRepaired` makes that second run from them without
- * reading either file again — unless the system file itself got new ids noted
- * (CRLF lines, spaces around guesses): an earlier line of such an id went
- * unkept, so the caller reads the files again with `only` (`repairedRun`). Pure.
+ * For best and oot those figures come from the same pass: every item a repair
+ * does not touch reads and scores the same either way, so a default run keeps
+ * the gold lines that got an id noted, builds from them a small repaired key
+ * for those ids alone when the gold is read (its `shadow` run), sends each
+ * system line of a noted id to that shadow too, and adds up, line by line, the
+ * default outcome of every other item and the shadow's outcome of the noted
+ * ones — in file order, as a full repaired run adds them, so the figures are
+ * equal to the last bit (test/lexsub/score-parity.test.ts checks it on random
+ * files). Neither file is read twice and no per-line record is kept. When the
+ * system file itself notes a new id (a CRLF line, spaces around guesses), the
+ * lines of that id read earlier went the default way only: `inlineRepairs`
+ * then answers null and the caller makes a full repaired run over both files
+ * (`repairedRun`). mw always does. Pure.
  */
 import { type Diagnostic } from "../../scoring/diagnostics";
 import { SystemReader } from "../formats/system";
@@ -30,7 +31,7 @@ import { KeyBuilder, type KeyOptions, type ScoringKey, copy, idKey, sortDiagnost
 import { type MwItem, MwKey, MwKeyBuilder, type MwResult, MwScorer } from "./mw";
 import { ootScorer } from "./oot";
 import { type RepairChange, RepairTracker, changedByRule } from "./repairs";
-import { type ItemScore, ScoreLedger, type SubstitutionResult, type SubstitutionScorer, type SubstitutionStats, emptyStats, substitutionScores } from "./substitution";
+import { type ItemScore, type SubstitutionResult, type SubstitutionScorer, type SubstitutionStats, addOutcome, emptyStats, substitutionScores } from "./substitution";
 
 export type ScoreType = "best" | "oot" | "mw";
 
@@ -48,9 +49,8 @@ export interface ScoreRunOptions {
   /** Called with each attempted item, in system-file order. */
   onItem?: (item: ItemScore | MwItem) => void;
   /**
-   * best and oot, with `repaired`: read only these ids (a default run's
-   * `tracker.ids`); `repairReport` then takes the other items from the default
-   * run. Ignored for mw, whose second run reads everything.
+   * best and oot, with `repaired`: read only these ids (a default run's shadow;
+   * see the header). Ignored for mw.
    */
   only?: ReadonlySet<string>;
 }
@@ -74,6 +74,15 @@ export interface RepairReport {
   changes: RepairChange[];
 }
 
+/** best and oot: the repaired reading of the noted ids, made alongside a default run (see the header). */
+interface Shadow {
+  run: ScoreRun;
+  /** The noted ids as `idKey`s (numbers for most ids: a quick look-up per system line). */
+  keys: Set<string | number>;
+  /** The repaired figures, added up line by line. */
+  stats: SubstitutionStats;
+}
+
 /**
  * A run: `pushGold` every gold line, `goldDone`, `pushSystem` every system
  * line, `finish`. With `watch`, the outcome of each watched id is kept (for
@@ -87,22 +96,27 @@ export class ScoreRun {
   private goldDiagnostics: Diagnostic[] = [];
   private scorer: SubstitutionScorer | MwScorer | null = null;
   private readonly reader: SystemReader;
-  /** Outcomes of watched ids: attempted items' scores (filled by onItem). */
+  /** mw: outcomes of watched ids (filled by onItem). */
   private readonly attempted = new Map<string, string>();
-
   private readonly watch: ReadonlySet<string> | null;
-  /** best and oot: each attempted item's outcome in file order (for a restricted repaired run). */
-  readonly ledger: ScoreLedger | null;
   /** Whether this run read only some ids (see `only`). */
   readonly restricted: boolean;
-  /** A default best/oot run: the lines of noted ids, with their line numbers (see `replayRepaired`). */
-  private readonly kept: { gold: (number | string)[]; system: (number | string)[] } | null;
+
+  /** best and oot with `watch`: each item's outcome, by item number (score; 0 not attempted, 1 no mode, 2 mode missed, 3 mode hit). */
+  private outcomeScore: Float64Array | null = null;
+  private outcomeHit: Uint8Array | null = null;
+  /** The outcome of the system line being scored (set by the scorer's `onOutcome`). */
+  private lastAttempted = false;
+  private lastScore = 0;
+  private lastModeHit: boolean | null = null;
+
+  /** A default best/oot run: the gold lines that got an id noted, with their line numbers, until `goldDone`. */
+  private keptGold: (number | string)[] | null;
   private goldLine = 0;
   private systemLine = 0;
-  /** Whether reading the system file noted an id not noted by the gold (its earlier lines were not kept). */
+  private shadow: Shadow | null = null;
+  /** Whether reading the system file noted an id the gold had not (its earlier lines went the default way only). */
   private systemNotedNew = false;
-  /** The ids the gold got noted, as `idKey`s (numbers for most ids: a quick look-up per system line). */
-  private notedKeys: Set<string | number> | null = null;
 
   /**
    * `watch`: the ids whose outcomes to keep — for a repaired run, the default
@@ -118,28 +132,26 @@ export class ScoreRun {
     const goldName = options.goldName ?? "gold";
     const only = options.type !== "mw" && repaired ? options.only : undefined;
     this.restricted = only !== undefined;
-    this.ledger = options.type !== "mw" && (this.tracker || only) ? new ScoreLedger() : null;
     if (options.type === "mw") this.mwKeyBuilder = new MwKeyBuilder(goldName);
     else this.keyBuilder = new KeyBuilder(goldName, { ...options.analysis, repaired, repairs: this.tracker ?? undefined, only });
     this.reader = new SystemReader(options.systemName ?? "system", options.type, { repaired, repairs: this.tracker ?? undefined, only });
-    this.kept = this.tracker && options.type !== "mw" ? { gold: [], system: [] } : null;
+    this.keptGold = this.tracker && options.type !== "mw" ? [] : null;
   }
 
   pushGold(line: string): void {
     this.goldLine++;
     if (!this.keyBuilder) return this.mwKeyBuilder!.push(line);
-    const noted = this.kept ? this.tracker!.ids.size : 0;
+    const noted = this.keptGold ? this.tracker!.ids.size : 0;
     this.keyBuilder.push(line);
     // A line gets its id noted on its first reading only (a repeated id is refused first).
     // A copy: the line may be a slice of a large chunk of the file.
-    if (this.kept && this.tracker!.ids.size !== noted) this.kept.gold.push(this.goldLine, copy(line));
+    if (this.keptGold && this.tracker!.ids.size !== noted) this.keptGold.push(this.goldLine, copy(line));
   }
 
-  /** Feed line number `line` of the gold (a kept line read again; see `replayRepaired`). */
-  pushGoldAt(line: number, text: string): void {
-    this.goldLine = line - 1;
-    this.keyBuilder!.pushAt(line, text);
+  /** Feed line number `line` of the gold (a shadow's: see the header). */
+  private pushGoldAt(line: number, text: string): void {
     this.goldLine = line;
+    this.keyBuilder!.pushAt(line, text);
   }
 
   /** The gold is read: build the key and the scorer; returns the gold's diagnostics. */
@@ -150,15 +162,19 @@ export class ScoreRun {
       const { key, diagnostics } = this.keyBuilder.finish();
       this.key = key;
       this.goldDiagnostics = diagnostics;
+      if (this.watch) {
+        this.outcomeScore = new Float64Array(key.total);
+        this.outcomeHit = new Uint8Array(key.total);
+      }
       const opts = {
         file,
-        // With a ledger, watched outcomes come from it: no item object is built unless asked for.
-        onItem: o.onItem || !this.ledger ? (i: ItemScore) => this.item(i.id, i) : undefined,
+        onItem: o.onItem,
         groupBy: o.by && !this.restricted ? groupOf(o.by) : undefined,
         only: this.restricted ? (o.only ?? undefined) : undefined,
-        ledger: this.ledger ?? undefined,
+        onOutcome: (item: number, _line: number, score: number, modeHit: boolean | null) => this.outcome(item, score, modeHit),
       };
       this.scorer = o.type === "best" ? bestScorer(key, opts) : ootScorer(key, opts);
+      if (this.keptGold) this.startShadow(key);
     } else {
       const { key, diagnostics } = this.mwKeyBuilder!.finish();
       this.key = key;
@@ -166,6 +182,28 @@ export class ScoreRun {
       this.scorer = new MwScorer(key, { file, onItem: (i) => this.item(i.id, i) });
     }
     return this.goldDiagnostics;
+  }
+
+  /** A default best/oot run whose gold noted ids: the repaired reading of those ids, from the kept lines. */
+  private startShadow(key: ScoringKey): void {
+    const kept = this.keptGold!;
+    this.keptGold = null;
+    if (kept.length === 0) return;
+    const ids = new Set(this.tracker!.ids);
+    const run = new ScoreRun({ ...this.options, repaired: true, onItem: undefined, only: ids }, ids);
+    for (let i = 0; i < kept.length; i += 2) run.pushGoldAt(kept[i] as number, kept[i + 1] as string);
+    run.goldDone();
+    const shadowKey = run.scoringKey as ScoringKey;
+    // T and TM: the default key's, with the noted ids counted as the repaired reading counts them.
+    let total = key.total + shadowKey.total;
+    let withMode = key.totalWithMode + shadowKey.totalWithMode;
+    for (const id of ids) {
+      const at = key.find(id);
+      if (at < 0) continue;
+      total--;
+      if (key.hasMode(at)) withMode--;
+    }
+    this.shadow = { run, keys: new Set([...ids].map(idKey)), stats: emptyStats(total, withMode) };
   }
 
   /** The key built by `goldDone`. */
@@ -176,49 +214,26 @@ export class ScoreRun {
 
   pushSystem(line: string): void {
     this.systemLine++;
-    const kept = this.kept;
-    const noted = kept ? this.tracker!.ids.size : 0;
+    const tracker = this.tracker;
+    const noted = tracker ? tracker.ids.size : 0;
     const s = this.reader.push(line);
-    if (kept && s) {
-      if (this.tracker!.ids.size !== noted) this.systemNotedNew = true;
-      else if (!this.systemNotedNew && noted > 0) {
-        const keys = (this.notedKeys ??= new Set([...this.tracker!.ids].map(idKey)));
-        if (keys.has(idKey(s.id))) kept.system.push(this.systemLine, copy(line));
-      }
+    if (!s) return;
+    this.lastAttempted = false;
+    this.scorer!.add(s);
+    const shadow = this.shadow;
+    if (!shadow || this.systemNotedNew) return;
+    if (tracker!.ids.size !== noted) {
+      this.systemNotedNew = true;
+      return;
     }
-    if (s) this.scorer!.add(s);
-  }
-
-  /** Feed line number `line` of the system file (a kept line read again; see `replayRepaired`). */
-  pushSystemAt(line: number, text: string): void {
-    this.reader.seek(line);
-    this.systemLine = line - 1;
-    this.pushSystem(text);
-  }
-
-  /**
-   * The repaired run to make after this default run (`needsRepairedPass`):
-   * best and oot read only the noted ids. Feed it the files again, or use
-   * `replayRepaired`, which feeds it the kept lines when they suffice.
-   */
-  repairedRun(): ScoreRun {
-    const ids = this.tracker!.ids;
-    return new ScoreRun({ ...this.options, repaired: true, onItem: undefined, only: ids }, ids);
-  }
-
-  /**
-   * The repaired run made from the lines this default run kept (see the
-   * header), finished; null when they do not suffice (mw, or ids noted while
-   * reading the system file): then read the files again into `repairedRun()`.
-   */
-  replayRepaired(): { run: ScoreRun; result: ScoreRunResult } | null {
-    if (!this.kept || this.systemNotedNew) return null;
-    const again = this.repairedRun();
-    const { gold, system } = this.kept;
-    for (let i = 0; i < gold.length; i += 2) again.pushGoldAt(gold[i] as number, gold[i + 1] as string);
-    again.goldDone();
-    for (let i = 0; i < system.length; i += 2) again.pushSystemAt(system[i] as number, system[i + 1] as string);
-    return { run: again, result: again.finish() };
+    if (shadow.keys.has(idKey(s.id))) {
+      // A noted id: its repaired outcome is the shadow's.
+      const r = shadow.run;
+      r.reader.seek(this.systemLine);
+      r.systemLine = this.systemLine - 1;
+      r.pushSystem(line);
+      if (r.lastAttempted) addOutcome(shadow.stats, r.lastScore, r.lastModeHit);
+    } else if (this.lastAttempted) addOutcome(shadow.stats, this.lastScore, this.lastModeHit);
   }
 
   finish(): ScoreRunResult {
@@ -231,9 +246,30 @@ export class ScoreRun {
     };
   }
 
-  /** Whether a default run met any line a repair reads differently (then run again with `repaired` and `watch`). */
+  /** Whether a default run met any line a repair reads differently (then see `inlineRepairs`, or make a `repairedRun`). */
   get needsRepairedPass(): boolean {
     return this.tracker !== null && this.tracker.any;
+  }
+
+  /**
+   * A default best/oot run's repair report from its shadow (see the header),
+   * after `finish`; null when it has none that suffices (mw, or ids noted while
+   * reading the system file): then read both files into `repairedRun()` and
+   * call `repairReport`.
+   */
+  inlineRepairs(result: ScoreRunResult): RepairReport | null {
+    const shadow = this.shadow;
+    if (!shadow || this.systemNotedNew || !this.needsRepairedPass || result.result.type === "mw") return null;
+    const own = shadow.run.finish().result as SubstitutionResult;
+    const repaired: SubstitutionResult = { ...own, stats: shadow.stats, scores: substitutionScores(shadow.stats), groups: null };
+    const changes = changedByRule(this.tracker!, this.outcomes(), shadow.run.outcomes());
+    return { result: repaired, figuresDiffer: !sameFigures(result.result, repaired), changes };
+  }
+
+  /** The full repaired run to compare this default run with, when `inlineRepairs` answers null: feed it both files again. */
+  repairedRun(): ScoreRun {
+    const ids = new Set(this.tracker!.ids);
+    return new ScoreRun({ ...this.options, repaired: true, onItem: undefined, only: undefined }, ids);
   }
 
   /** The outcome of each watched id: in T / MW or not, and, when attempted, its score and mode hit. */
@@ -245,88 +281,37 @@ export class ScoreRun {
       for (const id of this.watch) out.set(id, `${k.modes.has(id) ? "in" : "out"}|${this.attempted.get(id) ?? "-"}`);
       return out;
     }
-    // best and oot: from the ledger (item number → its entry).
-    const l = this.ledger;
-    const entry = l ? new Int32Array(k.total).fill(-1) : null;
-    if (l && entry) for (let i = 0; i < l.length; i++) entry[l.item[i]] = i;
+    const score = this.outcomeScore!;
+    const hit = this.outcomeHit!;
     for (const id of this.watch) {
       const o = k.find(id);
-      let attempted = this.attempted.get(id) ?? "-";
-      if (l && entry && o >= 0 && entry[o] >= 0) {
-        const hit = l.modeHit[entry[o]];
-        attempted = `${l.score[entry[o]]}|${hit === 0 ? null : hit === 2}`;
-      }
-      out.set(id, `${o >= 0 ? "in" : "out"}|${attempted}`);
+      const h = o >= 0 ? hit[o] : 0;
+      out.set(id, `${o >= 0 ? "in" : "out"}|${h === 0 ? "-" : `${score[o]}|${h === 1 ? null : h === 3}`}`);
     }
     return out;
   }
 
-  private item(id: string, i: ItemScore | MwItem): void {
-    if (!this.ledger && this.watch?.has(id)) {
-      this.attempted.set(id, "score" in i ? `${i.score}|${i.modeHit}` : `${i.genuine}|${i.matched}`);
+  private outcome(item: number, score: number, modeHit: boolean | null): void {
+    this.lastAttempted = true;
+    this.lastScore = score;
+    this.lastModeHit = modeHit;
+    if (this.outcomeHit) {
+      this.outcomeScore![item] = score;
+      this.outcomeHit[item] = modeHit === null ? 1 : modeHit ? 3 : 2;
     }
+  }
+
+  private item(id: string, i: MwItem): void {
+    if (this.watch?.has(id)) this.attempted.set(id, `${i.genuine}|${i.matched}`);
     this.options.onItem?.(i);
   }
 }
 
-/** Compare a default run with a repaired run made with `watch: official.tracker.ids`; `sample` ids listed per rule. */
+/** Compare a default run with a full repaired run made with `official.repairedRun()` over the same lines; `sample` ids listed per rule. */
 export function repairReport(official: ScoreRun, officialResult: ScoreRunResult, repaired: ScoreRun, repairedResult: ScoreRunResult, sample = 5): RepairReport {
   const changes = changedByRule(official.tracker!, official.outcomes(), repaired.outcomes(), sample);
-  let result = repairedResult.result;
-  if (repaired.restricted && result.type !== "mw" && officialResult.result.type !== "mw") {
-    const stats = mergeRepairedStats(official, officialResult.result.stats, repaired, result.stats);
-    result = { ...result, stats, scores: substitutionScores(stats), groups: null };
-  }
+  const result = repairedResult.result;
   return { result, figuresDiffer: !sameFigures(officialResult.result, result), changes };
-}
-
-/**
- * The repaired figures of a whole run from a default run and a repaired run
- * restricted to the ids its tracker noted: T and TM adjusted by the noted items
- * (counted in each run's key), and every attempted item's outcome taken from
- * the default run's ledger unless noted, from the restricted run's if noted —
- * merged by system line, so the credit is summed in the same order as a full
- * repaired run sums it.
- */
-export function mergeRepairedStats(official: ScoreRun, officialStats: SubstitutionStats, repaired: ScoreRun, repairedStats: SubstitutionStats): SubstitutionStats {
-  const key = official.scoringKey as ScoringKey;
-  const noted = new Uint8Array(key.total);
-  let total = 0;
-  let withMode = 0;
-  for (const id of repaired.options.only!) {
-    const o = key.find(id);
-    if (o < 0) continue;
-    noted[o] = 1;
-    total++;
-    if (key.hasMode(o)) withMode++;
-  }
-  // The restricted key holds only noted ids: its T and TM are theirs.
-  const stats = emptyStats(officialStats.total - total + repairedStats.total, officialStats.totalWithMode - withMode + repairedStats.totalWithMode);
-  const a = official.ledger!;
-  const b = repaired.ledger!;
-  let i = 0;
-  let j = 0;
-  for (;;) {
-    while (i < a.length && noted[a.item[i]] === 1) i++;
-    let l: ScoreLedger;
-    let k: number;
-    if (i < a.length && (j >= b.length || a.line[i] < b.line[j])) {
-      l = a;
-      k = i++;
-    } else if (j < b.length) {
-      l = b;
-      k = j++;
-    } else break;
-    stats.attempted++;
-    const score = l.score[k];
-    if (score) stats.credit += score;
-    const hit = l.modeHit[k];
-    if (hit !== 0) {
-      stats.attemptedWithMode++;
-      if (hit === 2) stats.modeHits++;
-    }
-  }
-  return stats;
 }
 
 function sameFigures(a: SubstitutionResult | MwResult, b: SubstitutionResult | MwResult): boolean {

@@ -111,11 +111,16 @@ export function emptyStats(total = 0, totalWithMode = 0): SubstitutionStats {
 
 /** Count one attempted item into `stats` (the one computation behind every score). */
 export function addItem(stats: SubstitutionStats, item: ItemOutcome): void {
+  addOutcome(stats, item.score, item.modeHit);
+}
+
+/** `addItem` from an item's score and mode hit alone. */
+export function addOutcome(stats: SubstitutionStats, score: number, modeHit: boolean | null): void {
   stats.attempted++;
-  if (item.score) stats.credit += item.score;
-  if (item.modeHit !== null) {
+  if (score) stats.credit += score;
+  if (modeHit !== null) {
     stats.attemptedWithMode++;
-    if (item.modeHit) stats.modeHits++;
+    if (modeHit) stats.modeHits++;
   }
 }
 
@@ -145,47 +150,8 @@ export interface ScorerOptions {
   groupBy?: (lexelt: string) => string;
   /** Score only the lines of these ids (a repaired pass over the ids a repair touches; see run.ts). */
   only?: ReadonlySet<string>;
-  /** Record each attempted item's outcome, in file order. */
-  ledger?: ScoreLedger;
-}
-
-/**
- * Each attempted item of a run, in system-file order: its item number in the
- * key, its system line, its score and whether it hit the mode (typed arrays:
- * 17 bytes an item). With it, a repaired pass need only read the ids a repair
- * touches: the other items score the same either way, and their outcomes are
- * taken from here, summed in the same order (so the figures are the same to
- * the last bit as a full repaired pass; see `mergeRepairedStats` in run.ts).
- */
-export class ScoreLedger {
-  item = new Int32Array(1024);
-  line = new Int32Array(1024);
-  score = new Float64Array(1024);
-  /** 0: the item has no mode; 1: mode missed; 2: mode hit. */
-  modeHit = new Uint8Array(1024);
-  length = 0;
-
-  push(item: number, line: number, score: number, modeHit: boolean | null): void {
-    if (this.length === this.item.length) this.grow();
-    const i = this.length++;
-    this.item[i] = item;
-    this.line[i] = line;
-    this.score[i] = score;
-    this.modeHit[i] = modeHit === null ? 0 : modeHit ? 2 : 1;
-  }
-
-  private grow(): void {
-    const n = this.item.length * 2;
-    const item = new Int32Array(n);
-    item.set(this.item);
-    const line = new Int32Array(n);
-    line.set(this.line);
-    const score = new Float64Array(n);
-    score.set(this.score);
-    const modeHit = new Uint8Array(n);
-    modeHit.set(this.modeHit);
-    Object.assign(this, { item, line, score, modeHit });
-  }
+  /** Called with each attempted item's number in the key, system line, score and mode hit, in file order (no object built). */
+  onOutcome?: (item: number, line: number, score: number, modeHit: boolean | null) => void;
 }
 
 /**
@@ -419,7 +385,7 @@ export class SubstitutionScorer {
 
     const out = this.rule(view, guesses);
     addItem(this.stats, out);
-    this.options.ledger?.push(o, line.line, out.score, out.modeHit);
+    this.options.onOutcome?.(o, line.line, out.score, out.modeHit);
     if (this.groupStats) addItem(this.groupFor(key.lexelt(o)), out);
     if (out.truncated) {
       this.log.add(

@@ -53,15 +53,14 @@ export function scoreTexts(input: ScoreTextsInput): ScoreTextsOutput {
   const out = run.finish();
   let repairs: RepairReport | null = null;
   if (run.needsRepairedPass) {
-    let second = run.replayRepaired();
-    if (!second) {
+    repairs = run.inlineRepairs(out);
+    if (!repairs) {
       const again = run.repairedRun();
       feed((l) => again.pushGold(l), input.gold);
       again.goldDone();
       feed((l) => again.pushSystem(l), input.system);
-      second = { run: again, result: again.finish() };
+      repairs = repairReport(run, out, again, again.finish());
     }
-    repairs = repairReport(run, out, second.run, second.result);
   }
   return { ...out, items, repairs };
 }
