@@ -98,3 +98,40 @@ test("the Table 8 figures equal a hand computation from those labels", async ({ 
     await page.screenshot({ path: `test-results/screens/judgement-tab-${width}.png`, fullPage: true });
   }
 });
+
+test("the coordinator closes the round (a judge then finds it closed), reopens it and changes its judges", async ({ page, browser }) => {
+  await signIn(page, "coordinator");
+  await page.goto(`/projects/${projectId}/judgement`);
+  const round = page.getByRole("region", { name: "Round Post hoc e2e" });
+  await round.getByRole("button", { name: "Close round" }).click();
+  await expect(round.getByRole("status")).toContainText('"Post hoc e2e" is closed');
+  await expect(round.getByRole("heading", { level: 2 })).toContainText("closed");
+  const roundId = Number(/judgement\/(\d+)\/swords/.exec((await round.getByRole("link", { name: "SWORDS JSON" }).getAttribute("href"))!)![1]);
+
+  const judge = await browser.newContext();
+  const jp = await judge.newPage();
+  await signIn(jp, JUDGES[0]);
+  await jp.goto(`/judge/${roundId}`);
+  await expect(jp.getByRole("heading", { level: 1 })).toHaveText("Round closed");
+  await jp.goto("/annotate");
+  await expect(jp.getByRole("region", { name: "Judgement rounds" }).getByRole("link", { name: /Post hoc e2e/ })).toHaveCount(0);
+
+  await round.getByRole("button", { name: "Reopen round" }).click();
+  await expect(round.getByRole("status")).toContainText('"Post hoc e2e" is open again');
+  await jp.goto(`/judge/${roundId}`);
+  await expect(jp.getByRole("heading", { level: 1 })).toHaveText("Judging done");
+
+  // Judges: take the first one off; the labels already given stay counted.
+  const judges = round.getByRole("form", { name: "Judges of Post hoc e2e" });
+  await judges.getByLabel(JUDGES[0], { exact: true }).uncheck();
+  await judges.getByRole("button", { name: "Save judges" }).click();
+  await expect(round.getByRole("status").filter({ hasText: "Judges of" })).toContainText(`Judges of "Post hoc e2e": ${JUDGES.slice(1).join(", ")}.`);
+  await expect(round.getByTestId("judges")).not.toContainText(`${JUDGES[0]} (`);
+  // No longer a judge of it: the round is not theirs to see.
+  expect((await jp.goto(`/judge/${roundId}`))!.status()).toBe(404);
+  await judge.close();
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `test-results/screens/judgement-controls-${width}.png`, fullPage: true });
+  }
+});

@@ -294,15 +294,26 @@ export function listRounds(db: Db, actor: Actor, projectId: number): RoundInfo[]
     .map((r) => roundInfo(db, actor, r.id));
 }
 
-/** Replace the round's judges (members of the project, by user id), in one transaction. */
-export function setJudges(db: Db, actor: Actor, roundId: number, userIds: readonly number[]): RoundInfo {
-  const r = coordinatorRound(db, actor, roundId);
+/** Replace the round's judges (members of the project, by user id), in one transaction. Labels already given stay. */
+export function setJudges(db: Db, actor: Actor, roundId: number, userIds: readonly number[], inProject?: number): RoundInfo {
+  const r = coordinatorRound(db, actor, roundId, inProject);
   const ids = [...new Set(userIds.map(Number))];
   checkMembers(db, r.projectId, ids);
   db.transaction((tx) => {
     tx.delete(judgementJudges).where(eq(judgementJudges.roundId, roundId)).run();
     if (ids.length) tx.insert(judgementJudges).values(ids.map((userId) => ({ roundId, userId }))).run();
   });
+  return roundInfo(db, actor, roundId);
+}
+
+/**
+ * Close a round (its judges can no longer label; its figures and downloads stay) or open it
+ * again. Coordinators of the round's project.
+ */
+export function setRoundState(db: Db, actor: Actor, roundId: number, state: unknown, inProject?: number): RoundInfo {
+  const r = coordinatorRound(db, actor, roundId, inProject);
+  if (state !== "open" && state !== "closed") throw new InputError(`state: expected "open" or "closed", got "${String(state)}".`, { state: "open or closed" });
+  db.update(judgementRounds).set({ state }).where(eq(judgementRounds.id, r.id)).run();
   return roundInfo(db, actor, roundId);
 }
 
@@ -338,6 +349,7 @@ export interface JudgeItem {
  */
 export function nextJudgeItem(db: Db, actor: Actor, roundId: number): JudgeItem | null {
   const { round, userId, name } = judgeRound(db, actor, roundId);
+  if (round.state !== "open") throw new InputError("The round is closed.");
   const items = db
     .select({ id: judgementItems.id, instanceRef: judgementItems.instanceId, lexelt: lexelts.item, instanceId: instances.instanceId, before: instances.before, head: instances.head, after: instances.after })
     .from(judgementItems)

@@ -196,6 +196,24 @@ const ACTIONS: ActionCase[] = [
     run: (w) => withdrawReturnAction(w.p.id, null, form({ instanceId: "p1", annotator: "ann" })),
   },
   { name: "createRoundAction", expect: COORDINATOR, run: (w) => judgement.createRoundAction(w.p.id, null, form({ selection: "any", sampleSize: "2", seed: "1", source: "annotators" })) },
+  ...(["setRoundStateAction", "setJudgesAction"] as const).map((name) => ({
+    name,
+    expect: COORDINATOR,
+    run: async (w: World) => {
+      // A round in p made by the CLI, removed again when the change is refused.
+      const { createRound } = await import("../../lib/server/judgement");
+      const { SYSTEM } = await import("../../lib/server/actor");
+      const round = createRound(w.db, SYSTEM, w.p.id, { selection: "any", sampleSize: 2, seed: 1, sources: ["annotators"], allowOwnItems: true });
+      const r = (await (name === "setRoundStateAction"
+        ? judgement.setRoundStateAction(w.p.id, round.id, null, form({ state: "closed" }))
+        : judgement.setJudgesAction(w.p.id, round.id, null, form({ judge: String(w.ann.userId) })))) as { ok?: boolean };
+      if (!r?.ok) {
+        for (const t of ["judgement_labels", "judgement_judges", "judgement_candidates", "judgement_items", "judgement_rounds"]) w.db.$client.prepare(`delete from ${t}`).run();
+        w.db.$client.prepare("delete from sqlite_sequence where name like 'judgement_%'").run();
+      }
+      return r;
+    },
+  })),
   {
     name: "saveLabelAction",
     expect: "401 404 ok 404 403 -",

@@ -44,7 +44,7 @@ import { exportResponses, importResponses, listProjectResponses, previewResponse
 import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/responses";
 import { importUsers } from "../../lib/server/user-import";
 import { addWordNetBaselineRuns, baselineInstances } from "../../lib/server/baselines";
-import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, swordsExport } from "../../lib/server/judgement";
+import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement";
 import { deleteGold, deleteRun, listGolds, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring";
 import {
   answerTraining,
@@ -395,6 +395,7 @@ const CALLS: Call[] = [
   { name: "listRounds", expect: COORDINATOR, call: (w, k) => withRound(w, () => listRounds(w.db, w.actor(k), w.p.id)), check: noOtherProject },
   { name: "roundInfo", expect: COORDINATOR, call: (w, k) => withRound(w, (id) => roundInfo(w.db, w.actor(k), id)) },
   { name: "setJudges", expect: COORDINATOR, call: (w, k) => withRound(w, (id) => setJudges(w.db, w.actor(k), id, [w.ann.userId])) },
+  { name: "setRoundState", expect: COORDINATOR, call: (w, k) => withRound(w, (id) => setRoundState(w.db, w.actor(k), id, "closed")) },
   { name: "roundResults", expect: COORDINATOR, call: (w, k) => withRound(w, (id) => roundResults(w.db, w.actor(k), id)), check: noOtherProject },
   { name: "extendedGold", expect: COORDINATOR, call: (w, k) => withRound(w, (id) => extendedGold(w.db, w.actor(k), id)), check: noOtherProject },
   { name: "swordsExport", expect: COORDINATOR, call: (w, k) => withRound(w, (id) => swordsExport(w.db, w.actor(k), id)), check: noOtherProject },

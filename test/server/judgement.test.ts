@@ -8,7 +8,7 @@ import { table8, verdict } from "../../lib/lexsub/judgement";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
 import { exportDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
-import { createRound, extendedGold, nextJudgeItem, roundResults, saveLabel, setJudges, swordsExport } from "../../lib/server/judgement";
+import { createRound, extendedGold, myRounds, nextJudgeItem, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement";
 import { saveResponse } from "../../lib/server/responses";
 import { uploadRun } from "../../lib/server/scoring";
 import { addMember } from "../../lib/server/users";
@@ -104,6 +104,31 @@ describe("judgement rounds", () => {
     expect(target).toMatchObject({ target: "bright", offset: 2, pos: "ADJ" });
     const clever = Object.entries(swords.substitutes).find(([, s]) => s.substitute === "clever")![0];
     expect(swords.substitute_labels[clever]).toEqual(["TRUE", "TRUE", "FALSE"]);
+  });
+
+  it("a closed round takes no labels and leaves judges' lists; reopened, it takes them again; judges can be changed", () => {
+    const f = fixture();
+    const round = createRound(f.db, f.coord, f.project.id, { name: "r", sampleSize: 10, seed: 5, sources: ["annotators"], judges: [f.judges[0].userId] });
+    const item = nextJudgeItem(f.db, f.judges[0], round.id)!;
+    saveLabel(f.db, f.judges[0], round.id, item.candidates[0].id, "good");
+    expect(setRoundState(f.db, f.coord, round.id, "closed").state).toBe("closed");
+    expect(() => saveLabel(f.db, f.judges[0], round.id, item.candidates[1].id, "bad")).toThrow(/closed/);
+    expect(() => nextJudgeItem(f.db, f.judges[0], round.id)).toThrow(/closed/);
+    expect(myRounds(f.db, f.judges[0])).toEqual([]);
+    // the label given before closing is kept and counted
+    expect(roundResults(f.db, f.coord, round.id).round.labels).toBe(1);
+    expect(() => setRoundState(f.db, f.coord, round.id, "archived")).toThrow(InputError);
+    expect(() => setRoundState(f.db, f.judges[0], round.id, "open")).toThrow(AuthError);
+    expect(() => setRoundState(f.db, f.coord, round.id, "open", round.projectId + 1000)).toThrow(NotFoundError);
+    setRoundState(f.db, f.coord, round.id, "open");
+    saveLabel(f.db, f.judges[0], round.id, item.candidates[1].id, "bad");
+    // judges replaced: the old one is out, the new one in; labels stay
+    const changed = setJudges(f.db, f.coord, round.id, [f.judges[1].userId], round.projectId);
+    expect(changed.judges.map((j) => j.name)).toEqual(["j2"]);
+    expect(() => nextJudgeItem(f.db, f.judges[0], round.id)).toThrow(AuthError);
+    expect(nextJudgeItem(f.db, f.judges[1], round.id)).not.toBeNull();
+    expect(roundResults(f.db, f.coord, round.id).round.labels).toBe(2);
+    expect(() => setJudges(f.db, f.coord, round.id, [Number.NaN])).toThrow(InputError);
   });
 
   it("escalates a candidate any judge called good up to the cap, and keeps annotators off their own items", () => {

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { AuthError, NotFoundError } from "@/lib/server/errors";
+import { AuthError, InputError, NotFoundError } from "@/lib/server/errors";
 import { nextJudgeItem } from "@/lib/server/judgement";
 import { JudgeItem } from "./judge-item";
 
@@ -18,6 +18,15 @@ export default async function JudgePage({ params }: { params: Promise<{ roundId:
     item = nextJudgeItem(getDb(), actor, roundId);
   } catch (e) {
     if (e instanceof NotFoundError || e instanceof AuthError) notFound();
+    if (e instanceof InputError) {
+      return (
+        <>
+          <h1>Round closed</h1>
+          <p>{e.message} The coordinator closed it; your labels so far are kept.</p>
+          <Link href="/annotate">Back to your projects</Link>
+        </>
+      );
+    }
     throw e;
   }
   if (!item) {

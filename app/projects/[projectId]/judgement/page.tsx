@@ -8,6 +8,7 @@ import { listRounds, roundResults } from "@/lib/server/judgement";
 import { listRuns } from "@/lib/server/scoring";
 import { listMembers } from "@/lib/server/users";
 import { CreateRoundForm } from "./create-round-form";
+import { RoundControls } from "./round-controls";
 
 export const metadata: Metadata = { title: "Judgement" };
 export const dynamic = "force-dynamic";
@@ -45,6 +46,7 @@ export default async function JudgementPage({ params }: { params: Promise<{ proj
           <section key={r.id} className="panel" aria-label={`Round ${r.name}`}>
             <h2>
               {r.name} <span className="tag">{r.selection === "posthoc" ? "§5.1 preset" : "any item"}</span>
+              {r.state === "closed" && <span className="tag">closed</span>}
             </h2>
             <p className="small">
               {r.items} items · {r.candidates} candidates · {r.labels} labels of at least {needed} · seed {r.seed} · {r.judgesPerCandidate} judges per candidate
@@ -94,6 +96,7 @@ export default async function JudgementPage({ params }: { params: Promise<{ proj
                 Extended gold
               </a>
             </p>
+            <RoundControls projectId={projectId} roundId={r.id} roundName={r.name} state={r.state} members={members} judges={r.judges.map((j) => j.userId)} />
           </section>
         );
       })}
