@@ -72,3 +72,22 @@ test("the coordinator imports SWORDS and TSAR samples on the Datasets page and d
   await page.goto(`/projects/${id}/gold?view=instances`);
   await expect(page.getByText("account book").first()).toBeVisible();
 });
+
+test("a large dataset file imports in the background: a progress bar, then the report; the page can be left and come back to", async ({ page }) => {
+  await signIn(page, "coordinator");
+  const id = await newProject(page);
+  await page.goto(`/projects/${id}/datasets`);
+  // 6,000 TSAR targets of our own making (three distinct substitutes each: "shining" twice).
+  const lines: string[] = [];
+  for (let i = 0; i < 6000; i++) lines.push(`line ${i} has a bright lamp\tbright\tshining\tshining\tvivid\tluminous`);
+  await page.getByLabel("Format").selectOption({ label: "TSAR / MLSP TSV" });
+  await page.getByLabel("Dataset file").setInputFiles({ name: "big.tsv", mimeType: "text/plain", buffer: Buffer.from(lines.join("\n") + "\n") });
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByRole("progressbar", { name: "Importing big.tsv" })).toBeVisible();
+  await shoot(page, "datasets-progress");
+  // Leave and come back: the job went on without the page.
+  await page.goto(`/projects/${id}`);
+  await page.goto(`/projects/${id}/datasets`);
+  await expect(page.getByRole("status").filter({ hasText: "big.tsv" })).toContainText("big.tsv: 6000 targets (tsar); added 6000 instances, 1 lexelts and 18000 gold entries", { timeout: 30_000 });
+  await expect(page.getByRole("table").getByRole("row", { name: /TSAR/ })).toContainText("6000");
+});

@@ -18,6 +18,7 @@
  */
 import fs from "node:fs";
 import type Database from "better-sqlite3";
+import { type DatasetFormat, discardDatasetStaging, stagedDatasetImport } from "./dataset-import";
 import { discardStaging, stagedLexeltImport } from "./lexelt-import";
 
 export class JobCancelled extends Error {
@@ -67,6 +68,36 @@ async function lexeltXmlImport(ctx: JobContext): Promise<unknown> {
   }
 }
 
+/** A CoInCo, SWORDS or TSAR file already on disk (input: { path, fileName, format, idPrefix?, maxBytes }). */
+async function datasetImport(ctx: JobContext): Promise<unknown> {
+  const { path, fileName, format, idPrefix, maxBytes } = ctx.job.input as { path: string; fileName: string; format: DatasetFormat; idPrefix?: string; maxBytes: number };
+  await ctx.step(0, 0, `Reading ${fileName}…`);
+  const bytes = fs.readFileSync(path);
+  const state = { stagingProjectId: null as number | null };
+  const steps = stagedDatasetImport(
+    ctx.sqlite,
+    { input: { format, fileName, bytes, idPrefix }, projectId: ctx.job.projectId, importedBy: ctx.job.createdBy, maxBytes, jobId: ctx.job.id },
+    state,
+  );
+  try {
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      ctx.setStaging(state.stagingProjectId);
+      const p = r.value;
+      if (p.phase === "published") continue;
+      await ctx.step(p.done, p.total, p.phase === "parsed" ? `Read ${p.total} targets; writing them…` : `Writing targets…`);
+    }
+  } catch (e) {
+    if (state.stagingProjectId !== null) {
+      for (const _ of discardDatasetStaging(ctx.sqlite, state.stagingProjectId)) await new Promise((r) => setTimeout(r, 1));
+      ctx.setStaging(null);
+    }
+    throw e;
+  }
+}
+
 export const JOB_KINDS: Record<string, JobHandler> = {
   "lexelt-xml": lexeltXmlImport,
+  dataset: datasetImport,
 };

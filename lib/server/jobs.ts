@@ -28,7 +28,7 @@ import { type Db, projectRoot } from "../../db/client";
 import { jobs, projects, users } from "../../db/schema";
 import { type Actor, actorUserId, requireProject } from "./actor";
 import { NotFoundError } from "./errors";
-import { discardStaging } from "./lexelt-import";
+import { discardDatasetStaging } from "./dataset-import";
 
 export type JobState = "queued" | "running" | "done" | "failed" | "cancelled";
 
@@ -177,7 +177,7 @@ function removeInputFile(input: string): void {
 
 /** Delete a holding project's rows a slice at a time, yielding to requests between slices. */
 export async function discardInSlices(db: Db, stagingProjectId: number): Promise<void> {
-  for (const _ of discardStaging(db.$client, stagingProjectId)) await new Promise((r) => setTimeout(r, 2));
+  for (const _ of discardDatasetStaging(db.$client, stagingProjectId)) await new Promise((r) => setTimeout(r, 2));
 }
 
 /** Where uploads wait for their job (deleted by the job when it ends). */

@@ -7,6 +7,8 @@ import { SYSTEM } from "../../lib/server/actor";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { NotFoundError } from "../../lib/server/errors";
 import { cancelJob, getJob, jobsIdle, listJobs, recoverJobs, startJob, uploadPath } from "../../lib/server/jobs";
+import { discardDatasetStaging, stagedDatasetImport } from "../../lib/server/dataset-import";
+import { datasetSummary } from "../../lib/server/datasets";
 import { discardStaging, stagedLexeltImport } from "../../lib/server/lexelt-import";
 import { projectOverview, listProjects, createProject } from "../../lib/server/projects";
 import { projectProgress } from "../../lib/server/progress";
@@ -186,3 +188,71 @@ describe("jobs", () => {
     expect(getJob(db, coord, job.id).state).toBe("done");
   });
 });
+
+describe("a dataset import as a job", () => {
+  /** A TSAR file of `n` targets (sentence, complex word, annotations), ids prefixed so files can be told apart. */
+  function tsar(n: number, word = "fine"): string {
+    const lines: string[] = [];
+    for (let i = 0; i < n; i++) lines.push(`sentence ${i} is a ${word} one\t${word}\tgood\tgood\tnice\tok`);
+    return lines.join("\n") + "\n";
+  }
+  const datasetRows = (db: Db) =>
+    db.$client.prepare("select (select count(*) from dataset_gold) as gold, (select count(*) from dataset_instances) as targets").get() as { gold: number; targets: number };
+
+  it("runs in the worker, with progress, and publishes every target, entry and count at once", async () => {
+    const { db, coord, project } = fileFixture();
+    const job = startJob(db, coord, project.id, "dataset", { path: upload(tsar(900)), fileName: "t.tsv", format: "tsar", maxBytes: 1e9 });
+    await jobsIdle();
+    const done = getJob(db, coord, job.id);
+    expect(done).toMatchObject({ state: "done", done: 900, total: 900, fileName: "t.tsv" });
+    expect((done.report as { message: string }).message).toMatch(/t\.tsv: 900 targets \(tsar\); added 900 instances, 1 lexelts and 2700 gold entries/);
+    expect(visible(db, coord, project.id)).toEqual({ lexelts: 1, instances: 900 });
+    expect(datasetRows(db)).toEqual({ gold: 2700, targets: 900 });
+    expect(db.$client.prepare("select count(*) as n from projects where staging_for is not null").get()).toEqual({ n: 0 });
+  });
+
+  it("writes slices nobody sees until the publish step; a refusal half-way (an id taken) leaves nothing", () => {
+    const { db, coord, project } = fileFixture();
+    const input = { format: "tsar" as const, fileName: "a.tsv", bytes: enc(tsar(700)) };
+    const state = { stagingProjectId: null as number | null };
+    const steps = stagedDatasetImport(db.$client, { input, projectId: project.id, importedBy: null, maxBytes: 1e9 }, state);
+    let writing = 0;
+    for (let r = steps.next(); !r.done; r = steps.next()) {
+      if (r.value.phase !== "writing") continue;
+      writing++;
+      // Rows are in the database, but the project, its gold and its dataset summary look as before.
+      expect(visible(db, coord, project.id)).toEqual({ lexelts: 0, instances: 0 });
+      expect(datasetSummary(db, coord, project.id)).toEqual({ formats: [], instances: 0 });
+    }
+    expect(writing).toBeGreaterThan(2);
+    expect(visible(db, coord, project.id)).toEqual({ lexelts: 1, instances: 700 });
+    // A second file whose 600th target has the id of a published one with another text: refused at that slice.
+    const clash = tsar(700, "fine").split("\n");
+    clash[599] = `another fine sentence altogether\tfine\tgood\tnice`;
+    const before = { ...datasetRows(db), ...corpusCounts(db) };
+    const second = { stagingProjectId: null as number | null };
+    expect(() => runStaged(db, { format: "tsar", fileName: "a.tsv", bytes: enc(clash.join("\n")) }, project.id, second)).toThrow(/a\.tsv:600: instance id "a:600" is already in the project/);
+    for (const _ of discardDatasetStaging(db.$client, second.stagingProjectId!)) void _;
+    expect({ ...datasetRows(db), ...corpusCounts(db) }).toEqual(before);
+    expect(db.$client.prepare("select count(*) as n from projects where staging_for is not null").get()).toEqual({ n: 0 });
+  });
+
+  it("a killed dataset import's rows are deleted at the next start", async () => {
+    const { db, coord, project } = fileFixture();
+    const row = db.$client.prepare("insert into jobs (project_id, kind, state) values (?, 'dataset', 'running') returning id").get(project.id) as { id: number };
+    const state = { stagingProjectId: null as number | null };
+    const steps = stagedDatasetImport(db.$client, { input: { format: "tsar", fileName: "k.tsv", bytes: enc(tsar(900)) }, projectId: project.id, importedBy: null, maxBytes: 1e9, jobId: row.id }, state);
+    for (let r = steps.next(); !r.done && r.value.phase !== "writing"; r = steps.next());
+    steps.next();
+    expect(datasetRows(db).gold).toBeGreaterThan(0);
+    await recoverJobs(db);
+    expect(getJob(db, coord, row.id)).toMatchObject({ state: "failed" });
+    expect({ ...datasetRows(db), ...corpusCounts(db) }).toEqual({ gold: 0, targets: 0, lexelts: 0, instances: 0, imports: 0 });
+  });
+});
+
+/** Step a staged dataset import to its end, leaving the holding project to the caller on a refusal. */
+function runStaged(db: Db, input: { format: "tsar"; fileName: string; bytes: Uint8Array }, projectId: number, state: { stagingProjectId: number | null }) {
+  const steps = stagedDatasetImport(db.$client, { input, projectId, importedBy: null, maxBytes: 1e9 }, state);
+  for (let r = steps.next(); !r.done; r = steps.next());
+}

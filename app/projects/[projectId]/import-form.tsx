@@ -4,8 +4,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { formatDiagnostic, type Diagnostic } from "@/lib/scoring/diagnostics";
 import type { JobView } from "@/lib/server/jobs";
 
-type Report = { message: string; repairs: Diagnostic[] };
-const unfinished = (j: JobView) => j.state === "queued" || j.state === "running";
+type Report = { message: string; repairs?: Diagnostic[] };
+export const unfinished = (j: JobView) => j.state === "queued" || j.state === "running";
 const nf = new Intl.NumberFormat("en");
 
 /**
@@ -120,13 +120,14 @@ export function ImportForm({ projectId, initialJobs }: { projectId: number; init
   );
 }
 
-function jobLine(j: JobView): string {
+export function jobLine(j: JobView): string {
   if (j.state === "done") return (j.report as Report | null)?.message ?? j.message;
   if (unfinished(j) && j.total > 0) return `${j.message} ${nf.format(j.done)} of ${nf.format(j.total)}`;
   return j.message;
 }
 
-function JobNotice({ job, onCancel }: { job: JobView; onCancel: (id: number) => void }) {
+/** A job's progress bar and counts while it runs (`unit`: what it writes), its report or refusal when it ends. */
+export function JobNotice({ job, onCancel, unit = "instances" }: { job: JobView; onCancel: (id: number) => void; unit?: string }) {
   if (unfinished(job)) {
     const pct = job.total > 0 ? Math.round((100 * job.done) / job.total) : 0;
     const label = `Importing ${job.fileName ?? "the file"}`;
@@ -141,7 +142,7 @@ function JobNotice({ job, onCancel }: { job: JobView; onCancel: (id: number) => 
           </button>
         </div>
         <progress aria-label={label} max={Math.max(job.total, 1)} value={job.total > 0 ? job.done : undefined} />
-        <div className="small muted">{job.total > 0 ? `${nf.format(job.done)} of ${nf.format(job.total)} instances written (${pct}%)` : "Reading the file…"}</div>
+        <div className="small muted">{job.total > 0 ? `${nf.format(job.done)} of ${nf.format(job.total)} ${unit} written (${pct}%)` : "Reading the file…"}</div>
       </div>
     );
   }
@@ -150,7 +151,7 @@ function JobNotice({ job, onCancel }: { job: JobView; onCancel: (id: number) => 
     return (
       <div className="notice ok" role="status">
         {r?.message ?? job.message}
-        {r && r.repairs.length > 0 && (
+        {r?.repairs && r.repairs.length > 0 && (
           <details className="repairs">
             <summary>{r.repairs.length} repairs</summary>
             <pre>{r.repairs.map(formatDiagnostic).join("\n")}</pre>

@@ -1,6 +1,8 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { JobView } from "@/lib/server/jobs";
+import { JobNotice, unfinished } from "../import-form";
 
 type Format = "coinco" | "swords" | "tsar";
 const FORMATS: { value: Format; label: string; accept: string; hint: string }[] = [
@@ -9,39 +11,64 @@ const FORMATS: { value: Format; label: string; accept: string; hint: string }[] 
   { value: "tsar", label: "TSAR / MLSP TSV", accept: ".tsv,.txt,text/tab-separated-values,text/plain", hint: "sentence, complex word, annotations (a substitute given by k annotators appears k times)." },
 ];
 
-type ImportResult = { ok: true; report: { message: string } } | { ok: false; message: string; details?: string[] };
-
-export function DatasetImportForm({ projectId }: { projectId: number }) {
+/**
+ * Upload a dataset file: an import job reads and writes it in a worker thread, and this
+ * form follows the project's dataset jobs (polling a small JSON route) — progress while
+ * it runs, the report when done. Leaving the page does not stop the job.
+ */
+export function DatasetImportForm({ projectId, initialJobs }: { projectId: number; initialJobs: JobView[] }) {
   const router = useRouter();
   const fileRef = useRef<HTMLInputElement>(null);
   const [format, setFormat] = useState<Format>("coinco");
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<ImportResult | null>(null);
+  const [error, setError] = useState<{ message: string; details?: string[] } | null>(null);
+  const [jobs, setJobs] = useState<JobView[]>(initialJobs);
+  const running = jobs.some(unfinished);
   const f = FORMATS.find((x) => x.value === format)!;
+
+  const poll = useCallback(async () => {
+    const res = await fetch(`/api/projects/${projectId}/jobs?kind=dataset`, { cache: "no-store" });
+    if (!res.ok) return;
+    const json = (await res.json()) as { jobs: JobView[] };
+    setJobs((old) => {
+      if (old.some((o) => unfinished(o) && json.jobs.some((n) => n.id === o.id && n.state === "done"))) router.refresh();
+      return json.jobs;
+    });
+  }, [projectId, router]);
+
+  useEffect(() => {
+    if (!running) return;
+    const t = setInterval(() => void poll().catch(() => {}), 700);
+    return () => clearInterval(t);
+  }, [running, poll]);
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const file = fileRef.current?.files?.[0];
     if (!file) {
-      setResult({ ok: false, message: `Choose a ${f.label} file to import.` });
+      setError({ message: `Choose a ${f.label} file to import.` });
       return;
     }
     setBusy(true);
-    setResult(null);
+    setError(null);
     const body = new FormData(e.currentTarget);
     try {
       const res = await fetch(`/api/projects/${projectId}/datasets`, { method: "POST", body });
-      const json = (await res.json()) as ImportResult;
-      setResult(json);
+      const json = (await res.json()) as { ok: true; job: JobView } | { ok: false; message: string; details?: string[] };
       if (json.ok) {
+        setJobs((old) => [json.job, ...old.filter((j) => j.id !== json.job.id)]);
         if (fileRef.current) fileRef.current.value = "";
-        router.refresh();
-      }
+      } else setError({ message: json.message, details: json.details });
     } catch {
-      setResult({ ok: false, message: "The upload did not reach the server; nothing was imported." });
+      setError({ message: "The upload did not reach the server; nothing was imported." });
     } finally {
       setBusy(false);
     }
+  }
+
+  async function cancel(id: number) {
+    await fetch(`/api/projects/${projectId}/jobs/${id}/cancel`, { method: "POST" }).catch(() => {});
+    await poll().catch(() => {});
   }
 
   return (
@@ -71,25 +98,21 @@ export function DatasetImportForm({ projectId }: { projectId: number }) {
         </div>
       )}
       <button type="submit" disabled={busy}>
-        {busy ? "Importing…" : "Import"}
+        {busy ? "Uploading…" : "Import"}
       </button>
       <div aria-live="polite">
-        {result && result.ok && (
-          <div className="notice ok" role="status">
-            {result.report.message}
-          </div>
-        )}
-        {result && !result.ok && (
+        {error && (
           <div className="notice error" role="alert">
-            {result.message}
-            {result.details && result.details.length > 1 && (
+            {error.message}
+            {error.details && error.details.length > 1 && (
               <details className="repairs">
-                <summary>All {result.details.length} problems</summary>
-                <pre>{result.details.join("\n")}</pre>
+                <summary>All {error.details.length} problems</summary>
+                <pre>{error.details.join("\n")}</pre>
               </details>
             )}
           </div>
         )}
+        {!error && jobs[0] && <JobNotice job={jobs[0]} onCancel={cancel} unit="targets" />}
       </div>
     </form>
   );

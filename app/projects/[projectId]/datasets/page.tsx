@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { type DatasetSummary, datasetSummary } from "@/lib/server/datasets";
 import { NotFoundError } from "@/lib/server/errors";
+import { type JobView, listJobs } from "@/lib/server/jobs";
 import { DatasetExport, DatasetImportForm } from "./forms";
 
 export const metadata: Metadata = { title: "Datasets" };
@@ -18,9 +19,11 @@ export default async function DatasetsPage({ params }: { params: Promise<{ proje
   const db = getDb();
   let summary: DatasetSummary;
   let name: string;
+  let jobs: JobView[];
   try {
     name = requireProject(db, actor, id, { coordinator: true }).name;
     summary = datasetSummary(db, actor, id);
+    jobs = listJobs(db, actor, id, { kinds: ["dataset"], limit: 5 });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -63,7 +66,7 @@ export default async function DatasetsPage({ params }: { params: Promise<{ proje
 
       <section aria-labelledby="import-heading" className="panel">
         <h2 id="import-heading" style={{ marginTop: 0 }}>Import</h2>
-        <DatasetImportForm projectId={id} />
+        <DatasetImportForm projectId={id} initialJobs={jobs} />
       </section>
 
       <section aria-labelledby="export-heading" className="panel">

@@ -1,10 +1,12 @@
+import { rm, writeFile } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { maxImportBytes } from "@/lib/server/corpus";
-import { exportDataset, importDataset, isDatasetFormat } from "@/lib/server/datasets";
+import { exportDataset, isDatasetFormat } from "@/lib/server/datasets";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
+import { getJob, startJob, uploadPath } from "@/lib/server/jobs";
 
 export const dynamic = "force-dynamic";
 
@@ -15,8 +17,14 @@ function formatOf(v: unknown): "coinco" | "swords" | "tsar" {
   return v;
 }
 
-/** Import a dataset file (multipart: format, file, idPrefix) into the project. Coordinators of the project only. */
+/**
+ * Import a dataset file (multipart: format, file, idPrefix) into the project, as a job in
+ * a worker thread (lib/server/dataset-import.ts through lib/server/jobs.ts): answers 202
+ * with the job at once; with `?wait=1` (scripts) when it ends — 200 with the report, or
+ * the refusal. Coordinators of the project only.
+ */
 export async function POST(req: Request, ctx: Ctx) {
+  let file: string | null = null;
   try {
     assertSameOrigin(req);
     const actor = await getActor();
@@ -31,14 +39,26 @@ export async function POST(req: Request, ctx: Ctx) {
     }
     const form = await readFormLimited(req, limit + FORM_OVERHEAD_BYTES, `The upload is over the import limit of ${mb(limit)} MB; nothing was imported.`);
     const format = formatOf(form.get("format"));
-    const file = form.get("file");
-    if (!(file instanceof File) || file.size === 0) throw new InputError("Choose a dataset file to import.", { file: "Choose a file." });
+    const upload = form.get("file");
+    if (!(upload instanceof File) || upload.size === 0) throw new InputError("Choose a dataset file to import.", { file: "Choose a file." });
     const prefix = form.get("idPrefix");
     const idPrefix = typeof prefix === "string" && prefix.trim() !== "" ? prefix.trim() : undefined;
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const report = importDataset(db, actor, projectId, { format, fileName: file.name, bytes, idPrefix });
-    return Response.json({ ok: true, report });
+    file = uploadPath();
+    await writeFile(file, new Uint8Array(await upload.arrayBuffer()), { mode: 0o600 });
+    const job = startJob(db, actor, projectId, "dataset", { path: file, fileName: upload.name, format, idPrefix, maxBytes: limit });
+    file = null; // the job owns it now
+    if (new URL(req.url).searchParams.get("wait") !== "1") return Response.json({ ok: true, job }, { status: 202 });
+    for (;;) {
+      const j = getJob(db, actor, job.id);
+      if (j.state === "done") return Response.json({ ok: true, job: j, report: j.report });
+      if (j.state === "failed" || j.state === "cancelled") {
+        const details = (j.report as { details?: string[] } | null)?.details ?? [];
+        return Response.json({ ok: false, message: j.message, details, job: j }, { status: j.state === "failed" ? 400 : 409 });
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
   } catch (e) {
+    if (file) await rm(file, { force: true });
     return errorResponse(e);
   }
 }
