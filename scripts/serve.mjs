@@ -13,6 +13,10 @@
  * lives in the database, caches are keyed by a fingerprint read from the database.
  * LEXGOLD_WORKERS=1 serves from this process alone, as `next start` does.
  *
+ * LEXGOLD_LOOP_PROBE=FILE (benchmarks: `npm run bench:loop`): each serving process
+ * appends to FILE, every 100 ms, "epoch-ms pid longest-block-ms" — the longest the
+ * event loop was held in that interval (perf_hooks.monitorEventLoopDelay).
+ *
  * The primary forwards SIGINT / SIGTERM / SIGHUP to the workers and exits when
  * they have; a worker that dies unexpectedly is replaced, unless it died while
  * starting (then the server stops with its exit code).
@@ -97,6 +101,7 @@ if (cluster.isPrimary && workers > 1) {
     server.once("error", reject);
     server.listen(port, hostname, resolve);
   });
+  if (process.env.LEXGOLD_LOOP_PROBE) await probeEventLoop(process.env.LEXGOLD_LOOP_PROBE);
   if (cluster.isWorker) process.send?.("lexgold:ready");
   else console.log(`serve: ready on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`);
   for (const signal of SIGNALS) {
@@ -107,4 +112,16 @@ if (cluster.isPrimary && workers > 1) {
       setTimeout(() => process.exit(0), 3000).unref();
     });
   }
+}
+
+/** See LEXGOLD_LOOP_PROBE in the header. */
+async function probeEventLoop(file) {
+  const { monitorEventLoopDelay } = await import("node:perf_hooks");
+  const { appendFileSync } = await import("node:fs");
+  const h = monitorEventLoopDelay({ resolution: 5 });
+  h.enable();
+  setInterval(() => {
+    appendFileSync(file, `${Date.now()} ${process.pid} ${(h.max / 1e6).toFixed(1)}\n`);
+    h.reset();
+  }, 100).unref();
 }
