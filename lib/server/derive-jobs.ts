@@ -1,7 +1,8 @@
 /**
  * The derivations that are too heavy for the request thread (issue #14): the
- * Agreement page, the Gold page, the gold / mwgold files and the agreement
- * downloads. lib/server/derive-pool.ts runs them on a worker thread with its
+ * Agreement page, the Gold page, the gold / mwgold files, the agreement
+ * downloads, the responses TSV download and the Scoring page's board (every
+ * stored run scored against the chosen gold). lib/server/derive-pool.ts runs them on a worker thread with its
  * own read-only connection to the same WAL database (or here, in-process, for
  * an in-memory database); this module is what both run.
  *
@@ -20,12 +21,16 @@ import { type AgreementPageQuery, type AgreementPageView, type AgreementFile, ag
 export { dataVersion };
 import { type GoldPageData, type InstanceQuery, type LemmaQuery, goldPageData } from "./gold-review";
 import { projectGold } from "./gold";
+import { type GoldSource, type ScoreBoard, type ScoreMode, scoreBoard, scoringFingerprint } from "./scoring";
+import { exportAdjudicatedResponses } from "./gold-review";
 
 export type DeriveJob =
   | { op: "agreementPage"; actor: Actor; projectId: number; query: AgreementPageQuery }
   | { op: "agreementDownload"; actor: Actor; projectId: number; query: { format?: string; table?: string } }
   | { op: "goldPage"; actor: Actor; projectId: number; query: { lemmas?: LemmaQuery; instances?: InstanceQuery } }
-  | { op: "goldFile"; actor: Actor; projectId: number; file: "gold" | "mwgold"; foldCase: boolean };
+  | { op: "goldFile"; actor: Actor; projectId: number; file: "gold" | "mwgold"; foldCase: boolean }
+  | { op: "scoreBoard"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
+  | { op: "responsesFile"; actor: Actor; projectId: number };
 
 /** What each job answers. */
 export interface DeriveResults {
@@ -33,12 +38,15 @@ export interface DeriveResults {
   agreementDownload: AgreementFile;
   goldPage: GoldPageData;
   goldFile: { text: string };
+  scoreBoard: ScoreBoard;
+  responsesFile: { text: string };
 }
 
 export type DeriveResult<J extends DeriveJob> = DeriveResults[J["op"]];
 
 interface Entry {
-  version: number;
+  /** The data version (and, for the Scoring board, the stored runs and golds) the value was computed at. */
+  version: number | string;
   value: unknown;
 }
 
@@ -65,7 +73,17 @@ function compute(db: Db, job: DeriveJob): unknown {
       const g = projectGold(db, job.actor, job.projectId, { foldCase: job.foldCase });
       return { text: job.file === "gold" ? g.gold : g.mwgold };
     }
+    case "scoreBoard":
+      return scoreBoard(db, job.actor, job.projectId, job.source, job.mode);
+    case "responsesFile":
+      return { text: exportAdjudicatedResponses(db, job.actor, job.projectId) };
   }
+}
+
+/** What a cached result must have been computed at to be served: the data version; the board also depends on the stored runs and golds. */
+function versionOf(db: Db, job: DeriveJob): number | string {
+  const v = dataVersion(db, job.projectId);
+  return job.op === "scoreBoard" ? `${v}|${scoringFingerprint(db, job.projectId)}` : v;
 }
 
 /** Run a job against `db` now, or answer from the cache when the project's data version has not moved. */
@@ -76,7 +94,7 @@ export function runDeriveJob<J extends DeriveJob>(db: Db, job: J): DeriveResult<
   if (!perDb) cache.set(db, (perDb = new Map()));
   const key = jobKey(job);
   return db.$client.transaction(() => {
-    const version = dataVersion(db, job.projectId);
+    const version = versionOf(db, job);
     const hit = perDb.get(key);
     if (hit && hit.version === version) {
       perDb.delete(key);

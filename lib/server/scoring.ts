@@ -548,7 +548,21 @@ function goldItems(g: ResolvedGold): number | null {
   return n;
 }
 
-/** The runs scored with the chosen gold, ranked among themselves: the page's results table. */
+/**
+ * What the Scoring board depends on besides the project's data: its stored runs and golds
+ * (ids, names, the gold each run is scored with). Cheap: one indexed read of a few rows.
+ */
+export function scoringFingerprint(db: Db, projectId: number): string {
+  const r = db.$client
+    .prepare(
+      `select (select coalesce(group_concat(id || ':' || name || ':' || coalesce(gold_id, ''), ','), '') from system_runs where project_id = ?) as runs,
+              (select coalesce(group_concat(id || ':' || name, ','), '') from scoring_golds where project_id = ?) as golds`,
+    )
+    .get(projectId, projectId) as { runs: string; golds: string };
+  return `${r.runs};${r.golds}`;
+}
+
+/** The runs scored with the chosen gold, ranked among themselves: the page's results table (derived off the request thread: derive-jobs.ts). */
 export function scoreBoard(db: Db, actor: Actor, projectId: number, source: GoldSource, mode: ScoreMode = {}): ScoreBoard {
   const project = requireProject(db, actor, projectId, { coordinator: true });
   const g = resolveGold(db, actor, project, source);

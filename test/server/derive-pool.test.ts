@@ -14,10 +14,11 @@ import { derive, derivesOnWorker } from "../../lib/server/derive-pool";
 import { runDeriveJob } from "../../lib/server/derive-jobs";
 import { AuthError, NotFoundError } from "../../lib/server/errors";
 import { deriveProjectGold, goldInputs, keepDerivationInputs, projectGold, setExclusion } from "../../lib/server/gold";
-import { goldPageData } from "../../lib/server/gold-review";
+import { exportAdjudicatedResponses, goldPageData } from "../../lib/server/gold-review";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { importResponses, projectResponseRecords } from "../../lib/server/response-import";
 import { saveResponse } from "../../lib/server/responses";
+import { deleteRun, scoreBoard, uploadRun } from "../../lib/server/scoring";
 import { addMember } from "../../lib/server/users";
 import { actorFor, projectFixture } from "../support/db";
 import { goldFixture } from "../support/gold-fixture";
@@ -120,6 +121,7 @@ describe("derive on the worker", () => {
     expect({ ...onWorker, computedAt: 0, computeMs: 0, cached: false }).toEqual(cloned({ ...here, computedAt: 0, computeMs: 0, cached: false }));
     const file = await derive(db, { op: "agreementDownload", actor: coord, projectId: project.id, query: { format: "csv", table: "items" } });
     expect(file.body).toBe(runDeriveJob(db, { op: "agreementDownload", actor: coord, projectId: project.id, query: { format: "csv", table: "items" } }).body);
+    expect((await derive(db, { op: "responsesFile", actor: coord, projectId: project.id })).text).toBe(exportAdjudicatedResponses(db, coord, project.id));
     db.$client.close();
   });
 
@@ -153,6 +155,30 @@ describe("derive on the worker", () => {
     expect(before).toContain(" c1 ");
     expect(after).not.toContain(" c1 ");
     expect(after).toBe(projectGold(db, coord, project.id).gold);
+    db.$client.close();
+  });
+});
+
+describe("the Scoring board in the derivation process", () => {
+  it("equals the board scored here, and is recomputed when a run is stored or deleted, or the data change", async () => {
+    const { db, coord, project } = goldFixture(dbFile());
+    const job = { op: "scoreBoard", actor: coord, projectId: project.id, source: { kind: "project" }, mode: {} } as const;
+    const empty = await derive(db, job);
+    expect(empty.runs).toEqual([]);
+    const gold = projectGold(db, coord, project.id).gold;
+    const first = gold.trim().split("\n")[0].replace(/ :: (\S+?) \d+;.*/, " :: $1");
+    const run = uploadRun(db, coord, project.id, { fileName: "one.best", text: first + "\n" }).run;
+    const withRun = await derive(db, job);
+    expect(withRun).toEqual(cloned(scoreBoard(db, coord, project.id, { kind: "project" })));
+    expect(withRun.runs.map((r) => r.run.name)).toEqual(["one"]);
+    expect(withRun.runs[0].figures).not.toBeNull();
+    // A change to the data moves the figures (the first item leaves the gold).
+    setExclusion(db, coord, project.id, first.split(" ")[1], "test");
+    const after = await derive(db, job);
+    expect(after).toEqual(cloned(scoreBoard(db, coord, project.id, { kind: "project" })));
+    expect(after.runs[0].figures).not.toEqual(withRun.runs[0].figures);
+    deleteRun(db, coord, project.id, run.id);
+    expect((await derive(db, job)).runs).toEqual([]);
     db.$client.close();
   });
 });

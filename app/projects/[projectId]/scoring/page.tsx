@@ -4,7 +4,8 @@ import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
-import { type GoldSource, type ScoreBoard, scoreBoard } from "@/lib/server/scoring";
+import { derive } from "@/lib/server/derive-pool";
+import type { GoldSource, ScoreBoard } from "@/lib/server/scoring";
 import { SensevalSection } from "./senseval";
 import { ScoringWorkbench } from "./workbench";
 
@@ -30,7 +31,8 @@ export default async function ScoringPage({
   const source: GoldSource = goldParam !== "" && goldParam !== "project" && Number.isSafeInteger(goldId) && goldId > 0 ? { kind: "stored", id: goldId } : { kind: "project" };
   let board: ScoreBoard;
   try {
-    board = scoreBoard(getDb(), actor, id, source, { repaired });
+    // Every stored run scored against the gold: in the derivation process, cached until the data or the runs change.
+    board = await derive(getDb(), { op: "scoreBoard", actor, projectId: id, source, mode: { repaired } });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;

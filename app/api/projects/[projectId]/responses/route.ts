@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
-import { exportAdjudicatedResponses } from "@/lib/server/gold-review";
+import { derive } from "@/lib/server/derive-pool";
 import { exportResponses, importResponses, MAX_RESPONSES_BYTES, previewResponses } from "@/lib/server/response-import";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
 
@@ -23,7 +23,8 @@ export async function GET(req: Request, ctx: Ctx) {
     const db = getDb();
     const project = requireProject(db, actor, projectId, { coordinator: true });
     const flags = new URL(req.url).searchParams.get("flags") === "1";
-    const text = flags ? exportResponses(db, actor, projectId, { flags: true }) : exportAdjudicatedResponses(db, actor, projectId);
+    // The plain export is built in the derivation process (cached until the data change); with flags, here.
+    const text = flags ? exportResponses(db, actor, projectId, { flags: true }) : (await derive(db, { op: "responsesFile", actor, projectId })).text;
     const fileName = `${project.name.replace(/[^A-Za-z0-9._-]+/g, "-")}-responses.tsv`;
     return streamedResponse(stringSlices(text), {
       "Content-Type": "text/tab-separated-values; charset=utf-8",
