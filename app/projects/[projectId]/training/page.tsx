@@ -20,7 +20,10 @@ import styles from "./training.module.css";
 export const metadata: Metadata = { title: "Training and checks" };
 export const dynamic = "force-dynamic";
 
-type Search = { ok?: string; error?: string; lexelt?: string };
+type Search = { ok?: string; error?: string; lexelt?: string; find?: string };
+
+/** Lexelts listed to choose from at once (a corpus may have tens of thousands). */
+const LEXELTS_LISTED = 30;
 
 function RoleSelect({ id }: { id: string }) {
   return (
@@ -54,10 +57,14 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
   }
   const { project, settings, items, report, notes } = data;
   const chosen = notes.find((n) => String(n.id) === sp.lexelt) ?? notes[0];
+  // Lexelts to choose from: those matching the search, else those with a note first; a page's worth, never all.
+  const find = (sp.find ?? "").trim().toLowerCase();
+  const matching = find ? notes.filter((n) => n.item.toLowerCase().includes(find)) : [...notes.filter((n) => n.note.trim()), ...notes.filter((n) => !n.note.trim())];
+  const listed = matching.slice(0, LEXELTS_LISTED);
   const bind = <T,>(f: (projectId: number, form: FormData) => T) => f.bind(null, pid);
   return (
     <>
-      <h2>Training and checks</h2>
+      <h1>Training and checks</h1>
       {sp.ok && (
         <p className="notice ok" role="status">
           {sp.ok}
@@ -70,7 +77,7 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
       )}
       <div className={styles.grid}>
         <section className="panel" aria-labelledby="settings-h">
-          <h3 id="settings-h">Settings</h3>
+          <h2 id="settings-h">Settings</h2>
           <form action={bind(saveSettingsAction)}>
             <div className="field">
               <label>
@@ -94,7 +101,7 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
         </section>
 
         <section className="panel" aria-labelledby="mark-h">
-          <h3 id="mark-h">Add a known-answer item</h3>
+          <h2 id="mark-h">Add a known-answer item</h2>
           <form action={bind(setKnownAnswerAction)}>
             <div className="field">
               <label htmlFor="instanceId">Instance id</label>
@@ -133,7 +140,7 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
       </div>
 
       <section className="panel" aria-labelledby="items-h">
-        <h3 id="items-h">Known-answer items ({items.length})</h3>
+        <h2 id="items-h">Known-answer items ({items.length})</h2>
         <p className="muted small">
           Training items are shown to annotators first, with feedback; their answers are kept apart and never reach gold or agreement. Attention checks stay in
           the queue looking like any instance; their responses are left out of gold and agreement and scored in the report below.
@@ -178,7 +185,7 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
       </section>
 
       <section className="panel" aria-labelledby="report-h">
-        <h3 id="report-h">Per-annotator report</h3>
+        <h2 id="report-h">Per-annotator report</h2>
         {report.length === 0 ? (
           <p className="muted">No training attempts or attention checks answered yet.</p>
         ) : (
@@ -215,7 +222,7 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
 
       <div className={styles.grid}>
         <section className="panel" aria-labelledby="guidelines-h">
-          <h3 id="guidelines-h">Guidelines</h3>
+          <h2 id="guidelines-h">Guidelines</h2>
           <p className="muted small">{project.guidelines.trim() ? "What annotators read:" : "No guidelines written: annotators read this default text."}</p>
           <div className={styles.preview}>
             <Guidelines text={project.guidelines} />
@@ -232,27 +239,34 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
         </section>
 
         <section className="panel" aria-labelledby="notes-h">
-          <h3 id="notes-h">Notes and examples per lexelt</h3>
+          <h2 id="notes-h">Notes and examples per lexelt</h2>
           {notes.length === 0 || !chosen ? (
             <p className="muted">Import lexelts first.</p>
           ) : (
             <>
-              <form method="get">
+              <form method="get" role="search" aria-label="Find a lexelt">
                 <div className="field">
-                  <label htmlFor="lexelt">Lexelt</label>
-                  <select id="lexelt" name="lexelt" defaultValue={String(chosen.id)}>
-                    {notes.map((n) => (
-                      <option key={n.id} value={n.id}>
-                        {n.item}
-                        {n.note.trim() ? " ✎" : ""}
-                      </option>
-                    ))}
-                  </select>
+                  <label htmlFor="find-lexelt">Find a lexelt</label>
+                  <input id="find-lexelt" name="find" type="text" defaultValue={sp.find ?? ""} placeholder="e.g. bright" />
                 </div>
                 <button type="submit" className="secondary">
-                  Open
+                  Find
                 </button>
               </form>
+              <p className="small muted">
+                {find ? `${matching.length} matching` : `${notes.filter((n) => n.note.trim()).length} with a note, of ${notes.length}`}
+                {matching.length > listed.length ? `; the first ${listed.length} shown` : ""}
+              </p>
+              <ul className="plain" aria-label="Lexelts" style={{ marginBottom: "0.75rem" }}>
+                {listed.map((n) => (
+                  <li key={n.id}>
+                    <a href={`?lexelt=${n.id}${sp.find ? `&find=${encodeURIComponent(sp.find)}` : ""}`} aria-current={n.id === chosen.id ? "true" : undefined}>
+                      {n.item}
+                    </a>
+                    {n.note.trim() ? " ✎" : ""}
+                  </li>
+                ))}
+              </ul>
               <form action={bind(saveNoteAction)}>
                 <input type="hidden" name="lexeltId" value={chosen.id} />
                 <div className="field">
