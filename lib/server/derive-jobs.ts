@@ -1,8 +1,8 @@
 /**
  * The derivations that are too heavy for the request thread (issue #14): the
  * Agreement page, the Gold page, the gold / mwgold files, the agreement
- * downloads, the responses TSV download and the Scoring page's board (every
- * stored run scored against the chosen gold). lib/server/derive-pool.ts runs them on a worker thread with its
+ * downloads, the responses TSV download, the Scoring page's board (every
+ * stored run scored against the chosen gold) and the Progress page (not cached). lib/server/derive-pool.ts runs them on a worker thread with its
  * own read-only connection to the same WAL database (or here, in-process, for
  * an in-memory database); this module is what both run.
  *
@@ -23,6 +23,7 @@ import { type GoldPageData, type InstanceQuery, type LemmaQuery, goldPageData } 
 import { projectGold } from "./gold";
 import { type GoldSource, type ScoreBoard, type ScoreMode, scoreBoard, scoringFingerprint } from "./scoring";
 import { exportAdjudicatedResponses } from "./gold-review";
+import { type ProgressPageView, type ProgressQuery, progressPageView } from "./progress";
 
 export type DeriveJob =
   | { op: "agreementPage"; actor: Actor; projectId: number; query: AgreementPageQuery }
@@ -30,7 +31,8 @@ export type DeriveJob =
   | { op: "goldPage"; actor: Actor; projectId: number; query: { lemmas?: LemmaQuery; instances?: InstanceQuery } }
   | { op: "goldFile"; actor: Actor; projectId: number; file: "gold" | "mwgold"; foldCase: boolean }
   | { op: "scoreBoard"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
-  | { op: "responsesFile"; actor: Actor; projectId: number };
+  | { op: "responsesFile"; actor: Actor; projectId: number }
+  | { op: "progressPage"; actor: Actor; projectId: number; query: ProgressQuery };
 
 /** What each job answers. */
 export interface DeriveResults {
@@ -40,6 +42,7 @@ export interface DeriveResults {
   goldFile: { text: string };
   scoreBoard: ScoreBoard;
   responsesFile: { text: string };
+  progressPage: ProgressPageView;
 }
 
 export type DeriveResult<J extends DeriveJob> = DeriveResults[J["op"]];
@@ -77,6 +80,8 @@ function compute(db: Db, job: DeriveJob): unknown {
       return scoreBoard(db, job.actor, job.projectId, job.source, job.mode);
     case "responsesFile":
       return { text: exportAdjudicatedResponses(db, job.actor, job.projectId) };
+    case "progressPage":
+      return progressPageView(db, job.actor, job.projectId, job.query);
   }
 }
 
@@ -90,6 +95,8 @@ function versionOf(db: Db, job: DeriveJob): number | string {
 export function runDeriveJob<J extends DeriveJob>(db: Db, job: J): DeriveResult<J> {
   // Who asks is checked on every call, before the cache is read.
   requireProject(db, job.actor, job.projectId, { coordinator: true });
+  // Progress also reads assignments and memberships, which the data version does not follow: computed every time.
+  if (job.op === "progressPage") return compute(db, job) as DeriveResult<J>;
   let perDb = cache.get(db);
   if (!perDb) cache.set(db, (perDb = new Map()));
   const key = jobKey(job);

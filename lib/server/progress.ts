@@ -232,3 +232,79 @@ export function pageOf<T>(items: readonly T[], page: number, size: number): Page
   const at = Number.isInteger(page) ? Math.min(Math.max(page, 1), pages) : 1;
   return { rows: items.slice((at - 1) * size, at * size), page: at, pages, total: items.length };
 }
+
+/** What the Progress page shows of one request (its searches, pages and drill-downs). */
+export interface ProgressQuery {
+  /** Lexelt search and page. */
+  q?: string;
+  page?: number;
+  /** Annotator search and page. */
+  who?: string;
+  apage?: number;
+  /** Drill-downs: one lexelt's annotators (page dpage), one annotator's lexelts (page lpage). */
+  lexelt?: number;
+  annotator?: number;
+  lpage?: number;
+  dpage?: number;
+}
+
+/** A lexelt row as the page lists it: without its per-annotator cells, with its responses counted. */
+export type LexeltRow = Omit<LexeltProgress, "cells"> & { responses: number };
+
+/**
+ * The Progress page's data for one request, pages only (issue #14: the page is built in
+ * the derivation process, lib/server/derive-jobs.ts, and only what it shows crosses over):
+ * the totals, every annotator row (one per person), one page of lexelts, the lexelts
+ * short of annotators, and the drill-down asked for.
+ */
+export interface ProgressPageView {
+  project: ProjectProgress["project"];
+  speedThresholdSeconds: number;
+  instances: number;
+  responses: number;
+  complete: number;
+  annotators: AnnotatorProgress[];
+  annotatorPage: Paged<AnnotatorProgress>;
+  lexeltCount: number;
+  lexeltPage: Paged<LexeltRow>;
+  /** Lexelts with instances and fewer annotators assigned than required (the first six, and how many). */
+  short: { rows: LexeltRow[]; total: number };
+  focusLexelt: { lexelt: LexeltRow; cells: Paged<LexeltCell> } | null;
+  focusAnnotator: { userId: number; name: string; lexelts: Paged<{ lexelt: LexeltRow; cell: LexeltCell }> } | null;
+}
+
+/** Rows per page in every table of the Progress page. */
+export const PROGRESS_PAGE_SIZE = 50;
+
+export function progressPageView(db: Db, actor: Actor, projectId: number, query: ProgressQuery): ProgressPageView {
+  const p = projectProgress(db, actor, projectId);
+  const row = (l: LexeltProgress): LexeltRow => {
+    const { cells, ...rest } = l;
+    return { ...rest, responses: cells.reduce((s, c) => s + c.done, 0) };
+  };
+  const who = (query.who ?? "").trim().toLowerCase();
+  const q = (query.q ?? "").trim().toLowerCase();
+  const required = p.project.requiredAnnotators;
+  const short = required === null ? [] : p.lexelts.filter((l) => l.instances > 0 && l.assignedAnnotators < required);
+  const lexeltPage = pageOf(q ? p.lexelts.filter((l) => l.item.toLowerCase().includes(q)) : p.lexelts, query.page ?? 1, PROGRESS_PAGE_SIZE);
+  const focus = query.lexelt !== undefined ? p.lexelts.find((l) => l.id === query.lexelt) : undefined;
+  const column = query.annotator !== undefined ? p.annotators.findIndex((a) => a.userId === query.annotator) : -1;
+  const byAnnotator = column >= 0 ? pageOf(p.lexelts, query.lpage ?? 1, PROGRESS_PAGE_SIZE) : null;
+  return {
+    project: p.project,
+    speedThresholdSeconds: p.speedThresholdSeconds,
+    instances: p.instances,
+    responses: p.responses,
+    complete: p.complete,
+    annotators: p.annotators,
+    annotatorPage: pageOf(who ? p.annotators.filter((a) => a.name.toLowerCase().includes(who)) : p.annotators, query.apage ?? 1, PROGRESS_PAGE_SIZE),
+    lexeltCount: p.lexelts.length,
+    lexeltPage: { ...lexeltPage, rows: lexeltPage.rows.map(row) },
+    short: { rows: short.slice(0, 6).map(row), total: short.length },
+    focusLexelt: focus ? { lexelt: row(focus), cells: pageOf(focus.cells, query.dpage ?? 1, PROGRESS_PAGE_SIZE) } : null,
+    focusAnnotator:
+      byAnnotator && column >= 0
+        ? { userId: p.annotators[column].userId, name: p.annotators[column].name, lexelts: { ...byAnnotator, rows: byAnnotator.rows.map((l) => ({ lexelt: row(l), cell: l.cells[column] })) } }
+        : null,
+  };
+}

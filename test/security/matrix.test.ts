@@ -38,7 +38,7 @@ import {
 import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv, instanceTexts, reviewLogPage } from "../../lib/server/gold-review";
 import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/adjudication";
 import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/flags";
-import { projectProgress } from "../../lib/server/progress";
+import { progressPageView, projectProgress } from "../../lib/server/progress";
 import { createProject, listProjects, projectOverview } from "../../lib/server/projects";
 import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/response-import";
 import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/responses";
@@ -194,6 +194,7 @@ const CALLS: Call[] = [
   { name: "importUsers", expect: "401 403 403 403 403 ok", call: (w, k) => importUsers(w.db, w.actor(k), { fileName: "u.tsv", text: "newbie\tannotator\tp\t\n" }) },
   // progress.ts
   { name: "projectProgress", expect: COORDINATOR, call: (w, k) => projectProgress(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "progressPageView", expect: COORDINATOR, call: (w, k) => progressPageView(w.db, w.actor(k), w.p.id, {}), check: noOtherProject },
   // response-import.ts
   { name: "previewResponses", expect: COORDINATOR, call: (w, k) => previewResponses(w.db, w.actor(k), w.p.id, { fileName: "r.tsv", text: TSV }), check: noOtherProject },
   { name: "importResponses", expect: COORDINATOR, call: (w, k) => importResponses(w.db, w.actor(k), w.p.id, { fileName: "r.tsv", text: TSV }) },

@@ -3,7 +3,7 @@ import { responses } from "../../db/schema";
 import { setAssignments } from "../../lib/server/assignments";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { AuthError, NotFoundError } from "../../lib/server/errors";
-import { median, projectProgress, timedMedian } from "../../lib/server/progress";
+import { median, progressPageView, projectProgress, timedMedian } from "../../lib/server/progress";
 import { setRequiredAnnotators } from "../../lib/server/team";
 import { addMember } from "../../lib/server/users";
 import { actorFor, projectFixture } from "../support/db";
@@ -114,6 +114,39 @@ describe("projectProgress", () => {
     expect(p.annotators).toEqual([
       expect.objectContaining({ name: "ann", assigned: 0, done: 0, lastActivity: null, medianSeconds: null }),
     ]);
+  });
+});
+
+describe("progressPageView (what the Progress page gets from the derivation process)", () => {
+  it("pages and searches the lexelts and annotators, lists those short of annotators, and opens the drill-downs asked for", () => {
+    const { db, coord, ann, bea, project } = setup();
+    setRequiredAnnotators(db, coord, project.id, 3);
+    const full = projectProgress(db, coord, project.id);
+    const v = progressPageView(db, coord, project.id, {});
+    expect([v.instances, v.responses, v.complete, v.lexeltCount]).toEqual([full.instances, full.responses, full.complete, 2]);
+    expect(v.annotators).toEqual(full.annotators);
+    // Rows carry their responses instead of the per-annotator cells.
+    expect(v.lexeltPage).toEqual({ rows: [
+      { id: full.lexelts[0].id, item: "calm.a", instances: 2, complete: full.lexelts[0].complete, assignedAnnotators: 3, responses: 4 },
+      { id: full.lexelts[1].id, item: "hop.v", instances: 1, complete: full.lexelts[1].complete, assignedAnnotators: 2, responses: 2 },
+    ], page: 1, pages: 1, total: 2 });
+    // hop.v has 2 annotators assigned of the 3 required.
+    expect(v.short).toEqual({ rows: [v.lexeltPage.rows[1]], total: 1 });
+    expect([v.focusLexelt, v.focusAnnotator]).toEqual([null, null]);
+
+    const searched = progressPageView(db, coord, project.id, { q: "HOP", who: "be", lexelt: full.lexelts[0].id, annotator: ann.userId });
+    expect(searched.lexeltPage.rows.map((l) => l.item)).toEqual(["hop.v"]);
+    expect(searched.annotatorPage.rows.map((a) => a.userId)).toEqual([bea.userId]);
+    expect(searched.focusLexelt!.lexelt.item).toBe("calm.a");
+    expect(searched.focusLexelt!.cells.rows).toEqual(full.lexelts[0].cells);
+    // ann's lexelts: calm.a assigned with 2 done, hop.v not assigned with 1 given before.
+    expect(searched.focusAnnotator!.lexelts.rows.map((r) => [r.lexelt.item, r.cell.assigned, r.cell.done])).toEqual([
+      ["calm.a", true, 2],
+      ["hop.v", false, 1],
+    ]);
+    // A page past the end gives the last one; the checks are projectProgress's.
+    expect(progressPageView(db, coord, project.id, { page: 9 }).lexeltPage.page).toBe(1);
+    expect(() => progressPageView(db, ann, project.id, {})).toThrow(AuthError);
   });
 });
 

@@ -4,15 +4,14 @@ import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
 import Link from "next/link";
-import { pageOf, projectProgress, type ProjectProgress } from "@/lib/server/progress";
+import { derive } from "@/lib/server/derive-pool";
+import type { ProgressPageView } from "@/lib/server/progress";
 import styles from "./progress.module.css";
 import { absoluteTime, formatSeconds, relativeTime } from "./time";
 
 export const metadata: Metadata = { title: "Progress" };
 export const dynamic = "force-dynamic";
 
-/** Rows per page in every table of this page: its HTML stays bounded whatever the project's size. */
-const PAGE_SIZE = 50;
 
 interface Search {
   /** Lexelt search. */
@@ -71,9 +70,16 @@ export default async function ProgressPage({ params, searchParams }: { params: P
   const actor = await requireCoordinatorPage();
   const { projectId } = await params;
   const sp = await searchParams;
-  let p: ProjectProgress;
+  let p: ProgressPageView;
+  const num = (v: string | undefined) => (v === undefined || v === "" || !Number.isFinite(Number(v)) ? undefined : Number(v));
   try {
-    p = projectProgress(getDb(), actor, Number(projectId));
+    // Built in the derivation process: only the rows shown come back (the full grid is lexelts × annotators).
+    p = await derive(getDb(), {
+      op: "progressPage",
+      actor,
+      projectId: Number(projectId),
+      query: { q: sp.q, page: num(sp.page), who: sp.who, apage: num(sp.apage), lexelt: num(sp.lexelt), annotator: num(sp.annotator), lpage: num(sp.lpage), dpage: num(sp.dpage) },
+    });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -81,25 +87,12 @@ export default async function ProgressPage({ params, searchParams }: { params: P
   const base = `/projects/${p.project.id}/progress`;
   const now = new Date();
   const required = p.project.requiredAnnotators;
-  const short = required === null ? [] : p.lexelts.filter((l) => l.instances > 0 && l.assignedAnnotators < required);
-
   const who = (sp.who ?? "").trim();
   const q = (sp.q ?? "").trim();
-  const annotatorPage = pageOf(
-    who ? p.annotators.filter((a) => a.name.toLowerCase().includes(who.toLowerCase())) : p.annotators,
-    Number(sp.apage ?? 1),
-    PAGE_SIZE,
-  );
-  const focusLexelt = sp.lexelt ? p.lexelts.find((l) => String(l.id) === sp.lexelt) : undefined;
-  const focusAnnotator = sp.annotator ? p.annotators.find((a) => String(a.userId) === sp.annotator) : undefined;
+  const { annotatorPage, lexeltPage, short } = p;
+  const focusLexelt = p.focusLexelt?.lexelt;
+  const focusCells = p.focusLexelt?.cells ?? { rows: [], page: 1, pages: 1, total: 0 };
   const annotatorIndex = new Map(p.annotators.map((a, k) => [a.userId, k]));
-  const focusCells = pageOf(focusLexelt?.cells ?? [], Number(sp.dpage ?? 1), PAGE_SIZE);
-  const lexeltPage = pageOf(
-    q ? p.lexelts.filter((l) => l.item.toLowerCase().includes(q.toLowerCase())) : p.lexelts,
-    Number(sp.page ?? 1),
-    PAGE_SIZE,
-  );
-  const responsesIn = (l: ProjectProgress["lexelts"][number]) => l.cells.reduce((s, c) => s + c.done, 0);
 
   return (
     <>
@@ -108,16 +101,16 @@ export default async function ProgressPage({ params, searchParams }: { params: P
         {p.project.name} · {required === null ? "each instance needs everyone assigned to its lexelt" : `each instance needs ${required} response${required === 1 ? "" : "s"}`}
       </p>
 
-      {short.length > 0 && (
+      {short.total > 0 && (
         <p className="notice warn">
           Each instance needs {required} response{required === 1 ? "" : "s"}, but fewer annotators are assigned to{" "}
-          {short.slice(0, 6).map((l, k) => (
+          {short.rows.map((l, k) => (
             <span key={l.id}>
               {k > 0 && ", "}
               <code>{l.item}</code> ({l.assignedAnnotators})
             </span>
           ))}
-          {short.length > 6 && ` and ${short.length - 6} more`}: their instances cannot be completed. Assign more annotators on the Team tab, or lower the number.
+          {short.total > short.rows.length && ` and ${short.total - short.rows.length} more`}: their instances cannot be completed. Assign more annotators on the Team tab, or lower the number.
         </p>
       )}
 
@@ -174,7 +167,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
         </section>
       )}
 
-      {focusAnnotator && <AnnotatorLexelts p={p} sp={sp} base={base} userId={focusAnnotator.userId} name={focusAnnotator.name} column={annotatorIndex.get(focusAnnotator.userId)!} />}
+      {p.focusAnnotator && <AnnotatorLexelts focus={p.focusAnnotator} sp={sp} base={base} />}
 
       <h2 id="annotators-heading">Annotators</h2>
       {p.annotators.length === 0 ? (
@@ -249,7 +242,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
       )}
 
       <h2 id="grid-heading">By lexelt</h2>
-      {p.lexelts.length === 0 ? (
+      {p.lexeltCount === 0 ? (
         <p className="muted">No lexelts yet: load lexelt XML on the Corpus tab.</p>
       ) : (
         <>
@@ -278,7 +271,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
                       <Link href={hrefWith(base, sp, { lexelt: String(l.id), dpage: undefined, annotator: undefined, lpage: undefined })}><code>{l.item}</code></Link>
                     </th>
                     <td className={`num ${l.instances > 0 && l.complete >= l.instances ? styles.full : ""}`}>{l.complete} / {l.instances}</td>
-                    <td className="num">{responsesIn(l)}</td>
+                    <td className="num">{l.responses}</td>
                     <td className="num">{l.assignedAnnotators}</td>
                   </tr>
                 ))}
@@ -294,8 +287,8 @@ export default async function ProgressPage({ params, searchParams }: { params: P
 }
 
 /** One annotator's lexelts, a page at a time. */
-function AnnotatorLexelts({ p, sp, base, userId, name, column }: { p: ProjectProgress; sp: Search; base: string; userId: number; name: string; column: number }) {
-  const paged = pageOf(p.lexelts, Number(sp.lpage ?? 1), PAGE_SIZE);
+function AnnotatorLexelts({ focus, sp, base }: { focus: NonNullable<ProgressPageView["focusAnnotator"]>; sp: Search; base: string }) {
+  const { name, lexelts: paged } = focus;
   return (
     <section aria-labelledby="annotator-focus-heading">
       <h2 id="annotator-focus-heading">Lexelts of {name}</h2>
@@ -311,17 +304,14 @@ function AnnotatorLexelts({ p, sp, base, userId, name, column }: { p: ProjectPro
             </tr>
           </thead>
           <tbody>
-            {paged.rows.map((l) => {
-              const c = l.cells[column];
-              return (
-                <tr key={l.id}>
-                  <th scope="row" className={styles.rowHead}><code>{l.item}</code></th>
-                  <td className={`num ${c.assigned && c.done >= l.instances ? styles.full : ""}`}>
-                    {c.assigned ? `${c.done} / ${l.instances}` : <span className="muted" title={c.done > 0 ? `${c.done} given before the assignment changed` : "not assigned"}>{c.done > 0 ? `(${c.done})` : "—"}</span>}
-                  </td>
-                </tr>
-              );
-            })}
+            {paged.rows.map(({ lexelt: l, cell: c }) => (
+              <tr key={l.id}>
+                <th scope="row" className={styles.rowHead}><code>{l.item}</code></th>
+                <td className={`num ${c.assigned && c.done >= l.instances ? styles.full : ""}`}>
+                  {c.assigned ? `${c.done} / ${l.instances}` : <span className="muted" title={c.done > 0 ? `${c.done} given before the assignment changed` : "not assigned"}>{c.done > 0 ? `(${c.done})` : "—"}</span>}
+                </td>
+              </tr>
+            ))}
           </tbody>
         </table>
       </div>
