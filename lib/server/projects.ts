@@ -96,12 +96,11 @@ export function projectOverview(db: Db, actor: Actor, projectId: number): Projec
       lemma: lexelts.lemma,
       pos: lexelts.pos,
       originalPos: lexelts.originalPos,
-      instances: count(instances.id),
+      // The counter the imports keep, not a count over every instance.
+      instances: lexelts.instanceCount,
     })
     .from(lexelts)
-    .leftJoin(instances, eq(instances.lexeltId, lexelts.id))
     .where(eq(lexelts.projectId, projectId))
-    .groupBy(lexelts.id)
     .orderBy(asc(lexelts.position))
     .all();
   const im = db

@@ -1,7 +1,9 @@
 /** The Datasets route: upload (multipart) and download, with the same checks as the lexelt upload. */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { jobsIdle } from "../../lib/server/jobs";
 import { projectFixture } from "../support/db";
 
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));
@@ -16,20 +18,25 @@ afterEach(() => (saved === undefined ? delete process.env.NEXTAUTH_URL : (proces
 
 const swords = readFileSync(path.resolve(__dirname, "../../samples/datasets/swords-small.json"));
 
-function upload(projectId: number, format: string, headers: Record<string, string> = { origin }) {
+/** Upload as the page does; `wait`: answer when the import job has ended (the route's ?wait=1). */
+function upload(projectId: number, format: string, headers: Record<string, string> = { origin }, wait = false) {
   const form = new FormData();
   form.append("format", format);
   form.append("file", new File([swords], "swords-small.json"));
-  return route.POST(new Request(`${origin}/api/projects/${projectId}/datasets`, { method: "POST", headers, body: form }), { params: Promise.resolve({ projectId: String(projectId) }) });
+  return route.POST(new Request(`${origin}/api/projects/${projectId}/datasets${wait ? "?wait=1" : ""}`, { method: "POST", headers, body: form }), {
+    params: Promise.resolve({ projectId: String(projectId) }),
+  });
 }
 const download = (projectId: number, query: string) =>
   route.GET(new Request(`${origin}/api/projects/${projectId}/datasets?${query}`), { params: Promise.resolve({ projectId: String(projectId) }) });
 
 describe("datasets route", () => {
-  it("imports an upload and downloads it back unchanged, with a loss report on request", async () => {
-    const { db, coord, project } = projectFixture();
+  it("imports an upload as a job and downloads it back unchanged, with a loss report on request", async () => {
+    // A file database: the import job's worker opens its own connection.
+    const dir = mkdtempSync(path.join(os.tmpdir(), "lexgold-datasets-route-"));
+    const { db, coord, project } = projectFixture(path.join(dir, "t.db"));
     Object.assign(session, { db, actor: coord });
-    const res = await upload(project.id, "swords");
+    const res = await upload(project.id, "swords", { origin }, true);
     expect(res.status, await res.clone().text()).toBe(200);
     expect(((await res.json()) as { report: { instancesAdded: number } }).report.instancesAdded).toBe(3);
     const file = await download(project.id, "format=swords");
@@ -38,6 +45,13 @@ describe("datasets route", () => {
     const report = (await (await download(project.id, "format=tsar&report=1")).json()) as { written: number; lost: string[] };
     expect(report.written).toBe(3);
     expect(report.lost.join(" ")).toMatch(/lexelts \(lemma and PoS\) and instance ids are not written/);
+    // Without ?wait=1 (the page): 202 at once with the job, which the page then follows.
+    const started = await upload(project.id, "swords");
+    expect(started.status, await started.clone().text()).toBe(202);
+    expect(((await started.json()) as { job: { kind: string; fileName: string } }).job).toMatchObject({ kind: "dataset", fileName: "swords-small.json" });
+    await jobsIdle();
+    db.$client.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("refuses an annotator (403), another origin, and an unknown format, writing nothing", async () => {
