@@ -29,7 +29,7 @@ import { DATASET_FORMATS, type DatasetFormat, type DatasetParseResult, formatDat
 import { parseSwords } from "../lexsub/formats/swords";
 import { parseTsar } from "../lexsub/formats/tsar";
 import { InputError } from "./errors";
-import { discardStaging } from "./lexelt-import";
+import { checkHolderIntact, discardStaging, finishPublish, setInstancesBefore } from "./lexelt-import";
 
 export { DATASET_FORMATS, type DatasetFormat };
 
@@ -256,17 +256,7 @@ export function* stagedDatasetImport(
   sqlite.transaction(() => {
     const project = sqlite.prepare("select id from projects where id = ? and staging_for is null").get(projectId);
     if (!project) throw new InputError(`The project was deleted during the import of ${input.fileName}; nothing was imported.`);
-    // Everything written to the holding project must still be there (a server starting meanwhile clears holding projects).
-    const held = sqlite
-      .prepare(
-        "select (select count(*) from lexelts where project_id = ?) as lexelts, (select count(*) from instances i join lexelts l on i.lexelt_id = l.id where l.project_id = ?) as instances",
-      )
-      .get(holder.id, holder.id) as { lexelts: number; instances: number };
-    if (held.lexelts !== lexeltsAdded || held.instances !== staged_) {
-      throw new InputError(
-        `The rows written for ${input.fileName} were removed before it was published (a server started during the import and cleared unfinished imports); nothing was imported. Run the import again.`,
-      );
-    }
+    checkHolderIntact(sqlite, holder.id, { lexelts: lexeltsAdded, instances: staged_ }, input.fileName);
     sqlite.prepare("update lexelts set project_id = ? where project_id = ?").run(projectId, holder.id);
     for (const d of deferred) {
       const ref = insertInstance.get(projectId, d.lexeltId, d.inst.instanceId, d.inst.before, d.inst.head, d.inst.after, d.position, holder.importId) as number;
@@ -276,26 +266,9 @@ export function* stagedDatasetImport(
     sqlite.prepare("update dataset_gold set project_id = ? where project_id = ?").run(projectId, holder.id);
     if (instancesAdded > 0) {
       sqlite.prepare("update lexelts set instance_count = (select count(*) from instances i where i.lexelt_id = lexelts.id) where project_id = ?").run(projectId);
-      sqlite
-        .prepare(
-          `update lexelts set instances_before = w.before from (
-             select id, coalesce(sum(instance_count) over (order by position rows between unbounded preceding and 1 preceding), 0) as before
-             from lexelts where project_id = ?) w
-           where lexelts.id = w.id`,
-        )
-        .run(projectId);
+      setInstancesBefore(sqlite, projectId);
     }
-    sqlite
-      .prepare("update imports set project_id = ?, lexelts_added = ?, instances_added = ?, instances_already_present = ? where id = ?")
-      .run(projectId, lexeltsAdded, instancesAdded, already, holder.importId);
-    sqlite.prepare("delete from projects where id = ?").run(holder.id);
-    if (staged.jobId) {
-      sqlite
-        .prepare(
-          "update jobs set state = 'done', done = ?, total = ?, message = ?, report = ?, staging_project_id = null, finished_at = cast(unixepoch('subsec') * 1000 as integer) where id = ?",
-        )
-        .run(total, total, report.message, JSON.stringify(report), staged.jobId);
-    }
+    finishPublish(sqlite, { projectId, holder: holder.id, importId: holder.importId, lexeltsAdded, instancesAdded, alreadyPresent: already, jobId: staged.jobId, total, report });
   })();
   state.stagingProjectId = null;
   yield { phase: "published", done: total, total };

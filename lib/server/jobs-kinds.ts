@@ -37,6 +37,35 @@ export interface JobContext {
 
 export type JobHandler = (ctx: JobContext) => Promise<unknown>;
 
+/**
+ * Drive a staged import (lexelt-import.ts, dataset-import.ts) from the worker: progress after each
+ * slice (`message` names the step; null skips it), its holding project recorded for recovery, and
+ * discarded in slices when the import is refused or cancelled.
+ */
+async function runStaged<P extends { done: number; total: number }, R>(
+  ctx: JobContext,
+  steps: Generator<P, R>,
+  state: { stagingProjectId: number | null },
+  discard: (sqlite: Database.Database, stagingProjectId: number) => Generator<number, void>,
+  message: (p: P) => string | null,
+): Promise<R> {
+  try {
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      ctx.setStaging(state.stagingProjectId);
+      const m = message(r.value);
+      if (m !== null) await ctx.step(r.value.done, r.value.total, m);
+    }
+  } catch (e) {
+    if (state.stagingProjectId !== null) {
+      for (const _ of discard(ctx.sqlite, state.stagingProjectId)) await new Promise((r) => setTimeout(r, 1));
+      ctx.setStaging(null);
+    }
+    throw e;
+  }
+}
+
 /** A lexelt XML file already on disk (input: { path, fileName, maxBytes }). */
 async function lexeltXmlImport(ctx: JobContext): Promise<unknown> {
   const { path, fileName, maxBytes } = ctx.job.input as { path: string; fileName: string; maxBytes: number };
@@ -48,24 +77,15 @@ async function lexeltXmlImport(ctx: JobContext): Promise<unknown> {
     { projectId: ctx.job.projectId, fileName, bytes, importedBy: ctx.job.createdBy, maxBytes, jobId: ctx.job.id },
     state,
   );
-  try {
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-      ctx.setStaging(state.stagingProjectId);
-      const p = r.value;
-      if (p.phase === "published") continue;
-      const message =
-        p.phase === "parsed" ? `Read ${p.total} instances; checking them against the project…` : p.phase === "checked" && p.done === 0 && state.stagingProjectId === null ? `Checking instances…` : `Writing instances…`;
-      await ctx.step(p.done, p.total, message);
-    }
-  } catch (e) {
-    if (state.stagingProjectId !== null) {
-      for (const _ of discardStaging(ctx.sqlite, state.stagingProjectId)) await new Promise((r) => setTimeout(r, 1));
-      ctx.setStaging(null);
-    }
-    throw e;
-  }
+  return runStaged(ctx, steps, state, discardStaging, (p) =>
+    p.phase === "published"
+      ? null
+      : p.phase === "parsed"
+        ? `Read ${p.total} instances; checking them against the project…`
+        : p.phase === "checked" && p.done === 0 && state.stagingProjectId === null
+          ? `Checking instances…`
+          : `Writing instances…`,
+  );
 }
 
 /** A CoInCo, SWORDS or TSAR file already on disk (input: { path, fileName, format, idPrefix?, maxBytes }). */
@@ -79,22 +99,9 @@ async function datasetImport(ctx: JobContext): Promise<unknown> {
     { input: { format, fileName, bytes, idPrefix }, projectId: ctx.job.projectId, importedBy: ctx.job.createdBy, maxBytes, jobId: ctx.job.id },
     state,
   );
-  try {
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-      ctx.setStaging(state.stagingProjectId);
-      const p = r.value;
-      if (p.phase === "published") continue;
-      await ctx.step(p.done, p.total, p.phase === "parsed" ? `Read ${p.total} targets; writing them…` : `Writing targets…`);
-    }
-  } catch (e) {
-    if (state.stagingProjectId !== null) {
-      for (const _ of discardDatasetStaging(ctx.sqlite, state.stagingProjectId)) await new Promise((r) => setTimeout(r, 1));
-      ctx.setStaging(null);
-    }
-    throw e;
-  }
+  return runStaged(ctx, steps, state, discardDatasetStaging, (p) =>
+    p.phase === "published" ? null : p.phase === "parsed" ? `Read ${p.total} targets; writing them…` : `Writing targets…`,
+  );
 }
 
 export const JOB_KINDS: Record<string, JobHandler> = {

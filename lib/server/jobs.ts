@@ -315,3 +315,26 @@ export function recoverJobs(db: Db): Promise<void> {
     for (const h of holders) await discardInSlices(db, h.id);
   })();
 }
+
+/**
+ * The answer of a route that has just started `job` for an upload: 202 with the job at once (the
+ * page follows it), or with `wait` (scripts, `?wait=1`) the answer when it ends — 200 with the
+ * report, 400 with the refusal and its details, 409 when cancelled. Waiting polls the job row,
+ * never holding the request thread.
+ */
+export function jobResponse(db: Db, actor: Actor, job: Pick<JobView, "id">, wait: boolean): Promise<Response> {
+  // Who asks is checked now (a refusal throws here, not in the promise).
+  const first = getJob(db, actor, job.id);
+  if (!wait) return Promise.resolve(Response.json({ ok: true, job: first }, { status: 202 }));
+  return (async () => {
+    for (;;) {
+      const j = getJob(db, actor, job.id);
+      if (j.state === "done") return Response.json({ ok: true, job: j, report: j.report });
+      if (j.state === "failed" || j.state === "cancelled") {
+        const details = (j.report as { details?: string[] } | null)?.details ?? [];
+        return Response.json({ ok: false, message: j.message, details, job: j }, { status: j.state === "failed" ? 400 : 409 });
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+}

@@ -241,17 +241,7 @@ export function* stagedLexeltImport(
   sqlite.transaction(() => {
     const project = sqlite.prepare("select id from projects where id = ? and staging_for is null").get(projectId);
     if (!project) throw new InputError(`The project was deleted during the import of ${fileName}; nothing was imported.`);
-    // The holding project must still hold every row written to it: a server starting meanwhile
-    // discards holding projects it finds (recoverJobs), and a CLI import's is one of them. Publishing
-    // what is left would make a half-written import visible; refuse instead (one indexed count).
-    const held = sqlite
-      .prepare("select (select count(*) from lexelts where project_id = ?) as lexelts, (select count(*) from instances i join lexelts l on i.lexelt_id = l.id where l.project_id = ?) as instances")
-      .get(staging.holder, staging.holder) as { lexelts: number; instances: number };
-    if (held.lexelts !== lexeltsAdded || held.instances !== toWrite - deferred.length) {
-      throw new InputError(
-        `The rows written for ${fileName} were removed before it was published (a server started during the import and cleared unfinished imports); nothing was imported. Run the import again.`,
-      );
-    }
+    checkHolderIntact(sqlite, staging.holder, { lexelts: lexeltsAdded, instances: toWrite - deferred.length }, fileName);
     sqlite.prepare("update lexelts set project_id = ? where project_id = ?").run(projectId, staging.holder);
     const touched = new Map<number, number>();
     for (const d of deferred) {
@@ -260,28 +250,8 @@ export function* stagedLexeltImport(
     }
     const bump = sqlite.prepare("update lexelts set instance_count = instance_count + ? where id = ?");
     for (const [id, n] of touched) bump.run(n, id);
-    if (instancesAdded > 0 || lexeltsAdded > 0) {
-      // Running sums over the project's lexelts (thousands of rows, not the instances).
-      sqlite
-        .prepare(
-          `update lexelts set instances_before = w.before from (
-             select id, coalesce(sum(instance_count) over (order by position rows between unbounded preceding and 1 preceding), 0) as before
-             from lexelts where project_id = ?) w
-           where lexelts.id = w.id`,
-        )
-        .run(projectId);
-    }
-    sqlite
-      .prepare("update imports set project_id = ?, lexelts_added = ?, instances_added = ?, instances_already_present = ? where id = ?")
-      .run(projectId, lexeltsAdded, instancesAdded, alreadyPresent, staging.importId);
-    sqlite.prepare("delete from projects where id = ?").run(staging.holder);
-    if (input.jobId) {
-      sqlite
-        .prepare(
-          "update jobs set state = 'done', done = ?, total = ?, message = ?, report = ?, staging_project_id = null, finished_at = cast(unixepoch('subsec') * 1000 as integer) where id = ?",
-        )
-        .run(toWrite, toWrite, report.message, JSON.stringify(report), input.jobId);
-    }
+    if (instancesAdded > 0 || lexeltsAdded > 0) setInstancesBefore(sqlite, projectId);
+    finishPublish(sqlite, { projectId, holder: staging.holder, importId: staging.importId, lexeltsAdded, instancesAdded, alreadyPresent, jobId: input.jobId ?? undefined, total: toWrite, report });
   })();
   timings.publishMs = performance.now() - publishStart;
   state.stagingProjectId = null;
@@ -323,5 +293,54 @@ export function runStagedImport(sqlite: Database.Database, input: StagedImportIn
   } catch (e) {
     if (state.stagingProjectId !== null) for (const _ of discardStaging(sqlite, state.stagingProjectId)) void _;
     throw e;
+  }
+}
+
+/**
+ * In a publish transaction: refuse when the holding project no longer holds every row written
+ * to it. A server starting meanwhile discards the holding projects it finds (recoverJobs) — a
+ * CLI import's among them — and publishing what is left would make a half-written import
+ * visible. One indexed count.
+ */
+export function checkHolderIntact(sqlite: Database.Database, holder: number, expected: { lexelts: number; instances: number }, fileName: string): void {
+  const held = sqlite
+    .prepare(
+      "select (select count(*) from lexelts where project_id = ?) as lexelts, (select count(*) from instances i join lexelts l on i.lexelt_id = l.id where l.project_id = ?) as instances",
+    )
+    .get(holder, holder) as { lexelts: number; instances: number };
+  if (held.lexelts !== expected.lexelts || held.instances !== expected.instances) {
+    throw new InputError(
+      `The rows written for ${fileName} were removed before it was published (a server started during the import and cleared unfinished imports); nothing was imported. Run the import again.`,
+    );
+  }
+}
+
+/** The project's lexelts' running sums of instances (instances_before), after their counts changed: thousands of rows, not the instances. */
+export function setInstancesBefore(sqlite: Database.Database, projectId: number): void {
+  sqlite
+    .prepare(
+      `update lexelts set instances_before = w.before from (
+         select id, coalesce(sum(instance_count) over (order by position rows between unbounded preceding and 1 preceding), 0) as before
+         from lexelts where project_id = ?) w
+       where lexelts.id = w.id`,
+    )
+    .run(projectId);
+}
+
+/** The end of a publish transaction: the import's row moves to the project, the holding project goes, the job (if any) is done. */
+export function finishPublish(
+  sqlite: Database.Database,
+  p: { projectId: number; holder: number; importId: number; lexeltsAdded: number; instancesAdded: number; alreadyPresent: number; jobId?: number; total: number; report: { message: string } },
+): void {
+  sqlite
+    .prepare("update imports set project_id = ?, lexelts_added = ?, instances_added = ?, instances_already_present = ? where id = ?")
+    .run(p.projectId, p.lexeltsAdded, p.instancesAdded, p.alreadyPresent, p.importId);
+  sqlite.prepare("delete from projects where id = ?").run(p.holder);
+  if (p.jobId) {
+    sqlite
+      .prepare(
+        "update jobs set state = 'done', done = ?, total = ?, message = ?, report = ?, staging_project_id = null, finished_at = cast(unixepoch('subsec') * 1000 as integer) where id = ?",
+      )
+      .run(p.total, p.total, p.report.message, JSON.stringify(p.report), p.jobId);
   }
 }

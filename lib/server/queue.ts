@@ -24,6 +24,7 @@
 import "server-only";
 import type Database from "better-sqlite3";
 import type { Db } from "../../db/client";
+import { setInstancesBefore } from "./lexelt-import";
 
 export interface QueueScope {
   projectId: number;
@@ -316,14 +317,7 @@ export function recountLexelts(db: Pick<Db, "$client">, projectId: number): void
   db.$client
     .prepare("update lexelts set instance_count = (select count(*) from instances i where i.lexelt_id = lexelts.id) where project_id = ?")
     .run(projectId);
-  db.$client
-    .prepare(
-      `update lexelts set instances_before = w.before from (
-         select id, coalesce(sum(instance_count) over (order by position rows between unbounded preceding and 1 preceding), 0) as before
-         from lexelts where project_id = ?) w
-       where lexelts.id = w.id`,
-    )
-    .run(projectId);
+  setInstancesBefore(db.$client, projectId);
 }
 
 /** The lexelt's name for annotators: its lemma, numbered when several of their lexelts share it (they never see the PoS). */

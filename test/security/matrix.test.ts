@@ -21,7 +21,7 @@ import { runDeriveJob } from "../../lib/server/derive-jobs";
 import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/assignments";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
-import { cancelJob, getJob, listJobs, startJob } from "../../lib/server/jobs";
+import { cancelJob, getJob, jobResponse, listJobs, startJob } from "../../lib/server/jobs";
 import {
   acceptAllProposals,
   decideLemma,
@@ -136,6 +136,7 @@ const CALLS: Call[] = [
   { name: "getJob", expect: COORDINATOR, call: (w, k) => withJob(w, (id) => getJob(w.db, w.actor(k), id)) },
   { name: "listJobs", expect: COORDINATOR, call: (w, k) => withJob(w, () => listJobs(w.db, w.actor(k), w.p.id)) },
   { name: "cancelJob", expect: COORDINATOR, call: (w, k) => withJob(w, (id) => cancelJob(w.db, w.actor(k), id)) },
+  { name: "jobResponse", expect: COORDINATOR, call: (w, k) => withJob(w, (id) => jobResponse(w.db, w.actor(k), { id }, false)) },
   // corpus.ts
   { name: "importLexeltXml", expect: COORDINATOR, call: (w, k) => importLexeltXml(w.db, w.actor(k), w.p.id, { fileName: "x.xml", bytes: enc(EXTRA_XML) }) },
   // assignments.ts

@@ -1,11 +1,10 @@
 "use client";
-import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { formatDiagnostic, type Diagnostic } from "@/lib/scoring/diagnostics";
 import type { JobView } from "@/lib/server/jobs";
+import { unfinished, useProjectJobs } from "./use-jobs";
 
 type Report = { message: string; repairs?: Diagnostic[] };
-export const unfinished = (j: JobView) => j.state === "queued" || j.state === "running";
 const nf = new Intl.NumberFormat("en");
 
 /**
@@ -15,29 +14,10 @@ const nf = new Intl.NumberFormat("en");
  * goes, its report when done. Leaving the page does not stop the job.
  */
 export function ImportForm({ projectId, initialJobs }: { projectId: number; initialJobs: JobView[] }) {
-  const router = useRouter();
   const fileRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; details?: string[] } | null>(null);
-  const [jobs, setJobs] = useState<JobView[]>(initialJobs);
-  const running = jobs.some(unfinished);
-
-  const poll = useCallback(async () => {
-    const res = await fetch(`/api/projects/${projectId}/jobs?kind=lexelt-xml`, { cache: "no-store" });
-    if (!res.ok) return;
-    const json = (await res.json()) as { jobs: JobView[] };
-    setJobs((old) => {
-      // A job that finished since the last poll: the lexelt list changed.
-      if (old.some((o) => unfinished(o) && json.jobs.some((n) => n.id === o.id && n.state === "done"))) router.refresh();
-      return json.jobs;
-    });
-  }, [projectId, router]);
-
-  useEffect(() => {
-    if (!running) return;
-    const t = setInterval(() => void poll().catch(() => {}), 700);
-    return () => clearInterval(t);
-  }, [running, poll]);
+  const { jobs, add, cancel } = useProjectJobs(projectId, "lexelt-xml", initialJobs);
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -56,7 +36,7 @@ export function ImportForm({ projectId, initialJobs }: { projectId: number; init
       });
       const json = (await res.json()) as { ok: true; job: JobView } | { ok: false; message: string; details?: string[] };
       if (json.ok) {
-        setJobs((old) => [json.job, ...old.filter((j) => j.id !== json.job.id)]);
+        add(json.job);
         if (fileRef.current) fileRef.current.value = "";
       } else setError({ message: json.message, details: json.details });
     } catch {
@@ -64,11 +44,6 @@ export function ImportForm({ projectId, initialJobs }: { projectId: number; init
     } finally {
       setBusy(false);
     }
-  }
-
-  async function cancel(id: number) {
-    await fetch(`/api/projects/${projectId}/jobs/${id}/cancel`, { method: "POST" }).catch(() => {});
-    await poll().catch(() => {});
   }
 
   const [latest, ...earlier] = jobs;

@@ -1,8 +1,8 @@
 "use client";
-import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import type { JobView } from "@/lib/server/jobs";
-import { JobNotice, unfinished } from "../import-form";
+import { JobNotice } from "../import-form";
+import { useProjectJobs } from "../use-jobs";
 
 type Format = "coinco" | "swords" | "tsar";
 const FORMATS: { value: Format; label: string; accept: string; hint: string }[] = [
@@ -17,30 +17,12 @@ const FORMATS: { value: Format; label: string; accept: string; hint: string }[] 
  * it runs, the report when done. Leaving the page does not stop the job.
  */
 export function DatasetImportForm({ projectId, initialJobs }: { projectId: number; initialJobs: JobView[] }) {
-  const router = useRouter();
   const fileRef = useRef<HTMLInputElement>(null);
   const [format, setFormat] = useState<Format>("coinco");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<{ message: string; details?: string[] } | null>(null);
-  const [jobs, setJobs] = useState<JobView[]>(initialJobs);
-  const running = jobs.some(unfinished);
+  const { jobs, add, cancel } = useProjectJobs(projectId, "dataset", initialJobs);
   const f = FORMATS.find((x) => x.value === format)!;
-
-  const poll = useCallback(async () => {
-    const res = await fetch(`/api/projects/${projectId}/jobs?kind=dataset`, { cache: "no-store" });
-    if (!res.ok) return;
-    const json = (await res.json()) as { jobs: JobView[] };
-    setJobs((old) => {
-      if (old.some((o) => unfinished(o) && json.jobs.some((n) => n.id === o.id && n.state === "done"))) router.refresh();
-      return json.jobs;
-    });
-  }, [projectId, router]);
-
-  useEffect(() => {
-    if (!running) return;
-    const t = setInterval(() => void poll().catch(() => {}), 700);
-    return () => clearInterval(t);
-  }, [running, poll]);
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -56,7 +38,7 @@ export function DatasetImportForm({ projectId, initialJobs }: { projectId: numbe
       const res = await fetch(`/api/projects/${projectId}/datasets`, { method: "POST", body });
       const json = (await res.json()) as { ok: true; job: JobView } | { ok: false; message: string; details?: string[] };
       if (json.ok) {
-        setJobs((old) => [json.job, ...old.filter((j) => j.id !== json.job.id)]);
+        add(json.job);
         if (fileRef.current) fileRef.current.value = "";
       } else setError({ message: json.message, details: json.details });
     } catch {
@@ -64,11 +46,6 @@ export function DatasetImportForm({ projectId, initialJobs }: { projectId: numbe
     } finally {
       setBusy(false);
     }
-  }
-
-  async function cancel(id: number) {
-    await fetch(`/api/projects/${projectId}/jobs/${id}/cancel`, { method: "POST" }).catch(() => {});
-    await poll().catch(() => {});
   }
 
   return (

@@ -6,7 +6,7 @@ import { maxImportBytes } from "@/lib/server/corpus";
 import { exportDataset, isDatasetFormat } from "@/lib/server/datasets";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
-import { getJob, startJob, uploadPath } from "@/lib/server/jobs";
+import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
 
 export const dynamic = "force-dynamic";
 
@@ -47,16 +47,7 @@ export async function POST(req: Request, ctx: Ctx) {
     await writeFile(file, new Uint8Array(await upload.arrayBuffer()), { mode: 0o600 });
     const job = startJob(db, actor, projectId, "dataset", { path: file, fileName: upload.name, format, idPrefix, maxBytes: limit });
     file = null; // the job owns it now
-    if (new URL(req.url).searchParams.get("wait") !== "1") return Response.json({ ok: true, job }, { status: 202 });
-    for (;;) {
-      const j = getJob(db, actor, job.id);
-      if (j.state === "done") return Response.json({ ok: true, job: j, report: j.report });
-      if (j.state === "failed" || j.state === "cancelled") {
-        const details = (j.report as { details?: string[] } | null)?.details ?? [];
-        return Response.json({ ok: false, message: j.message, details, job: j }, { status: j.state === "failed" ? 400 : 409 });
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
   } catch (e) {
     if (file) await rm(file, { force: true });
     return errorResponse(e);

@@ -5,7 +5,7 @@ import { requireProject } from "@/lib/server/actor";
 import { maxImportBytes } from "@/lib/server/corpus";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveBodyToFile } from "@/lib/server/http";
-import { getJob, startJob, uploadPath } from "@/lib/server/jobs";
+import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
 
 export const dynamic = "force-dynamic";
 
@@ -60,16 +60,7 @@ export async function POST(req: Request, ctx: { params: Promise<{ projectId: str
     }
     const job = startJob(db, actor, projectId, "lexelt-xml", { path: file, fileName, maxBytes: limit });
     file = null; // the job owns it now
-    if (new URL(req.url).searchParams.get("wait") !== "1") return Response.json({ ok: true, job }, { status: 202 });
-    for (;;) {
-      const j = getJob(db, actor, job.id);
-      if (j.state === "done") return Response.json({ ok: true, job: j, report: j.report });
-      if (j.state === "failed" || j.state === "cancelled") {
-        const details = (j.report as { details?: string[] } | null)?.details ?? [];
-        return Response.json({ ok: false, message: j.message, details, job: j }, { status: j.state === "failed" ? 400 : 409 });
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
   } catch (e) {
     if (file) await rm(file, { force: true });
     return errorResponse(e);
