@@ -294,18 +294,3 @@ export function* discardDatasetStaging(sqlite: Database.Database, stagingProject
   }
   yield* discardStaging(sqlite, stagingProjectId, slice);
 }
-
-/** The whole import at once (the CLI, tests), discarding the holding project on a refusal. */
-export function runStagedDatasetImport(sqlite: Database.Database, staged: Staged): DatasetImportReport {
-  const state = { stagingProjectId: null as number | null };
-  const steps = stagedDatasetImport(sqlite, staged, state);
-  try {
-    for (;;) {
-      const r = steps.next();
-      if (r.done) return r.value;
-    }
-  } catch (e) {
-    if (state.stagingProjectId !== null) for (const _ of discardDatasetStaging(sqlite, state.stagingProjectId)) void _;
-    throw e;
-  }
-}
