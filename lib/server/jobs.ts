@@ -64,6 +64,22 @@ function runner(): Runner {
   return (g.lexgoldJobs ??= { queue: [], running: 0, bundle: null, idle: [], workers: [] });
 }
 
+/**
+ * Remove the worker bundles of server processes that are gone: each process deletes its own at
+ * exit, but a killed one (SIGKILL, a crash) cannot. A bundle whose process id is alive is kept.
+ */
+export function removeStaleBundles(outDir: string): void {
+  for (const name of fs.readdirSync(outDir)) {
+    const m = /^jobs-worker-(\d+)-[0-9a-f]+\.cjs$/.exec(name);
+    if (!m || Number(m[1]) === process.pid) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ESRCH") fs.rmSync(path.join(outDir, name), { force: true });
+    }
+  }
+}
+
 /** Build the worker bundle once per process (esbuild, a few hundred ms, off the request thread). */
 function workerBundle(): Promise<string> {
   const r = runner();
@@ -71,6 +87,7 @@ function workerBundle(): Promise<string> {
     const root = projectRoot();
     const outDir = path.join(root, "node_modules", ".cache", "lexgold");
     fs.mkdirSync(outDir, { recursive: true });
+    removeStaleBundles(outDir);
     const outfile = path.join(outDir, `jobs-worker-${process.pid}-${crypto.randomBytes(4).toString("hex")}.cjs`);
     const esbuildName = "esbuild";
     const esbuild = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ esbuildName)) as typeof import("esbuild");
