@@ -10,17 +10,21 @@
  * between, it requests every coordinator page and download twice — the first
  * time after a change (so the gold and agreement are derived afresh), the second
  * from the cache — and prints, per request, the wall time, the size and the
- * longest block any serving process saw while it ran. No annotator is saving:
+ * longest block any serving process saw while it ran. Then the Scoring tab's
+ * heavy requests: a system file at the upload limit stored as a run, its detail
+ * and report twice, the project's gold stored as an uploaded gold, the WordNet
+ * baselines (`--scoring`: only these). No annotator is saving:
  * the block is the request's own (and the derivation's, when it runs in a thread
  * of the process rather than in its child process).
  *
- *   npm run bench:loop -- [--instances 100000] [--prefill 5] [--dist .next-e2e] [--json FILE]
+ *   npm run bench:loop -- [--instances 100000] [--prefill 5] [--dist .next-e2e] [--scoring] [--json FILE]
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { numberArg, setUp, stringArg } from "./lib/setup";
+import { flag, numberArg, setUp, stringArg } from "./lib/setup";
+import { MAX_RUN_BYTES } from "../lib/server/scoring";
 
 const log = (s: string) => process.stderr.write(s + "\n");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -69,31 +73,52 @@ async function main(): Promise<number> {
     ["responses TSV", `/api/projects/${p}/responses`],
   ];
   const rows: { name: string; pass: string; status: number; ms: number; bytes: number; blockMs: number }[] = [];
+  /** One request, alone: its wall time, size and the longest event-loop block any serving process saw meanwhile; the body's text. */
+  const measure = async (pass: string, name: string, url: string, init: RequestInit = {}): Promise<string> => {
+    await sleep(400);
+    const t0 = Date.now();
+    const headers = { cookie: rig.coordinatorCookie, ...(init.method === "POST" ? { origin: rig.server.base } : {}) };
+    const res = await fetch(rig.server.base + url, { ...init, headers, signal: AbortSignal.timeout(120_000) });
+    const body = new Uint8Array(await res.arrayBuffer());
+    const t1 = Date.now();
+    await sleep(250);
+    const seen = readProbe(probeFile).filter((x) => x.at >= t0 && x.at <= t1 + 200);
+    const blockMs = Math.max(0, ...seen.map((x) => x.ms));
+    rows.push({ name, pass, status: res.status, ms: t1 - t0, bytes: body.byteLength, blockMs });
+    log(`${pass.padEnd(15)} ${name.padEnd(18)} ${res.status} ${String(t1 - t0).padStart(6)} ms ${String(Math.round(body.byteLength / 1024)).padStart(7)} KiB  longest block ${blockMs} ms`);
+    const text = new TextDecoder().decode(body.byteLength > 1 << 20 ? body.subarray(0, 1 << 20) : body);
+    if (res.status !== 200) log(`  ${text.slice(0, 300)}`);
+    return text;
+  };
   try {
     await sleep(1500);
     const idle = readProbe(probeFile).filter((x) => x.at > Date.now() - 1000);
     const idleMax = Math.max(0, ...idle.map((x) => x.ms));
     log(`idle: longest block ${idleMax} ms over 1 s`);
-    for (const pass of ["after a change", "cached"]) {
+    // --scoring: only the scoring requests below.
+    for (const pass of flag("scoring") ? [] : ["after a change", "cached"]) {
       if (pass === "after a change") {
         // A change the derivations see: one more response from the first prefilled annotator.
         const db = new Database(rig.dbFile);
         db.prepare("update responses set substitutes = '[\"changed\"]', revision = revision + 1 where id = (select min(id) from responses)").run();
         db.close();
       }
-      for (const [name, url] of pages) {
-        await sleep(400);
-        const t0 = Date.now();
-        const res = await fetch(rig.server.base + url, { headers: { cookie: rig.coordinatorCookie }, signal: AbortSignal.timeout(120_000) });
-        const body = new Uint8Array(await res.arrayBuffer());
-        const t1 = Date.now();
-        await sleep(250);
-        const seen = readProbe(probeFile).filter((x) => x.at >= t0 && x.at <= t1 + 200);
-        const blockMs = Math.max(0, ...seen.map((x) => x.ms));
-        rows.push({ name, pass, status: res.status, ms: t1 - t0, bytes: body.byteLength, blockMs });
-        log(`${pass.padEnd(15)} ${name.padEnd(18)} ${res.status} ${String(t1 - t0).padStart(6)} ms ${String(Math.round(body.byteLength / 1024)).padStart(7)} KiB  longest block ${blockMs} ms`);
-      }
+      for (const [name, url] of pages) await measure(pass, name, url);
     }
+    // Scoring: a system file at the upload limit stored as a run, its detail and report (after the
+    // upload, then cached), the project's gold stored as an uploaded gold, the WordNet baselines.
+    const pass = "scoring";
+    const runFile = ootRunOf(rig.dbFile, p, MAX_RUN_BYTES - 1024 * 1024);
+    log(`scoring: an oot run of ${(runFile.length / 1048576).toFixed(1)} MB`);
+    const run = await measure(pass, "upload a run", `/api/projects/${p}/scoring/runs`, upload({ file: ["bench.oot", runFile] }));
+    const runId = (JSON.parse(run) as { run?: { id: number } }).run?.id;
+    for (const again of ["", " (cached)"]) {
+      await measure(pass, `run detail${again}`, `/api/projects/${p}/scoring/runs/${runId}`);
+      await measure(pass, `run report${again}`, `/api/projects/${p}/scoring/runs/${runId}/report`);
+    }
+    const gold = await (await fetch(`${rig.server.base}/api/projects/${p}/gold?file=gold`, { headers: { cookie: rig.coordinatorCookie } })).text();
+    await measure(pass, "store a gold", `/api/projects/${p}/scoring/golds`, upload({ gold: ["bench.gold", gold], name: "bench gold" }));
+    await measure(pass, "WordNet baselines", `/api/projects/${p}/scoring/baselines`, { method: "POST" });
   } finally {
     await rig.cleanup();
   }
@@ -106,6 +131,35 @@ async function main(): Promise<number> {
   );
   if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ instances, prefill, rows }, null, 2));
   return rows.every((r) => r.status === 200) ? 0 : 1;
+}
+
+/** A multipart POST of files ([name, text]) and fields. */
+function upload(parts: Record<string, [string, string] | string>): RequestInit {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(parts)) {
+    if (typeof v === "string") form.set(k, v);
+    else form.set(k, new Blob([v[1]]), v[0]);
+  }
+  return { method: "POST", body: form };
+}
+
+/** An oot system file of about `bytes` over the project's instances: ten guesses a line, the instances repeated under new ids past the first pass. */
+function ootRunOf(dbFile: string, projectId: number, bytes: number): string {
+  const db = new Database(dbFile, { readonly: true });
+  const rows = db
+    .prepare("select l.item as lexelt, i.instance_id as id from instances i join lexelts l on l.id = i.lexelt_id where i.project_id = ? order by i.id")
+    .all(projectId) as { lexelt: string; id: string }[];
+  db.close();
+  const out: string[] = [];
+  let size = 0;
+  for (let k = 0; size < bytes; k++) {
+    const r = rows[k % rows.length];
+    const id = k < rows.length ? r.id : `${r.id}x${Math.floor(k / rows.length)}`;
+    const line = `${r.lexelt} ${id} ::: ${Array.from({ length: 10 }, (_, g) => `guess${(k * 7 + g) % 997}`).join(";")}`;
+    out.push(line);
+    size += line.length + 1;
+  }
+  return out.join("\n") + "\n";
 }
 
 main().then(

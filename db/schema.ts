@@ -379,6 +379,8 @@ export const systemRuns = sqliteTable("system_runs", {
   type: text("type", { enum: ["best", "oot", "mw"] }).notNull(),
   fileName: text("file_name").notNull(),
   content: text("content").notNull(),
+  /** The content's size in UTF-8 bytes, kept so that listing runs never reads their content. */
+  bytes: integer("bytes").notNull().default(0),
   /** The stored gold the run is scored with; null for the project's own gold (derived from the responses). */
   goldId: integer("gold_id").references(() => scoringGolds.id),
   createdBy: integer("created_by").references(() => users.id),

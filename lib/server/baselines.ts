@@ -10,7 +10,7 @@ import { instances, lexelts } from "../../db/schema";
 import { type BaselineInstance, type BaselineOutput, wordnetMwBaseline, wordnetSubstitutionBaseline } from "../lexsub/baseline/wordnet";
 import { wordnetGraph } from "../wordnet/load";
 import { type Actor, requireProject } from "./actor";
-import { type RunInfo, uploadRun } from "./scoring";
+import { type RunInfo, type RunUploadReading, readRunUpload, uploadRun } from "./scoring";
 
 export type BaselineType = "best" | "oot" | "mw";
 export const BASELINE_TYPES: readonly BaselineType[] = ["best", "oot", "mw"];
@@ -44,26 +44,52 @@ export interface BaselineRuns {
   unanswered: Record<BaselineType, number>;
 }
 
+/** The three baseline files over a project's instances, each already read as `uploadRun` reads a system file. */
+export interface BaselineFiles {
+  files: { type: BaselineType; text: string; reading: RunUploadReading }[];
+  /** Per type: the instances given no answer. */
+  unanswered: Record<BaselineType, number>;
+}
+
 /**
- * Store the WordNet best, oot and mw baselines over the project's instances as
- * runs named "WordNet baseline", scored with `gold` (a stored gold's id, or
- * empty for the project's own). Refused, with nothing stored, if runs of that
- * name exist for the gold.
+ * The WordNet best, oot and mw baselines over the project's instances as system
+ * files, read as an upload is (a type with no answer at all is left out). The
+ * part that grows with the project: the route runs it in the derivation process
+ * (`derive`, op "baselineFiles") and stores with `storeWordNetBaselineRuns`.
  */
-export function addWordNetBaselineRuns(db: Db, actor: Actor, projectId: number, gold: string | number | null = null): BaselineRuns {
+export function wordNetBaselineFiles(db: Db, actor: Actor, projectId: number): BaselineFiles {
   const list = baselineInstances(db, actor, projectId);
   const unanswered = { best: 0, oot: 0, mw: 0 } as Record<BaselineType, number>;
-  const files = BASELINE_TYPES.map((type) => {
+  const files: BaselineFiles["files"] = [];
+  for (const type of BASELINE_TYPES) {
     const out = wordnetBaseline(list, type);
     unanswered[type] = out.unanswered;
-    return { type, text: out.lines.join("\n") + "\n", empty: out.lines.length === 0 };
-  });
+    if (out.lines.length === 0) continue;
+    const fileName = `wordnet-baseline.${type}`;
+    const text = out.lines.join("\n") + "\n";
+    files.push({ type, text, reading: readRunUpload(fileName, text, type) });
+  }
+  return { files, unanswered };
+}
+
+/**
+ * Store baseline files (from `wordNetBaselineFiles`) as runs named "WordNet
+ * baseline", scored with `gold` (a stored gold's id, or empty for the
+ * project's own). Refused, with nothing stored, if runs of that name exist for
+ * the gold.
+ */
+export function storeWordNetBaselineRuns(db: Db, actor: Actor, projectId: number, baselines: BaselineFiles, gold: string | number | null = null): BaselineRuns {
+  requireProject(db, actor, projectId, { coordinator: true });
   return db.transaction(() => {
     const runs: RunInfo[] = [];
-    for (const f of files) {
-      if (f.empty) continue;
-      runs.push(uploadRun(db, actor, projectId, { fileName: `wordnet-baseline.${f.type}`, text: f.text, type: f.type, name: "WordNet baseline", gold }).run);
+    for (const f of baselines.files) {
+      runs.push(uploadRun(db, actor, projectId, { fileName: `wordnet-baseline.${f.type}`, text: f.text, type: f.type, name: "WordNet baseline", gold }, f.reading).run);
     }
-    return { runs, unanswered };
+    return { runs, unanswered: baselines.unanswered };
   });
+}
+
+/** Both steps on the calling thread (the CLI): `wordNetBaselineFiles`, then `storeWordNetBaselineRuns`. */
+export function addWordNetBaselineRuns(db: Db, actor: Actor, projectId: number, gold: string | number | null = null): BaselineRuns {
+  return storeWordNetBaselineRuns(db, actor, projectId, wordNetBaselineFiles(db, actor, projectId), gold);
 }

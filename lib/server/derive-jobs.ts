@@ -21,7 +21,26 @@ import { type AgreementPageQuery, type AgreementPageView, type AgreementFile, ag
 export { dataVersion };
 import { type GoldPageData, type InstanceQuery, type LemmaQuery, goldPageData } from "./gold-review";
 import { projectGold } from "./gold";
-import { type GoldSource, type ScoreBoard, type ScoreMode, scoreBoard, scoringFingerprint } from "./scoring";
+import {
+  type GoldSource,
+  type NamedText,
+  type RunInfo,
+  type RunUploadReading,
+  type ScoreBoard,
+  type ScoreMode,
+  type SensevalOutcome,
+  type SensevalUpload,
+  checkGoldUpload,
+  decodeUpload,
+  readRunUpload,
+  runDetail,
+  runReport,
+  scoreBoard,
+  scoreSensevalUpload,
+  scoringFingerprint,
+} from "./scoring";
+import { type BaselineFiles, wordNetBaselineFiles } from "./baselines";
+import { type RankedUpload, type RankingOutcome, scoreRankingUpload } from "./ranking";
 import { exportAdjudicatedResponses } from "./gold-review";
 import { type ProgressPageView, type ProgressQuery, progressPageView } from "./progress";
 
@@ -32,7 +51,15 @@ export type DeriveJob =
   | { op: "goldFile"; actor: Actor; projectId: number; file: "gold" | "mwgold"; foldCase: boolean }
   | { op: "scoreBoard"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
   | { op: "responsesFile"; actor: Actor; projectId: number }
-  | { op: "progressPage"; actor: Actor; projectId: number; query: ProgressQuery };
+  | { op: "progressPage"; actor: Actor; projectId: number; query: ProgressQuery }
+  // Scoring work that grows with a file (uploads, a run's detail): computed every time, never cached.
+  | { op: "readRun"; actor: Actor; projectId: number; fileName: string; bytes: Uint8Array; type: string }
+  | { op: "readGold"; actor: Actor; projectId: number; gold: NamedText | null; mwgold: NamedText | null }
+  | { op: "runDetail"; actor: Actor; projectId: number; runId: number; mode: ScoreMode }
+  | { op: "runReport"; actor: Actor; projectId: number; runId: number; verbose: boolean; mode: ScoreMode }
+  | { op: "baselineFiles"; actor: Actor; projectId: number }
+  | { op: "senseval"; actor: Actor; projectId: number; input: SensevalUpload }
+  | { op: "ranking"; actor: Actor; projectId: number; input: RankedUpload };
 
 /** What each job answers. */
 export interface DeriveResults {
@@ -43,7 +70,20 @@ export interface DeriveResults {
   scoreBoard: ScoreBoard;
   responsesFile: { text: string };
   progressPage: ProgressPageView;
+  readRun: RunUploadReading;
+  readGold: { ok: true };
+  /** The detail as JSON text (`{"ok":true,"detail":…}`): one string crosses from the process, not a graph of objects. */
+  runDetail: { text: string };
+  runReport: { run: RunInfo; text: string };
+  baselineFiles: BaselineFiles;
+  senseval: SensevalOutcome;
+  ranking: RankingOutcome;
 }
+
+/** Jobs computed on every call (not cached): they depend on an upload, or their answer is too large to keep. */
+export const UNCACHED_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["progressPage", "readRun", "readGold", "runDetail", "runReport", "baselineFiles", "senseval", "ranking"]);
+/** Jobs carrying an uploaded file: never shared between callers (nor keyed by their content). */
+export const UPLOAD_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["readRun", "readGold", "senseval", "ranking"]);
 
 export type DeriveResult<J extends DeriveJob> = DeriveResults[J["op"]];
 
@@ -82,6 +122,21 @@ function compute(db: Db, job: DeriveJob): unknown {
       return { text: exportAdjudicatedResponses(db, job.actor, job.projectId) };
     case "progressPage":
       return progressPageView(db, job.actor, job.projectId, job.query);
+    case "readRun":
+      return readRunUpload(job.fileName, decodeUpload(job.fileName, job.bytes).text, job.type);
+    case "readGold":
+      checkGoldUpload(job);
+      return { ok: true };
+    case "runDetail":
+      return { text: JSON.stringify({ ok: true, detail: runDetail(db, job.actor, job.projectId, job.runId, job.mode) }) };
+    case "runReport":
+      return runReport(db, job.actor, job.projectId, job.runId, job.verbose, job.mode);
+    case "baselineFiles":
+      return wordNetBaselineFiles(db, job.actor, job.projectId);
+    case "senseval":
+      return scoreSensevalUpload(db, job.actor, job.projectId, job.input);
+    case "ranking":
+      return scoreRankingUpload(db, job.actor, job.projectId, job.input);
   }
 }
 
@@ -95,8 +150,9 @@ function versionOf(db: Db, job: DeriveJob): number | string {
 export function runDeriveJob<J extends DeriveJob>(db: Db, job: J): DeriveResult<J> {
   // Who asks is checked on every call, before the cache is read.
   requireProject(db, job.actor, job.projectId, { coordinator: true });
-  // Progress also reads assignments and memberships, which the data version does not follow: computed every time.
-  if (job.op === "progressPage") return compute(db, job) as DeriveResult<J>;
+  // Progress also reads assignments and memberships, which the data version does not follow; the scoring
+  // jobs depend on an upload or answer too much to keep: computed every time.
+  if (UNCACHED_OPS.has(job.op)) return compute(db, job) as DeriveResult<J>;
   let perDb = cache.get(db);
   if (!perDb) cache.set(db, (perDb = new Map()));
   const key = jobKey(job);

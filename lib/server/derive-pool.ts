@@ -32,7 +32,7 @@ import path from "node:path";
 import { type ChildProcess, spawn } from "node:child_process";
 import { type Db, projectRoot } from "../../db/client";
 import { requireProject } from "./actor";
-import { type DeriveJob, type DeriveResult, runDeriveJob } from "./derive-jobs";
+import { type DeriveJob, type DeriveResult, UPLOAD_OPS, runDeriveJob } from "./derive-jobs";
 import { AuthError, InputError, NotFoundError } from "./errors";
 
 /** The worker's nice value: derivation yields the CPU to saves and page requests when both want it. */
@@ -113,6 +113,16 @@ function niceCommand(): string | null {
   return null;
 }
 
+/** Put back an answer's large texts, which the worker wrote to temporary files (see derive-worker.ts), and delete the files. */
+async function readSpilled(value: Record<string, unknown>, files: Record<string, string>): Promise<unknown> {
+  try {
+    for (const [k, file] of Object.entries(files)) value[k] = await fs.promises.readFile(file, "utf8");
+    return value;
+  } finally {
+    for (const file of Object.values(files)) await fs.promises.unlink(file).catch(() => {});
+  }
+}
+
 class DeriveWorker {
   private child: ChildProcess | null = null;
   private starting: Promise<ChildProcess> | null = null;
@@ -133,12 +143,16 @@ class DeriveWorker {
       });
       c.unref();
       c.channel?.unref();
-      c.on("message", (m: { id: number; value?: unknown; error?: WorkerError }) => {
+      c.on("message", (m: { id: number; value?: unknown; files?: Record<string, string>; error?: WorkerError }) => {
         const p = this.pending.get(m.id);
         this.pending.delete(m.id);
-        if (!p) return;
+        if (!p) {
+          for (const f of Object.values(m.files ?? {})) fs.promises.unlink(f).catch(() => {});
+          return;
+        }
         if (this.pending.size === 0) c.channel?.unref();
         if (m.error) p.reject(rehydrate(m.error));
+        else if (m.files) readSpilled(m.value as Record<string, unknown>, m.files).then(p.resolve, p.reject);
         else p.resolve(m.value);
       });
       const lost = (e: Error) => {
@@ -194,7 +208,8 @@ export async function derive<J extends DeriveJob>(db: Db, job: J): Promise<Deriv
   const file = path.resolve(db.$client.name);
   let w = workers.get(file);
   if (!w) workers.set(file, (w = new DeriveWorker(file)));
-  // The same job already out (a reload while the first is computing): share its answer.
+  // The same job already out (a reload while the first is computing): share its answer. Never an upload's.
+  if (UPLOAD_OPS.has(job.op)) return (await w.run(job)) as DeriveResult<J>;
   const key = `${file}\u0000${JSON.stringify(job)}`;
   let p = inFlight.get(key);
   if (!p) {

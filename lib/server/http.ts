@@ -1,5 +1,6 @@
 /** Helpers for route handlers: same-origin checks, bodies read within a limit, error → HTTP response. */
 import "server-only";
+import { Busboy, type BusboyInstance } from "@fastify/busboy";
 import { requestHost } from "../net/trusted-proxy";
 import { AuthError, httpStatus, InputError, toActionError } from "./errors";
 
@@ -111,15 +112,76 @@ export async function saveBodyToFile(req: Request, file: string, maxBytes: numbe
   }
 }
 
-/** A multipart (or urlencoded) form, its body read within `maxBytes`. */
+/**
+ * A multipart (or urlencoded) form, its body read within `maxBytes`. A
+ * multipart body is parsed as it arrives, chunk by chunk (@fastify/busboy):
+ * parsing a whole body of tens of MB at once held the event loop for over
+ * 100 ms (measured for a 19 MB upload).
+ */
 export async function readFormLimited(req: Request, maxBytes: number, message: string): Promise<FormData> {
-  const body = await readBodyLimited(req, maxBytes, message);
   const type = req.headers.get("content-type") ?? "";
-  try {
-    return await new Response(body as Uint8Array<ArrayBuffer>, { headers: { "content-type": type } }).formData();
-  } catch {
-    throw new InputError("The upload is not a form with a file; nothing was read.");
+  if (!/^multipart\/form-data/i.test(type)) {
+    const body = await readBodyLimited(req, maxBytes, message);
+    try {
+      return await new Response(body as Uint8Array<ArrayBuffer>, { headers: { "content-type": type } }).formData();
+    } catch {
+      throw new InputError("The upload is not a form with a file; nothing was read.");
+    }
   }
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw new TooLargeError(message);
+  const notAForm = () => new InputError("The upload is not a form with a file; nothing was read.");
+  let parser: BusboyInstance;
+  try {
+    parser = Busboy({ headers: { "content-type": type }, limits: { fieldSize: maxBytes } });
+  } catch {
+    throw notAForm();
+  }
+  const form = new FormData();
+  const parsed = new Promise<void>((resolve, reject) => {
+    const files: Promise<void>[] = [];
+    parser.on("file", (field, stream, fileName, _encoding, mimeType) => {
+      const chunks: Uint8Array<ArrayBuffer>[] = [];
+      files.push(
+        new Promise<void>((done, fail) => {
+          stream.on("data", (c: Uint8Array<ArrayBuffer>) => chunks.push(c));
+          stream.on("end", () => {
+            form.append(field, new File(chunks, fileName ?? "", { type: mimeType || "application/octet-stream" }));
+            done();
+          });
+          stream.on("error", fail);
+        }),
+      );
+    });
+    parser.on("field", (field, value) => form.append(field, value));
+    parser.on("finish", () => Promise.all(files).then(() => resolve(), reject));
+    parser.on("error", reject);
+  });
+  parsed.catch(() => {});
+  let total = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => {});
+        parser.destroy();
+        throw new TooLargeError(message);
+      }
+      if (!parser.write(value)) {
+        await Promise.race([new Promise<void>((r) => parser.once("drain", () => r())), parsed]).catch(() => {});
+      }
+    }
+  }
+  parser.end();
+  try {
+    await parsed;
+  } catch {
+    throw notAForm();
+  }
+  return form;
 }
 
 /** Room for the multipart framing and the small fields around an upload's files. */

@@ -110,7 +110,7 @@ const runColumns = {
   name: systemRuns.name,
   type: systemRuns.type,
   fileName: systemRuns.fileName,
-  bytes: sql<number>`length(cast(${systemRuns.content} as blob))`,
+  bytes: systemRuns.bytes,
   goldId: systemRuns.goldId,
   createdBy: users.name,
   createdAt: systemRuns.createdAt,
@@ -151,32 +151,45 @@ export interface UploadRunResult {
   typeReason: string | null;
 }
 
+/** The type asked for: "" or "auto" to settle it from the name or the content; refused when unknown. */
+function chosenRunType(type: string | undefined): RunType | "" {
+  const chosen = (type ?? "").trim().toLowerCase();
+  if (chosen === "" || chosen === "auto") return "";
+  if (!(RUN_TYPES as readonly string[]).includes(chosen)) throw new InputError(`Unknown type "${type}": choose best, oot or mw.`, { type: "Choose best, oot or mw." });
+  return chosen as RunType;
+}
+
+/** A run's name: the one given, else the file's name without its extension; refused when too long or holding control characters. */
+function runName(given: string | undefined, fileName: string): string {
+  const name = ((given ?? "").trim() || fileName.replace(/\.(best|oot|mw)(\.txt)?$/i, "") || fileName).replace(/\s+/g, " ");
+  if (name.length > MAX_RUN_NAME) throw new InputError(`The name is longer than ${MAX_RUN_NAME} characters.`, { name: `At most ${MAX_RUN_NAME} characters.` });
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw new InputError("The name holds control characters.", { name: "No control characters." });
+  return name;
+}
+
+/** What reading an uploaded system file found: its type and how that was settled, the reader's diagnostics and counts. */
+export interface RunUploadReading {
+  type: RunType;
+  typeFrom: UploadRunResult["typeFrom"];
+  typeReason: string | null;
+  diagnostics: Diagnostic[];
+  lines: { read: number; matched: number; refused: number };
+}
+
 /**
- * Store a system file as a run, scored with the chosen gold. Refused, with
- * nothing written, when the type is neither given nor implied by the extension
- * nor readable from the content, the gold is not the project's, the name is too
- * long or taken, the file is empty, too big, not UTF-8, or has no line in the
- * type's format. Names are unique per type and gold (a system's best and oot
- * runs share its name; its trial and test runs too).
+ * Read an uploaded system file as the scorer will — its type (chosen, from the
+ * name, else from the content) and every line through the system reader —
+ * refused when the type cannot be settled or no line is in its format. The
+ * part of `uploadRun` that grows with the file: pure, so the routes run it in
+ * the derivation process (`derive`, op "readRun") and hand the reading to
+ * `uploadRun`.
  */
-export function uploadRun(db: Db, actor: Actor, projectId: number, input: UploadRunInput): UploadRunResult {
-  requireProject(db, actor, projectId, { coordinator: true });
-  const createdBy = actorUserId(actor!);
-  const fileName = (input.fileName ?? "").trim();
-  if (fileName === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
-  if (fileName.length > 255) throw new InputError("The file name is longer than 255 characters.", { file: "File name too long." });
-  const goldId = goldIdOf(db, projectId, input.gold);
-  const chosen = (input.type ?? "").trim().toLowerCase();
-  if (chosen !== "" && chosen !== "auto" && !(RUN_TYPES as readonly string[]).includes(chosen)) {
-    throw new InputError(`Unknown type "${input.type}": choose best, oot or mw.`, { type: "Choose best, oot or mw." });
-  }
-  const text =
-    input.bytes !== undefined ? decodeUpload(fileName, input.bytes).text : input.text !== undefined ? decodeUpload(fileName, new TextEncoder().encode(input.text)).text : "";
-  if (text === "") throw new InputError(`${fileName}: the file is empty; nothing was saved.`, { file: "The file is empty." });
+export function readRunUpload(fileName: string, text: string, typeAsked: string | undefined): RunUploadReading {
+  const chosen = chosenRunType(typeAsked);
   let type: RunType;
   let typeFrom: UploadRunResult["typeFrom"];
   let typeReason: string | null = null;
-  if (chosen === "" || chosen === "auto") {
+  if (chosen === "") {
     const t = typeFromFileName(fileName);
     if (t) {
       type = t;
@@ -193,15 +206,9 @@ export function uploadRun(db: Db, actor: Actor, projectId: number, input: Upload
       typeReason = guess.reason;
     }
   } else {
-    type = chosen as RunType;
+    type = chosen;
     typeFrom = "chosen";
   }
-
-  const name = ((input.name ?? "").trim() || fileName.replace(/\.(best|oot|mw)(\.txt)?$/i, "") || fileName).replace(/\s+/g, " ");
-  if (name.length > MAX_RUN_NAME) throw new InputError(`The name is longer than ${MAX_RUN_NAME} characters.`, { name: `At most ${MAX_RUN_NAME} characters.` });
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw new InputError("The name holds control characters.", { name: "No control characters." });
-
-  // Read it as the scorer will: at least one line must be in the format.
   const reader = new SystemReader(fileName, type);
   for (const l of splitLines(text)) reader.push(l.crlf ? l.text + "\r" : l.text);
   const diagnostics = reader.finish();
@@ -216,6 +223,31 @@ export function uploadRun(db: Db, actor: Actor, projectId: number, input: Upload
       details,
     );
   }
+  return { type, typeFrom, typeReason, diagnostics, lines };
+}
+
+/**
+ * Store a system file as a run, scored with the chosen gold. Refused, with
+ * nothing written, when the type is neither given nor implied by the extension
+ * nor readable from the content, the gold is not the project's, the name is too
+ * long or taken, the file is empty, too big, not UTF-8, or has no line in the
+ * type's format. Names are unique per type and gold (a system's best and oot
+ * runs share its name; its trial and test runs too).
+ */
+export function uploadRun(db: Db, actor: Actor, projectId: number, input: UploadRunInput, reading?: RunUploadReading): UploadRunResult {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const createdBy = actorUserId(actor!);
+  const fileName = (input.fileName ?? "").trim();
+  if (fileName === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
+  if (fileName.length > 255) throw new InputError("The file name is longer than 255 characters.", { file: "File name too long." });
+  const goldId = goldIdOf(db, projectId, input.gold);
+  chosenRunType(input.type);
+  const text =
+    input.bytes !== undefined ? decodeUpload(fileName, input.bytes).text : input.text !== undefined ? decodeUpload(fileName, new TextEncoder().encode(input.text)).text : "";
+  if (text === "") throw new InputError(`${fileName}: the file is empty; nothing was saved.`, { file: "The file is empty." });
+  const name = runName(input.name, fileName);
+  // Read it as the scorer will (unless that was done off the request thread: see `readRunUpload`).
+  const { type, typeFrom, typeReason, diagnostics, lines } = reading ?? readRunUpload(fileName, text, input.type);
 
   const run = db.transaction((tx) => {
     const taken = tx
@@ -226,7 +258,7 @@ export function uploadRun(db: Db, actor: Actor, projectId: number, input: Upload
     if (taken) throw new InputError(`A ${type} run named "${name}" is already stored for this gold; give this one another name or delete that one.`, { name: "Name taken." });
     const row = tx
       .insert(systemRuns)
-      .values({ projectId, name, type, fileName, content: text, goldId, createdBy })
+      .values({ projectId, name, type, fileName, content: text, bytes: Buffer.byteLength(text), goldId, createdBy })
       .returning({ id: systemRuns.id })
       .get();
     return row.id;
@@ -391,13 +423,12 @@ export interface StoreGoldInput {
 }
 
 /**
- * Store an uploaded gold and/or mwgold with the project. Refused, with nothing
- * written, when neither file is given, a file has errors or no readable line,
- * or the name is too long or taken.
+ * Read an uploaded gold and/or mwgold as the scorer will; refused, naming the
+ * lines, when either has errors or neither is given. The part of `storeGold`
+ * that grows with the files: pure, so the route runs it in the derivation
+ * process (`derive`, op "readGold") and then stores with `checked`.
  */
-export function storeGold(db: Db, actor: Actor, projectId: number, input: StoreGoldInput): GoldInfo {
-  requireProject(db, actor, projectId, { coordinator: true });
-  const createdBy = actorUserId(actor!);
+export function checkGoldUpload(input: Pick<StoreGoldInput, "gold" | "mwgold">): void {
   if (!input.gold && !input.mwgold) throw new InputError("Upload a gold file, an mwgold file or both.", { gold: "Choose a gold or mwgold file." });
   for (const [file, type, field] of [
     [input.gold, "best", "gold"],
@@ -409,6 +440,18 @@ export function storeGold(db: Db, actor: Actor, projectId: number, input: StoreG
       throw new InputError(`${file.name}: the ${field} file has errors; nothing was stored.`, { [field]: "This file has errors." }, diagnostics.map(formatDiagnostic));
     }
   }
+}
+
+/**
+ * Store an uploaded gold and/or mwgold with the project. Refused, with nothing
+ * written, when neither file is given, a file has errors or no readable line,
+ * or the name is too long or taken.
+ */
+export function storeGold(db: Db, actor: Actor, projectId: number, input: StoreGoldInput, checked = false): GoldInfo {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const createdBy = actorUserId(actor!);
+  // Read as the scorer will (unless `checked`: done off the request thread, see `checkGoldUpload`).
+  if (!checked) checkGoldUpload(input);
   const fallback = (input.gold ?? input.mwgold)!.name.replace(/\.(gold|mwgold)(\.txt)?$/i, "");
   const name = ((input.name ?? "").trim() || fallback || "gold").replace(/\s+/g, " ");
   if (name.length > MAX_RUN_NAME) throw new InputError(`The name is longer than ${MAX_RUN_NAME} characters.`, { goldName: `At most ${MAX_RUN_NAME} characters.` });

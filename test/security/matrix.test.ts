@@ -43,7 +43,7 @@ import { createProject, listProjects, projectOverview } from "../../lib/server/p
 import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/response-import";
 import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/responses";
 import { importUsers } from "../../lib/server/user-import";
-import { addWordNetBaselineRuns, baselineInstances } from "../../lib/server/baselines";
+import { addWordNetBaselineRuns, baselineInstances, storeWordNetBaselineRuns, wordNetBaselineFiles } from "../../lib/server/baselines";
 import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement";
 import { deleteGold, deleteRun, listGolds, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring";
 import {
@@ -348,6 +348,12 @@ const CALLS: Call[] = [
   // baselines.ts
   { name: "baselineInstances", expect: COORDINATOR, call: (w, k) => baselineInstances(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "addWordNetBaselineRuns", expect: COORDINATOR, call: (w, k) => addWordNetBaselineRuns(w.db, w.actor(k), w.p.id) },
+  { name: "wordNetBaselineFiles", expect: COORDINATOR, call: (w, k) => wordNetBaselineFiles(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  {
+    name: "storeWordNetBaselineRuns",
+    expect: COORDINATOR,
+    call: (w, k) => storeWordNetBaselineRuns(w.db, w.actor(k), w.p.id, wordNetBaselineFiles(w.db, w.actor("coordinator"), w.p.id)),
+  },
   { name: "listGolds", expect: COORDINATOR, call: (w, k) => listGolds(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "storeGold", expect: COORDINATOR, call: (w, k) => storeGold(w.db, w.actor(k), w.p.id, { name: `g${Math.random()}`, gold: { name: "g.gold", text: "bright.a 1 :: clever 2;smart 1;\n" }, mwgold: null }) },
   {

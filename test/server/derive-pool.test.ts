@@ -12,13 +12,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { agreementPageData, agreementPageView, dataVersion, LEXELT_PAGE_SIZE } from "../../lib/server/agreement";
 import { derive, derivesOnWorker } from "../../lib/server/derive-pool";
 import { runDeriveJob } from "../../lib/server/derive-jobs";
-import { AuthError, NotFoundError } from "../../lib/server/errors";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
 import { deriveProjectGold, goldInputs, keepDerivationInputs, projectGold, setExclusion } from "../../lib/server/gold";
 import { exportAdjudicatedResponses, goldPageData } from "../../lib/server/gold-review";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { importResponses, projectResponseRecords } from "../../lib/server/response-import";
 import { saveResponse } from "../../lib/server/responses";
-import { deleteRun, scoreBoard, uploadRun } from "../../lib/server/scoring";
+import { deleteRun, readRunUpload, runDetail, runReport, scoreBoard, uploadRun } from "../../lib/server/scoring";
 import { addMember } from "../../lib/server/users";
 import { actorFor, projectFixture } from "../support/db";
 import { goldFixture } from "../support/gold-fixture";
@@ -180,6 +180,76 @@ describe("the Scoring board in the derivation process", () => {
     deleteRun(db, coord, project.id, run.id);
     expect((await derive(db, job)).runs).toEqual([]);
     db.$client.close();
+  });
+});
+
+describe("scoring uploads and run details in the derivation process", () => {
+  it("reads an upload there as uploadRun reads it here, and the stored run is the same", async () => {
+    const { db, coord, project } = goldFixture(dbFile());
+    const gold = projectGold(db, coord, project.id).gold;
+    const first = gold.trim().split("\n")[0].replace(/ :: (\S+?) \d+;.*/, " :: $1");
+    const text = `${first}\nnot a line of the format — naïve\n`;
+    const bytes = new TextEncoder().encode(text);
+    const reading = await derive(db, { op: "readRun", actor: coord, projectId: project.id, fileName: "sys.out", bytes, type: "" });
+    expect(reading).toEqual(cloned(readRunUpload("sys.out", text, "")));
+    expect(reading.typeFrom).toBe("content");
+    expect(reading.lines).toEqual({ read: 2, matched: 1, refused: 1 });
+    const stored = uploadRun(db, coord, project.id, { fileName: "sys.out", bytes }, reading);
+    const here = uploadRun(db, coord, project.id, { fileName: "sys.out", bytes, name: "again" });
+    expect({ ...stored, run: null }).toEqual({ ...here, run: null });
+    expect(stored.run.type).toBe(here.run.type);
+    expect(stored.run.bytes).toBe(bytes.byteLength);
+    // A file with no line in the format, or not UTF-8: refused there, with the file's name, and nothing is stored.
+    await expect(
+      derive(db, { op: "readRun", actor: coord, projectId: project.id, fileName: "bad.best", bytes: new TextEncoder().encode("nothing here\n"), type: "" }),
+    ).rejects.toThrow(/bad\.best: no line is in the best format/);
+    await expect(
+      derive(db, { op: "readRun", actor: coord, projectId: project.id, fileName: "bin.best", bytes: new Uint8Array([0xff, 0xfe, 0x41]), type: "" }),
+    ).rejects.toBeInstanceOf(InputError);
+    await expect(derive(db, { op: "readGold", actor: coord, projectId: project.id, gold: { name: "g.gold", text: "x.n 1 :: a 2;\nx.n 1 :: b 2;\n" }, mwgold: null })).rejects.toThrow(
+      /g\.gold: the gold file has errors/,
+    );
+    expect(await derive(db, { op: "readGold", actor: coord, projectId: project.id, gold: { name: "g.gold", text: gold }, mwgold: null })).toEqual({ ok: true });
+    db.$client.close();
+  });
+
+  it("gives a run's detail and report as the request thread does, and checks who asks", async () => {
+    const { db, coord, ann, project } = goldFixture(dbFile());
+    const gold = projectGold(db, coord, project.id).gold;
+    const lines = gold.trim().split("\n").map((l) => l.replace(/ :: (\S+?) \d+;.*/, " :: $1"));
+    const run = uploadRun(db, coord, project.id, { fileName: "all.best", text: lines.join("\n") + "\n" }).run;
+    const detail = await derive(db, { op: "runDetail", actor: coord, projectId: project.id, runId: run.id, mode: {} });
+    expect(JSON.parse(detail.text)).toEqual(JSON.parse(JSON.stringify({ ok: true, detail: runDetail(db, coord, project.id, run.id) })));
+    const report = await derive(db, { op: "runReport", actor: coord, projectId: project.id, runId: run.id, verbose: true, mode: { repaired: true } });
+    expect(report).toEqual(cloned(runReport(db, coord, project.id, run.id, true, { repaired: true })));
+    expect(report.text).toMatch(/precision = /);
+    await expect(derive(db, { op: "runDetail", actor: ann, projectId: project.id, runId: run.id, mode: {} })).rejects.toBeInstanceOf(AuthError);
+    await expect(derive(db, { op: "runReport", actor: coord, projectId: project.id, runId: run.id + 99, verbose: false, mode: {} })).rejects.toBeInstanceOf(NotFoundError);
+    db.$client.close();
+  });
+});
+
+describe("large answers from the derivation process", () => {
+  it("come back through a temporary file, equal, and the file is deleted", async () => {
+    const before = process.env.LEXGOLD_DERIVE_SPILL_CHARS;
+    // Every text over 64 characters goes through a file (the worker reads the threshold when it starts).
+    process.env.LEXGOLD_DERIVE_SPILL_CHARS = "64";
+    try {
+      const { db, coord, project } = goldFixture(dbFile());
+      const g = projectGold(db, coord, project.id);
+      expect(g.gold.length).toBeGreaterThan(64);
+      const spilled = () => fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith("lexgold-derive-"));
+      const already = new Set(spilled());
+      expect((await derive(db, { op: "goldFile", actor: coord, projectId: project.id, file: "gold", foldCase: false })).text).toBe(g.gold);
+      const file = await derive(db, { op: "agreementDownload", actor: coord, projectId: project.id, query: { format: "json" } });
+      expect(file.body).toBe(runDeriveJob(db, { op: "agreementDownload", actor: coord, projectId: project.id, query: { format: "json" } }).body);
+      expect(file.body.length).toBeGreaterThan(64);
+      expect(spilled().filter((f) => !already.has(f))).toEqual([]);
+      db.$client.close();
+    } finally {
+      if (before === undefined) delete process.env.LEXGOLD_DERIVE_SPILL_CHARS;
+      else process.env.LEXGOLD_DERIVE_SPILL_CHARS = before;
+    }
   });
 });
 

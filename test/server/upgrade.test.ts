@@ -170,3 +170,24 @@ describe("lexgold doctor on an older database", () => {
     expect(sha(file)).toBe(digest);
   });
 });
+
+describe("migration 0016 (system_runs.bytes)", () => {
+  it("fills in the size of runs stored before it, in UTF-8 bytes", () => {
+    const db = new Database(":memory:");
+    const files = fs.readdirSync(migrationsFolder()).filter((f) => /^\d{4}_.*\.sql$/.test(f)).sort();
+    const apply = (f: string) => {
+      for (const stmt of fs.readFileSync(path.join(migrationsFolder(), f), "utf8").split("--> statement-breakpoint")) if (stmt.trim()) db.exec(stmt);
+    };
+    const at = files.findIndex((f) => f.startsWith("0016_"));
+    expect(at).toBeGreaterThan(0);
+    db.pragma("foreign_keys = off");
+    for (const f of files.slice(0, at)) apply(f);
+    db.prepare("insert into projects (name) values ('p')").run();
+    const content = "café.n 1 :: naïve\n";
+    db.prepare("insert into system_runs (project_id, name, type, file_name, content) values (1, 'r', 'best', 'r.best', ?)").run(content);
+    apply(files[at]);
+    expect(db.prepare("select bytes from system_runs").get()).toEqual({ bytes: Buffer.byteLength(content) });
+    expect(Buffer.byteLength(content)).toBeGreaterThan(content.length);
+    db.close();
+  });
+});

@@ -1,6 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { addWordNetBaselineRuns } from "@/lib/server/baselines";
+import { storeWordNetBaselineRuns } from "@/lib/server/baselines";
+import { derive } from "@/lib/server/derive-pool";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
 import { type Ctx, idOf } from "../request";
 
@@ -15,7 +16,11 @@ export async function POST(req: Request, ctx: Ctx) {
     assertSameOrigin(req);
     const projectId = idOf((await ctx.params).projectId, "project");
     const gold = new URL(req.url).searchParams.get("gold");
-    const r = addWordNetBaselineRuns(getDb(), await getActor(), projectId, gold);
+    const db = getDb();
+    const actor = await getActor();
+    // The files are made and read in the derivation process (they grow with the project); here the write.
+    const files = await derive(db, { op: "baselineFiles", actor, projectId });
+    const r = storeWordNetBaselineRuns(db, actor, projectId, files, gold);
     return Response.json({ ok: true, ...r });
   } catch (e) {
     return errorResponse(e);

@@ -1,6 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { errorResponse } from "@/lib/server/http";
+import { derive } from "@/lib/server/derive-pool";
 import { listGolds, storeGold } from "@/lib/server/scoring";
 import { type Ctx, coordinatorUpload, formFile, idOf } from "../request";
 
@@ -22,11 +23,10 @@ export async function POST(req: Request, ctx: Ctx) {
     const up = await coordinatorUpload(req, ctx, 2);
     if (up instanceof Response) return up;
     const { db, actor, projectId, form } = up;
-    const gold = storeGold(db, actor, projectId, {
-      name: String(form.get("name") ?? ""),
-      gold: await formFile(form, "gold"),
-      mwgold: await formFile(form, "mwgold"),
-    });
+    const input = { name: String(form.get("name") ?? ""), gold: await formFile(form, "gold"), mwgold: await formFile(form, "mwgold") };
+    // Read in the derivation process (it grows with the files); here the write.
+    await derive(db, { op: "readGold", actor, projectId, gold: input.gold, mwgold: input.mwgold });
+    const gold = storeGold(db, actor, projectId, input, true);
     return Response.json({ ok: true, gold });
   } catch (e) {
     return errorResponse(e);

@@ -1,7 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { MAX_RANKED_RUNS, scoreRankingUpload } from "@/lib/server/ranking";
+import { derive } from "@/lib/server/derive-pool";
+import { MAX_RANKED_RUNS } from "@/lib/server/ranking";
 import { listRuns } from "@/lib/server/scoring";
 import { type Ctx, idOf, limitedForm, tooBig } from "../request";
 
@@ -29,7 +30,7 @@ export async function POST(req: Request, ctx: Ctx) {
       const f = await file(v);
       if (f) runs.push(f);
     }
-    const result = scoreRankingUpload(db, actor, projectId, {
+    const result = await derive(db, { op: "ranking", actor, projectId, input: {
       benchmark: String(form.get("benchmark") ?? ""),
       gold: await file(form.get("gold")),
       runs,
@@ -38,7 +39,7 @@ export async function POST(req: Request, ctx: Ctx) {
       noMwe: form.get("noMwe") === "on",
       mlsp: form.get("mlsp") === "on",
       repaired: form.get("repaired") === "on",
-    });
+    } });
     return Response.json({ ok: true, result });
   } catch (e) {
     return errorResponse(e);

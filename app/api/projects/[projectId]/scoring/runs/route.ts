@@ -2,6 +2,7 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { InputError } from "@/lib/server/errors";
 import { errorResponse } from "@/lib/server/http";
+import { derive } from "@/lib/server/derive-pool";
 import { listRuns, uploadRun } from "@/lib/server/scoring";
 import { type Ctx, coordinatorUpload, idOf } from "../request";
 
@@ -25,13 +26,11 @@ export async function POST(req: Request, ctx: Ctx) {
     const { db, actor, projectId, form } = up;
     const file = form.get("file");
     if (!(file instanceof File) || file.name === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
-    const r = uploadRun(db, actor, projectId, {
-      fileName: file.name,
-      bytes: new Uint8Array(await file.arrayBuffer()),
-      type: String(form.get("type") ?? ""),
-      name: String(form.get("name") ?? ""),
-      gold: String(form.get("gold") ?? ""),
-    });
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const type = String(form.get("type") ?? "");
+    // Read in the derivation process (it grows with the file); here only the small checks and the write.
+    const reading = await derive(db, { op: "readRun", actor, projectId, fileName: file.name.trim(), bytes, type });
+    const r = uploadRun(db, actor, projectId, { fileName: file.name, bytes, type, name: String(form.get("name") ?? ""), gold: String(form.get("gold") ?? "") }, reading);
     return Response.json({ ok: true, ...r });
   } catch (e) {
     return errorResponse(e);

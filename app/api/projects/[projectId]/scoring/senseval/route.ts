@@ -1,7 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { listRuns, scoreSensevalUpload } from "@/lib/server/scoring";
+import { derive } from "@/lib/server/derive-pool";
+import { listRuns } from "@/lib/server/scoring";
 import { type Ctx, formFile, idOf, limitedForm, tooBig } from "../request";
 
 export const dynamic = "force-dynamic";
@@ -20,14 +21,14 @@ export async function POST(req: Request, ctx: Ctx) {
     const big = tooBig(req, 3);
     if (big) return big;
     const form = await limitedForm(req, 3);
-    const result = scoreSensevalUpload(db, actor, projectId, {
+    const result = await derive(db, { op: "senseval", actor, projectId, input: {
       answers: (await formFile(form, "answers", true))!,
       key: (await formFile(form, "key", true))!,
       sensemap: await formFile(form, "sensemap"),
       granularity: String(form.get("granularity") ?? ""),
       treatment: String(form.get("treatment") ?? ""),
       stingy: String(form.get("stingy") ?? ""),
-    });
+    } });
     return Response.json({ ok: true, result });
   } catch (e) {
     return errorResponse(e);

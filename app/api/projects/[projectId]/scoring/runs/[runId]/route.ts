@@ -1,8 +1,9 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { deleteRun, runDetail } from "@/lib/server/scoring";
-import { streamedJson } from "@/lib/server/stream";
+import { derive } from "@/lib/server/derive-pool";
+import { deleteRun } from "@/lib/server/scoring";
+import { streamedResponse, stringSlices } from "@/lib/server/stream";
 import { checkedMode } from "../../mode";
 import { type Ctx, idOf } from "../../request";
 
@@ -22,8 +23,9 @@ export async function GET(req: Request, ctx: RunCtx) {
     const db = getDb();
     const actor = await getActor();
     const mode = checkedMode(db, actor, projectId, req);
-    // Streamed in slices: a large run's detail is tens of MB of JSON.
-    return streamedJson({ ok: true, detail: runDetail(db, actor, projectId, runId, mode) });
+    // Scored in the derivation process, which answers the JSON text; streamed in slices (a large run's detail is tens of MB).
+    const { text } = await derive(db, { op: "runDetail", actor, projectId, runId, mode });
+    return streamedResponse(stringSlices(text), { "Content-Type": "application/json" });
   } catch (e) {
     return errorResponse(e);
   }
