@@ -30,16 +30,24 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { type ChildProcess, spawn } from "node:child_process";
+import { Readable } from "node:stream";
 import { type Db, projectRoot } from "../../db/client";
 import { requireProject } from "./actor";
 import { type DeriveJob, type DeriveResult, UPLOAD_OPS, runDeriveJob } from "./derive-jobs";
 import { AuthError, InputError, NotFoundError } from "./errors";
+import { SLICE, stringSlices, textStream } from "./stream";
 
 /** The worker's nice value: derivation yields the CPU to saves and page requests when both want it. */
 const DERIVE_NICE = 10;
 
+/** A worker's answer before its spilled texts are read back. */
+interface Raw {
+  value: unknown;
+  files?: Record<string, string>;
+}
+
 interface Pending {
-  resolve: (v: unknown) => void;
+  resolve: (v: Raw) => void;
   reject: (e: Error) => void;
 }
 
@@ -152,8 +160,7 @@ class DeriveWorker {
         }
         if (this.pending.size === 0) c.channel?.unref();
         if (m.error) p.reject(rehydrate(m.error));
-        else if (m.files) readSpilled(m.value as Record<string, unknown>, m.files).then(p.resolve, p.reject);
-        else p.resolve(m.value);
+        else p.resolve({ value: m.value, files: m.files });
       });
       const lost = (e: Error) => {
         if (this.child !== c) return;
@@ -171,7 +178,8 @@ class DeriveWorker {
     return this.starting;
   }
 
-  async run(job: DeriveJob): Promise<unknown> {
+  /** The worker's answer: the value, and the temporary files holding its large texts (see derive-worker.ts), for the caller to read or stream and delete. */
+  async run(job: DeriveJob): Promise<Raw> {
     const c = await this.start();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -208,13 +216,50 @@ export async function derive<J extends DeriveJob>(db: Db, job: J): Promise<Deriv
   const file = path.resolve(db.$client.name);
   let w = workers.get(file);
   if (!w) workers.set(file, (w = new DeriveWorker(file)));
+  const read = (r: Raw) => (r.files ? readSpilled(r.value as Record<string, unknown>, r.files) : r.value);
   // The same job already out (a reload while the first is computing): share its answer. Never an upload's.
-  if (UPLOAD_OPS.has(job.op)) return (await w.run(job)) as DeriveResult<J>;
+  if (UPLOAD_OPS.has(job.op)) return (await read(await w.run(job))) as DeriveResult<J>;
   const key = `${file}\u0000${JSON.stringify(job)}`;
   let p = inFlight.get(key);
   if (!p) {
-    p = w.run(job).finally(() => inFlight.delete(key));
+    p = w
+      .run(job)
+      .then(read)
+      .finally(() => inFlight.delete(key));
     inFlight.set(key, p);
   }
   return (await p) as DeriveResult<J>;
+}
+
+/** The fields of a job's answer that hold text. */
+type TextField<J extends DeriveJob> = { [K in keyof DeriveResult<J>]: DeriveResult<J>[K] extends string ? K : never }[keyof DeriveResult<J>];
+
+/**
+ * A download from a derivation: the answer without its `field`, and that field's
+ * text as a stream of UTF-8 bytes. When the worker wrote the text to a
+ * temporary file (a large one), the file itself is streamed and then deleted:
+ * the text never becomes one string on the request thread, which decoding and
+ * re-encoding tens of MB held for 80–180 ms. Not shared between callers.
+ */
+export async function deriveDownload<J extends DeriveJob, K extends TextField<J>>(
+  db: Db,
+  job: J,
+  field: K,
+): Promise<{ value: Omit<DeriveResult<J>, K>; body: ReadableStream<Uint8Array> }> {
+  requireProject(db, job.actor, job.projectId, { coordinator: true });
+  if (!derivesOnWorker(db)) {
+    const value = await derive(db, job);
+    return { value, body: textStream(stringSlices(value[field] as string)) };
+  }
+  const file = path.resolve(db.$client.name);
+  let w = workers.get(file);
+  if (!w) workers.set(file, (w = new DeriveWorker(file)));
+  const { value, files } = await w.run(job);
+  const own = files?.[field as string];
+  const rest = files ? Object.fromEntries(Object.entries(files).filter(([k]) => k !== field)) : {};
+  const v = (Object.keys(rest).length > 0 ? await readSpilled(value as Record<string, unknown>, rest) : value) as DeriveResult<J>;
+  if (!own) return { value: v, body: textStream(stringSlices(v[field] as string)) };
+  const stream = fs.createReadStream(own, { highWaterMark: SLICE });
+  stream.on("close", () => fs.promises.unlink(own).catch(() => {}));
+  return { value: v, body: Readable.toWeb(stream) as ReadableStream<Uint8Array> };
 }

@@ -1,6 +1,6 @@
 /** Projects: created by coordinators, seen by their members only. */
 import "server-only";
-import { asc, count, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { imports, instances, lexelts, memberships, projects } from "../../db/schema";
@@ -82,13 +82,44 @@ export interface ProjectOverview {
   name: string;
   guidelines: string;
   requiredAnnotators: number | null;
+  /** The lexelts asked for: one page of those matching the search, in corpus order. */
   lexelts: LexeltSummary[];
+  /** Every lexelt of the project, and those matching the search. */
+  lexeltCount: number;
+  matched: number;
+  /** The page shown (1-based, the nearest when out of range) and how many there are. */
+  page: number;
+  pages: number;
   totalInstances: number;
   imports: ImportSummary[];
 }
 
-export function projectOverview(db: Db, actor: Actor, projectId: number): ProjectOverview {
+/** Which lexelts the overview lists: those whose item holds `q` (ASCII letters in either case), page `page` of `pageSize`. */
+export interface OverviewQuery {
+  q?: string;
+  page?: number;
+  /** Default: every lexelt on one page. */
+  pageSize?: number;
+}
+
+/**
+ * A project's lexelts (one page, searched in SQL: the page costs the same at
+ * 10,000 lexelts as at 10), its counts and its import history.
+ */
+export function projectOverview(db: Db, actor: Actor, projectId: number, query: OverviewQuery = {}): ProjectOverview {
   const p = requireProject(db, actor, projectId, { coordinator: true });
+  const q = (query.q ?? "").trim();
+  const size = query.pageSize && query.pageSize > 0 ? Math.floor(query.pageSize) : Number.MAX_SAFE_INTEGER;
+  // The counter the imports keep, not a count over every instance.
+  const all = db.$client.prepare("select count(*) as n, coalesce(sum(instance_count), 0) as total from lexelts where project_id = ?").get(projectId) as {
+    n: number;
+    total: number;
+  };
+  const search = q === "" ? null : `%${q.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
+  const matching = search === null ? eq(lexelts.projectId, projectId) : and(eq(lexelts.projectId, projectId), sql`${lexelts.item} like ${search} escape '\\'`);
+  const matched = search === null ? all.n : db.select({ n: count() }).from(lexelts).where(matching).get()!.n;
+  const pages = Math.max(1, Math.ceil(matched / size));
+  const page = Number.isInteger(query.page) ? Math.min(Math.max(query.page!, 1), pages) : 1;
   const lx = db
     .select({
       id: lexelts.id,
@@ -96,12 +127,13 @@ export function projectOverview(db: Db, actor: Actor, projectId: number): Projec
       lemma: lexelts.lemma,
       pos: lexelts.pos,
       originalPos: lexelts.originalPos,
-      // The counter the imports keep, not a count over every instance.
       instances: lexelts.instanceCount,
     })
     .from(lexelts)
-    .where(eq(lexelts.projectId, projectId))
+    .where(matching)
     .orderBy(asc(lexelts.position))
+    .limit(size === Number.MAX_SAFE_INTEGER ? -1 : size)
+    .offset((page - 1) * (size === Number.MAX_SAFE_INTEGER ? 0 : size))
     .all();
   const im = db
     .select()
@@ -118,5 +150,5 @@ export function projectOverview(db: Db, actor: Actor, projectId: number): Projec
       repairs: (JSON.parse(r.repairs) as unknown[]).length,
       createdAt: r.createdAt,
     }));
-  return { ...p, lexelts: lx, totalInstances: lx.reduce((s, l) => s + l.instances, 0), imports: im };
+  return { ...p, lexelts: lx, lexeltCount: all.n, matched, page, pages, totalInstances: all.total, imports: im };
 }

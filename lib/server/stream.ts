@@ -89,9 +89,10 @@ export function* jsonChunks(value: unknown): Generator<string> {
   yield JSON.stringify(v) ?? "null";
 }
 
-/** A download streamed in slices, with the headers every export sends. */
-export function streamedResponse(pieces: Iterable<string>, headers: Record<string, string>): Response {
-  return new Response(textStream(pieces), { headers: { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", ...headers } });
+/** A download streamed in slices (text pieces, or a stream of bytes such as `deriveDownload`'s), with the headers every export sends. */
+export function streamedResponse(pieces: Iterable<string> | ReadableStream<Uint8Array>, headers: Record<string, string>): Response {
+  const body = pieces instanceof ReadableStream ? pieces : textStream(pieces);
+  return new Response(body, { headers: { "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", ...headers } });
 }
 
 /** Response.json(value)'s body and type, streamed in slices. */

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { agreementPageData, agreementPageView, dataVersion, LEXELT_PAGE_SIZE } from "../../lib/server/agreement";
-import { derive, derivesOnWorker } from "../../lib/server/derive-pool";
+import { derive, deriveDownload, derivesOnWorker } from "../../lib/server/derive-pool";
 import { runDeriveJob } from "../../lib/server/derive-jobs";
 import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
 import { deriveProjectGold, goldInputs, keepDerivationInputs, projectGold, setExclusion } from "../../lib/server/gold";
@@ -245,7 +245,23 @@ describe("large answers from the derivation process", () => {
       expect(file.body).toBe(runDeriveJob(db, { op: "agreementDownload", actor: coord, projectId: project.id, query: { format: "json" } }).body);
       expect(file.body.length).toBeGreaterThan(64);
       expect(spilled().filter((f) => !already.has(f))).toEqual([]);
+      // A download streams the worker's file itself, then deletes it; the rest of the answer comes as it is.
+      const text = async (body: ReadableStream<Uint8Array>) => new TextDecoder().decode(new Uint8Array(await new Response(body).arrayBuffer()));
+      const gold = await deriveDownload(db, { op: "goldFile", actor: coord, projectId: project.id, file: "gold", foldCase: false }, "text");
+      expect(await text(gold.body)).toBe(g.gold);
+      const agreement = await deriveDownload(db, { op: "agreementDownload", actor: coord, projectId: project.id, query: { format: "json" } }, "body");
+      expect(agreement.value.fileName).toBe(file.fileName);
+      expect(agreement.value.contentType).toBe(file.contentType);
+      expect(await text(agreement.body)).toBe(file.body);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(spilled().filter((f) => !already.has(f))).toEqual([]);
+      // Refused as derive refuses.
+      await expect(deriveDownload(db, { op: "goldFile", actor: null, projectId: project.id, file: "gold", foldCase: false }, "text")).rejects.toBeInstanceOf(AuthError);
       db.$client.close();
+      // In-process (a database in memory): the same bytes from the string.
+      const mem = goldFixture();
+      const memGold = await deriveDownload(mem.db, { op: "goldFile", actor: mem.coord, projectId: mem.project.id, file: "gold", foldCase: false }, "text");
+      expect(await text(memGold.body)).toBe(projectGold(mem.db, mem.coord, mem.project.id).gold);
     } finally {
       if (before === undefined) delete process.env.LEXGOLD_DERIVE_SPILL_CHARS;
       else process.env.LEXGOLD_DERIVE_SPILL_CHARS = before;

@@ -107,3 +107,24 @@ describe.runIf(existsSync(shared))("importing the task's own files", () => {
     expect(corpusCounts(db).instances).toBe(2010);
   });
 });
+
+describe("projectOverview", () => {
+  it("gives one page of the lexelts matching a search, in corpus order, with the counts of all", () => {
+    const { db, coord, project } = projectFixture();
+    const items = ["bank.n", "Bright.a", "bright_side.n", "brisk.a", "calm.a", "50%.n"];
+    const xml = items.map((item, k) => `<lexelt item="${item}">\n${inst(`${k}a`, `x <head>w</head> y`)}\n${k % 2 ? inst(`${k}b`, "z <head>w</head>") : ""}\n</lexelt>`);
+    importLexeltXml(db, coord, project.id, { fileName: "o.xml", bytes: enc(`<?xml version="1.0"?>\n<corpus lang="english">\n${xml.join("\n")}\n</corpus>\n`) });
+    const all = projectOverview(db, coord, project.id);
+    expect(all.lexelts.map((l) => l.item)).toEqual(items);
+    expect([all.lexeltCount, all.matched, all.page, all.pages, all.totalInstances]).toEqual([6, 6, 1, 1, 9]);
+    // "bri" in either case; two a page: page 2 holds the third match; past the end, the last page.
+    const p2 = projectOverview(db, coord, project.id, { q: "BRI", page: 2, pageSize: 2 });
+    expect(p2.lexelts.map((l) => l.item)).toEqual(["brisk.a"]);
+    expect([p2.lexeltCount, p2.matched, p2.page, p2.pages, p2.totalInstances]).toEqual([6, 3, 2, 2, 9]);
+    expect(projectOverview(db, coord, project.id, { q: "bri", page: 9, pageSize: 2 }).page).toBe(2);
+    // LIKE's wildcards are taken as themselves.
+    expect(projectOverview(db, coord, project.id, { q: "_" }).lexelts.map((l) => l.item)).toEqual(["bright_side.n"]);
+    expect(projectOverview(db, coord, project.id, { q: "%" }).lexelts.map((l) => l.item)).toEqual(["50%.n"]);
+    expect(projectOverview(db, coord, project.id, { q: "zzz", pageSize: 2 })).toMatchObject({ lexelts: [], matched: 0, page: 1, pages: 1 });
+  });
+});

@@ -4,7 +4,6 @@ import { getDb } from "@/lib/db";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { NotFoundError } from "@/lib/server/errors";
 import Link from "next/link";
-import { pageOf } from "@/lib/server/progress";
 import { projectOverview, type ProjectOverview } from "@/lib/server/projects";
 import { listJobs, type JobView } from "@/lib/server/jobs";
 import { ImportForm } from "./import-form";
@@ -24,20 +23,20 @@ export default async function ProjectPage({ params, searchParams }: { params: Pr
   let p: ProjectOverview;
   let jobs: JobView[];
   try {
-    p = projectOverview(getDb(), actor, Number(projectId));
+    p = projectOverview(getDb(), actor, Number(projectId), { q: sp.q, page: Number(sp.page ?? 1), pageSize: PAGE_SIZE });
     jobs = listJobs(getDb(), actor, p.id, { kinds: ["lexelt-xml"], limit: 6 });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
   const q = (sp.q ?? "").trim();
-  const shown = pageOf(q ? p.lexelts.filter((l) => l.item.toLowerCase().includes(q.toLowerCase())) : p.lexelts, Number(sp.page ?? 1), PAGE_SIZE);
+  const shown = { rows: p.lexelts, page: p.page, pages: p.pages, total: p.matched };
   const pageHref = (n: number) => `/projects/${p.id}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
   return (
     <>
       <h1>{p.name}</h1>
       <p className="muted">
-        {p.lexelts.length} lexelts · {p.totalInstances} instances
+        {p.lexeltCount} lexelts · {p.totalInstances} instances
       </p>
 
       <h2 id="import-heading">Load lexelt XML</h2>
@@ -46,11 +45,11 @@ export default async function ProjectPage({ params, searchParams }: { params: Pr
       </div>
 
       <h2 id="lexelts-heading">Lexelts</h2>
-      {p.lexelts.length === 0 ? (
+      {p.lexeltCount === 0 ? (
         <p className="muted">No lexelts yet: load a lexelt XML file above.</p>
       ) : (
         <>
-        {p.lexelts.length > PAGE_SIZE && (
+        {p.lexeltCount > PAGE_SIZE && (
           <form method="get" role="search" aria-label="Lexelts" style={{ display: "flex", gap: "0.5rem", alignItems: "center", flexWrap: "wrap", marginBottom: "0.5rem" }}>
             <label style={{ fontWeight: 400 }}>
               Find lexelt <input type="search" name="q" defaultValue={q} />

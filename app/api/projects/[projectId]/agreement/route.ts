@@ -1,8 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { derive } from "@/lib/server/derive-pool";
+import { deriveDownload } from "@/lib/server/derive-pool";
 import { errorResponse } from "@/lib/server/http";
-import { streamedResponse, stringSlices } from "@/lib/server/stream";
+import { streamedResponse } from "@/lib/server/stream";
 
 export const dynamic = "force-dynamic";
 
@@ -19,13 +19,12 @@ export async function GET(req: Request, ctx: Ctx) {
     const projectId = Number((await ctx.params).projectId);
     const q = new URL(req.url).searchParams;
     // Derived on the worker thread (cached until the next change), sent in slices.
-    const file = await derive(getDb(), {
-      op: "agreementDownload",
-      actor,
-      projectId,
-      query: { format: q.get("format") ?? undefined, table: q.get("table") ?? undefined },
-    });
-    return streamedResponse(stringSlices(file.body), { "Content-Type": file.contentType, "Content-Disposition": `attachment; filename="${file.fileName}"` });
+    const { value: file, body } = await deriveDownload(
+      getDb(),
+      { op: "agreementDownload", actor, projectId, query: { format: q.get("format") ?? undefined, table: q.get("table") ?? undefined } },
+      "body",
+    );
+    return streamedResponse(body, { "Content-Type": file.contentType, "Content-Disposition": `attachment; filename="${file.fileName}"` });
   } catch (e) {
     return errorResponse(e);
   }

@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { InputError } from "@/lib/server/errors";
-import { derive } from "@/lib/server/derive-pool";
+import { deriveDownload } from "@/lib/server/derive-pool";
 import { goldReviewCsv, goldReviewTsv } from "@/lib/server/gold-review";
 import { requireProject } from "@/lib/server/actor";
 import { errorResponse } from "@/lib/server/http";
@@ -38,15 +38,15 @@ export async function GET(req: Request, ctx: Ctx) {
       throw new InputError(`Unknown file "${which}": ask for gold, mwgold, log or logtsv.`, { file: "One of gold, mwgold, log, logtsv." });
     }
     const kind = which as keyof typeof FILES;
-    let text: string;
-    if (kind === "log") text = goldReviewCsv(db, actor, projectId);
-    else if (kind === "logtsv") text = goldReviewTsv(db, actor, projectId);
+    let body: string | ReadableStream<Uint8Array>;
+    if (kind === "log") body = goldReviewCsv(db, actor, projectId);
+    else if (kind === "logtsv") body = goldReviewTsv(db, actor, projectId);
     else {
-      // Derived on the worker thread (cached until the next change), sent in slices.
-      text = (await derive(db, { op: "goldFile", actor, projectId, file: kind, foldCase: fold })).text;
+      // Derived in the derivation process (cached until the next change), sent in slices.
+      body = (await deriveDownload(db, { op: "goldFile", actor, projectId, file: kind, foldCase: fold }, "text")).body;
     }
     const fileName = project.name.replace(/[^A-Za-z0-9._-]+/g, "-") + (fold && kind !== "log" && kind !== "logtsv" ? ".case-folded" : "") + FILES[kind].suffix;
-    return streamedResponse(stringSlices(text), {
+    return streamedResponse(typeof body === "string" ? stringSlices(body) : body, {
       "Content-Type": FILES[kind].type,
       "Content-Disposition": `attachment; filename="${fileName}"`,
     });

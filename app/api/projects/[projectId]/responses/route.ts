@@ -3,7 +3,7 @@ import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
-import { derive } from "@/lib/server/derive-pool";
+import { deriveDownload } from "@/lib/server/derive-pool";
 import { exportResponses, importResponses, MAX_RESPONSES_BYTES, previewResponses } from "@/lib/server/response-import";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
 
@@ -24,9 +24,11 @@ export async function GET(req: Request, ctx: Ctx) {
     const project = requireProject(db, actor, projectId, { coordinator: true });
     const flags = new URL(req.url).searchParams.get("flags") === "1";
     // The plain export is built in the derivation process (cached until the data change); with flags, here.
-    const text = flags ? exportResponses(db, actor, projectId, { flags: true }) : (await derive(db, { op: "responsesFile", actor, projectId })).text;
+    const body = flags
+      ? stringSlices(exportResponses(db, actor, projectId, { flags: true }))
+      : (await deriveDownload(db, { op: "responsesFile", actor, projectId }, "text")).body;
     const fileName = `${project.name.replace(/[^A-Za-z0-9._-]+/g, "-")}-responses.tsv`;
-    return streamedResponse(stringSlices(text), {
+    return streamedResponse(body, {
       "Content-Type": "text/tab-separated-values; charset=utf-8",
       "Content-Disposition": `attachment; filename="${fileName}"`,
     });

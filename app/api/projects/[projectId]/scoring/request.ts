@@ -66,8 +66,8 @@ export function fileNameOf(s: string): string {
 }
 
 /** A download, sent in slices (a verbose report of a large run is tens of MB). */
-export function attachment(body: string, fileName: string, type: string): Response {
-  return streamedResponse(stringSlices(body), { "Content-Type": `${type}; charset=utf-8`, "Content-Disposition": `attachment; filename="${fileName}"` });
+export function attachment(body: string | ReadableStream<Uint8Array>, fileName: string, type: string): Response {
+  return streamedResponse(typeof body === "string" ? stringSlices(body) : body, { "Content-Type": `${type}; charset=utf-8`, "Content-Disposition": `attachment; filename="${fileName}"` });
 }
 
 /**

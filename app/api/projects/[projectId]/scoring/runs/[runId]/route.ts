@@ -1,9 +1,9 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { derive } from "@/lib/server/derive-pool";
+import { deriveDownload } from "@/lib/server/derive-pool";
 import { deleteRun } from "@/lib/server/scoring";
-import { streamedResponse, stringSlices } from "@/lib/server/stream";
+import { streamedResponse } from "@/lib/server/stream";
 import { checkedMode } from "../../mode";
 import { type Ctx, idOf } from "../../request";
 
@@ -24,8 +24,8 @@ export async function GET(req: Request, ctx: RunCtx) {
     const actor = await getActor();
     const mode = checkedMode(db, actor, projectId, req);
     // Scored in the derivation process, which answers the JSON text; streamed in slices (a large run's detail is tens of MB).
-    const { text } = await derive(db, { op: "runDetail", actor, projectId, runId, mode });
-    return streamedResponse(stringSlices(text), { "Content-Type": "application/json" });
+    const { body } = await deriveDownload(db, { op: "runDetail", actor, projectId, runId, mode }, "text");
+    return streamedResponse(body, { "Content-Type": "application/json" });
   } catch (e) {
     return errorResponse(e);
   }

@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { errorResponse } from "@/lib/server/http";
-import { derive } from "@/lib/server/derive-pool";
+import { deriveDownload } from "@/lib/server/derive-pool";
 import { checkedMode } from "../../../mode";
 import { type Ctx, attachment, fileNameOf, idOf } from "../../../request";
 
@@ -23,8 +23,8 @@ export async function GET(req: Request, ctx: RunCtx) {
     const db = getDb();
     const mode = checkedMode(db, actor, projectId, req);
     const verbose = new URL(req.url).searchParams.get("verbose") === "1";
-    const r = await derive(db, { op: "runReport", actor, projectId, runId, verbose, mode });
-    return attachment(r.text, `${fileNameOf(r.run.name)}.${r.run.type}${mode.repaired ? ".repaired" : ""}${verbose ? ".verbose" : ""}.txt`, "text/plain");
+    const { value: r, body } = await deriveDownload(db, { op: "runReport", actor, projectId, runId, verbose, mode }, "text");
+    return attachment(body, `${fileNameOf(r.run.name)}.${r.run.type}${mode.repaired ? ".repaired" : ""}${verbose ? ".verbose" : ""}.txt`, "text/plain");
   } catch (e) {
     return errorResponse(e);
   }
