@@ -76,6 +76,7 @@ test("training, an attention check, a flag, a strike and a return: the exported 
   await expect(preview).toContainText("importing would add 6, update 0");
   await preview.getByRole("button", { name: "Import 6 changes" }).click();
   await expect(preview).toHaveCount(0);
+  await expect(coord.getByRole("status").filter({ hasText: /added 6, updated 0/ })).toBeVisible();
 
   // Training: g1 a training item, g2 an attention check; annotators must pass (60 %).
   await coord.goto(`/projects/${pid}/training`);

@@ -125,6 +125,9 @@ test("the coordinator creates an annotator, restricts the assignment, sets requi
   await expect(preview.getByRole("table").filter({ hasText: "To add (2)" }).getByRole("row")).toHaveCount(3);
   await preview.getByRole("button", { name: "Import 2 changes" }).click();
   await expect(page.getByRole("status").filter({ hasText: "r.tsv: 2 responses; added 2, updated 0, unchanged 0." })).toBeVisible();
+  // The import ran as a job: coming back to the page shows how it ended.
+  await page.reload();
+  await expect(page.getByRole("status").filter({ hasText: "r.tsv: 2 responses; added 2, updated 0, unchanged 0." })).toBeVisible();
 
   // The progress page counts them: 2 of the 10 instances of quiet.a and shell.n; one response each is enough.
   await page.goto(`/projects/${id}/progress`);

@@ -1,7 +1,8 @@
 /**
  * The kinds of job the worker thread runs (lib/server/jobs.ts runs the worker).
- * Free of `server-only` and of drizzle: the worker bundle is built from this
- * file's imports with esbuild, and talks to SQLite through better-sqlite3.
+ * The worker bundle is built from this file's imports with esbuild (`server-only`
+ * stubbed out); kinds talk to SQLite through better-sqlite3 (`ctx.sqlite`), or
+ * through drizzle over it to reuse a library module (the responses import).
  *
  * Adding a kind (e.g. a CoInCo or SWORDS import):
  *   1. write `async function myImport(ctx: JobContext): Promise<unknown>` that does
@@ -20,6 +21,11 @@ import fs from "node:fs";
 import type Database from "better-sqlite3";
 import { type DatasetFormat, discardDatasetStaging, stagedDatasetImport } from "./dataset-import";
 import { discardStaging, stagedLexeltImport } from "./lexelt-import";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import type { Db } from "../../db/client";
+import * as schema from "../../db/schema";
+import { InputError } from "./errors";
+import { planResponseImport, previewOf, writeResponsePlan } from "./response-import";
 
 export class JobCancelled extends Error {
   constructor() {
@@ -104,7 +110,36 @@ async function datasetImport(ctx: JobContext): Promise<unknown> {
   );
 }
 
+/**
+ * A responses TSV already on disk (input: { path, fileName, acceptUnassigned, token? }):
+ * "responses-preview" reports what importing it would do (writing nothing); "responses-import"
+ * does it in one transaction, refused unless it would do exactly what the preview with `token`
+ * showed and no response it writes changed since. Reading and checking a file of hundreds of
+ * thousands of lines takes seconds: here, not on the request thread. The plan and the write use
+ * response-import.ts itself (through drizzle on this thread's connection), so the rules are the
+ * ones the CLI and the library apply.
+ */
+async function responsesJob(ctx: JobContext, write: boolean): Promise<unknown> {
+  const { path, fileName, acceptUnassigned, token } = ctx.job.input as { path: string; fileName: string; acceptUnassigned?: boolean; token?: string };
+  await ctx.step(0, 0, `Reading ${fileName}…`);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(fs.readFileSync(path));
+  } catch {
+    throw new InputError(`${fileName}: not UTF-8 text; nothing was imported.`, { file: "Not a text file." });
+  }
+  await ctx.step(0, 0, `Checking ${fileName} against the project…`);
+  const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
+  const opts = { acceptUnassigned: acceptUnassigned === true, expectedToken: write ? (token ?? "") : undefined };
+  const plan = planResponseImport(db, ctx.job.projectId, { fileName, text }, opts);
+  if (!write) return previewOf(plan, opts.acceptUnassigned);
+  await ctx.step(0, plan.writes.length, `Writing ${plan.writes.length} changes…`);
+  return writeResponsePlan(db, ctx.job.projectId, plan, opts);
+}
+
 export const JOB_KINDS: Record<string, JobHandler> = {
   "lexelt-xml": lexeltXmlImport,
   dataset: datasetImport,
+  "responses-preview": (ctx) => responsesJob(ctx, false),
+  "responses-import": (ctx) => responsesJob(ctx, true),
 };

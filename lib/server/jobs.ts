@@ -29,6 +29,7 @@ import { jobs, projects, users } from "../../db/schema";
 import { type Actor, actorUserId, requireProject } from "./actor";
 import { NotFoundError } from "./errors";
 import { discardDatasetStaging } from "./dataset-import";
+import { runJobOn } from "./jobs-run";
 
 export type JobState = "queued" | "running" | "done" | "failed" | "cancelled";
 
@@ -134,8 +135,9 @@ function pump(): void {
 
 async function runOne(db: Db, id: number): Promise<void> {
   let file: string;
+  // A database in memory (tests): no other connection can open it, so the job runs here, in slices.
+  if (db.$client.memory) return runJobOn(db.$client, id).catch((e) => finishFailed(db, id, `The job stopped: ${(e as Error).message}`));
   try {
-    if (db.$client.memory) throw new Error("jobs need a database file (the worker opens its own connection)");
     file = await workerBundle();
   } catch (e) {
     finishFailed(db, id, `The job could not start: ${(e as Error).message}`);
@@ -343,15 +345,30 @@ export function jobResponse(db: Db, actor: Actor, job: Pick<JobView, "id">, wait
   // Who asks is checked now (a refusal throws here, not in the promise).
   const first = getJob(db, actor, job.id);
   if (!wait) return Promise.resolve(Response.json({ ok: true, job: first }, { status: 202 }));
+  return waitForJob(db, actor, job.id).then((j) => {
+    if (j.state === "done") return Response.json({ ok: true, job: j, report: j.report });
+    return Response.json({ ok: false, message: j.message, details: jobDetails(j), job: j }, { status: j.state === "failed" ? 400 : 409 });
+  });
+}
+
+/** A failed job's refusal details (its report's `details`). */
+export function jobDetails(j: JobView): string[] {
+  return (j.report as { details?: string[] } | null)?.details ?? [];
+}
+
+/**
+ * The job once it has ended (done, failed or cancelled), polling its row every 100 ms: never
+ * holding the request thread. Who asks is checked at once (a refusal throws here, not in the promise).
+ */
+export function waitForJob(db: Db, actor: Actor, jobId: number): Promise<JobView> {
+  const ended = (j: JobView) => j.state === "done" || j.state === "failed" || j.state === "cancelled";
+  const first = getJob(db, actor, jobId);
+  if (ended(first)) return Promise.resolve(first);
   return (async () => {
     for (;;) {
-      const j = getJob(db, actor, job.id);
-      if (j.state === "done") return Response.json({ ok: true, job: j, report: j.report });
-      if (j.state === "failed" || j.state === "cancelled") {
-        const details = (j.report as { details?: string[] } | null)?.details ?? [];
-        return Response.json({ ok: false, message: j.message, details, job: j }, { status: j.state === "failed" ? 400 : 409 });
-      }
       await new Promise((r) => setTimeout(r, 100));
+      const j = getJob(db, actor, jobId);
+      if (ended(j)) return j;
     }
   })();
 }

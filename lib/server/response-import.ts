@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import { flagsByResponse } from "./flags";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { assignments, instances, lexelts, memberships, responseHistory, responses, users } from "../../db/schema";
+import { assignments, instances, lexelts, memberships, responses, users } from "../../db/schema";
 import { countNewResponse } from "./queue";
 import { parseResponsesTsv, ruleError, writeResponsesTsv } from "../lexsub/formats/responses";
 import { type Target, phraseBreak, targetBreak } from "../lexsub/substitute-rules";
@@ -91,10 +91,11 @@ export const PREVIEW_ROWS = 10;
 
 const answerText = (kind: string, substitutes: string[]) => (kind === "substitutes" ? substitutes.join(";") : kind);
 
-interface Plan {
+/** What an import would do, worked out by `planResponseImport` (opaque outside this module). */
+export interface Plan {
   fileName: string;
   lines: number;
-  writes: Array<{ ref: number; userId: number; r: AnnotatorResponse; current: { id: number; revision: number } | null }>;
+  writes: Array<{ ref: number; userId: number; lexeltId: number; r: AnnotatorResponse; current: { id: number; revision: number } | null }>;
   added: PreviewRow[];
   updated: PreviewRow[];
   refused: PreviewRow[];
@@ -109,7 +110,7 @@ interface Plan {
  * and refused (answers for lexelts the annotator is not assigned, unless
  * accepted). Any other bad line refuses the whole file, naming the line.
  */
-function planResponses(db: Db, projectId: number, input: { fileName: string; text: string }, opts: ResponseImportOptions): Plan {
+export function planResponseImport(db: Db, projectId: number, input: { fileName: string; text: string }, opts: ResponseImportOptions): Plan {
   const { fileName, text } = input;
   if (text.length > MAX_RESPONSES_BYTES) {
     throw new InputError(`${fileName}: the file is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.`);
@@ -184,19 +185,20 @@ function planResponses(db: Db, projectId: number, input: { fileName: string; tex
     const substitutes = JSON.stringify(r.substitutes);
     if (!current) {
       plan.added.push(row);
-      plan.writes.push({ ref: o.ref, userId: o.userId, r, current: null });
+      plan.writes.push({ ref: o.ref, userId: o.userId, lexeltId: o.lexeltId, r, current: null });
     } else if (current.kind === r.kind && current.substitutes === substitutes && (current.multiword ?? null) === r.multiword) {
       plan.unchanged++;
     } else {
       plan.updated.push({ ...row, was: answerText(current.kind, JSON.parse(current.substitutes) as string[]) });
-      plan.writes.push({ ref: o.ref, userId: o.userId, r, current: { id: current.id, revision: current.revision } });
+      plan.writes.push({ ref: o.ref, userId: o.userId, lexeltId: o.lexeltId, r, current: { id: current.id, revision: current.revision } });
     }
   });
   plan.token = hash.digest("hex").slice(0, 32);
   return plan;
 }
 
-function previewOf(plan: Plan, acceptUnassigned: boolean): ResponseImportPreview {
+/** The preview of a plan (the coordinator's view of it, with its token). */
+export function previewOf(plan: Plan, acceptUnassigned: boolean): ResponseImportPreview {
   const { fileName } = plan;
   const parts = [`add ${plan.added.length}`, `update ${plan.updated.length}`, `leave ${plan.unchanged} unchanged`];
   if (plan.refused.length > 0) parts.push(`refuse ${plan.refused.length} (lexelts the annotator is not assigned)`);
@@ -221,7 +223,7 @@ function previewOf(plan: Plan, acceptUnassigned: boolean): ResponseImportPreview
  */
 export function previewResponses(db: Db, actor: Actor, projectId: number, input: { fileName: string; text: string }, opts: ResponseImportOptions = {}): ResponseImportPreview {
   requireProject(db, actor, projectId, { coordinator: true });
-  return previewOf(planResponses(db, projectId, input, opts), opts.acceptUnassigned === true);
+  return previewOf(planResponseImport(db, projectId, input, opts), opts.acceptUnassigned === true);
 }
 
 /**
@@ -240,45 +242,56 @@ export function importResponses(
   opts: ResponseImportOptions = {},
 ): ResponseImportReport {
   requireProject(db, actor, projectId, { coordinator: true });
-  const plan = planResponses(db, projectId, input, opts);
-  const { fileName } = plan;
-  if (opts.expectedToken !== undefined && opts.expectedToken !== plan.token) {
-    throw new InputError(
-      `${fileName}: the file, the options or the project's responses changed since the preview; preview it again. Nothing was imported.`,
-      { file: "Preview again." },
-    );
-  }
+  return writeResponsePlan(db, projectId, planResponseImport(db, projectId, input, opts), opts);
+}
 
-  const now = new Date();
-  return db.transaction((tx) => {
+/**
+ * Write a plan in one transaction (the import's second step; the jobs worker
+ * runs both steps off the request thread, and saves may come in between).
+ * Refused, writing nothing, when `opts.expectedToken` is not the plan's, or
+ * when a response the plan writes changed since it was planned. Prepared
+ * statements, not the query builder: the transaction holds the write lock
+ * for as short a time as it can.
+ */
+export function writeResponsePlan(db: Db, projectId: number, plan: Plan, opts: ResponseImportOptions = {}): ResponseImportReport {
+  const { fileName } = plan;
+  const changedSince = () =>
+    new InputError(`${fileName}: the file, the options or the project's responses changed since the preview; preview it again. Nothing was imported.`, {
+      file: "Preview again.",
+    });
+  if (opts.expectedToken !== undefined && opts.expectedToken !== plan.token) throw changedSince();
+  const c = db.$client;
+  const now = Date.now();
+  const currentOf = c.prepare("select id, revision from responses where instance_ref = ? and user_id = ?");
+  const insert = c.prepare(
+    "insert into responses (project_id, instance_ref, user_id, kind, substitutes, multiword, revision, updated_at) values (?, ?, ?, ?, ?, ?, 1, ?) returning id",
+  );
+  const update = c.prepare("update responses set kind = ?, substitutes = ?, multiword = ?, revision = ?, updated_at = ? where id = ? and revision = ?");
+  const history = c.prepare(
+    "insert into response_history (response_id, project_id, instance_ref, user_id, kind, substitutes, multiword, revision, source, saved_at) values (?, ?, ?, ?, ?, ?, ?, ?, 'import', ?)",
+  );
+  return c.transaction(() => {
     let added = 0;
     let updated = 0;
-    for (const { ref, userId, r, current } of plan.writes) {
+    for (const { ref, userId, lexeltId, r, current } of plan.writes) {
       const substitutes = JSON.stringify(r.substitutes);
+      const stored = currentOf.get(ref, userId) as { id: number; revision: number } | undefined;
+      // A save since the plan: the import would overwrite what the preview did not show.
+      if ((stored?.revision ?? 0) !== (current?.revision ?? 0) || (stored && current && stored.id !== current.id)) throw changedSince();
       let responseId: number;
       let revision: number;
       if (!current) {
-        const row = tx
-          .insert(responses)
-          .values({ projectId, instanceRef: ref, userId, kind: r.kind, substitutes, multiword: r.multiword, revision: 1, updatedAt: now })
-          .returning({ id: responses.id })
-          .get();
-        responseId = row.id;
+        responseId = (insert.get(projectId, ref, userId, r.kind, substitutes, r.multiword, now) as { id: number }).id;
         revision = 1;
         added++;
-        countNewResponse(db, projectId, userId, tx.select({ id: instances.lexeltId }).from(instances).where(eq(instances.id, ref)).get()!.id);
+        countNewResponse(db, projectId, userId, lexeltId);
       } else {
         revision = current.revision + 1;
-        tx.update(responses)
-          .set({ kind: r.kind, substitutes, multiword: r.multiword, revision, updatedAt: now })
-          .where(eq(responses.id, current.id))
-          .run();
+        update.run(r.kind, substitutes, r.multiword, revision, now, current.id, current.revision);
         responseId = current.id;
         updated++;
       }
-      tx.insert(responseHistory)
-        .values({ responseId, projectId, instanceRef: ref, userId, kind: r.kind, substitutes, multiword: r.multiword, revision, source: "import", savedAt: now })
-        .run();
+      history.run(responseId, projectId, ref, userId, r.kind, substitutes, r.multiword, revision, now);
     }
     const unchanged = plan.unchanged;
     const n = plan.lines;
@@ -289,7 +302,7 @@ export function importResponses(
         ? `${fileName}: ${what}, ${n === 1 ? "already" : "all already"} stored as given; nothing changed.`
         : `${fileName}: ${what}; added ${added}, updated ${updated}, unchanged ${unchanged}${refusedText}.`;
     return { fileName, lines: n, added, updated, unchanged, refused: plan.refused.length, warnings: plan.warnings, message };
-  });
+  })();
 }
 
 /** Diagnostics by line; those about the whole file (line 0, e.g. "N more errors not listed") last. */

@@ -75,20 +75,21 @@ describe("finding 7: upload limits are enforced while reading", () => {
 
   it("an upload within the limit is read and imported as before", async () => {
     const w = setUp();
-    const post = async (fields: Record<string, string>) => {
+    const post = async (fields: Record<string, string>, query = "") => {
       const form = new FormData();
       form.append("file", new File(["annotator\tlexelt\tinstance\tanswer\tmultiword\nann\tbright.a\tp2\tclever\t\n"], "r.tsv"));
       for (const [k, v] of Object.entries(fields)) form.append(k, v);
-      const req = new Request(`http://lexgold.test:3000/api/projects/${w.p.id}/responses`, { method: "POST", headers: { origin: "http://lexgold.test:3000" }, body: form });
+      const req = new Request(`http://lexgold.test:3000/api/projects/${w.p.id}/responses${query}`, { method: "POST", headers: { origin: "http://lexgold.test:3000" }, body: form });
       const res = await responsesRoute.POST(req, { params: Promise.resolve({ projectId: String(w.p.id) }) });
       expect(res.status, await res.clone().text()).toBe(200);
-      return (await res.json()) as { preview?: { add: number; token: string } };
+      return (await res.json()) as { preview?: { add: number; token: string }; report?: { message: string } };
     };
-    // Previewed first (nothing written), then confirmed with the preview's token.
+    // Previewed first (nothing written), then confirmed with the preview's token (a job; ?wait=1 answers when it ends).
     const { preview } = await post({});
     expect(preview?.add).toBe(1);
     expect(w.db.$client.prepare("select count(*) as n from responses where substitutes like '%clever%'").get()).toEqual({ n: 0 });
-    await post({ mode: "confirm", token: preview!.token });
+    const { report } = await post({ mode: "confirm", token: preview!.token }, "?wait=1");
+    expect(report?.message).toMatch(/added 1/);
     // Stored as typed, and exported again (the spreadsheet rule itself: test/lexsub/spreadsheet.test.ts).
     const tsv = await (await responsesRoute.GET(new Request("http://lexgold.test:3000/x"), { params: Promise.resolve({ projectId: String(w.p.id) }) })).text();
     expect(tsv).toContain("ann\tbright.a\tp2\tclever\t");

@@ -21,7 +21,7 @@ import { runDeriveJob } from "../../lib/server/derive-jobs";
 import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/assignments";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
-import { cancelJob, getJob, jobResponse, listJobs, startJob } from "../../lib/server/jobs";
+import { cancelJob, getJob, jobResponse, listJobs, startJob, waitForJob } from "../../lib/server/jobs";
 import {
   acceptAllProposals,
   decideLemma,
@@ -137,6 +137,16 @@ const CALLS: Call[] = [
   { name: "listJobs", expect: COORDINATOR, call: (w, k) => withJob(w, () => listJobs(w.db, w.actor(k), w.p.id)) },
   { name: "cancelJob", expect: COORDINATOR, call: (w, k) => withJob(w, (id) => cancelJob(w.db, w.actor(k), id)) },
   { name: "jobResponse", expect: COORDINATOR, call: (w, k) => withJob(w, (id) => jobResponse(w.db, w.actor(k), { id }, false)) },
+  {
+    name: "waitForJob",
+    expect: COORDINATOR,
+    call: (w, k) =>
+      withJob(w, (id) => {
+        // An ended job: the answer comes at once (a queued one here would never run).
+        w.db.$client.prepare("update jobs set state = 'done' where id = ?").run(id);
+        return waitForJob(w.db, w.actor(k), id);
+      }),
+  },
   // corpus.ts
   { name: "importLexeltXml", expect: COORDINATOR, call: (w, k) => importLexeltXml(w.db, w.actor(k), w.p.id, { fileName: "x.xml", bytes: enc(EXTRA_XML) }) },
   // assignments.ts

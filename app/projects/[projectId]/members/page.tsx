@@ -5,6 +5,7 @@ import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
 import Link from "next/link";
 import { pageOf } from "@/lib/server/progress";
+import { type JobView, listJobs } from "@/lib/server/jobs";
 import { teamOverview, type TeamView } from "@/lib/server/team";
 import { ResponsesPanel } from "./responses-panel";
 import { AddMemberForm, AssignmentForm, CreateAnnotatorForm, GuidelinesForm, RemoveMemberForm, RequiredAnnotatorsForm, SplitForm } from "./team-forms";
@@ -38,8 +39,10 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
   const { projectId } = await params;
   const sp = await searchParams;
   let t: TeamView;
+  let responseJobs: JobView[];
   try {
     t = teamOverview(getDb(), actor, Number(projectId));
+    responseJobs = listJobs(getDb(), actor, t.project.id, { kinds: ["responses-import"], limit: 3 });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -168,7 +171,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
 
       <h2>Responses</h2>
       <div className="panel">
-        <ResponsesPanel projectId={t.project.id} responses={totalResponses} />
+        <ResponsesPanel projectId={t.project.id} responses={totalResponses} initialJobs={responseJobs} />
       </div>
     </>
   );

@@ -1,25 +1,31 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
+import type { JobView } from "@/lib/server/jobs";
 import type { PreviewRow, ResponseImportPreview } from "@/lib/server/response-import";
+import { JobNotice } from "../import-form";
+import { useProjectJobs } from "../use-jobs";
 
 type Failure = { ok: false; message: string; details?: string[] };
 type PreviewResult = { ok: true; preview: ResponseImportPreview } | Failure;
-type ImportResult = { ok: true; report: { message: string } } | Failure;
+type ImportStarted = { ok: true; job: JobView } | Failure;
 
 /**
  * Bulk responses: download the TSV, or upload one. An upload is first
- * previewed (what it would add, update and refuse); nothing changes until the
- * coordinator confirms, and the confirmation applies exactly the preview.
+ * previewed (what it would add, update and refuse; checked by the server's
+ * jobs worker); nothing changes until the coordinator confirms, and the
+ * confirmation applies exactly the preview, as a job the panel follows (its
+ * progress, Cancel, its outcome — also after leaving the page and coming back).
  */
-export function ResponsesPanel({ projectId, responses }: { projectId: number; responses: number }) {
+export function ResponsesPanel({ projectId, responses, initialJobs }: { projectId: number; responses: number; initialJobs: JobView[] }) {
   const router = useRouter();
   const fileRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [acceptUnassigned, setAcceptUnassigned] = useState(false);
   const [preview, setPreview] = useState<ResponseImportPreview | null>(null);
-  const [done, setDone] = useState<string | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
+  const { jobs, add, cancel } = useProjectJobs(projectId, "responses-import", initialJobs);
+  const importing = jobs[0] !== undefined && (jobs[0].state === "queued" || jobs[0].state === "running");
   const url = `/api/projects/${projectId}/responses`;
 
   async function send(mode: "preview" | "confirm", token?: string): Promise<unknown> {
@@ -41,7 +47,6 @@ export function ResponsesPanel({ projectId, responses }: { projectId: number; re
     e.preventDefault();
     setBusy(true);
     setFailure(null);
-    setDone(null);
     setPreview(null);
     try {
       const json = (await send("preview")) as PreviewResult | null;
@@ -59,9 +64,9 @@ export function ResponsesPanel({ projectId, responses }: { projectId: number; re
     setBusy(true);
     setFailure(null);
     try {
-      const json = (await send("confirm", preview.token)) as ImportResult | null;
+      const json = (await send("confirm", preview.token)) as ImportStarted | null;
       if (json && json.ok) {
-        setDone(json.report.message);
+        add(json.job);
         setPreview(null);
         if (fileRef.current) fileRef.current.value = "";
         router.refresh();
@@ -99,16 +104,12 @@ export function ResponsesPanel({ projectId, responses }: { projectId: number; re
             <input type="checkbox" checked={acceptUnassigned} onChange={(e) => setAcceptUnassigned(e.target.checked)} /> Accept answers for unassigned lexelts
           </label>
         </div>
-        <button type="submit" disabled={busy} className={preview ? "secondary" : undefined}>
+        <button type="submit" disabled={busy || importing} className={preview ? "secondary" : undefined}>
           {busy && !preview ? "Checking…" : preview ? "Preview again" : "Preview import"}
         </button>
       </form>
       <div aria-live="polite">
-        {done && (
-          <div className="notice ok" role="status">
-            {done}
-          </div>
-        )}
+        {!preview && !failure && jobs[0] && <JobNotice job={jobs[0]} onCancel={cancel} unit="responses" />}
         {failure && (
           <div className="notice error" role="alert">
             {failure.message}

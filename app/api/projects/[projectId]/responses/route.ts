@@ -1,10 +1,12 @@
+import { rm, writeFile } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
 import { deriveDownload } from "@/lib/server/derive-pool";
-import { exportResponses, importResponses, MAX_RESPONSES_BYTES, previewResponses } from "@/lib/server/response-import";
+import { jobDetails, jobResponse, startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
+import { exportResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
 
 export const dynamic = "force-dynamic";
@@ -38,14 +40,19 @@ export async function GET(req: Request, ctx: Ctx) {
 }
 
 /**
- * Upload a responses TSV (multipart field "file"). With `mode=preview` (the
- * default) nothing is written: the answer says what the import would add,
- * update and refuse, with a token. With `mode=confirm` and that `token` the
- * import applies exactly what was previewed (refused if anything changed
- * since). `acceptUnassigned=on` accepts answers for lexelts the annotator is
- * not assigned.
+ * Upload a responses TSV (multipart field "file"), checked and imported in the
+ * jobs worker, never on the request thread. With `mode=preview` (the default)
+ * nothing is written: the answer, when the check ends, says what the import
+ * would add, update and refuse, with a token (`{ ok, preview }`). With
+ * `mode=confirm` and that `token` the import is started as a job (kind
+ * "responses-import"): 202 with the job, which the page follows; with `?wait=1`
+ * the answer when it ends (`{ ok, report }`). It applies exactly what was
+ * previewed, refused if the file, the options or the stored responses changed
+ * since. `acceptUnassigned=on` accepts answers for lexelts the annotator is not
+ * assigned.
  */
 export async function POST(req: Request, ctx: Ctx) {
+  let file: string | null = null;
   try {
     assertSameOrigin(req);
     const actor = await getActor();
@@ -64,23 +71,24 @@ export async function POST(req: Request, ctx: Ctx) {
       MAX_RESPONSES_BYTES + FORM_OVERHEAD_BYTES,
       `The upload is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.`,
     );
-    const file = form.get("file");
-    if (!(file instanceof File) || file.size === 0) throw new InputError("Choose a responses TSV file to import.", { file: "Choose a file." });
-    if (file.size > MAX_RESPONSES_BYTES) return tooBig();
-    let text: string;
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer());
-    } catch {
-      throw new InputError(`${file.name}: not UTF-8 text; nothing was imported.`, { file: "Not a text file." });
-    }
+    const upload = form.get("file");
+    if (!(upload instanceof File) || upload.size === 0) throw new InputError("Choose a responses TSV file to import.", { file: "Choose a file." });
+    if (upload.size > MAX_RESPONSES_BYTES) return tooBig();
     const acceptUnassigned = form.get("acceptUnassigned") === "on";
-    const input = { fileName: file.name, text };
-    if (form.get("mode") !== "confirm") return Response.json({ ok: true, preview: previewResponses(db, actor, projectId, input, { acceptUnassigned }) });
+    const confirm = form.get("mode") === "confirm";
     const token = form.get("token");
-    if (typeof token !== "string" || token === "") throw new InputError("Preview the file first; nothing was imported.", { file: "Preview first." });
-    const report = importResponses(db, actor, projectId, input, { acceptUnassigned, expectedToken: token });
-    return Response.json({ ok: true, report });
+    if (confirm && (typeof token !== "string" || token === "")) throw new InputError("Preview the file first; nothing was imported.", { file: "Preview first." });
+    file = uploadPath();
+    await writeFile(file, new Uint8Array(await upload.arrayBuffer()), { mode: 0o600 });
+    const input = { path: file, fileName: upload.name, acceptUnassigned, ...(confirm ? { token } : {}) };
+    const job = startJob(db, actor, projectId, confirm ? "responses-import" : "responses-preview", input);
+    file = null; // the job owns it now
+    if (confirm) return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
+    const j = await waitForJob(db, actor, job.id);
+    if (j.state === "done") return Response.json({ ok: true, preview: j.report });
+    return Response.json({ ok: false, message: j.message, details: jobDetails(j) }, { status: j.state === "failed" ? 400 : 409 });
   } catch (e) {
+    if (file) await rm(file, { force: true });
     return errorResponse(e);
   }
 }

@@ -1,0 +1,121 @@
+/**
+ * The responses TSV import as jobs (lib/server/jobs-kinds.ts "responses-preview"
+ * and "responses-import", issue #14): checked and written by the jobs worker
+ * thread on its own connection, with the rules, messages and report of the
+ * library's previewResponses / importResponses; the import refuses, writing
+ * nothing, when a response it would write was saved since the preview, and
+ * names a file that is not UTF-8.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { getJob, jobsIdle, startJob, uploadPath, type JobView } from "../../lib/server/jobs";
+import { InputError } from "../../lib/server/errors";
+import { importResponses, planResponseImport, previewResponses, writeResponsePlan } from "../../lib/server/response-import";
+import { saveResponse } from "../../lib/server/responses";
+import type { UserActor } from "../../lib/server/actor";
+import { goldFixture } from "../support/gold-fixture";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-rjob-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const dbFile = () => path.join(dir, `t${++n}.db`);
+
+const TSV = [
+  "annotator\tlexelt\tinstance\tanswer\tmultiword",
+  "ann\tcalm.a\tc1\tserene\t", // an update (ann had still;peaceful)
+  "cat\thop.v\th2\tboard;ride\t", // an add
+  "bea\tcalm.a\tc2\tNAME\t", // unchanged
+].join("\n");
+
+function upload(bytes: string | Uint8Array): string {
+  const p = uploadPath();
+  fs.writeFileSync(p, bytes);
+  return p;
+}
+
+async function run(f: ReturnType<typeof goldFixture>, kind: string, input: Record<string, unknown>): Promise<JobView> {
+  const job = startJob(f.db, f.coord, f.project.id, kind, input);
+  await jobsIdle();
+  return getJob(f.db, f.coord, job.id);
+}
+
+/** The fixture's annotator `name` as an actor. */
+function annotator(f: ReturnType<typeof goldFixture>, name: string): UserActor {
+  const u = f.db.$client.prepare("select id from users where name = ?").get(name) as { id: number };
+  return { kind: "user", userId: u.id, name, role: "annotator" };
+}
+
+const rows = (f: ReturnType<typeof goldFixture>) => ({
+  responses: f.db.$client.prepare("select instance_ref, user_id, kind, substitutes, multiword, revision from responses order by id").all(),
+  history: f.db.$client.prepare("select count(*) as n from response_history").get(),
+  counts: f.db.$client.prepare("select user_id, done from annotator_counts order by user_id").all(),
+});
+
+describe("the responses import as jobs (worker thread, file database)", () => {
+  it("previews as previewResponses does, writing nothing, then imports exactly that", async () => {
+    const f = goldFixture(dbFile());
+    const here = goldFixture(dbFile());
+    const before = rows(f);
+    const preview = await run(f, "responses-preview", { path: upload(TSV), fileName: "r.tsv", acceptUnassigned: false });
+    expect(preview.state).toBe("done");
+    expect(preview.report).toEqual(previewResponses(here.db, here.coord, here.project.id, { fileName: "r.tsv", text: TSV }));
+    expect(preview.report).toMatchObject({ add: 1, update: 1, unchanged: 1, refuse: 0 });
+    expect(rows(f)).toEqual(before);
+    const token = (preview.report as { token: string }).token;
+    const file = upload(TSV);
+    const done = await run(f, "responses-import", { path: file, fileName: "r.tsv", acceptUnassigned: false, token });
+    expect(done.state).toBe("done");
+    const expected = importResponses(here.db, here.coord, here.project.id, { fileName: "r.tsv", text: TSV }, { expectedToken: token });
+    expect(done.report).toEqual(expected);
+    expect(expected.message).toBe("r.tsv: 3 responses; added 1, updated 1, unchanged 1.");
+    // The same rows, history and counters as the library's import on the request thread.
+    expect(rows(f)).toEqual(rows(here));
+    // The upload is deleted when the job ends.
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it("refuses, writing nothing, when a response was saved since the preview", async () => {
+    const f = goldFixture(dbFile());
+    const preview = await run(f, "responses-preview", { path: upload(TSV), fileName: "r.tsv" });
+    const token = (preview.report as { token: string }).token;
+    const ann = annotator(f, "ann");
+    const ref = (f.db.$client.prepare("select id from instances where instance_id = 'c1'").get() as { id: number }).id;
+    const rev = (f.db.$client.prepare("select revision from responses where instance_ref = ? and user_id = ?").get(ref, ann.userId) as { revision: number }).revision;
+    saveResponse(f.db, ann, f.project.id, ref, { kind: "substitutes", substitutes: ["quiet"], multiword: false }, { expectedRevision: rev });
+    const before = rows(f);
+    const refused = await run(f, "responses-import", { path: upload(TSV), fileName: "r.tsv", token });
+    expect(refused.state).toBe("failed");
+    expect(refused.message).toMatch(/^r\.tsv: .*changed since the preview; preview it again\. Nothing was imported\.$/);
+    expect(rows(f)).toEqual(before);
+  });
+
+  it("names a file that is not UTF-8, and a bad line, writing nothing", async () => {
+    const f = goldFixture(dbFile());
+    const before = rows(f);
+    const binary = await run(f, "responses-preview", { path: upload(new Uint8Array([0x61, 0xff, 0xfe, 0x0a])), fileName: "bin.tsv" });
+    expect([binary.state, binary.message]).toEqual(["failed", "bin.tsv: not UTF-8 text; nothing was imported."]);
+    const bad = await run(f, "responses-preview", { path: upload(TSV + "\nzed\tcalm.a\tc1\tquiet\t"), fileName: "bad.tsv" });
+    expect(bad.state).toBe("failed");
+    expect(bad.message).toMatch(/^bad\.tsv:5: .*no user named "zed"/);
+    expect(rows(f)).toEqual(before);
+  });
+});
+
+describe("writeResponsePlan", () => {
+  it("refuses a plan a save has overtaken, inside its transaction, writing nothing", () => {
+    const f = goldFixture();
+    const plan = planResponseImport(f.db, f.project.id, { fileName: "r.tsv", text: TSV }, {});
+    // A save lands between the plan and the write (the jobs worker lets saves in between).
+    const cat = annotator(f, "cat");
+    const ref = (f.db.$client.prepare("select id from instances where instance_id = 'h2'").get() as { id: number }).id;
+    saveResponse(f.db, cat, f.project.id, ref, { kind: "substitutes", substitutes: ["ride"], multiword: false }, { expectedRevision: 0 });
+    const before = rows(f);
+    expect(() => writeResponsePlan(f.db, f.project.id, plan, { expectedToken: plan.token })).toThrow(InputError);
+    expect(rows(f)).toEqual(before);
+    // Planned again, it goes through.
+    const again = planResponseImport(f.db, f.project.id, { fileName: "r.tsv", text: TSV }, {});
+    expect(writeResponsePlan(f.db, f.project.id, again).message).toBe("r.tsv: 3 responses; added 0, updated 2, unchanged 1.");
+  });
+});
