@@ -13,7 +13,8 @@
  * longest block any serving process saw while it ran. Then the Scoring tab's
  * heavy requests: a system file at the upload limit stored as a run, its detail
  * and report twice, the project's gold stored as an uploaded gold, the WordNet
- * baselines (`--scoring`: only these). No annotator is saving:
+ * baselines; then a responses TSV of 300,000 lines previewed and imported
+ * (`--scoring`: only these last two groups). No annotator is saving:
  * the block is the request's own (and the derivation's, when it runs in a thread
  * of the process rather than in its child process).
  *
@@ -119,6 +120,12 @@ async function main(): Promise<number> {
     const gold = await (await fetch(`${rig.server.base}/api/projects/${p}/gold?file=gold`, { headers: { cookie: rig.coordinatorCookie } })).text();
     await measure(pass, "store a gold", `/api/projects/${p}/scoring/golds`, upload({ gold: ["bench.gold", gold], name: "bench gold" }));
     await measure(pass, "WordNet baselines", `/api/projects/${p}/scoring/baselines`, { method: "POST" });
+    // A responses TSV of 300,000 lines (every prefilled answer of the first instances, changed): previewed, then imported.
+    const tsv = responsesTsvOf(rig.dbFile, p, 300_000);
+    log(`responses: a TSV of ${(tsv.length / 1048576).toFixed(1)} MB`);
+    const previewed = await measure("responses", "preview 300k lines", `/api/projects/${p}/responses`, upload({ file: ["bench.tsv", tsv] }));
+    const token = (JSON.parse(previewed) as { preview?: { token: string } }).preview?.token ?? "";
+    await measure("responses", "import 300k lines", `/api/projects/${p}/responses?wait=1`, upload({ file: ["bench.tsv", tsv], mode: "confirm", token }));
   } finally {
     await rig.cleanup();
   }
@@ -160,6 +167,18 @@ function ootRunOf(dbFile: string, projectId: number, bytes: number): string {
     size += line.length + 1;
   }
   return out.join("\n") + "\n";
+}
+
+/** A responses TSV of `lines` lines: the prefilled annotators' answers on the first instances, each changed. */
+function responsesTsvOf(dbFile: string, projectId: number, lines: number): string {
+  const db = new Database(dbFile, { readonly: true });
+  const rows = db
+    .prepare(
+      "select u.name as who, l.item as lexelt, i.instance_id as id from responses r join users u on u.id = r.user_id join instances i on i.id = r.instance_ref join lexelts l on l.id = i.lexelt_id where r.project_id = ? and u.name like 'prefill%' order by r.id limit ?",
+    )
+    .all(projectId, lines) as { who: string; lexelt: string; id: string }[];
+  db.close();
+  return ["annotator\tlexelt\tinstance\tanswer\tmultiword", ...rows.map((r, k) => `${r.who}\t${r.lexelt}\t${r.id}\tzzimport${k % 97}\t`)].join("\n") + "\n";
 }
 
 main().then(
