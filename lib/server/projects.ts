@@ -6,6 +6,7 @@ import type { Db } from "../../db/client";
 import { imports, instances, lexelts, memberships, projects } from "../../db/schema";
 import { type Actor, actorUserId, requireCoordinator, requireProject, requireSignedIn } from "./actor";
 import { InputError } from "./errors";
+import { containsText } from "./search";
 import { parseOrThrow } from "./users";
 
 export const projectNameSchema = z
@@ -115,9 +116,8 @@ export function projectOverview(db: Db, actor: Actor, projectId: number, query: 
     n: number;
     total: number;
   };
-  const search = q === "" ? null : `%${q.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
-  const matching = search === null ? eq(lexelts.projectId, projectId) : and(eq(lexelts.projectId, projectId), sql`${lexelts.item} like ${search} escape '\\'`);
-  const matched = search === null ? all.n : db.select({ n: count() }).from(lexelts).where(matching).get()!.n;
+  const matching = q === "" ? eq(lexelts.projectId, projectId) : and(eq(lexelts.projectId, projectId), containsText(lexelts.item, q));
+  const matched = q === "" ? all.n : db.select({ n: count() }).from(lexelts).where(matching).get()!.n;
   const pages = Math.max(1, Math.ceil(matched / size));
   const page = Number.isInteger(query.page) ? Math.min(Math.max(query.page!, 1), pages) : 1;
   const lx = db

@@ -11,7 +11,9 @@ import {
   importKnownAnswers,
   knownAnswerItems,
   knownAnswersFromGold,
+  lexeltNotes,
   retryTraining,
+  setLexeltNote,
   setKnownAnswer,
   setQualitySettings,
   trainingView,
@@ -152,5 +154,37 @@ describe("speed check", () => {
     setQualitySettings(db, coord, project.id, { trainingRequired: false, trainingThreshold: 60, speedThresholdSeconds: 4.5 });
     expect(flags()).toEqual({ ann: true, bea: true });
     expect(projectProgress(db, coord, project.id).speedThresholdSeconds).toBe(4.5);
+  });
+});
+
+describe("per-lexelt notes on the Training tab", () => {
+  it("gives the lexelt asked for, a short list (noted first, or matching a search) and the counts, cut in SQL", () => {
+    const { db, coord, project } = projectFixture();
+    const items = ["bank.n", "bright.a", "Brisk.a", "calm.a", "bright_side.n"];
+    const xml = items.map((item, k) => `<lexelt item="${item}"><instance id="n${k}"><context>a <head>w</head> b</context></instance></lexelt>`);
+    importLexeltXml(db, coord, project.id, { fileName: "n.xml", bytes: new TextEncoder().encode(`<?xml version="1.0"?>\n<corpus lang="english">\n${xml.join("\n")}\n</corpus>\n`) });
+    const id = (item: string) => (db.$client.prepare("select id from lexelts where item = ?").get(item) as { id: number }).id;
+    setLexeltNote(db, coord, project.id, id("calm.a"), "Think of *weather*.");
+    setLexeltNote(db, coord, project.id, id("bright.a"), "   ");
+    setLexeltNote(db, coord, project.id, id("Brisk.a"), "Pace, not cold.");
+    const all = lexeltNotes(db, coord, project.id);
+    expect(all.chosen).toEqual({ id: id("bank.n"), item: "bank.n", note: "" });
+    // Those with a note first (a blank note is none), each group in corpus order.
+    expect(all.listed.map((l) => [l.item, l.hasNote])).toEqual([
+      ["Brisk.a", true],
+      ["calm.a", true],
+      ["bank.n", false],
+      ["bright.a", false],
+      ["bright_side.n", false],
+    ]);
+    expect([all.total, all.withNote, all.matched]).toEqual([5, 2, 5]);
+    const found = lexeltNotes(db, coord, project.id, { find: "BRI", limit: 2, lexelt: id("calm.a") });
+    expect(found.listed.map((l) => l.item)).toEqual(["bright.a", "Brisk.a"]);
+    expect(found.matched).toBe(3);
+    expect(found.chosen).toEqual({ id: id("calm.a"), item: "calm.a", note: "Think of *weather*." });
+    expect(lexeltNotes(db, coord, project.id, { find: "_" }).listed.map((l) => l.item)).toEqual(["bright_side.n"]);
+    // A lexelt of another project is not given: the first is.
+    expect(lexeltNotes(db, coord, project.id, { lexelt: 99999 }).chosen?.item).toBe("bank.n");
+    expect(() => lexeltNotes(db, actorFor(db, "stranger", "annotator"), project.id)).toThrow(AuthError);
   });
 });

@@ -50,17 +50,15 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
   let data;
   try {
     const project = requireProject(db, actor, pid, { coordinator: true });
-    data = { project, settings: qualitySettings(db, actor, pid), items: knownAnswerItems(db, actor, pid), report: checkReport(db, actor, pid), notes: lexeltNotes(db, actor, pid) };
+    data = { project, settings: qualitySettings(db, actor, pid), items: knownAnswerItems(db, actor, pid), report: checkReport(db, actor, pid), notes: lexeltNotes(db, actor, pid, { lexelt: Number(sp.lexelt), find: sp.find, limit: LEXELTS_LISTED }) };
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
   const { project, settings, items, report, notes } = data;
-  const chosen = notes.find((n) => String(n.id) === sp.lexelt) ?? notes[0];
   // Lexelts to choose from: those matching the search, else those with a note first; a page's worth, never all.
-  const find = (sp.find ?? "").trim().toLowerCase();
-  const matching = find ? notes.filter((n) => n.item.toLowerCase().includes(find)) : [...notes.filter((n) => n.note.trim()), ...notes.filter((n) => !n.note.trim())];
-  const listed = matching.slice(0, LEXELTS_LISTED);
+  const { chosen, listed } = notes;
+  const find = (sp.find ?? "").trim();
   const bind = <T,>(f: (projectId: number, form: FormData) => T) => f.bind(null, pid);
   return (
     <>
@@ -240,7 +238,7 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
 
         <section className="panel" aria-labelledby="notes-h">
           <h2 id="notes-h">Notes and examples per lexelt</h2>
-          {notes.length === 0 || !chosen ? (
+          {notes.total === 0 || !chosen ? (
             <p className="muted">Import lexelts first.</p>
           ) : (
             <>
@@ -254,8 +252,8 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
                 </button>
               </form>
               <p className="small muted">
-                {find ? `${matching.length} matching` : `${notes.filter((n) => n.note.trim()).length} with a note, of ${notes.length}`}
-                {matching.length > listed.length ? `; the first ${listed.length} shown` : ""}
+                {find ? `${notes.matched} matching` : `${notes.withNote} with a note, of ${notes.total}`}
+                {notes.matched > listed.length ? `; the first ${listed.length} shown` : ""}
               </p>
               <ul className="plain" aria-label="Lexelts" style={{ marginBottom: "0.75rem" }}>
                 {listed.map((n) => (
@@ -263,7 +261,7 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
                     <a href={`?lexelt=${n.id}${sp.find ? `&find=${encodeURIComponent(sp.find)}` : ""}`} aria-current={n.id === chosen.id ? "true" : undefined}>
                       {n.item}
                     </a>
-                    {n.note.trim() ? " ✎" : ""}
+                    {n.hasNote ? " ✎" : ""}
                   </li>
                 ))}
               </ul>
