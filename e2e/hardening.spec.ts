@@ -141,7 +141,7 @@ test("finding 5: formula-like answers are refused on import (the answer rules), 
   const preview = await page.request.post(`/api/projects/${projectId}/responses`, { headers: { Origin: base }, multipart: { file: okFile } });
   expect(preview.status(), await preview.text()).toBe(200);
   const { token } = ((await preview.json()) as { preview: { token: string } }).preview;
-  const ok = await page.request.post(`/api/projects/${projectId}/responses`, { headers: { Origin: base }, multipart: { file: okFile, mode: "confirm", token } });
+  const ok = await page.request.post(`/api/projects/${projectId}/responses?wait=1`, { headers: { Origin: base }, multipart: { file: okFile, mode: "confirm", token } });
   expect(ok.status(), await ok.text()).toBe(200);
   const before = await (await page.request.get(`/api/projects/${projectId}/responses`)).text();
   expect(before).toContain(`${user}\tquiet.a\td1\tsilent;calm`);

@@ -222,7 +222,8 @@ test("route handlers × actor: 401 / 403 / 404 / 200, and the refusals hold noth
   // The responses upload above only previewed; the coordinator confirms it with the preview's token.
   const file = { name: "r.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(RESPONSES_TSV) };
   const preview = (await (await api.coordinator.post(`/api/projects/${sealed}/responses`, { headers: { Origin: base }, multipart: { file } })).json()) as { preview: { token: string } };
-  const confirmed = await api.coordinator.post(`/api/projects/${sealed}/responses`, { headers: { Origin: base }, multipart: { file, mode: "confirm", token: preview.preview.token } });
+  // The import is a job: ?wait=1 answers when it has ended.
+  const confirmed = await api.coordinator.post(`/api/projects/${sealed}/responses?wait=1`, { headers: { Origin: base }, multipart: { file, mode: "confirm", token: preview.preview.token } });
   expect(confirmed.status(), await confirmed.text()).toBe(200);
   // The coordinator's export holds the imported answers, with no password or hash anywhere.
   const tsv = await (await api.coordinator.get(`/api/projects/${sealed}/responses`)).text();

@@ -38,14 +38,26 @@ describe("teamOverview", () => {
     addMember(db, coord, createProject(db, coord, { name: "p2" }).id, zoe.name);
     const t = teamOverview(db, coord, project.id);
     expect(t.project).toEqual({ id: project.id, name: "p", requiredAnnotators: null, guidelines: "" });
-    expect(t.lexelts.map((l) => [l.item, l.instances])).toEqual([["calm.a", 2], ["hop.v", 1]]);
+    expect(t.lexeltPage.rows.map((l) => [l.item, l.instances, l.assigned])).toEqual([["calm.a", 2, true], ["hop.v", 1, true]]);
+    expect([t.lexeltCount, t.lexeltPage.total, t.lexeltPage.pages]).toEqual([2, 2, 1]);
     expect(t.members).toEqual([
-      { id: ann.userId, name: "ann", role: "annotator", lexeltIds: null, responses: 0 },
-      { id: coord.userId, name: "coord", role: "coordinator", lexeltIds: null, responses: 0 },
+      { id: ann.userId, name: "ann", role: "annotator", assigned: null, responses: 0 },
+      { id: coord.userId, name: "coord", role: "coordinator", assigned: null, responses: 0 },
     ]);
     expect(t.others.map((u) => u.name)).toEqual(["zoe"]);
-    setAssignments(db, coord, project.id, ann.userId, [t.lexelts[1].id]);
-    expect(teamOverview(db, coord, project.id).members[0].lexeltIds).toEqual([t.lexelts[1].id]);
+    const [calm, hop] = t.lexeltPage.rows;
+    setAssignments(db, coord, project.id, ann.userId, [hop.id]);
+    const after = teamOverview(db, coord, project.id, { editing: ann.userId });
+    expect(after.members[0].assigned).toEqual({ count: 1, first: ["hop.v"] });
+    // The editor's page says which lexelts the annotator being edited annotates.
+    expect(after.lexeltPage.rows.map((l) => [l.id, l.assigned])).toEqual([
+      [calm.id, false],
+      [hop.id, true],
+    ]);
+    // A search and a page of one: the second match.
+    const paged = teamOverview(db, coord, project.id, { editing: ann.userId, lq: ".", lpage: 2, pageSize: 1 });
+    expect(paged.lexeltPage).toEqual({ rows: [{ id: hop.id, item: "hop.v", instances: 1, assigned: true }], page: 2, pages: 2, total: 2 });
+    expect(teamOverview(db, coord, project.id, { lq: "CAL" }).lexeltPage.rows.map((l) => l.item)).toEqual(["calm.a"]);
   });
 
   it("is refused to annotators, to the signed-out and to coordinators of other projects", () => {

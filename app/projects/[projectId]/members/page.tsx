@@ -4,9 +4,8 @@ import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
 import Link from "next/link";
-import { pageOf } from "@/lib/server/progress";
 import { type JobView, listJobs } from "@/lib/server/jobs";
-import { teamOverview, type TeamView } from "@/lib/server/team";
+import { type TeamMember, teamOverview, type TeamView } from "@/lib/server/team";
 import { ResponsesPanel } from "./responses-panel";
 import { AddMemberForm, AssignmentForm, CreateAnnotatorForm, GuidelinesForm, RemoveMemberForm, RequiredAnnotatorsForm, SplitForm } from "./team-forms";
 import styles from "./team.module.css";
@@ -24,14 +23,10 @@ interface Search {
   lpage?: string;
 }
 
-function annotates(t: TeamView, lexeltIds: number[] | null): string {
-  if (!lexeltIds) return t.lexelts.length === 0 ? "All lexelts (none loaded yet)" : `All ${t.lexelts.length} lexelts`;
-  const mine = new Set(lexeltIds);
-  const items: string[] = [];
-  for (const l of t.lexelts) if (mine.has(l.id) && items.length < 5) items.push(l.item);
-  const total = lexeltIds.length;
-  const shown = items.slice(0, 4).join(", ") + (total > 4 ? ", …" : "");
-  return `${total} of ${t.lexelts.length}: ${shown}`;
+function annotates(t: TeamView, assigned: TeamMember["assigned"]): string {
+  if (!assigned) return t.lexeltCount === 0 ? "All lexelts (none loaded yet)" : `All ${t.lexeltCount} lexelts`;
+  const shown = assigned.first.slice(0, 4).join(", ") + (assigned.count > 4 ? ", …" : "");
+  return `${assigned.count} of ${t.lexeltCount}: ${shown}`;
 }
 
 export default async function TeamPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Search> }) {
@@ -41,7 +36,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
   let t: TeamView;
   let responseJobs: JobView[];
   try {
-    t = teamOverview(getDb(), actor, Number(projectId));
+    t = teamOverview(getDb(), actor, Number(projectId), { editing: Number(sp.assign), lq: sp.lq, lpage: Number(sp.lpage ?? 1), pageSize: PAGE_SIZE });
     responseJobs = listJobs(getDb(), actor, t.project.id, { kinds: ["responses-import"], limit: 3 });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
@@ -50,9 +45,8 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
   const annotators = t.members.filter((m) => m.role === "annotator");
   const base = `/projects/${t.project.id}/members`;
   const editing = annotators.find((m) => String(m.id) === sp.assign);
-  const editingSet = editing?.lexeltIds ? new Set(editing.lexeltIds) : null;
   const lq = (sp.lq ?? "").trim();
-  const lexeltPage = pageOf(lq ? t.lexelts.filter((l) => l.item.toLowerCase().includes(lq.toLowerCase())) : t.lexelts, Number(sp.lpage ?? 1), PAGE_SIZE);
+  const lexeltPage = t.lexeltPage;
   const pageHref = (n: number) => `${base}?${new URLSearchParams({ assign: String(editing?.id ?? ""), ...(lq ? { lq } : {}), lpage: String(n) })}#editor`;
   const totalResponses = t.members.reduce((s, m) => s + m.responses, 0);
   return (
@@ -82,7 +76,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
               <tr key={m.id}>
                 <th scope="row" className={styles.name}>{m.name}</th>
                 <td><span className="tag">{m.role}</span></td>
-                <td>{m.role === "annotator" ? annotates(t, m.lexeltIds) : <span className="muted">—</span>}</td>
+                <td>{m.role === "annotator" ? annotates(t, m.assigned) : <span className="muted">—</span>}</td>
                 <td className="num">{m.responses}</td>
                 <td>{m.role === "annotator" && <RemoveMemberForm projectId={t.project.id} userId={m.id} name={m.name} />}</td>
               </tr>
@@ -109,7 +103,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
       <p className="muted small">By default every annotator annotates every lexelt. Split the lexelts over annotators by rule, or restrict one annotator by hand.</p>
       {annotators.length === 0 ? (
         <p className="muted">No annotators in this project yet.</p>
-      ) : t.lexelts.length === 0 ? (
+      ) : t.lexeltCount === 0 ? (
         <p className="muted">Load lexelt XML on the Corpus tab first.</p>
       ) : (
         <>
@@ -123,7 +117,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
                 <Link href={`${base}?assign=${m.id}#editor`} aria-current={editing?.id === m.id ? "true" : undefined}>
                   <strong>{m.name}</strong>
                 </Link>{" "}
-                <span className="muted small">— {annotates(t, m.lexeltIds)}</span>
+                <span className="muted small">— {annotates(t, m.assigned)}</span>
               </li>
             ))}
           </ul>
@@ -143,8 +137,8 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
                 projectId={t.project.id}
                 userId={editing.id}
                 name={editing.name}
-                restricted={editing.lexeltIds !== null}
-                lexelts={lexeltPage.rows.map((l) => ({ ...l, assigned: editingSet === null || editingSet.has(l.id) }))}
+                restricted={editing.assigned !== null}
+                lexelts={lexeltPage.rows}
               />
               {lexeltPage.total === 0 && <p className="muted">No lexelt matches “{lq}”.</p>}
               {lexeltPage.pages > 1 && (
