@@ -52,21 +52,11 @@ export function assertSameOrigin(req: Request): void {
  * `maxBytes`, whatever Content-Length says (or when there is none: chunked).
  */
 export async function readBodyLimited(req: Request, maxBytes: number, message: string): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(req.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) throw new TooLargeError(message);
-  if (!req.body) return new Uint8Array(0);
-  const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      throw new TooLargeError(message);
-    }
-    chunks.push(value);
+  for await (const c of bodyChunks(req, maxBytes, message)) {
+    chunks.push(c);
+    total += c.byteLength;
   }
   const out = new Uint8Array(total);
   let at = 0;
@@ -75,6 +65,29 @@ export async function readBodyLimited(req: Request, maxBytes: number, message: s
     at += c.byteLength;
   }
   return out;
+}
+
+/**
+ * The request's body as it arrives, chunk by chunk; refused (TooLargeError, the
+ * stream cancelled) as soon as it passes `maxBytes`, whatever Content-Length
+ * says (or when there is none: chunked).
+ */
+async function* bodyChunks(req: Request, maxBytes: number, message: string): AsyncGenerator<Uint8Array> {
+  const declared = Number(req.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw new TooLargeError(message);
+  if (!req.body) return;
+  const reader = req.body.getReader();
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw new TooLargeError(message);
+    }
+    yield value;
+  }
 }
 
 /**
@@ -90,18 +103,9 @@ export async function saveBodyToFile(req: Request, file: string, maxBytes: numbe
   const out = createWriteStream(file, { flags: "wx", mode: 0o600 });
   let total = 0;
   try {
-    if (req.body) {
-      const reader = req.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.byteLength;
-        if (total > maxBytes) {
-          await reader.cancel().catch(() => {});
-          throw new TooLargeError(message);
-        }
-        if (!out.write(value)) await new Promise<void>((r) => out.once("drain", () => r()));
-      }
+    for await (const value of bodyChunks(req, maxBytes, message)) {
+      total += value.byteLength;
+      if (!out.write(value)) await new Promise<void>((r) => out.once("drain", () => r()));
     }
     await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
     return total;
@@ -128,8 +132,6 @@ export async function readFormLimited(req: Request, maxBytes: number, message: s
       throw new InputError("The upload is not a form with a file; nothing was read.");
     }
   }
-  const declared = Number(req.headers.get("content-length") ?? NaN);
-  if (Number.isFinite(declared) && declared > maxBytes) throw new TooLargeError(message);
   const notAForm = () => new InputError("The upload is not a form with a file; nothing was read.");
   let parser: BusboyInstance;
   try {
@@ -158,22 +160,15 @@ export async function readFormLimited(req: Request, maxBytes: number, message: s
     parser.on("error", reject);
   });
   parsed.catch(() => {});
-  let total = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBytes) {
-        await reader.cancel().catch(() => {});
-        parser.destroy();
-        throw new TooLargeError(message);
-      }
+  try {
+    for await (const value of bodyChunks(req, maxBytes, message)) {
       if (!parser.write(value)) {
         await Promise.race([new Promise<void>((r) => parser.once("drain", () => r())), parsed]).catch(() => {});
       }
     }
+  } catch (e) {
+    parser.destroy();
+    throw e;
   }
   parser.end();
   try {
