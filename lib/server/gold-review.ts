@@ -35,6 +35,8 @@ export interface Paged<T> {
 
 export const LEMMA_PAGE_SIZE = 100;
 export const INSTANCE_PAGE_SIZE = 20;
+/** Lexelts the Gold page's filter lists to choose from; past this many, the lexelt is typed. */
+export const LEXELT_CHOICES = 300;
 export const MAX_PAGE_SIZE = 500;
 
 function pageNumber(p: unknown): number {
@@ -157,8 +159,10 @@ export interface GoldOverview {
   summary: GoldSummary;
   problems: GoldProblem[];
   lemmas: LemmaCounts;
-  /** The lexelt items as loaded, in corpus order. */
+  /** The lexelt items as loaded, in corpus order — when there are at most LEXELT_CHOICES (the filter lists them); else none. */
   lexelts: string[];
+  /** How many lexelts the project has. */
+  lexeltCount: number;
   /** Lines in the gold and mwgold files as they download now. */
   files: { goldLines: number; mwLines: number };
   /** The unreviewed proposals the download applies (most used first). */
@@ -295,7 +299,9 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
     summary: result.summary,
     problems: result.problems,
     lemmas,
-    lexelts: lexeltItems,
+    // A list to choose from only while it is short: 10,000 options were most of the page's HTML and its render.
+    lexelts: lexeltItems.length <= LEXELT_CHOICES ? lexeltItems : [],
+    lexeltCount: lexeltItems.length,
     files: { goldLines: countLines(gold), mwLines: countLines(mwgold) },
     applied: result.applied,
     annotators: [...annotatorNames].sort(),

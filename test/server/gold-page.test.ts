@@ -14,10 +14,12 @@ import {
   goldPageData,
   goldReviewCsv,
   instanceTexts,
+  LEXELT_CHOICES,
   pageOf,
 } from "../../lib/server/gold-review";
 import { createProject } from "../../lib/server/projects";
-import { actorFor } from "../support/db";
+import { importLexeltXml } from "../../lib/server/corpus";
+import { actorFor, projectFixture } from "../support/db";
 import { goldFixture } from "../support/gold-fixture";
 
 // The Gold page's server actions read the actor and db from the session: given here.
@@ -79,6 +81,14 @@ describe("filterLemmaReview", () => {
   });
 });
 
+/** A project of `n` lexelts, one instance each. */
+function projectFixtureWith(n: number) {
+  const f = projectFixture();
+  const xml = Array.from({ length: n }, (_, k) => `<lexelt item="w${k}.n"><instance id="i${k}"><context>a <head>w${k}</head> b</context></instance></lexelt>`);
+  importLexeltXml(f.db, f.coord, f.project.id, { fileName: "n.xml", bytes: new TextEncoder().encode(`<?xml version="1.0"?>\n<corpus lang="english">\n${xml.join("\n")}\n</corpus>\n`) });
+  return f;
+}
+
 describe("goldPageData", () => {
   it("gives the summary, the lemma counts and pages the same as projectGold and lemmaReview", () => {
     const { db, coord, project } = setup();
@@ -89,11 +99,20 @@ describe("goldPageData", () => {
     expect(d.files).toEqual({ goldLines: 4, mwLines: 1 });
     expect(d.problems).toEqual(g.result.problems);
     expect(d.lexelts).toEqual(["calm.a", "hop.v"]);
+    expect(d.lexeltCount).toBe(2);
     // Forms: still, peaceful, tranquil, serene, jumps, skip, jump, hop about, board; only jumps changes.
     expect(d.lemmas).toEqual({ forms: 9, changed: 1, open: 9, openChanged: 1 });
     expect(d.lemmaPage.rows.map((r) => r.form)).toEqual(lemmaReview(db, coord, project.id).map((r) => r.form));
     expect(d.lemmaPage.rows[0]).toMatchObject({ form: "jumps", proposed: "jump", changed: true, decision: null, decidedBy: null });
     expect(d.instancePage.rows.map((r) => r.item.instanceId)).toEqual(["c1", "c2", "h1", "h2"]);
+  });
+
+  it("lists the lexelts for the filter only while there are few (the item is typed past LEXELT_CHOICES)", () => {
+    const f = projectFixtureWith(LEXELT_CHOICES + 1);
+    const d = goldPageData(f.db, f.coord, f.project.id);
+    expect([d.lexelts, d.lexeltCount]).toEqual([[], LEXELT_CHOICES + 1]);
+    const few = projectFixtureWith(LEXELT_CHOICES);
+    expect(goldPageData(few.db, few.coord, few.project.id).lexelts).toHaveLength(LEXELT_CHOICES);
   });
 
   it("lists answers stored before the save rules with the rule each breaks, and keeps them in the gold", () => {

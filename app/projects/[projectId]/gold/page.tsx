@@ -82,7 +82,7 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
   const reviewedParam = one(sp.reviewed);
   const lemmaQuery = { contains: one(sp.q), open: flag(sp.open), changed: flag(sp.changed), page: one(sp.lp) };
   const instanceQuery: InstanceParams & { page: string; instance: string } = {
-    lexelt: one(sp.lexelt),
+    lexelt: one(sp.lexelt).trim(),
     noMode: flag(sp.nomode),
     notInT: flag(sp.notint),
     excluded: flag(sp.excluded),
@@ -398,14 +398,19 @@ function InstanceView({
         <FilterForm action={base} view={view} label="Filter instances">
           <div className={styles.filterField}>
             <label htmlFor="inst-lexelt">Lexelt</label>
-            <select id="inst-lexelt" name="lexelt" defaultValue={q.lexelt}>
-              <option value="">All lexelts</option>
-              {d.lexelts.map((l) => (
-                <option key={l} value={l}>
-                  {l}
-                </option>
-              ))}
-            </select>
+            {d.lexelts.length > 0 || d.lexeltCount === 0 ? (
+              <select id="inst-lexelt" name="lexelt" defaultValue={q.lexelt}>
+                <option value="">All lexelts</option>
+                {d.lexelts.map((l) => (
+                  <option key={l} value={l}>
+                    {l}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              // Too many to list: the item is typed (all lexelts when empty).
+              <input id="inst-lexelt" name="lexelt" type="search" defaultValue={q.lexelt} placeholder={`one of ${d.lexeltCount}, e.g. bright.a`} />
+            )}
           </div>
           <label className={styles.check}>
             <input type="checkbox" name="nomode" value="1" defaultChecked={q.noMode} /> no mode
