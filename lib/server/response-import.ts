@@ -14,7 +14,6 @@ import { flagsByResponse } from "./flags";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { assignments, instances, lexelts, memberships, responses, users } from "../../db/schema";
-import { countNewResponse } from "./queue";
 import { parseResponsesTsv, ruleError, writeResponsesTsv } from "../lexsub/formats/responses";
 import { type Target, phraseBreak, targetBreak } from "../lexsub/substitute-rules";
 import type { AnnotatorResponse } from "../lexsub/types";
@@ -249,9 +248,13 @@ export function importResponses(
  * Write a plan in one transaction (the import's second step; the jobs worker
  * runs both steps off the request thread, and saves may come in between).
  * Refused, writing nothing, when `opts.expectedToken` is not the plan's, or
- * when a response the plan writes changed since it was planned. Prepared
- * statements, not the query builder: the transaction holds the write lock
- * for as short a time as it can.
+ * when a response the plan writes changed since it was planned.
+ *
+ * The rows are first staged, outside the transaction, in a temporary table of
+ * this connection (SQLite's temp database: staging takes no lock on the
+ * project's database); the transaction then checks the revisions and writes
+ * responses, history and counters set-based, in SQL, in the plan's order — it
+ * holds the write lock, which every save waits for, as short a time as it can.
  */
 export function writeResponsePlan(db: Db, projectId: number, plan: Plan, opts: ResponseImportOptions = {}): ResponseImportReport {
   const { fileName } = plan;
@@ -262,47 +265,61 @@ export function writeResponsePlan(db: Db, projectId: number, plan: Plan, opts: R
   if (opts.expectedToken !== undefined && opts.expectedToken !== plan.token) throw changedSince();
   const c = db.$client;
   const now = Date.now();
-  const currentOf = c.prepare("select id, revision from responses where instance_ref = ? and user_id = ?");
-  const insert = c.prepare(
-    "insert into responses (project_id, instance_ref, user_id, kind, substitutes, multiword, revision, updated_at) values (?, ?, ?, ?, ?, ?, 1, ?) returning id",
+  c.exec(
+    "create temp table if not exists response_import_stage (seq integer primary key, ref integer not null, user_id integer not null, lexelt_id integer not null, kind text not null, substitutes text not null, multiword text, current_id integer, current_revision integer not null)",
   );
-  const update = c.prepare("update responses set kind = ?, substitutes = ?, multiword = ?, revision = ?, updated_at = ? where id = ? and revision = ?");
-  const history = c.prepare(
-    "insert into response_history (response_id, project_id, instance_ref, user_id, kind, substitutes, multiword, revision, source, saved_at) values (?, ?, ?, ?, ?, ?, ?, ?, 'import', ?)",
+  const stage = c.prepare(
+    "insert into temp.response_import_stage (seq, ref, user_id, lexelt_id, kind, substitutes, multiword, current_id, current_revision) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
-  return c.transaction(() => {
-    let added = 0;
-    let updated = 0;
-    for (const { ref, userId, lexeltId, r, current } of plan.writes) {
-      const substitutes = JSON.stringify(r.substitutes);
-      const stored = currentOf.get(ref, userId) as { id: number; revision: number } | undefined;
+  const clear = () => c.exec("delete from temp.response_import_stage");
+  clear();
+  try {
+    c.transaction(() => {
+      plan.writes.forEach(({ ref, userId, lexeltId, r, current }, k) =>
+        stage.run(k, ref, userId, lexeltId, r.kind, JSON.stringify(r.substitutes), r.multiword, current?.id ?? null, current?.revision ?? 0),
+      );
+    })();
+    return c.transaction(() => {
       // A save since the plan: the import would overwrite what the preview did not show.
-      if ((stored?.revision ?? 0) !== (current?.revision ?? 0) || (stored && current && stored.id !== current.id)) throw changedSince();
-      let responseId: number;
-      let revision: number;
-      if (!current) {
-        responseId = (insert.get(projectId, ref, userId, r.kind, substitutes, r.multiword, now) as { id: number }).id;
-        revision = 1;
-        added++;
-        countNewResponse(db, projectId, userId, lexeltId);
-      } else {
-        revision = current.revision + 1;
-        update.run(r.kind, substitutes, r.multiword, revision, now, current.id, current.revision);
-        responseId = current.id;
-        updated++;
-      }
-      history.run(responseId, projectId, ref, userId, r.kind, substitutes, r.multiword, revision, now);
-    }
-    const unchanged = plan.unchanged;
-    const n = plan.lines;
-    const what = n === 1 ? "1 response" : `${n} responses`;
-    const refusedText = plan.refused.length > 0 ? `, refused ${plan.refused.length} for lexelts the annotator is not assigned` : "";
-    const message =
-      added + updated === 0 && plan.refused.length === 0
-        ? `${fileName}: ${what}, ${n === 1 ? "already" : "all already"} stored as given; nothing changed.`
-        : `${fileName}: ${what}; added ${added}, updated ${updated}, unchanged ${unchanged}${refusedText}.`;
-    return { fileName, lines: n, added, updated, unchanged, refused: plan.refused.length, warnings: plan.warnings, message };
-  })();
+      const moved = c
+        .prepare(
+          "select count(*) as n from temp.response_import_stage s left join responses r on r.instance_ref = s.ref and r.user_id = s.user_id where coalesce(r.revision, 0) <> s.current_revision or (r.id is not null and s.current_id is not null and r.id <> s.current_id)",
+        )
+        .get() as { n: number };
+      if (moved.n > 0) throw changedSince();
+      const updated = c
+        .prepare(
+          "update responses set kind = s.kind, substitutes = s.substitutes, multiword = s.multiword, revision = responses.revision + 1, updated_at = ? from temp.response_import_stage s where responses.id = s.current_id",
+        )
+        .run(now).changes;
+      const added = c
+        .prepare(
+          "insert into responses (project_id, instance_ref, user_id, kind, substitutes, multiword, revision, updated_at) select ?, ref, user_id, kind, substitutes, multiword, 1, ? from temp.response_import_stage where current_id is null order by seq",
+        )
+        .run(projectId, now).changes;
+      c.prepare(
+        "insert into response_history (response_id, project_id, instance_ref, user_id, kind, substitutes, multiword, revision, source, saved_at) select r.id, ?, s.ref, s.user_id, s.kind, s.substitutes, s.multiword, r.revision, 'import', ? from temp.response_import_stage s join responses r on r.instance_ref = s.ref and r.user_id = s.user_id order by s.seq",
+      ).run(projectId, now);
+      // The counters a save keeps (queue.ts countNewResponse), for the responses added.
+      c.prepare(
+        "insert into queue_counts (project_id, user_id, lexelt_id, done) select ?, user_id, lexelt_id, count(*) from temp.response_import_stage where current_id is null group by user_id, lexelt_id on conflict (user_id, lexelt_id) do update set done = done + excluded.done",
+      ).run(projectId);
+      c.prepare(
+        "insert into annotator_counts (project_id, user_id, done) select ?, user_id, count(*) from temp.response_import_stage where current_id is null group by user_id on conflict (project_id, user_id) do update set done = done + excluded.done",
+      ).run(projectId);
+      const unchanged = plan.unchanged;
+      const n = plan.lines;
+      const what = n === 1 ? "1 response" : `${n} responses`;
+      const refusedText = plan.refused.length > 0 ? `, refused ${plan.refused.length} for lexelts the annotator is not assigned` : "";
+      const message =
+        added + updated === 0 && plan.refused.length === 0
+          ? `${fileName}: ${what}, ${n === 1 ? "already" : "all already"} stored as given; nothing changed.`
+          : `${fileName}: ${what}; added ${added}, updated ${updated}, unchanged ${unchanged}${refusedText}.`;
+      return { fileName, lines: n, added, updated, unchanged, refused: plan.refused.length, warnings: plan.warnings, message };
+    })();
+  } finally {
+    clear();
+  }
 }
 
 /** Diagnostics by line; those about the whole file (line 0, e.g. "N more errors not listed") last. */

@@ -118,4 +118,46 @@ describe("writeResponsePlan", () => {
     const again = planResponseImport(f.db, f.project.id, { fileName: "r.tsv", text: TSV }, {});
     expect(writeResponsePlan(f.db, f.project.id, again).message).toBe("r.tsv: 3 responses; added 0, updated 2, unchanged 1.");
   });
+
+  it("keeps the counters a save keeps equal to a count of the responses, and each history row on its response and revision", () => {
+    const f = goldFixture();
+    for (const n of ["dan", "eve"]) {
+      f.db.$client.prepare("insert into users (name, role, password_hash) values (?, 'annotator', '!')").run(n);
+      f.db.$client.prepare("insert into memberships (project_id, user_id) select ?, id from users where name = ?").run(f.project.id, n);
+    }
+    const tsv = [
+      "annotator\tlexelt\tinstance\tanswer\tmultiword",
+      "dan\tcalm.a\tc1\tquiet\t",
+      "dan\tcalm.a\tc2\tNIL\t",
+      "dan\thop.v\th1\tjump\t",
+      "eve\thop.v\th2\tride;board\t",
+      "ann\tcalm.a\tc1\tserene\t",
+      "cat\thop.v\th2\tboard\t", // cat has answered in hop.v already: its counters add up
+    ].join("\n");
+    const r = importResponses(f.db, f.coord, f.project.id, { fileName: "c.tsv", text: tsv });
+    expect(r.message).toBe("c.tsv: 6 responses; added 5, updated 1, unchanged 0.");
+    const q = (sql: string) => f.db.$client.prepare(sql).all();
+    expect(q("select user_id, lexelt_id, done from queue_counts order by user_id, lexelt_id")).toEqual(
+      q("select r.user_id, i.lexelt_id, count(*) as done from responses r join instances i on i.id = r.instance_ref group by r.user_id, i.lexelt_id order by r.user_id, i.lexelt_id"),
+    );
+    expect(q("select user_id, done from annotator_counts order by user_id")).toEqual(q("select user_id, count(*) as done from responses group by user_id order by user_id"));
+    // Every response's last history row is its current answer and revision.
+    expect(
+      q(
+        "select r.id, r.revision, r.kind, r.substitutes from responses r order by r.id",
+      ),
+    ).toEqual(
+      q(
+        "select h.response_id as id, h.revision, h.kind, h.substitutes from response_history h where h.id = (select max(id) from response_history where response_id = h.response_id) order by h.response_id",
+      ),
+    );
+    // The new responses are numbered in file order.
+    expect(q("select u.name, i.instance_id, r.substitutes from responses r join users u on u.id = r.user_id join instances i on i.id = r.instance_ref where u.name in ('dan', 'eve') order by r.id")).toEqual([
+      { name: "dan", instance_id: "c1", substitutes: '["quiet"]' },
+      { name: "dan", instance_id: "c2", substitutes: "[]" },
+      { name: "dan", instance_id: "h1", substitutes: '["jump"]' },
+      { name: "eve", instance_id: "h2", substitutes: '["ride","board"]' },
+    ]);
+  });
 });
+
