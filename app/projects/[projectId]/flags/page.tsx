@@ -7,6 +7,7 @@ import { InputError, NotFoundError } from "@/lib/server/errors";
 import { FLAG_KINDS, FLAG_LABELS, type FlagPage, type ReturnLogEntry, listFlags, returnLog } from "@/lib/server/flags";
 import { absoluteTime, relativeTime } from "../progress/time";
 import styles from "./flags.module.css";
+import { LexeltSelect } from "../lexelt-select";
 
 export const metadata: Metadata = { title: "Flags" };
 export const dynamic = "force-dynamic";
@@ -91,14 +92,7 @@ export default async function FlagsPage({ params, searchParams }: { params: Prom
         </div>
         <div>
           <label htmlFor="f-lexelt">Lexelt</label>
-          <select id="f-lexelt" name="lexelt" defaultValue={q.lexelt}>
-            <option value="">All lexelts</option>
-            {data.lexelts.map((l) => (
-              <option key={l} value={l}>
-                {l}
-              </option>
-            ))}
-          </select>
+          <LexeltSelect id="f-lexelt" lexelts={data.lexelts} value={q.lexelt} />
         </div>
         <div>
           <label htmlFor="f-annotator">Annotator</label>

@@ -24,6 +24,7 @@ import { type DecisionView, ResponseStrike, SubstituteCell } from "./adjudicatio
 import { type AnnotatorNote, instanceNotes } from "@/lib/server/flags";
 import { ExclusionForm, PosForm, ReturnForm, ReviewedForm, WithdrawReturnForm } from "./instance-actions";
 import { AcceptAllForm, KeepAllForm, LemmaRow, type LemmaRowData } from "./lemma-row";
+import { LexeltSelect } from "../lexelt-select";
 
 export const metadata: Metadata = { title: "Gold" };
 export const dynamic = "force-dynamic";
@@ -399,14 +400,7 @@ function InstanceView({
           <div className={styles.filterField}>
             <label htmlFor="inst-lexelt">Lexelt</label>
             {d.lexelts.length > 0 || d.lexeltCount === 0 ? (
-              <select id="inst-lexelt" name="lexelt" defaultValue={q.lexelt}>
-                <option value="">All lexelts</option>
-                {d.lexelts.map((l) => (
-                  <option key={l} value={l}>
-                    {l}
-                  </option>
-                ))}
-              </select>
+              <LexeltSelect id="inst-lexelt" lexelts={d.lexelts} value={q.lexelt} />
             ) : (
               // Too many to list: the item is typed (all lexelts when empty).
               <input id="inst-lexelt" name="lexelt" type="search" defaultValue={q.lexelt} placeholder={`one of ${d.lexeltCount}, e.g. bright.a`} />
