@@ -112,6 +112,9 @@ test("the coordinator creates an annotator, restricts the assignment, sets requi
   await expect(page.getByLabel("Guidelines for annotators")).toHaveValue("Give up to three substitutes.\n\nUse NAME for proper names.");
   await expect(page.getByLabel("Annotators per instance")).toHaveValue("1");
 
+  // What the download holds, counted beside its link (and again when an import finishes).
+  const counter = page.getByTestId("responses-count");
+  const before = (await counter.count()) === 0 ? 0 : Number((await counter.textContent())!.match(/^([\d,]+) response/)![1].replace(/,/g, ""));
   // A bad responses file is refused with its line; a good one is imported.
   const tsv = (body: string) => ({ name: "r.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(`annotator\tlexelt\tinstance\tanswer\tmultiword\n${body}`) });
   await page.getByLabel("Responses TSV file").setInputFiles(tsv(`${annotator}\tquiet.a\td1\tsilent\t\n${annotator}\tquiet.a\td6\tstart\t\n`));
@@ -125,6 +128,7 @@ test("the coordinator creates an annotator, restricts the assignment, sets requi
   await expect(preview.getByRole("table").filter({ hasText: "To add (2)" }).getByRole("row")).toHaveCount(3);
   await preview.getByRole("button", { name: "Import 2 changes" }).click();
   await expect(page.getByRole("status").filter({ hasText: "r.tsv: 2 responses; added 2, updated 0, unchanged 0." })).toBeVisible();
+  await expect(counter).toHaveText(new RegExp(`^${(before + 2).toLocaleString("en")} responses by \\d+ annotators?`));
   // The import ran as a job: coming back to the page shows how it ended.
   await page.reload();
   await expect(page.getByRole("status").filter({ hasText: "r.tsv: 2 responses; added 2, updated 0, unchanged 0." })).toBeVisible();

@@ -42,6 +42,12 @@ export interface TeamView {
   /** The assignment editor's page of lexelts (matching `lq`), with `assigned` for the annotator `editing`. */
   lexeltPage: Paged<TeamLexelt>;
   members: TeamMember[];
+  /**
+   * What the responses download holds: every current response of the project (`count`), by how
+   * many accounts (`annotators`); `formerMembers` of them are by accounts no longer on the team
+   * (a removed member's answers stay in the project). From the maintained counters, not the rows.
+   */
+  responses: { count: number; annotators: number; formerMembers: number };
   /** Accounts that could be added to the project: of the coordinator's other projects (all, for an admin), not members, not disabled. */
   others: PublicUser[];
 }
@@ -110,6 +116,13 @@ export function teamOverview(db: Db, actor: Actor, projectId: number, query: Tea
     };
   });
   const memberIds = new Set(members.map((m) => m.id));
+  const responseTotals = { count: 0, annotators: 0, formerMembers: 0 };
+  for (const [userId, n] of answered) {
+    if (n <= 0) continue;
+    responseTotals.count += n;
+    responseTotals.annotators += 1;
+    if (!memberIds.has(userId)) responseTotals.formerMembers += n;
+  }
   const visible = listUsers(db, actor).filter((u) => !memberIds.has(u.id) && u.role !== "admin");
   const disabled = new Set(
     visible.length === 0
@@ -122,6 +135,7 @@ export function teamOverview(db: Db, actor: Actor, projectId: number, query: Tea
     lexeltCount,
     lexeltPage: { rows: rows.map((r) => ({ ...r, assigned: editingIds === null || editingIds.has(r.id) })), page, pages, total: matched },
     members,
+    responses: responseTotals,
     others,
   };
 }

@@ -11,7 +11,9 @@ import {
   setRequiredAnnotators,
   teamOverview,
 } from "../../lib/server/team";
+import { removeMember } from "../../lib/server/accounts";
 import { createProject } from "../../lib/server/projects";
+import { saveResponse } from "../../lib/server/responses";
 import { signInWithPassword } from "../../lib/server/signin";
 import { addMember } from "../../lib/server/users";
 import { actorFor, projectFixture } from "../support/db";
@@ -58,6 +60,21 @@ describe("teamOverview", () => {
     const paged = teamOverview(db, coord, project.id, { editing: ann.userId, lq: ".", lpage: 2, pageSize: 1 });
     expect(paged.lexeltPage).toEqual({ rows: [{ id: hop.id, item: "hop.v", instances: 1, assigned: true }], page: 2, pages: 2, total: 2 });
     expect(teamOverview(db, coord, project.id, { lq: "CAL" }).lexeltPage.rows.map((l) => l.item)).toEqual(["calm.a"]);
+  });
+
+  it("counts what the responses download holds, a removed member's answers included", () => {
+    const { db, coord, ann, project } = setup();
+    const bob = actorFor(db, "bob", "annotator");
+    addMember(db, coord, project.id, bob.name);
+    const refs = (db.$client.prepare("select id from instances where project_id = ? order by position").all(project.id) as { id: number }[]).map((r) => r.id);
+    expect(teamOverview(db, coord, project.id).responses).toEqual({ count: 0, annotators: 0, formerMembers: 0 });
+    for (const ref of refs) saveResponse(db, ann, project.id, ref, { kind: "substitutes", substitutes: ["still"], multiword: false }, { expectedRevision: 0 });
+    saveResponse(db, bob, project.id, refs[0], { kind: "NIL", substitutes: [], multiword: false }, { expectedRevision: 0 });
+    expect(teamOverview(db, coord, project.id).responses).toEqual({ count: 4, annotators: 2, formerMembers: 0 });
+    removeMember(db, coord, project.id, bob.userId);
+    const after = teamOverview(db, coord, project.id);
+    expect(after.members.map((m) => m.name)).not.toContain("bob");
+    expect(after.responses).toEqual({ count: 4, annotators: 2, formerMembers: 1 });
   });
 
   it("is refused to annotators, to the signed-out and to coordinators of other projects", () => {

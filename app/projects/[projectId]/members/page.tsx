@@ -48,7 +48,6 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
   const lq = (sp.lq ?? "").trim();
   const lexeltPage = t.lexeltPage;
   const pageHref = (n: number) => `${base}?${new URLSearchParams({ assign: String(editing?.id ?? ""), ...(lq ? { lq } : {}), lpage: String(n) })}#editor`;
-  const totalResponses = t.members.reduce((s, m) => s + m.responses, 0);
   return (
     <>
       <h1>Team</h1>
@@ -165,7 +164,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
 
       <h2>Responses</h2>
       <div className="panel">
-        <ResponsesPanel projectId={t.project.id} responses={totalResponses} initialJobs={responseJobs} />
+        <ResponsesPanel projectId={t.project.id} responses={t.responses} initialJobs={responseJobs} />
       </div>
     </>
   );

@@ -6,6 +6,9 @@ import type { PreviewRow, ResponseImportPreview } from "@/lib/server/response-im
 import { JobNotice } from "../import-form";
 import { useProjectJobs } from "../use-jobs";
 
+const nf = new Intl.NumberFormat("en");
+const counted = (n: number, word: string) => `${nf.format(n)} ${word}${n === 1 ? "" : "s"}`;
+
 type Failure = { ok: false; message: string; details?: string[] };
 type PreviewResult = { ok: true; preview: ResponseImportPreview } | Failure;
 type ImportStarted = { ok: true; job: JobView } | Failure;
@@ -17,7 +20,16 @@ type ImportStarted = { ok: true; job: JobView } | Failure;
  * confirmation applies exactly the preview, as a job the panel follows (its
  * progress, Cancel, its outcome — also after leaving the page and coming back).
  */
-export function ResponsesPanel({ projectId, responses, initialJobs }: { projectId: number; responses: number; initialJobs: JobView[] }) {
+export function ResponsesPanel({
+  projectId,
+  responses,
+  initialJobs,
+}: {
+  projectId: number;
+  /** What the download holds (refreshed when an import finishes). */
+  responses: { count: number; annotators: number; formerMembers: number };
+  initialJobs: JobView[];
+}) {
   const router = useRouter();
   const fileRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
@@ -81,13 +93,19 @@ export function ResponsesPanel({ projectId, responses, initialJobs }: { projectI
   const stale = preview !== null && preview.acceptUnassigned !== acceptUnassigned;
   return (
     <>
-      <p>
-        {responses === 0 ? (
+      <p style={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: "0.4rem 0.75rem", marginTop: 0 }}>
+        {responses.count === 0 ? (
           <span className="muted">No responses yet.</span>
         ) : (
-          <a className="button secondary" href={url} download>
-            Download responses (TSV, {responses})
-          </a>
+          <>
+            <a className="button secondary" href={url} download>
+              Download responses (TSV)
+            </a>
+            <span className="muted small" data-testid="responses-count">
+              {counted(responses.count, "response")} by {counted(responses.annotators, "annotator")}
+              {responses.formerMembers > 0 && ` (${nf.format(responses.formerMembers)} by accounts no longer on the team)`}
+            </span>
+          </>
         )}
       </p>
       <form onSubmit={onPreview}>
@@ -126,16 +144,16 @@ export function ResponsesPanel({ projectId, responses, initialJobs }: { projectI
             <p style={{ margin: 0 }}>{preview.message}</p>
             <ul className="preview-counts">
               <li>
-                <strong>{preview.add}</strong> to add
+                <strong>{nf.format(preview.add)}</strong> to add
               </li>
               <li>
-                <strong>{preview.update}</strong> to update (overwriting the stored answer)
+                <strong>{nf.format(preview.update)}</strong> to update (overwriting the stored answer)
               </li>
               <li>
-                <strong>{preview.unchanged}</strong> unchanged
+                <strong>{nf.format(preview.unchanged)}</strong> unchanged
               </li>
               <li>
-                <strong>{preview.refuse}</strong> refused
+                <strong>{nf.format(preview.refuse)}</strong> refused
               </li>
             </ul>
             <PreviewTable title="To add" rows={preview.first.add} total={preview.add} />
@@ -144,7 +162,7 @@ export function ResponsesPanel({ projectId, responses, initialJobs }: { projectI
             {stale && <p className="small">You changed the option: preview again before importing.</p>}
             <div style={{ display: "flex", gap: "0.5rem", flexWrap: "wrap" }}>
               <button type="button" onClick={() => void onConfirm()} disabled={busy || stale || preview.add + preview.update === 0}>
-                {busy ? "Importing…" : `Import ${preview.add + preview.update} changes`}
+                {busy ? "Importing…" : `Import ${counted(preview.add + preview.update, "change")}`}
               </button>
               <button type="button" className="secondary" onClick={() => setPreview(null)} disabled={busy}>
                 Discard
@@ -163,7 +181,7 @@ function PreviewTable({ title, rows, total, extra }: { title: string; rows: Prev
     <div className="table-wrap">
       <table>
         <caption style={{ textAlign: "left" }}>
-          {title} {total > rows.length ? `(first ${rows.length} of ${total})` : `(${total})`}
+          {title} {total > rows.length ? `(first ${rows.length} of ${nf.format(total)})` : `(${total})`}
         </caption>
         <thead>
           <tr>
