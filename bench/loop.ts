@@ -14,11 +14,12 @@
  * heavy requests: a system file at the upload limit stored as a run, its detail
  * and report twice, the project's gold stored as an uploaded gold, the WordNet
  * baselines; then a responses TSV of 300,000 lines previewed and imported
- * (`--scoring`: only these last two groups). No annotator is saving:
+ * (`--scoring`: only the Scoring group; `--responses`: only the responses
+ * import, on the prefilled answers; both flags: both groups, no pages). No annotator is saving:
  * the block is the request's own (and the derivation's, when it runs in a thread
  * of the process rather than in its child process).
  *
- *   npm run bench:loop -- [--instances 100000] [--prefill 5] [--dist .next-e2e] [--scoring] [--json FILE]
+ *   npm run bench:loop -- [--instances 100000] [--prefill 5] [--dist .next-e2e] [--scoring] [--responses] [--json FILE]
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -96,8 +97,10 @@ async function main(): Promise<number> {
     const idle = readProbe(probeFile).filter((x) => x.at > Date.now() - 1000);
     const idleMax = Math.max(0, ...idle.map((x) => x.ms));
     log(`idle: longest block ${idleMax} ms over 1 s`);
-    // --scoring: only the scoring requests below.
-    for (const pass of flag("scoring") ? [] : ["after a change", "cached"]) {
+    // --scoring / --responses: only those groups of requests below.
+    const only = { scoring: flag("scoring"), responses: flag("responses") };
+    const all = !only.scoring && !only.responses;
+    for (const pass of all ? ["after a change", "cached"] : []) {
       if (pass === "after a change") {
         // A change the derivations see: one more response from the first prefilled annotator.
         const db = new Database(rig.dbFile);
@@ -106,26 +109,30 @@ async function main(): Promise<number> {
       }
       for (const [name, url] of pages) await measure(pass, name, url);
     }
-    // Scoring: a system file at the upload limit stored as a run, its detail and report (after the
-    // upload, then cached), the project's gold stored as an uploaded gold, the WordNet baselines.
-    const pass = "scoring";
-    const runFile = ootRunOf(rig.dbFile, p, MAX_RUN_BYTES - 1024 * 1024);
-    log(`scoring: an oot run of ${(runFile.length / 1048576).toFixed(1)} MB`);
-    const run = await measure(pass, "upload a run", `/api/projects/${p}/scoring/runs`, upload({ file: ["bench.oot", runFile] }));
-    const runId = (JSON.parse(run) as { run?: { id: number } }).run?.id;
-    for (const again of ["", " (cached)"]) {
-      await measure(pass, `run detail${again}`, `/api/projects/${p}/scoring/runs/${runId}`);
-      await measure(pass, `run report${again}`, `/api/projects/${p}/scoring/runs/${runId}/report`);
+    if (all || only.scoring) {
+      // Scoring: a system file at the upload limit stored as a run, its detail and report (after the
+      // upload, then cached), the project's gold stored as an uploaded gold, the WordNet baselines.
+      const pass = "scoring";
+      const runFile = ootRunOf(rig.dbFile, p, MAX_RUN_BYTES - 1024 * 1024);
+      log(`scoring: an oot run of ${(runFile.length / 1048576).toFixed(1)} MB`);
+      const run = await measure(pass, "upload a run", `/api/projects/${p}/scoring/runs`, upload({ file: ["bench.oot", runFile] }));
+      const runId = (JSON.parse(run) as { run?: { id: number } }).run?.id;
+      for (const again of ["", " (cached)"]) {
+        await measure(pass, `run detail${again}`, `/api/projects/${p}/scoring/runs/${runId}`);
+        await measure(pass, `run report${again}`, `/api/projects/${p}/scoring/runs/${runId}/report`);
+      }
+      const gold = await (await fetch(`${rig.server.base}/api/projects/${p}/gold?file=gold`, { headers: { cookie: rig.coordinatorCookie } })).text();
+      await measure(pass, "store a gold", `/api/projects/${p}/scoring/golds`, upload({ gold: ["bench.gold", gold], name: "bench gold" }));
+      await measure(pass, "WordNet baselines", `/api/projects/${p}/scoring/baselines`, { method: "POST" });
     }
-    const gold = await (await fetch(`${rig.server.base}/api/projects/${p}/gold?file=gold`, { headers: { cookie: rig.coordinatorCookie } })).text();
-    await measure(pass, "store a gold", `/api/projects/${p}/scoring/golds`, upload({ gold: ["bench.gold", gold], name: "bench gold" }));
-    await measure(pass, "WordNet baselines", `/api/projects/${p}/scoring/baselines`, { method: "POST" });
-    // A responses TSV of 300,000 lines (every prefilled answer of the first instances, changed): previewed, then imported.
-    const tsv = responsesTsvOf(rig.dbFile, p, 300_000);
-    log(`responses: a TSV of ${(tsv.length / 1048576).toFixed(1)} MB`);
-    const previewed = await measure("responses", "preview 300k lines", `/api/projects/${p}/responses`, upload({ file: ["bench.tsv", tsv] }));
-    const token = (JSON.parse(previewed) as { preview?: { token: string } }).preview?.token ?? "";
-    await measure("responses", "import 300k lines", `/api/projects/${p}/responses?wait=1`, upload({ file: ["bench.tsv", tsv], mode: "confirm", token }));
+    if (all || only.responses) {
+      // A responses TSV of 300,000 lines (every prefilled answer of the first instances, changed): previewed, then imported.
+      const tsv = responsesTsvOf(rig.dbFile, p, 300_000);
+      log(`responses: a TSV of ${(tsv.length / 1048576).toFixed(1)} MB`);
+      const previewed = await measure("responses", "preview 300k lines", `/api/projects/${p}/responses`, upload({ file: ["bench.tsv", tsv] }));
+      const token = (JSON.parse(previewed) as { preview?: { token: string } }).preview?.token ?? "";
+      await measure("responses", "import 300k lines", `/api/projects/${p}/responses?wait=1`, upload({ file: ["bench.tsv", tsv], mode: "confirm", token }));
+    }
   } finally {
     await rig.cleanup();
   }
