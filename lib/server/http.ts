@@ -179,6 +179,40 @@ export async function readFormLimited(req: Request, maxBytes: number, message: s
   return form;
 }
 
+/**
+ * An uploaded file's bytes, read piece by piece into one array. A File's own
+ * `arrayBuffer()` gathers every piece in one step: for a 12 MB upload that held
+ * the event loop for over 100 ms, where this takes a few ms at a time.
+ */
+export async function uploadBytes(upload: Blob): Promise<Uint8Array<ArrayBuffer>> {
+  const out = new Uint8Array(upload.size);
+  let at = 0;
+  const reader = upload.stream().getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    out.set(value, at);
+    at += value.byteLength;
+  }
+  return at === out.byteLength ? out : out.slice(0, at);
+}
+
+/** Write an uploaded file to a new file at `path` (mode 0600), piece by piece (see `uploadBytes`). */
+export async function saveUpload(upload: Blob, path: string): Promise<void> {
+  const { open } = await import("node:fs/promises");
+  const fh = await open(path, "wx", 0o600);
+  try {
+    const reader = upload.stream().getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      await fh.write(value);
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
 /** Room for the multipart framing and the small fields around an upload's files. */
 export const FORM_OVERHEAD_BYTES = 64 * 1024;
 

@@ -6,7 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { InputError } from "../../lib/server/errors";
-import { TooLargeError, readFormLimited } from "../../lib/server/http";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { TooLargeError, readFormLimited, saveUpload, uploadBytes } from "../../lib/server/http";
 
 /** A request carrying `form` as multipart, its body streamed in chunks of `chunk` bytes (no Content-Length when `chunked`). */
 async function multipart(form: FormData, opts: { chunk?: number; chunked?: boolean } = {}): Promise<Request> {
@@ -62,5 +65,28 @@ describe("readFormLimited", () => {
     const urlencoded = new Request("http://x/upload", { method: "POST", body: "a=1&b=two", headers: { "content-type": "application/x-www-form-urlencoded" } });
     const got = await readFormLimited(urlencoded, 1 << 20, "too big");
     expect([got.get("a"), got.get("b")]).toEqual(["1", "two"]);
+  });
+});
+
+describe("uploadBytes and saveUpload", () => {
+  it("give an uploaded file's bytes exactly, read piece by piece, in memory or into a new private file", async () => {
+    const sent = new FormData();
+    const pieces = Array.from({ length: 300 }, (_, i) => `line ${i} ✓ ${"x".repeat(i % 17)}\n`).join("");
+    sent.set("file", new File([pieces.repeat(40)], "r.tsv"));
+    const file = (await readFormLimited(await multipart(sent, { chunk: 4093 }), 10 << 20, "too big")).get("file") as File;
+    const expected = new TextEncoder().encode(pieces.repeat(40));
+    expect(await uploadBytes(file)).toEqual(expected);
+    expect(await uploadBytes(new File([], "empty"))).toEqual(new Uint8Array(0));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-upload-"));
+    try {
+      const to = path.join(dir, "upload");
+      await saveUpload(file, to);
+      expect(new Uint8Array(fs.readFileSync(to))).toEqual(expected);
+      expect(fs.statSync(to).mode & 0o777).toBe(0o600);
+      // Never over an existing file.
+      await expect(saveUpload(file, to)).rejects.toThrow(/EEXIST/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

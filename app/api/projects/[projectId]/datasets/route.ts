@@ -1,11 +1,11 @@
-import { rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { maxImportBytes } from "@/lib/server/corpus";
 import { exportDataset, isDatasetFormat } from "@/lib/server/datasets";
 import { InputError } from "@/lib/server/errors";
-import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
+import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload } from "@/lib/server/http";
 import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
 
 export const dynamic = "force-dynamic";
@@ -44,7 +44,7 @@ export async function POST(req: Request, ctx: Ctx) {
     const prefix = form.get("idPrefix");
     const idPrefix = typeof prefix === "string" && prefix.trim() !== "" ? prefix.trim() : undefined;
     file = uploadPath();
-    await writeFile(file, new Uint8Array(await upload.arrayBuffer()), { mode: 0o600 });
+    await saveUpload(upload, file);
     const job = startJob(db, actor, projectId, "dataset", { path: file, fileName: upload.name, format, idPrefix, maxBytes: limit });
     file = null; // the job owns it now
     return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");

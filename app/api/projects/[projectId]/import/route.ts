@@ -1,10 +1,10 @@
-import { writeFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { maxImportBytes } from "@/lib/server/corpus";
 import { InputError } from "@/lib/server/errors";
-import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveBodyToFile } from "@/lib/server/http";
+import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveBodyToFile, saveUpload } from "@/lib/server/http";
 import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
 
 export const dynamic = "force-dynamic";
@@ -45,7 +45,7 @@ export async function POST(req: Request, ctx: { params: Promise<{ projectId: str
       }
       fileName = f.name;
       file = uploadPath();
-      await writeFile(file, new Uint8Array(await f.arrayBuffer()), { mode: 0o600 });
+      await saveUpload(f, file);
     } else {
       let name = "";
       try {

@@ -1,9 +1,9 @@
-import { rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
-import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
+import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload } from "@/lib/server/http";
 import { deriveDownload } from "@/lib/server/derive-pool";
 import { jobDetails, jobResponse, startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
 import { exportResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
@@ -79,7 +79,7 @@ export async function POST(req: Request, ctx: Ctx) {
     const token = form.get("token");
     if (confirm && (typeof token !== "string" || token === "")) throw new InputError("Preview the file first; nothing was imported.", { file: "Preview first." });
     file = uploadPath();
-    await writeFile(file, new Uint8Array(await upload.arrayBuffer()), { mode: 0o600 });
+    await saveUpload(upload, file);
     const input = { path: file, fileName: upload.name, acceptUnassigned, ...(confirm ? { token } : {}) };
     const job = startJob(db, actor, projectId, confirm ? "responses-import" : "responses-preview", input);
     file = null; // the job owns it now

@@ -9,7 +9,7 @@ import type { Actor } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited } from "@/lib/server/http";
+import { assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited, uploadBytes } from "@/lib/server/http";
 import { decodeUpload, type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
 
@@ -45,7 +45,7 @@ export async function formFile(form: FormData, field: string, required = false):
     if (required) throw new InputError(`Choose the ${field} file.`, { [field]: "Choose a file." });
     return null;
   }
-  return decodeUpload(f.name, new Uint8Array(await f.arrayBuffer()), field);
+  return decodeUpload(f.name, await uploadBytes(f), field);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
+import { assertSameOrigin, errorResponse, uploadBytes } from "@/lib/server/http";
 import { derive } from "@/lib/server/derive-pool";
 import { MAX_RANKED_RUNS } from "@/lib/server/ranking";
 import { listRuns } from "@/lib/server/scoring";
@@ -24,7 +24,7 @@ export async function POST(req: Request, ctx: Ctx) {
     if (big) return big;
     const form = await limitedForm(req, MAX_RANKED_RUNS + 1);
     const file = async (v: FormDataEntryValue | null) =>
-      v instanceof File && !(v.size === 0 && v.name === "") ? { name: v.name, bytes: new Uint8Array(await v.arrayBuffer()) } : null;
+      v instanceof File && !(v.size === 0 && v.name === "") ? { name: v.name, bytes: await uploadBytes(v) } : null;
     const runs = [];
     for (const v of form.getAll("runs")) {
       const f = await file(v);

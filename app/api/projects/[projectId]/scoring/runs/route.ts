@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { InputError } from "@/lib/server/errors";
-import { errorResponse } from "@/lib/server/http";
+import { errorResponse, uploadBytes } from "@/lib/server/http";
 import { derive } from "@/lib/server/derive-pool";
 import { listRuns, uploadRun } from "@/lib/server/scoring";
 import { type Ctx, coordinatorUpload, idOf } from "../request";
@@ -26,7 +26,7 @@ export async function POST(req: Request, ctx: Ctx) {
     const { db, actor, projectId, form } = up;
     const file = form.get("file");
     if (!(file instanceof File) || file.name === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
-    const bytes = new Uint8Array(await file.arrayBuffer());
+    const bytes = await uploadBytes(file);
     const type = String(form.get("type") ?? "");
     // Read in the derivation process (it grows with the file); here only the small checks and the write.
     const reading = await derive(db, { op: "readRun", actor, projectId, fileName: file.name.trim(), bytes, type });
