@@ -34,6 +34,11 @@ test("the coordinator uploads systems, sees them ranked, opens a run and downloa
   await page.getByLabel("System file").setInputFiles({ name: "weak.best", mimeType: "text/plain", buffer: Buffer.from(weak) });
   await page.getByRole("button", { name: "Upload and score" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Stored weak" })).toBeVisible();
+  // A name already taken is refused by the job that stores runs, the field marked, nothing stored.
+  await page.getByLabel("System file").setInputFiles({ name: "weak.best", mimeType: "text/plain", buffer: Buffer.from(weak) });
+  await page.getByRole("button", { name: "Upload and score" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: 'A best run named "weak" is already stored' })).toBeVisible();
+  await expect(page.getByText("Name taken.")).toBeVisible();
 
   // Ranked: the sample first, with the figures the official scorer prints.
   const best = page.getByRole("table", { name: /^best/ });

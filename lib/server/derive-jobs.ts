@@ -23,16 +23,11 @@ import { type GoldPageData, type InstanceQuery, type LemmaQuery, goldPageData } 
 import { projectGold } from "./gold";
 import {
   type GoldSource,
-  type NamedText,
   type RunInfo,
-  type RunUploadReading,
   type ScoreBoard,
   type ScoreMode,
   type SensevalOutcome,
   type SensevalUpload,
-  checkGoldUpload,
-  decodeUpload,
-  readRunUpload,
   runDetail,
   runReport,
   scoreBoard,
@@ -53,8 +48,6 @@ export type DeriveJob =
   | { op: "responsesFile"; actor: Actor; projectId: number }
   | { op: "progressPage"; actor: Actor; projectId: number; query: ProgressQuery }
   // Scoring work that grows with a file (uploads, a run's detail): computed every time, never cached.
-  | { op: "readRun"; actor: Actor; projectId: number; fileName: string; bytes: Uint8Array; type: string }
-  | { op: "readGold"; actor: Actor; projectId: number; gold: NamedText | null; mwgold: NamedText | null }
   | { op: "runDetail"; actor: Actor; projectId: number; runId: number; mode: ScoreMode }
   | { op: "runReport"; actor: Actor; projectId: number; runId: number; verbose: boolean; mode: ScoreMode }
   | { op: "baselineFiles"; actor: Actor; projectId: number }
@@ -70,8 +63,6 @@ export interface DeriveResults {
   scoreBoard: ScoreBoard;
   responsesFile: { text: string };
   progressPage: ProgressPageView;
-  readRun: RunUploadReading;
-  readGold: { ok: true };
   /** The detail as JSON text (`{"ok":true,"detail":…}`): one string crosses from the process, not a graph of objects. */
   runDetail: { text: string };
   runReport: { run: RunInfo; text: string };
@@ -81,9 +72,9 @@ export interface DeriveResults {
 }
 
 /** Jobs computed on every call (not cached): they depend on an upload, or their answer is too large to keep. */
-export const UNCACHED_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["progressPage", "readRun", "readGold", "runDetail", "runReport", "baselineFiles", "senseval", "ranking"]);
+export const UNCACHED_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["progressPage", "runDetail", "runReport", "baselineFiles", "senseval", "ranking"]);
 /** Jobs carrying an uploaded file: never shared between callers (nor keyed by their content). */
-export const UPLOAD_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["readRun", "readGold", "senseval", "ranking"]);
+export const UPLOAD_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["senseval", "ranking"]);
 
 export type DeriveResult<J extends DeriveJob> = DeriveResults[J["op"]];
 
@@ -122,11 +113,6 @@ function compute(db: Db, job: DeriveJob): unknown {
       return { text: exportAdjudicatedResponses(db, job.actor, job.projectId) };
     case "progressPage":
       return progressPageView(db, job.actor, job.projectId, job.query);
-    case "readRun":
-      return readRunUpload(job.fileName, decodeUpload(job.fileName, job.bytes).text, job.type);
-    case "readGold":
-      checkGoldUpload(job);
-      return { ok: true };
     case "runDetail":
       return { text: JSON.stringify({ ok: true, detail: runDetail(db, job.actor, job.projectId, job.runId, job.mode) }) };
     case "runReport":

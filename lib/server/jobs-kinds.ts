@@ -12,7 +12,8 @@
  *      throw InputError for a refusal (its message and details are shown);
  *   2. add it to JOB_KINDS below under its kind name;
  *   3. start it from a route or action with `startJob(db, actor, projectId, "my-kind", input)`
- *      (input: JSON, e.g. the temp file `saveUpload` wrote; the worker deletes `input.path` when done).
+ *      (input: JSON, e.g. the temp file `saveUpload` wrote; the worker deletes `input.path`, and every
+ *      file of `input.paths`, when done).
  * If the job writes rows that must stay invisible until it completes, use a
  * holding project as lexelt-import.ts does, and set `ctx.setStaging(id)` so a
  * killed job's rows are deleted at the next start.
@@ -26,6 +27,7 @@ import type { Db } from "../../db/client";
 import * as schema from "../../db/schema";
 import { InputError } from "./errors";
 import { planResponseImport, previewOf, writeResponsePlan } from "./response-import";
+import { decodeUpload, storeGoldUpload, storeRunUpload } from "./scoring";
 
 export class JobCancelled extends Error {
   constructor() {
@@ -137,7 +139,36 @@ async function responsesJob(ctx: JobContext, write: boolean): Promise<unknown> {
   return writeResponsePlan(db, ctx.job.projectId, plan, opts);
 }
 
+/**
+ * A system file already on disk stored as a run (input: { path, fileName, type, name, gold }):
+ * decoded, read as the scorer reads it and written here (scoring.ts `storeRunUpload`), so the
+ * request that uploaded it never holds its thread for the file's size. The report is what
+ * `uploadRun` returns.
+ */
+async function scoringRunJob(ctx: JobContext): Promise<unknown> {
+  const { path, fileName, type, name, gold } = ctx.job.input as { path: string; fileName: string; type?: string; name?: string; gold?: string };
+  await ctx.step(0, 0, `Reading ${fileName}…`);
+  const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
+  return storeRunUpload(db, ctx.job.projectId, ctx.job.createdBy, { fileName, bytes: fs.readFileSync(path), type, name, gold });
+}
+
+type UploadedFile = { path: string; fileName: string } | null;
+
+/**
+ * Gold and/or mwgold files already on disk stored for scoring (input: { name, gold, mwgold, paths }),
+ * each { path, fileName } or null: checked and written here, as `scoringRunJob`. The report is { id }.
+ */
+async function scoringGoldJob(ctx: JobContext): Promise<unknown> {
+  const { name, gold, mwgold } = ctx.job.input as { name?: string; gold: UploadedFile; mwgold: UploadedFile };
+  await ctx.step(0, 0, `Reading ${gold?.fileName ?? mwgold?.fileName ?? "the gold"}…`);
+  const read = (f: UploadedFile, field: string) => (f ? decodeUpload(f.fileName, fs.readFileSync(f.path), field) : null);
+  const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
+  return { id: storeGoldUpload(db, ctx.job.projectId, ctx.job.createdBy, { name, gold: read(gold, "gold"), mwgold: read(mwgold, "mwgold") }) };
+}
+
 export const JOB_KINDS: Record<string, JobHandler> = {
+  "scoring-run": scoringRunJob,
+  "scoring-gold": scoringGoldJob,
   "lexelt-xml": lexeltXmlImport,
   dataset: datasetImport,
   "responses-preview": (ctx) => responsesJob(ctx, false),

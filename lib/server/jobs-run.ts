@@ -64,11 +64,14 @@ export async function runJobOn(sqlite: Database.Database, jobId: number): Promis
       .run(JSON.stringify(report ?? null), jobId);
   } catch (e) {
     const cancelled = e instanceof JobCancelled;
-    const err = e as { message?: string; details?: string[] };
+    const err = e as { message?: string; details?: string[]; fieldErrors?: Record<string, string> };
+    // A refusal's fields (InputError's), for a form that marks them.
+    const report = { details: err?.details ?? [], ...(err?.fieldErrors ? { errors: err.fieldErrors } : {}) };
     sqlite
       .prepare(`update jobs set state = ?, message = ?, report = ?, staging_project_id = null, finished_at = ${now} where id = ?`)
-      .run(cancelled ? "cancelled" : "failed", String(err?.message ?? e), JSON.stringify({ details: err?.details ?? [] }), jobId);
+      .run(cancelled ? "cancelled" : "failed", String(err?.message ?? e), JSON.stringify(report), jobId);
   } finally {
     if (typeof input.path === "string") fs.rmSync(input.path, { force: true });
+    if (Array.isArray(input.paths)) for (const p of input.paths) if (typeof p === "string") fs.rmSync(p, { force: true });
   }
 }

@@ -12,13 +12,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { agreementPageData, agreementPageView, dataVersion, LEXELT_PAGE_SIZE } from "../../lib/server/agreement";
 import { derive, deriveDownload, derivesOnWorker } from "../../lib/server/derive-pool";
 import { runDeriveJob } from "../../lib/server/derive-jobs";
-import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
+import { AuthError, NotFoundError } from "../../lib/server/errors";
 import { deriveProjectGold, goldInputs, keepDerivationInputs, projectGold, setExclusion } from "../../lib/server/gold";
 import { exportAdjudicatedResponses, goldPageData } from "../../lib/server/gold-review";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { importResponses, projectResponseRecords } from "../../lib/server/response-import";
 import { saveResponse } from "../../lib/server/responses";
-import { deleteRun, readRunUpload, runDetail, runReport, scoreBoard, uploadRun } from "../../lib/server/scoring";
+import { deleteRun, runDetail, runReport, scoreBoard, uploadRun } from "../../lib/server/scoring";
 import { addMember } from "../../lib/server/users";
 import { actorFor, projectFixture } from "../support/db";
 import { goldFixture } from "../support/gold-fixture";
@@ -183,36 +183,7 @@ describe("the Scoring board in the derivation process", () => {
   });
 });
 
-describe("scoring uploads and run details in the derivation process", () => {
-  it("reads an upload there as uploadRun reads it here, and the stored run is the same", async () => {
-    const { db, coord, project } = goldFixture(dbFile());
-    const gold = projectGold(db, coord, project.id).gold;
-    const first = gold.trim().split("\n")[0].replace(/ :: (\S+?) \d+;.*/, " :: $1");
-    const text = `${first}\nnot a line of the format — naïve\n`;
-    const bytes = new TextEncoder().encode(text);
-    const reading = await derive(db, { op: "readRun", actor: coord, projectId: project.id, fileName: "sys.out", bytes, type: "" });
-    expect(reading).toEqual(cloned(readRunUpload("sys.out", text, "")));
-    expect(reading.typeFrom).toBe("content");
-    expect(reading.lines).toEqual({ read: 2, matched: 1, refused: 1 });
-    const stored = uploadRun(db, coord, project.id, { fileName: "sys.out", bytes }, reading);
-    const here = uploadRun(db, coord, project.id, { fileName: "sys.out", bytes, name: "again" });
-    expect({ ...stored, run: null }).toEqual({ ...here, run: null });
-    expect(stored.run.type).toBe(here.run.type);
-    expect(stored.run.bytes).toBe(bytes.byteLength);
-    // A file with no line in the format, or not UTF-8: refused there, with the file's name, and nothing is stored.
-    await expect(
-      derive(db, { op: "readRun", actor: coord, projectId: project.id, fileName: "bad.best", bytes: new TextEncoder().encode("nothing here\n"), type: "" }),
-    ).rejects.toThrow(/bad\.best: no line is in the best format/);
-    await expect(
-      derive(db, { op: "readRun", actor: coord, projectId: project.id, fileName: "bin.best", bytes: new Uint8Array([0xff, 0xfe, 0x41]), type: "" }),
-    ).rejects.toBeInstanceOf(InputError);
-    await expect(derive(db, { op: "readGold", actor: coord, projectId: project.id, gold: { name: "g.gold", text: "x.n 1 :: a 2;\nx.n 1 :: b 2;\n" }, mwgold: null })).rejects.toThrow(
-      /g\.gold: the gold file has errors/,
-    );
-    expect(await derive(db, { op: "readGold", actor: coord, projectId: project.id, gold: { name: "g.gold", text: gold }, mwgold: null })).toEqual({ ok: true });
-    db.$client.close();
-  });
-
+describe("run details in the derivation process", () => {
   it("gives a run's detail and report as the request thread does, and checks who asks", async () => {
     const { db, coord, ann, project } = goldFixture(dbFile());
     const gold = projectGold(db, coord, project.id).gold;

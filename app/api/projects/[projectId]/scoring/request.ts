@@ -9,7 +9,9 @@ import type { Actor } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited, uploadBytes } from "@/lib/server/http";
+import { rm } from "node:fs/promises";
+import { assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, uploadBytes } from "@/lib/server/http";
+import { startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
 import { decodeUpload, type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
 
@@ -84,4 +86,37 @@ export async function coordinatorUpload(req: Request, ctx: Ctx, files: number): 
   const big = tooBig(req, files);
   if (big) return big;
   return { db, actor, projectId, form: await limitedForm(req, files) };
+}
+
+/** An uploaded file written to a new temporary file, for a job; null when the field is absent or empty (no file chosen). */
+export async function savedUpload(form: FormData, field: string): Promise<{ path: string; fileName: string } | null> {
+  const f = form.get(field);
+  if (!(f instanceof File) || (f.size === 0 && f.name === "")) return null;
+  const path = uploadPath();
+  try {
+    await saveUpload(f, path);
+  } catch (e) {
+    await rm(path, { force: true });
+    throw e;
+  }
+  return { path, fileName: f.name };
+}
+
+/**
+ * Run the uploads' work as a job of `kind` (lib/server/jobs-kinds.ts) and wait for it: the
+ * job's report when it is done; else its refusal as this route's answer (message, the fields
+ * it marks, the details). The job deletes the files (`paths`) when it ends.
+ */
+export async function throughJob(db: Db, actor: Actor, projectId: number, kind: string, input: Record<string, unknown>, paths: string[]): Promise<{ report: unknown } | Response> {
+  let jobId: number;
+  try {
+    jobId = startJob(db, actor, projectId, kind, { ...input, paths }).id;
+  } catch (e) {
+    for (const p of paths) await rm(p, { force: true });
+    throw e;
+  }
+  const j = await waitForJob(db, actor, jobId);
+  if (j.state === "done") return { report: j.report };
+  const refusal = (j.report ?? {}) as { details?: string[]; errors?: Record<string, string> };
+  return Response.json({ ok: false, message: j.message, errors: refusal.errors, details: refusal.details }, { status: j.state === "failed" ? 400 : 409 });
 }

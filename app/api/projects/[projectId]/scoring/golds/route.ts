@@ -1,9 +1,9 @@
+import { rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { errorResponse } from "@/lib/server/http";
-import { derive } from "@/lib/server/derive-pool";
-import { listGolds, storeGold } from "@/lib/server/scoring";
-import { type Ctx, coordinatorUpload, formFile, idOf } from "../request";
+import { listGolds } from "@/lib/server/scoring";
+import { type Ctx, coordinatorUpload, idOf, savedUpload, throughJob } from "../request";
 
 export const dynamic = "force-dynamic";
 
@@ -17,17 +17,25 @@ export async function GET(_req: Request, ctx: Ctx) {
   }
 }
 
-/** Store uploaded gold / mwgold files with the project: multipart "gold", "mwgold" (at least one) and optional "name". */
+/**
+ * Store uploaded gold / mwgold files with the project: multipart "gold", "mwgold" (at least one) and optional
+ * "name". Checked and written by the jobs worker (kind "scoring-gold"), not on this thread; answers when stored.
+ */
 export async function POST(req: Request, ctx: Ctx) {
   try {
     const up = await coordinatorUpload(req, ctx, 2);
     if (up instanceof Response) return up;
     const { db, actor, projectId, form } = up;
-    const input = { name: String(form.get("name") ?? ""), gold: await formFile(form, "gold"), mwgold: await formFile(form, "mwgold") };
-    // Read in the derivation process (it grows with the files); here the write.
-    await derive(db, { op: "readGold", actor, projectId, gold: input.gold, mwgold: input.mwgold });
-    const gold = storeGold(db, actor, projectId, input, true);
-    return Response.json({ ok: true, gold });
+    const gold = await savedUpload(form, "gold");
+    const mwgold = await savedUpload(form, "mwgold").catch(async (e) => {
+      if (gold) await rm(gold.path, { force: true });
+      throw e;
+    });
+    const paths = [gold, mwgold].flatMap((f) => (f ? [f.path] : []));
+    const done = await throughJob(db, actor, projectId, "scoring-gold", { name: String(form.get("name") ?? ""), gold, mwgold }, paths);
+    if (done instanceof Response) return done;
+    const id = (done.report as { id: number }).id;
+    return Response.json({ ok: true, gold: listGolds(db, actor, projectId).find((g) => g.id === id) });
   } catch (e) {
     return errorResponse(e);
   }

@@ -1,10 +1,9 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { InputError } from "@/lib/server/errors";
-import { errorResponse, uploadBytes } from "@/lib/server/http";
-import { derive } from "@/lib/server/derive-pool";
-import { listRuns, uploadRun } from "@/lib/server/scoring";
-import { type Ctx, coordinatorUpload, idOf } from "../request";
+import { errorResponse } from "@/lib/server/http";
+import { listRuns } from "@/lib/server/scoring";
+import { type Ctx, coordinatorUpload, idOf, savedUpload, throughJob } from "../request";
 
 export const dynamic = "force-dynamic";
 
@@ -18,7 +17,11 @@ export async function GET(_req: Request, ctx: Ctx) {
   }
 }
 
-/** Store a system file as a run: multipart "file", optional "type" (best|oot|mw|auto), "name" and "gold" (a stored gold id; absent for the project's own). */
+/**
+ * Store a system file as a run: multipart "file", optional "type" (best|oot|mw|auto), "name" and "gold" (a stored
+ * gold id; absent for the project's own). Decoded, read as the scorer reads it and written by the jobs worker
+ * (kind "scoring-run"): a file of tens of MB never holds this thread. Answers when it is stored.
+ */
 export async function POST(req: Request, ctx: Ctx) {
   try {
     const up = await coordinatorUpload(req, ctx, 1);
@@ -26,12 +29,10 @@ export async function POST(req: Request, ctx: Ctx) {
     const { db, actor, projectId, form } = up;
     const file = form.get("file");
     if (!(file instanceof File) || file.name === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
-    const bytes = await uploadBytes(file);
-    const type = String(form.get("type") ?? "");
-    // Read in the derivation process (it grows with the file); here only the small checks and the write.
-    const reading = await derive(db, { op: "readRun", actor, projectId, fileName: file.name.trim(), bytes, type });
-    const r = uploadRun(db, actor, projectId, { fileName: file.name, bytes, type, name: String(form.get("name") ?? ""), gold: String(form.get("gold") ?? "") }, reading);
-    return Response.json({ ok: true, ...r });
+    const saved = (await savedUpload(form, "file"))!;
+    const input = { ...saved, type: String(form.get("type") ?? ""), name: String(form.get("name") ?? ""), gold: String(form.get("gold") ?? "") };
+    const done = await throughJob(db, actor, projectId, "scoring-run", input, [saved.path]);
+    return done instanceof Response ? done : Response.json({ ok: true, ...(done.report as object) });
   } catch (e) {
     return errorResponse(e);
   }

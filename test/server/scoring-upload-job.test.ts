@@ -1,0 +1,108 @@
+/**
+ * Scoring uploads as jobs (lib/server/jobs-kinds.ts "scoring-run" and "scoring-gold",
+ * issue #14): a system file stored as a run, and gold / mwgold files stored for
+ * scoring, are decoded, read and written by the jobs worker thread on its own
+ * connection — the same run, figures and refusals as uploadRun / storeGold on the
+ * request thread — and the uploads are deleted when the job ends.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { getJob, jobsIdle, startJob, uploadPath, type JobView } from "../../lib/server/jobs";
+import { projectGold } from "../../lib/server/gold";
+import { listGolds, listRuns, readRunUpload, storeGold, uploadRun } from "../../lib/server/scoring";
+import { goldFixture } from "../support/gold-fixture";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-sjob-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const dbFile = () => path.join(dir, `t${++n}.db`);
+
+function upload(bytes: string | Uint8Array): string {
+  const p = uploadPath();
+  fs.writeFileSync(p, bytes);
+  return p;
+}
+
+async function run(f: ReturnType<typeof goldFixture>, kind: string, input: Record<string, unknown>): Promise<JobView> {
+  const job = startJob(f.db, f.coord, f.project.id, kind, input);
+  await jobsIdle();
+  return getJob(f.db, f.coord, job.id);
+}
+
+/** A best file of the fixture's first gold line (its first substitute) and a line in no format. */
+function systemFile(f: ReturnType<typeof goldFixture>): string {
+  const first = projectGold(f.db, f.coord, f.project.id).gold.trim().split("\n")[0].replace(/ :: (\S+?) \d+;.*/, " :: $1");
+  return `${first}\nnot a line of the format — naïve\n`;
+}
+
+describe("a system file stored as a run by the jobs worker", () => {
+  it("stores the run uploadRun stores, read the same way, and deletes the upload", async () => {
+    const f = goldFixture(dbFile());
+    const text = systemFile(f);
+    const file = upload(text);
+    const job = await run(f, "scoring-run", { path: file, fileName: "sys.out", type: "", name: "", gold: "" });
+    expect(job.state).toBe("done");
+    const report = job.report as ReturnType<typeof uploadRun>;
+    const reading = readRunUpload("sys.out", text, "");
+    expect(report.typeFrom).toBe("content");
+    expect(report.lines).toEqual({ read: 2, matched: 1, refused: 1 });
+    expect(report.diagnostics).toEqual(JSON.parse(JSON.stringify(reading.diagnostics)));
+    expect(fs.existsSync(file)).toBe(false);
+    // The same as storing it here, under another name.
+    const here = uploadRun(f.db, f.coord, f.project.id, { fileName: "sys.out", text, name: "again" });
+    expect({ ...report, run: null }).toEqual(JSON.parse(JSON.stringify({ ...here, run: null })));
+    const runs = listRuns(f.db, f.coord, f.project.id);
+    expect(runs.map((r) => [r.name, r.type, r.bytes, r.createdBy])).toEqual([
+      ["sys.out", "best", Buffer.byteLength(text), "coord"],
+      ["again", "best", Buffer.byteLength(text), "coord"],
+    ]);
+    f.db.$client.close();
+  });
+
+  it("refuses, storing nothing, a file with no line in the format, one not UTF-8, and a taken name, marking the field", async () => {
+    const f = goldFixture(dbFile());
+    const none = await run(f, "scoring-run", { path: upload("nothing here\n"), fileName: "bad.best", type: "", name: "", gold: "" });
+    expect([none.state, none.message]).toEqual(["failed", "bad.best: no line is in the best format (lexelt id :: guess;guess); nothing was saved."]);
+    expect(none.report).toMatchObject({ errors: { file: "No line in the best format." } });
+    expect((none.report as { details: string[] }).details[0]).toMatch(/^bad\.best:1: /);
+    const binary = await run(f, "scoring-run", { path: upload(new Uint8Array([0xff, 0xfe, 0x41])), fileName: "bin.best", type: "", name: "", gold: "" });
+    expect([binary.state, binary.message]).toEqual(["failed", "bin.best: not UTF-8 text; nothing was saved."]);
+    expect(listRuns(f.db, f.coord, f.project.id)).toEqual([]);
+    const text = systemFile(f);
+    expect((await run(f, "scoring-run", { path: upload(text), fileName: "s.best", type: "", name: "mine", gold: "" })).state).toBe("done");
+    const taken = await run(f, "scoring-run", { path: upload(text), fileName: "s.best", type: "", name: "mine", gold: "" });
+    expect(taken.state).toBe("failed");
+    expect(taken.report).toMatchObject({ errors: { name: "Name taken." } });
+    expect(listRuns(f.db, f.coord, f.project.id)).toHaveLength(1);
+    f.db.$client.close();
+  });
+});
+
+describe("gold files stored for scoring by the jobs worker", () => {
+  it("stores what storeGold stores, refuses a gold with errors, and deletes every upload", async () => {
+    const f = goldFixture(dbFile());
+    const { gold, mwgold } = projectGold(f.db, f.coord, f.project.id);
+    const g = upload(gold);
+    const mw = upload(mwgold);
+    const job = await run(f, "scoring-gold", { name: "mine", gold: { path: g, fileName: "t.gold" }, mwgold: { path: mw, fileName: "t.mwgold" }, paths: [g, mw] });
+    expect(job.state).toBe("done");
+    const stored = listGolds(f.db, f.coord, f.project.id).find((x) => x.id === (job.report as { id: number }).id)!;
+    const here = storeGold(f.db, f.coord, f.project.id, { name: "here", gold: { name: "t.gold", text: gold }, mwgold: { name: "t.mwgold", text: mwgold } });
+    const shown = (x: typeof stored) => [x.name, x.label, x.goldName, x.mwgoldName, x.createdBy, x.runs];
+    expect(shown(stored)).toEqual(["mine", "mine (t.gold and t.mwgold)", "t.gold", "t.mwgold", "coord", 0]);
+    expect(shown(here).slice(2)).toEqual(shown(stored).slice(2));
+    const texts = f.db.$client.prepare("select gold_text as g, mwgold_text as mw from scoring_golds order by id").all();
+    expect(texts).toEqual([{ g: gold, mw: mwgold }, { g: gold, mw: mwgold }]);
+    expect([fs.existsSync(g), fs.existsSync(mw)]).toEqual([false, false]);
+    const bad = upload("x.n 1 :: a 2;\nx.n 1 :: b 2;\n");
+    const refused = await run(f, "scoring-gold", { name: "bad", gold: { path: bad, fileName: "g.gold" }, mwgold: null, paths: [bad] });
+    expect([refused.state, refused.message]).toEqual(["failed", "g.gold: the gold file has errors; nothing was stored."]);
+    expect(refused.report).toMatchObject({ errors: { gold: "This file has errors." } });
+    const neither = await run(f, "scoring-gold", { name: "", gold: null, mwgold: null, paths: [] });
+    expect(neither.message).toBe("Upload a gold file, an mwgold file or both.");
+    expect(f.db.$client.prepare("select name from scoring_golds order by id").all()).toEqual([{ name: "mine" }, { name: "here" }]);
+    f.db.$client.close();
+  });
+});
