@@ -19,7 +19,7 @@
  * the block is the request's own (and the derivation's, when it runs in a thread
  * of the process rather than in its child process).
  *
- *   npm run bench:loop -- [--instances 100000] [--prefill 5] [--dist .next-e2e] [--scoring] [--responses] [--json FILE]
+ *   npm run bench:loop -- [--instances 100000] [--prefill 5] [--dist .next-e2e] [--scoring] [--responses] [--json FILE] [--save DIR]
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -52,6 +52,9 @@ async function main(): Promise<number> {
   const instances = numberArg("instances", "LOOP_INSTANCES", 100_000);
   const prefill = numberArg("prefill", "LOOP_PREFILL", 5);
   const jsonOut = stringArg("json", "LOOP_JSON", "");
+  // --save DIR: every response body written there (to see what a page is made of).
+  const saveDir = stringArg("save", "LOOP_SAVE", "");
+  if (saveDir) fs.mkdirSync(saveDir, { recursive: true });
   const probeFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-loop-")), "probe.txt");
   process.env.LEXGOLD_LOOP_PROBE = probeFile;
   const rig = await setUp({ annotators: 5, instances, log, prefill });
@@ -88,6 +91,7 @@ async function main(): Promise<number> {
     const blockMs = Math.max(0, ...seen.map((x) => x.ms));
     rows.push({ name, pass, status: res.status, ms: t1 - t0, bytes: body.byteLength, blockMs });
     log(`${pass.padEnd(15)} ${name.padEnd(18)} ${res.status} ${String(t1 - t0).padStart(6)} ms ${String(Math.round(body.byteLength / 1024)).padStart(7)} KiB  longest block ${blockMs} ms`);
+    if (saveDir) fs.writeFileSync(path.join(saveDir, `${rows.length}-${name.replace(/[^A-Za-z0-9]+/g, "-")}`), body);
     const text = new TextDecoder().decode(body.byteLength > 1 << 20 ? body.subarray(0, 1 << 20) : body);
     if (res.status !== 200) log(`  ${text.slice(0, 300)}`);
     return text;
@@ -115,6 +119,8 @@ async function main(): Promise<number> {
       const pass = "scoring";
       const runFile = ootRunOf(rig.dbFile, p, MAX_RUN_BYTES - 1024 * 1024);
       log(`scoring: an oot run of ${(runFile.length / 1048576).toFixed(1)} MB`);
+      // First a one-line run: the route's first request after start loads its modules.
+      await measure(pass, "upload a 1-line run", `/api/projects/${p}/scoring/runs`, upload({ file: ["one.oot", runFile.slice(0, runFile.indexOf("\n") + 1)] }));
       const run = await measure(pass, "upload a run", `/api/projects/${p}/scoring/runs`, upload({ file: ["bench.oot", runFile] }));
       const runId = (JSON.parse(run) as { run?: { id: number } }).run?.id;
       for (const again of ["", " (cached)"]) {

@@ -177,6 +177,7 @@ const ROUTES: RouteCase[] = [
   { name: "GET mwgold", route: GOLD_ROUTE, expect: COORDINATOR_ROUTE, send: (c, headers) => c.get(`/api/projects/${sealed}/gold?file=mwgold`, { headers }) },
   { name: "GET gold review log", route: GOLD_ROUTE, expect: COORDINATOR_ROUTE, send: (c, headers) => c.get(`/api/projects/${sealed}/gold?file=log`, { headers }) },
   { name: "GET gold review log TSV", route: GOLD_ROUTE, expect: COORDINATOR_ROUTE, send: (c, headers) => c.get(`/api/projects/${sealed}/gold?file=logtsv`, { headers }) },
+  { name: "GET gold problems TSV", route: GOLD_ROUTE, expect: COORDINATOR_ROUTE, send: (c, headers) => c.get(`/api/projects/${sealed}/gold?file=problems`, { headers }) },
   { name: "GET responses export", expect: COORDINATOR_ROUTE, send: (c, headers) => c.get(`/api/projects/${sealed}/responses`, { headers }) },
   {
     name: "POST responses import",

@@ -36,14 +36,14 @@ import {
 } from "./scoring";
 import { type BaselineFiles, wordNetBaselineFiles } from "./baselines";
 import { type RankedUpload, type RankingOutcome, scoreRankingUpload } from "./ranking";
-import { exportAdjudicatedResponses } from "./gold-review";
+import { exportAdjudicatedResponses, goldProblemsTsv } from "./gold-review";
 import { type ProgressPageView, type ProgressQuery, progressPageView } from "./progress";
 
 export type DeriveJob =
   | { op: "agreementPage"; actor: Actor; projectId: number; query: AgreementPageQuery }
   | { op: "agreementDownload"; actor: Actor; projectId: number; query: { format?: string; table?: string } }
   | { op: "goldPage"; actor: Actor; projectId: number; query: { lemmas?: LemmaQuery; instances?: InstanceQuery } }
-  | { op: "goldFile"; actor: Actor; projectId: number; file: "gold" | "mwgold"; foldCase: boolean }
+  | { op: "goldFile"; actor: Actor; projectId: number; file: "gold" | "mwgold" | "problems"; foldCase: boolean }
   | { op: "scoreBoard"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
   | { op: "responsesFile"; actor: Actor; projectId: number }
   | { op: "progressPage"; actor: Actor; projectId: number; query: ProgressQuery }
@@ -105,7 +105,7 @@ function compute(db: Db, job: DeriveJob): unknown {
       return goldPageData(db, job.actor, job.projectId, job.query);
     case "goldFile": {
       const g = projectGold(db, job.actor, job.projectId, { foldCase: job.foldCase });
-      return { text: job.file === "gold" ? g.gold : g.mwgold };
+      return { text: job.file === "gold" ? g.gold : job.file === "mwgold" ? g.mwgold : goldProblemsTsv(g.result.problems) };
     }
     case "scoreBoard":
       return scoreBoard(db, job.actor, job.projectId, job.source, job.mode);

@@ -37,6 +37,8 @@ export const LEMMA_PAGE_SIZE = 100;
 export const INSTANCE_PAGE_SIZE = 20;
 /** Lexelts the Gold page's filter lists to choose from; past this many, the lexelt is typed. */
 export const LEXELT_CHOICES = 300;
+/** Derivation problems the Gold page lists; all of them are in the problems download (`goldProblemsTsv`). */
+export const LISTED_PROBLEMS = 50;
 export const MAX_PAGE_SIZE = 500;
 
 function pageNumber(p: unknown): number {
@@ -157,7 +159,10 @@ export interface LemmaCounts {
 export interface GoldOverview {
   project: ProjectRow;
   summary: GoldSummary;
+  /** The derivation's first LISTED_PROBLEMS problems (25,000 in a large project were most of the page and its render). */
   problems: GoldProblem[];
+  /** How many problems the derivation has. */
+  problemCount: number;
   lemmas: LemmaCounts;
   /** The lexelt items as loaded, in corpus order — when there are at most LEXELT_CHOICES (the filter lists them); else none. */
   lexelts: string[];
@@ -297,7 +302,8 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
   return {
     project: inputs.project,
     summary: result.summary,
-    problems: result.problems,
+    problems: result.problems.slice(0, LISTED_PROBLEMS),
+    problemCount: result.problems.length,
     lemmas,
     // A list to choose from only while it is short: 10,000 options were most of the page's HTML and its render.
     lexelts: lexeltItems.length <= LEXELT_CHOICES ? lexeltItems : [],
@@ -484,6 +490,15 @@ export function goldReviewCsv(db: Db, actor: Actor, projectId: number): string {
   const lines = [LOG_COLUMNS.join(",")];
   for (const r of reviewLogRows(db, actor, projectId)) lines.push(logCells(r).map(csvCell).join(","));
   return lines.join("\r\n") + "\r\n";
+}
+
+export const PROBLEM_TSV_COLUMNS = ["lexelt", "instance", "annotator", "problem"] as const;
+
+/** Every problem of a gold derivation as TSV, in the derivation's order (tabs and line breaks in cells read as spaces). */
+export function goldProblemsTsv(problems: readonly GoldProblem[]): string {
+  const lines = [PROBLEM_TSV_COLUMNS.join("\t")];
+  for (const p of problems) lines.push([p.lexelt, p.instanceId, p.annotator ?? "", p.message].map((c) => neutraliseCell(c.replace(/[\t\r\n]+/g, " "))).join("\t"));
+  return lines.join("\n") + "\n";
 }
 
 /** The review log as TSV (the same columns and rows as the CSV; tabs and line breaks in cells read as spaces). */

@@ -12,9 +12,11 @@ import {
   filterGoldItems,
   filterLemmaReview,
   goldPageData,
+  goldProblemsTsv,
   goldReviewCsv,
   instanceTexts,
   LEXELT_CHOICES,
+  LISTED_PROBLEMS,
   pageOf,
 } from "../../lib/server/gold-review";
 import { createProject } from "../../lib/server/projects";
@@ -130,6 +132,25 @@ describe("goldPageData", () => {
     expect(d.problems[2].message).toContain("the phrase must contain the target word: “calm”");
     expect(d.problems).toEqual(projectGold(db, coord, project.id).result.problems);
     expect(d.instancePage.rows[0].item.line).toContain("serene, placid 1");
+  });
+
+  it("lists the first LISTED_PROBLEMS problems and counts them all; the TSV has every one", () => {
+    const { db, coord, project } = setup();
+    const many = Array.from({ length: LISTED_PROBLEMS + 7 }, (_, k) => `word${k}, other${k}`);
+    db.$client
+      .prepare("update responses set substitutes = ? where user_id = (select id from users where name = 'cat') and instance_ref = (select id from instances where instance_id = 'c1')")
+      .run(JSON.stringify(many));
+    const all = projectGold(db, coord, project.id).result.problems;
+    expect(all.length).toBeGreaterThan(LISTED_PROBLEMS);
+    const d = goldPageData(db, coord, project.id);
+    expect(d.problemCount).toBe(all.length);
+    expect(d.problems).toEqual(all.slice(0, LISTED_PROBLEMS));
+    const tsv = goldProblemsTsv(all).split("\n");
+    expect(tsv[0]).toBe("lexelt\tinstance\tannotator\tproblem");
+    expect(tsv).toHaveLength(all.length + 2);
+    expect(tsv[1]).toBe(["calm.a", "c1", "cat", all[0].message].join("\t"));
+    // A cell a spreadsheet would run as a formula is neutralised, as in the other TSV downloads.
+    expect(goldProblemsTsv([{ lexelt: "x.n", instanceId: "1", annotator: null, message: "=cmd()\tmore" }])).toBe("lexelt\tinstance\tannotator\tproblem\nx.n\t1\t\t'=cmd() more\n");
   });
 
   it("pages the lemma review after filtering, and follows decisions", () => {

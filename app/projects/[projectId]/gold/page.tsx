@@ -164,13 +164,13 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
       </div>
       <AppliedNotice applied={d.applied} base={base} />
 
-      {d.problems.length > 0 && (
+      {d.problemCount > 0 && (
         <div className="notice warn" role="status">
-          <strong>{plural(d.problems.length, "problem")} in the derivation.</strong> Each says below what the gold files do about it (most leave out the answer or line named).
-          <details className={styles.problems} open={d.problems.length <= 5}>
-            <summary>{d.problems.length <= 5 ? "The problems" : `All ${d.problems.length} problems`}</summary>
+          <strong>{plural(d.problemCount, "problem")} in the derivation.</strong> Each says below what the gold files do about it (most leave out the answer or line named).
+          <details className={styles.problems} open={d.problemCount <= 5}>
+            <summary>{d.problemCount <= 5 ? "The problems" : d.problemCount > d.problems.length ? `The first ${d.problems.length} problems` : `All ${d.problemCount} problems`}</summary>
             <ul>
-              {d.problems.slice(0, 500).map((p, k) => (
+              {d.problems.map((p, k) => (
                 <li key={k}>
                   <code>
                     {p.lexelt} {p.instanceId}
@@ -178,7 +178,15 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
                   {p.annotator && <> ({p.annotator})</>}: {p.message}
                 </li>
               ))}
-              {d.problems.length > 500 && <li>… and {d.problems.length - 500} more.</li>}
+              {d.problemCount > d.problems.length && (
+                <li>
+                  … and {d.problemCount - d.problems.length} more:{" "}
+                  <a href={`${download}?file=problems`} download>
+                    download all {d.problemCount} (TSV)
+                  </a>
+                  .
+                </li>
+              )}
             </ul>
           </details>
         </div>

@@ -16,13 +16,15 @@ const FILES = {
   mwgold: { suffix: ".mwgold", type: "text/plain; charset=utf-8" },
   log: { suffix: "-gold-review.csv", type: "text/csv; charset=utf-8" },
   logtsv: { suffix: "-gold-review.tsv", type: "text/tab-separated-values; charset=utf-8" },
+  problems: { suffix: "-gold-problems.tsv", type: "text/tab-separated-values; charset=utf-8" },
 } as const;
 
 /**
  * Download the project's derived gold (?file=gold) or mwgold (?file=mwgold), as
  * they would be exported now (&fold=1: with case folded, the coordinator's
  * choice; kept as typed otherwise), or the gold review log as CSV (?file=log)
- * or TSV (?file=logtsv): every decision, adjudications included.
+ * or TSV (?file=logtsv): every decision, adjudications included; or every
+ * problem of the derivation as TSV (?file=problems).
  * Coordinators of the project only.
  */
 export async function GET(req: Request, ctx: Ctx) {
@@ -35,7 +37,7 @@ export async function GET(req: Request, ctx: Ctx) {
     const which = params.get("file") ?? "gold";
     const fold = params.get("fold") === "1";
     if (!Object.hasOwn(FILES, which)) {
-      throw new InputError(`Unknown file "${which}": ask for gold, mwgold, log or logtsv.`, { file: "One of gold, mwgold, log, logtsv." });
+      throw new InputError(`Unknown file "${which}": ask for gold, mwgold, log, logtsv or problems.`, { file: "One of gold, mwgold, log, logtsv, problems." });
     }
     const kind = which as keyof typeof FILES;
     let body: string | ReadableStream<Uint8Array>;
@@ -45,7 +47,7 @@ export async function GET(req: Request, ctx: Ctx) {
       // Derived in the derivation process (cached until the next change), sent in slices.
       body = (await deriveDownload(db, { op: "goldFile", actor, projectId, file: kind, foldCase: fold }, "text")).body;
     }
-    const fileName = project.name.replace(/[^A-Za-z0-9._-]+/g, "-") + (fold && kind !== "log" && kind !== "logtsv" ? ".case-folded" : "") + FILES[kind].suffix;
+    const fileName = project.name.replace(/[^A-Za-z0-9._-]+/g, "-") + (fold && (kind === "gold" || kind === "mwgold") ? ".case-folded" : "") + FILES[kind].suffix;
     return streamedResponse(typeof body === "string" ? stringSlices(body) : body, {
       "Content-Type": FILES[kind].type,
       "Content-Disposition": `attachment; filename="${fileName}"`,
