@@ -13,6 +13,9 @@
  * lives in the database, caches are keyed by a fingerprint read from the database.
  * LEXGOLD_WORKERS=1 serves from this process alone, as `next start` does.
  *
+ * Before it serves, each process requests every page once on a private port (`warmUp`), so that no
+ * real request pays for Next loading a page's code (LEXGOLD_WARM=0: not).
+ *
  * LEXGOLD_LOOP_PROBE=FILE (benchmarks: `npm run bench:loop`): each serving process
  * appends to FILE, every 100 ms, "epoch-ms pid longest-block-ms" — the longest the
  * event loop was held in that interval (perf_hooks.monitorEventLoopDelay).
@@ -90,6 +93,7 @@ if (cluster.isPrimary && workers > 1) {
   const app = next({ dev: false, dir: root, hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
+  if (process.env.LEXGOLD_WARM !== "0") await warmUp(handle);
   const server = http.createServer((req, res) => {
     handle(req, res).catch((e) => {
       console.error(e);
@@ -111,6 +115,49 @@ if (cluster.isPrimary && workers > 1) {
       server.closeIdleConnections?.();
       setTimeout(() => process.exit(0), 3000).unref();
     });
+  }
+}
+
+/**
+ * Request every page of the build once, signed out, on a private port of this process before it
+ * serves: Next instantiates a route's code on the route's first request (50–400 ms holding the
+ * event loop), which would otherwise be the first real request to each page after every start.
+ * The pages answer with the sign-in redirect; nothing is written. LEXGOLD_WARM=0 skips it.
+ */
+async function warmUp(handle) {
+  const { readFileSync } = await import("node:fs");
+  const manifest = path.join(path.resolve(root, process.env.NEXT_DIST_DIR || ".next"), "server", "app-paths-manifest.json");
+  let routes;
+  try {
+    routes = Object.keys(JSON.parse(readFileSync(manifest, "utf8")));
+  } catch {
+    return;
+  }
+  // "/projects/[projectId]/gold/page" → "/projects/0/gold": any id will do, the visitor is signed out.
+  const pages = routes.filter((r) => r.endsWith("/page") && !r.startsWith("/_")).map((r) => r.slice(0, -"/page".length).replace(/\[[^\]]+\]/g, "0") || "/");
+  const warm = http.createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
+  });
+  await new Promise((resolve, reject) => {
+    warm.once("error", reject);
+    warm.listen(0, "127.0.0.1", resolve);
+  });
+  const base = `http://127.0.0.1:${warm.address().port}`;
+  try {
+    for (const page of pages) {
+      try {
+        const res = await fetch(base + page, { redirect: "manual", signal: AbortSignal.timeout(15_000) });
+        await res.arrayBuffer();
+      } catch {
+        // A page that fails here fails (and says why) on its first real request.
+      }
+    }
+  } finally {
+    warm.closeAllConnections?.();
+    await new Promise((resolve) => warm.close(resolve));
   }
 }
 
