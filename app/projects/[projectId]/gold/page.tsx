@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { int, plural } from "../agreement/format";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { displayText } from "@/app/annotate/text";
@@ -57,10 +58,6 @@ function one(v: string | string[] | undefined): string {
   return (Array.isArray(v) ? v[0] : v) ?? "";
 }
 const flag = (v: string | string[] | undefined) => one(v) === "1";
-
-function plural(n: number, word: string, many = word + "s"): string {
-  return `${n} ${n === 1 ? word : many}`;
-}
 
 /** The page's own URL with these query parameters (empty ones left out). */
 function href(base: string, params: Record<string, string | number | boolean | undefined>): string {
@@ -168,7 +165,7 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
         <div className="notice warn" role="status">
           <strong>{plural(d.problemCount, "problem")} in the derivation.</strong> Each says below what the gold files do about it (most leave out the answer or line named).
           <details className={styles.problems} open={d.problemCount <= 5}>
-            <summary>{d.problemCount <= 5 ? "The problems" : d.problemCount > d.problems.length ? `The first ${d.problems.length} problems` : `All ${d.problemCount} problems`}</summary>
+            <summary>{d.problemCount <= 5 ? "The problems" : d.problemCount > d.problems.length ? `The first ${d.problems.length} problems` : `All ${int(d.problemCount)} problems`}</summary>
             <ul>
               {d.problems.map((p, k) => (
                 <li key={k}>
@@ -180,9 +177,9 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
               ))}
               {d.problemCount > d.problems.length && (
                 <li>
-                  … and {d.problemCount - d.problems.length} more:{" "}
+                  … and {int(d.problemCount - d.problems.length)} more:{" "}
                   <a href={`${download}?file=problems`} download>
-                    download all {d.problemCount} (TSV)
+                    download all {int(d.problemCount)} (TSV)
                   </a>
                   .
                 </li>
