@@ -5,8 +5,9 @@
  * - `startJob` checks the caller, records a `jobs` row (queued) and returns at
  *   once; a process-wide queue runs LEXGOLD_JOB_THREADS jobs at a time (default 1:
  *   the request thread keeps the other core) in worker threads at a lower CPU
- *   priority. The worker opens its own SQLite connection, writes in short
- *   transactions and records its progress, outcome and report in the row.
+ *   priority, plus one of the QUICK_JOB_KINDS beside them. The worker opens its
+ *   own SQLite connection, writes in short transactions and records its progress,
+ *   outcome and report in the row.
  * - Pages poll `getJob` / `listJobs` (a small JSON route); jobs survive the page
  *   being left. `cancelJob` asks a running job to stop at its next slice.
  * - `recoverJobs` (at server start, instrumentation.ts): jobs a killed process
@@ -59,10 +60,18 @@ export function jobThreads(): number {
   return Number.isInteger(v) && v > 0 ? v : 1;
 }
 
-type Runner = { queue: Array<{ db: Db; id: number }>; running: number; bundle: Promise<string> | null; idle: Array<() => void>; workers: Worker[] };
+/**
+ * Kinds that take seconds at most and for which someone waits on the page (storing an uploaded run
+ * or gold): one of them at a time may run beside the LEXGOLD_JOB_THREADS lanes, so that it never
+ * waits for an import of tens of MB to end.
+ */
+export const QUICK_JOB_KINDS: ReadonlySet<string> = new Set(["scoring-run", "scoring-gold"]);
+
+type Queued = { db: Db; id: number; quick: boolean };
+type Runner = { queue: Queued[]; running: number; quickRunning: number; bundle: Promise<string> | null; idle: Array<() => void>; workers: Worker[] };
 const g = globalThis as unknown as { lexgoldJobs?: Runner };
 function runner(): Runner {
-  return (g.lexgoldJobs ??= { queue: [], running: 0, bundle: null, idle: [], workers: [] });
+  return (g.lexgoldJobs ??= { queue: [], running: 0, quickRunning: 0, bundle: null, idle: [], workers: [] });
 }
 
 /**
@@ -120,13 +129,24 @@ function workerBundle(): Promise<string> {
   return r.bundle;
 }
 
+/** Start queued jobs, in order, while a lane is free: LEXGOLD_JOB_THREADS for any kind, plus one for a quick kind. */
 function pump(): void {
   const r = runner();
-  while (r.running < jobThreads() && r.queue.length > 0) {
-    const next = r.queue.shift()!;
+  for (;;) {
+    let at = -1;
+    let quickLane = false;
+    if (r.running - r.quickRunning < jobThreads()) at = r.queue.length > 0 ? 0 : -1;
+    else if (r.quickRunning === 0) {
+      at = r.queue.findIndex((q) => q.quick);
+      quickLane = true;
+    }
+    if (at < 0) return;
+    const [next] = r.queue.splice(at, 1);
     r.running++;
+    if (quickLane) r.quickRunning++;
     void runOne(next.db, next.id).finally(() => {
       r.running--;
+      if (quickLane) r.quickRunning--;
       pump();
       if (r.running === 0 && r.queue.length === 0) for (const f of r.idle.splice(0)) f();
     });
@@ -187,8 +207,8 @@ function finishFailed(db: Db, id: number, message: string): void {
 
 function removeInputFile(input: string): void {
   try {
-    const p = (JSON.parse(input) as { path?: unknown }).path;
-    if (typeof p === "string" && p.startsWith(uploadDir())) fs.rmSync(p, { force: true });
+    const { path: p, paths } = JSON.parse(input) as { path?: unknown; paths?: unknown };
+    for (const f of [p, ...(Array.isArray(paths) ? paths : [])]) if (typeof f === "string" && f.startsWith(uploadDir())) fs.rmSync(f, { force: true });
   } catch {
     /* nothing to remove */
   }
@@ -216,7 +236,7 @@ export function startJob(db: Db, actor: Actor, projectId: number, kind: string, 
   void a;
   const createdBy = actor && actor.kind === "user" ? actorUserId(actor) : null;
   const row = db.insert(jobs).values({ projectId, kind, input: JSON.stringify(input), createdBy, message: "Waiting to start…" }).returning({ id: jobs.id }).get();
-  runner().queue.push({ db, id: row.id });
+  runner().queue.push({ db, id: row.id, quick: QUICK_JOB_KINDS.has(kind) });
   pump();
   return getJob(db, actor, row.id);
 }

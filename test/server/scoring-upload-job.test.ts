@@ -3,13 +3,15 @@
  * issue #14): a system file stored as a run, and gold / mwgold files stored for
  * scoring, are decoded, read and written by the jobs worker thread on its own
  * connection — the same run, figures and refusals as uploadRun / storeGold on the
- * request thread — and the uploads are deleted when the job ends.
+ * request thread — and the uploads are deleted when the job ends. They run in a
+ * lane of their own beside the imports', so nobody waits for an import to store a run.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { getJob, jobsIdle, startJob, uploadPath, type JobView } from "../../lib/server/jobs";
+import { getJob, jobsIdle, QUICK_JOB_KINDS, startJob, uploadPath, waitForJob, type JobView } from "../../lib/server/jobs";
+import { JOB_KINDS } from "../../lib/server/jobs-kinds";
 import { projectGold } from "../../lib/server/gold";
 import { listGolds, listRuns, readRunUpload, storeGold, uploadRun } from "../../lib/server/scoring";
 import { goldFixture } from "../support/gold-fixture";
@@ -104,5 +106,34 @@ describe("gold files stored for scoring by the jobs worker", () => {
     expect(neither.message).toBe("Upload a gold file, an mwgold file or both.");
     expect(f.db.$client.prepare("select name from scoring_golds order by id").all()).toEqual([{ name: "mine" }, { name: "here" }]);
     f.db.$client.close();
+  });
+});
+
+describe("the quick lane", () => {
+  it("stores an uploaded run while another job holds the only lane; a second long job still waits its turn", async () => {
+    expect([...QUICK_JOB_KINDS].sort()).toEqual(["scoring-gold", "scoring-run"]);
+    // In memory, jobs run on this thread, so a kind registered here is the one that runs: it holds its lane until released.
+    const f = goldFixture();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    JOB_KINDS["test-hold"] = async () => {
+      await held;
+      return { held: true };
+    };
+    try {
+      const long = startJob(f.db, f.coord, f.project.id, "test-hold", {});
+      const next = startJob(f.db, f.coord, f.project.id, "test-hold", {});
+      const stored = startJob(f.db, f.coord, f.project.id, "scoring-run", { path: upload(systemFile(f)), fileName: "s.best", type: "", name: "", gold: "" });
+      const done = await waitForJob(f.db, f.coord, stored.id);
+      expect(done.state).toBe("done");
+      expect([getJob(f.db, f.coord, long.id).state, getJob(f.db, f.coord, next.id).state]).toEqual(["running", "queued"]);
+      expect(listRuns(f.db, f.coord, f.project.id).map((r) => r.name)).toEqual(["s"]);
+      release();
+      await jobsIdle();
+      expect([getJob(f.db, f.coord, long.id).state, getJob(f.db, f.coord, next.id).state]).toEqual(["done", "done"]);
+    } finally {
+      release();
+      delete JOB_KINDS["test-hold"];
+    }
   });
 });
