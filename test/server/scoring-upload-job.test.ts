@@ -82,6 +82,27 @@ describe("a system file stored as a run by the jobs worker", () => {
   });
 });
 
+describe("the quick lane in worker threads", () => {
+  it("stores a run uploaded during a large import at once, while the import goes on", async () => {
+    const f = goldFixture(dbFile());
+    const xml = ['<?xml version="1.0"?>', '<corpus lang="english">'];
+    for (let l = 0; l < 150; l++) {
+      xml.push(`<lexelt item="big${l}.n">`);
+      for (let i = 0; i < 400; i++) xml.push(`<instance id="b${l}-${i}"><context>words before the <head>big${l}</head> and after it</context></instance>`);
+      xml.push("</lexelt>");
+    }
+    xml.push("</corpus>", "");
+    const imported = startJob(f.db, f.coord, f.project.id, "lexelt-xml", { path: upload(xml.join("\n")), fileName: "big.xml", maxBytes: 1e9 });
+    for (let i = 0; i < 4000 && getJob(f.db, f.coord, imported.id).state !== "running"; i++) await new Promise((r) => setTimeout(r, 5));
+    const stored = startJob(f.db, f.coord, f.project.id, "scoring-run", { path: upload(systemFile(f)), fileName: "s.best", type: "", name: "", gold: "" });
+    expect((await waitForJob(f.db, f.coord, stored.id)).state).toBe("done");
+    expect(getJob(f.db, f.coord, imported.id).state).toBe("running");
+    await jobsIdle();
+    expect(getJob(f.db, f.coord, imported.id)).toMatchObject({ state: "done", done: 60_000 });
+    f.db.$client.close();
+  });
+});
+
 describe("gold files stored for scoring by the jobs worker", () => {
   it("stores what storeGold stores, refuses a gold with errors, and deletes every upload", async () => {
     const f = goldFixture(dbFile());
