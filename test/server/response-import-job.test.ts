@@ -10,12 +10,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { getJob, jobsIdle, startJob, uploadPath, type JobView } from "../../lib/server/jobs";
 import { InputError } from "../../lib/server/errors";
 import { importResponses, planResponseImport, previewResponses, writeResponsePlan } from "../../lib/server/response-import";
 import { saveResponse } from "../../lib/server/responses";
 import type { UserActor } from "../../lib/server/actor";
 import { goldFixture } from "../support/gold-fixture";
+import { run, upload } from "../support/jobs";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-rjob-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -28,18 +28,6 @@ const TSV = [
   "cat\thop.v\th2\tboard;ride\t", // an add
   "bea\tcalm.a\tc2\tNAME\t", // unchanged
 ].join("\n");
-
-function upload(bytes: string | Uint8Array): string {
-  const p = uploadPath();
-  fs.writeFileSync(p, bytes);
-  return p;
-}
-
-async function run(f: ReturnType<typeof goldFixture>, kind: string, input: Record<string, unknown>): Promise<JobView> {
-  const job = startJob(f.db, f.coord, f.project.id, kind, input);
-  await jobsIdle();
-  return getJob(f.db, f.coord, job.id);
-}
 
 /** The fixture's annotator `name` as an actor. */
 function annotator(f: ReturnType<typeof goldFixture>, name: string): UserActor {

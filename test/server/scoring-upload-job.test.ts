@@ -10,28 +10,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { getJob, jobsIdle, QUICK_JOB_KINDS, startJob, uploadPath, waitForJob, type JobView } from "../../lib/server/jobs";
+import { getJob, jobsIdle, QUICK_JOB_KINDS, startJob, waitForJob } from "../../lib/server/jobs";
 import { JOB_KINDS } from "../../lib/server/jobs-kinds";
 import { projectGold } from "../../lib/server/gold";
 import { listGolds, listRuns, readRunUpload, storeGold, uploadRun } from "../../lib/server/scoring";
 import { goldFixture } from "../support/gold-fixture";
+import { run, upload } from "../support/jobs";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-sjob-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 const dbFile = () => path.join(dir, `t${++n}.db`);
-
-function upload(bytes: string | Uint8Array): string {
-  const p = uploadPath();
-  fs.writeFileSync(p, bytes);
-  return p;
-}
-
-async function run(f: ReturnType<typeof goldFixture>, kind: string, input: Record<string, unknown>): Promise<JobView> {
-  const job = startJob(f.db, f.coord, f.project.id, kind, input);
-  await jobsIdle();
-  return getJob(f.db, f.coord, job.id);
-}
 
 /** A best file of the fixture's first gold line (its first substitute) and a line in no format. */
 function systemFile(f: ReturnType<typeof goldFixture>): string {
