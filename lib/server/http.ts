@@ -187,12 +187,9 @@ export async function readFormLimited(req: Request, maxBytes: number, message: s
 export async function uploadBytes(upload: Blob): Promise<Uint8Array<ArrayBuffer>> {
   const out = new Uint8Array(upload.size);
   let at = 0;
-  const reader = upload.stream().getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    out.set(value, at);
-    at += value.byteLength;
+  for await (const piece of pieces(upload)) {
+    out.set(piece, at);
+    at += piece.byteLength;
   }
   return at === out.byteLength ? out : out.slice(0, at);
 }
@@ -202,14 +199,19 @@ export async function saveUpload(upload: Blob, path: string): Promise<void> {
   const { open } = await import("node:fs/promises");
   const fh = await open(path, "wx", 0o600);
   try {
-    const reader = upload.stream().getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      await fh.write(value);
-    }
+    for await (const piece of pieces(upload)) await fh.write(piece);
   } finally {
     await fh.close();
+  }
+}
+
+/** An uploaded file's pieces, as its stream gives them. */
+async function* pieces(upload: Blob): AsyncGenerator<Uint8Array> {
+  const reader = upload.stream().getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    yield value;
   }
 }
 

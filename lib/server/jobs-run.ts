@@ -71,7 +71,12 @@ export async function runJobOn(sqlite: Database.Database, jobId: number): Promis
       .prepare(`update jobs set state = ?, message = ?, report = ?, staging_project_id = null, finished_at = ${now} where id = ?`)
       .run(cancelled ? "cancelled" : "failed", String(err?.message ?? e), JSON.stringify(report), jobId);
   } finally {
-    if (typeof input.path === "string") fs.rmSync(input.path, { force: true });
-    if (Array.isArray(input.paths)) for (const p of input.paths) if (typeof p === "string") fs.rmSync(p, { force: true });
+    for (const f of inputFiles(input)) fs.rmSync(f, { force: true });
   }
+}
+
+/** The uploads a job was given (`input.path`, and every file of `input.paths`): deleted when it ends. */
+export function inputFiles(input: Record<string, unknown>): string[] {
+  const { path, paths } = input;
+  return [path, ...(Array.isArray(paths) ? paths : [])].filter((f): f is string => typeof f === "string");
 }

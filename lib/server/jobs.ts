@@ -30,7 +30,7 @@ import { jobs, projects, users } from "../../db/schema";
 import { type Actor, actorUserId, requireProject } from "./actor";
 import { NotFoundError } from "./errors";
 import { discardDatasetStaging } from "./dataset-import";
-import { runJobOn } from "./jobs-run";
+import { inputFiles, runJobOn } from "./jobs-run";
 
 export type JobState = "queued" | "running" | "done" | "failed" | "cancelled";
 
@@ -207,8 +207,7 @@ function finishFailed(db: Db, id: number, message: string): void {
 
 function removeInputFile(input: string): void {
   try {
-    const { path: p, paths } = JSON.parse(input) as { path?: unknown; paths?: unknown };
-    for (const f of [p, ...(Array.isArray(paths) ? paths : [])]) if (typeof f === "string" && f.startsWith(uploadDir())) fs.rmSync(f, { force: true });
+    for (const f of inputFiles(JSON.parse(input) as Record<string, unknown>)) if (f.startsWith(uploadDir())) fs.rmSync(f, { force: true });
   } catch {
     /* nothing to remove */
   }

@@ -180,9 +180,8 @@ export interface RunUploadReading {
  * Read an uploaded system file as the scorer will — its type (chosen, from the
  * name, else from the content) and every line through the system reader —
  * refused when the type cannot be settled or no line is in its format. The
- * part of `uploadRun` that grows with the file: pure, so the routes run it in
- * the derivation process (`derive`, op "readRun") and hand the reading to
- * `uploadRun`.
+ * part of `uploadRun` that grows with the file, pure: a caller that has read the
+ * file already (the WordNet baselines) hands the reading to `uploadRun`.
  */
 export function readRunUpload(fileName: string, text: string, typeAsked: string | undefined): RunUploadReading {
   const chosen = chosenRunType(typeAsked);
@@ -433,11 +432,10 @@ export interface StoreGoldInput {
 
 /**
  * Read an uploaded gold and/or mwgold as the scorer will; refused, naming the
- * lines, when either has errors or neither is given. The part of `storeGold`
- * that grows with the files: pure, so the route runs it in the derivation
- * process (`derive`, op "readGold") and then stores with `checked`.
+ * lines, when either has errors or neither is given (the part of `storeGold`
+ * that grows with the files).
  */
-export function checkGoldUpload(input: Pick<StoreGoldInput, "gold" | "mwgold">): void {
+function checkGoldUpload(input: Pick<StoreGoldInput, "gold" | "mwgold">): void {
   if (!input.gold && !input.mwgold) throw new InputError("Upload a gold file, an mwgold file or both.", { gold: "Choose a gold or mwgold file." });
   for (const [file, type, field] of [
     [input.gold, "best", "gold"],
@@ -456,16 +454,15 @@ export function checkGoldUpload(input: Pick<StoreGoldInput, "gold" | "mwgold">):
  * written, when neither file is given, a file has errors or no readable line,
  * or the name is too long or taken.
  */
-export function storeGold(db: Db, actor: Actor, projectId: number, input: StoreGoldInput, checked = false): GoldInfo {
+export function storeGold(db: Db, actor: Actor, projectId: number, input: StoreGoldInput): GoldInfo {
   requireProject(db, actor, projectId, { coordinator: true });
-  const id = storeGoldUpload(db, projectId, actorUserId(actor!), input, checked);
+  const id = storeGoldUpload(db, projectId, actorUserId(actor!), input);
   return listGolds(db, actor, projectId).find((g) => g.id === id)!;
 }
 
 /** `storeGold` once the caller is checked (the "scoring-gold" job, as `storeRunUpload`): the stored gold's id. */
-export function storeGoldUpload(db: Db, projectId: number, createdBy: number | null, input: StoreGoldInput, checked = false): number {
-  // Read as the scorer will (unless `checked`: done off the request thread, see `checkGoldUpload`).
-  if (!checked) checkGoldUpload(input);
+export function storeGoldUpload(db: Db, projectId: number, createdBy: number | null, input: StoreGoldInput): number {
+  checkGoldUpload(input);
   const fallback = (input.gold ?? input.mwgold)!.name.replace(/\.(gold|mwgold)(\.txt)?$/i, "");
   const name = ((input.name ?? "").trim() || fallback || "gold").replace(/\s+/g, " ");
   if (name.length > MAX_RUN_NAME) throw new InputError(`The name is longer than ${MAX_RUN_NAME} characters.`, { goldName: `At most ${MAX_RUN_NAME} characters.` });
