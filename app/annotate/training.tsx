@@ -36,7 +36,10 @@ export function Training({ view }: { view: TrainingView }) {
   const [subs, setSubs] = useState(["", "", ""]);
   const [last, setLast] = useState<TrainingFeedback | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // The item just answered, until the refreshed view has moved past it: the old view would show its form again.
+  const [answeredRef, setAnsweredRef] = useState<number | null>(null);
   const pid = view.project.id;
+  const stale = answeredRef !== null && view.next?.ref === answeredRef;
   const done = view.answered.length;
 
   const submit = (e: React.FormEvent) => {
@@ -51,6 +54,7 @@ export function Training({ view }: { view: TrainingView }) {
     });
   };
   const next = () => {
+    setAnsweredRef(last?.ref ?? null);
     setLast(null);
     setSubs(["", "", ""]);
     router.refresh();
@@ -61,6 +65,7 @@ export function Training({ view }: { view: TrainingView }) {
       if (!r.ok) return setError(r.message ?? "Could not start again.");
       setError(null);
       setLast(null);
+      setAnsweredRef(null);
       router.refresh();
     });
 
@@ -91,6 +96,10 @@ export function Training({ view }: { view: TrainingView }) {
             {view.next && done + 1 < view.total ? "Next training item" : "See your score"}
           </button>
         </div>
+      ) : stale ? (
+        <p className="panel muted" role="status">
+          {done + 1 < view.total ? "Loading the next item…" : "Loading your score…"}
+        </p>
       ) : view.next ? (
         <form className="panel" onSubmit={submit} aria-labelledby="training-heading">
           <h2 id="training-heading">
