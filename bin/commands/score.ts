@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
 import { type Diagnostic, diag, hasErrors } from "../../lib/scoring/diagnostics";
-import { FileReadError, forEachLine } from "../../lib/scoring/files";
+import { FileReadError, forEachLine, scoreFast } from "../../lib/scoring/files";
 import { parseGold } from "../../lib/lexsub/formats/gold";
 import {
   type GroupBy,
@@ -8,6 +8,7 @@ import {
   type KeyOptions,
   type MwItem,
   type RepairReport,
+  type ScoreRunResult,
   type ScoreRunOptions,
   ScoreRun,
   formatGroups,
@@ -92,29 +93,42 @@ export function register(program: Command): void {
           repaired: opts.repaired === true,
           onItem: opts.verbose ? (i) => printItem(type, i, out) : undefined,
         };
-        const run = new ScoreRun(runOptions);
-        await forEachLine(gold, (l) => run.pushGold(l), gold);
-        const goldDiagnostics = run.goldDone();
-        if (type !== "mw" && run.scoringKey.total === 0) {
-          goldDiagnostics.push(diag("warning", gold, 0, "no item is in T (none has two responses or more); every score is undefined"));
-        }
-        report(goldDiagnostics);
-        if (hasErrors(goldDiagnostics)) throw new CliError(`${gold}: ${errorCount(goldDiagnostics)}; nothing scored`);
-        await forEachLine(system, (l) => run.pushSystem(l), system);
-        const scored = run.finish();
-        const refused = finishSystem(system, type, scored.systemDiagnostics, scored.lines, report, out);
-
-        // In the default mode, what the documented repairs would change: from the same pass
-        // (best, oot), or from a second, repaired run over both files when that does not suffice.
+        const noT = () => diag("warning", gold, 0, "no item is in T (none has two responses or more); every score is undefined");
+        // Plain best/oot scoring: the fast lane, which answers for files in the common form
+        // (the same output to the byte); anything else, or a line outside that form, goes through ScoreRun.
+        const lane = type !== "mw" && !analysis && !opts.verbose && !opts.repaired && process.env.LEXGOLD_SCORE_LANE !== "full";
+        const fast = lane ? scoreFast(system, gold, type) : null;
+        let scored: ScoreRunResult;
+        let refused: number;
         let repairs: RepairReport | null = null;
-        if (run.needsRepairedPass) {
-          repairs = run.inlineRepairs(scored);
-          if (!repairs) {
-            const again = run.repairedRun();
-            await forEachLine(gold, (l) => again.pushGold(l), gold);
-            again.goldDone();
-            await forEachLine(system, (l) => again.pushSystem(l), system);
-            repairs = repairReport(run, scored, again, again.finish());
+        if (fast) {
+          const goldDiagnostics = fast.total === 0 ? [...fast.goldDiagnostics, noT()] : fast.goldDiagnostics;
+          report(goldDiagnostics);
+          scored = { result: fast.score.result, goldDiagnostics, systemDiagnostics: fast.score.systemDiagnostics, lines: fast.score.lines };
+          refused = finishSystem(system, type, scored.systemDiagnostics, scored.lines, report, out);
+          repairs = fast.score.repairs;
+        } else {
+          const run = new ScoreRun(runOptions);
+          await forEachLine(gold, (l) => run.pushGold(l), gold);
+          const goldDiagnostics = run.goldDone();
+          if (type !== "mw" && run.scoringKey.total === 0) goldDiagnostics.push(noT());
+          report(goldDiagnostics);
+          if (hasErrors(goldDiagnostics)) throw new CliError(`${gold}: ${errorCount(goldDiagnostics)}; nothing scored`);
+          await forEachLine(system, (l) => run.pushSystem(l), system);
+          scored = run.finish();
+          refused = finishSystem(system, type, scored.systemDiagnostics, scored.lines, report, out);
+
+          // In the default mode, what the documented repairs would change: from the same pass
+          // (best, oot), or from a second, repaired run over both files when that does not suffice.
+          if (run.needsRepairedPass) {
+            repairs = run.inlineRepairs(scored);
+            if (!repairs) {
+              const again = run.repairedRun();
+              await forEachLine(gold, (l) => again.pushGold(l), gold);
+              again.goldDone();
+              await forEachLine(system, (l) => again.pushSystem(l), system);
+              repairs = repairReport(run, scored, again, again.finish());
+            }
           }
         }
 

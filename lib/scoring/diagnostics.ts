@@ -107,6 +107,16 @@ export class DiagnosticLog {
     if ((k?.count ?? 1) <= this.limit) this.list.push(d);
   }
 
+  /**
+   * `add`, making the diagnostic only when it will be listed (the first
+   * `limit` of its kind): beyond that it is only counted.
+   */
+  addLazy(kind: string, make: () => Diagnostic, plural = "more like this"): void {
+    const k = this.kinds.get(kind);
+    if (k && k.count >= this.limit) k.count++;
+    else this.add(kind, make(), plural);
+  }
+
   /** How many diagnostics of `kind` were recorded (listed or not). */
   count(kind: string): number {
     return this.kinds.get(kind)?.count ?? 0;

@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import { type GoldLine, GoldReader } from "../lexsub/formats/gold";
 import { type SystemKind, SystemReader } from "../lexsub/formats/system";
+import { FastKey, type FastScore, FastScorer } from "../lexsub/score/fast";
 import { KeyBuilder, type KeyOptions, type ScoringKey, sortDiagnostics } from "../lexsub/score/key";
 import { type MwItem, MwKey, MwKeyBuilder, type MwResult, MwScorer } from "../lexsub/score/mw";
 import { bestScorer } from "../lexsub/score/best";
@@ -83,6 +84,72 @@ export async function forEachLine(path: string, fn: (line: string) => void, name
     fs.closeSync(fd);
   }
 }
+
+/** Gold files larger than this are streamed into the full scorer's key rather than read whole (see `scoreFast`). */
+const FAST_GOLD_LIMIT = 1 << 29;
+
+/** The fast lane's answer: the gold's diagnostics and |T|, and the system file's score. */
+export interface FastFileScore {
+  goldDiagnostics: Diagnostic[];
+  total: number;
+  score: FastScore;
+}
+
+/**
+ * best or oot in the default reading through the scorer's fast lane
+ * (lexsub/score/fast.ts): the gold read whole as bytes, the system file in
+ * pieces of whole lines. null when either file has a line outside the lane's
+ * form, cannot be read, or the gold is very large: then score with
+ * `ScoreRun`, which gives the same answer wherever this one answers (and
+ * reports unreadable files). Holds the thread until done, like `forEachLine`.
+ */
+export function scoreFast(system: string, gold: string, type: "best" | "oot", systemName = system, goldName = gold): FastFileScore | null {
+  let key: FastKey | null;
+  let fd: number;
+  try {
+    if (fs.statSync(gold).size > FAST_GOLD_LIMIT) return null;
+    key = FastKey.build(fs.readFileSync(gold), goldName);
+    if (!key) return null;
+    fd = fs.openSync(system, "r");
+  } catch {
+    return null;
+  }
+  try {
+    const scorer = new FastScorer(key, type, systemName);
+    let buf = Buffer.allocUnsafe(FAST_CHUNK);
+    let have = 0;
+    for (;;) {
+      const n = fs.readSync(fd, buf, have, buf.length - have, null);
+      const end = have + n;
+      if (n === 0) {
+        if (!scorer.push(buf, 0, end, true)) return null;
+        break;
+      }
+      const last = buf.lastIndexOf(10, end - 1);
+      if (last < 0) {
+        if (end === buf.length) {
+          const bigger = Buffer.allocUnsafe(buf.length * 2);
+          buf.copy(bigger, 0, 0, end);
+          buf = bigger;
+        }
+        have = end;
+        continue;
+      }
+      if (!scorer.push(buf, 0, last + 1)) return null;
+      have = end - last - 1;
+      buf.copy(buf, 0, last + 1, end);
+    }
+    return { goldDiagnostics: key.diagnostics, total: key.total, score: scorer.finish() };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code) return null;
+    throw e;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Bytes of a system file read at a time by the fast lane. */
+const FAST_CHUNK = 1 << 22;
 
 /** Read a gold file into a scoring key (T, modes, match tables), streaming. */
 export async function loadScoringKey(path: string, options: KeyOptions = {}, name = path): Promise<{ key: ScoringKey; diagnostics: Diagnostic[] }> {

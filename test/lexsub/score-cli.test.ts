@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { scoreFast } from "../../lib/scoring/files";
 import { type Ran, runCommand } from "../support/spawn";
 
 const bin = path.resolve(__dirname, "../../bin/lexgold");
@@ -13,8 +14,8 @@ function file(name: string, text: string): string {
   return p;
 }
 
-function lexgold(args: string[]): Promise<Ran> {
-  return runCommand(bin, args, { cwd: dir });
+function lexgold(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+  return runCommand(bin, args, { cwd: dir, env: { ...process.env, ...env } });
 }
 
 // |T| = 3: 1 (|H| 7, mode glad), 2 (|H| 4, no mode), 3 (|H| 2, mode joy); 4 is not in T.
@@ -173,5 +174,44 @@ describe("lexgold score", () => {
     expect(r.status).not.toBe(0);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(message);
+  });
+});
+
+describe("the fast lane (plain best and oot files): the same output as the full reader", () => {
+  // 3,000 items in the common form, with what the lane has to report as the full reader
+  // does: unsorted gold lines, hyphenated modes (the repair notice), ids outside T, ids
+  // answered twice, oot lines with more than ten guesses and repeated guesses, empty answers.
+  const words = ["glad", "merry", "open-air", "cheer up", "well-lit", "content", "x-ray", "joy"];
+  const gold: string[] = [];
+  const best: string[] = [];
+  const oot: string[] = [];
+  for (let i = 1; i <= 3000; i++) {
+    const n = 1 + (i % 5);
+    const entries = Array.from({ length: n }, (_, k) => `${words[(i + k * 3) % words.length]} ${i % 7 === 0 ? k + 1 : n - k + (k === 0 ? i % 2 : 0)}`);
+    gold.push(`w${i % 13}.n ${i} :: ${entries.join(";")};`);
+    const g = (k: number) => words[(i * 7 + k) % words.length].replace(i % 3 === 0 ? "-" : "_", " ");
+    best.push(`w.n ${i % 101 === 0 ? i + 5000 : i} :: ${i % 89 === 0 ? "" : [g(0), g(1)].join(";")}`);
+    if (i % 97 === 0) best.push(`w.n ${i} :: glad`);
+    oot.push(`w.n ${i} ::: ${Array.from({ length: i % 17 === 0 ? 12 : 4 }, (_, k) => g(k % 3)).join(";")}`);
+  }
+  file("lane.gold", gold.join("\n") + "\n");
+  file("lane.best", best.join("\n") + "\n");
+  file("lane.oot", oot.join("\n"));
+
+  it.each([
+    ["best", []],
+    ["oot", []],
+    ["best", ["--json"]],
+    ["oot", ["--json", "-q"]],
+  ] as const)("%s %j", async (type, extra) => {
+    // The lane answers on these files (else this would compare the full reader with itself).
+    expect(scoreFast(path.join(dir, `lane.${type}`), path.join(dir, "lane.gold"), type)).not.toBeNull();
+    const args = ["score", `lane.${type}`, "lane.gold", "-t", type, ...extra];
+    const [fast, full] = await Promise.all([lexgold(args), lexgold(args, { LEXGOLD_SCORE_LANE: "full" })]);
+    expect(fast).toEqual(full);
+    expect(fast.status).toBe(0);
+    // The files hold what the lane must report: warnings, and the hyphenated modes' repair.
+    if (!extra.includes("-q")) expect(fast.stderr).toContain("not sorted by count");
+    if (extra.length === 0) expect(fast.stderr).toContain("hyphen-mode:");
   });
 });

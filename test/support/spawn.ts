@@ -7,7 +7,7 @@ export interface Ran {
 }
 
 /** Run a command to its end, collecting its output (asynchronously, so several can run at once). */
-export function runCommand(cmd: string, args: string[], options: { cwd?: string } = {}): Promise<Ran> {
+export function runCommand(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const p = spawn(cmd, args, options);
     let stdout = "";

@@ -291,11 +291,7 @@ export class SystemReader {
   }
 
   private empty(n: number): void {
-    this.log.add(
-      "empty",
-      diag("warning", this.file, n, "empty answer: the item is not attempted (the official scorer would reuse the previous line's answer)"),
-      "lines with an empty answer",
-    );
+    this.log.add("empty", emptyAnswer(this.file, n), EMPTY_ANSWERS);
   }
 
   private refuse(text: string, n: number): void {
@@ -313,6 +309,13 @@ export class SystemReader {
   private warn(kind: string, line: number, message: string): void {
     this.log.add(kind, diag("warning", this.file, line, message));
   }
+}
+
+export const EMPTY_ANSWERS = "lines with an empty answer";
+
+/** A best/oot line with no guess (shared with the scorer's fast lane, score/fast.ts). */
+export function emptyAnswer(file: string, line: number): Diagnostic {
+  return diag("warning", file, line, "empty answer: the item is not attempted (the official scorer would reuse the previous line's answer)");
 }
 
 function clip(s: string): string {

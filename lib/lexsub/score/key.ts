@@ -426,13 +426,7 @@ export class KeyBuilder {
       if (counts[i] === first) mode = false;
       if (counts[i] > counts[i - 1]) unsorted = true;
     }
-    if (unsorted) {
-      this.log.add(
-        "unsorted",
-        diag("warning", this.file, line, `entries of id ${id} are not sorted by count; the mode is taken to be the first entry, as the official scorer does`),
-        "lines not sorted by count",
-      );
-    }
+    if (unsorted) this.log.add("unsorted", unsortedLine(this.file, line, id), UNSORTED_LINES);
     return mode;
   }
 
@@ -441,6 +435,13 @@ export class KeyBuilder {
     const diagnostics = [...this.reader.finish(), ...this.log.finish()];
     return { key: this.key, diagnostics: sortDiagnostics(diagnostics) };
   }
+}
+
+export const UNSORTED_LINES = "lines not sorted by count";
+
+/** A gold line whose counts are not in descending order (shared with the fast lane, fast.ts). */
+export function unsortedLine(file: string, line: number, id: string | number): Diagnostic {
+  return diag("warning", file, line, `entries of id ${id} are not sorted by count; the mode is taken to be the first entry, as the official scorer does`);
 }
 
 /**

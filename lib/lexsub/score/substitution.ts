@@ -317,6 +317,36 @@ class View implements GoldView {
   }
 }
 
+// The scorer's warnings, shared with the fast lane (fast.ts) so both say the same.
+export const ANSWERED_BEFORE = "later lines for an id already answered";
+export const OVER_TEN = "lines with more than ten guesses";
+export const REPEATED_GUESSES = "lines repeating a guess";
+
+/** A later line for an id already answered. */
+export function answeredBefore(file: string, line: number, id: string, first: number): Diagnostic {
+  return diag("warning", file, line, `id ${id} was answered on line ${first}; this line is ignored (the first line for an id wins)`);
+}
+
+/** oot: more than ten guesses. */
+export function overTen(file: string, line: number, guesses: number, id: string): Diagnostic {
+  return diag("warning", file, line, `${guesses} guesses for id ${id}; only the first ten are scored`);
+}
+
+/** oot: guesses given more than once. */
+export function repeatedGuesses(file: string, line: number, repeated: readonly string[], id: string): Diagnostic {
+  return diag("warning", file, line, `guess ${repeated.map((g) => JSON.stringify(g)).join(", ")} repeated for id ${id}; each copy earns credit, as in the official scorer`);
+}
+
+/** The scorer's diagnostics at the end: the whole-file summaries, then the log's. */
+export function finishScorerLog(log: DiagnosticLog, file: string, type: SubstitutionType, outsideT: number): Diagnostic[] {
+  if (outsideT > 0) {
+    log.add("outside", diag("warning", file, 0, `${outsideT} line${outsideT === 1 ? "" : "s"} answer ids outside T (not in the gold, or with fewer than two responses); ignored`));
+  }
+  const repeated = log.count("repeated-guess");
+  if (repeated > 0) log.add("repeated-guess-total", diag("warning", file, 0, `the ${type} file repeats a guess on ${repeated} line${repeated === 1 ? "" : "s"}`));
+  return log.finish();
+}
+
 /** Scores system lines one at a time against a key. */
 export class SubstitutionScorer {
   private readonly stats: SubstitutionStats;
@@ -359,11 +389,7 @@ export class SubstitutionScorer {
     const first = this.answeredAt[o];
     if (first !== 0) {
       this.repeats++;
-      this.log.add(
-        "repeat",
-        diag("warning", this.file, line.line, `id ${line.id} was answered on line ${first}; this line is ignored (the first line for an id wins)`),
-        "later lines for an id already answered",
-      );
+      this.log.add("repeat", answeredBefore(this.file, line.line, line.id, first), ANSWERED_BEFORE);
       return false;
     }
     this.answeredAt[o] = line.line || 1;
@@ -387,25 +413,8 @@ export class SubstitutionScorer {
     addItem(this.stats, out);
     this.options.onOutcome?.(o, line.line, out.score, out.modeHit);
     if (this.groupStats) addItem(this.groupFor(key.lexelt(o)), out);
-    if (out.truncated) {
-      this.log.add(
-        "truncated",
-        diag("warning", this.file, line.line, `${line.guesses.length} guesses for id ${line.id}; only the first ten are scored`),
-        "lines with more than ten guesses",
-      );
-    }
-    if (out.repeated.length > 0) {
-      this.log.add(
-        "repeated-guess",
-        diag(
-          "warning",
-          this.file,
-          line.line,
-          `guess ${out.repeated.map((g) => JSON.stringify(g)).join(", ")} repeated for id ${line.id}; each copy earns credit, as in the official scorer`,
-        ),
-        "lines repeating a guess",
-      );
-    }
+    if (out.truncated) this.log.add("truncated", overTen(this.file, line.line, line.guesses.length, line.id), OVER_TEN);
+    if (out.repeated.length > 0) this.log.add("repeated-guess", repeatedGuesses(this.file, line.line, out.repeated, line.id), REPEATED_GUESSES);
     if (this.options.onItem) {
       this.options.onItem({
         id: line.id,
@@ -426,16 +435,6 @@ export class SubstitutionScorer {
   }
 
   finish(): SubstitutionResult {
-    if (this.outsideT > 0) {
-      this.log.add(
-        "outside",
-        diag("warning", this.file, 0, `${this.outsideT} line${this.outsideT === 1 ? "" : "s"} answer ids outside T (not in the gold, or with fewer than two responses); ignored`),
-      );
-    }
-    const repeatedGuesses = this.log.count("repeated-guess");
-    if (repeatedGuesses > 0) {
-      this.log.add("repeated-guess-total", diag("warning", this.file, 0, `the ${this.type} file repeats a guess on ${repeatedGuesses} line${repeatedGuesses === 1 ? "" : "s"}`));
-    }
     const groups = this.groupStats ? [...this.groupStats].map(([group, stats]) => ({ group, stats, scores: substitutionScores(stats) })) : null;
     return {
       type: this.type,
@@ -443,7 +442,7 @@ export class SubstitutionScorer {
       scores: substitutionScores(this.stats),
       groups,
       ignored: { outsideT: this.outsideT, repeats: this.repeats, unscorable: this.unscorable },
-      diagnostics: this.log.finish(),
+      diagnostics: finishScorerLog(this.log, this.file, this.type, this.outsideT),
     };
   }
 
