@@ -122,7 +122,7 @@ export function scoreFast(system: string, gold: string, type: "best" | "oot", sy
       const n = fs.readSync(fd, buf, have, buf.length - have, null);
       const end = have + n;
       if (n === 0) {
-        if (!scorer.push(buf, 0, end, true)) return null;
+        if (!scorer.pushLast(buf, 0, end)) return null;
         break;
       }
       const last = buf.lastIndexOf(10, end - 1);

@@ -14,7 +14,7 @@ function file(name: string, text: string): string {
   return p;
 }
 
-function lexgold(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+function lexgold(args: string[], env: Record<string, string> = {}): Promise<Ran> {
   return runCommand(bin, args, { cwd: dir, env: { ...process.env, ...env } });
 }
 
@@ -211,7 +211,7 @@ describe("the fast lane (plain best and oot files): the same output as the full 
     expect(fast).toEqual(full);
     expect(fast.status).toBe(0);
     // The files hold what the lane must report: warnings, and the hyphenated modes' repair.
-    if (!extra.includes("-q")) expect(fast.stderr).toContain("not sorted by count");
+    if (!(extra as readonly string[]).includes("-q")) expect(fast.stderr).toContain("not sorted by count");
     if (extra.length === 0) expect(fast.stderr).toContain("hyphen-mode:");
   });
 });

@@ -70,9 +70,27 @@ const HYPHEN = 45;
 const APOSTROPHE = 39;
 const NL = 10;
 
-/** `[A-Za-z0-9_]`. */
-function isWord(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+/** A byte of an answer: any other printable ASCII character; a space; ";"; "-" or "'"; anything else (a control or non-ASCII byte). */
+const ORDINARY = 0;
+const A_SPACE = 1;
+const A_SEMI = 2;
+const A_MARK = 3;
+const A_OTHER = 4;
+const ANSWER = new Uint8Array(256).fill(A_OTHER);
+for (let c = 33; c < 127; c++) ANSWER[c] = ORDINARY;
+ANSWER[SPACE] = A_SPACE;
+ANSWER[59] = A_SEMI;
+ANSWER[45] = A_MARK;
+ANSWER[39] = A_MARK;
+
+/** Byte classes (one table look-up per byte in the loops below). */
+const WORD = 1; // [A-Za-z0-9_]
+const DOT = 2; // "." (with WORD: score.pl's lexelt class [\w.])
+const PRINTABLE = 4; // 0x20–0x7e
+const CLASS = new Uint8Array(256);
+for (let c = 32; c < 127; c++) {
+  const word = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+  CLASS[c] = PRINTABLE | (word ? WORD : 0) | (c === 46 ? DOT : 0);
 }
 
 function grown(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
@@ -94,6 +112,8 @@ export class FastKey {
   fieldFrom = new Int32Array(1 << 12);
   hu = new Int32Array(1 << 12);
   ids = new Int32Array(1 << 12);
+  /** Per item, bit (length % 32) set for each substitute's length: most guesses are ruled out by it. */
+  lengths = new Int32Array(1 << 12);
   flags = new Uint8Array(1 << 12);
   subStart = new Int32Array(1 << 14);
   subEnd = new Int32Array(1 << 14);
@@ -112,16 +132,16 @@ export class FastKey {
 
   /** The key of a gold file's bytes, or null when a line is not in the lane's form (then use KeyBuilder). */
   static build(bytes: Uint8Array, file: string): FastKey | null {
-    const k = new FastKey(bytes, file);
-    const n = bytes.length;
+    // The loops below run to a line's "\n": a last line without one gets it, in a copy.
+    const k = new FastKey(endsWithNewline(bytes), file);
+    const b = k.bytes;
+    const n = b.length;
     let pos = 0;
     let line = 0;
     while (pos < n) {
-      let end = bytes.indexOf(NL, pos);
-      if (end < 0) end = n;
       line++;
-      if (end > pos && !k.goldLine(pos, end, line)) return null;
-      pos = end + 1;
+      if (b[pos] === NL) pos++;
+      else if ((pos = k.goldLine(pos, line)) < 0) return null;
     }
     k.fieldFrom = grown(k.fieldFrom, k.total + 1);
     k.fieldFrom[k.total] = k.fields;
@@ -129,79 +149,80 @@ export class FastKey {
     return k;
   }
 
-  /** Read gold line `line`, bytes [pos, end); false when it is not in the form. */
-  private goldLine(pos: number, end: number, line: number): boolean {
+  /**
+   * Read gold line `line`, from byte `pos` to its "\n" (every comparison
+   * below stops there, as no class holds it): where the next line starts, or
+   * -1 when this one is not in the form.
+   */
+  private goldLine(pos: number, line: number): number {
     const b = this.bytes;
     let i = pos;
     let c = 0;
-    while (i < end && (isWord((c = b[i])) || c === 46)) i++;
-    if (i === pos || i >= end || b[i] !== SPACE) return false;
+    while ((CLASS[b[i]] & (WORD | DOT)) !== 0) i++;
+    if (i === pos || b[i] !== SPACE) return -1;
     // The id: canonical decimal, at most nine digits.
     const idStart = ++i;
     c = b[i];
-    if (i >= end || c < 49 || c > 57) return false;
+    if (c < 49 || c > 57) return -1;
     let id = 0;
-    while (i < end && (c = b[i]) >= 48 && c <= 57) {
+    while ((c = b[i]) >= 48 && c <= 57) {
       id = id * 10 + (c - 48);
       i++;
     }
-    if (i - idStart > 9 || i + 3 >= end || b[i] !== SPACE || b[i + 1] !== 58 || b[i + 2] !== 58 || b[i + 3] !== SPACE) return false;
+    if (i - idStart > 9 || b[i] !== SPACE || b[i + 1] !== 58 || b[i + 2] !== 58 || b[i + 3] !== SPACE) return -1;
     // An id given twice is an error for the full scorer; an index too sparse for an array goes the long way too.
     if (id >= this.index.length) {
-      if (id >= Math.max(1 << 20, 8 * line)) return false;
+      if (id >= Math.max(1 << 20, 8 * line)) return -1;
       this.index = grown(this.index, id + 1);
     }
-    if (this.index[id] !== 0) return false;
+    if (this.index[id] !== 0) return -1;
 
     // The entries.
     const first = this.fields;
     let p = i + 4;
     let hyphens = false;
-    if (p < end && b[p] !== SEMI) {
+    if (b[p] !== SEMI && b[p] !== NL) {
       for (;;) {
         c = b[p];
-        if (!isWord(c) || (c === 110 && b[p + 1] === 111 && b[p + 2] === 110)) return false;
+        if ((CLASS[c] & WORD) === 0 || (c === 110 && b[p + 1] === 111 && b[p + 2] === 110)) return -1;
         let space = -1;
         let q = p;
-        for (; q < end; q++) {
+        for (; ; q++) {
           c = b[q];
-          if (c === SEMI) break;
-          if (c === SPACE) space = q;
+          if ((CLASS[c] & WORD) !== 0) {
+            if (c === 112 && b[q + 1] === 110) return -1; // "pn"
+          } else if (c === SEMI || c === NL) break;
+          else if (c === SPACE) space = q;
           else if (c === HYPHEN) hyphens = true;
-          else if (!isWord(c)) return false;
-          else if (c === 112 && b[q + 1] === 110) return false; // "pn"
+          else return -1;
         }
         // [p, space) the substitute, (space, q) the count.
-        if (space - p < 2 || b[space - 1] === SPACE || q - space - 1 < 1 || q - space - 1 > 9) return false;
+        if (space - p < 2 || b[space - 1] === SPACE || q - space - 1 < 1 || q - space - 1 > 9) return -1;
         let count = 0;
         for (let k = space + 1; k < q; k++) {
           const d = b[k] - 48;
-          if (d < 0 || d > 9) return false;
+          if (d < 0 || d > 9) return -1;
           count = count * 10 + d;
         }
-        const nf = this.fields - first;
-        if (nf === MAX_ENTRIES) return false;
+        if (this.fields - first === MAX_ENTRIES) return -1;
         // A substitute given twice in a line goes the long way.
-        for (let f = first; f < this.fields; f++) if (sameBytes(b, this.subStart[f], this.subEnd[f], p, space)) return false;
+        for (let f = first; f < this.fields; f++) if (sameBytes(b, this.subStart[f], this.subEnd[f], p, space)) return -1;
         this.addField(p, space, count);
-        if (q >= end) {
-          p = end;
-          break;
-        }
-        p = q + 1;
-        if (p >= end) break;
-        if (b[p] === SEMI) break; // trailing `;`s: checked below
+        p = c === NL ? q : q + 1;
+        // The line's end, or trailing `;`s (checked below).
+        if (b[p] === NL || b[p] === SEMI) break;
       }
     }
-    while (p < end && b[p] === SEMI) p++;
-    if (p < end) return false;
+    while (b[p] === SEMI) p++;
+    if (b[p] !== NL) return -1;
+    const next = p + 1;
 
     const nf = this.fields - first;
     const counts = this.counts;
     if (!(nf >= 2 || (nf === 1 && counts[first] >= 2))) {
       this.fields = first;
       this.index[id] = OUTSIDE;
-      return true;
+      return next;
     }
     // The mode: the first entry, unless another has its count (the full scorer's modeOf).
     const top = counts[first];
@@ -213,7 +234,7 @@ export class FastKey {
       if (counts[f] > counts[f - 1]) unsorted = true;
       hu += counts[f];
     }
-    if (hu >= MAX_HUMAN_RESPONSES) return false;
+    if (hu >= MAX_HUMAN_RESPONSES) return -1;
     if (unsorted) this.log.add("unsorted", unsortedLine(this.file, line, id), UNSORTED_LINES);
     let flags = (mode ? MODE : 0) | (hyphens ? HYPHENS : 0);
     if (mode && hasByte(b, this.subStart[first], this.subEnd[first], HYPHEN)) {
@@ -225,6 +246,7 @@ export class FastKey {
       this.fieldFrom = grown(this.fieldFrom, o + 2);
       this.hu = grown(this.hu, o + 2);
       this.ids = grown(this.ids, o + 2);
+      this.lengths = grown(this.lengths, o + 2);
       const f = new Uint8Array(this.fieldFrom.length);
       f.set(this.flags);
       this.flags = f;
@@ -233,9 +255,12 @@ export class FastKey {
     this.hu[o] = hu;
     this.ids[o] = id;
     this.flags[o] = flags;
+    let lengths = 0;
+    for (let f = first; f < this.fields; f++) lengths |= 1 << ((this.subEnd[f] - this.subStart[f]) & 31);
+    this.lengths[o] = lengths;
     if (mode) this.totalWithMode++;
     this.index[id] = o + 1;
-    return true;
+    return next;
   }
 
   private addField(start: number, end: number, count: number): void {
@@ -249,6 +274,15 @@ export class FastKey {
     this.subEnd[f] = end;
     this.counts[f] = count;
   }
+}
+
+/** The bytes, ending with "\n" (a copy with one added when they do not). */
+function endsWithNewline(bytes: Uint8Array): Uint8Array {
+  if (bytes.length === 0 || bytes[bytes.length - 1] === NL) return bytes;
+  const b = new Uint8Array(bytes.length + 1);
+  b.set(bytes);
+  b[bytes.length] = NL;
+  return b;
 }
 
 function sameBytes(b: Uint8Array, a: number, aEnd: number, c: number, cEnd: number): boolean {
@@ -292,6 +326,8 @@ export class FastScorer {
   /** The current line's guesses: [start, end) in its bytes; a guess normalised into `guess`. */
   private gStart = new Int32Array(64);
   private gEnd = new Int32Array(64);
+  /** 1 when the guess needs normalising (a hyphen, an apostrophe, "non x" / "non-x"). */
+  private gDirty = new Uint8Array(64);
   private guess = new Uint8Array(256);
   private guessLength = 0;
   /** After `match`: the entry's count, and whether the guess is the entry as written. */
@@ -309,71 +345,97 @@ export class FastScorer {
   }
 
   /**
-   * The lines of bytes[from, to): each ends in "\n", except, with `last`, the
-   * file's final line (without one). False at a line not in the form.
+   * The lines of bytes[from, to), which ends with a line's "\n". False at a
+   * line not in the form (then the scorer is spent).
    */
-  push(bytes: Uint8Array, from: number, to: number, last = false): boolean {
+  push(bytes: Uint8Array, from: number, to: number): boolean {
+    if (to > from && bytes[to - 1] !== NL) throw new Error("FastScorer.push: a piece must end with a line's end");
     let pos = from;
     while (pos < to) {
-      let end = bytes.indexOf(NL, pos);
-      if (end < 0 || end >= to) {
-        if (!last) throw new Error("FastScorer.push: a piece must end with a line's end");
-        end = to;
-      }
       this.lineNo++;
-      if (end > pos && !this.systemLine(bytes, pos, end)) return false;
-      pos = end + 1;
+      if (bytes[pos] === NL) pos++;
+      else if ((pos = this.systemLine(bytes, pos)) < 0) return false;
     }
     return true;
   }
 
-  /** Score system line `lineNo`, bytes [pos, end); false when it is not in the form. */
-  private systemLine(b: Uint8Array, pos: number, end: number): boolean {
+  /** The file's last bytes, [from, to): lines, the last of them perhaps without its "\n". */
+  pushLast(bytes: Uint8Array, from: number, to: number): boolean {
+    if (to === from || bytes[to - 1] === NL) return this.push(bytes, from, to);
+    return this.push(endsWithNewline(bytes.subarray(from, to)), 0, to - from + 1);
+  }
+
+  /**
+   * Score system line `lineNo`, from byte `pos` to its "\n": where the next
+   * line starts, or -1 when this one is not in the form.
+   */
+  private systemLine(b: Uint8Array, pos: number): number {
     let i = pos;
     let c = 0;
-    while (i < end && (isWord((c = b[i])) || c === 46)) i++;
-    if (i === pos || i >= end || b[i] !== SPACE) return false;
+    while ((CLASS[b[i]] & (WORD | DOT)) !== 0) i++;
+    if (i === pos || b[i] !== SPACE) return -1;
     const idStart = ++i;
     let id = 0;
-    let numeric = i < end && b[i] >= 49 && b[i] <= 57;
-    for (; i < end && (c = b[i]) !== SPACE; i++) {
-      if (c < 33 || c > 126) return false;
+    let numeric = b[i] >= 49 && b[i] <= 57;
+    for (; (c = b[i]) !== SPACE; i++) {
+      if (c < 33 || c > 126) return -1; // the "\n" too
       if (numeric) {
         if (c < 48 || c > 57) numeric = false;
         else id = id * 10 + (c - 48);
       }
     }
     if (i === idStart || i - idStart > 9) numeric = false;
-    // " :: " (" ::: "), all inside the line (the bytes after it may be a stale part of the piece).
+    // " :: " (" ::: "); each comparison stops at the line's "\n".
     const at = i + (this.oot ? 5 : 4);
-    if (at > end || b[i + 1] !== 58 || b[i + 2] !== 58 || (this.oot && b[i + 3] !== 58) || b[at - 1] !== SPACE) return false;
+    if (b[i + 1] !== 58 || b[i + 2] !== 58 || (this.oot && b[i + 3] !== 58) || b[at - 1] !== SPACE) return -1;
     const idEnd = i;
     this.matched++;
 
-    // The reader: the answer split as Perl splits it; no byte outside printable ASCII, no guess with a space at an end.
-    let blank = true;
-    for (let k = at; k < end; k++) {
-      c = b[k];
-      if (c < 32 || c > 126) return false;
-      if (c !== SPACE) blank = false;
-    }
+    // The reader: the answer split on ";" as Perl splits it (trailing empty guesses dropped),
+    // in one pass; every byte printable ASCII; a guess that needs normalising marked.
     let n = 0;
-    if (!blank) {
-      let stop = end;
-      while (stop > at && b[stop - 1] === SEMI) stop--;
-      let from = at;
-      while (from < stop) {
-        let semi = from;
-        while (semi < stop && b[semi] !== SEMI) semi++;
-        if (semi > from && (b[from] === SPACE || b[semi - 1] === SPACE)) return false;
-        if (n === this.gStart.length) {
-          this.gStart = grown(this.gStart, n + 1);
-          this.gEnd = grown(this.gEnd, n + 1);
-        }
-        this.gStart[n] = from;
-        this.gEnd[n++] = semi;
-        from = semi + 1;
+    let blank = true;
+    let from = at;
+    let dirty = false;
+    let end = -1;
+    for (let k = at; end < 0; k++) {
+      const a = ANSWER[b[k]];
+      if (a === ORDINARY) {
+        blank = false;
+        continue;
       }
+      if (a === A_SPACE) continue;
+      if (a === A_MARK) {
+        blank = false;
+        dirty = true;
+        continue;
+      }
+      if (a === A_OTHER) {
+        if (b[k] !== NL) return -1;
+        end = k;
+      } else blank = false; // ";"
+      // A guess ends at k.
+      if (n === this.gStart.length) {
+        this.gStart = grown(this.gStart, n + 1);
+        this.gEnd = grown(this.gEnd, n + 1);
+        const d = new Uint8Array(this.gStart.length);
+        d.set(this.gDirty);
+        this.gDirty = d;
+      }
+      // "non x" / "non-x" becomes "nonx".
+      if (k - from > 3 && b[from] === 110 && b[from + 1] === 111 && b[from + 2] === 110 && (b[from + 3] === SPACE || b[from + 3] === HYPHEN)) dirty = true;
+      this.gStart[n] = from;
+      this.gEnd[n] = k;
+      this.gDirty[n++] = dirty ? 1 : 0;
+      dirty = false;
+      from = k + 1;
+    }
+    if (blank) n = 0;
+    while (n > 0 && this.gEnd[n - 1] === this.gStart[n - 1]) n--;
+    for (let g = 0; g < n; g++) {
+      const gs = this.gStart[g];
+      const ge = this.gEnd[g];
+      if (ge > gs && (b[gs] === SPACE || b[ge - 1] === SPACE)) return -1;
     }
     if (n === 0) this.readerLog.add("empty", emptyAnswer(this.file, this.lineNo), EMPTY_ANSWERS);
 
@@ -382,7 +444,7 @@ export class FastScorer {
     const slot = numeric && id < key.index.length ? key.index[id] : 0;
     if (slot <= 0) {
       this.outsideT++;
-      return true;
+      return end + 1;
     }
     const o = slot - 1;
     const first = this.answeredAt[o];
@@ -390,15 +452,15 @@ export class FastScorer {
       this.repeats++;
       const line = this.lineNo;
       this.log.addLazy("repeat", () => answeredBefore(this.file, line, latin1(b, idStart, idEnd), first), ANSWERED_BEFORE);
-      return true;
+      return end + 1;
     }
     this.answeredAt[o] = this.lineNo;
     const hu = key.hu[o];
     if (hu === 0) {
       this.unscorable++;
-      return true;
+      return end + 1;
     }
-    if (n === 0) return true;
+    if (n === 0) return end + 1;
 
     const flags = key.flags[o];
     const hasMode = (flags & MODE) !== 0;
@@ -410,8 +472,7 @@ export class FastScorer {
     let seenMore: number[] | null = null;
     let repeated = false;
     for (let g = 0; g < scored; g++) {
-      this.normalise(b, this.gStart[g], this.gEnd[g]);
-      const e = this.match(o, flags);
+      const e = this.matchGuess(b, g, o, flags);
       if (this.oot) {
         if (e < 0) continue;
         credit += this.count / hu;
@@ -446,7 +507,17 @@ export class FastScorer {
       if (n > OOT_LIMIT) this.log.addLazy("truncated", () => overTen(this.file, line, n, latin1(b, idStart, idEnd)), OVER_TEN);
       if (repeated) this.log.addLazy("repeated-guess", () => repeatedGuesses(this.file, line, this.repeatedOf(b, o, flags, scored), latin1(b, idStart, idEnd)), REPEATED_GUESSES);
     }
-    return true;
+    return end + 1;
+  }
+
+  /** The entry of item o guess g matches (see `match`), normalising the guess first when it needs it. */
+  private matchGuess(b: Uint8Array, g: number, o: number, flags: number): number {
+    const from = this.gStart[g];
+    const to = this.gEnd[g];
+    const lengths = this.key.lengths[o];
+    if (this.gDirty[g] === 0) return (lengths & (1 << ((to - from) & 31))) === 0 ? -1 : this.match(o, flags, b, from, to - from);
+    this.normalise(b, from, to);
+    return (lengths & (1 << (this.guessLength & 31))) === 0 ? -1 : this.match(o, flags, this.guess, 0, this.guessLength);
   }
 
   /**
@@ -476,22 +547,21 @@ export class FastScorer {
   }
 
   /**
-   * The entry of item o the normalised guess matches (as View.matchPlain):
-   * as written first, then, when the item has hyphens, with spaces for them;
-   * -1 when none.
+   * The entry of item o the normalised guess g[at, at + n) matches (as
+   * View.matchPlain): as written first, then, when the item has hyphens, with
+   * spaces for them; -1 when none.
    */
-  private match(o: number, flags: number): number {
+  private match(o: number, flags: number, g: Uint8Array, at: number, n: number): number {
     const k = this.key;
-    const g = this.guess;
-    const n = this.guessLength;
     const gb = k.bytes;
     const from = k.fieldFrom[o];
     const to = k.fieldFrom[o + 1];
     for (let f = from; f < to; f++) {
       const s = k.subStart[f];
-      if (k.subEnd[f] - s !== n) continue;
+      // The length, the last byte (words often share a beginning), then the rest.
+      if (k.subEnd[f] - s !== n || gb[s + n - 1] !== g[at + n - 1]) continue;
       let i = 0;
-      while (i < n && gb[s + i] === g[i]) i++;
+      while (i < n && gb[s + i] === g[at + i]) i++;
       if (i === n) {
         this.count = k.counts[f];
         this.exact = true;
@@ -505,7 +575,8 @@ export class FastScorer {
       let i = 0;
       for (; i < n; i++) {
         const a = gb[s + i];
-        if (a !== g[i] && !(a === HYPHEN && g[i] === SPACE)) break;
+        const x = g[at + i];
+        if (a !== x && !(a === HYPHEN && x === SPACE)) break;
       }
       if (i === n) {
         this.count = k.counts[f];
@@ -522,7 +593,7 @@ export class FastScorer {
     const seen = new Set<number>();
     for (let g = 0; g < scored; g++) {
       this.normalise(b, this.gStart[g], this.gEnd[g]);
-      const e = this.match(o, flags);
+      const e = this.match(o, flags, this.guess, 0, this.guessLength);
       if (e < 0) continue;
       if (!seen.has(e)) {
         seen.add(e);
