@@ -109,18 +109,18 @@ export class FastKey {
   /** Items with a hyphenated mode (a repair would read them differently). */
   noted = 0;
   /** Item o's fields are [fieldFrom[o], fieldFrom[o + 1]). */
-  fieldFrom = new Int32Array(1 << 12);
-  hu = new Int32Array(1 << 12);
-  ids = new Int32Array(1 << 12);
+  fieldFrom: Int32Array<ArrayBuffer>;
+  hu: Int32Array<ArrayBuffer>;
+  ids: Int32Array<ArrayBuffer>;
   /** Per item, bit (length % 32) set for each substitute's length: most guesses are ruled out by it. */
-  lengths = new Int32Array(1 << 12);
-  flags = new Uint8Array(1 << 12);
-  subStart = new Int32Array(1 << 14);
-  subEnd = new Int32Array(1 << 14);
-  counts = new Int32Array(1 << 14);
+  lengths: Int32Array<ArrayBuffer>;
+  flags: Uint8Array<ArrayBuffer>;
+  subStart: Int32Array<ArrayBuffer>;
+  subEnd: Int32Array<ArrayBuffer>;
+  counts: Int32Array<ArrayBuffer>;
   fields = 0;
   /** id → item + 1; OUTSIDE for a gold id outside T; 0 for an id not in the gold. */
-  index = new Int32Array(1 << 12);
+  index: Int32Array<ArrayBuffer>;
   /** The gold's diagnostics (unsorted lines), in line order. */
   diagnostics: Diagnostic[] = [];
   private readonly log = new DiagnosticLog(10);
@@ -128,7 +128,21 @@ export class FastKey {
   private constructor(
     readonly bytes: Uint8Array,
     readonly file: string,
-  ) {}
+  ) {
+    // Sized for the usual line (about 60 bytes, four entries), so that a large gold rarely
+    // grows them; a shorter one grows them, by doubling.
+    const items = 16 + Math.ceil(bytes.length / 48);
+    const fields = 16 + Math.ceil(bytes.length / 14);
+    this.fieldFrom = new Int32Array(items);
+    this.hu = new Int32Array(items);
+    this.ids = new Int32Array(items);
+    this.lengths = new Int32Array(items);
+    this.flags = new Uint8Array(items);
+    this.index = new Int32Array(items);
+    this.subStart = new Int32Array(fields);
+    this.subEnd = new Int32Array(fields);
+    this.counts = new Int32Array(fields);
+  }
 
   /** The key of a gold file's bytes, or null when a line is not in the lane's form (then use KeyBuilder). */
   static build(bytes: Uint8Array, file: string): FastKey | null {
