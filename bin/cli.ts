@@ -1,12 +1,13 @@
 /**
  * lexgold CLI entry point. Argument parsing and file I/O only: every command
- * calls into lib/. Commands live one module each under bin/commands/; each
- * loads what its action needs with `await import()` inside the action, so
- * `--help` (and `score`) never load the database layer. bin/lexgold runs the
- * bundle of this file (scripts/build-cli.mjs).
+ * calls into lib/. Commands live one module each under bin/commands/ and are
+ * parsed by commander (bin/program.ts), loaded here only when needed: the most
+ * common call, `lexgold score SYSTEM GOLD [-t best|oot]`, is tried first
+ * without them (commands/score-plain.ts). Each command loads what its action
+ * needs with `await import()` inside the action, so `--help` (and `score`)
+ * never load the database layer. bin/lexgold runs the bundle of this file
+ * (scripts/build-cli.mjs).
  */
-import { Command, CommanderError } from "commander";
-import { commands } from "./commands/index";
 import { CliError } from "./commands/util";
 
 /**
@@ -28,23 +29,21 @@ function onOutputError(this: NodeJS.WriteStream, e: NodeJS.ErrnoException): void
 process.stdout.on("error", onOutputError);
 process.stderr.on("error", onOutputError);
 
-const program = new Command();
-program
-  .name("lexgold")
-  .description("Build lexical-substitution gold standards and score systems against them.")
-  .showHelpAfterError("(run with --help for usage)")
-  .exitOverride();
-
-for (const register of commands) register(program);
-
 async function main(): Promise<void> {
   try {
-    await program.parseAsync(process.argv);
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      // commander has already printed its message (help, or a usage error).
-      process.exit(err.exitCode);
+    if (process.argv[2] === "score") {
+      const { scorePlain } = await import("./commands/score-plain");
+      if (scorePlain(process.argv.slice(3))) return;
     }
+    const { buildProgram, CommanderError } = await import("./program");
+    try {
+      await buildProgram().parseAsync(process.argv);
+    } catch (err) {
+      // commander has already printed its message (help, or a usage error).
+      if (err instanceof CommanderError) process.exit(err.exitCode);
+      throw err;
+    }
+  } catch (err) {
     if (err instanceof CliError) {
       process.stderr.write(`lexgold: ${err.message}\n`);
       process.exit(err.exitCode);

@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import { type Diagnostic, diag, hasErrors } from "../../lib/scoring/diagnostics";
+import { type Diagnostic, hasErrors } from "../../lib/scoring/diagnostics";
 import { FileReadError, forEachLine, scoreFast } from "../../lib/scoring/files";
 import { parseGold } from "../../lib/lexsub/formats/gold";
 import {
@@ -8,25 +8,17 @@ import {
   type KeyOptions,
   type MwItem,
   type RepairReport,
-  type ScoreRunResult,
   type ScoreRunOptions,
   ScoreRun,
-  formatGroups,
-  formatRepairNotice,
-  repairJson,
   repairReport,
   formatMwItem,
-  formatMwTotals,
   formatSubstitutionItem,
-  formatSubstitutionTotals,
-  groupOf,
   multiwordIds,
-  mwJson,
   parseIdList,
   parseWordList,
-  substitutionJson,
 } from "../../lib/lexsub/score/index";
-import { CliError, printDiagnostics, readText } from "./util";
+import { Out, errorCount, finishSystem, noItemInT, printFastScore, printTotals, reporter } from "./score-output";
+import { CliError, readText } from "./util";
 
 interface ScoreOptions {
   type: "best" | "oot" | "mw";
@@ -39,22 +31,6 @@ interface ScoreOptions {
   by?: GroupBy;
   quiet?: boolean;
   repaired?: boolean;
-}
-
-/** Buffered stdout: a million `-v` lines go out in large writes. */
-class Out {
-  private buf: string[] = [];
-  private size = 0;
-  line(s: string): void {
-    this.buf.push(s, "\n");
-    this.size += s.length + 1;
-    if (this.size > 1 << 16) this.flush();
-  }
-  flush(): void {
-    if (this.buf.length > 0) process.stdout.write(this.buf.join(""));
-    this.buf = [];
-    this.size = 0;
-  }
 }
 
 export function register(program: Command): void {
@@ -74,7 +50,7 @@ export function register(program: Command): void {
     .option("-q, --quiet", "do not print warnings (errors are always printed)")
     .description("score a system file as the official SemEval-2007 scorer does (output line for line the same)")
     .action(async (system: string, gold: string, opts: ScoreOptions) => {
-      const report = (ds: readonly Diagnostic[]) => printDiagnostics(opts.quiet ? ds.filter((d) => d.severity === "error") : ds);
+      const report = reporter(opts.quiet);
       const analysis = opts.nmwt !== undefined || opts.nmws || opts.subset !== undefined || opts.exclude !== undefined || opts.by !== undefined;
       if (opts.type === "mw" && analysis) throw new CliError("--nmwt, --nmws, --subset, --exclude and --by apply to best and oot, not mw");
       if (opts.verbose && opts.json) throw new CliError("-v and --json cannot be combined: -v prints the official text output");
@@ -93,33 +69,25 @@ export function register(program: Command): void {
           repaired: opts.repaired === true,
           onItem: opts.verbose ? (i) => printItem(type, i, out) : undefined,
         };
-        const noT = () => diag("warning", gold, 0, "no item is in T (none has two responses or more); every score is undefined");
         // Plain best/oot scoring: the fast lane, which answers for files in the common form
         // (the same output to the byte); anything else, or a line outside that form, goes through ScoreRun.
         const lane = type !== "mw" && !analysis && !opts.verbose && !opts.repaired && process.env.LEXGOLD_SCORE_LANE !== "full";
         const fast = lane ? scoreFast(system, gold, type) : null;
-        let scored: ScoreRunResult;
-        let refused: number;
-        let repairs: RepairReport | null = null;
-        if (fast) {
-          const goldDiagnostics = fast.total === 0 ? [...fast.goldDiagnostics, noT()] : fast.goldDiagnostics;
-          report(goldDiagnostics);
-          scored = { result: fast.score.result, goldDiagnostics, systemDiagnostics: fast.score.systemDiagnostics, lines: fast.score.lines };
-          refused = finishSystem(system, type, scored.systemDiagnostics, scored.lines, report, out);
-          repairs = fast.score.repairs;
-        } else {
+        if (fast) printFastScore(fast, system, gold, type as "best" | "oot", opts, out);
+        else {
           const run = new ScoreRun(runOptions);
           await forEachLine(gold, (l) => run.pushGold(l), gold);
           const goldDiagnostics = run.goldDone();
-          if (type !== "mw" && run.scoringKey.total === 0) goldDiagnostics.push(noT());
+          if (type !== "mw" && run.scoringKey.total === 0) goldDiagnostics.push(noItemInT(gold));
           report(goldDiagnostics);
           if (hasErrors(goldDiagnostics)) throw new CliError(`${gold}: ${errorCount(goldDiagnostics)}; nothing scored`);
           await forEachLine(system, (l) => run.pushSystem(l), system);
-          scored = run.finish();
-          refused = finishSystem(system, type, scored.systemDiagnostics, scored.lines, report, out);
+          const scored = run.finish();
+          const refused = finishSystem(system, type, scored.systemDiagnostics, scored.lines, report, out);
 
           // In the default mode, what the documented repairs would change: from the same pass
           // (best, oot), or from a second, repaired run over both files when that does not suffice.
+          let repairs: RepairReport | null = null;
           if (run.needsRepairedPass) {
             repairs = run.inlineRepairs(scored);
             if (!repairs) {
@@ -130,27 +98,9 @@ export function register(program: Command): void {
               repairs = repairReport(run, scored, again, again.finish());
             }
           }
+          printTotals(system, scored.result, repairs, refused, opts, out);
         }
 
-        const r = scored.result;
-        if (opts.json) {
-          const json: Record<string, unknown> = r.type === "mw" ? mwJson(r.stats) : substitutionJson(r.type, r.stats);
-          if (r.type !== "mw" && r.groups) json.groups = r.groups.map((g) => ({ [opts.by!]: g.group, ...substitutionJson(r.type, g.stats) }));
-          const repaired = repairJson(repairs);
-          if (repaired) json.repaired = repaired;
-          out.line(JSON.stringify(json));
-        } else if (r.type === "mw") {
-          for (const l of formatMwTotals(r.stats)) out.line(l);
-        } else {
-          for (const l of formatSubstitutionTotals(r.type, r.stats)) out.line(l);
-          if (r.groups) {
-            out.line("");
-            for (const l of formatGroups(opts.by!, r)) out.line(l);
-          }
-        }
-        out.flush();
-        if (repairs && !opts.quiet) for (const l of formatRepairNotice(repairs)) process.stderr.write(`lexgold: ${l}\n`);
-        skipped(system, refused);
       } catch (e) {
         if (e instanceof FileReadError) throw new CliError(e.message);
         throw e;
@@ -163,35 +113,6 @@ export function register(program: Command): void {
 function printItem(type: "best" | "oot" | "mw", i: ItemScore | MwItem, out: Out): void {
   if (type === "mw") out.line(formatMwItem(i as MwItem));
   else for (const l of formatSubstitutionItem(type, i as ItemScore)) out.line(l);
-}
-
-function errorCount(ds: readonly Diagnostic[]): string {
-  const n = ds.filter((d) => d.severity === "error").length;
-  return `${n} error${n === 1 ? "" : "s"}`;
-}
-
-/**
- * Print the system file's diagnostics; refuse a file with no line in the
- * format at all. Returns how many lines were skipped as unreadable.
- */
-function finishSystem(
-  system: string,
-  type: string,
-  diagnostics: readonly Diagnostic[],
-  lines: { matched: number; refused: number },
-  report: (ds: readonly Diagnostic[]) => void,
-  out: Out,
-): number {
-  out.flush();
-  if (lines.matched === 0 && lines.refused === 0) diagnostics = [...diagnostics, diag("warning", system, 0, "no answers in the file")];
-  report(diagnostics);
-  if (lines.matched === 0 && lines.refused > 0) throw new CliError(`${system}: no line is in the ${type} format; nothing scored`);
-  return lines.refused;
-}
-
-/** After the scores are out: exit 1 when lines were skipped (the scores leave them out). */
-function skipped(system: string, refused: number): void {
-  if (refused > 0) throw new CliError(`${system}: ${refused} line${refused === 1 ? "" : "s"} in no format skipped; scored without ${refused === 1 ? "it" : "them"}`);
 }
 
 /** Read the further-analysis inputs into key options. */

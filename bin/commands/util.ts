@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { Command } from "commander";
+import type { Command } from "commander";
 import { formatDiagnostic, type Diagnostic } from "../../lib/scoring/diagnostics";
 
 /** An error the CLI prints as one line `lexgold: message` before exiting non-zero. */

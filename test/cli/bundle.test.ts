@@ -57,12 +57,25 @@ describe("the bundle", () => {
     expect(Object.keys(meta.inputs)).toContain("lib/server/actor.ts");
   });
 
+  const commander = (i: string) => i.includes("node_modules/commander/");
+
   it("--help loads commander and the command definitions, not the database layer or other heavy modules", () => {
-    const entry = Object.keys(meta.outputs).find((o) => meta.outputs[o].entryPoint === "bin/cli.ts")!;
-    const loaded = [...loadedWith(entry)];
+    const loaded = [...loadedWith(chunkOf("bin/program.ts"))];
     expect(loaded).toContain("bin/commands/score.ts");
-    expect(loaded.some((i) => i.includes("node_modules/commander/"))).toBe(true);
+    expect(loaded.some(commander)).toBe(true);
     expect(loaded.filter((i) => heavy.some((h) => h.test(i)))).toEqual([]);
+  });
+
+  it("the entry loads neither; plain 'score SYSTEM GOLD' loads the scorer's fast lane without commander", () => {
+    const entry = Object.keys(meta.outputs).find((o) => meta.outputs[o].entryPoint === "bin/cli.ts")!;
+    const first = [...loadedWith(entry)];
+    expect(first.some(commander)).toBe(false);
+    expect(first.filter((i) => i.startsWith("lib/lexsub/"))).toEqual([]);
+    const plain = [...loadedWith(chunkOf("bin/commands/score-plain.ts"))];
+    expect(plain).toContain("lib/lexsub/score/fast.ts");
+    expect(plain.some(commander)).toBe(false);
+    expect(plain).not.toContain("bin/commands/index.ts");
+    expect(plain.filter((i) => heavy.some((h) => h.test(i)))).toEqual([]);
   });
 
   it("score loads the scorer, still without the database layer", () => {

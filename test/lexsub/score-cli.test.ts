@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { plainArgs } from "../../bin/commands/score-plain";
 import { scoreFast } from "../../lib/scoring/files";
 import { type Ran, runCommand } from "../support/spawn";
 
@@ -213,5 +214,21 @@ describe("the fast lane (plain best and oot files): the same output as the full 
     // The files hold what the lane must report: warnings, and the hyphenated modes' repair.
     if (!(extra as readonly string[]).includes("-q")) expect(fast.stderr).toContain("not sorted by count");
     if (extra.length === 0) expect(fast.stderr).toContain("hyphen-mode:");
+  });
+
+  it("through the command's own lane too (arguments the plain path leaves to commander)", async () => {
+    const args = ["score", "lane.oot", "--type=oot", "lane.gold", "-q"];
+    expect(plainArgs(args.slice(1))).toBeNull();
+    const [fast, full] = await Promise.all([lexgold(args), lexgold(args, { LEXGOLD_SCORE_LANE: "full" })]);
+    expect(fast).toEqual(full);
+    expect(fast.stdout).toMatch(/^Total = /);
+  });
+
+  it("the plain path takes two files and -t/--type best|oot, --json, -q/--quiet, nothing else", () => {
+    expect(plainArgs(["s", "g"])).toEqual({ system: "s", gold: "g", type: "best", json: false, quiet: false });
+    expect(plainArgs(["-t", "oot", "s", "g", "--json", "--quiet"])).toEqual({ system: "s", gold: "g", type: "oot", json: true, quiet: true });
+    for (const args of [["s"], ["s", "g", "x"], ["s", "g", "-t", "mw"], ["s", "g", "-t"], ["s", "g", "-v"], ["s", "g", "--by", "pos"], ["s", "g", "--repaired"], ["-", "g"], ["s", "g", "--"]]) {
+      expect(plainArgs(args), args.join(" ")).toBeNull();
+    }
   });
 });

@@ -1,0 +1,56 @@
+/**
+ * `lexgold score SYSTEM GOLD [-t best|oot] [--json] [-q]` — the scorer's most
+ * common call — without loading commander or the other commands: the entry
+ * (bin/cli.ts) tries it first, and it answers only when the arguments are in
+ * exactly these forms and the fast lane answers for the files (see
+ * lib/lexsub/score/fast.ts). Otherwise it returns false and the full command
+ * (score.ts) runs, which prints the same for the same files. With a
+ * 15,000-item file most of the time is then Node's own start.
+ */
+import { scoreFast } from "../../lib/scoring/files";
+import { Out, printFastScore } from "./score-output";
+
+interface PlainArgs {
+  system: string;
+  gold: string;
+  type: "best" | "oot";
+  json: boolean;
+  quiet: boolean;
+}
+
+/** The arguments after `score`, when they are two file names and only -t/--type best|oot, --json, -q/--quiet; else null. */
+export function plainArgs(args: readonly string[]): PlainArgs | null {
+  const files: string[] = [];
+  let type: "best" | "oot" = "best";
+  let json = false;
+  let quiet = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === "-t" || a === "--type") {
+      const t = args[++i];
+      if (t !== "best" && t !== "oot") return null;
+      type = t;
+    } else if (a === "--json") json = true;
+    else if (a === "-q" || a === "--quiet") quiet = true;
+    else if (a.length > 0 && !a.startsWith("-")) files.push(a);
+    else return null;
+  }
+  if (files.length !== 2) return null;
+  return { system: files[0], gold: files[1], type, json, quiet };
+}
+
+/** Score through the fast lane and print as `lexgold score` does; false (nothing printed) when it does not apply. */
+export function scorePlain(args: readonly string[]): boolean {
+  if (process.env.LEXGOLD_SCORE_LANE === "full") return false;
+  const a = plainArgs(args);
+  if (!a) return false;
+  const fast = scoreFast(a.system, a.gold, a.type);
+  if (!fast) return false;
+  const out = new Out();
+  try {
+    printFastScore(fast, a.system, a.gold, a.type, a, out);
+  } finally {
+    out.flush();
+  }
+  return true;
+}
