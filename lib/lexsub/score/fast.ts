@@ -195,6 +195,8 @@ export class FastKey {
     const first = this.fields;
     let p = i + 4;
     let hyphens = false;
+    /** The first substitute (the mode, when there is one) holds a hyphen. */
+    let firstHyphen = false;
     if (b[p] !== SEMI && b[p] !== NL) {
       for (;;) {
         c = b[p];
@@ -207,7 +209,10 @@ export class FastKey {
             if (c === 112 && b[q + 1] === 110) return -1; // "pn"
           } else if (c === SEMI || c === NL) break;
           else if (c === SPACE) space = q;
-          else if (c === HYPHEN) hyphens = true;
+          else if (c === HYPHEN) {
+            hyphens = true;
+            if (this.fields === first) firstHyphen = true;
+          }
           else return -1;
         }
         // [p, space) the substitute, (space, q) the count.
@@ -251,7 +256,7 @@ export class FastKey {
     if (hu >= MAX_HUMAN_RESPONSES) return -1;
     if (unsorted) this.log.add("unsorted", unsortedLine(this.file, line, id), UNSORTED_LINES);
     let flags = (mode ? MODE : 0) | (hyphens ? HYPHENS : 0);
-    if (mode && hasByte(b, this.subStart[first], this.subEnd[first], HYPHEN)) {
+    if (mode && firstHyphen) {
       flags |= HYPHEN_MODE;
       this.noted++;
     }
@@ -305,10 +310,6 @@ function sameBytes(b: Uint8Array, a: number, aEnd: number, c: number, cEnd: numb
   return true;
 }
 
-function hasByte(b: Uint8Array, from: number, to: number, byte: number): boolean {
-  for (let i = from; i < to; i++) if (b[i] === byte) return true;
-  return false;
-}
 
 /** What the fast lane gives: the full scorer's result, diagnostics, line counts and repair report. */
 export interface FastScore {
