@@ -108,13 +108,15 @@ export class DiagnosticLog {
   }
 
   /**
-   * `add`, making the diagnostic only when it will be listed (the first
-   * `limit` of its kind): beyond that it is only counted.
+   * Count one more diagnostic of `kind` without making it, when the listing
+   * of its kind is full (true); false, counting nothing, when it would be
+   * listed: then `add` it. (For hot loops: no message built past the limit.)
    */
-  addLazy(kind: string, make: () => Diagnostic, plural = "more like this"): void {
+  tally(kind: string): boolean {
     const k = this.kinds.get(kind);
-    if (k && k.count >= this.limit) k.count++;
-    else this.add(kind, make(), plural);
+    if (!k || k.count < this.limit) return false;
+    k.count++;
+    return true;
   }
 
   /** How many diagnostics of `kind` were recorded (listed or not). */

@@ -466,7 +466,7 @@ export class FastScorer {
     if (first !== 0) {
       this.repeats++;
       const line = this.lineNo;
-      this.log.addLazy("repeat", () => answeredBefore(this.file, line, latin1(b, idStart, idEnd), first), ANSWERED_BEFORE);
+      if (!this.log.tally("repeat")) this.log.add("repeat", answeredBefore(this.file, line, latin1(b, idStart, idEnd), first), ANSWERED_BEFORE);
       return end + 1;
     }
     this.answeredAt[o] = this.lineNo;
@@ -519,8 +519,10 @@ export class FastScorer {
     }
     if (this.oot) {
       const line = this.lineNo;
-      if (n > OOT_LIMIT) this.log.addLazy("truncated", () => overTen(this.file, line, n, latin1(b, idStart, idEnd)), OVER_TEN);
-      if (repeated) this.log.addLazy("repeated-guess", () => repeatedGuesses(this.file, line, this.repeatedOf(b, o, flags, scored), latin1(b, idStart, idEnd)), REPEATED_GUESSES);
+      if (n > OOT_LIMIT && !this.log.tally("truncated")) this.log.add("truncated", overTen(this.file, line, n, latin1(b, idStart, idEnd)), OVER_TEN);
+      if (repeated && !this.log.tally("repeated-guess")) {
+        this.log.add("repeated-guess", repeatedGuesses(this.file, line, this.repeatedOf(b, o, flags, scored), latin1(b, idStart, idEnd)), REPEATED_GUESSES);
+      }
     }
     return end + 1;
   }
