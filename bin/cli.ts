@@ -8,8 +8,6 @@
  * never load the database layer. bin/lexgold runs the bundle of this file
  * (scripts/build-cli.mjs).
  */
-import { CliError } from "./commands/util";
-
 /**
  * Output closed early (`lexgold user list | head -1`): stop quietly, exit 0, as
  * a reader that has had enough is no failure. Any other write error (a full
@@ -44,6 +42,8 @@ async function main(): Promise<void> {
       throw err;
     }
   } catch (err) {
+    // Loaded here, not at the top: the plain score path needs nothing else first.
+    const { CliError } = await import("./commands/util");
     if (err instanceof CliError) {
       process.stderr.write(`lexgold: ${err.message}\n`);
       process.exit(err.exitCode);

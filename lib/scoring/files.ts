@@ -116,7 +116,7 @@ export function scoreFast(system: string, gold: string, type: "best" | "oot", sy
   }
   try {
     const scorer = new FastScorer(key, type, systemName);
-    let buf = Buffer.allocUnsafe(FAST_CHUNK);
+    let buf = Buffer.allocUnsafe(Math.min(FAST_CHUNK, fs.fstatSync(fd).size + 1));
     let have = 0;
     for (;;) {
       const n = fs.readSync(fd, buf, have, buf.length - have, null);
