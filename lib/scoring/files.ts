@@ -108,14 +108,14 @@ export function scoreFast(system: string, gold: string, type: "best" | "oot", sy
   let fd: number;
   try {
     if (fs.statSync(gold).size > FAST_GOLD_LIMIT) return null;
-    key = FastKey.build(fs.readFileSync(gold), goldName);
+    key = FastKey.build(fs.readFileSync(gold), { type, goldName, systemName, decode: decodeUtf8 });
     if (!key) return null;
     fd = fs.openSync(system, "r");
   } catch {
     return null;
   }
   try {
-    const scorer = new FastScorer(key, type, systemName);
+    const scorer = new FastScorer(key);
     let buf = Buffer.allocUnsafe(Math.min(FAST_CHUNK, fs.fstatSync(fd).size + 1));
     let have = 0;
     for (;;) {
@@ -139,13 +139,18 @@ export function scoreFast(system: string, gold: string, type: "best" | "oot", sy
       have = end - last - 1;
       buf.copy(buf, 0, last + 1, end);
     }
-    return { goldDiagnostics: key.diagnostics, total: key.total, score: scorer.finish() };
+    return { goldDiagnostics: key.diagnostics, total: key.totalInT, score: scorer.finish() };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code) return null;
     throw e;
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** A line the fast lane hands the full reader, decoded as `forEachLine` decodes. */
+function decodeUtf8(bytes: Uint8Array, from: number, to: number): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8", from, to);
 }
 
 /** Bytes of a system file read at a time by the fast lane. */

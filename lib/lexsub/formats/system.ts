@@ -128,6 +128,8 @@ export interface SystemReaderOptions {
   repairs?: RepairTracker;
   /** Read only the lines of these ids (others are counted, not parsed: a repaired pass over the ids a repair touches). */
   only?: ReadonlySet<string>;
+  /** Log into this (shared with the scorer's fast lane, which then finishes it) instead of a log of its own. */
+  log?: DiagnosticLog;
 }
 
 /**
@@ -153,7 +155,7 @@ export class SystemReader {
     readonly kind: SystemKind,
     options: SystemReaderOptions = {},
   ) {
-    this.log = new DiagnosticLog(options.limit ?? 10);
+    this.log = options.log ?? new DiagnosticLog(options.limit ?? 10);
     this.repaired = options.repaired === true;
     this.repairs = options.repaired ? undefined : options.repairs;
     this.only = options.only;

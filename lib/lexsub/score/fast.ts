@@ -28,11 +28,11 @@
  * Of the repairs (repairs.ts) only one can apply to such files, the
  * hyphenated mode, and it is counted in the same pass. Pure.
  */
-import { type Diagnostic, DiagnosticLog } from "../../scoring/diagnostics";
+import { type Diagnostic, DiagnosticLog, hasErrors } from "../../scoring/diagnostics";
 import { EMPTY_ANSWERS, emptyAnswer } from "../formats/system";
-import { UNSORTED_LINES, sortDiagnostics, unsortedLine } from "./key";
-import { type RepairReport } from "./run";
-import { repairInfo } from "./repairs";
+import { type ScoringKey, sortDiagnostics } from "./key";
+import { type RepairReport, ScoreRun } from "./run";
+import { changedByRule } from "./repairs";
 import {
   ANSWERED_BEFORE,
   OVER_TEN,
@@ -40,6 +40,7 @@ import {
   type SubstitutionResult,
   type SubstitutionStats,
   type SubstitutionType,
+  addOutcome,
   answeredBefore,
   emptyStats,
   finishScorerLog,
@@ -59,6 +60,10 @@ const CHANGED = 8;
 
 /** The index's mark for a gold id outside T. */
 const OUTSIDE = -1;
+/** The index's mark for an id whose gold line the full reader took (its system lines go to it too). */
+const DELEGATED = -2;
+/** goldLine's answer for a line that makes the whole file go the full reader's way (an id given twice). */
+const DECLINE = -2;
 /** As KeyBuilder: the most entries a line kept as written may have. */
 const MAX_ENTRIES = 64;
 /** |H_i| is kept in 31 bits by the full scorer's key (with the mode bit): larger goes the long way. */
@@ -119,16 +124,38 @@ export class FastKey {
   subEnd: Int32Array<ArrayBuffer>;
   counts: Int32Array<ArrayBuffer>;
   fields = 0;
-  /** id → item + 1; OUTSIDE for a gold id outside T; 0 for an id not in the gold. */
+  /** id → item + 1; OUTSIDE for a gold id outside T; DELEGATED for the full reader's; 0 for an id not in the gold. */
   index: Int32Array<ArrayBuffer>;
-  /** The gold's diagnostics (unsorted lines), in line order. */
+  /** Gold lines the full reader took. */
+  delegated = 0;
+
+  /** |T|: the items read here and the full reader's. */
+  get totalInT(): number {
+    return this.total + (this.run.scoringKey as ScoringKey).total;
+  }
+  /** The gold's diagnostics, as the full reader gives them (it reports the lines read here too). */
   diagnostics: Diagnostic[] = [];
-  private readonly log = new DiagnosticLog(10);
+  /**
+   * The full reader (a default-mode ScoreRun): it takes the gold lines not in
+   * the form, and the system lines of their ids; it logs into the lane's logs,
+   * which the lane finishes.
+   */
+  readonly run: ScoreRun;
+  /** The system file's reader and scorer logs, shared with `run`. */
+  readonly readerLog = new DiagnosticLog(10);
+  readonly log = new DiagnosticLog(10);
+  /** Decodes a line handed to the full reader, as the file layer decodes what it reads. */
+  readonly decode: Decode;
 
   private constructor(
     readonly bytes: Uint8Array,
+    readonly type: SubstitutionType,
     readonly file: string,
+    readonly systemFile: string,
+    decode: Decode,
   ) {
+    this.decode = decode;
+    this.run = new ScoreRun({ type, systemName: systemFile, goldName: file, logs: { reader: this.readerLog, scorer: this.log } });
     // Sized for the usual line (about 60 bytes, four entries), so that a large gold rarely
     // grows them; a shorter one grows them, by doubling.
     const items = 16 + Math.ceil(bytes.length / 48);
@@ -144,23 +171,63 @@ export class FastKey {
     this.counts = new Int32Array(fields);
   }
 
-  /** The key of a gold file's bytes, or null when a line is not in the lane's form (then use KeyBuilder). */
-  static build(bytes: Uint8Array, file: string): FastKey | null {
+  /**
+   * The key of a gold file's bytes for scoring `type` (file names for the
+   * diagnostics); the lines not in the lane's form go to the full reader.
+   * null when the full reader should read the whole run instead: the gold has
+   * an error (an id given twice), or an id the lane cannot index.
+   */
+  static build(bytes: Uint8Array, o: { type: SubstitutionType; goldName: string; systemName: string; decode?: Decode }): FastKey | null {
     // The loops below run to a line's "\n": a last line without one gets it, in a copy.
-    const k = new FastKey(endsWithNewline(bytes), file);
+    const k = new FastKey(endsWithNewline(bytes), o.type, o.goldName, o.systemName, o.decode ?? utf8);
     const b = k.bytes;
     const n = b.length;
     let pos = 0;
     let line = 0;
+    let read = 0;
     while (pos < n) {
       line++;
-      if (b[pos] === NL) pos++;
-      else if ((pos = k.goldLine(pos, line)) < 0) return null;
+      if (b[pos] === NL) {
+        pos++;
+        continue;
+      }
+      const fields = k.fields;
+      const next = k.goldLine(pos, line);
+      if (next >= 0) {
+        pos = next;
+        read++;
+        continue;
+      }
+      if (next === DECLINE) return null;
+      k.fields = fields;
+      const end = b.indexOf(NL, pos);
+      if (!k.delegate(pos, end, line)) return null;
+      pos = end + 1;
     }
     k.fieldFrom = grown(k.fieldFrom, k.total + 1);
     k.fieldFrom[k.total] = k.fields;
-    k.diagnostics = sortDiagnostics(k.log.finish());
+    k.run.goldLinesReadElsewhere(read);
+    k.diagnostics = k.run.goldDone();
+    if (hasErrors(k.diagnostics)) return null;
     return k;
+  }
+
+  /** Gold line `line`, bytes [pos, end), not in the form: the full reader's. False when its id collides with one read here. */
+  private delegate(pos: number, end: number, line: number): boolean {
+    this.delegated++;
+    this.run.pushGold(this.decode(this.bytes, pos, end), line);
+    const id = this.run.lastGoldId;
+    const num = id === null ? -1 : canonicalId(id);
+    if (num < 0) return true; // not read as a gold line, or an id no line read here can have
+    if (num >= this.index.length) {
+      if (num >= Math.max(1 << 20, 8 * line)) return false;
+      this.index = grown(this.index, num + 1);
+    }
+    const seen = this.index[num];
+    if (seen === DELEGATED) return true; // the full reader reports the id given twice
+    if (seen !== 0) return false; // an id of a line read here, given again
+    this.index[num] = DELEGATED;
+    return true;
   }
 
   /**
@@ -189,7 +256,7 @@ export class FastKey {
       if (id >= Math.max(1 << 20, 8 * line)) return -1;
       this.index = grown(this.index, id + 1);
     }
-    if (this.index[id] !== 0) return -1;
+    if (this.index[id] !== 0) return DECLINE;
 
     // The entries.
     const first = this.fields;
@@ -254,12 +321,13 @@ export class FastKey {
       hu += counts[f];
     }
     if (hu >= MAX_HUMAN_RESPONSES) return -1;
-    if (unsorted) this.log.add("unsorted", unsortedLine(this.file, line, id), UNSORTED_LINES);
     let flags = (mode ? MODE : 0) | (hyphens ? HYPHENS : 0);
     if (mode && firstHyphen) {
       flags |= HYPHEN_MODE;
       this.noted++;
     }
+    // Reported and noted by the full reader, in line order with its own lines.
+    if (unsorted || (flags & HYPHEN_MODE) !== 0) this.run.goldReadElsewhere(line, String(id), unsorted, (flags & HYPHEN_MODE) !== 0);
     const o = this.total++;
     if (o + 1 >= this.fieldFrom.length) {
       this.fieldFrom = grown(this.fieldFrom, o + 2);
@@ -295,6 +363,24 @@ export class FastKey {
   }
 }
 
+/** Decodes bytes [from, to) into a line of text. */
+export type Decode = (bytes: Uint8Array, from: number, to: number) => string;
+
+const UTF8 = new TextDecoder();
+const utf8: Decode = (bytes, from, to) => UTF8.decode(bytes.subarray(from, to));
+
+/** A canonical decimal id below 10^9 ("1", not "01") as a number, else -1 (as key.ts keys ids). */
+function canonicalId(id: string): number {
+  if (id.length === 0 || id.length > 9) return -1;
+  let v = 0;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (c < 48 || c > 57 || (i === 0 && c === 48)) return -1;
+    v = v * 10 + (c - 48);
+  }
+  return v;
+}
+
 /** The bytes, ending with "\n" (a copy with one added when they do not). */
 function endsWithNewline(bytes: Uint8Array): Uint8Array {
   if (bytes.length === 0 || bytes[bytes.length - 1] === NL) return bytes;
@@ -327,12 +413,15 @@ export interface FastScore {
  */
 export class FastScorer {
   private readonly oot: boolean;
+  readonly type: SubstitutionType;
+  readonly file: string;
+  private readonly run: ScoreRun;
+  /** The figures, and the repaired reading's (a default run's repair report), added up line by line in file order. */
   private readonly stats: SubstitutionStats;
-  /** The repaired reading's mode hits (everything else it counts the same). */
-  private repairedModeHits = 0;
+  private readonly repaired: SubstitutionStats;
   private readonly answeredAt: Uint32Array;
-  private readonly readerLog = new DiagnosticLog(10);
-  private readonly log = new DiagnosticLog(10);
+  private readonly readerLog: DiagnosticLog;
+  private readonly log: DiagnosticLog;
   private lineNo = 0;
   private matched = 0;
   private outsideT = 0;
@@ -349,13 +438,18 @@ export class FastScorer {
   private count = 0;
   private exact = false;
 
-  constructor(
-    private readonly key: FastKey,
-    readonly type: SubstitutionType,
-    readonly file: string,
-  ) {
-    this.oot = type === "oot";
-    this.stats = emptyStats(key.total, key.totalWithMode);
+  constructor(private readonly key: FastKey) {
+    this.type = key.type;
+    this.oot = key.type === "oot";
+    this.file = key.systemFile;
+    this.run = key.run;
+    this.readerLog = key.readerLog;
+    this.log = key.log;
+    // T and TM: the items read here and the full reader's (as it reads them, and as its repaired shadow does).
+    const other = key.run.scoringKey as ScoringKey;
+    const repaired = key.run.repairedTotals;
+    this.stats = emptyStats(key.total + other.total, key.totalWithMode + other.totalWithMode);
+    this.repaired = emptyStats(key.total + repaired.total, key.totalWithMode + repaired.totalWithMode);
     this.answeredAt = new Uint32Array(key.total);
   }
 
@@ -452,11 +546,11 @@ export class FastScorer {
       const ge = this.gEnd[g];
       if (ge > gs && (b[gs] === SPACE || b[ge - 1] === SPACE)) return -1;
     }
-    if (n === 0) this.readerLog.add("empty", emptyAnswer(this.file, this.lineNo), EMPTY_ANSWERS);
-
-    // The scorer.
+    // The scorer: an id whose gold line the full reader took goes to it (so does any other id when it took some).
     const key = this.key;
-    const slot = numeric && id < key.index.length ? key.index[id] : 0;
+    const slot = numeric ? (id < key.index.length ? key.index[id] : 0) : key.delegated > 0 ? DELEGATED : 0;
+    if (slot === DELEGATED) return this.toFullReader(b, pos, end) ? end + 1 : -1;
+    if (n === 0) this.readerLog.add("empty", emptyAnswer(this.file, this.lineNo), EMPTY_ANSWERS);
     if (slot <= 0) {
       this.outsideT++;
       return end + 1;
@@ -508,15 +602,9 @@ export class FastScorer {
       }
     }
     const score = this.oot ? credit : credit / n;
-    const s = this.stats;
-    s.attempted++;
-    if (score) s.credit += score;
-    if (hasMode) {
-      s.attemptedWithMode++;
-      if (hit) s.modeHits++;
-      if (repairedHit) this.repairedModeHits++;
-      if (hit !== repairedHit) key.flags[o] = flags | CHANGED;
-    }
+    addOutcome(this.stats, score, hasMode ? hit : null);
+    addOutcome(this.repaired, score, hasMode ? repairedHit : null);
+    if (hit !== repairedHit) key.flags[o] = flags | CHANGED;
     if (this.oot) {
       const line = this.lineNo;
       if (n > OOT_LIMIT && !this.log.tally("truncated")) this.log.add("truncated", overTen(this.file, line, n, latin1(b, idStart, idEnd)), OVER_TEN);
@@ -525,6 +613,19 @@ export class FastScorer {
       }
     }
     return end + 1;
+  }
+
+  /** System line `lineNo`, bytes [pos, end), scored by the full reader: its outcomes added in file order. False when it noted a repair. */
+  private toFullReader(b: Uint8Array, pos: number, end: number): boolean {
+    const run = this.run;
+    run.pushSystemLine(this.lineNo, this.key.decode(b, pos, end));
+    // Lines in the form note no repair (no CRLF, no spaces around a guess); were one to, the inline figures would not hold.
+    if (run.systemNoted) return false;
+    const o = run.lastOutcome;
+    if (o) addOutcome(this.stats, o.score, o.modeHit);
+    const r = run.lastRepairedOutcome;
+    if (r) addOutcome(this.repaired, r.score, r.modeHit);
+    return true;
   }
 
   /** The entry of item o guess g matches (see `match`), normalising the guess first when it needs it. */
@@ -622,17 +723,12 @@ export class FastScorer {
     return out;
   }
 
-  /** The result, as ScoreRun's `finish` and `inlineRepairs` give it. */
+  /** The result, as ScoreRun's `finish` and `inlineRepairs` give it (the full reader's lines included). */
   finish(): FastScore {
-    const scorer = finishScorerLog(this.log, this.file, this.type, this.outsideT);
-    const result: SubstitutionResult = {
-      type: this.type,
-      stats: this.stats,
-      scores: substitutionScores(this.stats),
-      groups: null,
-      ignored: { outsideT: this.outsideT, repeats: this.repeats, unscorable: this.unscorable },
-      diagnostics: scorer,
-    };
+    const other = this.run.ignored;
+    const ignored = { outsideT: this.outsideT + other.outsideT, repeats: this.repeats + other.repeats, unscorable: this.unscorable + other.unscorable };
+    const scorer = finishScorerLog(this.log, this.file, this.type, ignored.outsideT);
+    const result: SubstitutionResult = { type: this.type, stats: this.stats, scores: substitutionScores(this.stats), groups: null, ignored, diagnostics: scorer };
     return {
       result,
       systemDiagnostics: sortDiagnostics([...this.readerLog.finish(), ...scorer]),
@@ -641,22 +737,25 @@ export class FastScorer {
     };
   }
 
-  /** The one repair such files can need (a hyphenated mode), as `inlineRepairs` reports it. */
+  /** What the repairs would change, as `inlineRepairs` reports it: the rules in the full reader's order of noting. */
   private repairs(result: SubstitutionResult): RepairReport | null {
+    const run = this.run;
+    if (!run.needsRepairedPass) return null;
+    const { official, repaired } = run.inlineOutcomes();
+    // The items read here that a repair touches (a hyphenated mode): changed or not.
     const k = this.key;
-    if (k.noted === 0) return null;
-    const stats = { ...this.stats, modeHits: this.repairedModeHits };
-    const ids: string[] = [];
-    let items = 0;
     for (let o = 0; o < k.total; o++) {
-      if ((k.flags[o] & CHANGED) === 0) continue;
-      items++;
-      if (ids.length < 5) ids.push(String(k.ids[o]));
+      const f = k.flags[o];
+      if ((f & HYPHEN_MODE) === 0) continue;
+      const id = String(k.ids[o]);
+      official.set(id, "read here");
+      repaired.set(id, (f & CHANGED) !== 0 ? "changed" : "read here");
     }
+    const stats = this.repaired;
     return {
       result: { ...result, stats, scores: substitutionScores(stats), groups: null },
-      figuresDiffer: stats.modeHits !== this.stats.modeHits,
-      changes: items > 0 ? [{ ...repairInfo("hyphen-mode"), items, ids }] : [],
+      figuresDiffer: JSON.stringify(stats) !== JSON.stringify(this.stats),
+      changes: changedByRule(run.tracker!, official, repaired),
     };
   }
 }

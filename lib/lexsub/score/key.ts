@@ -181,10 +181,34 @@ export class KeyBuilder {
     this.push(raw);
   }
 
+  /** Whether the last line fed was read as a gold line (then `lastId` is its id). */
+  private lastRead = false;
+
+  /** The id of the last line fed, when it was read as a gold line; else null. */
+  get lastId(): string | null {
+    return this.lastRead ? this.reader.id : null;
+  }
+
+  /**
+   * Line `line` was read elsewhere (the fast lane's, fast.ts): report it
+   * unsorted, note its hyphenated mode, as this builder would have.
+   */
+  readElsewhere(line: number, id: string, unsorted: boolean, hyphenMode: boolean): void {
+    if (unsorted) this.log.add("unsorted", unsortedLine(this.file, line, id), UNSORTED_LINES);
+    if (hyphenMode) this.key.options.repairs?.note("hyphen-mode", id);
+  }
+
+  /** `lines` lines were read elsewhere (fast.ts): counted as read, so a file of them is not "in no format". */
+  countRead(lines: number): void {
+    this.reader.read += lines;
+  }
+
   /** Feed one raw line (without `\n`). */
   push(raw: string): void {
     const r = this.reader;
+    this.lastRead = false;
     if (!r.scanLine(raw)) return;
+    this.lastRead = true;
     const only = this.key.options.only;
     if (only && !only.has(r.id)) return;
     const text = r.text;

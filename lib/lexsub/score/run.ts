@@ -23,7 +23,7 @@
  * then answers null and the caller makes a full repaired run over both files
  * (`repairedRun`). mw always does. Pure.
  */
-import { type Diagnostic } from "../../scoring/diagnostics";
+import { type Diagnostic, type DiagnosticLog } from "../../scoring/diagnostics";
 import { SystemReader } from "../formats/system";
 import { type GroupBy, groupOf } from "./analysis";
 import { bestScorer } from "./best";
@@ -53,6 +53,11 @@ export interface ScoreRunOptions {
    * see the header). Ignored for mw.
    */
   only?: ReadonlySet<string>;
+  /**
+   * The system file's reader and scorer log into these (the fast lane's, which
+   * hands this run the lines it does not read itself and finishes the logs).
+   */
+  logs?: { reader: DiagnosticLog; scorer: DiagnosticLog };
 }
 
 export interface ScoreRunResult {
@@ -107,6 +112,8 @@ export class ScoreRun {
   private outcomeHit: Uint8Array | null = null;
   /** The outcome of the system line being scored (set by the scorer's `onOutcome`). */
   private lastAttempted = false;
+  /** Whether the last system line's repaired outcome is the shadow's (a noted id). */
+  private repairedShadow = false;
   private lastScore = 0;
   private lastModeHit: boolean | null = null;
 
@@ -134,15 +141,17 @@ export class ScoreRun {
     this.restricted = only !== undefined;
     if (options.type === "mw") this.mwKeyBuilder = new MwKeyBuilder(goldName);
     else this.keyBuilder = new KeyBuilder(goldName, { ...options.analysis, repaired, repairs: this.tracker ?? undefined, only });
-    this.reader = new SystemReader(options.systemName ?? "system", options.type, { repaired, repairs: this.tracker ?? undefined, only });
+    this.reader = new SystemReader(options.systemName ?? "system", options.type, { repaired, repairs: this.tracker ?? undefined, only, log: options.logs?.reader });
     this.keptGold = this.tracker && options.type !== "mw" ? [] : null;
   }
 
-  pushGold(line: string): void {
-    this.goldLine++;
+  /** Feed the next gold line (or, with `at`, line number `at`: for a caller that reads the other lines itself, fast.ts). */
+  pushGold(line: string, at?: number): void {
+    this.goldLine = at ?? this.goldLine + 1;
     if (!this.keyBuilder) return this.mwKeyBuilder!.push(line);
     const noted = this.keptGold ? this.tracker!.ids.size : 0;
-    this.keyBuilder.push(line);
+    if (at === undefined) this.keyBuilder.push(line);
+    else this.keyBuilder.pushAt(at, line);
     // A line gets its id noted on its first reading only (a repeated id is refused first).
     // A copy: the line may be a slice of a large chunk of the file.
     if (this.keptGold && this.tracker!.ids.size !== noted) this.keptGold.push(this.goldLine, copy(line));
@@ -172,6 +181,7 @@ export class ScoreRun {
         groupBy: o.by && !this.restricted ? groupOf(o.by) : undefined,
         only: this.restricted ? (o.only ?? undefined) : undefined,
         onOutcome: (item: number, _line: number, score: number, modeHit: boolean | null) => this.outcome(item, score, modeHit),
+        log: o.logs?.scorer,
       };
       this.scorer = o.type === "best" ? bestScorer(key, opts) : ootScorer(key, opts);
       if (this.keptGold) this.startShadow(key);
@@ -190,7 +200,7 @@ export class ScoreRun {
     this.keptGold = null;
     if (kept.length === 0) return;
     const ids = new Set(this.tracker!.ids);
-    const run = new ScoreRun({ ...this.options, repaired: true, onItem: undefined, only: ids }, ids);
+    const run = new ScoreRun({ ...this.options, repaired: true, onItem: undefined, only: ids, logs: undefined }, ids);
     for (let i = 0; i < kept.length; i += 2) run.pushGoldAt(kept[i] as number, kept[i + 1] as string);
     run.goldDone();
     const shadowKey = run.scoringKey as ScoringKey;
@@ -214,11 +224,12 @@ export class ScoreRun {
 
   pushSystem(line: string): void {
     this.systemLine++;
+    this.lastAttempted = false;
+    this.repairedShadow = false;
     const tracker = this.tracker;
     const noted = tracker ? tracker.ids.size : 0;
     const s = this.reader.push(line);
     if (!s) return;
-    this.lastAttempted = false;
     this.scorer!.add(s);
     const shadow = this.shadow;
     if (!shadow || this.systemNotedNew) return;
@@ -229,11 +240,64 @@ export class ScoreRun {
     if (shadow.keys.has(idKey(s.id))) {
       // A noted id: its repaired outcome is the shadow's.
       const r = shadow.run;
-      r.reader.seek(this.systemLine);
-      r.systemLine = this.systemLine - 1;
-      r.pushSystem(line);
+      r.pushSystemLine(this.systemLine, line);
+      this.repairedShadow = true;
       if (r.lastAttempted) addOutcome(shadow.stats, r.lastScore, r.lastModeHit);
     } else if (this.lastAttempted) addOutcome(shadow.stats, this.lastScore, this.lastModeHit);
+  }
+
+  /** The id of the last gold line fed, when it was read as one (best, oot). */
+  get lastGoldId(): string | null {
+    return this.keyBuilder?.lastId ?? null;
+  }
+
+  /** Gold line `line` was read elsewhere (fast.ts), unsorted or with a hyphenated mode: reported and noted as this run would have. */
+  goldReadElsewhere(line: number, id: string, unsorted: boolean, hyphenMode: boolean): void {
+    this.keyBuilder!.readElsewhere(line, id, unsorted, hyphenMode);
+  }
+
+  /** `lines` gold lines were read elsewhere (fast.ts): counted as lines read. */
+  goldLinesReadElsewhere(lines: number): void {
+    this.keyBuilder!.countRead(lines);
+  }
+
+  /** Feed line number `line` of the system file (a shadow's, or the fast lane's lines it does not read itself). */
+  pushSystemLine(line: number, text: string): void {
+    this.reader.seek(line);
+    this.systemLine = line - 1;
+    this.pushSystem(text);
+  }
+
+  /** The last system line's outcome: null when not attempted, else its score and mode hit. */
+  get lastOutcome(): { score: number; modeHit: boolean | null } | null {
+    return this.lastAttempted ? { score: this.lastScore, modeHit: this.lastModeHit } : null;
+  }
+
+  /** The last system line's outcome in the repaired reading (a default run with a shadow: see the header). */
+  get lastRepairedOutcome(): { score: number; modeHit: boolean | null } | null {
+    const r = this.repairedShadow ? this.shadow!.run : this;
+    return r.lastAttempted ? { score: r.lastScore, modeHit: r.lastModeHit } : null;
+  }
+
+  /** Lines ignored so far by the scorer (best, oot). */
+  get ignored(): { outsideT: number; repeats: number; unscorable: number } {
+    return (this.scorer as SubstitutionScorer).ignored;
+  }
+
+  /** A default best/oot run: |T| and |TM| of the repaired reading (its shadow's: see `startShadow`). */
+  get repairedTotals(): { total: number; totalWithMode: number } {
+    const k = this.key as ScoringKey;
+    return this.shadow ? { total: this.shadow.stats.total, totalWithMode: this.shadow.stats.totalWithMode } : { total: k.total, totalWithMode: k.totalWithMode };
+  }
+
+  /** A default best/oot run: each watched id's outcome, as read (official) and as its shadow read it (repaired). */
+  inlineOutcomes(): { official: Map<string, string>; repaired: Map<string, string> } {
+    return { official: this.outcomes(), repaired: this.shadow ? this.shadow.run.outcomes() : this.outcomes() };
+  }
+
+  /** Whether reading the system file noted an id (then `inlineRepairs` declines). */
+  get systemNoted(): boolean {
+    return this.systemNotedNew;
   }
 
   finish(): ScoreRunResult {
@@ -269,7 +333,7 @@ export class ScoreRun {
   /** The full repaired run to compare this default run with, when `inlineRepairs` answers null: feed it both files again. */
   repairedRun(): ScoreRun {
     const ids = new Set(this.tracker!.ids);
-    return new ScoreRun({ ...this.options, repaired: true, onItem: undefined, only: undefined }, ids);
+    return new ScoreRun({ ...this.options, repaired: true, onItem: undefined, only: undefined, logs: undefined }, ids);
   }
 
   /** The outcome of each watched id: in T / MW or not, and, when attempted, its score and mode hit. */

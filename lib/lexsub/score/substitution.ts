@@ -152,6 +152,8 @@ export interface ScorerOptions {
   only?: ReadonlySet<string>;
   /** Called with each attempted item's number in the key, system line, score and mode hit, in file order (no object built). */
   onOutcome?: (item: number, line: number, score: number, modeHit: boolean | null) => void;
+  /** Log into this (shared with the fast lane, which then finishes it) instead of a log of its own. */
+  log?: DiagnosticLog;
 }
 
 /**
@@ -355,7 +357,7 @@ export class SubstitutionScorer {
   /** First system line of each item of T (0 = not answered yet). */
   private readonly answeredAt: Uint32Array;
   private readonly view: View;
-  private readonly log = new DiagnosticLog(10);
+  private readonly log: DiagnosticLog;
   private outsideT = 0;
   private repeats = 0;
   private unscorable = 0;
@@ -368,6 +370,7 @@ export class SubstitutionScorer {
     private readonly options: ScorerOptions = {},
   ) {
     this.file = options.file ?? "system";
+    this.log = options.log ?? new DiagnosticLog(10);
     this.view = new View(key.options.repaired === true);
     this.stats = emptyStats(key.total, key.totalWithMode);
     this.answeredAt = new Uint32Array(key.total);
@@ -432,6 +435,11 @@ export class SubstitutionScorer {
       });
     }
     return true;
+  }
+
+  /** Lines ignored so far: for ids outside T, later lines for an id, items with no readable entry. */
+  get ignored(): { outsideT: number; repeats: number; unscorable: number } {
+    return { outsideT: this.outsideT, repeats: this.repeats, unscorable: this.unscorable };
   }
 
   finish(): SubstitutionResult {
