@@ -1,32 +1,36 @@
 /**
  * The scorer's fast lane: best and oot as score.pl reads them (the default
- * reading, no further analysis, no per-item output), over files in the form
- * almost every file takes, read as bytes — no string, array or object is made
- * per line, and a gold line's fields are kept as offsets into the gold file's
- * bytes.
+ * reading, no further analysis, no per-item output), read as bytes — for the
+ * lines in the form almost every line takes, no string, array or object is
+ * made per line, and a gold line's substitutes are kept as offsets into the
+ * gold file's bytes.
  *
- * It answers only where the full scorer (run.ts: KeyBuilder, SystemReader,
- * SubstitutionScorer) would take its own shortest paths, and then gives
- * exactly what that scorer gives: the figures (sums in file order, the same
- * divisions), the diagnostics (the same messages, from the same functions), the
- * line counts, and the repaired figures of a default run. Every line outside
- * that form makes it give up — `FastKey.build` answers null, `FastScorer.push`
- * false — and the caller scores with `ScoreRun`, which is always right; this
- * lane only has to agree with it where it answers
- * (test/lexsub/score-fast.test.ts compares the two on random files).
+ * It gives exactly what the full scorer (run.ts: KeyBuilder, SystemReader,
+ * SubstitutionScorer) gives: the figures (sums in file order, the same
+ * divisions), the diagnostics (the same messages, from the same functions,
+ * into the same logs), the line counts, and the repaired figures of a default
+ * run (test/lexsub/score-fast.test.ts compares the two on random files).
  *
  * The form, as bytes (every byte of a line printable ASCII, LF endings):
  * - gold: `lexelt id :: sub count;sub count;…` with the lexelt of `[\w.]`, a
- *   canonical decimal id (no leading zero, at most nine digits, given once),
- *   each sub of word characters, spaces and hyphens (a word character first,
- *   no space last, at least two characters, not starting "non", no "pn"
- *   anywhere in the entries, given once in the line), a count of at most nine
- *   digits, trailing `;`s allowed, at most 64 entries — the lines KeyBuilder
- *   keeps as written;
+ *   canonical decimal id (no leading zero, at most nine digits), each sub of
+ *   word characters, spaces and hyphens (a word character first, no space
+ *   last, at least two characters, not starting "non", no "pn" anywhere in the
+ *   entries, given once in the line), a count of at most nine digits, trailing
+ *   `;`s allowed, at most 64 entries — lines KeyBuilder keeps as written, and
+ *   to which of the repairs only one can apply, the hyphenated mode (counted
+ *   in the same pass);
  * - system: `lexelt id :: answer` (`:::` for oot), guesses split on `;` as
  *   Perl splits, no guess with a space at either end; empty lines anywhere.
- * Of the repairs (repairs.ts) only one can apply to such files, the
- * hyphenated mode, and it is counted in the same pass. Pure.
+ *
+ * A gold line outside the form goes to the full reader inside the lane (a
+ * default-mode ScoreRun fed that line under its own number; it reports the
+ * lane's own lines' warnings and repairs too, so one log and one tracker see
+ * every line in order), and so do the system lines of its id, whose outcomes
+ * are added in file order. A system line outside the form, an id given twice
+ * in the gold or an id too large to index makes the lane give up —
+ * `FastKey.build` answers null, `FastScorer.push` false — and the caller
+ * scores the whole run with `ScoreRun`. Pure.
  */
 import { type Diagnostic, DiagnosticLog, hasErrors } from "../../scoring/diagnostics";
 import { EMPTY_ANSWERS, emptyAnswer } from "../formats/system";
