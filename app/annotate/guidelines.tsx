@@ -1,3 +1,4 @@
+import type { ReactElement } from "react";
 import Markdown from "react-markdown";
 import { DEFAULT_GUIDELINES } from "./text";
 
@@ -19,6 +20,25 @@ function htmlAsText() {
 const REMARK_PLUGINS = [htmlAsText];
 
 /**
+ * Rendered texts, by text: a project's guidelines and notes are rendered on
+ * every view of the Training tab and the workspace, and parsing them was 5–10 ms
+ * of each server render. React elements are immutable, so one rendering serves
+ * every request; the oldest is dropped past RENDERED_MAX.
+ */
+const rendered = new Map<string, ReactElement>();
+const RENDERED_MAX = 200;
+
+function render(text: string): ReactElement {
+  let el = rendered.get(text);
+  if (el === undefined) {
+    el = Markdown({ children: text, remarkPlugins: REMARK_PLUGINS });
+    if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value!);
+    rendered.set(text, el);
+  }
+  return el;
+}
+
+/**
  * Guidelines and per-lexelt notes, written in Markdown by the coordinator and
  * rendered by react-markdown: raw HTML in the text is shown as text (htmlAsText),
  * links and images go through its default URL filter (no javascript: URLs), and no
@@ -27,7 +47,7 @@ const REMARK_PLUGINS = [htmlAsText];
 export function MarkdownText({ text, className }: { text: string; className?: string }) {
   return (
     <div className={className ?? "markdown"}>
-      <Markdown remarkPlugins={REMARK_PLUGINS}>{text}</Markdown>
+      {render(text)}
     </div>
   );
 }
