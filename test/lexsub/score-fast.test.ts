@@ -182,6 +182,16 @@ describe("the fast lane gives the full scorer's answer wherever it answers", () 
     expect(got.score.result.ignored).toEqual({ outsideT: 1, repeats: 30, unscorable: 0 });
   });
 
+  it("lists the hyphenated modes of lines read here and of the full reader's in gold order, as one run would", () => {
+    // Odd ids carry a "pn 1" field (the full reader's lines), even ids are in the form; every answer hits the mode with spaces.
+    const gold = Array.from({ length: 24 }, (_, i) => `w.n ${i + 1} :: open-air 3;glad 1${i % 2 === 0 ? ";pn 1" : ""}\n`).join("");
+    const system = Array.from({ length: 24 }, (_, i) => `w.n ${24 - i} :: open air\n`).join("");
+    expect(compare(gold, system, "best", [5])).toBe(true);
+    const got = fast(gold, system, "best", [])!;
+    expect(got.key.delegated).toBe(12);
+    expect(got.score.repairs!.changes).toMatchObject([{ rule: "hyphen-mode", items: 24, ids: ["1", "2", "3", "4", "5"] }]);
+  });
+
   it("hands a gold line outside the form to the full reader, and its system lines; declines an odd system line or an id given twice", () => {
     const gold = "w.n 1 :: glad 2;merry 1\n";
     expect(fast(gold, "w.n 1 :: glad\n", "best", [])!.key.delegated).toBe(0);

@@ -36,7 +36,7 @@ import { type Diagnostic, DiagnosticLog, hasErrors } from "../../scoring/diagnos
 import { EMPTY_ANSWERS, emptyAnswer } from "../formats/system";
 import { type ScoringKey, sortDiagnostics } from "./key";
 import { type RepairReport, ScoreRun } from "./run";
-import { changedByRule } from "./repairs";
+import { REPAIR_RULES, type RepairChange, type RepairRule, changedByRule, repairInfo } from "./repairs";
 import {
   ANSWERED_BEFORE,
   OVER_TEN,
@@ -121,6 +121,8 @@ export class FastKey {
   fieldFrom: Int32Array<ArrayBuffer>;
   hu: Int32Array<ArrayBuffer>;
   ids: Int32Array<ArrayBuffer>;
+  /** Per item, its gold line. */
+  lines: Int32Array<ArrayBuffer>;
   /** Per item, bit (length % 32) set for each substitute's length: most guesses are ruled out by it. */
   lengths: Int32Array<ArrayBuffer>;
   flags: Uint8Array<ArrayBuffer>;
@@ -167,6 +169,7 @@ export class FastKey {
     this.fieldFrom = new Int32Array(items);
     this.hu = new Int32Array(items);
     this.ids = new Int32Array(items);
+    this.lines = new Int32Array(items);
     this.lengths = new Int32Array(items);
     this.flags = new Uint8Array(items);
     this.index = new Int32Array(items);
@@ -330,13 +333,14 @@ export class FastKey {
       flags |= HYPHEN_MODE;
       this.noted++;
     }
-    // Reported and noted by the full reader, in line order with its own lines.
-    if (unsorted || (flags & HYPHEN_MODE) !== 0) this.run.goldReadElsewhere(line, String(id), unsorted, (flags & HYPHEN_MODE) !== 0);
+    // Reported by the full reader, in line order with its own lines.
+    if (unsorted) this.run.goldUnsortedElsewhere(line, String(id));
     const o = this.total++;
     if (o + 1 >= this.fieldFrom.length) {
       this.fieldFrom = grown(this.fieldFrom, o + 2);
       this.hu = grown(this.hu, o + 2);
       this.ids = grown(this.ids, o + 2);
+      this.lines = grown(this.lines, o + 2);
       this.lengths = grown(this.lengths, o + 2);
       const f = new Uint8Array(this.fieldFrom.length);
       f.set(this.flags);
@@ -345,6 +349,7 @@ export class FastKey {
     this.fieldFrom[o] = first;
     this.hu[o] = hu;
     this.ids[o] = id;
+    this.lines[o] = line;
     this.flags[o] = flags;
     let lengths = 0;
     for (let f = first; f < this.fields; f++) lengths |= 1 << ((this.subEnd[f] - this.subStart[f]) & 31);
@@ -741,27 +746,55 @@ export class FastScorer {
     };
   }
 
-  /** What the repairs would change, as `inlineRepairs` reports it: the rules in the full reader's order of noting. */
+  /**
+   * What the repairs would change, as `inlineRepairs` reports it. The full
+   * reader's rules come from its own tracker; the hyphenated modes of the
+   * items read here (the one repair their lines can need) are merged into its
+   * rule by gold line, as one tracker noting every line in order would list them.
+   */
   private repairs(result: SubstitutionResult): RepairReport | null {
     const run = this.run;
-    if (!run.needsRepairedPass) return null;
-    const { official, repaired } = run.inlineOutcomes();
-    // The items read here that a repair touches (a hyphenated mode): changed or not.
     const k = this.key;
-    for (let o = 0; o < k.total; o++) {
-      const f = k.flags[o];
-      if ((f & HYPHEN_MODE) === 0) continue;
-      const id = String(k.ids[o]);
-      official.set(id, "read here");
-      repaired.set(id, (f & CHANGED) !== 0 ? "changed" : "read here");
+    if (!run.needsRepairedPass && k.noted === 0) return null;
+    let changes: RepairChange[] = [];
+    if (run.needsRepairedPass) {
+      const { official, repaired } = run.inlineOutcomes();
+      changes = changedByRule(run.tracker!, official, repaired);
+    }
+    if (k.noted > 0) {
+      const theirs = changes.find((c) => c.rule === "hyphen-mode");
+      const first: { line: number; id: string }[] = (theirs?.ids ?? []).map((id) => ({ line: run.goldLineOf(id), id }));
+      let items = theirs?.items ?? 0;
+      let taken = 0;
+      for (let o = 0; o < k.total; o++) {
+        if ((k.flags[o] & CHANGED) === 0) continue;
+        items++;
+        // Items are numbered in gold order: the first few changed are enough to merge.
+        if (taken++ < SAMPLE) first.push({ line: k.lines[o], id: String(k.ids[o]) });
+      }
+      if (items > 0) {
+        const ids = first
+          .sort((a, b) => a.line - b.line)
+          .slice(0, SAMPLE)
+          .map((x) => x.id);
+        const merged: RepairChange = { ...repairInfo("hyphen-mode"), items, ids };
+        changes = [...changes.filter((c) => c.rule !== "hyphen-mode"), merged].sort((a, b) => ruleOrder(a.rule) - ruleOrder(b.rule));
+      }
     }
     const stats = this.repaired;
     return {
       result: { ...result, stats, scores: substitutionScores(stats), groups: null },
       figuresDiffer: JSON.stringify(stats) !== JSON.stringify(this.stats),
-      changes: changedByRule(run.tracker!, official, repaired),
+      changes,
     };
   }
+}
+
+/** Ids listed per rule in a repair report (as `changedByRule`). */
+const SAMPLE = 5;
+
+function ruleOrder(rule: RepairRule): number {
+  return REPAIR_RULES.findIndex((r) => r.rule === rule);
 }
 
 function latin1(b: Uint8Array, from: number, to: number): string {

@@ -189,13 +189,9 @@ export class KeyBuilder {
     return this.lastRead ? this.reader.id : null;
   }
 
-  /**
-   * Line `line` was read elsewhere (the fast lane's, fast.ts): report it
-   * unsorted, note its hyphenated mode, as this builder would have.
-   */
-  readElsewhere(line: number, id: string, unsorted: boolean, hyphenMode: boolean): void {
-    if (unsorted) this.log.add("unsorted", unsortedLine(this.file, line, id), UNSORTED_LINES);
-    if (hyphenMode) this.key.options.repairs?.note("hyphen-mode", id);
+  /** Line `line`, read elsewhere (the fast lane's, fast.ts), is not sorted by count: reported in line order with this builder's own lines. */
+  unsortedElsewhere(line: number, id: string): void {
+    this.log.add("unsorted", unsortedLine(this.file, line, id), UNSORTED_LINES);
   }
 
   /** `lines` lines were read elsewhere (fast.ts): counted as read, so a file of them is not "in no format". */

@@ -251,9 +251,16 @@ export class ScoreRun {
     return this.keyBuilder?.lastId ?? null;
   }
 
-  /** Gold line `line` was read elsewhere (fast.ts), unsorted or with a hyphenated mode: reported and noted as this run would have. */
-  goldReadElsewhere(line: number, id: string, unsorted: boolean, hyphenMode: boolean): void {
-    this.keyBuilder!.readElsewhere(line, id, unsorted, hyphenMode);
+  /** Gold line `line`, read elsewhere (fast.ts), is not sorted by count: reported as this run would have. */
+  goldUnsortedElsewhere(line: number, id: string): void {
+    this.keyBuilder!.unsortedElsewhere(line, id);
+  }
+
+  /** The gold line of an id in T (best, oot), or 0. */
+  goldLineOf(id: string): number {
+    const k = this.key as ScoringKey;
+    const o = k.find(id);
+    return o < 0 ? 0 : k.lineOf(o);
   }
 
   /** `lines` gold lines were read elsewhere (fast.ts): counted as lines read. */
