@@ -23,18 +23,62 @@ function readError(name: string, e: unknown): FileReadError {
   return new FileReadError(`cannot read ${name}: ${why}`);
 }
 
+/** A read(2) that failed in `readPieces`. */
+class ReadFailure extends Error {
+  constructor(readonly cause: unknown) {
+    super("read failed");
+  }
+}
+
 /** Bytes read at a time; a longer line grows the buffer. */
 const CHUNK = 1 << 16;
 
 /**
+ * Read an open file in pieces of whole lines, synchronously (read(2) into one
+ * reused buffer): `piece(buf, end)` for each buf[0, end) ending with a "\n",
+ * then `last(buf, end)` for the bytes after the final "\n" (perhaps none). A
+ * line longer than the buffer grows it. Either callback answering false stops
+ * the reading (false). A failed read throws a ReadFailure (its cause the
+ * system's error); what the callbacks throw passes as it is.
+ */
+function readPieces(fd: number, size: number, piece: (buf: Buffer, end: number) => boolean, last: (buf: Buffer, end: number) => boolean): boolean {
+  let buf = Buffer.allocUnsafe(size);
+  let have = 0;
+  for (;;) {
+    let n: number;
+    try {
+      n = fs.readSync(fd, buf, have, buf.length - have, null);
+    } catch (e) {
+      throw new ReadFailure(e);
+    }
+    const end = have + n;
+    if (n === 0) return last(buf, end);
+    const nl = buf.lastIndexOf(10, end - 1);
+    if (nl < 0) {
+      // No newline yet: keep reading after what we have, in a larger buffer when full.
+      if (end === buf.length) {
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, end);
+        buf = bigger;
+      }
+      have = end;
+      continue;
+    }
+    if (!piece(buf, nl + 1)) return false;
+    have = end - nl - 1;
+    buf.copy(buf, 0, nl + 1, end);
+  }
+}
+
+/**
  * Call `fn` with each line of a UTF-8 file (without its "\n"; a "\r" is kept
- * for the readers to report), reading 1 MiB at a time.
+ * for the readers to report), reading 64 KiB at a time.
  *
- * Synchronous underneath (read(2) into one reused buffer, each chunk decoded
- * once up to its last newline; a newline byte never falls inside a UTF-8
- * sequence, so no character is cut): no stream, promise or microtask per
- * chunk, which is most of a small file's cost. It holds the thread until the
- * file is read: for the CLI and worker threads, not a request handler.
+ * Synchronous underneath (`readPieces`; each piece decoded once up to its
+ * last newline; a newline byte never falls inside a UTF-8 sequence, so no
+ * character is cut): no stream, promise or microtask per chunk, which is most
+ * of a small file's cost. It holds the thread until the file is read: for the
+ * CLI and worker threads, not a request handler.
  */
 export async function forEachLine(path: string, fn: (line: string) => void, name = path): Promise<void> {
   let fd: number;
@@ -44,42 +88,28 @@ export async function forEachLine(path: string, fn: (line: string) => void, name
     throw readError(name, e);
   }
   try {
-    let buf = Buffer.allocUnsafe(CHUNK);
-    let have = 0;
-    for (;;) {
-      let n: number;
-      try {
-        n = fs.readSync(fd, buf, have, buf.length - have, null);
-      } catch (e) {
-        throw readError(name, e);
-      }
-      const end = have + n;
-      if (n === 0) {
-        if (end > 0) fn(buf.toString("utf8", 0, end));
-        return;
-      }
-      const last = buf.lastIndexOf(10, end - 1);
-      if (last < 0) {
-        // No newline yet: keep reading after what we have, in a larger buffer when full.
-        if (end === buf.length) {
-          const bigger = Buffer.allocUnsafe(buf.length * 2);
-          buf.copy(bigger, 0, 0, end);
-          buf = bigger;
+    readPieces(
+      fd,
+      CHUNK,
+      (buf, end) => {
+        const s = buf.toString("utf8", 0, end - 1);
+        let start = 0;
+        let nl: number;
+        while ((nl = s.indexOf("\n", start)) >= 0) {
+          fn(s.slice(start, nl));
+          start = nl + 1;
         }
-        have = end;
-        continue;
-      }
-      const s = buf.toString("utf8", 0, last);
-      let start = 0;
-      let nl: number;
-      while ((nl = s.indexOf("\n", start)) >= 0) {
-        fn(s.slice(start, nl));
-        start = nl + 1;
-      }
-      fn(start === 0 ? s : s.slice(start));
-      have = end - last - 1;
-      buf.copy(buf, 0, last + 1, end);
-    }
+        fn(start === 0 ? s : s.slice(start));
+        return true;
+      },
+      (buf, end) => {
+        if (end > 0) fn(buf.toString("utf8", 0, end));
+        return true;
+      },
+    );
+  } catch (e) {
+    if (e instanceof ReadFailure) throw readError(name, e.cause);
+    throw e;
   } finally {
     fs.closeSync(fd);
   }
@@ -116,32 +146,12 @@ export function scoreFast(system: string, gold: string, type: "best" | "oot", sy
   }
   try {
     const scorer = new FastScorer(key);
-    let buf = Buffer.allocUnsafe(Math.min(FAST_CHUNK, fs.fstatSync(fd).size + 1));
-    let have = 0;
-    for (;;) {
-      const n = fs.readSync(fd, buf, have, buf.length - have, null);
-      const end = have + n;
-      if (n === 0) {
-        if (!scorer.pushLast(buf, 0, end)) return null;
-        break;
-      }
-      const last = buf.lastIndexOf(10, end - 1);
-      if (last < 0) {
-        if (end === buf.length) {
-          const bigger = Buffer.allocUnsafe(buf.length * 2);
-          buf.copy(bigger, 0, 0, end);
-          buf = bigger;
-        }
-        have = end;
-        continue;
-      }
-      if (!scorer.push(buf, 0, last + 1)) return null;
-      have = end - last - 1;
-      buf.copy(buf, 0, last + 1, end);
-    }
+    const size = Math.min(FAST_CHUNK, fs.fstatSync(fd).size + 1);
+    if (!readPieces(fd, size, (buf, end) => scorer.push(buf, 0, end), (buf, end) => scorer.pushLast(buf, 0, end))) return null;
     return { goldDiagnostics: key.diagnostics, total: key.totalInT, score: scorer.finish() };
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code) return null;
+    // An unreadable system file: the full reader reports it.
+    if (e instanceof ReadFailure || (e as NodeJS.ErrnoException).code) return null;
     throw e;
   } finally {
     fs.closeSync(fd);
