@@ -157,12 +157,6 @@ export class ScoreRun {
     if (this.keptGold && this.tracker!.ids.size !== noted) this.keptGold.push(this.goldLine, copy(line));
   }
 
-  /** Feed line number `line` of the gold (a shadow's: see the header). */
-  private pushGoldAt(line: number, text: string): void {
-    this.goldLine = line;
-    this.keyBuilder!.pushAt(line, text);
-  }
-
   /** The gold is read: build the key and the scorer; returns the gold's diagnostics. */
   goldDone(): Diagnostic[] {
     const o = this.options;
@@ -201,7 +195,7 @@ export class ScoreRun {
     if (kept.length === 0) return;
     const ids = new Set(this.tracker!.ids);
     const run = new ScoreRun({ ...this.options, repaired: true, onItem: undefined, only: ids, logs: undefined }, ids);
-    for (let i = 0; i < kept.length; i += 2) run.pushGoldAt(kept[i] as number, kept[i + 1] as string);
+    for (let i = 0; i < kept.length; i += 2) run.pushGold(kept[i + 1] as string, kept[i] as number);
     run.goldDone();
     const shadowKey = run.scoringKey as ScoringKey;
     // T and TM: the default key's, with the noted ids counted as the repaired reading counts them.
