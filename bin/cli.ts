@@ -5,31 +5,22 @@
  * common call, `lexgold score SYSTEM GOLD [-t best|oot]`, is tried first
  * without them (commands/score-plain.ts). Each command loads what its action
  * needs with `await import()` inside the action, so `--help` (and `score`)
- * never load the database layer. bin/lexgold runs the bundle of this file
- * (scripts/build-cli.mjs).
+ * never load the database layer. bin/lexgold (bin/lexgold.cjs) imports the
+ * bundle of this file (scripts/build-cli.mjs) and calls `main`, after trying
+ * the plain score call itself.
  */
-/**
- * Output closed early (`lexgold user list | head -1`): stop quietly, exit 0, as
- * a reader that has had enough is no failure. Any other write error (a full
- * disk) is one line on stderr, exit 1. Once, here, for every command.
- */
-function onOutputError(this: NodeJS.WriteStream, e: NodeJS.ErrnoException): void {
-  if (e.code === "EPIPE" || e.code === "ERR_STREAM_DESTROYED") process.exit(0);
-  if (this !== process.stderr) {
-    try {
-      process.stderr.write(`lexgold: cannot write the output: ${e.message}\n`);
-    } catch {
-      // stderr is gone too
-    }
-  }
-  process.exit(1);
-}
-process.stdout.on("error", onOutputError);
-process.stderr.on("error", onOutputError);
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { exitWithError, guardOutput } from "./output";
 
-async function main(): Promise<void> {
+/**
+ * Run the command in process.argv. `plainTried`: bin/lexgold.cjs has already
+ * offered the arguments to the plain score call, which declined.
+ */
+export async function main(options: { plainTried?: boolean } = {}): Promise<void> {
+  guardOutput();
   try {
-    if (process.argv[2] === "score") {
+    if (process.argv[2] === "score" && !options.plainTried) {
       const { scorePlain } = await import("./commands/score-plain");
       if (scorePlain(process.argv.slice(3))) return;
     }
@@ -44,15 +35,17 @@ async function main(): Promise<void> {
   } catch (err) {
     // Loaded here, not at the top: the plain score path needs nothing else first.
     const { CliError } = await import("./commands/util");
-    if (err instanceof CliError) {
-      process.stderr.write(`lexgold: ${err.message}\n`);
-      process.exit(err.exitCode);
-    }
-    const msg = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`lexgold: ${msg.split("\n")[0]}\n`);
-    if (process.env.LEXGOLD_DEBUG) console.error(err);
-    process.exit(1);
+    exitWithError(err, CliError);
   }
 }
 
-void main();
+// Run directly (`node dist-cli/lexgold.mjs`, or bin/cli.ts through tsx); bin/lexgold.cjs imports it and calls main.
+if (isMainModule()) void main();
+
+function isMainModule(): boolean {
+  try {
+    return !!process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href;
+  } catch {
+    return false;
+  }
+}

@@ -9,17 +9,20 @@
  * - Every `await import()` in the CLI becomes a chunk of its own that is only
  *   read when a command needs it (so `--help` and `score` never load the
  *   database layer).
- * - The plain score path (bin/commands/score-plain.ts, which the entry tries
- *   first) is built on its own into one self-contained file, content-named
- *   like the chunks: one module to load instead of ten shared chunks (a third
+ * - The plain score path (bin/commands/score-plain.ts, which bin/lexgold.cjs
+ *   and the entry try first) is built on its own into one self-contained
+ *   CommonJS file, content-named like the chunks: one module to load instead
+ *   of ten shared chunks, and no ES module loader to start (together a third
  *   of the time a 15,000-item file takes beyond Node's own start).
+ * - dist-cli/manifest.json names that file and lists the sources the bundle
+ *   was built from, for bin/lexgold.cjs's check that the bundle is current.
  * - `server-only` (the marker lib/server modules import) resolves to an empty
  *   module here: the CLI is server code. Next keeps enforcing the marker for
  *   app/ builds.
  * - better-sqlite3 (native) stays external, resolved from node_modules.
  * - Safe against concurrent builds and running CLIs: chunks are named by
- *   their content and written before the entry, and every file is written to
- *   a temporary name and renamed into place.
+ *   their content and written before the entry (and the manifest after it),
+ *   and every file is written to a temporary name and renamed into place.
  *
  *   node scripts/build-cli.mjs [--quiet] [--metafile FILE]
  */
@@ -31,6 +34,10 @@ import * as esbuild from "esbuild";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const outDir = path.join(root, "dist-cli");
 const entryName = "lexgold";
+/** dist-cli/manifest.json: see bin/lexgold.cjs. */
+const MANIFEST = "manifest.json";
+/** Files besides the bundled sources whose change makes a new bundle. */
+const BUILD_INPUTS = ["scripts/build-cli.mjs", "package-lock.json", "tsconfig.json"];
 
 /** Packages left out of the bundle: native code, loaded from node_modules at run time. */
 const EXTERNAL = ["better-sqlite3"];
@@ -72,14 +79,18 @@ export async function buildCli({ quiet = false, metafile } = {}) {
     metafile: true,
     write: false,
   };
+  // CommonJS, so that bin/lexgold.cjs can require() it without starting Node's ES module loader.
   const plain = await esbuild.build({
     ...common,
+    format: "cjs",
+    outExtension: { ".js": ".cjs" },
+    banner: {},
     entryPoints: { "score-plain": "bin/commands/score-plain.ts" },
     entryNames: "chunks/[name]-[hash]",
     splitting: false,
     plugins: [serverOnly],
   });
-  const plainFile = plain.outputFiles.find((f) => f.path.endsWith(".mjs"));
+  const plainFile = plain.outputFiles.find((f) => f.path.endsWith(".cjs"));
   // The entry's `import("./commands/score-plain")` loads that file.
   const plainPath = `./chunks/${path.basename(plainFile.path)}`;
   const plainImport = {
@@ -111,6 +122,10 @@ export async function buildCli({ quiet = false, metafile } = {}) {
   }
   writeAtomically(entry, result.outputFiles.find((f) => f.path === entry).contents);
   fs.utimesSync(entry, started, started);
+  // What bin/lexgold.cjs reads before running anything: the plain score call's file, and the
+  // sources the bundle was built from (a bundle older than any of them is rebuilt first).
+  const sources = [...Object.keys(result.metafile.inputs).filter((i) => !i.includes(":") && !i.includes("node_modules/")), ...BUILD_INPUTS].sort();
+  writeAtomically(path.join(outDir, MANIFEST), JSON.stringify({ plain: plainPath, sources }));
   // Chunks of earlier builds: a CLI started from an older entry may still import them, so each
   // is noted when a build first leaves it out (retired.json) and removed 10 minutes after that.
   const chunkDir = path.join(outDir, "chunks");

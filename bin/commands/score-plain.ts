@@ -1,14 +1,23 @@
 /**
  * `lexgold score SYSTEM GOLD [-t best|oot] [--json] [-q]` — the scorer's most
- * common call — without loading commander or the other commands: the entry
- * (bin/cli.ts) tries it first, and it answers only when the arguments are in
+ * common call — without loading commander or the other commands: bin/lexgold.cjs
+ * (and bin/cli.ts, run on its own) tries it first, and it answers only when the arguments are in
  * exactly these forms and the fast lane answers for the files (see
  * lib/lexsub/score/fast.ts). Otherwise it returns false and the full command
  * (score.ts) runs, which prints the same for the same files. With a
  * 15,000-item file most of the time is then Node's own start.
  */
 import { scoreFast } from "../../lib/scoring/files";
+import { exitWithError } from "../output";
 import { Out, printFastScore } from "./score-output";
+import { CliError } from "./util";
+// bin/lexgold.cjs loads this module first, on its own: it installs the output guard from here.
+export { guardOutput } from "../output";
+
+/** Report an error scorePlain threw, as the CLI reports any, and exit (this module's CliError is its own). */
+export function exitWithPlainError(err: unknown): never {
+  exitWithError(err, CliError);
+}
 
 interface PlainArgs {
   system: string;
@@ -54,3 +63,4 @@ export function scorePlain(args: readonly string[]): boolean {
   }
   return true;
 }
+

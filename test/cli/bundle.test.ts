@@ -86,6 +86,55 @@ describe("the bundle", () => {
 });
 
 describe("bin/lexgold", () => {
+  const manifestFile = path.join(root, "dist-cli", "manifest.json");
+
+  it("is a CommonJS launcher (bin/lexgold links to bin/lexgold.cjs), so the plain call starts no ES module loader", () => {
+    expect(fs.readlinkSync(bin)).toBe("lexgold.cjs");
+    expect(fs.statSync(path.join(root, "bin", "lexgold.cjs")).mode & 0o111).not.toBe(0);
+  });
+
+  it("finds the plain score call's CommonJS file and the bundle's sources in dist-cli/manifest.json", () => {
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { plain: string; sources: string[] };
+    expect(manifest.plain).toMatch(/^\.\/chunks\/score-plain-\w+\.cjs$/);
+    const plain = require(path.join(root, "dist-cli", manifest.plain));
+    for (const name of ["scorePlain", "guardOutput", "exitWithPlainError"]) expect(typeof plain[name], name).toBe("function");
+    expect(manifest.sources).toEqual(expect.arrayContaining(["bin/cli.ts", "bin/commands/score-plain.ts", "lib/lexsub/score/fast.ts", "lib/server/actor.ts", "scripts/build-cli.mjs", "package-lock.json"]));
+    expect(manifest.sources.filter((s) => s.includes("node_modules") || s.includes(":"))).toEqual([]);
+  });
+
+  it("answers the plain call, a declined one and a failed one as the bundle's entry does", () => {
+    const sample = path.join(tmp, "sample");
+    fs.mkdirSync(sample);
+    const gold = path.join(sample, "gold");
+    fs.writeFileSync(gold, "bright.a 1 :: shiny 3;vivid 1;\nbright.a 2 :: clever 2;smart 2;\n");
+    fs.writeFileSync(path.join(sample, "sys.best"), "bright.a 1 :: shiny\nbright.a 2 :: smart;clever\n");
+    for (const args of [
+      ["score", "sys.best", "gold"],
+      ["score", "sys.best", "gold", "--json"],
+      ["score", "sys.best", "gold", "-t", "oot"], // a best file read as oot: the full command's error
+      ["score", "sys.best", "gold", "--by", "pos"], // not a plain call
+      ["score", "sys.best", "missing-gold"],
+    ]) {
+      const viaLauncher = spawnSync(bin, args, { cwd: sample, encoding: "utf8" });
+      const viaEntry = spawnSync(process.execPath, [bundle, ...args], { cwd: sample, encoding: "utf8" });
+      expect({ status: viaLauncher.status, stdout: viaLauncher.stdout, stderr: viaLauncher.stderr }, args.join(" ")).toEqual({
+        status: viaEntry.status,
+        stdout: viaEntry.stdout,
+        stderr: viaEntry.stderr,
+      });
+    }
+    expect(spawnSync(bin, ["score", "sys.best", "gold"], { cwd: sample, encoding: "utf8" }).stdout).toMatch(/^Total = 2, attempted = 2\n/);
+    expect(spawnSync(bin, ["score", "sys.best", "missing-gold"], { cwd: sample, encoding: "utf8" }).status).not.toBe(0);
+  });
+
+  it("rebuilds when the manifest is missing", () => {
+    fs.rmSync(manifestFile);
+    const r = spawnSync(bin, ["--help"], { encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Usage: lexgold/);
+    expect(fs.existsSync(manifestFile)).toBe(true);
+  });
+
   it("rebuilds a bundle older than its sources before running it", () => {
     const past = new Date(Date.now() - 3600_000);
     const newest = new Date(Date.now() - 60_000);
@@ -100,7 +149,8 @@ describe("bin/lexgold", () => {
   it("runs the TypeScript sources with a warning when the bundle cannot be rebuilt", () => {
     // A copy of the CLI's sources whose build script fails.
     const copy = path.join(tmp, "project");
-    for (const d of ["bin", "lib", "db"]) fs.cpSync(path.join(root, d), path.join(copy, d), { recursive: true });
+    // verbatimSymlinks: bin/lexgold stays a link to the copy's own bin/lexgold.cjs.
+    for (const d of ["bin", "lib", "db"]) fs.cpSync(path.join(root, d), path.join(copy, d), { recursive: true, verbatimSymlinks: true });
     fs.mkdirSync(path.join(copy, "scripts"));
     fs.writeFileSync(path.join(copy, "scripts", "build-cli.mjs"), 'console.error("build-cli: esbuild is missing"); process.exit(1);\n');
     fs.copyFileSync(path.join(root, "package.json"), path.join(copy, "package.json"));
