@@ -1,8 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, ftruncateSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { plainArgs } from "../../bin/commands/score-plain";
+import v8 from "node:v8";
+import { describe, expect, it, vi } from "vitest";
+import { SHORT_RUN_BYTES, SHORT_RUN_V8_FLAGS, plainArgs, tuneForShortRun } from "../../bin/commands/score-plain";
 import { scoreFast } from "../../lib/scoring/files";
 import { type Ran, runCommand } from "../support/spawn";
 
@@ -232,3 +233,34 @@ describe("the fast lane (plain best and oot files): the same output as the full 
     }
   });
 });
+
+describe("the plain call's tuning for short runs", () => {
+  /** The flags tuneForShortRun sets for these files (V8 itself left alone). */
+  function flagsFor(system: string, gold: string): string[] {
+    const set = vi.spyOn(v8, "setFlagsFromString").mockImplementation(() => undefined);
+    try {
+      tuneForShortRun(system, gold);
+      return set.mock.calls.map((c) => c[0]);
+    } finally {
+      set.mockRestore();
+    }
+  }
+
+  it("makes V8's optimizing compiler cheaper when the two files are small", () => {
+    expect(flagsFor(path.join(dir, "sys.best"), path.join(dir, "gold.txt"))).toEqual([SHORT_RUN_V8_FLAGS]);
+  });
+
+  it("leaves V8 alone for large files, where the better code pays for its compile time", () => {
+    // A sparse file just over the limit with the gold: no bytes written.
+    const big = path.join(dir, "big.best");
+    const fd = openSync(big, "w");
+    ftruncateSync(fd, SHORT_RUN_BYTES);
+    closeSync(fd);
+    expect(flagsFor(big, path.join(dir, "gold.txt"))).toEqual([]);
+  });
+
+  it("leaves a missing file to the scorer's own error", () => {
+    expect(flagsFor(path.join(dir, "no-such-system"), path.join(dir, "gold.txt"))).toEqual([]);
+  });
+});
+
