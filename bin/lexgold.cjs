@@ -20,7 +20,6 @@
 "use strict";
 const fs = require("node:fs");
 const path = require("node:path");
-
 const { pathToFileURL } = require("node:url");
 
 const root = path.dirname(__dirname);
@@ -49,11 +48,16 @@ function stale(manifest) {
   }
 }
 
+/** Run Node with these arguments in a child sharing this process's stdio (child_process loaded only then). */
+function node(args) {
+  return require("node:child_process").spawnSync(process.execPath, args, { stdio: "inherit" });
+}
+
 /** Run bin/cli.ts through tsx in a child, ending this process as it ends. */
 function runSources() {
   // --conditions=react-server lets tsx load lib/server (marked 'server-only'); the bundle needs no such flag.
   const tsx = pathToFileURL(path.join(root, "node_modules", "tsx", "dist", "loader.mjs")).href;
-  const r = require("node:child_process").spawnSync(process.execPath, ["--conditions=react-server", "--import", tsx, path.join(root, "bin", "cli.ts"), ...process.argv.slice(2)], { stdio: "inherit" });
+  const r = node(["--conditions=react-server", "--import", tsx, path.join(root, "bin", "cli.ts"), ...process.argv.slice(2)]);
   if (r.signal) process.kill(process.pid, r.signal);
   process.exit(r.status ?? 1);
 }
@@ -61,7 +65,7 @@ function runSources() {
 function launch() {
   let manifest = readManifest();
   if (!manifest || stale(manifest)) {
-    const built = require("node:child_process").spawnSync(process.execPath, [path.join(root, "scripts", "build-cli.mjs"), "--quiet"], { stdio: "inherit" });
+    const built = node([path.join(root, "scripts", "build-cli.mjs"), "--quiet"]);
     manifest = built.status === 0 ? readManifest() : null;
     if (!manifest) {
       process.stderr.write("lexgold: warning: could not rebuild dist-cli/lexgold.mjs (above); running bin/cli.ts through tsx instead (slower)\n");

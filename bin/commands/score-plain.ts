@@ -1,8 +1,8 @@
 /**
  * `lexgold score SYSTEM GOLD [-t best|oot] [--json] [-q]` — the scorer's most
  * common call — without loading commander or the other commands: bin/lexgold.cjs
- * (and bin/cli.ts, run on its own) tries it first, and it answers only when the arguments are in
- * exactly these forms and the fast lane answers for the files (see
+ * (and bin/cli.ts, run on its own) tries it first, and it answers only when
+ * the arguments are in exactly these forms and the fast lane answers for the files (see
  * lib/lexsub/score/fast.ts). Otherwise it returns false and the full command
  * (score.ts) runs, which prints the same for the same files. With a
  * 15,000-item file most of the time is then Node's own start.
@@ -57,7 +57,12 @@ export function scorePlain(args: readonly string[]): boolean {
   if (!a) return false;
   tuneForShortRun(a.system, a.gold);
   const fast = scoreFast(a.system, a.gold, a.type);
-  if (!fast) return false;
+  if (!fast) {
+    // The lane declined these files: the full command (score.ts) would only try it again, reading
+    // them a second time. Its documented switch sends it straight to the full reader.
+    process.env.LEXGOLD_SCORE_LANE = "full";
+    return false;
+  }
   const out = new Out();
   try {
     printFastScore(fast, a.system, a.gold, a.type, a, out);
@@ -77,8 +82,8 @@ export const SHORT_RUN_V8_FLAGS = "--max-inlined-bytecode-size=0 --no-turbo-loop
  * lane's loops before V8 has compiled them: the interpreter runs them for
  * thousands of lines while the optimizing compiler works on them in the
  * background (for 20 ms and more on a slow machine). Cheaper compiles finish
- * sooner, which more than pays for the less inlined code on such a run (47 ms
- * of scoring became 33 ms here); on a large one the better code wins, so this
+ * sooner, which more than pays for the less inlined code on such a run (46 ms
+ * of scoring became 32 ms here); on a large one the better code wins, so this
  * is for short runs only, and only in this process (the CLI's). Set before
  * the lane runs: V8 reads the flags when it compiles a function.
  */
