@@ -23,9 +23,9 @@
  * all pairs of values), and the bootstrap resamples per-item sums.
  * Proportions are unrounded; null where a denominator is zero (or NLTK raises).
  */
-import { ratio } from "../scoring/diagnostics";
-import { type GoldItem, type GoldEntry, PN } from "./gold";
-import { cmp } from "./normalize";
+import { ratio } from "../../scoring/diagnostics";
+import { type GoldItem, type GoldEntry, PN } from "../gold";
+import { cmp } from "../normalize";
 
 export interface AgreementOptions {
   /** Bootstrap resamples (default 1000; 0 leaves the intervals null). */

@@ -1,0 +1,2 @@
+/** Inter-annotator agreement: see report.ts. */
+export * from "./report";
