@@ -1,10 +1,9 @@
 "use client";
 import { useRef, useState } from "react";
-import { formatDiagnostic, type Diagnostic } from "@/lib/scoring/diagnostics";
 import type { JobView } from "@/lib/server/jobs";
-import { unfinished, useProjectJobs } from "./use-jobs";
+import { JobNotice, type JobReport } from "@/app/_ui/job-notice";
+import { unfinished, useProjectJobs } from "@/app/_ui/use-jobs";
 
-type Report = { message: string; repairs?: Diagnostic[] };
 const nf = new Intl.NumberFormat("en");
 
 /**
@@ -96,55 +95,7 @@ export function ImportForm({ projectId, initialJobs }: { projectId: number; init
 }
 
 export function jobLine(j: JobView): string {
-  if (j.state === "done") return (j.report as Report | null)?.message ?? j.message;
+  if (j.state === "done") return (j.report as JobReport | null)?.message ?? j.message;
   if (unfinished(j) && j.total > 0) return `${j.message} ${nf.format(j.done)} of ${nf.format(j.total)}`;
   return j.message;
-}
-
-/** A job's progress bar and counts while it runs (`unit`: what it writes), its report or refusal when it ends. */
-export function JobNotice({ job, onCancel, unit = "instances" }: { job: JobView; onCancel: (id: number) => void; unit?: string }) {
-  if (unfinished(job)) {
-    const pct = job.total > 0 ? Math.round((100 * job.done) / job.total) : 0;
-    const label = `Importing ${job.fileName ?? "the file"}`;
-    return (
-      <div className="notice job" role="status">
-        <div className="job-head">
-          <span>
-            {label}: {job.state === "queued" ? "waiting to start" : job.message}
-          </span>
-          <button type="button" className="secondary small" onClick={() => onCancel(job.id)} disabled={job.cancelRequested}>
-            {job.cancelRequested ? "Cancelling…" : "Cancel"}
-          </button>
-        </div>
-        <progress aria-label={label} max={Math.max(job.total, 1)} value={job.total > 0 ? job.done : undefined} />
-        <div className="small muted">{job.total > 0 ? `${nf.format(job.done)} of ${nf.format(job.total)} ${unit} written (${pct}%)` : "Reading the file…"}</div>
-      </div>
-    );
-  }
-  if (job.state === "done") {
-    const r = job.report as Report | null;
-    return (
-      <div className="notice ok" role="status">
-        {r?.message ?? job.message}
-        {r?.repairs && r.repairs.length > 0 && (
-          <details className="repairs">
-            <summary>{r.repairs.length} repairs</summary>
-            <pre>{r.repairs.map(formatDiagnostic).join("\n")}</pre>
-          </details>
-        )}
-      </div>
-    );
-  }
-  const details = (job.report as { details?: string[] } | null)?.details ?? [];
-  return (
-    <div className={`notice ${job.state === "cancelled" ? "warn" : "error"}`} role="alert">
-      {job.message}
-      {details.length > 1 && (
-        <details className="repairs">
-          <summary>All {details.length} problems</summary>
-          <pre>{details.join("\n")}</pre>
-        </details>
-      )}
-    </div>
-  );
 }

@@ -1,4 +1,5 @@
 /** Number formatting for the Agreement page (pure: used by server and client components). */
+import { int } from "@/app/_ui/format";
 
 export const DASH = "—";
 
@@ -14,11 +15,6 @@ export function alpha(x: number | null | undefined): string {
   return s.startsWith("-") ? "−" + s.slice(1) : s;
 }
 
-/** A count with thousands separators. */
-export function int(n: number): string {
-  return n.toLocaleString("en");
-}
-
 /** A mean with two decimals, "—" when undefined. */
 export function dec(x: number | null | undefined): string {
   return x === null || x === undefined || !Number.isFinite(x) ? DASH : x.toFixed(2);
@@ -29,10 +25,6 @@ export function points(d: number): string {
   const v = (100 * d).toFixed(1);
   if (v === "0.0" || v === "-0.0") return "±0.0 pts";
   return d > 0 ? `+${v} pts` : `−${v.slice(1)} pts`;
-}
-
-export function plural(n: number, word: string, many = word + "s"): string {
-  return `${int(n)} ${n === 1 ? word : many}`;
 }
 
 export type Kind = "text" | "int" | "pct" | "alpha" | "dec";

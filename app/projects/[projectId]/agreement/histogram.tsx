@@ -1,5 +1,6 @@
 import type { HistogramBin } from "@/lib/lexsub/agreement";
-import { int, pct } from "./format";
+import { int } from "@/app/_ui/format";
+import { pct } from "./format";
 import styles from "./agreement.module.css";
 
 const W = 560;

@@ -11,9 +11,10 @@ type AgreementPageData = AgreementPageView;
 import { type AgreementPageView, type LowItem } from "@/lib/server/agreement";
 import { derive } from "@/lib/server/derive-pool";
 import { NotFoundError } from "@/lib/server/errors";
-import { absoluteTime } from "../progress/time";
+import { absoluteTime } from "@/app/_ui/time";
 import styles from "./agreement.module.css";
-import { DASH, alpha, dec, int, pct, plural, points } from "./format";
+import { int, plural } from "@/app/_ui/format";
+import { DASH, alpha, dec, pct, points } from "./format";
 import { Histogram } from "./histogram";
 import { type Column, type Row, SortableTable } from "./sortable-table";
 

@@ -1,8 +1,8 @@
 "use client";
 import { useRef, useState } from "react";
 import type { JobView } from "@/lib/server/jobs";
-import { JobNotice } from "../import-form";
-import { useProjectJobs } from "../use-jobs";
+import { JobNotice } from "@/app/_ui/job-notice";
+import { useProjectJobs } from "@/app/_ui/use-jobs";
 
 type Format = "coinco" | "swords" | "tsar";
 const FORMATS: { value: Format; label: string; accept: string; hint: string }[] = [

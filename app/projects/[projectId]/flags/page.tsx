@@ -5,9 +5,9 @@ import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { InputError, NotFoundError } from "@/lib/server/errors";
 import { FLAG_KINDS, FLAG_LABELS, type FlagPage, type ReturnLogEntry, listFlags, returnLog } from "@/lib/server/flags";
-import { absoluteTime, relativeTime } from "../progress/time";
+import { absoluteTime, relativeTime } from "@/app/_ui/time";
 import styles from "./flags.module.css";
-import { LexeltSelect } from "../lexelt-select";
+import { LexeltSelect } from "@/app/_ui/lexelt-select";
 
 export const metadata: Metadata = { title: "Flags" };
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { int, plural } from "../agreement/format";
+import { int, plural } from "@/app/_ui/format";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { displayText } from "@/app/annotate/text";
@@ -18,14 +18,14 @@ import {
   reviewLogPage,
 } from "@/lib/server/gold-review";
 import { derive } from "@/lib/server/derive-pool";
-import { absoluteTime, relativeTime } from "../progress/time";
+import { absoluteTime, relativeTime } from "@/app/_ui/time";
 import { FilterForm } from "./filters";
 import styles from "./gold.module.css";
 import { type DecisionView, ResponseStrike, SubstituteCell } from "./adjudication";
 import { type AnnotatorNote, instanceNotes } from "@/lib/server/flags";
 import { ExclusionForm, PosForm, ReturnForm, ReviewedForm, WithdrawReturnForm } from "./instance-actions";
 import { AcceptAllForm, KeepAllForm, LemmaRow, type LemmaRowData } from "./lemma-row";
-import { LexeltSelect } from "../lexelt-select";
+import { LexeltSelect } from "@/app/_ui/lexelt-select";
 
 export const metadata: Metadata = { title: "Gold" };
 export const dynamic = "force-dynamic";

@@ -3,8 +3,8 @@ import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import type { JobView } from "@/lib/server/jobs";
 import type { PreviewRow, ResponseImportPreview } from "@/lib/server/response-import";
-import { JobNotice } from "../import-form";
-import { useProjectJobs } from "../use-jobs";
+import { JobNotice } from "@/app/_ui/job-notice";
+import { useProjectJobs } from "@/app/_ui/use-jobs";
 
 const nf = new Intl.NumberFormat("en");
 const counted = (n: number, word: string) => `${nf.format(n)} ${word}${n === 1 ? "" : "s"}`;

@@ -7,7 +7,7 @@ import Link from "next/link";
 import { derive } from "@/lib/server/derive-pool";
 import type { ProgressPageView } from "@/lib/server/progress";
 import styles from "./progress.module.css";
-import { absoluteTime, formatSeconds, relativeTime } from "./time";
+import { absoluteTime, formatSeconds, relativeTime } from "@/app/_ui/time";
 
 export const metadata: Metadata = { title: "Progress" };
 export const dynamic = "force-dynamic";
