@@ -1,0 +1,133 @@
+/** The top of the Gold page: the summary figures, the downloads, what the download applies unreviewed, the derivation's problems. */
+import Link from "next/link";
+import { int, plural } from "@/app/_ui/format";
+import type { GoldPageData } from "@/lib/server/gold-review";
+import styles from "../gold.module.css";
+import { href } from "./params";
+
+/** The gold's figures at a glance. */
+export function Summary({ d }: { d: GoldPageData }) {
+  const s = d.summary;
+  return (
+    <section aria-labelledby="summary-heading">
+      <h2 id="summary-heading" className={styles.srOnly}>Summary</h2>
+      <dl className={styles.summary}>
+        <Figure label="Instances" value={s.instances} note={s.excluded > 0 ? `${s.excluded} excluded` : "none excluded"} />
+        <Figure label="Gold lines" value={s.goldLines} />
+        <Figure label="In T (|H| ≥ 2)" value={s.inT} />
+        <Figure label="Items with a mode" value={s.withMode} />
+        <Figure label="mwgold lines" value={s.mwLines} />
+        <Figure label="Multiword items" value={s.mwItems} />
+        <Figure label="Excluded" value={s.excluded} />
+        <Figure
+          label="Unreviewed proposals"
+          value={d.lemmas.openChanged}
+          note={`forms the download rewrites · ${d.lemmas.open} of ${d.lemmas.forms} forms unreviewed`}
+          tone={d.lemmas.openChanged > 0 ? "warn" : undefined}
+        />
+        <Figure label="Reviewed" value={d.reviewedCount} note={`of ${s.instances} instances`} />
+        <Figure label="Adjudications" value={d.adjudicationCount} note="substitutes or responses struck or corrected" />
+      </dl>
+    </section>
+  );
+}
+
+/** The gold and mwgold files, the review log and the responses, for download. */
+export function Downloads({ d, id, download }: { d: GoldPageData; id: number; download: string }) {
+  return (
+    <div className={styles.downloads}>
+      <a className="button" href={`${download}?file=gold`} download>
+        Download gold <span className={styles.sub}>({plural(d.files.goldLines, "line")})</span>
+      </a>
+      <a className="button secondary" href={`${download}?file=mwgold`} download>
+        Download mwgold <span className={styles.sub}>({plural(d.files.mwLines, "line")})</span>
+      </a>
+      <a className="button secondary" href={`${download}?file=log`} download>
+        Review log (CSV)
+      </a>
+      <a className="button secondary" href={`${download}?file=logtsv`} download>
+        Review log (TSV)
+      </a>
+      <a className="button secondary" href={`/api/projects/${id}/responses`} download>
+        Responses with adjudication (TSV)
+      </a>
+      <a className={`small ${styles.foldLink}`} href={`${download}?file=gold&fold=1`} download title="Every form kept or proposed written in lower case (TV and tv become one entry); decided lemmas as recorded">
+        Gold with case folded
+      </a>
+    </div>
+  );
+}
+
+/** The derivation's problems, the first ones listed, all of them for download. */
+export function ProblemsNotice({ d, download }: { d: GoldPageData; download: string }) {
+  if (d.problemCount === 0) return null;
+  return (
+    <div className="notice warn" role="status">
+      <strong>{plural(d.problemCount, "problem")} in the derivation.</strong> Each says below what the gold files do about it (most leave out the answer or line named).
+      <details className={styles.problems} open={d.problemCount <= 5}>
+        <summary>{d.problemCount <= 5 ? "The problems" : d.problemCount > d.problems.length ? `The first ${d.problems.length} problems` : `All ${int(d.problemCount)} problems`}</summary>
+        <ul>
+          {d.problems.map((p, k) => (
+            <li key={k}>
+              <code>
+                {p.lexelt} {p.instanceId}
+              </code>
+              {p.annotator && <> ({p.annotator})</>}: {p.message}
+            </li>
+          ))}
+          {d.problemCount > d.problems.length && (
+            <li>
+              … and {int(d.problemCount - d.problems.length)} more:{" "}
+              <a href={`${download}?file=problems`} download>
+                download all {int(d.problemCount)} (TSV)
+              </a>
+              .
+            </li>
+          )}
+        </ul>
+      </details>
+    </div>
+  );
+}
+
+/** Proposals listed on the page; the rest are counted. */
+const LISTED_PROPOSALS = 50;
+
+/** What the gold download applies that nobody reviewed: each proposal, how often. */
+export function AppliedNotice({ applied, base }: { applied: GoldPageData["applied"]; base: string }) {
+  if (applied.length === 0) {
+    return <p className={`muted small ${styles.appliedNone}`}>The download applies no unreviewed proposal: every form is written as typed (case kept) or as decided in the lemma review.</p>;
+  }
+  const uses = applied.reduce((n, a) => n + a.count, 0);
+  return (
+    <div className={`notice warn ${styles.applied}`} role="status" aria-labelledby="applied-heading">
+      <strong id="applied-heading">
+        The download applies {plural(applied.length, "unreviewed proposal")} ({plural(uses, "answer")} rewritten).
+      </strong>{" "}
+      Each maps a form WordNet knows only as an inflection to its lemma. <Link href={href(base, { open: true, changed: true })}>Review them</Link>, or keep them all as typed.
+      <details className={styles.problems} open={applied.length <= 8}>
+        <summary>{applied.length <= 8 ? "The proposals applied" : `All ${applied.length} proposals applied`}</summary>
+        <ul className={styles.appliedList}>
+          {applied.slice(0, LISTED_PROPOSALS).map((a) => (
+            <li key={`${a.pos} ${a.form}`}>
+              <code>{a.form}</code> → <code>{a.lemma}</code> <span className="muted small">({a.pos || "no PoS"}) ×{a.count}</span>
+            </li>
+          ))}
+          {applied.length > LISTED_PROPOSALS && <li>… and {applied.length - LISTED_PROPOSALS} more (the lemma review lists them all).</li>}
+        </ul>
+      </details>
+    </div>
+  );
+}
+
+function Figure({ label, value, note, tone }: { label: string; value: number; note?: string; tone?: "warn" }) {
+  return (
+    <div className={`${styles.figure} ${tone === "warn" ? styles.figureWarn : ""}`}>
+      <dt className="muted small">{label}</dt>
+      <dd>
+        <span className={styles.big}>{value}</span>
+        {note && <span className={`muted small ${styles.note}`}>{note}</span>}
+      </dd>
+    </div>
+  );
+}
