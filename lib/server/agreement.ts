@@ -1,6 +1,6 @@
 /**
  * What the Agreement page and its downloads read (issue #5): the project's
- * agreement report (lib/lexsub/agreement.ts over the gold derived by
+ * agreement report (lib/lexsub/agreement/ over the gold derived by
  * lib/server/gold.ts), the lowest-agreement items with each annotator's answer,
  * and the report as JSON or CSV. Coordinators of the project only.
  *

@@ -130,7 +130,7 @@ export function filterGoldItems(items: readonly GoldItem[], q: InstanceQuery, fa
 
 /**
  * The review queue's order: lowest per-item pairwise agreement first (the
- * measure of lib/lexsub/agreement.ts), items without one (not in T, fewer than
+ * measure of lib/lexsub/agreement/pairwise.ts), items without one (not in T, fewer than
  * two annotators with substitutes, excluded) after them; ties in corpus order.
  * O(n log n) over the items kept, each item's agreement O(annotators²): on top of
  * the derivation every Gold page view runs anyway, 100,000 items of five

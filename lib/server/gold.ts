@@ -3,7 +3,7 @@
  * exclusions and PoS corrections, and the gold, mwgold and agreement derived
  * from the stored responses through them. Coordinators of the project only.
  *
- * The derivation itself is pure (lib/lexsub/gold.ts, lib/lexsub/agreement.ts);
+ * The derivation itself is pure (lib/lexsub/gold.ts, lib/lexsub/agreement/);
  * this module loads its inputs, records decisions (with who and when, in one
  * transaction with an append-only log row) and checks who asks.
  */

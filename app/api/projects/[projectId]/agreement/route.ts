@@ -10,7 +10,7 @@ type Ctx = { params: Promise<{ projectId: string }> };
 
 /**
  * Download the project's agreement report: ?format=json (the whole report, keys
- * as in lib/lexsub/agreement.ts) or ?format=csv&table=items|annotators|lexelts.
+ * as in lib/lexsub/agreement/types.ts) or ?format=csv&table=items|annotators|lexelts.
  * Coordinators of the project only (checked by the data access layer).
  */
 export async function GET(req: Request, ctx: Ctx) {
