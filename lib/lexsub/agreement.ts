@@ -23,7 +23,7 @@
  * all pairs of values), and the bootstrap resamples per-item sums.
  * Proportions are unrounded; null where a denominator is zero (or NLTK raises).
  */
-import { ratio } from "../scoring/diagnostics";
+import { ratio } from "./ratio";
 import { type GoldItem, type GoldEntry, PN } from "./gold";
 import { cmp } from "./normalize";
 

@@ -1,6 +1,6 @@
 "use client";
 import { useRef, useState } from "react";
-import { formatDiagnostic, type Diagnostic } from "@/lib/scoring/diagnostics";
+import { formatDiagnostic, type Diagnostic } from "@/lib/lexsub/diagnostics";
 import type { JobView } from "@/lib/server/jobs";
 import { unfinished, useProjectJobs } from "./use-jobs";
 

@@ -17,7 +17,7 @@
  * CRLF endings and a byte-order mark are tolerated with a warning; an id given
  * twice is an error (items are keyed by id alone). Pure: strings in, records out.
  */
-import { type Diagnostic, DiagnosticLog, diag, splitLines } from "../../scoring/diagnostics";
+import { type Diagnostic, DiagnosticLog, diag, splitLines } from "../diagnostics";
 import { type OfficialLine, matchOfficialLine } from "./official-line";
 
 export type GoldKind = "gold" | "mwgold";
