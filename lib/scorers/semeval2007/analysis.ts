@@ -14,6 +14,7 @@
  * The options go into the scoring key (`KeyOptions`); breakdowns into the
  * scorer (`groupBy`). Pure.
  */
+import { HAS_MODE, modeOf, withoutFirstApostrophe } from "./rules";
 import { type Diagnostic, diag, splitLines } from "../../lexsub/diagnostics";
 import { type GoldLine } from "../../lexsub/formats/gold";
 import { parseLexeltItem } from "../../lexsub/types";
@@ -55,9 +56,9 @@ export function multiwordIds(lines: readonly GoldLine[]): Set<string> {
 /** The multiword mode of mwgold entries (first apostrophe removed), or null. */
 export function multiwordMode(entries: readonly { substitute: string; count: number }[]): string | null {
   if (entries.length === 0 || entries[0].count <= 1) return null;
-  const c = entries[0].count;
-  for (let i = 1; i < entries.length; i++) if (entries[i].count === c) return null;
-  return entries[0].substitute.replace("'", "");
+  const counts = entries.map((e) => e.count);
+  if ((modeOf(counts, 0, counts.length) & HAS_MODE) === 0) return null;
+  return withoutFirstApostrophe(entries[0].substitute);
 }
 
 /** Read an id list (mwids): the first token of each non-blank line. */

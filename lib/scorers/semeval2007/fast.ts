@@ -5,8 +5,13 @@
  * made per line, and a gold line's substitutes are kept as offsets into the
  * gold file's bytes.
  *
- * It gives exactly what the full scorer (run.ts: KeyBuilder, SystemReader,
- * SubstitutionScorer) gives: the figures (sums in file order, the same
+ * It decides no rule of score.pl itself: it tokenises a line (checking that
+ * it is in the form below) and hands its counts and code units to rules.ts —
+ * T (`inT`), the mode and |H_i| (`modeOf`, `humanResponses`), normalisation
+ * (`normalizeUnits`), matching (`matchesSpaced`, `modeHit`) and which system
+ * lines count (`lineVerdict`) — as the full scorer does. So it gives exactly
+ * what the full scorer (run.ts: KeyBuilder, SystemReader, SubstitutionScorer)
+ * gives: the figures (sums in file order, the same
  * divisions), the diagnostics (the same messages, from the same functions,
  * into the same logs), the line counts, and the repaired figures of a default
  * run (test/scorers/semeval2007/fast.test.ts compares the two on random files).
@@ -34,7 +39,24 @@
  */
 import { type Diagnostic, DiagnosticLog, hasErrors } from "../../lexsub/diagnostics";
 import { EMPTY_ANSWERS, emptyAnswer } from "./system";
-import { type ScoringKey, sortDiagnostics } from "./key";
+import { type ScoringKey, idKey, sortDiagnostics } from "./key";
+import {
+  ANSWERED,
+  COUNTS,
+  HAS_MODE,
+  NORMALISED_UNITS,
+  OUTSIDE_T,
+  UNSORTED,
+  humanResponses,
+  inT,
+  isPnAt,
+  lineVerdict,
+  matchesSpaced,
+  modeHit,
+  modeOf,
+  nonPrefix,
+  normalizeUnits,
+} from "./rules";
 import { type RepairReport, ScoreRun } from "./run";
 import { REPAIR_RULES, type RepairChange, type RepairRule, changedByRule, repairInfo } from "./repairs";
 import {
@@ -76,10 +98,9 @@ const MAX_HUMAN_RESPONSES = 2 ** 29;
 const SPACE = 32;
 const SEMI = 59;
 const HYPHEN = 45;
-const APOSTROPHE = 39;
 const NL = 10;
 
-/** A byte of an answer: any other printable ASCII character; a space; ";"; "-" or "'"; anything else (a control or non-ASCII byte). */
+/** A byte of an answer: any other printable ASCII character; a space; ";"; one normalisation may change (rules.ts); anything else (a control or non-ASCII byte). */
 const ORDINARY = 0;
 const A_SPACE = 1;
 const A_SEMI = 2;
@@ -89,8 +110,7 @@ const ANSWER = new Uint8Array(256).fill(A_OTHER);
 for (let c = 33; c < 127; c++) ANSWER[c] = ORDINARY;
 ANSWER[SPACE] = A_SPACE;
 ANSWER[59] = A_SEMI;
-ANSWER[45] = A_MARK;
-ANSWER[39] = A_MARK;
+for (const c of NORMALISED_UNITS) ANSWER[c] = A_MARK;
 
 /** Byte classes (one table look-up per byte in the loops below). */
 const WORD = 1; // [A-Za-z0-9_]
@@ -280,7 +300,7 @@ export class FastKey {
         for (; ; q++) {
           c = b[q];
           if ((CLASS[c] & WORD) !== 0) {
-            if (c === 112 && b[q + 1] === 110) return -1; // "pn"
+            if (isPnAt(c, b[q + 1])) return -1; // a field score.pl drops (rules.ts): the full reader's
           } else if (c === SEMI || c === NL) break;
           else if (c === SPACE) space = q;
           else if (c === HYPHEN) {
@@ -310,23 +330,17 @@ export class FastKey {
     if (b[p] !== NL) return -1;
     const next = p + 1;
 
-    const nf = this.fields - first;
+    // T, the mode and |H_i| as rules.ts decides them.
     const counts = this.counts;
-    if (!(nf >= 2 || (nf === 1 && counts[first] >= 2))) {
+    if (!inT(this.fields - first, counts[first])) {
       this.fields = first;
       this.index[id] = OUTSIDE;
       return next;
     }
-    // The mode: the first entry, unless another has its count (the full scorer's modeOf).
-    const top = counts[first];
-    let mode = true;
-    let unsorted = false;
-    let hu = top;
-    for (let f = first + 1; f < this.fields; f++) {
-      if (counts[f] === top) mode = false;
-      if (counts[f] > counts[f - 1]) unsorted = true;
-      hu += counts[f];
-    }
+    const modeFlags = modeOf(counts, first, this.fields);
+    const mode = (modeFlags & HAS_MODE) !== 0;
+    const unsorted = (modeFlags & UNSORTED) !== 0;
+    const hu = humanResponses(counts, first, this.fields);
     if (hu >= MAX_HUMAN_RESPONSES) return -1;
     let flags = (mode ? MODE : 0) | (hyphens ? HYPHENS : 0);
     if (mode && firstHyphen) {
@@ -378,16 +392,10 @@ export type Decode = (bytes: Uint8Array, from: number, to: number) => string;
 const UTF8 = new TextDecoder();
 const utf8: Decode = (bytes, from, to) => UTF8.decode(bytes.subarray(from, to));
 
-/** A canonical decimal id below 10^9 ("1", not "01") as a number, else -1 (as key.ts keys ids). */
+/** A canonical decimal id below 10^9 ("1", not "01") as a number, else -1 (key.ts's `idKey`). */
 function canonicalId(id: string): number {
-  if (id.length === 0 || id.length > 9) return -1;
-  let v = 0;
-  for (let i = 0; i < id.length; i++) {
-    const c = id.charCodeAt(i);
-    if (c < 48 || c > 57 || (i === 0 && c === 48)) return -1;
-    v = v * 10 + (c - 48);
-  }
-  return v;
+  const k = idKey(id);
+  return typeof k === "number" ? k : -1;
 }
 
 /** The bytes, ending with "\n" (a copy with one added when they do not). */
@@ -541,7 +549,7 @@ export class FastScorer {
         this.gDirty = d;
       }
       // "non x" / "non-x" becomes "nonx".
-      if (k - from > 3 && b[from] === 110 && b[from + 1] === 111 && b[from + 2] === 110 && (b[from + 3] === SPACE || b[from + 3] === HYPHEN)) dirty = true;
+      if (k - from > 3 && nonPrefix(b[from], b[from + 1], b[from + 2], b[from + 3])) dirty = true;
       this.gStart[n] = from;
       this.gEnd[n] = k;
       this.gDirty[n++] = dirty ? 1 : 0;
@@ -560,22 +568,17 @@ export class FastScorer {
     const slot = numeric ? (id < key.index.length ? key.index[id] : 0) : key.delegated > 0 ? DELEGATED : 0;
     if (slot === DELEGATED) return this.toFullReader(b, pos, end) ? end + 1 : -1;
     if (n === 0) this.readerLog.add("empty", emptyAnswer(this.file, this.lineNo), EMPTY_ANSWERS);
-    if (slot <= 0) {
-      this.outsideT++;
-      return end + 1;
-    }
-    const o = slot - 1;
-    const first = this.answeredAt[o];
-    if (first !== 0) {
-      this.repeats++;
-      const line = this.lineNo;
-      if (!this.log.tally("repeat")) this.log.add("repeat", answeredBefore(this.file, line, latin1(b, idStart, idEnd), first), ANSWERED_BEFORE);
-      return end + 1;
-    }
-    this.answeredAt[o] = this.lineNo;
-    const hu = key.hu[o];
-    if (hu === 0) {
-      this.unscorable++;
+    // Which lines count: rules.ts's `lineVerdict`, as the full scorer asks it.
+    const o = slot > 0 ? slot - 1 : -1;
+    const first = o < 0 ? 0 : this.answeredAt[o];
+    const hu = o < 0 ? 0 : key.hu[o];
+    const verdict = lineVerdict(o, this.lineNo, this.answeredAt, hu);
+    if (verdict !== COUNTS) {
+      if (verdict === OUTSIDE_T) this.outsideT++;
+      else if (verdict === ANSWERED) {
+        this.repeats++;
+        if (!this.log.tally("repeat")) this.log.add("repeat", answeredBefore(this.file, this.lineNo, latin1(b, idStart, idEnd), first), ANSWERED_BEFORE);
+      } else this.unscorable++;
       return end + 1;
     }
     if (n === 0) return end + 1;
@@ -594,18 +597,16 @@ export class FastScorer {
       if (this.oot) {
         if (e < 0) continue;
         credit += this.count / hu;
-        if (e === 0 && hasMode) {
-          if (this.exact) hit = true;
-          repairedHit = true;
-        }
+        if (modeHit(e, hasMode, this.exact, false)) hit = true;
+        if (modeHit(e, hasMode, this.exact, true)) repairedHit = true;
         const again = e < 31 ? (seen & (1 << e)) !== 0 : (seenMore ??= []).includes(e);
         if (again) repeated = true;
         else if (e < 31) seen |= 1 << e;
         else seenMore!.push(e);
       } else {
-        if (g === 0 && e === 0 && hasMode) {
-          hit = this.exact;
-          repairedHit = true;
+        if (g === 0) {
+          hit = modeHit(e, hasMode, this.exact, false);
+          repairedHit = modeHit(e, hasMode, this.exact, true);
         }
         if (e >= 0) credit += this.count / hu;
       }
@@ -647,30 +648,10 @@ export class FastScorer {
     return (lengths & (1 << (this.guessLength & 31))) === 0 ? -1 : this.match(o, flags, this.guess, 0, this.guessLength);
   }
 
-  /**
-   * Guess [from, to) as the official scorer normalises it (`normalizeGuess`):
-   * `non-x` / `non x` → `nonx`, every hyphen a space, the first apostrophe gone.
-   */
+  /** Guess [from, to) as the official scorer normalises it (rules.ts `normalizeUnits`), into `guess`. */
   private normalise(b: Uint8Array, from: number, to: number): void {
     if (to - from > this.guess.length) this.guess = new Uint8Array(2 * (to - from));
-    const out = this.guess;
-    let skip = -1;
-    if (to - from >= 4 && b[from] === 110 && b[from + 1] === 111 && b[from + 2] === 110) {
-      const c = b[from + 3];
-      if (c === SPACE || c === HYPHEN) skip = from + 3;
-    }
-    let apostrophe = false;
-    let n = 0;
-    for (let i = from; i < to; i++) {
-      if (i === skip) continue;
-      const c = b[i];
-      if (c === APOSTROPHE && !apostrophe) {
-        apostrophe = true;
-        continue;
-      }
-      out[n++] = c === HYPHEN ? SPACE : c;
-    }
-    this.guessLength = n;
+    this.guessLength = normalizeUnits(b, from, to, this.guess);
   }
 
   /**
@@ -701,9 +682,7 @@ export class FastScorer {
       if (k.subEnd[f] - s !== n) continue;
       let i = 0;
       for (; i < n; i++) {
-        const a = gb[s + i];
-        const x = g[at + i];
-        if (a !== x && !(a === HYPHEN && x === SPACE)) break;
+        if (!matchesSpaced(gb[s + i], g[at + i])) break;
       }
       if (i === n) {
         this.count = k.counts[f];

@@ -13,7 +13,8 @@
  * `ootScorer(key)` / `MwScorer` one line at a time (bin/commands/score-files.ts).
  */
 export { type GoldEntry, type GoldKind, type GoldLine, GoldReader, formatGoldLine, parseGold, parseMwGold } from "../../lexsub/formats/gold";
-export { type SystemKind, type SystemLine, SystemReader, normalizeGuess, parseSystem } from "./system";
+export { type SystemKind, type SystemLine, SystemReader, parseSystem } from "./system";
+export { normalizeGuess } from "./rules";
 export { type KeyItem, type KeyOptions, KeyBuilder, ScoringKey } from "./key";
 export {
   type GoldView,

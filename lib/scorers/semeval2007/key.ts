@@ -4,7 +4,9 @@
  * memory (the official scorer needs about 1.1 GB for one).
  *
  * By default the key is read exactly as score.pl (key release) reads the gold
- * (reference §2 and "Found on real data"):
+ * (reference §2 and "Found on real data"); each rule below is decided in
+ * rules.ts (`dropsEntry`, `inT`, `modeOf`, `humanResponses`, `spacedForm`),
+ * which this builder and the fast lane (fast.ts) both call:
  * - every `;`-separated field holding the letters "pn" is dropped (so
  *   "sharpness 2" goes with "pn 2");
  * - an item is in T when ≥ 2 fields remain, readable or not, or the first
@@ -32,7 +34,7 @@
  */
 import { type Diagnostic, DiagnosticLog, diag } from "../../lexsub/diagnostics";
 import { type FieldInfo, type GoldEntry, type GoldLine, GoldReader, looseCount } from "../../lexsub/formats/gold";
-import { normalizeGuess } from "./system";
+import { HAS_MODE, PN, UNSORTED, dropsEntry, humanResponses, inT, isNonEntry, modeOf, normalizeGuess, spacedForm, withoutFirstApostrophe } from "./rules";
 import { isMultiword, lexeltKey } from "./analysis";
 import { type RepairTracker } from "./repairs";
 
@@ -71,7 +73,6 @@ const SEP = "\u0000";
 const TABLE = "\u0001";
 /** Marks a gold line's entries kept as written that hold a hyphen (so they also match with spaces). */
 const HYPHENS = "\u0002";
-const PN = "pn";
 
 /**
  * A Map key for an id: canonical decimal ids ("1", "1234", not "007") become
@@ -249,7 +250,7 @@ export class KeyBuilder {
   private plain(text: string, start: number, key: string | number, li: number, line: number): boolean {
     const pattern = this.key.options.singleWordOnly ? PLAIN_SINGLE : PLAIN;
     // "pn" anywhere in the entries (a `pn` entry, or "sharpness") goes the long way.
-    if (text.indexOf("pn", start) >= 0) return false;
+    if (text.indexOf(PN, start) >= 0) return false;
     pattern.lastIndex = start;
     if (!pattern.test(text)) return false;
     let end = text.length;
@@ -274,13 +275,12 @@ export class KeyBuilder {
       counts[n++] = c;
       from = semi + 1;
     }
-    if (!(n >= 2 || (n === 1 && counts[0] >= 2))) {
+    if (!inT(n, counts[0])) {
       this.key.index.set(key, -line);
       return true;
     }
     const mode = this.modeOf(counts, n, key, line);
-    let hu = 0;
-    for (let i = 0; i < n; i++) hu += counts[i];
+    const hu = humanResponses(counts, 0, n);
     const entries = text.slice(start, end);
     // A hyphenated mode: score.pl never hits it; the repaired mode does.
     if (mode && this.key.options.repairs && hasHyphen(text, fs[0], sp[0])) this.key.options.repairs.note("hyphen-mode", String(key));
@@ -335,21 +335,21 @@ export class KeyBuilder {
     for (let i = 0; i < read; i++) {
       let s = readSubs[i];
       const pnField = fields !== null && fields.pn[fields.entryField[i]];
-      if (fields !== null && pnField !== (s === PN)) pnDiffers = true;
-      if (byField ? pnField : s === PN) continue;
-      if (s.indexOf("'") >= 0) s = s.replace("'", "");
+      if (fields !== null && dropsEntry(s, pnField, true) !== dropsEntry(s, pnField, false)) pnDiffers = true;
+      if (dropsEntry(s, pnField, byField)) continue;
+      s = withoutFirstApostrophe(s);
       if (o.singleWordOnly && isMultiword(s)) {
         if (fields) fieldKept[fields.entryField[i]] = false;
         continue;
       }
-      if (NON_ENTRY.test(s)) nonEntry = true;
+      if (isNonEntry(s)) nonEntry = true;
       subs[n] = s;
       counts[n++] = readCounts[i];
     }
     if (fields) for (let f = 0; f < fields.count; f++) if (fields.pn[f] && !fieldTextIsPn(fields, f, readSubs, read)) pnDiffers = true;
     // T: by readable entries (repaired), or by fields as score.pl counts them.
-    const inTByEntries = n >= 2 || (n === 1 && counts[0] >= 2);
-    let inT = inTByEntries;
+    const inTByEntries = inT(n, counts[0]);
+    let scored = inTByEntries;
     if (fields) {
       let kept = 0;
       let first = -1;
@@ -358,13 +358,13 @@ export class KeyBuilder {
         if (first < 0) first = f;
         kept++;
       }
-      const inTByFields = kept >= 2 || (kept === 1 && fieldCount(fields, first, readCounts, read) >= 2);
-      if (byField) inT = inTByFields;
+      const inTByFields = inT(kept, kept === 1 ? fieldCount(fields, first, readCounts, read) : 0);
+      if (byField) scored = inTByFields;
       if (tracker && inTByFields !== inTByEntries) tracker.note("t-fields", String(id));
     }
     if (tracker && pnDiffers) tracker.note("pn", String(id));
-    if (tracker && nonEntry && inT) tracker.note("non", String(id));
-    if (!inT) {
+    if (tracker && nonEntry && scored) tracker.note("non", String(id));
+    if (!scored) {
       k.index.set(key, -line);
       return;
     }
@@ -405,16 +405,13 @@ export class KeyBuilder {
     // The entries, then the forms derived from them, each with "~k" for the
     // entry k it comes from; join() builds one flat string.
     const parts: (string | number)[] = [];
-    let hu = 0;
-    for (let i = 0; i < n; i++) {
-      parts.push(subs[i], counts[i]);
-      hu += counts[i];
-    }
+    for (let i = 0; i < n; i++) parts.push(subs[i], counts[i]);
+    const hu = humanResponses(counts, 0, n);
     const forms = new Set(subs.slice(0, n));
     for (let i = 0; i < n; i++) {
       for (const form of derivedForms(subs[i], o.repaired === true)) {
         if (forms.has(form)) {
-          if (form === subs[i].replace(/-/g, " ") && subs.indexOf(form) >= 0 && subs.indexOf(form) < n) {
+          if (form === spacedForm(subs[i]) && subs.indexOf(form) >= 0 && subs.indexOf(form) < n) {
             this.log.add(
               "hash-order",
               diag(
@@ -437,17 +434,11 @@ export class KeyBuilder {
 
   private readonly fieldKept: boolean[] = [];
 
-  /** Whether the first count is unique (the mode); warns when the counts are not sorted. */
+  /** Whether the first entry is the mode (rules.ts `modeOf`); warns when the counts are not sorted. */
   private modeOf(counts: readonly number[], n: number, id: string | number, line: number): boolean {
-    const first = counts[0];
-    let mode = true;
-    let unsorted = false;
-    for (let i = 1; i < n; i++) {
-      if (counts[i] === first) mode = false;
-      if (counts[i] > counts[i - 1]) unsorted = true;
-    }
-    if (unsorted) this.log.add("unsorted", unsortedLine(this.file, line, id), UNSORTED_LINES);
-    return mode;
+    const flags = modeOf(counts, 0, n);
+    if ((flags & UNSORTED) !== 0) this.log.add("unsorted", unsortedLine(this.file, line, id), UNSORTED_LINES);
+    return (flags & HAS_MODE) !== 0;
   }
 
   /** The key, and every diagnostic of the gold file (sorted by line). */
@@ -488,9 +479,6 @@ function sameRange(text: string, a: number, aEnd: number, b: number, bEnd: numbe
   for (let i = 0; i < aEnd - a - 1; i++) if (text.charCodeAt(a + i) !== text.charCodeAt(b + i)) return false;
   return true;
 }
-
-/** A gold entry `non x` or `non-x`: answers `non x`, `non-x` become `nonx`, which score.pl never matches to it. */
-const NON_ENTRY = /^non[ \t\n\r\f-]/;
 
 /** Whether text[from, to) holds a hyphen. */
 function hasHyphen(text: string, from: number, to: number): boolean {
@@ -642,7 +630,7 @@ export class ScoringKey {
       const sp = field.lastIndexOf(" ");
       const sub = field.slice(0, sp);
       out.push(sub, field.slice(sp + 1));
-      if (sub.includes("-")) spaced.push(sub.replace(/-/g, " "), "~" + k);
+      if (sub.includes("-")) spaced.push(spacedForm(sub), "~" + k);
     });
     for (let i = 0; i < spaced.length; i += 2) if (!out.some((f, j) => j % 2 === 0 && f === spaced[i])) out.push(spaced[i], spaced[i + 1]);
     return out;
@@ -698,7 +686,7 @@ export function copy(s: string): string {
  */
 export function derivedForms(s: string, repaired = false): string[] {
   const out: string[] = [];
-  if (s.includes("-")) out.push(s.replace(/-/g, " "));
+  if (s.includes("-")) out.push(spacedForm(s));
   if (!repaired) return out;
   const n = normalizeGuess(s);
   if (n !== s && !out.includes(n)) out.push(n);

@@ -11,6 +11,7 @@
  * gives the credit and the mode hit. Sums run in file order, so the totals
  * are the official scorer's to the last bit. Pure.
  */
+import { ANSWERED, OUTSIDE_T, UNSCORABLE, lineVerdict, matchesSpaced, modeHit } from "./rules";
 import { type Diagnostic, DiagnosticLog, diag } from "../../lexsub/diagnostics";
 import { ratio } from "../../lexsub/ratio";
 import { type SystemLine } from "./system";
@@ -207,7 +208,7 @@ class View implements GoldView {
 
   match(guess: string): number {
     const e = this.find(guess);
-    this.modeMatched = e === 0 && this.hasMode && (this.exact || this.repaired);
+    this.modeMatched = modeHit(e, this.hasMode, this.exact, this.repaired);
     return e;
   }
 
@@ -283,7 +284,7 @@ class View implements GoldView {
       for (let i = 0; i < g; i++) {
         const a = t.charCodeAt(from + i);
         const b = guess.charCodeAt(i);
-        if (a !== b && !(a === 45 && b === 32)) {
+        if (!matchesSpaced(a, b)) {
           same = false;
           break;
         }
@@ -386,21 +387,19 @@ export class SubstitutionScorer {
     if (this.options.only && !this.options.only.has(line.id)) return false;
     const key = this.key;
     const o = key.find(line.id);
-    if (o < 0) {
-      this.outsideT++;
-      return false;
-    }
-    const first = this.answeredAt[o];
-    if (first !== 0) {
-      this.repeats++;
-      this.log.add("repeat", answeredBefore(this.file, line.line, line.id, first), ANSWERED_BEFORE);
-      return false;
-    }
-    this.answeredAt[o] = line.line || 1;
-    if (key.humanResponses(o) === 0) {
-      // In T as score.pl counts it, with no readable gold entry: never attempted.
-      this.unscorable++;
-      return false;
+    const first = o < 0 ? 0 : this.answeredAt[o];
+    switch (lineVerdict(o, line.line, this.answeredAt, o < 0 ? 0 : key.humanResponses(o))) {
+      case OUTSIDE_T:
+        this.outsideT++;
+        return false;
+      case ANSWERED:
+        this.repeats++;
+        this.log.add("repeat", answeredBefore(this.file, line.line, line.id, first), ANSWERED_BEFORE);
+        return false;
+      case UNSCORABLE:
+        // In T as score.pl counts it, with no readable gold entry: never attempted.
+        this.unscorable++;
+        return false;
     }
 
     const view = this.view;

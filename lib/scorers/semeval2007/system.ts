@@ -10,7 +10,7 @@
  * lexelt is what that pattern captures (`e-commerce.a` gives `commerce.a`). The
  * answer is split on `;` as Perl splits (trailing empty fields dropped, `a;;b`
  * is three guesses) and each guess is normalised as the official scorer
- * normalises it (`normalizeGuess`). mw: any spacing around `::`; the answer is
+ * normalises it (`normalizeGuess`, rules.ts). mw: any spacing around `::`; the answer is
  * the whole rest of the line.
  *
  * By default an answer is read exactly as score.pl reads it: a CRLF's `\r`
@@ -26,6 +26,7 @@
  * Streaming: `SystemReader.push` takes one line at a time. Pure: strings in,
  * records out.
  */
+import { normalizeGuess, withoutFirstApostrophe } from "./rules";
 import { type Diagnostic, DiagnosticLog, diag, splitLines } from "../../lexsub/diagnostics";
 import { type RepairTracker } from "./repairs";
 import { matchOfficialLine } from "../../lexsub/formats/official-line";
@@ -67,7 +68,6 @@ const EXAMPLE: Record<SystemKind, string> = {
   mw: "lexelt id :: multiword",
 };
 
-const NON = /^non[ \t\n\r\f\v-]([^\n]*)$/;
 const SPACE_AT_EDGE = /^\s|\s$/;
 const NON_BLANK = /\S/;
 
@@ -101,22 +101,6 @@ function splitSystemLine(text: string, oot: boolean): number {
 /** A character of score.pl's lexelt class `[\w.]` (ASCII). */
 function isLexeltChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46;
-}
-
-/**
- * A guess as the official (key release) scorer normalises it: `non-x` and
- * `non x` become `nonx`; every hyphen becomes a space; the first apostrophe is
- * removed. Matching is case-sensitive: case is kept.
- */
-export function normalizeGuess(guess: string): string {
-  let s = guess;
-  if (s.startsWith("non")) {
-    const m = NON.exec(s);
-    if (m) s = "non" + m[1];
-  }
-  if (s.includes("-")) s = s.replace(/-/g, " ");
-  if (s.includes("'")) s = s.replace("'", "");
-  return s;
 }
 
 export interface SystemReaderOptions {
@@ -274,7 +258,7 @@ export class SystemReader {
     // score.pl strips the gold multiword's first apostrophe but not the answer's.
     const apostrophe = answer.includes("'");
     if (apostrophe && this.repairs) this.repairs.note("mw-apostrophe", id);
-    const strip = (s: string) => (this.repaired ? s.replace("'", "") : s);
+    const strip = (s: string) => (this.repaired ? withoutFirstApostrophe(s) : s);
     let alternatives: (string | null)[] | null = null;
     if (SPACE_AT_EDGE.test(keptCr ? answer.slice(0, -1) : answer)) {
       this.spaces(n, id, answer, `spaces at the end of the answer (${clip(answer)})`, "lines with spaces around the answer");

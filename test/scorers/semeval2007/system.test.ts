@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { SystemReader, normalizeGuess, parseSystem, sniffSystemKind } from "../../../lib/scorers/semeval2007/system";
+import { normalizeGuess } from "../../../lib/scorers/semeval2007/rules";
+import { SystemReader, parseSystem, sniffSystemKind } from "../../../lib/scorers/semeval2007/system";
 
 describe("normalizeGuess: the official answer fixes", () => {
   it.each([
