@@ -49,7 +49,8 @@ import {
   UNSORTED,
   humanResponses,
   inT,
-  isPnAt,
+  PN_0,
+  PN_1,
   lineVerdict,
   matchesSpaced,
   modeHit,
@@ -300,7 +301,7 @@ export class FastKey {
         for (; ; q++) {
           c = b[q];
           if ((CLASS[c] & WORD) !== 0) {
-            if (isPnAt(c, b[q + 1])) return -1; // a field score.pl drops (rules.ts): the full reader's
+            if (c === PN_0 && b[q + 1] === PN_1) return -1; // a field score.pl drops (rules.ts): the full reader's
           } else if (c === SEMI || c === NL) break;
           else if (c === SPACE) space = q;
           else if (c === HYPHEN) {

@@ -30,13 +30,9 @@
 
 /** The letters whose field score.pl drops, and the entry the repaired reading drops. */
 export const PN = "pn";
-const PN_0 = PN.charCodeAt(0);
-const PN_1 = PN.charCodeAt(1);
-
-/** Whether code units c0, c1 are the letters "pn" (a byte reader's test for a field score.pl would drop). */
-export function isPnAt(c0: number, c1: number): boolean {
-  return c0 === PN_0 && c1 === PN_1;
-}
+/** PN's code units, for a byte reader's test for a field score.pl would drop (compared in its loop: no call per byte). */
+export const PN_0 = PN.charCodeAt(0);
+export const PN_1 = PN.charCodeAt(1);
 
 /**
  * Whether an entry is dropped before anything else: score.pl drops its whole
@@ -89,7 +85,7 @@ function nonSeparator(c: number): boolean {
   return c === HYPHEN || c === SPACE || (c >= 9 && c <= 13);
 }
 
-/** Whether code units c0..c3 begin `non-x` / `non x` (the separator is dropped). */
+/** Whether code units c0..c3 begin `non-x` / `non x` (the separator is dropped; a guess, read from one line, holds no line break). */
 export function nonPrefix(c0: number, c1: number, c2: number, c3: number): boolean {
   return c0 === 110 && c1 === 111 && c2 === 110 && nonSeparator(c3);
 }
