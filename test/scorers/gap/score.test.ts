@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gapItem, gapMean, parseCountGold, parseRanked, scoreGapBenchmark, topKItem, topKMeans } from "../../../lib/scorers/ranking";
+import { gapItem, gapMean, parseCountGold, parseRanked, scoreGapBenchmark, topKItem, topKMeans } from "../../../lib/scorers/rank";
 
 const w = (pairs: [string, number][]) => pairs.map(([substitute, weight]) => ({ substitute, weight }));
 

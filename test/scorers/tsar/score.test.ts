@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { floor4, parseTsarGold, parseTsarPredictions, scoreTsar, type TsarGoldItem, tsarGoldCounts } from "../../../lib/scorers/ranking";
+import { floor4, parseTsarGold, parseTsarPredictions, scoreTsar, type TsarGoldItem, tsarGoldCounts } from "../../../lib/scorers/rank";
 
 const data = path.resolve(__dirname, "../../../../shared/data/tsar2022");
 const TRIAL = path.join(data, "tsar2022_en_trial_gold.tsv");

@@ -4,21 +4,21 @@
  * a table like the official results files. Pure: texts in, figures out; the
  * WordNet data SWORDS needs comes in as data.
  */
-import { type Diagnostic, diag, hasErrors } from "../../lexsub/diagnostics";
-import { cFixed } from "../shared/table";
-import { formatFigure, pyFloat } from "./format";
-import type { WordNetData } from "../../lexsub/morphy";
-import { type GapVariant, GAP_VARIANTS, scoreGapBenchmark } from "../gap/score";
-import { parseAnyCountGold, parseRanked, parseSwordsGold, parseTsarGold, type RankedFormat } from "./input";
-import { scoreSwords, swordsMetrics } from "../swords/score";
-import { scoreTsar, tsarColumns } from "../tsar/score";
+import { type Diagnostic, diag, hasErrors } from "../lexsub/diagnostics";
+import { cFixed } from "./shared/table";
+import { formatFigure, pyFloat } from "./ranking/format";
+import type { WordNetData } from "../lexsub/morphy";
+import { type GapVariant, GAP_VARIANTS, scoreGapBenchmark } from "./gap/score";
+import { parseAnyCountGold, parseRanked, parseSwordsGold, parseTsarGold, type RankedFormat } from "./ranking/input";
+import { scoreSwords, swordsMetrics } from "./swords/score";
+import { scoreTsar, tsarColumns } from "./tsar/score";
 
-export * from "./format";
-export * from "../gap/score";
-export * from "./input";
-export * from "../swords/nltk";
-export * from "../swords/score";
-export * from "../tsar/score";
+export * from "./ranking/format";
+export * from "./gap/score";
+export * from "./ranking/input";
+export * from "./swords/nltk";
+export * from "./swords/score";
+export * from "./tsar/score";
 
 export type Benchmark = "tsar" | "swords" | "gap";
 export const BENCHMARKS: readonly Benchmark[] = ["tsar", "swords", "gap"];
