@@ -11,6 +11,7 @@
  * give (3 + 1) / (2 · 7) = .286. |a_i| counts every `;`-separated guess,
  * repeats and empty ones included, as the official scorer does. Pure.
  */
+import { itemScore } from "./rules";
 import { type SystemLine } from "./system";
 import { type ScoringKey } from "./key";
 import { type GoldView, type ItemOutcome, type ScorerOptions, type SubstitutionResult, SubstitutionScorer } from "./substitution";
@@ -27,7 +28,7 @@ export function bestItem(gold: GoldView, guesses: string[]): ItemOutcome {
   return {
     guesses,
     credit,
-    score: credit / guesses.length,
+    score: itemScore(false, credit, guesses.length),
     modeHit: !gold.hasMode ? null : firstIsMode,
     truncated: false,
     repeated: [],

@@ -45,12 +45,14 @@ import {
   COUNTS,
   HAS_MODE,
   NORMALISED_UNITS,
+  OOT_LIMIT,
   OUTSIDE_T,
+  PN_0,
+  PN_1,
   UNSORTED,
   humanResponses,
   inT,
-  PN_0,
-  PN_1,
+  itemScore,
   lineVerdict,
   matchesSpaced,
   modeHit,
@@ -75,7 +77,6 @@ import {
   repeatedGuesses,
   substitutionScores,
 } from "./substitution";
-import { OOT_LIMIT } from "./oot";
 
 /** Item flags. */
 const MODE = 1;
@@ -612,7 +613,7 @@ export class FastScorer {
         if (e >= 0) credit += this.count / hu;
       }
     }
-    const score = this.oot ? credit : credit / n;
+    const score = itemScore(this.oot, credit, n);
     addOutcome(this.stats, score, hasMode ? hit : null);
     addOutcome(this.repaired, score, hasMode ? repairedHit : null);
     if (hit !== repairedHit) key.flags[o] = flags | CHANGED;

@@ -14,7 +14,7 @@
  */
 export { type GoldEntry, type GoldKind, type GoldLine, GoldReader, formatGoldLine, parseGold, parseMwGold } from "../../lexsub/formats/gold";
 export { type SystemKind, type SystemLine, SystemReader, parseSystem } from "./system";
-export { normalizeGuess } from "./rules";
+export { OOT_LIMIT, normalizeGuess } from "./rules";
 export { type KeyItem, type KeyOptions, KeyBuilder, ScoringKey } from "./key";
 export {
   type GoldView,
@@ -32,7 +32,7 @@ export {
   substitutionScores,
 } from "./substitution";
 export { bestItem, bestScorer, scoreBest } from "./best";
-export { OOT_LIMIT, ootItem, ootScorer, scoreOot } from "./oot";
+export { ootItem, ootScorer, scoreOot } from "./oot";
 export { type MwItem, type MwResult, type MwScores, type MwStats, MwKey, MwKeyBuilder, MwScorer, mwScores, scoreMw } from "./mw";
 export {
   type GroupBy,

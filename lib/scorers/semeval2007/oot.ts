@@ -11,12 +11,10 @@
  * reported (`repeated`: the guesses that matched an entry already credited),
  * as later versions of the official scorer warn about it. Pure.
  */
+import { OOT_LIMIT, itemScore } from "./rules";
 import { type SystemLine } from "./system";
 import { type ScoringKey } from "./key";
 import { type GoldView, type ItemOutcome, type ScorerOptions, type SubstitutionResult, SubstitutionScorer } from "./substitution";
-
-/** Guesses scored per item. */
-export const OOT_LIMIT = 10;
 
 const NONE: string[] = [];
 
@@ -42,7 +40,7 @@ export function ootItem(gold: GoldView, all: string[]): ItemOutcome {
     } else if (e < 31) seen |= 1 << e;
     else seenMore!.push(e);
   }
-  return { guesses, credit, score: credit, modeHit: !gold.hasMode ? null : modeHit, truncated, repeated };
+  return { guesses, credit, score: itemScore(true, credit, guesses.length), modeHit: !gold.hasMode ? null : modeHit, truncated, repeated };
 }
 
 /** A streaming oot scorer: `add` each system line, then `finish`. */

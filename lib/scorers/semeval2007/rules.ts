@@ -23,6 +23,8 @@
  * - **Matching**: a gold substitute matches a guess as written, or with spaces
  *   for its hyphens (`spacedForm`, `matchesSpaced`); the mode is hit only as
  *   written, unless repaired (`modeHit`).
+ * - **An item's score** (`itemScore`, `OOT_LIMIT`): best divides the credit by
+ *   the number of guesses; oot scores the first ten guesses and does not.
  * - **Which system lines count** (`lineVerdict`): a line for an id outside T is
  *   ignored; the first line for an id wins; an item of T with no readable gold
  *   entry is never attempted.
@@ -154,6 +156,14 @@ export function matchesSpaced(gold: number, guess: number): boolean {
 /** Whether a guess that matched entry `entry` (`exact`: as written) hits the mode: entry 0 of an item with a mode, as written (score.pl) or in any form (repaired). */
 export function modeHit(entry: number, hasMode: boolean, exact: boolean, repaired: boolean): boolean {
   return entry === 0 && hasMode && (exact || repaired);
+}
+
+/** Guesses scored per item by oot (the rest are dropped). */
+export const OOT_LIMIT = 10;
+
+/** An item's score from its credit (Σ freq(g) / |H_i| over the guesses scored): best divides by every guess given, oot does not. */
+export function itemScore(oot: boolean, credit: number, guesses: number): number {
+  return oot ? credit : credit / guesses;
 }
 
 /** `lineVerdict`'s answers. */
