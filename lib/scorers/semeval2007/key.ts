@@ -33,8 +33,8 @@
  * or leaving out lexelts from a word list (MAN / RAND). Pure.
  */
 import { type Diagnostic, DiagnosticLog, diag } from "../../lexsub/diagnostics";
-import { type FieldInfo, type GoldEntry, type GoldLine, GoldReader, looseCount } from "../../lexsub/formats/gold";
-import { HAS_MODE, PN, UNSORTED, dropsEntry, humanResponses, inT, isNonEntry, modeOf, normalizeGuess, spacedForm, withoutFirstApostrophe } from "./rules";
+import { type FieldInfo, type GoldEntry, type GoldLine, GoldReader, PN, looseCount } from "../../lexsub/formats/gold";
+import { HAS_MODE, UNSORTED, dropsEntry, humanResponses, inT, isNonEntry, modeOf, normalizeGuess, spacedForm, withoutFirstApostrophe } from "./rules";
 import { isMultiword, lexeltKey } from "./analysis";
 import { type RepairTracker } from "./repairs";
 

@@ -29,10 +29,9 @@
  *   ignored; the first line for an id wins; an item of T with no readable gold
  *   entry is never attempted.
  */
+import { PN } from "../../lexsub/formats/gold";
 
-/** The letters whose field score.pl drops, and the entry the repaired reading drops. */
-export const PN = "pn";
-/** PN's code units, for a byte reader's test for a field score.pl would drop (compared in its loop: no call per byte). */
+/** PN (the letters the gold reader marks a field for; the entry the repaired reading drops): its code units, for a byte reader's test for a field score.pl would drop (compared in its loop: no call per byte). */
 export const PN_0 = PN.charCodeAt(0);
 export const PN_1 = PN.charCodeAt(1);
 
