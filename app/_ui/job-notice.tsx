@@ -1,5 +1,5 @@
 "use client";
-import { formatDiagnostic, type Diagnostic } from "@/lib/scoring/diagnostics";
+import { formatDiagnostic, type Diagnostic } from "@/lib/lexsub/diagnostics";
 import type { JobView } from "@/lib/server/jobs";
 import { unfinished } from "./use-jobs";
 

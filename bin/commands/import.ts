@@ -31,7 +31,7 @@ export function register(program: Command): void {
     const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
     const { importLexeltXml } = await import("../../lib/server/corpus");
     const { InputError } = await import("../../lib/server/errors");
-    const { formatDiagnostic } = await import("../../lib/scoring/diagnostics");
+    const { formatDiagnostic } = await import("../../lib/lexsub/diagnostics");
     const db = await openCliDb(opts);
     const project = run(() => findProjectByName(db, SYSTEM, opts.project));
     try {

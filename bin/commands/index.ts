@@ -1,7 +1,7 @@
 /**
  * Every CLI command, one module each. Add a command by adding its register
  * function here. A command module imports only commander and ./util at its
- * top; what its action needs (lib/server, db/, lib/scoring, …) it loads
+ * top; what its action needs (lib/server, db/, lib/scorers, …) it loads
  * inside the action with `await import(…)`, so `lexgold --help` and the other
  * commands do not load it (test/cli/bundle.test.ts checks this for the
  * database layer, Next, zod and the other heavy packages; score.ts imports

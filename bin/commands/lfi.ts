@@ -10,8 +10,8 @@ export function register(program: Command): void {
     .option("-v, --verbose", "print each sentence's figures, renamings and wrong predicates")
     .option("--json", "print the figures as JSON")
     .action(async (systemPath: string, goldPath: string, opts: { verbose?: boolean; json?: boolean }) => {
-      const { LFI_MATCHING, formatLfiResult, scoreLfiTexts } = await import("../../lib/scoring/lfi");
-      const { hasErrors } = await import("../../lib/scoring/diagnostics");
+      const { LFI_MATCHING, formatLfiResult, scoreLfiTexts } = await import("../../lib/scorers/lfi/score");
+      const { hasErrors } = await import("../../lib/lexsub/diagnostics");
       const result = scoreLfiTexts({ name: systemPath, text: readText(systemPath) }, { name: goldPath, text: readText(goldPath) });
       printDiagnostics(result.diagnostics);
       if (opts.json) {

@@ -4,13 +4,13 @@
  * notice and the exit on skipped lines. Loads neither commander nor the rest of
  * the CLI.
  */
-import { type Diagnostic, diag } from "../../lib/scoring/diagnostics";
-import { type FastFileScore } from "../../lib/scoring/files";
-import { type GroupBy } from "../../lib/lexsub/score/analysis";
-import { type MwResult } from "../../lib/lexsub/score/mw";
-import { formatGroups, formatMwTotals, formatRepairNotice, formatSubstitutionTotals, mwJson, repairJson, substitutionJson } from "../../lib/lexsub/score/report";
-import { type RepairReport } from "../../lib/lexsub/score/run";
-import { type SubstitutionResult } from "../../lib/lexsub/score/substitution";
+import { type Diagnostic, diag } from "../../lib/lexsub/diagnostics";
+import { type FastFileScore } from "./score-files";
+import { type GroupBy } from "../../lib/scorers/semeval2007/analysis";
+import { type MwResult } from "../../lib/scorers/semeval2007/mw";
+import { formatGroups, formatMwTotals, formatRepairNotice, formatSubstitutionTotals, mwJson, repairJson, substitutionJson } from "../../lib/scorers/semeval2007/report";
+import { type RepairReport } from "../../lib/scorers/semeval2007/run";
+import { type SubstitutionResult } from "../../lib/scorers/semeval2007/substitution";
 import { CliError, printDiagnostics } from "./util";
 
 /** Buffered stdout: a million `-v` lines go out in large writes. */
@@ -92,7 +92,7 @@ export function printTotals(system: string, r: SubstitutionResult | MwResult, re
   if (refused > 0) throw new CliError(`${system}: ${refused} line${refused === 1 ? "" : "s"} in no format skipped; scored without ${refused === 1 ? "it" : "them"}`);
 }
 
-/** Everything the command prints for a score from the fast lane (lib/scoring/files.ts `scoreFast`). */
+/** Everything the command prints for a score from the fast lane (bin/commands/score-files.ts `scoreFast`). */
 export function printFastScore(fast: FastFileScore, system: string, gold: string, type: "best" | "oot", opts: PrintOptions, out: Out): void {
   const report = reporter(opts.quiet);
   report(fast.total === 0 ? [...fast.goldDiagnostics, noItemInT(gold)] : fast.goldDiagnostics);

@@ -3,13 +3,13 @@
  * common call — without loading commander or the other commands: bin/lexgold.cjs
  * (and bin/cli.ts, run on its own) tries it first, and it answers only when
  * the arguments are in exactly these forms and the fast lane answers for the files (see
- * lib/lexsub/score/fast.ts). Otherwise it returns false and the full command
+ * lib/scorers/semeval2007/fast.ts). Otherwise it returns false and the full command
  * (score.ts) runs, which prints the same for the same files. With a
  * 15,000-item file most of the time is then Node's own start.
  */
 import fs from "node:fs";
 import v8 from "node:v8";
-import { scoreFast } from "../../lib/scoring/files";
+import { scoreFast } from "./score-files";
 import { exitWithError } from "../output";
 import { Out, printFastScore } from "./score-output";
 import { CliError } from "./util";

@@ -1,6 +1,6 @@
 import { type Command, Option } from "commander";
-import { type Diagnostic, hasErrors } from "../../lib/scoring/diagnostics";
-import { FileReadError, forEachLine, scoreFast } from "../../lib/scoring/files";
+import { type Diagnostic, hasErrors } from "../../lib/lexsub/diagnostics";
+import { FileReadError, forEachLine, scoreFast } from "./score-files";
 import { parseGold } from "../../lib/lexsub/formats/gold";
 import {
   type GroupBy,
@@ -16,7 +16,7 @@ import {
   multiwordIds,
   parseIdList,
   parseWordList,
-} from "../../lib/lexsub/score/index";
+} from "../../lib/scorers/semeval2007/index";
 import { Out, errorCount, finishSystem, noItemInT, printFastScore, printTotals, reporter } from "./score-output";
 import { CliError, readText } from "./util";
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { Command } from "commander";
-import { formatDiagnostic, type Diagnostic } from "../../lib/scoring/diagnostics";
+import { formatDiagnostic, type Diagnostic } from "../../lib/lexsub/diagnostics";
 
 /** An error the CLI prints as one line `lexgold: message` before exiting non-zero. */
 export class CliError extends Error {

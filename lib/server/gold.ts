@@ -25,7 +25,7 @@ import {
   lemmaTable,
   normaliseForm,
 } from "../lexsub/normalize";
-import { formatDiagnostic, hasErrors } from "../scoring/diagnostics";
+import { formatDiagnostic, hasErrors } from "../lexsub/diagnostics";
 import { wordnetLemmaProposer } from "../wordnet/load";
 import { type AnnotatorResponse } from "../lexsub/types";
 import { applyAdjudications } from "../lexsub/adjudication";

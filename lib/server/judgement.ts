@@ -21,7 +21,7 @@ import {
   users,
 } from "../../db/schema";
 import { formatGoldLine } from "../lexsub/formats/gold";
-import { parseSystem } from "../lexsub/formats/system";
+import { parseSystem } from "../scorers/semeval2007/system";
 import {
   type CandidateSource,
   type JudgementLabel,

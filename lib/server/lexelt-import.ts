@@ -25,7 +25,7 @@
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
 import { parseLexeltXml } from "../lexsub/formats/lexelt";
-import { type Diagnostic, formatDiagnostic } from "../scoring/diagnostics";
+import { type Diagnostic, formatDiagnostic } from "../lexsub/diagnostics";
 import { InputError } from "./errors";
 
 export interface ImportReport {

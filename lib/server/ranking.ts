@@ -7,8 +7,8 @@
 import "server-only";
 import { gunzipSync } from "node:zlib";
 import type { Db } from "../../db/client";
-import { type Benchmark, formatRankTable, isBenchmark, isGapVariant, type RankedFormat, RANKED_FORMATS, rankRuns, type RankTable } from "../lexsub/rank";
-import { type Diagnostic, formatDiagnostic, hasErrors } from "../scoring/diagnostics";
+import { type Benchmark, formatRankTable, isBenchmark, isGapVariant, type RankedFormat, RANKED_FORMATS, rankRuns, type RankTable } from "../scorers/rank";
+import { type Diagnostic, formatDiagnostic, hasErrors } from "../lexsub/diagnostics";
 import { wordnet } from "../wordnet/load";
 import { type Actor, requireProject } from "./actor";
 import { InputError } from "./errors";

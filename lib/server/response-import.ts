@@ -17,7 +17,7 @@ import { assignments, instances, lexelts, memberships, responses, users } from "
 import { parseResponsesTsv, ruleError, writeResponsesTsv } from "../lexsub/formats/responses";
 import { type Target, phraseBreak, targetBreak } from "../lexsub/substitute-rules";
 import type { AnnotatorResponse } from "../lexsub/types";
-import { type Diagnostic, diag, formatDiagnostic, hasErrors } from "../scoring/diagnostics";
+import { type Diagnostic, diag, formatDiagnostic, hasErrors } from "../lexsub/diagnostics";
 import { type Actor, requireProject } from "./actor";
 import { InputError } from "./errors";
 

@@ -15,12 +15,12 @@ import "server-only";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { scoringGolds, systemRuns, users } from "../../db/schema";
-import { type ItemScore, type MwItem, type MwResult, type SubstitutionResult, type SubstitutionStats } from "../lexsub/score/index";
-import { type RepairChange } from "../lexsub/score/repairs";
-import { formatReport, mwJson, repairJson, substitutionJson } from "../lexsub/score/report";
-import { substitutionScores } from "../lexsub/score/substitution";
-import { scoreTexts } from "../lexsub/score/texts";
-import { type Diagnostic, diag, formatDiagnostic, hasErrors, splitLines } from "../scoring/diagnostics";
+import { type ItemScore, type MwItem, type MwResult, type SubstitutionResult, type SubstitutionStats } from "../scorers/semeval2007/index";
+import { type RepairChange } from "../scorers/semeval2007/repairs";
+import { formatReport, mwJson, repairJson, substitutionJson } from "../scorers/semeval2007/report";
+import { substitutionScores } from "../scorers/semeval2007/substitution";
+import { scoreTexts } from "../scorers/semeval2007/texts";
+import { type Diagnostic, diag, formatDiagnostic, hasErrors, splitLines } from "../lexsub/diagnostics";
 import {
   type Granularity,
   type SensevalJson,
@@ -29,9 +29,9 @@ import {
   formatSensevalScore,
   scoreSensevalTexts,
   sensevalJson,
-} from "../scoring/senseval";
-import { type SensevalReport, formatSensevalReport, sensevalReportTexts } from "../scoring/senseval-report";
-import { SystemReader, sniffSystemKind } from "../lexsub/formats/system";
+} from "../scorers/senseval/score";
+import { type SensevalReport, formatSensevalReport, sensevalReportTexts } from "../scorers/senseval/report";
+import { SystemReader, sniffSystemKind } from "../scorers/semeval2007/system";
 import { type Actor, type ProjectRow, actorUserId, requireProject } from "./actor";
 import { InputError, NotFoundError } from "./errors";
 import { projectGold } from "./gold";
@@ -511,7 +511,7 @@ export function deleteGold(db: Db, actor: Actor, projectId: number, goldId: numb
 
 /**
  * Which figures to compute: score.pl's (the default, `repaired: false`) or
- * those of the documented repairs (docs/scorer.md, lib/lexsub/score/repairs.ts).
+ * those of the documented repairs (docs/scorer.md, lib/scorers/semeval2007/repairs.ts).
  */
 export interface ScoreMode {
   repaired?: boolean;

@@ -70,9 +70,9 @@ describe("the bundle", () => {
     const entry = Object.keys(meta.outputs).find((o) => meta.outputs[o].entryPoint === "bin/cli.ts")!;
     const first = [...loadedWith(entry)];
     expect(first.some(commander)).toBe(false);
-    expect(first.filter((i) => i.startsWith("lib/lexsub/"))).toEqual([]);
+    expect(first.filter((i) => i.startsWith("lib/lexsub/") || i.startsWith("lib/scorers/"))).toEqual([]);
     const plain = [...loadedWith(chunkOf("bin/commands/score-plain.ts"))];
-    expect(plain).toContain("lib/lexsub/score/fast.ts");
+    expect(plain).toContain("lib/scorers/semeval2007/fast.ts");
     expect(plain.some(commander)).toBe(false);
     expect(plain).not.toContain("bin/commands/index.ts");
     expect(plain.filter((i) => heavy.some((h) => h.test(i)))).toEqual([]);
@@ -80,7 +80,7 @@ describe("the bundle", () => {
 
   it("score loads the scorer, still without the database layer", () => {
     const loaded = [...loadedWith(chunkOf("bin/commands/score.ts"))];
-    expect(loaded).toContain("lib/scoring/files.ts");
+    expect(loaded).toContain("bin/commands/score-files.ts");
     expect(loaded.filter((i) => heavy.some((h) => h.test(i)))).toEqual([]);
   });
 });
@@ -98,7 +98,7 @@ describe("bin/lexgold", () => {
     expect(manifest.plain).toMatch(/^\.\/chunks\/score-plain-\w+\.cjs$/);
     const plain = require(path.join(root, "dist-cli", manifest.plain));
     for (const name of ["scorePlain", "guardOutput", "exitWithPlainError"]) expect(typeof plain[name], name).toBe("function");
-    expect(manifest.sources).toEqual(expect.arrayContaining(["bin/cli.ts", "bin/commands/score-plain.ts", "lib/lexsub/score/fast.ts", "lib/server/actor.ts", "scripts/build-cli.mjs", "package-lock.json"]));
+    expect(manifest.sources).toEqual(expect.arrayContaining(["bin/cli.ts", "bin/commands/score-plain.ts", "lib/scorers/semeval2007/fast.ts", "lib/server/actor.ts", "scripts/build-cli.mjs", "package-lock.json"]));
     expect(manifest.sources.filter((s) => s.includes("node_modules") || s.includes(":"))).toEqual([]);
   });
 

@@ -18,9 +18,9 @@ import {
   parseMwGold,
   parseSystem,
   scoreTexts,
-} from "../../lib/lexsub/score/index";
-import type { Diagnostic } from "../../lib/scoring/diagnostics";
-import { splitLines } from "../../lib/scoring/diagnostics";
+} from "../../lib/scorers/semeval2007/index";
+import type { Diagnostic } from "../../lib/lexsub/diagnostics";
+import { splitLines } from "../../lib/lexsub/diagnostics";
 import { RUNS, inputs, lineCount } from "./mutate";
 
 const GOLD = [

@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { wordnetMwBaseline, wordnetSubstitutionBaseline } from "../../lib/lexsub/baseline/wordnet";
 import { parseLexeltXml } from "../../lib/lexsub/formats/lexelt";
-import { scoreTexts } from "../../lib/lexsub/score/texts";
+import { scoreTexts } from "../../lib/scorers/semeval2007/texts";
 import { wordnetGraph } from "../../lib/wordnet/load";
 
 const TEST = path.resolve(import.meta.dirname, "../../../shared/data/semeval2007/test");

@@ -5,7 +5,7 @@ import { type GoldInstance, type GoldOptions, deriveGold, formatGold, formatMwGo
 import { collapseSpace, lemmaTable } from "../../lib/lexsub/normalize";
 import { wordnetProposer } from "../../lib/lexsub/morphy";
 import { readWordNet } from "../../lib/wordnet/load";
-import { MwKey, ScoringKey, parseGold, parseMwGold, parseSystem, scoreBest, scoreMw, scoreOot } from "../../lib/lexsub/score/index";
+import { MwKey, ScoringKey, parseGold, parseMwGold, parseSystem, scoreBest, scoreMw, scoreOot } from "../../lib/scorers/semeval2007/index";
 import type { AnnotatorResponse } from "../../lib/lexsub/types";
 
 const sharedDir = path.resolve(__dirname, "../../../shared");

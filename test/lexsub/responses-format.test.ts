@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatAnswer, parseAnswer, parseResponsesTsv, writeResponsesTsv } from "../../lib/lexsub/formats/responses";
 import type { AnnotatorResponse } from "../../lib/lexsub/types";
-import { formatDiagnostic } from "../../lib/scoring/diagnostics";
+import { formatDiagnostic } from "../../lib/lexsub/diagnostics";
 
 const HEADER = "annotator\tlexelt\tinstance\tanswer\tmultiword";
 const tsv = (...lines: string[]) => lines.join("\n") + "\n";

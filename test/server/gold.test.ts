@@ -21,8 +21,8 @@ import {
 import { createProject } from "../../lib/server/projects";
 import { importResponses } from "../../lib/server/response-import";
 import { addMember } from "../../lib/server/users";
-import { scoreTexts } from "../../lib/lexsub/score";
-import type { MwResult, SubstitutionResult } from "../../lib/lexsub/score";
+import { scoreTexts } from "../../lib/scorers/semeval2007";
+import type { MwResult, SubstitutionResult } from "../../lib/scorers/semeval2007";
 import { actorFor, projectFixture } from "../support/db";
 import { calmProject, calmTsv, calmXml } from "../support/calm-fixture";
 

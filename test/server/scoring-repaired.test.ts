@@ -5,9 +5,9 @@
  * table, a run's detail, its text report and the JSON download.
  */
 import { describe, expect, it } from "vitest";
-import { repairInfo } from "../../lib/lexsub/score/repairs";
-import { repairJson, substitutionJson } from "../../lib/lexsub/score/report";
-import { scoreTexts } from "../../lib/lexsub/score/texts";
+import { repairInfo } from "../../lib/scorers/semeval2007/repairs";
+import { repairJson, substitutionJson } from "../../lib/scorers/semeval2007/report";
+import { scoreTexts } from "../../lib/scorers/semeval2007/texts";
 import type { Actor } from "../../lib/server/actor";
 import { AuthError, InputError } from "../../lib/server/errors";
 import { type GoldSource, runDetail, runReport, scoreBoard, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring";

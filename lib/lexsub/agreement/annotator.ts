@@ -3,7 +3,7 @@
  * without them (leave-one-out: H_i, T and the modes recomputed), from the sums
  * report.ts accumulates item by item.
  */
-import { ratio } from "../../scoring/diagnostics";
+import { ratio } from "../ratio";
 import { type GoldEntry, PN } from "../gold";
 import type { GroupAcc } from "./group";
 import type { AnnotatorAgreement } from "./types";

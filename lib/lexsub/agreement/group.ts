@@ -4,7 +4,7 @@
  * Krippendorff's α with MASI (observed disagreement summed per item; NLTK's
  * degenerate cases). report.ts feeds them item by item.
  */
-import { ratio } from "../../scoring/diagnostics";
+import { ratio } from "../ratio";
 import { pairsOf } from "./pairwise";
 import { sameSet } from "./sets";
 import type { AgreementFigures } from "./types";

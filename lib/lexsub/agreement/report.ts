@@ -6,7 +6,7 @@
  * then the figures overall, per PoS and per lexelt, the per-item list, the lowest
  * items and the histogram. See index.ts for the definitions.
  */
-import { ratio } from "../../scoring/diagnostics";
+import { ratio } from "../ratio";
 import type { GoldItem } from "../gold";
 import { cmp } from "../normalize";
 import { AnnotatorAcc, annotatorAgreement, modeWithoutAnnotator } from "./annotator";

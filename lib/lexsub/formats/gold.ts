@@ -17,7 +17,7 @@
  * CRLF endings and a byte-order mark are tolerated with a warning; an id given
  * twice is an error (items are keyed by id alone). Pure: strings in, records out.
  */
-import { type Diagnostic, DiagnosticLog, diag, splitLines } from "../../scoring/diagnostics";
+import { type Diagnostic, DiagnosticLog, diag, splitLines } from "../diagnostics";
 import { type OfficialLine, matchOfficialLine } from "./official-line";
 
 export type GoldKind = "gold" | "mwgold";
@@ -333,9 +333,14 @@ function readEntries(
   return k;
 }
 
-/** Whether text[from, to) holds the letters "pn" (looked for only there: a long line has many fields). */
+/** The letters that mark a field score.pl drops (what it then drops is the scorer's rule: lib/scorers/semeval2007/rules.ts). */
+export const PN = "pn";
+const PN_0 = PN.charCodeAt(0);
+const PN_1 = PN.charCodeAt(1);
+
+/** Whether text[from, to) holds the letters PN (looked for only there: a long line has many fields). */
 function hasPn(text: string, from: number, to: number): boolean {
-  for (let i = from; i + 1 < to; i++) if (text.charCodeAt(i) === 112 && text.charCodeAt(i + 1) === 110) return true;
+  for (let i = from; i + 1 < to; i++) if (text.charCodeAt(i) === PN_0 && text.charCodeAt(i + 1) === PN_1) return true;
   return false;
 }
 

@@ -18,7 +18,7 @@
  * Every bad line gets an error with its number: not two cells, an empty form or
  * decision, a lemma holding `;` or over-long, a form decided twice. Pure.
  */
-import { type Diagnostic, diag, splitLines } from "../../scoring/diagnostics";
+import { type Diagnostic, diag, splitLines } from "../diagnostics";
 import { collapseSpace, normaliseForm } from "../normalize";
 
 /** Longest lemma accepted, in characters (the Gold page's override field says the same). */

@@ -14,7 +14,7 @@
  * the line and the problem. Pure: strings in, records out.
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { type Diagnostic, diag } from "../../scoring/diagnostics";
+import { type Diagnostic, diag } from "../diagnostics";
 import { parseLexeltItem } from "../types";
 
 export interface LexeltInstance {

@@ -27,7 +27,7 @@
  * =, +, - or @ is written with a leading apostrophe, which reading removes again.
  * Pure: strings in, records out.
  */
-import { type Diagnostic, diag, splitLines } from "../../scoring/diagnostics";
+import { type Diagnostic, diag, splitLines } from "../diagnostics";
 import { MAX_PHRASE_LENGTH, MAX_SUBSTITUTES, type RuleBreak, phraseBreak, ruleClause, substituteBreak } from "../substitute-rules";
 import { neutraliseCell, restoreCell } from "./spreadsheet";
 import type { AnnotatorResponse } from "../types";

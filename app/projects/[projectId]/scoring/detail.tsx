@@ -1,7 +1,7 @@
 "use client";
 import { useMemo, useState } from "react";
-import { perlNumber } from "@/lib/lexsub/score/report";
-import type { Diagnostic } from "@/lib/scoring/diagnostics";
+import { perlNumber } from "@/lib/scorers/semeval2007/report";
+import type { Diagnostic } from "@/lib/lexsub/diagnostics";
 import type { GroupRow, ItemRow, RunDetail } from "@/lib/server/scoring";
 import { base, withFigures } from "./client";
 import { DownloadLink } from "./download-link";

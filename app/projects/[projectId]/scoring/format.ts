@@ -1,5 +1,5 @@
 /** How the Scoring page prints figures: as the official scorer does, with the unrounded value for a tooltip. */
-import { officialPercent } from "@/lib/lexsub/score/report";
+import { officialPercent } from "@/lib/scorers/semeval2007/report";
 import type { RunFigures, RunSummary } from "@/lib/server/scoring";
 
 export type SubMeasure = "precision" | "recall" | "modePrecision" | "modeRecall";

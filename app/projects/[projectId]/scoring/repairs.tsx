@@ -1,5 +1,5 @@
 "use client";
-import type { RepairChange } from "@/lib/lexsub/score/repairs";
+import type { RepairChange } from "@/lib/scorers/semeval2007/repairs";
 import { exact, pct } from "./format";
 import styles from "./scoring.module.css";
 

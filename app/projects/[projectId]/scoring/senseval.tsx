@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { cFixed } from "@/lib/scoring/table";
+import { cFixed } from "@/lib/scorers/shared/table";
 import type { SensevalOutcome } from "@/lib/server/scoring";
 import { base, call } from "./client";
 import { Diagnostics } from "./detail";

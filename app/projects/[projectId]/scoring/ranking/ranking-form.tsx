@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import type { RankingOutcome } from "@/lib/server/ranking";
-import { formatFigure } from "@/lib/lexsub/rank/format";
+import { formatFigure } from "@/lib/scorers/ranking/format";
 import { base, call } from "../client";
 import { Diagnostics } from "../detail";
 import styles from "../scoring.module.css";

@@ -1,0 +1,360 @@
+/**
+ * Ranked system outputs and the gold the ranking measures read (issue #16).
+ * Pure: strings in, records plus located diagnostics out.
+ *
+ * System formats (`RankedFormat`):
+ * - `tsv`: TSAR-2022 / MLSP predictions, `sentence<TAB>complex word<TAB>sub1<TAB>sub2…`,
+ *   best first; the key is `sentence__word` as tsar_eval.py forms it.
+ * - `swords-json`: SWORDS results, `{"substitutes": {target id: [[substitute, score], …]}}`
+ *   (or the bare map); a bare string instead of a pair scores −(its index), as
+ *   swords' LexSubResult reads it; the list is ranked by score, descending, ties in
+ *   the order given.
+ * - `oot`: the SemEval-2007 out-of-ten file (`lexelt id ::: a;b;c`) read as a
+ *   ranking, best first, keyed by instance id (lines read by semeval2007/system.ts).
+ * - `lst`: the ranking file of the GAP reference script (lst_gap.py):
+ *   `RESULT<TAB>lexelt id<TAB>candidate score<TAB>…`, keyed by instance id.
+ *
+ * Gold readers: the SemEval gold / the project's gold (`lexelt id :: sub n;…`,
+ * counts), the TSAR/MLSP gold TSV (an annotation repeated k times → count k),
+ * SWORDS JSON (per substitute its judgement labels).
+ */
+import { type Diagnostic, diag, splitLines } from "../../lexsub/diagnostics";
+import { parseGold } from "../../lexsub/formats/gold";
+import { parseSystem } from "../semeval2007/system";
+
+export type RankedFormat = "tsv" | "swords-json" | "oot" | "lst";
+export const RANKED_FORMATS: readonly RankedFormat[] = ["tsv", "swords-json", "oot", "lst"];
+
+export interface RankedCandidate {
+  substitute: string;
+  /** The system's score, when the format carries one. */
+  score: number | null;
+}
+
+export interface RankedItem {
+  /** What the item is matched on: `sentence__word` (tsv), target id (swords-json), instance id (oot, lst). */
+  key: string;
+  /** tsv: the complex word. */
+  target: string | null;
+  /** Candidates in rank order, best first, as the format's reference reader orders them. */
+  candidates: RankedCandidate[];
+  /** 1-based line (0 for JSON). */
+  line: number;
+}
+
+export interface RankedRun {
+  file: string;
+  format: RankedFormat;
+  /** In file order; a key given twice appears once, at its first place, with the last line's list (as a Python dict keeps it). */
+  items: RankedItem[];
+  diagnostics: Diagnostic[];
+}
+
+/** The item key tsar_eval.py forms: `sentence__word`. */
+export function tsarKey(sentence: string, word: string): string {
+  return `${sentence}__${word}`;
+}
+
+/** Python's str.strip(): whitespace at both ends (JavaScript's trim, close enough for text files). */
+function pyStrip(s: string): string {
+  return s.trim();
+}
+
+/** Guess a ranked file's format from its content. */
+export function detectRankedFormat(text: string): RankedFormat {
+  const head = text.replace(/^\uFEFF/, "").trimStart();
+  if (head.startsWith("{")) return "swords-json";
+  const first = head.split("\n", 1)[0] ?? "";
+  if (first.startsWith("RESULT\t")) return "lst";
+  if (/^\S+ \S+ ::: /.test(first) || /^\S+ \S+ :::\s*$/.test(first)) return "oot";
+  return "tsv";
+}
+
+function put(items: Map<string, RankedItem>, item: RankedItem, file: string, diagnostics: Diagnostic[]): void {
+  const prev = items.get(item.key);
+  if (prev) {
+    diagnostics.push(diag("warning", file, item.line, `item given again (first on line ${prev.line}); the last list is used, as the reference scripts read it`));
+    prev.candidates = item.candidates;
+    prev.target = item.target;
+    return;
+  }
+  items.set(item.key, item);
+}
+
+/** TSAR/MLSP predictions: the line stripped, split on tabs; each substitute stripped (tsar_eval.py). */
+export function parseTsarPredictions(text: string, file: string): RankedRun {
+  const diagnostics: Diagnostic[] = [];
+  const items = new Map<string, RankedItem>();
+  for (const { line, text: raw } of splitLines(text.replace(/^\uFEFF/, ""))) {
+    const fields = pyStrip(raw).split("\t");
+    if (fields.length < 2) {
+      diagnostics.push(diag("error", file, line, raw.trim() === "" ? "blank line (tsar_eval.py stops on it): expected sentence<TAB>complex word<TAB>substitutes…" : "expected sentence<TAB>complex word<TAB>substitutes…, found no tab"));
+      continue;
+    }
+    const word = fields[1];
+    const candidates = fields.slice(2).map((s) => ({ substitute: pyStrip(s), score: null }));
+    put(items, { key: tsarKey(fields[0], word), target: word, candidates, line }, file, diagnostics);
+  }
+  return { file, format: "tsv", items: [...items.values()], diagnostics };
+}
+
+/** The 1-based line of a character offset. */
+function lineAt(text: string, offset: number): number {
+  let n = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+}
+
+/** JSON.parse with the error located (file and line). */
+export function parseJsonLocated(text: string, file: string): { value: unknown; diagnostics: Diagnostic[] } {
+  try {
+    return { value: JSON.parse(text.replace(/^\uFEFF/, "")), diagnostics: [] };
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    const pos = /position (\d+)/.exec(msg);
+    const line = pos ? lineAt(text, Number(pos[1])) : 0;
+    return { value: null, diagnostics: [diag("error", file, line, `not valid JSON: ${msg}`)] };
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A stable sort by score, descending (Python's sorted(key=-score) keeps ties in order). */
+export function byScore(candidates: readonly RankedCandidate[]): RankedCandidate[] {
+  return candidates
+    .map((c, i) => ({ c, i }))
+    .sort((a, b) => (b.c.score ?? 0) - (a.c.score ?? 0) || a.i - b.i)
+    .map((x) => x.c);
+}
+
+/** SWORDS results JSON: `{substitutes: {tid: [[sub, score] | sub, …]}}` or the bare map. */
+export function parseSwordsResult(text: string, file: string): RankedRun {
+  const { value, diagnostics } = parseJsonLocated(text, file);
+  const items: RankedItem[] = [];
+  if (value === null) return { file, format: "swords-json", items, diagnostics };
+  const map = isRecord(value) && isRecord(value.substitutes) ? value.substitutes : value;
+  if (!isRecord(map)) {
+    diagnostics.push(diag("error", file, 0, "expected an object {target id: [[substitute, score], …]} (or {\"substitutes\": …})"));
+    return { file, format: "swords-json", items, diagnostics };
+  }
+  for (const [tid, list] of Object.entries(map)) {
+    if (!Array.isArray(list)) {
+      diagnostics.push(diag("error", file, 0, `target ${tid}: expected a list of [substitute, score] pairs`));
+      continue;
+    }
+    const candidates: RankedCandidate[] = [];
+    let bad = false;
+    list.forEach((entry, i) => {
+      if (typeof entry === "string") candidates.push({ substitute: entry, score: -i });
+      else if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === "string" && Number.isFinite(Number(entry[1])) && entry[1] !== null && entry[1] !== "") {
+        candidates.push({ substitute: entry[0], score: Number(entry[1]) });
+      } else if (!bad) {
+        bad = true;
+        diagnostics.push(diag("error", file, 0, `target ${tid}, entry ${i + 1}: expected [substitute, score] or a substitute, found ${JSON.stringify(entry)?.slice(0, 60)}`));
+      }
+    });
+    items.push({ key: tid, target: null, candidates: byScore(candidates), line: 0 });
+  }
+  return { file, format: "swords-json", items, diagnostics };
+}
+
+/** The oot file read as a ranking: the guesses in order, keyed by instance id. */
+export function parseOotRanking(text: string, file: string): RankedRun {
+  const parsed = parseSystem(text, file, "oot");
+  const diagnostics = [...parsed.diagnostics];
+  const items = new Map<string, RankedItem>();
+  for (const l of parsed.lines) {
+    put(items, { key: l.id, target: null, candidates: l.guesses.map((g) => ({ substitute: g, score: null })), line: l.line }, file, diagnostics);
+  }
+  return { file, format: "oot", items: [...items.values()], diagnostics };
+}
+
+/**
+ * lst_gap.py's ranking file: `RESULT<TAB>lexelt id<TAB>candidate score<TAB>…`
+ * (the candidate is what precedes the last space). Keyed by the instance id.
+ */
+export function parseLstRanking(text: string, file: string): RankedRun {
+  const diagnostics: Diagnostic[] = [];
+  const items = new Map<string, RankedItem>();
+  for (const { line, text: raw } of splitLines(text)) {
+    if (raw.trim() === "") continue;
+    const segs = raw.split("\t");
+    if (segs.length < 2) {
+      diagnostics.push(diag("error", file, line, "expected RESULT<TAB>lexelt id<TAB>candidate score<TAB>…"));
+      continue;
+    }
+    const head = segs[1].trim().split(/\s+/);
+    const key = head[head.length - 1];
+    const candidates: RankedCandidate[] = [];
+    for (const cw of segs.slice(2)) {
+      if (cw.length === 0) continue;
+      const at = cw.lastIndexOf(" ");
+      const score = Number(cw.slice(at + 1));
+      if (at < 0 || !Number.isFinite(score) || cw.slice(at + 1).trim() === "") {
+        diagnostics.push(diag("warning", file, line, `"${cw}" has no score after its last space; skipped, as lst_gap.py skips it`));
+        continue;
+      }
+      candidates.push({ substitute: cw.slice(0, at), score });
+    }
+    put(items, { key, target: null, candidates: byScore(candidates), line }, file, diagnostics);
+  }
+  return { file, format: "lst", items: [...items.values()], diagnostics };
+}
+
+export function parseRanked(text: string, file: string, format: RankedFormat = detectRankedFormat(text)): RankedRun {
+  switch (format) {
+    case "tsv":
+      return parseTsarPredictions(text, file);
+    case "swords-json":
+      return parseSwordsResult(text, file);
+    case "oot":
+      return parseOotRanking(text, file);
+    case "lst":
+      return parseLstRanking(text, file);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Gold
+
+/** One gold item with weighted substitutes, in file order. */
+export interface CountGoldItem {
+  key: string;
+  /** tsv: the complex word. */
+  target: string | null;
+  /** Substitutes with their counts, in file order (first appearance for TSV). */
+  counts: { substitute: string; count: number }[];
+  line: number;
+}
+
+export interface CountGold {
+  file: string;
+  items: CountGoldItem[];
+  diagnostics: Diagnostic[];
+}
+
+/** A TSAR/MLSP gold line: sentence, complex word and the annotations (stripped), as read. */
+export interface TsarGoldItem {
+  key: string;
+  sentence: string;
+  word: string;
+  annotations: string[];
+  line: number;
+}
+
+export interface TsarGold {
+  file: string;
+  items: Map<string, TsarGoldItem>;
+  diagnostics: Diagnostic[];
+}
+
+/** The TSAR/MLSP gold TSV as tsar_eval.py reads it (a repeated key: the last line wins). */
+export function parseTsarGold(text: string, file: string): TsarGold {
+  const diagnostics: Diagnostic[] = [];
+  const items = new Map<string, TsarGoldItem>();
+  for (const { line, text: raw } of splitLines(text.replace(/^\uFEFF/, ""))) {
+    const fields = pyStrip(raw).split("\t");
+    if (fields.length < 2) {
+      diagnostics.push(diag("error", file, line, raw.trim() === "" ? "blank line (tsar_eval.py stops on it)" : "expected sentence<TAB>complex word<TAB>annotations…, found no tab"));
+      continue;
+    }
+    const key = tsarKey(fields[0], fields[1]);
+    if (items.has(key)) diagnostics.push(diag("warning", file, line, `instance given again (line ${items.get(key)!.line}); the last line is used`));
+    items.set(key, { key, sentence: fields[0], word: fields[1], annotations: fields.slice(2).map(pyStrip), line });
+  }
+  return { file, items, diagnostics };
+}
+
+/**
+ * A TSAR gold item's counts as tsar_eval.py forms them: each annotation counted,
+ * the complex word left out unless `keepComplexWord` (MLSP's flag).
+ */
+export function tsarGoldCounts(item: TsarGoldItem, keepComplexWord = false): { substitute: string; count: number }[] {
+  const m = new Map<string, number>();
+  for (const a of item.annotations) {
+    if (!keepComplexWord && a === item.word) continue;
+    m.set(a, (m.get(a) ?? 0) + 1);
+  }
+  return [...m].map(([substitute, count]) => ({ substitute, count }));
+}
+
+/** The TSAR gold as count items (for GAP and P@k over it). */
+export function tsarCountGold(gold: TsarGold, keepComplexWord = false): CountGold {
+  const items = [...gold.items.values()].map((i) => ({ key: i.key, target: i.word, counts: tsarGoldCounts(i, keepComplexWord), line: i.line }));
+  return { file: gold.file, items, diagnostics: gold.diagnostics };
+}
+
+/** A SemEval-2007 gold file (or the project's gold) as count items keyed by instance id, entries in file order. */
+export function parseCountGold(text: string, file: string): CountGold {
+  const parsed = parseGold(text, file, "gold");
+  const items: CountGoldItem[] = parsed.lines.map((l) => ({ key: l.id, target: null, counts: l.entries.map((e) => ({ substitute: e.substitute, count: e.count })), line: l.line }));
+  return { file, items, diagnostics: parsed.diagnostics };
+}
+
+/** Either count-gold format, by content: tabs → TSAR TSV, else SemEval gold. */
+export function parseAnyCountGold(text: string, file: string, options: { keepComplexWord?: boolean } = {}): CountGold {
+  const first = text.replace(/^\uFEFF/, "").split("\n", 1)[0] ?? "";
+  if (first.includes("\t") && !first.includes(" :: ")) return tsarCountGold(parseTsarGold(text, file), options.keepComplexWord);
+  return parseCountGold(text, file);
+}
+
+// SWORDS
+
+export type SwordsLabel = "TRUE" | "FALSE" | "UNSURE" | "TRUE_IMPLICIT" | "FALSE_IMPLICIT";
+const SWORDS_LABELS = new Set<string>(["TRUE", "FALSE", "UNSURE", "TRUE_IMPLICIT", "FALSE_IMPLICIT"]);
+
+export interface SwordsTarget {
+  id: string;
+  target: string;
+  pos: string | null;
+  /** In the JSON's order. */
+  substitutes: { id: string; substitute: string; labels: SwordsLabel[] }[];
+}
+
+export interface SwordsGold {
+  file: string;
+  targets: Map<string, SwordsTarget>;
+  /** Substitute count (before any preprocessing). */
+  substitutes: number;
+  diagnostics: Diagnostic[];
+}
+
+/** A SWORDS dataset JSON (contexts, targets, substitutes, substitute_labels). */
+export function parseSwordsGold(text: string, file: string): SwordsGold {
+  const { value, diagnostics } = parseJsonLocated(text, file);
+  const targets = new Map<string, SwordsTarget>();
+  let substitutes = 0;
+  if (value === null) return { file, targets, substitutes, diagnostics };
+  if (!isRecord(value) || !isRecord(value.targets) || !isRecord(value.substitutes) || !isRecord(value.substitute_labels)) {
+    diagnostics.push(diag("error", file, 0, "expected a SWORDS dataset: an object with targets, substitutes and substitute_labels"));
+    return { file, targets, substitutes, diagnostics };
+  }
+  for (const [tid, t] of Object.entries(value.targets)) {
+    if (!isRecord(t) || typeof t.target !== "string") {
+      diagnostics.push(diag("error", file, 0, `targets.${tid}: expected {target, pos, …}`));
+      continue;
+    }
+    targets.set(tid, { id: tid, target: t.target, pos: typeof t.pos === "string" ? t.pos : null, substitutes: [] });
+  }
+  for (const [sid, s] of Object.entries(value.substitutes)) {
+    if (!isRecord(s) || typeof s.substitute !== "string" || typeof s.target_id !== "string") {
+      diagnostics.push(diag("error", file, 0, `substitutes.${sid}: expected {target_id, substitute}`));
+      continue;
+    }
+    const t = targets.get(s.target_id);
+    if (!t) {
+      diagnostics.push(diag("error", file, 0, `substitutes.${sid}: target ${s.target_id} is not in targets`));
+      continue;
+    }
+    const raw = value.substitute_labels[sid];
+    if (!Array.isArray(raw) || raw.length === 0 || raw.some((l) => typeof l !== "string" || !SWORDS_LABELS.has(l))) {
+      diagnostics.push(diag("error", file, 0, `substitute_labels.${sid}: expected a non-empty list of TRUE, FALSE, UNSURE, TRUE_IMPLICIT, FALSE_IMPLICIT`));
+      continue;
+    }
+    t.substitutes.push({ id: sid, substitute: s.substitute, labels: raw as SwordsLabel[] });
+    substitutes++;
+  }
+  return { file, targets, substitutes, diagnostics };
+}
