@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { jobsIdle } from "../../lib/server/jobs";
+import { jobsIdle } from "../../lib/server/runtime/jobs";
 import { projectFixture } from "../support/db";
 
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));

@@ -1,5 +1,5 @@
 /**
- * lib/server/derive-pool.ts and derive-jobs.ts (issue #14): gold, mwgold and
+ * lib/server/runtime/derive-pool.ts and derive-jobs.ts (issue #14): gold, mwgold and
  * agreement derived on a worker thread with its own read-only connection equal
  * what the request thread derives; results are cached under the project's data
  * version, which every save, import and review decision raises in its own
@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { agreementPageData, agreementPageView, dataVersion, LEXELT_PAGE_SIZE } from "../../lib/server/agreement";
-import { derive, deriveDownload, derivesOnWorker } from "../../lib/server/derive-pool";
+import { derive, deriveDownload, derivesOnWorker } from "../../lib/server/runtime/derive-pool";
 import { runDeriveJob } from "../../lib/server/derive-jobs";
 import { AuthError, NotFoundError } from "../../lib/server/errors";
 import { deriveProjectGold, goldInputs, keepDerivationInputs, projectGold, setExclusion } from "../../lib/server/gold";

@@ -6,7 +6,7 @@ import { openDb, type Db } from "../../db/client";
 import { SYSTEM } from "../../lib/server/actor";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { NotFoundError } from "../../lib/server/errors";
-import { cancelJob, getJob, jobsIdle, listJobs, recoverJobs, removeStaleBundles, startJob, uploadPath } from "../../lib/server/jobs";
+import { cancelJob, getJob, jobsIdle, listJobs, recoverJobs, removeStaleBundles, startJob, uploadPath } from "../../lib/server/runtime/jobs";
 import { discardDatasetStaging, stagedDatasetImport } from "../../lib/server/dataset-import";
 import { datasetSummary } from "../../lib/server/datasets";
 import { discardStaging, stagedLexeltImport } from "../../lib/server/lexelt-import";

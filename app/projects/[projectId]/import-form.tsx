@@ -1,7 +1,7 @@
 "use client";
 import { useRef, useState } from "react";
 import { formatDiagnostic, type Diagnostic } from "@/lib/scoring/diagnostics";
-import type { JobView } from "@/lib/server/jobs";
+import type { JobView } from "@/lib/server/runtime/jobs";
 import { unfinished, useProjectJobs } from "./use-jobs";
 
 type Report = { message: string; repairs?: Diagnostic[] };

@@ -1,6 +1,6 @@
 "use client";
 import { useRef, useState } from "react";
-import type { JobView } from "@/lib/server/jobs";
+import type { JobView } from "@/lib/server/runtime/jobs";
 import { JobNotice } from "../import-form";
 import { useProjectJobs } from "../use-jobs";
 

@@ -17,7 +17,7 @@ import {
   type TypedAnswer,
   reviewLogPage,
 } from "@/lib/server/gold-review";
-import { derive } from "@/lib/server/derive-pool";
+import { derive } from "@/lib/server/runtime/derive-pool";
 import { absoluteTime, relativeTime } from "../progress/time";
 import { FilterForm } from "./filters";
 import styles from "./gold.module.css";

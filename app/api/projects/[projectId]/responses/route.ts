@@ -4,8 +4,8 @@ import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload } from "@/lib/server/http";
-import { deriveDownload } from "@/lib/server/derive-pool";
-import { jobDetails, jobResponse, startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
+import { deriveDownload } from "@/lib/server/runtime/derive-pool";
+import { jobDetails, jobResponse, startJob, uploadPath, waitForJob } from "@/lib/server/runtime/jobs";
 import { exportResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
 

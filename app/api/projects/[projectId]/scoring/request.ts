@@ -11,7 +11,7 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { rm } from "node:fs/promises";
 import { assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, uploadBytes } from "@/lib/server/http";
-import { startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
+import { startJob, uploadPath, waitForJob } from "@/lib/server/runtime/jobs";
 import { decodeUpload, type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
 

@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { derive } from "@/lib/server/derive-pool";
+import { derive } from "@/lib/server/runtime/derive-pool";
 import { listRuns } from "@/lib/server/scoring";
 import { type Ctx, formFile, idOf, limitedForm, tooBig } from "../request";
 

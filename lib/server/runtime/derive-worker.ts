@@ -1,5 +1,5 @@
 /**
- * The derivation worker's entry (lib/server/derive-pool.ts bundles it with
+ * The derivation worker's entry (lib/server/runtime/derive-pool.ts bundles it with
  * esbuild and starts it as a child process at a lower CPU priority, talking
  * over Node's IPC channel with structured-clone serialization). It opens its
  * own read-only connection to the app's database file (WAL: it reads committed
@@ -12,11 +12,11 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
-import * as schema from "../../db/schema";
-import type { Db } from "../../db/client";
-import { type DeriveJob, runDeriveJob } from "./derive-jobs";
-import { AuthError, InputError, NotFoundError } from "./errors";
-import { keepDerivationInputs } from "./gold";
+import * as schema from "../../../db/schema";
+import type { Db } from "../../../db/client";
+import { type DeriveJob, runDeriveJob } from "../derive-jobs";
+import { AuthError, InputError, NotFoundError } from "../errors";
+import { keepDerivationInputs } from "../gold";
 
 function kindOf(e: unknown): string {
   return e instanceof AuthError ? "auth" : e instanceof NotFoundError ? "notFound" : e instanceof InputError ? "input" : "other";

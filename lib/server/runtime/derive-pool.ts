@@ -13,7 +13,7 @@
  * server, run at the server's priority. In a process of its own every thread
  * of the derivation yields to the server.
  *
- * The worker's code is lib/server/derive-worker.ts bundled into plain
+ * The worker's code is lib/server/runtime/derive-worker.ts bundled into plain
  * JavaScript with esbuild (a dependency; run in its own process, so the build
  * does not hold the event loop) once per process, written under
  * node_modules/.cache/lexgold/ (content-named, so concurrent servers agree)
@@ -31,11 +31,11 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { type ChildProcess, spawn } from "node:child_process";
 import { Readable } from "node:stream";
-import { type Db, projectRoot } from "../../db/client";
-import { requireProject } from "./actor";
-import { type DeriveJob, type DeriveResult, UPLOAD_OPS, runDeriveJob } from "./derive-jobs";
-import { AuthError, InputError, NotFoundError } from "./errors";
-import { SLICE, stringSlices, textStream } from "./stream";
+import { type Db, projectRoot } from "../../../db/client";
+import { requireProject } from "../actor";
+import { type DeriveJob, type DeriveResult, UPLOAD_OPS, runDeriveJob } from "../derive-jobs";
+import { AuthError, InputError, NotFoundError } from "../errors";
+import { SLICE, stringSlices, textStream } from "../stream";
 
 /** The worker's nice value: derivation yields the CPU to saves and page requests when both want it. */
 const DERIVE_NICE = 10;
@@ -79,7 +79,7 @@ function workerFile(): Promise<string> {
     const esbuild = createRequire(path.join(root, "package.json"))(esbuildName) as typeof import("esbuild");
     const result = await esbuild.build({
       absWorkingDir: root,
-      entryPoints: [path.join(root, "lib", "server", "derive-worker.ts")],
+      entryPoints: [path.join(root, "lib", "server", "runtime", "derive-worker.ts")],
       bundle: true,
       format: "esm",
       platform: "node",

@@ -14,7 +14,7 @@
  *   left queued or running are marked failed and the rows they had written but
  *   not published (their holding projects) are deleted in slices.
  *
- * The worker is bundled from lib/server/jobs-worker.ts with esbuild on first
+ * The worker is bundled from lib/server/runtime/jobs-worker.ts with esbuild on first
  * use (into node_modules/.cache/lexgold/, so better-sqlite3 resolves from the
  * project's node_modules). How to add a kind: see lib/server/jobs-kinds.ts.
  */
@@ -25,11 +25,11 @@ import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
-import { type Db, projectRoot } from "../../db/client";
-import { jobs, projects, users } from "../../db/schema";
-import { type Actor, actorUserId, requireProject } from "./actor";
-import { NotFoundError } from "./errors";
-import { discardDatasetStaging } from "./dataset-import";
+import { type Db, projectRoot } from "../../../db/client";
+import { jobs, projects, users } from "../../../db/schema";
+import { type Actor, actorUserId, requireProject } from "../actor";
+import { NotFoundError } from "../errors";
+import { discardDatasetStaging } from "../dataset-import";
 import { inputFiles, runJobOn } from "./jobs-run";
 
 export type JobState = "queued" | "running" | "done" | "failed" | "cancelled";
@@ -102,7 +102,7 @@ function workerBundle(): Promise<string> {
     const esbuildName = "esbuild";
     const esbuild = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ esbuildName)) as typeof import("esbuild");
     await esbuild.build({
-      entryPoints: [path.join(root, "lib", "server", "jobs-worker.ts")],
+      entryPoints: [path.join(root, "lib", "server", "runtime", "jobs-worker.ts")],
       bundle: true,
       platform: "node",
       format: "cjs",

@@ -1,5 +1,5 @@
 /**
- * The entry point of a job's worker thread (bundled by lib/server/jobs.ts with
+ * The entry point of a job's worker thread (bundled by lib/server/runtime/jobs.ts with
  * esbuild). Opens its own SQLite connection (WAL: readers never wait, writers
  * take turns), runs the job's kind from JOB_KINDS, and records the outcome in
  * the job's row. The request thread only starts it and reads the row.

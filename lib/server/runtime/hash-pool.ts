@@ -10,7 +10,7 @@ import "server-only";
 import os from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { projectRoot } from "../../db/client";
+import { projectRoot } from "../../../db/client";
 
 type Job = { op: "hash"; password: string; cost: number } | { op: "compare"; password: string; hash: string };
 interface Pending {
