@@ -1,63 +1,73 @@
 /**
- * Gold, mwgold and agreement off the request thread (issue #14): the jobs of
- * lib/server/derive-jobs.ts run in one worker per database file, which opens
- * its own read-only connection to the same WAL file, so a request only awaits
- * the answer while saves go on. The worker keeps the results under the
- * project's data version, so repeated page loads do not recompute.
+ * Gold, mwgold, agreement and the scoring derivations off the request thread
+ * (issue #14): the jobs of lib/server/derive-jobs.ts run in a child process
+ * (derive-worker.ts, built with the app: see worker-files.ts) that opens its
+ * own read-only connection to the same WAL file, so a request only awaits the
+ * answer while saves go on. The process keeps results under the project's data
+ * version, so repeated page loads do not recompute.
  *
- * The worker is a child process started under `nice -n 10` (IPC with
- * structured-clone serialization), not a worker thread: measured with 50
- * annotators saving while agreement over 100,000 instances × 5 was recomputed,
- * a worker thread at nice 10 still took the CPU from saves, because V8's
- * garbage-collection helper threads, which a worker thread shares with the
- * server, run at the server's priority. In a process of its own every thread
- * of the derivation yields to the server.
- *
- * The worker's code is lib/server/runtime/derive-worker.ts bundled into plain
- * JavaScript with esbuild (a dependency; run in its own process, so the build
- * does not hold the event loop) once per process, written under
- * node_modules/.cache/lexgold/ (content-named, so concurrent servers agree)
- * where it resolves better-sqlite3 from the project's node_modules.
+ * Per server process (#27 finding 10, and its info item: there were two idle
+ * derivation processes per server process, one per copy of this module that
+ * Next's bundles loaded; the state now lives on globalThis):
+ * - one derivation process, started on first use and kept (its caches with it);
+ * - projects take turns (FairQueue): at most one derivation of a project runs
+ *   at a time, and a second process starts only when another project's
+ *   derivation would otherwise wait behind a running one; it exits after a
+ *   minute idle. A nine-file ranking upload of one project no longer holds up
+ *   another project's gold download;
+ * - each derivation has a time limit (LEXGOLD_DERIVE_TIME_LIMIT_S, default 300)
+ *   and a heap limit (LEXGOLD_DERIVE_HEAP_MB, default 2048, the process's
+ *   --max-old-space-size): over either, the process is ended and the request
+ *   fails with a message naming the limit (a derivation writes nothing);
+ * - uploads carried by a derivation (ranking, SENSEVAL) count toward their
+ *   user's cap of queued upload bytes (upload-quota.ts) until it ends.
  *
  * An in-memory database (tests) or LEXGOLD_DERIVE_THREADS=0 runs the job
- * in-process instead, after yielding once. A worker that dies fails its jobs
- * and is replaced on the next one. Errors keep their class (AuthError,
+ * in-process instead, after yielding once. Errors keep their class (AuthError,
  * NotFoundError, InputError) so routes and pages answer as before.
  */
 import "server-only";
-import crypto from "node:crypto";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { type ChildProcess, spawn } from "node:child_process";
 import { Readable } from "node:stream";
-import { type Db, projectRoot } from "../../../db/client";
+import type { Db } from "../../../db/client";
 import { requireProject } from "../actor";
 import { type DeriveJob, type DeriveResult, UPLOAD_OPS, runDeriveJob } from "../derive-jobs";
 import { AuthError, InputError, NotFoundError } from "../errors";
 import { SLICE, stringSlices, textStream } from "../stream";
+import type { DeriveAnswer, WorkerError } from "./derive-worker";
+import { FairQueue } from "./fair-queue";
+import { envNumber, WorkerPool } from "./pool";
+import { holdUploadBytes } from "./upload-quota";
 
-/** The worker's nice value: derivation yields the CPU to saves and page requests when both want it. */
-const DERIVE_NICE = 10;
+/** Derivation processes at most per server process (one per project at a time). */
+export const DERIVE_PROCESSES = 2;
 
-/** A worker's answer before its spilled texts are read back. */
-interface Raw {
-  value: unknown;
-  files?: Record<string, string>;
+interface DeriveRuntime {
+  queue: FairQueue;
+  pool: WorkerPool;
+  inFlight: Map<string, Promise<unknown>>;
 }
-
-interface Pending {
-  resolve: (v: Raw) => void;
-  reject: (e: Error) => void;
-}
-
-interface WorkerError {
-  kind: "auth" | "notFound" | "input" | "other";
-  message: string;
-  status?: number;
-  fieldErrors?: Record<string, string>;
-  details?: string[];
-  stack?: string;
+const g = globalThis as unknown as { lexgoldDerive?: DeriveRuntime };
+/** This process's derivation runtime (one, whichever bundle asks). */
+export function deriveRuntime(): DeriveRuntime {
+  return (g.lexgoldDerive ??= {
+    queue: new FairQueue(() => DERIVE_PROCESSES, 1),
+    pool: new WorkerPool({
+      worker: "derive",
+      what: "The derivation",
+      runtime: "child_process",
+      threads: DERIVE_PROCESSES,
+      // The first process stays (with its caches); a second one leaves after a minute idle.
+      minThreads: 1,
+      idleMs: 60_000,
+      heapMb: envNumber("LEXGOLD_DERIVE_HEAP_MB", 2048),
+      heapVar: "LEXGOLD_DERIVE_HEAP_MB",
+      timeMs: envNumber("LEXGOLD_DERIVE_TIME_LIMIT_S", 300) * 1000,
+      timeVar: "LEXGOLD_DERIVE_TIME_LIMIT_S",
+    }),
+    inFlight: new Map(),
+  });
 }
 
 function rehydrate(e: WorkerError): Error {
@@ -65,60 +75,14 @@ function rehydrate(e: WorkerError): Error {
   if (e.kind === "notFound") return new NotFoundError(e.message);
   if (e.kind === "input") return new InputError(e.message, e.fieldErrors ?? {}, e.details ?? []);
   const err = new Error(e.message);
-  if (e.stack) err.stack = `${e.stack}\n    (on the derivation worker)`;
+  if (e.stack) err.stack = `${e.stack}\n    (in the derivation process)`;
   return err;
 }
 
-let bundle: Promise<string> | null = null;
-
-/** Bundle derive-worker.ts (once per process); the path of the JavaScript file. */
-function workerFile(): Promise<string> {
-  bundle ??= (async () => {
-    const root = projectRoot();
-    const esbuildName = "esbuild";
-    const esbuild = createRequire(path.join(root, "package.json"))(esbuildName) as typeof import("esbuild");
-    const result = await esbuild.build({
-      absWorkingDir: root,
-      entryPoints: [path.join(root, "lib", "server", "runtime", "derive-worker.ts")],
-      bundle: true,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      external: ["better-sqlite3"],
-      plugins: [
-        {
-          name: "server-only",
-          setup(build) {
-            build.onResolve({ filter: /^server-only$/ }, () => ({ path: "server-only", namespace: "lexgold-empty" }));
-            build.onLoad({ filter: /.*/, namespace: "lexgold-empty" }, () => ({ contents: "", loader: "js" }));
-          },
-        },
-      ],
-      banner: { js: 'import { createRequire as __lexgoldCreateRequire } from "node:module"; const require = __lexgoldCreateRequire(import.meta.url);' },
-      legalComments: "none",
-      logLevel: "silent",
-      write: false,
-    });
-    const code = result.outputFiles[0].contents;
-    const hash = crypto.createHash("sha256").update(code).digest("hex").slice(0, 16);
-    const dir = path.join(root, "node_modules", ".cache", "lexgold");
-    const file = path.join(dir, `derive-worker-${hash}.mjs`);
-    if (!fs.existsSync(file)) {
-      fs.mkdirSync(dir, { recursive: true });
-      const tmp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, code);
-      fs.renameSync(tmp, file);
-    }
-    return file;
-  })();
-  bundle.catch(() => (bundle = null));
-  return bundle;
-}
-
-/** `nice`, where the system has it (the worker then runs at a lower priority in every thread). */
-function niceCommand(): string | null {
-  for (const p of ["/usr/bin/nice", "/bin/nice"]) if (fs.existsSync(p)) return p;
-  return null;
+/** A worker's answer before its spilled texts are read back. */
+interface Raw {
+  value: unknown;
+  files?: Record<string, string>;
 }
 
 /** Put back an answer's large texts, which the worker wrote to temporary files (see derive-worker.ts), and delete the files. */
@@ -131,79 +95,43 @@ async function readSpilled(value: Record<string, unknown>, files: Record<string,
   }
 }
 
-class DeriveWorker {
-  private child: ChildProcess | null = null;
-  private starting: Promise<ChildProcess> | null = null;
-  private pending = new Map<number, Pending>();
-  private nextId = 1;
-
-  constructor(private readonly file: string) {}
-
-  private async start(): Promise<ChildProcess> {
-    if (this.child) return this.child;
-    this.starting ??= workerFile().then((code) => {
-      const nice = niceCommand();
-      const [cmd, args] = nice ? [nice, ["-n", String(DERIVE_NICE), process.execPath, code]] : [process.execPath, [code]];
-      const c = spawn(cmd, args, {
-        stdio: ["ignore", "inherit", "inherit", "ipc"],
-        serialization: "advanced",
-        env: { ...process.env, LEXGOLD_DERIVE_DB: this.file },
-      });
-      c.unref();
-      c.channel?.unref();
-      c.on("message", (m: { id: number; value?: unknown; files?: Record<string, string>; error?: WorkerError }) => {
-        const p = this.pending.get(m.id);
-        this.pending.delete(m.id);
-        if (!p) {
-          for (const f of Object.values(m.files ?? {})) fs.promises.unlink(f).catch(() => {});
-          return;
-        }
-        if (this.pending.size === 0) c.channel?.unref();
-        if (m.error) p.reject(rehydrate(m.error));
-        else p.resolve({ value: m.value, files: m.files });
-      });
-      const lost = (e: Error) => {
-        if (this.child !== c) return;
-        this.child = null;
-        this.starting = null;
-        for (const p of this.pending.values()) p.reject(e);
-        this.pending.clear();
-      };
-      c.on("error", lost);
-      c.on("exit", (code, signal) => lost(new Error(`the derivation worker exited (${signal ?? code})`)));
-      this.child = c;
-      return c;
-    });
-    this.starting.catch(() => (this.starting = null));
-    return this.starting;
-  }
-
-  /** The worker's answer: the value, and the temporary files holding its large texts (see derive-worker.ts), for the caller to read or stream and delete. */
-  async run(job: DeriveJob): Promise<Raw> {
-    const c = await this.start();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      // Keep the process alive while a job is out (and let it exit when idle).
-      c.channel?.ref();
-      c.send({ id, job }, (e) => {
-        if (e && this.pending.delete(id)) reject(e);
-      });
-    });
-  }
+/** The bytes of the uploads a job carries (ranking and SENSEVAL inputs hold them as byte arrays or text). */
+function uploadBytesOf(job: DeriveJob): number {
+  if (!UPLOAD_OPS.has(job.op)) return 0;
+  let n = 0;
+  const walk = (v: unknown, depth: number) => {
+    if (depth > 4 || v === null || typeof v !== "object") {
+      if (typeof v === "string") n += v.length;
+      return;
+    }
+    if (ArrayBuffer.isView(v)) n += v.byteLength;
+    else for (const x of Object.values(v as Record<string, unknown>)) walk(x, depth + 1);
+  };
+  walk((job as { input?: unknown }).input, 0);
+  return n;
 }
 
-const workers = new Map<string, DeriveWorker>();
-const inFlight = new Map<string, Promise<unknown>>();
+/** Run `job` in the derivation process when its project's turn comes: the value and its spilled files. */
+function runOnWorker(db: Db, job: DeriveJob): Promise<Raw> {
+  const rt = deriveRuntime();
+  const file = path.resolve(db.$client.name);
+  const release = holdUploadBytes(db, job.actor, uploadBytesOf(job));
+  const p = rt.queue.run(`${file}\u0000${job.projectId}`, job.op, async () => {
+    const answer = await rt.pool.run<DeriveAnswer>({ file, job });
+    if ("error" in answer) throw rehydrate(answer.error);
+    return answer;
+  });
+  return p.finally(release);
+}
 
-/** Whether jobs for this database run on a worker thread (a file database, and not turned off). */
+/** Whether jobs for this database run in the derivation process (a file database, and not turned off). */
 export function derivesOnWorker(db: Db): boolean {
   const file = db.$client.name;
   return process.env.LEXGOLD_DERIVE_THREADS !== "0" && !db.$client.memory && file !== "" && file !== ":memory:";
 }
 
 /**
- * Run a derivation job: on the worker thread for a file database, else
+ * Run a derivation job: in the derivation process for a file database, else
  * in-process. Who asks is checked here first (so a refusal costs no trip to the
  * worker) and again by the job.
  */
@@ -213,20 +141,17 @@ export async function derive<J extends DeriveJob>(db: Db, job: J): Promise<Deriv
     await new Promise((r) => setImmediate(r));
     return runDeriveJob(db, job);
   }
-  const file = path.resolve(db.$client.name);
-  let w = workers.get(file);
-  if (!w) workers.set(file, (w = new DeriveWorker(file)));
   const read = (r: Raw) => (r.files ? readSpilled(r.value as Record<string, unknown>, r.files) : r.value);
   // The same job already out (a reload while the first is computing): share its answer. Never an upload's.
-  if (UPLOAD_OPS.has(job.op)) return (await read(await w.run(job))) as DeriveResult<J>;
-  const key = `${file}\u0000${JSON.stringify(job)}`;
-  let p = inFlight.get(key);
+  if (UPLOAD_OPS.has(job.op)) return (await read(await runOnWorker(db, job))) as DeriveResult<J>;
+  const rt = deriveRuntime();
+  const key = `${path.resolve(db.$client.name)}\u0000${JSON.stringify(job)}`;
+  let p = rt.inFlight.get(key);
   if (!p) {
-    p = w
-      .run(job)
+    p = runOnWorker(db, job)
       .then(read)
-      .finally(() => inFlight.delete(key));
-    inFlight.set(key, p);
+      .finally(() => rt.inFlight.delete(key));
+    rt.inFlight.set(key, p);
   }
   return (await p) as DeriveResult<J>;
 }
@@ -251,10 +176,7 @@ export async function deriveDownload<J extends DeriveJob, K extends TextField<J>
     const value = await derive(db, job);
     return { value, body: textStream(stringSlices(value[field] as string)) };
   }
-  const file = path.resolve(db.$client.name);
-  let w = workers.get(file);
-  if (!w) workers.set(file, (w = new DeriveWorker(file)));
-  const { value, files } = await w.run(job);
+  const { value, files } = await runOnWorker(db, job);
   const own = files?.[field as string];
   const rest = files ? Object.fromEntries(Object.entries(files).filter(([k]) => k !== field)) : {};
   const v = (Object.keys(rest).length > 0 ? await readSpilled(value as Record<string, unknown>, rest) : value) as DeriveResult<J>;
