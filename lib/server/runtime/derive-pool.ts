@@ -70,6 +70,16 @@ export function deriveRuntime(): DeriveRuntime {
   });
 }
 
+/** Stop the derivation processes and forget the runtime, so that the next derivation reads the limits again (tests). */
+export async function resetDeriveRuntime(): Promise<void> {
+  const r = g.lexgoldDerive;
+  g.lexgoldDerive = undefined;
+  if (r) {
+    await r.queue.whenIdle();
+    await r.pool.destroy();
+  }
+}
+
 function rehydrate(e: WorkerError): Error {
   if (e.kind === "auth") return new AuthError(e.message, e.status === 401 ? 401 : 403);
   if (e.kind === "notFound") return new NotFoundError(e.message);

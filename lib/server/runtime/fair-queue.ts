@@ -1,9 +1,9 @@
 /**
  * A queue that takes turns between keys (projects, #27 finding 10): up to
  * `lanes` tasks run at once, at most `perKey` of them for one key, and when a
- * lane frees the next task comes from the key after the one served last — one
- * project's nine queued uploads do not make another project's download wait
- * behind all nine, only behind what is already running.
+ * lane frees the next task comes from the key served longest ago (a key never
+ * served first) — one project's nine queued uploads do not make another
+ * project's download wait behind all nine, only behind what is already running.
  *
  * A task is a function started when its turn comes; its promise settling frees
  * the lane. Listeners (`onStart`) hear each start, in order: tests wait for
@@ -20,8 +20,11 @@ interface Waiting {
 }
 
 export class FairQueue {
-  /** Keys with waiting tasks, in turn order (a Map keeps insertion order; a served key goes to the back). */
+  /** Keys with waiting tasks (in the order they first queued: ties go to the earlier). */
   private waiting = new Map<string, Waiting[]>();
+  /** When each key was last served (a running count); a key never served has had no turn (0). */
+  private lastTurn = new Map<string, number>();
+  private turns = 0;
   private runningByKey = new Map<string, number>();
   private runningCount = 0;
   private listeners = new Set<(s: QueueStart) => void>();
@@ -97,23 +100,26 @@ export class FairQueue {
 
   private pump(): void {
     while (this.runningCount < this.lanes()) {
+      // The key served longest ago (or never) among those with room: its turn.
       let picked: string | null = null;
+      let pickedTurn = Infinity;
       for (const key of this.waiting.keys()) {
-        if ((this.runningByKey.get(key) ?? 0) < this.perKey) {
+        if ((this.runningByKey.get(key) ?? 0) >= this.perKey) continue;
+        const turn = this.lastTurn.get(key) ?? 0;
+        if (turn < pickedTurn) {
           picked = key;
-          break;
+          pickedTurn = turn;
         }
       }
       if (picked === null) break;
-      const list = this.waiting.get(picked)!;
-      const next = list.shift()!;
-      // This key's turn is taken: it goes to the back of the line.
-      this.waiting.delete(picked);
-      if (list.length > 0) this.waiting.set(picked, list);
-      this.runningCount++;
-      this.runningByKey.set(picked, (this.runningByKey.get(picked) ?? 0) + 1);
-      for (const f of this.listeners) f({ key: picked, label: next.label });
       const key = picked;
+      const list = this.waiting.get(key)!;
+      const next = list.shift()!;
+      if (list.length === 0) this.waiting.delete(key);
+      this.lastTurn.set(key, ++this.turns);
+      this.runningCount++;
+      this.runningByKey.set(key, (this.runningByKey.get(key) ?? 0) + 1);
+      for (const f of this.listeners) f({ key, label: next.label });
       let run: Promise<unknown>;
       try {
         run = next.start();
@@ -127,6 +133,8 @@ export class FairQueue {
           const left = (this.runningByKey.get(key) ?? 1) - 1;
           if (left === 0) this.runningByKey.delete(key);
           else this.runningByKey.set(key, left);
+          // Forget the turns of keys with nothing waiting or running: the map stays as small as the work.
+          if (left === 0 && !this.waiting.has(key)) this.lastTurn.delete(key);
           this.pump();
           this.settleIdle();
         });

@@ -77,6 +77,8 @@ interface JobsRuntime {
   /** The quick kinds: one at a time, projects taking turns. */
   quick: FairQueue;
   pool: WorkerPool;
+  /** Deletions of failed jobs' holding projects still going on (jobsIdle waits for them). */
+  discards: Set<Promise<void>>;
 }
 // On globalThis: Next may load this module once per server bundle; one queue per process.
 const g = globalThis as unknown as { lexgoldJobRuntime?: JobsRuntime };
@@ -94,7 +96,16 @@ function runtime(): JobsRuntime {
       timeMs: envNumber("LEXGOLD_JOB_TIME_LIMIT_S", 1800) * 1000,
       timeVar: "LEXGOLD_JOB_TIME_LIMIT_S",
     }),
+    discards: new Set(),
   });
+}
+
+/** Stop the job workers and forget the runtime, so that the next job reads the limits again (tests). */
+export async function resetJobRuntime(): Promise<void> {
+  await jobsIdle();
+  const r = g.lexgoldJobRuntime;
+  g.lexgoldJobRuntime = undefined;
+  await r?.pool.destroy();
 }
 
 /** The queues jobs wait in (tests listen to their starts). */
@@ -129,7 +140,11 @@ function finishFailed(db: Db, id: number, message: string): void {
   if (!row || (row.state !== "running" && row.state !== "queued")) return;
   db.update(jobs).set({ state: "failed", message, finishedAt: new Date(), stagingProjectId: null }).where(eq(jobs.id, id)).run();
   removeInputFile(row.input);
-  if (row.staging !== null) void discardInSlices(db, row.staging);
+  if (row.staging !== null) {
+    const discards = runtime().discards;
+    const p = discardInSlices(db, row.staging).finally(() => discards.delete(p));
+    discards.add(p);
+  }
 }
 
 function removeInputFile(input: string): void {
@@ -279,10 +294,12 @@ export function cancelJob(db: Db, actor: Actor, jobId: number): JobView {
   return getJob(db, actor, jobId);
 }
 
-/** Resolves when no job is queued or running in this process (tests, the CLI). */
+/** Resolves when no job is queued or running in this process, nor a failed one's rows being deleted (tests, the CLI). */
 export async function jobsIdle(): Promise<void> {
   const r = runtime();
-  while (r.queue.running + r.queue.queued + r.quick.running + r.quick.queued > 0) await Promise.all([r.queue.whenIdle(), r.quick.whenIdle()]);
+  while (r.queue.running + r.queue.queued + r.quick.running + r.quick.queued + r.discards.size > 0) {
+    await Promise.all([r.queue.whenIdle(), r.quick.whenIdle(), ...r.discards]);
+  }
 }
 
 /**

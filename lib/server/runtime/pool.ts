@@ -37,7 +37,8 @@ export class LimitError extends Error {
 }
 
 export interface PoolSpec {
-  worker: WorkerName;
+  /** The worker (a bundle of worker-files.ts), or a JavaScript file of its own (tests). */
+  worker: WorkerName | { file: string };
   /** What the tasks are called in messages ("The derivation", "The job"). */
   what: string;
   runtime: "worker_threads" | "child_process";
@@ -69,7 +70,7 @@ export class WorkerPool {
 
   private tinypool(): Promise<Tinypool> {
     const s = this.spec;
-    this.pool ??= workerFile(s.worker).then(
+    this.pool ??= (typeof s.worker === "string" ? workerFile(s.worker) : Promise.resolve(s.worker.file)).then(
       (filename) =>
         new Tinypool({
           filename,
@@ -105,7 +106,7 @@ export class WorkerPool {
       return (await pool.run(task, timer ? { signal: ac.signal } : {})) as T;
     } catch (e) {
       if (timedOut) {
-        throw new LimitError(`${s.what} was stopped after ${Math.round(s.timeMs / 1000)} s, its time limit (${s.timeVar}); nothing it would have written was kept.`, "time");
+        throw new LimitError(`${s.what} was stopped after ${seconds(s.timeMs)} s, its time limit (${s.timeVar}); nothing it would have written was kept.`, "time");
       }
       throw this.explain(e);
     } finally {
@@ -132,6 +133,11 @@ export class WorkerPool {
     this.pool = null;
     if (p) await (await p).destroy();
   }
+}
+
+/** Milliseconds as seconds for a message: whole seconds from 10 s up. */
+function seconds(ms: number): string {
+  return ms >= 10_000 ? String(Math.round(ms / 1000)) : String(Number((ms / 1000).toFixed(2)));
 }
 
 function stringEnv(): Record<string, string> {
