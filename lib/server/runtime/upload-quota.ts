@@ -86,3 +86,12 @@ export function holdUploadBytes(db: Db, actor: Actor, bytes: number): () => void
     else m.delete(userId);
   };
 }
+
+/**
+ * The same check from a request's declared size (Content-Length), before its body is read: an
+ * upload past the cap is refused before it reaches the disk. Who asks must be checked first.
+ */
+export function checkDeclaredUpload(db: Db, actor: Actor, req: Request): void {
+  const declared = Number(req.headers.get("content-length") ?? 0);
+  checkUploadRoom(db, actor, Number.isFinite(declared) && declared > 0 ? declared : 0);
+}

@@ -7,6 +7,7 @@ import { exportDataset, isDatasetFormat } from "@/lib/server/datasets";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload } from "@/lib/server/http";
 import { jobResponse, startJob, uploadPath } from "@/lib/server/runtime/jobs";
+import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
 
 export const dynamic = "force-dynamic";
 
@@ -31,6 +32,7 @@ export async function POST(req: Request, ctx: Ctx) {
     const projectId = Number((await ctx.params).projectId);
     const db = getDb();
     requireProject(db, actor, projectId, { coordinator: true });
+    checkDeclaredUpload(db, actor, req);
     const limit = maxImportBytes();
     const mb = (n: number) => (n / 1048576).toFixed(1);
     const declared = Number(req.headers.get("content-length") ?? 0);

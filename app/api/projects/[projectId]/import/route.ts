@@ -6,6 +6,7 @@ import { maxImportBytes } from "@/lib/server/corpus";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveBodyToFile, saveUpload } from "@/lib/server/http";
 import { jobResponse, startJob, uploadPath } from "@/lib/server/runtime/jobs";
+import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
 
 export const dynamic = "force-dynamic";
 
@@ -27,6 +28,7 @@ export async function POST(req: Request, ctx: { params: Promise<{ projectId: str
     const projectId = Number((await ctx.params).projectId);
     const db = getDb();
     requireProject(db, actor, projectId, { coordinator: true });
+    checkDeclaredUpload(db, actor, req);
     const limit = maxImportBytes();
     const tooLarge = `The upload is over the import limit of ${mb(limit)} MB; nothing was imported.`;
     // Refuse oversize uploads before reading (let alone parsing) the body.
