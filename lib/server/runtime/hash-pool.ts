@@ -26,6 +26,8 @@ function thePool(): WorkerPool {
     what: "The password check",
     runtime: "worker_threads",
     threads: hashThreads(),
+    // One thread stays (a sign-in never waits for a thread to start); the others leave after 10 minutes idle.
+    minThreads: 1,
     idleMs: 10 * 60_000,
     heapMb: 64,
     heapVar: "(fixed)",
