@@ -30,7 +30,7 @@ function thePool(): WorkerPool {
     minThreads: 1,
     idleMs: 10 * 60_000,
     heapMb: 64,
-    heapVar: "(fixed)",
+    heapVar: "",
     timeMs: 0,
     timeVar: "",
   }));

@@ -46,7 +46,7 @@ export interface PoolSpec {
   threads: number;
   /** Workers kept when idle (default 0). */
   minThreads?: number;
-  /** Heap limit in MB (old generation), and the variable that sets it. */
+  /** Heap limit in MB (old generation), and the variable that sets it ("" when none does). */
   heapMb: number;
   heapVar: string;
   /** Time limit per task in ms (0: none), and the variable that sets it. */
@@ -118,11 +118,11 @@ export class WorkerPool {
   private explain(e: unknown): unknown {
     const s = this.spec;
     const err = e as { code?: string; message?: string };
-    const heap = `${s.what} needed more than ${s.heapMb} MB of memory, its limit (${s.heapVar}), and was stopped; nothing it would have written was kept.`;
+    const heap = `${s.what} needed more than ${s.heapMb} MB of memory, its limit${s.heapVar ? ` (${s.heapVar})` : ""}, and was stopped; nothing it would have written was kept.`;
     if (err?.code === "ERR_WORKER_OUT_OF_MEMORY") return new LimitError(heap, "heap");
     // A child process at its heap limit aborts (V8 cannot go on); tinypool sees it exit.
     if (s.runtime === "child_process" && /exited unexpectedly/.test(err?.message ?? "")) {
-      return new LimitError(`${s.what} stopped: its process exited, most likely over its memory limit of ${s.heapMb} MB (${s.heapVar}); nothing it would have written was kept.`, "heap");
+      return new LimitError(`${s.what} stopped: its process exited, most likely over its memory limit of ${s.heapMb} MB${s.heapVar ? ` (${s.heapVar})` : ""}; nothing it would have written was kept.`, "heap");
     }
     return e;
   }
