@@ -3,7 +3,7 @@
  * instrumentation hook): stamps every request with its socket address so the
  * sign-in throttle and origin checks cannot be fooled by forwarded headers
  * (lib/net/trusted-proxy.ts), and recovers jobs a killed server left unfinished
- * (lib/server/jobs.ts).
+ * (lib/server/runtime/jobs.ts).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -11,6 +11,6 @@ export async function register() {
   installPeerHeader();
   // Jobs a killed server left running are marked failed; their unpublished rows are deleted in slices.
   const { getDb } = await import("./lib/db");
-  const { recoverJobs } = await import("./lib/server/jobs");
+  const { recoverJobs } = await import("./lib/server/runtime/jobs");
   void recoverJobs(getDb()).catch((e) => console.error("lexgold: cleaning up unfinished jobs failed:", e));
 }

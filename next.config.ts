@@ -3,7 +3,8 @@ import type { NextConfig } from "next";
 const nextConfig: NextConfig = {
   // A separate build directory lets e2e builds and a running dev server coexist.
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  serverExternalPackages: ["better-sqlite3", "esbuild"],
+  // tinypool starts its workers from its own files (found relative to its module): never bundled.
+  serverExternalPackages: ["better-sqlite3", "tinypool"],
   poweredByHeader: false,
   typedRoutes: false,
   async headers() {

@@ -259,7 +259,7 @@ export const annotatorCounts = sqliteTable(
  * transaction as anything gold, mwgold and agreement are derived from — a
  * response added, revised or removed, an instance or lexelt added, changed or
  * removed, a lemma decision, a gold review log row. Derived results are cached
- * under it (lib/server/derive-pool.ts).
+ * under it (lib/server/runtime/derive-pool.ts).
  */
 export const dataVersions = sqliteTable("data_versions", {
   projectId: integer("project_id")
@@ -600,7 +600,7 @@ export const returnedItems = sqliteTable(
 );
 
 /**
- * Heavy work run off the request thread (lib/server/jobs.ts): imports and the
+ * Heavy work run off the request thread (lib/server/runtime/jobs.ts): imports and the
  * like, with their progress as they go and their report when done.
  */
 export const jobs = sqliteTable(

@@ -24,12 +24,17 @@
  *   their content and written before the entry (and the manifest after it),
  *   and every file is written to a temporary name and renamed into place.
  *
+ * - The worker bundles of lib/server/runtime/ (dist-workers/) are built here
+ *   too (scripts/build-workers.mjs), so that `npm ci` and `npm run build` both
+ *   leave a checkout whose server never builds anything at run time.
+ *
  *   node scripts/build-cli.mjs [--quiet] [--metafile FILE]
  */
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
+import { buildWorkers } from "./build-workers.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const outDir = path.join(root, "dist-cli");
@@ -39,8 +44,11 @@ const MANIFEST = "manifest.json";
 /** Files besides the bundled sources whose change makes a new bundle. */
 const BUILD_INPUTS = ["scripts/build-cli.mjs", "package-lock.json", "tsconfig.json"];
 
-/** Packages left out of the bundle: native code, loaded from node_modules at run time. */
-const EXTERNAL = ["better-sqlite3"];
+/**
+ * Packages left out of the bundle, loaded from node_modules at run time: native code, and tinypool
+ * (it starts its workers from its own files, found relative to its module).
+ */
+const EXTERNAL = ["better-sqlite3", "tinypool"];
 
 const serverOnly = {
   name: "server-only",
@@ -156,7 +164,8 @@ export async function buildCli({ quiet = false, metafile } = {}) {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const i = process.argv.indexOf("--metafile");
-  buildCli({ quiet: process.argv.includes("--quiet"), metafile: i >= 0 ? process.argv[i + 1] : undefined }).catch((e) => {
+  const quiet = process.argv.includes("--quiet");
+  Promise.all([buildCli({ quiet, metafile: i >= 0 ? process.argv[i + 1] : undefined }), buildWorkers({ quiet })]).catch((e) => {
     process.stderr.write(`build-cli: ${e instanceof Error ? e.message : e}\n`);
     process.exit(1);
   });

@@ -7,6 +7,7 @@ port="${PORT:-3000}"
 bash scripts/ensure-deps.sh
 echo "Building…"
 npx next build >/dev/null
+node scripts/build-cli.mjs --quiet
 bin/lexgold demo
 export NEXTAUTH_URL="${NEXTAUTH_URL:-http://localhost:$port}"
 echo

@@ -13,5 +13,6 @@ npx vitest run
 echo "== production build for e2e"
 export NEXT_DIST_DIR=.next-e2e
 npx next build
+node scripts/build-cli.mjs
 echo "== e2e tests"
 npx playwright test

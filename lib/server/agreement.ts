@@ -10,7 +10,7 @@
  * triggers in the transaction of every response, corpus change and review
  * decision). Any save or review decision therefore gives the next request a
  * fresh computation. The app runs this on a worker thread
- * (lib/server/derive-pool.ts) and sends the page one page of lexelt rows
+ * (lib/server/runtime/derive-pool.ts) and sends the page one page of lexelt rows
  * (agreementPageView).
  */
 import "server-only";

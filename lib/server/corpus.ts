@@ -21,7 +21,7 @@ export type { ImportReport } from "./lexelt-import";
  * so a refused import writes nothing and saves never wait behind it. Instances
  * already in the project with the same lexelt and text are counted, not
  * duplicated; an id already present with other text is refused. The web upload
- * runs the same steps in a worker thread as a job (lib/server/jobs.ts).
+ * runs the same steps in a worker thread as a job (lib/server/runtime/jobs.ts).
  */
 export function importLexeltXml(
   db: Db,

@@ -10,6 +10,7 @@ import path from "node:path";
 import bcrypt from "bcryptjs";
 import Database from "better-sqlite3";
 import { knownMigrations, migrationState, openDb, projectRoot } from "../../db/client";
+import { distWorkerDir, WORKER_NAMES } from "./runtime/worker-files";
 import { MIN_SECRET_LENGTH, secretState, writeSecretFile } from "../auth/secret";
 import { type Actor, requireSignedIn, SYSTEM } from "./actor";
 import { backupBaseName, listTimestampedBackups } from "./backup";
@@ -205,6 +206,10 @@ export function planStart(actor: Actor, input: { dbFile: string; host: string; p
 
   const build = buildDir(env);
   if (!fs.existsSync(path.join(build, "BUILD_ID"))) problems.push(`no production build in ${build}: run \`npm run build\` first.`);
+  // The workers (derivations, jobs, bcrypt) are built with the app; the server never builds them.
+  const workers = distWorkerDir(projectRoot());
+  const missing = WORKER_NAMES.filter((w) => !fs.existsSync(path.join(workers, `${w}.mjs`)));
+  if (missing.length > 0) problems.push(`no worker bundles (${missing.join(", ")}) in ${workers}: run \`npm run build\` (or \`npm run build:workers\`) first.`);
 
   return {
     problems,

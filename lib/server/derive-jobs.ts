@@ -2,7 +2,7 @@
  * The derivations that are too heavy for the request thread (issue #14): the
  * Agreement page, the Gold page, the gold / mwgold files, the agreement
  * downloads, the responses TSV download, the Scoring page's board (every
- * stored run scored against the chosen gold) and the Progress page (not cached). lib/server/derive-pool.ts runs them on a worker thread with its
+ * stored run scored against the chosen gold) and the Progress page (not cached). lib/server/runtime/derive-pool.ts runs them on a worker thread with its
  * own read-only connection to the same WAL database (or here, in-process, for
  * an in-memory database); this module is what both run.
  *

@@ -39,6 +39,18 @@ export class ConflictError extends Error {
   }
 }
 
+/** Too much of one user's work already waits (queued uploads, #27 finding 10): try again once some has run. */
+export class QueueFullError extends Error {
+  status = 429 as const;
+  constructor(
+    message: string,
+    /** Seconds after which trying again is sensible. */
+    public retryAfter = 60,
+  ) {
+    super(message);
+  }
+}
+
 export type ActionResult<T = undefined> =
   | ({ ok: true } & (T extends undefined ? object : { data: T }))
   | { ok: false; message: string; errors?: Record<string, string>; details?: string[]; conflict?: unknown };
@@ -47,12 +59,12 @@ export type ActionResult<T = undefined> =
 export function toActionError(e: unknown): { ok: false; message: string; errors?: Record<string, string>; details?: string[]; conflict?: unknown } {
   if (e instanceof InputError) return { ok: false, message: e.message, errors: e.fieldErrors, details: e.details };
   if (e instanceof ConflictError) return { ok: false, message: e.message, conflict: e.current };
-  if (e instanceof AuthError || e instanceof NotFoundError) return { ok: false, message: e.message };
+  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof QueueFullError) return { ok: false, message: e.message };
   console.error(e);
   return { ok: false, message: "Something went wrong on the server; nothing was saved." };
 }
 
 export function httpStatus(e: unknown): number {
-  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof InputError || e instanceof ConflictError) return e.status;
+  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof InputError || e instanceof ConflictError || e instanceof QueueFullError) return e.status;
   return 500;
 }

@@ -78,7 +78,7 @@ function responseRecords(db: Db, projectId: number): AnnotatorResponse[] {
 }
 
 /**
- * In the derivation worker (lib/server/derive-worker.ts) the last project's
+ * In the derivation worker (lib/server/runtime/derive-worker.ts) the last project's
  * inputs and derived gold are kept under its data version, so that paging
  * through the Gold page or loading the Agreement page after it does not read
  * and derive 500,000 responses again. Off elsewhere: the request thread and

@@ -1,5 +1,5 @@
 /**
- * The kinds of job the worker thread runs (lib/server/jobs.ts runs the worker).
+ * The kinds of job the worker thread runs (lib/server/runtime/jobs.ts runs the worker).
  * The worker bundle is built from this file's imports with esbuild (`server-only`
  * stubbed out); kinds talk to SQLite through better-sqlite3 (`ctx.sqlite`), or
  * through drizzle over it to reuse a library module (the responses import).

@@ -19,7 +19,7 @@
  * `discardStaging` deletes in slices (by the job, or at the next server start).
  *
  * Written against better-sqlite3 directly and free of `server-only`, so the job
- * worker (lib/server/jobs-worker.ts) can bundle it; lib/server/corpus.ts is the
+ * worker (lib/server/runtime/jobs-worker.ts) can bundle it; lib/server/corpus.ts is the
  * authorization-checking entry point for in-process callers.
  */
 import { createHash } from "node:crypto";

@@ -7,7 +7,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { z } from "zod";
-import { compareOnPool, hashOnPool } from "./hash-pool";
+import { compareOnPool, hashOnPool } from "./runtime/hash-pool";
 
 export const BCRYPT_COST = Number(process.env.LEXGOLD_BCRYPT_COST ?? 10);
 export const MIN_PASSWORD_LENGTH = 10;

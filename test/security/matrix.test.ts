@@ -16,12 +16,12 @@ import { describe, expect, it } from "vitest";
 import { accountAuditLog, changeOwnPassword, failedSignIns, listAccounts, removeMember, resetPassword, setAccountDisabled } from "../../lib/server/accounts";
 import { findProjectByName, requireProject, SYSTEM } from "../../lib/server/actor";
 import { agreementDownload, agreementPageData, agreementPageView } from "../../lib/server/agreement";
-import { derive } from "../../lib/server/derive-pool";
+import { derive } from "../../lib/server/runtime/derive-pool";
 import { runDeriveJob } from "../../lib/server/derive-jobs";
 import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/assignments";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
-import { cancelJob, getJob, jobResponse, listJobs, startJob, waitForJob } from "../../lib/server/jobs";
+import { cancelJob, getJob, jobResponse, listJobs, startJob, waitForJob } from "../../lib/server/runtime/jobs";
 import {
   acceptAllProposals,
   decideLemma,

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 
 // Record the jobs sent to the bcrypt worker threads (and run them there as usual).
 const jobs = vi.hoisted(() => ({ compares: [] as string[] }));
-vi.mock("../../lib/server/hash-pool", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../lib/server/hash-pool")>();
+vi.mock("../../lib/server/runtime/hash-pool", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../lib/server/runtime/hash-pool")>();
   return {
     ...real,
     compareOnPool: (password: string, hash: string) => {
@@ -45,7 +45,7 @@ describe("finding 3: bcrypt off the request thread, the same work for every name
   });
 
   it("the worker pool answers a burst of compares each with its own result, in any order of completion", async () => {
-    const { compareOnPool, hashOnPool } = await import("../../lib/server/hash-pool");
+    const { compareOnPool, hashOnPool } = await import("../../lib/server/runtime/hash-pool");
     const hash = await hashOnPool("password-ann", 4);
     expect(cost(hash)).toBe(4);
     const results = await Promise.all(Array.from({ length: 8 }, (_, i) => compareOnPool(i % 2 ? "password-ann" : `wrong-${i}-password`, hash)));

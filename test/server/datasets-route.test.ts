@@ -1,9 +1,9 @@
 /** The Datasets route: upload (multipart) and download, with the same checks as the lexelt upload. */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { jobsIdle } from "../../lib/server/jobs";
+import { jobsIdle, uploadDir } from "../../lib/server/runtime/jobs";
 import { projectFixture } from "../support/db";
 
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));
@@ -65,5 +65,24 @@ describe("datasets route", () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toMatch(/Unknown dataset format "semcor"/);
     expect((db.$client.prepare("select count(*) as n from instances").get() as { n: number }).n).toBe(0);
+  });
+  it("refuses an upload past the person's cap of queued uploads (429) before writing it anywhere", async () => {
+    const { db, coord, project } = projectFixture();
+    Object.assign(session, { db, actor: coord });
+    const cap = process.env.LEXGOLD_MAX_QUEUED_UPLOAD_MB;
+    process.env.LEXGOLD_MAX_QUEUED_UPLOAD_MB = String(1000 / 1048576);
+    try {
+      mkdirSync(uploadDir(), { recursive: true });
+      const before = readdirSync(uploadDir()).length;
+      const res = await upload(project.id, "swords");
+      expect(res.status).toBe(429);
+      expect(res.headers.get("retry-after")).toBe("60");
+      expect(((await res.json()) as { message: string }).message).toMatch(/over the limit of 0\.0 MB of uploads waiting per person; nothing of it was kept/);
+      expect(readdirSync(uploadDir()).length).toBe(before);
+      expect(db.$client.prepare("select count(*) as n from jobs").get()).toEqual({ n: 0 });
+    } finally {
+      if (cap === undefined) delete process.env.LEXGOLD_MAX_QUEUED_UPLOAD_MB;
+      else process.env.LEXGOLD_MAX_QUEUED_UPLOAD_MB = cap;
+    }
   });
 });

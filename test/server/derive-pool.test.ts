@@ -1,5 +1,5 @@
 /**
- * lib/server/derive-pool.ts and derive-jobs.ts (issue #14): gold, mwgold and
+ * lib/server/runtime/derive-pool.ts and derive-jobs.ts (issue #14): gold, mwgold and
  * agreement derived on a worker thread with its own read-only connection equal
  * what the request thread derives; results are cached under the project's data
  * version, which every save, import and review decision raises in its own
@@ -8,9 +8,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { agreementPageData, agreementPageView, dataVersion, LEXELT_PAGE_SIZE } from "../../lib/server/agreement";
-import { derive, deriveDownload, derivesOnWorker } from "../../lib/server/derive-pool";
+import { derive, deriveDownload, derivesOnWorker, resetDeriveRuntime } from "../../lib/server/runtime/derive-pool";
 import { runDeriveJob } from "../../lib/server/derive-jobs";
 import { AuthError, NotFoundError } from "../../lib/server/errors";
 import { deriveProjectGold, goldInputs, keepDerivationInputs, projectGold, setExclusion } from "../../lib/server/gold";
@@ -205,13 +205,19 @@ describe("large answers from the derivation process", () => {
     const before = process.env.LEXGOLD_DERIVE_SPILL_CHARS;
     // Every text over 64 characters goes through a file (the worker reads the threshold when it starts).
     process.env.LEXGOLD_DERIVE_SPILL_CHARS = "64";
+    // One derivation process serves every database: start a new one that reads the threshold.
+    await resetDeriveRuntime();
     try {
       const { db, coord, project } = goldFixture(dbFile());
       const g = projectGold(db, coord, project.id);
       expect(g.gold.length).toBeGreaterThan(64);
       const spilled = () => fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith("lexgold-derive-"));
       const already = new Set(spilled());
+      const unlink = vi.spyOn(fs.promises, "unlink");
       expect((await derive(db, { op: "goldFile", actor: coord, projectId: project.id, file: "gold", foldCase: false })).text).toBe(g.gold);
+      // It came through a file (read back, then deleted).
+      expect(unlink.mock.calls.some(([f]) => /lexgold-derive-\d+-\d+-text\.txt$/.test(String(f)))).toBe(true);
+      unlink.mockRestore();
       const file = await derive(db, { op: "agreementDownload", actor: coord, projectId: project.id, query: { format: "json" } });
       expect(file.body).toBe(runDeriveJob(db, { op: "agreementDownload", actor: coord, projectId: project.id, query: { format: "json" } }).body);
       expect(file.body.length).toBeGreaterThan(64);
@@ -236,6 +242,7 @@ describe("large answers from the derivation process", () => {
     } finally {
       if (before === undefined) delete process.env.LEXGOLD_DERIVE_SPILL_CHARS;
       else process.env.LEXGOLD_DERIVE_SPILL_CHARS = before;
+      await resetDeriveRuntime();
     }
   });
 });

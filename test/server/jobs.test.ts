@@ -6,7 +6,7 @@ import { openDb, type Db } from "../../db/client";
 import { SYSTEM } from "../../lib/server/actor";
 import { importLexeltXml } from "../../lib/server/corpus";
 import { NotFoundError } from "../../lib/server/errors";
-import { cancelJob, getJob, jobsIdle, listJobs, recoverJobs, removeStaleBundles, startJob, uploadPath } from "../../lib/server/jobs";
+import { cancelJob, getJob, jobsIdle, listJobs, recoverJobs, startJob, uploadPath } from "../../lib/server/runtime/jobs";
 import { discardDatasetStaging, stagedDatasetImport } from "../../lib/server/dataset-import";
 import { datasetSummary } from "../../lib/server/datasets";
 import { discardStaging, stagedLexeltImport } from "../../lib/server/lexelt-import";
@@ -256,15 +256,3 @@ function runStaged(db: Db, input: { format: "tsar"; fileName: string; bytes: Uin
   const steps = stagedDatasetImport(db.$client, { input, projectId, importedBy: null, maxBytes: 1e9 }, state);
   for (let r = steps.next(); !r.done; r = steps.next());
 }
-
-describe("the worker bundles of killed servers", () => {
-  it("are removed when a bundle is next built; a live process's and other files are kept", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-bundles-"));
-    dirs.push(dir);
-    // A process id above the kernel's pid_max is never alive.
-    const names = [`jobs-worker-4194305-0a1b2c3d.cjs`, `jobs-worker-${process.pid}-0a1b2c3d.cjs`, `jobs-worker-${process.ppid}-ffee0011.cjs`, "derive-worker-0a1b.mjs"];
-    for (const n of names) fs.writeFileSync(path.join(dir, n), "");
-    removeStaleBundles(dir);
-    expect(fs.readdirSync(dir).sort()).toEqual(names.slice(1).sort());
-  });
-});

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { getJob, jobsIdle, QUICK_JOB_KINDS, startJob, waitForJob } from "../../lib/server/jobs";
+import { getJob, jobsIdle, QUICK_JOB_KINDS, startJob, waitForJob } from "../../lib/server/runtime/jobs";
 import { JOB_KINDS } from "../../lib/server/jobs-kinds";
 import { projectGold } from "../../lib/server/gold";
 import { listGolds, listRuns, readRunUpload, storeGold, uploadRun } from "../../lib/server/scoring";

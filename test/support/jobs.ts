@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import type { Db } from "../../db/client";
 import type { Actor } from "../../lib/server/actor";
-import { getJob, jobsIdle, startJob, uploadPath, type JobView } from "../../lib/server/jobs";
+import { getJob, jobsIdle, startJob, uploadPath, type JobView } from "../../lib/server/runtime/jobs";
 
 /** `bytes` written where uploads wait for their job; the path. */
 export function upload(bytes: string | Uint8Array): string {

@@ -5,7 +5,7 @@ import { requireCoordinatorPage } from "@/lib/auth/session";
 import { NotFoundError } from "@/lib/server/errors";
 import Link from "next/link";
 import { projectOverview, type ProjectOverview } from "@/lib/server/projects";
-import { listJobs, type JobView } from "@/lib/server/jobs";
+import { listJobs, type JobView } from "@/lib/server/runtime/jobs";
 import { ImportForm } from "./import-form";
 
 export const metadata: Metadata = { title: "Project" };

@@ -9,7 +9,7 @@ import type { AgreementFigures, AnnotatorAgreement, Interval } from "@/lib/lexsu
 type AgreementReport = AgreementPageView["report"];
 type AgreementPageData = AgreementPageView;
 import { type AgreementPageView, type LowItem } from "@/lib/server/agreement";
-import { derive } from "@/lib/server/derive-pool";
+import { derive } from "@/lib/server/runtime/derive-pool";
 import { NotFoundError } from "@/lib/server/errors";
 import { absoluteTime } from "@/app/_ui/time";
 import styles from "./agreement.module.css";

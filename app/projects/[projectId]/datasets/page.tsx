@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { type DatasetSummary, datasetSummary } from "@/lib/server/datasets";
 import { NotFoundError } from "@/lib/server/errors";
-import { type JobView, listJobs } from "@/lib/server/jobs";
+import { type JobView, listJobs } from "@/lib/server/runtime/jobs";
 import { DatasetExport, DatasetImportForm } from "./forms";
 
 export const metadata: Metadata = { title: "Datasets" };

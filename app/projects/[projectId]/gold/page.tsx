@@ -10,7 +10,7 @@ import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
 import { type GoldPageData, type Paged, type ReviewLogRow, reviewLogPage } from "@/lib/server/gold-review";
-import { derive } from "@/lib/server/derive-pool";
+import { derive } from "@/lib/server/runtime/derive-pool";
 import { type AnnotatorNote, instanceNotes } from "@/lib/server/flags";
 import styles from "./gold.module.css";
 import { InstanceView } from "./_views/instances";

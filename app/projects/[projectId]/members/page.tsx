@@ -4,7 +4,7 @@ import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
 import Link from "next/link";
-import { type JobView, listJobs } from "@/lib/server/jobs";
+import { type JobView, listJobs } from "@/lib/server/runtime/jobs";
 import { type TeamMember, teamOverview, type TeamView } from "@/lib/server/team";
 import { ResponsesPanel } from "./responses-panel";
 import { AddMemberForm, AssignmentForm, CreateAnnotatorForm, GuidelinesForm, RemoveMemberForm, RequiredAnnotatorsForm, SplitForm } from "./team-forms";

@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
-import type { JobView } from "@/lib/server/jobs";
+import type { JobView } from "@/lib/server/runtime/jobs";
 import type { PreviewRow, ResponseImportPreview } from "@/lib/server/response-import";
 import { JobNotice } from "@/app/_ui/job-notice";
 import { useProjectJobs } from "@/app/_ui/use-jobs";

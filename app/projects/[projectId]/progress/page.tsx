@@ -4,7 +4,7 @@ import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
 import Link from "next/link";
-import { derive } from "@/lib/server/derive-pool";
+import { derive } from "@/lib/server/runtime/derive-pool";
 import type { ProgressPageView } from "@/lib/server/progress";
 import styles from "./progress.module.css";
 import { absoluteTime, formatSeconds, relativeTime } from "@/app/_ui/time";

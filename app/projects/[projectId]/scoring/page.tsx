@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
-import { derive } from "@/lib/server/derive-pool";
+import { derive } from "@/lib/server/runtime/derive-pool";
 import type { GoldSource, ScoreBoard } from "@/lib/server/scoring";
 import { SensevalSection } from "./senseval";
 import { ScoringWorkbench } from "./workbench";

@@ -1,6 +1,6 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { deriveDownload } from "@/lib/server/derive-pool";
+import { deriveDownload } from "@/lib/server/runtime/derive-pool";
 import { errorResponse } from "@/lib/server/http";
 import { streamedResponse } from "@/lib/server/stream";
 

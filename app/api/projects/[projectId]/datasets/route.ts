@@ -6,7 +6,8 @@ import { maxImportBytes } from "@/lib/server/corpus";
 import { exportDataset, isDatasetFormat } from "@/lib/server/datasets";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload } from "@/lib/server/http";
-import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
+import { jobResponse, startJob, uploadPath } from "@/lib/server/runtime/jobs";
+import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
 
 export const dynamic = "force-dynamic";
 
@@ -19,7 +20,7 @@ function formatOf(v: unknown): "coinco" | "swords" | "tsar" {
 
 /**
  * Import a dataset file (multipart: format, file, idPrefix) into the project, as a job in
- * a worker thread (lib/server/dataset-import.ts through lib/server/jobs.ts): answers 202
+ * a worker thread (lib/server/dataset-import.ts through lib/server/runtime/jobs.ts): answers 202
  * with the job at once; with `?wait=1` (scripts) when it ends — 200 with the report, or
  * the refusal. Coordinators of the project only.
  */
@@ -31,6 +32,7 @@ export async function POST(req: Request, ctx: Ctx) {
     const projectId = Number((await ctx.params).projectId);
     const db = getDb();
     requireProject(db, actor, projectId, { coordinator: true });
+    checkDeclaredUpload(db, actor, req);
     const limit = maxImportBytes();
     const mb = (n: number) => (n / 1048576).toFixed(1);
     const declared = Number(req.headers.get("content-length") ?? 0);

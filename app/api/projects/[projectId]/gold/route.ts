@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { InputError } from "@/lib/server/errors";
-import { deriveDownload } from "@/lib/server/derive-pool";
+import { deriveDownload } from "@/lib/server/runtime/derive-pool";
 import { goldReviewCsv, goldReviewTsv } from "@/lib/server/gold-review";
 import { requireProject } from "@/lib/server/actor";
 import { errorResponse } from "@/lib/server/http";

@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { errorResponse } from "@/lib/server/http";
-import { listJobs } from "@/lib/server/jobs";
+import { listJobs } from "@/lib/server/runtime/jobs";
 
 export const dynamic = "force-dynamic";
 

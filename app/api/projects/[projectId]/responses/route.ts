@@ -4,10 +4,11 @@ import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload } from "@/lib/server/http";
-import { deriveDownload } from "@/lib/server/derive-pool";
-import { jobDetails, jobResponse, startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
+import { deriveDownload } from "@/lib/server/runtime/derive-pool";
+import { jobDetails, jobResponse, startJob, uploadPath, waitForJob } from "@/lib/server/runtime/jobs";
 import { exportResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
+import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
 
 export const dynamic = "force-dynamic";
 
@@ -59,6 +60,7 @@ export async function POST(req: Request, ctx: Ctx) {
     const projectId = Number((await ctx.params).projectId);
     const db = getDb();
     requireProject(db, actor, projectId, { coordinator: true });
+    checkDeclaredUpload(db, actor, req);
     const declared = Number(req.headers.get("content-length") ?? 0);
     const tooBig = () =>
       Response.json(

@@ -11,9 +11,10 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { rm } from "node:fs/promises";
 import { assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, uploadBytes } from "@/lib/server/http";
-import { startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
+import { startJob, uploadPath, waitForJob } from "@/lib/server/runtime/jobs";
 import { decodeUpload, type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
+import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
 
 export type Ctx<T = object> = { params: Promise<{ projectId: string } & T> };
 
@@ -83,6 +84,7 @@ export async function coordinatorUpload(req: Request, ctx: Ctx, files: number): 
   const projectId = idOf((await ctx.params).projectId, "project");
   const db = getDb();
   listRuns(db, actor, projectId);
+  checkDeclaredUpload(db, actor, req);
   const big = tooBig(req, files);
   if (big) return big;
   return { db, actor, projectId, form: await limitedForm(req, files) };

@@ -2,7 +2,7 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
 import { errorResponse } from "@/lib/server/http";
-import { getJob } from "@/lib/server/jobs";
+import { getJob } from "@/lib/server/runtime/jobs";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { storeWordNetBaselineRuns } from "@/lib/server/baselines";
-import { derive } from "@/lib/server/derive-pool";
+import { derive } from "@/lib/server/runtime/derive-pool";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
 import { type Ctx, idOf } from "../request";
 

@@ -1,10 +1,11 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse, uploadBytes } from "@/lib/server/http";
-import { derive } from "@/lib/server/derive-pool";
+import { derive } from "@/lib/server/runtime/derive-pool";
 import { MAX_RANKED_RUNS } from "@/lib/server/ranking";
 import { listRuns } from "@/lib/server/scoring";
 import { type Ctx, idOf, limitedForm, tooBig } from "../request";
+import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
 
 export const dynamic = "force-dynamic";
 
@@ -20,6 +21,7 @@ export async function POST(req: Request, ctx: Ctx) {
     const projectId = idOf((await ctx.params).projectId, "project");
     const db = getDb();
     listRuns(db, actor, projectId);
+    checkDeclaredUpload(db, actor, req);
     const big = tooBig(req, MAX_RANKED_RUNS + 1);
     if (big) return big;
     const form = await limitedForm(req, MAX_RANKED_RUNS + 1);

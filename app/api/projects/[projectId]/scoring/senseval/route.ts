@@ -1,9 +1,10 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { derive } from "@/lib/server/derive-pool";
+import { derive } from "@/lib/server/runtime/derive-pool";
 import { listRuns } from "@/lib/server/scoring";
 import { type Ctx, formFile, idOf, limitedForm, tooBig } from "../request";
+import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
 
 export const dynamic = "force-dynamic";
 
@@ -18,6 +19,7 @@ export async function POST(req: Request, ctx: Ctx) {
     const projectId = idOf((await ctx.params).projectId, "project");
     const db = getDb();
     listRuns(db, actor, projectId);
+    checkDeclaredUpload(db, actor, req);
     const big = tooBig(req, 3);
     if (big) return big;
     const form = await limitedForm(req, 3);

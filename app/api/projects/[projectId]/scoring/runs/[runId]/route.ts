@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { deriveDownload } from "@/lib/server/derive-pool";
+import { deriveDownload } from "@/lib/server/runtime/derive-pool";
 import { deleteRun } from "@/lib/server/scoring";
 import { streamedResponse } from "@/lib/server/stream";
 import { checkedMode } from "../../mode";

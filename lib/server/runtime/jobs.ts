@@ -2,35 +2,42 @@
  * Jobs: heavy work (imports of large files, and any kind registered in
  * lib/server/jobs-kinds.ts) run in a worker thread, never on the request thread.
  *
- * - `startJob` checks the caller, records a `jobs` row (queued) and returns at
- *   once; a process-wide queue runs LEXGOLD_JOB_THREADS jobs at a time (default 1:
- *   the request thread keeps the other core) in worker threads at a lower CPU
- *   priority, plus one of the QUICK_JOB_KINDS beside them. The worker opens its
- *   own SQLite connection, writes in short transactions and records its progress,
- *   outcome and report in the row.
+ * - `startJob` checks the caller and the cap on their queued uploads
+ *   (upload-quota.ts), records a `jobs` row (queued) and returns at once. Jobs
+ *   wait in a queue where projects take turns (fair-queue.ts, #27 finding 10):
+ *   LEXGOLD_JOB_THREADS run at a time (default 1: the request thread keeps the
+ *   other core), plus one of the QUICK_JOB_KINDS in a lane of its own, in
+ *   worker threads of the runtime (pool.ts; the entry is jobs-worker.ts, built
+ *   with the app) at a lower CPU priority. The worker opens its own SQLite
+ *   connection, writes in short transactions and records its progress, outcome
+ *   and report in the row.
+ * - Each job has a time limit (LEXGOLD_JOB_TIME_LIMIT_S, default 1800) and a
+ *   heap limit (LEXGOLD_JOB_HEAP_MB, default 2048): over either, its thread is
+ *   ended, the job fails with a message naming the limit, and what it had
+ *   written and not published (its holding project) is deleted in slices.
  * - Pages poll `getJob` / `listJobs` (a small JSON route); jobs survive the page
  *   being left. `cancelJob` asks a running job to stop at its next slice.
  * - `recoverJobs` (at server start, instrumentation.ts): jobs a killed process
  *   left queued or running are marked failed and the rows they had written but
  *   not published (their holding projects) are deleted in slices.
  *
- * The worker is bundled from lib/server/jobs-worker.ts with esbuild on first
- * use (into node_modules/.cache/lexgold/, so better-sqlite3 resolves from the
- * project's node_modules). How to add a kind: see lib/server/jobs-kinds.ts.
+ * How to add a kind: see lib/server/jobs-kinds.ts.
  */
 import "server-only";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
 import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
-import { type Db, projectRoot } from "../../db/client";
-import { jobs, projects, users } from "../../db/schema";
-import { type Actor, actorUserId, requireProject } from "./actor";
-import { NotFoundError } from "./errors";
-import { discardDatasetStaging } from "./dataset-import";
+import type { Db } from "../../../db/client";
+import { jobs, projects, users } from "../../../db/schema";
+import { type Actor, actorUserId, requireProject } from "../actor";
+import { NotFoundError } from "../errors";
+import { discardDatasetStaging } from "../dataset-import";
+import { FairQueue } from "./fair-queue";
 import { inputFiles, runJobOn } from "./jobs-run";
+import { envNumber, LimitError, WorkerPool } from "./pool";
+import { checkUploadRoom } from "./upload-quota";
 
 export type JobState = "queued" | "running" | "done" | "failed" | "cancelled";
 
@@ -52,9 +59,6 @@ export interface JobView {
   cancelRequested: boolean;
 }
 
-/** Below the request thread's priority (nice 10, Linux), as the hash pool. */
-const JOB_NICE = 10;
-
 export function jobThreads(): number {
   const v = Number(process.env.LEXGOLD_JOB_THREADS);
   return Number.isInteger(v) && v > 0 ? v : 1;
@@ -62,139 +66,73 @@ export function jobThreads(): number {
 
 /**
  * Kinds that take seconds at most and for which someone waits on the page (storing an uploaded run
- * or gold): one of them at a time may run beside the LEXGOLD_JOB_THREADS lanes, so that it never
- * waits for an import of tens of MB to end.
+ * or gold): they have a lane of their own beside the LEXGOLD_JOB_THREADS lanes, so that they never
+ * wait for an import of tens of MB to end.
  */
 export const QUICK_JOB_KINDS: ReadonlySet<string> = new Set(["scoring-run", "scoring-gold"]);
 
-type Queued = { db: Db; id: number; quick: boolean };
-type Runner = { queue: Queued[]; running: number; quickRunning: number; bundle: Promise<string> | null; idle: Array<() => void>; workers: Worker[] };
-const g = globalThis as unknown as { lexgoldJobs?: Runner };
-function runner(): Runner {
-  return (g.lexgoldJobs ??= { queue: [], running: 0, quickRunning: 0, bundle: null, idle: [], workers: [] });
+interface JobsRuntime {
+  /** Every kind but the quick ones: LEXGOLD_JOB_THREADS at once, projects taking turns. */
+  queue: FairQueue;
+  /** The quick kinds: one at a time, projects taking turns. */
+  quick: FairQueue;
+  pool: WorkerPool;
+  /** Deletions of failed jobs' holding projects still going on (jobsIdle waits for them). */
+  discards: Set<Promise<void>>;
 }
-
-/**
- * Remove the worker bundles of server processes that are gone: each process deletes its own at
- * exit, but a killed one (SIGKILL, a crash) cannot. A bundle whose process id is alive is kept.
- */
-export function removeStaleBundles(outDir: string): void {
-  for (const name of fs.readdirSync(outDir)) {
-    const m = /^jobs-worker-(\d+)-[0-9a-f]+\.cjs$/.exec(name);
-    if (!m || Number(m[1]) === process.pid) continue;
-    try {
-      process.kill(Number(m[1]), 0);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ESRCH") fs.rmSync(path.join(outDir, name), { force: true });
-    }
-  }
-}
-
-/** Build the worker bundle once per process (esbuild, a few hundred ms, off the request thread). */
-function workerBundle(): Promise<string> {
-  const r = runner();
-  r.bundle ??= (async () => {
-    const root = projectRoot();
-    const outDir = path.join(root, "node_modules", ".cache", "lexgold");
-    fs.mkdirSync(outDir, { recursive: true });
-    removeStaleBundles(outDir);
-    const outfile = path.join(outDir, `jobs-worker-${process.pid}-${crypto.randomBytes(4).toString("hex")}.cjs`);
-    const esbuildName = "esbuild";
-    const esbuild = (await import(/* webpackIgnore: true */ /* turbopackIgnore: true */ esbuildName)) as typeof import("esbuild");
-    await esbuild.build({
-      entryPoints: [path.join(root, "lib", "server", "jobs-worker.ts")],
-      bundle: true,
-      platform: "node",
-      format: "cjs",
-      target: "node20",
-      outfile,
-      external: ["better-sqlite3"],
-      logLevel: "silent",
-      plugins: [
-        {
-          name: "server-only",
-          setup(build) {
-            build.onResolve({ filter: /^server-only$/ }, () => ({ path: "server-only", namespace: "lexgold-empty" }));
-            build.onLoad({ filter: /.*/, namespace: "lexgold-empty" }, () => ({ contents: "", loader: "js" }));
-          },
-        },
-      ],
-    });
-    process.once("exit", () => fs.rmSync(outfile, { force: true }));
-    return outfile;
-  })();
-  r.bundle.catch(() => {
-    r.bundle = null;
+// On globalThis: Next may load this module once per server bundle; one queue per process.
+const g = globalThis as unknown as { lexgoldJobRuntime?: JobsRuntime };
+function runtime(): JobsRuntime {
+  return (g.lexgoldJobRuntime ??= {
+    queue: new FairQueue(jobThreads),
+    quick: new FairQueue(() => 1),
+    pool: new WorkerPool({
+      worker: "jobs",
+      what: "The job",
+      runtime: "worker_threads",
+      threads: jobThreads() + 1,
+      heapMb: envNumber("LEXGOLD_JOB_HEAP_MB", 2048),
+      heapVar: "LEXGOLD_JOB_HEAP_MB",
+      timeMs: envNumber("LEXGOLD_JOB_TIME_LIMIT_S", 1800) * 1000,
+      timeVar: "LEXGOLD_JOB_TIME_LIMIT_S",
+    }),
+    discards: new Set(),
   });
-  return r.bundle;
 }
 
-/** Start queued jobs, in order, while a lane is free: LEXGOLD_JOB_THREADS for any kind, plus one for a quick kind. */
-function pump(): void {
-  const r = runner();
-  for (;;) {
-    let at = -1;
-    let quickLane = false;
-    if (r.running - r.quickRunning < jobThreads()) at = r.queue.length > 0 ? 0 : -1;
-    else if (r.quickRunning === 0) {
-      at = r.queue.findIndex((q) => q.quick);
-      quickLane = true;
-    }
-    if (at < 0) return;
-    const [next] = r.queue.splice(at, 1);
-    r.running++;
-    if (quickLane) r.quickRunning++;
-    void runOne(next.db, next.id).finally(() => {
-      r.running--;
-      if (quickLane) r.quickRunning--;
-      pump();
-      if (r.running === 0 && r.queue.length === 0) for (const f of r.idle.splice(0)) f();
-    });
-  }
+/** Stop the job workers and forget the runtime, so that the next job reads the limits again (tests). */
+export async function resetJobRuntime(): Promise<void> {
+  await jobsIdle();
+  const r = g.lexgoldJobRuntime;
+  g.lexgoldJobRuntime = undefined;
+  await r?.pool.destroy();
+}
+
+/** The queues jobs wait in (tests listen to their starts). */
+export function jobQueues(): { queue: FairQueue; quick: FairQueue } {
+  const r = runtime();
+  return { queue: r.queue, quick: r.quick };
+}
+
+/** Queue job `id` of `kind`, projects taking turns. */
+function enqueue(db: Db, id: number, projectId: number, kind: string): void {
+  const r = runtime();
+  const q = QUICK_JOB_KINDS.has(kind) ? r.quick : r.queue;
+  q.push(`${db.$client.name}\u0000${projectId}`, String(id), () => runOne(db, id));
 }
 
 async function runOne(db: Db, id: number): Promise<void> {
-  let file: string;
   // A database in memory (tests): no other connection can open it, so the job runs here, in slices.
   if (db.$client.memory) return runJobOn(db.$client, id).catch((e) => finishFailed(db, id, `The job stopped: ${(e as Error).message}`));
   try {
-    file = await workerBundle();
+    await runtime().pool.run({ dbFile: db.$client.name, jobId: id });
   } catch (e) {
-    finishFailed(db, id, `The job could not start: ${(e as Error).message}`);
+    // Over its time or heap (LimitError says which), or the worker could not start.
+    finishFailed(db, id, e instanceof LimitError ? e.message : `The job stopped: ${(e as Error).message}`);
     return;
   }
-  // Workers stay up between jobs (unref'd while idle): tearing down a worker that
-  // just held a large import's heap would hold up the request thread.
-  const r = runner();
-  const worker = r.workers.pop() ?? new Worker(file, { workerData: { nice: JOB_NICE } });
-  worker.ref();
-  await new Promise<void>((resolve) => {
-    const onMessage = (m: { done?: number }) => {
-      if (m?.done !== id) return;
-      done();
-      // The worker records the outcome; one it could not record is a failure.
-      const row = db.select({ state: jobs.state }).from(jobs).where(eq(jobs.id, id)).get();
-      if (row && (row.state === "running" || row.state === "queued")) finishFailed(db, id, "The job stopped unexpectedly; nothing it wrote is visible.");
-      worker.unref();
-      r.workers.push(worker);
-      resolve();
-    };
-    const onError = (e: Error) => finishFailed(db, id, `The job stopped: ${e.message}`);
-    const onExit = () => {
-      done();
-      finishFailed(db, id, "The job stopped unexpectedly; nothing it wrote is visible.");
-      resolve();
-    };
-    const done = () => {
-      worker.off("message", onMessage);
-      worker.off("error", onError);
-      worker.off("exit", onExit);
-    };
-    worker.on("message", onMessage);
-    worker.on("error", onError);
-    worker.on("exit", onExit);
-    worker.postMessage({ dbFile: db.$client.name, jobId: id });
-  });
+  // The worker records the outcome; one it could not record is a failure.
+  finishFailed(db, id, "The job stopped unexpectedly; nothing it wrote is visible.");
 }
 
 function finishFailed(db: Db, id: number, message: string): void {
@@ -202,7 +140,11 @@ function finishFailed(db: Db, id: number, message: string): void {
   if (!row || (row.state !== "running" && row.state !== "queued")) return;
   db.update(jobs).set({ state: "failed", message, finishedAt: new Date(), stagingProjectId: null }).where(eq(jobs.id, id)).run();
   removeInputFile(row.input);
-  if (row.staging !== null) void discardInSlices(db, row.staging);
+  if (row.staging !== null) {
+    const discards = runtime().discards;
+    const p = discardInSlices(db, row.staging).finally(() => discards.delete(p));
+    discards.add(p);
+  }
 }
 
 function removeInputFile(input: string): void {
@@ -229,14 +171,40 @@ export function uploadPath(): string {
   return path.join(uploadDir(), `${Date.now()}-${crypto.randomBytes(8).toString("hex")}`);
 }
 
-/** Queue a job of `kind` for a project (coordinators of the project only); returns it at once. */
+/** The bytes of the uploads a job's input names (its `path` and `paths`). */
+function inputBytes(input: Record<string, unknown>): number {
+  let n = 0;
+  for (const f of inputFiles(input)) {
+    try {
+      n += fs.statSync(f).size;
+    } catch {
+      /* not there */
+    }
+  }
+  return n;
+}
+
+/**
+ * Queue a job of `kind` for a project (coordinators of the project only); returns it at once.
+ * Refused with QueueFullError (429) when the caller's queued uploads and this one's files would
+ * be over their cap (upload-quota.ts); the caller deletes the files then, as on any refusal.
+ */
 export function startJob(db: Db, actor: Actor, projectId: number, kind: string, input: Record<string, unknown>): JobView {
-  const a = requireProject(db, actor, projectId, { coordinator: true });
-  void a;
+  requireProject(db, actor, projectId, { coordinator: true });
   const createdBy = actor && actor.kind === "user" ? actorUserId(actor) : null;
-  const row = db.insert(jobs).values({ projectId, kind, input: JSON.stringify(input), createdBy, message: "Waiting to start…" }).returning({ id: jobs.id }).get();
-  runner().queue.push({ db, id: row.id, quick: QUICK_JOB_KINDS.has(kind) });
-  pump();
+  const uploadBytes = inputBytes(input);
+  // Checked and recorded in one write transaction: two processes cannot both pass the cap.
+  const row = db.$client
+    .transaction(() => {
+      checkUploadRoom(db, actor, uploadBytes);
+      return db
+        .insert(jobs)
+        .values({ projectId, kind, input: JSON.stringify(uploadBytes > 0 ? { ...input, uploadBytes } : input), createdBy, message: "Waiting to start…" })
+        .returning({ id: jobs.id })
+        .get();
+    })
+    .immediate();
+  enqueue(db, row.id, projectId, kind);
   return getJob(db, actor, row.id);
 }
 
@@ -315,8 +283,8 @@ export function listJobs(db: Db, actor: Actor, projectId: number, opts: { kinds?
 export function cancelJob(db: Db, actor: Actor, jobId: number): JobView {
   const j = getJob(db, actor, jobId);
   if (j.state === "queued") {
-    const r = runner();
-    r.queue = r.queue.filter((q) => q.id !== jobId);
+    const r = runtime();
+    for (const q of [r.queue, r.quick]) q.remove((label) => label === String(jobId));
     const row = db.select({ input: jobs.input }).from(jobs).where(eq(jobs.id, jobId)).get();
     db.update(jobs).set({ state: "cancelled", message: "Cancelled before it started; nothing was imported.", finishedAt: new Date() }).where(and(eq(jobs.id, jobId), eq(jobs.state, "queued"))).run();
     if (row) removeInputFile(row.input);
@@ -326,11 +294,12 @@ export function cancelJob(db: Db, actor: Actor, jobId: number): JobView {
   return getJob(db, actor, jobId);
 }
 
-/** Resolves when no job is queued or running in this process (tests, the CLI). */
-export function jobsIdle(): Promise<void> {
-  const r = runner();
-  if (r.running === 0 && r.queue.length === 0) return Promise.resolve();
-  return new Promise((resolve) => r.idle.push(resolve));
+/** Resolves when no job is queued or running in this process, nor a failed one's rows being deleted (tests, the CLI). */
+export async function jobsIdle(): Promise<void> {
+  const r = runtime();
+  while (r.queue.running + r.queue.queued + r.quick.running + r.quick.queued + r.discards.size > 0) {
+    await Promise.all([r.queue.whenIdle(), r.quick.whenIdle(), ...r.discards]);
+  }
 }
 
 /**

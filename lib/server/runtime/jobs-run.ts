@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import type Database from "better-sqlite3";
-import { JOB_KINDS, JobCancelled, type JobContext } from "./jobs-kinds";
+import { JOB_KINDS, JobCancelled, type JobContext } from "../jobs-kinds";
 
 const now = "cast(unixepoch('subsec') * 1000 as integer)";
 type Row = { id: number; project_id: number; kind: string; created_by: number | null; input: string; state: string };
@@ -14,7 +14,7 @@ type Row = { id: number; project_id: number; kind: string; created_by: number | 
  * its progress, outcome and report recorded in its row, its input file deleted
  * when it ends. The worker thread runs it on a connection of its own
  * (jobs-worker.ts); for a database in memory (tests) the request thread runs it
- * on the app's connection (lib/server/jobs.ts).
+ * on the app's connection (lib/server/runtime/jobs.ts).
  */
 export async function runJobOn(sqlite: Database.Database, jobId: number): Promise<void> {
   const row = sqlite.prepare("select id, project_id, kind, created_by, input, state from jobs where id = ?").get(jobId) as Row | undefined;
