@@ -7,7 +7,9 @@
  * lower-cased `.x`, since the format gives no PoS; the head = the complex word's
  * first whole-word occurrence in the sentence, else its first occurrence). The
  * annotations are also kept in file order, so an unchanged gold is written back
- * column for column. Pure.
+ * column for column. Cells that a spreadsheet would run as a formula are written
+ * neutralised and read back restored (./spreadsheet.ts), as in every TSV lexgold
+ * writes. Pure.
  */
 import {
   type DatasetEntry,
@@ -20,6 +22,7 @@ import {
   lexeltLemma,
   mergedEntries,
 } from "./dataset";
+import { neutraliseCell, restoreCell } from "./spreadsheet";
 
 /** The PoS letter of TSAR lexelts: the format has none. */
 export const TSAR_POS = "x";
@@ -56,7 +59,7 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
       errors.push({ where, field: "line", message: "empty line" });
       return;
     }
-    const cols = line.split("\t");
+    const cols = line.split("\t").map(restoreCell);
     if (cols.length < 2) {
       errors.push({ where, field: "complex word", message: "missing: a line is sentence<TAB>complex word<TAB>annotations…" });
       return;
@@ -145,7 +148,7 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
       const sorted = positive.map((e, i) => ({ e, i })).sort((a, b) => b.e.count - a.e.count || a.i - b.i);
       for (const { e } of sorted) for (let k = 0; k < e.count; k++) annotations.push(e.substitute);
     }
-    out.push([...fields.map((f) => f.replace(/[\t\n\r]+/g, " ")), ...annotations].join("\t"));
+    out.push([...fields.map((f) => f.replace(/[\t\n\r]+/g, " ")), ...annotations].map(neutraliseCell).join("\t"));
     written++;
   }
   countLoss(lost, excluded, "excluded instances were left out");
