@@ -42,6 +42,14 @@ function locate(sentence: string, word: string): number {
   return sentence.indexOf(word);
 }
 
+/** Control characters (C0 but tab, DEL, C1): no sentence, word or substitute holds one (NUL would end a C string downstream). */
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
+
+/** The name of column i (0-based) in the diagnostics. */
+function columnName(i: number): string {
+  return i === 0 ? "sentence (column 1)" : i === 1 ? "complex word (column 2)" : `annotation ${i - 1} (column ${i + 1})`;
+}
+
 export function parseTsar(text: string, file: string, options: { idPrefix?: string } = {}): DatasetParseResult {
   const errors: DatasetError[] = [];
   const notes: string[] = [];
@@ -63,6 +71,12 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
     if (cols.length < 2) {
       errors.push({ where, field: "complex word", message: "missing: a line is sentence<TAB>complex word<TAB>annotations…" });
       return;
+    }
+    const bad = cols.findIndex((c) => CONTROL.test(c));
+    if (bad >= 0) {
+      const at = CONTROL.exec(cols[bad])!;
+      const code = at[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+      return void errors.push({ where, field: columnName(bad), message: `holds a control character (U+${code}) at character ${at.index + 1}: remove it` });
     }
     const [sentence, word, ...annotations] = cols;
     if (sentence.trim() === "") return void errors.push({ where, field: "sentence (column 1)", message: "empty" });
