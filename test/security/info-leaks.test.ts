@@ -5,13 +5,16 @@
  * - time on task (`activeMs`) came from the browser;
  * - the TSAR import accepted NUL and other control characters in sentences.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SYSTEM } from "../../lib/server/actor";
 import { importDataset } from "../../lib/server/datasets";
 import { InputError } from "../../lib/server/errors";
+import { projectProgress } from "../../lib/server/progress";
 import { previewResponses } from "../../lib/server/response-import";
+import { MAX_TIMED_GAP_MS, saveResponse } from "../../lib/server/responses";
+import { setQualitySettings } from "../../lib/server/training";
 import { createUser } from "../../lib/server/users";
-import { world } from "./world";
+import { NIL, world } from "./world";
 
 const HEADER = "annotator\tlexelt\tinstance\tanswer\tmultiword\n";
 
@@ -65,5 +68,46 @@ describe("finding 12: the TSAR import refuses control characters, naming file an
       expect(() => importDataset(w.db, w.coord, w.p.id, { format: "tsar", fileName: "t.tsv", bytes: new TextEncoder().encode(text) })).toThrow(/t\.tsv:1\b.*control character/);
     }
     expect(importDataset(w.db, w.coord, w.p.id, { format: "tsar", fileName: "t.tsv", bytes: new TextEncoder().encode("a swift reply\tswift\tquick\r\n") }).instancesAdded).toBe(1);
+  });
+});
+
+describe("finding 12: time on task is the server's, not the browser's", () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** A world whose clock the test moves: ann's seeded save at T0. */
+  function timed() {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2026-01-05T09:00:00Z"));
+    const w = world();
+    setQualitySettings(w.db, SYSTEM, w.p.id, { trainingRequired: false, trainingThreshold: 60, speedThresholdSeconds: 4 });
+    return w;
+  }
+  const activeOf = (w: ReturnType<typeof world>, ref: number) =>
+    (w.db.$client.prepare("select active_ms as ms from responses where instance_ref = ? and user_id = ?").get(ref, w.ann.userId) as { ms: number | null }).ms;
+
+  it("a browser that claims a minute per item while answering every second is recorded at a second, and flagged too fast", () => {
+    const w = timed();
+    vi.advanceTimersByTime(1000);
+    saveResponse(w.db, w.ann, w.p.id, w.ref.p2, NIL, { expectedRevision: 0, activeMs: 60_000 });
+    expect(activeOf(w, w.ref.p2)).toBe(1000);
+    const me = projectProgress(w.db, SYSTEM, w.p.id).annotators.find((a) => a.name === "ann")!;
+    expect(me).toMatchObject({ timed: 1, medianSeconds: 1, tooFast: true });
+  });
+
+  it("a browser's small or junk activeMs changes nothing either; a break is not time on task", () => {
+    const w = timed();
+    vi.advanceTimersByTime(7000);
+    saveResponse(w.db, w.ann, w.p.id, w.ref.p2, NIL, { expectedRevision: 0, activeMs: -5 });
+    expect(activeOf(w, w.ref.p2)).toBe(7000);
+    // p1's second revision: an update does not change the time of the first answer.
+    vi.advanceTimersByTime(3000);
+    saveResponse(w.db, w.ann, w.p.id, w.ref.p1, NIL, { expectedRevision: 1, activeMs: "lots" });
+    expect(activeOf(w, w.ref.p1)).toBe(null);
+    // After a break longer than MAX_TIMED_GAP_MS the next answer carries no time.
+    const lexelt = w.db.$client.prepare("select id from lexelts where project_id = ? and item = 'keen.a'").get(w.p.id) as { id: number };
+    const p3 = (w.db.$client.prepare("select id from instances where lexelt_id = ?").get(lexelt.id) as { id: number }).id;
+    vi.advanceTimersByTime(MAX_TIMED_GAP_MS + 1);
+    saveResponse(w.db, w.ann, w.p.id, p3, NIL, { expectedRevision: 0, activeMs: 5000 });
+    expect(activeOf(w, p3)).toBe(null);
   });
 });
