@@ -63,7 +63,7 @@ describe("finding 8: no formula cells in the TSAR export, and the import reads i
   });
 
   it("the ranking table's CSV neutralises run names", () => {
-    const t: RankTable = { benchmark: "tsar", gold: "g", columns: ["MAP@1"], rankedBy: "MAP@1", digits: 4, settings: [], rows: [{ run: '=cmd|" /C calc"!A0', format: "tsar", values: [0.5], items: 1, report: "" }] as RankTable["rows"], diagnostics: [] };
+    const t: RankTable = { benchmark: "tsar", gold: "g", columns: ["MAP@1"], rankedBy: "MAP@1", digits: 4, settings: [], rows: [{ run: '=cmd|" /C calc"!A0', format: "tsv", values: [0.5], items: 1, report: "" }], diagnostics: [] };
     const csv = formatRankTable(t, { csv: true });
     expect(csv).toBe(`Rank,Run,MAP@1\n1,"'=cmd|"" /C calc""!A0",0.5000\n`);
   });
