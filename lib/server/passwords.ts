@@ -7,7 +7,7 @@
  * (@zxcvbn-ts, with its list of common and leaked passwords, keyboard rows,
  * sequences, repeats and dates) estimates it falls within a million guesses
  * (its score 0 or 1). The quick start's published demo password is refused
- * everywhere but in the demo's own seeding (`demoSchema`).
+ * everywhere but in the demo's own seeding (`demoPasswordSchema`).
  */
 import "server-only";
 import { randomBytes } from "node:crypto";
