@@ -1,8 +1,15 @@
 import { type Page, expect } from "@playwright/test";
 
 export const DEMO_PASSWORD = "lexgold-demo";
+/** The password e2e/serve.sh gives the "sealed" project's accounts (the demo password is the demo's only). */
+export const SEALED_PASSWORD = "sealed-otter-lantern";
 
-export async function signIn(page: Page, name: string, password = DEMO_PASSWORD) {
+/** The password of a seeded account: the demo's, or the sealed project's. */
+export function passwordOf(name: string): string {
+  return name.startsWith("sealed-") ? SEALED_PASSWORD : DEMO_PASSWORD;
+}
+
+export async function signIn(page: Page, name: string, password = passwordOf(name)) {
   await page.goto("/signin");
   await page.getByLabel("User name").fill(name);
   await page.getByLabel("Password").fill(password);

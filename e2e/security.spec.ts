@@ -16,7 +16,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, type APIResponse, type Page, expect, test } from "@playwright/test";
-import { DEMO_PASSWORD, signIn } from "./helpers";
+import { passwordOf, signIn } from "./helpers";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const XSS_XML = path.join(ROOT, "e2e/fixtures/xss.xml");
@@ -50,7 +50,7 @@ let firstRef: number;
 const stamp = Date.now().toString(36);
 
 /** Sign in the way the sign-in form does: CSRF token, then the credentials callback. */
-async function signInApi(ctx: APIRequestContext, name: string, password = DEMO_PASSWORD, headers: Record<string, string> = {}): Promise<APIResponse> {
+async function signInApi(ctx: APIRequestContext, name: string, password = passwordOf(name), headers: Record<string, string> = {}): Promise<APIResponse> {
   const { csrfToken } = (await (await ctx.get("/api/auth/csrf", { headers })).json()) as { csrfToken: string };
   return ctx.post("/api/auth/callback/credentials", { form: { username: name, password, csrfToken, json: "true" }, headers });
 }
@@ -229,7 +229,7 @@ test("route handlers × actor: 401 / 403 / 404 / 200, and the refusals hold noth
   // The coordinator's export holds the imported answers, with no password or hash anywhere.
   const tsv = await (await api.coordinator.get(`/api/projects/${sealed}/responses`)).text();
   expect(tsv).toContain(`sealed-ann\tbank.n\tx2\tlender;bold lender\tbank holiday\n`);
-  expect(tsv).not.toContain(DEMO_PASSWORD);
+  expect(tsv).not.toContain(passwordOf("sealed-ann"));
   expect(tsv).not.toMatch(/\$2[aby]\$/);
 });
 
@@ -417,7 +417,7 @@ test("the session cookie is HttpOnly and SameSite=Lax (not Secure over plain htt
     expect(session).toMatch(/;\s*HttpOnly/i);
     expect(session).toMatch(/;\s*SameSite=Lax/i);
     expect(session).not.toMatch(/;\s*Secure/i);
-    expect(JSON.stringify(await good.json())).not.toContain(DEMO_PASSWORD);
+    expect(JSON.stringify(await good.json())).not.toContain(passwordOf("sealed-coord"));
     const fresh = await playwright.request.newContext({ baseURL: base });
     const bad = await signInApi(fresh, "sealed-coord", "not-the-password", { "X-Forwarded-For": `198.51.100.${Math.floor(Math.random() * 200) + 1}` });
     expect(bad.headersArray().some((h) => h.name.toLowerCase() === "set-cookie" && h.value.startsWith("next-auth.session-token="))).toBe(false);

@@ -16,6 +16,7 @@ bin/lexgold demo >/dev/null
 # A second project with its own coordinator and annotator: "another project" for e2e/security.spec.ts.
 bin/lexgold project create sealed >/dev/null
 for who in sealed-coord:coordinator sealed-ann:annotator; do
-  echo lexgold-demo | bin/lexgold user add "${who%%:*}" --role "${who##*:}" --project sealed >/dev/null
+  # Not the demo password: lexgold gives that to the demo's own accounts only (e2e/helpers.ts: SEALED_PASSWORD).
+  echo sealed-otter-lantern | bin/lexgold user add "${who%%:*}" --role "${who##*:}" --project sealed >/dev/null
 done
 exec node scripts/serve.mjs -p "$port" -H 127.0.0.1

@@ -33,7 +33,7 @@ export default async function AccountsPage() {
     <>
       <h1>Accounts</h1>
       <p className="muted">
-        {actor.role === "admin" ? "Every account on this server." : "The accounts of your projects. You manage their annotators; admins manage coordinators."}
+        {actor.role === "admin" ? "Every account on this server." : "The accounts of your projects. You manage their annotators who are in your projects only; admins manage coordinators and annotators shared with other projects."}
       </p>
       <div className="table-wrap">
         <table aria-labelledby="accounts-heading">
@@ -54,7 +54,15 @@ export default async function AccountsPage() {
                 <td><span className="tag">{a.role}</span></td>
                 <td>{a.projects.map((p) => p.name).join(", ") || <span className="muted">—</span>}</td>
                 <td>{a.disabled ? <strong>disabled</strong> : "active"}</td>
-                <td>{a.manageable ? <AccountActions userId={a.id} name={a.name} disabled={a.disabled} /> : <span className="muted">—</span>}</td>
+                <td>
+                  {a.manageable ? (
+                    <AccountActions userId={a.id} name={a.name} disabled={a.disabled} />
+                  ) : a.unmanageableReason ? (
+                    <span className="muted small">{a.unmanageableReason}</span>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import type { Command } from "commander";
 import type { AgreementFigures, AgreementReport } from "../../lib/lexsub/agreement";
+import { neutraliseCell } from "../../lib/lexsub/formats/spreadsheet";
 import type { AppliedProposal } from "../../lib/lexsub/gold";
 import { CliError, dbOption, openCliDb, run } from "./util";
 
@@ -135,7 +136,8 @@ export function register(program: Command): void {
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
     const rows = run(() => gold.lemmaReview(db, SYSTEM, p.id)).filter((r) => !opts.open || r.decision === null);
     const out = ["form\tproposed\tcount\tpos\tdecision\tlemma"];
-    for (const r of rows) out.push([r.form, r.proposed, r.count, r.pos.join(","), r.decision ?? "", r.lemma].join("\t"));
+    // TSV: cells a spreadsheet would run as a formula are neutralised, as in every TSV lexgold writes.
+    for (const r of rows) out.push([r.form, r.proposed, String(r.count), r.pos.join(","), r.decision ?? "", r.lemma].map(neutraliseCell).join("\t"));
     process.stdout.write(out.join("\n") + "\n");
   });
   dbOption(

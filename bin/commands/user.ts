@@ -43,7 +43,8 @@ export function register(program: Command): void {
       throw e instanceof Error && "status" in e ? new CliError(e.message) : e;
     }
     console.log(["name", "role", "project", "password"].join("\t"));
-    for (const u of created) console.log([u.name, u.role, u.project ?? "", u.generated ? u.password : "(as in the file)"].join("\t"));
+    const { neutraliseCell } = await import("../../lib/lexsub/formats/spreadsheet");
+    for (const u of created) console.log([u.name, u.role, u.project ?? "", u.generated ? u.password : "(as in the file)"].map(neutraliseCell).join("\t"));
     process.stderr.write(`created ${created.length} account${created.length === 1 ? "" : "s"}; pass the generated passwords on now: they are not shown again\n`);
   });
   dbOption(user.command("list").description("list accounts")).action(async (opts: { db?: string }) => {

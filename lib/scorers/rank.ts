@@ -6,6 +6,7 @@
  */
 import { type Diagnostic, diag, hasErrors } from "../lexsub/diagnostics";
 import { cFixed } from "./shared/table";
+import { csvCell } from "../lexsub/formats/spreadsheet";
 import { formatFigure, pyFloat } from "./ranking/format";
 import type { WordNetData } from "../lexsub/morphy";
 import { type GapVariant, GAP_VARIANTS, scoreGapBenchmark } from "./gap/score";
@@ -178,7 +179,8 @@ export function tsarReport(goldName: string, runName: string, f: ReturnType<type
 export function formatRankTable(t: RankTable, options: { csv?: boolean } = {}): string {
   const head = ["Rank", "Run", ...t.columns];
   const body = t.rows.map((r, i) => [String(i + 1), r.run, ...r.values.map((v) => formatFigure(v, t.digits))]);
-  if (options.csv) return [head, ...body].map((r) => r.map((c) => (/[",\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(",")).join("\n") + "\n";
+  // Names (the header's, the runs') neutralised and quoted for spreadsheets; ranks and figures are numbers as formatted.
+  if (options.csv) return [head.map(csvCell), ...body.map((r) => r.map((c, i) => (i === 1 ? csvCell(c) : c)))].map((r) => r.join(",")).join("\n") + "\n";
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ").trimEnd();
   const out = [`${t.benchmark.toUpperCase()} against ${t.gold} (${t.settings.join("; ")}), ranked by ${t.rankedBy}`, line(head), ...body.map(line)];

@@ -5,8 +5,11 @@
  * audited (account_audit) and ends the account's sessions at once (its session
  * version is bumped: lib/auth/session.ts refuses older sessions).
  *
- * A coordinator sees and manages only the annotators of their own projects; an
- * account outside them is "No such account." (its existence does not leak).
+ * A coordinator sees only the accounts of their own projects; an account outside
+ * them is "No such account." (its existence does not leak). They reset or disable
+ * only an annotator whose every membership lies in projects they coordinate: an
+ * annotator shared with another coordinator's project is managed by an admin, so
+ * one project's coordinator cannot take over an account that writes into another.
  */
 import "server-only";
 import { and, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
@@ -50,11 +53,30 @@ export interface AccountRow {
   projects: Array<{ id: number; name: string }>;
   /** Whether the actor may reset, disable or enable it. */
   manageable: boolean;
+  /** Why not, when the account is one the actor could otherwise manage (shared with projects they do not coordinate). */
+  unmanageableReason: string | null;
+}
+
+/** The refusal when an annotator is also in a project the coordinator does not coordinate. */
+export const SHARED_ACCOUNT = "This account is also in projects you do not coordinate: only an admin can reset its password or disable it.";
+
+/** Of these accounts, those with a membership in a project the coordinator is not in (does not coordinate). */
+function sharedBeyond(db: Db, coordinatorId: number, userIds: number[]): Set<number> {
+  if (userIds.length === 0) return new Set();
+  const rows = db.$client
+    .prepare(
+      `select distinct m.user_id as id from memberships m
+       where m.user_id in (${userIds.map(() => "?").join(",")})
+         and m.project_id not in (select project_id from memberships where user_id = ?)`,
+    )
+    .all(...userIds, coordinatorId) as { id: number }[];
+  return new Set(rows.map((r) => r.id));
 }
 
 /**
  * May the actor manage this account? Admins and the CLI: any account but their
- * own admin peers' (CLI: all). Coordinators: annotators of their projects.
+ * own admin peers' (CLI: all). Coordinators: annotators all of whose
+ * memberships are in projects they coordinate.
  * Returns the account, or throws "No such account." for accounts the actor cannot see.
  */
 function requireManageable(db: Db, actor: Actor, userId: unknown): { id: number; name: string; role: Role; disabled: boolean } {
@@ -67,6 +89,7 @@ function requireManageable(db: Db, actor: Actor, userId: unknown): { id: number;
   if (!listUsers(db, a).some((v) => v.id === u.id)) throw new NotFoundError("No such account.");
   if (u.id === a.userId) throw new AuthError("Change your own account from “Your account”.");
   if (a.role === "coordinator" && u.role !== "annotator") throw new AuthError("Coordinators manage annotators' accounts only.");
+  if (a.role === "coordinator" && sharedBeyond(db, a.userId, [u.id]).size > 0) throw new AuthError(SHARED_ACCOUNT);
   if (a.role === "admin" && u.role === "admin") throw new AuthError("Admin accounts are managed from the command line.");
   return u;
 }
@@ -85,14 +108,17 @@ export function listAccounts(db: Db, actor: Actor): AccountRow[] {
     .where(and(inArray(memberships.userId, ids), scope ? inArray(memberships.projectId, scope.length ? scope : [-1]) : undefined))
     .orderBy(projects.name)
     .all();
-  return visible.map((u) => ({
-    ...u,
-    disabled: disabled.has(u.id),
-    projects: links.filter((l) => l.userId === u.id).map(({ id, name }) => ({ id, name })),
-    manageable:
-      a.kind === "system" ||
-      (u.id !== a.userId && (a.role === "admin" ? u.role !== "admin" : u.role === "annotator")),
-  }));
+  const shared = a.kind === "user" && a.role === "coordinator" ? sharedBeyond(db, a.userId, visible.filter((u) => u.role === "annotator").map((u) => u.id)) : new Set<number>();
+  return visible.map((u) => {
+    const byRole = a.kind === "system" || (u.id !== a.userId && (a.role === "admin" ? u.role !== "admin" : u.role === "annotator"));
+    return {
+      ...u,
+      disabled: disabled.has(u.id),
+      projects: links.filter((l) => l.userId === u.id).map(({ id, name }) => ({ id, name })),
+      manageable: byRole && !shared.has(u.id),
+      unmanageableReason: byRole && shared.has(u.id) ? SHARED_ACCOUNT : null,
+    };
+  });
 }
 
 /** Change one's own password: the current one must match; every session (this one too) ends. */
@@ -121,6 +147,8 @@ export async function resetPassword(db: Db, actor: Actor, userId: unknown): Prom
   const passwordHash = await hashPassword(password);
   const a = requireAccountManager(actor);
   db.transaction(() => {
+    // Checked again where it is written: the account may have joined another project while the hash was made.
+    requireManageable(db, actor, u.id);
     db.update(users).set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, u.id)).run();
     audit(db, a, "password-reset", u.id);
   });

@@ -12,10 +12,11 @@ import { SYSTEM } from "./actor";
 import { importLexeltXml } from "./corpus";
 import { createProject } from "./projects";
 import { importResponses } from "./response-import";
+import { DEMO_PASSWORD } from "./passwords";
 import { addMember, createUser } from "./users";
 
 export const DEMO_PROJECT = "demo";
-export const DEMO_PASSWORD = "lexgold-demo";
+export { DEMO_PASSWORD } from "./passwords";
 export const DEMO_USERS = [
   { name: "coordinator", role: "coordinator" as const },
   { name: "annotator1", role: "annotator" as const },
@@ -41,7 +42,7 @@ export function seedDemo(
   const created: string[] = [];
   for (const u of DEMO_USERS) {
     if (!db.select({ id: users.id }).from(users).where(eq(users.name, u.name)).get()) {
-      createUser(db, SYSTEM, { name: u.name, role: u.role, password: DEMO_PASSWORD });
+      createUser(db, SYSTEM, { name: u.name, role: u.role, password: DEMO_PASSWORD }, { demo: true });
       created.push(`user ${u.name}`);
     }
   }

@@ -268,6 +268,30 @@ export const LOW_DISK_BYTES = 1024 ** 3;
  * secret, free disk space and the age of the newest backup. Opens the database
  * read-only: it never migrates or changes anything.
  */
+/** Largest database doctor reads into memory to check (above it, it reads the file in place). */
+const MAX_INSPECT_IMAGE_BYTES = 2 ** 31 - 1;
+const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
+
+/**
+ * The database opened to be read, creating nothing beside it. A read-only
+ * connection to a WAL database creates -wal and -shm files when they are
+ * missing (and cannot remove them): so when the write-ahead log is missing or
+ * empty (nothing in it to checkpoint) the file alone is the whole database, and
+ * doctor reads an image of it in memory, marked as a rollback journal database
+ * in that image only. When the log holds pages (a server has the database open,
+ * or one stopped without checkpointing), a read-only connection joins the files
+ * that are there.
+ */
+function openForInspection(dbFile: string): Database.Database {
+  const wal = dbFile + "-wal";
+  const logged = fs.existsSync(wal) && fs.statSync(wal).size > 0;
+  if (logged || fs.statSync(dbFile).size > MAX_INSPECT_IMAGE_BYTES) return new Database(dbFile, { readonly: true, fileMustExist: true, timeout: 5000 });
+  const image = fs.readFileSync(dbFile);
+  // Bytes 18 and 19 of the header: 2 = WAL. An in-memory database cannot be WAL; the copy is read as rollback.
+  if (image.length >= 100 && image.subarray(0, 16).equals(SQLITE_HEADER) && image[18] === 2 && image[19] === 2) image[18] = image[19] = 1;
+  return new Database(image, { readonly: true });
+}
+
 export function doctor(actor: Actor, input: { dbFile: string; backupDir?: string | null; now?: Date }): Check[] {
   requireSystem(actor);
   const dbFile = path.resolve(input.dbFile);
@@ -279,7 +303,7 @@ export function doctor(actor: Actor, input: { dbFile: string; backupDir?: string
   } else {
     let sqlite: Database.Database | null = null;
     try {
-      sqlite = new Database(dbFile, { readonly: true, fileMustExist: true, timeout: 5000 });
+      sqlite = openForInspection(dbFile);
       const problems = (sqlite.pragma("integrity_check(20)") as Array<{ integrity_check: string }>).map((r) => r.integrity_check);
       out.push(
         problems.length === 1 && problems[0] === "ok"

@@ -154,9 +154,9 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
     const who = people.get(r.annotator);
     const inst = inProject.get(r.instanceId);
     let problem: string | null = null;
-    if (!who) problem = `no user named "${r.annotator}" (create the account first)`;
-    else if (who.role !== "annotator") problem = `"${r.annotator}" is a ${who.role}, not an annotator`;
-    else if (!who.member) problem = `"${r.annotator}" is not a member of this project (add them on the Team page)`;
+    // One message whether the name is no account, another project's account or a coordinator's:
+    // the file's author learns nothing about accounts outside the project.
+    if (!who || who.role !== "annotator" || !who.member) problem = `"${r.annotator}" is not an annotator of this project (add them on the Team page)`;
     else if (!inst) problem = `instance "${r.instanceId}" is not in this project`;
     else if (inst.item !== r.lexelt) problem = `instance "${r.instanceId}" belongs to lexelt ${inst.item}, not ${r.lexelt}`;
     else problem = targetProblem(r, inst);

@@ -116,8 +116,31 @@ export function validateResponse(input: unknown, target: { lemma: string; head: 
 
 const saveOptionsSchema = z.object({
   expectedRevision: z.number({ message: "expectedRevision must be a number." }).int().min(0),
-  activeMs: z.number().optional().nullable(),
+  /** Sent by the workspace (its own measure) and ignored: time on task is derived here (timeOnTask). */
+  activeMs: z.unknown().optional(),
 });
+
+/** A gap between saves longer than this is a break, not time on one item: such a response carries no time. */
+export const MAX_TIMED_GAP_MS = 10 * 60 * 1000;
+
+/**
+ * Time on task, from the server's own clock (never the browser's word): the time
+ * since the annotator's previous save in this project, null when there is none
+ * or it is more than MAX_TIMED_GAP_MS ago (the first item after a break is not
+ * timed). The Progress tab's median per item and the speed flag read it.
+ * From the index on (project, user) that ends in the rowid: the newest rows first.
+ */
+function timeOnTask(db: Db, projectId: number, userId: number, now: number): number | null {
+  const prev = get<{ at: number }>(
+    db,
+    "select saved_at as at from response_history where project_id = ? and user_id = ? and source = 'web' order by id desc limit 1",
+    projectId,
+    userId,
+  );
+  if (!prev) return null;
+  const gap = now - prev.at;
+  return gap >= 0 && gap <= MAX_TIMED_GAP_MS ? gap : null;
+}
 
 // ---------------------------------------------------------------------------
 // The queue (lib/server/queue.ts answers every question about it without reading it)
@@ -481,7 +504,7 @@ export function saveResponse(
   projectId: number,
   instanceRef: number,
   input: ResponseInput,
-  options: { expectedRevision: number; activeMs?: number | null },
+  options: { expectedRevision: number; /** Ignored: time on task is the server's (timeOnTask). */ activeMs?: unknown },
 ): SaveResult {
   const a = requireAnnotator(actor);
   const p = requireProject(db, a, projectId);
@@ -504,10 +527,6 @@ export function saveResponse(
   const opts = saveOptionsSchema.safeParse(options ?? {});
   if (!opts.success) throw new InputError(`Not saved: ${opts.error.issues[0].message}`, { form: opts.error.issues[0].message });
   const { expectedRevision } = opts.data;
-  const activeMs =
-    opts.data.activeMs != null && Number.isFinite(opts.data.activeMs) && opts.data.activeMs >= 0
-      ? Math.min(Math.round(opts.data.activeMs), 24 * 3600 * 1000)
-      : null;
 
   // Raw statements, prepared once (queue.ts): the save is the hot path.
   const saved = db.transaction(
@@ -541,6 +560,7 @@ export function saveResponse(
             throw new InputError(m, { form: m });
           }
         }
+        const activeMs = timeOnTask(db, p.id, a.userId, now);
         row = get<ResponseRow>(
           db,
           `insert into responses (project_id, instance_ref, user_id, kind, substitutes, multiword, revision, active_ms, updated_at)

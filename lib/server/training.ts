@@ -25,6 +25,7 @@ import type { Db } from "../../db/client";
 import { instances, knownAnswers, lexelts, projects, responses, trainingAnswers, trainingAttempts, users } from "../../db/schema";
 import { judgeAnswer, parseAcceptedList, passes, trainingScore } from "../lexsub/known-answers";
 import { PN } from "../lexsub/gold";
+import { restoreCell } from "../lexsub/formats/spreadsheet";
 import { type Actor, type ProjectRow, type UserActor, actorUserId, requireProject, requireSignedIn } from "./actor";
 import { AuthError, InputError, NotFoundError } from "./errors";
 import { containsText } from "./search";
@@ -159,7 +160,8 @@ export function importKnownAnswers(db: Db, actor: Actor, projectId: number, inpu
   input.text.split(/\r?\n/).forEach((line, i) => {
     const n = i + 1;
     if (line.trim() === "" || line.startsWith("#")) return;
-    const cells = line.split("\t");
+    // Cells written neutralised for spreadsheets (a leading apostrophe: lib/lexsub/formats/spreadsheet.ts) read as their value.
+    const cells = line.split("\t").map(restoreCell);
     if (cells.length !== 2) {
       problems.push(`${input.fileName} line ${n}: expected instance_id<TAB>sub1;sub2;… (2 columns), found ${cells.length}.`);
       return;

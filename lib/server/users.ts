@@ -6,7 +6,7 @@ import type { Db } from "../../db/client";
 import { accountAudit, memberships, users } from "../../db/schema";
 import { type Actor, actorUserId, type Role, requireAccountManager, requireProject } from "./actor";
 import { AuthError, InputError, NotFoundError } from "./errors";
-import { hashPasswordSync, passwordSchema } from "./passwords";
+import { demoPasswordSchema, hashPasswordSync, passwordSchema } from "./passwords";
 
 export { passwordSchema };
 
@@ -22,6 +22,9 @@ export const newUserSchema = z.object({
   role: z.enum(["coordinator", "annotator", "admin"], { message: "Role is coordinator, annotator or admin." }),
   password: passwordSchema,
 });
+
+/** The demo's own accounts: the published demo password (refused for any other account). */
+const demoUserSchema = newUserSchema.extend({ password: demoPasswordSchema });
 
 function fieldErrors(err: z.ZodError): Record<string, string> {
   const out: Record<string, string> = {};
@@ -51,10 +54,18 @@ export interface PublicUser {
  * Create an account. Annotators by any coordinator; coordinators by an admin or
  * the CLI; admins by the CLI only. The hash may be made beforehand (async, off
  * the request's critical path); otherwise it is made here (CLI, seeding).
+ * `demo` (the demo's seeding, from the command line only) takes the demo's
+ * published password, which every other account is refused.
  */
-export function createUser(db: Db, actor: Actor, input: { name: string; role: string; password: string }, opts: { passwordHash?: string } = {}): PublicUser {
+export function createUser(
+  db: Db,
+  actor: Actor,
+  input: { name: string; role: string; password: string },
+  opts: { passwordHash?: string; demo?: boolean } = {},
+): PublicUser {
   const a = requireAccountManager(actor);
-  const data = parseOrThrow(newUserSchema, input, "Cannot create the user");
+  if (opts.demo && a.kind !== "system") throw new AuthError("Only the command line seeds the demo.");
+  const data = parseOrThrow(opts.demo ? demoUserSchema : newUserSchema, input, "Cannot create the user");
   if (data.role === "admin" && a.kind !== "system") throw new AuthError("Admin accounts are made from the command line.");
   if (data.role === "coordinator" && a.kind === "user" && a.role !== "admin") throw new AuthError("Only an admin can create a coordinator.");
   const existing = db.select({ id: users.id }).from(users).where(eq(users.name, data.name)).get();

@@ -165,13 +165,16 @@ describe("lexgold doctor", SLOW, () => {
 
     fs.chmodSync(s.db, 0o644);
     fs.chmodSync(s.secret, 0o640);
+    const beside = () => fs.readdirSync(path.dirname(s.db)).sort();
+    const filesBefore = beside();
     const loose = lexgold(s, ["doctor", "--backups", s.backups]);
     expect(loose.status).toBe(2);
     expect(loose.stdout).toContain(`WARN  permissions  database ${s.db} is readable by group or others (mode 644): chmod 600 ${s.db}`);
     expect(loose.stdout).toContain(`WARN  permissions  session secret ${s.secret} is readable by group or others (mode 640): chmod 600 ${s.secret}`);
-    // SQLite gives a new -wal the database's mode: doctor's own read-only open recreated it 644 too.
-    expect(loose.stdout).toContain(`WARN  permissions  write-ahead log ${s.db}-wal is readable by group or others (mode 644)`);
-    expect(loose.stdout.trim().split("\n").at(-1)).toBe("0 failed, 3 to fix");
+    // doctor creates no -wal or -shm of its own (issue #27, finding 12), so none appears with the database's new mode.
+    expect(beside()).toEqual(filesBefore);
+    expect(loose.stdout).not.toMatch(/(write-ahead log|shared-memory index) .* is readable by group or others/);
+    expect(loose.stdout.trim().split("\n").at(-1)).toBe("0 failed, 2 to fix");
 
     const raw = new Database(s.db);
     raw.prepare("insert into __drizzle_migrations (hash, created_at) values ('newer', ?)").run(Date.now() + 365 * 86_400_000);

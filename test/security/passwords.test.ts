@@ -63,7 +63,7 @@ describe("finding 8: password rules", () => {
     expect(passwordProblem(password)).toMatch(message);
   });
 
-  it.each(["lexgold-demo", "correct horse battery", "k7qm-3xtp-9fhw", "üö".repeat(18)])("accepts %j", (password) => {
+  it.each(["correct horse battery", "k7qm-3xtp-9fhw", "Zwölf Boxkämpfer jagen Viktor quer über den großen Sylter Deich, ß!"])("accepts %j", (password) => {
     expect(passwordProblem(password)).toBeNull();
   });
 

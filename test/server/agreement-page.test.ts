@@ -246,7 +246,7 @@ describe("agreementDownload", () => {
 describe("an empty project", () => {
   it("has a report with nothing to compare and no lowest items", () => {
     const db = testDb();
-    const coord = actorFor(db, "cc", "coordinator");
+    const coord = actorFor(db, "cora", "coordinator");
     const p = createProject(db, coord, { name: "empty one" });
     const d = agreementPageData(db, coord, p.id);
     expect(d.report.items).toBe(0);

@@ -125,7 +125,7 @@ describe("previewSplit and applySplit", () => {
     expect(() => previewSplit(db, coord, project.id, [ann.userId, bea.userId], 3)).toThrow(InputError);
     expect(() => previewSplit(db, coord, project.id, [ann.userId], 0)).toThrow(InputError);
     expect(() => previewSplit(db, coord, project.id, [], 1)).toThrow(InputError);
-    const more = ["cy", "di"].map((n) => {
+    const more = ["cyd", "dia"].map((n) => {
       const a = actorFor(db, n, "annotator");
       addMember(db, coord, project.id, n);
       return a.userId;

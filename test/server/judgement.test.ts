@@ -34,7 +34,7 @@ function fixture() {
   const anns = [f.ann, actorFor(f.db, "ann2", "annotator"), actorFor(f.db, "ann3", "annotator")];
   addMember(f.db, f.coord, f.project.id, "ann2");
   addMember(f.db, f.coord, f.project.id, "ann3");
-  const judges = ["j1", "j2", "j3"].map((n) => {
+  const judges = ["judge1", "judge2", "judge3"].map((n) => {
     const j = actorFor(f.db, n, "annotator");
     addMember(f.db, f.coord, f.project.id, n);
     return j;
@@ -124,7 +124,7 @@ describe("judgement rounds", () => {
     saveLabel(f.db, f.judges[0], round.id, item.candidates[1].id, "bad");
     // judges replaced: the old one is out, the new one in; labels stay
     const changed = setJudges(f.db, f.coord, round.id, [f.judges[1].userId], round.projectId);
-    expect(changed.judges.map((j) => j.name)).toEqual(["j2"]);
+    expect(changed.judges.map((j) => j.name)).toEqual(["judge2"]);
     expect(() => nextJudgeItem(f.db, f.judges[0], round.id)).toThrow(AuthError);
     expect(nextJudgeItem(f.db, f.judges[1], round.id)).not.toBeNull();
     expect(roundResults(f.db, f.coord, round.id).round.labels).toBe(2);

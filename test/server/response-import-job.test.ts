@@ -86,7 +86,7 @@ describe("the responses import as jobs (worker thread, file database)", () => {
     expect([binary.state, binary.message]).toEqual(["failed", "bin.tsv: not UTF-8 text; nothing was imported."]);
     const bad = await run(f, "responses-preview", { path: upload(TSV + "\nzed\tcalm.a\tc1\tquiet\t"), fileName: "bad.tsv" });
     expect(bad.state).toBe("failed");
-    expect(bad.message).toMatch(/^bad\.tsv:5: .*no user named "zed"/);
+    expect(bad.message).toMatch(/^bad\.tsv:5: .*"zed" is not an annotator of this project/);
     expect(rows(f)).toEqual(before);
   });
 });

@@ -81,9 +81,9 @@ describe("importResponses", () => {
   });
 
   it.each<[string, string, string]>([
-    ["an unknown annotator", "zed\tcalm.a\tc1\tstill\t", 'bad.tsv:3: error: no user named "zed" (create the account first)'],
-    ["an annotator outside the project", "out\tcalm.a\tc1\tstill\t", 'bad.tsv:3: error: "out" is not a member of this project (add them on the Team page)'],
-    ["a coordinator", "coord\tcalm.a\tc1\tstill\t", 'bad.tsv:3: error: "coord" is a coordinator, not an annotator'],
+    ["an unknown annotator", "zed\tcalm.a\tc1\tstill\t", 'bad.tsv:3: error: "zed" is not an annotator of this project (add them on the Team page)'],
+    ["an annotator outside the project", "out\tcalm.a\tc1\tstill\t", 'bad.tsv:3: error: "out" is not an annotator of this project (add them on the Team page)'],
+    ["a coordinator", "coord\tcalm.a\tc1\tstill\t", 'bad.tsv:3: error: "coord" is not an annotator of this project (add them on the Team page)'],
     ["an unknown instance", "ann\tcalm.a\tc9\tstill\t", 'bad.tsv:3: error: instance "c9" is not in this project'],
     ["a lexelt mismatch", "ann\thop.v\tc2\tjump\t", "bad.tsv:3: error: instance \"c2\" belongs to lexelt calm.a, not hop.v"],
     ["four substitutes", "ann\tcalm.a\tc2\ta;b;c;d\t", 'bad.tsv:3: error: 4 substitutes in "a;b;c;d": at most 3 are allowed'],
@@ -116,7 +116,7 @@ describe("importResponses", () => {
     const { db, coord, project } = setup();
     const text = tsv("zed\tcalm.a\tc1\tstill\t", "ann\tcalm.a\tc9\tstill\t", "ann\thop.v\tc2\tjump\t");
     expect(() => importResponses(db, coord, project.id, { fileName: "b.tsv", text })).toThrow(
-      'b.tsv:2: error: no user named "zed" (create the account first) (and 2 more problems); nothing was imported.',
+      'b.tsv:2: error: "zed" is not an annotator of this project (add them on the Team page) (and 2 more problems); nothing was imported.',
     );
   });
 
@@ -132,7 +132,7 @@ describe("importResponses", () => {
     expect((err as InputError).details).toEqual([
       'b.tsv:2: error: multiword "leap about": the phrase must contain the target word: “hop” (rule: target)',
       'b.tsv:3: error: answer, substitute 1 "still, serene": one substitute per field — separate substitutes with “;” (at most 3) (rule: list)',
-      'b.tsv:4: error: no user named "zed" (create the account first)',
+      'b.tsv:4: error: "zed" is not an annotator of this project (add them on the Team page)',
     ]);
     expect(count(db, "responses")).toBe(0);
   });

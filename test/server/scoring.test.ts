@@ -126,7 +126,7 @@ describe("scoring: authorization", () => {
 
   it("a run of another project cannot be reached through this one", () => {
     const f = withRuns();
-    const otherCoord = actorFor(f.db, "qc", "coordinator");
+    const otherCoord = actorFor(f.db, "qcoord", "coordinator");
     const q = createProject(f.db, otherCoord, { name: "q" });
     const qRun = uploadRun(f.db, otherCoord, q.id, { fileName: "q.best", bytes: enc(BEST) }).run;
     expect(() => runFile(f.db, f.coord, f.project.id, qRun.id)).toThrow(NotFoundError);

@@ -20,6 +20,7 @@
  */
 import { type Diagnostic, diag, splitLines } from "../diagnostics";
 import { collapseSpace, normaliseForm } from "../normalize";
+import { restoreCell } from "./spreadsheet";
 
 /** Longest lemma accepted, in characters (the Gold page's override field says the same). */
 export const MAX_LEMMA_LENGTH = 80;
@@ -43,7 +44,8 @@ export function parseLemmaDecisionsTsv(text: string, file: string): LemmaDecisio
   const src = text.startsWith("\uFEFF") ? text.slice(1) : text;
   for (const { line, text: t } of splitLines(src)) {
     if (t.trim() === "" || t.startsWith("#")) continue;
-    const cells = t.split("\t");
+    // A cell a spreadsheet would run as a formula may come neutralised (./spreadsheet.ts): read its value.
+    const cells = t.split("\t").map(restoreCell);
     if (decisions.length === 0 && seen.size === 0 && cells[0].trim().toLowerCase() === "form" && (cells[1] ?? "").trim().toLowerCase() === "decision") {
       continue;
     }

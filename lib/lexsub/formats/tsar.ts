@@ -7,7 +7,9 @@
  * lower-cased `.x`, since the format gives no PoS; the head = the complex word's
  * first whole-word occurrence in the sentence, else its first occurrence). The
  * annotations are also kept in file order, so an unchanged gold is written back
- * column for column. Pure.
+ * column for column. Cells that a spreadsheet would run as a formula are written
+ * neutralised and read back restored (./spreadsheet.ts), as in every TSV lexgold
+ * writes. Pure.
  */
 import {
   type DatasetEntry,
@@ -20,6 +22,7 @@ import {
   lexeltLemma,
   mergedEntries,
 } from "./dataset";
+import { neutraliseCell, restoreCell } from "./spreadsheet";
 
 /** The PoS letter of TSAR lexelts: the format has none. */
 export const TSAR_POS = "x";
@@ -39,6 +42,14 @@ function locate(sentence: string, word: string): number {
   return sentence.indexOf(word);
 }
 
+/** Control characters (C0 but tab, DEL, C1): no sentence, word or substitute holds one (NUL would end a C string downstream). */
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
+
+/** The name of column i (0-based) in the diagnostics. */
+function columnName(i: number): string {
+  return i === 0 ? "sentence (column 1)" : i === 1 ? "complex word (column 2)" : `annotation ${i - 1} (column ${i + 1})`;
+}
+
 export function parseTsar(text: string, file: string, options: { idPrefix?: string } = {}): DatasetParseResult {
   const errors: DatasetError[] = [];
   const notes: string[] = [];
@@ -56,10 +67,16 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
       errors.push({ where, field: "line", message: "empty line" });
       return;
     }
-    const cols = line.split("\t");
+    const cols = line.split("\t").map(restoreCell);
     if (cols.length < 2) {
       errors.push({ where, field: "complex word", message: "missing: a line is sentence<TAB>complex word<TAB>annotations…" });
       return;
+    }
+    const bad = cols.findIndex((c) => CONTROL.test(c));
+    if (bad >= 0) {
+      const at = CONTROL.exec(cols[bad])!;
+      const code = at[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+      return void errors.push({ where, field: columnName(bad), message: `holds a control character (U+${code}) at character ${at.index + 1}: remove it` });
     }
     const [sentence, word, ...annotations] = cols;
     if (sentence.trim() === "") return void errors.push({ where, field: "sentence (column 1)", message: "empty" });
@@ -145,7 +162,7 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
       const sorted = positive.map((e, i) => ({ e, i })).sort((a, b) => b.e.count - a.e.count || a.i - b.i);
       for (const { e } of sorted) for (let k = 0; k < e.count; k++) annotations.push(e.substitute);
     }
-    out.push([...fields.map((f) => f.replace(/[\t\n\r]+/g, " ")), ...annotations].join("\t"));
+    out.push([...fields.map((f) => f.replace(/[\t\n\r]+/g, " ")), ...annotations].map(neutraliseCell).join("\t"));
     written++;
   }
   countLoss(lost, excluded, "excluded instances were left out");

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
+import { requireProject } from "@/lib/server/actor";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/errors";
 import { trainingView } from "@/lib/server/training";
@@ -13,6 +15,13 @@ export const dynamic = "force-dynamic";
 export default async function TrainingPage({ params }: { params: Promise<{ projectId: string }> }) {
   const actor = await requireUserPage();
   const { projectId } = await params;
+  try {
+    // Not a project of theirs (or none at all): a real 404, as on the other pages.
+    requireProject(getDb(), actor, Number(projectId));
+  } catch (e) {
+    if (e instanceof NotFoundError) notFound();
+    throw e;
+  }
   try {
     const view = trainingView(getDb(), actor, Number(projectId));
     return <Training view={view} />;

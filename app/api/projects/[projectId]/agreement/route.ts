@@ -3,6 +3,8 @@ import { getDb } from "@/lib/db";
 import { deriveDownload } from "@/lib/server/runtime/derive-pool";
 import { errorResponse } from "@/lib/server/http";
 import { streamedResponse } from "@/lib/server/stream";
+import { attachmentDisposition } from "@/lib/server/download";
+import { projectIdOf } from "@/lib/server/path-ids";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +18,7 @@ type Ctx = { params: Promise<{ projectId: string }> };
 export async function GET(req: Request, ctx: Ctx) {
   try {
     const actor = await getActor();
-    const projectId = Number((await ctx.params).projectId);
+    const projectId = projectIdOf((await ctx.params).projectId);
     const q = new URL(req.url).searchParams;
     // Derived on the worker thread (cached until the next change), sent in slices.
     const { value: file, body } = await deriveDownload(
@@ -24,7 +26,7 @@ export async function GET(req: Request, ctx: Ctx) {
       { op: "agreementDownload", actor, projectId, query: { format: q.get("format") ?? undefined, table: q.get("table") ?? undefined } },
       "body",
     );
-    return streamedResponse(body, { "Content-Type": file.contentType, "Content-Disposition": `attachment; filename="${file.fileName}"` });
+    return streamedResponse(body, { "Content-Type": file.contentType, "Content-Disposition": attachmentDisposition(file.fileName) });
   } catch (e) {
     return errorResponse(e);
   }

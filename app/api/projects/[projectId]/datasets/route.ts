@@ -8,6 +8,8 @@ import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload } from "@/lib/server/http";
 import { jobResponse, startJob, uploadPath } from "@/lib/server/runtime/jobs";
 import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
+import { attachmentDisposition } from "@/lib/server/download";
+import { projectIdOf } from "@/lib/server/path-ids";
 
 export const dynamic = "force-dynamic";
 
@@ -29,7 +31,7 @@ export async function POST(req: Request, ctx: Ctx) {
   try {
     assertSameOrigin(req);
     const actor = await getActor();
-    const projectId = Number((await ctx.params).projectId);
+    const projectId = projectIdOf((await ctx.params).projectId);
     const db = getDb();
     requireProject(db, actor, projectId, { coordinator: true });
     checkDeclaredUpload(db, actor, req);
@@ -64,7 +66,7 @@ export async function POST(req: Request, ctx: Ctx) {
 export async function GET(req: Request, ctx: Ctx) {
   try {
     const actor = await getActor();
-    const projectId = Number((await ctx.params).projectId);
+    const projectId = projectIdOf((await ctx.params).projectId);
     const params = new URL(req.url).searchParams;
     const format = formatOf(params.get("format"));
     const out = exportDataset(getDb(), actor, projectId, format, { goldOnly: params.get("goldOnly") === "1" });
@@ -72,7 +74,7 @@ export async function GET(req: Request, ctx: Ctx) {
     return new Response(out.text, {
       headers: {
         "Content-Type": out.contentType,
-        "Content-Disposition": `attachment; filename="${out.fileName}"`,
+        "Content-Disposition": attachmentDisposition(out.fileName),
         "Cache-Control": "no-store",
         "X-Content-Type-Options": "nosniff",
       },

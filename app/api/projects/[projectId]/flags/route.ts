@@ -3,6 +3,8 @@ import { getDb } from "@/lib/db";
 import { requireProject } from "@/lib/server/actor";
 import { flagsTsv } from "@/lib/server/flags";
 import { errorResponse } from "@/lib/server/http";
+import { attachmentDisposition } from "@/lib/server/download";
+import { projectIdOf } from "@/lib/server/path-ids";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +14,7 @@ type Ctx = { params: Promise<{ projectId: string }> };
 export async function GET(_req: Request, ctx: Ctx) {
   try {
     const actor = await getActor();
-    const projectId = Number((await ctx.params).projectId);
+    const projectId = projectIdOf((await ctx.params).projectId);
     const db = getDb();
     const project = requireProject(db, actor, projectId, { coordinator: true });
     const text = flagsTsv(db, actor, projectId);
@@ -20,7 +22,7 @@ export async function GET(_req: Request, ctx: Ctx) {
     return new Response(text, {
       headers: {
         "Content-Type": "text/tab-separated-values; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${fileName}"`,
+        "Content-Disposition": attachmentDisposition(fileName),
         "Cache-Control": "no-store",
       },
     });

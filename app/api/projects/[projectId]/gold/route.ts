@@ -6,6 +6,8 @@ import { goldReviewCsv, goldReviewTsv } from "@/lib/server/gold-review";
 import { requireProject } from "@/lib/server/actor";
 import { errorResponse } from "@/lib/server/http";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
+import { attachmentDisposition } from "@/lib/server/download";
+import { projectIdOf } from "@/lib/server/path-ids";
 
 export const dynamic = "force-dynamic";
 
@@ -30,7 +32,7 @@ const FILES = {
 export async function GET(req: Request, ctx: Ctx) {
   try {
     const actor = await getActor();
-    const projectId = Number((await ctx.params).projectId);
+    const projectId = projectIdOf((await ctx.params).projectId);
     const db = getDb();
     const project = requireProject(db, actor, projectId, { coordinator: true });
     const params = new URL(req.url).searchParams;
@@ -50,7 +52,7 @@ export async function GET(req: Request, ctx: Ctx) {
     const fileName = project.name.replace(/[^A-Za-z0-9._-]+/g, "-") + (fold && (kind === "gold" || kind === "mwgold") ? ".case-folded" : "") + FILES[kind].suffix;
     return streamedResponse(typeof body === "string" ? stringSlices(body) : body, {
       "Content-Type": FILES[kind].type,
-      "Content-Disposition": `attachment; filename="${fileName}"`,
+      "Content-Disposition": attachmentDisposition(fileName),
     });
   } catch (e) {
     return errorResponse(e);

@@ -9,6 +9,8 @@ import { jobDetails, jobResponse, startJob, uploadPath, waitForJob } from "@/lib
 import { exportResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
 import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
+import { attachmentDisposition } from "@/lib/server/download";
+import { projectIdOf } from "@/lib/server/path-ids";
 
 export const dynamic = "force-dynamic";
 
@@ -22,7 +24,7 @@ type Ctx = { params: Promise<{ projectId: string }> };
 export async function GET(req: Request, ctx: Ctx) {
   try {
     const actor = await getActor();
-    const projectId = Number((await ctx.params).projectId);
+    const projectId = projectIdOf((await ctx.params).projectId);
     const db = getDb();
     const project = requireProject(db, actor, projectId, { coordinator: true });
     const flags = new URL(req.url).searchParams.get("flags") === "1";
@@ -33,7 +35,7 @@ export async function GET(req: Request, ctx: Ctx) {
     const fileName = `${project.name.replace(/[^A-Za-z0-9._-]+/g, "-")}-responses.tsv`;
     return streamedResponse(body, {
       "Content-Type": "text/tab-separated-values; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${fileName}"`,
+      "Content-Disposition": attachmentDisposition(fileName),
     });
   } catch (e) {
     return errorResponse(e);
@@ -57,7 +59,7 @@ export async function POST(req: Request, ctx: Ctx) {
   try {
     assertSameOrigin(req);
     const actor = await getActor();
-    const projectId = Number((await ctx.params).projectId);
+    const projectId = projectIdOf((await ctx.params).projectId);
     const db = getDb();
     requireProject(db, actor, projectId, { coordinator: true });
     checkDeclaredUpload(db, actor, req);

@@ -15,12 +15,15 @@ import { startJob, uploadPath, waitForJob } from "@/lib/server/runtime/jobs";
 import { decodeUpload, type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
 import { streamedResponse, stringSlices } from "@/lib/server/stream";
 import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
+import { attachmentDisposition } from "@/lib/server/download";
+import { pathId } from "@/lib/server/path-ids";
 
 export type Ctx<T = object> = { params: Promise<{ projectId: string } & T> };
 
 export function idOf(value: string, what: string): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new InputError(`Not a ${what} id: "${value}".`);
+  const n = pathId(value);
+  // The value is not echoed: it may hold anything the URL could carry.
+  if (n === null) throw new InputError(`Not a ${what} id.`);
   return n;
 }
 
@@ -70,7 +73,7 @@ export function fileNameOf(s: string): string {
 
 /** A download, sent in slices (a verbose report of a large run is tens of MB). */
 export function attachment(body: string | ReadableStream<Uint8Array>, fileName: string, type: string): Response {
-  return streamedResponse(typeof body === "string" ? stringSlices(body) : body, { "Content-Type": `${type}; charset=utf-8`, "Content-Disposition": `attachment; filename="${fileName}"` });
+  return streamedResponse(typeof body === "string" ? stringSlices(body) : body, { "Content-Type": `${type}; charset=utf-8`, "Content-Disposition": attachmentDisposition(fileName) });
 }
 
 /**

@@ -10,7 +10,8 @@ export const dynamic = "force-dynamic";
 export async function GET(_req: Request, ctx: Ctx<{ roundId: string }>) {
   try {
     const p = await ctx.params;
-    return attachment(extendedGold(getDb(), await getActor(), idOf(p.roundId, "round"), idOf(p.projectId, "project")), `judgement-${p.roundId}.extended.gold`, "text/plain");
+    const roundId = idOf(p.roundId, "round");
+    return attachment(extendedGold(getDb(), await getActor(), roundId, idOf(p.projectId, "project")), `judgement-${roundId}.extended.gold`, "text/plain");
   } catch (e) {
     return errorResponse(e);
   }

@@ -10,8 +10,9 @@ export const dynamic = "force-dynamic";
 export async function GET(_req: Request, ctx: Ctx<{ roundId: string }>) {
   try {
     const p = await ctx.params;
-    const json = swordsExport(getDb(), await getActor(), idOf(p.roundId, "round"), idOf(p.projectId, "project"));
-    return attachment(JSON.stringify(json, null, 2) + "\n", `judgement-${p.roundId}.swords.json`, "application/json");
+    const roundId = idOf(p.roundId, "round");
+    const json = swordsExport(getDb(), await getActor(), roundId, idOf(p.projectId, "project"));
+    return attachment(JSON.stringify(json, null, 2) + "\n", `judgement-${roundId}.swords.json`, "application/json");
   } catch (e) {
     return errorResponse(e);
   }

