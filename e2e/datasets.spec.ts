@@ -73,6 +73,48 @@ test("the coordinator imports SWORDS and TSAR samples on the Datasets page and d
   await expect(page.getByText("account book").first()).toBeVisible();
 });
 
+test("a finished import refreshes what it changed; a format chosen meanwhile stays chosen and is the one uploaded", async ({ page }) => {
+  await signIn(page, "coordinator");
+  const id = await newProject(page);
+  await page.goto(`/projects/${id}/datasets`);
+  // The page's refresh when the job ends (a request for the page's server components, not a prefetch)
+  // is held until the user has chosen the next upload's format: the choice is made while it is on its way.
+  let asked!: () => void;
+  const refreshAsked = new Promise<void>((r) => (asked = r));
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  await page.route(
+    (url) => url.pathname === `/projects/${id}/datasets`,
+    async (route) => {
+      const h = route.request().headers();
+      if (h["rsc"] === "1" && !h["next-router-prefetch"]) {
+        asked();
+        await gate;
+      }
+      await route.continue();
+    },
+  );
+  await importFile(page, "SWORDS JSON", "swords-small.json");
+  await refreshAsked;
+  await page.getByLabel("Format").selectOption({ label: "TSAR / MLSP TSV" });
+  await expect(page.getByLabel("Format")).toHaveValue("tsar");
+  await page.getByLabel("Dataset file").setInputFiles(sample("tsar-small.tsv"));
+  await page.getByLabel("Instance id prefix").fill("mine");
+  release();
+
+  // The refresh shows the new counts without a reload…
+  await expect(page.getByRole("status").filter({ hasText: "swords-small.json" })).toContainText("added 3 instances");
+  await expect(page.getByRole("table").getByRole("row", { name: /SWORDS/ })).toContainText("6");
+  // …and leaves the form as the user left it: the format shown is the one the upload goes with.
+  await expect(page.getByLabel("Format")).toHaveValue("tsar");
+  await expect(page.getByLabel("Instance id prefix")).toHaveValue("mine");
+  await expect(page.getByLabel("Dataset file")).toHaveValue(/tsar-small\.tsv$/);
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "tsar-small.tsv" })).toContainText("added 2 instances");
+  await expect(page.getByRole("table").getByRole("row", { name: /TSAR/ })).toContainText("2");
+  await expect(page.getByLabel("Format")).toHaveValue("tsar");
+});
+
 test("a large dataset file imports in the background: a progress bar, then the report; the page can be left and come back to", async ({ page }) => {
   await signIn(page, "coordinator");
   const id = await newProject(page);

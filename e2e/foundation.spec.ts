@@ -49,6 +49,8 @@ test("the coordinator creates a project and imports a lexelt file through the pa
   await page.getByRole("button", { name: "Import" }).click();
   await expect(page.getByRole("status")).toHaveText(expected);
   await expect(page.getByRole("status")).toHaveText(/repairs/);
+  // The job's end refreshes the project's counts, without a reload.
+  await expect(page.getByText(file === trial ? "34 lexelts · 300 instances" : "1 lexelts · 1 instances")).toBeVisible();
 
   // The same file again adds nothing, and says so.
   await page.getByLabel("Lexelt XML file").setInputFiles(file);
