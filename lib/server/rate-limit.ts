@@ -205,24 +205,33 @@ export interface Requester {
   address: string | null;
 }
 
-function limit(kind: "save" | "page", who: Requester): Verdict {
+function pairsFor(kind: "save" | "page", who: Requester): Array<[TokenBuckets, string]> {
   const { limits } = registry();
   const pairs: Array<[TokenBuckets, string]> = [];
   const perAccount = limits[kind];
   const perAddress = limits[kind === "save" ? "saveAddress" : "pageAddress"];
   if (perAccount && who.userId != null) pairs.push([perAccount, `u${who.userId}`]);
   if (perAddress && who.address) pairs.push([perAddress, addressKey(who.address)]);
-  return takeAll(pairs);
+  return pairs;
 }
 
 /** One save (the save route, the flag-and-note action). */
 export function limitSave(who: Requester): Verdict {
-  return limit("save", who);
+  return takeAll(pairsFor("save", who));
+}
+
+/** Would a save be refused now? Takes nothing (lib/server/save-gate.ts: the early refusal). */
+export function peekSave(who: Requester): Verdict {
+  for (const [buckets, key] of pairsFor("save", who)) {
+    const v = buckets.check(key);
+    if (!v.ok) return v;
+  }
+  return { ok: true };
 }
 
 /** One page render, client-side navigation or server action (proxy.ts). */
 export function limitPage(who: Requester): Verdict {
-  return limit("page", who);
+  return takeAll(pairsFor("page", who));
 }
 
 /** Retry-After's whole seconds for a wait (at least 1). */
@@ -230,11 +239,22 @@ export function retryAfterSeconds(retryAfterMs: number): number {
   return Math.max(1, Math.ceil(retryAfterMs / 1000));
 }
 
-/** The save route's refusal: 429, Retry-After, and the JSON body a refused save has. */
-export function tooManySaves(v: Extract<Verdict, { ok: false }>): Response {
+/** The save route's refusal, as parts: 429, Retry-After, and the JSON body a refused save has. */
+export function tooManySavesParts(v: Extract<Verdict, { ok: false }>): { status: 429; headers: Record<string, string>; body: string } {
   const seconds = retryAfterSeconds(v.retryAfterMs);
-  return Response.json(
-    { ok: false, message: `Not saved yet: too many saves at once. Your answer is kept; it goes again in ${seconds} s.`, retryAfterMs: seconds * 1000 },
-    { status: 429, headers: { "Retry-After": String(seconds), "Cache-Control": "no-store" } },
-  );
+  return {
+    status: 429,
+    headers: { "Content-Type": "application/json", "Retry-After": String(seconds), "Cache-Control": "no-store" },
+    body: JSON.stringify({
+      ok: false,
+      message: `Not saved yet: too many saves at once. Your answer is kept; it goes again in ${seconds} s.`,
+      retryAfterMs: seconds * 1000,
+    }),
+  };
+}
+
+/** The save route's refusal as a Response. */
+export function tooManySaves(v: Extract<Verdict, { ok: false }>): Response {
+  const { body, ...init } = tooManySavesParts(v);
+  return new Response(body, init);
 }
