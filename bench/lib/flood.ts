@@ -10,7 +10,7 @@
  * the request limits at their defaults (lib/server/rate-limit.ts) unless the
  * environment sets them; every address is loopback.
  *
- *   --flood-connections 16  --flood-saves 80  --flood-pace 250   (or FLOOD_CONNECTIONS, FLOOD_SAVES, FLOOD_PACE)
+ *   --flood-connections 16  --flood-saves 200  --flood-pace 250   (or FLOOD_CONNECTIONS, FLOOD_SAVES, FLOOD_PACE)
  */
 import os from "node:os";
 import autocannon, { type Client } from "autocannon";
@@ -34,7 +34,7 @@ const NIL: SaveRequest["response"] = { kind: "NIL", substitutes: ["", "", ""], m
 
 export async function floodPhase(log: (s: string) => void): Promise<FloodFigures> {
   const connections = numberArg("flood-connections", "FLOOD_CONNECTIONS", 16);
-  const duringSaves = numberArg("flood-saves", "FLOOD_SAVES", 80);
+  const duringSaves = numberArg("flood-saves", "FLOOD_SAVES", 200);
   const aloneSaves = Math.max(20, Math.round(duringSaves / 2));
   const paceMs = numberArg("flood-pace", "FLOOD_PACE", 250);
   const workers = Number(process.env.LEXGOLD_WORKERS || Math.max(1, Math.min(2, os.availableParallelism())));
