@@ -220,10 +220,14 @@ export function limitSave(who: Requester): Verdict {
   return takeAll(pairsFor("save", who));
 }
 
-/** Would a save be refused now? Takes nothing (lib/server/save-gate.ts: the early refusal). */
-export function peekSave(who: Requester): Verdict {
+/**
+ * Would a save be refused now? Takes nothing (lib/server/save-gate.ts: the early
+ * refusal). `accountCost`: the tokens the account must hold for this save to
+ * pass, counting its saves already let through and not yet answered.
+ */
+export function peekSave(who: Requester, accountCost = 1): Verdict {
   for (const [buckets, key] of pairsFor("save", who)) {
-    const v = buckets.check(key);
+    const v = buckets.check(key, key.startsWith("u") ? accountCost : 1);
     if (!v.ok) return v;
   }
   return { ok: true };

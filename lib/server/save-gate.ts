@@ -31,6 +31,8 @@ const SAVE_PATH = /^\/api\/projects\/\d+\/responses\/\d+\/?(?:\?|$)/;
 const known = new Map<string, { userId: number; until: number }>();
 const pending = new Map<string, Promise<void>>();
 const MAX_KNOWN = 10_000;
+/** Saves let through to the route and not yet answered, by user id. */
+const inFlight = new Map<number, number>();
 
 function parseCookies(header: string | undefined): Array<{ name: string; value: string }> {
   if (!header) return [];
@@ -77,8 +79,23 @@ export function refuseEarly(req: http.IncomingMessage, res: http.ServerResponse)
   if (req.method !== "POST" || !SAVE_PATH.test(req.url ?? "")) return false;
   stampRequest(req);
   const token = sessionTokenOf(parseCookies(req.headers.cookie));
-  const verdict = peekSave({ userId: token ? knownUser(token) : null, address: clientAddress(req.headers) });
-  if (verdict.ok) return false;
+  const userId = token ? knownUser(token) : null;
+  // Saves of this account let through and not answered yet will each take a token: this one
+  // passes only if the bucket holds one more (else, when a token comes back, every connection
+  // of a flood would pass at once and all but one be refused by the route, the dear way).
+  const held = userId === null ? 0 : (inFlight.get(userId) ?? 0);
+  const verdict = peekSave({ userId, address: clientAddress(req.headers) }, held + 1);
+  if (verdict.ok) {
+    if (userId !== null) {
+      inFlight.set(userId, held + 1);
+      res.once("close", () => {
+        const n = (inFlight.get(userId) ?? 1) - 1;
+        if (n > 0) inFlight.set(userId, n);
+        else inFlight.delete(userId);
+      });
+    }
+    return false;
+  }
   const { status, headers, body } = tooManySavesParts(verdict);
   res.writeHead(status, { ...headers, "Content-Length": Buffer.byteLength(body) });
   res.end(body);

@@ -17,6 +17,8 @@ let clock = { t: 0 };
 let server: http.Server;
 let base = "";
 let reached: string[] = [];
+/** Answers the app holds back (a slow save), to end when a test says. */
+const held: Array<() => void> = [];
 
 beforeAll(async () => {
   process.env.NEXTAUTH_SECRET = SECRET;
@@ -26,8 +28,12 @@ beforeAll(async () => {
     const uid = Number(req.headers["x-test-uid"] ?? 0) || null;
     reached.push(`${req.method} ${req.url} ${uid}`);
     const v = req.method === "POST" && req.url?.startsWith("/api/projects/") ? limitSave({ userId: uid, address: null }) : { ok: true };
-    res.writeHead(v.ok ? 200 : 429, { "Content-Type": "application/json" });
-    res.end(JSON.stringify({ ok: v.ok }));
+    const answer = () => {
+      res.writeHead(v.ok ? 200 : 429, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ ok: v.ok }));
+    };
+    if (req.url?.endsWith("?slow")) held.push(answer);
+    else answer();
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -85,6 +91,25 @@ describe("the save gate", () => {
     clock.t += 1000;
     expect((await post("/api/projects/1/responses/4", token, 5)).status).toBe(200);
     expect(reached).toHaveLength(5);
+  });
+
+  it("lets through only as many saves at once as the account has tokens for", async () => {
+    process.env.LEXGOLD_SAVE_RATE = "1,3";
+    resetRateLimits(() => clock.t);
+    const token = await encodeSessionToken({ token: { uid: 8, sv: 0 }, secret: SECRET });
+    expect((await post("/api/projects/1/responses/2", token, 8)).status).toBe(200);
+    await decrypting(token);
+    // Two tokens left. A slow save passes and is held by the app (it took its token on arrival).
+    const slow = post("/api/projects/1/responses/3?slow", token, 8);
+    await expect.poll(() => held.length).toBe(1);
+    // One token left, one save of the account in flight: the next is refused here, not by the app.
+    expect((await post("/api/projects/1/responses/4", token, 8)).status).toBe(429);
+    expect(reached).toHaveLength(2);
+    held.shift()!();
+    expect((await slow).status).toBe(200);
+    // Answered: the last token is there for the next save.
+    expect((await post("/api/projects/1/responses/4", token, 8)).status).toBe(200);
+    expect(reached).toHaveLength(3);
   });
 
   it("never believes a token it could not decrypt", async () => {
