@@ -97,9 +97,46 @@ export function refuseEarly(req: http.IncomingMessage, res: http.ServerResponse)
     return false;
   }
   const { status, headers, body } = tooManySavesParts(verdict);
-  res.writeHead(status, { ...headers, "Content-Length": Buffer.byteLength(body) });
-  res.end(body);
+  const send = () => {
+    if (res.destroyed) return;
+    res.writeHead(status, { ...headers, "Content-Length": Buffer.byteLength(body) });
+    res.end(body);
+  };
+  // Sent again before the Retry-After of the last refusal: this refusal is held back a while.
+  const key = userId !== null ? `u${userId}` : `a${clientAddress(req.headers) ?? ""}`;
+  const now = performance.now();
+  const last = lastRefused.get(key);
+  lastRefused.delete(key);
+  lastRefused.set(key, now);
+  if (lastRefused.size > MAX_KNOWN) lastRefused.delete(lastRefused.keys().next().value!);
+  if (last !== undefined && now - last < 1000 && heldBack < MAX_HELD) {
+    heldBack++;
+    hold(() => {
+      heldBack--;
+      send();
+    });
+  } else send();
   return true;
+}
+
+/**
+ * A client that ignores Retry-After and sends again at once (a flood: each of its
+ * connections sends the moment the last answer came) gets its next refusals after
+ * HOLD_MS instead of at once: 16 connections then cost 32 refusals a second, not
+ * thousands. A client that waits as asked (the workspace) is never held. At most
+ * MAX_HELD refusals wait at a time (beyond that they go at once): each is an open
+ * connection and a timer, no work.
+ */
+export const HOLD_MS = 500;
+const MAX_HELD = 1000;
+let heldBack = 0;
+/** When each account (or, signed out, address) was last refused here. */
+const lastRefused = new Map<string, number>();
+let hold: (send: () => void) => void = (send) => void setTimeout(send, HOLD_MS);
+
+/** How a held refusal waits (tests hold it until they let it go). */
+export function setRefusalHold(fn: ((send: () => void) => void) | null): void {
+  hold = fn ?? ((send) => void setTimeout(send, HOLD_MS));
 }
 
 const INSTALLED = Symbol.for("lexgold.saveGate");

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { encodeSessionToken } from "../../lib/auth/jwt";
 import { limitSave, resetRateLimits } from "../../lib/server/rate-limit";
-import { decrypting, installSaveGate, knownUser } from "../../lib/server/save-gate";
+import { decrypting, installSaveGate, knownUser, setRefusalHold } from "../../lib/server/save-gate";
 
 const SECRET = "test-secret-for-the-save-gate-tests-0123456789";
 const saved = { secret: process.env.NEXTAUTH_SECRET, save: process.env.LEXGOLD_SAVE_RATE, address: process.env.LEXGOLD_ADDRESS_SAVE_RATE };
@@ -110,6 +110,36 @@ describe("the save gate", () => {
     // Answered: the last token is there for the next save.
     expect((await post("/api/projects/1/responses/4", token, 8)).status).toBe(200);
     expect(reached).toHaveLength(3);
+  });
+
+  it("a client that sends again at once, ignoring Retry-After, gets its next refusal late", async () => {
+    process.env.LEXGOLD_SAVE_RATE = "1,1";
+    resetRateLimits(() => clock.t);
+    const holds: Array<() => void> = [];
+    setRefusalHold((send) => void holds.push(send));
+    try {
+      const token = await encodeSessionToken({ token: { uid: 9, sv: 0 }, secret: SECRET });
+      expect((await post("/api/projects/1/responses/2", token, 9)).status).toBe(200);
+      await decrypting(token);
+      // The first refusal goes at once.
+      expect((await post("/api/projects/1/responses/3", token, 9)).status).toBe(429);
+      expect(holds).toHaveLength(0);
+      // Sent again at once: held back until the hold lets it go.
+      let answered = false;
+      const again = post("/api/projects/1/responses/3", token, 9).then((r) => {
+        answered = true;
+        return r;
+      });
+      await expect.poll(() => holds.length).toBe(1);
+      expect(answered).toBe(false);
+      holds.shift()!();
+      const r = await again;
+      expect(r.status).toBe(429);
+      expect(r.retryAfter).toBe("1");
+      expect(reached).toHaveLength(1);
+    } finally {
+      setRefusalHold(null);
+    }
   });
 
   it("never believes a token it could not decrypt", async () => {
