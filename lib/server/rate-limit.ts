@@ -30,8 +30,13 @@
  * Sharing them (through SQLite) would put a write in front of every request,
  * the cost the limit is there to keep away. A restart empties them.
  *
- * Pure: no next, no database; proxy.ts and the route handlers share it through
- * a registry on globalThis (one per process, whichever bundle loads this file).
+ * Where: the save route and the flag-and-note action take a save token, proxy.ts
+ * a page token; lib/server/save-gate.ts refuses a save whose bucket is already
+ * empty in the HTTP server, before Next runs it (a refusal there costs
+ * microseconds, and a client that does not wait gets its next ones late).
+ *
+ * Pure: no next, no database; proxy.ts, the gate and the route handlers share it
+ * through a registry on globalThis (one per process, whichever bundle loads this file).
  */
 import net from "node:net";
 

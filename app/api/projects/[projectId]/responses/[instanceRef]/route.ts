@@ -13,7 +13,8 @@
  * { ok: false, message, errors?, conflict? } with 400 / 401 / 403 / 404 / 409 / 413,
  * or 429 with Retry-After when the account or the address saves faster than
  * lib/server/rate-limit.ts allows (decided before the body is read; nothing is
- * stored, and the workspace sends the save again after the wait).
+ * stored, and the workspace sends the save again after the wait). Once the bucket
+ * is empty, lib/server/save-gate.ts answers that 429 before this handler runs.
  */
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
