@@ -56,7 +56,10 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export interface RetryOptions {
   /** Told before each wait the server asks for, with its whole seconds (for a calm note). */
   onWait?: (seconds: number) => void;
-  /** Aborting stops the waiting and the sending (the pane went away: the draft stays in the browser). */
+  /**
+   * Aborting ends a wait (the pane went away: the draft stays in the browser) and no
+   * further try is sent. A save already sent is not cut off: its answer still comes.
+   */
   signal?: AbortSignal;
   /** How to wait (tests pass one that returns at once). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -66,7 +69,7 @@ export interface RetryOptions {
  * Send one save. Resolves with the server's answer (ok or a refusal it explains);
  * rejects when the server could not be reached or answered something other than
  * the save's JSON (the answer is then unknown, and the draft is kept), or when
- * `signal` aborts.
+ * `signal` aborts during a wait.
  *
  * 429 (too many saves: lib/server/rate-limit.ts, decided before anything is
  * stored) is not an answer: the save goes again after the Retry-After wait, as
@@ -87,13 +90,13 @@ export async function postSave(
       body: JSON.stringify(typeof req === "function" ? req() : req),
       credentials: "same-origin",
       cache: "no-store",
-      signal: opts.signal,
     });
     if (res.status === 429) {
       const ms = retryAfterMs(res.headers.get("retry-after"));
       await res.body?.cancel().catch(() => {});
       opts.onWait?.(Math.ceil(ms / 1000));
       await wait(ms, opts.signal);
+      opts.signal?.throwIfAborted();
       continue;
     }
     const type = res.headers.get("content-type") ?? "";

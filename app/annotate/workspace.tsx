@@ -139,7 +139,7 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
   const guidelinesHeading = useRef<HTMLHeadingElement>(null);
   const focusPhrase = useRef(false);
   const active = useRef({ ms: 0, since: 0 });
-  /** Aborted when the pane goes (another instance): a save waiting to go again stops, its draft kept. */
+  /** Aborted when the pane goes (another instance): a save waiting to go again is not sent, its draft kept. */
   const unmounted = useRef(new AbortController());
   useEffect(() => {
     const c = new AbortController();
@@ -287,7 +287,6 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
             setStatus({ tone: "info", text: `The server is busy: your answer is kept here and goes again in ${seconds} s.` }),
         },
       );
-      if (signal.aborted) return;
       if (res.ok) {
         try {
           if (sameDraft(draftRef.current, d)) window.localStorage.removeItem(key);

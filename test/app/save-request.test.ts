@@ -54,6 +54,17 @@ describe("postSave on 429", () => {
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
+  it("a save already sent is not cut off when the pane goes: its answer still comes", async () => {
+    const ctl = new AbortController();
+    const fetch = vi.fn<typeof globalThis.fetch>().mockImplementation(async (_url, init) => {
+      ctl.abort();
+      expect(init?.signal).toBeUndefined();
+      return answered();
+    });
+    vi.stubGlobal("fetch", fetch);
+    await expect(postSave(7, 42, { response: NIL, expectedRevision: 0 }, { signal: ctl.signal })).resolves.toMatchObject({ ok: true, revision: 1 });
+  });
+
   it("other refusals are answers, not retried", async () => {
     const fetch = vi.fn<typeof globalThis.fetch>().mockResolvedValue(
       new Response(JSON.stringify({ ok: false, message: "Not saved: see the marked field.", errors: { substitute1: "x" } }), { status: 400, headers: { "content-type": "application/json" } }),
