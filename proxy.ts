@@ -4,8 +4,18 @@
  * scripts (it reads the policy from the request headers); no other inline script
  * runs. Styles: the app's stylesheets, plus inline style attributes (progress
  * bars' widths), which cannot run code.
+ *
+ * Before that, the page limit (lib/server/rate-limit.ts): every page render,
+ * client-side navigation and server action takes a token from its account's
+ * bucket (the user id in the decoded session token) and its address's; an empty
+ * bucket answers 429 with Retry-After, and a page that loads itself again then.
+ * Prefetches are not matched here, so they cost nothing.
  */
 import { type NextRequest, NextResponse } from "next/server";
+import { decodeSessionToken, sessionTokenOf } from "./lib/auth/jwt";
+import { authSecret } from "./lib/auth/secret";
+import { clientAddress } from "./lib/net/trusted-proxy";
+import { limitPage, retryAfterSeconds } from "./lib/server/rate-limit";
 
 export function contentSecurityPolicy(nonce: string, dev = process.env.NODE_ENV !== "production"): string {
   return [
@@ -22,7 +32,40 @@ export function contentSecurityPolicy(nonce: string, dev = process.env.NODE_ENV 
   ].join("; ");
 }
 
-export function proxy(request: NextRequest) {
+/** The user id the request's session token carries (decrypted and unexpired), or null. */
+async function sessionUserId(request: NextRequest): Promise<number | null> {
+  const token = sessionTokenOf(request.cookies.getAll());
+  if (!token) return null;
+  try {
+    const uid = Number((await decodeSessionToken({ token, secret: authSecret() }))?.uid);
+    return Number.isInteger(uid) && uid > 0 ? uid : null;
+  } catch {
+    return null;
+  }
+}
+
+/** 429 for a page: a short page that loads itself again when the wait is over; plain text for navigations and actions. */
+export function tooManyPages(seconds: number, request: Pick<NextRequest, "headers">): NextResponse {
+  const headers = { "Retry-After": String(seconds), "Cache-Control": "no-store" };
+  if (request.headers.get("rsc") || request.headers.get("next-action")) {
+    return new NextResponse(`Too many requests: try again in ${seconds} s.`, { status: 429, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
+  }
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="${seconds}"><meta name="viewport" content="width=device-width, initial-scale=1"><title>One moment</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 36rem; margin: 4rem auto; padding: 0 1rem; line-height: 1.5">
+<h1 style="font-size: 1.4rem">One moment</h1>
+<p>This browser asked for pages faster than the server hands them out. The page loads again by itself in ${seconds} s. Nothing you saved is lost, and typing not yet saved is kept in this browser.</p>
+</body></html>
+`;
+  return new NextResponse(html, {
+    status: 429,
+    headers: { ...headers, "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'" },
+  });
+}
+
+export async function proxy(request: NextRequest) {
+  const verdict = limitPage({ userId: await sessionUserId(request), address: clientAddress(request.headers) });
+  if (!verdict.ok) return tooManyPages(retryAfterSeconds(verdict.retryAfterMs), request);
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const csp = contentSecurityPolicy(nonce);
   const headers = new Headers(request.headers);

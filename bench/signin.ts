@@ -10,6 +10,7 @@
  *   npm run bench:signin [-- --dist .next-e2e] [--cost 10] [--attempts 100] [--parallel 8]
  */
 import { signIn as signInFlow } from "./lib/auth";
+import { floodPhase } from "./lib/flood";
 import { type SaveRequest, savePath } from "../app/annotate/save-request";
 import { flag, numberArg, setUp } from "./lib/setup";
 import { ms, summarize } from "./lib/stats";
@@ -122,6 +123,7 @@ async function main() {
   } finally {
     await rig.cleanup();
   }
+  await floodPhase(log);
 }
 
 main().catch((e) => {

@@ -265,3 +265,37 @@ test("save & next shows the next instance from the save's answer, and back / for
   await page.keyboard.press("Enter");
   await expectAt(page, "d2");
 });
+
+test("a save the server asks to wait for (429, Retry-After) is kept, said calmly, and sent again", async ({ page }) => {
+  await signIn(page, "annotator3");
+  await openDemo(page);
+  await openTarget(page, "sharp", "d11");
+  await expect(sub(page, 2)).toHaveValue("honed");
+  // The first save is answered as lib/server/rate-limit.ts answers a flood; the second goes through.
+  const saves: string[] = [];
+  await page.route(/\/api\/projects\/\d+\/responses\/\d+$/, async (route) => {
+    saves.push(route.request().postData() ?? "");
+    if (saves.length === 1) {
+      await route.fulfill({
+        status: 429,
+        headers: { "Retry-After": "2", "Cache-Control": "no-store" },
+        contentType: "application/json",
+        body: JSON.stringify({ ok: false, message: "Not saved yet: too many saves at once.", retryAfterMs: 2000 }),
+      });
+    } else await route.continue();
+  });
+  await expect(sub(page, 1)).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("status")).toHaveText(/The server is busy: your answer is kept here and goes again in 2 s\./);
+  await expectAt(page, "d11");
+  await expectAt(page, "d12");
+  await expect(page.getByRole("status")).toHaveText(/Saved d11\./);
+  expect(saves).toHaveLength(2);
+  expect((JSON.parse(saves[1]) as { response: { substitutes: string[] } }).response.substitutes.filter(Boolean)).toEqual(["keen", "honed"]);
+  await page.unroute(/\/api\/projects\/\d+\/responses\/\d+$/);
+  // Nothing was left behind as a draft: the saved answer is what shows.
+  await page.keyboard.press("Alt+ArrowLeft");
+  await expectAt(page, "d11");
+  await expect(page.getByText("Restored unsaved draft.")).toHaveCount(0);
+  await expect(sub(page, 2)).toHaveValue("honed");
+});

@@ -1,8 +1,9 @@
 "use client";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { FlagKind, FlagNote } from "@/lib/server/flags";
 import { SIGN_IN_FIRST, SignInAgain } from "../sign-in-again";
 import { saveFlagAction } from "./flags/actions";
+import { untilAccepted } from "./save-request";
 import s from "./workspace.module.css";
 
 /** The flags an annotator can set (the same as lib/server/flags.ts FLAG_LABELS; that module is server-only). */
@@ -42,22 +43,34 @@ export function FlagNoteField({
 }) {
   const [status, setStatus] = useState<{ ok: boolean; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
+  const gone = useRef(new AbortController());
+  useEffect(() => {
+    const c = new AbortController();
+    gone.current = c;
+    return () => c.abort();
+  }, []);
   const changed = !sameFlag(value, saved);
   const open = value.flag !== null || value.note !== "" || saved.note !== "";
 
   async function saveAlone() {
     setBusy(true);
     setStatus(null);
+    const signal = gone.current.signal;
     try {
-      const r = await saveFlagAction(projectId, instanceRef, { flag: value.flag, note: value.note });
+      // Too many saves at once: wait as the server asks, then send again.
+      const r = await untilAccepted(() => saveFlagAction(projectId, instanceRef, { flag: value.flag, note: value.note }), {
+        signal,
+        onWait: (seconds) => setStatus({ ok: true, text: `The server is busy: the flag and note go again in ${seconds} s.` }),
+      });
       if (r.ok) {
         onSaved(r.flag);
         setStatus({ ok: true, text: r.flag.flag || r.flag.note ? "Flag and note saved." : "Flag and note cleared." });
       } else setStatus({ ok: false, text: r.message });
     } catch {
+      if (signal.aborted) return;
       setStatus({ ok: false, text: "Could not reach the server; try again." });
     } finally {
-      setBusy(false);
+      if (!signal.aborted) setBusy(false);
     }
   }
 

@@ -139,6 +139,13 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
   const guidelinesHeading = useRef<HTMLHeadingElement>(null);
   const focusPhrase = useRef(false);
   const active = useRef({ ms: 0, since: 0 });
+  /** Aborted when the pane goes (another instance): a save waiting to go again is not sent, its draft kept. */
+  const unmounted = useRef(new AbortController());
+  useEffect(() => {
+    const c = new AbortController();
+    unmounted.current = c;
+    return () => c.abort();
+  }, []);
   const key = draftKey(userId, project.id, instance.ref);
   /** Skip: the next unanswered instance, else simply the next one. */
   const skipTo = view.nextUnansweredRef ?? view.nextRef;
@@ -240,9 +247,9 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
 
   async function save(expectedRevision = baseRef.current) {
     if (savingRef.current) return;
-    const d = draftRef.current;
+    const first = draftRef.current;
     // The save rules, checked here first: nothing is sent (or stored) when a field breaks one.
-    const refused = draftErrors(d, instance);
+    const refused = draftErrors(first, instance);
     if (refused) {
       showErrors(refused);
       return;
@@ -250,22 +257,39 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
     savingRef.current = true;
     setSaving(true);
     setStatus({ tone: "info", text: "Saving…" });
+    // The draft last sent: a save the server asks to wait for goes again with what the fields hold then.
+    let d = first;
+    const signal = unmounted.current.signal;
     try {
-      const res = await postSave(project.id, instance.ref, {
-        response: {
-          kind: d.kind,
-          substitutes: d.kind === "substitutes" ? [...d.subs] : [],
-          multiword: d.multiword,
-          phrase: d.phrase,
-          flag: flagNoteRef.current.flag,
-          note: flagNoteRef.current.note,
+      const res = await postSave(
+        project.id,
+        instance.ref,
+        () => {
+          const now = draftRef.current;
+          if (!draftErrors(now, instance)) d = now;
+          return {
+            response: {
+              kind: d.kind,
+              substitutes: d.kind === "substitutes" ? [...d.subs] : [],
+              multiword: d.multiword,
+              phrase: d.phrase,
+              flag: flagNoteRef.current.flag,
+              note: flagNoteRef.current.note,
+            },
+            expectedRevision,
+            activeMs: activeMs(),
+          };
         },
-        expectedRevision,
-        activeMs: activeMs(),
-      });
+        {
+          signal,
+          // 429: the server asked this browser to slow down. The draft stays here until the save is acknowledged.
+          onWait: (seconds) =>
+            setStatus({ tone: "info", text: `The server is busy: your answer is kept here and goes again in ${seconds} s.` }),
+        },
+      );
       if (res.ok) {
         try {
-          window.localStorage.removeItem(key);
+          if (sameDraft(draftRef.current, d)) window.localStorage.removeItem(key);
         } catch {
           /* ignore */
         }
@@ -283,10 +307,12 @@ function InstancePane({ step: view, project, progress, current, userId, targets,
         showErrors(res.errors ?? {}, res.message);
       }
     } catch {
+      // Gone from this instance while waiting: the draft stays in the browser, restored on return.
+      if (signal.aborted) return;
       setStatus({ tone: "error", text: "Could not reach the server. Your answer is kept here as a draft; try again." });
     } finally {
       savingRef.current = false;
-      setSaving(false);
+      if (!signal.aborted) setSaving(false);
     }
   }
 

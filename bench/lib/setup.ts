@@ -42,7 +42,14 @@ export interface Rig {
   cleanup: () => Promise<void>;
 }
 
-export async function setUp(opts: { annotators: number; instances: number; log: (s: string) => void; prefill?: number }): Promise<Rig> {
+export async function setUp(opts: {
+  annotators: number;
+  instances: number;
+  log: (s: string) => void;
+  prefill?: number;
+  /** Extra environment for the server (e.g. the request limits, which the rig turns off: lib/server.ts LIMITS_OFF). */
+  serverEnv?: Record<string, string>;
+}): Promise<Rig> {
   const { log } = opts;
   const distDir = stringArg("dist", "LOAD_DIST_DIR", ".next-bench");
   buildIfNeeded(distDir, flag("build"), log);
@@ -64,6 +71,7 @@ export async function setUp(opts: { annotators: number; instances: number; log: 
     dbFile,
     secretFile: path.join(dir, "secret"),
     port: await freePort(),
+    env: opts.serverEnv,
     // --cpu-prof DIR: the server writes a V8 CPU profile there when it stops.
     nodeArgs: stringArg("cpu-prof", "LOAD_CPU_PROF", "") ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(stringArg("cpu-prof", "LOAD_CPU_PROF", ""))}`] : [],
   });

@@ -3,16 +3,28 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { toActionError } from "@/lib/server/errors";
 import { type FlagNote, saveFlag } from "@/lib/server/flags";
+import { limitSave, retryAfterSeconds } from "@/lib/server/rate-limit";
 
-export type SaveFlagResult = { ok: true; flag: FlagNote } | { ok: false; message: string; errors?: Record<string, string> };
+export type SaveFlagResult =
+  | { ok: true; flag: FlagNote }
+  | { ok: false; message: string; errors?: Record<string, string>; retryAfterMs?: number };
 
 /**
  * Save the signed-in annotator's flag and note on one instance, with or without an
- * answer. lib/server checks the session user, the project and the assignment.
+ * answer. lib/server checks the session user, the project and the assignment. A
+ * save like the save route's: it takes a token from the account's save bucket
+ * (lib/server/rate-limit.ts; proxy.ts has already counted the request against
+ * its address), and a refusal says how long to wait.
  */
 export async function saveFlagAction(projectId: number, instanceRef: number, input: { flag: string | null; note: string }): Promise<SaveFlagResult> {
   try {
-    return { ok: true, flag: saveFlag(getDb(), await getActor(), Number(projectId), Number(instanceRef), input) };
+    const actor = await getActor();
+    const verdict = limitSave({ userId: actor?.kind === "user" ? actor.userId : null, address: null });
+    if (!verdict.ok) {
+      const seconds = retryAfterSeconds(verdict.retryAfterMs);
+      return { ok: false, message: `Not saved yet: too many saves at once. It goes again in ${seconds} s.`, retryAfterMs: seconds * 1000 };
+    }
+    return { ok: true, flag: saveFlag(getDb(), actor, Number(projectId), Number(instanceRef), input) };
   } catch (e) {
     const err = toActionError(e);
     return { ok: false, message: err.message, errors: err.errors };

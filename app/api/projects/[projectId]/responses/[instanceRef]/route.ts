@@ -10,13 +10,19 @@
  * Body (JSON, at most 64 KiB): { response: { kind, substitutes, multiword, phrase },
  * expectedRevision, activeMs }. Answer: { ok: true, revision, response, next,
  * progress, lexelt, upcoming } (lib/server/responses.ts SaveResult), or
- * { ok: false, message, errors?, conflict? } with 400 / 401 / 403 / 404 / 409 / 413.
+ * { ok: false, message, errors?, conflict? } with 400 / 401 / 403 / 404 / 409 / 413,
+ * or 429 with Retry-After when the account or the address saves faster than
+ * lib/server/rate-limit.ts allows (decided before the body is read; nothing is
+ * stored, and the workspace sends the save again after the wait). Once the bucket
+ * is empty, lib/server/save-gate.ts answers that 429 before this handler runs.
  */
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
+import { clientAddress } from "@/lib/net/trusted-proxy";
 import { requireSignedIn } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { assertSameOrigin, errorResponse, readBodyLimited } from "@/lib/server/http";
+import { limitSave, tooManySaves } from "@/lib/server/rate-limit";
 import { saveResponse } from "@/lib/server/responses";
 
 export const dynamic = "force-dynamic";
@@ -29,8 +35,12 @@ export const MAX_SAVE_BYTES = 64 * 1024;
 export async function POST(req: Request, ctx: Ctx) {
   try {
     assertSameOrigin(req);
+    const session = await getActor();
+    // The account from the session token, the address from the socket (or a trusted proxy).
+    const verdict = limitSave({ userId: session?.kind === "user" ? session.userId : null, address: clientAddress(req.headers) });
+    if (!verdict.ok) return tooManySaves(verdict);
     // Nobody signed in: 401 before anything of the request is read.
-    const actor = requireSignedIn(await getActor());
+    const actor = requireSignedIn(session);
     const { projectId, instanceRef } = await ctx.params;
     if (!/^application\/json\b/i.test(req.headers.get("content-type") ?? "")) {
       throw new InputError("Not saved: the request must be JSON (Content-Type: application/json).");
