@@ -19,6 +19,7 @@ const ACTIONS: Record<string, string> = {
   "member-remove": "removed from project",
   "member-add": "added to project",
   "sign-out": "signed out",
+  "sign-in-unlock": "sign-in lock lifted",
 };
 
 /** Coordinators: the accounts of their projects; admins: every account. Failed sign-ins and the audit below. */

@@ -14,7 +14,7 @@ import { redirect } from "next/navigation";
 import { getDb } from "../../db/client";
 import type { Actor, UserActor } from "../server/actor";
 import { get } from "../server/queue";
-import { decodeSessionToken, sessionTokenOf } from "./jwt";
+import { decodeSessionToken, sessionTokenOf, signedInTooLongAgo } from "./jwt";
 import { authSecret } from "./secret";
 import { signInHref } from "./return-to";
 
@@ -29,6 +29,8 @@ export async function sessionClaims(token: string | null): Promise<{ uid: number
   }
   const uid = Number(payload?.uid);
   if (!Number.isInteger(uid) || uid <= 0) return null;
+  // 12 hours after the sign-in the session ends, whatever renewed its expiry.
+  if (signedInTooLongAgo(payload)) return null;
   return { uid, sv: Number(payload?.sv ?? 0) };
 }
 
