@@ -136,7 +136,7 @@ const PRECONDITIONS: Record<string, (sqlite: Database.Database, file: string) =>
       .prepare("select group_concat(id || ':' || name, char(31)) as names from users group by name collate nocase having count(*) > 1 order by min(id)")
       .all() as Array<{ names: string }>;
     if (twins.length === 0) return null;
-    const groups = twins.map((t) => t.names.split("\u001f").map((x) => ({ id: Number(x.slice(0, x.indexOf(":"))), name: x.slice(x.indexOf(":") + 1) })));
+    const groups = twins.map((t) => t.names.split("\u001f").map((x) => ({ id: Number(x.slice(0, x.indexOf(":"))), name: x.slice(x.indexOf(":") + 1) })).sort((x, y) => x.id - y.id));
     const lines = groups.map((g) => `  ${g.map((u) => `"${u.name}" (id ${u.id})`).join(", ")}`);
     const fix = groups.flatMap((g) => g.slice(1).map((u) => `  sqlite3 ${file} "UPDATE users SET name = '${u.name}-${u.id}' WHERE id = ${u.id}"`));
     return (

@@ -27,6 +27,7 @@ import {
   signInLocks,
   slowDownMs,
 } from "../../lib/server/signin";
+import { sessionClaims } from "../../lib/auth/session";
 import { clientKey, GateBusyError, SignInGate, signInGate } from "../../lib/server/signin-gate";
 import { createUser, addMember } from "../../lib/server/users";
 import { outcomeOf, world } from "./world";
@@ -68,7 +69,7 @@ class Browser {
   async send(method: "GET" | "POST", action: string, init: { body?: BodyInit; headers?: Record<string, string> } = {}): Promise<Response> {
     const headers = new Headers({ "x-lexgold-peer": this.ip, ...init.headers });
     if (this.jar.size > 0) headers.set("cookie", [...this.jar].map(([k, v]) => `${k}=${v}`).join("; "));
-    const req = new NextRequest(`${BASE}/api/auth/${action}`, { method, headers, body: init.body, duplex: "half" } as RequestInit & { duplex: "half" });
+    const req = new NextRequest(`${BASE}/api/auth/${action}`, { method, headers, body: init.body, duplex: "half" } as ConstructorParameters<typeof NextRequest>[1]);
     const ctx = { params: Promise.resolve({ nextauth: action.split("/") }) };
     const res = await inRequestScope(req, () => (method === "GET" ? route.GET(req, ctx) : route.POST(req, ctx)));
     for (const c of res.headers.getSetCookie()) {
@@ -405,5 +406,28 @@ describe("finding 7: the bcrypt gate", () => {
     expect((await knownSignIn).status).toBe(200);
     for (const h of fillerHolds) h.end();
     await Promise.all([...busy, ...fillers]);
+  });
+});
+
+describe("finding 6: a session lasts 12 hours from its sign-in", () => {
+  it("renewals through /api/auth/session do not carry it past 12 hours", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const w = setup();
+    const b = new Browser("192.0.2.90");
+    expect((await b.signIn("ann", "password-ann")).status).toBe(200);
+    const token = () => [...b.jar].find(([k]) => k.endsWith("next-auth.session-token"))?.[1] ?? null;
+    // Renewed every two hours (a busy annotator's tab polls the session).
+    for (let h = 2; h <= 10; h += 2) {
+      vi.setSystemTime(Date.now() + 2 * 3600_000);
+      const s = (await (await b.send("GET", "session")).json()) as { user?: { name: string } };
+      expect(s.user?.name, `after ${h} hours`).toBe("ann");
+      expect(await sessionClaims(token())).toEqual({ uid: w.ann.userId, sv: expect.any(Number) });
+    }
+    const renewed = token();
+    vi.setSystemTime(Date.now() + 2 * 3600_000 + 60_000);
+    // 12 hours and a minute: the session route has no user and clears the cookie, and the kept cookie opens nothing.
+    expect(await (await b.send("GET", "session")).json()).toEqual({});
+    expect(token()).toBeNull();
+    expect(await sessionClaims(renewed)).toBeNull();
   });
 });
