@@ -4,7 +4,8 @@
  * sign-ins must not build an unbounded queue in front of a real user's check:
  *  - at most `slots` checks run at once (as many as the hash pool has threads);
  *  - browsers holding a valid device cookie for the account wait in their own
- *    line, served before any other;
+ *    line, served before any other; then clients with no failed sign-in in the
+ *    last 15 minutes (a new annotator's first try); then everyone else;
  *  - within a line, waiting checks are served one per client in turn (round
  *    robin), so a real user waits behind at most one check per other client, not
  *    behind everything a flooding client sent first;
@@ -85,18 +86,27 @@ export interface GateOptions {
   perClient: number;
 }
 
+/** The lines, served in this order. */
+export type Priority = "known" | "clean" | "others";
+const ORDER: Priority[] = ["known", "clean", "others"];
+
 export class SignInGate {
   private running = 0;
-  private readonly known = new Line();
-  private readonly others = new Line();
+  private readonly lines: Record<Priority, Line> = { known: new Line(), clean: new Line(), others: new Line() };
   /** Recent check times (ms), for the Retry-After estimate. */
   private avgMs = 100;
 
   constructor(readonly opts: GateOptions) {}
 
   /** Checks running and waiting now. */
-  state(): { running: number; waitingKnown: number; waitingOthers: number } {
-    return { running: this.running, waitingKnown: this.known.size, waitingOthers: this.others.size };
+  state(): { running: number; waitingKnown: number; waitingClean: number; waitingOthers: number } {
+    return { running: this.running, waitingKnown: this.lines.known.size, waitingClean: this.lines.clean.size, waitingOthers: this.lines.others.size };
+  }
+
+  private waiting(upTo: Priority = "others"): number {
+    let n = 0;
+    for (const p of ORDER.slice(0, ORDER.indexOf(upTo) + 1)) n += this.lines[p].size;
+    return n;
   }
 
   /**
@@ -104,12 +114,12 @@ export class SignInGate {
    * before it in its line. Throws GateBusyError, without running it, when its
    * line or its client's share of it is full.
    */
-  async run<T>(who: { client: string | null; knownDevice: boolean }, check: () => Promise<T>): Promise<T> {
+  async run<T>(who: { client: string | null; priority: Priority }, check: () => Promise<T>): Promise<T> {
     const client = clientKey(who.client);
-    const line = who.knownDevice ? this.known : this.others;
-    if (this.running >= this.opts.slots || this.known.size + this.others.size > 0) {
+    const line = this.lines[who.priority];
+    if (this.running >= this.opts.slots || this.waiting() > 0) {
       if (line.size >= this.opts.maxWaiting || line.waitingFor(client) >= this.opts.perClient) {
-        const ahead = this.known.size + (who.knownDevice ? 0 : this.others.size) + this.running;
+        const ahead = this.waiting(who.priority) + this.running;
         throw new GateBusyError(Math.max(1, Math.ceil((ahead * this.avgMs) / this.opts.slots / 1000)));
       }
       await new Promise<void>((start) => line.push({ client, start }));
@@ -125,9 +135,9 @@ export class SignInGate {
     }
   }
 
-  /** A check ended: its slot goes to the next waiting check (known browsers first), or is freed. */
+  /** A check ended: its slot goes to the next waiting check (known browsers first, then clean clients), or is freed. */
   private release(): void {
-    const next = this.known.shift() ?? this.others.shift();
+    const next = this.lines.known.shift() ?? this.lines.clean.shift() ?? this.lines.others.shift();
     if (next) next.start();
     else this.running--;
   }

@@ -17,7 +17,8 @@
  *    it until the oldest ages out or a coordinator or admin lifts the lock
  *    (liftSignInLock); CLIENT_LIMIT failed checks from one address in 15 minutes
  *    (any names) stop that address's checks until they age out.
- *  - The checks themselves wait at a bounded, prioritised gate (signin-gate.ts).
+ *  - The checks themselves wait at a bounded, prioritised gate (signin-gate.ts):
+ *    known browsers first, then addresses without a recent failure, then the rest.
  *
  * Addresses come from the socket or a trusted proxy (lib/net/trusted-proxy.ts),
  * never from a header the client writes. Every failure is recorded (name typed,
@@ -124,8 +125,11 @@ function accountNamed(db: Db, name: string) {
     .get();
 }
 
-/** Seconds until this attempt may be checked (0: now). Counts only checked failures, never refusals. */
-function waitFor(db: Db, key: string, client: string, device: string | null, clearedAt: number, now: number): number {
+/**
+ * Seconds until this attempt may be checked (0: now), and the client's failed
+ * checks in the last 15 minutes. Counts only checked failures, never refusals.
+ */
+function waitFor(db: Db, key: string, client: string, device: string | null, clearedAt: number, now: number): { retryAfterS: number; clientFailures: number } {
   const hour = Math.max(now - SLOW_DOWN_WINDOW_MS, clearedAt);
   const wait: number[] = [];
   const account = counted(db, "key = ? and at > ?", [key, hour]);
@@ -142,7 +146,7 @@ function waitFor(db: Db, key: string, client: string, device: string | null, cle
   const own = device ? counted(db, "device = ? and at > ?", [device, hour]) : counted(db, "key = ? and client = ? and device is null and at > ?", [key, client, hour]);
   if (own.last !== null) wait.push(own.last + slowDownMs(own.n) - now);
   const ms = Math.max(0, ...wait);
-  return ms > 0 ? Math.ceil(ms / 1000) : 0;
+  return { retryAfterS: ms > 0 ? Math.ceil(ms / 1000) : 0, clientFailures: fromClient.n };
 }
 
 function record(db: Db, row: { key: string; client: string; device: string | null; throttled?: boolean }): void {
@@ -161,7 +165,7 @@ export async function signInWithPassword(db: Db, a: SignInAttempt): Promise<Sign
   db.delete(signInFailures).where(lt(signInFailures.at, new Date(now - FAILURE_RETENTION_MS))).run();
   const row = accountNamed(db, a.name);
   const device = deviceIdFor(a.secret, a.deviceCookie, row?.id);
-  const retryAfterS = waitFor(db, key, client, device, row?.clearedAt?.getTime() ?? 0, now);
+  const { retryAfterS, clientFailures } = waitFor(db, key, client, device, row?.clearedAt?.getTime() ?? 0, now);
   if (retryAfterS > 0) {
     // Recorded for coordinators to see, but it counts for nothing: refusals never extend a wait.
     record(db, { key, client, device, throttled: true });
@@ -169,7 +173,9 @@ export async function signInWithPassword(db: Db, a: SignInAttempt): Promise<Sign
   }
   let matches: boolean;
   try {
-    matches = await signInGate().run({ client, knownDevice: device !== null }, () => checkPassword(a.password, row?.passwordHash));
+    // Known browsers first, then clients with no recent failure (a new annotator), then the rest.
+    const priority = device !== null ? "known" : clientFailures === 0 ? "clean" : "others";
+    matches = await signInGate().run({ client, priority }, () => checkPassword(a.password, row?.passwordHash));
   } catch (e) {
     if (e instanceof GateBusyError) return { ok: false, reason: "busy", retryAfterS: e.retryAfterS };
     throw e;

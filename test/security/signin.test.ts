@@ -28,7 +28,7 @@ import {
   slowDownMs,
 } from "../../lib/server/signin";
 import { sessionClaims } from "../../lib/auth/session";
-import { clientKey, GateBusyError, SignInGate, signInGate } from "../../lib/server/signin-gate";
+import { clientKey, GateBusyError, type Priority, SignInGate, signInGate } from "../../lib/server/signin-gate";
 import { createUser, addMember } from "../../lib/server/users";
 import { outcomeOf, world } from "./world";
 
@@ -344,66 +344,71 @@ describe("finding 7: the bcrypt gate", () => {
   it("holds at most its line and a client's share; a full line is answered at once with a retry time", async () => {
     const gate = new SignInGate({ slots: 1, maxWaiting: 6, perClient: 2 });
     const first = held();
-    const running = gate.run({ client: "192.0.2.1", knownDevice: false }, first.check);
+    const running = gate.run({ client: "192.0.2.1", priority: "others" }, first.check);
     const waiting: Promise<unknown>[] = [];
     const refused: number[] = [];
     // 300 failures from 12 addresses arriving at once.
     for (let i = 0; i < 300; i++) {
-      const p = gate.run({ client: `192.0.2.${(i % 12) + 1}`, knownDevice: false }, async () => false);
+      const p = gate.run({ client: `192.0.2.${(i % 12) + 1}`, priority: "others" }, async () => false);
       waiting.push(p.catch((e) => void (e instanceof GateBusyError && refused.push(e.retryAfterS))));
     }
     await vi.waitFor(() => expect(refused).toHaveLength(294));
-    expect(gate.state()).toEqual({ running: 1, waitingKnown: 0, waitingOthers: 6 });
+    expect(gate.state()).toEqual({ running: 1, waitingKnown: 0, waitingClean: 0, waitingOthers: 6 });
     expect(refused.every((s) => s >= 1)).toBe(true);
     first.end();
     await running;
     await Promise.all(waiting);
-    expect(gate.state()).toEqual({ running: 0, waitingKnown: 0, waitingOthers: 0 });
+    expect(gate.state()).toEqual({ running: 0, waitingKnown: 0, waitingClean: 0, waitingOthers: 0 });
   });
 
-  it("serves device-cookie sign-ins first and other clients in turn, and counts IPv6 by /64", async () => {
+  it("serves device-cookie sign-ins first, then clients with no recent failure, then the others in turn, and counts IPv6 by /64", async () => {
     const gate = new SignInGate({ slots: 1, maxWaiting: 20, perClient: 3 });
     const order: string[] = [];
     const first = held();
-    const running = gate.run({ client: "192.0.2.1", knownDevice: false }, first.check);
+    const running = gate.run({ client: "192.0.2.1", priority: "others" }, first.check);
     const queued: Promise<unknown>[] = [];
-    const enqueue = (label: string, client: string, knownDevice = false) =>
-      queued.push(gate.run({ client, knownDevice }, async () => void order.push(label)).catch((e) => order.push(`${label}:busy:${(e as Error).name}`)));
-    // A flooding client first, then a real user, then a known browser.
+    const enqueue = (label: string, client: string, priority: Priority = "others") =>
+      queued.push(gate.run({ client, priority }, async () => void order.push(label)).catch((e) => order.push(`${label}:busy:${(e as Error).name}`)));
+    // A flooding client first, then another client, then a client with no recent failure, then a known browser.
     for (let i = 0; i < 3; i++) enqueue(`flood${i}`, "2001:db8:1:2::1");
     enqueue("flood-same-64", "2001:db8:1:2::abcd");
     enqueue("user", "198.51.100.7");
-    enqueue("known", "198.51.100.8", true);
+    enqueue("newcomer", "198.51.100.9", "clean");
+    enqueue("known", "198.51.100.8", "known");
     first.end();
     await running;
     await Promise.all(queued);
-    expect(order).toEqual(["flood-same-64:busy:GateBusyError", "known", "flood0", "user", "flood1", "flood2"]);
+    expect(order).toEqual(["flood-same-64:busy:GateBusyError", "known", "newcomer", "flood0", "user", "flood1", "flood2"]);
   });
 
-  it("through the route: a full gate answers 429 with Retry-After; a known browser still goes first", async () => {
+  it("through the route: a full gate answers 429 with Retry-After; a known browser and a new one still go first", async () => {
     const w = setup();
     const gate = signInGate();
     const { slots, maxWaiting, perClient } = gate.opts;
-    // Another engineer's known browser, made before the flood.
+    // A known browser (it signed in before the flood), and an address that has failed once.
     const known = new Browser("198.51.100.50");
     await known.signIn("coord", "password-coord");
     known.signOutLocally();
+    const flooder = new Browser("198.51.100.60");
+    expect((await flooder.signIn("ann", "a-wrong-password")).status).toBe(401);
     const holds = Array.from({ length: slots }, () => held());
-    const busy = holds.map((h, i) => gate.run({ client: `10.9.0.${i}`, knownDevice: false }, h.check));
+    const busy = holds.map((h, i) => gate.run({ client: `10.9.0.${i}`, priority: "others" }, h.check));
     // The line fills with checks that, once started, hold their slot until told.
     const fillerHolds = Array.from({ length: maxWaiting }, () => held());
-    const fillers = fillerHolds.map((h, i) => gate.run({ client: `10.8.${Math.floor(i / perClient)}.1`, knownDevice: false }, h.check));
-    const res = await new Browser("198.51.100.60").signIn("ann", "password-ann");
+    const fillers = fillerHolds.map((h, i) => gate.run({ client: `10.8.${Math.floor(i / perClient)}.1`, priority: "others" }, h.check));
+    const res = await flooder.signIn("ann", "password-ann");
     expect(res.status).toBe(429);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(await errorOf(res)).toBe("Busy");
-    expect(failureRows(w)).toEqual([]);
+    expect(failureRows(w)).toHaveLength(1);
     // The known browser waits in its own line and gets the first free slot: it signs in while every
     // filler that started still holds its slot (served in arrival order, it would wait for them all).
     const knownSignIn = known.signIn("coord", "password-coord");
-    await vi.waitFor(() => expect(gate.state().waitingKnown).toBe(1));
+    const newcomer = new Browser("198.51.100.70").signIn("ann", "password-ann");
+    await vi.waitFor(() => expect(gate.state()).toMatchObject({ waitingKnown: 1, waitingClean: 1 }));
     for (const h of holds) h.end();
     expect((await knownSignIn).status).toBe(200);
+    expect((await newcomer).status).toBe(200);
     for (const h of fillerHolds) h.end();
     await Promise.all([...busy, ...fillers]);
   });
