@@ -7,6 +7,8 @@
  * App Router throws the re-encoded cookie away: the token read is the same, its
  * expiry (exp, checked by the decryption) is the same, and the user's row decides
  * the rest — disabled, or a session version bumped since the token was issued.
+ * A session also ends 12 hours after its sign-in (the token's auth_time),
+ * however often next-auth renewed the cookie's expiry.
  */
 import "server-only";
 import { cookies, headers } from "next/headers";
