@@ -153,6 +153,8 @@ function record(db: Db, row: { key: string; client: string; device: string | nul
   db.insert(signInFailures).values({ ...row, at: new Date(Date.now()), throttled: row.throttled ?? false }).run();
 }
 
+let lastPurge = 0;
+
 /**
  * Check a name (any case) and password under the throttle and the gate. The
  * check is bcrypt on the hash pool, with the same work for unknown names as for
@@ -162,7 +164,11 @@ export async function signInWithPassword(db: Db, a: SignInAttempt): Promise<Sign
   const now = Date.now();
   const key = a.name.toLowerCase();
   const client = clientKey(a.client);
-  db.delete(signInFailures).where(lt(signInFailures.at, new Date(now - FAILURE_RETENTION_MS))).run();
+  // Old failures go at most once a minute per process: not a write on every attempt of a flood.
+  if (now - lastPurge > 60_000) {
+    lastPurge = now;
+    db.delete(signInFailures).where(lt(signInFailures.at, new Date(now - FAILURE_RETENTION_MS))).run();
+  }
   const row = accountNamed(db, a.name);
   const device = deviceIdFor(a.secret, a.deviceCookie, row?.id);
   const { retryAfterS, clientFailures } = waitFor(db, key, client, device, row?.clearedAt?.getTime() ?? 0, now);
@@ -194,7 +200,7 @@ export interface SignInLock {
   locked: boolean;
 }
 
-/** Failed sign-ins counted against each of these accounts now (accounts without any are left out). */
+/** The accounts whose sign-in is slowed down or locked now: FREE_FAILURES or more failures counted against them. */
 export function signInLocks(db: Db, accounts: ReadonlyArray<{ id: number; name: string }>): Map<number, SignInLock> {
   const out = new Map<number, SignInLock>();
   if (accounts.length === 0) return out;
@@ -204,7 +210,7 @@ export function signInLocks(db: Db, accounts: ReadonlyArray<{ id: number; name: 
   );
   for (const u of accounts) {
     const n = (stmt.get(u.name.toLowerCase(), since, u.id) as { n: number }).n;
-    if (n > 0) out.set(u.id, { failures: n, locked: n >= ACCOUNT_CEILING });
+    if (n >= FREE_FAILURES) out.set(u.id, { failures: n, locked: n >= ACCOUNT_CEILING });
   }
   return out;
 }
