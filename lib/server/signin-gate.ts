@@ -5,7 +5,9 @@
  *  - at most `slots` checks run at once (as many as the hash pool has threads);
  *  - browsers holding a valid device cookie for the account wait in their own
  *    line, served before any other; then clients with no failed sign-in in the
- *    last 15 minutes (a new annotator's first try); then everyone else;
+ *    last 15 minutes (a new annotator's first try), one check per client at a
+ *    time (a flood from new addresses puts one check each there, the rest go
+ *    last); then everyone else;
  *  - within a line, waiting checks are served one per client in turn (round
  *    robin), so a real user waits behind at most one check per other client, not
  *    behind everything a flooding client sent first;
@@ -93,6 +95,8 @@ const ORDER: Priority[] = ["known", "clean", "others"];
 export class SignInGate {
   private running = 0;
   private readonly lines: Record<Priority, Line> = { known: new Line(), clean: new Line(), others: new Line() };
+  /** Clients with a check in the clean line (waiting or running). */
+  private readonly cleanInFlight = new Set<string>();
   /** Recent check times (ms), for the Retry-After estimate. */
   private avgMs = 100;
 
@@ -116,20 +120,25 @@ export class SignInGate {
    */
   async run<T>(who: { client: string | null; priority: Priority }, check: () => Promise<T>): Promise<T> {
     const client = clientKey(who.client);
-    const line = this.lines[who.priority];
+    // One check per client at a time in the clean line: the others from it wait with everyone else.
+    const priority = who.priority === "clean" && this.cleanInFlight.has(client) ? "others" : who.priority;
+    const line = this.lines[priority];
     if (this.running >= this.opts.slots || this.waiting() > 0) {
       if (line.size >= this.opts.maxWaiting || line.waitingFor(client) >= this.opts.perClient) {
-        const ahead = this.waiting(who.priority) + this.running;
+        const ahead = this.waiting(priority) + this.running;
         throw new GateBusyError(Math.max(1, Math.ceil((ahead * this.avgMs) / this.opts.slots / 1000)));
       }
+      if (priority === "clean") this.cleanInFlight.add(client);
       await new Promise<void>((start) => line.push({ client, start }));
     } else {
+      if (priority === "clean") this.cleanInFlight.add(client);
       this.running++;
     }
     const t = performance.now();
     try {
       return await check();
     } finally {
+      if (priority === "clean") this.cleanInFlight.delete(client);
       this.avgMs = this.avgMs * 0.8 + (performance.now() - t) * 0.2;
       this.release();
     }

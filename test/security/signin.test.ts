@@ -374,11 +374,13 @@ describe("finding 7: the bcrypt gate", () => {
     enqueue("flood-same-64", "2001:db8:1:2::abcd");
     enqueue("user", "198.51.100.7");
     enqueue("newcomer", "198.51.100.9", "clean");
+    // A second check from the same new address waits with the others.
+    enqueue("newcomer-again", "198.51.100.9", "clean");
     enqueue("known", "198.51.100.8", "known");
     first.end();
     await running;
     await Promise.all(queued);
-    expect(order).toEqual(["flood-same-64:busy:GateBusyError", "known", "newcomer", "flood0", "user", "flood1", "flood2"]);
+    expect(order).toEqual(["flood-same-64:busy:GateBusyError", "known", "newcomer", "flood0", "user", "newcomer-again", "flood1", "flood2"]);
   });
 
   it("through the route: a full gate answers 429 with Retry-After; a known browser and a new one still go first", async () => {
