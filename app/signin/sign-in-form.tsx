@@ -22,7 +22,7 @@ export function SignInForm({ next = "/" }: { next?: string }) {
     if (!res || res.error) {
       setError(
         res?.error === "RateLimited"
-          ? "Too many failed sign-ins for this account: sign-ins are slowed down. Wait a little and try again (at most 15 minutes; your coordinator can lift the lock)."
+          ? "Too many failed sign-ins for this account: sign-ins are slowed down. Wait a little and try again; if it goes on, your coordinator can lift the lock."
           : res?.error === "Busy"
             ? "The server is checking many sign-ins just now. Try again in a few seconds."
             : "That user name and password do not match.",
