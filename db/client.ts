@@ -124,6 +124,30 @@ export class MigrationError extends Error {
   }
 }
 
+/**
+ * What must hold before a migration runs, checked inside its transaction: a
+ * message naming what to fix, or null. A migration whose condition fails is not
+ * run (nor any after it) and the database is left as it was.
+ */
+const PRECONDITIONS: Record<string, (sqlite: Database.Database, file: string) => string | null> = {
+  // Names become unique whatever their case: accounts whose names differ only in case are renamed first.
+  "0017_user_names_nocase": (sqlite, file) => {
+    const twins = sqlite
+      .prepare("select group_concat(id || ':' || name, char(31)) as names from users group by name collate nocase having count(*) > 1 order by min(id)")
+      .all() as Array<{ names: string }>;
+    if (twins.length === 0) return null;
+    const groups = twins.map((t) => t.names.split("\u001f").map((x) => ({ id: Number(x.slice(0, x.indexOf(":"))), name: x.slice(x.indexOf(":") + 1) })).sort((x, y) => x.id - y.id));
+    const lines = groups.map((g) => `  ${g.map((u) => `"${u.name}" (id ${u.id})`).join(", ")}`);
+    const fix = groups.flatMap((g) => g.slice(1).map((u) => `  sqlite3 ${file} "UPDATE users SET name = '${u.name}-${u.id}' WHERE id = ${u.id}"`));
+    return (
+      `${file}: user names must now be unique whatever their case, and ${groups.length === 1 ? "these accounts differ" : "these groups of accounts differ"} only in case:\n` +
+      `${lines.join("\n")}\n` +
+      `Nothing was changed and lexgold will not open the database until each is renamed, for instance (any new names will do;\n` +
+      `tell the people concerned):\n${fix.join("\n")}`
+    );
+  },
+};
+
 /** Apply the pending migrations in one transaction with foreign keys off, checked before commit. */
 function runMigrations(sqlite: Database.Database, file: string, known: readonly Migration[]): void {
   const state = migrationState(sqlite, known);
@@ -139,6 +163,8 @@ function runMigrations(sqlite: Database.Database, file: string, known: readonly 
       sqlite.exec(`CREATE TABLE IF NOT EXISTS "${MIGRATIONS_TABLE}" (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`);
       const record = sqlite.prepare(`INSERT INTO "${MIGRATIONS_TABLE}" ("hash", "created_at") VALUES (?, ?)`);
       for (const m of now.pending) {
+        const problem = PRECONDITIONS[m.tag]?.(sqlite, file);
+        if (problem) throw new MigrationError(problem);
         for (const stmt of m.statements) if (stmt.trim()) sqlite.exec(stmt);
         record.run(m.hash, m.when);
       }

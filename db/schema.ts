@@ -17,20 +17,27 @@ const createdAt = () =>
     .notNull()
     .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
 
-export const users = sqliteTable("users", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  name: text("name").notNull().unique(),
-  passwordHash: text("password_hash").notNull(),
-  /** admin: manages every account (made from the CLI only); coordinator: their projects; annotator. */
-  role: text("role", { enum: ["coordinator", "annotator", "admin"] }).notNull(),
-  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
-  /**
-   * Bumped by sign-out, a password change or reset, disabling the account and
-   * removal from a project: sessions carrying an older version are refused.
-   */
-  sessionVersion: integer("session_version").notNull().default(0),
-  createdAt: createdAt(),
-});
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** Unique whatever its case (users_name_nocase): sign-in, the throttle and the device cookie treat "Ann" and "ann" as one account. */
+    name: text("name").notNull().unique(),
+    passwordHash: text("password_hash").notNull(),
+    /** admin: manages every account (made from the CLI only); coordinator: their projects; annotator. */
+    role: text("role", { enum: ["coordinator", "annotator", "admin"] }).notNull(),
+    disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+    /**
+     * Bumped by sign-out, a password change or reset, disabling the account and
+     * removal from a project: sessions carrying an older version are refused.
+     */
+    sessionVersion: integer("session_version").notNull().default(0),
+    /** A coordinator or admin lifted the sign-in lock here: failed sign-ins before it no longer count (lib/server/signin.ts). */
+    signInClearedAt: integer("sign_in_cleared_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("users_name_nocase").on(sql`${t.name} collate nocase`)],
+);
 
 export const projects = sqliteTable("projects", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -418,7 +425,7 @@ export const accountAudit = sqliteTable(
     /** The signed-in user who acted; null = the CLI. */
     actorId: integer("actor_id").references(() => users.id),
     action: text("action", {
-      enum: ["create", "password-change", "password-reset", "disable", "enable", "member-remove", "member-add", "sign-out"],
+      enum: ["create", "password-change", "password-reset", "disable", "enable", "member-remove", "member-add", "sign-out", "sign-in-unlock"],
     }).notNull(),
     targetId: integer("target_id").references(() => users.id, { onDelete: "cascade" }),
     projectId: integer("project_id").references(() => projects.id, { onDelete: "set null" }),

@@ -84,7 +84,7 @@ test("finding 1: after six failed sign-ins by strangers (made-up names, with and
   await signIn(page, "coordinator");
 });
 
-test("finding 2: after a stranger's eight failed sign-ins as a user, that user's own browser (device cookie) still signs in", async ({ browser, playwright }) => {
+test("finding 2: after a stranger's failed sign-ins as a user, that user's own browser (device cookie) still signs in", async ({ browser, playwright }) => {
   await signInForm(own, user, password);
   await expect(own.getByRole("button", { name: "Sign out" })).toBeVisible();
   const device = (await own.context().cookies()).find((c) => c.name === "lexgold-device");
@@ -93,12 +93,14 @@ test("finding 2: after a stranger's eight failed sign-ins as a user, that user's
   await signOut(own);
 
   const stranger = await playwright.request.newContext({ baseURL: base });
-  for (let i = 0; i < 8; i++) {
-    const url = await signInApi(stranger, user, `guess-${i}-wrong`, { "X-Forwarded-For": `203.0.113.${i + 1}` });
-    expect(url).toMatch(i < 5 ? /error=CredentialsSignin/ : /error=RateLimited/);
+  const answers: string[] = [];
+  // Five free failures, then each further check waits 1 s, 2 s, 4 s … after the last failure: the
+  // stranger's next tries come within a wait and are refused unchecked (whatever X-Forwarded-For says).
+  for (let i = 0; i < 20 && !answers.some((u) => /error=RateLimited/.test(u)); i++) {
+    answers.push(await signInApi(stranger, user, `guess-${i}-wrong`, { "X-Forwarded-For": `203.0.113.${i + 1}` }));
   }
-  // The stranger is throttled even with the right password …
-  expect(await signInApi(stranger, user, password)).toMatch(/error=RateLimited/);
+  expect(answers.slice(0, 5).every((u) => /error=CredentialsSignin/.test(u))).toBe(true);
+  expect(answers.at(-1)).toMatch(/error=RateLimited/);
   await stranger.dispose();
   // … the user's own browser is not.
   await signInForm(own, user, password);
@@ -110,10 +112,12 @@ test("finding 2: after a stranger's eight failed sign-ins as a user, that user's
   await coord.goto("/accounts");
   const failures = coord.getByRole("table", { name: "Failed sign-ins" });
   const rows = failures.getByRole("row").filter({ hasText: user });
-  await expect(rows).toHaveCount(9);
-  await expect(rows.filter({ hasText: "127.0.0.1" })).toHaveCount(9);
+  await expect(rows).toHaveCount(answers.length);
+  await expect(rows.filter({ hasText: "127.0.0.1" })).toHaveCount(answers.length);
   await expect(failures).not.toContainText("203.0.113.");
-  await expect(rows.filter({ hasText: "refused: too many failures" })).toHaveCount(4);
+  await expect(rows.filter({ hasText: "refused: too many failures" })).toHaveCount(1);
+  // The account is listed as slowed down, with a lift for the coordinator.
+  await expect(coord.getByRole("button", { name: `Lift the sign-in lock of ${user}` })).toBeVisible();
   await coord.context().close();
 });
 

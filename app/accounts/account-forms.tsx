@@ -1,6 +1,6 @@
 "use client";
 import { startTransition, useActionState } from "react";
-import { type AccountFormState, changePasswordAction, resetPasswordAction, setDisabledAction } from "./actions";
+import { type AccountFormState, changePasswordAction, liftSignInLockAction, resetPasswordAction, setDisabledAction } from "./actions";
 
 type Action = (prev: AccountFormState, form: FormData) => Promise<AccountFormState>;
 
@@ -47,6 +47,28 @@ export function AccountActions({ userId, name, disabled }: { userId: number; nam
         ) : toggle.state?.ok ? (
           <p className="notice ok" role="status">{toggle.state.message}</p>
         ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** Lift the sign-in lock of one account: its failures so far stop counting. */
+export function LiftLockButton({ userId, name }: { userId: number; name: string }) {
+  const lift = useAccountForm(liftSignInLockAction);
+  return (
+    <div className="account-actions">
+      <form onSubmit={lift.onSubmit}>
+        <input type="hidden" name="userId" value={userId} />
+        <button type="submit" className="secondary" disabled={lift.pending} aria-label={`Lift the sign-in lock of ${name}`}>
+          Lift lock
+        </button>
+      </form>
+      <div aria-live="polite">
+        {lift.state && (
+          <p className={`notice ${lift.state.ok ? "ok" : "error"}`} role={lift.state.ok ? "status" : "alert"}>
+            {lift.state.message}
+          </p>
+        )}
       </div>
     </div>
   );

@@ -9,6 +9,7 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { changeOwnPassword, resetPassword, setAccountDisabled } from "@/lib/server/accounts";
 import { toActionError } from "@/lib/server/errors";
+import { liftSignInLock } from "@/lib/server/signin";
 
 export type AccountFormState = {
   ok?: boolean;
@@ -34,6 +35,17 @@ export async function setDisabledAction(_prev: AccountFormState, form: FormData)
     const r = setAccountDisabled(getDb(), await getActor(), String(form.get("userId") ?? ""), disabled);
     revalidatePath("/accounts");
     return { ok: true, message: r.disabled ? `${r.name} is disabled and signed out.` : `${r.name} can sign in again.` };
+  } catch (e) {
+    return toActionError(e);
+  }
+}
+
+/** Lift an account's sign-in lock (lib/server/signin.ts decides who may). */
+export async function liftSignInLockAction(_prev: AccountFormState, form: FormData): Promise<AccountFormState> {
+  try {
+    const r = liftSignInLock(getDb(), await getActor(), String(form.get("userId") ?? ""));
+    revalidatePath("/accounts");
+    return { ok: true, message: `${r.name} can sign in again at once: earlier failures no longer count.` };
   } catch (e) {
     return toActionError(e);
   }

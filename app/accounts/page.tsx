@@ -3,7 +3,8 @@ import { redirect } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { accountAuditLog, failedSignIns, listAccounts } from "@/lib/server/accounts";
-import { AccountActions } from "./account-forms";
+import { ACCOUNT_CEILING, signInLocks } from "@/lib/server/signin";
+import { AccountActions, LiftLockButton } from "./account-forms";
 
 export const metadata: Metadata = { title: "Accounts" };
 export const dynamic = "force-dynamic";
@@ -19,6 +20,7 @@ const ACTIONS: Record<string, string> = {
   "member-remove": "removed from project",
   "member-add": "added to project",
   "sign-out": "signed out",
+  "sign-in-unlock": "sign-in lock lifted",
 };
 
 /** Coordinators: the accounts of their projects; admins: every account. Failed sign-ins and the audit below. */
@@ -27,6 +29,7 @@ export default async function AccountsPage() {
   if (actor.role === "annotator") redirect("/annotate");
   const db = getDb();
   const accounts = listAccounts(db, actor);
+  const locks = signInLocks(db, accounts);
   const failures = failedSignIns(db, actor, { limit: 100 });
   const audit = accountAuditLog(db, actor, { limit: 50 });
   return (
@@ -53,7 +56,16 @@ export default async function AccountsPage() {
                 <th scope="row">{a.name}</th>
                 <td><span className="tag">{a.role}</span></td>
                 <td>{a.projects.map((p) => p.name).join(", ") || <span className="muted">—</span>}</td>
-                <td>{a.disabled ? <strong>disabled</strong> : "active"}</td>
+                <td>
+                  {a.disabled ? <strong>disabled</strong> : "active"}
+                  {locks.has(a.id) && (
+                    <div className="small">
+                      {locks.get(a.id)!.locked ? <strong>sign-in locked</strong> : "sign-in slowed"}: {locks.get(a.id)!.failures} failed
+                      {locks.get(a.id)!.failures === 1 ? " sign-in" : " sign-ins"} in the last hour
+                      <LiftLockButton userId={a.id} name={a.name} />
+                    </div>
+                  )}
+                </td>
                 <td>
                   {a.manageable ? (
                     <AccountActions userId={a.id} name={a.name} disabled={a.disabled} />
@@ -72,7 +84,9 @@ export default async function AccountsPage() {
       <h2 id="failures-heading">Failed sign-ins</h2>
       <p className="muted small">
         The last {failures.length === 100 ? "100" : failures.length} failed sign-ins{actor.role === "admin" ? "" : " for these accounts"}, newest first. “Known browser”:
-        the browser had signed in to that account before, so strangers&rsquo; failures do not lock it out.
+        the browser had signed in to that account before, so strangers&rsquo; failures do not slow it down. After five failures in an
+        hour, further tries for an account from the same address (or known browser) wait 1 s, 2 s, 4 s … (at most 15 minutes);
+        after {ACCOUNT_CEILING} failures in an hour from anywhere, the account&rsquo;s sign-in is locked until they age out or you lift the lock.
       </p>
       {failures.length === 0 ? (
         <p className="muted">None.</p>
@@ -95,7 +109,7 @@ export default async function AccountsPage() {
                   <th scope="row">{f.name}</th>
                   <td><code>{f.client}</code></td>
                   <td>{f.knownDevice ? "known browser" : "unknown"}</td>
-                  <td>{f.throttled ? "refused: too many failures" : "wrong name or password"}</td>
+                  <td>{f.throttled ? "refused: too many failures (not checked)" : "wrong name or password"}</td>
                 </tr>
               ))}
             </tbody>

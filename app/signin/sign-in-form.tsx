@@ -22,8 +22,10 @@ export function SignInForm({ next = "/" }: { next?: string }) {
     if (!res || res.error) {
       setError(
         res?.error === "RateLimited"
-          ? "Too many failed sign-ins. Wait 15 minutes and try again."
-          : "That user name and password do not match.",
+          ? "Too many failed sign-ins for this account: sign-ins are slowed down. Wait a little and try again; if it goes on, your coordinator can lift the lock."
+          : res?.error === "Busy"
+            ? "The server is checking many sign-ins just now. Try again in a few seconds."
+            : "That user name and password do not match.",
       );
       return;
     }
@@ -35,7 +37,8 @@ export function SignInForm({ next = "/" }: { next?: string }) {
     <form onSubmit={onSubmit} noValidate>
       <div className="field">
         <label htmlFor="username">User name</label>
-        <input id="username" name="username" autoComplete="username" autoFocus required />
+        {/* Names are the same whatever their case; phones must not capitalise or correct them. */}
+        <input id="username" name="username" autoComplete="username" autoCapitalize="none" autoCorrect="off" spellCheck={false} autoFocus required />
       </div>
       <div className="field">
         <label htmlFor="password">Password</label>

@@ -14,7 +14,19 @@ import type { JWT, JWTDecodeParams, JWTEncodeParams } from "next-auth/jwt";
 
 /** Seconds of clock skew accepted on exp / iat, as next-auth's decode does. */
 const CLOCK_TOLERANCE = 15;
-const DEFAULT_MAX_AGE = 30 * 24 * 60 * 60;
+/** A session's whole life: 12 hours from the sign-in, renewals or not. */
+export const SESSION_MAX_AGE_S = 12 * 60 * 60;
+const DEFAULT_MAX_AGE = SESSION_MAX_AGE_S;
+
+/**
+ * Whether a session token is past its 12 hours: it carries no sign-in time
+ * (auth_time, seconds) or one more than SESSION_MAX_AGE_S ago.
+ */
+export function signedInTooLongAgo(token: object | null | undefined, now = Date.now()): boolean {
+  const at = Number((token as { auth_time?: unknown } | null | undefined)?.auth_time);
+  if (!Number.isFinite(at) || at <= 0) return true;
+  return now / 1000 - at > SESSION_MAX_AGE_S;
+}
 
 const keys = new Map<string, Uint8Array>();
 
@@ -39,10 +51,13 @@ function secretOf(secret: string | Buffer): string {
 export async function encodeSessionToken(params: JWTEncodeParams): Promise<string> {
   const { token = {}, secret, maxAge = DEFAULT_MAX_AGE, salt = "" } = params;
   const now = Math.floor(Date.now() / 1000);
+  // Never past 12 hours after the sign-in, however often the token is renewed.
+  const signedInAt = Number((token as { auth_time?: unknown }).auth_time);
+  const exp = Number.isFinite(signedInAt) && signedInAt > 0 ? Math.min(now + maxAge, signedInAt + SESSION_MAX_AGE_S) : now + maxAge;
   return new EncryptJWT(token as JWTPayload)
     .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
     .setIssuedAt()
-    .setExpirationTime(now + maxAge)
+    .setExpirationTime(exp)
     .setJti(randomUUID())
     .encrypt(derivedKey(secretOf(secret), salt));
 }

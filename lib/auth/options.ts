@@ -6,7 +6,7 @@ import { getDb } from "../../db/client";
 import { clientAddress } from "../net/trusted-proxy";
 import { signOutEverywhere } from "../server/accounts";
 import { DEVICE_COOKIE, signInWithPassword } from "../server/signin";
-import { decodeSessionToken, encodeSessionToken } from "./jwt";
+import { decodeSessionToken, encodeSessionToken, SESSION_MAX_AGE_S, signedInTooLongAgo } from "./jwt";
 import { authSecret } from "./secret";
 
 /** One cookie's value from a Cookie header. */
@@ -21,12 +21,19 @@ export function cookieValue(header: unknown, name: string): string | null {
 
 let warned = false;
 
-export function authOptions(): NextAuthOptions {
+/** What one request's sign-in came to, for the route (lib/auth/route.ts): who signed in, or why it was refused unchecked. */
+export interface SignInOutcome {
+  signedIn?: { id: number };
+  refused?: { reason: "rate-limited" | "busy"; retryAfterS: number };
+}
+
+export function authOptions(outcome: SignInOutcome = {}): NextAuthOptions {
   return {
     secret: authSecret(),
-    session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
+    // A session lasts 12 hours from sign-in, however often it is renewed (jwt callback, lib/auth/session.ts).
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
     // next-auth's token format, with the key derived from the secret once (lib/auth/jwt.ts).
-    jwt: { encode: encodeSessionToken, decode: decodeSessionToken },
+    jwt: { encode: encodeSessionToken, decode: decodeSessionToken, maxAge: SESSION_MAX_AGE_S },
     pages: { signIn: "/signin" },
     providers: [
       CredentialsProvider({
@@ -53,9 +60,13 @@ export function authOptions(): NextAuthOptions {
             secret: authSecret(),
           });
           if (!r.ok) {
-            if (r.reason === "rate-limited") throw new Error("RateLimited");
-            return null;
+            if (r.reason === "invalid") return null;
+            outcome.refused = { reason: r.reason, retryAfterS: r.retryAfterS };
+            // The sign-in form reads this (…?error=RateLimited / Busy); the route answers 429 with Retry-After.
+            throw new Error(r.reason === "busy" ? "Busy" : "RateLimited");
           }
+          // The device cookie goes to this account, the one the password was checked for.
+          outcome.signedIn = { id: r.user.id };
           return { id: String(r.user.id), name: r.user.name, role: r.user.role, sessionVersion: r.user.sessionVersion };
         },
       }),
@@ -66,7 +77,11 @@ export function authOptions(): NextAuthOptions {
           token.uid = Number(user.id);
           token.role = (user as { role?: string }).role;
           token.sv = (user as { sessionVersion?: number }).sessionVersion ?? 0;
+          // When the password was checked: renewals keep it, so the session ends 12 hours after it.
+          token.auth_time = Math.floor(Date.now() / 1000);
         }
+        // next-auth clears the session cookie when this throws.
+        if (signedInTooLongAgo(token)) throw new Error("SessionExpired");
         return token;
       },
       async session({ session, token }) {

@@ -7,6 +7,8 @@
  * App Router throws the re-encoded cookie away: the token read is the same, its
  * expiry (exp, checked by the decryption) is the same, and the user's row decides
  * the rest — disabled, or a session version bumped since the token was issued.
+ * A session also ends 12 hours after its sign-in (the token's auth_time),
+ * however often next-auth renewed the cookie's expiry.
  */
 import "server-only";
 import { cookies, headers } from "next/headers";
@@ -14,7 +16,7 @@ import { redirect } from "next/navigation";
 import { getDb } from "../../db/client";
 import type { Actor, UserActor } from "../server/actor";
 import { get } from "../server/queue";
-import { decodeSessionToken, sessionTokenOf } from "./jwt";
+import { decodeSessionToken, sessionTokenOf, signedInTooLongAgo } from "./jwt";
 import { authSecret } from "./secret";
 import { signInHref } from "./return-to";
 
@@ -29,6 +31,8 @@ export async function sessionClaims(token: string | null): Promise<{ uid: number
   }
   const uid = Number(payload?.uid);
   if (!Number.isInteger(uid) || uid <= 0) return null;
+  // 12 hours after the sign-in the session ends, whatever renewed its expiry.
+  if (signedInTooLongAgo(payload)) return null;
   return { uid, sv: Number(payload?.sv ?? 0) };
 }
 

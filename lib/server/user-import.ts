@@ -84,13 +84,19 @@ export function importUsers(db: Db, actor: Actor, input: { fileName: string; tex
   });
   if (rows.length === 0 && errors.length === 0) errors.push(`${file}: no accounts in the file`);
   const names = rows.map((r) => r.name);
-  const taken = new Set(names.length ? db.select({ name: users.name }).from(users).where(inArray(users.name, names)).all().map((u) => u.name) : []);
+  // Taken whatever the case: "Ann" is the account "ann" (the users_name_nocase index).
+  const taken = new Map<string, string>();
+  const lookUp = db.$client.prepare("select name from users where name = ? collate nocase");
+  for (const n of names) {
+    const u = lookUp.get(n) as { name: string } | undefined;
+    if (u) taken.set(n, u.name);
+  }
   const projectNames = [...new Set(rows.map((r) => r.project).filter((p): p is string => p !== null))];
   const projectIds = new Map(
     projectNames.length ? db.select({ id: projects.id, name: projects.name }).from(projects).where(inArray(projects.name, projectNames)).all().map((p) => [p.name, p.id]) : [],
   );
   for (const r of rows) {
-    if (taken.has(r.name)) errors.push(`${file}:${r.line}: a user named "${r.name}" already exists`);
+    if (taken.has(r.name)) errors.push(`${file}:${r.line}: a user named "${taken.get(r.name)}" already exists${taken.get(r.name) === r.name ? "" : " (names must differ by more than their case)"}`);
     else if (r.project !== null && !projectIds.has(r.project)) errors.push(`${file}:${r.line}: no project named "${r.project}"`);
   }
   if (errors.length > 0) {

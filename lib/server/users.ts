@@ -1,6 +1,6 @@
 /** Accounts: created by coordinators (or the CLI) only; no open sign-up. */
 import "server-only";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { accountAudit, memberships, users } from "../../db/schema";
@@ -68,8 +68,12 @@ export function createUser(
   const data = parseOrThrow(opts.demo ? demoUserSchema : newUserSchema, input, "Cannot create the user");
   if (data.role === "admin" && a.kind !== "system") throw new AuthError("Admin accounts are made from the command line.");
   if (data.role === "coordinator" && a.kind === "user" && a.role !== "admin") throw new AuthError("Only an admin can create a coordinator.");
-  const existing = db.select({ id: users.id }).from(users).where(eq(users.name, data.name)).get();
-  if (existing) throw new InputError(`A user named "${data.name}" already exists.`, { name: "That name is taken." });
+  // Names are one account whatever their case (the users_name_nocase index): "Ann" is taken when "ann" exists.
+  const existing = db.select({ name: users.name }).from(users).where(sql`${users.name} = ${data.name} collate nocase`).get();
+  if (existing) {
+    const twin = existing.name === data.name ? "" : ` ("${existing.name}": names differ from each other by more than their case)`;
+    throw new InputError(`A user named "${existing.name}" already exists${twin}.`, { name: twin ? `Taken as "${existing.name}": choose a name that differs by more than its case.` : "That name is taken." });
+  }
   const passwordHash = opts.passwordHash ?? hashPasswordSync(data.password);
   return db.transaction((tx) => {
     const row = tx

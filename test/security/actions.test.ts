@@ -104,6 +104,7 @@ const ACTIONS: ActionCase[] = [
   { name: "removeMemberAction", expect: COORDINATOR, run: (w) => members.removeMemberAction(w.p.id, null, form({ userId: String(w.ann.userId) })) },
   { name: "resetPasswordAction", expect: COORDINATOR, run: (w) => accounts.resetPasswordAction(null, form({ userId: String(w.ann.userId) })) },
   { name: "setDisabledAction", expect: COORDINATOR, run: (w) => accounts.setDisabledAction(null, form({ userId: String(w.ann.userId), disabled: "true" })) },
+  { name: "liftSignInLockAction", expect: COORDINATOR, run: (w) => accounts.liftSignInLockAction(null, form({ userId: String(w.ann.userId) })) },
   {
     name: "changePasswordAction",
     expect: "401 ok ok ok ok -",

@@ -3,10 +3,11 @@
  * options (lib/auth/options.ts) over a test database:
  *  - the session cookie is HttpOnly and SameSite=Lax, and Secure with the
  *    __Secure- prefix when the app is served over https (NEXTAUTH_URL);
- *  - sign-in is throttled per account (for browsers without that account's
- *    device cookie), per device and per client address — the socket's
- *    (x-lexgold-peer, stamped by instrumentation.ts), never a header the client
- *    writes — and strangers cannot lock out the coordinator or a user's own browser;
+ *  - sign-in is slowed down per account and client address (for browsers
+ *    without that account's device cookie) and per device, with ceilings per
+ *    account and per address — the socket's (x-lexgold-peer, stamped by
+ *    instrumentation.ts), never a header the client writes — and strangers
+ *    cannot lock out the coordinator, a new browser or a user's own browser;
  *  - sign-out retires the session's version;
  *  - passwords appear in no log line, response body, export or table.
  */
@@ -18,7 +19,7 @@ import { projectGold } from "../../lib/server/gold";
 import { exportResponses } from "../../lib/server/response-import";
 import { saveResponse } from "../../lib/server/responses";
 import { createAnnotatorForProject } from "../../lib/server/team";
-import { ACCOUNT_LIMIT as SIGN_IN_LIMIT, CLIENT_LIMIT, DEVICE_COOKIE, makeDeviceCookie, SIGN_IN_WINDOW_MS } from "../../lib/server/signin";
+import { CLIENT_LIMIT, DEVICE_COOKIE, FREE_FAILURES as SIGN_IN_LIMIT, makeDeviceCookie } from "../../lib/server/signin";
 import { dump, world } from "./world";
 
 const state = vi.hoisted(() => ({ db: null as unknown }));
@@ -164,7 +165,7 @@ describe("sign-in throttle", () => {
   const failures = (db: { $client: { prepare(s: string): { all(): unknown[] } } }) =>
     db.$client.prepare("select key, client, device, throttled from sign_in_failures order by id").all() as Array<{ key: string; client: string; device: string | null; throttled: number }>;
 
-  it(`after ${SIGN_IN_LIMIT} failures for a name, a browser without that account's device cookie is refused until the window passes, whatever X-Forwarded-For says`, async () => {
+  it(`after ${SIGN_IN_LIMIT} failures for a name from one address, that address is slowed down for it (1 s, 2 s, …), whatever X-Forwarded-For says; other addresses are not`, async () => {
     process.env.NEXTAUTH_URL = URL;
     vi.useFakeTimers({ toFake: ["Date"] });
     setup();
@@ -172,18 +173,20 @@ describe("sign-in throttle", () => {
       const r = await new Client(URL, "192.0.2.50", `203.0.113.${i + 1}`).signIn("ann", `guess-${i}`);
       expect(r.redirect).toMatch(/error=CredentialsSignin/);
     }
-    const blocked = new Client(URL, "198.51.100.77");
-    expect((await blocked.signIn("ann", "password-ann")).redirect).toMatch(/error=RateLimited/);
-    expect(blocked.sessionCookie()).toBeUndefined();
-    // Other accounts are not locked by another name's failures.
+    const slowed = new Client(URL, "192.0.2.50", "198.51.100.77");
+    expect((await slowed.signIn("ann", "password-ann")).redirect).toMatch(/error=RateLimited/);
+    expect(slowed.sessionCookie()).toBeUndefined();
+    // A new browser elsewhere is not slowed by those failures.
+    const elsewhere = new Client(URL, "198.51.100.78");
+    await elsewhere.signIn("ann", "password-ann");
+    expect(elsewhere.sessionCookie()).toBeDefined();
+    // Other accounts are not slowed by another name's failures.
     const other = new Client(URL, "192.0.2.50");
     await other.signIn("coord", "password-coord");
     expect(other.sessionCookie()).toBeDefined();
-    // Still refused just before the window ends, allowed after it.
-    vi.setSystemTime(Date.now() + SIGN_IN_WINDOW_MS - 60_000);
-    expect((await new Client(URL, "198.51.100.79").signIn("ann", "password-ann")).redirect).toMatch(/error=RateLimited/);
-    vi.setSystemTime(Date.now() + 61_000);
-    const later = new Client(URL, "198.51.100.80");
+    // A second later the slowed address gets its next check.
+    vi.setSystemTime(Date.now() + 1_100);
+    const later = new Client(URL, "192.0.2.50");
     await later.signIn("ann", "password-ann");
     expect(later.sessionCookie()).toBeDefined();
   });
@@ -197,34 +200,37 @@ describe("sign-in throttle", () => {
     expect(coordinator.sessionCookie()).toBeDefined();
   });
 
-  it("finding 2: after a stranger's eight failures as a user, the user's own browser (device cookie) still signs in", async () => {
+  it("finding 2: after a stranger's eight failures as a user, the user's own browser (device cookie) still signs in, from the stranger's very address", async () => {
     process.env.NEXTAUTH_URL = URL;
+    // The clock stands still: the attempts after the fifth all come within its 1 s slow-down.
+    vi.useFakeTimers({ toFake: ["Date"] });
     const w = setup();
     for (let i = 0; i < 8; i++) await new Client(URL, "127.0.0.1", `203.0.113.${i}`).signIn("ann", `guess-${i}-wrong`);
-    const stranger = new Client(URL, "198.51.100.5");
+    const stranger = new Client(URL, "127.0.0.1");
     expect((await stranger.signIn("ann", "password-ann")).redirect).toMatch(/error=RateLimited/);
     const own = new Client(URL, "127.0.0.1");
-    own.device = makeDeviceCookie(SECRET, "ann");
+    own.device = makeDeviceCookie(SECRET, w.ann.userId);
     await own.signIn("ann", "password-ann");
     expect(own.sessionCookie()).toBeDefined();
-    // A device cookie for another account, or a forged one, gives no way around the lock.
-    for (const device of [makeDeviceCookie(SECRET, "coord"), makeDeviceCookie("another-secret", "ann"), "v1.YW5u.abc.forged"]) {
-      const c = new Client(URL, "198.51.100.6");
+    // A device cookie for another account, or a forged one, gives no way around the slow-down.
+    for (const device of [makeDeviceCookie(SECRET, w.coord.userId), makeDeviceCookie("another-secret", w.ann.userId), `v2.${w.ann.userId}.abc.forged`]) {
+      const c = new Client(URL, "127.0.0.1");
       c.device = device;
       expect((await c.signIn("ann", "password-ann")).redirect).toMatch(/error=RateLimited/);
     }
     // The failures are recorded with the socket's address, not the header the client wrote;
-    // the last three were refused unchecked (and the stranger's and forged-cookie tries after them).
+    // the three after the fifth came within the slow-down and were refused unchecked.
     const rows = failures(w.db).slice(0, 8);
     expect(rows.map((r) => r.throttled)).toEqual([0, 0, 0, 0, 0, 1, 1, 1]);
     expect(new Set(rows.map((r) => r.client))).toEqual(new Set(["127.0.0.1"]));
     expect(rows.every((r) => r.key === "ann" && r.device === null)).toBe(true);
   });
 
-  it("a device cookie's own failures lock that device only", async () => {
+  it("a device cookie's own failures slow that device only", async () => {
     process.env.NEXTAUTH_URL = URL;
-    setup();
-    const device = makeDeviceCookie(SECRET, "ann");
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const w = setup();
+    const device = makeDeviceCookie(SECRET, w.ann.userId);
     for (let i = 0; i < SIGN_IN_LIMIT; i++) {
       const c = new Client(URL, "192.0.2.60");
       c.device = device;

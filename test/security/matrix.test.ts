@@ -63,6 +63,7 @@ import {
   trainingView,
 } from "../../lib/server/training";
 import { scoreRankingUpload } from "../../lib/server/ranking";
+import { liftSignInLock } from "../../lib/server/signin";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/team";
 import { addMember, createUser, listMembers, listUsers } from "../../lib/server/users";
 import { ACTORS, type ActorKey, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
@@ -198,6 +199,8 @@ const CALLS: Call[] = [
   },
   { name: "resetPassword", expect: COORDINATOR, call: (w, k) => resetPassword(w.db, w.actor(k), w.ann.userId) },
   { name: "setAccountDisabled", expect: COORDINATOR, call: (w, k) => setAccountDisabled(w.db, w.actor(k), w.ann.userId, true) },
+  // signin.ts: lifting a sign-in lock (finding 5 of #27): the annotator's coordinator, not another project's.
+  { name: "liftSignInLock", expect: COORDINATOR, call: (w, k) => liftSignInLock(w.db, w.actor(k), w.ann.userId) },
   { name: "removeMember", expect: COORDINATOR, call: (w, k) => removeMember(w.db, w.actor(k), w.p.id, w.ann.userId) },
   { name: "failedSignIns", expect: ANY_COORDINATOR, call: (w, k) => failedSignIns(w.db, w.actor(k)) },
   { name: "accountAuditLog", expect: ANY_COORDINATOR, call: (w, k) => accountAuditLog(w.db, w.actor(k)), check: (r, _w, k) => k === "coordinator" && noOtherProject(r) },

@@ -37,9 +37,9 @@ describe("session tokens", () => {
   });
 
   it("a token under another secret, a changed byte or one past its expiry is no session", async () => {
-    const good = await encodeSessionToken({ token: { uid: 7, sv: 0 }, secret: SECRET, maxAge: 60 });
+    const good = await encodeSessionToken({ token: { uid: 7, sv: 0, auth_time: Math.floor(Date.now() / 1000) }, secret: SECRET, maxAge: 60 });
     expect(await sessionClaims(good)).toEqual({ uid: 7, sv: 0 });
-    const other = await encodeSessionToken({ token: { uid: 7, sv: 0 }, secret: "another-secret-of-enough-length-0123456789", maxAge: 60 });
+    const other = await encodeSessionToken({ token: { uid: 7, sv: 0, auth_time: Math.floor(Date.now() / 1000) }, secret: "another-secret-of-enough-length-0123456789", maxAge: 60 });
     expect(await sessionClaims(other)).toBeNull();
     const parts = good.split(".");
     const flip = (s: string) => (s[5] === "A" ? s.slice(0, 5) + "B" + s.slice(6) : s.slice(0, 5) + "A" + s.slice(6));
@@ -52,6 +52,19 @@ describe("session tokens", () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it("finding 6: a token is no session more than 12 hours after its sign-in, whatever its expiry says, nor without a sign-in time", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    // Tokens as renewal leaves them: a fresh expiry (next-auth's own encode, which knows nothing of sign-in times).
+    const renewed = (authTime?: number) => nextAuthEncode({ token: { uid: 7, sv: 0, ...(authTime ? { auth_time: authTime } : {}) }, secret: SECRET, maxAge: 12 * 3600 });
+    expect(await sessionClaims(await renewed(now - 11 * 3600))).toEqual({ uid: 7, sv: 0 });
+    expect(await sessionClaims(await renewed(now - 12 * 3600 - 60))).toBeNull();
+    expect(await sessionClaims(await renewed())).toBeNull();
+    // Ours never write an expiry past 12 hours after the sign-in.
+    const ours = await encodeSessionToken({ token: { uid: 7, sv: 0, auth_time: now - 11 * 3600 }, secret: SECRET, maxAge: 12 * 3600 });
+    const exp = Number((await decodeSessionToken({ token: ours, secret: SECRET }))!.exp);
+    expect(exp).toBeLessThanOrEqual(now - 11 * 3600 + 12 * 3600);
   });
 
   it("the cookie is found whole or in next-auth's chunks, the __Secure- one first", () => {
@@ -77,7 +90,7 @@ describe("the user a session names", () => {
     const w = world();
     state.db = w.db as Db;
     const sv = (w.db.$client.prepare("select session_version as sv from users where id = ?").get(w.ann.userId) as { sv: number }).sv;
-    const claims = await sessionClaims(await encodeSessionToken({ token: { uid: w.ann.userId, sv }, secret: SECRET, maxAge: 60 }));
+    const claims = await sessionClaims(await encodeSessionToken({ token: { uid: w.ann.userId, sv, auth_time: Math.floor(Date.now() / 1000) }, secret: SECRET, maxAge: 60 }));
     expect(actorOfClaims(claims)).toEqual({ kind: "user", userId: w.ann.userId, name: "ann", role: "annotator" });
     // Sign-out (or a password change) bumps the version: the kept cookie opens nothing.
     w.db.$client.prepare("update users set session_version = session_version + 1 where id = ?").run(w.ann.userId);
