@@ -17,7 +17,7 @@
  */
 import "server-only";
 import net from "node:net";
-import { hashThreads } from "./hash-pool";
+import { hashThreads } from "./runtime/hash-pool";
 
 /** The address a client is counted by: IPv4 as is, IPv6 by its /64 ("2001:db8:1:2::/64"). */
 export function clientKey(address: string | null | undefined): string {
