@@ -4,7 +4,7 @@
  * else is refused, so a mistyped link never silently shows the other figures.
  */
 import "server-only";
-import type { Db } from "@/db/client";
+import type { Db } from "@/lib/db";
 import type { Actor } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { type ScoreMode, listRuns } from "@/lib/server/scoring";
