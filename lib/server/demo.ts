@@ -14,7 +14,7 @@ import { createProject } from "./projects";
 import { importResponses } from "./response-import";
 import { addMember, createUser } from "./users";
 
-export const DEMO_PROJECT = "demo";
+const DEMO_PROJECT = "demo";
 export const DEMO_PASSWORD = "lexgold-demo";
 export const DEMO_USERS = [
   { name: "coordinator", role: "coordinator" as const },
