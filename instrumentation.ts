@@ -3,15 +3,15 @@
  * instrumentation hook): stamps every request with its socket address so the
  * sign-in throttle and origin checks cannot be fooled by forwarded headers
  * (lib/net/trusted-proxy.ts), refuses saves past the request limit before Next
- * runs them (lib/server/save-gate.ts), and recovers jobs a killed server left unfinished
+ * runs them (lib/auth/save-gate.ts), and recovers jobs a killed server left unfinished
  * (lib/server/runtime/jobs.ts).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { installPeerHeader } = await import("./lib/net/trusted-proxy");
   installPeerHeader();
-  // Saves past their account's or address's bucket are refused before Next runs (lib/server/save-gate.ts).
-  const { installSaveGate } = await import("./lib/server/save-gate");
+  // Saves past their account's or address's bucket are refused before Next runs (lib/auth/save-gate.ts).
+  const { installSaveGate } = await import("./lib/auth/save-gate");
   installSaveGate();
   // Jobs a killed server left running are marked failed; their unpublished rows are deleted in slices.
   const { getDb } = await import("./lib/db");

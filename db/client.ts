@@ -116,7 +116,10 @@ export class NewerDatabaseError extends Error {
   }
 }
 
-/** A migration that would leave rows pointing at nothing: rolled back, nothing changed. */
+/**
+ * A migration that would leave rows pointing at nothing: rolled back, nothing changed.
+ * @public callers tell it apart with instanceof.
+ */
 export class MigrationError extends Error {
   constructor(message: string) {
     super(message);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Every test: typecheck, unit (vitest), then e2e (Playwright in Debian's chromium
-# against the production build on a spare port with a throw-away database).
+# Every test: typecheck, boundaries and unused code (dependency-cruiser, knip), unit (vitest),
+# then e2e (Playwright in Debian's chromium against the production build on a spare port with a
+# throw-away database).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export NEXT_TELEMETRY_DISABLED=1
@@ -8,6 +9,10 @@ bash scripts/ensure-deps.sh
 bash scripts/ensure-chromium.sh
 echo "== typecheck"
 npx tsc --noEmit
+echo "== boundaries (dependency-cruiser)"
+npm run -s check:bounds
+echo "== unused code (knip)"
+npm run -s check:unused
 echo "== unit tests"
 npx vitest run
 echo "== production build for e2e"

@@ -7,16 +7,16 @@ import { untilAccepted } from "./save-request";
 import s from "./workspace.module.css";
 
 /** The flags an annotator can set (the same as lib/server/flags.ts FLAG_LABELS; that module is server-only). */
-export const FLAG_CHOICES: [FlagKind, string][] = [
+const FLAG_CHOICES: [FlagKind, string][] = [
   ["unsure", "Unsure"],
   ["typo", "Typo in the sentence"],
   ["name", "Target is part of a name?"],
   ["other", "Other"],
 ];
 
-export const MAX_NOTE = 1000;
+const MAX_NOTE = 1000;
 
-export function sameFlag(a: FlagNote, b: FlagNote): boolean {
+function sameFlag(a: FlagNote, b: FlagNote): boolean {
   return a.flag === b.flag && a.note.trim() === b.note.trim();
 }
 

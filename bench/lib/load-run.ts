@@ -37,7 +37,7 @@ export interface SaveRecord {
   message?: string;
 }
 
-export interface PageRecord {
+interface PageRecord {
   kind: "navigation" | "page";
   start: number;
   end: number;
@@ -52,7 +52,7 @@ export interface CoordinatorRequest {
   export: boolean;
 }
 
-export interface ExportRecord {
+interface ExportRecord {
   name: string;
   start: number;
   end: number;
@@ -165,7 +165,7 @@ function nextNew(st: AnnotatorState, refs: number[]): number {
  * What one save sends: substitutes no other save uses (runTag, annotator, sequence), at times NAME/NIL or a
  * multiword (holding the instance's head word, which the save rules require; none when it is not known).
  */
-export function responseFor(runTag: string, annotator: number, seq: number, r: () => number, head?: string): SentResponse {
+function responseFor(runTag: string, annotator: number, seq: number, r: () => number, head?: string): SentResponse {
   const roll = r();
   if (roll < 0.05) return { kind: "NAME", substitutes: [], multiword: null };
   if (roll < 0.1) return { kind: "NIL", substitutes: [], multiword: null };

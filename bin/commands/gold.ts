@@ -38,7 +38,7 @@ function integer(name: string, min: number) {
 const pct = (x: number | null) => (x === null ? "—" : (100 * x).toFixed(2));
 
 /** The agreement report as text: headline figures, per annotator, per PoS. */
-export function formatAgreement(project: string, a: AgreementReport): string {
+function formatAgreement(project: string, a: AgreementReport): string {
   const out: string[] = [];
   const iv = (i: { low: number; high: number } | null) => (i ? ` (95% CI ${pct(i.low)}–${pct(i.high)})` : "");
   out.push(`Agreement for project ${project} (percent; — where undefined)`);
@@ -66,7 +66,7 @@ export function formatAgreement(project: string, a: AgreementReport): string {
 const LISTED_PROPOSALS = 20;
 
 /** What the export's stderr says about the unreviewed proposals it applied. */
-export function formatAppliedProposals(applied: readonly AppliedProposal[]): string {
+function formatAppliedProposals(applied: readonly AppliedProposal[]): string {
   if (applied.length === 0) return "lexgold: no unreviewed lemma proposal applied: every form is written as typed or as decided in the lemma review\n";
   const uses = applied.reduce((n, a) => n + a.count, 0);
   const out = [

@@ -27,7 +27,7 @@ export function printDiagnostics(ds: readonly Diagnostic[]): void {
 }
 
 /** Read all of stdin (for passwords piped in). */
-export async function readStdin(): Promise<string> {
+async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
   return Buffer.concat(chunks).toString("utf8");

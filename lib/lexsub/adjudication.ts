@@ -73,7 +73,7 @@ export function applyAdjudications(responses: readonly AnnotatorResponse[], deci
 }
 
 /** One response with its substitute decisions applied (strike-response handled by the caller). */
-export function adjudicateResponse(r: AnnotatorResponse, ds: readonly AdjudicationDecision[], applied: Set<number> = new Set(), stale: Set<number> = new Set()): AnnotatorResponse {
+function adjudicateResponse(r: AnnotatorResponse, ds: readonly AdjudicationDecision[], applied: Set<number> = new Set(), stale: Set<number> = new Set()): AnnotatorResponse {
   let subs: (string | null)[] = r.substitutes.slice();
   for (const d of ds) {
     if (d.action === "strike-response" || d.substitute === null) continue;

@@ -58,7 +58,7 @@ export interface GoldInstance {
 }
 
 /** instanceId → value, as a Map or a plain object. */
-export type ByInstance = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
+type ByInstance = ReadonlyMap<string, string> | Readonly<Record<string, string>>;
 
 export interface GoldOptions extends LemmatiserOptions {
   lemmaTable?: LemmaTable;

@@ -73,7 +73,7 @@ export function seedOf(...parts: (string | number)[]): number {
 }
 
 /** A seeded shuffle (Fisher–Yates with mulberry32); the input is left alone. */
-export function seededShuffle<T>(items: readonly T[], seed: number): T[] {
+function seededShuffle<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];
   const rand = mulberry32(seed);
   for (let i = out.length - 1; i > 0; i--) {

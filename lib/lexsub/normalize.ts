@@ -24,11 +24,6 @@
 import type { LemmaProposer } from "./morphy";
 import { type AnnotatorResponse, parseLexeltItem } from "./types";
 
-export type { LemmaProposer };
-
-/** The four PoS of the task: noun, verb, adjective, adverb. */
-export type Pos = "n" | "v" | "a" | "r";
-
 /** Trim and collapse every run of whitespace to one space. */
 export function collapseSpace(s: string): string {
   return s.replace(/\s+/g, " ").trim();
@@ -40,12 +35,12 @@ export function normaliseForm(raw: string): string {
 }
 
 /** The proposer used when none is given: proposes nothing (the form, whitespace collapsed). */
-export const proposeNothing: LemmaProposer = (form) => collapseSpace(form);
+const proposeNothing: LemmaProposer = (form) => collapseSpace(form);
 
 /** What the coordinator decided for a form: take the proposal, give another lemma, or keep the form. */
 export type LemmaDecision = "accepted" | "overridden" | "kept";
 
-export interface LemmaTableEntry {
+interface LemmaTableEntry {
   /** Written to the gold as is (whitespace collapsed, case kept). */
   lemma: string;
   decision: LemmaDecision;

@@ -47,8 +47,8 @@ export const MAX_PHRASE_LENGTH = 80;
 /** The gold entry NAME answers are written as (gold.ts writes it; the scorer drops it). */
 const PN = "pn";
 
-export type SubstituteRule = "length" | "list" | "markup" | "control" | "characters" | "pn" | "letters" | "start" | "target";
-export type PhraseRule = Exclude<SubstituteRule, "pn"> | "words";
+type SubstituteRule = "length" | "list" | "markup" | "control" | "characters" | "pn" | "letters" | "start" | "target";
+type PhraseRule = Exclude<SubstituteRule, "pn"> | "words";
 export type Rule = SubstituteRule | PhraseRule;
 
 /** A broken rule: which one, and a sentence for the annotator. */
@@ -258,7 +258,7 @@ export function ruleClause(broken: RuleBreak): string {
 export type ResponseKind = "substitutes" | "NAME" | "NIL";
 
 /** The field keys errors are reported under (the workspace's fields, and "form" for the whole). */
-export type ResponseField = "substitute1" | "substitute2" | "substitute3" | "multiword" | "form";
+type ResponseField = "substitute1" | "substitute2" | "substitute3" | "multiword" | "form";
 
 /** What the workspace sends: the three fields as typed (blank = unfilled). */
 export interface ResponseDraft {

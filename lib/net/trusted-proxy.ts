@@ -15,11 +15,12 @@ import http from "node:http";
 import https from "node:https";
 import net from "node:net";
 
+/** @public the header every request carries its socket's address under. */
 export const PEER_HEADER = "x-lexgold-peer";
 const FORWARDED = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "forwarded"];
 
 /** "::ffff:127.0.0.1" → "127.0.0.1"; brackets and ports off "[::1]:80" / "1.2.3.4:5". */
-export function normaliseAddress(raw: string): string {
+function normaliseAddress(raw: string): string {
   let a = raw.trim();
   const bracket = /^\[([^\]]+)\](?::\d+)?$/.exec(a);
   if (bracket) a = bracket[1];
@@ -50,7 +51,7 @@ function trustedList(spec = process.env.LEXGOLD_TRUSTED_PROXY ?? ""): net.BlockL
   return list;
 }
 
-export function isTrustedProxy(address: string): boolean {
+function isTrustedProxy(address: string): boolean {
   const list = trustedList();
   if (!list) return false;
   const a = normaliseAddress(address);
@@ -98,7 +99,10 @@ export function requestHost(headers: Headers | Record<string, unknown>): string 
 
 const INSTALLED = Symbol.for("lexgold.peerHeader");
 
-/** Stamp each incoming request with its socket's address and drop forwarded headers from untrusted peers. */
+/**
+ * Stamp each incoming request with its socket's address and drop forwarded headers from untrusted peers.
+ * @public also for HTTP hooks that run before Next.
+ */
 export function stampRequest(req: http.IncomingMessage): void {
   const peer = normaliseAddress(req.socket?.remoteAddress ?? "");
   req.headers[PEER_HEADER] = peer || "unknown";

@@ -28,7 +28,7 @@ function audit(db: Db, actor: UserActor | SystemActor, action: AuditAction, targ
 }
 
 /** End every session of the account now. */
-export function revokeSessions(db: Db, userId: number): void {
+function revokeSessions(db: Db, userId: number): void {
   db.update(users).set({ sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, userId)).run();
 }
 

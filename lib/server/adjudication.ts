@@ -63,8 +63,6 @@ const inputSchema = z.discriminatedUnion("action", [
   }),
 ]);
 
-export type AdjudicationInput = z.input<typeof inputSchema>;
-
 function findInstance(db: Db, projectId: number, instanceId: string) {
   const row = db
     .select({ id: instances.id, instanceId: instances.instanceId, head: instances.head, lexelt: lexelts.item, lemma: lexelts.lemma, reviewedAt: instances.reviewedAt })

@@ -106,7 +106,7 @@ export function agreementPageData(db: Db, actor: Actor, projectId: number): Agre
 }
 
 export type AgreementTable = "items" | "annotators" | "lexelts";
-export const AGREEMENT_TABLES: readonly AgreementTable[] = ["items", "annotators", "lexelts"];
+const AGREEMENT_TABLES: readonly AgreementTable[] = ["items", "annotators", "lexelts"];
 
 function csv(header: string[], rows: (string | number | null)[][]): string {
   return [header, ...rows].map((r) => r.map(csvCell).join(",")).join("\r\n") + "\r\n";
@@ -209,9 +209,9 @@ export function agreementDownload(db: Db, actor: Actor, projectId: number, query
 }
 
 /** The lexelt table's columns a reader can sort by. */
-export const LEXELT_SORT_KEYS = ["lexelt", "pos", ...FIGURE_COLUMNS] as const;
-export type LexeltSortKey = (typeof LEXELT_SORT_KEYS)[number];
-export type LexeltRow = AgreementReport["byLexelt"][number];
+const LEXELT_SORT_KEYS = ["lexelt", "pos", ...FIGURE_COLUMNS] as const;
+type LexeltSortKey = (typeof LEXELT_SORT_KEYS)[number];
+type LexeltRow = AgreementReport["byLexelt"][number];
 
 export interface AgreementPageQuery {
   /** Lexelts whose item contains this (case-insensitive). */
@@ -239,7 +239,7 @@ export interface AgreementPageView extends Omit<AgreementPageData, "report"> {
 
 const collator = new Intl.Collator("en", { numeric: true });
 
-export function sortLexelts(rows: readonly LexeltRow[], sort: LexeltSortKey, dir: "asc" | "desc"): LexeltRow[] {
+function sortLexelts(rows: readonly LexeltRow[], sort: LexeltSortKey, dir: "asc" | "desc"): LexeltRow[] {
   const sign = dir === "asc" ? 1 : -1;
   const text = sort === "lexelt" || sort === "pos";
   return rows

@@ -30,7 +30,7 @@ import { type Actor, requireSignedIn } from "./actor";
 import { AuthError, InputError } from "./errors";
 
 /** Tables every lexgold database has (from the first migration on). */
-export const LEXGOLD_TABLES = ["users", "projects", "lexelts", "instances", "responses", "response_history"] as const;
+const LEXGOLD_TABLES = ["users", "projects", "lexelts", "instances", "responses", "response_history"] as const;
 const MIGRATIONS_TABLE = "__drizzle_migrations";
 const SQLITE_MAGIC = "SQLite format 3\u0000";
 /** One backup step copies at most this many pages: in practice, all of them. */
@@ -424,7 +424,7 @@ export function backupBaseName(dbFile: string): string {
 }
 
 /** A timestamped backup of `base` made by `backupToDirectory`, and nothing else: `<base>-YYYY-MM-DDTHH-MM-SS-mmmZ.db`. */
-export function isTimestampedBackup(fileName: string, base: string): boolean {
+function isTimestampedBackup(fileName: string, base: string): boolean {
   return new RegExp(`^${escapeRegExp(base)}-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-\\d{3}Z\\.db$`).test(fileName);
 }
 

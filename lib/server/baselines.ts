@@ -13,7 +13,7 @@ import { type Actor, requireProject } from "./actor";
 import { type RunInfo, type RunUploadReading, readRunUpload, uploadRun } from "./scoring";
 
 export type BaselineType = "best" | "oot" | "mw";
-export const BASELINE_TYPES: readonly BaselineType[] = ["best", "oot", "mw"];
+const BASELINE_TYPES: readonly BaselineType[] = ["best", "oot", "mw"];
 
 /** What every baseline output says of its frequencies. */
 export const FREQUENCY_NOTE =

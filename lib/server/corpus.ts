@@ -4,7 +4,7 @@ import type { Db } from "../../db/client";
 import { type Actor, actorUserId, requireProject } from "./actor";
 import { type ImportReport, runStagedImport } from "./lexelt-import";
 
-export const DEFAULT_MAX_IMPORT_BYTES = 50 * 1024 * 1024;
+const DEFAULT_MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 
 export function maxImportBytes(): number {
   const v = Number(process.env.LEXGOLD_MAX_IMPORT_BYTES);

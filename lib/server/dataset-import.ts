@@ -31,7 +31,7 @@ import { parseTsar } from "../lexsub/formats/tsar";
 import { InputError } from "./errors";
 import { checkHolderIntact, discardStaging, finishPublish, setInstancesBefore } from "./lexelt-import";
 
-export { DATASET_FORMATS, type DatasetFormat };
+export {  type DatasetFormat };
 
 export function isDatasetFormat(s: unknown): s is DatasetFormat {
   return typeof s === "string" && (DATASET_FORMATS as readonly string[]).includes(s);
@@ -69,7 +69,7 @@ export interface DatasetImportProgress {
 }
 
 /** Targets written per transaction. */
-export const DATASET_SLICE = 200;
+const DATASET_SLICE = 200;
 
 function sizeText(n: number): string {
   return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${n} bytes`;

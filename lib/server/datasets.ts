@@ -37,12 +37,12 @@ import { InputError } from "./errors";
 import { deriveResponseGold, goldInputs } from "./gold";
 import { createProject } from "./projects";
 
-export { DATASET_FORMATS, type DatasetFormat, type DatasetImportInput, type DatasetImportReport, isDatasetFormat };
+export {  type DatasetFormat, type DatasetImportInput, type DatasetImportReport, isDatasetFormat };
 
 export type ImportProgress = (p: { done: number; total: number }) => void;
 
 /** Read a dataset file, refusing it (InputError listing every located error) when anything is wrong. */
-export function readDataset(input: DatasetImportInput): DatasetParseResult {
+function readDataset(input: DatasetImportInput): DatasetParseResult {
   return readStagedDataset(input, maxImportBytes());
 }
 

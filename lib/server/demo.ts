@@ -15,7 +15,7 @@ import { importResponses } from "./response-import";
 import { DEMO_PASSWORD } from "./passwords";
 import { addMember, createUser } from "./users";
 
-export const DEMO_PROJECT = "demo";
+const DEMO_PROJECT = "demo";
 export { DEMO_PASSWORD } from "./passwords";
 export const DEMO_USERS = [
   { name: "coordinator", role: "coordinator" as const },

@@ -87,13 +87,13 @@ export function initStudy(actor: Actor, input: { dbFile: string; name: string; p
 }
 
 /** Loopback bind addresses: only this machine can connect. */
-export function isLoopback(host: string): boolean {
+function isLoopback(host: string): boolean {
   const h = host.replace(/^\[|\]$/g, "").toLowerCase();
   return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h) || h === "::ffff:127.0.0.1";
 }
 
 /** The public URL from NEXTAUTH_URL or LEXGOLD_PUBLIC_URL; a problem when they disagree or are not an http(s) URL. */
-export function publicUrl(env: NodeJS.ProcessEnv): { url: string | null; problem: string | null } {
+function publicUrl(env: NodeJS.ProcessEnv): { url: string | null; problem: string | null } {
   const a = env.NEXTAUTH_URL?.trim() || null;
   const b = env.LEXGOLD_PUBLIC_URL?.trim() || null;
   if (a && b && a.replace(/\/$/, "") !== b.replace(/\/$/, "")) {
@@ -116,7 +116,7 @@ export function publicUrl(env: NodeJS.ProcessEnv): { url: string | null; problem
 }
 
 /** The directory of the production build (NEXT_DIST_DIR or .next, under the project root). */
-export function buildDir(env: NodeJS.ProcessEnv = process.env): string {
+function buildDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.resolve(projectRoot(), env.NEXT_DIST_DIR || ".next");
 }
 
@@ -225,7 +225,7 @@ export function planStart(actor: Actor, input: { dbFile: string; host: string; p
 }
 
 /** ok; warn: a problem to fix (doctor exits 2); fail: lexgold cannot run safely (exit 1); info: not checked. */
-export type CheckStatus = "ok" | "warn" | "fail" | "info";
+type CheckStatus = "ok" | "warn" | "fail" | "info";
 
 export interface Check {
   check: string;
@@ -260,7 +260,7 @@ function bytesText(n: number): string {
 }
 
 /** Free space below which doctor warns, whatever the database's size. */
-export const LOW_DISK_BYTES = 1024 ** 3;
+const LOW_DISK_BYTES = 1024 ** 3;
 
 /**
  * `lexgold doctor`: integrity, migrations (pending, or a newer lexgold's),

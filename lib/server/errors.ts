@@ -51,10 +51,6 @@ export class QueueFullError extends Error {
   }
 }
 
-export type ActionResult<T = undefined> =
-  | ({ ok: true } & (T extends undefined ? object : { data: T }))
-  | { ok: false; message: string; errors?: Record<string, string>; details?: string[]; conflict?: unknown };
-
 /** Map a thrown error to the shape every server action returns. */
 export function toActionError(e: unknown): { ok: false; message: string; errors?: Record<string, string>; details?: string[]; conflict?: unknown } {
   if (e instanceof InputError) return { ok: false, message: e.message, errors: e.fieldErrors, details: e.details };

@@ -37,9 +37,9 @@ export const FLAG_LABELS: Record<FlagKind, string> = {
   other: "Other",
 };
 
-export const MAX_NOTE_LENGTH = 1000;
-export const MAX_COMMENT_LENGTH = 1000;
-export const FLAGS_PAGE_SIZE = 50;
+const MAX_NOTE_LENGTH = 1000;
+const MAX_COMMENT_LENGTH = 1000;
+const FLAGS_PAGE_SIZE = 50;
 
 /** An annotator's flag and note on one instance (null flag = none, "" = no note). */
 export interface FlagNote {
@@ -154,7 +154,7 @@ export function saveFlag(db: Db, actor: Actor, projectId: number, instanceRef: n
 // ---------------------------------------------------------------------------
 // The coordinator's side
 
-export interface FlagRow {
+interface FlagRow {
   annotator: string;
   lexelt: string;
   instanceId: string;
@@ -325,7 +325,7 @@ export function flagsByResponse(db: Db, actor: Actor, projectId: number): Map<st
   return new Map(rows.map((r) => [`${r.name}\t${r.id}`, { flag: r.flag, note: r.note }]));
 }
 
-export const FLAG_TSV_COLUMNS = ["annotator", "lexelt", "instance", "flag", "note", "answer", "updated"] as const;
+const FLAG_TSV_COLUMNS = ["annotator", "lexelt", "instance", "flag", "note", "answer", "updated"] as const;
 
 /** A TSV cell: one line, no tabs, safe in a spreadsheet. */
 function tsvCell(s: string): string {

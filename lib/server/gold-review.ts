@@ -33,13 +33,13 @@ export interface Paged<T> {
   start: number;
 }
 
-export const LEMMA_PAGE_SIZE = 100;
-export const INSTANCE_PAGE_SIZE = 20;
+const LEMMA_PAGE_SIZE = 100;
+const INSTANCE_PAGE_SIZE = 20;
 /** Lexelts the Gold page's filter lists to choose from; past this many, the lexelt is typed. */
 export const LEXELT_CHOICES = 300;
 /** Derivation problems the Gold page lists; all of them are in the problems download (`goldProblemsTsv`). */
 export const LISTED_PROBLEMS = 50;
-export const MAX_PAGE_SIZE = 500;
+const MAX_PAGE_SIZE = 500;
 
 function pageNumber(p: unknown): number {
   const n = typeof p === "number" ? p : Number(p);
@@ -136,7 +136,7 @@ export function filterGoldItems(items: readonly GoldItem[], q: InstanceQuery, fa
  * the derivation every Gold page view runs anyway, 100,000 items of five
  * annotators are scored and sorted in about 0.1 s on the 2-core machine.
  */
-export function byDisagreement(items: readonly GoldItem[]): { item: GoldItem; pairwise: number | null }[] {
+function byDisagreement(items: readonly GoldItem[]): { item: GoldItem; pairwise: number | null }[] {
   const scored = items.map((item, at) => ({ item, pairwise: itemPairwise(item), at }));
   scored.sort((a, b) => {
     if (a.pairwise === null || b.pairwise === null) return a.pairwise === b.pairwise ? a.at - b.at : a.pairwise === null ? 1 : -1;
@@ -145,7 +145,7 @@ export function byDisagreement(items: readonly GoldItem[]): { item: GoldItem; pa
   return scored.map(({ item, pairwise }) => ({ item, pairwise }));
 }
 
-export interface LemmaCounts {
+interface LemmaCounts {
   /** Distinct typed forms. */
   forms: number;
   /** Forms the lemmatiser would change. */
@@ -156,7 +156,7 @@ export interface LemmaCounts {
   openChanged: number;
 }
 
-export interface GoldOverview {
+interface GoldOverview {
   project: ProjectRow;
   summary: GoldSummary;
   /** The derivation's first LISTED_PROBLEMS problems (25,000 in a large project were most of the page and its render). */
@@ -416,7 +416,7 @@ export interface ReviewLogRow {
 const ACTION_WORDS: Record<string, string> = { strike: "struck", correct: "corrected", "strike-response": "response struck" };
 
 /** A log entry in words (the value column of adjudications is JSON written by lib/server/adjudication.ts). */
-export function describeReviewLog(e: ReviewLogEntry): ReviewLogRow {
+function describeReviewLog(e: ReviewLogEntry): ReviewLogRow {
   const row: ReviewLogRow = { at: e.at, by: e.by, kind: e.kind, target: e.target, decision: "", value: e.value ?? "", annotator: "", substitute: "", reason: "" };
   const json = (): Record<string, string | null | undefined> | null => {
     try {
@@ -492,7 +492,7 @@ export function goldReviewCsv(db: Db, actor: Actor, projectId: number): string {
   return lines.join("\r\n") + "\r\n";
 }
 
-export const PROBLEM_TSV_COLUMNS = ["lexelt", "instance", "annotator", "problem"] as const;
+const PROBLEM_TSV_COLUMNS = ["lexelt", "instance", "annotator", "problem"] as const;
 
 /** Every problem of a gold derivation as TSV, in the derivation's order (tabs and line breaks in cells read as spaces). */
 export function goldProblemsTsv(problems: readonly GoldProblem[]): string {
@@ -508,7 +508,7 @@ export function goldReviewTsv(db: Db, actor: Actor, projectId: number): string {
   return lines.join("\n") + "\n";
 }
 
-export const LOG_PAGE_SIZE = 50;
+const LOG_PAGE_SIZE = 50;
 
 /** One page of the review log, newest first (the count is one indexed query; the page one more). */
 export function reviewLogPage(db: Db, actor: Actor, projectId: number, page: unknown, pageSize = LOG_PAGE_SIZE): Paged<ReviewLogRow> {

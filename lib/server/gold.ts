@@ -269,8 +269,6 @@ const lemmaDecisionSchema = z.discriminatedUnion("decision", [
   z.object({ form: z.string(), decision: z.literal("reset") }),
 ]);
 
-export type LemmaDecisionInput = z.input<typeof lemmaDecisionSchema>;
-
 /**
  * Record the coordinator's decision for a typed form: accept the proposal (for
  * the PoS given, else the form's most frequent one), override it with another
@@ -475,7 +473,7 @@ export function setCorrectedPos(db: Db, actor: Actor, projectId: number, instanc
   return value;
 }
 
-export type ReviewLogKind = (typeof goldReviewLog.$inferSelect)["kind"];
+type ReviewLogKind = (typeof goldReviewLog.$inferSelect)["kind"];
 
 export interface ReviewLogEntry {
   kind: ReviewLogKind;

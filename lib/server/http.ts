@@ -13,7 +13,7 @@ export class TooLargeError extends Error {
  * The origin this app is served from: LEXGOLD_PUBLIC_URL or NEXTAUTH_URL when
  * set (the deployment's word, not the request's), else null.
  */
-export function configuredOrigin(): string | null {
+function configuredOrigin(): string | null {
   const url = process.env.LEXGOLD_PUBLIC_URL || process.env.NEXTAUTH_URL;
   if (!url) return null;
   try {
@@ -225,5 +225,3 @@ export function errorResponse(e: unknown): Response {
   const body = toActionError(e);
   return Response.json(body, { status });
 }
-
-export { InputError };

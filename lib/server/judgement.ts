@@ -317,7 +317,7 @@ export function setRoundState(db: Db, actor: Actor, roundId: number, state: unkn
   return roundInfo(db, actor, roundId);
 }
 
-export interface JudgeCandidate {
+interface JudgeCandidate {
   id: number;
   text: string;
   /** This judge's own label, null when not given yet. */
@@ -423,7 +423,7 @@ export function saveLabel(db: Db, actor: Actor, roundId: number, candidateId: nu
   });
 }
 
-export interface CandidateResult {
+interface CandidateResult {
   id: number;
   lexelt: string;
   instanceId: string;

@@ -58,10 +58,10 @@ export interface ImportProgress {
 }
 
 /** How long the last import in this thread held the writer lock at most (benchmarks, tests). */
-export const timings = { maxSliceMs: 0, publishMs: 0 };
+const timings = { maxSliceMs: 0, publishMs: 0 };
 
 /** Instances written per transaction: a few milliseconds of writer lock each. */
-export const IMPORT_SLICE = 200;
+const IMPORT_SLICE = 200;
 
 function sizeText(n: number): string {
   return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${n} bytes`;

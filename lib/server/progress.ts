@@ -40,7 +40,7 @@ export function timedMedian(db: Pick<Db, "$client">, projectId: number, userId: 
   return { timed: n, medianMs: middle.length === 1 ? middle[0] : (middle[0] + middle[1]) / 2 };
 }
 
-export interface AnnotatorProgress {
+interface AnnotatorProgress {
   userId: number;
   name: string;
   /** Whether the user is an annotator member (others appear only because they have responses). */
@@ -62,14 +62,14 @@ export interface AnnotatorProgress {
   tooFast: boolean;
 }
 
-export interface LexeltCell {
+interface LexeltCell {
   userId: number;
   /** Whether this annotator is assigned the lexelt. */
   assigned: boolean;
   done: number;
 }
 
-export interface LexeltProgress {
+interface LexeltProgress {
   id: number;
   item: string;
   instances: number;
@@ -249,7 +249,7 @@ export interface ProgressQuery {
 }
 
 /** A lexelt row as the page lists it: without its per-annotator cells, with its responses counted. */
-export type LexeltRow = Omit<LexeltProgress, "cells"> & { responses: number };
+type LexeltRow = Omit<LexeltProgress, "cells"> & { responses: number };
 
 /**
  * The Progress page's data for one request, pages only (issue #14: the page is built in
@@ -274,7 +274,7 @@ export interface ProgressPageView {
 }
 
 /** Rows per page in every table of the Progress page. */
-export const PROGRESS_PAGE_SIZE = 50;
+const PROGRESS_PAGE_SIZE = 50;
 
 export function progressPageView(db: Db, actor: Actor, projectId: number, query: ProgressQuery): ProgressPageView {
   const p = projectProgress(db, actor, projectId);

@@ -9,7 +9,7 @@ import { InputError } from "./errors";
 import { containsText } from "./search";
 import { parseOrThrow } from "./users";
 
-export const projectNameSchema = z
+const projectNameSchema = z
   .string()
   .trim()
   .min(1, "A project needs a name.")
@@ -59,7 +59,7 @@ export function listProjects(db: Db, actor: Actor): ProjectSummary[] {
     .all();
 }
 
-export interface LexeltSummary {
+interface LexeltSummary {
   id: number;
   item: string;
   lemma: string;
@@ -68,7 +68,7 @@ export interface LexeltSummary {
   instances: number;
 }
 
-export interface ImportSummary {
+interface ImportSummary {
   id: number;
   fileName: string;
   lexeltsAdded: number;

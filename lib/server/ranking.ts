@@ -18,7 +18,7 @@ import { decodeUpload, MAX_RUN_BYTES, type NamedText } from "./scoring";
 /** Runs scored in one submission, at most. */
 export const MAX_RANKED_RUNS = 8;
 /** A gzipped upload (SWORDS ships its JSON gzipped) may unzip to this much. */
-export const MAX_UNZIPPED_BYTES = 4 * MAX_RUN_BYTES;
+const MAX_UNZIPPED_BYTES = 4 * MAX_RUN_BYTES;
 
 export interface RankedUpload {
   benchmark: string;
@@ -39,7 +39,7 @@ export interface RankingOutcome {
 }
 
 /** An upload decoded as text; gzip (by its magic bytes) unzipped first, within the limit. */
-export function decodeMaybeGz(name: string, bytes: Uint8Array, field: string): NamedText {
+function decodeMaybeGz(name: string, bytes: Uint8Array, field: string): NamedText {
   if (bytes.byteLength > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
     if (bytes.byteLength > MAX_RUN_BYTES) return decodeUpload(name, bytes, field);
     let raw: Buffer;

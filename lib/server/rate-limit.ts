@@ -31,7 +31,7 @@
  * the cost the limit is there to keep away. A restart empties them.
  *
  * Where: the save route and the flag-and-note action take a save token, proxy.ts
- * a page token; lib/server/save-gate.ts refuses a save whose bucket is already
+ * a page token; lib/auth/save-gate.ts refuses a save whose bucket is already
  * empty in the HTTP server, before Next runs it (a refusal there costs
  * microseconds, and a client that does not wait gets its next ones late).
  *
@@ -226,7 +226,7 @@ export function limitSave(who: Requester): Verdict {
 }
 
 /**
- * Would a save be refused now? Takes nothing (lib/server/save-gate.ts: the early
+ * Would a save be refused now? Takes nothing (lib/auth/save-gate.ts: the early
  * refusal). `accountCost`: the tokens the account must hold for this save to
  * pass, counting its saves already let through and not yet answered.
  */

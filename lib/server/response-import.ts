@@ -86,7 +86,7 @@ export interface ResponseImportPreview {
 }
 
 /** Rows of each kind a preview lists. */
-export const PREVIEW_ROWS = 10;
+const PREVIEW_ROWS = 10;
 
 const answerText = (kind: string, substitutes: string[]) => (kind === "substitutes" ? substitutes.join(";") : kind);
 

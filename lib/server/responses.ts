@@ -38,13 +38,11 @@ import {
   totals,
 } from "./queue";
 import { AuthError, ConflictError, InputError, NotFoundError } from "./errors";
-import { type ResponseField, checkResponse } from "../lexsub/substitute-rules";
+import { checkResponse } from "../lexsub/substitute-rules";
 import { type FlagNote, instanceMarks, resolveReturns, returnsSummary, validateFlag, writeFlag } from "./flags";
 
-export const RESPONSE_KINDS = ["substitutes", "NAME", "NIL"] as const;
+const RESPONSE_KINDS = ["substitutes", "NAME", "NIL"] as const;
 export type ResponseKind = (typeof RESPONSE_KINDS)[number];
-
-export { MAX_PHRASE_LENGTH, MAX_SUBSTITUTES, MAX_SUBSTITUTE_LENGTH } from "../lexsub/substitute-rules";
 
 /** What the workspace sends: the three substitute fields as typed (blank = unfilled). */
 export interface ResponseInput {
@@ -72,9 +70,6 @@ export interface OwnResponse extends CleanResponse {
   /** Epoch milliseconds of the last save. */
   updatedAt: number;
 }
-
-/** The field keys errors are reported under. */
-export type { ResponseField };
 
 // ---------------------------------------------------------------------------
 // Validation
@@ -272,7 +267,7 @@ export interface InstanceStep {
 }
 
 /** How many instances after the one shown come with it, so the browser moves on at once. */
-export const UPCOMING = 3;
+const UPCOMING = 3;
 
 export interface WorkspaceView {
   project: { id: number; name: string; guidelines: string };
@@ -304,7 +299,7 @@ export interface WorkspaceView {
 }
 
 /** Up to this many targets, the workspace lists them at once. */
-export const FEW_TARGETS = 12;
+const FEW_TARGETS = 12;
 
 function instanceStep(db: Db, s: QueueScope, e: Entry, position: number, prev?: Entry | null): { step: InstanceStep; next: Entry | null } {
   // Raw statements, prepared once (queue.ts): a save reads a few of these steps.

@@ -37,12 +37,12 @@ import { InputError, NotFoundError } from "./errors";
 import { projectGold } from "./gold";
 
 export type RunType = "best" | "oot" | "mw";
-export const RUN_TYPES: readonly RunType[] = ["best", "oot", "mw"];
+const RUN_TYPES: readonly RunType[] = ["best", "oot", "mw"];
 
 /** Largest system, gold or SENSEVAL file accepted (LEXGOLD_MAX_RUN_BYTES, default 20 MB). */
 export const MAX_RUN_BYTES = Number(process.env.LEXGOLD_MAX_RUN_BYTES) > 0 ? Number(process.env.LEXGOLD_MAX_RUN_BYTES) : 20 * 1024 * 1024;
 /** Longest run name. */
-export const MAX_RUN_NAME = 80;
+const MAX_RUN_NAME = 80;
 
 export interface NamedText {
   name: string;
@@ -518,7 +518,7 @@ export interface ScoreMode {
 }
 
 /** What the documented repairs would change in a run scored as score.pl does (null when no figure differs). */
-export interface RunRepairs {
+interface RunRepairs {
   /** The run's figures with the repairs. */
   figures: RunFigures;
   /** Each rule that changed items, with its score.pl / repaired reading, how many items and the first few ids. */

@@ -17,8 +17,8 @@ import { hashPassword, passwordProblem } from "./passwords";
 import { addMember, createUser, listMembers, listUsers, parseOrThrow, type PublicUser, userNameSchema } from "./users";
 
 /** Most annotators an instance can be set to need (the original task used five). */
-export const MAX_REQUIRED_ANNOTATORS = 100;
-export const MAX_GUIDELINES_LENGTH = 20_000;
+const MAX_REQUIRED_ANNOTATORS = 100;
+const MAX_GUIDELINES_LENGTH = 20_000;
 
 export interface TeamMember extends PublicUser {
   /** The lexelts this annotator is restricted to: how many, and the first few items in corpus order; null = every lexelt (and for coordinators). */
@@ -28,7 +28,7 @@ export interface TeamMember extends PublicUser {
 }
 
 /** One row of the assignment editor: a lexelt, and whether the annotator being edited annotates it. */
-export interface TeamLexelt {
+interface TeamLexelt {
   id: number;
   item: string;
   instances: number;

@@ -32,7 +32,7 @@ import { containsText } from "./search";
 import { projectGold, proposeLemma } from "./gold";
 import { parseOrThrow } from "./users";
 
-export type KnownRole = "training" | "check";
+type KnownRole = "training" | "check";
 
 export interface QualitySettings {
   trainingRequired: boolean;
@@ -230,7 +230,7 @@ function trainingPending(db: Db, projectId: number, a: UserActor): boolean {
   return !passed;
 }
 
-export const TRAINING_FIRST = "Pass the training first: real instances are released after it.";
+const TRAINING_FIRST = "Pass the training first: real instances are released after it.";
 
 /** For lib/server/responses.ts: refuse real instances to an annotator who has not passed the training. */
 export function requireTrainingPassed(db: Db, p: ProjectRow, a: UserActor): void {

@@ -19,7 +19,7 @@ import { hashPasswordSync, passwordProblem } from "./passwords";
 import { generatePassword } from "./team";
 import { userNameSchema } from "./users";
 
-export const USER_COLUMNS = ["name", "role", "project", "password"] as const;
+const USER_COLUMNS = ["name", "role", "project", "password"] as const;
 const ROLES: readonly Role[] = ["annotator", "coordinator", "admin"];
 
 export interface ImportedUser {

@@ -8,8 +8,6 @@ import { type Actor, actorUserId, type Role, requireAccountManager, requireProje
 import { AuthError, InputError, NotFoundError } from "./errors";
 import { demoPasswordSchema, hashPasswordSync, passwordSchema } from "./passwords";
 
-export { passwordSchema };
-
 export const userNameSchema = z
   .string()
   .trim()

@@ -7,7 +7,7 @@
 import fc from "fast-check";
 
 /** Fragments that break parsers: markup, references, line endings, control and odd Unicode. */
-export const NASTY = [
+const NASTY = [
   "&",
   "&amp;",
   "&#",
@@ -172,7 +172,7 @@ export function applyMutation(text: string, m: Mutation): string {
 }
 
 /** A sample with 1..maxMutations mutations applied. */
-export function mutated(samples: readonly string[], maxMutations = 6): fc.Arbitrary<string> {
+function mutated(samples: readonly string[], maxMutations = 6): fc.Arbitrary<string> {
   return fc
     .tuple(fc.constantFrom(...samples), fc.array(mutation, { minLength: 1, maxLength: maxMutations }))
     .map(([s, ms]) => ms.reduce(applyMutation, s));
@@ -182,7 +182,7 @@ export function mutated(samples: readonly string[], maxMutations = 6): fc.Arbitr
  * Random lines built from a format's own pieces (so they often get far into
  * the parser), joined by LF, CRLF or CR.
  */
-export function pieceLines(pieces: readonly string[], maxLines = 12): fc.Arbitrary<string> {
+function pieceLines(pieces: readonly string[], maxLines = 12): fc.Arbitrary<string> {
   const piece = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...pieces) }, { weight: 2, arbitrary: fc.constantFrom(...NASTY) }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) });
   const line = fc.array(piece, { maxLength: 10 }).map((ps) => ps.join(""));
   return fc.tuple(fc.array(line, { maxLength: maxLines }), fc.constantFrom("\n", "\r\n", "\r")).map(([ls, nl]) => ls.join(nl));

@@ -17,6 +17,7 @@ import { actorFor, testDb } from "../support/db";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
+/** @public project p's corpus, for security tests that build their own world. */
 export const P_XML = `<?xml version="1.0"?>
 <corpus lang="english">
 <lexelt item="bright.a"><instance id="p1"><context>a <head>bright</head> morning in the orchard</context></instance><instance id="p2"><context>a <head>bright</head> pupil</context></instance></lexelt>
@@ -25,7 +26,7 @@ export const P_XML = `<?xml version="1.0"?>
 `;
 
 /** Another project's corpus: its ids and words appear nowhere in p. */
-export const Q_XML = `<?xml version="1.0"?>
+const Q_XML = `<?xml version="1.0"?>
 <corpus lang="english">
 <lexelt item="murky.a"><instance id="q1"><context>the <head>murky</head> canal of the quayside</context></instance><instance id="q2"><context>a <head>murky</head> deal</context></instance></lexelt>
 </corpus>

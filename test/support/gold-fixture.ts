@@ -10,7 +10,7 @@ import { importResponses } from "../../lib/server/response-import";
 import { addMember } from "../../lib/server/users";
 import { actorFor, projectFixture } from "./db";
 
-export const goldFixtureXml = `<?xml version="1.0"?>
+const goldFixtureXml = `<?xml version="1.0"?>
 <corpus lang="english">
 <lexelt item="calm.a">
 <instance id="c1"><context>a <head>calm</head> sea at dawn</context></instance>
@@ -23,7 +23,7 @@ export const goldFixtureXml = `<?xml version="1.0"?>
 </corpus>
 `;
 
-export const goldFixtureTsv = [
+const goldFixtureTsv = [
   "annotator\tlexelt\tinstance\tanswer\tmultiword",
   "ann\tcalm.a\tc1\tstill;peaceful\t",
   "bea\tcalm.a\tc1\tstill ;tranquil\t",

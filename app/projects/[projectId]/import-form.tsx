@@ -94,7 +94,7 @@ export function ImportForm({ projectId, initialJobs }: { projectId: number; init
   );
 }
 
-export function jobLine(j: JobView): string {
+function jobLine(j: JobView): string {
   if (j.state === "done") return (j.report as JobReport | null)?.message ?? j.message;
   if (unfinished(j) && j.total > 0) return `${j.message} ${nf.format(j.done)} of ${nf.format(j.total)}`;
   return j.message;

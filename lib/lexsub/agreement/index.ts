@@ -32,14 +32,14 @@
  */
 export type {
   AgreementFigures,
-  AgreementIntervals,
+  
   AgreementOptions,
   AgreementReport,
   AnnotatorAgreement,
   HistogramBin,
   Interval,
   ItemAgreement,
-  LeaveOneOut,
+  
 } from "./types";
 export { computeAgreement } from "./report";
 export { itemPairwise } from "./pairwise";

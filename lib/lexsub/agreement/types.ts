@@ -37,7 +37,7 @@ export interface AgreementFigures {
   alphaMasi: number | null;
 }
 
-export interface LeaveOneOut {
+interface LeaveOneOut {
   items: number;
   itemsWithMode: number;
   pairs: number;

@@ -34,7 +34,7 @@ export interface WordNetFiles {
   sense: string;
 }
 
-export interface Pointer {
+interface Pointer {
   symbol: string;
   pos: WordNetPos;
   offset: number;
@@ -54,12 +54,12 @@ const POS_OF_SENSE_DIGIT: Record<string, WordNetPos> = { "1": "n", "2": "v", "3"
 const POSES: readonly WordNetPos[] = ["n", "v", "a", "r"];
 
 /** WordNet's lemma form: lower case, spaces as underscores. */
-export function wordnetKey(word: string): string {
+function wordnetKey(word: string): string {
   return word.trim().toLowerCase().replace(/\s+/g, "_");
 }
 
 /** A WordNet word as a substitute: underscores as spaces. */
-export function wordnetWord(word: string): string {
+function wordnetWord(word: string): string {
   return word.replace(/_/g, " ");
 }
 

@@ -51,7 +51,7 @@ function openings(text: string, tag: string): number[] {
 }
 
 /** The sentence-level fields kept on the first target of a sentence, for the export. */
-export interface CoincoToken {
+interface CoincoToken {
   id: string;
   wordform: string;
   lemma: string;

@@ -25,7 +25,7 @@ import { restoreCell } from "./spreadsheet";
 /** Longest lemma accepted, in characters (the Gold page's override field says the same). */
 export const MAX_LEMMA_LENGTH = 80;
 
-export type LemmaDecisionLine =
+type LemmaDecisionLine =
   | { line: number; form: string; decision: "accepted" | "kept" | "reset" }
   | { line: number; form: string; decision: "overridden"; lemma: string };
 

@@ -17,7 +17,7 @@ import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { type Diagnostic, diag } from "../diagnostics";
 import { parseLexeltItem } from "../types";
 
-export interface LexeltInstance {
+interface LexeltInstance {
   /** The id as in the file (a string: ids are keys, never numbers). */
   id: string;
   /** Context text before the head, exactly as in the file (references decoded). */
@@ -28,7 +28,7 @@ export interface LexeltInstance {
   line: number;
 }
 
-export interface LexeltEntry {
+interface LexeltEntry {
   /** The item verbatim, e.g. "bright.a" or "stand.n.v". */
   item: string;
   lemma: string;
@@ -91,7 +91,7 @@ function isXmlChar(cp: number): boolean {
 }
 
 /** Decode XML's predefined entities and numeric references (already checked). */
-export function decodeReferences(s: string): string {
+function decodeReferences(s: string): string {
   if (!s.includes("&")) return s;
   return s.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[A-Za-z]+);/g, (whole, ref: string) => {
     if (ref[0] === "#") {

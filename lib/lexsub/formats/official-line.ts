@@ -27,7 +27,7 @@ function isLexeltChar(c: number): boolean {
 }
 
 /** Perl's \s on bytes (no \v): space, \t, \n, \r, \f. */
-export function isPerlSpace(c: number): boolean {
+function isPerlSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13 || c === 12;
 }
 

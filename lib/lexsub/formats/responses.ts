@@ -28,20 +28,19 @@
  * Pure: strings in, records out.
  */
 import { type Diagnostic, diag, splitLines } from "../diagnostics";
-import { MAX_PHRASE_LENGTH, MAX_SUBSTITUTES, type RuleBreak, phraseBreak, ruleClause, substituteBreak } from "../substitute-rules";
+import { MAX_SUBSTITUTES, type RuleBreak, phraseBreak, ruleClause, substituteBreak } from "../substitute-rules";
 import { neutraliseCell, restoreCell } from "./spreadsheet";
 import type { AnnotatorResponse } from "../types";
 
-export const RESPONSE_COLUMNS = ["annotator", "lexelt", "instance", "answer", "multiword"] as const;
+const RESPONSE_COLUMNS = ["annotator", "lexelt", "instance", "answer", "multiword"] as const;
 /**
  * Columns an export adds when the coordinator adjudicated responses (issue #15):
  * the answer the gold counts and the decisions. Read back, they are ignored: the
  * file imports as the annotators answered.
  */
-export const ADJUDICATION_COLUMNS = ["adjudicated", "adjudication"] as const;
+const ADJUDICATION_COLUMNS = ["adjudicated", "adjudication"] as const;
 /** The export's two columns after those: the annotator's flag and note (read back, they are ignored). */
-export const FLAG_COLUMNS = ["flag", "note"] as const;
-export { MAX_PHRASE_LENGTH, MAX_SUBSTITUTES };
+const FLAG_COLUMNS = ["flag", "note"] as const;
 
 /** An error naming the field, what it holds and the rule broken: `answer, substitute 2 "x": … (rule: letters)`. */
 export function ruleError(field: string, value: string, broken: RuleBreak): string {
@@ -52,7 +51,7 @@ export function ruleError(field: string, value: string, broken: RuleBreak): stri
 /** Answers that look like someone's "no answer" convention rather than NAME or NIL. */
 const PLACEHOLDER_KINDS = new Set(["NONE", "NULL", "NA", "N/A", "SKIP", "UNKNOWN", "?", "-"]);
 
-export interface ResponseLine extends AnnotatorResponse {
+interface ResponseLine extends AnnotatorResponse {
   /** 1-based line number in the file. */
   line: number;
 }

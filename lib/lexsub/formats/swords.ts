@@ -27,7 +27,7 @@ import {
 } from "./dataset";
 import { parseLexeltItem } from "../types";
 
-export const SWORDS_LABELS = ["TRUE", "FALSE", "UNSURE", "TRUE_IMPLICIT", "FALSE_IMPLICIT"] as const;
+const SWORDS_LABELS = ["TRUE", "FALSE", "UNSURE", "TRUE_IMPLICIT", "FALSE_IMPLICIT"] as const;
 const LABELS = new Set<string>(SWORDS_LABELS);
 /** Labels that count as an annotator giving the substitute. */
 const POSITIVE = new Set(["TRUE", "TRUE_IMPLICIT"]);

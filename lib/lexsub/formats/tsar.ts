@@ -25,10 +25,10 @@ import {
 import { neutraliseCell, restoreCell } from "./spreadsheet";
 
 /** The PoS letter of TSAR lexelts: the format has none. */
-export const TSAR_POS = "x";
+const TSAR_POS = "x";
 
 /** Default instance-id prefix: the file name without directory and extension, spaces as "_". */
-export function tsarPrefix(file: string): string {
+function tsarPrefix(file: string): string {
   const base = file.split(/[\\/]/).pop() ?? file;
   return base.replace(/\.(tsv|txt|csv)$/i, "").replace(/\s+/g, "_") || "tsar";
 }

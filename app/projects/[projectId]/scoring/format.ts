@@ -2,18 +2,18 @@
 import { officialPercent } from "@/lib/scorers/semeval2007/report";
 import type { RunFigures, RunSummary } from "@/lib/server/scoring";
 
-export type SubMeasure = "precision" | "recall" | "modePrecision" | "modeRecall";
-export type MwMeasure = "detectionPrecision" | "detectionRecall" | "identificationPrecision" | "identificationRecall";
+type SubMeasure = "precision" | "recall" | "modePrecision" | "modeRecall";
+type MwMeasure = "detectionPrecision" | "detectionRecall" | "identificationPrecision" | "identificationRecall";
 export type Measure = SubMeasure | MwMeasure;
 
-export const SUB_MEASURES: { key: SubMeasure; label: string; short: string }[] = [
+const SUB_MEASURES: { key: SubMeasure; label: string; short: string }[] = [
   { key: "precision", label: "Precision", short: "P" },
   { key: "recall", label: "Recall", short: "R" },
   { key: "modePrecision", label: "Mode precision", short: "Mode P" },
   { key: "modeRecall", label: "Mode recall", short: "Mode R" },
 ];
 
-export const MW_MEASURES: { key: MwMeasure; label: string; short: string }[] = [
+const MW_MEASURES: { key: MwMeasure; label: string; short: string }[] = [
   { key: "detectionPrecision", label: "Detection precision", short: "Detection P" },
   { key: "detectionRecall", label: "Detection recall", short: "Detection R" },
   { key: "identificationPrecision", label: "Identification precision", short: "Identification P" },

@@ -8,7 +8,7 @@ function plural(n: number, word: string): string {
 }
 
 /** "t-fields: 35 items, pn: 4 items". */
-export function changesLine(changes: RepairChange[]): string {
+function changesLine(changes: RepairChange[]): string {
   return changes.map((c) => `${c.rule}: ${plural(c.items, "item")}`).join(", ");
 }
 

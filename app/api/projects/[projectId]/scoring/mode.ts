@@ -4,12 +4,12 @@
  * else is refused, so a mistyped link never silently shows the other figures.
  */
 import "server-only";
-import type { Db } from "@/db/client";
+import type { Db } from "@/lib/db";
 import type { Actor } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { type ScoreMode, listRuns } from "@/lib/server/scoring";
 
-export const FIGURES_PARAM = "figures";
+const FIGURES_PARAM = "figures";
 
 /** The mode a `figures` value asks for; refuses values other than "", "official" and "repaired". */
 export function modeOf(value: string | null | undefined): ScoreMode {
@@ -20,7 +20,7 @@ export function modeOf(value: string | null | undefined): ScoreMode {
 }
 
 /** The mode of a request's `?figures=`. */
-export function requestMode(req: Request): ScoreMode {
+function requestMode(req: Request): ScoreMode {
   return modeOf(new URL(req.url).searchParams.get(FIGURES_PARAM));
 }
 

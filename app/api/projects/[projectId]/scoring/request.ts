@@ -4,11 +4,10 @@
  * project's own), and uploaded files checked for size and UTF-8.
  */
 import "server-only";
-import type { Db } from "@/db/client";
 import type { Actor } from "@/lib/server/actor";
 import { InputError } from "@/lib/server/errors";
 import { getActor } from "@/lib/auth/session";
-import { getDb } from "@/lib/db";
+import { getDb, type Db } from "@/lib/db";
 import { rm } from "node:fs/promises";
 import { assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, uploadBytes } from "@/lib/server/http";
 import { startJob, uploadPath, waitForJob } from "@/lib/server/runtime/jobs";

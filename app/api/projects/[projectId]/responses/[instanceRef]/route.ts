@@ -14,7 +14,7 @@
  * or 429 with Retry-After when the account or the address saves faster than
  * lib/server/rate-limit.ts allows (decided before the body is read; nothing is
  * stored, and the workspace sends the save again after the wait). Once the bucket
- * is empty, lib/server/save-gate.ts answers that 429 before this handler runs.
+ * is empty, lib/auth/save-gate.ts answers that 429 before this handler runs.
  */
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";

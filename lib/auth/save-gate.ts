@@ -20,10 +20,10 @@
  */
 import http from "node:http";
 import https from "node:https";
-import { decodeSessionToken, sessionTokenOf } from "../auth/jwt";
-import { authSecret } from "../auth/secret";
+import { decodeSessionToken, sessionTokenOf } from "./jwt";
+import { authSecret } from "./secret";
 import { clientAddress, stampRequest } from "../net/trusted-proxy";
-import { peekSave, tooManySavesParts } from "./rate-limit";
+import { peekSave, tooManySavesParts } from "../server/rate-limit";
 
 const SAVE_PATH = /^\/api\/projects\/\d+\/responses\/\d+\/?(?:\?|$)/;
 

@@ -1,5 +1,5 @@
 /**
- * lib/server/save-gate.ts: a save whose bucket is empty is answered 429 by the
+ * lib/auth/save-gate.ts: a save whose bucket is empty is answered 429 by the
  * HTTP server before the app (here a stand-in handler that takes tokens as the
  * save route does) sees it; everything else goes on. A real server on loopback,
  * the buckets on a fake clock.
@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { encodeSessionToken } from "../../lib/auth/jwt";
 import { limitSave, resetRateLimits } from "../../lib/server/rate-limit";
-import { decrypting, installSaveGate, knownUser, setRefusalHold } from "../../lib/server/save-gate";
+import { decrypting, installSaveGate, knownUser, setRefusalHold } from "../../lib/auth/save-gate";
 
 const SECRET = "test-secret-for-the-save-gate-tests-0123456789";
 const saved = { secret: process.env.NEXTAUTH_SECRET, save: process.env.LEXGOLD_SAVE_RATE, address: process.env.LEXGOLD_ADDRESS_SAVE_RATE };
