@@ -2,7 +2,7 @@ import { type Page, expect } from "@playwright/test";
 
 export const DEMO_PASSWORD = "lexgold-demo";
 /** The password e2e/serve.sh gives the "sealed" project's accounts (the demo password is the demo's only). */
-export const SEALED_PASSWORD = "sealed-otter-lantern";
+const SEALED_PASSWORD = "sealed-otter-lantern";
 
 /** The password of a seeded account: the demo's, or the sealed project's. */
 export function passwordOf(name: string): string {

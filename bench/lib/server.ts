@@ -70,7 +70,7 @@ export function freePort(): Promise<number> {
  * the runs drive the server harder than any person, every account from one address. A run that
  * measures the limits passes them back in `env` ("" for a limit's default).
  */
-export const LIMITS_OFF: Record<string, string> = Object.fromEntries(
+const LIMITS_OFF: Record<string, string> = Object.fromEntries(
   ["LEXGOLD_SAVE_RATE", "LEXGOLD_ADDRESS_SAVE_RATE", "LEXGOLD_PAGE_RATE", "LEXGOLD_ADDRESS_PAGE_RATE"].map((k) => [k, process.env[k] ?? "off"]),
 );
 
