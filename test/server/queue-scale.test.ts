@@ -60,7 +60,7 @@ function session(b: BigProject) {
   };
 }
 
-describe("a save and a workspace step in a big project", { timeout: 60_000 }, () => {
+describe("a save and a workspace step in a big project", { timeout: 300_000 }, () => {
   // Each test runs the session once on projects of its own (a session saves, so it runs once per project).
   const projects = () => [bigProject({ instances: 1_000, answered: 200 }), bigProject({ instances: 100_000, answered: 20_000 })];
 
