@@ -13,19 +13,27 @@
  *
  *   npm run load -- [--duration S] [--annotators N] [--instances N] [--think SECONDS]
  *                   [--export-every S] [--page-every N] [--build] [--keep] [--json FILE]
- *                   [--prefill K] [--coordinator-only NAME]
+ *                   [--prefill K] [--coordinator-only NAME] [--bare-duration S] [--cpu-prof DIR]
  *
  * (each also as an environment variable: LOAD_DURATION, LOAD_ANNOTATORS,
  * LOAD_INSTANCES, LOAD_THINK, LOAD_EXPORT_EVERY, LOAD_PAGE_EVERY.) --think is the
  * mean seconds an annotator spends on an instance before saving (default 5; a
  * brisk human takes 20 s or more); --think 0 saves as fast as the server
  * answers, which measures capacity rather than latency under a human load.
+ *
+ * Where the CPU went during the load: the server's serving processes, its derivation child,
+ * the load generator (this process) and other programs on the machine (bench/lib/cpu.ts).
+ * Then, in the same run, --bare-duration seconds (default 15; 0: none) of the bare route
+ * (lib/server/bench-bare.ts: Next, a JSON body and one SQLite transaction, nothing of lexgold's)
+ * at the same concurrency: saves per second are printed as a share of its requests per second
+ * (target ≥ 0.6 at --think 0), which carries across machines where saves/s alone do not.
  */
 import fs from "node:fs";
 import os from "node:os";
 import { loadFigures, loadReport, loadTargets } from "./lib/figures";
 import { coordinatorCandidates, initialStates, mergeRecords, preflight, probeCoordinatorRequests, runLoad } from "./lib/load-run";
-import { processTreeCpuMs } from "./lib/server";
+import { runBare, type BareFigures } from "./lib/bare";
+import { cpuDelta, cpuSnapshot, formatCpuUse, type CpuUse } from "./lib/cpu";
 import { flag, numberArg, runTag, setUp, stringArg } from "./lib/setup";
 import { checkSaves, integrityCheck } from "./lib/verify";
 
@@ -47,8 +55,9 @@ async function main(): Promise<number> {
   // in between, each a recompute.
   const prefill = numberArg("prefill", "LOAD_PREFILL", 0);
   const coordinatorOnly = stringArg("coordinator-only", "LOAD_COORDINATOR_ONLY", "");
+  const bareSec = numberArg("bare-duration", "LOAD_BARE_DURATION", 15);
 
-  const rig = await setUp({ annotators: annotatorCount, instances: instanceCount, log, prefill });
+  const rig = await setUp({ annotators: annotatorCount, instances: instanceCount, log, prefill, bareRoute: bareSec > 0 });
   try {
     const { present, absent } =
       exportEvery > 0
@@ -78,7 +87,7 @@ async function main(): Promise<number> {
       `load: ${annotatorCount} annotators, ${thinkSec > 0 ? `thinking ~${thinkSec} s per instance` : "saving as fast as answered"}, for ${durationSec} s, ` +
         `a full page load every ${pageEvery} moves, coordinator every ${exportEvery} s …`,
     );
-    const cpuBefore = processTreeCpuMs(rig.server.pid);
+    const cpuBefore = cpuSnapshot(rig.server.pid);
     const loadBefore = os.loadavg()[0];
     const main = await runLoad(states, {
       ...common,
@@ -86,8 +95,17 @@ async function main(): Promise<number> {
       thinkSec,
       coordinator: exportEvery > 0 ? { cookie: rig.coordinatorCookie, everySec: exportEvery, requests: present } : null,
     });
-    const cpuMs = cpuBefore === null ? null : (processTreeCpuMs(rig.server.pid) ?? cpuBefore) - cpuBefore;
+    const cpu = cpuDelta(cpuBefore, cpuSnapshot(rig.server.pid));
+    const cpuMs = cpu === null ? null : cpu.parts.server + cpu.parts.derivation + cpu.parts["server, other"];
     const loadAfter = os.loadavg()[0];
+
+    let bare: (BareFigures & { cpu: CpuUse | null }) | null = null;
+    if (bareSec > 0) {
+      log(`bare route: ${annotatorCount} connections, as fast as answered, for ${bareSec} s …`);
+      const before = cpuSnapshot(rig.server.pid);
+      const b = await runBare(rig.server.base, annotatorCount, bareSec);
+      bare = { ...b, cpu: cpuDelta(before, cpuSnapshot(rig.server.pid)) };
+    }
     await rig.server.stop();
 
     const integrity = integrityCheck(rig.dbFile);
@@ -99,8 +117,23 @@ async function main(): Promise<number> {
         loadReport(figures) +
         `\nintegrity_check: ${integrity}; acknowledged saves checked ${acks.acknowledged}, present once ${acks.present}\n` +
         `server CPU during the load: ${cpuMs === null ? "unknown (no /proc)" : `${(cpuMs / 1000).toFixed(1)} s, ${(cpuMs / Math.max(1, figures.savesAcked)).toFixed(2)} ms per acknowledged save (page loads and exports included)`}\n` +
+        (cpu ? `where the CPU went during the load (per acknowledged save):\n${formatCpuUse(cpu, figures.savesAcked, "save")}\n` : "") +
         `load average (1 min) ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after, on ${os.cpus().length} cores\n`,
     );
+    const savesPerSec = figures.savesPerSec;
+    const ratio = bare && bare.requestsPerSec > 0 ? savesPerSec / bare.requestsPerSec : null;
+    if (bare) {
+      process.stdout.write(
+        `\nbare route (Next, a JSON body, one SQLite transaction; ${annotatorCount} connections, ${bare.seconds.toFixed(0)} s): ` +
+          `${bare.requestsPerSec.toFixed(1)} requests/s (${bare.answered} answered, ${bare.non2xx} not 2xx, ${bare.errors} errors), p50 / p99 ${bare.p50Ms} / ${bare.p99Ms} ms\n` +
+          (bare.cpu ? `${formatCpuUse(bare.cpu, bare.answered, "request")}\n` : "") +
+          (ratio === null
+            ? "saves/s as a share of the bare route's requests/s: unknown (the bare route answered nothing)\n"
+            : `saves/s as a share of the bare route's requests/s: ${savesPerSec.toFixed(1)} / ${bare.requestsPerSec.toFixed(1)} = ${ratio.toFixed(2)}` +
+              (thinkSec === 0 ? `  (target ≥ 0.6: ${ratio >= 0.6 ? "PASS" : "MISS"})` : " (a share of capacity only at --think 0)") +
+              "\n"),
+      );
+    }
     const firstFailure = main.saves.find((s) => s.outcome === "failed" || s.outcome === "refused");
     if (firstFailure) process.stdout.write(`first failed save: ${firstFailure.outcome} ${firstFailure.message}\n`);
     const targets = loadTargets(figures);
@@ -108,7 +141,11 @@ async function main(): Promise<number> {
     if (jsonOut) {
       fs.writeFileSync(
         jsonOut,
-        JSON.stringify({ annotators: annotatorCount, instances: instanceCount, thinkSec, durationSec, pageEvery, exportEvery, integrity, figures, targets, serverCpuMs: cpuMs, loadavg: [loadBefore, loadAfter] }, null, 2),
+        JSON.stringify(
+          { annotators: annotatorCount, instances: instanceCount, thinkSec, durationSec, pageEvery, exportEvery, integrity, figures, targets, serverCpuMs: cpuMs, cpu, bare, savesPerSec, bareRatio: ratio, loadavg: [loadBefore, loadAfter] },
+          null,
+          2,
+        ),
       );
     }
     return ok ? 0 : 1;

@@ -42,7 +42,7 @@ export interface Rig {
   cleanup: () => Promise<void>;
 }
 
-export async function setUp(opts: { annotators: number; instances: number; log: (s: string) => void; prefill?: number }): Promise<Rig> {
+export async function setUp(opts: { annotators: number; instances: number; log: (s: string) => void; prefill?: number; bareRoute?: boolean }): Promise<Rig> {
   const { log } = opts;
   const distDir = stringArg("dist", "LOAD_DIST_DIR", ".next-bench");
   buildIfNeeded(distDir, flag("build"), log);
@@ -64,6 +64,8 @@ export async function setUp(opts: { annotators: number; instances: number; log: 
     dbFile,
     secretFile: path.join(dir, "secret"),
     port: await freePort(),
+    // The bare route (lib/server/bench-bare.ts) answers only in a server started so.
+    env: opts.bareRoute ? { LEXGOLD_BENCH_BARE: "1" } : {},
     // --cpu-prof DIR: the server writes a V8 CPU profile there when it stops.
     nodeArgs: stringArg("cpu-prof", "LOAD_CPU_PROF", "") ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(stringArg("cpu-prof", "LOAD_CPU_PROF", ""))}`] : [],
   });
