@@ -16,7 +16,11 @@ export interface BareFigures {
   seconds: number;
 }
 
-export async function runBare(base: string, connections: number, durationSec: number): Promise<BareFigures> {
+/**
+ * `path`: /api/bench/bare (static), or /api/bench/bare/P/I (shaped like the save's path) with
+ * `cookie` a session's: that variant checks the session as the save does.
+ */
+export async function runBare(base: string, connections: number, durationSec: number, path = "/api/bench/bare", cookie?: string): Promise<BareFigures> {
   const body = JSON.stringify({
     response: { kind: "substitutes", substitutes: ["qa1b2c3a1n1x", "qa1b2c3a1n1y", ""], multiword: false, phrase: "" },
     expectedRevision: 0,
@@ -28,7 +32,7 @@ export async function runBare(base: string, connections: number, durationSec: nu
     connections,
     duration: durationSec,
     timeout: 10,
-    requests: [{ method: "POST", path: "/api/bench/bare", headers: { "Content-Type": "application/json", Accept: "application/json" }, body }],
+    requests: [{ method: "POST", path, headers: { "Content-Type": "application/json", Accept: "application/json", ...(cookie ? { Cookie: cookie } : {}) }, body }],
   });
   const seconds = (performance.now() - t0) / 1000;
   const answered = r.requests.total;
