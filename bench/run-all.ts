@@ -137,6 +137,9 @@ let loadInfo = "";
       connectionErrors: number;
     };
     targets: Target[];
+    bare?: { requestsPerSec: number } | null;
+    bareRatio?: number | null;
+    cpu?: { parts: Record<string, number> } | null;
   } | null;
   if (!j) rows.push({ bench: "load", figure: "load test", value: `failed (exit ${r.code})`, target: "runs", pass: false });
   else {
@@ -144,6 +147,12 @@ let loadInfo = "";
     const f = j.figures;
     rows.push({ bench: "load", figure: "saves acknowledged per second", value: `${f1(f.savesPerSec)} (${f.savesAcked} in all)`, target: "-", pass: null });
     rows.push({ bench: "load", figure: "save latency p50 / p95", value: `${f1(f.save.p50)} / ${f1(f.save.p95)} ms`, target: "-", pass: null });
+    if (j.cpu) {
+      const per = (ms: number) => f2(ms / Math.max(1, f.savesAcked));
+      rows.push({ bench: "load", figure: "CPU per save: serving processes / derivation child / load generator", value: `${per(j.cpu.parts.server)} / ${per(j.cpu.parts.derivation)} / ${per(j.cpu.parts["load generator"])} ms`, target: "-", pass: null });
+    }
+    // At a human pace (the default think time) this is not a share of capacity: `npm run load -- --think 0` is.
+    if (j.bare && j.bareRatio != null) rows.push({ bench: "load", figure: "bare route requests/s; saves/s as a share of it", value: `${f1(j.bare.requestsPerSec)}; ${f2(j.bareRatio)}`, target: "-", pass: null });
     for (const t of j.targets) rows.push({ bench: "load", ...t });
     // Where the errors were, so a MISS says which request failed.
     const e = f.saveErrors;

@@ -38,7 +38,7 @@ test("a large import runs as a job: a progress bar with counts, the page can be 
   await expect(bar).toBeVisible();
   await expect(page.getByRole("status")).toContainText(/Importing lexgold-e2e-big-\d+\.xml/);
   await expect(page.getByRole("button", { name: "Cancel" })).toBeVisible();
-  await expect(page.getByRole("status")).toContainText(/of 40,000 instances written/, { timeout: 30_000 });
+  await expect(page.getByRole("status")).toContainText(/of 40,000 instances written/, { timeout: 120_000 });
   if (shots) {
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.screenshot({ path: path.join(shots, "import-job-1440.png"), fullPage: true });
@@ -49,7 +49,7 @@ test("a large import runs as a job: a progress bar with counts, the page can be 
   // Leaving the page does not stop the job; coming back shows it (running or done).
   await page.goto("/projects");
   await page.goto(projectUrl);
-  await expect(page.getByRole("status")).toHaveText(/40000 instances in 400 lexelts; added 40000 instances and 400 lexelts/, { timeout: 60_000 });
+  await expect(page.getByRole("status")).toHaveText(/40000 instances in 400 lexelts; added 40000 instances and 400 lexelts/, { timeout: 120_000 });
   await expect(page.getByText("400 lexelts · 40000 instances")).toBeVisible();
   if (shots) {
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -70,7 +70,7 @@ test("a cancelled import writes nothing", async ({ page }) => {
   await page.getByRole("button", { name: "Import" }).click();
   await expect(page.getByRole("progressbar")).toBeVisible();
   await page.getByRole("button", { name: "Cancel" }).click();
-  await expect(page.getByRole("alert").and(page.locator(".notice"))).toHaveText(/Cancel+ed.*nothing was imported/, { timeout: 30_000 });
+  await expect(page.getByRole("alert").and(page.locator(".notice"))).toHaveText(/Cancel+ed.*nothing was imported/, { timeout: 120_000 });
   await page.reload();
   await expect(page.getByText("No lexelts yet")).toBeVisible();
 });

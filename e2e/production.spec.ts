@@ -73,7 +73,7 @@ test("starting without init fails, naming what is missing", async () => {
 });
 
 test("init, then the production start: the coordinator signs in, and there is no demo data", async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(300_000);
   const dir = newDir();
   const env = siteEnv(dir);
   const init = spawnSync(bin, ["init", "study-lead"], { env, input: `${PASSWORD}\n`, encoding: "utf8", timeout: 60_000 });

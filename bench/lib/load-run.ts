@@ -414,7 +414,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-async function timedGet(base: string, q: CoordinatorRequest, cookie: string, timeoutMs: number, signal?: AbortSignal): Promise<ExportRecord> {
+export async function timedGet(base: string, q: CoordinatorRequest, cookie: string, timeoutMs: number, signal?: AbortSignal): Promise<ExportRecord> {
   const start = now();
   try {
     const res = await fetch(base + q.path, {

@@ -203,34 +203,3 @@ export class Server {
     group("SIGKILL");
   }
 }
-
-/**
- * CPU time (user + system, ms) used so far by a process and its descendants, from
- * /proc (Linux); null elsewhere. Read before and after a phase for the server's
- * CPU per request, which holds better than wall-clock rates on a shared machine.
- */
-export function processTreeCpuMs(rootPid: number | undefined): number | null {
-  if (!rootPid || !fs.existsSync("/proc/self/stat")) return null;
-  const tick = 1000 / 100; // USER_HZ is 100 on Linux
-  const stats = new Map<number, { ppid: number; cpu: number }>();
-  for (const name of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const s = fs.readFileSync(`/proc/${name}/stat`, "utf8");
-      // Fields after the command (which may hold spaces and parentheses): state ppid … utime(14) stime(15).
-      const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
-      stats.set(Number(name), { ppid: Number(f[1]), cpu: (Number(f[11]) + Number(f[12])) * tick });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  if (!stats.has(rootPid)) return null;
-  let total = 0;
-  const todo = [rootPid];
-  while (todo.length > 0) {
-    const pid = todo.pop()!;
-    total += stats.get(pid)?.cpu ?? 0;
-    for (const [child, st] of stats) if (st.ppid === pid) todo.push(child);
-  }
-  return total;
-}

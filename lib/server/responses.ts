@@ -502,19 +502,23 @@ export function saveResponse(
   options: { expectedRevision: number; /** Ignored: time on task is the server's (timeOnTask). */ activeMs?: unknown },
 ): SaveResult {
   const a = requireAnnotator(actor);
-  const p = requireProject(db, a, projectId);
-  requireTrainingPassed(db, p, a);
-  const inst = Number.isInteger(instanceRef)
-    ? get<{ ref: number; lexeltId: number; head: string; lemma: string }>(
-        db,
-        "select i.id as ref, i.lexelt_id as lexeltId, i.head as head, l.lemma as lemma from instances i join lexelts l on l.id = i.lexelt_id and l.project_id = i.project_id where i.id = ? and i.project_id = ?",
-        instanceRef,
-        p.id,
-      )
-    : undefined;
-  if (!inst) throw new NotFoundError("No such instance in this project.");
-  const s = scopeOf(db, p, a.userId);
-  if (!isAssigned(db, s, inst.lexeltId)) throw new AuthError("That instance is not assigned to you.");
+  // The checks' reads in one read transaction, as the answer's below: one snapshot, one look at the WAL.
+  const { p, inst, s } = db.$client.transaction(() => {
+    const p = requireProject(db, a, projectId);
+    requireTrainingPassed(db, p, a);
+    const inst = Number.isInteger(instanceRef)
+      ? get<{ ref: number; lexeltId: number; head: string; lemma: string }>(
+          db,
+          "select i.id as ref, i.lexelt_id as lexeltId, i.head as head, l.lemma as lemma from instances i join lexelts l on l.id = i.lexelt_id and l.project_id = i.project_id where i.id = ? and i.project_id = ?",
+          instanceRef,
+          p.id,
+        )
+      : undefined;
+    if (!inst) throw new NotFoundError("No such instance in this project.");
+    const s = scopeOf(db, p, a.userId);
+    if (!isAssigned(db, s, inst.lexeltId)) throw new AuthError("That instance is not assigned to you.");
+    return { p, inst, s };
+  })();
   const clean = validateResponse(input, inst);
   // The flag and note travel as extra properties of the input; left out, they stay as they are.
   const flagGiven = input != null && typeof input === "object" && ("flag" in input || "note" in input);
@@ -593,21 +597,25 @@ export function saveResponse(
     { behavior: "immediate" },
   );
 
-  // The instance is in the queue now (it has the caller's response).
-  const at = entryOf(db, s, inst.ref)!;
-  // Returned instances come first: after one is answered, the next returned one.
-  const returned = returnsSummary(db, p.id, a.userId);
-  const back = returned.firstRef !== null ? entryOf(db, s, returned.firstRef) : null;
-  const next = back ?? step(db, s, at, 1) ?? nextUnanswered(db, s, at);
-  const l = lexeltRow(db, inst.lexeltId);
-  return {
-    revision: saved.revision,
-    response: ownView(saved),
-    next: next?.ref ?? null,
-    progress: totals(db, s),
-    lexelt: { lexeltId: l.id, label: lexeltLabel(db, s, l), ...lexeltTotals(db, s, l) },
-    upcoming: next ? stepsFrom(db, s, next, UPCOMING) : [],
-    flag: flag ?? instanceMarks(db, inst.ref, a.userId).flag,
-    returned,
-  };
+  // The answer's reads in one read transaction: one snapshot (the next instance, the progress and the
+  // upcoming ones agree with each other), and SQLite looks at the WAL once rather than once per statement.
+  return db.$client.transaction((): SaveResult => {
+    // The instance is in the queue now (it has the caller's response).
+    const at = entryOf(db, s, inst.ref)!;
+    // Returned instances come first: after one is answered, the next returned one.
+    const returned = returnsSummary(db, p.id, a.userId);
+    const back = returned.firstRef !== null ? entryOf(db, s, returned.firstRef) : null;
+    const next = back ?? step(db, s, at, 1) ?? nextUnanswered(db, s, at);
+    const l = lexeltRow(db, inst.lexeltId);
+    return {
+      revision: saved.revision,
+      response: ownView(saved),
+      next: next?.ref ?? null,
+      progress: totals(db, s),
+      lexelt: { lexeltId: l.id, label: lexeltLabel(db, s, l), ...lexeltTotals(db, s, l) },
+      upcoming: next ? stepsFrom(db, s, next, UPCOMING) : [],
+      flag: flag ?? instanceMarks(db, inst.ref, a.userId).flag,
+      returned,
+    };
+  })();
 }

@@ -51,7 +51,7 @@ function query<T>(file: string, sql: string): T[] {
 }
 
 // Each bin/lexgold run starts tsx: seconds apiece on a busy machine.
-const SLOW = { timeout: 180_000 };
+const SLOW = { timeout: 300_000 };
 
 describe("lexgold init", SLOW, () => {
   it("creates the database, the first coordinator and the secret, all 0600, from nothing", () => {

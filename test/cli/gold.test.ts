@@ -143,7 +143,7 @@ describe("lexgold export, score and agreement", () => {
     expect(lexgold(["lemmas", "accept", "--all", "--pos", "v", "--changed", "--project", "rt"]).stdout).toBe("accepted 1 form\n");
     expect(walks()).toBe("walks\twalk\t1\tv\taccepted\twalk");
     expect(lexgold(["lemmas", "set", "step", "reset", "--project", "rt"]).status).toBe(0);
-  }, 120_000);
+  }, 300_000);
 
   it("keeps case as typed (Sharp and sharp apart); --fold-case merges them and says so", () => {
     expect(lexgold(["responses", "import", file("case.tsv", "a1\tkeen.a\tk2\tSharp;biting\t\n"), "--project", "rt"]).status).toBe(0);
@@ -152,7 +152,7 @@ describe("lexgold export, score and agreement", () => {
     const folded = lexgold(["export", "gold", "--project", "rt", "--fold-case"]);
     expect(folded.stdout).toContain("keen.a k2 :: biting 2;sharp 2;cold 1;\n");
     expect(folded.stderr).toContain("case folded (--fold-case)");
-  }, 120_000);
+  }, 300_000);
 
   it("fails with one line for a project that does not exist or a bad option", () => {
     const r = lexgold(["export", "gold", "--project", "nope"]);

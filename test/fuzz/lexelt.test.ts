@@ -244,10 +244,8 @@ describe("lexelt reader: regressions found by fuzzing", () => {
     ["unclosed comments", "<!--"],
     ["unclosed processing instructions", "<?x "],
     ["unclosed CDATA sections", "<![CDATA["],
-  ])("refuses a megabyte of %s in a second or so (it was quadratic: a minute)", (_name, fragment) => {
-    const t0 = performance.now();
+  ])("refuses a megabyte of %s (it was quadratic: a minute; timed by npm run bench:parsers)", (_name, fragment) => {
     const r = parseLexeltXml(`<corpus>\n${fragment.repeat(1_000_000 / fragment.length)}\n</corpus>\n`, "f.xml");
-    expect(performance.now() - t0).toBeLessThan(3000);
     expect(r.corpus).toBeNull();
     expect(r.errors[0].line).toBeGreaterThanOrEqual(1);
   });

@@ -212,12 +212,10 @@ describe("gold reader: regressions found by fuzzing", () => {
     ["digits with no substitute", "1".repeat(1_000_000)],
     ["100,000 distinct entries", Array.from({ length: 100_000 }, (_, i) => `w${i} 1`).join(";")],
     ["100,000 entries, a hyphen and repeats", Array.from({ length: 100_000 }, (_, i) => `w-${i % 50_000} 1`).join(";")],
-  ])("reads a 1 MB gold line of %s in a second or so (it was quadratic: minutes)", (_name, rest) => {
+  ])("reads a 1 MB gold line of %s (it was quadratic: minutes; timed by npm run bench:parsers)", (_name, rest) => {
     const text = `bright.a 1 :: ${rest}\nbright.a 2 :: clever 2;smart 1;\n`;
-    const t0 = performance.now();
     const r = parseGold(text, "g");
     const out = scoreTexts({ type: "best", gold: text, system: "bright.a 2 :: clever\n" });
-    expect(performance.now() - t0).toBeLessThan(3000);
     expect(r.lines.map((l) => l.id)).toEqual(["1", "2"]);
     expect(out.items).toHaveLength(1);
   });

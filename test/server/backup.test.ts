@@ -142,7 +142,7 @@ class Writer {
     this.exited = new Promise((resolve) => this.child.on("exit", (code) => resolve(code)));
   }
 
-  async until(acks: number, timeoutMs = 30_000): Promise<void> {
+  async until(acks: number, timeoutMs = 300_000): Promise<void> {
     const t0 = Date.now();
     while (this.count < acks) {
       if (this.child.exitCode !== null) throw new Error(`writer exited (${this.child.exitCode}): ${this.stderr}`);
@@ -232,7 +232,7 @@ describe("backup under load", () => {
     } finally {
       db.$client.close();
     }
-  }, 120_000);
+  }, 600_000);
 });
 
 describe("restore", () => {

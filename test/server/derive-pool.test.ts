@@ -22,6 +22,7 @@ import { deleteRun, runDetail, runReport, scoreBoard, uploadRun } from "../../li
 import { addMember } from "../../lib/server/users";
 import { actorFor, projectFixture } from "../support/db";
 import { goldFixture } from "../support/gold-fixture";
+import { until } from "../support/wait";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-derive-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -230,8 +231,7 @@ describe("large answers from the derivation process", () => {
       expect(agreement.value.fileName).toBe(file.fileName);
       expect(agreement.value.contentType).toBe(file.contentType);
       expect(await text(agreement.body)).toBe(file.body);
-      await new Promise((r) => setTimeout(r, 50));
-      expect(spilled().filter((f) => !already.has(f))).toEqual([]);
+      await until(() => spilled().every((f) => already.has(f)), "the streamed files to be deleted");
       // Refused as derive refuses.
       await expect(deriveDownload(db, { op: "goldFile", actor: null, projectId: project.id, file: "gold", foldCase: false }, "text")).rejects.toBeInstanceOf(AuthError);
       db.$client.close();

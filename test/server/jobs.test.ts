@@ -14,6 +14,7 @@ import { projectOverview, listProjects, createProject } from "../../lib/server/p
 import { projectProgress } from "../../lib/server/progress";
 import { addMember } from "../../lib/server/users";
 import { actorFor, corpusCounts } from "../support/db";
+import { until } from "../support/wait";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 /** A corpus of `lexelts` lexelts × `per` instances, ids prefixed so files can be told apart. */
@@ -156,7 +157,11 @@ describe("jobs", () => {
     const { db, coord, project } = fileFixture();
     const job = startJob(db, coord, project.id, "lexelt-xml", { path: upload(corpus("c", 50, 400)), fileName: "c.xml", maxBytes: 1e9 });
     // Cancel once it is writing.
-    for (let i = 0; i < 2000 && getJob(db, coord, job.id).message !== "Writing instances…"; i++) await new Promise((r) => setTimeout(r, 5));
+    const writingOrOver = () => {
+      const j = getJob(db, coord, job.id);
+      return j.message === "Writing instances…" || (j.state !== "queued" && j.state !== "running");
+    };
+    await until(writingOrOver, "the import to start writing");
     cancelJob(db, coord, job.id);
     await jobsIdle();
     expect(getJob(db, coord, job.id).state).toBe("cancelled");

@@ -16,6 +16,7 @@ import { projectGold } from "../../lib/server/gold";
 import { listGolds, listRuns, readRunUpload, storeGold, uploadRun } from "../../lib/server/scoring";
 import { goldFixture } from "../support/gold-fixture";
 import { run, upload } from "../support/jobs";
+import { until } from "../support/wait";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-sjob-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -82,14 +83,15 @@ describe("the quick lane in worker threads", () => {
     }
     xml.push("</corpus>", "");
     const imported = startJob(f.db, f.coord, f.project.id, "lexelt-xml", { path: upload(xml.join("\n")), fileName: "big.xml", maxBytes: 1e9 });
-    for (let i = 0; i < 4000 && getJob(f.db, f.coord, imported.id).state !== "running"; i++) await new Promise((r) => setTimeout(r, 5));
+    await until(() => getJob(f.db, f.coord, imported.id).state !== "queued", "the import to start");
     const stored = startJob(f.db, f.coord, f.project.id, "scoring-run", { path: upload(systemFile(f)), fileName: "s.best", type: "", name: "", gold: "" });
     expect((await waitForJob(f.db, f.coord, stored.id)).state).toBe("done");
     expect(getJob(f.db, f.coord, imported.id).state).toBe("running");
     await jobsIdle();
     expect(getJob(f.db, f.coord, imported.id)).toMatchObject({ state: "done", done: 60_000 });
     f.db.$client.close();
-  });
+    // 60,000 instances imported: minutes on a busy machine, never a failure.
+  }, 600_000);
 });
 
 describe("gold files stored for scoring by the jobs worker", () => {

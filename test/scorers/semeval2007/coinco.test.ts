@@ -110,7 +110,7 @@ describe.runIf(existsSync(sample))("a CoInCo-style gold scored as score.pl score
         "",
       ].join("\n"),
     );
-  }, 120_000);
+  }, 300_000);
 
   it.each(Object.keys(files))("%s: every difference --repaired makes is explained by a named rule", async (name) => {
     const type = name.endsWith(".oot") ? "oot" : "best";
@@ -142,5 +142,5 @@ describe.runIf(existsSync(sample))("a CoInCo-style gold scored as score.pl score
       expect(cli.stderr).toContain("lexgold: the figures above are score.pl's; with the documented repairs (--repaired) they would be:");
       for (const c of report.changes) expect(cli.stderr).toContain(`lexgold:   ${c.rule}: ${c.items} item`);
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -55,7 +55,7 @@ describe.runIf(existsSync(sharedDir))("the official scorer's outputs, byte for b
     const r = await runs.get(file)!;
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe(readFileSync(path.join(expectedDir, file), "utf8"));
-  }, 120_000);
+  }, 300_000);
 
   it.each(files.filter((f) => !f.includes(".verbose.")))("%s: no repair changes a figure (no notice; --repaired prints the same)", async (file) => {
     const r = await runs.get(file)!;
@@ -63,7 +63,7 @@ describe.runIf(existsSync(sharedDir))("the official scorer's outputs, byte for b
     const repaired = await lexgold([...invocation(file).args, "--repaired"]);
     expect(repaired.status, repaired.stderr).toBe(0);
     expect(repaired.stdout).toBe(readFileSync(path.join(expectedDir, file), "utf8"));
-  }, 120_000);
+  }, 300_000);
 
   it("derives the test set's mwids from its mwgold", () => {
     const fromGold = multiwordIds(parseGold(readFileSync(path.join(data, "test/mwgold.test"), "utf8"), "mwgold.test", "mwgold").lines);
