@@ -71,7 +71,7 @@ export function cpuSnapshot(serverPid: number | undefined): CpuSnapshot | null {
   while (todo.length > 0) {
     const pid = todo.pop()!;
     const cmd = cmdline(pid);
-    const part: CpuPart = /derive-worker/.test(cmd) ? "derivation" : pid === serverPid || /serve\.mjs/.test(cmd) ? "server" : "server, other";
+    const part: CpuPart = /derive-worker|tinypool\/dist\/entry\/process\.js/.test(cmd) ? "derivation" : pid === serverPid || /serve\.mjs/.test(cmd) ? "server" : "server, other";
     procs.set(pid, { part, cpuMs: all.get(pid)?.cpuMs ?? 0 });
     for (const [child, st] of all) if (st.ppid === pid) todo.push(child);
   }
