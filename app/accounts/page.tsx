@@ -60,7 +60,7 @@ export default async function AccountsPage() {
                   {a.disabled ? <strong>disabled</strong> : "active"}
                   {locks.has(a.id) && (
                     <div className="small">
-                      {locks.get(a.id)!.locked ? <strong>sign-in locked</strong> : "sign-in slowed"}: {locks.get(a.id)!.failures} failed
+                      {locks.get(a.id)!.locked ? <strong>sign-in locked for new browsers</strong> : "sign-in slowed"}: {locks.get(a.id)!.failures} failed
                       {locks.get(a.id)!.failures === 1 ? " sign-in" : " sign-ins"} in the last hour
                       <LiftLockButton userId={a.id} name={a.name} />
                     </div>
@@ -86,7 +86,7 @@ export default async function AccountsPage() {
         The last {failures.length === 100 ? "100" : failures.length} failed sign-ins{actor.role === "admin" ? "" : " for these accounts"}, newest first. “Known browser”:
         the browser had signed in to that account before, so strangers&rsquo; failures do not slow it down. After five failures in an
         hour, further tries for an account from the same address (or known browser) wait 1 s, 2 s, 4 s … (at most 15 minutes);
-        after {ACCOUNT_CEILING} failures in an hour from anywhere, the account&rsquo;s sign-in is locked until they age out or you lift the lock.
+        after {ACCOUNT_CEILING} failures in an hour from anywhere, the account&rsquo;s sign-in is locked for browsers that never signed in to it (its own browsers still get in) until they age out or you lift the lock.
       </p>
       {failures.length === 0 ? (
         <p className="muted">None.</p>

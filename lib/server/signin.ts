@@ -12,11 +12,15 @@
  *    MAX_DELAY_MS). An attempt that comes sooner is answered "retry after N s"
  *    unchecked; it is recorded but counts for nothing, so refused attempts never
  *    extend a wait. A stranger's failures from elsewhere never slow a new browser.
- *  - Ceilings (hard limits against brute force, device cookies included):
- *    ACCOUNT_CEILING failed checks for an account in an hour stop every check for
- *    it until the oldest ages out or a coordinator or admin lifts the lock
- *    (liftSignInLock); CLIENT_LIMIT failed checks from one address in 15 minutes
- *    (any names) stop that address's checks until they age out.
+ *  - Ceilings (hard limits against brute force; device-cookie failures count
+ *    toward them too): ACCOUNT_CEILING failed checks for an account in an hour
+ *    stop every check for it from browsers without its device cookie until the
+ *    oldest ages out or a coordinator or admin lifts the lock (liftSignInLock);
+ *    CLIENT_LIMIT failed checks from one address in 15 minutes (any names) stop
+ *    that address's checks from such browsers until they age out. A browser with
+ *    the account's device cookie is held only by its own failures (the slow-down
+ *    above: about 20 checks an hour at most), so no stranger can lock out a
+ *    browser its owner has signed in from.
  *  - The checks themselves wait at a bounded, prioritised gate (signin-gate.ts):
  *    known browsers first, then addresses without a recent failure, then the rest.
  *
@@ -133,13 +137,15 @@ function waitFor(db: Db, key: string, client: string, device: string | null, cle
   const hour = Math.max(now - SLOW_DOWN_WINDOW_MS, clearedAt);
   const wait: number[] = [];
   const account = counted(db, "key = ? and at > ?", [key, hour]);
-  if (account.n >= ACCOUNT_CEILING) {
+  // The ceilings stop browsers the account has never signed in from; a known browser
+  // (a valid device cookie) is held only by its own failures, so strangers never lock its owner out.
+  if (!device && account.n >= ACCOUNT_CEILING) {
     // The oldest counted failure ages out of the hour: then one more check is allowed.
     const oldest = db.$client.prepare("select at from sign_in_failures where throttled = 0 and key = ? and at > ? order by at desc limit 1 offset ?").get(key, hour, ACCOUNT_CEILING - 1) as { at: number };
     wait.push(Number(oldest.at) + SLOW_DOWN_WINDOW_MS - now);
   }
   const fromClient = counted(db, "client = ? and at > ?", [client, now - SIGN_IN_WINDOW_MS]);
-  if (fromClient.n >= CLIENT_LIMIT) {
+  if (!device && fromClient.n >= CLIENT_LIMIT) {
     const oldest = db.$client.prepare("select at from sign_in_failures where throttled = 0 and client = ? and at > ? order by at desc limit 1 offset ?").get(client, now - SIGN_IN_WINDOW_MS, CLIENT_LIMIT - 1) as { at: number };
     wait.push(Number(oldest.at) + SIGN_IN_WINDOW_MS - now);
   }
@@ -196,7 +202,7 @@ export async function signInWithPassword(db: Db, a: SignInAttempt): Promise<Sign
 export interface SignInLock {
   /** Failed checks counted now (the last hour, since any lift). */
   failures: number;
-  /** The account ceiling is reached: no check for any browser. */
+  /** The account ceiling is reached: no check for a browser without the account's device cookie. */
   locked: boolean;
 }
 

@@ -171,6 +171,10 @@ describe("finding 1: the device cookie is the signed-in account's", () => {
   it(`device-cookie failures count toward the ceilings: ${ACCOUNT_CEILING} per account (every browser), ${CLIENT_LIMIT} per address`, async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const w = setup();
+    // ann's own browser, signed in before anything failed.
+    const home = new Browser("198.51.100.200");
+    expect((await home.signIn("ann", "password-ann")).status).toBe(200);
+    home.signOutLocally();
     // Browsers that signed in as ann once (each with its own device cookie), each then failing within its free tries.
     const owners: Browser[] = [];
     for (let i = 0; owners.length * FREE_FAILURES < ACCOUNT_CEILING; i++) {
@@ -181,13 +185,15 @@ describe("finding 1: the device cookie is the signed-in account's", () => {
     }
     for (const b of owners) for (let k = 0; k < FREE_FAILURES; k++) expect((await b.signIn("ann", `typo-${k}-password`)).status).toBe(401);
     expect(failureRows(w).filter((r) => r.key === "ann" && r.device !== null)).toHaveLength(ACCOUNT_CEILING);
-    // The account's ceiling: no check for anyone, known browser or not, right password or not.
-    const known = owners[0];
-    const res = await known.signIn("ann", "password-ann");
-    expect(res.status).toBe(429);
-    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(await errorOf(res)).toBe("RateLimited");
-    expect((await new Browser("203.0.113.99").signIn("ann", "password-ann")).status).toBe(429);
+    // The account's ceiling: no check for a browser that never signed in as ann, right password or not.
+    const stranger = await new Browser("203.0.113.99").signIn("ann", "password-ann");
+    expect(stranger.status).toBe(429);
+    expect(Number(stranger.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await errorOf(stranger)).toBe("RateLimited");
+    // A known browser is held by its own failures only: the owner that failed waits its slow-down…
+    expect((await owners[0].signIn("ann", "password-ann")).status).toBe(429);
+    // …and one that has not failed still gets in: the ceiling never locks out a browser its owner signed in from.
+    expect((await home.signIn("ann", "password-ann")).status).toBe(200);
     expect(signInLocks(w.db, [{ id: w.ann.userId, name: "ann" }]).get(w.ann.userId)).toEqual({ failures: ACCOUNT_CEILING, locked: true });
 
     // The address ceiling: device-cookie failures from one address, for several accounts.
@@ -297,11 +303,16 @@ describe("finding 5: slowed down, never locked out by strangers", () => {
   it(`the ceiling (${ACCOUNT_CEILING} failures an hour from any browsers) holds until a coordinator lifts it; the lift is checked`, async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const w = setup();
+    const known = new Browser("198.51.100.39");
+    expect((await known.signIn("ann", "password-ann")).status).toBe(200);
+    known.signOutLocally();
     for (let i = 0; i * FREE_FAILURES < ACCOUNT_CEILING; i++) {
       const b = new Browser(`203.0.113.${100 + i}`);
       for (let k = 0; k < FREE_FAILURES; k++) await b.signIn("ann", `guess-${k}-wrong`);
     }
     expect((await new Browser("198.51.100.40").signIn("ann", "password-ann")).status).toBe(429);
+    // A browser ann signed in from before is held only by its own failures: the strangers' ceiling does not hold it.
+    expect((await known.signIn("ann", "password-ann")).status).toBe(200);
     // Who may lift it: the annotator's coordinator, the CLI and an admin; not another project's coordinator or an annotator.
     const admin = createUser(w.db, SYSTEM, { name: "root", role: "admin", password: "password-root" });
     const refusals = [null, w.ann, w.annQ, w.coordQ].map((a) => {
