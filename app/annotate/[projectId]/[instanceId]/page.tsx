@@ -8,7 +8,7 @@ import { NotFoundError } from "@/lib/server/errors";
 import { redirect } from "next/navigation";
 import { workspace, type WorkspaceView } from "@/lib/server/responses";
 import { trainingPendingFor } from "@/lib/server/training";
-import { Workspace } from "../../instance-pane";
+import { Workspace } from "../../workspace";
 
 export const metadata: Metadata = { title: "Annotate" };
 export const dynamic = "force-dynamic";
