@@ -5,10 +5,9 @@
  * the actor from the session; lib/server/accounts.ts checks it and audits.
  */
 import { revalidatePath } from "next/cache";
-import { getActor } from "@/lib/auth/session";
+import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
 import { changeOwnPassword, resetPassword, setAccountDisabled } from "@/lib/server/accounts";
-import { toActionError } from "@/lib/server/errors";
 import { liftSignInLock } from "@/lib/server/signin";
 
 export type AccountFormState = {
@@ -20,46 +19,38 @@ export type AccountFormState = {
 } | null;
 
 export async function resetPasswordAction(_prev: AccountFormState, form: FormData): Promise<AccountFormState> {
-  try {
-    const r = await resetPassword(getDb(), await getActor(), String(form.get("userId") ?? ""));
+  return withActor(async (actor) => {
+    const r = await resetPassword(getDb(), actor, String(form.get("userId") ?? ""));
     revalidatePath("/accounts");
     return { ok: true, message: `New password for ${r.name}; their sessions have ended.`, reset: r };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 export async function setDisabledAction(_prev: AccountFormState, form: FormData): Promise<AccountFormState> {
-  try {
+  return withActor((actor) => {
     const disabled = form.get("disabled") === "true";
-    const r = setAccountDisabled(getDb(), await getActor(), String(form.get("userId") ?? ""), disabled);
+    const r = setAccountDisabled(getDb(), actor, String(form.get("userId") ?? ""), disabled);
     revalidatePath("/accounts");
     return { ok: true, message: r.disabled ? `${r.name} is disabled and signed out.` : `${r.name} can sign in again.` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 /** Lift an account's sign-in lock (lib/server/signin.ts decides who may). */
 export async function liftSignInLockAction(_prev: AccountFormState, form: FormData): Promise<AccountFormState> {
-  try {
-    const r = liftSignInLock(getDb(), await getActor(), String(form.get("userId") ?? ""));
+  return withActor((actor) => {
+    const r = liftSignInLock(getDb(), actor, String(form.get("userId") ?? ""));
     revalidatePath("/accounts");
     return { ok: true, message: `${r.name} can sign in again at once: earlier failures no longer count.` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 export async function changePasswordAction(_prev: AccountFormState, form: FormData): Promise<AccountFormState> {
-  try {
-    await changeOwnPassword(getDb(), await getActor(), {
+  return withActor(async (actor) => {
+    await changeOwnPassword(getDb(), actor, {
       current: String(form.get("current") ?? ""),
       next: String(form.get("next") ?? ""),
       confirm: String(form.get("confirm") ?? ""),
     });
     return { ok: true, message: "Password changed. Every session of yours has ended: sign in again with the new password." };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }

@@ -1,7 +1,6 @@
 "use server";
-import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { toActionError } from "@/lib/server/errors";
+import { messageOnly, withActor } from "@/app/_ui/action";
 import { type LexeltProgress, type WorkspaceView, workspace, workspaceTargets } from "@/lib/server/responses";
 
 // The save itself is a route handler (app/api/projects/[projectId]/responses/[instanceRef]):
@@ -11,20 +10,12 @@ export type WorkspaceStepResult = { ok: true; view: WorkspaceView } | { ok: fals
 
 /** One instance of the caller's queue (with the few after it), for a move the workspace has no data for yet. */
 export async function workspaceStepAction(projectId: number, instanceRef: number): Promise<WorkspaceStepResult> {
-  try {
-    return { ok: true, view: workspace(getDb(), await getActor(), Number(projectId), Number(instanceRef)) };
-  } catch (e) {
-    return { ok: false, message: toActionError(e).message };
-  }
+  return withActor((actor) => ({ ok: true as const, view: workspace(getDb(), actor, Number(projectId), Number(instanceRef)) }), messageOnly);
 }
 
 export type TargetsResult = { ok: true; targets: LexeltProgress[] } | { ok: false; message: string };
 
 /** The caller's targets (lexelts) with their done / total, for the workspace's list. */
 export async function workspaceTargetsAction(projectId: number): Promise<TargetsResult> {
-  try {
-    return { ok: true, targets: workspaceTargets(getDb(), await getActor(), Number(projectId)) };
-  } catch (e) {
-    return { ok: false, message: toActionError(e).message };
-  }
+  return withActor((actor) => ({ ok: true as const, targets: workspaceTargets(getDb(), actor, Number(projectId)) }), messageOnly);
 }

@@ -27,3 +27,36 @@ export function KeysPanel({ children }: { children: ReactNode }) {
     </details>
   );
 }
+
+/** The keys of the workspace (README, "Annotating"): beside the instance and in the guidelines. */
+export function Keys() {
+  const rows: [string[], string][] = [
+    [["Enter"], "Save & next"],
+    [["Alt", "N"], "NAME"],
+    [["Alt", "L"], "NIL"],
+    [["Alt", "M"], "Part of a multiword"],
+    [["Alt", "←"], "Previous (or PageUp)"],
+    [["Alt", "→"], "Next (or PageDown)"],
+    [["Alt", "S"], "Skip"],
+    // Alt+G works everywhere; "?" only outside a field (in a field it is a character to type).
+    [["Alt", "G"], "Guidelines (or ? outside a field)"],
+    [["Alt", "F"], "Flag the item (or F outside a field)"],
+  ];
+  return (
+    <dl className={s.keys}>
+      {rows.map(([keys, what]) => (
+        <div key={what}>
+          <dt>
+            {keys.map((k, i) => (
+              <span key={k}>
+                {i > 0 && "+"}
+                <kbd>{k}</kbd>
+              </span>
+            ))}
+          </dt>
+          <dd>{what}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}

@@ -1,14 +1,9 @@
 "use server";
 /** The judge workspace's server action: lib/server checks that the actor judges this round. */
-import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { toActionError } from "@/lib/server/errors";
+import { withActor } from "@/app/_ui/action";
 import { saveLabel } from "@/lib/server/judgement";
 
 export async function saveLabelAction(roundId: number, candidateId: number, label: string): Promise<{ ok: true; label: string } | { ok: false; message: string }> {
-  try {
-    return { ok: true, label: saveLabel(getDb(), await getActor(), Number(roundId), Number(candidateId), label) };
-  } catch (e) {
-    return toActionError(e);
-  }
+  return withActor((actor) => ({ ok: true as const, label: saveLabel(getDb(), actor, Number(roundId), Number(candidateId), label) }));
 }

@@ -2,20 +2,14 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db";
-import { getActor } from "@/lib/auth/session";
-import { toActionError } from "@/lib/server/errors";
+import { withActor } from "@/app/_ui/action";
 import { createProject } from "@/lib/server/projects";
 
 export type FormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 
 export async function createProjectAction(_prev: FormState, form: FormData): Promise<FormState> {
-  let id: number;
-  try {
-    const p = createProject(getDb(), await getActor(), { name: String(form.get("name") ?? "") });
-    id = p.id;
-  } catch (e) {
-    return toActionError(e);
-  }
+  const r = await withActor((actor) => ({ ok: true as const, id: createProject(getDb(), actor, { name: String(form.get("name") ?? "") }).id }));
+  if (!r.ok) return r;
   revalidatePath("/projects");
-  redirect(`/projects/${id}`);
+  redirect(`/projects/${r.id}`);
 }

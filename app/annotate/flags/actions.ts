@@ -1,7 +1,6 @@
 "use server";
-import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { toActionError } from "@/lib/server/errors";
+import { withActor } from "@/app/_ui/action";
 import { type FlagNote, saveFlag } from "@/lib/server/flags";
 import { limitSave, retryAfterSeconds } from "@/lib/server/rate-limit";
 
@@ -17,16 +16,15 @@ export type SaveFlagResult =
  * its address), and a refusal says how long to wait.
  */
 export async function saveFlagAction(projectId: number, instanceRef: number, input: { flag: string | null; note: string }): Promise<SaveFlagResult> {
-  try {
-    const actor = await getActor();
-    const verdict = limitSave({ userId: actor?.kind === "user" ? actor.userId : null, address: null });
-    if (!verdict.ok) {
-      const seconds = retryAfterSeconds(verdict.retryAfterMs);
-      return { ok: false, message: `Not saved yet: too many saves at once. It goes again in ${seconds} s.`, retryAfterMs: seconds * 1000 };
-    }
-    return { ok: true, flag: saveFlag(getDb(), actor, Number(projectId), Number(instanceRef), input) };
-  } catch (e) {
-    const err = toActionError(e);
-    return { ok: false, message: err.message, errors: err.errors };
-  }
+  return withActor<SaveFlagResult, SaveFlagResult>(
+    (actor) => {
+      const verdict = limitSave({ userId: actor?.kind === "user" ? actor.userId : null, address: null });
+      if (!verdict.ok) {
+        const seconds = retryAfterSeconds(verdict.retryAfterMs);
+        return { ok: false, message: `Not saved yet: too many saves at once. It goes again in ${seconds} s.`, retryAfterMs: seconds * 1000 };
+      }
+      return { ok: true, flag: saveFlag(getDb(), actor, Number(projectId), Number(instanceRef), input) };
+    },
+    (err) => ({ ok: false, message: err.message, errors: err.errors }),
+  );
 }

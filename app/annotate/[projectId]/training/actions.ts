@@ -3,26 +3,19 @@
  * The training page's actions: the session's user, checked by lib/server/training.ts
  * (member of the project, their own attempt); these only shape the result.
  */
-import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { toActionError } from "@/lib/server/errors";
+import { messageOnly, withActor } from "@/app/_ui/action";
 import { answerTraining, retryTraining, type TrainingFeedback } from "@/lib/server/training";
 
 export type TrainingAnswerResult = ({ ok: true } & TrainingFeedback & { score: number | null; passed: boolean }) | { ok: false; message: string };
 
 export async function answerTrainingAction(projectId: number, instanceRef: number, substitutes: string[]): Promise<TrainingAnswerResult> {
-  try {
-    return { ok: true, ...answerTraining(getDb(), await getActor(), Number(projectId), Number(instanceRef), substitutes) };
-  } catch (e) {
-    return { ok: false, message: toActionError(e).message };
-  }
+  return withActor((actor) => ({ ok: true as const, ...answerTraining(getDb(), actor, Number(projectId), Number(instanceRef), substitutes) }), messageOnly);
 }
 
 export async function retryTrainingAction(projectId: number, order: "same" | "fresh"): Promise<{ ok: boolean; message?: string }> {
-  try {
-    retryTraining(getDb(), await getActor(), Number(projectId), order);
+  return withActor((actor) => {
+    retryTraining(getDb(), actor, Number(projectId), order);
     return { ok: true };
-  } catch (e) {
-    return { ok: false, message: toActionError(e).message };
-  }
+  }, messageOnly);
 }

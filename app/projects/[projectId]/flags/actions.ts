@@ -5,17 +5,16 @@
  * (coordinator of this project) and the input, in one transaction.
  */
 import { revalidatePath } from "next/cache";
-import { getActor } from "@/lib/auth/session";
+import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
-import { toActionError } from "@/lib/server/errors";
 import { returnInstance, withdrawReturn } from "@/lib/server/flags";
 
 export type ReturnFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 
 /** Return `instanceId` to `annotator` with `comment`. */
 export async function returnInstanceAction(projectId: number, _prev: ReturnFormState, form: FormData): Promise<ReturnFormState> {
-  try {
-    const r = returnInstance(getDb(), await getActor(), Number(projectId), {
+  return withActor((actor) => {
+    const r = returnInstance(getDb(), actor, Number(projectId), {
       instanceId: String(form.get("instanceId") ?? ""),
       annotator: String(form.get("annotator") ?? ""),
       comment: String(form.get("comment") ?? ""),
@@ -23,19 +22,15 @@ export async function returnInstanceAction(projectId: number, _prev: ReturnFormS
     revalidatePath(`/projects/${projectId}/gold`);
     revalidatePath(`/projects/${projectId}/flags`);
     return { ok: true, message: `Returned ${r.instanceId} to ${r.annotator}.` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 /** Withdraw the open return of `instanceId` to `annotator` (the answer stays as it is). */
 export async function withdrawReturnAction(projectId: number, _prev: ReturnFormState, form: FormData): Promise<ReturnFormState> {
-  try {
-    const r = withdrawReturn(getDb(), await getActor(), Number(projectId), { instanceId: form.get("instanceId"), annotator: form.get("annotator") });
+  return withActor((actor) => {
+    const r = withdrawReturn(getDb(), actor, Number(projectId), { instanceId: form.get("instanceId"), annotator: form.get("annotator") });
     revalidatePath(`/projects/${projectId}/gold`);
     revalidatePath(`/projects/${projectId}/flags`);
     return { ok: true, message: `Withdrew the return of ${r.instanceId} to ${r.annotator}.` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }

@@ -6,9 +6,9 @@
  * read the form and shape the result.
  */
 import { revalidatePath } from "next/cache";
-import { getActor } from "@/lib/auth/session";
+import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
-import { InputError, toActionError } from "@/lib/server/errors";
+import { InputError } from "@/lib/server/errors";
 import { adjudicate, setReviewed, undoAdjudication } from "@/lib/server/adjudication";
 import { acceptAllProposals, decideLemma, decideLemmasWhere, setCorrectedPos, setExclusion } from "@/lib/server/gold";
 
@@ -29,71 +29,65 @@ const DONE: Record<string, string> = {
 
 /** One form's decision: the submit button gives `decision` (accepted, accepted:POS, overridden, kept, reset). */
 export async function decideLemmaAction(projectId: number, _prev: GoldFormState, form: FormData): Promise<GoldFormState> {
-  try {
+  return withActor((actor) => {
     // "accepted:v": accept the proposal made for that PoS (forms whose proposal depends on it).
     const [decision, pos] = String(form.get("decision") ?? "").split(":", 2);
     const input: Record<string, string> = { form: String(form.get("form") ?? ""), decision };
     if (decision === "overridden") input.lemma = String(form.get("lemma") ?? "");
     if (decision === "accepted" && pos) input.pos = pos;
-    const r = decideLemma(getDb(), await getActor(), projectId, input);
+    const r = decideLemma(getDb(), actor, projectId, input);
     refresh(projectId);
     return { ok: true, message: r.decision === null ? `Reset: ${r.lemma} (unreviewed)` : `${DONE[r.decision]}: ${r.lemma}` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 export async function acceptAllAction(projectId: number, _prev: GoldFormState, _form: FormData): Promise<GoldFormState> {
-  try {
-    const n = acceptAllProposals(getDb(), await getActor(), projectId);
+  return withActor((actor) => {
+    const n = acceptAllProposals(getDb(), actor, projectId);
     refresh(projectId);
     return { ok: true, message: n === 0 ? "Every form is reviewed already." : `Accepted the proposal for ${n} form${n === 1 ? "" : "s"}.` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 /** Keep every open form as typed (the gold then applies no proposal). */
 export async function keepAllAction(projectId: number, _prev: GoldFormState, _form: FormData): Promise<GoldFormState> {
-  try {
-    const n = decideLemmasWhere(getDb(), await getActor(), projectId, { decision: "kept", open: true });
+  return withActor((actor) => {
+    const n = decideLemmasWhere(getDb(), actor, projectId, { decision: "kept", open: true });
     refresh(projectId);
     return { ok: true, message: n === 0 ? "Every form is reviewed already." : `Kept ${n} form${n === 1 ? "" : "s"} as typed.` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 /** Exclude an instance (`reason`), or put it back (`restore` set). */
 export async function exclusionAction(projectId: number, _prev: GoldFormState, form: FormData): Promise<GoldFormState> {
-  try {
-    const instanceId = String(form.get("instanceId") ?? "");
-    const restore = form.get("op") === "restore";
-    const r = setExclusion(getDb(), await getActor(), projectId, instanceId, restore ? null : String(form.get("reason") ?? ""));
-    refresh(projectId);
-    return { ok: true, message: r === null ? `Put ${instanceId} back into the gold.` : `Excluded ${instanceId}.` };
-  } catch (e) {
-    const err = toActionError(e);
-    // lib/server validates the reason on its own, so its message comes keyed "form": it belongs to the reason field.
-    if (err.errors?.form) err.errors = { reason: err.errors.form };
-    return err;
-  }
+  return withActor(
+    (actor) => {
+      const instanceId = String(form.get("instanceId") ?? "");
+      const restore = form.get("op") === "restore";
+      const r = setExclusion(getDb(), actor, projectId, instanceId, restore ? null : String(form.get("reason") ?? ""));
+      refresh(projectId);
+      return { ok: true, message: r === null ? `Put ${instanceId} back into the gold.` : `Excluded ${instanceId}.` };
+    },
+    (err) => {
+      // lib/server validates the reason on its own, so its message comes keyed "form": it belongs to the reason field.
+      if (err.errors?.form) err.errors = { reason: err.errors.form };
+      return err;
+    },
+  );
 }
 
 /** Correct an instance's PoS (`pos`: n, v, a, r), or undo the correction (`op` = undo). */
 export async function correctPosAction(projectId: number, _prev: GoldFormState, form: FormData): Promise<GoldFormState> {
-  try {
+  return withActor((actor) => {
     const instanceId = String(form.get("instanceId") ?? "");
     const undo = form.get("op") === "undo";
     const pos = String(form.get("pos") ?? "");
     // An empty choice would read as "undo" to lib/server: refuse it here instead.
     if (!undo && pos === "") throw new InputError("Choose the PoS to correct to.", { pos: "Choose the PoS." });
-    const r = setCorrectedPos(getDb(), await getActor(), projectId, instanceId, undo ? null : pos);
+    const r = setCorrectedPos(getDb(), actor, projectId, instanceId, undo ? null : pos);
     refresh(projectId);
     return { ok: true, message: r === null ? `${instanceId}: PoS as loaded.` : `${instanceId}: PoS corrected to ${r}.` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 const ADJUDICATED: Record<string, string> = { strike: "Struck", correct: "Corrected", "strike-response": "Struck the response of" };
@@ -104,7 +98,7 @@ const ADJUDICATED: Record<string, string> = { strike: "Struck", correct: "Correc
  * the whole response (`action` = strike-response); `reason` optional.
  */
 export async function adjudicateAction(projectId: number, _prev: GoldFormState, form: FormData): Promise<GoldFormState> {
-  try {
+  return withActor((actor) => {
     const action = String(form.get("action") ?? "");
     const input: Record<string, string> = {
       action,
@@ -114,36 +108,30 @@ export async function adjudicateAction(projectId: number, _prev: GoldFormState, 
     };
     if (action !== "strike-response") input.substitute = String(form.get("substitute") ?? "");
     if (action === "correct") input.value = String(form.get("value") ?? "");
-    const r = adjudicate(getDb(), await getActor(), projectId, input);
+    const r = adjudicate(getDb(), actor, projectId, input);
     refresh(projectId);
     const what = r.action === "strike-response" ? r.annotator : `"${r.substitute}" (${r.annotator})${r.action === "correct" ? ` to "${r.value}"` : ""}`;
     return { ok: true, message: `${ADJUDICATED[r.action]} ${what} on ${r.instanceId}.` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 /** Undo one adjudication (`id`): it stays in the log, inactive. */
 export async function undoAdjudicationAction(projectId: number, _prev: GoldFormState, form: FormData): Promise<GoldFormState> {
-  try {
-    const r = undoAdjudication(getDb(), await getActor(), projectId, String(form.get("id") ?? ""));
+  return withActor((actor) => {
+    const r = undoAdjudication(getDb(), actor, projectId, String(form.get("id") ?? ""));
     refresh(projectId);
     return { ok: true, message: `Undone: ${ADJUDICATED[r.action].toLowerCase()} ${r.action === "strike-response" ? r.annotator : `"${r.substitute}" (${r.annotator})`}.` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 /** Mark an instance reviewed (`op` = mark) or not (`op` = unmark). */
 export async function reviewedAction(projectId: number, _prev: GoldFormState, form: FormData): Promise<GoldFormState> {
-  try {
+  return withActor((actor) => {
     const instanceId = String(form.get("instanceId") ?? "");
     const op = String(form.get("op") ?? "");
     if (op !== "mark" && op !== "unmark") throw new InputError("Mark or un-mark the instance.", { op: "mark or unmark" });
-    const r = setReviewed(getDb(), await getActor(), projectId, instanceId, op === "mark");
+    const r = setReviewed(getDb(), actor, projectId, instanceId, op === "mark");
     refresh(projectId);
     return { ok: true, message: r.reviewed ? `${instanceId} marked reviewed.` : `${instanceId} no longer marked reviewed.` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }

@@ -5,11 +5,11 @@
  * input; these only read the form and shape the result.
  */
 import { revalidatePath } from "next/cache";
-import { getActor } from "@/lib/auth/session";
+import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
 import { removeMember } from "@/lib/server/accounts";
 import { applySplit, changeAssignments, previewSplit, setAssignments, type SplitPlan } from "@/lib/server/assignments";
-import { InputError, toActionError } from "@/lib/server/errors";
+import { InputError } from "@/lib/server/errors";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators } from "@/lib/server/team";
 
 export type TeamFormState = {
@@ -26,8 +26,8 @@ function refresh(projectId: number) {
 }
 
 export async function createAnnotatorAction(projectId: number, _prev: TeamFormState, form: FormData): Promise<TeamFormState> {
-  try {
-    const r = await createAnnotatorForProject(getDb(), await getActor(), projectId, {
+  return withActor(async (actor) => {
+    const r = await createAnnotatorForProject(getDb(), actor, projectId, {
       name: String(form.get("name") ?? ""),
       password: String(form.get("password") ?? ""),
     });
@@ -37,90 +37,76 @@ export async function createAnnotatorAction(projectId: number, _prev: TeamFormSt
       message: `Created annotator ${r.user.name} and added them to the project.`,
       created: { name: r.user.name, password: r.password, generated: r.generated },
     };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 export async function addMemberAction(projectId: number, _prev: TeamFormState, form: FormData): Promise<TeamFormState> {
-  try {
-    const r = addExistingMember(getDb(), await getActor(), projectId, String(form.get("userId") ?? ""));
+  return withActor((actor) => {
+    const r = addExistingMember(getDb(), actor, projectId, String(form.get("userId") ?? ""));
     refresh(projectId);
     return { ok: true, message: r.added ? `Added ${r.user.name} to the project.` : `${r.user.name} is already in the project.` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 export async function setAssignmentAction(projectId: number, _prev: TeamFormState, form: FormData): Promise<TeamFormState> {
-  try {
+  return withActor((actor) => {
     const userId = Number(form.get("userId"));
     const all = form.get("scope") !== "some";
     const chosen = form.getAll("lexelt").map((v) => Number(v));
     // The editor shows a page of lexelts: only those are changed.
     const shown = form.getAll("shown").map((v) => Number(v));
     if (all) {
-      setAssignments(getDb(), await getActor(), projectId, userId, null);
+      setAssignments(getDb(), actor, projectId, userId, null);
       refresh(projectId);
       return { ok: true, message: "Assigned every lexelt." };
     }
-    const n = changeAssignments(getDb(), await getActor(), projectId, userId, shown, chosen);
+    const n = changeAssignments(getDb(), actor, projectId, userId, shown, chosen);
     refresh(projectId);
     return { ok: true, message: `Assigned ${n} lexelt${n === 1 ? "" : "s"}.` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 export async function setRequiredAction(projectId: number, _prev: TeamFormState, form: FormData): Promise<TeamFormState> {
-  try {
-    const n = setRequiredAnnotators(getDb(), await getActor(), projectId, String(form.get("requiredAnnotators") ?? ""));
+  return withActor((actor) => {
+    const n = setRequiredAnnotators(getDb(), actor, projectId, String(form.get("requiredAnnotators") ?? ""));
     refresh(projectId);
     return {
       ok: true,
       message: n === null ? "Each instance now needs everyone assigned to its lexelt." : `Each instance now needs ${n} annotator${n === 1 ? "" : "s"}.`,
     };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 export async function setGuidelinesAction(projectId: number, _prev: TeamFormState, form: FormData): Promise<TeamFormState> {
-  try {
-    const text = setGuidelines(getDb(), await getActor(), projectId, String(form.get("guidelines") ?? ""));
+  return withActor((actor) => {
+    const text = setGuidelines(getDb(), actor, projectId, String(form.get("guidelines") ?? ""));
     refresh(projectId);
     return { ok: true, message: text === "" ? "Guidelines cleared." : "Guidelines saved." };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 export async function removeMemberAction(projectId: number, _prev: TeamFormState, form: FormData): Promise<TeamFormState> {
-  try {
-    const r = removeMember(getDb(), await getActor(), projectId, String(form.get("userId") ?? ""));
+  return withActor((actor) => {
+    const r = removeMember(getDb(), actor, projectId, String(form.get("userId") ?? ""));
     refresh(projectId);
     return { ok: true, message: `Removed ${r.name} from the project; their answers stay.` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }
 
 export type SplitFormState = (TeamFormState & { plan?: SplitPlan; applied?: boolean }) | null;
 
 /** "Split the lexelts evenly over these annotators with k per instance": previewed (intent=preview), then applied (intent=apply). */
 export async function splitAction(projectId: number, _prev: SplitFormState, form: FormData): Promise<SplitFormState> {
-  try {
+  return withActor((actor) => {
     const userIds = form.getAll("annotator").map((v) => Number(v));
     const raw = String(form.get("k") ?? "").trim();
     const k = raw === "" ? NaN : Number(raw);
     if (form.get("intent") === "apply") {
-      const plan = applySplit(getDb(), await getActor(), projectId, userIds, k);
+      const plan = applySplit(getDb(), actor, projectId, userIds, k);
       refresh(projectId);
       return { ok: true, applied: true, plan, message: `Split ${plan.lexelts} lexelts over ${plan.annotators.length} annotators, ${plan.k} per instance.` };
     }
-    const plan = previewSplit(getDb(), await getActor(), projectId, userIds, k);
+    const plan = previewSplit(getDb(), actor, projectId, userIds, k);
     return { ok: true, plan, message: `Preview: nothing is saved until you confirm.` };
-  } catch (e) {
-    return toActionError(e);
-  }
+  });
 }

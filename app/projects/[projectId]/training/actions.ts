@@ -7,9 +7,10 @@
  */
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { getActor } from "@/lib/auth/session";
+import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
-import { InputError, toActionError } from "@/lib/server/errors";
+import type { Actor } from "@/lib/server/actor";
+import { InputError } from "@/lib/server/errors";
 import {
   importKnownAnswers,
   knownAnswersFromGold,
@@ -20,23 +21,24 @@ import {
 } from "@/lib/server/training";
 import { setGuidelines } from "@/lib/server/team";
 
-async function run(projectId: number, work: () => Promise<string> | string): Promise<never> {
-  let to: string;
-  try {
-    const ok = await work();
-    revalidatePath(`/projects/${projectId}/training`);
-    to = `?ok=${encodeURIComponent(ok)}`;
-  } catch (e) {
-    const err = toActionError(e);
-    const detail = e instanceof InputError && e.details.length > 1 ? ` (${e.details.slice(1, 4).join(" ")})` : "";
-    to = `?error=${encodeURIComponent(err.message + detail)}`;
-  }
+async function run(projectId: number, work: (actor: Actor) => Promise<string> | string): Promise<never> {
+  const to = await withActor(
+    async (actor) => {
+      const ok = await work(actor);
+      revalidatePath(`/projects/${projectId}/training`);
+      return `?ok=${encodeURIComponent(ok)}`;
+    },
+    (err, e) => {
+      const detail = e instanceof InputError && e.details.length > 1 ? ` (${e.details.slice(1, 4).join(" ")})` : "";
+      return `?error=${encodeURIComponent(err.message + detail)}`;
+    },
+  );
   redirect(`/projects/${projectId}/training${to}`);
 }
 
 export async function saveSettingsAction(projectId: number, form: FormData) {
-  await run(projectId, async () => {
-    setQualitySettings(getDb(), await getActor(), projectId, {
+  await run(projectId, async (actor) => {
+    setQualitySettings(getDb(), actor, projectId, {
       trainingRequired: form.get("trainingRequired") === "on",
       trainingThreshold: String(form.get("trainingThreshold") ?? ""),
       speedThresholdSeconds: String(form.get("speedThresholdSeconds") ?? ""),
@@ -46,8 +48,8 @@ export async function saveSettingsAction(projectId: number, form: FormData) {
 }
 
 export async function setKnownAnswerAction(projectId: number, form: FormData) {
-  await run(projectId, async () => {
-    const k = setKnownAnswer(getDb(), await getActor(), projectId, {
+  await run(projectId, async (actor) => {
+    const k = setKnownAnswer(getDb(), actor, projectId, {
       instanceId: form.get("instanceId"),
       role: form.get("role"),
       accepted: form.get("accepted"),
@@ -57,38 +59,38 @@ export async function setKnownAnswerAction(projectId: number, form: FormData) {
 }
 
 export async function importKnownAnswersAction(projectId: number, form: FormData) {
-  await run(projectId, async () => {
+  await run(projectId, async (actor) => {
     const file = form.get("file");
     if (!(file instanceof File) || file.size === 0) throw new InputError("Choose a TSV file to upload.");
-    const r = importKnownAnswers(getDb(), await getActor(), projectId, { role: form.get("role"), fileName: file.name, text: await file.text() });
+    const r = importKnownAnswers(getDb(), actor, projectId, { role: form.get("role"), fileName: file.name, text: await file.text() });
     return `Imported ${r.added} item${r.added === 1 ? "" : "s"}.`;
   });
 }
 
 export async function fromGoldAction(projectId: number, form: FormData) {
-  await run(projectId, async () => {
-    const r = knownAnswersFromGold(getDb(), await getActor(), projectId, { role: form.get("role"), instanceIds: form.get("instanceIds") });
+  await run(projectId, async (actor) => {
+    const r = knownAnswersFromGold(getDb(), actor, projectId, { role: form.get("role"), instanceIds: form.get("instanceIds") });
     return `Marked ${r.added} item${r.added === 1 ? "" : "s"} with their current gold.`;
   });
 }
 
 export async function removeKnownAnswerAction(projectId: number, form: FormData) {
-  await run(projectId, async () => {
-    removeKnownAnswer(getDb(), await getActor(), projectId, form.get("instanceId"));
+  await run(projectId, async (actor) => {
+    removeKnownAnswer(getDb(), actor, projectId, form.get("instanceId"));
     return `${String(form.get("instanceId"))} is an ordinary instance again.`;
   });
 }
 
 export async function saveNoteAction(projectId: number, form: FormData) {
-  await run(projectId, async () => {
-    setLexeltNote(getDb(), await getActor(), projectId, Number(form.get("lexeltId")), String(form.get("note") ?? ""));
+  await run(projectId, async (actor) => {
+    setLexeltNote(getDb(), actor, projectId, Number(form.get("lexeltId")), String(form.get("note") ?? ""));
     return "Note saved.";
   });
 }
 
 export async function saveGuidelinesAction(projectId: number, form: FormData) {
-  await run(projectId, async () => {
-    setGuidelines(getDb(), await getActor(), projectId, String(form.get("guidelines") ?? ""));
+  await run(projectId, async (actor) => {
+    setGuidelines(getDb(), actor, projectId, String(form.get("guidelines") ?? ""));
     return "Guidelines saved.";
   });
 }

@@ -1,0 +1,166 @@
+"use client";
+import type { FlagNote } from "@/lib/server/flags";
+import type { InstanceStep, LexeltProgress, OwnResponse, Progress, WorkspaceView } from "@/lib/server/responses";
+import { SIGN_IN_FIRST, SignInAgain } from "../sign-in-again";
+import { AnswerFields } from "./answer-fields";
+import { Conflict } from "./conflict";
+import { draftKey } from "./draft";
+import { FlagNoteField } from "./flag-note";
+import { GuidelinesDialog, useGuidelinesDialog } from "./guidelines-dialog";
+import { InstanceNav } from "./instance-nav";
+import { Sentence } from "./sentence";
+import { SidePanel } from "./side-panel";
+import { DEFAULT_GUIDELINES } from "./text";
+import { useDraft } from "./use-draft";
+import { useFields, useFlagNote } from "./use-fields";
+import { type Saved, useActiveTime, useSave } from "./use-save";
+import { useShortcuts } from "./use-shortcuts";
+import { useEffect } from "react";
+import s from "./workspace.module.css";
+
+interface PaneProps {
+  step: InstanceStep;
+  project: WorkspaceView["project"];
+  progress: Progress;
+  /** The freshest counts of the instance's lexelt. */
+  current: LexeltProgress;
+  userId: number;
+  targets: LexeltProgress[] | null;
+  targetCount: number;
+  fewTargets: boolean;
+  onOpenTargets: () => void;
+  navigating: boolean;
+  go: (ref: number | null) => void;
+  skip: () => void;
+  onSaved: (ref: number, res: Saved) => void;
+  onResponse: (ref: number, response: OwnResponse) => void;
+  /** Instances returned to the annotator and still open. */
+  returned: { count: number; firstRef: number | null };
+  onFlag: (ref: number, flag: FlagNote) => void;
+}
+
+/**
+ * One instance: the sentence, the form, the neighbours; remounted (keyed by
+ * instance) on every move. The draft (use-draft.ts), the fields (use-fields.ts),
+ * the save (use-save.ts) and the keys (use-shortcuts.ts) are hooks; this wires
+ * them to the components.
+ */
+export function InstancePane({ step: view, project, progress, current, userId, targets, targetCount, fewTargets, onOpenTargets, navigating, go, skip, onSaved, onResponse, returned, onFlag }: PaneProps) {
+  const { instance } = view;
+  const key = draftKey(userId, project.id, instance.ref);
+  const draft = useDraft(key, view.response);
+  const activeMs = useActiveTime(key);
+  const fields = useFields(draft, instance.head);
+  const { flagNote, flagNoteRef, flagSelectRef, setFlagNote, toggleFlag } = useFlagNote(view.flag);
+  const { status, saving, conflict, conflictRef, save, keepSaved } = useSave({ projectId: project.id, instance, draft, fields, flagNoteRef, activeMs, onSaved, onResponse });
+  const guide = useGuidelinesDialog();
+  /** Skip: the next unanswered instance, else simply the next one. */
+  const skipTo = view.nextUnansweredRef ?? view.nextRef;
+  const base = `/annotate/${project.id}`;
+
+  // On arrival (after a kept draft is restored): focus the first field.
+  useEffect(() => {
+    fields.focusFirst();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+
+  useShortcuts({
+    dialogOpen: guide.isOpen,
+    chooseKind: fields.chooseKind,
+    toggleMultiword: fields.toggleMultiword,
+    skip: skipTo !== null ? skip : null,
+    prev: view.prevRef !== null ? () => go(view.prevRef) : null,
+    next: view.nextRef !== null ? () => go(view.nextRef) : null,
+    openGuidelines: guide.open,
+    toggleFlag,
+  });
+
+  const guidelines = project.guidelines.trim() || DEFAULT_GUIDELINES;
+
+  return (
+    <div className={s.layout} aria-busy={navigating || undefined}>
+      <section className={`panel ${s.main} ${navigating ? s.loading : ""}`} aria-labelledby="instance-heading">
+        <Sentence
+          step={view}
+          projectId={project.id}
+          total={progress.total}
+          returned={returned}
+          go={go}
+          openGuidelines={guide.open}
+          restored={draft.restored}
+          unsaved={draft.unsaved}
+        />
+
+        {conflict && (
+          <Conflict
+            conflict={conflict}
+            saving={saving}
+            headingRef={conflictRef}
+            keepMine={() => save(conflict.saved.revision)}
+            takeSaved={() => keepSaved(conflict.saved)}
+          />
+        )}
+
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <AnswerFields draft={draft.draft} fields={fields} save={() => void save()} />
+
+          <FlagNoteField
+            projectId={project.id}
+            instanceRef={instance.ref}
+            value={flagNote}
+            saved={view.flag}
+            onChange={setFlagNote}
+            onSaved={(f) => {
+              setFlagNote(f);
+              onFlag(instance.ref, f);
+            }}
+            selectRef={flagSelectRef}
+          />
+
+          {fields.errors.form && (
+            <p className="notice error" id="form-error" role="alert">
+              {fields.errors.form}
+            </p>
+          )}
+
+          <div className={s.actions}>
+            <button type="submit" ref={fields.saveRef} disabled={saving} aria-keyshortcuts="Enter">
+              Save &amp; next
+            </button>
+            <p role="status" aria-live="polite" className={`${s.status} ${status ? s[status.tone] : ""}`}>
+              {status?.text ?? ""}
+              {status?.text === SIGN_IN_FIRST && (
+                <>
+                  {" "}
+                  <SignInAgain />
+                  {" "}(your answer is kept here as a draft).
+                </>
+              )}
+              {navigating && !saving ? " Loading…" : ""}
+            </p>
+          </div>
+        </form>
+
+        <InstanceNav step={view} base={base} skipTo={skipTo} go={go} skip={skip} />
+      </section>
+
+      <SidePanel
+        base={base}
+        progress={progress}
+        current={current}
+        targets={targets}
+        targetCount={targetCount}
+        fewTargets={fewTargets}
+        onOpenTargets={onOpenTargets}
+      />
+
+      <GuidelinesDialog guidelines={guidelines} dialogRef={guide.dialogRef} headingRef={guide.headingRef} />
+    </div>
+  );
+}
