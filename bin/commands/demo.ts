@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { dbOption, openCliDb, readText, run } from "./util";
+import { setting } from "../../lib/config";
 
 export function register(program: Command): void {
   dbOption(
@@ -9,7 +10,7 @@ export function register(program: Command): void {
       .command("demo")
       .description(`create the demo project with its sample corpus, demo accounts and sample responses (safe to run again)`),
   ).action(async (opts: { db?: string }) => {
-    const root = process.env.LEXGOLD_ROOT ?? process.cwd();
+    const root = setting("LEXGOLD_ROOT") ?? process.cwd();
     const file = path.join(root, "samples", "demo.xml");
     const responsesFile = path.join(root, "samples", "demo-responses.tsv");
     const responses = { fileName: "demo-responses.tsv", text: readText(responsesFile) };

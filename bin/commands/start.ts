@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import type { Command } from "commander";
 import { CliError, dbOption, run } from "./util";
+import { environment, setting } from "../../lib/config";
 
 export function register(program: Command): void {
   dbOption(
@@ -17,10 +18,10 @@ export function register(program: Command): void {
     const { planStart } = await import("../../lib/server/deploy");
     const { SYSTEM } = await import("../../lib/server/actor");
     const { projectRoot, resolveDbPath } = await import("../../db/client");
-    const portText = opts.port ?? process.env.PORT ?? "3000";
+    const portText = opts.port ?? setting("PORT");
     const port = Number(portText);
     if (!/^\d+$/.test(portText) || port < 1 || port > 65535) throw new CliError(`--port must be a port number (1-65535), not "${portText}"`);
-    const host = opts.host ?? process.env.LEXGOLD_HOST ?? "127.0.0.1";
+    const host = opts.host ?? setting("LEXGOLD_HOST");
     const plan = run(() => planStart(SYSTEM, { dbFile: resolveDbPath(opts.db), host, port }));
     for (const w of plan.warnings) process.stderr.write(`lexgold: warning: ${w}\n`);
     if (plan.problems.length > 0) {
@@ -37,7 +38,7 @@ export function register(program: Command): void {
       cwd: root,
       stdio: "inherit",
       env: {
-        ...process.env,
+        ...environment(),
         NODE_ENV: "production",
         NEXT_TELEMETRY_DISABLED: "1",
         LEXGOLD_ROOT: root,
