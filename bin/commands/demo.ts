@@ -2,7 +2,6 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { dbOption, openCliDb, readText, run } from "./util";
-import { setting } from "../../lib/config";
 
 export function register(program: Command): void {
   dbOption(
@@ -10,6 +9,7 @@ export function register(program: Command): void {
       .command("demo")
       .description(`create the demo project with its sample corpus, demo accounts and sample responses (safe to run again)`),
   ).action(async (opts: { db?: string }) => {
+    const { setting } = await import("../../lib/config");
     const root = setting("LEXGOLD_ROOT") ?? process.cwd();
     const file = path.join(root, "samples", "demo.xml");
     const responsesFile = path.join(root, "samples", "demo-responses.tsv");

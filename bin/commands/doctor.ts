@@ -1,6 +1,5 @@
 import type { Command } from "commander";
 import { dbOption, run } from "./util";
-import { setting } from "../../lib/config";
 
 export function register(program: Command): void {
   dbOption(
@@ -15,6 +14,7 @@ export function register(program: Command): void {
     const { doctor } = await import("../../lib/server/deploy");
     const { SYSTEM } = await import("../../lib/server/actor");
     const { resolveDbPath } = await import("../../db/client");
+    const { setting } = await import("../../lib/config");
     const checks = run(() => doctor(SYSTEM, { dbFile: resolveDbPath(opts.db), backupDir: opts.backups ?? setting("LEXGOLD_BACKUP_DIR") ?? null }));
     const label = { ok: "ok  ", warn: "WARN", fail: "FAIL", info: "--  " } as const;
     for (const c of checks) console.log(`${label[c.status]}  ${c.check.padEnd(11)}  ${c.message}`);

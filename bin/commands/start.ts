@@ -2,7 +2,6 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import type { Command } from "commander";
 import { CliError, dbOption, run } from "./util";
-import { environment, setting } from "../../lib/config";
 
 export function register(program: Command): void {
   dbOption(
@@ -18,6 +17,7 @@ export function register(program: Command): void {
     const { planStart } = await import("../../lib/server/deploy");
     const { SYSTEM } = await import("../../lib/server/actor");
     const { projectRoot, resolveDbPath } = await import("../../db/client");
+    const { environment, setting } = await import("../../lib/config");
     const portText = opts.port ?? setting("PORT");
     const port = Number(portText);
     if (!/^\d+$/.test(portText) || port < 1 || port > 65535) throw new CliError(`--port must be a port number (1-65535), not "${portText}"`);
