@@ -194,10 +194,19 @@ module.exports = {
     },
     {
       name: "db-not-up",
-      comment: "db/ (schema, client, migrations) knows nothing of the layers above it.",
+      comment: "db/ (schema, client, migrations) knows nothing of the layers above it (its settings come from lib/config, a leaf).",
       severity: "error",
       from: { path: "^db/" },
-      to: { path: "^(app|lib|bin|scripts)/" },
+      to: { path: "^(app|lib|bin|scripts)/", pathNot: "^lib/config/" },
+    },
+    {
+      name: "config-is-a-leaf",
+      comment:
+        "lib/config (the environment's settings) imports nothing of lexgold, so every layer, db/ " +
+        "included, may read its settings there.",
+      severity: "error",
+      from: { path: "^lib/config/" },
+      to: { path: "^(app|lib|db|bin|scripts)/", pathNot: "^lib/config/" },
     },
     {
       name: "server-not-to-auth-glue",

@@ -25,18 +25,20 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import * as schema from "./schema";
+import { setting } from "../lib/config";
 
 export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 /** The project root: LEXGOLD_ROOT (set by bin/lexgold) or the working directory. */
 export function projectRoot(): string {
-  return process.env.LEXGOLD_ROOT ?? process.cwd();
+  return setting("LEXGOLD_ROOT") ?? process.cwd();
 }
 
 /** `--db PATH` beats `LEXGOLD_DB`, which beats data/lexgold.db under the project root. */
 export function resolveDbPath(explicit?: string): string {
   if (explicit) return path.resolve(explicit);
-  if (process.env.LEXGOLD_DB) return path.resolve(process.env.LEXGOLD_DB);
+  const fromEnv = setting("LEXGOLD_DB");
+  if (fromEnv) return path.resolve(fromEnv);
   return path.join(projectRoot(), "data", "lexgold.db");
 }
 

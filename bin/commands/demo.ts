@@ -9,7 +9,8 @@ export function register(program: Command): void {
       .command("demo")
       .description(`create the demo project with its sample corpus, demo accounts and sample responses (safe to run again)`),
   ).action(async (opts: { db?: string }) => {
-    const root = process.env.LEXGOLD_ROOT ?? process.cwd();
+    const { setting } = await import("../../lib/config");
+    const root = setting("LEXGOLD_ROOT") ?? process.cwd();
     const file = path.join(root, "samples", "demo.xml");
     const responsesFile = path.join(root, "samples", "demo-responses.tsv");
     const responses = { fileName: "demo-responses.tsv", text: readText(responsesFile) };

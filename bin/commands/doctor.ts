@@ -14,7 +14,8 @@ export function register(program: Command): void {
     const { doctor } = await import("../../lib/server/deploy");
     const { SYSTEM } = await import("../../lib/server/actor");
     const { resolveDbPath } = await import("../../db/client");
-    const checks = run(() => doctor(SYSTEM, { dbFile: resolveDbPath(opts.db), backupDir: opts.backups ?? process.env.LEXGOLD_BACKUP_DIR ?? null }));
+    const { setting } = await import("../../lib/config");
+    const checks = run(() => doctor(SYSTEM, { dbFile: resolveDbPath(opts.db), backupDir: opts.backups ?? setting("LEXGOLD_BACKUP_DIR") ?? null }));
     const label = { ok: "ok  ", warn: "WARN", fail: "FAIL", info: "--  " } as const;
     for (const c of checks) console.log(`${label[c.status]}  ${c.check.padEnd(11)}  ${c.message}`);
     const fails = checks.filter((c) => c.status === "fail").length;

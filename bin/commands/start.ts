@@ -17,10 +17,11 @@ export function register(program: Command): void {
     const { planStart } = await import("../../lib/server/deploy");
     const { SYSTEM } = await import("../../lib/server/actor");
     const { projectRoot, resolveDbPath } = await import("../../db/client");
-    const portText = opts.port ?? process.env.PORT ?? "3000";
+    const { environment, setting } = await import("../../lib/config");
+    const portText = opts.port ?? setting("PORT");
     const port = Number(portText);
     if (!/^\d+$/.test(portText) || port < 1 || port > 65535) throw new CliError(`--port must be a port number (1-65535), not "${portText}"`);
-    const host = opts.host ?? process.env.LEXGOLD_HOST ?? "127.0.0.1";
+    const host = opts.host ?? setting("LEXGOLD_HOST");
     const plan = run(() => planStart(SYSTEM, { dbFile: resolveDbPath(opts.db), host, port }));
     for (const w of plan.warnings) process.stderr.write(`lexgold: warning: ${w}\n`);
     if (plan.problems.length > 0) {
@@ -37,7 +38,7 @@ export function register(program: Command): void {
       cwd: root,
       stdio: "inherit",
       env: {
-        ...process.env,
+        ...environment(),
         NODE_ENV: "production",
         NEXT_TELEMETRY_DISABLED: "1",
         LEXGOLD_ROOT: root,

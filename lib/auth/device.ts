@@ -7,6 +7,7 @@
  */
 import "server-only";
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, makeDeviceCookie } from "../server/signin";
+import { setting } from "../config";
 import { authSecret } from "./secret";
 
 /** Whether next-auth's response starts a session (sets a non-empty session cookie). */
@@ -16,7 +17,7 @@ export function startsSession(res: Response): boolean {
 
 /** The Set-Cookie value for a fresh device cookie for the account. */
 export function deviceCookieHeader(userId: number): string {
-  const secure = (process.env.NEXTAUTH_URL ?? "").startsWith("https:");
+  const secure = (setting("NEXTAUTH_URL") ?? "").startsWith("https:");
   const value = makeDeviceCookie(authSecret(), userId);
   return `${DEVICE_COOKIE}=${value}; Path=/api/auth; Max-Age=${DEVICE_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
 }

@@ -7,15 +7,17 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { projectRoot } from "../../db/client";
+import { setting } from "../config";
 
 let cached: string | undefined;
 
 export function secretFile(): string {
-  return process.env.LEXGOLD_SECRET_FILE ?? path.join(projectRoot(), ".lexgold-secret");
+  return setting("LEXGOLD_SECRET_FILE") ?? path.join(projectRoot(), ".lexgold-secret");
 }
 
 export function authSecret(): string {
-  if (process.env.NEXTAUTH_SECRET) return process.env.NEXTAUTH_SECRET;
+  const fromEnv = setting("NEXTAUTH_SECRET");
+  if (fromEnv) return fromEnv;
   if (cached) return cached;
   const file = secretFile();
   try {
@@ -43,7 +45,8 @@ export type SecretState =
 
 /** Where the secret comes from and what it looks like (never the secret itself). */
 export function secretState(): SecretState {
-  if (process.env.NEXTAUTH_SECRET) return { source: "env", length: process.env.NEXTAUTH_SECRET.trim().length };
+  const fromEnv = setting("NEXTAUTH_SECRET");
+  if (fromEnv) return { source: "env", length: fromEnv.trim().length };
   const file = secretFile();
   try {
     const st = fs.statSync(/*turbopackIgnore: true*/ file);

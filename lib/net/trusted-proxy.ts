@@ -14,6 +14,7 @@
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
+import { setting } from "../config";
 
 /** @public the header every request carries its socket's address under. */
 export const PEER_HEADER = "x-lexgold-peer";
@@ -32,7 +33,7 @@ function normaliseAddress(raw: string): string {
 let cache: { spec: string; list: net.BlockList | null } | null = null;
 
 /** The trusted proxies from LEXGOLD_TRUSTED_PROXY, or null when none is configured. */
-function trustedList(spec = process.env.LEXGOLD_TRUSTED_PROXY ?? ""): net.BlockList | null {
+function trustedList(spec = setting("LEXGOLD_TRUSTED_PROXY")): net.BlockList | null {
   if (cache && cache.spec === spec) return cache.list;
   const entries = spec.split(/[\s,]+/).filter(Boolean);
   let list: net.BlockList | null = null;

@@ -11,9 +11,10 @@
  */
 import "server-only";
 import type { Db } from "../../db/client";
+import { setting } from "../config";
 
 export function benchBareEnabled(): boolean {
-  return process.env.LEXGOLD_BENCH_BARE === "1";
+  return setting("LEXGOLD_BENCH_BARE");
 }
 
 const prepared = new WeakMap<Db, (body: string) => number>();

@@ -3,12 +3,10 @@ import "server-only";
 import type { Db } from "../../db/client";
 import { type Actor, actorUserId, requireProject } from "./actor";
 import { type ImportReport, runStagedImport } from "./lexelt-import";
-
-const DEFAULT_MAX_IMPORT_BYTES = 50 * 1024 * 1024;
+import { setting } from "../config";
 
 export function maxImportBytes(): number {
-  const v = Number(process.env.LEXGOLD_MAX_IMPORT_BYTES);
-  return Number.isFinite(v) && v > 0 ? v : DEFAULT_MAX_IMPORT_BYTES;
+  return setting("LEXGOLD_MAX_IMPORT_BYTES");
 }
 
 export type { ImportReport } from "./lexelt-import";

@@ -17,6 +17,7 @@ import { backupBaseName, listTimestampedBackups } from "./backup";
 import { DEMO_PASSWORD, DEMO_USERS } from "./demo";
 import { AuthError, InputError } from "./errors";
 import { createUser, newUserSchema, parseOrThrow, type PublicUser } from "./users";
+import { environment, setting } from "../config";
 
 function requireSystem(actor: Actor): void {
   const a = requireSignedIn(actor);
@@ -65,7 +66,7 @@ export function initStudy(actor: Actor, input: { dbFile: string; name: string; p
   const data = parseOrThrow(newUserSchema, { name: input.name, role: "coordinator", password: input.password }, "Cannot create the coordinator");
 
   // The secret before the account: if it cannot be written, init can simply be run again.
-  const secret: InitReport["secret"] = process.env.NEXTAUTH_SECRET ? { source: "env" } : { source: "file", ...writeSecretFile() };
+  const secret: InitReport["secret"] = setting("NEXTAUTH_SECRET") ? { source: "env" } : { source: "file", ...writeSecretFile() };
   const db = openDb(dbFile);
   try {
     const sqlite = db.$client;
@@ -116,7 +117,7 @@ function publicUrl(env: NodeJS.ProcessEnv): { url: string | null; problem: strin
 }
 
 /** The directory of the production build (NEXT_DIST_DIR or .next, under the project root). */
-function buildDir(env: NodeJS.ProcessEnv = process.env): string {
+function buildDir(env: NodeJS.ProcessEnv = environment()): string {
   return path.resolve(projectRoot(), env.NEXT_DIST_DIR || ".next");
 }
 
@@ -145,7 +146,7 @@ export interface StartPlan {
  */
 export function planStart(actor: Actor, input: { dbFile: string; host: string; port: number; env?: NodeJS.ProcessEnv }): StartPlan {
   requireSystem(actor);
-  const env = input.env ?? process.env;
+  const env = input.env ?? environment();
   const dbFile = path.resolve(input.dbFile);
   const problems: string[] = [];
   const warnings: string[] = [];

@@ -1,6 +1,7 @@
 /** Helpers for route handlers: same-origin checks, bodies read within a limit, error → HTTP response. */
 import "server-only";
 import { Busboy, type BusboyInstance } from "@fastify/busboy";
+import { setting } from "../config";
 import { requestHost } from "../net/trusted-proxy";
 import { AuthError, httpStatus, InputError, QueueFullError, toActionError } from "./errors";
 
@@ -14,7 +15,7 @@ export class TooLargeError extends Error {
  * set (the deployment's word, not the request's), else null.
  */
 function configuredOrigin(): string | null {
-  const url = process.env.LEXGOLD_PUBLIC_URL || process.env.NEXTAUTH_URL;
+  const url = setting("LEXGOLD_PUBLIC_URL") || setting("NEXTAUTH_URL");
   if (!url) return null;
   try {
     return new URL(url).origin;

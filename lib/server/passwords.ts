@@ -15,9 +15,10 @@ import { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import * as zxcvbnCommon from "@zxcvbn-ts/language-common";
 import bcrypt from "bcryptjs";
 import { z } from "zod";
+import { setting } from "../config";
 import { compareOnPool, hashOnPool } from "./runtime/hash-pool";
 
-export const BCRYPT_COST = Number(process.env.LEXGOLD_BCRYPT_COST ?? 10);
+export const BCRYPT_COST = setting("LEXGOLD_BCRYPT_COST");
 export const MIN_PASSWORD_LENGTH = 10;
 /** bcrypt reads at most 72 bytes: longer passwords would share a hash with their first 72 bytes. */
 export const MAX_PASSWORD_BYTES = 72;

@@ -39,6 +39,7 @@
  * through a registry on globalThis (one per process, whichever bundle loads this file).
  */
 import net from "node:net";
+import { setting } from "../config";
 
 export interface BucketSpec {
   /** Tokens gained a second. */
@@ -157,16 +158,8 @@ export const LIMIT_SETTINGS = {
 
 type LimitName = keyof typeof LIMIT_SETTINGS;
 
-/** "RATE,BURST" (e.g. "5,30"), "off" → null; anything else is an error naming the variable. */
-export function parseLimit(raw: string | undefined, name: string, fallback: BucketSpec): BucketSpec | null {
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const s = raw.trim().toLowerCase();
-  if (s === "off" || s === "0") return null;
-  const m = /^(\d+(?:\.\d+)?)\s*,\s*(\d+)$/.exec(s);
-  const spec = m ? { rate: Number(m[1]), burst: Number(m[2]) } : null;
-  if (!spec || !(spec.rate > 0) || spec.burst < 1) throw new Error(`${name} must be "RATE,BURST" (requests a second, then the most at once, e.g. "5,30") or "off", not "${raw}"`);
-  return spec;
-}
+/** "RATE,BURST" (e.g. "5,30"), "off" → null; anything else is an error naming the variable (lib/config/index.ts). */
+export { parseLimit } from "../config";
 
 interface Registry {
   limits: Record<LimitName, TokenBuckets | null>;
@@ -184,7 +177,7 @@ function registry(): Registry {
     for (const [name, { env, fallback }] of Object.entries(LIMIT_SETTINGS) as Array<[LimitName, (typeof LIMIT_SETTINGS)[LimitName]]>) {
       let spec: BucketSpec | null;
       try {
-        spec = parseLimit(process.env[env], env, fallback);
+        spec = setting(env);
       } catch (e) {
         // A typo must not take the server down with every request: say so, keep the default.
         console.error(`lexgold: ${(e as Error).message}; using ${fallback.rate},${fallback.burst}`);

@@ -12,6 +12,7 @@
  * no second implementation here, only shaping for the page and the downloads.
  */
 import "server-only";
+import { setting } from "../config";
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { scoringGolds, systemRuns, users } from "../../db/schema";
@@ -40,7 +41,7 @@ export type RunType = "best" | "oot" | "mw";
 const RUN_TYPES: readonly RunType[] = ["best", "oot", "mw"];
 
 /** Largest system, gold or SENSEVAL file accepted (LEXGOLD_MAX_RUN_BYTES, default 20 MB). */
-export const MAX_RUN_BYTES = Number(process.env.LEXGOLD_MAX_RUN_BYTES) > 0 ? Number(process.env.LEXGOLD_MAX_RUN_BYTES) : 20 * 1024 * 1024;
+export const MAX_RUN_BYTES = setting("LEXGOLD_MAX_RUN_BYTES");
 /** Longest run name. */
 const MAX_RUN_NAME = 80;
 

@@ -18,6 +18,7 @@
 import "server-only";
 import net from "node:net";
 import { hashThreads } from "./runtime/hash-pool";
+import { setting } from "../config";
 
 /** The address a client is counted by: IPv4 as is, IPv6 by its /64 ("2001:db8:1:2::/64"). */
 export function clientKey(address: string | null | undefined): string {
@@ -152,19 +153,14 @@ export class SignInGate {
   }
 }
 
-const num = (name: string, fallback: number) => {
-  const v = Number(process.env[name]);
-  return Number.isInteger(v) && v > 0 ? v : fallback;
-};
-
 const globalForGate = globalThis as unknown as { lexgoldSignInGate?: SignInGate };
 
 /** The process's gate: LEXGOLD_SIGNIN_CONCURRENCY checks at once (default: the hash threads), 32 waiting per line, 4 per client. */
 export function signInGate(): SignInGate {
   globalForGate.lexgoldSignInGate ??= new SignInGate({
-    slots: num("LEXGOLD_SIGNIN_CONCURRENCY", hashThreads()),
-    maxWaiting: num("LEXGOLD_SIGNIN_QUEUE", 32),
-    perClient: num("LEXGOLD_SIGNIN_QUEUE_PER_CLIENT", 4),
+    slots: setting("LEXGOLD_SIGNIN_CONCURRENCY") ?? hashThreads(),
+    maxWaiting: setting("LEXGOLD_SIGNIN_QUEUE"),
+    perClient: setting("LEXGOLD_SIGNIN_QUEUE_PER_CLIENT"),
   });
   return globalForGate.lexgoldSignInGate;
 }

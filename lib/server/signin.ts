@@ -33,27 +33,23 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accountAudit, memberships, signInFailures, users } from "../../db/schema";
+import { setting } from "../config";
 import { type Actor, actorUserId, requireAccountManager, type Role } from "./actor";
 import { AuthError, InputError, NotFoundError } from "./errors";
 import { checkPassword } from "./passwords";
 import { clientKey, GateBusyError, signInGate } from "./signin-gate";
 import { projectIdsOf } from "./users";
 
-const envNumber = (name: string, fallback: number) => {
-  const v = Number(process.env[name]);
-  return process.env[name] !== undefined && Number.isFinite(v) && v >= 0 ? v : fallback;
-};
-
 /** Failures (per device, or per account and address) that cost no wait. */
-export const FREE_FAILURES = envNumber("LEXGOLD_SIGNIN_LIMIT", 5);
+export const FREE_FAILURES = setting("LEXGOLD_SIGNIN_LIMIT");
 /** The longest wait between two checks. */
 export const MAX_DELAY_MS = 15 * 60 * 1000;
 /** How far back failures count for the slow-down and the account ceiling. */
 export const SLOW_DOWN_WINDOW_MS = 60 * 60 * 1000;
 /** Failed checks for one account in SLOW_DOWN_WINDOW_MS (every browser) after which no check is made. */
-export const ACCOUNT_CEILING = envNumber("LEXGOLD_SIGNIN_ACCOUNT_CEILING", 50);
+export const ACCOUNT_CEILING = setting("LEXGOLD_SIGNIN_ACCOUNT_CEILING");
 /** Failed checks from one address (IPv6: /64) in SIGN_IN_WINDOW_MS after which its checks stop. */
-export const CLIENT_LIMIT = envNumber("LEXGOLD_SIGNIN_CLIENT_LIMIT", 30);
+export const CLIENT_LIMIT = setting("LEXGOLD_SIGNIN_CLIENT_LIMIT");
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 /** Failures are kept this long for the failed sign-ins page, then dropped. */
 export const FAILURE_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;

@@ -37,8 +37,9 @@ import { AuthError, InputError, NotFoundError } from "../errors";
 import { SLICE, stringSlices, textStream } from "../stream";
 import type { DeriveAnswer, WorkerError } from "./derive-worker";
 import { FairQueue } from "./fair-queue";
-import { envNumber, WorkerPool } from "./pool";
+import { WorkerPool } from "./pool";
 import { holdUploadBytes } from "./upload-quota";
+import { setting } from "../../config";
 
 /** Derivation processes at most per server process (one per project at a time). */
 export const DERIVE_PROCESSES = 2;
@@ -61,9 +62,9 @@ export function deriveRuntime(): DeriveRuntime {
       // The first process stays (with its caches); a second one leaves after a minute idle.
       minThreads: 1,
       idleMs: 60_000,
-      heapMb: envNumber("LEXGOLD_DERIVE_HEAP_MB", 2048),
+      heapMb: setting("LEXGOLD_DERIVE_HEAP_MB"),
       heapVar: "LEXGOLD_DERIVE_HEAP_MB",
-      timeMs: envNumber("LEXGOLD_DERIVE_TIME_LIMIT_S", 300) * 1000,
+      timeMs: setting("LEXGOLD_DERIVE_TIME_LIMIT_S") * 1000,
       timeVar: "LEXGOLD_DERIVE_TIME_LIMIT_S",
     }),
     inFlight: new Map(),
@@ -137,7 +138,7 @@ function runOnWorker(db: Db, job: DeriveJob): Promise<Raw> {
 /** Whether jobs for this database run in the derivation process (a file database, and not turned off). */
 export function derivesOnWorker(db: Db): boolean {
   const file = db.$client.name;
-  return process.env.LEXGOLD_DERIVE_THREADS !== "0" && !db.$client.memory && file !== "" && file !== ":memory:";
+  return setting("LEXGOLD_DERIVE_THREADS") && !db.$client.memory && file !== "" && file !== ":memory:";
 }
 
 /**

@@ -26,6 +26,7 @@ import type { Db } from "../../../db/client";
 import { type DeriveJob, runDeriveJob } from "../derive-jobs";
 import { AuthError, InputError, NotFoundError } from "../errors";
 import { keepDerivationInputs } from "../gold";
+import { setting } from "../../config";
 
 /** The nice value of every thread of this process. */
 const DERIVE_NICE = 10;
@@ -90,7 +91,7 @@ function kindOf(e: unknown): WorkerError["kind"] {
  * (measured: 75–150 ms for 30 MB), a file read is not. (LEXGOLD_DERIVE_SPILL_CHARS sets the
  * threshold, for tests.)
  */
-const SPILL_CHARS = Number(process.env.LEXGOLD_DERIVE_SPILL_CHARS) > 0 ? Number(process.env.LEXGOLD_DERIVE_SPILL_CHARS) : 1 << 20;
+const SPILL_CHARS = setting("LEXGOLD_DERIVE_SPILL_CHARS");
 let spilled = 0;
 function spill(value: unknown): { value: unknown; files?: Record<string, string> } {
   if (!value || typeof value !== "object" || Array.isArray(value)) return { value };

@@ -9,12 +9,13 @@
  */
 import "server-only";
 import os from "node:os";
+import { setting } from "../../config";
 import type { HashTask } from "./hash-worker";
 import { WorkerPool } from "./pool";
 
 export function hashThreads(): number {
-  const v = Number(process.env.LEXGOLD_HASH_THREADS);
-  if (Number.isInteger(v) && v > 0) return v;
+  const v = setting("LEXGOLD_HASH_THREADS");
+  if (v !== undefined) return v;
   return Math.max(1, (os.availableParallelism?.() ?? os.cpus().length) - 1);
 }
 

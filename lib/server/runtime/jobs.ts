@@ -36,8 +36,9 @@ import { NotFoundError } from "../errors";
 import { discardDatasetStaging } from "../dataset-import";
 import { FairQueue } from "./fair-queue";
 import { inputFiles, runJobOn } from "./jobs-run";
-import { envNumber, LimitError, WorkerPool } from "./pool";
+import { LimitError, WorkerPool } from "./pool";
 import { checkUploadRoom } from "./upload-quota";
+import { setting } from "../../config";
 
 export type JobState = "queued" | "running" | "done" | "failed" | "cancelled";
 
@@ -60,8 +61,7 @@ export interface JobView {
 }
 
 export function jobThreads(): number {
-  const v = Number(process.env.LEXGOLD_JOB_THREADS);
-  return Number.isInteger(v) && v > 0 ? v : 1;
+  return setting("LEXGOLD_JOB_THREADS");
 }
 
 /**
@@ -91,9 +91,9 @@ function runtime(): JobsRuntime {
       what: "The job",
       runtime: "worker_threads",
       threads: jobThreads() + 1,
-      heapMb: envNumber("LEXGOLD_JOB_HEAP_MB", 2048),
+      heapMb: setting("LEXGOLD_JOB_HEAP_MB"),
       heapVar: "LEXGOLD_JOB_HEAP_MB",
-      timeMs: envNumber("LEXGOLD_JOB_TIME_LIMIT_S", 1800) * 1000,
+      timeMs: setting("LEXGOLD_JOB_TIME_LIMIT_S") * 1000,
       timeVar: "LEXGOLD_JOB_TIME_LIMIT_S",
     }),
     discards: new Set(),

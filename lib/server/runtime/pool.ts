@@ -25,6 +25,7 @@
 import "server-only";
 import { Tinypool } from "tinypool";
 import { type WorkerName, workerFile } from "./worker-files";
+import { environment } from "../../config";
 
 /** A task stopped for going over its time or memory: its message says which limit and how to raise it. */
 export class LimitError extends Error {
@@ -55,12 +56,6 @@ export interface PoolSpec {
   idleMs?: number;
   workerData?: unknown;
   env?: Record<string, string>;
-}
-
-/** A positive number from the environment, else `fallback`. */
-export function envNumber(name: string, fallback: number): number {
-  const v = Number(process.env[name]);
-  return Number.isFinite(v) && v > 0 ? v : fallback;
 }
 
 export class WorkerPool {
@@ -141,7 +136,5 @@ function seconds(ms: number): string {
 }
 
 function stringEnv(): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
-  return out;
+  return environment();
 }

@@ -16,12 +16,12 @@ import type { Db } from "../../../db/client";
 import { jobs } from "../../../db/schema";
 import { type Actor, actorUserId } from "../actor";
 import { QueueFullError } from "../errors";
-import { envNumber } from "./pool";
+import { setting } from "../../config";
 
 const MB = 1024 * 1024;
 
 export function maxQueuedUploadBytes(): number {
-  return envNumber("LEXGOLD_MAX_QUEUED_UPLOAD_MB", 100) * MB;
+  return setting("LEXGOLD_MAX_QUEUED_UPLOAD_MB") * MB;
 }
 
 // Per process, on globalThis (Next may load this module once per server bundle).

@@ -19,6 +19,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { projectRoot } from "../../../db/client";
+import { environment, setting } from "../../config";
 
 /** The workers scripts/build-workers.mjs builds. */
 export const WORKER_NAMES = ["derive", "jobs", "hash"] as const;
@@ -40,7 +41,7 @@ export function distWorkerDir(root = projectRoot()): string {
 
 /** Where anything lexgold must write outside its data goes: LEXGOLD_CACHE_DIR, else a directory of the system temp dir. */
 export function cacheDir(): string {
-  const set = process.env.LEXGOLD_CACHE_DIR;
+  const set = setting("LEXGOLD_CACHE_DIR");
   if (set) return path.resolve(set);
   const uid = typeof process.getuid === "function" ? process.getuid() : "user";
   return path.join(os.tmpdir(), `lexgold-cache-${uid}`);
@@ -70,7 +71,7 @@ function buildIntoCache(root: string): Promise<Record<string, string>> {
     const child = spawn(process.execPath, [path.join(root, "scripts", "build-workers.mjs"), "--out", out, "--json"], {
       cwd: root,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, NODE_OPTIONS: "" },
+      env: { ...environment(), NODE_OPTIONS: "" },
     });
     let stdout = "";
     let stderr = "";

@@ -1,0 +1,193 @@
+/**
+ * Every setting lexgold takes from the environment: its name, type, default, check and meaning, in
+ * one table (SETTINGS). This module is the only reader of process.env in app/, lib/ and db/, and
+ * the README's settings table ("Running for a study") lists every setting here that is not
+ * `internal` (test/config/config.test.ts holds both).
+ *
+ * A folder of its own, importing nothing of lexgold: db/ reads its settings here too
+ * (.dependency-cruiser.cjs lets db/ reach down to lib/config/ and nothing else of lib/).
+ *
+ * Reading: `setting(NAME)` reads the variable on every call and parses it again only when its text
+ * changed since the last call (one process.env lookup and a string compare otherwise), so a test or a
+ * benchmark that sets process.env.X before calling the code gets X. Modules that read a setting once
+ * at import (MAX_RUN_BYTES, BCRYPT_COST, the sign-in limits) still do, as before.
+ *
+ * A bad value is an error naming the variable and what it takes (e.g. `LEXGOLD_JOB_THREADS must be a
+ * whole number above 0, not "two"`), thrown where the setting is first read. The rate limits
+ * (`invalid: "warn"`) instead say so on stderr and keep their default: a typo there must not take the
+ * server down with every request. An empty value counts as unset.
+ *
+ * Kept outside this module, and why:
+ * - `process.env.NODE_ENV` (lib/server/runtime/worker-files.ts, proxy.ts) and `process.env.NEXT_RUNTIME`
+ *   (instrumentation.ts): Next replaces them with literals when it bundles, which a call into this
+ *   module would prevent (and with it the dead-code removal of the other runtime's branch).
+ * - next.config.ts reads NEXT_DIST_DIR itself: Next loads it on its own, before anything of the app.
+ * - scripts/serve.mjs (LEXGOLD_ROOT, PORT, HOSTNAME, LEXGOLD_WORKERS, LEXGOLD_WARM, LEXGOLD_LOOP_PROBE,
+ *   NEXT_DIST_DIR) and bin/lexgold.cjs (sets LEXGOLD_ROOT) are plain JavaScript run by node, which
+ *   cannot import this file; their settings are listed here all the same, with `readBy`.
+ * - bin/output.ts (LEXGOLD_DEBUG), bin/commands/score-plain.ts and bin/commands/score.ts
+ *   (LEXGOLD_SCORE_LANE) are on the CLI's start-up path (`--help`, the fast scoring lane), which must
+ *   not load zod; they compare the raw text only.
+ * - `environment()` below hands the whole environment to child processes and to `lexgold start`'s plan.
+ */
+import { z } from "zod";
+
+/** The text a variable holds, or undefined when unset or empty. */
+type Raw = string;
+
+interface Setting<T> {
+  /** One line: what it sets. */
+  describe: string;
+  /** The value when unset (undefined: the caller computes it, as `defaultText` says). */
+  default: T;
+  /** The default as the README says it, when `default` does not. */
+  defaultText?: string;
+  /** What a good value looks like, for the error message. */
+  expects: string;
+  /** Parses a set (non-empty) value; fails on a bad one. */
+  schema: z.ZodType<T, Raw>;
+  /** For tests and benchmarks only: left out of the README's table. */
+  internal?: boolean;
+  /** A bad value: "throw" (the default) an error naming the variable, or "warn" and keep the default. */
+  invalid?: "throw" | "warn";
+  /** Read by a plain-JavaScript file instead of through `setting()` (see the header). */
+  readBy?: string;
+}
+
+const def = <T>(s: Setting<T>): Setting<T> => s;
+
+const text = z.string();
+const positiveNumber = z.coerce.number<Raw>().finite().positive();
+const positiveInteger = z.coerce.number<Raw>().int().positive();
+const nonNegativeNumber = z.coerce.number<Raw>().finite().nonnegative();
+const flag = (on: string) => z.string().transform((s) => s === on);
+
+/** A rate limit: RATE requests a second, then BURST at most at once. */
+export interface LimitSpec {
+  rate: number;
+  burst: number;
+}
+
+/** "RATE,BURST" (e.g. "5,30"), "off" → null; anything else is an error naming the variable. */
+export function parseLimit(raw: string | undefined, name: string, fallback: LimitSpec): LimitSpec | null {
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const s = raw.trim().toLowerCase();
+  if (s === "off" || s === "0") return null;
+  const m = /^(\d+(?:\.\d+)?)\s*,\s*(\d+)$/.exec(s);
+  const spec = m ? { rate: Number(m[1]), burst: Number(m[2]) } : null;
+  if (!spec || !(spec.rate > 0) || spec.burst < 1) throw new Error(`${name} must be "RATE,BURST" (requests a second, then the most at once, e.g. "5,30") or "off", not "${raw}"`);
+  return spec;
+}
+
+const limit = (name: string, fallback: LimitSpec, describe: string) =>
+  def<LimitSpec | null>({
+    describe,
+    default: fallback,
+    expects: `"RATE,BURST" (requests a second, then the most at once, e.g. "5,30") or "off"`,
+    schema: z.string().transform((s, ctx) => {
+      try {
+        return parseLimit(s, name, fallback);
+      } catch {
+        ctx.addIssue({ code: "custom", message: "not RATE,BURST" });
+        return z.NEVER;
+      }
+    }),
+    invalid: "warn",
+  });
+
+export const SETTINGS = {
+  // Where things are
+  LEXGOLD_ROOT: def<string | undefined>({ describe: "the project root (set by bin/lexgold)", default: undefined, defaultText: "the working directory", expects: "a directory", schema: text, internal: true }),
+  LEXGOLD_DB: def<string | undefined>({ describe: "the database file (`--db` beats it)", default: undefined, defaultText: "data/lexgold.db in the checkout", expects: "a file path", schema: text }),
+  LEXGOLD_SECRET_FILE: def<string | undefined>({ describe: "the session secret's file, written by `init`", default: undefined, defaultText: ".lexgold-secret in the checkout", expects: "a file path", schema: text }),
+  LEXGOLD_BACKUP_DIR: def<string | undefined>({ describe: "where `doctor` looks for timed backups (`--backups`)", default: undefined, expects: "a directory", schema: text }),
+  LEXGOLD_CACHE_DIR: def<string | undefined>({ describe: "where a non-production run builds the worker bundles when dist-workers/ is stale", default: undefined, defaultText: "the system temp dir", expects: "a directory", schema: text }),
+  NEXT_DIST_DIR: def<string>({ describe: "the build directory (also read by next.config.ts and scripts/serve.mjs)", default: ".next", expects: "a directory", schema: text }),
+
+  // Serving
+  NEXTAUTH_SECRET: def<string | undefined>({ describe: "the session secret itself, instead of the file (32+ characters)", default: undefined, expects: "a secret", schema: text }),
+  NEXTAUTH_URL: def<string | undefined>({ describe: "the address people open (`lexgold start` checks it)", default: undefined, expects: "an http(s) URL", schema: text }),
+  LEXGOLD_PUBLIC_URL: def<string | undefined>({ describe: "the same as NEXTAUTH_URL", default: undefined, expects: "an http(s) URL", schema: text }),
+  LEXGOLD_HOST: def<string>({ describe: "the address `lexgold start` listens on (`--host`)", default: "127.0.0.1", expects: "an address", schema: text }),
+  PORT: def<string>({ describe: "the port `lexgold start` listens on (`--port`; checked there)", default: "3000", expects: "a port number", schema: text }),
+  HOSTNAME: def<string>({ describe: "the address scripts/serve.mjs listens on (lexgold start passes -H)", default: "127.0.0.1", expects: "an address", schema: text, internal: true, readBy: "scripts/serve.mjs" }),
+  LEXGOLD_WORKERS: def<number | undefined>({ describe: "server processes sharing the port", default: undefined, defaultText: "one per core, at most 2", expects: "a whole number above 0", schema: positiveInteger, readBy: "scripts/serve.mjs" }),
+  LEXGOLD_WARM: def<boolean>({ describe: "0: a server process serves at once, without first loading every page's code", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0"), readBy: "scripts/serve.mjs" }),
+  LEXGOLD_TRUSTED_PROXY: def<string>({ describe: "the reverse proxies (addresses or CIDR blocks) whose X-Forwarded-* headers are believed", default: "", expects: "IP addresses or CIDR blocks", schema: text }),
+
+  // Limits
+  LEXGOLD_SAVE_RATE: limit("LEXGOLD_SAVE_RATE", { rate: 5, burst: 30 }, "saves one account may make"),
+  LEXGOLD_ADDRESS_SAVE_RATE: limit("LEXGOLD_ADDRESS_SAVE_RATE", { rate: 30, burst: 150 }, "saves from one address"),
+  LEXGOLD_PAGE_RATE: limit("LEXGOLD_PAGE_RATE", { rate: 10, burst: 100 }, "page loads, in-app moves and form actions one account may make"),
+  LEXGOLD_ADDRESS_PAGE_RATE: limit("LEXGOLD_ADDRESS_PAGE_RATE", { rate: 30, burst: 300 }, "the same from one address"),
+  LEXGOLD_MAX_IMPORT_BYTES: def<number>({ describe: "the largest lexelt XML file imported", default: 50 * 1024 * 1024, expects: "a number above 0", schema: positiveNumber }),
+  LEXGOLD_MAX_RUN_BYTES: def<number>({ describe: "the largest system, gold or SENSEVAL file accepted (read at start)", default: 20 * 1024 * 1024, expects: "a number above 0", schema: positiveNumber }),
+  LEXGOLD_MAX_QUEUED_UPLOAD_MB: def<number>({ describe: "the uploads one person may have waiting for their jobs and derivations", default: 100, expects: "a number above 0", schema: positiveNumber }),
+  LEXGOLD_SIGNIN_LIMIT: def<number>({ describe: "failed sign-ins per device (or account and address) that cost no wait (read at start)", default: 5, expects: "a number, 0 or more", schema: nonNegativeNumber }),
+  LEXGOLD_SIGNIN_ACCOUNT_CEILING: def<number>({ describe: "failed sign-ins for one account in an hour, from anywhere (read at start)", default: 50, expects: "a number, 0 or more", schema: nonNegativeNumber }),
+  LEXGOLD_SIGNIN_CLIENT_LIMIT: def<number>({ describe: "failed sign-ins from one address in an hour (read at start)", default: 30, expects: "a number, 0 or more", schema: nonNegativeNumber }),
+  LEXGOLD_SIGNIN_CONCURRENCY: def<number | undefined>({ describe: "password checks run at once", default: undefined, defaultText: "the hash threads", expects: "a whole number above 0", schema: positiveInteger }),
+  LEXGOLD_SIGNIN_QUEUE: def<number>({ describe: "password checks waiting per line", default: 32, expects: "a whole number above 0", schema: positiveInteger }),
+  LEXGOLD_SIGNIN_QUEUE_PER_CLIENT: def<number>({ describe: "password checks waiting per address", default: 4, expects: "a whole number above 0", schema: positiveInteger }),
+
+  // Work
+  LEXGOLD_BCRYPT_COST: def<number>({ describe: "bcrypt's cost for new password hashes (read at start)", default: 10, expects: "a whole number from 4 to 31", schema: z.coerce.number<Raw>().int().min(4).max(31) }),
+  LEXGOLD_HASH_THREADS: def<number | undefined>({ describe: "worker threads that hash and check passwords", default: undefined, defaultText: "the cores but one", expects: "a whole number above 0", schema: positiveInteger }),
+  LEXGOLD_JOB_THREADS: def<number>({ describe: "worker threads for imports and other jobs", default: 1, expects: "a whole number above 0", schema: positiveInteger }),
+  LEXGOLD_JOB_TIME_LIMIT_S: def<number>({ describe: "a job's time limit in seconds", default: 1800, expects: "a number above 0", schema: positiveNumber }),
+  LEXGOLD_JOB_HEAP_MB: def<number>({ describe: "a job's heap limit in MB", default: 2048, expects: "a number above 0", schema: positiveNumber }),
+  LEXGOLD_DERIVE_THREADS: def<boolean>({ describe: "0: derive in-process instead of in the derivation child", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0") }),
+  LEXGOLD_DERIVE_TIME_LIMIT_S: def<number>({ describe: "one derivation's time limit in seconds", default: 300, expects: "a number above 0", schema: positiveNumber }),
+  LEXGOLD_DERIVE_HEAP_MB: def<number>({ describe: "one derivation's heap limit in MB", default: 2048, expects: "a number above 0", schema: positiveNumber }),
+  LEXGOLD_DERIVE_SPILL_CHARS: def<number>({ describe: "a derivation result longer than this goes through a file", default: 1 << 20, expects: "a number above 0", schema: positiveNumber, internal: true }),
+
+  // Diagnostics and benchmarks
+  LEXGOLD_DEBUG: def<boolean>({ describe: "any value: the CLI prints an error's stack", default: false, expects: "any text", schema: z.string().transform(() => true), readBy: "bin/output.ts" }),
+  LEXGOLD_SCORE_LANE: def<boolean>({ describe: '"full": `lexgold score` skips the fast lane (parity tests)', default: false, expects: '"full"', schema: flag("full"), internal: true, readBy: "bin/commands/score-plain.ts, bin/commands/score.ts" }),
+  LEXGOLD_BENCH_BARE: def<boolean>({ describe: "1: the load benchmark's bare route answers", default: false, expects: '"1"', schema: flag("1"), internal: true }),
+  LEXGOLD_LOOP_PROBE: def<string | undefined>({ describe: "a file each serving process writes its longest event-loop delay to (bench:loop)", default: undefined, expects: "a file path", schema: text, internal: true, readBy: "scripts/serve.mjs" }),
+} as const;
+
+export type SettingName = keyof typeof SETTINGS;
+export type SettingValue<N extends SettingName> = (typeof SETTINGS)[N]["default"];
+
+/** A bad value, naming the variable. */
+export class ConfigError extends Error {}
+
+const parsed = new Map<SettingName, { raw: string | undefined; value: unknown }>();
+
+function parse<N extends SettingName>(name: N, raw: string | undefined): SettingValue<N> {
+  const s = SETTINGS[name] as Setting<SettingValue<N>>;
+  if (raw === undefined) return s.default;
+  const r = s.schema.safeParse(raw.trim());
+  if (r.success) return r.data;
+  const message = `${name} must be ${s.expects}, not "${raw}"`;
+  if (s.invalid === "warn") {
+    console.error(`lexgold: ${message}; using ${s.defaultText ?? describeDefault(s.default)}`);
+    return s.default;
+  }
+  throw new ConfigError(message);
+}
+
+function describeDefault(v: unknown): string {
+  if (v && typeof v === "object" && "rate" in v && "burst" in v) return `${v.rate},${v.burst}`;
+  return String(v);
+}
+
+/** The setting's value now: parsed when the variable's text changed since the last call, else remembered. */
+export function setting<N extends SettingName>(name: N): SettingValue<N> {
+  const text = process.env[name];
+  const raw = text === undefined || text.trim() === "" ? undefined : text;
+  const known = parsed.get(name);
+  if (known && known.raw === raw) return known.value as SettingValue<N>;
+  const value = parse(name, raw);
+  parsed.set(name, { raw, value });
+  return value;
+}
+
+/** The whole environment (string values only): for a child process, or a plan checked against it. */
+export function environment(): NodeJS.ProcessEnv & Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
+  return out as NodeJS.ProcessEnv & Record<string, string>;
+}
