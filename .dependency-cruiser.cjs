@@ -66,15 +66,15 @@ const KNOWN = [
   {
     name: "server-uses-auth-secret",
     why:
-      "lib/server/deploy.ts (lexgold init/start) writes and checks the session secret through " +
-      "lib/auth/secret.ts, while lib/auth builds on lib/server: the lib/auth <-> lib/server " +
+      "lib/server/ops/deploy.ts (lexgold init/start) writes and checks the session secret through " +
+      "lib/server/kernel/secret.ts, while lib/auth builds on lib/server: the lib/auth <-> lib/server " +
       "folder cycle (being removed by the #28 move of lib/server into features).",
     rule: "server-not-to-auth-glue",
-    edges: [["lib/server/deploy.ts", "lib/auth/secret.ts"]],
+    edges: [["lib/server/ops/deploy.ts", "lib/server/kernel/secret.ts"]],
   },
   {
     name: "auth-server-cycle",
-    why: "The folder cycle that lib/server/deploy.ts -> lib/auth/secret.ts closes (see above; being removed by the #28 move).",
+    why: "The folder cycle that lib/server/ops/deploy.ts -> lib/server/kernel/secret.ts closes (see above; being removed by the #28 move).",
     rule: "no-folder-cycle",
     edges: [
       ["lib/server", "lib/auth"],

@@ -2,14 +2,14 @@
 /**
  * Account actions: reset a password, disable or re-enable an account (the
  * Accounts page), change one's own password (the Your account page). Each takes
- * the actor from the session; lib/server/accounts.ts checks it and audits.
+ * the actor from the session; lib/server/people/accounts.ts checks it and audits.
  */
 import { revalidatePath } from "next/cache";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { changeOwnPassword, resetPassword, setAccountDisabled } from "@/lib/server/accounts";
-import { toActionError } from "@/lib/server/errors";
-import { liftSignInLock } from "@/lib/server/signin";
+import { changeOwnPassword, resetPassword, setAccountDisabled } from "@/lib/server/people/accounts";
+import { toActionError } from "@/lib/server/kernel/errors";
+import { liftSignInLock } from "@/lib/server/people/signin";
 
 export type AccountFormState = {
   ok?: boolean;
@@ -40,7 +40,7 @@ export async function setDisabledAction(_prev: AccountFormState, form: FormData)
   }
 }
 
-/** Lift an account's sign-in lock (lib/server/signin.ts decides who may). */
+/** Lift an account's sign-in lock (lib/server/people/signin.ts decides who may). */
 export async function liftSignInLockAction(_prev: AccountFormState, form: FormData): Promise<AccountFormState> {
   try {
     const r = liftSignInLock(getDb(), await getActor(), String(form.get("userId") ?? ""));

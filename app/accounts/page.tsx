@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { accountAuditLog, failedSignIns, listAccounts } from "@/lib/server/accounts";
-import { ACCOUNT_CEILING, signInLocks } from "@/lib/server/signin";
+import { accountAuditLog, failedSignIns, listAccounts } from "@/lib/server/people/accounts";
+import { ACCOUNT_CEILING, signInLocks } from "@/lib/server/people/signin";
 import { AccountActions, LiftLockButton } from "./account-forms";
 
 export const metadata: Metadata = { title: "Accounts" };

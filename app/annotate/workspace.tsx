@@ -10,10 +10,10 @@ import type {
   Progress,
   ResponseKind,
   WorkspaceView,
-} from "@/lib/server/responses";
+} from "@/lib/server/annotate/responses";
 import { workspaceStepAction, workspaceTargetsAction } from "./actions";
 import { type SaveResponseResult, postSave } from "./save-request";
-import type { FlagNote } from "@/lib/server/flags";
+import type { FlagNote } from "@/lib/server/annotate/flags";
 import { SIGN_IN_FIRST, SignInAgain } from "../sign-in-again";
 import { FlagNoteField, ReturnedBar, ReturnedComment } from "./flag-note";
 import { KeysPanel } from "./keys-panel";

@@ -13,15 +13,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { accountAuditLog, changeOwnPassword, failedSignIns, listAccounts, removeMember, resetPassword, setAccountDisabled } from "../../lib/server/accounts";
-import { findProjectByName, requireProject, SYSTEM } from "../../lib/server/actor";
-import { agreementDownload, agreementPageData, agreementPageView } from "../../lib/server/agreement";
-import { derive } from "../../lib/server/runtime/derive-pool";
-import { runDeriveJob } from "../../lib/server/derive-jobs";
-import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/assignments";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
-import { cancelJob, getJob, jobResponse, listJobs, startJob, waitForJob } from "../../lib/server/runtime/jobs";
+import { accountAuditLog, changeOwnPassword, failedSignIns, listAccounts, removeMember, resetPassword, setAccountDisabled } from "../../lib/server/people/accounts";
+import { findProjectByName, requireProject, SYSTEM } from "../../lib/server/kernel/actor";
+import { agreementDownload, agreementPageData, agreementPageView } from "../../lib/server/gold/agreement";
+import { derive } from "../../lib/server/jobs/derive-pool";
+import { runDeriveJob } from "../../lib/server/jobs/derive-jobs";
+import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/annotate/assignments";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets/datasets";
+import { cancelJob, getJob, jobResponse, listJobs, startJob, waitForJob } from "../../lib/server/jobs/jobs";
 import {
   acceptAllProposals,
   decideLemma,
@@ -34,18 +34,18 @@ import {
   projectGold,
   setCorrectedPos,
   setExclusion,
-} from "../../lib/server/gold";
-import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv, instanceTexts, reviewLogPage } from "../../lib/server/gold-review";
-import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/adjudication";
-import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/flags";
-import { progressPageView, projectProgress } from "../../lib/server/progress";
-import { createProject, listProjects, projectOverview } from "../../lib/server/projects";
-import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/response-import";
-import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/responses";
-import { importUsers } from "../../lib/server/user-import";
-import { addWordNetBaselineRuns, baselineInstances, storeWordNetBaselineRuns, wordNetBaselineFiles } from "../../lib/server/baselines";
-import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement";
-import { deleteGold, deleteRun, listGolds, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring";
+} from "../../lib/server/gold/gold";
+import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv, instanceTexts, reviewLogPage } from "../../lib/server/gold/gold-review";
+import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/gold/adjudication";
+import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/annotate/flags";
+import { progressPageView, projectProgress } from "../../lib/server/annotate/progress";
+import { createProject, listProjects, projectOverview } from "../../lib/server/corpus/projects";
+import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/annotate/response-import";
+import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/annotate/responses";
+import { importUsers } from "../../lib/server/people/user-import";
+import { addWordNetBaselineRuns, baselineInstances, storeWordNetBaselineRuns, wordNetBaselineFiles } from "../../lib/server/scoring/baselines";
+import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement/judgement";
+import { deleteGold, deleteRun, listGolds, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring/scoring";
 import {
   answerTraining,
   checkReport,
@@ -61,11 +61,11 @@ import {
   setQualitySettings,
   trainingPendingFor,
   trainingView,
-} from "../../lib/server/training";
-import { scoreRankingUpload } from "../../lib/server/ranking";
-import { liftSignInLock } from "../../lib/server/signin";
-import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/team";
-import { addMember, createUser, listMembers, listUsers } from "../../lib/server/users";
+} from "../../lib/server/quality/training";
+import { scoreRankingUpload } from "../../lib/server/scoring/ranking";
+import { liftSignInLock } from "../../lib/server/people/signin";
+import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/people/team";
+import { addMember, createUser, listMembers, listUsers } from "../../lib/server/people/users";
 import { ACTORS, type ActorKey, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
 
 // Expected outcomes, one per actor in this order:

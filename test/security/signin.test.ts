@@ -16,7 +16,7 @@ import { inRequestScope } from "../support/next-route";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
 import type { Db } from "../../db/client";
-import { SYSTEM } from "../../lib/server/actor";
+import { SYSTEM } from "../../lib/server/kernel/actor";
 import {
   ACCOUNT_CEILING,
   CLIENT_LIMIT,
@@ -26,10 +26,10 @@ import {
   liftSignInLock,
   signInLocks,
   slowDownMs,
-} from "../../lib/server/signin";
+} from "../../lib/server/people/signin";
 import { sessionClaims } from "../../lib/auth/session";
-import { clientKey, GateBusyError, type Priority, SignInGate, signInGate } from "../../lib/server/signin-gate";
-import { createUser, addMember } from "../../lib/server/users";
+import { clientKey, GateBusyError, type Priority, SignInGate, signInGate } from "../../lib/server/people/signin-gate";
+import { createUser, addMember } from "../../lib/server/people/users";
 import { outcomeOf, world } from "./world";
 
 const state = vi.hoisted(() => ({ db: null as unknown }));

@@ -2,11 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
-import { requireProject } from "@/lib/server/actor";
+import { requireProject } from "@/lib/server/kernel/actor";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/server/errors";
-import { workspace, type WorkspaceView } from "@/lib/server/responses";
-import { trainingPendingFor } from "@/lib/server/training";
+import { NotFoundError } from "@/lib/server/kernel/errors";
+import { workspace, type WorkspaceView } from "@/lib/server/annotate/responses";
+import { trainingPendingFor } from "@/lib/server/quality/training";
 import { Bar } from "../progress-bar";
 import { RefreshIfChanged } from "../refresh-if-changed";
 

@@ -2,12 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
-import { requireProject } from "@/lib/server/actor";
+import { requireProject } from "@/lib/server/kernel/actor";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/server/errors";
+import { NotFoundError } from "@/lib/server/kernel/errors";
 import { redirect } from "next/navigation";
-import { workspace, type WorkspaceView } from "@/lib/server/responses";
-import { trainingPendingFor } from "@/lib/server/training";
+import { workspace, type WorkspaceView } from "@/lib/server/annotate/responses";
+import { trainingPendingFor } from "@/lib/server/quality/training";
 import { Workspace } from "../../workspace";
 
 export const metadata: Metadata = { title: "Annotate" };

@@ -1,12 +1,12 @@
 "use server";
 /**
- * The training page's actions: the session's user, checked by lib/server/training.ts
+ * The training page's actions: the session's user, checked by lib/server/quality/training.ts
  * (member of the project, their own attempt); these only shape the result.
  */
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { toActionError } from "@/lib/server/errors";
-import { answerTraining, retryTraining, type TrainingFeedback } from "@/lib/server/training";
+import { toActionError } from "@/lib/server/kernel/errors";
+import { answerTraining, retryTraining, type TrainingFeedback } from "@/lib/server/quality/training";
 
 export type TrainingAnswerResult = ({ ok: true } & TrainingFeedback & { score: number | null; passed: boolean }) | { ok: false; message: string };
 

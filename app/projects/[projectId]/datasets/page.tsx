@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { requireProject } from "@/lib/server/actor";
-import { type DatasetSummary, datasetSummary } from "@/lib/server/datasets";
-import { NotFoundError } from "@/lib/server/errors";
-import { type JobView, listJobs } from "@/lib/server/runtime/jobs";
+import { requireProject } from "@/lib/server/kernel/actor";
+import { type DatasetSummary, datasetSummary } from "@/lib/server/datasets/datasets";
+import { NotFoundError } from "@/lib/server/kernel/errors";
+import { type JobView, listJobs } from "@/lib/server/jobs/jobs";
 import { DatasetExport, DatasetImportForm } from "./forms";
 
 export const metadata: Metadata = { title: "Datasets" };

@@ -1,14 +1,14 @@
 "use server";
 /**
  * The coordinator's actions on annotators' work item by item: return one
- * annotator's response with a comment. lib/server/flags.ts checks the actor
+ * annotator's response with a comment. lib/server/annotate/flags.ts checks the actor
  * (coordinator of this project) and the input, in one transaction.
  */
 import { revalidatePath } from "next/cache";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { toActionError } from "@/lib/server/errors";
-import { returnInstance, withdrawReturn } from "@/lib/server/flags";
+import { toActionError } from "@/lib/server/kernel/errors";
+import { returnInstance, withdrawReturn } from "@/lib/server/annotate/flags";
 
 export type ReturnFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 

@@ -7,10 +7,10 @@
 import { revalidatePath } from "next/cache";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { removeMember } from "@/lib/server/accounts";
-import { applySplit, changeAssignments, previewSplit, setAssignments, type SplitPlan } from "@/lib/server/assignments";
-import { InputError, toActionError } from "@/lib/server/errors";
-import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators } from "@/lib/server/team";
+import { removeMember } from "@/lib/server/people/accounts";
+import { applySplit, changeAssignments, previewSplit, setAssignments, type SplitPlan } from "@/lib/server/annotate/assignments";
+import { InputError, toActionError } from "@/lib/server/kernel/errors";
+import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators } from "@/lib/server/people/team";
 
 export type TeamFormState = {
   ok?: boolean;

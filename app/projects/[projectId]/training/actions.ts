@@ -1,7 +1,7 @@
 "use server";
 /**
  * The Training tab's actions. Each reads the form and hands it, with the session's
- * actor, to lib/server/training.ts, which checks the coordinator and the input;
+ * actor, to lib/server/quality/training.ts, which checks the coordinator and the input;
  * the outcome comes back to the page in its URL (?ok= / ?error=), so the forms
  * work without JavaScript too.
  */
@@ -9,7 +9,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { InputError, toActionError } from "@/lib/server/errors";
+import { InputError, toActionError } from "@/lib/server/kernel/errors";
 import {
   importKnownAnswers,
   knownAnswersFromGold,
@@ -17,8 +17,8 @@ import {
   setKnownAnswer,
   setLexeltNote,
   setQualitySettings,
-} from "@/lib/server/training";
-import { setGuidelines } from "@/lib/server/team";
+} from "@/lib/server/quality/training";
+import { setGuidelines } from "@/lib/server/people/team";
 
 async function run(projectId: number, work: () => Promise<string> | string): Promise<never> {
   let to: string;

@@ -1,10 +1,10 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { deriveDownload } from "@/lib/server/runtime/derive-pool";
-import { errorResponse } from "@/lib/server/http";
-import { streamedResponse } from "@/lib/server/stream";
-import { attachmentDisposition } from "@/lib/server/download";
-import { projectIdOf } from "@/lib/server/path-ids";
+import { deriveDownload } from "@/lib/server/jobs/derive-pool";
+import { errorResponse } from "@/lib/server/kernel/http";
+import { streamedResponse } from "@/lib/server/kernel/stream";
+import { attachmentDisposition } from "@/lib/server/kernel/download";
+import { projectIdOf } from "@/lib/server/kernel/path-ids";
 
 export const dynamic = "force-dynamic";
 

@@ -1,10 +1,10 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { requireProject } from "@/lib/server/actor";
-import { flagsTsv } from "@/lib/server/flags";
-import { errorResponse } from "@/lib/server/http";
-import { attachmentDisposition } from "@/lib/server/download";
-import { projectIdOf } from "@/lib/server/path-ids";
+import { requireProject } from "@/lib/server/kernel/actor";
+import { flagsTsv } from "@/lib/server/annotate/flags";
+import { errorResponse } from "@/lib/server/kernel/http";
+import { attachmentDisposition } from "@/lib/server/kernel/download";
+import { projectIdOf } from "@/lib/server/kernel/path-ids";
 
 export const dynamic = "force-dynamic";
 

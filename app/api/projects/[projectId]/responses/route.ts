@@ -1,16 +1,16 @@
 import { rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { requireProject } from "@/lib/server/actor";
-import { InputError } from "@/lib/server/errors";
-import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload } from "@/lib/server/http";
-import { deriveDownload } from "@/lib/server/runtime/derive-pool";
-import { jobDetails, jobResponse, startJob, uploadPath, waitForJob } from "@/lib/server/runtime/jobs";
-import { exportResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
-import { streamedResponse, stringSlices } from "@/lib/server/stream";
+import { requireProject } from "@/lib/server/kernel/actor";
+import { InputError } from "@/lib/server/kernel/errors";
+import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload } from "@/lib/server/kernel/http";
+import { deriveDownload } from "@/lib/server/jobs/derive-pool";
+import { jobDetails, jobResponse, startJob, uploadPath, waitForJob } from "@/lib/server/jobs/jobs";
+import { exportResponses, MAX_RESPONSES_BYTES } from "@/lib/server/annotate/response-import";
+import { streamedResponse, stringSlices } from "@/lib/server/kernel/stream";
 import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
-import { attachmentDisposition } from "@/lib/server/download";
-import { projectIdOf } from "@/lib/server/path-ids";
+import { attachmentDisposition } from "@/lib/server/kernel/download";
+import { projectIdOf } from "@/lib/server/kernel/path-ids";
 
 export const dynamic = "force-dynamic";
 

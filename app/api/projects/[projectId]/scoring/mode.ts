@@ -5,9 +5,9 @@
  */
 import "server-only";
 import type { Db } from "@/lib/db";
-import type { Actor } from "@/lib/server/actor";
-import { InputError } from "@/lib/server/errors";
-import { type ScoreMode, listRuns } from "@/lib/server/scoring";
+import type { Actor } from "@/lib/server/kernel/actor";
+import { InputError } from "@/lib/server/kernel/errors";
+import { type ScoreMode, listRuns } from "@/lib/server/scoring/scoring";
 
 const FIGURES_PARAM = "figures";
 

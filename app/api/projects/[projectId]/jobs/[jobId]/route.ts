@@ -1,8 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/server/errors";
-import { errorResponse } from "@/lib/server/http";
-import { getJob } from "@/lib/server/runtime/jobs";
+import { NotFoundError } from "@/lib/server/kernel/errors";
+import { errorResponse } from "@/lib/server/kernel/http";
+import { getJob } from "@/lib/server/jobs/jobs";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { InputError } from "@/lib/server/errors";
-import { errorResponse } from "@/lib/server/http";
-import { listRuns } from "@/lib/server/scoring";
+import { InputError } from "@/lib/server/kernel/errors";
+import { errorResponse } from "@/lib/server/kernel/http";
+import { listRuns } from "@/lib/server/scoring/scoring";
 import { type Ctx, coordinatorUpload, idOf, savedUpload, throughJob } from "../request";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { derive } from "@/lib/server/runtime/derive-pool";
-import { listRuns } from "@/lib/server/scoring";
+import { assertSameOrigin, errorResponse } from "@/lib/server/kernel/http";
+import { derive } from "@/lib/server/jobs/derive-pool";
+import { listRuns } from "@/lib/server/scoring/scoring";
 import { type Ctx, formFile, idOf, limitedForm, tooBig } from "../request";
 import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
 

@@ -1,8 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/server/errors";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { cancelJob, getJob } from "@/lib/server/runtime/jobs";
+import { NotFoundError } from "@/lib/server/kernel/errors";
+import { assertSameOrigin, errorResponse } from "@/lib/server/kernel/http";
+import { cancelJob, getJob } from "@/lib/server/jobs/jobs";
 
 export const dynamic = "force-dynamic";
 

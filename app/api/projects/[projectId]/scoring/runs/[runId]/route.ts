@@ -1,9 +1,9 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { deriveDownload } from "@/lib/server/runtime/derive-pool";
-import { deleteRun } from "@/lib/server/scoring";
-import { streamedResponse } from "@/lib/server/stream";
+import { assertSameOrigin, errorResponse } from "@/lib/server/kernel/http";
+import { deriveDownload } from "@/lib/server/jobs/derive-pool";
+import { deleteRun } from "@/lib/server/scoring/scoring";
+import { streamedResponse } from "@/lib/server/kernel/stream";
 import { checkedMode } from "../../mode";
 import { type Ctx, idOf } from "../../request";
 
