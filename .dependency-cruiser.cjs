@@ -63,24 +63,6 @@ const KNOWN = [
     rule: "pure-no-io",
     edges: [["lib/scoring/files.ts", "fs"]],
   },
-  {
-    name: "server-uses-auth-secret",
-    why:
-      "lib/server/ops/deploy.ts (lexgold init/start) writes and checks the session secret through " +
-      "lib/server/kernel/secret.ts, while lib/auth builds on lib/server: the lib/auth <-> lib/server " +
-      "folder cycle (being removed by the #28 move of lib/server into features).",
-    rule: "server-not-to-auth-glue",
-    edges: [["lib/server/ops/deploy.ts", "lib/server/kernel/secret.ts"]],
-  },
-  {
-    name: "auth-server-cycle",
-    why: "The folder cycle that lib/server/ops/deploy.ts -> lib/server/kernel/secret.ts closes (see above; being removed by the #28 move).",
-    rule: "no-folder-cycle",
-    edges: [
-      ["lib/server", "lib/auth"],
-      ["lib/auth", "lib/server"],
-    ],
-  },
 ];
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

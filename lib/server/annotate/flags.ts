@@ -23,7 +23,7 @@ import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { type Actor, actorUserId, requireProject, requireSignedIn } from "../kernel/actor";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
-import { get, run } from "./queue";
+import { get, run } from "../kernel/statements";
 import { neutraliseCell } from "../../lexsub/formats/spreadsheet";
 
 export const FLAG_KINDS = ["unsure", "typo", "name", "other"] as const;

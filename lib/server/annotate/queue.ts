@@ -22,9 +22,9 @@
  * No checks here: callers (lib/server/annotate/responses.ts) check who asks first.
  */
 import "server-only";
-import type Database from "better-sqlite3";
 import type { Db } from "../../../db/client";
 import { setInstancesBefore } from "../corpus/lexelt-import";
+import { all, get, prepared } from "../kernel/statements";
 
 export interface QueueScope {
   projectId: number;
@@ -54,36 +54,6 @@ export interface LexeltRow {
 type Filter = "open" | "unanswered";
 
 const LEXELT_COLUMNS = "l.id as id, l.position as position, l.lemma as lemma, l.instance_count as instanceCount, l.instances_before as instancesBefore";
-
-type Client = Db["$client"];
-type Statement = Database.Statement<unknown[], unknown>;
-
-/**
- * Prepared statements, kept per connection: preparing was most of a save's
- * server time (each step runs a dozen small statements). The SQL texts are the
- * fixed ones of this module, so the cache stays small.
- */
-const statements = new WeakMap<Client, Map<string, Statement>>();
-
-function prepared(db: Pick<Db, "$client">, sql: string): Statement {
-  let m = statements.get(db.$client);
-  if (!m) statements.set(db.$client, (m = new Map()));
-  let st = m.get(sql);
-  if (!st) m.set(sql, (st = db.$client.prepare<unknown[]>(sql)));
-  return st;
-}
-
-export function get<T>(db: Pick<Db, "$client">, sql: string, ...params: unknown[]): T | undefined {
-  return prepared(db, sql).get(...params) as T | undefined;
-}
-
-export function run(db: Pick<Db, "$client">, sql: string, ...params: unknown[]): void {
-  prepared(db, sql).run(...params);
-}
-
-function all<T>(db: Pick<Db, "$client">, sql: string, ...params: unknown[]): T[] {
-  return prepared(db, sql).all(...params) as T[];
-}
 
 export function queueScope(db: Db, projectId: number, userId: number, required: number | null): QueueScope {
   const restricted = get(db, "select 1 as x from assignments where project_id = ? and user_id = ? limit 1", projectId, userId) !== undefined;

@@ -10,7 +10,7 @@
  * annotators while the annotator has none. It is never read whole: see queue.ts.
  */
 import "server-only";
-import { requireTrainingPassed } from "../quality/training";
+import { requireTrainingPassed } from "./training-gate";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
@@ -24,7 +24,6 @@ import {
   countNewResponse,
   doneByLexelt,
   entryOf,
-  get,
   jumpEntry,
   lexeltCountUpTo,
   lexeltLabel,
@@ -33,10 +32,10 @@ import {
   nextUnanswered,
   positionOf,
   queueScope,
-  run,
   step,
   totals,
 } from "./queue";
+import { get, run } from "../kernel/statements";
 import { AuthError, ConflictError, InputError, NotFoundError } from "../kernel/errors";
 import { checkResponse } from "../../lexsub/substitute-rules";
 import { type FlagNote, instanceMarks, resolveReturns, returnsSummary, validateFlag, writeFlag } from "./flags";

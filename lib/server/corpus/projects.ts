@@ -7,7 +7,7 @@ import { imports, instances, lexelts, memberships, projects } from "../../../db/
 import { type Actor, actorUserId, requireCoordinator, requireProject, requireSignedIn } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
 import { containsText } from "../kernel/search";
-import { parseOrThrow } from "../people/users";
+import { parseOrThrow } from "../kernel/validate";
 
 const projectNameSchema = z
   .string()

@@ -21,7 +21,7 @@ import { parseLexeltItem } from "../../lexsub/types";
 import { type Actor, actorUserId, requireProject } from "../kernel/actor";
 import { InputError, NotFoundError } from "../kernel/errors";
 import { collapseSpace } from "../../lexsub/normalize";
-import { parseOrThrow } from "../people/users";
+import { parseOrThrow } from "../kernel/validate";
 
 /** A decision as the Gold tab and the exports show it. */
 export interface AdjudicationRecord extends AdjudicationDecision {

@@ -33,7 +33,7 @@ import { type AdjudicationRecord, loadRecords } from "./adjudication";
 import { type Actor, type ProjectRow, actorUserId, requireProject } from "../kernel/actor";
 import { dataVersion } from "../kernel/data-version";
 import { InputError, NotFoundError } from "../kernel/errors";
-import { parseOrThrow } from "../people/users";
+import { parseOrThrow } from "../kernel/validate";
 
 export interface GoldInputs {
   project: ProjectRow;

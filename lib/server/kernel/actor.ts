@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { projects } from "../../../db/schema";
 import { AuthError, NotFoundError } from "./errors";
-import { get } from "../annotate/queue";
+import { get } from "./statements";
 
 /** admin manages every account (made from the CLI); it is not a project role. */
 export type Role = "coordinator" | "annotator" | "admin";
@@ -64,7 +64,7 @@ export interface ProjectRow {
  */
 export function requireProject(db: Db, actor: Actor, projectId: number, opts: { coordinator?: boolean } = {}): ProjectRow {
   const a = opts.coordinator ? requireCoordinator(actor) : requireSignedIn(actor);
-  // Prepared statements kept per connection (queue.ts): every request of the workspace asks this.
+  // Prepared statements kept per connection (kernel/statements.ts): every request of the workspace asks this.
   const p = get<ProjectRow>(db, "select id, name, guidelines, required_annotators as requiredAnnotators from projects where id = ?", projectId);
   if (!p) throw new NotFoundError("No such project.");
   if (a.kind === "user") {

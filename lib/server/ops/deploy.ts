@@ -16,7 +16,8 @@ import { type Actor, requireSignedIn, SYSTEM } from "../kernel/actor";
 import { backupBaseName, listTimestampedBackups } from "./backup";
 import { DEMO_PASSWORD, DEMO_USERS } from "./demo";
 import { AuthError, InputError } from "../kernel/errors";
-import { createUser, newUserSchema, parseOrThrow, type PublicUser } from "../people/users";
+import { createUser, newUserSchema, type PublicUser } from "../people/users";
+import { parseOrThrow } from "../kernel/validate";
 
 function requireSystem(actor: Actor): void {
   const a = requireSignedIn(actor);

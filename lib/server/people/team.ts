@@ -14,7 +14,8 @@ import { InputError } from "../kernel/errors";
 import type { Paged } from "../annotate/progress";
 import { containsText } from "../kernel/search";
 import { hashPassword, passwordProblem } from "./passwords";
-import { addMember, createUser, listMembers, listUsers, parseOrThrow, type PublicUser, userNameSchema } from "./users";
+import { addMember, createUser, listMembers, listUsers, type PublicUser, userNameSchema } from "./users";
+import { parseOrThrow } from "../kernel/validate";
 
 /** Most annotators an instance can be set to need (the original task used five). */
 const MAX_REQUIRED_ANNOTATORS = 100;

@@ -6,6 +6,7 @@ import type { Db } from "../../../db/client";
 import { accountAudit, memberships, users } from "../../../db/schema";
 import { type Actor, actorUserId, type Role, requireAccountManager, requireProject } from "../kernel/actor";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
+import { parseOrThrow } from "../kernel/validate";
 import { demoPasswordSchema, hashPasswordSync, passwordSchema } from "./passwords";
 
 export const userNameSchema = z
@@ -23,24 +24,6 @@ export const newUserSchema = z.object({
 
 /** The demo's own accounts: the published demo password (refused for any other account). */
 const demoUserSchema = newUserSchema.extend({ password: demoPasswordSchema });
-
-function fieldErrors(err: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of err.issues) {
-    const key = String(issue.path[0] ?? "form");
-    out[key] ??= issue.message;
-  }
-  return out;
-}
-
-export function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
-  const r = schema.safeParse(input);
-  if (!r.success) {
-    const errors = fieldErrors(r.error);
-    throw new InputError(`${what}: ${Object.values(errors)[0]}`, errors);
-  }
-  return r.data;
-}
 
 export interface PublicUser {
   id: number;

@@ -10,7 +10,7 @@
  *   agreement) with feedback after each; an attempt is scored when every item is
  *   answered (lib/lexsub/known-answers.ts defines the measure) and passes at the
  *   project's threshold. Until one attempt passed, workspace and saveResponse
- *   refuse real instances (requireTrainingPassed, one indexed lookup).
+ *   refuse real instances (requireTrainingPassed in lib/server/annotate/training-gate.ts, one indexed lookup).
  * - Attention checks are instances of the queue like any other (nothing tells the
  *   annotator); their responses are judged against the accepted substitutes for
  *   the report, and the gold derivation leaves them out (lib/server/gold/gold.ts).
@@ -28,9 +28,10 @@ import { PN } from "../../lexsub/gold";
 import { restoreCell } from "../../lexsub/formats/spreadsheet";
 import { type Actor, type ProjectRow, type UserActor, actorUserId, requireProject, requireSignedIn } from "../kernel/actor";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
+import { trainingPending } from "../annotate/training-gate";
 import { containsText } from "../kernel/search";
 import { projectGold, proposeLemma } from "../gold/gold";
-import { parseOrThrow } from "../people/users";
+import { parseOrThrow } from "../kernel/validate";
 
 type KnownRole = "training" | "check";
 
@@ -212,29 +213,6 @@ function requireUser(actor: Actor): UserActor {
   const a = requireSignedIn(actor);
   if (a.kind !== "user") throw new AuthError("Only a signed-in user takes the training.");
   return a;
-}
-
-/** Whether this user must still pass the training before real instances (annotators only; coordinators never). */
-function trainingPending(db: Db, projectId: number, a: UserActor): boolean {
-  if (a.role !== "annotator") return false;
-  const s = db.select({ required: projects.trainingRequired }).from(projects).where(eq(projects.id, projectId)).get();
-  if (!s?.required) return false;
-  const hasItems = db.select({ x: knownAnswers.instanceRef }).from(knownAnswers).where(and(eq(knownAnswers.projectId, projectId), eq(knownAnswers.role, "training"))).limit(1).get();
-  if (!hasItems) return false;
-  const passed = db
-    .select({ x: trainingAttempts.attempt })
-    .from(trainingAttempts)
-    .where(and(eq(trainingAttempts.projectId, projectId), eq(trainingAttempts.userId, a.userId), eq(trainingAttempts.passed, true)))
-    .limit(1)
-    .get();
-  return !passed;
-}
-
-const TRAINING_FIRST = "Pass the training first: real instances are released after it.";
-
-/** For lib/server/annotate/responses.ts: refuse real instances to an annotator who has not passed the training. */
-export function requireTrainingPassed(db: Db, p: ProjectRow, a: UserActor): void {
-  if (trainingPending(db, p.id, a)) throw new AuthError(TRAINING_FIRST);
 }
 
 export interface TrainingFeedback {
