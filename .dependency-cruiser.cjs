@@ -193,15 +193,26 @@ module.exports = {
     {
       name: "app-to-server-through-feature-index",
       comment:
-        "Once lib/server is split by feature (lib/server/<feature>/index.ts exporting only " +
-        "functions that take the actor), app/ may import a feature only through its index. Off " +
-        "while lib/server is flat: switch `severity` to \"error\" when the split lands (the rule " +
-        "ignores the flat files lib/server/*.ts, so it can be switched on feature by feature).",
-      severity: "ignore",
+        "lib/server is split by feature (lib/server/<feature>/index.ts exports the functions that " +
+        "take the actor, and the few that do not say why); app/ imports a feature only through its " +
+        "index, never a module that takes `db` and no actor. bin/ (the operator's CLI) may.",
+      severity: "error",
       from: { path: "^app/" },
       to: {
-        path: "^lib/server/[^/]+/",
+        path: "^lib/server/",
         pathNot: "^lib/server/[^/]+/index\\.tsx?$",
+      },
+    },
+    {
+      name: "auth-only-kernel-and-people",
+      comment:
+        "lib/auth (the next-auth glue) builds on lib/server's kernel and people only (the actor, " +
+        "sign-in, accounts, the session secret, the request limits).",
+      severity: "error",
+      from: { path: "^lib/auth/" },
+      to: {
+        path: "^lib/server/",
+        pathNot: "^lib/server/(kernel|people)/",
       },
     },
 

@@ -7,9 +7,8 @@
 import { revalidatePath } from "next/cache";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { changeOwnPassword, resetPassword, setAccountDisabled } from "@/lib/server/people/accounts";
-import { toActionError } from "@/lib/server/kernel/errors";
-import { liftSignInLock } from "@/lib/server/people/signin";
+import { changeOwnPassword, resetPassword, setAccountDisabled, liftSignInLock } from "@/lib/server/people";
+import { toActionError } from "@/lib/server/kernel";
 
 export type AccountFormState = {
   ok?: boolean;

@@ -1,8 +1,8 @@
 "use server";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { toActionError } from "@/lib/server/kernel/errors";
-import { type LexeltProgress, type WorkspaceView, workspace, workspaceTargets } from "@/lib/server/annotate/responses";
+import { toActionError } from "@/lib/server/kernel";
+import { type LexeltProgress, type WorkspaceView, workspace, workspaceTargets } from "@/lib/server/annotate";
 
 // The save itself is a route handler (app/api/projects/[projectId]/responses/[instanceRef]):
 // a fetch of JSON costs far less than a server action's pass through the page runtime.

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
-import type { FlagKind, FlagNote } from "@/lib/server/annotate/flags";
+import type { FlagKind, FlagNote } from "@/lib/server/annotate";
 import { SIGN_IN_FIRST, SignInAgain } from "../sign-in-again";
 import { saveFlagAction } from "./flags/actions";
 import { untilAccepted } from "./save-request";

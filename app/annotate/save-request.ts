@@ -4,7 +4,7 @@
  * the acknowledgement and the next instances as JSON. `response` is the answer as
  * the fields hold it; it is an object so that it can carry more fields.
  */
-import type { OwnResponse, ResponseInput, SaveResult } from "@/lib/server/annotate/responses";
+import type { OwnResponse, ResponseInput, SaveResult } from "@/lib/server/annotate";
 
 export type SaveResponseResult =
   | ({ ok: true } & SaveResult)

@@ -2,18 +2,9 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import type {
-  InstanceStep,
-  InstanceView,
-  LexeltProgress,
-  OwnResponse,
-  Progress,
-  ResponseKind,
-  WorkspaceView,
-} from "@/lib/server/annotate/responses";
+import type { InstanceStep, InstanceView, LexeltProgress, OwnResponse, Progress, ResponseKind, WorkspaceView, FlagNote } from "@/lib/server/annotate";
 import { workspaceStepAction, workspaceTargetsAction } from "./actions";
 import { type SaveResponseResult, postSave } from "./save-request";
-import type { FlagNote } from "@/lib/server/annotate/flags";
 import { SIGN_IN_FIRST, SignInAgain } from "../sign-in-again";
 import { FlagNoteField, ReturnedBar, ReturnedComment } from "./flag-note";
 import { KeysPanel } from "./keys-panel";

@@ -2,8 +2,8 @@
 /** The judge workspace's server action: lib/server checks that the actor judges this round. */
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { toActionError } from "@/lib/server/kernel/errors";
-import { saveLabel } from "@/lib/server/judgement/judgement";
+import { toActionError } from "@/lib/server/kernel";
+import { saveLabel } from "@/lib/server/judgement";
 
 export async function saveLabelAction(roundId: number, candidateId: number, label: string): Promise<{ ok: true; label: string } | { ok: false; message: string }> {
   try {

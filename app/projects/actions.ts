@@ -3,8 +3,8 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db";
 import { getActor } from "@/lib/auth/session";
-import { toActionError } from "@/lib/server/kernel/errors";
-import { createProject } from "@/lib/server/corpus/projects";
+import { toActionError } from "@/lib/server/kernel";
+import { createProject } from "@/lib/server/corpus";
 
 export type FormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 

@@ -188,7 +188,7 @@ describe("finding 1: the device cookie is the signed-in account's", () => {
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await errorOf(res)).toBe("RateLimited");
     expect((await new Browser("203.0.113.99").signIn("ann", "password-ann")).status).toBe(429);
-    expect(signInLocks(w.db, [{ id: w.ann.userId, name: "ann" }]).get(w.ann.userId)).toEqual({ failures: ACCOUNT_CEILING, locked: true });
+    expect(signInLocks(w.db, SYSTEM, [{ id: w.ann.userId, name: "ann" }]).get(w.ann.userId)).toEqual({ failures: ACCOUNT_CEILING, locked: true });
 
     // The address ceiling: device-cookie failures from one address, for several accounts.
     const shared = new Browser("192.0.2.77");

@@ -1,9 +1,8 @@
 "use server";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { toActionError } from "@/lib/server/kernel/errors";
-import { type FlagNote, saveFlag } from "@/lib/server/annotate/flags";
-import { limitSave, retryAfterSeconds } from "@/lib/server/kernel/rate-limit";
+import { toActionError, limitSave, retryAfterSeconds } from "@/lib/server/kernel";
+import { type FlagNote, saveFlag } from "@/lib/server/annotate";
 
 export type SaveFlagResult =
   | { ok: true; flag: FlagNote }

@@ -10,7 +10,7 @@ import { projectRoot } from "../../../db/client";
 
 let cached: string | undefined;
 
-export function secretFile(): string {
+function secretFile(): string {
   return process.env.LEXGOLD_SECRET_FILE ?? path.join(projectRoot(), ".lexgold-secret");
 }
 

@@ -200,8 +200,9 @@ export interface SignInLock {
   locked: boolean;
 }
 
-/** The accounts whose sign-in is slowed down or locked now: FREE_FAILURES or more failures counted against them. */
-export function signInLocks(db: Db, accounts: ReadonlyArray<{ id: number; name: string }>): Map<number, SignInLock> {
+/** The accounts whose sign-in is slowed down or locked now: FREE_FAILURES or more failures counted against them. Account managers only. */
+export function signInLocks(db: Db, actor: Actor, accounts: ReadonlyArray<{ id: number; name: string }>): Map<number, SignInLock> {
+  requireAccountManager(actor);
   const out = new Map<number, SignInLock>();
   if (accounts.length === 0) return out;
   const since = Date.now() - SLOW_DOWN_WINDOW_MS;

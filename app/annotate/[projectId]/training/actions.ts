@@ -5,8 +5,8 @@
  */
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { toActionError } from "@/lib/server/kernel/errors";
-import { answerTraining, retryTraining, type TrainingFeedback } from "@/lib/server/quality/training";
+import { toActionError } from "@/lib/server/kernel";
+import { answerTraining, retryTraining, type TrainingFeedback } from "@/lib/server/quality";
 
 export type TrainingAnswerResult = ({ ok: true } & TrainingFeedback & { score: number | null; passed: boolean }) | { ok: false; message: string };
 

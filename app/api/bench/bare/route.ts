@@ -3,7 +3,7 @@
  * with LEXGOLD_BENCH_BARE=1, as only bench/load.ts starts it.
  */
 import { getDb } from "@/lib/db";
-import { benchBareEnabled, benchBareTransaction } from "@/lib/server/ops/bench-bare";
+import { benchBareEnabled, benchBareTransaction } from "@/lib/server/ops";
 
 export const dynamic = "force-dynamic";
 

@@ -7,8 +7,8 @@
 import { revalidatePath } from "next/cache";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { toActionError } from "@/lib/server/kernel/errors";
-import { returnInstance, withdrawReturn } from "@/lib/server/annotate/flags";
+import { toActionError } from "@/lib/server/kernel";
+import { returnInstance, withdrawReturn } from "@/lib/server/annotate";
 
 export type ReturnFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 

@@ -8,9 +8,8 @@
 import { revalidatePath } from "next/cache";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { InputError, toActionError } from "@/lib/server/kernel/errors";
-import { adjudicate, setReviewed, undoAdjudication } from "@/lib/server/gold/adjudication";
-import { acceptAllProposals, decideLemma, decideLemmasWhere, setCorrectedPos, setExclusion } from "@/lib/server/gold/gold";
+import { InputError, toActionError } from "@/lib/server/kernel";
+import { adjudicate, setReviewed, undoAdjudication, acceptAllProposals, decideLemma, decideLemmasWhere, setCorrectedPos, setExclusion } from "@/lib/server/gold";
 
 export type GoldFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 

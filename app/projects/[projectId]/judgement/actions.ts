@@ -6,8 +6,8 @@
 import { revalidatePath } from "next/cache";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { toActionError } from "@/lib/server/kernel/errors";
-import { createRound, setJudges, setRoundState } from "@/lib/server/judgement/judgement";
+import { toActionError } from "@/lib/server/kernel";
+import { createRound, setJudges, setRoundState } from "@/lib/server/judgement";
 
 export type RoundFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 

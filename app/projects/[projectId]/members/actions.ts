@@ -7,10 +7,9 @@
 import { revalidatePath } from "next/cache";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { removeMember } from "@/lib/server/people/accounts";
-import { applySplit, changeAssignments, previewSplit, setAssignments, type SplitPlan } from "@/lib/server/annotate/assignments";
-import { InputError, toActionError } from "@/lib/server/kernel/errors";
-import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators } from "@/lib/server/people/team";
+import { removeMember, addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators } from "@/lib/server/people";
+import { applySplit, changeAssignments, previewSplit, setAssignments, type SplitPlan } from "@/lib/server/annotate";
+import { InputError, toActionError } from "@/lib/server/kernel";
 
 export type TeamFormState = {
   ok?: boolean;

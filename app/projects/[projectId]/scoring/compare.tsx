@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import type { RunSummary } from "@/lib/server/scoring/scoring";
+import type { RunSummary } from "@/lib/server/scoring";
 import { exact, figure, type Measure, measuresOf, pct, ranked } from "./format";
 import styles from "./scoring.module.css";
 

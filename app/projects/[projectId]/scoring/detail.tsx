@@ -2,7 +2,7 @@
 import { useMemo, useState } from "react";
 import { perlNumber } from "@/lib/scorers/semeval2007/report";
 import type { Diagnostic } from "@/lib/lexsub/diagnostics";
-import type { GroupRow, ItemRow, RunDetail } from "@/lib/server/scoring/scoring";
+import type { GroupRow, ItemRow, RunDetail } from "@/lib/server/scoring";
 import { base, withFigures } from "./client";
 import { DownloadLink } from "./download-link";
 import { exact, figure, measuresOf, pct } from "./format";

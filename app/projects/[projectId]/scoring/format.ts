@@ -1,6 +1,6 @@
 /** How the Scoring page prints figures: as the official scorer does, with the unrounded value for a tooltip. */
 import { officialPercent } from "@/lib/scorers/semeval2007/report";
-import type { RunFigures, RunSummary } from "@/lib/server/scoring/scoring";
+import type { RunFigures, RunSummary } from "@/lib/server/scoring";
 
 type SubMeasure = "precision" | "recall" | "modePrecision" | "modeRecall";
 type MwMeasure = "detectionPrecision" | "detectionRecall" | "identificationPrecision" | "identificationRecall";

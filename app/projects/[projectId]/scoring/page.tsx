@@ -3,9 +3,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/server/kernel/errors";
-import { derive } from "@/lib/server/jobs/derive-pool";
-import type { GoldSource, ScoreBoard } from "@/lib/server/scoring/scoring";
+import { NotFoundError } from "@/lib/server/kernel";
+import { derive } from "@/lib/server/jobs";
+import type { GoldSource, ScoreBoard } from "@/lib/server/scoring";
 import { SensevalSection } from "./senseval";
 import { ScoringWorkbench } from "./workbench";
 

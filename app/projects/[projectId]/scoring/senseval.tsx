@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
 import { cFixed } from "@/lib/scorers/shared/table";
-import type { SensevalOutcome } from "@/lib/server/scoring/scoring";
+import type { SensevalOutcome } from "@/lib/server/scoring";
 import { base, call } from "./client";
 import { Diagnostics } from "./detail";
 import styles from "./scoring.module.css";

@@ -1,6 +1,6 @@
 "use client";
 import { useRef, useState } from "react";
-import type { GoldInfo, RunDetail, RunSummary, ScoreBoard, UploadRunResult } from "@/lib/server/scoring/scoring";
+import type { GoldInfo, RunDetail, RunSummary, ScoreBoard, UploadRunResult } from "@/lib/server/scoring";
 import { base, call, FIGURES_PARAM, type FiguresMode, GOLD_PARAM, type GoldChoice, withFigures, withGold } from "./client";
 import { Compare } from "./compare";
 import { Diagnostics, RunDetailView } from "./detail";

@@ -9,16 +9,9 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { InputError, toActionError } from "@/lib/server/kernel/errors";
-import {
-  importKnownAnswers,
-  knownAnswersFromGold,
-  removeKnownAnswer,
-  setKnownAnswer,
-  setLexeltNote,
-  setQualitySettings,
-} from "@/lib/server/quality/training";
-import { setGuidelines } from "@/lib/server/people/team";
+import { InputError, toActionError } from "@/lib/server/kernel";
+import { importKnownAnswers, knownAnswersFromGold, removeKnownAnswer, setKnownAnswer, setLexeltNote, setQualitySettings } from "@/lib/server/quality";
+import { setGuidelines } from "@/lib/server/people";
 
 async function run(projectId: number, work: () => Promise<string> | string): Promise<never> {
   let to: string;

@@ -2,9 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { requireProject } from "@/lib/server/kernel/actor";
-import { NotFoundError } from "@/lib/server/kernel/errors";
-import { checkReport, knownAnswerItems, lexeltNotes, qualitySettings } from "@/lib/server/quality/training";
+import { requireProject, NotFoundError } from "@/lib/server/kernel";
+import { checkReport, knownAnswerItems, lexeltNotes, qualitySettings } from "@/lib/server/quality";
 import { Guidelines, MarkdownText } from "@/app/annotate/guidelines";
 import {
   fromGoldAction,

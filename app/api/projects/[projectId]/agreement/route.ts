@@ -1,10 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { deriveDownload } from "@/lib/server/jobs/derive-pool";
-import { errorResponse } from "@/lib/server/kernel/http";
-import { streamedResponse } from "@/lib/server/kernel/stream";
-import { attachmentDisposition } from "@/lib/server/kernel/download";
-import { projectIdOf } from "@/lib/server/kernel/path-ids";
+import { deriveDownload } from "@/lib/server/jobs";
+import { errorResponse, streamedResponse, attachmentDisposition, projectIdOf } from "@/lib/server/kernel";
 
 export const dynamic = "force-dynamic";
 

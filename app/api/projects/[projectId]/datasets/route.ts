@@ -1,15 +1,11 @@
 import { rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { requireProject } from "@/lib/server/kernel/actor";
-import { maxImportBytes } from "@/lib/server/corpus/corpus";
-import { exportDataset, isDatasetFormat } from "@/lib/server/datasets/datasets";
-import { InputError } from "@/lib/server/kernel/errors";
-import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload } from "@/lib/server/kernel/http";
-import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs/jobs";
-import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
-import { attachmentDisposition } from "@/lib/server/kernel/download";
-import { projectIdOf } from "@/lib/server/kernel/path-ids";
+import { requireProject, InputError, assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, attachmentDisposition, projectIdOf } from "@/lib/server/kernel";
+import { maxImportBytes } from "@/lib/server/corpus";
+import { exportDataset, isDatasetFormat } from "@/lib/server/datasets";
+import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
+import { checkDeclaredUpload } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
 

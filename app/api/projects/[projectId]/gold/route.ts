@@ -1,13 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { InputError } from "@/lib/server/kernel/errors";
-import { deriveDownload } from "@/lib/server/jobs/derive-pool";
-import { goldReviewCsv, goldReviewTsv } from "@/lib/server/gold/gold-review";
-import { requireProject } from "@/lib/server/kernel/actor";
-import { errorResponse } from "@/lib/server/kernel/http";
-import { streamedResponse, stringSlices } from "@/lib/server/kernel/stream";
-import { attachmentDisposition } from "@/lib/server/kernel/download";
-import { projectIdOf } from "@/lib/server/kernel/path-ids";
+import { InputError, requireProject, errorResponse, streamedResponse, stringSlices, attachmentDisposition, projectIdOf } from "@/lib/server/kernel";
+import { deriveDownload } from "@/lib/server/jobs";
+import { goldReviewCsv, goldReviewTsv } from "@/lib/server/gold";
 
 export const dynamic = "force-dynamic";
 

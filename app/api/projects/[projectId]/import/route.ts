@@ -1,12 +1,10 @@
 import { rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { requireProject } from "@/lib/server/kernel/actor";
-import { maxImportBytes } from "@/lib/server/corpus/corpus";
-import { InputError } from "@/lib/server/kernel/errors";
-import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveBodyToFile, saveUpload } from "@/lib/server/kernel/http";
-import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs/jobs";
-import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
+import { requireProject, InputError, assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveBodyToFile, saveUpload } from "@/lib/server/kernel";
+import { maxImportBytes } from "@/lib/server/corpus";
+import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
+import { checkDeclaredUpload } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { errorResponse } from "@/lib/server/kernel/http";
-import { listJobs } from "@/lib/server/jobs/jobs";
+import { errorResponse } from "@/lib/server/kernel";
+import { listJobs } from "@/lib/server/jobs";
 
 export const dynamic = "force-dynamic";
 

@@ -5,9 +5,8 @@
  */
 import "server-only";
 import type { Db } from "@/lib/db";
-import type { Actor } from "@/lib/server/kernel/actor";
-import { InputError } from "@/lib/server/kernel/errors";
-import { type ScoreMode, listRuns } from "@/lib/server/scoring/scoring";
+import { type Actor, InputError } from "@/lib/server/kernel";
+import { type ScoreMode, listRuns } from "@/lib/server/scoring";
 
 const FIGURES_PARAM = "figures";
 

@@ -4,18 +4,13 @@
  * project's own), and uploaded files checked for size and UTF-8.
  */
 import "server-only";
-import type { Actor } from "@/lib/server/kernel/actor";
-import { InputError } from "@/lib/server/kernel/errors";
+import { type Actor, InputError, assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, uploadBytes, streamedResponse, stringSlices, attachmentDisposition, pathId } from "@/lib/server/kernel";
 import { getActor } from "@/lib/auth/session";
 import { getDb, type Db } from "@/lib/db";
 import { rm } from "node:fs/promises";
-import { assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, uploadBytes } from "@/lib/server/kernel/http";
-import { startJob, uploadPath, waitForJob } from "@/lib/server/jobs/jobs";
-import { decodeUpload, type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring/scoring";
-import { streamedResponse, stringSlices } from "@/lib/server/kernel/stream";
-import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
-import { attachmentDisposition } from "@/lib/server/kernel/download";
-import { pathId } from "@/lib/server/kernel/path-ids";
+import { startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
+import { decodeUpload, type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
+import { checkDeclaredUpload } from "@/lib/server/runtime";
 
 export type Ctx<T = object> = { params: Promise<{ projectId: string } & T> };
 

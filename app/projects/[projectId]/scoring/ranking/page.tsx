@@ -3,8 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/server/kernel/errors";
-import { listRuns } from "@/lib/server/scoring/scoring";
+import { NotFoundError } from "@/lib/server/kernel";
+import { listRuns } from "@/lib/server/scoring";
 import { RankingForm } from "./ranking-form";
 
 export const metadata: Metadata = { title: "Ranking measures" };

@@ -6,7 +6,7 @@
  */
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { benchBareEnabled, benchBareTransaction } from "@/lib/server/ops/bench-bare";
+import { benchBareEnabled, benchBareTransaction } from "@/lib/server/ops";
 
 export const dynamic = "force-dynamic";
 

@@ -19,11 +19,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { clientAddress } from "@/lib/net/trusted-proxy";
-import { requireSignedIn } from "@/lib/server/kernel/actor";
-import { InputError } from "@/lib/server/kernel/errors";
-import { assertSameOrigin, errorResponse, readBodyLimited } from "@/lib/server/kernel/http";
-import { limitSave, tooManySaves } from "@/lib/server/kernel/rate-limit";
-import { saveResponse } from "@/lib/server/annotate/responses";
+import { requireSignedIn, InputError, assertSameOrigin, errorResponse, readBodyLimited, limitSave, tooManySaves } from "@/lib/server/kernel";
+import { saveResponse } from "@/lib/server/annotate";
 
 export const dynamic = "force-dynamic";
 

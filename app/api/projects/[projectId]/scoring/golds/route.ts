@@ -1,8 +1,8 @@
 import { rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { errorResponse } from "@/lib/server/kernel/http";
-import { listGolds } from "@/lib/server/scoring/scoring";
+import { errorResponse } from "@/lib/server/kernel";
+import { listGolds } from "@/lib/server/scoring";
 import { type Ctx, coordinatorUpload, idOf, savedUpload, throughJob } from "../request";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { InputError } from "@/lib/server/kernel/errors";
-import { errorResponse } from "@/lib/server/kernel/http";
-import { listRuns } from "@/lib/server/scoring/scoring";
+import { InputError, errorResponse } from "@/lib/server/kernel";
+import { listRuns } from "@/lib/server/scoring";
 import { type Ctx, coordinatorUpload, idOf, savedUpload, throughJob } from "../request";
 
 export const dynamic = "force-dynamic";

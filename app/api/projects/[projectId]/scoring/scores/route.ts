@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { errorResponse } from "@/lib/server/kernel/http";
-import { scoresJson } from "@/lib/server/scoring/scoring";
+import { errorResponse } from "@/lib/server/kernel";
+import { scoresJson } from "@/lib/server/scoring";
 import { checkedMode } from "../mode";
 import { type Ctx, attachment, fileNameOf, idOf, requestGold } from "../request";
 

@@ -1,8 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/server/kernel/errors";
-import { assertSameOrigin, errorResponse } from "@/lib/server/kernel/http";
-import { cancelJob, getJob } from "@/lib/server/jobs/jobs";
+import { NotFoundError, assertSameOrigin, errorResponse } from "@/lib/server/kernel";
+import { cancelJob, getJob } from "@/lib/server/jobs";
 
 export const dynamic = "force-dynamic";
 

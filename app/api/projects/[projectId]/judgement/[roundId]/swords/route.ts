@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { errorResponse } from "@/lib/server/kernel/http";
-import { swordsExport } from "@/lib/server/judgement/judgement";
+import { errorResponse } from "@/lib/server/kernel";
+import { swordsExport } from "@/lib/server/judgement";
 import { type Ctx, attachment, idOf } from "../../../scoring/request";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { assertSameOrigin, errorResponse } from "@/lib/server/kernel/http";
-import { deleteGold } from "@/lib/server/scoring/scoring";
+import { assertSameOrigin, errorResponse } from "@/lib/server/kernel";
+import { deleteGold } from "@/lib/server/scoring";
 import { type Ctx, idOf } from "../../request";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { errorResponse } from "@/lib/server/kernel/http";
-import { runFile } from "@/lib/server/scoring/scoring";
+import { errorResponse } from "@/lib/server/kernel";
+import { runFile } from "@/lib/server/scoring";
 import { type Ctx, attachment, fileNameOf, idOf } from "../../../request";
 
 export const dynamic = "force-dynamic";
