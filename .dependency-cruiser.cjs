@@ -7,6 +7,9 @@
  *     └─> lib/auth/, lib/db.ts ──> db/                      (the only place that opens SQLite)
  *   bin/ ──> lib/server/, lib/lexsub/, lib/scorers/
  *
+ * app/ reaches a feature of lib/server (kernel/, people/, annotate/, gold/, ...) only through its
+ * index.ts; lib/auth/ uses only lib/server/kernel/ and lib/server/people/.
+ *
  * Tests (test/, e2e/) and benchmarks (bench/) may reach into any layer, but not into a cycle.
  *
  * The scorers are moving into lib/scorers/ from lib/lexsub/score/, lib/lexsub/rank/ and

@@ -36,7 +36,7 @@ const KNOWN: Record<string, { why: string; issues: IssueKinds }> = {
     issues: ["exports", "types", "duplicates"],
   },
   "lib/auth/**": {
-    why: "next-auth glue being rewritten to import only server/kernel and server/people (being removed by the #28 move)",
+    why: "next-auth glue being rewritten (#27); it imports only server/kernel and server/people now (being removed by the #28 move)",
     issues: ["exports", "types", "duplicates"],
   },
 };
