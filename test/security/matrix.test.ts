@@ -64,6 +64,7 @@ import {
 } from "../../lib/server/quality/training";
 import { scoreRankingUpload } from "../../lib/server/scoring/ranking";
 import { liftSignInLock, signInLocks } from "../../lib/server/people/signin";
+import { checkDeclaredUpload, checkUploadRoom, holdUploadBytes } from "../../lib/server/runtime/upload-quota";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/people/team";
 import { addMember, createUser, listMembers, listUsers } from "../../lib/server/people/users";
 import { ACTORS, type ActorKey, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
@@ -202,6 +203,11 @@ const CALLS: Call[] = [
   // signin.ts: lifting a sign-in lock (finding 5 of #27): the annotator's coordinator, not another project's.
   { name: "liftSignInLock", expect: COORDINATOR, call: (w, k) => liftSignInLock(w.db, w.actor(k), w.ann.userId) },
   { name: "removeMember", expect: COORDINATOR, call: (w, k) => removeMember(w.db, w.actor(k), w.p.id, w.ann.userId) },
+  // runtime/upload-quota.ts: a per-person quota of waiting uploads, not an authorization check (the
+  // route checks who asks first); every actor passes with room left, the CLI and a signed-out caller are never counted.
+  { name: "checkUploadRoom", expect: "ok ok ok ok ok ok", call: (w, k) => checkUploadRoom(w.db, w.actor(k), 1) },
+  { name: "holdUploadBytes", expect: "ok ok ok ok ok ok", call: (w, k) => holdUploadBytes(w.db, w.actor(k), 1)() },
+  { name: "checkDeclaredUpload", expect: "ok ok ok ok ok ok", call: (w, k) => checkDeclaredUpload(w.db, w.actor(k), new Request("http://localhost/", { method: "POST", headers: { "content-length": "1" } })) },
   { name: "signInLocks", expect: ANY_COORDINATOR, call: (w, k) => signInLocks(w.db, w.actor(k), [{ id: w.ann.userId, name: "ann" }]) },
   { name: "failedSignIns", expect: ANY_COORDINATOR, call: (w, k) => failedSignIns(w.db, w.actor(k)) },
   { name: "accountAuditLog", expect: ANY_COORDINATOR, call: (w, k) => accountAuditLog(w.db, w.actor(k)), check: (r, _w, k) => k === "coordinator" && noOtherProject(r) },
