@@ -7,6 +7,9 @@
  *     └─> lib/auth/, lib/db.ts ──> db/                      (the only place that opens SQLite)
  *   bin/ ──> lib/server/, lib/lexsub/, lib/scorers/
  *
+ * app/ reaches a feature of lib/server (kernel/, people/, annotate/, gold/, ...) only through its
+ * index.ts; lib/auth/ uses only lib/server/kernel/ and lib/server/people/.
+ *
  * Tests (test/, e2e/) and benchmarks (bench/) may reach into any layer, but not into a cycle.
  *
  * The scorers are moving into lib/scorers/ from lib/lexsub/score/, lib/lexsub/rank/ and
@@ -62,24 +65,6 @@ const KNOWN = [
       "bin/ (being removed by the #28 move to lib/scorers/).",
     rule: "pure-no-io",
     edges: [["lib/scoring/files.ts", "fs"]],
-  },
-  {
-    name: "server-uses-auth-secret",
-    why:
-      "lib/server/deploy.ts (lexgold init/start) writes and checks the session secret through " +
-      "lib/auth/secret.ts, while lib/auth builds on lib/server: the lib/auth <-> lib/server " +
-      "folder cycle (being removed by the #28 move of lib/server into features).",
-    rule: "server-not-to-auth-glue",
-    edges: [["lib/server/deploy.ts", "lib/auth/secret.ts"]],
-  },
-  {
-    name: "auth-server-cycle",
-    why: "The folder cycle that lib/server/deploy.ts -> lib/auth/secret.ts closes (see above; being removed by the #28 move).",
-    rule: "no-folder-cycle",
-    edges: [
-      ["lib/server", "lib/auth"],
-      ["lib/auth", "lib/server"],
-    ],
   },
 ];
 
@@ -220,15 +205,26 @@ module.exports = {
     {
       name: "app-to-server-through-feature-index",
       comment:
-        "Once lib/server is split by feature (lib/server/<feature>/index.ts exporting only " +
-        "functions that take the actor), app/ may import a feature only through its index. Off " +
-        "while lib/server is flat: switch `severity` to \"error\" when the split lands (the rule " +
-        "ignores the flat files lib/server/*.ts, so it can be switched on feature by feature).",
-      severity: "ignore",
+        "lib/server is split by feature (lib/server/<feature>/index.ts exports the functions that " +
+        "take the actor, and the few that do not say why); app/ imports a feature only through its " +
+        "index, never a module that takes `db` and no actor. bin/ (the operator's CLI) may.",
+      severity: "error",
       from: { path: "^app/" },
       to: {
-        path: "^lib/server/[^/]+/",
+        path: "^lib/server/",
         pathNot: "^lib/server/[^/]+/index\\.tsx?$",
+      },
+    },
+    {
+      name: "auth-only-kernel-and-people",
+      comment:
+        "lib/auth (the next-auth glue) builds on lib/server's kernel and people only (the actor, " +
+        "sign-in, accounts, the session secret, the request limits).",
+      severity: "error",
+      from: { path: "^lib/auth/" },
+      to: {
+        path: "^lib/server/",
+        pathNot: "^lib/server/(kernel|people)/",
       },
     },
 

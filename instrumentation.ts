@@ -4,7 +4,7 @@
  * sign-in throttle and origin checks cannot be fooled by forwarded headers
  * (lib/net/trusted-proxy.ts), refuses saves past the request limit before Next
  * runs them (lib/auth/save-gate.ts), and recovers jobs a killed server left unfinished
- * (lib/server/runtime/jobs.ts).
+ * (lib/server/jobs/jobs.ts).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -15,6 +15,6 @@ export async function register() {
   installSaveGate();
   // Jobs a killed server left running are marked failed; their unpublished rows are deleted in slices.
   const { getDb } = await import("./lib/db");
-  const { recoverJobs } = await import("./lib/server/runtime/jobs");
+  const { recoverJobs } = await import("./lib/server/jobs/jobs");
   void recoverJobs(getDb()).catch((e) => console.error("lexgold: cleaning up unfinished jobs failed:", e));
 }

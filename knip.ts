@@ -23,7 +23,7 @@ const KNOWN: Record<string, { why: string; issues: IssueKinds }> = {
     why: "scorers moving to lib/scorers/; lib/scoring/files.ts goes to the CLI (being removed by the #28 move)",
     issues: ["exports", "types", "duplicates"],
   },
-  "lib/server/{derive-*,jobs*,hash-pool*}.ts": {
+  "lib/server/{jobs/**,runtime/hash-pool*}": {
     why: "one worker runtime built with the app (being removed by the #28 move)",
     issues: ["exports", "types", "duplicates"],
   },
@@ -31,12 +31,12 @@ const KNOWN: Record<string, { why: string; issues: IssueKinds }> = {
     why: "the same worker runtime in its new home, while it is being written (being removed by the #28 move)",
     issues: ["exports", "types", "duplicates"],
   },
-  "lib/server/{signin*,passwords}.ts": {
+  "lib/server/people/{signin*,passwords}.ts": {
     why: "sign-in and passwords being rewritten (#27; being removed by the #28 move)",
     issues: ["exports", "types", "duplicates"],
   },
   "lib/auth/**": {
-    why: "next-auth glue being rewritten to import only server/kernel and server/people (being removed by the #28 move)",
+    why: "next-auth glue being rewritten (#27); it imports only server/kernel and server/people now (being removed by the #28 move)",
     issues: ["exports", "types", "duplicates"],
   },
 };

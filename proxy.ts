@@ -5,7 +5,7 @@
  * runs. Styles: the app's stylesheets, plus inline style attributes (progress
  * bars' widths), which cannot run code.
  *
- * Before that, the page limit (lib/server/rate-limit.ts): every page render,
+ * Before that, the page limit (lib/server/kernel/rate-limit.ts): every page render,
  * client-side navigation and server action takes a token from its account's
  * bucket (the user id in the decoded session token) and its address's; an empty
  * bucket answers 429 with Retry-After, and a page that loads itself again then.
@@ -13,9 +13,9 @@
  */
 import { type NextRequest, NextResponse } from "next/server";
 import { decodeSessionToken, sessionTokenOf } from "./lib/auth/jwt";
-import { authSecret } from "./lib/auth/secret";
+import { authSecret } from "./lib/server/kernel/secret";
 import { clientAddress } from "./lib/net/trusted-proxy";
-import { limitPage, retryAfterSeconds } from "./lib/server/rate-limit";
+import { limitPage, retryAfterSeconds } from "./lib/server/kernel/rate-limit";
 
 export function contentSecurityPolicy(nonce: string, dev = process.env.NODE_ENV !== "production"): string {
   return [

@@ -24,7 +24,7 @@
  * Where the CPU went during the load: the server's serving processes, its derivation child,
  * the load generator (this process) and other programs on the machine (bench/lib/cpu.ts).
  * Then, in the same run, --bare-duration seconds (default 15; 0: none) of the bare route
- * (lib/server/bench-bare.ts: Next, a JSON body and one SQLite transaction, nothing of lexgold's)
+ * (lib/server/ops/bench-bare.ts: Next, a JSON body and one SQLite transaction, nothing of lexgold's)
  * at the same concurrency: saves per second are printed as a share of its requests per second
  * (target ≥ 0.6 at --think 0), which carries across machines where saves/s alone do not. A second
  * bare phase at a path shaped like the save's, with the save's session check, shows what those

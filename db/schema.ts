@@ -32,7 +32,7 @@ export const users = sqliteTable(
      * removal from a project: sessions carrying an older version are refused.
      */
     sessionVersion: integer("session_version").notNull().default(0),
-    /** A coordinator or admin lifted the sign-in lock here: failed sign-ins before it no longer count (lib/server/signin.ts). */
+    /** A coordinator or admin lifted the sign-in lock here: failed sign-ins before it no longer count (lib/server/people/signin.ts). */
     signInClearedAt: integer("sign_in_cleared_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
@@ -45,7 +45,7 @@ export const projects = sqliteTable("projects", {
   guidelines: text("guidelines").notNull().default(""),
   /** How many annotators each instance needs; null = everyone assigned annotates it. */
   requiredAnnotators: integer("required_annotators"),
-  /** Training (lib/server/training.ts): annotators must pass the training items before real instances. */
+  /** Training (lib/server/quality/training.ts): annotators must pass the training items before real instances. */
   trainingRequired: integer("training_required", { mode: "boolean" }).notNull().default(false),
   /** Pass mark of the training, in percent of training items matched (see lib/lexsub/known-answers.ts). */
   trainingThreshold: integer("training_threshold").notNull().default(60),
@@ -54,7 +54,7 @@ export const projects = sqliteTable("projects", {
   createdBy: integer("created_by").references(() => users.id),
   /**
    * Set on a hidden holding project: the rows of an import still being written
-   * for project `stagingFor` (lib/server/lexelt-import.ts). Never listed; its
+   * for project `stagingFor` (lib/server/corpus/lexelt-import.ts). Never listed; its
    * lexelts move to the real project in one short transaction when published.
    */
   stagingFor: integer("staging_for"),
@@ -196,7 +196,7 @@ export const responses = sqliteTable(
   (t) => [
     uniqueIndex("responses_instance_user").on(t.instanceRef, t.userId),
     index("responses_project_user").on(t.projectId, t.userId),
-    // The Progress page's median time per item: a range of this index, read at its middle (lib/server/progress.ts).
+    // The Progress page's median time per item: a range of this index, read at its middle (lib/server/annotate/progress.ts).
     index("responses_project_user_active").on(t.projectId, t.userId, t.activeMs),
   ],
 );
@@ -266,7 +266,7 @@ export const annotatorCounts = sqliteTable(
  * transaction as anything gold, mwgold and agreement are derived from — a
  * response added, revised or removed, an instance or lexelt added, changed or
  * removed, a lemma decision, a gold review log row. Derived results are cached
- * under it (lib/server/runtime/derive-pool.ts).
+ * under it (lib/server/jobs/derive-pool.ts).
  */
 export const dataVersions = sqliteTable("data_versions", {
   projectId: integer("project_id")
@@ -480,7 +480,7 @@ export const datasetGold = sqliteTable(
 );
 
 /**
- * Known-answer instances (lib/server/training.ts): training items (shown first, with
+ * Known-answer instances (lib/server/quality/training.ts): training items (shown first, with
  * feedback, answers kept in training_answers) and attention checks (in the queue like
  * any instance; their responses are scored against the accepted substitutes and left
  * out of gold and agreement). A small table keyed by instance: the queue never reads it.
@@ -607,7 +607,7 @@ export const returnedItems = sqliteTable(
 );
 
 /**
- * Heavy work run off the request thread (lib/server/runtime/jobs.ts): imports and the
+ * Heavy work run off the request thread (lib/server/jobs/jobs.ts): imports and the
  * like, with their progress as they go and their report when done.
  */
 export const jobs = sqliteTable(

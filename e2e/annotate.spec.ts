@@ -271,7 +271,7 @@ test("a save the server asks to wait for (429, Retry-After) is kept, said calmly
   await openDemo(page);
   await openTarget(page, "sharp", "d11");
   await expect(sub(page, 2)).toHaveValue("honed");
-  // The first save is answered as lib/server/rate-limit.ts answers a flood; the second goes through.
+  // The first save is answered as lib/server/kernel/rate-limit.ts answers a flood; the second goes through.
   const saves: string[] = [];
   await page.route(/\/api\/projects\/\d+\/responses\/\d+$/, async (route) => {
     saves.push(route.request().postData() ?? "");

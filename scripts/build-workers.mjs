@@ -33,8 +33,8 @@ export const distDir = path.join(root, "dist-workers");
 
 /** Each worker: its name (the file name) and its entry. */
 export const WORKERS = {
-  derive: "lib/server/runtime/derive-worker.ts",
-  jobs: "lib/server/runtime/jobs-worker.ts",
+  derive: "lib/server/jobs/derive-worker.ts",
+  jobs: "lib/server/jobs/jobs-worker.ts",
   hash: "lib/server/runtime/hash-worker.ts",
 };
 /** Files besides the bundled sources whose change makes new bundles. */

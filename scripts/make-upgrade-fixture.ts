@@ -12,11 +12,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { openDb } from "../db/client";
-import { SYSTEM, type UserActor } from "../lib/server/actor";
-import { importLexeltXml } from "../lib/server/corpus";
-import { createProject } from "../lib/server/projects";
-import { saveResponse } from "../lib/server/responses";
-import { addMember, createUser } from "../lib/server/users";
+import { SYSTEM, type UserActor } from "../lib/server/kernel/actor";
+import { importLexeltXml } from "../lib/server/corpus/corpus";
+import { createProject } from "../lib/server/corpus/projects";
+import { saveResponse } from "../lib/server/annotate/responses";
+import { addMember, createUser } from "../lib/server/people/users";
 
 const out = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, "..", "test", "fixtures", "lexgold-0001.db"));
 

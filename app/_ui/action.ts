@@ -9,8 +9,8 @@ import "server-only";
  * Keep redirect() outside the work: Next's redirect throws, and would be caught here.
  */
 import { getActor } from "@/lib/auth/session";
-import type { Actor } from "@/lib/server/actor";
-import { toActionError } from "@/lib/server/errors";
+import type { Actor } from "@/lib/server/kernel";
+import { toActionError } from "@/lib/server/kernel";
 
 export type ActionError = ReturnType<typeof toActionError>;
 

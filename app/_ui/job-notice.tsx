@@ -1,6 +1,6 @@
 "use client";
 import { formatDiagnostic, type Diagnostic } from "@/lib/lexsub/diagnostics";
-import type { JobView } from "@/lib/server/runtime/jobs";
+import type { JobView } from "@/lib/server/jobs";
 import { unfinished } from "./use-jobs";
 
 /** What an import job reports when done. */

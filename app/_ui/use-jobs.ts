@@ -1,7 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { JobView } from "@/lib/server/runtime/jobs";
+import type { JobView } from "@/lib/server/jobs";
 
 export const unfinished = (j: JobView) => j.state === "queued" || j.state === "running";
 

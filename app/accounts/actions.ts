@@ -2,13 +2,12 @@
 /**
  * Account actions: reset a password, disable or re-enable an account (the
  * Accounts page), change one's own password (the Your account page). Each takes
- * the actor from the session; lib/server/accounts.ts checks it and audits.
+ * the actor from the session; lib/server/people/accounts.ts checks it and audits.
  */
 import { revalidatePath } from "next/cache";
 import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
-import { changeOwnPassword, resetPassword, setAccountDisabled } from "@/lib/server/accounts";
-import { liftSignInLock } from "@/lib/server/signin";
+import { changeOwnPassword, resetPassword, setAccountDisabled, liftSignInLock } from "@/lib/server/people";
 
 export type AccountFormState = {
   ok?: boolean;
@@ -35,7 +34,7 @@ export async function setDisabledAction(_prev: AccountFormState, form: FormData)
   });
 }
 
-/** Lift an account's sign-in lock (lib/server/signin.ts decides who may). */
+/** Lift an account's sign-in lock (lib/server/people/signin.ts decides who may). */
 export async function liftSignInLockAction(_prev: AccountFormState, form: FormData): Promise<AccountFormState> {
   return withActor((actor) => {
     const r = liftSignInLock(getDb(), actor, String(form.get("userId") ?? ""));

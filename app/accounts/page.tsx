@@ -2,8 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { accountAuditLog, failedSignIns, listAccounts } from "@/lib/server/accounts";
-import { ACCOUNT_CEILING, signInLocks } from "@/lib/server/signin";
+import { accountAuditLog, failedSignIns, listAccounts, ACCOUNT_CEILING, signInLocks } from "@/lib/server/people";
 import { AccountActions, LiftLockButton } from "./account-forms";
 
 export const metadata: Metadata = { title: "Accounts" };
@@ -29,7 +28,7 @@ export default async function AccountsPage() {
   if (actor.role === "annotator") redirect("/annotate");
   const db = getDb();
   const accounts = listAccounts(db, actor);
-  const locks = signInLocks(db, accounts);
+  const locks = signInLocks(db, actor, accounts);
   const failures = failedSignIns(db, actor, { limit: 100 });
   const audit = accountAuditLog(db, actor, { limit: 50 });
   return (

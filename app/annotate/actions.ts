@@ -1,7 +1,7 @@
 "use server";
 import { getDb } from "@/lib/db";
 import { messageOnly, withActor } from "@/app/_ui/action";
-import { type LexeltProgress, type WorkspaceView, workspace, workspaceTargets } from "@/lib/server/responses";
+import { type LexeltProgress, type WorkspaceView, workspace, workspaceTargets } from "@/lib/server/annotate";
 
 // The save itself is a route handler (app/api/projects/[projectId]/responses/[instanceRef]):
 // a fetch of JSON costs far less than a server action's pass through the page runtime.

@@ -1,6 +1,6 @@
 "use client";
 import type { RefObject } from "react";
-import type { OwnResponse } from "@/lib/server/responses";
+import type { OwnResponse } from "@/lib/server/annotate";
 import { type Draft, describe, draftAsResponse } from "./draft";
 import s from "./workspace.module.css";
 

@@ -1,5 +1,5 @@
 /** The workspace's answer as typed (the three substitute fields, NAME / NIL, the multiword phrase), and how it is kept and shown. */
-import type { OwnResponse, ResponseKind } from "@/lib/server/responses";
+import type { OwnResponse, ResponseKind } from "@/lib/server/annotate";
 
 export type Subs = [string, string, string];
 

@@ -1,12 +1,12 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
-import type { FlagKind, FlagNote } from "@/lib/server/flags";
+import type { FlagKind, FlagNote } from "@/lib/server/annotate";
 import { SIGN_IN_FIRST, SignInAgain } from "../sign-in-again";
 import { saveFlagAction } from "./flags/actions";
 import { untilAccepted } from "./save-request";
 import s from "./workspace.module.css";
 
-/** The flags an annotator can set (the same as lib/server/flags.ts FLAG_LABELS; that module is server-only). */
+/** The flags an annotator can set (the same as lib/server/annotate/flags.ts FLAG_LABELS; that module is server-only). */
 const FLAG_CHOICES: [FlagKind, string][] = [
   ["unsure", "Unsure"],
   ["typo", "Typo in the sentence"],

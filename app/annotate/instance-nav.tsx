@@ -1,5 +1,5 @@
 "use client";
-import type { InstanceStep } from "@/lib/server/responses";
+import type { InstanceStep } from "@/lib/server/annotate";
 import s from "./workspace.module.css";
 
 /** A plain left click follows the link in the page; a modified one (new tab, window) is left to the browser. */

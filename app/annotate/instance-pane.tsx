@@ -1,6 +1,6 @@
 "use client";
-import type { FlagNote } from "@/lib/server/flags";
-import type { InstanceStep, LexeltProgress, OwnResponse, Progress, WorkspaceView } from "@/lib/server/responses";
+import type { FlagNote } from "@/lib/server/annotate";
+import type { InstanceStep, LexeltProgress, OwnResponse, Progress, WorkspaceView } from "@/lib/server/annotate";
 import { SIGN_IN_FIRST, SignInAgain } from "../sign-in-again";
 import { AnswerFields } from "./answer-fields";
 import { Conflict } from "./conflict";

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { requireUserPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { myRounds } from "@/lib/server/judgement";
-import { annotatorProjects } from "@/lib/server/responses";
+import { annotatorProjects } from "@/lib/server/annotate";
 import { Bar } from "./progress-bar";
 import { RefreshIfChanged } from "./refresh-if-changed";
 import s from "./workspace.module.css";

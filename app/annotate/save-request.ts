@@ -4,7 +4,7 @@
  * the acknowledgement and the next instances as JSON. `response` is the answer as
  * the fields hold it; it is an object so that it can carry more fields.
  */
-import type { OwnResponse, ResponseInput, SaveResult } from "@/lib/server/responses";
+import type { OwnResponse, ResponseInput, SaveResult } from "@/lib/server/annotate";
 
 export type SaveResponseResult =
   | ({ ok: true } & SaveResult)
@@ -71,7 +71,7 @@ export interface RetryOptions {
  * the save's JSON (the answer is then unknown, and the draft is kept), or when
  * `signal` aborts during a wait.
  *
- * 429 (too many saves: lib/server/rate-limit.ts, decided before anything is
+ * 429 (too many saves: lib/server/kernel/rate-limit.ts, decided before anything is
  * stored) is not an answer: the save goes again after the Retry-After wait, as
  * often as it takes. `req` may be a function, asked again for each try, so that
  * typing done while waiting goes with the save.

@@ -1,5 +1,5 @@
 "use client";
-import type { InstanceStep } from "@/lib/server/responses";
+import type { InstanceStep } from "@/lib/server/annotate";
 import { describe } from "./draft";
 import { ReturnedBar, ReturnedComment } from "./flag-note";
 import { LexeltNote } from "./guidelines";

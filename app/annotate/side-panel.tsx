@@ -1,6 +1,6 @@
 "use client";
 import Link from "next/link";
-import type { LexeltProgress, Progress } from "@/lib/server/responses";
+import type { LexeltProgress, Progress } from "@/lib/server/annotate";
 import { Keys, KeysPanel } from "./keys-panel";
 import { Bar } from "./progress-bar";
 import s from "./workspace.module.css";

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import type { TrainingFeedback, TrainingView } from "@/lib/server/training";
+import type { TrainingFeedback, TrainingView } from "@/lib/server/quality";
 import { answerTrainingAction, retryTrainingAction } from "./[projectId]/training/actions";
 import { Guidelines, MarkdownText } from "./guidelines";
 import { displayText } from "./text";

@@ -1,6 +1,6 @@
 "use client";
 import { useCallback, useEffect, useRef, useState } from "react";
-import type { OwnResponse } from "@/lib/server/responses";
+import type { OwnResponse } from "@/lib/server/annotate";
 import { type Draft, type StoredDraft, fromResponse, readDraft, sameDraft } from "./draft";
 
 export type DraftState = ReturnType<typeof useDraft>;

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
-import type { FlagNote } from "@/lib/server/flags";
+import type { FlagNote } from "@/lib/server/annotate";
 import type { Subs } from "./draft";
 import { withoutError } from "./field-rules";
 import type { DraftState } from "./use-draft";

@@ -1,8 +1,8 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
-import type { FlagNote } from "@/lib/server/flags";
-import type { InstanceStep, InstanceView, LexeltProgress, OwnResponse, Progress, WorkspaceView } from "@/lib/server/responses";
+import type { FlagNote } from "@/lib/server/annotate";
+import type { InstanceStep, InstanceView, LexeltProgress, OwnResponse, Progress, WorkspaceView } from "@/lib/server/annotate";
 import { workspaceStepAction, workspaceTargetsAction } from "./actions";
 import { markAnswersChanged } from "./refresh-if-changed";
 import type { Saved } from "./use-save";

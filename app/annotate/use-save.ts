@@ -1,7 +1,7 @@
 "use client";
 import { type RefObject, useEffect, useRef, useState } from "react";
-import type { FlagNote } from "@/lib/server/flags";
-import type { InstanceView, OwnResponse } from "@/lib/server/responses";
+import type { FlagNote } from "@/lib/server/annotate";
+import type { InstanceView, OwnResponse } from "@/lib/server/annotate";
 import { type Draft, fromResponse, sameDraft } from "./draft";
 import { draftErrors } from "./field-rules";
 import { type SaveResponseResult, postSave } from "./save-request";

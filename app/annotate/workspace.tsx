@@ -1,5 +1,5 @@
 "use client";
-import type { InstanceView, WorkspaceView } from "@/lib/server/responses";
+import type { InstanceView, WorkspaceView } from "@/lib/server/annotate";
 import { InstancePane } from "./instance-pane";
 import { useQueue } from "./use-queue";
 

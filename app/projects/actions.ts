@@ -3,7 +3,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db";
 import { withActor } from "@/app/_ui/action";
-import { createProject } from "@/lib/server/projects";
+import { createProject } from "@/lib/server/corpus";
 
 export type FormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 

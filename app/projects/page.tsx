@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { getDb } from "@/lib/db";
 import { requireCoordinatorPage } from "@/lib/auth/session";
-import { listProjects } from "@/lib/server/projects";
+import { listProjects } from "@/lib/server/corpus";
 import { CreateProjectForm } from "./create-project-form";
 
 export const metadata: Metadata = { title: "Projects" };

@@ -1,5 +1,5 @@
 /**
- * The bare route's phase of the load run (lib/server/bench-bare.ts): as many connections as
+ * The bare route's phase of the load run (lib/server/ops/bench-bare.ts): as many connections as
  * annotators, each POSTing a save-sized JSON body as fast as answered. What Next and one SQLite
  * transaction cost on this machine with nothing of lexgold's in between: saves per second as a
  * share of it carries across machines.

@@ -1,7 +1,7 @@
 /**
  * Where the CPU goes during a load phase (Linux /proc; nothing elsewhere): user + system time of
  * each process of the server's tree, named by its part — the serving processes (scripts/serve.mjs:
- * a primary and its workers), the derivation child (lib/server/derive-worker, at nice 10), anything
+ * a primary and its workers), the derivation child (lib/server/jobs/derive-worker.ts, at nice 10), anything
  * else the server started — the load generator (this process: autocannon runs in it), and the
  * whole machine (/proc/stat), so that what other programs took meanwhile shows too.
  *

@@ -7,7 +7,7 @@
  * saves stored, 429s, anything else.
  *
  * Its own throw-away database and production server (bench/lib/setup.ts), with
- * the request limits at their defaults (lib/server/rate-limit.ts) unless the
+ * the request limits at their defaults (lib/server/kernel/rate-limit.ts) unless the
  * environment sets them; every address is loopback.
  *
  *   --flood-connections 16  --flood-saves 200  --flood-pace 250   (or FLOOD_CONNECTIONS, FLOOD_SAVES, FLOOD_PACE)

@@ -29,11 +29,11 @@ export async function seedLoadDb(
   opts: { annotators: number; lexelts: number; instancesPerLexelt: number },
 ): Promise<Seeded> {
   const t0 = performance.now();
-  // Dynamic imports: LEXGOLD_BCRYPT_COST must be set before lib/server/users loads.
-  const { SYSTEM } = await import("../../lib/server/actor");
-  const { createUser, addMember } = await import("../../lib/server/users");
-  const { createProject } = await import("../../lib/server/projects");
-  const { importLexeltXml } = await import("../../lib/server/corpus");
+  // Dynamic imports: LEXGOLD_BCRYPT_COST must be set before lib/server/people/users loads.
+  const { SYSTEM } = await import("../../lib/server/kernel/actor");
+  const { createUser, addMember } = await import("../../lib/server/people/users");
+  const { createProject } = await import("../../lib/server/corpus/projects");
+  const { importLexeltXml } = await import("../../lib/server/corpus/corpus");
   const db = openDb(dbFile);
   try {
     const coordinator = "loadcoord";

@@ -66,7 +66,7 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * The request limits (lib/server/rate-limit.ts) off, unless the caller's environment sets them:
+ * The request limits (lib/server/kernel/rate-limit.ts) off, unless the caller's environment sets them:
  * the runs drive the server harder than any person, every account from one address. A run that
  * measures the limits passes them back in `env` ("" for a limit's default).
  */

@@ -49,7 +49,7 @@ export async function setUp(opts: {
   prefill?: number;
   /** Extra environment for the server (e.g. the request limits, which the rig turns off: lib/server.ts LIMITS_OFF). */
   serverEnv?: Record<string, string>;
-  /** Serve the bare route (lib/server/bench-bare.ts) too. */
+  /** Serve the bare route (lib/server/ops/bench-bare.ts) too. */
   bareRoute?: boolean;
 }): Promise<Rig> {
   const { log } = opts;
@@ -73,7 +73,7 @@ export async function setUp(opts: {
     dbFile,
     secretFile: path.join(dir, "secret"),
     port: await freePort(),
-    // The bare route (lib/server/bench-bare.ts) answers only in a server started so.
+    // The bare route (lib/server/ops/bench-bare.ts) answers only in a server started so.
     env: { ...(opts.serverEnv ?? {}), ...(opts.bareRoute ? { LEXGOLD_BENCH_BARE: "1" } : {}) },
     // --cpu-prof DIR: the server writes a V8 CPU profile there when it stops.
     nodeArgs: stringArg("cpu-prof", "LOAD_CPU_PROF", "") ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(stringArg("cpu-prof", "LOAD_CPU_PROF", ""))}`] : [],

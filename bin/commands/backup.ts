@@ -1,6 +1,6 @@
 import { basename, dirname } from "node:path";
 import type { Command } from "commander";
-import type { BackupReport, DatabaseSummary, RestoreReport } from "../../lib/server/backup";
+import type { BackupReport, DatabaseSummary, RestoreReport } from "../../lib/server/ops/backup";
 import { CliError, dbOption } from "./util";
 
 function tableLines(s: DatabaseSummary): string[] {
@@ -35,8 +35,8 @@ export function register(program: Command): void {
     if (!file && !opts.dir) throw new CliError("give the backup's FILE, or --dir DIR for a timestamped one");
     if (opts.keep !== undefined && !opts.dir) throw new CliError("--keep works with --dir");
     if (opts.keep !== undefined && !/^[1-9]\d*$/.test(opts.keep)) throw new CliError(`--keep must be a whole number of at least 1, not "${opts.keep}"`);
-    const { backupDatabase, backupToDirectory, describeTables, formatBytes, openForBackup } = await import("../../lib/server/backup");
-    const { SYSTEM } = await import("../../lib/server/actor");
+    const { backupDatabase, backupToDirectory, describeTables, formatBytes, openForBackup } = await import("../../lib/server/ops/backup");
+    const { SYSTEM } = await import("../../lib/server/kernel/actor");
     const { resolveDbPath } = await import("../../db/client");
     const r: BackupReport & { kept?: string[]; removed?: string[] } = await cli(async () => {
       const db = openForBackup(resolveDbPath(opts.db));
@@ -69,8 +69,8 @@ export function register(program: Command): void {
         "replace the database with a backup: refuses files that are not a sound lexgold database; the switch is one atomic rename; migrations run on the next open",
       ),
   ).action(async (file: string, opts: { db?: string; force?: boolean; quiet?: boolean }) => {
-    const { describeTables, formatBytes, restoreDatabase } = await import("../../lib/server/backup");
-    const { SYSTEM } = await import("../../lib/server/actor");
+    const { describeTables, formatBytes, restoreDatabase } = await import("../../lib/server/ops/backup");
+    const { SYSTEM } = await import("../../lib/server/kernel/actor");
     const { resolveDbPath } = await import("../../db/client");
     const r: RestoreReport = await cli(() => restoreDatabase(SYSTEM, file, resolveDbPath(opts.db), { force: opts.force }));
     const pending = r.pendingMigrations > 0 ? ` ${r.pendingMigrations} newer migration${r.pendingMigrations > 1 ? "s" : ""} will run on the next open.` : "";

@@ -26,11 +26,11 @@ export function register(program: Command): void {
   ).action(async (xml: string | undefined, opts: BaselineOptions) => {
     if ((xml === undefined) === (opts.project === undefined)) throw new CliError("give a lexelt XML file or --project NAME (one of them)");
     if (opts.store && !opts.project) throw new CliError("--store needs --project");
-    const { FREQUENCY_NOTE } = await import("../../lib/server/baselines");
+    const { FREQUENCY_NOTE } = await import("../../lib/server/scoring/baselines");
     if (opts.project) {
       const db = await openCliDb(opts);
-      const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
-      const b = await import("../../lib/server/baselines");
+      const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
+      const b = await import("../../lib/server/scoring/baselines");
       const p = run(() => findProjectByName(db, SYSTEM, opts.project!, { coordinator: true }));
       if (opts.store) {
         const r = run(() => b.addWordNetBaselineRuns(db, SYSTEM, p.id, opts.gold ?? null));
@@ -46,7 +46,7 @@ export function register(program: Command): void {
     printDiagnostics([...parsed.repairs, ...parsed.errors]);
     if (!parsed.corpus || parsed.errors.length > 0) throw new CliError(`${xml}: not a readable lexelt file; nothing written`);
     const list = parsed.corpus.lexelts.flatMap((l) => l.instances.map((i) => ({ lexelt: l.item, id: i.id, before: i.before, head: i.head, after: i.after })));
-    const { wordnetBaseline } = await import("../../lib/server/baselines");
+    const { wordnetBaseline } = await import("../../lib/server/scoring/baselines");
     emit(wordnetBaseline(list, opts.type), opts, FREQUENCY_NOTE);
   });
 }

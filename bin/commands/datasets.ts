@@ -27,9 +27,9 @@ export async function importDatasetFile(
     if (e instanceof CliError) throw e;
     throw new CliError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
   }
-  const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
-  const datasets = await import("../../lib/server/datasets");
-  const { InputError } = await import("../../lib/server/errors");
+  const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
+  const datasets = await import("../../lib/server/datasets/datasets");
+  const { InputError } = await import("../../lib/server/kernel/errors");
   const db = await openCliDb(opts);
   const input = { format: format as Format, fileName: path.basename(file), bytes, idPrefix: opts.idPrefix };
   const progress = process.stderr.isTTY ? (p: { done: number; total: number }) => process.stderr.write(`\r${p.done}/${p.total} targets`) : undefined;
@@ -67,8 +67,8 @@ export function register(program: Command): void {
               : "the project's gold as TSAR/MLSP TSV (a substitute repeated by its count); what it cannot carry goes to stderr",
         ),
     ).action(async (opts: { project: string; output?: string; db?: string; goldOnly?: boolean }) => {
-      const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
-      const { exportDataset } = await import("../../lib/server/datasets");
+      const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
+      const { exportDataset } = await import("../../lib/server/datasets/datasets");
       const db = await openCliDb(opts);
       const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
       const out = run(() => exportDataset(db, SYSTEM, p.id, format, { goldOnly: opts.goldOnly === true }));

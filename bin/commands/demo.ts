@@ -14,7 +14,7 @@ export function register(program: Command): void {
     const file = path.join(root, "samples", "demo.xml");
     const responsesFile = path.join(root, "samples", "demo-responses.tsv");
     const responses = { fileName: "demo-responses.tsv", text: readText(responsesFile) };
-    const { DEMO_PASSWORD, DEMO_USERS, seedDemo } = await import("../../lib/server/demo");
+    const { DEMO_PASSWORD, DEMO_USERS, seedDemo } = await import("../../lib/server/ops/demo");
     const db = await openCliDb(opts);
     const report = run(() => seedDemo(db, { fileName: "demo.xml", bytes: fs.readFileSync(file) }, responses));
     if (report.created.length > 0) console.log(`created ${report.created.join(", ")}`);

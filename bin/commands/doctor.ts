@@ -11,8 +11,8 @@ export function register(program: Command): void {
           "the session secret, free disk space and the newest backup; exits 1 when something fails, 2 when something needs fixing, 0 when all is well",
       ),
   ).action(async (opts: { db?: string; backups?: string }) => {
-    const { doctor } = await import("../../lib/server/deploy");
-    const { SYSTEM } = await import("../../lib/server/actor");
+    const { doctor } = await import("../../lib/server/ops/deploy");
+    const { SYSTEM } = await import("../../lib/server/kernel/actor");
     const { resolveDbPath } = await import("../../db/client");
     const { setting } = await import("../../lib/config");
     const checks = run(() => doctor(SYSTEM, { dbFile: resolveDbPath(opts.db), backupDir: opts.backups ?? setting("LEXGOLD_BACKUP_DIR") ?? null }));

@@ -11,7 +11,7 @@ import { CliError, dbOption, openCliDb, run } from "./util";
 
 /** The data access this file's commands use, loaded when one runs (not for --help). */
 async function server() {
-  const [actor, gold, errors] = await Promise.all([import("../../lib/server/actor"), import("../../lib/server/gold"), import("../../lib/server/errors")]);
+  const [actor, gold, errors] = await Promise.all([import("../../lib/server/kernel/actor"), import("../../lib/server/gold/gold"), import("../../lib/server/kernel/errors")]);
   return { ...actor, ...gold, InputError: errors.InputError };
 }
 

@@ -28,9 +28,9 @@ export function register(program: Command): void {
       if (e instanceof CliError) throw e;
       throw new CliError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
     }
-    const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
-    const { importLexeltXml } = await import("../../lib/server/corpus");
-    const { InputError } = await import("../../lib/server/errors");
+    const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
+    const { importLexeltXml } = await import("../../lib/server/corpus/corpus");
+    const { InputError } = await import("../../lib/server/kernel/errors");
     const { formatDiagnostic } = await import("../../lib/lexsub/diagnostics");
     const db = await openCliDb(opts);
     const project = run(() => findProjectByName(db, SYSTEM, opts.project));

@@ -11,10 +11,10 @@ export function register(program: Command): void {
           "and write the session secret (0600) unless NEXTAUTH_SECRET is set; refuses a database that already has accounts",
       ),
   ).action(async (name: string, opts: { db?: string }) => {
-    const { initStudy } = await import("../../lib/server/deploy");
-    const { SYSTEM } = await import("../../lib/server/actor");
+    const { initStudy } = await import("../../lib/server/ops/deploy");
+    const { SYSTEM } = await import("../../lib/server/kernel/actor");
     const { resolveDbPath } = await import("../../db/client");
-    const { passwordProblem } = await import("../../lib/server/passwords");
+    const { passwordProblem } = await import("../../lib/server/people/passwords");
     const dbFile = resolveDbPath(opts.db);
     const password = await readPassword(`password for ${name}: `);
     if (process.stdin.isTTY) {

@@ -5,16 +5,16 @@ export function register(program: Command): void {
   const project = program.command("project").description("create, list and configure projects");
   dbOption(project.command("create").argument("<name>", "project name").description("create a project"))
     .action(async (name: string, opts: { db?: string }) => {
-      const { SYSTEM } = await import("../../lib/server/actor");
-      const { createProject } = await import("../../lib/server/projects");
+      const { SYSTEM } = await import("../../lib/server/kernel/actor");
+      const { createProject } = await import("../../lib/server/corpus/projects");
       const db = await openCliDb(opts);
       const p = run(() => createProject(db, SYSTEM, { name }));
       console.log(`created project "${p.name}"`);
     });
   dbOption(project.command("list").description("list projects with their lexelt and instance counts"))
     .action(async (opts: { db?: string }) => {
-      const { SYSTEM } = await import("../../lib/server/actor");
-      const { listProjects } = await import("../../lib/server/projects");
+      const { SYSTEM } = await import("../../lib/server/kernel/actor");
+      const { listProjects } = await import("../../lib/server/corpus/projects");
       const db = await openCliDb(opts);
       for (const p of run(() => listProjects(db, SYSTEM))) {
         console.log(`${p.name}\t${p.lexelts} lexelts\t${p.instances} instances`);
@@ -30,8 +30,8 @@ export function register(program: Command): void {
   ).action(async (name: string, opts: { requiredAnnotators?: string; guidelines?: string; db?: string }) => {
     if (opts.requiredAnnotators === undefined && opts.guidelines === undefined) throw new CliError("nothing to set: give --required-annotators and/or --guidelines");
     const text = opts.guidelines === undefined ? undefined : readText(opts.guidelines);
-    const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
-    const { setGuidelines, setRequiredAnnotators } = await import("../../lib/server/team");
+    const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
+    const { setGuidelines, setRequiredAnnotators } = await import("../../lib/server/people/team");
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, name));
     if (opts.requiredAnnotators !== undefined) {

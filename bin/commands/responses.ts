@@ -18,9 +18,9 @@ export function register(program: Command): void {
       .description("import responses; any bad line refuses the whole file, naming the line"),
   ).action(async (file: string, opts: { project: string; db?: string; dryRun?: boolean; acceptUnassigned?: boolean }) => {
     const text = readText(file);
-    const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
-    const { InputError } = await import("../../lib/server/errors");
-    const { importResponses, previewResponses } = await import("../../lib/server/response-import");
+    const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
+    const { InputError } = await import("../../lib/server/kernel/errors");
+    const { importResponses, previewResponses } = await import("../../lib/server/annotate/response-import");
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
     const options = { acceptUnassigned: opts.acceptUnassigned === true };
@@ -57,8 +57,8 @@ export function register(program: Command): void {
       .option("-o, --output <file>", "write to this file instead of stdout")
       .description("write every current response of the project as TSV (with the adjudication columns when the coordinator adjudicated any)"),
   ).action(async (opts: { project: string; output?: string; db?: string }) => {
-    const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
-    const { exportAdjudicatedResponses } = await import("../../lib/server/gold-review");
+    const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
+    const { exportAdjudicatedResponses } = await import("../../lib/server/gold/gold-review");
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
     const text = run(() => exportAdjudicatedResponses(db, SYSTEM, p.id));

@@ -14,8 +14,8 @@ export function register(program: Command): void {
           "a session secret, or the public URL (NEXTAUTH_URL or LEXGOLD_PUBLIC_URL) when listening beyond this machine; never loads demo data",
       ),
   ).action(async (opts: { db?: string; port?: string; host?: string }) => {
-    const { planStart } = await import("../../lib/server/deploy");
-    const { SYSTEM } = await import("../../lib/server/actor");
+    const { planStart } = await import("../../lib/server/ops/deploy");
+    const { SYSTEM } = await import("../../lib/server/kernel/actor");
     const { projectRoot, resolveDbPath } = await import("../../db/client");
     const { environment, setting } = await import("../../lib/config");
     const portText = opts.port ?? setting("PORT");

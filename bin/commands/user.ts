@@ -13,8 +13,8 @@ export function register(program: Command): void {
   ).action(async (name: string, opts: { role: string; project?: string; db?: string }) => {
     if (!["coordinator", "annotator", "admin"].includes(opts.role)) throw new CliError(`--role must be annotator, coordinator or admin, not "${opts.role}"`);
     const password = await readPassword(`password for ${name}: `);
-    const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
-    const { addMember, createUser } = await import("../../lib/server/users");
+    const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
+    const { addMember, createUser } = await import("../../lib/server/people/users");
     const db = await openCliDb(opts);
     const u = run(() => createUser(db, SYSTEM, { name, role: opts.role, password }));
     console.log(`created ${u.role} "${u.name}"`);
@@ -31,8 +31,8 @@ export function register(program: Command): void {
       .description("create many accounts at once, all or none; generated passwords are printed once"),
   ).action(async (file: string, opts: { db?: string }) => {
     const text = readText(file);
-    const { SYSTEM } = await import("../../lib/server/actor");
-    const { importUsers } = await import("../../lib/server/user-import");
+    const { SYSTEM } = await import("../../lib/server/kernel/actor");
+    const { importUsers } = await import("../../lib/server/people/user-import");
     const db = await openCliDb(opts);
     let created;
     try {
@@ -48,8 +48,8 @@ export function register(program: Command): void {
     process.stderr.write(`created ${created.length} account${created.length === 1 ? "" : "s"}; pass the generated passwords on now: they are not shown again\n`);
   });
   dbOption(user.command("list").description("list accounts")).action(async (opts: { db?: string }) => {
-    const { SYSTEM } = await import("../../lib/server/actor");
-    const { listUsers } = await import("../../lib/server/users");
+    const { SYSTEM } = await import("../../lib/server/kernel/actor");
+    const { listUsers } = await import("../../lib/server/people/users");
     const db = await openCliDb(opts);
     for (const u of run(() => listUsers(db, SYSTEM))) console.log(`${u.name}\t${u.role}`);
   });
@@ -62,8 +62,8 @@ export function register(program: Command): void {
       .requiredOption("--project <name>", "the project")
       .description("add a user to a project"),
   ).action(async (userName: string, opts: { project: string; db?: string }) => {
-    const { SYSTEM, findProjectByName } = await import("../../lib/server/actor");
-    const { addMember } = await import("../../lib/server/users");
+    const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
+    const { addMember } = await import("../../lib/server/people/users");
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project));
     const r = run(() => addMember(db, SYSTEM, p.id, userName));

@@ -3,12 +3,12 @@
  * after a successful sign-in the browser gets a signed cookie bound to the id
  * of the account that signed in (authorize's result, never a name read from the
  * request); with it, the browser is slowed only by its own failures
- * (lib/server/signin.ts), never by strangers' failures against the account.
+ * (lib/server/people/signin.ts), never by strangers' failures against the account.
  */
 import "server-only";
-import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, makeDeviceCookie } from "../server/signin";
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_S, makeDeviceCookie } from "../server/people/signin";
 import { setting } from "../config";
-import { authSecret } from "./secret";
+import { authSecret } from "../server/kernel/secret";
 
 /** Whether next-auth's response starts a session (sets a non-empty session cookie). */
 export function startsSession(res: Response): boolean {

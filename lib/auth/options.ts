@@ -4,10 +4,10 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "../../db/client";
 import { clientAddress } from "../net/trusted-proxy";
-import { signOutEverywhere } from "../server/accounts";
-import { DEVICE_COOKIE, signInWithPassword } from "../server/signin";
+import { signOutEverywhere } from "../server/people/accounts";
+import { DEVICE_COOKIE, signInWithPassword } from "../server/people/signin";
 import { decodeSessionToken, encodeSessionToken, SESSION_MAX_AGE_S, signedInTooLongAgo } from "./jwt";
-import { authSecret } from "./secret";
+import { authSecret } from "../server/kernel/secret";
 
 /** One cookie's value from a Cookie header. */
 export function cookieValue(header: unknown, name: string): string | null {

@@ -12,7 +12,7 @@
 import "server-only";
 import NextAuth from "next-auth";
 import { NextRequest } from "next/server";
-import { readBodyLimited, TooLargeError } from "../server/http";
+import { readBodyLimited, TooLargeError } from "../server/kernel/http";
 import { deviceCookieHeader, startsSession } from "./device";
 import { authOptions, type SignInOutcome } from "./options";
 

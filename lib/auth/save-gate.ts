@@ -1,6 +1,6 @@
 /**
  * The save limit's early refusal: a save (POST /api/projects/P/responses/I) whose
- * account or address bucket is empty (lib/server/rate-limit.ts) is answered 429
+ * account or address bucket is empty (lib/server/kernel/rate-limit.ts) is answered 429
  * by the HTTP server itself, before Next parses, routes and runs the request.
  * A flood's refusals then cost a few microseconds each instead of a pass through
  * the framework, which is what kept another annotator's saves waiting.
@@ -21,9 +21,9 @@
 import http from "node:http";
 import https from "node:https";
 import { decodeSessionToken, sessionTokenOf } from "./jwt";
-import { authSecret } from "./secret";
+import { authSecret } from "../server/kernel/secret";
 import { clientAddress, stampRequest } from "../net/trusted-proxy";
-import { peekSave, tooManySavesParts } from "../server/rate-limit";
+import { peekSave, tooManySavesParts } from "../server/kernel/rate-limit";
 
 const SAVE_PATH = /^\/api\/projects\/\d+\/responses\/\d+\/?(?:\?|$)/;
 

@@ -14,10 +14,10 @@ import "server-only";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getDb } from "../../db/client";
-import type { Actor, UserActor } from "../server/actor";
-import { get } from "../server/queue";
+import type { Actor, UserActor } from "../server/kernel/actor";
+import { get } from "../server/kernel/statements";
 import { decodeSessionToken, sessionTokenOf, signedInTooLongAgo } from "./jwt";
-import { authSecret } from "./secret";
+import { authSecret } from "../server/kernel/secret";
 import { signInHref } from "./return-to";
 
 /** The user id and session version a session cookie carries, or null (none, forged, expired). */
@@ -39,7 +39,7 @@ export async function sessionClaims(token: string | null): Promise<{ uid: number
 /** The user a session's claims name, if the account still exists, is enabled and the session's version is current. */
 export function actorOfClaims(claims: { uid: number; sv: number } | null): Actor {
   if (!claims) return null;
-  // A prepared statement kept per connection (lib/server/queue.ts): every request asks this.
+  // A prepared statement kept per connection (lib/server/kernel/statements.ts): every request asks this.
   const row = get<{ id: number; name: string; role: UserActor["role"]; disabled: number; sessionVersion: number }>(
     getDb(),
     "select id, name, role, disabled, session_version as sessionVersion from users where id = ?",

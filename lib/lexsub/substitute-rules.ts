@@ -2,8 +2,8 @@
  * The rules an answer must follow so that the gold writer can write it and the
  * official scorer reads it back as written. One module, used everywhere an
  * answer enters or leaves: the workspace (in the browser, before sending), the
- * server's save (lib/server/responses.ts), the TSV import (formats/responses.ts,
- * lib/server/response-import.ts) and the gold derivation, which lists stored
+ * server's save (lib/server/annotate/responses.ts), the TSV import (formats/responses.ts,
+ * lib/server/annotate/response-import.ts) and the gold derivation, which lists stored
  * answers that break them (gold.ts), so these can never disagree.
  *
  * Where the rules come from (formats/gold.ts, reference §2): a gold line is

@@ -12,23 +12,23 @@ const ROOT = path.resolve(__dirname, "../..");
 const CLI = path.join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs");
 
 const FILES: Record<string, string> = {
-  "lib/server/actor.ts": "export const actor = 1;\n",
+  "lib/server/kernel/actor.ts": "export const actor = 1;\n",
   "lib/server/annotate/index.ts": 'export { save } from "./save";\n',
   "lib/server/annotate/save.ts": "export const save = 1;\n",
   "lib/lexsub/types.ts": "export type T = string;\n",
   // Clean: the domain importing itself; app importing lib/server; a test reaching anywhere.
   "lib/lexsub/clean.ts": 'import type { T } from "./types";\nexport const clean: T = "";\n',
-  "app/ok.tsx": 'import { actor } from "@/lib/server/actor";\nexport const ok = actor;\n',
+  "app/ok.tsx": 'import { actor } from "@/lib/server/kernel/actor";\nexport const ok = actor;\n',
   "test/reach.ts":
-    'import fs from "node:fs";\nimport { actor } from "../lib/server/actor";\nimport { a } from "../app/page";\nexport const r = [fs, actor, a];\n',
+    'import fs from "node:fs";\nimport { actor } from "../lib/server/kernel/actor";\nimport { a } from "../app/page";\nexport const r = [fs, actor, a];\n',
   // One offence each.
   "lib/lexsub/io.ts": 'import fs from "node:fs";\nimport { useState } from "react";\nexport const io = [fs, useState];\n',
-  "lib/scorers/x/a.ts": 'import { actor } from "@/lib/server/actor";\nexport const a = actor;\n',
+  "lib/scorers/x/a.ts": 'import { actor } from "@/lib/server/kernel/actor";\nexport const a = actor;\n',
   "lib/lexsub/uses-scorer.ts": 'import { a } from "../scorers/x/a";\nexport const u = a;\n',
-  "db/up.ts": 'import { actor } from "../lib/server/actor";\nexport const up = actor;\n',
+  "db/up.ts": 'import { actor } from "../lib/server/kernel/actor";\nexport const up = actor;\n',
   // db/ may read its settings from lib/config, which itself imports nothing of lexgold.
   "db/settings.ts": 'import { setting } from "../lib/config";\nexport const s = setting;\n',
-  "lib/config/index.ts": 'import { actor } from "../server/actor";\nexport const setting = actor;\n',
+  "lib/config/index.ts": 'import { actor } from "../server/kernel/actor";\nexport const setting = actor;\n',
   "app/page.tsx": 'import { sql } from "drizzle-orm";\nexport const a = sql;\n',
   "lib/server/back.ts": 'import { a } from "@/app/page";\nexport const back = a;\n',
   "test/cycle-a.ts": 'import { b } from "./cycle-b";\nexport const a = () => b;\n',
@@ -85,7 +85,7 @@ describe("boundary rules", () => {
     expect(names(violations, "lib/lexsub/io.ts")).toEqual(["pure-no-io", "pure-no-io"]);
     // Through the @/ alias: the rule sees the real module.
     expect(violations).toContainEqual(
-      expect.objectContaining({ from: "lib/scorers/x/a.ts", to: "lib/server/actor.ts", rule: expect.objectContaining({ name: "pure-not-to-app-side" }) }),
+      expect.objectContaining({ from: "lib/scorers/x/a.ts", to: "lib/server/kernel/actor.ts", rule: expect.objectContaining({ name: "pure-not-to-app-side" }) }),
     );
     expect(names(violations, "lib/lexsub/uses-scorer.ts")).toEqual(["lexsub-not-to-scorers"]);
   });

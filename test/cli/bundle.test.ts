@@ -54,7 +54,7 @@ describe("the bundle", () => {
     const all = Object.values(meta.outputs).flatMap((o) => o.imports);
     expect(all.some((i) => i.path === "better-sqlite3" && i.external)).toBe(true);
     expect(Object.keys(meta.inputs).some((i) => i.includes("server-only/index.js"))).toBe(false);
-    expect(Object.keys(meta.inputs)).toContain("lib/server/actor.ts");
+    expect(Object.keys(meta.inputs)).toContain("lib/server/kernel/actor.ts");
   });
 
   const commander = (i: string) => i.includes("node_modules/commander/");
@@ -98,7 +98,7 @@ describe("bin/lexgold", () => {
     expect(manifest.plain).toMatch(/^\.\/chunks\/score-plain-\w+\.cjs$/);
     const plain = require(path.join(root, "dist-cli", manifest.plain));
     for (const name of ["scorePlain", "guardOutput", "exitWithPlainError"]) expect(typeof plain[name], name).toBe("function");
-    expect(manifest.sources).toEqual(expect.arrayContaining(["bin/cli.ts", "bin/commands/score-plain.ts", "lib/scorers/semeval2007/fast.ts", "lib/server/actor.ts", "scripts/build-cli.mjs", "package-lock.json"]));
+    expect(manifest.sources).toEqual(expect.arrayContaining(["bin/cli.ts", "bin/commands/score-plain.ts", "lib/scorers/semeval2007/fast.ts", "lib/server/kernel/actor.ts", "scripts/build-cli.mjs", "package-lock.json"]));
     expect(manifest.sources.filter((s) => s.includes("node_modules") || s.includes(":"))).toEqual([]);
   });
 

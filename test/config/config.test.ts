@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConfigError, parseLimit, SETTINGS, type SettingName, setting } from "../../lib/config";
-import { LIMIT_SETTINGS } from "../../lib/server/rate-limit";
+import { LIMIT_SETTINGS } from "../../lib/server/kernel/rate-limit";
 
 const ROOT = path.resolve(__dirname, "../..");
 const NAMES = Object.keys(SETTINGS) as SettingName[];

@@ -7,8 +7,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { formatLexeltXml, parseLexeltXml } from "../../lib/lexsub/formats/lexelt";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { InputError } from "../../lib/server/errors";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { InputError } from "../../lib/server/kernel/errors";
 import { projectFixture } from "../support/db";
 import { RUNS, inputs, lineCount, mutation, applyMutation } from "./mutate";
 

@@ -7,10 +7,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseResponsesTsv, writeResponsesTsv } from "../../lib/lexsub/formats/responses";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { InputError } from "../../lib/server/errors";
-import { importResponses } from "../../lib/server/response-import";
-import { addMember } from "../../lib/server/users";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { InputError } from "../../lib/server/kernel/errors";
+import { importResponses } from "../../lib/server/annotate/response-import";
+import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
 import { RUNS, inputs, lineCount } from "./mutate";
 

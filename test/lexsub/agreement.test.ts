@@ -265,7 +265,7 @@ describe("D: multiword detection and identification", () => {
         multiword: i.multiwords?.[k] ?? null,
       })),
     );
-    // Lemmatised as the project does (lib/server/gold.ts passes the WordNet proposer).
+    // Lemmatised as the project does (lib/server/gold/gold.ts passes the WordNet proposer).
     const gold = deriveGold(items.map((i) => ({ lexelt: i.lexelt, instanceId: i.id })), responses, { propose: wordnetLemmaProposer() });
     const r = computeAgreement(gold.items, { bootstrapIterations: 0 });
     close(r.mwIdentification, 1 / 3);

@@ -13,7 +13,7 @@ import type { AnnotatorResponse } from "../../lib/lexsub/types";
 import { wordnet, wordnetLemmaProposer } from "../../lib/wordnet/load";
 import { coincoGoldInputs, coincoTargets } from "../support/coinco";
 
-/** The proposer lib/server/gold.ts derives the project's gold with. */
+/** The proposer lib/server/gold/gold.ts derives the project's gold with. */
 const propose = wordnetLemmaProposer();
 
 const coinco = path.resolve(__dirname, "../../../shared/data/coinco/coinco-sample.xml");

@@ -12,7 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
-import type { Actor } from "../../lib/server/actor";
+import type { Actor } from "../../lib/server/kernel/actor";
 import { ACTORS, type ActorKey, dump, type Outcome, parseExpect, trackedFiles, type World, world } from "./world";
 
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));
@@ -49,12 +49,12 @@ const { workspaceStepAction, workspaceTargetsAction } = await import("../../app/
 const gold = await import("../../app/projects/[projectId]/gold/actions");
 const { saveFlagAction } = await import("../../app/annotate/flags/actions");
 const { returnInstanceAction, withdrawReturnAction } = await import("../../app/projects/[projectId]/flags/actions");
-const { returnInstance } = await import("../../lib/server/flags");
-const { SYSTEM: SYSTEM_ACTOR } = await import("../../lib/server/actor");
+const { returnInstance } = await import("../../lib/server/annotate/flags");
+const { SYSTEM: SYSTEM_ACTOR } = await import("../../lib/server/kernel/actor");
 const accounts = await import("../../app/accounts/actions");
 const trainingSetup = await import("../../app/projects/[projectId]/training/actions");
 const trainingWork = await import("../../app/annotate/[projectId]/training/actions");
-const { setKnownAnswer } = await import("../../lib/server/training");
+const { setKnownAnswer } = await import("../../lib/server/quality/training");
 const judgement = await import("../../app/projects/[projectId]/judgement/actions");
 const { saveLabelAction } = await import("../../app/judge/actions");
 
@@ -137,8 +137,8 @@ const ACTIONS: ActionCase[] = [
     expect: COORDINATOR,
     run: async (w) => {
       // A decision recorded by the CLI, removed again when the undo is refused (so the refusal is seen to write nothing).
-      const { adjudicate } = await import("../../lib/server/adjudication");
-      const { SYSTEM } = await import("../../lib/server/actor");
+      const { adjudicate } = await import("../../lib/server/gold/adjudication");
+      const { SYSTEM } = await import("../../lib/server/kernel/actor");
       const version = (w.db.$client.prepare("select version from data_versions where project_id = ?").get(w.p.id) as { version: number } | undefined)?.version;
       const restoreDataVersion = (_w: typeof w, v: number | undefined) =>
         v === undefined
@@ -202,8 +202,8 @@ const ACTIONS: ActionCase[] = [
     expect: COORDINATOR,
     run: async (w: World) => {
       // A round in p made by the CLI, removed again when the change is refused.
-      const { createRound } = await import("../../lib/server/judgement");
-      const { SYSTEM } = await import("../../lib/server/actor");
+      const { createRound } = await import("../../lib/server/judgement/judgement");
+      const { SYSTEM } = await import("../../lib/server/kernel/actor");
       const round = createRound(w.db, SYSTEM, w.p.id, { selection: "any", sampleSize: 2, seed: 1, sources: ["annotators"], allowOwnItems: true });
       const r = (await (name === "setRoundStateAction"
         ? judgement.setRoundStateAction(w.p.id, round.id, null, form({ state: "closed" }))
@@ -220,8 +220,8 @@ const ACTIONS: ActionCase[] = [
     expect: "401 404 ok 404 403 -",
     run: async (w) => {
       // A round made by the CLI with the annotator as judge, removed again when the label is refused.
-      const { createRound } = await import("../../lib/server/judgement");
-      const { SYSTEM } = await import("../../lib/server/actor");
+      const { createRound } = await import("../../lib/server/judgement/judgement");
+      const { SYSTEM } = await import("../../lib/server/kernel/actor");
       const round = createRound(w.db, SYSTEM, w.p.id, { selection: "any", sampleSize: 2, seed: 1, sources: ["annotators"], allowOwnItems: true, judges: [w.ann.userId] });
       const cand = w.db.$client.prepare("select c.id from judgement_candidates c join judgement_items i on i.id = c.item_id where i.round_id = ? limit 1").get(round.id) as { id: number };
       const r = (await saveLabelAction(round.id, cand.id, "good")) as { ok?: boolean };

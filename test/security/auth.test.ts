@@ -15,11 +15,11 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
-import { projectGold } from "../../lib/server/gold";
-import { exportResponses } from "../../lib/server/response-import";
-import { saveResponse } from "../../lib/server/responses";
-import { createAnnotatorForProject } from "../../lib/server/team";
-import { CLIENT_LIMIT, DEVICE_COOKIE, FREE_FAILURES as SIGN_IN_LIMIT, makeDeviceCookie } from "../../lib/server/signin";
+import { projectGold } from "../../lib/server/gold/gold";
+import { exportResponses } from "../../lib/server/annotate/response-import";
+import { saveResponse } from "../../lib/server/annotate/responses";
+import { createAnnotatorForProject } from "../../lib/server/people/team";
+import { CLIENT_LIMIT, DEVICE_COOKIE, FREE_FAILURES as SIGN_IN_LIMIT, makeDeviceCookie } from "../../lib/server/people/signin";
 import { dump, world } from "./world";
 
 const state = vi.hoisted(() => ({ db: null as unknown }));

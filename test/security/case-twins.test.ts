@@ -13,12 +13,12 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { knownMigrations, MIGRATIONS_TABLE, MigrationError, migrationsFolder, openDb } from "../../db/client";
-import { SYSTEM } from "../../lib/server/actor";
-import { InputError } from "../../lib/server/errors";
-import { signInWithPassword } from "../../lib/server/signin";
-import { createAnnotatorForProject } from "../../lib/server/team";
-import { importUsers } from "../../lib/server/user-import";
-import { createUser } from "../../lib/server/users";
+import { SYSTEM } from "../../lib/server/kernel/actor";
+import { InputError } from "../../lib/server/kernel/errors";
+import { signInWithPassword } from "../../lib/server/people/signin";
+import { createAnnotatorForProject } from "../../lib/server/people/team";
+import { importUsers } from "../../lib/server/people/user-import";
+import { createUser } from "../../lib/server/people/users";
 import { world } from "./world";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-twins-"));

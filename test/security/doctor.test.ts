@@ -10,9 +10,9 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "../../db/client";
-import { SYSTEM } from "../../lib/server/actor";
-import { doctor } from "../../lib/server/deploy";
-import { createUser } from "../../lib/server/users";
+import { SYSTEM } from "../../lib/server/kernel/actor";
+import { doctor } from "../../lib/server/ops/deploy";
+import { createUser } from "../../lib/server/people/users";
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -8,11 +8,11 @@
  */
 import { describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
-import { type Actor, SYSTEM } from "../../lib/server/actor";
-import { attachmentDisposition } from "../../lib/server/download";
-import { createRound, setJudges } from "../../lib/server/judgement";
-import { pathId } from "../../lib/server/path-ids";
-import { uploadRun } from "../../lib/server/scoring";
+import { type Actor, SYSTEM } from "../../lib/server/kernel/actor";
+import { attachmentDisposition } from "../../lib/server/kernel/download";
+import { createRound, setJudges } from "../../lib/server/judgement/judgement";
+import { pathId } from "../../lib/server/kernel/path-ids";
+import { uploadRun } from "../../lib/server/scoring/scoring";
 import { type ActorKey, world } from "./world";
 
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));

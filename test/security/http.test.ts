@@ -7,8 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
-import type { Actor } from "../../lib/server/actor";
-import { assertSameOrigin } from "../../lib/server/http";
+import type { Actor } from "../../lib/server/kernel/actor";
+import { assertSameOrigin } from "../../lib/server/kernel/http";
 import { world } from "./world";
 
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));

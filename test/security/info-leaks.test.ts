@@ -6,14 +6,14 @@
  * - the TSAR import accepted NUL and other control characters in sentences.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SYSTEM } from "../../lib/server/actor";
-import { importDataset } from "../../lib/server/datasets";
-import { InputError } from "../../lib/server/errors";
-import { projectProgress } from "../../lib/server/progress";
-import { previewResponses } from "../../lib/server/response-import";
-import { MAX_TIMED_GAP_MS, saveResponse } from "../../lib/server/responses";
-import { setQualitySettings } from "../../lib/server/training";
-import { createUser } from "../../lib/server/users";
+import { SYSTEM } from "../../lib/server/kernel/actor";
+import { importDataset } from "../../lib/server/datasets/datasets";
+import { InputError } from "../../lib/server/kernel/errors";
+import { projectProgress } from "../../lib/server/annotate/progress";
+import { previewResponses } from "../../lib/server/annotate/response-import";
+import { MAX_TIMED_GAP_MS, saveResponse } from "../../lib/server/annotate/responses";
+import { setQualitySettings } from "../../lib/server/quality/training";
+import { createUser } from "../../lib/server/people/users";
 import { NIL, world } from "./world";
 
 const HEADER = "annotator\tlexelt\tinstance\tanswer\tmultiword\n";

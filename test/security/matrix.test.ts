@@ -1,6 +1,6 @@
 /**
  * The authorization matrix of the data access layer: every function in
- * lib/server that takes (db, actor, …) is called as each actor — signed out, an
+ * lib/server (every feature folder) that takes (db, actor, …) is called as each actor — signed out, an
  * annotator of another project, the project's annotator, a coordinator of another
  * project, the project's coordinator, and the CLI — and the outcome asserted.
  * Non-members get 404 (the project's existence does not leak), the wrong role
@@ -13,15 +13,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { accountAuditLog, changeOwnPassword, failedSignIns, listAccounts, removeMember, resetPassword, setAccountDisabled } from "../../lib/server/accounts";
-import { findProjectByName, requireProject, SYSTEM } from "../../lib/server/actor";
-import { agreementDownload, agreementPageData, agreementPageView } from "../../lib/server/agreement";
-import { derive } from "../../lib/server/runtime/derive-pool";
-import { runDeriveJob } from "../../lib/server/derive-jobs";
-import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/assignments";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
-import { cancelJob, getJob, jobResponse, listJobs, startJob, waitForJob } from "../../lib/server/runtime/jobs";
+import { accountAuditLog, changeOwnPassword, failedSignIns, listAccounts, removeMember, resetPassword, setAccountDisabled } from "../../lib/server/people/accounts";
+import { findProjectByName, requireProject, SYSTEM } from "../../lib/server/kernel/actor";
+import { agreementDownload, agreementPageData, agreementPageView } from "../../lib/server/gold/agreement";
+import { derive } from "../../lib/server/jobs/derive-pool";
+import { runDeriveJob } from "../../lib/server/jobs/derive-jobs";
+import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/annotate/assignments";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets/datasets";
+import { cancelJob, getJob, jobResponse, listJobs, startJob, waitForJob } from "../../lib/server/jobs/jobs";
 import {
   acceptAllProposals,
   decideLemma,
@@ -34,18 +34,18 @@ import {
   projectGold,
   setCorrectedPos,
   setExclusion,
-} from "../../lib/server/gold";
-import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv, instanceTexts, reviewLogPage } from "../../lib/server/gold-review";
-import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/adjudication";
-import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/flags";
-import { progressPageView, projectProgress } from "../../lib/server/progress";
-import { createProject, listProjects, projectOverview } from "../../lib/server/projects";
-import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/response-import";
-import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/responses";
-import { importUsers } from "../../lib/server/user-import";
-import { addWordNetBaselineRuns, baselineInstances, storeWordNetBaselineRuns, wordNetBaselineFiles } from "../../lib/server/baselines";
-import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement";
-import { deleteGold, deleteRun, listGolds, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring";
+} from "../../lib/server/gold/gold";
+import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv, instanceTexts, reviewLogPage } from "../../lib/server/gold/gold-review";
+import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/gold/adjudication";
+import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/annotate/flags";
+import { progressPageView, projectProgress } from "../../lib/server/annotate/progress";
+import { createProject, listProjects, projectOverview } from "../../lib/server/corpus/projects";
+import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/annotate/response-import";
+import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/annotate/responses";
+import { importUsers } from "../../lib/server/people/user-import";
+import { addWordNetBaselineRuns, baselineInstances, storeWordNetBaselineRuns, wordNetBaselineFiles } from "../../lib/server/scoring/baselines";
+import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement/judgement";
+import { deleteGold, deleteRun, listGolds, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring/scoring";
 import {
   answerTraining,
   checkReport,
@@ -61,11 +61,12 @@ import {
   setQualitySettings,
   trainingPendingFor,
   trainingView,
-} from "../../lib/server/training";
-import { scoreRankingUpload } from "../../lib/server/ranking";
-import { liftSignInLock } from "../../lib/server/signin";
-import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/team";
-import { addMember, createUser, listMembers, listUsers } from "../../lib/server/users";
+} from "../../lib/server/quality/training";
+import { scoreRankingUpload } from "../../lib/server/scoring/ranking";
+import { liftSignInLock, signInLocks } from "../../lib/server/people/signin";
+import { checkDeclaredUpload, checkUploadRoom, holdUploadBytes } from "../../lib/server/runtime/upload-quota";
+import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/people/team";
+import { addMember, createUser, listMembers, listUsers } from "../../lib/server/people/users";
 import { ACTORS, type ActorKey, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
 
 // Expected outcomes, one per actor in this order:
@@ -202,6 +203,12 @@ const CALLS: Call[] = [
   // signin.ts: lifting a sign-in lock (finding 5 of #27): the annotator's coordinator, not another project's.
   { name: "liftSignInLock", expect: COORDINATOR, call: (w, k) => liftSignInLock(w.db, w.actor(k), w.ann.userId) },
   { name: "removeMember", expect: COORDINATOR, call: (w, k) => removeMember(w.db, w.actor(k), w.p.id, w.ann.userId) },
+  // runtime/upload-quota.ts: a per-person quota of waiting uploads, not an authorization check (the
+  // route checks who asks first); every actor passes with room left, the CLI and a signed-out caller are never counted.
+  { name: "checkUploadRoom", expect: "ok ok ok ok ok ok", call: (w, k) => checkUploadRoom(w.db, w.actor(k), 1) },
+  { name: "holdUploadBytes", expect: "ok ok ok ok ok ok", call: (w, k) => holdUploadBytes(w.db, w.actor(k), 1)() },
+  { name: "checkDeclaredUpload", expect: "ok ok ok ok ok ok", call: (w, k) => checkDeclaredUpload(w.db, w.actor(k), new Request("http://localhost/", { method: "POST", headers: { "content-length": "1" } })) },
+  { name: "signInLocks", expect: ANY_COORDINATOR, call: (w, k) => signInLocks(w.db, w.actor(k), [{ id: w.ann.userId, name: "ann" }]) },
   { name: "failedSignIns", expect: ANY_COORDINATOR, call: (w, k) => failedSignIns(w.db, w.actor(k)) },
   { name: "accountAuditLog", expect: ANY_COORDINATOR, call: (w, k) => accountAuditLog(w.db, w.actor(k)), check: (r, _w, k) => k === "coordinator" && noOtherProject(r) },
   // user-import.ts: the command line only.
@@ -658,7 +665,7 @@ describe("the matrix covers lib/server", () => {
     const covered = new Set(CALLS.map((c) => c.name.split(" ")[0]));
     const missing: string[] = [];
     const tracked = trackedFiles(path.resolve(dir, "../.."), "lib/server");
-    for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".ts") && (!tracked || tracked.has(path.join(dir, f))))) {
+    for (const file of fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts") && (!tracked || tracked.has(path.join(dir, f))))) {
       const src = fs.readFileSync(path.join(dir, file), "utf8");
       for (const m of src.matchAll(/export (?:async )?function (\w+)\s*\(\s*db\s*:\s*Db\s*,\s*actor\s*:\s*Actor\b/g)) {
         if (!covered.has(m[1])) missing.push(`lib/server/${file}: ${m[1]}`);

@@ -1,5 +1,5 @@
 /**
- * The operator's functions (lib/server/deploy.ts and backup.ts's file
+ * The operator's functions (lib/server/ops/deploy.ts and backup.ts's file
  * operations) work on files, not on one project's rows, so they are not in the
  * (db, actor) matrix: only the CLI (SYSTEM) may call them. Every signed-in user,
  * coordinators included, is refused (403), nobody signed in gets 401, and a
@@ -9,9 +9,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { SYSTEM } from "../../lib/server/actor";
-import { backupDatabase, backupToDirectory, restoreDatabase } from "../../lib/server/backup";
-import { doctor, initStudy, planStart } from "../../lib/server/deploy";
+import { SYSTEM } from "../../lib/server/kernel/actor";
+import { backupDatabase, backupToDirectory, restoreDatabase } from "../../lib/server/ops/backup";
+import { doctor, initStudy, planStart } from "../../lib/server/ops/deploy";
 import { openDb } from "../../db/client";
 import { ACTORS, type ActorKey, outcomeOf, world } from "./world";
 

@@ -17,10 +17,10 @@ vi.mock("../../lib/server/runtime/hash-pool", async (importOriginal) => {
     },
   };
 });
-import { BCRYPT_COST, passwordProblem } from "../../lib/server/passwords";
-import { signInWithPassword } from "../../lib/server/signin";
-import { createUser } from "../../lib/server/users";
-import { SYSTEM } from "../../lib/server/actor";
+import { BCRYPT_COST, passwordProblem } from "../../lib/server/people/passwords";
+import { signInWithPassword } from "../../lib/server/people/signin";
+import { createUser } from "../../lib/server/people/users";
+import { SYSTEM } from "../../lib/server/kernel/actor";
 import { testDb } from "../support/db";
 
 afterEach(() => vi.restoreAllMocks());

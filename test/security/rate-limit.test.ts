@@ -1,7 +1,7 @@
 /**
  * Finding 9: one annotator with 16 connections pushed another annotator's save
  * p99 from 73 ms to 2.2 s, for nothing limited how fast one account may save or
- * ask for pages. Now (lib/server/rate-limit.ts, on a fake clock here):
+ * ask for pages. Now (lib/server/kernel/rate-limit.ts, on a fake clock here):
  *  - one account's burst of saves past its bucket is answered 429 with
  *    Retry-After before anything is read or stored, while another annotator's
  *    saves, interleaved with the flood, all go through;
@@ -16,9 +16,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
 import { encodeSessionToken } from "../../lib/auth/jwt";
 import { PEER_HEADER } from "../../lib/net/trusted-proxy";
-import type { UserActor } from "../../lib/server/actor";
-import { LIMIT_SETTINGS, resetRateLimits } from "../../lib/server/rate-limit";
-import { addMember } from "../../lib/server/users";
+import type { UserActor } from "../../lib/server/kernel/actor";
+import { LIMIT_SETTINGS, resetRateLimits } from "../../lib/server/kernel/rate-limit";
+import { addMember } from "../../lib/server/people/users";
 import { actorFor } from "../support/db";
 import { type World, world } from "./world";
 

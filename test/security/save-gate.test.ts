@@ -8,7 +8,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { encodeSessionToken } from "../../lib/auth/jwt";
-import { limitSave, resetRateLimits } from "../../lib/server/rate-limit";
+import { limitSave, resetRateLimits } from "../../lib/server/kernel/rate-limit";
 import { decrypting, installSaveGate, knownUser, setRefusalHold } from "../../lib/auth/save-gate";
 
 const SECRET = "test-secret-for-the-save-gate-tests-0123456789";

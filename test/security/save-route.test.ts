@@ -7,8 +7,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
-import type { Actor } from "../../lib/server/actor";
-import { setAssignments } from "../../lib/server/assignments";
+import type { Actor } from "../../lib/server/kernel/actor";
+import { setAssignments } from "../../lib/server/annotate/assignments";
 import { ACTORS, type ActorKey, dump, NIL, parseExpect, type World, world } from "./world";
 
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));

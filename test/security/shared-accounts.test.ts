@@ -5,11 +5,11 @@
  * membership lies in projects they coordinate; anything wider needs an admin.
  */
 import { describe, expect, it } from "vitest";
-import { listAccounts, resetPassword, SHARED_ACCOUNT, setAccountDisabled } from "../../lib/server/accounts";
-import { SYSTEM, type UserActor } from "../../lib/server/actor";
-import { AuthError } from "../../lib/server/errors";
-import { checkPassword } from "../../lib/server/passwords";
-import { addMember, createUser } from "../../lib/server/users";
+import { listAccounts, resetPassword, SHARED_ACCOUNT, setAccountDisabled } from "../../lib/server/people/accounts";
+import { SYSTEM, type UserActor } from "../../lib/server/kernel/actor";
+import { AuthError } from "../../lib/server/kernel/errors";
+import { checkPassword } from "../../lib/server/people/passwords";
+import { addMember, createUser } from "../../lib/server/people/users";
 import { dump, world } from "./world";
 
 /** The world, with p's annotator also a member of q (the CLI added them). */

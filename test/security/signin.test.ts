@@ -16,7 +16,7 @@ import { inRequestScope } from "../support/next-route";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NextRequest } from "next/server";
 import type { Db } from "../../db/client";
-import { SYSTEM } from "../../lib/server/actor";
+import { SYSTEM } from "../../lib/server/kernel/actor";
 import {
   ACCOUNT_CEILING,
   CLIENT_LIMIT,
@@ -26,10 +26,10 @@ import {
   liftSignInLock,
   signInLocks,
   slowDownMs,
-} from "../../lib/server/signin";
+} from "../../lib/server/people/signin";
 import { sessionClaims } from "../../lib/auth/session";
-import { clientKey, GateBusyError, type Priority, SignInGate, signInGate } from "../../lib/server/signin-gate";
-import { createUser, addMember } from "../../lib/server/users";
+import { clientKey, GateBusyError, type Priority, SignInGate, signInGate } from "../../lib/server/people/signin-gate";
+import { createUser, addMember } from "../../lib/server/people/users";
 import { outcomeOf, world } from "./world";
 
 const state = vi.hoisted(() => ({ db: null as unknown }));
@@ -194,7 +194,7 @@ describe("finding 1: the device cookie is the signed-in account's", () => {
     expect((await owners[0].signIn("ann", "password-ann")).status).toBe(429);
     // …and one that has not failed still gets in: the ceiling never locks out a browser its owner signed in from.
     expect((await home.signIn("ann", "password-ann")).status).toBe(200);
-    expect(signInLocks(w.db, [{ id: w.ann.userId, name: "ann" }]).get(w.ann.userId)).toEqual({ failures: ACCOUNT_CEILING, locked: true });
+    expect(signInLocks(w.db, SYSTEM, [{ id: w.ann.userId, name: "ann" }]).get(w.ann.userId)).toEqual({ failures: ACCOUNT_CEILING, locked: true });
 
     // The address ceiling: device-cookie failures from one address, for several accounts.
     const shared = new Browser("192.0.2.77");

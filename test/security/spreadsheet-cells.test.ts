@@ -7,10 +7,10 @@
 import { describe, expect, it } from "vitest";
 import { parseLemmaDecisionsTsv } from "../../lib/lexsub/formats/lemma-decisions";
 import { formatRankTable, type RankTable } from "../../lib/scorers/rank";
-import { SYSTEM } from "../../lib/server/actor";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
-import { importKnownAnswers, knownAnswerItems } from "../../lib/server/training";
+import { SYSTEM } from "../../lib/server/kernel/actor";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets/datasets";
+import { importKnownAnswers, knownAnswerItems } from "../../lib/server/quality/training";
 import { world } from "./world";
 
 const enc = (s: string) => new TextEncoder().encode(s);

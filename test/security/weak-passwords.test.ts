@@ -6,14 +6,14 @@
  * password. The messages say what is wrong in plain words.
  */
 import { describe, expect, it } from "vitest";
-import { changeOwnPassword } from "../../lib/server/accounts";
-import { SYSTEM } from "../../lib/server/actor";
-import type { InputError } from "../../lib/server/errors";
-import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from "../../lib/server/demo";
-import { passwordProblem } from "../../lib/server/passwords";
-import { createAnnotatorForProject } from "../../lib/server/team";
-import { importUsers } from "../../lib/server/user-import";
-import { createUser } from "../../lib/server/users";
+import { changeOwnPassword } from "../../lib/server/people/accounts";
+import { SYSTEM } from "../../lib/server/kernel/actor";
+import type { InputError } from "../../lib/server/kernel/errors";
+import { DEMO_PASSWORD, DEMO_USERS, seedDemo } from "../../lib/server/ops/demo";
+import { passwordProblem } from "../../lib/server/people/passwords";
+import { createAnnotatorForProject } from "../../lib/server/people/team";
+import { importUsers } from "../../lib/server/people/user-import";
+import { createUser } from "../../lib/server/people/users";
 import { P_XML, world } from "./world";
 
 /** Passwords the attack tried (the three) and more from the lists of common and leaked passwords. */

@@ -7,12 +7,12 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import type { Db } from "../../db/client";
-import { type Actor, SYSTEM, type UserActor } from "../../lib/server/actor";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, ConflictError, InputError, NotFoundError } from "../../lib/server/errors";
-import { createProject } from "../../lib/server/projects";
-import { saveResponse } from "../../lib/server/responses";
-import { addMember } from "../../lib/server/users";
+import { type Actor, SYSTEM, type UserActor } from "../../lib/server/kernel/actor";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError, ConflictError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
+import { createProject } from "../../lib/server/corpus/projects";
+import { saveResponse } from "../../lib/server/annotate/responses";
+import { addMember } from "../../lib/server/people/users";
 import { actorFor, testDb } from "../support/db";
 
 const enc = (s: string) => new TextEncoder().encode(s);

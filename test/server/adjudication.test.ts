@@ -8,14 +8,14 @@
 import { describe, expect, it } from "vitest";
 import { computeAgreement, itemPairwise } from "../../lib/lexsub/agreement";
 import { parseResponsesTsv } from "../../lib/lexsub/formats/responses";
-import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/adjudication";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
-import { projectGold } from "../../lib/server/gold";
-import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv, reviewLogPage } from "../../lib/server/gold-review";
-import { importResponses, listProjectResponses } from "../../lib/server/response-import";
-import { addMember } from "../../lib/server/users";
-import { dataVersion } from "../../lib/server/data-version";
+import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/gold/adjudication";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
+import { projectGold } from "../../lib/server/gold/gold";
+import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv, reviewLogPage } from "../../lib/server/gold/gold-review";
+import { importResponses, listProjectResponses } from "../../lib/server/annotate/response-import";
+import { addMember } from "../../lib/server/people/users";
+import { dataVersion } from "../../lib/server/kernel/data-version";
 import { actorFor, projectFixture } from "../support/db";
 import { calmProject, calmTsv, calmXml } from "../support/calm-fixture";
 

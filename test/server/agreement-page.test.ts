@@ -1,16 +1,16 @@
 /**
- * lib/server/agreement.ts: what the Agreement page and its downloads read — the
+ * lib/server/gold/agreement.ts: what the Agreement page and its downloads read — the
  * report over the project's derived gold, the lowest items with their answers,
  * the per-project cache (fresh after any save or review decision), and the
  * report as JSON and CSV. Coordinators of the project only.
  */
 import { describe, expect, it } from "vitest";
 import { computeAgreement } from "../../lib/lexsub/agreement";
-import { AGREEMENT_OPTIONS, agreementCsv, agreementDownload, agreementPageData } from "../../lib/server/agreement";
-import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
-import { decideLemma, projectGold, setCorrectedPos, setExclusion } from "../../lib/server/gold";
-import { createProject } from "../../lib/server/projects";
-import { importResponses } from "../../lib/server/response-import";
+import { AGREEMENT_OPTIONS, agreementCsv, agreementDownload, agreementPageData } from "../../lib/server/gold/agreement";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
+import { decideLemma, projectGold, setCorrectedPos, setExclusion } from "../../lib/server/gold/gold";
+import { createProject } from "../../lib/server/corpus/projects";
+import { importResponses } from "../../lib/server/annotate/response-import";
 import { actorFor, projectFixture, testDb } from "../support/db";
 import { goldFixture } from "../support/gold-fixture";
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { splitEvenly } from "../../lib/lexsub/split";
-import { applySplit, assignedLexeltIds, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/assignments";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
-import { pageOf } from "../../lib/server/progress";
-import { addMember } from "../../lib/server/users";
+import { applySplit, assignedLexeltIds, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/annotate/assignments";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
+import { pageOf } from "../../lib/server/annotate/progress";
+import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
 
 describe("splitEvenly", () => {

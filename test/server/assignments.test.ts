@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { assignedLexeltIds, listAssignments, setAssignments } from "../../lib/server/assignments";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, InputError } from "../../lib/server/errors";
+import { assignedLexeltIds, listAssignments, setAssignments } from "../../lib/server/annotate/assignments";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError, InputError } from "../../lib/server/kernel/errors";
 import { projectFixture } from "../support/db";
 
 const xml = `<?xml version="1.0"?>\n<corpus lang="english">${["a.n", "b.v", "c.a"]

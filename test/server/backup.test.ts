@@ -1,5 +1,5 @@
 /**
- * Backup and restore (lib/server/backup.ts): a backup taken while another
+ * Backup and restore (lib/server/ops/backup.ts): a backup taken while another
  * process keeps saving responses through saveResponse is consistent and holds
  * every save acknowledged before it started; restore round-trips; every
  * refusal writes nothing.
@@ -14,12 +14,12 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "../../db/client";
-import { SYSTEM } from "../../lib/server/actor";
-import { backupDatabase, openForBackup, restoreDatabase } from "../../lib/server/backup";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError } from "../../lib/server/errors";
-import { createProject } from "../../lib/server/projects";
-import { addMember } from "../../lib/server/users";
+import { SYSTEM } from "../../lib/server/kernel/actor";
+import { backupDatabase, openForBackup, restoreDatabase } from "../../lib/server/ops/backup";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError } from "../../lib/server/kernel/errors";
+import { createProject } from "../../lib/server/corpus/projects";
+import { addMember } from "../../lib/server/people/users";
 import { actorFor } from "../support/db";
 
 const root = path.resolve(__dirname, "../..");
@@ -86,7 +86,7 @@ const listing = () => fs.readdirSync(dir).sort();
 // printing "ack REF REVISION" once each save has committed.
 const WRITER = `
 import { openDb } from ${JSON.stringify(path.join(root, "db/client.ts"))};
-import { saveResponse } from ${JSON.stringify(path.join(root, "lib/server/responses.ts"))};
+import { saveResponse } from ${JSON.stringify(path.join(root, "lib/server/annotate/responses.ts"))};
 const [file, projectId] = [process.argv[2], Number(process.argv[3])];
 const db = openDb(file);
 const u = db.$client.prepare("select id, name, role from users where name = 'ann'").get();

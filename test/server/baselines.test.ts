@@ -1,13 +1,13 @@
 /**
- * The WordNet baselines stored as runs (lib/server/baselines.ts): over the
+ * The WordNet baselines stored as runs (lib/server/scoring/baselines.ts): over the
  * project's instances, scored with the chosen gold, all three or none.
  */
 import { describe, expect, it } from "vitest";
 import { wordnetCandidates } from "../../lib/lexsub/baseline/wordnet";
-import { addWordNetBaselineRuns, baselineInstances } from "../../lib/server/baselines";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, InputError } from "../../lib/server/errors";
-import { listRuns, runFile, storeGold, uploadRun } from "../../lib/server/scoring";
+import { addWordNetBaselineRuns, baselineInstances } from "../../lib/server/scoring/baselines";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError, InputError } from "../../lib/server/kernel/errors";
+import { listRuns, runFile, storeGold, uploadRun } from "../../lib/server/scoring/scoring";
 import { wordnetGraph } from "../../lib/wordnet/load";
 import { projectFixture } from "../support/db";
 

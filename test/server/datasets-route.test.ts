@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { jobsIdle, uploadDir } from "../../lib/server/runtime/jobs";
+import { jobsIdle, uploadDir } from "../../lib/server/jobs/jobs";
 import { projectFixture } from "../support/db";
 
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));

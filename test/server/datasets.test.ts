@@ -3,11 +3,11 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { XMLParser } from "fast-xml-parser";
-import { type DatasetFormat, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
-import { projectGold, projectAgreement } from "../../lib/server/gold";
-import { listProjects } from "../../lib/server/projects";
+import { type DatasetFormat, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets/datasets";
+import { projectGold, projectAgreement } from "../../lib/server/gold/gold";
+import { listProjects } from "../../lib/server/corpus/projects";
 import { actorFor, corpusCounts, projectFixture } from "../support/db";
-import { addMember } from "../../lib/server/users";
+import { addMember } from "../../lib/server/people/users";
 
 const shared = path.resolve(__dirname, "../../../shared/data");
 const samples = path.resolve(__dirname, "../../samples/datasets");
@@ -102,7 +102,7 @@ describe("CoInCo import", () => {
 
 describe("scoring against a project's imported gold", () => {
   it("credits a best run with the CoInCo counts (hand-computed)", async () => {
-    const { scoreBoard, uploadRun } = await import("../../lib/server/scoring");
+    const { scoreBoard, uploadRun } = await import("../../lib/server/scoring/scoring");
     const { db, coord, project } = projectFixture();
     importDataset(db, coord, project.id, { format: "coinco", fileName: "coinco-small.xml", bytes: sample("coinco-small.xml") });
     uploadRun(db, coord, project.id, { fileName: "sys.best", text: "harbour.n 903 :: port\nbright.a 902 :: sunny;light\n" });
@@ -235,8 +235,8 @@ describe("refusals: located errors, nothing written", () => {
 
 describe("export of a project built from annotators' responses", () => {
   it("writes gold counts as TRUE labels and reports NAME answers it cannot carry", async () => {
-    const { importLexeltXml } = await import("../../lib/server/corpus");
-    const { importResponses } = await import("../../lib/server/response-import");
+    const { importLexeltXml } = await import("../../lib/server/corpus/corpus");
+    const { importResponses } = await import("../../lib/server/annotate/response-import");
     const { db, coord, project } = projectFixture();
     for (const name of ["ann2", "ann3"]) {
       actorFor(db, name, "annotator");

@@ -1,5 +1,5 @@
 /**
- * lib/server/runtime/derive-pool.ts and derive-jobs.ts (issue #14): gold, mwgold and
+ * lib/server/jobs/derive-pool.ts and derive-jobs.ts (issue #14): gold, mwgold and
  * agreement derived on a worker thread with its own read-only connection equal
  * what the request thread derives; results are cached under the project's data
  * version, which every save, import and review decision raises in its own
@@ -9,17 +9,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { agreementPageData, agreementPageView, dataVersion, LEXELT_PAGE_SIZE } from "../../lib/server/agreement";
-import { derive, deriveDownload, derivesOnWorker, resetDeriveRuntime } from "../../lib/server/runtime/derive-pool";
-import { runDeriveJob } from "../../lib/server/derive-jobs";
-import { AuthError, NotFoundError } from "../../lib/server/errors";
-import { deriveProjectGold, goldInputs, keepDerivationInputs, projectGold, setExclusion } from "../../lib/server/gold";
-import { exportAdjudicatedResponses, goldPageData } from "../../lib/server/gold-review";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { importResponses, projectResponseRecords } from "../../lib/server/response-import";
-import { saveResponse } from "../../lib/server/responses";
-import { deleteRun, runDetail, runReport, scoreBoard, uploadRun } from "../../lib/server/scoring";
-import { addMember } from "../../lib/server/users";
+import { agreementPageData, agreementPageView, dataVersion, LEXELT_PAGE_SIZE } from "../../lib/server/gold/agreement";
+import { derive, deriveDownload, derivesOnWorker, resetDeriveRuntime } from "../../lib/server/jobs/derive-pool";
+import { runDeriveJob } from "../../lib/server/jobs/derive-jobs";
+import { AuthError, NotFoundError } from "../../lib/server/kernel/errors";
+import { deriveProjectGold, goldInputs, keepDerivationInputs, projectGold, setExclusion } from "../../lib/server/gold/gold";
+import { exportAdjudicatedResponses, goldPageData } from "../../lib/server/gold/gold-review";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { importResponses, projectResponseRecords } from "../../lib/server/annotate/response-import";
+import { saveResponse } from "../../lib/server/annotate/responses";
+import { deleteRun, runDetail, runReport, scoreBoard, uploadRun } from "../../lib/server/scoring/scoring";
+import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
 import { goldFixture } from "../support/gold-fixture";
 import { until } from "../support/wait";

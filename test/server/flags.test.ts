@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
-import { flaggedInstanceIds, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/flags";
-import { goldPageData, goldReviewCsv, reviewLogPage } from "../../lib/server/gold-review";
-import { exportResponses, importResponses } from "../../lib/server/response-import";
-import { annotatorProjects, type ResponseInput, saveResponse, workspace } from "../../lib/server/responses";
-import { setAssignments } from "../../lib/server/assignments";
-import { addMember } from "../../lib/server/users";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
+import { flaggedInstanceIds, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/annotate/flags";
+import { goldPageData, goldReviewCsv, reviewLogPage } from "../../lib/server/gold/gold-review";
+import { exportResponses, importResponses } from "../../lib/server/annotate/response-import";
+import { annotatorProjects, type ResponseInput, saveResponse, workspace } from "../../lib/server/annotate/responses";
+import { setAssignments } from "../../lib/server/annotate/assignments";
+import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
 
 // Sentences written for these tests.

@@ -1,13 +1,13 @@
 /**
- * lib/server/gold-review.ts: what the Gold page reads — the summary and a page of
+ * lib/server/gold/gold-review.ts: what the Gold page reads — the summary and a page of
  * the lemma review and of the gold items, from one load, filtered and paged; the
  * instance texts; the review log as CSV.
  */
 import { describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
-import type { Actor } from "../../lib/server/actor";
-import { AuthError, NotFoundError } from "../../lib/server/errors";
-import { decideLemma, lemmaReview, projectGold, setCorrectedPos, setExclusion } from "../../lib/server/gold";
+import type { Actor } from "../../lib/server/kernel/actor";
+import { AuthError, NotFoundError } from "../../lib/server/kernel/errors";
+import { decideLemma, lemmaReview, projectGold, setCorrectedPos, setExclusion } from "../../lib/server/gold/gold";
 import {
   filterGoldItems,
   filterLemmaReview,
@@ -18,9 +18,9 @@ import {
   LEXELT_CHOICES,
   LISTED_PROBLEMS,
   pageOf,
-} from "../../lib/server/gold-review";
-import { createProject } from "../../lib/server/projects";
-import { importLexeltXml } from "../../lib/server/corpus";
+} from "../../lib/server/gold/gold-review";
+import { createProject } from "../../lib/server/corpus/projects";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { actorFor, projectFixture } from "../support/db";
 import { goldFixture } from "../support/gold-fixture";
 

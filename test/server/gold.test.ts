@@ -1,11 +1,11 @@
 /**
- * lib/server/gold.ts: responses in the db → lemma review → gold, mwgold and
+ * lib/server/gold/gold.ts: responses in the db → lemma review → gold, mwgold and
  * agreement, and the files scored by the built-in scorer, with figures worked
  * out by hand below.
  */
 import { describe, expect, it } from "vitest";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
 import {
   acceptAllProposals,
   decideLemma,
@@ -17,10 +17,10 @@ import {
   projectGold,
   setCorrectedPos,
   setExclusion,
-} from "../../lib/server/gold";
-import { createProject } from "../../lib/server/projects";
-import { importResponses } from "../../lib/server/response-import";
-import { addMember } from "../../lib/server/users";
+} from "../../lib/server/gold/gold";
+import { createProject } from "../../lib/server/corpus/projects";
+import { importResponses } from "../../lib/server/annotate/response-import";
+import { addMember } from "../../lib/server/people/users";
 import { scoreTexts } from "../../lib/scorers/semeval2007";
 import type { MwResult, SubstitutionResult } from "../../lib/scorers/semeval2007";
 import { actorFor, projectFixture } from "../support/db";

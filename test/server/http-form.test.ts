@@ -1,15 +1,15 @@
 /**
- * lib/server/http.ts readFormLimited: a multipart upload parsed as it arrives
+ * lib/server/kernel/http.ts readFormLimited: a multipart upload parsed as it arrives
  * gives the same form a browser sent — files with their names, types and bytes
  * (several under one name in order; an empty file input), fields — and is
  * refused past the limit, declared or not, or when it is not a form.
  */
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../lib/server/errors";
+import { InputError } from "../../lib/server/kernel/errors";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { TooLargeError, readFormLimited, saveUpload, uploadBytes } from "../../lib/server/http";
+import { TooLargeError, readFormLimited, saveUpload, uploadBytes } from "../../lib/server/kernel/http";
 
 /** A request carrying `form` as multipart, its body streamed in chunks of `chunk` bytes (no Content-Length when `chunked`). */
 async function multipart(form: FormData, opts: { chunk?: number; chunked?: boolean } = {}): Promise<Request> {

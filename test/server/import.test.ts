@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
-import { projectOverview } from "../../lib/server/projects";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
+import { projectOverview } from "../../lib/server/corpus/projects";
 import { actorFor, corpusCounts, projectFixture } from "../support/db";
 
 const shared = path.resolve(__dirname, "../../../shared/data/semeval2007");

@@ -1,17 +1,17 @@
 /**
- * Judgement rounds (lib/server/judgement.ts): a §5.1 round over a small project, judges who
+ * Judgement rounds (lib/server/judgement/judgement.ts): a §5.1 round over a small project, judges who
  * label in their own order, verdicts and Table 8 from those labels, the extended gold and
  * the SWORDS export.
  */
 import { describe, expect, it } from "vitest";
 import { table8, verdict } from "../../lib/lexsub/judgement";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
-import { exportDataset, importDatasetAsNewProject } from "../../lib/server/datasets";
-import { createRound, extendedGold, myRounds, nextJudgeItem, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement";
-import { saveResponse } from "../../lib/server/responses";
-import { uploadRun } from "../../lib/server/scoring";
-import { addMember } from "../../lib/server/users";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
+import { exportDataset, importDatasetAsNewProject } from "../../lib/server/datasets/datasets";
+import { createRound, extendedGold, myRounds, nextJudgeItem, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement/judgement";
+import { saveResponse } from "../../lib/server/annotate/responses";
+import { uploadRun } from "../../lib/server/scoring/scoring";
+import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
 
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { responses } from "../../db/schema";
-import { setAssignments } from "../../lib/server/assignments";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, NotFoundError } from "../../lib/server/errors";
-import { median, progressPageView, projectProgress, timedMedian } from "../../lib/server/progress";
-import { setRequiredAnnotators } from "../../lib/server/team";
-import { addMember } from "../../lib/server/users";
+import { setAssignments } from "../../lib/server/annotate/assignments";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError, NotFoundError } from "../../lib/server/kernel/errors";
+import { median, progressPageView, projectProgress, timedMedian } from "../../lib/server/annotate/progress";
+import { setRequiredAnnotators } from "../../lib/server/people/team";
+import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
 
 const xml = `<?xml version="1.0"?>

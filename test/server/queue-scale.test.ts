@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Db } from "../../db/client";
-import { importResponses } from "../../lib/server/response-import";
-import { saveResponse, workspace, workspaceTargets } from "../../lib/server/responses";
+import { importResponses } from "../../lib/server/annotate/response-import";
+import { saveResponse, workspace, workspaceTargets } from "../../lib/server/annotate/responses";
 import { bigProject, type BigProject } from "../support/big-project";
 
 const answer = (s: string) => ({ kind: "substitutes", substitutes: [s], multiword: false });

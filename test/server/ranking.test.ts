@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { InputError } from "../../lib/server/errors";
-import { scoreRankingUpload } from "../../lib/server/ranking";
+import { InputError } from "../../lib/server/kernel/errors";
+import { scoreRankingUpload } from "../../lib/server/scoring/ranking";
 import { world } from "../security/world";
 
 const enc = (s: string) => new TextEncoder().encode(s);

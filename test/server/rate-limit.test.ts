@@ -1,5 +1,5 @@
 /**
- * lib/server/rate-limit.ts: token buckets on a fake clock (no wall time), the
+ * lib/server/kernel/rate-limit.ts: token buckets on a fake clock (no wall time), the
  * address key, the settings, and the per-account / per-address pairing.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -13,7 +13,7 @@ import {
   resetRateLimits,
   retryAfterSeconds,
   takeAll,
-} from "../../lib/server/rate-limit";
+} from "../../lib/server/kernel/rate-limit";
 
 function fakeClock(start = 1000) {
   let t = start;

@@ -1,5 +1,5 @@
 /**
- * The responses TSV import as jobs (lib/server/jobs-kinds.ts "responses-preview"
+ * The responses TSV import as jobs (lib/server/jobs/jobs-kinds.ts "responses-preview"
  * and "responses-import", issue #14): checked and written by the jobs worker
  * thread on its own connection, with the rules, messages and report of the
  * library's previewResponses / importResponses; the import refuses, writing
@@ -10,10 +10,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { InputError } from "../../lib/server/errors";
-import { importResponses, planResponseImport, previewResponses, writeResponsePlan } from "../../lib/server/response-import";
-import { saveResponse } from "../../lib/server/responses";
-import type { UserActor } from "../../lib/server/actor";
+import { InputError } from "../../lib/server/kernel/errors";
+import { importResponses, planResponseImport, previewResponses, writeResponsePlan } from "../../lib/server/annotate/response-import";
+import { saveResponse } from "../../lib/server/annotate/responses";
+import type { UserActor } from "../../lib/server/kernel/actor";
 import { goldFixture } from "../support/gold-fixture";
 import { run, upload } from "../support/jobs";
 

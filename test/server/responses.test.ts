@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { projects } from "../../db/schema";
-import { type Actor, SYSTEM } from "../../lib/server/actor";
-import { setAssignments } from "../../lib/server/assignments";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, ConflictError, InputError, NotFoundError } from "../../lib/server/errors";
-import { createProject } from "../../lib/server/projects";
+import { type Actor, SYSTEM } from "../../lib/server/kernel/actor";
+import { setAssignments } from "../../lib/server/annotate/assignments";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError, ConflictError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
+import { createProject } from "../../lib/server/corpus/projects";
 import {
   annotatorProjects,
   type ResponseInput,
@@ -13,8 +13,8 @@ import {
   validateResponse,
   workspace,
   workspaceTargets,
-} from "../../lib/server/responses";
-import { addMember } from "../../lib/server/users";
+} from "../../lib/server/annotate/responses";
+import { addMember } from "../../lib/server/people/users";
 import { displayText } from "../../app/annotate/text";
 import { actorFor, projectFixture } from "../support/db";
 

@@ -8,9 +8,9 @@ import { describe, expect, it } from "vitest";
 import { repairInfo } from "../../lib/scorers/semeval2007/repairs";
 import { repairJson, substitutionJson } from "../../lib/scorers/semeval2007/report";
 import { scoreTexts } from "../../lib/scorers/semeval2007/texts";
-import type { Actor } from "../../lib/server/actor";
-import { AuthError, InputError } from "../../lib/server/errors";
-import { type GoldSource, runDetail, runReport, scoreBoard, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring";
+import type { Actor } from "../../lib/server/kernel/actor";
+import { AuthError, InputError } from "../../lib/server/kernel/errors";
+import { type GoldSource, runDetail, runReport, scoreBoard, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring/scoring";
 import { modeOf } from "../../app/api/projects/[projectId]/scoring/mode";
 import { projectFixture } from "../support/db";
 

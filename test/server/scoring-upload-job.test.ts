@@ -1,5 +1,5 @@
 /**
- * Scoring uploads as jobs (lib/server/jobs-kinds.ts "scoring-run" and "scoring-gold",
+ * Scoring uploads as jobs (lib/server/jobs/jobs-kinds.ts "scoring-run" and "scoring-gold",
  * issue #14): a system file stored as a run, and gold / mwgold files stored for
  * scoring, are decoded, read and written by the jobs worker thread on its own
  * connection — the same run, figures and refusals as uploadRun / storeGold on the
@@ -10,10 +10,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { getJob, jobsIdle, QUICK_JOB_KINDS, startJob, waitForJob } from "../../lib/server/runtime/jobs";
-import { JOB_KINDS } from "../../lib/server/jobs-kinds";
-import { projectGold } from "../../lib/server/gold";
-import { listGolds, listRuns, readRunUpload, storeGold, uploadRun } from "../../lib/server/scoring";
+import { getJob, jobsIdle, QUICK_JOB_KINDS, startJob, waitForJob } from "../../lib/server/jobs/jobs";
+import { JOB_KINDS } from "../../lib/server/jobs/jobs-kinds";
+import { projectGold } from "../../lib/server/gold/gold";
+import { listGolds, listRuns, readRunUpload, storeGold, uploadRun } from "../../lib/server/scoring/scoring";
 import { goldFixture } from "../support/gold-fixture";
 import { run, upload } from "../support/jobs";
 import { until } from "../support/wait";

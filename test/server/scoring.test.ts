@@ -5,12 +5,12 @@ import type { Db } from "../../db/client";
 import type { MwStats, SubstitutionStats } from "../../lib/scorers/semeval2007/index";
 import { scoreTexts } from "../../lib/scorers/semeval2007/texts";
 import { mwJson, substitutionJson } from "../../lib/scorers/semeval2007/report";
-import { SYSTEM } from "../../lib/server/actor";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
-import { projectGold } from "../../lib/server/gold";
-import { createProject } from "../../lib/server/projects";
-import { importResponses } from "../../lib/server/response-import";
+import { SYSTEM } from "../../lib/server/kernel/actor";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
+import { projectGold } from "../../lib/server/gold/gold";
+import { createProject } from "../../lib/server/corpus/projects";
+import { importResponses } from "../../lib/server/annotate/response-import";
 import {
   type GoldSource,
   MAX_RUN_BYTES,
@@ -28,8 +28,8 @@ import {
   storeGold,
   typeFromFileName,
   uploadRun,
-} from "../../lib/server/scoring";
-import { addMember } from "../../lib/server/users";
+} from "../../lib/server/scoring/scoring";
+import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
 
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -1,10 +1,10 @@
 /**
- * lib/server/stream.ts (issue #14): downloads sent in slices carry exactly the
+ * lib/server/kernel/stream.ts (issue #14): downloads sent in slices carry exactly the
  * bytes the old whole-body responses did, and JSON written piece by piece is
  * JSON.stringify's text.
  */
 import { describe, expect, it } from "vitest";
-import { SLICE, jsonChunks, streamedJson, streamedResponse, stringSlices, textStream } from "../../lib/server/stream";
+import { SLICE, jsonChunks, streamedJson, streamedResponse, stringSlices, textStream } from "../../lib/server/kernel/stream";
 
 async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<{ bytes: Uint8Array; slices: number }> {
   const reader = stream.getReader();

@@ -1,8 +1,8 @@
 import bcrypt from "bcryptjs";
 import { describe, expect, it } from "vitest";
-import { setAssignments } from "../../lib/server/assignments";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, InputError, NotFoundError } from "../../lib/server/errors";
+import { setAssignments } from "../../lib/server/annotate/assignments";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
 import {
   addExistingMember,
   createAnnotatorForProject,
@@ -10,12 +10,12 @@ import {
   setGuidelines,
   setRequiredAnnotators,
   teamOverview,
-} from "../../lib/server/team";
-import { removeMember } from "../../lib/server/accounts";
-import { createProject } from "../../lib/server/projects";
-import { saveResponse } from "../../lib/server/responses";
-import { signInWithPassword } from "../../lib/server/signin";
-import { addMember } from "../../lib/server/users";
+} from "../../lib/server/people/team";
+import { removeMember } from "../../lib/server/people/accounts";
+import { createProject } from "../../lib/server/corpus/projects";
+import { saveResponse } from "../../lib/server/annotate/responses";
+import { signInWithPassword } from "../../lib/server/people/signin";
+import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
 
 const xml = `<?xml version="1.0"?>

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { responses } from "../../db/schema";
-import { importLexeltXml } from "../../lib/server/corpus";
-import { AuthError, InputError } from "../../lib/server/errors";
-import { projectAgreement, projectGold } from "../../lib/server/gold";
-import { projectProgress } from "../../lib/server/progress";
-import { saveResponse, workspace } from "../../lib/server/responses";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { AuthError, InputError } from "../../lib/server/kernel/errors";
+import { projectAgreement, projectGold } from "../../lib/server/gold/gold";
+import { projectProgress } from "../../lib/server/annotate/progress";
+import { saveResponse, workspace } from "../../lib/server/annotate/responses";
 import {
   answerTraining,
   checkReport,
@@ -17,9 +17,9 @@ import {
   setKnownAnswer,
   setQualitySettings,
   trainingView,
-} from "../../lib/server/training";
+} from "../../lib/server/quality/training";
 import { judgeAnswer, parseAcceptedList, trainingScore } from "../../lib/lexsub/known-answers";
-import { addMember } from "../../lib/server/users";
+import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
 
 const xml = `<?xml version="1.0"?>

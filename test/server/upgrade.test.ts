@@ -12,10 +12,10 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { knownMigrations, MIGRATIONS_TABLE, migrationsFolder, NewerDatabaseError, openDb } from "../../db/client";
-import { SYSTEM } from "../../lib/server/actor";
-import { doctor } from "../../lib/server/deploy";
-import { exportResponses } from "../../lib/server/response-import";
-import { signInWithPassword } from "../../lib/server/signin";
+import { SYSTEM } from "../../lib/server/kernel/actor";
+import { doctor } from "../../lib/server/ops/deploy";
+import { exportResponses } from "../../lib/server/annotate/response-import";
+import { signInWithPassword } from "../../lib/server/people/signin";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/lexgold-0001.db");
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-upgrade-"));

@@ -4,10 +4,10 @@
  * the XML import keeps, and optionally an annotator who has answered a prefix.
  */
 import type { Db } from "../../db/client";
-import type { UserActor } from "../../lib/server/actor";
-import { createProject } from "../../lib/server/projects";
-import { recountLexelts } from "../../lib/server/queue";
-import { addMember } from "../../lib/server/users";
+import type { UserActor } from "../../lib/server/kernel/actor";
+import { createProject } from "../../lib/server/corpus/projects";
+import { recountLexelts } from "../../lib/server/annotate/queue";
+import { addMember } from "../../lib/server/people/users";
 import { actorFor, testDb } from "./db";
 
 export interface BigProject {

@@ -5,9 +5,9 @@
  *   c1: still;peaceful · still;tranquil · serene      c2: NAME · NAME · NIL
  *   h1: jumps;skip + "hop about" · jump + "hop about" · skip
  */
-import { importLexeltXml } from "../../lib/server/corpus";
-import { importResponses } from "../../lib/server/response-import";
-import { addMember } from "../../lib/server/users";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { importResponses } from "../../lib/server/annotate/response-import";
+import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "./db";
 
 export const calmXml = `<?xml version="1.0"?>

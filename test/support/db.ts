@@ -1,8 +1,8 @@
 /** Databases for tests: a fresh, migrated in-memory SQLite each time, plus handy fixtures. */
 import { openDb, type Db } from "../../db/client";
-import { SYSTEM, type UserActor } from "../../lib/server/actor";
-import { createProject } from "../../lib/server/projects";
-import { addMember, createUser } from "../../lib/server/users";
+import { SYSTEM, type UserActor } from "../../lib/server/kernel/actor";
+import { createProject } from "../../lib/server/corpus/projects";
+import { addMember, createUser } from "../../lib/server/people/users";
 
 export function testDb(): Db {
   return openDb(":memory:");

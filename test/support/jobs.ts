@@ -1,8 +1,8 @@
 /** Jobs in tests: an upload waiting for its job, and a job run to its end. */
 import fs from "node:fs";
 import type { Db } from "../../db/client";
-import type { Actor } from "../../lib/server/actor";
-import { getJob, jobsIdle, startJob, uploadPath, type JobView } from "../../lib/server/runtime/jobs";
+import type { Actor } from "../../lib/server/kernel/actor";
+import { getJob, jobsIdle, startJob, uploadPath, type JobView } from "../../lib/server/jobs/jobs";
 
 /** `bytes` written where uploads wait for their job; the path. */
 export function upload(bytes: string | Uint8Array): string {

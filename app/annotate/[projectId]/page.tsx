@@ -2,11 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
-import { requireProject } from "@/lib/server/actor";
+import { requireProject, NotFoundError } from "@/lib/server/kernel";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/server/errors";
-import { workspace, type WorkspaceView } from "@/lib/server/responses";
-import { trainingPendingFor } from "@/lib/server/training";
+import { workspace, type WorkspaceView } from "@/lib/server/annotate";
+import { trainingPendingFor } from "@/lib/server/quality";
 import { Bar } from "../progress-bar";
 import { RefreshIfChanged } from "../refresh-if-changed";
 

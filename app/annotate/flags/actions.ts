@@ -1,8 +1,8 @@
 "use server";
 import { getDb } from "@/lib/db";
 import { withActor } from "@/app/_ui/action";
-import { type FlagNote, saveFlag } from "@/lib/server/flags";
-import { limitSave, retryAfterSeconds } from "@/lib/server/rate-limit";
+import { limitSave, retryAfterSeconds } from "@/lib/server/kernel";
+import { type FlagNote, saveFlag } from "@/lib/server/annotate";
 
 export type SaveFlagResult =
   | { ok: true; flag: FlagNote }
@@ -12,7 +12,7 @@ export type SaveFlagResult =
  * Save the signed-in annotator's flag and note on one instance, with or without an
  * answer. lib/server checks the session user, the project and the assignment. A
  * save like the save route's: it takes a token from the account's save bucket
- * (lib/server/rate-limit.ts; proxy.ts has already counted the request against
+ * (lib/server/kernel/rate-limit.ts; proxy.ts has already counted the request against
  * its address), and a refusal says how long to wait.
  */
 export async function saveFlagAction(projectId: number, instanceRef: number, input: { flag: string | null; note: string }): Promise<SaveFlagResult> {

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { AuthError, InputError, NotFoundError } from "@/lib/server/errors";
+import { AuthError, InputError, NotFoundError } from "@/lib/server/kernel";
 import { nextJudgeItem } from "@/lib/server/judgement";
 import { JudgeItem } from "./judge-item";
 

@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getDb } from "@/lib/db";
 import { requireCoordinatorPage } from "@/lib/auth/session";
-import { NotFoundError } from "@/lib/server/errors";
+import { NotFoundError } from "@/lib/server/kernel";
 import Link from "next/link";
-import { projectOverview, type ProjectOverview } from "@/lib/server/projects";
-import { listJobs, type JobView } from "@/lib/server/runtime/jobs";
+import { projectOverview, type ProjectOverview } from "@/lib/server/corpus";
+import { listJobs, type JobView } from "@/lib/server/jobs";
 import { ImportForm } from "./import-form";
 
 export const metadata: Metadata = { title: "Project" };

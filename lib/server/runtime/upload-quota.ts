@@ -14,8 +14,8 @@ import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { jobs } from "../../../db/schema";
-import { type Actor, actorUserId } from "../actor";
-import { QueueFullError } from "../errors";
+import { type Actor, actorUserId } from "../kernel/actor";
+import { QueueFullError } from "../kernel/errors";
 import { setting } from "../../config";
 
 const MB = 1024 * 1024;

@@ -1,11 +1,11 @@
 "use server";
 /**
- * The training page's actions: the session's user, checked by lib/server/training.ts
+ * The training page's actions: the session's user, checked by lib/server/quality/training.ts
  * (member of the project, their own attempt); these only shape the result.
  */
 import { getDb } from "@/lib/db";
 import { messageOnly, withActor } from "@/app/_ui/action";
-import { answerTraining, retryTraining, type TrainingFeedback } from "@/lib/server/training";
+import { answerTraining, retryTraining, type TrainingFeedback } from "@/lib/server/quality";
 
 export type TrainingAnswerResult = ({ ok: true } & TrainingFeedback & { score: number | null; passed: boolean }) | { ok: false; message: string };
 

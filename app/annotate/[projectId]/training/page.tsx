@@ -2,10 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
-import { requireProject } from "@/lib/server/actor";
+import { requireProject, NotFoundError } from "@/lib/server/kernel";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/server/errors";
-import { trainingView } from "@/lib/server/training";
+import { trainingView } from "@/lib/server/quality";
 import { Training } from "../../training";
 
 export const metadata: Metadata = { title: "Training" };

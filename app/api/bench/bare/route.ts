@@ -1,9 +1,9 @@
 /**
- * The load benchmark's bare route (lib/server/bench-bare.ts): 404 unless the server was started
+ * The load benchmark's bare route (lib/server/ops/bench-bare.ts): 404 unless the server was started
  * with LEXGOLD_BENCH_BARE=1, as only bench/load.ts starts it.
  */
 import { getDb } from "@/lib/db";
-import { benchBareEnabled, benchBareTransaction } from "@/lib/server/bench-bare";
+import { benchBareEnabled, benchBareTransaction } from "@/lib/server/ops";
 
 export const dynamic = "force-dynamic";
 

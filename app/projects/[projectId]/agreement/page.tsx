@@ -8,9 +8,9 @@ import type { AgreementFigures, AnnotatorAgreement, Interval } from "@/lib/lexsu
 
 type AgreementReport = AgreementPageView["report"];
 type AgreementPageData = AgreementPageView;
-import { type AgreementPageView, type LowItem } from "@/lib/server/agreement";
-import { derive } from "@/lib/server/runtime/derive-pool";
-import { NotFoundError } from "@/lib/server/errors";
+import { type AgreementPageView, type LowItem } from "@/lib/server/gold";
+import { derive } from "@/lib/server/jobs";
+import { NotFoundError } from "@/lib/server/kernel";
 import { absoluteTime } from "@/app/_ui/time";
 import styles from "./agreement.module.css";
 import { int, plural } from "@/app/_ui/format";

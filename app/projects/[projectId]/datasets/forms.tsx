@@ -1,6 +1,6 @@
 "use client";
 import { useRef, useState } from "react";
-import type { JobView } from "@/lib/server/runtime/jobs";
+import type { JobView } from "@/lib/server/jobs";
 import { JobNotice } from "@/app/_ui/job-notice";
 import { useProjectJobs } from "@/app/_ui/use-jobs";
 

@@ -2,10 +2,9 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { requireProject } from "@/lib/server/actor";
+import { requireProject, NotFoundError } from "@/lib/server/kernel";
 import { type DatasetSummary, datasetSummary } from "@/lib/server/datasets";
-import { NotFoundError } from "@/lib/server/errors";
-import { type JobView, listJobs } from "@/lib/server/runtime/jobs";
+import { type JobView, listJobs } from "@/lib/server/jobs";
 import { DatasetExport, DatasetImportForm } from "./forms";
 
 export const metadata: Metadata = { title: "Datasets" };

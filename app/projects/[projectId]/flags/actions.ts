@@ -1,13 +1,13 @@
 "use server";
 /**
  * The coordinator's actions on annotators' work item by item: return one
- * annotator's response with a comment. lib/server/flags.ts checks the actor
+ * annotator's response with a comment. lib/server/annotate/flags.ts checks the actor
  * (coordinator of this project) and the input, in one transaction.
  */
 import { revalidatePath } from "next/cache";
 import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
-import { returnInstance, withdrawReturn } from "@/lib/server/flags";
+import { returnInstance, withdrawReturn } from "@/lib/server/annotate";
 
 export type ReturnFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 

@@ -1,16 +1,15 @@
 "use server";
 /**
  * The Gold page's server actions. Each gets the actor from the session and hands
- * it to lib/server/gold.ts, which checks it (coordinator of this project),
+ * it to lib/server/gold/gold.ts, which checks it (coordinator of this project),
  * validates the input and records the decision with who and when; these only
  * read the form and shape the result.
  */
 import { revalidatePath } from "next/cache";
 import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
-import { InputError } from "@/lib/server/errors";
-import { adjudicate, setReviewed, undoAdjudication } from "@/lib/server/adjudication";
-import { acceptAllProposals, decideLemma, decideLemmasWhere, setCorrectedPos, setExclusion } from "@/lib/server/gold";
+import { InputError } from "@/lib/server/kernel";
+import { adjudicate, setReviewed, undoAdjudication, acceptAllProposals, decideLemma, decideLemmasWhere, setCorrectedPos, setExclusion } from "@/lib/server/gold";
 
 export type GoldFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 

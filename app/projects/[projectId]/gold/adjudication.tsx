@@ -4,7 +4,7 @@
  * annotator typed can be struck or corrected, and a whole response struck; a
  * decision shows the original struck through, the correction beside it, who
  * decided and when, and an Undo button. The server re-checks everything
- * (lib/server/adjudication.ts).
+ * (lib/server/gold/adjudication.ts).
  */
 import { useState } from "react";
 import { adjudicateAction, undoAdjudicationAction } from "./actions";

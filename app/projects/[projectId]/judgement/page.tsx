@@ -3,10 +3,10 @@ import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import type { Table8Cell } from "@/lib/lexsub/judgement";
-import { NotFoundError } from "@/lib/server/errors";
+import { NotFoundError } from "@/lib/server/kernel";
 import { listRounds, roundResults } from "@/lib/server/judgement";
 import { listRuns } from "@/lib/server/scoring";
-import { listMembers } from "@/lib/server/users";
+import { listMembers } from "@/lib/server/people";
 import { CreateRoundForm } from "./create-round-form";
 import { RoundControls } from "./round-controls";
 

@@ -7,10 +7,9 @@
 import { revalidatePath } from "next/cache";
 import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
-import { removeMember } from "@/lib/server/accounts";
-import { applySplit, changeAssignments, previewSplit, setAssignments, type SplitPlan } from "@/lib/server/assignments";
-import { InputError } from "@/lib/server/errors";
-import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators } from "@/lib/server/team";
+import { removeMember, addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators } from "@/lib/server/people";
+import { applySplit, changeAssignments, previewSplit, setAssignments, type SplitPlan } from "@/lib/server/annotate";
+import { InputError } from "@/lib/server/kernel";
 
 export type TeamFormState = {
   ok?: boolean;

@@ -1,8 +1,8 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
-import type { JobView } from "@/lib/server/runtime/jobs";
-import type { PreviewRow, ResponseImportPreview } from "@/lib/server/response-import";
+import type { JobView } from "@/lib/server/jobs";
+import type { PreviewRow, ResponseImportPreview } from "@/lib/server/annotate";
 import { JobNotice } from "@/app/_ui/job-notice";
 import { useProjectJobs } from "@/app/_ui/use-jobs";
 

@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/server/errors";
+import { NotFoundError } from "@/lib/server/kernel";
 import Link from "next/link";
-import { derive } from "@/lib/server/runtime/derive-pool";
-import type { ProgressPageView } from "@/lib/server/progress";
+import { derive } from "@/lib/server/jobs";
+import type { ProgressPageView } from "@/lib/server/annotate";
 import styles from "./progress.module.css";
 import { absoluteTime, formatSeconds, relativeTime } from "@/app/_ui/time";
 

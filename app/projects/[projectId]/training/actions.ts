@@ -1,7 +1,7 @@
 "use server";
 /**
  * The Training tab's actions. Each reads the form and hands it, with the session's
- * actor, to lib/server/training.ts, which checks the coordinator and the input;
+ * actor, to lib/server/quality/training.ts, which checks the coordinator and the input;
  * the outcome comes back to the page in its URL (?ok= / ?error=), so the forms
  * work without JavaScript too.
  */
@@ -9,17 +9,10 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
-import type { Actor } from "@/lib/server/actor";
-import { InputError } from "@/lib/server/errors";
-import {
-  importKnownAnswers,
-  knownAnswersFromGold,
-  removeKnownAnswer,
-  setKnownAnswer,
-  setLexeltNote,
-  setQualitySettings,
-} from "@/lib/server/training";
-import { setGuidelines } from "@/lib/server/team";
+import type { Actor } from "@/lib/server/kernel";
+import { InputError } from "@/lib/server/kernel";
+import { importKnownAnswers, knownAnswersFromGold, removeKnownAnswer, setKnownAnswer, setLexeltNote, setQualitySettings } from "@/lib/server/quality";
+import { setGuidelines } from "@/lib/server/people";
 
 async function run(projectId: number, work: (actor: Actor) => Promise<string> | string): Promise<never> {
   const to = await withActor(

@@ -2,9 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { requireProject } from "@/lib/server/actor";
-import { NotFoundError } from "@/lib/server/errors";
-import { checkReport, knownAnswerItems, lexeltNotes, qualitySettings } from "@/lib/server/training";
+import { requireProject, NotFoundError } from "@/lib/server/kernel";
+import { checkReport, knownAnswerItems, lexeltNotes, qualitySettings } from "@/lib/server/quality";
 import { Guidelines, MarkdownText } from "@/app/annotate/guidelines";
 import {
   fromGoldAction,

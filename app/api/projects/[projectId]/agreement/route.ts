@@ -1,10 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { deriveDownload } from "@/lib/server/runtime/derive-pool";
-import { errorResponse } from "@/lib/server/http";
-import { streamedResponse } from "@/lib/server/stream";
-import { attachmentDisposition } from "@/lib/server/download";
-import { projectIdOf } from "@/lib/server/path-ids";
+import { deriveDownload } from "@/lib/server/jobs";
+import { errorResponse, streamedResponse, attachmentDisposition, projectIdOf } from "@/lib/server/kernel";
 
 export const dynamic = "force-dynamic";
 

@@ -1,15 +1,11 @@
 import { rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { requireProject } from "@/lib/server/actor";
+import { requireProject, InputError, assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, attachmentDisposition, projectIdOf } from "@/lib/server/kernel";
 import { maxImportBytes } from "@/lib/server/corpus";
 import { exportDataset, isDatasetFormat } from "@/lib/server/datasets";
-import { InputError } from "@/lib/server/errors";
-import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload } from "@/lib/server/http";
-import { jobResponse, startJob, uploadPath } from "@/lib/server/runtime/jobs";
-import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
-import { attachmentDisposition } from "@/lib/server/download";
-import { projectIdOf } from "@/lib/server/path-ids";
+import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
+import { checkDeclaredUpload } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
 
@@ -22,7 +18,7 @@ function formatOf(v: unknown): "coinco" | "swords" | "tsar" {
 
 /**
  * Import a dataset file (multipart: format, file, idPrefix) into the project, as a job in
- * a worker thread (lib/server/dataset-import.ts through lib/server/runtime/jobs.ts): answers 202
+ * a worker thread (lib/server/corpus/dataset-import.ts through lib/server/jobs/jobs.ts): answers 202
  * with the job at once; with `?wait=1` (scripts) when it ends — 200 with the report, or
  * the refusal. Coordinators of the project only.
  */

@@ -1,10 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { requireProject } from "@/lib/server/actor";
-import { flagsTsv } from "@/lib/server/flags";
-import { errorResponse } from "@/lib/server/http";
-import { attachmentDisposition } from "@/lib/server/download";
-import { projectIdOf } from "@/lib/server/path-ids";
+import { requireProject, errorResponse, attachmentDisposition, projectIdOf } from "@/lib/server/kernel";
+import { flagsTsv } from "@/lib/server/annotate";
 
 export const dynamic = "force-dynamic";
 

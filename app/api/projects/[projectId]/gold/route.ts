@@ -1,13 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { InputError } from "@/lib/server/errors";
-import { deriveDownload } from "@/lib/server/runtime/derive-pool";
-import { goldReviewCsv, goldReviewTsv } from "@/lib/server/gold-review";
-import { requireProject } from "@/lib/server/actor";
-import { errorResponse } from "@/lib/server/http";
-import { streamedResponse, stringSlices } from "@/lib/server/stream";
-import { attachmentDisposition } from "@/lib/server/download";
-import { projectIdOf } from "@/lib/server/path-ids";
+import { InputError, requireProject, errorResponse, streamedResponse, stringSlices, attachmentDisposition, projectIdOf } from "@/lib/server/kernel";
+import { deriveDownload } from "@/lib/server/jobs";
+import { goldReviewCsv, goldReviewTsv } from "@/lib/server/gold";
 
 export const dynamic = "force-dynamic";
 

@@ -1,12 +1,10 @@
 import { rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { requireProject } from "@/lib/server/actor";
+import { requireProject, InputError, assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveBodyToFile, saveUpload } from "@/lib/server/kernel";
 import { maxImportBytes } from "@/lib/server/corpus";
-import { InputError } from "@/lib/server/errors";
-import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveBodyToFile, saveUpload } from "@/lib/server/http";
-import { jobResponse, startJob, uploadPath } from "@/lib/server/runtime/jobs";
-import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
+import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
+import { checkDeclaredUpload } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
 
@@ -14,7 +12,7 @@ const mb = (n: number) => (n / 1048576).toFixed(1);
 
 /**
  * Upload a lexelt XML file into a project: the file is streamed to a temp file
- * and imported by a job in a worker thread (lib/server/runtime/jobs.ts). The body is
+ * and imported by a job in a worker thread (lib/server/jobs/jobs.ts). The body is
  * either the file itself (the page sends it so, its name in `X-File-Name`) or a
  * multipart form with the field "file". Answers 202 with the job at once; with
  * `?wait=1` (scripts, the crash test) answers when the job ends: 200 with the

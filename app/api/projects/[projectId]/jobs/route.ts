@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { errorResponse } from "@/lib/server/http";
-import { listJobs } from "@/lib/server/runtime/jobs";
+import { errorResponse } from "@/lib/server/kernel";
+import { listJobs } from "@/lib/server/jobs";
 
 export const dynamic = "force-dynamic";
 

@@ -1,16 +1,10 @@
 import { rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { requireProject } from "@/lib/server/actor";
-import { InputError } from "@/lib/server/errors";
-import { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload } from "@/lib/server/http";
-import { deriveDownload } from "@/lib/server/runtime/derive-pool";
-import { jobDetails, jobResponse, startJob, uploadPath, waitForJob } from "@/lib/server/runtime/jobs";
-import { exportResponses, MAX_RESPONSES_BYTES } from "@/lib/server/response-import";
-import { streamedResponse, stringSlices } from "@/lib/server/stream";
-import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
-import { attachmentDisposition } from "@/lib/server/download";
-import { projectIdOf } from "@/lib/server/path-ids";
+import { requireProject, InputError, assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, streamedResponse, stringSlices, attachmentDisposition, projectIdOf } from "@/lib/server/kernel";
+import { deriveDownload, jobDetails, jobResponse, startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
+import { exportResponses, MAX_RESPONSES_BYTES } from "@/lib/server/annotate";
+import { checkDeclaredUpload } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
 

@@ -5,8 +5,7 @@
  */
 import "server-only";
 import type { Db } from "@/lib/db";
-import type { Actor } from "@/lib/server/actor";
-import { InputError } from "@/lib/server/errors";
+import { type Actor, InputError } from "@/lib/server/kernel";
 import { type ScoreMode, listRuns } from "@/lib/server/scoring";
 
 const FIGURES_PARAM = "figures";

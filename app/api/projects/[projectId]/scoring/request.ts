@@ -4,18 +4,13 @@
  * project's own), and uploaded files checked for size and UTF-8.
  */
 import "server-only";
-import type { Actor } from "@/lib/server/actor";
-import { InputError } from "@/lib/server/errors";
+import { type Actor, InputError, assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, uploadBytes, streamedResponse, stringSlices, attachmentDisposition, pathId } from "@/lib/server/kernel";
 import { getActor } from "@/lib/auth/session";
 import { getDb, type Db } from "@/lib/db";
 import { rm } from "node:fs/promises";
-import { assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, uploadBytes } from "@/lib/server/http";
-import { startJob, uploadPath, waitForJob } from "@/lib/server/runtime/jobs";
+import { startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
 import { decodeUpload, type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
-import { streamedResponse, stringSlices } from "@/lib/server/stream";
-import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
-import { attachmentDisposition } from "@/lib/server/download";
-import { pathId } from "@/lib/server/path-ids";
+import { checkDeclaredUpload } from "@/lib/server/runtime";
 
 export type Ctx<T = object> = { params: Promise<{ projectId: string } & T> };
 
@@ -107,7 +102,7 @@ export async function savedUpload(form: FormData, field: string): Promise<{ path
 }
 
 /**
- * Run the uploads' work as a job of `kind` (lib/server/jobs-kinds.ts) and wait for it: the
+ * Run the uploads' work as a job of `kind` (lib/server/jobs/jobs-kinds.ts) and wait for it: the
  * job's report when it is done; else its refusal as this route's answer (message, the fields
  * it marks, the details). The job deletes the files (`paths`) when it ends.
  */

@@ -1,7 +1,7 @@
 /** The gold review and the review queue: the instances filtered and paged, each as a card. */
 import { LexeltSelect } from "@/app/_ui/lexelt-select";
-import type { AnnotatorNote } from "@/lib/server/flags";
-import type { GoldPageData } from "@/lib/server/gold-review";
+import type { AnnotatorNote } from "@/lib/server/annotate";
+import type { GoldPageData } from "@/lib/server/gold";
 import { FilterForm } from "../filters";
 import styles from "../gold.module.css";
 import { InstanceCard } from "./instance-card";

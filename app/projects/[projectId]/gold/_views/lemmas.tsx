@@ -1,6 +1,6 @@
 /** The lemma review: every distinct form typed, the lemma proposed, and the coordinator's decision. */
 import { absoluteTime, relativeTime } from "@/app/_ui/time";
-import type { GoldPageData } from "@/lib/server/gold-review";
+import type { GoldPageData } from "@/lib/server/gold";
 import { FilterForm } from "../filters";
 import styles from "../gold.module.css";
 import { AcceptAllForm, KeepAllForm, LemmaRow, type LemmaRowData } from "../lemma-row";

@@ -1,6 +1,6 @@
 /** The review log: every decision, newest first. */
 import { absoluteTime, relativeTime } from "@/app/_ui/time";
-import type { Paged, ReviewLogRow } from "@/lib/server/gold-review";
+import type { Paged, ReviewLogRow } from "@/lib/server/gold";
 import styles from "../gold.module.css";
 import { Pager } from "./pager";
 import { href } from "./params";

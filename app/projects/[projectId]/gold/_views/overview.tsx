@@ -1,7 +1,7 @@
 /** The top of the Gold page: the summary figures, the downloads, what the download applies unreviewed, the derivation's problems. */
 import Link from "next/link";
 import { int, plural } from "@/app/_ui/format";
-import type { GoldPageData } from "@/lib/server/gold-review";
+import type { GoldPageData } from "@/lib/server/gold";
 import styles from "../gold.module.css";
 import { href } from "./params";
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { plural } from "@/app/_ui/format";
-import type { Paged } from "@/lib/server/gold-review";
+import type { Paged } from "@/lib/server/gold";
 import styles from "../gold.module.css";
 
 /** "1–50 of 1,204 forms" and the previous and next page. */

@@ -1,5 +1,5 @@
 /** The Gold page's URL: which view, the lemma and instance filters, the pages. */
-import type { InstanceOrder } from "@/lib/server/gold-review";
+import type { InstanceOrder } from "@/lib/server/gold";
 
 export type Search = Record<string, string | string[] | undefined>;
 export type View = "lemmas" | "instances" | "queue" | "log";

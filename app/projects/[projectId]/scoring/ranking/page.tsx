@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/server/errors";
+import { NotFoundError } from "@/lib/server/kernel";
 import { listRuns } from "@/lib/server/scoring";
 import { RankingForm } from "./ranking-form";
 

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import type { RankingOutcome } from "@/lib/server/ranking";
+import type { RankingOutcome } from "@/lib/server/scoring";
 import { formatFigure } from "@/lib/scorers/ranking/format";
 import { base, call } from "../client";
 import { Diagnostics } from "../detail";

@@ -2,11 +2,11 @@
  * The bare route again, at a path shaped like the save's (two dynamic segments) and with the save's
  * session check (the same cookie, decoded and looked up as getActor does): what those two add to a
  * request, measured beside the bare route by bench/load.ts. 404 unless LEXGOLD_BENCH_BARE=1
- * (lib/server/bench-bare.ts).
+ * (lib/server/ops/bench-bare.ts).
  */
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { benchBareEnabled, benchBareTransaction } from "@/lib/server/bench-bare";
+import { benchBareEnabled, benchBareTransaction } from "@/lib/server/ops";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/server/errors";
-import { errorResponse } from "@/lib/server/http";
-import { getJob } from "@/lib/server/runtime/jobs";
+import { NotFoundError, errorResponse } from "@/lib/server/kernel";
+import { getJob } from "@/lib/server/jobs";
 
 export const dynamic = "force-dynamic";
 

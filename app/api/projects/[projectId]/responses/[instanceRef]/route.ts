@@ -9,21 +9,18 @@
  *
  * Body (JSON, at most 64 KiB): { response: { kind, substitutes, multiword, phrase },
  * expectedRevision, activeMs }. Answer: { ok: true, revision, response, next,
- * progress, lexelt, upcoming } (lib/server/responses.ts SaveResult), or
+ * progress, lexelt, upcoming } (lib/server/annotate/responses.ts SaveResult), or
  * { ok: false, message, errors?, conflict? } with 400 / 401 / 403 / 404 / 409 / 413,
  * or 429 with Retry-After when the account or the address saves faster than
- * lib/server/rate-limit.ts allows (decided before the body is read; nothing is
+ * lib/server/kernel/rate-limit.ts allows (decided before the body is read; nothing is
  * stored, and the workspace sends the save again after the wait). Once the bucket
  * is empty, lib/auth/save-gate.ts answers that 429 before this handler runs.
  */
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { clientAddress } from "@/lib/net/trusted-proxy";
-import { requireSignedIn } from "@/lib/server/actor";
-import { InputError } from "@/lib/server/errors";
-import { assertSameOrigin, errorResponse, readBodyLimited } from "@/lib/server/http";
-import { limitSave, tooManySaves } from "@/lib/server/rate-limit";
-import { saveResponse } from "@/lib/server/responses";
+import { requireSignedIn, InputError, assertSameOrigin, errorResponse, readBodyLimited, limitSave, tooManySaves } from "@/lib/server/kernel";
+import { saveResponse } from "@/lib/server/annotate";
 
 export const dynamic = "force-dynamic";
 

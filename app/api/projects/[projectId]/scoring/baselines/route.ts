@@ -1,8 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { storeWordNetBaselineRuns } from "@/lib/server/baselines";
-import { derive } from "@/lib/server/runtime/derive-pool";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
+import { storeWordNetBaselineRuns } from "@/lib/server/scoring";
+import { derive } from "@/lib/server/jobs";
+import { assertSameOrigin, errorResponse } from "@/lib/server/kernel";
 import { type Ctx, idOf } from "../request";
 
 export const dynamic = "force-dynamic";

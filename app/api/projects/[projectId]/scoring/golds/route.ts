@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { errorResponse } from "@/lib/server/http";
+import { errorResponse } from "@/lib/server/kernel";
 import { listGolds } from "@/lib/server/scoring";
 import { type Ctx, coordinatorUpload, idOf, savedUpload, throughJob } from "../request";
 

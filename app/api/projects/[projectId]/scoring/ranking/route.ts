@@ -1,11 +1,10 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { assertSameOrigin, errorResponse, uploadBytes } from "@/lib/server/http";
-import { derive } from "@/lib/server/runtime/derive-pool";
-import { MAX_RANKED_RUNS } from "@/lib/server/ranking";
-import { listRuns } from "@/lib/server/scoring";
+import { assertSameOrigin, errorResponse, uploadBytes } from "@/lib/server/kernel";
+import { derive } from "@/lib/server/jobs";
+import { MAX_RANKED_RUNS, listRuns } from "@/lib/server/scoring";
 import { type Ctx, idOf, limitedForm, tooBig } from "../request";
-import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
+import { checkDeclaredUpload } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { errorResponse } from "@/lib/server/http";
+import { errorResponse } from "@/lib/server/kernel";
 import { scoreBoard } from "@/lib/server/scoring";
 import { checkedMode } from "../mode";
 import { type Ctx, idOf, requestGold } from "../request";

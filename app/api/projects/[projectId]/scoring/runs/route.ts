@@ -1,7 +1,6 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { InputError } from "@/lib/server/errors";
-import { errorResponse } from "@/lib/server/http";
+import { InputError, errorResponse } from "@/lib/server/kernel";
 import { listRuns } from "@/lib/server/scoring";
 import { type Ctx, coordinatorUpload, idOf, savedUpload, throughJob } from "../request";
 

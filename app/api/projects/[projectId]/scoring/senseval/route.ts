@@ -1,10 +1,10 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { derive } from "@/lib/server/runtime/derive-pool";
+import { assertSameOrigin, errorResponse } from "@/lib/server/kernel";
+import { derive } from "@/lib/server/jobs";
 import { listRuns } from "@/lib/server/scoring";
 import { type Ctx, formFile, idOf, limitedForm, tooBig } from "../request";
-import { checkDeclaredUpload } from "@/lib/server/runtime/upload-quota";
+import { checkDeclaredUpload } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
 

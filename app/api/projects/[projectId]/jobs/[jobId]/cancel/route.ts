@@ -1,8 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { NotFoundError } from "@/lib/server/errors";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { cancelJob, getJob } from "@/lib/server/runtime/jobs";
+import { NotFoundError, assertSameOrigin, errorResponse } from "@/lib/server/kernel";
+import { cancelJob, getJob } from "@/lib/server/jobs";
 
 export const dynamic = "force-dynamic";
 

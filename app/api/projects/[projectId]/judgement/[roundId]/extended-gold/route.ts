@@ -1,6 +1,6 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { errorResponse } from "@/lib/server/http";
+import { errorResponse } from "@/lib/server/kernel";
 import { extendedGold } from "@/lib/server/judgement";
 import { type Ctx, attachment, idOf } from "../../../scoring/request";
 

@@ -1,6 +1,6 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
+import { assertSameOrigin, errorResponse } from "@/lib/server/kernel";
 import { deleteGold } from "@/lib/server/scoring";
 import { type Ctx, idOf } from "../../request";
 

@@ -1,9 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { assertSameOrigin, errorResponse } from "@/lib/server/http";
-import { deriveDownload } from "@/lib/server/runtime/derive-pool";
+import { assertSameOrigin, errorResponse, streamedResponse } from "@/lib/server/kernel";
+import { deriveDownload } from "@/lib/server/jobs";
 import { deleteRun } from "@/lib/server/scoring";
-import { streamedResponse } from "@/lib/server/stream";
 import { checkedMode } from "../../mode";
 import { type Ctx, idOf } from "../../request";
 

@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { errorResponse } from "@/lib/server/http";
-import { deriveDownload } from "@/lib/server/runtime/derive-pool";
+import { errorResponse } from "@/lib/server/kernel";
+import { deriveDownload } from "@/lib/server/jobs";
 import { checkedMode } from "../../../mode";
 import { type Ctx, attachment, fileNameOf, idOf } from "../../../request";
 

@@ -1,0 +1,19 @@
+/**
+ * lib/server/annotate: The annotator's work: the workspace and its queue, saving a response (saveResponse: checked and
+ * stored in responses.ts), flags and returns, assignments, progress, importing and exporting
+ * responses.
+ *
+ * app/ imports lib/server only through these indexes (.dependency-cruiser.cjs,
+ * app-to-server-through-feature-index). The functions here take the actor and check it;
+ * the few that do not say why. Functions that take `db` and no actor stay inside lib/server.
+ */
+export { applySplit, changeAssignments, previewSplit, setAssignments, type SplitPlan } from "./assignments";
+export { type AnnotatorNote, type FlagKind, type FlagNote, type FlagPage, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, type ReturnLogEntry, saveFlag, withdrawReturn } from "./flags";
+// Without an actor: the flag kinds and their labels, shown by the forms.
+export { FLAG_KINDS } from "./flags";
+export { FLAG_LABELS } from "./flags";
+export { type ProgressPageView } from "./progress";
+export { exportResponses, type PreviewRow, type ResponseImportPreview } from "./response-import";
+// Without an actor: the upload limit the route and form show.
+export { MAX_RESPONSES_BYTES } from "./response-import";
+export { annotatorProjects, type InstanceStep, type InstanceView, type LexeltProgress, type OwnResponse, type Progress, type ResponseInput, type ResponseKind, saveResponse, type SaveResult, workspace, workspaceTargets, type WorkspaceView } from "./responses";

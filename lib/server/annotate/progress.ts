@@ -1,0 +1,310 @@
+/**
+ * The coordinator's view of how the annotation is going: per annotator done /
+ * assigned, last activity and median time per item; per lexelt × annotator done /
+ * total; and how many instances have collected the responses they need.
+ * Coordinators of the project only.
+ */
+import "server-only";
+import { and, asc, count, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { instances, lexelts, memberships, projects, users } from "../../../db/schema";
+import { type Actor, requireProject } from "../kernel/actor";
+import { assignedLexeltIds } from "./assignments";
+
+/** The median of a list of numbers (mean of the middle two for an even count), null when empty. */
+export function median(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/**
+ * How many of the annotator's responses carry a time, and the median of those
+ * times (ms), from the index on (project, user, active_ms): a count over the
+ * range, then the middle one or two rows at an OFFSET — no response is read
+ * into JavaScript.
+ */
+export function timedMedian(db: Pick<Db, "$client">, projectId: number, userId: number): { timed: number; medianMs: number | null } {
+  const { n } = db.$client
+    .prepare("select count(*) as n from responses where project_id = ? and user_id = ? and active_ms is not null")
+    .get(projectId, userId) as { n: number };
+  if (n === 0) return { timed: 0, medianMs: null };
+  const middle = (
+    db.$client
+      .prepare(
+        "select active_ms as ms from responses indexed by responses_project_user_active where project_id = ? and user_id = ? and active_ms is not null order by active_ms limit ? offset ?",
+      )
+      .all(projectId, userId, n % 2 === 1 ? 1 : 2, (n - 1) >> 1) as { ms: number }[]
+  ).map((r) => r.ms);
+  return { timed: n, medianMs: middle.length === 1 ? middle[0] : (middle[0] + middle[1]) / 2 };
+}
+
+interface AnnotatorProgress {
+  userId: number;
+  name: string;
+  /** Whether the user is an annotator member (others appear only because they have responses). */
+  member: boolean;
+  /** Instances in the lexelts the annotator is assigned. */
+  assigned: number;
+  /** Responses to instances in those lexelts. */
+  done: number;
+  /** Responses to instances outside the assigned lexelts (given before an assignment changed). */
+  outside: number;
+  /** Whether the annotator is restricted to some lexelts (false = every lexelt). */
+  restricted: boolean;
+  lastActivity: Date | null;
+  /** Median of the seconds spent per item, over responses saved with a time (imports have none). */
+  medianSeconds: number | null;
+  /** How many responses carry a time. */
+  timed: number;
+  /** Median under the project's speed threshold (projects.speedThresholdMs): answering too fast to have read. */
+  tooFast: boolean;
+}
+
+interface LexeltCell {
+  userId: number;
+  /** Whether this annotator is assigned the lexelt. */
+  assigned: boolean;
+  done: number;
+}
+
+interface LexeltProgress {
+  id: number;
+  item: string;
+  instances: number;
+  /** Instances of this lexelt with at least the required number of responses. */
+  complete: number;
+  /** Annotator members assigned this lexelt. */
+  assignedAnnotators: number;
+  cells: LexeltCell[];
+}
+
+export interface ProjectProgress {
+  project: { id: number; name: string; requiredAnnotators: number | null };
+  /** The project's speed threshold: annotators whose median is under it are flagged tooFast. */
+  speedThresholdSeconds: number;
+  instances: number;
+  responses: number;
+  /** Instances with at least the required number of responses. */
+  complete: number;
+  annotators: AnnotatorProgress[];
+  lexelts: LexeltProgress[];
+}
+
+export function projectProgress(db: Db, actor: Actor, projectId: number): ProjectProgress {
+  const p = requireProject(db, actor, projectId, { coordinator: true });
+  const lx = db
+    .select({ id: lexelts.id, item: lexelts.item, instances: count(instances.id) })
+    .from(lexelts)
+    .leftJoin(instances, eq(instances.lexeltId, lexelts.id))
+    .where(eq(lexelts.projectId, projectId))
+    .groupBy(lexelts.id)
+    .orderBy(asc(lexelts.position))
+    .all();
+  const allLexeltIds = lx.map((l) => l.id);
+  const speedThresholdMs = db.select({ ms: projects.speedThresholdMs }).from(projects).where(eq(projects.id, p.id)).get()?.ms ?? 4000;
+
+  // Annotator members, plus anyone else who has responses here (a coordinator who annotated, a former member).
+  const annotatorMembers = db
+    .select({ userId: users.id, name: users.name })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.projectId, projectId), eq(users.role, "annotator")))
+    .all();
+  // Raw statements for the two per-row aggregates: drizzle's row mapping cost more than the queries.
+  const perLexelt = db.$client
+    .prepare(
+      `select r.user_id as userId, i.lexelt_id as lexeltId, count(*) as n, max(r.updated_at) as last
+         from responses r join instances i on i.id = r.instance_ref
+        where r.project_id = ? group by r.user_id, i.lexelt_id`,
+    )
+    .all(projectId) as { userId: number; lexeltId: number; n: number; last: number | null }[];
+  const memberIds = new Set(annotatorMembers.map((m) => m.userId));
+  const othersIds = [...new Set(perLexelt.map((r) => r.userId))].filter((id) => !memberIds.has(id));
+  const others =
+    othersIds.length > 0
+      ? db.select({ userId: users.id, name: users.name }).from(users).where(inArray(users.id, othersIds)).all()
+      : [];
+  const people = [
+    ...annotatorMembers.map((m) => ({ ...m, member: true })),
+    ...others.map((o) => ({ ...o, member: false })),
+  ].sort((a, b) => a.name.localeCompare(b.name));
+
+  const doneIn = new Map(perLexelt.map((r) => [`${r.userId}:${r.lexeltId}`, r.n]));
+  const byUser = new Map<number, typeof perLexelt>();
+  for (const r of perLexelt) {
+    let list = byUser.get(r.userId);
+    if (!list) byUser.set(r.userId, (list = []));
+    list.push(r);
+  }
+  const instancesOf = new Map(lx.map((l) => [l.id, l.instances]));
+  const assignedTo = new Map<number, Set<number>>();
+  const annotators: AnnotatorProgress[] = people.map((person) => {
+    const mine = person.member ? assignedLexeltIds(db, projectId, person.userId) : [];
+    const set = new Set(mine);
+    assignedTo.set(person.userId, set);
+    let done = 0;
+    let outside = 0;
+    let last: Date | null = null;
+    let lastMs: number | null = null;
+    for (const r of byUser.get(person.userId) ?? []) {
+      if (set.has(r.lexeltId)) done += r.n;
+      else outside += r.n;
+      if (r.last !== null && (lastMs === null || r.last > lastMs)) lastMs = r.last;
+    }
+    if (lastMs !== null) last = new Date(lastMs);
+    const { timed, medianMs: med } = timedMedian(db, projectId, person.userId);
+    return {
+      userId: person.userId,
+      name: person.name,
+      member: person.member,
+      assigned: mine.reduce((s, id) => s + (instancesOf.get(id) ?? 0), 0),
+      done,
+      outside,
+      restricted: person.member && mine.length < allLexeltIds.length,
+      lastActivity: last,
+      medianSeconds: med === null ? null : med / 1000,
+      timed,
+      tooFast: med !== null && med < speedThresholdMs,
+    };
+  });
+
+  // How many responses each instance has, and how many it needs.
+  const perInstance = db.$client
+    .prepare(
+      `select i.lexelt_id as lexeltId, (select count(*) from responses r where r.instance_ref = i.id) as n
+         from instances i join lexelts l on l.id = i.lexelt_id and l.project_id = i.project_id
+        where i.project_id = ?`,
+    )
+    .all(projectId) as { lexeltId: number; n: number }[];
+  // Annotator members assigned each lexelt, counted once per lexelt.
+  const assignedIn = new Map<number, number>();
+  for (const a of annotators) {
+    if (!a.member) continue;
+    for (const id of assignedTo.get(a.userId)!) assignedIn.set(id, (assignedIn.get(id) ?? 0) + 1);
+  }
+  const assignedCount = (lexeltId: number) => assignedIn.get(lexeltId) ?? 0;
+  const needed = (lexeltId: number) => p.requiredAnnotators ?? assignedCount(lexeltId);
+  const completeIn = new Map<number, number>();
+  let totalResponses = 0;
+  for (const i of perInstance) {
+    totalResponses += i.n;
+    const need = needed(i.lexeltId);
+    if (need > 0 && i.n >= need) completeIn.set(i.lexeltId, (completeIn.get(i.lexeltId) ?? 0) + 1);
+  }
+
+  const lexeltRows: LexeltProgress[] = lx.map((l) => ({
+    id: l.id,
+    item: l.item,
+    instances: l.instances,
+    complete: completeIn.get(l.id) ?? 0,
+    assignedAnnotators: assignedCount(l.id),
+    cells: annotators.map((a) => ({
+      userId: a.userId,
+      assigned: assignedTo.get(a.userId)!.has(l.id),
+      done: doneIn.get(`${a.userId}:${l.id}`) ?? 0,
+    })),
+  }));
+
+  return {
+    project: { id: p.id, name: p.name, requiredAnnotators: p.requiredAnnotators },
+    speedThresholdSeconds: speedThresholdMs / 1000,
+    instances: lx.reduce((s, l) => s + l.instances, 0),
+    responses: totalResponses,
+    complete: lexeltRows.reduce((s, l) => s + l.complete, 0),
+    annotators,
+    lexelts: lexeltRows,
+  };
+}
+
+/** One page of a list: the rows, the 1-based page number (clamped to the pages there are) and the page count. */
+export interface Paged<T> {
+  rows: T[];
+  page: number;
+  pages: number;
+  total: number;
+}
+
+/** The rows on 1-based page `page` of `size` rows each; a page out of range gives the nearest page. */
+export function pageOf<T>(items: readonly T[], page: number, size: number): Paged<T> {
+  const pages = Math.max(1, Math.ceil(items.length / size));
+  const at = Number.isInteger(page) ? Math.min(Math.max(page, 1), pages) : 1;
+  return { rows: items.slice((at - 1) * size, at * size), page: at, pages, total: items.length };
+}
+
+/** What the Progress page shows of one request (its searches, pages and drill-downs). */
+export interface ProgressQuery {
+  /** Lexelt search and page. */
+  q?: string;
+  page?: number;
+  /** Annotator search and page. */
+  who?: string;
+  apage?: number;
+  /** Drill-downs: one lexelt's annotators (page dpage), one annotator's lexelts (page lpage). */
+  lexelt?: number;
+  annotator?: number;
+  lpage?: number;
+  dpage?: number;
+}
+
+/** A lexelt row as the page lists it: without its per-annotator cells, with its responses counted. */
+type LexeltRow = Omit<LexeltProgress, "cells"> & { responses: number };
+
+/**
+ * The Progress page's data for one request, pages only (issue #14: the page is built in
+ * the derivation process, lib/server/jobs/derive-jobs.ts, and only what it shows crosses over):
+ * the totals, every annotator row (one per person), one page of lexelts, the lexelts
+ * short of annotators, and the drill-down asked for.
+ */
+export interface ProgressPageView {
+  project: ProjectProgress["project"];
+  speedThresholdSeconds: number;
+  instances: number;
+  responses: number;
+  complete: number;
+  annotators: AnnotatorProgress[];
+  annotatorPage: Paged<AnnotatorProgress>;
+  lexeltCount: number;
+  lexeltPage: Paged<LexeltRow>;
+  /** Lexelts with instances and fewer annotators assigned than required (the first six, and how many). */
+  short: { rows: LexeltRow[]; total: number };
+  focusLexelt: { lexelt: LexeltRow; cells: Paged<LexeltCell> } | null;
+  focusAnnotator: { userId: number; name: string; lexelts: Paged<{ lexelt: LexeltRow; cell: LexeltCell }> } | null;
+}
+
+/** Rows per page in every table of the Progress page. */
+const PROGRESS_PAGE_SIZE = 50;
+
+export function progressPageView(db: Db, actor: Actor, projectId: number, query: ProgressQuery): ProgressPageView {
+  const p = projectProgress(db, actor, projectId);
+  const row = (l: LexeltProgress): LexeltRow => {
+    const { cells, ...rest } = l;
+    return { ...rest, responses: cells.reduce((s, c) => s + c.done, 0) };
+  };
+  const who = (query.who ?? "").trim().toLowerCase();
+  const q = (query.q ?? "").trim().toLowerCase();
+  const required = p.project.requiredAnnotators;
+  const short = required === null ? [] : p.lexelts.filter((l) => l.instances > 0 && l.assignedAnnotators < required);
+  const lexeltPage = pageOf(q ? p.lexelts.filter((l) => l.item.toLowerCase().includes(q)) : p.lexelts, query.page ?? 1, PROGRESS_PAGE_SIZE);
+  const focus = query.lexelt !== undefined ? p.lexelts.find((l) => l.id === query.lexelt) : undefined;
+  const column = query.annotator !== undefined ? p.annotators.findIndex((a) => a.userId === query.annotator) : -1;
+  const byAnnotator = column >= 0 ? pageOf(p.lexelts, query.lpage ?? 1, PROGRESS_PAGE_SIZE) : null;
+  return {
+    project: p.project,
+    speedThresholdSeconds: p.speedThresholdSeconds,
+    instances: p.instances,
+    responses: p.responses,
+    complete: p.complete,
+    annotators: p.annotators,
+    annotatorPage: pageOf(who ? p.annotators.filter((a) => a.name.toLowerCase().includes(who)) : p.annotators, query.apage ?? 1, PROGRESS_PAGE_SIZE),
+    lexeltCount: p.lexelts.length,
+    lexeltPage: { ...lexeltPage, rows: lexeltPage.rows.map(row) },
+    short: { rows: short.slice(0, 6).map(row), total: short.length },
+    focusLexelt: focus ? { lexelt: row(focus), cells: pageOf(focus.cells, query.dpage ?? 1, PROGRESS_PAGE_SIZE) } : null,
+    focusAnnotator:
+      byAnnotator && column >= 0
+        ? { userId: p.annotators[column].userId, name: p.annotators[column].name, lexelts: { ...byAnnotator, rows: byAnnotator.rows.map((l) => ({ lexelt: row(l), cell: l.cells[column] })) } }
+        : null,
+  };
+}

@@ -1,0 +1,317 @@
+/**
+ * An annotator's queue without reading it: every question the workspace asks
+ * (where is this instance, what comes before and after it, the next unanswered
+ * one, how many are done) is one or a few indexed lookups, or a counter kept in
+ * the transaction that adds a response.
+ *
+ * The queue of an annotator in a project: the instances of the lexelts assigned
+ * to them, lexelts in corpus order (lexelts.position), instances in corpus order
+ * (instances.position, then id), minus the instances that already have
+ * requiredAnnotators responses from others while the annotator has none ("closed").
+ *
+ * Costs, n = instances in the project:
+ * - a step (previous / next entry, a lexelt's counts, the default progress and
+ *   position): O(log n) plus the size of one lexelt;
+ * - the next unanswered entry: O(log n) per lexelt it passes that is complete
+ *   for the annotator (those are skipped on the counters, not read);
+ * - an annotator restricted to some lexelts: also O(their lexelts) for totals and
+ *   positions (sums over the assignment rows);
+ * - a project with requiredAnnotators: totals and positions subtract the closed
+ *   instances, counted over the project's responses (O(responses)).
+ *
+ * No checks here: callers (lib/server/annotate/responses.ts) check who asks first.
+ */
+import "server-only";
+import type { Db } from "../../../db/client";
+import { setInstancesBefore } from "../corpus/lexelt-import";
+import { all, get, prepared } from "../kernel/statements";
+
+export interface QueueScope {
+  projectId: number;
+  userId: number;
+  /** projects.requiredAnnotators: instances with that many responses from others leave the queues of those who have none. */
+  required: number | null;
+  /** Whether the annotator has assignment rows (else every lexelt is theirs). */
+  restricted: boolean;
+}
+
+/** One queue entry, with what ordering needs. */
+export interface Entry {
+  ref: number;
+  lexeltId: number;
+  lexeltPosition: number;
+  position: number;
+}
+
+export interface LexeltRow {
+  id: number;
+  position: number;
+  lemma: string;
+  instanceCount: number;
+  instancesBefore: number;
+}
+
+type Filter = "open" | "unanswered";
+
+const LEXELT_COLUMNS = "l.id as id, l.position as position, l.lemma as lemma, l.instance_count as instanceCount, l.instances_before as instancesBefore";
+
+export function queueScope(db: Db, projectId: number, userId: number, required: number | null): QueueScope {
+  const restricted = get(db, "select 1 as x from assignments where project_id = ? and user_id = ? limit 1", projectId, userId) !== undefined;
+  return { projectId, userId, required, restricted };
+}
+
+/** SQL (and parameters) limiting lexelts `l` to the annotator's. */
+function assignedClause(s: QueueScope): [string, unknown[]] {
+  if (!s.restricted) return ["", []];
+  return [" and exists (select 1 from assignments a where a.project_id = ? and a.user_id = ? and a.lexelt_id = l.id)", [s.projectId, s.userId]];
+}
+
+/** SQL (and parameters) keeping instances `i` that pass the filter. */
+function instanceClause(s: QueueScope, filter: Filter): [string, unknown[]] {
+  const mine = "exists (select 1 from responses r where r.instance_ref = i.id and r.user_id = ?)";
+  const count = "(select count(*) from responses r where r.instance_ref = i.id)";
+  if (filter === "unanswered") {
+    // Unanswered by me and (with requiredAnnotators) not closed: with none of mine, all responses are others'.
+    return s.required == null ? [` and not ${mine}`, [s.userId]] : [` and not ${mine} and ${count} < ?`, [s.userId, s.required]];
+  }
+  return s.required == null ? ["", []] : [` and (${mine} or ${count} < ?)`, [s.userId, s.required]];
+}
+
+/** The annotator's lexelt next to position `from` (exclusive) in direction dir, skipping empty ones (and, for unanswered, complete ones). */
+function lexeltAfter(db: Db, s: QueueScope, from: number, dir: 1 | -1, filter: Filter): LexeltRow | undefined {
+  const [assigned, ap] = assignedClause(s);
+  const complete =
+    filter === "unanswered" ? " and coalesce((select q.done from queue_counts q where q.user_id = ? and q.lexelt_id = l.id), 0) < l.instance_count" : "";
+  const cp = filter === "unanswered" ? [s.userId] : [];
+  return get<LexeltRow>(
+    db,
+    `select ${LEXELT_COLUMNS} from lexelts l where l.project_id = ? and l.position ${dir > 0 ? ">" : "<"} ? and l.instance_count > 0${assigned}${complete}
+     order by l.position ${dir > 0 ? "asc" : "desc"} limit 1`,
+    s.projectId,
+    from,
+    ...ap,
+    ...cp,
+  );
+}
+
+/** The entry of a lexelt next to (position, ref) in direction dir (exclusive); null bounds = from the lexelt's end. */
+function entryInLexelt(db: Db, s: QueueScope, l: { id: number; position: number }, after: [number, number] | null, dir: 1 | -1, filter: Filter): Entry | undefined {
+  const [where, wp] = instanceClause(s, filter);
+  const bound = after ? ` and (i.position, i.id) ${dir > 0 ? ">" : "<"} (?, ?)` : "";
+  const order = dir > 0 ? "asc" : "desc";
+  const row = get<{ ref: number; position: number }>(
+    db,
+    `select i.id as ref, i.position as position from instances i where i.lexelt_id = ?${bound}${where} order by i.position ${order}, i.id ${order} limit 1`,
+    l.id,
+    ...(after ?? []),
+    ...wp,
+  );
+  return row && { ref: row.ref, position: row.position, lexeltId: l.id, lexeltPosition: l.position };
+}
+
+/** The entry next to `from` (exclusive; null = from the queue's start or end) passing the filter. */
+export function step(db: Db, s: QueueScope, from: Entry | null, dir: 1 | -1, filter: Filter = "open"): Entry | null {
+  if (from) {
+    const here = entryInLexelt(db, s, { id: from.lexeltId, position: from.lexeltPosition }, [from.position, from.ref], dir, filter);
+    if (here) return here;
+  }
+  let at = from ? from.lexeltPosition : dir > 0 ? -Infinity : Infinity;
+  for (;;) {
+    const l = lexeltAfter(db, s, Number.isFinite(at) ? at : dir > 0 ? Number.MIN_SAFE_INTEGER : Number.MAX_SAFE_INTEGER, dir, filter);
+    if (!l) return null;
+    const e = entryInLexelt(db, s, l, null, dir, filter);
+    if (e) return e;
+    at = l.position;
+  }
+}
+
+/** The next unanswered entry after `from`, wrapping round; never `from` itself. */
+export function nextUnanswered(db: Db, s: QueueScope, from: Entry | null): Entry | null {
+  const after = step(db, s, from, 1, "unanswered");
+  if (after || !from) return after;
+  const first = step(db, s, null, 1, "unanswered");
+  return first && first.ref !== from.ref ? first : null;
+}
+
+/** The instance as a queue entry, if it is in the annotator's queue. */
+export function entryOf(db: Db, s: QueueScope, ref: number): Entry | null {
+  const [assigned, ap] = assignedClause(s);
+  const [open, op] = instanceClause(s, "open");
+  const row = get<Entry>(
+    db,
+    `select i.id as ref, i.lexelt_id as lexeltId, l.position as lexeltPosition, i.position as position
+     from instances i join lexelts l on l.id = i.lexelt_id and l.project_id = i.project_id where i.id = ? and i.project_id = ?${assigned}${open}`,
+    ref,
+    s.projectId,
+    ...ap,
+    ...op,
+  );
+  return row ?? null;
+}
+
+export function lexeltRow(db: Db, lexeltId: number): LexeltRow {
+  return get<LexeltRow>(db, `select ${LEXELT_COLUMNS} from lexelts l where l.id = ?`, lexeltId)!;
+}
+
+/** Closed instances (see above) of the annotator's lexelts, optionally only those in one lexelt or before an entry. */
+function closedCount(db: Db, s: QueueScope, where: { lexeltId?: number; before?: Entry } = {}): number {
+  if (s.required == null) return 0;
+  const [assigned, ap] = assignedClause(s);
+  const extra: string[] = [];
+  const params: unknown[] = [];
+  if (where.lexeltId !== undefined) {
+    extra.push("i.lexelt_id = ?");
+    params.push(where.lexeltId);
+  }
+  if (where.before) {
+    extra.push("(l.position, i.position, i.id) < (?, ?, ?)");
+    params.push(where.before.lexeltPosition, where.before.position, where.before.ref);
+  }
+  const source =
+    where.lexeltId !== undefined
+      ? // One lexelt: count its instances' responses through the instance index.
+        `(select r.instance_ref as ref from instances i2 join responses r on r.instance_ref = i2.id where i2.lexelt_id = ${Number(where.lexeltId)}
+          group by r.instance_ref having count(*) >= ? and sum(r.user_id = ?) = 0)`
+      : `(select r.instance_ref as ref from responses r where r.project_id = ${Number(s.projectId)}
+          group by r.instance_ref having count(*) >= ? and sum(r.user_id = ?) = 0)`;
+  const row = get<{ n: number }>(
+    db,
+    `select count(*) as n from ${source} c join instances i on i.id = c.ref join lexelts l on l.id = i.lexelt_id
+     where 1 = 1${assigned}${extra.map((e) => ` and ${e}`).join("")}`,
+    s.required,
+    s.userId,
+    ...ap,
+    ...params,
+  );
+  return row?.n ?? 0;
+}
+
+/** 1-based place of an entry in the queue. */
+export function positionOf(db: Db, s: QueueScope, e: Entry): number {
+  let before: number;
+  if (!s.restricted) {
+    before = get<{ n: number }>(db, "select instances_before as n from lexelts where id = ?", e.lexeltId)!.n;
+  } else {
+    before = get<{ n: number }>(
+      db,
+      `select coalesce(sum(l.instance_count), 0) as n from assignments a join lexelts l on l.id = a.lexelt_id
+       where a.project_id = ? and a.user_id = ? and l.position < ?`,
+      s.projectId,
+      s.userId,
+      e.lexeltPosition,
+    )!.n;
+  }
+  const inLexelt = get<{ n: number }>(db, "select count(*) as n from instances i where i.lexelt_id = ? and (i.position, i.id) < (?, ?)", e.lexeltId, e.position, e.ref)!.n;
+  return before + inLexelt - closedCount(db, s, { before: e }) + 1;
+}
+
+/** done / total over the annotator's queue. */
+export function totals(db: Db, s: QueueScope): { done: number; total: number } {
+  let done: number;
+  let total: number;
+  if (!s.restricted) {
+    done = get<{ n: number }>(db, "select done as n from annotator_counts where project_id = ? and user_id = ?", s.projectId, s.userId)?.n ?? 0;
+    total =
+      get<{ n: number }>(db, "select instances_before + instance_count as n from lexelts where project_id = ? order by position desc limit 1", s.projectId)?.n ?? 0;
+  } else {
+    const r = get<{ done: number; total: number }>(
+      db,
+      `select coalesce(sum(coalesce(q.done, 0)), 0) as done, coalesce(sum(l.instance_count), 0) as total
+       from assignments a join lexelts l on l.id = a.lexelt_id left join queue_counts q on q.user_id = a.user_id and q.lexelt_id = a.lexelt_id
+       where a.project_id = ? and a.user_id = ?`,
+      s.projectId,
+      s.userId,
+    )!;
+    done = r.done;
+    total = r.total;
+  }
+  return { done, total: total - closedCount(db, s) };
+}
+
+/** done / total of one lexelt of the annotator's. */
+export function lexeltTotals(db: Db, s: QueueScope, l: LexeltRow): { done: number; total: number } {
+  const done = get<{ n: number }>(db, "select done as n from queue_counts where user_id = ? and lexelt_id = ?", s.userId, l.id)?.n ?? 0;
+  return { done, total: l.instanceCount - closedCount(db, s, { lexeltId: l.id }) };
+}
+
+/** Where to jump for a lexelt: its first unanswered entry, else its first. */
+export function jumpEntry(db: Db, s: QueueScope, l: { id: number; position: number }): Entry | null {
+  return entryInLexelt(db, s, l, null, 1, "unanswered") ?? entryInLexelt(db, s, l, null, 1, "open") ?? null;
+}
+
+/** The annotator's lexelts in corpus order (O(lexelts): for the list of targets, not for a step). */
+export function assignedLexelts(db: Db, s: QueueScope): LexeltRow[] {
+  const [assigned, ap] = assignedClause(s);
+  return all<LexeltRow>(db, `select ${LEXELT_COLUMNS} from lexelts l where l.project_id = ?${assigned} order by l.position`, s.projectId, ...ap);
+}
+
+/** done per lexelt of the annotator (O(lexelts they answered in)). */
+export function doneByLexelt(db: Db, s: QueueScope): Map<number, number> {
+  return new Map(
+    all<{ id: number; n: number }>(db, "select lexelt_id as id, done as n from queue_counts where project_id = ? and user_id = ?", s.projectId, s.userId).map(
+      (r) => [r.id, r.n],
+    ),
+  );
+}
+
+/** Closed instances per lexelt (requiredAnnotators only; O(responses)). */
+export function closedByLexelt(db: Db, s: QueueScope): Map<number, number> {
+  if (s.required == null) return new Map();
+  return new Map(
+    all<{ id: number; n: number }>(
+      db,
+      `select i.lexelt_id as id, count(*) as n from (select r.instance_ref as ref from responses r where r.project_id = ?
+        group by r.instance_ref having count(*) >= ? and sum(r.user_id = ?) = 0) c join instances i on i.id = c.ref group by i.lexelt_id`,
+      s.projectId,
+      s.required,
+      s.userId,
+    ).map((r) => [r.id, r.n]),
+  );
+}
+
+/** In the transaction that adds a response (not one that revises it): count it. */
+export function countNewResponse(db: Pick<Db, "$client">, projectId: number, userId: number, lexeltId: number): void {
+  prepared(db, "insert into queue_counts (project_id, user_id, lexelt_id, done) values (?, ?, ?, 1) on conflict (user_id, lexelt_id) do update set done = done + 1").run(
+    projectId,
+    userId,
+    lexeltId,
+  );
+  prepared(db, "insert into annotator_counts (project_id, user_id, done) values (?, ?, 1) on conflict (project_id, user_id) do update set done = done + 1").run(
+    projectId,
+    userId,
+  );
+}
+
+/** In the import's transaction: the lexelts' instance counts and running sums for the whole project (O(n), as the import). */
+export function recountLexelts(db: Pick<Db, "$client">, projectId: number): void {
+  db.$client
+    .prepare("update lexelts set instance_count = (select count(*) from instances i where i.lexelt_id = lexelts.id) where project_id = ?")
+    .run(projectId);
+  setInstancesBefore(db.$client, projectId);
+}
+
+/** The lexelt's name for annotators: its lemma, numbered when several of their lexelts share it (they never see the PoS). */
+export function lexeltLabel(db: Db, s: QueueScope, l: LexeltRow): string {
+  const [assigned, ap] = assignedClause(s);
+  const r = get<{ n: number; k: number }>(
+    db,
+    `select count(*) as n, coalesce(sum(l.position <= ?), 0) as k from lexelts l where l.project_id = ? and l.lemma = ?${assigned}`,
+    l.position,
+    s.projectId,
+    l.lemma,
+    ...ap,
+  )!;
+  return r.n > 1 ? `${l.lemma} (${r.k})` : l.lemma;
+}
+
+/** How many lexelts the annotator has, counted no further than `cap` (O(log n + cap)). */
+export function lexeltCountUpTo(db: Db, s: QueueScope, cap: number): number {
+  const [assigned, ap] = assignedClause(s);
+  return get<{ n: number }>(
+    db,
+    `select count(*) as n from (select 1 from lexelts l where l.project_id = ? and l.instance_count > 0${assigned} limit ?)`,
+    s.projectId,
+    ...ap,
+    cap,
+  )!.n;
+}

@@ -1,0 +1,377 @@
+/**
+ * Bulk import and export of annotators' responses as TSV (lib/lexsub/formats/responses.ts),
+ * for moving existing annotation in and out. Coordinators only. An import is all
+ * or nothing: every line is checked against the project (the annotator exists and
+ * is an annotator member, the instance is in the project under that lexelt) and
+ * against the rules the workspace applies at save (the reader checks each field;
+ * here the rules that need the instance's target: no substitute is the target
+ * word, a multiword holds it) before one transaction writes anything; each change
+ * appends a history row (source "import").
+ */
+import "server-only";
+import { createHash } from "node:crypto";
+import { flagsByResponse } from "./flags";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { assignments, instances, lexelts, memberships, responses, users } from "../../../db/schema";
+import { parseResponsesTsv, ruleError, writeResponsesTsv } from "../../lexsub/formats/responses";
+import { type Target, phraseBreak, targetBreak } from "../../lexsub/substitute-rules";
+import type { AnnotatorResponse } from "../../lexsub/types";
+import { type Diagnostic, diag, formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
+import { type Actor, requireProject } from "../kernel/actor";
+import { InputError } from "../kernel/errors";
+
+/** Refuse response files larger than this before parsing (a million lines is ~40 MB). */
+export const MAX_RESPONSES_BYTES = 50 * 1024 * 1024;
+/** How many problems an import refusal lists. */
+const MAX_LISTED = 50;
+
+export interface ResponseImportReport {
+  fileName: string;
+  /** Responses in the file. */
+  lines: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+  /** Lines refused (lexelts the annotator is not assigned) and skipped. */
+  refused: number;
+  warnings: Diagnostic[];
+  /** One sentence saying what happened, for the CLI and the page. */
+  message: string;
+}
+
+function refuse(problems: Diagnostic[], fileName: string): never {
+  const errors = problems.filter((d) => d.severity === "error");
+  const details = errors.slice(0, MAX_LISTED).map(formatDiagnostic);
+  if (errors.length > MAX_LISTED) details.push(`${fileName}: ${errors.length - MAX_LISTED} more problems not listed (${errors.length} in all)`);
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
+  throw new InputError(`${details[0]}${more}; nothing was imported.`, { file: "The file was refused." }, details);
+}
+
+/** Options of a responses import. */
+export interface ResponseImportOptions {
+  /** Accept answers of annotators for lexelts they are not assigned (refused by default). */
+  acceptUnassigned?: boolean;
+  /** The preview's token: the import applies only if it would do exactly what was previewed. */
+  expectedToken?: string;
+}
+
+/** One line of a preview. */
+export interface PreviewRow {
+  line: number;
+  annotator: string;
+  lexelt: string;
+  instanceId: string;
+  /** The answer in the file, as in the TSV's answer column. */
+  answer: string;
+  /** For updates: the stored answer it replaces. For refusals: why. */
+  was?: string;
+  reason?: string;
+}
+
+/** What an import would do, before it does anything. */
+export interface ResponseImportPreview {
+  fileName: string;
+  lines: number;
+  add: number;
+  update: number;
+  unchanged: number;
+  refuse: number;
+  acceptUnassigned: boolean;
+  /** The first rows of each kind. */
+  first: { add: PreviewRow[]; update: PreviewRow[]; refuse: PreviewRow[] };
+  /** Hands back to the import: it refuses if the file, the options or the stored responses changed since. */
+  token: string;
+  message: string;
+}
+
+/** Rows of each kind a preview lists. */
+const PREVIEW_ROWS = 10;
+
+const answerText = (kind: string, substitutes: string[]) => (kind === "substitutes" ? substitutes.join(";") : kind);
+
+/** What an import would do, worked out by `planResponseImport` (opaque outside this module). */
+export interface Plan {
+  fileName: string;
+  lines: number;
+  writes: Array<{ ref: number; userId: number; lexeltId: number; r: AnnotatorResponse; current: { id: number; revision: number } | null }>;
+  added: PreviewRow[];
+  updated: PreviewRow[];
+  refused: PreviewRow[];
+  unchanged: number;
+  warnings: Diagnostic[];
+  token: string;
+}
+
+/**
+ * Check a responses TSV against the project and work out what importing it
+ * would do: lines to add, to update (with the answer they replace), unchanged,
+ * and refused (answers for lexelts the annotator is not assigned, unless
+ * accepted). Any other bad line refuses the whole file, naming the line.
+ */
+export function planResponseImport(db: Db, projectId: number, input: { fileName: string; text: string }, opts: ResponseImportOptions): Plan {
+  const { fileName, text } = input;
+  if (text.length > MAX_RESPONSES_BYTES) {
+    throw new InputError(`${fileName}: the file is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.`);
+  }
+  const parsed = parseResponsesTsv(text, fileName, { maxErrors: MAX_LISTED });
+  // Lines the reader refused are listed together with those the project refuses (below), in line order.
+  const unread = hasErrors(parsed.diagnostics);
+  const rows = parsed.responses;
+  if (rows.length === 0 && !unread) throw new InputError(`${fileName}: no responses in the file; nothing was imported.`, { file: "The file is empty." });
+
+  // Everyone named in the file, and whether they belong to this project.
+  const names = [...new Set(rows.map((r) => r.annotator))];
+  const people = new Map<string, { id: number; role: string; member: boolean }>();
+  for (let k = 0; k < names.length; k += 500) {
+    const chunk = names.slice(k, k + 500);
+    for (const u of db.select({ id: users.id, name: users.name, role: users.role }).from(users).where(inArray(users.name, chunk)).all()) {
+      people.set(u.name, { id: u.id, role: u.role, member: false });
+    }
+  }
+  const memberIds = new Set(
+    db.select({ userId: memberships.userId }).from(memberships).where(eq(memberships.projectId, projectId)).all().map((m) => m.userId),
+  );
+  for (const p of people.values()) p.member = memberIds.has(p.id);
+
+  const inProject = new Map(
+    db
+      .select({ ref: instances.id, instanceId: instances.instanceId, lexeltId: instances.lexeltId, item: lexelts.item, lemma: lexelts.lemma, head: instances.head })
+      .from(instances)
+      .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
+      // Only published instances: an import still being written keeps its lexelts in a holding project.
+      .where(and(eq(instances.projectId, projectId), eq(lexelts.projectId, projectId)))
+      .all()
+      .map((i) => [i.instanceId, i]),
+  );
+  // No assignment rows: everyone annotates everything (as the queue has it).
+  const assignedRows = db.select({ userId: assignments.userId, lexeltId: assignments.lexeltId }).from(assignments).where(eq(assignments.projectId, projectId)).all();
+  const assigned = assignedRows.length === 0 ? null : new Set(assignedRows.map((a) => `${a.userId}:${a.lexeltId}`));
+
+  const problems: Diagnostic[] = [];
+  const ok: Array<{ ref: number; userId: number; lexeltId: number; r: (typeof rows)[number] }> = [];
+  for (const r of rows) {
+    const who = people.get(r.annotator);
+    const inst = inProject.get(r.instanceId);
+    let problem: string | null = null;
+    // One message whether the name is no account, another project's account or a coordinator's:
+    // the file's author learns nothing about accounts outside the project.
+    if (!who || who.role !== "annotator" || !who.member) problem = `"${r.annotator}" is not an annotator of this project (add them on the Team page)`;
+    else if (!inst) problem = `instance "${r.instanceId}" is not in this project`;
+    else if (inst.item !== r.lexelt) problem = `instance "${r.instanceId}" belongs to lexelt ${inst.item}, not ${r.lexelt}`;
+    else problem = targetProblem(r, inst);
+    if (problem) problems.push(diag("error", fileName, r.line, problem));
+    else ok.push({ ref: inst!.ref, userId: who!.id, lexeltId: inst!.lexeltId, r });
+  }
+  if (unread || problems.length > 0) refuse(inLineOrder([...parsed.diagnostics, ...problems]), fileName);
+
+  const currentOf = db.$client.prepare("select id, kind, substitutes, multiword, revision from responses where instance_ref = ? and user_id = ?");
+  const plan: Plan = { fileName, lines: rows.length, writes: [], added: [], updated: [], refused: [], unchanged: 0, warnings: parsed.diagnostics, token: "" };
+  const hash = createHash("sha256").update(JSON.stringify([fileName, opts.acceptUnassigned === true])).update(text);
+  // A later line for the same annotator and instance replaces an earlier one, as the workspace's last save would.
+  const last = new Map<string, number>();
+  ok.forEach((o, k) => last.set(`${o.userId}:${o.ref}`, k));
+  ok.forEach((o, k) => {
+    const { r } = o;
+    const row: PreviewRow = { line: r.line, annotator: r.annotator, lexelt: r.lexelt, instanceId: r.instanceId, answer: answerText(r.kind, r.substitutes) };
+    if (assigned && !opts.acceptUnassigned && !assigned.has(`${o.userId}:${o.lexeltId}`)) {
+      plan.refused.push({ ...row, reason: `${r.annotator} is not assigned lexelt ${r.lexelt}` });
+      return;
+    }
+    if (last.get(`${o.userId}:${o.ref}`) !== k) return;
+    const current = currentOf.get(o.ref, o.userId) as { id: number; kind: string; substitutes: string; multiword: string | null; revision: number } | undefined;
+    hash.update(`\n${o.ref}:${o.userId}:${current?.revision ?? 0}`);
+    const substitutes = JSON.stringify(r.substitutes);
+    if (!current) {
+      plan.added.push(row);
+      plan.writes.push({ ref: o.ref, userId: o.userId, lexeltId: o.lexeltId, r, current: null });
+    } else if (current.kind === r.kind && current.substitutes === substitutes && (current.multiword ?? null) === r.multiword) {
+      plan.unchanged++;
+    } else {
+      plan.updated.push({ ...row, was: answerText(current.kind, JSON.parse(current.substitutes) as string[]) });
+      plan.writes.push({ ref: o.ref, userId: o.userId, lexeltId: o.lexeltId, r, current: { id: current.id, revision: current.revision } });
+    }
+  });
+  plan.token = hash.digest("hex").slice(0, 32);
+  return plan;
+}
+
+/** The preview of a plan (the coordinator's view of it, with its token). */
+export function previewOf(plan: Plan, acceptUnassigned: boolean): ResponseImportPreview {
+  const { fileName } = plan;
+  const parts = [`add ${plan.added.length}`, `update ${plan.updated.length}`, `leave ${plan.unchanged} unchanged`];
+  if (plan.refused.length > 0) parts.push(`refuse ${plan.refused.length} (lexelts the annotator is not assigned)`);
+  return {
+    fileName,
+    lines: plan.lines,
+    add: plan.added.length,
+    update: plan.updated.length,
+    unchanged: plan.unchanged,
+    refuse: plan.refused.length,
+    acceptUnassigned,
+    first: { add: plan.added.slice(0, PREVIEW_ROWS), update: plan.updated.slice(0, PREVIEW_ROWS), refuse: plan.refused.slice(0, PREVIEW_ROWS) },
+    token: plan.token,
+    message: `${fileName}: ${plan.lines} responses; importing would ${parts.join(", ")}. Nothing has changed yet.`,
+  };
+}
+
+/**
+ * What importing a responses TSV would do (coordinators only): counts and the
+ * first rows to add, update (with the answer replaced) and refuse, and a token
+ * for `importResponses` to apply exactly that. Writes nothing.
+ */
+export function previewResponses(db: Db, actor: Actor, projectId: number, input: { fileName: string; text: string }, opts: ResponseImportOptions = {}): ResponseImportPreview {
+  requireProject(db, actor, projectId, { coordinator: true });
+  return previewOf(planResponseImport(db, projectId, input, opts), opts.acceptUnassigned === true);
+}
+
+/**
+ * Import a responses TSV into a project. Lines equal to the stored response are
+ * counted as unchanged and write nothing, so importing the same file twice is
+ * harmless; answers for lexelts the annotator is not assigned are refused
+ * (skipped and counted) unless `acceptUnassigned`. With `expectedToken` (from
+ * `previewResponses`) it refuses, writing nothing, unless it would do exactly
+ * what was previewed.
+ */
+export function importResponses(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  input: { fileName: string; text: string },
+  opts: ResponseImportOptions = {},
+): ResponseImportReport {
+  requireProject(db, actor, projectId, { coordinator: true });
+  return writeResponsePlan(db, projectId, planResponseImport(db, projectId, input, opts), opts);
+}
+
+/**
+ * Write a plan in one transaction (the import's second step; the jobs worker
+ * runs both steps off the request thread, and saves may come in between).
+ * Refused, writing nothing, when `opts.expectedToken` is not the plan's, or
+ * when a response the plan writes changed since it was planned.
+ *
+ * The rows are first staged, outside the transaction, in a temporary table of
+ * this connection (SQLite's temp database: staging takes no lock on the
+ * project's database); the transaction then checks the revisions and writes
+ * responses, history and counters set-based, in SQL, in the plan's order — it
+ * holds the write lock, which every save waits for, as short a time as it can.
+ */
+export function writeResponsePlan(db: Db, projectId: number, plan: Plan, opts: ResponseImportOptions = {}): ResponseImportReport {
+  const { fileName } = plan;
+  const changedSince = () =>
+    new InputError(`${fileName}: the file, the options or the project's responses changed since the preview; preview it again. Nothing was imported.`, {
+      file: "Preview again.",
+    });
+  if (opts.expectedToken !== undefined && opts.expectedToken !== plan.token) throw changedSince();
+  const c = db.$client;
+  const now = Date.now();
+  c.exec(
+    "create temp table if not exists response_import_stage (seq integer primary key, ref integer not null, user_id integer not null, lexelt_id integer not null, kind text not null, substitutes text not null, multiword text, current_id integer, current_revision integer not null)",
+  );
+  const stage = c.prepare(
+    "insert into temp.response_import_stage (seq, ref, user_id, lexelt_id, kind, substitutes, multiword, current_id, current_revision) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const clear = () => c.exec("delete from temp.response_import_stage");
+  clear();
+  try {
+    c.transaction(() => {
+      plan.writes.forEach(({ ref, userId, lexeltId, r, current }, k) =>
+        stage.run(k, ref, userId, lexeltId, r.kind, JSON.stringify(r.substitutes), r.multiword, current?.id ?? null, current?.revision ?? 0),
+      );
+    })();
+    return c.transaction(() => {
+      // A save since the plan: the import would overwrite what the preview did not show.
+      const moved = c
+        .prepare(
+          "select count(*) as n from temp.response_import_stage s left join responses r on r.instance_ref = s.ref and r.user_id = s.user_id where coalesce(r.revision, 0) <> s.current_revision or (r.id is not null and s.current_id is not null and r.id <> s.current_id)",
+        )
+        .get() as { n: number };
+      if (moved.n > 0) throw changedSince();
+      const updated = c
+        .prepare(
+          "update responses set kind = s.kind, substitutes = s.substitutes, multiword = s.multiword, revision = responses.revision + 1, updated_at = ? from temp.response_import_stage s where responses.id = s.current_id",
+        )
+        .run(now).changes;
+      const added = c
+        .prepare(
+          "insert into responses (project_id, instance_ref, user_id, kind, substitutes, multiword, revision, updated_at) select ?, ref, user_id, kind, substitutes, multiword, 1, ? from temp.response_import_stage where current_id is null order by seq",
+        )
+        .run(projectId, now).changes;
+      c.prepare(
+        "insert into response_history (response_id, project_id, instance_ref, user_id, kind, substitutes, multiword, revision, source, saved_at) select r.id, ?, s.ref, s.user_id, s.kind, s.substitutes, s.multiword, r.revision, 'import', ? from temp.response_import_stage s join responses r on r.instance_ref = s.ref and r.user_id = s.user_id order by s.seq",
+      ).run(projectId, now);
+      // The counters a save keeps (queue.ts countNewResponse), for the responses added.
+      c.prepare(
+        "insert into queue_counts (project_id, user_id, lexelt_id, done) select ?, user_id, lexelt_id, count(*) from temp.response_import_stage where current_id is null group by user_id, lexelt_id on conflict (user_id, lexelt_id) do update set done = done + excluded.done",
+      ).run(projectId);
+      c.prepare(
+        "insert into annotator_counts (project_id, user_id, done) select ?, user_id, count(*) from temp.response_import_stage where current_id is null group by user_id on conflict (project_id, user_id) do update set done = done + excluded.done",
+      ).run(projectId);
+      const unchanged = plan.unchanged;
+      const n = plan.lines;
+      const what = n === 1 ? "1 response" : `${n} responses`;
+      const refusedText = plan.refused.length > 0 ? `, refused ${plan.refused.length} for lexelts the annotator is not assigned` : "";
+      const message =
+        added + updated === 0 && plan.refused.length === 0
+          ? `${fileName}: ${what}, ${n === 1 ? "already" : "all already"} stored as given; nothing changed.`
+          : `${fileName}: ${what}; added ${added}, updated ${updated}, unchanged ${unchanged}${refusedText}.`;
+      return { fileName, lines: n, added, updated, unchanged, refused: plan.refused.length, warnings: plan.warnings, message };
+    })();
+  } finally {
+    clear();
+  }
+}
+
+/** Diagnostics by line; those about the whole file (line 0, e.g. "N more errors not listed") last. */
+function inLineOrder(ds: Diagnostic[]): Diagnostic[] {
+  return ds.map((d, k) => ({ d, k })).sort((a, b) => (a.d.line || Infinity) - (b.d.line || Infinity) || a.k - b.k).map(({ d }) => d);
+}
+
+/** The first rule of the workspace that needs the instance's target and that the line breaks, as its error; else null. */
+function targetProblem(r: AnnotatorResponse, target: Target): string | null {
+  for (let k = 0; k < r.substitutes.length; k++) {
+    const broken = targetBreak(r.substitutes[k], target);
+    if (broken) return ruleError(`answer, substitute ${k + 1}`, r.substitutes[k], broken);
+  }
+  const broken = r.multiword === null ? null : phraseBreak(r.multiword, target);
+  return broken ? ruleError("multiword", r.multiword!, broken) : null;
+}
+
+/** Every current response in the project as AnnotatorResponse records, in corpus order, then by annotator. */
+export function listProjectResponses(db: Db, actor: Actor, projectId: number): AnnotatorResponse[] {
+  requireProject(db, actor, projectId, { coordinator: true });
+  return projectResponseRecords(db, projectId);
+}
+
+/**
+ * The query behind listProjectResponses, for data-access functions that have
+ * already checked the actor (gold derivation reads it inside its own transaction).
+ */
+export function projectResponseRecords(db: Db, projectId: number): AnnotatorResponse[] {
+  return db
+    .select({
+      annotator: users.name,
+      lexelt: lexelts.item,
+      instanceId: instances.instanceId,
+      kind: responses.kind,
+      substitutes: responses.substitutes,
+      multiword: responses.multiword,
+    })
+    .from(responses)
+    .innerJoin(instances, eq(instances.id, responses.instanceRef))
+    .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
+    .innerJoin(users, eq(users.id, responses.userId))
+    .where(eq(responses.projectId, projectId))
+    .orderBy(asc(lexelts.position), asc(instances.position), asc(users.name))
+    .all()
+    .map((r) => ({ ...r, substitutes: JSON.parse(r.substitutes) as string[], multiword: r.multiword || null }));
+}
+
+/** The project's responses as TSV text (coordinators only); with `flags`, each annotator's flag and note in two more columns. */
+export function exportResponses(db: Db, actor: Actor, projectId: number, opts: { flags?: boolean } = {}): string {
+  const rows = listProjectResponses(db, actor, projectId);
+  if (!opts.flags) return writeResponsesTsv(rows);
+  // With flags: two more columns, the annotator's flag and note (the import reads and ignores them).
+  const flags = flagsByResponse(db, actor, projectId);
+  return writeResponsesTsv(rows, { flags: (r) => flags.get(`${r.annotator}\t${r.instanceId}`) });
+}

@@ -1,0 +1,620 @@
+/**
+ * The response store and the annotation workspace: what one annotator sees and
+ * saves. Every function returns only the caller's own responses; other
+ * annotators' answers never leave this module (they are only counted, to honour
+ * projects.requiredAnnotators).
+ *
+ * The queue of an annotator in a project: the instances of the lexelts assigned
+ * to them (assignedLexeltIds), lexelts in corpus order, instances in corpus order,
+ * minus the instances that already have requiredAnnotators responses from other
+ * annotators while the annotator has none. It is never read whole: see queue.ts.
+ */
+import "server-only";
+import { requireTrainingPassed } from "./training-gate";
+import { and, asc, desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../../../db/client";
+import { assignments, instances, lexelts, memberships, projects, responseHistory } from "../../../db/schema";
+import { type Actor, type ProjectRow, type UserActor, requireProject, requireSignedIn } from "../kernel/actor";
+import {
+  type Entry,
+  type QueueScope,
+  assignedLexelts,
+  closedByLexelt,
+  countNewResponse,
+  doneByLexelt,
+  entryOf,
+  jumpEntry,
+  lexeltCountUpTo,
+  lexeltLabel,
+  lexeltRow,
+  lexeltTotals,
+  nextUnanswered,
+  positionOf,
+  queueScope,
+  step,
+  totals,
+} from "./queue";
+import { get, run } from "../kernel/statements";
+import { AuthError, ConflictError, InputError, NotFoundError } from "../kernel/errors";
+import { checkResponse } from "../../lexsub/substitute-rules";
+import { type FlagNote, instanceMarks, resolveReturns, returnsSummary, validateFlag, writeFlag } from "./flags";
+
+const RESPONSE_KINDS = ["substitutes", "NAME", "NIL"] as const;
+export type ResponseKind = (typeof RESPONSE_KINDS)[number];
+
+/** What the workspace sends: the three substitute fields as typed (blank = unfilled). */
+export interface ResponseInput {
+  kind: string;
+  substitutes: string[];
+  multiword: boolean;
+  phrase?: string;
+  /** The annotator's flag on the instance (flags.ts FLAG_KINDS, null = none); saved with the response when given. */
+  flag?: string | null;
+  /** The annotator's note on the instance ("" = none); saved with the response when given. */
+  note?: string;
+}
+
+/** A validated response, ready to store. */
+export interface CleanResponse {
+  kind: ResponseKind;
+  substitutes: string[];
+  /** The multiword phrase, or null when the target is not part of one. */
+  multiword: string | null;
+}
+
+/** The caller's own stored response. */
+export interface OwnResponse extends CleanResponse {
+  revision: number;
+  /** Epoch milliseconds of the last save. */
+  updatedAt: number;
+}
+
+// ---------------------------------------------------------------------------
+// Validation
+
+/**
+ * The request's shape (zod, built once: a save is the hot path), then the rules of
+ * lib/lexsub/substitute-rules.ts, the same the workspace checks before sending:
+ * each broken rule an issue on its field.
+ */
+const responseShape = z.object({
+  kind: z.enum(RESPONSE_KINDS, { message: "Choose substitutes, NAME or NIL." }),
+  substitutes: z.array(z.string({ message: "A substitute must be text." }), { message: "Substitutes must be a list." }).default([]),
+  multiword: z.boolean({ message: "Part of a multiword is yes or no." }).default(false),
+  phrase: z.string({ message: "The multiword phrase must be text." }).default(""),
+});
+
+const FIELDS = new Set<string>(["substitute1", "substitute2", "substitute3", "multiword", "form"]);
+
+/**
+ * Check and normalise one response for an instance whose lemma and head word are
+ * given. Throws InputError with messages keyed by field (substitute1..3, multiword,
+ * form); the message names the first problem.
+ */
+export function validateResponse(input: unknown, target: { lemma: string; head: string }): CleanResponse {
+  const r = responseShape.safeParse(input ?? {});
+  const errors: Record<string, string> = {};
+  if (r.success) {
+    const checked = checkResponse(r.data, target);
+    for (const [field, message] of Object.entries(checked.errors)) errors[FIELDS.has(field) ? field : "form"] ??= message;
+    if (Object.keys(errors).length === 0) return { kind: r.data.kind, substitutes: checked.substitutes, multiword: checked.multiword };
+  } else {
+    for (const i of r.error.issues) {
+      const key = String(i.path[0] ?? "form");
+      errors[FIELDS.has(key) ? key : "form"] ??= i.message;
+    }
+  }
+  throw new InputError(`Not saved: ${Object.values(errors)[0]}`, errors);
+}
+
+const saveOptionsSchema = z.object({
+  expectedRevision: z.number({ message: "expectedRevision must be a number." }).int().min(0),
+  /** Sent by the workspace (its own measure) and ignored: time on task is derived here (timeOnTask). */
+  activeMs: z.unknown().optional(),
+});
+
+/** A gap between saves longer than this is a break, not time on one item: such a response carries no time. */
+export const MAX_TIMED_GAP_MS = 10 * 60 * 1000;
+
+/**
+ * Time on task, from the server's own clock (never the browser's word): the time
+ * since the annotator's previous save in this project, null when there is none
+ * or it is more than MAX_TIMED_GAP_MS ago (the first item after a break is not
+ * timed). The Progress tab's median per item and the speed flag read it.
+ * From the index on (project, user) that ends in the rowid: the newest rows first.
+ */
+function timeOnTask(db: Db, projectId: number, userId: number, now: number): number | null {
+  const prev = get<{ at: number }>(
+    db,
+    "select saved_at as at from response_history where project_id = ? and user_id = ? and source = 'web' order by id desc limit 1",
+    projectId,
+    userId,
+  );
+  if (!prev) return null;
+  const gap = now - prev.at;
+  return gap >= 0 && gap <= MAX_TIMED_GAP_MS ? gap : null;
+}
+
+// ---------------------------------------------------------------------------
+// The queue (lib/server/annotate/queue.ts answers every question about it without reading it)
+
+/** Only a signed-in person has responses; the CLI (system actor) does not annotate. */
+function requireAnnotator(actor: Actor): UserActor {
+  const a = requireSignedIn(actor);
+  if (a.kind !== "user") throw new AuthError("Only a signed-in user has responses of their own.");
+  return a;
+}
+
+interface OwnRow {
+  kind: ResponseKind;
+  substitutes: string;
+  multiword: string | null;
+  revision: number;
+  updatedAt: Date;
+}
+
+/** A responses row as the raw statements read it (updated_at in epoch ms). */
+interface ResponseRow {
+  id: number;
+  kind: ResponseKind;
+  substitutes: string;
+  multiword: string | null;
+  revision: number;
+  updatedAt: number;
+}
+
+const RESPONSE_COLUMNS = "id, kind, substitutes, multiword, revision, updated_at as updatedAt";
+
+function asOwnRow(r: ResponseRow): OwnRow {
+  return { kind: r.kind, substitutes: r.substitutes, multiword: r.multiword, revision: r.revision, updatedAt: new Date(r.updatedAt) };
+}
+
+function ownView(r: OwnRow): OwnResponse {
+  return {
+    kind: r.kind,
+    substitutes: JSON.parse(r.substitutes) as string[],
+    multiword: r.multiword,
+    revision: r.revision,
+    updatedAt: r.updatedAt.getTime(),
+  };
+}
+
+function scopeOf(db: Db, p: ProjectRow, userId: number): QueueScope {
+  return queueScope(db, p.id, userId, p.requiredAnnotators);
+}
+
+/** Whether a lexelt is the annotator's (O(log n)). */
+function isAssigned(db: Db, s: QueueScope, lexeltId: number): boolean {
+  if (!s.restricted) return true;
+  return get(db, "select 1 as x from assignments where project_id = ? and user_id = ? and lexelt_id = ?", s.projectId, s.userId, lexeltId) !== undefined;
+}
+
+export interface LexeltProgress {
+  lexeltId: number;
+  /** The lemma (numbered when two lexelts share it); never the PoS. */
+  label: string;
+  done: number;
+  total: number;
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+}
+
+// ---------------------------------------------------------------------------
+// Reads
+
+export interface AnnotatorProject {
+  id: number;
+  name: string;
+  done: number;
+  total: number;
+  /** Instances the coordinator returned to them, still open. */
+  returned: number;
+}
+
+/** The projects the signed-in user belongs to, with their own done / total. */
+export function annotatorProjects(db: Db, actor: Actor): AnnotatorProject[] {
+  const a = requireAnnotator(actor);
+  const rows = db
+    .select({ id: projects.id })
+    .from(projects)
+    .innerJoin(memberships, eq(memberships.projectId, projects.id))
+    .where(eq(memberships.userId, a.userId))
+    .orderBy(asc(projects.name))
+    .all();
+  return rows.map((r) => {
+    const p = requireProject(db, a, r.id);
+    return { id: p.id, name: p.name, ...totals(db, scopeOf(db, p, a.userId)), returned: returnsSummary(db, p.id, a.userId).count };
+  });
+}
+
+export interface InstanceView {
+  /** The instance's database id (used in URLs). */
+  ref: number;
+  /** The id as written in the lexelt file. */
+  instanceId: string;
+  /** The target's lemma; the PoS is deliberately left out. */
+  lemma: string;
+  lexeltLabel: string;
+  before: string;
+  head: string;
+  after: string;
+  /** The coordinator's note and examples for the lexelt (Markdown; lib/server/quality/training.ts). */
+  note: string;
+}
+
+/** Everything the workspace shows for one instance of the queue. */
+export interface InstanceStep {
+  instance: InstanceView;
+  /** 1-based place of the instance in the queue. */
+  position: number;
+  /** The caller's own current response to the instance, if any. */
+  response: OwnResponse | null;
+  prevRef: number | null;
+  nextRef: number | null;
+  /** The next unanswered instance after this one (wrapping round), not this one. */
+  nextUnansweredRef: number | null;
+  /** The caller's progress in the instance's lexelt. */
+  lexelt: LexeltProgress;
+  /** The caller's flag and note on the instance. */
+  flag: FlagNote;
+  /** The coordinator's comment when the instance is returned to the caller (until they save it again). */
+  returnComment: string | null;
+}
+
+/** How many instances after the one shown come with it, so the browser moves on at once. */
+const UPCOMING = 3;
+
+export interface WorkspaceView {
+  project: { id: number; name: string; guidelines: string };
+  /** The instance to show; null when the queue is empty or (on resume) everything is answered. */
+  instance: InstanceView | null;
+  /** 1-based place of the instance in the queue (0 when there is none). */
+  position: number;
+  response: OwnResponse | null;
+  prevRef: number | null;
+  nextRef: number | null;
+  nextUnansweredRef: number | null;
+  /** The caller's progress in the instance's lexelt (null without an instance). */
+  lexelt: LexeltProgress | null;
+  progress: Progress;
+  /** The first instance of the queue (for "review from the first instance"). */
+  firstRef: number | null;
+  /** The instances that follow the one shown, in queue order (up to UPCOMING). */
+  upcoming: InstanceStep[];
+  /** How many lexelts the caller annotates, counted up to FEW_TARGETS + 1 (the list of targets is fetched apart). */
+  targetCount: number;
+  /** Whether they are few enough (at most FEW_TARGETS) to list at once. */
+  fewTargets: boolean;
+  /** Instances the coordinator returned to the caller, still open: how many, and the first in the order returned. */
+  returned: { count: number; firstRef: number | null };
+  /** The caller's flag and note on the instance shown (none without one). */
+  flag: FlagNote;
+  /** The coordinator's comment when the instance shown is returned to the caller. */
+  returnComment: string | null;
+}
+
+/** Up to this many targets, the workspace lists them at once. */
+const FEW_TARGETS = 12;
+
+function instanceStep(db: Db, s: QueueScope, e: Entry, position: number, prev?: Entry | null): { step: InstanceStep; next: Entry | null } {
+  // Raw statements, prepared once (queue.ts): a save reads a few of these steps.
+  const row = get<{ instanceId: string; before: string; head: string; after: string; note: string }>(
+    db,
+    "select i.instance_id as instanceId, i.before as before, i.head as head, i.after as after, l.note as note from instances i join lexelts l on l.id = i.lexelt_id where i.id = ?",
+    e.ref,
+  )!;
+  const l = lexeltRow(db, e.lexeltId);
+  const label = lexeltLabel(db, s, l);
+  const ownRow = get<Omit<OwnRow, "updatedAt"> & { updatedAt: number }>(
+    db,
+    "select kind, substitutes, multiword, revision, updated_at as updatedAt from responses where instance_ref = ? and user_id = ?",
+    e.ref,
+    s.userId,
+  );
+  const own = ownRow && { ...ownRow, updatedAt: new Date(ownRow.updatedAt) };
+  const before = prev === undefined ? step(db, s, e, -1) : prev;
+  const next = step(db, s, e, 1);
+  const nu = nextUnanswered(db, s, e);
+  return {
+    step: {
+      instance: { ref: e.ref, instanceId: row.instanceId, lemma: l.lemma, lexeltLabel: label, before: row.before, head: row.head, after: row.after, note: row.note },
+      position,
+      response: own ? ownView(own) : null,
+      prevRef: before?.ref ?? null,
+      nextRef: next?.ref ?? null,
+      nextUnansweredRef: nu?.ref ?? null,
+      lexelt: { lexeltId: l.id, label, ...lexeltTotals(db, s, l) },
+      ...instanceMarks(db, e.ref, s.userId),
+    },
+    next,
+  };
+}
+
+/** The step for an entry and the `count` that follow it (each O(log n): positions follow on). */
+function stepsFrom(db: Db, s: QueueScope, e: Entry, count: number): InstanceStep[] {
+  const out: InstanceStep[] = [];
+  let at: Entry | null = e;
+  let position = positionOf(db, s, e);
+  let prev: Entry | null | undefined;
+  while (at && out.length <= count) {
+    const { step: st, next } = instanceStep(db, s, at, position, prev);
+    out.push(st);
+    prev = at;
+    at = next;
+    position++;
+  }
+  return out;
+}
+
+/**
+ * One instance of the caller's queue, or (without instanceRef) the one to resume
+ * at, or (with lexeltId) where to jump in a lexelt: its first unanswered instance,
+ * else its first. Throws NotFoundError for projects the caller is not a member of
+ * and for instances and lexelts outside their queue.
+ */
+export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?: number, options: { lexeltId?: number } = {}): WorkspaceView {
+  const a = requireAnnotator(actor);
+  const p = requireProject(db, a, projectId);
+  requireTrainingPassed(db, p, a);
+  const s = scopeOf(db, p, a.userId);
+  let entry: Entry | null;
+  if (instanceRef !== undefined) {
+    entry = Number.isInteger(instanceRef) ? entryOf(db, s, instanceRef) : null;
+    if (!entry) throw new NotFoundError(instanceNotInQueueMessage(db, p, s, instanceRef));
+  } else if (options.lexeltId !== undefined) {
+    const l = Number.isInteger(options.lexeltId)
+      ? db.select({ id: lexelts.id, position: lexelts.position }).from(lexelts).where(and(eq(lexelts.id, options.lexeltId), eq(lexelts.projectId, p.id))).get()
+      : undefined;
+    if (!l || !isAssigned(db, s, l.id)) throw new NotFoundError("No such target in your queue.");
+    entry = jumpEntry(db, s, l);
+    if (!entry) throw new NotFoundError("That target has nothing left for you to annotate.");
+  } else {
+    entry = resumeEntry(db, s);
+  }
+  const base = {
+    project: { id: p.id, name: p.name, guidelines: p.guidelines },
+    progress: totals(db, s),
+    targetCount: lexeltCountUpTo(db, s, FEW_TARGETS + 1),
+    returned: returnsSummary(db, p.id, a.userId),
+  };
+  const few = { fewTargets: base.targetCount <= FEW_TARGETS };
+  if (!entry) {
+    return {
+      ...base,
+      instance: null,
+      position: 0,
+      response: null,
+      prevRef: null,
+      nextRef: null,
+      nextUnansweredRef: null,
+      lexelt: null,
+      firstRef: step(db, s, null, 1)?.ref ?? null,
+      upcoming: [],
+      flag: { flag: null, note: "" },
+      returnComment: null,
+      ...few,
+    };
+  }
+  const [here, ...upcoming] = stepsFrom(db, s, entry, UPCOMING);
+  return { ...base, ...few, ...here, firstRef: null, upcoming };
+}
+
+/**
+ * Where the annotator left off: the first instance returned to them (oldest return
+ * first, on the returned_items index), else the first unanswered after their last
+ * saved instance (wrapping round), else the first unanswered.
+ */
+function resumeEntry(db: Db, s: QueueScope): Entry | null {
+  const returned = returnsSummary(db, s.projectId, s.userId).firstRef;
+  const back = returned !== null ? entryOf(db, s, returned) : null;
+  if (back) return back;
+  const last = db
+    .select({ instanceRef: responseHistory.instanceRef })
+    .from(responseHistory)
+    .where(and(eq(responseHistory.projectId, s.projectId), eq(responseHistory.userId, s.userId)))
+    .orderBy(desc(responseHistory.id))
+    .limit(1)
+    .get();
+  const at = last ? entryOf(db, s, last.instanceRef) : null;
+  if (at) return nextUnanswered(db, s, at);
+  return step(db, s, null, 1, "unanswered");
+}
+
+/** The caller's lexelts with their done / total, for the workspace's list of targets (O(lexelts), asked once per page). */
+export function workspaceTargets(db: Db, actor: Actor, projectId: number): LexeltProgress[] {
+  const a = requireAnnotator(actor);
+  const p = requireProject(db, a, projectId);
+  const s = scopeOf(db, p, a.userId);
+  const lx = assignedLexelts(db, s);
+  const done = doneByLexelt(db, s);
+  const closed = closedByLexelt(db, s);
+  // Annotators never see the PoS, so two lexelts with one lemma (stand.n, stand.v) are told apart by number.
+  const perLemma = new Map<string, number>();
+  for (const l of lx) perLemma.set(l.lemma, (perLemma.get(l.lemma) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  const out: LexeltProgress[] = [];
+  for (const l of lx) {
+    const k = (seen.get(l.lemma) ?? 0) + 1;
+    seen.set(l.lemma, k);
+    const total = l.instanceCount - (closed.get(l.id) ?? 0);
+    if (total <= 0) continue;
+    out.push({ lexeltId: l.id, label: (perLemma.get(l.lemma) ?? 0) > 1 ? `${l.lemma} (${k})` : l.lemma, done: done.get(l.id) ?? 0, total });
+  }
+  return out;
+}
+
+/** Why an instance is not in the caller's queue, without revealing anything they may not see. */
+function instanceNotInQueueMessage(db: Db, p: ProjectRow, s: QueueScope, instanceRef: number): string {
+  const inst = Number.isInteger(instanceRef)
+    ? db
+        .select({ lexeltId: instances.lexeltId })
+        .from(instances)
+        .innerJoin(lexelts, and(eq(lexelts.id, instances.lexeltId), eq(lexelts.projectId, p.id)))
+        .where(and(eq(instances.id, instanceRef), eq(instances.projectId, p.id)))
+        .get()
+    : undefined;
+  if (!inst) return "No such instance in this project.";
+  if (!isAssigned(db, s, inst.lexeltId)) return "That instance is not assigned to you.";
+  return `That instance already has the ${p.requiredAnnotators} responses it needs from other annotators.`;
+}
+
+// ---------------------------------------------------------------------------
+// Writes
+
+export interface SaveResult {
+  revision: number;
+  response: OwnResponse;
+  /** Where "save and next" goes: the next instance in the queue, else the next unanswered one, else null (all done). */
+  next: number | null;
+  /** The caller's done / total after the save. */
+  progress: Progress;
+  /** The caller's progress in the saved instance's lexelt after the save. */
+  lexelt: LexeltProgress;
+  /** The instance `next` names and the ones after it (up to 1 + UPCOMING), to show without another request. */
+  upcoming: InstanceStep[];
+  /** The caller's flag and note on the instance after the save. */
+  flag: FlagNote;
+  /** Instances still returned to the caller after the save. */
+  returned: { count: number; firstRef: number | null };
+}
+
+/**
+ * Save the caller's response to one instance: validated, then in one transaction
+ * the current response is inserted or updated (revision + 1), a history row
+ * appended (source "web") and, for a new response, the queue counters raised.
+ *
+ * expectedRevision is the revision the annotator started from (0 for none): when
+ * the stored revision differs (another tab saved in between) nothing is written
+ * and a ConflictError carries the stored response. A new response is refused when
+ * the instance already has requiredAnnotators responses from others.
+ */
+export function saveResponse(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  instanceRef: number,
+  input: ResponseInput,
+  options: { expectedRevision: number; /** Ignored: time on task is the server's (timeOnTask). */ activeMs?: unknown },
+): SaveResult {
+  const a = requireAnnotator(actor);
+  // The checks' reads in one read transaction, as the answer's below: one snapshot, one look at the WAL.
+  const { p, inst, s } = db.$client.transaction(() => {
+    const p = requireProject(db, a, projectId);
+    requireTrainingPassed(db, p, a);
+    const inst = Number.isInteger(instanceRef)
+      ? get<{ ref: number; lexeltId: number; head: string; lemma: string }>(
+          db,
+          "select i.id as ref, i.lexelt_id as lexeltId, i.head as head, l.lemma as lemma from instances i join lexelts l on l.id = i.lexelt_id and l.project_id = i.project_id where i.id = ? and i.project_id = ?",
+          instanceRef,
+          p.id,
+        )
+      : undefined;
+    if (!inst) throw new NotFoundError("No such instance in this project.");
+    const s = scopeOf(db, p, a.userId);
+    if (!isAssigned(db, s, inst.lexeltId)) throw new AuthError("That instance is not assigned to you.");
+    return { p, inst, s };
+  })();
+  const clean = validateResponse(input, inst);
+  // The flag and note travel as extra properties of the input; left out, they stay as they are.
+  const flagGiven = input != null && typeof input === "object" && ("flag" in input || "note" in input);
+  const flag = flagGiven ? validateFlag({ flag: input.flag ?? null, note: input.note ?? "" }) : null;
+  const opts = saveOptionsSchema.safeParse(options ?? {});
+  if (!opts.success) throw new InputError(`Not saved: ${opts.error.issues[0].message}`, { form: opts.error.issues[0].message });
+  const { expectedRevision } = opts.data;
+
+  // Raw statements, prepared once (queue.ts): the save is the hot path.
+  const saved = db.transaction(
+    () => {
+      const cur = get<ResponseRow>(db, `select ${RESPONSE_COLUMNS} from responses where instance_ref = ? and user_id = ?`, inst.ref, a.userId);
+      if (cur && cur.revision !== expectedRevision) {
+        throw new ConflictError(
+          "This instance was saved elsewhere (another tab or window) since you opened it. Choose which answer to keep.",
+          ownView(asOwnRow(cur)),
+        );
+      }
+      const now = Date.now();
+      const substitutes = JSON.stringify(clean.substitutes);
+      let row: ResponseRow;
+      if (cur) {
+        row = get<ResponseRow>(
+          db,
+          `update responses set kind = ?, substitutes = ?, multiword = ?, updated_at = ?, revision = ? where id = ? returning ${RESPONSE_COLUMNS}`,
+          clean.kind,
+          substitutes,
+          clean.multiword,
+          now,
+          cur.revision + 1,
+          cur.id,
+        )!;
+      } else {
+        if (p.requiredAnnotators != null) {
+          const n = get<{ n: number }>(db, "select count(*) as n from responses where instance_ref = ? and user_id <> ?", inst.ref, a.userId)!.n;
+          if (n >= p.requiredAnnotators) {
+            const m = `This instance already has the ${p.requiredAnnotators} responses it needs; nothing was saved. Move on to the next one.`;
+            throw new InputError(m, { form: m });
+          }
+        }
+        const activeMs = timeOnTask(db, p.id, a.userId, now);
+        row = get<ResponseRow>(
+          db,
+          `insert into responses (project_id, instance_ref, user_id, kind, substitutes, multiword, revision, active_ms, updated_at)
+           values (?, ?, ?, ?, ?, ?, 1, ?, ?) returning ${RESPONSE_COLUMNS}`,
+          p.id,
+          inst.ref,
+          a.userId,
+          clean.kind,
+          substitutes,
+          clean.multiword,
+          activeMs,
+          now,
+        )!;
+        countNewResponse(db, p.id, a.userId, inst.lexeltId);
+      }
+      if (flag) writeFlag(db, p.id, inst.ref, a.userId, flag, now);
+      // Answering a returned instance again resolves the return (recorded with the revision).
+      resolveReturns(db, inst.ref, a.userId, row.revision, now);
+      run(
+        db,
+        `insert into response_history (response_id, project_id, instance_ref, user_id, kind, substitutes, multiword, revision, source, saved_at)
+         values (?, ?, ?, ?, ?, ?, ?, ?, 'web', ?)`,
+        row.id,
+        p.id,
+        inst.ref,
+        a.userId,
+        row.kind,
+        row.substitutes,
+        row.multiword,
+        row.revision,
+        now,
+      );
+      return asOwnRow(row);
+    },
+    { behavior: "immediate" },
+  );
+
+  // The answer's reads in one read transaction: one snapshot (the next instance, the progress and the
+  // upcoming ones agree with each other), and SQLite looks at the WAL once rather than once per statement.
+  return db.$client.transaction((): SaveResult => {
+    // The instance is in the queue now (it has the caller's response).
+    const at = entryOf(db, s, inst.ref)!;
+    // Returned instances come first: after one is answered, the next returned one.
+    const returned = returnsSummary(db, p.id, a.userId);
+    const back = returned.firstRef !== null ? entryOf(db, s, returned.firstRef) : null;
+    const next = back ?? step(db, s, at, 1) ?? nextUnanswered(db, s, at);
+    const l = lexeltRow(db, inst.lexeltId);
+    return {
+      revision: saved.revision,
+      response: ownView(saved),
+      next: next?.ref ?? null,
+      progress: totals(db, s),
+      lexelt: { lexeltId: l.id, label: lexeltLabel(db, s, l), ...lexeltTotals(db, s, l) },
+      upcoming: next ? stepsFrom(db, s, next, UPCOMING) : [],
+      flag: flag ?? instanceMarks(db, inst.ref, a.userId).flag,
+      returned,
+    };
+  })();
+}

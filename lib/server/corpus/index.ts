@@ -1,0 +1,11 @@
+/**
+ * lib/server/corpus: Projects and their corpus: creating and listing projects, importing lexelt XML (the staged
+ * import of lexelt-import.ts, also used by the datasets import).
+ *
+ * app/ imports lib/server only through these indexes (.dependency-cruiser.cjs,
+ * app-to-server-through-feature-index). The functions here take the actor and check it;
+ * the few that do not say why. Functions that take `db` and no actor stay inside lib/server.
+ */
+// Without an actor: the configured upload limit, checked before the body is read.
+export { maxImportBytes } from "./corpus";
+export { createProject, listProjects, projectOverview, type ProjectOverview } from "./projects";

@@ -1,0 +1,346 @@
+/**
+ * The lexelt XML import as a sequence of short transactions, so it never holds
+ * SQLite's one writer lock for long (saves keep flowing during a 40 MB import)
+ * and still writes nothing visible unless it completes:
+ *
+ * 1. parse and validate (no writes; a refusal names file and line);
+ * 2. create a hidden holding project (projects.staging_for = the project) and
+ *    write, a slice of a few hundred instances per transaction, the new lexelts
+ *    into the holding project and their instances under the real project id
+ *    pointing at those lexelts. Every reader reaches instances through the
+ *    project's lexelts (or checks the instance's lexelt belongs to the project),
+ *    so these rows are invisible;
+ * 3. publish in one short transaction: move the new lexelts (a few thousand rows
+ *    at most, not the instances) into the project, insert the few instances that
+ *    join lexelts already in the project, fix the counters, drop the holding
+ *    project, record the import.
+ *
+ * A refused, cancelled or killed import leaves only the holding project, which
+ * `discardStaging` deletes in slices (by the job, or at the next server start).
+ *
+ * Written against better-sqlite3 directly and free of `server-only`, so the job
+ * worker (lib/server/jobs/jobs-worker.ts) can bundle it; lib/server/corpus/corpus.ts is the
+ * authorization-checking entry point for in-process callers.
+ */
+import { createHash } from "node:crypto";
+import type Database from "better-sqlite3";
+import { parseLexeltXml } from "../../lexsub/formats/lexelt";
+import { type Diagnostic, formatDiagnostic } from "../../lexsub/diagnostics";
+import { InputError } from "../kernel/errors";
+
+export interface ImportReport {
+  fileName: string;
+  lexeltsInFile: number;
+  instancesInFile: number;
+  lexeltsAdded: number;
+  instancesAdded: number;
+  instancesAlreadyPresent: number;
+  repairs: Diagnostic[];
+  /** One sentence saying what happened, for the CLI and the page. */
+  message: string;
+}
+
+export interface StagedImportInput {
+  projectId: number;
+  fileName: string;
+  bytes: Uint8Array;
+  importedBy: number | null;
+  maxBytes: number;
+  /** The job doing the import: its row records the holding project and the outcome. */
+  jobId?: number | null;
+}
+
+/** Where the import is, after each step (the job's progress bar). */
+export interface ImportProgress {
+  phase: "parsed" | "checked" | "writing" | "published";
+  done: number;
+  total: number;
+}
+
+/** How long the last import in this thread held the writer lock at most (benchmarks, tests). */
+const timings = { maxSliceMs: 0, publishMs: 0 };
+
+/** Instances written per transaction: a few milliseconds of writer lock each. */
+const IMPORT_SLICE = 200;
+
+function sizeText(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${n} bytes`;
+}
+
+/** Decode UTF-8, refusing invalid bytes with the line they are on. */
+function decodeUtf8(fileName: string, bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const loose = new TextDecoder("utf-8").decode(bytes);
+    const at = loose.indexOf("\uFFFD");
+    const line = loose.slice(0, Math.max(0, at)).split("\n").length;
+    throw new InputError(`${fileName}:${line}: not UTF-8 text (invalid byte sequence); nothing was imported.`);
+  }
+}
+
+/**
+ * The import, one step per `next()`: each step is at most one short
+ * transaction. Drive it to the end (`runStagedImport`) or step it from a
+ * worker with pauses between slices. Throws InputError on refusal; the caller
+ * then discards the holding project (its id is in `state.stagingProjectId`).
+ */
+export function* stagedLexeltImport(
+  sqlite: Database.Database,
+  input: StagedImportInput,
+  state: { stagingProjectId: number | null } = { stagingProjectId: null },
+): Generator<ImportProgress, ImportReport> {
+  const { projectId, fileName, bytes, maxBytes } = input;
+  timings.maxSliceMs = 0;
+  timings.publishMs = 0;
+  if (bytes.byteLength > maxBytes) {
+    throw new InputError(`${fileName}: ${sizeText(bytes.byteLength)} is over the import limit of ${sizeText(maxBytes)}; nothing was imported.`);
+  }
+  const text = decodeUtf8(fileName, bytes);
+  const parsed = parseLexeltXml(text, fileName, { maxBytes });
+  if (parsed.errors.length > 0 || !parsed.corpus) {
+    const details = parsed.errors.map(formatDiagnostic);
+    throw new InputError(`${details[0] ?? `${fileName}: cannot be read`}; nothing was imported.`, {}, details);
+  }
+  const corpus = parsed.corpus;
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const instancesInFile = corpus.lexelts.reduce((s, l) => s + l.instances.length, 0);
+  yield { phase: "parsed", done: 0, total: instancesInFile };
+
+  // Check against the project, reading only: which instances are new, which are
+  // already there, and refuse an id present with other text before writing anything.
+  const existingLexelt = sqlite.prepare("select id from lexelts where project_id = ? and item = ?");
+  const existingInstance = sqlite.prepare(
+    "select i.lexelt_id as lexeltId, i.before, i.head, i.after from instances i join lexelts l on l.id = i.lexelt_id and l.project_id = i.project_id where i.project_id = ? and i.instance_id = ?",
+  );
+  type Planned = { lx: (typeof corpus.lexelts)[number]; existingId: number | null; fresh: (typeof corpus.lexelts)[number]["instances"] };
+  const plan: Planned[] = [];
+  const seenIds = new Set<string>();
+  let alreadyPresent = 0;
+  let checked = 0;
+  for (const lx of corpus.lexelts) {
+    const existingId = (existingLexelt.get(projectId, lx.item) as { id: number } | undefined)?.id ?? null;
+    const fresh: Planned["fresh"] = [];
+    for (const inst of lx.instances) {
+      const ex = existingInstance.get(projectId, inst.id) as { lexeltId: number; before: string; head: string; after: string } | undefined;
+      if (ex) {
+        if (ex.lexeltId === existingId && ex.before === inst.before && ex.head === inst.head && ex.after === inst.after) {
+          alreadyPresent++;
+          continue;
+        }
+        throw new InputError(`${fileName}:${inst.line}: instance id "${inst.id}" is already in the project with another lexelt or text; nothing was imported.`);
+      }
+      if (seenIds.has(inst.id)) {
+        throw new InputError(`${fileName}:${inst.line}: instance id "${inst.id}" appears twice in the file; nothing was imported.`);
+      }
+      seenIds.add(inst.id);
+      fresh.push(inst);
+      if (++checked % 5000 === 0) yield { phase: "checked", done: 0, total: instancesInFile };
+    }
+    plan.push({ lx, existingId, fresh });
+  }
+  const toWrite = plan.reduce((s, p) => s + p.fresh.length, 0);
+  yield { phase: "checked", done: 0, total: toWrite };
+
+  // The holding project and the import's row (moved to the project when published).
+  const importedBy = input.importedBy;
+  const staging = sqlite.transaction(() => {
+    const holder = sqlite
+      .prepare("insert into projects (name, staging_for) values (?, ?) returning id")
+      .get(`(import in progress) ${projectId} ${sha256.slice(0, 12)} ${process.pid} ${Date.now()} ${Math.random()}`, projectId) as { id: number };
+    const imp = sqlite
+      .prepare(
+        "insert into imports (project_id, file_name, sha256, lexelts_added, instances_added, instances_already_present, repairs, imported_by) values (?, ?, ?, 0, 0, 0, ?, ?) returning id",
+      )
+      .get(holder.id, fileName, sha256, JSON.stringify(parsed.repairs), importedBy) as { id: number };
+    if (input.jobId) sqlite.prepare("update jobs set staging_project_id = ? where id = ?").run(holder.id, input.jobId);
+    return { holder: holder.id, importId: imp.id };
+  })();
+  state.stagingProjectId = staging.holder;
+
+  const maxPos = sqlite.prepare(
+    "select coalesce((select max(position) from lexelts where project_id = ?), 0) as l, coalesce((select max(position) from instances where project_id = ?), 0) as i",
+  ).get(projectId, projectId) as { l: number; i: number };
+  let lexeltPos = maxPos.l + 1;
+  let instancePos = maxPos.i + 1;
+  const insertLexelt = sqlite.prepare(
+    "insert into lexelts (project_id, item, lemma, pos, original_pos, position, instance_count) values (?, ?, ?, ?, ?, ?, ?) returning id",
+  );
+  const insertInstance = sqlite.prepare(
+    "insert into instances (project_id, lexelt_id, instance_id, before, head, after, position, import_id) values (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  // Instances joining a lexelt already in the project wait for the publish
+  // transaction (writing them earlier would make them visible).
+  const deferred: Array<{ lexeltId: number; inst: Planned["fresh"][number]; position: number }> = [];
+  let lexeltsAdded = 0;
+  let written = 0;
+  let slice: Array<() => void> = [];
+  const tx = sqlite.transaction((ops: Array<() => void>) => {
+    for (const op of ops) op();
+  });
+  const flush = (ops: Array<() => void>) => {
+    const t = performance.now();
+    tx(ops);
+    timings.maxSliceMs = Math.max(timings.maxSliceMs, performance.now() - t);
+  };
+  for (const p of plan) {
+    if (p.existingId !== null) {
+      for (const inst of p.fresh) deferred.push({ lexeltId: p.existingId, inst, position: instancePos++ });
+      continue;
+    }
+    // A new lexelt (even one whose instances are all elsewhere in the project is added, as before).
+    const lx = p.lx;
+    const pos = lexeltPos++;
+    const fresh = p.fresh;
+    let lexeltId = 0;
+    slice.push(() => {
+      lexeltId = (insertLexelt.get(staging.holder, lx.item, lx.lemma, lx.pos, lx.originalPos, pos, fresh.length) as { id: number }).id;
+    });
+    lexeltsAdded++;
+    for (const inst of fresh) {
+      const position = instancePos++;
+      slice.push(() => {
+        insertInstance.run(projectId, lexeltId, inst.id, inst.before, inst.head, inst.after, position, staging.importId);
+      });
+      if (slice.length >= IMPORT_SLICE) {
+        flush(slice);
+        written += slice.length;
+        slice = [];
+        yield { phase: "writing", done: Math.min(written, toWrite), total: toWrite };
+      }
+    }
+  }
+  if (slice.length > 0) {
+    flush(slice);
+    written += slice.length;
+    slice = [];
+  }
+  yield { phase: "writing", done: toWrite - deferred.length, total: toWrite };
+
+  const instancesAdded = toWrite;
+  const parts = [`${fileName}: ${instancesInFile} instances in ${corpus.lexelts.length} lexelts`];
+  if (instancesAdded === 0 && alreadyPresent > 0) parts.push(`all ${alreadyPresent} already in the project; nothing added`);
+  else {
+    parts.push(`added ${instancesAdded} instances and ${lexeltsAdded} lexelts`);
+    if (alreadyPresent > 0) parts.push(`${alreadyPresent} already in the project`);
+  }
+  if (parsed.repairs.length > 0) parts.push(`${parsed.repairs.length} repairs`);
+  const report: ImportReport = {
+    fileName,
+    lexeltsInFile: corpus.lexelts.length,
+    instancesInFile,
+    lexeltsAdded,
+    instancesAdded,
+    instancesAlreadyPresent: alreadyPresent,
+    repairs: parsed.repairs,
+    message: parts.join("; ") + ".",
+  };
+
+  // Publish: one short transaction, O(new lexelts + instances joining old lexelts).
+  const publishStart = performance.now();
+  sqlite.transaction(() => {
+    const project = sqlite.prepare("select id from projects where id = ? and staging_for is null").get(projectId);
+    if (!project) throw new InputError(`The project was deleted during the import of ${fileName}; nothing was imported.`);
+    checkHolderIntact(sqlite, staging.holder, { lexelts: lexeltsAdded, instances: toWrite - deferred.length }, fileName);
+    sqlite.prepare("update lexelts set project_id = ? where project_id = ?").run(projectId, staging.holder);
+    const touched = new Map<number, number>();
+    for (const d of deferred) {
+      insertInstance.run(projectId, d.lexeltId, d.inst.id, d.inst.before, d.inst.head, d.inst.after, d.position, staging.importId);
+      touched.set(d.lexeltId, (touched.get(d.lexeltId) ?? 0) + 1);
+    }
+    const bump = sqlite.prepare("update lexelts set instance_count = instance_count + ? where id = ?");
+    for (const [id, n] of touched) bump.run(n, id);
+    if (instancesAdded > 0 || lexeltsAdded > 0) setInstancesBefore(sqlite, projectId);
+    finishPublish(sqlite, { projectId, holder: staging.holder, importId: staging.importId, lexeltsAdded, instancesAdded, alreadyPresent, jobId: input.jobId ?? undefined, total: toWrite, report });
+  })();
+  timings.publishMs = performance.now() - publishStart;
+  state.stagingProjectId = null;
+  yield { phase: "published", done: toWrite, total: toWrite };
+  return report;
+}
+
+/**
+ * Delete a holding project's rows, a slice per step (instances first, then its
+ * lexelts, its import row and itself). Safe to run again after a crash.
+ */
+export function* discardStaging(sqlite: Database.Database, stagingProjectId: number, slice = 2000): Generator<number, void> {
+  const isHolder = sqlite.prepare("select 1 from projects where id = ? and staging_for is not null").get(stagingProjectId);
+  if (!isHolder) return;
+  const del = sqlite.prepare(
+    "delete from instances where id in (select i.id from lexelts l join instances i on i.lexelt_id = l.id where l.project_id = ? limit ?)",
+  );
+  for (;;) {
+    const n = del.run(stagingProjectId, slice).changes;
+    if (n === 0) break;
+    yield n;
+  }
+  sqlite.transaction(() => {
+    sqlite.prepare("delete from imports where project_id = ?").run(stagingProjectId);
+    sqlite.prepare("delete from lexelts where project_id = ?").run(stagingProjectId);
+    sqlite.prepare("delete from projects where id = ? and staging_for is not null").run(stagingProjectId);
+  })();
+}
+
+/** Run an import to the end in this thread (the CLI, tests); discards its rows if refused. */
+export function runStagedImport(sqlite: Database.Database, input: StagedImportInput): ImportReport {
+  const state = { stagingProjectId: null as number | null };
+  const steps = stagedLexeltImport(sqlite, input, state);
+  try {
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  } catch (e) {
+    if (state.stagingProjectId !== null) for (const _ of discardStaging(sqlite, state.stagingProjectId)) void _;
+    throw e;
+  }
+}
+
+/**
+ * In a publish transaction: refuse when the holding project no longer holds every row written
+ * to it. A server starting meanwhile discards the holding projects it finds (recoverJobs) — a
+ * CLI import's among them — and publishing what is left would make a half-written import
+ * visible. One indexed count.
+ */
+export function checkHolderIntact(sqlite: Database.Database, holder: number, expected: { lexelts: number; instances: number }, fileName: string): void {
+  const held = sqlite
+    .prepare(
+      "select (select count(*) from lexelts where project_id = ?) as lexelts, (select count(*) from instances i join lexelts l on i.lexelt_id = l.id where l.project_id = ?) as instances",
+    )
+    .get(holder, holder) as { lexelts: number; instances: number };
+  if (held.lexelts !== expected.lexelts || held.instances !== expected.instances) {
+    throw new InputError(
+      `The rows written for ${fileName} were removed before it was published (a server started during the import and cleared unfinished imports); nothing was imported. Run the import again.`,
+    );
+  }
+}
+
+/** The project's lexelts' running sums of instances (instances_before), after their counts changed: thousands of rows, not the instances. */
+export function setInstancesBefore(sqlite: Database.Database, projectId: number): void {
+  sqlite
+    .prepare(
+      `update lexelts set instances_before = w.before from (
+         select id, coalesce(sum(instance_count) over (order by position rows between unbounded preceding and 1 preceding), 0) as before
+         from lexelts where project_id = ?) w
+       where lexelts.id = w.id`,
+    )
+    .run(projectId);
+}
+
+/** The end of a publish transaction: the import's row moves to the project, the holding project goes, the job (if any) is done. */
+export function finishPublish(
+  sqlite: Database.Database,
+  p: { projectId: number; holder: number; importId: number; lexeltsAdded: number; instancesAdded: number; alreadyPresent: number; jobId?: number; total: number; report: { message: string } },
+): void {
+  sqlite
+    .prepare("update imports set project_id = ?, lexelts_added = ?, instances_added = ?, instances_already_present = ? where id = ?")
+    .run(p.projectId, p.lexeltsAdded, p.instancesAdded, p.alreadyPresent, p.importId);
+  sqlite.prepare("delete from projects where id = ?").run(p.holder);
+  if (p.jobId) {
+    sqlite
+      .prepare(
+        "update jobs set state = 'done', done = ?, total = ?, message = ?, report = ?, staging_project_id = null, finished_at = cast(unixepoch('subsec') * 1000 as integer) where id = ?",
+      )
+      .run(p.total, p.total, p.report.message, JSON.stringify(p.report), p.jobId);
+  }
+}

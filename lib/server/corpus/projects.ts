@@ -1,0 +1,154 @@
+/** Projects: created by coordinators, seen by their members only. */
+import "server-only";
+import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../../../db/client";
+import { imports, instances, lexelts, memberships, projects } from "../../../db/schema";
+import { type Actor, actorUserId, requireCoordinator, requireProject, requireSignedIn } from "../kernel/actor";
+import { InputError } from "../kernel/errors";
+import { containsText } from "../kernel/search";
+import { parseOrThrow } from "../kernel/validate";
+
+const projectNameSchema = z
+  .string()
+  .trim()
+  .min(1, "A project needs a name.")
+  .max(80, "A project name has at most 80 characters.")
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, "Start with a letter or digit; then letters, digits, space, dot, dash or underscore.");
+
+export interface ProjectSummary {
+  id: number;
+  name: string;
+  lexelts: number;
+  instances: number;
+}
+
+export function createProject(db: Db, actor: Actor, input: { name: string }): { id: number; name: string } {
+  const a = requireCoordinator(actor);
+  const { name } = parseOrThrow(z.object({ name: projectNameSchema }), input, "Cannot create the project");
+  return db.transaction((tx) => {
+    const existing = tx.select({ id: projects.id }).from(projects).where(eq(projects.name, name)).get();
+    if (existing) throw new InputError(`A project named "${name}" already exists.`, { name: "That name is taken." });
+    const p = tx
+      .insert(projects)
+      .values({ name, createdBy: actorUserId(a) })
+      .returning({ id: projects.id, name: projects.name })
+      .get();
+    if (a.kind === "user") tx.insert(memberships).values({ projectId: p.id, userId: a.userId }).run();
+    return p;
+  });
+}
+
+/** The projects the actor is a member of (the CLI sees all). */
+export function listProjects(db: Db, actor: Actor): ProjectSummary[] {
+  const a = requireSignedIn(actor);
+  const counts = {
+    id: projects.id,
+    name: projects.name,
+    lexelts: sql<number>`(select count(*) from "lexelts" as "l" where "l"."project_id" = "projects"."id")`,
+    instances: sql<number>`(select coalesce(sum("l"."instance_count"), 0) from "lexelts" as "l" where "l"."project_id" = "projects"."id")`,
+  };
+  // Holding projects of imports in progress (projects.staging_for) are never listed.
+  if (a.kind === "system") return db.select(counts).from(projects).where(isNull(projects.stagingFor)).orderBy(asc(projects.name)).all();
+  return db
+    .select(counts)
+    .from(projects)
+    .innerJoin(memberships, eq(memberships.projectId, projects.id))
+    .where(eq(memberships.userId, a.userId))
+    .orderBy(asc(projects.name))
+    .all();
+}
+
+interface LexeltSummary {
+  id: number;
+  item: string;
+  lemma: string;
+  pos: string;
+  originalPos: string | null;
+  instances: number;
+}
+
+interface ImportSummary {
+  id: number;
+  fileName: string;
+  lexeltsAdded: number;
+  instancesAdded: number;
+  instancesAlreadyPresent: number;
+  repairs: number;
+  createdAt: Date;
+}
+
+export interface ProjectOverview {
+  id: number;
+  name: string;
+  guidelines: string;
+  requiredAnnotators: number | null;
+  /** The lexelts asked for: one page of those matching the search, in corpus order. */
+  lexelts: LexeltSummary[];
+  /** Every lexelt of the project, and those matching the search. */
+  lexeltCount: number;
+  matched: number;
+  /** The page shown (1-based, the nearest when out of range) and how many there are. */
+  page: number;
+  pages: number;
+  totalInstances: number;
+  imports: ImportSummary[];
+}
+
+/** Which lexelts the overview lists: those whose item holds `q` (ASCII letters in either case), page `page` of `pageSize`. */
+export interface OverviewQuery {
+  q?: string;
+  page?: number;
+  /** Default: every lexelt on one page. */
+  pageSize?: number;
+}
+
+/**
+ * A project's lexelts (one page, searched in SQL: the page costs the same at
+ * 10,000 lexelts as at 10), its counts and its import history.
+ */
+export function projectOverview(db: Db, actor: Actor, projectId: number, query: OverviewQuery = {}): ProjectOverview {
+  const p = requireProject(db, actor, projectId, { coordinator: true });
+  const q = (query.q ?? "").trim();
+  const size = query.pageSize && query.pageSize > 0 ? Math.floor(query.pageSize) : Number.MAX_SAFE_INTEGER;
+  // The counter the imports keep, not a count over every instance.
+  const all = db.$client.prepare("select count(*) as n, coalesce(sum(instance_count), 0) as total from lexelts where project_id = ?").get(projectId) as {
+    n: number;
+    total: number;
+  };
+  const matching = q === "" ? eq(lexelts.projectId, projectId) : and(eq(lexelts.projectId, projectId), containsText(lexelts.item, q));
+  const matched = q === "" ? all.n : db.select({ n: count() }).from(lexelts).where(matching).get()!.n;
+  const pages = Math.max(1, Math.ceil(matched / size));
+  const page = Number.isInteger(query.page) ? Math.min(Math.max(query.page!, 1), pages) : 1;
+  const lx = db
+    .select({
+      id: lexelts.id,
+      item: lexelts.item,
+      lemma: lexelts.lemma,
+      pos: lexelts.pos,
+      originalPos: lexelts.originalPos,
+      instances: lexelts.instanceCount,
+    })
+    .from(lexelts)
+    .where(matching)
+    .orderBy(asc(lexelts.position))
+    .limit(size === Number.MAX_SAFE_INTEGER ? -1 : size)
+    .offset((page - 1) * (size === Number.MAX_SAFE_INTEGER ? 0 : size))
+    .all();
+  const im = db
+    .select()
+    .from(imports)
+    .where(eq(imports.projectId, projectId))
+    .orderBy(desc(imports.id))
+    .all()
+    .map((r) => ({
+      id: r.id,
+      fileName: r.fileName,
+      lexeltsAdded: r.lexeltsAdded,
+      instancesAdded: r.instancesAdded,
+      instancesAlreadyPresent: r.instancesAlreadyPresent,
+      repairs: (JSON.parse(r.repairs) as unknown[]).length,
+      createdAt: r.createdAt,
+    }));
+  return { ...p, lexelts: lx, lexeltCount: all.n, matched, page, pages, totalInstances: all.total, imports: im };
+}

@@ -1,0 +1,11 @@
+/**
+ * lib/server/datasets: Published datasets (SemEval-2007, CoInCo, SWORDS, TSAR) imported as a project with its gold
+ * counts, and exported back.
+ *
+ * app/ imports lib/server only through these indexes (.dependency-cruiser.cjs,
+ * app-to-server-through-feature-index). The functions here take the actor and check it;
+ * the few that do not say why. Functions that take `db` and no actor stay inside lib/server.
+ */
+export { datasetSummary, type DatasetSummary, exportDataset } from "./datasets";
+// Without an actor: a type guard for the form field (datasetImport checks again).
+export { isDatasetFormat } from "./datasets";

@@ -1,0 +1,13 @@
+/**
+ * lib/server/gold: The gold standard of a project: derived from the responses and the coordinator's decisions
+ * (gold.ts: deriveProjectGold; an imported dataset's counts through deriveResponseGold), reviewed
+ * (gold-review.ts), adjudicated (adjudication.ts), and the agreement over it (agreement.ts).
+ *
+ * app/ imports lib/server only through these indexes (.dependency-cruiser.cjs,
+ * app-to-server-through-feature-index). The functions here take the actor and check it;
+ * the few that do not say why. Functions that take `db` and no actor stay inside lib/server.
+ */
+export { adjudicate, setReviewed, undoAdjudication } from "./adjudication";
+export { type AgreementPageView, type LowItem } from "./agreement";
+export { acceptAllProposals, decideLemma, decideLemmasWhere, setCorrectedPos, setExclusion } from "./gold";
+export { type GoldPageData, goldReviewCsv, goldReviewTsv, type InstanceOrder, type Paged, type ReviewInstance, reviewLogPage, type ReviewLogRow, type TypedAnswer } from "./gold-review";

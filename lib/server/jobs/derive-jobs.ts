@@ -1,0 +1,159 @@
+/**
+ * The derivations that are too heavy for the request thread (issue #14): the
+ * Agreement page, the Gold page, the gold / mwgold files, the agreement
+ * downloads, the responses TSV download, the Scoring page's board (every
+ * stored run scored against the chosen gold) and the Progress page (not cached). lib/server/jobs/derive-pool.ts runs them on a worker thread with its
+ * own read-only connection to the same WAL database (or here, in-process, for
+ * an in-memory database); this module is what both run.
+ *
+ * Results are cached per database and job under the project's data version
+ * (data_versions, raised by triggers in the transaction of every response,
+ * corpus change and review decision; drizzle/0006): a page load after nothing
+ * changed is a cache lookup, the first one after a save recomputes. The
+ * version and the inputs are read in one transaction, so a result is exactly
+ * the version it is filed under.
+ */
+import "server-only";
+import type { Db } from "../../../db/client";
+import { type Actor, requireProject } from "../kernel/actor";
+import { type AgreementPageQuery, type AgreementPageView, type AgreementFile, agreementDownload, agreementPageView, dataVersion } from "../gold/agreement";
+
+export { dataVersion };
+import { type GoldPageData, type InstanceQuery, type LemmaQuery, goldPageData } from "../gold/gold-review";
+import { projectGold } from "../gold/gold";
+import {
+  type GoldSource,
+  type RunInfo,
+  type ScoreBoard,
+  type ScoreMode,
+  type SensevalOutcome,
+  type SensevalUpload,
+  runDetail,
+  runReport,
+  scoreBoard,
+  scoreSensevalUpload,
+  scoringFingerprint,
+} from "../scoring/scoring";
+import { type BaselineFiles, wordNetBaselineFiles } from "../scoring/baselines";
+import { type RankedUpload, type RankingOutcome, scoreRankingUpload } from "../scoring/ranking";
+import { exportAdjudicatedResponses, goldProblemsTsv } from "../gold/gold-review";
+import { type ProgressPageView, type ProgressQuery, progressPageView } from "../annotate/progress";
+
+export type DeriveJob =
+  | { op: "agreementPage"; actor: Actor; projectId: number; query: AgreementPageQuery }
+  | { op: "agreementDownload"; actor: Actor; projectId: number; query: { format?: string; table?: string } }
+  | { op: "goldPage"; actor: Actor; projectId: number; query: { lemmas?: LemmaQuery; instances?: InstanceQuery } }
+  | { op: "goldFile"; actor: Actor; projectId: number; file: "gold" | "mwgold" | "problems"; foldCase: boolean }
+  | { op: "scoreBoard"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
+  | { op: "responsesFile"; actor: Actor; projectId: number }
+  | { op: "progressPage"; actor: Actor; projectId: number; query: ProgressQuery }
+  // Scoring work that grows with a file (uploads, a run's detail): computed every time, never cached.
+  | { op: "runDetail"; actor: Actor; projectId: number; runId: number; mode: ScoreMode }
+  | { op: "runReport"; actor: Actor; projectId: number; runId: number; verbose: boolean; mode: ScoreMode }
+  | { op: "baselineFiles"; actor: Actor; projectId: number }
+  | { op: "senseval"; actor: Actor; projectId: number; input: SensevalUpload }
+  | { op: "ranking"; actor: Actor; projectId: number; input: RankedUpload };
+
+/** What each job answers. */
+export interface DeriveResults {
+  agreementPage: AgreementPageView;
+  agreementDownload: AgreementFile;
+  goldPage: GoldPageData;
+  goldFile: { text: string };
+  scoreBoard: ScoreBoard;
+  responsesFile: { text: string };
+  progressPage: ProgressPageView;
+  /** The detail as JSON text (`{"ok":true,"detail":…}`): one string crosses from the process, not a graph of objects. */
+  runDetail: { text: string };
+  runReport: { run: RunInfo; text: string };
+  baselineFiles: BaselineFiles;
+  senseval: SensevalOutcome;
+  ranking: RankingOutcome;
+}
+
+/** Jobs computed on every call (not cached): they depend on an upload, or their answer is too large to keep. */
+export const UNCACHED_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["progressPage", "runDetail", "runReport", "baselineFiles", "senseval", "ranking"]);
+/** Jobs carrying an uploaded file: never shared between callers (nor keyed by their content). */
+export const UPLOAD_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["senseval", "ranking"]);
+
+export type DeriveResult<J extends DeriveJob> = DeriveResults[J["op"]];
+
+interface Entry {
+  /** The data version (and, for the Scoring board, the stored runs and golds) the value was computed at. */
+  version: number | string;
+  value: unknown;
+}
+
+/** Per database: job key → the last result and the version it was computed at (least recently used dropped first). */
+const cache = new WeakMap<Db, Map<string, Entry>>();
+/** Results kept per database: a few pages of a few projects. Each is one page or one file. */
+export const CACHE_ENTRIES = 24;
+
+function jobKey(job: DeriveJob): string {
+  // The actor is part of the key: every call checks the actor again anyway, but a cached value must never
+  // carry one caller's view to another.
+  return JSON.stringify(job);
+}
+
+function compute(db: Db, job: DeriveJob): unknown {
+  switch (job.op) {
+    case "agreementPage":
+      return agreementPageView(db, job.actor, job.projectId, job.query);
+    case "agreementDownload":
+      return agreementDownload(db, job.actor, job.projectId, job.query);
+    case "goldPage":
+      return goldPageData(db, job.actor, job.projectId, job.query);
+    case "goldFile": {
+      const g = projectGold(db, job.actor, job.projectId, { foldCase: job.foldCase });
+      return { text: job.file === "gold" ? g.gold : job.file === "mwgold" ? g.mwgold : goldProblemsTsv(g.result.problems) };
+    }
+    case "scoreBoard":
+      return scoreBoard(db, job.actor, job.projectId, job.source, job.mode);
+    case "responsesFile":
+      return { text: exportAdjudicatedResponses(db, job.actor, job.projectId) };
+    case "progressPage":
+      return progressPageView(db, job.actor, job.projectId, job.query);
+    case "runDetail":
+      return { text: JSON.stringify({ ok: true, detail: runDetail(db, job.actor, job.projectId, job.runId, job.mode) }) };
+    case "runReport":
+      return runReport(db, job.actor, job.projectId, job.runId, job.verbose, job.mode);
+    case "baselineFiles":
+      return wordNetBaselineFiles(db, job.actor, job.projectId);
+    case "senseval":
+      return scoreSensevalUpload(db, job.actor, job.projectId, job.input);
+    case "ranking":
+      return scoreRankingUpload(db, job.actor, job.projectId, job.input);
+  }
+}
+
+/** What a cached result must have been computed at to be served: the data version; the board also depends on the stored runs and golds. */
+function versionOf(db: Db, job: DeriveJob): number | string {
+  const v = dataVersion(db, job.projectId);
+  return job.op === "scoreBoard" ? `${v}|${scoringFingerprint(db, job.projectId)}` : v;
+}
+
+/** Run a job against `db` now, or answer from the cache when the project's data version has not moved. */
+export function runDeriveJob<J extends DeriveJob>(db: Db, job: J): DeriveResult<J> {
+  // Who asks is checked on every call, before the cache is read.
+  requireProject(db, job.actor, job.projectId, { coordinator: true });
+  // Progress also reads assignments and memberships, which the data version does not follow; the scoring
+  // jobs depend on an upload or answer too much to keep: computed every time.
+  if (UNCACHED_OPS.has(job.op)) return compute(db, job) as DeriveResult<J>;
+  let perDb = cache.get(db);
+  if (!perDb) cache.set(db, (perDb = new Map()));
+  const key = jobKey(job);
+  return db.$client.transaction(() => {
+    const version = versionOf(db, job);
+    const hit = perDb.get(key);
+    if (hit && hit.version === version) {
+      perDb.delete(key);
+      perDb.set(key, hit);
+      return (job.op === "agreementPage" ? { ...(hit.value as AgreementPageView), cached: true } : hit.value) as DeriveResult<J>;
+    }
+    const value = compute(db, job);
+    perDb.delete(key);
+    perDb.set(key, { version, value });
+    while (perDb.size > CACHE_ENTRIES) perDb.delete(perDb.keys().next().value!);
+    return value as DeriveResult<J>;
+  })();
+}

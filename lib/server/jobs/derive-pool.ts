@@ -1,0 +1,198 @@
+/**
+ * Gold, mwgold, agreement and the scoring derivations off the request thread
+ * (issue #14): the jobs of lib/server/jobs/derive-jobs.ts run in a child process
+ * (derive-worker.ts, built with the app: see worker-files.ts) that opens its
+ * own read-only connection to the same WAL file, so a request only awaits the
+ * answer while saves go on. The process keeps results under the project's data
+ * version, so repeated page loads do not recompute.
+ *
+ * Per server process (#27 finding 10, and its info item: there were two idle
+ * derivation processes per server process, one per copy of this module that
+ * Next's bundles loaded; the state now lives on globalThis):
+ * - one derivation process, started on first use and kept (its caches with it);
+ * - projects take turns (FairQueue): at most one derivation of a project runs
+ *   at a time, and a second process starts only when another project's
+ *   derivation would otherwise wait behind a running one; it exits after a
+ *   minute idle. A nine-file ranking upload of one project no longer holds up
+ *   another project's gold download;
+ * - each derivation has a time limit (LEXGOLD_DERIVE_TIME_LIMIT_S, default 300)
+ *   and a heap limit (LEXGOLD_DERIVE_HEAP_MB, default 2048, the process's
+ *   --max-old-space-size): over either, the process is ended and the request
+ *   fails with a message naming the limit (a derivation writes nothing);
+ * - uploads carried by a derivation (ranking, SENSEVAL) count toward their
+ *   user's cap of queued upload bytes (upload-quota.ts) until it ends.
+ *
+ * An in-memory database (tests) or LEXGOLD_DERIVE_THREADS=0 runs the job
+ * in-process instead, after yielding once. Errors keep their class (AuthError,
+ * NotFoundError, InputError) so routes and pages answer as before.
+ */
+import "server-only";
+import fs from "node:fs";
+import path from "node:path";
+import { Readable } from "node:stream";
+import type { Db } from "../../../db/client";
+import { requireProject } from "../kernel/actor";
+import { type DeriveJob, type DeriveResult, UPLOAD_OPS, runDeriveJob } from "./derive-jobs";
+import { AuthError, InputError, NotFoundError } from "../kernel/errors";
+import { SLICE, stringSlices, textStream } from "../kernel/stream";
+import type { DeriveAnswer, WorkerError } from "./derive-worker";
+import { FairQueue } from "../runtime/fair-queue";
+import { WorkerPool } from "../runtime/pool";
+import { holdUploadBytes } from "../runtime/upload-quota";
+import { setting } from "../../config";
+
+/** Derivation processes at most per server process (one per project at a time). */
+export const DERIVE_PROCESSES = 2;
+
+interface DeriveRuntime {
+  queue: FairQueue;
+  pool: WorkerPool;
+  inFlight: Map<string, Promise<unknown>>;
+}
+const g = globalThis as unknown as { lexgoldDerive?: DeriveRuntime };
+/** This process's derivation runtime (one, whichever bundle asks). */
+export function deriveRuntime(): DeriveRuntime {
+  return (g.lexgoldDerive ??= {
+    queue: new FairQueue(() => DERIVE_PROCESSES, 1),
+    pool: new WorkerPool({
+      worker: "derive",
+      what: "The derivation",
+      runtime: "child_process",
+      threads: DERIVE_PROCESSES,
+      // The first process stays (with its caches); a second one leaves after a minute idle.
+      minThreads: 1,
+      idleMs: 60_000,
+      heapMb: setting("LEXGOLD_DERIVE_HEAP_MB"),
+      heapVar: "LEXGOLD_DERIVE_HEAP_MB",
+      timeMs: setting("LEXGOLD_DERIVE_TIME_LIMIT_S") * 1000,
+      timeVar: "LEXGOLD_DERIVE_TIME_LIMIT_S",
+    }),
+    inFlight: new Map(),
+  });
+}
+
+/** Stop the derivation processes and forget the runtime, so that the next derivation reads the limits again (tests). */
+export async function resetDeriveRuntime(): Promise<void> {
+  const r = g.lexgoldDerive;
+  g.lexgoldDerive = undefined;
+  if (r) {
+    await r.queue.whenIdle();
+    await r.pool.destroy();
+  }
+}
+
+function rehydrate(e: WorkerError): Error {
+  if (e.kind === "auth") return new AuthError(e.message, e.status === 401 ? 401 : 403);
+  if (e.kind === "notFound") return new NotFoundError(e.message);
+  if (e.kind === "input") return new InputError(e.message, e.fieldErrors ?? {}, e.details ?? []);
+  const err = new Error(e.message);
+  if (e.stack) err.stack = `${e.stack}\n    (in the derivation process)`;
+  return err;
+}
+
+/** A worker's answer before its spilled texts are read back. */
+interface Raw {
+  value: unknown;
+  files?: Record<string, string>;
+}
+
+/** Put back an answer's large texts, which the worker wrote to temporary files (see derive-worker.ts), and delete the files. */
+async function readSpilled(value: Record<string, unknown>, files: Record<string, string>): Promise<unknown> {
+  try {
+    for (const [k, file] of Object.entries(files)) value[k] = await fs.promises.readFile(file, "utf8");
+    return value;
+  } finally {
+    for (const file of Object.values(files)) await fs.promises.unlink(file).catch(() => {});
+  }
+}
+
+/** The bytes of the uploads a job carries (ranking and SENSEVAL inputs hold them as byte arrays or text). */
+function uploadBytesOf(job: DeriveJob): number {
+  if (!UPLOAD_OPS.has(job.op)) return 0;
+  let n = 0;
+  const walk = (v: unknown, depth: number) => {
+    if (depth > 4 || v === null || typeof v !== "object") {
+      if (typeof v === "string") n += v.length;
+      return;
+    }
+    if (ArrayBuffer.isView(v)) n += v.byteLength;
+    else for (const x of Object.values(v as Record<string, unknown>)) walk(x, depth + 1);
+  };
+  walk((job as { input?: unknown }).input, 0);
+  return n;
+}
+
+/** Run `job` in the derivation process when its project's turn comes: the value and its spilled files. */
+function runOnWorker(db: Db, job: DeriveJob): Promise<Raw> {
+  const rt = deriveRuntime();
+  const file = path.resolve(db.$client.name);
+  const release = holdUploadBytes(db, job.actor, uploadBytesOf(job));
+  const p = rt.queue.run(`${file}\u0000${job.projectId}`, job.op, async () => {
+    const answer = await rt.pool.run<DeriveAnswer>({ file, job });
+    if ("error" in answer) throw rehydrate(answer.error);
+    return answer;
+  });
+  return p.finally(release);
+}
+
+/** Whether jobs for this database run in the derivation process (a file database, and not turned off). */
+export function derivesOnWorker(db: Db): boolean {
+  const file = db.$client.name;
+  return setting("LEXGOLD_DERIVE_THREADS") && !db.$client.memory && file !== "" && file !== ":memory:";
+}
+
+/**
+ * Run a derivation job: in the derivation process for a file database, else
+ * in-process. Who asks is checked here first (so a refusal costs no trip to the
+ * worker) and again by the job.
+ */
+export async function derive<J extends DeriveJob>(db: Db, job: J): Promise<DeriveResult<J>> {
+  requireProject(db, job.actor, job.projectId, { coordinator: true });
+  if (!derivesOnWorker(db)) {
+    await new Promise((r) => setImmediate(r));
+    return runDeriveJob(db, job);
+  }
+  const read = (r: Raw) => (r.files ? readSpilled(r.value as Record<string, unknown>, r.files) : r.value);
+  // The same job already out (a reload while the first is computing): share its answer. Never an upload's.
+  if (UPLOAD_OPS.has(job.op)) return (await read(await runOnWorker(db, job))) as DeriveResult<J>;
+  const rt = deriveRuntime();
+  const key = `${path.resolve(db.$client.name)}\u0000${JSON.stringify(job)}`;
+  let p = rt.inFlight.get(key);
+  if (!p) {
+    p = runOnWorker(db, job)
+      .then(read)
+      .finally(() => rt.inFlight.delete(key));
+    rt.inFlight.set(key, p);
+  }
+  return (await p) as DeriveResult<J>;
+}
+
+/** The fields of a job's answer that hold text. */
+type TextField<J extends DeriveJob> = { [K in keyof DeriveResult<J>]: DeriveResult<J>[K] extends string ? K : never }[keyof DeriveResult<J>];
+
+/**
+ * A download from a derivation: the answer without its `field`, and that field's
+ * text as a stream of UTF-8 bytes. When the worker wrote the text to a
+ * temporary file (a large one), the file itself is streamed and then deleted:
+ * the text never becomes one string on the request thread, which decoding and
+ * re-encoding tens of MB held for 80–180 ms. Not shared between callers.
+ */
+export async function deriveDownload<J extends DeriveJob, K extends TextField<J>>(
+  db: Db,
+  job: J,
+  field: K,
+): Promise<{ value: Omit<DeriveResult<J>, K>; body: ReadableStream<Uint8Array> }> {
+  requireProject(db, job.actor, job.projectId, { coordinator: true });
+  if (!derivesOnWorker(db)) {
+    const value = await derive(db, job);
+    return { value, body: textStream(stringSlices(value[field] as string)) };
+  }
+  const { value, files } = await runOnWorker(db, job);
+  const own = files?.[field as string];
+  const rest = files ? Object.fromEntries(Object.entries(files).filter(([k]) => k !== field)) : {};
+  const v = (Object.keys(rest).length > 0 ? await readSpilled(value as Record<string, unknown>, rest) : value) as DeriveResult<J>;
+  if (!own) return { value: v, body: textStream(stringSlices(v[field] as string)) };
+  const stream = fs.createReadStream(own, { highWaterMark: SLICE });
+  stream.on("close", () => fs.promises.unlink(own).catch(() => {}));
+  return { value: v, body: Readable.toWeb(stream) as ReadableStream<Uint8Array> };
+}

@@ -1,0 +1,18 @@
+/**
+ * lib/server/jobs: work off the request thread: jobs (imports, uploads: jobs.ts, their kinds in jobs-kinds.ts;
+ * a job reports progress through its JobContext into the jobs table, read by getJob/listJobs)
+ * and derivations (derive-pool.ts: the Gold, Agreement, Progress and Scoring pages and downloads,
+ * computed in the derivation child by derive-jobs.ts).
+ *
+ * app/ imports lib/server only through these indexes (.dependency-cruiser.cjs,
+ * app-to-server-through-feature-index). The functions here take the actor and check it;
+ * the few that do not say why. Functions that take `db` and no actor stay inside lib/server.
+ */
+// Without an actor: the job carries the actor; derive-pool.ts checks it (requireProject) before queueing.
+export { derive } from "./derive-pool";
+export { deriveDownload } from "./derive-pool";
+export { cancelJob, getJob, jobResponse, type JobView, listJobs, startJob, waitForJob } from "./jobs";
+// Without an actor: reads a JobView the caller already got through the actor-checked getJob.
+export { jobDetails } from "./jobs";
+// Without an actor: a fresh temp file for an upload body, before the actor-checked startJob.
+export { uploadPath } from "./jobs";

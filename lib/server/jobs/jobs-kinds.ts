@@ -1,0 +1,176 @@
+/**
+ * The kinds of job the worker thread runs (lib/server/jobs/jobs.ts runs the worker).
+ * The worker bundle is built from this file's imports with esbuild (`server-only`
+ * stubbed out); kinds talk to SQLite through better-sqlite3 (`ctx.sqlite`), or
+ * through drizzle over it to reuse a library module (the responses import).
+ *
+ * Adding a kind (e.g. a CoInCo or SWORDS import):
+ *   1. write `async function myImport(ctx: JobContext): Promise<unknown>` that does
+ *      its work in short transactions on `ctx.sqlite`, calling `await ctx.step(done, total, message)`
+ *      between them (records progress, lets saves in, throws JobCancelled if the
+ *      coordinator cancelled) and returns the report (stored as JSON, shown when done);
+ *      throw InputError for a refusal (its message and details are shown);
+ *   2. add it to JOB_KINDS below under its kind name;
+ *   3. start it from a route or action with `startJob(db, actor, projectId, "my-kind", input)`
+ *      (input: JSON, e.g. the temp file `saveUpload` wrote; the worker deletes `input.path`, and every
+ *      file of `input.paths`, when done).
+ * If the job writes rows that must stay invisible until it completes, use a
+ * holding project as lexelt-import.ts does, and set `ctx.setStaging(id)` so a
+ * killed job's rows are deleted at the next start.
+ */
+import fs from "node:fs";
+import type Database from "better-sqlite3";
+import { type DatasetFormat, discardDatasetStaging, stagedDatasetImport } from "../corpus/dataset-import";
+import { discardStaging, stagedLexeltImport } from "../corpus/lexelt-import";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import type { Db } from "../../../db/client";
+import * as schema from "../../../db/schema";
+import { InputError } from "../kernel/errors";
+import { planResponseImport, previewOf, writeResponsePlan } from "../annotate/response-import";
+import { decodeUpload, storeGoldUpload, storeRunUpload } from "../scoring/scoring";
+
+export class JobCancelled extends Error {
+  constructor() {
+    super("Cancelled; nothing was imported.");
+  }
+}
+
+export interface JobContext {
+  sqlite: Database.Database;
+  job: { id: number; projectId: number; kind: string; createdBy: number | null; input: Record<string, unknown> };
+  /** Record progress (at most a few times a second), pause a moment so other writers get the lock, stop if cancelled. */
+  step(done: number, total: number, message?: string): Promise<void>;
+  setStaging(stagingProjectId: number | null): void;
+}
+
+export type JobHandler = (ctx: JobContext) => Promise<unknown>;
+
+/**
+ * Drive a staged import (lexelt-import.ts, dataset-import.ts) from the worker: progress after each
+ * slice (`message` names the step; null skips it), its holding project recorded for recovery, and
+ * discarded in slices when the import is refused or cancelled.
+ */
+async function runStaged<P extends { done: number; total: number }, R>(
+  ctx: JobContext,
+  steps: Generator<P, R>,
+  state: { stagingProjectId: number | null },
+  discard: (sqlite: Database.Database, stagingProjectId: number) => Generator<number, void>,
+  message: (p: P) => string | null,
+): Promise<R> {
+  try {
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      ctx.setStaging(state.stagingProjectId);
+      const m = message(r.value);
+      if (m !== null) await ctx.step(r.value.done, r.value.total, m);
+    }
+  } catch (e) {
+    if (state.stagingProjectId !== null) {
+      for (const _ of discard(ctx.sqlite, state.stagingProjectId)) await new Promise((r) => setTimeout(r, 1));
+      ctx.setStaging(null);
+    }
+    throw e;
+  }
+}
+
+/** A lexelt XML file already on disk (input: { path, fileName, maxBytes }). */
+async function lexeltXmlImport(ctx: JobContext): Promise<unknown> {
+  const { path, fileName, maxBytes } = ctx.job.input as { path: string; fileName: string; maxBytes: number };
+  await ctx.step(0, 0, `Reading ${fileName}…`);
+  const bytes = fs.readFileSync(path);
+  const state = { stagingProjectId: null as number | null };
+  const steps = stagedLexeltImport(
+    ctx.sqlite,
+    { projectId: ctx.job.projectId, fileName, bytes, importedBy: ctx.job.createdBy, maxBytes, jobId: ctx.job.id },
+    state,
+  );
+  return runStaged(ctx, steps, state, discardStaging, (p) =>
+    p.phase === "published"
+      ? null
+      : p.phase === "parsed"
+        ? `Read ${p.total} instances; checking them against the project…`
+        : p.phase === "checked" && p.done === 0 && state.stagingProjectId === null
+          ? `Checking instances…`
+          : `Writing instances…`,
+  );
+}
+
+/** A CoInCo, SWORDS or TSAR file already on disk (input: { path, fileName, format, idPrefix?, maxBytes }). */
+async function datasetImport(ctx: JobContext): Promise<unknown> {
+  const { path, fileName, format, idPrefix, maxBytes } = ctx.job.input as { path: string; fileName: string; format: DatasetFormat; idPrefix?: string; maxBytes: number };
+  await ctx.step(0, 0, `Reading ${fileName}…`);
+  const bytes = fs.readFileSync(path);
+  const state = { stagingProjectId: null as number | null };
+  const steps = stagedDatasetImport(
+    ctx.sqlite,
+    { input: { format, fileName, bytes, idPrefix }, projectId: ctx.job.projectId, importedBy: ctx.job.createdBy, maxBytes, jobId: ctx.job.id },
+    state,
+  );
+  return runStaged(ctx, steps, state, discardDatasetStaging, (p) =>
+    p.phase === "published" ? null : p.phase === "parsed" ? `Read ${p.total} targets; writing them…` : `Writing targets…`,
+  );
+}
+
+/**
+ * A responses TSV already on disk (input: { path, fileName, acceptUnassigned, token? }):
+ * "responses-preview" reports what importing it would do (writing nothing); "responses-import"
+ * does it in one transaction, refused unless it would do exactly what the preview with `token`
+ * showed and no response it writes changed since. Reading and checking a file of hundreds of
+ * thousands of lines takes seconds: here, not on the request thread. The plan and the write use
+ * response-import.ts itself (through drizzle on this thread's connection), so the rules are the
+ * ones the CLI and the library apply.
+ */
+async function responsesJob(ctx: JobContext, write: boolean): Promise<unknown> {
+  const { path, fileName, acceptUnassigned, token } = ctx.job.input as { path: string; fileName: string; acceptUnassigned?: boolean; token?: string };
+  await ctx.step(0, 0, `Reading ${fileName}…`);
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(fs.readFileSync(path));
+  } catch {
+    throw new InputError(`${fileName}: not UTF-8 text; nothing was imported.`, { file: "Not a text file." });
+  }
+  await ctx.step(0, 0, `Checking ${fileName} against the project…`);
+  const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
+  const opts = { acceptUnassigned: acceptUnassigned === true, expectedToken: write ? (token ?? "") : undefined };
+  const plan = planResponseImport(db, ctx.job.projectId, { fileName, text }, opts);
+  if (!write) return previewOf(plan, opts.acceptUnassigned);
+  await ctx.step(0, plan.writes.length, `Writing ${plan.writes.length} changes…`);
+  return writeResponsePlan(db, ctx.job.projectId, plan, opts);
+}
+
+/**
+ * A system file already on disk stored as a run (input: { path, fileName, type, name, gold }):
+ * decoded, read as the scorer reads it and written here (scoring.ts `storeRunUpload`), so the
+ * request that uploaded it never holds its thread for the file's size. The report is what
+ * `uploadRun` returns.
+ */
+async function scoringRunJob(ctx: JobContext): Promise<unknown> {
+  const { path, fileName, type, name, gold } = ctx.job.input as { path: string; fileName: string; type?: string; name?: string; gold?: string };
+  await ctx.step(0, 0, `Reading ${fileName}…`);
+  const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
+  return storeRunUpload(db, ctx.job.projectId, ctx.job.createdBy, { fileName, bytes: fs.readFileSync(path), type, name, gold });
+}
+
+type UploadedFile = { path: string; fileName: string } | null;
+
+/**
+ * Gold and/or mwgold files already on disk stored for scoring (input: { name, gold, mwgold, paths }),
+ * each { path, fileName } or null: checked and written here, as `scoringRunJob`. The report is { id }.
+ */
+async function scoringGoldJob(ctx: JobContext): Promise<unknown> {
+  const { name, gold, mwgold } = ctx.job.input as { name?: string; gold: UploadedFile; mwgold: UploadedFile };
+  await ctx.step(0, 0, `Reading ${gold?.fileName ?? mwgold?.fileName ?? "the gold"}…`);
+  const read = (f: UploadedFile, field: string) => (f ? decodeUpload(f.fileName, fs.readFileSync(f.path), field) : null);
+  const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
+  return { id: storeGoldUpload(db, ctx.job.projectId, ctx.job.createdBy, { name, gold: read(gold, "gold"), mwgold: read(mwgold, "mwgold") }) };
+}
+
+export const JOB_KINDS: Record<string, JobHandler> = {
+  "scoring-run": scoringRunJob,
+  "scoring-gold": scoringGoldJob,
+  "lexelt-xml": lexeltXmlImport,
+  dataset: datasetImport,
+  "responses-preview": (ctx) => responsesJob(ctx, false),
+  "responses-import": (ctx) => responsesJob(ctx, true),
+};

@@ -1,0 +1,262 @@
+/**
+ * Token buckets on saves and page renders, per account and per client address
+ * (issue #27: one annotator with 16 connections pushed another's save p99 from
+ * 73 ms to 2.2 s).
+ *
+ * A bucket holds up to `burst` tokens and gains `rate` a second; a request takes
+ * one, and is refused while the bucket is empty with the time until a token is
+ * back (HTTP 429 with Retry-After). A real annotator saves at most a few times a
+ * second and never notices; a script with many connections gets the rate and
+ * nothing more, so everyone else's saves stay fast.
+ *
+ *   saves   per account  LEXGOLD_SAVE_RATE          5/s, burst 30
+ *           per address  LEXGOLD_ADDRESS_SAVE_RATE  30/s, burst 150
+ *   pages   per account  LEXGOLD_PAGE_RATE          10/s, burst 100
+ *           per address  LEXGOLD_ADDRESS_PAGE_RATE  30/s, burst 300
+ *
+ * Each variable is "RATE,BURST" (requests a second, then the most at once), or
+ * "off". The account is the user id of the decoded session token (every session
+ * and tab of one account share it; a name in the request is never read), the
+ * address the client's (lib/net/trusted-proxy.ts; IPv6 by its /64, which one
+ * subscriber usually holds whole). A request refused for its account takes no
+ * token from its address, so one flooding account does not use up the allowance
+ * of others behind the same address (a lab's NAT).
+ *
+ * The buckets live in each server process's memory (scripts/serve.mjs runs
+ * LEXGOLD_WORKERS processes, 1 or 2): the cluster spreads connections over them,
+ * so a flood over many connections gets at most the processes' count times the
+ * rate, still far below what slows the server, while one browser, whose requests
+ * go over one or two kept-alive connections, meets the configured rate at most.
+ * Sharing them (through SQLite) would put a write in front of every request,
+ * the cost the limit is there to keep away. A restart empties them.
+ *
+ * Where: the save route and the flag-and-note action take a save token, proxy.ts
+ * a page token; lib/auth/save-gate.ts refuses a save whose bucket is already
+ * empty in the HTTP server, before Next runs it (a refusal there costs
+ * microseconds, and a client that does not wait gets its next ones late).
+ *
+ * Pure: no next, no database; proxy.ts, the gate and the route handlers share it
+ * through a registry on globalThis (one per process, whichever bundle loads this file).
+ */
+import net from "node:net";
+import { setting } from "../../config";
+
+export interface BucketSpec {
+  /** Tokens gained a second. */
+  rate: number;
+  /** The most tokens a bucket holds: the requests allowed at once. */
+  burst: number;
+}
+
+export type Verdict = { ok: true } | { ok: false; retryAfterMs: number };
+
+/** A monotonic clock in milliseconds (tests pass a fake one). */
+export type Clock = () => number;
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/**
+ * Token buckets by key. At most `maxKeys` are held: the one used longest ago
+ * goes first (forgetting a bucket hands its key a full one, as after a quiet while).
+ */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+
+  constructor(
+    readonly spec: BucketSpec,
+    private readonly now: Clock = () => performance.now(),
+    private readonly maxKeys = 50_000,
+  ) {
+    if (!(spec.rate > 0) || !(spec.burst >= 1)) throw new Error(`a token bucket needs a rate > 0 and a burst ≥ 1, not ${spec.rate},${spec.burst}`);
+  }
+
+  get size(): number {
+    return this.buckets.size;
+  }
+
+  /** The tokens `key` holds now (a key never seen holds a full bucket). */
+  tokens(key: string): number {
+    return this.refilled(key, this.now()).tokens;
+  }
+
+  /** Would `take` succeed? Takes nothing. */
+  check(key: string, cost = 1): Verdict {
+    return this.verdict(this.refilled(key, this.now()).tokens, cost);
+  }
+
+  /** Take `cost` tokens if the bucket holds them; else take nothing and say how long until it will. */
+  take(key: string, cost = 1): Verdict {
+    const b = this.refilled(key, this.now());
+    const v = this.verdict(b.tokens, cost);
+    if (v.ok) b.tokens -= cost;
+    this.store(key, b);
+    return v;
+  }
+
+  private verdict(tokens: number, cost: number): Verdict {
+    if (tokens >= cost) return { ok: true };
+    return { ok: false, retryAfterMs: Math.ceil(((cost - tokens) / this.spec.rate) * 1000) };
+  }
+
+  private refilled(key: string, t: number): Bucket {
+    const b = this.buckets.get(key);
+    if (!b) return { tokens: this.spec.burst, at: t };
+    const gained = (Math.max(0, t - b.at) / 1000) * this.spec.rate;
+    return { tokens: Math.min(this.spec.burst, b.tokens + gained), at: t };
+  }
+
+  private store(key: string, b: Bucket): void {
+    // Re-inserted, so the Map's order is the order of last use.
+    this.buckets.delete(key);
+    this.buckets.set(key, b);
+    if (this.buckets.size > this.maxKeys) {
+      const oldest = this.buckets.keys().next().value;
+      if (oldest !== undefined) this.buckets.delete(oldest);
+    }
+  }
+}
+
+/**
+ * Take one token from each bucket (account first, then address), or from none:
+ * refused by the first that is empty, with its wait.
+ */
+export function takeAll(pairs: Array<[TokenBuckets, string]>): Verdict {
+  for (const [buckets, key] of pairs) {
+    const v = buckets.check(key);
+    if (!v.ok) return v;
+  }
+  for (const [buckets, key] of pairs) buckets.take(key);
+  return { ok: true };
+}
+
+/** The key of a client address: IPv4 as is, IPv6 by its /64 (the first four of its eight groups). */
+export function addressKey(address: string): string {
+  const a = address.trim().toLowerCase().replace(/%.*$/, "");
+  if (!net.isIPv6(a)) return a;
+  const parts = (s: string) => (s ? s.split(":") : []).flatMap((g) => {
+    if (!g.includes(".")) return [g];
+    // An IPv4 tail ("::ffff:1.2.3.4") is two groups.
+    const [b0, b1, b2, b3] = g.split(".").map(Number);
+    return [((b0 << 8) | b1).toString(16), ((b2 << 8) | b3).toString(16)];
+  });
+  const [head, tail] = a.split("::");
+  const left = parts(head);
+  const right = tail === undefined ? [] : parts(tail);
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill("0"), ...right];
+  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":") + "::/64";
+}
+
+export const LIMIT_SETTINGS = {
+  save: { env: "LEXGOLD_SAVE_RATE", fallback: { rate: 5, burst: 30 } },
+  saveAddress: { env: "LEXGOLD_ADDRESS_SAVE_RATE", fallback: { rate: 30, burst: 150 } },
+  page: { env: "LEXGOLD_PAGE_RATE", fallback: { rate: 10, burst: 100 } },
+  pageAddress: { env: "LEXGOLD_ADDRESS_PAGE_RATE", fallback: { rate: 30, burst: 300 } },
+} as const satisfies Record<string, { env: string; fallback: BucketSpec }>;
+
+type LimitName = keyof typeof LIMIT_SETTINGS;
+
+/** "RATE,BURST" (e.g. "5,30"), "off" → null; anything else is an error naming the variable (lib/config/index.ts). */
+export { parseLimit } from "../../config";
+
+interface Registry {
+  limits: Record<LimitName, TokenBuckets | null>;
+}
+
+const REGISTRY = Symbol.for("lexgold.rateLimits");
+type Holder = { [REGISTRY]?: Registry };
+
+let clock: Clock = () => performance.now();
+
+function registry(): Registry {
+  const g = globalThis as Holder;
+  if (!g[REGISTRY]) {
+    const limits = {} as Registry["limits"];
+    for (const [name, { env, fallback }] of Object.entries(LIMIT_SETTINGS) as Array<[LimitName, (typeof LIMIT_SETTINGS)[LimitName]]>) {
+      let spec: BucketSpec | null;
+      try {
+        spec = setting(env);
+      } catch (e) {
+        // A typo must not take the server down with every request: say so, keep the default.
+        console.error(`lexgold: ${(e as Error).message}; using ${fallback.rate},${fallback.burst}`);
+        spec = fallback;
+      }
+      limits[name] = spec ? new TokenBuckets(spec, clock) : null;
+    }
+    g[REGISTRY] = { limits };
+  }
+  return g[REGISTRY];
+}
+
+/** Forget every bucket and read the settings again, with the given clock (tests; a process reads them once). */
+export function resetRateLimits(now: Clock = () => performance.now()): void {
+  clock = now;
+  delete (globalThis as Holder)[REGISTRY];
+}
+
+export interface Requester {
+  /** The signed-in user's id, from the decoded session token; null for nobody. */
+  userId: number | null;
+  /** The client's address (lib/net/trusted-proxy.ts clientAddress); null when unknown. */
+  address: string | null;
+}
+
+function pairsFor(kind: "save" | "page", who: Requester): Array<[TokenBuckets, string]> {
+  const { limits } = registry();
+  const pairs: Array<[TokenBuckets, string]> = [];
+  const perAccount = limits[kind];
+  const perAddress = limits[kind === "save" ? "saveAddress" : "pageAddress"];
+  if (perAccount && who.userId != null) pairs.push([perAccount, `u${who.userId}`]);
+  if (perAddress && who.address) pairs.push([perAddress, addressKey(who.address)]);
+  return pairs;
+}
+
+/** One save (the save route, the flag-and-note action). */
+export function limitSave(who: Requester): Verdict {
+  return takeAll(pairsFor("save", who));
+}
+
+/**
+ * Would a save be refused now? Takes nothing (lib/auth/save-gate.ts: the early
+ * refusal). `accountCost`: the tokens the account must hold for this save to
+ * pass, counting its saves already let through and not yet answered.
+ */
+export function peekSave(who: Requester, accountCost = 1): Verdict {
+  for (const [buckets, key] of pairsFor("save", who)) {
+    const v = buckets.check(key, key.startsWith("u") ? accountCost : 1);
+    if (!v.ok) return v;
+  }
+  return { ok: true };
+}
+
+/** One page render, client-side navigation or server action (proxy.ts). */
+export function limitPage(who: Requester): Verdict {
+  return takeAll(pairsFor("page", who));
+}
+
+/** Retry-After's whole seconds for a wait (at least 1). */
+export function retryAfterSeconds(retryAfterMs: number): number {
+  return Math.max(1, Math.ceil(retryAfterMs / 1000));
+}
+
+/** The save route's refusal, as parts: 429, Retry-After, and the JSON body a refused save has. */
+export function tooManySavesParts(v: Extract<Verdict, { ok: false }>): { status: 429; headers: Record<string, string>; body: string } {
+  const seconds = retryAfterSeconds(v.retryAfterMs);
+  return {
+    status: 429,
+    headers: { "Content-Type": "application/json", "Retry-After": String(seconds), "Cache-Control": "no-store" },
+    body: JSON.stringify({
+      ok: false,
+      message: `Not saved yet: too many saves at once. Your answer is kept; it goes again in ${seconds} s.`,
+      retryAfterMs: seconds * 1000,
+    }),
+  };
+}
+
+/** The save route's refusal as a Response. */
+export function tooManySaves(v: Extract<Verdict, { ok: false }>): Response {
+  const { body, ...init } = tooManySavesParts(v);
+  return new Response(body, init);
+}

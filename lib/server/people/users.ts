@@ -1,0 +1,115 @@
+/** Accounts: created by coordinators (or the CLI) only; no open sign-up. */
+import "server-only";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../../../db/client";
+import { accountAudit, memberships, users } from "../../../db/schema";
+import { type Actor, actorUserId, type Role, requireAccountManager, requireProject } from "../kernel/actor";
+import { AuthError, InputError, NotFoundError } from "../kernel/errors";
+import { parseOrThrow } from "../kernel/validate";
+import { demoPasswordSchema, hashPasswordSync, passwordSchema } from "./passwords";
+
+export const userNameSchema = z
+  .string()
+  .trim()
+  .min(2, "A user name needs at least 2 characters.")
+  .max(40, "A user name has at most 40 characters.")
+  .regex(/^[A-Za-z0-9._-]+$/, "Use letters, digits, dot, dash or underscore.");
+
+export const newUserSchema = z.object({
+  name: userNameSchema,
+  role: z.enum(["coordinator", "annotator", "admin"], { message: "Role is coordinator, annotator or admin." }),
+  password: passwordSchema,
+});
+
+/** The demo's own accounts: the published demo password (refused for any other account). */
+const demoUserSchema = newUserSchema.extend({ password: demoPasswordSchema });
+
+export interface PublicUser {
+  id: number;
+  name: string;
+  role: Role;
+}
+
+/**
+ * Create an account. Annotators by any coordinator; coordinators by an admin or
+ * the CLI; admins by the CLI only. The hash may be made beforehand (async, off
+ * the request's critical path); otherwise it is made here (CLI, seeding).
+ * `demo` (the demo's seeding, from the command line only) takes the demo's
+ * published password, which every other account is refused.
+ */
+export function createUser(
+  db: Db,
+  actor: Actor,
+  input: { name: string; role: string; password: string },
+  opts: { passwordHash?: string; demo?: boolean } = {},
+): PublicUser {
+  const a = requireAccountManager(actor);
+  if (opts.demo && a.kind !== "system") throw new AuthError("Only the command line seeds the demo.");
+  const data = parseOrThrow(opts.demo ? demoUserSchema : newUserSchema, input, "Cannot create the user");
+  if (data.role === "admin" && a.kind !== "system") throw new AuthError("Admin accounts are made from the command line.");
+  if (data.role === "coordinator" && a.kind === "user" && a.role !== "admin") throw new AuthError("Only an admin can create a coordinator.");
+  // Names are one account whatever their case (the users_name_nocase index): "Ann" is taken when "ann" exists.
+  const existing = db.select({ name: users.name }).from(users).where(sql`${users.name} = ${data.name} collate nocase`).get();
+  if (existing) {
+    const twin = existing.name === data.name ? "" : ` ("${existing.name}": names differ from each other by more than their case)`;
+    throw new InputError(`A user named "${existing.name}" already exists${twin}.`, { name: twin ? `Taken as "${existing.name}": choose a name that differs by more than its case.` : "That name is taken." });
+  }
+  const passwordHash = opts.passwordHash ?? hashPasswordSync(data.password);
+  return db.transaction((tx) => {
+    const row = tx
+      .insert(users)
+      .values({ name: data.name, role: data.role, passwordHash })
+      .returning({ id: users.id, name: users.name, role: users.role })
+      .get();
+    tx.insert(accountAudit).values({ at: new Date(), actorId: actorUserId(a), action: "create", targetId: row.id }).run();
+    return row;
+  });
+}
+
+/** Ids of the projects a coordinator belongs to. */
+export function projectIdsOf(db: Db, userId: number): number[] {
+  return db.select({ id: memberships.projectId }).from(memberships).where(eq(memberships.userId, userId)).all().map((r) => r.id);
+}
+
+/**
+ * Accounts the actor may see: a coordinator sees the accounts of their own
+ * projects; an admin and the CLI see every account.
+ */
+export function listUsers(db: Db, actor: Actor): PublicUser[] {
+  const a = requireAccountManager(actor);
+  const cols = { id: users.id, name: users.name, role: users.role };
+  if (a.kind === "system" || a.role === "admin") return db.select(cols).from(users).orderBy(users.name).all();
+  const projectIds = projectIdsOf(db, a.userId);
+  if (projectIds.length === 0) return [];
+  return db
+    .selectDistinct(cols)
+    .from(users)
+    .innerJoin(memberships, eq(memberships.userId, users.id))
+    .where(inArray(memberships.projectId, projectIds))
+    .orderBy(users.name)
+    .all();
+}
+
+/** Add a user to a project (idempotent). */
+export function addMember(db: Db, actor: Actor, projectId: number, userName: string): { added: boolean; user: PublicUser } {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const user = db.select({ id: users.id, name: users.name, role: users.role }).from(users).where(eq(users.name, userName)).get();
+  if (!user) throw new NotFoundError(`No user named "${userName}".`);
+  const r = db.insert(memberships).values({ projectId, userId: user.id }).onConflictDoNothing().run();
+  if (r.changes > 0) {
+    db.insert(accountAudit).values({ at: new Date(), actorId: actor && actor.kind === "user" ? actor.userId : null, action: "member-add", targetId: user.id, projectId }).run();
+  }
+  return { added: r.changes > 0, user };
+}
+
+export function listMembers(db: Db, actor: Actor, projectId: number): PublicUser[] {
+  requireProject(db, actor, projectId, { coordinator: true });
+  return db
+    .select({ id: users.id, name: users.name, role: users.role })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.projectId, projectId))
+    .orderBy(users.name)
+    .all();
+}

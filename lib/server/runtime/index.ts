@@ -1,0 +1,10 @@
+/**
+ * lib/server/runtime: The worker runtime under jobs and derivations: pools, worker files, upload quota.
+ *
+ * app/ imports lib/server only through these indexes (.dependency-cruiser.cjs,
+ * app-to-server-through-feature-index). The functions here take the actor and check it;
+ * the few that do not say why. Functions that take `db` and no actor stay inside lib/server.
+ */
+// Takes the actor to find whose quota of waiting uploads it is: not an authorization check (the
+// route checks who asks first, then refuses an upload past the quota before reading its body).
+export { checkDeclaredUpload } from "./upload-quota";

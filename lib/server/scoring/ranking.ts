@@ -1,0 +1,93 @@
+/**
+ * Ranking measures on the Scoring tab (issue #16): ranked system outputs
+ * scored against a TSAR/MLSP gold, a SWORDS dataset or a weighted gold (the
+ * project's own, for GAP and P@k), ranked in one table. Scored on submit;
+ * nothing is stored. Coordinators of the project only.
+ */
+import "server-only";
+import { gunzipSync } from "node:zlib";
+import type { Db } from "../../../db/client";
+import { type Benchmark, formatRankTable, isBenchmark, isGapVariant, type RankedFormat, RANKED_FORMATS, rankRuns, type RankTable } from "../../scorers/rank";
+import { type Diagnostic, formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
+import { wordnet } from "../../wordnet/load";
+import { type Actor, requireProject } from "../kernel/actor";
+import { InputError } from "../kernel/errors";
+import { projectGold } from "../gold/gold";
+import { decodeUpload, MAX_RUN_BYTES, type NamedText } from "./scoring";
+
+/** Runs scored in one submission, at most. */
+export const MAX_RANKED_RUNS = 8;
+/** A gzipped upload (SWORDS ships its JSON gzipped) may unzip to this much. */
+const MAX_UNZIPPED_BYTES = 4 * MAX_RUN_BYTES;
+
+export interface RankedUpload {
+  benchmark: string;
+  /** null: the project's gold (GAP only). */
+  gold: { name: string; bytes: Uint8Array } | null;
+  runs: { name: string; bytes: Uint8Array }[];
+  format?: string;
+  variant?: string;
+  noMwe?: boolean;
+  mlsp?: boolean;
+  repaired?: boolean;
+}
+
+export interface RankingOutcome {
+  table: Omit<RankTable, "diagnostics">;
+  text: string;
+  diagnostics: Diagnostic[];
+}
+
+/** An upload decoded as text; gzip (by its magic bytes) unzipped first, within the limit. */
+function decodeMaybeGz(name: string, bytes: Uint8Array, field: string): NamedText {
+  if (bytes.byteLength > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    if (bytes.byteLength > MAX_RUN_BYTES) return decodeUpload(name, bytes, field);
+    let raw: Buffer;
+    try {
+      raw = gunzipSync(bytes, { maxOutputLength: MAX_UNZIPPED_BYTES });
+    } catch (e) {
+      const msg = e instanceof RangeError ? `unzips to more than ${MAX_UNZIPPED_BYTES / 1048576} MB` : "not a readable gzip file";
+      throw new InputError(`${name}: ${msg}; nothing was scored.`, { [field]: msg });
+    }
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(raw);
+    } catch {
+      throw new InputError(`${name}: unzipped, not UTF-8 text; nothing was scored.`, { [field]: "Not UTF-8 text." });
+    }
+    if (text.trim() === "") throw new InputError(`${name}: unzipped, the file is empty; nothing was scored.`, { [field]: "The file is empty." });
+    return { name: name.trim() || field, text };
+  }
+  return decodeUpload(name, bytes, field);
+}
+
+/** Score ranked runs with a benchmark's measures; rows ranked by its headline measure. */
+export function scoreRankingUpload(db: Db, actor: Actor, projectId: number, input: RankedUpload): RankingOutcome {
+  const project = requireProject(db, actor, projectId, { coordinator: true });
+  if (!isBenchmark(input.benchmark)) throw new InputError(`Unknown benchmark "${input.benchmark}".`, { benchmark: "tsar, swords or gap" });
+  const benchmark: Benchmark = input.benchmark;
+  const format = input.format ? input.format : undefined;
+  if (format !== undefined && !(RANKED_FORMATS as readonly string[]).includes(format)) throw new InputError(`Unknown format "${format}".`, { format: RANKED_FORMATS.join(", ") });
+  const variant = input.variant || "melamud";
+  if (!isGapVariant(variant)) throw new InputError(`Unknown GAP variant "${input.variant}".`, { variant: "melamud, lexsubgen or swords" });
+  if (input.runs.length === 0) throw new InputError("Choose at least one ranked output.", { runs: "Choose a file." });
+  if (input.runs.length > MAX_RANKED_RUNS) throw new InputError(`At most ${MAX_RANKED_RUNS} ranked outputs at once.`, { runs: `At most ${MAX_RANKED_RUNS} files.` });
+  let gold: NamedText;
+  if (input.gold) gold = decodeMaybeGz(input.gold.name, input.gold.bytes, "gold");
+  else if (benchmark === "gap") gold = { name: `${project.name}.gold`, text: projectGold(db, actor, projectId).gold };
+  else throw new InputError(`${benchmark === "tsar" ? "TSAR/MLSP" : "SWORDS"} measures need the benchmark's gold file.`, { gold: "Choose the gold file." });
+  const runs = input.runs.map((r) => decodeMaybeGz(r.name, r.bytes, "runs"));
+  const table = rankRuns(benchmark, gold, runs, benchmark === "swords" ? wordnet() : null, {
+    format: format as RankedFormat | undefined,
+    variant,
+    noMwe: !!input.noMwe,
+    keepComplexWord: !!input.mlsp,
+    repaired: !!input.repaired,
+  });
+  const { diagnostics, ...rest } = table;
+  if (hasErrors(diagnostics) && table.rows.every((r) => r.values.every((v) => v === null))) {
+    const details = diagnostics.filter((d) => d.severity === "error").slice(0, 20).map(formatDiagnostic);
+    throw new InputError(`Nothing could be scored: ${details[0] ?? "the files were refused"}`, {}, details);
+  }
+  return { table: rest, text: formatRankTable(table), diagnostics: diagnostics.slice(0, 200) };
+}
