@@ -11,7 +11,8 @@
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { datasetGold, datasetInstances, instances, lexelts } from "../../db/schema";
+import { datasetGold, datasetInstances, instances, lexelts, projects } from "../../db/schema";
+import { named } from "../../db/sql-names";
 import { writeCoinco } from "../lexsub/formats/coinco";
 import {
   DATASET_FORMATS,
@@ -36,6 +37,9 @@ import {
 import { InputError } from "./errors";
 import { deriveResponseGold, goldInputs } from "./gold";
 import { createProject } from "./projects";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const PROJECTS = named(projects);
 
 export {  type DatasetFormat, type DatasetImportInput, type DatasetImportReport, isDatasetFormat };
 
@@ -77,7 +81,7 @@ export function importDatasetAsNewProject(db: Db, actor: Actor, projectName: str
   try {
     return importDataset(db, actor, p.id, input, onProgress);
   } catch (e) {
-    db.$client.prepare("delete from projects where id = ?").run(p.id);
+    db.$client.prepare(`delete from ${PROJECTS.$} where ${PROJECTS.id} = ?`).run(p.id);
     throw e;
   }
 }

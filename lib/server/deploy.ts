@@ -17,6 +17,11 @@ import { backupBaseName, listTimestampedBackups } from "./backup";
 import { DEMO_PASSWORD, DEMO_USERS } from "./demo";
 import { AuthError, InputError } from "./errors";
 import { createUser, newUserSchema, parseOrThrow, type PublicUser } from "./users";
+import { users } from "../../db/schema";
+import { named } from "../../db/sql-names";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const USERS = named(users);
 
 function requireSystem(actor: Actor): void {
   const a = requireSignedIn(actor);
@@ -30,7 +35,7 @@ function countAccounts(file: string): number | null {
   const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 5000 });
   try {
     const has = db.prepare("select 1 from sqlite_master where type = 'table' and name = 'users'").get();
-    return has ? (db.prepare("select count(*) as n from users").get() as { n: number }).n : null;
+    return has ? (db.prepare(`select count(*) as n from ${USERS.$}`).get() as { n: number }).n : null;
   } finally {
     db.close();
   }
@@ -72,7 +77,7 @@ export function initStudy(actor: Actor, input: { dbFile: string; name: string; p
     // Counted and created under one write lock: two inits at once make one coordinator.
     sqlite.exec("BEGIN IMMEDIATE");
     try {
-      const n = (sqlite.prepare("select count(*) as n from users").get() as { n: number }).n;
+      const n = (sqlite.prepare(`select count(*) as n from ${USERS.$}`).get() as { n: number }).n;
       if (n > 0) throw refuse(n);
       const user = createUser(db, SYSTEM, data);
       sqlite.exec("COMMIT");
@@ -162,7 +167,7 @@ export function planStart(actor: Actor, input: { dbFile: string; host: string; p
         accounts = count("users");
         projects = count("projects");
         if (accounts === 0) problems.push(`no account in ${dbFile}: create the first coordinator with \`lexgold init NAME\`.`);
-        const demo = DEMO_USERS.map((u) => db.$client.prepare("select name, password_hash as hash from users where name = ?").get(u.name) as { name: string; hash: string } | undefined)
+        const demo = DEMO_USERS.map((u) => db.$client.prepare(`select ${USERS.name}, ${USERS.passwordHash} as hash from ${USERS.$} where ${USERS.name} = ?`).get(u.name) as { name: string; hash: string } | undefined)
           .filter((u): u is { name: string; hash: string } => !!u && bcrypt.compareSync(DEMO_PASSWORD, u.hash))
           .map((u) => u.name);
         if (demo.length > 0) {
@@ -327,7 +332,7 @@ export function doctor(actor: Actor, input: { dbFile: string; backupDir?: string
         out.push({ check: "migrations", status: "ok", message: `all ${state.recorded.length} migrations applied` });
       }
       const hasUsers = sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = 'users'").get();
-      const accounts = hasUsers ? (sqlite.prepare("select count(*) as n from users").get() as { n: number }).n : 0;
+      const accounts = hasUsers ? (sqlite.prepare(`select count(*) as n from ${USERS.$}`).get() as { n: number }).n : 0;
       out.push(
         accounts > 0
           ? { check: "accounts", status: "ok", message: plural(accounts, "account") }

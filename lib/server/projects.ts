@@ -4,10 +4,14 @@ import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { imports, instances, lexelts, memberships, projects } from "../../db/schema";
+import { named } from "../../db/sql-names";
 import { type Actor, actorUserId, requireCoordinator, requireProject, requireSignedIn } from "./actor";
 import { InputError } from "./errors";
 import { containsText } from "./search";
 import { parseOrThrow } from "./users";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const LEXELTS = named(lexelts);
 
 const projectNameSchema = z
   .string()
@@ -45,8 +49,8 @@ export function listProjects(db: Db, actor: Actor): ProjectSummary[] {
   const counts = {
     id: projects.id,
     name: projects.name,
-    lexelts: sql<number>`(select count(*) from "lexelts" as "l" where "l"."project_id" = "projects"."id")`,
-    instances: sql<number>`(select coalesce(sum("l"."instance_count"), 0) from "lexelts" as "l" where "l"."project_id" = "projects"."id")`,
+    lexelts: sql<number>`(select count(*) from ${lexelts} where ${lexelts.projectId} = ${projects.id})`,
+    instances: sql<number>`(select coalesce(sum(${lexelts.instanceCount}), 0) from ${lexelts} where ${lexelts.projectId} = ${projects.id})`,
   };
   // Holding projects of imports in progress (projects.staging_for) are never listed.
   if (a.kind === "system") return db.select(counts).from(projects).where(isNull(projects.stagingFor)).orderBy(asc(projects.name)).all();
@@ -112,7 +116,7 @@ export function projectOverview(db: Db, actor: Actor, projectId: number, query: 
   const q = (query.q ?? "").trim();
   const size = query.pageSize && query.pageSize > 0 ? Math.floor(query.pageSize) : Number.MAX_SAFE_INTEGER;
   // The counter the imports keep, not a count over every instance.
-  const all = db.$client.prepare("select count(*) as n, coalesce(sum(instance_count), 0) as total from lexelts where project_id = ?").get(projectId) as {
+  const all = db.$client.prepare(`select count(*) as n, coalesce(sum(${LEXELTS.instanceCount}), 0) as total from ${LEXELTS.$} where ${LEXELTS.projectId} = ?`).get(projectId) as {
     n: number;
     total: number;
   };
