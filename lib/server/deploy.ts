@@ -19,6 +19,7 @@ import { AuthError, InputError } from "./errors";
 import { createUser, newUserSchema, parseOrThrow, type PublicUser } from "./users";
 import { users } from "../../db/schema";
 import { named } from "../../db/sql-names";
+import { getTableName } from "drizzle-orm";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const USERS = named(users);
@@ -34,7 +35,7 @@ const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word
 function countAccounts(file: string): number | null {
   const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 5000 });
   try {
-    const has = db.prepare("select 1 from sqlite_master where type = 'table' and name = 'users'").get();
+    const has = db.prepare("select 1 from sqlite_master where type = 'table' and name = ?").get(getTableName(users));
     return has ? (db.prepare(`select count(*) as n from ${USERS.$}`).get() as { n: number }).n : null;
   } finally {
     db.close();
@@ -331,7 +332,7 @@ export function doctor(actor: Actor, input: { dbFile: string; backupDir?: string
       } else {
         out.push({ check: "migrations", status: "ok", message: `all ${state.recorded.length} migrations applied` });
       }
-      const hasUsers = sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = 'users'").get();
+      const hasUsers = sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = ?").get(getTableName(users));
       const accounts = hasUsers ? (sqlite.prepare(`select count(*) as n from ${USERS.$}`).get() as { n: number }).n : 0;
       out.push(
         accounts > 0

@@ -25,9 +25,7 @@ const EXCEPTIONS: Record<string, { tables: string[]; why: string }> = {
   },
 };
 
-const TABLES = Object.values(schema)
-  .filter((v): v is Table => is(v, Table))
-  .map((t) => getTableName(t));
+const TABLES = (Object.values(schema) as unknown[]).flatMap((v) => (is(v, Table) ? [getTableName(v)] : []));
 
 function sources(dir: string): string[] {
   const out: string[] = [];
