@@ -12,6 +12,8 @@ import { parseOrThrow } from "./users";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const LEXELTS = named(lexelts);
+// In drizzle sql: the select lists columns unqualified, so the subqueries name both sides.
+const [L, PROJECTS_Q] = [named(lexelts, "l"), named(projects, "projects")];
 
 const projectNameSchema = z
   .string()
@@ -49,8 +51,8 @@ export function listProjects(db: Db, actor: Actor): ProjectSummary[] {
   const counts = {
     id: projects.id,
     name: projects.name,
-    lexelts: sql<number>`(select count(*) from ${lexelts} where ${lexelts.projectId} = ${projects.id})`,
-    instances: sql<number>`(select coalesce(sum(${lexelts.instanceCount}), 0) from ${lexelts} where ${lexelts.projectId} = ${projects.id})`,
+    lexelts: sql<number>`(select count(*) from ${sql.raw(L.$)} where ${sql.raw(L.projectId)} = ${sql.raw(PROJECTS_Q.id)})`,
+    instances: sql<number>`(select coalesce(sum(${sql.raw(L.instanceCount)}), 0) from ${sql.raw(L.$)} where ${sql.raw(L.projectId)} = ${sql.raw(PROJECTS_Q.id)})`,
   };
   // Holding projects of imports in progress (projects.staging_for) are never listed.
   if (a.kind === "system") return db.select(counts).from(projects).where(isNull(projects.stagingFor)).orderBy(asc(projects.name)).all();
