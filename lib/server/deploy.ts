@@ -17,11 +17,12 @@ import { backupBaseName, listTimestampedBackups } from "./backup";
 import { DEMO_PASSWORD, DEMO_USERS } from "./demo";
 import { AuthError, InputError } from "./errors";
 import { createUser, newUserSchema, parseOrThrow, type PublicUser } from "./users";
-import { users } from "../../db/schema";
+import { projects, users } from "../../db/schema";
 import { named } from "../../db/sql-names";
 import { getTableName } from "drizzle-orm";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
+const PROJECTS = named(projects);
 const USERS = named(users);
 
 function requireSystem(actor: Actor): void {
@@ -164,9 +165,9 @@ export function planStart(actor: Actor, input: { dbFile: string; host: string; p
     try {
       const db = openDb(dbFile);
       try {
-        const count = (t: string) => (db.$client.prepare(`select count(*) as n from ${t}`).get() as { n: number }).n;
-        accounts = count("users");
-        projects = count("projects");
+        const count = (t: { $: string }) => (db.$client.prepare(`select count(*) as n from ${t.$}`).get() as { n: number }).n;
+        accounts = count(USERS);
+        projects = count(PROJECTS);
         if (accounts === 0) problems.push(`no account in ${dbFile}: create the first coordinator with \`lexgold init NAME\`.`);
         const demo = DEMO_USERS.map((u) => db.$client.prepare(`select ${USERS.name}, ${USERS.passwordHash} as hash from ${USERS.$} where ${USERS.name} = ?`).get(u.name) as { name: string; hash: string } | undefined)
           .filter((u): u is { name: string; hash: string } => !!u && bcrypt.compareSync(DEMO_PASSWORD, u.hash))
