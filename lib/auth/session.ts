@@ -19,6 +19,11 @@ import { get } from "../server/kernel/statements";
 import { decodeSessionToken, sessionTokenOf, signedInTooLongAgo } from "./jwt";
 import { authSecret } from "../server/kernel/secret";
 import { signInHref } from "./return-to";
+import { users } from "../../db/schema";
+import { named } from "../../db/sql-names";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const USERS = named(users);
 
 /** The user id and session version a session cookie carries, or null (none, forged, expired). */
 export async function sessionClaims(token: string | null): Promise<{ uid: number; sv: number } | null> {
@@ -42,7 +47,7 @@ export function actorOfClaims(claims: { uid: number; sv: number } | null): Actor
   // A prepared statement kept per connection (lib/server/kernel/statements.ts): every request asks this.
   const row = get<{ id: number; name: string; role: UserActor["role"]; disabled: number; sessionVersion: number }>(
     getDb(),
-    "select id, name, role, disabled, session_version as sessionVersion from users where id = ?",
+    `select ${USERS.id}, ${USERS.name}, ${USERS.role}, ${USERS.disabled}, ${USERS.sessionVersion} as sessionVersion from ${USERS.$} where ${USERS.id} = ?`,
     claims.uid,
   );
   if (!row || row.disabled) return null;

@@ -25,6 +25,25 @@ import { type Actor, actorUserId, requireProject, requireSignedIn } from "../ker
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
 import { get, run } from "../kernel/statements";
 import { neutraliseCell } from "../../lexsub/formats/spreadsheet";
+import { assignments, goldReviewLog, instanceFlags, instances, lexelts, memberships, responses, returnedItems, users } from "../../../db/schema";
+import { named } from "../../../db/sql-names";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const ASSIGNMENTS = named(assignments);
+const B = named(users, "b");
+const F = named(instanceFlags, "f");
+const GOLD_REVIEW_LOG = named(goldReviewLog);
+const I = named(instances, "i");
+const INSTANCES = named(instances);
+const INSTANCE_FLAGS = named(instanceFlags);
+const L = named(lexelts, "l");
+const M = named(memberships, "m");
+const R = named(responses, "r");
+const RESPONSES = named(responses);
+const RETURNED_ITEMS = named(returnedItems);
+const R_RETURNED_ITEMS = named(returnedItems, "r");
+const T = named(returnedItems, "t");
+const U = named(users, "u");
 
 export const FLAG_KINDS = ["unsure", "typo", "name", "other"] as const;
 export type FlagKind = (typeof FLAG_KINDS)[number];
@@ -69,8 +88,8 @@ export function validateFlag(input: unknown): FlagNote {
 export function writeFlag(db: Pick<Db, "$client">, projectId: number, instanceRef: number, userId: number, v: FlagNote, now = Date.now()): void {
   run(
     db,
-    `insert into instance_flags (project_id, instance_ref, user_id, flag, note, updated_at) values (?, ?, ?, ?, ?, ?)
-     on conflict (instance_ref, user_id) do update set flag = excluded.flag, note = excluded.note, updated_at = excluded.updated_at`,
+    `insert into ${INSTANCE_FLAGS.$} (${INSTANCE_FLAGS.projectId}, ${INSTANCE_FLAGS.instanceRef}, ${INSTANCE_FLAGS.userId}, ${INSTANCE_FLAGS.flag}, ${INSTANCE_FLAGS.note}, ${INSTANCE_FLAGS.updatedAt}) values (?, ?, ?, ?, ?, ?)
+     on conflict (${INSTANCE_FLAGS.instanceRef}, ${INSTANCE_FLAGS.userId}) do update set ${INSTANCE_FLAGS.flag} = excluded.${INSTANCE_FLAGS.flag}, ${INSTANCE_FLAGS.note} = excluded.${INSTANCE_FLAGS.note}, ${INSTANCE_FLAGS.updatedAt} = excluded.${INSTANCE_FLAGS.updatedAt}`,
     projectId,
     instanceRef,
     userId,
@@ -89,7 +108,7 @@ export function returnsSummary(db: Pick<Db, "$client">, projectId: number, userI
   // SQLite: with min(), the bare column comes from the row holding the minimum.
   const r = get<{ n: number; ref: number | null }>(
     db,
-    "select count(*) as n, min(id) as first, instance_ref as ref from returned_items where project_id = ? and user_id = ? and resolved_at is null",
+    `select count(*) as n, min(${RETURNED_ITEMS.id}) as first, ${RETURNED_ITEMS.instanceRef} as ref from ${RETURNED_ITEMS.$} where ${RETURNED_ITEMS.projectId} = ? and ${RETURNED_ITEMS.userId} = ? and ${RETURNED_ITEMS.resolvedAt} is null`,
     projectId,
     userId,
   )!;
@@ -101,9 +120,9 @@ export function instanceMarks(db: Pick<Db, "$client">, instanceRef: number, user
   const r = get<{ flag: FlagKind | null; note: string | null; comment: string | null }>(
     db,
     // Through the instance's primary key, so every step is an indexed search.
-    `select f.flag as flag, f.note as note,
-       (select comment from returned_items t where t.instance_ref = i.id and t.user_id = ? and t.resolved_at is null order by t.id desc limit 1) as comment
-     from instances i left join instance_flags f on f.instance_ref = i.id and f.user_id = ? where i.id = ?`,
+    `select ${F.flag} as flag, ${F.note} as note,
+       (select ${T.comment} from ${T.$} where ${T.instanceRef} = ${I.id} and ${T.userId} = ? and ${T.resolvedAt} is null order by ${T.id} desc limit 1) as comment
+     from ${I.$} left join ${F.$} on ${F.instanceRef} = ${I.id} and ${F.userId} = ? where ${I.id} = ?`,
     userId,
     userId,
     instanceRef,
@@ -116,7 +135,7 @@ export function instanceMarks(db: Pick<Db, "$client">, instanceRef: number, user
 export function resolveReturns(db: Pick<Db, "$client">, instanceRef: number, userId: number, revision: number, now: number): void {
   run(
     db,
-    "update returned_items set resolved_at = ?, resolved_revision = ? where instance_ref = ? and user_id = ? and resolved_at is null",
+    `update ${RETURNED_ITEMS.$} set ${RETURNED_ITEMS.resolvedAt} = ?, ${RETURNED_ITEMS.resolvedRevision} = ? where ${RETURNED_ITEMS.instanceRef} = ? and ${RETURNED_ITEMS.userId} = ? and ${RETURNED_ITEMS.resolvedAt} is null`,
     now,
     revision,
     instanceRef,
@@ -127,11 +146,11 @@ export function resolveReturns(db: Pick<Db, "$client">, instanceRef: number, use
 /** The instance of the project, if it is the annotator's (their lexelts, or all when they have no assignments). */
 function ownInstance(db: Db, projectId: number, userId: number, instanceRef: number): { ref: number; lexeltId: number } {
   const inst = Number.isInteger(instanceRef)
-    ? get<{ ref: number; lexeltId: number }>(db, "select id as ref, lexelt_id as lexeltId from instances where id = ? and project_id = ?", instanceRef, projectId)
+    ? get<{ ref: number; lexeltId: number }>(db, `select ${INSTANCES.id} as ref, ${INSTANCES.lexeltId} as lexeltId from ${INSTANCES.$} where ${INSTANCES.id} = ? and ${INSTANCES.projectId} = ?`, instanceRef, projectId)
     : undefined;
   if (!inst) throw new NotFoundError("No such instance in this project.");
-  const restricted = get(db, "select 1 as x from assignments where project_id = ? and user_id = ? limit 1", projectId, userId) !== undefined;
-  if (restricted && !get(db, "select 1 as x from assignments where project_id = ? and user_id = ? and lexelt_id = ?", projectId, userId, inst.lexeltId)) {
+  const restricted = get(db, `select 1 as x from ${ASSIGNMENTS.$} where ${ASSIGNMENTS.projectId} = ? and ${ASSIGNMENTS.userId} = ? limit 1`, projectId, userId) !== undefined;
+  if (restricted && !get(db, `select 1 as x from ${ASSIGNMENTS.$} where ${ASSIGNMENTS.projectId} = ? and ${ASSIGNMENTS.userId} = ? and ${ASSIGNMENTS.lexeltId} = ?`, projectId, userId, inst.lexeltId)) {
     throw new AuthError("That instance is not assigned to you.");
   }
   return inst;
@@ -184,31 +203,31 @@ export interface FlagPage {
   annotators: string[];
 }
 
-const FLAGGED = "(f.flag is not null or f.note <> '')";
+const FLAGGED = `(${F.flag} is not null or ${F.note} <> '')`;
 
 function flagWhere(projectId: number, q: FlagQuery): [string, unknown[]] {
-  const parts = [`f.project_id = ?`, FLAGGED];
+  const parts = [`${F.projectId} = ?`, FLAGGED];
   const params: unknown[] = [projectId];
   if (q.flag) {
-    if (q.flag === "note") parts.push("f.note <> ''");
+    if (q.flag === "note") parts.push(`${F.note} <> ''`);
     else if ((FLAG_KINDS as readonly string[]).includes(q.flag)) {
-      parts.push("f.flag = ?");
+      parts.push(`${F.flag} = ?`);
       params.push(q.flag);
     } else throw new InputError(`Unknown flag "${q.flag}": the flags are ${FLAG_KINDS.join(", ")} (or "note").`, { flag: "Unknown flag." });
   }
   if (q.lexelt) {
-    parts.push("l.item = ?");
+    parts.push(`${L.item} = ?`);
     params.push(q.lexelt);
   }
   if (q.annotator) {
-    parts.push("u.name = ?");
+    parts.push(`${U.name} = ?`);
     params.push(q.annotator);
   }
   return [parts.join(" and "), params];
 }
 
-const FLAG_FROM = `from instance_flags f join instances i on i.id = f.instance_ref join lexelts l on l.id = i.lexelt_id join users u on u.id = f.user_id
-  left join responses r on r.instance_ref = f.instance_ref and r.user_id = f.user_id`;
+const FLAG_FROM = `from ${F.$} join ${I.$} on ${I.id} = ${F.instanceRef} join ${L.$} on ${L.id} = ${I.lexeltId} join ${U.$} on ${U.id} = ${F.userId}
+  left join ${R.$} on ${R.instanceRef} = ${F.instanceRef} and ${R.userId} = ${F.userId}`;
 
 interface RawFlag {
   annotator: string;
@@ -221,8 +240,8 @@ interface RawFlag {
   updatedAt: number;
 }
 
-const FLAG_SELECT = `select u.name as annotator, l.item as lexelt, i.instance_id as instanceId, f.flag as flag, f.note as note,
-  r.kind as kind, r.substitutes as substitutes, f.updated_at as updatedAt`;
+const FLAG_SELECT = `select ${U.name} as annotator, ${L.item} as lexelt, ${I.instanceId} as instanceId, ${F.flag} as flag, ${F.note} as note,
+  ${R.kind} as kind, ${R.substitutes} as substitutes, ${F.updatedAt} as updatedAt`;
 
 function asFlagRow(r: RawFlag): FlagRow {
   const answer = r.kind === null ? null : r.kind === "substitutes" ? (JSON.parse(r.substitutes ?? "[]") as string[]).join(";") : r.kind;
@@ -239,16 +258,16 @@ export function listFlags(db: Db, actor: Actor, projectId: number, q: FlagQuery 
   const page = Math.min(Number.isFinite(n) && n >= 1 ? Math.floor(n) : 1, pages);
   const start = (page - 1) * FLAGS_PAGE_SIZE;
   const rows = db.$client
-    .prepare(`${FLAG_SELECT} ${FLAG_FROM} where ${where} order by f.updated_at desc, f.instance_ref, u.name limit ? offset ?`)
+    .prepare(`${FLAG_SELECT} ${FLAG_FROM} where ${where} order by ${F.updatedAt} desc, ${F.instanceRef}, ${U.name} limit ? offset ?`)
     .all(...params, FLAGS_PAGE_SIZE, start) as RawFlag[];
   const lexelts = db.$client
     .prepare(
-      `select distinct l.item as v, l.position from instance_flags f join instances i on i.id = f.instance_ref join lexelts l on l.id = i.lexelt_id
-       where f.project_id = ? and ${FLAGGED} order by l.position`,
+      `select distinct ${L.item} as v, ${L.position} from ${F.$} join ${I.$} on ${I.id} = ${F.instanceRef} join ${L.$} on ${L.id} = ${I.lexeltId}
+       where ${F.projectId} = ? and ${FLAGGED} order by ${L.position}`,
     )
     .all(p.id) as { v: string }[];
   const annotators = db.$client
-    .prepare(`select distinct u.name as v from instance_flags f join users u on u.id = f.user_id where f.project_id = ? and ${FLAGGED} order by u.name`)
+    .prepare(`select distinct ${U.name} as v from ${F.$} join ${U.$} on ${U.id} = ${F.userId} where ${F.projectId} = ? and ${FLAGGED} order by ${U.name}`)
     .all(p.id) as { v: string }[];
   return {
     rows: rows.map(asFlagRow),
@@ -267,8 +286,8 @@ export function flaggedInstanceIds(db: Db, actor: Actor, projectId: number, flag
   const p = requireProject(db, actor, projectId, { coordinator: true });
   const rows = db.$client
     .prepare(
-      `select distinct i.instance_id as id from instance_flags f join instances i on i.id = f.instance_ref
-       where f.project_id = ? and ${flag ? "f.flag = ?" : "f.flag is not null"} order by i.id`,
+      `select distinct ${I.instanceId} as id from ${F.$} join ${I.$} on ${I.id} = ${F.instanceRef}
+       where ${F.projectId} = ? and ${flag ? "f.flag = ?" : "f.flag is not null"} order by ${I.id}`,
     )
     .all(...(flag ? [p.id, flag] : [p.id])) as { id: string }[];
   return rows.map((r) => r.id);
@@ -298,15 +317,15 @@ export function instanceNotes(db: Db, actor: Actor, projectId: number, instanceI
   };
   const flags = db.$client
     .prepare(
-      `select i.instance_id as id, u.name as name, f.flag as flag, f.note as note from instance_flags f join instances i on i.id = f.instance_ref
-       join users u on u.id = f.user_id where i.project_id = ? and i.instance_id in (${marks}) and ${FLAGGED}`,
+      `select ${I.instanceId} as id, ${U.name} as name, ${F.flag} as flag, ${F.note} as note from ${F.$} join ${I.$} on ${I.id} = ${F.instanceRef}
+       join ${U.$} on ${U.id} = ${F.userId} where ${I.projectId} = ? and ${I.instanceId} in (${marks}) and ${FLAGGED}`,
     )
     .all(p.id, ...ids) as { id: string; name: string; flag: FlagKind | null; note: string }[];
   for (const f of flags) Object.assign(at(f.id, f.name), { flag: f.flag, note: f.note });
   const returns = db.$client
     .prepare(
-      `select i.instance_id as id, u.name as name, t.comment as comment from returned_items t join instances i on i.id = t.instance_ref
-       join users u on u.id = t.user_id where i.project_id = ? and i.instance_id in (${marks}) and t.resolved_at is null order by t.id`,
+      `select ${I.instanceId} as id, ${U.name} as name, ${T.comment} as comment from ${T.$} join ${I.$} on ${I.id} = ${T.instanceRef}
+       join ${U.$} on ${U.id} = ${T.userId} where ${I.projectId} = ? and ${I.instanceId} in (${marks}) and ${T.resolvedAt} is null order by ${T.id}`,
     )
     .all(p.id, ...ids) as { id: string; name: string; comment: string }[];
   for (const r of returns) at(r.id, r.name).returned = r.comment;
@@ -318,8 +337,8 @@ export function flagsByResponse(db: Db, actor: Actor, projectId: number): Map<st
   const p = requireProject(db, actor, projectId, { coordinator: true });
   const rows = db.$client
     .prepare(
-      `select u.name as name, i.instance_id as id, f.flag as flag, f.note as note from instance_flags f join instances i on i.id = f.instance_ref
-       join users u on u.id = f.user_id where f.project_id = ? and ${FLAGGED}`,
+      `select ${U.name} as name, ${I.instanceId} as id, ${F.flag} as flag, ${F.note} as note from ${F.$} join ${I.$} on ${I.id} = ${F.instanceRef}
+       join ${U.$} on ${U.id} = ${F.userId} where ${F.projectId} = ? and ${FLAGGED}`,
     )
     .all(p.id) as { name: string; id: string; flag: FlagKind | null; note: string }[];
   return new Map(rows.map((r) => [`${r.name}\t${r.id}`, { flag: r.flag, note: r.note }]));
@@ -336,7 +355,7 @@ function tsvCell(s: string): string {
 export function flagsTsv(db: Db, actor: Actor, projectId: number): string {
   const p = requireProject(db, actor, projectId, { coordinator: true });
   const rows = (
-    db.$client.prepare(`${FLAG_SELECT} ${FLAG_FROM} where f.project_id = ? and ${FLAGGED} order by l.position, i.position, i.id, u.name`).all(p.id) as RawFlag[]
+    db.$client.prepare(`${FLAG_SELECT} ${FLAG_FROM} where ${F.projectId} = ? and ${FLAGGED} order by ${L.position}, ${I.position}, ${I.id}, ${U.name}`).all(p.id) as RawFlag[]
   ).map(asFlagRow);
   const lines = [FLAG_TSV_COLUMNS.join("\t")];
   for (const r of rows) {
@@ -368,9 +387,9 @@ export function withdrawReturn(db: Db, actor: Actor, projectId: number, input: {
   const annotator = String(input.annotator ?? "").trim();
   const open = get<{ id: number; comment: string }>(
     db,
-    `select r.id as id, r.comment as comment from returned_items r
-       join instances i on i.id = r.instance_ref join users u on u.id = r.user_id
-      where r.project_id = ? and i.instance_id = ? and u.name = ? and r.resolved_at is null`,
+    `select ${R_RETURNED_ITEMS.id} as id, ${R_RETURNED_ITEMS.comment} as comment from ${R_RETURNED_ITEMS.$}
+       join ${I.$} on ${I.id} = ${R_RETURNED_ITEMS.instanceRef} join ${U.$} on ${U.id} = ${R_RETURNED_ITEMS.userId}
+      where ${R_RETURNED_ITEMS.projectId} = ? and ${I.instanceId} = ? and ${U.name} = ? and ${R_RETURNED_ITEMS.resolvedAt} is null`,
     p.id,
     instanceId,
     annotator,
@@ -380,10 +399,10 @@ export function withdrawReturn(db: Db, actor: Actor, projectId: number, input: {
   db.transaction(
     () => {
       const now = Date.now();
-      run(db, "update returned_items set resolved_at = ? where id = ? and resolved_at is null", now, open.id);
+      run(db, `update ${RETURNED_ITEMS.$} set ${RETURNED_ITEMS.resolvedAt} = ? where ${RETURNED_ITEMS.id} = ? and ${RETURNED_ITEMS.resolvedAt} is null`, now, open.id);
       run(
         db,
-        "insert into gold_review_log (project_id, kind, target, value, user_id, at) values (?, 'return', ?, ?, ?, ?)",
+        `insert into ${GOLD_REVIEW_LOG.$} (${GOLD_REVIEW_LOG.projectId}, ${GOLD_REVIEW_LOG.kind}, ${GOLD_REVIEW_LOG.target}, ${GOLD_REVIEW_LOG.value}, ${GOLD_REVIEW_LOG.userId}, ${GOLD_REVIEW_LOG.at}) values (?, 'return', ?, ?, ?, ?)`,
         p.id,
         instanceId,
         JSON.stringify({ annotator, comment: open.comment, withdrawn: true }),
@@ -410,26 +429,26 @@ export function returnInstance(db: Db, actor: Actor, projectId: number, input: u
     throw new InputError(`Not returned: ${i.message}`, { [String(i.path[0] ?? "comment")]: i.message });
   }
   const { instanceId, annotator, comment } = r.data;
-  const inst = get<{ ref: number }>(db, "select id as ref from instances where project_id = ? and instance_id = ?", p.id, instanceId);
+  const inst = get<{ ref: number }>(db, `select ${INSTANCES.id} as ref from ${INSTANCES.$} where ${INSTANCES.projectId} = ? and ${INSTANCES.instanceId} = ?`, p.id, instanceId);
   if (!inst) throw new NotFoundError(`No instance "${instanceId}" in this project.`);
   const user = get<{ id: number }>(
     db,
-    "select u.id as id from users u join memberships m on m.user_id = u.id and m.project_id = ? where u.name = ?",
+    `select ${U.id} as id from ${U.$} join ${M.$} on ${M.userId} = ${U.id} and ${M.projectId} = ? where ${U.name} = ?`,
     p.id,
     annotator,
   );
   if (!user) throw new NotFoundError(`No annotator "${annotator}" in this project.`);
-  const hasResponse = get(db, "select 1 as x from responses where instance_ref = ? and user_id = ?", inst.ref, user.id);
+  const hasResponse = get(db, `select 1 as x from ${RESPONSES.$} where ${RESPONSES.instanceRef} = ? and ${RESPONSES.userId} = ?`, inst.ref, user.id);
   if (!hasResponse) throw new InputError(`${annotator} has not answered ${instanceId}: there is nothing to return.`, { annotator: "No answer to return." });
   const by = actorUserId(requireSignedIn(actor));
   db.transaction(
     () => {
       const now = Date.now();
       // An open return of the same instance is superseded (closed without a revision): one open return per instance.
-      run(db, "update returned_items set resolved_at = ? where instance_ref = ? and user_id = ? and resolved_at is null", now, inst.ref, user.id);
+      run(db, `update ${RETURNED_ITEMS.$} set ${RETURNED_ITEMS.resolvedAt} = ? where ${RETURNED_ITEMS.instanceRef} = ? and ${RETURNED_ITEMS.userId} = ? and ${RETURNED_ITEMS.resolvedAt} is null`, now, inst.ref, user.id);
       run(
         db,
-        "insert into returned_items (project_id, instance_ref, user_id, comment, returned_by, returned_at) values (?, ?, ?, ?, ?, ?)",
+        `insert into ${RETURNED_ITEMS.$} (${RETURNED_ITEMS.projectId}, ${RETURNED_ITEMS.instanceRef}, ${RETURNED_ITEMS.userId}, ${RETURNED_ITEMS.comment}, ${RETURNED_ITEMS.returnedBy}, ${RETURNED_ITEMS.returnedAt}) values (?, ?, ?, ?, ?, ?)`,
         p.id,
         inst.ref,
         user.id,
@@ -440,7 +459,7 @@ export function returnInstance(db: Db, actor: Actor, projectId: number, input: u
       // The coordinator's decision goes in the review log too, beside the adjudications.
       run(
         db,
-        "insert into gold_review_log (project_id, kind, target, value, user_id, at) values (?, 'return', ?, ?, ?, ?)",
+        `insert into ${GOLD_REVIEW_LOG.$} (${GOLD_REVIEW_LOG.projectId}, ${GOLD_REVIEW_LOG.kind}, ${GOLD_REVIEW_LOG.target}, ${GOLD_REVIEW_LOG.value}, ${GOLD_REVIEW_LOG.userId}, ${GOLD_REVIEW_LOG.at}) values (?, 'return', ?, ?, ?, ?)`,
         p.id,
         instanceId,
         JSON.stringify({ annotator, comment }),
@@ -469,10 +488,10 @@ export function returnLog(db: Db, actor: Actor, projectId: number, limit = 200):
   const p = requireProject(db, actor, projectId, { coordinator: true });
   const rows = db.$client
     .prepare(
-      `select i.instance_id as instanceId, u.name as annotator, t.comment as comment, b.name as by, t.returned_at as returnedAt,
-        t.resolved_at as resolvedAt, t.resolved_revision as resolvedRevision
-       from returned_items t join instances i on i.id = t.instance_ref join users u on u.id = t.user_id left join users b on b.id = t.returned_by
-       where t.project_id = ? order by t.id desc limit ?`,
+      `select ${I.instanceId} as instanceId, ${U.name} as annotator, ${T.comment} as comment, ${B.name} as by, ${T.returnedAt} as returnedAt,
+        ${T.resolvedAt} as resolvedAt, ${T.resolvedRevision} as resolvedRevision
+       from ${T.$} join ${I.$} on ${I.id} = ${T.instanceRef} join ${U.$} on ${U.id} = ${T.userId} left join ${B.$} on ${B.id} = ${T.returnedBy}
+       where ${T.projectId} = ? order by ${T.id} desc limit ?`,
     )
     .all(p.id, Math.max(1, Math.min(1000, Math.floor(limit) || 200))) as (Omit<ReturnLogEntry, "returnedAt" | "resolvedAt"> & {
     returnedAt: number;

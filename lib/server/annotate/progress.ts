@@ -7,9 +7,16 @@
 import "server-only";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { instances, lexelts, memberships, projects, users } from "../../../db/schema";
+import { instances, lexelts, memberships, projects, responses, users } from "../../../db/schema";
 import { type Actor, requireProject } from "../kernel/actor";
+import { named } from "../../../db/sql-names";
 import { assignedLexeltIds } from "./assignments";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const I = named(instances, "i");
+const L = named(lexelts, "l");
+const R = named(responses, "r");
+const RESPONSES = named(responses);
 
 /** The median of a list of numbers (mean of the middle two for an even count), null when empty. */
 export function median(values: readonly number[]): number | null {
@@ -27,13 +34,13 @@ export function median(values: readonly number[]): number | null {
  */
 export function timedMedian(db: Pick<Db, "$client">, projectId: number, userId: number): { timed: number; medianMs: number | null } {
   const { n } = db.$client
-    .prepare("select count(*) as n from responses where project_id = ? and user_id = ? and active_ms is not null")
+    .prepare(`select count(*) as n from ${RESPONSES.$} where ${RESPONSES.projectId} = ? and ${RESPONSES.userId} = ? and ${RESPONSES.activeMs} is not null`)
     .get(projectId, userId) as { n: number };
   if (n === 0) return { timed: 0, medianMs: null };
   const middle = (
     db.$client
       .prepare(
-        "select active_ms as ms from responses indexed by responses_project_user_active where project_id = ? and user_id = ? and active_ms is not null order by active_ms limit ? offset ?",
+        `select ${RESPONSES.activeMs} as ms from ${RESPONSES.$} indexed by responses_project_user_active where ${RESPONSES.projectId} = ? and ${RESPONSES.userId} = ? and ${RESPONSES.activeMs} is not null order by ${RESPONSES.activeMs} limit ? offset ?`,
       )
       .all(projectId, userId, n % 2 === 1 ? 1 : 2, (n - 1) >> 1) as { ms: number }[]
   ).map((r) => r.ms);
@@ -115,9 +122,9 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
   // Raw statements for the two per-row aggregates: drizzle's row mapping cost more than the queries.
   const perLexelt = db.$client
     .prepare(
-      `select r.user_id as userId, i.lexelt_id as lexeltId, count(*) as n, max(r.updated_at) as last
-         from responses r join instances i on i.id = r.instance_ref
-        where r.project_id = ? group by r.user_id, i.lexelt_id`,
+      `select ${R.userId} as userId, ${I.lexeltId} as lexeltId, count(*) as n, max(${R.updatedAt}) as last
+         from ${R.$} join ${I.$} on ${I.id} = ${R.instanceRef}
+        where ${R.projectId} = ? group by ${R.userId}, ${I.lexeltId}`,
     )
     .all(projectId) as { userId: number; lexeltId: number; n: number; last: number | null }[];
   const memberIds = new Set(annotatorMembers.map((m) => m.userId));
@@ -173,9 +180,9 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
   // How many responses each instance has, and how many it needs.
   const perInstance = db.$client
     .prepare(
-      `select i.lexelt_id as lexeltId, (select count(*) from responses r where r.instance_ref = i.id) as n
-         from instances i join lexelts l on l.id = i.lexelt_id and l.project_id = i.project_id
-        where i.project_id = ?`,
+      `select ${I.lexeltId} as lexeltId, (select count(*) from ${R.$} where ${R.instanceRef} = ${I.id}) as n
+         from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId} and ${L.projectId} = ${I.projectId}
+        where ${I.projectId} = ?`,
     )
     .all(projectId) as { lexeltId: number; n: number }[];
   // Annotator members assigned each lexelt, counted once per lexelt.

@@ -25,6 +25,13 @@ import "server-only";
 import type { Db } from "../../../db/client";
 import { setInstancesBefore } from "../corpus/lexelt-import";
 import { all, get, prepared } from "../kernel/statements";
+import { annotatorCounts, assignments, instances, lexelts, queueCounts, responses } from "../../../db/schema";
+import { named } from "../../../db/sql-names";
+
+// Tables and columns for the SQL texts below (aliases as the statements use them).
+const [A, I, I2, L, Q, R] = [named(assignments, "a"), named(instances, "i"), named(instances, "i2"), named(lexelts, "l"), named(queueCounts, "q"), named(responses, "r")];
+const [AS, AC, LX, QC] = [named(assignments), named(annotatorCounts), named(lexelts), named(queueCounts)];
+const LXQ = named(lexelts, "lexelts");
 
 export interface QueueScope {
   projectId: number;
@@ -53,23 +60,23 @@ export interface LexeltRow {
 
 type Filter = "open" | "unanswered";
 
-const LEXELT_COLUMNS = "l.id as id, l.position as position, l.lemma as lemma, l.instance_count as instanceCount, l.instances_before as instancesBefore";
+const LEXELT_COLUMNS = `${L.id} as id, ${L.position} as position, ${L.lemma} as lemma, ${L.instanceCount} as instanceCount, ${L.instancesBefore} as instancesBefore`;
 
 export function queueScope(db: Db, projectId: number, userId: number, required: number | null): QueueScope {
-  const restricted = get(db, "select 1 as x from assignments where project_id = ? and user_id = ? limit 1", projectId, userId) !== undefined;
+  const restricted = get(db, `select 1 as x from ${AS.$} where ${AS.projectId} = ? and ${AS.userId} = ? limit 1`, projectId, userId) !== undefined;
   return { projectId, userId, required, restricted };
 }
 
 /** SQL (and parameters) limiting lexelts `l` to the annotator's. */
 function assignedClause(s: QueueScope): [string, unknown[]] {
   if (!s.restricted) return ["", []];
-  return [" and exists (select 1 from assignments a where a.project_id = ? and a.user_id = ? and a.lexelt_id = l.id)", [s.projectId, s.userId]];
+  return [` and exists (select 1 from ${A.$} where ${A.projectId} = ? and ${A.userId} = ? and ${A.lexeltId} = ${L.id})`, [s.projectId, s.userId]];
 }
 
 /** SQL (and parameters) keeping instances `i` that pass the filter. */
 function instanceClause(s: QueueScope, filter: Filter): [string, unknown[]] {
-  const mine = "exists (select 1 from responses r where r.instance_ref = i.id and r.user_id = ?)";
-  const count = "(select count(*) from responses r where r.instance_ref = i.id)";
+  const mine = `exists (select 1 from ${R.$} where ${R.instanceRef} = ${I.id} and ${R.userId} = ?)`;
+  const count = `(select count(*) from ${R.$} where ${R.instanceRef} = ${I.id})`;
   if (filter === "unanswered") {
     // Unanswered by me and (with requiredAnnotators) not closed: with none of mine, all responses are others'.
     return s.required == null ? [` and not ${mine}`, [s.userId]] : [` and not ${mine} and ${count} < ?`, [s.userId, s.required]];
@@ -81,12 +88,12 @@ function instanceClause(s: QueueScope, filter: Filter): [string, unknown[]] {
 function lexeltAfter(db: Db, s: QueueScope, from: number, dir: 1 | -1, filter: Filter): LexeltRow | undefined {
   const [assigned, ap] = assignedClause(s);
   const complete =
-    filter === "unanswered" ? " and coalesce((select q.done from queue_counts q where q.user_id = ? and q.lexelt_id = l.id), 0) < l.instance_count" : "";
+    filter === "unanswered" ? ` and coalesce((select ${Q.done} from ${Q.$} where ${Q.userId} = ? and ${Q.lexeltId} = ${L.id}), 0) < ${L.instanceCount}` : "";
   const cp = filter === "unanswered" ? [s.userId] : [];
   return get<LexeltRow>(
     db,
-    `select ${LEXELT_COLUMNS} from lexelts l where l.project_id = ? and l.position ${dir > 0 ? ">" : "<"} ? and l.instance_count > 0${assigned}${complete}
-     order by l.position ${dir > 0 ? "asc" : "desc"} limit 1`,
+    `select ${LEXELT_COLUMNS} from ${L.$} where ${L.projectId} = ? and ${L.position} ${dir > 0 ? ">" : "<"} ? and ${L.instanceCount} > 0${assigned}${complete}
+     order by ${L.position} ${dir > 0 ? "asc" : "desc"} limit 1`,
     s.projectId,
     from,
     ...ap,
@@ -97,11 +104,11 @@ function lexeltAfter(db: Db, s: QueueScope, from: number, dir: 1 | -1, filter: F
 /** The entry of a lexelt next to (position, ref) in direction dir (exclusive); null bounds = from the lexelt's end. */
 function entryInLexelt(db: Db, s: QueueScope, l: { id: number; position: number }, after: [number, number] | null, dir: 1 | -1, filter: Filter): Entry | undefined {
   const [where, wp] = instanceClause(s, filter);
-  const bound = after ? ` and (i.position, i.id) ${dir > 0 ? ">" : "<"} (?, ?)` : "";
+  const bound = after ? ` and (${I.position}, ${I.id}) ${dir > 0 ? ">" : "<"} (?, ?)` : "";
   const order = dir > 0 ? "asc" : "desc";
   const row = get<{ ref: number; position: number }>(
     db,
-    `select i.id as ref, i.position as position from instances i where i.lexelt_id = ?${bound}${where} order by i.position ${order}, i.id ${order} limit 1`,
+    `select ${I.id} as ref, ${I.position} as position from ${I.$} where ${I.lexeltId} = ?${bound}${where} order by ${I.position} ${order}, ${I.id} ${order} limit 1`,
     l.id,
     ...(after ?? []),
     ...wp,
@@ -139,8 +146,8 @@ export function entryOf(db: Db, s: QueueScope, ref: number): Entry | null {
   const [open, op] = instanceClause(s, "open");
   const row = get<Entry>(
     db,
-    `select i.id as ref, i.lexelt_id as lexeltId, l.position as lexeltPosition, i.position as position
-     from instances i join lexelts l on l.id = i.lexelt_id and l.project_id = i.project_id where i.id = ? and i.project_id = ?${assigned}${open}`,
+    `select ${I.id} as ref, ${I.lexeltId} as lexeltId, ${L.position} as lexeltPosition, ${I.position} as position
+     from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId} and ${L.projectId} = ${I.projectId} where ${I.id} = ? and ${I.projectId} = ?${assigned}${open}`,
     ref,
     s.projectId,
     ...ap,
@@ -150,7 +157,7 @@ export function entryOf(db: Db, s: QueueScope, ref: number): Entry | null {
 }
 
 export function lexeltRow(db: Db, lexeltId: number): LexeltRow {
-  return get<LexeltRow>(db, `select ${LEXELT_COLUMNS} from lexelts l where l.id = ?`, lexeltId)!;
+  return get<LexeltRow>(db, `select ${LEXELT_COLUMNS} from ${L.$} where ${L.id} = ?`, lexeltId)!;
 }
 
 /** Closed instances (see above) of the annotator's lexelts, optionally only those in one lexelt or before an entry. */
@@ -160,23 +167,23 @@ function closedCount(db: Db, s: QueueScope, where: { lexeltId?: number; before?:
   const extra: string[] = [];
   const params: unknown[] = [];
   if (where.lexeltId !== undefined) {
-    extra.push("i.lexelt_id = ?");
+    extra.push(`${I.lexeltId} = ?`);
     params.push(where.lexeltId);
   }
   if (where.before) {
-    extra.push("(l.position, i.position, i.id) < (?, ?, ?)");
+    extra.push(`(${L.position}, ${I.position}, ${I.id}) < (?, ?, ?)`);
     params.push(where.before.lexeltPosition, where.before.position, where.before.ref);
   }
   const source =
     where.lexeltId !== undefined
       ? // One lexelt: count its instances' responses through the instance index.
-        `(select r.instance_ref as ref from instances i2 join responses r on r.instance_ref = i2.id where i2.lexelt_id = ${Number(where.lexeltId)}
-          group by r.instance_ref having count(*) >= ? and sum(r.user_id = ?) = 0)`
-      : `(select r.instance_ref as ref from responses r where r.project_id = ${Number(s.projectId)}
-          group by r.instance_ref having count(*) >= ? and sum(r.user_id = ?) = 0)`;
+        `(select ${R.instanceRef} as ref from ${I2.$} join ${R.$} on ${R.instanceRef} = ${I2.id} where ${I2.lexeltId} = ${Number(where.lexeltId)}
+          group by ${R.instanceRef} having count(*) >= ? and sum(${R.userId} = ?) = 0)`
+      : `(select ${R.instanceRef} as ref from ${R.$} where ${R.projectId} = ${Number(s.projectId)}
+          group by ${R.instanceRef} having count(*) >= ? and sum(${R.userId} = ?) = 0)`;
   const row = get<{ n: number }>(
     db,
-    `select count(*) as n from ${source} c join instances i on i.id = c.ref join lexelts l on l.id = i.lexelt_id
+    `select count(*) as n from ${source} c join ${I.$} on ${I.id} = c.ref join ${L.$} on ${L.id} = ${I.lexeltId}
      where 1 = 1${assigned}${extra.map((e) => ` and ${e}`).join("")}`,
     s.required,
     s.userId,
@@ -190,18 +197,18 @@ function closedCount(db: Db, s: QueueScope, where: { lexeltId?: number; before?:
 export function positionOf(db: Db, s: QueueScope, e: Entry): number {
   let before: number;
   if (!s.restricted) {
-    before = get<{ n: number }>(db, "select instances_before as n from lexelts where id = ?", e.lexeltId)!.n;
+    before = get<{ n: number }>(db, `select ${LX.instancesBefore} as n from ${LX.$} where ${LX.id} = ?`, e.lexeltId)!.n;
   } else {
     before = get<{ n: number }>(
       db,
-      `select coalesce(sum(l.instance_count), 0) as n from assignments a join lexelts l on l.id = a.lexelt_id
-       where a.project_id = ? and a.user_id = ? and l.position < ?`,
+      `select coalesce(sum(${L.instanceCount}), 0) as n from ${A.$} join ${L.$} on ${L.id} = ${A.lexeltId}
+       where ${A.projectId} = ? and ${A.userId} = ? and ${L.position} < ?`,
       s.projectId,
       s.userId,
       e.lexeltPosition,
     )!.n;
   }
-  const inLexelt = get<{ n: number }>(db, "select count(*) as n from instances i where i.lexelt_id = ? and (i.position, i.id) < (?, ?)", e.lexeltId, e.position, e.ref)!.n;
+  const inLexelt = get<{ n: number }>(db, `select count(*) as n from ${I.$} where ${I.lexeltId} = ? and (${I.position}, ${I.id}) < (?, ?)`, e.lexeltId, e.position, e.ref)!.n;
   return before + inLexelt - closedCount(db, s, { before: e }) + 1;
 }
 
@@ -210,15 +217,15 @@ export function totals(db: Db, s: QueueScope): { done: number; total: number } {
   let done: number;
   let total: number;
   if (!s.restricted) {
-    done = get<{ n: number }>(db, "select done as n from annotator_counts where project_id = ? and user_id = ?", s.projectId, s.userId)?.n ?? 0;
+    done = get<{ n: number }>(db, `select ${AC.done} as n from ${AC.$} where ${AC.projectId} = ? and ${AC.userId} = ?`, s.projectId, s.userId)?.n ?? 0;
     total =
-      get<{ n: number }>(db, "select instances_before + instance_count as n from lexelts where project_id = ? order by position desc limit 1", s.projectId)?.n ?? 0;
+      get<{ n: number }>(db, `select ${LX.instancesBefore} + ${LX.instanceCount} as n from ${LX.$} where ${LX.projectId} = ? order by ${LX.position} desc limit 1`, s.projectId)?.n ?? 0;
   } else {
     const r = get<{ done: number; total: number }>(
       db,
-      `select coalesce(sum(coalesce(q.done, 0)), 0) as done, coalesce(sum(l.instance_count), 0) as total
-       from assignments a join lexelts l on l.id = a.lexelt_id left join queue_counts q on q.user_id = a.user_id and q.lexelt_id = a.lexelt_id
-       where a.project_id = ? and a.user_id = ?`,
+      `select coalesce(sum(coalesce(${Q.done}, 0)), 0) as done, coalesce(sum(${L.instanceCount}), 0) as total
+       from ${A.$} join ${L.$} on ${L.id} = ${A.lexeltId} left join ${Q.$} on ${Q.userId} = ${A.userId} and ${Q.lexeltId} = ${A.lexeltId}
+       where ${A.projectId} = ? and ${A.userId} = ?`,
       s.projectId,
       s.userId,
     )!;
@@ -230,7 +237,7 @@ export function totals(db: Db, s: QueueScope): { done: number; total: number } {
 
 /** done / total of one lexelt of the annotator's. */
 export function lexeltTotals(db: Db, s: QueueScope, l: LexeltRow): { done: number; total: number } {
-  const done = get<{ n: number }>(db, "select done as n from queue_counts where user_id = ? and lexelt_id = ?", s.userId, l.id)?.n ?? 0;
+  const done = get<{ n: number }>(db, `select ${QC.done} as n from ${QC.$} where ${QC.userId} = ? and ${QC.lexeltId} = ?`, s.userId, l.id)?.n ?? 0;
   return { done, total: l.instanceCount - closedCount(db, s, { lexeltId: l.id }) };
 }
 
@@ -242,13 +249,13 @@ export function jumpEntry(db: Db, s: QueueScope, l: { id: number; position: numb
 /** The annotator's lexelts in corpus order (O(lexelts): for the list of targets, not for a step). */
 export function assignedLexelts(db: Db, s: QueueScope): LexeltRow[] {
   const [assigned, ap] = assignedClause(s);
-  return all<LexeltRow>(db, `select ${LEXELT_COLUMNS} from lexelts l where l.project_id = ?${assigned} order by l.position`, s.projectId, ...ap);
+  return all<LexeltRow>(db, `select ${LEXELT_COLUMNS} from ${L.$} where ${L.projectId} = ?${assigned} order by ${L.position}`, s.projectId, ...ap);
 }
 
 /** done per lexelt of the annotator (O(lexelts they answered in)). */
 export function doneByLexelt(db: Db, s: QueueScope): Map<number, number> {
   return new Map(
-    all<{ id: number; n: number }>(db, "select lexelt_id as id, done as n from queue_counts where project_id = ? and user_id = ?", s.projectId, s.userId).map(
+    all<{ id: number; n: number }>(db, `select ${QC.lexeltId} as id, ${QC.done} as n from ${QC.$} where ${QC.projectId} = ? and ${QC.userId} = ?`, s.projectId, s.userId).map(
       (r) => [r.id, r.n],
     ),
   );
@@ -260,8 +267,8 @@ export function closedByLexelt(db: Db, s: QueueScope): Map<number, number> {
   return new Map(
     all<{ id: number; n: number }>(
       db,
-      `select i.lexelt_id as id, count(*) as n from (select r.instance_ref as ref from responses r where r.project_id = ?
-        group by r.instance_ref having count(*) >= ? and sum(r.user_id = ?) = 0) c join instances i on i.id = c.ref group by i.lexelt_id`,
+      `select ${I.lexeltId} as id, count(*) as n from (select ${R.instanceRef} as ref from ${R.$} where ${R.projectId} = ?
+        group by ${R.instanceRef} having count(*) >= ? and sum(${R.userId} = ?) = 0) c join ${I.$} on ${I.id} = c.ref group by ${I.lexeltId}`,
       s.projectId,
       s.required,
       s.userId,
@@ -269,14 +276,17 @@ export function closedByLexelt(db: Db, s: QueueScope): Map<number, number> {
   );
 }
 
+const COUNT_LEXELT = `insert into ${QC.$} (${QC.projectId}, ${QC.userId}, ${QC.lexeltId}, ${QC.done}) values (?, ?, ?, 1) on conflict (${QC.userId}, ${QC.lexeltId}) do update set ${QC.done} = ${QC.done} + 1`;
+const COUNT_ANNOTATOR = `insert into ${AC.$} (${AC.projectId}, ${AC.userId}, ${AC.done}) values (?, ?, 1) on conflict (${AC.projectId}, ${AC.userId}) do update set ${AC.done} = ${AC.done} + 1`;
+
 /** In the transaction that adds a response (not one that revises it): count it. */
 export function countNewResponse(db: Pick<Db, "$client">, projectId: number, userId: number, lexeltId: number): void {
-  prepared(db, "insert into queue_counts (project_id, user_id, lexelt_id, done) values (?, ?, ?, 1) on conflict (user_id, lexelt_id) do update set done = done + 1").run(
+  prepared(db, COUNT_LEXELT).run(
     projectId,
     userId,
     lexeltId,
   );
-  prepared(db, "insert into annotator_counts (project_id, user_id, done) values (?, ?, 1) on conflict (project_id, user_id) do update set done = done + 1").run(
+  prepared(db, COUNT_ANNOTATOR).run(
     projectId,
     userId,
   );
@@ -285,7 +295,7 @@ export function countNewResponse(db: Pick<Db, "$client">, projectId: number, use
 /** In the import's transaction: the lexelts' instance counts and running sums for the whole project (O(n), as the import). */
 export function recountLexelts(db: Pick<Db, "$client">, projectId: number): void {
   db.$client
-    .prepare("update lexelts set instance_count = (select count(*) from instances i where i.lexelt_id = lexelts.id) where project_id = ?")
+    .prepare(`update ${LX.$} set ${LX.instanceCount} = (select count(*) from ${I.$} where ${I.lexeltId} = ${LXQ.id}) where ${LX.projectId} = ?`)
     .run(projectId);
   setInstancesBefore(db.$client, projectId);
 }
@@ -295,7 +305,7 @@ export function lexeltLabel(db: Db, s: QueueScope, l: LexeltRow): string {
   const [assigned, ap] = assignedClause(s);
   const r = get<{ n: number; k: number }>(
     db,
-    `select count(*) as n, coalesce(sum(l.position <= ?), 0) as k from lexelts l where l.project_id = ? and l.lemma = ?${assigned}`,
+    `select count(*) as n, coalesce(sum(${L.position} <= ?), 0) as k from ${L.$} where ${L.projectId} = ? and ${L.lemma} = ?${assigned}`,
     l.position,
     s.projectId,
     l.lemma,
@@ -309,7 +319,7 @@ export function lexeltCountUpTo(db: Db, s: QueueScope, cap: number): number {
   const [assigned, ap] = assignedClause(s);
   return get<{ n: number }>(
     db,
-    `select count(*) as n from (select 1 from lexelts l where l.project_id = ? and l.instance_count > 0${assigned} limit ?)`,
+    `select count(*) as n from (select 1 from ${L.$} where ${L.projectId} = ? and ${L.instanceCount} > 0${assigned} limit ?)`,
     s.projectId,
     ...ap,
     cap,

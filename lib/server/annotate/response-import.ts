@@ -13,13 +13,22 @@ import { createHash } from "node:crypto";
 import { flagsByResponse } from "./flags";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { assignments, instances, lexelts, memberships, responses, users } from "../../../db/schema";
+import { annotatorCounts, assignments, instances, lexelts, memberships, queueCounts, responseHistory, responses, users } from "../../../db/schema";
 import { parseResponsesTsv, ruleError, writeResponsesTsv } from "../../lexsub/formats/responses";
 import { type Target, phraseBreak, targetBreak } from "../../lexsub/substitute-rules";
 import type { AnnotatorResponse } from "../../lexsub/types";
 import { type Diagnostic, diag, formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
 import { type Actor, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
+import { named } from "../../../db/sql-names";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const ANNOTATOR_COUNTS = named(annotatorCounts);
+const QUEUE_COUNTS = named(queueCounts);
+const R = named(responses, "r");
+const RESPONSES = named(responses);
+const RESPONSES_Q = named(responses, "responses");
+const RESPONSE_HISTORY = named(responseHistory);
 
 /** Refuse response files larger than this before parsing (a million lines is ~40 MB). */
 export const MAX_RESPONSES_BYTES = 50 * 1024 * 1024;
@@ -165,7 +174,7 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
   }
   if (unread || problems.length > 0) refuse(inLineOrder([...parsed.diagnostics, ...problems]), fileName);
 
-  const currentOf = db.$client.prepare("select id, kind, substitutes, multiword, revision from responses where instance_ref = ? and user_id = ?");
+  const currentOf = db.$client.prepare(`select ${RESPONSES.id}, ${RESPONSES.kind}, ${RESPONSES.substitutes}, ${RESPONSES.multiword}, ${RESPONSES.revision} from ${RESPONSES.$} where ${RESPONSES.instanceRef} = ? and ${RESPONSES.userId} = ?`);
   const plan: Plan = { fileName, lines: rows.length, writes: [], added: [], updated: [], refused: [], unchanged: 0, warnings: parsed.diagnostics, token: "" };
   const hash = createHash("sha256").update(JSON.stringify([fileName, opts.acceptUnassigned === true])).update(text);
   // A later line for the same annotator and instance replaces an earlier one, as the workspace's last save would.
@@ -283,29 +292,29 @@ export function writeResponsePlan(db: Db, projectId: number, plan: Plan, opts: R
       // A save since the plan: the import would overwrite what the preview did not show.
       const moved = c
         .prepare(
-          "select count(*) as n from temp.response_import_stage s left join responses r on r.instance_ref = s.ref and r.user_id = s.user_id where coalesce(r.revision, 0) <> s.current_revision or (r.id is not null and s.current_id is not null and r.id <> s.current_id)",
+          `select count(*) as n from temp.response_import_stage s left join ${R.$} on ${R.instanceRef} = s.ref and ${R.userId} = s.user_id where coalesce(${R.revision}, 0) <> s.current_revision or (${R.id} is not null and s.current_id is not null and ${R.id} <> s.current_id)`,
         )
         .get() as { n: number };
       if (moved.n > 0) throw changedSince();
       const updated = c
         .prepare(
-          "update responses set kind = s.kind, substitutes = s.substitutes, multiword = s.multiword, revision = responses.revision + 1, updated_at = ? from temp.response_import_stage s where responses.id = s.current_id",
+          `update ${RESPONSES.$} set ${RESPONSES.kind} = s.kind, ${RESPONSES.substitutes} = s.substitutes, ${RESPONSES.multiword} = s.multiword, ${RESPONSES.revision} = ${RESPONSES_Q.revision} + 1, ${RESPONSES.updatedAt} = ? from temp.response_import_stage s where ${RESPONSES_Q.id} = s.current_id`,
         )
         .run(now).changes;
       const added = c
         .prepare(
-          "insert into responses (project_id, instance_ref, user_id, kind, substitutes, multiword, revision, updated_at) select ?, ref, user_id, kind, substitutes, multiword, 1, ? from temp.response_import_stage where current_id is null order by seq",
+          `insert into ${RESPONSES.$} (${RESPONSES.projectId}, ${RESPONSES.instanceRef}, ${RESPONSES.userId}, ${RESPONSES.kind}, ${RESPONSES.substitutes}, ${RESPONSES.multiword}, ${RESPONSES.revision}, ${RESPONSES.updatedAt}) select ?, ref, user_id, kind, substitutes, multiword, 1, ? from temp.response_import_stage where current_id is null order by seq`,
         )
         .run(projectId, now).changes;
       c.prepare(
-        "insert into response_history (response_id, project_id, instance_ref, user_id, kind, substitutes, multiword, revision, source, saved_at) select r.id, ?, s.ref, s.user_id, s.kind, s.substitutes, s.multiword, r.revision, 'import', ? from temp.response_import_stage s join responses r on r.instance_ref = s.ref and r.user_id = s.user_id order by s.seq",
+        `insert into ${RESPONSE_HISTORY.$} (${RESPONSE_HISTORY.responseId}, ${RESPONSE_HISTORY.projectId}, ${RESPONSE_HISTORY.instanceRef}, ${RESPONSE_HISTORY.userId}, ${RESPONSE_HISTORY.kind}, ${RESPONSE_HISTORY.substitutes}, ${RESPONSE_HISTORY.multiword}, ${RESPONSE_HISTORY.revision}, ${RESPONSE_HISTORY.source}, ${RESPONSE_HISTORY.savedAt}) select ${R.id}, ?, s.ref, s.user_id, s.kind, s.substitutes, s.multiword, ${R.revision}, 'import', ? from temp.response_import_stage s join ${R.$} on ${R.instanceRef} = s.ref and ${R.userId} = s.user_id order by s.seq`,
       ).run(projectId, now);
       // The counters a save keeps (queue.ts countNewResponse), for the responses added.
       c.prepare(
-        "insert into queue_counts (project_id, user_id, lexelt_id, done) select ?, user_id, lexelt_id, count(*) from temp.response_import_stage where current_id is null group by user_id, lexelt_id on conflict (user_id, lexelt_id) do update set done = done + excluded.done",
+        `insert into ${QUEUE_COUNTS.$} (${QUEUE_COUNTS.projectId}, ${QUEUE_COUNTS.userId}, ${QUEUE_COUNTS.lexeltId}, ${QUEUE_COUNTS.done}) select ?, user_id, lexelt_id, count(*) from temp.response_import_stage where current_id is null group by user_id, lexelt_id on conflict (${QUEUE_COUNTS.userId}, ${QUEUE_COUNTS.lexeltId}) do update set ${QUEUE_COUNTS.done} = ${QUEUE_COUNTS.done} + excluded.${QUEUE_COUNTS.done}`,
       ).run(projectId);
       c.prepare(
-        "insert into annotator_counts (project_id, user_id, done) select ?, user_id, count(*) from temp.response_import_stage where current_id is null group by user_id on conflict (project_id, user_id) do update set done = done + excluded.done",
+        `insert into ${ANNOTATOR_COUNTS.$} (${ANNOTATOR_COUNTS.projectId}, ${ANNOTATOR_COUNTS.userId}, ${ANNOTATOR_COUNTS.done}) select ?, user_id, count(*) from temp.response_import_stage where current_id is null group by user_id on conflict (${ANNOTATOR_COUNTS.projectId}, ${ANNOTATOR_COUNTS.userId}) do update set ${ANNOTATOR_COUNTS.done} = ${ANNOTATOR_COUNTS.done} + excluded.${ANNOTATOR_COUNTS.done}`,
       ).run(projectId);
       const unchanged = plan.unchanged;
       const n = plan.lines;

@@ -14,8 +14,9 @@ import { requireTrainingPassed } from "./training-gate";
 import { and, asc, desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { assignments, instances, lexelts, memberships, projects, responseHistory } from "../../../db/schema";
+import { assignments, instances, lexelts, memberships, projects, responseHistory, responses } from "../../../db/schema";
 import { type Actor, type ProjectRow, type UserActor, requireProject, requireSignedIn } from "../kernel/actor";
+import { named } from "../../../db/sql-names";
 import {
   type Entry,
   type QueueScope,
@@ -127,7 +128,7 @@ export const MAX_TIMED_GAP_MS = 10 * 60 * 1000;
 function timeOnTask(db: Db, projectId: number, userId: number, now: number): number | null {
   const prev = get<{ at: number }>(
     db,
-    "select saved_at as at from response_history where project_id = ? and user_id = ? and source = 'web' order by id desc limit 1",
+    `select ${RH.savedAt} as at from ${RH.$} where ${RH.projectId} = ? and ${RH.userId} = ? and ${RH.source} = 'web' order by ${RH.id} desc limit 1`,
     projectId,
     userId,
   );
@@ -164,7 +165,10 @@ interface ResponseRow {
   updatedAt: number;
 }
 
-const RESPONSE_COLUMNS = "id, kind, substitutes, multiword, revision, updated_at as updatedAt";
+// Tables and columns for the raw statements (aliases as they use them).
+const [AS, I, L, RS, RH] = [named(assignments), named(instances, "i"), named(lexelts, "l"), named(responses), named(responseHistory)];
+
+const RESPONSE_COLUMNS = `${RS.id}, ${RS.kind}, ${RS.substitutes}, ${RS.multiword}, ${RS.revision}, ${RS.updatedAt} as updatedAt`;
 
 function asOwnRow(r: ResponseRow): OwnRow {
   return { kind: r.kind, substitutes: r.substitutes, multiword: r.multiword, revision: r.revision, updatedAt: new Date(r.updatedAt) };
@@ -187,7 +191,7 @@ function scopeOf(db: Db, p: ProjectRow, userId: number): QueueScope {
 /** Whether a lexelt is the annotator's (O(log n)). */
 function isAssigned(db: Db, s: QueueScope, lexeltId: number): boolean {
   if (!s.restricted) return true;
-  return get(db, "select 1 as x from assignments where project_id = ? and user_id = ? and lexelt_id = ?", s.projectId, s.userId, lexeltId) !== undefined;
+  return get(db, `select 1 as x from ${AS.$} where ${AS.projectId} = ? and ${AS.userId} = ? and ${AS.lexeltId} = ?`, s.projectId, s.userId, lexeltId) !== undefined;
 }
 
 export interface LexeltProgress {
@@ -304,14 +308,14 @@ function instanceStep(db: Db, s: QueueScope, e: Entry, position: number, prev?: 
   // Raw statements, prepared once (queue.ts): a save reads a few of these steps.
   const row = get<{ instanceId: string; before: string; head: string; after: string; note: string }>(
     db,
-    "select i.instance_id as instanceId, i.before as before, i.head as head, i.after as after, l.note as note from instances i join lexelts l on l.id = i.lexelt_id where i.id = ?",
+    `select ${I.instanceId} as instanceId, ${I.before} as before, ${I.head} as head, ${I.after} as after, ${L.note} as note from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId} where ${I.id} = ?`,
     e.ref,
   )!;
   const l = lexeltRow(db, e.lexeltId);
   const label = lexeltLabel(db, s, l);
   const ownRow = get<Omit<OwnRow, "updatedAt"> & { updatedAt: number }>(
     db,
-    "select kind, substitutes, multiword, revision, updated_at as updatedAt from responses where instance_ref = ? and user_id = ?",
+    `select ${RS.kind}, ${RS.substitutes}, ${RS.multiword}, ${RS.revision}, ${RS.updatedAt} as updatedAt from ${RS.$} where ${RS.instanceRef} = ? and ${RS.userId} = ?`,
     e.ref,
     s.userId,
   );
@@ -508,7 +512,7 @@ export function saveResponse(
     const inst = Number.isInteger(instanceRef)
       ? get<{ ref: number; lexeltId: number; head: string; lemma: string }>(
           db,
-          "select i.id as ref, i.lexelt_id as lexeltId, i.head as head, l.lemma as lemma from instances i join lexelts l on l.id = i.lexelt_id and l.project_id = i.project_id where i.id = ? and i.project_id = ?",
+          `select ${I.id} as ref, ${I.lexeltId} as lexeltId, ${I.head} as head, ${L.lemma} as lemma from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId} and ${L.projectId} = ${I.projectId} where ${I.id} = ? and ${I.projectId} = ?`,
           instanceRef,
           p.id,
         )
@@ -529,7 +533,7 @@ export function saveResponse(
   // Raw statements, prepared once (queue.ts): the save is the hot path.
   const saved = db.transaction(
     () => {
-      const cur = get<ResponseRow>(db, `select ${RESPONSE_COLUMNS} from responses where instance_ref = ? and user_id = ?`, inst.ref, a.userId);
+      const cur = get<ResponseRow>(db, `select ${RESPONSE_COLUMNS} from ${RS.$} where ${RS.instanceRef} = ? and ${RS.userId} = ?`, inst.ref, a.userId);
       if (cur && cur.revision !== expectedRevision) {
         throw new ConflictError(
           "This instance was saved elsewhere (another tab or window) since you opened it. Choose which answer to keep.",
@@ -542,7 +546,7 @@ export function saveResponse(
       if (cur) {
         row = get<ResponseRow>(
           db,
-          `update responses set kind = ?, substitutes = ?, multiword = ?, updated_at = ?, revision = ? where id = ? returning ${RESPONSE_COLUMNS}`,
+          `update ${RS.$} set ${RS.kind} = ?, ${RS.substitutes} = ?, ${RS.multiword} = ?, ${RS.updatedAt} = ?, ${RS.revision} = ? where ${RS.id} = ? returning ${RESPONSE_COLUMNS}`,
           clean.kind,
           substitutes,
           clean.multiword,
@@ -552,7 +556,7 @@ export function saveResponse(
         )!;
       } else {
         if (p.requiredAnnotators != null) {
-          const n = get<{ n: number }>(db, "select count(*) as n from responses where instance_ref = ? and user_id <> ?", inst.ref, a.userId)!.n;
+          const n = get<{ n: number }>(db, `select count(*) as n from ${RS.$} where ${RS.instanceRef} = ? and ${RS.userId} <> ?`, inst.ref, a.userId)!.n;
           if (n >= p.requiredAnnotators) {
             const m = `This instance already has the ${p.requiredAnnotators} responses it needs; nothing was saved. Move on to the next one.`;
             throw new InputError(m, { form: m });
@@ -561,7 +565,7 @@ export function saveResponse(
         const activeMs = timeOnTask(db, p.id, a.userId, now);
         row = get<ResponseRow>(
           db,
-          `insert into responses (project_id, instance_ref, user_id, kind, substitutes, multiword, revision, active_ms, updated_at)
+          `insert into ${RS.$} (${RS.projectId}, ${RS.instanceRef}, ${RS.userId}, ${RS.kind}, ${RS.substitutes}, ${RS.multiword}, ${RS.revision}, ${RS.activeMs}, ${RS.updatedAt})
            values (?, ?, ?, ?, ?, ?, 1, ?, ?) returning ${RESPONSE_COLUMNS}`,
           p.id,
           inst.ref,
@@ -579,7 +583,7 @@ export function saveResponse(
       resolveReturns(db, inst.ref, a.userId, row.revision, now);
       run(
         db,
-        `insert into response_history (response_id, project_id, instance_ref, user_id, kind, substitutes, multiword, revision, source, saved_at)
+        `insert into ${RH.$} (${RH.responseId}, ${RH.projectId}, ${RH.instanceRef}, ${RH.userId}, ${RH.kind}, ${RH.substitutes}, ${RH.multiword}, ${RH.revision}, ${RH.source}, ${RH.savedAt})
          values (?, ?, ?, ?, ?, ?, ?, ?, 'web', ?)`,
         row.id,
         p.id,

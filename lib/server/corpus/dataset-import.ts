@@ -30,6 +30,19 @@ import { parseSwords } from "../../lexsub/formats/swords";
 import { parseTsar } from "../../lexsub/formats/tsar";
 import { InputError } from "../kernel/errors";
 import { checkHolderIntact, discardStaging, finishPublish, setInstancesBefore } from "./lexelt-import";
+import { datasetGold, datasetInstances, imports, instances, jobs, lexelts, projects } from "../../../db/schema";
+import { named } from "../../../db/sql-names";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const DATASET_GOLD = named(datasetGold);
+const DATASET_INSTANCES = named(datasetInstances);
+const I = named(instances, "i");
+const IMPORTS = named(imports);
+const INSTANCES = named(instances);
+const JOBS = named(jobs);
+const LEXELTS = named(lexelts);
+const LEXELTS_Q = named(lexelts, "lexelts");
+const PROJECTS = named(projects);
 
 export {  type DatasetFormat };
 
@@ -143,35 +156,35 @@ export function* stagedDatasetImport(
 
   const sha256 = createHash("sha256").update(input.bytes).digest("hex");
   const holder = sqlite.transaction(() => {
-    const p = sqlite.prepare("select id from projects where id = ? and staging_for is null").get(projectId);
+    const p = sqlite.prepare(`select ${PROJECTS.id} from ${PROJECTS.$} where ${PROJECTS.id} = ? and ${PROJECTS.stagingFor} is null`).get(projectId);
     if (!p) throw new InputError(`The project was deleted before ${input.fileName} could be imported; nothing was imported.`);
     const h = sqlite
-      .prepare("insert into projects (name, staging_for) values (?, ?) returning id")
+      .prepare(`insert into ${PROJECTS.$} (${PROJECTS.name}, ${PROJECTS.stagingFor}) values (?, ?) returning ${PROJECTS.id}`)
       .get(`(dataset import in progress) ${projectId} ${sha256.slice(0, 12)} ${process.pid} ${Date.now()} ${Math.random()}`, projectId) as { id: number };
     const imp = sqlite
       .prepare(
-        "insert into imports (project_id, file_name, sha256, lexelts_added, instances_added, instances_already_present, repairs, imported_by) values (?, ?, ?, 0, 0, 0, '[]', ?) returning id",
+        `insert into ${IMPORTS.$} (${IMPORTS.projectId}, ${IMPORTS.fileName}, ${IMPORTS.sha256}, ${IMPORTS.lexeltsAdded}, ${IMPORTS.instancesAdded}, ${IMPORTS.instancesAlreadyPresent}, ${IMPORTS.repairs}, ${IMPORTS.importedBy}) values (?, ?, ?, 0, 0, 0, '[]', ?) returning ${IMPORTS.id}`,
       )
       .get(h.id, input.fileName, sha256, importedBy) as { id: number };
-    if (staged.jobId) sqlite.prepare("update jobs set staging_project_id = ? where id = ?").run(h.id, staged.jobId);
+    if (staged.jobId) sqlite.prepare(`update ${JOBS.$} set ${JOBS.stagingProjectId} = ? where ${JOBS.id} = ?`).run(h.id, staged.jobId);
     return { id: h.id, importId: imp.id };
   })();
   state.stagingProjectId = holder.id;
 
   const maxPos = sqlite
-    .prepare("select coalesce((select max(position) from lexelts where project_id = ?), 0) as l, coalesce((select max(position) from instances where project_id = ?), 0) as i")
+    .prepare(`select coalesce((select max(${LEXELTS.position}) from ${LEXELTS.$} where ${LEXELTS.projectId} = ?), 0) as l, coalesce((select max(${INSTANCES.position}) from ${INSTANCES.$} where ${INSTANCES.projectId} = ?), 0) as i`)
     .get(projectId, projectId) as { l: number; i: number };
   let lexeltPos = maxPos.l + 1;
   let instancePos = maxPos.i + 1;
-  const findLexelt = sqlite.prepare("select id from lexelts where project_id = ? and item = ?").pluck();
-  const insertLexelt = sqlite.prepare("insert into lexelts (project_id, item, lemma, pos, original_pos, position) values (?, ?, ?, ?, null, ?) returning id").pluck();
-  const findInstance = sqlite.prepare("select id, lexelt_id as lexeltId, before, head, after from instances where project_id = ? and instance_id = ?");
-  const hasDataset = sqlite.prepare("select 1 from dataset_instances where instance_ref = ?").pluck();
+  const findLexelt = sqlite.prepare(`select ${LEXELTS.id} from ${LEXELTS.$} where ${LEXELTS.projectId} = ? and ${LEXELTS.item} = ?`).pluck();
+  const insertLexelt = sqlite.prepare(`insert into ${LEXELTS.$} (${LEXELTS.projectId}, ${LEXELTS.item}, ${LEXELTS.lemma}, ${LEXELTS.pos}, ${LEXELTS.originalPos}, ${LEXELTS.position}) values (?, ?, ?, ?, null, ?) returning ${LEXELTS.id}`).pluck();
+  const findInstance = sqlite.prepare(`select ${INSTANCES.id}, ${INSTANCES.lexeltId} as lexeltId, ${INSTANCES.before}, ${INSTANCES.head}, ${INSTANCES.after} from ${INSTANCES.$} where ${INSTANCES.projectId} = ? and ${INSTANCES.instanceId} = ?`);
+  const hasDataset = sqlite.prepare(`select 1 from ${DATASET_INSTANCES.$} where ${DATASET_INSTANCES.instanceRef} = ?`).pluck();
   const insertInstance = sqlite
-    .prepare("insert into instances (project_id, lexelt_id, instance_id, before, head, after, position, import_id) values (?, ?, ?, ?, ?, ?, ?, ?) returning id")
+    .prepare(`insert into ${INSTANCES.$} (${INSTANCES.projectId}, ${INSTANCES.lexeltId}, ${INSTANCES.instanceId}, ${INSTANCES.before}, ${INSTANCES.head}, ${INSTANCES.after}, ${INSTANCES.position}, ${INSTANCES.importId}) values (?, ?, ?, ?, ?, ?, ?, ?) returning ${INSTANCES.id}`)
     .pluck();
-  const insertDatasetInstance = sqlite.prepare("insert into dataset_instances (instance_ref, project_id, format, meta, imported_by) values (?, ?, ?, ?, ?)");
-  const insertGold = sqlite.prepare("insert into dataset_gold (project_id, instance_ref, position, substitute, count, labels, meta) values (?, ?, ?, ?, ?, ?, ?)");
+  const insertDatasetInstance = sqlite.prepare(`insert into ${DATASET_INSTANCES.$} (${DATASET_INSTANCES.instanceRef}, ${DATASET_INSTANCES.projectId}, ${DATASET_INSTANCES.format}, ${DATASET_INSTANCES.meta}, ${DATASET_INSTANCES.importedBy}) values (?, ?, ?, ?, ?)`);
+  const insertGold = sqlite.prepare(`insert into ${DATASET_GOLD.$} (${DATASET_GOLD.projectId}, ${DATASET_GOLD.instanceRef}, ${DATASET_GOLD.position}, ${DATASET_GOLD.substitute}, ${DATASET_GOLD.count}, ${DATASET_GOLD.labels}, ${DATASET_GOLD.meta}) values (?, ?, ?, ?, ?, ?, ?)`);
 
   /** The dataset rows of one target, under `owner` (the holding project while staged). */
   const writeRows = (owner: number, ref: number, inst: DatasetParseResult["instances"][number]) => {
@@ -254,18 +267,18 @@ export function* stagedDatasetImport(
   };
 
   sqlite.transaction(() => {
-    const project = sqlite.prepare("select id from projects where id = ? and staging_for is null").get(projectId);
+    const project = sqlite.prepare(`select ${PROJECTS.id} from ${PROJECTS.$} where ${PROJECTS.id} = ? and ${PROJECTS.stagingFor} is null`).get(projectId);
     if (!project) throw new InputError(`The project was deleted during the import of ${input.fileName}; nothing was imported.`);
     checkHolderIntact(sqlite, holder.id, { lexelts: lexeltsAdded, instances: staged_ }, input.fileName);
-    sqlite.prepare("update lexelts set project_id = ? where project_id = ?").run(projectId, holder.id);
+    sqlite.prepare(`update ${LEXELTS.$} set ${LEXELTS.projectId} = ? where ${LEXELTS.projectId} = ?`).run(projectId, holder.id);
     for (const d of deferred) {
       const ref = insertInstance.get(projectId, d.lexeltId, d.inst.instanceId, d.inst.before, d.inst.head, d.inst.after, d.position, holder.importId) as number;
       writeRows(projectId, ref, d.inst);
     }
-    sqlite.prepare("update dataset_instances set project_id = ? where project_id = ?").run(projectId, holder.id);
-    sqlite.prepare("update dataset_gold set project_id = ? where project_id = ?").run(projectId, holder.id);
+    sqlite.prepare(`update ${DATASET_INSTANCES.$} set ${DATASET_INSTANCES.projectId} = ? where ${DATASET_INSTANCES.projectId} = ?`).run(projectId, holder.id);
+    sqlite.prepare(`update ${DATASET_GOLD.$} set ${DATASET_GOLD.projectId} = ? where ${DATASET_GOLD.projectId} = ?`).run(projectId, holder.id);
     if (instancesAdded > 0) {
-      sqlite.prepare("update lexelts set instance_count = (select count(*) from instances i where i.lexelt_id = lexelts.id) where project_id = ?").run(projectId);
+      sqlite.prepare(`update ${LEXELTS.$} set ${LEXELTS.instanceCount} = (select count(*) from ${I.$} where ${I.lexeltId} = ${LEXELTS_Q.id}) where ${LEXELTS.projectId} = ?`).run(projectId);
       setInstancesBefore(sqlite, projectId);
     }
     finishPublish(sqlite, { projectId, holder: holder.id, importId: holder.importId, lexeltsAdded, instancesAdded, alreadyPresent: already, jobId: staged.jobId, total, report });
@@ -281,11 +294,11 @@ export function* stagedDatasetImport(
  * `discardStaging` deletes. Safe to run again after a crash.
  */
 export function* discardDatasetStaging(sqlite: Database.Database, stagingProjectId: number, slice = 2000): Generator<number, void> {
-  const isHolder = sqlite.prepare("select 1 from projects where id = ? and staging_for is not null").get(stagingProjectId);
+  const isHolder = sqlite.prepare(`select 1 from ${PROJECTS.$} where ${PROJECTS.id} = ? and ${PROJECTS.stagingFor} is not null`).get(stagingProjectId);
   if (!isHolder) return;
-  for (const table of ["dataset_gold", "dataset_instances"]) {
-    const key = table === "dataset_gold" ? "id" : "instance_ref";
-    const del = sqlite.prepare(`delete from ${table} where ${key} in (select ${key} from ${table} where project_id = ? limit ?)`);
+  for (const table of [DATASET_GOLD, DATASET_INSTANCES]) {
+    const key = table === DATASET_GOLD ? DATASET_GOLD.id : DATASET_INSTANCES.instanceRef;
+    const del = sqlite.prepare(`delete from ${table.$} where ${key} in (select ${key} from ${table.$} where ${table.projectId} = ? limit ?)`);
     for (;;) {
       const n = del.run(stagingProjectId, slice).changes;
       if (n === 0) break;

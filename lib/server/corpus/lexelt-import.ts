@@ -27,6 +27,18 @@ import type Database from "better-sqlite3";
 import { parseLexeltXml } from "../../lexsub/formats/lexelt";
 import { type Diagnostic, formatDiagnostic } from "../../lexsub/diagnostics";
 import { InputError } from "../kernel/errors";
+import { imports, instances, jobs, lexelts, projects } from "../../../db/schema";
+import { named } from "../../../db/sql-names";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const I = named(instances, "i");
+const IMPORTS = named(imports);
+const INSTANCES = named(instances);
+const JOBS = named(jobs);
+const L = named(lexelts, "l");
+const LEXELTS = named(lexelts);
+const LEXELTS_Q = named(lexelts, "lexelts");
+const PROJECTS = named(projects);
 
 export interface ImportReport {
   fileName: string;
@@ -109,9 +121,9 @@ export function* stagedLexeltImport(
 
   // Check against the project, reading only: which instances are new, which are
   // already there, and refuse an id present with other text before writing anything.
-  const existingLexelt = sqlite.prepare("select id from lexelts where project_id = ? and item = ?");
+  const existingLexelt = sqlite.prepare(`select ${LEXELTS.id} from ${LEXELTS.$} where ${LEXELTS.projectId} = ? and ${LEXELTS.item} = ?`);
   const existingInstance = sqlite.prepare(
-    "select i.lexelt_id as lexeltId, i.before, i.head, i.after from instances i join lexelts l on l.id = i.lexelt_id and l.project_id = i.project_id where i.project_id = ? and i.instance_id = ?",
+    `select ${I.lexeltId} as lexeltId, ${I.before}, ${I.head}, ${I.after} from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId} and ${L.projectId} = ${I.projectId} where ${I.projectId} = ? and ${I.instanceId} = ?`,
   );
   type Planned = { lx: (typeof corpus.lexelts)[number]; existingId: number | null; fresh: (typeof corpus.lexelts)[number]["instances"] };
   const plan: Planned[] = [];
@@ -146,28 +158,28 @@ export function* stagedLexeltImport(
   const importedBy = input.importedBy;
   const staging = sqlite.transaction(() => {
     const holder = sqlite
-      .prepare("insert into projects (name, staging_for) values (?, ?) returning id")
+      .prepare(`insert into ${PROJECTS.$} (${PROJECTS.name}, ${PROJECTS.stagingFor}) values (?, ?) returning ${PROJECTS.id}`)
       .get(`(import in progress) ${projectId} ${sha256.slice(0, 12)} ${process.pid} ${Date.now()} ${Math.random()}`, projectId) as { id: number };
     const imp = sqlite
       .prepare(
-        "insert into imports (project_id, file_name, sha256, lexelts_added, instances_added, instances_already_present, repairs, imported_by) values (?, ?, ?, 0, 0, 0, ?, ?) returning id",
+        `insert into ${IMPORTS.$} (${IMPORTS.projectId}, ${IMPORTS.fileName}, ${IMPORTS.sha256}, ${IMPORTS.lexeltsAdded}, ${IMPORTS.instancesAdded}, ${IMPORTS.instancesAlreadyPresent}, ${IMPORTS.repairs}, ${IMPORTS.importedBy}) values (?, ?, ?, 0, 0, 0, ?, ?) returning ${IMPORTS.id}`,
       )
       .get(holder.id, fileName, sha256, JSON.stringify(parsed.repairs), importedBy) as { id: number };
-    if (input.jobId) sqlite.prepare("update jobs set staging_project_id = ? where id = ?").run(holder.id, input.jobId);
+    if (input.jobId) sqlite.prepare(`update ${JOBS.$} set ${JOBS.stagingProjectId} = ? where ${JOBS.id} = ?`).run(holder.id, input.jobId);
     return { holder: holder.id, importId: imp.id };
   })();
   state.stagingProjectId = staging.holder;
 
   const maxPos = sqlite.prepare(
-    "select coalesce((select max(position) from lexelts where project_id = ?), 0) as l, coalesce((select max(position) from instances where project_id = ?), 0) as i",
+    `select coalesce((select max(${LEXELTS.position}) from ${LEXELTS.$} where ${LEXELTS.projectId} = ?), 0) as l, coalesce((select max(${INSTANCES.position}) from ${INSTANCES.$} where ${INSTANCES.projectId} = ?), 0) as i`,
   ).get(projectId, projectId) as { l: number; i: number };
   let lexeltPos = maxPos.l + 1;
   let instancePos = maxPos.i + 1;
   const insertLexelt = sqlite.prepare(
-    "insert into lexelts (project_id, item, lemma, pos, original_pos, position, instance_count) values (?, ?, ?, ?, ?, ?, ?) returning id",
+    `insert into ${LEXELTS.$} (${LEXELTS.projectId}, ${LEXELTS.item}, ${LEXELTS.lemma}, ${LEXELTS.pos}, ${LEXELTS.originalPos}, ${LEXELTS.position}, ${LEXELTS.instanceCount}) values (?, ?, ?, ?, ?, ?, ?) returning ${LEXELTS.id}`,
   );
   const insertInstance = sqlite.prepare(
-    "insert into instances (project_id, lexelt_id, instance_id, before, head, after, position, import_id) values (?, ?, ?, ?, ?, ?, ?, ?)",
+    `insert into ${INSTANCES.$} (${INSTANCES.projectId}, ${INSTANCES.lexeltId}, ${INSTANCES.instanceId}, ${INSTANCES.before}, ${INSTANCES.head}, ${INSTANCES.after}, ${INSTANCES.position}, ${INSTANCES.importId}) values (?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   // Instances joining a lexelt already in the project wait for the publish
   // transaction (writing them earlier would make them visible).
@@ -239,16 +251,16 @@ export function* stagedLexeltImport(
   // Publish: one short transaction, O(new lexelts + instances joining old lexelts).
   const publishStart = performance.now();
   sqlite.transaction(() => {
-    const project = sqlite.prepare("select id from projects where id = ? and staging_for is null").get(projectId);
+    const project = sqlite.prepare(`select ${PROJECTS.id} from ${PROJECTS.$} where ${PROJECTS.id} = ? and ${PROJECTS.stagingFor} is null`).get(projectId);
     if (!project) throw new InputError(`The project was deleted during the import of ${fileName}; nothing was imported.`);
     checkHolderIntact(sqlite, staging.holder, { lexelts: lexeltsAdded, instances: toWrite - deferred.length }, fileName);
-    sqlite.prepare("update lexelts set project_id = ? where project_id = ?").run(projectId, staging.holder);
+    sqlite.prepare(`update ${LEXELTS.$} set ${LEXELTS.projectId} = ? where ${LEXELTS.projectId} = ?`).run(projectId, staging.holder);
     const touched = new Map<number, number>();
     for (const d of deferred) {
       insertInstance.run(projectId, d.lexeltId, d.inst.id, d.inst.before, d.inst.head, d.inst.after, d.position, staging.importId);
       touched.set(d.lexeltId, (touched.get(d.lexeltId) ?? 0) + 1);
     }
-    const bump = sqlite.prepare("update lexelts set instance_count = instance_count + ? where id = ?");
+    const bump = sqlite.prepare(`update ${LEXELTS.$} set ${LEXELTS.instanceCount} = ${LEXELTS.instanceCount} + ? where ${LEXELTS.id} = ?`);
     for (const [id, n] of touched) bump.run(n, id);
     if (instancesAdded > 0 || lexeltsAdded > 0) setInstancesBefore(sqlite, projectId);
     finishPublish(sqlite, { projectId, holder: staging.holder, importId: staging.importId, lexeltsAdded, instancesAdded, alreadyPresent, jobId: input.jobId ?? undefined, total: toWrite, report });
@@ -264,10 +276,10 @@ export function* stagedLexeltImport(
  * lexelts, its import row and itself). Safe to run again after a crash.
  */
 export function* discardStaging(sqlite: Database.Database, stagingProjectId: number, slice = 2000): Generator<number, void> {
-  const isHolder = sqlite.prepare("select 1 from projects where id = ? and staging_for is not null").get(stagingProjectId);
+  const isHolder = sqlite.prepare(`select 1 from ${PROJECTS.$} where ${PROJECTS.id} = ? and ${PROJECTS.stagingFor} is not null`).get(stagingProjectId);
   if (!isHolder) return;
   const del = sqlite.prepare(
-    "delete from instances where id in (select i.id from lexelts l join instances i on i.lexelt_id = l.id where l.project_id = ? limit ?)",
+    `delete from ${INSTANCES.$} where ${INSTANCES.id} in (select ${I.id} from ${L.$} join ${I.$} on ${I.lexeltId} = ${L.id} where ${L.projectId} = ? limit ?)`,
   );
   for (;;) {
     const n = del.run(stagingProjectId, slice).changes;
@@ -275,9 +287,9 @@ export function* discardStaging(sqlite: Database.Database, stagingProjectId: num
     yield n;
   }
   sqlite.transaction(() => {
-    sqlite.prepare("delete from imports where project_id = ?").run(stagingProjectId);
-    sqlite.prepare("delete from lexelts where project_id = ?").run(stagingProjectId);
-    sqlite.prepare("delete from projects where id = ? and staging_for is not null").run(stagingProjectId);
+    sqlite.prepare(`delete from ${IMPORTS.$} where ${IMPORTS.projectId} = ?`).run(stagingProjectId);
+    sqlite.prepare(`delete from ${LEXELTS.$} where ${LEXELTS.projectId} = ?`).run(stagingProjectId);
+    sqlite.prepare(`delete from ${PROJECTS.$} where ${PROJECTS.id} = ? and ${PROJECTS.stagingFor} is not null`).run(stagingProjectId);
   })();
 }
 
@@ -305,7 +317,7 @@ export function runStagedImport(sqlite: Database.Database, input: StagedImportIn
 export function checkHolderIntact(sqlite: Database.Database, holder: number, expected: { lexelts: number; instances: number }, fileName: string): void {
   const held = sqlite
     .prepare(
-      "select (select count(*) from lexelts where project_id = ?) as lexelts, (select count(*) from instances i join lexelts l on i.lexelt_id = l.id where l.project_id = ?) as instances",
+      `select (select count(*) from ${LEXELTS.$} where ${LEXELTS.projectId} = ?) as lexelts, (select count(*) from ${I.$} join ${L.$} on ${I.lexeltId} = ${L.id} where ${L.projectId} = ?) as instances`,
     )
     .get(holder, holder) as { lexelts: number; instances: number };
   if (held.lexelts !== expected.lexelts || held.instances !== expected.instances) {
@@ -319,10 +331,10 @@ export function checkHolderIntact(sqlite: Database.Database, holder: number, exp
 export function setInstancesBefore(sqlite: Database.Database, projectId: number): void {
   sqlite
     .prepare(
-      `update lexelts set instances_before = w.before from (
-         select id, coalesce(sum(instance_count) over (order by position rows between unbounded preceding and 1 preceding), 0) as before
-         from lexelts where project_id = ?) w
-       where lexelts.id = w.id`,
+      `update ${LEXELTS.$} set ${LEXELTS.instancesBefore} = w.before from (
+         select ${LEXELTS.id}, coalesce(sum(${LEXELTS.instanceCount}) over (order by ${LEXELTS.position} rows between unbounded preceding and 1 preceding), 0) as before
+         from ${LEXELTS.$} where ${LEXELTS.projectId} = ?) w
+       where ${LEXELTS_Q.id} = w.id`,
     )
     .run(projectId);
 }
@@ -333,13 +345,13 @@ export function finishPublish(
   p: { projectId: number; holder: number; importId: number; lexeltsAdded: number; instancesAdded: number; alreadyPresent: number; jobId?: number; total: number; report: { message: string } },
 ): void {
   sqlite
-    .prepare("update imports set project_id = ?, lexelts_added = ?, instances_added = ?, instances_already_present = ? where id = ?")
+    .prepare(`update ${IMPORTS.$} set ${IMPORTS.projectId} = ?, ${IMPORTS.lexeltsAdded} = ?, ${IMPORTS.instancesAdded} = ?, ${IMPORTS.instancesAlreadyPresent} = ? where ${IMPORTS.id} = ?`)
     .run(p.projectId, p.lexeltsAdded, p.instancesAdded, p.alreadyPresent, p.importId);
-  sqlite.prepare("delete from projects where id = ?").run(p.holder);
+  sqlite.prepare(`delete from ${PROJECTS.$} where ${PROJECTS.id} = ?`).run(p.holder);
   if (p.jobId) {
     sqlite
       .prepare(
-        "update jobs set state = 'done', done = ?, total = ?, message = ?, report = ?, staging_project_id = null, finished_at = cast(unixepoch('subsec') * 1000 as integer) where id = ?",
+        `update ${JOBS.$} set ${JOBS.state} = 'done', ${JOBS.done} = ?, ${JOBS.total} = ?, ${JOBS.message} = ?, ${JOBS.report} = ?, ${JOBS.stagingProjectId} = null, ${JOBS.finishedAt} = cast(unixepoch('subsec') * 1000 as integer) where ${JOBS.id} = ?`,
       )
       .run(p.total, p.total, p.report.message, JSON.stringify(p.report), p.jobId);
   }

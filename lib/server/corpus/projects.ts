@@ -8,6 +8,12 @@ import { type Actor, actorUserId, requireCoordinator, requireProject, requireSig
 import { InputError } from "../kernel/errors";
 import { containsText } from "../kernel/search";
 import { parseOrThrow } from "../kernel/validate";
+import { named } from "../../../db/sql-names";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const LEXELTS = named(lexelts);
+// In drizzle sql: the select lists columns unqualified, so the subqueries name both sides.
+const [L, PROJECTS_Q] = [named(lexelts, "l"), named(projects, "projects")];
 
 const projectNameSchema = z
   .string()
@@ -45,8 +51,8 @@ export function listProjects(db: Db, actor: Actor): ProjectSummary[] {
   const counts = {
     id: projects.id,
     name: projects.name,
-    lexelts: sql<number>`(select count(*) from "lexelts" as "l" where "l"."project_id" = "projects"."id")`,
-    instances: sql<number>`(select coalesce(sum("l"."instance_count"), 0) from "lexelts" as "l" where "l"."project_id" = "projects"."id")`,
+    lexelts: sql<number>`(select count(*) from ${sql.raw(L.$)} where ${sql.raw(L.projectId)} = ${sql.raw(PROJECTS_Q.id)})`,
+    instances: sql<number>`(select coalesce(sum(${sql.raw(L.instanceCount)}), 0) from ${sql.raw(L.$)} where ${sql.raw(L.projectId)} = ${sql.raw(PROJECTS_Q.id)})`,
   };
   // Holding projects of imports in progress (projects.staging_for) are never listed.
   if (a.kind === "system") return db.select(counts).from(projects).where(isNull(projects.stagingFor)).orderBy(asc(projects.name)).all();
@@ -112,7 +118,7 @@ export function projectOverview(db: Db, actor: Actor, projectId: number, query: 
   const q = (query.q ?? "").trim();
   const size = query.pageSize && query.pageSize > 0 ? Math.floor(query.pageSize) : Number.MAX_SAFE_INTEGER;
   // The counter the imports keep, not a count over every instance.
-  const all = db.$client.prepare("select count(*) as n, coalesce(sum(instance_count), 0) as total from lexelts where project_id = ?").get(projectId) as {
+  const all = db.$client.prepare(`select count(*) as n, coalesce(sum(${LEXELTS.instanceCount}), 0) as total from ${LEXELTS.$} where ${LEXELTS.projectId} = ?`).get(projectId) as {
     n: number;
     total: number;
   };

@@ -11,8 +11,9 @@
 import "server-only";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { datasetGold, datasetInstances, instances, lexelts } from "../../../db/schema";
+import { datasetGold, datasetInstances, instances, lexelts, projects } from "../../../db/schema";
 import { writeCoinco } from "../../lexsub/formats/coinco";
+import { named } from "../../../db/sql-names";
 import {
   DATASET_FORMATS,
   type DatasetEntry,
@@ -36,6 +37,9 @@ import {
 import { InputError } from "../kernel/errors";
 import { deriveResponseGold, goldInputs } from "../gold/gold";
 import { createProject } from "../corpus/projects";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const PROJECTS = named(projects);
 
 export {  type DatasetFormat, type DatasetImportInput, type DatasetImportReport, isDatasetFormat };
 
@@ -77,7 +81,7 @@ export function importDatasetAsNewProject(db: Db, actor: Actor, projectName: str
   try {
     return importDataset(db, actor, p.id, input, onProgress);
   } catch (e) {
-    db.$client.prepare("delete from projects where id = ?").run(p.id);
+    db.$client.prepare(`delete from ${PROJECTS.$} where ${PROJECTS.id} = ?`).run(p.id);
     throw e;
   }
 }

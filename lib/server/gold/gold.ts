@@ -11,12 +11,13 @@ import "server-only";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { datasetGold, goldReviewLog, instances, lemmaOverrides, lexelts, users } from "../../../db/schema";
+import { datasetGold, goldReviewLog, instances, knownAnswers, lemmaOverrides, lexelts, responses, users } from "../../../db/schema";
 import { type ImportedGold, withImportedGold } from "../../lexsub/dataset-gold";
 import type { GoldEntry } from "../../lexsub/formats/gold";
 import { type AgreementOptions, type AgreementReport, computeAgreement } from "../../lexsub/agreement";
 import { type GoldResult, correctedItem, deriveGold, formatGold, formatMwGold } from "../../lexsub/gold";
 import { MAX_LEMMA_LENGTH, parseLemmaDecisionsTsv } from "../../lexsub/formats/lemma-decisions";
+import { named } from "../../../db/sql-names";
 import {
   type LemmaDecision,
   type LemmaReviewRow,
@@ -34,6 +35,12 @@ import { type Actor, type ProjectRow, actorUserId, requireProject } from "../ker
 import { dataVersion } from "../kernel/data-version";
 import { InputError, NotFoundError } from "../kernel/errors";
 import { parseOrThrow } from "../kernel/validate";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const I = named(instances, "i");
+const L = named(lexelts, "l");
+const R = named(responses, "r");
+const U = named(users, "u");
 
 export interface GoldInputs {
   project: ProjectRow;
@@ -62,13 +69,13 @@ function responseRecords(db: Db, projectId: number): AnnotatorResponse[] {
   const out: AnnotatorResponse[] = [];
   const rows = db.$client
     .prepare(
-      `select u.name as annotator, l.item as lexelt, i.instance_id as instanceId, r.kind as kind, r.substitutes as substitutes, r.multiword as multiword
-         from responses r
-         join instances i on i.id = r.instance_ref
-         join lexelts l on l.id = i.lexelt_id
-         join users u on u.id = r.user_id
-        where r.project_id = ?
-        order by l.position, i.position, u.name`,
+      `select ${U.name} as annotator, ${L.item} as lexelt, ${I.instanceId} as instanceId, ${R.kind} as kind, ${R.substitutes} as substitutes, ${R.multiword} as multiword
+         from ${R.$}
+         join ${I.$} on ${I.id} = ${R.instanceRef}
+         join ${L.$} on ${L.id} = ${I.lexeltId}
+         join ${U.$} on ${U.id} = ${R.userId}
+        where ${R.projectId} = ?
+        order by ${L.position}, ${I.position}, ${U.name}`,
     )
     .iterate(projectId) as IterableIterator<{ annotator: string; lexelt: string; instanceId: string; kind: AnnotatorResponse["kind"]; substitutes: string; multiword: string | null }>;
   for (const r of rows) {
@@ -115,7 +122,7 @@ function readGoldInputs(db: Db, project: ProjectRow, projectId: number): GoldInp
         lexelt: lexelts.item,
         instanceId: instances.instanceId,
         // Attention checks (lib/server/quality/training.ts) never enter gold or agreement.
-        excludedReason: sql<string | null>`coalesce(${instances.excludedReason}, (select 'attention check' from known_answers k where k.instance_ref = ${instances.id} and k.role = 'check'))`,
+        excludedReason: sql<string | null>`coalesce(${instances.excludedReason}, (select 'attention check' from ${knownAnswers} where ${knownAnswers.instanceRef} = ${instances.id} and ${knownAnswers.role} = 'check'))`,
         correctedPos: instances.correctedPos,
         // For the multiword rule (the phrase holds the target): see lib/lexsub/gold.ts.
         head: instances.head,

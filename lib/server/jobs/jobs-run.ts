@@ -5,6 +5,11 @@
 import fs from "node:fs";
 import type Database from "better-sqlite3";
 import { JOB_KINDS, JobCancelled, type JobContext } from "./jobs-kinds";
+import { jobs } from "../../../db/schema";
+import { named } from "../../../db/sql-names";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const JOBS = named(jobs);
 
 const now = "cast(unixepoch('subsec') * 1000 as integer)";
 type Row = { id: number; project_id: number; kind: string; created_by: number | null; input: string; state: string };
@@ -17,16 +22,16 @@ type Row = { id: number; project_id: number; kind: string; created_by: number | 
  * on the app's connection (lib/server/jobs/jobs.ts).
  */
 export async function runJobOn(sqlite: Database.Database, jobId: number): Promise<void> {
-  const row = sqlite.prepare("select id, project_id, kind, created_by, input, state from jobs where id = ?").get(jobId) as Row | undefined;
+  const row = sqlite.prepare(`select ${JOBS.id}, ${JOBS.projectId}, ${JOBS.kind}, ${JOBS.createdBy}, ${JOBS.input}, ${JOBS.state} from ${JOBS.$} where ${JOBS.id} = ?`).get(jobId) as Row | undefined;
   if (!row || row.state !== "queued") return;
   const input = JSON.parse(row.input) as Record<string, unknown>;
-  sqlite.prepare(`update jobs set state = 'running', started_at = ${now} where id = ?`).run(jobId);
+  sqlite.prepare(`update ${JOBS.$} set ${JOBS.state} = 'running', ${JOBS.startedAt} = ${now} where ${JOBS.id} = ?`).run(jobId);
   const handler = JOB_KINDS[row.kind];
   let lastWrite = 0;
   let resumedAt = Date.now();
   let lastCheckpoint = 0;
-  const progress = sqlite.prepare("update jobs set done = ?, total = ?, message = coalesce(?, message) where id = ?");
-  const cancelAsked = sqlite.prepare("select cancel_requested as c from jobs where id = ?");
+  const progress = sqlite.prepare(`update ${JOBS.$} set ${JOBS.done} = ?, ${JOBS.total} = ?, ${JOBS.message} = coalesce(?, ${JOBS.message}) where ${JOBS.id} = ?`);
+  const cancelAsked = sqlite.prepare(`select ${JOBS.cancelRequested} as c from ${JOBS.$} where ${JOBS.id} = ?`);
   const ctx: JobContext = {
     sqlite,
     job: { id: row.id, projectId: row.project_id, kind: row.kind, createdBy: row.created_by, input },
@@ -52,7 +57,7 @@ export async function runJobOn(sqlite: Database.Database, jobId: number): Promis
       resumedAt = Date.now();
     },
     setStaging(id) {
-      sqlite.prepare("update jobs set staging_project_id = ? where id = ?").run(id, jobId);
+      sqlite.prepare(`update ${JOBS.$} set ${JOBS.stagingProjectId} = ? where ${JOBS.id} = ?`).run(id, jobId);
     },
   };
   try {
@@ -60,7 +65,7 @@ export async function runJobOn(sqlite: Database.Database, jobId: number): Promis
     const report = await handler(ctx);
     // A kind may have finished the row in its own last transaction (the import's publish does).
     sqlite
-      .prepare(`update jobs set state = 'done', done = total, report = coalesce(report, ?), finished_at = coalesce(finished_at, ${now}) where id = ? and state = 'running'`)
+      .prepare(`update ${JOBS.$} set ${JOBS.state} = 'done', ${JOBS.done} = ${JOBS.total}, ${JOBS.report} = coalesce(${JOBS.report}, ?), ${JOBS.finishedAt} = coalesce(${JOBS.finishedAt}, ${now}) where ${JOBS.id} = ? and ${JOBS.state} = 'running'`)
       .run(JSON.stringify(report ?? null), jobId);
   } catch (e) {
     const cancelled = e instanceof JobCancelled;
@@ -68,7 +73,7 @@ export async function runJobOn(sqlite: Database.Database, jobId: number): Promis
     // A refusal's fields (InputError's), for a form that marks them.
     const report = { details: err?.details ?? [], ...(err?.fieldErrors ? { errors: err.fieldErrors } : {}) };
     sqlite
-      .prepare(`update jobs set state = ?, message = ?, report = ?, staging_project_id = null, finished_at = ${now} where id = ?`)
+      .prepare(`update ${JOBS.$} set ${JOBS.state} = ?, ${JOBS.message} = ?, ${JOBS.report} = ?, ${JOBS.stagingProjectId} = null, ${JOBS.finishedAt} = ${now} where ${JOBS.id} = ?`)
       .run(cancelled ? "cancelled" : "failed", String(err?.message ?? e), JSON.stringify(report), jobId);
   } finally {
     for (const f of inputFiles(input)) fs.rmSync(f, { force: true });

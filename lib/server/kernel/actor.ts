@@ -5,9 +5,14 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { projects } from "../../../db/schema";
+import { memberships, projects } from "../../../db/schema";
+import { named } from "../../../db/sql-names";
 import { AuthError, NotFoundError } from "./errors";
 import { get } from "./statements";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const MEMBERSHIPS = named(memberships);
+const PROJECTS = named(projects);
 
 /** admin manages every account (made from the CLI); it is not a project role. */
 export type Role = "coordinator" | "annotator" | "admin";
@@ -65,10 +70,10 @@ export interface ProjectRow {
 export function requireProject(db: Db, actor: Actor, projectId: number, opts: { coordinator?: boolean } = {}): ProjectRow {
   const a = opts.coordinator ? requireCoordinator(actor) : requireSignedIn(actor);
   // Prepared statements kept per connection (kernel/statements.ts): every request of the workspace asks this.
-  const p = get<ProjectRow>(db, "select id, name, guidelines, required_annotators as requiredAnnotators from projects where id = ?", projectId);
+  const p = get<ProjectRow>(db, `select ${PROJECTS.id}, ${PROJECTS.name}, ${PROJECTS.guidelines}, ${PROJECTS.requiredAnnotators} as requiredAnnotators from ${PROJECTS.$} where ${PROJECTS.id} = ?`, projectId);
   if (!p) throw new NotFoundError("No such project.");
   if (a.kind === "user") {
-    const m = get(db, "select 1 as x from memberships where project_id = ? and user_id = ?", projectId, a.userId);
+    const m = get(db, `select 1 as x from ${MEMBERSHIPS.$} where ${MEMBERSHIPS.projectId} = ? and ${MEMBERSHIPS.userId} = ?`, projectId, a.userId);
     if (!m) throw new NotFoundError("No such project.");
   }
   return p;

@@ -6,8 +6,13 @@
  */
 import "server-only";
 import type { Db } from "../../../db/client";
+import { dataVersions } from "../../../db/schema";
+import { named } from "../../../db/sql-names";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const DATA_VERSIONS = named(dataVersions);
 
 export function dataVersion(db: Pick<Db, "$client">, projectId: number): number {
-  const row = db.$client.prepare("select version from data_versions where project_id = ?").get(projectId) as { version: number } | undefined;
+  const row = db.$client.prepare(`select ${DATA_VERSIONS.version} from ${DATA_VERSIONS.$} where ${DATA_VERSIONS.projectId} = ?`).get(projectId) as { version: number } | undefined;
   return row?.version ?? 0;
 }

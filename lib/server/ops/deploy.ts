@@ -19,6 +19,13 @@ import { AuthError, InputError } from "../kernel/errors";
 import { createUser, newUserSchema, type PublicUser } from "../people/users";
 import { parseOrThrow } from "../kernel/validate";
 import { environment, setting } from "../../config";
+import { projects, users } from "../../../db/schema";
+import { named } from "../../../db/sql-names";
+import { getTableName } from "drizzle-orm";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const PROJECTS = named(projects);
+const USERS = named(users);
 
 function requireSystem(actor: Actor): void {
   const a = requireSignedIn(actor);
@@ -31,8 +38,8 @@ const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word
 function countAccounts(file: string): number | null {
   const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 5000 });
   try {
-    const has = db.prepare("select 1 from sqlite_master where type = 'table' and name = 'users'").get();
-    return has ? (db.prepare("select count(*) as n from users").get() as { n: number }).n : null;
+    const has = db.prepare("select 1 from sqlite_master where type = 'table' and name = ?").get(getTableName(users));
+    return has ? (db.prepare(`select count(*) as n from ${USERS.$}`).get() as { n: number }).n : null;
   } finally {
     db.close();
   }
@@ -74,7 +81,7 @@ export function initStudy(actor: Actor, input: { dbFile: string; name: string; p
     // Counted and created under one write lock: two inits at once make one coordinator.
     sqlite.exec("BEGIN IMMEDIATE");
     try {
-      const n = (sqlite.prepare("select count(*) as n from users").get() as { n: number }).n;
+      const n = (sqlite.prepare(`select count(*) as n from ${USERS.$}`).get() as { n: number }).n;
       if (n > 0) throw refuse(n);
       const user = createUser(db, SYSTEM, data);
       sqlite.exec("COMMIT");
@@ -160,11 +167,11 @@ export function planStart(actor: Actor, input: { dbFile: string; host: string; p
     try {
       const db = openDb(dbFile);
       try {
-        const count = (t: string) => (db.$client.prepare(`select count(*) as n from ${t}`).get() as { n: number }).n;
-        accounts = count("users");
-        projects = count("projects");
+        const count = (t: { $: string }) => (db.$client.prepare(`select count(*) as n from ${t.$}`).get() as { n: number }).n;
+        accounts = count(USERS);
+        projects = count(PROJECTS);
         if (accounts === 0) problems.push(`no account in ${dbFile}: create the first coordinator with \`lexgold init NAME\`.`);
-        const demo = DEMO_USERS.map((u) => db.$client.prepare("select name, password_hash as hash from users where name = ?").get(u.name) as { name: string; hash: string } | undefined)
+        const demo = DEMO_USERS.map((u) => db.$client.prepare(`select ${USERS.name}, ${USERS.passwordHash} as hash from ${USERS.$} where ${USERS.name} = ?`).get(u.name) as { name: string; hash: string } | undefined)
           .filter((u): u is { name: string; hash: string } => !!u && bcrypt.compareSync(DEMO_PASSWORD, u.hash))
           .map((u) => u.name);
         if (demo.length > 0) {
@@ -328,8 +335,8 @@ export function doctor(actor: Actor, input: { dbFile: string; backupDir?: string
       } else {
         out.push({ check: "migrations", status: "ok", message: `all ${state.recorded.length} migrations applied` });
       }
-      const hasUsers = sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = 'users'").get();
-      const accounts = hasUsers ? (sqlite.prepare("select count(*) as n from users").get() as { n: number }).n : 0;
+      const hasUsers = sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = ?").get(getTableName(users));
+      const accounts = hasUsers ? (sqlite.prepare(`select count(*) as n from ${USERS.$}`).get() as { n: number }).n : 0;
       out.push(
         accounts > 0
           ? { check: "accounts", status: "ok", message: plural(accounts, "account") }

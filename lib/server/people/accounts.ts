@@ -17,9 +17,14 @@ import type { Db } from "../../../db/client";
 import { accountAudit, assignments, memberships, projects, signInFailures, users } from "../../../db/schema";
 import { type Actor, actorUserId, requireAccountManager, requireProject, requireSignedIn, type Role, type SystemActor, type UserActor } from "../kernel/actor";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
+import { named } from "../../../db/sql-names";
 import { checkPassword, hashPassword, passwordProblem } from "./passwords";
 import { generatePassword } from "./team";
 import { listUsers, projectIdsOf } from "./users";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const M = named(memberships, "m");
+const MEMBERSHIPS = named(memberships);
 
 type AuditAction = (typeof accountAudit.$inferInsert)["action"];
 
@@ -65,9 +70,9 @@ function sharedBeyond(db: Db, coordinatorId: number, userIds: number[]): Set<num
   if (userIds.length === 0) return new Set();
   const rows = db.$client
     .prepare(
-      `select distinct m.user_id as id from memberships m
-       where m.user_id in (${userIds.map(() => "?").join(",")})
-         and m.project_id not in (select project_id from memberships where user_id = ?)`,
+      `select distinct ${M.userId} as id from ${M.$}
+       where ${M.userId} in (${userIds.map(() => "?").join(",")})
+         and ${M.projectId} not in (select ${MEMBERSHIPS.projectId} from ${MEMBERSHIPS.$} where ${MEMBERSHIPS.userId} = ?)`,
     )
     .all(...userIds, coordinatorId) as { id: number }[];
   return new Set(rows.map((r) => r.id));

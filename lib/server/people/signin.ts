@@ -36,9 +36,15 @@ import { accountAudit, memberships, signInFailures, users } from "../../../db/sc
 import { setting } from "../../config";
 import { type Actor, actorUserId, requireAccountManager, type Role } from "../kernel/actor";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
+import { named } from "../../../db/sql-names";
 import { checkPassword } from "./passwords";
 import { clientKey, GateBusyError, signInGate } from "./signin-gate";
 import { projectIdsOf } from "./users";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const F = named(signInFailures, "f");
+const SIGN_IN_FAILURES = named(signInFailures);
+const USERS = named(users);
 
 /** Failures (per device, or per account and address) that cost no wait. */
 export const FREE_FAILURES = setting("LEXGOLD_SIGNIN_LIMIT");
@@ -104,7 +110,7 @@ export interface SignInAttempt {
 type Counted = { n: number; last: number | null };
 
 function counted(db: Db, where: string, args: unknown[]): Counted {
-  const r = db.$client.prepare(`select count(*) as n, max(at) as last from sign_in_failures where throttled = 0 and ${where}`).get(...args) as Counted;
+  const r = db.$client.prepare(`select count(*) as n, max(${SIGN_IN_FAILURES.at}) as last from ${SIGN_IN_FAILURES.$} where ${SIGN_IN_FAILURES.throttled} = 0 and ${where}`).get(...args) as Counted;
   return { n: r.n, last: r.last === null ? null : Number(r.last) };
 }
 
@@ -132,20 +138,20 @@ function accountNamed(db: Db, name: string) {
 function waitFor(db: Db, key: string, client: string, device: string | null, clearedAt: number, now: number): { retryAfterS: number; clientFailures: number } {
   const hour = Math.max(now - SLOW_DOWN_WINDOW_MS, clearedAt);
   const wait: number[] = [];
-  const account = counted(db, "key = ? and at > ?", [key, hour]);
+  const account = counted(db, `${SIGN_IN_FAILURES.key} = ? and ${SIGN_IN_FAILURES.at} > ?`, [key, hour]);
   // The ceilings stop browsers the account has never signed in from; a known browser
   // (a valid device cookie) is held only by its own failures, so strangers never lock its owner out.
   if (!device && account.n >= ACCOUNT_CEILING) {
     // The oldest counted failure ages out of the hour: then one more check is allowed.
-    const oldest = db.$client.prepare("select at from sign_in_failures where throttled = 0 and key = ? and at > ? order by at desc limit 1 offset ?").get(key, hour, ACCOUNT_CEILING - 1) as { at: number };
+    const oldest = db.$client.prepare(`select ${SIGN_IN_FAILURES.at} from ${SIGN_IN_FAILURES.$} where ${SIGN_IN_FAILURES.throttled} = 0 and ${SIGN_IN_FAILURES.key} = ? and ${SIGN_IN_FAILURES.at} > ? order by ${SIGN_IN_FAILURES.at} desc limit 1 offset ?`).get(key, hour, ACCOUNT_CEILING - 1) as { at: number };
     wait.push(Number(oldest.at) + SLOW_DOWN_WINDOW_MS - now);
   }
-  const fromClient = counted(db, "client = ? and at > ?", [client, now - SIGN_IN_WINDOW_MS]);
+  const fromClient = counted(db, `${SIGN_IN_FAILURES.client} = ? and ${SIGN_IN_FAILURES.at} > ?`, [client, now - SIGN_IN_WINDOW_MS]);
   if (!device && fromClient.n >= CLIENT_LIMIT) {
-    const oldest = db.$client.prepare("select at from sign_in_failures where throttled = 0 and client = ? and at > ? order by at desc limit 1 offset ?").get(client, now - SIGN_IN_WINDOW_MS, CLIENT_LIMIT - 1) as { at: number };
+    const oldest = db.$client.prepare(`select ${SIGN_IN_FAILURES.at} from ${SIGN_IN_FAILURES.$} where ${SIGN_IN_FAILURES.throttled} = 0 and ${SIGN_IN_FAILURES.client} = ? and ${SIGN_IN_FAILURES.at} > ? order by ${SIGN_IN_FAILURES.at} desc limit 1 offset ?`).get(client, now - SIGN_IN_WINDOW_MS, CLIENT_LIMIT - 1) as { at: number };
     wait.push(Number(oldest.at) + SIGN_IN_WINDOW_MS - now);
   }
-  const own = device ? counted(db, "device = ? and at > ?", [device, hour]) : counted(db, "key = ? and client = ? and device is null and at > ?", [key, client, hour]);
+  const own = device ? counted(db, `${SIGN_IN_FAILURES.device} = ? and ${SIGN_IN_FAILURES.at} > ?`, [device, hour]) : counted(db, `${SIGN_IN_FAILURES.key} = ? and ${SIGN_IN_FAILURES.client} = ? and ${SIGN_IN_FAILURES.device} is null and ${SIGN_IN_FAILURES.at} > ?`, [key, client, hour]);
   if (own.last !== null) wait.push(own.last + slowDownMs(own.n) - now);
   const ms = Math.max(0, ...wait);
   return { retryAfterS: ms > 0 ? Math.ceil(ms / 1000) : 0, clientFailures: fromClient.n };
@@ -209,7 +215,7 @@ export function signInLocks(db: Db, actor: Actor, accounts: ReadonlyArray<{ id: 
   if (accounts.length === 0) return out;
   const since = Date.now() - SLOW_DOWN_WINDOW_MS;
   const stmt = db.$client.prepare(
-    "select count(*) as n from sign_in_failures f where f.throttled = 0 and f.key = ? and f.at > max(?, coalesce((select sign_in_cleared_at from users where id = ?), 0))",
+    `select count(*) as n from ${F.$} where ${F.throttled} = 0 and ${F.key} = ? and ${F.at} > max(?, coalesce((select ${USERS.signInClearedAt} from ${USERS.$} where ${USERS.id} = ?), 0))`,
   );
   for (const u of accounts) {
     const n = (stmt.get(u.name.toLowerCase(), since, u.id) as { n: number }).n;

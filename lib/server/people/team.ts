@@ -8,14 +8,21 @@ import { randomInt } from "node:crypto";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { lexelts, projects, users } from "../../../db/schema";
+import { annotatorCounts, assignments, lexelts, projects, users } from "../../../db/schema";
 import { type Actor, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
 import type { Paged } from "../annotate/progress";
 import { containsText } from "../kernel/search";
+import { named } from "../../../db/sql-names";
 import { hashPassword, passwordProblem } from "./passwords";
 import { addMember, createUser, listMembers, listUsers, type PublicUser, userNameSchema } from "./users";
 import { parseOrThrow } from "../kernel/validate";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const ANNOTATOR_COUNTS = named(annotatorCounts);
+const ASSIGNMENTS = named(assignments);
+const A_ASSIGNMENTS = named(assignments, "a");
+const L = named(lexelts, "l");
 
 /** Most annotators an instance can be set to need (the original task used five). */
 const MAX_REQUIRED_ANNOTATORS = 100;
@@ -85,25 +92,25 @@ export function teamOverview(db: Db, actor: Actor, projectId: number, query: Tea
     .offset((page - 1) * size)
     .all();
   const counts = new Map(
-    (db.$client.prepare("select user_id as userId, count(*) as n from assignments where project_id = ? group by user_id").all(projectId) as { userId: number; n: number }[]).map(
+    (db.$client.prepare(`select ${ASSIGNMENTS.userId} as userId, count(*) as n from ${ASSIGNMENTS.$} where ${ASSIGNMENTS.projectId} = ? group by ${ASSIGNMENTS.userId}`).all(projectId) as { userId: number; n: number }[]).map(
       (r) => [r.userId, r.n],
     ),
   );
   const firstOf = db.$client.prepare(
-    "select l.item as item from assignments a join lexelts l on l.id = a.lexelt_id where a.project_id = ? and a.user_id = ? order by l.position limit ?",
+    `select ${L.item} as item from ${A_ASSIGNMENTS.$} join ${L.$} on ${L.id} = ${A_ASSIGNMENTS.lexeltId} where ${A_ASSIGNMENTS.projectId} = ? and ${A_ASSIGNMENTS.userId} = ? order by ${L.position} limit ?`,
   );
   let editingIds: Set<number> | null = null;
   if (query.editing !== undefined && counts.has(query.editing) && rows.length > 0) {
     editingIds = new Set(
       (
         db.$client
-          .prepare(`select lexelt_id as id from assignments where project_id = ? and user_id = ? and lexelt_id in (${rows.map(() => "?").join(",")})`)
+          .prepare(`select ${ASSIGNMENTS.lexeltId} as id from ${ASSIGNMENTS.$} where ${ASSIGNMENTS.projectId} = ? and ${ASSIGNMENTS.userId} = ? and ${ASSIGNMENTS.lexeltId} in (${rows.map(() => "?").join(",")})`)
           .all(projectId, query.editing, ...rows.map((r) => r.id)) as { id: number }[]
       ).map((r) => r.id),
     );
   }
   const answered = new Map(
-    (db.$client.prepare("select user_id as userId, done as n from annotator_counts where project_id = ?").all(projectId) as { userId: number; n: number }[]).map((r) => [
+    (db.$client.prepare(`select ${ANNOTATOR_COUNTS.userId} as userId, ${ANNOTATOR_COUNTS.done} as n from ${ANNOTATOR_COUNTS.$} where ${ANNOTATOR_COUNTS.projectId} = ?`).all(projectId) as { userId: number; n: number }[]).map((r) => [
       r.userId,
       r.n,
     ]),

@@ -15,9 +15,13 @@ import type { Db } from "../../../db/client";
 import { accountAudit, memberships, projects, users } from "../../../db/schema";
 import { type Actor, type Role, requireSignedIn } from "../kernel/actor";
 import { AuthError, InputError } from "../kernel/errors";
+import { named } from "../../../db/sql-names";
 import { hashPasswordSync, passwordProblem } from "./passwords";
 import { generatePassword } from "./team";
 import { userNameSchema } from "./users";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const USERS = named(users);
 
 const USER_COLUMNS = ["name", "role", "project", "password"] as const;
 const ROLES: readonly Role[] = ["annotator", "coordinator", "admin"];
@@ -86,7 +90,7 @@ export function importUsers(db: Db, actor: Actor, input: { fileName: string; tex
   const names = rows.map((r) => r.name);
   // Taken whatever the case: "Ann" is the account "ann" (the users_name_nocase index).
   const taken = new Map<string, string>();
-  const lookUp = db.$client.prepare("select name from users where name = ? collate nocase");
+  const lookUp = db.$client.prepare(`select ${USERS.name} from ${USERS.$} where ${USERS.name} = ? collate nocase`);
   for (const n of names) {
     const u = lookUp.get(n) as { name: string } | undefined;
     if (u) taken.set(n, u.name);

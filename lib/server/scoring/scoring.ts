@@ -22,6 +22,7 @@ import { formatReport, mwJson, repairJson, substitutionJson } from "../../scorer
 import { substitutionScores } from "../../scorers/semeval2007/substitution";
 import { scoreTexts } from "../../scorers/semeval2007/texts";
 import { type Diagnostic, diag, formatDiagnostic, hasErrors, splitLines } from "../../lexsub/diagnostics";
+import { named } from "../../../db/sql-names";
 import {
   type Granularity,
   type SensevalJson,
@@ -36,6 +37,10 @@ import { SystemReader, sniffSystemKind } from "../../scorers/semeval2007/system"
 import { type Actor, type ProjectRow, actorUserId, requireProject } from "../kernel/actor";
 import { InputError, NotFoundError } from "../kernel/errors";
 import { projectGold } from "../gold/gold";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const SCORING_GOLDS = named(scoringGolds);
+const SYSTEM_RUNS = named(systemRuns);
 
 export type RunType = "best" | "oot" | "mw";
 const RUN_TYPES: readonly RunType[] = ["best", "oot", "mw"];
@@ -609,8 +614,8 @@ function goldItems(g: ResolvedGold): number | null {
 export function scoringFingerprint(db: Db, projectId: number): string {
   const r = db.$client
     .prepare(
-      `select (select coalesce(group_concat(id || ':' || name || ':' || coalesce(gold_id, ''), ','), '') from system_runs where project_id = ?) as runs,
-              (select coalesce(group_concat(id || ':' || name, ','), '') from scoring_golds where project_id = ?) as golds`,
+      `select (select coalesce(group_concat(${SYSTEM_RUNS.id} || ':' || ${SYSTEM_RUNS.name} || ':' || coalesce(${SYSTEM_RUNS.goldId}, ''), ','), '') from ${SYSTEM_RUNS.$} where ${SYSTEM_RUNS.projectId} = ?) as runs,
+              (select coalesce(group_concat(${SCORING_GOLDS.id} || ':' || ${SCORING_GOLDS.name}, ','), '') from ${SCORING_GOLDS.$} where ${SCORING_GOLDS.projectId} = ?) as golds`,
     )
     .get(projectId, projectId) as { runs: string; golds: string };
   return `${r.runs};${r.golds}`;
