@@ -1,6 +1,9 @@
 /**
  * lexgold's data model. Change it only here, then `npm run db:generate`
  * (drizzle-kit) to write a migration into drizzle/; migrations run on open.
+ *
+ * Why one file over 600 lines: drizzle-kit reads one schema to write migrations, and
+ * the tables' references to each other are easiest to follow side by side.
  */
 import { sql } from "drizzle-orm";
 import {

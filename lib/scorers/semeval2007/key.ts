@@ -31,6 +31,10 @@
  * Further analysis (paper Tables 3 and 6) is applied while the key is built:
  * leaving out ids (NMWT), keeping only single-word substitutes (NMWS), keeping
  * or leaving out lexelts from a word list (MAN / RAND). Pure.
+ *
+ * Why one file over 600 lines: the key is one data structure with its builder and
+ * readers; the rules it applies are in rules.ts, the diagnostics it writes in
+ * lib/lexsub/diagnostics.ts.
  */
 import { type Diagnostic, DiagnosticLog, diag } from "../../lexsub/diagnostics";
 import { type FieldInfo, type GoldEntry, type GoldLine, GoldReader, PN, looseCount } from "../../lexsub/formats/gold";

@@ -8,6 +8,10 @@
  * to them (assignedLexeltIds), lexelts in corpus order, instances in corpus order,
  * minus the instances that already have requiredAnnotators responses from other
  * annotators while the annotator has none. It is never read whole: see queue.ts.
+ *
+ * Why one file over 600 lines: the save is one transaction whose checks (assignment,
+ * training, revision, the queue counters) must be read together to see that no
+ * acknowledged answer is lost; the queue itself is in queue.ts.
  */
 import "server-only";
 import { requireTrainingPassed } from "./training-gate";
