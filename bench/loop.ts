@@ -26,7 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { flag, numberArg, setUp, stringArg } from "./lib/setup";
-import { MAX_RUN_BYTES } from "../lib/server/scoring/scoring";
+import { MAX_RUN_BYTES } from "../lib/server/scoring/uploads";
 
 const log = (s: string) => process.stderr.write(s + "\n");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

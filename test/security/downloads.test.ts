@@ -12,7 +12,7 @@ import { type Actor, SYSTEM } from "../../lib/server/kernel/actor";
 import { attachmentDisposition } from "../../lib/server/kernel/download";
 import { createRound, setJudges } from "../../lib/server/judgement/judgement";
 import { pathId } from "../../lib/server/kernel/path-ids";
-import { uploadRun } from "../../lib/server/scoring/scoring";
+import { uploadRun } from "../../lib/server/scoring/runs";
 import { type ActorKey, world } from "./world";
 
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));

@@ -45,7 +45,10 @@ import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "..
 import { importUsers } from "../../lib/server/people/user-import";
 import { addWordNetBaselineRuns, baselineInstances, storeWordNetBaselineRuns, wordNetBaselineFiles } from "../../lib/server/scoring/baselines";
 import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement/judgement";
-import { deleteGold, deleteRun, listGolds, listRuns, runDetail, runFile, runReport, scoreBoard, scoreSensevalUpload, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring/scoring";
+import { deleteGold, listGolds, storeGold } from "../../lib/server/scoring/golds";
+import { deleteRun, listRuns, runFile, uploadRun } from "../../lib/server/scoring/runs";
+import { runDetail, runReport, scoreBoard, scoresJson } from "../../lib/server/scoring/scores";
+import { scoreSensevalUpload } from "../../lib/server/scoring/senseval";
 import {
   answerTraining,
   checkReport,

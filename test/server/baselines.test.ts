@@ -7,7 +7,8 @@ import { wordnetCandidates } from "../../lib/lexsub/baseline/wordnet";
 import { addWordNetBaselineRuns, baselineInstances } from "../../lib/server/scoring/baselines";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { AuthError, InputError } from "../../lib/server/kernel/errors";
-import { listRuns, runFile, storeGold, uploadRun } from "../../lib/server/scoring/scoring";
+import { storeGold } from "../../lib/server/scoring/golds";
+import { listRuns, runFile, uploadRun } from "../../lib/server/scoring/runs";
 import { wordnetGraph } from "../../lib/wordnet/load";
 import { projectFixture } from "../support/db";
 

@@ -102,7 +102,8 @@ describe("CoInCo import", () => {
 
 describe("scoring against a project's imported gold", () => {
   it("credits a best run with the CoInCo counts (hand-computed)", async () => {
-    const { scoreBoard, uploadRun } = await import("../../lib/server/scoring/scoring");
+    const { scoreBoard } = await import("../../lib/server/scoring/scores");
+    const { uploadRun } = await import("../../lib/server/scoring/runs");
     const { db, coord, project } = projectFixture();
     importDataset(db, coord, project.id, { format: "coinco", fileName: "coinco-small.xml", bytes: sample("coinco-small.xml") });
     uploadRun(db, coord, project.id, { fileName: "sys.best", text: "harbour.n 903 :: port\nbright.a 902 :: sunny;light\n" });

@@ -18,7 +18,8 @@ import { exportAdjudicatedResponses, goldPageData } from "../../lib/server/gold/
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { importResponses, projectResponseRecords } from "../../lib/server/annotate/response-import";
 import { saveResponse } from "../../lib/server/annotate/responses";
-import { deleteRun, runDetail, runReport, scoreBoard, uploadRun } from "../../lib/server/scoring/scoring";
+import { deleteRun, uploadRun } from "../../lib/server/scoring/runs";
+import { runDetail, runReport, scoreBoard } from "../../lib/server/scoring/scores";
 import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
 import { goldFixture } from "../support/gold-fixture";

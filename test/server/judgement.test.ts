@@ -10,7 +10,7 @@ import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/er
 import { exportDataset, importDatasetAsNewProject } from "../../lib/server/datasets/datasets";
 import { createRound, extendedGold, myRounds, nextJudgeItem, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement/judgement";
 import { saveResponse } from "../../lib/server/annotate/responses";
-import { uploadRun } from "../../lib/server/scoring/scoring";
+import { uploadRun } from "../../lib/server/scoring/runs";
 import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
 

@@ -10,7 +10,9 @@ import { repairJson, substitutionJson } from "../../lib/scorers/semeval2007/repo
 import { scoreTexts } from "../../lib/scorers/semeval2007/texts";
 import type { Actor } from "../../lib/server/kernel/actor";
 import { AuthError, InputError } from "../../lib/server/kernel/errors";
-import { type GoldSource, runDetail, runReport, scoreBoard, scoresJson, storeGold, uploadRun } from "../../lib/server/scoring/scoring";
+import { type GoldSource, storeGold } from "../../lib/server/scoring/golds";
+import { uploadRun } from "../../lib/server/scoring/runs";
+import { runDetail, runReport, scoreBoard, scoresJson } from "../../lib/server/scoring/scores";
 import { modeOf } from "../../app/api/projects/[projectId]/scoring/mode";
 import { projectFixture } from "../support/db";
 

@@ -11,24 +11,11 @@ import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/er
 import { projectGold } from "../../lib/server/gold/gold";
 import { createProject } from "../../lib/server/corpus/projects";
 import { importResponses } from "../../lib/server/annotate/response-import";
-import {
-  type GoldSource,
-  MAX_RUN_BYTES,
-  decodeUpload,
-  deleteGold,
-  deleteRun,
-  listGolds,
-  listRuns,
-  runDetail,
-  runFile,
-  runReport,
-  scoreBoard,
-  scoreSensevalUpload,
-  scoresJson,
-  storeGold,
-  typeFromFileName,
-  uploadRun,
-} from "../../lib/server/scoring/scoring";
+import { type GoldSource, deleteGold, listGolds, storeGold } from "../../lib/server/scoring/golds";
+import { deleteRun, listRuns, runFile, uploadRun } from "../../lib/server/scoring/runs";
+import { runDetail, runReport, scoreBoard, scoresJson } from "../../lib/server/scoring/scores";
+import { scoreSensevalUpload } from "../../lib/server/scoring/senseval";
+import { MAX_RUN_BYTES, decodeUpload, typeFromFileName } from "../../lib/server/scoring/uploads";
 import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
 

@@ -21,19 +21,17 @@ import { type AgreementPageQuery, type AgreementPageView, type AgreementFile, ag
 export { dataVersion };
 import { type GoldPageData, type InstanceQuery, type LemmaQuery, goldPageData } from "../gold/gold-review";
 import { projectGold } from "../gold/gold";
+import { type GoldSource } from "../scoring/golds";
+import { type RunInfo } from "../scoring/runs";
 import {
-  type GoldSource,
-  type RunInfo,
   type ScoreBoard,
   type ScoreMode,
-  type SensevalOutcome,
-  type SensevalUpload,
   runDetail,
   runReport,
   scoreBoard,
-  scoreSensevalUpload,
   scoringFingerprint,
-} from "../scoring/scoring";
+} from "../scoring/scores";
+import { type SensevalOutcome, type SensevalUpload, scoreSensevalUpload } from "../scoring/senseval";
 import { type BaselineFiles, wordNetBaselineFiles } from "../scoring/baselines";
 import { type RankedUpload, type RankingOutcome, scoreRankingUpload } from "../scoring/ranking";
 import { exportAdjudicatedResponses, goldProblemsTsv } from "../gold/gold-review";

@@ -27,7 +27,9 @@ import type { Db } from "../../../db/client";
 import * as schema from "../../../db/schema";
 import { InputError } from "../kernel/errors";
 import { planResponseImport, previewOf, writeResponsePlan } from "../annotate/response-import";
-import { decodeUpload, storeGoldUpload, storeRunUpload } from "../scoring/scoring";
+import { storeGoldUpload } from "../scoring/golds";
+import { storeRunUpload } from "../scoring/runs";
+import { decodeUpload } from "../scoring/uploads";
 
 export class JobCancelled extends Error {
   constructor() {
@@ -141,7 +143,7 @@ async function responsesJob(ctx: JobContext, write: boolean): Promise<unknown> {
 
 /**
  * A system file already on disk stored as a run (input: { path, fileName, type, name, gold }):
- * decoded, read as the scorer reads it and written here (scoring.ts `storeRunUpload`), so the
+ * decoded, read as the scorer reads it and written here (runs.ts `storeRunUpload`), so the
  * request that uploaded it never holds its thread for the file's size. The report is what
  * `uploadRun` returns.
  */

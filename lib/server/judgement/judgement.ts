@@ -48,7 +48,7 @@ import { type Actor, actorUserId, requireProject, requireSignedIn } from "../ker
 import { baselineInstances, wordnetBaseline } from "../scoring/baselines";
 import { InputError, NotFoundError, AuthError } from "../kernel/errors";
 import { projectGold } from "../gold/gold";
-import { listRuns, runFile } from "../scoring/scoring";
+import { listRuns, runFile } from "../scoring/runs";
 
 export interface CreateRoundInput {
   name?: unknown;

@@ -10,7 +10,7 @@ import { instances, lexelts } from "../../../db/schema";
 import { type BaselineInstance, type BaselineOutput, wordnetMwBaseline, wordnetSubstitutionBaseline } from "../../lexsub/baseline/wordnet";
 import { wordnetGraph } from "../../wordnet/load";
 import { type Actor, requireProject } from "../kernel/actor";
-import { type RunInfo, type RunUploadReading, readRunUpload, uploadRun } from "./scoring";
+import { type RunInfo, type RunUploadReading, readRunUpload, uploadRun } from "./runs";
 
 export type BaselineType = "best" | "oot" | "mw";
 const BASELINE_TYPES: readonly BaselineType[] = ["best", "oot", "mw"];

@@ -1,6 +1,7 @@
 /**
- * lib/server/scoring: Scoring systems against the gold: runs and gold files (scoring.ts), WordNet baselines
- * (baselines.ts), ranking benchmarks (ranking.ts).
+ * lib/server/scoring: Scoring systems against the gold: uploaded files (uploads.ts), runs (runs.ts), golds
+ * (golds.ts), their figures (scores.ts), SENSEVAL answers (senseval.ts), WordNet baselines (baselines.ts),
+ * ranking benchmarks (ranking.ts).
  *
  * app/ imports lib/server only through these indexes (.dependency-cruiser.cjs,
  * app-to-server-through-feature-index). The functions here take the actor and check it;
@@ -10,7 +11,11 @@ export { storeWordNetBaselineRuns } from "./baselines";
 export { type RankingOutcome } from "./ranking";
 // Without an actor: limits shown by the forms and checked before reading.
 export { MAX_RANKED_RUNS } from "./ranking";
-export { deleteGold, deleteRun, type GoldInfo, type GoldSource, type GroupRow, type ItemRow, listGolds, listRuns, type NamedText, type RunDetail, type RunFigures, runFile, type RunSummary, type ScoreBoard, scoreBoard, type ScoreMode, scoresJson, type SensevalOutcome, type UploadRunResult } from "./scoring";
+export { deleteGold, type GoldInfo, type GoldSource, listGolds } from "./golds";
+export { deleteRun, listRuns, runFile, type UploadRunResult } from "./runs";
+export { type GroupRow, type ItemRow, type RunDetail, type RunFigures, type RunSummary, type ScoreBoard, scoreBoard, type ScoreMode, scoresJson } from "./scores";
+export { type SensevalOutcome } from "./senseval";
+export { type NamedText } from "./uploads";
 // Without an actor: bytes to text (no data access); the scoring itself checks the actor.
-export { decodeUpload } from "./scoring";
-export { MAX_RUN_BYTES } from "./scoring";
+export { decodeUpload } from "./uploads";
+export { MAX_RUN_BYTES } from "./uploads";

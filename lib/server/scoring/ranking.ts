@@ -13,7 +13,7 @@ import { wordnet } from "../../wordnet/load";
 import { type Actor, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
 import { projectGold } from "../gold/gold";
-import { decodeUpload, MAX_RUN_BYTES, type NamedText } from "./scoring";
+import { decodeUpload, MAX_RUN_BYTES, type NamedText } from "./uploads";
 
 /** Runs scored in one submission, at most. */
 export const MAX_RANKED_RUNS = 8;

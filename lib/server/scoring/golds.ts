@@ -1,0 +1,207 @@
+/**
+ * The golds the Scoring page ranks runs against: the project's own (derived from the annotators'
+ * responses, lib/server/gold/gold.ts) or a gold / mwgold pair uploaded and stored with the project
+ * (scoring_golds). Every function that takes an actor checks that it is the project's coordinator.
+ */
+import "server-only";
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../../db/client";
+import { scoringGolds, systemRuns, users } from "../../../db/schema";
+import { scoreTexts } from "../../scorers/semeval2007/texts";
+import { formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
+import { type Actor, type ProjectRow, actorUserId, requireProject } from "../kernel/actor";
+import { InputError, NotFoundError } from "../kernel/errors";
+import { projectGold } from "../gold/gold";
+import { MAX_RUN_NAME, type NamedText } from "./uploads";
+
+// ---------------------------------------------------------------------------
+// Gold
+
+/** Which gold to score against: the project's own (derived now), or a gold stored with the project. */
+export type GoldSource = { kind: "project" } | { kind: "stored"; id: number };
+
+export interface ResolvedGold {
+  kind: "project" | "stored";
+  /** The stored gold's id; null for the project's own. */
+  id: number | null;
+  /** For headings: "the gold derived from …" or the stored gold's name and files. */
+  label: string;
+  /** For best and oot; null when not uploaded. */
+  gold: NamedText | null;
+  /** For mw; null when not uploaded. */
+  mwgold: NamedText | null;
+}
+
+/** A gold the Scoring page can rank runs against, with how many runs are scored with it. */
+export interface GoldInfo {
+  /** null for the project's own gold. */
+  id: number | null;
+  name: string;
+  label: string;
+  goldName: string | null;
+  mwgoldName: string | null;
+  runs: number;
+  createdBy: string | null;
+  createdAt: Date | null;
+}
+
+/** The id a form's gold value names (a stored gold of this project), or null for the project's own gold. */
+export function goldIdOf(db: Db, projectId: number, value: string | number | null | undefined): number | null {
+  const v = String(value ?? "").trim();
+  if (v === "" || v === "project") return null;
+  const id = Number(v);
+  const row =
+    Number.isSafeInteger(id) && id > 0
+      ? db.select({ id: scoringGolds.id }).from(scoringGolds).where(and(eq(scoringGolds.projectId, projectId), eq(scoringGolds.id, id))).get()
+      : undefined;
+  if (!row) throw new NotFoundError(`No stored gold ${JSON.stringify(v.slice(0, 40))} in this project.`);
+  return row.id;
+}
+
+function projectGoldLabel(project: ProjectRow): string {
+  return `the gold derived from ${project.name}'s responses`;
+}
+
+function storedLabel(g: { name: string; goldName: string | null; mwgoldName: string | null }): string {
+  const files = [g.goldName, g.mwgoldName].filter(Boolean).join(" and ");
+  return files && files !== g.name ? `${g.name} (${files})` : g.name;
+}
+
+export function resolveGold(db: Db, actor: Actor, project: ProjectRow, source: GoldSource): ResolvedGold {
+  if (source.kind === "project") {
+    const g = projectGold(db, actor, project.id);
+    return {
+      kind: "project",
+      id: null,
+      label: projectGoldLabel(project),
+      gold: { name: `${project.name}.gold`, text: g.gold },
+      mwgold: { name: `${project.name}.mwgold`, text: g.mwgold },
+    };
+  }
+  const row = db
+    .select()
+    .from(scoringGolds)
+    .where(and(eq(scoringGolds.projectId, project.id), eq(scoringGolds.id, source.id)))
+    .get();
+  if (!row) throw new NotFoundError("No such stored gold in this project.");
+  return {
+    kind: "stored",
+    id: row.id,
+    label: storedLabel(row),
+    gold: row.goldText !== null ? { name: row.goldName ?? `${row.name}.gold`, text: row.goldText } : null,
+    mwgold: row.mwgoldText !== null ? { name: row.mwgoldName ?? `${row.name}.mwgold`, text: row.mwgoldText } : null,
+  };
+}
+
+/** The source a run is scored with. */
+export function sourceOfRun(goldId: number | null): GoldSource {
+  return goldId === null ? { kind: "project" } : { kind: "stored", id: goldId };
+}
+
+/** The project's own gold and every stored gold, each with the number of runs scored with it. */
+export function listGolds(db: Db, actor: Actor, projectId: number): GoldInfo[] {
+  const project = requireProject(db, actor, projectId, { coordinator: true });
+  const counts = new Map<number | null, number>();
+  for (const r of db
+    .select({ goldId: systemRuns.goldId, n: sql<number>`count(*)` })
+    .from(systemRuns)
+    .where(eq(systemRuns.projectId, projectId))
+    .groupBy(systemRuns.goldId)
+    .all()) {
+    counts.set(r.goldId, r.n);
+  }
+  const stored = db
+    .select({ id: scoringGolds.id, name: scoringGolds.name, goldName: scoringGolds.goldName, mwgoldName: scoringGolds.mwgoldName, createdBy: users.name, createdAt: scoringGolds.createdAt })
+    .from(scoringGolds)
+    .leftJoin(users, eq(users.id, scoringGolds.createdBy))
+    .where(eq(scoringGolds.projectId, projectId))
+    .orderBy(asc(scoringGolds.id))
+    .all();
+  return [
+    { id: null, name: `${project.name} (derived)`, label: projectGoldLabel(project), goldName: null, mwgoldName: null, runs: counts.get(null) ?? 0, createdBy: null, createdAt: null },
+    ...stored.map((g) => ({ ...g, label: storedLabel(g), runs: counts.get(g.id) ?? 0 })),
+  ];
+}
+
+export interface StoreGoldInput {
+  /** The gold's name on the page; empty for the gold file's name without its extension. */
+  name?: string;
+  gold: NamedText | null;
+  mwgold: NamedText | null;
+}
+
+/**
+ * Read an uploaded gold and/or mwgold as the scorer will; refused, naming the
+ * lines, when either has errors or neither is given (the part of `storeGold`
+ * that grows with the files).
+ */
+function checkGoldUpload(input: Pick<StoreGoldInput, "gold" | "mwgold">): void {
+  if (!input.gold && !input.mwgold) throw new InputError("Upload a gold file, an mwgold file or both.", { gold: "Choose a gold or mwgold file." });
+  for (const [file, type, field] of [
+    [input.gold, "best", "gold"],
+    [input.mwgold, "mw", "mwgold"],
+  ] as const) {
+    if (!file) continue;
+    const diagnostics = scoreTexts({ type, system: "", gold: file.text, goldName: file.name }).goldDiagnostics;
+    if (hasErrors(diagnostics)) {
+      throw new InputError(`${file.name}: the ${field} file has errors; nothing was stored.`, { [field]: "This file has errors." }, diagnostics.map(formatDiagnostic));
+    }
+  }
+}
+
+/**
+ * Store an uploaded gold and/or mwgold with the project. Refused, with nothing
+ * written, when neither file is given, a file has errors or no readable line,
+ * or the name is too long or taken.
+ */
+export function storeGold(db: Db, actor: Actor, projectId: number, input: StoreGoldInput): GoldInfo {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const id = storeGoldUpload(db, projectId, actorUserId(actor!), input);
+  return listGolds(db, actor, projectId).find((g) => g.id === id)!;
+}
+
+/** `storeGold` once the caller is checked (the "scoring-gold" job, as `storeRunUpload`): the stored gold's id. */
+export function storeGoldUpload(db: Db, projectId: number, createdBy: number | null, input: StoreGoldInput): number {
+  checkGoldUpload(input);
+  const fallback = (input.gold ?? input.mwgold)!.name.replace(/\.(gold|mwgold)(\.txt)?$/i, "");
+  const name = ((input.name ?? "").trim() || fallback || "gold").replace(/\s+/g, " ");
+  if (name.length > MAX_RUN_NAME) throw new InputError(`The name is longer than ${MAX_RUN_NAME} characters.`, { goldName: `At most ${MAX_RUN_NAME} characters.` });
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw new InputError("The name holds control characters.", { goldName: "No control characters." });
+  return db.transaction((tx) => {
+    const taken = tx
+      .select({ id: scoringGolds.id })
+      .from(scoringGolds)
+      .where(and(eq(scoringGolds.projectId, projectId), eq(scoringGolds.name, name)))
+      .get();
+    if (taken) throw new InputError(`A gold named "${name}" is already stored; give this one another name or delete that one.`, { goldName: "Name taken." });
+    return tx
+      .insert(scoringGolds)
+      .values({
+        projectId,
+        name,
+        goldName: input.gold?.name ?? null,
+        goldText: input.gold?.text ?? null,
+        mwgoldName: input.mwgold?.name ?? null,
+        mwgoldText: input.mwgold?.text ?? null,
+        createdBy,
+      })
+      .returning({ id: scoringGolds.id })
+      .get().id;
+  });
+}
+
+/** Delete a stored gold; refused while runs are scored with it (they are named). Returns its name. */
+export function deleteGold(db: Db, actor: Actor, projectId: number, goldId: number): string {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const id = goldIdOf(db, projectId, goldId)!;
+  return db.transaction((tx) => {
+    const runs = tx.select({ name: systemRuns.name, type: systemRuns.type }).from(systemRuns).where(eq(systemRuns.goldId, id)).all();
+    const g = tx.select({ name: scoringGolds.name }).from(scoringGolds).where(eq(scoringGolds.id, id)).get()!;
+    if (runs.length > 0) {
+      const names = runs.slice(0, 5).map((r) => `${r.name} (${r.type})`).join(", ");
+      throw new InputError(`${runs.length} run${runs.length === 1 ? " is" : "s are"} scored with ${g.name}: ${names}${runs.length > 5 ? ", …" : ""}. Delete ${runs.length === 1 ? "it" : "them"} first.`);
+    }
+    tx.delete(scoringGolds).where(eq(scoringGolds.id, id)).run();
+    return g.name;
+  });
+}
