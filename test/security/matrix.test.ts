@@ -45,7 +45,7 @@ import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "..
 import { importUsers } from "../../lib/server/people/user-import";
 import { addWordNetBaselineRuns, baselineInstances, storeWordNetBaselineRuns, wordNetBaselineFiles } from "../../lib/server/scoring/baselines";
 import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement/judgement";
-import { deleteGold, listGolds, storeGold } from "../../lib/server/scoring/golds";
+import { deleteGold, listGolds, resolveGold, storeGold } from "../../lib/server/scoring/golds";
 import { deleteRun, listRuns, runFile, uploadRun } from "../../lib/server/scoring/runs";
 import { runDetail, runReport, scoreBoard, scoresJson } from "../../lib/server/scoring/scores";
 import { scoreSensevalUpload } from "../../lib/server/scoring/senseval";
@@ -376,6 +376,11 @@ const CALLS: Call[] = [
     name: "storeWordNetBaselineRuns",
     expect: COORDINATOR,
     call: (w, k) => storeWordNetBaselineRuns(w.db, w.actor(k), w.p.id, wordNetBaselineFiles(w.db, w.actor("coordinator"), w.p.id)),
+  },
+  {
+    name: "resolveGold",
+    expect: COORDINATOR,
+    call: (w, k) => withGold(w, (id) => resolveGold(w.db, w.actor(k), requireProject(w.db, SYSTEM, w.p.id), { kind: "stored", id })),
   },
   { name: "listGolds", expect: COORDINATOR, call: (w, k) => listGolds(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "storeGold", expect: COORDINATOR, call: (w, k) => storeGold(w.db, w.actor(k), w.p.id, { name: `g${Math.random()}`, gold: { name: "g.gold", text: "bright.a 1 :: clever 2;smart 1;\n" }, mwgold: null }) },

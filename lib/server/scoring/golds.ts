@@ -68,6 +68,8 @@ function storedLabel(g: { name: string; goldName: string | null; mwgoldName: str
 }
 
 export function resolveGold(db: Db, actor: Actor, project: ProjectRow, source: GoldSource): ResolvedGold {
+  // Shared by the scoring files, so it checks its caller itself rather than trusting each one did.
+  requireProject(db, actor, project.id, { coordinator: true });
   if (source.kind === "project") {
     const g = projectGold(db, actor, project.id);
     return {
