@@ -394,6 +394,24 @@ describe("finding 7: the bcrypt gate", () => {
     expect(order).toEqual(["flood-same-64:busy:GateBusyError", "known", "newcomer", "flood0", "user", "newcomer-again", "flood1", "flood2"]);
   });
 
+  it("in the clean line, a client that asked once goes before addresses that each sent several at once", async () => {
+    const gate = new SignInGate({ slots: 1, maxWaiting: 40, perClient: 4 });
+    const order: string[] = [];
+    const first = held();
+    const running = gate.run({ client: "192.0.2.250", priority: "others" }, first.check);
+    const queued: Promise<unknown>[] = [];
+    const enqueue = (label: string, client: string) => queued.push(gate.run({ client, priority: "clean" }, async () => void order.push(label)));
+    // A flood's first instant: 12 new addresses, 4 tries each (one of each in the clean line), then a new user's one try.
+    for (let a = 1; a <= 12; a++) for (let k = 0; k < 4; k++) enqueue(`flood${a}`, `203.0.113.${a}`);
+    enqueue("user", "198.51.100.7");
+    first.end();
+    await running;
+    await Promise.all(queued);
+    expect(order[0]).toBe("user");
+    // Among the flood's addresses the turn is kept: each address's first try before any second.
+    expect(new Set(order.slice(1, 13)).size).toBe(12);
+  });
+
   it("through the route: a full gate answers 429 with Retry-After; a known browser and a new one still go first", async () => {
     const w = setup();
     const gate = signInGate();

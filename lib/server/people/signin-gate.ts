@@ -10,7 +10,9 @@
  *    last); then everyone else;
  *  - within a line, waiting checks are served one per client in turn (round
  *    robin), so a real user waits behind at most one check per other client, not
- *    behind everything a flooding client sent first;
+ *    behind everything a flooding client sent first; in the clean line the client
+ *    that has asked least in the last minute goes first (a new annotator's one try
+ *    before the first tries of addresses that each sent several at once);
  *  - a line holds at most `maxWaiting` checks and a client at most `perClient`:
  *    beyond that the attempt is answered at once "busy, retry after N s" (429).
  * Clients are counted by address, IPv6 by /64 (clientKey).
@@ -50,12 +52,14 @@ interface Waiter {
   start: () => void;
 }
 
-/** One line of waiting checks, served one client at a time in turn. */
+/** One line of waiting checks, served one client at a time in turn (or, given a rank, lowest rank first, in turn among equals). */
 class Line {
   private byClient = new Map<string, Waiter[]>();
   /** Clients with waiting checks, in serving order. */
   private turn: string[] = [];
   size = 0;
+
+  constructor(private readonly rank?: (client: string) => number) {}
 
   waitingFor(client: string): number {
     return this.byClient.get(client)?.length ?? 0;
@@ -72,8 +76,16 @@ class Line {
   }
 
   shift(): Waiter | undefined {
-    const client = this.turn.shift();
-    if (client === undefined) return undefined;
+    if (this.turn.length === 0) return undefined;
+    let at = 0;
+    if (this.rank) {
+      // A line holds at most maxWaiting clients: a scan is cheap.
+      for (let i = 1, best = this.rank(this.turn[0]); i < this.turn.length; i++) {
+        const r = this.rank(this.turn[i]);
+        if (r < best) [at, best] = [i, r];
+      }
+    }
+    const client = this.turn.splice(at, 1)[0];
     const list = this.byClient.get(client)!;
     const w = list.shift()!;
     if (list.length > 0) this.turn.push(client);
@@ -89,13 +101,19 @@ export interface GateOptions {
   perClient: number;
 }
 
+/** How long the gate remembers how often each client asked. */
+const ASKED_WINDOW_MS = 60_000;
+
 /** The lines, served in this order. */
 export type Priority = "known" | "clean" | "others";
 const ORDER: Priority[] = ["known", "clean", "others"];
 
 export class SignInGate {
   private running = 0;
-  private readonly lines: Record<Priority, Line> = { known: new Line(), clean: new Line(), others: new Line() };
+  /** Checks asked for per client since `askedSince` (cleared every ASKED_WINDOW_MS): the clean line's rank. */
+  private readonly asked = new Map<string, number>();
+  private askedSince = Date.now();
+  private readonly lines: Record<Priority, Line> = { known: new Line(), clean: new Line((c) => this.asked.get(c) ?? 0), others: new Line() };
   /** Clients with a check in the clean line (waiting or running). */
   private readonly cleanInFlight = new Set<string>();
   /** Recent check times (ms), for the Retry-After estimate. */
@@ -121,6 +139,12 @@ export class SignInGate {
    */
   async run<T>(who: { client: string | null; priority: Priority }, check: () => Promise<T>): Promise<T> {
     const client = clientKey(who.client);
+    const now = Date.now();
+    if (now - this.askedSince > ASKED_WINDOW_MS) {
+      this.asked.clear();
+      this.askedSince = now;
+    }
+    this.asked.set(client, (this.asked.get(client) ?? 0) + 1);
     // One check per client at a time in the clean line: the others from it wait with everyone else.
     const priority = who.priority === "clean" && this.cleanInFlight.has(client) ? "others" : who.priority;
     const line = this.lines[priority];
