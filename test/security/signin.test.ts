@@ -394,7 +394,7 @@ describe("finding 7: the bcrypt gate", () => {
     expect(order).toEqual(["flood-same-64:busy:GateBusyError", "known", "newcomer", "flood0", "user", "newcomer-again", "flood1", "flood2"]);
   });
 
-  it("in the clean line, a client that asked once goes before addresses that each sent several at once", async () => {
+  it("in the clean line, a client with one check goes before addresses that each keep several going", async () => {
     const gate = new SignInGate({ slots: 1, maxWaiting: 40, perClient: 4 });
     const order: string[] = [];
     const first = held();

@@ -11,8 +11,8 @@
  *  - within a line, waiting checks are served one per client in turn (round
  *    robin), so a real user waits behind at most one check per other client, not
  *    behind everything a flooding client sent first; in the clean line the client
- *    that has asked least in the last minute goes first (a new annotator's one try
- *    before the first tries of addresses that each sent several at once);
+ *    with the fewest checks in the gate goes first (a new annotator's one try
+ *    before the first tries of addresses that each keep several going at once);
  *  - a line holds at most `maxWaiting` checks and a client at most `perClient`:
  *    beyond that the attempt is answered at once "busy, retry after N s" (429).
  * Clients are counted by address, IPv6 by /64 (clientKey).
@@ -101,19 +101,15 @@ export interface GateOptions {
   perClient: number;
 }
 
-/** How long the gate remembers how often each client asked. */
-const ASKED_WINDOW_MS = 60_000;
-
 /** The lines, served in this order. */
 export type Priority = "known" | "clean" | "others";
 const ORDER: Priority[] = ["known", "clean", "others"];
 
 export class SignInGate {
   private running = 0;
-  /** Checks asked for per client since `askedSince` (cleared every ASKED_WINDOW_MS): the clean line's rank. */
-  private readonly asked = new Map<string, number>();
-  private askedSince = Date.now();
-  private readonly lines: Record<Priority, Line> = { known: new Line(), clean: new Line((c) => this.asked.get(c) ?? 0), others: new Line() };
+  /** Checks each client has in the gate now (waiting or running): the clean line's rank. */
+  private readonly inGate = new Map<string, number>();
+  private readonly lines: Record<Priority, Line> = { known: new Line(), clean: new Line((c) => this.inGate.get(c) ?? 0), others: new Line() };
   /** Clients with a check in the clean line (waiting or running). */
   private readonly cleanInFlight = new Set<string>();
   /** Recent check times (ms), for the Retry-After estimate. */
@@ -139,12 +135,6 @@ export class SignInGate {
    */
   async run<T>(who: { client: string | null; priority: Priority }, check: () => Promise<T>): Promise<T> {
     const client = clientKey(who.client);
-    const now = Date.now();
-    if (now - this.askedSince > ASKED_WINDOW_MS) {
-      this.asked.clear();
-      this.askedSince = now;
-    }
-    this.asked.set(client, (this.asked.get(client) ?? 0) + 1);
     // One check per client at a time in the clean line: the others from it wait with everyone else.
     const priority = who.priority === "clean" && this.cleanInFlight.has(client) ? "others" : who.priority;
     const line = this.lines[priority];
@@ -153,9 +143,11 @@ export class SignInGate {
         const ahead = this.waiting(priority) + this.running;
         throw new GateBusyError(Math.max(1, Math.ceil((ahead * this.avgMs) / this.opts.slots / 1000)));
       }
+      this.inGate.set(client, (this.inGate.get(client) ?? 0) + 1);
       if (priority === "clean") this.cleanInFlight.add(client);
       await new Promise<void>((start) => line.push({ client, start }));
     } else {
+      this.inGate.set(client, (this.inGate.get(client) ?? 0) + 1);
       if (priority === "clean") this.cleanInFlight.add(client);
       this.running++;
     }
@@ -163,6 +155,9 @@ export class SignInGate {
     try {
       return await check();
     } finally {
+      const n = (this.inGate.get(client) ?? 1) - 1;
+      if (n > 0) this.inGate.set(client, n);
+      else this.inGate.delete(client);
       if (priority === "clean") this.cleanInFlight.delete(client);
       this.avgMs = this.avgMs * 0.8 + (performance.now() - t) * 0.2;
       this.release();
