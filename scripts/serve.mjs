@@ -135,6 +135,8 @@ async function warmUp(handle) {
   }
   // "/projects/[projectId]/gold/page" → "/projects/0/gold": any id will do, the visitor is signed out.
   const pages = routes.filter((r) => r.endsWith("/page") && !r.startsWith("/_")).map((r) => r.slice(0, -"/page".length).replace(/\[[^\]]+\]/g, "0") || "/");
+  // The sign-in route too (a GET that writes nothing): its first real POST then finds its code loaded and the hash thread started.
+  pages.push("/api/auth/csrf");
   const warm = http.createServer((req, res) => {
     handle(req, res).catch(() => {
       if (!res.headersSent) res.statusCode = 500;

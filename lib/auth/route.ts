@@ -13,6 +13,7 @@ import "server-only";
 import NextAuth from "next-auth";
 import { NextRequest } from "next/server";
 import { readBodyLimited, TooLargeError } from "../server/kernel/http";
+import { prepareDummyHash } from "../server/people/passwords";
 import { deviceCookieHeader, startsSession } from "./device";
 import { authOptions, type SignInOutcome } from "./options";
 
@@ -20,6 +21,10 @@ import { authOptions, type SignInOutcome } from "./options";
 export const MAX_AUTH_BODY_BYTES = 8 * 1024;
 
 type Ctx = { params: Promise<{ nextauth: string[] }> };
+
+// The first sign-in this process checks must not also pay for starting the hash thread and making the
+// dummy hash (the start-up warm-up in scripts/serve.mjs requests /api/auth/csrf, which loads this module).
+void prepareDummyHash().catch((e) => console.error("[auth] preparing the dummy hash failed:", e));
 
 function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ message }), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store", ...headers } });
