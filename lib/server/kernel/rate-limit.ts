@@ -39,7 +39,7 @@
  * through a registry on globalThis (one per process, whichever bundle loads this file).
  */
 import net from "node:net";
-import { setting } from "../../config";
+import { SETTINGS, setting } from "../../config";
 
 export interface BucketSpec {
   /** Tokens gained a second. */
@@ -149,11 +149,12 @@ export function addressKey(address: string): string {
   return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":") + "::/64";
 }
 
+/** The four limits; their defaults are lib/config's, the one place they are written. */
 export const LIMIT_SETTINGS = {
-  save: { env: "LEXGOLD_SAVE_RATE", fallback: { rate: 5, burst: 30 } },
-  saveAddress: { env: "LEXGOLD_ADDRESS_SAVE_RATE", fallback: { rate: 30, burst: 150 } },
-  page: { env: "LEXGOLD_PAGE_RATE", fallback: { rate: 10, burst: 100 } },
-  pageAddress: { env: "LEXGOLD_ADDRESS_PAGE_RATE", fallback: { rate: 30, burst: 300 } },
+  save: { env: "LEXGOLD_SAVE_RATE", fallback: SETTINGS.LEXGOLD_SAVE_RATE.default! },
+  saveAddress: { env: "LEXGOLD_ADDRESS_SAVE_RATE", fallback: SETTINGS.LEXGOLD_ADDRESS_SAVE_RATE.default! },
+  page: { env: "LEXGOLD_PAGE_RATE", fallback: SETTINGS.LEXGOLD_PAGE_RATE.default! },
+  pageAddress: { env: "LEXGOLD_ADDRESS_PAGE_RATE", fallback: SETTINGS.LEXGOLD_ADDRESS_PAGE_RATE.default! },
 } as const satisfies Record<string, { env: string; fallback: BucketSpec }>;
 
 type LimitName = keyof typeof LIMIT_SETTINGS;
