@@ -6,27 +6,17 @@
  * demo project and no demo account. Starting without init fails with the
  * reasons. Uses the build the e2e run made (NEXT_DIST_DIR, .next-e2e).
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { signIn as signInOverHttp } from "../bench/lib/auth";
 import { DEMO_PASSWORD } from "./helpers";
+import { spareLoopbackPort, startServer, stopServer } from "./server-process";
 
 const bin = path.resolve(import.meta.dirname, "../bin/lexgold");
 const PASSWORD = "Study-coordinator-2026";
-
-function spareLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
 
 function siteEnv(dir: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
@@ -49,10 +39,7 @@ const newDir = () => {
 };
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    server.kill("SIGTERM");
-    await new Promise((r) => server!.once("exit", r));
-  }
+  await stopServer(server);
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
@@ -81,20 +68,9 @@ test("init, then the production start: the coordinator signs in, and there is no
 
   const port = await spareLoopbackPort();
   const base = `http://127.0.0.1:${port}`;
-  server = spawn(bin, ["start", "--port", String(port)], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  server.stdout!.on("data", (c) => (out += c));
-  server.stderr!.on("data", (c) => (out += c));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const up = await fetch(`${base}/signin`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (server.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not come up:\n${out}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const started = await startServer(bin, ["start", "--port", String(port)], base, { env });
+  server = started.child;
+  const out = started.output();
   expect(out).toContain(`lexgold: database ${path.join(dir, "study.db")} (1 account, 0 projects)`);
   expect(out).toContain(`lexgold: serving ${base} (listening on 127.0.0.1:${port})`);
 
@@ -120,9 +96,8 @@ test("init, then the production start: the coordinator signs in, and there is no
   await expect(page.getByRole("list", { name: "Your projects" })).toHaveCount(0);
 
   // SIGTERM (systemd's stop) reaches the server: the process and the port close.
-  server.kill("SIGTERM");
-  const code = await new Promise<number | null>((r) => server!.once("exit", (c) => r(c)));
-  expect(code).not.toBe(null);
+  const code = await stopServer(server);
+  expect(code, "the server exits by itself on SIGTERM, not killed by it").not.toBe(null);
   const after = await fetch(`${base}/signin`).then(
     () => true,
     () => false,

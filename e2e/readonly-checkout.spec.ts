@@ -16,13 +16,13 @@
  * reuses that build. It needs root (mount namespaces): as another user it is
  * skipped, saying so.
  */
-import { type ChildProcess, spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { type ChildProcess, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { signIn } from "../bench/lib/auth";
+import { spareLoopbackPort, startServer, stopServer } from "./server-process";
 
 const root = path.resolve(import.meta.dirname, "..");
 const bin = path.join(root, "bin", "lexgold");
@@ -72,24 +72,11 @@ function lexgold(env: NodeJS.ProcessEnv, args: string[], input = ""): SpawnSyncR
   return spawnSync("unshare", readOnlyArgs(bin, args), { env, input, encoding: "utf8", timeout: 120_000, cwd: root });
 }
 
-function spareLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-    s.on("error", reject);
-  });
-}
-
 let server: ChildProcess | null = null;
 let dir = "";
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    server.kill("SIGTERM");
-    await new Promise((r) => server!.once("exit", r));
-  }
+  await stopServer(server);
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -123,20 +110,8 @@ test("with the checkout read-only and the build writable, init, an import and th
 
   const port = await spareLoopbackPort();
   const base = `http://127.0.0.1:${port}`;
-  server = spawn("unshare", readOnlyArgs(bin, ["start", "--port", String(port)]), { env, cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  server.stdout!.on("data", (c) => (out += c));
-  server.stderr!.on("data", (c) => (out += c));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const up = await fetch(`${base}/signin`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (server.exitCode !== null || Date.now() > deadline) throw new Error(`the server did not come up:\n${out}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const started = await startServer("unshare", readOnlyArgs(bin, ["start", "--port", String(port)]), base, { env, cwd: root });
+  server = started.child;
 
   const cookie = await signIn(base, "study-lead", PASSWORD);
   const projects = await (await fetch(`${base}/projects`, { headers: { Cookie: cookie } })).text();
@@ -171,7 +146,7 @@ test("with the checkout read-only and the build writable, init, an import and th
   expect(gold.status).toBe(200);
   expect(await gold.text()).toMatch(/^quiet\.a d1 :: /m);
 
-  expect(out).not.toMatch(/EROFS|read-only file system|worker bundle .* is missing/i);
+  expect(started.output()).not.toMatch(/EROFS|read-only file system|worker bundle .* is missing/i);
   server.kill("SIGTERM");
   await new Promise((r) => server!.once("exit", r));
 });
