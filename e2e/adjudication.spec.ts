@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { type Page, expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { openDemo, signIn } from "./helpers";
 
 // Per-response adjudication on the Gold tab (issue #15). Every change is undone
 // before the test ends, so other specs see the demo as seeded.
@@ -9,10 +9,7 @@ test.describe.configure({ mode: "serial" });
 const ORIGINAL = "quiet.a d1 :: silent 4;hushed 2;still 2;calm 1;peaceful 1;";
 
 async function openInstances(page: Page, query: string): Promise<number> {
-  await page.goto("/projects");
-  await page.getByRole("link", { name: /^demo/ }).first().click();
-  await expect(page).toHaveURL(/\/projects\/\d+$/);
-  const id = Number(/\/projects\/(\d+)/.exec(page.url())![1]);
+  const id = await openDemo(page);
   await page.goto(`/projects/${id}/gold?${query}`);
   return id;
 }

@@ -1,13 +1,12 @@
-import { readFile } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { type Download, type Page, expect, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { type AgreementReport, computeAgreement } from "../lib/lexsub/agreement";
 import { parseLexeltXml } from "../lib/lexsub/formats/lexelt";
 import { parseResponsesTsv } from "../lib/lexsub/formats/responses";
 import { deriveGold } from "../lib/lexsub/gold";
 import { wordnetLemmaProposer } from "../lib/wordnet/load";
-import { signIn } from "./helpers";
+import { downloadText, openDemoTab, signIn } from "./helpers";
 
 test.describe.configure({ mode: "serial" });
 
@@ -32,27 +31,11 @@ const pct = (x: number | null) => (x === null ? "—" : `${(100 * x).toFixed(1)}
 
 let projectId = 0;
 
-async function openAgreement(page: Page): Promise<number> {
-  await page.goto("/projects");
-  await page.getByRole("link", { name: /^demo/ }).first().click();
-  await expect(page).toHaveURL(/\/projects\/\d+$/);
-  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Agreement" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Agreement");
-  return Number(/\/projects\/(\d+)/.exec(page.url())![1]);
-}
-
-async function downloadText(page: Page, link: RegExp): Promise<{ name: string; text: string }> {
-  const downloading = page.waitForEvent("download");
-  await page.getByRole("link", { name: link }).click();
-  const d: Download = await downloading;
-  return { name: d.suggestedFilename(), text: await readFile((await d.path())!, "utf8") };
-}
-
 test("the coordinator sees the headline figures and the per-annotator table", async ({ page }) => {
   const want = expectedReport();
   expect(want.pairwise).not.toBeNull();
   await signIn(page, "coordinator");
-  projectId = await openAgreement(page);
+  projectId = await openDemoTab(page, "Agreement");
 
   // The headline pairwise figure is the library's, to the last digit behind the rounded text.
   const pairwise = page.getByRole("region", { name: "Pairwise agreement" });

@@ -1,27 +1,10 @@
-import { readFile } from "node:fs/promises";
-import { type Download, type Page, expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { type Page, expect, test } from "@playwright/test";
+import { downloadText, openDemoTab, signIn } from "./helpers";
 
 // Every change made here is undone before the test ends, so other specs see the demo as seeded.
 test.describe.configure({ mode: "serial" });
 
 let projectId = 0;
-
-async function openGold(page: Page): Promise<number> {
-  await page.goto("/projects");
-  await page.getByRole("link", { name: /^demo/ }).first().click();
-  await expect(page).toHaveURL(/\/projects\/\d+$/);
-  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Gold" }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Gold");
-  return Number(/\/projects\/(\d+)/.exec(page.url())![1]);
-}
-
-async function downloadText(page: Page, link: RegExp): Promise<{ name: string; text: string }> {
-  const downloading = page.waitForEvent("download");
-  await page.getByRole("link", { name: link }).click();
-  const d: Download = await downloading;
-  return { name: d.suggestedFilename(), text: await readFile((await d.path())!, "utf8") };
-}
 
 /** A gold file as the official ones are written: a blank first line, then `lexelt id :: sub n;…;` lines. */
 function expectGoldFile(text: string) {
@@ -40,7 +23,7 @@ function instanceCard(page: Page, lexelt: string, id: string) {
 
 test("the coordinator reviews lemmas and instances and downloads the gold and mwgold", async ({ page }) => {
   await signIn(page, "coordinator");
-  projectId = await openGold(page);
+  projectId = await openDemoTab(page, "Gold");
 
   // The summary of the seeded demo: 40 instances, none excluded.
   const summary = page.getByRole("region", { name: "Summary" });

@@ -1,4 +1,5 @@
-import { type Page, expect } from "@playwright/test";
+import { readFile } from "node:fs/promises";
+import { type Download, type Page, expect } from "@playwright/test";
 
 export const DEMO_PASSWORD = "lexgold-demo";
 /** The password e2e/serve.sh gives the "sealed" project's accounts (the demo password is the demo's only). */
@@ -15,4 +16,28 @@ export async function signIn(page: Page, name: string, password = passwordOf(nam
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+}
+
+/** From the projects list into the demo project's overview; its id. */
+export async function openDemo(page: Page): Promise<number> {
+  await page.goto("/projects");
+  await page.getByRole("link", { name: /^demo/ }).first().click();
+  await expect(page).toHaveURL(/\/projects\/\d+$/);
+  return Number(/\/projects\/(\d+)/.exec(page.url())![1]);
+}
+
+/** The demo project's tab `tab` through the project navigation, checked by its level-1 heading (the tab's name unless given); the project's id. */
+export async function openDemoTab(page: Page, tab: string, heading: string | RegExp = tab): Promise<number> {
+  const id = await openDemo(page);
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: tab }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+  return id;
+}
+
+/** Click the link named `link` and read the file it downloads. */
+export async function downloadText(page: Page, link: RegExp): Promise<{ name: string; text: string }> {
+  const downloading = page.waitForEvent("download");
+  await page.getByRole("link", { name: link }).click();
+  const d: Download = await downloading;
+  return { name: d.suggestedFilename(), text: await readFile((await d.path())!, "utf8") };
 }

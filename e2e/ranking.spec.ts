@@ -1,15 +1,13 @@
 import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { openDemoTab, signIn } from "./helpers";
 
 const sample = (name: string) => path.resolve(import.meta.dirname, "../samples", name);
 // Screenshots only when asked (SCREENSHOT_DIR), so a test run never rewrites tracked files.
 const shots = process.env.SCREENSHOT_DIR;
 
 async function openRanking(page: Page): Promise<void> {
-  await page.goto("/projects");
-  await page.getByRole("link", { name: /^demo/ }).first().click();
-  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Scoring" }).click();
+  await openDemoTab(page, "Scoring");
   await page.getByRole("link", { name: "Ranking measures" }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Ranking measures");
 }

@@ -1,5 +1,5 @@
 import { type Page, expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { openDemoTab, signIn } from "./helpers";
 
 // Serial: the coordinator sets up, a new annotator trains and answers, the coordinator reads the report.
 // Everything the coordinator set up is undone at the end, so the demo reads as seeded for later specs.
@@ -10,12 +10,7 @@ const PASSWORD = "trainee-pass-1";
 let projectId = 0;
 
 async function openTraining(page: Page) {
-  await page.goto("/projects");
-  await page.getByRole("link", { name: /^demo/ }).first().click();
-  await expect(page).toHaveURL(/\/projects\/\d+$/);
-  projectId = Number(/\/projects\/(\d+)/.exec(page.url())![1]);
-  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Training" }).click();
-  await expect(page.getByRole("heading", { name: "Training and checks" })).toBeVisible();
+  projectId = await openDemoTab(page, "Training", "Training and checks");
 }
 
 async function shoot(page: Page, name: string) {
