@@ -188,6 +188,29 @@ describe("lexgold doctor", SLOW, () => {
     expect(list.stderr).toMatch(/was written by a newer lexgold: it records 1 migration this lexgold does not know/);
   });
 
+  it("a restore drill's copy (--db another database) is not warned for having no backups; --no-backups skips the check", () => {
+    const s = initialised();
+    expect(lexgold(s, ["backup", "--dir", s.backups]).status).toBe(0);
+    const drill = path.join(path.dirname(s.db), "drill.db");
+    const latest = fs.readdirSync(s.backups).filter((f) => f.endsWith(".db"))[0];
+    expect(lexgold(s, ["restore", path.join(s.backups, latest), "--db", drill]).status).toBe(0);
+    fs.chmodSync(drill, 0o600);
+    const env = { LEXGOLD_BACKUP_DIR: s.backups };
+    const r = lexgold(s, ["doctor", "--db", drill], { env });
+    expect(r.stdout).toContain(`--    backups      backups not checked: --db names ${drill}, not the configured database (--backups DIR checks its backups)`);
+    expect(r.stdout).not.toMatch(/no backups of drill\.db/);
+    expect(r.status, r.stdout).toBe(0);
+    // The configured database is still checked against LEXGOLD_BACKUP_DIR, named with --db or not.
+    expect(lexgold(s, ["doctor", "--db", s.db], { env }).stdout).toMatch(/^ok {4}backups {6}1 backup in /m);
+    // Named explicitly, the drill's backups are checked (it has none there).
+    const named = lexgold(s, ["doctor", "--db", drill, "--backups", s.backups], { env });
+    expect(named.status).toBe(2);
+    expect(named.stdout).toContain(`WARN  backups      no backups of drill.db in ${s.backups}`);
+    const skipped = lexgold(s, ["doctor", "--no-backups"], { env });
+    expect(skipped.stdout).toContain("--    backups      backups not checked (--no-backups)");
+    expect(skipped.status, skipped.stdout).toBe(0);
+  });
+
   it("fails when there is nothing to check", () => {
     const s = site();
     const r = lexgold(s, ["doctor"]);

@@ -301,7 +301,12 @@ function openForInspection(dbFile: string): Database.Database {
   return new Database(image, { readonly: true });
 }
 
-export function doctor(actor: Actor, input: { dbFile: string; backupDir?: string | null; now?: Date }): Check[] {
+/**
+ * `backupDir`: where timed backups of `dbFile` are looked for; null or absent
+ * leaves the backups unchecked, saying why (`backupsUnchecked`, or "no
+ * directory named").
+ */
+export function doctor(actor: Actor, input: { dbFile: string; backupDir?: string | null; backupsUnchecked?: string; now?: Date }): Check[] {
   requireSystem(actor);
   const dbFile = path.resolve(input.dbFile);
   const out: Check[] = [];
@@ -380,7 +385,7 @@ export function doctor(actor: Actor, input: { dbFile: string; backupDir?: string
 
   const backupDir = input.backupDir ? path.resolve(input.backupDir) : null;
   if (!backupDir) {
-    out.push({ check: "backups", status: "info", message: "no backup directory named (--backups DIR or LEXGOLD_BACKUP_DIR): backups not checked" });
+    out.push({ check: "backups", status: "info", message: input.backupsUnchecked ?? "no backup directory named (--backups DIR or LEXGOLD_BACKUP_DIR): backups not checked" });
   } else {
     const backups = listTimestampedBackups(backupDir, backupBaseName(dbFile));
     if (backups.length === 0) {
