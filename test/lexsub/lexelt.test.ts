@@ -76,7 +76,15 @@ describe("parseLexeltXml: refused input names the line and the problem", () => {
       5,
       /instance id "5" is repeated \(first at line 4\)/,
     ],
-    ["truncated", one("a <head>b</head> c").slice(0, 80), 0, /not well-formed XML/],
+    ["truncated in a tag", one("a <head>b</head> c").slice(0, 80), 4, /^the file ends at line 4 in the middle of the tag <instance, inside <lexelt item="bank.n"> \(line 3\): is it truncated\?$/],
+    [
+      "truncated in a context",
+      one("a <head>b</head> c").slice(0, one("a <head>b</head> c").indexOf(" c<")),
+      5,
+      /^the file ends at line 5 inside <context> \(line 5\) of <instance id="1"> \(line 4\): is it truncated\?$/,
+    ],
+    ["truncated in a comment", wrap("<!-- a comment\nthat goes on"), 5, /^the file ends at line 5 in the middle of a comment opened at line 3, inside <corpus> \(line 2\): is it truncated\?$/],
+    // Not a truncation: an element closed by the wrong tag is the parser's to name.
     ["unclosed tag", one("a <head>b c"), 5, /not well-formed XML/],
     ["bad item", one("a <head>b</head>", "1", "bank"), 3, /lexelt item "bank" is not of the form/],
     ["unknown entity", one("a &nbsp; <head>b</head>"), 5, /entity "&nbsp;" is not allowed/],
@@ -108,6 +116,18 @@ describe("parseLexeltXml: refused input names the line and the problem", () => {
     expect(r.errors[0].file).toBe("bad.xml");
     if (line > 0) expect(r.errors[0].line).toBe(line);
     expect(r.errors[0].message).toMatch(message);
+  });
+
+  it("a file cut short anywhere inside <corpus> is refused as truncated, at the line it ends on", () => {
+    const full = one("a <!-- note --> <head>b</head> c");
+    const bodyEnd = full.indexOf("</corpus>");
+    for (let cut = full.indexOf("<corpus") + 8; cut < bodyEnd; cut++) {
+      const text = full.slice(0, cut);
+      const r = parseLexeltXml(text, "cut.xml");
+      expect(r.corpus, `cut at ${cut}`).toBeNull();
+      expect(r.errors[0].message, `cut at ${cut}: ${JSON.stringify(text.slice(-20))}`).toMatch(/^the file ends at line \d+ .*: is it truncated\?$/);
+      expect(r.errors[0].line).toBe(text.trimEnd().split("\n").length);
+    }
   });
 
   it("refuses text over the size limit before parsing", () => {

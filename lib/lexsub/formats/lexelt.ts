@@ -14,6 +14,7 @@
  * the line and the problem. Pure: strings in, records out.
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { truncation } from "./xml-truncation";
 import { type Diagnostic, diag } from "../diagnostics";
 import { parseLexeltItem } from "../types";
 
@@ -336,6 +337,8 @@ export function parseLexeltXml(text: string, file: string, options: LexeltParseO
 
   const valid = XMLValidator.validate(clean, { allowBooleanAttributes: false });
   if (valid !== true) {
+    const cut = truncation(clean);
+    if (cut) return fail(cut.line, cut.message);
     const e = valid.err;
     return fail(e.line, `not well-formed XML: ${e.msg.replace(/\.$/, "")} (column ${e.col})`);
   }
