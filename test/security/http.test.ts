@@ -109,6 +109,35 @@ describe("finding 9: origin checks", () => {
     }
   };
 
+  it("says why, naming the setting and the address it expects", () => {
+    const message = (req: Request) => {
+      try {
+        assertSameOrigin(req);
+        return "";
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    const saved = { NEXTAUTH_URL: process.env.NEXTAUTH_URL, LEXGOLD_PUBLIC_URL: process.env.LEXGOLD_PUBLIC_URL };
+    try {
+      process.env.NEXTAUTH_URL = "https://lexgold.example.org/";
+      delete process.env.LEXGOLD_PUBLIC_URL;
+      expect(message(post({ origin: "http://127.0.0.1:3000", host: "127.0.0.1:3000" }))).toBe(
+        "Cross-site request refused: it was sent from a page at http://127.0.0.1:3000, but NEXTAUTH_URL says lexgold is served at https://lexgold.example.org. " +
+          "Open lexgold at https://lexgold.example.org, or set NEXTAUTH_URL to the address you use.",
+      );
+      process.env.LEXGOLD_PUBLIC_URL = "https://study.example.org";
+      expect(message(post({ origin: "http://127.0.0.1:3000" }))).toMatch(/but LEXGOLD_PUBLIC_URL says lexgold is served at https:\/\/study\.example\.org\./);
+      delete process.env.NEXTAUTH_URL;
+      delete process.env.LEXGOLD_PUBLIC_URL;
+      expect(message(post({ origin: "http://evil.example", host: "lexgold.test:3000" }))).toBe("Cross-site request refused: it was sent from a page at http://evil.example, not from this site (lexgold.test:3000).");
+      expect(message(post({ host: "lexgold.test:3000" }))).toMatch(/^Cross-site request refused: it names no page it was sent from/);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  });
+
   it("the configured public URL decides, not Host or X-Forwarded-Host", () => {
     expect(refused(post({ origin: "http://lexgold.test:3000", host: "lexgold.test:3000" }))).toBe(false);
     expect(refused(post({ origin: "http://evil.example", host: "evil.example" }))).toBe(true);

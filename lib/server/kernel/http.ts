@@ -11,18 +11,24 @@ export class TooLargeError extends Error {
 }
 
 /**
- * The origin this app is served from: LEXGOLD_PUBLIC_URL or NEXTAUTH_URL when
- * set (the deployment's word, not the request's), else null.
+ * The origin this app is served from, and the setting that says so:
+ * LEXGOLD_PUBLIC_URL or NEXTAUTH_URL when set (the deployment's word, not the
+ * request's), else null.
  */
-function configuredOrigin(): string | null {
-  const url = setting("LEXGOLD_PUBLIC_URL") || setting("NEXTAUTH_URL");
-  if (!url) return null;
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
+function configuredOrigin(): { origin: string; setting: string } | null {
+  for (const name of ["LEXGOLD_PUBLIC_URL", "NEXTAUTH_URL"] as const) {
+    const url = setting(name);
+    if (!url) continue;
+    try {
+      return { origin: new URL(url).origin, setting: name };
+    } catch {
+      return null;
+    }
   }
+  return null;
 }
+
+const REFUSED = "Cross-site request refused";
 
 /**
  * Refuse cross-site state-changing requests: the Origin header must name this
@@ -32,20 +38,26 @@ function configuredOrigin(): string | null {
  */
 export function assertSameOrigin(req: Request): void {
   const origin = req.headers.get("origin");
-  if (!origin || origin === "null") throw new AuthError("Cross-site request refused.");
+  if (!origin || origin === "null") throw new AuthError(`${REFUSED}: it names no page it was sent from (no Origin header; browsers send one with every form).`);
   let url: URL;
   try {
     url = new URL(origin);
   } catch {
-    throw new AuthError("Cross-site request refused.");
+    throw new AuthError(`${REFUSED}: the page it was sent from is not an address (Origin ${JSON.stringify(origin.slice(0, 100))}).`);
   }
   const configured = configuredOrigin();
   if (configured) {
-    if (url.origin !== configured) throw new AuthError("Cross-site request refused.");
+    // The usual cause is trying lexgold at another address than the one configured (loopback while NEXTAUTH_URL names the public site).
+    if (url.origin !== configured.origin) {
+      throw new AuthError(
+        `${REFUSED}: it was sent from a page at ${url.origin}, but ${configured.setting} says lexgold is served at ${configured.origin}. ` +
+          `Open lexgold at ${configured.origin}, or set ${configured.setting} to the address you use.`,
+      );
+    }
     return;
   }
   const host = requestHost(req.headers);
-  if (!host || url.host !== host) throw new AuthError("Cross-site request refused.");
+  if (!host || url.host !== host) throw new AuthError(`${REFUSED}: it was sent from a page at ${url.origin}, not from this site (${host ?? "no Host header"}).`);
 }
 
 /**
