@@ -61,6 +61,8 @@ export const projects = sqliteTable("projects", {
    * lexelts move to the real project in one short transaction when published.
    */
   stagingFor: integer("staging_for"),
+  /** Set when a coordinator archives the project: it leaves annotators' lists and takes no answers, and keeps everything. */
+  archivedAt: integer("archived_at", { mode: "timestamp_ms" }),
   createdAt: createdAt(),
 });
 

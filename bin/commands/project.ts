@@ -1,6 +1,11 @@
 import type { Command } from "commander";
 import { CliError, dbOption, openCliDb, readText, run } from "./util";
 
+/** "1,234 responses" / "more than 100,000 responses". */
+function counted(n: number, atLeast: boolean, what: string): string {
+  return `${atLeast ? "more than " : ""}${n.toLocaleString("en")} ${what}${n === 1 && !atLeast ? "" : "s"}`;
+}
+
 export function register(program: Command): void {
   const project = program.command("project").description("create, list and configure projects");
   dbOption(project.command("create").argument("<name>", "project name").description("create a project"))
@@ -17,7 +22,7 @@ export function register(program: Command): void {
       const { listProjects } = await import("../../lib/server/corpus/projects");
       const db = await openCliDb(opts);
       for (const p of run(() => listProjects(db, SYSTEM))) {
-        console.log(`${p.name}\t${p.lexelts} lexelts\t${p.instances} instances`);
+        console.log(`${p.name}\t${p.lexelts} lexelts\t${p.instances} instances${p.archivedAt ? `\tarchived ${p.archivedAt.toISOString().slice(0, 10)}` : ""}`);
       }
     });
   dbOption(
@@ -43,5 +48,65 @@ export function register(program: Command): void {
       const g = run(() => setGuidelines(db, SYSTEM, p.id, text));
       console.log(`"${p.name}": guidelines set (${g.length} characters)`);
     }
+  });
+  dbOption(project.command("rename").argument("<name>", "the project's name").argument("<new-name>", "its new name").description("rename a project"))
+    .action(async (name: string, newName: string, opts: { db?: string }) => {
+      const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
+      const { renameProject } = await import("../../lib/server/corpus/project-lifecycle");
+      const db = await openCliDb(opts);
+      const p = run(() => findProjectByName(db, SYSTEM, name));
+      const r = run(() => renameProject(db, SYSTEM, p.id, { name: newName }));
+      console.log(`renamed project "${p.name}" to "${r.name}"`);
+    });
+  for (const archived of [true, false]) {
+    dbOption(
+      project
+        .command(archived ? "archive" : "unarchive")
+        .argument("<name>", "the project's name")
+        .description(archived ? "archive a project: it leaves annotators' lists and takes no new answers; everything is kept" : "bring an archived project back"),
+    ).action(async (name: string, opts: { db?: string }) => {
+      const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
+      const { setProjectArchived } = await import("../../lib/server/corpus/project-lifecycle");
+      const db = await openCliDb(opts);
+      const p = run(() => findProjectByName(db, SYSTEM, name));
+      const r = run(() => setProjectArchived(db, SYSTEM, p.id, archived));
+      console.log(r.archivedAt ? `"${p.name}" is archived (since ${r.archivedAt.toISOString().slice(0, 16).replace("T", " ")} UTC)` : `"${p.name}" is no longer archived`);
+    });
+  }
+  dbOption(
+    project
+      .command("delete")
+      .argument("<name>", "the project's name")
+      .option("--confirm <name>", "the project's name again, instead of typing it when asked")
+      .description("delete a project and everything in it (says what will go and asks for the project's name; make a backup first)"),
+  ).action(async (name: string, opts: { confirm?: string; db?: string }) => {
+    const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
+    const { deleteProject, projectContents } = await import("../../lib/server/corpus/project-lifecycle");
+    const db = await openCliDb(opts);
+    const p = run(() => findProjectByName(db, SYSTEM, name));
+    const c = run(() => projectContents(db, SYSTEM, p.id));
+    const lines = [
+      `Deleting "${c.name}" removes, for good:`,
+      `  ${counted(c.lexelts, false, "lexelt")} with ${counted(c.instances, false, "instance")}`,
+      `  ${counted(c.responses, c.responsesAtLeast, "response")}, and every decision, flag, training and check made on them`,
+      ...(c.datasetEntries > 0 ? [`  ${counted(c.datasetEntries, c.datasetEntriesAtLeast, "imported gold entry")}`] : []),
+      `  ${counted(c.judgementRounds, false, "judgement round")}, ${counted(c.systemRuns, false, "scored run")}`,
+      `  the memberships of ${counted(c.members, false, "account")} (the accounts themselves stay)`,
+      "Make a backup first if you may want it back: lexgold backup --dir DIR",
+    ];
+    process.stderr.write(lines.join("\n") + "\n");
+    let typed = opts.confirm;
+    if (typed === undefined) {
+      if (!process.stdin.isTTY) throw new CliError(`nothing was deleted: give --confirm "${c.name}" (or run it on a terminal to be asked).`);
+      const readline = await import("node:readline/promises");
+      const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+      typed = await rl.question(`Type the project's name to delete it: `);
+      rl.close();
+    }
+    const gone = await deleteProject(db, SYSTEM, p.id, typed).catch((e: unknown) => {
+      if (e instanceof Error && "status" in e) throw new CliError(e.message);
+      throw e;
+    });
+    console.log(`deleted project "${gone.name}"`);
   });
 }

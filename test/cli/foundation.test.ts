@@ -33,6 +33,24 @@ describe("bin/lexgold", () => {
     expect(lexgold(["project", "list"]).stdout).toMatch(/study/);
   });
 
+  it("renames, archives, brings back and deletes a project, asking for its name and saying what goes", () => {
+    expect(lexgold(["project", "create", "old-name"]).status).toBe(0);
+    expect(lexgold(["project", "rename", "old-name", "pilot"]).stdout).toBe('renamed project "old-name" to "pilot"\n');
+    expect(lexgold(["project", "archive", "pilot"]).stdout).toMatch(/^"pilot" is archived \(since \d{4}-\d\d-\d\d \d\d:\d\d UTC\)$/m);
+    expect(lexgold(["project", "list"]).stdout).toMatch(/^pilot\t0 lexelts\t0 instances\tarchived \d{4}-\d\d-\d\d$/m);
+    expect(lexgold(["project", "unarchive", "pilot"]).stdout).toBe('"pilot" is no longer archived\n');
+    // Without a terminal and without --confirm, nothing is deleted.
+    const asked = lexgold(["project", "delete", "pilot"]);
+    expect(asked.status).toBe(1);
+    expect(asked.stderr).toMatch(/Deleting "pilot" removes, for good:\n {2}0 lexelts with 0 instances\n[\s\S]*Make a backup first/);
+    expect(asked.stderr).toMatch(/nothing was deleted: give --confirm "pilot"/);
+    expect(lexgold(["project", "delete", "pilot", "--confirm", "Pilot"]).stderr).toMatch(/type its name, "pilot", exactly; nothing was deleted/);
+    expect(lexgold(["project", "list"]).stdout).toMatch(/^pilot\t/m);
+    const deleted = lexgold(["project", "delete", "pilot", "--confirm", "pilot"]);
+    expect(deleted.stdout).toBe('deleted project "pilot"\n');
+    expect(lexgold(["project", "list"]).stdout).not.toMatch(/^pilot\t/m);
+  });
+
   it.each([
     [["import", "/no/such.xml", "--project", "study"], /lexgold: cannot read \/no\/such\.xml: no such file/],
     [["import", __filename, "--project", "nope"], /lexgold: No project named "nope"/],

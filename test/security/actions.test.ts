@@ -44,6 +44,7 @@ vi.mock("next/navigation", () => ({
 }));
 
 const { createProjectAction } = await import("../../app/projects/actions");
+const project = await import("../../app/projects/[projectId]/actions");
 const members = await import("../../app/projects/[projectId]/members/actions");
 const { workspaceStepAction, workspaceTargetsAction } = await import("../../app/annotate/actions");
 const gold = await import("../../app/projects/[projectId]/gold/actions");
@@ -98,6 +99,10 @@ const withTraining = (w: World) => {
 
 const ACTIONS: ActionCase[] = [
   { name: "createProjectAction", expect: ANY_COORDINATOR, run: () => createProjectAction(null, form({ name: "fresh" })) },
+  { name: "renameProjectAction", expect: COORDINATOR, run: (w) => project.renameProjectAction(w.p.id, null, form({ name: "renamed" })) },
+  { name: "setArchivedAction", expect: COORDINATOR, run: (w) => project.setArchivedAction(w.p.id, true, null, form({})) },
+  // Deleting redirects to the projects list once done.
+  { name: "deleteProjectAction", expect: COORDINATOR, run: (w) => project.deleteProjectAction(w.p.id, null, form({ confirm: "p" })) },
   { name: "createAnnotatorAction", expect: COORDINATOR, run: (w) => members.createAnnotatorAction(w.p.id, null, form({ name: "newbie", password: "" })) },
   // Another project's annotator is not offered to the coordinator, nor can be added by id (finding 6).
   { name: "addMemberAction", expect: "401 403 403 404 404 -", run: (w) => members.addMemberAction(w.p.id, null, form({ userId: String(w.annQ.userId) })) },

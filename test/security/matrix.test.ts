@@ -40,6 +40,7 @@ import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from
 import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/annotate/flags";
 import { progressPageView, projectProgress } from "../../lib/server/annotate/progress";
 import { createProject, listProjects, projectOverview } from "../../lib/server/corpus/projects";
+import { deleteProject, projectContents, renameProject, setProjectArchived } from "../../lib/server/corpus/project-lifecycle";
 import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/annotate/response-import";
 import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/annotate/responses";
 import { importUsers } from "../../lib/server/people/user-import";
@@ -121,6 +122,20 @@ const CALLS: Call[] = [
   { name: "findProjectByName", expect: MEMBER, call: (w, k) => findProjectByName(w.db, w.actor(k), "p") },
   // projects.ts
   { name: "createProject", expect: ANY_COORDINATOR, call: (w, k) => createProject(w.db, w.actor(k), { name: "new one" }) },
+  // project-lifecycle.ts
+  { name: "renameProject", expect: COORDINATOR, call: (w, k) => renameProject(w.db, w.actor(k), w.p.id, { name: "renamed" }) },
+  { name: "setProjectArchived", expect: COORDINATOR, call: (w, k) => setProjectArchived(w.db, w.actor(k), w.p.id, true) },
+  { name: "projectContents", expect: COORDINATOR, call: (w, k) => projectContents(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  {
+    name: "deleteProject",
+    expect: COORDINATOR,
+    call: (w, k) => deleteProject(w.db, w.actor(k), w.p.id, "p"),
+    // Everything of p gone, q whole.
+    check: (_r, w) => {
+      expect(listProjects(w.db, SYSTEM).map((p) => p.name)).toEqual(["q"]);
+      expect(w.db.$client.prepare("select count(*) as n from instances i join lexelts l on l.id = i.lexelt_id where l.project_id = ?").get(w.q.id)).toEqual({ n: 2 });
+    },
+  },
   {
     name: "listProjects",
     expect: "401 ok ok ok ok ok",

@@ -7,6 +7,7 @@ import Link from "next/link";
 import { projectOverview, type ProjectOverview } from "@/lib/server/corpus";
 import { listJobs, type JobView } from "@/lib/server/jobs";
 import { ImportForm } from "./import-form";
+import { ProjectSettings } from "./project-settings";
 
 export const metadata: Metadata = { title: "Project" };
 export const dynamic = "force-dynamic";
@@ -38,6 +39,12 @@ export default async function ProjectPage({ params, searchParams }: { params: Pr
       <p className="muted">
         {p.lexeltCount} lexelts · {p.totalInstances} instances
       </p>
+      {p.archivedAt && (
+        <p className="notice warn" role="status">
+          Archived on {p.archivedAt.toISOString().slice(0, 10)}: annotators do not see this project and cannot answer in it. Everything is kept;{" "}
+          <a href="#project-heading">bring it back</a> below.
+        </p>
+      )}
 
       <h2 id="import-heading">Load lexelt XML</h2>
       <div className="panel">
@@ -132,6 +139,9 @@ export default async function ProjectPage({ params, searchParams }: { params: Pr
           </div>
         </>
       )}
+
+      <h2 id="project-heading">Project</h2>
+      <ProjectSettings projectId={p.id} name={p.name} archivedAt={p.archivedAt?.toISOString() ?? null} />
     </>
   );
 }

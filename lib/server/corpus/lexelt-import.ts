@@ -27,7 +27,7 @@ import type Database from "better-sqlite3";
 import { parseLexeltXml } from "../../lexsub/formats/lexelt";
 import { type Diagnostic, formatDiagnostic } from "../../lexsub/diagnostics";
 import { InputError } from "../kernel/errors";
-import { imports, instances, jobs, lexelts, projects } from "../../../db/schema";
+import { imports, instances, jobs, lexelts, projects, responseHistory } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
@@ -39,6 +39,7 @@ const L = named(lexelts, "l");
 const LEXELTS = named(lexelts);
 const LEXELTS_Q = named(lexelts, "lexelts");
 const PROJECTS = named(projects);
+const HISTORY = named(responseHistory);
 
 export interface ImportReport {
   fileName: string;
@@ -272,12 +273,20 @@ export function* stagedLexeltImport(
 }
 
 /**
- * Delete a holding project's rows, a slice per step (instances first, then its
- * lexelts, its import row and itself). Safe to run again after a crash.
+ * Delete a holding project's rows, a slice per step (its save history, which
+ * keeps no foreign key, and its instances first, then its lexelts, its import
+ * row and itself). Safe to run again after a crash. A project being deleted is
+ * a holding project too (lib/server/corpus/project-lifecycle.ts).
  */
 export function* discardStaging(sqlite: Database.Database, stagingProjectId: number, slice = 2000): Generator<number, void> {
   const isHolder = sqlite.prepare(`select 1 from ${PROJECTS.$} where ${PROJECTS.id} = ? and ${PROJECTS.stagingFor} is not null`).get(stagingProjectId);
   if (!isHolder) return;
+  const history = sqlite.prepare(`delete from ${HISTORY.$} where ${HISTORY.id} in (select ${HISTORY.id} from ${HISTORY.$} where ${HISTORY.projectId} = ? limit ?)`);
+  for (;;) {
+    const n = history.run(stagingProjectId, slice).changes;
+    if (n === 0) break;
+    yield n;
+  }
   const del = sqlite.prepare(
     `delete from ${INSTANCES.$} where ${INSTANCES.id} in (select ${I.id} from ${L.$} join ${I.$} on ${I.lexeltId} = ${L.id} where ${L.projectId} = ? limit ?)`,
   );

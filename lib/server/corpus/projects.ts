@@ -15,7 +15,7 @@ const LEXELTS = named(lexelts);
 // In drizzle sql: the select lists columns unqualified, so the subqueries name both sides.
 const [L, PROJECTS_Q] = [named(lexelts, "l"), named(projects, "projects")];
 
-const projectNameSchema = z
+export const projectNameSchema = z
   .string()
   .trim()
   .min(1, "A project needs a name.")
@@ -27,6 +27,8 @@ export interface ProjectSummary {
   name: string;
   lexelts: number;
   instances: number;
+  /** When a coordinator archived it (lib/server/corpus/project-lifecycle.ts), or null. */
+  archivedAt: Date | null;
 }
 
 export function createProject(db: Db, actor: Actor, input: { name: string }): { id: number; name: string } {
@@ -51,6 +53,7 @@ export function listProjects(db: Db, actor: Actor): ProjectSummary[] {
   const counts = {
     id: projects.id,
     name: projects.name,
+    archivedAt: projects.archivedAt,
     lexelts: sql<number>`(select count(*) from ${sql.raw(L.$)} where ${sql.raw(L.projectId)} = ${sql.raw(PROJECTS_Q.id)})`,
     instances: sql<number>`(select coalesce(sum(${sql.raw(L.instanceCount)}), 0) from ${sql.raw(L.$)} where ${sql.raw(L.projectId)} = ${sql.raw(PROJECTS_Q.id)})`,
   };
@@ -87,6 +90,7 @@ interface ImportSummary {
 export interface ProjectOverview {
   id: number;
   name: string;
+  archivedAt: Date | null;
   guidelines: string;
   requiredAnnotators: number | null;
   /** The lexelts asked for: one page of those matching the search, in corpus order. */
@@ -156,5 +160,6 @@ export function projectOverview(db: Db, actor: Actor, projectId: number, query: 
       repairs: (JSON.parse(r.repairs) as unknown[]).length,
       createdAt: r.createdAt,
     }));
-  return { ...p, lexelts: lx, lexeltCount: all.n, matched, page, pages, totalInstances: all.total, imports: im };
+  const archivedAt = db.select({ archivedAt: projects.archivedAt }).from(projects).where(eq(projects.id, projectId)).get()!.archivedAt;
+  return { ...p, archivedAt, lexelts: lx, lexeltCount: all.n, matched, page, pages, totalInstances: all.total, imports: im };
 }

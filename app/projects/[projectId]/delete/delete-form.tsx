@@ -1,0 +1,43 @@
+"use client";
+import Link from "next/link";
+import { useActionState, useState } from "react";
+import { deleteProjectAction, type ProjectFormState } from "../actions";
+
+export function DeleteProjectForm({ projectId, name }: { projectId: number; name: string }) {
+  const [state, action, pending] = useActionState<ProjectFormState, FormData>(deleteProjectAction.bind(null, projectId), null);
+  const [typed, setTyped] = useState("");
+  const err = state?.errors?.confirm;
+  return (
+    <form action={action}>
+      <label htmlFor="delete-confirm">
+        Type the project’s name, <strong>{name}</strong>, to delete it
+      </label>
+      <input
+        id="delete-confirm"
+        name="confirm"
+        autoComplete="off"
+        spellCheck={false}
+        value={typed}
+        onChange={(e) => setTyped(e.target.value)}
+        aria-invalid={err ? true : undefined}
+        aria-describedby={err ? "delete-confirm-error" : undefined}
+      />
+      {err && (
+        <div id="delete-confirm-error" className="field-error">
+          {err}
+        </div>
+      )}
+      <div style={{ display: "flex", gap: "1rem", alignItems: "center", marginTop: "0.75rem" }}>
+        <button type="submit" className="danger" disabled={pending || typed !== name}>
+          {pending ? "Deleting…" : "Delete this project"}
+        </button>
+        <Link href={`/projects/${projectId}`}>Cancel</Link>
+      </div>
+      {state && !state.ok && !err && state.message && (
+        <p role="alert" className="notice error">
+          {state.message}
+        </p>
+      )}
+    </form>
+  );
+}

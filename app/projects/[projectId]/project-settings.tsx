@@ -1,0 +1,63 @@
+"use client";
+/** The overview's "Project" section: rename, archive or bring back, and the way to delete. */
+import Link from "next/link";
+import { useActionState } from "react";
+import { type ProjectFormState, renameProjectAction, setArchivedAction } from "./actions";
+
+function Result({ state, id }: { state: ProjectFormState; id: string }) {
+  if (!state?.message || state.errors?.name) return null;
+  return (
+    <p id={id} role={state.ok ? "status" : "alert"} className={`notice ${state.ok ? "ok" : "error"}`}>
+      {state.message}
+    </p>
+  );
+}
+
+export function ProjectSettings({ projectId, name, archivedAt }: { projectId: number; name: string; archivedAt: string | null }) {
+  const [renamed, rename, renaming] = useActionState<ProjectFormState, FormData>(renameProjectAction.bind(null, projectId), null);
+  const [archived, archive, archiving] = useActionState<ProjectFormState, FormData>(setArchivedAction.bind(null, projectId, archivedAt === null), null);
+  const nameErr = renamed?.errors?.name;
+  return (
+    <div className="panel">
+      <form action={rename} className="inline">
+        <div>
+          <label htmlFor="project-rename">Name</label>
+          <input
+            id="project-rename"
+            name="name"
+            required
+            defaultValue={name}
+            aria-invalid={nameErr ? true : undefined}
+            aria-describedby={nameErr ? "project-rename-error" : undefined}
+          />
+          {nameErr && (
+            <div id="project-rename-error" className="field-error">
+              {nameErr}
+            </div>
+          )}
+        </div>
+        <button type="submit" className="secondary" disabled={renaming}>
+          Rename
+        </button>
+      </form>
+      <Result state={renamed} id="project-rename-result" />
+
+      <form action={archive} className="inline" style={{ marginTop: "1rem" }}>
+        <p className="muted small" style={{ margin: 0, flexBasis: "100%" }}>
+          {archivedAt === null
+            ? "Archive a finished study: it leaves the annotators' lists and takes no new answers. Everything is kept, and you can bring it back."
+            : "Archived: annotators do not see this project and cannot answer in it. Everything is kept."}
+        </p>
+        <button type="submit" className="secondary" disabled={archiving}>
+          {archivedAt === null ? "Archive project" : "Bring back from the archive"}
+        </button>
+      </form>
+      <Result state={archived} id="project-archive-result" />
+
+      <p style={{ marginTop: "1rem", marginBottom: 0 }}>
+        <Link href={`/projects/${projectId}/delete`}>Delete project…</Link>{" "}
+        <span className="muted small">(asks first, and says what will go)</span>
+      </p>
+    </div>
+  );
+}
