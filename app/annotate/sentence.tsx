@@ -3,7 +3,7 @@ import type { InstanceStep } from "@/lib/server/annotate";
 import { describe } from "./draft";
 import { ReturnedBar, ReturnedComment } from "./flag-note";
 import { LexeltNote } from "./guidelines";
-import { displayText } from "./text";
+import { SentenceText } from "@/app/_ui/sentence-text";
 import s from "./workspace.module.css";
 
 interface SentenceProps {
@@ -44,11 +44,7 @@ export function Sentence({ step: view, projectId, total, returned, go, openGuide
       <ReturnedBar projectId={projectId} returned={returned} currentRef={instance.ref} go={go} />
       {view.returnComment !== null && <ReturnedComment comment={view.returnComment} />}
 
-      <p className={s.sentence} lang="en">
-        {displayText(instance.before)}
-        <mark>{instance.head}</mark>
-        {displayText(instance.after)}
-      </p>
+      <SentenceText before={instance.before} head={instance.head} after={instance.after} />
       <LexeltNote note={instance.note} />
 
       {restored && <p className={`small muted ${s.note}`}>Restored unsaved draft.</p>}

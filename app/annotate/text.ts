@@ -1,16 +1,3 @@
-/**
- * Display helpers for the workspace. The lexelt files hold tokenised text
- * ("the radiators ." / "did n't"); annotators read it with the tokeniser's
- * spaces taken out. Display only: what is stored is never changed.
- */
-export function displayText(s: string): string {
-  return s
-    .replace(/ ([.,;:!?%)\]}]|'s\b|'re\b|'ve\b|'ll\b|'d\b|'m\b|n't\b)/g, "$1")
-    .replace(/([([{$]) /g, "$1")
-    .replace(/`` ?/g, "\u201c")
-    .replace(/ ?''/g, "\u201d");
-}
-
 /** The guidance shown when a project has no guidelines of its own (after SemEval-2007 Task 10, §2). */
 export const DEFAULT_GUIDELINES = `Read the sentence and think of words that could replace the highlighted word without changing what the sentence means.
 

@@ -5,7 +5,7 @@ import { useState, useTransition } from "react";
 import type { TrainingFeedback, TrainingView } from "@/lib/server/quality";
 import { answerTrainingAction, retryTrainingAction } from "./[projectId]/training/actions";
 import { Guidelines, MarkdownText } from "./guidelines";
-import { displayText } from "./text";
+import { SentenceText } from "@/app/_ui/sentence-text";
 
 /** What the annotator gave against the known answers, and which matched. */
 function Feedback({ fb, index }: { fb: TrainingFeedback; index?: number }) {
@@ -87,9 +87,7 @@ export function Training({ view }: { view: TrainingView }) {
       {last ? (
         <div className="panel">
           {view.next && view.next.ref === last.ref && (
-            <p style={{ fontSize: "1.15rem", lineHeight: 1.6 }}>
-              {displayText(view.next.before)} <mark>{view.next.head}</mark> {displayText(view.next.after)}
-            </p>
+            <SentenceText before={view.next.before} head={view.next.head} after={view.next.after} />
           )}
           <Feedback fb={last} />
           <button type="button" onClick={next} autoFocus>
@@ -105,9 +103,7 @@ export function Training({ view }: { view: TrainingView }) {
           <h2 id="training-heading">
             Target: <strong>{view.next.lemma}</strong>
           </h2>
-          <p style={{ fontSize: "1.15rem", lineHeight: 1.6 }}>
-            {displayText(view.next.before)} <mark>{view.next.head}</mark> {displayText(view.next.after)}
-          </p>
+          <SentenceText before={view.next.before} head={view.next.head} after={view.next.after} />
           {view.next.note.trim() !== "" && (
             <aside aria-label="Note for this target" className="notice">
               <MarkdownText text={view.next.note} />

@@ -15,7 +15,7 @@ import {
   workspaceTargets,
 } from "../../lib/server/annotate/responses";
 import { addMember } from "../../lib/server/people/users";
-import { displayText } from "../../app/annotate/text";
+import { displayText } from "../../app/_ui/display-text";
 import { actorFor, projectFixture } from "../support/db";
 
 // Sentences written for these tests. Two lexelts share the lemma "bank".

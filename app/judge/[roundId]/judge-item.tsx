@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
+import { SentenceText } from "@/app/_ui/sentence-text";
 import type { JudgementLabel } from "@/lib/lexsub/judgement";
 import { saveLabelAction } from "../actions";
 
@@ -22,10 +23,34 @@ export function JudgeItem({ roundId, labels, before, head, after, candidates }: 
   const [focus, setFocus] = useState(() => Math.max(0, candidates.findIndex((c) => !c.label)));
   const [error, setError] = useState<string | null>(null);
   const [pending, start] = useTransition();
+  /** Enter was pressed: go on as soon as the labels still saving are saved (never drop the key). */
+  const [advancing, setAdvancing] = useState(false);
+  const [refreshing, startRefresh] = useTransition();
+  /** Why Enter did not go on (some candidates unlabelled). */
+  const [hint, setHint] = useState<string | null>(null);
   const complete = candidates.every((c) => given[c.id]);
+  const left = candidates.filter((c) => !given[c.id]).length;
+
+  function next() {
+    if (!complete) {
+      setHint(`Label every candidate first: ${left} left.`);
+      setFocus(Math.max(0, candidates.findIndex((c) => !given[c.id])));
+      return;
+    }
+    setHint(null);
+    setAdvancing(true);
+  }
+
+  // Go on once nothing is saving; a refused label (error) stops it and says why.
+  useEffect(() => {
+    if (!advancing || pending) return;
+    setAdvancing(false);
+    if (!error && complete) startRefresh(() => router.refresh());
+  }, [advancing, pending, error, complete, router]);
 
   function label(index: number, l: JudgementLabel) {
     const c = candidates[index];
+    setHint(null);
     setGiven((g) => ({ ...g, [c.id]: l }));
     setFocus(Math.min(index + 1, candidates.length - 1));
     start(async () => {
@@ -46,9 +71,10 @@ export function JudgeItem({ roundId, labels, before, head, after, candidates }: 
         label(focus, labels[byKey]);
       } else if (e.key === "ArrowDown" || e.key === "j") setFocus((f) => Math.min(f + 1, candidates.length - 1));
       else if (e.key === "ArrowUp" || e.key === "k") setFocus((f) => Math.max(f - 1, 0));
-      else if (e.key === "Enter" && complete && !pending) {
+      else if (e.key === "Enter") {
+        // Enter always means "next sentence", wherever the focus is (a label button keeps Space).
         e.preventDefault();
-        router.refresh();
+        if (!e.repeat && !refreshing) next();
       }
     }
     window.addEventListener("keydown", onKey);
@@ -57,11 +83,7 @@ export function JudgeItem({ roundId, labels, before, head, after, candidates }: 
 
   return (
     <>
-      <p className="panel" data-testid="sentence" style={{ fontSize: "1.15rem", lineHeight: 1.6 }}>
-        {before}
-        <mark data-testid="target">{head}</mark>
-        {after}
-      </p>
+      <SentenceText before={before} head={head} after={after} testId="sentence" />
       <p className="small muted">
         Keys: {labels.map((l, i) => `${keyOf(l)} or ${i + 1} = ${l}`).join(", ")}; ↑/↓ to move; Enter for the next sentence once every candidate has a label.
       </p>
@@ -108,8 +130,13 @@ export function JudgeItem({ roundId, labels, before, head, after, candidates }: 
           {error}
         </p>
       )}
-      <button type="button" disabled={!complete || pending} onClick={() => router.refresh()}>
-        Next sentence (Enter)
+      {hint && (
+        <p role="status" className="small muted">
+          {hint}
+        </p>
+      )}
+      <button type="button" disabled={advancing || refreshing} aria-disabled={!complete} onClick={next}>
+        {advancing ? "Saving…" : refreshing ? "Loading the next sentence…" : "Next sentence (Enter)"}
       </button>
     </>
   );

@@ -1,5 +1,5 @@
 /** One instance on the gold review: the sentence, every annotator's answer with its adjudication, the gold and mwgold lines, the instance's decisions. */
-import { displayText } from "@/app/annotate/text";
+import { displayText } from "@/app/_ui/display-text";
 import { absoluteTime, relativeTime } from "@/app/_ui/time";
 import type { GoldItem } from "@/lib/lexsub/gold";
 import { parseLexeltItem } from "@/lib/lexsub/types";

@@ -1,0 +1,17 @@
+/**
+ * A sentence with its target marked, as annotators read it everywhere (the
+ * workspace, training, the judge page): the tokeniser's spaces taken out, a
+ * serif face at reading size, the target in a soft highlight.
+ */
+import { displayText } from "./display-text";
+import s from "./sentence-text.module.css";
+
+export function SentenceText({ before, head, after, lang = "en", testId }: { before: string; head: string; after: string; lang?: string; testId?: string }) {
+  return (
+    <p className={s.sentence} lang={lang} data-testid={testId}>
+      {displayText(before)}
+      <mark data-testid={testId ? "target" : undefined}>{head}</mark>
+      {displayText(after)}
+    </p>
+  );
+}
