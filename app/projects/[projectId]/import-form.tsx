@@ -25,6 +25,10 @@ export function ImportForm({ projectId, initialJobs }: { projectId: number; init
       setError({ message: "Choose a lexelt XML file to import." });
       return;
     }
+    if (file.size === 0) {
+      setError({ message: `${file.name}: the file is empty; nothing was imported.` });
+      return;
+    }
     setBusy(true);
     setError(null);
     try {

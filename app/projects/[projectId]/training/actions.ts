@@ -54,7 +54,8 @@ export async function setKnownAnswerAction(projectId: number, form: FormData) {
 export async function importKnownAnswersAction(projectId: number, form: FormData) {
   await run(projectId, async (actor) => {
     const file = form.get("file");
-    if (!(file instanceof File) || file.size === 0) throw new InputError("Choose a TSV file to upload.");
+    if (!(file instanceof File) || file.name === "") throw new InputError("Choose a TSV file to upload.");
+    if (file.size === 0) throw new InputError(`${file.name}: the file is empty; nothing was imported.`);
     const r = importKnownAnswers(getDb(), actor, projectId, { role: form.get("role"), fileName: file.name, text: await file.text() });
     return `Imported ${r.added} item${r.added === 1 ? "" : "s"}.`;
   });
