@@ -199,7 +199,7 @@ export function parseCoinco(text: string, file: string): DatasetParseResult {
       substs.forEach((s, k) => {
         const sLine = substAt[firstSubst + k] ?? line;
         const raw = s.lemma;
-        const what = `target ${id}, substitute ${raw === undefined ? k + 1 : `"${raw}"`}`;
+        const what = `target ${id}, substitute ${raw === undefined ? k + 1 : JSON.stringify(raw)}`;
         const freq = s.freq ?? "";
         if (raw === undefined) return issues.push(datasetIssue(file, sLine, what, "left out", "it has no lemma attribute"));
         if (!/^[1-9][0-9]*$/.test(freq)) return issues.push(datasetIssue(file, sLine, what, "left out", `freq "${freq}" is not a positive whole number`));
@@ -207,7 +207,10 @@ export function parseCoinco(text: string, file: string): DatasetParseResult {
         if (substitute.trim() === "") {
           return issues.push(datasetIssue(file, sLine, what, "left out", raw.trim() === "" ? "the substitute is empty" : `nothing is left once the ";" (it separates gold entries) is taken out`));
         }
-        if (substitute !== raw) issues.push(datasetIssue(file, sLine, what, "repaired", `kept as "${substitute}" (";" separates gold entries: each ";" became a space, spaces collapsed, ends trimmed)`));
+        if (substitute !== raw) {
+          const why = raw.includes(";") ? `";" separates gold entries: each ";"` : "a gold entry is on one line: each line break";
+          issues.push(datasetIssue(file, sLine, what, "repaired", `kept as "${substitute}" (${why} became a space, spaces collapsed, ends trimmed)`));
+        }
         const count = Number(freq);
         const hit = entries.find((e) => e.substitute === substitute);
         if (hit) {
