@@ -17,7 +17,7 @@
  * of the reader: the substitutes with their counts after the documented repairs.
  */
 
-export interface CoincoOddity {
+interface CoincoOddity {
   line: number;
   action: "repaired" | "left out";
   /** What the report's entry must contain, e.g. `substitute "genus ;"`. */
