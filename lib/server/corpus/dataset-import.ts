@@ -4,7 +4,10 @@
  * (lexelt-import.ts), so saves keep flowing while a 15,000-target file goes in,
  * and nothing is visible unless it completes:
  *
- * 1. read and check the file (no writes; a refusal names file, line and field);
+ * 1. read and check the file (no writes; a refusal names file, line and field). An
+ *    entry the reader could not carry as written (DatasetIssue: repaired or left out)
+ *    does not refuse the file unless `strict`: it goes into the report and, with the
+ *    import record, into imports.repairs;
  * 2. a hidden holding project (projects.staging_for) receives, a slice of a few
  *    hundred targets per transaction, the new lexelts, the new instances (under
  *    the project's id but pointing at the holding project's lexelts: no reader
@@ -146,6 +149,7 @@ export function readDataset(input: DatasetImportInput, maxBytes: number): Datase
 
 /** "3 entries not carried as written (2 repaired, 1 left out)". */
 function notCarried(issues: readonly DatasetIssue[]): string {
+  if (issues.length === 0) return "every entry carried as written";
   const left = issues.filter((i) => i.action === "left out").length;
   const parts = [issues.length - left > 0 ? `${issues.length - left} repaired` : "", left > 0 ? `${left} left out` : ""].filter(Boolean);
   return `${issues.length} ${issues.length === 1 ? "entry" : "entries"} not carried as written (${parts.join(", ")})`;
