@@ -11,6 +11,9 @@
  * import's instances all arrived.
  *
  *   npm run bench:import -- [--mb 40] [--annotators 50] [--think 5] [--build] [--json FILE]
+ *
+ * `npm run bench:import -- --coinco [--targets 15629]` instead imports a generated file of the
+ * full CoInCo release's size in-process and checks its report and exported gold (bench/coinco-import.ts).
  */
 import fs from "node:fs";
 import { setMaxListeners } from "node:events";
@@ -134,7 +137,7 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
+(process.argv.includes("--coinco") ? import("./coinco-import").then((m) => m.coincoImportBench()) : main()).then(
   (code) => process.exit(code),
   (e) => {
     console.error(e instanceof Error ? e.stack : e);

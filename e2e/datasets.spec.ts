@@ -133,3 +133,34 @@ test("a large dataset file imports in the background: a progress bar, then the r
   await expect(page.getByRole("status").filter({ hasText: "big.tsv" })).toContainText("big.tsv: 6000 targets (tsar); added 6000 instances, 1 lexelts and 18000 gold entries", { timeout: 120_000 });
   await expect(page.getByRole("table").getByRole("row", { name: /TSAR/ })).toContainText("6000");
 });
+
+test("a CoInCo file with entries the gold cannot hold imports with each listed by line; the strict box refuses it instead", async ({ page }) => {
+  await signIn(page, "coordinator");
+  const id = await newProject(page);
+  await page.goto(`/projects/${id}/datasets`);
+  // Our own sample with a substitute holding the ";" that separates gold entries, and one that is only ";".
+  const xml = (await readFile(sample("coinco-small.xml"), "utf8")).replace('lemma="port"', 'lemma="port ;"').replace('lemma="skipper"', 'lemma=";"');
+  const upload = { name: "odd.xml", mimeType: "application/xml", buffer: Buffer.from(xml) };
+
+  await page.getByLabel("Format").selectOption({ label: "CoInCo XML" });
+  await page.getByLabel("Dataset file").setInputFiles(upload);
+  await page.getByLabel("Refuse the file if any entry cannot be carried").check();
+  await page.getByRole("button", { name: "Import" }).click();
+  const refused = page.getByRole("alert").filter({ hasText: "odd.xml" });
+  await expect(refused).toContainText('odd.xml:31: warning: target 903, substitute "port ;": repaired: kept as "port"');
+  await expect(refused).toContainText("refused as asked (strict): nothing was imported.");
+  await expect(page.getByText("No dataset imported yet")).toBeVisible();
+
+  await page.getByLabel("Refuse the file if any entry cannot be carried").uncheck();
+  await page.getByLabel("Dataset file").setInputFiles(upload);
+  await page.getByRole("button", { name: "Import" }).click();
+  const done = page.getByRole("status").filter({ hasText: "odd.xml" });
+  await expect(done).toContainText("2 entries not carried as written (1 repaired, 1 left out)");
+  await expect(done.getByText('odd.xml:59: warning: target 905, substitute ";": left out: nothing is left')).toBeVisible();
+  // The report stays with the import: after a reload, in the page's list of import records.
+  await page.reload();
+  const records = page.getByRole("region", { name: "Entries not carried as written" });
+  await records.getByText(/odd\.xml, imported .*: 2 entries \(1 repaired, 1 left out\)/).click();
+  await expect(records).toContainText('odd.xml:31: warning: target 903, substitute "port ;": repaired: kept as "port"');
+  await expect(records).toContainText('odd.xml:59: warning: target 905, substitute ";": left out');
+});

@@ -3,8 +3,8 @@ import { formatDiagnostic, type Diagnostic } from "@/lib/lexsub/diagnostics";
 import type { JobView } from "@/lib/server/jobs";
 import { unfinished } from "./use-jobs";
 
-/** What an import job reports when done. */
-export type JobReport = { message: string; repairs?: Diagnostic[] };
+/** What an import job reports when done (`repairsTitle`: how to title the repairs, default "n repairs"). */
+export type JobReport = { message: string; repairs?: Diagnostic[]; repairsTitle?: string };
 const nf = new Intl.NumberFormat("en");
 
 /** A job's progress bar and counts while it runs (`unit`: what it writes), its report or refusal when it ends. */
@@ -33,8 +33,8 @@ export function JobNotice({ job, onCancel, unit = "instances" }: { job: JobView;
       <div className="notice ok" role="status">
         {r?.message ?? job.message}
         {r?.repairs && r.repairs.length > 0 && (
-          <details className="repairs">
-            <summary>{r.repairs.length} repairs</summary>
+          <details className="repairs" open={r.repairsTitle !== undefined && r.repairs.length <= 20}>
+            <summary>{r.repairsTitle ?? `${r.repairs.length} repairs`}</summary>
             <pre>{r.repairs.map(formatDiagnostic).join("\n")}</pre>
           </details>
         )}

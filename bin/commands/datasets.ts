@@ -1,6 +1,6 @@
 /**
- * Datasets (issue #16): `lexgold import coinco|swords|tsar FILE --project P` (the
- * import command hands datasets here) and `lexgold export coinco|swords|tsar
+ * Datasets (issue #16): `lexgold import coinco|swords|tsar FILE --project P [--strict]` (the
+ * import command hands datasets here; each entry not carried as written is listed with its line) and `lexgold export coinco|swords|tsar
  * --project P`, which write the project's gold in that format and list on stderr
  * what the format could not carry. File I/O only; lib/server does the work.
  */
@@ -15,7 +15,7 @@ type Format = (typeof FORMATS)[number];
 export async function importDatasetFile(
   format: string,
   file: string | undefined,
-  opts: { project: string; db?: string; create?: boolean; idPrefix?: string },
+  opts: { project: string; db?: string; create?: boolean; idPrefix?: string; strict?: boolean; quiet?: boolean },
 ): Promise<void> {
   if (!(FORMATS as readonly string[]).includes(format)) throw new CliError(`unknown dataset format "${format}": one of ${FORMATS.join(", ")}`);
   if (file === undefined) throw new CliError(`import ${format}: give the file, e.g. lexgold import ${format} FILE --project NAME`);
@@ -30,14 +30,17 @@ export async function importDatasetFile(
   const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
   const datasets = await import("../../lib/server/datasets/datasets");
   const { InputError } = await import("../../lib/server/kernel/errors");
+  const { formatDiagnostic } = await import("../../lib/lexsub/diagnostics");
   const db = await openCliDb(opts);
-  const input = { format: format as Format, fileName: path.basename(file), bytes, idPrefix: opts.idPrefix };
+  const input = { format: format as Format, fileName: path.basename(file), bytes, idPrefix: opts.idPrefix, strict: opts.strict === true };
   const progress = process.stderr.isTTY ? (p: { done: number; total: number }) => process.stderr.write(`\r${p.done}/${p.total} targets`) : undefined;
   try {
     const report = opts.create
       ? datasets.importDatasetAsNewProject(db, SYSTEM, opts.project, input, progress)
       : datasets.importDataset(db, SYSTEM, run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true })).id, input, progress);
     if (progress) process.stderr.write("\n");
+    // Each entry not carried as written, with its line and what was done, before the summary.
+    if (!opts.quiet) for (const r of report.repairs) console.log(formatDiagnostic(r));
     console.log(report.message);
   } catch (e) {
     if (e instanceof InputError) {

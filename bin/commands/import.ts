@@ -10,11 +10,12 @@ export function register(program: Command): void {
       .argument("<file>", "lexelt XML file (the task's format), or a dataset format: coinco, swords, tsar")
       .argument("[dataset]", "with a format first: the dataset file (CoInCo XML, SWORDS JSON or .json.gz, TSAR/MLSP TSV)")
       .requiredOption("--project <name>", "the project to load it into")
-      .option("-q, --quiet", "do not list the repairs")
+      .option("-q, --quiet", "do not list the repairs (datasets: the entries not carried as written)")
       .option("--create", "datasets: create the project (in the same transaction as the import)")
       .option("--id-prefix <prefix>", "tsar: instance ids are PREFIX:line (default: the file name without extension)")
+      .option("--strict", "datasets: refuse the file if any entry cannot be carried as written (by default it is imported and each such entry listed)")
       .description("load a lexelt XML file, or a dataset (`import coinco|swords|tsar FILE`), into a project (all or nothing)"),
-  ).action(async (file: string, dataset: string | undefined, opts: { project: string; db?: string; quiet?: boolean; create?: boolean; idPrefix?: string }) => {
+  ).action(async (file: string, dataset: string | undefined, opts: { project: string; db?: string; quiet?: boolean; create?: boolean; idPrefix?: string; strict?: boolean }) => {
     if (dataset !== undefined || ["coinco", "swords", "tsar"].includes(file)) {
       const { importDatasetFile } = await import("./datasets");
       return importDatasetFile(file, dataset, opts);

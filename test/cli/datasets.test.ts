@@ -42,4 +42,27 @@ describe("lexgold import/export of datasets", () => {
     expect(lexgold(["project", "list"]).stdout).not.toMatch(/never/);
     expect(lexgold(["import", "semcor", bad, "--project", "simplify"]).stderr).toMatch(/unknown dataset format "semcor"/);
   });
+
+  it("imports a CoInCo file with entries the gold cannot hold, listing each with its line; --strict refuses it and writes nothing", () => {
+    // Our own small sample, with a substitute holding the ";" that separates gold entries and one that is only ";".
+    const xml = readFileSync(path.join(samples, "coinco-small.xml"), "utf8").replace('lemma="port"', 'lemma="port ;"').replace('lemma="skipper"', 'lemma=";"');
+    const file = path.join(dir, "odd.xml");
+    writeFileSync(file, xml);
+    const strict = lexgold(["import", "coinco", file, "--project", "odd", "--create", "--strict"]);
+    expect(strict.status).toBe(1);
+    expect(strict.stderr).toMatch(/lexgold: odd\.xml:31: warning: target \d+, substitute "port ;": repaired: kept as "port" .* \(and 1 more\); refused as asked \(strict\): nothing was imported\./);
+    expect(strict.stderr).toMatch(/odd\.xml:59: warning: target 905, substitute ";": left out/);
+    expect(lexgold(["project", "list"]).stdout).not.toMatch(/\bodd\b/);
+
+    const r = lexgold(["import", "coinco", file, "--project", "odd", "--create"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.split("\n").slice(0, 2)).toEqual([
+      expect.stringMatching(/^odd\.xml:31: warning: target \d+, substitute "port ;": repaired: kept as "port"/),
+      expect.stringMatching(/^odd\.xml:59: warning: target 905, substitute ";": left out: nothing is left/),
+    ]);
+    expect(r.stdout).toMatch(/; 2 entries not carried as written \(1 repaired, 1 left out\)\./);
+    const gold = lexgold(["export", "gold", "--project", "odd"]);
+    expect(gold.stdout).toMatch(/ :: port 5;/);
+    expect(gold.stdout).toMatch(/captain\.n 905 :: master 2;\n/);
+  });
 });

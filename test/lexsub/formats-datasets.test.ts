@@ -1,6 +1,6 @@
 /** The dataset readers and writers on items that did not come from the dataset (lexelt XML + responses). */
 import { describe, expect, it } from "vitest";
-import { parseCoinco, writeCoinco } from "../../lib/lexsub/formats/coinco";
+import { carriedSubstitute, parseCoinco, writeCoinco } from "../../lib/lexsub/formats/coinco";
 import { type ExportItem, mergedEntries } from "../../lib/lexsub/formats/dataset";
 import { parseSwords, writeSwords } from "../../lib/lexsub/formats/swords";
 import { parseTsar, writeTsar } from "../../lib/lexsub/formats/tsar";
@@ -68,5 +68,35 @@ describe("writers read back by their readers", () => {
     ["concatenate", "cat", "con"],
   ])("TSAR finds the complex word whole before any part of a word: %s", (sentence, word, before) => {
     expect(parseTsar(`${sentence}\t${word}\tx\n`, "t.tsv").instances[0].before).toBe(before);
+  });
+});
+
+describe("CoInCo entries the gold cannot hold as written", () => {
+  it("replaces each ';' and line break by a space, collapses spaces and trims; other substitutes are left exactly as they are", () => {
+    expect(carriedSubstitute("genus ;")).toBe("genus");
+    expect(carriedSubstitute("exact ; u")).toBe("exact u");
+    expect(carriedSubstitute(";")).toBe("");
+    expect(carriedSubstitute("a\nb")).toBe("a b");
+    expect(carriedSubstitute(" country 's ")).toBe(" country 's ");
+  });
+
+  it("locates targets after a contraction split with an overlap and after a token glued to the target", () => {
+    const sent = (target: string, tokens: string) =>
+      `<?xml version="1.0"?>\n<document>\n<sent MASCfile="f" MASCsentID="s"><precontext></precontext><targetsentence>${target}</targetsentence><postcontext></postcontext><tokens>\n${tokens}</tokens></sent>\n</document>\n`;
+    const tok = (id: string, w: string, pos = "VB") => `<token id="${id}" wordform="${w}" lemma="${w}" posMASC="${id === "XXX" ? "XXX" : pos}" posTT="VV" >${id === "XXX" ? "" : `<substitutions><subst lemma="x${id}" pos="VV" freq="1" /></substitutions>`}</token>\n`;
+    // "hadn’t spoken … wasn’t": the XXX "n’t" is found only in "wasn’t", past "spoken".
+    const a = parseCoinco(sent("She hadn’t spoken, so I wasn’t sure.", tok("XXX", "She") + tok("1", "hadn") + tok("XXX", "n’t") + tok("2", "spoken") + tok("3", "wasn") + tok("XXX", "n’t")), "a.xml");
+    expect(a.issues).toEqual([]);
+    expect(a.instances.map((i) => [i.instanceId, i.before, i.head])).toEqual([
+      ["1", "She ", "hadn"],
+      ["2", "She hadn’t ", "spoken"],
+      ["3", "She hadn’t spoken, so I ", "wasn"],
+    ]);
+    // "…back": the XXX token holds the target after it.
+    const b = parseCoinco(sent("Come …back now.", tok("XXX", "Come") + tok("XXX", "…back") + tok("1", "back", "RB") + tok("2", "now", "RB")), "b.xml");
+    expect(b.instances.map((i) => [i.instanceId, i.before, i.head])).toEqual([
+      ["1", "Come …", "back"],
+      ["2", "Come …back ", "now"],
+    ]);
   });
 });

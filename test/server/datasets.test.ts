@@ -185,8 +185,6 @@ describe("refusals: located errors, nothing written", () => {
     ["broken JSON", "swords", enc('{"contexts": {\n  "c": 1,\n}'), /^bad:3: JSON:/],
     ["a TSAR word not in its sentence", "tsar", enc("a fine day\tfine\tgood\nthe second line\tmissing\tx\n"), /^bad:2: complex word \(column 2\): "missing" does not occur/],
     ["an empty TSAR annotation", "tsar", enc("a fine day\tfine\tgood\t\tnice\n"), /^bad:1: annotation 2 \(column 4\): empty/],
-    ["a CoInCo freq that is no count", "coinco", enc(sample("coinco-small.xml").toString("utf8").replace('freq="5"', 'freq="five"')), /^bad:29: freq: substitute 1 \("port"\): "five" is not a positive whole number/],
-    ["a CoInCo wordform not in its sentence", "coinco", enc(sample("coinco-small.xml").toString("utf8").replace('wordform="captain"', 'wordform="pilot"')), /^bad:57: wordform: "pilot" is not found/],
     ["a CoInCo DOCTYPE", "coinco", enc('<?xml version="1.0"?>\n<!DOCTYPE d [<!ENTITY x "y">]>\n<document/>'), /^bad:2: DOCTYPE:/],
     ["truncated XML", "coinco", enc(sample("coinco-small.xml").toString("utf8").slice(0, 400)), /^bad:\d+: XML:/],
     ["binary bytes", "tsar", new Uint8Array([0x41, 0x09, 0xff, 0xfe]), /^bad:1: not UTF-8/],
@@ -196,6 +194,21 @@ describe("refusals: located errors, nothing written", () => {
     importDataset(db, coord, project.id, { format: "tsar", fileName: "tsar-small.tsv", bytes: sample("tsar-small.tsv") });
     const before = counts(db);
     expect(() => importDataset(db, coord, project.id, { format, fileName: "bad", bytes })).toThrow(message);
+    expect(counts(db)).toEqual(before);
+  });
+
+  // Entries a published file carries that the gold cannot hold as written: imported and reported (test/server/coinco-full.test.ts), refused with strict.
+  const strictCases: Array<[string, Uint8Array, RegExp]> = [
+    ["a CoInCo freq that is no count", enc(sample("coinco-small.xml").toString("utf8").replace('freq="5"', 'freq="five"')), /^bad:31: warning: target \d+, substitute "port": left out: freq "five" is not a positive whole number.*refused as asked \(strict\): nothing was imported\.$/],
+    ["a CoInCo wordform not in its sentence", enc(sample("coinco-small.xml").toString("utf8").replace('wordform="captain"', 'wordform="pilot"')), /^bad:57: warning: target 905 "pilot": left out: the wordform is not in the target sentence \(with its 2 substitutes\).*nothing was imported\.$/],
+  ];
+  it.each(strictCases)("refuses %s when strict, writing nothing", (_n, bytes, message) => {
+    const { db, coord, project } = projectFixture();
+    importDataset(db, coord, project.id, { format: "tsar", fileName: "tsar-small.tsv", bytes: sample("tsar-small.tsv") });
+    const before = counts(db);
+    expect(() => importDataset(db, coord, project.id, { format: "coinco", fileName: "bad", bytes, strict: true })).toThrow(message);
+    expect(counts(db)).toEqual(before);
+    expect(() => importDatasetAsNewProject(db, coord, "fresh", { format: "coinco", fileName: "bad", bytes, strict: true })).toThrow(message);
     expect(counts(db)).toEqual(before);
   });
 

@@ -15,11 +15,13 @@ import { parseLexeltItem } from "../types";
 import {
   type DatasetEntry,
   type DatasetError,
+  type DatasetIssue,
   type DatasetInstance,
   type DatasetParseResult,
   type ExportItem,
   type ExportResult,
   countLoss,
+  datasetIssue,
   lexeltLemma,
   lineAt,
   linesAt,
@@ -60,18 +62,49 @@ interface CoincoToken {
   problematic?: string;
 }
 
+/** A substitute as the SemEval gold format can hold it: each `;` (it separates entries) and line break becomes a space, spaces collapse, ends trimmed. */
+export function carriedSubstitute(s: string): string {
+  return /[;\r\n]/.test(s) ? s.replace(/[;\r\n]/g, " ").replace(/\s+/g, " ").trim() : s;
+}
+
+/**
+ * Where a target's wordform is in its sentence: after the tokens before it (a
+ * tokenisation that splits "hadn’t" into "hadn" + "n’t", or glues "…back" to
+ * the next word, can leave the cursor past it), else after the previous target,
+ * else anywhere in the sentence; -1 when it is not there at all.
+ */
+function locate(sentence: string, wordform: string, cursor: number, lastTargetEnd: number): number {
+  if (wordform === "") return -1;
+  const at = sentence.indexOf(wordform, cursor);
+  if (at >= 0) return at;
+  const again = sentence.indexOf(wordform, lastTargetEnd);
+  return again >= 0 ? again : sentence.indexOf(wordform);
+}
+
+/**
+ * Read a CoInCo file. A file that is not CoInCo XML (not well-formed, a DOCTYPE, no
+ * <document>, no <sent>) is refused with located `errors`. Everything else the
+ * release carries is imported: an entry that cannot go into the gold as written is
+ * repaired or left out and listed in `issues` with its line (docs/datasets.md):
+ * a substitute holding `;` or a line break (they become spaces; nothing left: left
+ * out), an empty substitute, a freq that is no positive whole number (left out), a
+ * substitute listed twice for a token (counts added), a target with a missing
+ * attribute, a wordform not in its sentence or an id already used (left out), a
+ * target whose tag is no N/V/J/R (kept under lemma.x).
+ */
 export function parseCoinco(text: string, file: string): DatasetParseResult {
   const errors: DatasetError[] = [];
+  const issues: DatasetIssue[] = [];
   const notes: string[] = [];
   const doctype = /<!DOCTYPE/i.exec(text);
   if (doctype) {
     errors.push({ where: `${file}:${lineAt(text, doctype.index)}`, field: "DOCTYPE", message: "a document type declaration is not allowed (CoInCo has none; it could declare entities)" });
-    return { format: "coinco", instances: [], errors, notes };
+    return { format: "coinco", instances: [], errors, issues, notes };
   }
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
     errors.push({ where: `${file}:${valid.err.line}`, field: "XML", message: valid.err.msg });
-    return { format: "coinco", instances: [], errors, notes };
+    return { format: "coinco", instances: [], errors, issues, notes };
   }
   const parser = new XMLParser({
     ignoreAttributes: false,
@@ -86,15 +119,21 @@ export function parseCoinco(text: string, file: string): DatasetParseResult {
   const root = doc.document as Record<string, unknown> | undefined;
   if (!root || typeof root !== "object") {
     errors.push({ where: `${file}:1`, field: "document", message: "no <document> element: not a CoInCo file" });
-    return { format: "coinco", instances: [], errors, notes };
+    return { format: "coinco", instances: [], errors, issues, notes };
   }
   const sents = (root.sent as Record<string, unknown>[] | undefined) ?? [];
-  // One pass each (a full CoInCo file has some 60,000 tokens).
+  if (sents.length === 0) {
+    errors.push({ where: `${file}:1`, field: "sent", message: "no <sent> elements: not a CoInCo file" });
+    return { format: "coinco", instances: [], errors, issues, notes };
+  }
+  // One pass each (a full CoInCo file has some 60,000 tokens and 110,000 substitutes).
   const sentAt = linesAt(text, openings(text, "sent"));
   const tokenAt = linesAt(text, openings(text, "token"));
+  const substAt = linesAt(text, openings(text, "subst"));
   const instances: DatasetInstance[] = [];
   const seen = new Map<string, number>();
   let tokenIndex = 0;
+  let substIndex = 0;
   let withoutTargets = 0;
   let problematic = 0;
 
@@ -104,63 +143,89 @@ export function parseCoinco(text: string, file: string): DatasetParseResult {
     const target = textOf(sent.targetsentence).trim();
     const post = textOf(sent.postcontext).trim();
     const masc = { file: String(sent.MASCfile ?? ""), sentId: String(sent.MASCsentID ?? "") };
-    if (sent.targetsentence === undefined) errors.push({ where: `${file}:${sentLine}`, field: "targetsentence", message: "missing in <sent>" });
     const tokenBlock = sent.tokens as Record<string, unknown> | undefined;
     const tokens = (tokenBlock && typeof tokenBlock === "object" ? (tokenBlock.token as XmlToken[] | undefined) : undefined) ?? [];
     const kept: CoincoToken[] = [];
     let cursor = 0;
+    let lastTargetEnd = 0;
     let first: DatasetInstance | null = null;
     for (const tok of tokens) {
       const line = tokenAt[tokenIndex++] ?? sentLine;
       const where = `${file}:${line}`;
+      const substs = ((tok.substitutions as unknown as Record<string, unknown> | undefined)?.subst as Attrs[] | undefined) ?? [];
+      const firstSubst = substIndex;
+      substIndex += substs.length;
       const id = tok.id;
       const wordform = tok.wordform;
+      const leaveOut = (entry: string, why: string) =>
+        issues.push(datasetIssue(file, line, entry, "left out", `${why}${substs.length > 0 ? ` (with its ${substs.length} substitute${substs.length === 1 ? "" : "s"})` : ""}`));
       if (id === undefined || wordform === undefined || tok.lemma === undefined) {
-        errors.push({ where, field: id === undefined ? "id" : wordform === undefined ? "wordform" : "lemma", message: "missing attribute of <token>" });
+        const missing = id === undefined ? "id" : wordform === undefined ? "wordform" : "lemma";
+        if (id !== "XXX") leaveOut(id === undefined ? `<token wordform="${wordform ?? ""}">` : `target ${id}`, `its ${missing} attribute is missing`);
         continue;
       }
       const t: CoincoToken = { id, wordform, lemma: tok.lemma, posMASC: tok.posMASC ?? "", posTT: tok.posTT ?? "" };
       if (tok.problematic !== undefined) t.problematic = tok.problematic;
       kept.push(t);
-      const at = wordform === "" ? -1 : target.indexOf(wordform, cursor);
-      if (at >= 0) cursor = at + wordform.length;
-      if (id === "XXX") continue;
-      if (at < 0) {
-        errors.push({ where, field: "wordform", message: `"${wordform}" is not found in the target sentence after the tokens before it` });
+      if (id === "XXX") {
+        const at = wordform === "" ? -1 : target.indexOf(wordform, cursor);
+        if (at >= 0) cursor = at + wordform.length;
         continue;
       }
-      const pos = POS_FROM_MASC[(tok.posMASC ?? "").charAt(0)] ?? POS_FROM_MASC[(tok.posTT ?? "").charAt(0)];
-      if (!pos) {
-        errors.push({ where, field: "posMASC", message: `"${tok.posMASC ?? ""}" is not a noun, verb, adjective or adverb tag (N…, V…, J…, R…)` });
+      const entry = `target ${id} "${wordform}"`;
+      const at = locate(target, wordform, cursor, lastTargetEnd);
+      if (at < 0) {
+        leaveOut(entry, sent.targetsentence === undefined ? "its <sent> has no <targetsentence>" : "the wordform is not in the target sentence");
         continue;
       }
       if (seen.has(id)) {
-        errors.push({ where, field: "id", message: `target id "${id}" already used at line ${seen.get(id)}` });
+        leaveOut(entry, `target id ${id} is already used at line ${seen.get(id)}`);
         continue;
+      }
+      const lemma = lexeltLemma(tok.lemma);
+      if (lemma === "") {
+        leaveOut(entry, "its lemma is empty (the lexelt is lemma.pos)");
+        continue;
+      }
+      cursor = lastTargetEnd = at + wordform.length;
+      let pos = POS_FROM_MASC[(tok.posMASC ?? "").charAt(0)] ?? POS_FROM_MASC[(tok.posTT ?? "").charAt(0)];
+      if (!pos) {
+        pos = "x";
+        issues.push(datasetIssue(file, line, entry, "repaired", `posMASC "${tok.posMASC ?? ""}" and posTT "${tok.posTT ?? ""}" name no noun, verb, adjective or adverb: kept under the lexelt ${lemma}.x`));
       }
       seen.set(id, line);
       const entries: DatasetEntry[] = [];
-      const substs = (tok.substitutions as unknown as Record<string, unknown> | undefined)?.subst as Attrs[] | undefined;
-      (substs ?? []).forEach((s, k) => {
+      const lineOf = new Map<DatasetEntry, number>();
+      substs.forEach((s, k) => {
+        const sLine = substAt[firstSubst + k] ?? line;
+        const raw = s.lemma;
+        const what = `target ${id}, substitute ${raw === undefined ? k + 1 : JSON.stringify(raw)}`;
         const freq = s.freq ?? "";
-        if (!/^[1-9][0-9]*$/.test(freq)) {
-          errors.push({ where, field: "freq", message: `substitute ${k + 1} ("${s.lemma ?? ""}"): "${freq}" is not a positive whole number` });
+        if (raw === undefined) return issues.push(datasetIssue(file, sLine, what, "left out", "it has no lemma attribute"));
+        if (!/^[1-9][0-9]*$/.test(freq)) return issues.push(datasetIssue(file, sLine, what, "left out", `freq "${freq}" is not a positive whole number`));
+        const substitute = carriedSubstitute(raw);
+        if (substitute.trim() === "") {
+          return issues.push(datasetIssue(file, sLine, what, "left out", raw.trim() === "" ? "the substitute is empty" : `nothing is left once the ";" (it separates gold entries) is taken out`));
+        }
+        if (substitute !== raw) {
+          const why = raw.includes(";") ? `";" separates gold entries: each ";"` : "a gold entry is on one line: each line break";
+          issues.push(datasetIssue(file, sLine, what, "repaired", `kept as "${substitute}" (${why} became a space, spaces collapsed, ends trimmed)`));
+        }
+        const count = Number(freq);
+        const hit = entries.find((e) => e.substitute === substitute);
+        if (hit) {
+          issues.push(datasetIssue(file, sLine, what, "repaired", `"${substitute}" is already listed at line ${lineOf.get(hit)}: its count ${count} added there (${hit.count} + ${count} = ${hit.count + count})`));
+          hit.count += count;
           return;
         }
-        if (!s.lemma || s.lemma.trim() === "" || s.lemma.includes(";")) {
-          errors.push({ where, field: "lemma", message: `substitute ${k + 1}: "${s.lemma ?? ""}" is empty or holds a ";"` });
-          return;
-        }
-        if (entries.some((e) => e.substitute === s.lemma)) {
-          errors.push({ where, field: "lemma", message: `substitute "${s.lemma}" is listed twice` });
-          return;
-        }
-        entries.push({ substitute: s.lemma, count: Number(freq), labels: null, meta: s.pos !== undefined ? { pos: s.pos } : null });
+        const e: DatasetEntry = { substitute, count, labels: null, meta: s.pos !== undefined ? { pos: s.pos } : null };
+        if (substitute !== raw) e.meta = { ...e.meta, lemma: raw };
+        lineOf.set(e, sLine);
+        entries.push(e);
       });
       if (tok.problematic === "yes") problematic++;
       const before = (pre ? pre + " " : "") + target.slice(0, at);
       const after = target.slice(at + wordform.length) + (post ? " " + post : "");
-      const lemma = lexeltLemma(tok.lemma);
       const inst: DatasetInstance = {
         instanceId: id,
         lexelt: `${lemma}.${pos}`,
@@ -179,10 +244,9 @@ export function parseCoinco(text: string, file: string): DatasetParseResult {
     if (first) first.meta.tokens = kept;
     else withoutTargets++;
   });
-  if (sents.length === 0) errors.push({ where: `${file}:1`, field: "sent", message: "no <sent> elements" });
   if (withoutTargets > 0) notes.push(`${withoutTargets} sentences hold no target and were not imported`);
   if (problematic > 0) notes.push(`${problematic} ${problematic === 1 ? "target is" : "targets are"} flagged problematic (kept, and written back on export)`);
-  return { format: "coinco", instances, errors, notes };
+  return { format: "coinco", instances, errors, issues, notes };
 }
 
 const attr = (s: string) => encodeText(s, true);
@@ -195,7 +259,9 @@ function tokenXml(t: CoincoToken, entries: DatasetEntry[] | null, posTT: string)
   s += " >\n        <substitutions>\n";
   for (const e of entries) {
     const pos = typeof e.meta?.pos === "string" ? e.meta.pos : posTT;
-    s += `          <subst lemma="${attr(e.substitute)}" pos="${attr(pos)}" freq="${e.count}" />\n`;
+    // A substitute repaired at import (a ";" taken out) goes back as the file had it: CoInCo XML can hold it.
+    const lemma = typeof e.meta?.lemma === "string" ? e.meta.lemma : e.substitute;
+    s += `          <subst lemma="${attr(lemma)}" pos="${attr(pos)}" freq="${e.count}" />\n`;
   }
   return s + "        </substitutions>\n      </token>\n";
 }

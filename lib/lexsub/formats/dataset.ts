@@ -5,6 +5,7 @@
  * lexelt model has no place for (`meta`, kept so an export can write them back).
  * Pure: strings in, records out. See docs/datasets.md.
  */
+import type { Diagnostic } from "../diagnostics";
 import type { GoldEntry } from "./gold";
 
 export type DatasetFormat = "coinco" | "swords" | "tsar";
@@ -48,10 +49,31 @@ export function formatDatasetError(e: DatasetError): string {
   return `${e.where}: ${e.field}: ${e.message}`;
 }
 
+/**
+ * An entry of the file that could not be carried as written, and what was done with
+ * it: kept in another form ("repaired": e.g. a `;`, which separates gold entries,
+ * replaced) or left out. A Diagnostic (severity "warning"; `line` 0 when the format
+ * has no lines, the place then being in the message) so the CLI, the page and the
+ * import record list it as they list the lexelt reader's repairs.
+ */
+export interface DatasetIssue extends Diagnostic {
+  /** The entry as the file has it, e.g. `target 731, substitute "genus ;"`. */
+  entry: string;
+  action: "repaired" | "left out";
+}
+
+/** An issue; the message reads `entry: repaired|left out: detail`. */
+export function datasetIssue(file: string, line: number, entry: string, action: DatasetIssue["action"], detail: string): DatasetIssue {
+  return { severity: "warning", file, line, message: `${entry}: ${action}: ${detail}`, entry, action };
+}
+
 export interface DatasetParseResult {
   format: DatasetFormat;
   instances: DatasetInstance[];
+  /** What makes the file unreadable as the format: the import is refused. */
   errors: DatasetError[];
+  /** Entries not carried as written (the import goes on and reports them; `strict` refuses instead). */
+  issues?: DatasetIssue[];
   /** Things read but worth telling (e.g. targets flagged problematic). */
   notes: string[];
 }

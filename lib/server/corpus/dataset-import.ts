@@ -4,7 +4,10 @@
  * (lexelt-import.ts), so saves keep flowing while a 15,000-target file goes in,
  * and nothing is visible unless it completes:
  *
- * 1. read and check the file (no writes; a refusal names file, line and field);
+ * 1. read and check the file (no writes; a refusal names file, line and field). An
+ *    entry the reader could not carry as written (DatasetIssue: repaired or left out)
+ *    does not refuse the file unless `strict`: it goes into the report and, with the
+ *    import record, into imports.repairs;
  * 2. a hidden holding project (projects.staging_for) receives, a slice of a few
  *    hundred targets per transaction, the new lexelts, the new instances (under
  *    the project's id but pointing at the holding project's lexelts: no reader
@@ -25,7 +28,8 @@ import { createHash } from "node:crypto";
 import { gunzipSync } from "node:zlib";
 import type Database from "better-sqlite3";
 import { parseCoinco } from "../../lexsub/formats/coinco";
-import { DATASET_FORMATS, type DatasetFormat, type DatasetParseResult, formatDatasetError } from "../../lexsub/formats/dataset";
+import { formatDiagnostic } from "../../lexsub/diagnostics";
+import { DATASET_FORMATS, type DatasetFormat, type DatasetIssue, type DatasetParseResult, formatDatasetError } from "../../lexsub/formats/dataset";
 import { parseSwords } from "../../lexsub/formats/swords";
 import { parseTsar } from "../../lexsub/formats/tsar";
 import { InputError } from "../kernel/errors";
@@ -57,6 +61,8 @@ export interface DatasetImportInput {
   bytes: Uint8Array;
   /** TSAR: the instance-id prefix (default: the file name without extension). */
   idPrefix?: string;
+  /** Refuse the file when any entry cannot be carried as written (default: import it and report them). */
+  strict?: boolean;
 }
 
 export interface DatasetImportReport {
@@ -72,6 +78,10 @@ export interface DatasetImportReport {
   lexeltsAdded: number;
   entriesAdded: number;
   notes: string[];
+  /** Each entry not carried as written, with its line and what was done (also stored with the import record). */
+  repairs: DatasetIssue[];
+  /** How the page titles `repairs`. */
+  repairsTitle: string;
   message: string;
 }
 
@@ -127,8 +137,22 @@ export function readDataset(input: DatasetImportInput, maxBytes: number): Datase
     const more = details.length > 1 ? ` (and ${details.length - 1} more)` : "";
     throw new InputError(`${details[0]}${more}; nothing was imported.`, { file: details[0] }, details);
   }
+  const issues = parsed.issues ?? [];
+  if (input.strict && issues.length > 0) {
+    const details = issues.map(formatDiagnostic);
+    const more = details.length > 1 ? ` (and ${details.length - 1} more)` : "";
+    throw new InputError(`${details[0]}${more}; refused as asked (strict): nothing was imported.`, { file: details[0] }, details);
+  }
   if (parsed.instances.length === 0) throw new InputError(`${input.fileName}: no targets to import; nothing was imported.`, { file: "No targets." });
   return parsed;
+}
+
+/** "3 entries not carried as written (2 repaired, 1 left out)". */
+function notCarried(issues: readonly DatasetIssue[]): string {
+  if (issues.length === 0) return "every entry carried as written";
+  const left = issues.filter((i) => i.action === "left out").length;
+  const parts = [issues.length - left > 0 ? `${issues.length - left} repaired` : "", left > 0 ? `${left} left out` : ""].filter(Boolean);
+  return `${issues.length} ${issues.length === 1 ? "entry" : "entries"} not carried as written (${parts.join(", ")})`;
 }
 
 interface Staged {
@@ -152,6 +176,7 @@ export function* stagedDatasetImport(
   const { input, projectId, importedBy } = staged;
   const parsed = readDataset(input, staged.maxBytes);
   const total = parsed.instances.length;
+  const issues = parsed.issues ?? [];
   yield { phase: "parsed", done: 0, total };
 
   const sha256 = createHash("sha256").update(input.bytes).digest("hex");
@@ -163,9 +188,9 @@ export function* stagedDatasetImport(
       .get(`(dataset import in progress) ${projectId} ${sha256.slice(0, 12)} ${process.pid} ${Date.now()} ${Math.random()}`, projectId) as { id: number };
     const imp = sqlite
       .prepare(
-        `insert into ${IMPORTS.$} (${IMPORTS.projectId}, ${IMPORTS.fileName}, ${IMPORTS.sha256}, ${IMPORTS.lexeltsAdded}, ${IMPORTS.instancesAdded}, ${IMPORTS.instancesAlreadyPresent}, ${IMPORTS.repairs}, ${IMPORTS.importedBy}) values (?, ?, ?, 0, 0, 0, '[]', ?) returning ${IMPORTS.id}`,
+        `insert into ${IMPORTS.$} (${IMPORTS.projectId}, ${IMPORTS.fileName}, ${IMPORTS.sha256}, ${IMPORTS.lexeltsAdded}, ${IMPORTS.instancesAdded}, ${IMPORTS.instancesAlreadyPresent}, ${IMPORTS.repairs}, ${IMPORTS.importedBy}) values (?, ?, ?, 0, 0, 0, ?, ?) returning ${IMPORTS.id}`,
       )
-      .get(h.id, input.fileName, sha256, importedBy) as { id: number };
+      .get(h.id, input.fileName, sha256, JSON.stringify(issues), importedBy) as { id: number };
     if (staged.jobId) sqlite.prepare(`update ${JOBS.$} set ${JOBS.stagingProjectId} = ? where ${JOBS.id} = ?`).run(h.id, staged.jobId);
     return { id: h.id, importId: imp.id };
   })();
@@ -252,6 +277,7 @@ export function* stagedDatasetImport(
     if (attached > 0) parts.push(`gold attached to ${attached} instances already in the project`);
     if (already > 0) parts.push(`${already} already imported`);
   }
+  if (issues.length > 0) parts.push(`${notCarried(issues)}`);
   const report: DatasetImportReport = {
     projectId,
     format: parsed.format,
@@ -263,6 +289,8 @@ export function* stagedDatasetImport(
     lexeltsAdded,
     entriesAdded,
     notes: parsed.notes,
+    repairs: issues,
+    repairsTitle: notCarried(issues),
     message: [parts.join("; ") + ".", ...parsed.notes.map((n) => n + ".")].join(" "),
   };
 

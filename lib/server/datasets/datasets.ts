@@ -9,15 +9,16 @@
  * import is never visible. The server runs it as a job. See docs/datasets.md.
  */
 import "server-only";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { datasetGold, datasetInstances, instances, lexelts, projects } from "../../../db/schema";
+import { datasetGold, datasetInstances, imports, instances, lexelts, projects } from "../../../db/schema";
 import { writeCoinco } from "../../lexsub/formats/coinco";
 import { named } from "../../../db/sql-names";
 import {
   DATASET_FORMATS,
   type DatasetEntry,
   type DatasetFormat,
+  type DatasetIssue,
   type DatasetParseResult,
   type ExportItem,
   type ExportResult,
@@ -84,6 +85,32 @@ export function importDatasetAsNewProject(db: Db, actor: Actor, projectName: str
     db.$client.prepare(`delete from ${PROJECTS.$} where ${PROJECTS.id} = ?`).run(p.id);
     throw e;
   }
+}
+
+/** A dataset import's record with the entries it could not carry as written. */
+export interface DatasetImportRecord {
+  id: number;
+  fileName: string;
+  createdAt: Date;
+  instancesAdded: number;
+  repairs: DatasetIssue[];
+}
+
+/**
+ * The project's dataset imports that could not carry every entry as written, newest
+ * first, each with its report as stored with the import (coordinator of the project).
+ */
+export function datasetImportRecords(db: Db, actor: Actor, projectId: number, limit = 10): DatasetImportRecord[] {
+  requireProject(db, actor, projectId, { coordinator: true });
+  return db
+    .select({ id: imports.id, fileName: imports.fileName, createdAt: imports.createdAt, instancesAdded: imports.instancesAdded, repairs: imports.repairs })
+    .from(imports)
+    // A dataset reader's entries carry an action; the lexelt XML reader's repairs do not.
+    .where(and(eq(imports.projectId, projectId), sql`json_extract(${imports.repairs}, '$[0].action') is not null`))
+    .orderBy(desc(imports.id))
+    .limit(limit)
+    .all()
+    .map((r) => ({ ...r, repairs: JSON.parse(r.repairs) as DatasetIssue[] }));
 }
 
 export interface DatasetExport extends ExportResult {

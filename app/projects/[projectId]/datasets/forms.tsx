@@ -74,6 +74,14 @@ export function DatasetImportForm({ projectId, initialJobs }: { projectId: numbe
           </div>
         </div>
       )}
+      <div className="field">
+        <label>
+          <input type="checkbox" name="strict" value="1" aria-describedby="dataset-strict-hint" /> Refuse the file if any entry cannot be carried
+        </label>
+        <div id="dataset-strict-hint" className="muted small">
+          Otherwise such an entry (a CoInCo substitute holding &ldquo;;&rdquo;, which separates gold entries) is repaired or left out, and the report lists each with its line.
+        </div>
+      </div>
       <button type="submit" disabled={busy}>
         {busy ? "Uploading…" : "Import"}
       </button>

@@ -3,7 +3,8 @@ import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { requireProject, NotFoundError } from "@/lib/server/kernel";
-import { type DatasetSummary, datasetSummary } from "@/lib/server/datasets";
+import { type DatasetImportRecord, type DatasetSummary, datasetImportRecords, datasetSummary } from "@/lib/server/datasets";
+import { formatDiagnostic } from "@/lib/lexsub/diagnostics";
 import { type JobView, listJobs } from "@/lib/server/jobs";
 import { DatasetExport, DatasetImportForm } from "./forms";
 
@@ -19,10 +20,12 @@ export default async function DatasetsPage({ params }: { params: Promise<{ proje
   let summary: DatasetSummary;
   let name: string;
   let jobs: JobView[];
+  let records: DatasetImportRecord[];
   try {
     name = requireProject(db, actor, id, { coordinator: true }).name;
     summary = datasetSummary(db, actor, id);
     jobs = listJobs(db, actor, id, { kinds: ["dataset"], limit: 5 });
+    records = datasetImportRecords(db, actor, id);
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -67,6 +70,28 @@ export default async function DatasetsPage({ params }: { params: Promise<{ proje
         <h2 id="import-heading" style={{ marginTop: 0 }}>Import</h2>
         <DatasetImportForm projectId={id} initialJobs={jobs} />
       </section>
+
+      {records.length > 0 && (
+        <section aria-labelledby="records-heading" className="panel">
+          <h2 id="records-heading" style={{ marginTop: 0 }}>
+            Entries not carried as written
+          </h2>
+          <p className="muted small">What each import repaired or left out, as stored with the import (docs/datasets.md).</p>
+          <ul className="plain">
+            {records.map((r) => (
+              <li key={r.id}>
+                <details className="repairs">
+                  <summary>
+                    {r.fileName}, imported {r.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC: {r.repairs.length} {r.repairs.length === 1 ? "entry" : "entries"} (
+                    {r.repairs.filter((x) => x.action === "repaired").length} repaired, {r.repairs.filter((x) => x.action === "left out").length} left out)
+                  </summary>
+                  <pre>{r.repairs.map(formatDiagnostic).join("\n")}</pre>
+                </details>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
 
       <section aria-labelledby="export-heading" className="panel">
         <h2 id="export-heading" style={{ marginTop: 0 }}>Download the gold</h2>

@@ -17,7 +17,7 @@ function formatOf(v: unknown): "coinco" | "swords" | "tsar" {
 }
 
 /**
- * Import a dataset file (multipart: format, file, idPrefix) into the project, as a job in
+ * Import a dataset file (multipart: format, file, idPrefix, strict=1 to refuse a file with entries it cannot carry) into the project, as a job in
  * a worker thread (lib/server/corpus/dataset-import.ts through lib/server/jobs/jobs.ts): answers 202
  * with the job at once; with `?wait=1` (scripts) when it ends — 200 with the report, or
  * the refusal. Coordinators of the project only.
@@ -45,7 +45,8 @@ export async function POST(req: Request, ctx: Ctx) {
     const idPrefix = typeof prefix === "string" && prefix.trim() !== "" ? prefix.trim() : undefined;
     file = uploadPath();
     await saveUpload(upload, file);
-    const job = startJob(db, actor, projectId, "dataset", { path: file, fileName: upload.name, format, idPrefix, maxBytes: limit });
+    const strict = form.get("strict") === "1";
+    const job = startJob(db, actor, projectId, "dataset", { path: file, fileName: upload.name, format, idPrefix, strict, maxBytes: limit });
     file = null; // the job owns it now
     return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
   } catch (e) {
