@@ -10,6 +10,7 @@
  * lexelt model has no place for is kept in `meta` for the export. Pure.
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { truncation } from "./xml-truncation";
 import { encodeText } from "./lexelt";
 import { parseLexeltItem } from "../types";
 import {
@@ -103,7 +104,8 @@ export function parseCoinco(text: string, file: string): DatasetParseResult {
   }
   const valid = XMLValidator.validate(text);
   if (valid !== true) {
-    errors.push({ where: `${file}:${valid.err.line}`, field: "XML", message: valid.err.msg });
+    const cut = truncation(text);
+    errors.push(cut ? { where: `${file}:${cut.line}`, field: "XML", message: cut.message } : { where: `${file}:${valid.err.line}`, field: "XML", message: valid.err.msg });
     return { format: "coinco", instances: [], errors, issues, notes };
   }
   const parser = new XMLParser({

@@ -15,7 +15,7 @@ interface OpenElement {
 }
 
 const NAME = /^[A-Za-z_][\w.:-]*/;
-const LABEL = /\b(id|item)\s*=\s*("[^"]*"|'[^']*')/;
+const LABEL = /\b(id|item|MASCsentID)\s*=\s*("[^"]*"|'[^']*')/;
 
 /** 1-based line numbers of offsets asked in increasing order, counted once through the text. */
 function lineCounter(text: string): (at: number) => number {
