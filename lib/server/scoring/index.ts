@@ -17,5 +17,5 @@ export { type GroupRow, type ItemRow, type RunDetail, type RunFigures, type RunS
 export { type SensevalOutcome } from "./senseval";
 export { type NamedText } from "./uploads";
 // Without an actor: bytes to text (no data access); the scoring itself checks the actor.
-export { decodeUpload } from "./uploads";
+export { readUpload } from "./uploads";
 export { MAX_RUN_BYTES } from "./uploads";
