@@ -14,6 +14,7 @@ import { importResponses } from "../../lib/server/annotate/response-import";
 import { type GoldSource, deleteGold, listGolds, storeGold } from "../../lib/server/scoring/golds";
 import { CONFIRM_FIELD, deleteRun, listRuns, runFile, uploadRun } from "../../lib/server/scoring/runs";
 import { runDetail, runReport, scoreBoard, scoresJson } from "../../lib/server/scoring/scores";
+import { runDeriveJob } from "../../lib/server/jobs/derive-jobs";
 import { scoreSensevalUpload } from "../../lib/server/scoring/senseval";
 import { MAX_RUN_BYTES, decodeUpload, typeFromFileName } from "../../lib/server/scoring/uploads";
 import { addMember } from "../../lib/server/people/users";
@@ -367,6 +368,10 @@ describe("scoring: figures against a stored gold (hand-computed)", () => {
     expect(j.gold).toEqual({ kind: "stored", id: f.goldId, label: "hand (hand.gold and hand.mwgold)", gold: "hand.gold", mwgold: "hand.mwgold" });
     expect(j.runs[0].scores).toMatchObject({ type: "best", attempted: 2 });
     expect((j.runs[0] as { groups?: { pos: string; attempted: number }[] }).groups).toEqual([expect.objectContaining({ pos: "a", attempted: 2 })]);
+    // The route's download is derived off the request thread (derive-jobs.ts "scoresFile"): the same JSON, named.
+    const file = runDeriveJob(f.db, { op: "scoresFile", actor: f.coord, projectId: f.project.id, source: f.source, mode: { repaired: true } });
+    expect(file.fileName).toBe("p-hand-hand.gold-and-hand.mwgold-scores-repaired.json");
+    expect(JSON.parse(file.text)).toEqual(JSON.parse(JSON.stringify(scoresJson(f.db, f.coord, f.project.id, f.source, { repaired: true }))));
   });
 });
 
