@@ -135,6 +135,58 @@ test("the coordinator uploads systems, sees them ranked, opens a run and downloa
   expect(id).toBeGreaterThan(0);
 });
 
+test("a cut-off run is stored only when the coordinator confirms it; a cut-off gold is refused, naming its line", async ({ page }, testInfo) => {
+  await signIn(page, "coordinator");
+  const id = await demoProjectId(page);
+  await page.goto(`/projects/${id}/scoring`);
+  const best = page.getByRole("table", { name: /^best/ });
+  // The sample best file cut off in its 13th line, before the "::".
+  const lines = (await readFile(sample("demo-system.best"), "utf8")).split("\n");
+  const cut = `${lines.slice(0, 12).join("\n")}\n${lines[12].slice(0, lines[12].indexOf(" ::"))}`;
+  const cutFile = { name: "cut.best", mimeType: "text/plain", buffer: Buffer.from(cut) };
+  await page.getByLabel("System file").setInputFiles(cutFile);
+  await page.getByRole("button", { name: "Upload and score" }).click();
+  const ask = page.getByRole("alertdialog", { name: "Store cut.best anyway?" });
+  await expect(ask).toBeVisible();
+  await expect(ask).toBeFocused();
+  await expect(ask).toContainText("1 line is not in the best format and would be skipped (the first: line 13); 12 answer lines read.");
+  await expect(ask.getByRole("list", { name: "Errors" }).getByRole("listitem")).toHaveText([/^line 13 not a best line/]);
+  // How it looks, wide and narrow.
+  await ask.screenshot({ path: testInfo.outputPath("confirm-wide.png") });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await ask.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath("confirm-narrow.png") });
+  await page.setViewportSize({ width: 1280, height: 720 });
+
+  // Cancel: nothing stored.
+  await ask.getByRole("button", { name: "Cancel" }).click();
+  await expect(ask).toBeHidden();
+  await expect(page.getByRole("status").filter({ hasText: "Nothing was stored: cut.best was left out." })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Details of cut" })).toHaveCount(0);
+
+  // Asked again, and stored anyway: the row says what was skipped.
+  await page.getByRole("button", { name: "Upload and score" }).click();
+  await ask.getByRole("button", { name: "Store anyway" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Stored cut/ })).toContainText("Stored cut (best): 12 answer lines, 1 line not in the format (skipped).");
+  await expect(best.getByRole("row", { name: /cut/ })).toContainText("1 line skipped");
+
+  // A gold cut off in an entry: refused, naming the line; nothing stored, the project's gold still the one shown.
+  const goldText = await (await page.request.get(`/api/projects/${id}/gold?file=gold`)).text();
+  const goldLines = goldText.trimEnd().split("\n");
+  const last = goldLines[goldLines.length - 1];
+  const cutGold = `${goldLines.slice(0, -1).join("\n")}\n${last.slice(0, last.lastIndexOf(" "))}`;
+  await page.getByLabel("Gold (for best and oot)").setInputFiles({ name: "cut.gold", mimeType: "text/plain", buffer: Buffer.from(cutGold) });
+  await page.getByRole("button", { name: "Store and rank against it" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "cut.gold" })).toContainText(`cut.gold: the gold file has a malformed line, the first at line ${goldLines.length}: entry`);
+  await expect(page.getByText(`Malformed line ${goldLines.length}.`)).toBeVisible();
+  await expect(page.getByRole("radio", { name: /cut/ })).toHaveCount(0);
+  await expect(page.getByText(/Ranking the runs scored with the gold derived from demo/)).toBeVisible();
+
+  page.on("dialog", (d) => d.accept());
+  await page.getByRole("button", { name: "Delete cut" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Deleted cut." })).toBeVisible();
+});
+
 test("the coordinator adds the WordNet baselines as runs of the gold shown", async ({ page }) => {
   await signIn(page, "coordinator");
   const id = await demoProjectId(page);

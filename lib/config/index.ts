@@ -121,7 +121,9 @@ export const SETTINGS = {
   LEXGOLD_PAGE_RATE: limit("LEXGOLD_PAGE_RATE", { rate: 10, burst: 100 }, "page loads, in-app moves and form actions one account may make"),
   LEXGOLD_ADDRESS_PAGE_RATE: limit("LEXGOLD_ADDRESS_PAGE_RATE", { rate: 30, burst: 300 }, "the same from one address"),
   LEXGOLD_MAX_IMPORT_BYTES: def<number>({ describe: "the largest lexelt XML file imported", default: 50 * 1024 * 1024, expects: "a number above 0", schema: positiveNumber }),
-  LEXGOLD_MAX_RUN_BYTES: def<number>({ describe: "the largest system, gold or SENSEVAL file accepted (read at start)", default: 20 * 1024 * 1024, expects: "a number above 0", schema: positiveNumber }),
+  // 72 MB: a best file of 1,000,000 items with CoInCo's longest lexelt (`confidence_inspiring.a`), a seven-digit id,
+  // its longest substitute (36 bytes) and a CRLF on every line is 72 bytes a line, 72,000,000 bytes (docs/scorer.md).
+  LEXGOLD_MAX_RUN_BYTES: def<number>({ describe: "the largest system, gold or SENSEVAL file accepted, as sent and unzipped (read at start)", default: 72 * 1024 * 1024, expects: "a number above 0", schema: positiveNumber }),
   LEXGOLD_MAX_QUEUED_UPLOAD_MB: def<number>({ describe: "the uploads one person may have waiting for their jobs and derivations", default: 100, expects: "a number above 0", schema: positiveNumber }),
   LEXGOLD_SIGNIN_LIMIT: def<number>({ describe: "failed sign-ins per device (or account and address) that cost no wait (read at start)", default: 5, expects: "a number, 0 or more", schema: nonNegativeNumber }),
   LEXGOLD_SIGNIN_ACCOUNT_CEILING: def<number>({ describe: "failed sign-ins for one account in an hour, from anywhere (read at start)", default: 50, expects: "a number, 0 or more", schema: nonNegativeNumber }),

@@ -31,11 +31,20 @@ function systemFile(f: ReturnType<typeof goldFixture>): string {
 }
 
 describe("a system file stored as a run by the jobs worker", () => {
-  it("stores the run uploadRun stores, read the same way, and deletes the upload", async () => {
+  it("stores the run uploadRun stores, read the same way, once confirmed (it has an error), and deletes the upload", async () => {
     const f = goldFixture(dbFile());
     const text = systemFile(f);
+    // Not confirmed: refused with the error located and the field that asks; nothing stored, the upload deleted.
+    const first = upload(text);
+    const asked = await run(f, "scoring-run", { path: first, fileName: "sys.out", type: "", name: "", gold: "" });
+    expect(asked.state).toBe("failed");
+    expect(asked.message).toMatch(/^sys\.out: 1 line is not in the best format and would be skipped \(the first: line 2\)/);
+    expect(asked.report).toMatchObject({ errors: { confirm: "1 error: store anyway?" } });
+    expect((asked.report as { details: string[] }).details).toEqual([expect.stringMatching(/^sys\.out:2: error: not a best line/)]);
+    expect(listRuns(f.db, f.coord, f.project.id)).toEqual([]);
+    expect(fs.existsSync(first)).toBe(false);
     const file = upload(text);
-    const job = await run(f, "scoring-run", { path: file, fileName: "sys.out", type: "", name: "", gold: "" });
+    const job = await run(f, "scoring-run", { path: file, fileName: "sys.out", type: "", name: "", gold: "", confirm: true });
     expect(job.state).toBe("done");
     const report = job.report as ReturnType<typeof uploadRun>;
     const reading = readRunUpload("sys.out", text, "");
@@ -44,7 +53,7 @@ describe("a system file stored as a run by the jobs worker", () => {
     expect(report.diagnostics).toEqual(JSON.parse(JSON.stringify(reading.diagnostics)));
     expect(fs.existsSync(file)).toBe(false);
     // The same as storing it here, under another name.
-    const here = uploadRun(f.db, f.coord, f.project.id, { fileName: "sys.out", text, name: "again" });
+    const here = uploadRun(f.db, f.coord, f.project.id, { fileName: "sys.out", text, name: "again", confirm: true });
     expect({ ...report, run: null }).toEqual(JSON.parse(JSON.stringify({ ...here, run: null })));
     const runs = listRuns(f.db, f.coord, f.project.id);
     expect(runs.map((r) => [r.name, r.type, r.bytes, r.createdBy])).toEqual([
@@ -61,11 +70,11 @@ describe("a system file stored as a run by the jobs worker", () => {
     expect(none.report).toMatchObject({ errors: { file: "No line in the best format." } });
     expect((none.report as { details: string[] }).details[0]).toMatch(/^bad\.best:1: /);
     const binary = await run(f, "scoring-run", { path: upload(new Uint8Array([0xff, 0xfe, 0x41])), fileName: "bin.best", type: "", name: "", gold: "" });
-    expect([binary.state, binary.message]).toEqual(["failed", "bin.best: not UTF-8 text; nothing was saved."]);
+    expect([binary.state, binary.message]).toEqual(["failed", "bin.best:1: not UTF-8 text; nothing was saved."]);
     expect(listRuns(f.db, f.coord, f.project.id)).toEqual([]);
     const text = systemFile(f);
-    expect((await run(f, "scoring-run", { path: upload(text), fileName: "s.best", type: "", name: "mine", gold: "" })).state).toBe("done");
-    const taken = await run(f, "scoring-run", { path: upload(text), fileName: "s.best", type: "", name: "mine", gold: "" });
+    expect((await run(f, "scoring-run", { path: upload(text), fileName: "s.best", type: "", name: "mine", gold: "", confirm: true })).state).toBe("done");
+    const taken = await run(f, "scoring-run", { path: upload(text), fileName: "s.best", type: "", name: "mine", gold: "", confirm: true });
     expect(taken.state).toBe("failed");
     expect(taken.report).toMatchObject({ errors: { name: "Name taken." } });
     expect(listRuns(f.db, f.coord, f.project.id)).toHaveLength(1);
@@ -85,7 +94,7 @@ describe("the quick lane in worker threads", () => {
     xml.push("</corpus>", "");
     const imported = startJob(f.db, f.coord, f.project.id, "lexelt-xml", { path: upload(xml.join("\n")), fileName: "big.xml", maxBytes: 1e9 });
     await until(() => getJob(f.db, f.coord, imported.id).state !== "queued", "the import to start");
-    const stored = startJob(f.db, f.coord, f.project.id, "scoring-run", { path: upload(systemFile(f)), fileName: "s.best", type: "", name: "", gold: "" });
+    const stored = startJob(f.db, f.coord, f.project.id, "scoring-run", { path: upload(systemFile(f)), fileName: "s.best", type: "", name: "", gold: "", confirm: true });
     expect((await waitForJob(f.db, f.coord, stored.id)).state).toBe("done");
     expect(getJob(f.db, f.coord, imported.id).state).toBe("running");
     await jobsIdle();
@@ -136,7 +145,7 @@ describe("the quick lane", () => {
     try {
       const long = startJob(f.db, f.coord, f.project.id, "test-hold", {});
       const next = startJob(f.db, f.coord, f.project.id, "test-hold", {});
-      const stored = startJob(f.db, f.coord, f.project.id, "scoring-run", { path: upload(systemFile(f)), fileName: "s.best", type: "", name: "", gold: "" });
+      const stored = startJob(f.db, f.coord, f.project.id, "scoring-run", { path: upload(systemFile(f)), fileName: "s.best", type: "", name: "", gold: "", confirm: true });
       const done = await waitForJob(f.db, f.coord, stored.id);
       expect(done.state).toBe("done");
       expect([getJob(f.db, f.coord, long.id).state, getJob(f.db, f.coord, next.id).state]).toEqual(["running", "queued"]);

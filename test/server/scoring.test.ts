@@ -12,8 +12,9 @@ import { projectGold } from "../../lib/server/gold/gold";
 import { createProject } from "../../lib/server/corpus/projects";
 import { importResponses } from "../../lib/server/annotate/response-import";
 import { type GoldSource, deleteGold, listGolds, storeGold } from "../../lib/server/scoring/golds";
-import { deleteRun, listRuns, runFile, uploadRun } from "../../lib/server/scoring/runs";
+import { CONFIRM_FIELD, deleteRun, listRuns, runFile, uploadRun } from "../../lib/server/scoring/runs";
 import { runDetail, runReport, scoreBoard, scoresJson } from "../../lib/server/scoring/scores";
+import { runDeriveJob } from "../../lib/server/jobs/derive-jobs";
 import { scoreSensevalUpload } from "../../lib/server/scoring/senseval";
 import { MAX_RUN_BYTES, decodeUpload, typeFromFileName } from "../../lib/server/scoring/uploads";
 import { addMember } from "../../lib/server/people/users";
@@ -150,7 +151,7 @@ describe("scoring: uploading runs", () => {
     ["an unknown type", { fileName: "a.best", bytes: enc(BEST), type: "top3" }, /Unknown type "top3"/, "type"],
     ["no file", { fileName: "", bytes: enc(BEST) }, /Choose a system file/, "file"],
     ["an empty file", { fileName: "a.best", bytes: new Uint8Array() }, /a\.best: the file is empty/, "file"],
-    ["not UTF-8", { fileName: "a.best", bytes: new Uint8Array([0x62, 0xff, 0xfe, 0x0a]) }, /a\.best: not UTF-8 text/, "file"],
+    ["not UTF-8", { fileName: "a.best", bytes: new Uint8Array([0x62, 0x0a, 0x62, 0xff, 0xfe, 0x0a]) }, /a\.best:2: not UTF-8 text/, "file"],
     ["a NUL character (binary)", { fileName: "a.best", bytes: enc("bright.a 1 :: clever\nx\0y\n") }, /a\.best:2: a NUL character/, "file"],
     ["no line in the format", { fileName: "a.oot", bytes: enc(BEST) }, /a\.oot: no line is in the oot format/, "file"],
     ["only blank lines", { fileName: "a.best", bytes: enc("\n\n") }, /no answers in the file/, "file"],
@@ -185,14 +186,39 @@ describe("scoring: uploading runs", () => {
     expect(runCount(f.db)).toBe(2);
   });
 
-  it("keeps a file with some bad lines, returning their diagnostics with line numbers", () => {
+  it("refuses a run with errors unless confirmed, listing them located; stores it, with its diagnostics, when confirmed", () => {
     const f = projectFixture();
     const goldId = storeGold(f.db, f.coord, f.project.id, HAND).id!;
-    const r = uploadRun(f.db, f.coord, f.project.id, { fileName: "a.best", bytes: enc("bright.a 1 :: clever\nthis is not an answer\n"), gold: goldId });
-    expect(r.lines).toEqual({ read: 2, matched: 1, refused: 1 });
-    expect(r.diagnostics.some((d) => d.line === 2 && d.file === "a.best")).toBe(true);
-    const row = scoreBoard(f.db, f.coord, f.project.id, { kind: "stored", id: goldId }).runs[0];
+    // A file cut off in its third line: two answers, then half a line.
+    const cut = "bright.a 1 :: clever\nbright.a 2 :: luminous\nkeen.a";
+    let err: unknown = null;
+    try {
+      uploadRun(f.db, f.coord, f.project.id, { fileName: "a.best", bytes: enc(cut), gold: goldId });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(InputError);
+    const refusal = err as InputError;
+    expect(refusal.message).toBe(
+      "a.best: 1 line is not in the best format and would be skipped (the first: line 3); 2 answer lines read. A cut-off or damaged file looks like this. Nothing was stored: store it anyway, or cancel.",
+    );
+    expect(refusal.fieldErrors).toEqual({ [CONFIRM_FIELD]: "1 error: store anyway?" });
+    expect(refusal.details).toHaveLength(1);
+    expect(refusal.details[0]).toMatch(/^a\.best:3: error: not a best line/);
+    expect(runCount(f.db)).toBe(0);
+    // A taken name is said before the question, not after the answer.
+    uploadRun(f.db, f.coord, f.project.id, { fileName: "a.best", bytes: enc("bright.a 1 :: clever\n"), gold: goldId, name: "taken" });
+    expect(() => uploadRun(f.db, f.coord, f.project.id, { fileName: "a.best", bytes: enc(cut), gold: goldId, name: "taken" })).toThrow(/already stored/);
+    expect(runCount(f.db)).toBe(1);
+
+    const r = uploadRun(f.db, f.coord, f.project.id, { fileName: "a.best", bytes: enc(cut), gold: goldId, confirm: true });
+    expect(r.lines).toEqual({ read: 3, matched: 2, refused: 1 });
+    expect(r.diagnostics.some((d) => d.line === 3 && d.file === "a.best" && d.severity === "error")).toBe(true);
+    expect(runCount(f.db)).toBe(2);
+    const row = scoreBoard(f.db, f.coord, f.project.id, { kind: "stored", id: goldId }).runs.find((x) => x.run.id === r.run.id)!;
     expect(row).toMatchObject({ skipped: 1, errors: 1 });
+    // Warnings alone ask nothing.
+    expect(uploadRun(f.db, f.coord, f.project.id, { fileName: "crlf.best", bytes: enc("bright.a 1 :: clever\r\n"), gold: goldId }).run.name).toBe("crlf");
   });
 
   it("deletes a run", () => {
@@ -269,8 +295,8 @@ describe("scoring: figures against a stored gold (hand-computed)", () => {
 
   it("a gold with errors is refused with its lines named, nothing stored; a missing mwgold is named for mw runs", () => {
     const f = withRuns();
-    // An id given twice is an error (score.pl would merge the lines); a line in no format is skipped with a warning.
-    const bad = { name: "bad.gold", text: "bright.a 1 :: clever 2;\nnonsense here\nbright.a 1 :: smart 2;\n" };
+    // An id given twice is an error (score.pl would merge the lines).
+    const bad = { name: "bad.gold", text: "bright.a 1 :: clever 2;\nbright.a 2 :: light 1;\nbright.a 1 :: smart 2;\n" };
     const golds = listGolds(f.db, f.coord, f.project.id).length;
     let err: unknown = null;
     try {
@@ -342,6 +368,10 @@ describe("scoring: figures against a stored gold (hand-computed)", () => {
     expect(j.gold).toEqual({ kind: "stored", id: f.goldId, label: "hand (hand.gold and hand.mwgold)", gold: "hand.gold", mwgold: "hand.mwgold" });
     expect(j.runs[0].scores).toMatchObject({ type: "best", attempted: 2 });
     expect((j.runs[0] as { groups?: { pos: string; attempted: number }[] }).groups).toEqual([expect.objectContaining({ pos: "a", attempted: 2 })]);
+    // The route's download is derived off the request thread (derive-jobs.ts "scoresFile"): the same JSON, named.
+    const file = runDeriveJob(f.db, { op: "scoresFile", actor: f.coord, projectId: f.project.id, source: f.source, mode: { repaired: true } });
+    expect(file.fileName).toBe("p-hand-hand.gold-and-hand.mwgold-scores-repaired.json");
+    expect(JSON.parse(file.text)).toEqual(JSON.parse(JSON.stringify(scoresJson(f.db, f.coord, f.project.id, f.source, { repaired: true }))));
   });
 });
 

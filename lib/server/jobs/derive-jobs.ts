@@ -29,6 +29,7 @@ import {
   runDetail,
   runReport,
   scoreBoard,
+  scoresFile,
   scoringFingerprint,
 } from "../scoring/scores";
 import { type SensevalOutcome, type SensevalUpload, scoreSensevalUpload } from "../scoring/senseval";
@@ -43,6 +44,7 @@ export type DeriveJob =
   | { op: "goldPage"; actor: Actor; projectId: number; query: { lemmas?: LemmaQuery; instances?: InstanceQuery } }
   | { op: "goldFile"; actor: Actor; projectId: number; file: "gold" | "mwgold" | "problems"; foldCase: boolean }
   | { op: "scoreBoard"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
+  | { op: "scoresFile"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
   | { op: "responsesFile"; actor: Actor; projectId: number }
   | { op: "progressPage"; actor: Actor; projectId: number; query: ProgressQuery }
   // Scoring work that grows with a file (uploads, a run's detail): computed every time, never cached.
@@ -59,6 +61,8 @@ export interface DeriveResults {
   goldPage: GoldPageData;
   goldFile: { text: string };
   scoreBoard: ScoreBoard;
+  /** The JSON download of every run's figures (`scoresJson`) as text, with the file name it is offered under. */
+  scoresFile: { fileName: string; text: string };
   responsesFile: { text: string };
   progressPage: ProgressPageView;
   /** The detail as JSON text (`{"ok":true,"detail":…}`): one string crosses from the process, not a graph of objects. */
@@ -107,6 +111,8 @@ function compute(db: Db, job: DeriveJob): unknown {
     }
     case "scoreBoard":
       return scoreBoard(db, job.actor, job.projectId, job.source, job.mode);
+    case "scoresFile":
+      return scoresFile(db, job.actor, job.projectId, job.source, job.mode);
     case "responsesFile":
       return { text: exportAdjudicatedResponses(db, job.actor, job.projectId) };
     case "progressPage":
@@ -124,10 +130,10 @@ function compute(db: Db, job: DeriveJob): unknown {
   }
 }
 
-/** What a cached result must have been computed at to be served: the data version; the board also depends on the stored runs and golds. */
+/** What a cached result must have been computed at to be served: the data version; the board and its JSON also depend on the stored runs and golds. */
 function versionOf(db: Db, job: DeriveJob): number | string {
   const v = dataVersion(db, job.projectId);
-  return job.op === "scoreBoard" ? `${v}|${scoringFingerprint(db, job.projectId)}` : v;
+  return job.op === "scoreBoard" || job.op === "scoresFile" ? `${v}|${scoringFingerprint(db, job.projectId)}` : v;
 }
 
 /** Run a job against `db` now, or answer from the cache when the project's data version has not moved. */

@@ -29,7 +29,7 @@ import { InputError } from "../kernel/errors";
 import { planResponseImport, previewOf, writeResponsePlan } from "../annotate/response-import";
 import { storeGoldUpload } from "../scoring/golds";
 import { storeRunUpload } from "../scoring/runs";
-import { decodeUpload } from "../scoring/uploads";
+import { readUpload } from "../scoring/uploads";
 
 export class JobCancelled extends Error {
   constructor() {
@@ -142,30 +142,34 @@ async function responsesJob(ctx: JobContext, write: boolean): Promise<unknown> {
 }
 
 /**
- * A system file already on disk stored as a run (input: { path, fileName, type, name, gold }):
- * decoded, read as the scorer reads it and written here (runs.ts `storeRunUpload`), so the
- * request that uploaded it never holds its thread for the file's size. The report is what
- * `uploadRun` returns.
+ * A system file already on disk stored as a run (input: { path, fileName, type, name, gold, confirm }):
+ * read in pieces (gzip unzipped within the limit: uploads.ts `readUpload`), read as the scorer
+ * reads it and written here (runs.ts `storeRunUpload`), so the request that uploaded it never
+ * holds its thread for the file's size. A run with errors is refused unless `confirm`. The report
+ * is what `uploadRun` returns.
  */
 async function scoringRunJob(ctx: JobContext): Promise<unknown> {
-  const { path, fileName, type, name, gold } = ctx.job.input as { path: string; fileName: string; type?: string; name?: string; gold?: string };
+  const { path, fileName, type, name, gold, confirm } = ctx.job.input as { path: string; fileName: string; type?: string; name?: string; gold?: string; confirm?: boolean };
   await ctx.step(0, 0, `Reading ${fileName}…`);
+  const file = await readUpload(fileName, await fs.openAsBlob(path), "file");
+  await ctx.step(0, 0, `Checking ${file.name}…`);
   const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
-  return storeRunUpload(db, ctx.job.projectId, ctx.job.createdBy, { fileName, bytes: fs.readFileSync(path), type, name, gold });
+  return storeRunUpload(db, ctx.job.projectId, ctx.job.createdBy, { fileName: file.name, text: file.text, type, name, gold, confirm: confirm === true });
 }
 
 type UploadedFile = { path: string; fileName: string } | null;
 
 /**
  * Gold and/or mwgold files already on disk stored for scoring (input: { name, gold, mwgold, paths }),
- * each { path, fileName } or null: checked and written here, as `scoringRunJob`. The report is { id }.
+ * each { path, fileName } or null: read and checked here, as `scoringRunJob`. The report is { id }.
  */
 async function scoringGoldJob(ctx: JobContext): Promise<unknown> {
   const { name, gold, mwgold } = ctx.job.input as { name?: string; gold: UploadedFile; mwgold: UploadedFile };
   await ctx.step(0, 0, `Reading ${gold?.fileName ?? mwgold?.fileName ?? "the gold"}…`);
-  const read = (f: UploadedFile, field: string) => (f ? decodeUpload(f.fileName, fs.readFileSync(f.path), field) : null);
+  const read = async (f: UploadedFile, field: string) => (f ? readUpload(f.fileName, await fs.openAsBlob(f.path), field) : null);
+  const texts = { gold: await read(gold, "gold"), mwgold: await read(mwgold, "mwgold") };
   const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
-  return { id: storeGoldUpload(db, ctx.job.projectId, ctx.job.createdBy, { name, gold: read(gold, "gold"), mwgold: read(mwgold, "mwgold") }) };
+  return { id: storeGoldUpload(db, ctx.job.projectId, ctx.job.createdBy, { name, ...texts }) };
 }
 
 export const JOB_KINDS: Record<string, JobHandler> = {

@@ -8,7 +8,8 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { scoringGolds, systemRuns, users } from "../../../db/schema";
 import { scoreTexts } from "../../scorers/semeval2007/texts";
-import { formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
+import { type Diagnostic, diag, formatDiagnostic, hasErrors, splitLines } from "../../lexsub/diagnostics";
+import { type GoldKind, GoldReader } from "../../lexsub/formats/gold";
 import { type Actor, type ProjectRow, actorUserId, requireProject } from "../kernel/actor";
 import { InputError, NotFoundError } from "../kernel/errors";
 import { projectGold } from "../gold/gold";
@@ -132,10 +133,49 @@ export interface StoreGoldInput {
   mwgold: NamedText | null;
 }
 
+/** Malformed lines named in a refusal, at most (then how many more). */
+const MALFORMED_LISTED = 20;
+
+/**
+ * The lines of a gold or mwgold that are not in its form, as errors: a line in no
+ * `lexelt id :: …` format (score.pl skips it silently), and an entry without a count
+ * (`… :: clever 3;sma`, the end of a cut-off file). An entry that has a count but
+ * that score.pl reads oddly (`x 1`, `, 5`, `11.27 kilograms 1`) is real data, not a
+ * malformed line: it keeps its warning.
+ */
+function malformedGoldLines(file: NamedText, kind: GoldKind): Diagnostic[] {
+  const reader = new GoldReader(file.name, kind);
+  const out: Diagnostic[] = [];
+  let more = 0;
+  const add = (line: number, message: string) => {
+    if (out.length < MALFORMED_LISTED) out.push(diag("error", file.name, line, message));
+    else more++;
+  };
+  for (const l of splitLines(file.text)) {
+    const skipped = reader.skipped;
+    const g = reader.push(l.crlf ? `${l.text}\r` : l.text);
+    if (!g) {
+      if (reader.skipped > skipped) add(l.line, `not a ${kind} line (expected "lexelt id :: substitute count;..."): ${clip(l.text)}`);
+      continue;
+    }
+    const bad = (g.fields?.text ?? []).find((f): f is string => f !== null && f.trim() !== "" && !HAS_COUNT.test(f));
+    if (bad !== undefined) add(l.line, `entry ${JSON.stringify(clip(bad.trim()))} has no count (expected "substitute count"): is the line cut off?`);
+  }
+  if (more > 0) out.push(diag("error", file.name, 0, `and ${more} more malformed line${more === 1 ? "" : "s"}`));
+  return out;
+}
+
+/** An entry ends with a count after a space: `clever 3`, `x 1`, `, 5`. */
+const HAS_COUNT = /\S[ \t]+\d+\s*$/;
+
+function clip(s: string): string {
+  return s.length > 60 ? `${s.slice(0, 57)}…` : s;
+}
+
 /**
  * Read an uploaded gold and/or mwgold as the scorer will; refused, naming the
- * lines, when either has errors or neither is given (the part of `storeGold`
- * that grows with the files).
+ * lines, when either has a malformed line (`malformedGoldLines`) or errors, or
+ * neither is given (the part of `storeGold` that grows with the files).
  */
 function checkGoldUpload(input: Pick<StoreGoldInput, "gold" | "mwgold">): void {
   if (!input.gold && !input.mwgold) throw new InputError("Upload a gold file, an mwgold file or both.", { gold: "Choose a gold or mwgold file." });
@@ -144,6 +184,16 @@ function checkGoldUpload(input: Pick<StoreGoldInput, "gold" | "mwgold">): void {
     [input.mwgold, "mw", "mwgold"],
   ] as const) {
     if (!file) continue;
+    const malformed = malformedGoldLines(file, field);
+    if (malformed.length > 0) {
+      const first = malformed[0];
+      const count = malformed.length === 1 ? "a malformed line" : "malformed lines";
+      throw new InputError(
+        `${file.name}: the ${field} file has ${count}, the first at line ${first.line}: ${first.message}. Nothing was stored.`,
+        { [field]: `Malformed line ${first.line}.` },
+        malformed.map(formatDiagnostic),
+      );
+    }
     const diagnostics = scoreTexts({ type, system: "", gold: file.text, goldName: file.name }).goldDiagnostics;
     if (hasErrors(diagnostics)) {
       throw new InputError(`${file.name}: the ${field} file has errors; nothing was stored.`, { [field]: "This file has errors." }, diagnostics.map(formatDiagnostic));

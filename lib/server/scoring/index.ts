@@ -13,9 +13,9 @@ export { type RankingOutcome } from "./ranking";
 export { MAX_RANKED_RUNS } from "./ranking";
 export { deleteGold, type GoldInfo, type GoldSource, listGolds } from "./golds";
 export { deleteRun, listRuns, runFile, type UploadRunResult } from "./runs";
-export { type GroupRow, type ItemRow, type RunDetail, type RunFigures, type RunSummary, type ScoreBoard, scoreBoard, type ScoreMode, scoresJson } from "./scores";
+export { type GroupRow, type ItemRow, type RunDetail, type RunFigures, type RunSummary, type ScoreBoard, type ScoreMode } from "./scores";
 export { type SensevalOutcome } from "./senseval";
 export { type NamedText } from "./uploads";
 // Without an actor: bytes to text (no data access); the scoring itself checks the actor.
-export { decodeUpload } from "./uploads";
+export { readUpload } from "./uploads";
 export { MAX_RUN_BYTES } from "./uploads";

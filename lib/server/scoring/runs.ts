@@ -7,12 +7,12 @@ import "server-only";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { systemRuns, users } from "../../../db/schema";
-import { type Diagnostic, formatDiagnostic, splitLines } from "../../lexsub/diagnostics";
+import { type Diagnostic, formatDiagnostic, hasErrors, splitLines } from "../../lexsub/diagnostics";
 import { SystemReader, sniffSystemKind } from "../../scorers/semeval2007/system";
 import { type Actor, actorUserId, requireProject } from "../kernel/actor";
 import { InputError, NotFoundError } from "../kernel/errors";
 import { goldIdOf } from "./golds";
-import { MAX_RUN_NAME, type RunType, decodeUpload, typeFromFileName } from "./uploads";
+import { MAX_RUN_NAME, type RunType, checkUploadText, decodeUpload, typeFromFileName } from "./uploads";
 
 const RUN_TYPES: readonly RunType[] = ["best", "oot", "mw"];
 
@@ -57,7 +57,7 @@ export function listRuns(db: Db, actor: Actor, projectId: number): RunInfo[] {
 
 export interface UploadRunInput {
   fileName: string;
-  /** The file as uploaded (checked for size and UTF-8), or its text. */
+  /** The file as uploaded (checked for size and UTF-8; gzip is unzipped), or its text. */
   bytes?: Uint8Array;
   text?: string;
   /** best, oot or mw; empty or "auto" to take it from the file name's extension, else from the content. */
@@ -66,7 +66,18 @@ export interface UploadRunInput {
   name?: string;
   /** The gold it is scored with: a stored gold's id, or empty / "project" for the project's own gold. */
   gold?: string | number | null;
+  /**
+   * Store it even though lines of it have errors (lines in no format, which scoring skips).
+   * Without it such a run is refused, naming the lines, with the field `CONFIRM_FIELD` set.
+   */
+  confirm?: boolean;
 }
+
+/**
+ * The field a refusal marks when the run has errors and was not confirmed: the page then shows the
+ * errors with "Store anyway", which sends the same file again with `confirm`.
+ */
+export const CONFIRM_FIELD = "confirm";
 
 export interface UploadRunResult {
   run: RunInfo;
@@ -156,9 +167,11 @@ export function readRunUpload(fileName: string, text: string, typeAsked: string 
  * Store a system file as a run, scored with the chosen gold. Refused, with
  * nothing written, when the type is neither given nor implied by the extension
  * nor readable from the content, the gold is not the project's, the name is too
- * long or taken, the file is empty, too big, not UTF-8, or has no line in the
- * type's format. Names are unique per type and gold (a system's best and oot
- * runs share its name; its trial and test runs too).
+ * long or taken, the file is empty, too big (as sent or unzipped), not UTF-8, or
+ * has no line in the type's format; and, unless `confirm` is set, when lines of
+ * it have errors (a cut-off file): the refusal then lists them and marks
+ * `CONFIRM_FIELD`. A gzip file is stored unzipped. Names are unique per type and
+ * gold (a system's best and oot runs share its name; its trial and test runs too).
  */
 export function uploadRun(db: Db, actor: Actor, projectId: number, input: UploadRunInput, reading?: RunUploadReading): UploadRunResult {
   requireProject(db, actor, projectId, { coordinator: true });
@@ -172,25 +185,29 @@ export function uploadRun(db: Db, actor: Actor, projectId: number, input: Upload
  * takes 85-170 ms).
  */
 export function storeRunUpload(db: Db, projectId: number, createdBy: number | null, input: UploadRunInput, reading?: RunUploadReading): UploadRunResult {
-  const fileName = (input.fileName ?? "").trim();
-  if (fileName === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
-  if (fileName.length > 255) throw new InputError("The file name is longer than 255 characters.", { file: "File name too long." });
+  const given = (input.fileName ?? "").trim();
+  if (given === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
+  if (given.length > 255) throw new InputError("The file name is longer than 255 characters.", { file: "File name too long." });
   const goldId = goldIdOf(db, projectId, input.gold);
   chosenRunType(input.type);
-  const text =
-    input.bytes !== undefined ? decodeUpload(fileName, input.bytes).text : input.text !== undefined ? decodeUpload(fileName, new TextEncoder().encode(input.text)).text : "";
-  if (text === "") throw new InputError(`${fileName}: the file is empty; nothing was saved.`, { file: "The file is empty." });
+  // A gzip file is stored unzipped, under its name without `.gz`.
+  const file = input.bytes !== undefined ? decodeUpload(given, input.bytes) : checkUploadText(given, input.text ?? "");
+  const { name: fileName, text } = file;
   const name = runName(input.name, fileName);
   // Read it as the scorer will (unless that was done off the request thread: see `readRunUpload`).
   const { type, typeFrom, typeReason, diagnostics, lines } = reading ?? readRunUpload(fileName, text, input.type);
-
-  const run = db.transaction((tx) => {
-    const taken = tx
+  const taken = (tx: Pick<Db, "select">) =>
+    tx
       .select({ id: systemRuns.id })
       .from(systemRuns)
       .where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.type, type), eq(systemRuns.name, name), sameGold(goldId)))
       .get();
-    if (taken) throw new InputError(`A ${type} run named "${name}" is already stored for this gold; give this one another name or delete that one.`, { name: "Name taken." });
+  const nameTaken = () => new InputError(`A ${type} run named "${name}" is already stored for this gold; give this one another name or delete that one.`, { name: "Name taken." });
+  if (taken(db)) throw nameTaken();
+  if (!input.confirm && hasErrors(diagnostics)) throw unconfirmed(fileName, type, diagnostics, lines);
+
+  const run = db.transaction((tx) => {
+    if (taken(tx)) throw nameTaken();
     const row = tx
       .insert(systemRuns)
       .values({ projectId, name, type, fileName, content: text, bytes: Buffer.byteLength(text), goldId, createdBy })
@@ -199,6 +216,25 @@ export function storeRunUpload(db: Db, projectId: number, createdBy: number | nu
     return row.id;
   });
   return { run: getRunInfo(db, projectId, run), diagnostics, lines, typeFrom, typeReason };
+}
+
+/**
+ * The refusal of a run with errors not confirmed: how many lines scoring would skip, the first
+ * of them, every error located (file:line) in the details, and the field `CONFIRM_FIELD`.
+ */
+function unconfirmed(fileName: string, type: RunType, diagnostics: Diagnostic[], lines: RunUploadReading["lines"]): InputError {
+  const errors = diagnostics.filter((d) => d.severity === "error");
+  const skipped = lines.refused;
+  const first = errors.find((d) => d.line > 0);
+  const what =
+    skipped > 0
+      ? `${skipped} line${skipped === 1 ? " is" : "s are"} not in the ${type} format and would be skipped${first ? ` (the first: line ${first.line})` : ""}`
+      : `${errors.length} error${errors.length === 1 ? "" : "s"}`;
+  return new InputError(
+    `${fileName}: ${what}; ${lines.matched} answer line${lines.matched === 1 ? "" : "s"} read. A cut-off or damaged file looks like this. Nothing was stored: store it anyway, or cancel.`,
+    { [CONFIRM_FIELD]: `${skipped > 0 ? skipped : errors.length} error${(skipped > 0 ? skipped : errors.length) === 1 ? "" : "s"}: store anyway?` },
+    errors.map(formatDiagnostic),
+  );
 }
 
 /** Runs scored with the given gold (null: the project's own). */

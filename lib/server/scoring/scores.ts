@@ -221,6 +221,15 @@ export function scoresJson(db: Db, actor: Actor, projectId: number, source: Gold
   };
 }
 
+/** `scoresJson` as the text of its download and the file name it is offered under (`project[-gold]-scores[-repaired].json`). */
+export function scoresFile(db: Db, actor: Actor, projectId: number, source: GoldSource, mode: ScoreMode = {}): { fileName: string; text: string } {
+  const json = scoresJson(db, actor, projectId, source, mode);
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9._-]+/g, "-").replace(/^-+|-+$/g, "") || "run";
+  const suffix = json.figures === "repaired" ? "-repaired" : "";
+  const gold = json.gold.id === null ? "" : `-${safe(json.gold.label)}`;
+  return { fileName: `${safe(json.project)}${gold}-scores${suffix}.json`, text: JSON.stringify(json, null, 2) + "\n" };
+}
+
 /** One row of a breakdown: a PoS or a lexelt. */
 export interface GroupRow {
   group: string;

@@ -22,6 +22,12 @@ export function withFigures(url: string, mode: FiguresMode): string {
   return `${url}${url.includes("?") ? "&" : "?"}${FIGURES_PARAM}=repaired`;
 }
 
+/**
+ * The form field that confirms storing a run with errors, and the field a refusal marks when it asks
+ * for that (lib/server/scoring/runs.ts CONFIRM_FIELD).
+ */
+export const CONFIRM_FIELD = "confirm";
+
 export type ApiError = { ok: false; message: string; errors?: Record<string, string>; details?: string[] };
 
 export function base(projectId: number): string {

@@ -5,7 +5,7 @@ import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
 import { derive } from "@/lib/server/jobs";
-import type { GoldSource, ScoreBoard } from "@/lib/server/scoring";
+import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard } from "@/lib/server/scoring";
 import { SensevalSection } from "./senseval";
 import { ScoringWorkbench } from "./workbench";
 
@@ -48,7 +48,7 @@ export default async function ScoringPage({
       <p className="small">
         <Link href={`/projects/${id}/scoring/ranking`}>Ranking measures</Link>: TSAR-2022/MLSP, SWORDS, GAP and P@k for ranked outputs.
       </p>
-      <ScoringWorkbench projectId={id} initialBoard={board} />
+      <ScoringWorkbench projectId={id} initialBoard={board} maxBytes={MAX_RUN_BYTES} />
       <SensevalSection projectId={id} />
     </>
   );

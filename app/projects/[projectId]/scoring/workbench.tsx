@@ -1,7 +1,7 @@
 "use client";
 import { useRef, useState } from "react";
 import type { GoldInfo, RunDetail, RunSummary, ScoreBoard, UploadRunResult } from "@/lib/server/scoring";
-import { base, call, FIGURES_PARAM, type FiguresMode, GOLD_PARAM, type GoldChoice, withFigures, withGold } from "./client";
+import { base, call, CONFIRM_FIELD, FIGURES_PARAM, type FiguresMode, GOLD_PARAM, type GoldChoice, withFigures, withGold } from "./client";
 import { Compare } from "./compare";
 import { Diagnostics, RunDetailView } from "./detail";
 import { RepairNote, RepairedFigure } from "./repairs";
@@ -18,7 +18,7 @@ const TYPES = [
 type Notice = { kind: "ok" | "error"; message: string; details?: string[] } | null;
 
 /** The Scoring page's lexical-substitution part: the golds, uploads, the runs of one gold ranked, comparison and one run's detail. */
-export function ScoringWorkbench({ projectId, initialBoard }: { projectId: number; initialBoard: ScoreBoard }) {
+export function ScoringWorkbench({ projectId, initialBoard, maxBytes }: { projectId: number; initialBoard: ScoreBoard; maxBytes: number }) {
   const [board, setBoard] = useState<ScoreBoard>(initialBoard);
   const [mode, setMode] = useState<FiguresMode>(initialBoard.mode);
   const gold: GoldChoice = board.gold.id;
@@ -153,7 +153,7 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
         </div>
       </section>
 
-      <UploadRun projectId={projectId} golds={board.golds} gold={gold} onStored={() => reload(gold)} />
+      <UploadRun projectId={projectId} golds={board.golds} gold={gold} maxBytes={maxBytes} onStored={() => reload(gold)} />
       <Baselines projectId={projectId} gold={gold} disabled={busy !== null} onStored={() => reload(gold)} />
 
       <section aria-labelledby="results-heading">
@@ -367,37 +367,65 @@ function RepairedCount({ repaired, official, keys }: { repaired: RunSummary["fig
   return <span className={styles.repairedFigure}> (repaired {text})</span>;
 }
 
-/** Upload a system file: type from the extension or chosen, an optional name. */
-function UploadRun({ projectId, golds, gold, onStored }: { projectId: number; golds: GoldInfo[]; gold: GoldChoice; onStored: () => Promise<boolean> }) {
+/** Upload a system file: type from the extension or chosen, an optional name; a file with errors is stored only when confirmed. */
+function UploadRun(props: { projectId: number; golds: GoldInfo[]; gold: GoldChoice; maxBytes: number; onStored: () => Promise<boolean> }) {
+  const { projectId, golds, gold, maxBytes, onStored } = props;
   const fileRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const confirmRef = useRef<HTMLDivElement>(null);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<(UploadRunResult & { ok: true }) | { ok: false; message: string; errors?: Record<string, string>; details?: string[] } | null>(null);
+  /** A file refused for its errors, waiting for "Store anyway" (sent again, the same form, confirmed) or "Cancel". */
+  const [pending, setPending] = useState<{ form: FormData; fileName: string; message: string; details: string[] } | null>(null);
+  const [cancelled, setCancelled] = useState<string | null>(null);
   const errors = result && !result.ok ? (result.errors ?? {}) : {};
 
-  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
-    e.preventDefault();
-    const el = e.currentTarget;
-    const form = new FormData(el);
-    const file = fileRef.current?.files?.[0];
-    if (!file) {
-      setResult({ ok: false, message: "Choose a system file to upload.", errors: { file: "Choose a file." } });
-      return;
-    }
+  async function send(form: FormData, confirm: boolean) {
+    if (confirm) form.set(CONFIRM_FIELD, "1");
+    else form.delete(CONFIRM_FIELD);
     setBusy(true);
     setResult(null);
+    setCancelled(null);
     const r = await call<UploadRunResult>(`${base(projectId)}/runs`, { method: "POST", body: form });
+    setPending(null);
+    if (!r.ok && !confirm && r.errors?.[CONFIRM_FIELD]) {
+      const file = form.get("file");
+      setPending({ form, fileName: file instanceof File ? file.name : "the file", message: r.message, details: r.details ?? [] });
+      setBusy(false);
+      requestAnimationFrame(() => confirmRef.current?.focus());
+      return;
+    }
     setResult(r);
     if (r.ok) {
-      el.reset();
+      formRef.current?.reset();
       await onStored();
     }
     setBusy(false);
   }
 
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const file = fileRef.current?.files?.[0];
+    if (!file) {
+      setPending(null);
+      setResult({ ok: false, message: "Choose a system file to upload.", errors: { file: "Choose a file." } });
+      return;
+    }
+    await send(form, false);
+  }
+
+  function cancel() {
+    if (!pending) return;
+    setCancelled(`Nothing was stored: ${pending.fileName} was left out.`);
+    setPending(null);
+    fileRef.current?.focus();
+  }
+
   return (
     <section aria-labelledby="upload-heading">
       <h2 id="upload-heading">Upload a system</h2>
-      <form className="panel" onSubmit={onSubmit} noValidate>
+      <form ref={formRef} className="panel" onSubmit={onSubmit} noValidate>
         <div className={styles.uploadGrid}>
           <div className="field">
             <label htmlFor="run-file">System file</label>
@@ -406,12 +434,13 @@ function UploadRun({ projectId, golds, gold, onStored }: { projectId: number; go
               ref={fileRef}
               type="file"
               name="file"
-              accept=".best,.oot,.mw,.txt,.out,text/plain"
+              accept=".best,.oot,.mw,.txt,.out,.gz,text/plain,application/gzip"
               aria-invalid={errors.file ? true : undefined}
               aria-describedby="run-file-help"
             />
             <div id="run-file-help" className="muted small">
-              Lines like <code>bright.a 1 :: clever;smart</code> (best), <code>::: </code>for oot, a multiword for mw.
+              Lines like <code>bright.a 1 :: clever;smart</code> (best), <code>::: </code>for oot, a multiword for mw; plain text or gzip, up to{" "}
+              {size(maxBytes)}.
             </div>
             {errors.file && <div className="field-error">{errors.file}</div>}
           </div>
@@ -444,7 +473,23 @@ function UploadRun({ projectId, golds, gold, onStored }: { projectId: number; go
         <button type="submit" disabled={busy}>
           {busy ? "Uploading…" : "Upload and score"}
         </button>
+        {pending && (
+          <ConfirmRun
+            ref={confirmRef}
+            fileName={pending.fileName}
+            message={pending.message}
+            details={pending.details}
+            busy={busy}
+            onStore={() => send(pending.form, true)}
+            onCancel={cancel}
+          />
+        )}
         <div aria-live="polite">
+          {cancelled && (
+            <p className="muted" role="status">
+              {cancelled}
+            </p>
+          )}
           {result?.ok && (
             <div className="notice ok" role="status">
               Stored <strong>{result.run.name}</strong> ({result.run.type}
@@ -458,6 +503,62 @@ function UploadRun({ projectId, golds, gold, onStored }: { projectId: number; go
         </div>
       </form>
     </section>
+  );
+}
+
+/** A location and message of a diagnostic line (`file:line: error: message`). */
+function located(detail: string): { where: string | null; what: string } {
+  const m = /^.*?:(\d+): (?:error|warning): (.*)$/.exec(detail);
+  if (m) return { where: `line ${m[1]}`, what: m[2] };
+  return { where: null, what: detail.replace(/^.*?: (?:error|warning): /, "") };
+}
+
+/** The question asked before a run with errors is stored: the errors, located, then "Store anyway" or "Cancel". */
+function ConfirmRun(props: {
+  ref: React.Ref<HTMLDivElement>;
+  fileName: string;
+  message: string;
+  details: string[];
+  busy: boolean;
+  onStore: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <div
+      ref={props.ref}
+      className={styles.confirm}
+      role="alertdialog"
+      aria-labelledby="confirm-run-heading"
+      aria-describedby="confirm-run-message"
+      tabIndex={-1}
+      onKeyDown={(e) => {
+        if (e.key === "Escape") props.onCancel();
+      }}
+    >
+      <h3 id="confirm-run-heading">Store {props.fileName} anyway?</h3>
+      <p id="confirm-run-message">{props.message}</p>
+      {props.details.length > 0 && (
+        <ul className={styles.confirmErrors} aria-label="Errors">
+          {props.details.map((d, i) => {
+            const { where, what } = located(d);
+            return (
+              <li key={i}>
+                {where && <strong>{where}</strong>} <span>{what}</span>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <p className="muted small">Stored, the run is scored without the lines in error; its row says how many were skipped.</p>
+      <div className={styles.actions}>
+        <button type="button" disabled={props.busy} onClick={props.onStore}>
+          {props.busy ? "Storing…" : "Store anyway"}
+        </button>
+        <button type="button" className="secondary" disabled={props.busy} onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
   );
 }
 

@@ -4,12 +4,12 @@
  * project's own), and uploaded files checked for size and UTF-8.
  */
 import "server-only";
-import { type Actor, InputError, assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, uploadBytes, streamedResponse, stringSlices, attachmentDisposition, pathId } from "@/lib/server/kernel";
+import { type Actor, InputError, assertSameOrigin, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, streamedResponse, stringSlices, attachmentDisposition, pathId } from "@/lib/server/kernel";
 import { getActor } from "@/lib/auth/session";
 import { getDb, type Db } from "@/lib/db";
 import { rm } from "node:fs/promises";
 import { startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
-import { decodeUpload, type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText } from "@/lib/server/scoring";
+import { type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText, readUpload } from "@/lib/server/scoring";
 import { checkDeclaredUpload } from "@/lib/server/runtime";
 
 export type Ctx<T = object> = { params: Promise<{ projectId: string } & T> };
@@ -38,14 +38,14 @@ export function limitedForm(req: Request, files: number): Promise<FormData> {
   return readFormLimited(req, files * MAX_RUN_BYTES + FORM_OVERHEAD_BYTES, `The upload is over the limit of ${MAX_RUN_BYTES / 1048576} MB a file; nothing was read.`);
 }
 
-/** A file field of the form, decoded; null when absent or empty and not `required`. */
+/** A file field of the form, read in pieces (gzip unzipped within the limit); null when absent or empty and not `required`. */
 export async function formFile(form: FormData, field: string, required = false): Promise<NamedText | null> {
   const f = form.get(field);
   if (!(f instanceof File) || (f.size === 0 && f.name === "")) {
     if (required) throw new InputError(`Choose the ${field} file.`, { [field]: "Choose a file." });
     return null;
   }
-  return decodeUpload(f.name, await uploadBytes(f), field);
+  return readUpload(f.name, f, field);
 }
 
 /**

@@ -17,9 +17,11 @@ export async function GET(_req: Request, ctx: Ctx) {
 }
 
 /**
- * Store a system file as a run: multipart "file", optional "type" (best|oot|mw|auto), "name" and "gold" (a stored
- * gold id; absent for the project's own). Decoded, read as the scorer reads it and written by the jobs worker
- * (kind "scoring-run"): a file of tens of MB never holds this thread. Answers when it is stored.
+ * Store a system file as a run: multipart "file" (text, or gzip), optional "type" (best|oot|mw|auto), "name",
+ * "gold" (a stored gold id; absent for the project's own) and "confirm" ("1": store it even though lines of it
+ * have errors; else such a run is refused with the errors and the field "confirm"). Decoded, read as the scorer
+ * reads it and written by the jobs worker (kind "scoring-run"): a file of tens of MB never holds this thread.
+ * Answers when it is stored.
  */
 export async function POST(req: Request, ctx: Ctx) {
   try {
@@ -29,7 +31,7 @@ export async function POST(req: Request, ctx: Ctx) {
     const file = form.get("file");
     if (!(file instanceof File) || file.name === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
     const saved = (await savedUpload(form, "file"))!;
-    const input = { ...saved, type: String(form.get("type") ?? ""), name: String(form.get("name") ?? ""), gold: String(form.get("gold") ?? "") };
+    const input = { ...saved, type: String(form.get("type") ?? ""), name: String(form.get("name") ?? ""), gold: String(form.get("gold") ?? ""), confirm: form.get("confirm") === "1" };
     const done = await throughJob(db, actor, projectId, "scoring-run", input, [saved.path]);
     return done instanceof Response ? done : Response.json({ ok: true, ...(done.report as object) });
   } catch (e) {
