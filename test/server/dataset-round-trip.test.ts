@@ -7,6 +7,8 @@
  * substitute and count comes back, or the export's report lists exactly what the format
  * could not carry.
  */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { exportDataset, importDataset } from "../../lib/server/datasets/datasets";
 import { projectGold, setExclusion } from "../../lib/server/gold/gold";
@@ -215,5 +217,34 @@ describe("TSAR round trip of a CoInCo-like project", () => {
       "lexelts (lemma and PoS) and instance ids are not written: TSAR lines are the sentence and the complex word only",
       "modes are not written: TSAR keeps counts (the mode follows from them)",
     ]);
+  });
+});
+
+const sharedCoinco = path.resolve(__dirname, "../../../shared/data/coinco/coinco-sample.xml");
+
+describe("round trips of the shared CoInCo sample", () => {
+  it.skipIf(!existsSync(sharedCoinco))("SWORDS gives it back whole; TSAR moves exactly the heads it reports", () => {
+    const { db, coord, project } = projectFixture();
+    importDataset(db, coord, project.id, { format: "coinco", fileName: "coinco-sample.xml", bytes: readFileSync(sharedCoinco) });
+    const original = instancesOf(db, project.id);
+    const gold = goldOf(db, coord, project.id);
+
+    const swords = exportDataset(db, coord, project.id, "swords");
+    const viaSwords = createProject(db, coord, { name: "via-swords" });
+    importDataset(db, coord, viaSwords.id, { format: "swords", fileName: "s.json", bytes: enc(swords.text) });
+    expect(instancesOf(db, viaSwords.id)).toEqual(original);
+    expect(goldOf(db, coord, viaSwords.id)).toEqual(gold);
+    expect(exportDataset(db, coord, viaSwords.id, "coinco").text).toBe(exportDataset(db, coord, project.id, "coinco").text);
+    expect(swords.lost).toEqual(["modes are not written: SWORDS keeps labels, not modes (the mode follows from the counts)"]);
+
+    const tsar = exportDataset(db, coord, project.id, "tsar");
+    const viaTsar = createProject(db, coord, { name: "via-tsar" });
+    importDataset(db, coord, viaTsar.id, { format: "tsar", fileName: "t.tsv", bytes: enc(tsar.text), idPrefix: "t" });
+    const read = instancesOf(db, viaTsar.id);
+    expect(read.map((r) => r.before + r.head + r.after)).toEqual(original.map((o) => o.before + o.head + o.after));
+    const moved = original.filter((o, k) => read[k].before.length !== o.before.length).map((o) => o.id);
+    const report = tsar.lost.find((l) => /have their head at another occurrence/.test(l));
+    if (moved.length === 0) expect(report).toBeUndefined();
+    else expect(listed(report!)).toEqual({ n: moved.length, ids: moved.slice(0, 10) });
   });
 });
