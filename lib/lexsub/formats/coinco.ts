@@ -19,6 +19,8 @@ import {
   type DatasetParseResult,
   type ExportItem,
   type ExportResult,
+  coincoSentenceKey,
+  coincoSentenceTokens,
   countLoss,
   entryMeta,
   formatMeta,
@@ -240,6 +242,7 @@ export function writeCoinco(items: readonly ExportItem[]): ExportResult {
   const byKey = new Map<string, { key: string | null; items: ExportItem[] }>();
   /** Each item's CoInCo fields (its own, or carried by a SWORDS file). */
   const metaOf = new Map<ExportItem, Record<string, unknown>>();
+  const sentenceTokens = coincoSentenceTokens(items);
   for (const item of items) {
     if (item.excluded !== null) {
       excluded++;
@@ -249,7 +252,7 @@ export function writeCoinco(items: readonly ExportItem[]): ExportResult {
     if (m && typeof m.sent === "number" && m.token) {
       metaOf.set(item, m);
       // The sentence: its index in the file, MASC ids and text (two imports' sentence 0 are not one sentence).
-      const key = JSON.stringify([m.sent, m.masc ?? null, m.target ?? null]);
+      const key = coincoSentenceKey(m);
       let g = byKey.get(key);
       if (!g) byKey.set(key, (g = { key, items: [] })), groups.push(g);
       g.items.push(item);
@@ -276,8 +279,8 @@ export function writeCoinco(items: readonly ExportItem[]): ExportResult {
       out.push(`    <precontext>\n    ${txt(String(m0.pre ?? ""))}\n    </precontext>\n`);
       out.push(`    <targetsentence>\n    ${txt(String(m0.target ?? ""))}\n    </targetsentence>\n`);
       out.push(`    <postcontext>\n    ${txt(String(m0.post ?? ""))}\n    </postcontext>\n    <tokens>\n`);
-      const withTokens = g.items.map((i) => metaOf.get(i)!).find((m) => Array.isArray(m.tokens));
-      const tokens = (withTokens?.tokens as CoincoToken[] | undefined) ?? g.items.map((i) => metaOf.get(i)!.token as CoincoToken);
+      // The sentence's tokens, also when the target that kept them is excluded.
+      const tokens = (sentenceTokens.get(g.key) as CoincoToken[] | undefined) ?? g.items.map((i) => metaOf.get(i)!.token as CoincoToken);
       for (const t of tokens) {
         const entries = t.id === "XXX" ? null : perItem.get(t.id) ?? null;
         out.push(tokenXml(t, entries ?? (t.id === "XXX" ? null : []), t.posTT));

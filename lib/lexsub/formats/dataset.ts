@@ -184,6 +184,25 @@ export function formatMeta(meta: Record<string, unknown> | null, format: Dataset
   return { ...rest, pre, target, post };
 }
 
+/** CoInCo: the sentence a target's fields belong to (its index in the file, its MASC ids and text: two imports' sentence 0 are not one sentence). */
+export function coincoSentenceKey(m: Record<string, unknown>): string {
+  return JSON.stringify([m.sent, m.masc ?? null, m.target ?? null]);
+}
+
+/**
+ * CoInCo: each sentence's tokens, from whichever of its targets keeps them (the first in
+ * the file), excluded ones included, so that a writer can put them on the first target
+ * it writes.
+ */
+export function coincoSentenceTokens(items: readonly ExportItem[]): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  for (const item of items) {
+    const m = formatMeta(item.meta, "coinco", item.before + item.head + item.after);
+    if (m && Array.isArray(m.tokens)) out.set(coincoSentenceKey(m), m.tokens);
+  }
+  return out;
+}
+
 /** A gold entry's own fields (e.g. a CoInCo substitute's PoS), whether kept as imported or carried by a lexgold SWORDS file. */
 export function entryMeta(e: DatasetEntry): Record<string, unknown> | null {
   const carried = isRecord(e.meta?.extra) ? e.meta.extra[CARRIED_KEY] : undefined;

@@ -22,6 +22,8 @@ import {
   POS_NAME,
   CARRIED_KEY,
   carryMeta,
+  coincoSentenceKey,
+  coincoSentenceTokens,
   countLoss,
   lexeltLemma,
   lineAt,
@@ -224,6 +226,8 @@ export function writeSwords(items: readonly ExportItem[]): ExportResult {
   let written = 0;
   let fresh = 0;
   let derived = 0;
+  const sentenceTokens = coincoSentenceTokens(items);
+  const sentencesWritten = new Set<string>();
   for (const item of items) {
     if (item.excluded !== null) {
       excluded++;
@@ -250,7 +254,20 @@ export function writeSwords(items: readonly ExportItem[]): ExportResult {
       contexts[cid] = { context, extra: { lexgold_instance: item.instanceId } };
       tid = `t:${sha1(JSON.stringify([cid, item.head, item.before.length, pos ?? null]))}`;
       const extra: Record<string, unknown> = { lexgold_instance: item.instanceId, lexelt: item.lexelt };
-      if (item.meta) extra[CARRIED_KEY] = carryMeta(item.meta, context);
+      let carried = item.meta;
+      if (carried?.format === "coinco") {
+        // A CoInCo sentence's tokens go with the first of its targets written (the one that kept them may be excluded).
+        const key = coincoSentenceKey(carried);
+        if (!sentencesWritten.has(key)) {
+          sentencesWritten.add(key);
+          const tokens = sentenceTokens.get(key);
+          if (tokens && !Array.isArray(carried.tokens)) carried = { ...carried, tokens };
+        } else if (Array.isArray(carried.tokens)) {
+          const { tokens: _tokens, ...rest } = carried;
+          carried = rest;
+        }
+      }
+      if (carried) extra[CARRIED_KEY] = carryMeta(carried, context);
       targets[tid] = { context_id: cid, target: item.head, offset: item.before.length, pos: pos ?? null, extra };
     }
     const { entries, names: n } = mergedEntries(item);
