@@ -5,7 +5,8 @@
  * sentence and in the preceding one, substitutes with their PoS, problematic flags, an
  * excluded instance, a NAME and a multiword answer. Every target, head position, lexelt,
  * substitute and count comes back, or the export's report lists exactly what the format
- * could not carry.
+ * could not carry. The same for a project built from lexelt XML and responses, through
+ * SWORDS, CoInCo XML and TSAR.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -15,6 +16,7 @@ import { projectGold, setExclusion } from "../../lib/server/gold/gold";
 import { importResponses } from "../../lib/server/annotate/response-import";
 import { addMember } from "../../lib/server/people/users";
 import { createProject } from "../../lib/server/corpus/projects";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import type { Db } from "../../db/client";
 import type { Actor } from "../../lib/server/kernel/actor";
 import { actorFor, projectFixture } from "../support/db";
@@ -250,5 +252,62 @@ describe("round trips of the shared CoInCo sample", () => {
     const report = tsar.lost.find((l) => /have their head at another occurrence/.test(l));
     if (moved.length === 0) expect(report).toBeUndefined();
     else expect(listed(report!)).toEqual({ n: moved.length, ids: moved.slice(0, 10) });
+  });
+});
+
+describe("round trips of a project built from lexelt XML and annotators' responses", () => {
+  /** Instances of merge.v and penny.n whose head's word occurs earlier in the context in every other one. */
+  function responsesProject() {
+    const f = projectFixture();
+    const lexelts: Record<string, { form: string; answers: string[] }> = {
+      "merge.v": { form: "merged", answers: ["combine", "fuse", "join"] },
+      "penny.n": { form: "pence", answers: ["cent", "coin"] },
+    };
+    const xml = ['<?xml version="1.0"?>', '<corpus lang="english">'];
+    const lines = ["annotator\tlexelt\tinstance\tanswer\tmultiword"];
+    for (const [lexelt, { form, answers }] of Object.entries(lexelts)) {
+      xml.push(`<lexelt item="${lexelt}">`);
+      for (let i = 0; i < 12; i++) {
+        const id = `${lexelt.slice(0, 2)}${i}`;
+        const lead = i % 2 === 0 ? `They ${form} twice, and then ` : "Then ";
+        xml.push(`<instance id="${id}"><context>${lead}the others <head>${form}</head> in part ${i}.</context></instance>`);
+        lines.push(`ann\t${lexelt}\t${id}\t${answers[i % answers.length]};${answers[(i + 1) % answers.length]}\t`);
+        lines.push(`ann2\t${lexelt}\t${id}\t${answers[i % answers.length]}\t`);
+      }
+      xml.push("</lexelt>");
+    }
+    xml.push("</corpus>", "");
+    importLexeltXml(f.db, f.coord, f.project.id, { fileName: "c.xml", bytes: enc(xml.join("\n")) });
+    actorFor(f.db, "ann2", "annotator");
+    addMember(f.db, f.coord, f.project.id, "ann2");
+    importResponses(f.db, f.coord, f.project.id, { fileName: "r.tsv", text: lines.join("\n") + "\n" });
+    return f;
+  }
+
+  it.each(["swords", "coinco"] as const)("%s gives back every instance id, lexelt, head position, substitute and count", (format) => {
+    const { db, coord, project } = responsesProject();
+    const out = exportDataset(db, coord, project.id, format);
+    const back = createProject(db, coord, { name: "back" });
+    importDataset(db, coord, back.id, { format, fileName: `p.${format}`, bytes: enc(out.text) });
+    const original = instancesOf(db, project.id);
+    expect(original.filter((o) => o.before.includes(o.head)).length).toBe(12);
+    expect(instancesOf(db, back.id)).toEqual(original);
+    expect(goldOf(db, coord, back.id)).toEqual(goldOf(db, coord, project.id));
+    expect(out.lost.join("\n")).not.toMatch(/head|placed/);
+  });
+
+  it("TSAR gives back text, substitutes and counts, and reports the heads it cannot place", () => {
+    const { db, coord, project } = responsesProject();
+    const out = exportDataset(db, coord, project.id, "tsar");
+    const back = createProject(db, coord, { name: "back" });
+    importDataset(db, coord, back.id, { format: "tsar", fileName: "p.tsv", bytes: enc(out.text) });
+    const original = instancesOf(db, project.id);
+    const read = instancesOf(db, back.id);
+    const moved = original.filter((o, k) => read[k].before.length !== o.before.length).map((o) => o.id);
+    expect(moved).toEqual(original.filter((o) => o.before.includes(o.head)).map((o) => o.id));
+    expect(listed(out.lost.find((l) => /have their head at another occurrence/.test(l))!)).toEqual({ n: 12, ids: moved.slice(0, 10) });
+    const gold = goldOf(db, coord, project.id);
+    const readGold = goldOf(db, coord, back.id);
+    read.forEach((r, k) => expect(readGold.get(r.id)).toEqual(gold.get(original[k].id)));
   });
 });
