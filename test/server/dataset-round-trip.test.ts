@@ -219,7 +219,7 @@ describe("TSAR round trip of a CoInCo-like project", () => {
       "1 NAME answers (pn) were dropped: TSAR has no proper-name entry",
       "1 instances had multiword answers, which TSAR cannot carry (1002)",
       "2 instances have annotators' substitutes: which annotator gave each is not written, only how many did",
-      expect.stringMatching(new RegExp(`^${SENTENCES * 3 - 1} instances' CoInCo's fields \\(MASC file and sentence ids, .*each substitute's PoS\\) are not written$`)),
+      expect.stringMatching(new RegExp(`^${SENTENCES * 3 - 1} instances' CoInCo fields \\(MASC file and sentence ids, .*each substitute's PoS\\) are not written$`)),
       "lexelts (lemma and PoS) and instance ids are not written: TSAR lines are the sentence and the complex word only",
       "modes are not written: TSAR keeps counts (the mode follows from them)",
     ]);
@@ -309,5 +309,18 @@ describe("round trips of a project built from lexelt XML and annotators' respons
     const gold = goldOf(db, coord, project.id);
     const readGold = goldOf(db, coord, back.id);
     read.forEach((r, k) => expect(readGold.get(r.id)).toEqual(gold.get(original[k].id)));
+  });
+});
+
+describe("what TSAR and CoInCo cannot carry of a SWORDS file", () => {
+  it.each(["tsar", "coinco"] as const)("%s lists the substitutes nobody gave, the labels beyond counts and SWORDS's own fields", (format) => {
+    const { db, coord, project } = projectFixture();
+    const bytes = readFileSync(path.resolve(__dirname, "../../samples/datasets/swords-small.json"));
+    importDataset(db, coord, project.id, { format: "swords", fileName: "swords-small.json", bytes });
+    const lost = exportDataset(db, coord, project.id, format).lost;
+    // diary (t:ledger) has three FALSE labels and no TRUE one; t:ledger and t:fierce have labels other than TRUE, t:tidy only TRUE ones.
+    expect(lost).toContain("1 substitutes nobody gave (count 0: SWORDS substitutes with no TRUE label) were left out");
+    expect(lost).toContain("2 instances' SWORDS labels are written as counts (TRUE + TRUE_IMPLICIT): which were TRUE_IMPLICIT, the FALSE and UNSURE ones and their order are not written");
+    expect(lost).toContain("3 instances' SWORDS fields (context, target and substitute ids, their extra) are not written");
   });
 });

@@ -265,7 +265,8 @@ export function writeCoinco(items: readonly ExportItem[]): ExportResult {
       names += n;
       if (item.mwEntries.length > 0) mw.push(item.instanceId);
       if (item.derived.some((d) => d.substitute !== "pn")) derived++;
-      if (entries.some((e) => e.labels !== null)) labelled++;
+      // Labels other than TRUE (TRUE_IMPLICIT, FALSE, UNSURE…) are more than a count says.
+      if (entries.some((e) => e.labels?.some((l) => l !== "TRUE"))) labelled++;
       if (item.meta?.format === "swords") swords++;
       const positive = entries.filter((e) => e.count > 0);
       unjudged += entries.length - positive.length;
@@ -312,7 +313,7 @@ export function writeCoinco(items: readonly ExportItem[]): ExportResult {
   countLoss(lost, names, "NAME answers (pn) were dropped: CoInCo has no proper-name entry");
   if (mw.length > 0) lost.push(`${mw.length} instances had multiword answers, which CoInCo cannot carry (${someIds(mw)})`);
   countLoss(lost, unjudged, "substitutes nobody gave (count 0: SWORDS substitutes with no TRUE label) were left out");
-  countLoss(lost, labelled, "instances' SWORDS labels are written as counts (TRUE + TRUE_IMPLICIT): FALSE, UNSURE and the labels' order are not written");
+  countLoss(lost, labelled, "instances' SWORDS labels are written as counts (TRUE + TRUE_IMPLICIT): which were TRUE_IMPLICIT, the FALSE and UNSURE ones and their order are not written");
   countLoss(lost, swords, "instances' SWORDS fields (context, target and substitute ids, their extra) are not written");
   if (derived > 0) lost.push(`${derived} instances have annotators' substitutes: which annotator gave each is not written, only how many did`);
   lost.push("modes are not written: CoInCo gives counts only (the mode is the unique most frequent substitute)");

@@ -101,9 +101,9 @@ export function parseSwords(text: string, file: string): DatasetParseResult {
       continue;
     }
     const extra = t.extra;
-    // The lexelt a lexgold export wrote (extra.lexelt): read back as it was, PoS included.
+    // The lexelt a lexgold export wrote (extra.lexelt): read back as it was, PoS included (a corrected PoS, lemma.ori.pos, as lemma.pos).
     const written = isObject(extra) && typeof extra.lexelt === "string" ? parseLexeltItem(extra.lexelt) : null;
-    const own = written && written.originalPos === null && !/\s/.test(written.lemma) && written.lemma !== "" ? written : null;
+    const own = written && !/\s/.test(written.lemma) && written.lemma !== "" ? written : null;
     const letter = own ? own.pos : typeof pos === "string" ? POS_LETTER[pos] : undefined;
     if (!letter) {
       fail(`${where}.pos`, "pos", `${JSON.stringify(pos)} is not NOUN, VERB, ADJ or ADV`);

@@ -126,8 +126,8 @@ function sameAnnotations(stored: readonly string[], entries: readonly DatasetEnt
 
 /** Kinds of dataset fields TSAR has no column for, by the format an instance came from. */
 const FIELDS_LOST: Record<string, string> = {
-  coinco: "CoInCo's fields (MASC file and sentence ids, the sentence's tokens with their lemmas, posMASC, posTT and problematic flags, each substitute's PoS)",
-  swords: "SWORDS's fields (context, target and substitute ids, their extra)",
+  coinco: "CoInCo fields (MASC file and sentence ids, the sentence's tokens with their lemmas, posMASC, posTT and problematic flags, each substitute's PoS)",
+  swords: "SWORDS fields (context, target and substitute ids, their extra)",
 };
 
 /**
@@ -172,7 +172,8 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
     if (item.mwEntries.length > 0) mw.push(item.instanceId);
     if (item.derived.some((d) => d.substitute !== "pn")) derived++;
     unjudged += entries.length - positive.length;
-    if (entries.some((e) => e.labels !== null)) labelled++;
+    // Labels other than TRUE (TRUE_IMPLICIT, FALSE, UNSURE…) are more than a count says.
+    if (entries.some((e) => e.labels?.some((l) => l !== "TRUE"))) labelled++;
     const origin = item.meta?.format;
     if (typeof origin === "string" && FIELDS_LOST[origin]) fields.set(origin, (fields.get(origin) ?? 0) + 1);
     const context = item.before + item.head + item.after;
@@ -203,7 +204,7 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
   if (mw.length > 0) lost.push(`${mw.length} instances had multiword answers, which TSAR cannot carry (${someIds(mw)})`);
   if (tabs.length > 0) lost.push(`${tabs.length} contexts held tabs or line breaks, written as spaces (${someIds(tabs)})`);
   countLoss(lost, unjudged, "substitutes nobody gave (count 0: SWORDS substitutes with no TRUE label) were left out");
-  countLoss(lost, labelled, "instances' SWORDS labels are written as counts (TRUE + TRUE_IMPLICIT): FALSE, UNSURE and the labels' order are not written");
+  countLoss(lost, labelled, "instances' SWORDS labels are written as counts (TRUE + TRUE_IMPLICIT): which were TRUE_IMPLICIT, the FALSE and UNSURE ones and their order are not written");
   if (derived > 0) lost.push(`${derived} instances have annotators' substitutes: which annotator gave each is not written, only how many did`);
   for (const [origin, n] of fields) lost.push(`${n} instances' ${FIELDS_LOST[origin]} are not written`);
   lost.push("lexelts (lemma and PoS) and instance ids are not written: TSAR lines are the sentence and the complex word only");
