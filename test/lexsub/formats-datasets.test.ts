@@ -100,3 +100,51 @@ describe("CoInCo entries the gold cannot hold as written", () => {
     ]);
   });
 });
+
+describe("what one writer carries for another format, read back (#29)", () => {
+  it("SWORDS keeps a TSAR line's lexelt (PoS x, written pos null), instance id and column order; TSAR writes them again", () => {
+    const tsar = parseTsar("we merged them and merged again\tmerged\tjoined\tfused\tjoined\n", "t.tsv");
+    const [inst] = tsar.instances;
+    // The head a TSAR reader takes is the first whole-word "merged".
+    expect(inst.before).toBe("we ");
+    const asItem = (i: typeof inst, meta = i.meta): ExportItem => ({ ...i, excluded: null, meta, imported: i.entries, derived: [], mwEntries: [] });
+    const swords = writeSwords([asItem(inst)]);
+    expect(swords.lost.join(" ")).toMatch(/1 instances have a PoS other than n, v, a, r and were written with pos null \(their lexelt is kept in extra\.lexelt\) \(t:1\)/);
+    const back = parseSwords(swords.text, "s.json");
+    expect(back.errors).toEqual([]);
+    expect(back.instances[0]).toMatchObject({ instanceId: "t:1", lexelt: "merged.x", before: "we ", head: "merged" });
+    // The column order comes back from the SWORDS file's extra, not count-descending.
+    expect(writeTsar([asItem(back.instances[0])]).text).toBe("we merged them and merged again\tmerged\tjoined\tfused\tjoined\n");
+  });
+
+  it("SWORDS refuses two targets naming the same instance", () => {
+    const doc = JSON.parse(writeSwords([item(), item({ before: "one ", head: "calm" })]).text);
+    const [a, b] = Object.keys(doc.targets);
+    expect(doc.targets[a].extra.lexgold_instance).toBe("c1");
+    expect(doc.targets[b].extra.lexgold_instance).toBe("c1");
+    const back = parseSwords(JSON.stringify(doc), "s.json");
+    expect(back.errors.map((e) => `${e.where}: ${e.message}`)).toEqual([`s.json: $.targets[${JSON.stringify(b)}].extra.lexgold_instance: instance id "c1" is already used by $.targets[${JSON.stringify(a)}]`]);
+  });
+
+  it("TSAR reports each head a reader would put elsewhere, with its id", () => {
+    const moved = item({ instanceId: "m1", lexelt: "cat.n", before: "a cat saw the ", head: "cat", after: "" });
+    const kept = item({ instanceId: "k1", lexelt: "cat.n", before: "scattered ", head: "cat", after: " food" });
+    const out = writeTsar([moved, kept]);
+    expect(out.lost).toContain(
+      "1 instances have their head at another occurrence of the word than the one a reader takes (the first whole-word occurrence in the sentence, else the first): TSAR gives no position, so an import (lexgold's too) puts the head there (m1)",
+    );
+    const back = parseTsar(out.text, "o.tsv").instances;
+    expect(back.map((i) => i.before)).toEqual(["a ", "scattered "]);
+  });
+
+  it("CoInCo: a head after an earlier occurrence of its word is reached through XXX tokens for the words before it", () => {
+    const out = writeCoinco([item({ lexelt: "cat.n", before: "the concatenated cat and the ", head: "cat", after: " slept" })]);
+    expect(out.text).toContain('<token id="XXX" wordform="concatenated" lemma="" posMASC="XXX" posTT="XXX" />');
+    const back = parseCoinco(out.text, "o.xml");
+    expect(back.errors).toEqual([]);
+    expect(back.instances[0]).toMatchObject({ before: "the concatenated cat and the ", head: "cat", after: " slept" });
+    expect(out.lost.join(" ")).not.toMatch(/could not be placed/);
+    // Without an earlier occurrence, the target token alone, as before.
+    expect(writeCoinco([item()]).text).not.toContain('id="XXX"');
+  });
+});

@@ -371,6 +371,18 @@ const CALLS: Call[] = [
     check: noOtherProject,
   },
   {
+    name: "derive datasetFile",
+    expect: COORDINATOR,
+    call: (w, k) => derive(w.db, { op: "datasetFile", actor: w.actor(k), projectId: w.p.id, format: "tsar", goldOnly: false }),
+    check: noOtherProject,
+  },
+  {
+    name: "runDeriveJob datasetReport",
+    expect: COORDINATOR,
+    call: (w, k) => runDeriveJob(w.db, { op: "datasetReport", actor: w.actor(k), projectId: w.p.id, format: "swords", goldOnly: false }),
+    check: noOtherProject,
+  },
+  {
     name: "runDeriveJob agreementDownload",
     expect: COORDINATOR,
     call: (w, k) => runDeriveJob(w.db, { op: "agreementDownload", actor: w.actor(k), projectId: w.p.id, query: { format: "json" } }),

@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { jobsIdle, uploadDir } from "../../lib/server/jobs/jobs";
+import { deriveRuntime } from "../../lib/server/jobs/derive-pool";
 import { projectFixture } from "../support/db";
 
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));
@@ -39,12 +40,20 @@ describe("datasets route", () => {
     const res = await upload(project.id, "swords", { origin }, true);
     expect(res.status, await res.clone().text()).toBe(200);
     expect(((await res.json()) as { report: { instancesAdded: number } }).report.instancesAdded).toBe(3);
-    const file = await download(project.id, "format=swords");
-    expect(file.headers.get("content-disposition")).toBe('attachment; filename="p.swords.json"');
-    expect(JSON.parse(await file.text())).toEqual(JSON.parse(swords.toString("utf8")));
-    const report = (await (await download(project.id, "format=tsar&report=1")).json()) as { written: number; lost: string[] };
-    expect(report.written).toBe(3);
-    expect(report.lost.join(" ")).toMatch(/lexelts \(lemma and PoS\) and instance ids are not written/);
+    // Both the file and the report are derived in the derivation process, as the gold download is.
+    const run = vi.spyOn(deriveRuntime().pool, "run");
+    try {
+      const file = await download(project.id, "format=swords");
+      expect(file.headers.get("content-disposition")).toBe('attachment; filename="p.swords.json"');
+      expect(file.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(JSON.parse(await file.text())).toEqual(JSON.parse(swords.toString("utf8")));
+      const report = (await (await download(project.id, "format=tsar&report=1")).json()) as { written: number; lost: string[] };
+      expect(report.written).toBe(3);
+      expect(report.lost.join(" ")).toMatch(/lexelts \(lemma and PoS\) and instance ids are not written/);
+      expect(run.mock.calls.map(([task]) => (task as { job: { op: string; format: string } }).job).map((j) => `${j.op} ${j.format}`)).toEqual(["datasetFile swords", "datasetReport tsar"]);
+    } finally {
+      run.mockRestore();
+    }
     // Without ?wait=1 (the page): 202 at once with the job, which the page then follows.
     const started = await upload(project.id, "swords");
     expect(started.status, await started.clone().text()).toBe(202);

@@ -10,7 +10,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { agreementPageData, agreementPageView, dataVersion, LEXELT_PAGE_SIZE } from "../../lib/server/gold/agreement";
-import { derive, deriveDownload, derivesOnWorker, resetDeriveRuntime } from "../../lib/server/jobs/derive-pool";
+import { derive, deriveDownload, deriveRuntime, derivesOnWorker, resetDeriveRuntime } from "../../lib/server/jobs/derive-pool";
+import { exportDataset, importDataset } from "../../lib/server/datasets/datasets";
 import { runDeriveJob } from "../../lib/server/jobs/derive-jobs";
 import { AuthError, NotFoundError } from "../../lib/server/kernel/errors";
 import { deriveProjectGold, goldInputs, keepDerivationInputs, projectGold, setExclusion } from "../../lib/server/gold/gold";
@@ -157,6 +158,37 @@ describe("derive on the worker", () => {
     expect(before).toContain(" c1 ");
     expect(after).not.toContain(" c1 ");
     expect(after).toBe(projectGold(db, coord, project.id).gold);
+    db.$client.close();
+  });
+});
+
+describe("the Datasets page's downloads in the derivation process (#29)", () => {
+  it("are derived there, equal to what the request thread writes, with the report from the same cached file", async () => {
+    const { db, coord, project } = goldFixture(dbFile());
+    importDataset(db, coord, project.id, { format: "coinco", fileName: "coinco-small.xml", bytes: fs.readFileSync(path.resolve(__dirname, "../../samples/datasets/coinco-small.xml")) });
+    const run = vi.spyOn(deriveRuntime().pool, "run");
+    const text = async (body: ReadableStream<Uint8Array>) => new TextDecoder().decode(new Uint8Array(await new Response(body).arrayBuffer()));
+    try {
+      for (const format of ["coinco", "swords", "tsar"] as const) {
+        const here = exportDataset(db, coord, project.id, format);
+        const file = await deriveDownload(db, { op: "datasetFile", actor: coord, projectId: project.id, format, goldOnly: false }, "text");
+        expect(await text(file.body)).toBe(here.text);
+        expect(file.value).toMatchObject({ format, written: here.written, lost: here.lost, fileName: here.fileName, contentType: here.contentType });
+        const report = await derive(db, { op: "datasetReport", actor: coord, projectId: project.id, format, goldOnly: false });
+        expect(report).toEqual(cloned({ format, written: here.written, lost: here.lost, fileName: here.fileName, contentType: here.contentType }));
+      }
+      // Each went to the derivation process, none was written on this thread.
+      const ops = run.mock.calls.map(([task]) => (task as { job: { op: string; format: string } }).job).map((j) => `${j.op} ${j.format}`);
+      expect(ops).toEqual(["coinco", "swords", "tsar"].flatMap((f) => [`datasetFile ${f}`, `datasetReport ${f}`]));
+    } finally {
+      run.mockRestore();
+    }
+    // A change to the data is in the next download (the cache is keyed by the data version).
+    setExclusion(db, coord, project.id, "903", "test");
+    const after = await derive(db, { op: "datasetFile", actor: coord, projectId: project.id, format: "tsar", goldOnly: false });
+    expect(after.text).toBe(exportDataset(db, coord, project.id, "tsar").text);
+    expect(after.lost).toContain("1 excluded instances were left out");
+    await expect(derive(db, { op: "datasetReport", actor: null, projectId: project.id, format: "tsar", goldOnly: false })).rejects.toBeInstanceOf(AuthError);
     db.$client.close();
   });
 });

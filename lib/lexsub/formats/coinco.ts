@@ -21,12 +21,17 @@ import {
   type DatasetParseResult,
   type ExportItem,
   type ExportResult,
+  coincoSentenceKey,
+  coincoSentenceTokens,
   countLoss,
   datasetIssue,
+  entryMeta,
+  formatMeta,
   lexeltLemma,
   lineAt,
   linesAt,
   mergedEntries,
+  someIds,
 } from "./dataset";
 
 const POS_FROM_MASC: Record<string, string> = { N: "n", V: "v", J: "a", R: "r" };
@@ -260,38 +265,62 @@ function tokenXml(t: CoincoToken, entries: DatasetEntry[] | null, posTT: string)
   if (entries === null) return s + " />\n";
   s += " >\n        <substitutions>\n";
   for (const e of entries) {
-    const pos = typeof e.meta?.pos === "string" ? e.meta.pos : posTT;
+    const own = entryMeta(e);
+    const pos = typeof own?.pos === "string" ? own.pos : posTT;
     // A substitute repaired at import (a ";" taken out) goes back as the file had it: CoInCo XML can hold it.
-    const lemma = typeof e.meta?.lemma === "string" ? e.meta.lemma : e.substitute;
+    const lemma = typeof own?.lemma === "string" ? own.lemma : e.substitute;
     s += `          <subst lemma="${attr(lemma)}" pos="${attr(pos)}" freq="${e.count}" />\n`;
   }
   return s + "        </substitutions>\n      </token>\n";
 }
 
+/** Where parseCoinco's walk (each token's wordform searched after the previous one's) finds the last of `wordforms` in `sentence`. */
+function walkTo(sentence: string, wordforms: readonly string[]): number {
+  let cursor = 0;
+  let at = -1;
+  for (const w of wordforms) {
+    at = w === "" ? -1 : sentence.indexOf(w, cursor);
+    if (at >= 0) cursor = at + w.length;
+  }
+  return at;
+}
+
 /**
- * A project's gold as CoInCo XML. Instances imported from CoInCo are written back
- * in their sentences with every token; other instances become one sentence each
- * holding only the target token.
+ * A project's gold as CoInCo XML. Instances imported from CoInCo (or carried through a
+ * lexgold SWORDS file) are written back in their sentences with every token; other
+ * instances become one sentence each holding the target token, after an XXX token for
+ * each space-separated word before it when the word occurs earlier in the sentence (so
+ * that a reader walking the tokens finds the head where it was).
  */
 export function writeCoinco(items: readonly ExportItem[]): ExportResult {
   const lost: string[] = [];
   let names = 0;
-  let mw = 0;
+  const mw: string[] = [];
   let excluded = 0;
   let untokenised = 0;
   let written = 0;
+  let unjudged = 0;
+  let labelled = 0;
+  let swords = 0;
+  let derived = 0;
+  const moved: string[] = [];
   const out: string[] = ['<?xml version="1.0"?>\n<document>\n'];
   // CoInCo sentences, in the order their first target comes.
   const groups: { key: string | null; items: ExportItem[] }[] = [];
   const byKey = new Map<string, { key: string | null; items: ExportItem[] }>();
+  /** Each item's CoInCo fields (its own, or carried by a SWORDS file). */
+  const metaOf = new Map<ExportItem, Record<string, unknown>>();
+  const sentenceTokens = coincoSentenceTokens(items);
   for (const item of items) {
     if (item.excluded !== null) {
       excluded++;
       continue;
     }
-    const m = item.meta;
-    if (m && m.format === "coinco" && typeof m.sent === "number") {
-      const key = `${m.sent}`;
+    const m = formatMeta(item.meta, "coinco", item.before + item.head + item.after);
+    if (m && typeof m.sent === "number" && m.token) {
+      metaOf.set(item, m);
+      // The sentence: its index in the file, MASC ids and text (two imports' sentence 0 are not one sentence).
+      const key = coincoSentenceKey(m);
       let g = byKey.get(key);
       if (!g) byKey.set(key, (g = { key, items: [] })), groups.push(g);
       g.items.push(item);
@@ -302,18 +331,25 @@ export function writeCoinco(items: readonly ExportItem[]): ExportResult {
     for (const item of g.items) {
       const { entries, names: n } = mergedEntries(item);
       names += n;
-      if (item.mwEntries.length > 0) mw++;
-      perItem.set(item.instanceId, entries.filter((e) => e.count > 0));
+      if (item.mwEntries.length > 0) mw.push(item.instanceId);
+      if (item.derived.some((d) => d.substitute !== "pn")) derived++;
+      // Labels other than TRUE (TRUE_IMPLICIT, FALSE, UNSURE…) are more than a count says.
+      if (entries.some((e) => e.labels?.some((l) => l !== "TRUE"))) labelled++;
+      if (item.meta?.format === "swords") swords++;
+      const positive = entries.filter((e) => e.count > 0);
+      unjudged += entries.length - positive.length;
+      perItem.set(item.instanceId, positive);
       written++;
     }
-    const m0 = g.items[0].meta;
+    const m0 = metaOf.get(g.items[0]);
     if (g.key !== null && m0) {
       const masc = (m0.masc ?? {}) as { file?: string; sentId?: string };
       out.push(`  <sent MASCfile="${attr(masc.file ?? "")}" MASCsentID="${attr(masc.sentId ?? "")}" >\n`);
       out.push(`    <precontext>\n    ${txt(String(m0.pre ?? ""))}\n    </precontext>\n`);
       out.push(`    <targetsentence>\n    ${txt(String(m0.target ?? ""))}\n    </targetsentence>\n`);
       out.push(`    <postcontext>\n    ${txt(String(m0.post ?? ""))}\n    </postcontext>\n    <tokens>\n`);
-      const tokens = (g.items.find((i) => Array.isArray(i.meta?.tokens))?.meta?.tokens as CoincoToken[] | undefined) ?? g.items.map((i) => i.meta!.token as CoincoToken);
+      // The sentence's tokens, also when the target that kept them is excluded.
+      const tokens = (sentenceTokens.get(g.key) as CoincoToken[] | undefined) ?? g.items.map((i) => metaOf.get(i)!.token as CoincoToken);
       for (const t of tokens) {
         const entries = t.id === "XXX" ? null : perItem.get(t.id) ?? null;
         out.push(tokenXml(t, entries ?? (t.id === "XXX" ? null : []), t.posTT));
@@ -328,15 +364,26 @@ export function writeCoinco(items: readonly ExportItem[]): ExportResult {
       out.push(`  <sent MASCfile="" MASCsentID="${attr(item.instanceId)}" >\n    <precontext>\n    </precontext>\n`);
       out.push(`    <targetsentence>\n    ${txt(sentence)}\n    </targetsentence>\n    <postcontext>\n    </postcontext>\n    <tokens>\n`);
       const t: CoincoToken = { id: item.instanceId, wordform: item.head, lemma, posMASC: MASC_FROM_POS[pos] ?? "XXX", posTT: TT_FROM_POS[pos] ?? "XXX", problematic: "no" };
+      // A reader finds the head by walking the tokens: the words before it lead the walk past earlier occurrences.
+      const trimmed = sentence.trim();
+      const at = item.before.length - (sentence.length - sentence.trimStart().length);
+      const lead = walkTo(trimmed, [item.head]) === at ? [] : item.before.split(/\s+/).filter((w) => w !== "");
+      for (const w of lead) out.push(tokenXml({ id: "XXX", wordform: w, lemma: "", posMASC: "XXX", posTT: "XXX" }, null, ""));
+      if (walkTo(trimmed, [...lead, item.head]) !== at) moved.push(item.instanceId);
       out.push(tokenXml(t, perItem.get(item.instanceId) ?? [], t.posTT));
     }
     out.push("    </tokens>\n  </sent>\n");
   }
   out.push("</document>\n");
   countLoss(lost, excluded, "excluded instances were left out");
-  countLoss(lost, untokenised, "instances not imported from CoInCo were written as one sentence each with only the target token (CoInCo tokenises every word)");
+  countLoss(lost, untokenised, "instances not imported from CoInCo were written as one sentence each with only the target token (and, where the word occurs earlier, an XXX token for each word before it; CoInCo tokenises every word)");
+  if (moved.length > 0) lost.push(`${moved.length} instances' heads could not be placed by the tokens: a reader puts them at an earlier occurrence of the word (${someIds(moved)})`);
   countLoss(lost, names, "NAME answers (pn) were dropped: CoInCo has no proper-name entry");
-  countLoss(lost, mw, "instances had multiword answers, which CoInCo cannot carry");
+  if (mw.length > 0) lost.push(`${mw.length} instances had multiword answers, which CoInCo cannot carry (${someIds(mw)})`);
+  countLoss(lost, unjudged, "substitutes nobody gave (count 0: SWORDS substitutes with no TRUE label) were left out");
+  countLoss(lost, labelled, "instances' SWORDS labels are written as counts (TRUE + TRUE_IMPLICIT): which were TRUE_IMPLICIT, the FALSE and UNSURE ones and their order are not written");
+  countLoss(lost, swords, "instances' SWORDS fields (context, target and substitute ids, their extra) are not written");
+  if (derived > 0) lost.push(`${derived} instances have annotators' substitutes: which annotator gave each is not written, only how many did`);
   lost.push("modes are not written: CoInCo gives counts only (the mode is the unique most frequent substitute)");
   return { text: out.join(""), lost, written };
 }

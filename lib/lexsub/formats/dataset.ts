@@ -155,3 +155,78 @@ export function linesAt(text: string, offsets: readonly number[]): number[] {
 export function countLoss(lost: string[], n: number, what: string): void {
   if (n > 0) lost.push(`${n} ${what}`);
 }
+
+/** Up to `n` instance ids for a report, "e.g. a, b, c" (all of them when there are no more). */
+export function someIds(ids: readonly string[], n = 10): string {
+  const shown = ids.slice(0, n).join(", ");
+  return ids.length > n ? `e.g. ${shown}, …` : shown;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The key of a SWORDS `extra` object under which lexgold's SWORDS writer keeps another
+ * format's fields (a CoInCo or TSAR instance's `meta`, a CoInCo substitute's PoS), so
+ * that the SWORDS import keeps them and the other writers find them again.
+ */
+export const CARRIED_KEY = "lexgold_meta";
+
+/**
+ * A dataset meta as the SWORDS writer carries it in `extra`: CoInCo's three context
+ * blocks are given by their lengths when they make up the instance's context (the
+ * context is in the file already), else as they are.
+ */
+export function carryMeta(meta: Record<string, unknown>, context: string): Record<string, unknown> {
+  const { pre, target, post } = meta;
+  if (meta.format !== "coinco" || typeof pre !== "string" || typeof target !== "string" || typeof post !== "string") return meta;
+  if ([pre, target, post].filter((x) => x !== "").join(" ") !== context) return meta;
+  const { pre: _p, target: _t, post: _o, ...rest } = meta;
+  return { ...rest, blocks: [pre.length, target.length, post.length] };
+}
+
+/**
+ * An instance's fields of `format`: its own meta when it was imported from that format,
+ * or the meta a lexgold SWORDS file carried (`targets[id].extra.lexgold_meta`, see
+ * CARRIED_KEY) and the SWORDS import kept; null when it has none.
+ */
+export function formatMeta(meta: Record<string, unknown> | null, format: DatasetFormat, context: string): Record<string, unknown> | null {
+  if (!meta) return null;
+  if (meta.format === format) return meta;
+  if (meta.format !== "swords" || !isRecord(meta.extra)) return null;
+  const carried = meta.extra[CARRIED_KEY];
+  if (!isRecord(carried) || carried.format !== format) return null;
+  const blocks = carried.blocks;
+  if (!Array.isArray(blocks) || blocks.length !== 3 || !blocks.every((n) => Number.isInteger(n) && n >= 0)) return carried;
+  const [a, b, c] = blocks as number[];
+  const pre = context.slice(0, a);
+  const target = context.slice(a === 0 ? 0 : a + 1).slice(0, b);
+  const post = c === 0 ? "" : context.slice(context.length - c);
+  if ([pre, target, post].filter((x) => x !== "").join(" ") !== context) return null;
+  const { blocks: _b, ...rest } = carried;
+  return { ...rest, pre, target, post };
+}
+
+/** CoInCo: the sentence a target's fields belong to (its index in the file, its MASC ids and text: two imports' sentence 0 are not one sentence). */
+export function coincoSentenceKey(m: Record<string, unknown>): string {
+  return JSON.stringify([m.sent, m.masc ?? null, m.target ?? null]);
+}
+
+/**
+ * CoInCo: each sentence's tokens, from whichever of its targets keeps them (the first in
+ * the file), excluded ones included, so that a writer can put them on the first target
+ * it writes.
+ */
+export function coincoSentenceTokens(items: readonly ExportItem[]): Map<string, unknown[]> {
+  const out = new Map<string, unknown[]>();
+  for (const item of items) {
+    const m = formatMeta(item.meta, "coinco", item.before + item.head + item.after);
+    if (m && Array.isArray(m.tokens)) out.set(coincoSentenceKey(m), m.tokens);
+  }
+  return out;
+}
+
+/** A gold entry's own fields (e.g. a CoInCo substitute's PoS), whether kept as imported or carried by a lexgold SWORDS file. */
+export function entryMeta(e: DatasetEntry): Record<string, unknown> | null {
+  const carried = isRecord(e.meta?.extra) ? e.meta.extra[CARRIED_KEY] : undefined;
+  return isRecord(carried) ? carried : e.meta;
+}

@@ -20,10 +20,15 @@ import {
   type ExportResult,
   POS_LETTER,
   POS_NAME,
+  CARRIED_KEY,
+  carryMeta,
+  coincoSentenceKey,
+  coincoSentenceTokens,
   countLoss,
   lexeltLemma,
   lineAt,
   mergedEntries,
+  someIds,
 } from "./dataset";
 import { parseLexeltItem } from "../types";
 
@@ -63,6 +68,8 @@ export function parseSwords(text: string, file: string): DatasetParseResult {
 
   const instances: DatasetInstance[] = [];
   const byTarget = new Map<string, DatasetInstance>();
+  /** Instance id → where it was taken. */
+  const byInstance = new Map<string, string>();
   const usedContexts = new Set<string>();
   for (const [tid, t] of Object.entries(targets)) {
     const where = `$.targets${key(tid)}`;
@@ -93,21 +100,40 @@ export function parseSwords(text: string, file: string): DatasetParseResult {
       fail(`${where}.offset`, "offset", `the context holds ${JSON.stringify(context.slice(offset, offset + target.length))} at ${offset}, not the target ${JSON.stringify(target)}`);
       continue;
     }
-    const letter = typeof pos === "string" ? POS_LETTER[pos] : undefined;
+    const extra = t.extra;
+    // The lexelt a lexgold export wrote (extra.lexelt): read back as it was, PoS included (a corrected PoS, lemma.ori.pos, as lemma.pos).
+    const written = isObject(extra) && typeof extra.lexelt === "string" ? parseLexeltItem(extra.lexelt) : null;
+    const own = written && !/\s/.test(written.lemma) && written.lemma !== "" ? written : null;
+    const letter = own ? own.pos : typeof pos === "string" ? POS_LETTER[pos] : undefined;
     if (!letter) {
       fail(`${where}.pos`, "pos", `${JSON.stringify(pos)} is not NOUN, VERB, ADJ or ADV`);
+      continue;
+    }
+    if (own && pos !== null && POS_LETTER[pos as string] === undefined) {
+      fail(`${where}.pos`, "pos", `${JSON.stringify(pos)} is not NOUN, VERB, ADJ, ADV or null`);
       continue;
     }
     if (/\s/.test(tid) || tid === "") {
       fail(where, "id", "a target id must be non-empty with no spaces (it is the instance id)");
       continue;
     }
-    const extra = t.extra;
-    const lemmaSource = isObject(extra) && typeof extra.coinco_lemma === "string" && extra.coinco_lemma.trim() !== "" ? extra.coinco_lemma : target.toLowerCase();
+    // The instance id a lexgold export wrote (extra.lexgold_instance) names the instance again; else the target id does.
+    const lexgoldId = isObject(extra) ? extra.lexgold_instance : undefined;
+    if (lexgoldId !== undefined && (typeof lexgoldId !== "string" || lexgoldId === "" || /\s/.test(lexgoldId))) {
+      fail(`${where}.extra.lexgold_instance`, "lexgold_instance", `${JSON.stringify(lexgoldId)} is not an instance id (non-empty, no spaces)`);
+      continue;
+    }
+    const instanceId = typeof lexgoldId === "string" ? lexgoldId : tid;
+    if (byInstance.has(instanceId)) {
+      fail(instanceId === tid ? where : `${where}.extra.lexgold_instance`, "id", `instance id ${JSON.stringify(instanceId)} is already used by ${byInstance.get(instanceId)}`);
+      continue;
+    }
+    byInstance.set(instanceId, where);
+    const lemmaSource = own ? own.lemma : isObject(extra) && typeof extra.coinco_lemma === "string" && extra.coinco_lemma.trim() !== "" ? extra.coinco_lemma : target.toLowerCase();
     const lemma = lexeltLemma(lemmaSource);
     usedContexts.add(cid);
     const inst: DatasetInstance = {
-      instanceId: tid,
+      instanceId,
       lexelt: `${lemma}.${letter}`,
       lemma,
       pos: letter,
@@ -116,6 +142,7 @@ export function parseSwords(text: string, file: string): DatasetParseResult {
       after: context.slice(offset + target.length),
       meta: {
         format: "swords",
+        ...(instanceId !== tid ? { targetId: tid } : {}),
         contextId: cid,
         ...(ctx.extra !== undefined ? { contextExtra: ctx.extra } : {}),
         pos,
@@ -178,7 +205,12 @@ function sha1(s: string): string {
 /**
  * A project's gold as SWORDS JSON. Imported SWORDS targets come back with their
  * ids, offsets, extra and every label; other instances get new ids (SHA1 of their
- * content) and, for each gold substitute given by k annotators, k TRUE labels.
+ * content) and, for each gold substitute given by k annotators, k TRUE labels. An
+ * instance not from SWORDS keeps its id, lexelt and its format's own fields (CoInCo's
+ * MASC ids, token attributes, problematic flag and the sentence's tokens; TSAR's
+ * columns) in `targets[id].extra` (`lexgold_instance`, `lexelt`, `lexgold_meta`), and
+ * a substitute its own fields (CoInCo's PoS) in `substitutes[id].extra.lexgold_meta`:
+ * parseSwords reads them back.
  */
 export function writeSwords(items: readonly ExportItem[]): ExportResult {
   const lost: string[] = [];
@@ -188,11 +220,14 @@ export function writeSwords(items: readonly ExportItem[]): ExportResult {
   const labels: Record<string, string[]> = {};
   let lemmatized: boolean | undefined;
   let names = 0;
-  let mw = 0;
+  const mw: string[] = [];
   let excluded = 0;
-  let noPos = 0;
+  const noPos: string[] = [];
   let written = 0;
   let fresh = 0;
+  let derived = 0;
+  const sentenceTokens = coincoSentenceTokens(items);
+  const sentencesWritten = new Set<string>();
   for (const item of items) {
     if (item.excluded !== null) {
       excluded++;
@@ -204,7 +239,7 @@ export function writeSwords(items: readonly ExportItem[]): ExportResult {
     let tid: string;
     if (m) {
       cid = String(m.contextId);
-      tid = item.instanceId;
+      tid = typeof m.targetId === "string" ? m.targetId : item.instanceId;
       contexts[cid] = m.contextExtra !== undefined ? { context, extra: m.contextExtra } : { context };
       const t: Record<string, unknown> = { context_id: cid, target: item.head, offset: item.before.length, pos: m.pos };
       if (m.extra !== undefined) t.extra = m.extra;
@@ -214,21 +249,37 @@ export function writeSwords(items: readonly ExportItem[]): ExportResult {
       fresh++;
       const letter = parseLexeltItem(item.lexelt)?.pos ?? "";
       const pos = POS_NAME[letter];
-      if (!pos) noPos++;
+      if (!pos) noPos.push(item.instanceId);
       cid = `c:${sha1(context)}`;
       contexts[cid] = { context, extra: { lexgold_instance: item.instanceId } };
       tid = `t:${sha1(JSON.stringify([cid, item.head, item.before.length, pos ?? null]))}`;
-      targets[tid] = { context_id: cid, target: item.head, offset: item.before.length, pos: pos ?? null, extra: { lexgold_instance: item.instanceId, lexelt: item.lexelt } };
+      const extra: Record<string, unknown> = { lexgold_instance: item.instanceId, lexelt: item.lexelt };
+      let carried = item.meta;
+      if (carried?.format === "coinco") {
+        // A CoInCo sentence's tokens go with the first of its targets written (the one that kept them may be excluded).
+        const key = coincoSentenceKey(carried);
+        if (!sentencesWritten.has(key)) {
+          sentencesWritten.add(key);
+          const tokens = sentenceTokens.get(key);
+          if (tokens && !Array.isArray(carried.tokens)) carried = { ...carried, tokens };
+        } else if (Array.isArray(carried.tokens)) {
+          const { tokens: _tokens, ...rest } = carried;
+          carried = rest;
+        }
+      }
+      if (carried) extra[CARRIED_KEY] = carryMeta(carried, context);
+      targets[tid] = { context_id: cid, target: item.head, offset: item.before.length, pos: pos ?? null, extra };
     }
     const { entries, names: n } = mergedEntries(item);
     names += n;
-    if (item.mwEntries.length > 0) mw++;
+    if (item.mwEntries.length > 0) mw.push(item.instanceId);
+    if (item.derived.some((d) => d.substitute !== "pn")) derived++;
     for (const e of entries) {
       const known = typeof e.meta?.id === "string" ? e.meta.id : null;
       const sid = known ?? `s:${sha1(JSON.stringify([tid, e.substitute]))}`;
       const s: Record<string, unknown> = { target_id: tid, substitute: e.substitute };
       if (e.meta && "extra" in e.meta) s.extra = e.meta.extra;
-      else if (!known) s.extra = { sources: ["lexgold"] };
+      else if (!known) s.extra = e.meta ? { sources: ["lexgold"], [CARRIED_KEY]: e.meta } : { sources: ["lexgold"] };
       substitutes[sid] = s;
       labels[sid] = e.labels ?? Array.from({ length: e.count }, () => "TRUE");
     }
@@ -239,9 +290,11 @@ export function writeSwords(items: readonly ExportItem[]): ExportResult {
   const doc = { contexts, targets, substitutes, ...(flag !== undefined ? { substitutes_lemmatized: flag } : {}), substitute_labels: labels };
   countLoss(lost, excluded, "excluded instances were left out");
   countLoss(lost, names, "NAME answers (pn) were dropped: SWORDS has no proper-name entry");
-  countLoss(lost, mw, "instances had multiword answers, which SWORDS cannot carry");
-  countLoss(lost, noPos, "instances have a PoS other than n, v, a, r and were written with pos null");
-  if (items.some((i) => i.derived.length > 0)) lost.push("annotators' substitutes are written as TRUE labels only: SWORDS's FALSE and UNSURE judgements have no source in free responses");
-  lost.push("modes are not written: SWORDS keeps labels, not modes");
+  if (mw.length > 0) lost.push(`${mw.length} instances had multiword answers, which SWORDS cannot carry (${someIds(mw)})`);
+  if (noPos.length > 0) lost.push(`${noPos.length} instances have a PoS other than n, v, a, r and were written with pos null (their lexelt is kept in extra.lexelt) (${someIds(noPos)})`);
+  if (derived > 0) {
+    lost.push(`${derived} instances have annotators' substitutes: each is written as TRUE labels only (SWORDS's FALSE and UNSURE judgements have no source in free responses), and which annotator gave it is not written`);
+  }
+  lost.push("modes are not written: SWORDS keeps labels, not modes (the mode follows from the counts)");
   return { text: JSON.stringify(doc) + "\n", lost, written };
 }

@@ -19,8 +19,10 @@ import {
   type ExportItem,
   type ExportResult,
   countLoss,
+  formatMeta,
   lexeltLemma,
   mergedEntries,
+  someIds,
 } from "./dataset";
 import { neutraliseCell, restoreCell } from "./spreadsheet";
 
@@ -122,39 +124,65 @@ function sameAnnotations(stored: readonly string[], entries: readonly DatasetEnt
   return entries.every((e) => counts.get(e.substitute) === e.count);
 }
 
+/** Kinds of dataset fields TSAR has no column for, by the format an instance came from. */
+const FIELDS_LOST: Record<string, string> = {
+  coinco: "CoInCo fields (MASC file and sentence ids, the sentence's tokens with their lemmas, posMASC, posTT and problematic flags, each substitute's PoS)",
+  swords: "SWORDS fields (context, target and substitute ids, their extra)",
+};
+
 /**
  * A project's gold as TSAR TSV: one line per instance (not excluded), the sentence,
  * the head, then each substitute repeated by its count. An imported line whose gold
  * is unchanged keeps its original column order; otherwise count descending.
  * `goldOnly` (default false) leaves out instances without a substitute, which the
  * `_gold` files never hold; with it off they are written as `_none` lines.
+ *
+ * TSAR gives the complex word but not where it stands: a reader (parseTsar, and the
+ * shared task's own scripts) takes its first whole-word occurrence. An instance whose
+ * head is elsewhere (the word occurs earlier in its context) is written as it is and
+ * reported with its id: no column can say where it was, and a mark in the sentence
+ * would change the sentence the task's scripts compare.
  */
 export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: boolean } = {}): ExportResult {
   const lost: string[] = [];
   const out: string[] = [];
   let names = 0;
-  let mw = 0;
+  const mw: string[] = [];
   let excluded = 0;
-  let tabs = 0;
+  const tabs: string[] = [];
   let empty = 0;
   let written = 0;
+  const moved: string[] = [];
+  let unjudged = 0;
+  let labelled = 0;
+  let derived = 0;
+  const fields = new Map<string, number>();
   for (const item of items) {
     if (item.excluded !== null) {
       excluded++;
       continue;
     }
     const { entries, names: n } = mergedEntries(item);
-    names += n;
-    if (item.mwEntries.length > 0) mw++;
-    const sentence = item.before + item.head + item.after;
-    const fields = [sentence, item.head];
-    if (fields.some((f) => /[\t\n\r]/.test(f))) tabs++;
     const positive = entries.filter((e) => e.count > 0);
     if (positive.length === 0) {
       empty++;
       if (options.goldOnly) continue;
     }
-    const stored = item.meta?.format === "tsar" && Array.isArray(item.meta.annotations) ? (item.meta.annotations as string[]) : null;
+    names += n;
+    if (item.mwEntries.length > 0) mw.push(item.instanceId);
+    if (item.derived.some((d) => d.substitute !== "pn")) derived++;
+    unjudged += entries.length - positive.length;
+    // Labels other than TRUE (TRUE_IMPLICIT, FALSE, UNSURE…) are more than a count says.
+    if (entries.some((e) => e.labels?.some((l) => l !== "TRUE"))) labelled++;
+    const origin = item.meta?.format;
+    if (typeof origin === "string" && FIELDS_LOST[origin]) fields.set(origin, (fields.get(origin) ?? 0) + 1);
+    const context = item.before + item.head + item.after;
+    const clean = (f: string) => f.replace(/[\t\n\r]+/g, " ");
+    const [sentence, head, before] = [context, item.head, item.before].map(clean);
+    if (sentence !== context || head !== item.head) tabs.push(item.instanceId);
+    if (locate(sentence, head) !== before.length) moved.push(item.instanceId);
+    const tsarMeta = formatMeta(item.meta, "tsar", context);
+    const stored = tsarMeta && Array.isArray(tsarMeta.annotations) ? (tsarMeta.annotations as string[]) : null;
     let annotations: string[];
     if (stored && sameAnnotations(stored, positive)) annotations = stored;
     else {
@@ -162,14 +190,24 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
       const sorted = positive.map((e, i) => ({ e, i })).sort((a, b) => b.e.count - a.e.count || a.i - b.i);
       for (const { e } of sorted) for (let k = 0; k < e.count; k++) annotations.push(e.substitute);
     }
-    out.push([...fields.map((f) => f.replace(/[\t\n\r]+/g, " ")), ...annotations].map(neutraliseCell).join("\t"));
+    out.push([sentence, head, ...annotations].map(neutraliseCell).join("\t"));
     written++;
   }
   countLoss(lost, excluded, "excluded instances were left out");
-  countLoss(lost, names, "NAME answers (pn) were dropped: TSAR has no proper-name entry");
-  countLoss(lost, mw, "instances had multiword answers, which TSAR cannot carry");
-  countLoss(lost, tabs, "contexts held tabs or line breaks, written as spaces");
   if (empty > 0) lost.push(options.goldOnly ? `${empty} instances without a substitute were left out` : `${empty} instances without a substitute were written with no annotation column`);
+  if (moved.length > 0) {
+    lost.push(
+      `${moved.length} instances have their head at another occurrence of the word than the one a reader takes (the first whole-word occurrence in the sentence, else the first): TSAR gives no position, so an import (lexgold's too) puts the head there (${someIds(moved)})`,
+    );
+  }
+  countLoss(lost, names, "NAME answers (pn) were dropped: TSAR has no proper-name entry");
+  if (mw.length > 0) lost.push(`${mw.length} instances had multiword answers, which TSAR cannot carry (${someIds(mw)})`);
+  if (tabs.length > 0) lost.push(`${tabs.length} contexts held tabs or line breaks, written as spaces (${someIds(tabs)})`);
+  countLoss(lost, unjudged, "substitutes nobody gave (count 0: SWORDS substitutes with no TRUE label) were left out");
+  countLoss(lost, labelled, "instances' SWORDS labels are written as counts (TRUE + TRUE_IMPLICIT): which were TRUE_IMPLICIT, the FALSE and UNSURE ones and their order are not written");
+  if (derived > 0) lost.push(`${derived} instances have annotators' substitutes: which annotator gave each is not written, only how many did`);
+  for (const [origin, n] of fields) lost.push(`${n} instances' ${FIELDS_LOST[origin]} are not written`);
   lost.push("lexelts (lemma and PoS) and instance ids are not written: TSAR lines are the sentence and the complex word only");
+  lost.push("modes are not written: TSAR keeps counts (the mode follows from them)");
   return { text: out.map((l) => l + "\n").join(""), lost, written };
 }

@@ -175,13 +175,23 @@ function exportItems(db: Db, actor: Actor, projectId: number): { name: string; i
   });
 }
 
-/** The project's gold in a dataset format, with what the format could not carry (coordinator of the project). */
+/** The download's file name and content type for a project's name (the route names the file as the project is called now). */
+export function datasetFileInfo(projectName: string, format: DatasetFormat): { fileName: string; contentType: string } {
+  const safe = projectName.replace(/[^A-Za-z0-9._-]+/g, "_") || "project";
+  return { fileName: `${safe}.${EXPORT_NAMES[format].ext}`, contentType: EXPORT_NAMES[format].type };
+}
+
+/**
+ * The project's gold in a dataset format, with what the format could not carry
+ * (coordinator of the project). Seconds on a CoInCo-sized project: the server derives
+ * it in the derivation process (derive-jobs.ts, op "datasetFile"); the CLI and tests
+ * call it here.
+ */
 export function exportDataset(db: Db, actor: Actor, projectId: number, format: DatasetFormat, options: { goldOnly?: boolean } = {}): DatasetExport {
   if (!isDatasetFormat(format)) throw new InputError(`Unknown dataset format "${String(format)}": one of ${DATASET_FORMATS.join(", ")}.`, { format: "Unknown format." });
   const { name, items } = exportItems(db, actor, projectId);
   const result = format === "coinco" ? writeCoinco(items) : format === "swords" ? writeSwords(items) : writeTsar(items, options);
-  const safe = name.replace(/[^A-Za-z0-9._-]+/g, "_") || "project";
-  return { ...result, format, fileName: `${safe}.${EXPORT_NAMES[format].ext}`, contentType: EXPORT_NAMES[format].type };
+  return { ...result, format, ...datasetFileInfo(name, format) };
 }
 
 export interface DatasetSummary {

@@ -6,6 +6,8 @@
  * app-to-server-through-feature-index). The functions here take the actor and check it;
  * the few that do not say why. Functions that take `db` and no actor stay inside lib/server.
  */
-export { datasetSummary, type DatasetSummary, exportDataset, datasetImportRecords, type DatasetImportRecord } from "./datasets";
+export { datasetSummary, type DatasetSummary, datasetImportRecords, type DatasetImportRecord } from "./datasets";
+// Without an actor: a file name and content type from a name the caller already read through requireProject.
+export { datasetFileInfo } from "./datasets";
 // Without an actor: a type guard for the form field (datasetImport checks again).
 export { isDatasetFormat } from "./datasets";

@@ -1,8 +1,9 @@
 /**
  * The derivations that are too heavy for the request thread (issue #14): the
  * Agreement page, the Gold page, the gold / mwgold files, the agreement
- * downloads, the responses TSV download, the Scoring page's board (every
- * stored run scored against the chosen gold) and the Progress page (not cached). lib/server/jobs/derive-pool.ts runs them on a worker thread with its
+ * downloads, the responses TSV download, the Datasets page's downloads and
+ * loss reports, the Scoring page's board (every stored run scored against the
+ * chosen gold) and the Progress page (not cached). lib/server/jobs/derive-pool.ts runs them on a worker thread with its
  * own read-only connection to the same WAL database (or here, in-process, for
  * an in-memory database); this module is what both run.
  *
@@ -37,6 +38,7 @@ import { type BaselineFiles, wordNetBaselineFiles } from "../scoring/baselines";
 import { type RankedUpload, type RankingOutcome, scoreRankingUpload } from "../scoring/ranking";
 import { exportAdjudicatedResponses, goldProblemsTsv } from "../gold/gold-review";
 import { type ProgressPageView, type ProgressQuery, progressPageView } from "../annotate/progress";
+import { type DatasetExport, type DatasetFormat, exportDataset } from "../datasets/datasets";
 
 export type DeriveJob =
   | { op: "agreementPage"; actor: Actor; projectId: number; query: AgreementPageQuery }
@@ -47,6 +49,9 @@ export type DeriveJob =
   | { op: "scoresFile"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
   | { op: "responsesFile"; actor: Actor; projectId: number }
   | { op: "progressPage"; actor: Actor; projectId: number; query: ProgressQuery }
+  // The Datasets page's downloads (CoInCo XML, SWORDS JSON, TSAR TSV) and what each cannot carry (the report reads the file's cache entry).
+  | { op: "datasetFile"; actor: Actor; projectId: number; format: DatasetFormat; goldOnly: boolean }
+  | { op: "datasetReport"; actor: Actor; projectId: number; format: DatasetFormat; goldOnly: boolean }
   // Scoring work that grows with a file (uploads, a run's detail): computed every time, never cached.
   | { op: "runDetail"; actor: Actor; projectId: number; runId: number; mode: ScoreMode }
   | { op: "runReport"; actor: Actor; projectId: number; runId: number; verbose: boolean; mode: ScoreMode }
@@ -65,6 +70,8 @@ export interface DeriveResults {
   scoresFile: { fileName: string; text: string };
   responsesFile: { text: string };
   progressPage: ProgressPageView;
+  datasetFile: DatasetExport;
+  datasetReport: Omit<DatasetExport, "text">;
   /** The detail as JSON text (`{"ok":true,"detail":…}`): one string crosses from the process, not a graph of objects. */
   runDetail: { text: string };
   runReport: { run: RunInfo; text: string };
@@ -117,6 +124,13 @@ function compute(db: Db, job: DeriveJob): unknown {
       return { text: exportAdjudicatedResponses(db, job.actor, job.projectId) };
     case "progressPage":
       return progressPageView(db, job.actor, job.projectId, job.query);
+    case "datasetFile":
+      return exportDataset(db, job.actor, job.projectId, job.format, { goldOnly: job.goldOnly });
+    case "datasetReport": {
+      // The file's own cache entry (the same data version): asking for the report after the download, or the other way round, derives once.
+      const { text: _text, ...report } = runDeriveJob(db, { ...job, op: "datasetFile" });
+      return report;
+    }
     case "runDetail":
       return { text: JSON.stringify({ ok: true, detail: runDetail(db, job.actor, job.projectId, job.runId, job.mode) }) };
     case "runReport":

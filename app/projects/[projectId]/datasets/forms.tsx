@@ -105,6 +105,11 @@ export function DatasetImportForm({ projectId, initialJobs }: { projectId: numbe
 
 type Report = { ok: true; written: number; lost: string[] } | { ok: false; message: string };
 
+/**
+ * The gold in each dataset format: plain download links, as on the Gold tab (the server
+ * derives the file in its derivation process while the link waits), and per format a
+ * report of what it cannot carry, derived the same way.
+ */
 export function DatasetExport({ projectId }: { projectId: number }) {
   const [reports, setReports] = useState<Partial<Record<Format, Report>>>({});
   const [busy, setBusy] = useState<Format | null>(null);
@@ -133,8 +138,8 @@ export function DatasetExport({ projectId }: { projectId: number }) {
               <a className="button" href={`${base}?format=${f.value}`} download>
                 Download {f.label}
               </a>
-              <button type="button" className="secondary" onClick={() => check(f.value)} disabled={busy === f.value}>
-                What {f.label} cannot carry
+              <button type="button" className="secondary" onClick={() => check(f.value)} disabled={busy === f.value} aria-busy={busy === f.value}>
+                {busy === f.value ? `Working out what ${f.label} cannot carry…` : `What ${f.label} cannot carry`}
               </button>
             </div>
             {r && (

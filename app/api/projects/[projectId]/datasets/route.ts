@@ -1,10 +1,10 @@
 import { rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
-import { requireProject, InputError, assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, attachmentDisposition, projectIdOf } from "@/lib/server/kernel";
+import { requireProject, InputError, assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, attachmentDisposition, projectIdOf, streamedResponse } from "@/lib/server/kernel";
 import { maxImportBytes } from "@/lib/server/corpus";
-import { exportDataset, isDatasetFormat } from "@/lib/server/datasets";
-import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
+import { datasetFileInfo, isDatasetFormat } from "@/lib/server/datasets";
+import { derive, deriveDownload, jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
 import { checkDeclaredUpload } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
@@ -57,25 +57,27 @@ export async function POST(req: Request, ctx: Ctx) {
 
 /**
  * Download the project's gold in a dataset format (?format=coinco|swords|tsar), or
- * with &report=1 only what that format could not carry (JSON). Coordinators of the
+ * with &report=1 only what that format could not carry (JSON). Derived in the
+ * derivation process, as the gold download is (cached until the project's data
+ * change), and sent in slices: the request thread only waits. Coordinators of the
  * project only.
  */
 export async function GET(req: Request, ctx: Ctx) {
   try {
     const actor = await getActor();
     const projectId = projectIdOf((await ctx.params).projectId);
+    const db = getDb();
+    const project = requireProject(db, actor, projectId, { coordinator: true });
     const params = new URL(req.url).searchParams;
     const format = formatOf(params.get("format"));
-    const out = exportDataset(getDb(), actor, projectId, format, { goldOnly: params.get("goldOnly") === "1" });
-    if (params.get("report") === "1") return Response.json({ ok: true, format, written: out.written, lost: out.lost }, { headers: { "Cache-Control": "no-store" } });
-    return new Response(out.text, {
-      headers: {
-        "Content-Type": out.contentType,
-        "Content-Disposition": attachmentDisposition(out.fileName),
-        "Cache-Control": "no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
+    const goldOnly = params.get("goldOnly") === "1";
+    if (params.get("report") === "1") {
+      const r = await derive(db, { op: "datasetReport", actor, projectId, format, goldOnly });
+      return Response.json({ ok: true, format, written: r.written, lost: r.lost }, { headers: { "Cache-Control": "no-store" } });
+    }
+    const { body } = await deriveDownload(db, { op: "datasetFile", actor, projectId, format, goldOnly }, "text");
+    const info = datasetFileInfo(project.name, format);
+    return streamedResponse(body, { "Content-Type": info.contentType, "Content-Disposition": attachmentDisposition(info.fileName) });
   } catch (e) {
     return errorResponse(e);
   }
