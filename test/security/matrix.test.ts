@@ -20,7 +20,7 @@ import { derive } from "../../lib/server/jobs/derive-pool";
 import { runDeriveJob } from "../../lib/server/jobs/derive-jobs";
 import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/annotate/assignments";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
-import { datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets/datasets";
+import { datasetImportRecords, datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets/datasets";
 import { cancelJob, getJob, jobResponse, listJobs, startJob, waitForJob } from "../../lib/server/jobs/jobs";
 import {
   acceptAllProposals,
@@ -48,7 +48,7 @@ import { addWordNetBaselineRuns, baselineInstances, storeWordNetBaselineRuns, wo
 import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement/judgement";
 import { deleteGold, listGolds, resolveGold, storeGold } from "../../lib/server/scoring/golds";
 import { deleteRun, listRuns, runFile, uploadRun } from "../../lib/server/scoring/runs";
-import { runDetail, runReport, scoreBoard, scoresJson } from "../../lib/server/scoring/scores";
+import { runDetail, runReport, scoreBoard, scoresFile, scoresJson } from "../../lib/server/scoring/scores";
 import { scoreSensevalUpload } from "../../lib/server/scoring/senseval";
 import {
   answerTraining,
@@ -151,6 +151,7 @@ const CALLS: Call[] = [
   { name: "importDatasetAsNewProject", expect: ANY_COORDINATOR, call: (w, k) => importDatasetAsNewProject(w.db, w.actor(k), "new dataset", { format: "tsar", fileName: "t.tsv", bytes: enc("a swift reply\tswift\tquick\n") }) },
   { name: "exportDataset", expect: COORDINATOR, call: (w, k) => exportDataset(w.db, w.actor(k), w.p.id, "swords"), check: noOtherProject },
   { name: "datasetSummary", expect: COORDINATOR, call: (w, k) => datasetSummary(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "datasetImportRecords", expect: COORDINATOR, call: (w, k) => datasetImportRecords(w.db, w.actor(k), w.p.id), check: noOtherProject },
   // jobs.ts (a job of p, seeded by the CLI; a coordinator of another project can neither see nor cancel it)
   { name: "startJob", expect: COORDINATOR, call: (w, k) => startJob(w.db, w.actor(k), w.p.id, "no-such-kind", { fileName: "x.xml" }) },
   { name: "getJob", expect: COORDINATOR, call: (w, k) => withJob(w, (id) => getJob(w.db, w.actor(k), id)) },
@@ -417,6 +418,7 @@ const CALLS: Call[] = [
     call: (w, k) => withGold(w, (id) => deleteGold(w.db, w.actor(k), w.p.id, id)),
   },
   { name: "scoresJson", expect: COORDINATOR, call: (w, k) => withRun(w, () => scoresJson(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
+  { name: "scoresFile", expect: COORDINATOR, call: (w, k) => withRun(w, () => scoresFile(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
   // The repaired figures (issue #12): the same coordinator check as score.pl's.
   { name: "runDetail repaired", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runDetail(w.db, w.actor(k), w.p.id, id, { repaired: true })) },
   { name: "runReport repaired", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runReport(w.db, w.actor(k), w.p.id, id, true, { repaired: true })) },
