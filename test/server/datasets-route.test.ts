@@ -73,6 +73,13 @@ describe("datasets route", () => {
     const bad = await upload(project.id, "semcor");
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toMatch(/Unknown dataset format "semcor"/);
+    // An empty file is said to be empty, not "choose a file".
+    const empty = new FormData();
+    empty.append("format", "swords");
+    empty.append("file", new File([], "empty.json"));
+    const none = await route.POST(new Request(`${origin}/api/projects/${project.id}/datasets`, { method: "POST", headers: { origin }, body: empty }), { params: Promise.resolve({ projectId: String(project.id) }) });
+    expect(none.status).toBe(400);
+    expect(((await none.json()) as { message: string }).message).toBe("empty.json: the file is empty; nothing was imported.");
     expect((db.$client.prepare("select count(*) as n from instances").get() as { n: number }).n).toBe(0);
   });
   it("refuses an upload past the person's cap of queued uploads (429) before writing it anywhere", async () => {

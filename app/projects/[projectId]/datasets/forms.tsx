@@ -31,6 +31,10 @@ export function DatasetImportForm({ projectId, initialJobs }: { projectId: numbe
       setError({ message: `Choose a ${f.label} file to import.` });
       return;
     }
+    if (file.size === 0) {
+      setError({ message: `${file.name}: the file is empty; nothing was imported.` });
+      return;
+    }
     setBusy(true);
     setError(null);
     const body = new FormData(e.currentTarget);

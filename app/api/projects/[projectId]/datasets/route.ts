@@ -40,7 +40,8 @@ export async function POST(req: Request, ctx: Ctx) {
     const form = await readFormLimited(req, limit + FORM_OVERHEAD_BYTES, `The upload is over the import limit of ${mb(limit)} MB; nothing was imported.`);
     const format = formatOf(form.get("format"));
     const upload = form.get("file");
-    if (!(upload instanceof File) || upload.size === 0) throw new InputError("Choose a dataset file to import.", { file: "Choose a file." });
+    if (!(upload instanceof File) || upload.name === "") throw new InputError("Choose a dataset file to import.", { file: "Choose a file." });
+    if (upload.size === 0) throw new InputError(`${upload.name}: the file is empty; nothing was imported.`, { file: "The file is empty." });
     const prefix = form.get("idPrefix");
     const idPrefix = typeof prefix === "string" && prefix.trim() !== "" ? prefix.trim() : undefined;
     file = uploadPath();
