@@ -21,6 +21,10 @@
 import { type Diagnostic, diag, splitLines } from "../../lexsub/diagnostics";
 import { parseGold } from "../../lexsub/formats/gold";
 import { parseSystem } from "../semeval2007/system";
+import { parseTsarGold, parseTsarPredictions } from "../tsar/input";
+
+// The TSAR readers live with the TSAR scorer (tsar_eval.py's reading rules).
+export { parseTsarGold, parseTsarPredictions } from "../tsar/input";
 
 export type RankedFormat = "tsv" | "swords-json" | "oot" | "lst";
 export const RANKED_FORMATS: readonly RankedFormat[] = ["tsv", "swords-json", "oot", "lst"];
@@ -55,11 +59,6 @@ export function tsarKey(sentence: string, word: string): string {
   return `${sentence}__${word}`;
 }
 
-/** Python's str.strip(): whitespace at both ends (JavaScript's trim, close enough for text files). */
-function pyStrip(s: string): string {
-  return s.trim();
-}
-
 /** Guess a ranked file's format from its content. */
 export function detectRankedFormat(text: string): RankedFormat {
   const head = text.replace(/^\uFEFF/, "").trimStart();
@@ -79,23 +78,6 @@ function put(items: Map<string, RankedItem>, item: RankedItem, file: string, dia
     return;
   }
   items.set(item.key, item);
-}
-
-/** TSAR/MLSP predictions: the line stripped, split on tabs; each substitute stripped (tsar_eval.py). */
-export function parseTsarPredictions(text: string, file: string): RankedRun {
-  const diagnostics: Diagnostic[] = [];
-  const items = new Map<string, RankedItem>();
-  for (const { line, text: raw } of splitLines(text.replace(/^\uFEFF/, ""))) {
-    const fields = pyStrip(raw).split("\t");
-    if (fields.length < 2) {
-      diagnostics.push(diag("error", file, line, raw.trim() === "" ? "blank line (tsar_eval.py stops on it): expected sentence<TAB>complex word<TAB>substitutes…" : "expected sentence<TAB>complex word<TAB>substitutes…, found no tab"));
-      continue;
-    }
-    const word = fields[1];
-    const candidates = fields.slice(2).map((s) => ({ substitute: pyStrip(s), score: null }));
-    put(items, { key: tsarKey(fields[0], word), target: word, candidates, line }, file, diagnostics);
-  }
-  return { file, format: "tsv", items: [...items.values()], diagnostics };
 }
 
 /** The 1-based line of a character offset. */
@@ -248,23 +230,6 @@ export interface TsarGold {
   file: string;
   items: Map<string, TsarGoldItem>;
   diagnostics: Diagnostic[];
-}
-
-/** The TSAR/MLSP gold TSV as tsar_eval.py reads it (a repeated key: the last line wins). */
-export function parseTsarGold(text: string, file: string): TsarGold {
-  const diagnostics: Diagnostic[] = [];
-  const items = new Map<string, TsarGoldItem>();
-  for (const { line, text: raw } of splitLines(text.replace(/^\uFEFF/, ""))) {
-    const fields = pyStrip(raw).split("\t");
-    if (fields.length < 2) {
-      diagnostics.push(diag("error", file, line, raw.trim() === "" ? "blank line (tsar_eval.py stops on it)" : "expected sentence<TAB>complex word<TAB>annotations…, found no tab"));
-      continue;
-    }
-    const key = tsarKey(fields[0], fields[1]);
-    if (items.has(key)) diagnostics.push(diag("warning", file, line, `instance given again (line ${items.get(key)!.line}); the last line is used`));
-    items.set(key, { key, sentence: fields[0], word: fields[1], annotations: fields.slice(2).map(pyStrip), line });
-  }
-  return { file, items, diagnostics };
 }
 
 /**
