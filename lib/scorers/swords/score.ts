@@ -303,6 +303,28 @@ export function swordsBomCheck(text: string, file: string, repaired: boolean): D
   return [diag("error", file, 1, "a byte-order mark at the start: eval.py's json.load refuses it (JSONDecodeError); --repaired reads past it")];
 }
 
+/**
+ * What eval.py's LexSubResult.from_dict needs of a results file beyond the
+ * lists: an object with `substitutes_lemmatized` and `substitutes` (a bare
+ * map of target ids, which lexgold also reads, stops it with KeyError). An
+ * error unless `repaired`. Text that is not JSON is left to the reader's error.
+ */
+export function swordsResultShapeCheck(text: string, file: string, repaired: boolean): Diagnostic[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch {
+    return [];
+  }
+  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!isObject(value)) return [];
+  const missing = ["substitutes_lemmatized", "substitutes"].filter((k) => !(k in value));
+  if (missing.length === 0) return [];
+  const what = `no ${missing.map((k) => `"${k}"`).join(" or ")} key: eval.py stops on it (KeyError)`;
+  if (repaired) return [diag("warning", file, 0, `${what}; read as a map of target ids (repaired)`)];
+  return [diag("error", file, 0, `${what}; --repaired reads a bare map of target ids`)];
+}
+
 /** eval.py's metric names, in its order (no GAP with skipPreprocessing: eval.py's GAP refuses unpreprocessed lists). */
 export function swordsMetricNames(options: { skipPreprocessing?: boolean } = {}): string[] {
   const out: string[] = [];

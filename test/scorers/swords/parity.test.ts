@@ -161,6 +161,14 @@ describe("eval.py's figures", () => {
     expect(r.diagnostics).toContainEqual(expect.objectContaining({ severity: "error", message: expect.stringContaining("assertion") }));
     expect(scored(gold, run, { repaired: true }).figures!.gap).toBe(100);
   });
+  it("a results file without substitutes_lemmatized (a bare map) stops LexSubResult.from_dict (KeyError): an error; repaired reads it", () => {
+    const bare = JSON.stringify({ "t:big": [["large", 1]] });
+    const t = rankRuns("swords", { name: "gold.json", text: big }, [{ name: "run.json", text: bare }], wn30);
+    expect(t.diagnostics).toContainEqual(expect.objectContaining({ severity: "error", file: "run.json", message: expect.stringContaining("KeyError") }));
+    expect(t.rows[0].values.every((v) => v === null)).toBe(true);
+    const fixed = rankRuns("swords", { name: "gold.json", text: big }, [{ name: "run.json", text: bare }], wn30, { repaired: true });
+    expect(fixed.rows[0].values[fixed.columns.indexOf("strict_a_p@10")]).toBe(100);
+  });
   it("a byte-order mark stops eval.py's json.load: an error; repaired reads past it", () => {
     const t = rankRuns("swords", { name: "gold.json", text: "\uFEFF" + big }, [{ name: "run.json", text: repeated }], wn30);
     expect(t.diagnostics).toContainEqual(expect.objectContaining({ severity: "error", file: "gold.json", message: expect.stringContaining("JSONDecodeError") }));
