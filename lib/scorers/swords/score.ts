@@ -40,7 +40,7 @@ import { type Diagnostic, diag } from "../../lexsub/diagnostics";
 import type { WordNetData } from "../../lexsub/morphy";
 import { gapItem, type GapItem } from "../gap/score";
 import type { RankedRun, SwordsGold, SwordsLabel } from "../ranking/input";
-import { pyStrip } from "../tsar/python-text";
+import { pyStrip } from "../shared/python-text";
 import { nltkLemmatize, nltkPos } from "./nltk";
 
 export interface SwordsOptions {

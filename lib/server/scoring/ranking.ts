@@ -9,7 +9,7 @@ import { gunzipSync } from "node:zlib";
 import type { Db } from "../../../db/client";
 import { type Benchmark, formatRankTable, isBenchmark, isGapVariant, type RankedFormat, RANKED_FORMATS, rankRuns, type RankTable } from "../../scorers/rank";
 import { type Diagnostic, formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
-import { decodePythonUtf8 } from "../../scorers/tsar/python-text";
+import { decodePythonUtf8 } from "../../scorers/shared/python-text";
 import { wordnet30 } from "../../wordnet/wn30";
 import { type Actor, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
