@@ -11,7 +11,7 @@ import { formatFigure, pyFloat } from "./ranking/format";
 import type { WordNetData } from "../lexsub/morphy";
 import { type GapVariant, GAP_VARIANTS, scoreGapBenchmark } from "./gap/score";
 import { parseAnyCountGold, parseRanked, parseSwordsGold, parseTsarGold, parseTsarPredictions, type RankedFormat } from "./ranking/input";
-import { scoreSwords, swordsBomCheck, swordsMetricNames, swordsMetrics, swordsResultShapeCheck } from "./swords/score";
+import { scoreSwords, swordsBomCheck, swordsLoaderCheck, swordsMetricNames, swordsMetrics, swordsResultShapeCheck } from "./swords/score";
 import { scoreTsar, tsarColumns } from "./tsar/score";
 
 export * from "./ranking/format";
@@ -122,7 +122,7 @@ export function rankRuns(benchmark: Benchmark, gold: NamedText, runs: readonly N
   }
   if (benchmark === "swords") {
     const g = parseSwordsGold(gold.text, gold.name);
-    g.diagnostics.unshift(...swordsBomCheck(gold.text, gold.name, !!options.repaired));
+    g.diagnostics.unshift(...swordsBomCheck(gold.text, gold.name, !!options.repaired), ...swordsLoaderCheck(gold.text, gold.name));
     diagnostics.push(...g.diagnostics);
     const columns = swordsMetricNames(options);
     for (const run of runs) {

@@ -36,6 +36,7 @@
  * `repaired`: a zero denominator gives 0, GAP leaves out targets with no
  * positive gold, and run targets the dataset lacks are left out with a warning.
  */
+import { createHash } from "node:crypto";
 import { type Diagnostic, diag } from "../../lexsub/diagnostics";
 import type { WordNetData } from "../../lexsub/morphy";
 import { gapItem, type GapItem } from "../gap/score";
@@ -323,6 +324,74 @@ export function swordsResultShapeCheck(text: string, file: string, repaired: boo
   const what = `no ${missing.map((k) => `"${k}"`).join(" or ")} key: eval.py stops on it (KeyError)`;
   if (repaired) return [diag("warning", file, 0, `${what}; read as a map of target ids (repaired)`)];
   return [diag("error", file, 0, `${what}; --repaired reads a bare map of target ids`)];
+}
+
+/** Python's json.dumps of a string (ensure_ascii: everything outside space…~ escaped, lower-case hex). */
+function pyJsonString(s: string): string {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const ch = s[i];
+    if (ch === '"') out += '\\"';
+    else if (ch === "\\") out += "\\\\";
+    else if (ch === "\n") out += "\\n";
+    else if (ch === "\r") out += "\\r";
+    else if (ch === "\t") out += "\\t";
+    else if (ch === "\b") out += "\\b";
+    else if (ch === "\f") out += "\\f";
+    else if (c < 0x20 || c > 0x7e) out += `\\u${c.toString(16).padStart(4, "0")}`;
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/** swords' `_dict_checksum`: sha1 of `json.dumps(d, sort_keys=True)` (keys given here already sorted). */
+function swordsChecksum(entries: [string, string | number | null][]): string {
+  const body = entries.map(([k, v]) => `${pyJsonString(k)}: ${v === null ? "null" : typeof v === "number" ? String(v) : pyJsonString(v)}`).join(", ");
+  return createHash("sha1").update(`{${body}}`, "utf8").digest("hex");
+}
+
+/**
+ * What eval.py's loader (LexSubDataset.from_dict) asserts of a dataset beyond
+ * its shape: every id is swords' own recipe (`c:` + checksum of the context;
+ * `t:` + of the context id, lower-cased target, offset and PoS name; `s:` + of
+ * the target id and lower-cased substitute), and each target sits at its
+ * offset in its context. eval.py stops on the first that fails; here it is one
+ * warning with the count and the first few (the figures are eval.py's for a
+ * dataset with its ids rewritten), since datasets written by other tools,
+ * lexgold's export among them, use other ids.
+ */
+export function swordsLoaderCheck(text: string, file: string): Diagnostic[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ""));
+  } catch {
+    return [];
+  }
+  const rec = (v: unknown): Record<string, unknown> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+  const d = rec(value);
+  const contexts = rec(d.contexts);
+  const bad: string[] = [];
+  for (const [cid, c] of Object.entries(contexts)) {
+    const ctx = rec(c).context;
+    if (typeof ctx === "string" && cid !== `c:${swordsChecksum([["context", ctx]])}`) bad.push(`contexts["${cid}"]: not swords' id`);
+  }
+  for (const [tid, t] of Object.entries(rec(d.targets))) {
+    const { context_id: cid, target, offset, pos } = rec(t);
+    if (typeof cid !== "string" || typeof target !== "string" || typeof offset !== "number") continue;
+    const id = `t:${swordsChecksum([["context_id", cid], ["offset", offset], ["pos", typeof pos === "string" ? pos : null], ["target", target.toLowerCase()]])}`;
+    if (tid !== id) bad.push(`targets["${tid}"]: not swords' id`);
+    const ctx = rec(contexts[cid]).context;
+    const at = typeof ctx === "string" ? [...ctx].slice(offset, offset + [...target].length).join("") : null;
+    if (at !== null && at.toLowerCase() !== target.toLowerCase()) bad.push(`targets["${tid}"]: "${target}" is not at offset ${offset} of its context`);
+  }
+  for (const [sid, sub] of Object.entries(rec(d.substitutes))) {
+    const { target_id: tid, substitute } = rec(sub);
+    if (typeof tid === "string" && typeof substitute === "string" && sid !== `s:${swordsChecksum([["substitute", substitute.toLowerCase()], ["target_id", tid]])}`) bad.push(`substitutes["${sid}"]: not swords' id`);
+  }
+  if (bad.length === 0) return [];
+  const first = bad.slice(0, 3).join("; ");
+  return [diag("warning", file, 0, `eval.py's loader would stop on this dataset (AssertionError/ValueError): ${bad.length} entr${bad.length === 1 ? "y" : "ies"} fail its checks, e.g. ${first}; scored as eval.py scores the same dataset with its own ids`)];
 }
 
 /** eval.py's metric names, in its order (no GAP with skipPreprocessing: eval.py's GAP refuses unpreprocessed lists). */

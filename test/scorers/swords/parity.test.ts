@@ -6,9 +6,10 @@
  * by zero raising), GAP's first, uncaught assertion 0 ≤ gap ≤ 1, and
  * dataset.get_target raising for a target id the dataset lacks.
  */
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { WordNetData } from "../../../lib/lexsub/morphy";
-import { nltkLemmatize, parseNltkExceptions, parseSwordsGold, parseSwordsResult, rankRuns, scoreSwords, swordsMetricNames } from "../../../lib/scorers/rank";
+import { nltkLemmatize, parseNltkExceptions, parseSwordsGold, parseSwordsResult, rankRuns, scoreSwords, swordsLoaderCheck, swordsMetricNames } from "../../../lib/scorers/rank";
 import { readWordNet } from "../../../lib/wordnet/load";
 import { readWordNet30, tarFiles } from "../../../lib/wordnet/wn30";
 
@@ -168,6 +169,26 @@ describe("eval.py's figures", () => {
     expect(t.rows[0].values.every((v) => v === null)).toBe(true);
     const fixed = rankRuns("swords", { name: "gold.json", text: big }, [{ name: "run.json", text: bare }], wn30, { repaired: true });
     expect(fixed.rows[0].values[fixed.columns.indexOf("strict_a_p@10")]).toBe(100);
+  });
+  it("ids: swords' recipe is sha1 of Python's json.dumps(…, sort_keys=True); other ids would stop eval.py's loader (a warning)", () => {
+    const sha1 = (s: string) => createHash("sha1").update(s, "utf8").digest("hex");
+    const context = 'She said "Café".\n';
+    // json.dumps escapes quotes, newlines and every non-ASCII character (ensure_ascii), ", " and ": " between items.
+    const cid = `c:${sha1('{"context": "She said \\"Caf\\u00e9\\".\\n"}')}`;
+    // The target lower-cased; keys sorted: context_id, offset, pos, target.
+    const tid = `t:${sha1(`{"context_id": "${cid}", "offset": 10, "pos": "NOUN", "target": "café"}`.replace("é", "\\u00e9"))}`;
+    const sid = `s:${sha1(`{"substitute": "bistro", "target_id": "${tid}"}`)}`;
+    const good = JSON.stringify({
+      contexts: { [cid]: { context, extra: null } },
+      targets: { [tid]: { context_id: cid, target: "Café", offset: 10, pos: "NOUN" } },
+      substitutes: { [sid]: { target_id: tid, substitute: "Bistro" } },
+      substitute_labels: { [sid]: ["TRUE"] },
+      substitutes_lemmatized: false,
+    });
+    expect(swordsLoaderCheck(good, "gold.json")).toEqual([]);
+    const [w] = swordsLoaderCheck(big, "gold.json");
+    expect(w).toMatchObject({ severity: "warning", message: expect.stringContaining("4 entries") });
+    expect(swordsLoaderCheck(good.replace('"offset":10', '"offset":9'), "gold.json")[0].message).toContain("not at offset 9");
   });
   it("a byte-order mark stops eval.py's json.load: an error; repaired reads past it", () => {
     const t = rankRuns("swords", { name: "gold.json", text: "\uFEFF" + big }, [{ name: "run.json", text: repeated }], wn30);
