@@ -105,6 +105,7 @@ export function register(program: Command): void {
         variant: opts.variant as never,
         noMwe: opts.mwe === false,
         skipPreprocessing: !!opts.skipPreprocessing,
+        sha1: (await import("../../lib/wordnet/wn30")).sha1Hex,
       });
       printDiagnostics(table.diagnostics);
       const failed = hasErrors(table.diagnostics);

@@ -11,7 +11,7 @@ import { formatFigure, pyFloat } from "./ranking/format";
 import type { WordNetData } from "../lexsub/morphy";
 import { type GapVariant, GAP_VARIANTS, scoreGapBenchmark } from "./gap/score";
 import { parseAnyCountGold, parseRanked, parseSwordsGold, parseTsarGold, parseTsarPredictions, type RankedFormat } from "./ranking/input";
-import { scoreSwords, swordsBomCheck, swordsLoaderCheck, swordsMetricNames, swordsMetrics, swordsResultShapeCheck } from "./swords/score";
+import { scoreSwords, type Sha1Hex, swordsBomCheck, swordsLoaderCheck, swordsMetricNames, swordsMetrics, swordsResultShapeCheck } from "./swords/score";
 import { scoreTsar, tsarColumns } from "./tsar/score";
 
 export * from "./ranking/format";
@@ -42,6 +42,8 @@ export interface RankOptions {
   format?: RankedFormat;
   /** swords: compare the lists as given (eval.py --skip_preprocessing). */
   skipPreprocessing?: boolean;
+  /** swords: SHA-1 (hex of UTF-8), to check the dataset's ids as eval.py's loader does; without it the check is skipped. */
+  sha1?: Sha1Hex;
 }
 
 export interface NamedText {
@@ -122,7 +124,7 @@ export function rankRuns(benchmark: Benchmark, gold: NamedText, runs: readonly N
   }
   if (benchmark === "swords") {
     const g = parseSwordsGold(gold.text, gold.name);
-    g.diagnostics.unshift(...swordsBomCheck(gold.text, gold.name, !!options.repaired), ...swordsLoaderCheck(gold.text, gold.name));
+    g.diagnostics.unshift(...swordsBomCheck(gold.text, gold.name, !!options.repaired), ...(options.sha1 ? swordsLoaderCheck(gold.text, gold.name, options.sha1) : []));
     diagnostics.push(...g.diagnostics);
     const columns = swordsMetricNames(options);
     for (const run of runs) {

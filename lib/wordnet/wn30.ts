@@ -10,6 +10,7 @@
  * `data` folder. Read once per process, on the first SWORDS scoring, then cached
  * (figures in docs/ranking.md).
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -84,4 +85,9 @@ const cache = globalThis as unknown as { lexgoldWordNet30?: WordNetData };
 /** The process's WordNet 3.0 data (SWORDS scoring): read on the first call, the same object after. */
 export function wordnet30(): WordNetData {
   return (cache.lexgoldWordNet30 ??= readWordNet30());
+}
+
+/** SHA-1 hex of a string's UTF-8 bytes: what SWORDS's ids are made of (the pure scorers take it as an option). */
+export function sha1Hex(s: string): string {
+  return createHash("sha1").update(s, "utf8").digest("hex");
 }

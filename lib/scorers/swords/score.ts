@@ -36,7 +36,6 @@
  * `repaired`: a zero denominator gives 0, GAP leaves out targets with no
  * positive gold, and run targets the dataset lacks are left out with a warning.
  */
-import { createHash } from "node:crypto";
 import { type Diagnostic, diag } from "../../lexsub/diagnostics";
 import type { WordNetData } from "../../lexsub/morphy";
 import { gapItem, type GapItem } from "../gap/score";
@@ -345,11 +344,14 @@ function pyJsonString(s: string): string {
   return out + '"';
 }
 
-/** swords' `_dict_checksum`: sha1 of `json.dumps(d, sort_keys=True)` (keys given here already sorted). */
-function swordsChecksum(entries: [string, string | number | null][]): string {
+/** swords' `_dict_checksum`: `json.dumps(d, sort_keys=True)` (keys given here already sorted), for sha1. */
+function swordsChecksummed(entries: [string, string | number | null][]): string {
   const body = entries.map(([k, v]) => `${pyJsonString(k)}: ${v === null ? "null" : typeof v === "number" ? String(v) : pyJsonString(v)}`).join(", ");
-  return createHash("sha1").update(`{${body}}`, "utf8").digest("hex");
+  return `{${body}}`;
 }
+
+/** SHA-1 of a string's UTF-8 bytes, hex (the scorers are pure: the caller brings it, e.g. node:crypto's). */
+export type Sha1Hex = (s: string) => string;
 
 /**
  * What eval.py's loader (LexSubDataset.from_dict) asserts of a dataset beyond
@@ -361,7 +363,8 @@ function swordsChecksum(entries: [string, string | number | null][]): string {
  * dataset with its ids rewritten), since datasets written by other tools,
  * lexgold's export among them, use other ids.
  */
-export function swordsLoaderCheck(text: string, file: string): Diagnostic[] {
+export function swordsLoaderCheck(text: string, file: string, sha1: Sha1Hex): Diagnostic[] {
+  const swordsChecksum = (entries: [string, string | number | null][]) => sha1(swordsChecksummed(entries));
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ""));

@@ -10,7 +10,7 @@ import type { Db } from "../../../db/client";
 import { type Benchmark, formatRankTable, isBenchmark, isGapVariant, type RankedFormat, RANKED_FORMATS, rankRuns, type RankTable } from "../../scorers/rank";
 import { type Diagnostic, formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
 import { decodePythonUtf8 } from "../../scorers/shared/python-text";
-import { wordnet30 } from "../../wordnet/wn30";
+import { sha1Hex, wordnet30 } from "../../wordnet/wn30";
 import { type Actor, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
 import { projectGold } from "../gold/gold";
@@ -106,6 +106,7 @@ export function scoreRankingUpload(db: Db, actor: Actor, projectId: number, inpu
     noMwe: !!input.noMwe,
     keepComplexWord: !!input.mlsp,
     repaired: !!input.repaired,
+    sha1: sha1Hex,
   });
   const { diagnostics, ...rest } = table;
   if (hasErrors(diagnostics) && table.rows.every((r) => r.values.every((v) => v === null))) {

@@ -185,10 +185,10 @@ describe("eval.py's figures", () => {
       substitute_labels: { [sid]: ["TRUE"] },
       substitutes_lemmatized: false,
     });
-    expect(swordsLoaderCheck(good, "gold.json")).toEqual([]);
-    const [w] = swordsLoaderCheck(big, "gold.json");
+    expect(swordsLoaderCheck(good, "gold.json", sha1)).toEqual([]);
+    const [w] = swordsLoaderCheck(big, "gold.json", sha1);
     expect(w).toMatchObject({ severity: "warning", message: expect.stringContaining("4 entries") });
-    expect(swordsLoaderCheck(good.replace('"offset":10', '"offset":9'), "gold.json")[0].message).toContain("not at offset 9");
+    expect(swordsLoaderCheck(good.replace('"offset":10', '"offset":9'), "gold.json", sha1)[0].message).toContain("not at offset 9");
   });
   it("a byte-order mark stops eval.py's json.load: an error; repaired reads past it", () => {
     const t = rankRuns("swords", { name: "gold.json", text: "\uFEFF" + big }, [{ name: "run.json", text: repeated }], wn30);
