@@ -22,8 +22,13 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-/** A file's text; `.gz` files (SWORDS ships its JSON gzipped) are unzipped. */
-async function readMaybeGz(path: string): Promise<string> {
+/**
+ * A file's text; `.gz` files (SWORDS ships its JSON gzipped) are unzipped.
+ * `python`: decoded as the reference scripts' Python reads it (strict UTF-8, a
+ * byte-order mark kept); bytes that are not UTF-8 are refused, naming the line
+ * and byte offset. Otherwise invalid bytes read as U+FFFD.
+ */
+async function readMaybeGz(path: string, python = false): Promise<string> {
   const fs = await import("node:fs");
   let bytes: Buffer;
   try {
@@ -40,7 +45,14 @@ async function readMaybeGz(path: string): Promise<string> {
       throw new CliError(`cannot unzip ${path}: ${(e as Error).message}`);
     }
   }
-  return bytes.toString("utf8");
+  if (!python) return bytes.toString("utf8");
+  const { decodePythonUtf8 } = await import("../../lib/scorers/shared/python-text");
+  const decoded = decodePythonUtf8(bytes, path);
+  if (decoded.text === null) {
+    printDiagnostics(decoded.diagnostics);
+    throw new CliError(`${path}: not UTF-8 text; nothing was scored`);
+  }
+  return decoded.text;
 }
 
 function ks(s: string | undefined, flag: string): number[] | undefined {
@@ -75,11 +87,14 @@ export function register(program: Command): void {
       if (opts.variant !== undefined && !rank.isGapVariant(opts.variant)) throw new CliError(`--variant: expected melamud, lexsubgen or swords, got "${opts.variant}"`);
       if (opts.format !== undefined && !(rank.RANKED_FORMATS as readonly string[]).includes(opts.format)) throw new CliError(`--format: expected tsv, swords-json, oot or lst, got "${opts.format}"`);
       const k = ks(opts.k, "--k");
-      const gold = { name: opts.gold, text: await readMaybeGz(opts.gold) };
+      // tsar_eval.py and eval.py read their files as Python 3 text: not UTF-8 stops them.
+      const python = opts.benchmark === "tsar" || opts.benchmark === "swords";
+      const gold = { name: opts.gold, text: await readMaybeGz(opts.gold, python) };
       const runs = [];
-      for (const s of opts.system) runs.push({ name: s, text: await readMaybeGz(s) });
+      for (const s of opts.system) runs.push({ name: s, text: await readMaybeGz(s, python) });
       let wordnet = null;
-      if (opts.benchmark === "swords" && !opts.skipPreprocessing) wordnet = (await import("../../lib/wordnet/load")).wordnet();
+      // SWORDS lemmatises over WordNet 3.0 (eval.py's NLTK data), read only here.
+      if (opts.benchmark === "swords" && !opts.skipPreprocessing) wordnet = (await import("../../lib/wordnet/wn30")).wordnet30();
       const table = rank.rankRuns(opts.benchmark, gold, runs, wordnet, {
         format: opts.format as never,
         keepComplexWord: !!opts.mlsp,
@@ -90,8 +105,15 @@ export function register(program: Command): void {
         variant: opts.variant as never,
         noMwe: opts.mwe === false,
         skipPreprocessing: !!opts.skipPreprocessing,
+        sha1: (await import("../../lib/wordnet/wn30")).sha1Hex,
       });
       printDiagnostics(table.diagnostics);
+      const failed = hasErrors(table.diagnostics);
+      // Where every run stopped the reference script, it prints no figures: neither does this.
+      if (failed && table.rows.every((r) => r.values.every((v) => v === null))) {
+        process.exitCode = 1;
+        return;
+      }
       if (opts.json) {
         const { diagnostics: _d, ...rest } = table;
         process.stdout.write(JSON.stringify(rest, null, 2) + "\n");
@@ -99,6 +121,6 @@ export function register(program: Command): void {
         process.stdout.write(rank.formatRankTable(table, { csv: opts.csv }));
         if (opts.report) for (const r of table.rows) if (r.report) process.stdout.write(`\n# ${r.run}\n${r.report}`);
       }
-      if (hasErrors(table.diagnostics)) process.exitCode = 1;
+      if (failed) process.exitCode = 1;
     });
 }

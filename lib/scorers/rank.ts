@@ -10,8 +10,8 @@ import { csvCell } from "../lexsub/formats/spreadsheet";
 import { formatFigure, pyFloat } from "./ranking/format";
 import type { WordNetData } from "../lexsub/morphy";
 import { type GapVariant, GAP_VARIANTS, scoreGapBenchmark } from "./gap/score";
-import { parseAnyCountGold, parseRanked, parseSwordsGold, parseTsarGold, type RankedFormat } from "./ranking/input";
-import { scoreSwords, swordsMetrics } from "./swords/score";
+import { parseAnyCountGold, parseRanked, parseSwordsGold, parseTsarGold, parseTsarPredictions, type RankedFormat } from "./ranking/input";
+import { scoreSwords, type Sha1Hex, swordsBomCheck, swordsLoaderCheck, swordsMetricNames, swordsMetrics, swordsResultShapeCheck } from "./swords/score";
 import { scoreTsar, tsarColumns } from "./tsar/score";
 
 export * from "./ranking/format";
@@ -42,6 +42,8 @@ export interface RankOptions {
   format?: RankedFormat;
   /** swords: compare the lists as given (eval.py --skip_preprocessing). */
   skipPreprocessing?: boolean;
+  /** swords: SHA-1 (hex of UTF-8), to check the dataset's ids as eval.py's loader does; without it the check is skipped. */
+  sha1?: Sha1Hex;
 }
 
 export interface NamedText {
@@ -94,11 +96,13 @@ export function rankRuns(benchmark: Benchmark, gold: NamedText, runs: readonly N
   const diagnostics: Diagnostic[] = [];
   const rows: RankRow[] = [];
   if (benchmark === "tsar") {
-    const g = parseTsarGold(gold.text, gold.name);
+    const read = { repaired: options.repaired };
+    const g = parseTsarGold(gold.text, gold.name, read);
     diagnostics.push(...g.diagnostics);
     let columns: string[] = [];
     for (const run of runs) {
-      const r = parseRanked(run.text, run.name, options.format ?? "tsv");
+      const format = options.format ?? "tsv";
+      const r = format === "tsv" ? parseTsarPredictions(run.text, run.name, read) : parseRanked(run.text, run.name, format);
       diagnostics.push(...r.diagnostics);
       if (hasErrors(r.diagnostics) || hasErrors(g.diagnostics)) {
         rows.push({ run: run.name, format: r.format, values: [], items: 0, report: "" });
@@ -120,25 +124,30 @@ export function rankRuns(benchmark: Benchmark, gold: NamedText, runs: readonly N
   }
   if (benchmark === "swords") {
     const g = parseSwordsGold(gold.text, gold.name);
+    g.diagnostics.unshift(...swordsBomCheck(gold.text, gold.name, !!options.repaired), ...(options.sha1 ? swordsLoaderCheck(gold.text, gold.name, options.sha1) : []));
     diagnostics.push(...g.diagnostics);
-    let columns: string[] = [];
+    const columns = swordsMetricNames(options);
     for (const run of runs) {
-      const r = parseRanked(run.text, run.name, options.format ?? "swords-json");
+      const format = options.format ?? "swords-json";
+      const r = parseRanked(run.text, run.name, format);
+      if (format === "swords-json") r.diagnostics.unshift(...swordsBomCheck(run.text, run.name, !!options.repaired), ...swordsResultShapeCheck(run.text, run.name, !!options.repaired));
       diagnostics.push(...r.diagnostics);
       if (hasErrors(r.diagnostics) || hasErrors(g.diagnostics)) {
-        rows.push({ run: run.name, format: r.format, values: [], items: 0, report: "" });
+        rows.push({ run: run.name, format: r.format, values: columns.map(() => null), items: 0, report: "" });
         continue;
       }
       const res = scoreSwords(g, r, wordnet, options);
       diagnostics.push(...res.diagnostics);
-      const m = swordsMetrics(res.figures);
-      columns = m.map((x) => x.name);
+      // Where eval.py stops, it prints no figures: neither does the row.
+      if (!res.figures) {
+        rows.push({ run: run.name, format: r.format, values: columns.map(() => null), items: res.targets, report: "" });
+        continue;
+      }
+      const m = swordsMetrics(res.figures, options);
       const report = `${m.map((x) => x.name).join(",")}\n${m.map((x) => (x.value === null ? "e" : cFixed(x.value, 2))).join(",")}\n`;
       rows.push({ run: run.name, format: r.format, values: m.map((x) => x.value), items: res.targets, report });
     }
-    if (columns.length === 0) columns = ["strict_a_f@10"];
-    for (const row of rows) if (row.values.length === 0) row.values = columns.map(() => null);
-    const settings = [options.skipPreprocessing ? "lists compared as given" : "lists lemmatised as NLTK's WordNetLemmatizer does"];
+    const settings = [options.skipPreprocessing ? "lists compared as given" : "lists lemmatised as NLTK 3.5's WordNetLemmatizer does over WordNet 3.0"];
     if (options.repaired) settings.push("repaired");
     const col = columns.indexOf("strict_a_f@10");
     return { benchmark, gold: gold.name, columns, rankedBy: "strict_a_f@10", digits: 2, rows: rankRows(rows, Math.max(0, col)), settings, diagnostics };

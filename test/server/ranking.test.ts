@@ -41,6 +41,15 @@ describe("scoreRankingUpload", () => {
     expect(() => call(true)).toThrow(/r\.tsv:1/);
     expect(() => call(false)).toThrow(InputError);
   });
+  it("TSAR files are read as tsar_eval.py's Python reads them: a lone CR ends a line; bytes that are not UTF-8 are refused with line and offset", () => {
+    const w = world();
+    const gold = { name: "g.tsv", bytes: enc("the cat sat\tcat\tdog\na red car\tcar\tauto\n") };
+    const call = (run: Uint8Array) => scoreRankingUpload(w.db, w.actor("coordinator"), w.p.id, { benchmark: "tsar", gold, runs: [{ name: "r.tsv", bytes: run }] });
+    // two instances, the first right at rank 1: ACC@1 0.5
+    expect(call(enc("the cat sat\tcat\tdog\ra red car\tcar\tbus\r")).table.rows[0].values[0]).toBe(0.5);
+    // 20 bytes on line 1, then "x\ty": the 0xff is byte 23, on line 2
+    expect(() => call(new Uint8Array([...enc("the cat sat\tcat\tdog\nx\ty"), 0xff]))).toThrow(/r\.tsv:2: error: not UTF-8: byte 0xff at byte offset 23/);
+  });
   it("GAP against the project's gold when none is uploaded", () => {
     const w = world();
     const r = scoreRankingUpload(w.db, w.actor("coordinator"), w.p.id, { benchmark: "gap", gold: null, runs: [{ name: "r.oot", bytes: enc("x.n 1 ::: a;b\n") }] });

@@ -1,19 +1,21 @@
 /**
- * NLTK's WordNetLemmatizer, reproduced for SWORDS parity only (swords/eval.py
- * lemmatises system and gold substitutes with it). Never use it for the
- * project's gold: it maps lemmas to shorter lemmas (boss → bos, species →
- * specie), which lib/lexsub/morphy.ts's `wordnetLemma` refuses to do.
+ * NLTK 3.5's WordNetLemmatizer over WordNet 3.0, reproduced for SWORDS parity
+ * only (swords/eval.py lemmatises system and gold substitutes with it; the data
+ * comes from lib/wordnet/wn30.ts). Never use it for the project's gold: it maps
+ * lemmas to shorter lemmas (boss → bos, species → specie), which
+ * lib/lexsub/morphy.ts's `wordnetLemma` refuses to do.
  *
- * Semantics of `WordNetLemmatizer().lemmatize(word, pos)` over WordNet 3.0:
- * - `_morphy(word, pos)`: if the word is in the PoS's exception list, the
- *   word and its listed base forms that are lemmas of the PoS; otherwise the
- *   word itself and each result of the PoS's detachment rules applied once,
- *   kept when a lemma of the PoS (in that order, without repeats); when none
- *   is, the rules are applied again to the results until some are lemmas or
- *   nothing is left to detach.
- * - The shortest of those wins (the first among equals); none: the word as given.
- * - Case-sensitive (WordNet's lemmas are lower case, so `Boss` stays `Boss`),
- *   spaces are not joined to `_` (a phrase is looked up as typed, so stays).
+ * `WordNetLemmatizer().lemmatize(word, pos)` is `min(_morphy(word, pos), key=len)`,
+ * or the word itself when `_morphy` finds nothing; `_morphy(form, pos)`:
+ * - form in the PoS's exception list (NLTK keeps the last line of a repeated
+ *   key): `[form] + bases`, kept when a lemma of the PoS's index, first
+ *   occurrences only, and nothing else is tried;
+ * - otherwise `[form] + rules(form)` filtered the same way; when that is empty,
+ *   the rules are applied again to every form of the last round (not only the
+ *   lemmas) until a round gives a lemma or no rule applies.
+ * - `min(…, key=len)`: the first of the shortest.
+ * - Case-sensitive (WordNet's lemmas are lower case, so `Boss` stays `Boss`);
+ *   spaces are not joined to `_`, so a phrase is looked up as typed and stays.
  *
  * Pure: WordNet's lemma index and exception lists come in as data.
  */
@@ -27,11 +29,37 @@ const NLTK_RULES: Record<WordNetPos, readonly (readonly [string, string])[]> = {
   r: [],
 };
 
+/**
+ * NLTK's reading of a *.exc file: each line split on whitespace, the first
+ * field the key, the rest its bases; a key met again replaces the earlier line
+ * (a Python dict assignment). Blank lines (none in WordNet's files) are skipped.
+ */
+export function parseNltkExceptions(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const line of text.split("\n")) {
+    const fields = line.split(/\s+/).filter((f) => f !== "");
+    if (fields.length === 0) continue;
+    out.set(fields[0], fields.slice(1));
+  }
+  return out;
+}
+
+/**
+ * NLTK's apply_rules. Repeats are dropped here (NLTK keeps them): the lemmas
+ * found are the same, in the same order, since filter_forms keeps first
+ * occurrences and a repeated form only repeats its own results later.
+ */
 function applyRules(forms: readonly string[], pos: WordNetPos): string[] {
   const out: string[] = [];
+  const seen = new Set<string>();
   for (const form of forms) {
     for (const [old, repl] of NLTK_RULES[pos]) {
-      if (form.endsWith(old)) out.push(form.slice(0, form.length - old.length) + repl);
+      if (!form.endsWith(old)) continue;
+      const f = form.slice(0, form.length - old.length) + repl;
+      if (!seen.has(f)) {
+        seen.add(f);
+        out.push(f);
+      }
     }
   }
   return out;
@@ -50,9 +78,8 @@ export function nltkMorphy(data: WordNetData, form: string, pos: WordNetPos): st
   let forms = applyRules([form], pos);
   const first = filterForms(data, [form, ...forms], pos);
   if (first.length > 0) return first;
-  // Bounded: every rule shortens or keeps the length of a form; stop on a repeat round.
-  let guard = 0;
-  while (forms.length > 0 && guard++ < 32) {
+  // Every rule shortens a form, so this ends.
+  while (forms.length > 0) {
     forms = applyRules(forms, pos);
     const found = filterForms(data, forms, pos);
     if (found.length > 0) return found;
@@ -62,7 +89,7 @@ export function nltkMorphy(data: WordNetData, form: string, pos: WordNetPos): st
 
 /** The universal PoS of a SWORDS target → NLTK's lemmatiser PoS (anything else: noun, as swords/lemma.py does). */
 export function nltkPos(pos: string | null | undefined): WordNetPos {
-  switch ((pos ?? "").toUpperCase()) {
+  switch (pos) {
     case "VERB":
       return "v";
     case "ADJ":

@@ -9,7 +9,8 @@ import { gunzipSync } from "node:zlib";
 import type { Db } from "../../../db/client";
 import { type Benchmark, formatRankTable, isBenchmark, isGapVariant, type RankedFormat, RANKED_FORMATS, rankRuns, type RankTable } from "../../scorers/rank";
 import { type Diagnostic, formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
-import { wordnet } from "../../wordnet/load";
+import { decodePythonUtf8 } from "../../scorers/shared/python-text";
+import { sha1Hex, wordnet30 } from "../../wordnet/wn30";
 import { type Actor, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
 import { projectGold } from "../gold/gold";
@@ -38,8 +39,22 @@ export interface RankingOutcome {
   diagnostics: Diagnostic[];
 }
 
-/** An upload decoded as text; gzip (by its magic bytes) unzipped first, within the limit. */
-function decodeMaybeGz(name: string, bytes: Uint8Array, field: string): NamedText {
+/**
+ * Bytes as Python 3 reads them (tsar_eval.py, swords' eval.py): not UTF-8 is
+ * refused naming the line and byte offset; a byte-order mark is kept.
+ */
+function pythonText(name: string, bytes: Uint8Array, field: string): string {
+  const d = decodePythonUtf8(bytes, name);
+  if (d.text === null) {
+    const details = d.diagnostics.map(formatDiagnostic);
+    throw new InputError(`${details[0]}`, { [field]: "Not UTF-8 text." }, details);
+  }
+  return d.text;
+}
+
+/** An upload decoded as text; gzip (by its magic bytes) unzipped first, within the limit. `python`: see pythonText. */
+function decodeMaybeGz(name: string, bytes: Uint8Array, field: string, python = false): NamedText {
+  const shown = name.trim() || field;
   if (bytes.byteLength > 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
     if (bytes.byteLength > MAX_RUN_BYTES) return decodeUpload(name, bytes, field);
     let raw: Buffer;
@@ -50,15 +65,21 @@ function decodeMaybeGz(name: string, bytes: Uint8Array, field: string): NamedTex
       throw new InputError(`${name}: ${msg}; nothing was scored.`, { [field]: msg });
     }
     let text: string;
-    try {
-      text = new TextDecoder("utf-8", { fatal: true }).decode(raw);
-    } catch {
-      throw new InputError(`${name}: unzipped, not UTF-8 text; nothing was scored.`, { [field]: "Not UTF-8 text." });
+    if (python) text = pythonText(shown, raw, field);
+    else {
+      try {
+        text = new TextDecoder("utf-8", { fatal: true }).decode(raw);
+      } catch {
+        throw new InputError(`${name}: unzipped, not UTF-8 text; nothing was scored.`, { [field]: "Not UTF-8 text." });
+      }
     }
     if (text.trim() === "") throw new InputError(`${name}: unzipped, the file is empty; nothing was scored.`, { [field]: "The file is empty." });
-    return { name: name.trim() || field, text };
+    return { name: shown, text };
   }
-  return decodeUpload(name, bytes, field);
+  // Within the limit, the located UTF-8 error before decodeUpload's general one.
+  if (python && bytes.byteLength > 0 && bytes.byteLength <= MAX_RUN_BYTES) pythonText(shown, bytes, field);
+  const t = decodeUpload(name, bytes, field);
+  return python ? { name: t.name, text: pythonText(t.name, bytes, field) } : t;
 }
 
 /** Score ranked runs with a benchmark's measures; rows ranked by its headline measure. */
@@ -73,16 +94,19 @@ export function scoreRankingUpload(db: Db, actor: Actor, projectId: number, inpu
   if (input.runs.length === 0) throw new InputError("Choose at least one ranked output.", { runs: "Choose a file." });
   if (input.runs.length > MAX_RANKED_RUNS) throw new InputError(`At most ${MAX_RANKED_RUNS} ranked outputs at once.`, { runs: `At most ${MAX_RANKED_RUNS} files.` });
   let gold: NamedText;
-  if (input.gold) gold = decodeMaybeGz(input.gold.name, input.gold.bytes, "gold");
+  // tsar_eval.py and eval.py read their files as Python 3 text.
+  const python = benchmark === "tsar" || benchmark === "swords";
+  if (input.gold) gold = decodeMaybeGz(input.gold.name, input.gold.bytes, "gold", python);
   else if (benchmark === "gap") gold = { name: `${project.name}.gold`, text: projectGold(db, actor, projectId).gold };
   else throw new InputError(`${benchmark === "tsar" ? "TSAR/MLSP" : "SWORDS"} measures need the benchmark's gold file.`, { gold: "Choose the gold file." });
-  const runs = input.runs.map((r) => decodeMaybeGz(r.name, r.bytes, "runs"));
-  const table = rankRuns(benchmark, gold, runs, benchmark === "swords" ? wordnet() : null, {
+  const runs = input.runs.map((r) => decodeMaybeGz(r.name, r.bytes, "runs", python));
+  const table = rankRuns(benchmark, gold, runs, benchmark === "swords" ? wordnet30() : null, {
     format: format as RankedFormat | undefined,
     variant,
     noMwe: !!input.noMwe,
     keepComplexWord: !!input.mlsp,
     repaired: !!input.repaired,
+    sha1: sha1Hex,
   });
   const { diagnostics, ...rest } = table;
   if (hasErrors(diagnostics) && table.rows.every((r) => r.values.every((v) => v === null))) {
