@@ -257,7 +257,7 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
             ),
           ]
         : [];
-    refuse([...why, ...inLineOrder([...fatal, ...odd])], fileName);
+    refuse(inLineOrder([...fatal, ...odd, ...why]), fileName);
   }
 
   const currentOf = db.$client.prepare(`select ${RESPONSES.id}, ${RESPONSES.kind}, ${RESPONSES.substitutes}, ${RESPONSES.multiword}, ${RESPONSES.revision} from ${RESPONSES.$} where ${RESPONSES.instanceRef} = ? and ${RESPONSES.userId} = ?`);
