@@ -173,3 +173,51 @@ describe("lexgold export, score and agreement", () => {
   });
 });
 
+
+describe("lexgold responses import of answers people already gave", () => {
+  const said = `<?xml version="1.0"?>
+<corpus lang="english">
+<lexelt item="say.v">
+<instance id="s1"><context>they <head>said</head> so</context></instance>
+<instance id="s2"><context>she <head>says</head> little</context></instance>
+</lexelt>
+</corpus>
+`;
+  // The target's lemma, one letter and a full stop: the workspace refuses each for new typing.
+  const historic = "annotator\tlexelt\tinstance\tanswer\tmultiword\na1\tsay.v\ts1\tsay;state\t\na2\tsay.v\ts1\tx;tell\t\na1\tsay.v\ts2\tsuppression .\t\na2\tsay.v\ts2\tmention\t\n";
+
+  it("--strict refuses the file, naming each line and rule; without it, every answer is kept as written and counted by rule", () => {
+    expect(lexgold(["project", "create", "hist"]).status).toBe(0);
+    expect(lexgold(["import", file("said.xml", said), "--project", "hist", "-q"]).status).toBe(0);
+    for (const a of ["a1", "a2"]) expect(lexgold(["member", "add", a, "--project", "hist"]).status).toBe(0);
+    const tsvPath = file("historic.tsv", historic);
+
+    const strict = lexgold(["responses", "import", tsvPath, "--project", "hist", "--strict"]);
+    expect(strict.status).not.toBe(0);
+    expect(strict.stderr).toContain('historic.tsv:2: error: answer, substitute 1 "say": "say" is the target word itself; give a different word or phrase (rule: target)');
+    expect(strict.stderr).toContain("(rule: letters)");
+    expect(strict.stderr).toContain("(rule: characters)");
+    expect(strict.stderr).toMatch(/historic\.tsv: refused; nothing was imported\n$/);
+    expect(lexgold(["responses", "export", "--project", "hist"]).stdout).toBe("annotator\tlexelt\tinstance\tanswer\tmultiword\n");
+
+    const r = lexgold(["responses", "import", tsvPath, "--project", "hist"]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        "historic.tsv: 4 responses; added 4, updated 0, unchanged 0; kept 3 answers as written that break the workspace's rules (characters 1, letters 1, target 1).",
+        'kept as written, breaking the "characters" rule: 1',
+        "  line 4\ta1\ts2\tsubstitute 1\tsuppression .",
+        'kept as written, breaking the "letters" rule: 1',
+        "  line 3\ta2\ts1\tsubstitute 1\tx",
+        'kept as written, breaking the "target" rule: 1',
+        "  line 2\ta1\ts1\tsubstitute 1\tsay",
+        "",
+      ].join("\n"),
+    );
+    // Stored and exported exactly as written.
+    expect(lexgold(["responses", "export", "--project", "hist"]).stdout).toBe(historic);
+    const gold = lexgold(["export", "gold", "--project", "hist"]);
+    expect(gold.stdout).toBe("\nsay.v s1 :: say 1;state 1;tell 1;x 1;\nsay.v s2 :: mention 1;suppression . 1;\n");
+  }, 300_000);
+});

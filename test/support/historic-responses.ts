@@ -1,3 +1,5 @@
+import { mulberry32 } from "../../lib/lexsub/agreement";
+
 /**
  * A CoInCo-like project built from answers people already gave: a lexelt XML of
  * generated sentences and a responses TSV of pseudo-annotators (one line per
@@ -39,23 +41,13 @@ const LEXELTS: Lexelt[] = [
 
 const FILLER = ["the", "old", "river", "town", "quickly", "a", "green", "market", "under", "evening", "its", "people", "then"];
 
-/** mulberry32: a small seeded generator, enough to spread answers. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export interface HistoricOptions {
   /** Targets (instances), spread over the lexelts in turn. */
   targets: number;
-  /** Pseudo-annotators; each target gets 4 to 6 of them. */
+  /** Pseudo-annotators (default 12). */
   annotators?: number;
+  /** How many of them answer each target: from, to (default 4 to 6). */
+  perTarget?: [number, number];
   /** Lines the format cannot read, put in at even intervals: a sixth cell (the answer is CoInCo's, the line is not read). */
   oddLines?: number;
   seed?: number;
@@ -85,7 +77,8 @@ const xmlEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function historicProject(opts: HistoricOptions): HistoricProject {
-  const rnd = random(opts.seed ?? 29);
+  const rnd = mulberry32(opts.seed ?? 29);
+  const [fewest, most] = opts.perTarget ?? [4, 6];
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)];
   const annotators = Array.from({ length: opts.annotators ?? 12 }, (_, k) => `crowd${String(k + 1).padStart(2, "0")}`);
   const byLexelt = new Map<string, string[]>();
@@ -94,7 +87,8 @@ export function historicProject(opts: HistoricOptions): HistoricProject {
   const rows: { line: string; odd: boolean }[] = [];
   const ruleCounts = { target: 0, letters: 0, characters: 0 };
   const given = new Map<string, number>();
-  const oddEvery = opts.oddLines ? Math.floor((opts.targets * 5) / (opts.oddLines + 1)) : 0;
+  let oddSoFar = 0;
+  const oddEvery = opts.oddLines ? Math.floor((opts.targets * (fewest + most)) / 2 / (opts.oddLines + 1)) : 0;
 
   for (let t = 0; t < opts.targets; t++) {
     const lx = LEXELTS[t % LEXELTS.length];
@@ -106,14 +100,15 @@ export function historicProject(opts: HistoricOptions): HistoricProject {
     if (!list) byLexelt.set(lx.item, (list = []));
     list.push(`<instance id="${id}"><context>${sentence}</context></instance>`);
 
-    const who = [...annotators].sort(() => rnd() - 0.5).slice(0, 4 + Math.floor(rnd() * 3)).sort();
+    const who = [...annotators].sort(() => rnd() - 0.5).slice(0, fewest + Math.floor(rnd() * (most - fewest + 1))).sort();
     const given_: { annotator: string; substitutes: string[] }[] = [];
     const counts = new Map<string, number>();
     for (const a of who) {
       const subs = [...lx.pool].sort(() => rnd() - 0.5).slice(0, 1 + Math.floor(rnd() * 3));
       given_.push({ annotator: a, substitutes: subs });
       for (const s of subs) counts.set(s, (counts.get(s) ?? 0) + 1);
-      const odd = oddEvery > 0 && rows.length > 0 && rows.length % oddEvery === 0 && rows.filter((r) => r.odd).length < (opts.oddLines ?? 0);
+      const odd = oddEvery > 0 && rows.length > 0 && rows.length % oddEvery === 0 && oddSoFar < (opts.oddLines ?? 0);
+      if (odd) oddSoFar++;
       rows.push({ line: [a, lx.item, id, subs.join(";"), "", ...(odd ? ["an extra cell"] : [])].join("\t"), odd });
       if (odd) continue;
       for (const s of subs) {
