@@ -48,7 +48,7 @@ export const MAX_RESPONSES_BYTES = 50 * 1024 * 1024;
 /** How many problems an import refusal lists. */
 const MAX_LISTED = 50;
 /** Odd lines an import leaves out (each listed) before it refuses the file whole; never more than a tenth of the lines. */
-export const MAX_SKIPPED = 50;
+const MAX_SKIPPED = 50;
 /** Examples of each broken rule a report lists. */
 const RULE_EXAMPLES = 5;
 
