@@ -115,6 +115,17 @@ describe("importing answers people already gave", () => {
     expect(count(f, "response_history")).toBe(0);
   });
 
+  it("leaves out an answer to an instance the project does not have, naming it, and imports the rest", () => {
+    const f = project();
+    const text = data.tsv + "crowd01\tsay.v\t999\tstate\t\n";
+    const r = importResponses(f.db, f.coord, f.project.id, { fileName: "crowd.tsv", text });
+    const read = data.lines - data.oddLineNumbers.length;
+    expect(r).toMatchObject({ lines: read, added: read });
+    expect(r.skipped.map((d) => [d.line, d.message])).toContainEqual([data.lines + 2, 'instance "999" is not in this project']);
+    expect(r.skipped).toHaveLength(data.oddLineNumbers.length + 1);
+    expect(count(f, "responses")).toBe(read);
+  });
+
   it("refuses the whole file when more than a tenth of its lines cannot be read", () => {
     const small = historicProject({ targets: 6, oddLines: 4 });
     const f = project(small);

@@ -263,7 +263,8 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
   const currentOf = db.$client.prepare(`select ${RESPONSES.id}, ${RESPONSES.kind}, ${RESPONSES.substitutes}, ${RESPONSES.multiword}, ${RESPONSES.revision} from ${RESPONSES.$} where ${RESPONSES.instanceRef} = ? and ${RESPONSES.userId} = ?`);
   const plan: Plan = {
     fileName,
-    lines: rows.length,
+    // The responses it reads and checks (the lines left out are listed in `skipped`).
+    lines: ok.length,
     writes: [],
     added: [],
     updated: [],
