@@ -154,7 +154,7 @@ export function AcceptAllForm({ projectId, open }: { projectId: number; open: nu
   );
 }
 
-/** Keep every form not reviewed yet as typed: the gold then applies no proposal. */
+/** Keep every form not reviewed yet as typed, as a decision: no download rewrites them then, not even the one with the open proposals applied. */
 export function KeepAllForm({ projectId, open }: { projectId: number; open: number }) {
   const { state, pending, onSubmit } = useGoldForm(keepAllAction, projectId);
   const confirmFirst = (e: React.FormEvent<HTMLFormElement>) => {
