@@ -64,7 +64,7 @@ test("the coordinator reviews lemmas and instances and downloads the gold and mw
   await expect(d16.locator("code").first()).toHaveText("shell.n d16 :: sea shell 2;seashell 2;conch 1;");
   await expect(d16).toContainText("no mode");
 
-  // Put the lemma back (reset to unreviewed): the line is as seeded again.
+  // Put the lemma back (reset to unreviewed): the form is written as typed again.
   await page.getByRole("navigation", { name: "Gold sections" }).getByRole("link", { name: /Lemma review/ }).click();
   await page.getByLabel("Form contains").fill("seashells");
   await expect(page).toHaveURL(/[?&]q=seashells/);
@@ -74,8 +74,12 @@ test("the coordinator reviews lemmas and instances and downloads the gold and mw
 
   // Exclude an instance with a reason, and put it back.
   await page.goto(`/projects/${projectId}/gold?view=instances&lexelt=shell.n`);
-  await expect(d16.locator("code").first()).toHaveText("shell.n d16 :: seashell 4;conch 1;");
-  await expect(d16).toContainText("mode: seashell");
+  await expect(d16.locator("code").first()).toHaveText("shell.n d16 :: seashell 2;seashells 2;conch 1;");
+  await expect(d16).toContainText("no mode");
+  // Only the "with proposals applied" download writes the open proposals (seashells → seashell among them).
+  const proposed = await downloadText(page, /Gold with proposals applied/);
+  expect(proposed.name).toBe("demo.proposals-applied.gold");
+  expect(proposed.text).toContain("\nshell.n d16 :: seashell 4;conch 1;\n");
   const d17 = instanceCard(page, "shell.n", "d17");
   await d17.getByRole("button", { name: "Exclude" }).click();
   await expect(d17.getByRole("alert")).toHaveText("Say why the instance is excluded.");
@@ -99,7 +103,8 @@ test("the coordinator reviews lemmas and instances and downloads the gold and mw
   expect(lines).toContain("shell.n d20 :: pn 3;");
   const mw = await downloadText(page, /Download mwgold/);
   expect(mw.name).toBe("demo.mwgold");
-  expect(expectGoldFile(mw.text)).toContain("launch.v d9 :: launch into 3;");
+  // Multiwords go through the lemma review too: "launched into" is written as typed until decided.
+  expect(expectGoldFile(mw.text)).toContain("launch.v d9 :: launch into 2;launched into 1;");
 
   // The review log records each step with who did it.
   const log = await downloadText(page, /Review log \(CSV\)/);

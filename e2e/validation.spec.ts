@@ -87,13 +87,20 @@ test("a comma list and markup are refused beside their fields before anything is
   expect(before).toContain(SEED_LINE);
   expect(before).not.toContain("tranquil, calm");
 
-  // The Team tab's upload applies the same rules: each line named with its field and rule, nothing imported.
+  // The Team tab's upload keeps answers people already gave as written, counted by the rule each breaks (previewed here, then
+  // discarded); with the Strict box it applies the workspace's rules: each line named with its field and rule, nothing imported.
   await cp.goto(`/projects/${projectId}/members`);
   await cp.getByLabel("Responses TSV file").setInputFiles({
     name: "r.tsv",
     mimeType: "text/tab-separated-values",
     buffer: Buffer.from("annotator\tlexelt\tinstance\tanswer\tmultiword\nannotator4\tquiet.a\td1\tsecluded, peaceful\t\nannotator4\tquiet.a\td2\tshy;<b>timid</b>\t\n"),
   });
+  await cp.getByRole("button", { name: "Preview import" }).click();
+  const kept = cp.getByRole("table", { name: /Kept as written/ });
+  await expect(kept.getByRole("row", { name: /^list 1 / })).toContainText("line 2: secluded, peaceful");
+  await expect(kept.getByRole("row", { name: /^markup 1 / })).toContainText("line 3: <b>timid</b>");
+  await cp.getByRole("button", { name: "Discard" }).click();
+  await cp.getByLabel(/Strict: refuse the whole file/).check();
   await cp.getByRole("button", { name: "Preview import" }).click();
   const refusal = cp.getByRole("alert").and(cp.locator(".notice"));
   await expect(refusal).toContainText('r.tsv:2: error: answer, substitute 1 "secluded, peaceful": one substitute per field');

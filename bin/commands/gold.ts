@@ -65,12 +65,15 @@ function formatAgreement(project: string, a: AgreementReport): string {
 /** Proposals listed one by one on stderr; the rest are counted. */
 const LISTED_PROPOSALS = 20;
 
-/** What the export's stderr says about the unreviewed proposals it applied. */
-function formatAppliedProposals(applied: readonly AppliedProposal[]): string {
-  if (applied.length === 0) return "lexgold: no unreviewed lemma proposal applied: every form is written as typed or as decided in the lemma review\n";
+/** What the export's stderr says about the lemma proposals: none applied (the default), or each one applied (--apply-proposals). */
+function formatAppliedProposals(applied: readonly AppliedProposal[], asked: boolean): string {
+  if (!asked) {
+    return "lexgold: every form is written as typed or as decided in the lemma review; lemma proposals nobody decided are not applied (`lexgold lemmas list --open` lists them, --apply-proposals applies them)\n";
+  }
+  if (applied.length === 0) return "lexgold: no unreviewed lemma proposal applied (--apply-proposals): every form is written as typed or as decided in the lemma review\n";
   const uses = applied.reduce((n, a) => n + a.count, 0);
   const out = [
-    `lexgold: applied ${applied.length} unreviewed lemma proposal${applied.length === 1 ? "" : "s"} (${uses} substitute${uses === 1 ? "" : "s"} and multiwords rewritten); ` +
+    `lexgold: applied ${applied.length} unreviewed lemma proposal${applied.length === 1 ? "" : "s"} (--apply-proposals; ${uses} substitute${uses === 1 ? "" : "s"} and multiwords rewritten); ` +
       "review them with `lexgold lemmas list --open`; `lexgold lemmas keep --all --open` keeps every open form as typed:",
   ];
   for (const a of applied.slice(0, LISTED_PROPOSALS)) out.push(`  ${a.form} → ${a.lemma} (${a.pos || "no PoS"}) ×${a.count}`);
@@ -87,21 +90,25 @@ export function register(program: Command): void {
         .requiredOption("--project <name>", "the project")
         .option("-o, --output <file>", "write to this file instead of stdout")
         .option("--fold-case", "write kept and proposed forms in lower case (TV and tv become one entry); off by default: case is kept as typed")
+        .option(
+          "--apply-proposals",
+          "write the lemma proposal for every form nobody decided in the lemma review, naming each on stderr; off by default: such forms are written as typed",
+        )
         .description(
           kind === "gold"
             ? "the gold file (best and oot): `lexelt id :: sub n;…;` for every instance with an entry, derived through the lemma review"
             : "the mwgold file: `lexelt id :: phrase n;…;` for every instance where anyone gave a multiword",
         ),
-    ).action(async (opts: { project: string; output?: string; db?: string; foldCase?: boolean }) => {
+    ).action(async (opts: { project: string; output?: string; db?: string; foldCase?: boolean; applyProposals?: boolean }) => {
       const { SYSTEM, findProjectByName, ...gold } = await server();
       const db = await openCliDb(opts);
       const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
-      const g = run(() => gold.projectGold(db, SYSTEM, p.id, { foldCase: opts.foldCase === true }));
+      const g = run(() => gold.projectGold(db, SYSTEM, p.id, { foldCase: opts.foldCase === true, applyProposals: opts.applyProposals === true }));
       for (const problem of g.result.problems) {
         process.stderr.write(`warning: ${problem.lexelt} ${problem.instanceId}${problem.annotator ? ` (${problem.annotator})` : ""}: ${problem.message}\n`);
       }
       write(kind === "gold" ? g.gold : g.mwgold, opts.output);
-      process.stderr.write(formatAppliedProposals(g.result.applied));
+      process.stderr.write(formatAppliedProposals(g.result.applied, opts.applyProposals === true));
       if (opts.foldCase) process.stderr.write("lexgold: case folded (--fold-case): kept and proposed forms are written in lower case\n");
     });
   }

@@ -22,6 +22,16 @@ export function readText(path: string): string {
   }
 }
 
+/** A file's bytes, for readers that decode (and refuse bad UTF-8) themselves. */
+export function readBytes(path: string): Uint8Array {
+  try {
+    return fs.readFileSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new CliError(`cannot read ${path}: ${code === "ENOENT" ? "no such file" : (e as Error).message}`);
+  }
+}
+
 export function printDiagnostics(ds: readonly Diagnostic[]): void {
   for (const d of ds) process.stderr.write(formatDiagnostic(d) + "\n");
 }

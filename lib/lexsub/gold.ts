@@ -29,11 +29,13 @@
  * (dropped), and forms that break the rules the workspace applies at save
  * (substitute-rules.ts: one substitute, no markup, letters a–z, at least two
  * letters…; kept, reported once each, so that the coordinator can rewrite them in
- * the lemma table), and multiwords without the target word (when heads are given).
+ * the lemma table), and, when heads are given, each substitute that is the target
+ * word itself and each multiword without it (kept and reported: answers imported
+ * as written, response-import.ts).
  */
 import { cmp, collapseSpace, createLemmatiser, type LemmaTable, type LemmatiserOptions } from "./normalize";
 import type { GoldEntry } from "./formats/gold";
-import { type RuleBreak, goldFormBreak, phraseBreak, readsBack, ruleClause } from "./substitute-rules";
+import { type RuleBreak, goldFormBreak, phraseBreak, readsBack, ruleClause, targetBreak } from "./substitute-rules";
 import { type AnnotatorResponse, type AnswerKind, type LexeltItem, parseLexeltItem } from "./types";
 
 /** The gold entry NAME answers are written as. */
@@ -363,6 +365,25 @@ export function deriveGold(
     return s;
   };
 
+  // The target rule (a substitute is not the target word: its lemma or head word, case ignored),
+  // checked per response when heads are given: answers imported as written may break it.
+  let targetOf: GoldItem | undefined;
+  let targetForms: string[] = [];
+  const checkTarget = (s: string, r: AnnotatorResponse, item: GoldItem) => {
+    if (heads === null) return;
+    if (targetOf !== item) {
+      targetOf = item;
+      const head = heads.get(item.instanceId);
+      const lemma = parseLexeltItem(item.lexelt)?.lemma;
+      targetForms = head === undefined || lemma === undefined ? [] : [lemma, head].map((f) => collapseSpace(f).toLowerCase()).filter((f) => f !== "");
+    }
+    if (targetForms.length === 0) return;
+    const lower = s.toLowerCase();
+    if (lower !== targetForms[0] && lower !== targetForms[1]) return;
+    const broken = targetBreak(s, { lemma: targetForms[0], head: targetForms[1] ?? "" });
+    if (broken) problems.push(responseProblem(r, brokenRuleMessage("substitute", s, broken)));
+  };
+
   const scratch: string[] = [];
   let last: GoldItem | undefined;
   for (const r of responses) {
@@ -392,6 +413,7 @@ export function deriveGold(
           continue;
         }
         if (memoProposed.size > 0 && memoProposed.has(raw)) noteApplied(raw, item.pos);
+        checkTarget(s, r, item);
         if (s !== raw) same = false;
         scratch[n++] = s;
       }

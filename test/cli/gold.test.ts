@@ -36,7 +36,8 @@ const xml = `<?xml version="1.0"?>
 `;
 
 // k1: eager 3, enthusiastic 2, avid 1 (|H| = 6, mode eager); k2: sharp 2, biting 2, cold 1 (no mode);
-// t1: walks → walk (lemmatised as a verb) 2, step 1, and the multiword "tread carefully" twice.
+// t1: walks, walk, step as typed (walks → walk, as a verb, only when the proposal is decided or applied), and the
+// multiword "tread carefully" twice.
 const tsv = `annotator\tlexelt\tinstance\tanswer\tmultiword
 a1\tkeen.a\tk1\teager;enthusiastic\t
 a2\tkeen.a\tk1\teager;avid\t
@@ -59,19 +60,23 @@ beforeAll(() => {
 });
 
 describe("lexgold export, score and agreement", () => {
-  it("exports the gold and mwgold derived from the responses", () => {
+  it("exports the gold and mwgold derived from the responses, as typed unless asked to apply the proposals", () => {
     const gold = lexgold(["export", "gold", "--project", "rt"]);
     expect(gold.status).toBe(0);
-    expect(gold.stdout).toBe("\nkeen.a k1 :: eager 3;enthusiastic 2;avid 1;\nkeen.a k2 :: biting 2;sharp 2;cold 1;\ntread.v t1 :: walk 2;step 1;\n");
-    // The summary on stderr names the one unreviewed proposal applied.
-    expect(gold.stderr).toMatch(/^lexgold: applied 1 unreviewed lemma proposal \(1 substitute and multiwords rewritten\);.*\n  walks → walk \(v\) ×1\n$/);
+    expect(gold.stdout).toBe("\nkeen.a k1 :: eager 3;enthusiastic 2;avid 1;\nkeen.a k2 :: biting 2;sharp 2;cold 1;\ntread.v t1 :: step 1;walk 1;walks 1;\n");
+    expect(gold.stderr).toMatch(/^lexgold: every form is written as typed or as decided in the lemma review; lemma proposals nobody decided are not applied/);
+    // Asked for, the one open proposal is applied and named on stderr.
+    const proposed = lexgold(["export", "gold", "--project", "rt", "--apply-proposals"]);
+    expect(proposed.stdout).toBe("\nkeen.a k1 :: eager 3;enthusiastic 2;avid 1;\nkeen.a k2 :: biting 2;sharp 2;cold 1;\ntread.v t1 :: walk 2;step 1;\n");
+    expect(proposed.stderr).toMatch(/^lexgold: applied 1 unreviewed lemma proposal \(--apply-proposals; 1 substitute and multiwords rewritten\);.*\n  walks → walk \(v\) ×1\n$/);
     const mw = lexgold(["export", "mwgold", "--project", "rt"]);
     expect(mw.stdout).toBe("\ntread.v t1 :: tread carefully 2;\n");
   });
 
   it("scores a system against the exported gold as worked out by hand", () => {
     const goldPath = path.join(dir, "rt.gold");
-    expect(lexgold(["export", "gold", "--project", "rt", "-o", goldPath]).status).toBe(0);
+    // With the proposal applied: t1 is walk 2, step 1.
+    expect(lexgold(["export", "gold", "--project", "rt", "--apply-proposals", "-o", goldPath]).status).toBe(0);
     const best = file("sys.best", "keen.a k1 :: eager\nkeen.a k2 :: sharp;cold\ntread.v t1 :: move\n");
     const r = lexgold(["score", best, goldPath, "--json"]);
     expect(r.status).toBe(0);
@@ -98,12 +103,13 @@ describe("lexgold export, score and agreement", () => {
       expect(a).toHaveProperty(k);
     }
     expect(a.items).toBe(3);
-    expect(a.itemsWithMode).toBe(2);
+    // k1's mode is eager; k2 ties; t1 (step, walk, walks once each, nobody decided walks) has none.
+    expect(a.itemsWithMode).toBe(1);
     // k1: {eager,enthusiastic}·{eager,avid} 1/3, ·{eager,enthusiastic} 1, {eager,avid}·{eager,enthusiastic} 1/3;
-    // k2: {sharp,biting}·{biting,cold} 1/3, ·{sharp} 1/2, {biting,cold}·{sharp} 0; t1: {walk}·{walk,step} 1/2.
+    // k2: {sharp,biting}·{biting,cold} 1/3, ·{sharp} 1/2, {biting,cold}·{sharp} 0; t1: {walks}·{walk,step} 0.
     expect(a.pairs).toBe(7);
-    expect(a.pairwise).toBeCloseTo((1 / 3 + 1 + 1 / 3 + 1 / 3 + 1 / 2 + 0 + 1 / 2) / 7, 12);
-    // Mode responses: k1's three all hold eager; t1's two both hold walk.
+    expect(a.pairwise).toBeCloseTo((1 / 3 + 1 + 1 / 3 + 1 / 3 + 1 / 2 + 0 + 0) / 7, 12);
+    // Mode responses: k1's three all hold eager.
     expect(a.modeAgreement).toBe(1);
     // t1: a1–a2 both flagged the same phrase; a3 (NIL) did not flag.
     expect(a.mwIdentification).toBe(1);
@@ -111,12 +117,17 @@ describe("lexgold export, score and agreement", () => {
     expect(lexgold(["agreement", "--project", "rt"]).stdout).toMatch(/^Pairwise agreement: \d+\.\d\d over 7 pairs/m);
   });
 
-  it("reviews lemmas: keep a form as typed, and the export follows", () => {
-    expect(lexgold(["lemmas", "list", "--project", "rt", "--open"]).stdout.split("\n")[1]).toMatch(/^walks\twalk\t1\tv\t\twalk$/);
+  it("reviews lemmas: accept a proposal or keep a form as typed, and the export follows", () => {
+    // Open: proposed walk, written as typed (walks).
+    expect(lexgold(["lemmas", "list", "--project", "rt", "--open"]).stdout.split("\n")[1]).toMatch(/^walks\twalk\t1\tv\t\twalks$/);
+    expect(lexgold(["lemmas", "set", "walks", "accept", "--project", "rt"]).stdout).toMatch(/walks → walk \(accepted\)/);
+    expect(lexgold(["export", "gold", "--project", "rt"]).stdout).toContain("tread.v t1 :: walk 2;step 1;");
     expect(lexgold(["lemmas", "set", "walks", "keep", "--project", "rt"]).stdout).toMatch(/walks → walks \(kept\)/);
     expect(lexgold(["export", "gold", "--project", "rt"]).stdout).toContain("tread.v t1 :: step 1;walk 1;walks 1;");
+    // Kept is a decision: --apply-proposals leaves it as typed too.
+    expect(lexgold(["export", "gold", "--project", "rt", "--apply-proposals"]).stdout).toContain("tread.v t1 :: step 1;walk 1;walks 1;");
     expect(lexgold(["lemmas", "set", "walks", "reset", "--project", "rt"]).status).toBe(0);
-    expect(lexgold(["export", "gold", "--project", "rt"]).stdout).toContain("tread.v t1 :: walk 2;step 1;");
+    expect(lexgold(["export", "gold", "--project", "rt"]).stdout).toContain("tread.v t1 :: step 1;walk 1;walks 1;");
     expect(lexgold(["lemmas", "accept-all", "--project", "rt"]).stdout).toMatch(/accepted \d+ proposals/);
     expect(lexgold(["lemmas", "list", "--project", "rt", "--open"]).stdout.trim().split("\n")).toHaveLength(1);
   });
@@ -135,7 +146,7 @@ describe("lexgold export, score and agreement", () => {
     expect(ok.stdout).toMatch(/recorded 2 decisions \(1 kept, 1 overridden\)/);
     const g = lexgold(["export", "gold", "--project", "rt"]);
     expect(g.stdout).toContain("tread.v t1 :: pace 1;walk 1;walks 1;");
-    expect(g.stderr).toMatch(/^lexgold: no unreviewed lemma proposal applied/);
+    expect(g.stderr).toMatch(/^lexgold: every form is written as typed or as decided in the lemma review/);
 
     expect(lexgold(["lemmas", "keep", "--project", "rt"]).stderr).toMatch(/give --all/);
     // The verb's forms: walks, walk, step and the multiword tread carefully.
@@ -162,3 +173,51 @@ describe("lexgold export, score and agreement", () => {
   });
 });
 
+
+describe("lexgold responses import of answers people already gave", () => {
+  const said = `<?xml version="1.0"?>
+<corpus lang="english">
+<lexelt item="say.v">
+<instance id="s1"><context>they <head>said</head> so</context></instance>
+<instance id="s2"><context>she <head>says</head> little</context></instance>
+</lexelt>
+</corpus>
+`;
+  // The target's lemma, one letter and a full stop: the workspace refuses each for new typing.
+  const historic = "annotator\tlexelt\tinstance\tanswer\tmultiword\na1\tsay.v\ts1\tsay;state\t\na2\tsay.v\ts1\tx;tell\t\na1\tsay.v\ts2\tsuppression .\t\na2\tsay.v\ts2\tmention\t\n";
+
+  it("--strict refuses the file, naming each line and rule; without it, every answer is kept as written and counted by rule", () => {
+    expect(lexgold(["project", "create", "hist"]).status).toBe(0);
+    expect(lexgold(["import", file("said.xml", said), "--project", "hist", "-q"]).status).toBe(0);
+    for (const a of ["a1", "a2"]) expect(lexgold(["member", "add", a, "--project", "hist"]).status).toBe(0);
+    const tsvPath = file("historic.tsv", historic);
+
+    const strict = lexgold(["responses", "import", tsvPath, "--project", "hist", "--strict"]);
+    expect(strict.status).not.toBe(0);
+    expect(strict.stderr).toContain('historic.tsv:2: error: answer, substitute 1 "say": "say" is the target word itself; give a different word or phrase (rule: target)');
+    expect(strict.stderr).toContain("(rule: letters)");
+    expect(strict.stderr).toContain("(rule: characters)");
+    expect(strict.stderr).toMatch(/historic\.tsv: refused; nothing was imported\n$/);
+    expect(lexgold(["responses", "export", "--project", "hist"]).stdout).toBe("annotator\tlexelt\tinstance\tanswer\tmultiword\n");
+
+    const r = lexgold(["responses", "import", tsvPath, "--project", "hist"]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(
+      [
+        "historic.tsv: 4 responses; added 4, updated 0, unchanged 0; kept 3 answers as written that break the workspace's rules (characters 1, letters 1, target 1).",
+        'kept as written, breaking the "characters" rule: 1',
+        "  line 4\ta1\ts2\tsubstitute 1\tsuppression .",
+        'kept as written, breaking the "letters" rule: 1',
+        "  line 3\ta2\ts1\tsubstitute 1\tx",
+        'kept as written, breaking the "target" rule: 1',
+        "  line 2\ta1\ts1\tsubstitute 1\tsay",
+        "",
+      ].join("\n"),
+    );
+    // Stored and exported exactly as written.
+    expect(lexgold(["responses", "export", "--project", "hist"]).stdout).toBe(historic);
+    const gold = lexgold(["export", "gold", "--project", "hist"]);
+    expect(gold.stdout).toBe("\nsay.v s1 :: say 1;state 1;tell 1;x 1;\nsay.v s2 :: mention 1;suppression . 1;\n");
+  }, 300_000);
+});

@@ -1,8 +1,11 @@
 /**
  * Exporting gold from substitutes that are lemmas already keeps them as written
  * (issue #12): CoInCo's sample as responses of pseudo-annotators, and crafted
- * lines for each form the old lemmatiser broke; inflected forms are lemmatised,
- * and the derivation lists every proposal it applied.
+ * lines for each form the old lemmatiser broke. The project's export writes
+ * forms nobody decided as typed (lib/server/gold/gold.ts passes `unreviewed:
+ * "keep"`); with the proposals applied (`--apply-proposals`, what `propose`
+ * alone does here) inflected forms are lemmatised and the derivation lists every
+ * proposal it applied.
  */
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -13,7 +16,7 @@ import type { AnnotatorResponse } from "../../lib/lexsub/types";
 import { wordnet, wordnetLemmaProposer } from "../../lib/wordnet/load";
 import { coincoGoldInputs, coincoTargets } from "../support/coinco";
 
-/** The proposer lib/server/gold/gold.ts derives the project's gold with. */
+/** The proposer lib/server/gold/gold.ts derives the project's gold with (its proposals applied only on request). */
 const propose = wordnetLemmaProposer();
 
 const coinco = path.resolve(__dirname, "../../../shared/data/coinco/coinco-sample.xml");
@@ -40,7 +43,7 @@ describe.runIf(existsSync(coinco))("CoInCo's sample (substitutes given as lemmas
     expect(g.problems).toEqual([]);
   });
 
-  it(`comes back unchanged but for the proposals it lists, each an inflected form WordNet knows only as a form of an existing lemma (${unchanged} of ${expected.length} lines unchanged)`, () => {
+  it(`with the proposals applied, comes back unchanged but for the proposals it lists, each an inflected form WordNet knows only as a form of an existing lemma (${unchanged} of ${expected.length} lines unchanged)`, () => {
     const wn = wordnet();
     const lemmaAnywhere = (s: string) => ["n", "v", "a", "r"].some((p) => wn.lemmas[p as "n"].has(s.toLowerCase().replace(/ /g, "_")));
     for (const a of g.applied) {
@@ -60,7 +63,7 @@ describe.runIf(existsSync(coinco))("CoInCo's sample (substitutes given as lemmas
     });
   });
 
-  it("with every form kept (lexgold lemmas keep --all), every line comes back exactly, case included", () => {
+  it("as the export writes it by default, and with every form kept (lexgold lemmas keep --all), every line comes back exactly, case included", () => {
     expect(deriveGold(instances, responses, { propose, unreviewed: "keep" }).items.map((i) => i.line)).toEqual(expected);
     const forms = new Set(responses.flatMap((r) => r.substitutes.map((s) => s.toLowerCase())));
     const table = lemmaTable([...forms].map((form) => ({ form, lemma: form, decision: "kept" as const })));

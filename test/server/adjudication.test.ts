@@ -1,7 +1,7 @@
 /**
  * Per-response adjudication (issue #15): a strike or correction of one
  * substitute changes the derived gold line exactly as worked out by hand, undo
- * restores it, a correction is lemmatised like any answer, decisions are
+ * restores it, a correction goes through the lemma review like any answer, decisions are
  * attributed to the coordinator who made them, the review queue orders by
  * disagreement, and the exports carry the decisions.
  */
@@ -11,7 +11,7 @@ import { parseResponsesTsv } from "../../lib/lexsub/formats/responses";
 import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/gold/adjudication";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
-import { projectGold } from "../../lib/server/gold/gold";
+import { decideLemma, projectGold } from "../../lib/server/gold/gold";
 import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv, reviewLogPage } from "../../lib/server/gold/gold-review";
 import { importResponses, listProjectResponses } from "../../lib/server/annotate/response-import";
 import { addMember } from "../../lib/server/people/users";
@@ -22,6 +22,8 @@ import { calmProject, calmTsv, calmXml } from "../support/calm-fixture";
 const xml = calmXml;
 const tsv = calmTsv;
 const setup = calmProject;
+/** The calm project with the coordinator's decision jumps → jump recorded: for the figures below worked out over lemmas. */
+const decided = () => calmProject({ acceptProposals: true });
 
 const ORIGINAL = {
   c1: "calm.a c1 :: still 2;peaceful 1;serene 1;tranquil 1;",
@@ -39,7 +41,7 @@ const count = (db: ReturnType<typeof setup>["db"], t: string) => (db.$client.pre
 
 describe("adjudicate and undo", () => {
   it("striking one substitute changes exactly that item's gold line; undo restores it", () => {
-    const { db, coord, project } = setup();
+    const { db, coord, project } = decided();
     expect(lines(db, coord, project.id)).toEqual(ORIGINAL);
     const d = adjudicate(db, coord, project.id, { action: "strike", instanceId: "c1", annotator: "bea", substitute: "still", reason: "not a synonym here" });
     expect(d).toMatchObject({ action: "strike", annotator: "bea", substitute: "still", value: null, decidedBy: "coord", undoneAt: null });
@@ -55,17 +57,19 @@ describe("adjudicate and undo", () => {
     expect(() => undoAdjudication(db, coord, project.id, d.id)).toThrow(InputError);
   });
 
-  it("a correction is counted as the corrected substitute, lemmatised like any answer", () => {
-    const { db, coord, project } = setup();
+  it("a correction is counted as the corrected substitute, through the lemma review like any answer", () => {
+    const { db, coord, project } = decided();
     adjudicate(db, coord, project.id, { action: "correct", instanceId: "c1", annotator: "cat", substitute: "serene", value: " peaceful " });
     expect(lines(db, coord, project.id).c1).toBe("calm.a c1 :: peaceful 2;still 2;tranquil 1;");
-    // "leaps" under a verb is proposed as its lemma, as a typed "leaps" would be.
+    // "leaps" is written as given until decided, as a typed "leaps" would be; accepting its proposal (leap, as a verb) writes the lemma.
     adjudicate(db, coord, project.id, { action: "correct", instanceId: "h1", annotator: "cat", substitute: "skip", value: "leaps" });
+    expect(lines(db, coord, project.id).h1).toBe("hop.v h1 :: jump 2;leaps 1;skip 1;");
+    decideLemma(db, coord, project.id, { form: "leaps", decision: "accepted" });
     expect(lines(db, coord, project.id).h1).toBe("hop.v h1 :: jump 2;leap 1;skip 1;");
   });
 
   it("striking a whole response leaves its NAME (or substitutes, or multiword) out", () => {
-    const { db, coord, project } = setup();
+    const { db, coord, project } = decided();
     adjudicate(db, coord, project.id, { action: "strike-response", instanceId: "c2", annotator: "ann" });
     expect(lines(db, coord, project.id).c2).toBe("calm.a c2 :: pn 1;");
     adjudicate(db, coord, project.id, { action: "strike-response", instanceId: "h1", annotator: "bea" });
@@ -148,7 +152,7 @@ describe("adjudicate and undo", () => {
 
 describe("reviewed mark and review queue", () => {
   it("orders by per-item pairwise agreement, lowest first, and filters by reviewed and annotator", () => {
-    const { db, coord, project } = setup();
+    const { db, coord, project } = decided();
     const page = (q: object) => goldPageData(db, coord, project.id, { instances: q }).instancePage.rows.map((r) => [r.item.instanceId, r.pairwise]);
     // c1: pairs ann–bea 1/3, ann–cat 0, bea–cat 0 → 1/9; h1 (jumps → jump): 1/2, 1/2, 0 → 1/3; c2 is not in T.
     expect(page({ order: "agreement" })).toEqual([

@@ -117,6 +117,10 @@ describe("derive on the worker", () => {
     expect((await derive(db, { op: "goldFile", actor: coord, projectId: project.id, file: "gold", foldCase: true })).text).toBe(
       projectGold(db, coord, project.id, { foldCase: true }).gold,
     );
+    // With the open proposals applied (jumps → jump): another file, the same as the request thread's.
+    const proposed = projectGold(db, coord, project.id, { applyProposals: true }).gold;
+    expect(proposed).not.toBe(g.gold);
+    expect((await derive(db, { op: "goldFile", actor: coord, projectId: project.id, file: "gold", foldCase: false, applyProposals: true })).text).toBe(proposed);
     const q = { instances: { page: 1 }, lemmas: { page: 1 } };
     expect(await derive(db, { op: "goldPage", actor: coord, projectId: project.id, query: q })).toEqual(cloned(goldPageData(db, coord, project.id, q)));
     const onWorker = await derive(db, { op: "agreementPage", actor: coord, projectId: project.id, query: {} });
@@ -138,7 +142,8 @@ describe("derive on the worker", () => {
   });
 
   it("serves the cache until a save, then the new figures (in the worker)", async () => {
-    const { db, coord, project } = goldFixture(dbFile());
+    // jumps accepted as jump, as agreement-page.test.ts works the figures out.
+    const { db, coord, project } = goldFixture(dbFile(), { acceptProposals: true });
     const job = { op: "agreementPage", actor: coord, projectId: project.id, query: {} } as const;
     const first = await derive(db, job);
     expect(first.cached).toBe(false);

@@ -97,7 +97,11 @@ describe("goldPageData", () => {
     const d = goldPageData(db, coord, project.id);
     const g = projectGold(db, coord, project.id);
     expect(d.summary).toEqual(g.result.summary);
-    expect(d.summary).toMatchObject({ instances: 4, excluded: 0, goldLines: 4, inT: 2, withMode: 1, mwLines: 1, mwItems: 1 });
+    // Nobody decided jumps: written as typed, h1 is skip 2, jump 1, jumps 1 (mode skip).
+    expect(d.summary).toMatchObject({ instances: 4, excluded: 0, goldLines: 4, inT: 2, withMode: 2, mwLines: 1, mwItems: 1 });
+    // The one open proposal, which only the "with proposals applied" download applies.
+    expect(d.openProposals).toEqual([{ form: "jumps", lemma: "jump", pos: "v", count: 1 }]);
+    expect(projectGold(db, coord, project.id, { applyProposals: true }).result.applied).toEqual(d.openProposals);
     expect(d.files).toEqual({ goldLines: 4, mwLines: 1 });
     expect(d.problems).toEqual(g.result.problems);
     expect(d.lexelts).toEqual(["calm.a", "hop.v"]);
@@ -174,7 +178,8 @@ describe("goldPageData", () => {
   });
 
   it("filters gold items by lexelt, mode, T, exclusion and multiword, every condition at once", () => {
-    const { db, coord, project } = setup();
+    // jumps accepted as jump: h1 is jump 2, skip 2 (no mode).
+    const { db, coord, project } = goldFixture(undefined, { acceptProposals: true });
     setExclusion(db, coord, project.id, "h2", "no context");
     const ids = (q: Parameters<typeof filterGoldItems>[1]) =>
       goldPageData(db, coord, project.id, { instances: q }).instancePage.rows.map((r) => r.item.instanceId);

@@ -29,19 +29,33 @@ import { calmProject, calmTsv, calmXml } from "../support/calm-fixture";
 const xml = calmXml;
 const tsv = calmTsv;
 const setup = calmProject;
+/** The project after the coordinator accepted the one proposal that changes a form (jumps → jump). */
+const decided = () => calmProject({ acceptProposals: true });
 
 describe("projectGold", () => {
-  it("derives the gold and mwgold files from the stored responses, lemmatising unreviewed forms", () => {
+  it("derives the gold and mwgold files from the stored responses, writing unreviewed forms as typed until a decision or the option lemmatises them", () => {
     const { db, coord, project } = setup();
     const g = projectGold(db, coord, project.id);
-    // jumps (v) is proposed as jump; NAME is written as pn; NIL is not written; ties alphabetical.
-    expect(g.gold).toBe("\ncalm.a c1 :: still 2;peaceful 1;serene 1;tranquil 1;\ncalm.a c2 :: pn 2;\nhop.v h1 :: jump 2;skip 2;\n");
+    // Nobody decided jumps: it is written as typed. NAME is written as pn; NIL is not written; ties alphabetical.
+    expect(g.gold).toBe("\ncalm.a c1 :: still 2;peaceful 1;serene 1;tranquil 1;\ncalm.a c2 :: pn 2;\nhop.v h1 :: skip 2;jump 1;jumps 1;\n");
     expect(g.mwgold).toBe("\nhop.v h1 :: hop about 2;\n");
-    expect(g.result.summary).toMatchObject({ instances: 3, goldLines: 3, inT: 2, withMode: 1, mwLines: 1, mwItems: 1 });
+    // h1's mode is skip (2 of 4), so two items have a mode.
+    expect(g.result.summary).toMatchObject({ instances: 3, goldLines: 3, inT: 2, withMode: 2, mwLines: 1, mwItems: 1 });
+    expect(g.result.applied).toEqual([]);
+    // Asked for, the proposal is applied and named: jumps (v) → jump.
+    const proposed = projectGold(db, coord, project.id, { applyProposals: true });
+    expect(proposed.gold).toBe("\ncalm.a c1 :: still 2;peaceful 1;serene 1;tranquil 1;\ncalm.a c2 :: pn 2;\nhop.v h1 :: jump 2;skip 2;\n");
+    expect(proposed.result.applied).toEqual([{ form: "jumps", lemma: "jump", pos: "v", count: 1 }]);
+    // Accepted (a recorded decision), the default download writes the lemma too.
+    const d = decided();
+    const accepted = projectGold(d.db, d.coord, d.project.id);
+    expect(accepted.gold).toBe(proposed.gold);
+    expect(accepted.result.summary).toMatchObject({ instances: 3, goldLines: 3, inT: 2, withMode: 1, mwLines: 1, mwItems: 1 });
+    expect(accepted.result.applied).toEqual([]);
   });
 
   it("scores with the built-in scorer exactly as worked out by hand", () => {
-    const { db, coord, project } = setup();
+    const { db, coord, project } = decided();
     const g = projectGold(db, coord, project.id);
     const system = "calm.a c1 :: still\nhop.v h1 :: jump;skip\n";
     const best = scoreTexts({ type: "best", system, gold: g.gold }).result as SubstitutionResult;
@@ -74,6 +88,9 @@ describe("projectGold", () => {
     expect(projectGold(db, coord, project.id).gold).toContain("calm.a c1 :: still 3;peaceful 1;tranquil 1;");
     decideLemma(db, coord, project.id, { form: "serene", decision: "reset" });
     decideLemma(db, coord, project.id, { form: "jumps", decision: "reset" });
+    // Undecided again: written as typed.
+    expect(projectGold(db, coord, project.id).gold).toContain("hop.v h1 :: skip 2;jump 1;jumps 1;");
+    expect(decideLemma(db, coord, project.id, { form: "jumps", decision: "accepted" })).toEqual({ form: "jumps", lemma: "jump", decision: "accepted" });
     expect(projectGold(db, coord, project.id).gold).toContain("hop.v h1 :: jump 2;skip 2;");
 
     setExclusion(db, coord, project.id, "c2", "  part of a hotel's   name ");
@@ -85,13 +102,13 @@ describe("projectGold", () => {
 
     setCorrectedPos(db, coord, project.id, "h1", "n");
     g = projectGold(db, coord, project.id);
-    // Lemmatised as a noun now: jumps → jump still, written under hop.v.n.
+    // Lemmatised as a noun now: the accepted proposal for jumps is jump as a noun too, written under hop.v.n.
     expect(g.gold).toContain("hop.v.n h1 :: jump 2;skip 2;");
     expect(setCorrectedPos(db, coord, project.id, "h1", "v")).toBeNull();
     expect(projectGold(db, coord, project.id).gold).toContain("hop.v h1 ::");
 
     const log = goldReviewHistory(db, coord, project.id);
-    expect(log.map((e) => e.kind)).toEqual(["pos", "pos", "exclusion", "exclusion", "lemma", "lemma", "lemma", "lemma"]);
+    expect(log.map((e) => e.kind)).toEqual(["pos", "pos", "exclusion", "exclusion", "lemma", "lemma", "lemma", "lemma", "lemma"]);
     expect(log.every((e) => e.by === "coord")).toBe(true);
   });
 
@@ -134,8 +151,8 @@ describe("projectGold", () => {
 });
 
 describe("projectAgreement", () => {
-  it("gives the figures worked out by hand", () => {
-    const { db, coord, project } = setup();
+  it("gives the figures worked out by hand (jumps accepted as jump)", () => {
+    const { db, coord, project } = decided();
     const { agreement: a } = projectAgreement(db, coord, project.id, { bootstrapIterations: 0 });
     // T = {c1, h1}. c1: ann–bea 1/3, ann–cat 0, bea–cat 0; h1: ann–bea 1/2, ann–cat 1/2, bea–cat 0.
     expect(a.items).toBe(2);
@@ -175,12 +192,16 @@ describe("decisions in bulk, case and the proposals an export applies", () => {
   const decided = (f: ReturnType<typeof bulk>) =>
     Object.fromEntries(lemmaReview(f.db, f.coord, f.project.id).filter((r) => r.decision).map((r) => [r.form, `${r.decision} ${r.lemma}`]));
 
-  it("keeps case as typed by default, folds it when asked, and lists the proposals applied", () => {
+  it("keeps case and forms as typed by default, folds case when asked, and applies and lists the proposals when asked", () => {
     const f = bulk();
     const g = projectGold(f.db, f.coord, f.project.id);
-    expect(g.gold).toBe("\ncalm.a c1 :: still 2;TV 1;quiet 1;tv 1;\nhop.v h1 :: jump 2;skip 1;\n");
-    expect(g.result.applied.map((a) => `${a.form}→${a.lemma} ${a.pos} ${a.count}`)).toEqual(["jumps→jump v 1", "quieter→quiet a 1", "skipped→skip v 1"]);
-    expect(projectGold(f.db, f.coord, f.project.id, { foldCase: true }).gold).toBe("\ncalm.a c1 :: still 2;tv 2;quiet 1;\nhop.v h1 :: jump 2;skip 1;\n");
+    expect(g.gold).toBe("\ncalm.a c1 :: still 2;TV 1;quieter 1;tv 1;\nhop.v h1 :: jump 1;jumps 1;skipped 1;\n");
+    expect(g.result.applied).toEqual([]);
+    expect(projectGold(f.db, f.coord, f.project.id, { foldCase: true }).gold).toBe("\ncalm.a c1 :: still 2;tv 2;quieter 1;\nhop.v h1 :: jump 1;jumps 1;skipped 1;\n");
+    const p = projectGold(f.db, f.coord, f.project.id, { applyProposals: true });
+    expect(p.gold).toBe("\ncalm.a c1 :: still 2;TV 1;quiet 1;tv 1;\nhop.v h1 :: jump 2;skip 1;\n");
+    expect(p.result.applied.map((a) => `${a.form}→${a.lemma} ${a.pos} ${a.count}`)).toEqual(["jumps→jump v 1", "quieter→quiet a 1", "skipped→skip v 1"]);
+    expect(projectGold(f.db, f.coord, f.project.id, { foldCase: true, applyProposals: true }).gold).toBe("\ncalm.a c1 :: still 2;tv 2;quiet 1;\nhop.v h1 :: jump 2;skip 1;\n");
   });
 
   it("imports a TSV of decisions in one transaction, and the export follows", () => {

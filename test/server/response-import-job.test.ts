@@ -83,7 +83,10 @@ describe("the responses import as jobs (worker thread, file database)", () => {
     const f = goldFixture(dbFile());
     const before = rows(f);
     const binary = await run(f, "responses-preview", { path: upload(new Uint8Array([0x61, 0xff, 0xfe, 0x0a])), fileName: "bin.tsv" });
-    expect([binary.state, binary.message]).toEqual(["failed", "bin.tsv: not UTF-8 text; nothing was imported."]);
+    expect([binary.state, binary.message]).toEqual(["failed", "bin.tsv:1: not UTF-8 text (invalid byte sequence); nothing was imported."]);
+    // The line of the first invalid byte is named.
+    const latin1 = await run(f, "responses-preview", { path: upload(new Uint8Array([...new TextEncoder().encode(TSV + "\nann\tcalm.a\tc2\tna"), 0xef, 0x76, 0x65, 0x09, 0x0a])), fileName: "l1.tsv" });
+    expect([latin1.state, latin1.message]).toEqual(["failed", "l1.tsv:5: not UTF-8 text (invalid byte sequence); nothing was imported."]);
     const bad = await run(f, "responses-preview", { path: upload(TSV + "\nzed\tcalm.a\tc1\tquiet\t"), fileName: "bad.tsv" });
     expect(bad.state).toBe("failed");
     expect(bad.message).toMatch(/^bad\.tsv:5: .*"zed" is not an annotator of this project/);

@@ -95,12 +95,12 @@ describe("importResponses", () => {
     ["the target word as a substitute", "ann\tcalm.a\tc2\tstill;Calm\t", 'bad.tsv:3: error: answer, substitute 2 "Calm": "Calm" is the target word itself; give a different word or phrase (rule: target)'],
     ["a multiword without the target", "ann\thop.v\th1\tjump\tleap about", 'bad.tsv:3: error: multiword "leap about": the phrase must contain the target word: “hop” (rule: target)'],
     ["a one-word multiword", "ann\thop.v\th1\tjump\thopping", 'bad.tsv:3: error: multiword "hopping": a multiword phrase has at least two words (rule: words)'],
-  ])("refuses the whole file for %s, naming the line", (_what, line, message) => {
+  ])("with strict, refuses the whole file for %s, naming the line", (_what, line, message) => {
     const { db, coord, project } = setup();
     actorFor(db, "out", "annotator");
     let err: unknown;
     try {
-      importResponses(db, coord, project.id, { fileName: "bad.tsv", text: tsv("bea\tcalm.a\tc1\tstill\t", line, "ann\tcalm.a\tc1\tstill\t") });
+      importResponses(db, coord, project.id, { fileName: "bad.tsv", text: tsv("bea\tcalm.a\tc1\tstill\t", line, "ann\tcalm.a\tc1\tstill\t") }, { strict: true });
     } catch (e) {
       err = e;
     }
@@ -120,12 +120,12 @@ describe("importResponses", () => {
     );
   });
 
-  it("lists the lines the reader refuses and those the project refuses together, in line order", () => {
+  it("with strict, lists the lines the reader refuses and those the project refuses together, in line order", () => {
     const { db, coord, project } = setup();
     const text = tsv("ann\thop.v\th1\tjump\tleap about", "ann\tcalm.a\tc1\tstill, serene\t", "zed\tcalm.a\tc2\tstill\t");
     let err: unknown;
     try {
-      importResponses(db, coord, project.id, { fileName: "b.tsv", text });
+      importResponses(db, coord, project.id, { fileName: "b.tsv", text }, { strict: true });
     } catch (e) {
       err = e;
     }

@@ -4,7 +4,11 @@
  * cat (coord coordinates).
  *   c1: still;peaceful · still;tranquil · serene      c2: NAME · NAME · NIL
  *   h1: jumps;skip + "hop about" · jump + "hop about" · skip
+ * The gold writes `jumps` as typed until the coordinator decides it;
+ * `calmProject({ acceptProposals: true })` has the coordinator accept its proposal
+ * (jumps → jump), for the figures worked out over lemmatised sets.
  */
+import { acceptAllProposals } from "../../lib/server/gold/gold";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { importResponses } from "../../lib/server/annotate/response-import";
 import { addMember } from "../../lib/server/people/users";
@@ -35,8 +39,8 @@ export const calmTsv = [
   "cat\thop.v\th1\tskip\t",
 ].join("\n");
 
-/** The project with the corpus loaded and the three annotators' answers imported. */
-export function calmProject() {
+/** The project with the corpus loaded and the three annotators' answers imported (and the lemma proposals accepted, when asked). */
+export function calmProject(opts: { acceptProposals?: boolean } = {}) {
   const f = projectFixture();
   importLexeltXml(f.db, f.coord, f.project.id, { fileName: "c.xml", bytes: new TextEncoder().encode(calmXml) });
   for (const n of ["bea", "cat"]) {
@@ -44,5 +48,7 @@ export function calmProject() {
     addMember(f.db, f.coord, f.project.id, n);
   }
   importResponses(f.db, f.coord, f.project.id, { fileName: "r.tsv", text: calmTsv });
+  // Recorded as the coordinator's decision, only for the forms a proposal changes (jumps).
+  if (opts.acceptProposals) acceptAllProposals(f.db, f.coord, f.project.id, { changedOnly: true });
   return f;
 }

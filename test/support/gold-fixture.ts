@@ -4,7 +4,11 @@
  *   calm.a c1, c2 and hop.v h1, h2; annotators ann, bea, cat (coord coordinates).
   *   c1: still;peaceful · still ;tranquil · serene      c2: NAME · NAME · NIL
  *   h1: jumps;skip + "hop about" · jump + "hop about" · skip      h2: ann board
+ * The gold writes `jumps` as typed until the coordinator decides it;
+ * `goldFixture(file, { acceptProposals: true })` has the coordinator accept its
+ * proposal (jumps → jump), for the figures worked out over lemmatised sets.
  */
+import { acceptAllProposals } from "../../lib/server/gold/gold";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { importResponses } from "../../lib/server/annotate/response-import";
 import { addMember } from "../../lib/server/people/users";
@@ -37,8 +41,8 @@ const goldFixtureTsv = [
   "ann\thop.v\th2\tboard\t",
 ].join("\n");
 
-/** projectFixture() with the corpus and responses above loaded; bea and cat are members too. */
-export function goldFixture(file?: string) {
+/** projectFixture() with the corpus and responses above loaded; bea and cat are members too (and the lemma proposals accepted, when asked). */
+export function goldFixture(file?: string, opts: { acceptProposals?: boolean } = {}) {
   const f = projectFixture(file);
   importLexeltXml(f.db, f.coord, f.project.id, { fileName: "c.xml", bytes: new TextEncoder().encode(goldFixtureXml) });
   for (const n of ["bea", "cat"]) {
@@ -46,5 +50,7 @@ export function goldFixture(file?: string) {
     addMember(f.db, f.coord, f.project.id, n);
   }
   importResponses(f.db, f.coord, f.project.id, { fileName: "r.tsv", text: goldFixtureTsv });
+  // Recorded as the coordinator's decision, only for the forms a proposal changes (jumps).
+  if (opts.acceptProposals) acceptAllProposals(f.db, f.coord, f.project.id, { changedOnly: true });
   return f;
 }

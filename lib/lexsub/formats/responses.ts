@@ -23,12 +23,17 @@
  * named with its field and the rule. The rules that need the instance's target
  * (a phrase holds the target word) are checked by the importer, which knows it.
  *
+ * With `rules: "mark"` (answers people already gave, collected elsewhere) a
+ * substitute or phrase that breaks a rule of the workspace is not an error: the
+ * line is read as written and each such field is listed in the record's `broken`
+ * with the rule. What the format itself cannot read stays an error either way.
+ *
  * Cells are safe to open in a spreadsheet (./spreadsheet.ts): one beginning with
  * =, +, - or @ is written with a leading apostrophe, which reading removes again.
  * Pure: strings in, records out.
  */
 import { type Diagnostic, diag, splitLines } from "../diagnostics";
-import { MAX_SUBSTITUTES, type RuleBreak, phraseBreak, ruleClause, substituteBreak } from "../substitute-rules";
+import { MAX_SUBSTITUTES, type Rule, type RuleBreak, phraseBreak, ruleClause, substituteBreak } from "../substitute-rules";
 import { neutraliseCell, restoreCell } from "./spreadsheet";
 import type { AnnotatorResponse } from "../types";
 
@@ -51,9 +56,19 @@ export function ruleError(field: string, value: string, broken: RuleBreak): stri
 /** Answers that look like someone's "no answer" convention rather than NAME or NIL. */
 const PLACEHOLDER_KINDS = new Set(["NONE", "NULL", "NA", "N/A", "SKIP", "UNKNOWN", "?", "-"]);
 
+/** A field of a line that breaks a rule of the workspace, kept as written (`rules: "mark"`). */
+export interface BrokenField {
+  /** `substitute 2`, `multiword`. */
+  field: string;
+  value: string;
+  rule: Rule;
+}
+
 interface ResponseLine extends AnnotatorResponse {
   /** 1-based line number in the file. */
   line: number;
+  /** With `rules: "mark"`: the fields kept as written that break a rule (absent when none). */
+  broken?: BrokenField[];
 }
 
 export interface ResponsesParseResult {
@@ -64,6 +79,11 @@ export interface ResponsesParseResult {
 export interface ResponsesParseOptions {
   /** Stop listing errors after this many (default 50); the count of the rest is reported. */
   maxErrors?: number;
+  /**
+   * A substitute or phrase that breaks a rule of the workspace: "refuse" (default)
+   * makes it an error; "mark" keeps it as written and lists it in `broken`.
+   */
+  rules?: "refuse" | "mark";
 }
 
 /** Collapse runs of white space and trim, as an annotator's typing should be read. */
@@ -75,6 +95,9 @@ function isHeader(cells: string[]): boolean {
   return cells[0]?.trim().toLowerCase() === "annotator";
 }
 
+/** How the error for a wrong header begins (an importer refuses such a file whole). */
+export const HEADER_ERROR = "the header must be";
+
 function checkHeader(cells: string[], file: string, line: number): Diagnostic | null {
   const got = cells.map((c) => c.trim().toLowerCase());
   // The five columns, then the export's optional ones, in this order: adjudication, flags.
@@ -82,13 +105,16 @@ function checkHeader(cells: string[], file: string, line: number): Diagnostic | 
   const ok =
     (got.length === 4 || layouts.some((l) => l.length === got.length)) &&
     layouts.some((all) => got.every((c, k) => c === all[k] || (k === 2 && c === "id")));
-  return ok ? null : diag("error", file, line, `the header must be "${RESPONSE_COLUMNS.join("\\t")}", not "${cells.join("\\t")}"`);
+  return ok ? null : diag("error", file, line, `${HEADER_ERROR} "${RESPONSE_COLUMNS.join("\\t")}", not "${cells.join("\\t")}"`);
 }
 
-type Answer = { kind: AnnotatorResponse["kind"]; substitutes: string[] } | { error: string };
+type Answer = { kind: AnnotatorResponse["kind"]; substitutes: string[]; broken?: BrokenField[] } | { error: string };
 
-/** Read the answer cell: NAME, NIL, or up to three substitutes. */
-export function parseAnswer(cell: string): Answer {
+/**
+ * Read the answer cell: NAME, NIL, or up to three substitutes. With `rules: "mark"`
+ * a substitute that breaks a rule is kept and listed in `broken`.
+ */
+export function parseAnswer(cell: string, rules: "refuse" | "mark" = "refuse"): Answer {
   const answer = cell.trim();
   if (answer === "") return { error: "the answer is empty: give substitutes, NAME or NIL" };
   if (answer === "NAME" || answer === "NIL") return { kind: answer, substitutes: [] };
@@ -102,9 +128,12 @@ export function parseAnswer(cell: string): Answer {
   }
   const empty = parts.findIndex((p) => p === "");
   if (empty >= 0) return { error: `substitute ${empty + 1} of "${answer}" is empty (a stray ";"?)` };
+  let marked: BrokenField[] | undefined;
   for (let k = 0; k < parts.length; k++) {
     const broken = substituteBreak(parts[k], "file");
-    if (broken) return { error: ruleError(`answer, substitute ${k + 1}`, parts[k], broken) };
+    if (!broken) continue;
+    if (rules === "refuse") return { error: ruleError(`answer, substitute ${k + 1}`, parts[k], broken) };
+    (marked ??= []).push({ field: `substitute ${k + 1}`, value: parts[k], rule: broken.rule });
   }
   const seen = new Set<string>();
   for (const p of parts) {
@@ -112,12 +141,13 @@ export function parseAnswer(cell: string): Answer {
     if (seen.has(key)) return { error: `substitute "${p}" is given twice in "${answer}"` };
     seen.add(key);
   }
-  return { kind: "substitutes", substitutes: parts };
+  return marked ? { kind: "substitutes", substitutes: parts, broken: marked } : { kind: "substitutes", substitutes: parts };
 }
 
 /** Parse a responses TSV file into records plus line-numbered diagnostics. */
 export function parseResponsesTsv(text: string, file: string, opts: ResponsesParseOptions = {}): ResponsesParseResult {
   const maxErrors = opts.maxErrors ?? 50;
+  const rules = opts.rules ?? "refuse";
   const diagnostics: Diagnostic[] = [];
   const responses: ResponseLine[] = [];
   let errors = 0;
@@ -164,17 +194,19 @@ export function parseResponsesTsv(text: string, file: string, opts: ResponsesPar
       error(src.line, `the ${missing[0]} cell is empty`);
       continue;
     }
-    const answer = parseAnswer(cells[3]);
+    const answer = parseAnswer(cells[3], rules);
     if ("error" in answer) {
       error(src.line, answer.error);
       continue;
     }
+    let broken = answer.broken;
     const multiword = tidy(cells[4] ?? "");
     const phraseBroken = multiword === "" ? null : phraseBreak(multiword);
-    if (phraseBroken) {
+    if (phraseBroken && rules === "refuse") {
       error(src.line, ruleError("multiword", multiword, phraseBroken));
       continue;
     }
+    if (phraseBroken) broken = [...(broken ?? []), { field: "multiword", value: multiword, rule: phraseBroken.rule }];
     const key = `${annotator}\t${instanceId}`;
     const earlier = firstLine.get(key);
     if (earlier !== undefined) {
@@ -182,7 +214,9 @@ export function parseResponsesTsv(text: string, file: string, opts: ResponsesPar
       continue;
     }
     firstLine.set(key, src.line);
-    responses.push({ annotator, lexelt, instanceId, kind: answer.kind, substitutes: answer.substitutes, multiword: multiword || null, line: src.line });
+    const record: ResponseLine = { annotator, lexelt, instanceId, kind: answer.kind, substitutes: answer.substitutes, multiword: multiword || null, line: src.line };
+    if (broken) record.broken = broken;
+    responses.push(record);
   }
   if (errors > maxErrors) diagnostics.push(diag("error", file, 0, `${errors - maxErrors} more errors not listed (${errors} in all)`));
   if (crlf > 0) diagnostics.push(diag("warning", file, 0, `${crlf} lines end in CRLF; read as LF`));

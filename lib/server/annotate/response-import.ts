@@ -1,12 +1,25 @@
 /**
  * Bulk import and export of annotators' responses as TSV (lib/lexsub/formats/responses.ts),
- * for moving existing annotation in and out. Coordinators only. An import is all
- * or nothing: every line is checked against the project (the annotator exists and
- * is an annotator member, the instance is in the project under that lexelt) and
- * against the rules the workspace applies at save (the reader checks each field;
- * here the rules that need the instance's target: no substitute is the target
- * word, a multiword holds it) before one transaction writes anything; each change
- * appends a history row (source "import").
+ * for moving existing annotation in and out. Coordinators only. Every line is
+ * checked against the project (the annotator exists and is an annotator member,
+ * the instance is in the project under that lexelt) before one transaction writes
+ * anything; each change appends a history row (source "import").
+ *
+ * The file holds answers people already gave (often elsewhere: CoInCo's crowd
+ * answers), so by default an answer that breaks a rule the workspace applies to
+ * new typing (substitute-rules.ts: `say` for say.v, one letter, `suppression .`) is
+ * stored exactly as written and counted under the rule it breaks; the Gold tab then
+ * lists it among the stored answers that break the rules (lib/lexsub/gold.ts).
+ * What the format cannot read is handled by kind:
+ * - a file that is not UTF-8, or whose header is wrong, or an annotator who is not
+ *   in the project (the team is set up first): refused whole, naming file and line;
+ * - a few odd lines (wrong number of cells, an empty cell, an unreadable answer, a
+ *   second answer by one annotator to one instance, an instance not in the project
+ *   or under another lexelt): left out and each listed with its line, the rest
+ *   imported — unless more than MAX_SKIPPED lines or a tenth of the file are odd,
+ *   when the file is refused whole (it is not the format, or not for this project).
+ * `strict` refuses the whole file on any of these, rule breaks included, as the
+ * workspace would.
  */
 import "server-only";
 import { createHash } from "node:crypto";
@@ -14,8 +27,8 @@ import { flagsByResponse } from "./flags";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { annotatorCounts, assignments, instances, lexelts, memberships, queueCounts, responseHistory, responses, users } from "../../../db/schema";
-import { parseResponsesTsv, ruleError, writeResponsesTsv } from "../../lexsub/formats/responses";
-import { type Target, phraseBreak, targetBreak } from "../../lexsub/substitute-rules";
+import { type BrokenField, HEADER_ERROR, parseResponsesTsv, ruleError, writeResponsesTsv } from "../../lexsub/formats/responses";
+import { type Rule, type Target, phraseBreak, targetBreak } from "../../lexsub/substitute-rules";
 import type { AnnotatorResponse } from "../../lexsub/types";
 import { type Diagnostic, diag, formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
 import { type Actor, requireProject } from "../kernel/actor";
@@ -34,6 +47,33 @@ const RESPONSE_HISTORY = named(responseHistory);
 export const MAX_RESPONSES_BYTES = 50 * 1024 * 1024;
 /** How many problems an import refusal lists. */
 const MAX_LISTED = 50;
+/** Odd lines an import leaves out (each listed) before it refuses the file whole; never more than a tenth of the lines. */
+const MAX_SKIPPED = 50;
+/** Examples of each broken rule a report lists. */
+const RULE_EXAMPLES = 5;
+
+/**
+ * Decode an uploaded or read responses file: refused whole, naming the line of the
+ * first invalid byte, when it is not UTF-8 (read loosely, every non-ASCII answer
+ * would be stored wrong).
+ */
+export function decodeResponsesFile(fileName: string, bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const loose = new TextDecoder("utf-8").decode(bytes);
+    const line = loose.slice(0, Math.max(0, loose.indexOf("\uFFFD"))).split("\n").length;
+    throw new InputError(`${fileName}:${line}: not UTF-8 text (invalid byte sequence); nothing was imported.`, { file: "Not UTF-8 text." });
+  }
+}
+
+/** Answers kept as written that break one rule of the workspace: how many, and the first few. */
+export interface RuleCount {
+  rule: Rule;
+  /** Fields (substitutes and phrases) that break it. */
+  count: number;
+  examples: { line: number; annotator: string; instanceId: string; field: string; value: string }[];
+}
 
 export interface ResponseImportReport {
   fileName: string;
@@ -44,6 +84,10 @@ export interface ResponseImportReport {
   unchanged: number;
   /** Lines refused (lexelts the annotator is not assigned) and skipped. */
   refused: number;
+  /** Answers kept as written that break a rule of the workspace, by rule (most first). */
+  rules: RuleCount[];
+  /** Odd lines left out, each with its line and why (at most MAX_SKIPPED). */
+  skipped: Diagnostic[];
   warnings: Diagnostic[];
   /** One sentence saying what happened, for the CLI and the page. */
   message: string;
@@ -63,6 +107,8 @@ export interface ResponseImportOptions {
   acceptUnassigned?: boolean;
   /** The preview's token: the import applies only if it would do exactly what was previewed. */
   expectedToken?: string;
+  /** Refuse the whole file on any line that is odd or breaks a rule of the workspace (the rules for new typing). */
+  strict?: boolean;
 }
 
 /** One line of a preview. */
@@ -87,6 +133,11 @@ export interface ResponseImportPreview {
   unchanged: number;
   refuse: number;
   acceptUnassigned: boolean;
+  strict: boolean;
+  /** Answers kept as written that break a rule of the workspace, by rule. */
+  rules: RuleCount[];
+  /** Odd lines the import leaves out, each with its line and why. */
+  skipped: Diagnostic[];
   /** The first rows of each kind. */
   first: { add: PreviewRow[]; update: PreviewRow[]; refuse: PreviewRow[] };
   /** Hands back to the import: it refuses if the file, the options or the stored responses changed since. */
@@ -108,6 +159,8 @@ export interface Plan {
   updated: PreviewRow[];
   refused: PreviewRow[];
   unchanged: number;
+  rules: RuleCount[];
+  skipped: Diagnostic[];
   warnings: Diagnostic[];
   token: string;
 }
@@ -123,11 +176,12 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
   if (text.length > MAX_RESPONSES_BYTES) {
     throw new InputError(`${fileName}: the file is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.`);
   }
-  const parsed = parseResponsesTsv(text, fileName, { maxErrors: MAX_LISTED });
-  // Lines the reader refused are listed together with those the project refuses (below), in line order.
-  const unread = hasErrors(parsed.diagnostics);
+  const strict = opts.strict === true;
+  // Every error is kept (a lenient import lists each line it leaves out); a refusal lists the first MAX_LISTED.
+  const parsed = parseResponsesTsv(text, fileName, { maxErrors: Number.MAX_SAFE_INTEGER, rules: strict ? "refuse" : "mark" });
+  const readErrors = parsed.diagnostics.filter((d) => d.severity === "error");
   const rows = parsed.responses;
-  if (rows.length === 0 && !unread) throw new InputError(`${fileName}: no responses in the file; nothing was imported.`, { file: "The file is empty." });
+  if (rows.length === 0 && readErrors.length === 0) throw new InputError(`${fileName}: no responses in the file; nothing was imported.`, { file: "The file is empty." });
 
   // Everyone named in the file, and whether they belong to this project.
   const names = [...new Set(rows.map((r) => r.annotator))];
@@ -157,26 +211,71 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
   const assignedRows = db.select({ userId: assignments.userId, lexeltId: assignments.lexeltId }).from(assignments).where(eq(assignments.projectId, projectId)).all();
   const assigned = assignedRows.length === 0 ? null : new Set(assignedRows.map((a) => `${a.userId}:${a.lexeltId}`));
 
-  const problems: Diagnostic[] = [];
+  // Refused whole: a wrong header (line 1 of a file that is not this format) and annotators not on the team.
+  const fatal: Diagnostic[] = readErrors.filter((d) => d.message.startsWith(HEADER_ERROR));
+  // Left out and listed, unless strict or too many: lines the format cannot read, instances not in the project.
+  const odd: Diagnostic[] = readErrors.filter((d) => !fatal.includes(d));
+  const ruleBreaks: Array<{ r: (typeof rows)[number]; broken: BrokenField }> = [];
   const ok: Array<{ ref: number; userId: number; lexeltId: number; r: (typeof rows)[number] }> = [];
   for (const r of rows) {
     const who = people.get(r.annotator);
     const inst = inProject.get(r.instanceId);
-    let problem: string | null = null;
     // One message whether the name is no account, another project's account or a coordinator's:
     // the file's author learns nothing about accounts outside the project.
-    if (!who || who.role !== "annotator" || !who.member) problem = `"${r.annotator}" is not an annotator of this project (add them on the Team page)`;
-    else if (!inst) problem = `instance "${r.instanceId}" is not in this project`;
+    if (!who || who.role !== "annotator" || !who.member) {
+      fatal.push(diag("error", fileName, r.line, `"${r.annotator}" is not an annotator of this project (add them on the Team page)`));
+      continue;
+    }
+    let problem: string | null = null;
+    if (!inst) problem = `instance "${r.instanceId}" is not in this project`;
     else if (inst.item !== r.lexelt) problem = `instance "${r.instanceId}" belongs to lexelt ${inst.item}, not ${r.lexelt}`;
-    else problem = targetProblem(r, inst);
-    if (problem) problems.push(diag("error", fileName, r.line, problem));
-    else ok.push({ ref: inst!.ref, userId: who!.id, lexeltId: inst!.lexeltId, r });
+    if (problem) {
+      odd.push(diag("error", fileName, r.line, problem));
+      continue;
+    }
+    const target = targetBreaks(r, inst!);
+    if (strict && target.length > 0) {
+      odd.push(diag("error", fileName, r.line, target[0].error));
+      continue;
+    }
+    for (const b of r.broken ?? []) ruleBreaks.push({ r, broken: b });
+    for (const t of target) ruleBreaks.push({ r, broken: t.broken });
+    ok.push({ ref: inst!.ref, userId: who!.id, lexeltId: inst!.lexeltId, r });
   }
-  if (unread || problems.length > 0) refuse(inLineOrder([...parsed.diagnostics, ...problems]), fileName);
+  // Lines in the file that hold something: those read, and those the reader could not read.
+  const lines = rows.length + new Set(readErrors.filter((d) => d.line > 0).map((d) => d.line)).size;
+  const tooOdd = odd.length > MAX_SKIPPED || odd.length * 10 > lines;
+  if (fatal.length > 0 || (odd.length > 0 && (strict || tooOdd))) {
+    const why =
+      fatal.length === 0 && !strict
+        ? [
+            diag(
+              "error",
+              fileName,
+              0,
+              `${odd.length} of ${lines} lines cannot be read as responses of this project (an import leaves out at most ${MAX_SKIPPED} lines, and never more than a tenth of the file): is it a responses TSV for this project?`,
+            ),
+          ]
+        : [];
+    refuse(inLineOrder([...fatal, ...odd, ...why]), fileName);
+  }
 
   const currentOf = db.$client.prepare(`select ${RESPONSES.id}, ${RESPONSES.kind}, ${RESPONSES.substitutes}, ${RESPONSES.multiword}, ${RESPONSES.revision} from ${RESPONSES.$} where ${RESPONSES.instanceRef} = ? and ${RESPONSES.userId} = ?`);
-  const plan: Plan = { fileName, lines: rows.length, writes: [], added: [], updated: [], refused: [], unchanged: 0, warnings: parsed.diagnostics, token: "" };
-  const hash = createHash("sha256").update(JSON.stringify([fileName, opts.acceptUnassigned === true])).update(text);
+  const plan: Plan = {
+    fileName,
+    // The responses it reads and checks (the lines left out are listed in `skipped`).
+    lines: ok.length,
+    writes: [],
+    added: [],
+    updated: [],
+    refused: [],
+    unchanged: 0,
+    rules: countRules(ruleBreaks),
+    skipped: inLineOrder(odd),
+    warnings: parsed.diagnostics.filter((d) => d.severity !== "error"),
+    token: "",
+  };
+  const hash = createHash("sha256").update(JSON.stringify([fileName, opts.acceptUnassigned === true, strict])).update(text);
   // A later line for the same annotator and instance replaces an earlier one, as the workspace's last save would.
   const last = new Map<string, number>();
   ok.forEach((o, k) => last.set(`${o.userId}:${o.ref}`, k));
@@ -205,11 +304,39 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
   return plan;
 }
 
+/** Answers kept as written, by rule: most broken first, then by rule name. */
+function countRules(breaks: readonly { r: AnnotatorResponse & { line: number }; broken: BrokenField }[]): RuleCount[] {
+  const by = new Map<Rule, RuleCount>();
+  for (const { r, broken } of breaks) {
+    let c = by.get(broken.rule);
+    if (!c) by.set(broken.rule, (c = { rule: broken.rule, count: 0, examples: [] }));
+    c.count++;
+    if (c.examples.length < RULE_EXAMPLES) c.examples.push({ line: r.line, annotator: r.annotator, instanceId: r.instanceId, field: broken.field, value: broken.value });
+  }
+  return [...by.values()].sort((a, b) => b.count - a.count || (a.rule < b.rule ? -1 : 1));
+}
+
+/** `kept 120 answers as written that break the workspace's rules (target 100, letters 20)`, or "". */
+function rulesClause(rules: readonly RuleCount[]): string {
+  const n = rules.reduce((k, c) => k + c.count, 0);
+  if (n === 0) return "";
+  return `kept ${n === 1 ? "1 answer" : `${n} answers`} as written that break${n === 1 ? "s" : ""} the workspace's rules (${rules.map((c) => `${c.rule} ${c.count}`).join(", ")})`;
+}
+
+/** `left out 2 lines the format cannot read (listed)`, or "". */
+function skippedClause(skipped: readonly Diagnostic[]): string {
+  return skipped.length === 0 ? "" : `left out ${skipped.length === 1 ? "1 line" : `${skipped.length} lines`} it cannot read (each listed)`;
+}
+
 /** The preview of a plan (the coordinator's view of it, with its token). */
-export function previewOf(plan: Plan, acceptUnassigned: boolean): ResponseImportPreview {
+export function previewOf(plan: Plan, acceptUnassigned: boolean, strict = false): ResponseImportPreview {
   const { fileName } = plan;
   const parts = [`add ${plan.added.length}`, `update ${plan.updated.length}`, `leave ${plan.unchanged} unchanged`];
   if (plan.refused.length > 0) parts.push(`refuse ${plan.refused.length} (lexelts the annotator is not assigned)`);
+  const kept = rulesClause(plan.rules);
+  if (kept) parts.push(kept);
+  const skipped = skippedClause(plan.skipped);
+  if (skipped) parts.push(skipped);
   return {
     fileName,
     lines: plan.lines,
@@ -218,6 +345,9 @@ export function previewOf(plan: Plan, acceptUnassigned: boolean): ResponseImport
     unchanged: plan.unchanged,
     refuse: plan.refused.length,
     acceptUnassigned,
+    strict,
+    rules: plan.rules,
+    skipped: plan.skipped,
     first: { add: plan.added.slice(0, PREVIEW_ROWS), update: plan.updated.slice(0, PREVIEW_ROWS), refuse: plan.refused.slice(0, PREVIEW_ROWS) },
     token: plan.token,
     message: `${fileName}: ${plan.lines} responses; importing would ${parts.join(", ")}. Nothing has changed yet.`,
@@ -231,7 +361,7 @@ export function previewOf(plan: Plan, acceptUnassigned: boolean): ResponseImport
  */
 export function previewResponses(db: Db, actor: Actor, projectId: number, input: { fileName: string; text: string }, opts: ResponseImportOptions = {}): ResponseImportPreview {
   requireProject(db, actor, projectId, { coordinator: true });
-  return previewOf(planResponseImport(db, projectId, input, opts), opts.acceptUnassigned === true);
+  return previewOf(planResponseImport(db, projectId, input, opts), opts.acceptUnassigned === true, opts.strict === true);
 }
 
 /**
@@ -320,11 +450,12 @@ export function writeResponsePlan(db: Db, projectId: number, plan: Plan, opts: R
       const n = plan.lines;
       const what = n === 1 ? "1 response" : `${n} responses`;
       const refusedText = plan.refused.length > 0 ? `, refused ${plan.refused.length} for lexelts the annotator is not assigned` : "";
+      const extra = [rulesClause(plan.rules), skippedClause(plan.skipped)].filter((x) => x !== "").map((x) => `; ${x}`).join("");
       const message =
         added + updated === 0 && plan.refused.length === 0
-          ? `${fileName}: ${what}, ${n === 1 ? "already" : "all already"} stored as given; nothing changed.`
-          : `${fileName}: ${what}; added ${added}, updated ${updated}, unchanged ${unchanged}${refusedText}.`;
-      return { fileName, lines: n, added, updated, unchanged, refused: plan.refused.length, warnings: plan.warnings, message };
+          ? `${fileName}: ${what}, ${n === 1 ? "already" : "all already"} stored as given; nothing changed${extra}.`
+          : `${fileName}: ${what}; added ${added}, updated ${updated}, unchanged ${unchanged}${refusedText}${extra}.`;
+      return { fileName, lines: n, added, updated, unchanged, refused: plan.refused.length, rules: plan.rules, skipped: plan.skipped, warnings: plan.warnings, message };
     })();
   } finally {
     clear();
@@ -336,14 +467,22 @@ function inLineOrder(ds: Diagnostic[]): Diagnostic[] {
   return ds.map((d, k) => ({ d, k })).sort((a, b) => (a.d.line || Infinity) - (b.d.line || Infinity) || a.k - b.k).map(({ d }) => d);
 }
 
-/** The first rule of the workspace that needs the instance's target and that the line breaks, as its error; else null. */
-function targetProblem(r: AnnotatorResponse, target: Target): string | null {
+/**
+ * The rules of the workspace that need the instance's target and that the line
+ * breaks (a substitute is the target word; a phrase without it), each as a
+ * broken field and as its error. A phrase the reader already marked is not
+ * checked again.
+ */
+function targetBreaks(r: AnnotatorResponse & { broken?: BrokenField[] }, target: Target): { broken: BrokenField; error: string }[] {
+  const out: { broken: BrokenField; error: string }[] = [];
   for (let k = 0; k < r.substitutes.length; k++) {
     const broken = targetBreak(r.substitutes[k], target);
-    if (broken) return ruleError(`answer, substitute ${k + 1}`, r.substitutes[k], broken);
+    if (broken) out.push({ broken: { field: `substitute ${k + 1}`, value: r.substitutes[k], rule: broken.rule }, error: ruleError(`answer, substitute ${k + 1}`, r.substitutes[k], broken) });
   }
-  const broken = r.multiword === null ? null : phraseBreak(r.multiword, target);
-  return broken ? ruleError("multiword", r.multiword!, broken) : null;
+  const marked = r.broken?.some((b) => b.field === "multiword") === true;
+  const broken = r.multiword === null || marked ? null : phraseBreak(r.multiword, target);
+  if (broken) out.push({ broken: { field: "multiword", value: r.multiword!, rule: broken.rule }, error: ruleError("multiword", r.multiword!, broken) });
+  return out;
 }
 
 /** Every current response in the project as AnnotatorResponse records, in corpus order, then by annotator. */

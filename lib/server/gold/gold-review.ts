@@ -170,8 +170,12 @@ interface GoldOverview {
   lexeltCount: number;
   /** Lines in the gold and mwgold files as they download now. */
   files: { goldLines: number; mwLines: number };
-  /** The unreviewed proposals the download applies (most used first). */
-  applied: AppliedProposal[];
+  /**
+   * The proposals nobody has decided: what the "with proposals applied" download
+   * would write instead of the form as typed (most used first; the plain downloads
+   * apply none). Forms as the review keys them (case folded).
+   */
+  openProposals: AppliedProposal[];
   /** Annotators who answered in the project, by name. */
   annotators: string[];
   /** Instances marked reviewed. */
@@ -220,7 +224,7 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
   const result = deriveProjectGold(inputs);
   // lemmaReview's rows, from the same inputs.
   const byForm = new Map(inputs.lemmaRows.map((r) => [normaliseForm(r.form), r]));
-  const review: LemmaReviewEntry[] = buildLemmaReview(inputs.responses, undefined, table, { propose: proposeLemma }).map((row) => {
+  const review: LemmaReviewEntry[] = buildLemmaReview(inputs.responses, undefined, table, { propose: proposeLemma, unreviewed: "keep" }).map((row) => {
     const d = byForm.get(row.form);
     return { ...row, decidedBy: d?.decidedBy ?? null, decidedAt: d?.decidedAt ?? null };
   });
@@ -309,13 +313,26 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
     lexelts: lexeltItems.length <= LEXELT_CHOICES ? lexeltItems : [],
     lexeltCount: lexeltItems.length,
     files: { goldLines: countLines(gold), mwLines: countLines(mwgold) },
-    applied: result.applied,
+    openProposals: openProposals(review),
     annotators: [...annotatorNames].sort(),
     reviewedCount: reviewed.size,
     adjudicationCount: inputs.adjudications.length,
     lemmaPage,
     instancePage,
   };
+}
+
+/** The open rows of the review whose proposal changes the form, per PoS it was typed under, as proposals to apply. */
+function openProposals(review: readonly LemmaReviewEntry[]): AppliedProposal[] {
+  const out: AppliedProposal[] = [];
+  for (const r of review) {
+    if (r.decision !== null || !r.changed) continue;
+    const perPos = r.proposals ?? r.pos.map((pos) => ({ pos, proposed: r.proposed, count: r.pos.length === 1 ? r.count : 0 }));
+    // Without per-PoS counts (one proposal for every PoS) the whole count goes to the first PoS.
+    if (!r.proposals && perPos.length > 1) perPos[0].count = r.count;
+    for (const p of perPos) if (p.proposed !== r.form && p.count > 0) out.push({ form: r.form, lemma: p.proposed, pos: p.pos, count: p.count });
+  }
+  return out.sort((a, b) => b.count - a.count || (a.form < b.form ? -1 : a.form > b.form ? 1 : 0));
 }
 
 /** Lines holding an entry (the files open with a blank line). */

@@ -167,6 +167,12 @@ export const proposeLemma = wordnetLemmaProposer();
 export interface GoldExportOptions {
   /** Write kept and proposed forms in lower case (a coordinator's choice; off by default). */
   foldCase?: boolean;
+  /**
+   * Write the lemma proposal for every form nobody has decided (off by default:
+   * such a form is written as typed). The result's `applied` names each proposal
+   * applied and how often.
+   */
+  applyProposals?: boolean;
 }
 
 export interface ProjectGold {
@@ -178,19 +184,27 @@ export interface ProjectGold {
   mwgold: string;
 }
 
-/** The gold from the annotators' (adjudicated) responses alone, the lemma review applied. */
+/**
+ * The gold from the annotators' (adjudicated) responses alone, through the lemma
+ * review: a form is written as the decision recorded for it says (accepted, kept,
+ * overridden), else exactly as typed; the proposals of forms nobody decided only
+ * with `applyProposals` (docs/lemmas.md). Every export (gold, mwgold, the CoInCo,
+ * SWORDS and TSAR files), the Gold and Agreement tabs and the scoring gold read
+ * this derivation.
+ */
 export function deriveResponseGold(inputs: GoldInputs, options: GoldExportOptions = {}): GoldResult {
   const derive = () =>
     deriveGold(inputs.instances, inputs.responses, {
       lemmaTable: lemmaTable(inputs.lemmaRows),
       propose: proposeLemma,
+      unreviewed: options.applyProposals === true ? "propose" : "keep",
       foldCase: options.foldCase === true,
     });
   // Kept only for the inputs kept above (the same arrays while the data version holds).
   if (!keep || kept?.inputs.responses !== inputs.responses) return derive();
   let byOptions = keptGold.get(inputs.responses);
   if (!byOptions) keptGold.set(inputs.responses, (byOptions = new Map()));
-  const key = options.foldCase === true ? "fold" : "asTyped";
+  const key = `${options.foldCase === true ? "fold" : "asTyped"}:${options.applyProposals === true ? "proposals" : "decided"}`;
   let result = byOptions.get(key);
   if (!result) byOptions.set(key, (result = derive()));
   return result;
@@ -250,7 +264,7 @@ export interface LemmaReviewEntry extends LemmaReviewRow {
 export function lemmaReview(db: Db, actor: Actor, projectId: number): LemmaReviewEntry[] {
   const inputs = goldInputs(db, actor, projectId);
   const byForm = new Map(inputs.lemmaRows.map((r) => [normaliseForm(r.form), r]));
-  return buildLemmaReview(inputs.responses, undefined, lemmaTable(inputs.lemmaRows), { propose: proposeLemma }).map((row) => {
+  return buildLemmaReview(inputs.responses, undefined, lemmaTable(inputs.lemmaRows), { propose: proposeLemma, unreviewed: "keep" }).map((row) => {
     const d = byForm.get(row.form);
     return { ...row, decidedBy: d?.decidedBy ?? null, decidedAt: d?.decidedAt ?? null };
   });

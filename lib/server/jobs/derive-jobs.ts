@@ -44,7 +44,7 @@ export type DeriveJob =
   | { op: "agreementPage"; actor: Actor; projectId: number; query: AgreementPageQuery }
   | { op: "agreementDownload"; actor: Actor; projectId: number; query: { format?: string; table?: string } }
   | { op: "goldPage"; actor: Actor; projectId: number; query: { lemmas?: LemmaQuery; instances?: InstanceQuery } }
-  | { op: "goldFile"; actor: Actor; projectId: number; file: "gold" | "mwgold" | "problems"; foldCase: boolean }
+  | { op: "goldFile"; actor: Actor; projectId: number; file: "gold" | "mwgold" | "problems"; foldCase: boolean; applyProposals?: boolean }
   | { op: "scoreBoard"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
   | { op: "scoresFile"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
   | { op: "responsesFile"; actor: Actor; projectId: number }
@@ -113,7 +113,7 @@ function compute(db: Db, job: DeriveJob): unknown {
     case "goldPage":
       return goldPageData(db, job.actor, job.projectId, job.query);
     case "goldFile": {
-      const g = projectGold(db, job.actor, job.projectId, { foldCase: job.foldCase });
+      const g = projectGold(db, job.actor, job.projectId, { foldCase: job.foldCase, applyProposals: job.applyProposals === true });
       return { text: job.file === "gold" ? g.gold : job.file === "mwgold" ? g.mwgold : goldProblemsTsv(g.result.problems) };
     }
     case "scoreBoard":

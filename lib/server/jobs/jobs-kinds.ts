@@ -26,7 +26,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { Db } from "../../../db/client";
 import * as schema from "../../../db/schema";
 import { InputError } from "../kernel/errors";
-import { planResponseImport, previewOf, writeResponsePlan } from "../annotate/response-import";
+import { decodeResponsesFile, planResponseImport, previewOf, writeResponsePlan } from "../annotate/response-import";
 import { storeGoldUpload } from "../scoring/golds";
 import { storeRunUpload } from "../scoring/runs";
 import { readUpload } from "../scoring/uploads";
@@ -115,7 +115,7 @@ async function datasetImport(ctx: JobContext): Promise<unknown> {
 }
 
 /**
- * A responses TSV already on disk (input: { path, fileName, acceptUnassigned, token? }):
+ * A responses TSV already on disk (input: { path, fileName, acceptUnassigned, strict, token? }):
  * "responses-preview" reports what importing it would do (writing nothing); "responses-import"
  * does it in one transaction, refused unless it would do exactly what the preview with `token`
  * showed and no response it writes changed since. Reading and checking a file of hundreds of
@@ -124,19 +124,14 @@ async function datasetImport(ctx: JobContext): Promise<unknown> {
  * ones the CLI and the library apply.
  */
 async function responsesJob(ctx: JobContext, write: boolean): Promise<unknown> {
-  const { path, fileName, acceptUnassigned, token } = ctx.job.input as { path: string; fileName: string; acceptUnassigned?: boolean; token?: string };
+  const { path, fileName, acceptUnassigned, strict, token } = ctx.job.input as { path: string; fileName: string; acceptUnassigned?: boolean; strict?: boolean; token?: string };
   await ctx.step(0, 0, `Reading ${fileName}…`);
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(fs.readFileSync(path));
-  } catch {
-    throw new InputError(`${fileName}: not UTF-8 text; nothing was imported.`, { file: "Not a text file." });
-  }
+  const text = decodeResponsesFile(fileName, fs.readFileSync(path));
   await ctx.step(0, 0, `Checking ${fileName} against the project…`);
   const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
-  const opts = { acceptUnassigned: acceptUnassigned === true, expectedToken: write ? (token ?? "") : undefined };
+  const opts = { acceptUnassigned: acceptUnassigned === true, strict: strict === true, expectedToken: write ? (token ?? "") : undefined };
   const plan = planResponseImport(db, ctx.job.projectId, { fileName, text }, opts);
-  if (!write) return previewOf(plan, opts.acceptUnassigned);
+  if (!write) return previewOf(plan, opts.acceptUnassigned, opts.strict);
   await ctx.step(0, plan.writes.length, `Writing ${plan.writes.length} changes…`);
   return writeResponsePlan(db, ctx.job.projectId, plan, opts);
 }

@@ -565,7 +565,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           <>
             <p className="muted small">
               The {plural(d.lowest.length, "item")} with the lowest pairwise agreement of {int(withPairs)} (ties: more pairs first). Substitutes
-              are shown as they were compared: normalised and lemmatised.
+              are shown as they were compared: normalised, and through the lemma review (a form nobody decided as typed).
             </p>
             <ol className={styles.lowest}>
               {d.lowest.map((it) => (

@@ -26,9 +26,11 @@ export function LemmaRow({ projectId, row, index }: { projectId: number; row: Le
   const formRef = useRef<HTMLFormElement>(null);
   const saveRef = useRef<HTMLButtonElement>(null);
   const fid = `lemma-${index}`;
-  // The field shows the lemma the gold records; a decision saved elsewhere in the row updates it in place (keeping focus).
-  const [value, setValue] = useState(row.lemma);
-  useEffect(() => setValue(row.lemma), [row.lemma]);
+  // The field shows the lemma the gold records once decided, the proposal while open (the gold writes the form as typed
+  // until then; the proposal is the likelier start of an override); a decision saved elsewhere in the row updates it in place.
+  const shown = row.decision === null ? row.proposed : row.lemma;
+  const [value, setValue] = useState(shown);
+  useEffect(() => setValue(shown), [shown]);
   const lemmaErr = state?.ok ? undefined : state?.errors?.lemma;
   const otherErr = state && !state.ok && !lemmaErr ? state.message : undefined;
   return (
@@ -152,7 +154,7 @@ export function AcceptAllForm({ projectId, open }: { projectId: number; open: nu
   );
 }
 
-/** Keep every form not reviewed yet as typed: the gold then applies no proposal. */
+/** Keep every form not reviewed yet as typed, as a decision: no download rewrites them then, not even the one with the open proposals applied. */
 export function KeepAllForm({ projectId, open }: { projectId: number; open: number }) {
   const { state, pending, onSubmit } = useGoldForm(keepAllAction, projectId);
   const confirmFirst = (e: React.FormEvent<HTMLFormElement>) => {

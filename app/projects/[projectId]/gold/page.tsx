@@ -16,7 +16,7 @@ import styles from "./gold.module.css";
 import { InstanceView } from "./_views/instances";
 import { LemmaView } from "./_views/lemmas";
 import { LogView } from "./_views/log";
-import { AppliedNotice, Downloads, ProblemsNotice, Summary } from "./_views/overview";
+import { Downloads, ProblemsNotice, ProposalsNotice, Summary } from "./_views/overview";
 import { goldQuery, href, type Search, VIEWS } from "./_views/params";
 
 export const metadata: Metadata = { title: "Gold" };
@@ -54,7 +54,7 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
 
       <Summary d={d} />
       <Downloads d={d} id={id} download={download} />
-      <AppliedNotice applied={d.applied} base={base} />
+      <ProposalsNotice proposals={d.openProposals} base={base} download={download} />
       <ProblemsNotice d={d} download={download} />
 
       <nav className={styles.views} aria-label="Gold sections">

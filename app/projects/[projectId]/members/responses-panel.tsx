@@ -34,6 +34,7 @@ export function ResponsesPanel({
   const fileRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
   const [acceptUnassigned, setAcceptUnassigned] = useState(false);
+  const [strict, setStrict] = useState(false);
   const [preview, setPreview] = useState<ResponseImportPreview | null>(null);
   const [failure, setFailure] = useState<Failure | null>(null);
   const { jobs, add, cancel } = useProjectJobs(projectId, "responses-import", initialJobs);
@@ -50,6 +51,7 @@ export function ResponsesPanel({
     body.set("file", file);
     body.set("mode", mode);
     if (acceptUnassigned) body.set("acceptUnassigned", "on");
+    if (strict) body.set("strict", "on");
     if (token) body.set("token", token);
     const res = await fetch(url, { method: "POST", body });
     return res.json();
@@ -90,7 +92,7 @@ export function ResponsesPanel({
     }
   }
 
-  const stale = preview !== null && preview.acceptUnassigned !== acceptUnassigned;
+  const stale = preview !== null && (preview.acceptUnassigned !== acceptUnassigned || preview.strict !== strict);
   return (
     <>
       <p style={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: "0.4rem 0.75rem", marginTop: 0 }}>
@@ -114,12 +116,20 @@ export function ResponsesPanel({
           <input id="responses-file" ref={fileRef} type="file" name="file" accept=".tsv,.txt,text/tab-separated-values,text/plain" onChange={() => setPreview(null)} />
           <div className="muted small">
             Columns <code>annotator lexelt instance answer multiword</code>, tab-separated; the answer is up to three substitutes
-            joined by <code>;</code>, or <code>NAME</code>, or <code>NIL</code>. Any bad line refuses the whole file. You see what it would change before anything is written.
+            joined by <code>;</code>, or <code>NAME</code>, or <code>NIL</code>. Answers people already gave are kept as written, even those the
+            workspace refuses for new typing (the target word itself, one letter, punctuation), and counted by the rule they break; a few lines the
+            format cannot read are left out and listed. You see what it would change before anything is written.
           </div>
         </div>
         <div className="field">
           <label style={{ fontWeight: 400 }}>
             <input type="checkbox" checked={acceptUnassigned} onChange={(e) => setAcceptUnassigned(e.target.checked)} /> Accept answers for unassigned lexelts
+          </label>
+        </div>
+        <div className="field">
+          <label style={{ fontWeight: 400 }}>
+            <input type="checkbox" checked={strict} onChange={(e) => setStrict(e.target.checked)} /> Strict: refuse the whole file if any line is odd or
+            any answer breaks the workspace&apos;s rules
           </label>
         </div>
         <button type="submit" disabled={busy || importing} className={preview ? "secondary" : undefined}>
@@ -159,6 +169,13 @@ export function ResponsesPanel({
             <PreviewTable title="To add" rows={preview.first.add} total={preview.add} />
             <PreviewTable title="To update" rows={preview.first.update} total={preview.update} extra="Replaces" />
             <PreviewTable title="Refused" rows={preview.first.refuse} total={preview.refuse} extra="Why" />
+            <RuleBreaks rules={preview.rules} />
+            {preview.skipped.length > 0 && (
+              <details className="repairs" open={preview.skipped.length <= 5}>
+                <summary>Left out: {counted(preview.skipped.length, "line")} the import cannot read</summary>
+                <pre>{preview.skipped.map((d) => `${d.file}:${d.line}: ${d.message}`).join("\n")}</pre>
+              </details>
+            )}
             {stale && <p className="small">You changed the option: preview again before importing.</p>}
             <div style={{ display: "flex", gap: "0.5rem", flexWrap: "wrap" }}>
               <button type="button" onClick={() => void onConfirm()} disabled={busy || stale || preview.add + preview.update === 0}>
@@ -172,6 +189,37 @@ export function ResponsesPanel({
         )}
       </div>
     </>
+  );
+}
+
+/** Answers kept as written that break a rule of the workspace: how many per rule, with the first few. */
+function RuleBreaks({ rules }: { rules: ResponseImportPreview["rules"] }) {
+  if (rules.length === 0) return null;
+  const total = rules.reduce((n, c) => n + c.count, 0);
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption style={{ textAlign: "left" }}>
+          Kept as written, breaking the workspace&apos;s rules ({nf.format(total)}; the Gold tab lists them after the import)
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Rule</th>
+            <th scope="col">Answers</th>
+            <th scope="col">First lines</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rules.map((c) => (
+            <tr key={c.rule}>
+              <td>{c.rule}</td>
+              <td>{nf.format(c.count)}</td>
+              <td>{c.examples.map((e) => `line ${e.line}: ${e.value}`).join(" · ")}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -18,8 +18,10 @@ const FILES = {
 
 /**
  * Download the project's derived gold (?file=gold) or mwgold (?file=mwgold), as
- * they would be exported now (&fold=1: with case folded, the coordinator's
- * choice; kept as typed otherwise), or the gold review log as CSV (?file=log)
+ * they would be exported now: every form as typed unless a recorded lemma
+ * decision says otherwise (&proposals=1: the proposals of forms nobody decided
+ * applied too, as the Gold tab lists them; &fold=1: with case folded, the
+ * coordinator's choice; kept as typed otherwise), or the gold review log as CSV (?file=log)
  * or TSV (?file=logtsv): every decision, adjudications included; or every
  * problem of the derivation as TSV (?file=problems).
  * Coordinators of the project only.
@@ -33,6 +35,7 @@ export async function GET(req: Request, ctx: Ctx) {
     const params = new URL(req.url).searchParams;
     const which = params.get("file") ?? "gold";
     const fold = params.get("fold") === "1";
+    const proposals = params.get("proposals") === "1";
     if (!Object.hasOwn(FILES, which)) {
       throw new InputError(`Unknown file "${which}": ask for gold, mwgold, log, logtsv or problems.`, { file: "One of gold, mwgold, log, logtsv, problems." });
     }
@@ -42,9 +45,11 @@ export async function GET(req: Request, ctx: Ctx) {
     else if (kind === "logtsv") body = goldReviewTsv(db, actor, projectId);
     else {
       // Derived in the derivation process (cached until the next change), sent in slices.
-      body = (await deriveDownload(db, { op: "goldFile", actor, projectId, file: kind, foldCase: fold }, "text")).body;
+      body = (await deriveDownload(db, { op: "goldFile", actor, projectId, file: kind, foldCase: fold, ...(proposals ? { applyProposals: true } : {}) }, "text")).body;
     }
-    const fileName = project.name.replace(/[^A-Za-z0-9._-]+/g, "-") + (fold && (kind === "gold" || kind === "mwgold") ? ".case-folded" : "") + FILES[kind].suffix;
+    const derived = kind === "gold" || kind === "mwgold";
+    const fileName =
+      project.name.replace(/[^A-Za-z0-9._-]+/g, "-") + (fold && derived ? ".case-folded" : "") + (proposals && derived ? ".proposals-applied" : "") + FILES[kind].suffix;
     return streamedResponse(typeof body === "string" ? stringSlices(body) : body, {
       "Content-Type": FILES[kind].type,
       "Content-Disposition": attachmentDisposition(fileName),

@@ -46,7 +46,9 @@ export async function GET(req: Request, ctx: Ctx) {
  * the answer when it ends (`{ ok, report }`). It applies exactly what was
  * previewed, refused if the file, the options or the stored responses changed
  * since. `acceptUnassigned=on` accepts answers for lexelts the annotator is not
- * assigned.
+ * assigned. Answers that break the workspace's rules are kept as written and
+ * counted by rule, and a few odd lines are left out and listed
+ * (lib/server/annotate/response-import.ts); `strict=on` refuses the file instead.
  */
 export async function POST(req: Request, ctx: Ctx) {
   let file: string | null = null;
@@ -73,12 +75,13 @@ export async function POST(req: Request, ctx: Ctx) {
     if (!(upload instanceof File) || upload.size === 0) throw new InputError("Choose a responses TSV file to import.", { file: "Choose a file." });
     if (upload.size > MAX_RESPONSES_BYTES) return tooBig();
     const acceptUnassigned = form.get("acceptUnassigned") === "on";
+    const strict = form.get("strict") === "on";
     const confirm = form.get("mode") === "confirm";
     const token = form.get("token");
     if (confirm && (typeof token !== "string" || token === "")) throw new InputError("Preview the file first; nothing was imported.", { file: "Preview first." });
     file = uploadPath();
     await saveUpload(upload, file);
-    const input = { path: file, fileName: upload.name, acceptUnassigned, ...(confirm ? { token } : {}) };
+    const input = { path: file, fileName: upload.name, acceptUnassigned, strict, ...(confirm ? { token } : {}) };
     const job = startJob(db, actor, projectId, confirm ? "responses-import" : "responses-preview", input);
     file = null; // the job owns it now
     if (confirm) return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");

@@ -38,7 +38,7 @@ export function LemmaView({
     <section aria-labelledby="lemmas-heading">
       <h2 id="lemmas-heading">Lemma review</h2>
       <p className="muted small">
-        Every distinct form the annotators typed (one row for every spelling that differs only in case), with the lemma WordNet proposes for the target&apos;s PoS. A form WordNet has as a word of its own is never changed; an inflected form (films, took, mice) is proposed only as a lemma WordNet has. Forms with a proposal come first (marked by a bar at the left), then by frequency. Until a form is reviewed the gold uses the proposal; everything else is written as typed, case included. Keep the form as typed when the lemma would change the meaning; type another lemma and press Enter to override (case is kept as typed).
+        Every distinct form the annotators typed (one row for every spelling that differs only in case), with the lemma WordNet proposes for the target&apos;s PoS. A form WordNet has as a word of its own is never changed; an inflected form (films, took, mice) is proposed only as a lemma WordNet has. Forms with a proposal come first (marked by a bar at the left), then by frequency. Until a form is decided every download writes it as typed, case included (only the &ldquo;Gold with proposals applied&rdquo; link writes the proposal); accept the proposal to have the gold write the lemma, keep the form as typed when the lemma would change the meaning, or type another lemma and press Enter to override (case is kept as typed).
       </p>
       <div className={styles.toolbar}>
         <FilterForm action={base} view="lemmas" label="Filter forms">

@@ -1,4 +1,4 @@
-/** The top of the Gold page: the summary figures, the downloads, what the download applies unreviewed, the derivation's problems. */
+/** The top of the Gold page: the summary figures, the downloads, the proposals nobody decided (applied only on request), the derivation's problems. */
 import Link from "next/link";
 import { int, plural } from "@/app/_ui/format";
 import type { GoldPageData } from "@/lib/server/gold";
@@ -22,7 +22,7 @@ export function Summary({ d }: { d: GoldPageData }) {
         <Figure
           label="Unreviewed proposals"
           value={d.lemmas.openChanged}
-          note={`forms the download rewrites · ${d.lemmas.open} of ${d.lemmas.forms} forms unreviewed`}
+          note={`forms written as typed until decided · ${d.lemmas.open} of ${d.lemmas.forms} forms unreviewed`}
           tone={d.lemmas.openChanged > 0 ? "warn" : undefined}
         />
         <Figure label="Reviewed" value={d.reviewedCount} note={`of ${s.instances} instances`} />
@@ -51,9 +51,19 @@ export function Downloads({ d, id, download }: { d: GoldPageData; id: number; do
       <a className="button secondary" href={`/api/projects/${id}/responses`} download>
         Responses with adjudication (TSV)
       </a>
-      <a className={`small ${styles.foldLink}`} href={`${download}?file=gold&fold=1`} download title="Every form kept or proposed written in lower case (TV and tv become one entry); decided lemmas as recorded">
+      <a className={`small ${styles.foldLink}`} href={`${download}?file=gold&fold=1`} download title="Every form kept or typed written in lower case (TV and tv become one entry); decided lemmas as recorded">
         Gold with case folded
       </a>
+      {d.openProposals.length > 0 && (
+        <a
+          className={`small ${styles.foldLink}`}
+          href={`${download}?file=gold&proposals=1`}
+          download
+          title="Every form nobody decided written as its lemma proposal (listed below); decided forms as recorded"
+        >
+          Gold with proposals applied
+        </a>
+      )}
     </div>
   );
 }
@@ -93,27 +103,32 @@ export function ProblemsNotice({ d, download }: { d: GoldPageData; download: str
 /** Proposals listed on the page; the rest are counted. */
 const LISTED_PROPOSALS = 50;
 
-/** What the gold download applies that nobody reviewed: each proposal, how often. */
-export function AppliedNotice({ applied, base }: { applied: GoldPageData["applied"]; base: string }) {
-  if (applied.length === 0) {
-    return <p className={`muted small ${styles.appliedNone}`}>The download applies no unreviewed proposal: every form is written as typed (case kept) or as decided in the lemma review.</p>;
+/** The lemma proposals nobody decided: the downloads write those forms as typed; the "with proposals" link applies these. */
+export function ProposalsNotice({ proposals, base, download }: { proposals: GoldPageData["openProposals"]; base: string; download: string }) {
+  if (proposals.length === 0) {
+    return <p className={`muted small ${styles.appliedNone}`}>No lemma proposal is open: every form is written as typed (case kept) or as decided in the lemma review.</p>;
   }
-  const uses = applied.reduce((n, a) => n + a.count, 0);
+  const uses = proposals.reduce((n, a) => n + a.count, 0);
   return (
     <div className={`notice warn ${styles.applied}`} role="status" aria-labelledby="applied-heading">
       <strong id="applied-heading">
-        The download applies {plural(applied.length, "unreviewed proposal")} ({plural(uses, "answer")} rewritten).
+        {plural(proposals.length, "lemma proposal")} not decided ({plural(uses, "answer")}): the downloads write these forms as the annotators typed them.
       </strong>{" "}
-      Each maps a form WordNet knows only as an inflection to its lemma. <Link href={href(base, { open: true, changed: true })}>Review them</Link>, or keep them all as typed.
-      <details className={styles.problems} open={applied.length <= 8}>
-        <summary>{applied.length <= 8 ? "The proposals applied" : `All ${applied.length} proposals applied`}</summary>
+      Each maps a form WordNet knows only as an inflection to its lemma. <Link href={href(base, { open: true, changed: true })}>Review them</Link> (accept, keep
+      or override: the downloads follow each decision), or download the{" "}
+      <a href={`${download}?file=gold&proposals=1`} download>
+        gold with these proposals applied
+      </a>
+      .
+      <details className={styles.problems} open={proposals.length <= 8}>
+        <summary>{proposals.length <= 8 ? "The proposals" : `All ${proposals.length} proposals`}</summary>
         <ul className={styles.appliedList}>
-          {applied.slice(0, LISTED_PROPOSALS).map((a) => (
+          {proposals.slice(0, LISTED_PROPOSALS).map((a) => (
             <li key={`${a.pos} ${a.form}`}>
               <code>{a.form}</code> → <code>{a.lemma}</code> <span className="muted small">({a.pos || "no PoS"}) ×{a.count}</span>
             </li>
           ))}
-          {applied.length > LISTED_PROPOSALS && <li>… and {applied.length - LISTED_PROPOSALS} more (the lemma review lists them all).</li>}
+          {proposals.length > LISTED_PROPOSALS && <li>… and {proposals.length - LISTED_PROPOSALS} more (the lemma review lists them all).</li>}
         </ul>
       </details>
     </div>
