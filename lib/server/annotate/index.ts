@@ -16,4 +16,4 @@ export { type ProgressPageView } from "./progress";
 export { exportResponses, type PreviewRow, type ResponseImportPreview } from "./response-import";
 // Without an actor: the upload limit the route and form show.
 export { MAX_RESPONSES_BYTES } from "./response-import";
-export { annotatorProjects, type InstanceStep, type InstanceView, type LexeltProgress, type OwnResponse, type Progress, type ResponseInput, type ResponseKind, saveResponse, type SaveResult, workspace, workspaceTargets, type WorkspaceView } from "./responses";
+export { annotatorProjects, type InstanceStep, type InstanceView, type LexeltProgress, type OwnResponse, type Progress, type ResponseInput, type ResponseKind, saveResponse, saveResponseAsync, type SaveResult, workspace, workspaceTargets, type WorkspaceView } from "./responses";
