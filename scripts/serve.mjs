@@ -8,7 +8,8 @@
  *   node scripts/serve.mjs [-p PORT] [-H HOST]      (what `lexgold start` runs)
  *
  * Every process opens the same SQLite file (WAL: one writer at a time, each save
- * one transaction with a busy timeout) and keeps no state another needs: sessions
+ * one transaction, its write lock waited for off the event loop: lib/server/kernel/write-lock.ts)
+ * and keeps no state another needs: sessions
  * are JWTs checked against the users table on every request, the sign-in throttle
  * lives in the database, caches are keyed by a fingerprint read from the database.
  * LEXGOLD_WORKERS=1 serves from this process alone, as `next start` does.

@@ -73,7 +73,8 @@ export interface RetryOptions {
  *
  * 429 (too many saves: lib/server/kernel/rate-limit.ts, decided before anything is
  * stored) is not an answer: the save goes again after the Retry-After wait, as
- * often as it takes. `req` may be a function, asked again for each try, so that
+ * often as it takes; so is a 503 with Retry-After (the database stayed busy for seconds:
+ * lib/server/kernel/write-lock.ts, nothing stored). `req` may be a function, asked again for each try, so that
  * typing done while waiting goes with the save.
  */
 export async function postSave(
@@ -91,7 +92,8 @@ export async function postSave(
       credentials: "same-origin",
       cache: "no-store",
     });
-    if (res.status === 429) {
+    // 429 (too fast) and 503 (the database's write lock stayed taken): nothing was stored; send it again after the wait.
+    if (res.status === 429 || (res.status === 503 && res.headers.has("retry-after"))) {
       const ms = retryAfterMs(res.headers.get("retry-after"));
       await res.body?.cancel().catch(() => {});
       opts.onWait?.(Math.ceil(ms / 1000));

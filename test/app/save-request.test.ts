@@ -65,6 +65,27 @@ describe("postSave on 429", () => {
     await expect(postSave(7, 42, { response: NIL, expectedRevision: 0 }, { signal: ctl.signal })).resolves.toMatchObject({ ok: true, revision: 1 });
   });
 
+  it("503 with Retry-After (the database stayed busy, nothing stored) is waited out and sent again like 429", async () => {
+    const busy = new Response(JSON.stringify({ ok: false, message: "The database is busy: nothing was saved." }), {
+      status: 503,
+      headers: { "content-type": "application/json", "retry-after": "1" },
+    });
+    const fetch = vi.fn<typeof globalThis.fetch>().mockResolvedValueOnce(busy).mockResolvedValueOnce(answered());
+    vi.stubGlobal("fetch", fetch);
+    const waits: number[] = [];
+    const res = await postSave(7, 42, { response: NIL, expectedRevision: 0 }, { sleep: async (ms) => void waits.push(ms) });
+    expect(res).toMatchObject({ ok: true, revision: 1 });
+    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(waits).toEqual([1000]);
+  });
+
+  it("a 503 without Retry-After is not a save result: the draft is kept", async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>().mockResolvedValue(new Response("Service Unavailable", { status: 503, headers: { "content-type": "text/plain" } }));
+    vi.stubGlobal("fetch", fetch);
+    await expect(postSave(7, 42, { response: NIL, expectedRevision: 0 }, { sleep: async () => expect.fail("no wait") })).rejects.toThrow(/503/);
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
   it("other refusals are answers, not retried", async () => {
     const fetch = vi.fn<typeof globalThis.fetch>().mockResolvedValue(
       new Response(JSON.stringify({ ok: false, message: "Not saved: see the marked field.", errors: { substitute1: "x" } }), { status: 400, headers: { "content-type": "application/json" } }),

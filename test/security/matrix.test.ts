@@ -42,7 +42,7 @@ import { progressPageView, projectProgress } from "../../lib/server/annotate/pro
 import { createProject, listProjects, projectOverview } from "../../lib/server/corpus/projects";
 import { deleteProject, projectContents, renameProject, setProjectArchived } from "../../lib/server/corpus/project-lifecycle";
 import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/annotate/response-import";
-import { annotatorProjects, saveResponse, workspace, workspaceTargets } from "../../lib/server/annotate/responses";
+import { annotatorProjects, saveResponse, saveResponseAsync, workspace, workspaceTargets } from "../../lib/server/annotate/responses";
 import { importUsers } from "../../lib/server/people/user-import";
 import { addWordNetBaselineRuns, baselineInstances, storeWordNetBaselineRuns, wordNetBaselineFiles } from "../../lib/server/scoring/baselines";
 import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement/judgement";
@@ -280,6 +280,11 @@ const CALLS: Call[] = [
     name: "saveResponse",
     expect: OWN_WORK,
     call: (w, k) => saveResponse(w.db, w.actor(k), w.p.id, w.ref.p2, NIL, { expectedRevision: 0 }),
+  },
+  {
+    name: "saveResponseAsync (the save route's)",
+    expect: OWN_WORK,
+    call: (w, k) => saveResponseAsync(w.db, w.actor(k), w.p.id, w.ref.p2, NIL, { expectedRevision: 0 }),
   },
   // training.ts
   { name: "qualitySettings", expect: COORDINATOR, call: (w, k) => qualitySettings(w.db, w.actor(k), w.p.id) },
@@ -538,6 +543,7 @@ describe("data access layer × actor", () => {
 const CROSSING: Array<{ name: string; outcome: Outcome; call: (w: World) => unknown }> = [
   { name: "jumping to q's lexelt through p", outcome: "404", call: (w) => workspace(w.db, w.ann, w.p.id, undefined, { lexeltId: lexeltOf(w, "q") }) },
   { name: "saving a response to q's instance through p", outcome: "404", call: (w) => saveResponse(w.db, w.ann, w.p.id, w.ref.q2, NIL, { expectedRevision: 0 }) },
+  { name: "saving a response to q's instance through p (the save route's way)", outcome: "404", call: (w) => saveResponseAsync(w.db, w.ann, w.p.id, w.ref.q2, NIL, { expectedRevision: 0 }) },
   { name: "opening q's instance through p", outcome: "404", call: (w) => workspace(w.db, w.ann, w.p.id, w.ref.q1) },
   { name: "flagging q's instance through p", outcome: "404", call: (w) => saveFlag(w.db, w.ann, w.p.id, w.ref.q1, { flag: "unsure", note: "" }) },
   {
@@ -661,12 +667,12 @@ function lexeltOf(w: World, project: "p" | "q"): number {
 
 describe("ids of another project are refused", () => {
   for (const c of CROSSING) {
-    it(`${c.name}: ${c.outcome}`, () => {
+    it(`${c.name}: ${c.outcome}`, async () => {
       const w = world();
       const before = dump(w.db);
       let got: Outcome = "ok";
       try {
-        c.call(w);
+        await c.call(w);
       } catch (e) {
         got = outcomeOf(e);
       }

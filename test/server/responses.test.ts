@@ -10,6 +10,7 @@ import {
   annotatorProjects,
   type ResponseInput,
   saveResponse,
+  saveResponseAsync,
   validateResponse,
   workspace,
   workspaceTargets,
@@ -17,6 +18,10 @@ import {
 import { addMember } from "../../lib/server/people/users";
 import { displayText } from "../../app/_ui/display-text";
 import { actorFor, projectFixture } from "../support/db";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
 
 // Sentences written for these tests. Two lexelts share the lemma "bank".
 const XML = `<?xml version="1.0"?>
@@ -36,8 +41,8 @@ const XML = `<?xml version="1.0"?>
 </corpus>
 `;
 
-function fixture() {
-  const f = projectFixture();
+function fixture(file?: string) {
+  const f = projectFixture(file);
   importLexeltXml(f.db, f.coord, f.project.id, { fileName: "t.xml", bytes: new TextEncoder().encode(XML) });
   const ann2 = actorFor(f.db, "ann2", "annotator");
   addMember(f.db, f.coord, f.project.id, "ann2");
@@ -269,6 +274,42 @@ describe("saveResponse", () => {
     const { db, coord, project, refs } = fixture();
     expect(saveResponse(db, coord, project.id, refs.b1, subs("sunny"), { expectedRevision: 0 }).revision).toBe(1);
     expect(annotatorProjects(db, coord)).toEqual([{ id: project.id, name: "p", done: 1, total: 6, returned: 0 }]);
+  });
+});
+
+describe("saveResponseAsync (the save route's)", () => {
+  it("stores and answers as saveResponse does: the next instance and the one after it", async () => {
+    const { db, ann, project, refs, count } = fixture();
+    const r = await saveResponseAsync(db, ann, project.id, refs.b1, subs("sunny"), { expectedRevision: 0 });
+    expect(r).toMatchObject({ revision: 1, next: refs.b2, progress: { done: 1, total: 6 } });
+    expect(r.upcoming.map((u) => u.instance.ref)).toEqual([refs.b2, refs.b3]);
+    expect(r.upcoming[1]).toMatchObject({ prevRef: refs.b2, nextRef: refs.k1 });
+    expect(count("response_history")).toBe(1);
+    await expect(saveResponseAsync(db, ann, project.id, refs.b1, subs("light"), { expectedRevision: 0 })).rejects.toBeInstanceOf(ConflictError);
+    await expect(saveResponseAsync(db, ann, project.id, refs.b1, subs("light"), { expectedRevision: 1 })).resolves.toMatchObject({ revision: 2 });
+    expect(count("response_history")).toBe(2);
+  });
+
+  it("while another connection (the other server process) holds the write lock, waits with the event loop running; acknowledged once committed", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-save-async-"));
+    try {
+      const file = path.join(dir, "s.db");
+      const { db, ann, project, refs } = fixture(file);
+      const other = new Database(file);
+      const stored = () => (other.prepare("select revision from responses where instance_ref = ?").get(refs.k1) as { revision: number } | undefined)?.revision;
+      other.exec("BEGIN IMMEDIATE");
+      let acked = false;
+      const saving = saveResponseAsync(db, ann, project.id, refs.k1, subs("shore"), { expectedRevision: 0 }).then((r) => ((acked = true), r));
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+      expect(acked).toBe(false);
+      other.exec("COMMIT");
+      expect((await saving).revision).toBe(1);
+      expect(stored()).toBe(1);
+      other.close();
+      db.$client.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * lib/server/annotate: The annotator's work: the workspace and its queue, saving a response (saveResponse: checked and
+ * lib/server/annotate: The annotator's work: the workspace and its queue, saving a response (saveResponseAsync, the save route's: checked and
  * stored in responses.ts), flags and returns, assignments, progress, importing and exporting
  * responses.
  *
@@ -16,4 +16,4 @@ export { type ProgressPageView } from "./progress";
 export { exportResponses, type PreviewRow, type ResponseImportPreview } from "./response-import";
 // Without an actor: the upload limit the route and form show.
 export { MAX_RESPONSES_BYTES } from "./response-import";
-export { annotatorProjects, type InstanceStep, type InstanceView, type LexeltProgress, type OwnResponse, type Progress, type ResponseInput, type ResponseKind, saveResponse, type SaveResult, workspace, workspaceTargets, type WorkspaceView } from "./responses";
+export { annotatorProjects, type InstanceStep, type InstanceView, type LexeltProgress, type OwnResponse, type Progress, type ResponseInput, type ResponseKind, saveResponseAsync, type SaveResult, workspace, workspaceTargets, type WorkspaceView } from "./responses";

@@ -41,6 +41,7 @@ import {
   totals,
 } from "./queue";
 import { get, run } from "../kernel/statements";
+import { writeTransaction } from "../kernel/write-lock";
 import { AuthError, ConflictError, InputError, NotFoundError } from "../kernel/errors";
 import { checkResponse } from "../../lexsub/substitute-rules";
 import { type FlagNote, instanceMarks, resolveReturns, returnsSummary, validateFlag, writeFlag } from "./flags";
@@ -275,6 +276,12 @@ export interface InstanceStep {
 
 /** How many instances after the one shown come with it, so the browser moves on at once. */
 const UPCOMING = 3;
+/**
+ * How many after the next one a save's answer brings: one. The workspace already holds the rest of
+ * what the page and the earlier saves brought, and with the next instance and the one after it in
+ * hand it moves on without asking (app/annotate/use-queue.ts fetches only an instance it lacks).
+ */
+const UPCOMING_AFTER_SAVE = 1;
 
 export interface WorkspaceView {
   project: { id: number; name: string; guidelines: string };
@@ -482,7 +489,7 @@ export interface SaveResult {
   progress: Progress;
   /** The caller's progress in the saved instance's lexelt after the save. */
   lexelt: LexeltProgress;
-  /** The instance `next` names and the ones after it (up to 1 + UPCOMING), to show without another request. */
+  /** The instance `next` names and the one after it (1 + UPCOMING_AFTER_SAVE), to show without another request. */
   upcoming: InstanceStep[];
   /** The caller's flag and note on the instance after the save. */
   flag: FlagNote;
@@ -499,6 +506,9 @@ export interface SaveResult {
  * the stored revision differs (another tab saved in between) nothing is written
  * and a ConflictError carries the stored response. A new response is refused when
  * the instance already has requiredAnnotators responses from others.
+ *
+ * Synchronous (the CLI, tests, server actions): it waits for the write lock in SQLite's busy
+ * handler. The save route uses saveResponseAsync, which waits without stopping the process.
  */
 export function saveResponse(
   db: Db,
@@ -508,6 +518,43 @@ export function saveResponse(
   input: ResponseInput,
   options: { expectedRevision: number; /** Ignored: time on task is the server's (timeOnTask). */ activeMs?: unknown },
 ): SaveResult {
+  const plan = planSave(db, actor, projectId, instanceRef, input, options);
+  const saved = db.$client.transaction(plan.write).immediate();
+  return answerSave(db, plan, saved);
+}
+
+/**
+ * saveResponse for the save route: the same checks, transaction and answer, but the write lock is
+ * waited for without blocking the event loop (kernel/write-lock.ts: tried with no busy timeout and
+ * again from a timer), so that while the other server process writes, this one goes on serving.
+ * Resolves once the transaction has committed; BusyError (503, nothing written) when the lock
+ * stayed taken for seconds.
+ */
+export async function saveResponseAsync(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  instanceRef: number,
+  input: ResponseInput,
+  options: { expectedRevision: number; activeMs?: unknown },
+): Promise<SaveResult> {
+  const plan = planSave(db, actor, projectId, instanceRef, input, options);
+  const saved = await writeTransaction(db, plan.write);
+  return answerSave(db, plan, saved);
+}
+
+interface SavePlan {
+  a: UserActor;
+  p: ProjectRow;
+  inst: { ref: number; lexeltId: number };
+  s: QueueScope;
+  flag: FlagNote | null;
+  /** The save's writes, to run in a write transaction: the stored response. */
+  write: () => OwnRow;
+}
+
+/** A save's checks and validation (throwing what refuses it), and its writes as a function. */
+function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, input: ResponseInput, options: { expectedRevision: number; activeMs?: unknown }): SavePlan {
   const a = requireAnnotator(actor);
   // The checks' reads in one read transaction, as the answer's below: one snapshot, one look at the WAL.
   const { p, inst, s } = db.$client.transaction(() => {
@@ -535,75 +582,80 @@ export function saveResponse(
   const { expectedRevision } = opts.data;
 
   // Raw statements, prepared once (queue.ts): the save is the hot path.
-  const saved = db.transaction(
-    () => {
-      const cur = get<ResponseRow>(db, `select ${RESPONSE_COLUMNS} from ${RS.$} where ${RS.instanceRef} = ? and ${RS.userId} = ?`, inst.ref, a.userId);
-      if (cur && cur.revision !== expectedRevision) {
-        throw new ConflictError(
-          "This instance was saved elsewhere (another tab or window) since you opened it. Choose which answer to keep.",
-          ownView(asOwnRow(cur)),
-        );
-      }
-      const now = Date.now();
-      const substitutes = JSON.stringify(clean.substitutes);
-      let row: ResponseRow;
-      if (cur) {
-        row = get<ResponseRow>(
-          db,
-          `update ${RS.$} set ${RS.kind} = ?, ${RS.substitutes} = ?, ${RS.multiword} = ?, ${RS.updatedAt} = ?, ${RS.revision} = ? where ${RS.id} = ? returning ${RESPONSE_COLUMNS}`,
-          clean.kind,
-          substitutes,
-          clean.multiword,
-          now,
-          cur.revision + 1,
-          cur.id,
-        )!;
-      } else {
-        if (p.requiredAnnotators != null) {
-          const n = get<{ n: number }>(db, `select count(*) as n from ${RS.$} where ${RS.instanceRef} = ? and ${RS.userId} <> ?`, inst.ref, a.userId)!.n;
-          if (n >= p.requiredAnnotators) {
-            const m = `This instance already has the ${p.requiredAnnotators} responses it needs; nothing was saved. Move on to the next one.`;
-            throw new InputError(m, { form: m });
-          }
-        }
-        const activeMs = timeOnTask(db, p.id, a.userId, now);
-        row = get<ResponseRow>(
-          db,
-          `insert into ${RS.$} (${RS.projectId}, ${RS.instanceRef}, ${RS.userId}, ${RS.kind}, ${RS.substitutes}, ${RS.multiword}, ${RS.revision}, ${RS.activeMs}, ${RS.updatedAt})
-           values (?, ?, ?, ?, ?, ?, 1, ?, ?) returning ${RESPONSE_COLUMNS}`,
-          p.id,
-          inst.ref,
-          a.userId,
-          clean.kind,
-          substitutes,
-          clean.multiword,
-          activeMs,
-          now,
-        )!;
-        countNewResponse(db, p.id, a.userId, inst.lexeltId);
-      }
-      if (flag) writeFlag(db, p.id, inst.ref, a.userId, flag, now);
-      // Answering a returned instance again resolves the return (recorded with the revision).
-      resolveReturns(db, inst.ref, a.userId, row.revision, now);
-      run(
+  const write = (): OwnRow => {
+    const cur = get<ResponseRow>(db, `select ${RESPONSE_COLUMNS} from ${RS.$} where ${RS.instanceRef} = ? and ${RS.userId} = ?`, inst.ref, a.userId);
+    if (cur && cur.revision !== expectedRevision) {
+      throw new ConflictError(
+        "This instance was saved elsewhere (another tab or window) since you opened it. Choose which answer to keep.",
+        ownView(asOwnRow(cur)),
+      );
+    }
+    const now = Date.now();
+    const substitutes = JSON.stringify(clean.substitutes);
+    let row: ResponseRow;
+    if (cur) {
+      row = get<ResponseRow>(
         db,
-        `insert into ${RH.$} (${RH.responseId}, ${RH.projectId}, ${RH.instanceRef}, ${RH.userId}, ${RH.kind}, ${RH.substitutes}, ${RH.multiword}, ${RH.revision}, ${RH.source}, ${RH.savedAt})
-         values (?, ?, ?, ?, ?, ?, ?, ?, 'web', ?)`,
-        row.id,
+        `update ${RS.$} set ${RS.kind} = ?, ${RS.substitutes} = ?, ${RS.multiword} = ?, ${RS.updatedAt} = ?, ${RS.revision} = ? where ${RS.id} = ? returning ${RESPONSE_COLUMNS}`,
+        clean.kind,
+        substitutes,
+        clean.multiword,
+        now,
+        cur.revision + 1,
+        cur.id,
+      )!;
+    } else {
+      if (p.requiredAnnotators != null) {
+        const n = get<{ n: number }>(db, `select count(*) as n from ${RS.$} where ${RS.instanceRef} = ? and ${RS.userId} <> ?`, inst.ref, a.userId)!.n;
+        if (n >= p.requiredAnnotators) {
+          const m = `This instance already has the ${p.requiredAnnotators} responses it needs; nothing was saved. Move on to the next one.`;
+          throw new InputError(m, { form: m });
+        }
+      }
+      const activeMs = timeOnTask(db, p.id, a.userId, now);
+      row = get<ResponseRow>(
+        db,
+        `insert into ${RS.$} (${RS.projectId}, ${RS.instanceRef}, ${RS.userId}, ${RS.kind}, ${RS.substitutes}, ${RS.multiword}, ${RS.revision}, ${RS.activeMs}, ${RS.updatedAt})
+         values (?, ?, ?, ?, ?, ?, 1, ?, ?) returning ${RESPONSE_COLUMNS}`,
         p.id,
         inst.ref,
         a.userId,
-        row.kind,
-        row.substitutes,
-        row.multiword,
-        row.revision,
+        clean.kind,
+        substitutes,
+        clean.multiword,
+        activeMs,
         now,
-      );
-      return asOwnRow(row);
-    },
-    { behavior: "immediate" },
-  );
+      )!;
+      countNewResponse(db, p.id, a.userId, inst.lexeltId);
+    }
+    if (flag) writeFlag(db, p.id, inst.ref, a.userId, flag, now);
+    // Answering a returned instance again resolves the return (recorded with the revision).
+    resolveReturns(db, inst.ref, a.userId, row.revision, now);
+    run(
+      db,
+      `insert into ${RH.$} (${RH.responseId}, ${RH.projectId}, ${RH.instanceRef}, ${RH.userId}, ${RH.kind}, ${RH.substitutes}, ${RH.multiword}, ${RH.revision}, ${RH.source}, ${RH.savedAt})
+       values (?, ?, ?, ?, ?, ?, ?, ?, 'web', ?)`,
+      row.id,
+      p.id,
+      inst.ref,
+      a.userId,
+      row.kind,
+      row.substitutes,
+      row.multiword,
+      row.revision,
+      now,
+    );
+    return asOwnRow(row);
+  };
+  return { a, p, inst, s, flag, write };
+}
 
+/**
+ * The answer to a committed save: where "save and next" goes and what the workspace lacks to show
+ * it at once — the next instance and the one after it (the page and earlier saves brought the
+ * rest; the workspace asks for an instance it does not hold).
+ */
+function answerSave(db: Db, { a, p, inst, s, flag }: SavePlan, saved: OwnRow): SaveResult {
   // The answer's reads in one read transaction: one snapshot (the next instance, the progress and the
   // upcoming ones agree with each other), and SQLite looks at the WAL once rather than once per statement.
   return db.$client.transaction((): SaveResult => {
@@ -620,7 +672,7 @@ export function saveResponse(
       next: next?.ref ?? null,
       progress: totals(db, s),
       lexelt: { lexeltId: l.id, label: lexeltLabel(db, s, l), ...lexeltTotals(db, s, l) },
-      upcoming: next ? stepsFrom(db, s, next, UPCOMING) : [],
+      upcoming: next ? stepsFrom(db, s, next, UPCOMING_AFTER_SAVE) : [],
       flag: flag ?? instanceMarks(db, inst.ref, a.userId).flag,
       returned,
     };

@@ -5,25 +5,27 @@
  * lib/server/quality/training.ts.
  */
 import "server-only";
-import { and, eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { knownAnswers, projects, trainingAttempts } from "../../../db/schema";
+import { named } from "../../../db/sql-names";
 import type { ProjectRow, UserActor } from "../kernel/actor";
 import { AuthError } from "../kernel/errors";
+import { get } from "../kernel/statements";
 
-/** Whether this user must still pass the training before real instances (annotators only; coordinators never). */
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const [P, K, T] = [named(projects), named(knownAnswers), named(trainingAttempts)];
+
+/**
+ * Whether this user must still pass the training before real instances (annotators only; coordinators never).
+ * Statements prepared once per connection (kernel/statements.ts): every save and workspace request asks this.
+ */
 export function trainingPending(db: Db, projectId: number, a: UserActor): boolean {
   if (a.role !== "annotator") return false;
-  const s = db.select({ required: projects.trainingRequired }).from(projects).where(eq(projects.id, projectId)).get();
+  const s = get<{ required: number }>(db, `select ${P.trainingRequired} as required from ${P.$} where ${P.id} = ?`, projectId);
   if (!s?.required) return false;
-  const hasItems = db.select({ x: knownAnswers.instanceRef }).from(knownAnswers).where(and(eq(knownAnswers.projectId, projectId), eq(knownAnswers.role, "training"))).limit(1).get();
+  const hasItems = get(db, `select 1 as x from ${K.$} where ${K.projectId} = ? and ${K.role} = 'training' limit 1`, projectId);
   if (!hasItems) return false;
-  const passed = db
-    .select({ x: trainingAttempts.attempt })
-    .from(trainingAttempts)
-    .where(and(eq(trainingAttempts.projectId, projectId), eq(trainingAttempts.userId, a.userId), eq(trainingAttempts.passed, true)))
-    .limit(1)
-    .get();
+  const passed = get(db, `select 1 as x from ${T.$} where ${T.projectId} = ? and ${T.userId} = ? and ${T.passed} = 1 limit 1`, projectId, a.userId);
   return !passed;
 }
 

@@ -51,16 +51,28 @@ export class QueueFullError extends Error {
   }
 }
 
+/** The database's write lock stayed taken too long (lib/server/kernel/write-lock.ts): nothing was written; send it again. */
+export class BusyError extends Error {
+  status = 503 as const;
+  constructor(
+    message: string,
+    /** Seconds after which trying again is sensible. */
+    public retryAfter = 1,
+  ) {
+    super(message);
+  }
+}
+
 /** Map a thrown error to the shape every server action returns. */
 export function toActionError(e: unknown): { ok: false; message: string; errors?: Record<string, string>; details?: string[]; conflict?: unknown } {
   if (e instanceof InputError) return { ok: false, message: e.message, errors: e.fieldErrors, details: e.details };
   if (e instanceof ConflictError) return { ok: false, message: e.message, conflict: e.current };
-  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof QueueFullError) return { ok: false, message: e.message };
+  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof QueueFullError || e instanceof BusyError) return { ok: false, message: e.message };
   console.error(e);
   return { ok: false, message: "Something went wrong on the server; nothing was saved." };
 }
 
 export function httpStatus(e: unknown): number {
-  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof InputError || e instanceof ConflictError || e instanceof QueueFullError) return e.status;
+  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof InputError || e instanceof ConflictError || e instanceof QueueFullError || e instanceof BusyError) return e.status;
   return 500;
 }

@@ -11,6 +11,8 @@
  * expectedRevision, activeMs }. Answer: { ok: true, revision, response, next,
  * progress, lexelt, upcoming } (lib/server/annotate/responses.ts SaveResult), or
  * { ok: false, message, errors?, conflict? } with 400 / 401 / 403 / 404 / 409 / 413,
+ * or 503 with Retry-After when the database's write lock stayed taken for seconds (nothing
+ * stored; the workspace sends the save again after the wait),
  * or 429 with Retry-After when the account or the address saves faster than
  * lib/server/kernel/rate-limit.ts allows (decided before the body is read; nothing is
  * stored, and the workspace sends the save again after the wait). Once the bucket
@@ -20,7 +22,7 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { clientAddress } from "@/lib/net/trusted-proxy";
 import { requireSignedIn, InputError, assertSameOrigin, errorResponse, readBodyLimited, limitSave, tooManySaves } from "@/lib/server/kernel";
-import { saveResponse } from "@/lib/server/annotate";
+import { saveResponseAsync } from "@/lib/server/annotate";
 
 export const dynamic = "force-dynamic";
 
@@ -51,12 +53,13 @@ export async function POST(req: Request, ctx: Ctx) {
     }
     if (body === null || typeof body !== "object" || Array.isArray(body)) throw new InputError("Not saved: the request must be a JSON object.");
     const { response, expectedRevision, activeMs } = body as Record<string, unknown>;
-    const r = saveResponse(
+    // The write lock is waited for without stopping this process (lib/server/kernel/write-lock.ts).
+    const r = await saveResponseAsync(
       getDb(),
       actor,
       Number(projectId),
       Number(instanceRef),
-      response as Parameters<typeof saveResponse>[4],
+      response as Parameters<typeof saveResponseAsync>[4],
       { expectedRevision: expectedRevision as number, activeMs: activeMs as number | null | undefined },
     );
     return Response.json({ ok: true, ...r }, { headers: { "Cache-Control": "no-store" } });
