@@ -10,6 +10,7 @@ import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { importResponses } from "../../lib/server/annotate/response-import";
 import { goldFixture } from "../support/gold-fixture";
 import { actorFor } from "../support/db";
+import { annotatorProjects, saveResponse, workspace } from "../../lib/server/annotate/responses";
 
 /** Rows per table that belong to project `id` (every table with a project_id column). */
 function rowsOf(db: ReturnType<typeof goldFixture>["db"], id: number): Record<string, number> {
@@ -49,7 +50,15 @@ describe("project lifecycle", () => {
     expect(listProjects(f.db, f.coord).find((p) => p.id === f.project.id)?.archivedAt).toEqual(first);
     expect(rowsOf(f.db, f.project.id)).toEqual(before);
     expect(() => setProjectArchived(f.db, f.ann, f.project.id, false)).toThrow();
+    // Annotators: the project leaves their list, and takes no new answer; nothing of theirs goes.
+    expect(annotatorProjects(f.db, f.ann)).toEqual([]);
+    expect(() => workspace(f.db, f.ann, f.project.id)).toThrow(/“p” is archived: it takes no new answers/);
+    const ref = (f.db.$client.prepare("select id from instances where instance_id = 'h2'").get() as { id: number }).id;
+    expect(() => saveResponse(f.db, f.ann, f.project.id, ref, { kind: "substitutes", substitutes: ["ride"], multiword: false }, { expectedRevision: 1 })).toThrow(/archived/);
+    expect(rowsOf(f.db, f.project.id)).toEqual(before);
     expect(setProjectArchived(f.db, f.coord, f.project.id, false).archivedAt).toBeNull();
+    expect(annotatorProjects(f.db, f.ann).map((p) => p.name)).toEqual(["p"]);
+    expect(saveResponse(f.db, f.ann, f.project.id, ref, { kind: "substitutes", substitutes: ["ride"], multiword: false }, { expectedRevision: 1 }).response.substitutes).toEqual(["ride"]);
   });
 
   it("says what a deletion removes, and deletes only with the exact name: every row of the project, nothing of another, the accounts stay", async () => {

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
-import { requireProject, NotFoundError } from "@/lib/server/kernel";
+import { AuthError, requireProject, NotFoundError } from "@/lib/server/kernel";
 import { getDb } from "@/lib/db";
 import { workspace, type WorkspaceView } from "@/lib/server/annotate";
 import { trainingPendingFor } from "@/lib/server/quality";
@@ -38,7 +38,8 @@ export default async function ResumePage({
     if (trainingPendingFor(getDb(), actor, Number(projectId))) redirect(`/annotate/${Number(projectId)}/training`);
     view = workspace(getDb(), actor, Number(projectId), undefined, typeof lexelt === "string" ? { lexeltId: Number(lexelt) } : {});
   } catch (e) {
-    if (e instanceof NotFoundError) return <Refused message={e.message} />;
+    // Outside their queue, or an archived project: say so.
+    if (e instanceof NotFoundError || e instanceof AuthError) return <Refused message={e.message} />;
     throw e;
   }
   if (view.instance) redirect(`/annotate/${view.project.id}/${view.instance.ref}`);

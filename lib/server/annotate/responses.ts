@@ -15,7 +15,7 @@
  */
 import "server-only";
 import { requireTrainingPassed } from "./training-gate";
-import { and, asc, desc, eq } from "drizzle-orm";
+import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { assignments, instances, lexelts, memberships, projects, responseHistory, responses } from "../../../db/schema";
@@ -231,13 +231,21 @@ export function annotatorProjects(db: Db, actor: Actor): AnnotatorProject[] {
     .select({ id: projects.id })
     .from(projects)
     .innerJoin(memberships, eq(memberships.projectId, projects.id))
-    .where(eq(memberships.userId, a.userId))
+    // An archived project leaves the annotators' lists (its coordinators still see it).
+    .where(and(eq(memberships.userId, a.userId), isNull(projects.archivedAt)))
     .orderBy(asc(projects.name))
     .all();
   return rows.map((r) => {
     const p = requireProject(db, a, r.id);
     return { id: p.id, name: p.name, ...totals(db, scopeOf(db, p, a.userId)), returned: returnsSummary(db, p.id, a.userId).count };
   });
+}
+
+/** The project for answering in: a member's, and not archived (an archived project takes no new answers). */
+function requireOpenProject(db: Db, a: UserActor, projectId: number): ProjectRow {
+  const p = requireProject(db, a, projectId);
+  if (p.archivedAt !== null) throw new AuthError(`“${p.name}” is archived: it takes no new answers. Your answers are kept.`);
+  return p;
 }
 
 export interface InstanceView {
@@ -373,7 +381,7 @@ function stepsFrom(db: Db, s: QueueScope, e: Entry, count: number): InstanceStep
  */
 export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?: number, options: { lexeltId?: number } = {}): WorkspaceView {
   const a = requireAnnotator(actor);
-  const p = requireProject(db, a, projectId);
+  const p = requireOpenProject(db, a, projectId);
   requireTrainingPassed(db, p, a);
   const s = scopeOf(db, p, a.userId);
   let entry: Entry | null;
@@ -558,7 +566,7 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
   const a = requireAnnotator(actor);
   // The checks' reads in one read transaction, as the answer's below: one snapshot, one look at the WAL.
   const { p, inst, s } = db.$client.transaction(() => {
-    const p = requireProject(db, a, projectId);
+    const p = requireOpenProject(db, a, projectId);
     requireTrainingPassed(db, p, a);
     const inst = Number.isInteger(instanceRef)
       ? get<{ ref: number; lexeltId: number; head: string; lemma: string }>(

@@ -60,6 +60,8 @@ export interface ProjectRow {
   name: string;
   guidelines: string;
   requiredAnnotators: number | null;
+  /** When the project was archived (epoch ms; lib/server/corpus/project-lifecycle.ts), or null. */
+  archivedAt: number | null;
 }
 
 /**
@@ -70,7 +72,7 @@ export interface ProjectRow {
 export function requireProject(db: Db, actor: Actor, projectId: number, opts: { coordinator?: boolean } = {}): ProjectRow {
   const a = opts.coordinator ? requireCoordinator(actor) : requireSignedIn(actor);
   // Prepared statements kept per connection (kernel/statements.ts): every request of the workspace asks this.
-  const p = get<ProjectRow>(db, `select ${PROJECTS.id}, ${PROJECTS.name}, ${PROJECTS.guidelines}, ${PROJECTS.requiredAnnotators} as requiredAnnotators from ${PROJECTS.$} where ${PROJECTS.id} = ?`, projectId);
+  const p = get<ProjectRow>(db, `select ${PROJECTS.id}, ${PROJECTS.name}, ${PROJECTS.guidelines}, ${PROJECTS.requiredAnnotators} as requiredAnnotators, ${PROJECTS.archivedAt} as archivedAt from ${PROJECTS.$} where ${PROJECTS.id} = ?`, projectId);
   if (!p) throw new NotFoundError("No such project.");
   if (a.kind === "user") {
     const m = get(db, `select 1 as x from ${MEMBERSHIPS.$} where ${MEMBERSHIPS.projectId} = ? and ${MEMBERSHIPS.userId} = ?`, projectId, a.userId);

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
-import { requireProject, NotFoundError } from "@/lib/server/kernel";
+import { AuthError, requireProject, NotFoundError } from "@/lib/server/kernel";
 import { getDb } from "@/lib/db";
 import { redirect } from "next/navigation";
 import { workspace, type WorkspaceView } from "@/lib/server/annotate";
@@ -29,7 +29,7 @@ export default async function InstancePage({ params }: { params: Promise<{ proje
     if (trainingPendingFor(getDb(), actor, pid)) redirect(`/annotate/${pid}/training`);
     view = workspace(getDb(), actor, pid, Number(instanceId));
   } catch (e) {
-    if (!(e instanceof NotFoundError)) throw e;
+    if (!(e instanceof NotFoundError || e instanceof AuthError)) throw e;
     return (
       <>
         <h1>Annotate</h1>
