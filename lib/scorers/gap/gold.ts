@@ -11,8 +11,9 @@
  *   stripped (`a 1; b 2` has the candidate ` b`). The count is read with
  *   Python's int(): anything else stops the script (an error here). Its no-mwe
  *   filter drops candidates with a space or a hyphen before the count is read.
- *   A line without `::` (a blank line too) stops it (IndexError). A key given
- *   twice: the last line (a dict).
+ *   A line without `::` stops it (IndexError): an error; blank lines stop it
+ *   too but are passed over here (the SemEval gold files start with one). A
+ *   key given twice: the last line (a dict).
  * - `parseLexsubgenGold`: Samsung/LexSubGen's LexSubDatasetReader gold part
  *   (Python 3, universal newlines, empty lines dropped): keyed by the id alone
  *   (the last word before `::`; an id given twice stops it), each entry
@@ -58,15 +59,15 @@ export function lstGapKeeps(candidate: string): boolean {
 export function parseLstGapGold(text: string, file: string, options: { noMwe?: boolean } = {}): GapGold {
   const diagnostics: Diagnostic[] = [];
   const byKey = new Map<string, GapGoldItem>();
-  // A gold of blank lines only (an empty project's) holds no item; lst_gap.py would stop on it.
-  if (text.trim() === "") return { file, reader: "lst_gap", items: [], diagnostics };
   const lines = text.replace(/^\uFEFF/, "").split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   lines.forEach((raw, i) => {
     const line = i + 1;
+    // Blank lines (the SemEval gold files start with one) are passed over; lst_gap.py stops on them (IndexError).
+    if (py2Strip(raw) === "") return;
     const segments = raw.split("::");
     if (segments.length < 2) {
-      diagnostics.push(diag("error", file, line, `${raw.trim() === "" ? "blank line" : "no \"::\""} (lst_gap.py stops on it: IndexError): expected lexelt id :: substitute count;…`));
+      diagnostics.push(diag("error", file, line, `no "::" (lst_gap.py stops on it: IndexError): expected lexelt id :: substitute count;…`));
       return;
     }
     const key = py2Strip(segments[0]);

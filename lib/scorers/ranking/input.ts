@@ -196,7 +196,8 @@ export function parseOotRanking(text: string, file: string): RankedRun {
  * `quux` scored 7; a last field `quux7` keeps its line's `\n` and is skipped);
  * the score is read with Python's float() (`inf`, `-Infinity`, `nan` included),
  * a field whose score does not read is skipped with a warning, as the script
- * skips it. A line with no tab (a blank line too) stops the script: an error.
+ * skips it. A line with no tab stops the script: an error (blank lines, on
+ * which it stops too, are passed over).
  * Candidates are ranked as the script's sorted(key=score, reverse=True) ranks them.
  */
 export function parseLstRanking(text: string, file: string): RankedRun {
@@ -208,9 +209,11 @@ export function parseLstRanking(text: string, file: string): RankedRun {
   lines.forEach((content, i) => {
     const line = i + 1;
     const raw = i < lines.length - 1 || body.endsWith("\n") ? `${content}\n` : content;
+    // Blank lines are passed over (lst_gap.py stops on them: IndexError).
+    if (py2Strip(content) === "") return;
     const segs = raw.split("\t");
     if (segs.length < 2) {
-      diagnostics.push(diag("error", file, line, `${content.trim() === "" ? "blank line" : "no tab"} (lst_gap.py stops on it: IndexError): expected RESULT<TAB>lexelt id<TAB>candidate score<TAB>…`));
+      diagnostics.push(diag("error", file, line, "no tab (lst_gap.py stops on it: IndexError): expected RESULT<TAB>lexelt id<TAB>candidate score<TAB>…"));
       return;
     }
     const key = py2Strip(segs[1]);
