@@ -8,8 +8,8 @@
  *   in exponent form below 1e-4 or from 1e16 on (`1e-05`, `1e+16`), an integer
  *   value with `.0`, `inf`, `-inf`, `nan`.
  * - `py2Str`: Python 2's `str(x)` (what Python 2's `print x` and `str()` write):
- *   `'%.12g'` rounded exactly (half to even on the binary value), with `.0`
- *   added to an integer value.
+ *   12 significant digits rounded exactly (half to even on the binary value),
+ *   exponent form below 1e-4 or from 1e11 on, `.0` added to an integer value.
  * - `pyRound`: Python 3's `round(x, n)`, correctly rounded.
  *
  * Reading: `pyFloatParse` is Python's `float(s)` on a text (2 or 3), including
@@ -94,7 +94,8 @@ export function py2Str(x: number): string {
   if (s !== null) return s;
   const exact = exactDigits(x);
   const r = roundDigits(exact.digits, exact.exp, 12);
-  return layout(x < 0 ? "-" : "", r.digits, r.exp, r.exp < -4 || r.exp >= 12);
+  // Python 2's float_str: with ".0" to add, exponent form from 11 on (123456789012.0 → 1.23456789012e+11).
+  return layout(x < 0 ? "-" : "", r.digits, r.exp, r.exp < -4 || r.exp >= 11);
 }
 
 /** Python 3's round(x, n) for a float: the double nearest the exactly rounded decimal (half to even). */
