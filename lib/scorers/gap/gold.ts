@@ -23,7 +23,12 @@
 import { type Diagnostic, diag } from "../../lexsub/diagnostics";
 import { py2IntParse, py2Strip, py3RsplitOnce, py3Strip, pyFloatParse } from "../shared/pyfloat";
 import { type CountGold, parseTsarGold, tsarCountGold } from "../ranking/input";
-import type { GapVariant, WeightedSubstitute } from "./score";
+
+/** A gold substitute and its weight (the shape of score.ts's WeightedSubstitute). */
+interface GoldWeight {
+  substitute: string;
+  weight: number;
+}
 
 export interface GapGoldItem {
   /** What the reference matches the run on: lst_gap.py `lexelt id` as written (stripped), LexSubGen the id, a TSAR gold `sentence__word`. */
@@ -31,7 +36,7 @@ export interface GapGoldItem {
   /** The instance id where the gold names one (for matching by id), else null. */
   id: string | null;
   /** In file order, repeats kept. */
-  weights: WeightedSubstitute[];
+  weights: GoldWeight[];
   line: number;
 }
 
@@ -71,7 +76,7 @@ export function parseLstGapGold(text: string, file: string, options: { noMwe?: b
       return;
     }
     const key = py2Strip(segments[0]);
-    const weights: WeightedSubstitute[] = [];
+    const weights: GoldWeight[] = [];
     for (const entry of py2Strip(segments[1]).split(";")) {
       if (entry.length === 0) continue;
       const at = entry.lastIndexOf(" ");
@@ -121,7 +126,7 @@ export function parseLexsubgenGold(text: string, file: string): GapGold {
       return;
     }
     seen.set(id, line);
-    const weights: WeightedSubstitute[] = [];
+    const weights: GoldWeight[] = [];
     for (const subst of parts[1].split(";")) {
       if (subst === "") continue;
       const pair = py3RsplitOnce(subst);
@@ -157,7 +162,7 @@ export function gapGoldFromCounts(gold: CountGold): GapGold {
  * the first line and no ` :: `) as counts; else a SemEval gold as LexSubGen
  * reads it (lexsubgen) or as lst_gap.py reads it (melamud, swords).
  */
-export function readGapGold(text: string, file: string, options: { variant?: GapVariant; noMwe?: boolean; keepComplexWord?: boolean } = {}): GapGold {
+export function readGapGold(text: string, file: string, options: { variant?: "melamud" | "lexsubgen" | "swords"; noMwe?: boolean; keepComplexWord?: boolean } = {}): GapGold {
   const first = text.replace(/^\uFEFF/, "").split("\n", 1)[0] ?? "";
   if (first.includes("\t") && !first.includes(" :: ")) return gapGoldFromCounts(tsarCountGold(parseTsarGold(text, file), options.keepComplexWord));
   if (options.variant === "lexsubgen") return parseLexsubgenGold(text, file);
