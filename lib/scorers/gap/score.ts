@@ -243,8 +243,7 @@ function rankedFor(item: RankedItem, variant: GapVariant, noMwe: boolean): strin
   const keep = (c: RankedCandidate) => keptByNoMwe(variant, c.substitute);
   if (item.asGiven && variant !== "lexsubgen") {
     // lst_gap.py filters while reading, then sorts: with a NaN score the order depends on what is left.
-    const sorted = pySorted(item.asGiven.filter(keep), (c) => c.score ?? 0, true);
-    if (sorted) return sorted.map((c) => c.substitute);
+    return pySorted(item.asGiven.filter(keep), (c) => c.score ?? 0, true).map((c) => c.substitute);
   }
   return item.candidates.filter(keep).map((c) => c.substitute);
 }

@@ -130,12 +130,11 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 
 /**
  * By score, descending, as Python's sorted(key=lambda x: -x[1]) orders them: ties
- * in the order given, ±inf in place, NaN where Python's sort leaves it (lists
- * under 64; a longer list holding a NaN keeps NaN scores after the others).
+ * in the order given, ±inf in place, NaN where Python's sort leaves it (CPython's
+ * timsort up to 3.10; 3.11's merge order can differ for 64 or more with a NaN).
  */
 export function byScore(candidates: readonly RankedCandidate[]): RankedCandidate[] {
-  const key = (c: RankedCandidate) => -(c.score ?? 0);
-  return pySorted(candidates, key, false) ?? pySorted(candidates, (c) => (Number.isNaN(c.score) ? Infinity : key(c)), false)!;
+  return pySorted(candidates, (c) => -(c.score ?? 0), false);
 }
 
 /** A JSON score as Python's float() takes it: a number (NaN and ±inf included), a numeric text, a boolean; null where it raises. */
@@ -230,9 +229,7 @@ export function parseLstRanking(text: string, file: string): RankedRun {
       }
       given.push({ substitute, score });
     }
-    const ranked = pySorted(given, (c) => c.score ?? 0, true);
-    if (ranked === null) diagnostics.push(diag("error", file, line, "a NaN score in a list of 64 or more candidates: lst_gap.py's order then follows Python's merge steps, which are not reproduced"));
-    put(items, { key, target: null, candidates: ranked ?? given, line, asGiven: given }, file, diagnostics);
+    put(items, { key, target: null, candidates: pySorted(given, (c) => c.score ?? 0, true), line, asGiven: given }, file, diagnostics);
   });
   return { file, format: "lst", items: [...items.values()], diagnostics };
 }
