@@ -194,12 +194,17 @@ export function parseJsonPython(text: string): unknown {
   let marker = "py-nan";
   while (text.includes(marker)) marker += "~";
   const parts: string[] = [];
+  // Where each replacement starts in the new text, and how much it shifted what follows.
+  const shifts: { at: number; delta: number }[] = [];
+  let outLength = 0;
   let last = 0;
   let i = 0;
   let inString = false;
   let prev = "";
   const put = (at: number, length: number, replacement: string) => {
     parts.push(text.slice(last, at), replacement);
+    outLength += at - last + replacement.length;
+    shifts.push({ at: outLength, delta: replacement.length - length });
     last = at + length;
     prev = "v";
   };
@@ -231,5 +236,14 @@ export function parseJsonPython(text: string): unknown {
   }
   parts.push(text.slice(last));
   const out = parts.join("");
-  return JSON.parse(out, (_k, v) => (v === marker ? NaN : v));
+  try {
+    return JSON.parse(out, (_k, v) => (v === marker ? NaN : v));
+  } catch (e) {
+    // Report the position in the text as given.
+    const m = e instanceof SyntaxError ? /position (\d+)/.exec(e.message) : null;
+    if (!m) throw e;
+    const pos = Number(m[1]);
+    const back = shifts.filter((x) => x.at <= pos).reduce((n, x) => n + x.delta, 0);
+    throw new SyntaxError(e instanceof Error ? e.message.replace(/position \d+/, `position ${pos - back}`) : String(e));
+  }
 }

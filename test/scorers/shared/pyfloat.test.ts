@@ -114,6 +114,10 @@ describe("parseJsonPython (json.loads)", () => {
     expect(() => parseJsonPython("[inf]")).toThrow(SyntaxError);
     expect(() => parseJsonPython("[+Infinity]")).toThrow(SyntaxError);
   });
+  it("a syntax error after a NaN or -Infinity gives its position in the text as given", () => {
+    const text = '[NaN, -Infinity,\n 1 2]';
+    expect(() => parseJsonPython(text)).toThrow(new RegExp(`position ${text.indexOf("2")}\\b`));
+  });
   it("a string equal to the internal NaN marker stays a string", () => {
     expect(parseJsonPython('["py-nan", NaN]')).toEqual(["py-nan", NaN]);
   });
