@@ -71,7 +71,7 @@ export function register(program: Command): void {
     .requiredOption("-s, --system <file>", "a ranked output (repeat for several runs, ranked in one table)", collect)
     .option("--format <format>", "the runs' format: tsv, swords-json, oot or lst (default: tsv for tsar, swords-json for swords, guessed for gap)")
     .option("--k <list>", "tsar: the K of Potential@K and MAP@K, e.g. 1,3,5,10 (ACC@1 is always given)")
-    .option("--variant <name>", "gap: melamud (lst_gap.py, default), lexsubgen or swords")
+    .option("--variant <name>", "gap: melamud (lst_gap.py, default), lexsubgen (LexSubGen's gold reader and gap_score) or swords")
     .option("--no-mwe", "gap: the variant's no-mwe filter (drop multiword candidates)")
     .option("--mlsp", "tsar: keep the complex word in the gold, as MLSP 2024's results do")
     .option("--repaired", "apply the documented repairs where the reference script stops or misreads (docs/ranking.md)")

@@ -9,12 +9,14 @@ import { cFixed } from "./shared/table";
 import { csvCell } from "../lexsub/formats/spreadsheet";
 import { formatFigure, pyFloat } from "./ranking/format";
 import type { WordNetData } from "../lexsub/morphy";
-import { type GapVariant, GAP_VARIANTS, scoreGapBenchmark } from "./gap/score";
+import { readGapGold } from "./gap/gold";
+import { type GapVariant, GAP_VARIANTS, gapReport, scoreGapBenchmark } from "./gap/score";
 import { parseAnyCountGold, parseRanked, parseSwordsGold, parseTsarGold, parseTsarPredictions, type RankedFormat } from "./ranking/input";
 import { scoreSwords, type Sha1Hex, swordsBomCheck, swordsLoaderCheck, swordsMetricNames, swordsMetrics, swordsResultShapeCheck } from "./swords/score";
 import { scoreTsar, tsarColumns } from "./tsar/score";
 
 export * from "./ranking/format";
+export * from "./gap/gold";
 export * from "./gap/score";
 export * from "./ranking/input";
 export * from "./swords/nltk";
@@ -152,9 +154,9 @@ export function rankRuns(benchmark: Benchmark, gold: NamedText, runs: readonly N
     const col = columns.indexOf("strict_a_f@10");
     return { benchmark, gold: gold.name, columns, rankedBy: "strict_a_f@10", digits: 2, rows: rankRows(rows, Math.max(0, col)), settings, diagnostics };
   }
-  const g = parseAnyCountGold(gold.text, gold.name, { keepComplexWord: options.keepComplexWord });
-  diagnostics.push(...g.diagnostics);
   const variant = options.variant ?? "melamud";
+  const g = readGapGold(gold.text, gold.name, { variant, noMwe: options.noMwe, keepComplexWord: options.keepComplexWord });
+  diagnostics.push(...g.diagnostics);
   const columns = ["GAP", "P@1", "P@3", "R@10"];
   for (const run of runs) {
     const r = parseRanked(run.text, run.name, options.format);
@@ -163,13 +165,17 @@ export function rankRuns(benchmark: Benchmark, gold: NamedText, runs: readonly N
       rows.push({ run: run.name, format: r.format, values: columns.map(() => null), items: 0, report: "" });
       continue;
     }
-    const res = scoreGapBenchmark(g, r, { variant, noMwe: options.noMwe });
+    const res = scoreGapBenchmark(g, r, { variant, noMwe: options.noMwe, repaired: options.repaired });
     diagnostics.push(...res.diagnostics);
-    const report = [`Read ${res.used} test instances`, `Ignored ${res.ignored} test instances (couldn't compute gap)`, `MEAN_GAP\t${res.gap ?? "n/a"}`, ""].join("\n");
-    rows.push({ run: run.name, format: r.format, values: [res.gap, res.p1, res.p3, res.r10], items: res.used, report });
+    if (hasErrors(res.diagnostics)) {
+      rows.push({ run: run.name, format: r.format, values: columns.map(() => null), items: 0, report: "" });
+      continue;
+    }
+    const gap = res.gap === null || Number.isNaN(res.gap) ? null : res.gap;
+    rows.push({ run: run.name, format: r.format, values: [gap, res.p1, res.p3, res.r10], items: res.used, report: gapReport(res) });
   }
   if (g.items.length === 0 && !hasErrors(g.diagnostics)) diagnostics.push(diag("warning", gold.name, 0, "the gold holds no item"));
-  return { benchmark, gold: gold.name, columns, rankedBy: "GAP", digits: 4, rows: rankRows(rows, 0), settings: [`GAP variant ${variant}${options.noMwe ? ", no-mwe" : ""}`], diagnostics };
+  return { benchmark, gold: gold.name, columns, rankedBy: "GAP", digits: 4, rows: rankRows(rows, 0), settings: [`GAP variant ${variant}${options.noMwe ? ", no-mwe" : ""}${options.repaired ? ", repaired" : ""}`], diagnostics };
 }
 
 /** tsar_eval.py's printed results, figures as it prints them (str of the truncated float). */

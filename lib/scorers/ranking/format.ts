@@ -1,10 +1,10 @@
 /** How ranking figures print (shared by the CLI and the page). Pure. */
+import { pyRepr } from "../shared/pyfloat";
 import { cFixed } from "../shared/table";
 
-/** Python's str(float): shortest round-trip digits, integers with ".0". */
+/** Python 3's str(float) (= repr): shortest round-trip digits, `1.0`, `1e-05`, `inf`, `nan`. */
 export function pyFloat(x: number): string {
-  const s = String(x);
-  return /^-?\d+$/.test(s) ? `${s}.0` : s;
+  return pyRepr(x);
 }
 
 /** A figure as the table prints it: the benchmark's digits, or as is (tsar's truncated floats). */

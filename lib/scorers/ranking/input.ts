@@ -6,13 +6,15 @@
  * - `tsv`: TSAR-2022 / MLSP predictions, `sentence<TAB>complex word<TAB>sub1<TAB>sub2…`,
  *   best first; the key is `sentence__word` as tsar_eval.py forms it.
  * - `swords-json`: SWORDS results, `{"substitutes": {target id: [[substitute, score], …]}}`
- *   (or the bare map); a bare string instead of a pair scores −(its index), as
- *   swords' LexSubResult reads it; the list is ranked by score, descending, ties in
- *   the order given.
+ *   (or the bare map), read as Python's json.loads reads it (`NaN`, `Infinity`,
+ *   `-Infinity` are numbers); a score given as text is read with Python's float();
+ *   a bare string instead of a pair scores −(its index), as swords' LexSubResult
+ *   reads it; the list is sorted as Python sorts by −score (ties in the order given).
  * - `oot`: the SemEval-2007 out-of-ten file (`lexelt id ::: a;b;c`) read as a
- *   ranking, best first, keyed by instance id (lines read by semeval2007/system.ts).
+ *   ranking, best first, keyed by `lexelt id` (lines read by semeval2007/system.ts).
  * - `lst`: the ranking file of the GAP reference script (lst_gap.py):
- *   `RESULT<TAB>lexelt id<TAB>candidate score<TAB>…`, keyed by instance id.
+ *   `RESULT<TAB>lexelt id<TAB>candidate score<TAB>…`, keyed by `lexelt id` as
+ *   the script keys it (see parseLstRanking).
  *
  * Gold readers: the SemEval gold / the project's gold (`lexelt id :: sub n;…`,
  * counts), the TSAR/MLSP gold TSV (an annotation repeated k times → count k),
@@ -21,7 +23,9 @@
 import { type Diagnostic, diag, splitLines } from "../../lexsub/diagnostics";
 import { parseGold } from "../../lexsub/formats/gold";
 import { parseSystem } from "../semeval2007/system";
-import { pyReadLines, pyStrip } from "../shared/python-text";
+import { pyReadLines } from "../shared/python-text";
+import { parseJsonPython, py2Strip, py3Strip, pyFloatParse } from "../shared/pyfloat";
+import { pySorted } from "../shared/pysort";
 
 export type RankedFormat = "tsv" | "swords-json" | "oot" | "lst";
 export const RANKED_FORMATS: readonly RankedFormat[] = ["tsv", "swords-json", "oot", "lst"];
@@ -33,7 +37,7 @@ export interface RankedCandidate {
 }
 
 export interface RankedItem {
-  /** What the item is matched on: `sentence__word` (tsv), target id (swords-json), instance id (oot, lst). */
+  /** What the item is matched on: `sentence__word` (tsv), target id (swords-json), `lexelt id` (oot, lst). */
   key: string;
   /** tsv: the complex word. */
   target: string | null;
@@ -41,6 +45,8 @@ export interface RankedItem {
   candidates: RankedCandidate[];
   /** 1-based line (0 for JSON). */
   line: number;
+  /** lst: the candidates in file order, before the script's sort. */
+  asGiven?: RankedCandidate[];
 }
 
 export interface RankedRun {
@@ -84,7 +90,7 @@ export interface TsarReadOptions {
 const BOM = "\uFEFF";
 
 function fieldsOf(raw: string): string[] {
-  return pyStrip(raw).split("\t");
+  return py3Strip(raw).split("\t");
 }
 
 function bomCheck(text: string, file: string, repaired: boolean, diagnostics: Diagnostic[]): string {
@@ -98,7 +104,7 @@ function bomCheck(text: string, file: string, repaired: boolean, diagnostics: Di
 }
 
 function shapeError(file: string, line: number, raw: string, what: string): Diagnostic {
-  const blank = pyStrip(raw) === "";
+  const blank = py3Strip(raw) === "";
   return diag("error", file, line, blank ? `blank line (tsar_eval.py stops on it with IndexError): expected sentence<TAB>complex word<TAB>${what}…` : `expected sentence<TAB>complex word<TAB>${what}…, found no tab (tsar_eval.py stops on it with IndexError)`);
 }
 
@@ -119,7 +125,7 @@ export function parseTsarPredictions(text: string, file: string, options: TsarRe
       if (repaired) diagnostics.push(diag("warning", file, line, "`__` inside the sentence or the complex word: tsar_eval.py stops on it (ValueError); read whole (repaired)"));
       else diagnostics.push(diag("error", file, line, "`__` inside the sentence or the complex word: tsar_eval.py splits its key on `__` and stops (ValueError); --repaired reads it whole"));
     }
-    const candidates = fields.slice(2).map((s) => ({ substitute: pyStrip(s), score: null }));
+    const candidates = fields.slice(2).map((s) => ({ substitute: py3Strip(s), score: null }));
     const prev = items.get(key);
     if (prev) {
       diagnostics.push(diag("warning", file, line, `instance given again (first on line ${prev.line}); the last list is used at the first place, as tsar_eval.py's dict keeps it`));
@@ -148,6 +154,7 @@ function put(items: Map<string, RankedItem>, item: RankedItem, file: string, dia
     diagnostics.push(diag("warning", file, item.line, `item given again (first on line ${prev.line}); the last list is used, as the reference scripts read it`));
     prev.candidates = item.candidates;
     prev.target = item.target;
+    prev.asGiven = item.asGiven;
     return;
   }
   items.set(item.key, item);
@@ -163,7 +170,7 @@ function lineAt(text: string, offset: number): number {
 /** JSON.parse with the error located (file and line). */
 export function parseJsonLocated(text: string, file: string): { value: unknown; diagnostics: Diagnostic[] } {
   try {
-    return { value: JSON.parse(text.replace(/^\uFEFF/, "")), diagnostics: [] };
+    return { value: parseJsonPython(text.replace(/^\uFEFF/, "")), diagnostics: [] };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     const pos = /position (\d+)/.exec(msg);
@@ -176,12 +183,21 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** A stable sort by score, descending (Python's sorted(key=-score) keeps ties in order). */
+/**
+ * By score, descending, as Python's sorted(key=lambda x: -x[1]) orders them: ties
+ * in the order given, ±inf in place, NaN where Python's sort leaves it (CPython's
+ * timsort up to 3.10; 3.11's merge order can differ for 64 or more with a NaN).
+ */
 export function byScore(candidates: readonly RankedCandidate[]): RankedCandidate[] {
-  return candidates
-    .map((c, i) => ({ c, i }))
-    .sort((a, b) => (b.c.score ?? 0) - (a.c.score ?? 0) || a.i - b.i)
-    .map((x) => x.c);
+  return pySorted(candidates, (c) => -(c.score ?? 0), false);
+}
+
+/** A JSON score as Python's float() takes it: a number (NaN and ±inf included), a numeric text, a boolean; null where it raises. */
+function pythonScore(v: unknown): number | null {
+  if (typeof v === "number") return v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "string") return pyFloatParse(v, 3);
+  return null;
 }
 
 /** SWORDS results JSON: `{substitutes: {tid: [[sub, score] | sub, …]}}` or the bare map. */
@@ -203,8 +219,8 @@ export function parseSwordsResult(text: string, file: string): RankedRun {
     let bad = false;
     list.forEach((entry, i) => {
       if (typeof entry === "string") candidates.push({ substitute: entry, score: -i });
-      else if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === "string" && Number.isFinite(Number(entry[1])) && entry[1] !== null && entry[1] !== "") {
-        candidates.push({ substitute: entry[0], score: Number(entry[1]) });
+      else if (Array.isArray(entry) && entry.length === 2 && typeof entry[0] === "string" && pythonScore(entry[1]) !== null) {
+        candidates.push({ substitute: entry[0], score: pythonScore(entry[1]) });
       } else if (!bad) {
         bad = true;
         diagnostics.push(diag("error", file, 0, `target ${tid}, entry ${i + 1}: expected [substitute, score] or a substitute, found ${JSON.stringify(entry)?.slice(0, 60)}`));
@@ -221,40 +237,55 @@ export function parseOotRanking(text: string, file: string): RankedRun {
   const diagnostics = [...parsed.diagnostics];
   const items = new Map<string, RankedItem>();
   for (const l of parsed.lines) {
-    put(items, { key: l.id, target: null, candidates: l.guesses.map((g) => ({ substitute: g, score: null })), line: l.line }, file, diagnostics);
+    put(items, { key: `${l.lexelt} ${l.id}`, target: null, candidates: l.guesses.map((g) => ({ substitute: g, score: null })), line: l.line }, file, diagnostics);
   }
   return { file, format: "oot", items: [...items.values()], diagnostics };
 }
 
 /**
- * lst_gap.py's ranking file: `RESULT<TAB>lexelt id<TAB>candidate score<TAB>…`
- * (the candidate is what precedes the last space). Keyed by the instance id.
+ * lst_gap.py's ranking file, `RESULT<TAB>lexelt id<TAB>candidate score<TAB>…`,
+ * read as the script reads it (Python 2, lines split on `\n` only): the key is
+ * the second field stripped (`lexelt id`); each non-empty later field splits at
+ * its last space — with no space, the last character is the score (`quux7` is
+ * `quux` scored 7; a last field `quux7` keeps its line's `\n` and is skipped);
+ * the score is read with Python's float() (`inf`, `-Infinity`, `nan` included),
+ * a field whose score does not read is skipped with a warning, as the script
+ * skips it. A line with no tab stops the script: an error (blank lines, on
+ * which it stops too, are passed over).
+ * Candidates are ranked as the script's sorted(key=score, reverse=True) ranks them.
  */
 export function parseLstRanking(text: string, file: string): RankedRun {
   const diagnostics: Diagnostic[] = [];
   const items = new Map<string, RankedItem>();
-  for (const { line, text: raw } of splitLines(text)) {
-    if (raw.trim() === "") continue;
+  const body = text.replace(/^\uFEFF/, "");
+  const lines = body.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  lines.forEach((content, i) => {
+    const line = i + 1;
+    const raw = i < lines.length - 1 || body.endsWith("\n") ? `${content}\n` : content;
+    // Blank lines are passed over (lst_gap.py stops on them: IndexError).
+    if (py2Strip(content) === "") return;
     const segs = raw.split("\t");
     if (segs.length < 2) {
-      diagnostics.push(diag("error", file, line, "expected RESULT<TAB>lexelt id<TAB>candidate score<TAB>…"));
-      continue;
+      diagnostics.push(diag("error", file, line, "no tab (lst_gap.py stops on it: IndexError): expected RESULT<TAB>lexelt id<TAB>candidate score<TAB>…"));
+      return;
     }
-    const head = segs[1].trim().split(/\s+/);
-    const key = head[head.length - 1];
-    const candidates: RankedCandidate[] = [];
+    const key = py2Strip(segs[1]);
+    const given: RankedCandidate[] = [];
     for (const cw of segs.slice(2)) {
       if (cw.length === 0) continue;
       const at = cw.lastIndexOf(" ");
-      const score = Number(cw.slice(at + 1));
-      if (at < 0 || !Number.isFinite(score) || cw.slice(at + 1).trim() === "") {
-        diagnostics.push(diag("warning", file, line, `"${cw}" has no score after its last space; skipped, as lst_gap.py skips it`));
+      const substitute = at < 0 ? cw.slice(0, -1) : cw.slice(0, at);
+      const weight = at < 0 ? cw.slice(-1) : cw.slice(at);
+      const score = pyFloatParse(weight, 2);
+      if (score === null) {
+        if (cw.trim() !== "") diagnostics.push(diag("warning", file, line, `${JSON.stringify(cw.replace(/\n$/, ""))}: no score after the last space reads as a number; skipped, as lst_gap.py skips it`));
         continue;
       }
-      candidates.push({ substitute: cw.slice(0, at), score });
+      given.push({ substitute, score });
     }
-    put(items, { key, target: null, candidates: byScore(candidates), line }, file, diagnostics);
-  }
+    put(items, { key, target: null, candidates: pySorted(given, (c) => c.score ?? 0, true), line, asGiven: given }, file, diagnostics);
+  });
   return { file, format: "lst", items: [...items.values()], diagnostics };
 }
 
@@ -318,7 +349,7 @@ export function parseTsarGold(text: string, file: string, options: TsarReadOptio
     const key = tsarKey(fields[0], fields[1]);
     const prev = items.get(key);
     if (prev) diagnostics.push(diag("warning", file, line, `instance given again (line ${prev.line}); the last line is used`));
-    items.set(key, { key, sentence: fields[0], word: fields[1], annotations: fields.slice(2).map(pyStrip), line });
+    items.set(key, { key, sentence: fields[0], word: fields[1], annotations: fields.slice(2).map(py3Strip), line });
   }
   return { file, items, diagnostics };
 }

@@ -4,24 +4,7 @@
  */
 import { type Diagnostic, diag } from "../../lexsub/diagnostics";
 
-/**
- * Python's whitespace (str.isspace, what str.strip() and str.split() remove):
- * JavaScript's trim() differs — it strips U+FEFF, and keeps U+001C–U+001F and U+0085.
- */
-const PY_SPACE = "\t\n\v\f\r\u001c\u001d\u001e\u001f \u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000";
-
-function isPySpace(ch: string): boolean {
-  return PY_SPACE.includes(ch);
-}
-
-/** Python's str.strip() with no argument. */
-export function pyStrip(s: string): string {
-  let a = 0;
-  let b = s.length;
-  while (a < b && isPySpace(s[a])) a++;
-  while (b > a && isPySpace(s[b - 1])) b--;
-  return s.slice(a, b);
-}
+// Python 3's str.strip() is py3Strip in ./pyfloat (one list of Python's whitespace).
 
 /**
  * Python's `open(path).readlines()` (universal newlines): `\n`, `\r\n` and a

@@ -8,7 +8,7 @@
  * The decimal expansion of a finite double, exactly: |x| = digits / 10^scale.
  * A double is m·2^e; for e < 0 that is m·5^-e / 10^-e, so no digit is lost.
  */
-function exactDecimal(x: number): { digits: bigint; scale: number } {
+export function exactDecimal(x: number): { digits: bigint; scale: number } {
   const view = new DataView(new ArrayBuffer(8));
   view.setFloat64(0, Math.abs(x));
   const hi = view.getUint32(0);

@@ -40,7 +40,7 @@ import { type Diagnostic, diag } from "../../lexsub/diagnostics";
 import type { WordNetData } from "../../lexsub/morphy";
 import { gapItem, type GapItem } from "../gap/score";
 import type { RankedRun, SwordsGold, SwordsLabel } from "../ranking/input";
-import { pyStrip } from "../shared/python-text";
+import { py3Strip } from "../shared/pyfloat";
 import { nltkLemmatize, nltkPos } from "./nltk";
 
 export interface SwordsOptions {
@@ -110,7 +110,7 @@ function positives(labels: readonly SwordsLabel[]): number {
 
 /** Python's `.lower().strip()`. */
 function lowerStrip(s: string): string {
-  return pyStrip(s.toLowerCase());
+  return py3Strip(s.toLowerCase());
 }
 
 export function prepareSwords(gold: SwordsGold, run: RankedRun, wordnet: WordNetData | null, options: SwordsOptions = {}): SwordsPrepared & { diagnostics: Diagnostic[] } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gapItem, gapMean, parseCountGold, parseRanked, scoreGapBenchmark, topKItem, topKMeans } from "../../../lib/scorers/rank";
+import { gapItem, gapMean, parseLstGapGold, parseRanked, scoreGapBenchmark, topKItem, topKMeans } from "../../../lib/scorers/rank";
 
 const w = (pairs: [string, number][]) => pairs.map(([substitute, weight]) => ({ substitute, weight }));
 
@@ -59,12 +59,12 @@ describe("GAP per item, each reference variant", () => {
     expect(gapMean(items, "swords")).toEqual({ gap: 0, used: 2, ignored: 0 });
   });
 
-  it("repeated system candidates: melamud counts each place, lexsubgen the first only", () => {
+  it("repeated system candidates: both count each place (LexSubGen's gap_score does, whatever its docstring says)", () => {
     const g = w([["a", 1], ["b", 1]]);
     // melamud: a at 1 → 1/1, a again at 2 → 2/2, b at 3 → 3/3 = 3; den 1 + 2/2 = 2
     expect(gapItem(g, ["a", "a", "b"], { variant: "melamud" }).numerator).toBeCloseTo(3, 12);
-    // lexsubgen: a at 1 → 1, b at 2 → 2/2 = 2
-    expect(gapItem(g, ["a", "a", "b"], { variant: "lexsubgen" }).numerator).toBeCloseTo(2, 12);
+    // lexsubgen: compute_gap_nominator walks every place: 1/1 + 2/2 + 3/3 = 3
+    expect(gapItem(g, ["a", "a", "b"], { variant: "lexsubgen" }).numerator).toBeCloseTo(3, 12);
   });
 
   it("no-mwe: melamud drops spaces and hyphens, lexsubgen keeps letters only", () => {
@@ -94,7 +94,7 @@ describe("P@1, P@3, R@10", () => {
 });
 
 describe("the GAP benchmark over a SemEval gold and an oot file", () => {
-  const gold = parseCountGold("bright.a 1 :: clever 3;smart 1;\nbright.a 2 :: shiny 2;\nbright.a 3 :: vivid 1;\n", "sample.gold");
+  const gold = parseLstGapGold("bright.a 1 :: clever 3;smart 1;\nbright.a 2 :: shiny 2;\nbright.a 3 :: vivid 1;\n", "sample.gold");
   it("ranks the oot guesses in order; a gold item without a ranking ranks nothing", () => {
     const run = parseRanked("bright.a 1 ::: smart;clever\nbright.a 2 ::: dull;shiny\n", "sample.oot");
     expect(run.format).toBe("oot");

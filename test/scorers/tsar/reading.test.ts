@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseTsarGold, parseTsarPredictions, rankRuns, scoreTsar } from "../../../lib/scorers/rank";
-import { decodePythonUtf8, invalidUtf8At, pyReadLines, pyStrip } from "../../../lib/scorers/shared/python-text";
+import { decodePythonUtf8, invalidUtf8At, pyReadLines } from "../../../lib/scorers/shared/python-text";
+import { py3Strip as pyStrip } from "../../../lib/scorers/shared/pyfloat";
 
 // Two instances; gold types: {dog 2, pet 1} and {auto 1, vehicle 1}.
 const GOLD = "the cat sat\tcat\tdog\tdog\tpet\na red car\tcar\tauto\tvehicle\n";
