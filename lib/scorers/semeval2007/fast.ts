@@ -53,6 +53,7 @@ import {
   OUTSIDE_T,
   PN_0,
   PN_1,
+  type Reading,
   UNSORTED,
   humanResponses,
   inT,
@@ -185,9 +186,12 @@ export class FastKey {
     readonly file: string,
     readonly systemFile: string,
     decode: Decode,
+    reading: Reading,
   ) {
     this.decode = decode;
-    this.run = new ScoreRun({ type, systemName: systemFile, goldName: file, logs: { reader: this.readerLog, scorer: this.log } });
+    // The lane's own lines are printable ASCII, which both readings read alike; the
+    // full reader reads the others with the run's reading.
+    this.run = new ScoreRun({ type, systemName: systemFile, goldName: file, logs: { reader: this.readerLog, scorer: this.log }, reading });
     // Sized for the usual line (about 60 bytes, four entries), so that a large gold rarely
     // grows them; a shorter one grows them, by doubling.
     const items = 16 + Math.ceil(bytes.length / 48);
@@ -210,9 +214,9 @@ export class FastKey {
    * null when the full reader should read the whole run instead: the gold has
    * an error (an id given twice), or an id the lane cannot index.
    */
-  static build(bytes: Uint8Array, o: { type: SubstitutionType; goldName: string; systemName: string; decode?: Decode }): FastKey | null {
+  static build(bytes: Uint8Array, o: { type: SubstitutionType; goldName: string; systemName: string; decode?: Decode; reading?: Reading }): FastKey | null {
     // The loops below run to a line's "\n": a last line without one gets it, in a copy.
-    const k = new FastKey(endsWithNewline(bytes), o.type, o.goldName, o.systemName, o.decode ?? utf8);
+    const k = new FastKey(endsWithNewline(bytes), o.type, o.goldName, o.systemName, o.decode ?? utf8, o.reading ?? "bytes");
     const b = k.bytes;
     const n = b.length;
     let pos = 0;
