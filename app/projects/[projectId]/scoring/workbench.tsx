@@ -1,7 +1,7 @@
 "use client";
 import { useRef, useState } from "react";
 import type { GoldInfo, RunDetail, RunSummary, ScoreBoard, UploadRunResult } from "@/lib/server/scoring";
-import { base, call, FIGURES_PARAM, type FiguresMode, GOLD_PARAM, type GoldChoice, withFigures, withGold } from "./client";
+import { base, call, FIGURES_PARAM, type FiguresMode, GOLD_PARAM, type GoldChoice, READING_PARAM, type Reading, withFigures, withGold, withReading } from "./client";
 import { Compare } from "./compare";
 import { Diagnostics, RunDetailView } from "./detail";
 import { RepairNote, RepairedFigure } from "./repairs";
@@ -21,6 +21,7 @@ type Notice = { kind: "ok" | "error"; message: string; details?: string[] } | nu
 export function ScoringWorkbench({ projectId, initialBoard }: { projectId: number; initialBoard: ScoreBoard }) {
   const [board, setBoard] = useState<ScoreBoard>(initialBoard);
   const [mode, setMode] = useState<FiguresMode>(initialBoard.mode);
+  const [reading, setReading] = useState<Reading>(initialBoard.reading);
   const gold: GoldChoice = board.gold.id;
   const [goldNotice, setGoldNotice] = useState<Notice>(null);
   const [detail, setDetail] = useState<RunDetail | null>(null);
@@ -29,23 +30,25 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
   const api = base(projectId);
 
   /** Keep the page's URL saying which gold and figures it shows, so a reload shows the same. */
-  function remember(choice: GoldChoice, figures: FiguresMode) {
+  function remember(choice: GoldChoice, figures: FiguresMode, read: Reading) {
     const url = new URL(window.location.href);
     if (figures === "repaired") url.searchParams.set(FIGURES_PARAM, "repaired");
     else url.searchParams.delete(FIGURES_PARAM);
+    if (read === "utf8") url.searchParams.set(READING_PARAM, "utf8");
+    else url.searchParams.delete(READING_PARAM);
     if (choice === null) url.searchParams.delete(GOLD_PARAM);
     else url.searchParams.set(GOLD_PARAM, String(choice));
     window.history.replaceState(null, "", url);
   }
 
-  async function reload(choice: GoldChoice, figures: FiguresMode = mode): Promise<boolean> {
-    const r = await call<{ board: ScoreBoard }>(withGold(withFigures(`${api}/results`, figures), choice));
+  async function reload(choice: GoldChoice, figures: FiguresMode = mode, read: Reading = reading): Promise<boolean> {
+    const r = await call<{ board: ScoreBoard }>(withGold(withReading(withFigures(`${api}/results`, figures), read), choice));
     if (!r.ok) {
       setGoldNotice({ kind: "error", message: r.message, details: r.details });
       return false;
     }
     setBoard(r.board);
-    remember(r.board.gold.id, figures);
+    remember(r.board.gold.id, figures, read);
     return true;
   }
 
@@ -69,10 +72,22 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
     setBusy(null);
   }
 
-  async function open(runId: number, figures: FiguresMode = mode) {
+  /** Re-score every run (and the open run) read the other way: as bytes (score.pl) or as UTF-8 text (perl -CSD). */
+  async function chooseReading(next: Reading) {
+    if (next === reading) return;
+    const before = reading;
+    setBusy("mode");
+    setDetailNotice(null);
+    setReading(next);
+    if (!(await reload(gold, mode, next))) setReading(before);
+    else if (detail) await open(detail.run.id, mode, next);
+    setBusy(null);
+  }
+
+  async function open(runId: number, figures: FiguresMode = mode, read: Reading = reading) {
     setBusy(`open-${runId}`);
     setDetailNotice(null);
-    const r = await call<{ detail: RunDetail }>(withFigures(`${api}/runs/${runId}`, figures));
+    const r = await call<{ detail: RunDetail }>(withReading(withFigures(`${api}/runs/${runId}`, figures), read));
     setBusy(null);
     if (!r.ok) {
       setDetailNotice({ kind: "error", message: r.message, details: r.details });
@@ -169,8 +184,17 @@ export function ScoringWorkbench({ projectId, initialBoard }: { projectId: numbe
                 <input type="radio" name="figures" value="repaired" checked={mode === "repaired"} onChange={() => chooseMode("repaired")} /> repaired
               </label>
             </fieldset>
+            <fieldset className={styles.modeSwitch} disabled={busy !== null}>
+              <legend>Read files as:</legend>
+              <label>
+                <input type="radio" name="reading" value="bytes" checked={reading === "bytes"} onChange={() => chooseReading("bytes")} /> bytes (score.pl)
+              </label>
+              <label>
+                <input type="radio" name="reading" value="utf8" checked={reading === "utf8"} onChange={() => chooseReading("utf8")} /> UTF-8 text (perl -CSD)
+              </label>
+            </fieldset>
             {board.runs.length > 0 && (
-              <DownloadLink href={withGold(withFigures(`${api}/scores`, mode), gold)}>
+              <DownloadLink href={withGold(withReading(withFigures(`${api}/scores`, mode), reading), gold)}>
                 Download scores (JSON)
               </DownloadLink>
             )}
@@ -309,6 +333,7 @@ function RankedTable(props: {
                       )}
                     </div>
                     {s.repaired && <RepairNote changes={s.repaired.changes} />}
+                    {s.utf8 && <Utf8Note figures={s.utf8} />}
                   </th>
                   <td className="num">
                     {s.problem ? (
@@ -356,6 +381,16 @@ function RankedTable(props: {
       </div>
     </div>
   );
+}
+
+/** Read as bytes, a run whose figures differ read as UTF-8 text: those figures, in a line under the run. */
+function Utf8Note({ figures }: { figures: NonNullable<RunSummary["utf8"]> }) {
+  const f = figures as unknown as Record<string, number | null>;
+  const text =
+    figures.type === "mw"
+      ? `detection P ${pct(f.detectionPrecision)}, identification P ${pct(f.identificationPrecision)}`
+      : `P ${pct(f.precision)}, R ${pct(f.recall)}, mode P ${pct(f.modePrecision)}`;
+  return <div className="small muted">Read as UTF-8 text (perl -CSD score.pl): {text}.</div>;
 }
 
 /** The repaired counts beside the official ones ("2 / 3" then "(repaired 3 / 4)"), when they differ. */
