@@ -105,25 +105,22 @@ function classify(cp: number): number {
   return (WORD_RE.test(s) ? WORD : 0) | (SPACE_RE.test(s) ? SPACE : 0) | (DIGIT_RE.test(s) ? DIGIT : 0);
 }
 
-/** The BMP's classes, made on first use of the UTF-8 reading (surrogates: 0). */
-let bmp: Uint8Array | null = null;
+/** The BMP's classes, each worked out on first use (UNKNOWN until then; ASCII from the start). */
+const UNKNOWN = 255;
+const bmp = new Uint8Array(65536).fill(UNKNOWN);
+for (let c = 0; c < 128; c++) bmp[c] = (asciiWord(c) ? WORD : 0) | (c === 32 || (c >= 9 && c <= 13) ? SPACE : 0) | (c >= 48 && c <= 57 ? DIGIT : 0);
 const astral = new Map<number, number>();
 
-function bmpTable(): Uint8Array {
-  if (bmp) return bmp;
-  const t = new Uint8Array(65536);
-  for (let c = 0; c < 65536; c++) {
-    if (c < 128) t[c] = (asciiWord(c) ? WORD : 0) | (c === 32 || (c >= 9 && c <= 13) ? SPACE : 0) | (c >= 48 && c <= 57 ? DIGIT : 0);
-    else if (c < 0xd800 || c > 0xdfff) t[c] = classify(c);
-  }
-  return (bmp = t);
+/** The classes of BMP code unit c (not a surrogate). */
+function bmpClasses(c: number): number {
+  const k = bmp[c];
+  return k !== UNKNOWN ? k : (bmp[c] = classify(c));
 }
 
 /** The classes of the character at text[i]: a surrogate pair's for either of its units; a lone surrogate (U+FFFD once decoded) none. */
 function classesAt(text: string, i: number): number {
   const c = text.charCodeAt(i);
-  if (c < 128) return bmpTable()[c];
-  if (c < 0xd800 || c > 0xdfff) return bmpTable()[c];
+  if (c < 0xd800 || c > 0xdfff) return bmpClasses(c);
   let cp = -1;
   if (c <= 0xdbff) {
     const d = text.charCodeAt(i + 1);
@@ -142,7 +139,7 @@ function classesAt(text: string, i: number): number {
 export const UTF8_CLASSES: PerlClasses = {
   reading: "utf8",
   word: (text, i) => (classesAt(text, i) & WORD) !== 0,
-  space: (c) => (c < 128 ? c === 32 || (c >= 9 && c <= 13) : (bmpTable()[c] & SPACE) !== 0),
+  space: (c) => (c < 128 ? c === 32 || (c >= 9 && c <= 13) : c < 0xd800 || c > 0xdfff ? (bmpClasses(c) & SPACE) !== 0 : false),
   digit: (text, i) => (classesAt(text, i) & DIGIT) !== 0,
   width: (text, i) => {
     const c = text.charCodeAt(i);
