@@ -9,7 +9,6 @@ import fs from "node:fs";
 import { type Diagnostic } from "../../lib/lexsub/diagnostics";
 import { FastKey, type FastScore, FastScorer } from "../../lib/scorers/semeval2007/fast";
 import { type Reading } from "../../lib/scorers/semeval2007/rules";
-import { readingsAgreeOnBytes } from "../../lib/lexsub/formats/perl-classes";
 
 /** An unreadable file, with a one-line message naming it. */
 export class FileReadError extends Error {}
@@ -147,7 +146,7 @@ export function scoreFast(system: string, gold: string, type: "best" | "oot", sy
     const scorer = new FastScorer(key);
     const size = Math.min(FAST_CHUNK, fs.fstatSync(fd).size + 1);
     if (!readPieces(fd, size, (buf, end) => scorer.push(buf, 0, end), (buf, end) => scorer.pushLast(buf, 0, end))) return null;
-    return { goldDiagnostics: key.diagnostics, total: key.totalInT, score: scorer.finish(), readingsAgree: readingsAgreeOnBytes(key.bytes) };
+    return { goldDiagnostics: key.diagnostics, total: key.totalInT, score: scorer.finish(), readingsAgree: key.readingsAgree };
   } catch (e) {
     // An unreadable system file: the full reader reports it.
     if (e instanceof ReadFailure || (e as NodeJS.ErrnoException).code) return null;

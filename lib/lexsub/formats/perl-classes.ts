@@ -175,17 +175,3 @@ export function readingsAgreeOn(text: string): boolean {
 }
 
 const DIFFERS = /[^\x00-\x0a\x0c-\x7f]/;
-
-/** `readingsAgreeOn` for the bytes of a UTF-8 file (read four at a time: a large gold is checked in a few milliseconds). */
-export function readingsAgreeOnBytes(b: Uint8Array): boolean {
-  if (b.indexOf(0x0b) >= 0) return false;
-  const head = Math.min(b.length, (4 - (b.byteOffset & 3)) & 3);
-  for (let i = 0; i < head; i++) if (b[i] >= 0x80) return false;
-  const words = (b.length - head) >> 2;
-  const w = new Uint32Array(b.buffer, b.byteOffset + head, words);
-  let or = 0;
-  for (let i = 0; i < words; i++) or |= w[i];
-  if ((or & 0x80808080) !== 0) return false;
-  for (let i = head + 4 * words; i < b.length; i++) if (b[i] >= 0x80) return false;
-  return true;
-}

@@ -66,6 +66,7 @@ import {
   normalizeUnits,
 } from "./rules";
 import { type RepairReport, ScoreRun } from "./run";
+import { readingsAgreeOn } from "../../lexsub/formats/perl-classes";
 import { REPAIR_RULES, type RepairChange, type RepairRule, changedByRule, repairInfo } from "./repairs";
 import {
   ANSWERED_BEFORE,
@@ -161,6 +162,12 @@ export class FastKey {
   index: Int32Array<ArrayBuffer>;
   /** Gold lines the full reader took. */
   delegated = 0;
+  /**
+   * Whether the byte and UTF-8 readings read the gold alike (perl-classes.ts
+   * `readingsAgreeOn`): the lane's own lines are printable ASCII, so only the
+   * lines it hands the full reader can differ.
+   */
+  readingsAgree = true;
 
   /** |T|: the items read here and the full reader's. */
   get totalInT(): number {
@@ -252,7 +259,9 @@ export class FastKey {
   /** Gold line `line`, bytes [pos, end), not in the form: the full reader's. False when its id collides with one read here. */
   private delegate(pos: number, end: number, line: number): boolean {
     this.delegated++;
-    this.run.pushGold(this.decode(this.bytes, pos, end), line);
+    const text = this.decode(this.bytes, pos, end);
+    if (this.readingsAgree && !readingsAgreeOn(text)) this.readingsAgree = false;
+    this.run.pushGold(text, line);
     const id = this.run.lastGoldId;
     const num = id === null ? -1 : canonicalId(id);
     if (num < 0) return true; // not read as a gold line, or an id no line read here can have

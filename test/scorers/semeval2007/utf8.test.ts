@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BYTE_CLASSES, UTF8_CLASSES, perlDigits, readingsAgreeOn, readingsAgreeOnBytes } from "../../../lib/lexsub/formats/perl-classes";
+import { BYTE_CLASSES, UTF8_CLASSES, perlDigits, readingsAgreeOn } from "../../../lib/lexsub/formats/perl-classes";
 import { formatGoldLine, parseGold } from "../../../lib/lexsub/formats/gold";
 import { type MwResult, type SubstitutionResult, formatReport, formatUtf8Notice, mwScores, readingFor, scoreTexts, substitutionScores } from "../../../lib/scorers/semeval2007/index";
 
@@ -367,11 +367,6 @@ describe("the character classes and the decision between readings", () => {
     expect(readingsAgreeOn("x.n 1 :: glad 2;\n")).toBe(true);
     expect(readingsAgreeOn("x.n 1 :: café 2;\n")).toBe(false);
     expect(readingsAgreeOn("x.n 1 :: a\u000bb 2;\n")).toBe(false);
-    const enc = (s: string) => new TextEncoder().encode(s);
-    for (const s of ["", "abc", "x.n 1 :: glad 2;\n".repeat(9), "é", "abcdefgé", "abc\u000b"]) expect(readingsAgreeOnBytes(enc(s)), s).toBe(readingsAgreeOn(s));
-    // Not aligned on four bytes.
-    expect(readingsAgreeOnBytes(enc("xabcdefghé").subarray(1))).toBe(false);
-    expect(readingsAgreeOnBytes(enc("xabcdefghi").subarray(1))).toBe(true);
   });
 
   it("a project's language decides the default: bytes for English, UTF-8 for any other", () => {
