@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import { type Diagnostic } from "../../lib/lexsub/diagnostics";
 import { FastKey, type FastScore, FastScorer } from "../../lib/scorers/semeval2007/fast";
+import { type Reading } from "../../lib/scorers/semeval2007/rules";
 
 /** An unreadable file, with a one-line message naming it. */
 export class FileReadError extends Error {}
@@ -118,6 +119,8 @@ export interface FastFileScore {
   goldDiagnostics: Diagnostic[];
   total: number;
   score: FastScore;
+  /** Whether the two readings read both files alike (perl-classes.ts `readingsAgreeOn`): the lane's system lines are printable ASCII, so the gold decides. */
+  readingsAgree: boolean;
 }
 
 /**
@@ -128,12 +131,12 @@ export interface FastFileScore {
  * `ScoreRun`, which gives the same answer wherever this one answers (and
  * reports unreadable files). Holds the thread until done, like `forEachLine`.
  */
-export function scoreFast(system: string, gold: string, type: "best" | "oot", systemName = system, goldName = gold): FastFileScore | null {
+export function scoreFast(system: string, gold: string, type: "best" | "oot", systemName = system, goldName = gold, reading: Reading = "bytes"): FastFileScore | null {
   let key: FastKey | null;
   let fd: number;
   try {
     if (fs.statSync(gold).size > FAST_GOLD_LIMIT) return null;
-    key = FastKey.build(fs.readFileSync(gold), { type, goldName, systemName, decode: decodeUtf8 });
+    key = FastKey.build(fs.readFileSync(gold), { type, goldName, systemName, decode: decodeUtf8, reading });
     if (!key) return null;
     fd = fs.openSync(system, "r");
   } catch {
@@ -143,7 +146,7 @@ export function scoreFast(system: string, gold: string, type: "best" | "oot", sy
     const scorer = new FastScorer(key);
     const size = Math.min(FAST_CHUNK, fs.fstatSync(fd).size + 1);
     if (!readPieces(fd, size, (buf, end) => scorer.push(buf, 0, end), (buf, end) => scorer.pushLast(buf, 0, end))) return null;
-    return { goldDiagnostics: key.diagnostics, total: key.totalInT, score: scorer.finish() };
+    return { goldDiagnostics: key.diagnostics, total: key.totalInT, score: scorer.finish(), readingsAgree: key.readingsAgree };
   } catch (e) {
     // An unreadable system file: the full reader reports it.
     if (e instanceof ReadFailure || (e as NodeJS.ErrnoException).code) return null;

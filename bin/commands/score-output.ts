@@ -8,8 +8,8 @@ import { type Diagnostic, diag } from "../../lib/lexsub/diagnostics";
 import { type FastFileScore } from "./score-files";
 import { type GroupBy } from "../../lib/scorers/semeval2007/analysis";
 import { type MwResult } from "../../lib/scorers/semeval2007/mw";
-import { formatGroups, formatMwTotals, formatRepairNotice, formatSubstitutionTotals, mwJson, repairJson, substitutionJson } from "../../lib/scorers/semeval2007/report";
-import { type RepairReport } from "../../lib/scorers/semeval2007/run";
+import { formatGroups, formatMwTotals, formatRepairNotice, formatSubstitutionTotals, formatUtf8Notice, mwJson, repairJson, substitutionJson, utf8Json } from "../../lib/scorers/semeval2007/report";
+import { type RepairReport, type Utf8Report } from "../../lib/scorers/semeval2007/run";
 import { type SubstitutionResult } from "../../lib/scorers/semeval2007/substitution";
 import { CliError, printDiagnostics } from "./util";
 
@@ -69,13 +69,23 @@ export function finishSystem(
   return lines.refused;
 }
 
-/** The totals (or one JSON object), then the repair notice on stderr; exit 1 when lines were skipped. */
-export function printTotals(system: string, r: SubstitutionResult | MwResult, repairs: RepairReport | null, refused: number, opts: PrintOptions, out: Out): void {
+/** The totals (or one JSON object), then the repair notice and the UTF-8 one on stderr; exit 1 when lines were skipped. */
+export function printTotals(
+  system: string,
+  r: SubstitutionResult | MwResult,
+  repairs: RepairReport | null,
+  refused: number,
+  opts: PrintOptions,
+  out: Out,
+  utf8: Utf8Report | null = null,
+): void {
   if (opts.json) {
     const json: Record<string, unknown> = r.type === "mw" ? mwJson(r.stats) : substitutionJson(r.type, r.stats);
     if (r.type !== "mw" && r.groups) json.groups = r.groups.map((g) => ({ [opts.by!]: g.group, ...substitutionJson(r.type, g.stats) }));
     const repaired = repairJson(repairs);
     if (repaired) json.repaired = repaired;
+    const asUtf8 = utf8Json(utf8);
+    if (asUtf8) json.utf8 = asUtf8;
     out.line(JSON.stringify(json));
   } else if (r.type === "mw") {
     for (const l of formatMwTotals(r.stats)) out.line(l);
@@ -88,15 +98,16 @@ export function printTotals(system: string, r: SubstitutionResult | MwResult, re
   }
   out.flush();
   if (repairs && !opts.quiet) for (const l of formatRepairNotice(repairs)) process.stderr.write(`lexgold: ${l}\n`);
+  if (utf8 && !opts.quiet) for (const l of formatUtf8Notice(utf8)) process.stderr.write(`lexgold: ${l}\n`);
   // After the scores are out: the scores leave the skipped lines out.
   if (refused > 0) throw new CliError(`${system}: ${refused} line${refused === 1 ? "" : "s"} in no format skipped; scored without ${refused === 1 ? "it" : "them"}`);
 }
 
 /** Everything the command prints for a score from the fast lane (bin/commands/score-files.ts `scoreFast`). */
-export function printFastScore(fast: FastFileScore, system: string, gold: string, type: "best" | "oot", opts: PrintOptions, out: Out): void {
+export function printFastScore(fast: FastFileScore, system: string, gold: string, type: "best" | "oot", opts: PrintOptions, out: Out, utf8: Utf8Report | null = null): void {
   const report = reporter(opts.quiet);
   report(fast.total === 0 ? [...fast.goldDiagnostics, noItemInT(gold)] : fast.goldDiagnostics);
   const s = fast.score;
   const refused = finishSystem(system, type, s.systemDiagnostics, s.lines, report, out);
-  printTotals(system, s.result, s.repairs, refused, opts, out);
+  printTotals(system, s.result, s.repairs, refused, opts, out, utf8);
 }

@@ -27,14 +27,16 @@ interface PlainArgs {
   type: "best" | "oot";
   json: boolean;
   quiet: boolean;
+  utf8: boolean;
 }
 
-/** The arguments after `score`, when they are two file names and only -t/--type best|oot, --json, -q/--quiet; else null. */
+/** The arguments after `score`, when they are two file names and only -t/--type best|oot, --json, -q/--quiet, --utf8; else null. */
 export function plainArgs(args: readonly string[]): PlainArgs | null {
   const files: string[] = [];
   let type: "best" | "oot" = "best";
   let json = false;
   let quiet = false;
+  let utf8 = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "-t" || a === "--type") {
@@ -43,11 +45,12 @@ export function plainArgs(args: readonly string[]): PlainArgs | null {
       type = t;
     } else if (a === "--json") json = true;
     else if (a === "-q" || a === "--quiet") quiet = true;
+    else if (a === "--utf8") utf8 = true;
     else if (a.length > 0 && !a.startsWith("-")) files.push(a);
     else return null;
   }
   if (files.length !== 2) return null;
-  return { system: files[0], gold: files[1], type, json, quiet };
+  return { system: files[0], gold: files[1], type, json, quiet, utf8 };
 }
 
 /** Score through the fast lane and print as `lexgold score` does; false (nothing printed) when it does not apply. */
@@ -56,7 +59,9 @@ export function scorePlain(args: readonly string[]): boolean {
   const a = plainArgs(args);
   if (!a) return false;
   tuneForShortRun(a.system, a.gold);
-  const fast = scoreFast(a.system, a.gold, a.type);
+  const fast = scoreFast(a.system, a.gold, a.type, a.system, a.gold, a.utf8 ? "utf8" : "bytes");
+  // Read as bytes, a gold the UTF-8 reading may read differently: the full command adds that reading's figures.
+  if (fast && !a.utf8 && !fast.readingsAgree) return false;
   if (!fast) {
     // The lane declined these files: the full command (score.ts) would only try it again, reading
     // them a second time. Its documented switch sends it straight to the full reader.

@@ -7,10 +7,14 @@ import {
   type ItemScore,
   type KeyOptions,
   type MwItem,
+  type Reading,
   type RepairReport,
   type ScoreRunOptions,
+  type ScoreRunResult,
+  type Utf8Report,
   ScoreRun,
   repairReport,
+  utf8Report,
   formatMwItem,
   formatSubstitutionItem,
   multiwordIds,
@@ -19,6 +23,7 @@ import {
 } from "../../lib/scorers/semeval2007/index";
 import { Out, errorCount, finishSystem, noItemInT, printFastScore, printTotals, reporter } from "./score-output";
 import { CliError, readText } from "./util";
+import { readingsAgreeOn } from "../../lib/lexsub/formats/perl-classes";
 
 interface ScoreOptions {
   type: "best" | "oot" | "mw";
@@ -31,6 +36,7 @@ interface ScoreOptions {
   by?: GroupBy;
   quiet?: boolean;
   repaired?: boolean;
+  utf8?: boolean;
 }
 
 export function register(program: Command): void {
@@ -47,6 +53,7 @@ export function register(program: Command): void {
     .option("--exclude <wordlist>", "leave out the lexelts in a word list")
     .addOption(new Option("--by <group>", "add a breakdown per PoS or per lexelt").choices(["pos", "lexelt"]))
     .option("--repaired", "apply the documented repairs of score.pl's misreadings (docs/scorer.md) instead of its exact figures")
+    .option("--utf8", "read the files as UTF-8 text, as `perl -CSD score.pl` does (accented, Greek, Cyrillic … letters are word characters); the default reads bytes, as score.pl does")
     .option("-q, --quiet", "do not print warnings (errors are always printed)")
     .description("score a system file as the official SemEval-2007 scorer does (output line for line the same)")
     .action(async (system: string, gold: string, opts: ScoreOptions) => {
@@ -67,21 +74,27 @@ export function register(program: Command): void {
           analysis: keyOptions,
           by: opts.by,
           repaired: opts.repaired === true,
+          reading: opts.utf8 ? "utf8" : "bytes",
           onItem: opts.verbose ? (i) => printItem(type, i, out) : undefined,
         };
+        // Read as bytes (score.pl's figures): when a file holds what UTF-8 reads differently, that reading's figures follow.
+        const compareUtf8 = !opts.utf8 && !opts.repaired;
         // Plain best/oot scoring: the fast lane, which answers for files in the common form
         // (the same output to the byte); anything else, or a line outside that form, goes through ScoreRun.
         const lane = type !== "mw" && !analysis && !opts.verbose && !opts.repaired && process.env.LEXGOLD_SCORE_LANE !== "full";
-        const fast = lane ? scoreFast(system, gold, type) : null;
-        if (fast) printFastScore(fast, system, gold, type as "best" | "oot", opts, out);
-        else {
+        const fast = lane ? scoreFast(system, gold, type, system, gold, runOptions.reading) : null;
+        if (fast) {
+          const utf8 = compareUtf8 && !fast.readingsAgree ? utf8Report(fast.score, await utf8Run(runOptions, true)) : null;
+          printFastScore(fast, system, gold, type as "best" | "oot", opts, out, utf8);
+        } else {
           const run = new ScoreRun(runOptions);
-          await forEachLine(gold, (l) => run.pushGold(l), gold);
+          let agree = true;
+          await forEachLine(gold, (l) => (run.pushGold(l), agree && (agree = readingsAgreeOn(l))), gold);
           const goldDiagnostics = run.goldDone();
           if (type !== "mw" && run.scoringKey.total === 0) goldDiagnostics.push(noItemInT(gold));
           report(goldDiagnostics);
           if (hasErrors(goldDiagnostics)) throw new CliError(`${gold}: ${errorCount(goldDiagnostics)}; nothing scored`);
-          await forEachLine(system, (l) => run.pushSystem(l), system);
+          await forEachLine(system, (l) => (run.pushSystem(l), agree && (agree = readingsAgreeOn(l))), system);
           const scored = run.finish();
           const refused = finishSystem(system, type, scored.systemDiagnostics, scored.lines, report, out);
 
@@ -98,7 +111,8 @@ export function register(program: Command): void {
               repairs = repairReport(run, scored, again, again.finish());
             }
           }
-          printTotals(system, scored.result, repairs, refused, opts, out);
+          const utf8 = compareUtf8 && !agree ? utf8Report(scored, await utf8Run(runOptions, lane)) : null;
+          printTotals(system, scored.result, repairs, refused, opts, out, utf8);
         }
 
       } catch (e) {
@@ -108,6 +122,22 @@ export function register(program: Command): void {
         out.flush();
       }
     });
+}
+
+/** The same files scored with the same options, read as UTF-8 text: through the fast lane when it answers, else the full reader. */
+async function utf8Run(o: ScoreRunOptions, lane: boolean): Promise<Pick<ScoreRunResult, "result">> {
+  const reading: Reading = "utf8";
+  const system = o.systemName!;
+  const gold = o.goldName!;
+  if (lane && o.type !== "mw") {
+    const fast = scoreFast(system, gold, o.type, system, gold, reading);
+    if (fast) return fast.score;
+  }
+  const run = new ScoreRun({ ...o, reading, onItem: undefined });
+  await forEachLine(gold, (l) => run.pushGold(l), gold);
+  run.goldDone();
+  await forEachLine(system, (l) => run.pushSystem(l), system);
+  return run.finish();
 }
 
 function printItem(type: "best" | "oot" | "mw", i: ItemScore | MwItem, out: Out): void {

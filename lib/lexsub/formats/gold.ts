@@ -13,12 +13,17 @@
  * inside or at the end of a substitute are kept. Each entry the official scorer
  * would read differently from how it is written gets a warning with its line.
  *
+ * The character classes are Perl's on bytes (score.pl as it runs: ASCII `\w`,
+ * so `métodos 2` reads as `todos 2`) unless the reader is given the UTF-8
+ * reading (`perl -CSD score.pl`: Unicode classes on characters; perl-classes.ts).
+ *
  * Lines matching no format are errors (the official scorer skips them silently);
  * CRLF endings and a byte-order mark are tolerated with a warning; an id given
  * twice is an error (items are keyed by id alone). Pure: strings in, records out.
  */
 import { type Diagnostic, DiagnosticLog, diag, splitLines } from "../diagnostics";
 import { type OfficialLine, matchOfficialLine } from "./official-line";
+import { BYTE_CLASSES, type PerlClasses, type Reading, UTF8_CLASSES, perlClasses, perlDigits } from "./perl-classes";
 
 export type GoldKind = "gold" | "mwgold";
 
@@ -51,8 +56,6 @@ export interface GoldParseResult {
  * `lexelt id :: rest` with any spacing before `::`.
  */
 const MWGOLD_LINE = /^(\S+)[ \t]+(\S+)[ \t]*:: ?(.*)$/;
-/** The official scorer's entry pattern, unanchored (Perl's \s on bytes: no \v, no Unicode spaces). */
-const ENTRY = /(\w[\w' \t\n\r\f-]+) (\d+)/;
 
 export interface GoldReaderOptions {
   /** How many diagnostics of one kind to list before summarising (default 10). */
@@ -62,6 +65,8 @@ export interface GoldReaderOptions {
    * its own id index (the scoring key) turns this off to hold the ids once.
    */
   checkRepeats?: boolean;
+  /** How Perl reads the file's characters (default "bytes", score.pl as it runs; "utf8": `perl -CSD`). */
+  reading?: Reading;
 }
 
 /**
@@ -81,6 +86,7 @@ export class GoldReader {
   /** Whether the current line ended in CRLF (score.pl keeps the \r: see `readEntries`). */
   cr = false;
   private readonly checkRepeats: boolean;
+  private readonly cls: PerlClasses;
   /**
    * After a successful `scanLine`: the line's text (CR and BOM removed), where
    * its lexelt ends, where its id starts and ends, where the entries start, and
@@ -112,6 +118,7 @@ export class GoldReader {
   ) {
     this.log = new DiagnosticLog(options.limit ?? 10);
     this.checkRepeats = options.checkRepeats ?? true;
+    this.cls = perlClasses(options.reading ?? "bytes");
   }
 
   /** Lines pushed so far. */
@@ -166,7 +173,7 @@ export class GoldReader {
       text = text.slice(1);
       this.warn("bom", n, "byte-order mark ignored");
     }
-    const restStart = this.kind === "gold" ? splitGoldLine(text) : -1;
+    const restStart = this.kind === "gold" ? splitGoldLine(text, this.cls) : -1;
     if (restStart >= 0) {
       this.lexeltStart = 0;
       this.lexeltEnd = text.indexOf(" ");
@@ -176,7 +183,7 @@ export class GoldReader {
     } else {
       if (!NON_BLANK.test(text)) return false;
       let m: OfficialLine | null;
-      if (this.kind === "gold") m = matchOfficialLine(text, 2);
+      if (this.kind === "gold") m = matchOfficialLine(text, 2, this.cls);
       else {
         const r = MWGOLD_LINE.exec(text);
         m = r && { lexeltStart: 0, lexeltEnd: r[1].length, idStart: text.indexOf(r[2], r[1].length), idEnd: 0, restStart: text.length - r[3].length };
@@ -215,7 +222,7 @@ export class GoldReader {
 
   /** Read the current line's entries into `subs`, `counts` and `entries`, reporting what reads oddly. */
   scanEntries(): void {
-    this.entries = readEntries(this.text, this.restStart, this.subs, this.counts, this.file, this.line, this.log, this.fields, this.cr);
+    this.entries = readEntries(this.text, this.restStart, this.subs, this.counts, this.file, this.line, this.log, this.fields, this.cr, this.cls);
   }
 
   /** Report line `line` as repeating the id first given at line `first` (the line is not used). */
@@ -256,20 +263,15 @@ export interface FieldInfo {
  * (which then decides). Only plain lines take this path: no whitespace in the
  * lexelt and id but the single spaces, nothing but printable text after.
  */
-function splitGoldLine(text: string): number {
+function splitGoldLine(text: string, cls: PerlClasses): number {
   const a = text.indexOf(" ");
   if (a <= 0) return -1;
   const b = text.indexOf(" ", a + 1);
   if (b <= a + 1 || text.charCodeAt(b + 1) !== 58 || text.charCodeAt(b + 2) !== 58) return -1;
   // The lexelt all of [\w.] (so score.pl's match starts at the line's start), the id no space.
-  for (let i = 0; i < a; i++) if (!isLexeltChar(text.charCodeAt(i))) return -1;
-  for (let i = a + 1; i < b; i++) if (text.charCodeAt(i) <= 32) return -1;
+  for (let i = 0; i < a; i++) if (text.charCodeAt(i) !== 46 && !cls.word(text, i)) return -1;
+  for (let i = a + 1; i < b; i++) if (text.charCodeAt(i) <= 32 || cls.space(text.charCodeAt(i))) return -1;
   return text.charCodeAt(b + 3) === 32 ? b + 4 : -1;
-}
-
-/** A character of score.pl's lexelt class `[\w.]` (ASCII). */
-function isLexeltChar(c: number): boolean {
-  return isWord(c) || c === 46;
 }
 
 /**
@@ -288,6 +290,7 @@ function readEntries(
   log: DiagnosticLog,
   fields: FieldInfo,
   cr: boolean,
+  cls: PerlClasses,
 ): number {
   let k = 0;
   let f = 0;
@@ -299,7 +302,7 @@ function readEntries(
     if (semi < 0 || semi > end) semi = end;
     const pn = hasPn(text, from, semi);
     fields.pn[f] = pn;
-    const sp = plainEntry(text, from, semi);
+    const sp = plainEntry(text, from, semi, cls);
     if (sp > 0) {
       fields.text[f] = null;
       subs[k] = text.slice(from, sp);
@@ -310,7 +313,7 @@ function readEntries(
     } else {
       const field = text.slice(from, semi);
       fields.text[f] = field;
-      if (readEntry(field, subs, counts, k, file, line, log)) fields.entryField[k++] = f;
+      if (readEntry(field, subs, counts, k, file, line, log, cls)) fields.entryField[k++] = f;
     }
     f++;
     from = semi + 1;
@@ -350,9 +353,9 @@ function hasPn(text: string, from: number, to: number): boolean {
  * `[\w'-\s]+ (\d+)` (looser than the entry pattern: any start, one character
  * is enough), or 0 when nothing matches. In linear time, as `officialEntry`.
  */
-export function looseCount(field: string): number {
-  const m = runMatch(field, false, 1);
-  return m ? Number(field.slice(m.space + 1, m.end)) : 0;
+export function looseCount(field: string, cls: PerlClasses = BYTE_CLASSES): number {
+  const m = runMatch(field, false, 1, cls);
+  return m ? perlDigits(field.slice(m.space + 1, m.end)) : 0;
 }
 
 /**
@@ -362,25 +365,26 @@ export function looseCount(field: string): number {
  * starts, where its last " digit" space is (at least `minBefore` characters
  * in), and where the digits end. A match lies inside one run of the class; in
  * a run it starts at the first allowed character and, the class being greedy,
- * ends at the run's last " digit".
+ * ends at the run's last " digit". Characters, not code units, are counted
+ * (a character outside the BMP is two units).
  */
-function runMatch(field: string, wordStart: boolean, minBefore: number): { start: number; space: number; end: number } | null {
+function runMatch(field: string, wordStart: boolean, minBefore: number, cls: PerlClasses): { start: number; space: number; end: number } | null {
   const n = field.length;
   let i = 0;
   while (i < n) {
-    if (!isEntryChar(field.charCodeAt(i))) {
+    if (!isEntryChar(field, i, cls)) {
       i++;
       continue;
     }
     let end = i;
-    while (end < n && isEntryChar(field.charCodeAt(end))) end++;
+    while (end < n && isEntryChar(field, end, cls)) end++;
     let start = i;
-    if (wordStart) while (start < end && !isWord(field.charCodeAt(start))) start++;
-    for (let j = end - 2; j >= start + minBefore; j--) {
-      const d = field.charCodeAt(j + 1);
-      if (field.charCodeAt(j) === 32 && d >= 48 && d <= 57) {
+    if (wordStart) while (start < end && !cls.word(field, start)) start++;
+    const min = start < end ? start + cls.width(field, start) + minBefore - 1 : end;
+    for (let j = end - 2; j >= min; j--) {
+      if (field.charCodeAt(j) === 32 && cls.digit(field, j + 1)) {
         let e = j + 1;
-        while (e < end && field.charCodeAt(e) >= 48 && field.charCodeAt(e) <= 57) e++;
+        while (e < end && cls.digit(field, e)) e++;
         return { start, space: j, end: e };
       }
     }
@@ -394,50 +398,48 @@ function runMatch(field: string, wordStart: boolean, minBefore: number): { start
  * of the entry class, a space and digits (at most 15), with no space just
  * before that space: the index of that last space. Else 0.
  */
-function plainEntry(text: string, from: number, to: number): number {
+function plainEntry(text: string, from: number, to: number, cls: PerlClasses): number {
   // The last space, looked for only where it may be (lastIndexOf would scan back
   // to the line's start for every field: quadratic on a long line of short fields).
   let sp = to - 1;
   const stop = Math.max(from, to - 16);
   while (sp >= stop && text.charCodeAt(sp) !== 32) sp--;
   if (sp < stop) return 0;
-  if (sp < from + 2 || sp >= to - 1 || to - sp > 16 || !isWord(text.charCodeAt(from)) || text.charCodeAt(sp - 1) <= 32) return 0;
+  if (sp < from + 2 || sp >= to - 1 || to - sp > 16 || !cls.word(text, from) || text.charCodeAt(sp - 1) <= 32) return 0;
+  if (sp < from + cls.width(text, from) + 1) return 0; // one character outside the BMP: not two characters
   for (let i = sp + 1; i < to; i++) {
     const c = text.charCodeAt(i);
     if (c < 48 || c > 57) return 0;
   }
   for (let i = from + 1; i < sp; i++) {
     const c = text.charCodeAt(i);
-    if (!isWord(c) && c !== 32 && c !== 39 && c !== 45) return 0;
+    if (c !== 32 && c !== 39 && c !== 45 && !cls.word(text, i)) return 0;
   }
   return sp;
 }
 
-function isWord(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
-}
-
-/** A character of the entry pattern's substitute class `[\w' \t\n\r\f-]`. */
-function isEntryChar(c: number): boolean {
-  return isWord(c) || c === 32 || c === 39 || c === 45 || c === 9 || c === 10 || c === 13 || c === 12;
+/** A character of the entry pattern's substitute class `[\w'-\s]`. */
+function isEntryChar(text: string, i: number, cls: PerlClasses): boolean {
+  const c = text.charCodeAt(i);
+  return c === 32 || c === 39 || c === 45 || cls.space(c) || cls.word(text, i);
 }
 
 /**
- * `ENTRY.exec(field)` in linear time (the regular expression backtracks
+ * The entry pattern `(\w[\w'-\s]+) (\d+)` matched in linear time (the regular expression backtracks
  * quadratically on a long field with no ` digit` in it): the same match, as
  * `[whole, substitute, digits]` with `index`, or null. A match lies inside one
  * run of the substitute class; in a run it starts at the first word character
  * and its substitute ends at the run's last ` digit`, at least two characters in.
  */
-export function officialEntry(field: string): { 0: string; 1: string; 2: string; index: number } | null {
-  const m = runMatch(field, true, 2);
+export function officialEntry(field: string, cls: PerlClasses = BYTE_CLASSES): { 0: string; 1: string; 2: string; index: number } | null {
+  const m = runMatch(field, true, 2, cls);
   if (!m) return null;
   return { 0: field.slice(m.start, m.end), 1: field.slice(m.start, m.space), 2: field.slice(m.space + 1, m.end), index: m.start };
 }
 
 /** One field read with the official entry pattern into place `k`, with a warning where it reads differently from how it is written; false when not read. */
-function readEntry(field: string, subs: string[], counts: number[], k: number, file: string, line: number, log: DiagnosticLog): boolean {
-  const m = officialEntry(field);
+function readEntry(field: string, subs: string[], counts: number[], k: number, file: string, line: number, log: DiagnosticLog, cls: PerlClasses): boolean {
+  const m = officialEntry(field, cls);
   if (!m) {
     log.add(
       "unread",
@@ -456,7 +458,7 @@ function readEntry(field: string, subs: string[], counts: number[], k: number, f
     );
     return false;
   }
-  const count = Number(m[2]);
+  const count = perlDigits(m[2]);
   if (m.index !== 0 || m[0].length !== field.length) {
     log.add("partial", diag("warning", file, line, `entry "${field}" is read as "${substitute}" ${count}, as the official scorer reads it`), "entries read in part");
   } else if (/\s$/.test(substitute)) {
@@ -502,9 +504,13 @@ export function parseMwGold(text: string, file: string, options: GoldReaderOptio
 /**
  * Write one gold (or mwgold) line in the official files' form,
  * `lexelt id :: sub n;sub n;`, entries sorted by count (descending; equal
- * counts keep their order). Throws if an entry could not be read back as
- * written (a `;` or line break in it, a count that is not a positive integer,
- * or a substitute the official entry pattern would read differently).
+ * counts keep their order). The text is Unicode NFC (`é` one character, never
+ * `e` and a combining accent) and is never folded (`pequeño` stays `pequeño`):
+ * the file is UTF-8, as `lexgold score --utf8` and `perl -CSD score.pl` read it.
+ * Throws if an entry could not be read back as written by that reading (a `;`
+ * or line break in it, a count that is not a positive integer, or a substitute
+ * the official entry pattern would read differently). score.pl's own byte
+ * reading reads an entry with a non-ASCII letter differently; scoring says so.
  */
 export function formatGoldLine(lexelt: string, id: string, entries: readonly GoldEntry[]): string {
   if (!/^\S+$/.test(lexelt) || !/^\S+$/.test(id)) throw new Error(`gold line: lexelt and id must be non-empty with no spaces: ${JSON.stringify([lexelt, id])}`);
@@ -512,11 +518,12 @@ export function formatGoldLine(lexelt: string, id: string, entries: readonly Gol
     .map((e, i) => ({ e, i }))
     .sort((a, b) => b.e.count - a.e.count || a.i - b.i)
     .map(({ e }) => e);
-  let s = `${lexelt} ${id} ::`;
+  let s = `${lexelt.normalize("NFC")} ${id.normalize("NFC")} ::`;
   sorted.forEach((e, k) => {
-    const field = `${e.substitute} ${e.count}`;
-    const m = ENTRY.exec(field);
-    if (!Number.isInteger(e.count) || e.count < 1 || field.includes(";") || !m || m.index !== 0 || m[1] !== e.substitute || Number(m[2]) !== e.count) {
+    const substitute = e.substitute.normalize("NFC");
+    const field = `${substitute} ${e.count}`;
+    const m = officialEntry(field, UTF8_CLASSES);
+    if (!Number.isInteger(e.count) || e.count < 1 || field.includes(";") || !m || m.index !== 0 || m[1] !== substitute || m[2] !== String(e.count)) {
       throw new Error(`gold line ${lexelt} ${id}: entry ${JSON.stringify(field)} cannot be written so the scorer reads it back`);
     }
     s += `${k === 0 ? " " : ""}${field};`;

@@ -1,7 +1,8 @@
 /**
  * score.pl's line patterns for gold and best/oot files, `([\w.]+) (\S+) \:\: (.*)`
  * (`\:\:\:` for oot), matched as Perl matches them — unanchored, leftmost, with
- * Perl's ASCII classes on bytes (\w = [A-Za-z0-9_], \s = [ \t\n\r\f]) — but in
+ * Perl's classes (perl-classes.ts: by default its ASCII classes on bytes, \w =
+ * [A-Za-z0-9_], \s = [ \t\n\r\f]; or its Unicode classes on characters) — but in
  * linear time (the regular expression backtracks quadratically on a long line
  * of word characters). Pure.
  *
@@ -12,6 +13,7 @@
  * every start inside one [\w.] run succeeds or fails alike, and it is enough to
  * try each run once, left to right.
  */
+import { BYTE_CLASSES, type PerlClasses } from "./perl-classes";
 
 export interface OfficialLine {
   lexeltStart: number;
@@ -22,31 +24,27 @@ export interface OfficialLine {
   restStart: number;
 }
 
-function isLexeltChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46;
-}
-
-/** Perl's \s on bytes (no \v): space, \t, \n, \r, \f. */
-function isPerlSpace(c: number): boolean {
-  return c === 32 || c === 9 || c === 10 || c === 13 || c === 12;
+/** A character of the lexelt class `[\w.]`. */
+function isLexeltChar(text: string, i: number, cls: PerlClasses): boolean {
+  return text.charCodeAt(i) === 46 || cls.word(text, i);
 }
 
 /** Match `([\w.]+) (\S+) ::(:)? (.*)` against `text`; `colons` is 2 (best, gold) or 3 (oot). */
-export function matchOfficialLine(text: string, colons: 2 | 3): OfficialLine | null {
+export function matchOfficialLine(text: string, colons: 2 | 3, cls: PerlClasses = BYTE_CLASSES): OfficialLine | null {
   const n = text.length;
   let i = 0;
   while (i < n) {
-    if (!isLexeltChar(text.charCodeAt(i))) {
+    if (!isLexeltChar(text, i, cls)) {
       i++;
       continue;
     }
     const start = i;
-    while (i < n && isLexeltChar(text.charCodeAt(i))) i++;
+    while (i < n && isLexeltChar(text, i, cls)) i++;
     // The run [start, i) is a lexelt if a space, an id and the separator follow.
     if (i < n && text.charCodeAt(i) === 32) {
       const idStart = i + 1;
       let j = idStart;
-      while (j < n && !isPerlSpace(text.charCodeAt(j))) j++;
+      while (j < n && !cls.space(text.charCodeAt(j))) j++;
       if (j > idStart && separatorAt(text, j, colons)) {
         return { lexeltStart: start, lexeltEnd: i, idStart, idEnd: j, restStart: j + colons + 2 };
       }

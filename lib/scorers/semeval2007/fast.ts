@@ -53,6 +53,7 @@ import {
   OUTSIDE_T,
   PN_0,
   PN_1,
+  type Reading,
   UNSORTED,
   humanResponses,
   inT,
@@ -65,6 +66,7 @@ import {
   normalizeUnits,
 } from "./rules";
 import { type RepairReport, ScoreRun } from "./run";
+import { readingsAgreeOn } from "../../lexsub/formats/perl-classes";
 import { REPAIR_RULES, type RepairChange, type RepairRule, changedByRule, repairInfo } from "./repairs";
 import {
   ANSWERED_BEFORE,
@@ -160,6 +162,12 @@ export class FastKey {
   index: Int32Array<ArrayBuffer>;
   /** Gold lines the full reader took. */
   delegated = 0;
+  /**
+   * Whether the byte and UTF-8 readings read the gold alike (perl-classes.ts
+   * `readingsAgreeOn`): the lane's own lines are printable ASCII, so only the
+   * lines it hands the full reader can differ.
+   */
+  readingsAgree = true;
 
   /** |T|: the items read here and the full reader's. */
   get totalInT(): number {
@@ -185,9 +193,12 @@ export class FastKey {
     readonly file: string,
     readonly systemFile: string,
     decode: Decode,
+    reading: Reading,
   ) {
     this.decode = decode;
-    this.run = new ScoreRun({ type, systemName: systemFile, goldName: file, logs: { reader: this.readerLog, scorer: this.log } });
+    // The lane's own lines are printable ASCII, which both readings read alike; the
+    // full reader reads the others with the run's reading.
+    this.run = new ScoreRun({ type, systemName: systemFile, goldName: file, logs: { reader: this.readerLog, scorer: this.log }, reading });
     // Sized for the usual line (about 60 bytes, four entries), so that a large gold rarely
     // grows them; a shorter one grows them, by doubling.
     const items = 16 + Math.ceil(bytes.length / 48);
@@ -210,9 +221,9 @@ export class FastKey {
    * null when the full reader should read the whole run instead: the gold has
    * an error (an id given twice), or an id the lane cannot index.
    */
-  static build(bytes: Uint8Array, o: { type: SubstitutionType; goldName: string; systemName: string; decode?: Decode }): FastKey | null {
+  static build(bytes: Uint8Array, o: { type: SubstitutionType; goldName: string; systemName: string; decode?: Decode; reading?: Reading }): FastKey | null {
     // The loops below run to a line's "\n": a last line without one gets it, in a copy.
-    const k = new FastKey(endsWithNewline(bytes), o.type, o.goldName, o.systemName, o.decode ?? utf8);
+    const k = new FastKey(endsWithNewline(bytes), o.type, o.goldName, o.systemName, o.decode ?? utf8, o.reading ?? "bytes");
     const b = k.bytes;
     const n = b.length;
     let pos = 0;
@@ -248,7 +259,9 @@ export class FastKey {
   /** Gold line `line`, bytes [pos, end), not in the form: the full reader's. False when its id collides with one read here. */
   private delegate(pos: number, end: number, line: number): boolean {
     this.delegated++;
-    this.run.pushGold(this.decode(this.bytes, pos, end), line);
+    const text = this.decode(this.bytes, pos, end);
+    if (this.readingsAgree && !readingsAgreeOn(text)) this.readingsAgree = false;
+    this.run.pushGold(text, line);
     const id = this.run.lastGoldId;
     const num = id === null ? -1 : canonicalId(id);
     if (num < 0) return true; // not read as a gold line, or an id no line read here can have

@@ -14,7 +14,7 @@
  */
 export { type GoldEntry, type GoldKind, type GoldLine, GoldReader, formatGoldLine, parseGold, parseMwGold } from "../../lexsub/formats/gold";
 export { type SystemKind, type SystemLine, SystemReader, parseSystem } from "./system";
-export { OOT_LIMIT, normalizeGuess } from "./rules";
+export { OOT_LIMIT, type Reading, normalizeGuess, readingFor } from "./rules";
 export { type KeyItem, type KeyOptions, KeyBuilder, ScoringKey } from "./key";
 export {
   type GoldView,
@@ -46,7 +46,7 @@ export {
   posOf,
 } from "./analysis";
 export { type ScoreTextsInput, type ScoreTextsOutput, scoreTexts } from "./texts";
-export { type RepairReport, type ScoreRunOptions, type ScoreRunResult, type ScoreType, ScoreRun, repairReport } from "./run";
+export { type RepairReport, type ScoreRunOptions, type ScoreRunResult, type ScoreType, type Utf8Report, ScoreRun, repairReport, utf8Report } from "./run";
 export { type RepairChange, type RepairRule, REPAIR_RULES, RepairTracker, repairInfo } from "./repairs";
 export {
   formatBestItem,
@@ -58,9 +58,11 @@ export {
   formatReport,
   formatSubstitutionItem,
   formatSubstitutionTotals,
+  formatUtf8Notice,
   mwJson,
   officialPercent,
   perlNumber,
   repairJson,
   substitutionJson,
+  utf8Json,
 } from "./report";

@@ -38,7 +38,8 @@
  */
 import { type Diagnostic, DiagnosticLog, diag } from "../../lexsub/diagnostics";
 import { type FieldInfo, type GoldEntry, type GoldLine, GoldReader, PN, looseCount } from "../../lexsub/formats/gold";
-import { HAS_MODE, UNSORTED, dropsEntry, humanResponses, inT, isNonEntry, modeOf, normalizeGuess, spacedForm, withoutFirstApostrophe } from "./rules";
+import { HAS_MODE, type Reading, UNSORTED, classesOf, dropsEntry, humanResponses, inT, isNonEntry, modeOf, normalizeGuess, spacedForm, withoutFirstApostrophe } from "./rules";
+import { BYTE_CLASSES, type PerlClasses } from "../../lexsub/formats/perl-classes";
 import { isMultiword, lexeltKey } from "./analysis";
 import { type RepairTracker } from "./repairs";
 
@@ -57,6 +58,8 @@ export interface KeyOptions {
   repairs?: RepairTracker;
   /** Read only the gold lines of these ids (a repaired pass over the ids a repair touches; see run.ts). */
   only?: ReadonlySet<string>;
+  /** How Perl reads the gold's characters (default "bytes", score.pl as it runs; "utf8": `perl -CSD`; rules.ts). */
+  reading?: Reading;
 }
 
 /** One item of T, decoded. */
@@ -163,6 +166,7 @@ class IdIndex {
  */
 export class KeyBuilder {
   private readonly reader: GoldReader;
+  private readonly cls: PerlClasses;
   private readonly log = new DiagnosticLog(10);
   private readonly key: ScoringKey;
   private readonly subs: string[] = [];
@@ -176,7 +180,8 @@ export class KeyBuilder {
     readonly file: string,
     options: KeyOptions = {},
   ) {
-    this.reader = new GoldReader(file, "gold", { checkRepeats: false });
+    this.reader = new GoldReader(file, "gold", { checkRepeats: false, reading: options.reading });
+    this.cls = classesOf(options.reading);
     this.key = new ScoringKey(options);
   }
 
@@ -346,7 +351,7 @@ export class KeyBuilder {
         if (fields) fieldKept[fields.entryField[i]] = false;
         continue;
       }
-      if (isNonEntry(s)) nonEntry = true;
+      if (isNonEntry(s, this.cls)) nonEntry = true;
       subs[n] = s;
       counts[n++] = readCounts[i];
     }
@@ -362,7 +367,7 @@ export class KeyBuilder {
         if (first < 0) first = f;
         kept++;
       }
-      const inTByFields = inT(kept, kept === 1 ? fieldCount(fields, first, readCounts, read) : 0);
+      const inTByFields = inT(kept, kept === 1 ? fieldCount(fields, first, readCounts, read, this.cls) : 0);
       if (byField) scored = inTByFields;
       if (tracker && inTByFields !== inTByEntries) tracker.note("t-fields", String(id));
     }
@@ -413,7 +418,7 @@ export class KeyBuilder {
     const hu = humanResponses(counts, 0, n);
     const forms = new Set(subs.slice(0, n));
     for (let i = 0; i < n; i++) {
-      for (const form of derivedForms(subs[i], o.repaired === true)) {
+      for (const form of derivedForms(subs[i], o.repaired === true, this.cls)) {
         if (forms.has(form)) {
           if (form === spacedForm(subs[i]) && subs.indexOf(form) >= 0 && subs.indexOf(form) < n) {
             this.log.add(
@@ -491,10 +496,10 @@ function hasHyphen(text: string, from: number, to: number): boolean {
 }
 
 /** The count score.pl reads from field `f` (see `looseCount`): the entry's own when the field was read as a plain entry. */
-function fieldCount(fields: FieldInfo, f: number, readCounts: readonly number[], read: number): number {
+function fieldCount(fields: FieldInfo, f: number, readCounts: readonly number[], read: number, cls: PerlClasses): number {
   if (f < 0) return 0;
   const text = fields.text[f];
-  if (text !== null) return looseCount(text);
+  if (text !== null) return looseCount(text, cls);
   for (let i = 0; i < read; i++) if (fields.entryField[i] === f) return readCounts[i];
   return 0;
 }
@@ -688,11 +693,11 @@ export function copy(s: string): string {
  * norms table); repaired, also the form an answer is normalised to (so gold
  * `non-x` and `non x` match the answer `nonx`).
  */
-export function derivedForms(s: string, repaired = false): string[] {
+export function derivedForms(s: string, repaired = false, cls: PerlClasses = BYTE_CLASSES): string[] {
   const out: string[] = [];
   if (s.includes("-")) out.push(spacedForm(s));
   if (!repaired) return out;
-  const n = normalizeGuess(s);
+  const n = normalizeGuess(s, cls);
   if (n !== s && !out.includes(n)) out.push(n);
   return out;
 }

@@ -22,6 +22,7 @@ import { type GoldLine, GoldReader } from "../../lexsub/formats/gold";
 import { type SystemLine } from "./system";
 import { multiwordMode } from "./analysis";
 import { sortDiagnostics } from "./key";
+import { type Reading } from "./rules";
 
 export interface MwStats {
   /** |MW|. */
@@ -88,8 +89,11 @@ export class MwKeyBuilder {
   private readonly key = new MwKey();
   private readonly log = new DiagnosticLog(10);
 
-  constructor(readonly file: string) {
-    this.reader = new GoldReader(file, "mwgold");
+  constructor(
+    readonly file: string,
+    reading: Reading = "bytes",
+  ) {
+    this.reader = new GoldReader(file, "mwgold", { reading });
   }
 
   push(raw: string): void {

@@ -8,7 +8,7 @@
  */
 import { cFixed } from "../shared/table";
 import { type MwItem, type MwResult, type MwStats, mwScores } from "./mw";
-import { type RepairReport } from "./run";
+import { type RepairReport, type Utf8Report } from "./run";
 import { type ItemScore, type SubstitutionResult, type SubstitutionStats, type SubstitutionType, substitutionScores } from "./substitution";
 
 /**
@@ -234,4 +234,27 @@ export function repairJson(report: RepairReport | null) {
     figures: r.type === "mw" ? mwJson(r.stats) : substitutionJson(r.type, r.stats),
     changes: report.changes.map((c) => ({ rule: c.rule, items: c.items, ids: c.ids })),
   };
+}
+
+/**
+ * What reading the files as UTF-8 text would give, for a default run's reader
+ * (stderr after the output, after the repair notice): the UTF-8 figures. No
+ * lines when no figure differs.
+ */
+export function formatUtf8Notice(report: Utf8Report): string[] {
+  if (!report.figuresDiffer) return [];
+  const r = report.result;
+  const totals = r.type === "mw" ? formatMwTotals(r.stats) : formatSubstitutionTotals(r.type, r.stats);
+  return [
+    "the figures above are score.pl's reading the files as bytes, where a letter outside ASCII is no word character (`métodos` reads as `todos`);",
+    "read as UTF-8 text, as `perl -CSD score.pl` reads them (--utf8), they would be:",
+    ...totals.map((l) => "  " + l),
+  ];
+}
+
+/** The UTF-8 figures, for --json (null when no figure differs). */
+export function utf8Json(report: Utf8Report | null) {
+  if (!report || !report.figuresDiffer) return null;
+  const r = report.result;
+  return { figures: r.type === "mw" ? mwJson(r.stats) : substitutionJson(r.type, r.stats) };
 }

@@ -28,8 +28,34 @@
  * - **Which system lines count** (`lineVerdict`): a line for an id outside T is
  *   ignored; the first line for an id wins; an item of T with no readable gold
  *   entry is never attempted.
+ * - **How the files' characters are read** (`readingFor`, `classesOf`):
+ *   score.pl as it runs reads bytes, so its `\w`, `\s` and `\d` are ASCII
+ *   (`métodos 2` reads as `todos 2`); `perl -CSD score.pl` reads UTF-8 text,
+ *   with Unicode's classes on characters. The readers take the classes from
+ *   here (lib/lexsub/formats/perl-classes.ts defines them) and decide nothing
+ *   about characters themselves.
  */
 import { PN } from "../../lexsub/formats/gold";
+import { BYTE_CLASSES, type PerlClasses, type Reading, perlClasses } from "../../lexsub/formats/perl-classes";
+
+export type { Reading };
+
+/** The character classes of a reading: Perl's on bytes ("bytes", score.pl as it runs) or on UTF-8 characters ("utf8", `perl -CSD`). */
+export function classesOf(reading: Reading = "bytes"): PerlClasses {
+  return perlClasses(reading);
+}
+
+/**
+ * The reading a project's files are scored with by default, from its language
+ * (a BCP 47 tag): English keeps score.pl's own byte reading, the one its
+ * published figures come from; any other language is read as UTF-8 text, as
+ * `perl -CSD score.pl` reads it (its words are mostly outside ASCII). A tag
+ * that is empty or unreadable counts as English.
+ */
+export function readingFor(language: string | null | undefined): Reading {
+  const primary = (language ?? "").trim().toLowerCase().split(/[-_]/)[0];
+  return primary === "" || primary === "en" ? "bytes" : "utf8";
+}
 
 /** PN (the letters the gold reader marks a field for; the entry the repaired reading drops): its code units, for a byte reader's test for a field score.pl would drop (compared in its loop: no call per byte). */
 export const PN_0 = PN.charCodeAt(0);
@@ -81,14 +107,14 @@ const APOSTROPHE = 39;
 /** Code units normalisation may change anywhere in a guess (see also `nonPrefix`). */
 export const NORMALISED_UNITS: readonly number[] = [HYPHEN, APOSTROPHE];
 
-/** Whether c is what score.pl's `/^non[\s-]/` takes after "non" (Perl's \s with \v, or a hyphen). */
-function nonSeparator(c: number): boolean {
-  return c === HYPHEN || c === SPACE || (c >= 9 && c <= 13);
+/** Whether c is what score.pl's `/^non[\s-]/` takes after "non" (a hyphen, or Perl's \s: on bytes with \v; read as UTF-8, any Unicode space). */
+function nonSeparator(c: number, cls: PerlClasses): boolean {
+  return c === HYPHEN || c === SPACE || (c >= 9 && c <= 13) || (cls !== BYTE_CLASSES && cls.space(c));
 }
 
 /** Whether code units c0..c3 begin `non-x` / `non x` (the separator is dropped; a guess, read from one line, holds no line break). */
-export function nonPrefix(c0: number, c1: number, c2: number, c3: number): boolean {
-  return c0 === 110 && c1 === 111 && c2 === 110 && nonSeparator(c3);
+export function nonPrefix(c0: number, c1: number, c2: number, c3: number, cls: PerlClasses = BYTE_CLASSES): boolean {
+  return c0 === 110 && c1 === 111 && c2 === 110 && nonSeparator(c3, cls);
 }
 
 /**
@@ -96,8 +122,8 @@ export function nonPrefix(c0: number, c1: number, c2: number, c3: number): boole
  * `non x` → `nonx`, every hyphen a space, the first apostrophe removed. `out`
  * must hold `to - from` units.
  */
-export function normalizeUnits(src: Uint8Array | Uint16Array, from: number, to: number, out: Uint8Array | Uint16Array): number {
-  const skip = to - from >= 4 && nonPrefix(src[from], src[from + 1], src[from + 2], src[from + 3]) ? from + 3 : -1;
+export function normalizeUnits(src: Uint8Array | Uint16Array, from: number, to: number, out: Uint8Array | Uint16Array, cls: PerlClasses = BYTE_CLASSES): number {
+  const skip = to - from >= 4 && nonPrefix(src[from], src[from + 1], src[from + 2], src[from + 3], cls) ? from + 3 : -1;
   let apostrophe = false;
   let n = 0;
   for (let i = from; i < to; i++) {
@@ -115,10 +141,10 @@ export function normalizeUnits(src: Uint8Array | Uint16Array, from: number, to: 
 let unitsIn = new Uint16Array(64);
 let unitsOut = new Uint16Array(64);
 
-/** A guess as the official scorer normalises it (`normalizeUnits`, on a string). */
-export function normalizeGuess(guess: string): string {
+/** A guess as the official scorer normalises it (`normalizeUnits`, on a string), read with `cls` (default: bytes). */
+export function normalizeGuess(guess: string, cls: PerlClasses = BYTE_CLASSES): string {
   const len = guess.length;
-  if (len < 4 || !nonPrefix(guess.charCodeAt(0), guess.charCodeAt(1), guess.charCodeAt(2), guess.charCodeAt(3))) {
+  if (len < 4 || !nonPrefix(guess.charCodeAt(0), guess.charCodeAt(1), guess.charCodeAt(2), guess.charCodeAt(3), cls)) {
     if (guess.indexOf("-") < 0 && guess.indexOf("'") < 0) return guess;
   }
   if (len > unitsIn.length) {
@@ -126,7 +152,7 @@ export function normalizeGuess(guess: string): string {
     unitsOut = new Uint16Array(2 * len);
   }
   for (let i = 0; i < len; i++) unitsIn[i] = guess.charCodeAt(i);
-  const n = normalizeUnits(unitsIn, 0, len, unitsOut);
+  const n = normalizeUnits(unitsIn, 0, len, unitsOut, cls);
   let s = "";
   for (let i = 0; i < n; i += 4096) s += String.fromCharCode.apply(null, unitsOut.subarray(i, Math.min(n, i + 4096)) as unknown as number[]);
   return s;
@@ -138,8 +164,8 @@ export function withoutFirstApostrophe(substitute: string): string {
 }
 
 /** Whether a gold entry is written `non x` / `non-x`: score.pl never matches it (answers become `nonx`); repaired, `nonx` matches it. */
-export function isNonEntry(substitute: string): boolean {
-  return substitute.length >= 4 && nonPrefix(substitute.charCodeAt(0), substitute.charCodeAt(1), substitute.charCodeAt(2), substitute.charCodeAt(3));
+export function isNonEntry(substitute: string, cls: PerlClasses = BYTE_CLASSES): boolean {
+  return substitute.length >= 4 && nonPrefix(substitute.charCodeAt(0), substitute.charCodeAt(1), substitute.charCodeAt(2), substitute.charCodeAt(3), cls);
 }
 
 /** The form a hyphenated gold substitute also matches: spaces for its hyphens (score.pl's norms table). */

@@ -32,6 +32,7 @@ import { type MwItem, MwKey, MwKeyBuilder, type MwResult, MwScorer } from "./mw"
 import { ootScorer } from "./oot";
 import { type RepairChange, RepairTracker, changedByRule } from "./repairs";
 import { type ItemScore, type SubstitutionResult, type SubstitutionScorer, type SubstitutionStats, addOutcome, emptyStats, substitutionScores } from "./substitution";
+import { type Reading } from "./rules";
 
 export type ScoreType = "best" | "oot" | "mw";
 
@@ -46,6 +47,8 @@ export interface ScoreRunOptions {
   by?: GroupBy;
   /** Apply the documented repairs instead of reading as score.pl does. */
   repaired?: boolean;
+  /** How Perl reads the files' characters: "bytes" (default, score.pl as it runs) or "utf8" (`perl -CSD score.pl`); rules.ts `readingFor`. */
+  reading?: Reading;
   /** Called with each attempted item, in system-file order. */
   onItem?: (item: ItemScore | MwItem) => void;
   /**
@@ -139,9 +142,10 @@ export class ScoreRun {
     const goldName = options.goldName ?? "gold";
     const only = options.type !== "mw" && repaired ? options.only : undefined;
     this.restricted = only !== undefined;
-    if (options.type === "mw") this.mwKeyBuilder = new MwKeyBuilder(goldName);
-    else this.keyBuilder = new KeyBuilder(goldName, { ...options.analysis, repaired, repairs: this.tracker ?? undefined, only });
-    this.reader = new SystemReader(options.systemName ?? "system", options.type, { repaired, repairs: this.tracker ?? undefined, only, log: options.logs?.reader });
+    const reading = options.reading ?? "bytes";
+    if (options.type === "mw") this.mwKeyBuilder = new MwKeyBuilder(goldName, reading);
+    else this.keyBuilder = new KeyBuilder(goldName, { ...options.analysis, repaired, repairs: this.tracker ?? undefined, only, reading });
+    this.reader = new SystemReader(options.systemName ?? "system", options.type, { repaired, repairs: this.tracker ?? undefined, only, log: options.logs?.reader, reading });
     this.keptGold = this.tracker && options.type !== "mw" ? [] : null;
   }
 
@@ -377,6 +381,24 @@ export function repairReport(official: ScoreRun, officialResult: ScoreRunResult,
   const changes = changedByRule(official.tracker!, official.outcomes(), repaired.outcomes(), sample);
   const result = repairedResult.result;
   return { result, figuresDiffer: !sameFigures(officialResult.result, result), changes };
+}
+
+/**
+ * What the UTF-8 reading (`perl -CSD score.pl`, `reading: "utf8"`) gives
+ * beside a default run, which reads bytes as score.pl does: its figures, and
+ * whether any differs. Only files with characters outside ASCII can differ
+ * (perl-classes.ts `readingsAgreeOn`).
+ */
+export interface Utf8Report {
+  /** The UTF-8 run's result (its figures). */
+  result: SubstitutionResult | MwResult;
+  /** Whether any figure differs from the byte reading's. */
+  figuresDiffer: boolean;
+}
+
+/** Compare a default (byte) run with a run of the same files and options read as UTF-8. */
+export function utf8Report(bytes: Pick<ScoreRunResult, "result">, utf8: Pick<ScoreRunResult, "result">): Utf8Report {
+  return { result: utf8.result, figuresDiffer: !sameFigures(bytes.result, utf8.result) };
 }
 
 function sameFigures(a: SubstitutionResult | MwResult, b: SubstitutionResult | MwResult): boolean {

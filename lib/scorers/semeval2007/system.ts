@@ -23,10 +23,15 @@
  * guesses (not attempted). Lines matching no format are errors naming file
  * and line.
  *
+ * The character classes are Perl's on bytes (score.pl as it runs) unless the
+ * reader is given the UTF-8 reading (`perl -CSD`: Unicode classes on
+ * characters, so `façade.n` is a lexelt; rules.ts `classesOf`).
+ *
  * Streaming: `SystemReader.push` takes one line at a time. Pure: strings in,
  * records out.
  */
-import { normalizeGuess, withoutFirstApostrophe } from "./rules";
+import { type Reading, classesOf, normalizeGuess, withoutFirstApostrophe } from "./rules";
+import { BYTE_CLASSES, type PerlClasses } from "../../lexsub/formats/perl-classes";
 import { type Diagnostic, DiagnosticLog, diag, splitLines } from "../../lexsub/diagnostics";
 import { type RepairTracker } from "./repairs";
 import { matchOfficialLine } from "../../lexsub/formats/official-line";
@@ -84,23 +89,18 @@ function isSpace(c: number): boolean {
  * a regular expression: the index where the answer starts, or -1 when the line
  * needs the full pattern (which then decides).
  */
-function splitSystemLine(text: string, oot: boolean): number {
+function splitSystemLine(text: string, oot: boolean, cls: PerlClasses): number {
   const a = text.indexOf(" ");
   if (a <= 0) return -1;
   const b = text.indexOf(" ", a + 1);
   if (b <= a + 1) return -1;
   // The lexelt all of [\w.] (so score.pl's match starts at the line's start), the id no space.
-  for (let i = 0; i < a; i++) if (!isLexeltChar(text.charCodeAt(i))) return -1;
-  for (let i = a + 1; i < b; i++) if (text.charCodeAt(i) <= 32) return -1;
+  for (let i = 0; i < a; i++) if (text.charCodeAt(i) !== 46 && !cls.word(text, i)) return -1;
+  for (let i = a + 1; i < b; i++) if (text.charCodeAt(i) <= 32 || cls.space(text.charCodeAt(i))) return -1;
   const colons = oot ? 3 : 2;
   for (let i = 1; i <= colons; i++) if (text.charCodeAt(b + i) !== 58) return -1;
   if (text.charCodeAt(b + colons + 1) !== 32) return -1;
   return b + colons + 2;
-}
-
-/** A character of score.pl's lexelt class `[\w.]` (ASCII). */
-function isLexeltChar(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 46;
 }
 
 export interface SystemReaderOptions {
@@ -114,6 +114,8 @@ export interface SystemReaderOptions {
   only?: ReadonlySet<string>;
   /** Log into this (shared with the scorer's fast lane, which then finishes it) instead of a log of its own. */
   log?: DiagnosticLog;
+  /** How Perl reads the file's characters (default "bytes", score.pl as it runs; "utf8": `perl -CSD`). */
+  reading?: Reading;
 }
 
 /**
@@ -133,6 +135,7 @@ export class SystemReader {
   private readonly repaired: boolean;
   private readonly repairs: RepairTracker | undefined;
   private readonly only: ReadonlySet<string> | undefined;
+  private readonly cls: PerlClasses;
 
   constructor(
     readonly file: string,
@@ -143,6 +146,7 @@ export class SystemReader {
     this.repaired = options.repaired === true;
     this.repairs = options.repaired ? undefined : options.repairs;
     this.only = options.only;
+    this.cls = classesOf(options.reading);
   }
 
   /** Lines pushed so far. */
@@ -179,7 +183,7 @@ export class SystemReader {
     let lexelt: string;
     let id: string;
     let answer: string;
-    const at = this.kind === "mw" ? -1 : splitSystemLine(text, this.kind === "oot");
+    const at = this.kind === "mw" ? -1 : splitSystemLine(text, this.kind === "oot", this.cls);
     if (at >= 0) {
       const a = text.indexOf(" ");
       lexelt = text.slice(0, a);
@@ -194,7 +198,7 @@ export class SystemReader {
         }
         [, lexelt, id, answer] = m;
       } else {
-        const m = matchOfficialLine(text, this.kind === "oot" ? 3 : 2);
+        const m = matchOfficialLine(text, this.kind === "oot" ? 3 : 2, this.cls);
         if (!m) {
           if (NON_BLANK.test(text)) this.refuse(text, n);
           return null;
@@ -209,7 +213,7 @@ export class SystemReader {
     if (cr && this.repairs) this.repairs.note("crlf", id);
     if (this.kind === "mw") return this.mwLine(lexelt, id, answer, n, cr && !this.repaired);
 
-    if (!NON_BLANK.test(answer)) {
+    if (this.blank(answer)) {
       this.empty(n);
       return { lexelt, id, answer, guesses: [], alternatives: null, line: n };
     }
@@ -223,12 +227,12 @@ export class SystemReader {
       let semi = answer.indexOf(";", from);
       if (semi < 0 || semi > end) semi = end;
       const f = answer.slice(from, semi);
-      guesses.push(normalizeGuess(f));
+      guesses.push(normalizeGuess(f, this.cls));
       // A kept "\r" (CRLF, score.pl's reading) is the CRLF rule's, not a space around a guess.
       const core = cr && !this.repaired && semi === answer.length ? f.slice(0, -1) : f;
       if (core.length > 0 && (isSpace(core.charCodeAt(0)) || isSpace(core.charCodeAt(core.length - 1)))) {
         if (!alternatives) alternatives = [];
-        alternatives[guesses.length - 1] = normalizeGuess(f.trim());
+        alternatives[guesses.length - 1] = normalizeGuess(f.trim(), this.cls);
       }
       from = semi + 1;
     }
@@ -241,6 +245,13 @@ export class SystemReader {
     return { lexelt, id, answer, guesses, alternatives, line: n };
   }
 
+  /** Whether an answer holds only whitespace (Perl's \s, read as UTF-8: U+0085 is a space, U+FEFF is not). */
+  private blank(answer: string): boolean {
+    if (this.cls === BYTE_CLASSES) return !NON_BLANK.test(answer);
+    for (let i = 0; i < answer.length; i++) if (!this.cls.space(answer.charCodeAt(i))) return false;
+    return true;
+  }
+
   /** The diagnostics so far, with a summary line for each kind over the limit. */
   finish(): Diagnostic[] {
     if (this.crlf > 1) {
@@ -251,7 +262,7 @@ export class SystemReader {
   }
 
   private mwLine(lexelt: string, id: string, answer: string, n: number, keptCr: boolean): SystemLine {
-    if (answer.trim() === "") {
+    if (this.blank(answer)) {
       this.empty(n);
       return { lexelt, id, answer, guesses: [], alternatives: null, line: n };
     }

@@ -2,13 +2,18 @@
  * Score a system file against a gold file given as texts (an upload, a test):
  * the same run as the CLI's (run.ts), in one call. By default the figures are
  * score.pl's; when a documented repair would change them, `repairs` holds the
- * repaired figures and the rules behind the difference. Pure.
+ * repaired figures and the rules behind the difference; when the files hold
+ * characters outside ASCII and reading them as UTF-8 text (`perl -CSD
+ * score.pl`, `reading: "utf8"`) would change a figure, `utf8` holds those
+ * figures. Pure.
  */
 import { type Diagnostic, splitLines } from "../../lexsub/diagnostics";
 import { type GroupBy } from "./analysis";
 import { type KeyOptions } from "./key";
 import { type MwItem, type MwResult } from "./mw";
-import { type RepairReport, ScoreRun, repairReport } from "./run";
+import { type RepairReport, ScoreRun, type ScoreRunOptions, type ScoreRunResult, type Utf8Report, repairReport, utf8Report } from "./run";
+import { type Reading } from "./rules";
+import { readingsAgreeOn } from "../../lexsub/formats/perl-classes";
 import { type ItemScore, type SubstitutionResult } from "./substitution";
 
 export interface ScoreTextsInput {
@@ -24,6 +29,8 @@ export interface ScoreTextsInput {
   by?: GroupBy;
   /** Apply the documented repairs instead of reading as score.pl does (see repairs.ts). */
   repaired?: boolean;
+  /** How the files' characters are read: "bytes" (default, score.pl as it runs) or "utf8" (`perl -CSD score.pl`; rules.ts `readingFor`). */
+  reading?: Reading;
 }
 
 export interface ScoreTextsOutput {
@@ -37,6 +44,8 @@ export interface ScoreTextsOutput {
   lines: { read: number; matched: number; refused: number };
   /** In the default mode, when a repair would read the files differently: what it would change (else null). */
   repairs: RepairReport | null;
+  /** Read as bytes (the default) and not repaired: what the UTF-8 reading gives, when the files could read differently (else null). */
+  utf8: Utf8Report | null;
 }
 
 function feed(add: (line: string) => void, text: string): void {
@@ -62,5 +71,18 @@ export function scoreTexts(input: ScoreTextsInput): ScoreTextsOutput {
       repairs = repairReport(run, out, again, again.finish());
     }
   }
-  return { ...out, items, repairs };
+  let utf8: Utf8Report | null = null;
+  if ((input.reading ?? "bytes") === "bytes" && !input.repaired && !(readingsAgreeOn(input.gold) && readingsAgreeOn(input.system))) {
+    utf8 = utf8Report(out, runOnce({ ...input, reading: "utf8" }, input));
+  }
+  return { ...out, items, repairs, utf8 };
+}
+
+/** One run over the texts, without the notices. */
+function runOnce(options: ScoreRunOptions, input: ScoreTextsInput): ScoreRunResult {
+  const run = new ScoreRun(options);
+  feed((l) => run.pushGold(l), input.gold);
+  run.goldDone();
+  feed((l) => run.pushSystem(l), input.system);
+  return run.finish();
 }

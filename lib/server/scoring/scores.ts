@@ -20,7 +20,8 @@ import type { Db } from "../../../db/client";
 import { scoringGolds, systemRuns, users } from "../../../db/schema";
 import { type ItemScore, type MwItem, type MwResult, type SubstitutionResult, type SubstitutionStats } from "../../scorers/semeval2007/index";
 import { type RepairChange } from "../../scorers/semeval2007/repairs";
-import { formatReport, mwJson, repairJson, substitutionJson } from "../../scorers/semeval2007/report";
+import { formatReport, mwJson, repairJson, substitutionJson, utf8Json } from "../../scorers/semeval2007/report";
+import { type Reading } from "../../scorers/semeval2007/rules";
 import { substitutionScores } from "../../scorers/semeval2007/substitution";
 import { scoreTexts } from "../../scorers/semeval2007/texts";
 import { type Diagnostic, formatDiagnostic, hasErrors, splitLines } from "../../lexsub/diagnostics";
@@ -44,6 +45,8 @@ const SYSTEM_RUNS = named(systemRuns);
  */
 export interface ScoreMode {
   repaired?: boolean;
+  /** How the files' characters are read: "bytes" (the default, score.pl as it runs) or "utf8" (`perl -CSD score.pl`; rules.ts `readingFor`). */
+  reading?: Reading;
 }
 
 /** What the documented repairs would change in a run scored as score.pl does (null when no figure differs). */
@@ -71,11 +74,15 @@ export interface RunSummary {
   byPos: { group: string; figures: RunFigures }[];
   /** In score.pl's mode, the repaired figures and the rules behind them when they differ; else null. */
   repaired: RunRepairs | null;
+  /** Read as bytes (score.pl's figures): the figures read as UTF-8 text, when they differ; else null. */
+  utf8: RunFigures | null;
 }
 
 export interface ScoreBoard {
   /** The figures shown: score.pl's or the repaired ones. */
   mode: "official" | "repaired";
+  /** How the files were read: as bytes (score.pl) or as UTF-8 text (perl -CSD). */
+  reading: Reading;
   gold: { kind: ResolvedGold["kind"]; id: number | null; label: string; goldName: string | null; mwgoldName: string | null; items: number | null };
   /** Every gold of the project with its number of runs (the project's own first): runs are ranked only among those of their gold. */
   golds: GoldInfo[];
@@ -108,6 +115,7 @@ function scoreOne(g: ResolvedGold, run: { type: RunType; fileName: string; conte
     goldName: gold.name,
     by: run.type === "mw" ? undefined : by,
     repaired: mode.repaired === true,
+    reading: mode.reading,
   });
   return { out, goldDiagnostics: out.goldDiagnostics };
 }
@@ -158,7 +166,7 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
   const goldDiagnostics = new Map<string, Diagnostic[]>();
   const runs: RunSummary[] = rows.map(({ content, ...run }) => {
     const s = scoreOne(g, { type: run.type, fileName: run.fileName, content }, "pos", mode);
-    if (!s) return { run, figures: null, problem: missingGold(g, run.type), errors: 0, warnings: 0, skipped: 0, byPos: [], repaired: null };
+    if (!s) return { run, figures: null, problem: missingGold(g, run.type), errors: 0, warnings: 0, skipped: 0, byPos: [], repaired: null, utf8: null };
     const kind = run.type === "mw" ? "mw" : "gold";
     if (!goldDiagnostics.has(kind)) goldDiagnostics.set(kind, s.goldDiagnostics);
     const sys = s.out.systemDiagnostics;
@@ -167,16 +175,17 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
       warnings: sys.filter((d) => d.severity === "warning").length,
       skipped: s.out.lines.refused,
     };
-    if (hasErrors(s.goldDiagnostics)) return { run, figures: null, problem: `${goldFor(g, run.type)!.name} has errors; nothing scored.`, ...counts, byPos: [], repaired: null };
+    if (hasErrors(s.goldDiagnostics)) return { run, figures: null, problem: `${goldFor(g, run.type)!.name} has errors; nothing scored.`, ...counts, byPos: [], repaired: null, utf8: null };
     const res = s.out.result;
     const byPos = res.type === "mw" ? [] : (res.groups ?? []).map((x) => ({ group: x.group, figures: substitutionJson(res.type, x.stats) }));
-    return { run, figures: figuresOf(res), problem: null, ...counts, byPos, repaired: repairsOf(s.out) };
+    return { run, figures: figuresOf(res), problem: null, ...counts, byPos, repaired: repairsOf(s.out), utf8: utf8Json(s.out.utf8)?.figures ?? null };
   });
   // The gold's own problems, even when no run is stored yet.
   if (g.gold && !goldDiagnostics.has("gold")) goldDiagnostics.set("gold", scoreTexts({ type: "best", system: "", gold: g.gold.text, goldName: g.gold.name }).goldDiagnostics);
   if (g.mwgold && !goldDiagnostics.has("mw")) goldDiagnostics.set("mw", scoreTexts({ type: "mw", system: "", gold: g.mwgold.text, goldName: g.mwgold.name }).goldDiagnostics);
   return {
     mode: mode.repaired ? "repaired" : "official",
+    reading: mode.reading ?? "bytes",
     gold: { kind: g.kind, id: g.id, label: g.label, goldName: g.gold?.name ?? null, mwgoldName: g.mwgold?.name ?? null, items: goldItems(g) },
     golds: listGolds(db, actor, projectId),
     goldDiagnostics: [...(goldDiagnostics.get("gold") ?? []), ...(goldDiagnostics.get("mw") ?? [])],
@@ -201,6 +210,7 @@ export function scoresJson(db: Db, actor: Actor, projectId: number, source: Gold
   return {
     project: project.name,
     figures: mode.repaired ? "repaired" : "score.pl",
+    reading: mode.reading ?? "bytes",
     gold: { kind: g.kind, id: g.id, label: g.label, gold: g.gold?.name ?? null, mwgold: g.mwgold?.name ?? null },
     runs: rows.map((r) => {
       const head = { id: r.id, name: r.name, fileName: r.fileName };
@@ -210,11 +220,13 @@ export function scoresJson(db: Db, actor: Actor, projectId: number, source: Gold
       const res = s.out.result;
       const groups = res.type === "mw" ? undefined : (res.groups ?? []).map((x) => ({ pos: x.group, ...substitutionJson(res.type, x.stats) }));
       const repaired = repairJson(s.out.repairs);
+      const utf8 = utf8Json(s.out.utf8);
       return {
         ...head,
         scores: figuresOf(res),
         ...(groups ? { groups } : {}),
         ...(repaired ? { repaired } : {}),
+        ...(utf8 ? { utf8 } : {}),
         diagnostics: s.out.systemDiagnostics.map(formatDiagnostic),
       };
     }),
@@ -334,7 +346,7 @@ function detailOf(db: Db, actor: Actor, projectId: number, runId: number, mode: 
   }
   // The other mode's figures and the rules behind the difference: a default run
   // holds them; in the repaired mode, score.pl's run is made for them.
-  const officialOut = mode.repaired ? scoreOne(g, run, undefined, {})!.out : out;
+  const officialOut = mode.repaired ? scoreOne(g, run, undefined, { reading: mode.reading })!.out : out;
   const diff = repairsOf(officialOut);
   const repairs = diff ? { official: figuresOf(officialOut.result), repaired: diff.figures, changes: diff.changes } : null;
   return {

@@ -49,6 +49,45 @@ const BEST_TOTALS = [
 ].join("\n");
 
 describe("lexgold score", () => {
+  // niño.n: read as UTF-8, pequeño 3 and chico 1 (|H| 4, mode pequeño); read as bytes only chico 1.
+  const NINO_UTF8 = ["Total = 1, attempted = 1", "precision = 75.00, recall = 75.00", "Total with mode 1 attempted 1", "Mode precision = 100.00, Mode recall = 100.00"];
+  const NINO_BYTES = ["Total = 1, attempted = 1", "precision = 0.00, recall = 0.00", "Total with mode 1 attempted 1", "Mode precision = 0.00, Mode recall = 0.00"];
+  file("nino.gold", "niño.n 1 :: pequeño 3;chico 1;\n");
+  file("nino.best", "niño.n 1 :: pequeño\n");
+
+  it("--utf8 reads the files as perl -CSD score.pl does, through the fast lane or the full reader alike", async () => {
+    const [plain, full, verbose] = await Promise.all([
+      lexgold(["score", "nino.best", "nino.gold", "--utf8"]),
+      lexgold(["score", "nino.best", "nino.gold", "--utf8"], { LEXGOLD_SCORE_LANE: "full" }),
+      lexgold(["score", "nino.best", "nino.gold", "--utf8", "-v"]),
+    ]);
+    for (const r of [plain, full]) {
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe(NINO_UTF8.join("\n") + "\n");
+      expect(r.stderr).toBe("");
+    }
+    expect(verbose.stdout.split("\n").slice(0, 2)).toEqual(["niño.n Item 1 mode 'pequeño' : system 'pequeño'  correct", "niño.n Item 1 credit 0.75 guesses 1 human responses 4: score is 0.75"]);
+  });
+
+  it("by default prints score.pl's byte figures, then on stderr the UTF-8 figures (and in --json)", async () => {
+    const [plain, full, json] = await Promise.all([
+      lexgold(["score", "nino.best", "nino.gold"]),
+      lexgold(["score", "nino.best", "nino.gold"], { LEXGOLD_SCORE_LANE: "full" }),
+      lexgold(["score", "nino.best", "nino.gold", "--json"]),
+    ]);
+    for (const r of [plain, full]) {
+      expect(r.status).toBe(0);
+      expect(r.stdout).toBe(NINO_BYTES.join("\n") + "\n");
+      expect(r.stderr).toContain(["lexgold: read as UTF-8 text, as `perl -CSD score.pl` reads them (--utf8), they would be:", ...NINO_UTF8.map((l) => `lexgold:   ${l}`)].join("\n") + "\n");
+    }
+    expect(full.stderr).toBe(plain.stderr);
+    const j = JSON.parse(json.stdout);
+    expect([j.precision, j.modePrecision]).toEqual([0, 0]);
+    expect(j.utf8.figures).toMatchObject({ type: "best", total: 1, attempted: 1, precision: 0.75, modePrecision: 1 });
+    // Quiet: no notice.
+    expect((await lexgold(["score", "nino.best", "nino.gold", "-q"])).stderr).toBe("");
+  });
+
   it("prints the official best output, options in any order", async () => {
     const [a, b] = await Promise.all([lexgold(["score", "sys.best", "gold.txt"]), lexgold(["score", "-t", "best", "sys.best", "gold.txt", "-q"])]);
     for (const r of [a, b]) {
@@ -225,9 +264,10 @@ describe("the fast lane (plain best and oot files): the same output as the full 
     expect(fast.stdout).toMatch(/^Total = /);
   });
 
-  it("the plain path takes two files and -t/--type best|oot, --json, -q/--quiet, nothing else", () => {
-    expect(plainArgs(["s", "g"])).toEqual({ system: "s", gold: "g", type: "best", json: false, quiet: false });
-    expect(plainArgs(["-t", "oot", "s", "g", "--json", "--quiet"])).toEqual({ system: "s", gold: "g", type: "oot", json: true, quiet: true });
+  it("the plain path takes two files and -t/--type best|oot, --json, -q/--quiet, --utf8, nothing else", () => {
+    expect(plainArgs(["s", "g"])).toEqual({ system: "s", gold: "g", type: "best", json: false, quiet: false, utf8: false });
+    expect(plainArgs(["-t", "oot", "s", "g", "--json", "--quiet"])).toEqual({ system: "s", gold: "g", type: "oot", json: true, quiet: true, utf8: false });
+    expect(plainArgs(["s", "g", "--utf8"])).toEqual({ system: "s", gold: "g", type: "best", json: false, quiet: false, utf8: true });
     for (const args of [["s"], ["s", "g", "x"], ["s", "g", "-t", "mw"], ["s", "g", "-t"], ["s", "g", "-v"], ["s", "g", "--by", "pos"], ["s", "g", "--repaired"], ["-", "g"], ["s", "g", "--"]]) {
       expect(plainArgs(args), args.join(" ")).toBeNull();
     }

@@ -1,4 +1,6 @@
 /** The Scoring page's calls to its route handlers (app/api/projects/[projectId]/scoring/…). */
+import type { ScoreBoard } from "@/lib/server/scoring";
+
 /** The gold the page ranks against: a stored gold's id, or null for the project's own. */
 export type GoldChoice = number | null;
 
@@ -27,6 +29,18 @@ export function withFigures(url: string, mode: FiguresMode): string {
  * for that (lib/server/scoring/runs.ts CONFIRM_FIELD).
  */
 export const CONFIRM_FIELD = "confirm";
+
+/** How the files' characters are read: as bytes, as score.pl reads them (the default), or as UTF-8 text, as `perl -CSD score.pl` does. */
+export type Reading = ScoreBoard["reading"];
+
+/** The query parameter that carries the reading (in the page's URL and the routes'). */
+export const READING_PARAM = "reading";
+
+/** `url` asking for the reading (the default needs no parameter). */
+export function withReading(url: string, reading: Reading): string {
+  if (reading === "bytes") return url;
+  return `${url}${url.includes("?") ? "&" : "?"}${READING_PARAM}=utf8`;
+}
 
 export type ApiError = { ok: false; message: string; errors?: Record<string, string>; details?: string[] };
 

@@ -26,13 +26,15 @@ export default async function ScoringPage({
   // ?gold=ID keeps the stored gold whose runs are ranked; absent, the project's own.
   const query = await searchParams;
   const repaired = query.figures === "repaired";
+  // ?reading=utf8 reads the files as UTF-8 text (perl -CSD score.pl); anything else as bytes, as score.pl does.
+  const reading = query.reading === "utf8" ? "utf8" : "bytes";
   const goldParam = typeof query.gold === "string" ? query.gold : "";
   const goldId = Number(goldParam);
   const source: GoldSource = goldParam !== "" && goldParam !== "project" && Number.isSafeInteger(goldId) && goldId > 0 ? { kind: "stored", id: goldId } : { kind: "project" };
   let board: ScoreBoard;
   try {
     // Every stored run scored against the gold: in the derivation process, cached until the data or the runs change.
-    board = await derive(getDb(), { op: "scoreBoard", actor, projectId: id, source, mode: { repaired } });
+    board = await derive(getDb(), { op: "scoreBoard", actor, projectId: id, source, mode: { repaired, reading } });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
