@@ -15,10 +15,12 @@ import {
   type DatasetEntry,
   type DatasetError,
   type DatasetInstance,
+  type DatasetIssue,
   type DatasetParseResult,
   type ExportItem,
   type ExportResult,
   countLoss,
+  datasetIssue,
   formatMeta,
   lexeltLemma,
   mergedEntries,
@@ -35,13 +37,83 @@ function tsarPrefix(file: string): string {
   return base.replace(/\.(tsv|txt|csv)$/i, "").replace(/\s+/g, "_") || "tsar";
 }
 
-/** Where the complex word stands: a whole-word occurrence if any, else the first. */
-function locate(sentence: string, word: string): number {
-  const isWordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
-  for (let at = sentence.indexOf(word); at >= 0; at = sentence.indexOf(word, at + 1)) {
-    if (!isWordChar(sentence[at - 1]) && !isWordChar(sentence[at + word.length])) return at;
+/** A letter, mark, digit or underscore: what a whole-word occurrence may not touch. */
+const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
+const isWordChar = (c: string | undefined) => c !== undefined && WORD_CHAR.test(c);
+
+/** Where the complex word was found: its start and length in the sentence, and how. */
+export interface Location {
+  at: number;
+  length: number;
+  /** exact: as written; case: in another case (locale-aware folding); lemma: a form of the lemma (German). */
+  how: "exact" | "case" | "lemma";
+}
+
+/** A located word, or why there is none: not found, or several forms of the lemma tie. */
+export type LocateResult = Location | { tie: string[] } | null;
+
+/** Positions where `word` stands in `sentence` (whole words first), compared after `fold`. */
+function occurrences(sentence: string, word: string, fold: (s: string) => string): { whole: number; any: number } {
+  const target = fold(word);
+  let any = -1;
+  for (let at = 0; at + word.length <= sentence.length; at++) {
+    if (fold(sentence.slice(at, at + word.length)) !== target) continue;
+    if (!isWordChar(sentence[at - 1]) && !isWordChar(sentence[at + word.length])) return { whole: at, any: at };
+    if (any < 0) any = at;
   }
-  return sentence.indexOf(word);
+  return { whole: -1, any };
+}
+
+/**
+ * A German infinitive's forms in the sentence: words that begin with its stem (the
+ * infinitive without its -en/-n: überwältigen → überwältigte, nominieren → nominiert),
+ * or its zu-infinitive (a "zu" after a separable prefix: aufgreifen → aufzugreifen).
+ * Only for a single word ending in -n whose stem has at least 3 letters; ablaut
+ * (griff) and ge- participles are not forms this rule knows.
+ */
+function lemmaForms(sentence: string, lemma: string, fold: (s: string) => string): { at: number; word: string }[] {
+  const l = fold(lemma);
+  if (!/^[\p{L}\p{M}]+n$/u.test(l)) return [];
+  const stem = l.replace(/e?n$/, "");
+  if (stem.length < 3) return [];
+  const out: { at: number; word: string }[] = [];
+  for (const m of sentence.matchAll(/[\p{L}\p{M}\p{N}_]+/gu)) {
+    const w = fold(m[0]);
+    const zu = w.indexOf("zu", 1);
+    if ((w.startsWith(stem) && w !== l) || (zu > 0 && w.slice(0, zu) + w.slice(zu + 2) === l)) out.push({ at: m.index, word: m[0] });
+  }
+  return out;
+}
+
+/**
+ * Where the complex word stands in the sentence (stray spaces around it trimmed): its
+ * first whole-word occurrence as written, else in another case (folded with the
+ * language's lower-casing), else its first occurrence inside a word as written, else
+ * in another case, else a form of the lemma (lemmaForms) — the one form the sentence
+ * has; two different forms tie and nothing is chosen.
+ */
+export function locateComplexWord(sentence: string, word: string, language?: string): LocateResult {
+  const w = word.trim();
+  if (w === "") return null;
+  const same = (s: string) => s;
+  const fold = (s: string) => (language ? s.toLocaleLowerCase(language) : s.toLowerCase());
+  const exact = occurrences(sentence, w, same);
+  if (exact.whole >= 0) return { at: exact.whole, length: w.length, how: "exact" };
+  const folded = occurrences(sentence, w, fold);
+  if (folded.whole >= 0) return { at: folded.whole, length: w.length, how: "case" };
+  if (exact.any >= 0) return { at: exact.any, length: w.length, how: "exact" };
+  if (folded.any >= 0) return { at: folded.any, length: w.length, how: "case" };
+  const forms = lemmaForms(sentence, w, fold);
+  const distinct = new Map(forms.map((f) => [fold(f.word), f.word] as const));
+  if (distinct.size > 1) return { tie: [...distinct.values()] };
+  if (forms.length === 0) return null;
+  return { at: forms[0].at, length: forms[0].word.length, how: "lemma" };
+}
+
+/** The start of the head a reader places for `word` (-1: none). */
+function locate(sentence: string, word: string, language?: string): { at: number; length: number } {
+  const r = locateComplexWord(sentence, word, language);
+  return r && "at" in r ? r : { at: -1, length: 0 };
 }
 
 /** Control characters (C0 but tab, DEL, C1): no sentence, word or substitute holds one (NUL would end a C string downstream). */
@@ -52,8 +124,23 @@ function columnName(i: number): string {
   return i === 0 ? "sentence (column 1)" : i === 1 ? "complex word (column 2)" : `annotation ${i - 1} (column ${i + 1})`;
 }
 
-export function parseTsar(text: string, file: string, options: { idPrefix?: string } = {}): DatasetParseResult {
+/** What the report says of a complex word found otherwise than as written. */
+function howFound(word: string, sentence: string, where: Location): string | null {
+  const found = sentence.slice(where.at, where.at + where.length);
+  const trimmed = word.trim() !== word ? "stray spaces trimmed" : "";
+  const how =
+    where.how === "case"
+      ? `found in another case, as "${found}"`
+      : where.how === "lemma"
+        ? `not in the sentence; found as "${found}", a form of the lemma (stem or zu-infinitive)`
+        : "";
+  const parts = [trimmed, how].filter(Boolean);
+  return parts.length === 0 ? null : `${parts.join("; ")}; the head is "${found}" and an export writes the complex word back as the file has it`;
+}
+
+export function parseTsar(text: string, file: string, options: { idPrefix?: string; language?: string } = {}): DatasetParseResult {
   const errors: DatasetError[] = [];
+  const issues: DatasetIssue[] = [];
   const notes: string[] = [];
   const instances: DatasetInstance[] = [];
   const prefix = options.idPrefix ?? tsarPrefix(file);
@@ -87,33 +174,41 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
     if (empty >= 0) return void errors.push({ where, field: `annotation ${empty + 1} (column ${empty + 3})`, message: "empty" });
     const semi = annotations.findIndex((a) => a.includes(";"));
     if (semi >= 0) return void errors.push({ where, field: `annotation ${semi + 1} (column ${semi + 3})`, message: `"${annotations[semi]}" holds a ";", which no gold line can carry` });
-    const at = locate(sentence, word);
-    if (at < 0) {
+    const found = locateComplexWord(sentence, word, options.language);
+    if (found === null || !("at" in found)) {
       notFound++;
-      return void errors.push({ where, field: "complex word (column 2)", message: `"${word}" does not occur in the sentence` });
+      const message =
+        found === null
+          ? `"${word}" does not occur in the sentence, in any case, nor as a form of its lemma`
+          : `"${word}" does not occur in the sentence; its lemma's forms ${found.tie.map((t) => `"${t}"`).join(", ")} tie, so the head is not chosen`;
+      return void errors.push({ where, field: "complex word (column 2)", message });
     }
+    const how = howFound(word, sentence, found);
+    if (how) issues.push(datasetIssue(file, n, `complex word "${word}"`, "repaired", how));
+    const { at, length } = found;
     const entries: DatasetEntry[] = [];
     for (const a of annotations) {
       const hit = entries.find((e) => e.substitute === a);
       if (hit) hit.count++;
       else entries.push({ substitute: a, count: 1, labels: null, meta: null });
     }
-    const lemma = lexeltLemma(word.toLowerCase());
+    const folded = options.language ? word.trim().toLocaleLowerCase(options.language) : word.trim().toLowerCase();
+    const lemma = lexeltLemma(folded);
     instances.push({
       instanceId: `${prefix}:${n}`,
       lexelt: `${lemma}.${TSAR_POS}`,
       lemma,
       pos: TSAR_POS,
       before: sentence.slice(0, at),
-      head: word,
-      after: sentence.slice(at + word.length),
-      meta: { format: "tsar", line: n, annotations },
+      head: sentence.slice(at, at + length),
+      after: sentence.slice(at + length),
+      meta: { format: "tsar", line: n, annotations, complexWord: word },
       entries,
       where,
     });
   });
   if (lines.length === 0) errors.push({ where: file, field: "file", message: "no lines" });
-  return { format: "tsar", instances, errors, notes };
+  return { format: "tsar", instances, errors, issues, notes };
 }
 
 /** Same multiset of annotations? */
@@ -143,7 +238,7 @@ const FIELDS_LOST: Record<string, string> = {
  * reported with its id: no column can say where it was, and a mark in the sentence
  * would change the sentence the task's scripts compare.
  */
-export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: boolean } = {}): ExportResult {
+export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: boolean; language?: string } = {}): ExportResult {
   const lost: string[] = [];
   const out: string[] = [];
   let names = 0;
@@ -180,8 +275,15 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
     const clean = (f: string) => f.replace(/[\t\n\r]+/g, " ");
     const [sentence, head, before] = [context, item.head, item.before].map(clean);
     if (sentence !== context || head !== item.head) tabs.push(item.instanceId);
-    if (locate(sentence, head) !== before.length) moved.push(item.instanceId);
     const tsarMeta = formatMeta(item.meta, "tsar", context);
+    // The complex word as the file had it (another case, a lemma, stray spaces) when a reader puts the head where it is.
+    const asRead = tsarMeta && typeof tsarMeta.complexWord === "string" && !/[\t\n\r]/.test(tsarMeta.complexWord) ? tsarMeta.complexWord : null;
+    const placed = (w: string) => {
+      const at = locate(sentence, w, options.language);
+      return at.at === before.length && at.length === head.length;
+    };
+    const word = asRead !== null && placed(asRead) ? asRead : head;
+    if (word === head && !placed(head)) moved.push(item.instanceId);
     const stored = tsarMeta && Array.isArray(tsarMeta.annotations) ? (tsarMeta.annotations as string[]) : null;
     let annotations: string[];
     if (stored && sameAnnotations(stored, positive)) annotations = stored;
@@ -190,7 +292,7 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
       const sorted = positive.map((e, i) => ({ e, i })).sort((a, b) => b.e.count - a.e.count || a.i - b.i);
       for (const { e } of sorted) for (let k = 0; k < e.count; k++) annotations.push(e.substitute);
     }
-    out.push([sentence, head, ...annotations].map(neutraliseCell).join("\t"));
+    out.push([sentence, word, ...annotations].map(neutraliseCell).join("\t"));
     written++;
   }
   countLoss(lost, excluded, "excluded instances were left out");
