@@ -67,9 +67,10 @@ function occurrences(sentence: string, word: string, fold: (s: string) => string
 /**
  * A German infinitive's forms in the sentence: words that begin with its stem (the
  * infinitive without its -en/-n: überwältigen → überwältigte, nominieren → nominiert),
- * or its zu-infinitive (a "zu" after a separable prefix: aufgreifen → aufzugreifen).
- * Only for a single word ending in -n whose stem has at least 3 letters; ablaut
- * (griff) and ge- participles are not forms this rule knows.
+ * or with ge- and the stem (the participle: wählen → gewählt), or its zu-infinitive
+ * (a "zu" after a separable prefix: aufgreifen → aufzugreifen). Only for a single
+ * word ending in -n whose stem has at least 3 letters; ablaut (gehen → ging) and a
+ * separable verb's participle (aufgegriffen) are not forms this rule knows.
  */
 function lemmaForms(sentence: string, lemma: string, fold: (s: string) => string): { at: number; word: string }[] {
   const l = fold(lemma);
@@ -80,7 +81,8 @@ function lemmaForms(sentence: string, lemma: string, fold: (s: string) => string
   for (const m of sentence.matchAll(/[\p{L}\p{M}\p{N}_]+/gu)) {
     const w = fold(m[0]);
     const zu = w.indexOf("zu", 1);
-    if ((w.startsWith(stem) && w !== l) || (zu > 0 && w.slice(0, zu) + w.slice(zu + 2) === l)) out.push({ at: m.index, word: m[0] });
+    const stemmed = (w.startsWith(stem) && w !== l) || (w.startsWith("ge") && w.slice(2).startsWith(stem));
+    if (stemmed || (zu > 0 && w.slice(0, zu) + w.slice(zu + 2) === l)) out.push({ at: m.index, word: m[0] });
   }
   return out;
 }
@@ -119,6 +121,15 @@ function locate(sentence: string, word: string, language?: string): { at: number
 /** Control characters (C0 but tab, DEL, C1): no sentence, word or substitute holds one (NUL would end a C string downstream). */
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
 
+/**
+ * C1 control characters that Windows-1252 prints (U+0092 for ’, U+0096 for –…): a text
+ * saved as Windows-1252 and read as Latin-1 somewhere holds them. Read as the letters
+ * they stand for; the five code points Windows-1252 leaves unassigned stay controls.
+ */
+const CP1252 = "€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ";
+const C1 = /[\u0080-\u009f]/g;
+const fromCp1252 = (s: string) => s.replace(C1, (c) => CP1252[c.charCodeAt(0) - 0x80]);
+
 /** The name of column i (0-based) in the diagnostics. */
 function columnName(i: number): string {
   return i === 0 ? "sentence (column 1)" : i === 1 ? "complex word (column 2)" : `annotation ${i - 1} (column ${i + 1})`;
@@ -132,7 +143,7 @@ function howFound(word: string, sentence: string, where: Location): string | nul
     where.how === "case"
       ? `found in another case, as "${found}"`
       : where.how === "lemma"
-        ? `not in the sentence; found as "${found}", a form of the lemma (stem or zu-infinitive)`
+        ? `not in the sentence; found as "${found}", a form of the lemma (its stem, ge- and its stem, or its zu-infinitive)`
         : "";
   const parts = [trimmed, how].filter(Boolean);
   return parts.length === 0 ? null : `${parts.join("; ")}; the head is "${found}" and an export writes the complex word back as the file has it`;
@@ -156,7 +167,8 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
       errors.push({ where, field: "line", message: "empty line" });
       return;
     }
-    const cols = line.split("\t").map(restoreCell);
+    const cells = line.split("\t").map(restoreCell);
+    const cols = cells.map(fromCp1252);
     if (cols.length < 2) {
       errors.push({ where, field: "complex word", message: "missing: a line is sentence<TAB>complex word<TAB>annotations…" });
       return;
@@ -183,6 +195,12 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
           : `"${word}" does not occur in the sentence; its lemma's forms ${found.tie.map((t) => `"${t}"`).join(", ")} tie, so the head is not chosen`;
       return void errors.push({ where, field: "complex word (column 2)", message });
     }
+    const c1 = cells.findIndex((c, k) => c !== cols[k]);
+    if (c1 >= 0) {
+      const chars = [...new Set(cells.join("\t").match(C1))].map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")} as "${fromCp1252(c)}"`);
+      const detail = `control characters read as Windows-1252 letters (${chars.join(", ")}); an export writes them back as the file has them`;
+      issues.push(datasetIssue(file, n, `${columnName(c1)}${cells.filter((c, k) => c !== cols[k]).length > 1 ? " and others" : ""}`, "repaired", detail));
+    }
     const how = howFound(word, sentence, found);
     if (how) issues.push(datasetIssue(file, n, `complex word "${word}"`, "repaired", how));
     const { at, length } = found;
@@ -202,7 +220,7 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
       before: sentence.slice(0, at),
       head: sentence.slice(at, at + length),
       after: sentence.slice(at + length),
-      meta: { format: "tsar", line: n, annotations, complexWord: word },
+      meta: { format: "tsar", line: n, annotations, complexWord: word, ...(c1 >= 0 ? { cells } : {}) },
       entries,
       where,
     });
@@ -292,7 +310,11 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
       const sorted = positive.map((e, i) => ({ e, i })).sort((a, b) => b.e.count - a.e.count || a.i - b.i);
       for (const { e } of sorted) for (let k = 0; k < e.count; k++) annotations.push(e.substitute);
     }
-    out.push([sentence, word, ...annotations].map(neutraliseCell).join("\t"));
+    let row = [sentence, word, ...annotations];
+    // A line read with Windows-1252 repairs goes back as the file had it while it is unchanged.
+    const cells = tsarMeta && Array.isArray(tsarMeta.cells) ? (tsarMeta.cells as unknown[]) : null;
+    if (cells && cells.length === row.length && cells.every((c, k) => typeof c === "string" && fromCp1252(c) === row[k])) row = cells as string[];
+    out.push(row.map(neutraliseCell).join("\t"));
     written++;
   }
   countLoss(lost, excluded, "excluded instances were left out");
