@@ -141,3 +141,14 @@ describe("TSAR/MLSP: locating the complex word", () => {
     expect(parseTsar("a\u0081b c\tc\n", "u.tsv").errors[0].message).toMatch(/control character \(U\+0081\)/);
   });
 });
+
+describe("TSAR/MLSP export: cells a spreadsheet would run", () => {
+  it("are written with a leading apostrophe and reported with their ids, since the task's scripts read the apostrophe", () => {
+    const text = "-- a dash opens it\tdash\tline\nplain\tplain\tx\n";
+    const out = writeTsar(items(text, "d.tsv"));
+    expect(out.text).toBe("'-- a dash opens it\tdash\tline\nplain\tplain\tx\n");
+    expect(out.lost).toContain(
+      "1 lines have a cell beginning with =, +, -, @ (a spreadsheet would run it as a formula), written with a leading apostrophe as in every TSV lexgold writes; the shared task's scripts read the apostrophe as part of the sentence or word (d:1)",
+    );
+  });
+});

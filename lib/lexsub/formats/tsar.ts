@@ -266,6 +266,7 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
   let empty = 0;
   let written = 0;
   const moved: string[] = [];
+  const apostrophes: string[] = [];
   let unjudged = 0;
   let labelled = 0;
   let derived = 0;
@@ -314,7 +315,9 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
     // A line read with Windows-1252 repairs goes back as the file had it while it is unchanged.
     const cells = tsarMeta && Array.isArray(tsarMeta.cells) ? (tsarMeta.cells as unknown[]) : null;
     if (cells && cells.length === row.length && cells.every((c, k) => typeof c === "string" && fromCp1252(c) === row[k])) row = cells as string[];
-    out.push(row.map(neutraliseCell).join("\t"));
+    const cellsOut = row.map(neutraliseCell);
+    if (cellsOut.some((c, k) => c !== row[k])) apostrophes.push(item.instanceId);
+    out.push(cellsOut.join("\t"));
     written++;
   }
   countLoss(lost, excluded, "excluded instances were left out");
@@ -322,6 +325,11 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
   if (moved.length > 0) {
     lost.push(
       `${moved.length} instances have their head at another occurrence of the word than the one a reader takes (the first whole-word occurrence in the sentence, else the first): TSAR gives no position, so an import (lexgold's too) puts the head there (${someIds(moved)})`,
+    );
+  }
+  if (apostrophes.length > 0) {
+    lost.push(
+      `${apostrophes.length} lines have a cell beginning with =, +, -, @ (a spreadsheet would run it as a formula), written with a leading apostrophe as in every TSV lexgold writes; the shared task's scripts read the apostrophe as part of the sentence or word (${someIds(apostrophes)})`,
     );
   }
   countLoss(lost, names, "NAME answers (pn) were dropped: TSAR has no proper-name entry");
