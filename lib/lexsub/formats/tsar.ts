@@ -42,7 +42,7 @@ const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
 const isWordChar = (c: string | undefined) => c !== undefined && WORD_CHAR.test(c);
 
 /** Where the complex word was found: its start and length in the sentence, and how. */
-export interface Location {
+interface Location {
   at: number;
   length: number;
   /** exact: as written; case: in another case (locale-aware folding); lemma: a form of the lemma (German). */
