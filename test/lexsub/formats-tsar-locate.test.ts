@@ -88,6 +88,9 @@ describe("TSAR/MLSP: locating the complex word", () => {
     expect(r.errors).toEqual([
       { where: "tie.tsv:1", field: "complex word (column 2)", message: `"spielen" does not occur in the sentence; its lemma's forms "spielte", "spielt" tie, so the head is not chosen` },
     ]);
+    // With a language given the rule is German's only.
+    expect(locateComplexWord("Der Hund bellte.", "bellen", "de-AT")).toEqual({ at: 9, length: 6, how: "lemma" });
+    expect(locateComplexWord("They listed it.", "listen", "en")).toBeNull();
     // The same form twice is one form: its first occurrence, as for any word.
     expect(locateComplexWord("Er spielte, sie spielte.", "spielen")).toEqual({ at: 3, length: 7, how: "lemma" });
   });

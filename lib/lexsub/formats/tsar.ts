@@ -4,10 +4,11 @@
  * `sentence<TAB>complex word<TAB>annotation 1<TAB>…` (the `_none` files stop after
  * the complex word). A substitute given by k annotators appears k times: its count
  * is k. Each line becomes an instance (id = prefix:line, lexelt = the complex word
- * lower-cased `.x`, since the format gives no PoS; the head = the complex word's
- * first whole-word occurrence in the sentence, else its first occurrence). The
- * annotations are also kept in file order, so an unchanged gold is written back
- * column for column. Cells that a spreadsheet would run as a formula are written
+ * lower-cased `.x`, since the format gives no PoS; the head = where
+ * locateComplexWord finds the complex word: as written, in another case, as a German
+ * lemma's form, stray spaces trimmed, each reported). The annotations are also kept
+ * in file order and the complex word as the file has it, so an unchanged gold is
+ * written back column for column. Cells that a spreadsheet would run as a formula are written
  * neutralised and read back restored (./spreadsheet.ts), as in every TSV lexgold
  * writes. Pure.
  */
@@ -91,8 +92,9 @@ function lemmaForms(sentence: string, lemma: string, fold: (s: string) => string
  * Where the complex word stands in the sentence (stray spaces around it trimmed): its
  * first whole-word occurrence as written, else in another case (folded with the
  * language's lower-casing), else its first occurrence inside a word as written, else
- * in another case, else a form of the lemma (lemmaForms) — the one form the sentence
- * has; two different forms tie and nothing is chosen.
+ * in another case, else a form of the lemma (lemmaForms; when a language is given,
+ * only for German) — the one form the sentence has; two different forms tie and
+ * nothing is chosen.
  */
 export function locateComplexWord(sentence: string, word: string, language?: string): LocateResult {
   const w = word.trim();
@@ -105,7 +107,8 @@ export function locateComplexWord(sentence: string, word: string, language?: str
   if (folded.whole >= 0) return { at: folded.whole, length: w.length, how: "case" };
   if (exact.any >= 0) return { at: exact.any, length: w.length, how: "exact" };
   if (folded.any >= 0) return { at: folded.any, length: w.length, how: "case" };
-  const forms = lemmaForms(sentence, w, fold);
+  // The lemma rule is German's: with a language given, only for German.
+  const forms = !language || /^de(-|$)/i.test(language) ? lemmaForms(sentence, w, fold) : [];
   const distinct = new Map(forms.map((f) => [fold(f.word), f.word] as const));
   if (distinct.size > 1) return { tie: [...distinct.values()] };
   if (forms.length === 0) return null;
@@ -250,8 +253,8 @@ const FIELDS_LOST: Record<string, string> = {
  * `goldOnly` (default false) leaves out instances without a substitute, which the
  * `_gold` files never hold; with it off they are written as `_none` lines.
  *
- * TSAR gives the complex word but not where it stands: a reader (parseTsar, and the
- * shared task's own scripts) takes its first whole-word occurrence. An instance whose
+ * TSAR gives the complex word but not where it stands: a reader (parseTsar) takes
+ * its first whole-word occurrence (locateComplexWord). An instance whose
  * head is elsewhere (the word occurs earlier in its context) is written as it is and
  * reported with its id: no column can say where it was, and a mark in the sentence
  * would change the sentence the task's scripts compare.
