@@ -38,9 +38,26 @@ describe("lexgold import/export of datasets", () => {
     writeFileSync(bad, "a calm sea\tcalm\tstill\nthe second\tmissing\tx\n");
     const r = lexgold(["import", "tsar", bad, "--project", "never", "--create"]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/lexgold: bad\.tsv:2: complex word \(column 2\): "missing" does not occur in the sentence; nothing was imported\./);
+    expect(r.stderr).toMatch(/lexgold: bad\.tsv:2: complex word \(column 2\): "missing" does not occur in the sentence, in any case, nor as a form of its lemma; nothing was imported\./);
     expect(lexgold(["project", "list"]).stdout).not.toMatch(/never/);
     expect(lexgold(["import", "semcor", bad, "--project", "simplify"]).stderr).toMatch(/unknown dataset format "semcor"/);
+  });
+
+  it("imports an MLSP-style file whose complex words are in another case, a lemma or padded, listing each; exports it back byte for byte", () => {
+    const file = path.join(dir, "mlsp-de.tsv");
+    const text = "Die Katze miaute lange.\tmiauen\tjaulen\tjaulen\nLeise ging er.\tleise \tstill\nDort oben.\tdort\tda\n";
+    writeFileSync(file, text);
+    const r = lexgold(["import", "tsar", file, "--project", "mlsp", "--create"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.split("\n").slice(0, 3)).toEqual([
+      expect.stringMatching(/^mlsp-de\.tsv:1: warning: complex word "miauen": repaired: not in the sentence; found as "miaute"/),
+      expect.stringMatching(/^mlsp-de\.tsv:2: warning: complex word "leise ": repaired: stray spaces trimmed; found in another case, as "Leise"/),
+      expect.stringMatching(/^mlsp-de\.tsv:3: warning: complex word "dort": repaired: found in another case, as "Dort"/),
+    ]);
+    expect(r.stdout).toMatch(/; 3 entries not carried as written \(3 repaired\)\./);
+    const out = lexgold(["export", "tsar", "--project", "mlsp"]);
+    expect(out.status).toBe(0);
+    expect(out.stdout).toBe(text);
   });
 
   it("imports a CoInCo file with entries the gold cannot hold, listing each with its line; --strict refuses it and writes nothing", () => {

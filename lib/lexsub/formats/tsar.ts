@@ -4,10 +4,11 @@
  * `sentence<TAB>complex word<TAB>annotation 1<TAB>…` (the `_none` files stop after
  * the complex word). A substitute given by k annotators appears k times: its count
  * is k. Each line becomes an instance (id = prefix:line, lexelt = the complex word
- * lower-cased `.x`, since the format gives no PoS; the head = the complex word's
- * first whole-word occurrence in the sentence, else its first occurrence). The
- * annotations are also kept in file order, so an unchanged gold is written back
- * column for column. Cells that a spreadsheet would run as a formula are written
+ * lower-cased `.x`, since the format gives no PoS; the head = where
+ * locateComplexWord finds the complex word: as written, in another case, as a German
+ * lemma's form, stray spaces trimmed, each reported). The annotations are also kept
+ * in file order and the complex word as the file has it, so an unchanged gold is
+ * written back column for column. Cells that a spreadsheet would run as a formula are written
  * neutralised and read back restored (./spreadsheet.ts), as in every TSV lexgold
  * writes. Pure.
  */
@@ -15,10 +16,12 @@ import {
   type DatasetEntry,
   type DatasetError,
   type DatasetInstance,
+  type DatasetIssue,
   type DatasetParseResult,
   type ExportItem,
   type ExportResult,
   countLoss,
+  datasetIssue,
   formatMeta,
   lexeltLemma,
   mergedEntries,
@@ -35,25 +38,123 @@ function tsarPrefix(file: string): string {
   return base.replace(/\.(tsv|txt|csv)$/i, "").replace(/\s+/g, "_") || "tsar";
 }
 
-/** Where the complex word stands: a whole-word occurrence if any, else the first. */
-function locate(sentence: string, word: string): number {
-  const isWordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
-  for (let at = sentence.indexOf(word); at >= 0; at = sentence.indexOf(word, at + 1)) {
-    if (!isWordChar(sentence[at - 1]) && !isWordChar(sentence[at + word.length])) return at;
+/** A letter, mark, digit or underscore: what a whole-word occurrence may not touch. */
+const WORD_CHAR = /[\p{L}\p{M}\p{N}_]/u;
+const isWordChar = (c: string | undefined) => c !== undefined && WORD_CHAR.test(c);
+
+/** Where the complex word was found: its start and length in the sentence, and how. */
+interface Location {
+  at: number;
+  length: number;
+  /** exact: as written; case: in another case (locale-aware folding); lemma: a form of the lemma (German). */
+  how: "exact" | "case" | "lemma";
+}
+
+/** A located word, or why there is none: not found, or several forms of the lemma tie. */
+export type LocateResult = Location | { tie: string[] } | null;
+
+/** Positions where `word` stands in `sentence` (whole words first), compared after `fold`. */
+function occurrences(sentence: string, word: string, fold: (s: string) => string): { whole: number; any: number } {
+  const target = fold(word);
+  let any = -1;
+  for (let at = 0; at + word.length <= sentence.length; at++) {
+    if (fold(sentence.slice(at, at + word.length)) !== target) continue;
+    if (!isWordChar(sentence[at - 1]) && !isWordChar(sentence[at + word.length])) return { whole: at, any: at };
+    if (any < 0) any = at;
   }
-  return sentence.indexOf(word);
+  return { whole: -1, any };
+}
+
+/**
+ * A German infinitive's forms in the sentence: words that begin with its stem (the
+ * infinitive without its -en/-n: überwältigen → überwältigte, nominieren → nominiert),
+ * or with ge- and the stem (the participle: wählen → gewählt), or its zu-infinitive
+ * (a "zu" after a separable prefix: aufgreifen → aufzugreifen). Only for a single
+ * word ending in -n whose stem has at least 3 letters; ablaut (gehen → ging) and a
+ * separable verb's participle (aufgegriffen) are not forms this rule knows.
+ */
+function lemmaForms(sentence: string, lemma: string, fold: (s: string) => string): { at: number; word: string }[] {
+  const l = fold(lemma);
+  if (!/^[\p{L}\p{M}]+n$/u.test(l)) return [];
+  const stem = l.replace(/e?n$/, "");
+  if (stem.length < 3) return [];
+  const out: { at: number; word: string }[] = [];
+  for (const m of sentence.matchAll(/[\p{L}\p{M}\p{N}_]+/gu)) {
+    const w = fold(m[0]);
+    const zu = w.indexOf("zu", 1);
+    const stemmed = (w.startsWith(stem) && w !== l) || (w.startsWith("ge") && w.slice(2).startsWith(stem));
+    if (stemmed || (zu > 0 && w.slice(0, zu) + w.slice(zu + 2) === l)) out.push({ at: m.index, word: m[0] });
+  }
+  return out;
+}
+
+/**
+ * Where the complex word stands in the sentence (stray spaces around it trimmed): its
+ * first whole-word occurrence as written, else in another case (folded with the
+ * language's lower-casing), else its first occurrence inside a word as written, else
+ * in another case, else a form of the lemma (lemmaForms; when a language is given,
+ * only for German) — the one form the sentence has; two different forms tie and
+ * nothing is chosen.
+ */
+export function locateComplexWord(sentence: string, word: string, language?: string): LocateResult {
+  const w = word.trim();
+  if (w === "") return null;
+  const same = (s: string) => s;
+  const fold = (s: string) => (language ? s.toLocaleLowerCase(language) : s.toLowerCase());
+  const exact = occurrences(sentence, w, same);
+  if (exact.whole >= 0) return { at: exact.whole, length: w.length, how: "exact" };
+  const folded = occurrences(sentence, w, fold);
+  if (folded.whole >= 0) return { at: folded.whole, length: w.length, how: "case" };
+  if (exact.any >= 0) return { at: exact.any, length: w.length, how: "exact" };
+  if (folded.any >= 0) return { at: folded.any, length: w.length, how: "case" };
+  // The lemma rule is German's: with a language given, only for German.
+  const forms = !language || /^de(-|$)/i.test(language) ? lemmaForms(sentence, w, fold) : [];
+  const distinct = new Map(forms.map((f) => [fold(f.word), f.word] as const));
+  if (distinct.size > 1) return { tie: [...distinct.values()] };
+  if (forms.length === 0) return null;
+  return { at: forms[0].at, length: forms[0].word.length, how: "lemma" };
+}
+
+/** The start of the head a reader places for `word` (-1: none). */
+function locate(sentence: string, word: string, language?: string): { at: number; length: number } {
+  const r = locateComplexWord(sentence, word, language);
+  return r && "at" in r ? r : { at: -1, length: 0 };
 }
 
 /** Control characters (C0 but tab, DEL, C1): no sentence, word or substitute holds one (NUL would end a C string downstream). */
 const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/;
+
+/**
+ * C1 control characters that Windows-1252 prints (U+0092 for ’, U+0096 for –…): a text
+ * saved as Windows-1252 and read as Latin-1 somewhere holds them. Read as the letters
+ * they stand for; the five code points Windows-1252 leaves unassigned stay controls.
+ */
+const CP1252 = "€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ";
+const C1 = /[\u0080-\u009f]/g;
+const fromCp1252 = (s: string) => s.replace(C1, (c) => CP1252[c.charCodeAt(0) - 0x80]);
 
 /** The name of column i (0-based) in the diagnostics. */
 function columnName(i: number): string {
   return i === 0 ? "sentence (column 1)" : i === 1 ? "complex word (column 2)" : `annotation ${i - 1} (column ${i + 1})`;
 }
 
-export function parseTsar(text: string, file: string, options: { idPrefix?: string } = {}): DatasetParseResult {
+/** What the report says of a complex word found otherwise than as written. */
+function howFound(word: string, sentence: string, where: Location): string | null {
+  const found = sentence.slice(where.at, where.at + where.length);
+  const trimmed = word.trim() !== word ? "stray spaces trimmed" : "";
+  const how =
+    where.how === "case"
+      ? `found in another case, as "${found}"`
+      : where.how === "lemma"
+        ? `not in the sentence; found as "${found}", a form of the lemma (its stem, ge- and its stem, or its zu-infinitive)`
+        : "";
+  const parts = [trimmed, how].filter(Boolean);
+  return parts.length === 0 ? null : `${parts.join("; ")}; the head is "${found}" and an export writes the complex word back as the file has it`;
+}
+
+export function parseTsar(text: string, file: string, options: { idPrefix?: string; language?: string } = {}): DatasetParseResult {
   const errors: DatasetError[] = [];
+  const issues: DatasetIssue[] = [];
   const notes: string[] = [];
   const instances: DatasetInstance[] = [];
   const prefix = options.idPrefix ?? tsarPrefix(file);
@@ -69,7 +170,8 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
       errors.push({ where, field: "line", message: "empty line" });
       return;
     }
-    const cols = line.split("\t").map(restoreCell);
+    const cells = line.split("\t").map(restoreCell);
+    const cols = cells.map(fromCp1252);
     if (cols.length < 2) {
       errors.push({ where, field: "complex word", message: "missing: a line is sentence<TAB>complex word<TAB>annotations…" });
       return;
@@ -87,33 +189,47 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
     if (empty >= 0) return void errors.push({ where, field: `annotation ${empty + 1} (column ${empty + 3})`, message: "empty" });
     const semi = annotations.findIndex((a) => a.includes(";"));
     if (semi >= 0) return void errors.push({ where, field: `annotation ${semi + 1} (column ${semi + 3})`, message: `"${annotations[semi]}" holds a ";", which no gold line can carry` });
-    const at = locate(sentence, word);
-    if (at < 0) {
+    const found = locateComplexWord(sentence, word, options.language);
+    if (found === null || !("at" in found)) {
       notFound++;
-      return void errors.push({ where, field: "complex word (column 2)", message: `"${word}" does not occur in the sentence` });
+      const message =
+        found === null
+          ? `"${word}" does not occur in the sentence, in any case, nor as a form of its lemma`
+          : `"${word}" does not occur in the sentence; its lemma's forms ${found.tie.map((t) => `"${t}"`).join(", ")} tie, so the head is not chosen`;
+      return void errors.push({ where, field: "complex word (column 2)", message });
     }
+    const c1 = cells.findIndex((c, k) => c !== cols[k]);
+    if (c1 >= 0) {
+      const chars = [...new Set(cells.join("\t").match(C1))].map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")} as "${fromCp1252(c)}"`);
+      const detail = `control characters read as Windows-1252 letters (${chars.join(", ")}); an export writes them back as the file has them`;
+      issues.push(datasetIssue(file, n, `${columnName(c1)}${cells.filter((c, k) => c !== cols[k]).length > 1 ? " and others" : ""}`, "repaired", detail));
+    }
+    const how = howFound(word, sentence, found);
+    if (how) issues.push(datasetIssue(file, n, `complex word "${word}"`, "repaired", how));
+    const { at, length } = found;
     const entries: DatasetEntry[] = [];
     for (const a of annotations) {
       const hit = entries.find((e) => e.substitute === a);
       if (hit) hit.count++;
       else entries.push({ substitute: a, count: 1, labels: null, meta: null });
     }
-    const lemma = lexeltLemma(word.toLowerCase());
+    const folded = options.language ? word.trim().toLocaleLowerCase(options.language) : word.trim().toLowerCase();
+    const lemma = lexeltLemma(folded);
     instances.push({
       instanceId: `${prefix}:${n}`,
       lexelt: `${lemma}.${TSAR_POS}`,
       lemma,
       pos: TSAR_POS,
       before: sentence.slice(0, at),
-      head: word,
-      after: sentence.slice(at + word.length),
-      meta: { format: "tsar", line: n, annotations },
+      head: sentence.slice(at, at + length),
+      after: sentence.slice(at + length),
+      meta: { format: "tsar", line: n, annotations, complexWord: word, ...(c1 >= 0 ? { cells } : {}) },
       entries,
       where,
     });
   });
   if (lines.length === 0) errors.push({ where: file, field: "file", message: "no lines" });
-  return { format: "tsar", instances, errors, notes };
+  return { format: "tsar", instances, errors, issues, notes };
 }
 
 /** Same multiset of annotations? */
@@ -137,13 +253,13 @@ const FIELDS_LOST: Record<string, string> = {
  * `goldOnly` (default false) leaves out instances without a substitute, which the
  * `_gold` files never hold; with it off they are written as `_none` lines.
  *
- * TSAR gives the complex word but not where it stands: a reader (parseTsar, and the
- * shared task's own scripts) takes its first whole-word occurrence. An instance whose
+ * TSAR gives the complex word but not where it stands: a reader (parseTsar) takes
+ * its first whole-word occurrence (locateComplexWord). An instance whose
  * head is elsewhere (the word occurs earlier in its context) is written as it is and
  * reported with its id: no column can say where it was, and a mark in the sentence
  * would change the sentence the task's scripts compare.
  */
-export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: boolean } = {}): ExportResult {
+export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: boolean; language?: string } = {}): ExportResult {
   const lost: string[] = [];
   const out: string[] = [];
   let names = 0;
@@ -153,6 +269,7 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
   let empty = 0;
   let written = 0;
   const moved: string[] = [];
+  const apostrophes: string[] = [];
   let unjudged = 0;
   let labelled = 0;
   let derived = 0;
@@ -180,8 +297,15 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
     const clean = (f: string) => f.replace(/[\t\n\r]+/g, " ");
     const [sentence, head, before] = [context, item.head, item.before].map(clean);
     if (sentence !== context || head !== item.head) tabs.push(item.instanceId);
-    if (locate(sentence, head) !== before.length) moved.push(item.instanceId);
     const tsarMeta = formatMeta(item.meta, "tsar", context);
+    // The complex word as the file had it (another case, a lemma, stray spaces) when a reader puts the head where it is.
+    const asRead = tsarMeta && typeof tsarMeta.complexWord === "string" && !/[\t\n\r]/.test(tsarMeta.complexWord) ? tsarMeta.complexWord : null;
+    const placed = (w: string) => {
+      const at = locate(sentence, w, options.language);
+      return at.at === before.length && at.length === head.length;
+    };
+    const word = asRead !== null && placed(asRead) ? asRead : head;
+    if (word === head && !placed(head)) moved.push(item.instanceId);
     const stored = tsarMeta && Array.isArray(tsarMeta.annotations) ? (tsarMeta.annotations as string[]) : null;
     let annotations: string[];
     if (stored && sameAnnotations(stored, positive)) annotations = stored;
@@ -190,7 +314,13 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
       const sorted = positive.map((e, i) => ({ e, i })).sort((a, b) => b.e.count - a.e.count || a.i - b.i);
       for (const { e } of sorted) for (let k = 0; k < e.count; k++) annotations.push(e.substitute);
     }
-    out.push([sentence, head, ...annotations].map(neutraliseCell).join("\t"));
+    let row = [sentence, word, ...annotations];
+    // A line read with Windows-1252 repairs goes back as the file had it while it is unchanged.
+    const cells = tsarMeta && Array.isArray(tsarMeta.cells) ? (tsarMeta.cells as unknown[]) : null;
+    if (cells && cells.length === row.length && cells.every((c, k) => typeof c === "string" && fromCp1252(c) === row[k])) row = cells as string[];
+    const cellsOut = row.map(neutraliseCell);
+    if (cellsOut.some((c, k) => c !== row[k])) apostrophes.push(item.instanceId);
+    out.push(cellsOut.join("\t"));
     written++;
   }
   countLoss(lost, excluded, "excluded instances were left out");
@@ -198,6 +328,11 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
   if (moved.length > 0) {
     lost.push(
       `${moved.length} instances have their head at another occurrence of the word than the one a reader takes (the first whole-word occurrence in the sentence, else the first): TSAR gives no position, so an import (lexgold's too) puts the head there (${someIds(moved)})`,
+    );
+  }
+  if (apostrophes.length > 0) {
+    lost.push(
+      `${apostrophes.length} lines have a cell beginning with =, +, -, @ (a spreadsheet would run it as a formula), written with a leading apostrophe as in every TSV lexgold writes; the shared task's scripts read the apostrophe as part of the sentence or word (${someIds(apostrophes)})`,
     );
   }
   countLoss(lost, names, "NAME answers (pn) were dropped: TSAR has no proper-name entry");
