@@ -53,6 +53,8 @@ export interface GoldParseResult {
 const MWGOLD_LINE = /^(\S+)[ \t]+(\S+)[ \t]*:: ?(.*)$/;
 /** The official scorer's entry pattern, unanchored (Perl's \s on bytes: no \v, no Unicode spaces). */
 const ENTRY = /(\w[\w' \t\n\r\f-]+) (\d+)/;
+/** The same pattern read as UTF-8 text (`perl -CSD`): `\w` is every letter, mark, digit and connector. */
+const UTF8_ENTRY = /([\p{L}\p{M}\p{Nd}\p{Pc}][\p{L}\p{M}\p{Nd}\p{Pc}' \t\n\r\f-]+) (\d+)/u;
 
 export interface GoldReaderOptions {
   /** How many diagnostics of one kind to list before summarising (default 10). */
@@ -504,7 +506,8 @@ export function parseMwGold(text: string, file: string, options: GoldReaderOptio
  * `lexelt id :: sub n;sub n;`, entries sorted by count (descending; equal
  * counts keep their order). Throws if an entry could not be read back as
  * written (a `;` or line break in it, a count that is not a positive integer,
- * or a substitute the official entry pattern would read differently).
+ * or a substitute the official entry pattern would read differently: byte by
+ * byte for plain ASCII, as UTF-8 text for any other). Writes NFC.
  */
 export function formatGoldLine(lexelt: string, id: string, entries: readonly GoldEntry[]): string {
   if (!/^\S+$/.test(lexelt) || !/^\S+$/.test(id)) throw new Error(`gold line: lexelt and id must be non-empty with no spaces: ${JSON.stringify([lexelt, id])}`);
@@ -514,9 +517,11 @@ export function formatGoldLine(lexelt: string, id: string, entries: readonly Gol
     .map(({ e }) => e);
   let s = `${lexelt} ${id} ::`;
   sorted.forEach((e, k) => {
-    const field = `${e.substitute} ${e.count}`;
-    const m = ENTRY.exec(field);
-    if (!Number.isInteger(e.count) || e.count < 1 || field.includes(";") || !m || m.index !== 0 || m[1] !== e.substitute || Number(m[2]) !== e.count) {
+    // Written as UTF-8 NFC, accents and all (never folded); plain ASCII must read back byte by byte too.
+    const substitute = e.substitute.normalize("NFC");
+    const field = `${substitute} ${e.count}`;
+    const m = (/^[\x00-\x7f]*$/.test(field) ? ENTRY : UTF8_ENTRY).exec(field);
+    if (!Number.isInteger(e.count) || e.count < 1 || field.includes(";") || !m || m.index !== 0 || m[1] !== substitute || Number(m[2]) !== e.count) {
       throw new Error(`gold line ${lexelt} ${id}: entry ${JSON.stringify(field)} cannot be written so the scorer reads it back`);
     }
     s += `${k === 0 ? " " : ""}${field};`;
