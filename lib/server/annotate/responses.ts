@@ -292,7 +292,8 @@ const UPCOMING = 3;
 const UPCOMING_AFTER_SAVE = 1;
 
 export interface WorkspaceView {
-  project: { id: number; name: string; guidelines: string };
+  /** `language`: a BCP 47 tag, the sentence's and the answer fields' `lang` and the rules' case folding. */
+  project: { id: number; name: string; guidelines: string; language: string };
   /** The instance to show; null when the queue is empty or (on resume) everything is answered. */
   instance: InstanceView | null;
   /** 1-based place of the instance in the queue (0 when there is none). */
@@ -399,7 +400,7 @@ export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?:
     entry = resumeEntry(db, s);
   }
   const base = {
-    project: { id: p.id, name: p.name, guidelines: p.guidelines },
+    project: { id: p.id, name: p.name, guidelines: p.guidelines, language: p.language },
     progress: totals(db, s),
     targetCount: lexeltCountUpTo(db, s, FEW_TARGETS + 1),
     returned: returnsSummary(db, p.id, a.userId),

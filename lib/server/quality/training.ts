@@ -222,7 +222,8 @@ export interface TrainingFeedback {
 }
 
 export interface TrainingView {
-  project: { id: number; name: string; guidelines: string };
+  /** `language`: a BCP 47 tag, the sentence's and the fields' `lang`. */
+  project: { id: number; name: string; guidelines: string; language: string };
   required: boolean;
   threshold: number;
   passed: boolean;
@@ -306,7 +307,7 @@ export function trainingView(db: Db, actor: Actor, projectId: number): TrainingV
       .where(and(eq(trainingAttempts.projectId, p.id), eq(trainingAttempts.userId, a.userId), eq(trainingAttempts.passed, true)))
       .get() !== undefined;
   return {
-    project: { id: p.id, name: p.name, guidelines: p.guidelines },
+    project: { id: p.id, name: p.name, guidelines: p.guidelines, language: p.language },
     required: settings.trainingRequired,
     threshold: settings.trainingThreshold,
     passed: passedEver,
