@@ -27,7 +27,7 @@
  * an exception: unknown instances, a lexelt that does not match, a second response
  * from one annotator (the first counts), a form holding `;` or the substitute "pn"
  * (dropped), and forms that break the rules the workspace applies at save
- * (substitute-rules.ts: one substitute, no markup, letters a–z, at least two
+ * (substitute-rules.ts: one substitute, no markup, letters of any script, at least two
  * letters…; kept, reported once each, so that the coordinator can rewrite them in
  * the lemma table), and, when heads are given, each substitute that is the target
  * word itself and each multiword without it (kept and reported: answers imported
