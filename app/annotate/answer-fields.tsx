@@ -23,6 +23,7 @@ export function AnswerFields({ draft, fields, save, lang }: { draft: Draft; fiel
                 ref={fields.subRefs[i]}
                 type="text"
                 lang={lang}
+                dir="auto"
                 autoComplete="off"
                 autoCapitalize="none"
                 maxLength={MAX_SUBSTITUTE_LENGTH}
@@ -85,6 +86,7 @@ export function AnswerFields({ draft, fields, save, lang }: { draft: Draft; fiel
               ref={fields.phraseRef}
               type="text"
               lang={lang}
+              dir="auto"
               autoComplete="off"
               autoCapitalize="none"
               maxLength={MAX_PHRASE_LENGTH}

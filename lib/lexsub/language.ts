@@ -48,3 +48,16 @@ export function collator(language: string): Intl.Collator {
   }
   return c;
 }
+
+/** Scripts written right to left (ISO 15924). */
+const RTL_SCRIPTS = new Set(["Arab", "Hebr", "Thaa", "Syrc", "Nkoo", "Adlm", "Rohg", "Mand", "Samr", "Mend"]);
+
+/** The direction the language is written in, from its likely script (`ar`, `he`, `fa`, `ur` → rtl). */
+export function textDirection(language: string): "ltr" | "rtl" {
+  try {
+    const script = new Intl.Locale(language).maximize().script;
+    return script !== undefined && RTL_SCRIPTS.has(script) ? "rtl" : "ltr";
+  } catch {
+    return "ltr";
+  }
+}

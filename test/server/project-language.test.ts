@@ -5,7 +5,7 @@
  * annotators' workspace, and answers in any script go in and come out as typed.
  */
 import { describe, expect, it } from "vitest";
-import { canonicalLanguage, isEnglish } from "../../lib/lexsub/language";
+import { canonicalLanguage, foldCase, isEnglish, textDirection } from "../../lib/lexsub/language";
 import { createProject, projectOverview } from "../../lib/server/corpus/projects";
 import { setProjectLanguage } from "../../lib/server/corpus/project-lifecycle";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
@@ -29,6 +29,16 @@ describe("canonicalLanguage", () => {
 
   it.each(["", "en_US", "en-", "123", "de!", "a"])("refuses %j", (tag) => {
     expect(canonicalLanguage(tag)).toBeNull();
+  });
+
+  it("writes Arabic, Hebrew, Persian and Urdu right to left, the rest left to right", () => {
+    expect(["ar", "he", "fa", "ur", "az-Arab", "en", "de", "sr", "el", "az"].map(textDirection)).toEqual(["rtl", "rtl", "rtl", "rtl", "rtl", "ltr", "ltr", "ltr", "ltr", "ltr"]);
+  });
+
+  it("folds case in the language's rules", () => {
+    expect(foldCase("İSTANBUL", "tr")).toBe("istanbul");
+    expect(foldCase("İSTANBUL", "en")).toBe("i\u0307stanbul");
+    expect(foldCase("FUSSWEG Ausmaß", "de")).toBe("fussweg ausmaß");
   });
 
   it("English is en and en-*, nothing else", () => {
