@@ -63,6 +63,11 @@ export const projects = sqliteTable("projects", {
   stagingFor: integer("staging_for"),
   /** Set when a coordinator archives the project: it leaves annotators' lists and takes no answers, and keeps everything. */
   archivedAt: integer("archived_at", { mode: "timestamp_ms" }),
+  /**
+   * The language of the sentences and answers, a BCP 47 tag (lib/lexsub/language.ts):
+   * the pages' `lang`, case folding and sorting, and whether WordNet proposes lemmas (English only).
+   */
+  language: text("language").notNull().default("en"),
   createdAt: createdAt(),
 });
 

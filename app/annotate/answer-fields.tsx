@@ -4,8 +4,8 @@ import { MAX_PHRASE_LENGTH, MAX_SUBSTITUTE_LENGTH } from "./field-rules";
 import { type Fields, SUB_FIELDS } from "./use-fields";
 import s from "./workspace.module.css";
 
-/** The answer's fields: up to three substitutes, or NAME / NIL, and the multiword phrase. */
-export function AnswerFields({ draft, fields, save }: { draft: Draft; fields: Fields; save: () => void }) {
+/** The answer's fields: up to three substitutes, or NAME / NIL, and the multiword phrase; `lang` is the project's language. */
+export function AnswerFields({ draft, fields, save, lang }: { draft: Draft; fields: Fields; save: () => void; lang: string }) {
   const { errors, fieldProps } = fields;
   const isSubs = draft.kind === "substitutes";
   return (
@@ -22,6 +22,8 @@ export function AnswerFields({ draft, fields, save }: { draft: Draft; fields: Fi
               <input
                 ref={fields.subRefs[i]}
                 type="text"
+                lang={lang}
+                dir="auto"
                 autoComplete="off"
                 autoCapitalize="none"
                 maxLength={MAX_SUBSTITUTE_LENGTH}
@@ -83,6 +85,8 @@ export function AnswerFields({ draft, fields, save }: { draft: Draft; fields: Fi
             <input
               ref={fields.phraseRef}
               type="text"
+              lang={lang}
+              dir="auto"
               autoComplete="off"
               autoCapitalize="none"
               maxLength={MAX_PHRASE_LENGTH}

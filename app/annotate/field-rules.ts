@@ -11,7 +11,7 @@ export { MAX_PHRASE_LENGTH, MAX_SUBSTITUTE_LENGTH } from "@/lib/lexsub/substitut
 /** The field errors for a draft, keyed as the server keys them (substitute1..3, multiword, form); null when it may be sent. */
 export function draftErrors(
   draft: { kind: ResponseKind; subs: readonly string[]; multiword: boolean; phrase: string },
-  target: { lemma: string; head: string },
+  target: { lemma: string; head: string; language?: string },
 ): Record<string, string> | null {
   const { errors } = checkResponse(
     { kind: draft.kind, substitutes: draft.kind === "substitutes" ? draft.subs : [], multiword: draft.multiword, phrase: draft.phrase },

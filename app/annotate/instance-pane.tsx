@@ -52,7 +52,7 @@ export function InstancePane({ step: view, project, progress, current, userId, t
   const activeMs = useActiveTime(key);
   const fields = useFields(draft, instance.head);
   const { flagNote, flagNoteRef, flagSelectRef, setFlagNote, toggleFlag } = useFlagNote(view.flag);
-  const { status, saving, conflict, conflictRef, save, keepSaved } = useSave({ projectId: project.id, instance, draft, fields, flagNoteRef, activeMs, onSaved, onResponse });
+  const { status, saving, conflict, conflictRef, save, keepSaved } = useSave({ projectId: project.id, language: project.language, instance, draft, fields, flagNoteRef, activeMs, onSaved, onResponse });
   const guide = useGuidelinesDialog();
   /** Skip: the next unanswered instance, else simply the next one. */
   const skipTo = view.nextUnansweredRef ?? view.nextRef;
@@ -83,6 +83,7 @@ export function InstancePane({ step: view, project, progress, current, userId, t
         <Sentence
           step={view}
           projectId={project.id}
+          lang={project.language}
           total={progress.total}
           returned={returned}
           go={go}
@@ -108,7 +109,7 @@ export function InstancePane({ step: view, project, progress, current, userId, t
             void save();
           }}
         >
-          <AnswerFields draft={draft.draft} fields={fields} save={() => void save()} />
+          <AnswerFields draft={draft.draft} fields={fields} save={() => void save()} lang={project.language} />
 
           <FlagNoteField
             projectId={project.id}

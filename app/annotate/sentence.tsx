@@ -9,6 +9,8 @@ import s from "./workspace.module.css";
 interface SentenceProps {
   step: InstanceStep;
   projectId: number;
+  /** The project's language (BCP 47), the sentence's `lang`. */
+  lang: string;
   /** The number of instances in the annotator's queue. */
   total: number;
   /** Instances returned to the annotator and still open. */
@@ -22,7 +24,7 @@ interface SentenceProps {
 }
 
 /** The instance: its heading, a return's comment, the sentence with the target marked, the lexelt's note, and where the answer stands. */
-export function Sentence({ step: view, projectId, total, returned, go, openGuidelines, restored, unsaved }: SentenceProps) {
+export function Sentence({ step: view, projectId, lang, total, returned, go, openGuidelines, restored, unsaved }: SentenceProps) {
   const { instance } = view;
   return (
     <>
@@ -44,7 +46,7 @@ export function Sentence({ step: view, projectId, total, returned, go, openGuide
       <ReturnedBar projectId={projectId} returned={returned} currentRef={instance.ref} go={go} />
       {view.returnComment !== null && <ReturnedComment comment={view.returnComment} />}
 
-      <SentenceText before={instance.before} head={instance.head} after={instance.after} />
+      <SentenceText before={instance.before} head={instance.head} after={instance.after} lang={lang} />
       <LexeltNote note={instance.note} />
 
       {restored && <p className={`small muted ${s.note}`}>Restored unsaved draft.</p>}

@@ -87,7 +87,7 @@ export function Training({ view }: { view: TrainingView }) {
       {last ? (
         <div className="panel">
           {view.next && view.next.ref === last.ref && (
-            <SentenceText before={view.next.before} head={view.next.head} after={view.next.after} />
+            <SentenceText before={view.next.before} head={view.next.head} after={view.next.after} lang={view.project.language} />
           )}
           <Feedback fb={last} />
           <button type="button" onClick={next} autoFocus>
@@ -103,7 +103,7 @@ export function Training({ view }: { view: TrainingView }) {
           <h2 id="training-heading">
             Target: <strong>{view.next.lemma}</strong>
           </h2>
-          <SentenceText before={view.next.before} head={view.next.head} after={view.next.after} />
+          <SentenceText before={view.next.before} head={view.next.head} after={view.next.after} lang={view.project.language} />
           {view.next.note.trim() !== "" && (
             <aside aria-label="Note for this target" className="notice">
               <MarkdownText text={view.next.note} />
@@ -114,6 +114,7 @@ export function Training({ view }: { view: TrainingView }) {
               <label htmlFor={`training-sub-${i + 1}`}>Substitute {i + 1}</label>
               <input
                 id={`training-sub-${i + 1}`}
+                lang={view.project.language}
                 value={v}
                 autoFocus={i === 0}
                 onChange={(e) => setSubs(subs.map((x, j) => (j === i ? e.target.value : x)))}

@@ -39,6 +39,8 @@ export function useActiveTime(key: string) {
 
 interface SaveOptions {
   projectId: number;
+  /** The project's language (BCP 47): the rules fold case in it, as the server does. */
+  language: string;
   instance: InstanceView;
   draft: DraftState;
   fields: Fields;
@@ -56,7 +58,7 @@ interface SaveOptions {
  * the answer. A second tab's save in the meantime comes back as a conflict to
  * resolve: keep mine (save over that revision) or use the saved answer.
  */
-export function useSave({ projectId, instance, draft, fields, flagNoteRef, activeMs, onSaved, onResponse }: SaveOptions) {
+export function useSave({ projectId, language, instance, draft, fields, flagNoteRef, activeMs, onSaved, onResponse }: SaveOptions) {
   const { draftRef, baseRef, setBase, replaceDraft, setRestored, forget } = draft;
   const [status, setStatus] = useState<Status>(null);
   const [conflict, setConflict] = useState<{ mine: Draft; saved: OwnResponse } | null>(null);
@@ -96,7 +98,8 @@ export function useSave({ projectId, instance, draft, fields, flagNoteRef, activ
     if (savingRef.current) return;
     const first = draftRef.current;
     // The save rules, checked here first: nothing is sent (or stored) when a field breaks one.
-    const refused = draftErrors(first, instance);
+    const target = { lemma: instance.lemma, head: instance.head, language };
+    const refused = draftErrors(first, target);
     if (refused) {
       showErrors(refused);
       return;
@@ -113,7 +116,7 @@ export function useSave({ projectId, instance, draft, fields, flagNoteRef, activ
         instance.ref,
         () => {
           const now = draftRef.current;
-          if (!draftErrors(now, instance)) d = now;
+          if (!draftErrors(now, target)) d = now;
           return {
             response: {
               kind: d.kind,

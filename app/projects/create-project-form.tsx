@@ -5,6 +5,7 @@ import { createProjectAction, type FormState } from "./actions";
 export function CreateProjectForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(createProjectAction, null);
   const err = state?.errors?.name;
+  const langErr = state?.errors?.language;
   return (
     <form action={action} className="inline">
       <div>
@@ -16,10 +17,32 @@ export function CreateProjectForm() {
           </div>
         )}
       </div>
+      <div>
+        <label htmlFor="project-language">Language</label>
+        <input
+          id="project-language"
+          name="language"
+          defaultValue="en"
+          size={8}
+          spellCheck={false}
+          autoCapitalize="none"
+          aria-invalid={langErr ? true : undefined}
+          aria-describedby={langErr ? "project-language-error" : "project-language-hint"}
+        />
+        {langErr ? (
+          <div id="project-language-error" className="field-error">
+            {langErr}
+          </div>
+        ) : (
+          <div id="project-language-hint" className="muted small">
+            A BCP 47 tag: en, de, es, pt-BR…
+          </div>
+        )}
+      </div>
       <button type="submit" disabled={pending}>
         Create project
       </button>
-      {state && !state.ok && !err && state.message && (
+      {state && !state.ok && !err && !langErr && state.message && (
         <p role="alert" className="notice error">
           {state.message}
         </p>

@@ -8,14 +8,19 @@ function counted(n: number, atLeast: boolean, what: string): string {
 
 export function register(program: Command): void {
   const project = program.command("project").description("create, list and configure projects");
-  dbOption(project.command("create").argument("<name>", "project name").description("create a project"))
-    .action(async (name: string, opts: { db?: string }) => {
-      const { SYSTEM } = await import("../../lib/server/kernel/actor");
-      const { createProject } = await import("../../lib/server/corpus/projects");
-      const db = await openCliDb(opts);
-      const p = run(() => createProject(db, SYSTEM, { name }));
-      console.log(`created project "${p.name}"`);
-    });
+  dbOption(
+    project
+      .command("create")
+      .argument("<name>", "project name")
+      .option("--language <tag>", "the language of its sentences and answers, a BCP 47 tag (en, de, es, pt-BR)", "en")
+      .description("create a project"),
+  ).action(async (name: string, opts: { language: string; db?: string }) => {
+    const { SYSTEM } = await import("../../lib/server/kernel/actor");
+    const { createProject } = await import("../../lib/server/corpus/projects");
+    const db = await openCliDb(opts);
+    const p = run(() => createProject(db, SYSTEM, { name, language: opts.language }));
+    console.log(`created project "${p.name}" (language ${p.language})`);
+  });
   dbOption(project.command("list").description("list projects with their lexelt and instance counts"))
     .action(async (opts: { db?: string }) => {
       const { SYSTEM } = await import("../../lib/server/kernel/actor");
@@ -31,9 +36,12 @@ export function register(program: Command): void {
       .argument("<name>", "project name")
       .option("--required-annotators <n>", 'annotators each instance needs ("" or "all" = everyone assigned)')
       .option("--guidelines <file>", "plain-text guidelines shown to annotators")
+      .option("--language <tag>", "the language of its sentences and answers, a BCP 47 tag (en, de, es, pt-BR)")
       .description("change a project's settings"),
-  ).action(async (name: string, opts: { requiredAnnotators?: string; guidelines?: string; db?: string }) => {
-    if (opts.requiredAnnotators === undefined && opts.guidelines === undefined) throw new CliError("nothing to set: give --required-annotators and/or --guidelines");
+  ).action(async (name: string, opts: { requiredAnnotators?: string; guidelines?: string; language?: string; db?: string }) => {
+    if (opts.requiredAnnotators === undefined && opts.guidelines === undefined && opts.language === undefined) {
+      throw new CliError("nothing to set: give --required-annotators, --guidelines and/or --language");
+    }
     const text = opts.guidelines === undefined ? undefined : readText(opts.guidelines);
     const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
     const { setGuidelines, setRequiredAnnotators } = await import("../../lib/server/people/team");
@@ -47,6 +55,11 @@ export function register(program: Command): void {
     if (text !== undefined) {
       const g = run(() => setGuidelines(db, SYSTEM, p.id, text));
       console.log(`"${p.name}": guidelines set (${g.length} characters)`);
+    }
+    if (opts.language !== undefined) {
+      const { setProjectLanguage } = await import("../../lib/server/corpus/project-lifecycle");
+      const l = run(() => setProjectLanguage(db, SYSTEM, p.id, { language: opts.language! }));
+      console.log(`"${p.name}": language ${l.language}`);
     }
   });
   dbOption(project.command("rename").argument("<name>", "the project's name").argument("<new-name>", "its new name").description("rename a project"))

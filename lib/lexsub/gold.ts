@@ -27,7 +27,7 @@
  * an exception: unknown instances, a lexelt that does not match, a second response
  * from one annotator (the first counts), a form holding `;` or the substitute "pn"
  * (dropped), and forms that break the rules the workspace applies at save
- * (substitute-rules.ts: one substitute, no markup, letters a–z, at least two
+ * (substitute-rules.ts: one substitute, no markup, letters of any script, at least two
  * letters…; kept, reported once each, so that the coordinator can rewrite them in
  * the lemma table), and, when heads are given, each substitute that is the target
  * word itself and each multiword without it (kept and reported: answers imported
@@ -35,6 +35,7 @@
  */
 import { cmp, collapseSpace, createLemmatiser, type LemmaTable, type LemmatiserOptions } from "./normalize";
 import type { GoldEntry } from "./formats/gold";
+import { foldCase } from "./language";
 import { type RuleBreak, goldFormBreak, phraseBreak, readsBack, ruleClause, targetBreak } from "./substitute-rules";
 import { type AnnotatorResponse, type AnswerKind, type LexeltItem, parseLexeltItem } from "./types";
 
@@ -229,7 +230,7 @@ export function deriveGold(
   responses: Iterable<AnnotatorResponse>,
   options: GoldOptions = {},
 ): GoldResult {
-  const lemmatise = createLemmatiser(options.lemmaTable, { unreviewed: options.unreviewed, propose: options.propose, foldCase: options.foldCase });
+  const lemmatise = createLemmatiser(options.lemmaTable, { unreviewed: options.unreviewed, propose: options.propose, foldCase: options.foldCase, language: options.language });
   // pos → typed text → the applied proposal and how often it was used.
   const applied = new Map<string, Map<string, AppliedProposal>>();
   const noteApplied = (raw: string, pos: string) => {
@@ -327,7 +328,7 @@ export function deriveGold(
       const head = heads.get(item.instanceId);
       const lemma = parseLexeltItem(item.lexelt)?.lemma;
       if (head !== undefined && lemma !== undefined) {
-        const broken = phraseBreak(form, { lemma, head });
+        const broken = phraseBreak(form, { lemma, head, language: options.language });
         if (broken?.rule === "target") problems.push(responseProblem(r, brokenRuleMessage(what, form, broken)));
       }
     }
@@ -367,6 +368,7 @@ export function deriveGold(
 
   // The target rule (a substitute is not the target word: its lemma or head word, case ignored),
   // checked per response when heads are given: answers imported as written may break it.
+  const fold = (s: string) => foldCase(s, options.language ?? "en");
   let targetOf: GoldItem | undefined;
   let targetForms: string[] = [];
   const checkTarget = (s: string, r: AnnotatorResponse, item: GoldItem) => {
@@ -375,12 +377,12 @@ export function deriveGold(
       targetOf = item;
       const head = heads.get(item.instanceId);
       const lemma = parseLexeltItem(item.lexelt)?.lemma;
-      targetForms = head === undefined || lemma === undefined ? [] : [lemma, head].map((f) => collapseSpace(f).toLowerCase()).filter((f) => f !== "");
+      targetForms = head === undefined || lemma === undefined ? [] : [lemma, head].map((f) => fold(collapseSpace(f))).filter((f) => f !== "");
     }
     if (targetForms.length === 0) return;
-    const lower = s.toLowerCase();
+    const lower = fold(s);
     if (lower !== targetForms[0] && lower !== targetForms[1]) return;
-    const broken = targetBreak(s, { lemma: targetForms[0], head: targetForms[1] ?? "" });
+    const broken = targetBreak(s, { lemma: targetForms[0], head: targetForms[1] ?? "", language: options.language });
     if (broken) problems.push(responseProblem(r, brokenRuleMessage("substitute", s, broken)));
   };
 

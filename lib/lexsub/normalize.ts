@@ -21,21 +21,31 @@
  * Pure: strings in, records out. Hyphens are kept as typed (the scorer, not the
  * gold, accepts a space for a hyphen).
  */
+import { collator, foldCase } from "./language";
 import type { LemmaProposer } from "./morphy";
 import { type AnnotatorResponse, parseLexeltItem } from "./types";
 
-/** Trim and collapse every run of whitespace to one space. */
+/** NFC (what the gold writes: `e` + combining acute is `é`), every run of whitespace one space, trimmed. Never folds accents. */
 export function collapseSpace(s: string): string {
-  return s.replace(/\s+/g, " ").trim();
+  return s.normalize("NFC").replace(/\s+/g, " ").trim();
 }
 
-/** The normalised form of what an annotator typed: trimmed, single spaces, lower case. */
-export function normaliseForm(raw: string): string {
-  return collapseSpace(raw).toLowerCase();
+/**
+ * The normalised form of what an annotator typed: NFC, trimmed, single spaces,
+ * lower case in the project's language (`language`, a BCP 47 tag; English rules
+ * when absent).
+ */
+export function normaliseForm(raw: string, language?: string): string {
+  const s = collapseSpace(raw);
+  return language === undefined ? s.toLowerCase() : foldCase(s, language);
 }
 
-/** The proposer used when none is given: proposes nothing (the form, whitespace collapsed). */
-const proposeNothing: LemmaProposer = (form) => collapseSpace(form);
+/**
+ * The proposer of a language with no lemmatiser (every language but English):
+ * proposes nothing, so every form is kept as typed (whitespace collapsed) and
+ * the coordinator's lemma table is the only source of lemmas.
+ */
+export const proposeNothing: LemmaProposer = (form) => collapseSpace(form);
 
 /** What the coordinator decided for a form: take the proposal, give another lemma, or keep the form. */
 export type LemmaDecision = "accepted" | "overridden" | "kept";
@@ -60,10 +70,10 @@ export interface LemmaTableRow {
  * whitespace-collapsed; rows with an empty form or lemma are skipped; a later row
  * for the same form wins.
  */
-export function lemmaTable(rows: Iterable<LemmaTableRow>): LemmaTable {
+export function lemmaTable(rows: Iterable<LemmaTableRow>, language?: string): LemmaTable {
   const table = new Map<string, LemmaTableEntry>();
   for (const r of rows) {
-    const form = normaliseForm(r.form);
+    const form = normaliseForm(r.form, language);
     const lemma = collapseSpace(r.lemma);
     if (form === "" || lemma === "") continue;
     table.set(form, { lemma, decision: r.decision });
@@ -93,6 +103,8 @@ export interface LemmatiserOptions {
    * an accepted or overridden lemma is still written as recorded.
    */
   foldCase?: boolean;
+  /** The project's language (BCP 47): case is folded, and the review sorted, in its rules. English when absent. */
+  language?: string;
 }
 
 /** Maps what an annotator typed to what the gold records; "" when nothing is left. */
@@ -120,6 +132,7 @@ export function createLemmatiser(table: LemmaTable = new Map(), options: Lemmati
   const usePropose = (options.unreviewed ?? "propose") === "propose";
   const propose = options.propose ?? proposeNothing;
   const fold = options.foldCase === true;
+  const lower = (s: string) => normaliseForm(s, options.language);
   // Per PoS: raw → outcome, and typed text → outcome (many raw spellings, one text).
   const memo = new Map<string, { byRaw: Map<string, Outcome>; byText: Map<string, Outcome> }>();
   let lastPos: string | null = null;
@@ -136,18 +149,18 @@ export function createLemmatiser(table: LemmaTable = new Map(), options: Lemmati
       const text = collapseSpace(raw);
       o = m.byText.get(text);
       if (o === undefined) {
-        const key = text.toLowerCase();
+        const key = lower(text);
         const entry = text === "" ? undefined : table.get(key);
         if (entry?.decision === "kept") o = { out: fold ? key : text, applied: false };
         else if (entry?.decision === "accepted" && collapseSpace(propose(key, pos)) === entry.lemma) {
           // The proposal accepted is still the proposal: written for this spelling, in its case.
           const p = collapseSpace(propose(text, pos)) || text;
-          o = { out: fold ? p.toLowerCase() : p, applied: false };
+          o = { out: fold ? lower(p) : p, applied: false };
         } else if (entry) o = { out: entry.lemma, applied: false };
         else if (text === "" || !usePropose) o = { out: fold ? key : text, applied: false };
         else {
           const proposed = collapseSpace(propose(text, pos)) || text;
-          o = { out: fold ? proposed.toLowerCase() : proposed, applied: proposed !== text };
+          o = { out: fold ? lower(proposed) : proposed, applied: proposed !== text };
         }
         m.byText.set(text, o);
       }
@@ -204,7 +217,7 @@ export function buildLemmaReview(
 ): LemmaReviewRow[] {
   const counts = new Map<string, Map<string, number>>(); // form → pos → count
   const add = (raw: string, pos: string) => {
-    const form = normaliseForm(raw);
+    const form = normaliseForm(raw, options.language);
     if (form === "") return;
     let byPos = counts.get(form);
     if (!byPos) counts.set(form, (byPos = new Map()));
@@ -215,7 +228,7 @@ export function buildLemmaReview(
     if (r.kind === "substitutes") {
       const seen = new Set<string>();
       for (const s of r.substitutes) {
-        const f = normaliseForm(s);
+        const f = normaliseForm(s, options.language);
         if (seen.has(f)) continue;
         seen.add(f);
         add(s, pos);
@@ -244,7 +257,8 @@ export function buildLemmaReview(
     if (perPos.some((p) => p.proposed !== proposed)) row.proposals = perPos;
     rows.push(row);
   }
-  rows.sort((a, b) => Number(b.changed) - Number(a.changed) || b.count - a.count || cmp(a.form, b.form));
+  const byForm = options.language === undefined ? cmp : collator(options.language).compare;
+  rows.sort((a, b) => Number(b.changed) - Number(a.changed) || b.count - a.count || byForm(a.form, b.form) || cmp(a.form, b.form));
   return rows;
 }
 

@@ -1,28 +1,31 @@
 /**
- * The rules an answer must follow so that the gold writer can write it and the
- * official scorer reads it back as written. One module, used everywhere an
- * answer enters or leaves: the workspace (in the browser, before sending), the
- * server's save (lib/server/annotate/responses.ts), the TSV import (formats/responses.ts,
- * lib/server/annotate/response-import.ts) and the gold derivation, which lists stored
- * answers that break them (gold.ts), so these can never disagree.
+ * The rules an answer must follow, in any language and script. One module, used
+ * everywhere an answer enters or leaves: the workspace (in the browser, before
+ * sending), the server's save (lib/server/annotate/responses.ts), the TSV import
+ * (formats/responses.ts, lib/server/annotate/response-import.ts) and the gold
+ * derivation, which lists stored answers that break them (gold.ts), so these can
+ * never disagree.
  *
- * Where the rules come from (formats/gold.ts, reference §2): a gold line is
- * `lexelt id :: sub n;sub n;`, and the scorer reads each `;`-separated field with
- * `(\w[\w' -\s]+) (\d+)`, where `\w` is ASCII. So a substitute
+ * A gold line is `lexelt id :: sub n;sub n;` (formats/gold.ts, reference §2), and
+ * the scorer reads each `;`-separated field with `(\w[\w' -\s]+) (\d+)`. Read as
+ * UTF-8 text (`perl -CSD score.pl`, `lexgold score --utf8`), `\w` is every letter,
+ * mark and digit, so an answer may be written as people write it. A substitute
  * - holds one answer: `;` separates entries, and a comma list is several answers
  *   (rule "list");
- * - holds only the letters a–z and A–Z, digits, `_`, spaces, hyphens and
+ * - holds only letters and combining marks of any script (`\p{L}\p{M}`: `naïve`,
+ *   `pequeño`, `Fußweg`, Greek, Cyrillic), digits, `_`, spaces, hyphens and
  *   apostrophes: markup (`<`, `>`, `&`; rule "markup"), invisible characters
- *   (rule "control"), accented letters, `.`, `:` and the rest make the scorer
- *   start reading after them or not at all (rule "characters");
+ *   (rule "control"), `.`, `:` and the rest make the scorer start reading after
+ *   them or not at all (rule "characters");
  * - starts with a letter or digit (rule "start") and has at least two letters
  *   (rule "letters": the pattern needs two characters; `x` and `--` are not
  *   answers);
  * - is not `pn`, the entry NAME answers are written as (rule "pn");
  * - has at most MAX_SUBSTITUTE_LENGTH characters, the same limit as the
  *   workspace field's maxLength (rule "length").
- * Whitespace is never refused: runs of spaces, tabs and line breaks are read as
- * one space and the ends trimmed (`tidy`), so none reaches a file.
+ * Nothing is folded: `crío` stays `crío`. What is kept is tidied (`tidy`): NFC
+ * (`e` + combining acute is stored as `é`), curly apostrophes read as `'`, runs
+ * of spaces, tabs and line breaks read as one space and the ends trimmed.
  *
  * A multiword phrase follows the same character rules (mwgold lines have the same
  * form), has at most MAX_PHRASE_LENGTH characters and at least two words, apart
@@ -30,13 +33,15 @@
  * appears in the sentence, as a whole word, ignoring case (rule "target").
  *
  * A substitute is not the target word itself (its lemma or head word, case
- * ignored; rule "target", `targetBreak`). A whole response (`checkResponse`) adds
- * what the workspace asks of an answer: at most three substitutes, none repeated,
- * at least one unless the answer is NAME or NIL, none with NAME or NIL.
+ * ignored in the project's language, `Target.language`; rule "target",
+ * `targetBreak`). A whole response (`checkResponse`) adds what the workspace
+ * asks of an answer: at most three substitutes, none repeated, at least one
+ * unless the answer is NAME or NIL, none with NAME or NIL.
  *
  * Pure (no fs, db or next): imported by the browser too.
  */
 import { officialEntry } from "./formats/gold";
+import { foldCase } from "./language";
 
 export const MAX_SUBSTITUTES = 3;
 /** Longest substitute, in characters (after tidying): the workspace field's maxLength too. */
@@ -67,11 +72,25 @@ export type Where = "field" | "file";
 export interface Target {
   lemma: string;
   head: string;
+  /** The project's language (a BCP 47 tag), for case folding; English rules when absent. */
+  language?: string;
 }
 
-/** Trim and read every run of whitespace (spaces, tabs, line breaks) as one space. */
+/** Curly apostrophes and the modifier letter apostrophe, read as `'`. */
+const APOSTROPHES = /[\u2018\u2019\u02bc]/gu;
+
+/**
+ * What is stored of an answer as typed: NFC, curly apostrophes read as `'`,
+ * every run of whitespace (spaces, tabs, line breaks) read as one space, the
+ * ends trimmed.
+ */
 export function tidy(s: string): string {
-  return s.replace(/\s+/gu, " ").trim();
+  return s.normalize("NFC").replace(APOSTROPHES, "'").replace(/\s+/gu, " ").trim();
+}
+
+/** Lower case in the language's rules (English when none is given). */
+function fold(s: string, language: string | undefined): string {
+  return foldCase(s, language ?? "en");
 }
 
 /** Characters that separate a list of answers typed into one field. */
@@ -79,18 +98,14 @@ const LIST_SEPARATORS = /[,;|/，、；]+/u;
 const MARKUP = /[<>&]/;
 /** Invisible characters: control, format (zero-width, bidi, BOM), private use, unassigned. */
 const CONTROL = /\p{C}/u;
-/** The official entry pattern's substitute class, `[\w' -]` with ASCII `\w` (whitespace is tidied to spaces). */
-const ENTRY_CHARS = /^[A-Za-z0-9_' -]+$/;
-const WORD_START = /^[A-Za-z0-9_]/;
-const LETTER = /[A-Za-z]/g;
-const APOSTROPHES = /[\u2018\u2019\u02bc\u0060\u00b4\u2032]/gu;
+/** What an answer may hold: letters and marks of any script, digits, `_`, spaces, hyphens, apostrophes. */
+const ANSWER_CHARS = /^[\p{L}\p{M}\p{Nd}_' -]+$/u;
+const ANSWER_CHAR = /[\p{L}\p{M}\p{Nd}_' -]/u;
+const WORD_START = /^[\p{L}\p{Nd}_]/u;
+const LETTER = /\p{L}/gu;
+const ASCII = /^[\x20-\x7e]*$/;
 
 const quote = (s: string) => `“${s}”`;
-
-/** Accents dropped and curly apostrophes straightened: `naïve` → `naive`, `people’s` → `people's`. */
-function plainSpelling(s: string): string {
-  return s.normalize("NFD").replace(/\p{M}+/gu, "").replace(APOSTROPHES, "'");
-}
 
 /** A list of two or more answers in one text (`calm, peaceful`, `calm; still`, `calm/still`). */
 function isList(raw: string): boolean {
@@ -114,28 +129,26 @@ function characterBreak(s: string, what: string): RuleBreak | null {
     const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
     return { rule: "control", message: `This holds an invisible character (U+${code}); retype the ${what} without it.` };
   }
-  if (ENTRY_CHARS.test(s)) return null;
-  // Accents and curly apostrophes: say what to write instead.
-  const plain = plainSpelling(s);
-  if (plain !== s && ENTRY_CHARS.test(plain)) {
-    return {
-      rule: "characters",
-      message: `Write ${quote(plain)}: the gold files hold only unaccented letters a–z, digits, spaces, hyphens and straight apostrophes (').`,
-    };
-  }
-  // The first character that no plain spelling replaces (the ß of "süß", not its ü).
-  const bad = [...s].find((c) => {
-    const plain = plainSpelling(c);
-    return plain !== "" && !ENTRY_CHARS.test(plain); // "": a combining accent, replaced with its letter
-  }) ?? [...s][0];
+  if (ANSWER_CHARS.test(s)) return null;
+  const bad = [...s].find((c) => !ANSWER_CHAR.test(c)) ?? [...s][0];
   return {
     rule: "characters",
-    message: `${quote(bad)} cannot go into the gold files, which hold only the letters a–z, digits, spaces, hyphens and apostrophes.`,
+    message: `${quote(bad)} cannot be part of a ${what}: write letters (any script, accents too), digits, spaces, hyphens and apostrophes.`,
   };
 }
 
 function letterCount(s: string): number {
   return s.match(LETTER)?.length ?? 0;
+}
+
+/**
+ * Whether the entry pattern reads `s` back as written: for plain ASCII, the
+ * official scorer's byte-level reading (formats/gold.ts); any other text passing
+ * the character and start rules is read back by the UTF-8 reading, where `\w`
+ * is every letter, mark and digit.
+ */
+function readsBackAsWritten(s: string): boolean {
+  return !ASCII.test(s) || readsBack(s);
 }
 
 /** Whether the official scorer reads `s` back exactly as written in an entry `s 1` (formats/gold.ts). */
@@ -169,7 +182,7 @@ export function substituteBreak(raw: string, where: Where = "field"): RuleBreak 
   if (s.toLowerCase() === PN) return { rule: "pn", message: `${quote(PN)} is how the gold writes NAME answers; choose NAME instead.` };
   if (letterCount(s) < 2) return { rule: "letters", message: "A substitute has at least two letters." };
   if (!WORD_START.test(s)) return { rule: "start", message: `A substitute starts with a letter or digit, not ${quote(s[0])}.` };
-  if (!readsBack(s)) return { rule: "characters", message: "The official scorer would not read this back as written; rephrase it." };
+  if (!readsBackAsWritten(s)) return { rule: "characters", message: "The official scorer would not read this back as written; rephrase it." };
   return null;
 }
 
@@ -179,7 +192,7 @@ export function substituteBreak(raw: string, where: Where = "field"): RuleBreak 
  * `<head>took</head>` (lemma take).
  */
 export function containsTarget(phrase: string, target: Target): boolean {
-  const p = tidy(phrase).toLowerCase();
+  const p = fold(tidy(phrase), target.language);
   for (const form of targetForms(target)) {
     let at = p.indexOf(form);
     while (at >= 0) {
@@ -192,14 +205,14 @@ export function containsTarget(phrase: string, target: Target): boolean {
 }
 
 function isWordChar(c: string): boolean {
-  return /[\p{L}\p{N}]/u.test(c);
+  return /[\p{L}\p{M}\p{N}]/u.test(c);
 }
 
-/** The target's lemma and head word, tidied and lower-cased, blanks left out. */
+/** The target's lemma and head word, tidied and lower-cased in its language, blanks left out. */
 function targetForms(target: Target): string[] {
   const forms = new Set<string>();
   for (const f of [target.lemma, target.head]) {
-    const t = tidy(f).toLowerCase();
+    const t = fold(tidy(f), target.language);
     if (t !== "") forms.add(t);
   }
   return [...forms];
@@ -208,7 +221,7 @@ function targetForms(target: Target): string[] {
 /** Whether a substitute is the target word itself (its lemma or head word, case ignored): rule "target". */
 export function targetBreak(substitute: string, target: Target): RuleBreak | null {
   const s = tidy(substitute);
-  return targetForms(target).includes(s.toLowerCase())
+  return targetForms(target).includes(fold(s, target.language))
     ? { rule: "target", message: `"${s}" is the target word itself; give a different word or phrase.` }
     : null;
 }
@@ -230,10 +243,10 @@ export function phraseBreak(raw: string, target?: Target): RuleBreak | null {
   if (!WORD_START.test(p)) return { rule: "start", message: `A multiword phrase starts with a letter or digit, not ${quote(p[0])}.` };
   if (!/[ -]/.test(p.slice(1, -1))) return { rule: "words", message: "A multiword phrase has at least two words." };
   if (target && !containsTarget(p, target)) {
-    const forms = [...new Set([tidy(target.head), tidy(target.lemma)].filter((f) => f !== "").map((f) => f.toLowerCase()))];
+    const forms = [...new Set([tidy(target.head), tidy(target.lemma)].filter((f) => f !== "").map((f) => fold(f, target.language)))];
     return { rule: "target", message: `The phrase must contain the target word: ${forms.map(quote).join(" or ")}.` };
   }
-  if (!readsBack(p)) return { rule: "characters", message: "The official scorer would not read this back as written; rephrase it." };
+  if (!readsBackAsWritten(p)) return { rule: "characters", message: "The official scorer would not read this back as written; rephrase it." };
   return null;
 }
 
@@ -298,7 +311,7 @@ export function checkResponse(input: ResponseDraft, target: Target): ResponseChe
       fieldIssues++;
       errors[field] = m;
     };
-    const lower = s.toLowerCase();
+    const lower = fold(s, target.language);
     const broken = input.kind === "substitutes" ? (substituteBreak(raw) ?? targetBreak(s, target)) : null;
     if (input.kind !== "substitutes") fail(`${input.kind} carries no substitutes: clear this field, or give substitutes instead of ${input.kind}.`);
     else if (broken) fail(broken.message);

@@ -132,7 +132,20 @@ describe("formatGoldLine", () => {
     expect(formatGoldLine("a.n", "1", [])).toBe("a.n 1 ::");
   });
 
+  it("writes any script as UTF-8 NFC, accents never folded", () => {
+    const line = formatGoldLine("klein.a", "3", [
+      { substitute: "pequen\u0303o", count: 2 },
+      { substitute: "Fußweg", count: 1 },
+      { substitute: "ήσυχος", count: 1 },
+      { substitute: "тихий", count: 1 },
+      { substitute: "l'été", count: 1 },
+    ]);
+    expect(line).toBe("klein.a 3 :: peque\u00f1o 2;Fußweg 1;ήσυχος 1;тихий 1;l'été 1;");
+  });
+
   it.each([
+    [{ substitute: "é", count: 1 }],
+    [{ substitute: "ñandú.", count: 1 }],
     [{ substitute: "a;b", count: 1 }],
     [{ substitute: "x", count: 1 }],
     [{ substitute: "11.5 kg", count: 1 }],

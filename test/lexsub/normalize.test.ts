@@ -190,3 +190,22 @@ describe("buildLemmaReview", () => {
     expect(asNoun[0]).toMatchObject({ proposed: "waited", changed: false });
   });
 });
+
+describe("forms in the project's language", () => {
+  it("collapseSpace writes NFC and never folds accents; normaliseForm folds case in the language", () => {
+    expect(collapseSpace(" pequen\u0303o  crío ")).toBe("peque\u00f1o crío");
+    expect(normaliseForm("İYİ", "tr")).toBe("iyi");
+    expect(normaliseForm("İYİ")).toBe("i\u0307yi\u0307");
+    expect(normaliseForm("Ausmaß", "de")).toBe("ausmaß");
+  });
+
+  it("the review sorts forms in the language's order and its table keys fold in it", () => {
+    const rs = [resp("A", "klein.a", "1", ["Zwerg", "Ärmchen", "Apfel"])];
+    expect(buildLemmaReview(rs, () => "a", new Map(), { language: "de" }).map((r) => r.form)).toEqual(["apfel", "ärmchen", "zwerg"]);
+    // Code-point order without a language: ä after z.
+    expect(buildLemmaReview(rs, () => "a").map((r) => r.form)).toEqual(["apfel", "zwerg", "ärmchen"]);
+    const table = lemmaTable([{ form: "İYİ", lemma: "iyi", decision: "kept" }], "tr");
+    expect([...table.keys()]).toEqual(["iyi"]);
+    expect(createLemmatiser(table, { language: "tr", foldCase: true })("İyi", "a")).toBe("iyi");
+  });
+});

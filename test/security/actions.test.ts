@@ -100,6 +100,7 @@ const withTraining = (w: World) => {
 const ACTIONS: ActionCase[] = [
   { name: "createProjectAction", expect: ANY_COORDINATOR, run: () => createProjectAction(null, form({ name: "fresh" })) },
   { name: "renameProjectAction", expect: COORDINATOR, run: (w) => project.renameProjectAction(w.p.id, null, form({ name: "renamed" })) },
+  { name: "setLanguageAction", expect: COORDINATOR, run: (w) => project.setLanguageAction(w.p.id, null, form({ language: "de" })) },
   { name: "setArchivedAction", expect: COORDINATOR, run: (w) => project.setArchivedAction(w.p.id, true, null, form({})) },
   // Deleting redirects to the projects list once done.
   { name: "deleteProjectAction", expect: COORDINATOR, run: (w) => project.deleteProjectAction(w.p.id, null, form({ confirm: "p" })) },

@@ -40,7 +40,7 @@ import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from
 import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/annotate/flags";
 import { progressPageView, projectProgress } from "../../lib/server/annotate/progress";
 import { createProject, listProjects, projectOverview } from "../../lib/server/corpus/projects";
-import { deleteProject, projectContents, renameProject, setProjectArchived } from "../../lib/server/corpus/project-lifecycle";
+import { deleteProject, projectContents, renameProject, setProjectArchived, setProjectLanguage } from "../../lib/server/corpus/project-lifecycle";
 import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/annotate/response-import";
 import { annotatorProjects, saveResponse, saveResponseAsync, workspace, workspaceTargets } from "../../lib/server/annotate/responses";
 import { importUsers } from "../../lib/server/people/user-import";
@@ -124,6 +124,7 @@ const CALLS: Call[] = [
   { name: "createProject", expect: ANY_COORDINATOR, call: (w, k) => createProject(w.db, w.actor(k), { name: "new one" }) },
   // project-lifecycle.ts
   { name: "renameProject", expect: COORDINATOR, call: (w, k) => renameProject(w.db, w.actor(k), w.p.id, { name: "renamed" }) },
+  { name: "setProjectLanguage", expect: COORDINATOR, call: (w, k) => setProjectLanguage(w.db, w.actor(k), w.p.id, { language: "de" }) },
   { name: "setProjectArchived", expect: COORDINATOR, call: (w, k) => setProjectArchived(w.db, w.actor(k), w.p.id, true) },
   { name: "projectContents", expect: COORDINATOR, call: (w, k) => projectContents(w.db, w.actor(k), w.p.id), check: noOtherProject },
   {

@@ -137,6 +137,15 @@ describe("saveResponse", () => {
     expect(workspace(db, ann, project.id, refs.b1).response).toMatchObject({ kind: "NIL", substitutes: [], multiword: "bright and early", revision: 2 });
   });
 
+  it("stores answers in any script as typed, NFC, curly apostrophes read as ' and no accent folded", () => {
+    const { db, ann, project, refs } = fixture();
+    const r = saveResponse(db, ann, project.id, refs.b1, subs("ensoleille\u0301", "clair’s", "Fußweg"), { expectedRevision: 0 });
+    expect(r.response.substitutes).toEqual(["ensoleillé", "clair's", "Fußweg"]);
+    expect(r.response.substitutes[0]).toBe("ensoleill\u00e9");
+    const stored = db.$client.prepare("select substitutes from responses").get() as { substitutes: string };
+    expect(JSON.parse(stored.substitutes)).toEqual(["ensoleill\u00e9", "clair's", "Fußweg"]);
+  });
+
   it("refuses a stale revision with the stored response and writes nothing", () => {
     const { db, ann, project, refs, count } = fixture();
     saveResponse(db, ann, project.id, refs.b1, subs("sunny"), { expectedRevision: 0 });
@@ -174,10 +183,9 @@ describe("saveResponse", () => {
     ["an ampersand", subs("light & airy"), "substitute1", /cannot hold “&”; write “and”/],
     ["one letter", subs("sunny", "x"), "substitute2", /^A substitute has at least two letters\.$/],
     ["digits only", subs("100"), "substitute1", /at least two letters/],
-    ["an accented letter", subs("ensoleillé"), "substitute1", /^Write “ensoleille”/],
-    ["a curly apostrophe", subs("sun’s out"), "substitute1", /^Write “sun's out”/],
-    ["a full stop", subs("sunny."), "substitute1", /^“\.” cannot go into the gold files/],
-    ["a double colon", subs("sunny::light"), "substitute1", /^“:” cannot go into the gold files/],
+    ["a full stop", subs("sunny."), "substitute1", /^“\.” cannot be part of a substitute/],
+    ["a double colon", subs("sunny::light"), "substitute1", /^“:” cannot be part of a substitute/],
+    ["a full stop after accents", subs("ensoleillé."), "substitute1", /^“\.” cannot be part of a substitute/],
     ["an invisible character", subs("sun\u200bny"), "substitute1", /invisible character \(U\+200B\)/],
     ["pn", subs("pn"), "substitute1", /choose NAME instead/],
     ["a leading hyphen", subs("-ish"), "substitute1", /starts with a letter or digit/],

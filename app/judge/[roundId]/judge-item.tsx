@@ -7,6 +7,8 @@ import { saveLabelAction } from "../actions";
 
 export interface JudgeItemProps {
   roundId: number;
+  /** The project's language (BCP 47): the sentence's and the candidates' `lang`. */
+  lang: string;
   labels: readonly JudgementLabel[];
   before: string;
   head: string;
@@ -17,7 +19,7 @@ export interface JudgeItemProps {
 /** One key per label: its first letter, or its number in the scheme. */
 const keyOf = (l: JudgementLabel) => l[0];
 
-export function JudgeItem({ roundId, labels, before, head, after, candidates }: JudgeItemProps) {
+export function JudgeItem({ roundId, lang, labels, before, head, after, candidates }: JudgeItemProps) {
   const router = useRouter();
   const [given, setGiven] = useState<Record<number, JudgementLabel | null>>(() => Object.fromEntries(candidates.map((c) => [c.id, c.label])));
   const [focus, setFocus] = useState(() => Math.max(0, candidates.findIndex((c) => !c.label)));
@@ -83,7 +85,7 @@ export function JudgeItem({ roundId, labels, before, head, after, candidates }: 
 
   return (
     <>
-      <SentenceText before={before} head={head} after={after} testId="sentence" />
+      <SentenceText before={before} head={head} after={after} lang={lang} testId="sentence" />
       <p className="small muted">
         Keys: {labels.map((l, i) => `${keyOf(l)} or ${i + 1} = ${l}`).join(", ")}; ↑/↓ to move; Enter for the next sentence once every candidate has a label.
       </p>
@@ -105,7 +107,7 @@ export function JudgeItem({ roundId, labels, before, head, after, candidates }: 
               border: i === focus ? "2px solid #2563eb" : "1px solid #d4d4d8",
             }}
           >
-            <strong style={{ minWidth: "10rem", flex: "1 1 10rem" }}>{c.text}</strong>
+            <strong lang={lang} style={{ minWidth: "10rem", flex: "1 1 10rem" }}>{c.text}</strong>
             <span role="group" aria-label={`Label for ${c.text}`} style={{ display: "flex", gap: "0.25rem" }}>
               {labels.map((l) => (
                 <button

@@ -44,7 +44,7 @@ export default async function JudgePage({ params }: { params: Promise<{ roundId:
         {item.roundName} <span className="small muted">— {item.remaining} sentence{item.remaining === 1 ? "" : "s"} left</span>
       </h1>
       <p className="muted">How good is each word as a substitute for the marked word in this sentence?</p>
-      <JudgeItem key={item.itemId} roundId={roundId} labels={item.labels} before={item.before} head={item.head} after={item.after} candidates={item.candidates} />
+      <JudgeItem key={item.itemId} roundId={roundId} lang={item.language} labels={item.labels} before={item.before} head={item.head} after={item.after} candidates={item.candidates} />
     </>
   );
 }

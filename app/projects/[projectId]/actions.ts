@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { getDb } from "@/lib/db";
 import { withActor } from "@/app/_ui/action";
-import { deleteProject, renameProject, setProjectArchived } from "@/lib/server/corpus";
+import { deleteProject, renameProject, setProjectArchived, setProjectLanguage } from "@/lib/server/corpus";
 
 export type ProjectFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 
@@ -14,6 +14,13 @@ export async function renameProjectAction(projectId: number, _prev: ProjectFormS
   revalidatePath("/projects");
   revalidatePath(`/projects/${projectId}`);
   return { ok: true, message: `Renamed to “${r.name}”.` };
+}
+
+export async function setLanguageAction(projectId: number, _prev: ProjectFormState, form: FormData): Promise<ProjectFormState> {
+  const r = await withActor((actor) => setProjectLanguage(getDb(), actor, projectId, { language: String(form.get("language") ?? "") }));
+  if ("ok" in r) return r;
+  revalidatePath(`/projects/${projectId}`);
+  return { ok: true, message: `Language set to “${r.language}”.` };
 }
 
 export async function setArchivedAction(projectId: number, archived: boolean, _prev: ProjectFormState, _form: FormData): Promise<ProjectFormState> {

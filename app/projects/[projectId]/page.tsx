@@ -141,7 +141,7 @@ export default async function ProjectPage({ params, searchParams }: { params: Pr
       )}
 
       <h2 id="project-heading">Project</h2>
-      <ProjectSettings projectId={p.id} name={p.name} archivedAt={p.archivedAt?.toISOString() ?? null} />
+      <ProjectSettings projectId={p.id} name={p.name} language={p.language} archivedAt={p.archivedAt?.toISOString() ?? null} />
     </>
   );
 }

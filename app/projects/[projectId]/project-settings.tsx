@@ -1,11 +1,11 @@
 "use client";
-/** The overview's "Project" section: rename, archive or bring back, and the way to delete. */
+/** The overview's "Project" section: rename, the language, archive or bring back, and the way to delete. */
 import Link from "next/link";
 import { useActionState } from "react";
-import { type ProjectFormState, renameProjectAction, setArchivedAction } from "./actions";
+import { type ProjectFormState, renameProjectAction, setArchivedAction, setLanguageAction } from "./actions";
 
 function Result({ state, id }: { state: ProjectFormState; id: string }) {
-  if (!state?.message || state.errors?.name) return null;
+  if (!state?.message || state.errors?.name || state.errors?.language) return null;
   return (
     <p id={id} role={state.ok ? "status" : "alert"} className={`notice ${state.ok ? "ok" : "error"}`}>
       {state.message}
@@ -13,8 +13,10 @@ function Result({ state, id }: { state: ProjectFormState; id: string }) {
   );
 }
 
-export function ProjectSettings({ projectId, name, archivedAt }: { projectId: number; name: string; archivedAt: string | null }) {
+export function ProjectSettings({ projectId, name, language, archivedAt }: { projectId: number; name: string; language: string; archivedAt: string | null }) {
   const [renamed, rename, renaming] = useActionState<ProjectFormState, FormData>(renameProjectAction.bind(null, projectId), null);
+  const [languageSet, setLanguage, settingLanguage] = useActionState<ProjectFormState, FormData>(setLanguageAction.bind(null, projectId), null);
+  const langErr = languageSet?.errors?.language;
   const [archived, archive, archiving] = useActionState<ProjectFormState, FormData>(setArchivedAction.bind(null, projectId, archivedAt === null), null);
   const nameErr = renamed?.errors?.name;
   return (
@@ -41,6 +43,36 @@ export function ProjectSettings({ projectId, name, archivedAt }: { projectId: nu
         </button>
       </form>
       <Result state={renamed} id="project-rename-result" />
+
+      <form action={setLanguage} className="inline" style={{ marginTop: "1rem" }}>
+        <div>
+          <label htmlFor="project-language">Language</label>
+          <input
+            id="project-language"
+            name="language"
+            required
+            size={8}
+            spellCheck={false}
+            autoCapitalize="none"
+            defaultValue={language}
+            aria-invalid={langErr ? true : undefined}
+            aria-describedby={langErr ? "project-language-error" : "project-language-hint"}
+          />
+          {langErr ? (
+            <div id="project-language-error" className="field-error">
+              {langErr}
+            </div>
+          ) : (
+            <div id="project-language-hint" className="muted small">
+              A BCP 47 tag (en, de, es, pt-BR): the annotators&apos; pages, case and sorting follow it; WordNet proposes lemmas for English only.
+            </div>
+          )}
+        </div>
+        <button type="submit" className="secondary" disabled={settingLanguage}>
+          Set language
+        </button>
+      </form>
+      <Result state={languageSet} id="project-language-result" />
 
       <form action={archive} className="inline" style={{ marginTop: "1rem" }}>
         <p className="muted small" style={{ margin: 0, flexBasis: "100%" }}>

@@ -37,7 +37,8 @@ export interface LemmaDecisionsParseResult {
 const WORDS: Record<string, "accepted" | "kept" | "reset"> = { accept: "accepted", keep: "kept", reset: "reset" };
 
 /** Read a decisions TSV; `file` names it in the diagnostics. */
-export function parseLemmaDecisionsTsv(text: string, file: string): LemmaDecisionsParseResult {
+/** `language`: the project's (BCP 47), whose rules fold the forms' case (English when absent). */
+export function parseLemmaDecisionsTsv(text: string, file: string, language?: string): LemmaDecisionsParseResult {
   const decisions: LemmaDecisionLine[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Map<string, number>();
@@ -54,7 +55,7 @@ export function parseLemmaDecisionsTsv(text: string, file: string): LemmaDecisio
       err(`expected 2 tab-separated cells (form, decision), found ${cells.length}`);
       continue;
     }
-    const form = normaliseForm(cells[0]);
+    const form = normaliseForm(cells[0], language);
     const value = collapseSpace(cells[1]);
     if (form === "") {
       err("the form is empty");

@@ -19,7 +19,8 @@
  * NAME or NIL mixed with substitutes, more than three substitutes, an empty or
  * repeated substitute, an annotator × instance given twice, and a substitute or
  * phrase that breaks a rule of the workspace (substitute-rules.ts: a list in one
- * substitute, markup, letters outside a–z, fewer than two letters, too long…),
+ * substitute, markup, characters other than letters of any script, digits,
+ * spaces, hyphens and apostrophes, fewer than two letters, too long…),
  * named with its field and the rule. The rules that need the instance's target
  * (a phrase holds the target word) are checked by the importer, which knows it.
  *
@@ -28,12 +29,16 @@
  * line is read as written and each such field is listed in the record's `broken`
  * with the rule. What the format itself cannot read stays an error either way.
  *
+ * Substitutes and phrases are read as the workspace stores them (substitute-rules.ts
+ * `tidy`): NFC, curly apostrophes as `'`, white space collapsed; accents are
+ * never folded (`pequeño` stays `pequeño`).
+ *
  * Cells are safe to open in a spreadsheet (./spreadsheet.ts): one beginning with
  * =, +, - or @ is written with a leading apostrophe, which reading removes again.
  * Pure: strings in, records out.
  */
 import { type Diagnostic, diag, splitLines } from "../diagnostics";
-import { MAX_SUBSTITUTES, type Rule, type RuleBreak, phraseBreak, ruleClause, substituteBreak } from "../substitute-rules";
+import { MAX_SUBSTITUTES, type Rule, type RuleBreak, phraseBreak, ruleClause, substituteBreak, tidy } from "../substitute-rules";
 import { neutraliseCell, restoreCell } from "./spreadsheet";
 import type { AnnotatorResponse } from "../types";
 
@@ -84,11 +89,6 @@ export interface ResponsesParseOptions {
    * makes it an error; "mark" keeps it as written and lists it in `broken`.
    */
   rules?: "refuse" | "mark";
-}
-
-/** Collapse runs of white space and trim, as an annotator's typing should be read. */
-function tidy(s: string): string {
-  return s.replace(/\s+/g, " ").trim();
 }
 
 function isHeader(cells: string[]): boolean {

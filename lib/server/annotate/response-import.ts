@@ -26,7 +26,7 @@ import { createHash } from "node:crypto";
 import { flagsByResponse } from "./flags";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { annotatorCounts, assignments, instances, lexelts, memberships, queueCounts, responseHistory, responses, users } from "../../../db/schema";
+import { annotatorCounts, assignments, instances, lexelts, memberships, projects, queueCounts, responseHistory, responses, users } from "../../../db/schema";
 import { type BrokenField, HEADER_ERROR, parseResponsesTsv, ruleError, writeResponsesTsv } from "../../lexsub/formats/responses";
 import { type Rule, type Target, phraseBreak, targetBreak } from "../../lexsub/substitute-rules";
 import type { AnnotatorResponse } from "../../lexsub/types";
@@ -197,6 +197,7 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
   );
   for (const p of people.values()) p.member = memberIds.has(p.id);
 
+  const language = db.select({ language: projects.language }).from(projects).where(eq(projects.id, projectId)).get()?.language;
   const inProject = new Map(
     db
       .select({ ref: instances.id, instanceId: instances.instanceId, lexeltId: instances.lexeltId, item: lexelts.item, lemma: lexelts.lemma, head: instances.head })
@@ -233,7 +234,7 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
       odd.push(diag("error", fileName, r.line, problem));
       continue;
     }
-    const target = targetBreaks(r, inst!);
+    const target = targetBreaks(r, { lemma: inst!.lemma, head: inst!.head, language });
     if (strict && target.length > 0) {
       odd.push(diag("error", fileName, r.line, target[0].error));
       continue;

@@ -43,7 +43,7 @@ import {
 import { get, run } from "../kernel/statements";
 import { writeTransaction } from "../kernel/write-lock";
 import { AuthError, ConflictError, InputError, NotFoundError } from "../kernel/errors";
-import { checkResponse } from "../../lexsub/substitute-rules";
+import { type Target, checkResponse } from "../../lexsub/substitute-rules";
 import { type FlagNote, instanceMarks, resolveReturns, returnsSummary, validateFlag, writeFlag } from "./flags";
 
 const RESPONSE_KINDS = ["substitutes", "NAME", "NIL"] as const;
@@ -98,7 +98,7 @@ const FIELDS = new Set<string>(["substitute1", "substitute2", "substitute3", "mu
  * given. Throws InputError with messages keyed by field (substitute1..3, multiword,
  * form); the message names the first problem.
  */
-export function validateResponse(input: unknown, target: { lemma: string; head: string }): CleanResponse {
+export function validateResponse(input: unknown, target: Target): CleanResponse {
   const r = responseShape.safeParse(input ?? {});
   const errors: Record<string, string> = {};
   if (r.success) {
@@ -292,7 +292,8 @@ const UPCOMING = 3;
 const UPCOMING_AFTER_SAVE = 1;
 
 export interface WorkspaceView {
-  project: { id: number; name: string; guidelines: string };
+  /** `language`: a BCP 47 tag, the sentence's and the answer fields' `lang` and the rules' case folding. */
+  project: { id: number; name: string; guidelines: string; language: string };
   /** The instance to show; null when the queue is empty or (on resume) everything is answered. */
   instance: InstanceView | null;
   /** 1-based place of the instance in the queue (0 when there is none). */
@@ -399,7 +400,7 @@ export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?:
     entry = resumeEntry(db, s);
   }
   const base = {
-    project: { id: p.id, name: p.name, guidelines: p.guidelines },
+    project: { id: p.id, name: p.name, guidelines: p.guidelines, language: p.language },
     progress: totals(db, s),
     targetCount: lexeltCountUpTo(db, s, FEW_TARGETS + 1),
     returned: returnsSummary(db, p.id, a.userId),
@@ -581,7 +582,7 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
     if (!isAssigned(db, s, inst.lexeltId)) throw new AuthError("That instance is not assigned to you.");
     return { p, inst, s };
   })();
-  const clean = validateResponse(input, inst);
+  const clean = validateResponse(input, { lemma: inst.lemma, head: inst.head, language: p.language });
   // The flag and note travel as extra properties of the input; left out, they stay as they are.
   const flagGiven = input != null && typeof input === "object" && ("flag" in input || "note" in input);
   const flag = flagGiven ? validateFlag({ flag: input.flag ?? null, note: input.note ?? "" }) : null;

@@ -20,7 +20,7 @@ import { InputError } from "../kernel/errors";
 import { parseOrThrow } from "../kernel/validate";
 import { z } from "zod";
 import { discardDatasetStaging } from "./dataset-import";
-import { projectNameSchema } from "./projects";
+import { projectLanguageSchema, projectNameSchema } from "./projects";
 
 const RESPONSES = named(responses);
 const DATASET_GOLD = named(datasetGold);
@@ -91,6 +91,18 @@ export function renameProject(db: Db, actor: Actor, projectId: number, input: { 
     tx.update(projects).set({ name }).where(eq(projects.id, projectId)).run();
     return { id: projectId, name };
   });
+}
+
+/**
+ * Set the project's language (a BCP 47 tag, put in canonical form): the pages'
+ * `lang`, case folding and sorting of answers, and whether WordNet proposes
+ * lemmas (English only). Stored answers are kept as they are.
+ */
+export function setProjectLanguage(db: Db, actor: Actor, projectId: number, input: { language: string }): { language: string } {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const { language } = parseOrThrow(z.object({ language: projectLanguageSchema }), input, "Cannot set the language");
+  db.update(projects).set({ language }).where(eq(projects.id, projectId)).run();
+  return { language };
 }
 
 /**

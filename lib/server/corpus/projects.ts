@@ -9,6 +9,7 @@ import { InputError } from "../kernel/errors";
 import { containsText } from "../kernel/search";
 import { parseOrThrow } from "../kernel/validate";
 import { named } from "../../../db/sql-names";
+import { DEFAULT_LANGUAGE, canonicalLanguage } from "../../lexsub/language";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const LEXELTS = named(lexelts);
@@ -22,6 +23,20 @@ export const projectNameSchema = z
   .max(80, "A project name has at most 80 characters.")
   .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, "Start with a letter or digit; then letters, digits, space, dot, dash or underscore.");
 
+/** A BCP 47 language tag, put in canonical form (`EN-gb` → `en-GB`; lib/lexsub/language.ts). */
+export const projectLanguageSchema = z
+  .string()
+  .trim()
+  .max(35, "A language tag has at most 35 characters.")
+  .transform((tag, ctx) => {
+    const canonical = canonicalLanguage(tag);
+    if (canonical === null) {
+      ctx.addIssue({ code: "custom", message: `"${tag}" is not a BCP 47 language tag (such as en, de, es, pt-BR).` });
+      return z.NEVER;
+    }
+    return canonical;
+  });
+
 export interface ProjectSummary {
   id: number;
   name: string;
@@ -31,16 +46,21 @@ export interface ProjectSummary {
   archivedAt: Date | null;
 }
 
-export function createProject(db: Db, actor: Actor, input: { name: string }): { id: number; name: string } {
+/** A new project, its creator a member; its language `en` unless given (a BCP 47 tag). */
+export function createProject(db: Db, actor: Actor, input: { name: string; language?: string }): { id: number; name: string; language: string } {
   const a = requireCoordinator(actor);
-  const { name } = parseOrThrow(z.object({ name: projectNameSchema }), input, "Cannot create the project");
+  const { name, language } = parseOrThrow(
+    z.object({ name: projectNameSchema, language: projectLanguageSchema.optional() }),
+    input,
+    "Cannot create the project",
+  );
   return db.transaction((tx) => {
     const existing = tx.select({ id: projects.id }).from(projects).where(eq(projects.name, name)).get();
     if (existing) throw new InputError(`A project named "${name}" already exists.`, { name: "That name is taken." });
     const p = tx
       .insert(projects)
-      .values({ name, createdBy: actorUserId(a) })
-      .returning({ id: projects.id, name: projects.name })
+      .values({ name, language: language ?? DEFAULT_LANGUAGE, createdBy: actorUserId(a) })
+      .returning({ id: projects.id, name: projects.name, language: projects.language })
       .get();
     if (a.kind === "user") tx.insert(memberships).values({ projectId: p.id, userId: a.userId }).run();
     return p;
@@ -90,6 +110,8 @@ interface ImportSummary {
 export interface ProjectOverview {
   id: number;
   name: string;
+  /** A BCP 47 tag (lib/lexsub/language.ts). */
+  language: string;
   archivedAt: Date | null;
   guidelines: string;
   requiredAnnotators: number | null;

@@ -21,6 +21,7 @@ import { parseLexeltItem } from "../../lexsub/types";
 import { type Actor, actorUserId, requireProject } from "../kernel/actor";
 import { InputError, NotFoundError } from "../kernel/errors";
 import { collapseSpace } from "../../lexsub/normalize";
+import { foldCase } from "../../lexsub/language";
 import { parseOrThrow } from "../kernel/validate";
 
 /** A decision as the Gold tab and the exports show it. */
@@ -83,13 +84,13 @@ function findInstance(db: Db, projectId: number, instanceId: string) {
  * active decision is refused: undo that one first.
  */
 export function adjudicate(db: Db, actor: Actor, projectId: number, input: unknown): AdjudicationRecord {
-  requireProject(db, actor, projectId, { coordinator: true });
+  const { language } = requireProject(db, actor, projectId, { coordinator: true });
   const d = parseOrThrow(inputSchema, input, "adjudication");
   // The checks and the write in one transaction: no second decision can slip in between.
-  return db.transaction(() => decideInTransaction(db, actor!, projectId, d));
+  return db.transaction(() => decideInTransaction(db, actor!, projectId, language, d));
 }
 
-function decideInTransaction(db: Db, actor: NonNullable<Actor>, projectId: number, d: z.output<typeof inputSchema>): AdjudicationRecord {
+function decideInTransaction(db: Db, actor: NonNullable<Actor>, projectId: number, language: string, d: z.output<typeof inputSchema>): AdjudicationRecord {
   const inst = findInstance(db, projectId, d.instanceId);
   const annotator = db.select({ id: users.id, name: users.name }).from(users).where(eq(users.name, d.annotator)).get();
   const resp = annotator
@@ -126,10 +127,10 @@ function decideInTransaction(db: Db, actor: NonNullable<Actor>, projectId: numbe
     if (d.action === "correct") {
       value = d.value;
       const lemma = parseLexeltItem(inst.lexelt)?.lemma ?? inst.lemma;
-      const broken = substituteBreak(value) ?? targetBreak(value, { lemma, head: inst.head });
+      const broken = substituteBreak(value) ?? targetBreak(value, { lemma, head: inst.head, language });
       if (broken) throw new InputError(`The correction "${value}": ${broken.message}`, { value: broken.message });
       if (value === tidy(substitute)) throw new InputError("The correction is the substitute as typed.", { value: "The correction is the substitute as typed." });
-      const other = typed.find((s, k) => k !== at && tidy(s).toLowerCase() === value!.toLowerCase());
+      const other = typed.find((s, k) => k !== at && foldCase(tidy(s), language) === foldCase(value!, language));
       if (other !== undefined) throw new InputError(`"${value}" is another substitute of this response already; strike this one instead.`, { value: "Another substitute of this response already." });
     }
   }

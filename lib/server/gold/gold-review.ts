@@ -19,7 +19,7 @@ import { itemPairwise } from "../../lexsub/agreement";
 import { formatAnswer, writeResponsesTsv } from "../../lexsub/formats/responses";
 import { type AdjudicationRecord, loadRecords } from "./adjudication";
 import { type Actor, type ProjectRow, requireProject } from "../kernel/actor";
-import { type LemmaReviewEntry, type ReviewLogEntry, deriveProjectGold, goldInputs, goldReviewHistory, proposeLemma } from "./gold";
+import { type LemmaReviewEntry, type ReviewLogEntry, deriveProjectGold, goldInputs, goldReviewHistory, lemmaProposer } from "./gold";
 
 /** One page of a longer list. `page` is 1-based and clamped to the pages there are. */
 export interface Paged<T> {
@@ -220,11 +220,12 @@ export interface GoldPageData extends GoldOverview {
  */
 export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemmas?: LemmaQuery; instances?: InstanceQuery } = {}): GoldPageData {
   const inputs = goldInputs(db, actor, projectId);
-  const table = lemmaTable(inputs.lemmaRows);
+  const language = inputs.project.language;
+  const table = lemmaTable(inputs.lemmaRows, language);
   const result = deriveProjectGold(inputs);
   // lemmaReview's rows, from the same inputs.
-  const byForm = new Map(inputs.lemmaRows.map((r) => [normaliseForm(r.form), r]));
-  const review: LemmaReviewEntry[] = buildLemmaReview(inputs.responses, undefined, table, { propose: proposeLemma, unreviewed: "keep" }).map((row) => {
+  const byForm = new Map(inputs.lemmaRows.map((r) => [normaliseForm(r.form, language), r]));
+  const review: LemmaReviewEntry[] = buildLemmaReview(inputs.responses, undefined, table, { propose: lemmaProposer(language), unreviewed: "keep", language }).map((row) => {
     const d = byForm.get(row.form);
     return { ...row, decidedBy: d?.decidedBy ?? null, decidedAt: d?.decidedAt ?? null };
   });

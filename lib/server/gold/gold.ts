@@ -25,9 +25,12 @@ import {
   collapseSpace,
   lemmaTable,
   normaliseForm,
+  proposeNothing,
 } from "../../lexsub/normalize";
 import { formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
 import { wordnetLemmaProposer } from "../../wordnet/load";
+import { isEnglish } from "../../lexsub/language";
+import type { LemmaProposer } from "../../lexsub/morphy";
 import { type AnnotatorResponse } from "../../lexsub/types";
 import { applyAdjudications } from "../../lexsub/adjudication";
 import { type AdjudicationRecord, loadRecords } from "./adjudication";
@@ -161,8 +164,17 @@ function readGoldInputs(db: Db, project: ProjectRow, projectId: number): GoldInp
   });
 }
 
-/** Proposals for every derivation and review: WordNet's morphy, its data read on first use. */
-export const proposeLemma = wordnetLemmaProposer();
+/** WordNet's morphy, its data read on first use. */
+const proposeWordNetLemma = wordnetLemmaProposer();
+
+/**
+ * Where a project's lemma proposals come from: WordNet's morphy for English
+ * (`en`, `en-*`); no proposer for any other language, whose forms are kept as
+ * typed and lemmatised by the coordinator's lemma table alone (docs/lemmas.md).
+ */
+export function lemmaProposer(language: string): LemmaProposer {
+  return isEnglish(language) ? proposeWordNetLemma : proposeNothing;
+}
 
 export interface GoldExportOptions {
   /** Write kept and proposed forms in lower case (a coordinator's choice; off by default). */
@@ -195,10 +207,11 @@ export interface ProjectGold {
 export function deriveResponseGold(inputs: GoldInputs, options: GoldExportOptions = {}): GoldResult {
   const derive = () =>
     deriveGold(inputs.instances, inputs.responses, {
-      lemmaTable: lemmaTable(inputs.lemmaRows),
-      propose: proposeLemma,
+      lemmaTable: lemmaTable(inputs.lemmaRows, inputs.project.language),
+      propose: lemmaProposer(inputs.project.language),
       unreviewed: options.applyProposals === true ? "propose" : "keep",
       foldCase: options.foldCase === true,
+      language: inputs.project.language,
     });
   // Kept only for the inputs kept above (the same arrays while the data version holds).
   if (!keep || kept?.inputs.responses !== inputs.responses) return derive();
@@ -263,8 +276,9 @@ export interface LemmaReviewEntry extends LemmaReviewRow {
 /** The lemma review table: every distinct typed form, changed forms first, then by frequency. */
 export function lemmaReview(db: Db, actor: Actor, projectId: number): LemmaReviewEntry[] {
   const inputs = goldInputs(db, actor, projectId);
-  const byForm = new Map(inputs.lemmaRows.map((r) => [normaliseForm(r.form), r]));
-  return buildLemmaReview(inputs.responses, undefined, lemmaTable(inputs.lemmaRows), { propose: proposeLemma, unreviewed: "keep" }).map((row) => {
+  const language = inputs.project.language;
+  const byForm = new Map(inputs.lemmaRows.map((r) => [normaliseForm(r.form, language), r]));
+  return buildLemmaReview(inputs.responses, undefined, lemmaTable(inputs.lemmaRows, language), { propose: lemmaProposer(language), unreviewed: "keep", language }).map((row) => {
     const d = byForm.get(row.form);
     return { ...row, decidedBy: d?.decidedBy ?? null, decidedAt: d?.decidedAt ?? null };
   });
@@ -297,16 +311,16 @@ const lemmaDecisionSchema = z.discriminatedUnion("decision", [
  * gold now records for the form.
  */
 export function decideLemma(db: Db, actor: Actor, projectId: number, input: unknown): { form: string; lemma: string; decision: LemmaDecision | null } {
-  requireProject(db, actor, projectId, { coordinator: true });
+  const { language } = requireProject(db, actor, projectId, { coordinator: true });
   const d = parseOrThrow(lemmaDecisionSchema, input, "lemma decision");
-  const form = normaliseForm(d.form);
+  const form = normaliseForm(d.form, language);
   if (form === "") throw new InputError("Give the form.", { form: "Give the form." });
   const review = lemmaReview(db, actor, projectId);
   const row = review.find((r) => r.form === form);
   if (!row) throw new NotFoundError(`No annotator typed "${form}" in this project.`);
   let lemma: string;
   if (d.decision === "accepted") {
-    lemma = d.pos ? (row.proposals?.find((p) => p.pos === d.pos)?.proposed ?? proposeLemma(form, d.pos)) : row.proposed;
+    lemma = d.pos ? (row.proposals?.find((p) => p.pos === d.pos)?.proposed ?? lemmaProposer(language)(form, d.pos)) : row.proposed;
   } else if (d.decision === "kept") lemma = form;
   else if (d.decision === "overridden") lemma = d.lemma;
   else lemma = row.proposed;
@@ -349,8 +363,8 @@ function writeLemmaDecisions(db: Db, userId: number | null, projectId: number, d
 }
 
 /** The decision `accept` amounts to for a row: the proposal, or "kept" when it proposes the form itself. */
-function acceptedFor(row: LemmaReviewRow, pos?: string): LemmaWrite {
-  const lemma = pos ? (row.proposals?.find((p) => p.pos === pos)?.proposed ?? proposeLemma(row.form, pos)) : row.proposed;
+function acceptedFor(row: LemmaReviewRow, language: string, pos?: string): LemmaWrite {
+  const lemma = pos ? (row.proposals?.find((p) => p.pos === pos)?.proposed ?? lemmaProposer(language)(row.form, pos)) : row.proposed;
   return { form: row.form, lemma, decision: lemma === row.form ? "kept" : "accepted" };
 }
 
@@ -377,6 +391,7 @@ export interface LemmaFilter {
  */
 export function decideLemmasWhere(db: Db, actor: Actor, projectId: number, filter: LemmaFilter): number {
   const review = lemmaReview(db, actor, projectId);
+  const { language } = requireProject(db, actor, projectId, { coordinator: true });
   if (filter.decision !== "accepted" && filter.decision !== "kept") throw new InputError("The decision is accept or keep.", { decision: "accept or keep" });
   if (filter.pos !== undefined && filter.pos !== "" && !["n", "v", "a", "r"].includes(filter.pos)) {
     throw new InputError(`The PoS is one of n, v, a, r, not "${filter.pos}".`, { pos: "The PoS is one of n, v, a, r." });
@@ -385,7 +400,7 @@ export function decideLemmasWhere(db: Db, actor: Actor, projectId: number, filte
   const todo = review.filter(
     (r) => (!filter.open || r.decision === null) && (!filter.changedOnly || r.changed) && (!pos || r.pos.includes(pos)),
   );
-  const writes = todo.map((r): LemmaWrite => (filter.decision === "kept" ? { form: r.form, lemma: r.form, decision: "kept" } : acceptedFor(r, pos)));
+  const writes = todo.map((r): LemmaWrite => (filter.decision === "kept" ? { form: r.form, lemma: r.form, decision: "kept" } : acceptedFor(r, language, pos)));
   writeLemmaDecisions(db, actorUserId(actor!), projectId, writes);
   return writes.length;
 }
@@ -409,9 +424,9 @@ const MAX_LISTED = 50;
  * bad line refuses the whole file, each named with its number, nothing written.
  */
 export function importLemmaDecisions(db: Db, actor: Actor, projectId: number, input: { fileName: string; text: string }): LemmaImportReport {
-  requireProject(db, actor, projectId, { coordinator: true });
+  const { language } = requireProject(db, actor, projectId, { coordinator: true });
   const { fileName, text } = input;
-  const parsed = parseLemmaDecisionsTsv(text, fileName);
+  const parsed = parseLemmaDecisionsTsv(text, fileName, language);
   const problems = [...parsed.diagnostics];
   const review = new Map(lemmaReview(db, actor, projectId).map((r) => [r.form, r]));
   const writes: LemmaWrite[] = [];
@@ -421,7 +436,7 @@ export function importLemmaDecisions(db: Db, actor: Actor, projectId: number, in
       problems.push({ severity: "error", file: fileName, line: d.line, message: `no annotator typed "${d.form}" in this project` });
       continue;
     }
-    if (d.decision === "accepted") writes.push(acceptedFor(row));
+    if (d.decision === "accepted") writes.push(acceptedFor(row, language));
     else if (d.decision === "kept") writes.push({ form: d.form, lemma: d.form, decision: "kept" });
     else if (d.decision === "reset") writes.push({ form: d.form, lemma: row.proposed, decision: "reset" });
     else if (d.decision === "overridden") writes.push({ form: d.form, lemma: d.lemma, decision: "overridden" });

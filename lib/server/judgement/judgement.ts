@@ -327,6 +327,8 @@ interface JudgeCandidate {
 export interface JudgeItem {
   roundId: number;
   roundName: string;
+  /** The project's language (BCP 47): the sentence's and the candidates' `lang`. */
+  language: string;
   scheme: JudgementScheme;
   labels: readonly JudgementLabel[];
   itemId: number;
@@ -380,9 +382,11 @@ export function nextJudgeItem(db: Db, actor: Actor, roundId: number): JudgeItem 
   if (pending.length === 0) return null;
   const item = pending[0];
   const mine = cands.filter((c) => c.itemId === item.id && (wanted(c) || (byCand.get(c.id) ?? []).some((l) => l.userId === userId)));
+  const language = db.select({ language: projects.language }).from(projects).where(eq(projects.id, round.projectId)).get()?.language ?? "en";
   return {
     roundId,
     roundName: round.name,
+    language,
     scheme: round.scheme,
     labels: SCHEME_LABELS[round.scheme],
     itemId: item.id,

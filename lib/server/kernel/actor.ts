@@ -62,6 +62,8 @@ export interface ProjectRow {
   requiredAnnotators: number | null;
   /** When the project was archived (epoch ms; lib/server/corpus/project-lifecycle.ts), or null. */
   archivedAt: number | null;
+  /** The project's language, a BCP 47 tag (lib/lexsub/language.ts). */
+  language: string;
 }
 
 /**
@@ -72,7 +74,7 @@ export interface ProjectRow {
 export function requireProject(db: Db, actor: Actor, projectId: number, opts: { coordinator?: boolean } = {}): ProjectRow {
   const a = opts.coordinator ? requireCoordinator(actor) : requireSignedIn(actor);
   // Prepared statements kept per connection (kernel/statements.ts): every request of the workspace asks this.
-  const p = get<ProjectRow>(db, `select ${PROJECTS.id}, ${PROJECTS.name}, ${PROJECTS.guidelines}, ${PROJECTS.requiredAnnotators} as requiredAnnotators, ${PROJECTS.archivedAt} as archivedAt from ${PROJECTS.$} where ${PROJECTS.id} = ?`, projectId);
+  const p = get<ProjectRow>(db, `select ${PROJECTS.id}, ${PROJECTS.name}, ${PROJECTS.guidelines}, ${PROJECTS.requiredAnnotators} as requiredAnnotators, ${PROJECTS.archivedAt} as archivedAt, ${PROJECTS.language} from ${PROJECTS.$} where ${PROJECTS.id} = ?`, projectId);
   if (!p) throw new NotFoundError("No such project.");
   if (a.kind === "user") {
     const m = get(db, `select 1 as x from ${MEMBERSHIPS.$} where ${MEMBERSHIPS.projectId} = ? and ${MEMBERSHIPS.userId} = ?`, projectId, a.userId);

@@ -30,7 +30,7 @@ import { type Actor, type ProjectRow, type UserActor, actorUserId, requireProjec
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
 import { trainingPending } from "../annotate/training-gate";
 import { containsText } from "../kernel/search";
-import { projectGold, proposeLemma } from "../gold/gold";
+import { lemmaProposer, projectGold } from "../gold/gold";
 import { parseOrThrow } from "../kernel/validate";
 
 type KnownRole = "training" | "check";
@@ -48,8 +48,6 @@ export interface KnownItem {
   role: KnownRole;
   accepted: string[];
 }
-
-const lemmatise = (form: string, pos: string) => proposeLemma(form, pos);
 
 function settingsOf(db: Db, projectId: number): QualitySettings {
   const r = db
@@ -224,7 +222,8 @@ export interface TrainingFeedback {
 }
 
 export interface TrainingView {
-  project: { id: number; name: string; guidelines: string };
+  /** `language`: a BCP 47 tag, the sentence's and the fields' `lang`. */
+  project: { id: number; name: string; guidelines: string; language: string };
   required: boolean;
   threshold: number;
   passed: boolean;
@@ -289,7 +288,7 @@ export function trainingView(db: Db, actor: Actor, projectId: number): TrainingV
       nextRef ??= ref;
       continue;
     }
-    answered.push(feedbackOf(db, ref, JSON.parse(g.substitutes) as string[], known.get(ref)!.accepted));
+    answered.push(feedbackOf(db, p.language, ref, JSON.parse(g.substitutes) as string[], known.get(ref)!.accepted));
   }
   let next: TrainingView["next"] = null;
   if (nextRef !== null) {
@@ -308,7 +307,7 @@ export function trainingView(db: Db, actor: Actor, projectId: number): TrainingV
       .where(and(eq(trainingAttempts.projectId, p.id), eq(trainingAttempts.userId, a.userId), eq(trainingAttempts.passed, true)))
       .get() !== undefined;
   return {
-    project: { id: p.id, name: p.name, guidelines: p.guidelines },
+    project: { id: p.id, name: p.name, guidelines: p.guidelines, language: p.language },
     required: settings.trainingRequired,
     threshold: settings.trainingThreshold,
     passed: passedEver,
@@ -324,8 +323,9 @@ function posOf(db: Db, ref: number): string {
   return db.select({ pos: lexelts.pos }).from(instances).innerJoin(lexelts, eq(lexelts.id, instances.lexeltId)).where(eq(instances.id, ref)).get()?.pos ?? "";
 }
 
-function feedbackOf(db: Db, ref: number, answer: string[], accepted: string[]): TrainingFeedback {
-  const v = judgeAnswer(answer, accepted, posOf(db, ref), lemmatise);
+/** An answer judged against the accepted substitutes, through the project's lemma proposals (WordNet for English only). */
+function feedbackOf(db: Db, language: string, ref: number, answer: string[], accepted: string[]): TrainingFeedback {
+  const v = judgeAnswer(answer, accepted, posOf(db, ref), lemmaProposer(language));
   return { ref, answer, accepted, ...v };
 }
 
@@ -347,7 +347,7 @@ export function answerTraining(db: Db, actor: Actor, projectId: number, instance
     if (att.score !== null) throw new InputError("Not saved: this attempt is finished; start it again to retry.");
     const order = (JSON.parse(att.items) as number[]).filter((r) => known.has(r));
     if (!order.includes(instanceRef) || !known.has(instanceRef)) throw new NotFoundError("No such training item.");
-    const fb = feedbackOf(tx, instanceRef, answer, known.get(instanceRef)!.accepted);
+    const fb = feedbackOf(tx, p.language, instanceRef, answer, known.get(instanceRef)!.accepted);
     tx.insert(trainingAnswers)
       .values({ projectId: p.id, userId: a.userId, attempt: att.attempt, instanceRef, substitutes: JSON.stringify(answer), matched: fb.matched, at: new Date() })
       .onConflictDoNothing()
@@ -437,7 +437,7 @@ export function checkReport(db: Db, actor: Actor, projectId: number): CheckRepor
     for (const r of answers) {
       if (!pos.has(r.ref)) pos.set(r.ref, posOf(db, r.ref));
       const given = r.kind === "substitutes" ? (JSON.parse(r.substitutes) as string[]) : [r.kind];
-      const v = judgeAnswer(given, checks.get(r.ref)!.accepted, pos.get(r.ref)!, lemmatise);
+      const v = judgeAnswer(given, checks.get(r.ref)!.accepted, pos.get(r.ref)!, lemmaProposer(p.language));
       const out = row(r.userId, r.name);
       out.seen++;
       if (v.matched) out.passed++;
