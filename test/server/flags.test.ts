@@ -152,6 +152,18 @@ describe("returning an instance to its annotator", () => {
     expect(r.returned.count).toBe(1);
   });
 
+  it("after the last returned instance is saved again, goes on to the next unanswered one, not its answered neighbour", () => {
+    const f = fixture();
+    for (const id of ["c1", "c2", "c3"]) saveResponse(f.db, f.ann, f.project.id, f.refs[id], subs("still"), { expectedRevision: 0 });
+    returnInstance(f.db, f.coord, f.project.id, { instanceId: "c1", annotator: "ann", comment: "look again" });
+    const r = saveResponse(f.db, f.ann, f.project.id, f.refs.c1, subs("serene"), { expectedRevision: 1 });
+    expect(r.next).toBe(f.refs.s1);
+    expect(r.upcoming.map((u) => u.instance.instanceId)).toEqual(["s1", "s2"]);
+    // Saving an answered instance that was not returned still goes on in corpus order (a review pass).
+    const again = saveResponse(f.db, f.ann, f.project.id, f.refs.c1, subs("placid"), { expectedRevision: 2 });
+    expect(again.next).toBe(f.refs.c2);
+  });
+
   it("returning an instance again while open shows the newest comment, counts it once, and keeps both in the log", () => {
     const f = fixture();
     saveResponse(f.db, f.ann, f.project.id, f.refs.c1, subs("still"), { expectedRevision: 0 });
