@@ -73,6 +73,13 @@ export function RunDetailView({ projectId, detail, onClose }: { projectId: numbe
               );
             })}
           </dl>
+          {run.type === "mw" && (
+            <p className="muted small" data-testid="mw-note">
+              Only majority multiwords count: an instance is in the mw gold when at least two annotators gave the same multiword and no other ties it
+              (the Gold tab&apos;s &ldquo;Majority multiwords&rdquo;); the other mwgold lines are not scored.
+              {figure(detail.figures, "detectionRecall") === null && " This gold has none, so recall has nothing to divide by (—)."}
+            </p>
+          )}
 
           {detail.repairs && (
             <section className={styles.repairsPanel} aria-labelledby="run-repairs-heading">

@@ -16,13 +16,17 @@ export function Summary({ d }: { d: GoldPageData }) {
         <Figure label="Gold lines" value={s.goldLines} />
         <Figure label="In T (|H| ≥ 2)" value={s.inT} />
         <Figure label="Items with a mode" value={s.withMode} />
-        <Figure label="mwgold lines" value={s.mwLines} />
-        <Figure label="Multiword items" value={s.mwItems} />
+        <Figure label="mwgold lines" value={s.mwLines} note="instances where anyone gave a multiword" />
+        <Figure
+          label="Majority multiwords"
+          value={s.mwItems}
+          note="the same multiword from at least two annotators, no tie: only these count in mw scoring"
+        />
         <Figure label="Excluded" value={s.excluded} />
         <Figure
-          label="Unreviewed proposals"
+          label="Lemma proposals to decide"
           value={d.lemmas.openChanged}
-          note={`forms written as typed until decided · ${d.lemmas.open} of ${d.lemmas.forms} forms unreviewed`}
+          note={proposalsNote(d.lemmas)}
           tone={d.lemmas.openChanged > 0 ? "warn" : undefined}
         />
         <Figure label="Reviewed" value={d.reviewedCount} note={`of ${s.instances} instances`} />
@@ -30,6 +34,19 @@ export function Summary({ d }: { d: GoldPageData }) {
       </dl>
     </section>
   );
+}
+
+/**
+ * Beside the count of proposals to decide: the forms not reviewed that need no decision (their proposed
+ * lemma is the form itself) are said to be such, so "0 to decide" and "62 not reviewed" do not read as a contradiction.
+ */
+export function proposalsNote(l: GoldPageData["lemmas"]): string {
+  const asTyped = l.open - l.openChanged;
+  const rest =
+    asTyped === 0
+      ? `no other form of ${l.forms} is waiting`
+      : `${asTyped} of ${l.forms} forms not reviewed are their own lemma: nothing to decide`;
+  return l.openChanged > 0 ? `written as typed until decided · ${rest}` : rest;
 }
 
 /** The gold and mwgold files, the review log and the responses, for download. */
