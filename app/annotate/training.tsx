@@ -13,6 +13,7 @@ import { useDraft } from "./use-draft";
 import { useFields } from "./use-fields";
 import { useShortcuts } from "./use-shortcuts";
 import { SentenceText } from "@/app/_ui/sentence-text";
+import { ANSWER_SEPARATOR, listAnswers } from "@/app/_ui/answer-text";
 import s from "./workspace.module.css";
 
 type Item = NonNullable<TrainingView["next"]>;
@@ -30,12 +31,12 @@ function Feedback({ fb, index, multiword }: { fb: TrainingFeedback; index?: numb
         Your answer:{" "}
         {fb.answer.map((a, i) => (
           <span key={i}>
-            {i > 0 && ", "}
+            {i > 0 && ANSWER_SEPARATOR}
             {matched.has(a) ? <strong>{a} ✓</strong> : <span>{a}</span>}
           </span>
         ))}
       </p>
-      <p>Known answers: {fb.accepted.join(", ")}</p>
+      <p>Known answers: {listAnswers(fb.accepted)}</p>
       {multiword && <p className="muted small">Multiword “{multiword}”: noted for you, not checked (the known answers are substitutes).</p>}
     </div>
   );

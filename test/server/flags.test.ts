@@ -76,6 +76,8 @@ describe("flags and notes", () => {
         ["ann2", "s1", "name", "NIL"],
       ]),
     );
+    // The list to show (joined by commas on the page), beside the TSV's form.
+    expect(rows.map((r) => [r.instanceId, r.answers])).toEqual(expect.arrayContaining([["s2", ["abrupt", "sudden"]], ["s1", ["NIL"]]]));
     // Filters: by kind, by note, by annotator, by lexelt.
     expect(listFlags(f.db, f.coord, f.project.id, { flag: "name" }).rows.map((r) => r.instanceId)).toEqual(["s1"]);
     expect(listFlags(f.db, f.coord, f.project.id, { flag: "note" }).rows.map((r) => r.instanceId)).toEqual(["s2"]);
@@ -136,7 +138,7 @@ describe("returning an instance to its annotator", () => {
     expect(workspace(f.db, f.ann, f.project.id).instance?.instanceId).toBe("s1");
     const log = returnLog(f.db, f.coord, f.project.id);
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ instanceId: "c2", annotator: "ann", by: "coord", resolvedRevision: 2 });
+    expect(log[0]).toMatchObject({ lexelt: "calm.a", instanceId: "c2", annotator: "ann", by: "coord", resolvedRevision: 2 });
     expect(log[0].resolvedAt).toBeInstanceOf(Date);
   });
 

@@ -8,6 +8,7 @@ import { DownloadLink } from "./download-link";
 import { exact, figure, measuresOf, pct } from "./format";
 import { RepairList, RepairedFigure } from "./repairs";
 import styles from "./scoring.module.css";
+import { listAnswers } from "@/app/_ui/answer-text";
 
 const PAGE = 50;
 
@@ -289,7 +290,7 @@ function Items({ items, type, only, onShowAll }: { items: ItemRow[]; type: "best
                   <td>{i.lexelt}</td>
                   <td>{i.id}</td>
                   <td className={styles.guesses}>
-                    {i.guesses.join("; ")}
+                    {listAnswers(i.guesses)}
                     {i.truncated && <span className="muted small"> (first ten scored)</span>}
                   </td>
                   <td>

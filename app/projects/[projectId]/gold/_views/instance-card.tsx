@@ -1,5 +1,6 @@
 /** One instance on the gold review: the sentence, every annotator's answer with its adjudication, the gold and mwgold lines, the instance's decisions. */
 import { displayText } from "@/app/_ui/display-text";
+import { listAnswers } from "@/app/_ui/answer-text";
 import { absoluteTime, relativeTime } from "@/app/_ui/time";
 import type { GoldItem } from "@/lib/lexsub/gold";
 import { parseLexeltItem } from "@/lib/lexsub/types";
@@ -50,7 +51,7 @@ function Answer({
         ))}
       </ul>
       {!responseStruck && !sameList(subs, typedSubs) && (
-        <div className={`muted small ${styles.inGold}`}>in the gold: {subs.length === 0 ? "nothing" : subs.join("; ")}</div>
+        <div className={`muted small ${styles.inGold}`}>in the gold: {subs.length === 0 ? "nothing" : listAnswers(subs)}</div>
       )}
     </>
   );
