@@ -143,7 +143,7 @@ export function filterGoldItems(items: readonly GoldItem[], q: InstanceQuery, fa
  * the derivation every Gold page view runs anyway, 100,000 items of five
  * annotators are scored and sorted in about 0.1 s on the 2-core machine.
  */
-export function byDisagreement(items: readonly GoldItem[], hold: Readonly<Record<string, number | null>> = {}): { item: GoldItem; pairwise: number | null }[] {
+function byDisagreement(items: readonly GoldItem[], hold: Readonly<Record<string, number | null>> = {}): { item: GoldItem; pairwise: number | null }[] {
   const scored = items.map((item, at) => {
     const pairwise = itemPairwise(item);
     const rank = Object.hasOwn(hold, item.instanceId) ? hold[item.instanceId] : pairwise;

@@ -4,6 +4,7 @@ import { int, plural } from "@/app/_ui/format";
 import type { GoldPageData } from "@/lib/server/gold";
 import styles from "../gold.module.css";
 import { href } from "./params";
+import { proposalsNote } from "./summary-notes";
 
 /** The gold's figures at a glance. */
 export function Summary({ d }: { d: GoldPageData }) {
@@ -34,19 +35,6 @@ export function Summary({ d }: { d: GoldPageData }) {
       </dl>
     </section>
   );
-}
-
-/**
- * Beside the count of proposals to decide: the forms not reviewed that need no decision (their proposed
- * lemma is the form itself) are said to be such, so "0 to decide" and "62 not reviewed" do not read as a contradiction.
- */
-export function proposalsNote(l: GoldPageData["lemmas"]): string {
-  const asTyped = l.open - l.openChanged;
-  const rest =
-    asTyped === 0
-      ? `no other form of ${l.forms} is waiting`
-      : `${asTyped} of ${l.forms} forms not reviewed are their own lemma: nothing to decide`;
-  return l.openChanged > 0 ? `written as typed until decided · ${rest}` : rest;
 }
 
 /** The gold and mwgold files, the review log and the responses, for download. */

@@ -34,7 +34,7 @@ const flag = (v: string | string[] | undefined) => one(v) === "1";
  * The instances held in place in agreement order (lib/server/gold/gold-review.ts, InstanceQuery.hold),
  * as the URL carries them: `id:agreement` entries (id URI-encoded, agreement empty for none) joined by commas.
  */
-export const HOLD_MAX = 200;
+const HOLD_MAX = 200;
 
 export function parseHold(v: string): Record<string, number | null> {
   const out: Record<string, number | null> = {};
