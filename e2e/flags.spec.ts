@@ -132,6 +132,7 @@ test("an annotator flags an item with a note; the coordinator sees it, returns i
   // The return is logged with the save that answered it.
   const returned = coord.getByRole("table", { name: "Returned to annotators" }).getByRole("row").filter({ hasText: "annotator5" });
   await expect(returned).toContainText("Withdrawn is too strong here");
+  await expect(returned.getByRole("link", { name: "quiet.a d2" })).toBeVisible();
   await expect(returned).toContainText(/answered again \(revision \d+\)/);
 });
 
