@@ -5,7 +5,7 @@ import type { Diagnostic } from "@/lib/lexsub/diagnostics";
 import type { GroupRow, ItemRow, RunDetail } from "@/lib/server/scoring";
 import { base, withFigures } from "./client";
 import { DownloadLink } from "./download-link";
-import { exact, figure, measuresOf, pct } from "./format";
+import { exact, figure, measuresOf, mwNote, pct } from "./format";
 import { RepairList, RepairedFigure } from "./repairs";
 import styles from "./scoring.module.css";
 import { listAnswers } from "@/app/_ui/answer-text";
@@ -76,9 +76,7 @@ export function RunDetailView({ projectId, detail, onClose }: { projectId: numbe
           </dl>
           {run.type === "mw" && (
             <p className="muted small" data-testid="mw-note">
-              Only majority multiwords count: an instance is in the mw gold when at least two annotators gave the same multiword and no other ties it
-              (the Gold tab&apos;s &ldquo;Majority multiwords&rdquo;); the other mwgold lines are not scored.
-              {figure(detail.figures, "detectionRecall") === null && " This gold has none, so recall has nothing to divide by (—)."}
+              {mwNote(figure(detail.figures, "detectionRecall") === null)}
             </p>
           )}
 
