@@ -17,8 +17,9 @@ export function KeepPlace({ instanceId, rank, children }: { instanceId: string; 
     if (Object.hasOwn(held, instanceId)) return;
     held[instanceId] = rank;
     url.searchParams.set("hold", formatHold(held));
-    // The app router follows replaceState: the action's refresh renders this URL.
-    window.history.replaceState(window.history.state, "", url);
+    // The app router follows a replaceState of its own making (data null: it copies its state in), so the
+    // action's refresh renders this URL; passing its state through would skip that.
+    window.history.replaceState(null, "", url);
   }, [instanceId, rank]);
   return <KeepPlaceContext.Provider value={hold}>{children}</KeepPlaceContext.Provider>;
 }
