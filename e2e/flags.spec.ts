@@ -133,6 +133,11 @@ test("an annotator flags an item with a note; the coordinator sees it, returns i
   const returned = coord.getByRole("table", { name: "Returned to annotators" }).getByRole("row").filter({ hasText: "annotator5" });
   await expect(returned).toContainText("Withdrawn is too strong here");
   await expect(returned.getByRole("link", { name: "quiet.a d2" })).toBeVisible();
+  for (const width of [1440, 390]) {
+    await coord.setViewportSize({ width, height: 900 });
+    await coord.getByRole("table", { name: "Returned to annotators" }).screenshot({ path: "test-results/screens/flags-returned-" + width + ".png" });
+  }
+  await coord.setViewportSize({ width: 1280, height: 720 });
   await expect(returned).toContainText(/answered again \(revision \d+\)/);
 });
 
