@@ -112,6 +112,30 @@ test("the coordinator strikes and corrects single substitutes, sees the gold lin
     "coordinator,undo,d1,undone (corrected)",
     "coordinator,reviewed,d1,un-marked reviewed",
   ]);
+
+  await page.goto(`/projects/${projectId}/gold?view=queue`);
+  // A decision in the queue keeps the instance where it was (held in the URL), with its form open beside
+  // a flag / note column that is not squeezed off the card.
+  const first = page.getByRole("article").first();
+  const firstName = await first.getByRole("heading", { level: 3 }).innerText();
+  const adjudicate = first.locator("details summary", { hasText: "Adjudicate" }).first();
+  const what = (await adjudicate.getAttribute("aria-label"))!.replace(/^Adjudicate /, "");
+  await adjudicate.click();
+  const table = first.getByRole("table");
+  const [tableBox, noteBox] = [await first.locator("div:has(> table)").boundingBox(), await table.getByRole("columnheader", { name: "Flag / note" }).boundingBox()];
+  expect(noteBox!.x + noteBox!.width).toBeLessThanOrEqual(tableBox!.x + tableBox!.width + 1);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await first.screenshot({ path: `test-results/screens/gold-queue-adjudicate-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await first.getByRole("button", { name: `Strike ${what}` }).click();
+  await expect(first.getByRole("button", { name: `Undo the strike of ${what}` })).toBeVisible();
+  await expect(page).toHaveURL(/hold=/);
+  await expect(page.getByRole("article").first().getByRole("heading", { level: 3 })).toHaveText(firstName);
+  await first.getByRole("button", { name: `Undo the strike of ${what}` }).click();
+  await expect(first.getByRole("deletion")).toHaveCount(0);
+  await expect(page.getByRole("article").first().getByRole("heading", { level: 3 })).toHaveText(firstName);
 });
 
 test("an annotator cannot adjudicate: the Gold page sends them away and the actions refuse them", async ({ page }) => {

@@ -73,7 +73,7 @@ test("an annotator flags an item with a note; the coordinator sees it, returns i
   const row = coord.getByRole("table", { name: "Flags and notes" }).getByRole("row").filter({ hasText: "annotator5" });
   await expect(row).toContainText("quiet.a d2");
   await expect(row).toContainText("Shy or reserved? The sentence reads both ways.");
-  await expect(row).toContainText("reserved;withdrawn");
+  await expect(row).toContainText("reserved, withdrawn");
   await shoot(coord, "flags-list");
   const tsv = await (await coord.request.get(`/api/projects/${pid}/flags`)).text();
   expect(tsv.split("\n")).toContainEqual(expect.stringMatching(/^annotator5\tquiet\.a\td2\tunsure\tShy or reserved\? The sentence reads both ways\.\treserved;withdrawn\t/));
@@ -132,6 +132,12 @@ test("an annotator flags an item with a note; the coordinator sees it, returns i
   // The return is logged with the save that answered it.
   const returned = coord.getByRole("table", { name: "Returned to annotators" }).getByRole("row").filter({ hasText: "annotator5" });
   await expect(returned).toContainText("Withdrawn is too strong here");
+  await expect(returned.getByRole("link", { name: "quiet.a d2" })).toBeVisible();
+  for (const width of [1440, 390]) {
+    await coord.setViewportSize({ width, height: 900 });
+    await coord.getByRole("table", { name: "Returned to annotators" }).screenshot({ path: "test-results/screens/flags-returned-" + width + ".png" });
+  }
+  await coord.setViewportSize({ width: 1280, height: 720 });
   await expect(returned).toContainText(/answered again \(revision \d+\)/);
 });
 

@@ -59,6 +59,13 @@ test("the coordinator uploads systems, sees them ranked, opens a run and downloa
   // A second type gets its own table.
   await upload(page, "demo-system.mw");
   await expect(page.getByRole("table", { name: /^multiword/ }).getByRole("row")).toHaveCount(2);
+  // Beside the mw figures: which multiwords count (the Gold tab's mwgold lines are not all scored).
+  await expect(page.getByTestId("mw-note")).toContainText("Only majority multiwords count");
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByTestId("mw-note").locator("xpath=..").screenshot({ path: `test-results/screens/scoring-mw-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // Detail: the official report, the PoS breakdown and the items.
   await page.getByRole("button", { name: "Details of demo-system" }).first().click();

@@ -91,15 +91,36 @@ test("an annotator fails the training, retries, passes and answers real items", 
   // Attempt 1: one item right, one wrong = 50 % < 60 %.
   await expect(page.getByRole("heading", { name: "Target: quiet" })).toBeVisible();
   await expect(page.getByRole("complementary", { name: "Note for this target" }).locator("strong")).toHaveText("Think of sound.");
-  await answer(page, "timid");
+  // The workspace's fields and keys: three substitutes side by side, NAME by Alt+N, Enter checks.
+  const counter = page.getByTestId("training-counter");
+  await expect(counter).toContainText("Item 1 of 2");
+  const [b1, b2] = [await page.getByLabel("Substitute 1").boundingBox(), await page.getByLabel("Substitute 2").boundingBox()];
+  expect(b2!.x).toBeGreaterThan(b1!.x + b1!.width - 1);
+  expect(Math.abs(b2!.y - b1!.y)).toBeLessThan(2);
+  await shoot(page, "training-item");
+  await expect(page.getByLabel("Substitute 1")).toBeFocused();
+  await page.keyboard.press("Alt+KeyN");
+  await expect(page.getByRole("button", { name: /^NAME/ })).toHaveAttribute("aria-pressed", "true");
+  await page.keyboard.press("Enter");
   const fb = page.getByTestId("training-feedback");
   await expect(fb).toContainText("No match");
+  await expect(fb).toContainText("Your answer: NAME");
   await expect(fb).toContainText("Known answers: shy, reserved");
+  // The counter counts the item answered as soon as its feedback shows.
+  await expect(counter).toContainText("1 of 2 answered");
   await shoot(page, "training-feedback");
-  await page.getByRole("button", { name: "Next training item" }).click();
-  await answer(page, "slow");
+  await page.keyboard.press("Enter");
+  await expect(counter).toContainText("Item 2 of 2");
+  // A multiword phrase (Alt+M) is shown back, not checked.
+  await page.getByLabel("Substitute 1").fill("slow");
+  await page.keyboard.press("Alt+KeyM");
+  await expect(page.getByLabel("Multiword phrase")).toBeFocused();
+  await page.keyboard.type(" down");
+  await page.keyboard.press("Enter");
   await expect(fb).toContainText("Matched");
   await expect(fb.locator("strong", { hasText: "slow ✓" })).toBeVisible();
+  await expect(fb).toContainText("not checked");
+  await expect(counter).toContainText("2 of 2 answered");
   await page.getByRole("button", { name: "See your score" }).click();
   const result = page.getByTestId("training-result");
   await expect(result.getByRole("heading")).toHaveText("Your score: 50 % — not passed yet");

@@ -1,5 +1,6 @@
 /** The workspace's answer as typed (the three substitute fields, NAME / NIL, the multiword phrase), and how it is kept and shown. */
 import type { OwnResponse, ResponseKind } from "@/lib/server/annotate";
+import { listAnswers } from "@/app/_ui/answer-text";
 
 export type Subs = [string, string, string];
 
@@ -47,7 +48,7 @@ export function readDraft(key: string): StoredDraft | null {
 }
 
 export function describe(d: { kind: ResponseKind; substitutes: string[]; multiword: string | null }): string {
-  const answer = d.kind === "substitutes" ? d.substitutes.join(", ") || "(nothing)" : d.kind;
+  const answer = d.kind === "substitutes" ? listAnswers(d.substitutes) || "(nothing)" : d.kind;
   return d.multiword ? `${answer} · multiword “${d.multiword}”` : answer;
 }
 

@@ -5,7 +5,7 @@
  * with one of the item's accepted substitutes: both sides are normalised (trimmed,
  * single spaces, lower case) and lemmatised for the lexelt's PoS the way the gold
  * lemmatises (WordNet's morphy, given as `lemmatise`). NAME and NIL answers match an
- * item whose accepted answers include NAME or NIL. An item answered with nothing
+ * item whose accepted answers include the same (NAME never matches NIL). An item answered with nothing
  * does not match.
  *
  * The training SCORE is the percentage of the attempt's items that matched,

@@ -188,7 +188,7 @@ const ACTIONS: ActionCase[] = [
   { name: "removeKnownAnswerAction", expect: COORDINATOR, prep: withTraining, run: (w) => viaRedirect(() => trainingSetup.removeKnownAnswerAction(w.p.id, form({ instanceId: "p2" }))) },
   { name: "saveNoteAction", expect: COORDINATOR, run: (w) => viaRedirect(() => trainingSetup.saveNoteAction(w.p.id, form({ lexeltId: String(w.lexeltP), note: "*Weather*" }))) },
   { name: "saveGuidelinesAction", expect: COORDINATOR, run: (w) => viaRedirect(() => trainingSetup.saveGuidelinesAction(w.p.id, form({ guidelines: "# Be brief" }))) },
-  { name: "answerTrainingAction", expect: OWN_WORK, prep: withTraining, run: (w) => trainingWork.answerTrainingAction(w.p.id, w.ref.p2, ["clever"]) },
+  { name: "answerTrainingAction", expect: OWN_WORK, prep: withTraining, run: (w) => trainingWork.answerTrainingAction(w.p.id, w.ref.p2, { kind: "substitutes", substitutes: ["clever"], multiword: null }) },
   { name: "retryTrainingAction", expect: OWN_WORK, prep: withTraining, run: (w) => trainingWork.retryTrainingAction(w.p.id, "fresh") },
   { name: "saveFlagAction", expect: OWN_WORK, run: (w) => saveFlagAction(w.p.id, w.ref.p2, { flag: "unsure", note: "a test" }) },
   {

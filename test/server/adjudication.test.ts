@@ -174,6 +174,15 @@ describe("reviewed mark and review queue", () => {
       ["c1", (1 / 3 + 1 / 2 + 1 / 2) / 3],
       ["c2", null],
     ]);
+    // Held at the agreement it was ranked by before the decision, c1 keeps its place (its badge says the agreement now).
+    expect(page({ order: "agreement", hold: { c1: 1 / 9 } })).toEqual([
+      ["c1", (1 / 3 + 1 / 2 + 1 / 2) / 3],
+      ["h1", 1 / 3],
+      ["c2", null],
+    ]);
+    // A hold ranks an instance without agreement too (null: last), and is ignored in corpus order.
+    expect(page({ order: "agreement", hold: { h1: null } }).map((r) => r[0])).toEqual(["c1", "c2", "h1"]);
+    expect(page({ hold: { c2: 0 } }).map((r) => r[0])).toEqual(["c1", "c2", "h1"]);
     // The annotator filter: instances the annotator answered (a struck response still counts).
     adjudicate(db, coord, project.id, { action: "strike-response", instanceId: "h1", annotator: "cat" });
     expect(page({ annotator: "cat" }).map((r) => r[0])).toEqual(["c1", "c2", "h1"]);

@@ -76,6 +76,8 @@ describe("flags and notes", () => {
         ["ann2", "s1", "name", "NIL"],
       ]),
     );
+    // The list to show (joined by commas on the page), beside the TSV's form.
+    expect(rows.map((r) => [r.instanceId, r.answers])).toEqual(expect.arrayContaining([["s2", ["abrupt", "sudden"]], ["s1", ["NIL"]]]));
     // Filters: by kind, by note, by annotator, by lexelt.
     expect(listFlags(f.db, f.coord, f.project.id, { flag: "name" }).rows.map((r) => r.instanceId)).toEqual(["s1"]);
     expect(listFlags(f.db, f.coord, f.project.id, { flag: "note" }).rows.map((r) => r.instanceId)).toEqual(["s2"]);
@@ -136,7 +138,7 @@ describe("returning an instance to its annotator", () => {
     expect(workspace(f.db, f.ann, f.project.id).instance?.instanceId).toBe("s1");
     const log = returnLog(f.db, f.coord, f.project.id);
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ instanceId: "c2", annotator: "ann", by: "coord", resolvedRevision: 2 });
+    expect(log[0]).toMatchObject({ lexelt: "calm.a", instanceId: "c2", annotator: "ann", by: "coord", resolvedRevision: 2 });
     expect(log[0].resolvedAt).toBeInstanceOf(Date);
   });
 
@@ -150,6 +152,18 @@ describe("returning an instance to its annotator", () => {
     expect(r.next).toBe(f.refs.c1);
     expect(r.upcoming[0].returnComment).toBe("and this one");
     expect(r.returned.count).toBe(1);
+  });
+
+  it("after the last returned instance is saved again, goes on to the next unanswered one, not its answered neighbour", () => {
+    const f = fixture();
+    for (const id of ["c1", "c2", "c3"]) saveResponse(f.db, f.ann, f.project.id, f.refs[id], subs("still"), { expectedRevision: 0 });
+    returnInstance(f.db, f.coord, f.project.id, { instanceId: "c1", annotator: "ann", comment: "look again" });
+    const r = saveResponse(f.db, f.ann, f.project.id, f.refs.c1, subs("serene"), { expectedRevision: 1 });
+    expect(r.next).toBe(f.refs.s1);
+    expect(r.upcoming.map((u) => u.instance.instanceId)).toEqual(["s1", "s2"]);
+    // Saving an answered instance that was not returned still goes on in corpus order (a review pass).
+    const again = saveResponse(f.db, f.ann, f.project.id, f.refs.c1, subs("placid"), { expectedRevision: 2 });
+    expect(again.next).toBe(f.refs.c2);
   });
 
   it("returning an instance again while open shows the newest comment, counts it once, and keeps both in the log", () => {

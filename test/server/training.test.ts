@@ -49,6 +49,8 @@ describe("the known-answer measure", () => {
     expect(judgeAnswer(["Fasts", "brisk"], ["fast", "rapid"], "a", lemma)).toEqual({ matched: true, matchedSubstitutes: ["Fasts"] });
     expect(judgeAnswer(["slow"], ["fast"], "a", lemma)).toEqual({ matched: false, matchedSubstitutes: [] });
     expect(judgeAnswer(["NIL"], ["nil"], "a", lemma).matched).toBe(true);
+    expect(judgeAnswer(["NAME"], ["NIL", "fast"], "a", lemma).matched).toBe(false);
+    expect(judgeAnswer(["NAME"], ["name"], "a", lemma)).toEqual({ matched: true, matchedSubstitutes: ["NAME"] });
   });
   it("scores whole percents, rounded down", () => {
     expect(trainingScore(2, 3)).toBe(66);
@@ -91,6 +93,31 @@ describe("training", () => {
     expect(db.select().from(responses).all()).toHaveLength(0);
     const report = checkReport(db, coord, project.id);
     expect(report).toEqual([expect.objectContaining({ name: "ann", trainingAttempts: 2, trainingBest: 66, trainingPassed: true, seen: 0, percent: null })]);
+  });
+
+  it("takes the workspace's fields: NAME / NIL match an item whose accepted answers include them; a multiword phrase is given back, not judged", () => {
+    const { db, coord, ann, project, ref } = setup();
+    importKnownAnswers(db, coord, project.id, { role: "training", fileName: "t.tsv", text: "t1\tNAME\nt2\tbrief;short\nt3\tNIL;sharp\n" });
+    const name = answerTraining(db, ann, project.id, ref("t1"), { kind: "NAME", substitutes: ["ignored"], multiword: "  quick   lunch " });
+    expect(name).toMatchObject({ answer: ["NAME"], matched: true, matchedSubstitutes: ["NAME"], multiword: "quick lunch", score: null });
+    // NIL against an item whose accepted answers are substitutes only: no match.
+    expect(answerTraining(db, ann, project.id, ref("t2"), { kind: "NIL", substitutes: [], multiword: null })).toMatchObject({ answer: ["NIL"], matched: false, multiword: null });
+    // Substitutes from the fields, blanks dropped; the last item scores the attempt.
+    const last = answerTraining(db, ann, project.id, ref("t3"), { kind: "substitutes", substitutes: ["", "sharp", " "], multiword: null });
+    expect(last).toMatchObject({ answer: ["sharp"], matched: true, score: 66 });
+    // What was judged is what the feedback lists later (the phrase was not stored).
+    expect(trainingView(db, ann, project.id).answered.map((a) => [a.answer, a.matched])).toEqual([
+      [["NAME"], true],
+      [["NIL"], false],
+      [["sharp"], true],
+    ]);
+  });
+
+  it("refuses fields that are neither substitutes nor NAME / NIL, and empty substitutes", () => {
+    const { db, coord, ann, project, ref } = setup();
+    importKnownAnswers(db, coord, project.id, { role: "training", fileName: "t.tsv", text: "t1\tfast\n" });
+    expect(() => answerTraining(db, ann, project.id, ref("t1"), { kind: "MAYBE", substitutes: [] })).toThrow(InputError);
+    expect(() => answerTraining(db, ann, project.id, ref("t1"), { kind: "substitutes", substitutes: [" ", ""], multiword: null })).toThrow(/at least one substitute/);
   });
 
   it("refuses a bad upload by line and writes nothing", () => {

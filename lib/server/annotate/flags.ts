@@ -181,6 +181,8 @@ interface FlagRow {
   note: string;
   /** The annotator's answer as in the responses TSV (NAME, NIL, a;b;c), or null without one. */
   answer: string | null;
+  /** The same as a list, to show (the substitutes, or [NAME] / [NIL]); null without an answer. */
+  answers: string[] | null;
   updatedAt: Date;
 }
 
@@ -244,8 +246,9 @@ const FLAG_SELECT = `select ${U.name} as annotator, ${L.item} as lexelt, ${I.ins
   ${R.kind} as kind, ${R.substitutes} as substitutes, ${F.updatedAt} as updatedAt`;
 
 function asFlagRow(r: RawFlag): FlagRow {
-  const answer = r.kind === null ? null : r.kind === "substitutes" ? (JSON.parse(r.substitutes ?? "[]") as string[]).join(";") : r.kind;
-  return { annotator: r.annotator, lexelt: r.lexelt, instanceId: r.instanceId, flag: r.flag, note: r.note, answer, updatedAt: new Date(r.updatedAt) };
+  const answers = r.kind === null ? null : r.kind === "substitutes" ? (JSON.parse(r.substitutes ?? "[]") as string[]) : [r.kind];
+  const answer = answers === null ? null : answers.join(";");
+  return { annotator: r.annotator, lexelt: r.lexelt, instanceId: r.instanceId, flag: r.flag, note: r.note, answer, answers, updatedAt: new Date(r.updatedAt) };
 }
 
 /** One page of the project's flags and notes, newest first, filtered by flag kind ("note": any note), lexelt item and annotator name. */
@@ -473,6 +476,8 @@ export function returnInstance(db: Db, actor: Actor, projectId: number, input: u
 }
 
 export interface ReturnLogEntry {
+  /** The lexelt item as loaded (bright.a). */
+  lexelt: string;
   instanceId: string;
   annotator: string;
   comment: string;
@@ -488,9 +493,9 @@ export function returnLog(db: Db, actor: Actor, projectId: number, limit = 200):
   const p = requireProject(db, actor, projectId, { coordinator: true });
   const rows = db.$client
     .prepare(
-      `select ${I.instanceId} as instanceId, ${U.name} as annotator, ${T.comment} as comment, ${B.name} as by, ${T.returnedAt} as returnedAt,
+      `select ${L.item} as lexelt, ${I.instanceId} as instanceId, ${U.name} as annotator, ${T.comment} as comment, ${B.name} as by, ${T.returnedAt} as returnedAt,
         ${T.resolvedAt} as resolvedAt, ${T.resolvedRevision} as resolvedRevision
-       from ${T.$} join ${I.$} on ${I.id} = ${T.instanceRef} join ${U.$} on ${U.id} = ${T.userId} left join ${B.$} on ${B.id} = ${T.returnedBy}
+       from ${T.$} join ${I.$} on ${I.id} = ${T.instanceRef} join ${L.$} on ${L.id} = ${I.lexeltId} join ${U.$} on ${U.id} = ${T.userId} left join ${B.$} on ${B.id} = ${T.returnedBy}
        where ${T.projectId} = ? order by ${T.id} desc limit ?`,
     )
     .all(p.id, Math.max(1, Math.min(1000, Math.floor(limit) || 200))) as (Omit<ReturnLogEntry, "returnedAt" | "resolvedAt"> & {

@@ -18,7 +18,7 @@ import { requireTrainingPassed } from "./training-gate";
 import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { assignments, instances, lexelts, memberships, projects, responseHistory, responses } from "../../../db/schema";
+import { assignments, instances, lexelts, memberships, projects, responseHistory, responses, returnedItems } from "../../../db/schema";
 import { type Actor, type ProjectRow, type UserActor, requireProject, requireSignedIn } from "../kernel/actor";
 import { named } from "../../../db/sql-names";
 import {
@@ -171,7 +171,7 @@ interface ResponseRow {
 }
 
 // Tables and columns for the raw statements (aliases as they use them).
-const [AS, I, L, RS, RH] = [named(assignments), named(instances, "i"), named(lexelts, "l"), named(responses), named(responseHistory)];
+const [AS, I, L, RS, RH, RETURNED] = [named(assignments), named(instances, "i"), named(lexelts, "l"), named(responses), named(responseHistory), named(returnedItems)];
 
 const RESPONSE_COLUMNS = `${RS.id}, ${RS.kind}, ${RS.substitutes}, ${RS.multiword}, ${RS.revision}, ${RS.updatedAt} as updatedAt`;
 
@@ -492,7 +492,10 @@ function instanceNotInQueueMessage(db: Db, p: ProjectRow, s: QueueScope, instanc
 export interface SaveResult {
   revision: number;
   response: OwnResponse;
-  /** Where "save and next" goes: the next instance in the queue, else the next unanswered one, else null (all done). */
+  /**
+   * Where "save and next" goes: the next returned instance; else, after answering a returned one again, the next
+   * unanswered one; else the next instance in the queue, else the next unanswered one; else null (all done).
+   */
   next: number | null;
   /** The caller's done / total after the save. */
   progress: Progress;
@@ -673,7 +676,12 @@ function answerSave(db: Db, { a, p, inst, s, flag }: SavePlan, saved: OwnRow): S
     // Returned instances come first: after one is answered, the next returned one.
     const returned = returnsSummary(db, p.id, a.userId);
     const back = returned.firstRef !== null ? entryOf(db, s, returned.firstRef) : null;
-    const next = back ?? step(db, s, at, 1) ?? nextUnanswered(db, s, at);
+    // After a returned instance is answered again, the annotator goes back to where they were (their next
+    // unanswered one), not to its neighbour in corpus order, which they answered long ago.
+    const wasReturned =
+      get(db, `select 1 as x from ${RETURNED.$} where ${RETURNED.instanceRef} = ? and ${RETURNED.userId} = ? and ${RETURNED.resolvedRevision} = ? limit 1`, inst.ref, a.userId, saved.revision) !==
+      undefined;
+    const next = back ?? (wasReturned ? (nextUnanswered(db, s, at) ?? step(db, s, at, 1)) : (step(db, s, at, 1) ?? nextUnanswered(db, s, at)));
     const l = lexeltRow(db, inst.lexeltId);
     return {
       revision: saved.revision,

@@ -103,6 +103,12 @@ export interface InstanceQuery {
   pageSize?: number;
   /** Without `page`: open the page that holds this instance id (links from the Agreement tab). */
   instance?: string;
+  /**
+   * In agreement order: instances the coordinator has made a decision on during this visit, with the
+   * agreement they were ranked by before it. They keep that rank, so a decision does not move the
+   * instance (and the coordinator's place) elsewhere in the queue; its badge shows the agreement now.
+   */
+  hold?: Readonly<Record<string, number | null>>;
 }
 
 /** What filterGoldItems needs beyond the items: who answered what, and which instances are reviewed. */
@@ -131,16 +137,21 @@ export function filterGoldItems(items: readonly GoldItem[], q: InstanceQuery, fa
 /**
  * The review queue's order: lowest per-item pairwise agreement first (the
  * measure of lib/lexsub/agreement/pairwise.ts), items without one (not in T, fewer than
- * two annotators with substitutes, excluded) after them; ties in corpus order.
+ * two annotators with substitutes, excluded) after them; ties in corpus order. Held
+ * instances (InstanceQuery.hold) are ranked by the agreement given for them.
  * O(n log n) over the items kept, each item's agreement O(annotators²): on top of
  * the derivation every Gold page view runs anyway, 100,000 items of five
  * annotators are scored and sorted in about 0.1 s on the 2-core machine.
  */
-function byDisagreement(items: readonly GoldItem[]): { item: GoldItem; pairwise: number | null }[] {
-  const scored = items.map((item, at) => ({ item, pairwise: itemPairwise(item), at }));
+function byDisagreement(items: readonly GoldItem[], hold: Readonly<Record<string, number | null>> = {}): { item: GoldItem; pairwise: number | null }[] {
+  const scored = items.map((item, at) => {
+    const pairwise = itemPairwise(item);
+    const rank = Object.hasOwn(hold, item.instanceId) ? hold[item.instanceId] : pairwise;
+    return { item, pairwise, rank, at };
+  });
   scored.sort((a, b) => {
-    if (a.pairwise === null || b.pairwise === null) return a.pairwise === b.pairwise ? a.at - b.at : a.pairwise === null ? 1 : -1;
-    return a.pairwise - b.pairwise || a.at - b.at;
+    if (a.rank === null || b.rank === null) return a.rank === b.rank ? a.at - b.at : a.rank === null ? 1 : -1;
+    return a.rank - b.rank || a.at - b.at;
   });
   return scored.map(({ item, pairwise }) => ({ item, pairwise }));
 }
@@ -265,7 +276,7 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
     iq = { ...iq, keep: (id) => flagged.has(id) && (!keep || keep(id)) };
   }
   const filtered = filterGoldItems(result.items, iq, { answeredBy, reviewed });
-  const ordered = iq.order === "agreement" ? byDisagreement(filtered) : filtered.map((item) => ({ item, pairwise: undefined as number | null | undefined }));
+  const ordered = iq.order === "agreement" ? byDisagreement(filtered, iq.hold) : filtered.map((item) => ({ item, pairwise: undefined as number | null | undefined }));
   const kept = ordered.map((o) => o.item);
   const size = iq.pageSize ?? INSTANCE_PAGE_SIZE;
   let wanted = iq.page;

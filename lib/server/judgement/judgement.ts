@@ -49,6 +49,7 @@ import { baselineInstances, wordnetBaseline } from "../scoring/baselines";
 import { InputError, NotFoundError, AuthError } from "../kernel/errors";
 import { projectGold } from "../gold/gold";
 import { listRuns, runFile } from "../scoring/runs";
+import { listGolds } from "../scoring/golds";
 
 export interface CreateRoundInput {
   name?: unknown;
@@ -125,6 +126,12 @@ export function createRound(db: Db, actor: Actor, projectId: number, input: Crea
   // System answers per instance id, from stored runs and the WordNet baseline.
   const systemAnswers = new Map<string, Map<string, string[]>>();
   const runs = listRuns(db, actor, projectId);
+  // A run's tag is its name; runs chosen together under one name (the same file scored against two golds)
+  // are told apart by their type and gold, rather than one's candidates taking the other's place.
+  const chosen = runs.filter((r) => sources.includes(`run:${r.id}`));
+  const goldNames = new Map<number | null, string>(chosen.some((r) => chosen.some((o) => o !== r && o.name === r.name)) ? listGolds(db, actor, projectId).map((g) => [g.id, g.name]) : []);
+  const runTag = (run: (typeof runs)[number]) =>
+    chosen.filter((o) => o.name === run.name).length > 1 ? `run:${run.name} (${run.type}, gold ${goldNames.get(run.goldId) ?? "?"}, run ${run.id})` : `run:${run.name}`;
   for (const s of sources) {
     if (s.startsWith("run:")) {
       const run = runs.find((r) => r.id === Number(s.slice(4)));
@@ -133,7 +140,7 @@ export function createRound(db: Db, actor: Actor, projectId: number, input: Crea
       const file = runFile(db, actor, projectId, run.id);
       const byId = new Map<string, string[]>();
       for (const line of parseSystem(file.content, file.fileName, run.type).lines) if (sampledIds.has(line.id)) byId.set(line.id, line.guesses);
-      systemAnswers.set(`run:${run.name}`, byId);
+      systemAnswers.set(runTag(run), byId);
     } else if (s === "wordnet") {
       const list = baselineInstances(db, actor, projectId).filter((i) => sampledIds.has(i.id));
       const out = wordnetBaseline(list, "oot");

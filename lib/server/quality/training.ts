@@ -335,11 +335,39 @@ const answerSchema = z
   .transform((xs) => xs.map((x) => x.replace(/\s+/g, " ").trim()).filter((x) => x !== ""))
   .refine((xs) => xs.length > 0, "Give at least one substitute (or NAME / NIL).");
 
-/** Answer the current training item: stored with its verdict; the attempt is scored when it is the last. */
-export function answerTraining(db: Db, actor: Actor, projectId: number, instanceRef: number, substitutes: unknown): TrainingFeedback & { score: number | null; passed: boolean } {
+/** A training answer as the workspace's fields give it: substitutes, or NAME / NIL, and a multiword phrase. */
+const fieldsSchema = z.object({
+  kind: z.enum(["substitutes", "NAME", "NIL"], { message: "Give substitutes, NAME or NIL." }),
+  substitutes: z.array(z.unknown()).default([]),
+  multiword: z.string({ message: "A multiword phrase must be text." }).max(200, "A multiword phrase is at most 200 characters.").nullable().default(null),
+});
+
+/**
+ * What is judged: the substitutes, or NAME / NIL as the one answer (it matches an item whose accepted
+ * answers include it, lib/lexsub/known-answers.ts). The known answers are substitutes only, so a
+ * multiword phrase is neither stored nor judged; it is given back to be shown as such.
+ */
+function answerOf(input: unknown): { answer: string[]; multiword: string | null } {
+  if (Array.isArray(input)) return { answer: parseOrThrow(answerSchema, input, "Not saved"), multiword: null };
+  const f = parseOrThrow(fieldsSchema, input, "Not saved");
+  const answer = f.kind === "substitutes" ? parseOrThrow(answerSchema, f.substitutes, "Not saved") : [f.kind];
+  return { answer, multiword: f.multiword?.replace(/\s+/g, " ").trim() || null };
+}
+
+/**
+ * Answer the current training item (a list of substitutes, or the workspace's fields): stored with its
+ * verdict; the attempt is scored when it is the last.
+ */
+export function answerTraining(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  instanceRef: number,
+  input: unknown,
+): TrainingFeedback & { score: number | null; passed: boolean; multiword: string | null } {
   const a = requireUser(actor);
   const p = requireProject(db, a, projectId);
-  const answer = parseOrThrow(answerSchema, substitutes, "Not saved");
+  const { answer, multiword } = answerOf(input);
   const known = new Map(listKnown(db, p.id, "training").map((k) => [k.ref, k]));
   return db.transaction((txx) => {
     const tx = txx as unknown as Db;
@@ -368,7 +396,7 @@ export function answerTraining(db: Db, actor: Actor, projectId: number, instance
         .where(and(eq(trainingAttempts.projectId, p.id), eq(trainingAttempts.userId, a.userId), eq(trainingAttempts.attempt, att.attempt)))
         .run();
     }
-    return { ...fb, score, passed };
+    return { ...fb, score, passed, multiword };
   });
 }
 

@@ -7,10 +7,17 @@ import { getDb } from "@/lib/db";
 import { messageOnly, withActor } from "@/app/_ui/action";
 import { answerTraining, retryTraining, type TrainingFeedback } from "@/lib/server/quality";
 
-export type TrainingAnswerResult = ({ ok: true } & TrainingFeedback & { score: number | null; passed: boolean }) | { ok: false; message: string };
+export type TrainingAnswerResult = ({ ok: true } & TrainingFeedback & { score: number | null; passed: boolean; multiword: string | null }) | { ok: false; message: string };
 
-export async function answerTrainingAction(projectId: number, instanceRef: number, substitutes: string[]): Promise<TrainingAnswerResult> {
-  return withActor((actor) => ({ ok: true as const, ...answerTraining(getDb(), actor, Number(projectId), Number(instanceRef), substitutes) }), messageOnly);
+/** The answer as the workspace's fields give it: substitutes, or NAME / NIL, and the multiword phrase (or null). */
+export interface TrainingAnswer {
+  kind: "substitutes" | "NAME" | "NIL";
+  substitutes: string[];
+  multiword: string | null;
+}
+
+export async function answerTrainingAction(projectId: number, instanceRef: number, answer: TrainingAnswer): Promise<TrainingAnswerResult> {
+  return withActor((actor) => ({ ok: true as const, ...answerTraining(getDb(), actor, Number(projectId), Number(instanceRef), answer) }), messageOnly);
 }
 
 export async function retryTrainingAction(projectId: number, order: "same" | "fresh"): Promise<{ ok: boolean; message?: string }> {

@@ -23,7 +23,7 @@ export default async function TrainingPage({ params }: { params: Promise<{ proje
   }
   try {
     const view = trainingView(getDb(), actor, Number(projectId));
-    return <Training view={view} />;
+    return <Training view={view} userId={actor.userId} />;
   } catch (e) {
     if (!(e instanceof NotFoundError)) throw e;
     return (

@@ -7,6 +7,7 @@ import { InputError, NotFoundError } from "@/lib/server/kernel";
 import { FLAG_KINDS, FLAG_LABELS, type FlagPage, type ReturnLogEntry, listFlags, returnLog } from "@/lib/server/annotate";
 import { absoluteTime, relativeTime } from "@/app/_ui/time";
 import styles from "./flags.module.css";
+import { listAnswers } from "@/app/_ui/answer-text";
 import { LexeltSelect } from "@/app/_ui/lexelt-select";
 
 export const metadata: Metadata = { title: "Flags" };
@@ -135,7 +136,7 @@ export default async function FlagsPage({ params, searchParams }: { params: Prom
                   <td className={styles.nowrap}>{r.annotator}</td>
                   <td className={styles.nowrap}>{r.flag ? <span className={`tag ${styles.flag}`}>{FLAG_LABELS[r.flag]}</span> : <span className="muted">—</span>}</td>
                   <td className={styles.note}>{r.note || <span className="muted">—</span>}</td>
-                  <td>{r.answer ?? <span className="muted">not answered</span>}</td>
+                  <td>{r.answers ? listAnswers(r.answers) : <span className="muted">not answered</span>}</td>
                   <td className={styles.nowrap}>
                     <time dateTime={r.updatedAt.toISOString()} title={absoluteTime(r.updatedAt)}>
                       {relativeTime(r.updatedAt, now)}
@@ -171,7 +172,9 @@ export default async function FlagsPage({ params, searchParams }: { params: Prom
               {returns.map((r, k) => (
                 <tr key={k}>
                   <td className={styles.nowrap}>
-                    <Link href={href(gold, { view: "instances", instance: r.instanceId })}>{r.instanceId}</Link>
+                    <Link href={href(gold, { view: "instances", instance: r.instanceId })}>
+                      {r.lexelt} {r.instanceId}
+                    </Link>
                   </td>
                   <td className={styles.nowrap}>{r.annotator}</td>
                   <td className={styles.note}>{r.comment}</td>

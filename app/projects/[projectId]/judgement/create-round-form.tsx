@@ -2,7 +2,7 @@
 import { useActionState } from "react";
 import { type RoundFormState, createRoundAction } from "./actions";
 
-export function CreateRoundForm({ projectId, members, runs }: { projectId: number; members: { id: number; name: string }[]; runs: { id: number; name: string; type: string }[] }) {
+export function CreateRoundForm({ projectId, members, runs }: { projectId: number; members: { id: number; name: string }[]; runs: { id: number; name: string; type: string; gold: string }[] }) {
   const [state, action, pending] = useActionState<RoundFormState, FormData>(createRoundAction.bind(null, projectId), null);
   return (
     <form action={action} className="panel" aria-label="New judgement round">
@@ -38,7 +38,7 @@ export function CreateRoundForm({ projectId, members, runs }: { projectId: numbe
         </label>
         {runs.map((r) => (
           <label key={r.id}>
-            <input type="checkbox" name="source" value={`run:${r.id}`} /> Run: {r.name} ({r.type})
+            <input type="checkbox" name="source" value={`run:${r.id}`} /> Run: {r.name} ({r.type}, scored against {r.gold})
           </label>
         ))}
         <label>

@@ -5,17 +5,17 @@ import { getDb } from "@/lib/db";
 import type { Table8Cell } from "@/lib/lexsub/judgement";
 import { NotFoundError } from "@/lib/server/kernel";
 import { listRounds, roundResults } from "@/lib/server/judgement";
-import { listRuns } from "@/lib/server/scoring";
+import { listGolds, listRuns } from "@/lib/server/scoring";
 import { listMembers } from "@/lib/server/people";
 import { CreateRoundForm } from "./create-round-form";
 import { RoundControls } from "./round-controls";
+import { alphaText } from "./alpha-text";
 
 export const metadata: Metadata = { title: "Judgement" };
 export const dynamic = "force-dynamic";
 
 const pct = (c: Table8Cell) => `${c.percent.toFixed(1)}% (${c.count})`;
 const ci = (c: Table8Cell) => `${(100 * c.interval.low).toFixed(1)}–${(100 * c.interval.high).toFixed(1)}`;
-const alpha = (a: number | null) => (a === null ? "—" : a.toFixed(3));
 
 export default async function JudgementPage({ params }: { params: Promise<{ projectId: string }> }) {
   const actor = await requireCoordinatorPage();
@@ -29,9 +29,10 @@ export default async function JudgementPage({ params }: { params: Promise<{ proj
     throw e;
   }
   const members = listMembers(db, actor, projectId).map((m) => ({ id: m.id, name: m.name }));
+  const goldNames = new Map(listGolds(db, actor, projectId).map((g) => [g.id, g.name]));
   const runs = listRuns(db, actor, projectId)
     .filter((r) => r.type !== "mw")
-    .map((r) => ({ id: r.id, name: r.name, type: r.type }));
+    .map((r) => ({ id: r.id, name: r.name, type: r.type, gold: goldNames.get(r.goldId) ?? "" }));
   return (
     <>
       <h1>Judgement</h1>
@@ -85,7 +86,7 @@ export default async function JudgementPage({ params }: { params: Promise<{ proj
               </table>
             </div>
             <p className="small" data-testid="alpha">
-              Krippendorff&apos;s α: nominal {alpha(res.alpha.nominal)}, ordinal {alpha(res.alpha.ordinal)}
+              Krippendorff&apos;s α: {alphaText(res.alpha, r.judges.filter((j) => j.labels > 0).length)}
             </p>
             <p className="small">
               <a href={`/api/projects/${projectId}/judgement/${r.id}/swords`} download>

@@ -5,9 +5,10 @@ import type { Diagnostic } from "@/lib/lexsub/diagnostics";
 import type { GroupRow, ItemRow, RunDetail } from "@/lib/server/scoring";
 import { base, withFigures } from "./client";
 import { DownloadLink } from "./download-link";
-import { exact, figure, measuresOf, pct } from "./format";
+import { exact, figure, measuresOf, mwNote, pct } from "./format";
 import { RepairList, RepairedFigure } from "./repairs";
 import styles from "./scoring.module.css";
+import { listAnswers } from "@/app/_ui/answer-text";
 
 const PAGE = 50;
 
@@ -73,6 +74,11 @@ export function RunDetailView({ projectId, detail, onClose }: { projectId: numbe
               );
             })}
           </dl>
+          {run.type === "mw" && (
+            <p className="muted small" data-testid="mw-note">
+              {mwNote(figure(detail.figures, "detectionRecall") === null)}
+            </p>
+          )}
 
           {detail.repairs && (
             <section className={styles.repairsPanel} aria-labelledby="run-repairs-heading">
@@ -282,7 +288,7 @@ function Items({ items, type, only, onShowAll }: { items: ItemRow[]; type: "best
                   <td>{i.lexelt}</td>
                   <td>{i.id}</td>
                   <td className={styles.guesses}>
-                    {i.guesses.join("; ")}
+                    {listAnswers(i.guesses)}
                     {i.truncated && <span className="muted small"> (first ten scored)</span>}
                   </td>
                   <td>

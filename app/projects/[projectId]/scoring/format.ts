@@ -24,6 +24,16 @@ export function measuresOf(type: "best" | "oot" | "mw") {
   return type === "mw" ? MW_MEASURES : SUB_MEASURES;
 }
 
+/**
+ * Beside mw figures: which multiwords the mw measures count, and why recall can be "—" when the
+ * Gold tab shows mwgold lines (lib/scorers/semeval2007/mw.ts).
+ */
+export function mwNote(noRecall: boolean): string {
+  const which =
+    "Only majority multiwords count: an instance is in the mw gold when at least two annotators gave the same multiword and no other ties it (the Gold tab’s “Majority multiwords”); the other mwgold lines are not scored.";
+  return noRecall ? `${which} This gold has none, so recall has nothing to divide by (—).` : which;
+}
+
 /** A figure of a run, or null (undefined, or not scored). */
 export function figure(f: RunFigures | null, m: Measure): number | null {
   if (!f) return null;

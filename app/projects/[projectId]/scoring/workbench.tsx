@@ -6,7 +6,7 @@ import { Compare } from "./compare";
 import { Diagnostics, RunDetailView } from "./detail";
 import { RepairNote, RepairedFigure } from "./repairs";
 import { DownloadLink } from "./download-link";
-import { exact, figure, type Measure, measuresOf, pct, ranked, ranks, size } from "./format";
+import { exact, figure, type Measure, measuresOf, mwNote, pct, ranked, ranks, size } from "./format";
 import styles from "./scoring.module.css";
 import { type Notice, NoticeBox } from "./notice";
 import { Baselines, StoreGold, UploadRun } from "./uploads";
@@ -364,6 +364,11 @@ function RankedTable(props: {
           </tbody>
         </table>
       </div>
+      {props.type === "mw" && rows.length > 0 && (
+        <p className="muted small" data-testid="mw-note">
+          {mwNote(rows.every((s) => figure(s.figures, "detectionRecall") === null))}
+        </p>
+      )}
     </div>
   );
 }

@@ -15,6 +15,7 @@ import {
   setKnownAnswerAction,
 } from "./actions";
 import styles from "./training.module.css";
+import { listAnswers } from "@/app/_ui/answer-text";
 
 export const metadata: Metadata = { title: "Training and checks" };
 export const dynamic = "force-dynamic";
@@ -164,7 +165,7 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
                     <td>{k.instanceId}</td>
                     <td>{k.lexelt}</td>
                     <td>{k.role === "training" ? "Training" : "Attention check"}</td>
-                    <td>{k.accepted.join("; ")}</td>
+                    <td>{listAnswers(k.accepted)}</td>
                     <td>
                       <form action={bind(removeKnownAnswerAction)}>
                         <input type="hidden" name="instanceId" value={k.instanceId} />

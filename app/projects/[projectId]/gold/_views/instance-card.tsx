@@ -1,5 +1,6 @@
 /** One instance on the gold review: the sentence, every annotator's answer with its adjudication, the gold and mwgold lines, the instance's decisions. */
 import { displayText } from "@/app/_ui/display-text";
+import { listAnswers } from "@/app/_ui/answer-text";
 import { absoluteTime, relativeTime } from "@/app/_ui/time";
 import type { GoldItem } from "@/lib/lexsub/gold";
 import { parseLexeltItem } from "@/lib/lexsub/types";
@@ -8,6 +9,7 @@ import type { ReviewInstance, TypedAnswer } from "@/lib/server/gold";
 import { type DecisionView, ResponseStrike, SubstituteCell } from "../adjudication";
 import styles from "../gold.module.css";
 import { ExclusionForm, PosForm, ReturnForm, ReviewedForm, WithdrawReturnForm } from "../instance-actions";
+import { KeepPlace } from "../keep-place";
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, k) => x === b[k]);
@@ -49,7 +51,7 @@ function Answer({
         ))}
       </ul>
       {!responseStruck && !sameList(subs, typedSubs) && (
-        <div className={`muted small ${styles.inGold}`}>in the gold: {subs.length === 0 ? "nothing" : subs.join("; ")}</div>
+        <div className={`muted small ${styles.inGold}`}>in the gold: {subs.length === 0 ? "nothing" : listAnswers(subs)}</div>
       )}
     </>
   );
@@ -106,7 +108,8 @@ function NoteCell({ note, projectId, instanceId, annotator }: { note: AnnotatorN
   );
 }
 
-export function InstanceCard({ r, projectId, now, notes }: { r: ReviewInstance; projectId: number; now: Date; notes?: Map<string, AnnotatorNote> }) {
+/** `rank`: in agreement order, the agreement the card is ranked by (held in place while deciding on it); undefined otherwise. */
+export function InstanceCard({ r, projectId, now, notes, rank }: { r: ReviewInstance; projectId: number; now: Date; notes?: Map<string, AnnotatorNote>; rank?: number | null }) {
   // Active decisions by annotator: the whole-response strike, and by substitute as typed.
   const active = new Map<string, { response: DecisionView | null; subs: Map<string, DecisionView> }>();
   for (const a of r.adjudications) {
@@ -122,7 +125,7 @@ export function InstanceCard({ r, projectId, now, notes }: { r: ReviewInstance; 
   const originalPos = parsed?.pos ?? "";
   const corrected = it.lexelt !== it.originalLexelt ? it.pos : null;
   const headingId = `inst-${it.instanceId}`;
-  return (
+  const card = (
     <article className={`panel ${styles.instance} ${it.excluded !== null ? styles.excluded : ""}`} aria-labelledby={headingId}>
       <header className={styles.instanceHead}>
         <h3 id={headingId}>
@@ -208,5 +211,10 @@ export function InstanceCard({ r, projectId, now, notes }: { r: ReviewInstance; 
         {r.typed.length > 0 && <ReturnForm projectId={projectId} instanceId={it.instanceId} annotators={r.typed.map((t) => t.annotator)} />}
       </div>
     </article>
+  );
+  return rank === undefined ? card : (
+    <KeepPlace instanceId={it.instanceId} rank={rank}>
+      {card}
+    </KeepPlace>
   );
 }

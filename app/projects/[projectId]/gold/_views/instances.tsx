@@ -6,7 +6,7 @@ import { FilterForm } from "../filters";
 import styles from "../gold.module.css";
 import { InstanceCard } from "./instance-card";
 import { Pager } from "./pager";
-import { href, type InstanceParams } from "./params";
+import { formatHold, href, type InstanceParams } from "./params";
 
 export function InstanceView({
   d,
@@ -19,7 +19,7 @@ export function InstanceView({
 }: {
   d: GoldPageData;
   base: string;
-  q: InstanceParams;
+  q: InstanceParams & { hold?: Record<string, number | null> };
   projectId: number;
   view: "instances" | "queue";
   now: Date;
@@ -40,6 +40,8 @@ export function InstanceView({
       reviewed: queue ? (q.reviewed === "no" ? undefined : q.reviewed || "any") : q.reviewed,
       order: queue ? (q.order === "agreement" ? undefined : q.order) : q.order === "agreement" ? q.order : undefined,
       flag: q.flag || undefined,
+      // Instances held in place stay so on the other pages; a new filter starts afresh.
+      hold: q.order === "agreement" && q.hold ? formatHold(q.hold) || undefined : undefined,
       ip: p > 1 ? p : undefined,
     });
   return (
@@ -48,7 +50,7 @@ export function InstanceView({
       <p className="muted small">
         {queue ? (
           <>
-            The instances where the annotators agree least come first (per-item pairwise agreement after your adjudications; instances without one — not in T, or fewer than two annotators with substitutes — come last). Strike or correct a single substitute, strike a whole response, then mark the instance reviewed: it leaves the queue.
+            The instances where the annotators agree least come first (per-item pairwise agreement after your adjudications; instances without one — not in T, or fewer than two annotators with substitutes — come last). Strike or correct a single substitute, strike a whole response, then mark the instance reviewed: it leaves the queue. An instance you decide on keeps its place until you change the filter, so the queue does not move under you.
           </>
         ) : (
           <>
@@ -123,7 +125,13 @@ export function InstanceView({
       <ol className={`plain ${styles.instances}`} start={page.start + 1}>
         {page.rows.map((r) => (
           <li key={r.item.instanceId}>
-            <InstanceCard r={r} projectId={projectId} now={now} notes={notes.get(r.item.instanceId)} />
+            <InstanceCard
+              r={r}
+              projectId={projectId}
+              now={now}
+              notes={notes.get(r.item.instanceId)}
+              rank={q.order === "agreement" ? (q.hold && Object.hasOwn(q.hold, r.item.instanceId) ? q.hold[r.item.instanceId] : r.pairwise) : undefined}
+            />
           </li>
         ))}
       </ol>

@@ -4,6 +4,7 @@ import { int, plural } from "@/app/_ui/format";
 import type { GoldPageData } from "@/lib/server/gold";
 import styles from "../gold.module.css";
 import { href } from "./params";
+import { proposalsNote } from "./summary-notes";
 
 /** The gold's figures at a glance. */
 export function Summary({ d }: { d: GoldPageData }) {
@@ -16,13 +17,17 @@ export function Summary({ d }: { d: GoldPageData }) {
         <Figure label="Gold lines" value={s.goldLines} />
         <Figure label="In T (|H| ≥ 2)" value={s.inT} />
         <Figure label="Items with a mode" value={s.withMode} />
-        <Figure label="mwgold lines" value={s.mwLines} />
-        <Figure label="Multiword items" value={s.mwItems} />
+        <Figure label="mwgold lines" value={s.mwLines} note="instances where anyone gave a multiword" />
+        <Figure
+          label="Majority multiwords"
+          value={s.mwItems}
+          note="the same multiword from at least two annotators, no tie: only these count in mw scoring"
+        />
         <Figure label="Excluded" value={s.excluded} />
         <Figure
-          label="Unreviewed proposals"
+          label="Lemma proposals to decide"
           value={d.lemmas.openChanged}
-          note={`forms written as typed until decided · ${d.lemmas.open} of ${d.lemmas.forms} forms unreviewed`}
+          note={proposalsNote(d.lemmas)}
           tone={d.lemmas.openChanged > 0 ? "warn" : undefined}
         />
         <Figure label="Reviewed" value={d.reviewedCount} note={`of ${s.instances} instances`} />

@@ -30,6 +30,37 @@ function one(v: string | string[] | undefined): string {
 }
 const flag = (v: string | string[] | undefined) => one(v) === "1";
 
+/**
+ * The instances held in place in agreement order (lib/server/gold/gold-review.ts, InstanceQuery.hold),
+ * as the URL carries them: `id:agreement` entries (id URI-encoded, agreement empty for none) joined by commas.
+ */
+const HOLD_MAX = 200;
+
+export function parseHold(v: string): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const entry of v.split(",").slice(0, HOLD_MAX)) {
+    const at = entry.lastIndexOf(":");
+    if (at <= 0) continue;
+    let id: string;
+    try {
+      id = decodeURIComponent(entry.slice(0, at));
+    } catch {
+      continue;
+    }
+    const raw = entry.slice(at + 1);
+    const n = raw === "" ? null : Number(raw);
+    if (n === null || Number.isFinite(n)) out[id] = n;
+  }
+  return out;
+}
+
+export function formatHold(hold: Readonly<Record<string, number | null>>): string {
+  return Object.entries(hold)
+    .slice(-HOLD_MAX)
+    .map(([id, n]) => `${encodeURIComponent(id)}:${n === null ? "" : n}`)
+    .join(",");
+}
+
 /** The page's own URL with these query parameters (empty ones left out). */
 export function href(base: string, params: Record<string, string | number | boolean | undefined>): string {
   const q = new URLSearchParams();
@@ -50,13 +81,13 @@ export interface LemmaParams {
 }
 
 /** What the URL asks of the Gold page: the view, both filters with their pages, the review log's page. */
-export function goldQuery(sp: Search): { view: View; lemmaQuery: LemmaParams; instanceQuery: InstanceParams & { page: string; instance: string }; logPage: string } {
+export function goldQuery(sp: Search): { view: View; lemmaQuery: LemmaParams; instanceQuery: InstanceParams & { page: string; instance: string; hold: Record<string, number | null> }; logPage: string } {
   const view: View = (["lemmas", "instances", "queue", "log"] as const).find((v) => v === one(sp.view)) ?? "lemmas";
   // The review queue: lowest agreement first, unreviewed instances, unless the URL says otherwise.
   const queue = view === "queue";
   const reviewedParam = one(sp.reviewed);
   const lemmaQuery: LemmaParams = { contains: one(sp.q), open: flag(sp.open), changed: flag(sp.changed), page: one(sp.lp) };
-  const instanceQuery: InstanceParams & { page: string; instance: string } = {
+  const instanceQuery: InstanceParams & { page: string; instance: string; hold: Record<string, number | null> } = {
     lexelt: one(sp.lexelt).trim(),
     noMode: flag(sp.nomode),
     notInT: flag(sp.notint),
@@ -68,6 +99,7 @@ export function goldQuery(sp: Search): { view: View; lemmaQuery: LemmaParams; in
     flag: one(sp.flag),
     page: one(sp.ip),
     instance: one(sp.instance),
+    hold: parseHold(one(sp.hold)),
   };
   return { view, lemmaQuery, instanceQuery, logPage: one(sp.gp) };
 }
