@@ -42,7 +42,7 @@ export function createProject(db: Db, actor: Actor, input: { name: string }): { 
       .values({ name, createdBy: actorUserId(a) })
       .returning({ id: projects.id, name: projects.name })
       .get();
-    if (a.kind === "user") tx.insert(memberships).values({ projectId: p.id, userId: a.userId }).run();
+    if (a.kind === "user") tx.insert(memberships).values({ projectId: p.id, userId: a.userId, role: "coordinator" }).run();
     return p;
   });
 }
