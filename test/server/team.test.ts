@@ -43,8 +43,8 @@ describe("teamOverview", () => {
     expect(t.lexeltPage.rows.map((l) => [l.item, l.instances, l.assigned])).toEqual([["calm.a", 2, true], ["hop.v", 1, true]]);
     expect([t.lexeltCount, t.lexeltPage.total, t.lexeltPage.pages]).toEqual([2, 2, 1]);
     expect(t.members).toEqual([
-      { id: ann.userId, name: "ann", role: "annotator", assigned: null, responses: 0 },
-      { id: coord.userId, name: "coord", role: "coordinator", assigned: null, responses: 0 },
+      { id: ann.userId, name: "ann", role: "annotator", projectRole: "annotator", assigned: null, responses: 0 },
+      { id: coord.userId, name: "coord", role: "coordinator", projectRole: "coordinator", assigned: null, responses: 0 },
     ]);
     expect(t.others.map((u) => u.name)).toEqual(["zoe"]);
     const [calm, hop] = t.lexeltPage.rows;

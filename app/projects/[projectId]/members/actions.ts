@@ -32,10 +32,9 @@ export async function createAnnotatorAction(projectId: number, _prev: TeamFormSt
       projectRole: String(form.get("projectRole") ?? ""),
     });
     refresh(projectId);
-    const as = form.get("projectRole") === "judge" ? "a judge" : "an annotator";
     return {
       ok: true,
-      message: `Created ${r.user.name} and added them to the project as ${as}.`,
+      message: `Created ${form.get("projectRole") === "judge" ? "judge" : "annotator"} ${r.user.name} and added them to the project.`,
       created: { name: r.user.name, password: r.password, generated: r.generated },
     };
   });
