@@ -91,7 +91,7 @@ export function requireProject(db: Db, actor: Actor, projectId: number, opts: { 
 }
 
 /** Why a judge is refused the workspace of a project they judge in. */
-export const JUDGE_NO_WORKSPACE = (project: string) =>
+const JUDGE_NO_WORKSPACE = (project: string) =>
   `You are a judge in “${project}”: you label its judgement rounds (listed on your Annotate page); its annotation workspace is for its annotators.`;
 
 export function findProjectByName(db: Db, actor: Actor, name: string, opts: { coordinator?: boolean } = {}): ProjectRow {
