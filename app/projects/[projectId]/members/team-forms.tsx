@@ -50,14 +50,15 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   return message ? <div id={id} className="field-error">{message}</div> : null;
 }
 
-/** The role a new member gets in this project: annotator (the default) or judge. */
-function ProjectRoleField({ id }: { id: string }) {
+/** The role a new member gets in this project: annotator (the default) or judge; coordinator for a coordinator account, when offered. */
+function ProjectRoleField({ id, coordinator = false }: { id: string; coordinator?: boolean }) {
   return (
     <div className="field">
       <label htmlFor={id}>Role in this project</label>
       <select id={id} name="projectRole" defaultValue="annotator" aria-describedby={`${id}-hint`}>
         <option value="annotator">Annotator</option>
         <option value="judge">Judge</option>
+        {coordinator && <option value="coordinator">Coordinator (coordinator accounts only)</option>}
       </select>
       <div id={`${id}-hint`} className="muted small">A judge annotates nothing: they only label candidates in the judgement rounds they are given.</div>
     </div>
@@ -123,7 +124,7 @@ export function AddMemberForm({ projectId, others }: { projectId: number; others
               ))}
             </select>
           </div>
-          <ProjectRoleField id="add-project-role" />
+          <ProjectRoleField id="add-project-role" coordinator={others.some((u) => u.role === "coordinator")} />
           <button type="submit" className="secondary" disabled={pending}>Add to project</button>
         </>
       )}
