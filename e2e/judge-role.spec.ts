@@ -33,7 +33,7 @@ test("the coordinator adds a judge on the Team tab and gives them a round", asyn
   const row = page.getByRole("table", { name: "Members" }).getByRole("row", { name: new RegExp(`^${JUDGE}\\b`) });
   // A judge is given no lexelts and is not offered in the assignment editor.
   await expect(row).toContainText("Nothing: judges the rounds they are given");
-  await expect(row.getByLabel(`Role of ${JUDGE}`)).toHaveValue("judge");
+  await expect(row.getByRole("combobox", { name: `Role of ${JUDGE}` })).toHaveValue("judge");
   await expect(page.getByRole("list", { name: "By hand" }).getByRole("link", { name: JUDGE })).toHaveCount(0);
 
   await page.goto(`/projects/${projectId}/judgement`);
@@ -44,7 +44,7 @@ test("the coordinator adds a judge on the Team tab and gives them a round", asyn
   await form.getByLabel(/§5.1 preset/).check();
   await form.getByLabel("Judges per candidate").fill("1");
   await form.getByLabel("Escalation cap (more judges when any says good)").fill("1");
-  await form.getByLabel(new RegExp(`^${JUDGE}`)).check();
+  await form.getByRole("checkbox", { name: `${JUDGE} (judge)`, exact: true }).check();
   await form.getByRole("button", { name: "Create round" }).click();
   await expect(form.getByRole("status")).toContainText(new RegExp(`Created "${ROUND}": [1-3] items`));
 });
