@@ -788,6 +788,10 @@ describe("a judge of the project (and annotator of another)", () => {
     expect(outcomeOf(catching(() => previewSplit(w.db, w.coord, w.p.id, [w.ann.userId, jud.userId], 1)))).toBe("404");
     expect(outcomeOf(catching(() => changeAssignments(w.db, w.coord, w.p.id, jud.userId, [w.lexeltP], [w.lexeltP])))).toBe("400");
     expect(JSON.stringify(goldInputs(w.db, w.coord, w.p.id))).not.toContain(`"jud"`);
+    // Nor can answers be imported in their name.
+    const imported = catching(() => importResponses(w.db, w.coord, w.p.id, { fileName: "r.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\njud\tbright.a\tp2\tclever\t\n" }));
+    expect(outcomeOf(imported)).toBe("400");
+    expect(JSON.stringify(imported)).toContain("not an annotator of this project");
     const team = teamOverview(w.db, w.coord, w.p.id);
     expect(team.members.find((m) => m.name === "jud")).toMatchObject({ projectRole: "judge", assigned: null });
   });
