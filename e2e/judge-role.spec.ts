@@ -35,6 +35,8 @@ test("the coordinator adds a judge on the Team tab and gives them a round", asyn
   await expect(row).toContainText("Nothing: judges the rounds they are given");
   await expect(row.getByRole("combobox", { name: `Role of ${JUDGE}` })).toHaveValue("judge");
   await expect(page.getByRole("list", { name: "By hand" }).getByRole("link", { name: JUDGE })).toHaveCount(0);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: "test-results/screens/team-judge-1440.png", fullPage: true });
 
   await page.goto(`/projects/${projectId}/judgement`);
   const form = page.getByRole("form", { name: "New judgement round" });
