@@ -71,6 +71,10 @@ export const projects = sqliteTable("projects", {
   createdAt: createdAt(),
 });
 
+/** A member's role in one project (memberships.role). */
+export const PROJECT_ROLES = ["annotator", "judge", "coordinator"] as const;
+export type ProjectRole = (typeof PROJECT_ROLES)[number];
+
 export const memberships = sqliteTable(
   "memberships",
   {
@@ -80,6 +84,12 @@ export const memberships = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    /**
+     * What the account does in this project (its users.role decides only who may create projects
+     * and manage accounts): an annotator answers in the workspace and counts in Progress and the
+     * gold; a judge only labels in the judgement rounds they judge; a coordinator runs the project.
+     */
+    role: text("role", { enum: PROJECT_ROLES }).notNull().default("annotator"),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.userId] })],
@@ -435,7 +445,7 @@ export const accountAudit = sqliteTable(
     /** The signed-in user who acted; null = the CLI. */
     actorId: integer("actor_id").references(() => users.id),
     action: text("action", {
-      enum: ["create", "password-change", "password-reset", "disable", "enable", "member-remove", "member-add", "sign-out", "sign-in-unlock"],
+      enum: ["create", "password-change", "password-reset", "disable", "enable", "member-remove", "member-add", "member-role", "sign-out", "sign-in-unlock"],
     }).notNull(),
     targetId: integer("target_id").references(() => users.id, { onDelete: "cascade" }),
     projectId: integer("project_id").references(() => projects.id, { onDelete: "set null" }),

@@ -18,6 +18,7 @@ const ACTIONS: Record<string, string> = {
   enable: "re-enabled",
   "member-remove": "removed from project",
   "member-add": "added to project",
+  "member-role": "role in project changed",
   "sign-out": "signed out",
   "sign-in-unlock": "sign-in lock lifted",
 };

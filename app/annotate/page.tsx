@@ -35,7 +35,8 @@ export default async function AnnotatePage() {
         </section>
       )}
       {projects.length === 0 ? (
-        <p className="muted">You are not in any project yet. Your coordinator adds you to the projects you annotate.</p>
+        // A judge who annotates nowhere sees only their rounds above.
+        rounds.length === 0 && <p className="muted">You are not in any project yet. Your coordinator adds you to the projects you annotate or judge in.</p>
       ) : (
         <ul className={`plain ${s.projects}`} aria-label="Your projects">
           {projects.map((p) => {

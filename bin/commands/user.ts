@@ -9,9 +9,12 @@ export function register(program: Command): void {
       .argument("<name>", "user name")
       .requiredOption("--role <role>", "annotator, coordinator, or admin (manages every account in the app)")
       .option("--project <name>", "also add the user to this project")
+      .option("--project-role <role>", "their role in that project: annotator, judge, or coordinator (default: coordinator for a coordinator account, else annotator)")
       .description("create an account; the password is read from stdin, or prompted on a terminal"),
-  ).action(async (name: string, opts: { role: string; project?: string; db?: string }) => {
+  ).action(async (name: string, opts: { role: string; project?: string; projectRole?: string; db?: string }) => {
     if (!["coordinator", "annotator", "admin"].includes(opts.role)) throw new CliError(`--role must be annotator, coordinator or admin, not "${opts.role}"`);
+    if (opts.projectRole !== undefined && !opts.project) throw new CliError("--project-role needs --project");
+    checkProjectRole(opts.projectRole, opts.role);
     const password = await readPassword(`password for ${name}: `);
     const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
     const { addMember, createUser } = await import("../../lib/server/people/users");
@@ -20,8 +23,8 @@ export function register(program: Command): void {
     console.log(`created ${u.role} "${u.name}"`);
     if (opts.project) {
       const p = run(() => findProjectByName(db, SYSTEM, opts.project!));
-      run(() => addMember(db, SYSTEM, p.id, u.name));
-      console.log(`added "${u.name}" to project "${p.name}"`);
+      run(() => addMember(db, SYSTEM, p.id, u.name, opts.projectRole));
+      console.log(`added "${u.name}" to project "${p.name}" as ${opts.projectRole ?? (u.role === "coordinator" ? "coordinator" : "annotator")}`);
     }
   });
   dbOption(
@@ -60,13 +63,29 @@ export function register(program: Command): void {
       .command("add")
       .argument("<user>", "user name")
       .requiredOption("--project <name>", "the project")
-      .description("add a user to a project"),
-  ).action(async (userName: string, opts: { project: string; db?: string }) => {
+      .option("--role <role>", "their role in the project: annotator, judge, or coordinator (default: coordinator for a coordinator account, else annotator); for a member already in it, changes their role")
+      .description("add a user to a project, or change a member's role in it"),
+  ).action(async (userName: string, opts: { project: string; role?: string; db?: string }) => {
+    checkProjectRole(opts.role);
     const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
-    const { addMember } = await import("../../lib/server/people/users");
+    const { addMember, setMemberRole } = await import("../../lib/server/people/users");
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project));
-    const r = run(() => addMember(db, SYSTEM, p.id, userName));
-    console.log(r.added ? `added "${userName}" to project "${p.name}"` : `"${userName}" is already in project "${p.name}"`);
+    const r = run(() => addMember(db, SYSTEM, p.id, userName, opts.role));
+    if (r.added) {
+      console.log(`added "${r.user.name}" to project "${p.name}" as ${opts.role ?? (r.user.role === "coordinator" ? "coordinator" : "annotator")}`);
+    } else if (opts.role !== undefined) {
+      const changed = run(() => setMemberRole(db, SYSTEM, p.id, r.user.id, opts.role));
+      console.log(`"${changed.name}" is ${changed.role === "annotator" ? "an annotator" : `a ${changed.role}`} in project "${p.name}"`);
+    } else {
+      console.log(`"${r.user.name}" is already in project "${p.name}"`);
+    }
   });
+}
+
+/** A project role given on the command line, checked before anything is written. */
+function checkProjectRole(role: string | undefined, accountRole?: string): void {
+  if (role === undefined) return;
+  if (!["annotator", "judge", "coordinator"].includes(role)) throw new CliError(`the project role must be annotator, judge or coordinator, not "${role}"`);
+  if (role === "coordinator" && accountRole !== undefined && accountRole !== "coordinator") throw new CliError("only a coordinator account can coordinate a project");
 }

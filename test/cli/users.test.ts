@@ -1,4 +1,4 @@
-/** `lexgold user add --role admin` and `lexgold user import FILE.tsv` (all or nothing, each bad line named). */
+/** `lexgold user add --role admin`, `lexgold user import FILE.tsv` (all or nothing, each bad line named), and project roles (`member add --role`, `user add --project-role`). */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -73,5 +73,30 @@ describe("lexgold user", () => {
     }
     expect(r.stderr).toMatch(/6 bad lines; no account was created/);
     expect(rows("select count(*) as n from users")).toEqual(before);
+  });
+
+  it("gives a member a role per project: a judge here, an annotator there; changes it; refuses what cannot be", () => {
+    expect(lexgold(["project", "create", "other"]).status).toBe(0);
+    const made = lexgold(["user", "add", "jo", "--role", "annotator", "--project", "study", "--project-role", "judge"], "a-judge-password\n");
+    expect(made.status, made.stderr).toBe(0);
+    expect(made.stdout).toContain(`added "jo" to project "study" as judge`);
+    const added = lexgold(["member", "add", "jo", "--project", "other"]);
+    expect(added.stdout).toContain(`added "jo" to project "other" as annotator`);
+    const roleIn = () => rows("select p.name as project, m.role from memberships m join users u on u.id = m.user_id join projects p on p.id = m.project_id where u.name = 'jo' order by p.name");
+    expect(roleIn()).toEqual([{ project: "other", role: "annotator" }, { project: "study", role: "judge" }]);
+    const changed = lexgold(["member", "add", "jo", "--project", "other", "--role", "judge"]);
+    expect(changed.status, changed.stderr).toBe(0);
+    expect(changed.stdout).toContain(`"jo" is a judge in project "other"`);
+    expect(roleIn()).toEqual([{ project: "other", role: "judge" }, { project: "study", role: "judge" }]);
+    const bad = lexgold(["member", "add", "jo", "--project", "other", "--role", "referee"]);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/annotator, judge or coordinator, not "referee"/);
+    const notCoordinator = lexgold(["member", "add", "jo", "--project", "other", "--role", "coordinator"]);
+    expect(notCoordinator.status).not.toBe(0);
+    expect(notCoordinator.stderr).toMatch(/Only a coordinator account can coordinate a project/);
+    const noProject = lexgold(["user", "add", "kim", "--role", "annotator", "--project-role", "judge"], "a-judge-password\n");
+    expect(noProject.status).not.toBe(0);
+    expect(noProject.stderr).toMatch(/--project-role needs --project/);
+    expect(rows("select count(*) as n from users where name = 'kim'")).toEqual([{ n: 0 }]);
   });
 });

@@ -13,7 +13,7 @@ import path from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
 import type { Actor } from "../../lib/server/kernel/actor";
-import { ACTORS, type ActorKey, dump, type Outcome, parseExpect, trackedFiles, type World, world } from "./world";
+import { ACTORS, type ActorKey, addJudge, dump, type Outcome, parseExpect, trackedFiles, type World, world } from "./world";
 
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));
 
@@ -56,6 +56,7 @@ const accounts = await import("../../app/accounts/actions");
 const trainingSetup = await import("../../app/projects/[projectId]/training/actions");
 const trainingWork = await import("../../app/annotate/[projectId]/training/actions");
 const { setKnownAnswer } = await import("../../lib/server/quality/training");
+const { addMember, createUser } = await import("../../lib/server/people/users");
 const judgement = await import("../../app/projects/[projectId]/judgement/actions");
 const { saveLabelAction } = await import("../../app/judge/actions");
 
@@ -108,6 +109,19 @@ const ACTIONS: ActionCase[] = [
   // Another project's annotator is not offered to the coordinator, nor can be added by id (finding 6).
   { name: "addMemberAction", expect: "401 403 403 404 404 -", run: (w) => members.addMemberAction(w.p.id, null, form({ userId: String(w.annQ.userId) })) },
   { name: "removeMemberAction", expect: COORDINATOR, run: (w) => members.removeMemberAction(w.p.id, null, form({ userId: String(w.ann.userId) })) },
+  {
+    name: "setMemberRoleAction",
+    expect: COORDINATOR,
+    // A member with no answers yet (added by the CLI), made a judge.
+    prep: (w) => {
+      createUser(w.db as Db, SYSTEM_ACTOR, { name: "fresh", role: "annotator", password: "password-fresh" });
+      addMember(w.db as Db, SYSTEM_ACTOR, w.p.id, "fresh");
+    },
+    run: (w) => {
+      const id = (w.db.$client.prepare("select id from users where name = 'fresh'").get() as { id: number }).id;
+      return members.setMemberRoleAction(w.p.id, null, form({ userId: String(id), projectRole: "judge" }));
+    },
+  },
   { name: "resetPasswordAction", expect: COORDINATOR, run: (w) => accounts.resetPasswordAction(null, form({ userId: String(w.ann.userId) })) },
   { name: "setDisabledAction", expect: COORDINATOR, run: (w) => accounts.setDisabledAction(null, form({ userId: String(w.ann.userId), disabled: "true" })) },
   { name: "liftSignInLockAction", expect: COORDINATOR, run: (w) => accounts.liftSignInLockAction(null, form({ userId: String(w.ann.userId) })) },
@@ -249,6 +263,8 @@ const REFUSALS: Record<string, Outcome> = {
   "No such instance in this project.": "404",
   "You are not a judge of this round.": "403",
   "Only a judge of the round can label.": "403",
+  // A judge of project p, at its workspace.
+  "You are a judge in “p”: you label its judgement rounds (listed on your Annotate page); its annotation workspace is for its annotators.": "403",
 };
 
 async function outcome(run: () => Promise<unknown>): Promise<{ outcome: Outcome; message?: string }> {
@@ -327,6 +343,43 @@ describe("server actions with another project's ids", () => {
     const stored = JSON.stringify(dump(w.db));
     expect(stored).not.toContain(password);
     expect(stored).toMatch(/\$2[aby]\$/);
+  });
+});
+
+describe("a judge's session (judge in p, annotator in q)", () => {
+  it("the workspace's, the flags' and the training's actions refuse p with the reason; q works", async () => {
+    const w = world();
+    const jud = addJudge(w);
+    setKnownAnswer(w.db as Db, SYSTEM_ACTOR, w.p.id, { instanceId: "p2", role: "training", accepted: "clever;smart" });
+    session.db = w.db as Db;
+    session.actor = jud;
+    const before = dump(w.db);
+    const why = "You are a judge in “p”: you label its judgement rounds (listed on your Annotate page); its annotation workspace is for its annotators.";
+    for (const run of [
+      () => workspaceStepAction(w.p.id, w.ref.p1),
+      () => workspaceTargetsAction(w.p.id),
+      () => saveFlagAction(w.p.id, w.ref.p1, { flag: "unsure", note: "" }),
+      () => trainingWork.answerTrainingAction(w.p.id, w.ref.p2, { kind: "substitutes", substitutes: ["clever"], multiword: null }),
+      () => trainingWork.retryTrainingAction(w.p.id, "fresh"),
+    ]) {
+      expect(await outcome(run)).toEqual({ outcome: "403", message: why });
+    }
+    for (const run of [() => members.setMemberRoleAction(w.p.id, null, form({ userId: String(jud.userId), projectRole: "annotator" })), () => members.setGuidelinesAction(w.p.id, null, form({ guidelines: "x" }))]) {
+      expect((await outcome(run)).outcome).toBe("403");
+    }
+    expect(dump(w.db)).toEqual(before);
+    expect((await outcome(() => workspaceTargetsAction(w.q.id))).outcome).toBe("ok");
+  });
+
+  it("labels in a round they judge", async () => {
+    const w = world();
+    const jud = addJudge(w);
+    const { createRound } = await import("../../lib/server/judgement/judgement");
+    const round = createRound(w.db as Db, SYSTEM_ACTOR, w.p.id, { selection: "any", sampleSize: 2, seed: 1, sources: ["annotators"], judges: [jud.userId] });
+    const cand = w.db.$client.prepare("select c.id from judgement_candidates c join judgement_items i on i.id = c.item_id where i.round_id = ? limit 1").get(round.id) as { id: number };
+    session.db = w.db as Db;
+    session.actor = jud;
+    expect(await saveLabelAction(round.id, cand.id, "bad")).toEqual({ ok: true, label: "bad" });
   });
 });
 

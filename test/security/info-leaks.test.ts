@@ -46,7 +46,7 @@ describe("finding 12: the TSAR import refuses control characters, naming file an
     ["a bell", "\u0007"],
     ["an escape", "\u001b"],
     ["DEL", "\u007f"],
-    ["a C1 control", "\u0085"],
+    ["a C1 control Windows-1252 leaves unassigned", "\u0081"],
   ])("%s in a sentence is refused and nothing is written", (_what, c) => {
     const w = world();
     const count = () => (w.db.$client.prepare("select count(*) as n from instances").get() as { n: number }).n;
@@ -60,6 +60,16 @@ describe("finding 12: the TSAR import refuses control characters, naming file an
     }
     expect(message).toMatch(/t\.tsv:2\b.*control character/);
     expect(count()).toBe(before);
+  });
+
+  it("a C1 control Windows-1252 prints (a Windows-1252 file read as Latin-1) is read as its letter and reported; no control is stored", () => {
+    const w = world();
+    const r = importDataset(w.db, w.coord, w.p.id, { format: "tsar", fileName: "t.tsv", bytes: new TextEncoder().encode("a swift reply\tswift\tquick\nthe plant\u0085 grew\tplant\ttree\n") });
+    expect(r.instancesAdded).toBe(2);
+    expect(JSON.stringify(r)).toMatch(/U\+0085 as \\"…\\"/);
+    const stored = w.db.$client.prepare(`select "before" || head || "after" as t from instances where head = 'plant'`).get() as { t: string } | undefined;
+    expect(stored?.t ?? "").not.toMatch(/[\u0080-\u009f]/);
+    expect(stored?.t).toContain("plant… grew");
   });
 
   it("control characters in the complex word or an annotation are refused too; tabs separate cells as before", () => {

@@ -14,7 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { accountAuditLog, changeOwnPassword, failedSignIns, listAccounts, removeMember, resetPassword, setAccountDisabled } from "../../lib/server/people/accounts";
-import { findProjectByName, requireProject, SYSTEM } from "../../lib/server/kernel/actor";
+import { type Actor, findProjectByName, requireProject, SYSTEM } from "../../lib/server/kernel/actor";
 import { agreementDownload, agreementPageData, agreementPageView } from "../../lib/server/gold/agreement";
 import { derive } from "../../lib/server/jobs/derive-pool";
 import { runDeriveJob } from "../../lib/server/jobs/derive-jobs";
@@ -70,8 +70,8 @@ import { scoreRankingUpload } from "../../lib/server/scoring/ranking";
 import { liftSignInLock, signInLocks } from "../../lib/server/people/signin";
 import { checkDeclaredUpload, checkUploadRoom, holdUploadBytes } from "../../lib/server/runtime/upload-quota";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/people/team";
-import { addMember, createUser, listMembers, listUsers } from "../../lib/server/people/users";
-import { ACTORS, type ActorKey, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
+import { addMember, createUser, listMembers, listUsers, setMemberRole } from "../../lib/server/people/users";
+import { ACTORS, type ActorKey, addJudge, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
 
 // Expected outcomes, one per actor in this order:
 //   signedOut  annotatorOfOther  annotator  coordinatorOfOther  coordinator  system(CLI)
@@ -198,6 +198,8 @@ const CALLS: Call[] = [
   },
   { name: "addMember", expect: COORDINATOR, call: (w, k) => addMember(w.db, w.actor(k), w.p.id, "annq") },
   { name: "listMembers", expect: COORDINATOR, call: (w, k) => listMembers(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  // ann's role as it is (annotator): allowed, nothing changes; the judge's cases are below.
+  { name: "setMemberRole", expect: COORDINATOR, call: (w, k) => setMemberRole(w.db, w.actor(k), w.p.id, w.ann.userId, "annotator") },
   // accounts.ts
   {
     name: "listAccounts",
@@ -702,6 +704,138 @@ describe("refusals do not reveal whether a project exists", () => {
     expect(message(() => findProjectByName(w.db, w.coordQ, "p"))).toBe("404 No such project.");
   });
 });
+
+/**
+ * The judge: "jud" judges in p and annotates in q (world.ts addJudge). In p they reach only the
+ * judgement rounds they judge: never the workspace, saves, flags, training, the queue, the
+ * coordinator's pages (Progress, gold, assignments); they never count as an annotator. In q
+ * they annotate as anyone.
+ */
+describe("a judge of the project (and annotator of another)", () => {
+  const judgeWorld = () => {
+    const w = world();
+    const jud = addJudge(w);
+    return { w, jud };
+  };
+  const refusals: Array<{ name: string; outcome: Outcome; call: (w: World, jud: Actor) => unknown }> = [
+    { name: "requireProject {annotate}", outcome: "403", call: (w, j) => requireProject(w.db, j, w.p.id, { annotate: true }) },
+    { name: "workspace", outcome: "403", call: (w, j) => workspace(w.db, j, w.p.id) },
+    { name: "workspace of an instance", outcome: "403", call: (w, j) => workspace(w.db, j, w.p.id, w.ref.p1) },
+    { name: "workspaceTargets", outcome: "403", call: (w, j) => workspaceTargets(w.db, j, w.p.id) },
+    { name: "saveResponse", outcome: "403", call: (w, j) => saveResponse(w.db, j, w.p.id, w.ref.p2, NIL, { expectedRevision: 0 }) },
+    { name: "saveResponseAsync", outcome: "403", call: (w, j) => saveResponseAsync(w.db, j, w.p.id, w.ref.p2, NIL, { expectedRevision: 0 }) },
+    { name: "saveFlag", outcome: "403", call: (w, j) => saveFlag(w.db, j, w.p.id, w.ref.p1, { flag: "unsure", note: "" }) },
+    { name: "trainingView", outcome: "403", call: (w, j) => trainingView(w.db, j, w.p.id) },
+    { name: "trainingPendingFor", outcome: "403", call: (w, j) => trainingPendingFor(w.db, j, w.p.id) },
+    { name: "answerTraining", outcome: "403", call: (w, j) => answerTraining(w.db, j, w.p.id, w.ref.p2, ["clever"]) },
+    { name: "retryTraining", outcome: "403", call: (w, j) => retryTraining(w.db, j, w.p.id, 1) },
+    { name: "projectProgress", outcome: "403", call: (w, j) => projectProgress(w.db, j, w.p.id) },
+    { name: "projectGold", outcome: "403", call: (w, j) => projectGold(w.db, j, w.p.id) },
+    { name: "goldInputs", outcome: "403", call: (w, j) => goldInputs(w.db, j, w.p.id) },
+    { name: "listFlags", outcome: "403", call: (w, j) => listFlags(w.db, j, w.p.id) },
+    { name: "listAssignments", outcome: "403", call: (w, j) => listAssignments(w.db, j, w.p.id) },
+    { name: "teamOverview", outcome: "403", call: (w, j) => teamOverview(w.db, j, w.p.id) },
+    { name: "listRounds", outcome: "403", call: (w, j) => listRounds(w.db, j, w.p.id) },
+    { name: "setMemberRole (their own)", outcome: "403", call: (w, j) => setMemberRole(w.db, j, w.p.id, (j as { userId: number }).userId, "annotator") },
+  ];
+  for (const r of refusals) {
+    it(`${r.name} in p: ${r.outcome}, nothing written`, async () => {
+      const { w, jud } = judgeWorld();
+      const before = dump(w.db);
+      let got: Outcome = "ok";
+      try {
+        await r.call(w, jud);
+      } catch (e) {
+        got = outcomeOf(e);
+      }
+      expect(got).toBe(r.outcome);
+      expect(dump(w.db)).toEqual(before);
+    });
+  }
+
+  it("the refusal of the workspace says why in plain words", () => {
+    const { w, jud } = judgeWorld();
+    expect(() => workspace(w.db, jud, w.p.id)).toThrow("You are a judge in “p”: you label its judgement rounds (listed on your Annotate page); its annotation workspace is for its annotators.");
+  });
+
+  it("labels in the rounds of p they judge, and sees only those", () => {
+    const { w, jud } = judgeWorld();
+    const mine = createRound(w.db, SYSTEM, w.p.id, { name: "mine", selection: "any", sampleSize: 2, seed: 1, sources: ["annotators"], judges: [jud.userId] });
+    createRound(w.db, SYSTEM, w.p.id, { name: "theirs", selection: "any", sampleSize: 2, seed: 1, sources: ["annotators"], judges: [w.ann.userId] });
+    expect(myRounds(w.db, jud).map((r) => r.name)).toEqual(["mine"]);
+    const item = nextJudgeItem(w.db, jud, mine.id)!;
+    expect(item.candidates.length).toBeGreaterThan(0);
+    expect(saveLabel(w.db, jud, mine.id, item.candidates[0].id, "good")).toBe("good");
+    const other = myRounds(w.db, w.ann).find((r) => r.name === "theirs")!;
+    expect(outcomeOf(catching(() => nextJudgeItem(w.db, jud, other.id)))).toBe("403");
+  });
+
+  it("the annotate page lists q (where they annotate) and not p; in q they annotate as anyone", () => {
+    const { w, jud } = judgeWorld();
+    expect(annotatorProjects(w.db, jud).map((p) => p.name)).toEqual(["q"]);
+    expect(workspace(w.db, jud, w.q.id).instance).not.toBeNull();
+    expect(saveResponse(w.db, jud, w.q.id, w.ref.q2, NIL, { expectedRevision: 0 }).revision).toBe(1);
+  });
+
+  it("Progress, assignments and the gold of p leave the judge out; with the default rule an instance is complete with every annotator's answer", () => {
+    const { w, jud } = judgeWorld();
+    const pr = projectProgress(w.db, w.coord, w.p.id);
+    expect(pr.annotators.map((a) => a.name)).toEqual(["ann"]);
+    // requiredAnnotators blank: everyone assigned, i.e. ann alone; ann answered p1 (world.ts).
+    expect(pr.project.requiredAnnotators).toBeNull();
+    expect(pr.complete).toBe(1);
+    expect(pr.lexelts.map((l) => l.assignedAnnotators)).toEqual([1, 1]);
+    expect(listAssignments(w.db, w.coord, w.p.id).map((a) => a.name)).toEqual(["ann"]);
+    expect(outcomeOf(catching(() => previewSplit(w.db, w.coord, w.p.id, [w.ann.userId, jud.userId], 1)))).toBe("404");
+    expect(outcomeOf(catching(() => changeAssignments(w.db, w.coord, w.p.id, jud.userId, [w.lexeltP], [w.lexeltP])))).toBe("400");
+    expect(JSON.stringify(goldInputs(w.db, w.coord, w.p.id))).not.toContain(`"jud"`);
+    // Nor can answers be imported in their name.
+    const imported = catching(() => importResponses(w.db, w.coord, w.p.id, { fileName: "r.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\njud\tbright.a\tp2\tclever\t\n" }));
+    expect(outcomeOf(imported)).toBe("400");
+    expect(JSON.stringify(imported)).toContain("not an annotator of this project");
+    const team = teamOverview(w.db, w.coord, w.p.id);
+    expect(team.members.find((m) => m.name === "jud")).toMatchObject({ projectRole: "judge", assigned: null });
+  });
+
+  it("the coordinator changes roles: a member with answers stays an annotator; a judge made annotator counts again", () => {
+    const { w, jud } = judgeWorld();
+    const before = dump(w.db);
+    expect(outcomeOf(catching(() => setMemberRole(w.db, w.coord, w.p.id, w.ann.userId, "judge")))).toBe("400");
+    expect(outcomeOf(catching(() => setMemberRole(w.db, w.coord, w.p.id, jud.userId, "coordinator")))).toBe("400");
+    expect(dump(w.db)).toEqual(before);
+    expect(setMemberRole(w.db, w.coord, w.p.id, jud.userId, "annotator")).toEqual({ name: "jud", role: "annotator" });
+    expect(projectProgress(w.db, w.coord, w.p.id).annotators.map((a) => a.name)).toEqual(["ann", "jud"]);
+    expect(workspace(w.db, jud, w.p.id).instance).not.toBeNull();
+    // Back to judge (no answers yet in p): their lexelt restriction goes with it.
+    changeAssignments(w.db, w.coord, w.p.id, jud.userId, [w.lexeltP], [w.lexeltP]);
+    expect(setMemberRole(w.db, w.coord, w.p.id, jud.userId, "judge").role).toBe("judge");
+    expect(w.db.$client.prepare("select count(*) as n from assignments where user_id = ?").get(jud.userId)).toEqual({ n: 0 });
+  });
+
+  it("round judges are judges or annotators of the project, never its coordinator", () => {
+    const { w, jud } = judgeWorld();
+    const round = createRound(w.db, SYSTEM, w.p.id, { selection: "any", sampleSize: 2, seed: 1, sources: ["annotators"], judges: [jud.userId, w.ann.userId] });
+    expect(roundInfo(w.db, w.coord, round.id).judges.map((j) => j.name).sort()).toEqual(["ann", "jud"]);
+    expect(outcomeOf(catching(() => setJudges(w.db, w.coord, round.id, [w.coord.userId])))).toBe("400");
+  });
+
+  it("a coordinator account that judges in a project does not coordinate it", () => {
+    const { w } = judgeWorld();
+    addMember(w.db, SYSTEM, w.p.id, "coordq", "judge");
+    expect(outcomeOf(catching(() => projectProgress(w.db, w.coordQ, w.p.id)))).toBe("403");
+    expect(outcomeOf(catching(() => workspace(w.db, w.coordQ, w.p.id)))).toBe("403");
+    expect(listUsers(w.db, w.coordQ).map((u) => u.name)).not.toContain("ann");
+  });
+});
+
+function catching(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  throw new Error("expected a refusal");
+}
 
 describe("the matrix covers lib/server", () => {
   it("every exported function taking (db, actor, …) has a line in CALLS", () => {

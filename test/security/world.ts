@@ -125,3 +125,14 @@ export function trackedFiles(repoRoot: string, dir: string): Set<string> | null 
 
 /** A NIL answer, the simplest valid response. */
 export const NIL = { kind: "NIL", substitutes: [] as string[], multiword: false };
+
+/**
+ * A judge in the world: the account "jud" (an annotator account), a judge in p and an annotator
+ * in q — one account, a different role in each project. Added by the CLI.
+ */
+export function addJudge(w: World): UserActor {
+  const jud = actorFor(w.db, "jud", "annotator");
+  addMember(w.db, SYSTEM, w.p.id, "jud", "judge");
+  addMember(w.db, SYSTEM, w.q.id, "jud", "annotator");
+  return jud;
+}

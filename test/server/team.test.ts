@@ -11,6 +11,7 @@ import {
   setRequiredAnnotators,
   teamOverview,
 } from "../../lib/server/people/team";
+import { SYSTEM } from "../../lib/server/kernel/actor";
 import { removeMember } from "../../lib/server/people/accounts";
 import { createProject } from "../../lib/server/corpus/projects";
 import { saveResponse } from "../../lib/server/annotate/responses";
@@ -43,8 +44,8 @@ describe("teamOverview", () => {
     expect(t.lexeltPage.rows.map((l) => [l.item, l.instances, l.assigned])).toEqual([["calm.a", 2, true], ["hop.v", 1, true]]);
     expect([t.lexeltCount, t.lexeltPage.total, t.lexeltPage.pages]).toEqual([2, 2, 1]);
     expect(t.members).toEqual([
-      { id: ann.userId, name: "ann", role: "annotator", assigned: null, responses: 0 },
-      { id: coord.userId, name: "coord", role: "coordinator", assigned: null, responses: 0 },
+      { id: ann.userId, name: "ann", role: "annotator", projectRole: "annotator", assigned: null, responses: 0 },
+      { id: coord.userId, name: "coord", role: "coordinator", projectRole: "coordinator", assigned: null, responses: 0 },
     ]);
     expect(t.others.map((u) => u.name)).toEqual(["zoe"]);
     const [calm, hop] = t.lexeltPage.rows;
@@ -194,6 +195,22 @@ describe("addExistingMember", () => {
     expect(addExistingMember(db, coord, project.id, String(zoe.userId))).toMatchObject({ added: true, user: { name: "zoe" } });
     expect(addExistingMember(db, coord, project.id, zoe.userId)).toMatchObject({ added: false });
     expect(teamOverview(db, coord, project.id).others).toEqual([]);
+  });
+
+  it("adds as annotator or judge; a coordinator account coordinates unless asked otherwise; only it may coordinate", () => {
+    const { db, coord, project } = setup();
+    const p2 = createProject(db, coord, { name: "p2" }).id;
+    const zoe = actorFor(db, "zoe", "annotator");
+    const yan = actorFor(db, "yan", "annotator");
+    const co = actorFor(db, "carla", "coordinator");
+    for (const u of [zoe, yan, co]) addMember(db, SYSTEM, p2, u.name);
+    expect(() => addExistingMember(db, coord, project.id, yan.userId, "coordinator")).toThrow("Only a coordinator account can coordinate a project");
+    expect(() => addExistingMember(db, coord, project.id, yan.userId, "referee")).toThrow(InputError);
+    addExistingMember(db, coord, project.id, zoe.userId, "judge");
+    addExistingMember(db, coord, project.id, yan.userId);
+    addExistingMember(db, coord, project.id, co.userId);
+    const roles = Object.fromEntries(teamOverview(db, coord, project.id).members.map((m) => [m.name, m.projectRole]));
+    expect(roles).toEqual({ ann: "annotator", carla: "coordinator", coord: "coordinator", yan: "annotator", zoe: "judge" });
   });
 
   it("refuses unknown ids and annotators", () => {

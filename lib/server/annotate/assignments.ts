@@ -37,14 +37,14 @@ export interface AssignmentView {
   lexeltIds: number[] | null;
 }
 
-/** Every annotator member of the project and what they annotate (coordinators only). */
+/** Every annotator member of the project (not its judges or coordinators) and what they annotate (coordinators only). */
 export function listAssignments(db: Db, actor: Actor, projectId: number): AssignmentView[] {
   requireProject(db, actor, projectId, { coordinator: true });
   const members = db
     .select({ userId: users.id, name: users.name })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.projectId, projectId), eq(users.role, "annotator")))
+    .where(and(eq(memberships.projectId, projectId), eq(memberships.role, "annotator")))
     .orderBy(asc(users.name))
     .all();
   const rows = db.select().from(assignments).where(eq(assignments.projectId, projectId)).all();
@@ -61,11 +61,12 @@ export function listAssignments(db: Db, actor: Actor, projectId: number): Assign
 function memberLexeltIds(db: Db, actor: Actor, projectId: number, userId: number): number[] {
   requireProject(db, actor, projectId, { coordinator: true });
   const member = db
-    .select({ userId: memberships.userId })
+    .select({ userId: memberships.userId, role: memberships.role })
     .from(memberships)
     .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, userId)))
     .get();
   if (!member) throw new NotFoundError("That user is not a member of this project.");
+  if (member.role !== "annotator") throw new InputError(`A ${member.role} of the project annotates nothing: only annotators are given lexelts.`, { lexelts: "Not an annotator." });
   return db.select({ id: lexelts.id }).from(lexelts).where(eq(lexelts.projectId, projectId)).all().map((r) => r.id);
 }
 
@@ -124,7 +125,7 @@ function planSplit(db: Db, projectId: number, userIds: number[], k: number): { p
     .select({ userId: users.id, name: users.name })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.projectId, projectId), eq(users.role, "annotator"), inArray(users.id, ids)))
+    .where(and(eq(memberships.projectId, projectId), eq(memberships.role, "annotator"), inArray(users.id, ids)))
     .orderBy(asc(users.name))
     .all();
   if (members.length !== ids.length) throw new NotFoundError("One of the chosen users is not an annotator of this project.");

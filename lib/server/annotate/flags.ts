@@ -163,7 +163,7 @@ function ownInstance(db: Db, projectId: number, userId: number, instanceRef: num
 export function saveFlag(db: Db, actor: Actor, projectId: number, instanceRef: number, input: unknown): FlagNote {
   const a = requireSignedIn(actor);
   if (a.kind !== "user") throw new AuthError("Only a signed-in user has flags of their own.");
-  const p = requireProject(db, a, projectId);
+  const p = requireProject(db, a, projectId, { annotate: true });
   const inst = ownInstance(db, p.id, a.userId, instanceRef);
   const v = validateFlag(input);
   db.transaction(() => writeFlag(db, p.id, inst.ref, a.userId, v), { behavior: "immediate" });

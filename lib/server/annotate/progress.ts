@@ -112,12 +112,12 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
   const allLexeltIds = lx.map((l) => l.id);
   const speedThresholdMs = db.select({ ms: projects.speedThresholdMs }).from(projects).where(eq(projects.id, p.id)).get()?.ms ?? 4000;
 
-  // Annotator members, plus anyone else who has responses here (a coordinator who annotated, a former member).
+  // Annotator members (never the project's judges), plus anyone else who has responses here (a coordinator who annotated, a former member).
   const annotatorMembers = db
     .select({ userId: users.id, name: users.name })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(and(eq(memberships.projectId, projectId), eq(users.role, "annotator")))
+    .where(and(eq(memberships.projectId, projectId), eq(memberships.role, "annotator")))
     .all();
   // Raw statements for the two per-row aggregates: drizzle's row mapping cost more than the queries.
   const perLexelt = db.$client

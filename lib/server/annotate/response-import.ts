@@ -192,8 +192,14 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
       people.set(u.name, { id: u.id, role: u.role, member: false });
     }
   }
+  // Annotator members only: a judge of the project has no answers in it.
   const memberIds = new Set(
-    db.select({ userId: memberships.userId }).from(memberships).where(eq(memberships.projectId, projectId)).all().map((m) => m.userId),
+    db
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.projectId, projectId), eq(memberships.role, "annotator")))
+      .all()
+      .map((m) => m.userId),
   );
   for (const p of people.values()) p.member = memberIds.has(p.id);
 

@@ -15,7 +15,7 @@
  */
 import "server-only";
 import { requireTrainingPassed } from "./training-gate";
-import { and, asc, desc, eq, isNull } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { assignments, instances, lexelts, memberships, projects, responseHistory, responses, returnedItems } from "../../../db/schema";
@@ -232,18 +232,19 @@ export function annotatorProjects(db: Db, actor: Actor): AnnotatorProject[] {
     .from(projects)
     .innerJoin(memberships, eq(memberships.projectId, projects.id))
     // An archived project leaves the annotators' lists (its coordinators still see it).
-    .where(and(eq(memberships.userId, a.userId), isNull(projects.archivedAt)))
+    // A project they judge in is not theirs to annotate: their rounds are listed apart (myRounds).
+    .where(and(eq(memberships.userId, a.userId), ne(memberships.role, "judge"), isNull(projects.archivedAt)))
     .orderBy(asc(projects.name))
     .all();
   return rows.map((r) => {
-    const p = requireProject(db, a, r.id);
+    const p = requireProject(db, a, r.id, { annotate: true });
     return { id: p.id, name: p.name, ...totals(db, scopeOf(db, p, a.userId)), returned: returnsSummary(db, p.id, a.userId).count };
   });
 }
 
 /** The project for answering in: a member's, and not archived (an archived project takes no new answers). */
 function requireOpenProject(db: Db, a: UserActor, projectId: number): ProjectRow {
-  const p = requireProject(db, a, projectId);
+  const p = requireProject(db, a, projectId, { annotate: true });
   if (p.archivedAt !== null) throw new AuthError(`“${p.name}” is archived: it takes no new answers. Your answers are kept.`);
   return p;
 }
@@ -451,7 +452,7 @@ function resumeEntry(db: Db, s: QueueScope): Entry | null {
 /** The caller's lexelts with their done / total, for the workspace's list of targets (O(lexelts), asked once per page). */
 export function workspaceTargets(db: Db, actor: Actor, projectId: number): LexeltProgress[] {
   const a = requireAnnotator(actor);
-  const p = requireProject(db, a, projectId);
+  const p = requireProject(db, a, projectId, { annotate: true });
   const s = scopeOf(db, p, a.userId);
   const lx = assignedLexelts(db, s);
   const done = doneByLexelt(db, s);

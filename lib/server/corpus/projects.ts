@@ -62,7 +62,7 @@ export function createProject(db: Db, actor: Actor, input: { name: string; langu
       .values({ name, language: language ?? DEFAULT_LANGUAGE, createdBy: actorUserId(a) })
       .returning({ id: projects.id, name: projects.name, language: projects.language })
       .get();
-    if (a.kind === "user") tx.insert(memberships).values({ projectId: p.id, userId: a.userId }).run();
+    if (a.kind === "user") tx.insert(memberships).values({ projectId: p.id, userId: a.userId, role: "coordinator" }).run();
     return p;
   });
 }

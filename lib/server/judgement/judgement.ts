@@ -200,12 +200,21 @@ export function createRound(db: Db, actor: Actor, projectId: number, input: Crea
   return roundInfo(db, actor, roundId);
 }
 
+/**
+ * Judges are the project's judges or annotators (the task's judges were not its annotators:
+ * a judge member labels without ever annotating; an annotator may judge too). Not its coordinators.
+ */
 function checkMembers(db: Db, projectId: number, ids: readonly number[]) {
   const members = new Set(
-    db.select({ userId: memberships.userId }).from(memberships).where(eq(memberships.projectId, projectId)).all().map((m) => m.userId),
+    db
+      .select({ userId: memberships.userId })
+      .from(memberships)
+      .where(and(eq(memberships.projectId, projectId), inArray(memberships.role, ["judge", "annotator"])))
+      .all()
+      .map((m) => m.userId),
   );
   const bad = ids.filter((id) => !members.has(id));
-  if (bad.length) throw new InputError(`judges: user ${bad.join(", ")} is not a member of the project.`, { judges: "not a member" });
+  if (bad.length) throw new InputError(`judges: user ${bad.join(", ")} is not a judge or annotator of the project.`, { judges: "not a judge or annotator" });
 }
 
 /** The open rounds the signed-in user judges, with how many items they have left. */

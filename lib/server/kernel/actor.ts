@@ -5,7 +5,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { memberships, projects } from "../../../db/schema";
+import { memberships, type ProjectRole, projects } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { AuthError, NotFoundError } from "./errors";
 import { get } from "./statements";
@@ -64,24 +64,37 @@ export interface ProjectRow {
   archivedAt: number | null;
   /** The project's language, a BCP 47 tag (lib/lexsub/language.ts). */
   language: string;
+  /** The actor's role in this project (memberships.role); null for the CLI. */
+  memberRole: ProjectRole | null;
 }
 
 /**
- * The project, if the actor may see it: members only (coordinators and annotators
- * alike). Throws 404 for projects the actor is not a member of, so their
- * existence does not leak.
+ * The project, if the actor may see it: members only (coordinators, annotators and judges
+ * alike). Throws 404 for projects the actor is not a member of, so their existence does not
+ * leak. `coordinator`: the project's coordinators only (a coordinator account that is this
+ * project's coordinator, not one that judges or annotates in it). `annotate`: the annotation
+ * workspace, refused to the project's judges (they only label in their judgement rounds).
  */
-export function requireProject(db: Db, actor: Actor, projectId: number, opts: { coordinator?: boolean } = {}): ProjectRow {
+export function requireProject(db: Db, actor: Actor, projectId: number, opts: { coordinator?: boolean; annotate?: boolean } = {}): ProjectRow {
   const a = opts.coordinator ? requireCoordinator(actor) : requireSignedIn(actor);
   // Prepared statements kept per connection (kernel/statements.ts): every request of the workspace asks this.
-  const p = get<ProjectRow>(db, `select ${PROJECTS.id}, ${PROJECTS.name}, ${PROJECTS.guidelines}, ${PROJECTS.requiredAnnotators} as requiredAnnotators, ${PROJECTS.archivedAt} as archivedAt, ${PROJECTS.language} from ${PROJECTS.$} where ${PROJECTS.id} = ?`, projectId);
+  const p = get<Omit<ProjectRow, "memberRole">>(
+    db,
+    `select ${PROJECTS.id}, ${PROJECTS.name}, ${PROJECTS.guidelines}, ${PROJECTS.requiredAnnotators} as requiredAnnotators, ${PROJECTS.archivedAt} as archivedAt, ${PROJECTS.language} from ${PROJECTS.$} where ${PROJECTS.id} = ?`,
+    projectId,
+  );
   if (!p) throw new NotFoundError("No such project.");
-  if (a.kind === "user") {
-    const m = get(db, `select 1 as x from ${MEMBERSHIPS.$} where ${MEMBERSHIPS.projectId} = ? and ${MEMBERSHIPS.userId} = ?`, projectId, a.userId);
-    if (!m) throw new NotFoundError("No such project.");
-  }
-  return p;
+  if (a.kind === "system") return { ...p, memberRole: null };
+  const m = get<{ role: ProjectRole }>(db, `select ${MEMBERSHIPS.role} as role from ${MEMBERSHIPS.$} where ${MEMBERSHIPS.projectId} = ? and ${MEMBERSHIPS.userId} = ?`, projectId, a.userId);
+  if (!m) throw new NotFoundError("No such project.");
+  if (opts.coordinator && m.role !== "coordinator") throw new AuthError(`You are ${m.role === "judge" ? "a judge" : "an annotator"} in “${p.name}”, not its coordinator.`);
+  if (opts.annotate && m.role === "judge") throw new AuthError(JUDGE_NO_WORKSPACE(p.name));
+  return { ...p, memberRole: m.role };
 }
+
+/** Why a judge is refused the workspace of a project they judge in. */
+const JUDGE_NO_WORKSPACE = (project: string) =>
+  `You are a judge in “${project}”: you label its judgement rounds (listed on your Annotate page); its annotation workspace is for its annotators.`;
 
 export function findProjectByName(db: Db, actor: Actor, name: string, opts: { coordinator?: boolean } = {}): ProjectRow {
   const p = db.select({ id: projects.id }).from(projects).where(eq(projects.name, name)).get();

@@ -11,4 +11,4 @@ export { liftSignInLock, signInLocks } from "./signin";
 // Without an actor: a setting shown on the accounts page.
 export { ACCOUNT_CEILING } from "./signin";
 export { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, type TeamMember, teamOverview, type TeamView } from "./team";
-export { listMembers } from "./users";
+export { listMembers, setMemberRole } from "./users";

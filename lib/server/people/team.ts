@@ -15,7 +15,7 @@ import type { Paged } from "../annotate/progress";
 import { containsText } from "../kernel/search";
 import { named } from "../../../db/sql-names";
 import { hashPassword, passwordProblem } from "./passwords";
-import { addMember, createUser, listMembers, listUsers, type PublicUser, userNameSchema } from "./users";
+import { addMember, createUser, listMembers, listUsers, type ProjectMember, projectRoleSchema, type PublicUser, userNameSchema } from "./users";
 import { parseOrThrow } from "../kernel/validate";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
@@ -28,8 +28,8 @@ const L = named(lexelts, "l");
 const MAX_REQUIRED_ANNOTATORS = 100;
 const MAX_GUIDELINES_LENGTH = 20_000;
 
-export interface TeamMember extends PublicUser {
-  /** The lexelts this annotator is restricted to: how many, and the first few items in corpus order; null = every lexelt (and for coordinators). */
+export interface TeamMember extends ProjectMember {
+  /** The lexelts this annotator is restricted to: how many, and the first few items in corpus order; null = every lexelt (and for judges and coordinators, who annotate nothing). */
   assigned: { count: number; first: string[] } | null;
   /** Current responses in this project. */
   responses: number;
@@ -116,7 +116,7 @@ export function teamOverview(db: Db, actor: Actor, projectId: number, query: Tea
     ]),
   );
   const members = listMembers(db, actor, projectId).map((m) => {
-    const n = m.role === "annotator" ? counts.get(m.id) : undefined;
+    const n = m.projectRole === "annotator" ? counts.get(m.id) : undefined;
     return {
       ...m,
       assigned: n === undefined ? null : { count: n, first: (firstOf.all(projectId, m.id, FIRST_ASSIGNED) as { item: string }[]).map((r) => r.item) },
@@ -208,14 +208,14 @@ export interface CreatedAnnotator {
 }
 
 /**
- * Create an annotator account and add it to the project, in one transaction.
- * A blank password is replaced by a generated one.
+ * Create an annotator account and add it to the project as `projectRole` (annotator, the
+ * default, or judge), in one transaction. A blank password is replaced by a generated one.
  */
 export async function createAnnotatorForProject(
   db: Db,
   actor: Actor,
   projectId: number,
-  input: { name: string; password?: string | null },
+  input: { name: string; password?: string | null; projectRole?: unknown },
 ): Promise<CreatedAnnotator> {
   requireProject(db, actor, projectId, { coordinator: true });
   const typed = input.password ?? "";
@@ -223,6 +223,7 @@ export async function createAnnotatorForProject(
   const password = generated ? generatePassword() : typed;
   // Check the input before the (slow) hash, then write user and membership in one transaction.
   const name = parseOrThrow(userNameSchema, input.name, "Cannot create the user");
+  const projectRole = parseOrThrow(projectRoleSchema, input.projectRole || "annotator", "Cannot create the user");
   const problem = passwordProblem(password);
   if (problem) throw new InputError(`Cannot create the user: ${problem}`, { password: problem });
   const passwordHash = await hashPassword(password);
@@ -230,19 +231,23 @@ export async function createAnnotatorForProject(
   // better-sqlite3 is synchronous: calls on db inside the callback run in the transaction.
   const user = db.transaction(() => {
     const u = createUser(db, actor, { name, role: "annotator", password }, { passwordHash });
-    addMember(db, actor, projectId, u.name);
+    addMember(db, actor, projectId, u.name, projectRole);
     return u;
   });
   return { user, password, generated };
 }
 
-/** Add an existing account to the project by id: one the actor can see (an account of their other projects). */
-export function addExistingMember(db: Db, actor: Actor, projectId: number, userId: unknown): { added: boolean; user: PublicUser } {
+/**
+ * Add an existing account to the project by id: one the actor can see (an account of their
+ * other projects), as `projectRole`: annotator or judge (or coordinator, for a coordinator account);
+ * left out, a coordinator account coordinates and any other annotates.
+ */
+export function addExistingMember(db: Db, actor: Actor, projectId: number, userId: unknown, projectRole?: unknown): { added: boolean; user: PublicUser } {
   requireProject(db, actor, projectId, { coordinator: true });
   const id = typeof userId === "string" ? Number(userId) : userId;
   if (typeof id !== "number" || !Number.isInteger(id)) throw new InputError("Choose an account to add.", { userId: "Choose an account." });
   const u = db.select({ name: users.name, disabled: users.disabled, role: users.role }).from(users).where(eq(users.id, id)).get();
   const visible = !!u && listUsers(db, actor).some((v) => v.id === id);
   if (!u || u.disabled || u.role === "admin" || !visible) throw new InputError("No such account.", { userId: "No such account." });
-  return addMember(db, actor, projectId, u.name);
+  return addMember(db, actor, projectId, u.name, projectRole);
 }

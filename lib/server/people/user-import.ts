@@ -114,7 +114,7 @@ export function importUsers(db: Db, actor: Actor, input: { fileName: string; tex
       db.insert(accountAudit).values({ at: new Date(), actorId: null, action: "create", targetId: u.id }).run();
       if (r.project !== null) {
         const projectId = projectIds.get(r.project)!;
-        db.insert(memberships).values({ projectId, userId: u.id }).run();
+        db.insert(memberships).values({ projectId, userId: u.id, role: r.role === "coordinator" ? "coordinator" : "annotator" }).run();
         db.insert(accountAudit).values({ at: new Date(), actorId: null, action: "member-add", targetId: u.id, projectId }).run();
       }
     });

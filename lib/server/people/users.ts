@@ -1,9 +1,9 @@
 /** Accounts: created by coordinators (or the CLI) only; no open sign-up. */
 import "server-only";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { accountAudit, memberships, users } from "../../../db/schema";
+import { accountAudit, assignments, memberships, PROJECT_ROLES, type ProjectRole, responses, users } from "../../../db/schema";
 import { type Actor, actorUserId, type Role, requireAccountManager, requireProject } from "../kernel/actor";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
 import { parseOrThrow } from "../kernel/validate";
@@ -67,9 +67,14 @@ export function createUser(
   });
 }
 
-/** Ids of the projects a coordinator belongs to. */
+/** Ids of the projects a coordinator coordinates (not those they only judge or annotate in). */
 export function projectIdsOf(db: Db, userId: number): number[] {
-  return db.select({ id: memberships.projectId }).from(memberships).where(eq(memberships.userId, userId)).all().map((r) => r.id);
+  return db
+    .select({ id: memberships.projectId })
+    .from(memberships)
+    .where(and(eq(memberships.userId, userId), eq(memberships.role, "coordinator")))
+    .all()
+    .map((r) => r.id);
 }
 
 /**
@@ -91,22 +96,77 @@ export function listUsers(db: Db, actor: Actor): PublicUser[] {
     .all();
 }
 
-/** Add a user to a project (idempotent). */
-export function addMember(db: Db, actor: Actor, projectId: number, userName: string): { added: boolean; user: PublicUser } {
+export const projectRoleSchema = z.enum(PROJECT_ROLES, { message: "The project roles are annotator, judge and coordinator." });
+
+/**
+ * The role an account may hold in a project: annotator or judge for any account; coordinator for
+ * coordinator accounts only (the account's role decides who may run projects). Default: a
+ * coordinator account coordinates, any other account annotates.
+ */
+function memberRoleFor(account: { role: Role }, asked: unknown): ProjectRole {
+  if (asked === undefined || asked === null || asked === "") return account.role === "coordinator" ? "coordinator" : "annotator";
+  const role = parseOrThrow(projectRoleSchema, asked, "Cannot set the role");
+  if (role === "coordinator" && account.role !== "coordinator") throw new InputError("Only a coordinator account can coordinate a project: make them an annotator or a judge.", { role: "Annotator or judge." });
+  return role;
+}
+
+/**
+ * Add a user to a project (idempotent: an existing member keeps their role), as `role`
+ * (annotator, judge, or coordinator for coordinator accounts; memberRoleFor's default when left out).
+ */
+export function addMember(db: Db, actor: Actor, projectId: number, userName: string, role?: unknown): { added: boolean; user: PublicUser } {
   requireProject(db, actor, projectId, { coordinator: true });
   const user = db.select({ id: users.id, name: users.name, role: users.role }).from(users).where(eq(users.name, userName)).get();
   if (!user) throw new NotFoundError(`No user named "${userName}".`);
-  const r = db.insert(memberships).values({ projectId, userId: user.id }).onConflictDoNothing().run();
+  const r = db.insert(memberships).values({ projectId, userId: user.id, role: memberRoleFor(user, role) }).onConflictDoNothing().run();
   if (r.changes > 0) {
     db.insert(accountAudit).values({ at: new Date(), actorId: actor && actor.kind === "user" ? actor.userId : null, action: "member-add", targetId: user.id, projectId }).run();
   }
   return { added: r.changes > 0, user };
 }
 
-export function listMembers(db: Db, actor: Actor, projectId: number): PublicUser[] {
+/**
+ * Change a member's role in the project (coordinators of the project). A judge annotates
+ * nothing: a member with answers in the project stays an annotator (their answers are in
+ * Progress and the gold), and a new judge's lexelt assignment goes. Not one's own role.
+ */
+export function setMemberRole(db: Db, actor: Actor, projectId: number, userId: unknown, role: unknown): { name: string; role: ProjectRole } {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const id = typeof userId === "string" && userId.trim() !== "" ? Number(userId) : userId;
+  if (typeof id !== "number" || !Number.isInteger(id)) throw new InputError("Choose a member.", { userId: "Choose a member." });
+  const m = db
+    .select({ name: users.name, role: users.role, memberRole: memberships.role })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.projectId, projectId), eq(memberships.userId, id)))
+    .get();
+  if (!m) throw new InputError("That user is not a member of this project.", { userId: "Not a member." });
+  if (actor && actor.kind === "user" && id === actor.userId) throw new AuthError("You cannot change your own role in the project.");
+  const next = memberRoleFor(m, role === undefined || role === null || role === "" ? "missing" : role);
+  if (next === m.memberRole) return { name: m.name, role: next };
+  if (next === "judge") {
+    const answered = db.select({ n: count() }).from(responses).where(and(eq(responses.projectId, projectId), eq(responses.userId, id))).get()!.n;
+    if (answered > 0) {
+      throw new InputError(`${m.name} has ${answered} answer${answered === 1 ? "" : "s"} in this project: a judge has none, so they stay an annotator (their answers count in Progress and the gold).`, { role: "Has answers here." });
+    }
+  }
+  db.transaction((tx) => {
+    tx.update(memberships).set({ role: next }).where(and(eq(memberships.projectId, projectId), eq(memberships.userId, id))).run();
+    if (next !== "annotator") tx.delete(assignments).where(and(eq(assignments.projectId, projectId), eq(assignments.userId, id))).run();
+    tx.insert(accountAudit).values({ at: new Date(), actorId: actor && actor.kind === "user" ? actor.userId : null, action: "member-role", targetId: id, projectId }).run();
+  });
+  return { name: m.name, role: next };
+}
+
+export interface ProjectMember extends PublicUser {
+  /** Their role in this project (memberships.role). */
+  projectRole: ProjectRole;
+}
+
+export function listMembers(db: Db, actor: Actor, projectId: number): ProjectMember[] {
   requireProject(db, actor, projectId, { coordinator: true });
   return db
-    .select({ id: users.id, name: users.name, role: users.role })
+    .select({ id: users.id, name: users.name, role: users.role, projectRole: memberships.role })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(eq(memberships.projectId, projectId))

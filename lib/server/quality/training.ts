@@ -266,7 +266,7 @@ function startAttempt(db: Db, projectId: number, userId: number, number: number,
 
 export function trainingView(db: Db, actor: Actor, projectId: number): TrainingView {
   const a = requireUser(actor);
-  const p = requireProject(db, a, projectId);
+  const p = requireProject(db, a, projectId, { annotate: true });
   const settings = settingsOf(db, p.id);
   const known = new Map(listKnown(db, p.id, "training").map((k) => [k.ref, k]));
   if (known.size === 0) throw new NotFoundError("This project has no training items.");
@@ -366,7 +366,7 @@ export function answerTraining(
   input: unknown,
 ): TrainingFeedback & { score: number | null; passed: boolean; multiword: string | null } {
   const a = requireUser(actor);
-  const p = requireProject(db, a, projectId);
+  const p = requireProject(db, a, projectId, { annotate: true });
   const { answer, multiword } = answerOf(input);
   const known = new Map(listKnown(db, p.id, "training").map((k) => [k.ref, k]));
   return db.transaction((txx) => {
@@ -403,7 +403,7 @@ export function answerTraining(
 /** Start a new attempt after a finished one: the same items in the same order, or a fresh order. */
 export function retryTraining(db: Db, actor: Actor, projectId: number, order: unknown): { attempt: number } {
   const a = requireUser(actor);
-  const p = requireProject(db, a, projectId);
+  const p = requireProject(db, a, projectId, { annotate: true });
   const o = order === "fresh" ? "fresh" : order === "same" ? "same" : null;
   if (!o) throw new InputError("Choose the same order or a fresh one.");
   return db.transaction((txx) => {
@@ -420,7 +420,7 @@ export function retryTraining(db: Db, actor: Actor, projectId: number, order: un
 /** Where the annotator should go: the training (required and not passed), else the queue. */
 export function trainingPendingFor(db: Db, actor: Actor, projectId: number): boolean {
   const a = requireUser(actor);
-  const p = requireProject(db, a, projectId);
+  const p = requireProject(db, a, projectId, { annotate: true });
   return trainingPending(db, p.id, a);
 }
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
-import { requireProject, NotFoundError } from "@/lib/server/kernel";
+import { AuthError, requireProject, NotFoundError } from "@/lib/server/kernel";
 import { getDb } from "@/lib/db";
 import { trainingView } from "@/lib/server/quality";
 import { Training } from "../../training";
@@ -25,7 +25,7 @@ export default async function TrainingPage({ params }: { params: Promise<{ proje
     const view = trainingView(getDb(), actor, Number(projectId));
     return <Training view={view} userId={actor.userId} />;
   } catch (e) {
-    if (!(e instanceof NotFoundError)) throw e;
+    if (!(e instanceof NotFoundError || e instanceof AuthError)) throw e;
     return (
       <>
         <h1>Training</h1>

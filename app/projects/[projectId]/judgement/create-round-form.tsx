@@ -2,7 +2,7 @@
 import { useActionState } from "react";
 import { type RoundFormState, createRoundAction } from "./actions";
 
-export function CreateRoundForm({ projectId, members, runs }: { projectId: number; members: { id: number; name: string }[]; runs: { id: number; name: string; type: string; gold: string }[] }) {
+export function CreateRoundForm({ projectId, members, runs }: { projectId: number; members: { id: number; name: string; judge: boolean }[]; runs: { id: number; name: string; type: string; gold: string }[] }) {
   const [state, action, pending] = useActionState<RoundFormState, FormData>(createRoundAction.bind(null, projectId), null);
   return (
     <form action={action} className="panel" aria-label="New judgement round">
@@ -69,6 +69,7 @@ export function CreateRoundForm({ projectId, members, runs }: { projectId: numbe
         {members.map((m) => (
           <label key={m.id}>
             <input type="checkbox" name="judge" value={m.id} /> {m.name}
+            {m.judge && <span className="small muted"> (judge)</span>}
           </label>
         ))}
       </fieldset>

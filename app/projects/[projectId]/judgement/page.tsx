@@ -28,7 +28,11 @@ export default async function JudgementPage({ params }: { params: Promise<{ proj
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
-  const members = listMembers(db, actor, projectId).map((m) => ({ id: m.id, name: m.name }));
+  // Who can judge: the project's judges first, then its annotators (never a coordinator).
+  const members = listMembers(db, actor, projectId)
+    .filter((m) => m.projectRole !== "coordinator")
+    .sort((a, b) => Number(b.projectRole === "judge") - Number(a.projectRole === "judge"))
+    .map((m) => ({ id: m.id, name: m.name, judge: m.projectRole === "judge" }));
   const goldNames = new Map(listGolds(db, actor, projectId).map((g) => [g.id, g.name]));
   const runs = listRuns(db, actor, projectId)
     .filter((r) => r.type !== "mw")

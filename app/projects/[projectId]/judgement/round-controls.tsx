@@ -15,7 +15,7 @@ export function RoundControls({
   roundId: number;
   roundName: string;
   state: "open" | "closed";
-  members: { id: number; name: string }[];
+  members: { id: number; name: string; judge: boolean }[];
   judges: number[];
 }) {
   const [judgesState, judgesAction, judgesPending] = useActionState<RoundChangeState, FormData>(setJudgesAction.bind(null, projectId, roundId), null);
@@ -27,10 +27,11 @@ export function RoundControls({
       <form action={judgesAction} aria-label={`Judges of ${roundName}`}>
         <fieldset>
           <legend>Judges</legend>
-          {members.length === 0 && <p className="small muted">The project has no members yet (Team tab).</p>}
+          {members.length === 0 && <p className="small muted">The project has no judges or annotators yet (Team tab).</p>}
           {members.map((m) => (
             <label key={m.id}>
               <input type="checkbox" name="judge" value={m.id} defaultChecked={chosen.has(m.id)} /> {m.name}
+            {m.judge && <span className="small muted"> (judge)</span>}
             </label>
           ))}
         </fieldset>

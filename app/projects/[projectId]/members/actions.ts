@@ -7,7 +7,7 @@
 import { revalidatePath } from "next/cache";
 import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
-import { removeMember, addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators } from "@/lib/server/people";
+import { removeMember, addExistingMember, createAnnotatorForProject, setGuidelines, setMemberRole, setRequiredAnnotators } from "@/lib/server/people";
 import { applySplit, changeAssignments, previewSplit, setAssignments, type SplitPlan } from "@/lib/server/annotate";
 import { InputError } from "@/lib/server/kernel";
 
@@ -29,11 +29,12 @@ export async function createAnnotatorAction(projectId: number, _prev: TeamFormSt
     const r = await createAnnotatorForProject(getDb(), actor, projectId, {
       name: String(form.get("name") ?? ""),
       password: String(form.get("password") ?? ""),
+      projectRole: String(form.get("projectRole") ?? ""),
     });
     refresh(projectId);
     return {
       ok: true,
-      message: `Created annotator ${r.user.name} and added them to the project.`,
+      message: `Created ${form.get("projectRole") === "judge" ? "judge" : "annotator"} ${r.user.name} and added them to the project.`,
       created: { name: r.user.name, password: r.password, generated: r.generated },
     };
   });
@@ -41,9 +42,18 @@ export async function createAnnotatorAction(projectId: number, _prev: TeamFormSt
 
 export async function addMemberAction(projectId: number, _prev: TeamFormState, form: FormData): Promise<TeamFormState> {
   return withActor((actor) => {
-    const r = addExistingMember(getDb(), actor, projectId, String(form.get("userId") ?? ""));
+    const role = String(form.get("projectRole") ?? "");
+    const r = addExistingMember(getDb(), actor, projectId, String(form.get("userId") ?? ""), role);
     refresh(projectId);
-    return { ok: true, message: r.added ? `Added ${r.user.name} to the project.` : `${r.user.name} is already in the project.` };
+    return { ok: true, message: r.added ? `Added ${r.user.name} to the project${role === "judge" ? " as a judge" : ""}.` : `${r.user.name} is already in the project.` };
+  });
+}
+
+export async function setMemberRoleAction(projectId: number, _prev: TeamFormState, form: FormData): Promise<TeamFormState> {
+  return withActor((actor) => {
+    const r = setMemberRole(getDb(), actor, projectId, String(form.get("userId") ?? ""), String(form.get("projectRole") ?? ""));
+    refresh(projectId);
+    return { ok: true, message: `${r.name} is now ${r.role === "judge" ? "a judge" : r.role === "annotator" ? "an annotator" : "a coordinator"} in the project.` };
   });
 }
 

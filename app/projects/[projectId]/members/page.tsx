@@ -7,7 +7,7 @@ import Link from "next/link";
 import { type JobView, listJobs } from "@/lib/server/jobs";
 import { type TeamMember, teamOverview, type TeamView } from "@/lib/server/people";
 import { ResponsesPanel } from "./responses-panel";
-import { AddMemberForm, AssignmentForm, CreateAnnotatorForm, GuidelinesForm, RemoveMemberForm, RequiredAnnotatorsForm, SplitForm } from "./team-forms";
+import { AddMemberForm, AssignmentForm, CreateAnnotatorForm, GuidelinesForm, MemberRoleForm, RemoveMemberForm, RequiredAnnotatorsForm, SplitForm } from "./team-forms";
 import styles from "./team.module.css";
 
 export const metadata: Metadata = { title: "Team" };
@@ -42,7 +42,9 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
-  const annotators = t.members.filter((m) => m.role === "annotator");
+  // Annotators are the members who annotate here (their project role): judges only label in judgement rounds.
+  const annotators = t.members.filter((m) => m.projectRole === "annotator");
+  const judges = t.members.filter((m) => m.projectRole === "judge").length;
   const base = `/projects/${t.project.id}/members`;
   const editing = annotators.find((m) => String(m.id) === sp.assign);
   const lq = (sp.lq ?? "").trim();
@@ -53,6 +55,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
       <h1>Team</h1>
       <p className="muted">
         {t.project.name} · {annotators.length} annotator{annotators.length === 1 ? "" : "s"} ·{" "}
+        {judges > 0 && `${judges} judge${judges === 1 ? "" : "s"} · `}
         {t.project.requiredAnnotators === null
           ? "every instance goes to everyone assigned"
           : `${t.project.requiredAnnotators} annotator${t.project.requiredAnnotators === 1 ? "" : "s"} per instance`}
@@ -74,8 +77,22 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
             {t.members.map((m) => (
               <tr key={m.id}>
                 <th scope="row" className={styles.name}>{m.name}</th>
-                <td><span className="tag">{m.role}</span></td>
-                <td>{m.role === "annotator" ? annotates(t, m.assigned) : <span className="muted">—</span>}</td>
+                <td>
+                  {m.projectRole === "coordinator" ? (
+                    <span className="tag">coordinator</span>
+                  ) : (
+                    <MemberRoleForm projectId={t.project.id} userId={m.id} name={m.name} role={m.projectRole} />
+                  )}
+                </td>
+                <td>
+                  {m.projectRole === "annotator" ? (
+                    annotates(t, m.assigned)
+                  ) : m.projectRole === "judge" ? (
+                    <span className="muted">Nothing: judges the rounds they are given</span>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
                 <td className="num">{m.responses}</td>
                 <td>{m.role === "annotator" && <RemoveMemberForm projectId={t.project.id} userId={m.id} name={m.name} />}</td>
               </tr>
@@ -84,6 +101,10 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
         </table>
       </div>
 
+      <p className="muted small">
+        An annotator answers in the workspace and counts in Progress and the gold; a judge only labels candidates in the judgement rounds
+        they are given, and never appears in the queue, Progress or the gold.
+      </p>
       <p className="muted small">
         Reset a password or disable an account on the <a href="/accounts">Accounts</a> page, which also lists failed sign-ins.
       </p>

@@ -6,6 +6,7 @@ import {
   createAnnotatorAction,
   setAssignmentAction,
   setGuidelinesAction,
+  setMemberRoleAction,
   setRequiredAction,
   splitAction,
   type SplitFormState,
@@ -49,13 +50,28 @@ function FieldError({ id, message }: { id: string; message?: string }) {
   return message ? <div id={id} className="field-error">{message}</div> : null;
 }
 
+/** The role a new member gets in this project: annotator (the default) or judge; coordinator for a coordinator account, when offered. */
+function ProjectRoleField({ id, coordinator = false }: { id: string; coordinator?: boolean }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>Role in this project</label>
+      <select id={id} name="projectRole" defaultValue="annotator" aria-describedby={`${id}-hint`}>
+        <option value="annotator">Annotator</option>
+        <option value="judge">Judge</option>
+        {coordinator && <option value="coordinator">Coordinator (coordinator accounts only)</option>}
+      </select>
+      <div id={`${id}-hint`} className="muted small">A judge annotates nothing: they only label candidates in the judgement rounds they are given.</div>
+    </div>
+  );
+}
+
 export function CreateAnnotatorForm({ projectId }: { projectId: number }) {
   const { state, pending, form } = useTeamForm(createAnnotatorAction, projectId, { resetOnSuccess: true });
   const nameErr = state?.errors?.name;
   const pwErr = state?.errors?.password;
   return (
     <form {...form} aria-labelledby="create-heading">
-      <h3 id="create-heading">Create an annotator account</h3>
+      <h3 id="create-heading">Create an account</h3>
       <div className="field">
         <label htmlFor="new-name">User name</label>
         <input id="new-name" name="name" required autoComplete="off" aria-invalid={nameErr ? true : undefined} aria-describedby={nameErr ? "new-name-error" : "new-name-hint"} />
@@ -68,6 +84,7 @@ export function CreateAnnotatorForm({ projectId }: { projectId: number }) {
         <div id="new-password-hint" className="muted small">At least 10 characters, not one repeated character. Leave blank to generate one.</div>
         <FieldError id="new-password-error" message={pwErr} />
       </div>
+      <ProjectRoleField id="new-project-role" />
       <button type="submit" disabled={pending}>{pending ? "Creating…" : "Create and add"}</button>
       <div aria-live="polite">
         {state?.ok && state.created ? (
@@ -107,6 +124,7 @@ export function AddMemberForm({ projectId, others }: { projectId: number; others
               ))}
             </select>
           </div>
+          <ProjectRoleField id="add-project-role" coordinator={others.some((u) => u.role === "coordinator")} />
           <button type="submit" className="secondary" disabled={pending}>Add to project</button>
         </>
       )}
@@ -333,6 +351,24 @@ export function GuidelinesForm({ projectId, value }: { projectId: number; value:
       <div aria-live="polite">
         <Outcome state={state} fields={["guidelines"]} />
       </div>
+    </form>
+  );
+}
+
+/** A member's role in the project (annotator or judge), changed in place. */
+export function MemberRoleForm({ projectId, userId, name, role }: { projectId: number; userId: number; name: string; role: "annotator" | "judge" }) {
+  const { state, pending, form } = useTeamForm(setMemberRoleAction, projectId);
+  return (
+    <form {...form} className={styles.inline}>
+      <input type="hidden" name="userId" value={userId} />
+      <select name="projectRole" defaultValue={role} aria-label={`Role of ${name}`} key={role}>
+        <option value="annotator">annotator</option>
+        <option value="judge">judge</option>
+      </select>{" "}
+      <button type="submit" className="secondary small" disabled={pending} aria-label={`Set the role of ${name}`}>
+        Set
+      </button>
+      {state && !state.ok && <span className="field-error" role="alert">{state.message}</span>}
     </form>
   );
 }
