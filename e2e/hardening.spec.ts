@@ -138,7 +138,7 @@ test("finding 4: a cookie kept from before sign-out opens no page and no route",
   await thief.dispose();
 });
 
-test("finding 5: formula-like answers are refused on import (the answer rules), and the export is safe and reads back unchanged", async ({ page }) => {
+test("finding 5: formula-like answers are refused by a strict import (the answer rules), kept as written and marked otherwise, and the export is safe and reads back unchanged", async ({ page }) => {
   await signIn(page, "coordinator");
   // A responses upload is previewed first and applied only with the preview's token.
   const okFile = { name: "ok.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(`annotator\tlexelt\tinstance\tanswer\tmultiword\n${user}\tquiet.a\td1\tsilent;calm\t\n`) };
@@ -150,13 +150,16 @@ test("finding 5: formula-like answers are refused on import (the answer rules), 
   const before = await (await page.request.get(`/api/projects/${projectId}/responses`)).text();
   expect(before).toContain(`${user}\tquiet.a\td1\tsilent;calm`);
   // A substitute must start with a letter or digit: formula-like cells never get in (and old ones go out neutralised: test/lexsub/spreadsheet.test.ts).
+  // An import of answers given elsewhere keeps them as written, marked with the rule they break
+  // (the preview says so); --strict (the Strict box) refuses them as the workspace does.
   const line = `${user}\tquiet.a\td1\t=HYPERLINK("http://evil.example","x");+sum\t@home run`;
-  const refused = await page.request.post(`/api/projects/${projectId}/responses`, {
-    headers: { Origin: base },
-    multipart: { file: { name: "r.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(`annotator\tlexelt\tinstance\tanswer\tmultiword\n${line}\n`) } },
-  });
+  const badFile = { name: "r.tsv", mimeType: "text/tab-separated-values", buffer: Buffer.from(`annotator\tlexelt\tinstance\tanswer\tmultiword\n${line}\n`) };
+  const refused = await page.request.post(`/api/projects/${projectId}/responses`, { headers: { Origin: base }, multipart: { file: badFile, strict: "on" } });
   expect(refused.status()).toBe(400);
   expect(await refused.text()).toMatch(/r\.tsv:2/);
+  const kept = await page.request.post(`/api/projects/${projectId}/responses`, { headers: { Origin: base }, multipart: { file: badFile } });
+  expect(kept.status(), await kept.text()).toBe(200);
+  expect(await kept.text()).toMatch(/kept|break/i);
   const tsv = await (await page.request.get(`/api/projects/${projectId}/responses`)).text();
   expect(tsv).toBe(before);
   for (const cell of tsv.split(/[\t\n]/)) expect(cell).not.toMatch(/^[=+\-@]/);

@@ -1,6 +1,6 @@
 "use client";
 /** The Scoring page's forms: upload a system file (confirming one with errors), store a gold, add the WordNet baselines. */
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { GoldInfo, UploadRunResult } from "@/lib/server/scoring";
 import { base, call, CONFIRM_FIELD, type GoldChoice, withGold } from "./client";
 import { Diagnostics } from "./detail";
@@ -20,6 +20,10 @@ export function UploadRun(props: { projectId: number; golds: GoldInfo[]; gold: G
   const [pending, setPending] = useState<{ form: FormData; fileName: string; message: string; details: string[] } | null>(null);
   const [cancelled, setCancelled] = useState<string | null>(null);
   const errors = result && !result.ok ? (result.errors ?? {}) : {};
+  // The question takes the focus once it is on the page (a frame callback could run before React commits it).
+  useEffect(() => {
+    if (pending) confirmRef.current?.focus();
+  }, [pending]);
 
   async function send(form: FormData, confirm: boolean) {
     if (confirm) form.set(CONFIRM_FIELD, "1");
@@ -33,7 +37,6 @@ export function UploadRun(props: { projectId: number; golds: GoldInfo[]; gold: G
       const file = form.get("file");
       setPending({ form, fileName: file instanceof File ? file.name : "the file", message: r.message, details: r.details ?? [] });
       setBusy(false);
-      requestAnimationFrame(() => confirmRef.current?.focus());
       return;
     }
     setResult(r);
