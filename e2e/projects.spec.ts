@@ -26,6 +26,10 @@ test("the coordinator renames, archives, brings back and deletes a project", asy
   await page.getByLabel("Name", { exact: true }).fill("demo");
   await page.getByRole("button", { name: "Rename" }).click();
   await expect(page.getByText("That name is taken.")).toBeVisible();
+  if (shots) {
+    await page.locator("#project-heading").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/project-settings.png` });
+  }
 
   await page.getByRole("button", { name: "Archive project" }).click();
   await expect(page.getByText(/^Archived on \d{4}-\d\d-\d\d: annotators do not see this project/)).toBeVisible();
@@ -46,7 +50,12 @@ test("the coordinator renames, archives, brings back and deletes a project", asy
   await expect(del).toBeDisabled();
   await page.getByLabel(/Type the project’s name/).fill(renamed.toUpperCase());
   await expect(del).toBeDisabled();
-  if (shots) await page.screenshot({ path: `${shots}/project-delete.png`, fullPage: true });
+  if (shots) {
+    await page.screenshot({ path: `${shots}/project-delete.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${shots}/project-delete-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
   await page.getByLabel(/Type the project’s name/).fill(renamed);
   await del.click();
   await expect(page).toHaveURL(/\/projects\?deleted=/);

@@ -18,7 +18,9 @@ export function CreateProjectForm() {
         )}
       </div>
       <div>
-        <label htmlFor="project-language">Language</label>
+        <label htmlFor="project-language">
+          Language <span id="project-language-hint" className="muted small" style={{ fontWeight: 400 }}>(BCP 47: en, de, es, pt-BR…)</span>
+        </label>
         <input
           id="project-language"
           name="language"
@@ -29,13 +31,9 @@ export function CreateProjectForm() {
           aria-invalid={langErr ? true : undefined}
           aria-describedby={langErr ? "project-language-error" : "project-language-hint"}
         />
-        {langErr ? (
+        {langErr && (
           <div id="project-language-error" className="field-error">
             {langErr}
-          </div>
-        ) : (
-          <div id="project-language-hint" className="muted small">
-            A BCP 47 tag: en, de, es, pt-BR…
           </div>
         )}
       </div>

@@ -27,6 +27,7 @@ export function ProjectSettings({ projectId, name, language, archivedAt }: { pro
           <input
             id="project-rename"
             name="name"
+            style={{ width: "min(100%, 28rem)" }}
             required
             defaultValue={name}
             aria-invalid={nameErr ? true : undefined}

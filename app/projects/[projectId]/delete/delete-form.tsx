@@ -17,6 +17,7 @@ export function DeleteProjectForm({ projectId, name }: { projectId: number; name
         name="confirm"
         autoComplete="off"
         spellCheck={false}
+        style={{ width: "min(100%, 36rem)" }}
         value={typed}
         onChange={(e) => setTyped(e.target.value)}
         aria-invalid={err ? true : undefined}
