@@ -11,6 +11,7 @@ import { uploadRun } from "../../lib/server/scoring/runs";
 import { runDetail, scoreBoard, scoresJson } from "../../lib/server/scoring/scores";
 import { readingOf } from "../../app/api/projects/[projectId]/scoring/mode";
 import { projectFixture } from "../support/db";
+import { setProjectLanguage } from "../../lib/server/corpus/project-lifecycle";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -47,6 +48,18 @@ describe("the Scoring page's reading of the files", () => {
     expect(fig((json.runs[0] as unknown as { utf8?: { figures: unknown } }).utf8?.figures).modePrecision).toBe(1);
   });
 
+  it("a project in another language than English reads the files as UTF-8 text unless asked otherwise", () => {
+    const f = fixture();
+    setProjectLanguage(f.db, f.coord, f.project.id, { language: "es" });
+    const board = scoreBoard(f.db, f.coord, f.project.id, f.source);
+    expect(board.reading).toBe("utf8");
+    expect(fig(board.runs[0].figures).modePrecision).toBe(1);
+    expect(scoresJson(f.db, f.coord, f.project.id, f.source).reading).toBe("utf8");
+    expect(runDetail(f.db, f.coord, f.project.id, f.run.id).report).toContain("Mode precision = 100.00");
+    // Asked for, the bytes: score.pl's own figures.
+    expect(scoreBoard(f.db, f.coord, f.project.id, f.source, { reading: "bytes" }).reading).toBe("bytes");
+  });
+
   it("read as UTF-8: those figures in the table, the detail and the download, with nothing beside them", () => {
     const f = fixture();
     const mode = { reading: "utf8" as const };
@@ -62,8 +75,8 @@ describe("the Scoring page's reading of the files", () => {
     expect(fig((json.runs[0] as unknown as { scores: unknown }).scores).modePrecision).toBe(1);
   });
 
-  it("the routes' ?reading= takes bytes or utf8 and refuses anything else", () => {
-    expect(readingOf(null)).toBe("bytes");
+  it("the routes' ?reading= takes bytes or utf8 (absent: the project's default) and refuses anything else", () => {
+    expect(readingOf(null)).toBeUndefined();
     expect(readingOf("bytes")).toBe("bytes");
     expect(readingOf("utf8")).toBe("utf8");
     expect(() => readingOf("latin1")).toThrow(InputError);

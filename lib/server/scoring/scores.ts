@@ -21,7 +21,7 @@ import { scoringGolds, systemRuns, users } from "../../../db/schema";
 import { type ItemScore, type MwItem, type MwResult, type SubstitutionResult, type SubstitutionStats } from "../../scorers/semeval2007/index";
 import { type RepairChange } from "../../scorers/semeval2007/repairs";
 import { formatReport, mwJson, repairJson, substitutionJson, utf8Json } from "../../scorers/semeval2007/report";
-import { type Reading } from "../../scorers/semeval2007/rules";
+import { type Reading, readingFor } from "../../scorers/semeval2007/rules";
 import { substitutionScores } from "../../scorers/semeval2007/substitution";
 import { scoreTexts } from "../../scorers/semeval2007/texts";
 import { type Diagnostic, formatDiagnostic, hasErrors, splitLines } from "../../lexsub/diagnostics";
@@ -45,8 +45,16 @@ const SYSTEM_RUNS = named(systemRuns);
  */
 export interface ScoreMode {
   repaired?: boolean;
-  /** How the files' characters are read: "bytes" (the default, score.pl as it runs) or "utf8" (`perl -CSD score.pl`; rules.ts `readingFor`). */
+  /**
+   * How the files' characters are read: "bytes" (score.pl as it runs) or "utf8" (`perl -CSD score.pl`).
+   * Absent: the project's default (rules.ts `readingFor` its language: bytes for English, UTF-8 otherwise).
+   */
   reading?: Reading;
+}
+
+/** The mode with its reading settled: the one asked for, else the project's language's default. */
+function settled(project: { language: string }, mode: ScoreMode): ScoreMode & { reading: Reading } {
+  return { ...mode, reading: mode.reading ?? readingFor(project.language) };
 }
 
 /** What the documented repairs would change in a run scored as score.pl does (null when no figure differs). */
@@ -153,8 +161,9 @@ export function scoringFingerprint(db: Db, projectId: number): string {
 }
 
 /** The runs scored with the chosen gold, ranked among themselves: the page's results table (derived off the request thread: derive-jobs.ts). */
-export function scoreBoard(db: Db, actor: Actor, projectId: number, source: GoldSource, mode: ScoreMode = {}): ScoreBoard {
+export function scoreBoard(db: Db, actor: Actor, projectId: number, source: GoldSource, asked: ScoreMode = {}): ScoreBoard {
   const project = requireProject(db, actor, projectId, { coordinator: true });
+  const mode = settled(project, asked);
   const g = resolveGold(db, actor, project, source);
   const rows = db
     .select({ ...runColumns, content: systemRuns.content })
@@ -185,7 +194,7 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
   if (g.mwgold && !goldDiagnostics.has("mw")) goldDiagnostics.set("mw", scoreTexts({ type: "mw", system: "", gold: g.mwgold.text, goldName: g.mwgold.name }).goldDiagnostics);
   return {
     mode: mode.repaired ? "repaired" : "official",
-    reading: mode.reading ?? "bytes",
+    reading: mode.reading,
     gold: { kind: g.kind, id: g.id, label: g.label, goldName: g.gold?.name ?? null, mwgoldName: g.mwgold?.name ?? null, items: goldItems(g) },
     golds: listGolds(db, actor, projectId),
     goldDiagnostics: [...(goldDiagnostics.get("gold") ?? []), ...(goldDiagnostics.get("mw") ?? [])],
@@ -198,8 +207,9 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
  * `--repaired` in the repaired mode) with its per-PoS breakdown and, in score.pl's
  * mode, the `repaired` object when a repair changes a figure.
  */
-export function scoresJson(db: Db, actor: Actor, projectId: number, source: GoldSource, mode: ScoreMode = {}) {
+export function scoresJson(db: Db, actor: Actor, projectId: number, source: GoldSource, asked: ScoreMode = {}) {
   const project = requireProject(db, actor, projectId, { coordinator: true });
+  const mode = settled(project, asked);
   const g = resolveGold(db, actor, project, source);
   const rows = db
     .select({ id: systemRuns.id, name: systemRuns.name, type: systemRuns.type, fileName: systemRuns.fileName, content: systemRuns.content })
@@ -210,7 +220,7 @@ export function scoresJson(db: Db, actor: Actor, projectId: number, source: Gold
   return {
     project: project.name,
     figures: mode.repaired ? "repaired" : "score.pl",
-    reading: mode.reading ?? "bytes",
+    reading: mode.reading,
     gold: { kind: g.kind, id: g.id, label: g.label, gold: g.gold?.name ?? null, mwgold: g.mwgold?.name ?? null },
     runs: rows.map((r) => {
       const head = { id: r.id, name: r.name, fileName: r.fileName };
@@ -320,8 +330,9 @@ export function runDetail(db: Db, actor: Actor, projectId: number, runId: number
   return detail;
 }
 
-function detailOf(db: Db, actor: Actor, projectId: number, runId: number, mode: ScoreMode): RunDetail & { verboseReport: string } {
+function detailOf(db: Db, actor: Actor, projectId: number, runId: number, asked: ScoreMode): RunDetail & { verboseReport: string } {
   const project = requireProject(db, actor, projectId, { coordinator: true });
+  const mode = settled(project, asked);
   const run = runFile(db, actor, projectId, runId);
   const g = resolveGold(db, actor, project, sourceOfRun(run.goldId));
   const { content, ...info } = run;

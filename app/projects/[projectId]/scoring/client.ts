@@ -36,10 +36,9 @@ export type Reading = ScoreBoard["reading"];
 /** The query parameter that carries the reading (in the page's URL and the routes'). */
 export const READING_PARAM = "reading";
 
-/** `url` asking for the reading (the default needs no parameter). */
+/** `url` asking for the reading, always named (the default without one is the project's, by its language). */
 export function withReading(url: string, reading: Reading): string {
-  if (reading === "bytes") return url;
-  return `${url}${url.includes("?") ? "&" : "?"}${READING_PARAM}=utf8`;
+  return `${url}${url.includes("?") ? "&" : "?"}${READING_PARAM}=${reading}`;
 }
 
 export type ApiError = { ok: false; message: string; errors?: Record<string, string>; details?: string[] };

@@ -26,8 +26,9 @@ export default async function ScoringPage({
   // ?gold=ID keeps the stored gold whose runs are ranked; absent, the project's own.
   const query = await searchParams;
   const repaired = query.figures === "repaired";
-  // ?reading=utf8 reads the files as UTF-8 text (perl -CSD score.pl); anything else as bytes, as score.pl does.
-  const reading = query.reading === "utf8" ? "utf8" : "bytes";
+  // ?reading=utf8 reads the files as UTF-8 text (perl -CSD score.pl), ?reading=bytes as score.pl does;
+  // without it, the project's default (bytes for English, UTF-8 text for another language).
+  const reading = query.reading === "utf8" ? "utf8" : query.reading === "bytes" ? "bytes" : undefined;
   const goldParam = typeof query.gold === "string" ? query.gold : "";
   const goldId = Number(goldParam);
   const source: GoldSource = goldParam !== "" && goldParam !== "project" && Number.isSafeInteger(goldId) && goldId > 0 ? { kind: "stored", id: goldId } : { kind: "project" };

@@ -35,8 +35,7 @@ export function ScoringWorkbench({ projectId, initialBoard, maxBytes }: { projec
     const url = new URL(window.location.href);
     if (figures === "repaired") url.searchParams.set(FIGURES_PARAM, "repaired");
     else url.searchParams.delete(FIGURES_PARAM);
-    if (read === "utf8") url.searchParams.set(READING_PARAM, "utf8");
-    else url.searchParams.delete(READING_PARAM);
+    url.searchParams.set(READING_PARAM, read);
     if (choice === null) url.searchParams.delete(GOLD_PARAM);
     else url.searchParams.set(GOLD_PARAM, String(choice));
     window.history.replaceState(null, "", url);

@@ -1,8 +1,9 @@
 /**
  * The Scoring routes' `figures` parameter: score.pl's figures (absent or
  * "official", the default) or the documented repairs' ("repaired"); and their
- * `reading` parameter: the files read as bytes as score.pl reads them (absent
- * or "bytes") or as UTF-8 text as `perl -CSD score.pl` reads them ("utf8").
+ * `reading` parameter: the files read as bytes as score.pl reads them ("bytes")
+ * or as UTF-8 text as `perl -CSD score.pl` reads them ("utf8"); absent, the
+ * project's default (bytes for English, UTF-8 text for another language).
  * Anything else is refused, so a mistyped link never silently shows the other figures.
  */
 import "server-only";
@@ -21,10 +22,11 @@ export function modeOf(value: string | null | undefined): ScoreMode {
   throw new InputError(`Unknown figures "${v.slice(0, 40)}": choose official (score.pl's) or repaired.`, { figures: "official or repaired" });
 }
 
-/** The reading a `reading` value asks for; refuses values other than "", "bytes" and "utf8". */
+/** The reading a `reading` value asks for (absent: the project's default, by its language); refuses values other than "", "bytes" and "utf8". */
 export function readingOf(value: string | null | undefined): ScoreMode["reading"] {
   const v = (value ?? "").trim();
-  if (v === "" || v === "bytes") return "bytes";
+  if (v === "") return undefined;
+  if (v === "bytes") return "bytes";
   if (v === "utf8") return "utf8";
   throw new InputError(`Unknown reading "${v.slice(0, 40)}": choose bytes (score.pl's) or utf8 (perl -CSD).`, { reading: "bytes or utf8" });
 }
