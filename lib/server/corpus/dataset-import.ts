@@ -123,7 +123,7 @@ function decode(fileName: string, bytes: Uint8Array, limit: number): string {
 }
 
 /** Read a dataset file, refusing it (InputError listing every located error) when anything is wrong. */
-export function readDataset(input: DatasetImportInput, maxBytes: number): DatasetParseResult {
+export function readDataset(input: DatasetImportInput, maxBytes: number, language?: string): DatasetParseResult {
   if (!isDatasetFormat(input.format)) throw new InputError(`Unknown dataset format "${String(input.format)}": one of ${DATASET_FORMATS.join(", ")}.`, { format: "Unknown format." });
   const text = decode(input.fileName, input.bytes, maxBytes);
   const parsed =
@@ -131,7 +131,7 @@ export function readDataset(input: DatasetImportInput, maxBytes: number): Datase
       ? parseCoinco(text, input.fileName)
       : input.format === "swords"
         ? parseSwords(text, input.fileName)
-        : parseTsar(text, input.fileName, { idPrefix: input.idPrefix });
+        : parseTsar(text, input.fileName, { idPrefix: input.idPrefix, language });
   if (parsed.errors.length > 0) {
     const details = parsed.errors.map(formatDatasetError);
     const more = details.length > 1 ? ` (and ${details.length - 1} more)` : "";
@@ -174,7 +174,9 @@ export function* stagedDatasetImport(
   state: { stagingProjectId: number | null } = { stagingProjectId: null },
 ): Generator<DatasetImportProgress, DatasetImportReport> {
   const { input, projectId, importedBy } = staged;
-  const parsed = readDataset(input, staged.maxBytes);
+  // The project's language folds case where a TSAR/MLSP word is looked for in its sentence.
+  const language = (sqlite.prepare(`select ${PROJECTS.language} as language from ${PROJECTS.$} where ${PROJECTS.id} = ?`).get(projectId) as { language: string } | undefined)?.language;
+  const parsed = readDataset(input, staged.maxBytes, language);
   const total = parsed.instances.length;
   const issues = parsed.issues ?? [];
   yield { phase: "parsed", done: 0, total };

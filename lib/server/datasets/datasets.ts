@@ -126,7 +126,7 @@ const EXPORT_NAMES: Record<DatasetFormat, { ext: string; type: string }> = {
 };
 
 /** The items the writers take: every instance with its imported and response-derived gold. */
-function exportItems(db: Db, actor: Actor, projectId: number): { name: string; items: ExportItem[] } {
+function exportItems(db: Db, actor: Actor, projectId: number): { name: string; language: string; items: ExportItem[] } {
   const inputs = goldInputs(db, actor, projectId);
   const derived = deriveResponseGold(inputs);
   const byId = new Map(derived.items.map((i) => [i.instanceId, i]));
@@ -171,7 +171,7 @@ function exportItems(db: Db, actor: Actor, projectId: number): { name: string; i
         mwEntries: d?.mwEntries ?? [],
       };
     });
-    return { name: inputs.project.name, items };
+    return { name: inputs.project.name, language: inputs.project.language, items };
   });
 }
 
@@ -189,8 +189,8 @@ export function datasetFileInfo(projectName: string, format: DatasetFormat): { f
  */
 export function exportDataset(db: Db, actor: Actor, projectId: number, format: DatasetFormat, options: { goldOnly?: boolean } = {}): DatasetExport {
   if (!isDatasetFormat(format)) throw new InputError(`Unknown dataset format "${String(format)}": one of ${DATASET_FORMATS.join(", ")}.`, { format: "Unknown format." });
-  const { name, items } = exportItems(db, actor, projectId);
-  const result = format === "coinco" ? writeCoinco(items) : format === "swords" ? writeSwords(items) : writeTsar(items, options);
+  const { name, language, items } = exportItems(db, actor, projectId);
+  const result = format === "coinco" ? writeCoinco(items) : format === "swords" ? writeSwords(items) : writeTsar(items, { ...options, language });
   return { ...result, format, ...datasetFileInfo(name, format) };
 }
 
