@@ -47,7 +47,9 @@ describe("lexgold import/export of datasets", () => {
     const file = path.join(dir, "mlsp-de.tsv");
     const text = "Die Katze miaute lange.\tmiauen\tjaulen\tjaulen\nLeise ging er.\tleise \tstill\nDort oben.\tdort\tda\n";
     writeFileSync(file, text);
-    const r = lexgold(["import", "tsar", file, "--project", "mlsp", "--create"]);
+    // A German project: the words are looked for with German case folding, and a German lemma's forms.
+    expect(lexgold(["project", "create", "mlsp", "--language", "de"]).status).toBe(0);
+    const r = lexgold(["import", "tsar", file, "--project", "mlsp"]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout.split("\n").slice(0, 3)).toEqual([
       expect.stringMatching(/^mlsp-de\.tsv:1: warning: complex word "miauen": repaired: not in the sentence; found as "miaute"/),
