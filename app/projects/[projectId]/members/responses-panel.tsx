@@ -47,6 +47,10 @@ export function ResponsesPanel({
       setFailure({ ok: false, message: "Choose a responses TSV file to import." });
       return null;
     }
+    if (file.size === 0) {
+      setFailure({ ok: false, message: `${file.name}: the file is empty; nothing was imported.` });
+      return null;
+    }
     const body = new FormData();
     body.set("file", file);
     body.set("mode", mode);

@@ -72,7 +72,8 @@ export async function POST(req: Request, ctx: Ctx) {
       `The upload is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.`,
     );
     const upload = form.get("file");
-    if (!(upload instanceof File) || upload.size === 0) throw new InputError("Choose a responses TSV file to import.", { file: "Choose a file." });
+    if (!(upload instanceof File) || upload.name === "") throw new InputError("Choose a responses TSV file to import.", { file: "Choose a file." });
+    if (upload.size === 0) throw new InputError(`${upload.name}: the file is empty; nothing was imported.`, { file: "The file is empty." });
     if (upload.size > MAX_RESPONSES_BYTES) return tooBig();
     const acceptUnassigned = form.get("acceptUnassigned") === "on";
     const strict = form.get("strict") === "on";
