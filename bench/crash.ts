@@ -22,19 +22,12 @@ import { type LoadRecords, coordinatorCandidates, initialStates, mergeRecords, p
 import { numberArg, runTag, setUp, stringArg } from "./lib/setup";
 import { summarize } from "./lib/stats";
 import { type ImportAttempt, checkImports, checkSaves, integrityCheck } from "./lib/verify";
+import { mulberry32 } from "../lib/lexsub/agreement/bootstrap";
 
 const log = (s: string) => process.stderr.write(s + "\n");
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG: lib's mulberry32 (the agreement bootstrap's). */
+const prng = mulberry32;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

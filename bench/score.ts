@@ -30,6 +30,7 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { mulberry32 } from "../lib/lexsub/agreement/bootstrap";
 
 const OFFICIAL_SECONDS = 21;
 const FACTOR = 20;
@@ -48,17 +49,8 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-/** A small deterministic PRNG (mulberry32), so every run scores the same files. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG: lib's mulberry32 (the agreement bootstrap's). */
+const prng = mulberry32;
 
 /** Write lines through a large buffer; resolves when the file is closed. */
 async function writeLines(file: string, n: number, line: (i: number) => string): Promise<void> {

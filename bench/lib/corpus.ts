@@ -3,6 +3,7 @@
  * vocabulary written for lexgold, in the task's format (a DOCTYPE naming a DTD,
  * one <head> per context). Deterministic for a given seed. Pure.
  */
+import { mulberry32 } from "../../lib/lexsub/agreement/bootstrap";
 
 const TARGETS: Array<{ lemma: string; pos: "n" | "v" | "a" | "r"; forms: string[] }> = [
   { lemma: "bright", pos: "a", forms: ["bright", "brighter"] },
@@ -22,17 +23,8 @@ const VERBS = ["noticed", "remembered", "described", "mentioned", "discussed", "
 const OBJECTS = ["the long report", "a sudden change", "the morning train", "a quiet harbour", "the final plan", "an open field", "the winter market"];
 const ENDINGS = ["before noon", "after the storm", "without a word", "during the meeting", "at the weekend", "on the far shore"];
 
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG: lib's mulberry32 (the agreement bootstrap's). */
+const prng = mulberry32;
 
 export interface CorpusSpec {
   lexelts: number;

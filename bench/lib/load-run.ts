@@ -12,6 +12,7 @@
 import autocannon, { type Client, type Instance, type RequestData } from "autocannon";
 import type { AckedSave, SentResponse } from "./acks";
 import { type SaveRequest, savePath } from "../../app/annotate/save-request";
+import { mulberry32 } from "../../lib/lexsub/agreement/bootstrap";
 
 export interface Annotator {
   name: string;
@@ -122,16 +123,8 @@ const KEEP_ALIVE_SAFE_MS = 4000;
 /** Epoch milliseconds with sub-millisecond resolution. */
 const now = () => performance.timeOrigin + performance.now();
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG: lib's mulberry32 (the agreement bootstrap's). */
+const prng = mulberry32;
 
 export function initialStates(annotators: Annotator[], instanceCount: number): AnnotatorState[] {
   const stride = Math.max(1, Math.floor(instanceCount / Math.max(1, annotators.length)));

@@ -16,6 +16,7 @@
  * `expected` is each target as the gold should carry it, written independently
  * of the reader: the substitutes with their counts after the documented repairs.
  */
+import { mulberry32 } from "../../lib/lexsub/agreement/bootstrap";
 
 interface CoincoOddity {
   line: number;
@@ -36,17 +37,8 @@ export interface GeneratedCoinco {
   problematic: number;
 }
 
-/** A small deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG: lib's mulberry32 (the agreement bootstrap's). */
+const rng = mulberry32;
 
 const SYLLABLES = ["ba", "ko", "ri", "tem", "lu", "sa", "nor", "vi", "del", "mo", "pra", "ke", "zul", "fi", "go", "tan", "we", "ly", "shu", "dar"];
 const POS = [
