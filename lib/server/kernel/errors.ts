@@ -39,27 +39,31 @@ export class ConflictError extends Error {
   }
 }
 
-/** Too much of one user's work already waits (queued uploads, #27 finding 10): try again once some has run. */
-export class QueueFullError extends Error {
-  status = 429 as const;
+/** Refused for now, nothing written: the same request may be sent again after `retryAfter` seconds (HTTP Retry-After). */
+export abstract class RetryLaterError extends Error {
+  abstract readonly status: 429 | 503;
   constructor(
     message: string,
     /** Seconds after which trying again is sensible. */
-    public retryAfter = 60,
+    public retryAfter: number,
   ) {
     super(message);
   }
 }
 
+/** Too much of one user's work already waits (queued uploads, #27 finding 10): try again once some has run. */
+export class QueueFullError extends RetryLaterError {
+  readonly status = 429 as const;
+  constructor(message: string, retryAfter = 60) {
+    super(message, retryAfter);
+  }
+}
+
 /** The database's write lock stayed taken too long (lib/server/kernel/write-lock.ts): nothing was written; send it again. */
-export class BusyError extends Error {
-  status = 503 as const;
-  constructor(
-    message: string,
-    /** Seconds after which trying again is sensible. */
-    public retryAfter = 1,
-  ) {
-    super(message);
+export class BusyError extends RetryLaterError {
+  readonly status = 503 as const;
+  constructor(message: string, retryAfter = 1) {
+    super(message, retryAfter);
   }
 }
 
@@ -67,12 +71,12 @@ export class BusyError extends Error {
 export function toActionError(e: unknown): { ok: false; message: string; errors?: Record<string, string>; details?: string[]; conflict?: unknown } {
   if (e instanceof InputError) return { ok: false, message: e.message, errors: e.fieldErrors, details: e.details };
   if (e instanceof ConflictError) return { ok: false, message: e.message, conflict: e.current };
-  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof QueueFullError || e instanceof BusyError) return { ok: false, message: e.message };
+  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof RetryLaterError) return { ok: false, message: e.message };
   console.error(e);
   return { ok: false, message: "Something went wrong on the server; nothing was saved." };
 }
 
 export function httpStatus(e: unknown): number {
-  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof InputError || e instanceof ConflictError || e instanceof QueueFullError || e instanceof BusyError) return e.status;
+  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof InputError || e instanceof ConflictError || e instanceof RetryLaterError) return e.status;
   return 500;
 }

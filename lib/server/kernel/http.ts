@@ -3,7 +3,7 @@ import "server-only";
 import { Busboy, type BusboyInstance } from "@fastify/busboy";
 import { setting } from "../../config";
 import { requestHost } from "../../net/trusted-proxy";
-import { AuthError, BusyError, httpStatus, InputError, QueueFullError, toActionError } from "./errors";
+import { AuthError, httpStatus, InputError, RetryLaterError, toActionError } from "./errors";
 
 /** The body is over the route's limit (read until the limit, never further). */
 export class TooLargeError extends Error {
@@ -233,8 +233,7 @@ export const FORM_OVERHEAD_BYTES = 64 * 1024;
 
 export function errorResponse(e: unknown): Response {
   if (e instanceof TooLargeError) return Response.json({ ok: false, message: e.message }, { status: 413 });
-  if (e instanceof QueueFullError) return Response.json({ ok: false, message: e.message }, { status: 429, headers: { "Retry-After": String(e.retryAfter) } });
-  if (e instanceof BusyError) return Response.json({ ok: false, message: e.message }, { status: 503, headers: { "Retry-After": String(e.retryAfter) } });
+  if (e instanceof RetryLaterError) return Response.json({ ok: false, message: e.message }, { status: e.status, headers: { "Retry-After": String(e.retryAfter) } });
   const status = httpStatus(e);
   const body = toActionError(e);
   return Response.json(body, { status });
