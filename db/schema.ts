@@ -27,8 +27,12 @@ export const users = sqliteTable(
     /** Unique whatever its case (users_name_nocase): sign-in, the throttle and the device cookie treat "Ann" and "ann" as one account. */
     name: text("name").notNull().unique(),
     passwordHash: text("password_hash").notNull(),
-    /** admin: manages every account (made from the CLI only); coordinator: their projects; annotator. */
-    role: text("role", { enum: ["coordinator", "annotator", "admin"] }).notNull(),
+    /**
+     * admin: manages every account (made from the CLI only); coordinator: their projects; annotator;
+     * participant: a crowd worker who joined one study by its link (lib/server/crowd), with no
+     * password, an annotator of that study's project only.
+     */
+    role: text("role", { enum: ["coordinator", "annotator", "admin", "participant"] }).notNull(),
     disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
     /**
      * Bumped by sign-out, a password change or reset, disabling the account and
@@ -741,4 +745,153 @@ export const judgementLabels = sqliteTable(
     labelledAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.candidateId, t.userId] })],
+);
+
+/**
+ * A crowd study on a project (lib/server/crowd, issue #32): an unguessable link that
+ * Prolific, Mechanical Turk or anyone with the link joins by. Each participant gets a
+ * batch of `batchSize` instances so that every instance ends with `overlap` answers
+ * from distinct participants; a batch not finished within `minutes` is released.
+ */
+export const studies = sqliteTable(
+  "studies",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** The link's secret (the study's address is /study/<token>): 128 random bits, base64url. */
+    token: text("token").notNull().unique(),
+    name: text("name").notNull().default(""),
+    platform: text("platform", { enum: ["prolific", "mturk", "link"] }).notNull(),
+    batchSize: integer("batch_size").notNull(),
+    overlap: integer("overlap").notNull(),
+    minutes: integer("minutes").notNull(),
+    completionCode: text("completion_code").notNull().default(""),
+    screenOutCode: text("screen_out_code").notNull().default(""),
+    /** Shown before the first item when not empty (Markdown). */
+    consent: text("consent").notNull().default(""),
+    /** open: joins and answers; paused: no new joins, those in keep going; closed: no joins, no answers. */
+    state: text("state", { enum: ["open", "paused", "closed"] }).notNull().default("open"),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("studies_project").on(t.projectId)],
+);
+
+/**
+ * One participant of one study: a users row (role participant, member of the study's
+ * project as its annotator) with the platform's ids. One per (study, platform id):
+ * arriving again resumes, never starts a second batch.
+ */
+export const participants = sqliteTable(
+  "participants",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    studyId: integer("study_id")
+      .notNull()
+      .references(() => studies.id, { onDelete: "cascade" }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Prolific's PROLIFIC_PID, Mechanical Turk's workerId, or the id a link participant chose. */
+    platformId: text("platform_id").notNull(),
+    /** Prolific's STUDY_ID / Mechanical Turk's hitId. */
+    platformStudyId: text("platform_study_id"),
+    /** Prolific's SESSION_ID / Mechanical Turk's assignmentId (the id to approve or reject). */
+    platformSessionId: text("platform_session_id"),
+    /** Mechanical Turk's turkSubmitTo (the externalSubmit form's host), checked for shape. */
+    submitTo: text("submit_to"),
+    /** The client address that joined (per-address join limits). */
+    address: text("address"),
+    joinedAt: integer("joined_at", { mode: "timestamp_ms" }).notNull(),
+    /** When the consent was accepted (null while a consent is shown and not yet accepted). */
+    consentedAt: integer("consented_at", { mode: "timestamp_ms" }),
+    /** When the current batch was given; it is released after studies.minutes from here unless finished. */
+    batchAt: integer("batch_at", { mode: "timestamp_ms" }),
+    finishedAt: integer("finished_at", { mode: "timestamp_ms" }),
+    /** active: working; finished: batch done (completion code); screened-out: failed training; timed-out: batch released. */
+    state: text("state", { enum: ["active", "finished", "screened-out", "timed-out"] }).notNull().default("active"),
+    /** Time on task measured on the server (ms): the sum of the gaps between the participant's requests, each capped. */
+    activeMs: integer("active_ms").notNull().default(0),
+    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }),
+    review: text("review", { enum: ["pending", "approved", "rejected"] }).notNull().default("pending"),
+    reviewReason: text("review_reason").notNull().default(""),
+    reviewedBy: integer("reviewed_by").references(() => users.id, { onDelete: "set null" }),
+    reviewedAt: integer("reviewed_at", { mode: "timestamp_ms" }),
+    /** A bonus for the payment export, in the platform's currency's hundredths; null = none. */
+    bonusCents: integer("bonus_cents"),
+  },
+  (t) => [
+    uniqueIndex("participants_study_platform_id").on(t.studyId, t.platformId),
+    index("participants_study_state").on(t.studyId, t.state, t.batchAt),
+    index("participants_project").on(t.projectId),
+  ],
+);
+
+/**
+ * How many places of one instance a study has given out: answered by or held in the
+ * batch of a participant. Allocation takes the instances with the fewest places below
+ * the overlap first (the index), so it costs the batch, not the project.
+ */
+export const studySlots = sqliteTable(
+  "study_slots",
+  {
+    studyId: integer("study_id")
+      .notNull()
+      .references(() => studies.id, { onDelete: "cascade" }),
+    instanceRef: integer("instance_ref")
+      .notNull()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    /** Places held or answered. */
+    taken: integer("taken").notNull().default(0),
+    /** The instance's corpus order within the project (ties broken in corpus order). */
+    position: integer("position").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.studyId, t.instanceRef] }), index("study_slots_fewest").on(t.studyId, t.taken, t.position)],
+);
+
+/** The instances of one participant's batch, in the order shown; released rows gave their place back. */
+export const batchItems = sqliteTable(
+  "batch_items",
+  {
+    participantId: integer("participant_id")
+      .notNull()
+      .references(() => participants.id, { onDelete: "cascade" }),
+    instanceRef: integer("instance_ref")
+      .notNull()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    /** When the place was given back (batch timed out before this item was answered). */
+    releasedAt: integer("released_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [primaryKey({ columns: [t.participantId, t.instanceRef] }), index("batch_items_instance").on(t.instanceRef)],
+);
+
+/**
+ * A coordinator's decision to leave a rejected participant's answers out of the gold
+ * (or to take it back): recorded, never deleted, undoable like an adjudication. The
+ * active decision is the latest row per participant with undone_at null.
+ */
+export const participantExclusions = sqliteTable(
+  "participant_exclusions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    participantId: integer("participant_id")
+      .notNull()
+      .references(() => participants.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull().default(""),
+    decidedBy: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
+    decidedAt: integer("decided_at", { mode: "timestamp_ms" }).notNull(),
+    undoneBy: integer("undone_by").references(() => users.id, { onDelete: "set null" }),
+    undoneAt: integer("undone_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("participant_exclusions_project").on(t.projectId, t.undoneAt)],
 );

@@ -15,7 +15,8 @@ const MEMBERSHIPS = named(memberships);
 const PROJECTS = named(projects);
 
 /** admin manages every account (made from the CLI); it is not a project role. */
-export type Role = "coordinator" | "annotator" | "admin";
+/** participant: a crowd worker in one study (lib/server/crowd), an annotator of its project only. */
+export type Role = "coordinator" | "annotator" | "admin" | "participant";
 
 export interface UserActor {
   kind: "user";
