@@ -12,9 +12,8 @@ const db = path.join(dir, "cli.db");
 const sample = path.resolve(__dirname, "../../samples/demo.xml");
 
 function lexgold(args: string[]) {
-  const env = { ...process.env, LEXGOLD_DB: db };
-  delete env.LEXGOLD_PUBLIC_URL;
-  delete env.NEXTAUTH_URL;
+  // The link's origin comes from --origin or the quick start's default here, not from the environment.
+  const env = { ...process.env, LEXGOLD_DB: db, LEXGOLD_PUBLIC_URL: "", NEXTAUTH_URL: "" };
   const r = spawnSync(bin, args, { encoding: "utf8", env });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
