@@ -21,6 +21,7 @@ import { named } from "../../../db/sql-names";
 import { type Actor, actorUserId, requireProject, requireSignedIn } from "../kernel/actor";
 import { InputError, NotFoundError } from "../kernel/errors";
 import { parseOrThrow } from "../kernel/validate";
+import { setting } from "../../config";
 
 const [I, L, K, S, SS, P] = [named(instances, "i"), named(lexelts, "l"), named(knownAnswers, "k"), named(studies, "s"), named(studySlots, "ss"), named(participants, "p")];
 const SLOTS = named(studySlots);
@@ -228,4 +229,17 @@ export function platformLink(origin: string, token: string, platform: Platform):
   const base = studyLink(origin, token);
   if (platform === "prolific") return `${base}?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}`;
   return base;
+}
+
+/**
+ * The address participants reach the server at, for the links shown to the coordinator:
+ * LEXGOLD_PUBLIC_URL or NEXTAUTH_URL when set (what `lexgold start` checks), else the host the
+ * coordinator's own request came to.
+ */
+export function publicOrigin(requestHeaders: { get(name: string): string | null }): string {
+  const set = setting("LEXGOLD_PUBLIC_URL") ?? setting("NEXTAUTH_URL");
+  if (set) return set.replace(/\/+$/, "");
+  const host = requestHeaders.get("host") ?? "localhost:3000";
+  const proto = requestHeaders.get("x-forwarded-proto") === "https" ? "https" : "http";
+  return `${proto}://${host}`;
 }
