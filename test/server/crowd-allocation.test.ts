@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "../../db/client";
 import { mulberry32 } from "../../lib/lexsub/agreement";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
-import { allocateBatch, CANDIDATES_SQL, EXPIRED_SQL } from "../../lib/server/crowd/allocation";
+import { allocateBatch, CANDIDATES_SQL, EXPIRED_SQL, releaseBatch } from "../../lib/server/crowd/allocation";
 import { joinStudy } from "../../lib/server/crowd/join";
 import { createStudy } from "../../lib/server/crowd/studies";
 import { SYSTEM } from "../../lib/server/kernel/actor";
@@ -129,6 +129,20 @@ describe("release, resume, one batch", () => {
     expect(one(db, "select count(*) as n from participants").n).toBe(2);
     // allocateBatch itself never gives a participant a second batch.
     expect(allocateBatch(db, a.participantId, T0 + 12 * MIN)).toMatchObject({ given: 0, items: 0 });
+  });
+
+  it("screening out (failed training) releases the batch at once, whatever the time, and marks the participant", async () => {
+    const { db, projectId } = bigProject({ instances: 6, answered: 0 });
+    const s = createStudy(db, SYSTEM, projectId, { platform: "link", batchSize: 3, overlap: 1, minutes: 60 });
+    const a = await join(db, s.token, "ann", T0);
+    const mine = held(db, a.participantId);
+    answer(db, a.user.id, projectId, mine[0], T0 + 1);
+    expect(db.transaction(() => releaseBatch(db, a.participantId, T0 + 2, "screened-out"))).toBe(2);
+    expect(one(db, "select state from participants where id = ?", a.participantId)).toEqual({ state: "screened-out" });
+    expect(held(db, a.participantId)).toEqual([mine[0]]);
+    const b = await join(db, s.token, "bob", T0 + 3);
+    expect(held(db, b.participantId)).toEqual([mine[1], mine[2], held(db, b.participantId)[2]]);
+    expect(mine).not.toContain(held(db, b.participantId)[2]);
   });
 
   it("a participant who found every place taken is given a batch when they come back after a release", async () => {

@@ -91,7 +91,7 @@ export function releaseBatch(db: Db, participantId: number, now: number, state: 
 }
 
 /** Release the study's batches older than its minutes. Inside a transaction. */
-export function releaseExpired(db: Db, studyId: number, minutes: number, now: number): number {
+function releaseExpired(db: Db, studyId: number, minutes: number, now: number): number {
   let released = 0;
   for (const { id } of all<{ id: number }>(db, EXPIRED_SQL, studyId, now - minutes * 60_000)) released += releaseBatch(db, id, now, "timed-out");
   return released;

@@ -32,12 +32,12 @@ import { allocateBatch } from "./allocation";
 import type { Platform, StudyState } from "./studies";
 
 /** Too many new participants at once, from this link or this address: nothing written; try again later. */
-export class TooManyJoinsError extends RetryLaterError {
+class TooManyJoinsError extends RetryLaterError {
   readonly status = 429 as const;
 }
 
 /** The password hash of a participant account: not a bcrypt hash, so no password ever matches it. */
-export const NO_PASSWORD = "!participant";
+const NO_PASSWORD = "!participant";
 
 /** The URL's query, one value per name (the first when repeated). */
 export type LinkParams = Record<string, string | undefined>;
@@ -46,12 +46,12 @@ const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
 const PROLIFIC_ID = /^[0-9a-f]{24}$/i;
 const MTURK_ID = /^[A-Za-z0-9]{1,64}$/;
 const LINK_ID = /^[A-Za-z0-9._-]{1,64}$/;
-export const MTURK_PREVIEW = "ASSIGNMENT_ID_NOT_AVAILABLE";
+const MTURK_PREVIEW = "ASSIGNMENT_ID_NOT_AVAILABLE";
 /** Where Mechanical Turk's externalSubmit form may go: the live site and the sandbox. */
-export const MTURK_HOSTS = ["https://www.mturk.com", "https://workersandbox.mturk.com"] as const;
+const MTURK_HOSTS = ["https://www.mturk.com", "https://workersandbox.mturk.com"] as const;
 
 /** The platform's ids of one arrival. */
-export interface PlatformIds {
+interface PlatformIds {
   platformId: string;
   platformStudyId: string | null;
   platformSessionId: string | null;

@@ -26,16 +26,16 @@ import { setting } from "../../config";
 const [I, L, K, S, SS, P] = [named(instances, "i"), named(lexelts, "l"), named(knownAnswers, "k"), named(studies, "s"), named(studySlots, "ss"), named(participants, "p")];
 const SLOTS = named(studySlots);
 
-export const PLATFORMS = ["prolific", "mturk", "link"] as const;
+const PLATFORMS = ["prolific", "mturk", "link"] as const;
 export type Platform = (typeof PLATFORMS)[number];
-export const STUDY_STATES = ["open", "paused", "closed"] as const;
+const STUDY_STATES = ["open", "paused", "closed"] as const;
 export type StudyState = (typeof STUDY_STATES)[number];
 
 /** The most a batch holds, participants an instance needs, and minutes a batch is kept. */
 export const MAX_BATCH = 500;
 export const MAX_OVERLAP = 50;
 export const MAX_MINUTES = 24 * 60;
-export const MAX_CONSENT_CHARS = 20_000;
+const MAX_CONSENT_CHARS = 20_000;
 
 /** Absent, null (a form field not sent) and "" all mean "not given". */
 const optional = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === null || v === undefined || (typeof v === "string" && v.trim() === "") ? undefined : v), schema.optional());
