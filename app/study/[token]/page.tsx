@@ -51,7 +51,8 @@ export default async function StudyPage({ params, searchParams }: { params: Prom
         <li>For each, type up to three words or short phrases that could replace the highlighted word without changing the sentence&rsquo;s meaning (or say it is a name, or that nothing fits).</li>
         <li>The project may first show a few practice sentences with feedback.</li>
         <li>
-          Finish within {study.minutes} minutes of starting: after that your remaining sentences go to others (what you answered is kept). At the end you are given the way back to {PLATFORM_NAMES[study.platform]}.
+          Finish within {study.minutes} minutes of starting: after that your remaining sentences go to others (what you answered is kept).{" "}
+          {study.platform === "link" ? "The page tells you when you are done." : `At the end you are sent back to ${PLATFORM_NAMES[study.platform]}.`}
         </li>
       </ol>
       {study.guidelines.trim() && (
@@ -76,8 +77,9 @@ export default async function StudyPage({ params, searchParams }: { params: Prom
         <>
           {study.state === "paused" && <p className="notice warn">This study is paused: only those who have already started can go on.</p>}
           {consent && (
-            <section aria-labelledby="consent-heading">
-              <h2 id="consent-heading">Consent</h2>
+            <section aria-label="Consent">
+              {/* The coordinator's text usually has a heading of its own. */}
+              {!/^\s*#/.test(consent) && <h2>Consent</h2>}
               <div className={styles.consent} tabIndex={0} aria-label="Consent text">
                 <MarkdownText text={consent} />
               </div>

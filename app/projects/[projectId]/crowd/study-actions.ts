@@ -8,9 +8,14 @@ import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
 import { createStudy, setStudyState } from "@/lib/server/crowd";
 
-export type StudyFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
+export type StudyFormState = { ok?: boolean; message?: string; errors?: Record<string, string>; values?: Record<string, string> } | null;
+
+const FIELDS = ["name", "platform", "batchSize", "overlap", "minutes", "completionCode", "screenOutCode", "consent"] as const;
 
 export async function createStudyAction(projectId: number, _prev: StudyFormState, form: FormData): Promise<StudyFormState> {
+  // React resets the form after the action: a refused form is filled again with what was typed.
+  const values = Object.fromEntries(FIELDS.map((f) => [f, String(form.get(f) ?? "")]));
+  const refused = (err: NonNullable<StudyFormState>) => ({ ...err, values });
   return withActor((actor) => {
     const s = createStudy(getDb(), actor, projectId, {
       platform: form.get("platform"),
@@ -23,8 +28,8 @@ export async function createStudyAction(projectId: number, _prev: StudyFormState
       name: form.get("name"),
     });
     revalidatePath(`/projects/${projectId}/crowd`);
-    return { ok: true, message: `Opened${s.name ? ` “${s.name}”` : " the study"}: ${s.instances.toLocaleString("en")} instances, batches of ${s.batchSize}, ${s.overlap} answers each. Its link is below.` };
-  });
+    return { ok: true, message: `Opened${s.name ? ` “${s.name}”` : " the study"}: ${s.instances.toLocaleString("en")} instances, batches of ${s.batchSize}, ${s.overlap} answers each. Its link is above.` };
+  }, refused);
 }
 
 export type StudyChangeState = { ok?: boolean; message?: string } | null;

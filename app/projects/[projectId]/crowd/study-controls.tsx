@@ -33,7 +33,7 @@ export async function StudyControls({ projectId }: { projectId: number }) {
               {label} <span className="tag">{STATE[s.state]}</span> <span className="small muted">{PLATFORM[s.platform]}</span>
             </h3>
             <p className="small">
-              Batches of {s.batchSize}, {s.overlap} answers an instance, {s.minutes} minutes a batch. {s.participants.toLocaleString("en")} participants;{" "}
+              Batches of {s.batchSize}, {s.overlap} answers an instance, {s.minutes} minutes a batch. {s.participants.toLocaleString("en")} participant{s.participants === 1 ? "" : "s"};{" "}
               {s.placesTaken.toLocaleString("en")} of {(s.instances * s.overlap).toLocaleString("en")} places taken; {s.full.toLocaleString("en")} of {s.instances.toLocaleString("en")} instances full.
               {s.completionCode && <> Completion code {s.completionCode}.</>}
               {s.screenOutCode && <> Screen-out code {s.screenOutCode}.</>}

@@ -27,43 +27,53 @@ export function CreateStudyForm({ projectId, limits }: { projectId: number; limi
   const [state, action, pending] = useActionState<StudyFormState, FormData>(createStudyAction.bind(null, projectId), null);
   const [platform, setPlatform] = useState("prolific");
   const e = state?.errors ?? {};
+  // What was typed, after a refusal (React resets the form after its action); the defaults otherwise.
+  const v = state?.ok ? {} : (state?.values ?? {});
   const described = (id: string, hint: boolean) => [hint ? `${id}-hint` : "", e[id.replace(/^st-/, "")] ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   return (
     <form action={action} className="panel" aria-label="New study">
       <h2>New study</h2>
-      <Field id="st-name" label="Name" hint="For you and the participants (the project's name when empty)." error={e.name}>
-        <input id="st-name" name="name" maxLength={100} aria-describedby={described("st-name", true)} />
-      </Field>
-      <Field id="st-platform" label="Platform" error={e.platform}>
-        <select id="st-platform" name="platform" value={platform} onChange={(ev) => setPlatform(ev.target.value)}>
-          <option value="prolific">Prolific</option>
-          <option value="mturk">Mechanical Turk (ExternalQuestion)</option>
-          <option value="link">A plain link (participants choose an id)</option>
-        </select>
-      </Field>
-      <Field id="st-batchSize" label="Batch size" hint="Instances each participant gets." error={e.batchSize}>
-        <input id="st-batchSize" name="batchSize" type="number" min={1} max={limits.batch} defaultValue={20} required aria-describedby={described("st-batchSize", true)} aria-invalid={!!e.batchSize} />
-      </Field>
-      <Field id="st-overlap" label="Overlap" hint="Answers each instance gets, from distinct participants." error={e.overlap}>
-        <input id="st-overlap" name="overlap" type="number" min={1} max={limits.overlap} defaultValue={5} required aria-describedby={described("st-overlap", true)} aria-invalid={!!e.overlap} />
-      </Field>
-      <Field id="st-minutes" label="Minutes" hint="Time for a batch; after it the unanswered items go to others (answers are kept)." error={e.minutes}>
-        <input id="st-minutes" name="minutes" type="number" min={1} max={limits.minutes} defaultValue={45} required aria-describedby={described("st-minutes", true)} aria-invalid={!!e.minutes} />
-      </Field>
-      <Field
-        id="st-completionCode"
-        label="Completion code"
-        hint={platform === "prolific" ? "The study's completion code on Prolific (required)." : "Shown to a participant who finishes (optional)."}
-        error={e.completionCode}
-      >
-        <input id="st-completionCode" name="completionCode" maxLength={64} required={platform === "prolific"} aria-describedby={described("st-completionCode", true)} aria-invalid={!!e.completionCode} />
-      </Field>
-      <Field id="st-screenOutCode" label="Screen-out code" hint="Given to a participant who fails the training (optional)." error={e.screenOutCode}>
-        <input id="st-screenOutCode" name="screenOutCode" maxLength={64} aria-describedby={described("st-screenOutCode", true)} aria-invalid={!!e.screenOutCode} />
-      </Field>
-      <Field id="st-consent" label="Consent (Markdown)" hint="Shown before the first item with an “I agree, start” button; leave empty for none." error={e.consent}>
-        <textarea id="st-consent" name="consent" rows={6} aria-describedby={described("st-consent", true)} />
-      </Field>
+      <div className={styles.row}>
+        <Field id="st-name" label="Name" hint="For you and the participants (the project's name when empty)." error={e.name}>
+          <input id="st-name" name="name" maxLength={100} defaultValue={v.name ?? ""} aria-describedby={described("st-name", true)} />
+        </Field>
+        <Field id="st-platform" label="Platform" error={e.platform}>
+          <select id="st-platform" name="platform" value={platform} onChange={(ev) => setPlatform(ev.target.value)}>
+            <option value="prolific">Prolific</option>
+            <option value="mturk">Mechanical Turk (ExternalQuestion)</option>
+            <option value="link">A plain link (participants choose an id)</option>
+          </select>
+        </Field>
+      </div>
+      <div className={styles.row}>
+        <Field id="st-batchSize" label="Batch size" hint="Instances each participant gets." error={e.batchSize}>
+          <input id="st-batchSize" name="batchSize" type="number" min={1} max={limits.batch} defaultValue={v.batchSize ?? 20} required aria-describedby={described("st-batchSize", true)} aria-invalid={!!e.batchSize} />
+        </Field>
+        <Field id="st-overlap" label="Overlap" hint="Answers each instance gets, from distinct participants." error={e.overlap}>
+          <input id="st-overlap" name="overlap" type="number" min={1} max={limits.overlap} defaultValue={v.overlap ?? 5} required aria-describedby={described("st-overlap", true)} aria-invalid={!!e.overlap} />
+        </Field>
+        <Field id="st-minutes" label="Minutes" hint="Time for a batch; after it the unanswered items go to others (answers are kept)." error={e.minutes}>
+          <input id="st-minutes" name="minutes" type="number" min={1} max={limits.minutes} defaultValue={v.minutes ?? 45} required aria-describedby={described("st-minutes", true)} aria-invalid={!!e.minutes} />
+        </Field>
+      </div>
+      <div className={styles.row}>
+        <Field
+          id="st-completionCode"
+          label="Completion code"
+          hint={platform === "prolific" ? "The study's completion code on Prolific (required)." : "Shown to a participant who finishes (optional)."}
+          error={e.completionCode}
+        >
+          <input id="st-completionCode" name="completionCode" maxLength={64} defaultValue={v.completionCode ?? ""} required={platform === "prolific"} aria-describedby={described("st-completionCode", true)} aria-invalid={!!e.completionCode} />
+        </Field>
+        <Field id="st-screenOutCode" label="Screen-out code" hint="Given to a participant who fails the training (optional)." error={e.screenOutCode}>
+          <input id="st-screenOutCode" name="screenOutCode" maxLength={64} defaultValue={v.screenOutCode ?? ""} aria-describedby={described("st-screenOutCode", true)} aria-invalid={!!e.screenOutCode} />
+        </Field>
+      </div>
+      <div className={styles.consent}>
+        <Field id="st-consent" label="Consent (Markdown)" hint="Shown before the first item with an “I agree, start” button; leave empty for none." error={e.consent}>
+          <textarea id="st-consent" name="consent" rows={6} defaultValue={v.consent ?? ""} aria-describedby={described("st-consent", true)} />
+        </Field>
+      </div>
       {state && (
         <p role={state.ok ? "status" : "alert"} className={state.ok ? "notice ok" : "notice error"}>
           {state.message}
