@@ -11,7 +11,8 @@ import { SYSTEM } from "../../lib/server/kernel/actor";
 import { InputError, NotFoundError } from "../../lib/server/kernel/errors";
 import { resetRateLimits } from "../../lib/server/kernel/rate-limit";
 import { signInWithPassword } from "../../lib/server/people/signin";
-import { listProjects } from "../../lib/server/corpus/projects";
+import { createProject, listProjects } from "../../lib/server/corpus/projects";
+import { addMember, setMemberRole } from "../../lib/server/people/users";
 import { setProjectArchived } from "../../lib/server/corpus/project-lifecycle";
 import { bigProject } from "../support/big-project";
 
@@ -162,6 +163,17 @@ describe("joinStudy", () => {
       const r = await signInWithPassword(db, { name: j.user.name, password, client: "192.0.2.7", deviceCookie: null, secret: "s".repeat(40) });
       expect(r).toEqual({ ok: false, reason: "invalid" });
     }
+  });
+
+  it("a participant account stays in its study's project, as an annotator", async () => {
+    const { db, projectId, study } = fixture();
+    const j = await joinStudy(db, { token: study.token, params: prolific(), address: null, now: T0 });
+    const other = createProject(db, SYSTEM, { name: "elsewhere" });
+    const before = db.$client.prepare("select * from memberships order by rowid").all();
+    expect(() => addMember(db, SYSTEM, other.id, j.user.name)).toThrow(`"${j.user.name}" is a study participant: they take part in their study's project only.`);
+    expect(() => addMember(db, SYSTEM, projectId, j.user.name, "judge")).toThrow(/study participant/);
+    expect(() => setMemberRole(db, SYSTEM, projectId, j.user.id, "judge")).toThrow("A study participant annotates in their study's project and does nothing else.");
+    expect(db.$client.prepare("select * from memberships order by rowid").all()).toEqual(before);
   });
 
   it("arriving again with the same id resumes (same account, same batch); another id is another participant", async () => {
