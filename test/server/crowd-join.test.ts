@@ -187,8 +187,8 @@ describe("joinStudy", () => {
     expect(db.$client.prepare("select count(*) as n from users where role = 'participant'").get()).toEqual({ n: 2 });
   });
 
-  it("an unknown or malformed token is no such study; paused takes no one new but lets those in resume; closed takes no one", async () => {
-    const { db, study } = fixture("link");
+  it("an unknown or malformed token is no such study; paused takes no one new but lets those in resume; closed (or archived) takes no one", async () => {
+    const { db, projectId, study } = fixture("link");
     for (const token of ["", "short", study.token.slice(0, -1) + (study.token.endsWith("A") ? "B" : "A"), 42]) {
       expect(await refusal(joinStudy(db, { token, params: { id: "ann" }, address: null, now: T0 }))).toBeInstanceOf(NotFoundError);
     }
@@ -199,6 +199,11 @@ describe("joinStudy", () => {
     setStudyState(db, SYSTEM, study.id, "closed");
     expect((await refusal(joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0 }))).message).toMatch(/^This study is closed/);
     expect(db.$client.prepare("select count(*) as n from participants").get()).toEqual({ n: 1 });
+    // An archived project's studies are closed, whatever they say.
+    setStudyState(db, SYSTEM, study.id, "open");
+    setProjectArchived(db, SYSTEM, projectId, true);
+    expect(studyByToken(db, study.token)?.state).toBe("closed");
+    expect((await refusal(joinStudy(db, { token: study.token, params: { id: "bob" }, address: null, now: T0 }))).message).toMatch(/^This study is closed/);
   });
 
   it("a study with a consent: no join without agreeing; agreeing is recorded", async () => {

@@ -123,14 +123,16 @@ export function studyByToken(db: Db, token: unknown): PublicStudy | null {
       consent: studies.consent,
       state: studies.state,
       stagingFor: projects.stagingFor,
+      archivedAt: projects.archivedAt,
     })
     .from(studies)
     .innerJoin(projects, eq(projects.id, studies.projectId))
     .where(eq(studies.token, token))
     .get();
   if (!r || r.stagingFor !== null) return null;
-  const { stagingFor: _, ...study } = r;
-  return study;
+  const { stagingFor: _, archivedAt, ...study } = r;
+  // An archived project takes no answers: its studies are closed whatever they say.
+  return archivedAt ? { ...study, state: "closed" } : study;
 }
 
 /** Why a study takes no one now, in a sentence for the participant; null when it does. */
