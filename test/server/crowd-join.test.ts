@@ -187,6 +187,14 @@ describe("joinStudy", () => {
     expect(db.$client.prepare("select count(*) as n from users where role = 'participant'").get()).toEqual({ n: 2 });
   });
 
+  it("two tabs arriving at once with the same id make one participant with one batch", async () => {
+    const { db, study } = fixture("link");
+    const [a, b] = await Promise.all([0, 1].map(() => joinStudy(db, { token: study.token, params: { id: "twin" }, address: null, now: T0 })));
+    expect(a.user.id).toBe(b.user.id);
+    expect([a.resumed, b.resumed].sort()).toEqual([false, true]);
+    expect(db.$client.prepare("select count(*) as p, (select count(*) from batch_items) as items from participants").get()).toEqual({ p: 1, items: 5 });
+  });
+
   it("an unknown or malformed token is no such study; paused takes no one new but lets those in resume; closed (or archived) takes no one", async () => {
     const { db, projectId, study } = fixture("link");
     for (const token of ["", "short", study.token.slice(0, -1) + (study.token.endsWith("A") ? "B" : "A"), 42]) {
