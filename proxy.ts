@@ -17,7 +17,18 @@ import { authSecret } from "./lib/server/kernel/secret";
 import { clientAddress } from "./lib/net/trusted-proxy";
 import { limitPage, retryAfterSeconds } from "./lib/server/kernel/rate-limit";
 
-export function contentSecurityPolicy(nonce: string, dev = process.env.NODE_ENV !== "production"): string {
+/**
+ * Who may show a page in a frame: nobody, but a crowd study's page (/study/<token>), which
+ * Mechanical Turk shows as an ExternalQuestion inside a frame on its own site (the live one and
+ * the sandbox). The page then opens the study in a tab of its own (app/study/[token]).
+ */
+export const STUDY_FRAME_ANCESTORS = "https://www.mturk.com https://workersandbox.mturk.com";
+
+export function frameAncestorsFor(pathname: string): string {
+  return pathname.startsWith("/study/") ? STUDY_FRAME_ANCESTORS : "'none'";
+}
+
+export function contentSecurityPolicy(nonce: string, dev = process.env.NODE_ENV !== "production", frameAncestors = "'none'"): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
@@ -28,7 +39,7 @@ export function contentSecurityPolicy(nonce: string, dev = process.env.NODE_ENV 
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestors}`,
   ].join("; ");
 }
 
@@ -67,7 +78,7 @@ export async function proxy(request: NextRequest) {
   const verdict = limitPage({ userId: await sessionUserId(request), address: clientAddress(request.headers) });
   if (!verdict.ok) return tooManyPages(retryAfterSeconds(verdict.retryAfterMs), request);
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
-  const csp = contentSecurityPolicy(nonce);
+  const csp = contentSecurityPolicy(nonce, undefined, frameAncestorsFor(request.nextUrl.pathname));
   const headers = new Headers(request.headers);
   headers.set("x-nonce", nonce);
   headers.set("Content-Security-Policy", csp);

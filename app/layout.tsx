@@ -23,8 +23,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <nav aria-label="Main">
               {user.role === "coordinator" && <Link href="/projects">Projects</Link>}
               {user.role !== "admin" && <Link href="/annotate">Annotate</Link>}
-              {user.role !== "annotator" && <Link href="/accounts">Accounts</Link>}
-              <Link href="/account">Your account</Link>
+              {/* A crowd participant has no password and manages no accounts. */}
+              {user.role !== "annotator" && user.role !== "participant" && <Link href="/accounts">Accounts</Link>}
+              {user.role !== "participant" && <Link href="/account">Your account</Link>}
             </nav>
           )}
           {user && (

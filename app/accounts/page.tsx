@@ -26,7 +26,8 @@ const ACTIONS: Record<string, string> = {
 /** Coordinators: the accounts of their projects; admins: every account. Failed sign-ins and the audit below. */
 export default async function AccountsPage() {
   const actor = await requireUserPage();
-  if (actor.role === "annotator") redirect("/annotate");
+  // Annotators and crowd participants manage no accounts.
+  if (actor.role === "annotator" || actor.role === "participant") redirect("/annotate");
   const db = getDb();
   const accounts = listAccounts(db, actor);
   const locks = signInLocks(db, actor, accounts);

@@ -25,6 +25,7 @@ import { register as init } from "./init";
 import { register as start } from "./start";
 import { register as doctor } from "./doctor";
 import { register as baseline } from "./baseline";
+import { register as study } from "./study";
 
 export const commands: Register[] = [
   project,
@@ -45,4 +46,5 @@ export const commands: Register[] = [
   start,
   doctor,
   baseline,
+  study,
 ];

@@ -4,6 +4,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "../../db/client";
 import { clientAddress } from "../net/trusted-proxy";
+import { joinStudy } from "../server/crowd";
 import { signOutEverywhere } from "../server/people/accounts";
 import { DEVICE_COOKIE, signInWithPassword } from "../server/people/signin";
 import { decodeSessionToken, encodeSessionToken, SESSION_MAX_AGE_S, signedInTooLongAgo } from "./jwt";
@@ -17,6 +18,21 @@ export function cookieValue(header: unknown, name: string): string | null {
     if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
   }
   return null;
+}
+
+/** The study link's query as the page sent it: a JSON object of strings, at most 32 names, each value at most 512 characters. */
+function studyParams(raw: unknown): Record<string, string> | null {
+  if (typeof raw !== "string" || raw.length > 8000) return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (!v || typeof v !== "object" || Array.isArray(v)) return null;
+  const entries = Object.entries(v as Record<string, unknown>);
+  if (entries.length > 32 || entries.some(([, x]) => typeof x !== "string" || x.length > 512)) return null;
+  return Object.fromEntries(entries) as Record<string, string>;
 }
 
 let warned = false;
@@ -68,6 +84,37 @@ export function authOptions(outcome: SignInOutcome = {}): NextAuthOptions {
           // The device cookie goes to this account, the one the password was checked for.
           outcome.signedIn = { id: r.user.id };
           return { id: String(r.user.id), name: r.user.name, role: r.user.role, sessionVersion: r.user.sessionVersion };
+        },
+      }),
+      // A crowd participant arriving by a study link (lib/server/crowd/join.ts): the link's token and the
+      // platform's parameters are the credentials; the account is the one joinStudy returns.
+      CredentialsProvider({
+        id: "study",
+        name: "study link",
+        credentials: {
+          token: { label: "Study", type: "text" },
+          params: { label: "The link's parameters (JSON)", type: "text" },
+          consent: { label: "I agree", type: "text" },
+        },
+        async authorize(credentials, req) {
+          const params = studyParams(credentials?.params);
+          if (!params) throw new Error("The link's parameters could not be read: open the study link again.");
+          const headers = req?.headers as Record<string, unknown> | undefined;
+          try {
+            const joined = await joinStudy(getDb(), {
+              token: String(credentials?.token ?? ""),
+              params,
+              address: clientAddress(headers),
+              consent: credentials?.consent === "yes",
+              now: Date.now(),
+            });
+            return { id: String(joined.user.id), name: joined.user.name, role: joined.user.role, sessionVersion: joined.user.sessionVersion };
+          } catch (e) {
+            // The participant's page shows this sentence (signIn's error); anything unexpected stays in the log.
+            if (e instanceof Error && "status" in e) throw new Error(e.message);
+            console.error("[auth] joining a study failed:", e);
+            throw new Error("Something went wrong on the server: try the link again in a moment.");
+          }
         },
       }),
     ],

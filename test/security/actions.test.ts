@@ -6,7 +6,7 @@
  * returns { ok: false } with a message that reveals nothing, and writes nothing.
  *
  * A new action is one line in ACTIONS; the last test fails when an exported
- * function of an actions.ts file under app/ has no line here.
+ * function of an actions.ts (or NAME-actions.ts) file under app/ has no line here.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -59,6 +59,8 @@ const { setKnownAnswer } = await import("../../lib/server/quality/training");
 const { addMember, createUser } = await import("../../lib/server/people/users");
 const judgement = await import("../../app/projects/[projectId]/judgement/actions");
 const { saveLabelAction } = await import("../../app/judge/actions");
+const crowd = await import("../../app/projects/[projectId]/crowd/study-actions");
+const { createStudy } = await import("../../lib/server/crowd/studies");
 
 // Outcomes per actor: signedOut annotatorOfOther annotator coordinatorOfOther coordinator (system: not a session, always "-").
 const COORDINATOR = "401 403 403 404 ok -";
@@ -216,6 +218,14 @@ const ACTIONS: ActionCase[] = [
     prep: (w) => void returnInstance(w.db, SYSTEM_ACTOR, w.p.id, { instanceId: "p1", annotator: "ann", comment: "look again" }),
     run: (w) => withdrawReturnAction(w.p.id, null, form({ instanceId: "p1", annotator: "ann" })),
   },
+  { name: "createStudyAction", expect: COORDINATOR, run: (w) => crowd.createStudyAction(w.p.id, null, form({ platform: "link", batchSize: "2", overlap: "2", minutes: "30", name: "pilot" })) },
+  {
+    name: "setStudyStateAction",
+    expect: COORDINATOR,
+    // A study of p opened by the CLI (the set-up, not what a refusal may not write).
+    prep: (w) => void createStudy(w.db, SYSTEM_ACTOR, w.p.id, { platform: "link", batchSize: 2, overlap: 2, minutes: 30 }),
+    run: (w) => crowd.setStudyStateAction(w.p.id, studyIdOf(w, "p"), null, form({ state: "paused" })),
+  },
   { name: "createRoundAction", expect: COORDINATOR, run: (w) => judgement.createRoundAction(w.p.id, null, form({ selection: "any", sampleSize: "2", seed: "1", source: "annotators" })) },
   ...(["setRoundStateAction", "setJudgesAction"] as const).map((name) => ({
     name,
@@ -260,6 +270,7 @@ const REFUSALS: Record<string, Outcome> = {
   "Only a coordinator can do that.": "403",
   "No such project.": "404",
   "No such account.": "404",
+  "No such study.": "404",
   "No such instance in this project.": "404",
   "You are not a judge of this round.": "403",
   "Only a judge of the round can label.": "403",
@@ -310,7 +321,20 @@ describe("server actions × actor (the actor comes from the session only)", () =
   }
 });
 
+const studyIdOf = (w: World, project: "p" | "q") => (w.db.$client.prepare("select id from studies where project_id = ?").get(w[project].id) as { id: number }).id;
+
 describe("server actions with another project's ids", () => {
+  it("a coordinator cannot pause another project's study through their own project's page", async () => {
+    const w = world();
+    createStudy(w.db, SYSTEM_ACTOR, w.q.id, { platform: "link", batchSize: 2, overlap: 2, minutes: 30 });
+    as(w, "coordinator");
+    const before = dump(w.db);
+    expect(await outcome(() => crowd.setStudyStateAction(w.p.id, studyIdOf(w, "q"), null, form({ state: "closed" })))).toEqual({ outcome: "404", message: "No such project." });
+    expect(await outcome(() => crowd.setStudyStateAction(w.q.id, studyIdOf(w, "q"), null, form({ state: "closed" })))).toEqual({ outcome: "404", message: "No such project." });
+    expect(dump(w.db)).toEqual(before);
+  });
+
+
   it("a coordinator cannot reach project q's settings by passing q's id", async () => {
     const w = world();
     as(w, "coordinator");
@@ -393,7 +417,8 @@ describe("the action list covers app/", () => {
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
         const p = path.join(dir, e.name);
         if (e.isDirectory()) walk(p);
-        else if (e.name === "actions.ts" && (!tracked || tracked.has(p))) {
+        // actions.ts, and the named ones beside it (crowd/study-actions.ts).
+        else if (/^(.+-)?actions\.ts$/.test(e.name) && (!tracked || tracked.has(p))) {
           for (const m of fs.readFileSync(p, "utf8").matchAll(/export async function (\w+)/g)) {
             if (!covered.has(m[1])) missing.push(`${path.relative(root, p)}: ${m[1]}`);
           }

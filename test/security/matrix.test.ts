@@ -71,6 +71,9 @@ import { liftSignInLock, signInLocks } from "../../lib/server/people/signin";
 import { checkDeclaredUpload, checkUploadRoom, holdUploadBytes } from "../../lib/server/runtime/upload-quota";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/people/team";
 import { addMember, createUser, listMembers, listUsers, setMemberRole } from "../../lib/server/people/users";
+import { createStudy, listStudies, setStudyState } from "../../lib/server/crowd/studies";
+import { joinStudy } from "../../lib/server/crowd/join";
+import { resetRateLimits } from "../../lib/server/kernel/rate-limit";
 import { ACTORS, type ActorKey, addJudge, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
 
 // Expected outcomes, one per actor in this order:
@@ -114,6 +117,14 @@ const withTraining = (w: World) => {
   setKnownAnswer(w.db, SYSTEM, w.q.id, { instanceId: "q2", role: "training", accepted: "shady" });
   setQualitySettings(w.db, SYSTEM, w.p.id, { trainingRequired: true, trainingThreshold: 60, speedThresholdSeconds: 4 });
 };
+
+/** A study on p and one on q (by the CLI). */
+const STUDY_INPUT = { platform: "link", batchSize: 2, overlap: 2, minutes: 30, name: "pilot" };
+const withStudies = (w: World) => {
+  createStudy(w.db, SYSTEM, w.p.id, STUDY_INPUT);
+  createStudy(w.db, SYSTEM, w.q.id, { ...STUDY_INPUT, name: "quayside study" });
+};
+const studyOf = (w: World, project: "p" | "q") => (w.db.$client.prepare("select id from studies where project_id = ?").get(w[project].id) as { id: number }).id;
 
 const CALLS: Call[] = [
   // actor.ts
@@ -184,6 +195,10 @@ const CALLS: Call[] = [
   { name: "createAnnotatorForProject", expect: COORDINATOR, call: (w, k) => createAnnotatorForProject(w.db, w.actor(k), w.p.id, { name: "newbie", password: "" }) },
   // Finding 6: another project's annotator is "No such account." to the coordinator (the CLI may add anyone).
   { name: "addExistingMember", expect: "401 403 403 404 400 ok", call: (w, k) => addExistingMember(w.db, w.actor(k), w.p.id, String(w.annQ.userId)) },
+  // crowd/studies.ts
+  { name: "createStudy", expect: COORDINATOR, call: (w, k) => createStudy(w.db, w.actor(k), w.p.id, STUDY_INPUT), check: noOtherProject },
+  { name: "listStudies", expect: COORDINATOR, prep: withStudies, call: (w, k) => listStudies(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "setStudyState", expect: COORDINATOR, prep: withStudies, call: (w, k) => setStudyState(w.db, w.actor(k), studyOf(w, "p"), "paused"), check: noOtherProject },
   // users.ts
   { name: "createUser", expect: ANY_COORDINATOR, call: (w, k) => createUser(w.db, w.actor(k), { name: "newbie", role: "annotator", password: "long enough" }) },
   {
@@ -685,6 +700,20 @@ describe("ids of another project are refused", () => {
   }
 });
 
+describe("studies of another project are refused", () => {
+  it.each([
+    ["through p's page", (w: World) => setStudyState(w.db, w.coord, studyOf(w, "q"), "paused", w.p.id)],
+    ["as p's coordinator", (w: World) => setStudyState(w.db, w.coord, studyOf(w, "q"), "paused")],
+    ["p's study through q's page", (w: World) => setStudyState(w.db, w.coordQ, studyOf(w, "p"), "paused", w.q.id)],
+  ])("pausing q's study %s: 404, nothing written", (_name, call) => {
+    const w = world();
+    withStudies(w);
+    const before = dump(w.db);
+    expect(outcomeOf(catching(() => call(w)))).toBe("404");
+    expect(dump(w.db)).toEqual(before);
+  });
+});
+
 describe("refusals do not reveal whether a project exists", () => {
   it("a non-member gets the same error for another project as for no project at all", () => {
     const w = world();
@@ -825,6 +854,62 @@ describe("a judge of the project (and annotator of another)", () => {
     expect(outcomeOf(catching(() => projectProgress(w.db, w.coordQ, w.p.id)))).toBe("403");
     expect(outcomeOf(catching(() => workspace(w.db, w.coordQ, w.p.id)))).toBe("403");
     expect(listUsers(w.db, w.coordQ).map((u) => u.name)).not.toContain("ann");
+  });
+});
+
+/**
+ * A crowd participant of p (joined by a study link: role "participant", an annotator of p only).
+ * In p they reach what an annotator reaches; nothing of the coordinator's, of the accounts, or of q.
+ */
+describe("a participant of the project", () => {
+  const participantWorld = async () => {
+    process.env.LEXGOLD_STUDY_JOIN_RATE = "off";
+    process.env.LEXGOLD_ADDRESS_JOIN_RATE = "off";
+    resetRateLimits();
+    const w = world();
+    withStudies(w);
+    const token = (w.db.$client.prepare("select token from studies where id = ?").get(studyOf(w, "p")) as { token: string }).token;
+    const j = await joinStudy(w.db, { token, params: { id: "crowd1" }, address: null, now: Date.now() });
+    const actor: Actor = { kind: "user", userId: j.user.id, name: j.user.name, role: "participant" };
+    return { w, actor };
+  };
+  const refusals: Array<{ name: string; outcome: Outcome; call: (w: World, a: Actor) => unknown }> = [
+    { name: "requireProject q", outcome: "404", call: (w, a) => requireProject(w.db, a, w.q.id) },
+    { name: "workspace of q", outcome: "404", call: (w, a) => workspace(w.db, a, w.q.id) },
+    { name: "saveResponse in q", outcome: "404", call: (w, a) => saveResponse(w.db, a, w.q.id, w.ref.q2, NIL, { expectedRevision: 0 }) },
+    { name: "createStudy", outcome: "403", call: (w, a) => createStudy(w.db, a, w.p.id, STUDY_INPUT) },
+    { name: "listStudies", outcome: "403", call: (w, a) => listStudies(w.db, a, w.p.id) },
+    { name: "setStudyState", outcome: "403", call: (w, a) => setStudyState(w.db, a, studyOf(w, "p"), "closed") },
+    { name: "createProject", outcome: "403", call: (w, a) => createProject(w.db, a, { name: "mine" }) },
+    { name: "projectOverview", outcome: "403", call: (w, a) => projectOverview(w.db, a, w.p.id) },
+    { name: "projectProgress", outcome: "403", call: (w, a) => projectProgress(w.db, a, w.p.id) },
+    { name: "projectGold", outcome: "403", call: (w, a) => projectGold(w.db, a, w.p.id) },
+    { name: "teamOverview", outcome: "403", call: (w, a) => teamOverview(w.db, a, w.p.id) },
+    { name: "listUsers", outcome: "403", call: (w, a) => listUsers(w.db, a) },
+    { name: "listAccounts", outcome: "403", call: (w, a) => listAccounts(w.db, a) },
+    { name: "createUser", outcome: "403", call: (w, a) => createUser(w.db, a, { name: "newbie", role: "annotator", password: "long enough" }) },
+    { name: "resetPassword of ann", outcome: "403", call: (w, a) => resetPassword(w.db, a, w.ann.userId) },
+    { name: "listFlags", outcome: "403", call: (w, a) => listFlags(w.db, a, w.p.id) },
+  ];
+  for (const r of refusals) {
+    it(`${r.name}: ${r.outcome}, nothing written`, async () => {
+      const { w, actor } = await participantWorld();
+      const before = dump(w.db);
+      let got: Outcome = "ok";
+      try {
+        await r.call(w, actor);
+      } catch (e) {
+        got = outcomeOf(e);
+      }
+      expect(got).toBe(r.outcome);
+      expect(dump(w.db)).toEqual(before);
+    });
+  }
+
+  it("lists p alone among the projects, and sees p's workspace as an annotator", async () => {
+    const { w, actor } = await participantWorld();
+    expect(listProjects(w.db, actor).map((p) => p.name)).toEqual(["p"]);
+    expect(requireProject(w.db, actor, w.p.id, { annotate: true }).memberRole).toBe("annotator");
   });
 });
 

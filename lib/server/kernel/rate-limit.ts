@@ -13,6 +13,8 @@
  *           per address  LEXGOLD_ADDRESS_SAVE_RATE  30/s, burst 150
  *   pages   per account  LEXGOLD_PAGE_RATE          10/s, burst 100
  *           per address  LEXGOLD_ADDRESS_PAGE_RATE  30/s, burst 300
+ *   joins   per study    LEXGOLD_STUDY_JOIN_RATE    10/s, burst 300  (new crowd participants)
+ *           per address  LEXGOLD_ADDRESS_JOIN_RATE  1 per 10 s, burst 10
  *
  * Each variable is "RATE,BURST" (requests a second, then the most at once), or
  * "off". The account is the user id of the decoded session token (every session
@@ -155,6 +157,8 @@ export const LIMIT_SETTINGS = {
   saveAddress: { env: "LEXGOLD_ADDRESS_SAVE_RATE", fallback: SETTINGS.LEXGOLD_ADDRESS_SAVE_RATE.default! },
   page: { env: "LEXGOLD_PAGE_RATE", fallback: SETTINGS.LEXGOLD_PAGE_RATE.default! },
   pageAddress: { env: "LEXGOLD_ADDRESS_PAGE_RATE", fallback: SETTINGS.LEXGOLD_ADDRESS_PAGE_RATE.default! },
+  join: { env: "LEXGOLD_STUDY_JOIN_RATE", fallback: SETTINGS.LEXGOLD_STUDY_JOIN_RATE.default! },
+  joinAddress: { env: "LEXGOLD_ADDRESS_JOIN_RATE", fallback: SETTINGS.LEXGOLD_ADDRESS_JOIN_RATE.default! },
 } as const satisfies Record<string, { env: string; fallback: BucketSpec }>;
 
 type LimitName = keyof typeof LIMIT_SETTINGS;
@@ -235,6 +239,19 @@ export function peekSave(who: Requester, accountCost = 1): Verdict {
 /** One page render, client-side navigation or server action (proxy.ts). */
 export function limitPage(who: Requester): Verdict {
   return takeAll(pairsFor("page", who));
+}
+
+/**
+ * One new participant joining a crowd study (lib/server/crowd/join.ts): a token from the study
+ * link's bucket and one from the address's (every study together). Arriving again with a known
+ * platform id resumes and takes none.
+ */
+export function limitJoin(who: { studyId: number; address: string | null }): Verdict {
+  const { limits } = registry();
+  const pairs: Array<[TokenBuckets, string]> = [];
+  if (limits.join) pairs.push([limits.join, `s${who.studyId}`]);
+  if (limits.joinAddress && who.address) pairs.push([limits.joinAddress, addressKey(who.address)]);
+  return takeAll(pairs);
 }
 
 /** Retry-After's whole seconds for a wait (at least 1). */

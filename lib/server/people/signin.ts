@@ -189,12 +189,15 @@ export async function signInWithPassword(db: Db, a: SignInAttempt): Promise<Sign
   try {
     // Known browsers first, then clients with no recent failure (a new annotator), then the rest.
     const priority = device !== null ? "known" : clientFailures === 0 ? "clean" : "others";
-    matches = await signInGate().run({ client, priority }, () => checkPassword(a.password, row?.passwordHash));
+    // A crowd participant's account has no password: it signs in only by its study link (lib/server/crowd),
+    // so whatever is typed is checked against nothing (the same work as for an unknown name) and refused.
+    const hash = row?.role === "participant" ? undefined : row?.passwordHash;
+    matches = await signInGate().run({ client, priority }, () => checkPassword(a.password, hash));
   } catch (e) {
     if (e instanceof GateBusyError) return { ok: false, reason: "busy", retryAfterS: e.retryAfterS };
     throw e;
   }
-  if (!matches || !row || row.disabled) {
+  if (!matches || !row || row.disabled || row.role === "participant") {
     record(db, { key, client, device });
     return { ok: false, reason: "invalid" };
   }

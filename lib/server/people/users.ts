@@ -106,6 +106,7 @@ export const projectRoleSchema = z.enum(PROJECT_ROLES, { message: "The project r
 function memberRoleFor(account: { role: Role }, asked: unknown): ProjectRole {
   if (asked === undefined || asked === null || asked === "") return account.role === "coordinator" ? "coordinator" : "annotator";
   const role = parseOrThrow(projectRoleSchema, asked, "Cannot set the role");
+  if (account.role === "participant" && role !== "annotator") throw new InputError("A study participant annotates in their study's project and does nothing else.", { role: "Annotator." });
   if (role === "coordinator" && account.role !== "coordinator") throw new InputError("Only a coordinator account can coordinate a project: make them an annotator or a judge.", { role: "Annotator or judge." });
   return role;
 }
@@ -118,6 +119,8 @@ export function addMember(db: Db, actor: Actor, projectId: number, userName: str
   requireProject(db, actor, projectId, { coordinator: true });
   const user = db.select({ id: users.id, name: users.name, role: users.role }).from(users).where(eq(users.name, userName)).get();
   if (!user) throw new NotFoundError(`No user named "${userName}".`);
+  // A crowd participant's account was made by their study's link for its project alone (lib/server/crowd).
+  if (user.role === "participant") throw new InputError(`"${user.name}" is a study participant: they take part in their study's project only.`, { userId: "A study participant." });
   const r = db.insert(memberships).values({ projectId, userId: user.id, role: memberRoleFor(user, role) }).onConflictDoNothing().run();
   if (r.changes > 0) {
     db.insert(accountAudit).values({ at: new Date(), actorId: actor && actor.kind === "user" ? actor.userId : null, action: "member-add", targetId: user.id, projectId }).run();

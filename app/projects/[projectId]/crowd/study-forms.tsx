@@ -1,0 +1,148 @@
+"use client";
+import { useActionState, useState } from "react";
+import { createStudyAction, setStudyStateAction, type StudyChangeState, type StudyFormState } from "./study-actions";
+import styles from "./study-controls.module.css";
+
+function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: React.ReactNode }) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {hint && (
+        <p className="small muted" id={`${id}-hint`}>
+          {hint}
+        </p>
+      )}
+      {children}
+      {error && (
+        <p className="field-error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** The form that opens a study on the project. */
+export function CreateStudyForm({ projectId, limits }: { projectId: number; limits: { batch: number; overlap: number; minutes: number } }) {
+  const [state, action, pending] = useActionState<StudyFormState, FormData>(createStudyAction.bind(null, projectId), null);
+  const [platform, setPlatform] = useState("prolific");
+  const e = state?.errors ?? {};
+  // What was typed, after a refusal (React resets the form after its action); the defaults otherwise.
+  const v = state?.ok ? {} : (state?.values ?? {});
+  const described = (id: string, hint: boolean) => [hint ? `${id}-hint` : "", e[id.replace(/^st-/, "")] ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <form action={action} className="panel" aria-label="New study">
+      <h2>New study</h2>
+      <div className={styles.row}>
+        <Field id="st-name" label="Name" hint="For you and the participants (the project's name when empty)." error={e.name}>
+          <input id="st-name" name="name" maxLength={100} defaultValue={v.name ?? ""} aria-describedby={described("st-name", true)} />
+        </Field>
+        <Field id="st-platform" label="Platform" error={e.platform}>
+          <select id="st-platform" name="platform" value={platform} onChange={(ev) => setPlatform(ev.target.value)}>
+            <option value="prolific">Prolific</option>
+            <option value="mturk">Mechanical Turk (ExternalQuestion)</option>
+            <option value="link">A plain link (participants choose an id)</option>
+          </select>
+        </Field>
+      </div>
+      <div className={styles.row}>
+        <Field id="st-batchSize" label="Batch size" hint="Instances each participant gets." error={e.batchSize}>
+          <input id="st-batchSize" name="batchSize" type="number" min={1} max={limits.batch} defaultValue={v.batchSize ?? 20} required aria-describedby={described("st-batchSize", true)} aria-invalid={!!e.batchSize} />
+        </Field>
+        <Field id="st-overlap" label="Overlap" hint="Answers each instance gets, from distinct participants." error={e.overlap}>
+          <input id="st-overlap" name="overlap" type="number" min={1} max={limits.overlap} defaultValue={v.overlap ?? 5} required aria-describedby={described("st-overlap", true)} aria-invalid={!!e.overlap} />
+        </Field>
+        <Field id="st-minutes" label="Minutes" hint="Time for a batch; after it the unanswered items go to others (answers are kept)." error={e.minutes}>
+          <input id="st-minutes" name="minutes" type="number" min={1} max={limits.minutes} defaultValue={v.minutes ?? 45} required aria-describedby={described("st-minutes", true)} aria-invalid={!!e.minutes} />
+        </Field>
+      </div>
+      <div className={styles.row}>
+        <Field
+          id="st-completionCode"
+          label="Completion code"
+          hint={platform === "prolific" ? "The study's completion code on Prolific (required)." : "Shown to a participant who finishes (optional)."}
+          error={e.completionCode}
+        >
+          <input id="st-completionCode" name="completionCode" maxLength={64} defaultValue={v.completionCode ?? ""} required={platform === "prolific"} aria-describedby={described("st-completionCode", true)} aria-invalid={!!e.completionCode} />
+        </Field>
+        <Field id="st-screenOutCode" label="Screen-out code" hint="Given to a participant who fails the training (optional)." error={e.screenOutCode}>
+          <input id="st-screenOutCode" name="screenOutCode" maxLength={64} defaultValue={v.screenOutCode ?? ""} aria-describedby={described("st-screenOutCode", true)} aria-invalid={!!e.screenOutCode} />
+        </Field>
+      </div>
+      <div className={styles.consent}>
+        <Field id="st-consent" label="Consent (Markdown)" hint="Shown before the first item with an “I agree, start” button; leave empty for none." error={e.consent}>
+          <textarea id="st-consent" name="consent" rows={6} defaultValue={v.consent ?? ""} aria-describedby={described("st-consent", true)} />
+        </Field>
+      </div>
+      {state && (
+        <p role={state.ok ? "status" : "alert"} className={state.ok ? "notice ok" : "notice error"}>
+          {state.message}
+        </p>
+      )}
+      <button type="submit" disabled={pending}>
+        {pending ? "Opening…" : "Open the study"}
+      </button>
+    </form>
+  );
+}
+
+/** The link, with a button that copies it. */
+export function CopyLink({ link, label }: { link: string; label: string }) {
+  const [copied, setCopied] = useState<"yes" | "no" | null>(null);
+  return (
+    <div className={styles.link}>
+      <input readOnly value={link} aria-label={label} onFocus={(ev) => ev.currentTarget.select()} size={Math.min(link.length, 80)} />
+      <button
+        type="button"
+        className="secondary"
+        onClick={() =>
+          navigator.clipboard.writeText(link).then(
+            () => setCopied("yes"),
+            () => setCopied("no"),
+          )
+        }
+      >
+        Copy link
+      </button>
+      <span role="status" className="small muted">
+        {copied === "yes" ? "Copied." : copied === "no" ? "Could not copy: select the link and copy it." : ""}
+      </span>
+    </div>
+  );
+}
+
+const NEXT: Record<"open" | "paused" | "closed", Array<{ state: "open" | "paused" | "closed"; label: string }>> = {
+  open: [
+    { state: "paused", label: "Pause" },
+    { state: "closed", label: "Close" },
+  ],
+  paused: [
+    { state: "open", label: "Open again" },
+    { state: "closed", label: "Close" },
+  ],
+  closed: [{ state: "open", label: "Open again" }],
+};
+
+/** Pause, open or close one study. */
+export function StudyStateButtons({ projectId, studyId, name, state }: { projectId: number; studyId: number; name: string; state: "open" | "paused" | "closed" }) {
+  const [result, action, pending] = useActionState<StudyChangeState, FormData>(setStudyStateAction.bind(null, projectId, studyId), null);
+  return (
+    <div>
+      <div className={styles.buttons}>
+        {NEXT[state].map((n) => (
+          <form key={n.state} action={action} aria-label={`${n.label} ${name}`}>
+            <input type="hidden" name="state" value={n.state} />
+            <button type="submit" className="secondary" disabled={pending}>
+              {n.label}
+            </button>
+          </form>
+        ))}
+      </div>
+      {result && (
+        <p role={result.ok ? "status" : "alert"} className={result.ok ? "notice ok" : "notice error"}>
+          {result.message}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,159 @@
+/**
+ * Batches with balanced overlap (issue #32). A participant's batch is up to `batchSize`
+ * instances of the study's slots with fewer than `overlap` places taken, fewest first, then in
+ * corpus order (the index study_slots_fewest walks them in that order, so a batch reads about
+ * as many slots as it takes, whatever the project's size), never one the participant already
+ * had. Taking a place raises study_slots.taken; a place stays taken while it is held in a batch
+ * or answered, so no instance ever gets more than `overlap` answers, and once every held place
+ * is answered or released every instance has exactly `overlap`.
+ *
+ * A batch not finished within the study's `minutes` is released by the next allocation of the
+ * same study: its unanswered items give their places back (batch_items.released_at, taken − 1),
+ * its answered ones keep theirs, and the participant is marked timed-out. "Answered" is a row in
+ * responses for (instance, the participant's user).
+ *
+ * A participant gets one batch: once batch_at is set, allocating again gives nothing more (a
+ * participant who found every place taken, batch_at still null, is tried again when they return).
+ *
+ * Instances added to the project after the study opened get their slots here, at the next
+ * allocation after an import (topUpSlots: one insert … select … where not exists, O(the
+ * project) once per import; between imports a single lookup of the largest instance id).
+ *
+ * No actor here: join.ts calls this for the participant it has just identified, in its
+ * transaction; the workspace (lib/server/annotate) and the coordinator's pages reach it through
+ * functions that check who asks.
+ */
+import "server-only";
+import type { Db } from "../../../db/client";
+import { batchItems, instances, knownAnswers, lexelts, participants, responses, studies, studySlots } from "../../../db/schema";
+import { named } from "../../../db/sql-names";
+import { all, get, run } from "../kernel/statements";
+
+const [B, I, K, L, P, R, S, SS] = [named(batchItems, "b"), named(instances, "i"), named(knownAnswers, "k"), named(lexelts, "l"), named(participants, "p"), named(responses, "r"), named(studies, "s"), named(studySlots, "ss")];
+const [BATCH, PARTS, SLOTS, INST] = [named(batchItems), named(participants), named(studySlots), named(instances)];
+
+/** The candidates of a batch: slots below the overlap, fewest taken first, then corpus order; none the participant had, no training item, nothing excluded from the gold. */
+export const CANDIDATES_SQL = `select ${SS.instanceRef} as ref, ${SS.position} as position from ${SS.$}
+  where ${SS.studyId} = ? and ${SS.taken} < ?
+    and not exists (select 1 from ${B.$} where ${B.participantId} = ? and ${B.instanceRef} = ${SS.instanceRef})
+    and not exists (select 1 from ${I.$} where ${I.id} = ${SS.instanceRef} and ${I.excludedReason} is not null)
+    and not exists (select 1 from ${K.$} where ${K.instanceRef} = ${SS.instanceRef} and ${K.role} = 'training')
+  order by ${SS.taken}, ${SS.position} limit ?`;
+
+/** The study's batches given before `cutoff` and not finished (the index participants_study_state). */
+export const EXPIRED_SQL = `select ${P.id} as id from ${P.$} where ${P.studyId} = ? and ${P.state} = 'active' and ${P.batchAt} < ? and ${P.finishedAt} is null`;
+
+/** A participant's items still held and not answered. */
+const UNANSWERED_SQL = `select ${B.instanceRef} as ref from ${B.$} join ${P.$} on ${P.id} = ${B.participantId}
+  where ${B.participantId} = ? and ${B.releasedAt} is null
+    and not exists (select 1 from ${R.$} where ${R.instanceRef} = ${B.instanceRef} and ${R.userId} = ${P.userId})`;
+
+interface StudyOfParticipant {
+  participantId: number;
+  userId: number;
+  state: string;
+  batchAt: number | null;
+  finishedAt: number | null;
+  studyId: number;
+  projectId: number;
+  batchSize: number;
+  overlap: number;
+  minutes: number;
+  studyState: string;
+}
+
+function participantStudy(db: Db, participantId: number): StudyOfParticipant | undefined {
+  return get<StudyOfParticipant>(
+    db,
+    `select ${P.id} as participantId, ${P.userId} as userId, ${P.state} as state, ${P.batchAt} as batchAt, ${P.finishedAt} as finishedAt,
+       ${S.id} as studyId, ${S.projectId} as projectId, ${S.batchSize} as batchSize, ${S.overlap} as overlap, ${S.minutes} as minutes, ${S.state} as studyState
+     from ${P.$} join ${S.$} on ${S.id} = ${P.studyId} where ${P.id} = ?`,
+    participantId,
+  );
+}
+
+/**
+ * Give a participant's unanswered items back (their places go to others) and set their state:
+ * `timed-out` when the batch expired (only if something was released: a participant who answered
+ * every item is left as they are), `screened-out` when they failed the training. Call it inside
+ * a transaction. Returns how many places were released.
+ */
+export function releaseBatch(db: Db, participantId: number, now: number, state: "timed-out" | "screened-out"): number {
+  const p = participantStudy(db, participantId);
+  if (!p) return 0;
+  const refs = all<{ ref: number }>(db, UNANSWERED_SQL, participantId);
+  for (const { ref } of refs) {
+    run(db, `update ${BATCH.$} set ${BATCH.releasedAt} = ? where ${BATCH.participantId} = ? and ${BATCH.instanceRef} = ?`, now, participantId, ref);
+    run(db, `update ${SLOTS.$} set ${SLOTS.taken} = max(${SLOTS.taken} - 1, 0) where ${SLOTS.studyId} = ? and ${SLOTS.instanceRef} = ?`, p.studyId, ref);
+  }
+  if (refs.length > 0 || state === "screened-out") run(db, `update ${PARTS.$} set ${PARTS.state} = ? where ${PARTS.id} = ?`, state, participantId);
+  return refs.length;
+}
+
+/** Release the study's batches older than its minutes. Inside a transaction. */
+function releaseExpired(db: Db, studyId: number, minutes: number, now: number): number {
+  let released = 0;
+  for (const { id } of all<{ id: number }>(db, EXPIRED_SQL, studyId, now - minutes * 60_000)) released += releaseBatch(db, id, now, "timed-out");
+  return released;
+}
+
+/** Per connection and study: the largest instance id when the study's slots were last topped up. */
+const toppedUpTo = new WeakMap<Db["$client"], Map<number, number>>();
+
+/** Slots for the instances added to the project since the study's slots were made (after those, in corpus order). */
+function topUpSlots(db: Db, studyId: number, projectId: number): number {
+  const maxId = get<{ m: number | null }>(db, `select max(${INST.id}) as m from ${INST.$}`)?.m ?? 0;
+  let seen = toppedUpTo.get(db.$client);
+  if (!seen) toppedUpTo.set(db.$client, (seen = new Map()));
+  if (seen.get(studyId) === maxId) return 0;
+  const added = db.$client
+    .prepare(
+      `insert into ${SLOTS.$} (${SLOTS.studyId}, ${SLOTS.instanceRef}, ${SLOTS.taken}, ${SLOTS.position})
+       select ?, ${I.id}, 0, (select coalesce(max(${SS.position}), 0) from ${SS.$} where ${SS.studyId} = ?) + row_number() over (order by ${L.position}, ${I.position}, ${I.id})
+       from ${L.$} join ${I.$} on ${I.lexeltId} = ${L.id}
+       where ${L.projectId} = ? and ${I.excludedReason} is null
+         and not exists (select 1 from ${K.$} where ${K.instanceRef} = ${I.id} and ${K.role} = 'training')
+         and not exists (select 1 from ${SS.$} where ${SS.studyId} = ? and ${SS.instanceRef} = ${I.id})`,
+    )
+    .run(studyId, studyId, projectId, studyId).changes;
+  seen.set(studyId, maxId);
+  return added;
+}
+
+export interface Allocation {
+  /** Items in the participant's batch now (held or answered, not released). */
+  items: number;
+  /** Items given by this call. */
+  given: number;
+  /** Places released from expired batches of the study by this call. */
+  released: number;
+}
+
+/**
+ * Release the study's expired batches, then give the participant their batch if they have none
+ * yet: one short transaction (a savepoint when the caller already holds one).
+ */
+export function allocateBatch(db: Db, participantId: number, now: number): Allocation {
+  return db.$client
+    .transaction((): Allocation => {
+      const p0 = participantStudy(db, participantId);
+      if (!p0) return { items: 0, given: 0, released: 0 };
+      const released = releaseExpired(db, p0.studyId, p0.minutes, now);
+      const p = participantStudy(db, participantId)!;
+      const held = () => get<{ n: number }>(db, `select count(*) as n from ${BATCH.$} where ${BATCH.participantId} = ? and ${BATCH.releasedAt} is null`, participantId)!.n;
+      if (p.batchAt !== null || p.state !== "active" || p.finishedAt !== null || p.studyState === "closed") return { items: held(), given: 0, released };
+      topUpSlots(db, p.studyId, p.projectId);
+      const picked = all<{ ref: number; position: number }>(db, CANDIDATES_SQL, p.studyId, p.overlap, participantId, p.batchSize);
+      if (picked.length === 0) return { items: held(), given: 0, released };
+      // Shown in corpus order (a lexelt's sentences together), whatever order they were taken in.
+      picked.sort((a, b) => a.position - b.position);
+      const start = get<{ n: number }>(db, `select coalesce(max(${BATCH.position}), 0) as n from ${BATCH.$} where ${BATCH.participantId} = ?`, participantId)!.n;
+      picked.forEach(({ ref }, k) => {
+        run(db, `update ${SLOTS.$} set ${SLOTS.taken} = ${SLOTS.taken} + 1 where ${SLOTS.studyId} = ? and ${SLOTS.instanceRef} = ?`, p.studyId, ref);
+        run(db, `insert into ${BATCH.$} (${BATCH.participantId}, ${BATCH.instanceRef}, ${BATCH.position}) values (?, ?, ?)`, participantId, ref, start + k + 1);
+      });
+      run(db, `update ${PARTS.$} set ${PARTS.batchAt} = ? where ${PARTS.id} = ?`, now, participantId);
+      return { items: held(), given: picked.length, released };
+    })
+    .immediate();
+}
