@@ -52,17 +52,20 @@ const TOUCH_SAVE = `update ${P.$} set ${P.activeMs} = ${P.activeMs} + coalesce(m
   ${P.finishedAt} = case when ? = 1 and ${P.state} = 'active' then ? else ${P.finishedAt} end
   where ${P.id} = ?`;
 
-/** Opening an instance (the workspace): refused once the participant may no longer work; else their time on task goes on. */
-export function openBatch(db: Db, b: Batch, now = Date.now()): void {
+/** The workspace: refused once the participant may no longer work. */
+export function requireBatchOpen(b: Batch): void {
   const why = refusal(b.state, b.studyState);
   if (why) throw new AuthError(why);
+}
+
+/** An instance of the batch opened: their time on task goes on. */
+export function batchOpened(db: Db, b: Batch, now = Date.now()): void {
   if (b.participantId) run(db, TOUCH, now, now, b.participantId);
 }
 
 /** In the save's read transaction, from the batch as read: refuse early (nothing validated or written). */
 export function requireBatchItem(b: Batch, ref: number): void {
-  const why = refusal(b.state, b.studyState);
-  if (why) throw new AuthError(why);
+  requireBatchOpen(b);
   if (b.released.has(ref)) throw new AuthError(PLACE_RELEASED);
   if (!b.index.has(ref)) throw new NotFoundError(NOT_IN_PROJECT);
 }

@@ -40,7 +40,7 @@ import {
   step,
   totals,
 } from "./batch-queue";
-import { batchSaved, notInBatchMessage, openBatch, requireBatchItem, requireBatchWritable } from "./participant";
+import { batchOpened, batchSaved, notInBatchMessage, requireBatchItem, requireBatchOpen, requireBatchWritable } from "./participant";
 import { get, run } from "../kernel/statements";
 import { writeTransaction } from "../kernel/write-lock";
 import { AuthError, ConflictError, InputError, NotFoundError } from "../kernel/errors";
@@ -388,7 +388,7 @@ export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?:
   const p = requireOpenProject(db, a, projectId);
   requireTrainingPassed(db, p, a);
   const s = scopeOf(db, p, a);
-  if (s.batch) openBatch(db, s.batch);
+  if (s.batch) requireBatchOpen(s.batch);
   let entry: Entry | null;
   if (instanceRef !== undefined) {
     entry = Number.isInteger(instanceRef) ? entryOf(db, s, instanceRef) : null;
@@ -403,6 +403,7 @@ export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?:
   } else {
     entry = resumeEntry(db, s);
   }
+  if (s.batch) batchOpened(db, s.batch);
   const base = {
     project: { id: p.id, name: p.name, guidelines: p.guidelines, language: p.language },
     progress: totals(db, s),
