@@ -72,6 +72,7 @@ import { liftSignInLock, signInLocks } from "../../lib/server/people/signin";
 import { checkDeclaredUpload, checkUploadRoom, holdUploadBytes } from "../../lib/server/runtime/upload-quota";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/people/team";
 import { addMember, createUser, listMembers, listUsers, setMemberRole } from "../../lib/server/people/users";
+import { participantMatrix } from "./participant-matrix";
 import { ACTORS, type ActorKey, addJudge, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
 
 // Expected outcomes, one per actor in this order:
@@ -855,3 +856,6 @@ describe("the matrix covers lib/server", () => {
     expect(missing, "add one line per function to CALLS in test/security/matrix.test.ts").toEqual([]);
   });
 });
+
+// Every line of CALLS again as a study participant of p and of q (test/security/participant-matrix.ts).
+participantMatrix(CALLS);
