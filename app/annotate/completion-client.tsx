@@ -1,6 +1,6 @@
 "use client";
 /** The end screens' two bits of script: copying the code, and Mechanical Turk's form sent by itself. */
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 
 export function CopyCode({ code }: { code: string }) {
   const [copied, setCopied] = useState(false);
@@ -37,5 +37,16 @@ export function MturkSubmit({ action, assignmentId, code, auto }: { action: stri
         Submit to Mechanical Turk
       </button>
     </form>
+  );
+}
+
+/** A link that takes the focus when shown (the end screen's one thing to do: Enter follows it). */
+export function FocusedLink({ href, className, children }: { href: string; className?: string; children: ReactNode }) {
+  const ref = useRef<HTMLAnchorElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <a ref={ref} className={className} href={href}>
+      {children}
+    </a>
   );
 }

@@ -5,7 +5,7 @@
  */
 import Link from "next/link";
 import type { ParticipantView } from "@/lib/server/annotate";
-import { CopyCode, MturkSubmit } from "./completion-client";
+import { CopyCode, FocusedLink, MturkSubmit } from "./completion-client";
 import s from "./completion.module.css";
 
 /**
@@ -34,9 +34,9 @@ function Return({ v, auto }: { v: ParticipantView; auto: boolean }) {
   if (v.returnUrl) {
     return (
       <div className={s.actions}>
-        <a className="button" href={v.returnUrl} autoFocus>
+        <FocusedLink className="button" href={v.returnUrl}>
           Return to Prolific
-        </a>
+        </FocusedLink>
         <CopyCode code={v.code} />
       </div>
     );
