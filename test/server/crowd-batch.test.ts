@@ -15,6 +15,7 @@ import { ACTIVE_GAP_CAP_MS, PLACE_RELEASED, SCREENED_OUT, STUDY_CLOSED, TIMED_OU
 import { trainingPending } from "../../lib/server/annotate/training-gate";
 import { answerTraining, retryTraining, setKnownAnswer, setQualitySettings, trainingView } from "../../lib/server/quality/training";
 import { setRequiredAnnotators } from "../../lib/server/people/team";
+import { saveFlag } from "../../lib/server/annotate/flags";
 import { SYSTEM } from "../../lib/server/kernel/actor";
 import { openDb } from "../../db/client";
 import { projectFixture } from "../support/db";
@@ -195,6 +196,18 @@ describe("refusals", () => {
     expect(catching(() => saveResponse(db, pp.actor, project.id, ref("b2"), NIL, { expectedRevision: 1 })).message).toBe(STUDY_CLOSED);
     expect(catching(() => workspace(db, pp.actor, project.id)).message).toBe(STUDY_CLOSED);
     expect(dump(db)).toEqual(before);
+  });
+
+  it("flags and notes: on the batch's items only", () => {
+    const { db, project, ref, pp } = setup();
+    expect(saveFlag(db, pp.actor, project.id, ref("a1"), { flag: "unsure", note: "" })).toEqual({ flag: "unsure", note: "" });
+    const before = dump(db);
+    expect(catching(() => saveFlag(db, pp.actor, project.id, ref("a2"), { flag: "unsure", note: "" }))).toBeInstanceOf(NotFoundError);
+    expect(dump(db)).toEqual(before);
+    db.$client.prepare("update batch_items set released_at = 1 where participant_id = ? and instance_ref = ?").run(pp.participantId, ref("b1"));
+    const released = dump(db);
+    expect(catching(() => saveFlag(db, pp.actor, project.id, ref("b1"), { flag: "unsure", note: "" })).message).toBe(PLACE_RELEASED);
+    expect(dump(db)).toEqual(released);
   });
 
   it("another participant's batch is not theirs: a 404", () => {

@@ -88,6 +88,16 @@ export function requireBatchWritable(db: Db, b: Batch, ref: number): void {
   b.state = r.state;
 }
 
+const OWN_ITEM = `select ${B.releasedAt} as releasedAt from ${PA.$} join ${B.$} on ${B.participantId} = ${PA.id} and ${B.instanceRef} = ? where ${PA.userId} = ?`;
+
+/** For what a participant does on one instance besides saving (a flag, a note): an item of their batch, not released (one indexed lookup). */
+export function requireOwnBatchItem(db: Db, a: UserActor, ref: number): void {
+  if (a.role !== "participant") return;
+  const r = get<{ releasedAt: number | null }>(db, OWN_ITEM, ref, a.userId);
+  if (!r) throw new NotFoundError(NOT_IN_PROJECT);
+  if (r.releasedAt !== null) throw new AuthError(PLACE_RELEASED);
+}
+
 const UNANSWERED = `select count(*) as n from ${B.$} where ${B.participantId} = ? and ${B.releasedAt} is null
   and not exists (select 1 from ${R.$} where ${R.instanceRef} = ${B.instanceRef} and ${R.userId} = ?)`;
 
