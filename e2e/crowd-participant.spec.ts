@@ -10,22 +10,17 @@
  * participant is given a password here and signs in through the sign-in form (next-auth's own
  * sign-in); the rest of the session is what a participant who joined has.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { type Page, expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
-import { type ServerProcess, startServer, stopServer } from "./server-process";
+import { type ServerProcess, spareLoopbackPort, startServer, stopServer } from "./server-process";
 
 const root = path.resolve(import.meta.dirname, "..");
-// A port of this spec's own server, chosen as the config chooses the shared one's.
-const port = Number(
-  execFileSync(process.execPath, ["-e", "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"]).toString().trim(),
-);
-const base = `http://127.0.0.1:${port}`;
-test.use({ baseURL: base });
+// This spec's own server: its address once started (beforeAll).
+let base = "";
 
 const PASSWORD = "crowd-otter-lantern-42";
 const CODE = "E2E-C0DE";
@@ -71,6 +66,15 @@ function ref(instanceId: string): number {
   return (db.prepare("select i.id from instances i where i.project_id = ? and i.instance_id = ?").get(demoId(), instanceId) as { id: number }).id;
 }
 
+/** Through the sign-in form (next-auth's own sign-in), on this spec's server. */
+async function signIn(page: Page, name: string) {
+  await page.goto(`${base}/signin`);
+  await page.getByLabel("User name").fill(name);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+}
+
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 const sub = (page: Page, n: number) => page.getByLabel(`Substitute ${n}`);
 
@@ -89,6 +93,8 @@ async function shoot(page: Page, name: string) {
 
 test.beforeAll(async () => {
   stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-crowd-e2e-"));
+  const port = await spareLoopbackPort();
+  base = `http://127.0.0.1:${port}`;
   server = await startServer("bash", ["e2e/serve.sh", String(port)], base, { cwd: root, env: { ...process.env, E2E_STATE_FILE: path.join(stateDir, "state") } });
   db = new Database(path.join(fs.readFileSync(path.join(stateDir, "state"), "utf8").trim(), "e2e.db"));
   db.pragma("busy_timeout = 5000");
@@ -106,14 +112,14 @@ test("a participant works through a batch of three from the keyboard and gets th
   // The batch out of corpus order: d7, d2, d5.
   const batch = ["d7", "d2", "d5"];
   const pid = participant("crowd-pp", study(), batch.map(ref));
-  await signIn(page, "crowd-pp", PASSWORD);
+  await signIn(page, "crowd-pp");
 
   // Their study only: no accounts, no project list, no password to change.
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav.getByRole("link", { name: "Your study" })).toBeVisible();
   await expect(nav.getByRole("link")).toHaveCount(1);
 
-  await page.goto("/");
+  await page.goto(`${base}/`);
   await expect(page).toHaveURL(new RegExp(`/annotate/${demoId()}/${ref("d7")}$`));
   await expect(heading(page)).toContainText("instance d7 ");
   await expect(page.getByRole("progressbar", { name: "Overall progress" })).toHaveAttribute("aria-valuemax", "3");
@@ -147,10 +153,10 @@ test("a participant works through a batch of three from the keyboard and gets th
   await expect(sub(page, 1)).toHaveValue("placeholder");
 
   // Nothing else is theirs: an instance outside the batch, the accounts pages, the projects.
-  await page.goto(`/annotate/${demoId()}/${ref("d1")}`);
+  await page.goto(`${base}/annotate/${demoId()}/${ref("d1")}`);
   await expect(page.getByText("No such instance in this project.")).toBeVisible();
   for (const away of ["/accounts", "/account", "/projects", `/projects/${demoId()}`]) {
-    await page.goto(away);
+    await page.goto(`${base}${away}`);
     await expect(page).toHaveURL(new RegExp(`/annotate/${demoId()}(/\\d+)?$`));
   }
 });
@@ -160,8 +166,8 @@ test("a participant who fails the training ends at the screen-out code", async (
   db.prepare("insert into known_answers (project_id, instance_ref, role, accepted, set_at) values (?, ?, 'training', ?, ?)").run(demoId(), ref("d1"), JSON.stringify(["silent"]), Date.now());
   db.prepare("update projects set training_required = 1, training_threshold = 100 where id = ?").run(demoId());
   const pid = participant("crowd-out", study(), ["d3", "d4", "d6"].map(ref));
-  await signIn(page, "crowd-out", PASSWORD);
-  await page.goto("/");
+  await signIn(page, "crowd-out");
+  await page.goto(`${base}/`);
   await expect(page).toHaveURL(new RegExp(`/annotate/${demoId()}/training$`));
   await expect(sub(page, 1)).toBeFocused();
   await page.keyboard.type("noisy");
@@ -173,6 +179,6 @@ test("a participant who fails the training ends at the screen-out code", async (
   await shoot(page, "crowd-screened-out");
   expect(db.prepare("select state from participants where id = ?").get(pid)).toEqual({ state: "screened-out" });
   // No second attempt, no real instances.
-  await page.goto(`/annotate/${demoId()}/${ref("d3")}`);
+  await page.goto(`${base}/annotate/${demoId()}/${ref("d3")}`);
   await expect(heading(page)).toHaveText("Thank you for your time");
 });
