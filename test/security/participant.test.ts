@@ -202,3 +202,13 @@ describe("the list of routes is whole", () => {
     expect(found).toEqual(ROUTES.map((r) => r.path).sort());
   });
 });
+
+describe("Mechanical Turk's form may leave the site, to its two hosts only", () => {
+  it("the Content-Security-Policy's form-action names them, and participantView posts nowhere else", async () => {
+    const { contentSecurityPolicy } = await import("../../proxy");
+    const formAction = contentSecurityPolicy("n", false)
+      .split("; ")
+      .find((d) => d.startsWith("form-action"));
+    expect(formAction).toBe("form-action 'self' https://www.mturk.com https://workersandbox.mturk.com");
+  });
+});

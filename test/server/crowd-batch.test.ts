@@ -346,6 +346,26 @@ describe("time on task, measured on the server", () => {
     expect(participantRow(db, pp.participantId)).toMatchObject({ activeMs: 40_000 + ACTIVE_GAP_CAP_MS, lastSeenAt: t0 + 40_000 + 3_600_000 });
   });
 
+  it("an ordinary annotator's workspace and save ask nothing of the study tables (no statement names them)", () => {
+    const { db, ann, project, ref } = setup();
+    const asked: string[] = [];
+    const prepare = db.$client.prepare.bind(db.$client);
+    const spy = vi.spyOn(db.$client, "prepare").mockImplementation(((sql: string) => {
+      asked.push(sql);
+      return prepare(sql);
+    }) as typeof db.$client.prepare);
+    try {
+      workspace(db, ann, project.id);
+      saveResponse(db, ann, project.id, ref("a2"), NIL, { expectedRevision: 0 });
+      saveResponse(db, ann, project.id, ref("a2"), SUBS("fast"), { expectedRevision: 1 });
+    } finally {
+      spy.mockRestore();
+    }
+    // The statements are prepared on first use on this fresh connection: the spy sees every one.
+    expect(asked.length).toBeGreaterThan(5);
+    expect(asked.filter((q) => /participants|batch_items|studies/.test(q))).toEqual([]);
+  });
+
   it("an ordinary annotator's save does not touch any participant row", () => {
     const { db, ann, project, ref, pp } = setup();
     const before = participantRow(db, pp.participantId);
