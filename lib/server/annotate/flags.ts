@@ -24,6 +24,7 @@ import type { Db } from "../../../db/client";
 import { type Actor, actorUserId, requireProject, requireSignedIn } from "../kernel/actor";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
 import { get, run } from "../kernel/statements";
+import { requireOwnBatchItem } from "./participant";
 import { neutraliseCell } from "../../lexsub/formats/spreadsheet";
 import { assignments, goldReviewLog, instanceFlags, instances, lexelts, memberships, responses, returnedItems, users } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
@@ -165,6 +166,8 @@ export function saveFlag(db: Db, actor: Actor, projectId: number, instanceRef: n
   if (a.kind !== "user") throw new AuthError("Only a signed-in user has flags of their own.");
   const p = requireProject(db, a, projectId, { annotate: true });
   const inst = ownInstance(db, p.id, a.userId, instanceRef);
+  // A study participant flags the items of their batch only.
+  requireOwnBatchItem(db, a, inst.ref);
   const v = validateFlag(input);
   db.transaction(() => writeFlag(db, p.id, inst.ref, a.userId, v), { behavior: "immediate" });
   return v;

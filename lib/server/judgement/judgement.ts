@@ -5,7 +5,7 @@
  */
 import "server-only";
 import { createHash } from "node:crypto";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
   instances,
@@ -209,7 +209,9 @@ function checkMembers(db: Db, projectId: number, ids: readonly number[]) {
     db
       .select({ userId: memberships.userId })
       .from(memberships)
-      .where(and(eq(memberships.projectId, projectId), inArray(memberships.role, ["judge", "annotator"])))
+      // A study participant (issue #32) answers their batch only: never a judge.
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(and(eq(memberships.projectId, projectId), inArray(memberships.role, ["judge", "annotator"]), ne(users.role, "participant")))
       .all()
       .map((m) => m.userId),
   );
