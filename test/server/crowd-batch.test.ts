@@ -307,6 +307,9 @@ describe("screening by the training", () => {
     expect(participantRow(db, pp.participantId).state).toBe("active");
     expect(answerTraining(db, pp.actor, project.id, ref("a3"), ["sharp"])).toMatchObject({ passed: false, score: 50 });
     expect(participantRow(db, pp.participantId)).toMatchObject({ state: "screened-out", finishedAt: expect.any(Number) });
+    // Their places go back to the study: nothing of the batch is held any more.
+    const held = db.$client.prepare("select count(*) as n from batch_items where participant_id = ? and released_at is null").get(pp.participantId) as { n: number };
+    expect(held.n).toBe(0);
     expect(participantView(db, pp.actor)).toMatchObject({
       state: "screened-out",
       code: "N0PE",

@@ -18,6 +18,7 @@ import { type Actor, type UserActor, requireSignedIn } from "../kernel/actor";
 import { AuthError, NotFoundError } from "../kernel/errors";
 import { get, run } from "../kernel/statements";
 import type { Batch, ParticipantState, StudyState } from "./batch-queue";
+import { releaseBatch } from "../crowd/allocation";
 
 const [B, R, PA, ST] = [named(batchItems, "b"), named(responses, "r"), named(participants, "pa"), named(studies, "st")];
 const P = named(participants);
@@ -117,9 +118,14 @@ export function batchSaved(db: Db, b: Batch, userId: number, ref: number, added:
 }
 
 /** In the training's transaction: a participant whose attempt did not pass is screened out (one attempt, lib/server/quality/training.ts). */
-export function screenOutOnFail(db: Pick<Db, "$client">, a: UserActor, projectId: number, passed: boolean): void {
+export function screenOutOnFail(db: Db, a: UserActor, projectId: number, passed: boolean): void {
   if (a.role !== "participant" || passed) return;
-  run(db, `update ${P.$} set ${P.state} = 'screened-out', ${P.finishedAt} = ? where ${P.userId} = ? and ${P.projectId} = ? and ${P.state} = 'active'`, Date.now(), a.userId, projectId);
+  const now = Date.now();
+  const p = get<{ id: number }>(db, `select ${P.id} as id from ${P.$} where ${P.userId} = ? and ${P.projectId} = ? and ${P.state} = 'active'`, a.userId, projectId);
+  if (!p) return;
+  // Their unanswered places go back to the study (a screened-out batch would otherwise hold them for ever).
+  releaseBatch(db, p.id, now, "screened-out");
+  run(db, `update ${P.$} set ${P.finishedAt} = ? where ${P.id} = ?`, now, p.id);
 }
 
 // ---------------------------------------------------------------------------
