@@ -93,7 +93,8 @@ test("an annotator works from the keyboard: save & next, NIL, NAME, multiword, v
   await page.keyboard.press("Enter");
   await expectAt(page, "d4");
 
-  // d4 unchanged; d5: a multiword, its phrase prefilled with the head word
+  // d4 unchanged; d5: a multiword, its phrase prefilled with the head word and selected: typing the
+  // whole phrase replaces it (never "quietquiet corner"), End keeps it to type on after it
   await page.keyboard.press("Enter");
   await expectAt(page, "d5");
   await page.keyboard.press("Alt+m");
@@ -101,7 +102,17 @@ test("an annotator works from the keyboard: save & next, NIL, NAME, multiword, v
   await expect(page.getByLabel("Part of a multiword")).toBeChecked();
   await expect(phrase).toBeFocused();
   await expect(phrase).toHaveValue("quiet");
-  await page.keyboard.type(" corner");
+  await page.keyboard.type("quiet nook");
+  await expect(phrase).toHaveValue("quiet nook");
+  // Off and on again: the phrase typed is kept, selected; End keeps it and types on after it.
+  await page.keyboard.press("Alt+m");
+  await expect(page.getByLabel("Part of a multiword")).not.toBeChecked();
+  await page.keyboard.press("Alt+m");
+  await expect(phrase).toBeFocused();
+  await page.keyboard.press("End");
+  for (let i = 0; i < 4; i++) await page.keyboard.press("Backspace");
+  await page.keyboard.type("corner");
+  await expect(phrase).toHaveValue("quiet corner");
   await page.keyboard.press("Enter");
   await expectAt(page, "d6");
 

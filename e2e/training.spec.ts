@@ -115,6 +115,7 @@ test("an annotator fails the training, retries, passes and answers real items", 
   await page.getByLabel("Substitute 1").fill("slow");
   await page.keyboard.press("Alt+KeyM");
   await expect(page.getByLabel("Multiword phrase")).toBeFocused();
+  await page.keyboard.press("End");
   await page.keyboard.type(" down");
   await page.keyboard.press("Enter");
   await expect(fb).toContainText("Matched");
