@@ -97,6 +97,20 @@ describe("lexgold init", SLOW, () => {
     expect(fs.existsSync(s.secret)).toBe(false);
   });
 
+  it("takes a password piped twice (as the terminal asks twice) as one line, and refuses two different lines", async () => {
+    const { compareSync } = await import("bcryptjs");
+    const s = site();
+    const r = lexgold(s, ["init", "boss"], { input: `${PASSWORD}\n${PASSWORD}\n` });
+    expect(r.status, r.stderr).toBe(0);
+    const [{ hash }] = query<{ hash: string }>(s.db, "select password_hash as hash from users where name = 'boss'");
+    expect(compareSync(PASSWORD, hash)).toBe(true);
+    const other = site();
+    const refused = lexgold(other, ["init", "boss"], { input: `${PASSWORD}\nsomething-else-entirely\n` });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("stdin holds two different lines, and a password is one line");
+    expect(fs.existsSync(other.db)).toBe(false);
+  });
+
   it("takes the password only from stdin: an extra argument is refused", () => {
     const s = site();
     const r = lexgold(s, ["init", "boss", PASSWORD]);
