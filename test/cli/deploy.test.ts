@@ -111,6 +111,22 @@ describe("lexgold init", SLOW, () => {
     expect(fs.existsSync(other.db)).toBe(false);
   });
 
+  it("user reset gives a coordinator locked out a generated password, printed once; an unknown name is refused", async () => {
+    const { compareSync } = await import("bcryptjs");
+    const s = initialised();
+    const r = lexgold(s, ["user", "reset", "Boss"]);
+    expect(r.status, r.stderr).toBe(0);
+    const fresh = r.stdout.trim();
+    expect(fresh.length).toBeGreaterThanOrEqual(10);
+    expect(r.stderr).toContain('new password for "boss" above');
+    const [{ hash }] = query<{ hash: string }>(s.db, "select password_hash as hash from users where name = 'boss'");
+    expect(compareSync(fresh, hash)).toBe(true);
+    expect(compareSync(PASSWORD, hash)).toBe(false);
+    const unknown = lexgold(s, ["user", "reset", "nobody"]);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('no account named "nobody"');
+  });
+
   it("takes the password only from stdin: an extra argument is refused", () => {
     const s = site();
     const r = lexgold(s, ["init", "boss", PASSWORD]);
