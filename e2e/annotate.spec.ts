@@ -310,3 +310,18 @@ test("a save the server asks to wait for (429, Retry-After) is kept, said calmly
   await expect(page.getByText("Restored unsaved draft.")).toHaveCount(0);
   await expect(sub(page, 2)).toHaveValue("honed");
 });
+
+test("the pages name an icon the server has: no 404 for /favicon.ico on every page load", async ({ page }) => {
+  const missing: string[] = [];
+  page.on("response", (r) => {
+    if (r.status() === 404) missing.push(r.url());
+  });
+  await signIn(page, "annotator1");
+  await page.goto("/annotate");
+  const href = await page.locator('link[rel="icon"]').first().getAttribute("href");
+  expect(href).toMatch(/^\/favicon\.ico/);
+  const icon = await page.request.get(href!);
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toMatch(/icon/);
+  expect(missing).toEqual([]);
+});
