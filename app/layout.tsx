@@ -31,7 +31,14 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           {user && (
             <div className="who">
               <span>
-                {user.name} <span className="tag">{user.role}</span>
+                {/* An annotator account's role differs by project (annotator in one, judge in another): no badge for it, only for the roles the header acts on. */}
+                {user.name}
+                {user.role !== "annotator" && (
+                  <>
+                    {" "}
+                    <span className="tag">{user.role}</span>
+                  </>
+                )}
               </span>
               <SignOutButton />
             </div>

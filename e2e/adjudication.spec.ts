@@ -136,6 +136,30 @@ test("the coordinator strikes and corrects single substitutes, sees the gold lin
   await first.getByRole("button", { name: `Undo the strike of ${what}` }).click();
   await expect(first.getByRole("deletion")).toHaveCount(0);
   await expect(page.getByRole("article").first().getByRole("heading", { level: 3 })).toHaveText(firstName);
+
+  // Further down the queue, a decision leaves the card where it stood on the screen: the refresh for
+  // the new `hold` once scrolled the window to the top, and the coordinator had to find their place again.
+  await page.goto(`/projects/${projectId}/gold?view=queue`);
+  const lower = page.getByRole("article").nth(4);
+  const lowerName = await lower.getByRole("heading", { level: 3 }).innerText();
+  const lowerAdjudicate = lower.locator("details summary", { hasText: "Adjudicate" }).first();
+  const lowerWhat = (await lowerAdjudicate.getAttribute("aria-label"))!.replace(/^Adjudicate /, "");
+  await lowerAdjudicate.scrollIntoViewIfNeeded();
+  await lowerAdjudicate.click();
+  const strike = lower.getByRole("button", { name: `Strike ${lowerWhat}` });
+  await strike.evaluate((el) => el.scrollIntoView({ block: "center" }));
+  expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  const before = (await lower.boundingBox())!.y;
+  await strike.click();
+  const undo = lower.getByRole("button", { name: `Undo the strike of ${lowerWhat}` });
+  await expect(undo).toBeVisible();
+  await expect(page.getByRole("article").nth(4).getByRole("heading", { level: 3 })).toHaveText(lowerName);
+  await expect.poll(async () => Math.abs((await lower.boundingBox())!.y - before)).toBeLessThan(2);
+  await expect(undo).toBeInViewport();
+  await undo.click();
+  await expect(lower.getByRole("deletion")).toHaveCount(0);
+  await expect(page.getByRole("article").nth(4).getByRole("heading", { level: 3 })).toHaveText(lowerName);
+  await expect(lower.getByRole("heading", { level: 3 })).toBeInViewport();
 });
 
 test("an annotator cannot adjudicate: the Gold page sends them away and the actions refuse them", async ({ page }) => {

@@ -93,7 +93,8 @@ test("an annotator works from the keyboard: save & next, NIL, NAME, multiword, v
   await page.keyboard.press("Enter");
   await expectAt(page, "d4");
 
-  // d4 unchanged; d5: a multiword, its phrase prefilled with the head word
+  // d4 unchanged; d5: a multiword, its phrase prefilled with the head word and selected: typing the
+  // whole phrase replaces it (never "quietquiet corner"), End keeps it to type on after it
   await page.keyboard.press("Enter");
   await expectAt(page, "d5");
   await page.keyboard.press("Alt+m");
@@ -101,7 +102,17 @@ test("an annotator works from the keyboard: save & next, NIL, NAME, multiword, v
   await expect(page.getByLabel("Part of a multiword")).toBeChecked();
   await expect(phrase).toBeFocused();
   await expect(phrase).toHaveValue("quiet");
-  await page.keyboard.type(" corner");
+  await page.keyboard.type("quiet nook");
+  await expect(phrase).toHaveValue("quiet nook");
+  // Off and on again: the phrase typed is kept, selected; End keeps it and types on after it.
+  await page.keyboard.press("Alt+m");
+  await expect(page.getByLabel("Part of a multiword")).not.toBeChecked();
+  await page.keyboard.press("Alt+m");
+  await expect(phrase).toBeFocused();
+  await page.keyboard.press("End");
+  for (let i = 0; i < 4; i++) await page.keyboard.press("Backspace");
+  await page.keyboard.type("corner");
+  await expect(phrase).toHaveValue("quiet corner");
   await page.keyboard.press("Enter");
   await expectAt(page, "d6");
 
@@ -298,4 +309,20 @@ test("a save the server asks to wait for (429, Retry-After) is kept, said calmly
   await expectAt(page, "d11");
   await expect(page.getByText("Restored unsaved draft.")).toHaveCount(0);
   await expect(sub(page, 2)).toHaveValue("honed");
+});
+
+test("the server has the icon a browser asks for: no 404 for /favicon.ico on a page load", async ({ page }) => {
+  const missing: string[] = [];
+  page.on("response", (r) => {
+    if (r.status() === 404) missing.push(r.url());
+  });
+  await signIn(page, "annotator1");
+  await page.goto("/annotate");
+  const icon = await page.request.get("/favicon.ico");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toBe("image/x-icon");
+  expect((await icon.body()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+  // No <link rel="icon">: with one, Chromium fetches the icon again on every Save & next (see the test above).
+  await expect(page.locator('link[rel="icon"]')).toHaveCount(0);
+  expect(missing).toEqual([]);
 });

@@ -54,6 +54,9 @@ test("the coordinator adds a judge on the Team tab and gives them a round", asyn
 test("the judge sees only their round, is refused the workspace, and judges it from the keyboard", async ({ page }) => {
   await signIn(page, JUDGE, password);
   await page.goto("/annotate");
+  // The header does not call a judge "annotator" (their account's kind): it names them only.
+  await expect(page.getByRole("banner")).toContainText(JUDGE);
+  await expect(page.getByRole("banner")).not.toContainText("annotator");
   // Not an annotator anywhere: no project to annotate, only the round.
   await expect(page.getByRole("list", { name: "Your projects" })).toHaveCount(0);
   await expect(page.getByText("You are not in any project yet")).toHaveCount(0);

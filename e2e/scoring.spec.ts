@@ -198,6 +198,8 @@ test("the coordinator adds the WordNet baselines as runs of the gold shown", asy
   await signIn(page, "coordinator");
   const id = await demoProjectId(page);
   await page.goto(`/projects/${id}/scoring`);
+  // The panel names the gold the baselines are scored with (a new visit starts on the project's own).
+  await expect(page.getByTestId("baselines-gold")).toHaveText(/^Scored with the gold derived from demo.*, the gold chosen above\.$/);
   await page.getByRole("button", { name: "Add the WordNet baselines as runs" }).click();
   await expect(page.getByRole("status").filter({ hasText: /^Added the WordNet baseline runs: best \(0 unanswered\), oot \(0 unanswered\)/ })).toBeVisible();
   for (const table of [/^best/, /^out-of-ten/]) await expect(page.getByRole("table", { name: table })).toContainText("WordNet baseline");

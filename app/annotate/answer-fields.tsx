@@ -99,7 +99,7 @@ export function AnswerFields({ draft, fields, save, lang }: { draft: Draft; fiel
                 {errors.multiword}
               </div>
             ) : (
-              <div className="muted small">The whole phrase the target belongs to, e.g. a phrasal verb or an idiom.</div>
+              <div className="muted small">The whole phrase the target belongs to, e.g. a phrasal verb or an idiom. Alt+M selects the word: type the phrase over it, or End to add after it.</div>
             )}
           </div>
         )}

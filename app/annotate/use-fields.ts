@@ -27,8 +27,10 @@ export function useFields({ draftRef, setDraft, draft }: DraftState, head: strin
       focusPhrase.current = false;
       const el = phraseRef.current;
       if (el) {
+        // The phrase is selected: typing the whole phrase replaces the prefilled word (typing after it
+        // made "filmfeature film" of "feature film"); End or → keeps the word to type on after it.
         el.focus();
-        el.setSelectionRange(el.value.length, el.value.length);
+        el.select();
       }
     }
   }, [draft.multiword]);

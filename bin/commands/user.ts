@@ -50,6 +50,23 @@ export function register(program: Command): void {
     for (const u of created) console.log([u.name, u.role, u.project ?? "", u.generated ? u.password : "(as in the file)"].map(neutraliseCell).join("\t"));
     process.stderr.write(`created ${created.length} account${created.length === 1 ? "" : "s"}; pass the generated passwords on now: they are not shown again\n`);
   });
+  dbOption(
+    user
+      .command("reset")
+      .argument("<name>", "user name")
+      .description("reset an account's password to a generated one, printed once, and end its sessions (as the Accounts page does): the way back in for a coordinator who cannot sign in"),
+  ).action(async (name: string, opts: { db?: string }) => {
+    const { SYSTEM } = await import("../../lib/server/kernel/actor");
+    const { listUsers } = await import("../../lib/server/people/users");
+    const { resetPassword } = await import("../../lib/server/people/accounts");
+    const db = await openCliDb(opts);
+    const wanted = name.toLowerCase();
+    const u = run(() => listUsers(db, SYSTEM)).find((x) => x.name.toLowerCase() === wanted);
+    if (!u) throw new CliError(`no account named "${name}" (lexgold user list names them)`);
+    const r = await run(() => resetPassword(db, SYSTEM, u.id));
+    console.log(r.password);
+    process.stderr.write(`new password for "${r.name}" above; pass it on now: it is not shown again (their sessions have ended)\n`);
+  });
   dbOption(user.command("list").description("list accounts")).action(async (opts: { db?: string }) => {
     const { SYSTEM } = await import("../../lib/server/kernel/actor");
     const { listUsers } = await import("../../lib/server/people/users");

@@ -66,12 +66,23 @@ export function run<T>(f: () => T): T {
   }
 }
 
+/**
+ * A password piped in: one line (its line break dropped), or the same line twice, as a script
+ * answers a command that asks twice on a terminal. Anything else is refused: read whole, two
+ * lines became one password with a line break inside, that no sign-in form can type.
+ */
+function pipedPassword(text: string): string {
+  const lines = text.replace(/\r?\n$/, "").split(/\r?\n/);
+  if (lines.length === 1 || (lines.length === 2 && lines[0] === lines[1])) return lines[0];
+  throw new CliError(
+    `stdin holds ${lines.length === 2 ? "two different lines" : `${lines.length} lines`}, and a password is one line: ` +
+      `pipe it once (printf '%s\\n' "$PW" | lexgold …); nothing was written.`,
+  );
+}
+
 /** Read a password: from stdin when piped, else prompted (not echoed) on the terminal. */
 export async function readPassword(prompt: string): Promise<string> {
-  if (!process.stdin.isTTY) {
-    const text = await readStdin();
-    return text.replace(/\r?\n$/, "");
-  }
+  if (!process.stdin.isTTY) return pipedPassword(await readStdin());
   const readline = await import("node:readline");
   return new Promise((resolve) => {
     const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: true });

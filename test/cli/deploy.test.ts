@@ -97,6 +97,36 @@ describe("lexgold init", SLOW, () => {
     expect(fs.existsSync(s.secret)).toBe(false);
   });
 
+  it("takes a password piped twice (as the terminal asks twice) as one line, and refuses two different lines", async () => {
+    const { compareSync } = await import("bcryptjs");
+    const s = site();
+    const r = lexgold(s, ["init", "boss"], { input: `${PASSWORD}\n${PASSWORD}\n` });
+    expect(r.status, r.stderr).toBe(0);
+    const [{ hash }] = query<{ hash: string }>(s.db, "select password_hash as hash from users where name = 'boss'");
+    expect(compareSync(PASSWORD, hash)).toBe(true);
+    const other = site();
+    const refused = lexgold(other, ["init", "boss"], { input: `${PASSWORD}\nsomething-else-entirely\n` });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("stdin holds two different lines, and a password is one line");
+    expect(fs.existsSync(other.db)).toBe(false);
+  });
+
+  it("user reset gives a coordinator locked out a generated password, printed once; an unknown name is refused", async () => {
+    const { compareSync } = await import("bcryptjs");
+    const s = initialised();
+    const r = lexgold(s, ["user", "reset", "Boss"]);
+    expect(r.status, r.stderr).toBe(0);
+    const fresh = r.stdout.trim();
+    expect(fresh.length).toBeGreaterThanOrEqual(10);
+    expect(r.stderr).toContain('new password for "boss" above');
+    const [{ hash }] = query<{ hash: string }>(s.db, "select password_hash as hash from users where name = 'boss'");
+    expect(compareSync(fresh, hash)).toBe(true);
+    expect(compareSync(PASSWORD, hash)).toBe(false);
+    const unknown = lexgold(s, ["user", "reset", "nobody"]);
+    expect(unknown.status).toBe(1);
+    expect(unknown.stderr).toContain('no account named "nobody"');
+  });
+
   it("takes the password only from stdin: an extra argument is refused", () => {
     const s = site();
     const r = lexgold(s, ["init", "boss", PASSWORD]);
@@ -206,6 +236,10 @@ describe("lexgold doctor", SLOW, () => {
     const named = lexgold(s, ["doctor", "--db", drill, "--backups", s.backups], { env });
     expect(named.status).toBe(2);
     expect(named.stdout).toContain(`WARN  backups      no backups of drill.db in ${s.backups}`);
+    // A copy named by hand, as the README's first example makes one, is named as not counted, and why.
+    expect(lexgold(s, ["backup", path.join(s.backups, "before-upgrade.db")]).status).toBe(0);
+    const byHand = lexgold(s, ["doctor", "--db", drill, "--backups", s.backups], { env });
+    expect(byHand.stdout).toMatch(/no backups of drill\.db in \S+ \(2 other files there, e\.g\. before-upgrade\.db, are not counted: only the copies `backup --dir` names drill-<time>\.db count\)/);
     const skipped = lexgold(s, ["doctor", "--no-backups"], { env });
     expect(skipped.stdout).toContain("--    backups      backups not checked (--no-backups)");
     expect(skipped.status, skipped.stdout).toBe(0);

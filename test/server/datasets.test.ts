@@ -186,7 +186,7 @@ describe("refusals: located errors, nothing written", () => {
     ["a TSAR word not in its sentence", "tsar", enc("a fine day\tfine\tgood\nthe second line\tmissing\tx\n"), /^bad:2: complex word \(column 2\): "missing" does not occur/],
     ["an empty TSAR annotation", "tsar", enc("a fine day\tfine\tgood\t\tnice\n"), /^bad:1: annotation 2 \(column 4\): empty/],
     ["a CoInCo DOCTYPE", "coinco", enc('<?xml version="1.0"?>\n<!DOCTYPE d [<!ENTITY x "y">]>\n<document/>'), /^bad:2: DOCTYPE:/],
-    ["truncated XML", "coinco", enc(sample("coinco-small.xml").toString("utf8").slice(0, 400)), /^bad:\d+: XML: the file ends at line \d+ .*: is it truncated\?/],
+    ["truncated XML", "coinco", enc(sample("coinco-small.xml").toString("utf8").slice(0, 400)), /^bad:\d+: XML: the file ends at line \d+ .*: is it truncated\? Nothing was imported\.$/],
     ["binary bytes", "tsar", new Uint8Array([0x41, 0x09, 0xff, 0xfe]), /^bad:1: not UTF-8/],
   ];
   it.each(cases)("refuses %s", (_n, format, bytes, message) => {
@@ -272,5 +272,25 @@ describe("export of a project built from annotators' responses", () => {
     const target = Object.values(doc.targets)[0] as { target: string; offset: number; pos: string };
     expect(target).toMatchObject({ target: "calm", offset: 2, pos: "ADJ" });
     expect(out.lost.join(" ")).toMatch(/1 NAME answers \(pn\) were dropped/);
+  });
+  it("leaves out an attention check as the gold does: its answers never reach a dataset file", async () => {
+    const { importLexeltXml } = await import("../../lib/server/corpus/corpus");
+    const { importResponses } = await import("../../lib/server/annotate/response-import");
+    const { setKnownAnswer } = await import("../../lib/server/quality/training");
+    const { db, coord, project } = projectFixture();
+    const xml = `<?xml version="1.0"?>\n<corpus lang="english"><lexelt item="calm.a"><instance id="c1"><context>a <head>calm</head> sea</context></instance><instance id="c2"><context>a <head>calm</head> day</context></instance></lexelt></corpus>\n`;
+    importLexeltXml(db, coord, project.id, { fileName: "c.xml", bytes: enc(xml) });
+    importResponses(db, coord, project.id, {
+      fileName: "r.tsv",
+      text: "annotator\tlexelt\tinstance\tanswer\tmultiword\nann\tcalm.a\tc1\tquiet\t\nann\tcalm.a\tc2\tstill;peaceful\t\n",
+    });
+    setKnownAnswer(db, coord, project.id, { instanceId: "c2", role: "check", accepted: "still" });
+    expect(projectGold(db, coord, project.id).gold.trim().split("\n").filter(Boolean)).toEqual(["calm.a c1 :: quiet 1;"]);
+    for (const format of ["swords", "tsar", "coinco"] as const) {
+      const out = exportDataset(db, coord, project.id, format);
+      expect(out.text, format).toContain("quiet");
+      expect(out.text, format).not.toMatch(/still|peaceful/);
+      expect(out.lost.join(" "), format).toMatch(/1 excluded instances were left out/);
+    }
   });
 });

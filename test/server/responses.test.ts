@@ -418,6 +418,9 @@ describe("displayText (the workspace shows tokenised text without the tokeniser'
     ["brackets", "a ( small ) part", "a (small) part"],
     ["quotes", "he said `` go '' twice", "he said \u201cgo\u201d twice"],
     ["nothing to do", "plain words ", "plain words "],
+    ["a straight quote opening the sentence", '" Hugh Grant and ', '"Hugh Grant and '],
+    ["a straight quote closing it", ' as they wanted . "', ' as they wanted."'],
+    ["straight quotes in the middle keep their spaces", 'said , " I watched', 'said, " I watched'],
   ])("%s", (_name, input, expected) => {
     expect(displayText(input)).toBe(expected);
   });

@@ -135,7 +135,8 @@ export function readDataset(input: DatasetImportInput, maxBytes: number, languag
   if (parsed.errors.length > 0) {
     const details = parsed.errors.map(formatDatasetError);
     const more = details.length > 1 ? ` (and ${details.length - 1} more)` : "";
-    throw new InputError(`${details[0]}${more}; nothing was imported.`, { file: details[0] }, details);
+    const end = more === "" && details[0].endsWith("?") ? " Nothing was imported." : "; nothing was imported.";
+    throw new InputError(`${details[0]}${more}${end}`, { file: details[0] }, details);
   }
   const issues = parsed.issues ?? [];
   if (input.strict && issues.length > 0) {

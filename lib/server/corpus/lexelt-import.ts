@@ -113,7 +113,9 @@ export function* stagedLexeltImport(
   const parsed = parseLexeltXml(text, fileName, { maxBytes });
   if (parsed.errors.length > 0 || !parsed.corpus) {
     const details = parsed.errors.map(formatDiagnostic);
-    throw new InputError(`${details[0] ?? `${fileName}: cannot be read`}; nothing was imported.`, {}, details);
+    // A sentence that ends in a question ("… is it truncated?") takes no semicolon after it.
+    const first = details[0] ?? `${fileName}: cannot be read`;
+    throw new InputError(`${first}${first.endsWith("?") ? " Nothing was imported." : "; nothing was imported."}`, {}, details);
   }
   const corpus = parsed.corpus;
   const sha256 = createHash("sha256").update(bytes).digest("hex");

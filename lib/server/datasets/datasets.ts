@@ -164,7 +164,8 @@ function exportItems(db: Db, actor: Actor, projectId: number): { name: string; l
         before: r.before,
         head: r.head,
         after: r.after,
-        excluded: r.excluded,
+        // The gold's own exclusion (attention checks included: they never enter the gold), else the instance's.
+        excluded: d ? d.excluded : r.excluded,
         meta: r.meta ? (JSON.parse(r.meta) as Record<string, unknown>) : null,
         imported: entries.get(r.ref) ?? [],
         derived: d?.entries ?? [],

@@ -306,6 +306,18 @@ function openForInspection(dbFile: string): Database.Database {
  * leaves the backups unchecked, saying why (`backupsUnchecked`, or "no
  * directory named").
  */
+/** The database files in a backup directory, by name (none when it cannot be read). */
+function otherDatabaseFiles(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir)
+      .filter((f) => /\.(db|sqlite3?)$/i.test(f))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
 export function doctor(actor: Actor, input: { dbFile: string; backupDir?: string | null; backupsUnchecked?: string; now?: Date }): Check[] {
   requireSystem(actor);
   const dbFile = path.resolve(input.dbFile);
@@ -389,7 +401,12 @@ export function doctor(actor: Actor, input: { dbFile: string; backupDir?: string
   } else {
     const backups = listTimestampedBackups(backupDir, backupBaseName(dbFile));
     if (backups.length === 0) {
-      out.push({ check: "backups", status: "warn", message: `no backups of ${path.basename(dbFile)} in ${backupDir}: \`lexgold backup --dir ${backupDir} --keep N\`` });
+      // A copy named by hand (`lexgold backup backups/monday.db`) is not one of the timed backups counted here: say so, or it looks lost.
+      const others = otherDatabaseFiles(backupDir);
+      const counted = `only the copies \`backup --dir\` names ${backupBaseName(dbFile)}-<time>.db count`;
+      const byHand =
+        others.length === 0 ? "" : others.length === 1 ? ` (${others[0]} there is not counted: ${counted})` : ` (${others.length} other files there, e.g. ${others[0]}, are not counted: ${counted})`;
+      out.push({ check: "backups", status: "warn", message: `no backups of ${path.basename(dbFile)} in ${backupDir}${byHand}: \`lexgold backup --dir ${backupDir} --keep N\`` });
     } else {
       const newest = backups[backups.length - 1];
       const hours = ((input.now ?? new Date()).getTime() - fs.statSync(newest).mtimeMs) / 3_600_000;

@@ -41,7 +41,9 @@ export default async function DatasetsPage({ params }: { params: Promise<{ proje
       <section aria-labelledby="held-heading" style={{ marginBottom: "1rem" }}>
         <h2 id="held-heading">In this project</h2>
         {summary.formats.length === 0 ? (
-          <p className="muted">No dataset imported yet ({summary.instances} instances from lexelt XML or none).</p>
+          <p className="muted">
+            No dataset imported yet{summary.instances > 0 ? `: the project's ${summary.instances} instances came from lexelt XML.` : ", and no instances."}
+          </p>
         ) : (
           <div className="table-wrap">
             <table>

@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState } from "react";
 import { acceptAllAction, decideLemmaAction, keepAllAction } from "./actions";
 import styles from "./gold.module.css";
+import { acceptAllLabel } from "./_views/summary-notes";
 import { useGoldForm } from "./use-gold-form";
 
 export interface LemmaRowData {
@@ -132,7 +133,7 @@ export function LemmaRow({ projectId, row, index }: { projectId: number; row: Le
 }
 
 /** Accept the proposal for every form not reviewed yet. */
-export function AcceptAllForm({ projectId, open }: { projectId: number; open: number }) {
+export function AcceptAllForm({ projectId, open, openChanged }: { projectId: number; open: number; openChanged: number }) {
   const { state, pending, onSubmit } = useGoldForm(acceptAllAction, projectId);
   const confirmFirst = (e: React.FormEvent<HTMLFormElement>) => {
     // Many forms at once: ask, as nothing undoes them in one go (each form can be reset on its own).
@@ -145,7 +146,7 @@ export function AcceptAllForm({ projectId, open }: { projectId: number; open: nu
   return (
     <form onSubmit={confirmFirst} className={styles.acceptAll}>
       <button type="submit" className="secondary" disabled={pending || open === 0}>
-        {pending ? "Accepting…" : open === 0 ? "No open proposals" : `Accept all ${open} open proposal${open === 1 ? "" : "s"}`}
+        {pending ? "Accepting…" : acceptAllLabel(open, openChanged)}
       </button>
       <div aria-live="polite" className="small">
         {state && (state.ok ? <span className={styles.saved}>{state.message}</span> : <span className={styles.error} role="alert">{state.message}</span>)}

@@ -1,23 +1,69 @@
 "use client";
-import { startTransition, useActionState, useMemo } from "react";
+import { startTransition, useActionState, useEffect, useMemo, useRef } from "react";
 import type { GoldFormState } from "./actions";
 import { useKeepPlace } from "./keep-place";
 
 type Action = (projectId: number, prev: GoldFormState, form: FormData) => Promise<GoldFormState>;
 
 /**
+ * Where the card of the decision last sent stood in the window. The refresh after a decision
+ * renders the page for the URL's new `hold`, and the router scrolls a page it renders anew to
+ * its top: the card kept its rank, but the coordinator lost it off the screen. When the
+ * decision lands, the window is scrolled back so the card stands where it stood.
+ */
+let place: { card: string; top: number } | null = null;
+
+function notePlace(form: HTMLFormElement) {
+  const card = form.closest("article[aria-labelledby]");
+  const id = card?.getAttribute("aria-labelledby");
+  place = card && id ? { card: id, top: card.getBoundingClientRect().top } : null;
+}
+
+function restorePlace() {
+  const p = place;
+  place = null;
+  if (!p) return;
+  const put = () => {
+    const card = document.querySelector(`article[aria-labelledby="${CSS.escape(p.card)}"]`);
+    if (!card) return;
+    const off = card.getBoundingClientRect().top - p.top;
+    if (Math.abs(off) >= 1) window.scrollBy(0, off);
+  };
+  put();
+  // The router may scroll after this commit's effects: once more on the next frame.
+  requestAnimationFrame(put);
+}
+
+/**
  * A form bound to a Gold action. Submitted through a transition rather than the
  * form's action prop, so a refused submission keeps what was typed (React resets
  * action-prop forms after every submission), and the button pressed is sent.
- * On an instance card in agreement order, the instance is held in place first (keep-place.tsx).
+ * On an instance card in agreement order, the instance is held in place first (keep-place.tsx),
+ * and the window keeps the card where it was on the screen.
  */
 export function useGoldForm(action: Action, projectId: number) {
   const bound = useMemo(() => action.bind(null, projectId), [action, projectId]);
   const [state, dispatch, pending] = useActionState<GoldFormState, FormData>(bound, null);
   const keepPlace = useKeepPlace();
+  const sent = useRef(false);
+  useEffect(() => {
+    if (pending) sent.current = true;
+    else if (sent.current) {
+      sent.current = false;
+      restorePlace();
+    }
+  }, [pending]);
+  // A form that the decision takes away (an Undo button) restores the place as it goes.
+  useEffect(
+    () => () => {
+      if (sent.current) restorePlace();
+    },
+    [],
+  );
   const onSubmit = (e: React.FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     keepPlace();
+    notePlace(e.currentTarget);
     const submitter = (e.nativeEvent as SubmitEvent).submitter;
     const form = new FormData(e.currentTarget, submitter instanceof HTMLButtonElement ? submitter : null);
     startTransition(() => dispatch(form));

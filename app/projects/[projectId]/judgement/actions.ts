@@ -26,7 +26,7 @@ export async function createRoundAction(projectId: number, _prev: RoundFormState
       judges: form.getAll("judge").map(String),
     });
     revalidatePath(`/projects/${projectId}/judgement`);
-    return { ok: true, message: `Created "${r.name}": ${r.items} items, ${r.candidates} candidates, ${r.judges.length} judges.` };
+    return { ok: true, message: `Created "${r.name}": ${r.items} items, ${r.candidates} candidates, ${r.judges.length} ${r.judges.length === 1 ? "judge" : "judges"}.` };
   });
 }
 

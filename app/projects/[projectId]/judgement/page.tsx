@@ -54,7 +54,7 @@ export default async function JudgementPage({ params }: { params: Promise<{ proj
               {r.state === "closed" && <span className="tag">closed</span>}
             </h2>
             <p className="small">
-              {r.items} items · {r.candidates} candidates · {r.labels} labels of at least {needed} · seed {r.seed} · {r.judgesPerCandidate} judges per candidate
+              {r.items} items · {r.candidates} candidates · {r.labels} labels of at least {needed} · seed {r.seed} · {r.judgesPerCandidate} {r.judgesPerCandidate === 1 ? "judge" : "judges"} per candidate
               {r.escalationCap > r.judgesPerCandidate ? `, up to ${r.escalationCap} when any says good` : ""}
             </p>
             <p className="small" data-testid="judges">

@@ -263,7 +263,20 @@ export function StoreGold({ projectId, disabled, onStored }: { projectId: number
 }
 
 /** Add the task's WordNet baselines (best, oot, mw) over the project's instances as runs of the current gold. */
-export function Baselines({ projectId, gold, disabled, onStored }: { projectId: number; gold: GoldChoice; disabled: boolean; onStored: () => Promise<boolean> }) {
+export function Baselines({
+  projectId,
+  gold,
+  goldLabel,
+  disabled,
+  onStored,
+}: {
+  projectId: number;
+  gold: GoldChoice;
+  /** The chosen gold's name: the baselines are scored with it, and a new visit to the page starts on the project's own. */
+  goldLabel: string;
+  disabled: boolean;
+  onStored: () => Promise<boolean>;
+}) {
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
   async function add() {
@@ -285,6 +298,9 @@ export function Baselines({ projectId, gold, disabled, onStored }: { projectId: 
           The task’s WordNet baselines (§3.1 of the task paper) over this project’s instances: for best the first synonym found by
           the four criteria in order, for oot the first ten, for mw a WordNet multiword holding the target within two words of it.
           WordNet 3.1, with candidates ranked by its sense tag counts rather than the BNC the paper used.
+        </p>
+        <p className="small" data-testid="baselines-gold">
+          Scored with <strong>{goldLabel}</strong>, the gold chosen above.
         </p>
         <button type="button" className="secondary" disabled={busy || disabled} onClick={add}>
           {busy ? "Adding…" : "Add the WordNet baselines as runs"}

@@ -169,7 +169,7 @@ export function ScoringWorkbench({ projectId, initialBoard, maxBytes }: { projec
       </section>
 
       <UploadRun projectId={projectId} golds={board.golds} gold={gold} maxBytes={maxBytes} onStored={() => reload(gold)} />
-      <Baselines projectId={projectId} gold={gold} disabled={busy !== null} onStored={() => reload(gold)} />
+      <Baselines projectId={projectId} gold={gold} goldLabel={board.gold.label} disabled={busy !== null} onStored={() => reload(gold)} />
 
       <section aria-labelledby="results-heading">
         <div className={styles.sectionHead}>

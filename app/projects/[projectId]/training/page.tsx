@@ -143,6 +143,10 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
           Training items are shown to annotators first, with feedback; their answers are kept apart and never reach gold or agreement. Attention checks stay in
           the queue looking like any instance; their responses are left out of gold and agreement and scored in the report below.
         </p>
+        <p className="muted small" data-testid="training-in-queue">
+          A training item is also an instance of the project: it stays in the annotators&rsquo; queue, where they meet it again after its known answers were
+          shown to them. Train with instances you do not study, or exclude those instances on the Gold tab (with the reason &ldquo;training item&rdquo;).
+        </p>
         {items.length === 0 ? (
           <p className="muted">None yet.</p>
         ) : (

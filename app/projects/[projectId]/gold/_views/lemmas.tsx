@@ -54,7 +54,7 @@ export function LemmaView({
           </label>
         </FilterForm>
         <div className={styles.bulk}>
-          <AcceptAllForm projectId={projectId} open={d.lemmas.open} />
+          <AcceptAllForm projectId={projectId} open={d.lemmas.open} openChanged={d.lemmas.openChanged} />
           <KeepAllForm projectId={projectId} open={d.lemmas.open} />
         </div>
       </div>

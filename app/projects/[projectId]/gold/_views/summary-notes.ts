@@ -13,3 +13,14 @@ export function proposalsNote(l: GoldPageData["lemmas"]): string {
   else if (l.open === 0) parts.push(`all ${l.forms} forms reviewed`);
   return parts.join(" · ");
 }
+
+/**
+ * The bulk accept button's words. Accepting a proposal that is the form itself changes no gold line,
+ * so the button says how many of the open forms a proposal would change: "Accept all 30 open
+ * proposals" beside "0 proposals to decide" read as a contradiction.
+ */
+export function acceptAllLabel(open: number, openChanged: number): string {
+  if (open === 0) return "No open proposals";
+  if (openChanged === 0) return open === 1 ? "Accept the open form as its own lemma" : `Accept all ${open} open forms as their own lemma`;
+  return `Accept all ${open} open proposal${open === 1 ? "" : "s"} (${openChanged} change${openChanged === 1 ? "s" : ""} the form)`;
+}
