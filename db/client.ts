@@ -19,6 +19,7 @@
  * a newer lexgold: it is refused (closed untouched) rather than used by code
  * that does not know its schema.
  */
+import cluster from "node:cluster";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -223,11 +224,24 @@ export function openDb(file: string, options: { migrationsFolder?: string } = {}
 
 const globalForDb = globalThis as unknown as { lexgoldDb?: { file: string; db: Db } };
 
+/**
+ * A server worker's own WAL checkpoints start only past this many pages (16 MB): scripts/serve.mjs's
+ * primary checkpoints every 100 ms (scripts/wal-checkpointer.mjs), so a request never waits for the
+ * copy and its fsync; this is the backstop should the primary stop keeping up.
+ */
+const WAL_BACKSTOP_PAGES = 4000;
+
 /** The process-wide database for the app (one connection, reused across requests). */
 export function getDb(): Db {
   const file = resolveDbPath();
   if (!globalForDb.lexgoldDb || globalForDb.lexgoldDb.file !== file) {
-    globalForDb.lexgoldDb = { file, db: openDb(file) };
+    const db = openDb(file);
+    // A worker of scripts/serve.mjs: its primary checkpoints this file.
+    if (cluster.isWorker && process.send) {
+      db.$client.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
+      process.send({ lexgold: "checkpoint", file });
+    }
+    globalForDb.lexgoldDb = { file, db };
   }
   return globalForDb.lexgoldDb.db;
 }

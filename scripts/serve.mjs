@@ -21,6 +21,9 @@
  * appends to FILE, every 100 ms, "epoch-ms pid longest-block-ms" — the longest the
  * event loop was held in that interval (perf_hooks.monitorEventLoopDelay).
  *
+ * With more than one worker the primary checkpoints the database's WAL every 100 ms
+ * (scripts/wal-checkpointer.mjs), so that no request waits for the copy and its fsync.
+ *
  * The primary forwards SIGINT / SIGTERM / SIGHUP to the workers and exits when
  * they have; a worker that dies unexpectedly is replaced, unless it died while
  * starting (then the server stops with its exit code).
@@ -60,10 +63,20 @@ const workers = workerCount();
 if (cluster.isPrimary && workers > 1) {
   let stopping = false;
   const ready = new Set();
+  // WAL checkpoints here, not inside the workers' requests (scripts/wal-checkpointer.mjs): each worker
+  // names its database file once it has opened it (db/client.ts getDb).
+  const checkpointers = new Map();
   const fork = () => {
     const w = cluster.fork();
     w.on("message", (m) => {
       if (m === "lexgold:ready") ready.add(w.id);
+      else if (m?.lexgold === "checkpoint" && typeof m.file === "string" && !checkpointers.has(m.file)) {
+        checkpointers.set(m.file, null);
+        import("./wal-checkpointer.mjs").then(
+          ({ startCheckpointer }) => checkpointers.set(m.file, startCheckpointer(m.file)),
+          (e) => console.error(`serve: no WAL checkpointer (the workers checkpoint themselves): ${e.message}`),
+        );
+      }
     });
     return w;
   };
@@ -85,7 +98,10 @@ if (cluster.isPrimary && workers > 1) {
         fork();
       }
     }
-    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) process.exit();
+    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) {
+      for (const c of checkpointers.values()) c?.stop();
+      process.exit();
+    }
   });
   console.log(`serve: ${workers} worker processes on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`);
 } else {

@@ -13,7 +13,7 @@ import { EncryptJWT, type JWTPayload, jwtDecrypt } from "jose";
 import type { JWT, JWTDecodeParams, JWTEncodeParams } from "next-auth/jwt";
 
 /** Seconds of clock skew accepted on exp / iat, as next-auth's decode does. */
-const CLOCK_TOLERANCE = 15;
+export const CLOCK_TOLERANCE = 15;
 /** A session's whole life: 12 hours from the sign-in, renewals or not. */
 export const SESSION_MAX_AGE_S = 12 * 60 * 60;
 const DEFAULT_MAX_AGE = SESSION_MAX_AGE_S;

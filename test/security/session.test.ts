@@ -16,7 +16,8 @@ vi.mock("../../db/client", async (importOriginal) => ({
   getDb: () => state.db,
 }));
 
-const { actorOfClaims, sessionClaims } = await import("../../lib/auth/session");
+const sessionModule = await import("../../lib/auth/session");
+const { actorOfClaims, sessionClaims } = sessionModule;
 
 const SECRET = "test-secret-for-the-session-tests-0123456789";
 const saved = process.env.NEXTAUTH_SECRET;
@@ -98,5 +99,81 @@ describe("the user a session names", () => {
     w.db.$client.prepare("update users set session_version = ?, disabled = 1 where id = ?").run(sv, w.ann.userId);
     expect(actorOfClaims(claims)).toBeNull();
     expect(actorOfClaims({ uid: 99999, sv: 0 })).toBeNull();
+  });
+});
+
+describe("decoded tokens kept between requests", () => {
+  const { keptSessionTokens } = sessionModule;
+  const now = () => Math.floor(Date.now() / 1000);
+
+  it("a kept token still ends at its expiry and 12 hours after its sign-in", async () => {
+    const token = await encodeSessionToken({ token: { uid: 7, sv: 2, auth_time: now() }, secret: SECRET, maxAge: 60 });
+    expect(await sessionClaims(token)).toEqual({ uid: 7, sv: 2 });
+    expect(await sessionClaims(token)).toEqual({ uid: 7, sv: 2 });
+    vi.useFakeTimers({ now: Date.now() + 30_000 });
+    try {
+      expect(await sessionClaims(token)).toEqual({ uid: 7, sv: 2 });
+      // Past the expiry and the decryption's 15 s of tolerance: refused, as the decryption refuses it.
+      vi.setSystemTime(Date.now() + 31_000 + 15_000);
+      expect(await sessionClaims(token)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+    // A renewed cookie (next-auth's encode: a fresh expiry, the sign-in time carried over) ends 12 hours after the sign-in.
+    const renewed = await nextAuthEncode({ token: { uid: 7, sv: 2, auth_time: now() - 12 * 3600 + 60 }, secret: SECRET, maxAge: 12 * 3600 });
+    expect(await sessionClaims(renewed)).toEqual({ uid: 7, sv: 2 });
+    vi.useFakeTimers({ now: Date.now() + 120_000 });
+    try {
+      expect(await sessionClaims(renewed)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("a token decoded under one secret opens nothing once the secret changed", async () => {
+    const token = await encodeSessionToken({ token: { uid: 7, sv: 0, auth_time: now() }, secret: SECRET, maxAge: 60 });
+    expect(await sessionClaims(token)).toEqual({ uid: 7, sv: 0 });
+    process.env.NEXTAUTH_SECRET = "another-secret-of-enough-length-0123456789";
+    expect(await sessionClaims(token)).toBeNull();
+  });
+
+  it("a forged token is never kept", async () => {
+    const before = keptSessionTokens();
+    expect(await sessionClaims("not-a-token")).toBeNull();
+    const noSignIn = await encodeSessionToken({ token: { uid: 7, sv: 0 }, secret: SECRET, maxAge: 60 });
+    expect(await sessionClaims(noSignIn)).toBeNull();
+    expect(keptSessionTokens()).toBe(before);
+  });
+
+  it("the session version is checked on every request: sign-out refuses the kept token's next request", async () => {
+    const w = world();
+    state.db = w.db as Db;
+    const sv = (w.db.$client.prepare("select session_version as sv from users where id = ?").get(w.ann.userId) as { sv: number }).sv;
+    const token = await encodeSessionToken({ token: { uid: w.ann.userId, sv, auth_time: now() }, secret: SECRET, maxAge: 60 });
+    expect(actorOfClaims(await sessionClaims(token))).toMatchObject({ kind: "user", userId: w.ann.userId });
+    expect(actorOfClaims(await sessionClaims(token))).toMatchObject({ kind: "user", userId: w.ann.userId });
+    w.db.$client.prepare("update users set session_version = session_version + 1 where id = ?").run(w.ann.userId);
+    expect(actorOfClaims(await sessionClaims(token))).toBeNull();
+    w.db.$client.prepare("update users set session_version = ?, disabled = 1 where id = ?").run(sv, w.ann.userId);
+    expect(actorOfClaims(await sessionClaims(token))).toBeNull();
+  });
+
+  it("at most the bound of tokens is kept, the least recently used dropped first", async () => {
+    const limit = 3;
+    keptSessionTokens(limit);
+    try {
+      const tokens = await Promise.all([1, 2, 3, 4].map((uid) => encodeSessionToken({ token: { uid, sv: 0, auth_time: now() }, secret: SECRET, maxAge: 60 })));
+      for (const t of tokens.slice(0, 3)) await sessionClaims(t);
+      expect(keptSessionTokens()).toBe(3);
+      // Token 1 used again: token 2 is now the least recently used, and goes when token 4 comes.
+      await sessionClaims(tokens[0]);
+      await sessionClaims(tokens[3]);
+      expect(keptSessionTokens()).toBe(3);
+      // Each still opens its session (a dropped one is decoded again).
+      for (const [i, t] of tokens.entries()) expect(await sessionClaims(t)).toEqual({ uid: i + 1, sv: 0 });
+      expect(keptSessionTokens()).toBe(3);
+    } finally {
+      keptSessionTokens(10_000);
+    }
   });
 });

@@ -10,12 +10,15 @@ import {
   annotatorProjects,
   type ResponseInput,
   saveResponse,
+  type SaveResult,
   saveResponseAsync,
   validateResponse,
   workspace,
   workspaceTargets,
 } from "../../lib/server/annotate/responses";
 import { addMember } from "../../lib/server/people/users";
+import { entryOf, nextUnanswered, queueScope, step } from "../../lib/server/annotate/queue";
+import { returnInstance } from "../../lib/server/annotate/flags";
 import { displayText } from "../../app/_ui/display-text";
 import { actorFor, projectFixture } from "../support/db";
 import fs from "node:fs";
@@ -296,6 +299,39 @@ describe("saveResponseAsync (the save route's)", () => {
     await expect(saveResponseAsync(db, ann, project.id, refs.b1, subs("light"), { expectedRevision: 0 })).rejects.toBeInstanceOf(ConflictError);
     await expect(saveResponseAsync(db, ann, project.id, refs.b1, subs("light"), { expectedRevision: 1 })).resolves.toMatchObject({ revision: 2 });
     expect(count("response_history")).toBe(2);
+  });
+
+  it("each step of the answer agrees with the queue's own lookups, whatever was answered around it, and after a returned instance", async () => {
+    const { db, coord, ann, ann2, project, refs } = fixture();
+    const scope = () => queueScope(db, project.id, (ann as { userId: number }).userId, null);
+    const check = (r: SaveResult) => {
+      const s = scope();
+      for (const st of r.upcoming) {
+        const e = entryOf(db, s, st.instance.ref)!;
+        expect(st.prevRef).toBe(step(db, s, e, -1)?.ref ?? null);
+        expect(st.nextRef).toBe(step(db, s, e, 1)?.ref ?? null);
+        expect(st.nextUnansweredRef).toBe(nextUnanswered(db, s, e)?.ref ?? null);
+        expect(st.response?.revision ?? 0).toBe(
+          (db.$client.prepare("select revision from responses where instance_ref = ? and user_id = ?").get(e.ref, (ann as { userId: number }).userId) as { revision: number } | undefined)
+            ?.revision ?? 0,
+        );
+      }
+    };
+    // Out of order, so that the instance after the next is answered (b3), or not (k1), and the queue wraps round.
+    check(await saveResponseAsync(db, ann, project.id, refs.b3, subs("sunny"), { expectedRevision: 0 }));
+    check(await saveResponseAsync(db, ann, project.id, refs.b1, subs("sunny"), { expectedRevision: 0 }));
+    check(await saveResponseAsync(db, ann, project.id, refs.k2, subs("shore"), { expectedRevision: 0 }));
+    check(await saveResponseAsync(db, ann, project.id, refs.k3, subs("rely"), { expectedRevision: 0 }));
+    // Returned by the coordinator, answered again: the answer goes on to the next unanswered instance after it.
+    returnInstance(db, coord, project.id, { instanceId: "b3", annotator: "ann", comment: "Look again." });
+    const again = await saveResponseAsync(db, ann, project.id, refs.b3, subs("clear"), { expectedRevision: 1 });
+    expect(again.next).toBe(refs.k1);
+    check(again);
+    check(await saveResponseAsync(db, ann, project.id, refs.b2, subs("clever"), { expectedRevision: 0 }));
+    check(await saveResponseAsync(db, ann, project.id, refs.k1, subs("shore"), { expectedRevision: 0 }));
+    // Another annotator's answers change nothing of this one's steps.
+    await saveResponseAsync(db, ann2, project.id, refs.b1, subs("light"), { expectedRevision: 0 });
+    check(await saveResponseAsync(db, ann, project.id, refs.b1, subs("light"), { expectedRevision: 1 }));
   });
 
   it("while another connection (the other server process) holds the write lock, waits with the event loop running; acknowledged once committed", async () => {

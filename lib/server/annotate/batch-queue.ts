@@ -20,7 +20,7 @@ import * as q from "./queue";
 import type { Entry, LexeltRow, QueueScope as AnnotatorScope } from "./queue";
 
 export { countNewResponse, lexeltRow } from "./queue";
-export type { Entry } from "./queue";
+export type { Entry, LexeltRow } from "./queue";
 
 const [B, I, L, R, PA, ST] = [named(batchItems, "b"), named(instances, "i"), named(lexelts, "l"), named(responses, "r"), named(participants, "pa"), named(studies, "st")];
 

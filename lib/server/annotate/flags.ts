@@ -132,9 +132,9 @@ export function instanceMarks(db: Pick<Db, "$client">, instanceRef: number, user
   return { flag: { flag: r.flag ?? null, note: r.note ?? "" }, returnComment: r.comment };
 }
 
-/** In the save's transaction: the annotator answered the instance again, so its open returns are resolved. */
-export function resolveReturns(db: Pick<Db, "$client">, instanceRef: number, userId: number, revision: number, now: number): void {
-  run(
+/** In the save's transaction: the annotator answered the instance again, so its open returns are resolved. How many were. */
+export function resolveReturns(db: Pick<Db, "$client">, instanceRef: number, userId: number, revision: number, now: number): number {
+  return run(
     db,
     `update ${RETURNED_ITEMS.$} set ${RETURNED_ITEMS.resolvedAt} = ?, ${RETURNED_ITEMS.resolvedRevision} = ? where ${RETURNED_ITEMS.instanceRef} = ? and ${RETURNED_ITEMS.userId} = ? and ${RETURNED_ITEMS.resolvedAt} is null`,
     now,

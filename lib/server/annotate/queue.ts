@@ -217,9 +217,17 @@ export function totals(db: Db, s: QueueScope): { done: number; total: number } {
   let done: number;
   let total: number;
   if (!s.restricted) {
-    done = get<{ n: number }>(db, `select ${AC.done} as n from ${AC.$} where ${AC.projectId} = ? and ${AC.userId} = ?`, s.projectId, s.userId)?.n ?? 0;
-    total =
-      get<{ n: number }>(db, `select ${LX.instancesBefore} + ${LX.instanceCount} as n from ${LX.$} where ${LX.projectId} = ? order by ${LX.position} desc limit 1`, s.projectId)?.n ?? 0;
+    // One statement for both (every save's answer asks): the counter, and the last lexelt's running sum.
+    const r = get<{ done: number | null; total: number | null }>(
+      db,
+      `select (select ${AC.done} from ${AC.$} where ${AC.projectId} = ? and ${AC.userId} = ?) as done,
+         (select ${LX.instancesBefore} + ${LX.instanceCount} from ${LX.$} where ${LX.projectId} = ? order by ${LX.position} desc limit 1) as total`,
+      s.projectId,
+      s.userId,
+      s.projectId,
+    )!;
+    done = r.done ?? 0;
+    total = r.total ?? 0;
   } else {
     const r = get<{ done: number; total: number }>(
       db,

@@ -18,11 +18,12 @@ import { requireTrainingPassed } from "./training-gate";
 import { and, asc, desc, eq, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { assignments, instances, lexelts, memberships, projects, responseHistory, responses, returnedItems } from "../../../db/schema";
+import { assignments, instances, lexelts, memberships, projects, responseHistory, responses } from "../../../db/schema";
 import { type Actor, type ProjectRow, type UserActor, requireProject, requireSignedIn } from "../kernel/actor";
 import { named } from "../../../db/sql-names";
 import {
   type Entry,
+  type LexeltRow,
   type QueueScope,
   assignedLexelts,
   closedByLexelt,
@@ -172,7 +173,7 @@ interface ResponseRow {
 }
 
 // Tables and columns for the raw statements (aliases as they use them).
-const [AS, I, L, RS, RH, RETURNED] = [named(assignments), named(instances, "i"), named(lexelts, "l"), named(responses), named(responseHistory), named(returnedItems)];
+const [AS, I, L, RS, RH, R] = [named(assignments), named(instances, "i"), named(lexelts, "l"), named(responses), named(responseHistory), named(responses, "r")];
 
 const RESPONSE_COLUMNS = `${RS.id}, ${RS.kind}, ${RS.substitutes}, ${RS.multiword}, ${RS.revision}, ${RS.updatedAt} as updatedAt`;
 
@@ -327,53 +328,85 @@ export interface WorkspaceView {
 /** Up to this many targets, the workspace lists them at once. */
 const FEW_TARGETS = 12;
 
-function instanceStep(db: Db, s: QueueScope, e: Entry, position: number, prev?: Entry | null): { step: InstanceStep; next: Entry | null } {
-  // Raw statements, prepared once (queue.ts): a save reads a few of these steps.
-  const row = get<{ instanceId: string; before: string; head: string; after: string; note: string }>(
+/** A lexelt as the steps show it: its row, its label for the caller and the caller's counts in it. */
+interface LexeltShown {
+  l: LexeltRow;
+  label: string;
+  totals: { done: number; total: number };
+}
+
+/** Lexelts already looked up while building one answer (its steps are mostly in one lexelt). */
+type LexeltsShown = Map<number, LexeltShown>;
+
+function lexeltShown(db: Db, s: QueueScope, lexeltId: number, seen: LexeltsShown): LexeltShown {
+  let x = seen.get(lexeltId);
+  if (!x) {
+    const l = lexeltRow(db, lexeltId);
+    x = { l, label: lexeltLabel(db, s, l), totals: lexeltTotals(db, s, l) };
+    seen.set(lexeltId, x);
+  }
+  return x;
+}
+
+/**
+ * The step for an entry, all but its next unanswered instance (stepsFrom fills that in). `prev`: the
+ * entry before it when the caller knows it (undefined: looked up).
+ */
+function instanceStep(db: Db, s: QueueScope, e: Entry, position: number, prev: Entry | null | undefined, seen: LexeltsShown): { step: InstanceStep; next: Entry | null } {
+  // Raw statements, prepared once (queue.ts): a save reads a few of these steps. The instance and the caller's own response in one.
+  const row = get<{ instanceId: string; before: string; head: string; after: string; note: string; kind: ResponseKind | null; substitutes: string; multiword: string | null; revision: number; updatedAt: number }>(
     db,
-    `select ${I.instanceId} as instanceId, ${I.before} as before, ${I.head} as head, ${I.after} as after, ${L.note} as note from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId} where ${I.id} = ?`,
+    `select ${I.instanceId} as instanceId, ${I.before} as before, ${I.head} as head, ${I.after} as after, ${L.note} as note,
+       ${R.kind} as kind, ${R.substitutes} as substitutes, ${R.multiword} as multiword, ${R.revision} as revision, ${R.updatedAt} as updatedAt
+     from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId} left join ${R.$} on ${R.instanceRef} = ${I.id} and ${R.userId} = ? where ${I.id} = ?`,
+    s.userId,
     e.ref,
   )!;
-  const l = lexeltRow(db, e.lexeltId);
-  const label = lexeltLabel(db, s, l);
-  const ownRow = get<Omit<OwnRow, "updatedAt"> & { updatedAt: number }>(
-    db,
-    `select ${RS.kind}, ${RS.substitutes}, ${RS.multiword}, ${RS.revision}, ${RS.updatedAt} as updatedAt from ${RS.$} where ${RS.instanceRef} = ? and ${RS.userId} = ?`,
-    e.ref,
-    s.userId,
-  );
-  const own = ownRow && { ...ownRow, updatedAt: new Date(ownRow.updatedAt) };
+  const { l, label, totals } = lexeltShown(db, s, e.lexeltId, seen);
   const before = prev === undefined ? step(db, s, e, -1) : prev;
   const next = step(db, s, e, 1);
-  const nu = nextUnanswered(db, s, e);
   return {
     step: {
       instance: { ref: e.ref, instanceId: row.instanceId, lemma: l.lemma, lexeltLabel: label, before: row.before, head: row.head, after: row.after, note: row.note },
       position,
-      response: own ? ownView(own) : null,
+      response:
+        row.kind === null
+          ? null
+          : ownView({ kind: row.kind, substitutes: row.substitutes, multiword: row.multiword, revision: row.revision, updatedAt: new Date(row.updatedAt) }),
       prevRef: before?.ref ?? null,
       nextRef: next?.ref ?? null,
-      nextUnansweredRef: nu?.ref ?? null,
-      lexelt: { lexeltId: l.id, label, ...lexeltTotals(db, s, l) },
+      nextUnansweredRef: null,
+      lexelt: { lexeltId: l.id, label, ...totals },
       ...instanceMarks(db, e.ref, s.userId),
     },
     next,
   };
 }
 
-/** The step for an entry and the `count` that follow it (each O(log n): positions follow on). */
-function stepsFrom(db: Db, s: QueueScope, e: Entry, count: number): InstanceStep[] {
+/**
+ * The step for an entry and the `count` that follow it (each O(log n): positions follow on). `prev`:
+ * the entry before `e` when the caller knows it; `seen`: lexelts the caller already looked up.
+ */
+function stepsFrom(db: Db, s: QueueScope, e: Entry, count: number, prev?: Entry | null, seen: LexeltsShown = new Map()): InstanceStep[] {
   const out: InstanceStep[] = [];
+  const entries: Entry[] = [];
   let at: Entry | null = e;
   let position = positionOf(db, s, e);
-  let prev: Entry | null | undefined;
   while (at && out.length <= count) {
-    const { step: st, next } = instanceStep(db, s, at, position, prev);
+    const { step: st, next } = instanceStep(db, s, at, position, prev, seen);
     out.push(st);
+    entries.push(at);
     prev = at;
     at = next;
     position++;
   }
+  // The next unanswered instance after a step: the step that follows it when the caller has no answer
+  // there (an open entry without their answer is unanswered), else looked up.
+  out.forEach((st, i) => {
+    const following = out[i + 1];
+    st.nextUnansweredRef =
+      following && following.response === null && st.nextRef === following.instance.ref ? following.instance.ref : (nextUnanswered(db, s, entries[i])?.ref ?? null);
+  });
   return out;
 }
 
@@ -567,8 +600,14 @@ interface SavePlan {
   inst: { ref: number; lexeltId: number };
   s: QueueScope;
   flag: FlagNote | null;
-  /** The save's writes, to run in a write transaction: the stored response. */
-  write: () => OwnRow;
+  /** The save's writes, to run in a write transaction: the stored response, and whether it answered a returned instance again. */
+  write: () => Saved;
+}
+
+interface Saved {
+  own: OwnRow;
+  /** The save resolved a return of the instance to the caller. */
+  wasReturned: boolean;
 }
 
 /** A save's checks and validation (throwing what refuses it), and its writes as a function. */
@@ -601,7 +640,7 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
   const { expectedRevision } = opts.data;
 
   // Raw statements, prepared once (queue.ts): the save is the hot path.
-  const write = (): OwnRow => {
+  const write = (): Saved => {
     if (s.batch) requireBatchWritable(db, s.batch, inst.ref);
     const cur = get<ResponseRow>(db, `select ${RESPONSE_COLUMNS} from ${RS.$} where ${RS.instanceRef} = ? and ${RS.userId} = ?`, inst.ref, a.userId);
     if (cur && cur.revision !== expectedRevision) {
@@ -651,7 +690,7 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
     }
     if (flag) writeFlag(db, p.id, inst.ref, a.userId, flag, now);
     // Answering a returned instance again resolves the return (recorded with the revision).
-    resolveReturns(db, inst.ref, a.userId, row.revision, now);
+    const wasReturned = resolveReturns(db, inst.ref, a.userId, row.revision, now) > 0;
     run(
       db,
       `insert into ${RH.$} (${RH.responseId}, ${RH.projectId}, ${RH.instanceRef}, ${RH.userId}, ${RH.kind}, ${RH.substitutes}, ${RH.multiword}, ${RH.revision}, ${RH.source}, ${RH.savedAt})
@@ -667,7 +706,7 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
       now,
     );
     if (s.batch) batchSaved(db, s.batch, a.userId, inst.ref, !cur, now);
-    return asOwnRow(row);
+    return { own: asOwnRow(row), wasReturned };
   };
   return { a, p, inst, s, flag, write };
 }
@@ -677,7 +716,7 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
  * it at once — the next instance and the one after it (the page and earlier saves brought the
  * rest; the workspace asks for an instance it does not hold).
  */
-function answerSave(db: Db, { a, p, inst, s, flag }: SavePlan, saved: OwnRow): SaveResult {
+function answerSave(db: Db, { a, p, inst, s, flag }: SavePlan, { own: saved, wasReturned }: Saved): SaveResult {
   // The answer's reads in one read transaction: one snapshot (the next instance, the progress and the
   // upcoming ones agree with each other), and SQLite looks at the WAL once rather than once per statement.
   return db.$client.transaction((): SaveResult => {
@@ -688,19 +727,22 @@ function answerSave(db: Db, { a, p, inst, s, flag }: SavePlan, saved: OwnRow): S
     const back = returned.firstRef !== null ? entryOf(db, s, returned.firstRef) : null;
     // After a returned instance is answered again, the annotator goes back to where they were (their next
     // unanswered one), not to its neighbour in corpus order, which they answered long ago.
-    const wasReturned =
-      get(db, `select 1 as x from ${RETURNED.$} where ${RETURNED.instanceRef} = ? and ${RETURNED.userId} = ? and ${RETURNED.resolvedRevision} = ? limit 1`, inst.ref, a.userId, saved.revision) !==
-      undefined;
+    let following: Entry | null = null;
     // A participant whose save finished their batch goes to the completion screen.
-    const next = s.batch?.finishedNow ? null : back ?? (wasReturned ? (nextUnanswered(db, s, at) ?? step(db, s, at, 1)) : (step(db, s, at, 1) ?? nextUnanswered(db, s, at)));
-    const l = lexeltRow(db, inst.lexeltId);
+    const next = s.batch?.finishedNow
+      ? null
+      : (back ?? (wasReturned ? (nextUnanswered(db, s, at) ?? (following = step(db, s, at, 1))) : ((following = step(db, s, at, 1)) ?? nextUnanswered(db, s, at))));
+    // The saved instance's lexelt, looked up once for the answer and the steps in it.
+    const seen: LexeltsShown = new Map();
+    const shown = lexeltShown(db, s, inst.lexeltId, seen);
     return {
       revision: saved.revision,
       response: ownView(saved),
       next: next?.ref ?? null,
       progress: totals(db, s),
-      lexelt: { lexeltId: l.id, label: lexeltLabel(db, s, l), ...lexeltTotals(db, s, l) },
-      upcoming: next ? stepsFrom(db, s, next, UPCOMING_AFTER_SAVE) : [],
+      lexelt: { lexeltId: shown.l.id, label: shown.label, ...shown.totals },
+      // When `next` is the instance after the saved one, the saved one is what comes before it.
+      upcoming: next ? stepsFrom(db, s, next, UPCOMING_AFTER_SAVE, next === following ? at : undefined, seen) : [],
       flag: flag ?? instanceMarks(db, inst.ref, a.userId).flag,
       returned,
     };

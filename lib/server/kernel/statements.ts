@@ -29,8 +29,9 @@ export function get<T>(db: Pick<Db, "$client">, sql: string, ...params: unknown[
   return prepared(db, sql).get(...params) as T | undefined;
 }
 
-export function run(db: Pick<Db, "$client">, sql: string, ...params: unknown[]): void {
-  prepared(db, sql).run(...params);
+/** Run a statement; the number of rows it changed. */
+export function run(db: Pick<Db, "$client">, sql: string, ...params: unknown[]): number {
+  return prepared(db, sql).run(...params).changes;
 }
 
 export function all<T>(db: Pick<Db, "$client">, sql: string, ...params: unknown[]): T[] {

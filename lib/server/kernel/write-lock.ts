@@ -41,8 +41,8 @@ interface Writer {
   /** A try is scheduled. */
   waiting: boolean;
   tries: number;
-  /** The connection's own busy timeout, put back after each try. */
-  busyTimeoutMs: number;
+  /** The connection's own busy timeout, put back after each try (the statement that does). */
+  restoreBusyTimeout: string;
 }
 
 const writers = new WeakMap<Client, Writer>();
@@ -50,7 +50,7 @@ const writers = new WeakMap<Client, Writer>();
 function writerOf(client: Client): Writer {
   let w = writers.get(client);
   if (!w) {
-    w = { queue: [], waiting: false, tries: 0, busyTimeoutMs: Number(client.pragma("busy_timeout", { simple: true })) || 0 };
+    w = { queue: [], waiting: false, tries: 0, restoreBusyTimeout: `PRAGMA busy_timeout = ${Number(client.pragma("busy_timeout", { simple: true })) || 0}` };
     writers.set(client, w);
   }
   return w;
@@ -63,10 +63,11 @@ function isBusy(e: unknown): boolean {
 
 /**
  * BEGIN IMMEDIATE without waiting: whether this connection now holds the write lock. (The pragma
- * takes effect when its statement is prepared, so it cannot be a statement kept and run again.)
+ * takes effect when its statement is prepared, so it cannot be a statement kept and run again; exec
+ * runs it without making a statement object, a third of the cost of client.pragma.)
  */
 function tryBegin(client: Client, w: Writer): boolean {
-  client.pragma("busy_timeout = 0");
+  client.exec("PRAGMA busy_timeout = 0");
   try {
     client.exec("BEGIN IMMEDIATE");
     return true;
@@ -74,7 +75,7 @@ function tryBegin(client: Client, w: Writer): boolean {
     if (isBusy(e)) return false;
     throw e;
   } finally {
-    client.pragma(`busy_timeout = ${w.busyTimeoutMs}`);
+    client.exec(w.restoreBusyTimeout);
   }
 }
 
