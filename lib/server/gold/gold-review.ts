@@ -482,6 +482,26 @@ function describeReviewLog(e: ReviewLogEntry): ReviewLogRow {
       row.reason = v.comment ?? "";
       break;
     }
+    case "participant": {
+      // lib/server/crowd/participants.ts: a review ({ review, reason }) or a bonus ({ bonusCents }).
+      const v = (json() ?? {}) as { review?: string; reason?: string; bonusCents?: number | null };
+      if (v.review !== undefined) {
+        row.decision = v.review === "pending" ? "review reset" : (v.review ?? "");
+        row.reason = v.reason ?? "";
+        row.value = "";
+      } else {
+        row.decision = "bonus";
+        row.value = typeof v.bonusCents === "number" ? (v.bonusCents / 100).toFixed(2) : "none";
+      }
+      break;
+    }
+    case "participants": {
+      // lib/server/crowd/participants.ts: rejected participants' answers left out of the gold, or put back.
+      const v = (json() ?? {}) as { action?: string; participants?: string[] };
+      row.decision = v.action === "put back" ? "answers put back in the gold" : "answers left out of the gold";
+      row.value = (v.participants ?? []).join(" ");
+      break;
+    }
     case "strike":
     case "correct":
     case "strike-response":
