@@ -71,6 +71,9 @@ import { liftSignInLock, signInLocks } from "../../lib/server/people/signin";
 import { checkDeclaredUpload, checkUploadRoom, holdUploadBytes } from "../../lib/server/runtime/upload-quota";
 import { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, teamOverview } from "../../lib/server/people/team";
 import { addMember, createUser, listMembers, listUsers, setMemberRole } from "../../lib/server/people/users";
+import { excludeRejected, listStudies, participantsPage, reviewParticipant, setBonus, studyParticipants, undoExclusion } from "../../lib/server/crowd/participants";
+import { paymentFile } from "../../lib/server/crowd/payments";
+import { answer, seedParticipant, seedStudy } from "../support/crowd";
 import { ACTORS, type ActorKey, addJudge, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
 
 // Expected outcomes, one per actor in this order:
@@ -114,6 +117,28 @@ const withTraining = (w: World) => {
   setKnownAnswer(w.db, SYSTEM, w.q.id, { instanceId: "q2", role: "training", accepted: "shady" });
   setQualitySettings(w.db, SYSTEM, w.p.id, { trainingRequired: true, trainingThreshold: 60, speedThresholdSeconds: 4 });
 };
+
+/** A crowd study in p (one participant answered p1 and was rejected, one pending) and one in q. */
+const withCrowd = (w: World) => {
+  const sp = seedStudy(w.db, w.p.id, { name: "pilot" });
+  const rejected = seedParticipant(w.db, sp, "5f0a00000000000000000001", { refs: [w.ref.p1], session: "sess-1" });
+  answer(w.db, w.p.id, rejected, w.ref.p1, ["radiant"]);
+  seedParticipant(w.db, sp, "5f0a00000000000000000002", { refs: [w.ref.p2] });
+  reviewParticipant(w.db, SYSTEM, w.p.id, { participantId: rejected.id, review: "rejected", reason: "random" });
+  const sq = seedStudy(w.db, w.q.id, { name: "murky study" });
+  seedParticipant(w.db, sq, "annq-worker-murky", { refs: [w.ref.q1] });
+};
+/** withCrowd, with the rejected participant left out of the gold. */
+const withCrowdExcluded = (w: World) => {
+  withCrowd(w);
+  excludeRejected(w.db, SYSTEM, w.p.id, studyOf(w, "p"));
+};
+function studyOf(w: World, project: "p" | "q"): number {
+  return (w.db.$client.prepare("select id from studies where project_id = ?").get(w[project].id) as { id: number }).id;
+}
+function participantOf(w: World, project: "p" | "q"): number {
+  return (w.db.$client.prepare("select id from participants where project_id = ? order by id").get(w[project].id) as { id: number }).id;
+}
 
 const CALLS: Call[] = [
   // actor.ts
@@ -361,6 +386,22 @@ const CALLS: Call[] = [
   { name: "undoAdjudication", expect: COORDINATOR, call: (w, k) => withDecision(w, (id) => undoAdjudication(w.db, w.actor(k), w.p.id, id)) },
   { name: "instanceAdjudications", expect: COORDINATOR, call: (w, k) => withDecision(w, () => instanceAdjudications(w.db, w.actor(k), w.p.id, "p1")), check: noOtherProject },
   { name: "setReviewed", expect: COORDINATOR, call: (w, k) => setReviewed(w.db, w.actor(k), w.p.id, "p1", true) },
+  // crowd/participants.ts, crowd/payments.ts (issue #32: the coordinator's view of a study)
+  { name: "listStudies", expect: COORDINATOR, prep: withCrowd, call: (w, k) => listStudies(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "participantsPage", expect: COORDINATOR, prep: withCrowd, call: (w, k) => participantsPage(w.db, w.actor(k), w.p.id, studyOf(w, "p")), check: noOtherProject },
+  { name: "studyParticipants", expect: COORDINATOR, prep: withCrowd, call: (w, k) => studyParticipants(w.db, w.actor(k), w.p.id, studyOf(w, "p")), check: noOtherProject },
+  {
+    name: "reviewParticipant",
+    expect: COORDINATOR,
+    prep: withCrowd,
+    call: (w, k) => reviewParticipant(w.db, w.actor(k), w.p.id, { participantId: participantOf(w, "p"), review: "approved" }),
+  },
+  { name: "setBonus", expect: COORDINATOR, prep: withCrowd, call: (w, k) => setBonus(w.db, w.actor(k), w.p.id, { participantId: participantOf(w, "p"), bonus: "1.50" }) },
+  { name: "excludeRejected", expect: COORDINATOR, prep: withCrowd, call: (w, k) => excludeRejected(w.db, w.actor(k), w.p.id, studyOf(w, "p")) },
+  { name: "undoExclusion", expect: COORDINATOR, prep: withCrowdExcluded, call: (w, k) => undoExclusion(w.db, w.actor(k), w.p.id, studyOf(w, "p")) },
+  ...(["prolific-approve", "prolific-bonus", "mturk", "tsv"] as const).map(
+    (file): Call => ({ name: `paymentFile ${file}`, expect: COORDINATOR, prep: withCrowd, call: (w, k) => paymentFile(w.db, w.actor(k), w.p.id, studyOf(w, "p"), file), check: noOtherProject }),
+  ),
   // agreement.ts
   { name: "agreementPageData", expect: COORDINATOR, call: (w, k) => agreementPageData(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "agreementDownload", expect: COORDINATOR, call: (w, k) => agreementDownload(w.db, w.actor(k), w.p.id, { format: "csv", table: "items" }), check: noOtherProject },

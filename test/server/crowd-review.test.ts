@@ -109,6 +109,21 @@ describe("the participants table", () => {
     expect(() => reviewParticipant(db, coord, other.id, { participantId: a.id, review: "approved" })).toThrow(NotFoundError);
     expect(() => participantsPage(db, coord, p.id, "1\n")).toThrow(NotFoundError);
   });
+
+  it("another project's study and participants are not reached through this project, and nothing is written", () => {
+    const { db, coord, p, ref } = setup();
+    const other = createProject(db, coord, { name: "other" });
+    const theirs = seedStudy(db, other.id, { name: "theirs" });
+    const them = seedParticipant(db, theirs, "theirs-1", { refs: [ref.p1] });
+    db.$client.prepare("update participants set review = 'rejected' where id = ?").run(them.id);
+    const before = JSON.stringify([db.$client.prepare("select * from participants").all(), db.$client.prepare("select * from gold_review_log").all(), db.$client.prepare("select * from participant_exclusions").all()]);
+    expect(() => reviewParticipant(db, coord, p.id, { participantId: them.id, review: "approved" })).toThrow(NotFoundError);
+    expect(() => setBonus(db, coord, p.id, { participantId: them.id, bonus: "1" })).toThrow(NotFoundError);
+    expect(() => excludeRejected(db, coord, p.id, theirs)).toThrow(NotFoundError);
+    expect(() => undoExclusion(db, coord, p.id, theirs)).toThrow(NotFoundError);
+    expect(() => studyParticipants(db, coord, p.id, theirs)).toThrow(NotFoundError);
+    expect(JSON.stringify([db.$client.prepare("select * from participants").all(), db.$client.prepare("select * from gold_review_log").all(), db.$client.prepare("select * from participant_exclusions").all()])).toBe(before);
+  });
 });
 
 describe("approve, reject, bonus", () => {

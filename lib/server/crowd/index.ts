@@ -7,7 +7,7 @@
  * app-to-server-through-feature-index). The functions here take the actor and check it;
  * the few that do not say why. Functions that take `db` and no actor stay inside lib/server.
  */
-export { excludeRejected, listStudies, type ParticipantFlag, type ParticipantRow, type ParticipantsPage, participantsPage, reviewParticipant, setBonus, type StudySummary, undoExclusion } from "./participants";
+export { excludeRejected, listStudies, type ParticipantRow, type ParticipantsPage, participantsPage, reviewParticipant, setBonus, type StudySummary, undoExclusion } from "./participants";
 // Without an actor: the limits the forms show.
-export { MAX_BONUS_CENTS, MAX_REASON } from "./participants";
-export { type PaymentFile, paymentFile } from "./payments";
+export { MAX_REASON } from "./participants";
+export { paymentFile } from "./payments";

@@ -49,17 +49,17 @@ function speedThresholdMs(db: Db, projectId: number): number {
 }
 
 /** The measure the participants table shows, named as the page names it. */
-export const AGREEMENT_MEASURE =
+const AGREEMENT_MEASURE =
   "Pairwise agreement with the others (SemEval-2007 §2.2): the mean of |A∩B| / |A∪B| over the pairs the participant forms with the other annotators on the items they share.";
 
 /** A reject reason is at most this long (Mechanical Turk shows it to the worker as feedback). */
 export const MAX_REASON = 500;
 /** The largest bonus one participant can be given here, in hundredths (a typing slip, not a payment, above it). */
-export const MAX_BONUS_CENTS = 100_000;
+const MAX_BONUS_CENTS = 100_000;
 
-export type StudyPlatform = (typeof studies.$inferSelect)["platform"];
+type StudyPlatform = (typeof studies.$inferSelect)["platform"];
 export type ReviewState = (typeof participants.$inferSelect)["review"];
-export type ParticipantState = (typeof participants.$inferSelect)["state"];
+type ParticipantState = (typeof participants.$inferSelect)["state"];
 
 export interface StudySummary {
   id: number;
@@ -113,7 +113,7 @@ function findStudy(db: Db, project: ProjectRow, studyId: unknown): StudySummary 
   return s;
 }
 
-export type ParticipantFlag = "failed checks" | "fast" | "screened out" | "timed out";
+type ParticipantFlag = "failed checks" | "fast" | "screened out" | "timed out";
 
 export interface ParticipantRow {
   id: number;
@@ -258,7 +258,7 @@ export function studyParticipants(db: Db, actor: Actor, projectId: number, study
   return { project, study, rows: participantRowsOf(db, actor, project, study.id, rawParticipants(db, project.id, study.id)) };
 }
 
-export const PARTICIPANTS_PAGE_SIZE = 50;
+const PARTICIPANTS_PAGE_SIZE = 50;
 
 export interface ParticipantsPage {
   study: StudySummary;

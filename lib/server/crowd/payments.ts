@@ -21,8 +21,7 @@ import type { Actor } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
 import { type ParticipantRow, studyParticipants } from "./participants";
 
-export const PAYMENT_FILES = ["prolific-approve", "prolific-bonus", "mturk", "tsv"] as const;
-export type PaymentFile = (typeof PAYMENT_FILES)[number];
+const PAYMENT_FILES = ["prolific-approve", "prolific-bonus", "mturk", "tsv"] as const;
 
 export interface Download {
   fileName: string;
