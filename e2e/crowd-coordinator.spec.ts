@@ -1,8 +1,8 @@
 /**
  * The coordinator's view of a crowd study (issue #32), in the browser: a Prolific study
  * of the demo project with three participants, seeded in a database of the spec's own
- * (the demo from the CLI; the study, its participants and their batches written into
- * the tables as the join would; their answers through `lexgold responses import`), served
+ * (the demo from the CLI; the study, its participants, their batches and their answers
+ * written into the tables as the join and the workspace's saves would), served
  * by a server process of its own so that the shared demo server's gold stays as seeded.
  * The coordinator approves one participant with a bonus, rejects one with a reason,
  * downloads the payment files and the table and checks their lines, leaves the rejected
@@ -51,22 +51,21 @@ function lexgold(e: NodeJS.ProcessEnv, args: string[]) {
   return r.stdout;
 }
 
-/** The study and its participants, as the join and the allocation leave them; returns the TSV of their answers. */
-function seed(file: string): string {
+/** The study and its participants, as the join, the allocation and the saves leave them. */
+function seed(file: string): void {
   const db = new Database(file);
   try {
     projectId = (db.prepare("select id from projects where name = 'demo'").get() as { id: number }).id;
     const inst = db
-      .prepare("select i.id as ref, i.instance_id as iid, l.item as lexelt from instances i join lexelts l on l.id = i.lexelt_id where i.project_id = ? order by l.position, i.position limit 2")
-      .all(projectId) as { ref: number; iid: string; lexelt: string }[];
+      .prepare("select i.id as ref from instances i join lexelts l on l.id = i.lexelt_id where i.project_id = ? order by l.position, i.position limit 2")
+      .all(projectId) as { ref: number }[];
     const now = Date.now();
     const study = Number(
       db
         .prepare("insert into studies (project_id, token, name, platform, batch_size, overlap, minutes, completion_code) values (?, 'e2e-crowd-token-0000000000', 'wave 1', 'prolific', 2, 3, 30, 'C0DE')")
         .run(projectId).lastInsertRowid,
     );
-    const lines = ["annotator\tlexelt\tinstance\tanswer\tmultiword"];
-    const answers: Record<string, [string, string]> = { [PID.approved]: ["glowing", "clever"], [PID.rejected]: [ODD, ODD], [PID.pending]: ["glowing", "clever;quick"] };
+    const answers: Record<string, [string[], string[]]> = { [PID.approved]: [["glowing"], ["clever"]], [PID.rejected]: [[ODD], [ODD]], [PID.pending]: [["glowing"], ["clever", "quick"]] };
     Object.values(PID).forEach((pid, k) => {
       const name = `prolific-${pid}`;
       const user = Number(db.prepare("insert into users (name, password_hash, role) values (?, '', 'participant')").run(name).lastInsertRowid);
@@ -80,10 +79,23 @@ function seed(file: string): string {
       );
       inst.forEach((i, pos) => {
         db.prepare("insert into batch_items (participant_id, instance_ref, position) values (?, ?, ?)").run(p, i.ref, pos);
-        lines.push([name, i.lexelt, i.iid, answers[pid][pos], ""].join("\t"));
+        const subs = JSON.stringify(answers[pid][pos]);
+        const at = now - 1_900_000 + k * 60_000 + pos * 30_000;
+        const r = Number(
+          db
+            .prepare("insert into responses (project_id, instance_ref, user_id, kind, substitutes, multiword, revision, active_ms, updated_at) values (?, ?, ?, 'substitutes', ?, null, 1, 30000, ?)")
+            .run(projectId, i.ref, user, subs, at).lastInsertRowid,
+        );
+        db.prepare("insert into response_history (response_id, project_id, instance_ref, user_id, kind, substitutes, multiword, revision, source, saved_at) values (?, ?, ?, ?, 'substitutes', ?, null, 1, 'web', ?)").run(
+          r,
+          projectId,
+          i.ref,
+          user,
+          subs,
+          at,
+        );
       });
     });
-    return lines.join("\n") + "\n";
   } finally {
     db.close();
   }
@@ -96,9 +108,7 @@ test.beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   const e = env(port);
   lexgold(e, ["demo"]);
-  const tsv = seed(e.LEXGOLD_DB!);
-  fs.writeFileSync(path.join(dir, "answers.tsv"), tsv);
-  lexgold(e, ["responses", "import", path.join(dir, "answers.tsv"), "--project", "demo", "--accept-unassigned"]);
+  seed(e.LEXGOLD_DB!);
   server = (await startServer(process.execPath, ["scripts/serve.mjs", "-p", String(port), "-H", "127.0.0.1"], base, { env: e, cwd: root })).child;
 });
 
@@ -147,14 +157,14 @@ test("the coordinator reviews a Prolific study's participants, downloads the pay
   // Approve one with a bonus; reject another with a reason.
   await row(page, PID.approved).getByRole("button", { name: "Approve" }).click();
   await expect(page.getByText(`Approved ${PID.approved}.`)).toBeVisible();
-  await row(page, PID.approved).getByLabel("Bonus").fill("1.50");
+  await row(page, PID.approved).getByRole("textbox", { name: "Bonus" }).fill("1.50");
   await row(page, PID.approved).getByRole("button", { name: "Set" }).click();
   await expect(page.getByText(`Bonus 1.50 for ${PID.approved}.`)).toBeVisible();
   await row(page, PID.rejected).getByRole("button", { name: "Reject…" }).click();
   await row(page, PID.rejected).getByRole("button", { name: "Reject", exact: true }).click();
   // The reason is required: the browser asks for it, nothing is sent.
   await expect(row(page, PID.rejected).getByText("pending")).toBeVisible();
-  await row(page, PID.rejected).getByLabel("Reason (shown to the participant)").fill("Answered the same word to every sentence.");
+  await row(page, PID.rejected).getByRole("textbox", { name: "Reason (shown to the participant)" }).fill("Answered the same word to every sentence.");
   await row(page, PID.rejected).getByRole("button", { name: "Reject", exact: true }).click();
   await expect(page.getByText(`Rejected ${PID.rejected}.`)).toBeVisible();
   await expect(row(page, PID.rejected)).toContainText("“Answered the same word to every sentence.”");
@@ -167,7 +177,7 @@ test("the coordinator reviews a Prolific study's participants, downloads the pay
   const bonus = await downloadText(page, /Prolific: bonuses/);
   expect(bonus).toEqual({ name: "demo-wave-1-bonus.csv", text: `${PID.approved},1.50\n` });
   const table = await downloadText(page, /All participants \(TSV\)/);
-  const lines = table.text.trimEnd().split("\n").map((l) => l.split("\t"));
+  const lines = table.text.split("\n").filter((l) => l !== "").map((l) => l.split("\t"));
   expect(lines[0].slice(0, 3)).toEqual(["platform_id", "session_id", "state"]);
   expect(lines.slice(1).map((l) => [l[0], l[1], l[6], l[7], l[13], l[14], l[15]])).toEqual([
     [PID.approved, "SESSION0", "2", "2", "approved", "", "1.50"],

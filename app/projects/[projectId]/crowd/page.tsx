@@ -185,23 +185,23 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
                       {r.platformId}
                       {r.sessionId && <div className="muted small">{r.sessionId}</div>}
                     </th>
-                    <td>
+                    <td data-label="Started">
                       <Time at={r.joinedAt} now={now} />
                     </td>
-                    <td>{r.finishedAt ? <Time at={r.finishedAt} now={now} /> : <span className="muted">{STATE[r.state]}</span>}</td>
-                    <td className="num">{duration(r.activeMs)}</td>
-                    <td className="num">
+                    <td data-label="Finished">{r.finishedAt ? <Time at={r.finishedAt} now={now} /> : <span className="muted">{STATE[r.state]}</span>}</td>
+                    <td className="num" data-label="Time on task">{duration(r.activeMs)}</td>
+                    <td className="num" data-label="Items">
                       {r.answered} / {r.batch}
                     </td>
-                    <td className="num">{r.checksSeen === 0 ? <span className="muted">—</span> : `${r.checksPassed} / ${r.checksSeen}`}</td>
-                    <td className="num" title={r.pairs > 0 ? `over ${r.pairs} pairs` : "no answer shared with another annotator yet"}>
+                    <td className="num" data-label="Checks passed">{r.checksSeen === 0 ? <span className="muted">—</span> : `${r.checksPassed} / ${r.checksSeen}`}</td>
+                    <td className="num" data-label="Agreement" title={r.pairs > 0 ? `over ${r.pairs} pairs` : "no answer shared with another annotator yet"}>
                       {r.agreement === null ? <span className="muted">—</span> : `${(100 * r.agreement).toFixed(1)} %`}
                     </td>
-                    <td>
+                    <td data-label="Flags">
                       {r.flags.length === 0 ? <span className="muted">—</span> : r.flags.map((f) => <span key={f} className={styles.flag}>{f}</span>)}
                       {r.excluded && <span className={styles.flag}>left out of the gold</span>}
                     </td>
-                    <td className={styles.review}>
+                    <td className={styles.review} data-label="Review">
                       <span className={r.review === "approved" ? styles.approved : r.review === "rejected" ? styles.rejected : "muted"}>{r.review}</span>
                       {r.reviewReason && <div className="small">“{r.reviewReason}”</div>}
                       {r.bonusCents !== null && <div className="small">bonus {(r.bonusCents / 100).toFixed(2)}</div>}
@@ -211,7 +211,7 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
                         </div>
                       )}
                     </td>
-                    <td>
+                    <td className={styles.decide}>
                       <ReviewControls
                         projectId={projectId}
                         participantId={r.id}
