@@ -89,8 +89,8 @@ function studyRows(db: Db, projectId: number, studyId?: number): StudySummary[] 
               ${S.minutes} as minutes, ${S.createdAt} as createdAt,
               (select count(*) from ${PA.$} where ${PA.studyId} = ${S.id}) as joined,
               (select count(*) from ${PA.$} where ${PA.studyId} = ${S.id} and ${PA.state} = 'finished') as finished,
-              (select count(*) from (select ${R.instanceRef} from ${R.$} join ${PA.$} on ${PA.userId} = ${R.userId}
-                                      where ${PA.studyId} = ${S.id} and ${R.projectId} = ${S.projectId}
+              (select count(*) from (select ${R.instanceRef} from ${PA.$} cross join ${R.$} on ${R.projectId} = ${PA.projectId} and ${R.userId} = ${PA.userId}
+                                      where ${PA.studyId} = ${S.id}
                                       group by ${R.instanceRef} having count(*) >= ${S.overlap})) as complete
          from ${S.$} where ${S.projectId} = ?${studyId === undefined ? "" : ` and ${S.id} = ?`}
         order by ${S.createdAt} desc, ${S.id} desc`,

@@ -72,8 +72,6 @@ function excludedParticipantUsers(db: Db, projectId: number): Set<number> {
   return new Set(rows.map((r) => r.userId));
 }
 
-/** SQL: the instance refs of one study's batches (a bound parameter follows). */
-const STUDY_INSTANCES = `select ${BI.instanceRef} from ${BI.$} join ${PA.$} on ${PA.id} = ${BI.participantId} where ${PA.studyId} = ?`;
 
 export interface GoldInputs {
   project: ProjectRow;
@@ -101,18 +99,19 @@ export interface GoldInputs {
 function responseRecords(db: Db, projectId: number, scope: GoldScope = {}): AnnotatorResponse[] {
   const out: AnnotatorResponse[] = [];
   const excluded = scope.withExcludedParticipants ? new Set<number>() : excludedParticipantUsers(db, projectId);
-  const inStudy = scope.studyId === undefined ? "" : ` and ${R.instanceRef} in (${STUDY_INSTANCES})`;
+  // One study: its instances first (CROSS JOIN keeps that order), then their answers by the instance index.
+  const from = scope.studyId === undefined ? R.$ : `(select distinct ${BI.instanceRef} as ref from ${BI.$} join ${PA.$} on ${PA.id} = ${BI.participantId} where ${PA.studyId} = ?) s cross join ${R.$} on ${R.instanceRef} = s.ref`;
   const rows = db.$client
     .prepare(
       `select ${R.userId} as userId, ${U.name} as annotator, ${L.item} as lexelt, ${I.instanceId} as instanceId, ${R.kind} as kind, ${R.substitutes} as substitutes, ${R.multiword} as multiword
-         from ${R.$}
+         from ${from}
          join ${I.$} on ${I.id} = ${R.instanceRef}
          join ${L.$} on ${L.id} = ${I.lexeltId}
          join ${U.$} on ${U.id} = ${R.userId}
-        where ${R.projectId} = ?${inStudy}
+        where ${R.projectId} = ?
         order by ${L.position}, ${I.position}, ${U.name}`,
     )
-    .iterate(...(scope.studyId === undefined ? [projectId] : [projectId, scope.studyId])) as IterableIterator<{ userId: number; annotator: string; lexelt: string; instanceId: string; kind: AnnotatorResponse["kind"]; substitutes: string; multiword: string | null }>;
+    .iterate(...(scope.studyId === undefined ? [projectId] : [scope.studyId, projectId])) as IterableIterator<{ userId: number; annotator: string; lexelt: string; instanceId: string; kind: AnnotatorResponse["kind"]; substitutes: string; multiword: string | null }>;
   for (const r of rows) {
     if (excluded.has(r.userId)) continue;
     out.push({ annotator: r.annotator, lexelt: r.lexelt, instanceId: r.instanceId, kind: r.kind, substitutes: JSON.parse(r.substitutes) as string[], multiword: r.multiword || null });
@@ -176,8 +175,9 @@ function readGoldInputs(db: Db, project: ProjectRow, projectId: number, scope: G
       .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
       .where(
         and(
-          eq(instances.projectId, projectId),
-          eq(lexelts.projectId, projectId),
+          // One study: its batches' instances drive the search (the unary + keeps SQLite off the project's indexes).
+          scope.studyId === undefined ? eq(instances.projectId, projectId) : sql`+${instances.projectId} = ${projectId}`,
+          scope.studyId === undefined ? eq(lexelts.projectId, projectId) : sql`+${lexelts.projectId} = ${projectId}`,
           scope.studyId === undefined
             ? undefined
             : sql`${instances.id} in (select ${batchItems.instanceRef} from ${batchItems} join ${participants} on ${participants.id} = ${batchItems.participantId} where ${participants.studyId} = ${scope.studyId})`,
