@@ -4,6 +4,7 @@
  * rejected participants' answers out of the gold — with and without, line by line.
  */
 import { describe, expect, it } from "vitest";
+import type { Db } from "../../db/client";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { createProject } from "../../lib/server/corpus/projects";
 import { goldReviewHistory, projectAgreement, projectGold } from "../../lib/server/gold/gold";
@@ -14,6 +15,7 @@ import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/er
 import { excludeRejected, listStudies, participantsPage, reviewParticipant, setBonus, studyParticipants, undoExclusion } from "../../lib/server/crowd/participants";
 import { setKnownAnswer } from "../../lib/server/quality/training";
 import { answer, seedParticipant, seedStudy } from "../support/crowd";
+import { bigProject } from "../support/big-project";
 import { actorFor, testDb } from "../support/db";
 
 const XML = `<?xml version="1.0"?>
@@ -230,5 +232,74 @@ describe("leaving rejected participants out of the gold", () => {
     excludeRejected(db, coord, p.id, study);
     // ann's dazzling stays; c's is gone: p1 H = {shining, shining, sunny, dazzling(ann)}.
     expect(projectGold(db, coord, p.id).gold).toBe("\nbright.a p1 :: shining 2;dazzling 1;sunny 1;\nbright.a p2 :: clever 2;smart 1;\n");
+  });
+});
+
+describe("at scale: a study of 300 participants in a project of 100,000 instances", { timeout: 300_000 }, () => {
+  /** Every statement fn runs (its SQL), and the rows they returned; better-sqlite3's Statement methods wrapped for the call. */
+  function recorded(db: Db, fn: () => void): { sql: string[]; rows: number } {
+    const proto = Object.getPrototypeOf(db.$client.prepare("select 1")) as Record<string, (...a: unknown[]) => unknown>;
+    const out = { sql: [] as string[], rows: 0 };
+    const saved: Record<string, (...a: unknown[]) => unknown> = {};
+    for (const name of ["get", "all", "run", "iterate"]) {
+      const original = (saved[name] = proto[name]);
+      proto[name] = function (this: { source: string }, ...args: unknown[]) {
+        if (/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(this.source)) return original.apply(this, args);
+        out.sql.push(this.source);
+        const r = original.apply(this, args);
+        if (name === "all") out.rows += (r as unknown[]).length;
+        else if (name === "get" && r !== undefined) out.rows++;
+        return r;
+      };
+    }
+    try {
+      fn();
+    } finally {
+      Object.assign(proto, saved);
+    }
+    return out;
+  }
+
+  /** A project of `instances`, a study whose 300 participants each answered 5 of its first 500 instances (3 answers each). */
+  function crowdProject(instances: number) {
+    const b = bigProject({ instances, answered: 0 });
+    const study = seedStudy(b.db, b.projectId, { name: "big", batchSize: 5, overlap: 3 });
+    const insert = b.db.$client.prepare("insert into responses (project_id, instance_ref, user_id, kind, substitutes, revision, active_ms, updated_at) values (?, ?, ?, 'substitutes', ?, 1, 9000, 1)");
+    for (let k = 0; k < 300; k++) {
+      const refs = [0, 1, 2, 3, 4].map((j) => b.refs[(k * 5 + j) % 500]);
+      const who = seedParticipant(b.db, study, `w${String(k).padStart(4, "0")}`, { refs, joinedAt: 1_000 + k });
+      for (const ref of refs) insert.run(b.projectId, ref, who.actor.userId, JSON.stringify([`w${k % 7}`]));
+    }
+    const coord = { kind: "user" as const, userId: (b.db.$client.prepare("select id from users where name = 'coord'").get() as { id: number }).id, name: "coord", role: "coordinator" as const };
+    return { ...b, study, coord };
+  }
+
+  it("reads the same statements and rows whatever the project's size, each through an index", () => {
+    const runs = [1_000, 100_000].map((n) => {
+      const b = crowdProject(n);
+      const r = recorded(b.db, () => {
+        listStudies(b.db, b.coord, b.projectId);
+        const page = participantsPage(b.db, b.coord, b.projectId, b.study, 3);
+        expect([page.total, page.rows.length, page.rows[0].answered, page.rows[0].batch]).toEqual([300, 50, 5, 5]);
+        expect(page.rows.every((row) => row.pairs === 10)).toBe(true);
+      });
+      return { b, r };
+    });
+    // The study's instances (1,500 places on 500 instances) are read, not the project's.
+    expect(runs[1].r.sql.length).toBe(runs[0].r.sql.length);
+    expect(runs[1].r.rows).toBe(runs[0].r.rows);
+    expect(listStudies(runs[1].b.db, runs[1].b.coord, runs[1].b.projectId)[0]).toMatchObject({ joined: 300, complete: 500 });
+    const db = runs[1].b.db;
+    const scans: string[] = [];
+    for (const sql of new Set(runs[1].r.sql)) {
+      if (!/^\s*(select|with)/i.test(sql)) continue;
+      const params = Array.from({ length: (sql.match(/\?/g) ?? []).length }, () => 1);
+      for (const step of (db.$client.prepare(`explain query plan ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail)) {
+        // A SCAN of a table that grows with the project, or a SEARCH of one by the project alone (the whole project's rows).
+        const big = "(responses|instances|lexelts|dataset_gold|participants|batch_items|users|r|i|l)";
+        if (new RegExp(`^SCAN ${big}\\b`).test(step) || new RegExp(`^SEARCH ${big} .*\\(project_id=\\?\\)$`).test(step)) scans.push(`${step}  ←  ${sql.replace(/\s+/g, " ").slice(0, 160)}`);
+      }
+    }
+    expect(scans).toEqual([]);
   });
 });

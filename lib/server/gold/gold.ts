@@ -208,7 +208,8 @@ function readGoldInputs(db: Db, project: ProjectRow, projectId: number, scope: G
       adjudications: active,
       staleAdjudications: adjudicated.stale,
       lemmaRows,
-      imported: importedGold(db, projectId),
+      // A study's scope compares its annotators: imported dataset counts name nobody (and would cost the project).
+      imported: scope.studyId === undefined ? importedGold(db, projectId) : undefined,
     };
   });
 }
