@@ -198,7 +198,7 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
                       {r.agreement === null ? <span className="muted">—</span> : `${(100 * r.agreement).toFixed(1)} %`}
                     </td>
                     <td data-label="Flags">
-                      {r.flags.length === 0 ? <span className="muted">—</span> : r.flags.map((f) => <span key={f} className={styles.flag}>{f}</span>)}
+                      {r.flags.length === 0 && !r.excluded ? <span className="muted">—</span> : r.flags.map((f) => <span key={f} className={styles.flag}>{f}</span>)}
                       {r.excluded && <span className={styles.flag}>left out of the gold</span>}
                     </td>
                     <td className={styles.review} data-label="Review">
