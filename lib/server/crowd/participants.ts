@@ -38,6 +38,8 @@ const PA = named(participants, "pa");
 const BI = named(batchItems, "bi");
 const R = named(responses, "r");
 const U = named(users, "u");
+/** Who reviewed or decided (a second alias of users). */
+const BY = named(users, "by");
 const PE = named(participantExclusions, "pe");
 const PARTICIPANTS = named(participants);
 const EXCLUSIONS = named(participantExclusions);
@@ -178,7 +180,7 @@ function rawParticipants(db: Db, projectId: number, studyId: number, page?: { li
               (select count(*) from ${R.$} where ${R.projectId} = ${PA.projectId} and ${R.userId} = ${PA.userId}) as answered,
               (select count(*) from ${BI.$} where ${BI.participantId} = ${PA.id}) as batch,
               ${PA.review} as review, ${PA.reviewReason} as reviewReason,
-              (select rb.name from users rb where rb.id = ${PA.reviewedBy}) as reviewedBy, ${PA.reviewedAt} as reviewedAt, ${PA.bonusCents} as bonusCents,
+              (select ${BY.name} from ${BY.$} where ${BY.id} = ${PA.reviewedBy}) as reviewedBy, ${PA.reviewedAt} as reviewedAt, ${PA.bonusCents} as bonusCents,
               exists (select 1 from ${PE.$} where ${PE.participantId} = ${PA.id} and ${PE.undoneAt} is null) as excluded
          from ${PA.$} join ${U.$} on ${U.id} = ${PA.userId}
         where ${PA.projectId} = ? and ${PA.studyId} = ?
@@ -320,12 +322,12 @@ export function participantsPage(db: Db, actor: Actor, projectId: number, studyI
 function lastExclusion(db: Db, projectId: number, studyId: number): ParticipantsPage["lastExclusion"] {
   const row = db.$client
     .prepare(
-      `select ${PE.decidedAt} as at, (select name from users where id = ${PE.decidedBy}) as by, ${PE.undoneAt} is null as active
+      `select ${PE.decidedAt} as at, (select ${BY.name} from ${BY.$} where ${BY.id} = ${PE.decidedBy}) as decidedBy, ${PE.undoneAt} is null as active
          from ${PE.$} join ${PA.$} on ${PA.id} = ${PE.participantId}
         where ${PE.projectId} = ? and ${PA.studyId} = ? order by ${PE.id} desc limit 1`,
     )
-    .get(projectId, studyId) as { at: number; by: string | null; active: number } | undefined;
-  return row ? { at: new Date(row.at), by: row.by, active: row.active === 1 } : null;
+    .get(projectId, studyId) as { at: number; decidedBy: string | null; active: number } | undefined;
+  return row ? { at: new Date(row.at), by: row.decidedBy, active: row.active === 1 } : null;
 }
 
 function findParticipant(db: Db, projectId: number, participantId: unknown) {
