@@ -152,7 +152,7 @@ test("the coordinator reviews a Prolific study's participants, downloads the pay
   await expect(page.getByRole("heading", { name: "Participants of wave 1" })).toBeVisible();
   for (const pid of Object.values(PID)) await expect(row(page, pid)).toContainText("2 / 2");
   // The one who answered xylophone twice agrees with nobody.
-  await expect(row(page, PID.rejected).getByRole("cell").nth(5)).toHaveText("0.0 %");
+  await expect(row(page, PID.rejected).getByRole("cell").nth(4)).toHaveText("0.0 %");
 
   // Approve one with a bonus; reject another with a reason.
   await row(page, PID.approved).getByRole("button", { name: "Approve" }).click();

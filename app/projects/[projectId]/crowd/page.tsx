@@ -167,8 +167,7 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
               <thead>
                 <tr>
                   <th scope="col">Platform id</th>
-                  <th scope="col">Started</th>
-                  <th scope="col">Finished</th>
+                  <th scope="col">Started · finished</th>
                   <th scope="col" className="num">Time on task</th>
                   <th scope="col" className="num">Items</th>
                   <th scope="col" className="num">Checks passed</th>
@@ -185,10 +184,10 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
                       {r.platformId}
                       {r.sessionId && <div className="muted small">{r.sessionId}</div>}
                     </th>
-                    <td data-label="Started">
+                    <td data-label="Started · finished" className={styles.when}>
                       <Time at={r.joinedAt} now={now} />
+                      <div className="small">{r.finishedAt ? <Time at={r.finishedAt} now={now} /> : <span className="muted">{STATE[r.state]}</span>}</div>
                     </td>
-                    <td data-label="Finished">{r.finishedAt ? <Time at={r.finishedAt} now={now} /> : <span className="muted">{STATE[r.state]}</span>}</td>
                     <td className="num" data-label="Time on task">{duration(r.activeMs)}</td>
                     <td className="num" data-label="Items">
                       {r.answered} / {r.batch}
