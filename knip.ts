@@ -56,8 +56,6 @@ const config: KnipConfiguration = {
     "bench/*.ts",
     // vitest's alias target for `server-only`.
     "test/support/server-only.ts",
-    // The crowd studies' controls, a component the project's crowd page renders (that page is written apart from them).
-    "app/projects/*/crowd/study-controls.tsx",
   ],
   project: ["{app,lib,db,bin,bench,test,e2e,scripts}/**/*.{ts,tsx,mjs,cjs}", "*.ts"],
   next: {

@@ -328,8 +328,12 @@ export const goldReviewLog = sqliteTable(
     projectId: integer("project_id")
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["lemma", "exclusion", "pos", "strike", "correct", "strike-response", "undo", "reviewed", "return"] }).notNull(),
-    /** The form (lemma) or the instance id (exclusion, pos). */
+    kind: text("kind", { enum: ["lemma", "exclusion", "pos", "strike", "correct", "strike-response", "undo", "reviewed", "return", "participant", "participants"] }).notNull(),
+    /**
+     * The form (lemma) or the instance id (exclusion, pos); a crowd participant's platform id
+     * (participant: approve, reject, bonus) or the study's name (participants: left out of the
+     * gold or put back, lib/server/crowd/participants.ts).
+     */
     target: text("target").notNull(),
     /** The new value: the lemma and decision as JSON, the reason, the PoS; null = reverted. */
     value: text("value"),

@@ -61,6 +61,9 @@ const judgement = await import("../../app/projects/[projectId]/judgement/actions
 const { saveLabelAction } = await import("../../app/judge/actions");
 const crowd = await import("../../app/projects/[projectId]/crowd/study-actions");
 const { createStudy } = await import("../../lib/server/crowd/studies");
+const crowdReview = await import("../../app/projects/[projectId]/crowd/actions");
+const { excludeRejected, reviewParticipant } = await import("../../lib/server/crowd/participants");
+const { answer, seedParticipant, seedStudy } = await import("../support/crowd");
 
 // Outcomes per actor: signedOut annotatorOfOther annotator coordinatorOfOther coordinator (system: not a session, always "-").
 const COORDINATOR = "401 403 403 404 ok -";
@@ -99,6 +102,15 @@ async function viaRedirect(run: () => Promise<unknown>): Promise<{ ok: boolean; 
 const withTraining = (w: World) => {
   setKnownAnswer(w.db as Db, w.actor("system") as Actor, w.p.id, { instanceId: "p2", role: "training", accepted: "clever;smart" });
 };
+
+/** A crowd study in p: one participant answered p1 and was rejected. */
+const withCrowd = (w: World) => {
+  const study = seedStudy(w.db as Db, w.p.id, { name: "pilot" });
+  const who = seedParticipant(w.db as Db, study, "5f0a00000000000000000001", { refs: [w.ref.p1] });
+  answer(w.db as Db, w.p.id, who, w.ref.p1, ["radiant"]);
+  reviewParticipant(w.db as Db, SYSTEM_ACTOR, w.p.id, { participantId: who.id, review: "rejected", reason: "random" });
+};
+const crowdIds = (w: World) => w.db.$client.prepare("select study_id as studyId, id as participantId from participants where project_id = ?").get(w.p.id) as { studyId: number; participantId: number };
 
 const ACTIONS: ActionCase[] = [
   { name: "createProjectAction", expect: ANY_COORDINATOR, run: () => createProjectAction(null, form({ name: "fresh" })) },
@@ -177,6 +189,24 @@ const ACTIONS: ActionCase[] = [
     },
   },
   { name: "reviewedAction", expect: COORDINATOR, run: (w) => gold.reviewedAction(w.p.id, null, form({ instanceId: "p1", op: "mark" })) },
+  // The crowd tab (issue #32).
+  {
+    name: "reviewParticipantAction",
+    expect: COORDINATOR,
+    prep: withCrowd,
+    run: (w) => crowdReview.reviewParticipantAction(w.p.id, null, form({ participantId: String(crowdIds(w).participantId), review: "approved" })),
+  },
+  { name: "setBonusAction", expect: COORDINATOR, prep: withCrowd, run: (w) => crowdReview.setBonusAction(w.p.id, null, form({ participantId: String(crowdIds(w).participantId), bonus: "1.50" })) },
+  { name: "excludeRejectedAction", expect: COORDINATOR, prep: withCrowd, run: (w) => crowdReview.excludeRejectedAction(w.p.id, null, form({ studyId: String(crowdIds(w).studyId) })) },
+  {
+    name: "undoExclusionAction",
+    expect: COORDINATOR,
+    prep: (w) => {
+      withCrowd(w);
+      excludeRejected(w.db as Db, SYSTEM_ACTOR, w.p.id, crowdIds(w).studyId);
+    },
+    run: (w) => crowdReview.undoExclusionAction(w.p.id, null, form({ studyId: String(crowdIds(w).studyId) })),
+  },
   // The save is a route handler: test/security/save-route.test.ts.
   { name: "workspaceStepAction", expect: OWN_WORK, reads: true, run: (w) => workspaceStepAction(w.p.id, w.ref.p1) },
   { name: "workspaceTargetsAction", expect: OWN_WORK, reads: true, run: (w) => workspaceTargetsAction(w.p.id) },

@@ -44,6 +44,8 @@ const runFile = await import("../../app/api/projects/[projectId]/scoring/runs/[r
 const runReport = await import("../../app/api/projects/[projectId]/scoring/runs/[runId]/report/route");
 const scores = await import("../../app/api/projects/[projectId]/scoring/scores/route");
 const trainingPage = await import("../../app/annotate/[projectId]/training/page");
+const crowd = await import("../../app/api/projects/[projectId]/crowd/[studyId]/download/route");
+const { seedParticipant, seedStudy } = await import("../support/crowd");
 
 function as(k: ActorKey) {
   const w = world();
@@ -110,6 +112,8 @@ describe("finding 12: ids from the path never reach a header", () => {
     const w = as("coordinator");
     w.db.$client.prepare("update projects set name = ? where id = ?").run('p "quoted"\nname\u0000 ü', w.p.id);
     const run = uploadRun(w.db, SYSTEM, w.p.id, { fileName: 'evil"\r\nX-Injected: 1.best', bytes: new TextEncoder().encode("bright.a p1 :: shining\n") }).run.id;
+    const study = seedStudy(w.db, w.p.id, { name: 'wave "1"\r\nX-Injected: 1' });
+    seedParticipant(w.db, study, "5f0a00000000000000000001", { refs: [w.ref.p1] });
     const pid = String(w.p.id);
     const downloads: Array<[{ GET: unknown }, Record<string, string>, string]> = [
       [gold, { projectId: pid }, "?kind=gold"],
@@ -120,6 +124,7 @@ describe("finding 12: ids from the path never reach a header", () => {
       [runFile, { projectId: pid, runId: String(run) }, ""],
       [runReport, { projectId: pid, runId: String(run) }, ""],
       [scores, { projectId: pid }, ""],
+      ...(["prolific-approve", "prolific-bonus", "mturk", "tsv"].map((f) => [crowd, { projectId: pid, studyId: String(study) }, `?file=${f}`]) as Array<[{ GET: unknown }, Record<string, string>, string]>),
     ];
     for (const [route, params, query] of downloads) {
       const res = await get(route, params, query);
@@ -152,5 +157,39 @@ describe("finding 12: the training page is a 404 to non-members", () => {
   it("a member still gets the page (here: the project has no training items)", async () => {
     const w = as("annotator");
     await expect(page(w, String(w.p.id))).resolves.toBeTruthy();
+  });
+});
+
+describe("the crowd study downloads (issue #32)", () => {
+  const file = async (k: ActorKey, studyId: (w: ReturnType<typeof world>, study: number) => string, query = "?file=tsv") => {
+    const w = as(k);
+    const study = seedStudy(w.db, w.p.id, { name: "pilot" });
+    seedParticipant(w.db, study, "5f0a00000000000000000001", { refs: [w.ref.p1] });
+    return get(crowd, { projectId: String(w.p.id), studyId: studyId(w, study) }, query);
+  };
+
+  it.each([
+    ["signedOut", 401],
+    ["annotatorOfOther", 403],
+    ["annotator", 403],
+    ["coordinatorOfOther", 404],
+    ["coordinator", 200],
+  ] as const)("%s: %i, and no file unless allowed", async (k, status) => {
+    const res = await file(k, (_w, s) => String(s));
+    expect(res.status).toBe(status);
+    if (status !== 200) expect(res.headers.get("content-disposition")).toBeNull();
+    else expect(await res.text()).toMatch(/^platform_id\t[^\n]*\n5f0a00000000000000000001\t/);
+  });
+
+  it("a study id with a line break, of another project, or unknown is 404; an unknown file 400", async () => {
+    for (const bad of ["1\n", "01", "99999"]) {
+      const res = await file("coordinator", () => bad);
+      expect(res.status, JSON.stringify(bad)).toBe(404);
+      expect(res.headers.get("content-disposition")).toBeNull();
+    }
+    const w = as("coordinator");
+    const theirs = seedStudy(w.db, w.q.id, { name: "murky" });
+    expect((await get(crowd, { projectId: String(w.p.id), studyId: String(theirs) }, "?file=tsv")).status).toBe(404);
+    expect((await file("coordinator", (_w, s) => String(s), "?file=everything")).status).toBe(400);
   });
 });

@@ -76,6 +76,9 @@ import { createStudy, listStudies, setStudyState } from "../../lib/server/crowd/
 import { joinStudy } from "../../lib/server/crowd/join";
 import { resetRateLimits } from "../../lib/server/kernel/rate-limit";
 import { participantMatrix } from "./participant-matrix";
+import { excludeRejected, studyOverviews, participantsPage, reviewParticipant, setBonus, studyParticipants, undoExclusion } from "../../lib/server/crowd/participants";
+import { paymentFile } from "../../lib/server/crowd/payments";
+import { answer, seedParticipant, seedStudy } from "../support/crowd";
 import { ACTORS, type ActorKey, addJudge, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
 
 // Expected outcomes, one per actor in this order:
@@ -126,7 +129,26 @@ const withStudies = (w: World) => {
   createStudy(w.db, SYSTEM, w.p.id, STUDY_INPUT);
   createStudy(w.db, SYSTEM, w.q.id, { ...STUDY_INPUT, name: "quayside study" });
 };
-const studyOf = (w: World, project: "p" | "q") => (w.db.$client.prepare("select id from studies where project_id = ?").get(w[project].id) as { id: number }).id;
+/** The project's latest study (the participants' matrix puts a study of its own in each project first). */
+const studyOf = (w: World, project: "p" | "q") => (w.db.$client.prepare("select id from studies where project_id = ? order by id desc").get(w[project].id) as { id: number }).id;
+/** A crowd study in p (one participant answered p1 and was rejected, one pending) and one in q. */
+const withCrowd = (w: World) => {
+  const sp = seedStudy(w.db, w.p.id, { name: "pilot" });
+  const rejected = seedParticipant(w.db, sp, "5f0a00000000000000000001", { refs: [w.ref.p1], session: "sess-1" });
+  answer(w.db, w.p.id, rejected, w.ref.p1, ["radiant"]);
+  seedParticipant(w.db, sp, "5f0a00000000000000000002", { refs: [w.ref.p2] });
+  reviewParticipant(w.db, SYSTEM, w.p.id, { participantId: rejected.id, review: "rejected", reason: "random" });
+  const sq = seedStudy(w.db, w.q.id, { name: "murky study" });
+  seedParticipant(w.db, sq, "annq-worker-murky", { refs: [w.ref.q1] });
+};
+/** withCrowd, with the rejected participant left out of the gold. */
+const withCrowdExcluded = (w: World) => {
+  withCrowd(w);
+  excludeRejected(w.db, SYSTEM, w.p.id, studyOf(w, "p"));
+};
+function participantOf(w: World, project: "p" | "q"): number {
+  return (w.db.$client.prepare("select id from participants where study_id = ? order by id").get(studyOf(w, project)) as { id: number }).id;
+}
 
 const CALLS: Call[] = [
   // actor.ts
@@ -380,6 +402,22 @@ const CALLS: Call[] = [
   { name: "undoAdjudication", expect: COORDINATOR, call: (w, k) => withDecision(w, (id) => undoAdjudication(w.db, w.actor(k), w.p.id, id)) },
   { name: "instanceAdjudications", expect: COORDINATOR, call: (w, k) => withDecision(w, () => instanceAdjudications(w.db, w.actor(k), w.p.id, "p1")), check: noOtherProject },
   { name: "setReviewed", expect: COORDINATOR, call: (w, k) => setReviewed(w.db, w.actor(k), w.p.id, "p1", true) },
+  // crowd/participants.ts, crowd/payments.ts (issue #32: the coordinator's view of a study)
+  { name: "studyOverviews", expect: COORDINATOR, prep: withCrowd, call: (w, k) => studyOverviews(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "participantsPage", expect: COORDINATOR, prep: withCrowd, call: (w, k) => participantsPage(w.db, w.actor(k), w.p.id, studyOf(w, "p")), check: noOtherProject },
+  { name: "studyParticipants", expect: COORDINATOR, prep: withCrowd, call: (w, k) => studyParticipants(w.db, w.actor(k), w.p.id, studyOf(w, "p")), check: noOtherProject },
+  {
+    name: "reviewParticipant",
+    expect: COORDINATOR,
+    prep: withCrowd,
+    call: (w, k) => reviewParticipant(w.db, w.actor(k), w.p.id, { participantId: participantOf(w, "p"), review: "approved" }),
+  },
+  { name: "setBonus", expect: COORDINATOR, prep: withCrowd, call: (w, k) => setBonus(w.db, w.actor(k), w.p.id, { participantId: participantOf(w, "p"), bonus: "1.50" }) },
+  { name: "excludeRejected", expect: COORDINATOR, prep: withCrowd, call: (w, k) => excludeRejected(w.db, w.actor(k), w.p.id, studyOf(w, "p")) },
+  { name: "undoExclusion", expect: COORDINATOR, prep: withCrowdExcluded, call: (w, k) => undoExclusion(w.db, w.actor(k), w.p.id, studyOf(w, "p")) },
+  ...(["prolific-approve", "prolific-bonus", "mturk", "tsv"] as const).map(
+    (file): Call => ({ name: `paymentFile ${file}`, expect: COORDINATOR, prep: withCrowd, call: (w, k) => paymentFile(w.db, w.actor(k), w.p.id, studyOf(w, "p"), file), check: noOtherProject }),
+  ),
   // agreement.ts
   { name: "agreementPageData", expect: COORDINATOR, call: (w, k) => agreementPageData(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "agreementDownload", expect: COORDINATOR, call: (w, k) => agreementDownload(w.db, w.actor(k), w.p.id, { format: "csv", table: "items" }), check: noOtherProject },

@@ -13,6 +13,7 @@ const TABS = [
   { href: "/training", label: "Training" },
   { href: "/datasets", label: "Datasets" },
   { href: "/judgement", label: "Judgement" },
+  { href: "/crowd", label: "Crowd" },
 ];
 
 /** The coordinator's sections of one project. */

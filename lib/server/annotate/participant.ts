@@ -18,7 +18,7 @@ import { type Actor, type UserActor, requireSignedIn } from "../kernel/actor";
 import { AuthError, NotFoundError } from "../kernel/errors";
 import { get, run } from "../kernel/statements";
 import type { Batch, ParticipantState, StudyState } from "./batch-queue";
-import { releaseBatch } from "../crowd/allocation";
+import { releaseBatch } from "./batch-release";
 
 const [B, R, PA, ST] = [named(batchItems, "b"), named(responses, "r"), named(participants, "pa"), named(studies, "st")];
 const P = named(participants);

@@ -28,6 +28,10 @@ import type { Db } from "../../../db/client";
 import { batchItems, instances, knownAnswers, lexelts, participants, responses, studies, studySlots } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { all, get, run } from "../kernel/statements";
+import { releaseBatch } from "../annotate/batch-release";
+
+// The release itself is the workspace's too (a screen-out): it lives in lib/server/annotate.
+export { releaseBatch };
 
 const [B, I, K, L, P, R, S, SS] = [named(batchItems, "b"), named(instances, "i"), named(knownAnswers, "k"), named(lexelts, "l"), named(participants, "p"), named(responses, "r"), named(studies, "s"), named(studySlots, "ss")];
 const [BATCH, PARTS, SLOTS, INST] = [named(batchItems), named(participants), named(studySlots), named(instances)];
@@ -42,11 +46,6 @@ export const CANDIDATES_SQL = `select ${SS.instanceRef} as ref, ${SS.position} a
 
 /** The study's batches given before `cutoff` and not finished (the index participants_study_state). */
 export const EXPIRED_SQL = `select ${P.id} as id from ${P.$} where ${P.studyId} = ? and ${P.state} = 'active' and ${P.batchAt} < ? and ${P.finishedAt} is null`;
-
-/** A participant's items still held and not answered. */
-const UNANSWERED_SQL = `select ${B.instanceRef} as ref from ${B.$} join ${P.$} on ${P.id} = ${B.participantId}
-  where ${B.participantId} = ? and ${B.releasedAt} is null
-    and not exists (select 1 from ${R.$} where ${R.instanceRef} = ${B.instanceRef} and ${R.userId} = ${P.userId})`;
 
 interface StudyOfParticipant {
   participantId: number;
@@ -70,24 +69,6 @@ function participantStudy(db: Db, participantId: number): StudyOfParticipant | u
      from ${P.$} join ${S.$} on ${S.id} = ${P.studyId} where ${P.id} = ?`,
     participantId,
   );
-}
-
-/**
- * Give a participant's unanswered items back (their places go to others) and set their state:
- * `timed-out` when the batch expired (only if something was released: a participant who answered
- * every item is left as they are), `screened-out` when they failed the training. Call it inside
- * a transaction. Returns how many places were released.
- */
-export function releaseBatch(db: Db, participantId: number, now: number, state: "timed-out" | "screened-out"): number {
-  const p = participantStudy(db, participantId);
-  if (!p) return 0;
-  const refs = all<{ ref: number }>(db, UNANSWERED_SQL, participantId);
-  for (const { ref } of refs) {
-    run(db, `update ${BATCH.$} set ${BATCH.releasedAt} = ? where ${BATCH.participantId} = ? and ${BATCH.instanceRef} = ?`, now, participantId, ref);
-    run(db, `update ${SLOTS.$} set ${SLOTS.taken} = max(${SLOTS.taken} - 1, 0) where ${SLOTS.studyId} = ? and ${SLOTS.instanceRef} = ?`, p.studyId, ref);
-  }
-  if (refs.length > 0 || state === "screened-out") run(db, `update ${PARTS.$} set ${PARTS.state} = ? where ${PARTS.id} = ?`, state, participantId);
-  return refs.length;
 }
 
 /** Release the study's batches older than its minutes. Inside a transaction. */

@@ -1,6 +1,8 @@
 /**
- * lib/server/crowd: Crowdsourced studies (issue #32): study links, joining, batches with balanced
- * overlap.
+ * lib/server/crowd: Crowdsourced studies (issue #32): study links, joining by the platform's ids,
+ * batches with balanced overlap (studies.ts, join.ts, allocation.ts); the coordinator's view of a
+ * study's participants, their review (approve, reject, bonus), leaving rejected participants out
+ * of the gold, and the payment downloads (participants.ts, payments.ts).
  *
  * app/ imports lib/server only through these indexes (.dependency-cruiser.cjs,
  * app-to-server-through-feature-index). The functions here take the actor and check it;
@@ -12,3 +14,7 @@ export { publicOrigin } from "./studies";
 // Without an actor: the study link is the credential. The link's page reads the study by its token
 // (nothing a coordinator alone may see), and lib/auth's "study" sign-in joins by it.
 export { closedSentence, joinStudy, type LinkParams, readParams, studyByToken } from "./join";
+export { excludeRejected, type ParticipantRow, type ParticipantsPage, participantsPage, reviewParticipant, setBonus, studyOverviews, type StudyOverview, undoExclusion } from "./participants";
+// Without an actor: the limits the forms show.
+export { MAX_REASON } from "./participants";
+export { paymentFile } from "./payments";

@@ -19,7 +19,10 @@ import { itemPairwise } from "../../lexsub/agreement";
 import { formatAnswer, writeResponsesTsv } from "../../lexsub/formats/responses";
 import { type AdjudicationRecord, loadRecords } from "./adjudication";
 import { type Actor, type ProjectRow, requireProject } from "../kernel/actor";
-import { type LemmaReviewEntry, type ReviewLogEntry, deriveProjectGold, goldInputs, goldReviewHistory, lemmaProposer } from "./gold";
+import { type LemmaReviewEntry, deriveProjectGold, goldInputs, goldReviewHistory, lemmaProposer } from "./gold";
+import { describeReviewLog, type ReviewLogRow } from "./review-log";
+
+export type { ReviewLogRow };
 
 /** One page of a longer list. `page` is 1-based and clamped to the pages there are. */
 export interface Paged<T> {
@@ -420,83 +423,6 @@ export function instanceTexts(db: Db, actor: Actor, projectId: number, instanceI
   const out = new Map<string, { before: string; head: string; after: string }>();
   for (const [id, t] of loadTexts(db, projectId, instanceIds)) out.set(id, { before: t.before, head: t.head, after: t.after });
   return out;
-}
-
-/** One decision of the review log as the page and the exports show it. */
-export interface ReviewLogRow {
-  at: Date;
-  /** Who decided; null = the command line. */
-  by: string | null;
-  kind: ReviewLogEntry["kind"];
-  /** The form (lemma decisions) or the instance id. */
-  target: string;
-  /** What was decided, in words: overridden, excluded, struck, corrected, undone, reviewed… */
-  decision: string;
-  /** The lemma, the exclusion reason, the PoS, or the corrected substitute. */
-  value: string;
-  /** Adjudication: whose response. */
-  annotator: string;
-  /** Adjudication: the substitute as typed. */
-  substitute: string;
-  /** Adjudication: the reason given. */
-  reason: string;
-}
-
-const ACTION_WORDS: Record<string, string> = { strike: "struck", correct: "corrected", "strike-response": "response struck" };
-
-/** A log entry in words (the value column of adjudications is JSON written by lib/server/gold/adjudication.ts). */
-function describeReviewLog(e: ReviewLogEntry): ReviewLogRow {
-  const row: ReviewLogRow = { at: e.at, by: e.by, kind: e.kind, target: e.target, decision: "", value: e.value ?? "", annotator: "", substitute: "", reason: "" };
-  const json = (): Record<string, string | null | undefined> | null => {
-    try {
-      return e.value === null ? null : (JSON.parse(e.value) as Record<string, string | null>);
-    } catch {
-      return null;
-    }
-  };
-  switch (e.kind) {
-    case "lemma": {
-      if (e.value === null) row.decision = "reset";
-      else {
-        const v = json();
-        // Not written by decideLemma: kept verbatim.
-        if (v) Object.assign(row, { decision: v.decision ?? "", value: v.lemma ?? "" });
-      }
-      break;
-    }
-    case "exclusion":
-      row.decision = e.value === null ? "put back" : "excluded";
-      break;
-    case "pos":
-      row.decision = e.value === null ? "undone" : "corrected";
-      break;
-    case "reviewed":
-      row.decision = e.value === null ? "un-marked reviewed" : "reviewed";
-      row.value = "";
-      break;
-    case "return": {
-      const v = json() ?? {};
-      row.decision = v.withdrawn ? "return withdrawn" : "returned with a comment";
-      row.value = "";
-      row.annotator = v.annotator ?? "";
-      row.reason = v.comment ?? "";
-      break;
-    }
-    case "strike":
-    case "correct":
-    case "strike-response":
-    case "undo": {
-      const v = json() ?? {};
-      const action = e.kind === "undo" ? (v.action ?? "") : e.kind;
-      row.decision = e.kind === "undo" ? `undone (${ACTION_WORDS[action] ?? action})` : (ACTION_WORDS[e.kind] ?? e.kind);
-      row.value = action === "correct" ? (v.value ?? "") : "";
-      row.annotator = v.annotator ?? "";
-      row.substitute = v.substitute ?? "";
-      row.reason = v.reason ?? "";
-      break;
-    }
-  }
-  return row;
 }
 
 const LOG_COLUMNS = ["at", "by", "kind", "target", "decision", "value", "annotator", "substitute", "reason"] as const;

@@ -11,7 +11,7 @@ import "server-only";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { datasetGold, goldReviewLog, instances, knownAnswers, lemmaOverrides, lexelts, responses, users } from "../../../db/schema";
+import { batchItems, datasetGold, goldReviewLog, instances, knownAnswers, lemmaOverrides, lexelts, participantExclusions, participants, responses, users } from "../../../db/schema";
 import { type ImportedGold, withImportedGold } from "../../lexsub/dataset-gold";
 import type { GoldEntry } from "../../lexsub/formats/gold";
 import { type AgreementOptions, type AgreementReport, computeAgreement } from "../../lexsub/agreement";
@@ -44,6 +44,34 @@ const I = named(instances, "i");
 const L = named(lexelts, "l");
 const R = named(responses, "r");
 const U = named(users, "u");
+const BI = named(batchItems, "bi");
+const PA = named(participants, "pa");
+const PE = named(participantExclusions, "pe");
+
+/**
+ * What a derivation reads of the project. By default everything the gold is made of; the
+ * crowd tab (lib/server/crowd/participants.ts) reads one study's instances with every
+ * participant's answers, to compare each participant with the others.
+ */
+export interface GoldScope {
+  /** Only the instances given in this study's batches (every annotator's answers to them). */
+  studyId?: number;
+  /** Keep the answers of participants the coordinator left out of the gold. */
+  withExcludedParticipants?: boolean;
+}
+
+/**
+ * The users whose answers the coordinator left out of the gold (participant_exclusions
+ * rows not undone: lib/server/crowd/participants.ts). Decisions are logged in
+ * gold_review_log in the same transaction, whose trigger raises the data version.
+ */
+function excludedParticipantUsers(db: Db, projectId: number): Set<number> {
+  const rows = db.$client
+    .prepare(`select distinct ${PA.userId} as userId from ${PE.$} join ${PA.$} on ${PA.id} = ${PE.participantId} where ${PE.projectId} = ? and ${PE.undoneAt} is null`)
+    .all(projectId) as { userId: number }[];
+  return new Set(rows.map((r) => r.userId));
+}
+
 
 export interface GoldInputs {
   project: ProjectRow;
@@ -68,20 +96,24 @@ export interface GoldInputs {
  * (no second array of raw rows beside it: 500,000 responses are the largest
  * thing a derivation holds).
  */
-function responseRecords(db: Db, projectId: number): AnnotatorResponse[] {
+function responseRecords(db: Db, projectId: number, scope: GoldScope = {}): AnnotatorResponse[] {
   const out: AnnotatorResponse[] = [];
+  const excluded = scope.withExcludedParticipants ? new Set<number>() : excludedParticipantUsers(db, projectId);
+  // One study: its instances first (CROSS JOIN keeps that order), then their answers by the instance index.
+  const from = scope.studyId === undefined ? R.$ : `(select distinct ${BI.instanceRef} as ref from ${BI.$} join ${PA.$} on ${PA.id} = ${BI.participantId} where ${PA.studyId} = ?) s cross join ${R.$} on ${R.instanceRef} = s.ref`;
   const rows = db.$client
     .prepare(
-      `select ${U.name} as annotator, ${L.item} as lexelt, ${I.instanceId} as instanceId, ${R.kind} as kind, ${R.substitutes} as substitutes, ${R.multiword} as multiword
-         from ${R.$}
+      `select ${R.userId} as userId, ${U.name} as annotator, ${L.item} as lexelt, ${I.instanceId} as instanceId, ${R.kind} as kind, ${R.substitutes} as substitutes, ${R.multiword} as multiword
+         from ${from}
          join ${I.$} on ${I.id} = ${R.instanceRef}
          join ${L.$} on ${L.id} = ${I.lexeltId}
          join ${U.$} on ${U.id} = ${R.userId}
         where ${R.projectId} = ?
         order by ${L.position}, ${I.position}, ${U.name}`,
     )
-    .iterate(projectId) as IterableIterator<{ annotator: string; lexelt: string; instanceId: string; kind: AnnotatorResponse["kind"]; substitutes: string; multiword: string | null }>;
+    .iterate(...(scope.studyId === undefined ? [projectId] : [scope.studyId, projectId])) as IterableIterator<{ userId: number; annotator: string; lexelt: string; instanceId: string; kind: AnnotatorResponse["kind"]; substitutes: string; multiword: string | null }>;
   for (const r of rows) {
+    if (excluded.has(r.userId)) continue;
     out.push({ annotator: r.annotator, lexelt: r.lexelt, instanceId: r.instanceId, kind: r.kind, substitutes: JSON.parse(r.substitutes) as string[], multiword: r.multiword || null });
   }
   return out;
@@ -118,7 +150,15 @@ export function goldInputs(db: Db, actor: Actor, projectId: number): GoldInputs 
   });
 }
 
-function readGoldInputs(db: Db, project: ProjectRow, projectId: number): GoldInputs {
+/**
+ * The inputs of one scope (GoldScope) without the derivation worker's keeping: the crowd
+ * tab's agreement of one study's participants with the others. The caller checks the actor.
+ */
+export function scopedGoldInputs(db: Db, project: ProjectRow, scope: GoldScope): GoldInputs {
+  return readGoldInputs(db, project, project.id, scope);
+}
+
+function readGoldInputs(db: Db, project: ProjectRow, projectId: number, scope: GoldScope = {}): GoldInputs {
   return db.transaction(() => {
     const inst = db
       .select({
@@ -133,10 +173,19 @@ function readGoldInputs(db: Db, project: ProjectRow, projectId: number): GoldInp
       })
       .from(instances)
       .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
-      .where(and(eq(instances.projectId, projectId), eq(lexelts.projectId, projectId)))
+      .where(
+        and(
+          // One study: its batches' instances drive the search (the unary + keeps SQLite off the project's indexes).
+          scope.studyId === undefined ? eq(instances.projectId, projectId) : sql`+${instances.projectId} = ${projectId}`,
+          scope.studyId === undefined ? eq(lexelts.projectId, projectId) : sql`+${lexelts.projectId} = ${projectId}`,
+          scope.studyId === undefined
+            ? undefined
+            : sql`${instances.id} in (select ${batchItems.instanceRef} from ${batchItems} join ${participants} on ${participants.id} = ${batchItems.participantId} where ${participants.studyId} = ${scope.studyId})`,
+        ),
+      )
       .orderBy(asc(lexelts.position), asc(instances.position))
       .all();
-    const typed = responseRecords(db, projectId);
+    const typed = responseRecords(db, projectId, scope);
     const active = loadRecords(db, projectId, { activeOnly: true });
     const adjudicated = applyAdjudications(typed, active);
     const lemmaRows = db
@@ -159,7 +208,8 @@ function readGoldInputs(db: Db, project: ProjectRow, projectId: number): GoldInp
       adjudications: active,
       staleAdjudications: adjudicated.stale,
       lemmaRows,
-      imported: importedGold(db, projectId),
+      // A study's scope compares its annotators: imported dataset counts name nobody (and would cost the project).
+      imported: scope.studyId === undefined ? importedGold(db, projectId) : undefined,
     };
   });
 }

@@ -18,8 +18,8 @@ export async function StudyControls({ projectId }: { projectId: number }) {
   const studies = listStudies(db, await getActor(), projectId);
   const origin = publicOrigin(await headers());
   return (
-    <section aria-labelledby="studies-heading">
-      <h2 id="studies-heading">Studies</h2>
+    <section aria-labelledby="study-links-heading">
+      <h2 id="study-links-heading">Study links</h2>
       <p className="muted small">
         A study is a link participants join by from Prolific, Mechanical Turk or anywhere: each gets a batch of instances, and every instance ends with as many answers as the overlap says.
         See docs/crowdsourcing.md for the platform&rsquo;s side.

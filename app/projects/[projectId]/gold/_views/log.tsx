@@ -15,6 +15,8 @@ const KIND_WORDS: Record<ReviewLogRow["kind"], string> = {
   undo: "adjudication",
   reviewed: "review mark",
   return: "return",
+  participant: "crowd review",
+  participants: "crowd participants",
 };
 
 function describeLog(e: ReviewLogRow): { what: string; detail: string } {
@@ -23,6 +25,7 @@ function describeLog(e: ReviewLogRow): { what: string; detail: string } {
   if (e.kind === "pos") return { what: e.decision === "undone" ? "PoS as loaded" : "PoS corrected", detail: e.value };
   if (e.kind === "reviewed") return { what: e.decision, detail: "" };
   if (e.kind === "return") return { what: e.decision, detail: `${e.annotator}: “${e.reason}”` };
+  if (e.kind === "participant" || e.kind === "participants") return { what: e.decision, detail: e.reason ? `${e.target}: ${e.value ? `${e.value} — ` : ""}${e.reason}` : `${e.target}${e.value ? `: ${e.value}` : ""}` };
   const sub = e.substitute ? `“${e.substitute}”${e.value ? ` → “${e.value}”` : ""}` : "whole response";
   return { what: e.decision, detail: `${e.annotator}: ${sub}${e.reason ? ` — ${e.reason}` : ""}` };
 }

@@ -1,0 +1,116 @@
+"use client";
+/**
+ * The review controls of one participant (approve, reject with a reason, a bonus) and
+ * the study's "leave rejected participants out of the gold" decision with its undo.
+ * The server re-checks everything (lib/server/crowd/participants.ts).
+ */
+import { useActionState, useState } from "react";
+import { excludeRejectedAction, type ReviewFormState, reviewParticipantAction, setBonusAction, undoExclusionAction } from "./actions";
+import styles from "./crowd.module.css";
+
+function Outcome({ state }: { state: ReviewFormState }) {
+  if (!state) return null;
+  return (
+    <p role={state.ok ? "status" : "alert"} className={`small ${state.ok ? styles.saved : "field-error"}`}>
+      {state.message}
+    </p>
+  );
+}
+
+export function ReviewControls({
+  projectId,
+  participantId,
+  platformId,
+  review,
+  bonus,
+  maxReason,
+}: {
+  projectId: number;
+  participantId: number;
+  platformId: string;
+  review: "pending" | "approved" | "rejected";
+  /** The bonus as an amount ("1.50"), "" for none. */
+  bonus: string;
+  maxReason: number;
+}) {
+  const [reviewState, reviewAction, reviewPending] = useActionState<ReviewFormState, FormData>(reviewParticipantAction.bind(null, projectId), null);
+  const [bonusState, bonusAction, bonusPending] = useActionState<ReviewFormState, FormData>(setBonusAction.bind(null, projectId), null);
+  const [rejecting, setRejecting] = useState(false);
+  return (
+    <div className={styles.controls}>
+      <form action={reviewAction} className={styles.inline} aria-label={`Review ${platformId}`}>
+        <input type="hidden" name="participantId" value={participantId} />
+        {review !== "approved" && (
+          <button type="submit" name="review" value="approved" className="small" disabled={reviewPending}>
+            Approve
+          </button>
+        )}
+        {review !== "rejected" && !rejecting && (
+          <button type="button" className="secondary small" onClick={() => setRejecting(true)} disabled={reviewPending}>
+            Reject…
+          </button>
+        )}
+        {review !== "pending" && (
+          <button type="submit" name="review" value="pending" className="secondary small" disabled={reviewPending}>
+            Undo
+          </button>
+        )}
+      </form>
+      {rejecting && review !== "rejected" && (
+        <form action={reviewAction} className={styles.reject} aria-label={`Reject ${platformId}`}>
+          <input type="hidden" name="participantId" value={participantId} />
+          <input type="hidden" name="review" value="rejected" />
+          <label className="small">
+            Reason (shown to the participant)
+            <input name="reason" required maxLength={maxReason} autoFocus />
+          </label>
+          <button type="submit" className="small" disabled={reviewPending}>
+            Reject
+          </button>
+          <button type="button" className="secondary small" onClick={() => setRejecting(false)}>
+            Cancel
+          </button>
+        </form>
+      )}
+      <form action={bonusAction} className={styles.inline} aria-label={`Bonus for ${platformId}`}>
+        <input type="hidden" name="participantId" value={participantId} />
+        <label className="small">
+          Bonus <input name="bonus" defaultValue={bonus} inputMode="decimal" placeholder="0.00" className={styles.bonus} />
+        </label>
+        <button type="submit" className="secondary small" disabled={bonusPending}>
+          Set
+        </button>
+      </form>
+      <Outcome state={reviewState} />
+      <Outcome state={bonusState} />
+    </div>
+  );
+}
+
+/** Leave the study's rejected participants' answers out of the gold, or put them back (one decision each). */
+export function ExclusionControls({ projectId, studyId, rejectedInGold, excluded }: { projectId: number; studyId: number; rejectedInGold: number; excluded: number }) {
+  const [leaveState, leaveAction, leavePending] = useActionState<ReviewFormState, FormData>(excludeRejectedAction.bind(null, projectId), null);
+  const [undoState, undoAction, undoPending] = useActionState<ReviewFormState, FormData>(undoExclusionAction.bind(null, projectId), null);
+  return (
+    <div className={styles.decision}>
+      {rejectedInGold > 0 && (
+        <form action={leaveAction} className={styles.inline}>
+          <input type="hidden" name="studyId" value={studyId} />
+          <button type="submit" disabled={leavePending}>
+            Leave {rejectedInGold} rejected participant{rejectedInGold === 1 ? "" : "s"} out of the gold
+          </button>
+        </form>
+      )}
+      {excluded > 0 && (
+        <form action={undoAction} className={styles.inline}>
+          <input type="hidden" name="studyId" value={studyId} />
+          <button type="submit" className="secondary" disabled={undoPending}>
+            Undo: put {excluded === 1 ? "their" : `all ${excluded}`} answers back
+          </button>
+        </form>
+      )}
+      <Outcome state={leaveState} />
+      <Outcome state={undoState} />
+    </div>
+  );
+}
