@@ -63,7 +63,7 @@ const crowd = await import("../../app/projects/[projectId]/crowd/study-actions")
 const { createStudy } = await import("../../lib/server/crowd/studies");
 const crowdReview = await import("../../app/projects/[projectId]/crowd/actions");
 const { excludeRejected, reviewParticipant } = await import("../../lib/server/crowd/participants");
-const { answer, seedParticipant, seedStudy } = await import("../support/crowd");
+const { answer, makeParticipant, makeStudy, seedParticipant, seedStudy } = await import("../support/crowd");
 
 // Outcomes per actor: signedOut annotatorOfOther annotator coordinatorOfOther coordinator (system: not a session, always "-").
 const COORDINATOR = "401 403 403 404 ok -";
@@ -110,7 +110,9 @@ const withCrowd = (w: World) => {
   answer(w.db as Db, w.p.id, who, w.ref.p1, ["radiant"]);
   reviewParticipant(w.db as Db, SYSTEM_ACTOR, w.p.id, { participantId: who.id, review: "rejected", reason: "random" });
 };
-const crowdIds = (w: World) => w.db.$client.prepare("select study_id as studyId, id as participantId from participants where project_id = ?").get(w.p.id) as { studyId: number; participantId: number };
+/** The study withCrowd made (the project's latest) and its participant. */
+const crowdIds = (w: World) =>
+  w.db.$client.prepare("select study_id as studyId, id as participantId from participants where study_id = (select max(id) from studies where project_id = ?)").get(w.p.id) as { studyId: number; participantId: number };
 
 const ACTIONS: ActionCase[] = [
   { name: "createProjectAction", expect: ANY_COORDINATOR, run: () => createProjectAction(null, form({ name: "fresh" })) },
@@ -348,6 +350,55 @@ describe("server actions × actor (the actor comes from the session only)", () =
         });
       }
     });
+  }
+});
+
+/**
+ * A study participant's session (issue #32): every action again as a participant of p (a study in p,
+ * their batch p1 and p2) and of q, with the outcome of the annotator in their place (resp. the
+ * annotator of q), except where a participant is refused more, listed with why. A refused call
+ * writes nothing.
+ */
+const PARTICIPANT_REFUSED_MORE: Record<string, { p: Outcome; q: Outcome; why: string }> = {
+  // They joined by a link and have no password (lib/server/people/accounts.ts).
+  changePasswordAction: { p: "400", q: "400", why: "a participant has no password" },
+  // Screening: a participant's one training attempt decides (lib/server/annotate/participant.ts).
+  retryTrainingAction: { p: "400", q: "404", why: "a participant takes the training once" },
+  // The round names the annotator its judge; a participant is never a round's judge.
+  saveLabelAction: { p: "403", q: "404", why: "not the round's judge" },
+};
+
+/** The database without the participants' own rows, whose time on task a participant's reading request keeps. */
+const withoutParticipants = (d: ReturnType<typeof dump>) => Object.fromEntries(Object.entries(d).filter(([t]) => t !== "participants"));
+
+describe("server actions × a study participant (as the annotator in their place)", () => {
+  it("PARTICIPANT_REFUSED_MORE names only lines of ACTIONS", () => {
+    const names = new Set(ACTIONS.map((a) => a.name));
+    expect(Object.keys(PARTICIPANT_REFUSED_MORE).filter((n) => !names.has(n))).toEqual([]);
+  });
+  for (const a of ACTIONS) {
+    const want = parseExpect(a.expect);
+    for (const [of, key] of [
+      ["p", "annotator"],
+      ["q", "annotatorOfOther"],
+    ] as const) {
+      const more = PARTICIPANT_REFUSED_MORE[a.name];
+      const expected: Outcome = more ? more[of] : want[key];
+      it(`${a.name}, a participant of ${of}: ${expected}`, async () => {
+        const w = world();
+        const pp = makeParticipant(w.db as Db, makeStudy(w.db as Db, w.p.id), "pp", [w.ref.p1, w.ref.p2]).actor;
+        const pq = makeParticipant(w.db as Db, makeStudy(w.db as Db, w.q.id), "pq", [w.ref.q1, w.ref.q2]).actor;
+        const stand: World = { ...w, actor: (k) => (k === key ? (of === "p" ? pp : pq) : w.actor(k)) };
+        a.prep?.(stand);
+        session.db = w.db as Db;
+        session.actor = of === "p" ? pp : pq;
+        const before = dump(w.db);
+        const got = await outcome(() => a.run(stand));
+        expect(got.outcome, got.message).toBe(expected);
+        if (got.outcome !== "ok") expect(dump(w.db)).toEqual(before);
+        else if (a.reads) expect(withoutParticipants(dump(w.db))).toEqual(withoutParticipants(before));
+      });
+    }
   }
 });
 
