@@ -67,9 +67,16 @@ const ROUTES: { path: string; methods: string; load: () => Promise<Record<string
   { path: "scoring/runs/[runId]/report", methods: "GET", load: () => import("../../app/api/projects/[projectId]/scoring/runs/[runId]/report/route"), params: (_w, p, i) => ({ projectId: String(p), runId: String(i.run) }) },
   { path: "scoring/scores", methods: "GET", load: () => import("../../app/api/projects/[projectId]/scoring/scores/route"), params: (_w, p) => ({ projectId: String(p) }) },
   { path: "scoring/senseval", methods: "POST", load: () => import("../../app/api/projects/[projectId]/scoring/senseval/route"), params: (_w, p) => ({ projectId: String(p) }) },
+  // The Crowd tab's downloads (a study of the project: the participant's own).
+  { path: "crowd/[studyId]/download", methods: "GET", load: () => import("../../app/api/projects/[projectId]/crowd/[studyId]/download/route"), params: (w, p) => ({ projectId: String(p), studyId: String(studyIn(w, p)) }) },
   // The save route: p2 is in the participant's batch (and the annotator's queue).
   { path: "responses/[instanceRef]", methods: "POST", load: () => import("../../app/api/projects/[projectId]/responses/[instanceRef]/route"), params: (w, p) => ({ projectId: String(p), instanceRef: String(p === w.p.id ? w.ref.p2 : w.ref.q2) }) },
 ];
+
+/** The project's first study (the participant's own). */
+function studyIn(w: World, projectId: number): number {
+  return (w.db.$client.prepare("select id from studies where project_id = ? order by id").get(projectId) as { id: number }).id;
+}
 
 /** The world, a participant of p (batch p1, p2) and of q (q1, q2), and a round, a run, a gold and a job in p. */
 function setUp(): { w: World; pp: UserActor; pq: UserActor; ids: Ids } {

@@ -18,6 +18,8 @@ import { saveResponse } from "../../lib/server/annotate/responses";
 import { signInWithPassword } from "../../lib/server/people/signin";
 import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
+import { makeParticipant, makeStudy } from "../support/crowd";
+import { listAccounts } from "../../lib/server/people/accounts";
 
 const xml = `<?xml version="1.0"?>
 <corpus lang="english">
@@ -33,6 +35,20 @@ function setup() {
 }
 
 describe("teamOverview", () => {
+  it("counts study participants apart (the Crowd tab lists them): not among the members, the accounts or the former members", () => {
+    const { db, coord, project } = setup();
+    const c1 = (db.$client.prepare("select id from instances where instance_id = 'c1'").get() as { id: number }).id;
+    const pp = makeParticipant(db, makeStudy(db, project.id), "prolific:1:aa", [c1]);
+    saveResponse(db, pp.actor, project.id, c1, { kind: "NIL", substitutes: [], multiword: false }, { expectedRevision: 0 });
+    const t = teamOverview(db, coord, project.id);
+    expect(t.members.map((m) => m.name)).toEqual(["ann", "coord"]);
+    expect(t.participants).toBe(1);
+    expect(t.responses).toEqual({ count: 1, annotators: 1, formerMembers: 0 });
+    expect(t.others.map((u) => u.name)).not.toContain("prolific:1:aa");
+    expect(listAccounts(db, coord).map((u) => u.name)).not.toContain("prolific:1:aa");
+    expect(listAccounts(db, SYSTEM).map((u) => u.name)).not.toContain("prolific:1:aa");
+  });
+
   it("lists members with what they annotate, the lexelts, and the accounts that could be added", () => {
     const { db, coord, ann, project } = setup();
     // zoe is in another project of coord's; xena is in nobody's project of coord's: not offered.

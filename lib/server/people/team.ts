@@ -8,7 +8,7 @@ import { randomInt } from "node:crypto";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { annotatorCounts, assignments, lexelts, projects, users } from "../../../db/schema";
+import { annotatorCounts, assignments, lexelts, participants, projects, users } from "../../../db/schema";
 import { type Actor, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
 import type { Paged } from "../annotate/progress";
@@ -23,6 +23,7 @@ const ANNOTATOR_COUNTS = named(annotatorCounts);
 const ASSIGNMENTS = named(assignments);
 const A_ASSIGNMENTS = named(assignments, "a");
 const L = named(lexelts, "l");
+const PARTICIPANTS = named(participants);
 
 /** Most annotators an instance can be set to need (the original task used five). */
 const MAX_REQUIRED_ANNOTATORS = 100;
@@ -56,6 +57,8 @@ export interface TeamView {
    * (a removed member's answers stay in the project). From the maintained counters, not the rows.
    */
   responses: { count: number; annotators: number; formerMembers: number };
+  /** Study participants of the project (issue #32), listed on the Crowd tab rather than here. */
+  participants: number;
   /** Accounts that could be added to the project: of the coordinator's other projects (all, for an admin), not members, not disabled. */
   others: PublicUser[];
 }
@@ -123,7 +126,9 @@ export function teamOverview(db: Db, actor: Actor, projectId: number, query: Tea
       responses: answered.get(m.id) ?? 0,
     };
   });
-  const memberIds = new Set(members.map((m) => m.id));
+  // Study participants answer as annotators but are listed on the Crowd tab: counted here, never "former members".
+  const participantIds = (db.$client.prepare(`select ${PARTICIPANTS.userId} as id from ${PARTICIPANTS.$} where ${PARTICIPANTS.projectId} = ?`).all(projectId) as { id: number }[]).map((r) => r.id);
+  const memberIds = new Set([...members.map((m) => m.id), ...participantIds]);
   const responseTotals = { count: 0, annotators: 0, formerMembers: 0 };
   for (const [userId, n] of answered) {
     if (n <= 0) continue;
@@ -143,6 +148,7 @@ export function teamOverview(db: Db, actor: Actor, projectId: number, query: Tea
     lexeltCount,
     lexeltPage: { rows: rows.map((r) => ({ ...r, assigned: editingIds === null || editingIds.has(r.id) })), page, pages, total: matched },
     members,
+    participants: participantIds.length,
     responses: responseTotals,
     others,
   };

@@ -1,6 +1,6 @@
 /** Accounts: created by coordinators (or the CLI) only; no open sign-up. */
 import "server-only";
-import { and, count, eq, inArray, sql } from "drizzle-orm";
+import { and, count, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { accountAudit, assignments, memberships, PROJECT_ROLES, type ProjectRole, responses, users } from "../../../db/schema";
@@ -84,14 +84,16 @@ export function projectIdsOf(db: Db, userId: number): number[] {
 export function listUsers(db: Db, actor: Actor): PublicUser[] {
   const a = requireAccountManager(actor);
   const cols = { id: users.id, name: users.name, role: users.role };
-  if (a.kind === "system" || a.role === "admin") return db.select(cols).from(users).orderBy(users.name).all();
+  // Study participants' accounts are their study's (the Crowd tab lists them): no password to reset, nothing to manage here.
+  const people = ne(users.role, "participant");
+  if (a.kind === "system" || a.role === "admin") return db.select(cols).from(users).where(people).orderBy(users.name).all();
   const projectIds = projectIdsOf(db, a.userId);
   if (projectIds.length === 0) return [];
   return db
     .selectDistinct(cols)
     .from(users)
     .innerJoin(memberships, eq(memberships.userId, users.id))
-    .where(inArray(memberships.projectId, projectIds))
+    .where(and(inArray(memberships.projectId, projectIds), people))
     .orderBy(users.name)
     .all();
 }
@@ -172,7 +174,8 @@ export function listMembers(db: Db, actor: Actor, projectId: number): ProjectMem
     .select({ id: users.id, name: users.name, role: users.role, projectRole: memberships.role })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.projectId, projectId))
+    // Study participants are listed on the Crowd tab (lib/server/crowd), not among the team.
+    .where(and(eq(memberships.projectId, projectId), ne(users.role, "participant")))
     .orderBy(users.name)
     .all();
 }

@@ -101,6 +101,12 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
         </table>
       </div>
 
+      {t.participants > 0 && (
+        <p className="small">
+          And {t.participants.toLocaleString("en")} study participant{t.participants === 1 ? "" : "s"}, who joined by a study link: see the{" "}
+          <Link href={`/projects/${t.project.id}/crowd`}>Crowd</Link> tab.
+        </p>
+      )}
       <p className="muted small">
         An annotator answers in the workspace and counts in Progress and the gold; a judge only labels candidates in the judgement rounds
         they are given, and never appears in the queue, Progress or the gold.
