@@ -27,7 +27,8 @@ export function contentSecurityPolicy(nonce: string, dev = process.env.NODE_ENV 
     "connect-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    // Mechanical Turk's externalSubmit (app/annotate/completion.tsx): a study participant's form back to the assignment.
+    "form-action 'self' https://www.mturk.com https://workersandbox.mturk.com",
     "frame-ancestors 'none'",
   ].join("; ");
 }

@@ -22,9 +22,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           {user && (
             <nav aria-label="Main">
               {user.role === "coordinator" && <Link href="/projects">Projects</Link>}
-              {user.role !== "admin" && <Link href="/annotate">Annotate</Link>}
-              {user.role !== "annotator" && <Link href="/accounts">Accounts</Link>}
-              <Link href="/account">Your account</Link>
+              {user.role !== "admin" && <Link href="/annotate">{user.role === "participant" ? "Your study" : "Annotate"}</Link>}
+              {(user.role === "coordinator" || user.role === "admin") && <Link href="/accounts">Accounts</Link>}
+              {/* A study participant has no password: no account page. */}
+              {user.role !== "participant" && <Link href="/account">Your account</Link>}
             </nav>
           )}
           {user && (

@@ -26,7 +26,7 @@ const ACTIONS: Record<string, string> = {
 /** Coordinators: the accounts of their projects; admins: every account. Failed sign-ins and the audit below. */
 export default async function AccountsPage() {
   const actor = await requireUserPage();
-  if (actor.role === "annotator") redirect("/annotate");
+  if (actor.role !== "coordinator" && actor.role !== "admin") redirect("/annotate");
   const db = getDb();
   const accounts = listAccounts(db, actor);
   const locks = signInLocks(db, actor, accounts);

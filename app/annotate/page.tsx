@@ -3,7 +3,8 @@ import Link from "next/link";
 import { requireUserPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { myRounds } from "@/lib/server/judgement";
-import { annotatorProjects } from "@/lib/server/annotate";
+import { annotatorProjects, participantView } from "@/lib/server/annotate";
+import { redirect } from "next/navigation";
 import { Bar } from "./progress-bar";
 import { RefreshIfChanged } from "./refresh-if-changed";
 import s from "./workspace.module.css";
@@ -13,6 +14,9 @@ export const dynamic = "force-dynamic";
 
 export default async function AnnotatePage() {
   const actor = await requireUserPage();
+  // A study participant has one project, their study's: straight to it.
+  const participant = participantView(getDb(), actor);
+  if (participant) redirect(`/annotate/${participant.projectId}`);
   const projects = annotatorProjects(getDb(), actor);
   const rounds = myRounds(getDb(), actor);
   return (

@@ -43,6 +43,7 @@ import { createProject, listProjects, projectOverview } from "../../lib/server/c
 import { deleteProject, projectContents, renameProject, setProjectArchived, setProjectLanguage } from "../../lib/server/corpus/project-lifecycle";
 import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/annotate/response-import";
 import { annotatorProjects, saveResponse, saveResponseAsync, workspace, workspaceTargets } from "../../lib/server/annotate/responses";
+import { participantView } from "../../lib/server/annotate/participant";
 import { importUsers } from "../../lib/server/people/user-import";
 import { addWordNetBaselineRuns, baselineInstances, storeWordNetBaselineRuns, wordNetBaselineFiles } from "../../lib/server/scoring/baselines";
 import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement/judgement";
@@ -293,6 +294,8 @@ const CALLS: Call[] = [
     call: (w, k) => workspace(w.db, w.actor(k), w.p.id, undefined, { lexeltId: w.lexeltP }),
     check: noOtherProject,
   },
+  // participant.ts: a participant's own end screens; null for anyone else.
+  { name: "participantView", expect: "401 ok ok ok ok ok", call: (w, k) => participantView(w.db, w.actor(k)) },
   { name: "workspaceTargets", expect: OWN_WORK, call: (w, k) => workspaceTargets(w.db, w.actor(k), w.p.id), check: noOtherProject },
   {
     name: "saveResponse",

@@ -4,8 +4,9 @@ import { notFound, redirect } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
 import { AuthError, requireProject, NotFoundError } from "@/lib/server/kernel";
 import { getDb } from "@/lib/db";
-import { workspace, type WorkspaceView } from "@/lib/server/annotate";
+import { participantView, workspace, type WorkspaceView } from "@/lib/server/annotate";
 import { trainingPendingFor } from "@/lib/server/quality";
+import { ParticipantEnd, participantMayWork } from "../completion";
 import { Bar } from "../progress-bar";
 import { RefreshIfChanged } from "../refresh-if-changed";
 
@@ -34,6 +35,9 @@ export default async function ResumePage({
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
+  // A study participant whose work has ended sees their end screen (code, the platform's return).
+  const participant = participantView(getDb(), actor);
+  if (participant && !participantMayWork(participant)) return <ParticipantEnd view={participant} reviewHref={null} />;
   try {
     if (trainingPendingFor(getDb(), actor, Number(projectId))) redirect(`/annotate/${Number(projectId)}/training`);
     view = workspace(getDb(), actor, Number(projectId), undefined, typeof lexelt === "string" ? { lexeltId: Number(lexelt) } : {});
@@ -43,6 +47,10 @@ export default async function ResumePage({
     throw e;
   }
   if (view.instance) redirect(`/annotate/${view.project.id}/${view.instance.ref}`);
+  // A participant's batch answered: the completion screen, with a way back to their answers while the study is open.
+  if (participant?.state === "finished") {
+    return <ParticipantEnd view={participant} reviewHref={view.firstRef !== null ? `/annotate/${view.project.id}/${view.firstRef}` : null} />;
+  }
   const { progress } = view;
   return (
     <>

@@ -17,3 +17,5 @@ export { exportResponses, type PreviewRow, type ResponseImportPreview } from "./
 // Without an actor: the upload limit the route and form show.
 export { MAX_RESPONSES_BYTES } from "./response-import";
 export { annotatorProjects, type InstanceStep, type InstanceView, type LexeltProgress, type OwnResponse, type Progress, type ResponseInput, type ResponseKind, saveResponseAsync, type SaveResult, workspace, workspaceTargets, type WorkspaceView } from "./responses";
+// A study participant's end screens (issue #32): null for anyone else.
+export { participantView, type ParticipantView } from "./participant";

@@ -39,7 +39,8 @@ import {
   queueScope,
   step,
   totals,
-} from "./queue";
+} from "./batch-queue";
+import { batchOpened, batchSaved, notInBatchMessage, requireBatchItem, requireBatchOpen, requireBatchWritable } from "./participant";
 import { get, run } from "../kernel/statements";
 import { writeTransaction } from "../kernel/write-lock";
 import { AuthError, ConflictError, InputError, NotFoundError } from "../kernel/errors";
@@ -189,8 +190,9 @@ function ownView(r: OwnRow): OwnResponse {
   };
 }
 
-function scopeOf(db: Db, p: ProjectRow, userId: number): QueueScope {
-  return queueScope(db, p.id, userId, p.requiredAnnotators);
+/** The caller's queue: a participant's is their batch (batch-queue.ts), everyone else's queue.ts's. */
+function scopeOf(db: Db, p: ProjectRow, a: UserActor): QueueScope {
+  return queueScope(db, p.id, a, p.requiredAnnotators);
 }
 
 /** Whether a lexelt is the annotator's (O(log n)). */
@@ -238,7 +240,7 @@ export function annotatorProjects(db: Db, actor: Actor): AnnotatorProject[] {
     .all();
   return rows.map((r) => {
     const p = requireProject(db, a, r.id, { annotate: true });
-    return { id: p.id, name: p.name, ...totals(db, scopeOf(db, p, a.userId)), returned: returnsSummary(db, p.id, a.userId).count };
+    return { id: p.id, name: p.name, ...totals(db, scopeOf(db, p, a)), returned: returnsSummary(db, p.id, a.userId).count };
   });
 }
 
@@ -385,7 +387,8 @@ export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?:
   const a = requireAnnotator(actor);
   const p = requireOpenProject(db, a, projectId);
   requireTrainingPassed(db, p, a);
-  const s = scopeOf(db, p, a.userId);
+  const s = scopeOf(db, p, a);
+  if (s.batch) requireBatchOpen(s.batch);
   let entry: Entry | null;
   if (instanceRef !== undefined) {
     entry = Number.isInteger(instanceRef) ? entryOf(db, s, instanceRef) : null;
@@ -400,6 +403,7 @@ export function workspace(db: Db, actor: Actor, projectId: number, instanceRef?:
   } else {
     entry = resumeEntry(db, s);
   }
+  if (s.batch) batchOpened(db, s.batch);
   const base = {
     project: { id: p.id, name: p.name, guidelines: p.guidelines, language: p.language },
     progress: totals(db, s),
@@ -453,7 +457,7 @@ function resumeEntry(db: Db, s: QueueScope): Entry | null {
 export function workspaceTargets(db: Db, actor: Actor, projectId: number): LexeltProgress[] {
   const a = requireAnnotator(actor);
   const p = requireProject(db, a, projectId, { annotate: true });
-  const s = scopeOf(db, p, a.userId);
+  const s = scopeOf(db, p, a);
   const lx = assignedLexelts(db, s);
   const done = doneByLexelt(db, s);
   const closed = closedByLexelt(db, s);
@@ -483,6 +487,7 @@ function instanceNotInQueueMessage(db: Db, p: ProjectRow, s: QueueScope, instanc
         .get()
     : undefined;
   if (!inst) return "No such instance in this project.";
+  if (s.batch) return notInBatchMessage(s.batch, instanceRef);
   if (!isAssigned(db, s, inst.lexeltId)) return "That instance is not assigned to you.";
   return `That instance already has the ${p.requiredAnnotators} responses it needs from other annotators.`;
 }
@@ -582,8 +587,9 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
         )
       : undefined;
     if (!inst) throw new NotFoundError("No such instance in this project.");
-    const s = scopeOf(db, p, a.userId);
+    const s = scopeOf(db, p, a);
     if (!isAssigned(db, s, inst.lexeltId)) throw new AuthError("That instance is not assigned to you.");
+    if (s.batch) requireBatchItem(s.batch, inst.ref);
     return { p, inst, s };
   })();
   const clean = validateResponse(input, { lemma: inst.lemma, head: inst.head, language: p.language });
@@ -596,6 +602,7 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
 
   // Raw statements, prepared once (queue.ts): the save is the hot path.
   const write = (): OwnRow => {
+    if (s.batch) requireBatchWritable(db, s.batch, inst.ref);
     const cur = get<ResponseRow>(db, `select ${RESPONSE_COLUMNS} from ${RS.$} where ${RS.instanceRef} = ? and ${RS.userId} = ?`, inst.ref, a.userId);
     if (cur && cur.revision !== expectedRevision) {
       throw new ConflictError(
@@ -618,7 +625,8 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
         cur.id,
       )!;
     } else {
-      if (p.requiredAnnotators != null) {
+      // A participant's batch holds its place among the study's overlap: the project's rule is for its annotators.
+      if (p.requiredAnnotators != null && !s.batch) {
         const n = get<{ n: number }>(db, `select count(*) as n from ${RS.$} where ${RS.instanceRef} = ? and ${RS.userId} <> ?`, inst.ref, a.userId)!.n;
         if (n >= p.requiredAnnotators) {
           const m = `This instance already has the ${p.requiredAnnotators} responses it needs; nothing was saved. Move on to the next one.`;
@@ -658,6 +666,7 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
       row.revision,
       now,
     );
+    if (s.batch) batchSaved(db, s.batch, a.userId, inst.ref, !cur, now);
     return asOwnRow(row);
   };
   return { a, p, inst, s, flag, write };
@@ -682,7 +691,8 @@ function answerSave(db: Db, { a, p, inst, s, flag }: SavePlan, saved: OwnRow): S
     const wasReturned =
       get(db, `select 1 as x from ${RETURNED.$} where ${RETURNED.instanceRef} = ? and ${RETURNED.userId} = ? and ${RETURNED.resolvedRevision} = ? limit 1`, inst.ref, a.userId, saved.revision) !==
       undefined;
-    const next = back ?? (wasReturned ? (nextUnanswered(db, s, at) ?? step(db, s, at, 1)) : (step(db, s, at, 1) ?? nextUnanswered(db, s, at)));
+    // A participant whose save finished their batch goes to the completion screen.
+    const next = s.batch?.finishedNow ? null : back ?? (wasReturned ? (nextUnanswered(db, s, at) ?? step(db, s, at, 1)) : (step(db, s, at, 1) ?? nextUnanswered(db, s, at)));
     const l = lexeltRow(db, inst.lexeltId);
     return {
       revision: saved.revision,

@@ -16,11 +16,12 @@ import { get } from "../kernel/statements";
 const [P, K, T] = [named(projects), named(knownAnswers), named(trainingAttempts)];
 
 /**
- * Whether this user must still pass the training before real instances (annotators only; coordinators never).
+ * Whether this user must still pass the training before real instances (annotators and study
+ * participants; coordinators never).
  * Statements prepared once per connection (kernel/statements.ts): every save and workspace request asks this.
  */
 export function trainingPending(db: Db, projectId: number, a: UserActor): boolean {
-  if (a.role !== "annotator") return false;
+  if (a.role !== "annotator" && a.role !== "participant") return false;
   const s = get<{ required: number }>(db, `select ${P.trainingRequired} as required from ${P.$} where ${P.id} = ?`, projectId);
   if (!s?.required) return false;
   const hasItems = get(db, `select 1 as x from ${K.$} where ${K.projectId} = ? and ${K.role} = 'training' limit 1`, projectId);

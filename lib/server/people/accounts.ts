@@ -130,6 +130,7 @@ export function listAccounts(db: Db, actor: Actor): AccountRow[] {
 export async function changeOwnPassword(db: Db, actor: Actor, input: { current: string; next: string; confirm?: string }): Promise<void> {
   const a = requireSignedIn(actor);
   if (a.kind !== "user") throw new AuthError("The command line has no password of its own.");
+  if (a.role === "participant") throw new AuthError("A study participant has no password.");
   const current = String(input.current ?? "");
   const next = String(input.next ?? "");
   if (input.confirm !== undefined && input.confirm !== next) throw new InputError("The new passwords differ.", { confirm: "Type the same new password twice." });

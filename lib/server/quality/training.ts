@@ -29,6 +29,7 @@ import { restoreCell } from "../../lexsub/formats/spreadsheet";
 import { type Actor, type ProjectRow, type UserActor, actorUserId, requireProject, requireSignedIn } from "../kernel/actor";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
 import { trainingPending } from "../annotate/training-gate";
+import { screenOutOnFail } from "../annotate/participant";
 import { containsText } from "../kernel/search";
 import { lemmaProposer, projectGold } from "../gold/gold";
 import { parseOrThrow } from "../kernel/validate";
@@ -395,6 +396,8 @@ export function answerTraining(
         .set({ score, passed })
         .where(and(eq(trainingAttempts.projectId, p.id), eq(trainingAttempts.userId, a.userId), eq(trainingAttempts.attempt, att.attempt)))
         .run();
+      // A study participant has one attempt: not passed, they end at the screen-out code (same connection, same transaction).
+      screenOutOnFail(db, a, p.id, passed);
     }
     return { ...fb, score, passed, multiword };
   });
@@ -404,6 +407,8 @@ export function answerTraining(
 export function retryTraining(db: Db, actor: Actor, projectId: number, order: unknown): { attempt: number } {
   const a = requireUser(actor);
   const p = requireProject(db, a, projectId, { annotate: true });
+  // Screening: a study participant's one attempt decides (lib/server/annotate/participant.ts).
+  if (a.role === "participant") throw new AuthError("The training of a study is taken once.");
   const o = order === "fresh" ? "fresh" : order === "same" ? "same" : null;
   if (!o) throw new InputError("Choose the same order or a fresh one.");
   return db.transaction((txx) => {

@@ -5,7 +5,8 @@ import { requireUserPage } from "@/lib/auth/session";
 import { AuthError, requireProject, NotFoundError } from "@/lib/server/kernel";
 import { getDb } from "@/lib/db";
 import { redirect } from "next/navigation";
-import { workspace, type WorkspaceView } from "@/lib/server/annotate";
+import { participantView, workspace, type WorkspaceView } from "@/lib/server/annotate";
+import { participantMayWork } from "../../completion";
 import { trainingPendingFor } from "@/lib/server/quality";
 import { Workspace } from "../../workspace";
 
@@ -25,6 +26,9 @@ export default async function InstancePage({ params }: { params: Promise<{ proje
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
+  // A study participant whose work has ended: their end screen.
+  const participant = participantView(getDb(), actor);
+  if (participant && !participantMayWork(participant)) redirect(`/annotate/${pid}`);
   try {
     if (trainingPendingFor(getDb(), actor, pid)) redirect(`/annotate/${pid}/training`);
     view = workspace(getDb(), actor, pid, Number(instanceId));

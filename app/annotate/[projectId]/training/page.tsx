@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { requireUserPage } from "@/lib/auth/session";
 import { AuthError, requireProject, NotFoundError } from "@/lib/server/kernel";
 import { getDb } from "@/lib/db";
 import { trainingView } from "@/lib/server/quality";
+import { participantView } from "@/lib/server/annotate";
 import { Training } from "../../training";
 
 export const metadata: Metadata = { title: "Training" };
@@ -21,6 +22,9 @@ export default async function TrainingPage({ params }: { params: Promise<{ proje
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
+  // A study participant takes the training once: after it (or once their work has ended), their own screens.
+  const participant = participantView(getDb(), actor);
+  if (participant && participant.state !== "active") redirect(`/annotate/${Number(projectId)}`);
   try {
     const view = trainingView(getDb(), actor, Number(projectId));
     return <Training view={view} userId={actor.userId} />;
