@@ -2,10 +2,11 @@
  * The crowd run's participants (issue #32): each one a small script of what a Prolific participant's
  * browser sends, at a human pace —
  *  1. the study link with Prolific's parameters (GET /study/<token>?PROLIFIC_PID=…&STUDY_ID=…&SESSION_ID=…);
- *  2. the join, as the link's page does it through next-auth's client (signIn("study", { token, params,
- *     consent, redirect: false })): GET /api/auth/csrf, POST /api/auth/callback/study with the token, the
- *     link's query as a JSON object of strings and consent "yes", then GET /api/auth/session (next-auth's
- *     client reads the session after signing in; the account's id comes from it);
+ *  2. the join, as the link's page does it through next-auth's client (app/study/[token]/start-study.tsx:
+ *     signIn("study", { token, params, consent, redirect: false })): GET /api/auth/csrf, POST
+ *     /api/auth/callback/study with the token, the link's query as a JSON object of strings and consent
+ *     "yes" (the study shows one), then GET /api/auth/session (next-auth's client reads the session after
+ *     signing in; the account's id comes from it);
  *  3. the workspace: GET /annotate/<project> (which sends a participant to the first item of their batch)
  *     and that item's page;
  *  4. their batch, one item at a time: a think time, then the save (the workspace's JSON POST), and the
@@ -246,7 +247,8 @@ export async function runCrowd(plans: readonly ParticipantPlan[], opts: CrowdOpt
             params: JSON.stringify(query(p)),
             consent: "yes",
             csrfToken: csrfToken!,
-            callbackUrl: `${opts.base}/annotate/${opts.projectId}`,
+            // next-auth's client sends the page it signs in from.
+            callbackUrl: `${opts.base}/study/${encodeURIComponent(opts.token)}?${new URLSearchParams(query(p))}`,
             json: "true",
           }),
           signal: AbortSignal.timeout(opts.timeoutMs),

@@ -53,6 +53,8 @@ export async function openCrowdStudy(
       minutes: opts.minutes,
       completionCode: COMPLETION_CODE,
       name: "load crowd",
+      // Prolific studies show one; the participants accept it as they join (consent "yes").
+      consent: "You take part in a study of word meanings. Your answers are kept without your name.",
     });
     const sqlite = db.$client;
     const K = opts.overlap;
