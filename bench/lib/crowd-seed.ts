@@ -32,9 +32,9 @@ export interface CrowdStudy {
 
 export const COMPLETION_CODE = "C1LOADCROWD";
 
-/** 24 hexadecimal digits, Prolific's id shape, from a number (the earlier participants') or random bytes. */
+/** 24 hexadecimal digits, Prolific's id shape, from a number (the earlier participants'): "e", then the number. */
 export function prolificId(n: number): string {
-  return n.toString(16).padStart(24, "e").slice(-24);
+  return "e" + n.toString(16).padStart(23, "0");
 }
 
 export async function openCrowdStudy(

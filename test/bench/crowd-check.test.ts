@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type CrowdRows, checkOverlap } from "../../bench/lib/crowd-check";
 import { planParticipants } from "../../bench/lib/crowd-run";
+import { prolificId } from "../../bench/lib/crowd-seed";
 
 // Three participants (ids 1–3, accounts 101–103), overlap K = 2, instances 10, 11, 12.
 const participants = [
@@ -108,5 +109,13 @@ describe("planParticipants", () => {
     for (const p of plans) expect(p.prolificPid).toMatch(/^[0-9a-f]{24}$/), expect(p.sessionId).toMatch(/^[0-9a-f]{24}$/);
     expect(new Set(plans.map((p) => p.prolificPid)).size).toBe(plans.length);
     expect(new Set(plans.map((p) => p.address)).size).toBe(plans.length);
+  });
+});
+
+describe("prolificId", () => {
+  it("gives distinct ids of Prolific's shape", () => {
+    const ids = [0, 14, 238, 0xeee, 1_000_000].map(prolificId);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{24}$/);
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
