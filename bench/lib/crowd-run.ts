@@ -194,6 +194,13 @@ function answerFor(runTag: string, participant: number, seq: number, r: () => nu
 
 class Stop extends Error {}
 
+/** An error's message with its cause's (fetch's "fetch failed" says why only there). */
+function why(e: unknown): string {
+  const err = e as Error & { cause?: { message?: string; code?: string } };
+  const cause = err.cause ? ` (${err.cause.code ?? ""}${err.cause.code && err.cause.message ? ": " : ""}${err.cause.message ?? ""})` : "";
+  return `${err.message}${cause}`;
+}
+
 /** Run every participant's script; resolves when the last is done. */
 export async function runCrowd(plans: readonly ParticipantPlan[], opts: CrowdOptions): Promise<CrowdRecords> {
   const rec: CrowdRecords = { joins: [], pages: [], saves: [], acked: [], outcomes: [], startedAt: now(), endedAt: 0 };
@@ -217,8 +224,8 @@ export async function runCrowd(plans: readonly ParticipantPlan[], opts: CrowdOpt
         rec.pages.push({ name, start, end: now(), status: res.status, ok, message: ok ? undefined : body.slice(0, 200) });
         return { status: res.status, body, location };
       } catch (e) {
-        rec.pages.push({ name, start, end: now(), status: 0, ok: false, message: (e as Error).message });
-        throw new Stop(`${name}: ${(e as Error).message}`);
+        rec.pages.push({ name, start, end: now(), status: 0, ok: false, message: why(e) });
+        throw new Stop(`${name}: ${why(e)}`);
       }
     };
 
@@ -265,7 +272,7 @@ export async function runCrowd(plans: readonly ParticipantPlan[], opts: CrowdOpt
         return session.user!.uid!;
       } catch (e) {
         if (e instanceof Stop) throw e;
-        return fail((e as Error).message);
+        return fail(why(e));
       }
     };
 
@@ -305,8 +312,8 @@ export async function runCrowd(plans: readonly ParticipantPlan[], opts: CrowdOpt
         });
         text = await res.text();
       } catch (e) {
-        rec.saves.push({ participant: p.index, ref, start, end: now(), status: 0, outcome: "unanswered", message: (e as Error).message });
-        throw new Stop(`save: ${(e as Error).message}`);
+        rec.saves.push({ participant: p.index, ref, start, end: now(), status: 0, outcome: "unanswered", message: why(e) });
+        throw new Stop(`save: ${why(e)}`);
       }
       const end = now();
       let result: { ok?: boolean; revision?: number; next?: number | null; message?: string } | null = null;
@@ -358,7 +365,7 @@ export async function runCrowd(plans: readonly ParticipantPlan[], opts: CrowdOpt
       out.completionShown = done.status === 200 && done.body.includes(opts.completionCode);
       if (!out.completionShown) rec.pages[rec.pages.length - 1].ok = false;
     } catch (e) {
-      out.stoppedBy = e instanceof Stop ? e.message : `error: ${(e as Error).message}`;
+      out.stoppedBy = e instanceof Stop ? e.message : `error: ${why(e)}`;
     }
   };
 
@@ -369,7 +376,15 @@ export async function runCrowd(plans: readonly ParticipantPlan[], opts: CrowdOpt
 
 /** Whether the study's page is in this build (a GET without the platform's parameters: no join). */
 export async function probeStudyPage(base: string, token: string): Promise<boolean> {
-  const res = await fetch(`${base}/study/${encodeURIComponent(token)}`, { redirect: "manual", signal: AbortSignal.timeout(30_000) });
-  await res.body?.cancel();
-  return res.status !== 404;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await fetch(`${base}/study/${encodeURIComponent(token)}`, { redirect: "manual", signal: AbortSignal.timeout(30_000) });
+      await res.body?.cancel();
+      return res.status !== 404;
+    } catch (e) {
+      if (attempt >= 3) throw e;
+      process.stderr.write(`probing the study page: ${why(e)}; again\n`);
+      await sleep(1000);
+    }
+  }
 }
