@@ -24,7 +24,7 @@ import type { AckedSave, SentResponse } from "./acks";
 import { type SaveRequest, savePath } from "../../app/annotate/save-request";
 import { mulberry32 } from "../../lib/lexsub/agreement/bootstrap";
 
-export type Role = "finisher" | "abandoner" | "replacement";
+type Role = "finisher" | "abandoner" | "replacement";
 
 export interface ParticipantPlan {
   index: number;
@@ -41,7 +41,7 @@ export interface ParticipantPlan {
   address: string;
 }
 
-export interface JoinRecord {
+interface JoinRecord {
   participant: number;
   kind: "join" | "resume";
   start: number;
@@ -52,7 +52,7 @@ export interface JoinRecord {
   message?: string;
 }
 
-export interface CrowdPageRecord {
+interface CrowdPageRecord {
   name: "study page" | "workspace" | "item page" | "completion";
   start: number;
   end: number;
@@ -61,7 +61,7 @@ export interface CrowdPageRecord {
   message?: string;
 }
 
-export interface CrowdSaveRecord {
+interface CrowdSaveRecord {
   participant: number;
   ref: number;
   start: number;
@@ -71,7 +71,7 @@ export interface CrowdSaveRecord {
   message?: string;
 }
 
-export interface ParticipantOutcome {
+interface ParticipantOutcome {
   index: number;
   role: Role;
   userId: number | null;

@@ -30,7 +30,7 @@ export interface CrowdStudy {
   openRefs: number[];
 }
 
-export const COMPLETION_CODE = "C1LOADCROWD";
+const COMPLETION_CODE = "C1LOADCROWD";
 
 /** 24 hexadecimal digits, Prolific's id shape, from a number (the earlier participants'): "e", then the number. */
 export function prolificId(n: number): string {

@@ -17,7 +17,7 @@ import { numberArg, runTag, setUp, stringArg } from "./setup";
 import { type LatencySummary, summarize } from "./stats";
 import { checkSaves, integrityCheck } from "./verify";
 
-export interface CrowdFigures {
+interface CrowdFigures {
   participants: number;
   replacements: number;
   joins: { count: number; failed: number; whole: LatencySummary; callback: LatencySummary; resumes: number };
@@ -32,7 +32,7 @@ export interface CrowdFigures {
   openReachedK: number;
 }
 
-export function crowdFigures(rec: CrowdRecords, lostDoubled: { lost: number; doubled: number }, overlap: CrowdCheck, open: { count: number; reachedK: number }): CrowdFigures {
+function crowdFigures(rec: CrowdRecords, lostDoubled: { lost: number; doubled: number }, overlap: CrowdCheck, open: { count: number; reachedK: number }): CrowdFigures {
   const joins = rec.joins;
   const okJoins = joins.filter((j) => j.ok);
   const answered = rec.saves.filter((s) => s.outcome !== "unanswered");
@@ -75,7 +75,7 @@ export function crowdFigures(rec: CrowdRecords, lostDoubled: { lost: number; dou
   };
 }
 
-export function crowdTargets(f: CrowdFigures): TargetRow[] {
+function crowdTargets(f: CrowdFigures): TargetRow[] {
   const c = f.overlap;
   const K = "K";
   return [
@@ -99,7 +99,7 @@ export function crowdTargets(f: CrowdFigures): TargetRow[] {
   ];
 }
 
-export function crowdReport(f: CrowdFigures): string {
+function crowdReport(f: CrowdFigures): string {
   const l = (s: LatencySummary) => `p50 ${s.p50.toFixed(1)}  p95 ${s.p95.toFixed(1)}  p99 ${s.p99.toFixed(1)}  max ${s.max.toFixed(1)} ms`;
   const p = f.people;
   return [
