@@ -229,7 +229,13 @@ export async function crowdMain(log: (s: string) => void): Promise<number> {
             targets,
             states,
             cpu,
-            loadavg: { before: loadBefore, after: loadAfter, mean, max: Math.max(loadAfter, ...loads) },
+            loadavg: { before: loadBefore, after: loadAfter, mean, max: Math.max(loadAfter, ...loads), every5s: loads },
+            // Each request's times (ms after the run's start), for figures by phase.
+            requests: {
+              joins: rec.joins.map((j) => ({ at: j.start - rec.startedAt, ms: j.end - j.start, callbackMs: j.callbackMs, ok: j.ok, kind: j.kind })),
+              saves: rec.saves.map((x) => ({ at: x.start - rec.startedAt, ms: x.end - x.start, outcome: x.outcome })),
+              pages: rec.pages.map((x) => ({ name: x.name, at: x.start - rec.startedAt, ms: x.end - x.start, ok: x.ok })),
+            },
           },
           null,
           2,
