@@ -30,6 +30,31 @@
  * bare phase at a path shaped like the save's, with the save's session check, shows what those
  * add; and the coordinator's requests and a page load, each timed alone afterwards, show what the
  * mix adds to the CPU per save.
+ *
+ * Crowd mode (issue #32; bench/lib/crowd.ts, crowd-run.ts, crowd-seed.ts, crowd-check.ts):
+ *
+ *   npm run load -- --crowd [--participants 300] [--join-within 60] [--batch 10] [--overlap 3]
+ *                   [--minutes 4] [--think 15] [--abandon 0.1] [--resume 0.05] [--instances 100000]
+ *                   [--open N] [--build] [--keep] [--json FILE]
+ *
+ * A Prolific study (batch N, overlap K, M minutes) on a project of --instances instances, of which
+ * all but --open already hold their K answers from earlier participants (default: as many open as
+ * the run's participants fill, participants × batch / K, so that every instance ends at K). The
+ * participants arrive spread over --join-within seconds, each from an address of their own, and do
+ * what the browser does: the study link with PROLIFIC_PID, STUDY_ID and SESSION_ID; the join through
+ * next-auth (csrf, POST /api/auth/callback/study with the token, the link's query as JSON and consent
+ * "yes", the session); the workspace; their batch, one item per think time (uniform in ⅔–4⁄3 of
+ * --think seconds), each save's answer naming the next; the completion screen, which must show the
+ * study's code. A share --abandon leave after a few items; once their batches are past --minutes,
+ * as many replacements join and get the released places. A share --resume of the others arrive
+ * again by the link partway and must resume the same account and batch. A batch must fit in the
+ * study's minutes (batch × think × 4⁄3 < minutes × 60, else a warning). Afterwards, in the database:
+ * every acknowledged save present exactly once; no instance with more than K answers; every instance
+ * whose places were all given out and answered has exactly K answers from distinct participants;
+ * no one answered an instance twice or outside their batch; one participant per Prolific id; then
+ * joins p50/p99 (target < 300 ms), saves p50/p99 (target < 150 ms), errors, how many instances
+ * reached K (target: all), each with PASS/MISS. (Each option also as LOAD_PARTICIPANTS,
+ * LOAD_JOIN_WITHIN, LOAD_BATCH, LOAD_OVERLAP, LOAD_MINUTES, LOAD_ABANDON, LOAD_RESUME, LOAD_OPEN.)
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -37,12 +62,14 @@ import { loadFigures, loadReport, loadTargets } from "./lib/figures";
 import { coordinatorCandidates, initialStates, mergeRecords, preflight, probeCoordinatorRequests, runLoad, timedGet } from "./lib/load-run";
 import { runBare, type BareFigures } from "./lib/bare";
 import { cpuDelta, cpuSnapshot, formatCpuUse, type CpuUse } from "./lib/cpu";
+import { crowdMain } from "./lib/crowd";
 import { flag, numberArg, runTag, setUp, stringArg } from "./lib/setup";
 import { checkSaves, integrityCheck } from "./lib/verify";
 
 const log = (s: string) => process.stderr.write(s + "\n");
 
 async function main(): Promise<number> {
+  if (flag("crowd")) return crowdMain(log);
   const durationSec = numberArg("duration", "LOAD_DURATION", 60);
   const annotatorCount = numberArg("annotators", "LOAD_ANNOTATORS", 50);
   const instanceCount = numberArg("instances", "LOAD_INSTANCES", 2000);
