@@ -97,7 +97,7 @@ describe("the responses import as jobs (worker thread, file database)", () => {
 describe("writeResponsePlan", () => {
   it("refuses a plan a save has overtaken, inside its transaction, writing nothing", () => {
     const f = goldFixture();
-    const plan = planResponseImport(f.db, f.project.id, { fileName: "r.tsv", text: TSV }, {});
+    const plan = planResponseImport(f.db, f.project.id, { fileName: "r.tsv", text: TSV }, {}, null);
     // A save lands between the plan and the write (the jobs worker lets saves in between).
     const cat = annotator(f, "cat");
     const ref = (f.db.$client.prepare("select id from instances where instance_id = 'h2'").get() as { id: number }).id;
@@ -106,7 +106,7 @@ describe("writeResponsePlan", () => {
     expect(() => writeResponsePlan(f.db, f.project.id, plan, { expectedToken: plan.token })).toThrow(InputError);
     expect(rows(f)).toEqual(before);
     // Planned again, it goes through.
-    const again = planResponseImport(f.db, f.project.id, { fileName: "r.tsv", text: TSV }, {});
+    const again = planResponseImport(f.db, f.project.id, { fileName: "r.tsv", text: TSV }, {}, null);
     expect(writeResponsePlan(f.db, f.project.id, again).message).toBe("r.tsv: 3 responses; added 0, updated 2, unchanged 1.");
   });
 
