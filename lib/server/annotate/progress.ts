@@ -112,7 +112,7 @@ export interface StudyProgress {
 }
 
 /** The project's crowd, summed: one row per study, and the participants of other projects' studies whose answers were imported here. */
-export interface CrowdProgress {
+interface CrowdProgress {
   studies: StudyProgress[];
   /** Participant accounts of another project's study with responses here (a responses import), or null when none. */
   imported: { participants: number; answers: number; lastActivity: Date | null } | null;

@@ -121,7 +121,7 @@ function refuse(problems: Diagnostic[], fileName: string): never {
 }
 
 /** Crowd participants of other projects named in the file, read as the authors of their lines. */
-export interface CarriedParticipants {
+interface CarriedParticipants {
   /** Participants (accounts) and the lines of theirs read. */
   count: number;
   lines: number;
