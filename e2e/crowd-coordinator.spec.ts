@@ -230,6 +230,8 @@ test("the coordinator reviews a Prolific study's participants, downloads the pay
   // wave 1: 3 joined, 3 finished, 6 answers.
   await expect(crowd.getByRole("row").filter({ hasText: "wave 1" })).toContainText(/wave 1.*Prolific · open\s*3\s*3\s*6/);
   await expect(page.getByRole("region", { name: "Crowd participants" })).toContainText("3");
+  // The demo sets no number of annotators per instance: the page says what that means with a crowd.
+  await expect(page.getByText("Crowd participants are annotators of every lexelt here")).toBeVisible();
   await shoot(page, "progress-crowd");
   await crowd.getByRole("link", { name: "wave 1" }).click();
   await expect(page.getByRole("heading", { name: "Participants of wave 1" })).toBeVisible();

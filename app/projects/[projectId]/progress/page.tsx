@@ -104,6 +104,13 @@ export default async function ProgressPage({ params, searchParams }: { params: P
         {p.project.name} · {required === null ? "each instance needs everyone assigned to its lexelt" : `each instance needs ${required} response${required === 1 ? "" : "s"}`}
       </p>
 
+      {required === null && hasCrowd && (
+        <p className="notice warn">
+          Crowd participants are annotators of every lexelt here, so with no number set an instance is complete only once every one of them has answered it. Set{" "}
+          <Link href={`/projects/${p.project.id}/members`}>Annotators per instance</Link> on the Team tab (a study&apos;s overlap) for the count to mean something.
+        </p>
+      )}
+
       {short.total > 0 && (
         <p className="notice warn">
           Each instance needs {required} response{required === 1 ? "" : "s"}, but fewer annotators are assigned to{" "}
