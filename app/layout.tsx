@@ -3,6 +3,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { getActor } from "@/lib/auth/session";
 import { SignOutButton } from "./sign-out-button";
+import { participantLabel } from "./_ui/participant-label";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -13,6 +14,8 @@ export const metadata: Metadata = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const actor = await getActor();
   const user = actor && actor.kind === "user" ? actor : null;
+  // A participant knows the id their platform gave them, not the account name made of it.
+  const participant = user?.role === "participant" ? participantLabel(user.name) : null;
   return (
     <html lang="en">
       <body>
@@ -30,16 +33,28 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           )}
           {user && (
             <div className="who">
-              <span>
-                {/* An annotator account's role differs by project (annotator in one, judge in another): no badge for it, only for the roles the header acts on. */}
-                {user.name}
-                {user.role !== "annotator" && (
-                  <>
-                    {" "}
-                    <span className="tag">{user.role}</span>
-                  </>
-                )}
-              </span>
+              {user.role === "participant" ? (
+                <span>
+                  <span className="tag">participant</span>
+                  {participant && (
+                    <>
+                      {" "}
+                      {participant.label} <span title={participant.id}>{participant.short}</span>
+                    </>
+                  )}
+                </span>
+              ) : (
+                <span>
+                  {/* An annotator account's role differs by project (annotator in one, judge in another): no badge for it, only for the roles the header acts on. */}
+                  {user.name}
+                  {user.role !== "annotator" && (
+                    <>
+                      {" "}
+                      <span className="tag">{user.role}</span>
+                    </>
+                  )}
+                </span>
+              )}
               <SignOutButton />
             </div>
           )}

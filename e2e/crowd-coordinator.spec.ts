@@ -7,7 +7,10 @@
  * The coordinator approves one participant with a bonus, rejects one with a reason,
  * downloads the payment files and the table and checks their lines, leaves the rejected
  * participant out of the gold (the gold download loses their answer) and undoes it.
- * E2E_SHOTS_DIR: screenshots of the Crowd tab, wide and narrow.
+ * The page fits: at 1440 px the participants table does not scroll sideways with a reject form
+ * open, at 390 px nothing is wider than the screen; the "New study" form waits behind its
+ * button. The Progress tab sums the study's participants in one row instead of listing them.
+ * E2E_SHOTS_DIR: screenshots of the Crowd and Progress tabs, wide and narrow.
  */
 import { type ChildProcess, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -154,6 +157,18 @@ test("the coordinator reviews a Prolific study's participants, downloads the pay
   // The one who answered xylophone twice agrees with nobody.
   await expect(row(page, PID.rejected).getByRole("cell").nth(4)).toHaveText("0.0 %");
 
+  // The project has a study: the form for another waits behind its button, and opens by it.
+  const newStudy = page.getByRole("button", { name: "New study" });
+  await expect(newStudy).toHaveAttribute("aria-expanded", "false");
+  await expect(page.getByRole("form", { name: "New study" })).toBeHidden();
+  await newStudy.click();
+  await expect(page.getByRole("form", { name: "New study" }).getByLabel("Batch size")).toBeVisible();
+  await newStudy.click();
+  await expect(page.getByRole("form", { name: "New study" })).toBeHidden();
+  // Long Prolific ids are shortened in the middle, the whole id on hover.
+  await expect(row(page, PID.approved).getByRole("rowheader")).toContainText("6101a0…0001");
+  await expect(row(page, PID.approved).getByTitle(PID.approved)).toBeVisible();
+
   // Approve one with a bonus; reject another with a reason.
   await row(page, PID.approved).getByRole("button", { name: "Approve" }).click();
   await expect(page.getByText(`Approved ${PID.approved}.`)).toBeVisible();
@@ -161,6 +176,15 @@ test("the coordinator reviews a Prolific study's participants, downloads the pay
   await row(page, PID.approved).getByRole("button", { name: "Set" }).click();
   await expect(page.getByText(`Bonus 1.50 for ${PID.approved}.`)).toBeVisible();
   await row(page, PID.rejected).getByRole("button", { name: "Reject…" }).click();
+  // With the reject form open, the table still fits a 1440 px window, and a 390 px screen has nothing wider than itself.
+  const participantsTable = page.getByRole("table", { name: "Participants" });
+  const overflow = () => participantsTable.evaluate((t) => ({ table: t.parentElement!.scrollWidth - t.parentElement!.clientWidth, page: document.documentElement.scrollWidth - window.innerWidth }));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  expect(await overflow()).toEqual({ table: 0, page: 0 });
+  await shoot(page, "crowd-reject-open");
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect((await overflow()).page).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 720 });
   await row(page, PID.rejected).getByRole("button", { name: "Reject", exact: true }).click();
   // The reason is required: the browser asks for it, nothing is sent.
   await expect(row(page, PID.rejected).getByText("pending")).toBeVisible();
@@ -195,4 +219,20 @@ test("the coordinator reviews a Prolific study's participants, downloads the pay
   await page.getByRole("button", { name: /^Undo: put their answers back/ }).click();
   await expect(page.getByText("Put 1 participant's answers back into the gold.")).toBeVisible();
   expect(await gold(page)).toContain(`${ODD} 1;`);
+
+  // The Progress tab: the team's annotators as rows, the study's participants as one row linking to the Crowd tab.
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Progress" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Progress");
+  const annotators = page.getByRole("table", { name: "Annotators" });
+  await expect(annotators.getByRole("row")).toHaveCount(1 + 5);
+  await expect(annotators).not.toContainText(PID.approved);
+  const crowd = page.getByRole("table", { name: "Crowd" });
+  // wave 1: 3 joined, 3 finished, 6 answers.
+  await expect(crowd.getByRole("row").filter({ hasText: "wave 1" })).toContainText(/wave 1.*Prolific · open\s*3\s*3\s*6/);
+  await expect(page.getByRole("region", { name: "Crowd participants" })).toContainText("3");
+  // The demo sets no number of annotators per instance: the page says what that means with a crowd.
+  await expect(page.getByText("Crowd participants are annotators of every lexelt here")).toBeVisible();
+  await shoot(page, "progress-crowd");
+  await crowd.getByRole("link", { name: "wave 1" }).click();
+  await expect(page.getByRole("heading", { name: "Participants of wave 1" })).toBeVisible();
 });

@@ -206,6 +206,11 @@ test("a Prolific study: screen-out, completion, a released batch, review, paymen
     await expect(back).toBeFocused();
     if (pid === PID.approved) {
       await shoot(page, "prolific-complete");
+      // The header names them by their Prolific ID (shortened, whole on hover), not by the account made of it.
+      const header = page.getByRole("banner");
+      await expect(header).toContainText("Prolific ID 64a000…0002");
+      await expect(header.getByTitle(PID.approved)).toBeVisible();
+      await expect(header).not.toContainText("prolific:");
       // Nothing else of the site is theirs: one link in the header, no instance outside the batch,
       // no accounts, no projects.
       const nav = page.getByRole("navigation", { name: "Main" });

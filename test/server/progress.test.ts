@@ -7,6 +7,8 @@ import { median, progressPageView, projectProgress, timedMedian } from "../../li
 import { setRequiredAnnotators } from "../../lib/server/people/team";
 import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
+import { seedParticipant, seedStudy } from "../support/crowd";
+import { createProject } from "../../lib/server/corpus/projects";
 
 const xml = `<?xml version="1.0"?>
 <corpus lang="english">
@@ -147,6 +149,80 @@ describe("progressPageView (what the Progress page gets from the derivation proc
     // A page past the end gives the last one; the checks are projectProgress's.
     expect(progressPageView(db, coord, project.id, { page: 9 }).lexeltPage.page).toBe(1);
     expect(() => progressPageView(db, ann, project.id, {})).toThrow(AuthError);
+  });
+});
+
+describe("crowd participants on the Progress page (issue #32)", () => {
+  /** Every statement a call prepares and runs (better-sqlite3's Statement methods, wrapped for the call). */
+  function statements(db: ReturnType<typeof setup>["db"], fn: () => void): string[] {
+    const proto = Object.getPrototypeOf(db.$client.prepare("select 1")) as Record<string, (...a: unknown[]) => unknown>;
+    const out: string[] = [];
+    const saved: Record<string, (...a: unknown[]) => unknown> = {};
+    for (const name of ["get", "all", "run", "iterate"]) {
+      const original = (saved[name] = proto[name]);
+      proto[name] = function (this: { source: string }, ...args: unknown[]) {
+        out.push(this.source);
+        return original.apply(this, args);
+      };
+    }
+    try {
+      fn();
+    } finally {
+      Object.assign(proto, saved);
+    }
+    return out;
+  }
+
+  /**
+   * setup()'s team and answers, plus study "pilot" with `n` participants: the first finished
+   * and answered c1 and h1 (at 5000, 6000), the others joined and answered nothing; and a
+   * participant of another project's study whose answer to c2 was imported here (at 7000).
+   */
+  function withCrowd(n: number) {
+    const f = setup();
+    const { db, project } = f;
+    const ref = (id: string) => (db.$client.prepare("select id from instances where instance_id = ?").get(id) as { id: number }).id;
+    const put = (userId: number, instance: string, at: number) =>
+      db.insert(responses).values({ projectId: project.id, instanceRef: ref(instance), userId, kind: "NIL", activeMs: 1000, updatedAt: new Date(at) }).run();
+    const pilot = seedStudy(db, project.id, { name: "pilot" });
+    const first = seedParticipant(db, pilot, "P0", { state: "finished" });
+    put(first.actor.userId, "c1", 5000);
+    put(first.actor.userId, "h1", 6000);
+    for (let k = 1; k < n; k++) seedParticipant(db, pilot, `P${k}`);
+    const elsewhere = createProject(db, f.coord, { name: "elsewhere" });
+    const stranger = seedParticipant(db, seedStudy(db, elsewhere.id, { name: "other" }), "X1");
+    put(stranger.actor.userId, "c2", 7000);
+    return { ...f, pilot };
+  }
+
+  it("lists the team as before and sums the crowd per study, their answers counted in the totals", () => {
+    const { db, coord, project, pilot } = withCrowd(3);
+    const p = projectProgress(db, coord, project.id);
+    expect(p.annotators.map((a) => a.name)).toEqual(["ann", "bea", "cleo", "coord"]);
+    expect(p.crowd).toEqual({
+      studies: [{ id: pilot, name: "pilot", platform: "prolific", state: "open", joined: 3, finished: 1, answers: 2, lastActivity: new Date(6000) }],
+      imported: { participants: 1, answers: 1, lastActivity: new Date(7000) },
+    });
+    // setup()'s 6 responses and the crowd's 3.
+    expect(p.responses).toBe(9);
+    // calm.a: 4 + P0's c1 + X1's c2; hop.v: 2 + P0's h1.
+    expect(p.lexelts.map((l) => [l.item, l.responses, l.cells.length])).toEqual([
+      ["calm.a", 6, 4],
+      ["hop.v", 3, 4],
+    ]);
+    // The pilot's 3 participants are annotator members assigned everything, as before: calm.a 3 + 3, hop.v 2 + 3.
+    expect(p.lexelts.map((l) => l.assignedAnnotators)).toEqual([6, 5]);
+    const v = progressPageView(db, coord, project.id, { who: "P0" });
+    expect([v.annotatorPage.total, v.crowd]).toEqual([0, p.crowd]);
+    expect(v.lexeltPage.rows.map((l) => l.responses)).toEqual([6, 3]);
+  });
+
+  it("runs the same statements with 3 participants or 40", () => {
+    const run = (n: number) => {
+      const { db, coord, project } = withCrowd(n);
+      return statements(db, () => progressPageView(db, coord, project.id, {}));
+    };
+    expect(run(40)).toEqual(run(3));
   });
 });
 

@@ -15,6 +15,10 @@ import { importResponses, planResponseImport, previewResponses, writeResponsePla
 import { saveResponse } from "../../lib/server/annotate/responses";
 import type { UserActor } from "../../lib/server/kernel/actor";
 import { goldFixture } from "../support/gold-fixture";
+import { seedParticipant, seedStudy } from "../support/crowd";
+import { actorFor } from "../support/db";
+import { createProject } from "../../lib/server/corpus/projects";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { run, upload } from "../support/jobs";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-rjob-"));
@@ -97,7 +101,7 @@ describe("the responses import as jobs (worker thread, file database)", () => {
 describe("writeResponsePlan", () => {
   it("refuses a plan a save has overtaken, inside its transaction, writing nothing", () => {
     const f = goldFixture();
-    const plan = planResponseImport(f.db, f.project.id, { fileName: "r.tsv", text: TSV }, {});
+    const plan = planResponseImport(f.db, f.project.id, { fileName: "r.tsv", text: TSV }, {}, null);
     // A save lands between the plan and the write (the jobs worker lets saves in between).
     const cat = annotator(f, "cat");
     const ref = (f.db.$client.prepare("select id from instances where instance_id = 'h2'").get() as { id: number }).id;
@@ -106,7 +110,7 @@ describe("writeResponsePlan", () => {
     expect(() => writeResponsePlan(f.db, f.project.id, plan, { expectedToken: plan.token })).toThrow(InputError);
     expect(rows(f)).toEqual(before);
     // Planned again, it goes through.
-    const again = planResponseImport(f.db, f.project.id, { fileName: "r.tsv", text: TSV }, {});
+    const again = planResponseImport(f.db, f.project.id, { fileName: "r.tsv", text: TSV }, {}, null);
     expect(writeResponsePlan(f.db, f.project.id, again).message).toBe("r.tsv: 3 responses; added 0, updated 2, unchanged 1.");
   });
 
@@ -152,3 +156,29 @@ describe("writeResponsePlan", () => {
   });
 });
 
+
+describe("a crowd participant's answers in a job (issue #32)", () => {
+  it("are carried for the coordinator who started it when they coordinate the participant's project, refused to another", async () => {
+    const f = goldFixture(dbFile());
+    // Project "wave" of the same coordinator, with a study and one participant named as a join names them.
+    const wave = createProject(f.db, f.coord, { name: "wave" });
+    const study = seedStudy(f.db, wave.id, { name: "pilot" });
+    const p = seedParticipant(f.db, study, "5f0a00000000000000000001");
+    const name = `prolific:${study}:5f0a00000000000000000001`;
+    f.db.$client.prepare("update users set name = ? where id = ?").run(name, p.actor.userId);
+    const text = `annotator\tlexelt\tinstance\tanswer\tmultiword\n${name}\tcalm.a\tc1\tserene\t\n`;
+    const preview = await run(f, "responses-preview", { path: upload(text), fileName: "wave.tsv" });
+    expect(preview.report).toMatchObject({ add: 1, participants: { count: 1, lines: 1, from: ["wave"] } });
+    const done = await run(f, "responses-import", { path: upload(text), fileName: "wave.tsv", token: (preview.report as { token: string }).token });
+    expect(done.state, done.message).toBe("done");
+    expect(done.report).toMatchObject({ added: 1, participants: { count: 1, lines: 1, from: ["wave"] } });
+    // Another coordinator's job in their own project: refused, nothing written.
+    const olga = actorFor(f.db, "olga", "coordinator");
+    const theirs = createProject(f.db, olga, { name: "theirs" });
+    importLexeltXml(f.db, olga, theirs.id, { fileName: "c.xml", bytes: new TextEncoder().encode('<corpus lang="english"><lexelt item="calm.a"><instance id="c1"><context>a <head>calm</head> sea</context></instance></lexelt></corpus>') });
+    const refused = await run({ db: f.db, coord: olga, project: theirs }, "responses-preview", { path: upload(text), fileName: "wave.tsv" });
+    expect(refused.state).toBe("failed");
+    expect(refused.message).toMatch(/is not a crowd participant of this project or of another project you coordinate/);
+    expect(f.db.$client.prepare("select count(*) as n from responses where project_id = ?").get(theirs.id)).toEqual({ n: 0 });
+  });
+});

@@ -11,6 +11,9 @@ import { saveResponse } from "../../lib/server/annotate/responses";
 import { setAssignments } from "../../lib/server/annotate/assignments";
 import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture, testDb } from "../support/db";
+import { seedParticipant, seedStudy } from "../support/crowd";
+import { createProject } from "../../lib/server/corpus/projects";
+import { SYSTEM } from "../../lib/server/kernel/actor";
 
 const HEADER = "annotator\tlexelt\tinstance\tanswer\tmultiword";
 const tsv = (...lines: string[]) => [HEADER, ...lines].join("\n") + "\n";
@@ -249,5 +252,108 @@ describe("a responses import asks before it overwrites", () => {
     expect(accepting).toMatchObject({ add: 1, unchanged: 1, refuse: 0 });
     importResponses(db, coord, project.id, { fileName: "u.tsv", text }, { acceptUnassigned: true, expectedToken: accepting.token });
     expect(count(db, "responses")).toBe(2);
+  });
+});
+
+describe("crowd participants' answers (issue #32)", () => {
+  /**
+   * Project "wave" (the corpus above) with a Prolific study of two participants, named as a
+   * study's join names them: P1 answered c1 and c2, P2 answered c1 and was rejected and left
+   * out of the gold. Project "main" (the same corpus, coordinated by coord too) has ann only.
+   */
+  function crowdSetup() {
+    const f = setup();
+    const { db, coord } = f;
+    const wave = f.project;
+    const main = createProject(db, coord, { name: "main" });
+    importLexeltXml(db, coord, main.id, { fileName: "c.xml", bytes: new TextEncoder().encode(xml) });
+    addMember(db, coord, main.id, "ann");
+    const study = seedStudy(db, wave.id, { name: "pilot" });
+    const ref = (id: string) => (db.$client.prepare("select id from instances where project_id = ? and instance_id = ?").get(wave.id, id) as { id: number }).id;
+    const person = (pid: string) => {
+      const p = seedParticipant(db, study, pid, { state: "finished" });
+      db.$client.prepare("update users set name = ? where id = ?").run(`prolific:${study}:${pid}`, p.actor.userId);
+      return p;
+    };
+    const p1 = person("5f0a00000000000000000001");
+    const p2 = person("5f0a00000000000000000002");
+    const put = (userId: number, instance: string, subs: string[]) =>
+      db.$client.prepare("insert into responses (project_id, instance_ref, user_id, kind, substitutes, revision, updated_at) values (?, ?, ?, 'substitutes', ?, 1, ?)").run(wave.id, ref(instance), userId, JSON.stringify(subs), Date.now());
+    put(p1.actor.userId, "c1", ["still"]);
+    put(p1.actor.userId, "c2", ["serene"]);
+    put(p2.actor.userId, "c1", ["xylophone"]);
+    db.$client.prepare("update participants set review = 'rejected', review_reason = 'same word' where id = ?").run(p2.id);
+    db.$client.prepare("insert into participant_exclusions (project_id, participant_id, decided_at) values (?, ?, ?)").run(wave.id, p2.id, Date.now());
+    const text = exportResponses(db, coord, wave.id);
+    return { ...f, wave, main, study, p1, p2, text, n1: `prolific:${study}:5f0a00000000000000000001`, n2: `prolific:${study}:5f0a00000000000000000002` };
+  }
+  const answersIn = (db: ReturnType<typeof setup>["db"], projectId: number) =>
+    (db.$client.prepare("select u.name as who, i.instance_id as iid, r.substitutes as subs from responses r join users u on u.id = r.user_id join instances i on i.id = r.instance_ref where r.project_id = ? order by u.name, i.instance_id").all(projectId) as { who: string; iid: string; subs: string }[]).map(
+      (r) => `${r.who} ${r.iid} ${r.subs}`,
+    );
+
+  it("a participants' export goes into another project of the same coordinator under the names as written, the left-out participant refused and said", () => {
+    const { db, coord, main, p1, text, n1, n2 } = crowdSetup();
+    expect(text.split("\n").filter((l) => l.startsWith("prolific:"))).toHaveLength(3);
+    const preview = previewResponses(db, coord, main.id, { fileName: "wave.tsv", text });
+    expect(preview).toMatchObject({ add: 2, refuse: 1, participants: { count: 1, lines: 2, from: ["p"] } });
+    expect(preview.first.refuse).toEqual([{ line: 3, annotator: n2, lexelt: "calm.a", instanceId: "c1", answer: "xylophone", reason: 'left out of the gold in "p" (put their answers back there to carry them)' }]);
+    expect(preview.message).toBe(
+      'wave.tsv: 3 responses; importing would add 2, update 0, leave 0 unchanged, refuse 1 (1 of participants left out of the gold in their project), read 2 lines of 1 crowd participant of "p" as theirs (not made members of this project; their review and payments stay with their study). Nothing has changed yet.',
+    );
+    const report = importResponses(db, coord, main.id, { fileName: "wave.tsv", text }, { expectedToken: preview.token });
+    expect(report).toMatchObject({ added: 2, refused: 1, participants: { count: 1, lines: 2, from: ["p"] } });
+    expect(report.message).toBe(
+      'wave.tsv: 3 responses; added 2, updated 0, unchanged 0, refused 1 (1 of participants left out of the gold in their project); read 2 lines of 1 crowd participant of "p" as theirs (not made members of this project; their review and payments stay with their study).',
+    );
+    expect(answersIn(db, main.id)).toEqual([`${n1} c1 ["still"]`, `${n1} c2 ["serene"]`]);
+    // Not made a member: the participant gains nothing in "main".
+    expect(db.$client.prepare("select count(*) as n from memberships where project_id = ? and user_id = ?").get(main.id, p1.actor.userId)).toEqual({ n: 0 });
+    // A second time: unchanged.
+    expect(importResponses(db, coord, main.id, { fileName: "wave.tsv", text })).toMatchObject({ added: 0, unchanged: 2, refused: 1 });
+  });
+
+  it("assignments do not refuse a participant's answers (their queue is their batch)", () => {
+    const { db, coord, ann, main, text } = crowdSetup();
+    setAssignments(db, coord, main.id, ann.userId, [(db.$client.prepare("select id from lexelts where project_id = ? and item = 'hop.v'").get(main.id) as { id: number }).id]);
+    expect(previewResponses(db, coord, main.id, { fileName: "wave.tsv", text })).toMatchObject({ add: 2, refuse: 1 });
+  });
+
+  it("goes back into its own project as unchanged, the participants being its annotators", () => {
+    const { db, coord, wave, text } = crowdSetup();
+    expect(importResponses(db, coord, wave.id, { fileName: "wave.tsv", text })).toMatchObject({ added: 0, unchanged: 3, refused: 0, participants: null });
+  });
+
+  it("is refused whole to a coordinator who does not coordinate the participants' project, in the same words whether the account exists or not", () => {
+    const { db, text, n1, study } = crowdSetup();
+    const other = actorFor(db, "olga", "coordinator");
+    const theirs = createProject(db, other, { name: "theirs" });
+    importLexeltXml(db, other, theirs.id, { fileName: "c.xml", bytes: new TextEncoder().encode(xml) });
+    const refusal = (t: string) => {
+      try {
+        importResponses(db, other, theirs.id, { fileName: "wave.tsv", text: t });
+      } catch (e) {
+        expect(e).toBeInstanceOf(InputError);
+        return (e as InputError).message;
+      }
+      throw new Error("not refused");
+    };
+    const words = (name: string) =>
+      `"${name}" is not a crowd participant of this project or of another project you coordinate (a participant's answers are carried only where their account is, and participants cannot be added to a team)`;
+    // The export's lines: c1 by P1 and P2, c2 by P1.
+    expect(refusal(text)).toBe(`wave.tsv:2: error: ${words(n1)} (and 2 more problems); nothing was imported.`);
+    const nobody = `prolific:${study}:5f0a0000000000000000ffff`;
+    expect(refusal(tsv(`${nobody}\tcalm.a\tc1\tstill\t`))).toBe(`wave.tsv:2: error: ${words(nobody)}; nothing was imported.`);
+    expect(refusal(tsv(`${n1}\tcalm.a\tc1\tstill\t`))).toBe(`wave.tsv:2: error: ${words(n1)}; nothing was imported.`);
+    expect(count(db, "responses")).toBe(3);
+  });
+
+  it("the command line (the operator) carries participants of any project", () => {
+    const { db, text, n1 } = crowdSetup();
+    const other = actorFor(db, "olga", "coordinator");
+    const theirs = createProject(db, other, { name: "theirs" });
+    importLexeltXml(db, other, theirs.id, { fileName: "c.xml", bytes: new TextEncoder().encode(xml) });
+    expect(importResponses(db, SYSTEM, theirs.id, { fileName: "wave.tsv", text })).toMatchObject({ added: 2, refused: 1, participants: { count: 1 } });
+    expect(answersIn(db, theirs.id)).toEqual([`${n1} c1 ["still"]`, `${n1} c2 ["serene"]`]);
   });
 });

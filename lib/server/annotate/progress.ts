@@ -3,20 +3,28 @@
  * assigned, last activity and median time per item; per lexelt × annotator done /
  * total; and how many instances have collected the responses they need.
  * Coordinators of the project only.
+ *
+ * Crowd participants (users with role "participant", issue #32) are annotators of
+ * their study's project too, but they are not listed one by one: a study of
+ * hundreds would drown the team's rows. They are summed per study (joined,
+ * finished, answers, last activity) from the same grouped reads, with no query
+ * per participant; the Crowd tab lists them. Their answers count in the totals,
+ * the lexelts' responses and the instances complete as everyone's do.
  */
 import "server-only";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { instances, lexelts, memberships, projects, responses, users } from "../../../db/schema";
+import { assignments, instances, lexelts, memberships, participants, projects, responses, studies, users } from "../../../db/schema";
 import { type Actor, requireProject } from "../kernel/actor";
 import { named } from "../../../db/sql-names";
-import { assignedLexeltIds } from "./assignments";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const I = named(instances, "i");
 const L = named(lexelts, "l");
 const R = named(responses, "r");
 const RESPONSES = named(responses);
+const PA = named(participants, "pa");
+const S = named(studies, "s");
 
 /** The median of a list of numbers (mean of the middle two for an even count), null when empty. */
 export function median(values: readonly number[]): number | null {
@@ -82,9 +90,32 @@ interface LexeltProgress {
   instances: number;
   /** Instances of this lexelt with at least the required number of responses. */
   complete: number;
-  /** Annotator members assigned this lexelt. */
+  /** Annotator members assigned this lexelt (crowd participants included: they answer whatever their batch holds). */
   assignedAnnotators: number;
+  /** Responses to its instances, everyone's (crowd participants' included). */
+  responses: number;
+  /** One cell per annotator of `annotators` (the team: crowd participants have none). */
   cells: LexeltCell[];
+}
+
+/** The crowd participants of one study of the project, summed. */
+export interface StudyProgress {
+  id: number;
+  name: string;
+  platform: (typeof studies.$inferSelect)["platform"];
+  state: (typeof studies.$inferSelect)["state"];
+  joined: number;
+  finished: number;
+  /** Their responses in this project. */
+  answers: number;
+  lastActivity: Date | null;
+}
+
+/** The project's crowd, summed: one row per study, and the participants of other projects' studies whose answers were imported here. */
+interface CrowdProgress {
+  studies: StudyProgress[];
+  /** Participant accounts of another project's study with responses here (a responses import), or null when none. */
+  imported: { participants: number; answers: number; lastActivity: Date | null } | null;
 }
 
 export interface ProjectProgress {
@@ -95,7 +126,9 @@ export interface ProjectProgress {
   responses: number;
   /** Instances with at least the required number of responses. */
   complete: number;
+  /** The team: annotator members and anyone else with responses here, crowd participants left out (they are in `crowd`). */
   annotators: AnnotatorProgress[];
+  crowd: CrowdProgress;
   lexelts: LexeltProgress[];
 }
 
@@ -114,7 +147,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
 
   // Annotator members (never the project's judges), plus anyone else who has responses here (a coordinator who annotated, a former member).
   const annotatorMembers = db
-    .select({ userId: users.id, name: users.name })
+    .select({ userId: users.id, name: users.name, role: users.role })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.projectId, projectId), eq(memberships.role, "annotator")))
@@ -129,27 +162,38 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     .all(projectId) as { userId: number; lexeltId: number; n: number; last: number | null }[];
   const memberIds = new Set(annotatorMembers.map((m) => m.userId));
   const othersIds = [...new Set(perLexelt.map((r) => r.userId))].filter((id) => !memberIds.has(id));
-  const others =
-    othersIds.length > 0
-      ? db.select({ userId: users.id, name: users.name }).from(users).where(inArray(users.id, othersIds)).all()
-      : [];
+  const others: { userId: number; name: string; role: string }[] = [];
+  for (let k = 0; k < othersIds.length; k += 500) {
+    others.push(...db.select({ userId: users.id, name: users.name, role: users.role }).from(users).where(inArray(users.id, othersIds.slice(k, k + 500))).all());
+  }
+  // The team: crowd participants are summed per study below, not listed.
   const people = [
-    ...annotatorMembers.map((m) => ({ ...m, member: true })),
-    ...others.map((o) => ({ ...o, member: false })),
+    ...annotatorMembers.filter((m) => m.role !== "participant").map((m) => ({ userId: m.userId, name: m.name, member: true })),
+    ...others.filter((o) => o.role !== "participant").map((o) => ({ userId: o.userId, name: o.name, member: false })),
   ].sort((a, b) => a.name.localeCompare(b.name));
 
   const doneIn = new Map(perLexelt.map((r) => [`${r.userId}:${r.lexeltId}`, r.n]));
   const byUser = new Map<number, typeof perLexelt>();
+  const responsesIn = new Map<number, number>();
   for (const r of perLexelt) {
     let list = byUser.get(r.userId);
     if (!list) byUser.set(r.userId, (list = []));
     list.push(r);
+    responsesIn.set(r.lexeltId, (responsesIn.get(r.lexeltId) ?? 0) + r.n);
   }
+  // Every assignment of the project in one read; a member without rows annotates every lexelt (assignments.ts).
+  const rowsOf = new Map<number, Set<number>>();
+  for (const a of db.select({ userId: assignments.userId, lexeltId: assignments.lexeltId }).from(assignments).where(eq(assignments.projectId, projectId)).all()) {
+    let set = rowsOf.get(a.userId);
+    if (!set) rowsOf.set(a.userId, (set = new Set()));
+    set.add(a.lexeltId);
+  }
+  const everyLexelt = new Set(allLexeltIds);
   const instancesOf = new Map(lx.map((l) => [l.id, l.instances]));
   const assignedTo = new Map<number, Set<number>>();
   const annotators: AnnotatorProgress[] = people.map((person) => {
-    const mine = person.member ? assignedLexeltIds(db, projectId, person.userId) : [];
-    const set = new Set(mine);
+    const rows = person.member ? rowsOf.get(person.userId) : undefined;
+    const set = !person.member ? new Set<number>() : rows ? new Set([...rows].filter((id) => everyLexelt.has(id))) : everyLexelt;
     assignedTo.set(person.userId, set);
     let done = 0;
     let outside = 0;
@@ -162,20 +206,33 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     }
     if (lastMs !== null) last = new Date(lastMs);
     const { timed, medianMs: med } = timedMedian(db, projectId, person.userId);
+    let assigned = 0;
+    for (const id of set) assigned += instancesOf.get(id) ?? 0;
     return {
       userId: person.userId,
       name: person.name,
       member: person.member,
-      assigned: mine.reduce((s, id) => s + (instancesOf.get(id) ?? 0), 0),
+      assigned,
       done,
       outside,
-      restricted: person.member && mine.length < allLexeltIds.length,
+      restricted: person.member && set.size < allLexeltIds.length,
       lastActivity: last,
       medianSeconds: med === null ? null : med / 1000,
       timed,
       tooFast: med !== null && med < speedThresholdMs,
     };
   });
+  // Annotator members assigned each lexelt, counted once per lexelt; those without assignment rows count everywhere.
+  const assignedIn = new Map<number, number>();
+  let everywhere = 0;
+  for (const m of annotatorMembers) {
+    const rows = rowsOf.get(m.userId);
+    if (!rows) everywhere++;
+    else for (const id of rows) assignedIn.set(id, (assignedIn.get(id) ?? 0) + 1);
+  }
+  const assignedCount = (lexeltId: number) => everywhere + (assignedIn.get(lexeltId) ?? 0);
+
+  const crowd = crowdProgress(db, projectId, byUser, [...annotatorMembers, ...others].filter((u) => u.role === "participant").map((u) => u.userId));
 
   // How many responses each instance has, and how many it needs.
   const perInstance = db.$client
@@ -185,13 +242,6 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
         where ${I.projectId} = ?`,
     )
     .all(projectId) as { lexeltId: number; n: number }[];
-  // Annotator members assigned each lexelt, counted once per lexelt.
-  const assignedIn = new Map<number, number>();
-  for (const a of annotators) {
-    if (!a.member) continue;
-    for (const id of assignedTo.get(a.userId)!) assignedIn.set(id, (assignedIn.get(id) ?? 0) + 1);
-  }
-  const assignedCount = (lexeltId: number) => assignedIn.get(lexeltId) ?? 0;
   const needed = (lexeltId: number) => p.requiredAnnotators ?? assignedCount(lexeltId);
   const completeIn = new Map<number, number>();
   let totalResponses = 0;
@@ -207,6 +257,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     instances: l.instances,
     complete: completeIn.get(l.id) ?? 0,
     assignedAnnotators: assignedCount(l.id),
+    responses: responsesIn.get(l.id) ?? 0,
     cells: annotators.map((a) => ({
       userId: a.userId,
       assigned: assignedTo.get(a.userId)!.has(l.id),
@@ -221,8 +272,58 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     responses: totalResponses,
     complete: lexeltRows.reduce((s, l) => s + l.complete, 0),
     annotators,
+    crowd,
     lexelts: lexeltRows,
   };
+}
+
+/**
+ * The crowd summed per study from reads that do not grow with the crowd's size in
+ * statements: the project's studies, its participants' (study, state) and the
+ * per-user response counts projectProgress already grouped. `participantIds` are the
+ * users with role participant among the members and those with responses here.
+ */
+function crowdProgress(db: Db, projectId: number, byUser: ReadonlyMap<number, readonly { n: number; last: number | null }[]>, participantIds: readonly number[]): CrowdProgress {
+  const rows = db.$client
+    .prepare(`select ${S.id} as id, ${S.name} as name, ${S.platform} as platform, ${S.state} as state from ${S.$} where ${S.projectId} = ? order by ${S.createdAt} desc, ${S.id} desc`)
+    .all(projectId) as Pick<StudyProgress, "id" | "name" | "platform" | "state">[];
+  const byStudy = new Map<number, StudyProgress>(rows.map((r) => [r.id, { ...r, joined: 0, finished: 0, answers: 0, lastActivity: null }]));
+  const answered = (userId: number) => {
+    let n = 0;
+    let last: number | null = null;
+    for (const r of byUser.get(userId) ?? []) {
+      n += r.n;
+      if (r.last !== null && (last === null || r.last > last)) last = r.last;
+    }
+    return { n, last };
+  };
+  const later = (a: Date | null, ms: number | null) => (ms === null ? a : a === null || ms > a.getTime() ? new Date(ms) : a);
+  const own = new Set<number>();
+  const joined = db.$client.prepare(`select ${PA.userId} as userId, ${PA.studyId} as studyId, ${PA.state} as state from ${PA.$} where ${PA.projectId} = ?`).all(projectId) as {
+    userId: number;
+    studyId: number;
+    state: string;
+  }[];
+  for (const p of joined) {
+    const study = byStudy.get(p.studyId);
+    if (!study) continue;
+    own.add(p.userId);
+    const { n, last } = answered(p.userId);
+    study.joined++;
+    if (p.state === "finished") study.finished++;
+    study.answers += n;
+    study.lastActivity = later(study.lastActivity, last);
+  }
+  let imported: CrowdProgress["imported"] = null;
+  for (const id of participantIds) {
+    if (own.has(id)) continue;
+    const { n, last } = answered(id);
+    imported ??= { participants: 0, answers: 0, lastActivity: null };
+    imported.participants++;
+    imported.answers += n;
+    imported.lastActivity = later(imported.lastActivity, last);
+  }
+  return { studies: [...byStudy.values()], imported };
 }
 
 /** One page of a list: the rows, the 1-based page number (clamped to the pages there are) and the page count. */
@@ -256,7 +357,7 @@ export interface ProgressQuery {
 }
 
 /** A lexelt row as the page lists it: without its per-annotator cells, with its responses counted. */
-type LexeltRow = Omit<LexeltProgress, "cells"> & { responses: number };
+type LexeltRow = Omit<LexeltProgress, "cells">;
 
 /**
  * The Progress page's data for one request, pages only (issue #14: the page is built in
@@ -272,6 +373,7 @@ export interface ProgressPageView {
   complete: number;
   annotators: AnnotatorProgress[];
   annotatorPage: Paged<AnnotatorProgress>;
+  crowd: CrowdProgress;
   lexeltCount: number;
   lexeltPage: Paged<LexeltRow>;
   /** Lexelts with instances and fewer annotators assigned than required (the first six, and how many). */
@@ -285,10 +387,7 @@ const PROGRESS_PAGE_SIZE = 50;
 
 export function progressPageView(db: Db, actor: Actor, projectId: number, query: ProgressQuery): ProgressPageView {
   const p = projectProgress(db, actor, projectId);
-  const row = (l: LexeltProgress): LexeltRow => {
-    const { cells, ...rest } = l;
-    return { ...rest, responses: cells.reduce((s, c) => s + c.done, 0) };
-  };
+  const row = ({ id, item, instances, complete, assignedAnnotators, responses }: LexeltProgress): LexeltRow => ({ id, item, instances, complete, assignedAnnotators, responses });
   const who = (query.who ?? "").trim().toLowerCase();
   const q = (query.q ?? "").trim().toLowerCase();
   const required = p.project.requiredAnnotators;
@@ -304,6 +403,7 @@ export function progressPageView(db: Db, actor: Actor, projectId: number, query:
     responses: p.responses,
     complete: p.complete,
     annotators: p.annotators,
+    crowd: p.crowd,
     annotatorPage: pageOf(who ? p.annotators.filter((a) => a.name.toLowerCase().includes(who)) : p.annotators, query.apage ?? 1, PROGRESS_PAGE_SIZE),
     lexeltCount: p.lexelts.length,
     lexeltPage: { ...lexeltPage, rows: lexeltPage.rows.map(row) },

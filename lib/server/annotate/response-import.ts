@@ -20,18 +20,28 @@
  *   when the file is refused whole (it is not the format, or not for this project).
  * `strict` refuses the whole file on any of these, rule breaks included, as the
  * workspace would.
+ *
+ * Crowd participants (users with role "participant", issue #32) cannot be added to a team:
+ * their account belongs to their study's project. Their answers are read as theirs, under
+ * their account's name as written (never renamed), when the account exists here and either
+ * belongs to this project or to a project the importer coordinates (the command line, as
+ * the operator, may carry any); they are not made members of this project, so they gain no
+ * access to it. What does not carry is said: their review and payments stay with their study,
+ * and the answers of a participant their project left out of the gold are refused (put them
+ * back there first). An unknown or foreign participant name refuses the file with the same
+ * words whether the account exists or not.
  */
 import "server-only";
 import { createHash } from "node:crypto";
 import { flagsByResponse } from "./flags";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { annotatorCounts, assignments, instances, lexelts, memberships, projects, queueCounts, responseHistory, responses, users } from "../../../db/schema";
+import { annotatorCounts, assignments, instances, lexelts, memberships, participantExclusions, participants, projects, queueCounts, responseHistory, responses, users } from "../../../db/schema";
 import { type BrokenField, HEADER_ERROR, parseResponsesTsv, ruleError, writeResponsesTsv } from "../../lexsub/formats/responses";
 import { type Rule, type Target, phraseBreak, targetBreak } from "../../lexsub/substitute-rules";
 import type { AnnotatorResponse } from "../../lexsub/types";
 import { type Diagnostic, diag, formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
-import { type Actor, requireProject } from "../kernel/actor";
+import { type Actor, actorUserId, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
 import { named } from "../../../db/sql-names";
 
@@ -42,6 +52,13 @@ const R = named(responses, "r");
 const RESPONSES = named(responses);
 const RESPONSES_Q = named(responses, "responses");
 const RESPONSE_HISTORY = named(responseHistory);
+const PA = named(participants, "pa");
+const PE = named(participantExclusions, "pe");
+const P = named(projects, "p");
+const M = named(memberships, "m");
+
+/** Account names a study's join makes (lib/server/crowd/join.ts): `<platform>:<study id>:<platform id>`. */
+const PARTICIPANT_NAME = /^(prolific|mturk|link):[0-9]+:./s;
 
 /** Refuse response files larger than this before parsing (a million lines is ~40 MB). */
 export const MAX_RESPONSES_BYTES = 50 * 1024 * 1024;
@@ -82,8 +99,10 @@ export interface ResponseImportReport {
   added: number;
   updated: number;
   unchanged: number;
-  /** Lines refused (lexelts the annotator is not assigned) and skipped. */
+  /** Lines refused (lexelts the annotator is not assigned; participants left out of the gold in their project). */
   refused: number;
+  /** Crowd participants of other projects whose answers were carried as theirs, or null when none. */
+  participants: CarriedParticipants | null;
   /** Answers kept as written that break a rule of the workspace, by rule (most first). */
   rules: RuleCount[];
   /** Odd lines left out, each with its line and why (at most MAX_SKIPPED). */
@@ -99,6 +118,15 @@ function refuse(problems: Diagnostic[], fileName: string): never {
   if (errors.length > MAX_LISTED) details.push(`${fileName}: ${errors.length - MAX_LISTED} more problems not listed (${errors.length} in all)`);
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
   throw new InputError(`${details[0]}${more}; nothing was imported.`, { file: "The file was refused." }, details);
+}
+
+/** Crowd participants of other projects named in the file, read as the authors of their lines. */
+interface CarriedParticipants {
+  /** Participants (accounts) and the lines of theirs read. */
+  count: number;
+  lines: number;
+  /** The projects of their studies, by name. */
+  from: string[];
 }
 
 /** Options of a responses import. */
@@ -132,6 +160,7 @@ export interface ResponseImportPreview {
   update: number;
   unchanged: number;
   refuse: number;
+  participants: CarriedParticipants | null;
   acceptUnassigned: boolean;
   strict: boolean;
   /** Answers kept as written that break a rule of the workspace, by rule. */
@@ -158,6 +187,9 @@ export interface Plan {
   added: PreviewRow[];
   updated: PreviewRow[];
   refused: PreviewRow[];
+  /** How many of `refused` are answers of participants left out of the gold in their own project. */
+  refusedExcluded: number;
+  participants: CarriedParticipants | null;
   unchanged: number;
   rules: RuleCount[];
   skipped: Diagnostic[];
@@ -170,8 +202,10 @@ export interface Plan {
  * would do: lines to add, to update (with the answer they replace), unchanged,
  * and refused (answers for lexelts the annotator is not assigned, unless
  * accepted). Any other bad line refuses the whole file, naming the line.
+ * `importer` is the coordinator's user id (null: the command line), for the crowd
+ * participants of other projects they may carry (see the module's comment).
  */
-export function planResponseImport(db: Db, projectId: number, input: { fileName: string; text: string }, opts: ResponseImportOptions): Plan {
+export function planResponseImport(db: Db, projectId: number, input: { fileName: string; text: string }, opts: ResponseImportOptions, importer: number | null): Plan {
   const { fileName, text } = input;
   if (text.length > MAX_RESPONSES_BYTES) {
     throw new InputError(`${fileName}: the file is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.`);
@@ -185,11 +219,11 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
 
   // Everyone named in the file, and whether they belong to this project.
   const names = [...new Set(rows.map((r) => r.annotator))];
-  const people = new Map<string, { id: number; role: string; member: boolean }>();
+  const people = new Map<string, { id: number; role: string; member: boolean; crowd: Crowd | null }>();
   for (let k = 0; k < names.length; k += 500) {
     const chunk = names.slice(k, k + 500);
     for (const u of db.select({ id: users.id, name: users.name, role: users.role }).from(users).where(inArray(users.name, chunk)).all()) {
-      people.set(u.name, { id: u.id, role: u.role, member: false });
+      people.set(u.name, { id: u.id, role: u.role, member: false, crowd: null });
     }
   }
   // Annotator members only: a judge of the project has no answers in it.
@@ -202,6 +236,8 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
       .map((m) => m.userId),
   );
   for (const p of people.values()) p.member = memberIds.has(p.id);
+  const crowd = crowdOf(db, [...people.values()].filter((p) => p.role === "participant" && !p.member).map((p) => p.id), importer);
+  for (const p of people.values()) p.crowd = crowd.get(p.id) ?? null;
 
   const language = db.select({ language: projects.language }).from(projects).where(eq(projects.id, projectId)).get()?.language;
   const inProject = new Map(
@@ -223,14 +259,25 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
   // Left out and listed, unless strict or too many: lines the format cannot read, instances not in the project.
   const odd: Diagnostic[] = readErrors.filter((d) => !fatal.includes(d));
   const ruleBreaks: Array<{ r: (typeof rows)[number]; broken: BrokenField }> = [];
-  const ok: Array<{ ref: number; userId: number; lexeltId: number; r: (typeof rows)[number] }> = [];
+  const ok: Array<{ ref: number; userId: number; lexeltId: number; r: (typeof rows)[number]; participant: boolean; crowd: Crowd | null }> = [];
   for (const r of rows) {
     const who = people.get(r.annotator);
     const inst = inProject.get(r.instanceId);
     // One message whether the name is no account, another project's account or a coordinator's:
-    // the file's author learns nothing about accounts outside the project.
-    if (!who || who.role !== "annotator" || !who.member) {
-      fatal.push(diag("error", fileName, r.line, `"${r.annotator}" is not an annotator of this project (add them on the Team page)`));
+    // the file's author learns nothing about accounts outside the project. A participant's name
+    // (by its shape alone) gets the crowd's reason instead of the Team page.
+    const annotates = who && ((who.role === "annotator" && who.member) || (who.role === "participant" && (who.member || who.crowd !== null)));
+    if (!annotates) {
+      fatal.push(
+        diag(
+          "error",
+          fileName,
+          r.line,
+          PARTICIPANT_NAME.test(r.annotator)
+            ? `"${r.annotator}" is not a crowd participant of this project or of another project you coordinate (a participant's answers are carried only where their account is, and participants cannot be added to a team)`
+            : `"${r.annotator}" is not an annotator of this project (add them on the Team page)`,
+        ),
+      );
       continue;
     }
     let problem: string | null = null;
@@ -247,7 +294,7 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
     }
     for (const b of r.broken ?? []) ruleBreaks.push({ r, broken: b });
     for (const t of target) ruleBreaks.push({ r, broken: t.broken });
-    ok.push({ ref: inst!.ref, userId: who!.id, lexeltId: inst!.lexeltId, r });
+    ok.push({ ref: inst!.ref, userId: who!.id, lexeltId: inst!.lexeltId, r, participant: who!.role === "participant", crowd: who!.crowd });
   }
   // Lines in the file that hold something: those read, and those the reader could not read.
   const lines = rows.length + new Set(readErrors.filter((d) => d.line > 0).map((d) => d.line)).size;
@@ -276,6 +323,8 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
     added: [],
     updated: [],
     refused: [],
+    refusedExcluded: 0,
+    participants: carried(ok),
     unchanged: 0,
     rules: countRules(ruleBreaks),
     skipped: inLineOrder(odd),
@@ -289,7 +338,14 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
   ok.forEach((o, k) => {
     const { r } = o;
     const row: PreviewRow = { line: r.line, annotator: r.annotator, lexelt: r.lexelt, instanceId: r.instanceId, answer: answerText(r.kind, r.substitutes) };
-    if (assigned && !opts.acceptUnassigned && !assigned.has(`${o.userId}:${o.lexeltId}`)) {
+    // What their own project decided stays decided: a participant left out of its gold is not brought into this one.
+    if (o.crowd?.excluded) {
+      plan.refused.push({ ...row, reason: `left out of the gold in "${o.crowd.project}" (put their answers back there to carry them)` });
+      plan.refusedExcluded++;
+      return;
+    }
+    // A participant's queue is their batch, never an assignment: assignments do not refuse their answers.
+    if (assigned && !o.participant && !opts.acceptUnassigned && !assigned.has(`${o.userId}:${o.lexeltId}`)) {
       plan.refused.push({ ...row, reason: `${r.annotator} is not assigned lexelt ${r.lexelt}` });
       return;
     }
@@ -309,6 +365,71 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
   });
   plan.token = hash.digest("hex").slice(0, 32);
   return plan;
+}
+
+/** A crowd participant of another project named in a file: their project, and whether it left them out of its gold. */
+interface Crowd {
+  project: string;
+  excluded: boolean;
+}
+
+/**
+ * The participants among `userIds` (accounts with role participant, not members of the
+ * project imported into) whose study's project `importer` coordinates (null: any), in one
+ * read per 500 accounts.
+ */
+function crowdOf(db: Db, userIds: readonly number[], importer: number | null): Map<number, Crowd> {
+  const out = new Map<number, Crowd>();
+  for (let k = 0; k < userIds.length; k += 500) {
+    const chunk = userIds.slice(k, k + 500);
+    const rows = db.$client
+      .prepare(
+        `select ${PA.userId} as userId, ${P.name} as project,
+                exists (select 1 from ${PE.$} where ${PE.participantId} = ${PA.id} and ${PE.undoneAt} is null) as excluded
+           from ${PA.$} join ${P.$} on ${P.id} = ${PA.projectId}
+          where ${PA.userId} in (${chunk.map(() => "?").join(", ")})
+            and (? is null or exists (select 1 from ${M.$} where ${M.projectId} = ${PA.projectId} and ${M.userId} = ? and ${M.role} = 'coordinator'))`,
+      )
+      .all(...chunk, importer, importer) as { userId: number; project: string; excluded: number }[];
+    for (const r of rows) out.set(r.userId, { project: r.project, excluded: r.excluded === 1 });
+  }
+  return out;
+}
+
+/** The participants of other projects among the lines read, counted (null when none); those their project left out of the gold are refused, not counted. */
+function carried(ok: readonly { userId: number; crowd: Crowd | null }[]): CarriedParticipants | null {
+  const who = new Set<number>();
+  const from = new Set<string>();
+  let lines = 0;
+  for (const o of ok) {
+    if (!o.crowd || o.crowd.excluded) continue;
+    who.add(o.userId);
+    from.add(o.crowd.project);
+    lines++;
+  }
+  return who.size === 0 ? null : { count: who.size, lines, from: [...from].sort() };
+}
+
+/** `read 6 lines of 3 crowd participants of "wave" as theirs (…)`, or "". */
+function participantsClause(c: CarriedParticipants | null): string {
+  if (!c) return "";
+  const of = c.from.map((n) => `"${n}"`).join(", ");
+  return `read ${c.lines === 1 ? "1 line" : `${c.lines} lines`} of ${c.count === 1 ? "1 crowd participant" : `${c.count} crowd participants`} of ${of} as theirs (not made members of this project; their review and payments stay with their study)`;
+}
+
+/**
+ * `refuse 2 (lexelts the annotator is not assigned)` (the preview) or `refused 2 for lexelts the
+ * annotator is not assigned` (the report); with participants left out of the gold in their
+ * project, `refuse 3 (2 for lexelts the annotator is not assigned, 1 of participants left out of
+ * the gold in their project)`; "" when nothing is refused.
+ */
+function refusedClause(plan: Pick<Plan, "refused" | "refusedExcluded">, verb: "refuse" | "refused"): string {
+  const n = plan.refused.length;
+  if (n === 0) return "";
+  const unassigned = n - plan.refusedExcluded;
+  if (plan.refusedExcluded === 0) return verb === "refuse" ? `refuse ${n} (lexelts the annotator is not assigned)` : `refused ${n} for lexelts the annotator is not assigned`;
+  const why = [unassigned > 0 ? `${unassigned} for lexelts the annotator is not assigned` : "", `${plan.refusedExcluded} of participants left out of the gold in their project`].filter((x) => x !== "");
+  return `${verb} ${n} (${why.join(", ")})`;
 }
 
 /** Answers kept as written, by rule: most broken first, then by rule name. */
@@ -339,7 +460,10 @@ function skippedClause(skipped: readonly Diagnostic[]): string {
 export function previewOf(plan: Plan, acceptUnassigned: boolean, strict = false): ResponseImportPreview {
   const { fileName } = plan;
   const parts = [`add ${plan.added.length}`, `update ${plan.updated.length}`, `leave ${plan.unchanged} unchanged`];
-  if (plan.refused.length > 0) parts.push(`refuse ${plan.refused.length} (lexelts the annotator is not assigned)`);
+  const refused = refusedClause(plan, "refuse");
+  if (refused) parts.push(refused);
+  const crowd = participantsClause(plan.participants);
+  if (crowd) parts.push(crowd);
   const kept = rulesClause(plan.rules);
   if (kept) parts.push(kept);
   const skipped = skippedClause(plan.skipped);
@@ -351,6 +475,7 @@ export function previewOf(plan: Plan, acceptUnassigned: boolean, strict = false)
     update: plan.updated.length,
     unchanged: plan.unchanged,
     refuse: plan.refused.length,
+    participants: plan.participants,
     acceptUnassigned,
     strict,
     rules: plan.rules,
@@ -368,7 +493,7 @@ export function previewOf(plan: Plan, acceptUnassigned: boolean, strict = false)
  */
 export function previewResponses(db: Db, actor: Actor, projectId: number, input: { fileName: string; text: string }, opts: ResponseImportOptions = {}): ResponseImportPreview {
   requireProject(db, actor, projectId, { coordinator: true });
-  return previewOf(planResponseImport(db, projectId, input, opts), opts.acceptUnassigned === true, opts.strict === true);
+  return previewOf(planResponseImport(db, projectId, input, opts, importerOf(actor)), opts.acceptUnassigned === true, opts.strict === true);
 }
 
 /**
@@ -387,7 +512,12 @@ export function importResponses(
   opts: ResponseImportOptions = {},
 ): ResponseImportReport {
   requireProject(db, actor, projectId, { coordinator: true });
-  return writeResponsePlan(db, projectId, planResponseImport(db, projectId, input, opts), opts);
+  return writeResponsePlan(db, projectId, planResponseImport(db, projectId, input, opts, importerOf(actor)), opts);
+}
+
+/** The user id a plan checks crowd participants against: the coordinator's, null for the operator (the command line). */
+function importerOf(actor: Actor): number | null {
+  return actor && actor.kind === "user" ? actorUserId(actor) : null;
 }
 
 /**
@@ -456,13 +586,14 @@ export function writeResponsePlan(db: Db, projectId: number, plan: Plan, opts: R
       const unchanged = plan.unchanged;
       const n = plan.lines;
       const what = n === 1 ? "1 response" : `${n} responses`;
-      const refusedText = plan.refused.length > 0 ? `, refused ${plan.refused.length} for lexelts the annotator is not assigned` : "";
-      const extra = [rulesClause(plan.rules), skippedClause(plan.skipped)].filter((x) => x !== "").map((x) => `; ${x}`).join("");
+      const refused = refusedClause(plan, "refused");
+      const refusedText = refused ? `, ${refused}` : "";
+      const extra = [participantsClause(plan.participants), rulesClause(plan.rules), skippedClause(plan.skipped)].filter((x) => x !== "").map((x) => `; ${x}`).join("");
       const message =
         added + updated === 0 && plan.refused.length === 0
           ? `${fileName}: ${what}, ${n === 1 ? "already" : "all already"} stored as given; nothing changed${extra}.`
           : `${fileName}: ${what}; added ${added}, updated ${updated}, unchanged ${unchanged}${refusedText}${extra}.`;
-      return { fileName, lines: n, added, updated, unchanged, refused: plan.refused.length, rules: plan.rules, skipped: plan.skipped, warnings: plan.warnings, message };
+      return { fileName, lines: n, added, updated, unchanged, refused: plan.refused.length, participants: plan.participants, rules: plan.rules, skipped: plan.skipped, warnings: plan.warnings, message };
     })();
   } finally {
     clear();

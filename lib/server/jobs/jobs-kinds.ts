@@ -130,7 +130,8 @@ async function responsesJob(ctx: JobContext, write: boolean): Promise<unknown> {
   await ctx.step(0, 0, `Checking ${fileName} against the project…`);
   const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
   const opts = { acceptUnassigned: acceptUnassigned === true, strict: strict === true, expectedToken: write ? (token ?? "") : undefined };
-  const plan = planResponseImport(db, ctx.job.projectId, { fileName, text }, opts);
+  // The coordinator who started the job (null: the operator) for the crowd participants they may carry.
+  const plan = planResponseImport(db, ctx.job.projectId, { fileName, text }, opts, ctx.job.createdBy);
   if (!write) return previewOf(plan, opts.acceptUnassigned, opts.strict);
   await ctx.step(0, plan.writes.length, `Writing ${plan.writes.length} changes…`);
   return writeResponsePlan(db, ctx.job.projectId, plan, opts);

@@ -6,6 +6,7 @@ import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
 import { studyOverviews, MAX_REASON, type ParticipantRow, type ParticipantsPage, participantsPage, type StudyOverview } from "@/lib/server/crowd";
 import { absoluteTime, formatSeconds, relativeTime } from "@/app/_ui/time";
+import { shortId } from "@/app/_ui/participant-label";
 import { ExclusionControls, ReviewControls } from "./review-controls";
 import { StudyControls } from "./study-controls";
 import styles from "./crowd.module.css";
@@ -177,15 +178,19 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
                   <th scope="col" className="num">Agreement</th>
                   <th scope="col">Flags</th>
                   <th scope="col">Review</th>
-                  <th scope="col">Decide</th>
                 </tr>
               </thead>
               <tbody>
                 {view.rows.map((r) => (
                   <tr key={r.id} data-participant={r.platformId}>
                     <th scope="row" className={styles.id}>
-                      {r.platformId}
-                      {r.sessionId && <div className="muted small">{r.sessionId}</div>}
+                      {/* Long ids shortened in the middle (where Prolific's differ is their end); the whole id on hover and in the downloads. */}
+                      <span title={r.platformId}>{shortId(r.platformId)}</span>
+                      {r.sessionId && (
+                        <div className="muted small" title={`Session ${r.sessionId}`}>
+                          {shortId(r.sessionId)}
+                        </div>
+                      )}
                     </th>
                     <td data-label="Started · finished" className={styles.when}>
                       <Time at={r.joinedAt} now={now} />
@@ -212,8 +217,6 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
                           {r.reviewedBy ?? "command line"}, <Time at={r.reviewedAt} now={now} />
                         </div>
                       )}
-                    </td>
-                    <td className={styles.decide}>
                       <ReviewControls
                         projectId={projectId}
                         participantId={r.id}

@@ -62,14 +62,16 @@ export function ReviewControls({
           <input type="hidden" name="review" value="rejected" />
           <label className="small">
             Reason (shown to the participant)
-            <input name="reason" required maxLength={maxReason} autoFocus />
+            <textarea name="reason" required maxLength={maxReason} rows={2} autoFocus />
           </label>
-          <button type="submit" className="small" disabled={reviewPending}>
-            Reject
-          </button>
-          <button type="button" className="secondary small" onClick={() => setRejecting(false)}>
-            Cancel
-          </button>
+          <div className={styles.inline}>
+            <button type="submit" className="small" disabled={reviewPending}>
+              Reject
+            </button>
+            <button type="button" className="secondary small" onClick={() => setRejecting(false)}>
+              Cancel
+            </button>
+          </div>
         </form>
       )}
       <form action={bonusAction} className={styles.inline} aria-label={`Bonus for ${platformId}`}>

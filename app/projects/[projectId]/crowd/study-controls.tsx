@@ -2,7 +2,7 @@ import { headers } from "next/headers";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { listStudies, MAX_BATCH, MAX_MINUTES, MAX_OVERLAP, platformLink, publicOrigin } from "@/lib/server/crowd";
-import { CopyLink, CreateStudyForm, StudyStateButtons } from "./study-forms";
+import { CopyLink, NewStudy, StudyStateButtons } from "./study-forms";
 
 const PLATFORM = { prolific: "Prolific", mturk: "Mechanical Turk", link: "Plain link" } as const;
 const STATE = { open: "open", paused: "paused", closed: "closed" } as const;
@@ -10,7 +10,7 @@ const STATE = { open: "open", paused: "paused", closed: "closed" } as const;
 /**
  * The coordinator's crowd studies of one project (issue #32): each study with its link (to
  * paste into Prolific or the ExternalQuestion), its counts and its open / pause / close buttons,
- * then the form that opens a new one. lib/server/crowd checks that the viewer coordinates the
+ * then the form that opens a new one (behind a button once the project has a study). lib/server/crowd checks that the viewer coordinates the
  * project. docs/crowdsourcing.md says how to set a study up on each platform.
  */
 export async function StudyControls({ projectId }: { projectId: number }) {
@@ -45,7 +45,7 @@ export async function StudyControls({ projectId }: { projectId: number }) {
           </article>
         );
       })}
-      <CreateStudyForm projectId={projectId} limits={{ batch: MAX_BATCH, overlap: MAX_OVERLAP, minutes: MAX_MINUTES }} />
+      <NewStudy projectId={projectId} limits={{ batch: MAX_BATCH, overlap: MAX_OVERLAP, minutes: MAX_MINUTES }} initiallyOpen={studies.length === 0} />
     </section>
   );
 }

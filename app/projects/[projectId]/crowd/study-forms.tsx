@@ -22,8 +22,31 @@ function Field({ id, label, hint, error, children }: { id: string; label: string
   );
 }
 
+type Limits = { batch: number; overlap: number; minutes: number };
+
+/**
+ * The "New study" form behind a button (open from the start only while the project has no
+ * study). Closing hides the form without clearing it; it stays open after a study is opened,
+ * so its outcome stays in view.
+ */
+export function NewStudy({ projectId, limits, initiallyOpen }: { projectId: number; limits: Limits; initiallyOpen: boolean }) {
+  const [open, setOpen] = useState(initiallyOpen);
+  return (
+    <div className={styles.newStudy}>
+      <h2>
+        <button type="button" className={open ? "secondary" : undefined} aria-expanded={open} aria-controls="new-study" onClick={() => setOpen(!open)}>
+          <span aria-hidden="true">{open ? "▾" : "▸"}</span> New study
+        </button>
+      </h2>
+      <div id="new-study" hidden={!open}>
+        <CreateStudyForm projectId={projectId} limits={limits} />
+      </div>
+    </div>
+  );
+}
+
 /** The form that opens a study on the project. */
-export function CreateStudyForm({ projectId, limits }: { projectId: number; limits: { batch: number; overlap: number; minutes: number } }) {
+function CreateStudyForm({ projectId, limits }: { projectId: number; limits: Limits }) {
   const [state, action, pending] = useActionState<StudyFormState, FormData>(createStudyAction.bind(null, projectId), null);
   const [platform, setPlatform] = useState("prolific");
   const e = state?.errors ?? {};
@@ -32,7 +55,6 @@ export function CreateStudyForm({ projectId, limits }: { projectId: number; limi
   const described = (id: string, hint: boolean) => [hint ? `${id}-hint` : "", e[id.replace(/^st-/, "")] ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
   return (
     <form action={action} className="panel" aria-label="New study">
-      <h2>New study</h2>
       <div className={styles.row}>
         <Field id="st-name" label="Name" hint="For you and the participants (the project's name when empty)." error={e.name}>
           <input id="st-name" name="name" maxLength={100} defaultValue={v.name ?? ""} aria-describedby={described("st-name", true)} />

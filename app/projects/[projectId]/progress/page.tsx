@@ -5,7 +5,7 @@ import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
 import Link from "next/link";
 import { derive } from "@/lib/server/jobs";
-import type { ProgressPageView } from "@/lib/server/annotate";
+import type { ProgressPageView, StudyProgress } from "@/lib/server/annotate";
 import styles from "./progress.module.css";
 import { absoluteTime, formatSeconds, relativeTime } from "@/app/_ui/time";
 
@@ -93,6 +93,9 @@ export default async function ProgressPage({ params, searchParams }: { params: P
   const focusLexelt = p.focusLexelt?.lexelt;
   const focusCells = p.focusLexelt?.cells ?? { rows: [], page: 1, pages: 1, total: 0 };
   const annotatorIndex = new Map(p.annotators.map((a, k) => [a.userId, k]));
+  const { crowd } = p;
+  const hasCrowd = crowd.studies.length > 0 || crowd.imported !== null;
+  const crowdJoined = hasCrowd ? crowd.studies.reduce((n, s) => n + s.joined, 0) + (crowd.imported?.participants ?? 0) : null;
 
   return (
     <>
@@ -100,6 +103,13 @@ export default async function ProgressPage({ params, searchParams }: { params: P
       <p className="muted">
         {p.project.name} · {required === null ? "each instance needs everyone assigned to its lexelt" : `each instance needs ${required} response${required === 1 ? "" : "s"}`}
       </p>
+
+      {required === null && hasCrowd && (
+        <p className="notice warn">
+          Crowd participants are annotators of every lexelt here, so with no number set an instance is complete only once every one of them has answered it. Set{" "}
+          <Link href={`/projects/${p.project.id}/members`}>Annotators per instance</Link> on the Team tab (a study&apos;s overlap) for the count to mean something.
+        </p>
+      )}
 
       {short.total > 0 && (
         <p className="notice warn">
@@ -130,6 +140,12 @@ export default async function ProgressPage({ params, searchParams }: { params: P
           <div className="muted small" id="annotator-count-label">Annotators</div>
           <div className={styles.big}>{p.annotators.filter((a) => a.member).length}</div>
         </section>
+        {crowdJoined !== null && (
+          <section className="panel" aria-labelledby="crowd-count-label">
+            <div className="muted small" id="crowd-count-label">Crowd participants</div>
+            <div className={styles.big}>{crowdJoined.toLocaleString("en")}</div>
+          </section>
+        )}
       </div>
 
       {focusLexelt && (
@@ -171,7 +187,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
 
       <h2 id="annotators-heading">Annotators</h2>
       {p.annotators.length === 0 ? (
-        <p className="muted">No annotators in this project yet: add them on the Team tab.</p>
+        <p className="muted">{hasCrowd ? "No annotators of the team in this project: the crowd's participants are summed below." : "No annotators in this project yet: add them on the Team tab."}</p>
       ) : (
         <>
           <form method="get" className={styles.search} role="search" aria-label="Annotators">
@@ -241,6 +257,8 @@ export default async function ProgressPage({ params, searchParams }: { params: P
         </>
       )}
 
+      {hasCrowd && <Crowd crowd={crowd} projectId={p.project.id} now={now} />}
+
       <h2 id="grid-heading">By lexelt</h2>
       {p.lexeltCount === 0 ? (
         <p className="muted">No lexelts yet: load lexelt XML on the Corpus tab.</p>
@@ -283,6 +301,80 @@ export default async function ProgressPage({ params, searchParams }: { params: P
         </>
       )}
     </>
+  );
+}
+
+const PLATFORM: Record<StudyProgress["platform"], string> = { prolific: "Prolific", mturk: "Mechanical Turk", link: "Link" };
+
+function LastActivity({ at, now }: { at: Date | null; now: Date }) {
+  if (!at) return <span className="muted">never</span>;
+  return (
+    <time dateTime={at.toISOString()} title={absoluteTime(at)}>
+      {relativeTime(at, now)}
+    </time>
+  );
+}
+
+/**
+ * The crowd, one row per study (however many joined): each participant's figures, review and
+ * payment are on the Crowd tab.
+ */
+function Crowd({ crowd, projectId, now }: { crowd: ProgressPageView["crowd"]; projectId: number; now: Date }) {
+  const tab = `/projects/${projectId}/crowd`;
+  return (
+    <section aria-labelledby="crowd-heading">
+      <h2 id="crowd-heading">Crowd</h2>
+      <p className="muted small">
+        Study participants are summed per study; their answers count in the totals and the lexelts below. Each participant&apos;s figures, review and payment: <Link href={tab}>Crowd tab</Link>.
+      </p>
+      <div className="table-wrap">
+        <table aria-labelledby="crowd-heading" className={styles.annotators}>
+          <thead>
+            <tr>
+              <th scope="col">Study</th>
+              <th scope="col" className="num">Joined</th>
+              <th scope="col" className="num">Finished</th>
+              <th scope="col" className="num">Answers</th>
+              <th scope="col">Last activity</th>
+            </tr>
+          </thead>
+          <tbody>
+            {crowd.studies.map((s) => (
+              <tr key={s.id}>
+                <th scope="row" className={styles.rowHead}>
+                  <Link href={`${tab}?study=${s.id}`}>{s.name || `Study ${s.id}`}</Link>
+                  <div className="muted small">
+                    {PLATFORM[s.platform]} · {s.state}
+                  </div>
+                </th>
+                <td className="num">{s.joined.toLocaleString("en")}</td>
+                <td className="num">{s.finished.toLocaleString("en")}</td>
+                <td className="num">{s.answers.toLocaleString("en")}</td>
+                <td>
+                  <LastActivity at={s.lastActivity} now={now} />
+                </td>
+              </tr>
+            ))}
+            {crowd.imported && (
+              <tr>
+                <th scope="row" className={styles.rowHead}>
+                  Imported
+                  <div className="muted small">participants of other projects&apos; studies</div>
+                </th>
+                <td className="num">{crowd.imported.participants.toLocaleString("en")}</td>
+                <td className="num">
+                  <span className="muted">—</span>
+                </td>
+                <td className="num">{crowd.imported.answers.toLocaleString("en")}</td>
+                <td>
+                  <LastActivity at={crowd.imported.lastActivity} now={now} />
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }
 
