@@ -180,7 +180,9 @@ export function studySlotsWritten(db: Db, studyId: number, { slice = SLOTS_SLICE
   if (was) return was;
   const map = running;
   const job = (async () => {
-    while (!(await writeTransaction(db, () => fillSlice(db, studyId, slice)))) await new Promise<void>((resolve) => setImmediate(resolve));
+    // Each slice after a turn of the event loop (the caller's own request first).
+    do await new Promise<void>((resolve) => setImmediate(resolve));
+    while (!(await writeTransaction(db, () => fillSlice(db, studyId, slice))));
     return get<{ n: number }>(db, `select ${S.instanceCount} as n from ${S.$} where ${S.id} = ?`, studyId)?.n ?? 0;
   })().finally(() => map.delete(studyId));
   map.set(studyId, job);
