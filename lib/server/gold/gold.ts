@@ -47,8 +47,7 @@ const U = named(users, "u");
 const BI = named(batchItems, "bi");
 const PA = named(participants, "pa");
 const PE = named(participantExclusions, "pe");
-/** Who decided (a second alias of users). */
-const BY = named(users, "by");
+const BY = named(users, "by"); // who decided
 
 /**
  * What a derivation reads of the project. By default everything the gold is made of; the
@@ -88,7 +87,6 @@ export function excludedParticipantNames(db: Db, projectId: number): Map<string,
     .all(projectId) as { name: string; at: number; decidedBy: string | null }[];
   return new Map(rows.map((r) => [r.name, { by: r.decidedBy, at: new Date(r.at) }]));
 }
-
 
 export interface GoldInputs {
   project: ProjectRow;
