@@ -184,4 +184,18 @@ describe("a study bigger than a slice opens in slices", () => {
     expect(slots).toEqual(refs);
     expect((await join(db, s.token, "later", T0)).items).toBe(5);
   });
+
+  it("the instance written last deleted while the study opens: the next slice starts over, skips what has a slot, and numbers on after the last", async () => {
+    const total = SLOTS_SLICE + 300;
+    const { db, projectId, refs } = bigProject({ instances: total, answered: 0 });
+    const s = createStudy(db, SYSTEM, projectId, { platform: "link", batchSize: 5, overlap: 2, minutes: 30 });
+    const after = (db.$client.prepare("select slots_after as a from studies where id = ?").get(s.id) as { a: number }).a;
+    expect(after).toBe(refs[SLOTS_SLICE - 1]);
+    db.$client.prepare("delete from instances where id = ?").run(after);
+    expect(await studySlotsWritten(db, s.id)).toBe(total - 1);
+    const slots = db.$client.prepare("select instance_ref as ref, position from study_slots where study_id = ? order by position").all(s.id) as { ref: number; position: number }[];
+    expect(slots.map((r) => r.ref)).toEqual(refs.filter((r) => r !== after));
+    expect(new Set(slots.map((r) => r.position)).size).toBe(total - 1);
+    expect(listStudies(db, SYSTEM, projectId)[0]).toMatchObject({ opening: false, instances: total - 1 });
+  });
 });

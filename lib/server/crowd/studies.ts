@@ -146,17 +146,28 @@ const START = -Number.MAX_SAFE_INTEGER;
  * the study's row under the write lock, and an instance that already has a slot is skipped.
  */
 function fillSlice(db: Db, studyId: number, slice: number): boolean {
-  const s = get<{ projectId: number; ready: number; after: number | null; written: number }>(
+  const s = get<{ projectId: number; ready: number; after: number | null }>(
     db,
-    `select ${S.projectId} as projectId, ${S.slotsReady} as ready, ${S.slotsAfter} as after, ${S.instanceCount} as written from ${S.$} where ${S.id} = ?`,
+    `select ${S.projectId} as projectId, ${S.slotsReady} as ready, ${S.slotsAfter} as after from ${S.$} where ${S.id} = ?`,
     studyId,
   );
   if (!s || s.ready) return true;
-  // The instance written last: deleted since (the corpus changed while the study opened), start over; what has a slot is skipped.
-  const at = s.after === null ? undefined : get<{ lp: number; ip: number }>(db, `select ${L.position} as lp, ${I.position} as ip from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId} where ${I.id} = ?`, s.after);
+  // The instance written last, and its slot's position; deleted since (the corpus changed while the study
+  // opened): start over after the last position (rare: it reads the study's slots), what has a slot is skipped.
+  const at =
+    s.after === null
+      ? undefined
+      : get<{ lp: number; ip: number; pos: number }>(
+          db,
+          `select ${L.position} as lp, ${I.position} as ip, ${SS.position} as pos from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId}
+             join ${SS.$} on ${SS.studyId} = ? and ${SS.instanceRef} = ${I.id} where ${I.id} = ?`,
+          studyId,
+          s.after,
+        );
   const point = at ? [at.lp, at.lp, at.ip, s.after] : [START, START, START, START];
+  const base = at ? at.pos : s.after === null ? 0 : (get<{ m: number | null }>(db, `select max(${SS.position}) as m from ${SS.$} where ${SS.studyId} = ?`, studyId)?.m ?? 0);
   const next = all<{ id: number }>(db, NEXT_SLICE_SQL, s.projectId, ...point, studyId, slice);
-  next.forEach(({ id }, k) => run(db, `insert into ${SLOTS.$} (${SLOTS.studyId}, ${SLOTS.instanceRef}, ${SLOTS.taken}, ${SLOTS.position}) values (?, ?, 0, ?)`, studyId, id, s.written + k + 1));
+  next.forEach(({ id }, k) => run(db, `insert into ${SLOTS.$} (${SLOTS.studyId}, ${SLOTS.instanceRef}, ${SLOTS.taken}, ${SLOTS.position}) values (?, ?, 0, ?)`, studyId, id, base + k + 1));
   const done = next.length < slice;
   run(db, `update ${STUDIES.$} set ${STUDIES.slotsReady} = ?, ${STUDIES.slotsAfter} = ? where ${STUDIES.id} = ?`, done ? 1 : 0, done ? null : next[next.length - 1].id, studyId);
   return done;
