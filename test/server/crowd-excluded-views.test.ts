@@ -1,14 +1,15 @@
 /**
  * A participant left out of the gold (lib/server/crowd/participants.ts excludeRejected) is left out
  * of every coordinator view derived from the answers as the gold lines are: the Gold page's
- * instance cards, the Agreement report, the Progress tab's complete instances; the responses
+ * instance cards, the Agreement report, the Progress tab's and the Crowd tab's complete instances
+ * (the participants table's agreement keeps them: it judges the participant); the responses
  * download keeps their answers, marked LEFT OUT. And every change to participant_exclusions,
  * cascaded deletes included, raises the project's data version, so kept derivations are redone.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { createProject } from "../../lib/server/corpus/projects";
-import { excludeRejected, reviewParticipant, undoExclusion } from "../../lib/server/crowd/participants";
+import { excludeRejected, reviewParticipant, studyOverviews, undoExclusion } from "../../lib/server/crowd/participants";
 import { projectProgress } from "../../lib/server/annotate/progress";
 import { agreementPageData } from "../../lib/server/gold/agreement";
 import { keepDerivationInputs, projectGold } from "../../lib/server/gold/gold";
@@ -46,7 +47,7 @@ function setup() {
 afterEach(() => keepDerivationInputs(false));
 
 describe("views derived from the answers leave out what the gold leaves out", () => {
-  it("the Gold page's instance cards, the Agreement report and Progress's complete instances; undo brings them back", () => {
+  it("the Gold page's instance cards, the Agreement report, Progress's and the Crowd tab's complete instances; undo brings them back", () => {
     const { db, coord, p, study, c } = setup();
     const cards = () => goldPageData(db, coord, p.id).instancePage.rows.map((r) => [r.item.instanceId, r.typed.map((t) => `${t.annotator}:${t.substitutes.join(";")}`)]);
     expect(projectGold(db, coord, p.id).gold).not.toContain("xylophone");
@@ -60,11 +61,14 @@ describe("views derived from the answers leave out what the gold leaves out", ()
     db.$client.prepare("update projects set required_annotators = 3 where id = ?").run(p.id);
     const progress = projectProgress(db, coord, p.id);
     expect([progress.responses, progress.complete]).toEqual([6, 0]);
+    // The Crowd tab's instances complete (3 answers each from the study's participants): none without c.
+    expect(studyOverviews(db, coord, p.id)[0]).toMatchObject({ joined: 3, complete: 0 });
 
     undoExclusion(db, coord, p.id, study);
     expect(cards()[0][1]).toContain(`${c.actor.name}:xylophone`);
     expect(agreementPageData(db, coord, p.id).report.perAnnotator.map((x) => x.annotator)).toContain(c.actor.name);
     expect(projectProgress(db, coord, p.id).complete).toBe(2);
+    expect(studyOverviews(db, coord, p.id)[0]).toMatchObject({ complete: 2 });
   });
 
   it("the responses download keeps the left-out answers as given, marked LEFT OUT with the decision; the others unmarked", () => {
