@@ -5,6 +5,8 @@
  * statements whatever the study's size; a study bigger than a slice is written a slice at a time
  * with other writes between, takes nobody until complete, and a half-written one is finished.
  */
+import fs from "node:fs";
+import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "../../db/client";
 import { mulberry32 } from "../../lib/lexsub/agreement";
@@ -84,6 +86,21 @@ describe("the study list's counts, kept on the studies row", () => {
     expect(end.participants).toBeGreaterThan(10);
     expect(end.full).toBeGreaterThan(0);
     expect(one(db, "select count(*) as n from batch_items where released_at is not null").n).toBeGreaterThan(0);
+  });
+
+  it("the migration fills the counts of studies opened before it from their rows", async () => {
+    const { db, projectId } = bigProject({ instances: 40, answered: 0 });
+    const s = createStudy(db, SYSTEM, projectId, { platform: "link", batchSize: 7, overlap: 2, minutes: 10 });
+    for (const id of ["a", "b", "c", "d", "e", "f", "g"]) await join(db, s.token, id, T0);
+    const kept = recount(db, s.id);
+    expect(kept).toMatchObject({ participants: 7, instances: 40, placesTaken: 49 });
+    expect(kept.full).toBeGreaterThan(0);
+    // As a database from before 0022 has them: every count 0.
+    db.$client.prepare("update studies set participant_count = 0, instance_count = 0, places_taken = 0, full_count = 0").run();
+    const migration = fs.readFileSync(path.resolve(import.meta.dirname, "../../drizzle/0023_crowd_study_counts_backfill.sql"), "utf8");
+    const backfill = migration.split("--> statement-breakpoint").find((st) => /^\s*UPDATE `studies` SET/m.test(st) && !/CREATE TRIGGER/.test(st))!;
+    db.$client.exec(backfill);
+    expect(listed(db, projectId, s.id)).toEqual(kept);
   });
 
   /** Every statement fn runs (its SQL) and the rows they returned; better-sqlite3's Statement methods wrapped for the call. */
