@@ -112,7 +112,7 @@ const SLOTTED = `${L.projectId} = ? and ${I.excludedReason} is null
  * statement (a few milliseconds); bigger ones in slices of this many, one short write transaction
  * each, the event loop free between them (a single statement took 275 ms at 100,000 instances).
  */
-export const SLOTS_SLICE = 2_000;
+export const SLOTS_SLICE = 1_000;
 
 /** The slots of every instance a batch may hold, in corpus order (one statement). */
 function fillSlots(db: Db, studyId: number, projectId: number): number {
