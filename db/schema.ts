@@ -779,6 +779,23 @@ export const studies = sqliteTable(
     state: text("state", { enum: ["open", "paused", "closed"] }).notNull().default("open"),
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
+    /**
+     * The study list's counts, kept by triggers (drizzle/0023) in the transaction of every change to
+     * participants and study_slots, so the list reads this row and not the study's slots: participants
+     * joined, slots (instances the study hands out), places taken (the sum of study_slots.taken) and
+     * instances whose every place is taken (taken ≥ overlap).
+     */
+    participantCount: integer("participant_count").notNull().default(0),
+    instanceCount: integer("instance_count").notNull().default(0),
+    placesTaken: integer("places_taken").notNull().default(0),
+    fullCount: integer("full_count").notNull().default(0),
+    /**
+     * False while a big study's slots are still being written, in slices (lib/server/crowd/studies.ts):
+     * nobody joins until they are all there. `slotsAfter` is then the instance whose slot was written
+     * last (null before the first slice), where the next slice goes on from.
+     */
+    slotsReady: integer("slots_ready", { mode: "boolean" }).notNull().default(true),
+    slotsAfter: integer("slots_after"),
   },
   (t) => [index("studies_project").on(t.projectId)],
 );

@@ -44,9 +44,10 @@ export async function openCrowdStudy(
 ): Promise<CrowdStudy> {
   const { SYSTEM } = await import("../../lib/server/kernel/actor");
   const { createStudy } = await import("../../lib/server/crowd");
+  const { studySlotsWritten } = await import("../../lib/server/crowd/studies");
   const db = openDb(dbFile);
   try {
-    const study = createStudy(db, SYSTEM, projectId, {
+    const opened = createStudy(db, SYSTEM, projectId, {
       platform: "prolific",
       batchSize: opts.batchSize,
       overlap: opts.overlap,
@@ -57,6 +58,8 @@ export async function openCrowdStudy(
       consent: "You take part in a study of word meanings. Your answers are kept without your name.",
     });
     const sqlite = db.$client;
+    // A big study's slots are written in slices after createStudy returns: wait for them, then count them.
+    const study = { ...opened, instances: await studySlotsWritten(db, opened.id) };
     const K = opts.overlap;
     const closed = Math.max(0, study.instances - opts.open);
     const per = Math.max(1, opts.earlierBatch ?? 100);

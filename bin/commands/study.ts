@@ -29,7 +29,7 @@ export function register(program: Command): void {
   ).action(async (opts: { project: string; platform: string; batch: string; overlap: string; minutes: string; completionCode?: string; screenOutCode?: string; consent?: string; name?: string; origin?: string; db?: string }) => {
     const consent = opts.consent === undefined ? undefined : readText(opts.consent);
     const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
-    const { createStudy, platformLink } = await import("../../lib/server/crowd/studies");
+    const { createStudy, platformLink, studySlotsWritten } = await import("../../lib/server/crowd/studies");
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project));
     const s = run(() =>
@@ -44,9 +44,11 @@ export function register(program: Command): void {
         name: opts.name,
       }),
     );
+    // A big study's slots are written in slices: the command returns once it takes participants.
+    const instances = await studySlotsWritten(db, s.id);
     const plural = (n: number, w: string) => `${n.toLocaleString("en")} ${w}${n === 1 ? "" : "s"}`;
     console.log(
-      `opened study ${s.id}${s.name ? ` "${s.name}"` : ""} on "${p.name}" (${s.platform}): ${plural(s.instances, "instance")}, batches of ${s.batchSize}, ${plural(s.overlap, "answer")} each, ${s.minutes} minutes a batch`,
+      `opened study ${s.id}${s.name ? ` "${s.name}"` : ""} on "${p.name}" (${s.platform}): ${plural(instances, "instance")}, batches of ${s.batchSize}, ${plural(s.overlap, "answer")} each, ${s.minutes} minutes a batch`,
     );
     console.log(platformLink(await originOf(opts.origin), s.token, s.platform));
   });

@@ -11,7 +11,7 @@ import { mulberry32 } from "../../lib/lexsub/agreement";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { allocateBatch, CANDIDATES_SQL, EXPIRED_SQL, releaseBatch } from "../../lib/server/crowd/allocation";
 import { joinStudy } from "../../lib/server/crowd/join";
-import { createStudy } from "../../lib/server/crowd/studies";
+import { createStudy, studySlotsWritten } from "../../lib/server/crowd/studies";
 import { SYSTEM } from "../../lib/server/kernel/actor";
 import { resetRateLimits } from "../../lib/server/kernel/rate-limit";
 import { setKnownAnswer } from "../../lib/server/quality/training";
@@ -181,7 +181,9 @@ describe("on a big project the allocation reads through its indexes", () => {
   it("100,000 instances: the candidates walk study_slots_fewest in order (no sort, no scan), the expired batches participants_study_state", async () => {
     const { db, projectId } = bigProject({ instances: 100_000, answered: 0 });
     const s = createStudy(db, SYSTEM, projectId, { platform: "link", batchSize: 20, overlap: 3, minutes: 30 });
-    expect(s.instances).toBe(100_000);
+    // Its slots are written in slices after createStudy returns.
+    expect(s.opening).toBe(true);
+    expect(await studySlotsWritten(db, s.id)).toBe(100_000);
     const plan = (sql: string, ...args: unknown[]) => (db.$client.prepare(`explain query plan ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail);
     const candidates = plan(CANDIDATES_SQL, s.id, 3, 1, 20);
     expect(candidates[0]).toMatch(/^SEARCH ss USING (COVERING )?INDEX study_slots_fewest \(study_id=\? AND taken<\?\)$/);

@@ -14,7 +14,7 @@
 import "server-only";
 import { and, asc, count, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { assignments, instances, lexelts, memberships, participants, projects, responses, studies, users } from "../../../db/schema";
+import { assignments, instances, lexelts, memberships, participantExclusions, participants, projects, responses, studies, users } from "../../../db/schema";
 import { type Actor, requireProject } from "../kernel/actor";
 import { named } from "../../../db/sql-names";
 
@@ -25,6 +25,7 @@ const R = named(responses, "r");
 const RESPONSES = named(responses);
 const PA = named(participants, "pa");
 const S = named(studies, "s");
+const PE = named(participantExclusions, "pe");
 
 /** The median of a list of numbers (mean of the middle two for an even count), null when empty. */
 export function median(values: readonly number[]): number | null {
@@ -234,21 +235,29 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
 
   const crowd = crowdProgress(db, projectId, byUser, [...annotatorMembers, ...others].filter((u) => u.role === "participant").map((u) => u.userId));
 
-  // How many responses each instance has, and how many it needs.
+  // How many responses each instance has, and how many it needs. An instance is complete on the answers the gold
+  // counts: those of participants left out of the gold (participant_exclusions) are counted as responses, not towards it.
+  const leftOutUsers = db.$client
+    .prepare(`select distinct ${PA.userId} as userId from ${PE.$} join ${PA.$} on ${PA.id} = ${PE.participantId} where ${PE.projectId} = ? and ${PE.undoneAt} is null`)
+    .all(projectId) as { userId: number }[];
+  const leftOutCount =
+    leftOutUsers.length === 0
+      ? "0"
+      : `(select count(*) from ${R.$} where ${R.instanceRef} = ${I.id} and ${R.userId} in (select value from json_each(?)))`;
   const perInstance = db.$client
     .prepare(
-      `select ${I.lexeltId} as lexeltId, (select count(*) from ${R.$} where ${R.instanceRef} = ${I.id}) as n
+      `select ${I.lexeltId} as lexeltId, (select count(*) from ${R.$} where ${R.instanceRef} = ${I.id}) as n, ${leftOutCount} as leftOut
          from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId} and ${L.projectId} = ${I.projectId}
         where ${I.projectId} = ?`,
     )
-    .all(projectId) as { lexeltId: number; n: number }[];
+    .all(...(leftOutUsers.length === 0 ? [projectId] : [JSON.stringify(leftOutUsers.map((u) => u.userId)), projectId])) as { lexeltId: number; n: number; leftOut: number }[];
   const needed = (lexeltId: number) => p.requiredAnnotators ?? assignedCount(lexeltId);
   const completeIn = new Map<number, number>();
   let totalResponses = 0;
   for (const i of perInstance) {
     totalResponses += i.n;
     const need = needed(i.lexeltId);
-    if (need > 0 && i.n >= need) completeIn.set(i.lexeltId, (completeIn.get(i.lexeltId) ?? 0) + 1);
+    if (need > 0 && i.n - i.leftOut >= need) completeIn.set(i.lexeltId, (completeIn.get(i.lexeltId) ?? 0) + 1);
   }
 
   const lexeltRows: LexeltProgress[] = lx.map((l) => ({

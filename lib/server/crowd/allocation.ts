@@ -59,13 +59,15 @@ interface StudyOfParticipant {
   overlap: number;
   minutes: number;
   studyState: string;
+  /** The study's slots are all written (lib/server/crowd/studies.ts): until then nobody is given a batch. */
+  slotsReady: number;
 }
 
 function participantStudy(db: Db, participantId: number): StudyOfParticipant | undefined {
   return get<StudyOfParticipant>(
     db,
     `select ${P.id} as participantId, ${P.userId} as userId, ${P.state} as state, ${P.batchAt} as batchAt, ${P.finishedAt} as finishedAt,
-       ${S.id} as studyId, ${S.projectId} as projectId, ${S.batchSize} as batchSize, ${S.overlap} as overlap, ${S.minutes} as minutes, ${S.state} as studyState
+       ${S.id} as studyId, ${S.projectId} as projectId, ${S.batchSize} as batchSize, ${S.overlap} as overlap, ${S.minutes} as minutes, ${S.state} as studyState, ${S.slotsReady} as slotsReady
      from ${P.$} join ${S.$} on ${S.id} = ${P.studyId} where ${P.id} = ?`,
     participantId,
   );
@@ -118,7 +120,7 @@ export function allocateBatch(db: Db, participantId: number, now: number): Alloc
   return db.$client
     .transaction((): Allocation => {
       const p0 = participantStudy(db, participantId);
-      if (!p0) return { items: 0, given: 0, released: 0 };
+      if (!p0 || !p0.slotsReady) return { items: 0, given: 0, released: 0 };
       const released = releaseExpired(db, p0.studyId, p0.minutes, now);
       const p = participantStudy(db, participantId)!;
       const held = () => get<{ n: number }>(db, `select count(*) as n from ${BATCH.$} where ${BATCH.participantId} = ? and ${BATCH.releasedAt} is null`, participantId)!.n;

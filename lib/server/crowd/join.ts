@@ -29,11 +29,16 @@ import { RetryLaterError, InputError, NotFoundError } from "../kernel/errors";
 import { limitJoin, retryAfterSeconds } from "../kernel/rate-limit";
 import { writeTransaction } from "../kernel/write-lock";
 import { allocateBatch } from "./allocation";
-import type { Platform, StudyState } from "./studies";
+import { type Platform, resumeOpening, type StudyState } from "./studies";
 
 /** Too many new participants at once, from this link or this address: nothing written; try again later. */
 class TooManyJoinsError extends RetryLaterError {
   readonly status = 429 as const;
+}
+
+/** A study whose slots are still being written takes no one yet: nothing written; try again shortly. */
+class StudyOpeningError extends RetryLaterError {
+  readonly status = 503 as const;
 }
 
 /** The password hash of a participant account: not a bcrypt hash, so no password ever matches it. */
@@ -104,6 +109,8 @@ export interface PublicStudy {
   minutes: number;
   consent: string;
   state: StudyState;
+  /** Its slots are still being written (lib/server/crowd/studies.ts): nobody joins yet. */
+  opening: boolean;
 }
 
 /** The study a link names, or null: the token is the credential (no actor), so a wrong one learns nothing. */
@@ -122,6 +129,7 @@ export function studyByToken(db: Db, token: unknown): PublicStudy | null {
       minutes: studies.minutes,
       consent: studies.consent,
       state: studies.state,
+      slotsReady: studies.slotsReady,
       stagingFor: projects.stagingFor,
       archivedAt: projects.archivedAt,
     })
@@ -130,7 +138,8 @@ export function studyByToken(db: Db, token: unknown): PublicStudy | null {
     .where(eq(studies.token, token))
     .get();
   if (!r || r.stagingFor !== null) return null;
-  const { stagingFor: _, archivedAt, ...study } = r;
+  const { stagingFor: _, archivedAt, slotsReady, ...rest } = r;
+  const study = { ...rest, opening: !slotsReady };
   // An archived project takes no answers: its studies are closed whatever they say.
   return archivedAt ? { ...study, state: "closed" } : study;
 }
@@ -194,6 +203,11 @@ export async function joinStudy(db: Db, req: JoinRequest): Promise<Joined> {
   const found = existingParticipant(db, study.id, ids.platformId);
   const closed = closedSentence(study.state, !!found);
   if (closed) throw new InputError(closed);
+  if (study.opening) {
+    // Its slots are being written (or a stopped server left them half-written: taken up again here).
+    resumeOpening(db, study.id);
+    throw new StudyOpeningError("This study is still being opened: try again in a minute.", 30);
+  }
   if (found?.disabled) throw new InputError("This participation has been ended by the study's coordinator.");
   const needsConsent = study.consent.trim() !== "";
   if (needsConsent && !req.consent && !found?.consentedAt) throw new InputError("Read the consent and agree to it to start.");

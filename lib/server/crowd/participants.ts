@@ -74,7 +74,7 @@ export interface StudyOverview {
   createdAt: Date;
   joined: number;
   finished: number;
-  /** Instances with `overlap` answers from the study's participants. */
+  /** Instances with `overlap` answers from the study's participants, those left out of the gold not counted. */
   complete: number;
 }
 
@@ -93,6 +93,7 @@ function studyRows(db: Db, projectId: number, studyId?: number): StudyOverview[]
               (select count(*) from ${PA.$} where ${PA.studyId} = ${S.id} and ${PA.state} = 'finished') as finished,
               (select count(*) from (select ${R.instanceRef} from ${PA.$} cross join ${R.$} on ${R.projectId} = ${PA.projectId} and ${R.userId} = ${PA.userId}
                                       where ${PA.studyId} = ${S.id}
+                                        and not exists (select 1 from ${PE.$} where ${PE.participantId} = ${PA.id} and ${PE.undoneAt} is null)
                                       group by ${R.instanceRef} having count(*) >= ${S.overlap})) as complete
          from ${S.$} where ${S.projectId} = ?${studyId === undefined ? "" : ` and ${S.id} = ?`}
         order by ${S.createdAt} desc, ${S.id} desc`,

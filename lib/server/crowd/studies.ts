@@ -13,18 +13,20 @@
  */
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { instances, knownAnswers, lexelts, participants, studies, studySlots } from "../../../db/schema";
+import { instances, knownAnswers, lexelts, studies, studySlots } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { type Actor, actorUserId, requireProject, requireSignedIn } from "../kernel/actor";
 import { InputError, NotFoundError } from "../kernel/errors";
+import { all, get, run } from "../kernel/statements";
 import { parseOrThrow } from "../kernel/validate";
+import { writeTransaction } from "../kernel/write-lock";
 import { setting } from "../../config";
 
-const [I, L, K, S, SS, P] = [named(instances, "i"), named(lexelts, "l"), named(knownAnswers, "k"), named(studies, "s"), named(studySlots, "ss"), named(participants, "p")];
-const SLOTS = named(studySlots);
+const [I, L, K, S, SS] = [named(instances, "i"), named(lexelts, "l"), named(knownAnswers, "k"), named(studies, "s"), named(studySlots, "ss")];
+const [SLOTS, STUDIES] = [named(studySlots), named(studies)];
 
 const PLATFORMS = ["prolific", "mturk", "link"] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -101,6 +103,17 @@ function newToken(): string {
   return randomBytes(16).toString("base64url");
 }
 
+/** Which instances of the project get slots (see the top of this file). */
+const SLOTTED = `${L.projectId} = ? and ${I.excludedReason} is null
+  and not exists (select 1 from ${K.$} where ${K.instanceRef} = ${I.id} and ${K.role} = 'training')`;
+
+/**
+ * Studies up to this many instances have their slots written in createStudy's transaction, in one
+ * statement (a few milliseconds); bigger ones in slices of this many, one short write transaction
+ * each, the event loop free between them (a single statement took 275 ms at 100,000 instances).
+ */
+export const SLOTS_SLICE = 1_000;
+
 /** The slots of every instance a batch may hold, in corpus order (one statement). */
 function fillSlots(db: Db, studyId: number, projectId: number): number {
   return db.$client
@@ -108,19 +121,106 @@ function fillSlots(db: Db, studyId: number, projectId: number): number {
       `insert into ${SLOTS.$} (${SLOTS.studyId}, ${SLOTS.instanceRef}, ${SLOTS.taken}, ${SLOTS.position})
        select ?, ${I.id}, 0, row_number() over (order by ${L.position}, ${I.position}, ${I.id})
        from ${L.$} join ${I.$} on ${I.lexeltId} = ${L.id}
-       where ${L.projectId} = ? and ${I.excludedReason} is null
-         and not exists (select 1 from ${K.$} where ${K.instanceRef} = ${I.id} and ${K.role} = 'training')`,
+       where ${SLOTTED}`,
     )
     .run(studyId, projectId).changes;
 }
 
-/** Open a study on a project: its coordinator (or the CLI) only. */
-export function createStudy(db: Db, actor: Actor, projectId: number, input: StudyInput): StudyRow & { instances: number } {
+/**
+ * The next instances without a slot after a point in corpus order (lexelt position, instance
+ * position, id): the lexelts from that position on through their index, each one's instances
+ * through theirs, so a slice reads about as many rows as it writes.
+ */
+const NEXT_SLICE_SQL = `select ${I.id} as id from ${L.$} join ${I.$} on ${I.lexeltId} = ${L.id}
+  where ${SLOTTED} and ${L.position} >= ? and (${L.position}, ${I.position}, ${I.id}) > (?, ?, ?)
+    and not exists (select 1 from ${SS.$} where ${SS.studyId} = ? and ${SS.instanceRef} = ${I.id})
+  order by ${L.position}, ${I.position}, ${I.id} limit ?`;
+
+/** Before every position (the first slice's point). */
+const START = -Number.MAX_SAFE_INTEGER;
+
+/**
+ * Write the next slice of an opening study's slots, inside a write transaction; when fewer than
+ * `slice` were left the study is ready (it takes joins from this commit on). True once ready.
+ * Safe to run from two processes or again after a crash: the point to go on from is read from
+ * the study's row under the write lock, and an instance that already has a slot is skipped.
+ */
+function fillSlice(db: Db, studyId: number, slice: number): boolean {
+  const s = get<{ projectId: number; ready: number; after: number | null }>(
+    db,
+    `select ${S.projectId} as projectId, ${S.slotsReady} as ready, ${S.slotsAfter} as after from ${S.$} where ${S.id} = ?`,
+    studyId,
+  );
+  if (!s || s.ready) return true;
+  // The instance written last, and its slot's position; deleted since (the corpus changed while the study
+  // opened): start over after the last position (rare: it reads the study's slots), what has a slot is skipped.
+  const at =
+    s.after === null
+      ? undefined
+      : get<{ lp: number; ip: number; pos: number }>(
+          db,
+          `select ${L.position} as lp, ${I.position} as ip, ${SS.position} as pos from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId}
+             join ${SS.$} on ${SS.studyId} = ? and ${SS.instanceRef} = ${I.id} where ${I.id} = ?`,
+          studyId,
+          s.after,
+        );
+  const point = at ? [at.lp, at.lp, at.ip, s.after] : [START, START, START, START];
+  const base = at ? at.pos : s.after === null ? 0 : (get<{ m: number | null }>(db, `select max(${SS.position}) as m from ${SS.$} where ${SS.studyId} = ?`, studyId)?.m ?? 0);
+  const next = all<{ id: number }>(db, NEXT_SLICE_SQL, s.projectId, ...point, studyId, slice);
+  next.forEach(({ id }, k) => run(db, `insert into ${SLOTS.$} (${SLOTS.studyId}, ${SLOTS.instanceRef}, ${SLOTS.taken}, ${SLOTS.position}) values (?, ?, 0, ?)`, studyId, id, base + k + 1));
+  const done = next.length < slice;
+  run(db, `update ${STUDIES.$} set ${STUDIES.slotsReady} = ?, ${STUDIES.slotsAfter} = ? where ${STUDIES.id} = ?`, done ? 1 : 0, done ? null : next[next.length - 1].id, studyId);
+  return done;
+}
+
+/** Per connection: the studies whose slots this process is writing now, and when it will be done. */
+const opening = new WeakMap<Db["$client"], Map<number, Promise<number>>>();
+
+/**
+ * Write the rest of a study's slots, a slice at a time through the write queue
+ * (lib/server/kernel/write-lock.ts: other writes queued meanwhile go in between), yielding to the
+ * event loop after each; resolves once the study takes joins (at once if it already does), with
+ * the number of its slots (its instances). One
+ * run per study and process; a run cut short (a crash, the write lock held too long) is taken
+ * up again by the next call: the study's row says where it stopped.
+ */
+export function studySlotsWritten(db: Db, studyId: number, { slice = SLOTS_SLICE }: { slice?: number } = {}): Promise<number> {
+  let running = opening.get(db.$client);
+  if (!running) opening.set(db.$client, (running = new Map()));
+  const was = running.get(studyId);
+  if (was) return was;
+  const map = running;
+  const job = (async () => {
+    // Each slice after a turn of the event loop (the caller's own request first).
+    do await new Promise<void>((resolve) => setImmediate(resolve));
+    while (!(await writeTransaction(db, () => fillSlice(db, studyId, slice))));
+    return get<{ n: number }>(db, `select ${S.instanceCount} as n from ${S.$} where ${S.id} = ?`, studyId)?.n ?? 0;
+  })().finally(() => map.delete(studyId));
+  map.set(studyId, job);
+  return job;
+}
+
+/** Go on writing an opening study's slots in the background (a study half-opened by a killed server is finished by whoever looks at it next). */
+export function resumeOpening(db: Db, studyId: number): void {
+  studySlotsWritten(db, studyId).catch((e: unknown) => console.error(`lexgold: writing the slots of study ${studyId} stopped (taken up again at the next visit):`, e));
+}
+
+/**
+ * Open a study on a project: its coordinator (or the CLI) only. A big study (more than SLOTS_SLICE
+ * instances) is `opening`: its first slice of slots is written here, the rest after, in the
+ * background (studySlotsWritten resolves when done, with the exact count); its `instances` is then
+ * the project's instance count, training items and instances excluded from the gold (which get no
+ * slot) included.
+ */
+export function createStudy(db: Db, actor: Actor, projectId: number, input: StudyInput): StudyRow & { instances: number; opening: boolean } {
   const a = requireSignedIn(actor);
   const p = requireProject(db, a, projectId, { coordinator: true });
   const v = parseOrThrow(studySchema, input, "Cannot open the study");
   if (p.archivedAt) throw new InputError(`“${p.name}” is archived: unarchive it before opening a study.`);
-  return db.transaction(() => {
+  const made = db.transaction(() => {
+    // The project's instances (the import keeps the count per lexelt): whether the slots fit in one statement.
+    const project = get<{ n: number | null }>(db, `select sum(${L.instanceCount}) as n from ${L.$} where ${L.projectId} = ?`, p.id)?.n ?? 0;
+    const opening = project > SLOTS_SLICE;
     const row = db
       .insert(studies)
       .values({
@@ -135,14 +235,18 @@ export function createStudy(db: Db, actor: Actor, projectId: number, input: Stud
         screenOutCode: v.screenOutCode ?? "",
         consent: v.consent ?? "",
         createdBy: actorUserId(a),
+        slotsReady: !opening,
       })
       .returning()
       .get();
-    const n = fillSlots(db, row.id, p.id);
+    const n = opening ? (fillSlice(db, row.id, SLOTS_SLICE), project) : fillSlots(db, row.id, p.id);
     // Thrown inside the transaction: nothing of the study stays.
-    if (n === 0) throw new InputError(`“${p.name}” has no instances a batch could hold yet: import its sentences first (training items and instances excluded from the gold are left out).`);
-    return { ...toRow(row), instances: n };
+    if (n === 0 || (opening && get<{ n: number }>(db, `select ${S.instanceCount} as n from ${S.$} where ${S.id} = ?`, row.id)!.n === 0))
+      throw new InputError(`“${p.name}” has no instances a batch could hold yet: import its sentences first (training items and instances excluded from the gold are left out).`);
+    return { ...toRow(row), instances: n, opening };
   });
+  if (made.opening) resumeOpening(db, made.id);
+  return made;
 }
 
 function toRow(r: typeof studies.$inferSelect): StudyRow {
@@ -190,29 +294,28 @@ export function setStudyState(db: Db, actor: Actor, studyId: unknown, state: unk
 export interface StudySummary extends StudyRow {
   /** Participants who joined. */
   participants: number;
-  /** Instances the study hands out. */
+  /** Instances the study hands out (slots written so far, while it opens). */
   instances: number;
   /** Places given out (held in a batch or answered), of instances × overlap. */
   placesTaken: number;
   /** Instances whose every place is taken. */
   full: number;
+  /** Its slots are still being written: nobody joins yet. */
+  opening: boolean;
 }
 
-/** The project's studies, newest first, with their counts: its coordinator only. */
+/**
+ * The project's studies, newest first, with their counts: its coordinator only. One statement on
+ * the studies' own rows (their counts are kept by triggers, drizzle/0023), whatever the studies' size.
+ */
 export function listStudies(db: Db, actor: Actor, projectId: number): StudySummary[] {
   const p = requireProject(db, actor, projectId, { coordinator: true });
-  const rows = db.$client
-    .prepare(
-      `select ${S.id} as id,
-         (select count(*) from ${P.$} where ${P.studyId} = ${S.id}) as participants,
-         (select count(*) from ${SS.$} where ${SS.studyId} = ${S.id}) as instances,
-         (select coalesce(sum(${SS.taken}), 0) from ${SS.$} where ${SS.studyId} = ${S.id}) as placesTaken,
-         (select count(*) from ${SS.$} where ${SS.studyId} = ${S.id} and ${SS.taken} >= ${S.overlap}) as "full"
-       from ${S.$} where ${S.projectId} = ? order by ${S.id} desc`,
-    )
-    .all(p.id) as Array<{ id: number; participants: number; instances: number; placesTaken: number; full: number }>;
-  const byId = new Map(db.select().from(studies).where(eq(studies.projectId, p.id)).all().map((r) => [r.id, toRow(r)]));
-  return rows.map((r) => ({ ...byId.get(r.id)!, participants: r.participants, instances: r.instances, placesTaken: r.placesTaken, full: r.full }));
+  const rows = db.select().from(studies).where(eq(studies.projectId, p.id)).orderBy(desc(studies.id)).all();
+  return rows.map((r) => {
+    // A study a stopped server left half-opened is finished now, in the background.
+    if (!r.slotsReady) resumeOpening(db, r.id);
+    return { ...toRow(r), participants: r.participantCount, instances: r.instanceCount, placesTaken: r.placesTaken, full: r.fullCount, opening: !r.slotsReady };
+  });
 }
 
 /** The study's address: /study/<token> under the server's public origin. */

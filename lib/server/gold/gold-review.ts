@@ -19,7 +19,7 @@ import { itemPairwise } from "../../lexsub/agreement";
 import { formatAnswer, writeResponsesTsv } from "../../lexsub/formats/responses";
 import { type AdjudicationRecord, loadRecords } from "./adjudication";
 import { type Actor, type ProjectRow, requireProject } from "../kernel/actor";
-import { type LemmaReviewEntry, deriveProjectGold, goldInputs, goldReviewHistory, lemmaProposer } from "./gold";
+import { type LemmaReviewEntry, deriveProjectGold, excludedParticipantNames, goldInputs, goldReviewHistory, lemmaProposer, scopedGoldInputs } from "./gold";
 import { describeReviewLog, type ReviewLogRow } from "./review-log";
 
 export type { ReviewLogRow };
@@ -290,7 +290,15 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
   const itemPage = pageOf(ordered, wanted, size);
   const ids = itemPage.rows.map((o) => o.item.instanceId);
   const texts = loadTexts(db, projectId, ids);
-  const typed = loadTyped(db, projectId, ids);
+  // The answers as typed, from the derivation's own: without those of participants left out of the gold, as the gold lines.
+  const onPage = new Set(ids);
+  const typed = new Map<string, TypedAnswer[]>();
+  for (const r of inputs.typed) {
+    if (!onPage.has(r.instanceId)) continue;
+    let list = typed.get(r.instanceId);
+    if (!list) typed.set(r.instanceId, (list = []));
+    list.push({ annotator: r.annotator, kind: r.kind, substitutes: r.substitutes, multiword: r.multiword });
+  }
   const decisions = new Map<string, ReviewInstance["adjudications"]>();
   const refs = [...texts.values()].map((t) => t.ref);
   for (const part of chunks(refs)) {
@@ -388,32 +396,6 @@ function loadTexts(db: Db, projectId: number, ids: readonly string[]) {
   return out;
 }
 
-function loadTyped(db: Db, projectId: number, ids: readonly string[]) {
-  const out = new Map<string, TypedAnswer[]>();
-  for (const part of chunks(ids)) {
-    const rows = db
-      .select({
-        instanceId: instances.instanceId,
-        annotator: users.name,
-        kind: responses.kind,
-        substitutes: responses.substitutes,
-        multiword: responses.multiword,
-      })
-      .from(responses)
-      .innerJoin(instances, eq(instances.id, responses.instanceRef))
-      .innerJoin(users, eq(users.id, responses.userId))
-      .where(and(eq(responses.projectId, projectId), inArray(instances.instanceId, part)))
-      .orderBy(asc(users.name))
-      .all();
-    for (const r of rows) {
-      let list = out.get(r.instanceId);
-      if (!list) out.set(r.instanceId, (list = []));
-      list.push({ annotator: r.annotator, kind: r.kind, substitutes: JSON.parse(r.substitutes) as string[], multiword: r.multiword || null });
-    }
-  }
-  return out;
-}
-
 /**
  * The instance text for some instances of the project: before, head and after as
  * loaded, by instance id (ids not in the project are left out).
@@ -492,10 +474,15 @@ export function reviewLogPage(db: Db, actor: Actor, projectId: number, page: unk
  * `STRUCK` for a struck response) and `adjudication` (the decisions, e.g.
  * `struck "x" by coord; corrected "y" to "z" by coord`). The reader accepts
  * and ignores these columns, so the file imports back as the annotators gave it.
+ * The answers of participants left out of the gold (lib/server/crowd/participants.ts
+ * excludeRejected) are kept, as given, and marked: `adjudicated` LEFT OUT, and the
+ * decision in `adjudication`.
  */
 export function exportAdjudicatedResponses(db: Db, actor: Actor, projectId: number): string {
   const inputs = goldInputs(db, actor, projectId);
-  if (inputs.adjudications.length === 0) return writeResponsesTsv(inputs.typed);
+  const leftOut = excludedParticipantNames(db, projectId);
+  const rows = leftOut.size === 0 ? inputs.typed : scopedGoldInputs(db, inputs.project, { withExcludedParticipants: true }).typed;
+  if (inputs.adjudications.length === 0 && leftOut.size === 0) return writeResponsesTsv(rows);
   const key = (i: string, a: string) => `${i}\t${a}`;
   const after = new Map(inputs.responses.map((r) => [key(r.instanceId, r.annotator), r]));
   const notes = new Map<string, string[]>();
@@ -510,8 +497,10 @@ export function exportAdjudicatedResponses(db: Db, actor: Actor, projectId: numb
     else if (a.action === "strike") list.push(`struck "${a.substitute}" ${by}${why}`);
     else list.push(`corrected "${a.substitute}" to "${a.value}" ${by}${why}`);
   }
-  return writeResponsesTsv(inputs.typed, {
+  return writeResponsesTsv(rows, {
     adjudication: (r) => {
+      const out = leftOut.get(r.annotator);
+      if (out) return { answer: "LEFT OUT", note: `participant left out of the gold by ${out.by ?? "command line"} ${out.at.toISOString()}` };
       const k = key(r.instanceId, r.annotator);
       const n = notes.get(k);
       if (!n) return null;

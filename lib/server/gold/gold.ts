@@ -47,6 +47,7 @@ const U = named(users, "u");
 const BI = named(batchItems, "bi");
 const PA = named(participants, "pa");
 const PE = named(participantExclusions, "pe");
+const BY = named(users, "by"); // who decided
 
 /**
  * What a derivation reads of the project. By default everything the gold is made of; the
@@ -62,8 +63,8 @@ export interface GoldScope {
 
 /**
  * The users whose answers the coordinator left out of the gold (participant_exclusions
- * rows not undone: lib/server/crowd/participants.ts). Decisions are logged in
- * gold_review_log in the same transaction, whose trigger raises the data version.
+ * rows not undone: lib/server/crowd/participants.ts). Every change to those rows, a row
+ * removed with its participant included, raises the data version (drizzle/0023's triggers).
  */
 function excludedParticipantUsers(db: Db, projectId: number): Set<number> {
   const rows = db.$client
@@ -72,6 +73,20 @@ function excludedParticipantUsers(db: Db, projectId: number): Set<number> {
   return new Set(rows.map((r) => r.userId));
 }
 
+/**
+ * The account names of the participants left out of the gold, with the latest decision (SQLite's bare columns beside max() are that row's), for
+ * the views that show answers one by one (the responses export marks theirs). The caller checks the actor.
+ */
+export function excludedParticipantNames(db: Db, projectId: number): Map<string, { by: string | null; at: Date }> {
+  const rows = db.$client
+    .prepare(
+      `select ${U.name} as name, max(${PE.decidedAt}) as at, (select ${BY.name} from ${BY.$} where ${BY.id} = ${PE.decidedBy}) as decidedBy
+         from ${PE.$} join ${PA.$} on ${PA.id} = ${PE.participantId} join ${U.$} on ${U.id} = ${PA.userId}
+        where ${PE.projectId} = ? and ${PE.undoneAt} is null group by ${U.name}`,
+    )
+    .all(projectId) as { name: string; at: number; decidedBy: string | null }[];
+  return new Map(rows.map((r) => [r.name, { by: r.decidedBy, at: new Date(r.at) }]));
+}
 
 export interface GoldInputs {
   project: ProjectRow;
