@@ -2,17 +2,25 @@
  * Runs once in the server process before requests are served (Next's
  * instrumentation hook): stamps every request with its socket address so the
  * sign-in throttle and origin checks cannot be fooled by forwarded headers
- * (lib/net/trusted-proxy.ts), refuses saves past the request limit before Next
- * runs them (lib/auth/save-gate.ts), and recovers jobs a killed server left unfinished
+ * (lib/net/trusted-proxy.ts), refuses saves past the request limit and serves the
+ * others before Next runs (lib/auth/save-gate.ts, lib/server/annotate/save-request.ts), and recovers jobs a killed server left unfinished
  * (lib/server/jobs/jobs.ts).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { installPeerHeader } = await import("./lib/net/trusted-proxy");
   installPeerHeader();
-  // Saves past their account's or address's bucket are refused before Next runs (lib/auth/save-gate.ts).
+  // Saves past their account's or address's bucket are refused before Next runs (lib/auth/save-gate.ts),
+  // and the others served there too (lib/server/annotate/save-request.ts), unless LEXGOLD_SAVE_BEFORE_NEXT=0.
   const { installSaveGate } = await import("./lib/auth/save-gate");
-  installSaveGate();
+  const { setting } = await import("./lib/config");
+  if (setting("LEXGOLD_SAVE_BEFORE_NEXT")) {
+    const { serveSave } = await import("./lib/server/annotate");
+    const { getDb } = await import("./lib/db");
+    const { EVERY_ANSWER, NOT_FRAMED } = await import("./lib/net/security-headers");
+    const headers = { ...EVERY_ANSWER, ...NOT_FRAMED };
+    installSaveGate({ serve: (req, res, actor) => serveSave(req, res, { db: getDb, actor, headers }) });
+  } else installSaveGate();
   // Jobs a killed server left running are marked failed; their unpublished rows are deleted in slices.
   const { getDb } = await import("./lib/db");
   const { recoverJobs } = await import("./lib/server/jobs/jobs");

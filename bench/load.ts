@@ -111,7 +111,12 @@ async function main(): Promise<number> {
       timeoutSec: 10,
     };
     const pre = await preflight(states[0], { ...common, durationSec: 1, thinkSec: 0.3, coordinator: null });
-    log(`preflight: a save through the save route was acknowledged (revision ${pre.acked[0]?.revision})`);
+    // Which way the server answers saves (lib/server/annotate/save-request.ts): A/B runs set the variable.
+    const beforeNext = process.env.LEXGOLD_SAVE_BEFORE_NEXT?.trim() !== "0";
+    log(
+      `preflight: a save through the save route was acknowledged (revision ${pre.acked[0]?.revision}); saves are served ` +
+        (beforeNext ? "by the HTTP server before Next (LEXGOLD_SAVE_BEFORE_NEXT=0: through Next)" : "through Next (LEXGOLD_SAVE_BEFORE_NEXT=0)"),
+    );
 
     log(
       `load: ${annotatorCount} annotators, ${thinkSec > 0 ? `thinking ~${thinkSec} s per instance` : "saving as fast as answered"}, for ${durationSec} s, ` +

@@ -15,17 +15,26 @@
  * id is known here, synchronously. A token this process never decrypted is
  * never believed: it can only be refused by its address's bucket.
  *
+ * A save the gate does not refuse goes on to `serve` when one is installed (the production
+ * server: lib/server/annotate/save-request.ts serves the save right here, with the same checks and
+ * answer as the route), else to Next's route. `serve` gets the session's user as this module's
+ * auth glue decodes it (lib/auth/session.ts actorOfToken), never anything re-read by the serving code.
+ *
  * instrumentation.ts installs it in each server process (as it installs the
  * peer-address stamp of lib/net/trusted-proxy.ts, which it calls first).
  */
 import http from "node:http";
 import https from "node:https";
+import type { Actor } from "../server/kernel/actor";
 import { decodeSessionToken, sessionTokenOf } from "./jwt";
+import { actorOfToken } from "./session";
 import { authSecret } from "../server/kernel/secret";
 import { clientAddress, stampRequest } from "../net/trusted-proxy";
 import { peekSave, tooManySavesParts } from "../server/kernel/rate-limit";
 
 const SAVE_PATH = /^\/api\/projects\/\d+\/responses\/\d+\/?(?:\?|$)/;
+/** The saves `serve` answers: no trailing slash (Next redirects those). */
+const SERVED_PATH = /^\/api\/projects\/\d+\/responses\/\d+(?:\?|$)/;
 
 /** Tokens decrypted here → their user id and expiry (ms), the latest used last. */
 const known = new Map<string, { userId: number; until: number }>();
@@ -34,12 +43,28 @@ const MAX_KNOWN = 10_000;
 /** Saves let through to the route and not yet answered, by user id. */
 const inFlight = new Map<number, number>();
 
-function parseCookies(header: string | undefined): Array<{ name: string; value: string }> {
+/**
+ * A Cookie header read as Next reads it for cookies() (@edge-runtime/cookies): pairs split at
+ * "; ", values percent-decoded (a pair that does not decode is dropped), a name given twice keeps
+ * its last value — so the token found here is the one the route would find.
+ */
+export function parseCookies(header: string | undefined): Array<{ name: string; value: string }> {
+  const map = new Map<string, string>();
   if (!header) return [];
-  return header.split(";").flatMap((part) => {
-    const eq = part.indexOf("=");
-    return eq > 0 ? [{ name: part.slice(0, eq).trim(), value: part.slice(eq + 1).trim() }] : [];
-  });
+  for (const pair of header.split(/; */)) {
+    if (!pair) continue;
+    const eq = pair.indexOf("=");
+    if (eq === -1) {
+      map.set(pair, "true");
+      continue;
+    }
+    try {
+      map.set(pair.slice(0, eq), decodeURIComponent(pair.slice(eq + 1)));
+    } catch {
+      /* not percent-encoding: left out, as Next leaves it out */
+    }
+  }
+  return [...map].map(([name, value]) => ({ name, value }));
 }
 
 /** The user id of a token decrypted before, or null (and the token is decrypted for next time). */
@@ -74,7 +99,14 @@ export function decrypting(token: string): Promise<void> | undefined {
   return pending.get(token);
 }
 
-/** Answer 429 now if the save's bucket is empty; false to let the request go on to Next. */
+/** Serves a save the gate let through (see the header); `actor` is the session's user. */
+export type SaveServer = (req: http.IncomingMessage, res: http.ServerResponse, actor: () => Promise<Actor>) => Promise<void>;
+let serve: SaveServer | null = null;
+
+/**
+ * A save request, answered here: 429 now if its bucket is empty, else served by `serve` when one is
+ * installed. False: the request goes on to Next (not a save, or no `serve`).
+ */
 export function refuseEarly(req: http.IncomingMessage, res: http.ServerResponse): boolean {
   if (req.method !== "POST" || !SAVE_PATH.test(req.url ?? "")) return false;
   stampRequest(req);
@@ -94,7 +126,14 @@ export function refuseEarly(req: http.IncomingMessage, res: http.ServerResponse)
         else inFlight.delete(userId);
       });
     }
-    return false;
+    if (!serve || !SERVED_PATH.test(req.url ?? "")) return false;
+    serve(req, res, () => actorOfToken(token)).catch((e) => {
+      // serveSave answers every refusal itself; this is a fault of the server (logged, 500).
+      console.error(e);
+      if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" });
+      res.end(JSON.stringify({ ok: false, message: "Something went wrong on the server; nothing was saved." }));
+    });
+    return true;
   }
   const { status, headers, body } = tooManySavesParts(verdict);
   const send = () => {
@@ -141,7 +180,12 @@ export function setRefusalHold(fn: ((send: () => void) => void) | null): void {
 
 const INSTALLED = Symbol.for("lexgold.saveGate");
 
-export function installSaveGate(): void {
+/**
+ * Install the gate in node's HTTP servers (once per process; a later call only changes `serve`).
+ * With `serve`, the saves the gate lets through are served by it instead of Next.
+ */
+export function installSaveGate(options: { serve?: SaveServer | null } = {}): void {
+  serve = options.serve ?? null;
   for (const Server of [http.Server, https.Server] as Array<typeof http.Server>) {
     const proto = Server.prototype as http.Server & { [INSTALLED]?: boolean };
     if (proto[INSTALLED]) continue;

@@ -110,8 +110,13 @@ export function actorOfClaims(claims: { uid: number; sv: number } | null): Actor
   return { kind: "user", userId: row.id, name: row.name, role: row.role };
 }
 
+/** The user a session token (the cookie's value) names, checked as on every request; null for none, forged, expired or ended. */
+export async function actorOfToken(token: string | null): Promise<Actor> {
+  return actorOfClaims(await sessionClaims(token));
+}
+
 export async function getActor(): Promise<Actor> {
-  return actorOfClaims(await sessionClaims(sessionTokenOf((await cookies()).getAll())));
+  return actorOfToken(sessionTokenOf((await cookies()).getAll()));
 }
 
 /** For pages: the signed-in user, or a redirect to the sign-in page. */

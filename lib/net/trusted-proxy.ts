@@ -62,6 +62,14 @@ function isTrustedProxy(address: string): boolean {
 
 type HeaderGet = (name: string) => string | null | undefined;
 
+/** A request's headers: a fetch Request's, or node's (lower-case names; repeated ones as arrays). */
+export type HeaderSource = Headers | Record<string, unknown>;
+
+/** One header of either kind of request (repeated ones joined with ","), or undefined. */
+export function headerValue(headers: HeaderSource | undefined, name: string): string | undefined {
+  return getter(headers)(name) ?? undefined;
+}
+
 function getter(headers: Headers | Record<string, unknown> | undefined): HeaderGet {
   if (!headers) return () => undefined;
   if (typeof (headers as Headers).get === "function") return (n) => (headers as Headers).get(n);

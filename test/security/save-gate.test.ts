@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { encodeSessionToken } from "../../lib/auth/jwt";
 import { limitSave, resetRateLimits } from "../../lib/server/kernel/rate-limit";
-import { decrypting, installSaveGate, knownUser, setRefusalHold } from "../../lib/auth/save-gate";
+import { decrypting, installSaveGate, knownUser, parseCookies, setRefusalHold } from "../../lib/auth/save-gate";
 
 const SECRET = "test-secret-for-the-save-gate-tests-0123456789";
 const saved = { secret: process.env.NEXTAUTH_SECRET, save: process.env.LEXGOLD_SAVE_RATE, address: process.env.LEXGOLD_ADDRESS_SAVE_RATE };
@@ -151,5 +151,60 @@ describe("the save gate", () => {
     expect(knownUser(foreign)).toBeNull();
     await decrypting(foreign);
     expect(knownUser(foreign)).toBeNull();
+  });
+});
+
+describe("the saves it lets through, served by the gate's `serve` (the production server)", () => {
+  /** What `serve` was handed: the path, and the actor its resolver gave. */
+  let served: Array<{ url: string; actor: unknown }> = [];
+  beforeEach(() => {
+    served = [];
+    installSaveGate({
+      serve: async (req, res, actor) => {
+        served.push({ url: req.url ?? "", actor: await actor() });
+        res.writeHead(201, { "Content-Type": "application/json" });
+        res.end(JSON.stringify({ ok: true }));
+      },
+    });
+  });
+  afterEach(() => installSaveGate());
+
+  it("serves a save at the exact path, leaves a trailing slash, another method and other paths to the app", async () => {
+    const forged = "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..bm90.YS10b2tlbg.dGFn";
+    expect((await post("/api/projects/1/responses/2", forged, 0)).status).toBe(201);
+    expect((await post("/api/projects/1/responses/2?x=1", null, 0)).status).toBe(201);
+    // A forged token, and none: the resolver the gate hands over names nobody.
+    expect(served).toEqual([
+      { url: "/api/projects/1/responses/2", actor: null },
+      { url: "/api/projects/1/responses/2?x=1", actor: null },
+    ]);
+    expect(reached).toEqual([]);
+    expect((await post("/api/projects/1/responses/2/", null, 0)).status).toBe(200);
+    expect((await fetch(`${base}/api/projects/1/responses/2`)).status).toBe(200);
+    expect((await post("/api/projects/1/responses", null, 0)).status).toBe(200);
+    expect(reached).toEqual(["POST /api/projects/1/responses/2/ null", "GET /api/projects/1/responses/2 null", "POST /api/projects/1/responses null"]);
+    expect(served).toHaveLength(2);
+  });
+
+  it("still refuses an account past its limit before serving", async () => {
+    const token = await encodeSessionToken({ token: { uid: 11, sv: 0 }, secret: SECRET });
+    await post("/api/projects/1/responses/2", token, 11);
+    await decrypting(token);
+    // The stand-in `serve` takes no token: spend the bucket (2) as the real save would.
+    limitSave({ userId: 11, address: null });
+    limitSave({ userId: 11, address: null });
+    expect((await post("/api/projects/1/responses/3", token, 11)).status).toBe(429);
+    expect(served).toHaveLength(1);
+  });
+});
+
+describe("the Cookie header, read as Next reads it", () => {
+  it("splits at '; ', percent-decodes values, drops what does not decode, keeps a repeated name's last value", () => {
+    expect(parseCookies("a=1; next-auth.session-token=x%2Ey;b; a=2; c=%E0%A4%A")).toEqual([
+      { name: "a", value: "2" },
+      { name: "next-auth.session-token", value: "x.y" },
+      { name: "b", value: "true" },
+    ]);
+    expect(parseCookies(undefined)).toEqual([]);
   });
 });

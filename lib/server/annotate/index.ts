@@ -1,5 +1,5 @@
 /**
- * lib/server/annotate: The annotator's work: the workspace and its queue, saving a response (saveResponseAsync, the save route's: checked and
+ * lib/server/annotate: The annotator's work: the workspace and its queue, saving a response (save-request.ts, the save route's: checked and
  * stored in responses.ts), flags and returns, assignments, progress, importing and exporting
  * responses.
  *
@@ -16,6 +16,8 @@ export { type ProgressPageView, type StudyProgress } from "./progress";
 export { exportResponses, type PreviewRow, type ResponseImportPreview } from "./response-import";
 // Without an actor: the upload limit the route and form show.
 export { MAX_RESPONSES_BYTES } from "./response-import";
-export { annotatorProjects, type InstanceStep, type InstanceView, type LexeltProgress, type OwnResponse, type Progress, type ResponseInput, type ResponseKind, saveResponseAsync, type SaveResult, workspace, workspaceTargets, type WorkspaceView } from "./responses";
+export { annotatorProjects, type InstanceStep, type InstanceView, type LexeltProgress, type OwnResponse, type Progress, type ResponseInput, type ResponseKind, type SaveResult, workspace, workspaceTargets, type WorkspaceView } from "./responses";
+// The save request, served by the route and (in the production server) before Next; it asks the actor of the session itself.
+export { handleSaveRequest, serveSave } from "./save-request";
 // A study participant's end screens (issue #32): null for anyone else.
 export { participantView, type ParticipantView } from "./participant";

@@ -1,8 +1,9 @@
 /** Helpers for route handlers: same-origin checks, bodies read within a limit, error → HTTP response. */
 import "server-only";
+import type { IncomingMessage } from "node:http";
 import { Busboy, type BusboyInstance } from "@fastify/busboy";
 import { setting } from "../../config";
-import { requestHost } from "../../net/trusted-proxy";
+import { headerValue, type HeaderSource, requestHost } from "../../net/trusted-proxy";
 import { AuthError, httpStatus, InputError, RetryLaterError, toActionError } from "./errors";
 
 /** The body is over the route's limit (read until the limit, never further). */
@@ -36,8 +37,8 @@ const REFUSED = "Cross-site request refused";
  * X-Forwarded-Host counts only from a trusted proxy (LEXGOLD_TRUSTED_PROXY). A
  * POST without an Origin is refused too: browsers send one on every POST.
  */
-export function assertSameOrigin(req: Request): void {
-  const origin = req.headers.get("origin");
+export function assertSameOrigin(req: { headers: HeaderSource }): void {
+  const origin = headerValue(req.headers, "origin") ?? null;
   if (!origin || origin === "null") throw new AuthError(`${REFUSED}: it names no page it was sent from (no Origin header; browsers send one with every form).`);
   let url: URL;
   try {
@@ -78,6 +79,35 @@ export async function readBodyLimited(req: Request, maxBytes: number, message: s
     at += c.byteLength;
   }
   return out;
+}
+
+/**
+ * readBodyLimited for a request node's HTTP server hands over (the routes served before Next):
+ * read until `maxBytes`, then refused with TooLargeError and the rest left unread (the answer
+ * then closes the connection: lib/server/annotate/save-request.ts).
+ */
+export function readNodeBodyLimited(req: IncomingMessage, maxBytes: number, message: string): Promise<Uint8Array> {
+  const declared = Number(req.headers["content-length"] ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) return Promise.reject(new TooLargeError(message));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const done = (e?: unknown) => {
+      req.off("data", onData).off("end", onEnd).off("error", done).off("aborted", onAborted);
+      if (e) reject(e);
+      else resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
+    };
+    const onData = (c: Buffer) => {
+      total += c.byteLength;
+      if (total > maxBytes) {
+        req.pause();
+        done(new TooLargeError(message));
+      } else chunks.push(c);
+    };
+    const onEnd = () => done();
+    const onAborted = () => done(new InputError("Not saved: the request was cut off before its end."));
+    req.on("data", onData).on("end", onEnd).on("error", done).on("aborted", onAborted);
+  });
 }
 
 /**
@@ -232,9 +262,34 @@ async function* pieces(upload: Blob): AsyncGenerator<Uint8Array> {
 export const FORM_OVERHEAD_BYTES = 64 * 1024;
 
 export function errorResponse(e: unknown): Response {
-  if (e instanceof TooLargeError) return Response.json({ ok: false, message: e.message }, { status: 413 });
-  if (e instanceof RetryLaterError) return Response.json({ ok: false, message: e.message }, { status: e.status, headers: { "Retry-After": String(e.retryAfter) } });
+  return toResponse(errorAnswer(e));
+}
+
+/**
+ * An answer of a JSON route as plain parts, for the routes that are also served before Next
+ * (lib/server/annotate/save-request.ts): the same status, headers and body either way.
+ */
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const JSON_TYPE = { "Content-Type": "application/json" };
+
+/** A JSON answer's parts (what Response.json would send). */
+export function jsonAnswer(value: unknown, status = 200, headers: Record<string, string> = {}): HttpAnswer {
+  return { status, headers: { ...JSON_TYPE, ...headers }, body: JSON.stringify(value) };
+}
+
+/** errorResponse's parts: the refusal's status, its Retry-After when it has one, { ok: false, message, … }. */
+export function errorAnswer(e: unknown): HttpAnswer {
+  if (e instanceof TooLargeError) return jsonAnswer({ ok: false, message: e.message }, 413);
+  if (e instanceof RetryLaterError) return jsonAnswer({ ok: false, message: e.message }, e.status, { "Retry-After": String(e.retryAfter) });
   const status = httpStatus(e);
-  const body = toActionError(e);
-  return Response.json(body, { status });
+  return jsonAnswer(toActionError(e), status);
+}
+
+export function toResponse(a: HttpAnswer): Response {
+  return new Response(a.body, { status: a.status, headers: a.headers });
 }

@@ -8,10 +8,10 @@
  * app/ imports lib/server only through these indexes (.dependency-cruiser.cjs,
  * app-to-server-through-feature-index).
  */
-export { type Actor, requireProject, requireSignedIn } from "./actor";
+export { type Actor, requireProject } from "./actor";
 export { attachmentDisposition } from "./download";
 export { AuthError, InputError, NotFoundError, toActionError } from "./errors";
-export { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readBodyLimited, readFormLimited, saveBodyToFile, saveUpload, uploadBytes } from "./http";
+export { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readBodyLimited, readFormLimited, saveBodyToFile, saveUpload, toResponse, uploadBytes } from "./http";
 export { pathId, projectIdOf } from "./path-ids";
-export { limitSave, retryAfterSeconds, tooManySaves } from "./rate-limit";
+export { limitSave, retryAfterSeconds } from "./rate-limit";
 export { streamedResponse, stringSlices } from "./stream";

@@ -273,8 +273,3 @@ export function tooManySavesParts(v: Extract<Verdict, { ok: false }>): { status:
   };
 }
 
-/** The save route's refusal as a Response. */
-export function tooManySaves(v: Extract<Verdict, { ok: false }>): Response {
-  const { body, ...init } = tooManySavesParts(v);
-  return new Response(body, init);
-}
