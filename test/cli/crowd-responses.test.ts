@@ -69,12 +69,18 @@ beforeAll(() => {
 
 describe("lexgold responses import of a crowd study's export", () => {
   it("reads the participants' lines as theirs in another project, refuses the one left out of the gold, and says what does not carry", () => {
-    // The command line's export is the gold's inputs: the participant left out of the gold is not in it.
+    // The command line's export keeps every answer as given; the participant left out of the gold is marked so.
     const exported = lexgold(["responses", "export", "--project", "wave"]);
     expect(exported.status).toBe(0);
-    expect(exported.stdout).toBe(`annotator\tlexelt\tinstance\tanswer\tmultiword\n${A}\tkeen.a\tk1\teager\t\n${A}\tkeen.a\tk2\tsharp\t\n`);
-    // The Team tab's export holds every answer: B's line too.
-    const tsv = file("wave.tsv", `annotator\tlexelt\tinstance\tanswer\tmultiword\n${A}\tkeen.a\tk1\teager\t\n${B}\tkeen.a\tk1\txylophone\t\n${A}\tkeen.a\tk2\tsharp\t\n`);
+    const lines = exported.stdout.split("\n");
+    expect(lines[0]).toBe("annotator\tlexelt\tinstance\tanswer\tmultiword\tadjudicated\tadjudication");
+    expect(lines.slice(1)).toEqual([
+      `${A}\tkeen.a\tk1\teager\t\t\t`,
+      expect.stringMatching(new RegExp(`^${B}\\tkeen\\.a\\tk1\\txylophone\\t\\tLEFT OUT\\tparticipant left out of the gold by command line `)),
+      `${A}\tkeen.a\tk2\tsharp\t\t\t`,
+      "",
+    ]);
+    const tsv = file("wave.tsv", exported.stdout);
     const dry = lexgold(["responses", "import", tsv, "--project", "main", "--dry-run"]);
     expect(dry.status).toBe(0);
     expect(dry.stdout).toContain(`refuse (1):\n  line 3\t${B}\tkeen.a\tk1\txylophone\t(left out of the gold in "wave" (put their answers back there to carry them))`);
@@ -83,9 +89,10 @@ describe("lexgold responses import of a crowd study's export", () => {
     expect(r.stdout).toBe(
       'wave.tsv: 3 responses; added 2, updated 0, unchanged 0, refused 1 (1 of participants left out of the gold in their project); read 2 lines of 1 crowd participant of "wave" as theirs (not made members of this project; their review and payments stay with their study).\n',
     );
-    expect(lexgold(["responses", "export", "--project", "main"]).stdout).toBe(exported.stdout);
-    // And the command line's own export goes in as it is: unchanged now.
-    expect(lexgold(["responses", "import", file("cli.tsv", exported.stdout), "--project", "main"]).stdout).toBe(
+    const mainExport = lexgold(["responses", "export", "--project", "main"]).stdout;
+    expect(mainExport).toBe(`annotator\tlexelt\tinstance\tanswer\tmultiword\n${A}\tkeen.a\tk1\teager\t\n${A}\tkeen.a\tk2\tsharp\t\n`);
+    // And main's own export goes in as it is: unchanged now.
+    expect(lexgold(["responses", "import", file("cli.tsv", mainExport), "--project", "main"]).stdout).toBe(
       'cli.tsv: 2 responses, all already stored as given; nothing changed; read 2 lines of 1 crowd participant of "wave" as theirs (not made members of this project; their review and payments stay with their study).\n',
     );
   });

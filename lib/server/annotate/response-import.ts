@@ -36,14 +36,15 @@ import { createHash } from "node:crypto";
 import { flagsByResponse } from "./flags";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { annotatorCounts, assignments, instances, lexelts, memberships, participantExclusions, participants, projects, queueCounts, responseHistory, responses, users } from "../../../db/schema";
+import { annotatorCounts, assignments, instances, lexelts, memberships, projects, queueCounts, responseHistory, responses, users } from "../../../db/schema";
 import { type BrokenField, HEADER_ERROR, parseResponsesTsv, ruleError, writeResponsesTsv } from "../../lexsub/formats/responses";
 import { type Rule, type Target, phraseBreak, targetBreak } from "../../lexsub/substitute-rules";
 import type { AnnotatorResponse } from "../../lexsub/types";
-import { type Diagnostic, diag, formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
-import { type Actor, actorUserId, requireProject } from "../kernel/actor";
+import { type Diagnostic, diag, formatDiagnostic } from "../../lexsub/diagnostics";
+import { type Actor, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
 import { named } from "../../../db/sql-names";
+import { type CarriedParticipants, carried, type Crowd, crowdOf, importerOf, PARTICIPANT_NAME, participantsClause } from "./response-import-crowd";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const ANNOTATOR_COUNTS = named(annotatorCounts);
@@ -52,13 +53,7 @@ const R = named(responses, "r");
 const RESPONSES = named(responses);
 const RESPONSES_Q = named(responses, "responses");
 const RESPONSE_HISTORY = named(responseHistory);
-const PA = named(participants, "pa");
-const PE = named(participantExclusions, "pe");
-const P = named(projects, "p");
-const M = named(memberships, "m");
 
-/** Account names a study's join makes (lib/server/crowd/join.ts): `<platform>:<study id>:<platform id>`. */
-const PARTICIPANT_NAME = /^(prolific|mturk|link):[0-9]+:./s;
 
 /** Refuse response files larger than this before parsing (a million lines is ~40 MB). */
 export const MAX_RESPONSES_BYTES = 50 * 1024 * 1024;
@@ -118,15 +113,6 @@ function refuse(problems: Diagnostic[], fileName: string): never {
   if (errors.length > MAX_LISTED) details.push(`${fileName}: ${errors.length - MAX_LISTED} more problems not listed (${errors.length} in all)`);
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? "s" : ""})` : "";
   throw new InputError(`${details[0]}${more}; nothing was imported.`, { file: "The file was refused." }, details);
-}
-
-/** Crowd participants of other projects named in the file, read as the authors of their lines. */
-interface CarriedParticipants {
-  /** Participants (accounts) and the lines of theirs read. */
-  count: number;
-  lines: number;
-  /** The projects of their studies, by name. */
-  from: string[];
 }
 
 /** Options of a responses import. */
@@ -367,56 +353,6 @@ export function planResponseImport(db: Db, projectId: number, input: { fileName:
   return plan;
 }
 
-/** A crowd participant of another project named in a file: their project, and whether it left them out of its gold. */
-interface Crowd {
-  project: string;
-  excluded: boolean;
-}
-
-/**
- * The participants among `userIds` (accounts with role participant, not members of the
- * project imported into) whose study's project `importer` coordinates (null: any), in one
- * read per 500 accounts.
- */
-function crowdOf(db: Db, userIds: readonly number[], importer: number | null): Map<number, Crowd> {
-  const out = new Map<number, Crowd>();
-  for (let k = 0; k < userIds.length; k += 500) {
-    const chunk = userIds.slice(k, k + 500);
-    const rows = db.$client
-      .prepare(
-        `select ${PA.userId} as userId, ${P.name} as project,
-                exists (select 1 from ${PE.$} where ${PE.participantId} = ${PA.id} and ${PE.undoneAt} is null) as excluded
-           from ${PA.$} join ${P.$} on ${P.id} = ${PA.projectId}
-          where ${PA.userId} in (${chunk.map(() => "?").join(", ")})
-            and (? is null or exists (select 1 from ${M.$} where ${M.projectId} = ${PA.projectId} and ${M.userId} = ? and ${M.role} = 'coordinator'))`,
-      )
-      .all(...chunk, importer, importer) as { userId: number; project: string; excluded: number }[];
-    for (const r of rows) out.set(r.userId, { project: r.project, excluded: r.excluded === 1 });
-  }
-  return out;
-}
-
-/** The participants of other projects among the lines read, counted (null when none); those their project left out of the gold are refused, not counted. */
-function carried(ok: readonly { userId: number; crowd: Crowd | null }[]): CarriedParticipants | null {
-  const who = new Set<number>();
-  const from = new Set<string>();
-  let lines = 0;
-  for (const o of ok) {
-    if (!o.crowd || o.crowd.excluded) continue;
-    who.add(o.userId);
-    from.add(o.crowd.project);
-    lines++;
-  }
-  return who.size === 0 ? null : { count: who.size, lines, from: [...from].sort() };
-}
-
-/** `read 6 lines of 3 crowd participants of "wave" as theirs (…)`, or "". */
-function participantsClause(c: CarriedParticipants | null): string {
-  if (!c) return "";
-  const of = c.from.map((n) => `"${n}"`).join(", ");
-  return `read ${c.lines === 1 ? "1 line" : `${c.lines} lines`} of ${c.count === 1 ? "1 crowd participant" : `${c.count} crowd participants`} of ${of} as theirs (not made members of this project; their review and payments stay with their study)`;
-}
-
 /**
  * `refuse 2 (lexelts the annotator is not assigned)` (the preview) or `refused 2 for lexelts the
  * annotator is not assigned` (the report); with participants left out of the gold in their
@@ -513,11 +449,6 @@ export function importResponses(
 ): ResponseImportReport {
   requireProject(db, actor, projectId, { coordinator: true });
   return writeResponsePlan(db, projectId, planResponseImport(db, projectId, input, opts, importerOf(actor)), opts);
-}
-
-/** The user id a plan checks crowd participants against: the coordinator's, null for the operator (the command line). */
-function importerOf(actor: Actor): number | null {
-  return actor && actor.kind === "user" ? actorUserId(actor) : null;
 }
 
 /**
