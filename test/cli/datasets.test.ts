@@ -62,6 +62,20 @@ describe("lexgold import/export of datasets", () => {
     expect(out.stdout).toBe(text);
   });
 
+  it("export tsar writes cells exactly by default and spreadsheet-safe with --cells spreadsheet-safe", () => {
+    const file = path.join(dir, "dash.tsv");
+    const text = "-a dash opens it\tdash\tline\n=two plus two\ttwo\tpair\n";
+    writeFileSync(file, text);
+    expect(lexgold(["import", "tsar", file, "--project", "dash", "--create"]).status).toBe(0);
+    const raw = lexgold(["export", "tsar", "--project", "dash"]);
+    expect(raw.stdout).toBe(text);
+    expect(raw.stderr).toMatch(/not carried: 2 lines have a cell beginning with =, \+, -, @, written as it is .* \(dash:1, dash:2\)/);
+    const safe = lexgold(["export", "tsar", "--project", "dash", "--cells", "spreadsheet-safe"]);
+    expect(safe.stdout).toBe("'-a dash opens it\tdash\tline\n'=two plus two\ttwo\tpair\n");
+    expect(lexgold(["export", "tsar", "--project", "dash", "--cells", "quoted"]).stderr).toMatch(/--cells: raw or spreadsheet-safe, not "quoted"/);
+    expect(lexgold(["export", "swords", "--project", "dash", "--cells", "raw"]).stderr).toMatch(/--cells applies to export tsar only/);
+  });
+
   it("imports a CoInCo file with entries the gold cannot hold, listing each with its line; --strict refuses it and writes nothing", () => {
     // Our own small sample, with a substitute holding the ";" that separates gold entries and one that is only ";".
     const xml = readFileSync(path.join(samples, "coinco-small.xml"), "utf8").replace('lemma="port"', 'lemma="port ;"').replace('lemma="skipper"', 'lemma=";"');
