@@ -29,8 +29,14 @@ describe("lexgold import/export of datasets", () => {
     const json = path.join(dir, "out.json");
     const sw = lexgold(["export", "swords", "--project", "simplify", "-o", json]);
     expect(sw.stderr).toMatch(/lexgold: 5 instances written as swords/);
+    // eval.py's ids by default (the sample's own are not its recipe: said on stderr); the sample's with --ids as-imported.
+    expect(Object.keys(JSON.parse(readFileSync(json, "utf8")).substitute_labels).every((s) => /^s:[0-9a-f]{40}$/.test(s))).toBe(true);
+    expect(sw.stderr).toMatch(/not carried: 3 imported targets had context, target or substitute ids that are not eval\.py's recipe/);
+    expect(lexgold(["export", "swords", "--project", "simplify", "--ids", "as-imported", "-o", json]).status).toBe(0);
     const doc = JSON.parse(readFileSync(json, "utf8"));
     expect(doc.substitute_labels["s:2"]).toEqual(["TRUE_IMPLICIT", "TRUE", "UNSURE", "FALSE", "TRUE", "TRUE", "FALSE", "TRUE", "TRUE", "FALSE"]);
+    expect(lexgold(["export", "swords", "--project", "simplify", "--ids", "mine"]).stderr).toMatch(/--ids: recipe or as-imported, not "mine"/);
+    expect(lexgold(["export", "tsar", "--project", "simplify", "--ids", "recipe"]).stderr).toMatch(/--ids applies to export swords only/);
   });
 
   it("refuses a bad file with its line and field, creating no project", () => {

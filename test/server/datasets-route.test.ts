@@ -43,7 +43,7 @@ describe("datasets route", () => {
     // Both the file and the report are derived in the derivation process, as the gold download is.
     const run = vi.spyOn(deriveRuntime().pool, "run");
     try {
-      const file = await download(project.id, "format=swords");
+      const file = await download(project.id, "format=swords&ids=as-imported");
       expect(file.headers.get("content-disposition")).toBe('attachment; filename="p.swords.json"');
       expect(file.headers.get("content-type")).toBe("application/json; charset=utf-8");
       expect(JSON.parse(await file.text())).toEqual(JSON.parse(swords.toString("utf8")));
@@ -77,6 +77,8 @@ describe("datasets route", () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toBe('Unknown cells "quoted": raw or spreadsheet-safe.');
     expect((await download(project.id, "format=swords&cells=raw")).status).toBe(400);
+    expect((await download(project.id, "format=tsar&ids=recipe")).status).toBe(400);
+    expect(((await (await download(project.id, "format=swords&ids=mine")).json()) as { message: string }).message).toBe('Unknown ids "mine": recipe or as-imported.');
   });
 
   it("refuses an annotator (403), another origin, and an unknown format, writing nothing", async () => {
