@@ -81,6 +81,17 @@ describe("TSAR/MLSP: CSV-quoted cells", () => {
     }
   });
 
+  it("in a `mul` project a German line's infinitive is found as its form, as in a German project; in an English one it is not", () => {
+    // MLSP's All trial file mixes German lines whose complex word is the infinitive of the sentence's form.
+    const mixed = "Die Katze miaute lange.\tmiauen\tjaulen\nThe cat slept.\tslept\tdozed\n";
+    for (const language of ["mul", "und", "de"]) {
+      const r = parseTsar(mixed, "m.tsv", { language });
+      expect(r.instances.map((i) => i.head), language).toEqual(["miaute", "slept"]);
+      expect(r.issues?.[0].message).toMatch(/^complex word "miauen": repaired: not in the sentence; found as "miaute"/);
+    }
+    expect(parseTsar(mixed, "m.tsv", { language: "en" }).errors.map((e) => e.where)).toEqual(["m.tsv:1"]);
+  });
+
   it("a plain TSAR file whose sentences hold quotes, one of them wrapped whole in quotes, is read as plain TSAR", () => {
     const plain = '"Yes, I did."\tdid\tmanaged\nHe said "stop" and "wait".\tstop\thalt\n';
     const r = parseTsar(plain, "p.tsv");

@@ -100,7 +100,7 @@ function lemmaForms(sentence: string, lemma: string, fold: (s: string) => string
  * first whole-word occurrence as written, else in another case (folded with the
  * language's lower-casing), else its first occurrence inside a word as written, else
  * in another case, else a form of the lemma (lemmaForms; when a language is given,
- * only for German) — the one form the sentence has; two different forms tie and
+ * only for German, `mul` or `und`) — the one form the sentence has; two different forms tie and
  * nothing is chosen.
  */
 export function locateComplexWord(sentence: string, word: string, language?: string): LocateResult {
@@ -114,8 +114,9 @@ export function locateComplexWord(sentence: string, word: string, language?: str
   if (folded.whole >= 0) return { at: folded.whole, length: w.length, how: "case" };
   if (exact.any >= 0) return { at: exact.any, length: w.length, how: "exact" };
   if (folded.any >= 0) return { at: folded.any, length: w.length, how: "case" };
-  // The lemma rule is German's: with a language given, only for German.
-  const forms = !language || /^de(-|$)/i.test(language) ? lemmaForms(sentence, w, fold) : [];
+  // The lemma rule is German's: with a language given, only for German — or for `mul` (several languages,
+  // MLSP's All files) and `und` (not known), where a line may be German: the last resort before refusing it.
+  const forms = !language || /^(de|mul|und)(-|$)/i.test(language) ? lemmaForms(sentence, w, fold) : [];
   const distinct = new Map(forms.map((f) => [fold(f.word), f.word] as const));
   if (distinct.size > 1) return { tie: [...distinct.values()] };
   if (forms.length === 0) return null;
