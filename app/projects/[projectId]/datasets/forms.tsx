@@ -8,7 +8,7 @@ type Format = "coinco" | "swords" | "tsar";
 const FORMATS: { value: Format; label: string; accept: string; hint: string }[] = [
   { value: "coinco", label: "CoInCo XML", accept: ".xml,text/xml,application/xml", hint: "<document><sent>… with <token id> targets and <subst lemma freq>; substitutes become a gold with counts, the problematic flag is kept." },
   { value: "swords", label: "SWORDS JSON", accept: ".json,.gz,application/json,application/gzip", hint: "contexts, targets with offsets, substitutes and their labels (.json or .json.gz); every label is kept." },
-  { value: "tsar", label: "TSAR / MLSP TSV", accept: ".tsv,.txt,text/tab-separated-values,text/plain", hint: "sentence, complex word, annotations (a substitute given by k annotators appears k times)." },
+  { value: "tsar", label: "TSAR / MLSP TSV", accept: ".tsv,.txt,text/tab-separated-values,text/plain", hint: "sentence, complex word, annotations (a substitute given by k annotators appears k times); CSV-quoted cells (MLSP 2024's combined file) are read too." },
 ];
 
 /**
