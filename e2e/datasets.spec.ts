@@ -52,17 +52,36 @@ test("the coordinator imports SWORDS and TSAR samples on the Datasets page and d
   await expect(held.getByRole("row", { name: /SWORDS/ })).toContainText("6");
   await expect(held.getByRole("row", { name: /TSAR/ })).toContainText("2");
 
-  // Download SWORDS: the sample comes back whole (TSAR lines are no SWORDS targets, so they get new ids).
+  // Download SWORDS: the sample comes back whole, under eval.py's ids (the sample's own are not its recipe),
+  // each target with its instance id in extra (TSAR lines are no SWORDS targets, so they get new ids too).
   const [swords] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download SWORDS JSON" }).click()]);
-  const doc = JSON.parse(await readFile((await swords.path())!, "utf8"));
-  const original = JSON.parse(await readFile(sample("swords-small.json"), "utf8"));
-  for (const [tid, t] of Object.entries(original.targets)) expect(doc.targets[tid]).toEqual(t);
-  for (const [sid, l] of Object.entries(original.substitute_labels)) expect(doc.substitute_labels[sid]).toEqual(l);
+  type Doc = {
+    targets: Record<string, { target: string; offset: number; pos: string; extra?: { lexgold_instance?: string } }>;
+    substitutes: Record<string, { target_id: string; substitute: string }>;
+    substitute_labels: Record<string, string[]>;
+  };
+  const doc = JSON.parse(await readFile((await swords.path())!, "utf8")) as Doc;
+  const original = JSON.parse(await readFile(sample("swords-small.json"), "utf8")) as Doc;
+  const written = new Map(Object.entries(doc.targets).map(([id, t]) => [t.extra?.lexgold_instance ?? id, { id, t }]));
+  for (const [tid, t] of Object.entries(original.targets)) {
+    expect(written.get(tid)?.id).toMatch(/^t:[0-9a-f]{40}$/);
+    expect(written.get(tid)?.t).toMatchObject({ target: t.target, offset: t.offset, pos: t.pos });
+  }
+  for (const [sid, l] of Object.entries(original.substitute_labels)) {
+    const s = original.substitutes[sid];
+    const [id] = Object.entries(doc.substitutes).find(([, w]) => w.target_id === written.get(s.target_id)?.id && w.substitute === s.substitute)!;
+    expect(doc.substitute_labels[id]).toEqual(l);
+  }
 
   // Download TSAR: the two sample lines come back column for column.
   const [tsar] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download TSAR / MLSP TSV" }).click()]);
   const lines = (await readFile((await tsar.path())!, "utf8")).trimEnd().split("\n");
   for (const l of (await readFile(sample("tsar-small.tsv"), "utf8")).trimEnd().split("\n")) expect(lines).toContain(l);
+  // Cells exactly as the gold has them unless the coordinator asks for spreadsheet-safe ones.
+  await expect(page.getByRole("link", { name: "Download TSAR / MLSP TSV" })).not.toHaveAttribute("href", /cells=/);
+  await page.getByLabel("Spreadsheet-safe cells").check();
+  await expect(page.getByRole("link", { name: "Download TSAR / MLSP TSV" })).toHaveAttribute("href", /[?&]format=tsar&cells=spreadsheet-safe$/);
+  await page.getByLabel("Spreadsheet-safe cells").uncheck();
 
   await page.getByRole("button", { name: "What TSAR / MLSP TSV cannot carry" }).click();
   await expect(page.getByRole("status", { name: "TSAR / MLSP TSV report" })).toContainText("5 instances written");

@@ -1,8 +1,8 @@
 /**
  * Datasets (issue #16): `lexgold import coinco|swords|tsar FILE --project P [--strict]` (the
  * import command hands datasets here; each entry not carried as written is listed with its line) and `lexgold export coinco|swords|tsar
- * --project P`, which write the project's gold in that format and list on stderr
- * what the format could not carry. File I/O only; lib/server does the work.
+ * --project P` (tsar: `[--gold-only] [--cells raw|spreadsheet-safe]`; swords: `[--ids recipe|as-imported]`), which write the project's gold
+ * in that format and list on stderr what the format could not carry. File I/O only; lib/server does the work.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -62,6 +62,11 @@ export function register(program: Command): void {
         .requiredOption("--project <name>", "the project")
         .option("-o, --output <file>", "write to this file instead of stdout")
         .option("--gold-only", "tsar: leave out instances without a substitute (as the _gold files do)")
+        .option("--ids <which>", "swords: recipe (default: eval.py's ids, so eval.py loads the file) or as-imported (an imported file's own ids, as it had them)")
+        .option(
+          "--cells <mode>",
+          "tsar: raw (default: every cell exactly, as the shared task's files) or spreadsheet-safe (a cell beginning with =, +, -, @ gets a leading apostrophe, for opening in a spreadsheet)",
+        )
         .description(
           format === "coinco"
             ? "the project's gold as CoInCo XML (imported CoInCo sentences come back whole); what it cannot carry goes to stderr"
@@ -69,12 +74,18 @@ export function register(program: Command): void {
               ? "the project's gold as SWORDS JSON (imported labels kept; other gold counts as TRUE labels); what it cannot carry goes to stderr"
               : "the project's gold as TSAR/MLSP TSV (a substitute repeated by its count); what it cannot carry goes to stderr",
         ),
-    ).action(async (opts: { project: string; output?: string; db?: string; goldOnly?: boolean }) => {
+    ).action(async (opts: { project: string; output?: string; db?: string; goldOnly?: boolean; cells?: string; ids?: string }) => {
+      if (opts.ids !== undefined && format !== "swords") throw new CliError(`--ids applies to export swords only`);
+      if (opts.ids !== undefined && opts.ids !== "recipe" && opts.ids !== "as-imported") throw new CliError(`--ids: recipe or as-imported, not "${opts.ids}"`);
+      const ids = opts.ids as "recipe" | "as-imported" | undefined;
+      if (opts.cells !== undefined && format !== "tsar") throw new CliError(`--cells applies to export tsar only`);
+      if (opts.cells !== undefined && opts.cells !== "raw" && opts.cells !== "spreadsheet-safe") throw new CliError(`--cells: raw or spreadsheet-safe, not "${opts.cells}"`);
+      const cells = opts.cells as "raw" | "spreadsheet-safe" | undefined;
       const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
       const { exportDataset } = await import("../../lib/server/datasets/datasets");
       const db = await openCliDb(opts);
       const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
-      const out = run(() => exportDataset(db, SYSTEM, p.id, format, { goldOnly: opts.goldOnly === true }));
+      const out = run(() => exportDataset(db, SYSTEM, p.id, format, { goldOnly: opts.goldOnly === true, cells, ids }));
       if (opts.output) fs.writeFileSync(opts.output, out.text);
       else process.stdout.write(out.text);
       process.stderr.write(`lexgold: ${out.written} instances written as ${format}\n`);

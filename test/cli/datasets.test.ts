@@ -29,8 +29,14 @@ describe("lexgold import/export of datasets", () => {
     const json = path.join(dir, "out.json");
     const sw = lexgold(["export", "swords", "--project", "simplify", "-o", json]);
     expect(sw.stderr).toMatch(/lexgold: 5 instances written as swords/);
+    // eval.py's ids by default (the sample's own are not its recipe: said on stderr); the sample's with --ids as-imported.
+    expect(Object.keys(JSON.parse(readFileSync(json, "utf8")).substitute_labels).every((s) => /^s:[0-9a-f]{40}$/.test(s))).toBe(true);
+    expect(sw.stderr).toMatch(/not carried: 3 imported targets had context, target or substitute ids that are not eval\.py's recipe/);
+    expect(lexgold(["export", "swords", "--project", "simplify", "--ids", "as-imported", "-o", json]).status).toBe(0);
     const doc = JSON.parse(readFileSync(json, "utf8"));
     expect(doc.substitute_labels["s:2"]).toEqual(["TRUE_IMPLICIT", "TRUE", "UNSURE", "FALSE", "TRUE", "TRUE", "FALSE", "TRUE", "TRUE", "FALSE"]);
+    expect(lexgold(["export", "swords", "--project", "simplify", "--ids", "mine"]).stderr).toMatch(/--ids: recipe or as-imported, not "mine"/);
+    expect(lexgold(["export", "tsar", "--project", "simplify", "--ids", "recipe"]).stderr).toMatch(/--ids applies to export swords only/);
   });
 
   it("refuses a bad file with its line and field, creating no project", () => {
@@ -60,6 +66,20 @@ describe("lexgold import/export of datasets", () => {
     const out = lexgold(["export", "tsar", "--project", "mlsp"]);
     expect(out.status).toBe(0);
     expect(out.stdout).toBe(text);
+  });
+
+  it("export tsar writes cells exactly by default and spreadsheet-safe with --cells spreadsheet-safe", () => {
+    const file = path.join(dir, "dash.tsv");
+    const text = "-a dash opens it\tdash\tline\n=two plus two\ttwo\tpair\n";
+    writeFileSync(file, text);
+    expect(lexgold(["import", "tsar", file, "--project", "dash", "--create"]).status).toBe(0);
+    const raw = lexgold(["export", "tsar", "--project", "dash"]);
+    expect(raw.stdout).toBe(text);
+    expect(raw.stderr).toMatch(/not carried: 2 lines have a cell beginning with =, \+, -, @, written as it is .* \(dash:1, dash:2\)/);
+    const safe = lexgold(["export", "tsar", "--project", "dash", "--cells", "spreadsheet-safe"]);
+    expect(safe.stdout).toBe("'-a dash opens it\tdash\tline\n'=two plus two\ttwo\tpair\n");
+    expect(lexgold(["export", "tsar", "--project", "dash", "--cells", "quoted"]).stderr).toMatch(/--cells: raw or spreadsheet-safe, not "quoted"/);
+    expect(lexgold(["export", "swords", "--project", "dash", "--cells", "raw"]).stderr).toMatch(/--cells applies to export tsar only/);
   });
 
   it("imports a CoInCo file with entries the gold cannot hold, listing each with its line; --strict refuses it and writes nothing", () => {

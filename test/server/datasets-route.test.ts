@@ -43,7 +43,7 @@ describe("datasets route", () => {
     // Both the file and the report are derived in the derivation process, as the gold download is.
     const run = vi.spyOn(deriveRuntime().pool, "run");
     try {
-      const file = await download(project.id, "format=swords");
+      const file = await download(project.id, "format=swords&ids=as-imported");
       expect(file.headers.get("content-disposition")).toBe('attachment; filename="p.swords.json"');
       expect(file.headers.get("content-type")).toBe("application/json; charset=utf-8");
       expect(JSON.parse(await file.text())).toEqual(JSON.parse(swords.toString("utf8")));
@@ -61,6 +61,24 @@ describe("datasets route", () => {
     await jobsIdle();
     db.$client.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("TSAR: cells as the project holds them by default, spreadsheet-safe on request; a bad or misplaced cells value is refused", async () => {
+    const { db, coord, project } = projectFixture();
+    Object.assign(session, { db, actor: coord });
+    const { importDataset } = await import("../../lib/server/datasets/datasets");
+    importDataset(db, coord, project.id, { format: "tsar", fileName: "d.tsv", bytes: new TextEncoder().encode("-a dash opens it\tdash\tline\n") });
+    expect(await (await download(project.id, "format=tsar")).text()).toBe("-a dash opens it\tdash\tline\n");
+    expect(await (await download(project.id, "format=tsar&cells=raw")).text()).toBe("-a dash opens it\tdash\tline\n");
+    expect(await (await download(project.id, "format=tsar&cells=spreadsheet-safe")).text()).toBe("'-a dash opens it\tdash\tline\n");
+    const report = (await (await download(project.id, "format=tsar&cells=spreadsheet-safe&report=1")).json()) as { lost: string[] };
+    expect(report.lost.join(" ")).toMatch(/1 lines have a cell beginning with =, \+, -, @ \(a spreadsheet would run it as a formula\), written with a leading apostrophe/);
+    const bad = await download(project.id, "format=tsar&cells=quoted");
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toBe('Unknown cells "quoted": raw or spreadsheet-safe.');
+    expect((await download(project.id, "format=swords&cells=raw")).status).toBe(400);
+    expect((await download(project.id, "format=tsar&ids=recipe")).status).toBe(400);
+    expect(((await (await download(project.id, "format=swords&ids=mine")).json()) as { message: string }).message).toBe('Unknown ids "mine": recipe or as-imported.');
   });
 
   it("refuses an annotator (403), another origin, and an unknown format, writing nothing", async () => {

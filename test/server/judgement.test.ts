@@ -3,7 +3,9 @@
  * label in their own order, verdicts and Table 8 from those labels, the extended gold and
  * the SWORDS export.
  */
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { swordsLoaderCheck } from "../../lib/scorers/swords/score";
 import { table8, verdict } from "../../lib/lexsub/judgement";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
@@ -104,6 +106,10 @@ describe("judgement rounds", () => {
     expect(target).toMatchObject({ target: "bright", offset: 2, pos: "ADJ" });
     const clever = Object.entries(swords.substitutes).find(([, s]) => s.substitute === "clever")![0];
     expect(swords.substitute_labels[clever]).toEqual(["TRUE", "TRUE", "FALSE"]);
+    // eval.py's ids (its loader asserts each), as the Datasets export writes them.
+    const sha1 = (t: string) => createHash("sha1").update(t, "utf8").digest("hex");
+    expect(swordsLoaderCheck(JSON.stringify(swords), "round.json", sha1)).toEqual([]);
+    expect(clever).toBe(`s:${sha1(`{"substitute": "clever", "target_id": "${Object.keys(swords.targets)[0]}"}`)}`);
   });
 
   it("a closed round takes no labels and leaves judges' lists; reopened, it takes them again; judges can be changed", () => {

@@ -8,7 +8,9 @@
  * character offset, lexelt = CoInCo lemma or the target lower-cased, `.pos`); each
  * substitute an entry whose count is its TRUE + TRUE_IMPLICIT labels and which
  * keeps every label in order, its id and extra, so JSON → project → JSON gives the
- * same object back. Pure (node:crypto only, for ids of new substitutes).
+ * same object back (a file whose ids are eval.py's recipe, as SWORDS's are; others with
+ * `ids: "as-imported"`). Offsets count code points, as Python's do. Pure (node:crypto
+ * only, for the ids).
  */
 import { createHash } from "node:crypto";
 import {
@@ -31,6 +33,7 @@ import {
   someIds,
 } from "./dataset";
 import { parseLexeltItem } from "../types";
+import { codePoints, swordsContextId, swordsSubstituteId, swordsTargetId, utf16Index } from "./swords-ids";
 
 const SWORDS_LABELS = ["TRUE", "FALSE", "UNSURE", "TRUE_IMPLICIT", "FALSE_IMPLICIT"] as const;
 const LABELS = new Set<string>(SWORDS_LABELS);
@@ -96,8 +99,11 @@ export function parseSwords(text: string, file: string): DatasetParseResult {
       continue;
     }
     const context = ctx.context;
-    if (context.slice(offset, offset + target.length) !== target) {
-      fail(`${where}.offset`, "offset", `the context holds ${JSON.stringify(context.slice(offset, offset + target.length))} at ${offset}, not the target ${JSON.stringify(target)}`);
+    // The offset counts code points, as Python (and eval.py) does; a string here is UTF-16.
+    const at = utf16Index(context, offset);
+    if (at < 0 || context.slice(at, at + target.length) !== target) {
+      const found = at < 0 ? "nothing" : JSON.stringify(context.slice(at, at + target.length));
+      fail(`${where}.offset`, "offset", `the context holds ${found} at ${offset} (in code points), not the target ${JSON.stringify(target)}`);
       continue;
     }
     const extra = t.extra;
@@ -137,9 +143,9 @@ export function parseSwords(text: string, file: string): DatasetParseResult {
       lexelt: `${lemma}.${letter}`,
       lemma,
       pos: letter,
-      before: context.slice(0, offset),
+      before: context.slice(0, at),
       head: target,
-      after: context.slice(offset + target.length),
+      after: context.slice(at + target.length),
       meta: {
         format: "swords",
         ...(instanceId !== tid ? { targetId: tid } : {}),
@@ -203,16 +209,33 @@ function sha1(s: string): string {
 }
 
 /**
- * A project's gold as SWORDS JSON. Imported SWORDS targets come back with their
- * ids, offsets, extra and every label; other instances get new ids (SHA1 of their
- * content) and, for each gold substitute given by k annotators, k TRUE labels. An
- * instance not from SWORDS keeps its id, lexelt and its format's own fields (CoInCo's
- * MASC ids, token attributes, problematic flag and the sentence's tokens; TSAR's
- * columns) in `targets[id].extra` (`lexgold_instance`, `lexelt`, `lexgold_meta`), and
- * a substitute its own fields (CoInCo's PoS) in `substitutes[id].extra.lexgold_meta`:
- * parseSwords reads them back.
+ * Which ids the SWORDS export writes: "recipe" (the default), eval.py's for every
+ * context, target and substitute (./swords-ids.ts), so eval.py loads the file; or
+ * "as-imported", the ids an imported SWORDS file had, as it had them (a file made by
+ * another tool whose ids are not the recipe comes back as it was), the recipe for the rest.
  */
-export function writeSwords(items: readonly ExportItem[]): ExportResult {
+export type SwordsIds = "recipe" | "as-imported";
+
+/**
+ * A project's gold as SWORDS JSON. Imported SWORDS targets come back with their
+ * offsets, PoS, extra and every label; other instances get, for each gold substitute
+ * given by k annotators, k TRUE labels. Ids are eval.py's recipe, computed from what
+ * is written (stable: the same project gives the same ids), unless `ids:
+ * "as-imported"` keeps an imported file's own. Offsets count code points, as
+ * Python does. An instance whose target id is not its instance id keeps the instance
+ * id in `targets[id].extra.lexgold_instance`; an instance not from SWORDS also keeps
+ * its lexelt and its format's own fields (CoInCo's MASC ids, token attributes,
+ * problematic flag and the sentence's tokens; TSAR's columns) in `targets[id].extra`
+ * (`lexelt`, `lexgold_meta`), and a substitute its own fields (CoInCo's PoS) in
+ * `substitutes[id].extra.lexgold_meta`: parseSwords reads them back.
+ *
+ * What the recipe cannot hold is reported: a target with the same id as one
+ * already written (same context, word in any case, offset and PoS) is left out; two
+ * substitutes of a target that differ only in case share an id, so their labels are
+ * written together under the first (eval.py's own preprocessing merges them so).
+ */
+export function writeSwords(items: readonly ExportItem[], options: { ids?: SwordsIds } = {}): ExportResult {
+  const asImported = options.ids === "as-imported";
   const lost: string[] = [];
   const contexts: Record<string, unknown> = {};
   const targets: Record<string, unknown> = {};
@@ -226,6 +249,12 @@ export function writeSwords(items: readonly ExportItem[]): ExportResult {
   let written = 0;
   let fresh = 0;
   let derived = 0;
+  /** Imported ids written as eval.py's recipe instead (instance ids of their targets). */
+  const rewritten: string[] = [];
+  /** Imported ids kept (as-imported) that are not the recipe. */
+  const notRecipe: string[] = [];
+  const clashes: string[] = [];
+  const caseMerged: string[] = [];
   const sentenceTokens = coincoSentenceTokens(items);
   const sentencesWritten = new Set<string>();
   for (const item of items) {
@@ -235,24 +264,37 @@ export function writeSwords(items: readonly ExportItem[]): ExportResult {
     }
     const m = item.meta && item.meta.format === "swords" ? item.meta : null;
     const context = item.before + item.head + item.after;
+    const offset = codePoints(item.before);
     let cid: string;
     let tid: string;
+    let target: Record<string, unknown>;
+    let contextEntry: Record<string, unknown>;
+    let differs = false;
     if (m) {
-      cid = String(m.contextId);
-      tid = typeof m.targetId === "string" ? m.targetId : item.instanceId;
-      contexts[cid] = m.contextExtra !== undefined ? { context, extra: m.contextExtra } : { context };
-      const t: Record<string, unknown> = { context_id: cid, target: item.head, offset: item.before.length, pos: m.pos };
-      if (m.extra !== undefined) t.extra = m.extra;
-      targets[tid] = t;
+      const pos = typeof m.pos === "string" ? m.pos : null;
+      const fileCid = String(m.contextId);
+      const fileTid = typeof m.targetId === "string" ? m.targetId : item.instanceId;
+      const recipeCid = swordsContextId(sha1, context);
+      cid = asImported ? fileCid : recipeCid;
+      const recipeTid = swordsTargetId(sha1, { contextId: cid, target: item.head, offset, pos });
+      tid = asImported ? fileTid : recipeTid;
+      differs = fileCid !== recipeCid || fileTid !== recipeTid;
+      contextEntry = m.contextExtra !== undefined ? { context, extra: m.contextExtra } : { context };
+      target = { context_id: cid, target: item.head, offset, pos: m.pos };
+      let extra = m.extra;
+      // The target id no longer names the instance: the instance id goes with the target, as for other instances.
+      const extraObject = typeof extra === "object" && extra !== null && !Array.isArray(extra) ? (extra as Record<string, unknown>) : null;
+      if (tid !== item.instanceId && extraObject?.lexgold_instance !== item.instanceId) extra = { ...(extraObject ?? {}), lexgold_instance: item.instanceId };
+      if (extra !== undefined) target.extra = extra;
       if (typeof m.lemmatized === "boolean") lemmatized = lemmatized === undefined ? m.lemmatized : lemmatized && m.lemmatized;
     } else {
       fresh++;
       const letter = parseLexeltItem(item.lexelt)?.pos ?? "";
       const pos = POS_NAME[letter];
       if (!pos) noPos.push(item.instanceId);
-      cid = `c:${sha1(context)}`;
-      contexts[cid] = { context, extra: { lexgold_instance: item.instanceId } };
-      tid = `t:${sha1(JSON.stringify([cid, item.head, item.before.length, pos ?? null]))}`;
+      cid = swordsContextId(sha1, context);
+      contextEntry = { context, extra: { lexgold_instance: item.instanceId } };
+      tid = swordsTargetId(sha1, { contextId: cid, target: item.head, offset, pos: pos ?? null });
       const extra: Record<string, unknown> = { lexgold_instance: item.instanceId, lexelt: item.lexelt };
       let carried = item.meta;
       if (carried?.format === "coinco") {
@@ -268,27 +310,60 @@ export function writeSwords(items: readonly ExportItem[]): ExportResult {
         }
       }
       if (carried) extra[CARRIED_KEY] = carryMeta(carried, context);
-      targets[tid] = { context_id: cid, target: item.head, offset: item.before.length, pos: pos ?? null, extra };
+      target = { context_id: cid, target: item.head, offset, pos: pos ?? null, extra };
     }
+    if (tid in targets) {
+      clashes.push(item.instanceId);
+      continue;
+    }
+    contexts[cid] = contextEntry;
+    targets[tid] = target;
     const { entries, names: n } = mergedEntries(item);
     names += n;
     if (item.mwEntries.length > 0) mw.push(item.instanceId);
     if (item.derived.some((d) => d.substitute !== "pn")) derived++;
+    let merged = false;
     for (const e of entries) {
       const known = typeof e.meta?.id === "string" ? e.meta.id : null;
-      const sid = known ?? `s:${sha1(JSON.stringify([tid, e.substitute]))}`;
+      const recipe = swordsSubstituteId(sha1, { targetId: tid, substitute: e.substitute });
+      const sid = asImported && known ? known : recipe;
+      if (known && known !== swordsSubstituteId(sha1, { targetId: m && typeof m.targetId === "string" ? m.targetId : item.instanceId, substitute: e.substitute })) differs = true;
+      const ls = e.labels ?? Array.from({ length: e.count }, () => "TRUE");
+      if (sid in substitutes) {
+        labels[sid].push(...ls);
+        merged = true;
+        continue;
+      }
       const s: Record<string, unknown> = { target_id: tid, substitute: e.substitute };
       if (e.meta && "extra" in e.meta) s.extra = e.meta.extra;
       else if (!known) s.extra = e.meta ? { sources: ["lexgold"], [CARRIED_KEY]: e.meta } : { sources: ["lexgold"] };
       substitutes[sid] = s;
-      labels[sid] = e.labels ?? Array.from({ length: e.count }, () => "TRUE");
+      labels[sid] = ls;
     }
+    if (merged) caseMerged.push(item.instanceId);
+    if (m && differs) (asImported ? notRecipe : rewritten).push(item.instanceId);
     written++;
   }
   // The gold's substitutes are lemmatised (the lemma review), so new targets say so.
   const flag = fresh > 0 ? (lemmatized ?? true) && true : lemmatized;
   const doc = { contexts, targets, substitutes, ...(flag !== undefined ? { substitutes_lemmatized: flag } : {}), substitute_labels: labels };
   countLoss(lost, excluded, "excluded instances were left out");
+  if (clashes.length > 0) {
+    lost.push(
+      `${clashes.length} instances were left out: their target has the same id as another's written before it (the same context, word in any case, offset and PoS; eval.py's ids cannot tell them apart) (${someIds(clashes)})`,
+    );
+  }
+  if (rewritten.length > 0) {
+    lost.push(
+      `${rewritten.length} imported targets had context, target or substitute ids that are not eval.py's recipe: written with eval.py's ids (the instance id in extra.lexgold_instance); ids: "as-imported" (--ids as-imported) writes them as the file had them (${someIds(rewritten)})`,
+    );
+  }
+  if (notRecipe.length > 0) {
+    lost.push(`${notRecipe.length} imported targets keep ids that are not eval.py's recipe, as asked (as-imported): eval.py's loader refuses such a file (${someIds(notRecipe)})`);
+  }
+  if (caseMerged.length > 0) {
+    lost.push(`${caseMerged.length} instances have substitutes that differ only in case: eval.py's ids are case-blind, so their labels are written together under the first (${someIds(caseMerged)})`);
+  }
   countLoss(lost, names, "NAME answers (pn) were dropped: SWORDS has no proper-name entry");
   if (mw.length > 0) lost.push(`${mw.length} instances had multiword answers, which SWORDS cannot carry (${someIds(mw)})`);
   if (noPos.length > 0) lost.push(`${noPos.length} instances have a PoS other than n, v, a, r and were written with pos null (their lexelt is kept in extra.lexelt) (${someIds(noPos)})`);

@@ -8,9 +8,15 @@
  * locateComplexWord finds the complex word: as written, in another case, as a German
  * lemma's form, stray spaces trimmed, each reported). The annotations are also kept
  * in file order and the complex word as the file has it, so an unchanged gold is
- * written back column for column. Cells that a spreadsheet would run as a formula are written
- * neutralised and read back restored (./spreadsheet.ts), as in every TSV lexgold
- * writes. Pure.
+ * written back column for column. A cell that a spreadsheet would run as a formula is
+ * written as it is (the published files hold such cells), or with `cells:
+ * "spreadsheet-safe"` neutralised as in every other TSV lexgold writes
+ * (./spreadsheet.ts); either reads back restored.
+ *
+ * A CSV-quoted file (MLSP 2024's `multilex_test_all_combined_ls_unlabelled.tsv`: a
+ * cell holding `,` or `"` is written in double quotes, inner quotes doubled) is
+ * recognised (csvQuotedFile) and each line read with csv-parse; its lines are
+ * written back quoted the same way. Pure.
  */
 import {
   type DatasetEntry,
@@ -27,6 +33,7 @@ import {
   mergedEntries,
   someIds,
 } from "./dataset";
+import { parse as parseCsv } from "csv-parse/sync";
 import { neutraliseCell, restoreCell } from "./spreadsheet";
 
 /** The PoS letter of TSAR lexelts: the format has none. */
@@ -93,7 +100,7 @@ function lemmaForms(sentence: string, lemma: string, fold: (s: string) => string
  * first whole-word occurrence as written, else in another case (folded with the
  * language's lower-casing), else its first occurrence inside a word as written, else
  * in another case, else a form of the lemma (lemmaForms; when a language is given,
- * only for German) — the one form the sentence has; two different forms tie and
+ * only for German, `mul` or `und`) — the one form the sentence has; two different forms tie and
  * nothing is chosen.
  */
 export function locateComplexWord(sentence: string, word: string, language?: string): LocateResult {
@@ -107,8 +114,9 @@ export function locateComplexWord(sentence: string, word: string, language?: str
   if (folded.whole >= 0) return { at: folded.whole, length: w.length, how: "case" };
   if (exact.any >= 0) return { at: exact.any, length: w.length, how: "exact" };
   if (folded.any >= 0) return { at: folded.any, length: w.length, how: "case" };
-  // The lemma rule is German's: with a language given, only for German.
-  const forms = !language || /^de(-|$)/i.test(language) ? lemmaForms(sentence, w, fold) : [];
+  // The lemma rule is German's: with a language given, only for German — or for `mul` (several languages,
+  // MLSP's All files) and `und` (not known), where a line may be German: the last resort before refusing it.
+  const forms = !language || /^(de|mul|und)(-|$)/i.test(language) ? lemmaForms(sentence, w, fold) : [];
   const distinct = new Map(forms.map((f) => [fold(f.word), f.word] as const));
   if (distinct.size > 1) return { tie: [...distinct.values()] };
   if (forms.length === 0) return null;
@@ -152,6 +160,50 @@ function howFound(word: string, sentence: string, where: Location): string | nul
   return parts.length === 0 ? null : `${parts.join("; ")}; the head is "${found}" and an export writes the complex word back as the file has it`;
 }
 
+/** A cell as a CSV writer quotes it: whole in double quotes, every inner quote doubled. */
+const CSV_QUOTED = /^"(?:[^"]|"")*"$/;
+
+/**
+ * Whether the file's cells are CSV-quoted rather than plain TSAR: some quoted cell
+ * holds a doubled quote (`"d'""ajudar"`, a CSV writer's escape, which no plain TSAR
+ * sentence wrapped in quotes has), and most cells holding a quote are such quoted
+ * cells (the lines of those that are not are left out and reported).
+ * A plain TSAR file holds quotes inside its sentences (`said "yes" and`), which are
+ * not quoted cells, so it reads as before.
+ */
+function csvQuotedFile(lines: readonly string[]): boolean {
+  let quoted = 0;
+  let escaped = 0;
+  let other = 0;
+  for (const line of lines) {
+    if (!line.includes('"')) continue;
+    for (const cell of line.replace(/\r$/, "").split("\t")) {
+      if (!cell.includes('"')) continue;
+      if (CSV_QUOTED.test(cell)) {
+        quoted++;
+        if (cell.slice(1, -1).includes('""')) escaped++;
+      } else other++;
+    }
+  }
+  return escaped > 0 && other < quoted;
+}
+
+/** One line of a CSV-quoted file as its cells (csv-parse, tab-separated), or why it cannot be read. */
+function csvCells(line: string): string[] | { error: string } {
+  try {
+    const records = parseCsv(line, { delimiter: "\t", quote: '"', escape: '"', relax_column_count: true }) as string[][];
+    if (records.length !== 1) return { error: "a quoted cell runs past the end of the line (a TSAR line holds no line break)" };
+    return records[0];
+  } catch (e) {
+    return { error: `not readable as CSV-quoted cells (${(e as Error).message.replace(/ at line \d+/g, "")})` };
+  }
+}
+
+/** A cell as a CSV-quoted MLSP file writes it: in double quotes, inner quotes doubled, when it holds `,`, `"` or a line break. */
+function csvQuote(cell: string): string {
+  return /[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+}
+
 export function parseTsar(text: string, file: string, options: { idPrefix?: string; language?: string } = {}): DatasetParseResult {
   const errors: DatasetError[] = [];
   const issues: DatasetIssue[] = [];
@@ -161,42 +213,47 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
   if (/\s/.test(prefix)) errors.push({ where: file, field: "id prefix", message: "must hold no spaces" });
   const lines = text.split("\n");
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  let notFound = 0;
+  // A CSV-quoted file: each line read with csv-parse, and a line that cannot be carried is left out and
+  // reported (a published file is not refused for one line); the plain TSAR reading refuses the file.
+  const csv = csvQuotedFile(lines);
+  if (csv) notes.push(`${file}: read as CSV-quoted cells (a cell holding "," or a quote is in double quotes, inner quotes doubled); an export writes its lines back quoted the same way`);
   lines.forEach((raw, i) => {
     const n = i + 1;
     const where = `${file}:${n}`;
+    const fail = (field: string, message: string) => {
+      if (csv) issues.push(datasetIssue(file, n, field === "line" ? "the line" : field, "left out", message));
+      else errors.push({ where, field, message });
+    };
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-    if (line.trim() === "") {
-      errors.push({ where, field: "line", message: "empty line" });
-      return;
-    }
-    const cells = line.split("\t").map(restoreCell);
+    if (line.trim() === "") return void fail("line", "empty line");
+    let cells: string[];
+    if (csv) {
+      const read = csvCells(line);
+      if (!Array.isArray(read)) return void fail("line", read.error);
+      cells = read.map(restoreCell);
+    } else cells = line.split("\t").map(restoreCell);
     const cols = cells.map(fromCp1252);
-    if (cols.length < 2) {
-      errors.push({ where, field: "complex word", message: "missing: a line is sentence<TAB>complex word<TAB>annotations…" });
-      return;
-    }
+    if (cols.length < 2) return void fail("complex word", "missing: a line is sentence<TAB>complex word<TAB>annotations…");
     const bad = cols.findIndex((c) => CONTROL.test(c));
     if (bad >= 0) {
       const at = CONTROL.exec(cols[bad])!;
       const code = at[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
-      return void errors.push({ where, field: columnName(bad), message: `holds a control character (U+${code}) at character ${at.index + 1}: remove it` });
+      return void fail(columnName(bad), `holds a control character (U+${code}) at character ${at.index + 1}: remove it`);
     }
     const [sentence, word, ...annotations] = cols;
-    if (sentence.trim() === "") return void errors.push({ where, field: "sentence (column 1)", message: "empty" });
-    if (word.trim() === "") return void errors.push({ where, field: "complex word (column 2)", message: "empty" });
+    if (sentence.trim() === "") return void fail("sentence (column 1)", "empty");
+    if (word.trim() === "") return void fail("complex word (column 2)", "empty");
     const empty = annotations.findIndex((a) => a.trim() === "");
-    if (empty >= 0) return void errors.push({ where, field: `annotation ${empty + 1} (column ${empty + 3})`, message: "empty" });
+    if (empty >= 0) return void fail(`annotation ${empty + 1} (column ${empty + 3})`, "empty");
     const semi = annotations.findIndex((a) => a.includes(";"));
-    if (semi >= 0) return void errors.push({ where, field: `annotation ${semi + 1} (column ${semi + 3})`, message: `"${annotations[semi]}" holds a ";", which no gold line can carry` });
+    if (semi >= 0) return void fail(`annotation ${semi + 1} (column ${semi + 3})`, `"${annotations[semi]}" holds a ";", which no gold line can carry`);
     const found = locateComplexWord(sentence, word, options.language);
     if (found === null || !("at" in found)) {
-      notFound++;
       const message =
         found === null
           ? `"${word}" does not occur in the sentence, in any case, nor as a form of its lemma`
           : `"${word}" does not occur in the sentence; its lemma's forms ${found.tie.map((t) => `"${t}"`).join(", ")} tie, so the head is not chosen`;
-      return void errors.push({ where, field: "complex word (column 2)", message });
+      return void fail("complex word (column 2)", message);
     }
     const c1 = cells.findIndex((c, k) => c !== cols[k]);
     if (c1 >= 0) {
@@ -223,7 +280,7 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
       before: sentence.slice(0, at),
       head: sentence.slice(at, at + length),
       after: sentence.slice(at + length),
-      meta: { format: "tsar", line: n, annotations, complexWord: word, ...(c1 >= 0 ? { cells } : {}) },
+      meta: { format: "tsar", line: n, annotations, complexWord: word, ...(c1 >= 0 ? { cells } : {}), ...(csv ? { quoting: "csv" } : {}) },
       entries,
       where,
     });
@@ -252,6 +309,10 @@ const FIELDS_LOST: Record<string, string> = {
  * is unchanged keeps its original column order; otherwise count descending.
  * `goldOnly` (default false) leaves out instances without a substitute, which the
  * `_gold` files never hold; with it off they are written as `_none` lines.
+ * `cells` (default "raw") writes every cell exactly, as the published files do;
+ * "spreadsheet-safe" gives a cell beginning with `=`, `+`, `-`, `@` a leading
+ * apostrophe (issue #27's defence); the report names such lines either way. A line
+ * read from a CSV-quoted file is written quoted as that file quotes it.
  *
  * TSAR gives the complex word but not where it stands: a reader (parseTsar) takes
  * its first whole-word occurrence (locateComplexWord). An instance whose
@@ -259,7 +320,10 @@ const FIELDS_LOST: Record<string, string> = {
  * reported with its id: no column can say where it was, and a mark in the sentence
  * would change the sentence the task's scripts compare.
  */
-export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: boolean; language?: string } = {}): ExportResult {
+/** How the TSAR export writes a cell a spreadsheet would run as a formula: as it is (raw, the default) or with a leading apostrophe. */
+export type TsarCells = "raw" | "spreadsheet-safe";
+
+export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: boolean; language?: string; cells?: TsarCells } = {}): ExportResult {
   const lost: string[] = [];
   const out: string[] = [];
   let names = 0;
@@ -269,7 +333,9 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
   let empty = 0;
   let written = 0;
   const moved: string[] = [];
-  const apostrophes: string[] = [];
+  const formulas: string[] = [];
+  const shortened: string[] = [];
+  const spreadsheetSafe = options.cells === "spreadsheet-safe";
   let unjudged = 0;
   let labelled = 0;
   let derived = 0;
@@ -318,9 +384,14 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
     // A line read with Windows-1252 repairs goes back as the file had it while it is unchanged.
     const cells = tsarMeta && Array.isArray(tsarMeta.cells) ? (tsarMeta.cells as unknown[]) : null;
     if (cells && cells.length === row.length && cells.every((c, k) => typeof c === "string" && fromCp1252(c) === row[k])) row = cells as string[];
-    const cellsOut = row.map(neutraliseCell);
-    if (cellsOut.some((c, k) => c !== row[k])) apostrophes.push(item.instanceId);
-    out.push(cellsOut.join("\t"));
+    // A cell a spreadsheet would run as a formula: written as it is (the default, as the published files
+    // have it) or with a leading apostrophe (spreadsheet-safe); either way the report names the line.
+    const safe = row.map(neutraliseCell);
+    if (safe.some((c, k) => c !== row[k])) formulas.push(item.instanceId);
+    // A raw cell that itself begins with apostrophes before such a character reads back one apostrophe short.
+    if (!spreadsheetSafe && row.some((c) => restoreCell(c) !== c)) shortened.push(item.instanceId);
+    const cellsOut = spreadsheetSafe ? safe : row;
+    out.push((tsarMeta?.quoting === "csv" ? cellsOut.map(csvQuote) : cellsOut).join("\t"));
     written++;
   }
   countLoss(lost, excluded, "excluded instances were left out");
@@ -330,9 +401,18 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
       `${moved.length} instances have their head at another occurrence of the word than the one a reader takes (the first whole-word occurrence in the sentence, else the first): TSAR gives no position, so an import (lexgold's too) puts the head there (${someIds(moved)})`,
     );
   }
-  if (apostrophes.length > 0) {
+  if (formulas.length > 0 && spreadsheetSafe) {
     lost.push(
-      `${apostrophes.length} lines have a cell beginning with =, +, -, @ (a spreadsheet would run it as a formula), written with a leading apostrophe as in every TSV lexgold writes; the shared task's scripts read the apostrophe as part of the sentence or word (${someIds(apostrophes)})`,
+      `${formulas.length} lines have a cell beginning with =, +, -, @ (a spreadsheet would run it as a formula), written with a leading apostrophe (spreadsheet-safe cells, as asked); the shared task's scripts read the apostrophe as part of the sentence or word — the default, raw cells, writes them as they are (${someIds(formulas)})`,
+    );
+  } else if (formulas.length > 0) {
+    lost.push(
+      `${formulas.length} lines have a cell beginning with =, +, -, @, written as it is (raw cells, as the shared task's files have them): a spreadsheet opening this file would run it as a formula — download with spreadsheet-safe cells to open it in one (${someIds(formulas)})`,
+    );
+  }
+  if (shortened.length > 0) {
+    lost.push(
+      `${shortened.length} lines have a cell beginning with an apostrophe before =, +, -, @: written as it is, but a reader that restores spreadsheet-safe cells (lexgold's import) reads it one apostrophe short (${someIds(shortened)})`,
     );
   }
   countLoss(lost, names, "NAME answers (pn) were dropped: TSAR has no proper-name entry");

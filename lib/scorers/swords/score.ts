@@ -37,6 +37,7 @@
  * positive gold, and run targets the dataset lacks are left out with a warning.
  */
 import { type Diagnostic, diag } from "../../lexsub/diagnostics";
+import { type Sha1Hex, swordsContextId, swordsSubstituteId, swordsTargetId } from "../../lexsub/formats/swords-ids";
 import type { WordNetData } from "../../lexsub/morphy";
 import { gapItem, type GapItem } from "../gap/score";
 import type { RankedRun, SwordsGold, SwordsLabel } from "../ranking/input";
@@ -325,33 +326,8 @@ export function swordsResultShapeCheck(text: string, file: string, repaired: boo
   return [diag("error", file, 0, `${what}; --repaired reads a bare map of target ids`)];
 }
 
-/** Python's json.dumps of a string (ensure_ascii: everything outside space…~ escaped, lower-case hex). */
-function pyJsonString(s: string): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const ch = s[i];
-    if (ch === '"') out += '\\"';
-    else if (ch === "\\") out += "\\\\";
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\r") out += "\\r";
-    else if (ch === "\t") out += "\\t";
-    else if (ch === "\b") out += "\\b";
-    else if (ch === "\f") out += "\\f";
-    else if (c < 0x20 || c > 0x7e) out += `\\u${c.toString(16).padStart(4, "0")}`;
-    else out += ch;
-  }
-  return out + '"';
-}
-
-/** swords' `_dict_checksum`: `json.dumps(d, sort_keys=True)` (keys given here already sorted), for sha1. */
-function swordsChecksummed(entries: [string, string | number | null][]): string {
-  const body = entries.map(([k, v]) => `${pyJsonString(k)}: ${v === null ? "null" : typeof v === "number" ? String(v) : pyJsonString(v)}`).join(", ");
-  return `{${body}}`;
-}
-
-/** SHA-1 of a string's UTF-8 bytes, hex (the scorers are pure: the caller brings it, e.g. node:crypto's). */
-export type Sha1Hex = (s: string) => string;
+// The id recipe (swords' _dict_checksum) is the SWORDS format's: lib/lexsub/formats/swords-ids.ts, which the export uses too.
+export type { Sha1Hex };
 
 /**
  * What eval.py's loader (LexSubDataset.from_dict) asserts of a dataset beyond
@@ -361,10 +337,9 @@ export type Sha1Hex = (s: string) => string;
  * offset in its context. eval.py stops on the first that fails; here it is one
  * warning with the count and the first few (the figures are eval.py's for a
  * dataset with its ids rewritten), since datasets written by other tools,
- * lexgold's export among them, use other ids.
+ * lexgold's export with `ids: "as-imported"` of such a file among them, use other ids.
  */
 export function swordsLoaderCheck(text: string, file: string, sha1: Sha1Hex): Diagnostic[] {
-  const swordsChecksum = (entries: [string, string | number | null][]) => sha1(swordsChecksummed(entries));
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ""));
@@ -377,12 +352,12 @@ export function swordsLoaderCheck(text: string, file: string, sha1: Sha1Hex): Di
   const bad: string[] = [];
   for (const [cid, c] of Object.entries(contexts)) {
     const ctx = rec(c).context;
-    if (typeof ctx === "string" && cid !== `c:${swordsChecksum([["context", ctx]])}`) bad.push(`contexts["${cid}"]: not swords' id`);
+    if (typeof ctx === "string" && cid !== swordsContextId(sha1, ctx)) bad.push(`contexts["${cid}"]: not swords' id`);
   }
   for (const [tid, t] of Object.entries(rec(d.targets))) {
     const { context_id: cid, target, offset, pos } = rec(t);
     if (typeof cid !== "string" || typeof target !== "string" || typeof offset !== "number") continue;
-    const id = `t:${swordsChecksum([["context_id", cid], ["offset", offset], ["pos", typeof pos === "string" ? pos : null], ["target", target.toLowerCase()]])}`;
+    const id = swordsTargetId(sha1, { contextId: cid, offset, pos: typeof pos === "string" ? pos : null, target });
     if (tid !== id) bad.push(`targets["${tid}"]: not swords' id`);
     const ctx = rec(contexts[cid]).context;
     const at = typeof ctx === "string" ? [...ctx].slice(offset, offset + [...target].length).join("") : null;
@@ -390,7 +365,7 @@ export function swordsLoaderCheck(text: string, file: string, sha1: Sha1Hex): Di
   }
   for (const [sid, sub] of Object.entries(rec(d.substitutes))) {
     const { target_id: tid, substitute } = rec(sub);
-    if (typeof tid === "string" && typeof substitute === "string" && sid !== `s:${swordsChecksum([["substitute", substitute.toLowerCase()], ["target_id", tid]])}`) bad.push(`substitutes["${sid}"]: not swords' id`);
+    if (typeof tid === "string" && typeof substitute === "string" && sid !== swordsSubstituteId(sha1, { targetId: tid, substitute })) bad.push(`substitutes["${sid}"]: not swords' id`);
   }
   if (bad.length === 0) return [];
   const first = bad.slice(0, 3).join("; ");

@@ -23,8 +23,8 @@ import {
   type ExportItem,
   type ExportResult,
 } from "../../lexsub/formats/dataset";
-import { writeSwords } from "../../lexsub/formats/swords";
-import { writeTsar } from "../../lexsub/formats/tsar";
+import { type SwordsIds, writeSwords } from "../../lexsub/formats/swords";
+import { type TsarCells, writeTsar } from "../../lexsub/formats/tsar";
 import { type Actor, actorUserId, requireCoordinator, requireProject } from "../kernel/actor";
 import { maxImportBytes } from "../corpus/corpus";
 import {
@@ -42,7 +42,7 @@ import { createProject } from "../corpus/projects";
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const PROJECTS = named(projects);
 
-export {  type DatasetFormat, type DatasetImportInput, type DatasetImportReport, isDatasetFormat };
+export { type DatasetFormat, type DatasetImportInput, type DatasetImportReport, type SwordsIds, type TsarCells, isDatasetFormat };
 
 export type ImportProgress = (p: { done: number; total: number }) => void;
 
@@ -186,12 +186,16 @@ export function datasetFileInfo(projectName: string, format: DatasetFormat): { f
  * The project's gold in a dataset format, with what the format could not carry
  * (coordinator of the project). Seconds on a CoInCo-sized project: the server derives
  * it in the derivation process (derive-jobs.ts, op "datasetFile"); the CLI and tests
- * call it here.
+ * call it here. TSAR: `goldOnly` leaves out instances without a substitute; `cells`
+ * "spreadsheet-safe" writes a cell beginning with =, +, -, @ with a leading apostrophe
+ * (default "raw": as the published files have it; docs/datasets.md says why). SWORDS:
+ * `ids` "as-imported" keeps an imported file's own ids (default "recipe": eval.py's).
  */
-export function exportDataset(db: Db, actor: Actor, projectId: number, format: DatasetFormat, options: { goldOnly?: boolean } = {}): DatasetExport {
+export function exportDataset(db: Db, actor: Actor, projectId: number, format: DatasetFormat, options: { goldOnly?: boolean; cells?: TsarCells; ids?: SwordsIds } = {}): DatasetExport {
   if (!isDatasetFormat(format)) throw new InputError(`Unknown dataset format "${String(format)}": one of ${DATASET_FORMATS.join(", ")}.`, { format: "Unknown format." });
   const { name, language, items } = exportItems(db, actor, projectId);
-  const result = format === "coinco" ? writeCoinco(items) : format === "swords" ? writeSwords(items) : writeTsar(items, { ...options, language });
+  const result =
+    format === "coinco" ? writeCoinco(items) : format === "swords" ? writeSwords(items, { ids: options.ids }) : writeTsar(items, { goldOnly: options.goldOnly, cells: options.cells, language });
   return { ...result, format, ...datasetFileInfo(name, format) };
 }
 

@@ -38,7 +38,7 @@ import { type BaselineFiles, wordNetBaselineFiles } from "../scoring/baselines";
 import { type RankedUpload, type RankingOutcome, scoreRankingUpload } from "../scoring/ranking";
 import { exportAdjudicatedResponses, goldProblemsTsv } from "../gold/gold-review";
 import { type ProgressPageView, type ProgressQuery, progressPageView } from "../annotate/progress";
-import { type DatasetExport, type DatasetFormat, exportDataset } from "../datasets/datasets";
+import { type DatasetExport, type DatasetFormat, type SwordsIds, type TsarCells, exportDataset } from "../datasets/datasets";
 
 export type DeriveJob =
   | { op: "agreementPage"; actor: Actor; projectId: number; query: AgreementPageQuery }
@@ -50,8 +50,8 @@ export type DeriveJob =
   | { op: "responsesFile"; actor: Actor; projectId: number }
   | { op: "progressPage"; actor: Actor; projectId: number; query: ProgressQuery }
   // The Datasets page's downloads (CoInCo XML, SWORDS JSON, TSAR TSV) and what each cannot carry (the report reads the file's cache entry).
-  | { op: "datasetFile"; actor: Actor; projectId: number; format: DatasetFormat; goldOnly: boolean }
-  | { op: "datasetReport"; actor: Actor; projectId: number; format: DatasetFormat; goldOnly: boolean }
+  | { op: "datasetFile"; actor: Actor; projectId: number; format: DatasetFormat; goldOnly: boolean; cells?: TsarCells; ids?: SwordsIds }
+  | { op: "datasetReport"; actor: Actor; projectId: number; format: DatasetFormat; goldOnly: boolean; cells?: TsarCells; ids?: SwordsIds }
   // Scoring work that grows with a file (uploads, a run's detail): computed every time, never cached.
   | { op: "runDetail"; actor: Actor; projectId: number; runId: number; mode: ScoreMode }
   | { op: "runReport"; actor: Actor; projectId: number; runId: number; verbose: boolean; mode: ScoreMode }
@@ -125,7 +125,7 @@ function compute(db: Db, job: DeriveJob): unknown {
     case "progressPage":
       return progressPageView(db, job.actor, job.projectId, job.query);
     case "datasetFile":
-      return exportDataset(db, job.actor, job.projectId, job.format, { goldOnly: job.goldOnly });
+      return exportDataset(db, job.actor, job.projectId, job.format, { goldOnly: job.goldOnly, cells: job.cells, ids: job.ids });
     case "datasetReport": {
       // The file's own cache entry (the same data version): asking for the report after the download, or the other way round, derives once.
       const { text: _text, ...report } = runDeriveJob(db, { ...job, op: "datasetFile" });

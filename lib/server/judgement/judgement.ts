@@ -5,6 +5,7 @@
  */
 import "server-only";
 import { createHash } from "node:crypto";
+import { codePoints, swordsContextId, swordsSubstituteId, swordsTargetId } from "../../lexsub/formats/swords-ids";
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import {
@@ -549,8 +550,10 @@ const SWORDS_POS: Record<string, string> = { n: "NOUN", v: "VERB", a: "ADJ", r: 
 
 /**
  * The round's labels in the SWORDS v1.1 JSON layout: contexts, targets, substitutes (with their
- * sources in extra) and substitute_labels (one per judge). Ids are "c:", "t:", "s:" + SHA1 of the
- * content they stand for (lexgold's own derivation; readers key by id).
+ * sources in extra) and substitute_labels (one per judge). Ids are eval.py's recipe
+ * (lib/lexsub/formats/swords-ids.ts: "c:", "t:", "s:" + SHA-1 of Python's json.dumps of what
+ * they stand for; offsets in code points), so SWORDS's loader reads the file; two candidates
+ * that differ only in case share an id, their labels written together.
  */
 export function swordsExport(db: Db, actor: Actor, roundId: number, inProject?: number) {
   const res = roundResults(db, actor, roundId, inProject);
@@ -560,15 +563,19 @@ export function swordsExport(db: Db, actor: Actor, roundId: number, inProject?: 
   const substitute_labels: Record<string, string[]> = {};
   for (const c of res.candidates) {
     const context = c.context.before + c.head + c.context.after;
-    const cid = `c:${sha1(context)}`;
+    const cid = swordsContextId(sha1, context);
     contexts[cid] ??= { context, extra: { lexgold_ids: [`${c.lexelt} ${c.instanceId}`] } };
     const pos = SWORDS_POS[c.lexelt.slice(c.lexelt.lastIndexOf(".") + 1)] ?? "X";
-    const offset = c.context.before.length;
-    const tid = `t:${sha1(`${cid}\u0000${c.head}\u0000${offset}\u0000${pos}`)}`;
+    const offset = codePoints(c.context.before);
+    const tid = swordsTargetId(sha1, { contextId: cid, target: c.head, offset, pos });
     targets[tid] ??= { context_id: cid, target: c.head, offset, pos, extra: { lexelt: c.lexelt, instance_id: c.instanceId } };
-    const sid = `s:${sha1(`${tid}\u0000${c.text}`)}`;
-    substitutes[sid] = { target_id: tid, substitute: c.text, extra: { sources: c.sources } };
-    substitute_labels[sid] = c.labels.map((l) => SWORDS_LABEL[l.label]);
+    const sid = swordsSubstituteId(sha1, { targetId: tid, substitute: c.text });
+    const labels = c.labels.map((l) => SWORDS_LABEL[l.label]);
+    if (substitutes[sid]) substitute_labels[sid].push(...labels);
+    else {
+      substitutes[sid] = { target_id: tid, substitute: c.text, extra: { sources: c.sources } };
+      substitute_labels[sid] = labels;
+    }
   }
   return { contexts, targets, substitutes, substitute_labels };
 }

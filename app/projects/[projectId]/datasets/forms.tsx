@@ -8,7 +8,7 @@ type Format = "coinco" | "swords" | "tsar";
 const FORMATS: { value: Format; label: string; accept: string; hint: string }[] = [
   { value: "coinco", label: "CoInCo XML", accept: ".xml,text/xml,application/xml", hint: "<document><sent>… with <token id> targets and <subst lemma freq>; substitutes become a gold with counts, the problematic flag is kept." },
   { value: "swords", label: "SWORDS JSON", accept: ".json,.gz,application/json,application/gzip", hint: "contexts, targets with offsets, substitutes and their labels (.json or .json.gz); every label is kept." },
-  { value: "tsar", label: "TSAR / MLSP TSV", accept: ".tsv,.txt,text/tab-separated-values,text/plain", hint: "sentence, complex word, annotations (a substitute given by k annotators appears k times)." },
+  { value: "tsar", label: "TSAR / MLSP TSV", accept: ".tsv,.txt,text/tab-separated-values,text/plain", hint: "sentence, complex word, annotations (a substitute given by k annotators appears k times); CSV-quoted cells (MLSP 2024's combined file) are read too." },
 ];
 
 /**
@@ -117,12 +117,15 @@ type Report = { ok: true; written: number; lost: string[] } | { ok: false; messa
 export function DatasetExport({ projectId }: { projectId: number }) {
   const [reports, setReports] = useState<Partial<Record<Format, Report>>>({});
   const [busy, setBusy] = useState<Format | null>(null);
+  // TSAR: cells exactly as the gold has them (the shared task's files), or spreadsheet-safe (docs/datasets.md).
+  const [safeCells, setSafeCells] = useState(false);
   const base = `/api/projects/${projectId}/datasets`;
+  const query = (format: Format) => `format=${format}${format === "tsar" && safeCells ? "&cells=spreadsheet-safe" : ""}`;
 
   async function check(format: Format) {
     setBusy(format);
     try {
-      const res = await fetch(`${base}?format=${format}&report=1`);
+      const res = await fetch(`${base}?${query(format)}&report=1`);
       const json = (await res.json()) as Report;
       setReports((r) => ({ ...r, [format]: json }));
     } catch {
@@ -139,13 +142,33 @@ export function DatasetExport({ projectId }: { projectId: number }) {
         return (
           <li key={f.value} className="field">
             <div className="account-actions">
-              <a className="button" href={`${base}?format=${f.value}`} download>
+              <a className="button" href={`${base}?${query(f.value)}`} download>
                 Download {f.label}
               </a>
               <button type="button" className="secondary" onClick={() => check(f.value)} disabled={busy === f.value} aria-busy={busy === f.value}>
                 {busy === f.value ? `Working out what ${f.label} cannot carry…` : `What ${f.label} cannot carry`}
               </button>
             </div>
+            {f.value === "tsar" && (
+              <div className="small">
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={safeCells}
+                    onChange={(e) => {
+                      setSafeCells(e.target.checked);
+                      setReports(({ tsar: _old, ...rest }) => rest);
+                    }}
+                    aria-describedby="tsar-cells-hint"
+                  />{" "}
+                  Spreadsheet-safe cells
+                </label>
+                <div id="tsar-cells-hint" className="muted">
+                  A cell beginning with =, +, - or @ gets a leading apostrophe, so a spreadsheet shows it instead of running it. Off: every cell
+                  exactly as the gold has it, as the shared task&rsquo;s files and scripts have it.
+                </div>
+              </div>
+            )}
             {r && (
               <div className={`notice ${r.ok ? "warn" : "error"} small`} role="status" aria-label={`${f.label} report`}>
                 {r.ok ? (

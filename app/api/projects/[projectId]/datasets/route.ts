@@ -16,6 +16,22 @@ function formatOf(v: unknown): "coinco" | "swords" | "tsar" {
   return v;
 }
 
+/** TSAR's `cells`: raw (the default, as the published files) or spreadsheet-safe; other formats take none. */
+function tsarCellsOf(format: string, v: string | null): "raw" | "spreadsheet-safe" | undefined {
+  if (v === null || v === "") return format === "tsar" ? "raw" : undefined;
+  if (format !== "tsar") throw new InputError(`cells=${v} applies to the TSAR export only.`, { cells: "TSAR only." });
+  if (v !== "raw" && v !== "spreadsheet-safe") throw new InputError(`Unknown cells "${v}": raw or spreadsheet-safe.`, { cells: "raw or spreadsheet-safe." });
+  return v;
+}
+
+/** SWORDS's `ids`: recipe (the default, eval.py's) or as-imported; other formats take none. */
+function swordsIdsOf(format: string, v: string | null): "recipe" | "as-imported" | undefined {
+  if (v === null || v === "") return undefined;
+  if (format !== "swords") throw new InputError(`ids=${v} applies to the SWORDS export only.`, { ids: "SWORDS only." });
+  if (v !== "recipe" && v !== "as-imported") throw new InputError(`Unknown ids "${v}": recipe or as-imported.`, { ids: "recipe or as-imported." });
+  return v;
+}
+
 /**
  * Import a dataset file (multipart: format, file, idPrefix, strict=1 to refuse a file with entries it cannot carry) into the project, as a job in
  * a worker thread (lib/server/corpus/dataset-import.ts through lib/server/jobs/jobs.ts): answers 202
@@ -58,7 +74,9 @@ export async function POST(req: Request, ctx: Ctx) {
 
 /**
  * Download the project's gold in a dataset format (?format=coinco|swords|tsar), or
- * with &report=1 only what that format could not carry (JSON). Derived in the
+ * with &report=1 only what that format could not carry (JSON). TSAR: &goldOnly=1,
+ * &cells=spreadsheet-safe (default raw: every cell exactly as the gold has it); SWORDS:
+ * &ids=as-imported (default: eval.py's recipe ids). Derived in the
  * derivation process, as the gold download is (cached until the project's data
  * change), and sent in slices: the request thread only waits. Coordinators of the
  * project only.
@@ -72,11 +90,13 @@ export async function GET(req: Request, ctx: Ctx) {
     const params = new URL(req.url).searchParams;
     const format = formatOf(params.get("format"));
     const goldOnly = params.get("goldOnly") === "1";
+    const cells = tsarCellsOf(format, params.get("cells"));
+    const ids = swordsIdsOf(format, params.get("ids"));
     if (params.get("report") === "1") {
-      const r = await derive(db, { op: "datasetReport", actor, projectId, format, goldOnly });
+      const r = await derive(db, { op: "datasetReport", actor, projectId, format, goldOnly, cells, ids });
       return Response.json({ ok: true, format, written: r.written, lost: r.lost }, { headers: { "Cache-Control": "no-store" } });
     }
-    const { body } = await deriveDownload(db, { op: "datasetFile", actor, projectId, format, goldOnly }, "text");
+    const { body } = await deriveDownload(db, { op: "datasetFile", actor, projectId, format, goldOnly, cells, ids }, "text");
     const info = datasetFileInfo(project.name, format);
     return streamedResponse(body, { "Content-Type": info.contentType, "Content-Disposition": attachmentDisposition(info.fileName) });
   } catch (e) {
