@@ -243,7 +243,7 @@ export function MultiwordCell({
         <details className={styles.adjudicate} onToggle={(e) => setOpen(e.currentTarget.open)}>
           <summary aria-label={`Adjudicate the multiword ${phrase} (${annotator})`}>Adjudicate</summary>
           {open && (
-            <form onSubmit={onSubmit} className={styles.adjForm} aria-label={`Adjudicate the multiword of ${annotator}`}>
+            <form onSubmit={onSubmit} className={`${styles.adjForm} ${styles.adjFormWide}`} aria-label={`Adjudicate the multiword of ${annotator}`}>
               <input type="hidden" name="instanceId" value={instanceId} />
               <input type="hidden" name="annotator" value={annotator} />
               <input type="hidden" name="substitute" value={phrase} />
@@ -260,7 +260,7 @@ export function MultiwordCell({
                 aria-invalid={fieldError ? true : undefined}
                 aria-describedby={fieldError ? `${base}-value-error` : undefined}
               />
-              <div className={styles.fieldRow}>
+              <div className={styles.buttonRow}>
                 <button type="submit" name="action" value="multiword" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Correct the multiword of ${annotator}`}>
                   Correct
                 </button>
