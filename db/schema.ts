@@ -328,7 +328,7 @@ export const goldReviewLog = sqliteTable(
     projectId: integer("project_id")
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["lemma", "exclusion", "pos", "strike", "correct", "strike-response", "undo", "reviewed", "return", "participant", "participants"] }).notNull(),
+    kind: text("kind", { enum: ["lemma", "exclusion", "pos", "strike", "correct", "strike-response", "multiword", "undo", "reviewed", "return", "participant", "participants"] }).notNull(),
     /**
      * The form (lemma) or the instance id (exclusion, pos); a crowd participant's platform id
      * (participant: approve, reject, bonus) or the study's name (participants: left out of the
@@ -364,11 +364,14 @@ export const adjudications = sqliteTable(
     annotatorId: integer("annotator_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    /** strike: leave one substitute out; correct: write `value` instead of it; strike-response: leave the whole response out. */
-    action: text("action", { enum: ["strike", "correct", "strike-response"] }).notNull(),
-    /** The substitute as the annotator typed it (null for strike-response). */
+    /**
+     * strike: leave one substitute out; correct: write `value` instead of it; strike-response: leave the whole
+     * response out; multiword: write `value` instead of the response's multiword phrase (null: not a multiword).
+     */
+    action: text("action", { enum: ["strike", "correct", "strike-response", "multiword"] }).notNull(),
+    /** The substitute as the annotator typed it (null for strike-response); multiword: the phrase as typed. */
     substitute: text("substitute"),
-    /** The corrected substitute (correct only). */
+    /** The corrected substitute (correct), the corrected phrase (multiword; null: not a multiword). */
     value: text("value"),
     reason: text("reason").notNull().default(""),
     /** The response's revision the decision was made on. */

@@ -7,6 +7,8 @@ import { openDemo, signIn } from "./helpers";
 test.describe.configure({ mode: "serial" });
 
 const ORIGINAL = "quiet.a d1 :: silent 4;hushed 2;still 2;calm 1;peaceful 1;";
+/** A substitute's Adjudicate (not a multiword phrase's). */
+const SUBSTITUTE_SUMMARY = 'details summary:not([aria-label^="Adjudicate the multiword"])';
 
 async function openInstances(page: Page, query: string): Promise<number> {
   const id = await openDemo(page);
@@ -118,7 +120,7 @@ test("the coordinator strikes and corrects single substitutes, sees the gold lin
   // a flag / note column that is not squeezed off the card.
   const first = page.getByRole("article").first();
   const firstName = await first.getByRole("heading", { level: 3 }).innerText();
-  const adjudicate = first.locator("details summary", { hasText: "Adjudicate" }).first();
+  const adjudicate = first.locator(SUBSTITUTE_SUMMARY, { hasText: "Adjudicate" }).first();
   const what = (await adjudicate.getAttribute("aria-label"))!.replace(/^Adjudicate /, "");
   await adjudicate.click();
   const table = first.getByRole("table");
@@ -142,7 +144,7 @@ test("the coordinator strikes and corrects single substitutes, sees the gold lin
   await page.goto(`/projects/${projectId}/gold?view=queue`);
   const lower = page.getByRole("article").nth(4);
   const lowerName = await lower.getByRole("heading", { level: 3 }).innerText();
-  const lowerAdjudicate = lower.locator("details summary", { hasText: "Adjudicate" }).first();
+  const lowerAdjudicate = lower.locator(SUBSTITUTE_SUMMARY, { hasText: "Adjudicate" }).first();
   const lowerWhat = (await lowerAdjudicate.getAttribute("aria-label"))!.replace(/^Adjudicate /, "");
   await lowerAdjudicate.scrollIntoViewIfNeeded();
   await lowerAdjudicate.click();
@@ -160,6 +162,83 @@ test("the coordinator strikes and corrects single substitutes, sees the gold lin
   await expect(lower.getByRole("deletion")).toHaveCount(0);
   await expect(page.getByRole("article").nth(4).getByRole("heading", { level: 3 })).toHaveText(lowerName);
   await expect(lower.getByRole("heading", { level: 3 })).toBeInViewport();
+});
+
+test("the coordinator decides multiword phrases from the keyboard — corrected, used for all, not a multiword — and the mwgold follows; undone again", async ({ page }) => {
+  await signIn(page, "coordinator");
+  const projectId = await openInstances(page, "view=instances&lexelt=run.n");
+  const d38 = page.getByRole("article", { name: "run.n d38" });
+  const mwLine = d38.locator("dt:text-is('mwgold') + dd");
+  const MW = "run.n d38 :: in the long run 3;long run 1;";
+  await expect(mwLine).toHaveText(MW);
+  await expect(d38.getByRole("list", { name: "Status" })).toContainText("multiword: in the long run");
+
+  // annotator5's "long run": opened, corrected to the longer phrase and sent, all from the keyboard.
+  const summary = d38.getByLabel("Adjudicate the multiword long run (annotator5)");
+  await summary.focus();
+  await page.keyboard.press("Enter");
+  const form5 = d38.getByRole("form", { name: "Adjudicate the multiword of annotator5" });
+  const phrase5 = form5.getByLabel("The phrase");
+  await expect(phrase5).toHaveValue("long run");
+  await form5.getByLabel("Reason (optional)").focus();
+  await page.keyboard.type("the idiom");
+  await page.keyboard.press("Tab");
+  await expect(phrase5).toBeFocused();
+  await page.keyboard.press("ControlOrMeta+a");
+  await page.keyboard.type("in the long run");
+  await page.keyboard.press("Enter");
+  await expect(mwLine).toHaveText("run.n d38 :: in the long run 4;");
+  await expect(d38.getByRole("deletion")).toHaveText("long run");
+  await expect(d38.getByRole("insertion")).toHaveText("in the long run");
+  await expect(d38).toContainText("by coordinator · just now · “the idiom”");
+  // The answer itself is kept as typed: undo (from the keyboard) brings the line back.
+  await d38.getByRole("button", { name: "Undo the multiword decision on long run (annotator5)" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(mwLine).toHaveText(MW);
+
+  // A phrase without the target word is refused beside its field, nothing decided.
+  await d38.getByLabel("Adjudicate the multiword in the long run (annotator4)").click();
+  const form4 = d38.getByRole("form", { name: "Adjudicate the multiword of annotator4" });
+  await form4.getByLabel("The phrase").fill("in the end");
+  await form4.getByRole("button", { name: "Correct the multiword of annotator4" }).click();
+  await expect(form4.getByRole("alert")).toContainText("must contain the target word");
+  await expect(mwLine).toHaveText(MW);
+
+  // annotator2's phrase used for all: annotator5's is decided; then annotator3's is not a multiword.
+  await d38.getByLabel("Adjudicate the multiword in the long run (annotator2)").click();
+  await d38.getByRole("form", { name: "Adjudicate the multiword of annotator2" }).getByRole("button", { name: "Use this phrase for every annotator's multiword on d38" }).click();
+  await expect(mwLine).toHaveText("run.n d38 :: in the long run 4;");
+  await d38.getByLabel("Adjudicate the multiword in the long run (annotator3)").click();
+  await d38.getByRole("form", { name: "Adjudicate the multiword of annotator3" }).getByRole("button", { name: "annotator3: not a multiword" }).click();
+  await expect(mwLine).toHaveText("run.n d38 :: in the long run 3;");
+  await expect(d38.getByText("not a multiword", { exact: true })).toBeVisible();
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await d38.screenshot({ path: `test-results/screens/gold-multiword-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // The downloads: the mwgold from the decisions, the responses as typed with the decisions beside them.
+  const mwgold = await download(page, /Download mwgold/);
+  expect(mwgold.split("\n")).toContain("run.n d38 :: in the long run 3;");
+  const responses = (await download(page, /Responses with adjudication/)).split("\n");
+  expect(responses.find((l) => l.startsWith("annotator5\trun.n\td38\t"))).toMatch(/^annotator5\trun\.n\td38\tlong term\tlong run\tlong term\tmultiword "long run" corrected to "in the long run" by coordinator /);
+  expect(responses.find((l) => l.startsWith("annotator3\trun.n\td38\t"))).toMatch(/^annotator3\trun\.n\td38\tNIL\tin the long run\tNIL\tmultiword "in the long run" struck: not a multiword by coordinator /);
+
+  // The review log says what was decided on the phrase.
+  await page.goto(`/projects/${projectId}/gold?view=log`);
+  const log = page.getByRole("table", { name: "Review log" });
+  await expect(log.getByRole("row").nth(1)).toContainText("not a multiword");
+  await expect(log.getByRole("row").nth(1)).toContainText("annotator3: multiword “in the long run”");
+  await expect(log.getByRole("row").nth(2)).toContainText("annotator5: multiword “long run” → “in the long run”");
+
+  // Undo both: the mwgold as seeded.
+  await page.goto(`/projects/${projectId}/gold?view=instances&lexelt=run.n`);
+  await d38.getByRole("button", { name: "Undo the multiword decision on long run (annotator5)" }).click();
+  await expect(mwLine).toHaveText("run.n d38 :: in the long run 2;long run 1;");
+  await d38.getByRole("button", { name: "Undo the multiword decision on in the long run (annotator3)" }).click();
+  await expect(mwLine).toHaveText(MW);
+  await expect(d38.getByRole("deletion")).toHaveCount(0);
 });
 
 test("an annotator cannot adjudicate: the Gold page sends them away and the actions refuse them", async ({ page }) => {

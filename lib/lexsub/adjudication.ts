@@ -8,23 +8,28 @@
  * - correct: the substitute is replaced by the corrected one (a repeat of another
  *   substitute of the same response, case ignored, counts once);
  * - strike-response: the whole response is left out (its substitutes, NAME/NIL
- *   and multiword).
+ *   and multiword);
+ * - multiword: the response's multiword phrase (`substitute`, as typed) is
+ *   replaced by `value`, or, when `value` is null, the target is taken as not part
+ *   of a multiword (the response keeps its substitutes). This is what the mwgold
+ *   and the multiword item status are derived from.
  * A substitute decision whose substitute is no longer in the response (the
- * annotator changed it since) is not applied and reported as stale.
+ * annotator changed it since), or a multiword decision whose phrase is no longer
+ * the response's, is not applied and reported as stale.
  */
 import { tidy } from "./substitute-rules";
 import type { AnnotatorResponse } from "./types";
 
-export type AdjudicationAction = "strike" | "correct" | "strike-response";
+export type AdjudicationAction = "strike" | "correct" | "strike-response" | "multiword";
 
 export interface AdjudicationDecision {
   id: number;
   annotator: string;
   instanceId: string;
   action: AdjudicationAction;
-  /** The substitute as typed (null for strike-response). */
+  /** The substitute as typed (null for strike-response); for multiword, the phrase as typed. */
   substitute: string | null;
-  /** The corrected substitute (correct only). */
+  /** The corrected substitute (correct), the corrected phrase (multiword; null: not a multiword). */
   value: string | null;
 }
 
@@ -75,7 +80,17 @@ export function applyAdjudications(responses: readonly AnnotatorResponse[], deci
 /** One response with its substitute decisions applied (strike-response handled by the caller). */
 function adjudicateResponse(r: AnnotatorResponse, ds: readonly AdjudicationDecision[], applied: Set<number> = new Set(), stale: Set<number> = new Set()): AnnotatorResponse {
   let subs: (string | null)[] = r.substitutes.slice();
+  let multiword = r.multiword;
   for (const d of ds) {
+    if (d.action === "multiword") {
+      // At most one active multiword decision per response (lib/server/gold/adjudication.ts refuses a second).
+      if (r.multiword === null || d.substitute === null || tidy(r.multiword) !== tidy(d.substitute)) stale.add(d.id);
+      else {
+        applied.add(d.id);
+        multiword = d.value;
+      }
+      continue;
+    }
     if (d.action === "strike-response" || d.substitute === null) continue;
     const at = subs.findIndex((s, k) => s !== null && tidy(r.substitutes[k]) === tidy(d.substitute!));
     if (at < 0) {
@@ -95,5 +110,5 @@ function adjudicateResponse(r: AnnotatorResponse, ds: readonly AdjudicationDecis
     kept.push(s);
   }
   subs = kept;
-  return { ...r, substitutes: kept };
+  return { ...r, substitutes: kept, multiword };
 }

@@ -56,3 +56,40 @@ describe("applyAdjudications", () => {
     expect(out.responses).toEqual(responses);
   });
 });
+
+describe("applyAdjudications: multiword decisions", () => {
+  const mw = (annotator: string, phrase: string | null, substitutes = ["silent"]): AnnotatorResponse => ({ ...r(annotator, "q1", substitutes), multiword: phrase });
+  const responses = [mw("ann", "quiet down"), mw("bob", "keep  quiet "), mw("cat", null)];
+
+  it("a correction replaces the phrase (matched after tidying), keeping the substitutes", () => {
+    const decision = d("bob", "q1", "multiword", "keep quiet", "keep it quiet");
+    const out = applyAdjudications(responses, [decision]);
+    expect(out.applied).toEqual(new Set([decision.id]));
+    expect(out.responses.map((x) => [x.annotator, x.multiword, x.substitutes])).toEqual([
+      ["ann", "quiet down", ["silent"]],
+      ["bob", "keep it quiet", ["silent"]],
+      ["cat", null, ["silent"]],
+    ]);
+    // The stored answer is not changed.
+    expect(responses[1].multiword).toBe("keep  quiet ");
+  });
+
+  it("a null value says the target is not part of a multiword", () => {
+    const out = applyAdjudications(responses, [d("ann", "q1", "multiword", "quiet down", null)]);
+    expect(out.responses[0]).toEqual({ ...responses[0], multiword: null });
+    expect(out.responses[0].substitutes).toEqual(["silent"]);
+  });
+
+  it("a decision on a phrase the annotator has since changed or removed is stale, not applied", () => {
+    const changed = d("ann", "q1", "multiword", "quiet up", "quiet down now");
+    const removed = d("cat", "q1", "multiword", "keep quiet", null);
+    const out = applyAdjudications(responses, [changed, removed]);
+    expect(out.stale).toEqual(new Set([changed.id, removed.id]));
+    expect(out.responses.map((x) => x.multiword)).toEqual(["quiet down", "keep  quiet ", null]);
+  });
+
+  it("goes along with substitute decisions on the same response", () => {
+    const out = applyAdjudications([mw("ann", "quiet down", ["silent", "hushed"])], [d("ann", "q1", "strike", "hushed"), d("ann", "q1", "multiword", "quiet down", "quieten down")]);
+    expect(out.responses[0]).toMatchObject({ substitutes: ["silent"], multiword: "quieten down" });
+  });
+});

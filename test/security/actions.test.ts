@@ -52,6 +52,12 @@ const { saveFlagAction } = await import("../../app/annotate/flags/actions");
 const { returnInstanceAction, withdrawReturnAction } = await import("../../app/projects/[projectId]/flags/actions");
 const { returnInstance } = await import("../../lib/server/annotate/flags");
 const { SYSTEM: SYSTEM_ACTOR } = await import("../../lib/server/kernel/actor");
+const { saveResponse } = await import("../../lib/server/annotate/responses");
+
+/** ann's answer to p1 with a multiword phrase ("bright morning"), to adjudicate. */
+const withPhrase = (w: World) => {
+  saveResponse(w.db, w.ann, w.p.id, w.ref.p1, { kind: "substitutes", substitutes: ["shining", "sunny"], multiword: true, phrase: "bright morning" }, { expectedRevision: 1 });
+};
 const accounts = await import("../../app/accounts/actions");
 const trainingSetup = await import("../../app/projects/[projectId]/training/actions");
 const trainingWork = await import("../../app/annotate/[projectId]/training/actions");
@@ -167,6 +173,18 @@ const ACTIONS: ActionCase[] = [
     name: "adjudicateAction",
     expect: COORDINATOR,
     run: (w) => gold.adjudicateAction(w.p.id, null, form({ action: "correct", instanceId: "p1", annotator: "ann", substitute: "sunny", value: "sunlit", reason: "a test" })),
+  },
+  {
+    name: "adjudicateAction (multiword: not a multiword, and adopted for all)",
+    expect: COORDINATOR,
+    prep: withPhrase,
+    run: async (w) => {
+      const r = (await gold.adjudicateAction(w.p.id, null, form({ action: "not-multiword", instanceId: "p1", annotator: "ann", substitute: "bright morning" }))) as { ok?: boolean };
+      if (!r?.ok) return r;
+      const undo = (w.db.$client.prepare("select id from adjudications where action = 'multiword'").get() as { id: number }).id;
+      await gold.undoAdjudicationAction(w.p.id, null, form({ id: String(undo) }));
+      return gold.adjudicateAction(w.p.id, null, form({ action: "adopt-multiword", instanceId: "p1", value: "a bright morning" }));
+    },
   },
   {
     name: "undoAdjudicationAction",

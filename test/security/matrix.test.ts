@@ -36,7 +36,7 @@ import {
   setExclusion,
 } from "../../lib/server/gold/gold";
 import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv, instanceTexts, reviewLogPage } from "../../lib/server/gold/gold-review";
-import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/gold/adjudication";
+import { adjudicate, adoptMultiword, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/gold/adjudication";
 import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/annotate/flags";
 import { progressPageView, projectProgress } from "../../lib/server/annotate/progress";
 import { createProject, listProjects, projectOverview } from "../../lib/server/corpus/projects";
@@ -121,6 +121,11 @@ const withTraining = (w: World) => {
   setKnownAnswer(w.db, SYSTEM, w.p.id, { instanceId: "p2", role: "training", accepted: "clever;smart" });
   setKnownAnswer(w.db, SYSTEM, w.q.id, { instanceId: "q2", role: "training", accepted: "shady" });
   setQualitySettings(w.db, SYSTEM, w.p.id, { trainingRequired: true, trainingThreshold: 60, speedThresholdSeconds: 4 });
+};
+
+/** ann's answer to p1 with a multiword phrase ("bright morning"), to adjudicate. */
+const withPhrase = (w: World) => {
+  saveResponse(w.db, w.ann, w.p.id, w.ref.p1, { kind: "substitutes", substitutes: ["shining", "sunny"], multiword: true, phrase: "bright morning" }, { expectedRevision: 1 });
 };
 
 /** A study on p and one on q (by the CLI). */
@@ -399,6 +404,13 @@ const CALLS: Call[] = [
   },
   { name: "adjudicate correct", expect: COORDINATOR, call: (w, k) => adjudicate(w.db, w.actor(k), w.p.id, { action: "correct", instanceId: "p1", annotator: "ann", substitute: "sunny", value: "sunlit" }) },
   { name: "adjudicate strike-response", expect: COORDINATOR, call: (w, k) => adjudicate(w.db, w.actor(k), w.p.id, { action: "strike-response", instanceId: "p1", annotator: "ann" }) },
+  {
+    name: "adjudicate multiword",
+    expect: COORDINATOR,
+    prep: withPhrase,
+    call: (w, k) => adjudicate(w.db, w.actor(k), w.p.id, { action: "multiword", instanceId: "p1", annotator: "ann", substitute: "bright morning", value: null }),
+  },
+  { name: "adoptMultiword", expect: COORDINATOR, prep: withPhrase, call: (w, k) => adoptMultiword(w.db, w.actor(k), w.p.id, { instanceId: "p1", phrase: "a bright morning" }) },
   { name: "undoAdjudication", expect: COORDINATOR, call: (w, k) => withDecision(w, (id) => undoAdjudication(w.db, w.actor(k), w.p.id, id)) },
   { name: "instanceAdjudications", expect: COORDINATOR, call: (w, k) => withDecision(w, () => instanceAdjudications(w.db, w.actor(k), w.p.id, "p1")), check: noOtherProject },
   { name: "setReviewed", expect: COORDINATOR, call: (w, k) => setReviewed(w.db, w.actor(k), w.p.id, "p1", true) },
@@ -618,6 +630,7 @@ const CROSSING: Array<{ name: string; outcome: Outcome; call: (w: World) => unkn
   { name: "excluding q's instance through p", outcome: "404", call: (w) => setExclusion(w.db, w.coord, w.p.id, "q1", "spam") },
   { name: "correcting q's instance's PoS through p", outcome: "404", call: (w) => setCorrectedPos(w.db, w.coord, w.p.id, "q1", "n") },
   { name: "striking q's answer through p", outcome: "404", call: (w) => adjudicate(w.db, w.coord, w.p.id, { action: "strike", instanceId: "q1", annotator: "annq", substitute: "gloomy" }) },
+  { name: "adopting a phrase on q's instance through p", outcome: "404", call: (w) => adoptMultiword(w.db, w.coord, w.p.id, { instanceId: "q1", phrase: "murky water" }) },
   { name: "striking q's annotator's answer to p's instance", outcome: "404", call: (w) => adjudicate(w.db, w.coord, w.p.id, { action: "strike-response", instanceId: "p1", annotator: "annq" }) },
   {
     name: "undoing q's decision through p",

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { computeAgreement, itemPairwise } from "../../lib/lexsub/agreement";
 import { parseResponsesTsv } from "../../lib/lexsub/formats/responses";
-import { adjudicate, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/gold/adjudication";
+import { adjudicate, adoptMultiword, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/gold/adjudication";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
 import { decideLemma, projectGold } from "../../lib/server/gold/gold";
@@ -242,5 +242,121 @@ describe("exports", () => {
     const page = reviewLogPage(db, coord, project.id, 2, 3);
     expect(page).toMatchObject({ total: 4, page: 2, pages: 2, start: 3 });
     expect(page.rows.map((r) => r.kind)).toEqual(["strike"]);
+  });
+});
+
+describe("multiword decisions (the mwgold)", () => {
+  // h1: ann and bea gave "hop about", cat gave no phrase: a multiword item, "hop about" by two.
+  const MW = "\nhop.v h1 :: hop about 2;\n";
+  const bea = { action: "multiword", instanceId: "h1", annotator: "bea", substitute: "hop about" } as const;
+
+  it("a corrected phrase is counted as corrected; the answer is untouched; undo restores the mwgold", () => {
+    const { db, coord, project } = decided();
+    const before = projectGold(db, coord, project.id);
+    expect(before.mwgold).toBe(MW);
+    expect(before.result.summary.mwItems).toBe(1);
+    const d = adjudicate(db, coord, project.id, { ...bea, value: " hop  around ", reason: "extent" });
+    expect(d).toMatchObject({ action: "multiword", annotator: "bea", substitute: "hop about", value: "hop around", reason: "extent", decidedBy: "coord" });
+    const g = projectGold(db, coord, project.id);
+    // One each, ties in code-point order: no longer a multiword item; the gold line is unchanged.
+    expect(g.mwgold).toBe("\nhop.v h1 :: hop about 1;hop around 1;\n");
+    expect(g.result.summary.mwItems).toBe(0);
+    expect(g.gold).toBe(before.gold);
+    expect(listProjectResponses(db, coord, project.id).find((r) => r.annotator === "bea" && r.instanceId === "h1")?.multiword).toBe("hop about");
+    undoAdjudication(db, coord, project.id, d.id);
+    expect(projectGold(db, coord, project.id).mwgold).toBe(MW);
+  });
+
+  it('"not a multiword" leaves the phrase out and keeps the substitutes', () => {
+    const { db, coord, project } = decided();
+    const before = projectGold(db, coord, project.id).gold;
+    adjudicate(db, coord, project.id, { ...bea, value: null });
+    expect(projectGold(db, coord, project.id).mwgold).toBe("\nhop.v h1 :: hop about 1;\n");
+    adjudicate(db, coord, project.id, { ...bea, annotator: "ann", value: null });
+    const g = projectGold(db, coord, project.id);
+    expect(g.mwgold).not.toContain("h1");
+    expect(g.result.summary.mwItems).toBe(0);
+    expect(g.gold).toBe(before);
+  });
+
+  it("one phrase adopted for all: a decision per response that gave another phrase, each undoable", () => {
+    const { db, coord, project } = decided();
+    const r = adoptMultiword(db, coord, project.id, { instanceId: "h1", phrase: "hop  around", reason: "the phrasal verb" });
+    // cat gave no phrase and is left as they answered.
+    expect(r.decided.map((d) => [d.annotator, d.substitute, d.value, d.reason])).toEqual([
+      ["ann", "hop about", "hop around", "the phrasal verb"],
+      ["bea", "hop about", "hop around", "the phrasal verb"],
+    ]);
+    expect(r.skipped).toEqual([]);
+    const g = projectGold(db, coord, project.id);
+    expect(g.mwgold).toBe("\nhop.v h1 :: hop around 2;\n");
+    expect(g.result.items.find((i) => i.instanceId === "h1")?.multiword).toBe("hop around");
+    // Nothing left to decide.
+    expect(() => adoptMultiword(db, coord, project.id, { instanceId: "h1", phrase: "hop around" })).toThrow(/already/);
+    undoAdjudication(db, coord, project.id, r.decided[0].id);
+    expect(projectGold(db, coord, project.id).mwgold).toBe("\nhop.v h1 :: hop about 1;hop around 1;\n");
+    // bea's phrase has a decision: left as decided, ann's adopted.
+    const again = adoptMultiword(db, coord, project.id, { instanceId: "h1", phrase: "hop about the lawn" });
+    expect(again.decided.map((d) => d.annotator)).toEqual(["ann"]);
+    expect(again.skipped).toEqual(["bea"]);
+  });
+
+  it("refuses phrases that break the phrase rules, answers without that phrase and second decisions, writing nothing", () => {
+    const { db, coord, ann, project } = setup();
+    const refused: [unknown, new (...a: never[]) => Error][] = [
+      [{ ...bea, value: "jump about" }, InputError], // without the target word
+      [{ ...bea, value: "hopping" }, InputError], // one word
+      [{ ...bea, value: "hop about; hop around" }, InputError], // a list
+      [{ ...bea, value: "" }, InputError],
+      [{ ...bea, value: "hop about" }, InputError], // no change
+      [{ ...bea, substitute: "hop around", value: null }, InputError], // not bea's phrase
+      [{ ...bea, annotator: "cat", value: null }, InputError], // cat gave no phrase
+      [{ ...bea, instanceId: "c1", value: null }, InputError], // no phrase on c1
+      [{ ...bea, instanceId: "zz", value: null }, NotFoundError],
+    ];
+    const version = dataVersion(db, project.id);
+    for (const [input, err] of refused) expect(() => adjudicate(db, coord, project.id, input), JSON.stringify(input)).toThrow(err);
+    expect(() => adoptMultiword(db, coord, project.id, { instanceId: "h1", phrase: "jump about" })).toThrow(InputError);
+    expect(() => adoptMultiword(db, coord, project.id, { instanceId: "h1", phrase: "hop about" })).toThrow(/already/);
+    expect(() => adoptMultiword(db, coord, project.id, { instanceId: "zz", phrase: "hop about" })).toThrow(NotFoundError);
+    expect(() => adjudicate(db, ann, project.id, { ...bea, value: null })).toThrow(AuthError);
+    expect(() => adoptMultiword(db, ann, project.id, { instanceId: "h1", phrase: "hop around" })).toThrow(AuthError);
+    expect(count(db, "adjudications")).toBe(0);
+    expect(count(db, "gold_review_log")).toBe(0);
+    expect(dataVersion(db, project.id)).toBe(version);
+    adjudicate(db, coord, project.id, { ...bea, value: null });
+    expect(dataVersion(db, project.id)).toBeGreaterThan(version);
+    expect(() => adjudicate(db, coord, project.id, { ...bea, value: "hop around" })).toThrow(/undo it first/);
+    // A multiword decision leaves the substitutes open to their own decisions.
+    adjudicate(db, coord, project.id, { action: "strike", instanceId: "h1", annotator: "bea", substitute: "jump" });
+    expect(count(db, "adjudications")).toBe(2);
+  });
+
+  it("a decision on a phrase the annotator has since changed is kept but not applied (stale)", () => {
+    const { db, coord, project } = decided();
+    adjudicate(db, coord, project.id, { ...bea, value: null });
+    importResponses(db, coord, project.id, { fileName: "fix.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\nbea\thop.v\th1\tjump\thop around\n" });
+    expect(projectGold(db, coord, project.id).mwgold).toBe("\nhop.v h1 :: hop about 1;hop around 1;\n");
+    const card = goldPageData(db, coord, project.id, { instances: { instance: "h1", pageSize: 1 } }).instancePage.rows[0];
+    expect(card.adjudications).toEqual([expect.objectContaining({ action: "multiword", substitute: "hop about", stale: true })]);
+  });
+
+  it("the exports and the review log say what was decided on the phrase", () => {
+    const { db, coord, project } = setup();
+    const d = adjudicate(db, coord, project.id, { ...bea, value: "hop around", reason: "extent" });
+    const n = adjudicate(db, coord, project.id, { ...bea, annotator: "ann", value: null });
+    undoAdjudication(db, coord, project.id, n.id);
+    const out = exportAdjudicatedResponses(db, coord, project.id).split("\n");
+    // The answer as given, the substitutes the gold counts, and the decision in words.
+    expect(out).toContain(`bea\thop.v\th1\tjump\thop about\tjump\tmultiword "hop about" corrected to "hop around" by coord ${d.decidedAt.toISOString()} (extent)`);
+    expect(out.find((l) => l.startsWith("ann\thop.v\th1\t"))).toBe("ann\thop.v\th1\tjumps;skip\thop about\t\t");
+    const csv = goldReviewCsv(db, coord, project.id).split("\r\n");
+    expect(csv.slice(1, -1).map((l) => l.replace(/^[^,]+,/, ""))).toEqual([
+      "coord,multiword,h1,multiword corrected,hop around,bea,hop about,extent",
+      "coord,multiword,h1,not a multiword,,ann,hop about,",
+      "coord,undo,h1,undone (not a multiword),,ann,hop about,",
+    ]);
+    // An undone "not a multiword" decision leaves the export as the annotators answered: it imports back unchanged.
+    expect(importResponses(db, coord, project.id, { fileName: "x.tsv", text: out.join("\n") })).toMatchObject({ added: 0, updated: 0, unchanged: 9 });
   });
 });

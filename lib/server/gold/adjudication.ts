@@ -1,7 +1,9 @@
 /**
  * Per-response adjudication and the reviewed mark (issue #15). The coordinator
- * strikes or corrects one substitute of one annotator's response, or strikes the
- * whole response; the response is never changed (the decision is a row of
+ * strikes or corrects one substitute of one annotator's response, strikes the
+ * whole response, or decides its multiword phrase (corrects it, says the target is
+ * not part of a multiword, or adopts one phrase for every response that gave a
+ * different one: adoptMultiword); the response is never changed (the decision is a row of
  * `adjudications`, applied by the gold derivation through
  * lib/lexsub/adjudication.ts). Undo marks the decision inactive and logs a row;
  * nothing is deleted. Marking an instance reviewed (and un-marking it) is logged
@@ -16,7 +18,7 @@ import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { adjudications, goldReviewLog, instances, lexelts, responses, users } from "../../../db/schema";
 import { type AdjudicationAction, type AdjudicationDecision } from "../../lexsub/adjudication";
-import { substituteBreak, targetBreak, tidy } from "../../lexsub/substitute-rules";
+import { phraseBreak, substituteBreak, targetBreak, tidy } from "../../lexsub/substitute-rules";
 import { parseLexeltItem } from "../../lexsub/types";
 import { type Actor, actorUserId, requireProject } from "../kernel/actor";
 import { InputError, NotFoundError } from "../kernel/errors";
@@ -62,7 +64,31 @@ const inputSchema = z.discriminatedUnion("action", [
     annotator: z.string().min(1, "Give the annotator."),
     reason: reasonSchema,
   }),
+  z.object({
+    action: z.literal("multiword"),
+    instanceId: z.string().min(1, "Give the instance."),
+    annotator: z.string().min(1, "Give the annotator."),
+    /** The phrase as the annotator typed it. */
+    substitute: z.string().min(1, "Give the phrase to decide."),
+    /** The corrected phrase; null: the target is not part of a multiword. */
+    value: z.string().transform(tidy).pipe(z.string().min(1, "Type the corrected phrase.")).nullable(),
+    reason: reasonSchema,
+  }),
 ]);
+
+const adoptSchema = z.object({
+  instanceId: z.string().min(1, "Give the instance."),
+  phrase: z.string().transform(tidy).pipe(z.string().min(1, "Give the phrase to use.")),
+  reason: reasonSchema,
+});
+
+type Inst = ReturnType<typeof findInstance>;
+
+/** The first rule a corrected phrase breaks (as the workspace checks a typed one), or null. */
+function phraseProblem(inst: Inst, language: string, phrase: string): string | null {
+  const lemma = parseLexeltItem(inst.lexelt)?.lemma ?? inst.lemma;
+  return phraseBreak(phrase, { lemma, head: inst.head, language })?.message ?? null;
+}
 
 function findInstance(db: Db, projectId: number, instanceId: string) {
   const row = db
@@ -95,7 +121,7 @@ function decideInTransaction(db: Db, actor: NonNullable<Actor>, projectId: numbe
   const annotator = db.select({ id: users.id, name: users.name }).from(users).where(eq(users.name, d.annotator)).get();
   const resp = annotator
     ? db
-        .select({ kind: responses.kind, substitutes: responses.substitutes, revision: responses.revision })
+        .select({ kind: responses.kind, substitutes: responses.substitutes, multiword: responses.multiword, revision: responses.revision })
         .from(responses)
         .where(and(eq(responses.instanceRef, inst.id), eq(responses.userId, annotator.id), eq(responses.projectId, projectId)))
         .get()
@@ -109,7 +135,23 @@ function decideInTransaction(db: Db, actor: NonNullable<Actor>, projectId: numbe
     .all();
   let substitute: string | null = null;
   let value: string | null = null;
-  if (d.action === "strike-response") {
+  if (d.action === "multiword") {
+    const typedPhrase = resp.multiword ? tidy(resp.multiword) : "";
+    if (typedPhrase === "") throw new InputError(`${d.annotator} gave no multiword phrase for ${d.instanceId}.`, { substitute: "No multiword phrase in this response." });
+    if (typedPhrase !== tidy(d.substitute)) {
+      throw new InputError(`${d.annotator}'s multiword phrase for ${d.instanceId} is "${typedPhrase}", not "${tidy(d.substitute)}".`, { substitute: "Not the phrase of this response." });
+    }
+    if (active.some((a) => a.action === "multiword")) {
+      throw new InputError(`${d.annotator}'s multiword phrase for ${d.instanceId} has a decision already: undo it first.`, { value: "Decided already: undo that first." });
+    }
+    substitute = resp.multiword;
+    value = d.value;
+    if (value !== null) {
+      const broken = phraseProblem(inst, language, value);
+      if (broken) throw new InputError(`The phrase "${value}": ${broken}`, { value: broken });
+      if (value === typedPhrase) throw new InputError("The correction is the phrase as typed.", { value: "The correction is the phrase as typed." });
+    }
+  } else if (d.action === "strike-response") {
     if (active.some((a) => a.action === "strike-response")) {
       throw new InputError(`${d.annotator}'s response to ${d.instanceId} is struck already.`, { form: "Struck already: undo that first." });
     }
@@ -134,19 +176,29 @@ function decideInTransaction(db: Db, actor: NonNullable<Actor>, projectId: numbe
       if (other !== undefined) throw new InputError(`"${value}" is another substitute of this response already; strike this one instead.`, { value: "Another substitute of this response already." });
     }
   }
+  return insertDecision(db, actor, projectId, { inst, annotatorId: annotator.id, annotator: d.annotator, action: d.action, substitute, value, reason: d.reason, revision: resp.revision });
+}
+
+/** Write one decision and its log row (inside the caller's transaction). */
+function insertDecision(
+  db: Db,
+  actor: NonNullable<Actor>,
+  projectId: number,
+  d: { inst: Inst; annotatorId: number; annotator: string; action: AdjudicationAction; substitute: string | null; value: string | null; reason: string; revision: number },
+): AdjudicationRecord {
   const userId = actorUserId(actor);
   const now = new Date();
   const row = db
     .insert(adjudications)
     .values({
       projectId,
-      instanceRef: inst.id,
-      annotatorId: annotator.id,
+      instanceRef: d.inst.id,
+      annotatorId: d.annotatorId,
       action: d.action,
-      substitute,
-      value,
+      substitute: d.substitute,
+      value: d.value,
       reason: d.reason,
-      revision: resp.revision,
+      revision: d.revision,
       decidedBy: userId,
       decidedAt: now,
     })
@@ -156,27 +208,74 @@ function decideInTransaction(db: Db, actor: NonNullable<Actor>, projectId: numbe
     .values({
       projectId,
       kind: d.action,
-      target: d.instanceId,
-      value: JSON.stringify({ id: row.id, annotator: d.annotator, substitute, value, reason: d.reason }),
+      target: d.inst.instanceId,
+      value: JSON.stringify({ id: row.id, annotator: d.annotator, substitute: d.substitute, value: d.value, reason: d.reason }),
       userId,
       at: now,
     })
     .run();
-  const id = row.id;
   return {
-    id,
-    instanceId: d.instanceId,
+    id: row.id,
+    instanceId: d.inst.instanceId,
     annotator: d.annotator,
     action: d.action,
-    substitute,
-    value,
+    substitute: d.substitute,
+    value: d.value,
     reason: d.reason,
-    revision: resp.revision,
+    revision: d.revision,
     decidedBy: actor.kind === "user" ? actor.name : null,
     decidedAt: now,
     undoneBy: null,
     undoneAt: null,
   };
+}
+
+/**
+ * Adopt one multiword phrase for the instance: a multiword decision (correct to
+ * `phrase`) for every response that gave a different phrase, each recorded and
+ * undoable on its own, in one transaction. Responses without a phrase are left as
+ * they are (a decision corrects what an annotator said; it does not make up a
+ * multiword for one who said the target stands alone), as are struck responses
+ * and phrases with a decision already (undo those first). Refused when that
+ * leaves nothing to decide.
+ */
+export function adoptMultiword(db: Db, actor: Actor, projectId: number, input: unknown): { decided: AdjudicationRecord[]; skipped: string[] } {
+  const { language } = requireProject(db, actor, projectId, { coordinator: true });
+  const d = parseOrThrow(adoptSchema, input, "adjudication");
+  return db.transaction(() => {
+    const inst = findInstance(db, projectId, d.instanceId);
+    const broken = phraseProblem(inst, language, d.phrase);
+    if (broken) throw new InputError(`The phrase "${d.phrase}": ${broken}`, { phrase: broken });
+    const rows = db
+      .select({ userId: users.id, name: users.name, multiword: responses.multiword, revision: responses.revision })
+      .from(responses)
+      .innerJoin(users, eq(users.id, responses.userId))
+      .where(and(eq(responses.instanceRef, inst.id), eq(responses.projectId, projectId)))
+      .orderBy(asc(users.name))
+      .all();
+    const active = db
+      .select({ annotatorId: adjudications.annotatorId, action: adjudications.action })
+      .from(adjudications)
+      .where(and(eq(adjudications.instanceRef, inst.id), isNull(adjudications.undoneAt)))
+      .all();
+    const blocked = (id: number, action: AdjudicationAction) => active.some((a) => a.annotatorId === id && a.action === action);
+    const decided: AdjudicationRecord[] = [];
+    const skipped: string[] = [];
+    for (const r of rows) {
+      const typedPhrase = r.multiword ? tidy(r.multiword) : "";
+      if (typedPhrase === "" || typedPhrase === d.phrase || blocked(r.userId, "strike-response")) continue;
+      if (blocked(r.userId, "multiword")) {
+        skipped.push(r.name);
+        continue;
+      }
+      decided.push(insertDecision(db, actor!, projectId, { inst, annotatorId: r.userId, annotator: r.name, action: "multiword", substitute: r.multiword, value: d.phrase, reason: d.reason, revision: r.revision }));
+    }
+    if (decided.length === 0) {
+      const why = skipped.length > 0 ? `the other phrases have a decision already (${skipped.join(", ")}): undo those first` : `every phrase given is "${d.phrase}" already`;
+      throw new InputError(`Nothing to decide on ${d.instanceId}: ${why}.`, { phrase: "Nothing to decide." });
+    }
+    return { decided, skipped };
+  });
 }
 
 /** Undo an active decision: it stays recorded, inactive, with who undid it and when (and a log row). */

@@ -472,7 +472,9 @@ export function reviewLogPage(db: Db, actor: Actor, projectId: number, page: unk
  * them, plus two columns when any response is adjudicated: `adjudicated` (the
  * answer the gold counts: the substitutes after strikes and corrections,
  * `STRUCK` for a struck response) and `adjudication` (the decisions, e.g.
- * `struck "x" by coord; corrected "y" to "z" by coord`). The reader accepts
+ * `struck "x" by coord; corrected "y" to "z" by coord`; a multiword decision as
+ * `multiword "x y" corrected to "x z" by coord`, or `… struck: not a multiword`,
+ * while the adjudicated answer column stays the substitutes). The reader accepts
  * and ignores these columns, so the file imports back as the annotators gave it.
  * The answers of participants left out of the gold (lib/server/crowd/participants.ts
  * excludeRejected) are kept, as given, and marked: `adjudicated` LEFT OUT, and the
@@ -495,6 +497,7 @@ export function exportAdjudicatedResponses(db: Db, actor: Actor, projectId: numb
     const why = a.reason ? ` (${a.reason})` : "";
     if (a.action === "strike-response") list.push(`response struck ${by}${why}`);
     else if (a.action === "strike") list.push(`struck "${a.substitute}" ${by}${why}`);
+    else if (a.action === "multiword") list.push(a.value === null ? `multiword "${a.substitute}" struck: not a multiword ${by}${why}` : `multiword "${a.substitute}" corrected to "${a.value}" ${by}${why}`);
     else list.push(`corrected "${a.substitute}" to "${a.value}" ${by}${why}`);
   }
   return writeResponsesTsv(rows, {

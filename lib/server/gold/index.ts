@@ -7,7 +7,7 @@
  * app-to-server-through-feature-index). The functions here take the actor and check it;
  * the few that do not say why. Functions that take `db` and no actor stay inside lib/server.
  */
-export { adjudicate, setReviewed, undoAdjudication } from "./adjudication";
+export { adjudicate, adoptMultiword, setReviewed, undoAdjudication } from "./adjudication";
 export { type AgreementPageView, type LowItem } from "./agreement";
 export { acceptAllProposals, decideLemma, decideLemmasWhere, setCorrectedPos, setExclusion } from "./gold";
 export { type GoldPageData, goldReviewCsv, goldReviewTsv, type InstanceOrder, type Paged, type ReviewInstance, reviewLogPage, type ReviewLogRow, type TypedAnswer } from "./gold-review";

@@ -28,7 +28,7 @@ export interface ReviewLogRow {
   reason: string;
 }
 
-const ACTION_WORDS: Record<string, string> = { strike: "struck", correct: "corrected", "strike-response": "response struck" };
+const ACTION_WORDS: Record<string, string> = { strike: "struck", correct: "corrected", "strike-response": "response struck", multiword: "multiword decided" };
 
 /** A log entry in words (the value column of adjudications is JSON written by lib/server/gold/adjudication.ts). */
 export function describeReviewLog(e: ReviewLogEntry): ReviewLogRow {
@@ -91,11 +91,14 @@ export function describeReviewLog(e: ReviewLogEntry): ReviewLogRow {
     case "strike":
     case "correct":
     case "strike-response":
+    case "multiword":
     case "undo": {
       const v = json() ?? {};
       const action = e.kind === "undo" ? (v.action ?? "") : e.kind;
-      row.decision = e.kind === "undo" ? `undone (${ACTION_WORDS[action] ?? action})` : (ACTION_WORDS[e.kind] ?? e.kind);
-      row.value = action === "correct" ? (v.value ?? "") : "";
+      // A multiword decision: the phrase as typed in `substitute`, the corrected phrase in `value` (none: not a multiword).
+      const words = action === "multiword" ? (v.value ? "multiword corrected" : "not a multiword") : (ACTION_WORDS[action] ?? action);
+      row.decision = e.kind === "undo" ? `undone (${words})` : words;
+      row.value = action === "correct" || action === "multiword" ? (v.value ?? "") : "";
       row.annotator = v.annotator ?? "";
       row.substitute = v.substitute ?? "";
       row.reason = v.reason ?? "";

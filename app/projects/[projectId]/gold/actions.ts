@@ -9,7 +9,7 @@ import { revalidatePath } from "next/cache";
 import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
 import { InputError } from "@/lib/server/kernel";
-import { adjudicate, setReviewed, undoAdjudication, acceptAllProposals, decideLemma, decideLemmasWhere, setCorrectedPos, setExclusion } from "@/lib/server/gold";
+import { adjudicate, adoptMultiword, setReviewed, undoAdjudication, acceptAllProposals, decideLemma, decideLemmasWhere, setCorrectedPos, setExclusion } from "@/lib/server/gold";
 
 export type GoldFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 
@@ -89,28 +89,50 @@ export async function correctPosAction(projectId: number, _prev: GoldFormState, 
   });
 }
 
-const ADJUDICATED: Record<string, string> = { strike: "Struck", correct: "Corrected", "strike-response": "Struck the response of" };
+const ADJUDICATED: Record<string, string> = { strike: "Struck", correct: "Corrected", "strike-response": "Struck the response of", multiword: "Decided the multiword of" };
+
+/** A decision in words: what was decided, on whose answer. */
+function decisionWords(r: { action: string; annotator: string; substitute: string | null; value: string | null }): string {
+  if (r.action === "strike-response") return r.annotator;
+  if (r.action === "multiword") return `${r.annotator}: "${r.substitute}" ${r.value === null ? "is not a multiword" : `to "${r.value}"`}`;
+  return `"${r.substitute}" (${r.annotator})${r.action === "correct" ? ` to "${r.value}"` : ""}`;
+}
 
 /**
  * Strike or correct one substitute of one annotator's response (`action` =
- * strike | correct, `substitute` as typed, `value` for a correction), or strike
- * the whole response (`action` = strike-response); `reason` optional.
+ * strike | correct, `substitute` as typed, `value` for a correction), strike
+ * the whole response (`action` = strike-response), or decide its multiword
+ * phrase (`action` = multiword with the corrected `value`, or not-multiword;
+ * `substitute` = the phrase as typed), or use `value` as the phrase of every
+ * response of the instance that gave another (`action` = adopt-multiword);
+ * `reason` optional.
  */
 export async function adjudicateAction(projectId: number, _prev: GoldFormState, form: FormData): Promise<GoldFormState> {
   return withActor((actor) => {
-    const action = String(form.get("action") ?? "");
-    const input: Record<string, string> = {
+    const button = String(form.get("action") ?? "");
+    if (button === "adopt-multiword") {
+      const r = adoptMultiword(getDb(), actor, projectId, {
+        instanceId: String(form.get("instanceId") ?? ""),
+        phrase: String(form.get("value") ?? ""),
+        reason: String(form.get("reason") ?? ""),
+      });
+      refresh(projectId);
+      const left = r.skipped.length > 0 ? ` Left as decided: ${r.skipped.join(", ")}.` : "";
+      return { ok: true, message: `"${r.decided[0].value}" used for ${r.decided.map((d) => d.annotator).join(", ")} on ${r.decided[0].instanceId}.${left}` };
+    }
+    const action = button === "not-multiword" ? "multiword" : button;
+    const input: Record<string, string | null> = {
       action,
       instanceId: String(form.get("instanceId") ?? ""),
       annotator: String(form.get("annotator") ?? ""),
       reason: String(form.get("reason") ?? ""),
     };
     if (action !== "strike-response") input.substitute = String(form.get("substitute") ?? "");
-    if (action === "correct") input.value = String(form.get("value") ?? "");
+    if (action === "correct" || button === "multiword") input.value = String(form.get("value") ?? "");
+    if (button === "not-multiword") input.value = null;
     const r = adjudicate(getDb(), actor, projectId, input);
     refresh(projectId);
-    const what = r.action === "strike-response" ? r.annotator : `"${r.substitute}" (${r.annotator})${r.action === "correct" ? ` to "${r.value}"` : ""}`;
-    return { ok: true, message: `${ADJUDICATED[r.action]} ${what} on ${r.instanceId}.` };
+    return { ok: true, message: `${ADJUDICATED[r.action]} ${decisionWords(r)} on ${r.instanceId}.` };
   });
 }
 
@@ -119,7 +141,8 @@ export async function undoAdjudicationAction(projectId: number, _prev: GoldFormS
   return withActor((actor) => {
     const r = undoAdjudication(getDb(), actor, projectId, String(form.get("id") ?? ""));
     refresh(projectId);
-    return { ok: true, message: `Undone: ${ADJUDICATED[r.action].toLowerCase()} ${r.action === "strike-response" ? r.annotator : `"${r.substitute}" (${r.annotator})`}.` };
+    const what = r.action === "strike-response" ? r.annotator : r.action === "multiword" ? `${r.annotator}: "${r.substitute}"` : `"${r.substitute}" (${r.annotator})`;
+    return { ok: true, message: `Undone: ${ADJUDICATED[r.action].toLowerCase()} ${what}.` };
   });
 }
 

@@ -1,7 +1,9 @@
 "use client";
 /**
  * Per-response adjudication on the Gold review (issue #15): each substitute an
- * annotator typed can be struck or corrected, and a whole response struck; a
+ * annotator typed can be struck or corrected, a whole response struck, and a
+ * multiword phrase corrected, declared not a multiword, or used for every
+ * response that gave another phrase (the mwgold is derived from these); a
  * decision shows the original struck through, the correction beside it, who
  * decided and when, and an Undo button. The server re-checks everything
  * (lib/server/gold/adjudication.ts).
@@ -14,7 +16,7 @@ import { useGoldForm } from "./use-gold-form";
 /** An active decision as the card shows it (times formatted on the server). */
 export interface DecisionView {
   id: number;
-  action: "strike" | "correct" | "strike-response";
+  action: "strike" | "correct" | "strike-response" | "multiword";
   substitute: string | null;
   value: string | null;
   reason: string;
@@ -179,5 +181,108 @@ export function ResponseStrike({ projectId, instanceId, annotator, decision }: {
       </form>
       )}
     </details>
+  );
+}
+
+/**
+ * One annotator's multiword phrase: its decision (corrected, or not a multiword; undoable), or the
+ * controls to make one: correct it to the phrase in the field, use that phrase for every response
+ * that gave another, or say the target is not part of a multiword. `inMwgold`: the phrase as the
+ * mwgold counts it (lemmatised), shown when it differs from the one typed.
+ */
+export function MultiwordCell({
+  projectId,
+  instanceId,
+  annotator,
+  phrase,
+  inMwgold,
+  decision,
+  responseStruck,
+}: {
+  projectId: number;
+  instanceId: string;
+  annotator: string;
+  phrase: string | null;
+  inMwgold: string | null;
+  decision: DecisionView | null;
+  responseStruck: boolean;
+}) {
+  const { state, pending, onSubmit } = useGoldForm(adjudicateAction, projectId);
+  const [open, setOpen] = useState(false);
+  if (decision) {
+    // The phrase decided on (a stale decision's differs from the one typed now; it can still be undone).
+    const decided = decision.substitute ?? phrase ?? "";
+    return (
+      <div className={styles.sub1}>
+        {decision.stale && phrase !== null && <span>{phrase}</span>}
+        <del className={styles.struck} aria-label={`${decided}, ${decision.value === null ? "not a multiword" : "corrected"}`}>
+          {decided}
+        </del>
+        {decision.value === null ? (
+          <span className={`tag ${styles.plainBadge}`}>not a multiword</span>
+        ) : (
+          <>
+            {" → "}
+            <ins className={styles.correction}>{decision.value}</ins>
+          </>
+        )}{" "}
+        <DecisionMeta d={decision} />{" "}
+        <UndoButton projectId={projectId} decision={decision} label={`Undo the multiword decision on ${decided} (${annotator})`} />
+      </div>
+    );
+  }
+  if (phrase === null) return <span className="muted">—</span>;
+  const base = `mw-${instanceId}-${annotator}`.replace(/[^A-Za-z0-9_-]/g, "_");
+  const err = state && !state.ok ? state.errors : undefined;
+  const fieldError = err?.value ?? err?.phrase;
+  return (
+    <div>
+      <span className={responseStruck ? styles.struck : undefined}>{phrase}</span>
+      {!responseStruck && inMwgold !== null && inMwgold !== phrase && <div className={`muted small ${styles.inGold}`}>in the mwgold: {inMwgold}</div>}
+      {!responseStruck && (
+        <details className={styles.adjudicate} onToggle={(e) => setOpen(e.currentTarget.open)}>
+          <summary aria-label={`Adjudicate the multiword ${phrase} (${annotator})`}>Adjudicate</summary>
+          {open && (
+            <form onSubmit={onSubmit} className={`${styles.adjForm} ${styles.adjFormWide}`} aria-label={`Adjudicate the multiword of ${annotator}`}>
+              <input type="hidden" name="instanceId" value={instanceId} />
+              <input type="hidden" name="annotator" value={annotator} />
+              <input type="hidden" name="substitute" value={phrase} />
+              <label htmlFor={`${base}-reason`}>Reason (optional)</label>
+              <input id={`${base}-reason`} name="reason" maxLength={300} autoComplete="off" />
+              <label htmlFor={`${base}-value`}>The phrase</label>
+              <input
+                id={`${base}-value`}
+                name="value"
+                defaultValue={phrase}
+                maxLength={80}
+                autoComplete="off"
+                spellCheck={false}
+                aria-invalid={fieldError ? true : undefined}
+                aria-describedby={fieldError ? `${base}-value-error` : undefined}
+              />
+              <div className={styles.buttonRow}>
+                <button type="submit" name="action" value="multiword" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Correct the multiword of ${annotator}`}>
+                  Correct
+                </button>
+                <button type="submit" name="action" value="adopt-multiword" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Use this phrase for every annotator's multiword on ${instanceId}`}>
+                  Use for all
+                </button>
+                <button type="submit" name="action" value="not-multiword" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`${annotator}: not a multiword`}>
+                  Not a multiword
+                </button>
+              </div>
+              {fieldError && (
+                <div id={`${base}-value-error`} className="field-error" role="alert">
+                  {fieldError}
+                </div>
+              )}
+              <div aria-live="polite" className="small">
+                {pending ? <span className="muted">Saving…</span> : !fieldError && <Outcome state={state} />}
+              </div>
+            </form>
+          )}
+        </details>
+      )}
+    </div>
   );
 }

@@ -6,7 +6,7 @@ import type { GoldItem } from "@/lib/lexsub/gold";
 import { parseLexeltItem } from "@/lib/lexsub/types";
 import type { AnnotatorNote } from "@/lib/server/annotate";
 import type { ReviewInstance, TypedAnswer } from "@/lib/server/gold";
-import { type DecisionView, ResponseStrike, SubstituteCell } from "../adjudication";
+import { type DecisionView, MultiwordCell, ResponseStrike, SubstituteCell } from "../adjudication";
 import styles from "../gold.module.css";
 import { ExclusionForm, PosForm, ReturnForm, ReviewedForm, WithdrawReturnForm } from "../instance-actions";
 import { KeepPlace } from "../keep-place";
@@ -110,13 +110,14 @@ function NoteCell({ note, projectId, instanceId, annotator }: { note: AnnotatorN
 
 /** `rank`: in agreement order, the agreement the card is ranked by (held in place while deciding on it); undefined otherwise. */
 export function InstanceCard({ r, projectId, now, notes, rank }: { r: ReviewInstance; projectId: number; now: Date; notes?: Map<string, AnnotatorNote>; rank?: number | null }) {
-  // Active decisions by annotator: the whole-response strike, and by substitute as typed.
-  const active = new Map<string, { response: DecisionView | null; subs: Map<string, DecisionView> }>();
+  // Active decisions by annotator: the whole-response strike, the multiword phrase's, and by substitute as typed.
+  const active = new Map<string, { response: DecisionView | null; multiword: DecisionView | null; subs: Map<string, DecisionView> }>();
   for (const a of r.adjudications) {
     if (a.undoneAt !== null) continue;
     let e = active.get(a.annotator);
-    if (!e) active.set(a.annotator, (e = { response: null, subs: new Map() }));
+    if (!e) active.set(a.annotator, (e = { response: null, multiword: null, subs: new Map() }));
     if (a.action === "strike-response") e.response = decisionView(a, now);
+    else if (a.action === "multiword") e.multiword = decisionView(a, now);
     else if (a.substitute !== null) e.subs.set(a.substitute.trim(), decisionView(a, now));
   }
   const it = r.item;
@@ -175,7 +176,17 @@ export function InstanceCard({ r, projectId, now, notes, rank }: { r: ReviewInst
                       <td data-label="Substitutes">
                         <Answer resp={resp} typed={t} projectId={projectId} instanceId={it.instanceId} decisions={decided?.subs ?? new Map()} responseStruck={struck} />
                       </td>
-                      <td data-label="Multiword">{resp?.multiword ?? (t.multiword ? t.multiword : <span className="muted">—</span>)}</td>
+                      <td data-label="Multiword">
+                        <MultiwordCell
+                          projectId={projectId}
+                          instanceId={it.instanceId}
+                          annotator={t.annotator}
+                          phrase={t.multiword ? t.multiword.trim() : null}
+                          inMwgold={resp?.multiword ?? null}
+                          decision={decided?.multiword ?? null}
+                          responseStruck={struck}
+                        />
+                      </td>
                       <td>
                         <ResponseStrike projectId={projectId} instanceId={it.instanceId} annotator={t.annotator} decision={decided?.response ?? null} />
                       </td>

@@ -50,11 +50,11 @@ export function InstanceView({
       <p className="muted small">
         {queue ? (
           <>
-            The instances where the annotators agree least come first (per-item pairwise agreement after your adjudications; instances without one — not in T, or fewer than two annotators with substitutes — come last). Strike or correct a single substitute, strike a whole response, then mark the instance reviewed: it leaves the queue. An instance you decide on keeps its place until you change the filter, so the queue does not move under you.
+            The instances where the annotators agree least come first (per-item pairwise agreement after your adjudications; instances without one — not in T, or fewer than two annotators with substitutes — come last). Strike or correct a single substitute, strike a whole response, correct a multiword phrase (or use one for all, or say it is not a multiword), then mark the instance reviewed: it leaves the queue. An instance you decide on keeps its place until you change the filter, so the queue does not move under you.
           </>
         ) : (
           <>
-            Each instance with every annotator&apos;s answer, the gold line derived from them and the mwgold line. Strike or correct one substitute (or a whole response) under <em>Adjudicate</em>: the annotator&apos;s answer is kept, the gold counts your decision. Excluded instances stay here but are left out of the files and of agreement; a corrected PoS is written as <code>lemma.ori_pos.pos</code>.
+            Each instance with every annotator&apos;s answer, the gold line derived from them and the mwgold line. Strike or correct one substitute (or a whole response), or correct a multiword phrase, under <em>Adjudicate</em>: the annotator&apos;s answer is kept, the gold and mwgold count your decision. Excluded instances stay here but are left out of the files and of agreement; a corrected PoS is written as <code>lemma.ori_pos.pos</code>.
           </>
         )}
       </p>

@@ -12,6 +12,7 @@ const KIND_WORDS: Record<ReviewLogRow["kind"], string> = {
   strike: "adjudication",
   correct: "adjudication",
   "strike-response": "adjudication",
+  multiword: "adjudication",
   undo: "adjudication",
   reviewed: "review mark",
   return: "return",
@@ -26,7 +27,7 @@ function describeLog(e: ReviewLogRow): { what: string; detail: string } {
   if (e.kind === "reviewed") return { what: e.decision, detail: "" };
   if (e.kind === "return") return { what: e.decision, detail: `${e.annotator}: “${e.reason}”` };
   if (e.kind === "participant" || e.kind === "participants") return { what: e.decision, detail: e.reason ? `${e.target}: ${e.value ? `${e.value} — ` : ""}${e.reason}` : `${e.target}${e.value ? `: ${e.value}` : ""}` };
-  const sub = e.substitute ? `“${e.substitute}”${e.value ? ` → “${e.value}”` : ""}` : "whole response";
+  const sub = e.substitute ? `${e.decision.includes("multiword") ? "multiword " : ""}“${e.substitute}”${e.value ? ` → “${e.value}”` : ""}` : "whole response";
   return { what: e.decision, detail: `${e.annotator}: ${sub}${e.reason ? ` — ${e.reason}` : ""}` };
 }
 
