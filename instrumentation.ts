@@ -3,8 +3,8 @@
  * instrumentation hook): stamps every request with its socket address so the
  * sign-in throttle and origin checks cannot be fooled by forwarded headers
  * (lib/net/trusted-proxy.ts), refuses saves past the request limit and serves the
- * others before Next runs (lib/auth/save-gate.ts, lib/server/annotate/save-request.ts), and recovers jobs a killed server left unfinished
- * (lib/server/jobs/jobs.ts).
+ * others before Next runs (lib/auth/save-gate.ts, lib/server/annotate/save-request.ts), recovers jobs a killed server left unfinished
+ * (lib/server/jobs/jobs.ts) and goes on opening the crowd studies it left half-opened.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -25,4 +25,7 @@ export async function register() {
   const { getDb } = await import("./lib/db");
   const { recoverJobs } = await import("./lib/server/jobs/jobs");
   void recoverJobs(getDb()).catch((e) => console.error("lexgold: cleaning up unfinished jobs failed:", e));
+  // Crowd studies a stopped server left half-opened get the rest of their slots (lib/server/crowd/studies.ts).
+  const { resumeOpeningStudies } = await import("./lib/server/crowd/studies");
+  resumeOpeningStudies(getDb());
 }

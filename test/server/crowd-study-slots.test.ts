@@ -12,7 +12,7 @@ import type { Db } from "../../db/client";
 import { mulberry32 } from "../../lib/lexsub/agreement";
 import { releaseBatch } from "../../lib/server/crowd/allocation";
 import { joinStudy } from "../../lib/server/crowd/join";
-import { createStudy, listStudies, SLOTS_SLICE, studySlotsWritten } from "../../lib/server/crowd/studies";
+import { createStudy, listStudies, resumeOpeningStudies, SLOTS_SLICE, studySlotsWritten } from "../../lib/server/crowd/studies";
 import { SYSTEM } from "../../lib/server/kernel/actor";
 import { resetRateLimits } from "../../lib/server/kernel/rate-limit";
 import { writeTransaction } from "../../lib/server/kernel/write-lock";
@@ -200,6 +200,23 @@ describe("a study bigger than a slice opens in slices", () => {
     const slots = (db.$client.prepare("select instance_ref as ref from study_slots where study_id = ? order by position").all(s.id) as { ref: number }[]).map((r) => r.ref);
     expect(slots).toEqual(refs);
     expect((await join(db, s.token, "later", T0)).items).toBe(5);
+  });
+
+  it("a study left half-written is taken up again when a server starts, without anyone looking at it", async () => {
+    const total = SLOTS_SLICE + 300;
+    const { db, projectId, refs } = bigProject({ instances: total, answered: 0 });
+    const s = createStudy(db, SYSTEM, projectId, { platform: "link", batchSize: 5, overlap: 2, minutes: 30 });
+    await studySlotsWritten(db, s.id);
+    expect(resumeOpeningStudies(db)).toEqual([]);
+    db.$client.prepare("delete from study_slots where study_id = ? and position > ?").run(s.id, 200);
+    db.$client.prepare("update studies set slots_ready = 0, slots_after = ? where id = ?").run(refs[199], s.id);
+    expect(resumeOpeningStudies(db)).toEqual([s.id]);
+    // Written in the background: nobody asks for the study here, the event loop turns.
+    await expect
+      .poll(() => one(db, "select slots_ready as ready, count(*) as n from studies join study_slots on study_id = studies.id where studies.id = ?", s.id))
+      .toEqual({ ready: 1, n: total });
+    const slots = (db.$client.prepare("select instance_ref as ref from study_slots where study_id = ? order by position").all(s.id) as { ref: number }[]).map((r) => r.ref);
+    expect(slots).toEqual(refs);
   });
 
   it("the instance written last deleted while the study opens: the next slice starts over, skips what has a slot, and numbers on after the last", async () => {

@@ -206,6 +206,17 @@ export function resumeOpening(db: Db, studyId: number): void {
 }
 
 /**
+ * At a server's start (instrumentation.ts): go on writing the slots of every study a stopped server
+ * left half-opened, so that it takes joins again without waiting for someone to look at it. Safe in
+ * each of the server's processes at once (fillSlice). The ids of the studies taken up.
+ */
+export function resumeOpeningStudies(db: Db): number[] {
+  const ids = all<{ id: number }>(db, `select ${S.id} as id from ${S.$} where ${S.slotsReady} = 0`).map((r) => r.id);
+  for (const id of ids) resumeOpening(db, id);
+  return ids;
+}
+
+/**
  * Open a study on a project: its coordinator (or the CLI) only. A big study (more than SLOTS_SLICE
  * instances) is `opening`: its first slice of slots is written here, the rest after, in the
  * background (studySlotsWritten resolves when done, with the exact count); its `instances` is then
