@@ -17,6 +17,7 @@ import type { ExportItem } from "../../lib/lexsub/formats/dataset";
 import { parseSwords, writeSwords } from "../../lib/lexsub/formats/swords";
 import { swordsTargetId } from "../../lib/lexsub/formats/swords-ids";
 import { swordsLoaderCheck } from "../../lib/scorers/swords/score";
+import { asExportItems } from "../support/export-items";
 
 const sha1 = (s: string) => createHash("sha1").update(s, "utf8").digest("hex");
 
@@ -43,19 +44,7 @@ function item(over: Partial<ExportItem> = {}): ExportItem {
   } as ExportItem;
 }
 
-const items = (doc: string): ExportItem[] =>
-  parseSwords(doc, "s.json").instances.map((i) => ({
-    lexelt: i.lexelt,
-    instanceId: i.instanceId,
-    before: i.before,
-    head: i.head,
-    after: i.after,
-    excluded: null,
-    meta: i.meta,
-    imported: i.entries,
-    derived: [],
-    mwEntries: [],
-  }));
+const items = (doc: string): ExportItem[] => asExportItems(parseSwords(doc, "s.json").instances);
 
 describe("SWORDS export: eval.py's ids", () => {
   it("writes the recipe's context, target and substitute ids, with the offset in code points", () => {

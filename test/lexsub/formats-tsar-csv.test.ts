@@ -10,20 +10,9 @@
 import { describe, expect, it } from "vitest";
 import type { ExportItem } from "../../lib/lexsub/formats/dataset";
 import { parseTsar, writeTsar } from "../../lib/lexsub/formats/tsar";
+import { asExportItems } from "../support/export-items";
 
-const items = (text: string, file = "f.tsv", language?: string): ExportItem[] =>
-  parseTsar(text, file, { language }).instances.map((i) => ({
-    lexelt: i.lexelt,
-    instanceId: i.instanceId,
-    before: i.before,
-    head: i.head,
-    after: i.after,
-    excluded: null,
-    meta: i.meta,
-    imported: i.entries,
-    derived: [],
-    mwEntries: [],
-  }));
+const items = (text: string, file = "f.tsv", language?: string): ExportItem[] => asExportItems(parseTsar(text, file, { language }).instances);
 
 /** Four lines: a quote inside (doubled), a comma only, a quoted complex word, a plain line. */
 const QUOTED = [

@@ -7,20 +7,9 @@
 import { describe, expect, it } from "vitest";
 import type { ExportItem } from "../../lib/lexsub/formats/dataset";
 import { locateComplexWord, parseTsar, writeTsar } from "../../lib/lexsub/formats/tsar";
+import { asExportItems } from "../support/export-items";
 
-const items = (text: string, file = "f.tsv"): ExportItem[] =>
-  parseTsar(text, file).instances.map((i) => ({
-    lexelt: i.lexelt,
-    instanceId: i.instanceId,
-    before: i.before,
-    head: i.head,
-    after: i.after,
-    excluded: null,
-    meta: i.meta,
-    imported: i.entries,
-    derived: [],
-    mwEntries: [],
-  }));
+const items = (text: string, file = "f.tsv"): ExportItem[] => asExportItems(parseTsar(text, file).instances);
 
 describe("TSAR/MLSP: locating the complex word", () => {
   it("case: a lower-cased word that opens the sentence capitalised is found there and reported", () => {
