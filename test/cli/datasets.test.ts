@@ -39,6 +39,20 @@ describe("lexgold import/export of datasets", () => {
     expect(lexgold(["export", "tsar", "--project", "simplify", "--ids", "recipe"]).stderr).toMatch(/--ids applies to export swords only/);
   });
 
+  it("imports a TSAR file with a few lines it cannot carry, naming each; --strict refuses it", () => {
+    const meres = path.join(dir, "meres.tsv");
+    const lines = Array.from({ length: 12 }, (_, k) => `the lake ${k} lay calm\tcalm\tstill`);
+    lines[6] = "nothing to find\tabsent\tx";
+    writeFileSync(meres, lines.join("\n") + "\n");
+    const strict = lexgold(["import", "tsar", meres, "--project", "meres-strict", "--create", "--strict"]);
+    expect(strict.status).toBe(1);
+    expect(strict.stderr).toMatch(/meres\.tsv:7/);
+    const r = lexgold(["import", "tsar", meres, "--project", "meres", "--create"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).toMatch(/meres\.tsv:7: warning: complex word \(column 2\): left out: "absent" does not occur in the sentence/);
+    expect(r.stdout).toMatch(/\b11 instances\b/);
+  });
+
   it("refuses a bad file with its line and field, creating no project", () => {
     const bad = path.join(dir, "bad.tsv");
     writeFileSync(bad, "a calm sea\tcalm\tstill\nthe second\tmissing\tx\n");

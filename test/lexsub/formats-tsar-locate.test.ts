@@ -93,6 +93,26 @@ describe("TSAR/MLSP: locating the complex word", () => {
     ]);
   });
 
+  it("a few lines that cannot be carried (a tenth of the file at most) are left out and reported; more refuse the file", () => {
+    const good = (k: number) => `the river ${k} ran calm\tcalm\tstill\tquiet`;
+    const lines = Array.from({ length: 20 }, (_, k) => good(k));
+    lines[4] = "nothing to find here\tabsent\tx";
+    lines[11] = "a calm morning\tcalm\tstill;quiet";
+    const r = parseTsar(lines.join("\n") + "\n", "odd.tsv");
+    expect(r.errors).toEqual([]);
+    expect(r.instances.map((i) => i.instanceId)).toHaveLength(18);
+    expect(r.instances.some((i) => i.instanceId === "odd:5" || i.instanceId === "odd:12")).toBe(false);
+    expect((r.issues ?? []).map((i) => `${i.file}:${i.line}: ${i.message}`)).toEqual([
+      'odd.tsv:5: complex word (column 2): left out: "absent" does not occur in the sentence, in any case, nor as a form of its lemma',
+      'odd.tsv:12: annotation 1 (column 3): left out: "still;quiet" holds a ";", which no gold line can carry',
+    ]);
+    // A third odd line in 20 is past a tenth: the file is refused, each line named.
+    lines[15] = "";
+    const refused = parseTsar(lines.join("\n") + "\n", "odd.tsv");
+    expect(refused.errors.map((e) => e.where)).toEqual(["odd.tsv:5", "odd.tsv:12", "odd.tsv:16"]);
+    expect(refused.issues ?? []).toEqual([]);
+  });
+
   it("round trip: a file mixing every kind comes back byte for byte, and each head is where it was read", () => {
     const text = [
       "Effectuer un tour du lac\teffectuer\tfaire\tfaire\tréaliser",

@@ -16,7 +16,10 @@
  * A CSV-quoted file (MLSP 2024's `multilex_test_all_combined_ls_unlabelled.tsv`: a
  * cell holding `,` or `"` is written in double quotes, inner quotes doubled) is
  * recognised (csvQuotedFile) and each line read with csv-parse; its lines are
- * written back quoted the same way. Pure.
+ * written back quoted the same way. A line that cannot be carried (the complex word
+ * not in its sentence, an empty or ";" cell, a control character) is left out and
+ * reported; in a plain file only while such lines are a tenth of it at most (and
+ * at most MAX_LEFT_OUT): past that the file is refused, each line named. Pure.
  */
 import {
   type DatasetEntry,
@@ -204,6 +207,9 @@ function csvQuote(cell: string): string {
   return /[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
 }
 
+/** Lines of a plain TSAR file left out (and reported) at most, and never more than a tenth of its lines; past that the file is refused. */
+const MAX_LEFT_OUT = 50;
+
 export function parseTsar(text: string, file: string, options: { idPrefix?: string; language?: string } = {}): DatasetParseResult {
   const errors: DatasetError[] = [];
   const issues: DatasetIssue[] = [];
@@ -213,17 +219,17 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
   if (/\s/.test(prefix)) errors.push({ where: file, field: "id prefix", message: "must hold no spaces" });
   const lines = text.split("\n");
   if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  // A CSV-quoted file: each line read with csv-parse, and a line that cannot be carried is left out and
-  // reported (a published file is not refused for one line); the plain TSAR reading refuses the file.
+  // A line that cannot be carried is left out and reported (a published file is not refused for a few
+  // lines): always in a CSV-quoted file (each line read with csv-parse); in a plain one while such lines
+  // are at most MAX_LEFT_OUT and a tenth of the file, else the file is refused with each line named
+  // (what fails that often is no TSAR file, or not this one).
   const csv = csvQuotedFile(lines);
   if (csv) notes.push(`${file}: read as CSV-quoted cells (a cell holding "," or a quote is in double quotes, inner quotes doubled); an export writes its lines back quoted the same way`);
+  const failed: Array<{ n: number; field: string; message: string }> = [];
   lines.forEach((raw, i) => {
     const n = i + 1;
     const where = `${file}:${n}`;
-    const fail = (field: string, message: string) => {
-      if (csv) issues.push(datasetIssue(file, n, field === "line" ? "the line" : field, "left out", message));
-      else errors.push({ where, field, message });
-    };
+    const fail = (field: string, message: string) => void failed.push({ n, field, message });
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (line.trim() === "") return void fail("line", "empty line");
     let cells: string[];
@@ -285,6 +291,13 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
       where,
     });
   });
+  const leaveOut = csv || (failed.length <= MAX_LEFT_OUT && failed.length * 10 <= lines.length);
+  for (const f of failed) {
+    if (leaveOut) issues.push(datasetIssue(file, f.n, f.field === "line" ? "the line" : f.field, "left out", f.message));
+    else errors.push({ where: `${file}:${f.n}`, field: f.field, message: f.message });
+  }
+  // In line order, with the repairs made while reading (a stable sort keeps a line's own order).
+  issues.sort((a, b) => a.line - b.line);
   if (lines.length === 0) errors.push({ where: file, field: "file", message: "no lines" });
   return { format: "tsar", instances, errors, issues, notes };
 }
