@@ -122,3 +122,25 @@ describe("SWORDS export: eval.py's ids", () => {
     expect(off.errors[0].message).toBe('the context holds "alm\\t" at 22 (in code points), not the target "calm"');
   });
 });
+
+describe("SWORDS import: every part of speech SWORDS's reader takes", () => {
+  it("reads X, PROPN and null as lexelt PoS x and writes the file's pos back; a name SWORDS lacks is refused", () => {
+    const context = "Anna met Berlin in May.";
+    const target = (word: string, pos: unknown) => ({ context_id: "c", target: word, offset: context.indexOf(word), pos, extra: {} });
+    const doc = (targets: Record<string, unknown>) => JSON.stringify({ contexts: { c: { context, extra: {} } }, targets, substitutes: {}, substitute_labels: {} });
+    const r = parseSwords(doc({ t1: target("Anna", "PROPN"), t2: target("met", "X"), t3: target("May", null), t4: target("in", "ADP") }), "pos.json");
+    expect(r.errors).toEqual([]);
+    expect(r.instances.map((i) => [i.instanceId, i.lexelt])).toEqual([
+      ["t1", "anna.x"],
+      ["t2", "met.x"],
+      ["t3", "may.x"],
+      ["t4", "in.x"],
+    ]);
+    const back = JSON.parse(writeSwords(asExportItems(r.instances), { ids: "as-imported" }).text) as { targets: Record<string, { pos: unknown }> };
+    expect(Object.fromEntries(Object.entries(back.targets).map(([id, t]) => [id, t.pos]))).toEqual({ t1: "PROPN", t2: "X", t3: null, t4: "ADP" });
+    const bad = parseSwords(doc({ t1: target("Anna", "PROPER") }), "bad.json");
+    expect(bad.errors.map((e) => `${e.where}: ${e.message}`)).toEqual([
+      'bad.json: $.targets["t1"].pos: "PROPER" is not a part of speech SWORDS reads (NOUN, VERB, ADJ, ADV, PROPN, … X, UNKNOWN) nor null',
+    ]);
+  });
+});

@@ -37,6 +37,11 @@ import { codePoints, swordsContextId, swordsSubstituteId, swordsTargetId, utf16I
 
 const SWORDS_LABELS = ["TRUE", "FALSE", "UNSURE", "TRUE_IMPLICIT", "FALSE_IMPLICIT"] as const;
 const LABELS = new Set<string>(SWORDS_LABELS);
+
+/** The parts of speech SWORDS's reader knows (its Pos enum), as its JSON names them. */
+const SWORDS_POS = new Set(["UNKNOWN", "ADJ", "ADV", "INTJ", "NOUN", "PROPN", "VERB", "ADP", "AUX", "CCONJ", "DET", "NUM", "PART", "PRON", "SCONJ", "PUNCT", "SYM", "X"]);
+/** The lexelt PoS of a target whose pos has no n/v/a/r letter (or is null). */
+const OTHER_POS = "x";
 /** Labels that count as an annotator giving the substitute. */
 const POSITIVE = new Set(["TRUE", "TRUE_IMPLICIT"]);
 
@@ -110,15 +115,13 @@ export function parseSwords(text: string, file: string): DatasetParseResult {
     // The lexelt a lexgold export wrote (extra.lexelt): read back as it was, PoS included (a corrected PoS, lemma.ori.pos, as lemma.pos).
     const written = isObject(extra) && typeof extra.lexelt === "string" ? parseLexeltItem(extra.lexelt) : null;
     const own = written && !/\s/.test(written.lemma) && written.lemma !== "" ? written : null;
-    const letter = own ? own.pos : typeof pos === "string" ? POS_LETTER[pos] : undefined;
-    if (!letter) {
-      fail(`${where}.pos`, "pos", `${JSON.stringify(pos)} is not NOUN, VERB, ADJ or ADV`);
+    // Any part of speech SWORDS's reader takes (its Pos names, or null); those without an n/v/a/r
+    // letter get the lexelt PoS x, as a TSAR line does, and the file's pos is kept for the export.
+    if (pos !== null && !(typeof pos === "string" && SWORDS_POS.has(pos))) {
+      fail(`${where}.pos`, "pos", `${pos === undefined ? "missing" : `${JSON.stringify(pos)} is not a part of speech SWORDS reads (NOUN, VERB, ADJ, ADV, PROPN, … X, UNKNOWN) nor null`}`);
       continue;
     }
-    if (own && pos !== null && POS_LETTER[pos as string] === undefined) {
-      fail(`${where}.pos`, "pos", `${JSON.stringify(pos)} is not NOUN, VERB, ADJ, ADV or null`);
-      continue;
-    }
+    const letter = own ? own.pos : ((pos !== null && POS_LETTER[pos]) || OTHER_POS);
     if (/\s/.test(tid) || tid === "") {
       fail(where, "id", "a target id must be non-empty with no spaces (it is the instance id)");
       continue;
