@@ -49,8 +49,8 @@ test("the coordinator sets up two training items and an attention check", async 
   await upload.getByRole("button", { name: "Mark with their gold" }).click();
   await expect(page.getByRole("status")).toHaveText("Marked 1 item with their current gold.");
   const items = page.getByRole("region", { name: /Known-answer items/ }).getByRole("table");
-  // The coordinator is told that a training item stays in the queue (its gold leans on answers given after its known answers were shown).
-  await expect(page.getByTestId("training-in-queue")).toContainText("it stays in the annotators’ queue");
+  // The coordinator is told that training items are left out of the annotators' queue (the default).
+  await expect(page.getByTestId("training-in-queue")).toContainText("Training items are left out of the annotators’ queue");
   await expect(items.getByRole("row", { name: /^d1 / })).toContainText("Attention check");
   await expect(items.getByRole("row", { name: /^d1 / })).toContainText("silent");
 

@@ -183,6 +183,8 @@ describe("answers given after the known answers were shown", () => {
     save(ann, "t1", ["speedy"]);
     tick();
     importKnownAnswers(db, coord, project.id, { role: "training", fileName: "t.tsv", text: "t1\tfast\nt2\tbrief\n" });
+    // The project keeps its training items in the queue.
+    setQualitySettings(db, coord, project.id, { trainingRequired: false, trainingInQueue: true, trainingThreshold: 60, speedThresholdSeconds: 4 });
     for (const id of ["t1", "t2"]) {
       tick();
       answerTraining(db, ann, project.id, ref(id), ["fast"]);
