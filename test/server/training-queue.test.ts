@@ -10,6 +10,7 @@ import { InputError, NotFoundError } from "../../lib/server/kernel/errors";
 import { projectProgress } from "../../lib/server/annotate/progress";
 import { saveResponse, workspace, workspaceTargets } from "../../lib/server/annotate/responses";
 import { returnInstance } from "../../lib/server/annotate/flags";
+import { importResponses } from "../../lib/server/annotate/response-import";
 import { importKnownAnswers, knownAnswersFromGold, removeKnownAnswer, setKnownAnswer, setQualitySettings } from "../../lib/server/quality/training";
 import { addMember } from "../../lib/server/people/users";
 import type { UserActor } from "../../lib/server/kernel/actor";
@@ -117,12 +118,17 @@ describe("training items out of the real queue", () => {
     expect(() => workspace(db, ann, project.id, ref("q2"))).toThrow(NotFoundError);
     expect(() => saveResponse(db, ann, project.id, ref("q2"), answer("short"), { expectedRevision: 0 })).toThrow(InputError);
     expect(() => returnInstance(db, coord, project.id, { instanceId: "q2", annotator: "bea", comment: "Again." })).toThrow(InputError);
+    // A responses import stores an answer to a training item (and one to c2) but counts only c2's.
+    const tsv = ["annotator\tlexelt\tinstance\tanswer\tmultiword", "bea\tjump.v\tj2\tbound\t", "bea\tcalm.a\tc2\tsoft\t"].join("\n");
+    importResponses(db, { kind: "system" }, project.id, { fileName: "r.tsv", text: tsv + "\n" });
+    expectConsistent(db, project.id);
+    expect(workspace(db, bea, project.id).progress).toEqual({ done: 1, total: 3 });
     // Progress: done / total over the queue, the training items counted apart.
     let prog = projectProgress(db, coord, project.id);
-    expect([prog.instances, prog.trainingOut, prog.responses]).toEqual([3, 4, 0]);
+    expect([prog.instances, prog.trainingOut, prog.responses]).toEqual([3, 4, 1]);
     expect(prog.annotators.map((a) => [a.name, a.assigned, a.done])).toEqual([
       ["ann", 3, 0],
-      ["bea", 3, 0],
+      ["bea", 3, 1],
     ]);
 
     // Answering in the queue, then the coordinator keeps training items in: they come back with their answers counted.
@@ -135,13 +141,14 @@ describe("training items out of the real queue", () => {
     saveResponse(db, ann, project.id, ref("j2"), answer("hop"), { expectedRevision: 0 });
     expectConsistent(db, project.id);
     prog = projectProgress(db, coord, project.id);
-    expect([prog.instances, prog.trainingOut, prog.responses]).toEqual([7, 0, 5]);
+    // ann's q1, j1, c1, j2; bea's q2, j2 (imported) and c2.
+    expect([prog.instances, prog.trainingOut, prog.responses]).toEqual([7, 0, 7]);
 
     // Out again: j2's answer (saved while in) leaves the counts with it; done never exceeds total.
     settings(false);
     expectConsistent(db, project.id);
     expect(workspace(db, ann, project.id).progress).toEqual({ done: 1, total: 3 });
-    expect(workspace(db, bea, project.id).progress).toEqual({ done: 0, total: 3 });
+    expect(workspace(db, bea, project.id).progress).toEqual({ done: 1, total: 3 });
 
     // Unmarking q1 and turning j1 into an attention check put them back, with ann's answers counted.
     removeKnownAnswer(db, coord, project.id, "q1");
