@@ -58,6 +58,8 @@ export const projects = sqliteTable("projects", {
   trainingThreshold: integer("training_threshold").notNull().default(60),
   /** Progress flags an annotator whose median time per instance is under this many milliseconds. */
   speedThresholdMs: integer("speed_threshold_ms").notNull().default(4000),
+  /** Training items stay in the annotators' queue (off: they are left out of it; lib/server/annotate/queue.ts syncTrainingQueue). */
+  trainingInQueue: integer("training_in_queue", { mode: "boolean" }).notNull().default(false),
   createdBy: integer("created_by").references(() => users.id),
   /**
    * Set on a hidden holding project: the rows of an import still being written
@@ -116,6 +118,10 @@ export const lexelts = sqliteTable(
     instanceCount: integer("instance_count").notNull().default(0),
     /** How many instances the project's lexelts before this one hold (queue positions without a scan). */
     instancesBefore: integer("instances_before").notNull().default(0),
+    /** How many of its instances are out of the annotators' queue (training items: instances.in_queue = 0). */
+    outOfQueue: integer("out_of_queue").notNull().default(0),
+    /** How many instances of the project's lexelts before this one are out of the queue (as instancesBefore). */
+    outOfQueueBefore: integer("out_of_queue_before").notNull().default(0),
     /** The coordinator's note and examples for this lexelt (Markdown), shown beside the sentence. */
     note: text("note").notNull().default(""),
   },
@@ -152,10 +158,14 @@ export const instances = sqliteTable(
     /** Gold review: when the coordinator marked the instance reviewed (null = not reviewed). */
     reviewedAt: integer("reviewed_at", { mode: "timestamp_ms" }),
     reviewedBy: integer("reviewed_by").references(() => users.id, { onDelete: "set null" }),
+    /** 0 = out of the annotators' queue: a training item while the project leaves them out (lib/server/annotate/queue.ts syncTrainingQueue). */
+    inQueue: integer("in_queue", { mode: "boolean" }).notNull().default(true),
   },
   (t) => [
     uniqueIndex("instances_project_instance").on(t.projectId, t.instanceId),
     index("instances_lexelt").on(t.lexeltId, t.position),
+    // The few instances out of the queue, found without reading the project's.
+    index("instances_out_of_queue").on(t.projectId).where(sql`in_queue = 0`),
   ],
 );
 

@@ -49,8 +49,8 @@ test("the coordinator sets up two training items and an attention check", async 
   await upload.getByRole("button", { name: "Mark with their gold" }).click();
   await expect(page.getByRole("status")).toHaveText("Marked 1 item with their current gold.");
   const items = page.getByRole("region", { name: /Known-answer items/ }).getByRole("table");
-  // The coordinator is told that a training item stays in the queue (its gold leans on answers given after its known answers were shown).
-  await expect(page.getByTestId("training-in-queue")).toContainText("it stays in the annotators’ queue");
+  // The coordinator is told that training items are left out of the annotators' queue (the default).
+  await expect(page.getByTestId("training-in-queue")).toContainText("Training items are left out of the annotators’ queue");
   await expect(items.getByRole("row", { name: /^d1 / })).toContainText("Attention check");
   await expect(items.getByRole("row", { name: /^d1 / })).toContainText("silent");
 
@@ -149,9 +149,11 @@ test("an annotator fails the training, retries, passes and answers real items", 
   await page.getByLabel("Substitute 1").fill("silent");
   await page.keyboard.press("Enter");
   await expect(page.getByRole("status")).toHaveText(/Saved d1\./);
-  await page.getByLabel("Substitute 1").fill("shy");
+  // The training items d2 and d3 are left out of the queue: the next real instance is neither, and a link to one says why.
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await page.getByLabel("Substitute 1").fill("hushed");
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("status")).toHaveText(/Saved d2\./);
+  await expect(page.getByRole("status")).toHaveText(/^Saved (?!d2\.|d3\.)\S+\./);
 });
 
 test("the coordinator sees the check report, then undoes the set-up", async ({ page }) => {
@@ -165,6 +167,7 @@ test("the coordinator sees the check report, then undoes the set-up", async ({ p
   await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Progress" }).click();
   const trainee = page.getByRole("row", { name: new RegExp(`^${TRAINEE}\\b`) });
   await expect(trainee.getByRole("status")).toContainText(/Too fast: median [\d.]+\s?s under 4/);
+  await expect(page.getByText("2 training items are left out of the queue and of these counts")).toBeVisible();
   await shoot(page, "progress-speed-flag");
   await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Training" }).click();
 

@@ -1,8 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { responses } from "../../db/schema";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { AuthError, InputError } from "../../lib/server/kernel/errors";
 import { projectAgreement, projectGold } from "../../lib/server/gold/gold";
+import { exportAdjudicatedResponses, goldPageData } from "../../lib/server/gold/gold-review";
 import { projectProgress } from "../../lib/server/annotate/progress";
 import { saveResponse, workspace } from "../../lib/server/annotate/responses";
 import {
@@ -159,6 +160,54 @@ describe("attention checks", () => {
       ["ann", 1, 1, 100],
       ["bea", 1, 0, 0],
     ]);
+  });
+});
+
+describe("answers given after the known answers were shown", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  it("are left out of gold and agreement and reported; answers given blind, and by those who never trained, count", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    let now = Date.UTC(2026, 0, 5, 9);
+    const tick = () => vi.setSystemTime((now += 1000));
+    tick();
+    const { db, coord, ann, project, ref } = setup();
+    const bea = actorFor(db, "bea", "annotator");
+    addMember(db, coord, project.id, "bea");
+    const save = (who: typeof ann, id: string, subs: string[]) => {
+      tick();
+      saveResponse(db, who, project.id, ref(id), { kind: "substitutes", substitutes: subs, multiword: false, phrase: "" }, { expectedRevision: 0 });
+    };
+    // ann answers t1 blind, before it is a training item.
+    save(ann, "t1", ["speedy"]);
+    tick();
+    importKnownAnswers(db, coord, project.id, { role: "training", fileName: "t.tsv", text: "t1\tfast\nt2\tbrief\n" });
+    // The project keeps its training items in the queue.
+    setQualitySettings(db, coord, project.id, { trainingRequired: false, trainingInQueue: true, trainingThreshold: 60, speedThresholdSeconds: 4 });
+    for (const id of ["t1", "t2"]) {
+      tick();
+      answerTraining(db, ann, project.id, ref(id), ["fast"]);
+    }
+    // Met again in the queue after the training: ann's t2 has seen "brief"; bea never trained.
+    save(ann, "t2", ["brief"]);
+    save(bea, "t2", ["short"]);
+    save(bea, "t1", ["swift"]);
+
+    const gold = projectGold(db, coord, project.id);
+    const item = (id: string) => gold.result.items.find((i) => i.instanceId === id)!;
+    expect(item("t1").responses.map((r) => r.annotator).sort()).toEqual(["ann", "bea"]);
+    expect(item("t2").responses.map((r) => r.annotator)).toEqual(["bea"]);
+    expect(gold.gold).not.toContain("brief");
+    expect(projectAgreement(db, coord, project.id).gold.items.find((i) => i.instanceId === "t2")!.responses.map((r) => r.annotator)).toEqual(["bea"]);
+    expect(goldPageData(db, coord, project.id).afterKnownAnswers).toBe(1);
+    // The responses export keeps the answer as given, marked.
+    const line = exportAdjudicatedResponses(db, coord, project.id)
+      .split("\n")
+      .find((l) => l.includes("t2") && l.includes("ann"))!;
+    expect(line).toContain("brief");
+    expect(line).toContain("LEFT OUT");
+    expect(line).toContain("answered after its known answers were shown in the training");
   });
 });
 

@@ -191,3 +191,58 @@ describe("migration 0016 (system_runs.bytes)", () => {
     db.close();
   });
 });
+
+describe("migration 0024 (training items out of the queue)", () => {
+  it("takes existing training items out of the queue and recounts what the queue reads", () => {
+    const db = new Database(":memory:");
+    const files = fs.readdirSync(migrationsFolder()).filter((f) => /^\d{4}_.*\.sql$/.test(f)).sort();
+    const apply = (f: string) => {
+      for (const stmt of fs.readFileSync(path.join(migrationsFolder(), f), "utf8").split("--> statement-breakpoint")) if (stmt.trim()) db.exec(stmt);
+    };
+    const at = files.findIndex((f) => f.startsWith("0024_"));
+    expect(at).toBeGreaterThan(0);
+    db.pragma("foreign_keys = off");
+    for (const f of files.slice(0, at)) apply(f);
+    // Two projects: one with training items (i2 answered by user 1, i3 by users 1 and 2), one without.
+    db.exec(`
+      insert into projects (id, name) values (1, 'p'), (2, 'q');
+      insert into lexelts (id, project_id, item, lemma, pos, position, instance_count, instances_before) values
+        (1, 1, 'a.n', 'a', 'n', 1, 2, 0), (2, 1, 'b.n', 'b', 'n', 2, 2, 2), (3, 1, 'c.n', 'c', 'n', 3, 1, 4), (4, 2, 'd.n', 'd', 'n', 1, 1, 0);
+      insert into instances (id, project_id, lexelt_id, instance_id, before, head, after, position) values
+        (1, 1, 1, 'i1', '', 'a', '', 1), (2, 1, 1, 'i2', '', 'a', '', 2), (3, 1, 2, 'i3', '', 'b', '', 3), (4, 1, 2, 'i4', '', 'b', '', 4),
+        (5, 1, 3, 'i5', '', 'c', '', 5), (6, 2, 4, 'j1', '', 'd', '', 1);
+      insert into known_answers (instance_ref, project_id, role, accepted, set_at) values (2, 1, 'training', '["x"]', 0), (3, 1, 'training', '["x"]', 0), (5, 1, 'check', '["x"]', 0);
+      insert into responses (project_id, instance_ref, user_id, kind, substitutes, revision, updated_at) values
+        (1, 1, 1, 'substitutes', '["x"]', 1, 0), (1, 2, 1, 'substitutes', '["x"]', 1, 0), (1, 3, 1, 'substitutes', '["x"]', 1, 0),
+        (1, 3, 2, 'substitutes', '["x"]', 1, 0), (1, 5, 2, 'substitutes', '["x"]', 1, 0), (2, 6, 1, 'substitutes', '["x"]', 1, 0);
+      insert into queue_counts (project_id, user_id, lexelt_id, done) values (1, 1, 1, 2), (1, 1, 2, 1), (1, 2, 2, 1), (1, 2, 3, 1), (2, 1, 4, 1);
+      insert into annotator_counts (project_id, user_id, done) values (1, 1, 3), (1, 2, 2), (2, 1, 1);
+    `);
+    apply(files[at]);
+    const all = (sql: string) => db.prepare(sql).all();
+    expect(all("select id, in_queue from instances where in_queue = 0")).toEqual([
+      { id: 2, in_queue: 0 },
+      { id: 3, in_queue: 0 },
+    ]);
+    expect(all("select id, out_of_queue, out_of_queue_before from lexelts order by id")).toEqual([
+      { id: 1, out_of_queue: 1, out_of_queue_before: 0 },
+      { id: 2, out_of_queue: 1, out_of_queue_before: 1 },
+      { id: 3, out_of_queue: 0, out_of_queue_before: 2 },
+      { id: 4, out_of_queue: 0, out_of_queue_before: 0 },
+    ]);
+    expect(all("select project_id, user_id, lexelt_id, done from queue_counts order by 1, 2, 3")).toEqual([
+      { project_id: 1, user_id: 1, lexelt_id: 1, done: 1 },
+      { project_id: 1, user_id: 1, lexelt_id: 2, done: 0 },
+      { project_id: 1, user_id: 2, lexelt_id: 2, done: 0 },
+      { project_id: 1, user_id: 2, lexelt_id: 3, done: 1 },
+      { project_id: 2, user_id: 1, lexelt_id: 4, done: 1 },
+    ]);
+    expect(all("select project_id, user_id, done from annotator_counts order by 1, 2")).toEqual([
+      { project_id: 1, user_id: 1, done: 1 },
+      { project_id: 1, user_id: 2, done: 1 },
+      { project_id: 2, user_id: 1, done: 1 },
+    ]);
+    expect(all("select training_in_queue as k from projects")).toEqual([{ k: 0 }, { k: 0 }]);
+    db.close();
+  });
+});

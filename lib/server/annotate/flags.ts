@@ -435,8 +435,14 @@ export function returnInstance(db: Db, actor: Actor, projectId: number, input: u
     throw new InputError(`Not returned: ${i.message}`, { [String(i.path[0] ?? "comment")]: i.message });
   }
   const { instanceId, annotator, comment } = r.data;
-  const inst = get<{ ref: number }>(db, `select ${INSTANCES.id} as ref from ${INSTANCES.$} where ${INSTANCES.projectId} = ? and ${INSTANCES.instanceId} = ?`, p.id, instanceId);
+  const inst = get<{ ref: number; inQueue: number }>(
+    db,
+    `select ${INSTANCES.id} as ref, ${INSTANCES.inQueue} as inQueue from ${INSTANCES.$} where ${INSTANCES.projectId} = ? and ${INSTANCES.instanceId} = ?`,
+    p.id,
+    instanceId,
+  );
   if (!inst) throw new NotFoundError(`No instance "${instanceId}" in this project.`);
+  if (inst.inQueue !== 1) throw new InputError(`${instanceId} is a training item left out of the queue: it cannot be answered again there.`, { instanceId: "A training item." });
   const user = get<{ id: number }>(
     db,
     `select ${U.id} as id from ${U.$} join ${M.$} on ${M.userId} = ${U.id} and ${M.projectId} = ? where ${U.name} = ?`,

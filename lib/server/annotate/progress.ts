@@ -12,7 +12,7 @@
  * the lexelts' responses and the instances complete as everyone's do.
  */
 import "server-only";
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { assignments, instances, lexelts, memberships, participantExclusions, participants, projects, responses, studies, users } from "../../../db/schema";
 import { type Actor, requireProject } from "../kernel/actor";
@@ -123,7 +123,10 @@ export interface ProjectProgress {
   project: { id: number; name: string; requiredAnnotators: number | null };
   /** The project's speed threshold: annotators whose median is under it are flagged tooFast. */
   speedThresholdSeconds: number;
+  /** Instances in the annotators' queue: what done / total count (responses and complete count those instances' too). */
   instances: number;
+  /** Training items left out of the queue (projects.training_in_queue off), not counted in the figures above or below. */
+  trainingOut: number;
   responses: number;
   /** Instances with at least the required number of responses. */
   complete: number;
@@ -136,7 +139,8 @@ export interface ProjectProgress {
 export function projectProgress(db: Db, actor: Actor, projectId: number): ProjectProgress {
   const p = requireProject(db, actor, projectId, { coordinator: true });
   const lx = db
-    .select({ id: lexelts.id, item: lexelts.item, instances: count(instances.id) })
+    // Instances in the annotators' queue (training items left out of it are counted apart: queue.ts syncTrainingQueue).
+    .select({ id: lexelts.id, item: lexelts.item, instances: sql<number>`coalesce(sum(${instances.inQueue}), 0)`, out: sql<number>`count(${instances.id}) - coalesce(sum(${instances.inQueue}), 0)` })
     .from(lexelts)
     .leftJoin(instances, eq(instances.lexeltId, lexelts.id))
     .where(eq(lexelts.projectId, projectId))
@@ -158,7 +162,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     .prepare(
       `select ${R.userId} as userId, ${I.lexeltId} as lexeltId, count(*) as n, max(${R.updatedAt}) as last
          from ${R.$} join ${I.$} on ${I.id} = ${R.instanceRef}
-        where ${R.projectId} = ? group by ${R.userId}, ${I.lexeltId}`,
+        where ${R.projectId} = ? and ${I.inQueue} = 1 group by ${R.userId}, ${I.lexeltId}`,
     )
     .all(projectId) as { userId: number; lexeltId: number; n: number; last: number | null }[];
   const memberIds = new Set(annotatorMembers.map((m) => m.userId));
@@ -248,7 +252,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     .prepare(
       `select ${I.lexeltId} as lexeltId, (select count(*) from ${R.$} where ${R.instanceRef} = ${I.id}) as n, ${leftOutCount} as leftOut
          from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId} and ${L.projectId} = ${I.projectId}
-        where ${I.projectId} = ?`,
+        where ${I.projectId} = ? and ${I.inQueue} = 1`,
     )
     .all(...(leftOutUsers.length === 0 ? [projectId] : [JSON.stringify(leftOutUsers.map((u) => u.userId)), projectId])) as { lexeltId: number; n: number; leftOut: number }[];
   const needed = (lexeltId: number) => p.requiredAnnotators ?? assignedCount(lexeltId);
@@ -278,6 +282,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     project: { id: p.id, name: p.name, requiredAnnotators: p.requiredAnnotators },
     speedThresholdSeconds: speedThresholdMs / 1000,
     instances: lx.reduce((s, l) => s + l.instances, 0),
+    trainingOut: lx.reduce((s, l) => s + l.out, 0),
     responses: totalResponses,
     complete: lexeltRows.reduce((s, l) => s + l.complete, 0),
     annotators,
@@ -377,7 +382,10 @@ type LexeltRow = Omit<LexeltProgress, "cells">;
 export interface ProgressPageView {
   project: ProjectProgress["project"];
   speedThresholdSeconds: number;
+  /** Instances in the annotators' queue: what done / total count (responses and complete count those instances' too). */
   instances: number;
+  /** Training items left out of the queue (projects.training_in_queue off), not counted in the figures above or below. */
+  trainingOut: number;
   responses: number;
   complete: number;
   annotators: AnnotatorProgress[];
@@ -409,6 +417,7 @@ export function progressPageView(db: Db, actor: Actor, projectId: number, query:
     project: p.project,
     speedThresholdSeconds: p.speedThresholdSeconds,
     instances: p.instances,
+    trainingOut: p.trainingOut,
     responses: p.responses,
     complete: p.complete,
     annotators: p.annotators,

@@ -7,7 +7,9 @@
  * The queue of an annotator in a project: the instances of the lexelts assigned
  * to them, lexelts in corpus order (lexelts.position), instances in corpus order
  * (instances.position, then id), minus the instances that already have
- * requiredAnnotators responses from others while the annotator has none ("closed").
+ * requiredAnnotators responses from others while the annotator has none ("closed"),
+ * minus the instances out of the queue (instances.in_queue = 0: the training items,
+ * unless the project keeps them in; syncTrainingQueue below).
  *
  * Costs, n = instances in the project:
  * - a step (previous / next entry, a lexelt's counts, the default progress and
@@ -25,13 +27,14 @@ import "server-only";
 import type { Db } from "../../../db/client";
 import { setInstancesBefore } from "../corpus/lexelt-import";
 import { all, get, prepared } from "../kernel/statements";
-import { annotatorCounts, assignments, instances, lexelts, queueCounts, responses } from "../../../db/schema";
+import { annotatorCounts, assignments, instances, knownAnswers, lexelts, projects, queueCounts, responses, returnedItems } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 
 // Tables and columns for the SQL texts below (aliases as the statements use them).
 const [A, I, I2, L, Q, R] = [named(assignments, "a"), named(instances, "i"), named(instances, "i2"), named(lexelts, "l"), named(queueCounts, "q"), named(responses, "r")];
 const [AS, AC, LX, QC] = [named(assignments), named(annotatorCounts), named(lexelts), named(queueCounts)];
 const LXQ = named(lexelts, "lexelts");
+const [IN, K, P, QCQ, RI] = [named(instances), named(knownAnswers, "k"), named(projects), named(queueCounts, "queue_counts"), named(returnedItems)];
 
 export interface QueueScope {
   projectId: number;
@@ -60,7 +63,9 @@ export interface LexeltRow {
 
 type Filter = "open" | "unanswered";
 
-const LEXELT_COLUMNS = `${L.id} as id, ${L.position} as position, ${L.lemma} as lemma, ${L.instanceCount} as instanceCount, ${L.instancesBefore} as instancesBefore`;
+// The queue's sizes: the instances out of the queue taken off (lexelts.instance_count keeps counting the corpus).
+const QUEUED = `(${L.instanceCount} - ${L.outOfQueue})`;
+const LEXELT_COLUMNS = `${L.id} as id, ${L.position} as position, ${L.lemma} as lemma, ${QUEUED} as instanceCount, ${L.instancesBefore} - ${L.outOfQueueBefore} as instancesBefore`;
 
 export function queueScope(db: Db, projectId: number, userId: number, required: number | null): QueueScope {
   const restricted = get(db, `select 1 as x from ${AS.$} where ${AS.projectId} = ? and ${AS.userId} = ? limit 1`, projectId, userId) !== undefined;
@@ -73,26 +78,27 @@ function assignedClause(s: QueueScope): [string, unknown[]] {
   return [` and exists (select 1 from ${A.$} where ${A.projectId} = ? and ${A.userId} = ? and ${A.lexeltId} = ${L.id})`, [s.projectId, s.userId]];
 }
 
-/** SQL (and parameters) keeping instances `i` that pass the filter. */
+/** SQL (and parameters) keeping instances `i` that pass the filter (and are in the queue: a column of the row read). */
 function instanceClause(s: QueueScope, filter: Filter): [string, unknown[]] {
   const mine = `exists (select 1 from ${R.$} where ${R.instanceRef} = ${I.id} and ${R.userId} = ?)`;
   const count = `(select count(*) from ${R.$} where ${R.instanceRef} = ${I.id})`;
+  const queued = ` and ${I.inQueue} = 1`;
   if (filter === "unanswered") {
     // Unanswered by me and (with requiredAnnotators) not closed: with none of mine, all responses are others'.
-    return s.required == null ? [` and not ${mine}`, [s.userId]] : [` and not ${mine} and ${count} < ?`, [s.userId, s.required]];
+    return s.required == null ? [`${queued} and not ${mine}`, [s.userId]] : [`${queued} and not ${mine} and ${count} < ?`, [s.userId, s.required]];
   }
-  return s.required == null ? ["", []] : [` and (${mine} or ${count} < ?)`, [s.userId, s.required]];
+  return s.required == null ? [queued, []] : [`${queued} and (${mine} or ${count} < ?)`, [s.userId, s.required]];
 }
 
 /** The annotator's lexelt next to position `from` (exclusive) in direction dir, skipping empty ones (and, for unanswered, complete ones). */
 function lexeltAfter(db: Db, s: QueueScope, from: number, dir: 1 | -1, filter: Filter): LexeltRow | undefined {
   const [assigned, ap] = assignedClause(s);
   const complete =
-    filter === "unanswered" ? ` and coalesce((select ${Q.done} from ${Q.$} where ${Q.userId} = ? and ${Q.lexeltId} = ${L.id}), 0) < ${L.instanceCount}` : "";
+    filter === "unanswered" ? ` and coalesce((select ${Q.done} from ${Q.$} where ${Q.userId} = ? and ${Q.lexeltId} = ${L.id}), 0) < ${QUEUED}` : "";
   const cp = filter === "unanswered" ? [s.userId] : [];
   return get<LexeltRow>(
     db,
-    `select ${LEXELT_COLUMNS} from ${L.$} where ${L.projectId} = ? and ${L.position} ${dir > 0 ? ">" : "<"} ? and ${L.instanceCount} > 0${assigned}${complete}
+    `select ${LEXELT_COLUMNS} from ${L.$} where ${L.projectId} = ? and ${L.position} ${dir > 0 ? ">" : "<"} ? and ${QUEUED} > 0${assigned}${complete}
      order by ${L.position} ${dir > 0 ? "asc" : "desc"} limit 1`,
     s.projectId,
     from,
@@ -184,7 +190,7 @@ function closedCount(db: Db, s: QueueScope, where: { lexeltId?: number; before?:
   const row = get<{ n: number }>(
     db,
     `select count(*) as n from ${source} c join ${I.$} on ${I.id} = c.ref join ${L.$} on ${L.id} = ${I.lexeltId}
-     where 1 = 1${assigned}${extra.map((e) => ` and ${e}`).join("")}`,
+     where ${I.inQueue} = 1${assigned}${extra.map((e) => ` and ${e}`).join("")}`,
     s.required,
     s.userId,
     ...ap,
@@ -197,18 +203,18 @@ function closedCount(db: Db, s: QueueScope, where: { lexeltId?: number; before?:
 export function positionOf(db: Db, s: QueueScope, e: Entry): number {
   let before: number;
   if (!s.restricted) {
-    before = get<{ n: number }>(db, `select ${LX.instancesBefore} as n from ${LX.$} where ${LX.id} = ?`, e.lexeltId)!.n;
+    before = get<{ n: number }>(db, `select ${LX.instancesBefore} - ${LX.outOfQueueBefore} as n from ${LX.$} where ${LX.id} = ?`, e.lexeltId)!.n;
   } else {
     before = get<{ n: number }>(
       db,
-      `select coalesce(sum(${L.instanceCount}), 0) as n from ${A.$} join ${L.$} on ${L.id} = ${A.lexeltId}
+      `select coalesce(sum(${QUEUED}), 0) as n from ${A.$} join ${L.$} on ${L.id} = ${A.lexeltId}
        where ${A.projectId} = ? and ${A.userId} = ? and ${L.position} < ?`,
       s.projectId,
       s.userId,
       e.lexeltPosition,
     )!.n;
   }
-  const inLexelt = get<{ n: number }>(db, `select count(*) as n from ${I.$} where ${I.lexeltId} = ? and (${I.position}, ${I.id}) < (?, ?)`, e.lexeltId, e.position, e.ref)!.n;
+  const inLexelt = get<{ n: number }>(db, `select count(*) as n from ${I.$} where ${I.lexeltId} = ? and (${I.position}, ${I.id}) < (?, ?) and ${I.inQueue} = 1`, e.lexeltId, e.position, e.ref)!.n;
   return before + inLexelt - closedCount(db, s, { before: e }) + 1;
 }
 
@@ -221,7 +227,7 @@ export function totals(db: Db, s: QueueScope): { done: number; total: number } {
     const r = get<{ done: number | null; total: number | null }>(
       db,
       `select (select ${AC.done} from ${AC.$} where ${AC.projectId} = ? and ${AC.userId} = ?) as done,
-         (select ${LX.instancesBefore} + ${LX.instanceCount} from ${LX.$} where ${LX.projectId} = ? order by ${LX.position} desc limit 1) as total`,
+         (select ${LX.instancesBefore} + ${LX.instanceCount} - ${LX.outOfQueueBefore} - ${LX.outOfQueue} from ${LX.$} where ${LX.projectId} = ? order by ${LX.position} desc limit 1) as total`,
       s.projectId,
       s.userId,
       s.projectId,
@@ -231,7 +237,7 @@ export function totals(db: Db, s: QueueScope): { done: number; total: number } {
   } else {
     const r = get<{ done: number; total: number }>(
       db,
-      `select coalesce(sum(coalesce(${Q.done}, 0)), 0) as done, coalesce(sum(${L.instanceCount}), 0) as total
+      `select coalesce(sum(coalesce(${Q.done}, 0)), 0) as done, coalesce(sum(${QUEUED}), 0) as total
        from ${A.$} join ${L.$} on ${L.id} = ${A.lexeltId} left join ${Q.$} on ${Q.userId} = ${A.userId} and ${Q.lexeltId} = ${A.lexeltId}
        where ${A.projectId} = ? and ${A.userId} = ?`,
       s.projectId,
@@ -276,7 +282,7 @@ export function closedByLexelt(db: Db, s: QueueScope): Map<number, number> {
     all<{ id: number; n: number }>(
       db,
       `select ${I.lexeltId} as id, count(*) as n from (select ${R.instanceRef} as ref from ${R.$} where ${R.projectId} = ?
-        group by ${R.instanceRef} having count(*) >= ? and sum(${R.userId} = ?) = 0) c join ${I.$} on ${I.id} = c.ref group by ${I.lexeltId}`,
+        group by ${R.instanceRef} having count(*) >= ? and sum(${R.userId} = ?) = 0) c join ${I.$} on ${I.id} = c.ref where ${I.inQueue} = 1 group by ${I.lexeltId}`,
       s.projectId,
       s.required,
       s.userId,
@@ -327,9 +333,80 @@ export function lexeltCountUpTo(db: Db, s: QueueScope, cap: number): number {
   const [assigned, ap] = assignedClause(s);
   return get<{ n: number }>(
     db,
-    `select count(*) as n from (select 1 from ${L.$} where ${L.projectId} = ? and ${L.instanceCount} > 0${assigned} limit ?)`,
+    `select count(*) as n from (select 1 from ${L.$} where ${L.projectId} = ? and ${QUEUED} > 0${assigned} limit ?)`,
     s.projectId,
     ...ap,
     cap,
   )!.n;
+}
+
+/**
+ * In the transaction of every change to the project's training items or to its "training items stay
+ * in the queue" setting (lib/server/quality/training.ts): puts each instance in or out of the queue
+ * (out: a training item while the setting is off) and recounts what the queue's reads take from
+ * that, for the lexelts holding an instance that moved: their out_of_queue, every lexelt's
+ * out_of_queue_before (O(lexelts), as setInstancesBefore), and the done counters of everyone who
+ * answered in them (queue_counts, then annotator_counts: responses to instances out of the queue are
+ * not counted). A coordinator's action: it costs the training items, the instances it moves and the
+ * lexelts they sit in, never a save. Returns how many instances moved.
+ */
+export function syncTrainingQueue(db: Pick<Db, "$client">, projectId: number): number {
+  const c = db.$client;
+  const keepIn = (c.prepare(`select ${P.trainingInQueue} as k from ${P.$} where ${P.id} = ?`).get(projectId) as { k: number } | undefined)?.k === 1;
+  // Out but to go back (no longer a training item, or the setting keeps them): the partial index instances_out_of_queue.
+  const back = c
+    .prepare(
+      `select ${I.id} as ref, ${I.lexeltId} as lexeltId from ${I.$} where ${I.projectId} = ? and ${I.inQueue} = 0
+         and (? or not exists (select 1 from ${K.$} where ${K.instanceRef} = ${I.id} and ${K.role} = 'training'))`,
+    )
+    .all(projectId, keepIn ? 1 : 0) as { ref: number; lexeltId: number }[];
+  const out = keepIn
+    ? []
+    : (c
+        .prepare(
+          `select ${I.id} as ref, ${I.lexeltId} as lexeltId from ${K.$} join ${I.$} on ${I.id} = ${K.instanceRef}
+            where ${K.projectId} = ? and ${K.role} = 'training' and ${I.inQueue} = 1`,
+        )
+        .all(projectId) as { ref: number; lexeltId: number }[]);
+  if (back.length === 0 && out.length === 0) return 0;
+  const flip = c.prepare(`update ${IN.$} set ${IN.inQueue} = ? where ${IN.id} in (select value from json_each(?))`);
+  flip.run(1, JSON.stringify(back.map((r) => r.ref)));
+  flip.run(0, JSON.stringify(out.map((r) => r.ref)));
+  // Open returns of those instances close (as a superseded return: no revision); they cannot be answered in the queue.
+  if (out.length > 0) {
+    c.prepare(`update ${RI.$} set ${RI.resolvedAt} = ? where ${RI.instanceRef} in (select value from json_each(?)) and ${RI.resolvedAt} is null`).run(
+      Date.now(),
+      JSON.stringify(out.map((r) => r.ref)),
+    );
+  }
+  const moved = JSON.stringify([...new Set([...back, ...out].map((r) => r.lexeltId))]);
+  c.prepare(
+    `update ${LX.$} set ${LX.outOfQueue} = (select count(*) from ${I.$} where ${I.lexeltId} = ${LXQ.id} and ${I.inQueue} = 0)
+      where ${LX.id} in (select value from json_each(?))`,
+  ).run(moved);
+  c.prepare(
+    `update ${LX.$} set ${LX.outOfQueueBefore} = w.before from (
+       select ${LX.id}, coalesce(sum(${LX.outOfQueue}) over (order by ${LX.position} rows between unbounded preceding and 1 preceding), 0) as before
+       from ${LX.$} where ${LX.projectId} = ?) w
+     where ${LXQ.id} = w.id`,
+  ).run(projectId);
+  // The counters of those lexelts, recounted: a row for everyone who answered there, then its count of answers to queued instances.
+  c.prepare(
+    `insert into ${QC.$} (${QC.projectId}, ${QC.userId}, ${QC.lexeltId}, ${QC.done})
+     select distinct ?, ${R.userId}, ${I.lexeltId}, 0 from ${I.$} join ${R.$} on ${R.instanceRef} = ${I.id} where ${I.lexeltId} in (select value from json_each(?))
+     on conflict (${QC.userId}, ${QC.lexeltId}) do nothing`,
+  ).run(projectId, moved);
+  c.prepare(
+    `update ${QC.$} set ${QC.done} = (select count(*) from ${I.$} join ${R.$} on ${R.instanceRef} = ${I.id}
+        where ${I.lexeltId} = ${QCQ.lexeltId} and ${R.userId} = ${QCQ.userId} and ${I.inQueue} = 1)
+      where ${QC.lexeltId} in (select value from json_each(?))`,
+  ).run(moved);
+  c.prepare(
+    `insert into ${AC.$} (${AC.projectId}, ${AC.userId}, ${AC.done})
+     select ${QC.projectId}, ${QC.userId}, sum(${QC.done}) from ${QC.$}
+      where ${QC.projectId} = ? and ${QC.userId} in (select ${QC.userId} from ${QC.$} where ${QC.lexeltId} in (select value from json_each(?)))
+      group by ${QC.userId}
+     on conflict (${AC.projectId}, ${AC.userId}) do update set ${AC.done} = excluded.${AC.done}`,
+  ).run(projectId, moved);
+  return back.length + out.length;
 }

@@ -53,6 +53,7 @@ const R = named(responses, "r");
 const RESPONSES = named(responses);
 const RESPONSES_Q = named(responses, "responses");
 const RESPONSE_HISTORY = named(responseHistory);
+const QI = named(instances, "qi");
 
 
 /** Refuse response files larger than this before parsing (a million lines is ~40 MB). */
@@ -507,12 +508,13 @@ export function writeResponsePlan(db: Db, projectId: number, plan: Plan, opts: R
       c.prepare(
         `insert into ${RESPONSE_HISTORY.$} (${RESPONSE_HISTORY.responseId}, ${RESPONSE_HISTORY.projectId}, ${RESPONSE_HISTORY.instanceRef}, ${RESPONSE_HISTORY.userId}, ${RESPONSE_HISTORY.kind}, ${RESPONSE_HISTORY.substitutes}, ${RESPONSE_HISTORY.multiword}, ${RESPONSE_HISTORY.revision}, ${RESPONSE_HISTORY.source}, ${RESPONSE_HISTORY.savedAt}) select ${R.id}, ?, s.ref, s.user_id, s.kind, s.substitutes, s.multiword, ${R.revision}, 'import', ? from temp.response_import_stage s join ${R.$} on ${R.instanceRef} = s.ref and ${R.userId} = s.user_id order by s.seq`,
       ).run(projectId, now);
-      // The counters a save keeps (queue.ts countNewResponse), for the responses added.
+      // The counters a save keeps (queue.ts countNewResponse), for the responses added to instances in the queue.
+      const queued = `current_id is null and exists (select 1 from ${QI.$} where ${QI.id} = ref and ${QI.inQueue} = 1)`;
       c.prepare(
-        `insert into ${QUEUE_COUNTS.$} (${QUEUE_COUNTS.projectId}, ${QUEUE_COUNTS.userId}, ${QUEUE_COUNTS.lexeltId}, ${QUEUE_COUNTS.done}) select ?, user_id, lexelt_id, count(*) from temp.response_import_stage where current_id is null group by user_id, lexelt_id on conflict (${QUEUE_COUNTS.userId}, ${QUEUE_COUNTS.lexeltId}) do update set ${QUEUE_COUNTS.done} = ${QUEUE_COUNTS.done} + excluded.${QUEUE_COUNTS.done}`,
+        `insert into ${QUEUE_COUNTS.$} (${QUEUE_COUNTS.projectId}, ${QUEUE_COUNTS.userId}, ${QUEUE_COUNTS.lexeltId}, ${QUEUE_COUNTS.done}) select ?, user_id, lexelt_id, count(*) from temp.response_import_stage where ${queued} group by user_id, lexelt_id on conflict (${QUEUE_COUNTS.userId}, ${QUEUE_COUNTS.lexeltId}) do update set ${QUEUE_COUNTS.done} = ${QUEUE_COUNTS.done} + excluded.${QUEUE_COUNTS.done}`,
       ).run(projectId);
       c.prepare(
-        `insert into ${ANNOTATOR_COUNTS.$} (${ANNOTATOR_COUNTS.projectId}, ${ANNOTATOR_COUNTS.userId}, ${ANNOTATOR_COUNTS.done}) select ?, user_id, count(*) from temp.response_import_stage where current_id is null group by user_id on conflict (${ANNOTATOR_COUNTS.projectId}, ${ANNOTATOR_COUNTS.userId}) do update set ${ANNOTATOR_COUNTS.done} = ${ANNOTATOR_COUNTS.done} + excluded.${ANNOTATOR_COUNTS.done}`,
+        `insert into ${ANNOTATOR_COUNTS.$} (${ANNOTATOR_COUNTS.projectId}, ${ANNOTATOR_COUNTS.userId}, ${ANNOTATOR_COUNTS.done}) select ?, user_id, count(*) from temp.response_import_stage where ${queued} group by user_id on conflict (${ANNOTATOR_COUNTS.projectId}, ${ANNOTATOR_COUNTS.userId}) do update set ${ANNOTATOR_COUNTS.done} = ${ANNOTATOR_COUNTS.done} + excluded.${ANNOTATOR_COUNTS.done}`,
       ).run(projectId);
       const unchanged = plan.unchanged;
       const n = plan.lines;

@@ -513,7 +513,7 @@ export function workspaceTargets(db: Db, actor: Actor, projectId: number): Lexel
 function instanceNotInQueueMessage(db: Db, p: ProjectRow, s: QueueScope, instanceRef: number): string {
   const inst = Number.isInteger(instanceRef)
     ? db
-        .select({ lexeltId: instances.lexeltId })
+        .select({ lexeltId: instances.lexeltId, inQueue: instances.inQueue })
         .from(instances)
         .innerJoin(lexelts, and(eq(lexelts.id, instances.lexeltId), eq(lexelts.projectId, p.id)))
         .where(and(eq(instances.id, instanceRef), eq(instances.projectId, p.id)))
@@ -522,6 +522,7 @@ function instanceNotInQueueMessage(db: Db, p: ProjectRow, s: QueueScope, instanc
   if (!inst) return "No such instance in this project.";
   if (s.batch) return notInBatchMessage(s.batch, instanceRef);
   if (!isAssigned(db, s, inst.lexeltId)) return "That instance is not assigned to you.";
+  if (!inst.inQueue) return "That instance is a training item: it is answered in the training, not in the queue.";
   return `That instance already has the ${p.requiredAnnotators} responses it needs from other annotators.`;
 }
 
@@ -618,15 +619,21 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
     const p = requireOpenProject(db, a, projectId);
     requireTrainingPassed(db, p, a);
     const inst = Number.isInteger(instanceRef)
-      ? get<{ ref: number; lexeltId: number; head: string; lemma: string }>(
+      ? get<{ ref: number; lexeltId: number; head: string; lemma: string; inQueue: number }>(
           db,
-          `select ${I.id} as ref, ${I.lexeltId} as lexeltId, ${I.head} as head, ${L.lemma} as lemma from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId} and ${L.projectId} = ${I.projectId} where ${I.id} = ? and ${I.projectId} = ?`,
+          `select ${I.id} as ref, ${I.lexeltId} as lexeltId, ${I.head} as head, ${L.lemma} as lemma, ${I.inQueue} as inQueue from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId} and ${L.projectId} = ${I.projectId} where ${I.id} = ? and ${I.projectId} = ?`,
           instanceRef,
           p.id,
         )
       : undefined;
     if (!inst) throw new NotFoundError("No such instance in this project.");
     const s = scopeOf(db, p, a);
+    // A training item out of the queue (queue.ts syncTrainingQueue) is answered in the training. A study's batch
+    // holds only queued instances when cut (lib/server/crowd/allocation.ts); one marked since is still saved there, uncounted.
+    if (inst.inQueue !== 1 && !s.batch) {
+      const m = "This instance is a training item: it is answered in the training, not in the queue. Nothing was saved.";
+      throw new InputError(m, { form: m });
+    }
     if (!isAssigned(db, s, inst.lexeltId)) throw new AuthError("That instance is not assigned to you.");
     if (s.batch) requireBatchItem(s.batch, inst.ref);
     return { p, inst, s };
@@ -686,7 +693,7 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
         activeMs,
         now,
       )!;
-      countNewResponse(db, p.id, a.userId, inst.lexeltId);
+      if (inst.inQueue === 1) countNewResponse(db, p.id, a.userId, inst.lexeltId);
     }
     if (flag) writeFlag(db, p.id, inst.ref, a.userId, flag, now);
     // Answering a returned instance again resolves the return (recorded with the revision).

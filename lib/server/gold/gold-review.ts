@@ -196,6 +196,8 @@ interface GoldOverview {
   reviewedCount: number;
   /** Active adjudications (strikes and corrections). */
   adjudicationCount: number;
+  /** Responses left out of the gold: saved after the annotator was shown the instance's known answers in the training. */
+  afterKnownAnswers: number;
 }
 
 /** One annotator's answer as typed (before normalisation and the lemma table). */
@@ -340,6 +342,7 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
     annotators: [...annotatorNames].sort(),
     reviewedCount: reviewed.size,
     adjudicationCount: inputs.adjudications.length,
+    afterKnownAnswers: inputs.afterKnownAnswers.length,
     lemmaPage,
     instancePage,
   };
@@ -478,14 +481,17 @@ export function reviewLogPage(db: Db, actor: Actor, projectId: number, page: unk
  * and ignores these columns, so the file imports back as the annotators gave it.
  * The answers of participants left out of the gold (lib/server/crowd/participants.ts
  * excludeRejected) are kept, as given, and marked: `adjudicated` LEFT OUT, and the
- * decision in `adjudication`.
+ * decision in `adjudication`; so are the answers saved after the training showed the
+ * instance's known answers to their annotator (goldInputs' afterKnownAnswers).
  */
 export function exportAdjudicatedResponses(db: Db, actor: Actor, projectId: number): string {
   const inputs = goldInputs(db, actor, projectId);
   const leftOut = excludedParticipantNames(db, projectId);
-  const rows = leftOut.size === 0 ? inputs.typed : scopedGoldInputs(db, inputs.project, { withExcludedParticipants: true }).typed;
-  if (inputs.adjudications.length === 0 && leftOut.size === 0) return writeResponsesTsv(rows);
+  const shown = inputs.afterKnownAnswers;
+  const rows = leftOut.size === 0 && shown.length === 0 ? inputs.typed : scopedGoldInputs(db, inputs.project, { withExcludedParticipants: true, withShownAnswers: true }).typed;
+  if (inputs.adjudications.length === 0 && leftOut.size === 0 && shown.length === 0) return writeResponsesTsv(rows);
   const key = (i: string, a: string) => `${i}\t${a}`;
+  const afterShown = new Set(shown.map((r) => key(r.instanceId, r.annotator)));
   const after = new Map(inputs.responses.map((r) => [key(r.instanceId, r.annotator), r]));
   const notes = new Map<string, string[]>();
   for (const a of inputs.adjudications) {
@@ -505,6 +511,7 @@ export function exportAdjudicatedResponses(db: Db, actor: Actor, projectId: numb
       const out = leftOut.get(r.annotator);
       if (out) return { answer: "LEFT OUT", note: `participant left out of the gold by ${out.by ?? "command line"} ${out.at.toISOString()}` };
       const k = key(r.instanceId, r.annotator);
+      if (afterShown.has(k)) return { answer: "LEFT OUT", note: "answered after its known answers were shown in the training" };
       const n = notes.get(k);
       if (!n) return null;
       const a = after.get(k);

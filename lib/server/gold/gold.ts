@@ -11,7 +11,7 @@ import "server-only";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { batchItems, datasetGold, goldReviewLog, instances, knownAnswers, lemmaOverrides, lexelts, participantExclusions, participants, responses, users } from "../../../db/schema";
+import { batchItems, datasetGold, goldReviewLog, instances, knownAnswers, lemmaOverrides, lexelts, participantExclusions, participants, responses, trainingAnswers, users } from "../../../db/schema";
 import { type ImportedGold, withImportedGold } from "../../lexsub/dataset-gold";
 import type { GoldEntry } from "../../lexsub/formats/gold";
 import { type AgreementOptions, type AgreementReport, computeAgreement } from "../../lexsub/agreement";
@@ -48,6 +48,7 @@ const BI = named(batchItems, "bi");
 const PA = named(participants, "pa");
 const PE = named(participantExclusions, "pe");
 const BY = named(users, "by"); // who decided
+const TA = named(trainingAnswers, "ta");
 
 /**
  * What a derivation reads of the project. By default everything the gold is made of; the
@@ -59,6 +60,22 @@ export interface GoldScope {
   studyId?: number;
   /** Keep the answers of participants the coordinator left out of the gold. */
   withExcludedParticipants?: boolean;
+  /** Keep the answers given after the annotator was shown the instance's known answers (see shownAnswers). */
+  withShownAnswers?: boolean;
+}
+
+/**
+ * When each annotator was first shown each instance's known answers: their first answer to it in
+ * the training (lib/server/quality/training.ts), after which the feedback shows the known answers.
+ * Key `userId:instanceRef`, value the time in ms. O(training answers), read once per derivation.
+ * A training answer is only ever added (now), so it never changes whether an earlier response was
+ * given blind: the gold changes only with a save, which raises the data version.
+ */
+function shownAnswers(db: Db, projectId: number): Map<string, number> {
+  const rows = db.$client
+    .prepare(`select ${TA.userId} as userId, ${TA.instanceRef} as ref, min(${TA.at}) as at from ${TA.$} where ${TA.projectId} = ? group by ${TA.userId}, ${TA.instanceRef}`)
+    .all(projectId) as { userId: number; ref: number; at: number }[];
+  return new Map(rows.map((r) => [`${r.userId}:${r.ref}`, r.at]));
 }
 
 /**
@@ -95,6 +112,11 @@ export interface GoldInputs {
   responses: AnnotatorResponse[];
   /** The responses as the annotators gave them. */
   typed: AnnotatorResponse[];
+  /**
+   * Responses left out because they were last saved after the annotator was shown the instance's
+   * known answers in the training (a training item met again in the queue), as annotator and instance.
+   */
+  afterKnownAnswers: { annotator: string; instanceId: string }[];
   /** The active adjudications, oldest first. */
   adjudications: AdjudicationRecord[];
   /** Ids of active substitute decisions whose substitute the annotator has since changed (not applied). */
@@ -111,14 +133,15 @@ export interface GoldInputs {
  * (no second array of raw rows beside it: 500,000 responses are the largest
  * thing a derivation holds).
  */
-function responseRecords(db: Db, projectId: number, scope: GoldScope = {}): AnnotatorResponse[] {
+function responseRecords(db: Db, projectId: number, scope: GoldScope = {}, leftOut: { annotator: string; instanceId: string }[] = []): AnnotatorResponse[] {
   const out: AnnotatorResponse[] = [];
   const excluded = scope.withExcludedParticipants ? new Set<number>() : excludedParticipantUsers(db, projectId);
+  const shown = shownAnswers(db, projectId);
   // One study: its instances first (CROSS JOIN keeps that order), then their answers by the instance index.
   const from = scope.studyId === undefined ? R.$ : `(select distinct ${BI.instanceRef} as ref from ${BI.$} join ${PA.$} on ${PA.id} = ${BI.participantId} where ${PA.studyId} = ?) s cross join ${R.$} on ${R.instanceRef} = s.ref`;
   const rows = db.$client
     .prepare(
-      `select ${R.userId} as userId, ${U.name} as annotator, ${L.item} as lexelt, ${I.instanceId} as instanceId, ${R.kind} as kind, ${R.substitutes} as substitutes, ${R.multiword} as multiword
+      `select ${R.userId} as userId, ${R.instanceRef} as ref, ${R.updatedAt} as savedAt, ${U.name} as annotator, ${L.item} as lexelt, ${I.instanceId} as instanceId, ${R.kind} as kind, ${R.substitutes} as substitutes, ${R.multiword} as multiword
          from ${from}
          join ${I.$} on ${I.id} = ${R.instanceRef}
          join ${L.$} on ${L.id} = ${I.lexeltId}
@@ -126,9 +149,14 @@ function responseRecords(db: Db, projectId: number, scope: GoldScope = {}): Anno
         where ${R.projectId} = ?
         order by ${L.position}, ${I.position}, ${U.name}`,
     )
-    .iterate(...(scope.studyId === undefined ? [projectId] : [scope.studyId, projectId])) as IterableIterator<{ userId: number; annotator: string; lexelt: string; instanceId: string; kind: AnnotatorResponse["kind"]; substitutes: string; multiword: string | null }>;
+    .iterate(...(scope.studyId === undefined ? [projectId] : [scope.studyId, projectId])) as IterableIterator<{ userId: number; ref: number; savedAt: number; annotator: string; lexelt: string; instanceId: string; kind: AnnotatorResponse["kind"]; substitutes: string; multiword: string | null }>;
   for (const r of rows) {
     if (excluded.has(r.userId)) continue;
+    const at = shown.get(`${r.userId}:${r.ref}`);
+    if (at !== undefined && r.savedAt > at) {
+      leftOut.push({ annotator: r.annotator, instanceId: r.instanceId });
+      if (!scope.withShownAnswers) continue;
+    }
     out.push({ annotator: r.annotator, lexelt: r.lexelt, instanceId: r.instanceId, kind: r.kind, substitutes: JSON.parse(r.substitutes) as string[], multiword: r.multiword || null });
   }
   return out;
@@ -200,7 +228,8 @@ function readGoldInputs(db: Db, project: ProjectRow, projectId: number, scope: G
       )
       .orderBy(asc(lexelts.position), asc(instances.position))
       .all();
-    const typed = responseRecords(db, projectId, scope);
+    const afterKnownAnswers: GoldInputs["afterKnownAnswers"] = [];
+    const typed = responseRecords(db, projectId, scope, afterKnownAnswers);
     const active = loadRecords(db, projectId, { activeOnly: true });
     const adjudicated = applyAdjudications(typed, active);
     const lemmaRows = db
@@ -220,6 +249,7 @@ function readGoldInputs(db: Db, project: ProjectRow, projectId: number, scope: G
       instances: inst,
       responses: adjudicated.responses,
       typed,
+      afterKnownAnswers,
       adjudications: active,
       staleAdjudications: adjudicated.stale,
       lemmaRows,

@@ -5,6 +5,10 @@
  * - known_answers holds one row per known-answer instance (role training or
  *   check, accepted substitutes); it is small and keyed by instance, and the
  *   queue (lib/server/annotate/queue.ts) never reads it, so a save costs what it did.
+ *   Training items leave the annotators' queue unless the project keeps them in
+ *   (projects.training_in_queue): every change to the training items or to that
+ *   setting calls syncTrainingQueue in its transaction, which moves them and
+ *   recounts the queue's counters.
  * - Training: an annotator of a project with training required answers the
  *   training items (in training_answers, never in responses, so never in gold or
  *   agreement) with feedback after each; an attempt is scored when every item is
@@ -29,6 +33,7 @@ import { restoreCell } from "../../lexsub/formats/spreadsheet";
 import { type Actor, type ProjectRow, type UserActor, actorUserId, requireProject, requireSignedIn } from "../kernel/actor";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
 import { trainingPending } from "../annotate/training-gate";
+import { syncTrainingQueue } from "../annotate/queue";
 import { screenOutOnFail } from "../annotate/participant";
 import { containsText } from "../kernel/search";
 import { lemmaProposer, projectGold } from "../gold/gold";
@@ -38,6 +43,8 @@ type KnownRole = "training" | "check";
 
 export interface QualitySettings {
   trainingRequired: boolean;
+  /** Training items stay in the annotators' queue (default: left out of it). */
+  trainingInQueue: boolean;
   trainingThreshold: number;
   speedThresholdSeconds: number;
 }
@@ -52,11 +59,11 @@ export interface KnownItem {
 
 function settingsOf(db: Db, projectId: number): QualitySettings {
   const r = db
-    .select({ trainingRequired: projects.trainingRequired, trainingThreshold: projects.trainingThreshold, speed: projects.speedThresholdMs })
+    .select({ trainingRequired: projects.trainingRequired, trainingInQueue: projects.trainingInQueue, trainingThreshold: projects.trainingThreshold, speed: projects.speedThresholdMs })
     .from(projects)
     .where(eq(projects.id, projectId))
     .get()!;
-  return { trainingRequired: r.trainingRequired, trainingThreshold: r.trainingThreshold, speedThresholdSeconds: r.speed / 1000 };
+  return { trainingRequired: r.trainingRequired, trainingInQueue: r.trainingInQueue, trainingThreshold: r.trainingThreshold, speedThresholdSeconds: r.speed / 1000 };
 }
 
 /** The project's training and check settings (coordinators; the Progress tab reads the speed threshold). */
@@ -67,6 +74,8 @@ export function qualitySettings(db: Db, actor: Actor, projectId: number): Qualit
 
 const settingsSchema = z.object({
   trainingRequired: z.boolean({ message: "Training required is yes or no." }),
+  /** Left out: unchanged. */
+  trainingInQueue: z.boolean({ message: "Training items in the queue is yes or no." }).optional(),
   trainingThreshold: z.coerce
     .number({ message: "The pass mark must be a number." })
     .int("The pass mark is a whole percent.")
@@ -81,10 +90,18 @@ const settingsSchema = z.object({
 export function setQualitySettings(db: Db, actor: Actor, projectId: number, input: unknown): QualitySettings {
   const p = requireProject(db, actor, projectId, { coordinator: true });
   const v = parseOrThrow(settingsSchema, input, "Settings not saved");
-  db.update(projects)
-    .set({ trainingRequired: v.trainingRequired, trainingThreshold: v.trainingThreshold, speedThresholdMs: Math.round(v.speedThresholdSeconds * 1000) })
-    .where(eq(projects.id, p.id))
-    .run();
+  db.transaction(() => {
+    db.update(projects)
+      .set({
+        trainingRequired: v.trainingRequired,
+        trainingThreshold: v.trainingThreshold,
+        speedThresholdMs: Math.round(v.speedThresholdSeconds * 1000),
+        ...(v.trainingInQueue === undefined ? {} : { trainingInQueue: v.trainingInQueue }),
+      })
+      .where(eq(projects.id, p.id))
+      .run();
+    syncTrainingQueue(db, p.id);
+  });
   return settingsOf(db, p.id);
 }
 
@@ -133,7 +150,10 @@ export function setKnownAnswer(db: Db, actor: Actor, projectId: number, input: {
   if (!inst) throw new InputError(`Not saved: no instance "${instanceId}" in this project.`, { instanceId: "No such instance in this project." });
   const accepted = parseAcceptedList(typeof input.accepted === "string" ? input.accepted : "");
   if (accepted.length === 0) throw new InputError("Not saved: give at least one accepted substitute (separate them with ;).", { accepted: "Give at least one substitute." });
-  writeKnown(db, p.id, inst.ref, role, accepted, actorUserId(a));
+  db.transaction(() => {
+    writeKnown(db, p.id, inst.ref, role, accepted, actorUserId(a));
+    syncTrainingQueue(db, p.id);
+  });
   return listKnown(db, p.id).find((k) => k.ref === inst.ref)!;
 }
 
@@ -142,7 +162,11 @@ export function removeKnownAnswer(db: Db, actor: Actor, projectId: number, insta
   const p = requireProject(db, actor, projectId, { coordinator: true });
   const inst = typeof instanceId === "string" ? instanceByKey(db, p.id, instanceId) : undefined;
   if (!inst) throw new NotFoundError("No such instance in this project.");
-  return db.delete(knownAnswers).where(and(eq(knownAnswers.instanceRef, inst.ref), eq(knownAnswers.projectId, p.id))).run().changes > 0;
+  return db.transaction(() => {
+    const removed = db.delete(knownAnswers).where(and(eq(knownAnswers.instanceRef, inst.ref), eq(knownAnswers.projectId, p.id))).run().changes > 0;
+    syncTrainingQueue(db, p.id);
+    return removed;
+  });
 }
 
 /**
@@ -179,6 +203,7 @@ export function importKnownAnswers(db: Db, actor: Actor, projectId: number, inpu
   if (rows.length === 0) throw new InputError(`Nothing imported: ${input.fileName} has no lines.`);
   db.transaction((tx) => {
     for (const r of rows) writeKnown(tx as unknown as Db, p.id, r.ref, role, r.accepted, actorUserId(a));
+    syncTrainingQueue(db, p.id);
   });
   return { added: rows.length };
 }
@@ -201,6 +226,7 @@ export function knownAnswersFromGold(db: Db, actor: Actor, projectId: number, in
   }
   db.transaction((tx) => {
     for (const r of rows) writeKnown(tx as unknown as Db, p.id, r.ref, role, r.accepted, actorUserId(a));
+    syncTrainingQueue(db, p.id);
   });
   return { added: rows.length };
 }

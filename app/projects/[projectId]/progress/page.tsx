@@ -131,6 +131,11 @@ export default async function ProgressPage({ params, searchParams }: { params: P
             {p.complete} <span className="muted">of {p.instances}</span>
           </div>
           <Bar done={p.complete} total={p.instances} label="Instances complete" />
+          {p.trainingOut > 0 && (
+            <div className="muted small">
+              {p.trainingOut === 1 ? "1 training item is" : `${p.trainingOut} training items are`} left out of the queue and of these counts (Training tab)
+            </div>
+          )}
         </section>
         <section className="panel" aria-labelledby="responses-label">
           <div className="muted small" id="responses-label">Responses</div>

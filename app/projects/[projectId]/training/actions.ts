@@ -33,6 +33,7 @@ export async function saveSettingsAction(projectId: number, form: FormData) {
   await run(projectId, async (actor) => {
     setQualitySettings(getDb(), actor, projectId, {
       trainingRequired: form.get("trainingRequired") === "on",
+      trainingInQueue: form.get("trainingInQueue") === "on",
       trainingThreshold: String(form.get("trainingThreshold") ?? ""),
       speedThresholdSeconds: String(form.get("speedThresholdSeconds") ?? ""),
     });

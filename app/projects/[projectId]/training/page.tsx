@@ -84,6 +84,15 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
               </label>
             </div>
             <div className="field">
+              <label>
+                <input type="checkbox" name="trainingInQueue" defaultChecked={settings.trainingInQueue} /> Training items stay in the annotators&rsquo; queue
+              </label>
+              <div className="muted small">
+                Off (the default): annotators never meet a training item among their real instances, and Progress does not count them. On: they meet them
+                again; an answer saved after the training showed its known answers is left out of the gold.
+              </div>
+            </div>
+            <div className="field">
               <label htmlFor="trainingThreshold">Pass mark (% of training items matched)</label>
               <input id="trainingThreshold" name="trainingThreshold" type="number" min={0} max={100} defaultValue={settings.trainingThreshold} />
               <div className="muted small">
@@ -144,8 +153,17 @@ export default async function TrainingSetupPage({ params, searchParams }: { para
           the queue looking like any instance; their responses are left out of gold and agreement and scored in the report below.
         </p>
         <p className="muted small" data-testid="training-in-queue">
-          A training item is also an instance of the project: it stays in the annotators&rsquo; queue, where they meet it again after its known answers were
-          shown to them. Train with instances you do not study, or exclude those instances on the Gold tab (with the reason &ldquo;training item&rdquo;).
+          {settings.trainingInQueue ? (
+            <>
+              Training items stay in the annotators&rsquo; queue (see Settings): annotators meet them again after the training showed their known answers, and
+              those answers are left out of the gold (answers given before count).
+            </>
+          ) : (
+            <>
+              Training items are left out of the annotators&rsquo; queue: nobody meets them among real instances, and Progress does not count them. Answers
+              given to them before they became training items stay in the gold.
+            </>
+          )}
         </p>
         {items.length === 0 ? (
           <p className="muted">None yet.</p>

@@ -32,6 +32,14 @@ export function Summary({ d }: { d: GoldPageData }) {
         />
         <Figure label="Reviewed" value={d.reviewedCount} note={`of ${s.instances} instances`} />
         <Figure label="Adjudications" value={d.adjudicationCount} note="substitutes or responses struck or corrected" />
+        {d.afterKnownAnswers > 0 && (
+          <Figure
+            label="Answered after the known answers"
+            value={d.afterKnownAnswers}
+            note="responses to training items saved after the training showed their known answers: left out of gold and agreement"
+            tone="warn"
+          />
+        )}
       </dl>
     </section>
   );
