@@ -628,13 +628,14 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
       : undefined;
     if (!inst) throw new NotFoundError("No such instance in this project.");
     const s = scopeOf(db, p, a);
-    // A training item out of the queue (queue.ts syncTrainingQueue) is answered in the training. A study's batch
-    // holds only queued instances when cut (lib/server/crowd/allocation.ts); one marked since is still saved there, uncounted.
+    if (!isAssigned(db, s, inst.lexeltId)) throw new AuthError("That instance is not assigned to you.");
+    // A training item out of the queue (queue.ts syncTrainingQueue) is answered in the training (said only to whom
+    // the instance is assigned). A study's batch holds only queued instances when cut
+    // (lib/server/crowd/allocation.ts); one marked since is still saved there, uncounted.
     if (inst.inQueue !== 1 && !s.batch) {
       const m = "This instance is a training item: it is answered in the training, not in the queue. Nothing was saved.";
       throw new InputError(m, { form: m });
     }
-    if (!isAssigned(db, s, inst.lexeltId)) throw new AuthError("That instance is not assigned to you.");
     if (s.batch) requireBatchItem(s.batch, inst.ref);
     return { p, inst, s };
   })();

@@ -19,7 +19,8 @@ import { itemPairwise } from "../../lexsub/agreement";
 import { formatAnswer, writeResponsesTsv } from "../../lexsub/formats/responses";
 import { type AdjudicationRecord, loadRecords } from "./adjudication";
 import { type Actor, type ProjectRow, requireProject } from "../kernel/actor";
-import { type LemmaReviewEntry, deriveProjectGold, excludedParticipantNames, goldInputs, goldReviewHistory, lemmaProposer, scopedGoldInputs } from "./gold";
+import { type LemmaReviewEntry, deriveProjectGold, goldInputs, goldReviewHistory, lemmaProposer, scopedGoldInputs } from "./gold";
+import { excludedParticipantNames } from "./gold-responses";
 import { describeReviewLog, type ReviewLogRow } from "./review-log";
 
 export type { ReviewLogRow };
