@@ -859,12 +859,36 @@ export const participants = sqliteTable(
     reviewedAt: integer("reviewed_at", { mode: "timestamp_ms" }),
     /** A bonus for the payment export, in the platform's currency's hundredths; null = none. */
     bonusCents: integer("bonus_cents"),
+    /**
+     * SHA-256 (hex) of the resume code shown to the participant when they joined (lib/server/crowd/join.ts):
+     * with it they continue from another browser. Null for participants who joined before there were codes.
+     */
+    resumeCodeHash: text("resume_code_hash"),
   },
   (t) => [
     uniqueIndex("participants_study_platform_id").on(t.studyId, t.platformId),
     index("participants_study_state").on(t.studyId, t.state, t.batchAt),
     index("participants_project").on(t.projectId),
   ],
+);
+
+/**
+ * The browsers a participant has joined or resumed from (lib/server/crowd/join.ts): each holds a
+ * random key in an HttpOnly cookie of the study's; only its SHA-256 (hex) is kept here. A browser
+ * with one of these keys resumes as the participant; any other needs the platform session of the
+ * first join or the resume code. A few per participant (the oldest dropped beyond them).
+ */
+export const participantBrowsers = sqliteTable(
+  "participant_browsers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    participantId: integer("participant_id")
+      .notNull()
+      .references(() => participants.id, { onDelete: "cascade" }),
+    keyHash: text("key_hash").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("participant_browsers_participant").on(t.participantId)],
 );
 
 /**

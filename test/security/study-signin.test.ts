@@ -1,7 +1,7 @@
 /**
  * The study link's sign-in (next-auth's "study" credentials, lib/auth/options.ts), through
  * next-auth's own request handler over a test database: joining makes a session whose user and
- * role are the participant's (role "participant"); arriving again signs into the same account;
+ * role are the participant's (role "participant"); an id in another case is another participant;
  * a refusal says why and sets no session; the participant's name and any password never sign in
  * through the password form.
  */
@@ -88,9 +88,13 @@ describe('the "study" sign-in', () => {
     const uid = claims!.uid;
     expect((await b.session()).body).toMatchObject({ user: { name: `link:${s.id}:reader-1`, role: "participant" } });
     expect(w.db.$client.prepare("select count(*) as n from batch_items").get()).toEqual({ n: 2 });
+    // Arriving again from the same browser is the same account (its cookie, set by lib/auth/route.ts:
+    // test/security/participant-takeover.test.ts); "READER-1" is another id, so another participant.
     const again = new Browser();
     await again.signIn("study", { token: s.token, params: JSON.stringify({ id: "READER-1" }), consent: "" });
-    expect((await again.claims())?.uid).toBe(uid);
+    expect((await again.claims())?.uid).not.toBe(uid);
+    // Account names are one whatever their case: the second is told apart by "~2" ("~" is in no id).
+    expect((await again.claims())?.name).toBe(`link:${s.id}:READER-1~2`);
     // The password form never signs into it, whatever is typed.
     const pw = new Browser();
     expect((await pw.signIn("credentials", { username: `link:${s.id}:reader-1`, password: "!participant" })).redirect).toMatch(/error=CredentialsSignin/);

@@ -103,6 +103,23 @@ function topUpSlots(db: Db, studyId: number, projectId: number): number {
   return added;
 }
 
+/** The participant's items held or answered (not released). */
+export function heldItems(db: Db, participantId: number): number {
+  return get<{ n: number }>(db, `select count(*) as n from ${BATCH.$} where ${BATCH.participantId} = ? and ${BATCH.releasedAt} is null`, participantId)!.n;
+}
+
+/**
+ * Whether allocateBatch would change anything now (read only): a batch of the study past its
+ * minutes to release, or a batch to give this participant. False while the study's slots are
+ * being written (allocateBatch gives nothing then either).
+ */
+export function allocationDue(db: Db, participantId: number, now: number): boolean {
+  const p = participantStudy(db, participantId);
+  if (!p || !p.slotsReady) return false;
+  if (get(db, `${EXPIRED_SQL} limit 1`, p.studyId, now - p.minutes * 60_000)) return true;
+  return p.batchAt === null && p.state === "active" && p.finishedAt === null && p.studyState !== "closed";
+}
+
 export interface Allocation {
   /** Items in the participant's batch now (held or answered, not released). */
   items: number;
@@ -123,7 +140,7 @@ export function allocateBatch(db: Db, participantId: number, now: number): Alloc
       if (!p0 || !p0.slotsReady) return { items: 0, given: 0, released: 0 };
       const released = releaseExpired(db, p0.studyId, p0.minutes, now);
       const p = participantStudy(db, participantId)!;
-      const held = () => get<{ n: number }>(db, `select count(*) as n from ${BATCH.$} where ${BATCH.participantId} = ? and ${BATCH.releasedAt} is null`, participantId)!.n;
+      const held = () => heldItems(db, participantId);
       if (p.batchAt !== null || p.state !== "active" || p.finishedAt !== null || p.studyState === "closed") return { items: held(), given: 0, released };
       topUpSlots(db, p.studyId, p.projectId);
       const picked = all<{ ref: number; position: number }>(db, CANDIDATES_SQL, p.studyId, p.overlap, participantId, p.batchSize);

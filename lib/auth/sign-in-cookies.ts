@@ -1,0 +1,48 @@
+/**
+ * The cookies a sign-in that starts a session adds to its answer (lib/auth/route.ts):
+ *
+ *  - the device cookie, for the account whose password was just checked (./device.ts);
+ *  - a study participant's (issue #38, lib/server/crowd/join.ts): the browser's key for the study,
+ *    `lexgold-participant-<study id>` — HttpOnly, random, sent only to the study sign-in, kept a
+ *    year; only its hash is stored — which lets this browser resume as the participant; and, on
+ *    the first join, the resume code in `lexgold-resume-code` — HttpOnly, sent only to the study's
+ *    page, which shows it (app/study/[token]), for the study's minutes.
+ *
+ * SameSite=Lax (the sign-in is a same-site POST from the study's page); Secure when NEXTAUTH_URL is https.
+ */
+import "server-only";
+import { setting } from "../config";
+import { deviceCookieHeader } from "./device";
+import type { SignInOutcome } from "./options";
+
+const PARTICIPANT_COOKIE_PREFIX = "lexgold-participant-";
+/** The resume code's cookie, on the study page's path. */
+export const RESUME_CODE_COOKIE = "lexgold-resume-code";
+/** Where a participant's browser key is sent: the study sign-in, nowhere else. */
+const PARTICIPANT_COOKIE_PATH = "/api/auth/callback/study";
+const PARTICIPANT_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+
+/** The cookie holding this browser's participant key for a study. */
+export function participantCookieName(studyId: number): string {
+  return `${PARTICIPANT_COOKIE_PREFIX}${studyId}`;
+}
+
+/** The study page's path (where the resume code's cookie is sent). */
+export function studyPagePath(token: string): string {
+  return `/study/${encodeURIComponent(token)}`;
+}
+
+function cookie(name: string, value: string, path: string, maxAgeS: number): string {
+  const secure = (setting("NEXTAUTH_URL") ?? "").startsWith("https:");
+  return `${name}=${encodeURIComponent(value)}; Path=${path}; Max-Age=${maxAgeS}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+}
+
+/** The Set-Cookie values for a sign-in's outcome (none for a refused one: the route adds them only to an answer that starts a session). */
+export function outcomeCookies(outcome: SignInOutcome): string[] {
+  const out: string[] = [];
+  if (outcome.signedIn) out.push(deviceCookieHeader(outcome.signedIn.id));
+  const p = outcome.participant;
+  if (p?.browserKey) out.push(cookie(participantCookieName(p.studyId), p.browserKey, PARTICIPANT_COOKIE_PATH, PARTICIPANT_COOKIE_MAX_AGE_S));
+  if (p?.resumeCode) out.push(cookie(RESUME_CODE_COOKIE, p.resumeCode, studyPagePath(p.token), Math.max(60, p.minutes * 60)));
+  return out;
+}
