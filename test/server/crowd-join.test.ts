@@ -15,6 +15,7 @@ import { createProject, listProjects } from "../../lib/server/corpus/projects";
 import { addMember, setMemberRole } from "../../lib/server/people/users";
 import { setProjectArchived } from "../../lib/server/corpus/project-lifecycle";
 import { bigProject } from "../support/big-project";
+import { startedView } from "../../lib/server/crowd/started";
 
 const T0 = 1_800_000_000_000;
 const PID = "5f0c1e9a2b3c4d5e6f708192";
@@ -340,5 +341,26 @@ describe("arriving again (issue #38, finding 4)", () => {
       }
     }
     expect(refusedAt).toBe(6);
+  });
+});
+
+describe("the study page's resume code (startedView)", () => {
+  it("is shown to the participant who joined, from the code their browser was given, and to nobody else", async () => {
+    const { db, projectId, study } = fixture("link");
+    const a = await joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0 });
+    const b = await joinStudy(db, { token: study.token, params: { id: "bob" }, address: null, now: T0 });
+    const as = (j: Joined) => ({ kind: "user" as const, userId: j.user.id, name: j.user.name, role: "participant" as const });
+    const code = a.issued.resumeCode!;
+    expect(startedView(db, as(a), study.token, code)).toEqual({ projectId, resumeCode: code });
+    // Typed differently, the same code.
+    expect(startedView(db, as(a), study.token, code.toLowerCase().replace(/-/g, ""))).toEqual({ projectId, resumeCode: code });
+    // Another participant's code, or none: their project, no code.
+    expect(startedView(db, as(b), study.token, code)).toEqual({ projectId, resumeCode: null });
+    expect(startedView(db, as(a), study.token, null)).toEqual({ projectId, resumeCode: null });
+    // Another study's page, or anyone but a participant: nothing.
+    const other = fixture("link");
+    expect(startedView(db, as(a), other.study.token, code)).toBeNull();
+    expect(startedView(db, null, study.token, code)).toBeNull();
+    expect(startedView(db, SYSTEM, study.token, code)).toBeNull();
   });
 });
