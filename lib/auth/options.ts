@@ -42,7 +42,7 @@ let warned = false;
 export interface SignInOutcome {
   signedIn?: { id: number };
   refused?: { reason: "rate-limited" | "busy"; retryAfterS: number };
-  /** A study participant who joined or resumed: the secrets their browser gets (lib/auth/sign-in-cookies.ts). */
+  /** A study participant who joined or resumed: the secrets their browser gets, if any (lib/auth/sign-in-cookies.ts). */
   participant?: { studyId: number; token: string; minutes: number; browserKey: string | null; resumeCode: string | null };
 }
 
@@ -116,7 +116,7 @@ export function authOptions(outcome: SignInOutcome = {}): NextAuthOptions {
               now: Date.now(),
             });
             const { browserKey, resumeCode } = joined.issued;
-            if (browserKey || resumeCode) outcome.participant = { studyId: joined.studyId, token: joined.study.token, minutes: joined.study.minutes, browserKey, resumeCode };
+            outcome.participant = { studyId: joined.studyId, token: joined.study.token, minutes: joined.study.minutes, browserKey, resumeCode };
             return { id: String(joined.user.id), name: joined.user.name, role: joined.user.role, sessionVersion: joined.user.sessionVersion };
           } catch (e) {
             // The participant's page shows this sentence (signIn's error); anything unexpected stays in the log.

@@ -6,7 +6,8 @@
  *    `lexgold-participant-<study id>` — HttpOnly, random, sent only to the study sign-in, kept a
  *    year; only its hash is stored — which lets this browser resume as the participant; and, on
  *    the first join, the resume code in `lexgold-resume-code` — HttpOnly, sent only to the study's
- *    page, which shows it (app/study/[token]), for the study's minutes.
+ *    page, which shows it (app/study/[token]) — for the study's minutes or until the participant
+ *    comes back by the link (a resume clears it: the code is their first screen's).
  *
  * SameSite=Lax (the sign-in is a same-site POST from the study's page); Secure when NEXTAUTH_URL is https.
  */
@@ -44,5 +45,6 @@ export function outcomeCookies(outcome: SignInOutcome): string[] {
   const p = outcome.participant;
   if (p?.browserKey) out.push(cookie(participantCookieName(p.studyId), p.browserKey, PARTICIPANT_COOKIE_PATH, PARTICIPANT_COOKIE_MAX_AGE_S));
   if (p?.resumeCode) out.push(cookie(RESUME_CODE_COOKIE, p.resumeCode, studyPagePath(p.token), Math.max(60, p.minutes * 60)));
+  else if (p) out.push(cookie(RESUME_CODE_COOKIE, "", studyPagePath(p.token), 0));
   return out;
 }

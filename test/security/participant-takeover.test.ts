@@ -113,6 +113,8 @@ describe("a participant bound to what only they have", () => {
     // Their own browser, arriving with another SESSION_ID (Prolific's link opened again): the cookie is enough.
     expect(await own.join(s.token, prolific(PID, OTHER_SESSION))).toBeNull();
     expect(await own.uid()).toBe(uid);
+    // The code was their first screen's: coming back clears it from the browser.
+    expect(own.cookie("lexgold-resume-code")).toBeUndefined();
     // Another browser with the platform session of the first join.
     const second = browser("203.0.113.4");
     expect(await second.join(s.token, prolific())).toBeNull();

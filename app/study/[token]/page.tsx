@@ -32,8 +32,8 @@ const PLATFORM_NAMES = { prolific: "Prolific", mturk: "Mechanical Turk", link: "
  * sees it; the token is the credential, and a wrong one is a plain 404.
  *
  * After the start (`?started=1`), a participant who has just joined sees their resume code, to
- * keep for continuing on another device (issue #38); one arriving again, who has been shown it
- * before, goes straight on to the workspace.
+ * keep for continuing on another device (issue #38); one arriving again (whose sign-in cleared
+ * the code's cookie) goes straight on to the workspace.
  */
 export default async function StudyPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { token } = await params;
