@@ -24,7 +24,7 @@ import type { Rig } from "./setup";
 import { pacedSaver } from "./paced-saves";
 import { type LatencySummary, summarize } from "./stats";
 
-export interface FloodFigures {
+interface FloodFigures {
   connections: number;
   ratePerSec: number;
   seconds: number;
@@ -38,7 +38,7 @@ export interface FloodFigures {
   refusedSaves: number;
 }
 
-export interface BurstFigures {
+interface BurstFigures {
   participants: number;
   withinSec: number;
   addresses: number;

@@ -8,7 +8,7 @@ import { joinStudy } from "../server/crowd";
 import { signOutEverywhere } from "../server/people/accounts";
 import { DEVICE_COOKIE, signInWithPassword } from "../server/people/signin";
 import { decodeSessionToken, encodeSessionToken, SESSION_MAX_AGE_S, signedInTooLongAgo } from "./jwt";
-import { participantCookieName } from "./sign-in-cookies";
+import { type ParticipantIssued, participantCookieName } from "./sign-in-cookies";
 import { authSecret } from "../server/kernel/secret";
 
 /** One cookie's value from a Cookie header. */
@@ -43,7 +43,7 @@ export interface SignInOutcome {
   signedIn?: { id: number };
   refused?: { reason: "rate-limited" | "busy"; retryAfterS: number };
   /** A study participant who joined or resumed: the secrets their browser gets, if any (lib/auth/sign-in-cookies.ts). */
-  participant?: { studyId: number; token: string; minutes: number; browserKey: string | null; resumeCode: string | null };
+  participant?: ParticipantIssued;
 }
 
 export function authOptions(outcome: SignInOutcome = {}): NextAuthOptions {

@@ -14,7 +14,6 @@
 import "server-only";
 import { setting } from "../config";
 import { deviceCookieHeader } from "./device";
-import type { SignInOutcome } from "./options";
 
 const PARTICIPANT_COOKIE_PREFIX = "lexgold-participant-";
 /** The resume code's cookie, on the study page's path. */
@@ -38,8 +37,19 @@ function cookie(name: string, value: string, path: string, maxAgeS: number): str
   return `${name}=${encodeURIComponent(value)}; Path=${path}; Max-Age=${maxAgeS}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
 
-/** The Set-Cookie values for a sign-in's outcome (none for a refused one: the route adds them only to an answer that starts a session). */
-export function outcomeCookies(outcome: SignInOutcome): string[] {
+/** What a study participant's browser is given by a join or a resume (lib/auth/options.ts SignInOutcome). */
+export interface ParticipantIssued {
+  studyId: number;
+  token: string;
+  minutes: number;
+  /** A new key for this browser, or null when it already holds one of the participant's. */
+  browserKey: string | null;
+  /** The resume code, on the first join only. */
+  resumeCode: string | null;
+}
+
+/** The Set-Cookie values for a sign-in's outcome (the route adds them only to an answer that starts a session). */
+export function outcomeCookies(outcome: { signedIn?: { id: number }; participant?: ParticipantIssued }): string[] {
   const out: string[] = [];
   if (outcome.signedIn) out.push(deviceCookieHeader(outcome.signedIn.id));
   const p = outcome.participant;
