@@ -131,7 +131,7 @@ test("Mechanical Turk without a completion code: the assignment is submitted; th
   const other = await newBrowser();
   await other.goto(arrival("3E2EASSIGN2"));
   await other.getByRole("button", { name: "Start", exact: true }).click();
-  await expect(other.getByRole("alert")).toHaveText(
+  await expect(other.getByRole("alert").filter({ hasText: /\S/ })).toHaveText(
     "This worker id is already taking part in this study from another browser. To continue here, enter the resume code you were shown when you started.",
   );
   expect(await (await other.request.get(`${base}/api/auth/session`)).json()).toEqual({});

@@ -253,7 +253,7 @@ test("a Prolific study: screen-out, completion, a released batch, review, paymen
   const elsewhere = await (await browser.newContext()).newPage();
   await elsewhere.goto(arrival(PID.approved, "64c00000000000000000ffff"));
   await elsewhere.getByRole("button", { name: "I agree, start" }).click();
-  await expect(elsewhere.getByRole("alert")).toHaveText(
+  await expect(elsewhere.getByRole("alert").filter({ hasText: /\S/ })).toHaveText(
     "This Prolific ID is already taking part in this study from another browser. To continue here, enter the resume code you were shown when you started.",
   );
   await expect(elsewhere.getByLabel("Resume code")).toBeFocused();
@@ -264,7 +264,7 @@ test("a Prolific study: screen-out, completion, a released batch, review, paymen
   // A wrong code: refused the same way, nothing signed in.
   await elsewhere.getByLabel("Resume code").fill("0000-0000-0000");
   await elsewhere.getByRole("button", { name: "I agree, start" }).click();
-  await expect(elsewhere.getByRole("alert")).toHaveText("That resume code does not match this id: check it and try again.");
+  await expect(elsewhere.getByRole("alert").filter({ hasText: /\S/ })).toHaveText("That resume code does not match this id: check it and try again.");
   // The right one, typed in small letters without dashes.
   await elsewhere.getByLabel("Resume code").fill(codes.get(PID.approved)!.toLowerCase().replace(/-/g, ""));
   await elsewhere.getByRole("button", { name: "I agree, start" }).click();
