@@ -809,6 +809,12 @@ export const studies = sqliteTable(
      */
     slotsReady: integer("slots_ready", { mode: "boolean" }).notNull().default(true),
     slotsAfter: integer("slots_after"),
+    /**
+     * Every instance of the project a batch may hold with an id up to this one has its slot (set
+     * when the study opens, and by each top-up, lib/server/crowd/allocation.ts): while no instance
+     * has a larger id, a top-up has nothing to do and reads nothing (#38). Null: not known yet.
+     */
+    slotsThrough: integer("slots_through"),
   },
   (t) => [index("studies_project").on(t.projectId)],
 );

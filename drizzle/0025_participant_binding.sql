@@ -7,4 +7,5 @@ CREATE TABLE `participant_browsers` (
 );
 --> statement-breakpoint
 CREATE INDEX `participant_browsers_participant` ON `participant_browsers` (`participant_id`);--> statement-breakpoint
-ALTER TABLE `participants` ADD `resume_code_hash` text;
+ALTER TABLE `participants` ADD `resume_code_hash` text;--> statement-breakpoint
+ALTER TABLE `studies` ADD `slots_through` integer;

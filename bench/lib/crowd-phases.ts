@@ -47,6 +47,10 @@ interface BurstFigures {
   failed: number;
   firstFailure: string | null;
   join: LatencySummary;
+  /** The sign-in's POST alone. */
+  callback: LatencySummary;
+  /** Each page the participants loaded, by name. */
+  pages: Array<{ name: string; latency: LatencySummary }>;
   saves: LatencySummary;
   refusedSaves: number;
 }
@@ -160,6 +164,8 @@ async function burstPhase(rig: Rig, saver: ReturnType<typeof pacedSaver>, log: (
     failed: failed.length,
     firstFailure: failed[0]?.stoppedBy ?? null,
     join: summarize(ok.map((j) => j.end - j.start)),
+    callback: summarize(ok.map((j) => j.callbackMs)),
+    pages: [...new Set(rec.pages.map((x) => x.name))].map((name) => ({ name, latency: summarize(rec.pages.filter((x) => x.name === name).map((x) => x.end - x.start)) })),
     saves: summarize(saves),
     refusedSaves: saver.refused,
   };
@@ -194,6 +200,8 @@ export function phaseReport(f: PhaseFigures): string {
     lines.push(
       `burst of joins (${b.participants} within ${b.withinSec} s from ${b.addresses} addresses, ${b.seconds.toFixed(0)} s): joined ${b.joined}, stopped by an error ${b.failed}${b.firstFailure ? ` (first: ${b.firstFailure})` : ""}`,
       `  join as the browser waits (csrf + callback + session): ${l(b.join)}`,
+      `  the callback alone: ${l(b.callback)}`,
+      ...b.pages.map((x) => `  ${x.name}: ${l(x.latency)}`),
       `  another annotator's saves during it: ${l(b.saves)}  refused ${b.refusedSaves}`,
     );
   }
