@@ -31,7 +31,14 @@ export function StartStudy({
   const [busy, setBusy] = useState(false);
   const [framed, setFramed] = useState(false);
   const [askCode, setAskCode] = useState(false);
+  // Set when the server asks for the resume code: the field takes the focus once it is shown.
+  const [focusCode, setFocusCode] = useState(false);
   const codeField = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (!focusCode) return;
+    codeField.current?.focus();
+    setFocusCode(false);
+  }, [focusCode]);
   useEffect(() => {
     try {
       setFramed(window.top !== window.self);
@@ -55,7 +62,7 @@ export function StartStudy({
       // The server asks for the resume code (the id is taking part elsewhere, or the code did not match).
       if (/resume code/.test(message)) {
         setAskCode(true);
-        requestAnimationFrame(() => codeField.current?.focus());
+        setFocusCode(true);
       }
       return;
     }
