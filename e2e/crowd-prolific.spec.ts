@@ -23,7 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { type Browser, type Page, expect, test } from "@playwright/test";
-import { DEMO_PASSWORD, downloadText } from "./helpers";
+import { DEMO_PASSWORD, downloadText, shootWideAndNarrow } from "./helpers";
 import { spareLoopbackPort, startServer, stopServer } from "./server-process";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -98,15 +98,7 @@ test.afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: width > 1000 ? 900 : 844 });
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
-}
+const shoot = (page: Page, name: string) => shootWideAndNarrow(page, SHOTS, name);
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 const sub = (page: Page, n: number) => page.getByLabel(`Substitute ${n}`);

@@ -10,13 +10,13 @@
  *
  * Through next-auth's own handler with the app's options and the cookies lib/auth/route.ts adds.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
 import { createStudy } from "../../lib/server/crowd/studies";
 import { SYSTEM } from "../../lib/server/kernel/actor";
 import { resetRateLimits } from "../../lib/server/kernel/rate-limit";
 import { actorOfClaims } from "../../lib/auth/session";
-import { StudyBrowser, SECRET, URL_ } from "./study-browser";
+import { StudyBrowser, studySignInEnv } from "./study-browser";
 import { dump, world } from "./world";
 
 const state = vi.hoisted(() => ({ db: null as unknown }));
@@ -30,21 +30,7 @@ const { outcomeCookies } = await import("../../lib/auth/sign-in-cookies");
 const deps = { authOptions, outcomeCookies };
 const browser = (address?: string) => new StudyBrowser(deps, address);
 
-const saved = { url: process.env.NEXTAUTH_URL, secret: process.env.NEXTAUTH_SECRET };
-beforeEach(() => {
-  process.env.NEXTAUTH_URL = URL_;
-  process.env.NEXTAUTH_SECRET = SECRET;
-  process.env.LEXGOLD_STUDY_JOIN_RATE = "off";
-  process.env.LEXGOLD_ADDRESS_JOIN_RATE = "off";
-  for (const k of ["LEXGOLD_REJOIN_RATE", "LEXGOLD_RESUME_RATE", "LEXGOLD_ADDRESS_REJOIN_RATE"]) delete process.env[k];
-  resetRateLimits();
-});
-afterEach(() => {
-  for (const [k, v] of [["NEXTAUTH_URL", saved.url], ["NEXTAUTH_SECRET", saved.secret]] as const) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-});
+studySignInEnv();
 
 const PID = "5f0c1e9a2b3c4d5e6f708192";
 const STUDY_ID = "60aa11bb22cc33dd44ee55ff";

@@ -8,6 +8,8 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import type { NextAuthOptions } from "next-auth";
+import { afterEach, beforeEach } from "vitest";
+import { resetRateLimits } from "../../lib/server/kernel/rate-limit";
 import { decodeSessionToken } from "../../lib/auth/jwt";
 import type { SignInOutcome } from "../../lib/auth/options";
 
@@ -18,6 +20,28 @@ const { AuthHandler } = require(path.join(path.dirname(require.resolve("next-aut
 
 export const URL_ = "http://lexgold.test:3000";
 export const SECRET = "test-secret-for-the-security-tests-0123456789";
+
+/**
+ * For a test file: NEXTAUTH_URL and the secret set before each test (and put back after), joins
+ * unlimited, the re-join limits at their defaults, the buckets empty.
+ */
+export function studySignInEnv(): void {
+  const saved = { url: process.env.NEXTAUTH_URL, secret: process.env.NEXTAUTH_SECRET };
+  beforeEach(() => {
+    process.env.NEXTAUTH_URL = URL_;
+    process.env.NEXTAUTH_SECRET = SECRET;
+    process.env.LEXGOLD_STUDY_JOIN_RATE = "off";
+    process.env.LEXGOLD_ADDRESS_JOIN_RATE = "off";
+    for (const k of ["LEXGOLD_REJOIN_RATE", "LEXGOLD_RESUME_RATE", "LEXGOLD_ADDRESS_REJOIN_RATE"]) delete process.env[k];
+    resetRateLimits();
+  });
+  afterEach(() => {
+    for (const [k, v] of [["NEXTAUTH_URL", saved.url], ["NEXTAUTH_SECRET", saved.secret]] as const) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  });
+}
 
 interface Jarred {
   value: string;

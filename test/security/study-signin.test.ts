@@ -7,13 +7,13 @@
  */
 import { createRequire } from "node:module";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
 import { createStudy, setStudyState } from "../../lib/server/crowd/studies";
 import { SYSTEM } from "../../lib/server/kernel/actor";
-import { resetRateLimits } from "../../lib/server/kernel/rate-limit";
 import { decodeSessionToken } from "../../lib/auth/jwt";
 import { world } from "./world";
+import { SECRET, studySignInEnv, URL_ } from "./study-browser";
 
 const state = vi.hoisted(() => ({ db: null as unknown }));
 vi.mock("../../db/client", async (importOriginal) => ({
@@ -27,22 +27,7 @@ const { AuthHandler } = require(path.join(path.dirname(require.resolve("next-aut
   AuthHandler: (p: { req: Request; options: unknown }) => Promise<{ status?: number; body?: unknown; redirect?: string; cookies?: Array<{ name: string; value: string }> }>;
 };
 
-const URL_ = "http://lexgold.test:3000";
-const SECRET = "test-secret-for-the-security-tests-0123456789";
-const saved = { url: process.env.NEXTAUTH_URL, secret: process.env.NEXTAUTH_SECRET };
-beforeEach(() => {
-  process.env.NEXTAUTH_URL = URL_;
-  process.env.NEXTAUTH_SECRET = SECRET;
-  process.env.LEXGOLD_STUDY_JOIN_RATE = "off";
-  process.env.LEXGOLD_ADDRESS_JOIN_RATE = "off";
-  resetRateLimits();
-});
-afterEach(() => {
-  for (const [k, v] of [["NEXTAUTH_URL", saved.url], ["NEXTAUTH_SECRET", saved.secret]] as const) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-});
+studySignInEnv();
 
 /** A browser: keeps next-auth's cookies, posts the CSRF token as next-auth's client does. */
 class Browser {
