@@ -3,7 +3,8 @@
  * instrumentation hook): stamps every request with its socket address so the
  * sign-in throttle and origin checks cannot be fooled by forwarded headers
  * (lib/net/trusted-proxy.ts), refuses saves past the request limit and serves the
- * others before Next runs (lib/auth/save-gate.ts, lib/server/annotate/save-request.ts), recovers jobs a killed server left unfinished
+ * others before Next runs (lib/auth/save-gate.ts, lib/server/annotate/save-request.ts), holds a
+ * crowd's arrivals while saves are served (lib/server/crowd/join-gate.ts), recovers jobs a killed server left unfinished
  * (lib/server/jobs/jobs.ts) and goes on opening the crowd studies it left half-opened.
  */
 export async function register() {
@@ -21,6 +22,9 @@ export async function register() {
     const headers = { ...EVERY_ANSWER, ...NOT_FRAMED };
     installSaveGate({ serve: (req, res, actor) => serveSave(req, res, { db: getDb, actor, headers }) });
   } else installSaveGate();
+  // A crowd's arrival (study pages, study sign-ins) waits while saves are served, one join at a time (lib/server/crowd/join-gate.ts).
+  const { installJoinGate } = await import("./lib/server/crowd/join-gate");
+  installJoinGate();
   // Jobs a killed server left running are marked failed; their unpublished rows are deleted in slices.
   const { getDb } = await import("./lib/db");
   const { recoverJobs } = await import("./lib/server/jobs/jobs");

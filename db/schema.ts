@@ -809,6 +809,12 @@ export const studies = sqliteTable(
      */
     slotsReady: integer("slots_ready", { mode: "boolean" }).notNull().default(true),
     slotsAfter: integer("slots_after"),
+    /**
+     * Every instance of the project a batch may hold with an id up to this one has its slot (set
+     * when the study opens, and by each top-up, lib/server/crowd/allocation.ts): while no instance
+     * has a larger id, a top-up has nothing to do and reads nothing (#38). Null: not known yet.
+     */
+    slotsThrough: integer("slots_through"),
   },
   (t) => [index("studies_project").on(t.projectId)],
 );
@@ -859,12 +865,36 @@ export const participants = sqliteTable(
     reviewedAt: integer("reviewed_at", { mode: "timestamp_ms" }),
     /** A bonus for the payment export, in the platform's currency's hundredths; null = none. */
     bonusCents: integer("bonus_cents"),
+    /**
+     * SHA-256 (hex) of the resume code shown to the participant when they joined (lib/server/crowd/join.ts):
+     * with it they continue from another browser. Null for participants who joined before there were codes.
+     */
+    resumeCodeHash: text("resume_code_hash"),
   },
   (t) => [
     uniqueIndex("participants_study_platform_id").on(t.studyId, t.platformId),
     index("participants_study_state").on(t.studyId, t.state, t.batchAt),
     index("participants_project").on(t.projectId),
   ],
+);
+
+/**
+ * The browsers a participant has joined or resumed from (lib/server/crowd/join.ts): each holds a
+ * random key in an HttpOnly cookie of the study's; only its SHA-256 (hex) is kept here. A browser
+ * with one of these keys resumes as the participant; any other needs the platform session of the
+ * first join or the resume code. A few per participant (the oldest dropped beyond them).
+ */
+export const participantBrowsers = sqliteTable(
+  "participant_browsers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    participantId: integer("participant_id")
+      .notNull()
+      .references(() => participants.id, { onDelete: "cascade" }),
+    keyHash: text("key_hash").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("participant_browsers_participant").on(t.participantId)],
 );
 
 /**

@@ -15,6 +15,7 @@
 import os from "node:os";
 import autocannon, { type Client } from "autocannon";
 import { type SaveRequest, savePath } from "../../app/annotate/save-request";
+import { pacedSaver } from "./paced-saves";
 import { flag, numberArg, setUp } from "./setup";
 import { type LatencySummary, ms, summarize } from "./stats";
 
@@ -52,40 +53,10 @@ export async function floodPhase(log: (s: string) => void): Promise<FloodFigures
   });
 
   // The other annotator: what the workspace's "Save & next" sends, one instance after another.
-  const revisions = new Map<number, number>();
-  let next = 0;
-  let otherRefused = 0;
-  async function save(): Promise<number> {
-    const ref = refs[next++ % refs.length];
-    const req: SaveRequest = { response: NIL, expectedRevision: revisions.get(ref) ?? 0 };
-    const t = performance.now();
-    const res = await fetch(server.base + savePath(seeded.projectId, ref), { method: "POST", headers: headers(other.cookie), body: JSON.stringify(req) });
-    const body = await res.text();
-    const elapsed = performance.now() - t;
-    if (res.status === 429) {
-      otherRefused++;
-      return elapsed;
-    }
-    const result = JSON.parse(body) as { ok?: boolean; revision?: number; message?: string };
-    if (res.status !== 200 || !result.ok) throw new Error(`the other annotator's save of ${ref}: HTTP ${res.status} ${result.message ?? body.slice(0, 200)}`);
-    revisions.set(ref, result.revision ?? 1);
-    return elapsed;
-  }
-  /** `n` saves, each starting `paceMs` after the last started (or at once when the last took longer). */
-  async function paced(n: number): Promise<number[]> {
-    const times: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const t = performance.now();
-      times.push(await save());
-      const rest = paceMs - (performance.now() - t);
-      if (rest > 0) await new Promise((r) => setTimeout(r, rest));
-    }
-    return times;
-  }
-
+  const another = pacedSaver({ base: server.base, projectId: seeded.projectId, cookie: other.cookie, refs, paceMs });
   try {
-    for (let i = 0; i < 5; i++) await save(); // warm up
-    const alone = await paced(aloneSaves);
+    await another.paced(5); // warm up
+    const alone = await another.paced(aloneSaves);
 
     // The flood: the first annotator's own instances, in turn, with the revision each last answered.
     const floodRevisions = new Map<number, number>();
@@ -124,7 +95,7 @@ export async function floodPhase(log: (s: string) => void): Promise<FloodFigures
     const t0 = performance.now();
     // Let the flood use up its burst and fill every connection first.
     await new Promise((r) => setTimeout(r, 1000));
-    const during = await paced(duringSaves);
+    const during = await another.paced(duringSaves);
     instance.stop();
     await instance;
     const seconds = (performance.now() - t0) / 1000;
@@ -134,18 +105,18 @@ export async function floodPhase(log: (s: string) => void): Promise<FloodFigures
       workers,
       alone: summarize(alone),
       during: summarize(during),
-      otherRefused,
+      otherRefused: another.refused,
       flood: { seconds, sent: counts.stored + counts.conflicts + counts.refused + counts.other, ...counts },
     };
     const a = figures.alone;
     const d = figures.during;
     const f = figures.flood;
-    const met = d.p99 < 150 && otherRefused === 0;
+    const met = d.p99 < 150 && figures.otherRefused === 0;
     console.log(
       [
         `bench:signin flood — ${new Date().toISOString()}, one annotator flooding the save route with ${connections} connections, ${workers} server process${workers === 1 ? "" : "es"}, another saving every ${paceMs} ms`,
         `  another's saves alone:         n=${a.count}  p50 ${ms(a.p50)}  p95 ${ms(a.p95)}  p99 ${ms(a.p99)}  max ${ms(a.max)}`,
-        `  another's saves in the flood:  n=${d.count}  p50 ${ms(d.p50)}  p95 ${ms(d.p95)}  p99 ${ms(d.p99)}  max ${ms(d.max)}  refused ${otherRefused}   (target p99 < 150 ms: ${met ? "met" : "MISSED"})`,
+        `  another's saves in the flood:  n=${d.count}  p50 ${ms(d.p50)}  p95 ${ms(d.p95)}  p99 ${ms(d.p99)}  max ${ms(d.max)}  refused ${figures.otherRefused}   (target p99 < 150 ms: ${met ? "met" : "MISSED"})`,
         `  the flood: ${f.sent} requests in ${seconds.toFixed(1)} s (${(f.sent / seconds).toFixed(0)}/s): ${f.stored} stored (${(f.stored / seconds).toFixed(1)}/s), ${f.conflicts} stale, ${f.refused} refused 429, ${f.other} other`,
       ].join("\n"),
     );

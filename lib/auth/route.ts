@@ -5,7 +5,8 @@
  *    form (what next-auth's client sends) and may not repeat a field; next-auth
  *    gets a request rebuilt from those bytes;
  *  - after a successful credentials sign-in the browser gets a device cookie for
- *    the account authorize returned (lib/auth/device.ts);
+ *    the account authorize returned (lib/auth/device.ts), and a study participant
+ *    their browser's key and resume code (lib/auth/sign-in-cookies.ts);
  *  - a sign-in refused unchecked (slow-down, ceiling, busy gate) is answered 429
  *    with Retry-After.
  */
@@ -14,7 +15,8 @@ import NextAuth from "next-auth";
 import { NextRequest } from "next/server";
 import { readBodyLimited, TooLargeError } from "../server/kernel/http";
 import { prepareDummyHash } from "../server/people/passwords";
-import { deviceCookieHeader, startsSession } from "./device";
+import { startsSession } from "./device";
+import { outcomeCookies } from "./sign-in-cookies";
 import { authOptions, type SignInOutcome } from "./options";
 
 /** The largest body any /api/auth POST may have (a sign-in form is a few hundred bytes; the return path at most 2000 characters, escaped). */
@@ -69,7 +71,7 @@ export async function authRoute(req: NextRequest, ctx: Ctx): Promise<Response> {
   }
   const outcome: SignInOutcome = {};
   const res: Response = await NextAuth(authOptions(outcome))(forward, ctx);
-  if (outcome.signedIn && startsSession(res)) res.headers.append("Set-Cookie", deviceCookieHeader(outcome.signedIn.id));
+  if (startsSession(res)) for (const c of outcomeCookies(outcome)) res.headers.append("Set-Cookie", c);
   if (outcome.refused) {
     const headers = new Headers(res.headers);
     headers.set("Retry-After", String(outcome.refused.retryAfterS));

@@ -123,6 +123,9 @@ export const SETTINGS = {
   LEXGOLD_ADDRESS_PAGE_RATE: limit("LEXGOLD_ADDRESS_PAGE_RATE", { rate: 30, burst: 300 }, "the same from one address"),
   LEXGOLD_STUDY_JOIN_RATE: limit("LEXGOLD_STUDY_JOIN_RATE", { rate: 10, burst: 300 }, "new participants one study link takes"),
   LEXGOLD_ADDRESS_JOIN_RATE: limit("LEXGOLD_ADDRESS_JOIN_RATE", { rate: 0.1, burst: 10 }, "new participants joining from one address, every study together"),
+  LEXGOLD_REJOIN_RATE: limit("LEXGOLD_REJOIN_RATE", { rate: 1, burst: 20 }, "arrivals of one participant again from a browser holding their cookie (a reload, a second tab)"),
+  LEXGOLD_RESUME_RATE: limit("LEXGOLD_RESUME_RATE", { rate: 0.02, burst: 10 }, "arrivals with one participant's id from browsers without their cookie: resumes by platform session or resume code, and refusals"),
+  LEXGOLD_ADDRESS_REJOIN_RATE: limit("LEXGOLD_ADDRESS_REJOIN_RATE", { rate: 2, burst: 60 }, "arrivals of participants already in a study from one address, every study together"),
   LEXGOLD_MAX_IMPORT_BYTES: def<number>({ describe: "the largest lexelt XML file imported", default: 50 * 1024 * 1024, expects: "a number above 0", schema: positiveNumber }),
   // 72 MB: a best file of 1,000,000 items with CoInCo's longest lexelt (`confidence_inspiring.a`), a seven-digit id,
   // its longest substitute (36 bytes) and a CRLF on every line is 72 bytes a line, 72,000,000 bytes (docs/scorer.md).

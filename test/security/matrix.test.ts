@@ -78,6 +78,7 @@ import { resetRateLimits } from "../../lib/server/kernel/rate-limit";
 import { participantMatrix } from "./participant-matrix";
 import { excludeRejected, studyOverviews, participantsPage, reviewParticipant, setBonus, studyParticipants, undoExclusion } from "../../lib/server/crowd/participants";
 import { paymentFile } from "../../lib/server/crowd/payments";
+import { startedView } from "../../lib/server/crowd/started";
 import { answer, seedParticipant, seedStudy } from "../support/crowd";
 import { ACTORS, type ActorKey, addJudge, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
 
@@ -151,6 +152,7 @@ const withCrowdExcluded = (w: World) => {
   withCrowd(w);
   excludeRejected(w.db, SYSTEM, w.p.id, studyOf(w, "p"));
 };
+const tokenOf = (w: World, project: "p" | "q") => (w.db.$client.prepare("select token from studies where id = ?").get(studyOf(w, project)) as { token: string }).token;
 function participantOf(w: World, project: "p" | "q"): number {
   return (w.db.$client.prepare("select id from participants where study_id = ? order by id").get(studyOf(w, project)) as { id: number }).id;
 }
@@ -430,6 +432,14 @@ const CALLS: Call[] = [
   ...(["prolific-approve", "prolific-bonus", "mturk", "tsv"] as const).map(
     (file): Call => ({ name: `paymentFile ${file}`, expect: COORDINATOR, prep: withCrowd, call: (w, k) => paymentFile(w.db, w.actor(k), w.p.id, studyOf(w, "p"), file), check: noOtherProject }),
   ),
+  // crowd/started.ts (issue #38): the study page's resume code, only for the signed-in participant of that study (nobody here).
+  {
+    name: "startedView",
+    expect: "ok ok ok ok ok ok",
+    prep: withCrowd,
+    call: (w, k) => startedView(w.db, w.actor(k), tokenOf(w, "p"), "0000-0000-0000"),
+    check: (result) => expect(result).toBeNull(),
+  },
   // agreement.ts
   { name: "agreementPageData", expect: COORDINATOR, call: (w, k) => agreementPageData(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "agreementDownload", expect: COORDINATOR, call: (w, k) => agreementDownload(w.db, w.actor(k), w.p.id, { format: "csv", table: "items" }), check: noOtherProject },

@@ -27,7 +27,7 @@ import type Database from "better-sqlite3";
 import { parseLexeltXml } from "../../lexsub/formats/lexelt";
 import { type Diagnostic, formatDiagnostic } from "../../lexsub/diagnostics";
 import { InputError } from "../kernel/errors";
-import { imports, instances, jobs, lexelts, projects, responseHistory } from "../../../db/schema";
+import { imports, instances, jobs, lexelts, participants, projects, responseHistory, users } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
@@ -40,6 +40,9 @@ const LEXELTS = named(lexelts);
 const LEXELTS_Q = named(lexelts, "lexelts");
 const PROJECTS = named(projects);
 const HISTORY = named(responseHistory);
+const PA = named(participants, "pa");
+const U = named(users, "u");
+const USERS = named(users);
 
 export interface ImportReport {
   fileName: string;
@@ -301,7 +304,28 @@ export function* discardStaging(sqlite: Database.Database, stagingProjectId: num
     sqlite.prepare(`delete from ${IMPORTS.$} where ${IMPORTS.projectId} = ?`).run(stagingProjectId);
     sqlite.prepare(`delete from ${LEXELTS.$} where ${LEXELTS.projectId} = ?`).run(stagingProjectId);
     sqlite.prepare(`delete from ${PROJECTS.$} where ${PROJECTS.id} = ? and ${PROJECTS.stagingFor} is not null`).run(stagingProjectId);
+    removeOrphanParticipants(sqlite);
   })();
+}
+
+/**
+ * Crowd participant accounts left without a study (their project deleted, the participants rows
+ * with it): they belonged to it alone and go too (#38). One held by a row that does not let it go
+ * stays, disabled (deleteProject disabled it).
+ */
+function removeOrphanParticipants(sqlite: Database.Database): void {
+  const orphans = sqlite
+    .prepare(`select ${U.id} as id from ${U.$} where ${U.role} = 'participant' and not exists (select 1 from ${PA.$} where ${PA.userId} = ${U.id})`)
+    .all() as { id: number }[];
+  const del = sqlite.prepare(`delete from ${USERS.$} where ${USERS.id} = ?`);
+  const disable = sqlite.prepare(`update ${USERS.$} set ${USERS.disabled} = 1 where ${USERS.id} = ?`);
+  for (const { id } of orphans) {
+    try {
+      del.run(id);
+    } catch {
+      disable.run(id);
+    }
+  }
 }
 
 /** Run an import to the end in this thread (the CLI, tests); discards its rows if refused. */

@@ -15,6 +15,9 @@
  *           per address  LEXGOLD_ADDRESS_PAGE_RATE  30/s, burst 300
  *   joins   per study    LEXGOLD_STUDY_JOIN_RATE    10/s, burst 300  (new crowd participants)
  *           per address  LEXGOLD_ADDRESS_JOIN_RATE  1 per 10 s, burst 10
+ *   re-joins per participant, own browser  LEXGOLD_REJOIN_RATE  1/s, burst 20  (participants already in)
+ *           per participant, other browsers LEXGOLD_RESUME_RATE 1 per 50 s, burst 10
+ *           per address  LEXGOLD_ADDRESS_REJOIN_RATE  2/s, burst 60
  *
  * Each variable is "RATE,BURST" (requests a second, then the most at once), or
  * "off". The account is the user id of the decoded session token (every session
@@ -151,7 +154,7 @@ export function addressKey(address: string): string {
   return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":") + "::/64";
 }
 
-/** The four limits; their defaults are lib/config's, the one place they are written. */
+/** The limits; their defaults are lib/config's, the one place they are written. */
 export const LIMIT_SETTINGS = {
   save: { env: "LEXGOLD_SAVE_RATE", fallback: SETTINGS.LEXGOLD_SAVE_RATE.default! },
   saveAddress: { env: "LEXGOLD_ADDRESS_SAVE_RATE", fallback: SETTINGS.LEXGOLD_ADDRESS_SAVE_RATE.default! },
@@ -159,6 +162,9 @@ export const LIMIT_SETTINGS = {
   pageAddress: { env: "LEXGOLD_ADDRESS_PAGE_RATE", fallback: SETTINGS.LEXGOLD_ADDRESS_PAGE_RATE.default! },
   join: { env: "LEXGOLD_STUDY_JOIN_RATE", fallback: SETTINGS.LEXGOLD_STUDY_JOIN_RATE.default! },
   joinAddress: { env: "LEXGOLD_ADDRESS_JOIN_RATE", fallback: SETTINGS.LEXGOLD_ADDRESS_JOIN_RATE.default! },
+  rejoin: { env: "LEXGOLD_REJOIN_RATE", fallback: SETTINGS.LEXGOLD_REJOIN_RATE.default! },
+  resume: { env: "LEXGOLD_RESUME_RATE", fallback: SETTINGS.LEXGOLD_RESUME_RATE.default! },
+  rejoinAddress: { env: "LEXGOLD_ADDRESS_REJOIN_RATE", fallback: SETTINGS.LEXGOLD_ADDRESS_REJOIN_RATE.default! },
 } as const satisfies Record<string, { env: string; fallback: BucketSpec }>;
 
 type LimitName = keyof typeof LIMIT_SETTINGS;
@@ -251,6 +257,22 @@ export function limitJoin(who: { studyId: number; address: string | null }): Ver
   const pairs: Array<[TokenBuckets, string]> = [];
   if (limits.join) pairs.push([limits.join, `s${who.studyId}`]);
   if (limits.joinAddress && who.address) pairs.push([limits.joinAddress, addressKey(who.address)]);
+  return takeAll(pairs);
+}
+
+/**
+ * One arrival of a participant already in a crowd study (lib/server/crowd/join.ts): a token of the
+ * address's bucket (every study together), and one of the participant's — the re-join bucket when
+ * the browser holds their cookie (a reload, a second tab), else the resume bucket (a platform
+ * session, a resume code, or a guess at one). Kept apart, so strangers' tries never hold up the
+ * participant's own browser.
+ */
+export function limitRejoin(who: { participantId: number; address: string | null; ownBrowser: boolean }): Verdict {
+  const { limits } = registry();
+  const pairs: Array<[TokenBuckets, string]> = [];
+  const own = who.ownBrowser ? limits.rejoin : limits.resume;
+  if (own) pairs.push([own, `p${who.participantId}`]);
+  if (limits.rejoinAddress && who.address) pairs.push([limits.rejoinAddress, addressKey(who.address)]);
   return takeAll(pairs);
 }
 

@@ -198,7 +198,7 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
                     </td>
                     <td className="num" data-label="Time on task">{duration(r.activeMs)}</td>
                     <td className="num" data-label="Items">
-                      {r.answered} / {r.batch}
+                      {r.state === "screened-out" ? <span className="muted">no batch</span> : `${r.answered} / ${r.batch}`}
                     </td>
                     <td className="num" data-label="Checks passed">{r.checksSeen === 0 ? <span className="muted">—</span> : `${r.checksPassed} / ${r.checksSeen}`}</td>
                     <td className="num" data-label="Agreement" title={r.pairs > 0 ? `over ${r.pairs} pairs` : "no answer shared with another annotator yet"}>
@@ -209,7 +209,10 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
                       {r.excluded && <span className={styles.flag}>left out of the gold</span>}
                     </td>
                     <td className={styles.review} data-label="Review">
-                      <span className={r.review === "approved" ? styles.approved : r.review === "rejected" ? styles.rejected : "muted"}>{r.review}</span>
+                      {/* Screened out with nothing to review here: say so instead of "pending". */}
+                      <span className={r.review === "approved" ? styles.approved : r.review === "rejected" ? styles.rejected : "muted"}>
+                        {!r.canReview && r.review === "pending" ? (r.state === "screened-out" ? "screened out" : r.review) : r.review}
+                      </span>
                       {r.reviewReason && <div className="small">“{r.reviewReason}”</div>}
                       {r.bonusCents !== null && <div className="small">bonus {(r.bonusCents / 100).toFixed(2)}</div>}
                       {r.reviewedAt && (
@@ -224,6 +227,8 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
                         review={r.review}
                         bonus={r.bonusCents === null ? "" : (r.bonusCents / 100).toFixed(2)}
                         maxReason={MAX_REASON}
+                        canReview={r.canReview}
+                        canBonus={r.canBonus}
                       />
                     </td>
                   </tr>

@@ -1,8 +1,9 @@
 "use client";
 /**
- * The review controls of one participant (approve, reject with a reason, a bonus) and
- * the study's "leave rejected participants out of the gold" decision with its undo.
- * The server re-checks everything (lib/server/crowd/participants.ts).
+ * The review controls of one participant (approve, reject with a reason, a bonus) — only those
+ * that apply: a participant screened out by the training has no bonus, and no approve or reject
+ * but on Mechanical Turk (#38) — and the study's "leave rejected participants out of the gold"
+ * decision with its undo. The server re-checks everything (lib/server/crowd/participants.ts).
  */
 import { useActionState, useState } from "react";
 import { excludeRejectedAction, type ReviewFormState, reviewParticipantAction, setBonusAction, undoExclusionAction } from "./actions";
@@ -24,6 +25,8 @@ export function ReviewControls({
   review,
   bonus,
   maxReason,
+  canReview,
+  canBonus,
 }: {
   projectId: number;
   participantId: number;
@@ -32,31 +35,37 @@ export function ReviewControls({
   /** The bonus as an amount ("1.50"), "" for none. */
   bonus: string;
   maxReason: number;
+  /** Approve and reject apply (ParticipantRow.canReview); without, only an older review's undo is offered. */
+  canReview: boolean;
+  /** A bonus applies (ParticipantRow.canBonus); without, only an older bonus can be cleared. */
+  canBonus: boolean;
 }) {
   const [reviewState, reviewAction, reviewPending] = useActionState<ReviewFormState, FormData>(reviewParticipantAction.bind(null, projectId), null);
   const [bonusState, bonusAction, bonusPending] = useActionState<ReviewFormState, FormData>(setBonusAction.bind(null, projectId), null);
   const [rejecting, setRejecting] = useState(false);
   return (
     <div className={styles.controls}>
-      <form action={reviewAction} className={styles.inline} aria-label={`Review ${platformId}`}>
-        <input type="hidden" name="participantId" value={participantId} />
-        {review !== "approved" && (
-          <button type="submit" name="review" value="approved" className="small" disabled={reviewPending}>
-            Approve
-          </button>
-        )}
-        {review !== "rejected" && !rejecting && (
-          <button type="button" className="secondary small" onClick={() => setRejecting(true)} disabled={reviewPending}>
-            Reject…
-          </button>
-        )}
-        {review !== "pending" && (
-          <button type="submit" name="review" value="pending" className="secondary small" disabled={reviewPending}>
-            Undo
-          </button>
-        )}
-      </form>
-      {rejecting && review !== "rejected" && (
+      {(canReview || review !== "pending") && (
+        <form action={reviewAction} className={styles.inline} aria-label={`Review ${platformId}`}>
+          <input type="hidden" name="participantId" value={participantId} />
+          {canReview && review !== "approved" && (
+            <button type="submit" name="review" value="approved" className="small" disabled={reviewPending}>
+              Approve
+            </button>
+          )}
+          {canReview && review !== "rejected" && !rejecting && (
+            <button type="button" className="secondary small" onClick={() => setRejecting(true)} disabled={reviewPending}>
+              Reject…
+            </button>
+          )}
+          {review !== "pending" && (
+            <button type="submit" name="review" value="pending" className="secondary small" disabled={reviewPending}>
+              Undo
+            </button>
+          )}
+        </form>
+      )}
+      {canReview && rejecting && review !== "rejected" && (
         <form action={reviewAction} className={styles.reject} aria-label={`Reject ${platformId}`}>
           <input type="hidden" name="participantId" value={participantId} />
           <input type="hidden" name="review" value="rejected" />
@@ -74,15 +83,17 @@ export function ReviewControls({
           </div>
         </form>
       )}
-      <form action={bonusAction} className={styles.inline} aria-label={`Bonus for ${platformId}`}>
-        <input type="hidden" name="participantId" value={participantId} />
-        <label className="small">
-          Bonus <input name="bonus" defaultValue={bonus} inputMode="decimal" placeholder="0.00" className={styles.bonus} />
-        </label>
-        <button type="submit" className="secondary small" disabled={bonusPending}>
-          Set
-        </button>
-      </form>
+      {(canBonus || bonus !== "") && (
+        <form action={bonusAction} className={styles.inline} aria-label={`Bonus for ${platformId}`}>
+          <input type="hidden" name="participantId" value={participantId} />
+          <label className="small">
+            Bonus <input name="bonus" defaultValue={bonus} inputMode="decimal" placeholder="0.00" className={styles.bonus} />
+          </label>
+          <button type="submit" className="secondary small" disabled={bonusPending}>
+            Set
+          </button>
+        </form>
+      )}
       <Outcome state={reviewState} />
       <Outcome state={bonusState} />
     </div>
