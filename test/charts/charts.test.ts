@@ -78,3 +78,21 @@ describe("charts", () => {
     expect(c.description).toContain("annotators (2 judged): good 50 %, reasonable 0 %, bad 50 %");
   });
 });
+
+describe("the runs' chart", () => {
+  it("draws precision and recall with their intervals, highest recall first; a run without figures is left out", async () => {
+    const { runScoresChart } = await import("../../lib/charts/scoring");
+    const iv = (low: number, high: number) => ({ low, high });
+    const c = runScoresChart("best", [
+      { name: "low", precision: 0.1, recall: 0.05, intervals: { iterations: 1000, level: 0.95, precision: iv(0.05, 0.15), recall: iv(0.02, 0.08) } },
+      { name: "high", precision: 0.4, recall: 0.3, intervals: { iterations: 1000, level: 0.95, precision: iv(0.35, 0.45), recall: iv(0.25, 0.35) } },
+      { name: "broken", precision: null, recall: null, intervals: null },
+    ])!;
+    accessible(c.svg, "runs-best");
+    expect(c.table.rows).toEqual([
+      ["high", "40.00", "35.00–45.00", "30.00", "25.00–35.00"],
+      ["low", "10.00", "5.00–15.00", "5.00", "2.00–8.00"],
+    ]);
+    expect(runScoresChart("oot", [])).toBeNull();
+  });
+});
