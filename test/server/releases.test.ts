@@ -20,8 +20,11 @@ import { importDatasetAsNewProject } from "../../lib/server/datasets/datasets";
 import { projectGold, setExclusion } from "../../lib/server/gold/gold";
 import { saveResponse } from "../../lib/server/annotate/responses";
 import { findProjectByName } from "../../lib/server/kernel/actor";
+import Database from "better-sqlite3";
 import { parseGold } from "../../lib/lexsub/formats/gold";
+import { backupDatabase } from "../../lib/server/ops/backup";
 import { testDb } from "../support/db";
+import { openDb } from "../../db/client";
 
 const samples = path.resolve(__dirname, "../../samples");
 const corpus = { fileName: "demo.xml", bytes: readFileSync(path.join(samples, "demo.xml")) };
@@ -233,6 +236,26 @@ dst.close()`, file, path.join(dir, "bad.tar.gz")]);
       expect(bad.status).toBe(1);
       expect(bad.stderr).toMatch(/data\/gold\.jsonl: its SHA-256 is not the one in SHA256SUMS/);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("goes into backups: a backup of the database holds the release, byte for byte", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "lexgold-release-backup-"));
+    const db = openDb(path.join(dir, "live.db"));
+    try {
+      seedDemo(db, corpus, demo);
+      const projectId = findProjectByName(db, SYSTEM, "demo", { coordinator: true }).id;
+      const r = await createRelease(db, SYSTEM, projectId, { version: "1.0.0" });
+      const file = path.join(dir, "copy.db");
+      await backupDatabase(db, SYSTEM, file);
+      const copy = new Database(file, { readonly: true });
+      const row = copy.prepare("select r.archive_sha256 as sha, a.archive as bytes from releases r join release_archives a on a.release_id = r.id where r.id = ?").get(r.id) as { sha: string; bytes: Buffer };
+      copy.close();
+      expect(row.sha).toBe(r.archiveSha256);
+      expect(crypto.createHash("sha256").update(row.bytes).digest("hex")).toBe(r.archiveSha256);
+    } finally {
+      db.$client.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

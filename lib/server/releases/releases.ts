@@ -51,6 +51,13 @@ export interface ReleaseDetail extends ReleaseInfo {
   manifest: ManifestEntry[];
 }
 
+/** Refuse a version the project has released already (a release never changes). */
+function refuseTaken(db: Db, projectId: number, version: string): void {
+  if (db.select({ id: releases.id }).from(releases).where(and(eq(releases.projectId, projectId), eq(releases.version, version))).get()) {
+    throw new InputError(`This project already has a release ${version}; a release never changes: give a new version.`, { version: "Already released." });
+  }
+}
+
 const GOLD_KEY = / :: /;
 
 /** lexelt+instance → gold line, from a gold file's text. */
@@ -118,9 +125,7 @@ function nameOf(db: Db, userId: number | null): string | null {
  */
 export async function buildRelease(db: Db, projectId: number, createdBy: number | null, input: { version: string; names?: boolean; notes?: boolean }, now = new Date()): Promise<ReleaseInfo> {
   const data = parseOrThrow(createSchema, input, "Cannot make the release");
-  const taken = () => db.select({ id: releases.id }).from(releases).where(and(eq(releases.projectId, projectId), eq(releases.version, data.version))).get();
-  const refuseTaken = () => new InputError(`This project already has a release ${data.version}; a release never changes: give a new version.`, { version: "Already released." });
-  if (taken()) throw refuseTaken();
+  refuseTaken(db, projectId, data.version);
   // The caller was checked (the CLI, or the coordinator who started the job).
   const snapshot = readReleaseSnapshot(db, SYSTEM, projectId);
   const { all, added } = assignPseudonyms(snapshot);
@@ -138,7 +143,7 @@ export async function buildRelease(db: Db, projectId: number, createdBy: number 
   const archive = await packArchive(contents.files, now);
   return db.$client
     .transaction(() => {
-      if (taken()) throw refuseTaken();
+      refuseTaken(db, projectId, data.version);
       for (const p of added) {
         try {
           db.insert(releasePseudonyms).values({ projectId, userId: p.userId, pseudonym: p.pseudonym }).run();
@@ -177,9 +182,7 @@ export async function createRelease(db: Db, actor: Actor, projectId: number, inp
 export function checkReleaseInput(db: Db, actor: Actor, projectId: number, input: unknown): { version: string; names: boolean; notes: boolean } {
   requireProject(db, actor, projectId, { coordinator: true });
   const data = parseOrThrow(createSchema, input, "Cannot make the release");
-  if (db.select({ id: releases.id }).from(releases).where(and(eq(releases.projectId, projectId), eq(releases.version, data.version))).get()) {
-    throw new InputError(`This project already has a release ${data.version}; a release never changes: give a new version.`, { version: "Already released." });
-  }
+  refuseTaken(db, projectId, data.version);
   return { version: data.version, names: data.names === true, notes: data.notes === true };
 }
 

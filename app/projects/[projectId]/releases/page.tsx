@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError, requireProject } from "@/lib/server/kernel";
-import { getJob, listJobs } from "@/lib/server/jobs";
+import { listJobs } from "@/lib/server/jobs";
 import { DATASHEET_QUESTIONS, datasheetAnswers, listReleases, MAX_DATASHEET_ANSWER } from "@/lib/server/releases";
 import { int } from "@/app/_ui/format";
 import { makeReleaseAction, saveDatasheetAction } from "./actions";
@@ -36,7 +36,8 @@ export default async function ReleasesPage({ params, searchParams }: { params: P
   try {
     const project = requireProject(db, actor, pid, { coordinator: true });
     const jobs = listJobs(db, actor, pid, { kinds: ["release"], limit: 5 });
-    const asked = sp.job && /^\d+$/.test(sp.job) ? jobs.find((j) => j.id === Number(sp.job)) ?? getJob(db, actor, Number(sp.job)) : null;
+    // The job this page was sent back with (the action's ?job=): one of the project's latest release jobs, else nothing.
+    const asked = sp.job && /^\d+$/.test(sp.job) ? (jobs.find((j) => j.id === Number(sp.job)) ?? null) : null;
     data = { project, releases: listReleases(db, actor, pid), sheet: datasheetAnswers(db, actor, pid), jobs, asked };
   } catch (e) {
     if (e instanceof NotFoundError) notFound();

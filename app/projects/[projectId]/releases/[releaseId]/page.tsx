@@ -12,7 +12,7 @@ import styles from "../releases.module.css";
 export const metadata: Metadata = { title: "Release" };
 export const dynamic = "force-dynamic";
 
-const pct = (x: number | null) => (x === null ? "—" : `${(100 * x).toFixed(1)} %`);
+const pct = (x: number | null) => (x === null ? "—" : `${(100 * x).toFixed(1)}\u00a0%`);
 
 type Facts = ReleaseDetail["facts"];
 const FIGURES: Array<{ label: string; value: (f: Facts) => string }> = [
