@@ -17,7 +17,7 @@ export function itemAgreementHistogram(bins: readonly HistogramBin[], mean: numb
     `How many items fall in each band of pairwise agreement: ${bins.map((b, k) => `${band(b, k, bins.length)}: ${num(b.count)}`).join("; ")}.` +
     (mean !== null ? ` The mean over all pairs, ${pct(mean)}, is marked.` : "");
   const data = bins.map((b, k) => ({ from: b.from * 100, to: b.to * 100, count: b.count, label: band(b, k, bins.length) }));
-  const svg = renderSvg(id, title, description, {
+  const { svg, narrow } = renderSvg(id, title, description, {
     width: 560,
     height: 260,
     marginLeft: 50,
@@ -37,7 +37,7 @@ export function itemAgreementHistogram(bins: readonly HistogramBin[], mean: numb
       Plot.ruleY([0], { stroke: MUTED }),
     ],
   });
-  return { id, fileName: "item-agreement.svg", title, description, svg, table: { columns: ["band of agreement", "items"], rows: data.map((d) => [d.label, d.count]) } };
+  return { id, fileName: "item-agreement.svg", title, description, svg, narrow, table: { columns: ["band of agreement", "items"], rows: data.map((d) => [d.label, d.count]) } };
 }
 
 /** The most annotators a heatmap shows (those with the most items shared), so that its cells stay readable. */
@@ -71,7 +71,7 @@ export function pairAgreementHeatmap(pairs: readonly PairAgreement[], id = "pair
     left;
   const longest = Math.max(...order.map((n) => n.length));
   const size = Math.max(28, Math.min(44, Math.floor(480 / order.length)));
-  const svg = renderSvg(id, title, description, {
+  const { svg, narrow } = renderSvg(id, title, description, {
     width: Math.max(280, longest * 7 + 24 + order.length * size),
     height: longest * 6 + 40 + order.length * size,
     marginLeft: longest * 7 + 16,
@@ -105,6 +105,7 @@ export function pairAgreementHeatmap(pairs: readonly PairAgreement[], id = "pair
     title,
     description,
     svg,
+    narrow,
     table: { columns: ["annotator", "annotator", "items both answered", "pairwise agreement"], rows: rows.map((p) => [label(p.a), label(p.b), p.items, pct(p.pairwise)]) },
   };
 }

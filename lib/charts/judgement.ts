@@ -19,7 +19,7 @@ export function table8Chart(rows: readonly Table8Row[], id = "table8"): Chart | 
     judged.map((r) => `${r.source} (${num(r.total)} judged): good ${num(r.good.percent)} %, reasonable ${num(r.reasonable.percent)} %, bad ${num(r.bad.percent)} %`).join("; ") +
     ".";
   const longest = Math.max(...judged.map((r) => r.source.length));
-  const svg = renderSvg(id, title, description, {
+  const { svg, narrow } = renderSvg(id, title, description, {
     width: 640,
     height: 70 + judged.length * 34,
     marginLeft: Math.min(200, longest * 7 + 16),
@@ -47,6 +47,7 @@ export function table8Chart(rows: readonly Table8Row[], id = "table8"): Chart | 
     title,
     description,
     svg,
+    narrow,
     table: {
       columns: ["source", "judged", "good %", "good 95 % interval", "reasonable %", "reasonable 95 % interval", "bad %", "bad 95 % interval"],
       rows: judged.map((r) => [

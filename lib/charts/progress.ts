@@ -27,9 +27,30 @@ export interface TaskTimes {
 
 const PALETTE = ["#2f5d8a", "#b5651d", "#2e6b3a", "#8a3b7a", "#5c6470", "#a1262b", "#1b7f86", "#7a6a1d", "#4b4fa8", "#6b4226"];
 
-/** Answers per day, one line per annotator (or group), its name at its end; a day without answers is 0. */
-export function answersPerDayChart(rows: readonly DayCount[], id = "answers-per-day"): Chart | null {
-  if (rows.length === 0) return null;
+/** The most lines the chart draws: the busiest annotators, the rest summed as "others". */
+export const LINES_MAX = 10;
+
+function withOthers(rows: readonly DayCount[]): DayCount[] {
+  const total = new Map<string, number>();
+  for (const r of rows) total.set(r.who, (total.get(r.who) ?? 0) + r.answers);
+  if (total.size <= LINES_MAX) return [...rows];
+  const keep = new Set([...total.keys()].sort((a, b) => total.get(b)! - total.get(a)! || (a < b ? -1 : 1)).slice(0, LINES_MAX - 1));
+  const others = `${total.size - keep.size} others`;
+  const out = new Map<string, DayCount>();
+  for (const r of rows) {
+    const who = keep.has(r.who) ? r.who : others;
+    const key = `${r.day}\u0000${who}`;
+    const row = out.get(key) ?? { day: r.day, who, answers: 0 };
+    row.answers += r.answers;
+    out.set(key, row);
+  }
+  return [...out.values()];
+}
+
+/** Answers per day, one line per annotator (or group), named in a legend beside; a day without answers is 0. */
+export function answersPerDayChart(given: readonly DayCount[], id = "answers-per-day"): Chart | null {
+  if (given.length === 0) return null;
+  const rows = withOthers(given);
   const days = [...new Set(rows.map((r) => r.day))].sort();
   const who = [...new Set(rows.map((r) => r.who))];
   const total = new Map(who.map((w) => [w, rows.filter((r) => r.who === w).reduce((s, r) => s + r.answers, 0)]));
@@ -47,11 +68,11 @@ export function answersPerDayChart(rows: readonly DayCount[], id = "answers-per-
     `. The busiest: ${busiest.who} on ${busiest.day}, ${num(busiest.answers)}.`;
   const longest = Math.max(...who.map((w) => w.length));
   const single = all.length === 1;
-  const svg = renderSvg(id, title, description, {
+  const { svg, narrow } = renderSvg(id, title, description, {
     width: 640,
-    height: 280,
     marginLeft: 50,
-    marginRight: Math.min(200, longest * 7 + 16),
+    marginRight: Math.min(200, longest * 7 + 30),
+    height: Math.max(280, 60 + 18 * who.length),
     marginBottom: 36,
     x: single ? { type: "band", label: null, tickFormat: () => all[0] } : { type: "utc", label: null, ticks: Math.min(all.length, 8) },
     y: { label: "answers", labelArrow: "none", grid: true, nice: true, tickFormat: (d: number) => (Number.isInteger(d) ? num(d) : "") },
@@ -60,10 +81,11 @@ export function answersPerDayChart(rows: readonly DayCount[], id = "answers-per-
       Plot.ruleY([0], { stroke: MUTED }),
       ...(single ? [] : [Plot.line(data, { x: "date", y: "answers", stroke: "who", strokeWidth: 2 })]),
       Plot.dot(data, { x: single ? () => all[0] : "date", y: "answers", fill: "who", r: 3, title: (d: (typeof data)[number]) => `${d.who}, ${d.day}: ${num(d.answers)} answers` }),
-      Plot.text(
-        data,
-        Plot.selectLast({ x: single ? () => all[0] : "date", y: "answers", z: "who", text: "who", fill: "who", textAnchor: "start", dx: 8, fontSize: 12 }),
-      ),
+      // A legend in the right margin, one line a person (end labels would overlap where lines meet).
+      ...who.flatMap((w, i) => [
+        Plot.dot([w], { frameAnchor: "top-right", dx: 10, dy: 6 + 18 * i, r: 4, fill: PALETTE[i % PALETTE.length] }),
+        Plot.text([w], { frameAnchor: "top-right", dx: 18, dy: 6 + 18 * i, text: (d: string) => d, textAnchor: "start", fill: INK, fontSize: 12 }),
+      ]),
     ],
   });
   return {
@@ -72,6 +94,7 @@ export function answersPerDayChart(rows: readonly DayCount[], id = "answers-per-
     title,
     description,
     svg,
+    narrow,
     table: { columns: ["day", "annotator", "answers"], rows: [...rows].sort((a, b) => (a.day === b.day ? a.who.localeCompare(b.who) : a.day < b.day ? -1 : 1)).map((r) => [r.day, r.who, r.answers]) },
   };
 }
@@ -95,7 +118,7 @@ export function timeOnTaskChart(rows: readonly TaskTimes[], thresholdSeconds: nu
     `The dashed line is the project's threshold of ${num(thresholdSeconds)} s: ${fast.length === 0 ? "nobody's median is below it" : `${fast.length} median${fast.length === 1 ? " is" : "s are"} below it (${fast.slice(0, 5).map((r) => r.who).join(", ")}${fast.length > 5 ? ", …" : ""})`}.`;
   const longest = Math.max(...shown.map((r) => r.who.length));
   const hi = Math.max(thresholdSeconds * 1.5, ...shown.map((r) => r.p90));
-  const svg = renderSvg(id, title, description, {
+  const { svg, narrow } = renderSvg(id, title, description, {
     width: 640,
     height: 60 + shown.length * 26,
     marginLeft: Math.min(220, longest * 7 + 16),
@@ -124,6 +147,7 @@ export function timeOnTaskChart(rows: readonly TaskTimes[], thresholdSeconds: nu
     title,
     description,
     svg,
+    narrow,
     table: {
       columns: ["annotator", "timed answers", "10th percentile (s)", "first quartile (s)", "median (s)", "third quartile (s)", "90th percentile (s)"],
       rows: sorted.map((r) => [r.who, r.timed, num(r.p10), num(r.q1), num(r.median), num(r.q3), num(r.p90)]),

@@ -25,6 +25,8 @@ export interface Chart {
   description: string;
   /** A standalone SVG document (xmlns set), safe to embed and to save as a file. */
   svg: string;
+  /** The same drawn for a narrow screen (NARROW_WIDTH wide; ids suffixed "-n"), or null when the chart is no wider. */
+  narrow: string | null;
   table: ChartTable;
 }
 
@@ -41,8 +43,17 @@ function document(): Document {
   return doc;
 }
 
-/** Plot's options with the document to draw into and the chart's text; returns the SVG text. */
-export function renderSvg(id: string, title: string, description: string, options: Plot.PlotOptions): string {
+/** The width of a chart's narrow drawing: a phone's screen less the page's margins. */
+export const NARROW_WIDTH = 340;
+
+/** Plot's options with the document to draw into and the chart's text; the SVG text, and a narrow one when the chart is wider. */
+export function renderSvg(id: string, title: string, description: string, options: Plot.PlotOptions): { svg: string; narrow: string | null } {
+  const svg = drawSvg(id, title, description, options);
+  const wide = options.width ?? 640;
+  return { svg, narrow: wide > NARROW_WIDTH ? drawSvg(`${id}-n`, title, description, { ...options, width: NARROW_WIDTH }) : null };
+}
+
+function drawSvg(id: string, title: string, description: string, options: Plot.PlotOptions): string {
   const d = document();
   const node = Plot.plot({ ...options, document: d, style: { fontFamily: "system-ui, -apple-system, 'Segoe UI', sans-serif", fontSize: "12px", color: INK, background: "#ffffff", ...(typeof options.style === "object" ? options.style : {}) } }) as unknown as Element;
   const svg = node.tagName.toLowerCase() === "svg" ? node : node.querySelector("svg")!;

@@ -36,7 +36,7 @@ export function runScoresChart(type: "best" | "oot", runs: readonly RunScore[], 
     ".";
   const top = Math.max(...data.map((d) => d.high ?? d.value));
   const longest = Math.max(...scored.map((r) => r.name.length));
-  const svg = renderSvg(id, title, description, {
+  const { svg, narrow } = renderSvg(id, title, description, {
     width: 640,
     height: 70 + scored.length * 30,
     marginLeft: Math.min(220, longest * 7 + 16),
@@ -60,6 +60,7 @@ export function runScoresChart(type: "best" | "oot", runs: readonly RunScore[], 
     title,
     description,
     svg,
+    narrow,
     table: {
       columns: ["run", "precision %", "precision 95 % interval", "recall %", "recall 95 % interval"],
       rows: scored.map((r) => {

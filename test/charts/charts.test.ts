@@ -96,3 +96,14 @@ describe("the runs' chart", () => {
     expect(runScoresChart("oot", [])).toBeNull();
   });
 });
+
+describe("answers per day with many annotators", () => {
+  it("draws the busiest LINES_MAX - 1 and sums the rest as others, every answer still counted", async () => {
+    const { LINES_MAX } = await import("../../lib/charts/progress");
+    const rows = Array.from({ length: LINES_MAX + 5 }, (_, k) => ({ day: "2026-02-01", who: `a${String(k).padStart(2, "0")}`, answers: 100 - k }));
+    const c = answersPerDayChart(rows)!;
+    expect(c.table.rows).toHaveLength(LINES_MAX);
+    expect(c.table.rows.map((r) => r[1])).toContain("6 others");
+    expect(c.table.rows.reduce((s, r) => s + Number(r[2]), 0)).toBe(rows.reduce((s, r) => s + r.answers, 0));
+  });
+});

@@ -1,5 +1,6 @@
 /**
- * A chart on a page (lib/charts): the SVG drawn on the server (no script needed to see it), its
+ * A chart on a page (lib/charts): the SVG drawn on the server (no script needed to see it; a
+ * narrower drawing of it on a phone, chosen by CSS, the other hidden from everyone), its
  * title as the figure's caption, and its numbers in a table that screen readers read (the SVG's
  * own title and description name it for them too). The SVG text comes from Observable Plot, which
  * writes every label as escaped text.
@@ -14,9 +15,14 @@ export function ChartFigure({ chart, note }: { chart: Chart; note?: string }) {
         {chart.title}
         {note ? <span className={styles.note}> {note}</span> : null}
       </figcaption>
-      <div className={styles.scroll}>
+      <div className={`${styles.scroll} ${chart.narrow ? styles.wide : ""}`}>
         <div className={styles.svg} dangerouslySetInnerHTML={{ __html: chart.svg }} />
       </div>
+      {chart.narrow && (
+        <div className={`${styles.scroll} ${styles.narrow}`}>
+          <div className={styles.svg} dangerouslySetInnerHTML={{ __html: chart.narrow }} />
+        </div>
+      )}
       <table className={styles.srOnly}>
         <caption>{`The numbers of the chart: ${chart.title}`}</caption>
         <thead>
