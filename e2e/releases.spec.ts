@@ -79,7 +79,7 @@ test("the Agreement and Progress pages draw their charts, each an image named by
   await expect(heatmap).toBeVisible();
   await expect(heatmap).toHaveAccessibleDescription(/Lowest: .* highest: /);
   // The numbers are in a table for screen readers: six pairs of four annotators.
-  const numbers = page.getByRole("table", { name: /^The numbers of the chart: Pairwise agreement/ });
+  const numbers = page.getByRole("figure", { name: /^Pairwise agreement of each pair/ }).getByRole("table", { name: "The chart's numbers" });
   await expect(numbers.getByRole("row")).toHaveCount(1 + 6);
   await page.getByRole("heading", { name: "Agreement between pairs of annotators" }).scrollIntoViewIfNeeded();
   await shoot(page, "agreement-charts");

@@ -24,7 +24,8 @@ export function ChartFigure({ chart, note }: { chart: Chart; note?: string }) {
         </div>
       )}
       <table className={styles.srOnly}>
-        <caption>{`The numbers of the chart: ${chart.title}`}</caption>
+        {/* Named by the figure it sits in (its caption is the chart's title), so it never shares a name with the page's own tables. */}
+        <caption>The chart&apos;s numbers</caption>
         <thead>
           <tr>
             {chart.table.columns.map((c) => (
