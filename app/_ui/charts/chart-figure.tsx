@@ -16,11 +16,11 @@ export function ChartFigure({ chart, note }: { chart: Chart; note?: string }) {
         {note ? <span className={styles.note}> {note}</span> : null}
       </figcaption>
       <div className={`${styles.scroll} ${chart.narrow ? styles.wide : ""}`}>
-        <div className={styles.svg} dangerouslySetInnerHTML={{ __html: chart.svg }} />
+        <div className={styles.svg} data-chart="" dangerouslySetInnerHTML={{ __html: chart.svg }} />
       </div>
       {chart.narrow && (
         <div className={`${styles.scroll} ${styles.narrow}`}>
-          <div className={styles.svg} dangerouslySetInnerHTML={{ __html: chart.narrow }} />
+          <div className={styles.svg} data-chart="" dangerouslySetInnerHTML={{ __html: chart.narrow }} />
         </div>
       )}
       <table className={styles.srOnly}>
