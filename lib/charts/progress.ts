@@ -74,7 +74,8 @@ export function answersPerDayChart(given: readonly DayCount[], id = "answers-per
     marginRight: Math.min(200, longest * 7 + 30),
     height: Math.max(280, 60 + 18 * who.length),
     marginBottom: 36,
-    x: single ? { type: "band", label: null, tickFormat: () => all[0] } : { type: "utc", label: null, ticks: Math.min(all.length, 8) },
+    // Whole days on the axis (never hours): each day up to a fortnight, each week up to three months, else as Plot chooses.
+    x: single ? { type: "band", label: null, tickFormat: () => all[0] } : { type: "utc", label: null, ...(all.length <= 14 ? { ticks: "day" } : all.length <= 92 ? { ticks: "week" } : {}) },
     y: { label: "answers", labelArrow: "none", grid: true, nice: true, tickFormat: (d: number) => (Number.isInteger(d) ? num(d) : "") },
     color: { domain: who, range: PALETTE },
     marks: [
@@ -84,7 +85,7 @@ export function answersPerDayChart(given: readonly DayCount[], id = "answers-per
       // A legend in the right margin, one line a person (end labels would overlap where lines meet).
       ...who.flatMap((w, i) => [
         Plot.dot([w], { frameAnchor: "top-right", dx: 10, dy: 6 + 18 * i, r: 4, fill: PALETTE[i % PALETTE.length] }),
-        Plot.text([w], { frameAnchor: "top-right", dx: 18, dy: 6 + 18 * i, text: (d: string) => d, textAnchor: "start", fill: INK, fontSize: 12 }),
+        Plot.text([w], { frameAnchor: "top-right", dx: 18, dy: 6 + 18 * i, text: (d: string) => d, textAnchor: "start", lineAnchor: "middle", fill: INK, fontSize: 12 }),
       ]),
     ],
   });

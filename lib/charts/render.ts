@@ -44,7 +44,7 @@ function document(): Document {
 }
 
 /** The width of a chart's narrow drawing: a phone's screen less the page's margins. */
-export const NARROW_WIDTH = 340;
+const NARROW_WIDTH = 340;
 
 /** Plot's options with the document to draw into and the chart's text; the SVG text, and a narrow one when the chart is wider. */
 export function renderSvg(id: string, title: string, description: string, options: Plot.PlotOptions): { svg: string; narrow: string | null } {
