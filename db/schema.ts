@@ -13,6 +13,7 @@ import {
   primaryKey,
   uniqueIndex,
   index,
+  blob,
 } from "drizzle-orm/sqlite-core";
 
 const createdAt = () =>
@@ -959,3 +960,71 @@ export const participantExclusions = sqliteTable(
   },
   (t) => [index("participant_exclusions_project").on(t.projectId, t.undoneAt)],
 );
+
+/**
+ * A release of a project's gold standard (lib/server/releases, issue #42): frozen once made. Every
+ * file in it was derived from one read transaction; the archive (release_archives) is the .tar.gz
+ * as made, with its SHA-256. Triggers refuse any change to a row, and its deletion while its
+ * project exists (a project's deletion takes its releases with it).
+ */
+export const releases = sqliteTable(
+  "releases",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** A semantic version, e.g. 1.0.0: unique in the project. */
+    version: text("version").notNull(),
+    /** Who made it, by name as it was then (a release never changes, whatever happens to the account). */
+    createdByName: text("created_by_name"),
+    /** The project's data version (data_versions) the snapshot was read at. */
+    dataVersion: integer("data_version").notNull(),
+    /** What the release holds and says, as JSON (lib/server/releases/release-types.ts ReleaseSummary). */
+    summary: text("summary").notNull(),
+    /** Every file in the archive: path, bytes, SHA-256 (JSON). */
+    manifest: text("manifest").notNull(),
+    archiveSha256: text("archive_sha256").notNull(),
+    archiveBytes: integer("archive_bytes").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("releases_project_version").on(t.projectId, t.version)],
+);
+
+/** A release's .tar.gz, in the database so that backups and restores carry it (kept apart so listing releases never reads it). */
+export const releaseArchives = sqliteTable("release_archives", {
+  releaseId: integer("release_id")
+    .primaryKey()
+    .references(() => releases.id, { onDelete: "cascade" }),
+  projectId: integer("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  archive: blob("archive", { mode: "buffer" }).notNull(),
+});
+
+/** The pseudonym each annotator has in a project's releases (A001, A002, …): given once, the same in every release. */
+export const releasePseudonyms = sqliteTable(
+  "release_pseudonyms",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    pseudonym: text("pseudonym").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] }), uniqueIndex("release_pseudonyms_name").on(t.projectId, t.pseudonym)],
+);
+
+/** The coordinator's own answers to the datasheet's questions (motivation, licence, collection, uses, …), copied into each release. */
+export const releaseDatasheets = sqliteTable("release_datasheets", {
+  projectId: integer("project_id")
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  /** JSON: question key → answer text. */
+  answers: text("answers").notNull(),
+  updatedBy: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});

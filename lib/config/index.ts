@@ -100,7 +100,10 @@ export const SETTINGS = {
   LEXGOLD_ROOT: def<string | undefined>({ describe: "the project root (set by bin/lexgold)", default: undefined, defaultText: "the working directory", expects: "a directory", schema: text, internal: true }),
   LEXGOLD_DB: def<string | undefined>({ describe: "the database file (`--db` beats it)", default: undefined, defaultText: "data/lexgold.db in the checkout", expects: "a file path", schema: text }),
   LEXGOLD_SECRET_FILE: def<string | undefined>({ describe: "the session secret's file, written by `init`", default: undefined, defaultText: ".lexgold-secret in the checkout", expects: "a file path", schema: text }),
-  LEXGOLD_BACKUP_DIR: def<string | undefined>({ describe: "where `doctor` looks for timed backups (`--backups`)", default: undefined, expects: "a directory", schema: text }),
+  LEXGOLD_BACKUP_DIR: def<string | undefined>({ describe: "where `doctor` looks for timed backups (`--backups`), and where `start` backs the database up before a migration", default: undefined, defaultText: "unset (`start`: backups/ beside the database)", expects: "a directory", schema: text }),
+  LEXGOLD_INIT_USER: def<string | undefined>({ describe: "`start` on a database without accounts (or none): creates it with this first coordinator, as `init` does (the container image)", default: undefined, expects: "a user name", schema: text }),
+  LEXGOLD_INIT_PASSWORD_FILE: def<string | undefined>({ describe: "the first coordinator's password for LEXGOLD_INIT_USER, read from this file's first line (a mounted secret)", default: undefined, expects: "a file path", schema: text }),
+  LEXGOLD_INIT_PASSWORD: def<string | undefined>({ describe: "the same password given in the variable itself (the file is better: it stays out of `docker inspect`)", default: undefined, expects: "a password", schema: text }),
   LEXGOLD_CACHE_DIR: def<string | undefined>({ describe: "where a non-production run builds the worker bundles when dist-workers/ is stale", default: undefined, defaultText: "the system temp dir", expects: "a directory", schema: text }),
   NEXT_DIST_DIR: def<string>({ describe: "the build directory (also read by next.config.ts and scripts/serve.mjs)", default: ".next", expects: "a directory", schema: text }),
 
@@ -153,6 +156,11 @@ export const SETTINGS = {
   LEXGOLD_DEBUG: def<boolean>({ describe: "any value: the CLI prints an error's stack", default: false, expects: "any text", schema: z.string().transform(() => true), readBy: "bin/output.ts" }),
   LEXGOLD_SCORE_LANE: def<boolean>({ describe: '"full": `lexgold score` skips the fast lane (parity tests)', default: false, expects: '"full"', schema: flag("full"), internal: true, readBy: "bin/commands/score-plain.ts, bin/commands/score.ts" }),
   LEXGOLD_BENCH_BARE: def<boolean>({ describe: "1: the load benchmark's bare route answers", default: false, expects: '"1"', schema: flag("1"), internal: true }),
+  LEXGOLD_CONTAINER_BASE: def<string | undefined>({ describe: "npm run test:container: the base image to build on (default: the local stand-in of scripts/container/base.sh)", default: undefined, expects: "an image name", schema: text, internal: true, readBy: "scripts/container/test.ts" }),
+  LEXGOLD_CONTAINER_IMAGE: def<string | undefined>({ describe: "npm run test:container: the image's name", default: undefined, defaultText: "localhost/lexgold:test", expects: "an image name", schema: text, internal: true, readBy: "scripts/container/test.ts" }),
+  LEXGOLD_CONTAINER_BUILT: def<boolean>({ describe: "npm run test:container: 1 tests the image as built before, without building it", default: false, expects: '"1"', schema: flag("1"), internal: true, readBy: "scripts/container/test.ts" }),
+  LEXGOLD_CONTAINER_CA: def<string | undefined>({ describe: "npm run test:container: the certificate authorities npm trusts in the build", default: undefined, defaultText: "/etc/ssl/certs/ca-certificates.crt", expects: "a file path", schema: text, internal: true, readBy: "scripts/container/test.ts" }),
+  LEXGOLD_CONTAINER_KEEP: def<boolean>({ describe: "npm run test:container: 1 keeps the working container and its folders", default: false, expects: '"1"', schema: flag("1"), internal: true, readBy: "scripts/container/test.ts" }),
   LEXGOLD_LOOP_PROBE: def<string | undefined>({ describe: "a file each serving process writes its longest event-loop delay to (bench:loop)", default: undefined, expects: "a file path", schema: text, internal: true, readBy: "scripts/serve.mjs" }),
 } as const;
 

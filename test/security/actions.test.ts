@@ -68,6 +68,7 @@ const { saveLabelAction } = await import("../../app/judge/actions");
 const crowd = await import("../../app/projects/[projectId]/crowd/study-actions");
 const { createStudy } = await import("../../lib/server/crowd/studies");
 const crowdReview = await import("../../app/projects/[projectId]/crowd/actions");
+const releases = await import("../../app/projects/[projectId]/releases/actions");
 const { excludeRejected, reviewParticipant } = await import("../../lib/server/crowd/participants");
 const { answer, makeParticipant, makeStudy, seedParticipant, seedStudy } = await import("../support/crowd");
 
@@ -250,6 +251,9 @@ const ACTIONS: ActionCase[] = [
       return viaRedirect(() => trainingSetup.importKnownAnswersAction(w.p.id, f));
     },
   },
+  // The Releases tab: a release is checked here and made by a job (in this process for a database in memory).
+  { name: "makeReleaseAction", expect: COORDINATOR, run: (w) => viaRedirect(() => releases.makeReleaseAction(w.p.id, form({ version: "1.0.0" }))) },
+  { name: "saveDatasheetAction", expect: COORDINATOR, run: (w) => viaRedirect(() => releases.saveDatasheetAction(w.p.id, form({ motivation: "A test.", licence: "CC-BY-4.0" }))) },
   { name: "fromGoldAction", expect: COORDINATOR, run: (w) => viaRedirect(() => trainingSetup.fromGoldAction(w.p.id, form({ role: "check", instanceIds: "p1" }))) },
   { name: "removeKnownAnswerAction", expect: COORDINATOR, prep: withTraining, run: (w) => viaRedirect(() => trainingSetup.removeKnownAnswerAction(w.p.id, form({ instanceId: "p2" }))) },
   { name: "saveNoteAction", expect: COORDINATOR, run: (w) => viaRedirect(() => trainingSetup.saveNoteAction(w.p.id, form({ lexeltId: String(w.lexeltP), note: "*Weather*" }))) },

@@ -14,6 +14,7 @@ const TABS = [
   { href: "/datasets", label: "Datasets" },
   { href: "/judgement", label: "Judgement" },
   { href: "/crowd", label: "Crowd" },
+  { href: "/releases", label: "Releases" },
 ];
 
 /** The coordinator's sections of one project. */

@@ -16,7 +16,7 @@
 import "server-only";
 import { csvCell } from "../../lexsub/formats/spreadsheet";
 import type { Db } from "../../../db/client";
-import type { AgreementReport, ItemAgreement } from "../../lexsub/agreement";
+import { type AgreementReport, type ItemAgreement, pairAgreement, type PairAgreement, topPairs } from "../../lexsub/agreement";
 import type { GoldSummary, ItemResponse } from "../../lexsub/gold";
 import { type Actor, type ProjectRow, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
@@ -28,6 +28,9 @@ export { dataVersion };
 
 /** The bootstrap the page reports: NLTK-style percentile intervals from 1,000 resamples, seed 1. */
 export const AGREEMENT_OPTIONS = { bootstrapIterations: 1000, seed: 1, level: 0.95, lowestCount: 20 } as const;
+
+/** The most annotators the Agreement page's heatmap of pairs draws (the page's size stays bounded whatever the crowd's). */
+const PAIR_CHART_MAX = 20;
 
 /** One of the lowest-agreement items, with what each annotator answered (normalised and lemmatised, as compared). */
 export interface LowItem extends ItemAgreement {
@@ -45,6 +48,8 @@ export interface AgreementPageData {
   summary: GoldSummary;
   /** Annotators with at least one answer (not excluded), by name. */
   annotators: string[];
+  /** Pairwise agreement of each pair among the PAIR_CHART_MAX annotators sharing the most items (the heatmap), and how many annotators there are in all. */
+  pairs: { pairs: PairAgreement[]; annotators: number };
   /** When the figures were computed, and how long it took (ms). */
   computedAt: Date;
   computeMs: number;
@@ -76,7 +81,8 @@ function compute(db: Db, actor: Actor, projectId: number): Computed["data"] {
     return { ...it, originalLexelt: g?.originalLexelt ?? it.lexelt, line: g?.line ?? null, responses: g ? [...g.responses] : [] };
   });
   const annotators = agreement.perAnnotator.map((a) => a.annotator);
-  return { report: agreement, lowest, summary: gold.summary, annotators, computedAt: new Date(), computeMs: performance.now() - t0 };
+  const pairs = topPairs(pairAgreement(gold.items), PAIR_CHART_MAX);
+  return { report: agreement, lowest, summary: gold.summary, annotators, pairs, computedAt: new Date(), computeMs: performance.now() - t0 };
 }
 
 /**

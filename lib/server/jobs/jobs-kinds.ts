@@ -30,6 +30,7 @@ import { decodeResponsesFile, planResponseImport, previewOf, writeResponsePlan }
 import { storeGoldUpload } from "../scoring/golds";
 import { storeRunUpload } from "../scoring/runs";
 import { readUpload } from "../scoring/uploads";
+import { buildRelease } from "../releases/releases";
 
 export class JobCancelled extends Error {
   constructor() {
@@ -168,7 +169,21 @@ async function scoringGoldJob(ctx: JobContext): Promise<unknown> {
   return { id: storeGoldUpload(db, ctx.job.projectId, ctx.job.createdBy, { name, ...texts }) };
 }
 
+/**
+ * A release of the project (input: { version, names, notes }, checked by checkReleaseInput before
+ * the job was queued): read in one snapshot, written, packed and stored by releases.ts. The
+ * report is the release's id, version and SHA-256.
+ */
+async function releaseJob(ctx: JobContext): Promise<unknown> {
+  const { version, names, notes } = ctx.job.input as { version: string; names?: boolean; notes?: boolean };
+  await ctx.step(0, 0, `Making release ${version}…`);
+  const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
+  const r = await buildRelease(db, ctx.job.projectId, ctx.job.createdBy, { version, names, notes });
+  return { id: r.id, version: r.version, sha256: r.archiveSha256, message: `Release ${r.version} is made (${r.fileName}).` };
+}
+
 export const JOB_KINDS: Record<string, JobHandler> = {
+  release: releaseJob,
   "scoring-run": scoringRunJob,
   "scoring-gold": scoringGoldJob,
   "lexelt-xml": lexeltXmlImport,

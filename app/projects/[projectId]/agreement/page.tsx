@@ -15,7 +15,8 @@ import { absoluteTime } from "@/app/_ui/time";
 import styles from "./agreement.module.css";
 import { int, plural } from "@/app/_ui/format";
 import { DASH, alpha, dec, pct, points } from "./format";
-import { Histogram } from "./histogram";
+import { ChartFigure } from "@/app/_ui/charts/chart-figure";
+import { itemAgreementHistogram, pairAgreementHeatmap } from "@/lib/charts/agreement";
 import { type Column, type Row, SortableTable } from "./sortable-table";
 
 export const metadata: Metadata = { title: "Agreement" };
@@ -392,6 +393,19 @@ function LowestItem({ it, projectId }: { it: LowItem; projectId: number }) {
   );
 }
 
+/** Pairwise agreement of each pair of annotators, as a heatmap (lib/charts/agreement.ts). */
+function PairsSection({ pairs }: { pairs: AgreementPageData["pairs"] }) {
+  const chart = pairAgreementHeatmap(pairs.pairs, "pairs", undefined, pairs.annotators);
+  if (!chart) return null;
+  return (
+    <section aria-labelledby="pairs-heading">
+      <h2 id="pairs-heading">Agreement between pairs of annotators</h2>
+      <p className="muted small">Each cell: the two annotators&apos; mean pairwise agreement over the items in T where both gave substitutes.</p>
+      <ChartFigure chart={chart} />
+    </section>
+  );
+}
+
 type Search = Record<string, string | string[] | undefined>;
 
 function one(v: string | string[] | undefined): string | undefined {
@@ -494,10 +508,12 @@ export default async function AgreementPage({ params, searchParams }: { params: 
               How many of the {plural(withPairs, "item")} with at least one pair fall in each band of pairwise agreement (the last band includes
               100%).
             </p>
-            <Histogram bins={r.histogram} mean={r.pairwise} id="histogram" />
+            <ChartFigure chart={itemAgreementHistogram(r.histogram, r.pairwise, "histogram")} />
           </>
         )}
       </section>
+
+      <PairsSection pairs={d.pairs} />
 
       <section aria-labelledby="pos-heading">
         <h2 id="pos-heading">By part of speech</h2>

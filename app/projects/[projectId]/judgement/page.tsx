@@ -10,6 +10,7 @@ import { listMembers } from "@/lib/server/people";
 import { CreateRoundForm } from "./create-round-form";
 import { RoundControls } from "./round-controls";
 import { alphaText } from "./alpha-text";
+import { Table8Chart } from "@/app/_ui/charts/table8-chart";
 
 export const metadata: Metadata = { title: "Judgement" };
 export const dynamic = "force-dynamic";
@@ -89,6 +90,7 @@ export default async function JudgementPage({ params }: { params: Promise<{ proj
                 </tbody>
               </table>
             </div>
+            <Table8Chart rows={res.table8} id={`t8-chart-${r.id}`} />
             <p className="small" data-testid="alpha">
               Krippendorff&apos;s α: {alphaText(res.alpha, r.judges.filter((j) => j.labels > 0).length)}
             </p>

@@ -5,7 +5,8 @@ import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
 import Link from "next/link";
 import { derive } from "@/lib/server/jobs";
-import type { ProgressPageView, StudyProgress } from "@/lib/server/annotate";
+import type { ProgressChartData, ProgressPageView, StudyProgress } from "@/lib/server/annotate";
+import { ProgressCharts } from "@/app/_ui/charts/progress-charts";
 import styles from "./progress.module.css";
 import { absoluteTime, formatSeconds, relativeTime } from "@/app/_ui/time";
 
@@ -71,6 +72,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
   const { projectId } = await params;
   const sp = await searchParams;
   let p: ProgressPageView;
+  let charts: ProgressChartData;
   const num = (v: string | undefined) => (v === undefined || v === "" || !Number.isFinite(Number(v)) ? undefined : Number(v));
   try {
     // Built in the derivation process: only the rows shown come back (the full grid is lexelts × annotators).
@@ -80,6 +82,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
       projectId: Number(projectId),
       query: { q: sp.q, page: num(sp.page), who: sp.who, apage: num(sp.apage), lexelt: num(sp.lexelt), annotator: num(sp.annotator), lpage: num(sp.lpage), dpage: num(sp.dpage) },
     });
+    charts = await derive(getDb(), { op: "progressCharts", actor, projectId: Number(projectId) });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -263,6 +266,8 @@ export default async function ProgressPage({ params, searchParams }: { params: P
       )}
 
       {hasCrowd && <Crowd crowd={crowd} projectId={p.project.id} now={now} />}
+
+      <ProgressCharts data={charts} />
 
       <h2 id="grid-heading">By lexelt</h2>
       {p.lexeltCount === 0 ? (

@@ -8,6 +8,7 @@ import { derive } from "@/lib/server/jobs";
 import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard } from "@/lib/server/scoring";
 import { SensevalSection } from "./senseval";
 import { ScoringWorkbench } from "./workbench";
+import { RunScoresCharts } from "@/app/_ui/charts/run-scores";
 
 export const metadata: Metadata = { title: "Scoring" };
 export const dynamic = "force-dynamic";
@@ -52,6 +53,7 @@ export default async function ScoringPage({
         <Link href={`/projects/${id}/scoring/ranking`}>Ranking measures</Link>: TSAR-2022/MLSP, SWORDS, GAP and P@k for ranked outputs.
       </p>
       <ScoringWorkbench projectId={id} initialBoard={board} maxBytes={MAX_RUN_BYTES} />
+      <RunScoresCharts board={board} />
       <SensevalSection projectId={id} />
     </>
   );
