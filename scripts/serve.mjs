@@ -88,7 +88,8 @@ if (cluster.isPrimary) {
   // names its database file once it has opened it (db/client.ts getDb).
   const checkpointers = new Map();
   const fork = () => {
-    const w = cluster.fork();
+    // Each worker holds its share of every request limit (lib/server/kernel/rate-limit.ts): together they hold it once.
+    const w = cluster.fork({ LEXGOLD_SERVER_PROCESSES: String(workers) });
     lastBeat.set(w.id, Date.now());
     w.on("message", (m) => {
       if (m === "lexgold:beat") lastBeat.set(w.id, Date.now());

@@ -112,6 +112,7 @@ export const SETTINGS = {
   PORT: def<string>({ describe: "the port `lexgold start` listens on (`--port`; checked there)", default: "3000", expects: "a port number", schema: text }),
   HOSTNAME: def<string>({ describe: "the address scripts/serve.mjs listens on (lexgold start passes -H)", default: "127.0.0.1", expects: "an address", schema: text, internal: true, readBy: "scripts/serve.mjs" }),
   LEXGOLD_WORKERS: def<number | undefined>({ describe: "server processes sharing the port", default: undefined, defaultText: "one per core, at most 2", expects: "a whole number above 0", schema: positiveInteger, readBy: "scripts/serve.mjs" }),
+  LEXGOLD_SERVER_PROCESSES: def<number>({ describe: "how many server processes share the port, so that each holds its share of every request limit (set by scripts/serve.mjs for its workers)", default: 1, expects: "a whole number above 0", schema: positiveInteger, internal: true }),
   LEXGOLD_STALL_S: def<number>({ describe: "a server process whose event loop has not turned for this many seconds is replaced by a new one (its requests under way logged)", default: 30, expects: "a number of seconds above 0", schema: positiveNumber, readBy: "scripts/serve.mjs" }),
   LEXGOLD_SERVE_HANDLER: def<string | undefined>({ describe: "a module whose default export serves instead of Next's handler (tests of scripts/serve.mjs)", default: undefined, expects: "a file path", schema: text, internal: true, readBy: "scripts/serve.mjs" }),
   LEXGOLD_WARM: def<boolean>({ describe: "0: a server process serves at once, without first loading every page's code", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0"), readBy: "scripts/serve.mjs" }),
@@ -121,8 +122,8 @@ export const SETTINGS = {
   // Limits
   LEXGOLD_SAVE_RATE: limit("LEXGOLD_SAVE_RATE", { rate: 5, burst: 30 }, "saves one account may make"),
   LEXGOLD_ADDRESS_SAVE_RATE: limit("LEXGOLD_ADDRESS_SAVE_RATE", { rate: 30, burst: 150 }, "saves from one address"),
-  LEXGOLD_PAGE_RATE: limit("LEXGOLD_PAGE_RATE", { rate: 10, burst: 100 }, "page loads, in-app moves and form actions one account may make"),
-  LEXGOLD_ADDRESS_PAGE_RATE: limit("LEXGOLD_ADDRESS_PAGE_RATE", { rate: 30, burst: 300 }, "the same from one address"),
+  LEXGOLD_PAGE_RATE: limit("LEXGOLD_PAGE_RATE", { rate: 10, burst: 100 }, "page loads, in-app moves, form actions and /api requests (but saves) one account may make"),
+  LEXGOLD_ADDRESS_PAGE_RATE: limit("LEXGOLD_ADDRESS_PAGE_RATE", { rate: 30, burst: 300 }, "the same from one address (signed-out requests: a bucket of their own)"),
   LEXGOLD_STUDY_JOIN_RATE: limit("LEXGOLD_STUDY_JOIN_RATE", { rate: 10, burst: 300 }, "new participants one study link takes"),
   LEXGOLD_ADDRESS_JOIN_RATE: limit("LEXGOLD_ADDRESS_JOIN_RATE", { rate: 0.1, burst: 10 }, "new participants joining from one address, every study together"),
   LEXGOLD_MAX_IMPORT_BYTES: def<number>({ describe: "the largest lexelt XML file imported", default: 50 * 1024 * 1024, expects: "a number above 0", schema: positiveNumber }),

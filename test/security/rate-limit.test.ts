@@ -144,9 +144,24 @@ describe("a flood of saves from one annotator", () => {
     const refused = await save(w, other, p3(w), 0, "2001:db8::2"); // the same /64
     expect(refused.status).toBe(429);
     expect(refused.retryAfter).toBe("1");
-    expect((await save(w, null, p3(w), 0, "2001:db8::3")).status).toBe(429);
+    // Signed out, from the same address: a bucket of its own (#38 item 11), so 401, not 429.
+    expect((await save(w, null, p3(w), 0, "2001:db8::3")).status).toBe(401);
     expect((await save(w, other, p3(w), 0, "2001:db8:0:1::1")).status).toBe(200);
     expect((await save(w, null, p3(w), 0, "198.51.100.7")).status).toBe(401);
+  });
+
+  it("signed-out saves from an address spend a bucket of their own, never its annotators' (#38 item 11)", async () => {
+    process.env.LEXGOLD_ADDRESS_SAVE_RATE = "1,4";
+    resetRateLimits(() => clock.t);
+    const w = world();
+    // Strangers behind the lab's address: their requests are refused, 401 until their own bucket is empty, then 429.
+    const strangers = [];
+    for (let i = 0; i < 6; i++) strangers.push((await save(w, null, w.ref.p2, 0, "192.0.2.9")).status);
+    expect(strangers).toEqual([401, 401, 401, 401, 429, 429]);
+    // The annotator behind the same address still has the whole of the address's bucket.
+    const own = [];
+    for (const [ref, rev] of [[w.ref.p2, 0], [w.ref.p2, 1], [p3(w), 0], [w.ref.p2, 2]] as const) own.push((await save(w, w.ann, ref, rev, "192.0.2.9")).status);
+    expect(own).toEqual([200, 200, 200, 200]);
   });
 });
 
@@ -186,7 +201,7 @@ describe("a flood of page requests (proxy.ts)", () => {
     expect(other.headers.get("content-security-policy")).toMatch(/nonce-/);
   });
 
-  it("a forged or missing token counts only against the address", async () => {
+  it("a forged or missing token counts only against the address's signed-out bucket", async () => {
     process.env.LEXGOLD_ADDRESS_PAGE_RATE = "1,3";
     resetRateLimits(() => clock.t);
     const forged = "next-auth.session-token=not-a-token";
@@ -194,7 +209,25 @@ describe("a flood of page requests (proxy.ts)", () => {
     for (let i = 0; i < 4; i++) statuses.push((await page("/signin", { cookie: i % 2 ? forged : undefined, address: "192.0.2.1" })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     expect((await page("/signin", { address: "192.0.2.2" })).status).toBe(200);
+    // A signed-in user behind that address is not held up by the strangers (#38 item 11).
+    expect((await page("/projects", { cookie: await cookieFor(21), address: "192.0.2.1" })).status).toBe(200);
     clock.t += 1000;
     expect((await page("/signin", { address: "192.0.2.1" })).status).toBe(200);
+  });
+
+  it("every /api request takes a token too; a save is counted by its own bucket only (#38 item 4)", async () => {
+    process.env.LEXGOLD_PAGE_RATE = "1,2";
+    resetRateLimits(() => clock.t);
+    const a = await cookieFor(31);
+    const statuses = [];
+    for (const path of ["/api/projects/1/gold?file=gold", "/api/auth/session", "/api/projects/1/flags"]) statuses.push((await page(path, { cookie: a, address: "192.0.2.5" })).status);
+    expect(statuses).toEqual([200, 200, 429]);
+    const refused = await page("/api/projects/1/gold?file=gold", { cookie: a, address: "192.0.2.5" });
+    expect(refused.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(((await refused.json()) as { ok: boolean }).ok).toBe(false);
+    // The save route is not counted here: it has a bucket of its own (and in production is served before Next).
+    const save = await proxy(new NextRequest(`${ORIGIN}/api/projects/1/responses/2`, { method: "POST", headers: { [PEER_HEADER]: "192.0.2.5", cookie: a } }));
+    expect(save.status).toBe(200);
   });
 });

@@ -8,48 +8,15 @@
  *  - SIGTERM stops the server even while a worker is held (before, the primary waited for it for ever).
  * Waits are bounded only to catch a hang; nothing here measures time.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freePort, ROOT } from "../../bench/lib/server";
+import { killServed, serveWith, until } from "../support/serve-process";
 
 const HANDLER = path.join("test", "fixtures", "spin-handler.mjs");
 
-interface Started {
-  child: ChildProcess;
-  base: string;
-  output: () => string;
-}
+afterEach(killServed);
 
-let running: ChildProcess | null = null;
-
-afterEach(() => {
-  if (running && running.exitCode === null && running.signalCode === null) {
-    try {
-      process.kill(-running.pid!, "SIGKILL");
-    } catch {
-      // gone
-    }
-  }
-  running = null;
-});
-
-async function start(workers: number): Promise<Started> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts", "serve.mjs"), "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: { ...process.env, LEXGOLD_SERVE_HANDLER: HANDLER, LEXGOLD_WORKERS: String(workers), LEXGOLD_STALL_S: "2", LEXGOLD_WARM: "0" },
-    stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
-  });
-  running = child;
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const base = `http://127.0.0.1:${port}`;
-  await until(async () => (await pidAt(base)) !== null, () => out);
-  return { child, base, output: () => out };
-}
+const start = (workers: number) => serveWith(HANDLER, { LEXGOLD_WORKERS: String(workers), LEXGOLD_STALL_S: "2" });
 
 /** The pid of the worker that answers, or null when none does within a few seconds. */
 async function pidAt(base: string): Promise<number | null> {
@@ -58,14 +25,6 @@ async function pidAt(base: string): Promise<number | null> {
     return Number(await r.text());
   } catch {
     return null;
-  }
-}
-
-async function until(ok: () => Promise<boolean> | boolean, said: () => string, guardMs = 60_000): Promise<void> {
-  const end = Date.now() + guardMs;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`not so after ${guardMs / 1000} s:\n${said()}`);
-    await new Promise((r) => setTimeout(r, 200));
   }
 }
 
