@@ -158,8 +158,13 @@ if (cluster.isPrimary) {
   process.env.NODE_ENV = "production";
   const board = requestBoard();
   const handle = await requestHandler();
+  // The save, served here before Next (lib/serve, bundled into dist-workers/serve.mjs), unless LEXGOLD_SAVE_BEFORE_NEXT=0.
+  const { isSaveRequest, serveSave, stampRequest } = await serverBundle();
+  const saveHere = process.env.LEXGOLD_SAVE_BEFORE_NEXT !== "0";
   const server = http.createServer((req, res) => {
     board.track(req, res);
+    stampRequest(req);
+    if (saveHere && isSaveRequest(req)) return void serveSave(req, res);
     handle(req, res).catch((e) => {
       console.error(e);
       if (!res.headersSent) res.statusCode = 500;
@@ -182,6 +187,18 @@ if (cluster.isPrimary) {
       server.closeIdleConnections?.();
       setTimeout(() => process.exit(0), WORKER_STOP_MS).unref();
     });
+  }
+}
+
+/** dist-workers/serve.mjs, built with the app (npm run build); a clear message when it is missing. */
+async function serverBundle() {
+  const { pathToFileURL } = await import("node:url");
+  const file = path.join(root, "dist-workers", "serve.mjs");
+  try {
+    return await import(pathToFileURL(file).href);
+  } catch (e) {
+    console.error(`serve: cannot load ${file} (${e.message}): run \`npm run build\` (or node scripts/build-workers.mjs) first`);
+    process.exit(1);
   }
 }
 

@@ -23,7 +23,7 @@
  *   module would prevent (and with it the dead-code removal of the other runtime's branch).
  * - next.config.ts reads NEXT_DIST_DIR itself: Next loads it on its own, before anything of the app.
  * - scripts/serve.mjs (LEXGOLD_ROOT, PORT, HOSTNAME, LEXGOLD_WORKERS, LEXGOLD_STALL_S, LEXGOLD_SERVE_HANDLER,
- *   LEXGOLD_WARM, LEXGOLD_LOOP_PROBE, NEXT_DIST_DIR) and bin/lexgold.cjs (sets LEXGOLD_ROOT) are plain JavaScript run by node, which
+ *   LEXGOLD_SAVE_BEFORE_NEXT, LEXGOLD_WARM, LEXGOLD_LOOP_PROBE, NEXT_DIST_DIR) and bin/lexgold.cjs (sets LEXGOLD_ROOT) are plain JavaScript run by node, which
  *   cannot import this file; their settings are listed here all the same, with `readBy`.
  * - bin/output.ts (LEXGOLD_DEBUG), bin/commands/score-plain.ts and bin/commands/score.ts
  *   (LEXGOLD_SCORE_LANE) are on the CLI's start-up path (`--help`, the fast scoring lane), which must
@@ -116,7 +116,7 @@ export const SETTINGS = {
   LEXGOLD_STALL_S: def<number>({ describe: "a server process whose event loop has not turned for this many seconds is replaced by a new one (its requests under way logged)", default: 30, expects: "a number of seconds above 0", schema: positiveNumber, readBy: "scripts/serve.mjs" }),
   LEXGOLD_SERVE_HANDLER: def<string | undefined>({ describe: "a module whose default export serves instead of Next's handler (tests of scripts/serve.mjs)", default: undefined, expects: "a file path", schema: text, internal: true, readBy: "scripts/serve.mjs" }),
   LEXGOLD_WARM: def<boolean>({ describe: "0: a server process serves at once, without first loading every page's code", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0"), readBy: "scripts/serve.mjs" }),
-  LEXGOLD_SAVE_BEFORE_NEXT: def<boolean>({ describe: "0: saves go through Next like every other request, instead of being served by the HTTP server before Next (lib/server/annotate/save-request.ts)", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0") }),
+  LEXGOLD_SAVE_BEFORE_NEXT: def<boolean>({ describe: "0: saves go through Next like every other request, instead of being served by the HTTP server before Next (lib/server/annotate/save-request.ts)", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0"), readBy: "scripts/serve.mjs" }),
   LEXGOLD_TRUSTED_PROXY: def<string>({ describe: "the reverse proxies (addresses or CIDR blocks) whose X-Forwarded-* headers are believed", default: "", expects: "IP addresses or CIDR blocks", schema: text }),
 
   // Limits

@@ -8,7 +8,7 @@
  * is all this reads; it is no general HTML parser.
  */
 
-export interface NativeField {
+interface NativeField {
   name: string;
   value: string | File;
 }
@@ -32,7 +32,7 @@ export interface NativeForm {
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
 
-export function decodeEntities(s: string): string {
+function decodeEntities(s: string): string {
   return s.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e: string) => {
     if (e[0] === "#") return String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
     return ENTITIES[e] ?? m;

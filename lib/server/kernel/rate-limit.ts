@@ -181,6 +181,8 @@ function share(spec: BucketSpec): BucketSpec {
 
 interface Registry {
   limits: Record<LimitName, TokenBuckets | null>;
+  /** Until when (clock ms) each save bucket's last refusal said to wait: the save's early refusal. */
+  refusedUntil: Map<string, number>;
 }
 
 const REGISTRY = Symbol.for("lexgold.rateLimits");
@@ -203,7 +205,7 @@ function registry(): Registry {
       }
       limits[name] = spec ? new TokenBuckets(share(spec), clock) : null;
     }
-    g[REGISTRY] = { limits };
+    g[REGISTRY] = { limits, refusedUntil: new Map() };
   }
   return g[REGISTRY];
 }
@@ -236,22 +238,41 @@ function pairsFor(kind: "save" | "page", who: Requester): Array<[TokenBuckets, s
   return pairs;
 }
 
-/** One save (the save route, the flag-and-note action). */
+/**
+ * One save (the save route, the flag-and-note action): a token from each bucket, or a refusal,
+ * remembered until the wait it gives is over (`refusedSave`).
+ */
 export function limitSave(who: Requester): Verdict {
-  return takeAll(pairsFor("save", who));
+  const pairs = pairsFor("save", who);
+  for (const [buckets, key] of pairs) {
+    const v = buckets.check(key);
+    if (!v.ok) {
+      const { refusedUntil } = registry();
+      refusedUntil.delete(key);
+      refusedUntil.set(key, clock() + v.retryAfterMs);
+      if (refusedUntil.size > 50_000) refusedUntil.delete(refusedUntil.keys().next().value!);
+      return v;
+    }
+  }
+  for (const [buckets, key] of pairs) buckets.take(key);
+  return { ok: true };
 }
 
 /**
- * Would a save be refused now? Takes nothing (lib/auth/save-gate.ts: the early
- * refusal). `accountCost`: the tokens the account must hold for this save to
- * pass, counting its saves already let through and not yet answered.
+ * The refusal a save of `who` met last, while the wait it gave is not over; null otherwise. Takes
+ * and checks no bucket (the one check is limitSave's): the production server answers a save 429 at
+ * once with it, before anything else is done (lib/server/annotate/save-request.ts).
  */
-export function peekSave(who: Requester, accountCost = 1): Verdict {
-  for (const [buckets, key] of pairsFor("save", who)) {
-    const v = buckets.check(key, key.startsWith("u") ? accountCost : 1);
-    if (!v.ok) return v;
+export function refusedSave(who: Requester): Extract<Verdict, { ok: false }> | null {
+  const { refusedUntil } = registry();
+  const now = clock();
+  for (const [, key] of pairsFor("save", who)) {
+    const until = refusedUntil.get(key);
+    if (until === undefined) continue;
+    if (until > now) return { ok: false, retryAfterMs: Math.ceil(until - now) };
+    refusedUntil.delete(key);
   }
-  return { ok: true };
+  return null;
 }
 
 /** One page render, client-side navigation or server action (proxy.ts). */
