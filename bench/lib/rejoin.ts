@@ -1,0 +1,156 @@
+/**
+ * The re-join flood phase of `npm run bench:signin` (#38 item 4): 16 connections re-join one Prolific
+ * study as one participant — the join the study link's page makes (GET /api/auth/csrf, then POST
+ * /api/auth/callback/study with the token, the link's query and consent) — at 14 a second in all,
+ * while another annotator saves at a fast human's pace (one save every 250 ms). Reports that
+ * annotator's save p50 / p99 alone and during the flood (target: p99 < 150 ms), and what the
+ * re-joins were answered.
+ *
+ * Its own throw-away database and production server (bench/lib/setup.ts), the request limits at their
+ * defaults unless the environment sets them; every request from loopback (one address).
+ *
+ *   --rejoin-connections 16  --rejoin-rate 14  --rejoin-saves 120   (or REJOIN_CONNECTIONS, REJOIN_RATE, REJOIN_SAVES)
+ */
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { type SaveRequest, savePath } from "../../app/annotate/save-request";
+import { ROOT } from "./server";
+import { numberArg, setUp } from "./setup";
+import { type LatencySummary, ms, summarize } from "./stats";
+
+const LIMIT_VARS = ["LEXGOLD_SAVE_RATE", "LEXGOLD_ADDRESS_SAVE_RATE", "LEXGOLD_PAGE_RATE", "LEXGOLD_ADDRESS_PAGE_RATE", "LEXGOLD_STUDY_JOIN_RATE", "LEXGOLD_ADDRESS_JOIN_RATE"];
+const NIL: SaveRequest["response"] = { kind: "NIL", substitutes: ["", "", ""], multiword: false, phrase: "" };
+
+export interface RejoinFigures {
+  connections: number;
+  rate: number;
+  alone: LatencySummary;
+  during: LatencySummary;
+  rejoins: { seconds: number; sent: number; byStatus: Record<string, number>; failed: number };
+}
+
+/** name=value pairs of Set-Cookie into a jar. */
+function keep(jar: Map<string, string>, res: Response): void {
+  for (const c of res.headers.getSetCookie()) {
+    const pair = c.split(";")[0];
+    const eq = pair.indexOf("=");
+    if (eq > 0) jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1));
+  }
+}
+
+export async function rejoinPhase(log: (s: string) => void): Promise<RejoinFigures> {
+  const connections = numberArg("rejoin-connections", "REJOIN_CONNECTIONS", 16);
+  const rate = numberArg("rejoin-rate", "REJOIN_RATE", 14);
+  const duringSaves = numberArg("rejoin-saves", "REJOIN_SAVES", 120);
+  const serverEnv = Object.fromEntries(LIMIT_VARS.map((k) => [k, process.env[k] ?? ""]));
+  const rig = await setUp({ annotators: 1, instances: 400, log, serverEnv });
+  const { server, seeded } = rig;
+  const other = rig.annotators[0];
+  // The study, opened as a coordinator opens one from the command line.
+  const made = spawnSync(path.join(ROOT, "bin", "lexgold"), ["study", "create", "--project", "loadtest", "--platform", "prolific", "--batch", "5", "--overlap", "3", "--minutes", "60", "--completion-code", "C0DE", "--db", rig.dbFile, "--origin", server.base], {
+    encoding: "utf8",
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+  });
+  const token = /\/study\/([^\s?]+)/.exec(made.stdout)?.[1];
+  if (made.status !== 0 || !token) throw new Error(`study create: ${made.stdout}${made.stderr}`);
+  const params = { PROLIFIC_PID: "5f0000000000000000000001", STUDY_ID: "BENCHSTUDY", SESSION_ID: "BENCHSESSION1" };
+
+  /** One join (or re-join) as the link's page makes it, from a browser of its own: the callback's status. */
+  async function join(): Promise<number> {
+    const jar = new Map<string, string>();
+    const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+    const csrf = await fetch(`${server.base}/api/auth/csrf`, { signal: AbortSignal.timeout(30_000) });
+    keep(jar, csrf);
+    const { csrfToken } = (await csrf.json()) as { csrfToken?: string };
+    if (!csrfToken) return csrf.status;
+    const res = await fetch(`${server.base}/api/auth/callback/study`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: server.base, Cookie: cookie() },
+      body: new URLSearchParams({ token: token!, params: JSON.stringify(params), consent: "yes", csrfToken, callbackUrl: `${server.base}/study/${token}`, json: "true" }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    await res.body?.cancel();
+    return res.status;
+  }
+
+  const revisions = new Map<number, number>();
+  const refs = [...seeded.instanceRefs];
+  let next = 0;
+  async function save(): Promise<number> {
+    const ref = refs[next++ % refs.length];
+    const t = performance.now();
+    const res = await fetch(server.base + savePath(seeded.projectId, ref), {
+      method: "POST",
+      headers: { Cookie: other.cookie, Origin: server.base, Accept: "application/json", "Content-Type": "application/json" },
+      body: JSON.stringify({ response: NIL, expectedRevision: revisions.get(ref) ?? 0 } satisfies SaveRequest),
+    });
+    const body = (await res.json()) as { ok?: boolean; revision?: number; message?: string };
+    const elapsed = performance.now() - t;
+    if (res.status !== 200 || !body.ok) throw new Error(`the other annotator's save of ${ref}: HTTP ${res.status} ${body.message ?? ""}`);
+    revisions.set(ref, body.revision ?? 1);
+    return elapsed;
+  }
+  async function paced(n: number): Promise<number[]> {
+    const times: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const t = performance.now();
+      times.push(await save());
+      const rest = 250 - (performance.now() - t);
+      if (rest > 0) await new Promise((r) => setTimeout(r, rest));
+    }
+    return times;
+  }
+
+  try {
+    const first = await join();
+    if (first !== 200) throw new Error(`the participant's first join answered ${first}`);
+    for (let i = 0; i < 5; i++) await save(); // warm up
+    const alone = await paced(Math.max(20, Math.round(duringSaves / 2)));
+
+    // The flood: `connections` loops, each starting its next re-join at its share of `rate` (or at once when late).
+    const byStatus: Record<string, number> = {};
+    let failed = 0;
+    let stop = false;
+    const interval = (connections / rate) * 1000;
+    const t0 = performance.now();
+    const loops = Array.from({ length: connections }, async (_, c) => {
+      await new Promise((r) => setTimeout(r, (c * interval) / connections));
+      while (!stop) {
+        const t = performance.now();
+        try {
+          const status = await join();
+          byStatus[status] = (byStatus[status] ?? 0) + 1;
+        } catch {
+          failed++;
+        }
+        const rest = interval - (performance.now() - t);
+        if (rest > 0) await new Promise((r) => setTimeout(r, rest));
+      }
+    });
+    await new Promise((r) => setTimeout(r, 1000));
+    const during = await paced(duringSaves);
+    stop = true;
+    await Promise.all(loops);
+    const seconds = (performance.now() - t0) / 1000;
+    const sent = Object.values(byStatus).reduce((a, b) => a + b, 0) + failed;
+    const figures: RejoinFigures = { connections, rate, alone: summarize(alone), during: summarize(during), rejoins: { seconds, sent, byStatus, failed } };
+    const a = figures.alone;
+    const d = figures.during;
+    log(`re-join flood: ${connections} connections re-joining one participant at ${rate}/s (${(sent / seconds).toFixed(1)}/s sent)`);
+    console.log(
+      [
+        `bench:signin re-join flood — ${new Date().toISOString()}, ${connections} connections re-joining one study's participant at ${rate}/s`,
+        `  another annotator's saves alone:      n=${a.count}  p50 ${ms(a.p50)}  p99 ${ms(a.p99)}  max ${ms(a.max)}`,
+        `  another annotator's saves during it:  n=${d.count}  p50 ${ms(d.p50)}  p99 ${ms(d.p99)}  max ${ms(d.max)}   (target p99 < 150 ms: ${d.p99 < 150 ? "met" : "MISSED"})`,
+        `  the re-joins: ${sent} in ${seconds.toFixed(1)} s, answered ${Object.entries(byStatus).map(([s, n]) => `${s} ×${n}`).join(", ") || "nothing"}${failed ? `, ${failed} failed` : ""}`,
+      ].join("\n"),
+    );
+    return figures;
+  } catch (e) {
+    console.error(`the server's last lines:\n${server.tail()}`);
+    throw e;
+  } finally {
+    await rig.cleanup();
+  }
+}
