@@ -157,9 +157,9 @@ if (cluster.isPrimary) {
 } else {
   process.env.NODE_ENV = "production";
   const board = requestBoard();
-  const handle = await requestHandler();
   // The save, served here before Next (lib/serve, bundled into dist-workers/serve.mjs), unless LEXGOLD_SAVE_BEFORE_NEXT=0.
   const { isSaveRequest, serveSave, stampRequest } = await serverBundle();
+  const handle = await requestHandler(stampRequest);
   const saveHere = process.env.LEXGOLD_SAVE_BEFORE_NEXT !== "0";
   const server = http.createServer((req, res) => {
     board.track(req, res);
@@ -203,7 +203,7 @@ async function serverBundle() {
 }
 
 /** Next's request handler for the production build (LEXGOLD_SERVE_HANDLER: a module's default export instead, for tests). */
-async function requestHandler() {
+async function requestHandler(stampRequest) {
   if (process.env.LEXGOLD_SERVE_HANDLER) {
     const { pathToFileURL } = await import("node:url");
     return (await import(pathToFileURL(path.resolve(root, process.env.LEXGOLD_SERVE_HANDLER)).href)).default;
@@ -212,7 +212,7 @@ async function requestHandler() {
   const app = next({ dev: false, dir: root, hostname, port });
   await app.prepare();
   const handle = app.getRequestHandler();
-  if (process.env.LEXGOLD_WARM !== "0") await warmUp(handle);
+  if (process.env.LEXGOLD_WARM !== "0") await warmUp(handle, stampRequest);
   return handle;
 }
 
@@ -234,7 +234,7 @@ function secondsSetting(name, fallback) {
  * event loop), which would otherwise be the first real request to each page after every start.
  * The pages answer with the sign-in redirect; nothing is written. LEXGOLD_WARM=0 skips it.
  */
-async function warmUp(handle) {
+async function warmUp(handle, stampRequest) {
   const { readFileSync } = await import("node:fs");
   const manifest = path.join(path.resolve(root, process.env.NEXT_DIST_DIR || ".next"), "server", "app-paths-manifest.json");
   let routes;
@@ -248,6 +248,7 @@ async function warmUp(handle) {
   // The sign-in route too (a GET that writes nothing): its first real POST then finds its code loaded and the hash thread started.
   pages.push("/api/auth/csrf");
   const warm = http.createServer((req, res) => {
+    stampRequest(req);
     handle(req, res).catch(() => {
       if (!res.headersSent) res.statusCode = 500;
       res.end();

@@ -175,7 +175,7 @@ export { parseLimit } from "../../config";
 
 /** This process's share of a limit: 1/N of its rate and burst, with N the server's processes (at least one token at once). */
 function share(spec: BucketSpec): BucketSpec {
-  const n = setting("LEXGOLD_SERVER_PROCESSES");
+  const n = setting("LEXGOLD_SERVER_PROCESSES") ?? 1;
   return n <= 1 ? spec : { rate: spec.rate / n, burst: Math.max(1, spec.burst / n) };
 }
 
