@@ -16,7 +16,7 @@ import os from "node:os";
 import autocannon, { type Client } from "autocannon";
 import { type SaveRequest, savePath } from "../../app/annotate/save-request";
 import { flag, numberArg, setUp } from "./setup";
-import { type LatencySummary, ms, summarize } from "./stats";
+import { type LatencySummary, ms, pacedRuns, summarize } from "./stats";
 
 const LIMIT_VARS = ["LEXGOLD_SAVE_RATE", "LEXGOLD_ADDRESS_SAVE_RATE", "LEXGOLD_PAGE_RATE", "LEXGOLD_ADDRESS_PAGE_RATE"];
 
@@ -71,17 +71,7 @@ export async function floodPhase(log: (s: string) => void): Promise<FloodFigures
     revisions.set(ref, result.revision ?? 1);
     return elapsed;
   }
-  /** `n` saves, each starting `paceMs` after the last started (or at once when the last took longer). */
-  async function paced(n: number): Promise<number[]> {
-    const times: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const t = performance.now();
-      times.push(await save());
-      const rest = paceMs - (performance.now() - t);
-      if (rest > 0) await new Promise((r) => setTimeout(r, rest));
-    }
-    return times;
-  }
+  const paced = (n: number) => pacedRuns(save, n, paceMs);
 
   try {
     for (let i = 0; i < 5; i++) await save(); // warm up

@@ -16,7 +16,7 @@ import path from "node:path";
 import { type SaveRequest, savePath } from "../../app/annotate/save-request";
 import { ROOT } from "./server";
 import { numberArg, setUp } from "./setup";
-import { type LatencySummary, ms, summarize } from "./stats";
+import { type LatencySummary, ms, pacedRuns, summarize } from "./stats";
 
 const LIMIT_VARS = ["LEXGOLD_SAVE_RATE", "LEXGOLD_ADDRESS_SAVE_RATE", "LEXGOLD_PAGE_RATE", "LEXGOLD_ADDRESS_PAGE_RATE", "LEXGOLD_STUDY_JOIN_RATE", "LEXGOLD_ADDRESS_JOIN_RATE"];
 const NIL: SaveRequest["response"] = { kind: "NIL", substitutes: ["", "", ""], multiword: false, phrase: "" };
@@ -91,16 +91,7 @@ export async function rejoinPhase(log: (s: string) => void): Promise<RejoinFigur
     revisions.set(ref, body.revision ?? 1);
     return elapsed;
   }
-  async function paced(n: number): Promise<number[]> {
-    const times: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const t = performance.now();
-      times.push(await save());
-      const rest = 250 - (performance.now() - t);
-      if (rest > 0) await new Promise((r) => setTimeout(r, rest));
-    }
-    return times;
-  }
+  const paced = (n: number) => pacedRuns(save, n, 250);
 
   try {
     const first = await join();

@@ -90,3 +90,15 @@ export function longestSaveDuringExports(saves: readonly Span[], exports: readon
 export function ms(v: number): string {
   return Number.isFinite(v) ? `${v.toFixed(1)} ms` : "-";
 }
+
+/** `n` runs of `run` (each its time in ms), each starting `paceMs` after the last started (or at once when the last took longer). */
+export async function pacedRuns(run: () => Promise<number>, n: number, paceMs: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    times.push(await run());
+    const rest = paceMs - (performance.now() - t);
+    if (rest > 0) await new Promise((r) => setTimeout(r, rest));
+  }
+  return times;
+}
