@@ -5,7 +5,8 @@
  * page and its outcome, and goes on serving (a form used to wedge its server process for good).
  *
  * The sign-in page needs its script, so the session is made in a browser with JavaScript and
- * carried over to one without.
+ * carried over to one without. E2E_SHOTS_DIR: the Crowd tab and the Delete page without JavaScript,
+ * wide and narrow.
  */
 import { type Browser, type BrowserContext, type Page, expect, test } from "@playwright/test";
 import { openDemo, signIn } from "./helpers";
@@ -15,6 +16,17 @@ test.describe.configure({ mode: "serial" });
 let scriptless: BrowserContext;
 let page: Page;
 let projectId = 0;
+const SHOTS = process.env.E2E_SHOTS_DIR;
+
+async function shoot(p: Page, name: string) {
+  if (!SHOTS) return;
+  for (const width of [1440, 390]) {
+    await p.setViewportSize({ width, height: width > 1000 ? 900 : 844 });
+    await p.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+  }
+  await p.setViewportSize({ width: 1280, height: 720 });
+}
+
 /** Names of this run's own, so that the shared demo's other studies and rounds do not matter. */
 const tag = Date.now().toString(36);
 
@@ -57,9 +69,12 @@ test("without JavaScript the coordinator opens a study, pauses it and opens it a
   await expect(page.getByRole("status").filter({ hasText: `“${name}” is open` })).toBeVisible();
   await expect(page.getByRole("article", { name }).getByText("open", { exact: true })).toBeVisible();
 
-  // The server still serves: another page, at once.
-  await page.goto(`/projects/${projectId}`);
-  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await shoot(page, "no-script-crowd");
+
+  // The server still serves: another page, at once; the Delete page's button can be pressed without a script.
+  await page.goto(`/projects/${projectId}/delete`);
+  await expect(page.getByRole("button", { name: "Delete this project" })).toBeEnabled();
+  await shoot(page, "no-script-delete");
 });
 
 test("without JavaScript the coordinator creates a judgement round and closes it", async () => {
