@@ -81,7 +81,7 @@ test("without JavaScript the coordinator creates a judgement round and closes it
   const name = `No script ${tag}`;
   await page.goto(`/projects/${projectId}/judgement`);
   const form = page.getByRole("form", { name: "New judgement round" });
-  await form.getByLabel("Name").fill(name);
+  await form.getByRole("textbox", { name: "Name" }).fill(name);
   await form.getByLabel("Sample size").fill("3");
   await form.getByRole("checkbox", { name: /^annotator1/ }).check();
   await form.getByRole("button", { name: "Create round" }).click();
