@@ -5,19 +5,19 @@
  * runs. Styles: the app's stylesheets, plus inline style attributes (progress
  * bars' widths), which cannot run code.
  *
- * Before that, the request limit (lib/server/kernel/rate-limit.ts): every page render,
- * client-side navigation, server action and /api request takes a token from its
- * account's bucket (the user id in the decoded session token) and its address's (signed
- * out: the address's signed-out bucket); an empty bucket answers 429 with Retry-After —
- * a page that loads itself again then, or JSON for /api. The save is left to its own
- * limit (lib/server/annotate/save-route.ts). Prefetches are not matched here, so they cost nothing.
+ * Before that, the page limit (lib/server/kernel/rate-limit.ts): every page render,
+ * client-side navigation and server action takes a token from its account's
+ * bucket (the user id in the decoded session token) and its address's (signed out:
+ * the address's signed-out bucket); an empty bucket answers 429 with Retry-After,
+ * and a page that loads itself again then. Prefetches are not matched here, so they
+ * cost nothing. The /api routes are limited by the production server itself, before
+ * Next (lib/serve: a pass through this proxy costs an /api request about 2 ms of CPU).
  */
 import { type NextRequest, NextResponse } from "next/server";
 import { decodeSessionToken, sessionTokenOf } from "./lib/auth/jwt";
 import { authSecret } from "./lib/server/kernel/secret";
 import { clientAddress } from "./lib/net/trusted-proxy";
 import { limitPage, retryAfterSeconds } from "./lib/server/kernel/rate-limit";
-import { isSaveRequest } from "./lib/server/annotate/save-route";
 
 /**
  * Who may show a page in a frame: nobody, but a crowd study's page (/study/<token>), which
@@ -77,21 +77,9 @@ export function tooManyPages(seconds: number, request: Pick<NextRequest, "header
   });
 }
 
-/** 429 for an /api request: JSON, as the routes answer. */
-function tooManyRequests(seconds: number): NextResponse {
-  return NextResponse.json(
-    { ok: false, message: `Too many requests: try again in ${seconds} s.`, retryAfterMs: seconds * 1000 },
-    { status: 429, headers: { "Retry-After": String(seconds), "Cache-Control": "no-store" } },
-  );
-}
-
 export async function proxy(request: NextRequest) {
-  const api = request.nextUrl.pathname.startsWith("/api/");
-  if (api && isSaveRequest({ method: request.method, url: request.nextUrl.pathname })) return NextResponse.next();
   const verdict = limitPage({ userId: await sessionUserId(request), address: clientAddress(request.headers) });
-  if (!verdict.ok) return api ? tooManyRequests(retryAfterSeconds(verdict.retryAfterMs)) : tooManyPages(retryAfterSeconds(verdict.retryAfterMs), request);
-  // JSON and downloads run no script: no policy to make.
-  if (api) return NextResponse.next();
+  if (!verdict.ok) return tooManyPages(retryAfterSeconds(verdict.retryAfterMs), request);
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const csp = contentSecurityPolicy(nonce, undefined, frameAncestorsFor(request.nextUrl.pathname));
   const headers = new Headers(request.headers);
@@ -106,9 +94,10 @@ export async function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
-    // Pages and /api routes; not the static files.
+    // Pages only: not the static files, nor the API routes (JSON and downloads run no script;
+    // their request limit is the production server's, lib/serve).
     {
-      source: "/((?!_next/static|_next/image|favicon.ico).*)",
+      source: "/((?!api|_next/static|_next/image|favicon.ico).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

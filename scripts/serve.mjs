@@ -158,14 +158,16 @@ if (cluster.isPrimary) {
   process.env.NODE_ENV = "production";
   const board = requestBoard();
   // The save, served here before Next (lib/serve, bundled into dist-workers/serve.mjs), unless LEXGOLD_SAVE_BEFORE_NEXT=0.
-  const { isSaveRequest, serveSave, stampRequest } = await serverBundle();
+  const { isSaveRequest, refuseApiRequest, serveSave, stampRequest } = await serverBundle();
   const handle = await requestHandler(stampRequest);
   const saveHere = process.env.LEXGOLD_SAVE_BEFORE_NEXT !== "0";
   const server = http.createServer((req, res) => {
     board.track(req, res);
     stampRequest(req);
     if (saveHere && isSaveRequest(req)) return void serveSave(req, res);
-    handle(req, res).catch((e) => {
+    // Every other /api request takes a request token here (lib/serve), pages in proxy.ts.
+    const next = req.url?.startsWith("/api/") && !isSaveRequest(req) ? refuseApiRequest(req, res).then((refused) => refused || handle(req, res)) : handle(req, res);
+    next.catch((e) => {
       console.error(e);
       if (!res.headersSent) res.statusCode = 500;
       res.end();

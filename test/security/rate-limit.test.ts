@@ -11,11 +11,14 @@
  *    decrypted session token, and by address for everyone.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
 import { encodeSessionToken } from "../../lib/auth/jwt";
-import { PEER_HEADER } from "../../lib/net/trusted-proxy";
+import { PEER_HEADER, stampRequest } from "../../lib/net/trusted-proxy";
+import { isSaveRequest } from "../../lib/server/annotate/save-route";
 import type { UserActor } from "../../lib/server/kernel/actor";
 import { LIMIT_SETTINGS, resetRateLimits } from "../../lib/server/kernel/rate-limit";
 import { addMember } from "../../lib/server/people/users";
@@ -31,6 +34,7 @@ als.store = new AsyncLocalStorage();
 const route = await import("../../app/api/projects/[projectId]/responses/[instanceRef]/route");
 const { saveFlagAction } = await import("../../app/annotate/flags/actions");
 const { proxy } = await import("../../proxy");
+const { refuseApiRequest } = await import("../../lib/serve");
 
 const ORIGIN = "http://lexgold.test:3000";
 const SECRET = "test-secret-for-the-rate-limit-tests-0123456789";
@@ -215,19 +219,49 @@ describe("a flood of page requests (proxy.ts)", () => {
     expect((await page("/signin", { address: "192.0.2.1" })).status).toBe(200);
   });
 
-  it("every /api request takes a token too; a save is counted by its own bucket only (#38 item 4)", async () => {
+});
+
+describe("a flood of /api requests (the production server, lib/serve: #38 item 4)", () => {
+  /** A loopback server routed as scripts/serve.mjs routes: the save to its own limit, every other /api request through refuseApiRequest. */
+  async function served<T>(run: (base: string) => Promise<T>): Promise<T> {
+    const server = http.createServer((req, res) => {
+      stampRequest(req);
+      const reply = () => {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end("{}");
+      };
+      if (isSaveRequest(req) || !req.url?.startsWith("/api/")) return reply();
+      void refuseApiRequest(req, res).then((refused) => refused || reply());
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      return await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  }
+  const cookieFor = async (uid: number) => `next-auth.session-token=${await encodeSessionToken({ token: { uid, sv: 0, auth_time: Math.floor(Date.now() / 1000) }, secret: SECRET })}`;
+
+  it("every /api request but the save takes a request token; past it, 429 JSON with Retry-After", async () => {
     process.env.LEXGOLD_PAGE_RATE = "1,2";
     resetRateLimits(() => clock.t);
     const a = await cookieFor(31);
-    const statuses = [];
-    for (const path of ["/api/projects/1/gold?file=gold", "/api/auth/session", "/api/projects/1/flags"]) statuses.push((await page(path, { cookie: a, address: "192.0.2.5" })).status);
-    expect(statuses).toEqual([200, 200, 429]);
-    const refused = await page("/api/projects/1/gold?file=gold", { cookie: a, address: "192.0.2.5" });
-    expect(refused.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(refused.headers.get("retry-after")).toBe("1");
-    expect(((await refused.json()) as { ok: boolean }).ok).toBe(false);
-    // The save route is not counted here: it has a bucket of its own (and in production is served before Next).
-    const save = await proxy(new NextRequest(`${ORIGIN}/api/projects/1/responses/2`, { method: "POST", headers: { [PEER_HEADER]: "192.0.2.5", cookie: a } }));
-    expect(save.status).toBe(200);
+    await served(async (base) => {
+      const get = (path: string, cookie?: string) => fetch(base + path, { headers: cookie ? { cookie } : {} });
+      const statuses = [];
+      for (const path of ["/api/projects/1/gold?file=gold", "/api/auth/session", "/api/projects/1/flags"]) statuses.push((await get(path, a)).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      const refused = await get("/api/projects/1/gold?file=gold", a);
+      expect(refused.headers.get("content-type")).toBe("application/json");
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect(((await refused.json()) as { ok: boolean }).ok).toBe(false);
+      // The save is not counted here: it has its own bucket.
+      expect((await fetch(`${base}/api/projects/1/responses/2`, { method: "POST", headers: { cookie: a } })).status).toBe(200);
+      // Another account, and signed-out requests (a bucket of their own), go on.
+      expect((await get("/api/projects/1/gold", await cookieFor(32))).status).toBe(200);
+      expect((await get("/api/auth/csrf")).status).toBe(200);
+      clock.t += 1000;
+      expect((await get("/api/projects/1/gold?file=gold", a)).status).toBe(200);
+    });
   });
 });
