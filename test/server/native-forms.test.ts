@@ -279,6 +279,20 @@ describe("the Training tab (coordinator)", () => {
   });
 });
 
+describe("a form that holds a password, sent before the page runs its script", () => {
+  it.each([
+    [null, "/signin"],
+    ["coordinator", "/account"],
+    ["coordinator", "/projects/PID/members"],
+  ])("%s on %s: posted, so the password goes into no URL", async (who, p) => {
+    const at = p.replace("PID", String(projectId));
+    const res = await fetch(server.base + at, { headers: who ? { Cookie: cookies[who] } : {}, signal: AbortSignal.timeout(ANSWER_MS) });
+    const withPassword = formsIn(await res.text()).filter((f) => f.fields.some((x) => /^(password|current|next|confirm)$/.test(x.name)));
+    expect(withPassword.length).toBeGreaterThan(0);
+    for (const f of withPassword) expect(f.method, `"${f.label}" on ${at}`).toBe("post");
+  });
+});
+
 describe("no server-action form is left out", () => {
   it.each([
     ["coordinator", ["/projects", "/projects/PID", "/projects/PID/crowd", "/projects/PID/crowd?study=1", "/projects/PID/judgement", "/projects/PID/training", "/projects/PID/members", "/projects/PID/gold", "/projects/PID/flags", "/projects/PID/progress", "/projects/PID/agreement", "/projects/PID/datasets", "/projects/PID/scoring", "/projects/PID/scoring/ranking", "/accounts", "/account"]],

@@ -72,7 +72,8 @@ export function CreateAnnotatorForm({ projectId }: { projectId: number }) {
   const nameErr = state?.errors?.name;
   const pwErr = state?.errors?.password;
   return (
-    <form {...form} aria-labelledby="create-heading">
+    // method="post": sent before the page runs its script, the password goes into no URL or log (#38).
+    <form method="post" {...form} aria-labelledby="create-heading">
       <h3 id="create-heading">Create an account</h3>
       <div className="field">
         <label htmlFor="new-name">User name</label>
