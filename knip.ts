@@ -53,7 +53,9 @@ const config: KnipConfiguration = {
     "scripts/container/*.{mjs,ts}",
     // Worker entries, loaded by file name rather than imported (and the tests' own workers).
     "lib/server/**/*-worker.ts",
-    "test/fixtures/**/*.{mjs,cjs}",
+    // What scripts/serve.mjs loads (bundled by scripts/build-workers.mjs into dist-workers/serve.mjs).
+    "lib/serve/index.ts",
+    "test/fixtures/**/*.{mjs,cjs,ts}",
     // Benchmarks (npm run bench:*, load, crash-test).
     "bench/*.ts",
     // vitest's alias target for `server-only`.

@@ -7,9 +7,11 @@
  *
  * Before that, the page limit (lib/server/kernel/rate-limit.ts): every page render,
  * client-side navigation and server action takes a token from its account's
- * bucket (the user id in the decoded session token) and its address's; an empty
- * bucket answers 429 with Retry-After, and a page that loads itself again then.
- * Prefetches are not matched here, so they cost nothing.
+ * bucket (the user id in the decoded session token) and its address's (signed out:
+ * the address's signed-out bucket); an empty bucket answers 429 with Retry-After,
+ * and a page that loads itself again then. Prefetches are not matched here, so they
+ * cost nothing. The /api routes are limited by the production server itself, before
+ * Next (lib/serve: a pass through this proxy costs an /api request about 2 ms of CPU).
  */
 import { type NextRequest, NextResponse } from "next/server";
 import { decodeSessionToken, sessionTokenOf } from "./lib/auth/jwt";
@@ -92,7 +94,8 @@ export async function proxy(request: NextRequest) {
 
 export const config = {
   matcher: [
-    // Pages only: not the static files, nor the API routes (JSON and downloads run no script).
+    // Pages only: not the static files, nor the API routes (JSON and downloads run no script;
+    // their request limit is the production server's, lib/serve).
     {
       source: "/((?!api|_next/static|_next/image|favicon.ico).*)",
       missing: [

@@ -94,7 +94,8 @@ export function ChangePasswordForm() {
     </div>
   );
   return (
-    <form onSubmit={onSubmit} aria-labelledby="password-heading">
+    // method="post": sent before the page runs its script, the passwords go into no URL or log (#38).
+    <form method="post" onSubmit={onSubmit} aria-labelledby="password-heading">
       <h2 id="password-heading">Change your password</h2>
       {field("current", "Current password", "current-password")}
       {field("next", "New password", "new-password", "At least 10 characters, not one repeated character, at most 72 bytes.")}

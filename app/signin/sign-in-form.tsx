@@ -34,7 +34,8 @@ export function SignInForm({ next = "/" }: { next?: string }) {
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate>
+    // method="post": sent before the page runs its script, the password goes into no URL or log (#38).
+    <form method="post" onSubmit={onSubmit} noValidate>
       <div className="field">
         <label htmlFor="username">User name</label>
         {/* Names are the same whatever their case; phones must not capitalise or correct them. */}

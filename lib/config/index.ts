@@ -22,8 +22,8 @@
  *   (instrumentation.ts): Next replaces them with literals when it bundles, which a call into this
  *   module would prevent (and with it the dead-code removal of the other runtime's branch).
  * - next.config.ts reads NEXT_DIST_DIR itself: Next loads it on its own, before anything of the app.
- * - scripts/serve.mjs (LEXGOLD_ROOT, PORT, HOSTNAME, LEXGOLD_WORKERS, LEXGOLD_WARM, LEXGOLD_LOOP_PROBE,
- *   NEXT_DIST_DIR) and bin/lexgold.cjs (sets LEXGOLD_ROOT) are plain JavaScript run by node, which
+ * - scripts/serve.mjs (LEXGOLD_ROOT, PORT, HOSTNAME, LEXGOLD_WORKERS, LEXGOLD_STALL_S, LEXGOLD_SERVE_HANDLER,
+ *   LEXGOLD_SAVE_BEFORE_NEXT, LEXGOLD_WARM, LEXGOLD_LOOP_PROBE, NEXT_DIST_DIR) and bin/lexgold.cjs (sets LEXGOLD_ROOT) are plain JavaScript run by node, which
  *   cannot import this file; their settings are listed here all the same, with `readBy`.
  * - bin/output.ts (LEXGOLD_DEBUG), bin/commands/score-plain.ts and bin/commands/score.ts
  *   (LEXGOLD_SCORE_LANE) are on the CLI's start-up path (`--help`, the fast scoring lane), which must
@@ -115,15 +115,18 @@ export const SETTINGS = {
   PORT: def<string>({ describe: "the port `lexgold start` listens on (`--port`; checked there)", default: "3000", expects: "a port number", schema: text }),
   HOSTNAME: def<string>({ describe: "the address scripts/serve.mjs listens on (lexgold start passes -H)", default: "127.0.0.1", expects: "an address", schema: text, internal: true, readBy: "scripts/serve.mjs" }),
   LEXGOLD_WORKERS: def<number | undefined>({ describe: "server processes sharing the port", default: undefined, defaultText: "one per core, at most 2", expects: "a whole number above 0", schema: positiveInteger, readBy: "scripts/serve.mjs" }),
+  LEXGOLD_SERVER_PROCESSES: def<number | undefined>({ describe: "how many server processes share the port, so that each holds its share of every request limit; set by scripts/serve.mjs for its workers (unset: not served by it)", default: undefined, defaultText: "unset (one process)", expects: "a whole number above 0", schema: positiveInteger, internal: true }),
+  LEXGOLD_STALL_S: def<number>({ describe: "a server process whose event loop has not turned for this many seconds is replaced by a new one (its requests under way logged)", default: 30, expects: "a number of seconds above 0", schema: positiveNumber, readBy: "scripts/serve.mjs" }),
+  LEXGOLD_SERVE_HANDLER: def<string | undefined>({ describe: "a module whose default export serves instead of Next's handler (tests of scripts/serve.mjs)", default: undefined, expects: "a file path", schema: text, internal: true, readBy: "scripts/serve.mjs" }),
   LEXGOLD_WARM: def<boolean>({ describe: "0: a server process serves at once, without first loading every page's code", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0"), readBy: "scripts/serve.mjs" }),
-  LEXGOLD_SAVE_BEFORE_NEXT: def<boolean>({ describe: "0: saves go through Next like every other request, instead of being served by the HTTP server before Next (lib/server/annotate/save-request.ts)", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0") }),
+  LEXGOLD_SAVE_BEFORE_NEXT: def<boolean>({ describe: "0: saves go through Next like every other request, instead of being served by the HTTP server before Next (lib/server/annotate/save-request.ts)", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0"), readBy: "scripts/serve.mjs" }),
   LEXGOLD_TRUSTED_PROXY: def<string>({ describe: "the reverse proxies (addresses or CIDR blocks) whose X-Forwarded-* headers are believed", default: "", expects: "IP addresses or CIDR blocks", schema: text }),
 
   // Limits
   LEXGOLD_SAVE_RATE: limit("LEXGOLD_SAVE_RATE", { rate: 5, burst: 30 }, "saves one account may make"),
   LEXGOLD_ADDRESS_SAVE_RATE: limit("LEXGOLD_ADDRESS_SAVE_RATE", { rate: 30, burst: 150 }, "saves from one address"),
-  LEXGOLD_PAGE_RATE: limit("LEXGOLD_PAGE_RATE", { rate: 10, burst: 100 }, "page loads, in-app moves and form actions one account may make"),
-  LEXGOLD_ADDRESS_PAGE_RATE: limit("LEXGOLD_ADDRESS_PAGE_RATE", { rate: 30, burst: 300 }, "the same from one address"),
+  LEXGOLD_PAGE_RATE: limit("LEXGOLD_PAGE_RATE", { rate: 10, burst: 100 }, "page loads, in-app moves, form actions and /api requests (but saves) one account may make"),
+  LEXGOLD_ADDRESS_PAGE_RATE: limit("LEXGOLD_ADDRESS_PAGE_RATE", { rate: 30, burst: 300 }, "the same from one address (signed-out requests: a bucket of their own)"),
   LEXGOLD_STUDY_JOIN_RATE: limit("LEXGOLD_STUDY_JOIN_RATE", { rate: 10, burst: 300 }, "new participants one study link takes"),
   LEXGOLD_ADDRESS_JOIN_RATE: limit("LEXGOLD_ADDRESS_JOIN_RATE", { rate: 0.1, burst: 10 }, "new participants joining from one address, every study together"),
   LEXGOLD_REJOIN_RATE: limit("LEXGOLD_REJOIN_RATE", { rate: 1, burst: 20 }, "arrivals of one participant again from a browser holding their cookie (a reload, a second tab)"),

@@ -8,6 +8,7 @@ import { projectOverview, type ProjectOverview } from "@/lib/server/corpus";
 import { listJobs, type JobView } from "@/lib/server/jobs";
 import { ImportForm } from "./import-form";
 import { ProjectSettings } from "./project-settings";
+import { renameProjectAction, setArchivedAction, setLanguageAction } from "./actions";
 
 export const metadata: Metadata = { title: "Project" };
 export const dynamic = "force-dynamic";
@@ -141,7 +142,13 @@ export default async function ProjectPage({ params, searchParams }: { params: Pr
       )}
 
       <h2 id="project-heading">Project</h2>
-      <ProjectSettings projectId={p.id} name={p.name} language={p.language} archivedAt={p.archivedAt?.toISOString() ?? null} />
+      <ProjectSettings
+        projectId={p.id}
+        name={p.name}
+        language={p.language}
+        archivedAt={p.archivedAt?.toISOString() ?? null}
+        actions={{ rename: renameProjectAction.bind(null, p.id), setLanguage: setLanguageAction.bind(null, p.id), archive: setArchivedAction.bind(null, p.id, p.archivedAt === null) }}
+      />
     </>
   );
 }

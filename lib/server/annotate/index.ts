@@ -20,5 +20,6 @@ export { MAX_RESPONSES_BYTES } from "./response-import";
 export { annotatorProjects, type InstanceStep, type InstanceView, type LexeltProgress, type OwnResponse, type Progress, type ResponseInput, type ResponseKind, type SaveResult, workspace, workspaceTargets, type WorkspaceView } from "./responses";
 // The save request, served by the route and (in the production server) before Next; it asks the actor of the session itself.
 export { handleSaveRequest, serveSave } from "./save-request";
+export { isSaveRequest } from "./save-route";
 // A study participant's end screens (issue #32): null for anyone else.
 export { participantView, type ParticipantView } from "./participant";

@@ -15,15 +15,14 @@
  * Retry-After at once. The participant sees the page a moment later; annotators' saves do not wait.
  *
  * The gate decides from the request line alone (method and path): nothing is read or decoded.
- * instrumentation.ts installs it in each server process, after the save gate (lib/auth/save-gate.ts).
+ * The production server (scripts/serve.mjs, through lib/serve) passes each request through
+ * `holdForTurn` before it routes it; `next dev` has no gate.
  */
-import http from "node:http";
-import https from "node:https";
+import type http from "node:http";
+import { isSaveRequest } from "../annotate";
 
 /** Crowd arrivals: the study link's page (and its started page), and the study sign-in. */
 const JOIN_REQUEST = /^(?:GET \/study\/[A-Za-z0-9_-]{16,64}(?:\?|$)|POST \/api\/auth\/callback\/study(?:\?|$))/;
-/** A save (the save gate's path). */
-const SAVE_REQUEST = /^POST \/api\/projects\/\d+\/responses\/\d+\/?(?:\?|$)/;
 
 export const JOIN_CONCURRENCY = 1;
 export const MAX_DEFER_MS = 1000;
@@ -104,23 +103,18 @@ export class JoinGate {
   }
 }
 
-/** This process's gate (one whichever bundle loads this file). */
-const GATE = Symbol.for("lexgold.joinGate");
-function gate(): JoinGate {
-  const g = globalThis as { [GATE]?: JoinGate };
-  return (g[GATE] ??= new JoinGate());
-}
+/** This process's gate. */
+const processGate = new JoinGate();
 
 /** Watch a request: count a save, hold a join request for its turn. True: held (the gate emits it later, or answered 503). */
-export function holdForTurn(req: http.IncomingMessage, res: http.ServerResponse, emit: () => void, g: JoinGate = gate()): boolean {
-  const line = `${req.method} ${req.url ?? ""}`;
-  if (SAVE_REQUEST.test(line)) {
+export function holdForTurn(req: http.IncomingMessage, res: http.ServerResponse, emit: () => void, g: JoinGate = processGate): boolean {
+  if (isSaveRequest(req)) {
     const done = g.saveStarted();
     res.once("close", done);
     res.once("finish", done);
     return false;
   }
-  if (!JOIN_REQUEST.test(line)) return false;
+  if (!JOIN_REQUEST.test(`${req.method} ${req.url ?? ""}`)) return false;
   const queued = g.enter((done) => {
     if (res.destroyed) return done();
     const hold = setTimeout(done, JOIN_HOLD_MS);
@@ -138,21 +132,4 @@ export function holdForTurn(req: http.IncomingMessage, res: http.ServerResponse,
     res.end("Many people are joining just now: try again in a few seconds.");
   }
   return true;
-}
-
-const INSTALLED = Symbol.for("lexgold.joinGateInstalled");
-
-/** Install the gate in node's HTTP servers (once per process), in front of whatever handles requests now. */
-export function installJoinGate(): void {
-  for (const Server of [http.Server, https.Server] as Array<typeof http.Server>) {
-    const proto = Server.prototype as http.Server & { [INSTALLED]?: boolean };
-    if (proto[INSTALLED]) continue;
-    const emit = proto.emit;
-    proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
-      const go = () => (emit as (this: http.Server, e: string | symbol, ...a: unknown[]) => boolean).call(this, event, ...args);
-      if (event === "request" && holdForTurn(args[0] as http.IncomingMessage, args[1] as http.ServerResponse, () => void go())) return true;
-      return go();
-    } as typeof proto.emit;
-    proto[INSTALLED] = true;
-  }
 }

@@ -6,7 +6,13 @@
  * decision with its undo. The server re-checks everything (lib/server/crowd/participants.ts).
  */
 import { useActionState, useState } from "react";
-import { excludeRejectedAction, type ReviewFormState, reviewParticipantAction, setBonusAction, undoExclusionAction } from "./actions";
+import { useScripted } from "@/app/_ui/scripted";
+import type { ReviewFormState } from "./actions";
+
+/* The actions come bound from the page (a server component): a server action bound in the browser's
+ * code would make the server render that answers a form posted without JavaScript suspend for ever
+ * (#38, test/bounds/client-binds.test.ts). */
+type ReviewAction = (prev: ReviewFormState, form: FormData) => Promise<ReviewFormState>;
 import styles from "./crowd.module.css";
 
 function Outcome({ state }: { state: ReviewFormState }) {
@@ -19,7 +25,7 @@ function Outcome({ state }: { state: ReviewFormState }) {
 }
 
 export function ReviewControls({
-  projectId,
+  actions,
   participantId,
   platformId,
   review,
@@ -28,7 +34,7 @@ export function ReviewControls({
   canReview,
   canBonus,
 }: {
-  projectId: number;
+  actions: { review: ReviewAction; bonus: ReviewAction };
   participantId: number;
   platformId: string;
   review: "pending" | "approved" | "rejected";
@@ -40,9 +46,12 @@ export function ReviewControls({
   /** A bonus applies (ParticipantRow.canBonus); without, only an older bonus can be cleared. */
   canBonus: boolean;
 }) {
-  const [reviewState, reviewAction, reviewPending] = useActionState<ReviewFormState, FormData>(reviewParticipantAction.bind(null, projectId), null);
-  const [bonusState, bonusAction, bonusPending] = useActionState<ReviewFormState, FormData>(setBonusAction.bind(null, projectId), null);
-  const [rejecting, setRejecting] = useState(false);
+  const [reviewState, reviewAction, reviewPending] = useActionState<ReviewFormState, FormData>(actions.review, null);
+  const [bonusState, bonusAction, bonusPending] = useActionState<ReviewFormState, FormData>(actions.bonus, null);
+  // Without JavaScript the "Reject…" button cannot open the reason's form: then it is open.
+  const [opened, setRejecting] = useState(false);
+  const scripted = useScripted();
+  const rejecting = opened || !scripted;
   return (
     <div className={styles.controls}>
       {(canReview || review !== "pending") && (
@@ -101,9 +110,19 @@ export function ReviewControls({
 }
 
 /** Leave the study's rejected participants' answers out of the gold, or put them back (one decision each). */
-export function ExclusionControls({ projectId, studyId, rejectedInGold, excluded }: { projectId: number; studyId: number; rejectedInGold: number; excluded: number }) {
-  const [leaveState, leaveAction, leavePending] = useActionState<ReviewFormState, FormData>(excludeRejectedAction.bind(null, projectId), null);
-  const [undoState, undoAction, undoPending] = useActionState<ReviewFormState, FormData>(undoExclusionAction.bind(null, projectId), null);
+export function ExclusionControls({
+  actions,
+  studyId,
+  rejectedInGold,
+  excluded,
+}: {
+  actions: { leaveOut: ReviewAction; undo: ReviewAction };
+  studyId: number;
+  rejectedInGold: number;
+  excluded: number;
+}) {
+  const [leaveState, leaveAction, leavePending] = useActionState<ReviewFormState, FormData>(actions.leaveOut, null);
+  const [undoState, undoAction, undoPending] = useActionState<ReviewFormState, FormData>(actions.undo, null);
   return (
     <div className={styles.decision}>
       {rejectedInGold > 0 && (

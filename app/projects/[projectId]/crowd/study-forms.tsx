@@ -1,6 +1,13 @@
 "use client";
 import { useActionState, useState } from "react";
-import { createStudyAction, setStudyStateAction, type StudyChangeState, type StudyFormState } from "./study-actions";
+import { useScripted } from "@/app/_ui/scripted";
+import type { StudyChangeState, StudyFormState } from "./study-actions";
+
+/* The actions come bound from StudyControls (a server component): a server action bound in the
+ * browser's code would make the server render that answers a form posted without JavaScript
+ * suspend for ever (#38, test/bounds/client-binds.test.ts). */
+type CreateStudy = (prev: StudyFormState, form: FormData) => Promise<StudyFormState>;
+type ChangeStudy = (prev: StudyChangeState, form: FormData) => Promise<StudyChangeState>;
 import styles from "./study-controls.module.css";
 
 function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: React.ReactNode }) {
@@ -27,10 +34,12 @@ type Limits = { batch: number; overlap: number; minutes: number };
 /**
  * The "New study" form behind a button (open from the start only while the project has no
  * study). Closing hides the form without clearing it; it stays open after a study is opened,
- * so its outcome stays in view.
+ * so its outcome stays in view. Without JavaScript the button cannot open it: then it is open.
  */
-export function NewStudy({ projectId, limits, initiallyOpen }: { projectId: number; limits: Limits; initiallyOpen: boolean }) {
-  const [open, setOpen] = useState(initiallyOpen);
+export function NewStudy({ create, limits, initiallyOpen }: { create: CreateStudy; limits: Limits; initiallyOpen: boolean }) {
+  const [opened, setOpen] = useState(initiallyOpen);
+  const scripted = useScripted();
+  const open = opened || !scripted;
   return (
     <div className={styles.newStudy}>
       <h2>
@@ -39,15 +48,15 @@ export function NewStudy({ projectId, limits, initiallyOpen }: { projectId: numb
         </button>
       </h2>
       <div id="new-study" hidden={!open}>
-        <CreateStudyForm projectId={projectId} limits={limits} />
+        <CreateStudyForm create={create} limits={limits} />
       </div>
     </div>
   );
 }
 
 /** The form that opens a study on the project. */
-function CreateStudyForm({ projectId, limits }: { projectId: number; limits: Limits }) {
-  const [state, action, pending] = useActionState<StudyFormState, FormData>(createStudyAction.bind(null, projectId), null);
+function CreateStudyForm({ create, limits }: { create: CreateStudy; limits: Limits }) {
+  const [state, action, pending] = useActionState<StudyFormState, FormData>(create, null);
   const [platform, setPlatform] = useState("prolific");
   const e = state?.errors ?? {};
   // What was typed, after a refusal (React resets the form after its action); the defaults otherwise.
@@ -146,8 +155,8 @@ const NEXT: Record<"open" | "paused" | "closed", Array<{ state: "open" | "paused
 };
 
 /** Pause, open or close one study. */
-export function StudyStateButtons({ projectId, studyId, name, state }: { projectId: number; studyId: number; name: string; state: "open" | "paused" | "closed" }) {
-  const [result, action, pending] = useActionState<StudyChangeState, FormData>(setStudyStateAction.bind(null, projectId, studyId), null);
+export function StudyStateButtons({ change, name, state }: { change: ChangeStudy; name: string; state: "open" | "paused" | "closed" }) {
+  const [result, action, pending] = useActionState<StudyChangeState, FormData>(change, null);
   return (
     <div>
       <div className={styles.buttons}>

@@ -42,7 +42,9 @@ function restorePlace() {
  * and the window keeps the card where it was on the screen.
  */
 export function useGoldForm(action: Action, projectId: number) {
-  const bound = useMemo(() => action.bind(null, projectId), [action, projectId]);
+  // A closure, not action.bind: a server action bound in the browser suspends the server render of a
+  // page answering a form posted without JavaScript for ever (#38); these forms are sent by script only.
+  const bound = useMemo(() => (prev: GoldFormState, form: FormData) => action(projectId, prev, form), [action, projectId]);
   const [state, dispatch, pending] = useActionState<GoldFormState, FormData>(bound, null);
   const keepPlace = useKeepPlace();
   const sent = useRef(false);

@@ -9,6 +9,7 @@ import { listGolds, listRuns } from "@/lib/server/scoring";
 import { listMembers } from "@/lib/server/people";
 import { CreateRoundForm } from "./create-round-form";
 import { RoundControls } from "./round-controls";
+import { createRoundAction, setJudgesAction, setRoundStateAction } from "./actions";
 import { alphaText } from "./alpha-text";
 import { Table8Chart } from "@/app/_ui/charts/table8-chart";
 
@@ -103,11 +104,13 @@ export default async function JudgementPage({ params }: { params: Promise<{ proj
                 Extended gold
               </a>
             </p>
-            <RoundControls projectId={projectId} roundId={r.id} roundName={r.name} state={r.state} members={members} judges={r.judges.map((j) => j.userId)} />
+            <RoundControls
+              actions={{ setJudges: setJudgesAction.bind(null, projectId, r.id), setState: setRoundStateAction.bind(null, projectId, r.id) }}
+              roundName={r.name} state={r.state} members={members} judges={r.judges.map((j) => j.userId)} />
           </section>
         );
       })}
-      <CreateRoundForm projectId={projectId} members={members} runs={runs} />
+      <CreateRoundForm create={createRoundAction.bind(null, projectId)} members={members} runs={runs} />
     </>
   );
 }

@@ -23,7 +23,9 @@ type Action = (projectId: number, prev: TeamFormState, form: FormData) => Promis
  * cleared only after a success, and only when asked.
  */
 function useTeamForm(action: Action, projectId: number, opts: { resetOnSuccess?: boolean } = {}) {
-  const bound = useMemo(() => action.bind(null, projectId), [action, projectId]);
+  // A closure, not action.bind: a server action bound in the browser suspends the server render of a
+  // page answering a form posted without JavaScript for ever (#38); these forms are sent by script only.
+  const bound = useMemo(() => (prev: TeamFormState, form: FormData) => action(projectId, prev, form), [action, projectId]);
   const [state, dispatch, pending] = useActionState<TeamFormState, FormData>(bound, null);
   const ref = useRef<HTMLFormElement>(null);
   const reset = opts.resetOnSuccess ?? false;
@@ -70,7 +72,8 @@ export function CreateAnnotatorForm({ projectId }: { projectId: number }) {
   const nameErr = state?.errors?.name;
   const pwErr = state?.errors?.password;
   return (
-    <form {...form} aria-labelledby="create-heading">
+    // method="post": sent before the page runs its script, the password goes into no URL or log (#38).
+    <form method="post" {...form} aria-labelledby="create-heading">
       <h3 id="create-heading">Create an account</h3>
       <div className="field">
         <label htmlFor="new-name">User name</label>
@@ -200,7 +203,7 @@ export function AssignmentForm({
 
 /** "Split the lexelts evenly over these annotators with k per instance": preview, then confirm. */
 export function SplitForm({ projectId, annotators }: { projectId: number; annotators: Array<{ id: number; name: string }> }) {
-  const bound = useMemo(() => splitAction.bind(null, projectId), [projectId]);
+  const bound = useMemo(() => (prev: SplitFormState, form: FormData) => splitAction(projectId, prev, form), [projectId]);
   const [state, dispatch, pending] = useActionState<SplitFormState, FormData>(bound, null);
   const ref = useRef<HTMLFormElement>(null);
   const [filter, setFilter] = useState("");
