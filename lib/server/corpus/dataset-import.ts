@@ -33,7 +33,7 @@ import { DATASET_FORMATS, type DatasetFormat, type DatasetIssue, type DatasetPar
 import { parseSwords } from "../../lexsub/formats/swords";
 import { parseTsar } from "../../lexsub/formats/tsar";
 import { InputError } from "../kernel/errors";
-import { checkHolderIntact, discardStaging, finishPublish, setInstancesBefore } from "./lexelt-import";
+import { checkHolderIntact, count, discardStaging, finishPublish, setInstancesBefore } from "./lexelt-import";
 import { datasetGold, datasetInstances, imports, instances, jobs, lexelts, projects } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 
@@ -273,11 +273,11 @@ export function* stagedDatasetImport(
     yield { phase: "writing", done: Math.min(total, from + DATASET_SLICE), total };
   }
 
-  const parts = [`${input.fileName}: ${total} targets (${parsed.format})`];
+  const parts = [`${input.fileName}: ${count(total, "target")} (${parsed.format})`];
   if (instancesAdded + attached === 0) parts.push(`all already in the project; nothing added`);
   else {
-    parts.push(`added ${instancesAdded} instances, ${lexeltsAdded} lexelts and ${entriesAdded} gold entries`);
-    if (attached > 0) parts.push(`gold attached to ${attached} instances already in the project`);
+    parts.push(`added ${count(instancesAdded, "instance")}, ${count(lexeltsAdded, "lexelt")} and ${count(entriesAdded, "gold entry", "gold entries")}`);
+    if (attached > 0) parts.push(`gold attached to ${count(attached, "instance")} already in the project`);
     if (already > 0) parts.push(`${already} already imported`);
   }
   if (issues.length > 0) parts.push(`${notCarried(issues)}`);

@@ -91,7 +91,7 @@ async function lexeltXmlImport(ctx: JobContext): Promise<unknown> {
     p.phase === "published"
       ? null
       : p.phase === "parsed"
-        ? `Read ${p.total} instances; checking them against the project…`
+        ? `Read ${p.total} ${p.total === 1 ? "instance" : "instances"}; checking them against the project…`
         : p.phase === "checked" && p.done === 0 && state.stagingProjectId === null
           ? `Checking instances…`
           : `Writing instances…`,
@@ -110,7 +110,7 @@ async function datasetImport(ctx: JobContext): Promise<unknown> {
     state,
   );
   return runStaged(ctx, steps, state, discardDatasetStaging, (p) =>
-    p.phase === "published" ? null : p.phase === "parsed" ? `Read ${p.total} targets; writing them…` : `Writing targets…`,
+    p.phase === "published" ? null : p.phase === "parsed" ? `Read ${p.total} ${p.total === 1 ? "target" : "targets"}; writing them…` : `Writing targets…`,
   );
 }
 
