@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import type { AgreementFigures, AgreementReport } from "../../lib/lexsub/agreement";
 import { neutraliseCell } from "../../lib/lexsub/formats/spreadsheet";
 import type { AppliedProposal } from "../../lib/lexsub/gold";
-import { CliError, dbOption, openCliDb, run } from "./util";
+import { CliError, dbOption, openCliDb, readText, run } from "./util";
 
 /** The data access this file's commands use, loaded when one runs (not for --help). */
 async function server() {
@@ -176,12 +176,7 @@ export function register(program: Command): void {
       .requiredOption("--project <name>", "the project")
       .description("decide many forms at once, in one transaction: any bad line refuses the whole file (each named), nothing recorded"),
   ).action(async (file: string, opts: { project: string; db?: string }) => {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (e) {
-      throw new CliError(`cannot read ${file}: ${(e as Error).message}`);
-    }
+    const text = readText(file);
     const { SYSTEM, findProjectByName, InputError, ...gold } = await server();
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));

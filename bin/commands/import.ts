@@ -1,14 +1,13 @@
-import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { CliError, dbOption, openCliDb, run } from "./util";
+import { CliError, dbOption, openCliDb, readBytes, run } from "./util";
 
 export function register(program: Command): void {
   dbOption(
     program
       .command("import")
-      .argument("<file>", "lexelt XML file (the task's format), or a dataset format: coinco, swords, tsar")
-      .argument("[dataset]", "with a format first: the dataset file (CoInCo XML, SWORDS JSON or .json.gz, TSAR/MLSP TSV)")
+      .argument("<file>", "lexelt XML file (the task's format; gzipped or not; - reads standard input), or a dataset format: coinco, swords, tsar")
+      .argument("[dataset]", "with a format first: the dataset file (CoInCo XML, SWORDS JSON, TSAR/MLSP TSV; gzipped or not; - reads standard input)")
       .requiredOption("--project <name>", "the project to load it into")
       .option("-q, --quiet", "do not list the repairs (datasets: the entries not carried as written)")
       .option("--create", "datasets: create the project (in the same transaction as the import)")
@@ -20,15 +19,7 @@ export function register(program: Command): void {
       const { importDatasetFile } = await import("./datasets");
       return importDatasetFile(file, dataset, opts);
     }
-    let bytes: Buffer;
-    try {
-      const st = fs.statSync(file);
-      if (!st.isFile()) throw new CliError(`${file}: not a file`);
-      bytes = fs.readFileSync(file);
-    } catch (e) {
-      if (e instanceof CliError) throw e;
-      throw new CliError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
-    }
+    const bytes = readBytes(file);
     const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
     const { importLexeltXml } = await import("../../lib/server/corpus/corpus");
     const { InputError } = await import("../../lib/server/kernel/errors");
@@ -36,7 +27,7 @@ export function register(program: Command): void {
     const db = await openCliDb(opts);
     const project = run(() => findProjectByName(db, SYSTEM, opts.project));
     try {
-      const report = importLexeltXml(db, SYSTEM, project.id, { fileName: path.basename(file), bytes });
+      const report = importLexeltXml(db, SYSTEM, project.id, { fileName: file === "-" ? "stdin" : path.basename(file), bytes });
       if (!opts.quiet) for (const r of report.repairs) console.log(formatDiagnostic(r));
       console.log(report.message);
     } catch (e) {

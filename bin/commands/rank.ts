@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { CliError, printDiagnostics } from "./util";
+import { CliError, inputName, printDiagnostics, readBytes } from "./util";
 
 interface RankOpts {
   benchmark: string;
@@ -24,34 +24,19 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 /**
- * A file's text; `.gz` files (SWORDS ships its JSON gzipped) are unzipped.
- * `python`: decoded as the reference scripts' Python reads it (strict UTF-8, a
- * byte-order mark kept); bytes that are not UTF-8 are refused, naming the line
- * and byte offset. Otherwise invalid bytes read as U+FFFD.
+ * A file's text, read as readBytes reads it (`-` standard input; gzipped files,
+ * SWORDS's JSON among them, unzipped). `python`: decoded as the reference scripts'
+ * Python reads it (strict UTF-8, a byte-order mark kept); bytes that are not UTF-8
+ * are refused, naming the line and byte offset. Otherwise invalid bytes read as U+FFFD.
  */
-async function readMaybeGz(path: string, python = false): Promise<string> {
-  const fs = await import("node:fs");
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CliError(`cannot read ${path}: ${code === "ENOENT" ? "no such file" : (e as Error).message}`);
-  }
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    const { gunzipSync } = await import("node:zlib");
-    try {
-      bytes = gunzipSync(bytes);
-    } catch (e) {
-      throw new CliError(`cannot unzip ${path}: ${(e as Error).message}`);
-    }
-  }
-  if (!python) return bytes.toString("utf8");
+async function readRankFile(path: string, python = false): Promise<string> {
+  const bytes = readBytes(path);
+  if (!python) return Buffer.from(bytes).toString("utf8");
   const { decodePythonUtf8 } = await import("../../lib/scorers/shared/python-text");
-  const decoded = decodePythonUtf8(bytes, path);
+  const decoded = decodePythonUtf8(bytes, inputName(path));
   if (decoded.text === null) {
     printDiagnostics(decoded.diagnostics);
-    throw new CliError(`${path}: not UTF-8 text; nothing was scored`);
+    throw new CliError(`${inputName(path)}: not UTF-8 text; nothing was scored`);
   }
   return decoded.text;
 }
@@ -91,9 +76,9 @@ export function register(program: Command): void {
       const k = ks(opts.k, "--k");
       // tsar_eval.py and eval.py read their files as Python 3 text: not UTF-8 stops them.
       const python = opts.benchmark === "tsar" || opts.benchmark === "swords";
-      const gold = { name: opts.gold, text: await readMaybeGz(opts.gold, python) };
+      const gold = { name: inputName(opts.gold), text: await readRankFile(opts.gold, python) };
       const runs = [];
-      for (const s of opts.system) runs.push({ name: s, text: await readMaybeGz(s, python) });
+      for (const s of opts.system) runs.push({ name: inputName(s), text: await readRankFile(s, python) });
       let wordnet = null;
       // SWORDS lemmatises over WordNet 3.0 (eval.py's NLTK data), read only here.
       if (opts.benchmark === "swords" && !opts.skipPreprocessing) wordnet = (await import("../../lib/wordnet/wn30")).wordnet30();
