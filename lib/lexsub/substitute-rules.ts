@@ -23,9 +23,11 @@
  * - is not `pn`, the entry NAME answers are written as (rule "pn");
  * - has at most MAX_SUBSTITUTE_LENGTH characters, the same limit as the
  *   workspace field's maxLength (rule "length").
- * Nothing is folded: `crío` stays `crío`. What is kept is tidied (`tidy`): NFC
- * (`e` + combining acute is stored as `é`), curly apostrophes read as `'`, runs
- * of spaces, tabs and line breaks read as one space and the ends trimmed.
+ * Nothing is folded: `crío` stays `crío`. What the workspace keeps is tidied
+ * (`tidy`): NFC (`e` + combining acute is stored as `é`), curly apostrophes read
+ * as `'`, runs of spaces, tabs and line breaks read as one space and the ends
+ * trimmed. Answers imported as written are not tidied (NFC aside); one with other
+ * spacing breaks rule "spacing" (`spacingBreak`), which only they can break.
  *
  * A multiword phrase follows the same character rules (mwgold lines have the same
  * form), has at most MAX_PHRASE_LENGTH characters and at least two words, apart
