@@ -15,7 +15,7 @@ type Format = (typeof FORMATS)[number];
 export async function importDatasetFile(
   format: string,
   file: string | undefined,
-  opts: { project: string; db?: string; create?: boolean; idPrefix?: string; strict?: boolean; quiet?: boolean },
+  opts: { project: string; db?: string; create?: boolean; idPrefix?: string; strict?: boolean; quiet?: boolean; onlyLanguage?: string },
 ): Promise<void> {
   if (!(FORMATS as readonly string[]).includes(format)) throw new CliError(`unknown dataset format "${format}": one of ${FORMATS.join(", ")}`);
   if (file === undefined) throw new CliError(`import ${format}: give the file, e.g. lexgold import ${format} FILE --project NAME`);
@@ -25,7 +25,7 @@ export async function importDatasetFile(
   const { InputError } = await import("../../lib/server/kernel/errors");
   const { formatDiagnostic } = await import("../../lib/lexsub/diagnostics");
   const db = await openCliDb(opts);
-  const input = { format: format as Format, fileName: file === "-" ? "stdin" : path.basename(file), bytes, idPrefix: opts.idPrefix, strict: opts.strict === true };
+  const input = { format: format as Format, fileName: file === "-" ? "stdin" : path.basename(file), bytes, idPrefix: opts.idPrefix, strict: opts.strict === true, onlyLanguage: opts.onlyLanguage };
   const progress = process.stderr.isTTY ? (p: { done: number; total: number }) => process.stderr.write(`\r${p.done}/${p.total} targets`) : undefined;
   try {
     const report = opts.create

@@ -13,8 +13,9 @@ export function register(program: Command): void {
       .option("--create", "datasets: create the project (in the same transaction as the import)")
       .option("--id-prefix <prefix>", "tsar: instance ids are PREFIX:line (default: the file name without extension)")
       .option("--strict", "datasets: refuse the file if any entry cannot be carried as written (by default it is imported and each such entry listed)")
+      .option("--only-language <tag>", "tsar: an MLSP combined file's lines of this language only (e.g. de); by default every line, each read in its own language")
       .description("load a lexelt XML file, or a dataset (`import coinco|swords|tsar FILE`), into a project (all or nothing)"),
-  ).action(async (file: string, dataset: string | undefined, opts: { project: string; db?: string; quiet?: boolean; create?: boolean; idPrefix?: string; strict?: boolean }) => {
+  ).action(async (file: string, dataset: string | undefined, opts: { project: string; db?: string; quiet?: boolean; create?: boolean; idPrefix?: string; strict?: boolean; onlyLanguage?: string }) => {
     if (dataset !== undefined || ["coinco", "swords", "tsar"].includes(file)) {
       const { importDatasetFile } = await import("./datasets");
       return importDatasetFile(file, dataset, opts);

@@ -298,3 +298,26 @@ describe("export of a project built from annotators' responses", () => {
     }
   });
 });
+
+describe("MLSP's combined files (#40)", () => {
+  const combined = "en_1\tenglish\tThe lantern flickered.\tflickered\t0.25\twavered\twavered\nde_1\tgerman\tDie Kinder bastelten.\tbasteln\t0.4\twerkeln\n";
+
+  it("--create makes the project in the file's languages (mul for several) and the export gives the file back", () => {
+    const { db, coord } = projectFixture();
+    const r = importDatasetAsNewProject(db, coord, "multi", { format: "tsar", fileName: "all_combined.tsv", bytes: enc(combined) });
+    expect(r.instancesAdded).toBe(2);
+    const p = listProjects(db, coord).find((x) => x.name === "multi")!;
+    expect(db.$client.prepare("select language from projects where id = ?").get(p.id)).toEqual({ language: "mul" });
+    expect(exportDataset(db, coord, p.id, "tsar").text).toBe(combined);
+    importDatasetAsNewProject(db, coord, "de-only", { format: "tsar", fileName: "all_combined.tsv", bytes: enc(combined), onlyLanguage: "de" });
+    const de = listProjects(db, coord).find((x) => x.name === "de-only")!;
+    expect(db.$client.prepare("select language from projects where id = ?").get(de.id)).toEqual({ language: "de" });
+  });
+
+  it("refuses a complexity-prediction file saying what it is, and writes nothing", () => {
+    const { db, coord, project } = projectFixture();
+    const lcp = "en_31\tenglish\tThe lantern flickered.\tlantern\nde_31\tgerman\tDer Weg war steinig.\tWeg\n";
+    expect(() => importDataset(db, coord, project.id, { format: "tsar", fileName: "lcp_unlabelled.tsv", bytes: enc(lcp) })).toThrow(/^lcp_unlabelled\.tsv: file: an MLSP 2024 complexity-prediction \(LCP\) file, not a substitution file/);
+    expect(corpusCounts(db).instances).toBe(0);
+  });
+});
