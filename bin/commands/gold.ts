@@ -136,15 +136,23 @@ export function register(program: Command): void {
       .command("list")
       .requiredOption("--project <name>", "the project")
       .option("--open", "only forms without a decision")
-      .description("print form, proposed lemma, count, decision, lemma used (TSV; changed forms first, then by count)"),
+      .description("print form, proposed lemma, count, decision, lemma used, note (TSV; changed forms first, then by count)"),
   ).action(async (opts: { project: string; open?: boolean; db?: string }) => {
     const { SYSTEM, findProjectByName, ...gold } = await server();
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
     const rows = run(() => gold.lemmaReview(db, SYSTEM, p.id)).filter((r) => !opts.open || r.decision === null);
-    const out = ["form\tproposed\tcount\tpos\tdecision\tlemma"];
+    const out = ["form\tproposed\tcount\tpos\tdecision\tlemma\tnote"];
+    // A note for a choice between two readings (decided one by one) and for spellings with other spacing.
+    const note = (r: (typeof rows)[number]) =>
+      [
+        r.choice ? `a choice: the verb ${r.choice.proposed}, or ${r.choice.asTyped} as an adjective (accept --all leaves it open)` : "",
+        r.spacing ? `also typed with other spacing: ${r.spacing.map((x) => JSON.stringify(x)).join(", ")}` : "",
+      ]
+        .filter((x) => x !== "")
+        .join("; ");
     // TSV: cells a spreadsheet would run as a formula are neutralised, as in every TSV lexgold writes.
-    for (const r of rows) out.push([r.form, r.proposed, String(r.count), r.pos.join(","), r.decision ?? "", r.lemma].map(neutraliseCell).join("\t"));
+    for (const r of rows) out.push([r.form, r.proposed, String(r.count), r.pos.join(","), r.decision ?? "", r.lemma, note(r)].map(neutraliseCell).join("\t"));
     process.stdout.write(out.join("\n") + "\n");
   });
   dbOption(

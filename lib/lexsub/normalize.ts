@@ -212,6 +212,13 @@ export interface LemmaReviewRow {
   pos: string[];
   /** Only when the proposal depends on the PoS (e.g. `leaves`: n → leaf, v → leave). */
   proposals?: { pos: string; proposed: string; count: number }[];
+  /**
+   * A verb target's participle that WordNet also lists as an adjective (`selected`): the
+   * verb's lemma is proposed (`proposed`, here `select`) as a choice between the two
+   * readings, for the coordinator to decide one by one — nothing applies it by itself
+   * (the gold writes the form until decided; "accept all" leaves it open).
+   */
+  choice?: { asTyped: string; proposed: string; pos: string };
 }
 
 const POS_ORDER: Record<string, number> = { n: 0, v: 1, a: 2, r: 3 };
@@ -270,16 +277,19 @@ export function buildLemmaReview(
       .map(([pos, count]) => ({ pos, count, proposed: proposeFor(form, pos) }))
       .sort((a, b) => b.count - a.count || posRank(a.pos) - posRank(b.pos) || cmp(a.pos, b.pos));
     const proposed = perPos[0].proposed;
+    // A participle WordNet also has as an adjective, under a verb target: the verb's lemma, as a choice.
+    const chosen = proposed === form ? (proposeFor.choice?.(form, perPos[0].pos) ?? null) : null;
     const entry = table.get(form);
     const row: LemmaReviewRow = {
       form,
-      proposed,
+      proposed: chosen ?? proposed,
       count: perPos.reduce((n, p) => n + p.count, 0),
-      changed: perPos.some((p) => p.proposed !== form) || spaced.has(form),
+      changed: perPos.some((p) => p.proposed !== form) || spaced.has(form) || chosen !== null,
       decision: entry?.decision ?? null,
       lemma: entry ? (entry.decision === "kept" ? form : entry.lemma) : usePropose ? proposed : form,
       pos: perPos.map((p) => p.pos),
     };
+    if (chosen !== null) row.choice = { asTyped: form, proposed: chosen, pos: perPos[0].pos };
     if (perPos.some((p) => p.proposed !== proposed)) row.proposals = perPos;
     const spacing = spaced.get(form);
     if (spacing) row.spacing = [...spacing].sort(cmp);

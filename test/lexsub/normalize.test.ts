@@ -196,6 +196,26 @@ describe("buildLemmaReview", () => {
     expect(["deliver", "deliver ", "Deliver  "].map((f) => createLemmatiser(accepted, { unreviewed: "keep", propose })(f, "v"))).toEqual(["deliver", "deliver", "Deliver"]);
   });
 
+  it("proposes the verb's lemma for a verb target's participle WordNet also has as an adjective, as a choice nothing applies by itself (#40)", () => {
+    const rs = [resp("A", "select.v", "1", ["choose", "selected"]), resp("B", "select.v", "1", ["select"])];
+    const rows = buildLemmaReview(rs, posFromLexelt, new Map(), { unreviewed: "keep", propose });
+    expect(rows.find((r) => r.form === "selected")).toEqual({
+      form: "selected",
+      proposed: "select",
+      count: 1,
+      changed: true,
+      decision: null,
+      lemma: "selected",
+      pos: ["v"],
+      choice: { asTyped: "selected", proposed: "select", pos: "v" },
+    });
+    // Open, the gold keeps select 1 and selected 1 apart, even with the proposals applied; accepted, one form.
+    expect(createLemmatiser(new Map(), { propose })("selected", "v")).toBe("selected");
+    expect(createLemmatiser(lemmaTable([{ form: "selected", lemma: "select", decision: "accepted" }]), { propose })("selected", "v")).toBe("select");
+    // As a noun target's answer, no choice.
+    expect(buildLemmaReview([resp("A", "pick.n", "2", ["selected"])], posFromLexelt, new Map(), { propose })[0].choice).toBeUndefined();
+  });
+
   it("uses the PoS lookup it is given (a corrected PoS)", () => {
     const asVerb = buildLemmaReview([resp("A", "stand.n", "131", ["waited"])], () => "v", new Map(), { propose });
     expect(asVerb).toEqual([{ form: "waited", proposed: "wait", count: 1, changed: true, decision: null, lemma: "wait", pos: ["v"] }]);
