@@ -136,6 +136,10 @@ export function scoreFast(system: string, gold: string, type: "best" | "oot", sy
   let fd: number;
   try {
     if (fs.statSync(gold).size > FAST_GOLD_LIMIT) return null;
+    // A system file of CoInCo's size or so with a line outside the lane's form (a byte outside
+    // printable ASCII, a lexelt holding a space) is the full reader's from the start: the lane
+    // would build the gold's key only to give up at that line.
+    if (fs.statSync(system).size <= PRESCAN_LIMIT && outsideLaneForm(fs.readFileSync(system), type)) return null;
     key = FastKey.build(fs.readFileSync(gold), { type, goldName, systemName, decode: decodeUtf8, reading });
     if (!key) return null;
     fd = fs.openSync(system, "r");
@@ -154,6 +158,23 @@ export function scoreFast(system: string, gold: string, type: "best" | "oot", sy
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** System files read whole for `outsideLaneForm` at most (a larger one goes to the lane, which gives up where it must). */
+const PRESCAN_LIMIT = 16 << 20;
+const OUTSIDE_ASCII = /[^\n\x20-\x7e]/;
+const BEST_START = /^(?![\w.]+ [!-~]+ :: |$)/m;
+const OOT_START = /^(?![\w.]+ [!-~]+ ::: |$)/m;
+
+/**
+ * Whether some line of a system file is surely outside the fast lane's form
+ * (fast.ts: printable ASCII, LF endings, `lexelt id :: ` or `::: `): a byte
+ * outside printable ASCII, or a line not opening that way. A file that passes
+ * may still have a line the lane gives up on (a guess with spaces around it).
+ */
+export function outsideLaneForm(bytes: Uint8Array, type: "best" | "oot"): boolean {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  return OUTSIDE_ASCII.test(text) || (type === "oot" ? OOT_START : BEST_START).test(text);
 }
 
 /** A line the fast lane hands the full reader, decoded as `forEachLine` decodes. */

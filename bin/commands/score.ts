@@ -23,7 +23,7 @@ import {
 } from "../../lib/scorers/semeval2007/index";
 import { Out, errorCount, finishSystem, noItemInT, printFastScore, printTotals, reporter } from "./score-output";
 import { CliError, inputName, localFile, readText } from "./util";
-import { readingsAgreeOn } from "../../lib/lexsub/formats/perl-classes";
+import { ReadingLines } from "../../lib/scorers/semeval2007/readings";
 
 interface ScoreOptions {
   type: "best" | "oot" | "mw";
@@ -89,17 +89,19 @@ export function register(program: Command): void {
         const lane = type !== "mw" && !analysis && !opts.verbose && !opts.repaired && process.env.LEXGOLD_SCORE_LANE !== "full";
         const fast = lane ? scoreFast(paths.system, paths.gold, type, system, gold, runOptions.reading) : null;
         if (fast) {
-          const utf8 = compareUtf8 && !fast.readingsAgree ? utf8Report(fast.score, await utf8Run(runOptions, true, paths)) : null;
+          // The UTF-8 reading only where a line may read differently, and only when one of those does.
+          const utf8 = compareUtf8 && !fast.readingsAgree && (await readingsCouldDiffer(paths, type, keyOptions)) ? utf8Report(fast.score, await utf8Run(runOptions, true, paths)) : null;
           printFastScore(fast, system, gold, type as "best" | "oot", opts, out, utf8);
         } else {
           const run = new ScoreRun(runOptions);
-          let agree = true;
-          await forEachLine(paths.gold, (l) => (run.pushGold(l), agree && (agree = readingsAgreeOn(l))), gold);
+          // The lines the two readings may read differently, kept as the files are read (readings.ts).
+          const odd = compareUtf8 ? new ReadingLines() : null;
+          await forEachLine(paths.gold, (l) => (run.pushGold(l), odd?.noteGold(l)), gold);
           const goldDiagnostics = run.goldDone();
           if (type !== "mw" && run.scoringKey.total === 0) goldDiagnostics.push(noItemInT(gold));
           report(goldDiagnostics);
           if (hasErrors(goldDiagnostics)) throw new CliError(`${gold}: ${errorCount(goldDiagnostics)}; nothing scored`);
-          await forEachLine(paths.system, (l) => (run.pushSystem(l), agree && (agree = readingsAgreeOn(l))), system);
+          await forEachLine(paths.system, (l) => (run.pushSystem(l), odd?.noteSystem(l)), system);
           const scored = run.finish();
           const refused = finishSystem(system, type, scored.systemDiagnostics, scored.lines, report, out);
 
@@ -116,7 +118,7 @@ export function register(program: Command): void {
               repairs = repairReport(run, scored, again, again.finish());
             }
           }
-          const utf8 = compareUtf8 && !agree ? utf8Report(scored, await utf8Run(runOptions, lane, paths)) : null;
+          const utf8 = odd !== null && odd.couldDiffer(type, keyOptions) ? utf8Report(scored, await utf8Run(runOptions, lane, paths)) : null;
           printTotals(system, scored.result, repairs, refused, opts, out, utf8);
         }
 
@@ -127,6 +129,14 @@ export function register(program: Command): void {
         out.flush();
       }
     });
+}
+
+/** Whether the UTF-8 reading could score the files differently (readings.ts): their lines read again, keeping only those it may read otherwise. */
+async function readingsCouldDiffer(paths: { system: string; gold: string }, type: "best" | "oot" | "mw", analysis: KeyOptions | undefined): Promise<boolean> {
+  const odd = new ReadingLines();
+  await forEachLine(paths.gold, (l) => odd.noteGold(l));
+  await forEachLine(paths.system, (l) => odd.noteSystem(l));
+  return odd.couldDiffer(type, analysis);
 }
 
 /** The same files scored with the same options, read as UTF-8 text: through the fast lane when it answers, else the full reader. */
