@@ -81,7 +81,7 @@ export function register(program: Command): void {
       const out = run(() => exportDataset(db, SYSTEM, p.id, format, { goldOnly: opts.goldOnly === true, cells, ids }));
       if (opts.output) fs.writeFileSync(opts.output, out.text);
       else process.stdout.write(out.text);
-      process.stderr.write(`lexgold: ${out.written} instances written as ${format}\n`);
+      process.stderr.write(`lexgold: ${out.written} ${out.written === 1 ? "instance" : "instances"} written as ${format}\n`);
       for (const l of out.lost) process.stderr.write(`not carried: ${l}\n`);
     });
   }

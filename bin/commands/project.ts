@@ -29,7 +29,7 @@ export function register(program: Command): void {
       const { listProjects } = await import("../../lib/server/corpus/projects");
       const db = await openCliDb(opts);
       for (const p of run(() => listProjects(db, SYSTEM))) {
-        console.log(`${p.name}\t${p.lexelts} lexelts\t${p.instances} instances${p.archivedAt ? `\tarchived ${p.archivedAt.toISOString().slice(0, 10)}` : ""}`);
+        console.log(`${p.name}\t${p.lexelts} ${p.lexelts === 1 ? "lexelt" : "lexelts"}\t${p.instances} ${p.instances === 1 ? "instance" : "instances"}${p.archivedAt ? `\tarchived ${p.archivedAt.toISOString().slice(0, 10)}` : ""}`);
       }
     });
   dbOption(

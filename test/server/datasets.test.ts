@@ -171,7 +171,7 @@ describe("TSAR round trip", () => {
     db.$client.prepare("update instances set excluded_reason = 'noise' where instance_id = 'tsar-small:1'").run();
     const out = exportDataset(db, coord, project.id, "tsar");
     expect(out.text).toBe('"Her remarks were candid," he said.\tcandid\thonest\tfrank\thonest\topen\tfrank\thonest\n');
-    expect(out.lost.join(" ")).toMatch(/1 excluded instances were left out/);
+    expect(out.lost.join(" ")).toMatch(/1 excluded instance was left out/);
   });
 });
 
@@ -275,7 +275,7 @@ describe("export of a project built from annotators' responses", () => {
     ]);
     const target = Object.values(doc.targets)[0] as { target: string; offset: number; pos: string };
     expect(target).toMatchObject({ target: "calm", offset: 2, pos: "ADJ" });
-    expect(out.lost.join(" ")).toMatch(/1 NAME answers \(pn\) were dropped/);
+    expect(out.lost.join(" ")).toMatch(/1 NAME answer \(pn\) was dropped/);
   });
   it("leaves out an attention check as the gold does: its answers never reach a dataset file", async () => {
     const { importLexeltXml } = await import("../../lib/server/corpus/corpus");
@@ -294,7 +294,7 @@ describe("export of a project built from annotators' responses", () => {
       const out = exportDataset(db, coord, project.id, format);
       expect(out.text, format).toContain("quiet");
       expect(out.text, format).not.toMatch(/still|peaceful/);
-      expect(out.lost.join(" "), format).toMatch(/1 excluded instances were left out/);
+      expect(out.lost.join(" "), format).toMatch(/1 excluded instance was left out/);
     }
   });
 });

@@ -30,6 +30,7 @@ import {
   type ExportItem,
   type ExportResult,
   countLoss,
+  counted,
   datasetIssue,
   formatMeta,
   lexeltLemma,
@@ -544,35 +545,47 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
     written++;
   }
   countLoss(lost, excluded, "excluded instances were left out");
-  if (empty > 0) lost.push(options.goldOnly ? `${empty} instances without a substitute were left out` : `${empty} instances without a substitute were written with no annotation column`);
+  if (empty > 0) lost.push(counted(empty, options.goldOnly ? "instances without a substitute were left out" : "instances without a substitute were written with no annotation column"));
   if (moved.length > 0) {
     lost.push(
-      `${moved.length} instances have their head at another occurrence of the word than the one a reader takes (the first whole-word occurrence in the sentence, else the first): TSAR gives no position, so an import (lexgold's too) puts the head there (${someIds(moved)})`,
+      counted(
+        moved.length,
+        `instances have their head at another occurrence of the word than the one a reader takes (the first whole-word occurrence in the sentence, else the first): TSAR gives no position, so an import (lexgold's too) puts the head there (${someIds(moved)})`,
+      ),
     );
   }
   if (formulas.length > 0 && spreadsheetSafe) {
     lost.push(
-      `${formulas.length} lines have a cell beginning with =, +, -, @ (a spreadsheet would run it as a formula), written with a leading apostrophe (spreadsheet-safe cells, as asked); the shared task's scripts read the apostrophe as part of the sentence or word — the default, raw cells, writes them as they are (${someIds(formulas)})`,
+      counted(
+        formulas.length,
+        `lines have a cell beginning with =, +, -, @ (a spreadsheet would run it as a formula), written with a leading apostrophe (spreadsheet-safe cells, as asked); the shared task's scripts read the apostrophe as part of the sentence or word — the default, raw cells, writes them as they are (${someIds(formulas)})`,
+      ),
     );
   } else if (formulas.length > 0) {
     lost.push(
-      `${formulas.length} lines have a cell beginning with =, +, -, @, written as it is (raw cells, as the shared task's files have them): a spreadsheet opening this file would run it as a formula — download with spreadsheet-safe cells to open it in one (${someIds(formulas)})`,
+      counted(
+        formulas.length,
+        `lines have a cell beginning with =, +, -, @, written as it is (raw cells, as the shared task's files have them): a spreadsheet opening this file would run it as a formula — download with spreadsheet-safe cells to open it in one (${someIds(formulas)})`,
+      ),
     );
   }
   if (shortened.length > 0) {
     lost.push(
-      `${shortened.length} lines have a cell beginning with an apostrophe before =, +, -, @: written as it is, but a reader that restores spreadsheet-safe cells (lexgold's import) reads it one apostrophe short (${someIds(shortened)})`,
+      counted(
+        shortened.length,
+        `lines have a cell beginning with an apostrophe before =, +, -, @: written as it is, but a reader that restores spreadsheet-safe cells (lexgold's import) reads it one apostrophe short (${someIds(shortened)})`,
+      ),
     );
   }
   countLoss(lost, names, "NAME answers (pn) were dropped: TSAR has no proper-name entry");
-  if (mw.length > 0) lost.push(`${mw.length} instances had multiword answers, which TSAR cannot carry (${someIds(mw)})`);
-  if (tabs.length > 0) lost.push(`${tabs.length} contexts held tabs or line breaks, written as spaces (${someIds(tabs)})`);
+  if (mw.length > 0) lost.push(counted(mw.length, `instances had multiword answers, which TSAR cannot carry (${someIds(mw)})`));
+  if (tabs.length > 0) lost.push(counted(tabs.length, `contexts held tabs or line breaks, written as spaces (${someIds(tabs)})`));
   countLoss(lost, unjudged, "substitutes nobody gave (count 0: SWORDS substitutes with no TRUE label) were left out");
   countLoss(lost, labelled, "instances' SWORDS labels are written as counts (TRUE + TRUE_IMPLICIT): which were TRUE_IMPLICIT, the FALSE and UNSURE ones and their order are not written");
-  if (derived > 0) lost.push(`${derived} instances have annotators' substitutes: which annotator gave each is not written, only how many did`);
-  for (const [origin, n] of fields) lost.push(`${n} instances' ${FIELDS_LOST[origin]} are not written`);
+  if (derived > 0) lost.push(counted(derived, `instances have annotators' substitutes: which annotator gave each is not written, only how many did`));
+  for (const [origin, n] of fields) lost.push(counted(n, `instances' ${FIELDS_LOST[origin]} are not written`));
   if (combinedCount > 0 && combinedCount < written) {
-    lost.push(`${combinedCount} of the ${written} lines are written in MLSP's combined layout (id, language, sentence, word, complexity, substitutes), as imported; the others as plain TSAR lines (sentence, word, substitutes): a reader takes one layout per file`);
+    lost.push(counted(combinedCount, `of the ${written} lines are written in MLSP's combined layout (id, language, sentence, word, complexity, substitutes), as imported; the others as plain TSAR lines (sentence, word, substitutes): a reader takes one layout per file`));
   }
   lost.push(
     combinedCount > 0
