@@ -91,7 +91,7 @@ describe("SWORDS export: eval.py's ids", () => {
 
     const kept = writeSwords(items(file), { ids: "as-imported" });
     expect(JSON.parse(kept.text)).toEqual(JSON.parse(file));
-    expect(kept.lost[0]).toBe("1 imported targets keep ids that are not eval.py's recipe, as asked (as-imported): eval.py's loader refuses such a file (t:mine)");
+    expect(kept.lost[0]).toBe("1 imported target keeps an id that is not eval.py's recipe, as asked (as-imported): eval.py's loader refuses such a file (t:mine)");
   });
 
   it("reports what the recipe cannot tell apart: a second target with the same id is left out, case-only substitutes share one", () => {
