@@ -149,7 +149,7 @@ test("a large dataset file imports in the background: a progress bar, then the r
   // Leave and come back: the job went on without the page.
   await page.goto(`/projects/${id}`);
   await page.goto(`/projects/${id}/datasets`);
-  await expect(page.getByRole("status").filter({ hasText: "big.tsv" })).toContainText("big.tsv: 6000 targets (tsar); added 6000 instances, 1 lexelts and 18000 gold entries", { timeout: 120_000 });
+  await expect(page.getByRole("status").filter({ hasText: "big.tsv" })).toContainText("big.tsv: 6000 targets (tsar); added 6000 instances, 1 lexelt and 18000 gold entries", { timeout: 120_000 });
   await expect(page.getByRole("table").getByRole("row", { name: /TSAR/ })).toContainText("6000");
 });
 
