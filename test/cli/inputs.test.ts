@@ -3,13 +3,12 @@
  * gzipped file (known by its magic bytes, whatever its name) and `-` for
  * standard input, and reads them as it reads the plain file.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { type Ran } from "../support/spawn";
+import { type Ran, runCommand } from "../support/spawn";
 
 const bin = path.resolve(__dirname, "../../bin/lexgold");
 const dir = mkdtempSync(path.join(os.tmpdir(), "lexgold-inputs-"));
@@ -22,17 +21,7 @@ function file(name: string, content: string | Buffer): string {
 
 /** Run lexgold with `stdin` piped in. */
 function lexgold(args: string[], stdin: string | Buffer = ""): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(bin, args, { cwd: dir, env: { ...process.env, LEXGOLD_DB: path.join(dir, "db.sqlite") } });
-    let stdout = "";
-    let stderr = "";
-    p.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
-    p.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-    p.on("error", reject);
-    p.on("close", (status) => resolve({ status, stdout, stderr }));
-    p.stdin.on("error", () => {});
-    p.stdin.end(stdin);
-  });
+  return runCommand(bin, args, { cwd: dir, env: { ...process.env, LEXGOLD_DB: path.join(dir, "db.sqlite") }, input: stdin });
 }
 
 const GOLD = "\nhappy.a 1 :: glad 3;merry 2;cheerful 1;jovial 1;\nhappy.a 2 :: content 2;pleased 2;\nfun.n 3 :: joy 2;\n";
