@@ -4,7 +4,7 @@
  * goes and had the name typed. Works on a project of its own, never the demo.
  */
 import { expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { openDemo, signIn } from "./helpers";
 
 // Screenshots only when asked (SCREENSHOT_DIR), so a test run never rewrites tracked files.
 const shots = process.env.SCREENSHOT_DIR;
@@ -65,10 +65,9 @@ test("the coordinator renames, archives, brings back and deletes a project", asy
 
 test("a coordinator outside a project is told whom to ask, and nothing else of it (still a 404)", async ({ page }) => {
   await signIn(page, "coordinator");
-  await page.goto("/projects");
-  await page.getByRole("link", { name: /^demo/ }).first().click();
-  const demo = Number(/\/projects\/(\d+)/.exec(page.url())![1]);
+  const demo = await openDemo(page);
   await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin/);
 
   // sealed-coord coordinates "sealed" only.
   await signIn(page, "sealed-coord");

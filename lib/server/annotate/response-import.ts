@@ -422,7 +422,7 @@ export function previewOf(plan: Plan, acceptUnassigned: boolean, strict = false)
     warnings: plan.warnings,
     first: { add: plan.added.slice(0, PREVIEW_ROWS), update: plan.updated.slice(0, PREVIEW_ROWS), refuse: plan.refused.slice(0, PREVIEW_ROWS) },
     token: plan.token,
-    message: `${fileName}: ${plan.lines} responses; importing would ${parts.join(", ")}. Nothing has changed yet.`,
+    message: `${fileName}: ${plan.lines} ${plan.lines === 1 ? "response" : "responses"}; importing would ${parts.join(", ")}. Nothing has changed yet.`,
   };
 }
 
