@@ -314,7 +314,7 @@ export function parseTsar(text: string, file: string, options: TsarReadOptions =
       where: file,
       field: "file",
       message:
-        "an MLSP 2024 complexity-prediction (LCP) file, not a substitution file: its lines are id, language, sentence, complex word (and a complexity) with no substitutes, so it holds no gold to import; the substitution data is in the `_ls` files (e.g. multilex_test_all_combined_ls_unlabelled.tsv) or the `_combined` files with substitutes",
+        "an MLSP 2024 complexity-prediction (LCP) file, not a substitution file: its lines are id, language, sentence, complex word (and a complexity) with no substitutes, so it holds no gold to import; MLSP's substitution data is in its `_ls` files, and in the `_combined` files that have substitutes",
     });
     return { format: "tsar", instances, errors, issues, notes };
   }
