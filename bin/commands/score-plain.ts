@@ -62,8 +62,8 @@ export function scorePlain(args: readonly string[]): boolean {
   if (fileIsGzip(a.system) || fileIsGzip(a.gold)) return false;
   tuneForShortRun(a.system, a.gold);
   const fast = scoreFast(a.system, a.gold, a.type, a.system, a.gold, a.utf8 ? "utf8" : "bytes");
-  // Read as bytes, a gold the UTF-8 reading may read differently: the full command adds that reading's figures.
-  if (fast && !a.utf8 && !fast.readingsAgree) return false;
+  // Read as bytes, files the UTF-8 reading could score differently: the full command adds that reading's figures.
+  if (fast && !a.utf8 && fast.utf8CouldDiffer) return false;
   if (!fast) {
     // The lane declined these files: the full command (score.ts) would only try it again, reading
     // them a second time. Its documented switch sends it straight to the full reader.

@@ -90,7 +90,7 @@ export function register(program: Command): void {
         const fast = lane ? scoreFast(paths.system, paths.gold, type, system, gold, runOptions.reading) : null;
         if (fast) {
           // The UTF-8 reading only where a line may read differently, and only when one of those does.
-          const utf8 = compareUtf8 && !fast.readingsAgree && (await readingsCouldDiffer(paths, type, keyOptions)) ? utf8Report(fast.score, await utf8Run(runOptions, true, paths)) : null;
+          const utf8 = compareUtf8 && fast.utf8CouldDiffer ? utf8Report(fast.score, await utf8Run(runOptions, true, paths)) : null;
           printFastScore(fast, system, gold, type as "best" | "oot", opts, out, utf8);
         } else {
           const run = new ScoreRun(runOptions);
@@ -129,14 +129,6 @@ export function register(program: Command): void {
         out.flush();
       }
     });
-}
-
-/** Whether the UTF-8 reading could score the files differently (readings.ts): their lines read again, keeping only those it may read otherwise. */
-async function readingsCouldDiffer(paths: { system: string; gold: string }, type: "best" | "oot" | "mw", analysis: KeyOptions | undefined): Promise<boolean> {
-  const odd = new ReadingLines();
-  await forEachLine(paths.gold, (l) => odd.noteGold(l));
-  await forEachLine(paths.system, (l) => odd.noteSystem(l));
-  return odd.couldDiffer(type, analysis);
 }
 
 /** The same files scored with the same options, read as UTF-8 text: through the fast lane when it answers, else the full reader. */

@@ -40,6 +40,16 @@ export class ReadingLines {
     this.note(this.system, ++this.systemLine, text);
   }
 
+  /** Gold line `line` (for a reader that sees only some lines: the fast lane's full reader). */
+  noteGoldAt(line: number, text: string): void {
+    this.note(this.gold, line, text);
+  }
+
+  /** System line `line` (as noteGoldAt). */
+  noteSystemAt(line: number, text: string): void {
+    this.note(this.system, line, text);
+  }
+
   /** Whether any line read may be read differently (else the readings agree on both files outright). */
   get any(): boolean {
     return this.overflow || this.gold.length > 0 || this.system.length > 0;

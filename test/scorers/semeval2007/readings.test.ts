@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ReadingLines } from "../../../lib/scorers/semeval2007/readings";
 import { scoreTexts } from "../../../lib/scorers/semeval2007";
-import { outsideLaneForm } from "../../../bin/commands/score-files";
+import { laneDeclines } from "../../../bin/commands/score-files";
 
 function lines(gold: string, system: string): ReadingLines {
   const r = new ReadingLines();
@@ -50,16 +50,18 @@ describe("ReadingLines: could the UTF-8 reading score differently?", () => {
   });
 });
 
-describe("outsideLaneForm: system files the fast lane would give up on", () => {
+describe("laneDeclines: system files the fast lane would give up on", () => {
   const enc = (s: string) => new TextEncoder().encode(s);
-  it.each<[string, string, "best" | "oot", boolean]>([
-    ["plain best lines", "bank.n 1 :: shore;edge\n\nbank.n 2 :: x\n", "best", false],
-    ["plain oot lines", "bank.n 1 ::: shore;edge\n", "oot", false],
-    ["a byte outside ASCII", "cent.n 2 :: penny;¢\n", "best", true],
-    ["CRLF", "bank.n 1 :: shore\r\n", "best", true],
-    ["a lexelt with a space", "e commerce.n 3 :: trade\n", "best", true],
-    ["oot lines read as best", "bank.n 1 ::: shore\n", "best", true],
-  ])("%s", (_n, text, type, outside) => {
-    expect(outsideLaneForm(enc(text), type)).toBe(outside);
+  it.each<[string, string, boolean]>([
+    ["plain lines, an empty answer", "bank.n 1 :: shore;edge\n\nbank.n 2 :: \n", false],
+    // The lane reads these with the full reader's reader (#40).
+    ["a byte outside ASCII", "cent.n 2 :: penny;¢\n", false],
+    ["a lexelt with a space", "e commerce.n 3 :: trade\n", false],
+    // A repair reads these otherwise.
+    ["CRLF", "bank.n 1 :: shore\r\n", true],
+    ["a space after a ;", "bank.n 1 :: shore; edge\n", true],
+    ["a tab before a ;", "bank.n 1 :: shore\t;edge\n", true],
+  ])("%s", (_n, text, declines) => {
+    expect(laneDeclines(enc(text))).toBe(declines);
   });
 });
