@@ -36,6 +36,12 @@ export const users = sqliteTable(
     role: text("role", { enum: ["coordinator", "annotator", "admin", "participant"] }).notNull(),
     disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
     /**
+     * The study's own coordinator (the account `lexgold init` makes): a coordinator of every
+     * project — made one of each project's coordinators when it is created, however it is
+     * created (lib/server/corpus/projects.ts), so its project pages never answer 404.
+     */
+    administersProjects: integer("administers_projects", { mode: "boolean" }).notNull().default(false),
+    /**
      * Bumped by sign-out, a password change or reset, disabling the account and
      * removal from a project: sessions carrying an older version are refused.
      */

@@ -34,7 +34,7 @@ export function JobNotice({ job, onCancel, unit = "instances" }: { job: JobView;
         {r?.message ?? job.message}
         {r?.repairs && r.repairs.length > 0 && (
           <details className="repairs" open={r.repairsTitle !== undefined && r.repairs.length <= 20}>
-            <summary>{r.repairsTitle ?? `${r.repairs.length} repairs`}</summary>
+            <summary>{r.repairsTitle ?? `${r.repairs.length} ${r.repairs.length === 1 ? "repair" : "repairs"}`}</summary>
             <pre>{r.repairs.map(formatDiagnostic).join("\n")}</pre>
           </details>
         )}

@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { formatAgreement } from "../../lib/lexsub/agreement/text";
 import { neutraliseCell } from "../../lib/lexsub/formats/spreadsheet";
 import type { AppliedProposal } from "../../lib/lexsub/gold";
-import { CliError, dbOption, openCliDb, run } from "./util";
+import { CliError, dbOption, openCliDb, readText, run } from "./util";
 
 /** The data access this file's commands use, loaded when one runs (not for --help). */
 async function server() {
@@ -109,15 +109,23 @@ export function register(program: Command): void {
       .command("list")
       .requiredOption("--project <name>", "the project")
       .option("--open", "only forms without a decision")
-      .description("print form, proposed lemma, count, decision, lemma used (TSV; changed forms first, then by count)"),
+      .description("print form, proposed lemma, count, decision, lemma used, note (TSV; changed forms first, then by count)"),
   ).action(async (opts: { project: string; open?: boolean; db?: string }) => {
     const { SYSTEM, findProjectByName, ...gold } = await server();
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
     const rows = run(() => gold.lemmaReview(db, SYSTEM, p.id)).filter((r) => !opts.open || r.decision === null);
-    const out = ["form\tproposed\tcount\tpos\tdecision\tlemma"];
+    const out = ["form\tproposed\tcount\tpos\tdecision\tlemma\tnote"];
+    // A note for a choice between two readings (decided one by one) and for spellings with other spacing.
+    const note = (r: (typeof rows)[number]) =>
+      [
+        r.choice ? `a choice: the verb ${r.choice.proposed}, or ${r.choice.asTyped} as an adjective (accept --all leaves it open)` : "",
+        r.spacing ? `also typed with other spacing: ${r.spacing.map((x) => JSON.stringify(x)).join(", ")}` : "",
+      ]
+        .filter((x) => x !== "")
+        .join("; ");
     // TSV: cells a spreadsheet would run as a formula are neutralised, as in every TSV lexgold writes.
-    for (const r of rows) out.push([r.form, r.proposed, String(r.count), r.pos.join(","), r.decision ?? "", r.lemma].map(neutraliseCell).join("\t"));
+    for (const r of rows) out.push([r.form, r.proposed, String(r.count), r.pos.join(","), r.decision ?? "", r.lemma, note(r)].map(neutraliseCell).join("\t"));
     process.stdout.write(out.join("\n") + "\n");
   });
   dbOption(
@@ -149,12 +157,7 @@ export function register(program: Command): void {
       .requiredOption("--project <name>", "the project")
       .description("decide many forms at once, in one transaction: any bad line refuses the whole file (each named), nothing recorded"),
   ).action(async (file: string, opts: { project: string; db?: string }) => {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (e) {
-      throw new CliError(`cannot read ${file}: ${(e as Error).message}`);
-    }
+    const text = readText(file);
     const { SYSTEM, findProjectByName, InputError, ...gold } = await server();
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));

@@ -71,6 +71,28 @@ describe("lexgold init", SLOW, () => {
     expect(hash).toMatch(/^\$2[aby]\$/);
   });
 
+  it("makes its account the study's coordinator: it coordinates every project made after it, --coordinator adds another (#40)", () => {
+    const s = initialised();
+    expect(lexgold(s, ["user", "add", "cora", "--role", "coordinator"], { input: `${PASSWORD}\n` }).status).toBe(0);
+    const plain = lexgold(s, ["project", "create", "pilot"]);
+    expect(plain.stdout).toBe('created project "pilot" (language en); coordinated by boss\n');
+    const asked = lexgold(s, ["project", "create", "main", "--coordinator", "cora"]);
+    expect(asked.stdout).toBe('created project "main" (language en); coordinated by boss, cora\n');
+    const members = query<{ project: string; user: string; role: string }>(
+      s.db,
+      "select p.name as project, u.name as user, m.role from memberships m join projects p on p.id = m.project_id join users u on u.id = m.user_id order by p.name, u.name",
+    );
+    expect(members).toEqual([
+      { project: "main", user: "boss", role: "coordinator" },
+      { project: "main", user: "cora", role: "coordinator" },
+      { project: "pilot", user: "boss", role: "coordinator" },
+    ]);
+    const bad = lexgold(s, ["project", "create", "third", "--coordinator", "nobody"]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/No user named "nobody"; nothing was created/);
+    expect(query(s.db, "select name from projects where name = 'third'")).toEqual([]);
+  });
+
   it("refuses a database that already has accounts, changing nothing", () => {
     const s = initialised();
     const secret = fs.readFileSync(s.secret, "utf8");

@@ -39,7 +39,7 @@ import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv,
 import { adjudicate, adoptMultiword, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/gold/adjudication";
 import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/annotate/flags";
 import { progressPageView, projectProgress } from "../../lib/server/annotate/progress";
-import { createProject, listProjects, projectOverview } from "../../lib/server/corpus/projects";
+import { createProject, listProjects, projectAccessRequest, projectOverview } from "../../lib/server/corpus/projects";
 import { deleteProject, projectContents, renameProject, setProjectArchived, setProjectLanguage } from "../../lib/server/corpus/project-lifecycle";
 import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/annotate/response-import";
 import { annotatorProjects, saveResponse, saveResponseAsync, workspace, workspaceTargets } from "../../lib/server/annotate/responses";
@@ -173,6 +173,18 @@ const CALLS: Call[] = [
   { name: "findProjectByName", expect: MEMBER, call: (w, k) => findProjectByName(w.db, w.actor(k), "p") },
   // projects.ts
   { name: "createProject", expect: ANY_COORDINATOR, call: (w, k) => createProject(w.db, w.actor(k), { name: "new one" }) },
+  {
+    name: "projectAccessRequest",
+    expect: "ok ok ok ok ok ok",
+    call: (w, k) => projectAccessRequest(w.db, w.actor(k), w.p.id),
+    // Only a coordinator account outside the project learns anything: whom to ask, and none of p's contents.
+    check: (r, _w, k) => {
+      if (k === "coordinatorOfOther") {
+        expect(r).toEqual({ coordinators: [expect.any(String)] });
+        for (const marker of ["bright", "p1", "p2", '"p"', "ann"]) expect(JSON.stringify(r)).not.toContain(marker);
+      } else expect(r).toBeNull();
+    },
+  },
   // project-lifecycle.ts
   { name: "renameProject", expect: COORDINATOR, call: (w, k) => renameProject(w.db, w.actor(k), w.p.id, { name: "renamed" }) },
   { name: "setProjectLanguage", expect: COORDINATOR, call: (w, k) => setProjectLanguage(w.db, w.actor(k), w.p.id, { language: "de" }) },

@@ -38,7 +38,7 @@ export default async function ProjectPage({ params, searchParams }: { params: Pr
     <>
       <h1>{p.name}</h1>
       <p className="muted">
-        {p.lexeltCount} lexelts · {p.totalInstances} instances
+        {p.lexeltCount} {p.lexeltCount === 1 ? "lexelt" : "lexelts"} · {p.totalInstances} {p.totalInstances === 1 ? "instance" : "instances"}
       </p>
       {p.archivedAt && (
         <p className="notice warn" role="status">

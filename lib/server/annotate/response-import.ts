@@ -154,6 +154,8 @@ export interface ResponseImportPreview {
   rules: RuleCount[];
   /** Odd lines the import leaves out, each with its line and why. */
   skipped: Diagnostic[];
+  /** What the import reports without leaving anything out (answers to one instance that differ only in spacing, CRLF line ends). */
+  warnings: Diagnostic[];
   /** The first rows of each kind. */
   first: { add: PreviewRow[]; update: PreviewRow[]; refuse: PreviewRow[] };
   /** Hands back to the import: it refuses if the file, the options or the stored responses changed since. */
@@ -417,9 +419,10 @@ export function previewOf(plan: Plan, acceptUnassigned: boolean, strict = false)
     strict,
     rules: plan.rules,
     skipped: plan.skipped,
+    warnings: plan.warnings,
     first: { add: plan.added.slice(0, PREVIEW_ROWS), update: plan.updated.slice(0, PREVIEW_ROWS), refuse: plan.refused.slice(0, PREVIEW_ROWS) },
     token: plan.token,
-    message: `${fileName}: ${plan.lines} responses; importing would ${parts.join(", ")}. Nothing has changed yet.`,
+    message: `${fileName}: ${plan.lines} ${plan.lines === 1 ? "response" : "responses"}; importing would ${parts.join(", ")}. Nothing has changed yet.`,
   };
 }
 

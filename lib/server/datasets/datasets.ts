@@ -38,6 +38,7 @@ import {
 import { InputError } from "../kernel/errors";
 import { deriveResponseGold, type GoldInputs, goldInputs } from "../gold/gold";
 import { createProject } from "../corpus/projects";
+import { mlspLanguageTag } from "../../lexsub/formats/tsar";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const PROJECTS = named(projects);
@@ -77,14 +78,24 @@ export function importDataset(db: Db, actor: Actor, projectId: number, input: Da
 /** Create a project and import a dataset file into it (any coordinator); a refused file leaves no project behind. */
 export function importDatasetAsNewProject(db: Db, actor: Actor, projectName: string, input: DatasetImportInput, onProgress?: ImportProgress): DatasetImportReport {
   requireCoordinator(actor);
-  readDataset(input); // refuse a bad file before making the project
-  const p = createProject(db, actor, { name: projectName });
+  // Refuse a bad file before making the project. An MLSP combined file names each line's language:
+  // the project is made in that language, or `mul` when the lines are in several.
+  const parsed = readDataset(input);
+  const p = createProject(db, actor, { name: projectName, language: datasetLanguage(parsed.instances, input.onlyLanguage) });
   try {
     return importDataset(db, actor, p.id, input, onProgress);
   } catch (e) {
     db.$client.prepare(`delete from ${PROJECTS.$} where ${PROJECTS.id} = ?`).run(p.id);
     throw e;
   }
+}
+
+/** The language a new project for these instances takes: an MLSP combined file's (one, or `mul` for several); else the default. */
+function datasetLanguage(instances: readonly { meta: Record<string, unknown> }[], only: string | undefined): string | undefined {
+  if (only !== undefined) return only;
+  const names = new Set(instances.map((i) => (i.meta.layout === "mlsp-combined" ? String(i.meta.language) : null)).filter((x) => x !== null));
+  if (names.size === 0) return undefined;
+  return names.size > 1 ? "mul" : mlspLanguageTag(String([...names][0]));
 }
 
 /** A dataset import's record with the entries it could not carry as written. */

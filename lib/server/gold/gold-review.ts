@@ -353,7 +353,8 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
 function openProposals(review: readonly LemmaReviewEntry[]): AppliedProposal[] {
   const out: AppliedProposal[] = [];
   for (const r of review) {
-    if (r.decision !== null || !r.changed) continue;
+    // A choice between two readings is no proposal the "with proposals applied" download writes.
+    if (r.decision !== null || !r.changed || r.choice) continue;
     const perPos = r.proposals ?? r.pos.map((pos) => ({ pos, proposed: r.proposed, count: r.pos.length === 1 ? r.count : 0 }));
     // Without per-PoS counts (one proposal for every PoS) the whole count goes to the first PoS.
     if (!r.proposals && perPos.length > 1) perPos[0].count = r.count;

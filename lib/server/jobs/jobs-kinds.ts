@@ -92,26 +92,26 @@ async function lexeltXmlImport(ctx: JobContext): Promise<unknown> {
     p.phase === "published"
       ? null
       : p.phase === "parsed"
-        ? `Read ${p.total} instances; checking them against the project…`
+        ? `Read ${p.total} ${p.total === 1 ? "instance" : "instances"}; checking them against the project…`
         : p.phase === "checked" && p.done === 0 && state.stagingProjectId === null
           ? `Checking instances…`
           : `Writing instances…`,
   );
 }
 
-/** A CoInCo, SWORDS or TSAR file already on disk (input: { path, fileName, format, idPrefix?, strict?, maxBytes }). */
+/** A CoInCo, SWORDS or TSAR file already on disk (input: { path, fileName, format, idPrefix?, strict?, onlyLanguage?, maxBytes }). */
 async function datasetImport(ctx: JobContext): Promise<unknown> {
-  const { path, fileName, format, idPrefix, strict, maxBytes } = ctx.job.input as { path: string; fileName: string; format: DatasetFormat; idPrefix?: string; strict?: boolean; maxBytes: number };
+  const { path, fileName, format, idPrefix, strict, onlyLanguage, maxBytes } = ctx.job.input as { path: string; fileName: string; format: DatasetFormat; idPrefix?: string; strict?: boolean; onlyLanguage?: string; maxBytes: number };
   await ctx.step(0, 0, `Reading ${fileName}…`);
   const bytes = fs.readFileSync(path);
   const state = { stagingProjectId: null as number | null };
   const steps = stagedDatasetImport(
     ctx.sqlite,
-    { input: { format, fileName, bytes, idPrefix, strict: strict === true }, projectId: ctx.job.projectId, importedBy: ctx.job.createdBy, maxBytes, jobId: ctx.job.id },
+    { input: { format, fileName, bytes, idPrefix, strict: strict === true, onlyLanguage }, projectId: ctx.job.projectId, importedBy: ctx.job.createdBy, maxBytes, jobId: ctx.job.id },
     state,
   );
   return runStaged(ctx, steps, state, discardDatasetStaging, (p) =>
-    p.phase === "published" ? null : p.phase === "parsed" ? `Read ${p.total} targets; writing them…` : `Writing targets…`,
+    p.phase === "published" ? null : p.phase === "parsed" ? `Read ${p.total} ${p.total === 1 ? "target" : "targets"}; writing them…` : `Writing targets…`,
   );
 }
 

@@ -84,6 +84,8 @@ export function initStudy(actor: Actor, input: { dbFile: string; name: string; p
       const n = (sqlite.prepare(`select count(*) as n from ${USERS.$}`).get() as { n: number }).n;
       if (n > 0) throw refuse(n);
       const user = createUser(db, SYSTEM, data);
+      // The study's own coordinator: a coordinator of every project, however it is made (corpus/projects.ts).
+      sqlite.prepare(`update ${USERS.$} set ${USERS.administersProjects} = 1 where ${USERS.id} = ?`).run(user.id);
       sqlite.exec("COMMIT");
       return { dbFile, user, secret };
     } catch (e) {

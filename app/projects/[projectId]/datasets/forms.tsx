@@ -78,6 +78,15 @@ export function DatasetImportForm({ projectId, initialJobs }: { projectId: numbe
           </div>
         </div>
       )}
+      {format === "tsar" && (
+        <div className="field">
+          <label htmlFor="dataset-language">Lines in one language only</label>
+          <input id="dataset-language" type="text" name="onlyLanguage" placeholder="every line" aria-describedby="dataset-language-hint" autoComplete="off" spellCheck={false} />
+          <div id="dataset-language-hint" className="muted small">
+            For MLSP&rsquo;s combined files (id, language, sentence, …): a language tag such as de imports only that language&rsquo;s lines. Each line is read in its own language either way.
+          </div>
+        </div>
+      )}
       <div className="field">
         <label>
           <input type="checkbox" name="strict" value="1" aria-describedby="dataset-strict-hint" /> Refuse the file if any entry cannot be carried

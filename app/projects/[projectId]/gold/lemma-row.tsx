@@ -11,6 +11,10 @@ export interface LemmaRowData {
   pos: string[];
   proposed: string;
   proposals?: { pos: string; proposed: string; count: number }[];
+  /** A verb target's participle WordNet also lists as an adjective: the verb's lemma, a choice to decide here. */
+  choice?: { asTyped: string; proposed: string; pos: string };
+  /** Spellings imported as written with other spacing (kept apart in the gold until decided). */
+  spacing?: string[];
   changed: boolean;
   decision: "accepted" | "overridden" | "kept" | null;
   lemma: string;
@@ -65,7 +69,19 @@ export function LemmaRow({ projectId, row, index }: { projectId: number; row: Le
             ))}
           </ul>
         ) : row.changed ? (
-          <span className={styles.proposal}>{row.proposed}</span>
+          <>
+            <span className={styles.proposal}>{row.proposed}</span>
+            {row.choice && (
+              <div className="muted small">
+                a choice: the verb {row.choice.proposed}, or {row.choice.asTyped} as WordNet&rsquo;s adjective (keep as typed); accept all leaves it open
+              </div>
+            )}
+            {row.spacing && (
+              <div className="muted small">
+                also typed with other spacing: {row.spacing.map((s) => JSON.stringify(s)).join(", ")} (apart in the gold until decided)
+              </div>
+            )}
+          </>
         ) : (
           <span className="muted" title="The lemmatiser leaves this form as it is">
             {row.proposed} <span className="small">(same)</span>

@@ -180,6 +180,12 @@ export function ResponsesPanel({
                 <pre>{preview.skipped.map((d) => `${d.file}:${d.line}: ${d.message}`).join("\n")}</pre>
               </details>
             )}
+            {preview.warnings.length > 0 && (
+              <details className="repairs" open={preview.warnings.length <= 5}>
+                <summary>Reported: {counted(preview.warnings.length, "note")} on answers kept as written</summary>
+                <pre>{preview.warnings.map((d) => (d.line > 0 ? `${d.file}:${d.line}: ${d.message}` : `${d.file}: ${d.message}`)).join("\n")}</pre>
+              </details>
+            )}
             {stale && <p className="small">You changed the option: preview again before importing.</p>}
             <div style={{ display: "flex", gap: "0.5rem", flexWrap: "wrap" }}>
               <button type="button" onClick={() => void onConfirm()} disabled={busy || stale || preview.add + preview.update === 0}>

@@ -28,6 +28,8 @@ export function LemmaView({
     pos: r.pos,
     proposed: r.proposed,
     proposals: r.proposals,
+    choice: r.choice,
+    spacing: r.spacing,
     changed: r.changed,
     decision: r.decision,
     lemma: r.lemma,

@@ -9,7 +9,7 @@ import styles from "../scoring.module.css";
 const BENCHMARKS = [
   { value: "tsar", label: "TSAR-2022 / MLSP", gold: "Gold TSV: sentence, complex word, annotations…", runs: "sentence<TAB>complex word<TAB>substitutes, best first" },
   { value: "swords", label: "SWORDS", gold: "SWORDS dataset JSON (.json or .json.gz)", runs: '{"substitutes": {target id: [[substitute, score], …]}}' },
-  { value: "gap", label: "GAP, P@1, P@3, R@10", gold: "Gold file (lexelt id :: sub n;…) or TSAR gold TSV; leave empty for the project's gold", runs: "oot, lst (RESULT lines), TSV or SWORDS JSON" },
+  { value: "gap", label: "GAP, P@1, P@3, R@10", gold: "Gold file (lexelt id :: sub n;…) or TSAR gold TSV; leave empty for the project's gold", runs: "oot, lst (RESULT lines), GermEval rank (lexelt id :::: a;b;…), TSV or SWORDS JSON" },
 ] as const;
 
 type Benchmark = (typeof BENCHMARKS)[number]["value"];
