@@ -79,6 +79,7 @@ import { participantMatrix } from "./participant-matrix";
 import { excludeRejected, studyOverviews, participantsPage, reviewParticipant, setBonus, studyParticipants, undoExclusion } from "../../lib/server/crowd/participants";
 import { paymentFile } from "../../lib/server/crowd/payments";
 import { answer, seedParticipant, seedStudy } from "../support/crowd";
+import { MODEL_CALLS } from "./model-matrix";
 import { ACTORS, type ActorKey, addJudge, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
 
 // Expected outcomes, one per actor in this order:
@@ -559,6 +560,8 @@ const CALLS: Call[] = [
         return saveLabel(w.db, w.actor(k), id, cand.id, "good");
       }),
   },
+  // lib/server/models (test/security/model-matrix.ts)
+  ...MODEL_CALLS,
 ];
 
 /**

@@ -1,0 +1,79 @@
+/**
+ * The authorization matrix's lines for lib/server/models (issue #41), spread into CALLS in
+ * matrix.test.ts (and so run again as study participants, participant-matrix.ts). Every model action is
+ * the project's coordinators' (and the CLI's): annotators, other projects' coordinators and nobody are
+ * refused, and a refused call writes nothing. A model of p, registered by the CLI against an address
+ * nothing listens on (no call reaches it in these lines), is there for the lines that need one.
+ */
+import { addModel, listModels, removeModel } from "../../lib/server/models/connections";
+import { discardModelAnswers, setModelCounted } from "../../lib/server/models/decisions";
+import { addModelRuns, modelSystemFile } from "../../lib/server/models/exports";
+import { modelMeasuresView } from "../../lib/server/models/measures";
+import { modelRunInput } from "../../lib/server/models/run-input";
+import { setModelTemplate, templatesView } from "../../lib/server/models/templates";
+import { SYSTEM } from "../../lib/server/kernel/actor";
+import type { ActorKey, World } from "./world";
+
+/** The project's coordinator only: annotators are refused on their role, other coordinators see no project. */
+const COORDINATOR = "401 403 403 404 ok ok";
+
+interface ModelCall {
+  name: string;
+  expect: string;
+  call: (w: World, k: ActorKey) => unknown;
+  prep?: (w: World) => void;
+  check?: (result: unknown, w: World, k: ActorKey) => void;
+}
+
+/** A model "m" in p, as `lexgold model add` registers it (no call is made). */
+function withModel(w: World): void {
+  w.db.$client
+    .prepare("insert into models (project_id, name, kind, base_url, model, registered_from) values (?, 'm', 'ollama', 'http://127.0.0.1:9', 'test-model', 'cli')")
+    .run(w.p.id);
+}
+
+/** …with one sample's answer to p1 (as a run stores it), so that its answers can be exported, scored and discarded. */
+function withAnswers(w: World): void {
+  withModel(w);
+  const model = (w.db.$client.prepare("select id from models where name = 'm'").get() as { id: number }).id;
+  const user = w.db.$client.prepare("insert into users (name, role, password_hash) values (?, 'model', '!model') returning id").get(`model:${w.p.id}:m:1`) as { id: number };
+  w.db.$client.prepare("insert into model_samples (model_id, sample, user_id) values (?, 1, ?)").run(model, user.id);
+  w.db.$client.prepare("insert into responses (project_id, instance_ref, user_id, kind, substitutes, updated_at) values (?, ?, ?, 'substitutes', '[\"vivid\"]', 0)").run(w.p.id, w.ref.p1, user.id);
+}
+
+/** …counted as an annotator (by the CLI), to stop counting it. */
+function withCounted(w: World): void {
+  withAnswers(w);
+  setModelCounted(w.db, SYSTEM, w.p.id, "m", true);
+}
+
+const ADD = { name: "new-model", kind: "openai", baseUrl: "http://127.0.0.1:9/v1", model: "x" };
+
+/** `f` with the operator's list letting the page register 127.0.0.1 (no call is made: registering only checks the address). */
+async function privateAllowed<T>(f: () => Promise<T>): Promise<T> {
+  process.env.LEXGOLD_MODEL_PRIVATE_HOSTS = "127.0.0.1";
+  try {
+    return await f();
+  } finally {
+    delete process.env.LEXGOLD_MODEL_PRIVATE_HOSTS;
+  }
+}
+
+export const MODEL_CALLS: ModelCall[] = [
+  // lib/server/models/connections.ts
+  { name: "addModel", expect: COORDINATOR, call: (w, k) => privateAllowed(() => addModel(w.db, w.actor(k), w.p.id, ADD)) },
+  { name: "listModels", expect: COORDINATOR, prep: withModel, call: (w, k) => listModels(w.db, w.actor(k), w.p.id) },
+  { name: "removeModel", expect: COORDINATOR, prep: withModel, call: (w, k) => removeModel(w.db, w.actor(k), w.p.id, "m") },
+  // decisions.ts
+  { name: "setModelCounted", expect: COORDINATOR, prep: withAnswers, call: (w, k) => setModelCounted(w.db, w.actor(k), w.p.id, "m", true, "pilot") },
+  { name: "setModelCounted (stop)", expect: COORDINATOR, prep: withCounted, call: (w, k) => setModelCounted(w.db, w.actor(k), w.p.id, "m", false) },
+  { name: "discardModelAnswers", expect: COORDINATOR, prep: withAnswers, call: (w, k) => discardModelAnswers(w.db, w.actor(k), w.p.id, "m") },
+  // exports.ts
+  { name: "modelSystemFile", expect: COORDINATOR, prep: withAnswers, call: (w, k) => modelSystemFile(w.db, w.actor(k), w.p.id, "m", "best") },
+  { name: "addModelRuns", expect: COORDINATOR, prep: withAnswers, call: (w, k) => addModelRuns(w.db, w.actor(k), w.p.id, "m") },
+  // measures.ts, run-input.ts, templates.ts
+  { name: "modelMeasuresView", expect: COORDINATOR, prep: withAnswers, call: (w, k) => modelMeasuresView(w.db, w.actor(k), w.p.id) },
+  { name: "modelRunInput", expect: COORDINATOR, prep: withModel, call: (w, k) => modelRunInput(w.db, w.actor(k), w.p.id, { model: "m", samples: "2" }) },
+  { name: "templatesView", expect: COORDINATOR, call: (w, k) => templatesView(w.db, w.actor(k), w.p.id) },
+  { name: "setModelTemplate", expect: COORDINATOR, call: (w, k) => setModelTemplate(w.db, w.actor(k), w.p.id, "annotate", "Substitutes for {{target}} in: {{sentence}}") },
+];
