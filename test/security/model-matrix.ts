@@ -9,7 +9,11 @@ import { addModel, listModels, removeModel } from "../../lib/server/models/conne
 import { discardModelAnswers, setModelCounted } from "../../lib/server/models/decisions";
 import { addModelRuns, modelSystemFile } from "../../lib/server/models/exports";
 import { modelMeasuresView } from "../../lib/server/models/measures";
-import { modelRunInput } from "../../lib/server/models/run-input";
+import { modelRunInput, roundRunInputs } from "../../lib/server/models/run-input";
+import { modelRuns } from "../../lib/server/models/runs-view";
+import { setStudySuggestions, setSuggestions, suggestionSettings } from "../../lib/server/models/suggestion-settings";
+import { createRound } from "../../lib/server/judgement/judgement";
+import { createStudy } from "../../lib/server/crowd/studies";
 import { setModelTemplate, templatesView } from "../../lib/server/models/templates";
 import { SYSTEM } from "../../lib/server/kernel/actor";
 import type { ActorKey, World } from "./world";
@@ -40,6 +44,19 @@ function withAnswers(w: World): void {
   w.db.$client.prepare("insert into model_samples (model_id, sample, user_id) values (?, 1, ?)").run(model, user.id);
   w.db.$client.prepare("insert into responses (project_id, instance_ref, user_id, kind, substitutes, updated_at) values (?, ?, ?, 'substitutes', '[\"vivid\"]', 0)").run(w.p.id, w.ref.p1, user.id);
 }
+
+/** A round of p asking the model for candidates (made by the CLI). */
+function withModelRound(w: World): void {
+  withModel(w);
+  createRound(w.db, SYSTEM, w.p.id, { selection: "any", sampleSize: 2, seed: 1, sources: ["annotators", "model:m"] });
+}
+const roundOf = (w: World) => (w.db.$client.prepare("select id from judgement_rounds order by id desc").get() as { id: number }).id;
+
+/** A crowd study of p (made by the CLI). */
+function withStudy(w: World): void {
+  createStudy(w.db, SYSTEM, w.p.id, { platform: "link", batchSize: 2, overlap: 2, minutes: 30, name: "pilot" });
+}
+const studyOf = (w: World) => (w.db.$client.prepare("select id from studies where project_id = ? order by id desc").get(w.p.id) as { id: number }).id;
 
 /** …counted as an annotator (by the CLI), to stop counting it. */
 function withCounted(w: World): void {
@@ -75,5 +92,11 @@ export const MODEL_CALLS: ModelCall[] = [
   { name: "modelMeasuresView", expect: COORDINATOR, prep: withAnswers, call: (w, k) => modelMeasuresView(w.db, w.actor(k), w.p.id) },
   { name: "modelRunInput", expect: COORDINATOR, prep: withModel, call: (w, k) => modelRunInput(w.db, w.actor(k), w.p.id, { model: "m", samples: "2" }) },
   { name: "templatesView", expect: COORDINATOR, call: (w, k) => templatesView(w.db, w.actor(k), w.p.id) },
+  { name: "roundRunInputs", expect: COORDINATOR, prep: withModelRound, call: (w, k) => roundRunInputs(w.db, w.actor(k), w.p.id, roundOf(w)) },
+  { name: "modelRuns", expect: COORDINATOR, prep: withModel, call: (w, k) => modelRuns(w.db, w.actor(k), w.p.id) },
+  // suggestion-settings.ts
+  { name: "suggestionSettings", expect: COORDINATOR, prep: withModel, call: (w, k) => suggestionSettings(w.db, w.actor(k), w.p.id) },
+  { name: "setSuggestions", expect: COORDINATOR, prep: withModel, call: (w, k) => setSuggestions(w.db, w.actor(k), w.p.id, { mode: "assist", model: "m" }) },
+  { name: "setStudySuggestions", expect: COORDINATOR, prep: withStudy, call: (w, k) => setStudySuggestions(w.db, w.actor(k), w.p.id, studyOf(w), true) },
   { name: "setModelTemplate", expect: COORDINATOR, call: (w, k) => setModelTemplate(w.db, w.actor(k), w.p.id, "annotate", "Substitutes for {{target}} in: {{sentence}}") },
 ];

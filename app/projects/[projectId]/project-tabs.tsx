@@ -14,6 +14,7 @@ const TABS = [
   { href: "/datasets", label: "Datasets" },
   { href: "/judgement", label: "Judgement" },
   { href: "/crowd", label: "Crowd" },
+  { href: "/models", label: "Models" },
 ];
 
 /** The coordinator's sections of one project. */

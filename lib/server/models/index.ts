@@ -15,7 +15,8 @@
 export { addModel, listModels, type ModelView, removeModel } from "./connections";
 export { discardModelAnswers, setModelCounted } from "./decisions";
 export { addModelRuns, modelSystemFile } from "./exports";
-export { type ModelFigures, type ModelMeasuresReport, type ModelMeasuresView, modelMeasuresView } from "./measures";
-export { modelRunInput } from "./run-input";
-export { type RunFailure, type RunReport } from "./run";
+export { type ModelFigures, type ModelMeasuresReport, modelMeasuresView } from "./measures";
+export { modelRunInput, roundRunInputs } from "./run-input";
 export { setModelTemplate, type TemplatesView, templatesView } from "./templates";
+export { setStudySuggestions, setSuggestions, type SuggestionSettings, suggestionSettings } from "./suggestion-settings";
+export { type ModelRunView, modelRuns } from "./runs-view";

@@ -13,7 +13,7 @@
 import "server-only";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { instances, jobs, knownAnswers, lemmaOverrides, lexelts, modelDecisions, modelMeasures, models, projects, responses, users } from "../../../db/schema";
+import { instances, jobs, knownAnswers, lemmaOverrides, lexelts, modelDecisions, modelMeasures, models, modelSamples, projects, responses, users } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { type AgreementReport, computeAgreement } from "../../lexsub/agreement";
 import { deriveGold, type GoldInstance, type GoldItem } from "../../lexsub/gold";
@@ -33,7 +33,7 @@ const L = named(lexelts, "l");
 const K = named(knownAnswers, "k");
 const R = named(responses, "r");
 
-export interface SampleSummary {
+interface SampleSummary {
   sample: number;
   label: string;
   answered: number;
@@ -67,6 +67,8 @@ export interface ModelMeasuresView {
   stale: boolean;
   /** A model-measures job is queued or running for the project. */
   computing: boolean;
+  /** A model of the project has answers to measure (else there is nothing to compute). */
+  answering: boolean;
 }
 
 /** The figures now (the job's work): O(responses × (1 + samples)). */
@@ -193,5 +195,13 @@ export function modelMeasuresView(db: Db, actor: Actor, projectId: number): Mode
     computeMs: row?.computeMs ?? null,
     stale: !row || row.dataVersion !== dataVersion(db, projectId),
     computing,
+    answering: hasSamples(db, projectId),
   };
+}
+
+/** Whether any model of the project has a sample (answers stored). */
+function hasSamples(db: Db, projectId: number): boolean {
+  const MS = named(modelSamples, "ms");
+  const M = named(models, "m");
+  return db.$client.prepare(`select 1 from ${MS.$} join ${M.$} on ${M.id} = ${MS.modelId} where ${M.projectId} = ? limit 1`).get(projectId) !== undefined;
 }

@@ -10,10 +10,13 @@ import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { judgementCandidates, judgementItems, modelCalls } from "../../../db/schema";
 import { candidateKey } from "../../lexsub/judgement";
+import { InputError, NotFoundError } from "../kernel/errors";
+import { instances } from "../../../db/schema";
+import { modelNamed } from "./connections";
 import { candidatesSchema } from "./prompt";
 
 /** Up to ten candidates of a model, by instance ref: each instance's latest ok candidates call. */
-export function cachedCandidates(db: Db, modelId: number, refs: readonly number[]): Map<number, string[]> {
+function cachedCandidates(db: Db, modelId: number, refs: readonly number[]): Map<number, string[]> {
   const out = new Map<number, string[]>();
   for (let k = 0; k < refs.length; k += 500) {
     const rows = db
@@ -27,6 +30,28 @@ export function cachedCandidates(db: Db, modelId: number, refs: readonly number[
       const parsed = candidatesSchema.safeParse(JSON.parse(r.answer));
       if (parsed.success) out.set(r.ref, parsed.data.candidates.map((c) => c.trim()).filter(Boolean).slice(0, 10));
     }
+  }
+  return out;
+}
+
+/**
+ * A round's source `model:NAME` (judgement.ts createRound, which has checked the actor): the model's cached
+ * candidates for the sampled instances, by instance id. An unknown model is refused naming the source.
+ */
+export function modelSourceCandidates(db: Db, projectId: number, name: string, instanceIds: ReadonlySet<string>): Map<string, string[]> {
+  let model;
+  try {
+    model = modelNamed(db, projectId, name);
+  } catch (e) {
+    if (e instanceof NotFoundError) throw new InputError(`sources: no model "${name}" in this project.`, { sources: `model:${name}` });
+    throw e;
+  }
+  const refs = db.select({ ref: instances.id, instanceId: instances.instanceId }).from(instances).where(eq(instances.projectId, projectId)).all().filter((r) => instanceIds.has(r.instanceId));
+  const byRef = cachedCandidates(db, model.id, refs.map((r) => r.ref));
+  const out = new Map<string, string[]>();
+  for (const r of refs) {
+    const c = byRef.get(r.ref);
+    if (c) out.set(r.instanceId, c);
   }
   return out;
 }

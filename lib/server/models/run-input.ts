@@ -5,7 +5,8 @@
 import "server-only";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { jobs } from "../../../db/schema";
+import { and, eq } from "drizzle-orm";
+import { jobs, judgementRounds } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { type Actor, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
@@ -36,4 +37,18 @@ export function modelRunInput(db: Db, actor: Actor, projectId: number, raw: Reco
     .get(p.id, m.id);
   if (busy) throw new InputError(`"${m.name}" is running already: wait for it, or cancel it.`, { model: "Running already." });
   return { modelId: m.id, purpose: d.purpose, samples: d.purpose === "annotate" ? d.samples : 1, temperature: d.temperature, limit: d.instances === "all" ? null : d.instances, roundId: null };
+}
+
+/**
+ * The candidates runs a judgement round's `model:NAME` sources need (coordinators of the round's project):
+ * one per model, over the round's instances, adding each model's candidates to the round as they come
+ * (cached ones at once). Empty when the round asks no model.
+ */
+export function roundRunInputs(db: Db, actor: Actor, projectId: number, roundId: number): RunInput[] {
+  const p = requireProject(db, actor, projectId, { coordinator: true });
+  const round = db.select({ sources: judgementRounds.sourcesAsked }).from(judgementRounds).where(and(eq(judgementRounds.id, roundId), eq(judgementRounds.projectId, p.id))).get();
+  if (!round) return [];
+  return (JSON.parse(round.sources) as string[])
+    .filter((s) => s.startsWith("model:"))
+    .map((s) => ({ modelId: modelNamed(db, p.id, s.slice(6)).id, purpose: "candidates" as const, samples: 1, temperature: 0, limit: null, roundId }));
 }

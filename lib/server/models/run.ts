@@ -46,7 +46,7 @@ export interface RunInput {
   roundId?: number | null;
 }
 
-export interface RunFailure {
+interface RunFailure {
   lexelt: string;
   instanceId: string;
   sample: number;

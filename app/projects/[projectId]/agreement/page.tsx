@@ -16,6 +16,7 @@ import styles from "./agreement.module.css";
 import { int, plural } from "@/app/_ui/format";
 import { DASH, alpha, dec, pct, points } from "./format";
 import { Histogram } from "./histogram";
+import { ModelsSection } from "./models-section";
 import { type Column, type Row, SortableTable } from "./sortable-table";
 
 export const metadata: Metadata = { title: "Agreement" };
@@ -556,6 +557,8 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           </>
         )}
       </section>
+
+      <ModelsSection projectId={id} actor={actor} />
 
       <section aria-labelledby="lowest-heading">
         <h2 id="lowest-heading">Lowest agreement</h2>

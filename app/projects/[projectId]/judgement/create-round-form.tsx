@@ -2,7 +2,18 @@
 import { useActionState } from "react";
 import { type RoundFormState, createRoundAction } from "./actions";
 
-export function CreateRoundForm({ projectId, members, runs }: { projectId: number; members: { id: number; name: string; judge: boolean }[]; runs: { id: number; name: string; type: string; gold: string }[] }) {
+export function CreateRoundForm({
+  projectId,
+  members,
+  runs,
+  models = [],
+}: {
+  projectId: number;
+  members: { id: number; name: string; judge: boolean }[];
+  runs: { id: number; name: string; type: string; gold: string }[];
+  /** The project's models (lib/server/models): up to ten ranked candidates each, asked for as the round is made. */
+  models?: string[];
+}) {
   const [state, action, pending] = useActionState<RoundFormState, FormData>(createRoundAction.bind(null, projectId), null);
   return (
     <form action={action} className="panel" aria-label="New judgement round">
@@ -39,6 +50,11 @@ export function CreateRoundForm({ projectId, members, runs }: { projectId: numbe
         {runs.map((r) => (
           <label key={r.id}>
             <input type="checkbox" name="source" value={`run:${r.id}`} /> Run: {r.name} ({r.type}, scored against {r.gold})
+          </label>
+        ))}
+        {models.map((m) => (
+          <label key={m}>
+            <input type="checkbox" name="source" value={`model:${m}`} /> Model: {m} (up to ten ranked candidates per instance)
           </label>
         ))}
         <label>

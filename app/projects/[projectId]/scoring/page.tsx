@@ -6,6 +6,8 @@ import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
 import { derive } from "@/lib/server/jobs";
 import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard } from "@/lib/server/scoring";
+import { listModels } from "@/lib/server/models";
+import { AddRunsForm } from "../models/forms";
 import { SensevalSection } from "./senseval";
 import { ScoringWorkbench } from "./workbench";
 
@@ -52,6 +54,8 @@ export default async function ScoringPage({
         <Link href={`/projects/${id}/scoring/ranking`}>Ranking measures</Link>: TSAR-2022/MLSP, SWORDS, GAP and P@k for ranked outputs.
       </p>
       <ScoringWorkbench projectId={id} initialBoard={board} maxBytes={MAX_RUN_BYTES} />
+      {/* A model's answers as runs (issue #41): the models with answers. */}
+      <AddRunsForm projectId={id} models={listModels(getDb(), actor, id).filter((m) => m.answers > 0).map((m) => ({ name: m.name, samples: m.samples }))} />
       <SensevalSection projectId={id} />
     </>
   );
