@@ -14,12 +14,15 @@ import { modelRuns } from "../../lib/server/models/runs-view";
 import { setStudySuggestions, setSuggestions, suggestionSettings } from "../../lib/server/models/suggestion-settings";
 import { createRound } from "../../lib/server/judgement/judgement";
 import { createStudy } from "../../lib/server/crowd/studies";
+import { workspaceSuggestionMode, workspaceSuggestions } from "../../lib/server/models/suggestions";
 import { setModelTemplate, templatesView } from "../../lib/server/models/templates";
 import { SYSTEM } from "../../lib/server/kernel/actor";
 import type { ActorKey, World } from "./world";
 
 /** The project's coordinator only: annotators are refused on their role, other coordinators see no project. */
 const COORDINATOR = "401 403 403 404 ok ok";
+/** One's own workspace in a project one belongs to; the CLI has no workspace. */
+const OWN_WORK = "401 404 ok 404 ok 403";
 
 interface ModelCall {
   name: string;
@@ -51,6 +54,12 @@ function withModelRound(w: World): void {
   createRound(w.db, SYSTEM, w.p.id, { selection: "any", sampleSize: 2, seed: 1, sources: ["annotators", "model:m"] });
 }
 const roundOf = (w: World) => (w.db.$client.prepare("select id from judgement_rounds order by id desc").get() as { id: number }).id;
+
+/** p shows the model's suggestions (assist). */
+function withSuggestions(w: World): void {
+  withModel(w);
+  setSuggestions(w.db, SYSTEM, w.p.id, { mode: "assist", model: "m" });
+}
 
 /** A crowd study of p (made by the CLI). */
 function withStudy(w: World): void {
@@ -98,5 +107,9 @@ export const MODEL_CALLS: ModelCall[] = [
   { name: "suggestionSettings", expect: COORDINATOR, prep: withModel, call: (w, k) => suggestionSettings(w.db, w.actor(k), w.p.id) },
   { name: "setSuggestions", expect: COORDINATOR, prep: withModel, call: (w, k) => setSuggestions(w.db, w.actor(k), w.p.id, { mode: "assist", model: "m" }) },
   { name: "setStudySuggestions", expect: COORDINATOR, prep: withStudy, call: (w, k) => setStudySuggestions(w.db, w.actor(k), w.p.id, studyOf(w), true) },
+  // suggestions.ts: the workspace's (p's suggestions on, with the model "m"; no call reaches it: the instance has no answer and its
+  // background call to the closed port fails, writing only its own record)
+  { name: "workspaceSuggestionMode", expect: OWN_WORK, prep: withSuggestions, call: (w, k) => workspaceSuggestionMode(w.db, w.actor(k), w.p.id) },
+  { name: "workspaceSuggestions", expect: OWN_WORK, prep: withSuggestions, call: (w, k) => workspaceSuggestions(w.db, w.actor(k), w.p.id, []) },
   { name: "setModelTemplate", expect: COORDINATOR, call: (w, k) => setModelTemplate(w.db, w.actor(k), w.p.id, "annotate", "Substitutes for {{target}} in: {{sentence}}") },
 ];

@@ -67,6 +67,9 @@ const ROUTES: { path: string; methods: string; load: () => Promise<Record<string
   { path: "scoring/runs/[runId]/report", methods: "GET", load: () => import("../../app/api/projects/[projectId]/scoring/runs/[runId]/report/route"), params: (_w, p, i) => ({ projectId: String(p), runId: String(i.run) }) },
   { path: "scoring/scores", methods: "GET", load: () => import("../../app/api/projects/[projectId]/scoring/scores/route"), params: (_w, p) => ({ projectId: String(p) }) },
   { path: "scoring/senseval", methods: "POST", load: () => import("../../app/api/projects/[projectId]/scoring/senseval/route"), params: (_w, p) => ({ projectId: String(p) }) },
+  // A model's answers as a system file, and the workspace's suggestions (lib/server/models, issue #41).
+  { path: "models/file", methods: "GET", load: () => import("../../app/api/projects/[projectId]/models/file/route"), params: (_w, p) => ({ projectId: String(p) }) },
+  { path: "suggestions", methods: "GET", load: () => import("../../app/api/projects/[projectId]/suggestions/route"), params: (_w, p) => ({ projectId: String(p) }) },
   // The Crowd tab's downloads (a study of the project: the participant's own).
   { path: "crowd/[studyId]/download", methods: "GET", load: () => import("../../app/api/projects/[projectId]/crowd/[studyId]/download/route"), params: (w, p) => ({ projectId: String(p), studyId: String(studyIn(w, p)) }) },
   // The save route: p2 is in the participant's batch (and the annotator's queue).

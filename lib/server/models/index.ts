@@ -20,3 +20,4 @@ export { modelRunInput, roundRunInputs } from "./run-input";
 export { setModelTemplate, type TemplatesView, templatesView } from "./templates";
 export { setStudySuggestions, setSuggestions, type SuggestionSettings, suggestionSettings } from "./suggestion-settings";
 export { type ModelRunView, modelRuns } from "./runs-view";
+export { type SuggestionItem, workspaceSuggestionMode, workspaceSuggestions } from "./suggestions";
