@@ -42,7 +42,7 @@ export function PreviousNote({ model, instanceId, item, revise }: { model: strin
       <span className="muted">
         {model} on {instanceId}, which you just saved:
       </span>{" "}
-      <span dir="auto">{offered(item).join(", ")}</span>.{" "}
+      <span dir="auto">{offered(item).join(", ")}.</span>
       <button type="button" className="secondary small" onClick={revise} aria-keyshortcuts="Alt+R">
         Revise {instanceId} <kbd className={s.key}>Alt+R</kbd>
       </button>

@@ -68,6 +68,7 @@ const ROUTES: { path: string; methods: string; load: () => Promise<Record<string
   { path: "scoring/scores", methods: "GET", load: () => import("../../app/api/projects/[projectId]/scoring/scores/route"), params: (_w, p) => ({ projectId: String(p) }) },
   { path: "scoring/senseval", methods: "POST", load: () => import("../../app/api/projects/[projectId]/scoring/senseval/route"), params: (_w, p) => ({ projectId: String(p) }) },
   // A model's answers as a system file, and the workspace's suggestions (lib/server/models, issue #41).
+  { path: "models/run", methods: "POST", load: () => import("../../app/api/projects/[projectId]/models/run/route"), params: (_w, p) => ({ projectId: String(p) }) },
   { path: "models/file", methods: "GET", load: () => import("../../app/api/projects/[projectId]/models/file/route"), params: (_w, p) => ({ projectId: String(p) }) },
   { path: "suggestions", methods: "GET", load: () => import("../../app/api/projects/[projectId]/suggestions/route"), params: (_w, p) => ({ projectId: String(p) }) },
   // The Crowd tab's downloads (a study of the project: the participant's own).

@@ -125,7 +125,8 @@ export function RunForm({ projectId, name, disabled }: { projectId: number; name
           Ask for ranked candidates
         </button>
       </div>
-      <Outcome state={state} />
+      {/* "Started" says nothing once the run has ended (its outcome is above); a refusal stays. */}
+      {(!state?.ok || disabled) && <Outcome state={state} />}
     </form>
   );
 }
@@ -228,7 +229,7 @@ export function TemplateForm({ projectId, purpose, text, builtIn }: { projectId:
   const id = `tpl-${purpose}`;
   return (
     <form action={action} aria-label={`The ${purpose} template`}>
-      <label htmlFor={id} className="small muted">
+      <label htmlFor={id} className={`small muted ${styles.placeholders}`}>
         Placeholders: {"{{guidelines}} {{sentence}} {{target}} {{language}}"}
       </label>
       <textarea id={id} name="text" rows={12} className={styles.template} defaultValue={state && !state.ok ? (state.values?.text ?? text) : text} aria-invalid={!!state?.errors?.text} />
