@@ -61,6 +61,8 @@ export interface ModelServer {
   maxInFlight: number;
   /** Requests answered so far. */
   answered: number;
+  /** Requests in flight now. */
+  inFlight: number;
   next(...b: Behaviour[]): void;
   behave(b: Behaviour): void;
   close(): Promise<void>;
@@ -235,6 +237,9 @@ export async function startModelServer(opts: ModelServerOptions = {}): Promise<M
     },
     get answered() {
       return state.answered;
+    },
+    get inFlight() {
+      return inFlight;
     },
     next: (...b) => queue.push(...b),
     behave: (b) => {
