@@ -17,18 +17,15 @@ import Database from "better-sqlite3";
 import { startModelServer } from "../test/support/model-server";
 import { initialStates, mergeRecords, preflight, runLoad, type SaveRecord } from "./lib/load-run";
 import { numberArg, runTag, setUp, stringArg } from "./lib/setup";
+import { summarize } from "./lib/stats";
 import { checkSaves, integrityCheck } from "./lib/verify";
 
 const log = (s: string) => process.stderr.write(s + "\n");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function pct(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 function summary(saves: SaveRecord[]) {
-  const ms = saves.map((s) => s.end - s.start).sort((a, b) => a - b);
-  return { n: ms.length, p50: pct(ms, 50), p99: pct(ms, 99), max: ms[ms.length - 1] ?? NaN };
+  const s = summarize(saves.map((x) => x.end - x.start));
+  return { n: s.count, p50: s.p50, p99: s.p99, max: s.max };
 }
 const f = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "–");
 

@@ -107,9 +107,4 @@ END;--> statement-breakpoint
 CREATE TRIGGER `model_decisions_data_version_delete` AFTER DELETE ON `model_decisions` BEGIN
   INSERT INTO `data_versions` (`project_id`, `version`) SELECT `id`, 1 FROM `projects` WHERE `id` = OLD.`project_id`
     ON CONFLICT (`project_id`) DO UPDATE SET `version` = `version` + 1;
-END;--> statement-breakpoint
--- A model's pseudo-annotators (users with role "model") go with their sample, whether the model is removed
--- or its project deleted (ON DELETE CASCADE): their responses go with them (response_history keeps its rows).
-CREATE TRIGGER `model_samples_delete_user` AFTER DELETE ON `model_samples` BEGIN
-  DELETE FROM `users` WHERE `id` = OLD.`user_id` AND `role` = 'model';
 END;

@@ -33,14 +33,14 @@ interface ModelCall {
 }
 
 /** A model "m" in p, as `lexgold model add` registers it (no call is made). */
-function withModel(w: World): void {
+export function withModel(w: World): void {
   w.db.$client
     .prepare("insert into models (project_id, name, kind, base_url, model, registered_from) values (?, 'm', 'ollama', 'http://127.0.0.1:9', 'test-model', 'cli')")
     .run(w.p.id);
 }
 
 /** …with one sample's answer to p1 (as a run stores it), so that its answers can be exported, scored and discarded. */
-function withAnswers(w: World): void {
+export function withAnswers(w: World): void {
   withModel(w);
   const model = (w.db.$client.prepare("select id from models where name = 'm'").get() as { id: number }).id;
   const user = w.db.$client.prepare("insert into users (name, role, password_hash) values (?, 'model', '!model') returning id").get(`model:${w.p.id}:m:1`) as { id: number };

@@ -20,6 +20,7 @@ import { computeModelMeasures } from "../../lib/server/models/measures";
 import { reviewLogPage } from "../../lib/server/gold/gold-review";
 import { setRequiredAnnotators } from "../../lib/server/people/team";
 import { workspace } from "../../lib/server/annotate/responses";
+import { deleteProject } from "../../lib/server/corpus/project-lifecycle";
 import { goldFixture } from "../support/gold-fixture";
 import { type ModelServer, startModelServer } from "../support/model-server";
 import { until } from "../support/wait";
@@ -167,6 +168,20 @@ describe("a model's run", () => {
     } finally {
       server.behave({ kind: "valid" });
     }
+  });
+
+  it("its pseudo-annotators go with it: removed, discarded, or its project deleted", async () => {
+    const f = await fixture();
+    await run(f, { samples: 2 });
+    const models = () => (f.db.$client.prepare("select count(*) as n from users where role = 'model'").get() as { n: number }).n;
+    expect(models()).toBe(2);
+    discardModelAnswers(f.db, f.coord, f.project.id, "loop");
+    expect(models()).toBe(0);
+    await run(f, {});
+    expect(models()).toBe(1);
+    await deleteProject(f.db, f.coord, f.project.id, "p");
+    expect(models()).toBe(0);
+    expect(f.db.$client.prepare("select count(*) as n from users").get()).toEqual({ n: 4 });
   });
 
   it("a run input out of range is refused by field", async () => {

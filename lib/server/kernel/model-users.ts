@@ -36,3 +36,21 @@ export function modelUserNames(db: Pick<Db, "$client">, projectId: number): Set<
     .all(projectId) as { name: string }[];
   return new Set(rows.map((r) => r.name));
 }
+
+/** The project's model pseudo-annotators (user ids), before their models go (the rows that link them go with the models). */
+export function modelUserIds(db: Pick<Db, "$client">, projectId: number, modelId?: number): number[] {
+  const rows = db.$client
+    .prepare(`select ${MS.userId} as id from ${MS.$} join ${M.$} on ${M.id} = ${MS.modelId} where ${M.projectId} = ?${modelId === undefined ? "" : ` and ${M.id} = ?`}`)
+    .all(...(modelId === undefined ? [projectId] : [projectId, modelId])) as { id: number }[];
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Delete model pseudo-annotators (their responses go with them, ON DELETE CASCADE): when their model is
+ * removed or its answers discarded, and after their project is deleted. Never a person: role "model" only.
+ */
+export function deleteModelUsers(db: Pick<Db, "$client">, ids: readonly number[]): void {
+  const U2 = named(users);
+  const del = db.$client.prepare(`delete from ${U2.$} where ${U2.id} = ? and ${U2.role} = 'model'`);
+  for (const id of ids) del.run(id);
+}

@@ -18,6 +18,7 @@ import { modelCalls, modelDecisions, models, modelSamples, projects, responses, 
 import { modelKeyVarProblem } from "../../config";
 import { type Actor, actorUserId, requireProject } from "../kernel/actor";
 import { InputError, NotFoundError } from "../kernel/errors";
+import { deleteModelUsers, modelUserIds } from "../kernel/model-users";
 import { parseOrThrow } from "../kernel/validate";
 import { encryptKey } from "./keys";
 import { checkReachable, operatorAllowsPrivate, parseBaseUrl } from "./net";
@@ -176,8 +177,7 @@ export function listModels(db: Db, actor: Actor, projectId: number): ModelView[]
 }
 
 /**
- * Remove a model: its connection, its calls and its answers (its pseudo-annotators go with their samples,
- * drizzle/0025's trigger). A model counted as an annotator is refused (its answers are in the gold: take
+ * Remove a model: its connection, its calls and its answers (its pseudo-annotators, and their responses with them). A model counted as an annotator is refused (its answers are in the gold: take
  * that back first, a logged decision). When it is the project's suggestion model, suggestions go off.
  */
 export function removeModel(db: Db, actor: Actor, projectId: number, name: string): { name: string; answers: number; calls: number } {
@@ -187,7 +187,9 @@ export function removeModel(db: Db, actor: Actor, projectId: number, name: strin
   const v = viewOf(db, m);
   db.transaction(() => {
     db.update(projects).set({ suggestionMode: "off", suggestionModelId: null }).where(and(eq(projects.id, projectId), eq(projects.suggestionModelId, m.id))).run();
+    const samples = modelUserIds(db, projectId, m.id);
     db.delete(models).where(eq(models.id, m.id)).run();
+    deleteModelUsers(db, samples);
   });
   return { name: m.name, answers: v.answers, calls: v.calls };
 }

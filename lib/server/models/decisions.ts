@@ -14,6 +14,7 @@ import type { Db } from "../../../db/client";
 import { goldReviewLog, modelDecisions, modelSamples } from "../../../db/schema";
 import { type Actor, actorUserId, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
+import { deleteModelUsers, modelUserIds } from "../kernel/model-users";
 import { parseOrThrow } from "../kernel/validate";
 import { isCounted, modelNamed } from "./connections";
 
@@ -35,13 +36,15 @@ export function setModelCounted(db: Db, actor: Actor, projectId: number, name: s
   });
 }
 
-/** Delete a model's answers (its samples and their pseudo-annotators; drizzle/0025's trigger): refused while it is counted. */
+/** Delete a model's answers (its samples and their pseudo-annotators): refused while it is counted. */
 export function discardModelAnswers(db: Db, actor: Actor, projectId: number, name: string): { name: string; samples: number } {
   const p = requireProject(db, actor, projectId, { coordinator: true });
   return db.transaction(() => {
     const m = modelNamed(db, p.id, name);
     if (isCounted(db, m.id)) throw new InputError(`"${m.name}" is counted as an annotator: its answers are in the gold. Stop counting it first.`, { name: "Counted as an annotator." });
+    const users = modelUserIds(db, p.id, m.id);
     const r = db.delete(modelSamples).where(eq(modelSamples.modelId, m.id)).run();
+    deleteModelUsers(db, users);
     return { name: m.name, samples: r.changes };
   });
 }

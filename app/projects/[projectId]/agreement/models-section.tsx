@@ -4,6 +4,7 @@
  * computation is started here when the answers changed since).
  */
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { getDb } from "@/lib/db";
 import { startJob } from "@/lib/server/jobs";
 import type { Actor } from "@/lib/server/kernel";
@@ -23,6 +24,37 @@ function Cell({ f, what }: { f: Fig; what: string }) {
     <td className="num" title={f.value === null ? `no ${what} yet` : `${String(f.value)} over ${int(f.n)} ${what}`}>
       {pct(f.value)} <span className="small muted">({int(f.n)})</span>
     </td>
+  );
+}
+
+/** A group's figures (per PoS, per lexelt): with the pool and with the mode. */
+function GroupTable({ label, caption, head, rows }: { label: string; caption?: string; head: string; rows: { key: string; name: ReactNode; withPool: Fig; withMode: Fig }[] }) {
+  return (
+    <div className="table-wrap">
+      <table aria-label={label}>
+        {caption && <caption className="small muted">{caption}</caption>}
+        <thead>
+          <tr>
+            <th scope="col">{head}</th>
+            <th scope="col" className="num">
+              With the pool
+            </th>
+            <th scope="col" className="num">
+              With the mode
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.key}>
+              <th scope="row">{r.name}</th>
+              <Cell f={r.withPool} what="pairs" />
+              <Cell f={r.withMode} what="answers on items with a mode" />
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -62,59 +94,15 @@ function ModelDetail({ m, people }: { m: ModelFigures; people: ModelMeasuresRepo
             </tbody>
           </table>
         </div>
-        <div className="table-wrap">
-          <table aria-label={`${m.name} per part of speech`}>
-            <thead>
-              <tr>
-                <th scope="col">PoS</th>
-                <th scope="col" className="num">
-                  With the pool
-                </th>
-                <th scope="col" className="num">
-                  With the mode
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {m.byPos.map((p) => (
-                <tr key={p.pos}>
-                  <th scope="row">{POS_NAMES[p.pos] ?? p.pos}</th>
-                  <Cell f={p.withPool} what="pairs" />
-                  <Cell f={p.withMode} what="answers on items with a mode" />
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <GroupTable label={`${m.name} per part of speech`} head="PoS" rows={m.byPos.map((p) => ({ key: p.pos, name: POS_NAMES[p.pos] ?? p.pos, ...p }))} />
       </div>
       {lowest.length > 0 && (
-        <div className="table-wrap">
-          <table aria-label={`${m.name}: the lexelts where it agrees least`}>
-            <caption className="small muted">The lexelts where {m.name} agrees least with the people</caption>
-            <thead>
-              <tr>
-                <th scope="col">Lexelt</th>
-                <th scope="col" className="num">
-                  With the pool
-                </th>
-                <th scope="col" className="num">
-                  With the mode
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {lowest.map((l) => (
-                <tr key={l.lexelt}>
-                  <th scope="row">
-                    <code>{l.lexelt}</code>
-                  </th>
-                  <Cell f={l.withPool} what="pairs" />
-                  <Cell f={l.withMode} what="answers on items with a mode" />
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <GroupTable
+          label={`${m.name}: the lexelts where it agrees least`}
+          caption={`The lexelts where ${m.name} agrees least with the people`}
+          head="Lexelt"
+          rows={lowest.map((l) => ({ key: l.lexelt, name: <code>{l.lexelt}</code>, ...l }))}
+        />
       )}
       <p className="small">
         Anchoring: the people&apos;s answers given after seeing {m.name}&apos;s agree with it {pct(m.anchoring.shown.value)} ({int(m.anchoring.shown.n)} pairs); answers given blind {pct(m.anchoring.blind.value)} (
