@@ -20,6 +20,7 @@ import type { Db } from "../../../db/client";
 import * as schema from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { InputError } from "../kernel/errors";
+import { prepared } from "../kernel/statements";
 import { JobCancelled, type JobContext } from "../kernel/job-context";
 import { KeyUnreadable, openCaller } from "./calls";
 import type { Outcome } from "./client";
@@ -34,6 +35,7 @@ const K = named(schema.knownAnswers, "k");
 const JI = named(schema.judgementItems, "ji");
 const MC = named(schema.modelCalls, "mc");
 const JOBS = named(schema.jobs);
+const MCI = named(schema.modelCalls);
 
 export interface RunInput {
   modelId: number;
@@ -111,6 +113,15 @@ interface Work {
   userId: number | null;
 }
 
+/** One call's record (in the caller's transaction), by a statement prepared once per connection. */
+function recordCall(db: Db, c: typeof schema.modelCalls.$inferInsert): void {
+  prepared(
+    db,
+    `insert into ${MCI.$} (${MCI.modelId}, ${MCI.purpose}, ${MCI.instanceRef}, ${MCI.sample}, ${MCI.settingsHash}, ${MCI.promptHash}, ${MCI.templateVersion}, ${MCI.settings}, ${MCI.outcome}, ${MCI.httpStatus}, ${MCI.detail}, ${MCI.answer}, ${MCI.tokensIn}, ${MCI.tokensOut}, ${MCI.latencyMs}, ${MCI.jobId}, ${MCI.at})
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(c.modelId, c.purpose, c.instanceRef, c.sample, c.settingsHash, c.promptHash, c.templateVersion, c.settings, c.outcome, c.httpStatus ?? null, c.detail ?? "", c.answer ?? null, c.tokensIn ?? null, c.tokensOut ?? null, c.latencyMs, c.jobId ?? null, (c.at ?? new Date()).getTime());
+}
+
 /** The job's handler (jobs-kinds.ts JOB_KINDS["model-run"]). */
 export async function modelRunJob(ctx: JobContext): Promise<RunReport> {
   const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
@@ -186,8 +197,7 @@ export async function modelRunJob(ctx: JobContext): Promise<RunReport> {
       if (pending.length === 0) return;
       const batch = pending.splice(0, pending.length);
       db.transaction(() => {
-        const calls = batch.flatMap((b) => b.done.rows);
-        if (calls.length > 0) db.insert(schema.modelCalls).values(calls).run();
+        for (const c of batch.flatMap((b) => b.done.rows)) recordCall(db, c);
         const answers: Parameters<typeof storeAnswers>[2] = [];
         for (const { w, done } of batch) {
           for (const row of done.rows) {
@@ -210,10 +220,11 @@ export async function modelRunJob(ctx: JobContext): Promise<RunReport> {
         if (answers.length > 0) storeAnswers(db, ctx.job.projectId, answers);
       });
     };
+    // Every ~250 ms: a few dozen answers a transaction, so that saves meet the lock taken as seldom as possible.
     const message = () => `${model.name}: ${report.skipped + report.answered + report.failed} of ${report.total} (${report.failed} failed)`;
     try {
       while (!finished) {
-        await Promise.race([all, new Promise((r) => setTimeout(r, 100))]);
+        await Promise.race([all, new Promise((r) => setTimeout(r, 250))]);
         flush();
         await ctx.step(report.skipped + report.answered + report.failed, report.total, message());
       }

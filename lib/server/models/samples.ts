@@ -10,6 +10,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { modelSamples, responseHistory, responses, users } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
+import { prepared } from "../kernel/statements";
 import { foldCase } from "../../lexsub/language";
 import { tidy } from "../../lexsub/substitute-rules";
 import type { ModelRow } from "./connections";
@@ -84,11 +85,14 @@ export function storedAnswer(a: ModelAnswer, language: string): { kind: "substit
  * Returns how many were stored.
  */
 export function storeAnswers(db: Db, projectId: number, rows: { ref: number; userId: number; answer: ReturnType<typeof storedAnswer> }[], now = Date.now()): number {
-  const insert = db.$client.prepare(
+  // Prepared once per connection (kernel/statements.ts): a run writes in many short transactions.
+  const insert = prepared(
+    db,
     `insert into ${RS.$} (${RS.projectId}, ${RS.instanceRef}, ${RS.userId}, ${RS.kind}, ${RS.substitutes}, ${RS.multiword}, ${RS.revision}, ${RS.updatedAt}, ${RS.createdAt})
      values (?, ?, ?, ?, ?, ?, 1, ?, ?) on conflict (${RS.instanceRef}, ${RS.userId}) do nothing returning ${RS.id} as id`,
   );
-  const history = db.$client.prepare(
+  const history = prepared(
+    db,
     `insert into ${RH.$} (${RH.responseId}, ${RH.projectId}, ${RH.instanceRef}, ${RH.userId}, ${RH.kind}, ${RH.substitutes}, ${RH.multiword}, ${RH.revision}, ${RH.source}, ${RH.savedAt})
      values (?, ?, ?, ?, ?, ?, ?, 1, 'model', ?)`,
   );
