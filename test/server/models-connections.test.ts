@@ -3,7 +3,7 @@
  * never returned nor stored in clear; what a page registration may reach (server-side request forgery):
  * public addresses only unless the operator lists the host; checked again at every connection.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { SYSTEM } from "../../lib/server/kernel/actor";
 import { addModel, listModels, removeModel } from "../../lib/server/models/connections";
 import { decryptKey, encryptKey, KeyUnreadable, resolveKey } from "../../lib/server/models/keys";
@@ -14,9 +14,15 @@ import { startModelServer } from "../support/model-server";
 
 const PAGE = { name: "llama", kind: "ollama", baseUrl: "http://127.0.0.1:11434", model: "llama3.1:8b" };
 
+// The server's secret from the environment: a key typed on the page is encrypted under it (and no secret file is written into the checkout).
+const savedSecret = process.env.NEXTAUTH_SECRET;
+beforeEach(() => {
+  process.env.NEXTAUTH_SECRET = "a-secret-for-the-model-key-tests-0123456789";
+});
 afterEach(() => {
   delete process.env.LEXGOLD_MODEL_PRIVATE_HOSTS;
-  delete process.env.LEXGOLD_TEST_MODEL_KEY;
+  if (savedSecret === undefined) delete process.env.NEXTAUTH_SECRET;
+  else process.env.NEXTAUTH_SECRET = savedSecret;
 });
 
 describe("registering a model", () => {

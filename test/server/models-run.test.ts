@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM } from "../../lib/server/kernel/actor";
-import { cancelJob, getJob, jobsIdle, startJob } from "../../lib/server/jobs/jobs";
+import { cancelJob, getJob, jobsIdle, recoverJobs, startJob } from "../../lib/server/jobs/jobs";
 import { projectGold } from "../../lib/server/gold/gold";
 import { projectProgress } from "../../lib/server/annotate/progress";
 import { exportResponses } from "../../lib/server/annotate/response-import";
@@ -182,6 +182,17 @@ describe("a model's run", () => {
     await deleteProject(f.db, f.coord, f.project.id, "p");
     expect(models()).toBe(0);
     expect(f.db.$client.prepare("select count(*) as n from users").get()).toEqual({ n: 4 });
+  });
+
+  it("a run a stopped server left unfinished says its answers are kept", async () => {
+    const f = await fixture();
+    const input = JSON.stringify(modelRunInput(f.db, f.coord, f.project.id, { model: "loop" }));
+    f.db.$client.prepare("insert into jobs (project_id, kind, state, input) values (?, 'model-run', 'running', ?), (?, 'lexelt-xml', 'running', '{}')").run(f.project.id, input, f.project.id);
+    await recoverJobs(f.db);
+    expect(f.db.$client.prepare("select kind, state, message from jobs order by id").all()).toEqual([
+      { kind: "model-run", state: "failed", message: "The server stopped before this run finished; what it answered is kept: start it again to go on." },
+      { kind: "lexelt-xml", state: "failed", message: "The server stopped before this job finished; nothing it wrote is visible." },
+    ]);
   });
 
   it("a run input out of range is refused by field", async () => {

@@ -333,12 +333,16 @@ export async function jobsIdle(): Promise<void> {
  * the background, between requests.
  */
 export function recoverJobs(db: Db): Promise<void> {
-  const stale = db.select({ id: jobs.id, input: jobs.input }).from(jobs).where(inArray(jobs.state, ["queued", "running"])).all();
+  const stale = db.select({ id: jobs.id, kind: jobs.kind, input: jobs.input }).from(jobs).where(inArray(jobs.state, ["queued", "running"])).all();
   if (stale.length > 0) {
-    db.update(jobs)
-      .set({ state: "failed", message: "The server stopped before this job finished; nothing it wrote is visible.", finishedAt: new Date(), stagingProjectId: null })
-      .where(inArray(jobs.id, stale.map((s) => s.id)))
-      .run();
+    // A model's run keeps what it answered (lib/server/models/run.ts): it goes on when started again.
+    const ran = (s: (typeof stale)[number]) => MODEL_JOB_KINDS.has(s.kind);
+    for (const [ids, message] of [
+      [stale.filter((s) => !ran(s)).map((s) => s.id), "The server stopped before this job finished; nothing it wrote is visible."],
+      [stale.filter(ran).map((s) => s.id), "The server stopped before this run finished; what it answered is kept: start it again to go on."],
+    ] as const) {
+      if (ids.length > 0) db.update(jobs).set({ state: "failed", message, finishedAt: new Date(), stagingProjectId: null }).where(inArray(jobs.id, [...ids])).run();
+    }
     for (const s of stale) removeInputFile(s.input);
   }
   const holders = db.select({ id: projects.id }).from(projects).where(isNotNull(projects.stagingFor)).all();
