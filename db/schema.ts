@@ -31,9 +31,10 @@ export const users = sqliteTable(
     /**
      * admin: manages every account (made from the CLI only); coordinator: their projects; annotator;
      * participant: a crowd worker who joined one study by its link (lib/server/crowd), with no
-     * password, an annotator of that study's project only.
+     * password, an annotator of that study's project only; model: the answers of one sample of a model
+     * (lib/server/models, issue #41), never signed in, never a member, out of the gold unless counted.
      */
-    role: text("role", { enum: ["coordinator", "annotator", "admin", "participant"] }).notNull(),
+    role: text("role", { enum: ["coordinator", "annotator", "admin", "participant", "model"] }).notNull(),
     disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
     /**
      * The study's own coordinator (the account `lexgold init` makes): a coordinator of every
@@ -81,6 +82,13 @@ export const projects = sqliteTable("projects", {
    * the pages' `lang`, case folding and sorting, and whether WordNet proposes lemmas (English only).
    */
   language: text("language").notNull().default("en"),
+  /**
+   * A model's answers in the workspace (lib/server/models/suggestions.ts, issue #41): off; after (shown
+   * once the annotator has saved the instance); assist (shown as candidates to accept with a key).
+   */
+  suggestionMode: text("suggestion_mode", { enum: ["off", "after", "assist"] }).notNull().default("off"),
+  /** The model whose answers are suggested (models.id; no foreign key: models references projects). */
+  suggestionModelId: integer("suggestion_model_id"),
   createdAt: createdAt(),
 });
 
@@ -231,6 +239,12 @@ export const responses = sqliteTable(
     revision: integer("revision").notNull().default(1),
     /** Milliseconds the annotator spent on the instance before the first save. */
     activeMs: integer("active_ms"),
+    /**
+     * JSON, when the project suggested a model's answers (lib/server/models/suggestions.ts): the mode,
+     * the model, whether they were shown before this save and which of them the annotator accepted;
+     * null when no suggestions were on. Agreement and gold can be split by it.
+     */
+    suggestions: text("suggestions"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
@@ -255,7 +269,9 @@ export const responseHistory = sqliteTable(
     substitutes: text("substitutes").notNull(),
     multiword: text("multiword"),
     revision: integer("revision").notNull(),
-    source: text("source", { enum: ["web", "import"] }).notNull(),
+    source: text("source", { enum: ["web", "import", "model"] }).notNull(),
+    /** The save's suggestions record (responses.suggestions). */
+    suggestions: text("suggestions"),
     savedAt: integer("saved_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [
@@ -345,7 +361,7 @@ export const goldReviewLog = sqliteTable(
     projectId: integer("project_id")
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["lemma", "exclusion", "pos", "strike", "correct", "strike-response", "multiword", "undo", "reviewed", "return", "participant", "participants"] }).notNull(),
+    kind: text("kind", { enum: ["lemma", "exclusion", "pos", "strike", "correct", "strike-response", "multiword", "undo", "reviewed", "return", "participant", "participants", "model"] }).notNull(),
     /**
      * The form (lemma) or the instance id (exclusion, pos); a crowd participant's platform id
      * (participant: approve, reject, bonus) or the study's name (participants: left out of the
@@ -822,6 +838,8 @@ export const studies = sqliteTable(
      * has a larger id, a top-up has nothing to do and reads nothing (#38). Null: not known yet.
      */
     slotsThrough: integer("slots_through"),
+    /** The project's model suggestions are shown to this study's participants too (off: never, whatever the project's mode). */
+    allowSuggestions: integer("allow_suggestions", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("studies_project").on(t.projectId)],
 );
@@ -1033,4 +1051,146 @@ export const releaseDatasheets = sqliteTable("release_datasheets", {
   answers: text("answers").notNull(),
   updatedBy: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+/**
+ * A model connection of a project (lib/server/models, issue #41): an OpenAI-compatible chat
+ * completions server or Ollama's /api/chat, called only at `baseUrl`. The key is never stored in
+ * clear: the name of an environment variable (registered from the CLI), or the key encrypted with
+ * the server's secret (registered on the page; lib/server/models/keys.ts).
+ */
+export const models = sqliteTable(
+  "models",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: ["openai", "ollama"] }).notNull(),
+    baseUrl: text("base_url").notNull(),
+    /** The model's id on the server (e.g. gpt-4o-mini, llama3.1:8b). */
+    model: text("model").notNull(),
+    apiKeyEnv: text("api_key_env"),
+    apiKeyEncrypted: text("api_key_encrypted"),
+    maxConcurrency: integer("max_concurrency").notNull().default(4),
+    timeoutS: integer("timeout_s").notNull().default(60),
+    /** cli: the operator's (any address); page: a coordinator's (private addresses only as LEXGOLD_MODEL_PRIVATE_HOSTS allows). */
+    registeredFrom: text("registered_from", { enum: ["cli", "page"] }).notNull(),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("models_project_name").on(t.projectId, t.name)],
+);
+
+/** A model's samples: sample k's answers are the responses of one pseudo-annotator (users.role "model"). */
+export const modelSamples = sqliteTable(
+  "model_samples",
+  {
+    modelId: integer("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
+    sample: integer("sample").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.modelId, t.sample] })],
+);
+
+/**
+ * The prompt template of a project's model calls, versioned: the current one is the highest version
+ * (none: the built-in template, version 0). Every call records the version it was built with.
+ */
+export const modelTemplates = sqliteTable(
+  "model_templates",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** annotate: the workspace's answer; candidates: up to ten ranked candidates (model_calls.purpose). */
+    purpose: text("purpose", { enum: ["annotate", "candidates"] }).notNull(),
+    version: integer("version").notNull(),
+    text: text("text").notNull(),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.purpose, t.version] })],
+);
+
+/**
+ * Every call to a model, with its outcome: the record (tokens, latency, what failed) and the cache
+ * (an ok call's validated answer is reused for the same model, settings, prompt, instance and sample).
+ */
+export const modelCalls = sqliteTable(
+  "model_calls",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    modelId: integer("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
+    /** annotate: the workspace's answer; candidates: up to ten ranked candidates (oot runs, judgement rounds). */
+    purpose: text("purpose", { enum: ["annotate", "candidates"] }).notNull(),
+    instanceRef: integer("instance_ref")
+      .notNull()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    sample: integer("sample").notNull(),
+    settingsHash: text("settings_hash").notNull(),
+    promptHash: text("prompt_hash").notNull(),
+    templateVersion: integer("template_version").notNull(),
+    /** JSON: the settings sent (temperature, seed). */
+    settings: text("settings").notNull(),
+    outcome: text("outcome", { enum: ["ok", "malformed", "schema", "rate-limited", "server-error", "http-error", "timeout", "too-large", "network", "refused", "cancelled"] }).notNull(),
+    httpStatus: integer("http_status"),
+    /** What went wrong, in one line (never the reply's text). */
+    detail: text("detail").notNull().default(""),
+    /** JSON: the validated answer (ok only). */
+    answer: text("answer"),
+    tokensIn: integer("tokens_in"),
+    tokensOut: integer("tokens_out"),
+    latencyMs: integer("latency_ms").notNull(),
+    jobId: integer("job_id"),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    index("model_calls_cache").on(t.modelId, t.instanceRef, t.sample, t.promptHash),
+    index("model_calls_job").on(t.jobId),
+  ],
+);
+
+/**
+ * A coordinator's decision to count a model as an annotator (its answers join the gold, mwgold and
+ * agreement): recorded, never deleted, undoable. The active decision is a row with undone_at null.
+ */
+export const modelDecisions = sqliteTable(
+  "model_decisions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    modelId: integer("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull().default(""),
+    decidedBy: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
+    decidedAt: integer("decided_at", { mode: "timestamp_ms" }).notNull(),
+    undoneBy: integer("undone_by").references(() => users.id, { onDelete: "set null" }),
+    undoneAt: integer("undone_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("model_decisions_project").on(t.projectId, t.undoneAt)],
+);
+
+/** The Agreement tab's Models section, computed in the background (lib/server/models/measures.ts) and shown with its age. */
+export const modelMeasures = sqliteTable("model_measures", {
+  projectId: integer("project_id")
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  /** The project's data version the figures were computed at. */
+  dataVersion: integer("data_version").notNull(),
+  /** JSON: the figures. */
+  report: text("report").notNull(),
+  computeMs: integer("compute_ms").notNull(),
+  computedAt: integer("computed_at", { mode: "timestamp_ms" }).notNull(),
 });

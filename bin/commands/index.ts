@@ -27,6 +27,7 @@ import { register as doctor } from "./doctor";
 import { register as baseline } from "./baseline";
 import { register as study } from "./study";
 import { register as release } from "./release";
+import { register as model } from "./model";
 
 export const commands: Register[] = [
   project,
@@ -49,4 +50,5 @@ export const commands: Register[] = [
   baseline,
   study,
   release,
+  model,
 ];

@@ -98,12 +98,13 @@ export async function sessionClaims(token: string | null): Promise<{ uid: number
 export function actorOfClaims(claims: { uid: number; sv: number } | null): Actor {
   if (!claims) return null;
   // A prepared statement kept per connection (lib/server/kernel/statements.ts): every request asks this.
-  const row = get<{ id: number; name: string; role: UserActor["role"]; disabled: number; sessionVersion: number }>(
+  const row = get<{ id: number; name: string; role: UserActor["role"] | "model"; disabled: number; sessionVersion: number }>(
     getDb(),
     `select ${USERS.id}, ${USERS.name}, ${USERS.role}, ${USERS.disabled}, ${USERS.sessionVersion} as sessionVersion from ${USERS.$} where ${USERS.id} = ?`,
     claims.uid,
   );
-  if (!row || row.disabled) return null;
+  // A model's pseudo-annotator (lib/server/models) is never anyone's session.
+  if (!row || row.disabled || row.role === "model") return null;
   // Sign-out, a password change or reset, disabling and removal from a project bump the version.
   if (row.sessionVersion !== claims.sv) return null;
   return { kind: "user", userId: row.id, name: row.name, role: row.role };

@@ -155,6 +155,11 @@ export const SETTINGS = {
   LEXGOLD_DERIVE_HEAP_MB: def<number>({ describe: "one derivation's heap limit in MB", default: 2048, expects: "a number above 0", schema: positiveNumber }),
   LEXGOLD_DERIVE_SPILL_CHARS: def<number>({ describe: "a derivation result longer than this goes through a file", default: 1 << 20, expects: "a number above 0", schema: positiveNumber, internal: true }),
 
+  // Models (lib/server/models, docs/models.md)
+  LEXGOLD_MODEL_PRIVATE_HOSTS: def<string>({ describe: "hosts (`host` or `host:port`) a coordinator may register on the page though they are on this machine or a private network, e.g. `127.0.0.1:11434`", default: "", defaultText: "none: the page registers public addresses only", expects: "host or host:port names, comma-separated", schema: text }),
+  LEXGOLD_MODEL_MAX_REPLY_KB: def<number>({ describe: "the largest reply read from a model, in KB (past it the call fails)", default: 256, expects: "a number above 0", schema: positiveNumber }),
+  LEXGOLD_MODEL_JOB_TIME_LIMIT_S: def<number>({ describe: "a model run's time limit in seconds (a run stopped by it goes on from where it was when started again)", default: 86400, expects: "a number above 0", schema: positiveNumber }),
+
   // Diagnostics and benchmarks
   LEXGOLD_DEBUG: def<boolean>({ describe: "any value: the CLI prints an error's stack", default: false, expects: "any text", schema: z.string().transform(() => true), readBy: "bin/output.ts" }),
   LEXGOLD_SCORE_LANE: def<boolean>({ describe: '"full": `lexgold score` skips the fast lane (parity tests)', default: false, expects: '"full"', schema: flag("full"), internal: true, readBy: "bin/commands/score-plain.ts, bin/commands/score.ts" }),
@@ -209,4 +214,24 @@ export function environment(): NodeJS.ProcessEnv & Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) out[k] = v;
   return out as NodeJS.ProcessEnv & Record<string, string>;
+}
+
+/** What an environment variable holding a model's API key may be called (`--api-key-env`). */
+const MODEL_KEY_VAR = /^[A-Z_][A-Z0-9_]{0,99}$/;
+
+/**
+ * Why `name` may not hold a model's API key, or null when it may: a name of the right shape that is none
+ * of lexgold's own settings (NEXTAUTH_SECRET above all: a model server would receive it as a bearer token).
+ */
+export function modelKeyVarProblem(name: string): string | null {
+  if (!MODEL_KEY_VAR.test(name)) return `"${name}" is not an environment variable's name (capitals, digits and _, e.g. OPENAI_API_KEY)`;
+  if (name in SETTINGS || name.startsWith("NEXTAUTH_") || name.startsWith("LEXGOLD_")) return `${name} is one of lexgold's own settings, never sent to a model`;
+  return null;
+}
+
+/** A model's API key from the environment variable `name` (checked by modelKeyVarProblem first), or undefined when unset or empty. */
+export function modelKeyFromEnv(name: string): string | undefined {
+  if (modelKeyVarProblem(name) !== null) return undefined;
+  const v = process.env[name];
+  return v === undefined || v.trim() === "" ? undefined : v.trim();
 }

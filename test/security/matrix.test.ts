@@ -83,6 +83,7 @@ import { answer, seedParticipant, seedStudy } from "../support/crowd";
 import { readReleaseSnapshot } from "../../lib/server/releases/snapshot";
 import { progressChartData } from "../../lib/server/annotate/progress-charts";
 import { checkReleaseInput, createRelease, datasheetAnswers, listReleases, releaseArchive, releaseByVersion, releaseDetail, saveDatasheet } from "../../lib/server/releases/releases";
+import { MODEL_CALLS } from "./model-matrix";
 import { ACTORS, type ActorKey, addJudge, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
 
 // Expected outcomes, one per actor in this order:
@@ -616,6 +617,8 @@ const CALLS: Call[] = [
         return saveLabel(w.db, w.actor(k), id, cand.id, "good");
       }),
   },
+  // lib/server/models (test/security/model-matrix.ts)
+  ...MODEL_CALLS,
 ];
 
 /**

@@ -42,6 +42,12 @@ function rows(file: string) {
   }
 }
 
+/** Rows cut to the columns the rows of `like` have. */
+function onColumnsOf(rows: unknown[], like: unknown[]): unknown[] {
+  const keys = Object.keys((like[0] ?? {}) as object);
+  return rows.map((r) => Object.fromEntries(keys.map((k) => [k, (r as Record<string, unknown>)[k]])));
+}
+
 const sha = (file: string) => crypto.createHash("sha256").update(fs.readFileSync(file)).digest("hex");
 
 describe("a database from an earlier lexgold", () => {
@@ -108,8 +114,9 @@ describe("a database from an earlier lexgold", () => {
     db.$client.close();
     const after = rows(file);
     expect(after.migrations).toContain(last.when + 1000);
-    expect(after.responses).toEqual(before.responses);
-    expect(after.history).toEqual(before.history);
+    // Compared on the fixture's columns: later migrations add columns (responses.suggestions, drizzle/0028) with nulls.
+    expect(onColumnsOf(after.responses, before.responses)).toEqual(before.responses);
+    expect(onColumnsOf(after.history, before.history)).toEqual(before.history);
   });
 });
 

@@ -15,6 +15,7 @@ const TABS = [
   { href: "/judgement", label: "Judgement" },
   { href: "/crowd", label: "Crowd" },
   { href: "/releases", label: "Releases" },
+  { href: "/models", label: "Models" },
 ];
 
 /** The coordinator's sections of one project. */

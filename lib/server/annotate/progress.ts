@@ -17,6 +17,7 @@ import type { Db } from "../../../db/client";
 import { assignments, instances, lexelts, memberships, participantExclusions, participants, projects, responses, studies, users } from "../../../db/schema";
 import { type Actor, requireProject } from "../kernel/actor";
 import { named } from "../../../db/sql-names";
+import { MODEL_USERS_SQL } from "../kernel/model-users";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const I = named(instances, "i");
@@ -158,11 +159,12 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     .where(and(eq(memberships.projectId, projectId), eq(memberships.role, "annotator")))
     .all();
   // Raw statements for the two per-row aggregates: drizzle's row mapping cost more than the queries.
+  // People only: a model's answers (lib/server/models) are never Progress's, counted as an annotator or not.
   const perLexelt = db.$client
     .prepare(
       `select ${R.userId} as userId, ${I.lexeltId} as lexeltId, count(*) as n, max(${R.updatedAt}) as last
          from ${R.$} join ${I.$} on ${I.id} = ${R.instanceRef}
-        where ${R.projectId} = ? and ${I.inQueue} = 1 group by ${R.userId}, ${I.lexeltId}`,
+        where ${R.projectId} = ? and ${I.inQueue} = 1 and ${R.userId} not in (${MODEL_USERS_SQL}) group by ${R.userId}, ${I.lexeltId}`,
     )
     .all(projectId) as { userId: number; lexeltId: number; n: number; last: number | null }[];
   const memberIds = new Set(annotatorMembers.map((m) => m.userId));
@@ -250,7 +252,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
       : `(select count(*) from ${R.$} where ${R.instanceRef} = ${I.id} and ${R.userId} in (select value from json_each(?)))`;
   const perInstance = db.$client
     .prepare(
-      `select ${I.lexeltId} as lexeltId, (select count(*) from ${R.$} where ${R.instanceRef} = ${I.id}) as n, ${leftOutCount} as leftOut
+      `select ${I.lexeltId} as lexeltId, (select count(*) from ${R.$} where ${R.instanceRef} = ${I.id} and ${R.userId} not in (${MODEL_USERS_SQL})) as n, ${leftOutCount} as leftOut
          from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId} and ${L.projectId} = ${I.projectId}
         where ${I.projectId} = ? and ${I.inQueue} = 1`,
     )

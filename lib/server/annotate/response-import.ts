@@ -34,7 +34,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { flagsByResponse } from "./flags";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { annotatorCounts, assignments, instances, lexelts, memberships, projects, queueCounts, responseHistory, responses, users } from "../../../db/schema";
 import { type BrokenField, HEADER_ERROR, parseResponsesTsv, ruleError, writeResponsesTsv } from "../../lexsub/formats/responses";
@@ -583,7 +583,8 @@ export function projectResponseRecords(db: Db, projectId: number): AnnotatorResp
     .innerJoin(instances, eq(instances.id, responses.instanceRef))
     .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
     .innerJoin(users, eq(users.id, responses.userId))
-    .where(eq(responses.projectId, projectId))
+    // The people's: a model's answers have their own export (lexgold model export, lib/server/models).
+    .where(and(eq(responses.projectId, projectId), ne(users.role, "model")))
     .orderBy(asc(lexelts.position), asc(instances.position), asc(users.name))
     .all()
     .map((r) => ({ ...r, substitutes: JSON.parse(r.substitutes) as string[], multiword: r.multiword || null }));

@@ -16,6 +16,7 @@ import type { Db } from "../../../db/client";
 import { datasetGold, judgementRounds, lexelts, memberships, participants, projects, responses, systemRuns, users } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { type Actor, requireProject } from "../kernel/actor";
+import { deleteModelUsers, modelUserIds } from "../kernel/model-users";
 import { InputError } from "../kernel/errors";
 import { parseOrThrow } from "../kernel/validate";
 import { z } from "zod";
@@ -131,6 +132,8 @@ export async function deleteProject(db: Db, actor: Actor, projectId: number, con
   if (confirmName !== contents.name) {
     throw new InputError(`To delete the project, type its name, "${contents.name}", exactly; nothing was deleted.`, { confirm: `Type "${contents.name}" to confirm.` });
   }
+  // A model's pseudo-annotators (lib/server/models) belong to the project: they go once its rows (their answers) have.
+  const modelUsers = modelUserIds(db, projectId);
   db.transaction((tx) => {
     tx.update(projects).set({ stagingFor: projectId }).where(eq(projects.id, projectId)).run();
     tx.delete(memberships).where(eq(memberships.projectId, projectId)).run();
@@ -142,5 +145,6 @@ export async function deleteProject(db: Db, actor: Actor, projectId: number, con
       .run();
   });
   for (const _ of discardDatasetStaging(db.$client, projectId, SLICE)) await new Promise((r) => setTimeout(r, 2));
+  deleteModelUsers(db, modelUsers);
   return contents;
 }

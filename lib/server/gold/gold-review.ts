@@ -21,6 +21,7 @@ import { type AdjudicationRecord, loadRecords } from "./adjudication";
 import { type Actor, type ProjectRow, requireProject } from "../kernel/actor";
 import { type LemmaReviewEntry, deriveProjectGold, goldInputs, goldReviewHistory, lemmaProposer, scopedGoldInputs } from "./gold";
 import { excludedParticipantNames } from "./gold-responses";
+import { modelUserNames } from "../kernel/model-users";
 import { describeReviewLog, type ReviewLogRow } from "./review-log";
 
 export type { ReviewLogRow };
@@ -490,7 +491,10 @@ export function exportAdjudicatedResponses(db: Db, actor: Actor, projectId: numb
   const inputs = goldInputs(db, actor, projectId);
   const leftOut = excludedParticipantNames(db, projectId);
   const shown = inputs.afterKnownAnswers;
-  const rows = leftOut.size === 0 && shown.length === 0 ? inputs.typed : scopedGoldInputs(db, inputs.project, { withExcludedParticipants: true, withShownAnswers: true }).typed;
+  const all = leftOut.size === 0 && shown.length === 0 ? inputs.typed : scopedGoldInputs(db, inputs.project, { withExcludedParticipants: true, withShownAnswers: true }).typed;
+  // The people's answers: a model counted as an annotator has its own export (lib/server/models).
+  const models = modelUserNames(db, projectId);
+  const rows = models.size === 0 ? all : all.filter((r) => !models.has(r.annotator));
   if (inputs.adjudications.length === 0 && leftOut.size === 0 && shown.length === 0) return writeResponsesTsv(rows);
   const key = (i: string, a: string) => `${i}\t${a}`;
   const afterShown = new Set(shown.map((r) => key(r.instanceId, r.annotator)));

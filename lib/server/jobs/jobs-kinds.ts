@@ -31,22 +31,11 @@ import { storeGoldUpload } from "../scoring/golds";
 import { storeRunUpload } from "../scoring/runs";
 import { readUpload } from "../scoring/uploads";
 import { buildRelease } from "../releases/releases";
+import { JobCancelled, type JobContext, type JobHandler } from "../kernel/job-context";
+import { modelMeasuresJob } from "../models/measures-job";
+import { modelRunJob } from "../models/run";
 
-export class JobCancelled extends Error {
-  constructor() {
-    super("Cancelled; nothing was imported.");
-  }
-}
-
-export interface JobContext {
-  sqlite: Database.Database;
-  job: { id: number; projectId: number; kind: string; createdBy: number | null; input: Record<string, unknown> };
-  /** Record progress (at most a few times a second), pause a moment so other writers get the lock, stop if cancelled. */
-  step(done: number, total: number, message?: string): Promise<void>;
-  setStaging(stagingProjectId: number | null): void;
-}
-
-export type JobHandler = (ctx: JobContext) => Promise<unknown>;
+export { JobCancelled, type JobContext };
 
 /**
  * Drive a staged import (lexelt-import.ts, dataset-import.ts) from the worker: progress after each
@@ -190,4 +179,7 @@ export const JOB_KINDS: Record<string, JobHandler> = {
   dataset: datasetImport,
   "responses-preview": (ctx) => responsesJob(ctx, false),
   "responses-import": (ctx) => responsesJob(ctx, true),
+  // lib/server/models (issue #41): a model's run over a project, and the Agreement tab's Models section.
+  "model-run": modelRunJob,
+  "model-measures": modelMeasuresJob,
 };

@@ -17,6 +17,7 @@ import { int, plural } from "@/app/_ui/format";
 import { DASH, alpha, dec, pct, points } from "./format";
 import { ChartFigure } from "@/app/_ui/charts/chart-figure";
 import { itemAgreementHistogram, pairAgreementHeatmap } from "@/lib/charts/agreement";
+import { ModelsSection } from "./models-section";
 import { type Column, type Row, SortableTable } from "./sortable-table";
 
 export const metadata: Metadata = { title: "Agreement" };
@@ -572,6 +573,8 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           </>
         )}
       </section>
+
+      <ModelsSection projectId={id} actor={actor} />
 
       <section aria-labelledby="lowest-heading">
         <h2 id="lowest-heading">Lowest agreement</h2>

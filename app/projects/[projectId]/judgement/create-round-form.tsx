@@ -8,7 +8,18 @@ import type { RoundFormState } from "./actions";
  * code would make the server render that answers a form posted without JavaScript suspend for ever
  * (#38, test/bounds/client-binds.test.ts).
  */
-export function CreateRoundForm({ create, members, runs }: { create: (prev: RoundFormState, form: FormData) => Promise<RoundFormState>; members: { id: number; name: string; judge: boolean }[]; runs: { id: number; name: string; type: string; gold: string }[] }) {
+export function CreateRoundForm({
+  create,
+  members,
+  runs,
+  models = [],
+}: {
+  create: (prev: RoundFormState, form: FormData) => Promise<RoundFormState>;
+  members: { id: number; name: string; judge: boolean }[];
+  runs: { id: number; name: string; type: string; gold: string }[];
+  /** The project's models (lib/server/models): up to ten ranked candidates each, asked for as the round is made. */
+  models?: string[];
+}) {
   const [state, action, pending] = useActionState<RoundFormState, FormData>(create, null);
   return (
     <form action={action} className="panel" aria-label="New judgement round">
@@ -45,6 +56,11 @@ export function CreateRoundForm({ create, members, runs }: { create: (prev: Roun
         {runs.map((r) => (
           <label key={r.id}>
             <input type="checkbox" name="source" value={`run:${r.id}`} /> Run: {r.name} ({r.type}, scored against {r.gold})
+          </label>
+        ))}
+        {models.map((m) => (
+          <label key={m}>
+            <input type="checkbox" name="source" value={`model:${m}`} /> Model: {m} (up to ten ranked candidates per instance)
           </label>
         ))}
         <label>

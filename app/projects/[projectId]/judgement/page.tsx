@@ -8,6 +8,7 @@ import { listRounds, roundResults } from "@/lib/server/judgement";
 import { listGolds, listRuns } from "@/lib/server/scoring";
 import { listMembers } from "@/lib/server/people";
 import { CreateRoundForm } from "./create-round-form";
+import { listModels } from "@/lib/server/models";
 import { RoundControls } from "./round-controls";
 import { createRoundAction, setJudgesAction, setRoundStateAction } from "./actions";
 import { alphaText } from "./alpha-text";
@@ -110,7 +111,7 @@ export default async function JudgementPage({ params }: { params: Promise<{ proj
           </section>
         );
       })}
-      <CreateRoundForm create={createRoundAction.bind(null, projectId)} members={members} runs={runs} />
+      <CreateRoundForm create={createRoundAction.bind(null, projectId)} members={members} runs={runs} models={listModels(db, actor, projectId).map((m) => m.name)} />
     </>
   );
 }

@@ -6,6 +6,8 @@ import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
 import { derive } from "@/lib/server/jobs";
 import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard } from "@/lib/server/scoring";
+import { listModels } from "@/lib/server/models";
+import { AddRunsForm } from "../models/forms";
 import { SensevalSection } from "./senseval";
 import { ScoringWorkbench } from "./workbench";
 import { RunScoresCharts } from "@/app/_ui/charts/run-scores";
@@ -54,6 +56,8 @@ export default async function ScoringPage({
       </p>
       <ScoringWorkbench projectId={id} initialBoard={board} maxBytes={MAX_RUN_BYTES} />
       <RunScoresCharts board={board} />
+      {/* A model's answers as runs (issue #41): the models with answers. */}
+      <AddRunsForm projectId={id} models={listModels(getDb(), actor, id).filter((m) => m.answers > 0).map((m) => ({ name: m.name, samples: m.samples }))} />
       <SensevalSection projectId={id} />
     </>
   );
