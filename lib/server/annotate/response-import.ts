@@ -566,8 +566,8 @@ export function listProjectResponses(db: Db, actor: Actor, projectId: number): A
 }
 
 /**
- * The query behind listProjectResponses, for data-access functions that have
- * already checked the actor (gold derivation reads it inside its own transaction).
+ * The query behind listProjectResponses, for data-access functions that have already checked the actor
+ * (gold derivation reads it inside its own transaction). People's answers only: a model's have their own export.
  */
 export function projectResponseRecords(db: Db, projectId: number): AnnotatorResponse[] {
   return db
@@ -583,7 +583,6 @@ export function projectResponseRecords(db: Db, projectId: number): AnnotatorResp
     .innerJoin(instances, eq(instances.id, responses.instanceRef))
     .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
     .innerJoin(users, eq(users.id, responses.userId))
-    // The people's: a model's answers have their own export (lexgold model export, lib/server/models).
     .where(and(eq(responses.projectId, projectId), ne(users.role, "model")))
     .orderBy(asc(lexelts.position), asc(instances.position), asc(users.name))
     .all()

@@ -2,20 +2,11 @@
 /** The Models tab's forms (issue #41): each a server action, working as a plain form post without JavaScript. */
 import { useRouter } from "next/navigation";
 import { useActionState, useEffect } from "react";
-import {
-  addRunsAction,
-  cancelRunAction,
-  countModelAction,
-  discardAnswersAction,
-  type ModelFormState,
-  registerModelAction,
-  removeModelAction,
-  startRunAction,
-  studySuggestionsAction,
-  suggestionsAction,
-  templateAction,
-} from "./actions";
+import type { ModelFormState } from "./actions";
 import styles from "./models.module.css";
+
+/** A Models action, bound to its project (and model, run, study) by the page on the server, so the form posts without JavaScript. */
+export type ModelAction = (state: ModelFormState, form: FormData) => Promise<ModelFormState>;
 
 function Outcome({ state }: { state: ModelFormState }) {
   if (!state?.message) return null;
@@ -35,8 +26,8 @@ function FieldError({ id, error }: { id: string; error?: string }) {
 }
 
 /** Register a model: what it is, where it is, its key (stored encrypted, never shown again). */
-export function RegisterForm({ projectId }: { projectId: number }) {
-  const [state, action, pending] = useActionState<ModelFormState, FormData>(registerModelAction.bind(null, projectId), null);
+export function RegisterForm({ act }: { act: ModelAction }) {
+  const [state, action, pending] = useActionState<ModelFormState, FormData>(act, null);
   const e = state?.errors ?? {};
   const v = state?.ok ? {} : (state?.values ?? {});
   return (
@@ -100,8 +91,8 @@ export function RegisterForm({ projectId }: { projectId: number }) {
 }
 
 /** Run a model over the project (or ask it for ranked candidates). */
-export function RunForm({ projectId, name, disabled }: { projectId: number; name: string; disabled: boolean }) {
-  const [state, action, pending] = useActionState<ModelFormState, FormData>(startRunAction.bind(null, projectId, name), null);
+export function RunForm({ act, name, disabled }: { act: ModelAction; name: string; disabled: boolean }) {
+  const [state, action, pending] = useActionState<ModelFormState, FormData>(act, null);
   const v = state?.ok ? {} : (state?.values ?? {});
   const id = (f: string) => `run-${name}-${f}`;
   return (
@@ -132,8 +123,8 @@ export function RunForm({ projectId, name, disabled }: { projectId: number; name
 }
 
 /** Stop a run: what it answered is kept. */
-export function CancelRun({ projectId, jobId, asked }: { projectId: number; jobId: number; asked: boolean }) {
-  const [state, action, pending] = useActionState<ModelFormState, FormData>(cancelRunAction.bind(null, projectId, jobId), null);
+export function CancelRun({ act, asked }: { act: ModelAction; asked: boolean }) {
+  const [state, action, pending] = useActionState<ModelFormState, FormData>(act, null);
   return (
     <form action={action} className={styles.inlineForm}>
       <button type="submit" className="secondary small" disabled={pending || asked || !!state?.ok}>
@@ -156,8 +147,8 @@ export function FollowRuns({ running }: { running: boolean }) {
 }
 
 /** Count a model as an annotator, or stop: a logged decision with a reason. */
-export function CountForm({ projectId, name, counted }: { projectId: number; name: string; counted: boolean }) {
-  const [state, action, pending] = useActionState<ModelFormState, FormData>(countModelAction.bind(null, projectId, name, !counted), null);
+export function CountForm({ act, name, counted }: { act: ModelAction; name: string; counted: boolean }) {
+  const [state, action, pending] = useActionState<ModelFormState, FormData>(act, null);
   return (
     <form action={action} className={styles.decision}>
       {!counted && (
@@ -177,8 +168,8 @@ export function CountForm({ projectId, name, counted }: { projectId: number; nam
 }
 
 /** Store the model's answers as Scoring runs. */
-export function AddRunsForm({ projectId, models, compact }: { projectId: number; models: { name: string; samples: number }[]; compact?: boolean }) {
-  const [state, action, pending] = useActionState<ModelFormState, FormData>(addRunsAction.bind(null, projectId), null);
+export function AddRunsForm({ act, models, compact }: { act: ModelAction; models: { name: string; samples: number }[]; compact?: boolean }) {
+  const [state, action, pending] = useActionState<ModelFormState, FormData>(act, null);
   if (models.length === 0) return null;
   const only = models.length === 1 ? models[0] : null;
   return (
@@ -206,9 +197,8 @@ export function AddRunsForm({ projectId, models, compact }: { projectId: number;
 }
 
 /** Discard a model's answers, or remove the model: each behind a box to tick. */
-export function DangerForm({ projectId, name, what }: { projectId: number; name: string; what: "discard" | "remove" }) {
-  const act = what === "discard" ? discardAnswersAction : removeModelAction;
-  const [state, action, pending] = useActionState<ModelFormState, FormData>(act.bind(null, projectId, name), null);
+export function DangerForm({ act, name, what }: { act: ModelAction; name: string; what: "discard" | "remove" }) {
+  const [state, action, pending] = useActionState<ModelFormState, FormData>(act, null);
   const id = `${what}-${name}`;
   return (
     <form action={action} className={styles.decision}>
@@ -224,8 +214,8 @@ export function DangerForm({ projectId, name, what }: { projectId: number; name:
 }
 
 /** A prompt template: the text, saved as a new version (blank: the built-in one). */
-export function TemplateForm({ projectId, purpose, text, builtIn }: { projectId: number; purpose: "annotate" | "candidates"; text: string; builtIn: boolean }) {
-  const [state, action, pending] = useActionState<ModelFormState, FormData>(templateAction.bind(null, projectId, purpose), null);
+export function TemplateForm({ act, purpose, text, builtIn }: { act: ModelAction; purpose: "annotate" | "candidates"; text: string; builtIn: boolean }) {
+  const [state, action, pending] = useActionState<ModelFormState, FormData>(act, null);
   const id = `tpl-${purpose}`;
   return (
     <form action={action} aria-label={`The ${purpose} template`}>
@@ -249,8 +239,8 @@ export function TemplateForm({ projectId, purpose, text, builtIn }: { projectId:
 }
 
 /** Suggestions in the workspace: off, after saving, or as candidates to accept; and which model. */
-export function SuggestionsForm({ projectId, mode, model, models }: { projectId: number; mode: "off" | "after" | "assist"; model: string | null; models: string[] }) {
-  const [state, action, pending] = useActionState<ModelFormState, FormData>(suggestionsAction.bind(null, projectId), null);
+export function SuggestionsForm({ act, mode, model, models }: { act: ModelAction; mode: "off" | "after" | "assist"; model: string | null; models: string[] }) {
+  const [state, action, pending] = useActionState<ModelFormState, FormData>(act, null);
   return (
     <form action={action} className="panel" aria-label="Suggestions in the workspace">
       <fieldset className={styles.modes}>
@@ -283,8 +273,8 @@ export function SuggestionsForm({ projectId, mode, model, models }: { projectId:
 }
 
 /** A crowd study's participants see the suggestions only when this allows it. */
-export function StudySuggestionsForm({ projectId, study, allowed }: { projectId: number; study: { id: number; name: string }; allowed: boolean }) {
-  const [state, action, pending] = useActionState<ModelFormState, FormData>(studySuggestionsAction.bind(null, projectId, study.id, !allowed), null);
+export function StudySuggestionsForm({ act, study, allowed }: { act: ModelAction; study: { id: number; name: string }; allowed: boolean }) {
+  const [state, action, pending] = useActionState<ModelFormState, FormData>(act, null);
   return (
     <form action={action} className={styles.inlineForm}>
       <span>

@@ -6,6 +6,7 @@ import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
 import { listModels, type ModelRunView, modelRuns, type ModelView, type SuggestionSettings, suggestionSettings, type TemplatesView, templatesView } from "@/lib/server/models";
 import { absoluteTime, relativeTime } from "@/app/_ui/time";
+import { addRunsAction, cancelRunAction, countModelAction, discardAnswersAction, registerModelAction, removeModelAction, startRunAction, studySuggestionsAction, suggestionsAction, templateAction } from "./actions";
 import { AddRunsForm, CancelRun, CountForm, DangerForm, FollowRuns, RegisterForm, RunForm, StudySuggestionsForm, SuggestionsForm, TemplateForm } from "./forms";
 import styles from "./models.module.css";
 
@@ -27,7 +28,7 @@ function RunStatus({ projectId, job, now }: { projectId: number; job: ModelRunVi
       <div className="notice job" role="status">
         <div className="job-head">
           <span>{job.state === "queued" ? "Waiting to start…" : job.message}</span>
-          <CancelRun projectId={projectId} jobId={job.jobId} asked={job.cancelRequested} />
+          <CancelRun act={cancelRunAction.bind(null, projectId, job.jobId)} asked={job.cancelRequested} />
         </div>
         <progress aria-label="The run's progress" max={Math.max(job.total, 1)} value={job.total > 0 ? job.done : undefined} />
       </div>
@@ -88,10 +89,10 @@ function ModelCard({ projectId, m, runs, now }: { projectId: number; m: ModelVie
       {runs.filter((j, k) => runs.findIndex((o) => o.purpose === j.purpose) === k).map((j) => (
         <RunStatus key={j.jobId} projectId={projectId} job={j} now={now} />
       ))}
-      <RunForm projectId={projectId} name={m.name} disabled={running} />
+      <RunForm act={startRunAction.bind(null, projectId, m.name)} name={m.name} disabled={running} />
       {m.answers > 0 && (
         <div className={styles.actions}>
-          <AddRunsForm projectId={projectId} models={[{ name: m.name, samples: m.samples }]} compact />
+          <AddRunsForm act={addRunsAction.bind(null, projectId)} models={[{ name: m.name, samples: m.samples }]} compact />
           <p className={styles.downloads}>
             <a href={`/api/projects/${projectId}/models/file?model=${encodeURIComponent(m.name)}&type=best`} download>
               best file
@@ -101,14 +102,14 @@ function ModelCard({ projectId, m, runs, now }: { projectId: number; m: ModelVie
               oot file
             </a>
           </p>
-          <CountForm projectId={projectId} name={m.name} counted={m.counted} />
-          {!m.counted && <DangerForm projectId={projectId} name={m.name} what="discard" />}
+          <CountForm act={countModelAction.bind(null, projectId, m.name, !m.counted)} name={m.name} counted={m.counted} />
+          {!m.counted && <DangerForm act={discardAnswersAction.bind(null, projectId, m.name)} name={m.name} what="discard" />}
         </div>
       )}
       {!m.counted && (
         <details className={styles.remove}>
           <summary className="small">Remove this model</summary>
-          <DangerForm projectId={projectId} name={m.name} what="remove" />
+          <DangerForm act={removeModelAction.bind(null, projectId, m.name)} name={m.name} what="remove" />
         </details>
       )}
     </section>
@@ -151,19 +152,19 @@ export default async function ModelsPage({ params }: { params: Promise<{ project
       </p>
       {models.length === 0 ? <p className="muted">No model yet.</p> : models.map((m) => <ModelCard key={m.id} projectId={projectId} m={m} runs={runsOf(m)} now={now} />)}
 
-      <RegisterForm projectId={projectId} />
+      <RegisterForm act={registerModelAction.bind(null, projectId)} />
 
       <h2 id="suggestions">Suggestions in the workspace</h2>
       {models.length === 0 ? (
         <p className="muted">Register a model first.</p>
       ) : (
         <>
-          <SuggestionsForm projectId={projectId} mode={suggestions.mode} model={suggestions.model} models={models.map((m) => m.name)} />
+          <SuggestionsForm act={suggestionsAction.bind(null, projectId)} mode={suggestions.mode} model={suggestions.model} models={models.map((m) => m.name)} />
           {suggestions.studies.length > 0 && (
             <div className="panel">
               <p className="small muted">Crowd participants never see suggestions unless their study allows it:</p>
               {suggestions.studies.map((s) => (
-                <StudySuggestionsForm key={s.id} projectId={projectId} study={s} allowed={s.allowSuggestions} />
+                <StudySuggestionsForm key={s.id} act={studySuggestionsAction.bind(null, projectId, s.id, !s.allowSuggestions)} study={s} allowed={s.allowSuggestions} />
               ))}
             </div>
           )}
@@ -183,7 +184,7 @@ export default async function ModelsPage({ params }: { params: Promise<{ project
               <h3 id={`tpl-${purpose}-h`}>
                 {purpose === "annotate" ? "Answers (annotate)" : "Ranked candidates (oot, judgement rounds)"} <span className="small muted">version {t.version}{t.builtIn ? ", built in" : ""}</span>
               </h3>
-              <TemplateForm projectId={projectId} purpose={purpose} text={t.text} builtIn={t.builtIn} />
+              <TemplateForm act={templateAction.bind(null, projectId, purpose)} purpose={purpose} text={t.text} builtIn={t.builtIn} />
               {t.preview && (
                 <details>
                   <summary className="small">The prompt for the first instance</summary>

@@ -7,6 +7,7 @@ import { NotFoundError } from "@/lib/server/kernel";
 import { derive } from "@/lib/server/jobs";
 import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard } from "@/lib/server/scoring";
 import { listModels } from "@/lib/server/models";
+import { addRunsAction } from "../models/actions";
 import { AddRunsForm } from "../models/forms";
 import { SensevalSection } from "./senseval";
 import { ScoringWorkbench } from "./workbench";
@@ -57,7 +58,7 @@ export default async function ScoringPage({
       <ScoringWorkbench projectId={id} initialBoard={board} maxBytes={MAX_RUN_BYTES} />
       <RunScoresCharts board={board} />
       {/* A model's answers as runs (issue #41): the models with answers. */}
-      <AddRunsForm projectId={id} models={listModels(getDb(), actor, id).filter((m) => m.answers > 0).map((m) => ({ name: m.name, samples: m.samples }))} />
+      <AddRunsForm act={addRunsAction.bind(null, id)} models={listModels(getDb(), actor, id).filter((m) => m.answers > 0).map((m) => ({ name: m.name, samples: m.samples }))} />
       <SensevalSection projectId={id} />
     </>
   );
