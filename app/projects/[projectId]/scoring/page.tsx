@@ -6,6 +6,7 @@ import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
 import { derive } from "@/lib/server/jobs";
 import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard } from "@/lib/server/scoring";
+import { answerOf, pageOutcome } from "@/app/_ui/native-answer";
 import { SensevalSection } from "./senseval";
 import { ScoringWorkbench } from "./workbench";
 import { RunScoresCharts } from "@/app/_ui/charts/run-scores";
@@ -41,6 +42,8 @@ export default async function ScoringPage({
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
+  // A form posted without JavaScript: the route's answer, by form (app/_ui/native-answer.ts).
+  const outcome = await pageOutcome(`/projects/${id}/scoring`, query.outcome);
   return (
     <>
       <h1>Scoring</h1>
@@ -52,9 +55,14 @@ export default async function ScoringPage({
       <p className="small">
         <Link href={`/projects/${id}/scoring/ranking`}>Ranking measures</Link>: TSAR-2022/MLSP, SWORDS, GAP and P@k for ranked outputs.
       </p>
-      <ScoringWorkbench projectId={id} initialBoard={board} maxBytes={MAX_RUN_BYTES} />
+      <ScoringWorkbench
+        projectId={id}
+        initialBoard={board}
+        maxBytes={MAX_RUN_BYTES}
+        outcomes={{ run: answerOf(outcome, "run"), gold: answerOf(outcome, "gold"), baselines: answerOf(outcome, "baselines") }}
+      />
       <RunScoresCharts board={board} />
-      <SensevalSection projectId={id} />
+      <SensevalSection projectId={id} outcome={answerOf(outcome, "senseval")} />
     </>
   );
 }
