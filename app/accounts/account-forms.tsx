@@ -31,15 +31,15 @@ export function AccountActions({ userId, name, disabled }: { userId: number; nam
     <div className="account-actions">
       <form action={reset.action} onSubmit={reset.onSubmit}>
         <input type="hidden" name="userId" value={userId} />
-        {/* Without JavaScript nothing asks first: a box to tick instead (the old password stops working). */}
-        {!scripted && (
-          <label className="small">
-            <input type="checkbox" required aria-label={`Yes, reset the password of ${name}`} /> sure
-          </label>
-        )}{" "}
         <button type="submit" className="secondary" disabled={reset.pending} aria-label={`Reset password of ${name}`}>
           Reset password
         </button>
+        {/* Without JavaScript nothing asks first: a box to tick instead (the old password stops working). */}
+        {!scripted && (
+          <label className="small" style={{ fontWeight: 400, display: "inline", marginLeft: "0.4rem" }}>
+            <input type="checkbox" required aria-label={`Yes, reset the password of ${name}`} /> sure
+          </label>
+        )}
       </form>
       <form action={toggle.action} onSubmit={toggle.onSubmit}>
         <input type="hidden" name="userId" value={userId} />

@@ -140,7 +140,7 @@ function ConfirmWithoutScript({ label }: { label: string }) {
   const scripted = useScripted();
   if (scripted) return null;
   return (
-    <label className="small">
+    <label className="small" style={{ fontWeight: 400 }}>
       <input type="checkbox" required /> {label}
     </label>
   );
@@ -159,10 +159,10 @@ export function AcceptAllForm({ open, openChanged }: { open: number; openChanged
   };
   return (
     <form action={action} onSubmit={confirmFirst} className={styles.acceptAll}>
-      {open > 0 && <ConfirmWithoutScript label={`Yes, all ${open} open`} />}
       <button type="submit" className="secondary" disabled={pending || open === 0}>
         {pending ? "Accepting…" : acceptAllLabel(open, openChanged)}
       </button>
+      {open > 0 && <ConfirmWithoutScript label={`Yes, all ${open} open`} />}
       <div aria-live="polite" className="small">
         {state && (state.ok ? <span className={styles.saved}>{state.message}</span> : <span className={styles.error} role="alert">{state.message}</span>)}
       </div>
@@ -182,10 +182,10 @@ export function KeepAllForm({ open }: { open: number }) {
   };
   return (
     <form action={action} onSubmit={confirmFirst} className={styles.acceptAll}>
-      {open > 0 && <ConfirmWithoutScript label={`Yes, all ${open} open`} />}
       <button type="submit" className="secondary" disabled={pending || open === 0}>
         {pending ? "Keeping…" : open === 0 ? "No open forms" : `Keep all ${open} open as typed`}
       </button>
+      {open > 0 && <ConfirmWithoutScript label={`Yes, all ${open} open`} />}
       <div aria-live="polite" className="small">
         {state && (state.ok ? <span className={styles.saved}>{state.message}</span> : <span className={styles.error} role="alert">{state.message}</span>)}
       </div>

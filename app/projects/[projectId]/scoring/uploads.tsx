@@ -124,7 +124,7 @@ export function UploadRun(props: { projectId: number; golds: GoldInfo[]; gold: G
         </div>
         {!scripted && (
           <div className="field">
-            <label>
+            <label style={{ fontWeight: 400 }}>
               <input type="checkbox" name={CONFIRM_FIELD} value="1" /> Store it anyway if some lines are in error (they are skipped)
             </label>
           </div>
