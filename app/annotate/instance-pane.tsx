@@ -16,6 +16,7 @@ import { useFields, useFlagNote } from "./use-fields";
 import { type Saved, useActiveTime, useSave } from "./use-save";
 import { useShortcuts } from "./use-shortcuts";
 import { useEffect } from "react";
+import { useScripted } from "@/app/_ui/scripted";
 import s from "./workspace.module.css";
 
 interface PaneProps {
@@ -54,6 +55,7 @@ export function InstancePane({ step: view, project, progress, current, userId, t
   const { flagNote, flagNoteRef, flagSelectRef, setFlagNote, toggleFlag } = useFlagNote(view.flag);
   const { status, saving, conflict, conflictRef, save, keepSaved } = useSave({ projectId: project.id, language: project.language, instance, draft, fields, flagNoteRef, activeMs, onSaved, onResponse });
   const guide = useGuidelinesDialog();
+  const scripted = useScripted();
   /** Skip: the next unanswered instance, else simply the next one. */
   const skipTo = view.nextUnansweredRef ?? view.nextRef;
   const base = `/annotate/${project.id}`;
@@ -102,6 +104,10 @@ export function InstancePane({ step: view, project, progress, current, userId, t
           />
         )}
 
+        {/* Answers are saved by the page's script: without it the page says so, and Save stays off until the script runs (before it, a press would send nothing and lose the typing). */}
+        <noscript>
+          <p className="notice warn">The workspace saves your answers with JavaScript: turn it on in this browser to annotate.</p>
+        </noscript>
         <form
           noValidate
           onSubmit={(e) => {
@@ -131,7 +137,7 @@ export function InstancePane({ step: view, project, progress, current, userId, t
           )}
 
           <div className={s.actions}>
-            <button type="submit" ref={fields.saveRef} disabled={saving} aria-keyshortcuts="Enter">
+            <button type="submit" ref={fields.saveRef} disabled={saving || !scripted} aria-keyshortcuts="Enter">
               Save &amp; next
             </button>
             <p role="status" aria-live="polite" className={`${s.status} ${status ? s[status.tone] : ""}`}>
