@@ -1,9 +1,12 @@
 "use client";
 /** The end screens' two bits of script: copying the code, and Mechanical Turk's form sent by itself. */
 import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useScripted } from "@/app/_ui/scripted";
 
 export function CopyCode({ code }: { code: string }) {
   const [copied, setCopied] = useState(false);
+  // Copying needs the page's script; without it the code is there to select.
+  if (!useScripted()) return null;
   return (
     <button
       type="button"

@@ -18,6 +18,7 @@ import { useShortcuts } from "./use-shortcuts";
 import { offered, PreviousNote, SuggestionsBox } from "./suggestions";
 import { type Suggest, useSuggestions } from "./use-suggestions";
 import { useEffect } from "react";
+import { useScripted } from "@/app/_ui/scripted";
 import s from "./workspace.module.css";
 
 interface PaneProps {
@@ -90,6 +91,7 @@ export function InstancePane({ step: view, project, progress, current, userId, t
     }
   };
   const guide = useGuidelinesDialog();
+  const scripted = useScripted();
   /** Skip: the next unanswered instance, else simply the next one. */
   const skipTo = view.nextUnansweredRef ?? view.nextRef;
   const base = `/annotate/${project.id}`;
@@ -144,7 +146,10 @@ export function InstancePane({ step: view, project, progress, current, userId, t
         )}
 
         {suggest && sugg.previous && <PreviousNote model={suggest.model} instanceId={sugg.previous.instanceId} item={sugg.previous.item} revise={() => go(sugg.previous!.ref)} />}
-
+        {/* Answers are saved by the page's script: without it the page says so, and Save stays off until the script runs (before it, a press would send nothing and lose the typing). */}
+        <noscript>
+          <p className="notice warn">The workspace saves your answers with JavaScript: turn it on in this browser to annotate.</p>
+        </noscript>
         <form
           noValidate
           onSubmit={(e) => {
@@ -175,7 +180,7 @@ export function InstancePane({ step: view, project, progress, current, userId, t
           )}
 
           <div className={s.actions}>
-            <button type="submit" ref={fields.saveRef} disabled={saving} aria-keyshortcuts="Enter">
+            <button type="submit" ref={fields.saveRef} disabled={saving || !scripted} aria-keyshortcuts="Enter">
               Save &amp; next
             </button>
             <p role="status" aria-live="polite" className={`${s.status} ${status ? s[status.tone] : ""}`}>

@@ -99,10 +99,14 @@ export function authOptions(outcome: SignInOutcome = {}): NextAuthOptions {
           params: { label: "The link's parameters (JSON)", type: "text" },
           consent: { label: "I agree", type: "text" },
           resumeCode: { label: "Resume code", type: "text" },
+          id: { label: "Your id (a plain link's, typed on the page)", type: "text" },
         },
         async authorize(credentials, req) {
           const params = studyParams(credentials?.params);
           if (!params) throw new Error("The link's parameters could not be read: open the study link again.");
+          // A plain link's id typed on the study's page, sent beside the link's parameters (the page's form without JavaScript).
+          const typed = (credentials as { id?: unknown } | undefined)?.id;
+          if (typeof typed === "string" && typed.trim() !== "") params.id = typed.trim().slice(0, 512);
           const headers = req?.headers as Record<string, unknown> | undefined;
           try {
             const joined = await joinStudy(getDb(), {

@@ -15,6 +15,8 @@ interface NativeField {
 
 export interface NativeButton {
   text: string;
+  /** Its aria-label, else its text. */
+  label: string;
   name: string | null;
   value: string;
   disabled: boolean;
@@ -24,6 +26,14 @@ export interface NativeForm {
   /** aria-label, else the text of the first submit button. */
   label: string;
   method: string;
+  /** Where it is sent (null: no action attribute, the page itself), and how (its enctype). */
+  action: string | null;
+  enctype: string;
+  /**
+   * Neither a method nor an action nor a server action's fields: a form only the page's script can
+   * send (posted natively it would only load the page again, its fields in the URL).
+   */
+  scriptOnly: boolean;
   /** The action id field ($ACTION_ID_… or $ACTION_REF_…): a server-action form has one. */
   serverAction: boolean;
   fields: NativeField[];
@@ -48,9 +58,10 @@ function attributes(tag: string): Map<string, string> {
 
 const textOf = (html: string) => decodeEntities(html.replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim();
 
-/** Every <form> of the page, its fields in document order. */
+/** Every <form> of the page, its fields in document order; then the submit buttons outside it that name it (form="its id"). */
 export function formsIn(html: string): NativeForm[] {
   const forms: NativeForm[] = [];
+  const byId = new Map<string, NativeForm>();
   for (const m of html.matchAll(/<form\b[^>]*>([\s\S]*?)<\/form>/g)) {
     const attrs = attributes(/^<form\b[^>]*>/.exec(m[0])![0]);
     const fields: NativeField[] = [];
@@ -62,7 +73,7 @@ export function formsIn(html: string): NativeForm[] {
       const name = a.get("name") ?? null;
       const disabled = a.has("disabled");
       if (html.startsWith("<button")) {
-        if ((a.get("type") ?? "submit") === "submit") buttons.push({ text: textOf(html), name, value: a.get("value") ?? "", disabled });
+        if ((a.get("type") ?? "submit") === "submit") buttons.push({ text: textOf(html), label: a.get("aria-label") ?? textOf(html), name, value: a.get("value") ?? "", disabled });
         continue;
       }
       if (!name || disabled) continue;
@@ -84,7 +95,25 @@ export function formsIn(html: string): NativeForm[] {
       }
     }
     const serverAction = fields.some((f) => /^\$ACTION_(ID_|REF_)/.test(f.name));
-    forms.push({ label: attrs.get("aria-label") ?? buttons[0]?.text ?? "", method: (attrs.get("method") ?? "get").toLowerCase(), serverAction, fields, buttons });
+    const form: NativeForm = {
+      label: attrs.get("aria-label") ?? buttons[0]?.text ?? "",
+      method: (attrs.get("method") ?? "get").toLowerCase(),
+      action: attrs.get("action") ?? null,
+      enctype: (attrs.get("enctype") ?? "application/x-www-form-urlencoded").toLowerCase(),
+      scriptOnly: !serverAction && !attrs.has("method") && !attrs.has("action"),
+      serverAction,
+      fields,
+      buttons,
+    };
+    forms.push(form);
+    const id = attrs.get("id");
+    if (id) byId.set(id, form);
+  }
+  const outside = html.replace(/<form\b[^>]*>[\s\S]*?<\/form>/g, "");
+  for (const b of outside.matchAll(/<button\b[^>]*>[\s\S]*?<\/button>/g)) {
+    const a = attributes(/^<button\b[^>]*>/.exec(b[0])![0]);
+    const form = byId.get(a.get("form") ?? "");
+    if (form && (a.get("type") ?? "submit") === "submit") form.buttons.push({ text: textOf(b[0]), label: a.get("aria-label") ?? textOf(b[0]), name: a.get("name") ?? null, value: a.get("value") ?? "", disabled: a.has("disabled") });
   }
   return forms;
 }

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { getActor } from "@/lib/auth/session";
-import { RESUME_CODE_COOKIE } from "@/lib/auth/sign-in-cookies";
+import { CSRF_HEADER } from "@/lib/auth/csrf";
+import { RESUME_CODE_COOKIE, studyPagePath } from "@/lib/auth/sign-in-cookies";
+import { readOutcome } from "@/lib/server/kernel";
 import { getDb } from "@/lib/db";
 import { closedSentence, type LinkParams, readParams, startedView, studyByToken } from "@/lib/server/crowd";
 import { MarkdownText } from "@/app/annotate/guidelines";
@@ -39,7 +41,9 @@ export default async function StudyPage({ params, searchParams }: { params: Prom
   const { token } = await params;
   const study = studyByToken(getDb(), token);
   if (!study) notFound();
-  const query = firstValues(await searchParams);
+  const { outcome, ...query } = firstValues(await searchParams);
+  // A start posted without JavaScript and refused: the sentence the sign-in gave (lib/auth/route.ts).
+  const refused = (readOutcome(null, studyPagePath(token), outcome) as { message?: string } | null)?.message ?? null;
   if (query.started === "1") {
     const started = startedView(getDb(), await getActor(), token, (await cookies()).get(RESUME_CODE_COOKIE)?.value ?? null);
     if (started?.resumeCode) return <Started title={study.name || study.projectName} language={study.projectLanguage} code={started.resumeCode} href={`/annotate/${started.projectId}`} platform={study.platform} />;
@@ -98,7 +102,7 @@ export default async function StudyPage({ params, searchParams }: { params: Prom
               </div>
             </section>
           )}
-          <StartStudy token={token} params={query} askId={askId} withConsent={!!consent} platform={study.platform} />
+          <StartStudy token={token} params={query} askId={askId} withConsent={!!consent} platform={study.platform} csrfToken={(await headers()).get(CSRF_HEADER) ?? ""} refused={refused} />
         </>
       )}
     </div>

@@ -12,6 +12,10 @@ import styles from "./study.module.css";
  * resume code under "Started on another device?" (opened by itself when the server asks for it).
  * Mechanical Turk shows an ExternalQuestion inside a frame on its own site, where the browser
  * keeps no cookie of ours: there the button opens the study in a tab of its own.
+ *
+ * Without JavaScript (or before it runs) the form posts itself to the same sign-in, with the
+ * CSRF token the server put in it (lib/auth/csrf.ts) and the link's parameters; the answer is the
+ * "you have started" page, or this page again with the refusal (`refused`, lib/auth/route.ts).
  */
 export function StartStudy({
   token,
@@ -19,18 +23,24 @@ export function StartStudy({
   askId,
   withConsent,
   platform,
+  csrfToken,
+  refused = null,
 }: {
   token: string;
   params: Record<string, string | undefined>;
   askId: boolean;
   withConsent: boolean;
   platform: "prolific" | "mturk" | "link";
+  csrfToken: string;
+  /** Why a start posted without JavaScript was refused. */
+  refused?: string | null;
 }) {
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(refused);
   const [busy, setBusy] = useState(false);
   const [framed, setFramed] = useState(false);
-  const [askCode, setAskCode] = useState(false);
+  // The server asks for the resume code (the id is taking part elsewhere, or the code did not match).
+  const [askCode, setAskCode] = useState(refused !== null && /resume code/.test(refused));
   // Set when the server asks for the resume code: the field takes the focus once it is shown.
   const [focusCode, setFocusCode] = useState(false);
   const codeField = useRef<HTMLInputElement>(null);
@@ -82,7 +92,11 @@ export function StartStudy({
   }
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Start the study">
+    <form method="post" action="/api/auth/callback/study" onSubmit={onSubmit} noValidate aria-label="Start the study">
+      <input type="hidden" name="csrfToken" value={csrfToken} />
+      <input type="hidden" name="token" value={token} />
+      <input type="hidden" name="params" value={JSON.stringify(params)} />
+      {withConsent && <input type="hidden" name="consent" value="yes" />}
       {askId && (
         <div className={`field ${styles.id}`}>
           <label htmlFor="study-id">Your id</label>

@@ -58,6 +58,8 @@ export function NewStudy({ create, limits, initiallyOpen }: { create: CreateStud
 function CreateStudyForm({ create, limits }: { create: CreateStudy; limits: Limits }) {
   const [state, action, pending] = useActionState<StudyFormState, FormData>(create, null);
   const [platform, setPlatform] = useState("prolific");
+  // Without JavaScript nothing follows the platform chosen: the code's hint names both cases, and the server asks for it.
+  const scripted = useScripted();
   const e = state?.errors ?? {};
   // What was typed, after a refusal (React resets the form after its action); the defaults otherwise.
   const v = state?.ok ? {} : (state?.values ?? {});
@@ -91,10 +93,16 @@ function CreateStudyForm({ create, limits }: { create: CreateStudy; limits: Limi
         <Field
           id="st-completionCode"
           label="Completion code"
-          hint={platform === "prolific" ? "The study's completion code on Prolific (required)." : "Shown to a participant who finishes (optional)."}
+          hint={
+            !scripted
+              ? "Prolific: the study's completion code on Prolific (required). Otherwise: shown to a participant who finishes (optional)."
+              : platform === "prolific"
+                ? "The study's completion code on Prolific (required)."
+                : "Shown to a participant who finishes (optional)."
+          }
           error={e.completionCode}
         >
-          <input id="st-completionCode" name="completionCode" maxLength={64} defaultValue={v.completionCode ?? ""} required={platform === "prolific"} aria-describedby={described("st-completionCode", true)} aria-invalid={!!e.completionCode} />
+          <input id="st-completionCode" name="completionCode" maxLength={64} defaultValue={v.completionCode ?? ""} required={scripted && platform === "prolific"} aria-describedby={described("st-completionCode", true)} aria-invalid={!!e.completionCode} />
         </Field>
         <Field id="st-screenOutCode" label="Screen-out code" hint="Given to a participant who fails the training (optional)." error={e.screenOutCode}>
           <input id="st-screenOutCode" name="screenOutCode" maxLength={64} defaultValue={v.screenOutCode ?? ""} aria-describedby={described("st-screenOutCode", true)} aria-invalid={!!e.screenOutCode} />
@@ -120,21 +128,25 @@ function CreateStudyForm({ create, limits }: { create: CreateStudy; limits: Limi
 /** The link, with a button that copies it. */
 export function CopyLink({ link, label }: { link: string; label: string }) {
   const [copied, setCopied] = useState<"yes" | "no" | null>(null);
+  // Copying needs the page's script; without it the link is there to select.
+  const scripted = useScripted();
   return (
     <div className={styles.link}>
       <input readOnly value={link} aria-label={label} onFocus={(ev) => ev.currentTarget.select()} size={Math.min(link.length, 80)} />
-      <button
-        type="button"
-        className="secondary"
-        onClick={() =>
-          navigator.clipboard.writeText(link).then(
-            () => setCopied("yes"),
-            () => setCopied("no"),
-          )
-        }
-      >
-        Copy link
-      </button>
+      {scripted && (
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            navigator.clipboard.writeText(link).then(
+              () => setCopied("yes"),
+              () => setCopied("no"),
+            )
+          }
+        >
+          Copy link
+        </button>
+      )}
       <span role="status" className="small muted">
         {copied === "yes" ? "Copied." : copied === "no" ? "Could not copy: select the link and copy it." : ""}
       </span>

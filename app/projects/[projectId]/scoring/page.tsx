@@ -9,6 +9,7 @@ import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard } from "@/lib/server/sc
 import { listModels } from "@/lib/server/models";
 import { addRunsAction } from "../models/actions";
 import { AddRunsForm } from "../models/forms";
+import { answerOf, pageOutcome } from "@/app/_ui/native-answer";
 import { SensevalSection } from "./senseval";
 import { ScoringWorkbench } from "./workbench";
 import { RunScoresCharts } from "@/app/_ui/charts/run-scores";
@@ -44,6 +45,8 @@ export default async function ScoringPage({
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
+  // A form posted without JavaScript: the route's answer, by form (app/_ui/native-answer.ts).
+  const outcome = await pageOutcome(`/projects/${id}/scoring`, query.outcome);
   return (
     <>
       <h1>Scoring</h1>
@@ -55,11 +58,16 @@ export default async function ScoringPage({
       <p className="small">
         <Link href={`/projects/${id}/scoring/ranking`}>Ranking measures</Link>: TSAR-2022/MLSP, SWORDS, GAP and P@k for ranked outputs.
       </p>
-      <ScoringWorkbench projectId={id} initialBoard={board} maxBytes={MAX_RUN_BYTES} />
+      <ScoringWorkbench
+        projectId={id}
+        initialBoard={board}
+        maxBytes={MAX_RUN_BYTES}
+        outcomes={{ run: answerOf(outcome, "run"), gold: answerOf(outcome, "gold"), baselines: answerOf(outcome, "baselines") }}
+      />
       <RunScoresCharts board={board} />
       {/* A model's answers as runs (issue #41): the models with answers. */}
       <AddRunsForm act={addRunsAction.bind(null, id)} models={listModels(getDb(), actor, id).filter((m) => m.answers > 0).map((m) => ({ name: m.name, samples: m.samples }))} />
-      <SensevalSection projectId={id} />
+      <SensevalSection projectId={id} outcome={answerOf(outcome, "senseval")} />
     </>
   );
 }
