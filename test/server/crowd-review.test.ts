@@ -334,6 +334,17 @@ describe("screened-out participants (#38, finding 13)", () => {
     expect(r.DONE1).toMatchObject({ state: "finished", batch: 2, canReview: true, canBonus: true });
   });
 
+  it.each([
+    ["prolific", { pending: 1, screenedOut: 1 }],
+    ["link", { pending: 1, screenedOut: 1 }],
+    // On Mechanical Turk their assignment waits for a review like any other: pending, not apart.
+    ["mturk", { pending: 2, screenedOut: 0 }],
+  ] as const)("%s: the summary counts one screened out where no review applies apart from the pending", (platform, want) => {
+    const { db, coord, p, study } = screened(platform);
+    const view = participantsPage(db, coord, p.id, study);
+    expect({ pending: view.reviews.pending - view.screenedOut, screenedOut: view.screenedOut }).toEqual(want);
+  });
+
   it("what does not apply is refused by the server too, and writes nothing; setting them back to pending stays possible", () => {
     const { db, coord, p, out } = screened("prolific");
     const before = db.$client.prepare("select review, bonus_cents as b from participants where id = ?").get(out.id);

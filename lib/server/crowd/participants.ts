@@ -286,6 +286,8 @@ export interface ParticipantsPage {
   total: number;
   /** Participants per review state. */
   reviews: Record<ReviewState, number>;
+  /** Of the pending, those screened out by the training where no review applies (on Prolific): counted apart, not as "pending". */
+  screenedOut: number;
   /** Rejected participants whose answers are still in the gold, and those left out. */
   rejectedInGold: number;
   excluded: number;
@@ -301,18 +303,20 @@ export function participantsPage(db: Db, actor: Actor, projectId: number, studyI
   const study = findStudy(db, project, studyId);
   const counts = db.$client
     .prepare(
-      `select ${PA.review} as review, count(*) as n,
+      `select ${PA.review} as review, count(*) as n, sum(${PA.state} = 'screened-out') as screened,
               sum(exists (select 1 from ${PE.$} where ${PE.participantId} = ${PA.id} and ${PE.undoneAt} is null)) as excluded
          from ${PA.$} where ${PA.projectId} = ? and ${PA.studyId} = ? group by ${PA.review}`,
     )
-    .all(project.id, study.id) as { review: ReviewState; n: number; excluded: number }[];
+    .all(project.id, study.id) as { review: ReviewState; n: number; screened: number; excluded: number }[];
   const reviews: Record<ReviewState, number> = { pending: 0, approved: 0, rejected: 0 };
   let excluded = 0;
+  let screenedOut = 0;
   let rejectedExcluded = 0;
   for (const c of counts) {
     reviews[c.review] = c.n;
     excluded += c.excluded;
     if (c.review === "rejected") rejectedExcluded = c.excluded;
+    if (c.review === "pending" && !applies("screened-out", study.platform).canReview) screenedOut = c.screened;
   }
   const total = reviews.pending + reviews.approved + reviews.rejected;
   const pages = Math.max(1, Math.ceil(total / PARTICIPANTS_PAGE_SIZE));
@@ -327,6 +331,7 @@ export function participantsPage(db: Db, actor: Actor, projectId: number, studyI
     pages,
     total,
     reviews,
+    screenedOut,
     rejectedInGold: reviews.rejected - rejectedExcluded,
     excluded,
     lastExclusion: last,

@@ -127,7 +127,8 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
         <span>{view.total} joined</span>
         <span className={styles.approved}>{view.reviews.approved} approved</span>
         <span className={styles.rejected}>{view.reviews.rejected} rejected</span>
-        <span className="muted">{view.reviews.pending} pending</span>
+        <span className="muted">{view.reviews.pending - view.screenedOut} pending</span>
+        {view.screenedOut > 0 && <span className="muted">{view.screenedOut} screened out</span>}
       </p>
 
       <h3 id="downloads-heading">Downloads</h3>
