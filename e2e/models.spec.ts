@@ -106,6 +106,11 @@ test("a coordinator runs a model over a project, measures it, scores it, judges 
   const models = page.getByRole("region", { name: "Models" });
   await expect(models.getByRole("row", { name: /^loop/ })).toBeVisible({ timeout: 60_000 });
   await expect(models).toContainText(/among 2 people/);
+  // Its agreement drawn beside the people's (issue #42), the numbers in the figure's table.
+  const chart = models.getByRole("figure", { name: /Pairwise agreement: the model beside 2 people/ });
+  await expect(chart.locator("svg[role=img]").first()).toBeVisible();
+  await expect(chart.getByRole("table", { name: "The chart's numbers" })).toContainText("loop");
+  await shot(page, "agreement-models");
   await models.getByText(/loop: with each person/).click();
   await expect(models.getByRole("table", { name: "loop with each person" }).getByRole("row", { name: new RegExp(`^${a}`) })).toBeVisible();
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { itemAgreementHistogram, pairAgreementHeatmap, HEATMAP_MAX } from "../../lib/charts/agreement";
 import { answersPerDayChart, timeOnTaskChart, TIMES_MAX } from "../../lib/charts/progress";
 import { table8Chart } from "../../lib/charts/judgement";
+import { modelAgreementChart } from "../../lib/charts/models";
 import { table8 } from "../../lib/lexsub/judgement";
 
 const bins = Array.from({ length: 10 }, (_, k) => ({ from: k / 10, to: (k + 1) / 10, count: k === 3 ? 5 : k }));
@@ -38,6 +39,30 @@ describe("charts", () => {
     expect(c.description).toContain(`Only the ${HEATMAP_MAX} of ${HEATMAP_MAX + 5} annotators`);
     expect(new Set(c.table.rows.flatMap((r) => [r[0], r[1]])).size).toBe(HEATMAP_MAX);
     expect(pairAgreementHeatmap([{ a: "x", b: "y", items: 0, pairwise: null }].slice(0, 0))).toBeNull();
+  });
+
+  it("a model beside the people: the people on one row with their range and mean, each model a row; nothing to draw without both", () => {
+    const people = [
+      { annotator: "ann", pairwise: 0.5 },
+      { annotator: "bob", pairwise: 0.25 },
+      { annotator: "cy<&>", pairwise: null },
+    ];
+    const c = modelAgreementChart(people, 0.4, [
+      { name: "llama", withPool: 0.3 },
+      { name: "gpt", withPool: null },
+    ])!;
+    accessible(c.svg, "model-agreement");
+    expect(c.title).toBe("Pairwise agreement: the model beside 2 people");
+    expect(c.description).toContain("from 25.0 % (bob) to 50.0 % (ann), their mean over all pairs 40.0 %");
+    expect(c.description).toContain("llama 30.0 %");
+    expect(c.description).not.toContain("gpt");
+    expect(c.table.rows).toEqual([
+      ["llama", "model", "30.0"],
+      ["ann", "person", "50.0"],
+      ["bob", "person", "25.0"],
+    ]);
+    expect(modelAgreementChart(people, 0.4, [{ name: "gpt", withPool: null }])).toBeNull();
+    expect(modelAgreementChart([], null, [{ name: "llama", withPool: 0.3 }])).toBeNull();
   });
 
   it("answers per day: every day between the first and the last, a quiet one as 0; the table as given", () => {

@@ -11,6 +11,8 @@ import type { Actor } from "@/lib/server/kernel";
 import { type ModelFigures, type ModelMeasuresReport, modelMeasuresView } from "@/lib/server/models";
 import { absoluteTime, relativeTime } from "@/app/_ui/time";
 import { int } from "@/app/_ui/format";
+import { ChartFigure } from "@/app/_ui/charts/chart-figure";
+import { modelAgreementChart } from "@/lib/charts/models";
 import { alpha, DASH, pct } from "./format";
 import { FollowMeasures } from "./models-follow";
 import styles from "./models-section.module.css";
@@ -130,6 +132,7 @@ export async function ModelsSection({ projectId, actor }: { projectId: number; a
     if (v.computing && !r) return <FollowMeasures computing />;
     return null;
   }
+  const chart = modelAgreementChart(r.people.perAnnotator, r.people.pairwise, r.models.map((m) => ({ name: m.name, withPool: m.withPool.value })));
   const now = new Date();
   const at = v.computedAt === null ? null : new Date(v.computedAt);
   return (
@@ -183,6 +186,7 @@ export async function ModelsSection({ projectId, actor }: { projectId: number; a
           </tbody>
         </table>
       </div>
+      {chart && <ChartFigure chart={chart} />}
       {r.models.map((m) => (
         <ModelDetail key={m.name} m={m} people={r.people} />
       ))}
