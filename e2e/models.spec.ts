@@ -104,7 +104,7 @@ test("a coordinator runs a model over a project, measures it, scores it, judges 
   // The Agreement tab's Models section: computed in the background, shown once ready.
   await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Agreement" }).click();
   const models = page.getByRole("region", { name: "Models" });
-  await expect(models.getByRole("row", { name: /^loop/ })).toBeVisible({ timeout: 60_000 });
+  await expect(models.getByRole("table", { name: "Models", exact: true }).getByRole("row", { name: /^loop/ })).toBeVisible({ timeout: 60_000 });
   await expect(models).toContainText(/among 2 people/);
   // Its agreement drawn beside the people's (issue #42), the numbers in the figure's table.
   const chart = models.getByRole("figure", { name: /Pairwise agreement: the model beside 2 people/ });

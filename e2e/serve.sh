@@ -21,4 +21,12 @@ for who in sealed-coord:coordinator sealed-ann:annotator; do
   # Not the demo password: lexgold gives that to the demo's own accounts only (e2e/helpers.ts: SEALED_PASSWORD).
   echo sealed-otter-lantern | bin/lexgold user add "${who%%:*}" --role "${who##*:}" --project sealed >/dev/null
 done
+# A copy of the demo for e2e/no-script.spec.ts, whose forms change it (a lemma decided, a substitute struck,
+# a lexelt imported): the other specs read the demo as seeded.
+bin/lexgold project create no-script --coordinator coordinator >/dev/null
+bin/lexgold import samples/demo.xml --project no-script --quiet >/dev/null
+# Its answers are the demo's, under accounts of its own (an annotator in two projects would change the other specs' pages).
+for n in 2 3 4 5; do echo sealed-otter-lantern | bin/lexgold user add "noscript-ann$n" --role annotator --project no-script >/dev/null; done
+sed 's/^annotator\([2-5]\)\t/noscript-ann\1\t/' samples/demo-responses.tsv > "$dir/no-script-responses.tsv"
+bin/lexgold responses import "$dir/no-script-responses.tsv" --project no-script >/dev/null
 exec node scripts/serve.mjs -p "$port" -H 127.0.0.1
