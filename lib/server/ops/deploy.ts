@@ -210,7 +210,7 @@ export function planStart(actor: Actor, input: { dbFile: string; host: string; p
     );
   }
   if (pub.url?.startsWith("http://") && !loopback) {
-    warnings.push(`${pub.url} is plain http: passwords and session cookies cross the network unencrypted; put lexgold behind HTTPS (see the README).`);
+    warnings.push(`${pub.url} is plain http: passwords and session cookies cross the network unencrypted; put lexgold behind HTTPS (see docs/operating.md, "HTTPS behind a reverse proxy").`);
   }
   const hostInUrl = input.host.includes(":") ? `[${input.host}]` : input.host;
   const url = pub.url ?? `http://${hostInUrl}:${input.port}`;
