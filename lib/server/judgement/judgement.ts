@@ -22,7 +22,7 @@ import {
   users,
 } from "../../../db/schema";
 import { formatGoldLine } from "../../lexsub/formats/gold";
-import { parseSystem } from "../../scorers/semeval2007/system";
+import { parseSystem } from "../../scorers/semeval2007";
 import {
   type CandidateSource,
   type JudgementLabel,

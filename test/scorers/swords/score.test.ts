@@ -3,7 +3,7 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { WordNetData } from "../../../lib/lexsub/morphy";
-import { nltkLemmatize, parseSwordsGold, parseSwordsResult, prepareSwords, scoreSwords, type SwordsLabel } from "../../../lib/scorers/rank";
+import { nltkLemmatize, parseSwordsGold, parseSwordsResult, prepareSwords, scoreSwords, type SwordsLabel } from "../../../lib/scorers/ranking";
 import { wordnetLemma } from "../../../lib/lexsub/morphy";
 import { readWordNet } from "../../../lib/wordnet/load";
 import { readWordNet30 } from "../../../lib/wordnet/wn30";

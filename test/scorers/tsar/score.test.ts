@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { floor4, parseTsarGold, parseTsarPredictions, scoreTsar, type TsarGoldItem, tsarGoldCounts } from "../../../lib/scorers/rank";
+import { floor4, parseTsarGold, parseTsarPredictions, scoreTsar, type TsarGoldItem, tsarGoldCounts } from "../../../lib/scorers/ranking";
 import { describeWithSharedData } from "../../support/shared-data";
 
 const data = path.resolve(__dirname, "../../../../shared/data/tsar2022");
