@@ -16,7 +16,7 @@ import * as zxcvbnCommon from "@zxcvbn-ts/language-common";
 import bcrypt from "bcryptjs";
 import { z } from "zod";
 import { setting } from "../../config";
-import { compareOnPool, hashOnPool } from "../runtime/hash-pool";
+import { compareOnPool, hashOnPool } from "../runtime";
 
 export const BCRYPT_COST = setting("LEXGOLD_BCRYPT_COST");
 const MIN_PASSWORD_LENGTH = 10;
