@@ -12,95 +12,37 @@
  * index, for the study link's sign-in).
  *
  * Tests (test/, e2e/) and benchmarks (bench/) may reach into any layer, but not into a cycle.
- *
- * The scorers are moving into lib/scorers/ from lib/lexsub/score/, lib/lexsub/rank/ and
- * lib/scoring/; the rules name both homes so they hold before, during and after the move.
- *
- * KNOWN lists the violations that the ongoing #28 moves remove, each by name; delete an entry
- * once its cause is gone (depcruise then reports nothing for it; a stale entry is harmless but
- * should go).
  */
 
-/** The pure folders: the domain and every home of a scorer. */
-const PURE = "^lib/(lexsub|scorers|scoring)/";
+/** The pure folders: the domain and the scorers. */
+const PURE = "^lib/(lexsub|scorers)/";
 /**
  * The application side: everything outside the pure folders that may do I/O or know about
  * requests: app/, bin/, db/, scripts/ and every other part of lib/ (server, auth, db.ts, net,
  * wordnet, and whatever joins them, such as a config module).
  */
-const APP_SIDE = ["^(app|bin|db|scripts)/", "^lib/(?!(lexsub|scorers|scoring)/)"];
+const APP_SIDE = ["^(app|bin|db|scripts)/", "^lib/(?!(lexsub|scorers)/)"];
 /** Exempt from the layer rules (not from the cycle rules). */
 const TESTS = "^(test|e2e|bench)/";
 
 /**
- * Known violations, each named, with the reason it is still there (being removed by the #28 move).
- * A dependency entry is one import (from file, to file); a folder-cycle entry lists the folder
- * edges (from folder, to folder) of one cycle. Delete an entry once its cause is gone: the check
- * then holds that edge again.
+ * Where the feature-border rule does not hold yet: lib/server/jobs, lib/server/scoring and
+ * lib/server/gold (the derivations, the jobs and the scoring storage, being rewritten by #39) and
+ * the progress pages' reads in lib/server/annotate. Delete these once #39 has landed.
  */
-const KNOWN = [
-  {
-    name: "scorers-in-three-homes",
-    why:
-      "lib/lexsub/formats and lib/lexsub/agreement take the diagnostics type from lib/scoring, " +
-      "formats/system.ts takes the repairs from lib/lexsub/score, and lib/scoring/files.ts reads " +
-      "score/ and formats/: one folder cycle through lib/lexsub, lib/lexsub/formats, " +
-      "lib/lexsub/score and lib/scoring (being removed by the #28 move to lib/scorers/).",
-    rule: "no-folder-cycle",
-    edges: [
-      ["lib/lexsub", "lib/scoring"],
-      ["lib/lexsub/formats", "lib/lexsub"],
-      ["lib/lexsub/formats", "lib/lexsub/score"],
-      ["lib/lexsub/formats", "lib/scoring"],
-      ["lib/lexsub/score", "lib/lexsub"],
-      ["lib/lexsub/score", "lib/lexsub/formats"],
-      ["lib/lexsub/score", "lib/scoring"],
-      ["lib/scoring", "lib/lexsub/formats"],
-      ["lib/scoring", "lib/lexsub/score"],
-    ],
-  },
-  {
-    name: "scoring-files-reads-disk",
-    why:
-      "lib/scoring/files.ts reads gold and system files from disk for the CLI; it belongs in " +
-      "bin/ (being removed by the #28 move to lib/scorers/).",
-    rule: "pure-no-io",
-    edges: [["lib/scoring/files.ts", "fs"]],
-  },
-];
+const FEATURE_BORDER_EXCEPTIONS = {
+  from: ["^lib/server/(jobs|scoring|gold)/"],
+  to: ["^lib/server/(jobs|scoring|gold)/", "^lib/server/annotate/progress"],
+};
 
-const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const exactly = (names) => `^(${names.map(escape).join("|")})$`;
-
-/** Module-level entries: dependency-cruiser's own baseline, reported as "known violations". */
-const knownViolations = KNOWN.filter((k) => k.rule !== "no-folder-cycle").flatMap((k) =>
-  k.edges.map(([from, to]) => ({ type: "dependency", from, to, rule: { name: k.rule, severity: "error" } })),
-);
-
-/**
- * Folder cycles: dependency-cruiser's baseline does not cover folder-scope rules, so the rule is
- * split: folders with a known edge get a rule that skips exactly those targets; every other
- * folder gets the plain rule.
- */
-const folderExceptions = new Map();
-for (const k of KNOWN.filter((k) => k.rule === "no-folder-cycle")) {
-  for (const [from, to] of k.edges) folderExceptions.set(from, [...(folderExceptions.get(from) ?? []), to]);
-}
 const FOLDER_CYCLE = {
   name: "no-folder-cycle",
   comment: "No two folders import each other, directly or through a third.",
   severity: "error",
   scope: "folder",
+  from: {},
+  to: { circular: true },
 };
-const folderCycleRules = [
-  { ...FOLDER_CYCLE, from: { pathNot: exactly([...folderExceptions.keys()]) }, to: { circular: true } },
-  ...[...folderExceptions].map(([from, tos]) => ({
-    ...FOLDER_CYCLE,
-    comment: `${FOLDER_CYCLE.comment} Known, not yet removed: ${from} -> ${tos.join(", ")} (see KNOWN).`,
-    from: { path: exactly([from]) },
-    to: { circular: true, pathNot: exactly(tos) },
-  })),
-];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -113,7 +55,7 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
-    ...folderCycleRules,
+    FOLDER_CYCLE,
 
     /* ---------------------------------------------------------- pure folders */
     {
@@ -145,10 +87,9 @@ module.exports = {
       name: "lexsub-not-to-scorers",
       comment:
         "The scorers build on the domain (formats, normalisation), never the other way round: " +
-        "lib/lexsub imports nothing from lib/scorers. (The old homes lib/scoring and " +
-        "lib/lexsub/score, /rank are held by the folder-cycle rule until they are gone.)",
+        "lib/lexsub imports nothing from lib/scorers.",
       severity: "error",
-      from: { path: "^lib/lexsub/", pathNot: "^lib/lexsub/(score|rank)/" },
+      from: { path: "^lib/lexsub/" },
       to: { path: "^lib/scorers/" },
     },
 
@@ -217,6 +158,20 @@ module.exports = {
       },
     },
     {
+      name: "feature-to-feature-through-index",
+      comment:
+        "A feature of lib/server reaches another feature only through its index.ts (#43); kernel/, " +
+        "what every feature is built on, is reached directly. Exceptions, each to go once #39 (the " +
+        "derivations, jobs and the scoring storage, rewritten there) has landed: imports from " +
+        "jobs/, scoring/ and gold/, and imports into them and into annotate/progress*.",
+      severity: "error",
+      from: { path: "^lib/server/([^/]+)/", pathNot: FEATURE_BORDER_EXCEPTIONS.from },
+      to: {
+        path: "^lib/server/[^/]+/",
+        pathNot: ["^lib/server/$1/", "^lib/server/[^/]+/index\\.ts$", "^lib/server/kernel/", ...FEATURE_BORDER_EXCEPTIONS.to],
+      },
+    },
+    {
       name: "auth-only-kernel-and-people",
       comment:
         "lib/auth (the next-auth glue) builds on lib/server's kernel and people only (the actor, " +
@@ -262,7 +217,6 @@ module.exports = {
       mainFields: ["module", "main", "types", "typings"],
     },
     skipAnalysisNotInRules: true,
-    knownViolations,
     reporterOptions: {
       text: { highlightFocused: true },
     },

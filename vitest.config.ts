@@ -19,5 +19,7 @@ export default defineConfig({
     // Fast password hashing in tests; production uses the default cost.
     env: { LEXGOLD_BCRYPT_COST: "4" },
     hookTimeout: 180_000,
+    // After the summary: the suites that did not run, and why (those that need ../shared first).
+    reporters: ["default", "./test/support/skip-report.ts"],
   },
 });

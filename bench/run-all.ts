@@ -209,7 +209,7 @@ const md = [
   "|---|---|---|---|---|",
   ...rows.map((r) => `| ${r.bench} | ${cell(r.figure)} | ${cell(r.value)} | ${cell(r.target)} | ${verdict(r)} |`),
   "",
-  "How each figure is taken: bench/score.ts (scorer), bench/gold.ts (gold and agreement), bench/load.ts (load), bench/crash.ts (SIGKILL and restart); the README's \"Load, crash and benchmarks\" section.",
+  "How each figure is taken: bench/score.ts (scorer), bench/gold.ts (gold and agreement), bench/load.ts (load), bench/crash.ts (SIGKILL and restart); docs/benchmarks.md.",
   "",
 ]
   .filter((l, i, all) => !(l === "" && all[i - 1] === ""))

@@ -25,7 +25,7 @@
 import { signIn as signInFlow } from "./lib/auth";
 import { floodPhase } from "./lib/flood";
 import { rejoinPhase } from "./lib/rejoin";
-import { type SaveRequest, savePath } from "../app/annotate/save-request";
+import { type SaveBody, savePath } from "../app/annotate/save-request";
 import { LOAD_PASSWORD } from "./lib/seed";
 import { flag, numberArg, type Rig, setUp, stringArg } from "./lib/setup";
 import { ms, summarize } from "./lib/stats";
@@ -72,7 +72,7 @@ async function savesDuringFailedSignIns(rig: Rig): Promise<string[]> {
     const path = savePath(seeded.projectId, ref);
     const t = performance.now();
     // What the workspace's "Save & next" sends (app/annotate/save-request.ts).
-    const req: SaveRequest = { response: { kind: "NIL", substitutes: ["", "", ""], multiword: false, phrase: "" }, expectedRevision: revisions.get(ref) ?? 0 };
+    const req: SaveBody = { response: { kind: "NIL", substitutes: ["", "", ""], multiword: false, phrase: "" }, expectedRevision: revisions.get(ref) ?? 0 };
     const res = await fetch(server.base + path, {
       method: "POST",
       headers: {

@@ -11,7 +11,7 @@
  *   node --import tsx bench/wordnet-versions.ts
  */
 import { WORDNET_POS, type WordNetPos } from "../lib/lexsub/morphy";
-import { nltkLemmatize } from "../lib/scorers/swords/nltk";
+import { nltkLemmatize } from "../lib/scorers/swords";
 import { readWordNet } from "../lib/wordnet/load";
 import { readWordNet30 } from "../lib/wordnet/wn30";
 

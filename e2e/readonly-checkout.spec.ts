@@ -1,5 +1,5 @@
 /**
- * The README's systemd unit, emulated (#28 "Done when"): the checkout is
+ * The systemd unit of docs/operating.md, emulated (#28 "Done when"): the checkout is
  * read-only (ProtectSystem=strict) except the build directory (ReadWritePaths
  * …/.next; here NEXT_DIST_DIR, .next-e2e), the data lives elsewhere. Every
  * command runs in a private mount namespace (`unshare -m`) in which the

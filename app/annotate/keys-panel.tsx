@@ -28,7 +28,7 @@ export function KeysPanel({ children }: { children: ReactNode }) {
   );
 }
 
-/** The keys of the workspace (README, "Annotating"): beside the instance and in the guidelines. */
+/** The keys of the workspace (docs/guide.md, "Annotating"): beside the instance and in the guidelines. */
 export function Keys() {
   const rows: [string[], string][] = [
     [["Enter"], "Save & next"],

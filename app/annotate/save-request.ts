@@ -10,7 +10,8 @@ export type SaveResponseResult =
   | ({ ok: true } & SaveResult)
   | { ok: false; message: string; errors?: Record<string, string>; conflict?: OwnResponse };
 
-export interface SaveRequest {
+/** The JSON body of a save (lib/server/annotate/save-request.ts reads it). */
+export interface SaveBody {
   response: ResponseInput;
   /** The revision the annotator started from (0 for none). */
   expectedRevision: number;
@@ -80,7 +81,7 @@ export interface RetryOptions {
 export async function postSave(
   projectId: number,
   instanceRef: number,
-  req: SaveRequest | (() => SaveRequest),
+  req: SaveBody | (() => SaveBody),
   opts: RetryOptions = {},
 ): Promise<SaveResponseResult> {
   const wait = opts.sleep ?? sleep;

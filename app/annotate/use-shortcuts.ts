@@ -19,7 +19,7 @@ export interface ShortcutActions {
 }
 
 /**
- * The workspace's keyboard shortcuts (README, "Annotating"), chosen not to clash
+ * The workspace's keyboard shortcuts (docs/guide.md, "Annotating"), chosen not to clash
  * with typing: Alt+N / L / M / S / G / F / ← / →, PageUp / PageDown, and "?" and
  * F outside a text field; with a model's suggestions on, Alt+1 / 2 / 3 and Alt+R. The listener is added once; it calls the actions of the
  * latest render.

@@ -25,7 +25,7 @@
  */
 import crypto from "node:crypto";
 import type { AckedSave, SentResponse } from "./acks";
-import { type SaveRequest, savePath } from "../../app/annotate/save-request";
+import { type SaveBody, savePath } from "../../app/annotate/save-request";
 import { mulberry32 } from "../../lib/lexsub/agreement/bootstrap";
 import { cookieHeader, mergeCookies } from "./auth";
 
@@ -307,7 +307,7 @@ export async function runCrowd(plans: readonly ParticipantPlan[], opts: CrowdOpt
 
     const save = async (ref: number, seq: number): Promise<number | null> => {
       const sent = answerFor(opts.runTag, p.index + 1, seq, r, opts.headOf.get(ref));
-      const body: SaveRequest = {
+      const body: SaveBody = {
         response: { kind: sent.kind, substitutes: [...sent.substitutes, "", "", ""].slice(0, 3), multiword: sent.multiword !== null, phrase: sent.multiword ?? "" },
         expectedRevision: 0,
         activeMs: 8000 + Math.floor(r() * 12000),

@@ -16,7 +16,7 @@
  */
 import os from "node:os";
 import autocannon, { type Client } from "autocannon";
-import { type SaveRequest, savePath } from "../../app/annotate/save-request";
+import { type SaveBody, savePath } from "../../app/annotate/save-request";
 import { pacedSaver } from "./paced-saves";
 import { flag, numberArg, setUp } from "./setup";
 import { type LatencySummary, ms, summarize } from "./stats";
@@ -33,7 +33,7 @@ export interface FloodFigures {
   flood: { seconds: number; sent: number; stored: number; conflicts: number; refused: number; other: number };
 }
 
-const NIL: SaveRequest["response"] = { kind: "NIL", substitutes: ["", "", ""], multiword: false, phrase: "" };
+const NIL: SaveBody["response"] = { kind: "NIL", substitutes: ["", "", ""], multiword: false, phrase: "" };
 
 export async function floodPhase(log: (s: string) => void): Promise<FloodFigures> {
   const connections = numberArg("flood-connections", "FLOOD_CONNECTIONS", 16);

@@ -11,7 +11,7 @@
  */
 import autocannon, { type Client, type Instance, type RequestData } from "autocannon";
 import type { AckedSave, SentResponse } from "./acks";
-import { type SaveRequest, savePath } from "../../app/annotate/save-request";
+import { type SaveBody, savePath } from "../../app/annotate/save-request";
 import { mulberry32 } from "../../lib/lexsub/agreement/bootstrap";
 
 export interface Annotator {
@@ -223,7 +223,7 @@ export async function runLoad(states: AnnotatorState[], opts: LoadOptions): Prom
         record: { annotator: st.index, instanceRef: ref, expectedRevision, sent, start: now(), end: 0, status: 0, outcome: "unanswered" },
       };
       // What the workspace's postSave sends (app/annotate/save-request.ts).
-      const body: SaveRequest = { response: input, expectedRevision, activeMs: 4000 + Math.floor(st.rand() * 20000) };
+      const body: SaveBody = { response: input, expectedRevision, activeMs: 4000 + Math.floor(st.rand() * 20000) };
       return {
         method: "POST",
         path: savePath(projectId, ref),

@@ -5,9 +5,9 @@
  * the last started (or at once when the last took longer). Returns each save's latency; a 429 is
  * counted apart (none is expected at this pace), anything else but a stored save throws.
  */
-import { type SaveRequest, savePath } from "../../app/annotate/save-request";
+import { type SaveBody, savePath } from "../../app/annotate/save-request";
 
-const NIL: SaveRequest["response"] = { kind: "NIL", substitutes: ["", "", ""], multiword: false, phrase: "" };
+const NIL: SaveBody["response"] = { kind: "NIL", substitutes: ["", "", ""], multiword: false, phrase: "" };
 
 export interface PacedSaver {
   /** `n` saves at the pace. */
@@ -25,7 +25,7 @@ export function pacedSaver(opts: { base: string; projectId: number; cookie: stri
   const headers = { Cookie: opts.cookie, Origin: opts.base, Accept: "application/json", "Content-Type": "application/json" };
   async function save(): Promise<number> {
     const ref = opts.refs[next++ % opts.refs.length];
-    const req: SaveRequest = { response: NIL, expectedRevision: revisions.get(ref) ?? 0 };
+    const req: SaveBody = { response: NIL, expectedRevision: revisions.get(ref) ?? 0 };
     const t = performance.now();
     const res = await fetch(opts.base + savePath(opts.projectId, ref), { method: "POST", headers, body: JSON.stringify(req) });
     const body = await res.text();

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import type { CpaOntology, CpaTask } from "../../lib/scorers/cpa/score";
+import type { CpaOntology, CpaTask } from "../../lib/scorers/cpa";
 import { CliError, printDiagnostics, readText } from "./util";
 
 const ONTOLOGY_FILE = "CPA-ontology.json";
@@ -56,7 +56,7 @@ export function register(program: Command): void {
     .option("--json", "print the figures as JSON")
     .action(async (taskArg: string, runDir: string, goldDir: string, opts: { ontology?: string; taskScorer?: boolean; json?: boolean }) => {
       if (!["1", "2", "3"].includes(taskArg)) throw new CliError(`the subtask is 1, 2 or 3, not "${taskArg}"`);
-      const { CPA_EXTENSION, formatCpaResult, parseCpaOntology, scoreCpa } = await import("../../lib/scorers/cpa/score");
+      const { CPA_EXTENSION, formatCpaResult, parseCpaOntology, scoreCpa } = await import("../../lib/scorers/cpa");
       const { hasErrors } = await import("../../lib/lexsub/diagnostics");
       const task = Number(taskArg) as CpaTask;
       const ext = CPA_EXTENSION[task];

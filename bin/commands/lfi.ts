@@ -10,7 +10,7 @@ export function register(program: Command): void {
     .option("-v, --verbose", "print each sentence's figures, renamings and wrong predicates")
     .option("--json", "print the figures as JSON")
     .action(async (systemPath: string, goldPath: string, opts: { verbose?: boolean; json?: boolean }) => {
-      const { LFI_MATCHING, formatLfiResult, scoreLfiTexts } = await import("../../lib/scorers/lfi/score");
+      const { LFI_MATCHING, formatLfiResult, scoreLfiTexts } = await import("../../lib/scorers/lfi");
       const { hasErrors } = await import("../../lib/lexsub/diagnostics");
       const result = scoreLfiTexts({ name: systemPath, text: readText(systemPath) }, { name: goldPath, text: readText(goldPath) });
       printDiagnostics(result.diagnostics);

@@ -68,7 +68,7 @@ export function register(program: Command): void {
     .option("--csv", "print the table as CSV")
     .option("--json", "print the table as JSON")
     .action(async (opts: RankOpts) => {
-      const rank = await import("../../lib/scorers/rank");
+      const rank = await import("../../lib/scorers/ranking");
       const { hasErrors } = await import("../../lib/lexsub/diagnostics");
       if (!rank.isBenchmark(opts.benchmark)) throw new CliError(`--benchmark: expected tsar, swords or gap, got "${opts.benchmark}"`);
       if (opts.variant !== undefined && !rank.isGapVariant(opts.variant)) throw new CliError(`--variant: expected melamud, lexsubgen or swords, got "${opts.variant}"`);

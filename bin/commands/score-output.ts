@@ -6,11 +6,22 @@
  */
 import { type Diagnostic, diag } from "../../lib/lexsub/diagnostics";
 import { type FastFileScore } from "./score-files";
-import { type GroupBy } from "../../lib/scorers/semeval2007/analysis";
-import { type MwResult } from "../../lib/scorers/semeval2007/mw";
-import { formatGroups, formatMwTotals, formatRepairNotice, formatSubstitutionTotals, formatUtf8Notice, mwJson, repairJson, substitutionJson, utf8Json } from "../../lib/scorers/semeval2007/report";
-import { type RepairReport, type Utf8Report } from "../../lib/scorers/semeval2007/run";
-import { type SubstitutionResult } from "../../lib/scorers/semeval2007/substitution";
+import {
+  type GroupBy,
+  type MwResult,
+  type RepairReport,
+  type SubstitutionResult,
+  type Utf8Report,
+  formatGroups,
+  formatMwTotals,
+  formatRepairNotice,
+  formatSubstitutionTotals,
+  formatUtf8Notice,
+  mwJson,
+  repairJson,
+  substitutionJson,
+  utf8Json,
+} from "../../lib/scorers/semeval2007";
 import { CliError, printDiagnostics } from "./util";
 
 /** Buffered stdout: a million `-v` lines go out in large writes. */

@@ -11,7 +11,6 @@ import {
   type RepairReport,
   type ScoreRunOptions,
   type ScoreRunResult,
-  type Utf8Report,
   ScoreRun,
   repairReport,
   utf8Report,

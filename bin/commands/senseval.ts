@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import type { Granularity, StingyReading } from "../../lib/scorers/senseval/score";
+import type { Granularity, StingyReading } from "../../lib/scorers/senseval";
 import { CliError, printDiagnostics, readText } from "./util";
 
 /** `--stingy` alone means the product reading. */
@@ -30,7 +30,7 @@ export function register(program: Command): void {
       const stingy = stingyReading(opts.stingy);
       if (opts.minimal && stingy) throw new CliError("choose one treatment: -m (minimal) or --stingy, not both");
       if (opts.json && opts.verbose) throw new CliError("-v prints scorer2's trace; it cannot be combined with --json");
-      const { formatSensevalScore, scoreSensevalTexts, sensevalJson } = await import("../../lib/scorers/senseval/score");
+      const { formatSensevalScore, scoreSensevalTexts, sensevalJson } = await import("../../lib/scorers/senseval");
       const { hasErrors } = await import("../../lib/lexsub/diagnostics");
       const result = scoreSensevalTexts(
         {
@@ -60,7 +60,7 @@ export function register(program: Command): void {
       if (opts.minimal || opts.verbose || cmd.parent?.getOptionValueSource("granularity") === "cli") {
         throw new CliError("the report has every granularity and treatment; -g, -m and -v do not apply to it");
       }
-      const { formatSensevalReport, sensevalReportTexts } = await import("../../lib/scorers/senseval/report");
+      const { formatSensevalReport, sensevalReportTexts } = await import("../../lib/scorers/senseval");
       const { hasErrors } = await import("../../lib/lexsub/diagnostics");
       const report = sensevalReportTexts(
         {

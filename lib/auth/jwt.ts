@@ -31,7 +31,7 @@ export function signedInTooLongAgo(token: object | null | undefined, now = Date.
 const keys = new Map<string, Uint8Array>();
 
 /** The encryption key next-auth derives from a secret (and salt), derived once. */
-export function derivedKey(secret: string, salt = ""): Uint8Array {
+function derivedKey(secret: string, salt = ""): Uint8Array {
   const id = `${salt}\0${secret}`;
   let key = keys.get(id);
   if (!key) {
@@ -71,7 +71,7 @@ export async function decodeSessionToken(params: JWTDecodeParams): Promise<JWT |
 }
 
 /** The session cookie names next-auth uses (https deployments: the __Secure- one), in the order to look. */
-export const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"] as const;
+const SESSION_COOKIES = ["__Secure-next-auth.session-token", "next-auth.session-token"] as const;
 
 /**
  * The session token in a request's cookies: the whole cookie, or next-auth's

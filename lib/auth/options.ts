@@ -12,7 +12,7 @@ import { type ParticipantIssued, participantCookieName } from "./sign-in-cookies
 import { authSecret } from "../server/kernel/secret";
 
 /** One cookie's value from a Cookie header. */
-export function cookieValue(header: unknown, name: string): string | null {
+function cookieValue(header: unknown, name: string): string | null {
   if (typeof header !== "string") return null;
   for (const part of header.split(";")) {
     const i = part.indexOf("=");

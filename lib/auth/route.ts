@@ -28,7 +28,7 @@ import { outcomeCookies, studyPagePath } from "./sign-in-cookies";
 import { authOptions, type SignInOutcome } from "./options";
 
 /** The largest body any /api/auth POST may have (a sign-in form is a few hundred bytes; the return path at most 2000 characters, escaped). */
-export const MAX_AUTH_BODY_BYTES = 8 * 1024;
+const MAX_AUTH_BODY_BYTES = 8 * 1024;
 
 type Ctx = { params: Promise<{ nextauth: string[] }> };
 

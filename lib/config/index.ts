@@ -1,7 +1,7 @@
 /**
  * Every setting lexgold takes from the environment: its name, type, default, check and meaning, in
  * one table (SETTINGS). This module is the only reader of process.env in app/, lib/ and db/, and
- * the README's settings table ("Running for a study") lists every setting here that is not
+ * the settings table of docs/operating.md ("Settings") lists every setting here that is not
  * `internal` (test/config/config.test.ts holds both).
  *
  * A folder of its own, importing nothing of lexgold: db/ reads its settings here too
@@ -40,13 +40,13 @@ interface Setting<T> {
   describe: string;
   /** The value when unset (undefined: the caller computes it, as `defaultText` says). */
   default: T;
-  /** The default as the README says it, when `default` does not. */
+  /** The default as docs/operating.md's table says it, when `default` does not. */
   defaultText?: string;
   /** What a good value looks like, for the error message. */
   expects: string;
   /** Parses a set (non-empty) value; fails on a bad one. */
   schema: z.ZodType<T, Raw>;
-  /** For tests and benchmarks only: left out of the README's table. */
+  /** For tests and benchmarks only: left out of docs/operating.md's table. */
   internal?: boolean;
   /** A bad value: "throw" (the default) an error naming the variable, or "warn" and keep the default. */
   invalid?: "throw" | "warn";

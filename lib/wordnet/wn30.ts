@@ -17,7 +17,7 @@ import path from "node:path";
 import { constants, gunzipSync } from "node:zlib";
 import { projectRoot } from "../../db/client";
 import { WORDNET_POS, type WordNetData, type WordNetPos, parseIndexLemmas } from "../lexsub/morphy";
-import { parseNltkExceptions } from "../scorers/swords/nltk";
+import { parseNltkExceptions } from "../scorers/swords";
 
 const FILE: Record<WordNetPos, string> = { n: "noun", v: "verb", a: "adj", r: "adv" };
 

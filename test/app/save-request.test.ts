@@ -5,7 +5,7 @@
  * the wait are stand-ins: no server, no wall time.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MAX_WAIT_MS, postSave, retryAfterMs, type SaveRequest, sleep, untilAccepted } from "../../app/annotate/save-request";
+import { MAX_WAIT_MS, postSave, retryAfterMs, type SaveBody, sleep, untilAccepted } from "../../app/annotate/save-request";
 
 const NIL = { kind: "NIL" as const, substitutes: [], multiword: false, phrase: "" };
 const OK = { ok: true, revision: 1, response: { kind: "NIL", substitutes: [], multiword: false, phrase: "", revision: 1 }, next: null, progress: { done: 1, total: 2 }, upcoming: [] };
@@ -27,7 +27,7 @@ describe("postSave on 429", () => {
     const waits: number[] = [];
     const notes: number[] = [];
     let typed = "calm";
-    const build = (): SaveRequest => ({ response: { ...NIL, kind: "substitutes", substitutes: [typed] }, expectedRevision: 0 });
+    const build = (): SaveBody => ({ response: { ...NIL, kind: "substitutes", substitutes: [typed] }, expectedRevision: 0 });
     const res = await postSave(7, 42, build, {
       sleep: async (ms) => {
         waits.push(ms);
@@ -39,7 +39,7 @@ describe("postSave on 429", () => {
     expect(fetch).toHaveBeenCalledTimes(3);
     expect(waits).toEqual([2000, 1000]);
     expect(notes).toEqual([2, 1]);
-    const bodies = fetch.mock.calls.map(([, init]) => JSON.parse(String(init?.body)) as SaveRequest);
+    const bodies = fetch.mock.calls.map(([, init]) => JSON.parse(String(init?.body)) as SaveBody);
     expect(bodies.map((b) => b.response.substitutes)).toEqual([["calm"], ["quiet"], ["quiet"]]);
     expect(bodies.every((b) => b.expectedRevision === 0)).toBe(true);
     expect(String(fetch.mock.calls[0][0])).toBe("/api/projects/7/responses/42");

@@ -36,6 +36,9 @@ const FILES: Record<string, string> = {
   "test/cycle-b.ts": 'import { a } from "./cycle-a";\nexport const b = () => a;\n',
   "lib/net/n.ts": 'import { w } from "../wordnet/w";\nexport const n = () => w;\n',
   "lib/wordnet/w.ts": 'import { n } from "../net/n";\nexport const w = () => n;\n',
+  // A feature reaching another: through its index, never into its files; the kernel directly.
+  "lib/server/ops/reach.ts":
+    'import { save } from "../annotate/save";\nimport * as annotate from "../annotate";\nimport { actor } from "../kernel/actor";\nexport const r = [save, annotate, actor];\n',
   "app/feature.tsx":
     'import { save } from "@/lib/server/annotate/save";\nimport * as annotate from "@/lib/server/annotate";\nexport const f = [save, annotate];\n',
 };
@@ -106,6 +109,11 @@ describe("boundary rules", () => {
 
   it("lets clean code and the tests' reach through", () => {
     for (const file of ["lib/lexsub/clean.ts", "app/ok.tsx", "test/reach.ts"]) expect(names(violations, file)).toEqual([]);
+  });
+
+  it("lets a lib/server feature into another only through its index, and into the kernel directly", () => {
+    const border = violations.filter((v) => v.rule.name === "feature-to-feature-through-index");
+    expect(border.map((v) => `${v.from} -> ${v.to}`)).toEqual(["lib/server/ops/reach.ts -> lib/server/annotate/save.ts"]);
   });
 
   it("lets app/ into a lib/server feature only through its index", () => {

@@ -335,7 +335,7 @@ describe("lexgold doctor", SLOW, () => {
     const named = lexgold(s, ["doctor", "--db", drill, "--backups", s.backups], { env });
     expect(named.status).toBe(2);
     expect(named.stdout).toContain(`WARN  backups      no backups of drill.db in ${s.backups}`);
-    // A copy named by hand, as the README's first example makes one, is named as not counted, and why.
+    // A copy named by hand, as the first example of docs/operating.md's backups makes one, is named as not counted, and why.
     expect(lexgold(s, ["backup", path.join(s.backups, "before-upgrade.db")]).status).toBe(0);
     const byHand = lexgold(s, ["doctor", "--db", drill, "--backups", s.backups], { env });
     expect(byHand.stdout).toMatch(/no backups of drill\.db in \S+ \(2 other files there, e\.g\. before-upgrade\.db, are not counted: only the copies `backup --dir` names drill-<time>\.db count\)/);

@@ -1,7 +1,7 @@
 /**
  * lib/config/index.ts is the one home of the environment's settings: the only reader of process.env in
- * app/, lib/ and db/, every setting the code names is defined there, the README's settings table
- * lists exactly its settings that are not internal, and a setting takes a new value as soon as the
+ * app/, lib/ and db/, every setting the code names is defined there, the settings table of
+ * docs/operating.md lists exactly its settings that are not internal, and a setting takes a new value as soon as the
  * variable changes (tests and benchmarks set them at run time).
  */
 import fs from "node:fs";
@@ -26,11 +26,14 @@ function sources(dir: string, exts = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/): string[]
 /** A read of process.env other than the NODE_ENV / NEXT_RUNTIME checks Next inlines at build time. */
 const ENV_READ = /\bprocess\s*(?:\.\s*env\b(?!\s*\.\s*(?:NODE_ENV|NEXT_RUNTIME)\b)|\[\s*["'`]env["'`]\s*\])|\{[^}]*\benv\b[^}]*\}\s*=\s*(?:globalThis\.)?process\b/;
 
-/** The variables in the README's settings table (first column; a cell may name several). */
-function readmeVariables(): Set<string> {
-  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+/** The settings table's home: the operator's guide. */
+const SETTINGS_DOC = "docs/operating.md";
+
+/** The variables in the settings table (first column; a cell may name several). */
+function tableVariables(): Set<string> {
+  const readme = fs.readFileSync(path.join(ROOT, SETTINGS_DOC), "utf8");
   const start = readme.indexOf("| Variable | Meaning | Default |");
-  expect(start, "the README's settings table").toBeGreaterThanOrEqual(0);
+  expect(start, `the settings table in ${SETTINGS_DOC}`).toBeGreaterThanOrEqual(0);
   const rows = readme.slice(start).split("\n").slice(2);
   const names = new Set<string>();
   for (const row of rows) {
@@ -72,16 +75,16 @@ describe("one reader of the environment", () => {
   });
 });
 
-describe("the README's settings table", () => {
+describe("the settings table (docs/operating.md)", () => {
   it("lists every setting that is not internal, and nothing else", () => {
     const documented = NAMES.filter((n) => !(SETTINGS[n] as { internal?: boolean }).internal).sort();
-    const inReadme = [...readmeVariables()].sort();
-    expect({ missingFromReadme: documented.filter((n) => !inReadme.includes(n)), notInConfig: inReadme.filter((n) => !(n in SETTINGS)) }).toEqual({
-      missingFromReadme: [],
+    const inTable = [...tableVariables()].sort();
+    expect({ missingFromTable: documented.filter((n) => !inTable.includes(n)), notInConfig: inTable.filter((n) => !(n in SETTINGS)) }).toEqual({
+      missingFromTable: [],
       notInConfig: [],
     });
     const internal = NAMES.filter((n) => (SETTINGS[n] as { internal?: boolean }).internal);
-    expect(internal.filter((n) => inReadme.includes(n)), "internal settings stay out of the table").toEqual([]);
+    expect(internal.filter((n) => inTable.includes(n)), "internal settings stay out of the table").toEqual([]);
   });
 });
 

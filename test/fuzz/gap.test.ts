@@ -10,7 +10,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rankRuns } from "../../lib/scorers/rank";
+import { rankRuns } from "../../lib/scorers/ranking";
 
 const WORDS = ["a", "b", "cc", "d-e", "f g", "11.27 kilograms", "quux"];
 const SCORES = ["1", "0.5", "2", "-1", "inf", "-inf", "-Infinity", "1e-3", "0"];

@@ -3,13 +3,14 @@
  * scores them: the figures must be the ones docs/baselines.md records (the
  * table's lexgold rows). Runs when ../shared holds the task's data.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { wordnetMwBaseline, wordnetSubstitutionBaseline } from "../../lib/lexsub/baseline/wordnet";
 import { parseLexeltXml } from "../../lib/lexsub/formats/lexelt";
 import { scoreTexts } from "../../lib/scorers/semeval2007/texts";
 import { wordnetGraph } from "../../lib/wordnet/load";
+import { describeWithSharedData } from "../support/shared-data";
 
 const TEST = path.resolve(import.meta.dirname, "../../../shared/data/semeval2007/test");
 const DOC = path.resolve(import.meta.dirname, "../../docs/baselines.md");
@@ -27,7 +28,7 @@ function documented(): Map<string, string[]> {
   return rows;
 }
 
-describe.runIf(existsSync(TEST))("the WordNet baselines on the SemEval-2007 test set", () => {
+describeWithSharedData(TEST, "the WordNet baselines on the SemEval-2007 test set", () => {
   it("score as docs/baselines.md records", () => {
     const parsed = parseLexeltXml(readFileSync(path.join(TEST, "lexsub_test.xml"), "utf8"), "lexsub_test.xml");
     const list = parsed.corpus!.lexelts.flatMap((l) => l.instances.map((i) => ({ lexelt: l.item, id: i.id, before: i.before, head: i.head, after: i.after })));

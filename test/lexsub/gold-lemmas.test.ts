@@ -7,7 +7,7 @@
  * alone does here) inflected forms are lemmatised and the derivation lists every
  * proposal it applied.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type GoldInstance, deriveGold } from "../../lib/lexsub/gold";
@@ -15,6 +15,7 @@ import { lemmaTable } from "../../lib/lexsub/normalize";
 import type { AnnotatorResponse } from "../../lib/lexsub/types";
 import { wordnet, wordnetLemmaProposer } from "../../lib/wordnet/load";
 import { coincoGoldInputs, coincoTargets } from "../support/coinco";
+import { describeWithSharedData } from "../support/shared-data";
 
 /** The proposer lib/server/gold/gold.ts derives the project's gold with (its proposals applied only on request). */
 const propose = wordnetLemmaProposer();
@@ -32,7 +33,7 @@ function entries(line: string): Map<string, number> {
   return out;
 }
 
-describe.runIf(existsSync(coinco))("CoInCo's sample (substitutes given as lemmas) through the gold export", () => {
+describeWithSharedData(coinco, "CoInCo's sample (substitutes given as lemmas) through the gold export", () => {
   const targets = coincoTargets(readFileSync(coinco, "utf8"));
   const { instances, responses, expected } = coincoGoldInputs(targets);
   const g = deriveGold(instances, responses, { propose });

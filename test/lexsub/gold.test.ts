@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { type GoldInstance, type GoldOptions, deriveGold, formatGold, formatMwGold, correctedItem } from "../../lib/lexsub/gold";
@@ -7,6 +7,7 @@ import { wordnetProposer } from "../../lib/lexsub/morphy";
 import { readWordNet } from "../../lib/wordnet/load";
 import { MwKey, ScoringKey, parseGold, parseMwGold, parseSystem, scoreBest, scoreMw, scoreOot } from "../../lib/scorers/semeval2007/index";
 import type { AnnotatorResponse } from "../../lib/lexsub/types";
+import { describeWithSharedData } from "../support/shared-data";
 
 const sharedDir = path.resolve(__dirname, "../../../shared");
 const semeval = path.join(sharedDir, "data/semeval2007");
@@ -466,7 +467,7 @@ describe("deriveGold → formatGold → the project's scorer", () => {
   });
 });
 
-describe.runIf(existsSync(semeval))("the official gold files", () => {
+describeWithSharedData(semeval, "the official gold files", () => {
   /** The official line's entries (test-only reading: `sub n;` fields). */
   const entriesOf = (line: string) =>
     line

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatLexeltXml, parseLexeltXml } from "../../lib/lexsub/formats/lexelt";
+import { describeWithSharedData } from "../support/shared-data";
 
 const shared = path.resolve(__dirname, "../../../shared/data/semeval2007");
 
@@ -137,7 +138,7 @@ describe("parseLexeltXml: refused input names the line and the problem", () => {
   });
 });
 
-describe.runIf(existsSync(shared))("parseLexeltXml on the task's own files", () => {
+describeWithSharedData(shared, "parseLexeltXml on the task's own files", () => {
   it.each([
     ["trial/lexsub_trial.xml", 300, 34],
     ["test/lexsub_test.xml", 1710, 171],

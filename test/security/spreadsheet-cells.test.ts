@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseLemmaDecisionsTsv } from "../../lib/lexsub/formats/lemma-decisions";
-import { formatRankTable, type RankTable } from "../../lib/scorers/rank";
+import { formatRankTable, type RankTable } from "../../lib/scorers/ranking";
 import { SYSTEM } from "../../lib/server/kernel/actor";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets/datasets";

@@ -8,7 +8,7 @@
  * could not carry. The same for a project built from lexelt XML and responses, through
  * SWORDS, CoInCo XML and TSAR.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { exportDataset, importDataset } from "../../lib/server/datasets/datasets";
@@ -20,6 +20,7 @@ import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import type { Db } from "../../db/client";
 import type { Actor } from "../../lib/server/kernel/actor";
 import { actorFor, projectFixture } from "../support/db";
+import { hasSharedData } from "../support/shared-data";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -229,7 +230,7 @@ describe("TSAR round trip of a CoInCo-like project", () => {
 const sharedCoinco = path.resolve(__dirname, "../../../shared/data/coinco/coinco-sample.xml");
 
 describe("round trips of the shared CoInCo sample", () => {
-  it.skipIf(!existsSync(sharedCoinco))("SWORDS gives it back whole; TSAR moves exactly the heads it reports", () => {
+  it.skipIf(!hasSharedData(sharedCoinco))("SWORDS gives it back whole; TSAR moves exactly the heads it reports", () => {
     const { db, coord, project } = projectFixture();
     importDataset(db, coord, project.id, { format: "coinco", fileName: "coinco-sample.xml", bytes: readFileSync(sharedCoinco) });
     const original = instancesOf(db, project.id);

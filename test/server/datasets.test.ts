@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
@@ -8,6 +8,7 @@ import { projectGold, projectAgreement } from "../../lib/server/gold/gold";
 import { listProjects } from "../../lib/server/corpus/projects";
 import { actorFor, corpusCounts, projectFixture } from "../support/db";
 import { addMember } from "../../lib/server/people/users";
+import { hasSharedData } from "../support/shared-data";
 
 const shared = path.resolve(__dirname, "../../../shared/data");
 const samples = path.resolve(__dirname, "../../samples/datasets");
@@ -93,7 +94,7 @@ describe("CoInCo import", () => {
     expect(coincoExpectations(out.text)).toEqual(coincoExpectations(sample("coinco-small.xml").toString("utf8")));
   });
 
-  it.skipIf(!existsSync(path.join(shared, "coinco")))("imports the shared CoInCo sample with every target, context and count intact", () => {
+  it.skipIf(!hasSharedData(path.join(shared, "coinco")))("imports the shared CoInCo sample with every target, context and count intact", () => {
     const xml = readFileSync(path.join(shared, "coinco/coinco-sample.xml"), "utf8");
     const { expected } = checkCoinco(xml, "coinco-sample.xml");
     expect(expected.length).toBeGreaterThan(300);
@@ -135,7 +136,7 @@ describe("SWORDS round trip", () => {
   });
 
   for (const f of ["swords-v1.1_dev.json.gz", "swords-v1.1_test-subset.json.gz"]) {
-    it.skipIf(!existsSync(path.join(shared, "swords", f)))(`keeps every target, substitute and label of ${f} (gzip as given)`, () => {
+    it.skipIf(!hasSharedData(path.join(shared, "swords", f)))(`keeps every target, substitute and label of ${f} (gzip as given)`, () => {
       const bytes = readFileSync(path.join(shared, "swords", f));
       const { out, report } = roundTrip("swords", f, bytes);
       const original = JSON.parse(gunzipSync(bytes).toString("utf8"));
@@ -157,7 +158,7 @@ describe("TSAR round trip", () => {
 
   const tsar = path.join(shared, "tsar2022");
   for (const f of ["tsar2022_en_trial_gold.tsv", "tsar2022_en_test_gold.tsv", "tsar2022_es_test_gold.tsv", "tsar2022_pt_trial_gold.tsv"]) {
-    it.skipIf(!existsSync(path.join(tsar, f)))(`writes ${f} back byte for byte`, () => {
+    it.skipIf(!hasSharedData(path.join(tsar, f)))(`writes ${f} back byte for byte`, () => {
       const bytes = readFileSync(path.join(tsar, f));
       const { out, report } = roundTrip("tsar", f, bytes);
       expect(report.instancesAdded).toBe(bytes.toString("utf8").trimEnd().split("\n").length);

@@ -1,10 +1,11 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
 import { projectOverview } from "../../lib/server/corpus/projects";
 import { actorFor, corpusCounts, projectFixture } from "../support/db";
+import { describeWithSharedData } from "../support/shared-data";
 
 const shared = path.resolve(__dirname, "../../../shared/data/semeval2007");
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -157,7 +158,7 @@ describe("importLexeltXml: a released file with a few odd bytes and documents (#
   });
 });
 
-describe.runIf(existsSync(shared))("importing the task's own files", () => {
+describeWithSharedData(shared, "importing the task's own files", () => {
   it("imports trial (300 / 34) and test (1710 / 171) into one project", () => {
     const { db, coord, project } = projectFixture();
     const trial = importLexeltXml(db, coord, project.id, {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Db } from "../../db/client";
@@ -19,6 +19,7 @@ import { scoreSensevalUpload } from "../../lib/server/scoring/senseval";
 import { MAX_RUN_BYTES, decodeUpload, typeFromFileName } from "../../lib/server/scoring/uploads";
 import { addMember } from "../../lib/server/people/users";
 import { actorFor, projectFixture } from "../support/db";
+import { describeWithSharedData } from "../support/shared-data";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -440,7 +441,7 @@ describe("scoring: SENSEVAL on submit", () => {
 const TRIAL = path.resolve(import.meta.dirname, "../../../shared/data/semeval2007/trial");
 const EXPECTED = path.resolve(import.meta.dirname, "../../../shared/data/semeval2007/expected");
 
-describe.runIf(existsSync(TRIAL) && existsSync(EXPECTED))("scoring: the trial baselines uploaded and scored against an uploaded gold.trial", () => {
+describeWithSharedData([TRIAL, EXPECTED], "scoring: the trial baselines uploaded and scored against an uploaded gold.trial", () => {
   it("reproduce the official scorer's expected output, and the table's figures are the ones printed there", () => {
     const f = projectFixture();
     const read = (dir: string, name: string) => readFileSync(path.join(dir, name));

@@ -29,7 +29,7 @@ export type CpaTask = 1 | 2 | 3;
 
 export const CPA_EXTENSION: Record<CpaTask, string> = { 1: ".parse", 2: ".clust", 3: ".pat" };
 
-export const CPA_SLOTS = [
+const CPA_SLOTS = [
   "subject",
   "object",
   "indirect_object",
@@ -198,9 +198,9 @@ export function parseCpaParse(text: string, file: string): { tokens: Map<string,
   return { tokens, diagnostics };
 }
 
-export type CpaLayer = "syntax" | "semantics";
+type CpaLayer = "syntax" | "semantics";
 
-export interface CpaLabelScore {
+interface CpaLabelScore {
   label: string;
   /** Tokens the gold labels L (task scorer: "ref"). */
   gold: number;
@@ -213,7 +213,7 @@ export interface CpaLabelScore {
   f: number;
 }
 
-export interface CpaLayerScore {
+interface CpaLayerScore {
   labels: CpaLabelScore[];
   /** Mean F over the labels; null when the gold has no label in this layer. */
   score: number | null;
@@ -292,7 +292,7 @@ export function scoreCpaTask1Verb(run: Map<string, CpaToken>, gold: Map<string, 
 // Task 2: clustering
 
 /** The cluster id that marks an item as unclassified: no cluster. */
-export const CPA_NO_CLUSTER = "u";
+const CPA_NO_CLUSTER = "u";
 
 export function parseCpaClust(text: string, file: string): { items: Map<string, string | null>; diagnostics: Diagnostic[] } {
   const items = new Map<string, string | null>();
@@ -415,7 +415,7 @@ export function cpaPatternF(c: CpaSlotCounts): number {
   return p.f ?? 0;
 }
 
-export interface CpaTask3Match {
+interface CpaTask3Match {
   /** 1-based index of the gold pattern in its file, and of the run pattern it took (null: none left). */
   gold: number;
   run: number | null;
@@ -462,9 +462,9 @@ export interface CpaOptions {
   goldName?: string;
 }
 
-export type CpaVerbDetail = CpaTask1Verb | CpaTask2Verb | CpaTask3Verb;
+type CpaVerbDetail = CpaTask1Verb | CpaTask2Verb | CpaTask3Verb;
 
-export interface CpaVerbResult {
+interface CpaVerbResult {
   verb: string;
   /** false when the run has no file for this verb (it then scores 0). */
   inRun: boolean;

@@ -22,7 +22,7 @@
  */
 import { type Diagnostic, diag } from "../../lexsub/diagnostics";
 import { py2IntParse, py2Strip, py3RsplitOnce, py3Strip, pyFloatParse } from "../shared/pyfloat";
-import { type CountGold, parseTsarGold, tsarCountGold } from "../ranking/input";
+import { type CountGold, parseTsarGold, tsarCountGold } from "../ranked";
 
 /** A gold substitute and its weight (the shape of score.ts's WeightedSubstitute). */
 interface GoldWeight {
@@ -30,7 +30,7 @@ interface GoldWeight {
   weight: number;
 }
 
-export interface GapGoldItem {
+interface GapGoldItem {
   /** What the reference matches the run on: lst_gap.py `lexelt id` as written (stripped), LexSubGen the id, a TSAR gold `sentence__word`. */
   key: string;
   /** The instance id where the gold names one (for matching by id), else null. */
@@ -40,7 +40,7 @@ export interface GapGoldItem {
   line: number;
 }
 
-export type GapGoldReader = "lst_gap" | "lexsubgen" | "tsv";
+type GapGoldReader = "lst_gap" | "lexsubgen" | "tsv";
 
 export interface GapGold {
   file: string;
@@ -56,7 +56,7 @@ export function idOfKey(key: string): string {
 }
 
 /** lst_gap.py's filter under no-mwe: no space and no hyphen. */
-export function lstGapKeeps(candidate: string): boolean {
+function lstGapKeeps(candidate: string): boolean {
   return !candidate.includes(" ") && !candidate.includes("-");
 }
 
@@ -172,7 +172,7 @@ export function parseLexsubgenGold(text: string, file: string): GapGold {
 }
 
 /** A count gold (the TSAR TSV read as counts) as GAP gold, matched on its keys. */
-export function gapGoldFromCounts(gold: CountGold): GapGold {
+function gapGoldFromCounts(gold: CountGold): GapGold {
   return {
     file: gold.file,
     reader: "tsv",

@@ -24,7 +24,7 @@
  * has scores, ties in the order given).
  */
 import { type Diagnostic, diag } from "../../lexsub/diagnostics";
-import type { RankedCandidate, RankedItem, RankedRun } from "../ranking/input";
+import type { RankedCandidate, RankedItem, RankedRun } from "../ranked";
 import { py2Str, pyRepr, pyRound } from "../shared/pyfloat";
 import { pySorted } from "../shared/pysort";
 import { type GapGold, idOfKey } from "./gold";
@@ -52,7 +52,7 @@ export interface GapItem {
 }
 
 /** Whether the variant's no-mwe filter keeps a candidate. */
-export function keptByNoMwe(variant: GapVariant, s: string): boolean {
+function keptByNoMwe(variant: GapVariant, s: string): boolean {
   // Python's re.match with `$` also matches before a final newline.
   if (variant === "lexsubgen") return /^[A-Za-z]+\n?$/.test(s);
   return !s.includes(" ") && !s.includes("-");
@@ -121,7 +121,7 @@ export function gapItem(gold: readonly WeightedSubstitute[], ranked: readonly st
  * running sums joined as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), then the rest;
  * beyond, halves cut at a multiple of 8).
  */
-export function numpySum(a: readonly number[], from = 0, n = a.length): number {
+function numpySum(a: readonly number[], from = 0, n = a.length): number {
   if (n < 8) {
     let res = 0;
     for (let i = 0; i < n; i++) res += a[from + i];
@@ -203,7 +203,7 @@ export interface GapBenchmarkOptions extends GapOptions {
   repaired?: boolean;
 }
 
-export interface GapBenchmarkItem {
+interface GapBenchmarkItem {
   key: string;
   gap: number | null;
   /** |top_k ∩ G| for k = 1, 3, 10, and |G|. */

@@ -38,7 +38,7 @@ export interface LfiPredicate {
   args: string[];
 }
 
-export interface LfiSentence {
+interface LfiSentence {
   line: number;
   /** Empty for a blank line (in a system file: a sentence not attempted). */
   predicates: LfiPredicate[];
@@ -160,7 +160,7 @@ function alignPredicates(system: readonly LfiPredicate[], gold: readonly LfiPred
 }
 
 /** The renaming (system variable → gold variable) that makes the most aligned slots agree. */
-export function lfiRenaming(system: readonly LfiPredicate[], gold: readonly LfiPredicate[]): Map<string, string> {
+function lfiRenaming(system: readonly LfiPredicate[], gold: readonly LfiPredicate[]): Map<string, string> {
   const pairs = alignPredicates(system, gold);
   const sysVars: string[] = [];
   const goldVars: string[] = [];
@@ -193,7 +193,7 @@ export function lfiRenaming(system: readonly LfiPredicate[], gold: readonly LfiP
 // ---------------------------------------------------------------------------
 // Scoring
 
-export interface LfiCounts {
+interface LfiCounts {
   correct: number;
   given: number;
   gold: number;
@@ -215,7 +215,7 @@ export interface LfiSentenceResult {
   missing: LfiPredicate[];
 }
 
-export interface LfiMeasure extends LfiCounts {
+interface LfiMeasure extends LfiCounts {
   precision: number | null;
   recall: number | null;
 }
@@ -275,7 +275,7 @@ function measure(c: LfiCounts): LfiMeasure {
 }
 
 /** Score a system file against a gold file, sentence i being line i of each. */
-export function scoreLfi(system: LfiFile, gold: LfiFile): LfiResult {
+function scoreLfi(system: LfiFile, gold: LfiFile): LfiResult {
   const diagnostics: Diagnostic[] = [];
   const sysByLine = new Map(system.sentences.map((s) => [s.line, s]));
   const detail: LfiSentenceResult[] = [];

@@ -17,7 +17,7 @@ import { type ScoringKey } from "./key";
 import { type GoldView, type ItemOutcome, type ScorerOptions, type SubstitutionResult, SubstitutionScorer } from "./substitution";
 
 /** The best rule for one item (guesses already matched and filtered, at least one). */
-export function bestItem(gold: GoldView, guesses: string[]): ItemOutcome {
+function bestItem(gold: GoldView, guesses: string[]): ItemOutcome {
   let credit = 0;
   let firstIsMode = false;
   for (let i = 0; i < guesses.length; i++) {

@@ -9,51 +9,25 @@
  *
  * or, for texts in hand (an upload), `scoreTexts({ type, system, gold })`.
  *
- * To stream a large system file, feed `SystemReader` and `bestScorer(key)` /
- * `ootScorer(key)` / `MwScorer` one line at a time (bin/commands/score-files.ts).
+ * A large system file streams through `FastScorer` (fast.ts, which bin/commands/score-files.ts
+ * imports alone, so that the plain score path loads no more than it needs).
  */
-export { type GoldEntry, type GoldKind, type GoldLine, GoldReader, formatGoldLine, parseGold, parseMwGold } from "../../lexsub/formats/gold";
-export { type SystemKind, type SystemLine, SystemReader, parseSystem } from "./system";
-export { OOT_LIMIT, type Reading, normalizeGuess, readingFor } from "./rules";
-export { type KeyItem, type KeyOptions, KeyBuilder, ScoringKey } from "./key";
-export {
-  type GoldView,
-  type ItemOutcome,
-  type ItemScore,
-  type ScorerOptions,
-  type SubstitutionResult,
-  type SubstitutionScores,
-  type SubstitutionStats,
-  type SubstitutionType,
-  SubstitutionScorer,
-  addItem,
-  emptyStats,
-  itemStats,
-  substitutionScores,
-} from "./substitution";
-export { bestItem, bestScorer, scoreBest } from "./best";
-export { ootItem, ootScorer, scoreOot } from "./oot";
-export { type MwItem, type MwResult, type MwScores, type MwStats, MwKey, MwKeyBuilder, MwScorer, mwScores, scoreMw } from "./mw";
-export {
-  type GroupBy,
-  groupOf,
-  isMultiword,
-  lexeltKey,
-  multiwordIds,
-  multiwordMode,
-  parseIdList,
-  parseWordList,
-  posOf,
-} from "./analysis";
-export { type ScoreTextsInput, type ScoreTextsOutput, scoreTexts } from "./texts";
-export { type RepairReport, type ScoreRunOptions, type ScoreRunResult, type ScoreType, type Utf8Report, ScoreRun, repairReport, utf8Report } from "./run";
-export { type RepairChange, type RepairRule, REPAIR_RULES, RepairTracker, repairInfo } from "./repairs";
+export { parseGold, parseMwGold } from "../../lexsub/formats/gold";
+export { parseSystem } from "./system";
+export { type Reading, readingFor } from "./rules";
+export { type KeyOptions, KeyBuilder, ScoringKey } from "./key";
+export { type ItemScore, type SubstitutionResult, type SubstitutionStats, itemStats, substitutionScores } from "./substitution";
+export { bestScorer, scoreBest } from "./best";
+export { ootScorer, scoreOot } from "./oot";
+export { type MwItem, type MwResult, type MwStats, MwKey, mwScores, scoreMw } from "./mw";
+export { type GroupBy, groupOf, lexeltKey, multiwordIds, parseIdList, parseWordList, posOf } from "./analysis";
+export { scoreTexts } from "./texts";
+export { type RepairReport, type ScoreRunOptions, type ScoreRunResult, type Utf8Report, ScoreRun, repairReport, utf8Report } from "./run";
 export {
   formatBestItem,
   formatGroups,
   formatMwItem,
   formatMwTotals,
-  formatOotItem,
   formatRepairNotice,
   formatReport,
   formatSubstitutionItem,

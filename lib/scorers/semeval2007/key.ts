@@ -457,10 +457,10 @@ export class KeyBuilder {
   }
 }
 
-export const UNSORTED_LINES = "lines not sorted by count";
+const UNSORTED_LINES = "lines not sorted by count";
 
 /** A gold line whose counts are not in descending order (shared with the fast lane, fast.ts). */
-export function unsortedLine(file: string, line: number, id: string | number): Diagnostic {
+function unsortedLine(file: string, line: number, id: string | number): Diagnostic {
   return diag("warning", file, line, `entries of id ${id} are not sorted by count; the mode is taken to be the first entry, as the official scorer does`);
 }
 
@@ -693,7 +693,7 @@ export function copy(s: string): string {
  * norms table); repaired, also the form an answer is normalised to (so gold
  * `non-x` and `non x` match the answer `nonx`).
  */
-export function derivedForms(s: string, repaired = false, cls: PerlClasses = BYTE_CLASSES): string[] {
+function derivedForms(s: string, repaired = false, cls: PerlClasses = BYTE_CLASSES): string[] {
   const out: string[] = [];
   if (s.includes("-")) out.push(spacedForm(s));
   if (!repaired) return out;

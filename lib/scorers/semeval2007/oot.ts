@@ -19,7 +19,7 @@ import { type GoldView, type ItemOutcome, type ScorerOptions, type SubstitutionR
 const NONE: string[] = [];
 
 /** The oot rule for one item (guesses already matched and filtered, at least one). */
-export function ootItem(gold: GoldView, all: string[]): ItemOutcome {
+function ootItem(gold: GoldView, all: string[]): ItemOutcome {
   const truncated = all.length > OOT_LIMIT;
   const guesses = truncated ? all.slice(0, OOT_LIMIT) : all;
   let credit = 0;

@@ -107,7 +107,7 @@ export function formatBestItem(item: ItemScore): string[] {
 }
 
 /** The `-v` lines of one oot item. */
-export function formatOotItem(item: ItemScore): string[] {
+function formatOotItem(item: ItemScore): string[] {
   const out: string[] = [];
   const head = `${item.systemLexelt} Item ${item.id}`;
   if (item.truncated) out.push(`${head} exceeded 10 guesses`);

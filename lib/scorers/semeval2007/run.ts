@@ -34,7 +34,7 @@ import { type RepairChange, RepairTracker, changedByRule } from "./repairs";
 import { type ItemScore, type SubstitutionResult, type SubstitutionScorer, type SubstitutionStats, addOutcome, emptyStats, substitutionScores } from "./substitution";
 import { type Reading } from "./rules";
 
-export type ScoreType = "best" | "oot" | "mw";
+type ScoreType = "best" | "oot" | "mw";
 
 export interface ScoreRunOptions {
   type: ScoreType;

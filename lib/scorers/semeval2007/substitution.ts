@@ -112,7 +112,7 @@ export function emptyStats(total = 0, totalWithMode = 0): SubstitutionStats {
 }
 
 /** Count one attempted item into `stats` (the one computation behind every score). */
-export function addItem(stats: SubstitutionStats, item: ItemOutcome): void {
+function addItem(stats: SubstitutionStats, item: ItemOutcome): void {
   addOutcome(stats, item.score, item.modeHit);
 }
 

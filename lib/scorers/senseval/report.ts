@@ -28,7 +28,7 @@ import {
 import { cFixed, fixedOrNA, formatTable } from "../shared/table";
 
 /** One cell: the `--json` figures of `lexgold senseval` without granularity and minimal. */
-export interface SensevalCell {
+interface SensevalCell {
   correct: number;
   attemptedInstances: number;
   totalInstances: number;
@@ -37,9 +37,9 @@ export interface SensevalCell {
   attempted: number | null;
 }
 
-export type SensevalGrid = Record<Granularity, Record<Treatment, SensevalCell>>;
+type SensevalGrid = Record<Granularity, Record<Treatment, SensevalCell>>;
 
-export interface SensevalReportRow {
+interface SensevalReportRow {
   /** null for the overall row. */
   lexelt: string | null;
   /** Key instances of this lexelt (all of them: minimal's exclusions show in its total). */
@@ -55,7 +55,7 @@ export interface SensevalReport {
   diagnostics: Diagnostic[];
 }
 
-export function sensevalReport(answers: SensevalAnswers, key: SensevalKey, map: SenseMap, options: { stingy?: StingyReading } = {}): SensevalReport {
+function sensevalReport(answers: SensevalAnswers, key: SensevalKey, map: SenseMap, options: { stingy?: StingyReading } = {}): SensevalReport {
   const stingy = options.stingy ?? "product";
   const order: string[] = [];
   const count = new Map<string, number>();

@@ -40,7 +40,7 @@ export const TREATMENTS: readonly Treatment[] = ["minimal", "generous", "stingy"
 // ---------------------------------------------------------------------------
 // Parsing
 
-export interface SensevalKeyEntry {
+interface SensevalKeyEntry {
   lexelt: string;
   instance: string;
   tags: string[];
@@ -53,13 +53,13 @@ export interface SensevalKey {
   diagnostics: Diagnostic[];
 }
 
-export interface SensevalAnswerTag {
+interface SensevalAnswerTag {
   tag: string;
   /** The weight as written after `/`, or null when the tag has none. */
   weight: number | null;
 }
 
-export interface SensevalAnswerLine {
+interface SensevalAnswerLine {
   line: number;
   lexelt: string;
   instance: string;
@@ -73,7 +73,7 @@ export interface SensevalAnswers {
   diagnostics: Diagnostic[];
 }
 
-export interface SenseMapEntry {
+interface SenseMapEntry {
   tag: string;
   /** Each step up the tree: the number of sub-senses of the parent, and the parent. */
   steps: { branching: number; parent: string }[];
@@ -204,7 +204,7 @@ export interface SensevalOptions {
   stingy?: StingyReading;
 }
 
-export interface SensevalGuess {
+interface SensevalGuess {
   tag: string;
   weight: number;
 }

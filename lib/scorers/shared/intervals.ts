@@ -7,7 +7,7 @@
  */
 import { mulberry32, quantile } from "../../lexsub/agreement";
 
-export interface ScoreInterval {
+interface ScoreInterval {
   low: number;
   high: number;
 }

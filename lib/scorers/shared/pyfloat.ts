@@ -133,20 +133,6 @@ export function py3Strip(s: string): string {
   return stripSet(s, PY3_SPACE);
 }
 
-/** Python 3's str.split() with no separator: runs of whitespace, none at the ends. */
-export function py3Split(s: string): string[] {
-  const out: string[] = [];
-  let cur = "";
-  for (const ch of s) {
-    if (PY3_SPACE.includes(ch)) {
-      if (cur !== "") out.push(cur);
-      cur = "";
-    } else cur += ch;
-  }
-  if (cur !== "") out.push(cur);
-  return out;
-}
-
 /** Python 3's str.rsplit(maxsplit=1). */
 export function py3RsplitOnce(s: string): string[] {
   const t = py3Strip(s);

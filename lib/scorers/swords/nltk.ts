@@ -72,7 +72,7 @@ function filterForms(data: WordNetData, forms: readonly string[], pos: WordNetPo
 }
 
 /** NLTK's `_morphy(form, pos)`: the candidate lemmas, in NLTK's order. */
-export function nltkMorphy(data: WordNetData, form: string, pos: WordNetPos): string[] {
+function nltkMorphy(data: WordNetData, form: string, pos: WordNetPos): string[] {
   const exc = data.exceptions[pos].get(form);
   if (exc) return filterForms(data, [form, ...exc], pos);
   let forms = applyRules([form], pos);

@@ -40,7 +40,7 @@ import { type Diagnostic, diag } from "../../lexsub/diagnostics";
 import { type Sha1Hex, swordsContextId, swordsSubstituteId, swordsTargetId } from "../../lexsub/formats/swords-ids";
 import type { WordNetData } from "../../lexsub/morphy";
 import { gapItem, type GapItem } from "../gap/score";
-import type { RankedRun, SwordsGold, SwordsLabel } from "../ranking/input";
+import type { RankedRun, SwordsGold, SwordsLabel } from "../ranked";
 import { py3Strip } from "../shared/pyfloat";
 import { nltkLemmatize, nltkPos } from "./nltk";
 
@@ -57,10 +57,10 @@ export interface SwordsPrepared {
   system: Map<string, string[]>;
 }
 
-export const SWORDS_SETTINGS = ["lenient_a", "lenient_c", "strict_a", "strict_c"] as const;
-export type SwordsSetting = (typeof SWORDS_SETTINGS)[number];
+const SWORDS_SETTINGS = ["lenient_a", "lenient_c", "strict_a", "strict_c"] as const;
+type SwordsSetting = (typeof SWORDS_SETTINGS)[number];
 
-export interface PrAtK {
+interface PrAtK {
   numerator: number;
   pDenominator: number;
   rDenominator: number;
@@ -84,7 +84,7 @@ export interface SwordsFigures {
   gapRat: number | null;
 }
 
-export interface SwordsItem {
+interface SwordsItem {
   targetId: string;
   system: string[];
   acceptable: string[];

@@ -23,7 +23,7 @@
  * a warning.
  */
 import { type Diagnostic, diag } from "../../lexsub/diagnostics";
-import { type RankedRun, type TsarGold, tsarGoldCounts } from "../ranking/input";
+import { type RankedRun, type TsarGold, tsarGoldCounts } from "../ranked";
 
 export interface TsarOptions {
   /** MLSP's flag: keep the complex word among the gold substitutes. */
@@ -37,11 +37,11 @@ export interface TsarOptions {
   accuracyK?: readonly number[];
 }
 
-export const TSAR_POTENTIAL_K = [1, 3, 5, 10] as const;
-export const TSAR_MAP_K = [3, 5, 10] as const;
-export const TSAR_ACCURACY_K = [1, 2, 3] as const;
+const TSAR_POTENTIAL_K = [1, 3, 5, 10] as const;
+const TSAR_MAP_K = [3, 5, 10] as const;
+const TSAR_ACCURACY_K = [1, 2, 3] as const;
 
-export interface TsarItem {
+interface TsarItem {
   key: string;
   line: number;
   /** The list after the filter (complex word and repeats removed). */
@@ -83,7 +83,7 @@ export function floor4(x: number): number {
 }
 
 /** The script's MAP@K for one list of relevance judgements. */
-export function mapAtK(relevant: readonly boolean[], k: number): number {
+function mapAtK(relevant: readonly boolean[], k: number): number {
   let seen = 0;
   let ap = 0;
   for (let j = 0; j < relevant.length && j < k; j++) {
@@ -96,7 +96,7 @@ export function mapAtK(relevant: readonly boolean[], k: number): number {
 }
 
 /** The complex word and repeats removed from a list, first places kept (the script's filter). */
-export function tsarFilter(list: readonly string[], complexWord: string): string[] {
+function tsarFilter(list: readonly string[], complexWord: string): string[] {
   const out: string[] = [];
   for (const s of list) if (s !== complexWord && !out.includes(s)) out.push(s);
   return out;

@@ -23,3 +23,11 @@ export { handleSaveRequest, serveSave } from "./save-request";
 export { isSaveRequest } from "./save-route";
 // A study participant's end screens (issue #32): null for anyone else.
 export { participantView, type ParticipantView } from "./participant";
+// For other features of lib/server (#43: a feature reaches another only through its index). They take the
+// database and no actor: each caller has checked who asks.
+export { releaseBatch } from "./batch-release";
+export { importResponses } from "./response-import";
+export { suggestedWords } from "./suggestions-record";
+export { screenOutOnFail } from "./participant";
+export { syncTrainingQueue } from "./queue";
+export { trainingPending } from "./training-gate";

@@ -26,7 +26,7 @@
  */
 import "server-only";
 import type { Db } from "../../../db/client";
-import { setInstancesBefore } from "../corpus/lexelt-import";
+import { setInstancesBefore } from "../corpus";
 import { all, get, prepared } from "../kernel/statements";
 import { MODEL_USERS_SQL } from "../kernel/model-users";
 import { annotatorCounts, assignments, instances, knownAnswers, lexelts, projects, queueCounts, responses, returnedItems } from "../../../db/schema";

@@ -10,3 +10,8 @@
 export { maxImportBytes } from "./corpus";
 export { createProject, listProjects, projectAccessRequest, projectOverview, type ProjectOverview, type ProjectSummary } from "./projects";
 export { deleteProject, projectContents, type ProjectContents, renameProject, setProjectArchived, setProjectLanguage } from "./project-lifecycle";
+// For other features of lib/server (#43: a feature reaches another only through its index). They take the
+// database and no actor: each caller has checked who asks.
+export { importLexeltXml } from "./corpus";
+export { setInstancesBefore } from "./lexelt-import";
+export { type DatasetImportInput, type DatasetImportReport, discardDatasetStaging, isDatasetFormat, readDataset, stagedDatasetImport } from "./dataset-import";

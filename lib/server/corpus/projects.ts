@@ -3,7 +3,7 @@ import "server-only";
 import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { imports, instances, lexelts, memberships, projects, users } from "../../../db/schema";
+import { imports, lexelts, memberships, projects, users } from "../../../db/schema";
 import { type Actor, actorUserId, requireCoordinator, requireProject, requireSignedIn } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
 import { containsText } from "../kernel/search";

@@ -29,7 +29,7 @@ import type { Db } from "../../../db/client";
 import { batchItems, instances, knownAnswers, lexelts, participants, responses, studies, studySlots } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { all, get, run } from "../kernel/statements";
-import { releaseBatch } from "../annotate/batch-release";
+import { releaseBatch } from "../annotate";
 
 // The release itself is the workspace's too (a screen-out): it lives in lib/server/annotate.
 export { releaseBatch };

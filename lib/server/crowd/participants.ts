@@ -30,7 +30,7 @@ import { type Actor, type ProjectRow, actorUserId, requireProject } from "../ker
 import { dataVersion } from "../kernel/data-version";
 import { InputError, NotFoundError } from "../kernel/errors";
 import { parseOrThrow } from "../kernel/validate";
-import { checkReport } from "../quality/training";
+import { checkReport } from "../quality";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const S = named(studies, "s");

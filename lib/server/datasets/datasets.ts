@@ -26,18 +26,18 @@ import {
 import { type SwordsIds, writeSwords } from "../../lexsub/formats/swords";
 import { type TsarCells, writeTsar } from "../../lexsub/formats/tsar";
 import { type Actor, actorUserId, requireCoordinator, requireProject } from "../kernel/actor";
-import { maxImportBytes } from "../corpus/corpus";
 import {
+  createProject,
   type DatasetImportInput,
   type DatasetImportReport,
   discardDatasetStaging,
   isDatasetFormat,
+  maxImportBytes,
   readDataset as readStagedDataset,
   stagedDatasetImport,
-} from "../corpus/dataset-import";
+} from "../corpus";
 import { InputError } from "../kernel/errors";
 import { deriveResponseGold, type GoldInputs, goldInputs } from "../gold/gold";
-import { createProject } from "../corpus/projects";
 import { mlspLanguageTag } from "../../lexsub/formats/tsar";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).

@@ -11,3 +11,6 @@ export { datasetSummary, type DatasetSummary, datasetImportRecords, type Dataset
 export { datasetFileInfo } from "./datasets";
 // Without an actor: a type guard for the form field (datasetImport checks again).
 export { isDatasetFormat } from "./datasets";
+// For other features of lib/server (#43: a feature reaches another only through its index). They take the
+// database and no actor: each caller has checked who asks.
+export { datasetExportItems, type DatasetExport, writeDatasetExport } from "./datasets";

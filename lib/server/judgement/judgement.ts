@@ -22,7 +22,7 @@ import {
   users,
 } from "../../../db/schema";
 import { formatGoldLine } from "../../lexsub/formats/gold";
-import { parseSystem } from "../../scorers/semeval2007/system";
+import { parseSystem } from "../../scorers/semeval2007";
 import {
   type CandidateSource,
   type JudgementLabel,
@@ -51,7 +51,7 @@ import { InputError, NotFoundError, AuthError } from "../kernel/errors";
 import { projectGold } from "../gold/gold";
 import { listRuns, runFile } from "../scoring/runs";
 import { listGolds } from "../scoring/golds";
-import { modelSourceCandidates } from "../models/round-candidates";
+import { modelSourceCandidates } from "../models";
 
 export interface CreateRoundInput {
   name?: unknown;

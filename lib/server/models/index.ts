@@ -21,3 +21,6 @@ export { setModelTemplate, type TemplatesView, templatesView } from "./templates
 export { setStudySuggestions, setSuggestions, type SuggestionSettings, suggestionSettings } from "./suggestion-settings";
 export { type ModelRunView, modelRuns } from "./runs-view";
 export { type SuggestionItem, workspaceSuggestionMode, workspaceSuggestions } from "./suggestions";
+// For other features of lib/server (#43: a feature reaches another only through its index). They take the
+// database and no actor: each caller has checked who asks.
+export { modelSourceCandidates } from "./round-candidates";

@@ -16,7 +16,7 @@ import type { Db } from "../../../db/client";
 import { assignments, batchItems, instances, modelCalls, models, participants, projects, responses, studies } from "../../../db/schema";
 import { type Actor, requireProject } from "../kernel/actor";
 import { AuthError } from "../kernel/errors";
-import { suggestedWords } from "../annotate/suggestions-record";
+import { suggestedWords } from "../annotate";
 import { type Caller, currentTemplate, openCaller } from "./calls";
 import type { ModelRow } from "./connections";
 

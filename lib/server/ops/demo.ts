@@ -9,14 +9,12 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { projects, responses, users } from "../../../db/schema";
 import { SYSTEM } from "../kernel/actor";
-import { importLexeltXml } from "../corpus/corpus";
-import { createProject } from "../corpus/projects";
-import { importResponses } from "../annotate/response-import";
-import { DEMO_PASSWORD } from "../people/passwords";
-import { addMember, createUser } from "../people/users";
+import { createProject, importLexeltXml } from "../corpus";
+import { importResponses } from "../annotate";
+import { addMember, createUser, DEMO_PASSWORD } from "../people";
 
 const DEMO_PROJECT = "demo";
-export { DEMO_PASSWORD } from "../people/passwords";
+export { DEMO_PASSWORD } from "../people";
 export const DEMO_USERS = [
   { name: "coordinator", role: "coordinator" as const },
   { name: "annotator1", role: "annotator" as const },

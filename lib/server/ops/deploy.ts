@@ -10,13 +10,13 @@ import path from "node:path";
 import bcrypt from "bcryptjs";
 import Database from "better-sqlite3";
 import { knownMigrations, migrationState, openDb, projectRoot } from "../../../db/client";
-import { distWorkerDir, WORKER_NAMES } from "../runtime/worker-files";
+import { distWorkerDir, WORKER_NAMES } from "../runtime";
 import { MIN_SECRET_LENGTH, secretState, writeSecretFile } from "../kernel/secret";
 import { type Actor, requireSignedIn, SYSTEM } from "../kernel/actor";
 import { backupBaseName, listTimestampedBackups } from "./backup";
 import { DEMO_PASSWORD, DEMO_USERS } from "./demo";
 import { AuthError, InputError } from "../kernel/errors";
-import { createUser, newUserSchema, type PublicUser } from "../people/users";
+import { createUser, newUserSchema, type PublicUser } from "../people";
 import { parseOrThrow } from "../kernel/validate";
 import { environment, setting } from "../../config";
 import { projects, users } from "../../../db/schema";
@@ -210,7 +210,7 @@ export function planStart(actor: Actor, input: { dbFile: string; host: string; p
     );
   }
   if (pub.url?.startsWith("http://") && !loopback) {
-    warnings.push(`${pub.url} is plain http: passwords and session cookies cross the network unencrypted; put lexgold behind HTTPS (see the README).`);
+    warnings.push(`${pub.url} is plain http: passwords and session cookies cross the network unencrypted; put lexgold behind HTTPS (see docs/operating.md, "HTTPS behind a reverse proxy").`);
   }
   const hostInUrl = input.host.includes(":") ? `[${input.host}]` : input.host;
   const url = pub.url ?? `http://${hostInUrl}:${input.port}`;

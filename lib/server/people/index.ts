@@ -12,3 +12,7 @@ export { liftSignInLock, signInLocks } from "./signin";
 export { ACCOUNT_CEILING } from "./signin";
 export { addExistingMember, createAnnotatorForProject, setGuidelines, setRequiredAnnotators, type TeamMember, teamOverview, type TeamView } from "./team";
 export { listMembers, setMemberRole } from "./users";
+// For other features of lib/server (#43: a feature reaches another only through its index). They take the
+// database and no actor: each caller has checked who asks.
+export { DEMO_PASSWORD } from "./passwords";
+export { addMember, createUser, newUserSchema, type PublicUser } from "./users";

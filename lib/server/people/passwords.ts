@@ -16,17 +16,17 @@ import * as zxcvbnCommon from "@zxcvbn-ts/language-common";
 import bcrypt from "bcryptjs";
 import { z } from "zod";
 import { setting } from "../../config";
-import { compareOnPool, hashOnPool } from "../runtime/hash-pool";
+import { compareOnPool, hashOnPool } from "../runtime";
 
 export const BCRYPT_COST = setting("LEXGOLD_BCRYPT_COST");
-export const MIN_PASSWORD_LENGTH = 10;
+const MIN_PASSWORD_LENGTH = 10;
 /** bcrypt reads at most 72 bytes: longer passwords would share a hash with their first 72 bytes. */
-export const MAX_PASSWORD_BYTES = 72;
+const MAX_PASSWORD_BYTES = 72;
 
 /** The quick start's demo password: published in the README, so refused for every account but the demo's. */
 export const DEMO_PASSWORD = "lexgold-demo";
 /** zxcvbn's estimate below which a password is refused: a million guesses (its scores 0 and 1). */
-export const MIN_PASSWORD_GUESSES = 1e6;
+const MIN_PASSWORD_GUESSES = 1e6;
 /** Words an attacker of this site tries first. */
 const SITE_WORDS = ["lexgold", "lexgold-demo", "coordinator", "annotator", "semeval"];
 
@@ -38,7 +38,7 @@ function zxcvbn(): ZxcvbnFactory {
 }
 
 /** Why a password is easy to guess, in plain words, or null when it is not. */
-export function guessableProblem(password: string): string | null {
+function guessableProblem(password: string): string | null {
   // zxcvbn works on the first 256 characters; the byte rule refuses longer ones anyway.
   const r = zxcvbn().check(password.slice(0, 256), SITE_WORDS);
   if (r.guesses >= MIN_PASSWORD_GUESSES) return null;

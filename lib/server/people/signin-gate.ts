@@ -19,7 +19,7 @@
  */
 import "server-only";
 import net from "node:net";
-import { hashThreads } from "../runtime/hash-pool";
+import { hashThreads } from "../runtime";
 import { setting } from "../../config";
 
 /** The address a client is counted by: IPv4 as is, IPv6 by its /64 ("2001:db8:1:2::/64"). */

@@ -49,16 +49,16 @@ const USERS = named(users);
 /** Failures (per device, or per account and address) that cost no wait. */
 export const FREE_FAILURES = setting("LEXGOLD_SIGNIN_LIMIT");
 /** The longest wait between two checks. */
-export const MAX_DELAY_MS = 15 * 60 * 1000;
+const MAX_DELAY_MS = 15 * 60 * 1000;
 /** How far back failures count for the slow-down and the account ceiling. */
-export const SLOW_DOWN_WINDOW_MS = 60 * 60 * 1000;
+const SLOW_DOWN_WINDOW_MS = 60 * 60 * 1000;
 /** Failed checks for one account in SLOW_DOWN_WINDOW_MS (every browser) after which no check is made. */
 export const ACCOUNT_CEILING = setting("LEXGOLD_SIGNIN_ACCOUNT_CEILING");
 /** Failed checks from one address (IPv6: /64) in SIGN_IN_WINDOW_MS after which its checks stop. */
 export const CLIENT_LIMIT = setting("LEXGOLD_SIGNIN_CLIENT_LIMIT");
-export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
+const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 /** Failures are kept this long for the failed sign-ins page, then dropped. */
-export const FAILURE_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+const FAILURE_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 
 export const DEVICE_COOKIE = "lexgold-device";
 export const DEVICE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;

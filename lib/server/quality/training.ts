@@ -30,11 +30,9 @@ import { instances, knownAnswers, lexelts, projects, responses, trainingAnswers,
 import { judgeAnswer, parseAcceptedList, passes, trainingScore } from "../../lexsub/known-answers";
 import { PN } from "../../lexsub/gold";
 import { restoreCell } from "../../lexsub/formats/spreadsheet";
-import { type Actor, type ProjectRow, type UserActor, actorUserId, requireProject, requireSignedIn } from "../kernel/actor";
+import { type Actor, type UserActor, actorUserId, requireProject, requireSignedIn } from "../kernel/actor";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
-import { trainingPending } from "../annotate/training-gate";
-import { syncTrainingQueue } from "../annotate/queue";
-import { screenOutOnFail } from "../annotate/participant";
+import { screenOutOnFail, syncTrainingQueue, trainingPending } from "../annotate";
 import { containsText } from "../kernel/search";
 import { lemmaProposer, projectGold } from "../gold/gold";
 import { parseOrThrow } from "../kernel/validate";

@@ -34,7 +34,7 @@ import { dataVersion } from "../kernel/data-version";
 import { AGREEMENT_OPTIONS } from "../gold/agreement";
 import { deriveProjectGold, deriveResponseGold, type GoldInputs, goldInputs, scopedGoldInputs } from "../gold/gold";
 import { excludedParticipantNames } from "../gold/gold-responses";
-import { datasetExportItems, type DatasetExport, writeDatasetExport } from "../datasets/datasets";
+import { datasetExportItems, type DatasetExport, writeDatasetExport } from "../datasets";
 import type { DatasheetAnswers, ReleaseFacts, ReleaseSummary } from "./release-types";
 
 /** One answer as a release lists it (before pseudonyms are put in). */

@@ -8,3 +8,7 @@
 // Takes the actor to find whose quota of waiting uploads it is: not an authorization check (the
 // route checks who asks first, then refuses an upload past the quota before reading its body).
 export { checkDeclaredUpload } from "./upload-quota";
+// For other features of lib/server (#43: a feature reaches another only through its index). They take the
+// database and no actor: each caller has checked who asks.
+export { compareOnPool, hashOnPool, hashThreads } from "./hash-pool";
+export { distWorkerDir, WORKER_NAMES } from "./worker-files";

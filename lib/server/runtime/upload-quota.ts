@@ -20,7 +20,7 @@ import { setting } from "../../config";
 
 const MB = 1024 * 1024;
 
-export function maxQueuedUploadBytes(): number {
+function maxQueuedUploadBytes(): number {
   return setting("LEXGOLD_MAX_QUEUED_UPLOAD_MB") * MB;
 }
 
@@ -29,7 +29,7 @@ const g = globalThis as unknown as { lexgoldUploadsHeld?: Map<number, number> };
 const held = (): Map<number, number> => (g.lexgoldUploadsHeld ??= new Map());
 
 /** The upload bytes of the user's queued and running jobs (each job records its own as `uploadBytes`). */
-export function queuedJobBytes(db: Db, userId: number): number {
+function queuedJobBytes(db: Db, userId: number): number {
   let total = 0;
   const rows = db
     .select({ input: jobs.input })

@@ -40,7 +40,7 @@ export function distWorkerDir(root = projectRoot()): string {
 }
 
 /** Where anything lexgold must write outside its data goes: LEXGOLD_CACHE_DIR, else a directory of the system temp dir. */
-export function cacheDir(): string {
+function cacheDir(): string {
   const set = setting("LEXGOLD_CACHE_DIR");
   if (set) return path.resolve(set);
   const uid = typeof process.getuid === "function" ? process.getuid() : "user";

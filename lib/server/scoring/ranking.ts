@@ -7,7 +7,7 @@
 import "server-only";
 import { gunzipSync } from "node:zlib";
 import type { Db } from "../../../db/client";
-import { type Benchmark, formatRankTable, isBenchmark, isGapVariant, type RankedFormat, RANKED_FORMATS, rankRuns, type RankTable } from "../../scorers/rank";
+import { type Benchmark, formatRankTable, isBenchmark, isGapVariant, type RankedFormat, RANKED_FORMATS, rankRuns, type RankTable } from "../../scorers/ranking";
 import { type Diagnostic, formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
 import { decodePythonUtf8 } from "../../scorers/shared/python-text";
 import { readingFor } from "../../scorers/semeval2007/rules";

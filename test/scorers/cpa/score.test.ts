@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -19,6 +19,7 @@ import {
   scoreCpaTask3Verb,
 } from "../../../lib/scorers/cpa/score";
 import { formatDiagnostic } from "../../../lib/lexsub/diagnostics";
+import { describeWithSharedData } from "../../support/shared-data";
 
 // A toy ontology of our own: Anything > Artifact > {Tool, Machine}; Anything > Animate > {Human, Animal}.
 const ONTOLOGY = JSON.stringify([
@@ -238,7 +239,7 @@ function asPrinted(x: number | null, printed: string): number {
   return Number((x ?? Number.NaN).toFixed(digits));
 }
 
-describe.runIf(existsSync(sampleDir))("the SemEval-2015 Task 15 sample", () => {
+describeWithSharedData(sampleDir, "the SemEval-2015 Task 15 sample", () => {
   const onto = () => parseCpaOntology(readFileSync(path.join(sampleDir, "CPA-ontology.json"), "utf8"), "CPA-ontology.json");
   it.each([
     [1, false, "0.5083"],

@@ -4,7 +4,7 @@
  * (issue #40). Files written here; figures derived by hand beside them.
  */
 import { describe, expect, it } from "vitest";
-import { parseLstGapGold, parseRanked, rankRuns, type RankOptions } from "../../../lib/scorers/rank";
+import { parseLstGapGold, parseRanked, rankRuns, type RankOptions } from "../../../lib/scorers/ranking";
 
 // Two items: weights Raub 3, Beutezug 2, Ausplünderung 1; Rückzug 2, Abmarsch 1.
 const GOLD = "Plünderung.n 1 :: Raub 3; Beutezug 2; Ausplünderung 1;\nAbzug.n 2 :: Rückzug 2; Abmarsch 1;\n";

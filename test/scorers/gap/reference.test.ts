@@ -7,7 +7,7 @@
  * round(mean × 100, 2)).
  */
 import { describe, expect, it } from "vitest";
-import { parseLexsubgenGold, parseLstGapGold, parseRanked, rankRuns, type RankOptions } from "../../../lib/scorers/rank";
+import { parseLexsubgenGold, parseLstGapGold, parseRanked, rankRuns, type RankOptions } from "../../../lib/scorers/ranking";
 
 const gap = (gold: string, run: string, options: RankOptions = {}, runName = "r.lst") =>
   rankRuns("gap", { name: "g.gold", text: gold }, [{ name: runName, text: run }], null, options);

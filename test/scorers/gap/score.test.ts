@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gapItem, gapMean, parseLstGapGold, parseRanked, scoreGapBenchmark, topKItem, topKMeans } from "../../../lib/scorers/rank";
+import { gapItem, gapMean, parseLstGapGold, parseRanked, scoreGapBenchmark, topKItem, topKMeans } from "../../../lib/scorers/ranking";
 
 const w = (pairs: [string, number][]) => pairs.map(([substitute, weight]) => ({ substitute, weight }));
 

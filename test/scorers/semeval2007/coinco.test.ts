@@ -10,13 +10,14 @@
  * score-parity.test.ts, which always runs).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { runCommand } from "../../support/spawn";
 import { ScoreRun, officialPercent, repairReport } from "../../../lib/scorers/semeval2007/index";
+import { describeWithSharedData } from "../../support/shared-data";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const sample = path.resolve(root, "../shared/data/coinco/coinco-sample.xml");
@@ -68,7 +69,7 @@ const CRAFTED = [
 
 const run = (cmd: string, args: string[]) => runCommand(cmd, args);
 
-describe.runIf(existsSync(sample))("a CoInCo-style gold scored as score.pl scores it", () => {
+describeWithSharedData(sample, "a CoInCo-style gold scored as score.pl scores it", () => {
   const ts = targets(readFileSync(sample, "utf8"));
   const gold = path.join(dir, "coinco.gold");
   writeFileSync(gold, [...ts.map(goldLine), ...CRAFTED].join("\n") + "\n");

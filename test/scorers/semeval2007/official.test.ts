@@ -3,6 +3,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Ran, runCommand } from "../../support/spawn";
 import { KeyBuilder, multiwordIds, parseGold, parseIdList } from "../../../lib/scorers/semeval2007/index";
+import { describeWithSharedData } from "../../support/shared-data";
 
 const root = path.resolve(__dirname, "../../..");
 const sharedDir = path.resolve(root, "../shared");
@@ -35,7 +36,7 @@ function lexgold(args: string[]): Promise<Ran> {
   return runCommand(bin, args);
 }
 
-describe.runIf(existsSync(sharedDir))("the official scorer's outputs, byte for byte", () => {
+describeWithSharedData(sharedDir, "the official scorer's outputs, byte for byte", () => {
   const files = existsSync(expectedDir) ? readdirSync(expectedDir).filter((f) => f.endsWith(".txt")).sort() : [];
   // Every run starts at once; each test waits for its own.
   const runs = new Map<string, ReturnType<typeof lexgold>>();

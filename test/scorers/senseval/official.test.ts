@@ -9,6 +9,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { formatSensevalScore, scoreSensevalTexts } from "../../../lib/scorers/senseval/score";
+import { describeWithSharedData } from "../../support/shared-data";
 
 const sharedDir = path.resolve(__dirname, "../../../../shared");
 const casesDir = path.join(sharedDir, "data/senseval");
@@ -23,7 +24,7 @@ function flags(expectedFile: string): string[] {
   return [...(grain === "fine" ? [] : ["-g", grain]), ...(minimal === "minimal" ? ["-m"] : [])];
 }
 
-describe.runIf(existsSync(casesDir))("SENSEVAL sample cases (scorer2's expected output)", () => {
+describeWithSharedData(casesDir, "SENSEVAL sample cases (scorer2's expected output)", () => {
   it("has the cases", () => {
     expect(cases.length).toBeGreaterThan(0);
   });

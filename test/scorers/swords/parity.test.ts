@@ -9,7 +9,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { WordNetData } from "../../../lib/lexsub/morphy";
-import { nltkLemmatize, parseNltkExceptions, parseSwordsGold, parseSwordsResult, rankRuns, scoreSwords, swordsLoaderCheck, swordsMetricNames } from "../../../lib/scorers/rank";
+import { nltkLemmatize, parseNltkExceptions, parseSwordsGold, parseSwordsResult, rankRuns, scoreSwords, swordsLoaderCheck, swordsMetricNames } from "../../../lib/scorers/ranking";
 import { readWordNet } from "../../../lib/wordnet/load";
 import { readWordNet30, tarFiles } from "../../../lib/wordnet/wn30";
 

@@ -1,12 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import type { WordNetData } from "../../../lib/lexsub/morphy";
-import { nltkLemmatize, parseSwordsGold, parseSwordsResult, prepareSwords, scoreSwords, type SwordsLabel } from "../../../lib/scorers/rank";
+import { nltkLemmatize, parseSwordsGold, parseSwordsResult, prepareSwords, scoreSwords, type SwordsLabel } from "../../../lib/scorers/ranking";
 import { wordnetLemma } from "../../../lib/lexsub/morphy";
 import { readWordNet } from "../../../lib/wordnet/load";
 import { readWordNet30 } from "../../../lib/wordnet/wn30";
+import { describeWithSharedData } from "../../support/shared-data";
 
 const fixtures = path.resolve(__dirname, "../../fixtures/ranking");
 const DEV = path.resolve(__dirname, "../../../../shared/data/swords/swords-v1.1_dev.json.gz");
@@ -95,7 +96,7 @@ describe("SWORDS measures on my own sample, by hand", () => {
   });
 });
 
-describe.runIf(existsSync(DEV))("SWORDS measures on the shared dev set, a baseline of mine", () => {
+describeWithSharedData(DEV, "SWORDS measures on the shared dev set, a baseline of mine", () => {
   const text = gunzipSync(readFileSync(DEV)).toString("utf8");
   const gold = parseSwordsGold(text, "swords-v1.1_dev.json");
   // Baseline: each target's judged candidates in the dataset's order, scored by their position.

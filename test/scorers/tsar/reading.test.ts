@@ -6,7 +6,7 @@
  * `sentence + "__" + word` looked up exactly, `key.split('__')` unpacked into two.
  */
 import { describe, expect, it } from "vitest";
-import { parseTsarGold, parseTsarPredictions, rankRuns, scoreTsar } from "../../../lib/scorers/rank";
+import { parseTsarGold, parseTsarPredictions, rankRuns, scoreTsar } from "../../../lib/scorers/ranking";
 import { decodePythonUtf8, invalidUtf8At, pyReadLines } from "../../../lib/scorers/shared/python-text";
 import { py3Strip as pyStrip } from "../../../lib/scorers/shared/pyfloat";
 

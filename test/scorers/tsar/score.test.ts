@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { floor4, parseTsarGold, parseTsarPredictions, scoreTsar, type TsarGoldItem, tsarGoldCounts } from "../../../lib/scorers/rank";
+import { floor4, parseTsarGold, parseTsarPredictions, scoreTsar, type TsarGoldItem, tsarGoldCounts } from "../../../lib/scorers/ranking";
+import { describeWithSharedData } from "../../support/shared-data";
 
 const data = path.resolve(__dirname, "../../../../shared/data/tsar2022");
 const TRIAL = path.join(data, "tsar2022_en_trial_gold.tsv");
@@ -62,7 +63,7 @@ describe("TSAR measures on my own sample", () => {
   });
 });
 
-describe.runIf(existsSync(TRIAL))("TSAR measures on the shared English trial gold", () => {
+describeWithSharedData(TRIAL, "TSAR measures on the shared English trial gold", () => {
   const gold = parseTsarGold(readFileSync(TRIAL, "utf8"), "trial_gold.tsv");
   const items = [...gold.items.values()];
   // Six instances predicted, four missing (ignored). By hand, per instance:
@@ -106,7 +107,7 @@ describe.runIf(existsSync(TRIAL))("TSAR measures on the shared English trial gol
   });
 });
 
-describe.runIf(existsSync(TEST))("TSAR measures on the shared English test gold", () => {
+describeWithSharedData(TEST, "TSAR measures on the shared English test gold", () => {
   const gold = parseTsarGold(readFileSync(TEST, "utf8"), "test_gold.tsv");
   const items = [...gold.items.values()];
   it("the most frequent substitute first for every instance: ACC@1 = Acc@1@top1 = 1, MAP@3 = 1/3 floored", () => {

@@ -26,6 +26,8 @@ function href(base: string, params: Record<string, string | number | undefined>)
   return s ? `${base}?${s}` : base;
 }
 
+type Filter = { flag: string; lexelt: string; annotator: string; page: string };
+
 /** The annotators' flags and notes, newest first, filtered by flag, lexelt and annotator, a page at a time. */
 export default async function FlagsPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Search> }) {
   const actor = await requireCoordinatorPage();
@@ -78,78 +80,100 @@ export default async function FlagsPage({ params, searchParams }: { params: Prom
         </a>
       </p>
       {refused && <p className="notice warn">{refused}</p>}
-      <form method="get" action={base} className={styles.filters} aria-label="Filter flags">
-        <div>
-          <label htmlFor="f-flag">Flag</label>
-          <select id="f-flag" name="flag" defaultValue={refused ? "" : q.flag}>
-            <option value="">Any flag or note</option>
-            {FLAG_KINDS.map((k) => (
-              <option key={k} value={k}>
-                {FLAG_LABELS[k]}
-              </option>
-            ))}
-            <option value="note">Has a note</option>
-          </select>
-        </div>
-        <div>
-          <label htmlFor="f-lexelt">Lexelt</label>
-          <LexeltSelect id="f-lexelt" lexelts={data.lexelts} value={q.lexelt} />
-        </div>
-        <div>
-          <label htmlFor="f-annotator">Annotator</label>
-          <select id="f-annotator" name="annotator" defaultValue={q.annotator}>
-            <option value="">Everyone</option>
-            {data.annotators.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="submit" className="secondary">
-          Filter
-        </button>
-        {(q.flag || q.lexelt || q.annotator) && <Link href={base}>Clear</Link>}
-      </form>
+      <FlagFilters base={base} q={q} refused={refused !== null} lexelts={data.lexelts} annotators={data.annotators} />
       {pager("Flag pages")}
-      {data.rows.length > 0 && (
-        <div className="table-wrap">
-          <table className={styles.table} aria-label="Flags and notes">
-            <thead>
-              <tr>
-                <th scope="col">Instance</th>
-                <th scope="col">Annotator</th>
-                <th scope="col">Flag</th>
-                <th scope="col">Note</th>
-                <th scope="col">Answer</th>
-                <th scope="col">When</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.rows.map((r) => (
-                <tr key={`${r.instanceId}\t${r.annotator}`}>
-                  <td className={styles.nowrap}>
-                    <Link href={href(gold, { view: "instances", instance: r.instanceId })}>
-                      {r.lexelt} {r.instanceId}
-                    </Link>
-                  </td>
-                  <td className={styles.nowrap}>{r.annotator}</td>
-                  <td className={styles.nowrap}>{r.flag ? <span className={`tag ${styles.flag}`}>{FLAG_LABELS[r.flag]}</span> : <span className="muted">—</span>}</td>
-                  <td className={styles.note}>{r.note || <span className="muted">—</span>}</td>
-                  <td>{r.answers ? listAnswers(r.answers) : <span className="muted">not answered</span>}</td>
-                  <td className={styles.nowrap}>
-                    <time dateTime={r.updatedAt.toISOString()} title={absoluteTime(r.updatedAt)}>
-                      {relativeTime(r.updatedAt, now)}
-                    </time>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <FlagsTable rows={data.rows} gold={gold} now={now} />
       {data.pages > 1 && pager("Flag pages, bottom")}
 
+      <ReturnsSection returns={returns} gold={gold} now={now} />
+    </>
+  );
+}
+
+/** The filters: flag, lexelt and annotator (a plain GET form). */
+function FlagFilters({ base, q, refused, lexelts, annotators }: { base: string; q: Filter; refused: boolean; lexelts: FlagPage["lexelts"]; annotators: string[] }) {
+  return (
+    <form method="get" action={base} className={styles.filters} aria-label="Filter flags">
+      <div>
+        <label htmlFor="f-flag">Flag</label>
+        <select id="f-flag" name="flag" defaultValue={refused ? "" : q.flag}>
+          <option value="">Any flag or note</option>
+          {FLAG_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {FLAG_LABELS[k]}
+            </option>
+          ))}
+          <option value="note">Has a note</option>
+        </select>
+      </div>
+      <div>
+        <label htmlFor="f-lexelt">Lexelt</label>
+        <LexeltSelect id="f-lexelt" lexelts={lexelts} value={q.lexelt} />
+      </div>
+      <div>
+        <label htmlFor="f-annotator">Annotator</label>
+        <select id="f-annotator" name="annotator" defaultValue={q.annotator}>
+          <option value="">Everyone</option>
+          {annotators.map((a) => (
+            <option key={a} value={a}>
+              {a}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" className="secondary">
+        Filter
+      </button>
+      {(q.flag || q.lexelt || q.annotator) && <Link href={base}>Clear</Link>}
+    </form>
+  );
+}
+
+/** One page of flags and notes, each with its instance (on the Gold tab) and the answer. */
+function FlagsTable({ rows, gold, now }: { rows: FlagPage["rows"]; gold: string; now: Date }) {
+  if (rows.length === 0) return null;
+  return (
+    <div className="table-wrap">
+      <table className={styles.table} aria-label="Flags and notes">
+        <thead>
+          <tr>
+            <th scope="col">Instance</th>
+            <th scope="col">Annotator</th>
+            <th scope="col">Flag</th>
+            <th scope="col">Note</th>
+            <th scope="col">Answer</th>
+            <th scope="col">When</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={`${r.instanceId}\t${r.annotator}`}>
+              <td className={styles.nowrap}>
+                <Link href={href(gold, { view: "instances", instance: r.instanceId })}>
+                  {r.lexelt} {r.instanceId}
+                </Link>
+              </td>
+              <td className={styles.nowrap}>{r.annotator}</td>
+              <td className={styles.nowrap}>{r.flag ? <span className={`tag ${styles.flag}`}>{FLAG_LABELS[r.flag]}</span> : <span className="muted">—</span>}</td>
+              <td className={styles.note}>{r.note || <span className="muted">—</span>}</td>
+              <td>{r.answers ? listAnswers(r.answers) : <span className="muted">not answered</span>}</td>
+              <td className={styles.nowrap}>
+                <time dateTime={r.updatedAt.toISOString()} title={absoluteTime(r.updatedAt)}>
+                  {relativeTime(r.updatedAt, now)}
+                </time>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The answers returned to annotators from the Gold tab, and whether each was answered again. */
+function ReturnsSection({ returns, gold, now }: { returns: ReturnLogEntry[]; gold: string; now: Date }) {
+  return (
+    <>
       <h2 id="returns-heading">Returned to annotators</h2>
       <p className="muted small">
         Answers sent back from the Gold tab with a comment, newest first{returns.length === 50 ? " (the latest 50)" : ""}: open until the annotator saves the instance again.

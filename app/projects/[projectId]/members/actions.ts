@@ -9,7 +9,6 @@ import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
 import { removeMember, addExistingMember, createAnnotatorForProject, setGuidelines, setMemberRole, setRequiredAnnotators } from "@/lib/server/people";
 import { applySplit, changeAssignments, previewSplit, setAssignments, type SplitPlan } from "@/lib/server/annotate";
-import { InputError } from "@/lib/server/kernel";
 
 export type TeamFormState = {
   ok?: boolean;

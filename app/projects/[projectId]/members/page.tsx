@@ -33,6 +33,9 @@ function annotates(t: TeamView, assigned: TeamMember["assigned"]): string {
   return `${assigned.count} of ${t.lexeltCount}: ${shown}`;
 }
 
+/** A server action of this page bound to its project (on the server: the forms work before the page's script runs, #38). */
+type Bound<A> = A extends (projectId: number, ...rest: infer R) => infer T ? (...rest: R) => T : never;
+
 export default async function TeamPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Search> }) {
   const actor = await requireCoordinatorPage();
   const { projectId } = await params;
@@ -65,8 +68,6 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
   };
   const editing = annotators.find((m) => String(m.id) === sp.assign);
   const lq = (sp.lq ?? "").trim();
-  const lexeltPage = t.lexeltPage;
-  const pageHref = (n: number) => `${base}?${new URLSearchParams({ assign: String(editing?.id ?? ""), ...(lq ? { lq } : {}), lpage: String(n) })}#editor`;
   return (
     <>
       <h1>Team</h1>
@@ -78,45 +79,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
           : `${t.project.requiredAnnotators} annotator${t.project.requiredAnnotators === 1 ? "" : "s"} per instance`}
       </p>
 
-      <h2 id="members-heading">Members</h2>
-      <div className="table-wrap">
-        <table aria-labelledby="members-heading">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Annotates</th>
-              <th scope="col" className="num">Responses</th>
-              <th scope="col">Membership</th>
-            </tr>
-          </thead>
-          <tbody>
-            {t.members.map((m) => (
-              <tr key={m.id}>
-                <th scope="row" className={styles.name}>{m.name}</th>
-                <td>
-                  {m.projectRole === "coordinator" ? (
-                    <span className="tag">coordinator</span>
-                  ) : (
-                    <MemberRoleForm action={act.role} userId={m.id} name={m.name} role={m.projectRole} />
-                  )}
-                </td>
-                <td>
-                  {m.projectRole === "annotator" ? (
-                    annotates(t, m.assigned)
-                  ) : m.projectRole === "judge" ? (
-                    <span className="muted">Nothing: judges the rounds they are given</span>
-                  ) : (
-                    <span className="muted">—</span>
-                  )}
-                </td>
-                <td className="num">{m.responses}</td>
-                <td>{m.role === "annotator" && <RemoveMemberForm action={act.remove} userId={m.id} name={m.name} />}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <MembersTable t={t} setRole={act.role} remove={act.remove} />
 
       {t.participants > 0 && (
         <p className="small">
@@ -142,6 +105,79 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
         </div>
       </div>
 
+      <AssignmentSection t={t} annotators={annotators} editing={editing} lq={lq} base={base} split={act.split} assign={act.assign} />
+
+      <h2>Annotation settings</h2>
+      <div className={styles.columns}>
+        <div className="panel">
+          <RequiredAnnotatorsForm action={act.required} value={t.project.requiredAnnotators} />
+        </div>
+        <div className="panel">
+          <GuidelinesForm action={act.guidelines} value={t.project.guidelines} />
+        </div>
+      </div>
+
+      <h2 id="responses">Responses</h2>
+      <div className="panel">
+        <ResponsesPanel projectId={t.project.id} responses={t.responses} initialJobs={responseJobs} outcome={answerOf(outcome)} />
+      </div>
+    </>
+  );
+}
+
+/** The project's members: each one's role (changed here), what they annotate, their responses. */
+function MembersTable({ t, setRole, remove }: { t: TeamView; setRole: Bound<typeof setMemberRoleAction>; remove: Bound<typeof removeMemberAction> }) {
+  return (
+    <>
+      <h2 id="members-heading">Members</h2>
+      <div className="table-wrap">
+        <table aria-labelledby="members-heading">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Role</th>
+              <th scope="col">Annotates</th>
+              <th scope="col" className="num">Responses</th>
+              <th scope="col">Membership</th>
+            </tr>
+          </thead>
+          <tbody>
+            {t.members.map((m) => (
+              <tr key={m.id}>
+                <th scope="row" className={styles.name}>{m.name}</th>
+                <td>
+                  {m.projectRole === "coordinator" ? (
+                    <span className="tag">coordinator</span>
+                  ) : (
+                    <MemberRoleForm action={setRole} userId={m.id} name={m.name} role={m.projectRole} />
+                  )}
+                </td>
+                <td>
+                  {m.projectRole === "annotator" ? (
+                    annotates(t, m.assigned)
+                  ) : m.projectRole === "judge" ? (
+                    <span className="muted">Nothing: judges the rounds they are given</span>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
+                <td className="num">{m.responses}</td>
+                <td>{m.role === "annotator" && <RemoveMemberForm action={remove} userId={m.id} name={m.name} />}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
+  );
+}
+
+/** Who annotates which lexelts: a split by rule, and one annotator's lexelts by hand, a page at a time. */
+function AssignmentSection({ t, annotators, editing, lq, base, split, assign }: { t: TeamView; annotators: TeamMember[]; editing: TeamMember | undefined; lq: string; base: string; split: Bound<typeof splitAction>; assign: Bound<typeof setAssignmentAction> }) {
+  const lexeltPage = t.lexeltPage;
+  const pageHref = (n: number) => `${base}?${new URLSearchParams({ assign: String(editing?.id ?? ""), ...(lq ? { lq } : {}), lpage: String(n) })}#editor`;
+  return (
+    <>
       <h2 id="assign-heading">Assignment</h2>
       <p className="muted small">By default every annotator annotates every lexelt. Split the lexelts over annotators by rule, or restrict one annotator by hand.</p>
       {annotators.length === 0 ? (
@@ -151,7 +187,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
       ) : (
         <>
           <div className="panel">
-            <SplitForm action={act.split} annotators={annotators.map((m) => ({ id: m.id, name: m.name }))} />
+            <SplitForm action={split} annotators={annotators.map((m) => ({ id: m.id, name: m.name }))} />
           </div>
           <h3 id="by-hand-heading">By hand</h3>
           <ul className={styles.assignees} aria-labelledby="by-hand-heading">
@@ -177,7 +213,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
               {/* The key resets the form's ticks when the page or search changes. */}
               <AssignmentForm
                 key={`${editing.id}:${lexeltPage.page}:${lq}`}
-                action={act.assign}
+                action={assign}
                 userId={editing.id}
                 name={editing.name}
                 restricted={editing.assigned !== null}
@@ -195,21 +231,6 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
           )}
         </>
       )}
-
-      <h2>Annotation settings</h2>
-      <div className={styles.columns}>
-        <div className="panel">
-          <RequiredAnnotatorsForm action={act.required} value={t.project.requiredAnnotators} />
-        </div>
-        <div className="panel">
-          <GuidelinesForm action={act.guidelines} value={t.project.guidelines} />
-        </div>
-      </div>
-
-      <h2 id="responses">Responses</h2>
-      <div className="panel">
-        <ResponsesPanel projectId={t.project.id} responses={t.responses} initialJobs={responseJobs} outcome={answerOf(outcome)} />
-      </div>
     </>
   );
 }

@@ -22,6 +22,12 @@ function nextVersion(versions: string[]): string {
   return m ? `${m[1]}.${Number(m[2]) + 1}.0` : "1.0.0";
 }
 
+/** A server action of this page, bound to its project. */
+const bound = <T,>(pid: number, f: (projectId: number, form: FormData) => T) => f.bind(null, pid);
+
+type Releases = ReturnType<typeof listReleases>;
+type Sheet = ReturnType<typeof datasheetAnswers>;
+
 /**
  * Releases (coordinator): make a frozen, citable release of the project (a job; the page follows
  * it by reloading itself, no script needed), list the releases with their checksums and
@@ -48,7 +54,6 @@ export default async function ReleasesPage({ params, searchParams }: { params: P
   const shown = asked && asked.kind === "release" ? asked : null;
   const report = shown?.report as { message?: string } | null | undefined;
   const failed = shown?.state === "failed" ? (shown.report as { details?: string[] } | null)?.details : undefined;
-  const bind = <T,>(f: (projectId: number, form: FormData) => T) => f.bind(null, pid);
   return (
     <>
       {running.length > 0 && <meta httpEquiv="refresh" content={`3;url=/projects/${pid}/releases${shown ? `?job=${shown.id}` : ""}`} />}
@@ -85,111 +90,132 @@ export default async function ReleasesPage({ params, searchParams }: { params: P
         </p>
       )}
 
-      <section className="panel" aria-labelledby="make-h">
-        <h2 id="make-h">Make a release</h2>
-        <form action={bind(makeReleaseAction)} className={styles.make}>
-          <div className="field">
-            <label htmlFor="version">Version</label>
-            <input id="version" name="version" required defaultValue={nextVersion(releases.map((r) => r.version))} pattern="\d+\.\d+\.\d+(-[0-9A-Za-z.\-]+)?" aria-describedby="version-hint" />
-            <span id="version-hint" className="small muted">
-              MAJOR.MINOR.PATCH (semver.org); a version is used once.
-            </span>
-          </div>
-          <fieldset className={styles.include}>
-            <legend>Besides the pseudonyms (A001, A002, …), the same in every release</legend>
-            <label>
-              <input type="checkbox" name="names" /> carry the annotators&apos; account names (a crowd participant&apos;s holds their platform id)
-            </label>
-            <label>
-              <input type="checkbox" name="notes" /> carry the annotators&apos; flags and notes
-            </label>
-          </fieldset>
-          <button type="submit" disabled={running.length > 0}>
-            Make release
-          </button>
-        </form>
-      </section>
+      <MakeReleasePanel pid={pid} versions={releases.map((r) => r.version)} busy={running.length > 0} />
 
-      <section className="panel" aria-labelledby="list-h">
-        <h2 id="list-h">Releases of {project.name}</h2>
-        {releases.length === 0 ? (
-          <p className="muted">None yet.</p>
-        ) : (
-          <div className="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Version</th>
-                  <th scope="col">Made</th>
-                  <th scope="col" className="num">
-                    Instances
-                  </th>
-                  <th scope="col" className="num">
-                    Gold lines
-                  </th>
-                  <th scope="col" className="num">
-                    Answers
-                  </th>
-                  <th scope="col">Archive</th>
-                </tr>
-              </thead>
-              <tbody>
-                {releases.map((r) => (
-                  <tr key={r.id}>
-                    <th scope="row">
-                      <Link href={`/projects/${pid}/releases/${r.id}`}>{r.version}</Link>
-                    </th>
-                    <td>
-                      {r.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC{r.createdByName ? ` by ${r.createdByName}` : ""}
-                    </td>
-                    <td className="num">{int(r.facts.instances)}</td>
-                    <td className="num">{int(r.facts.goldLines)}</td>
-                    <td className="num">{int(r.facts.answers)}</td>
-                    <td>
-                      <a href={`/api/projects/${pid}/releases/${r.id}`} download>
-                        {r.fileName}
-                      </a>{" "}
-                      <span className="small muted">
-                        {bytesText(r.archiveBytes)}, SHA-256 <code title={r.archiveSha256}>{shortSha(r.archiveSha256)}</code>
-                      </span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <p className="small muted">
-          From the command line: <code>lexgold release create --project {project.name} --version X.Y.Z</code>, <code>release list</code>,{" "}
-          <code>release download</code>.
-        </p>
-      </section>
+      <ReleasesTable pid={pid} projectName={project.name} releases={releases} />
 
-      <section className="panel" aria-labelledby="datasheet">
-        <h2 id="datasheet">Datasheet</h2>
-        <p className="muted">
-          Each release carries a datasheet (Gebru et al., &ldquo;Datasheets for Datasets&rdquo;). It states what lexgold knows itself: counts, language,
-          annotators, answers per instance, training and attention checks, agreement, dates. These are the questions only you can answer; the next release
-          carries your answers as they are then.
-          {sheet.updatedAt ? ` Last saved ${sheet.updatedAt.toISOString().slice(0, 16).replace("T", " ")} UTC${sheet.updatedBy ? ` by ${sheet.updatedBy}` : ""}.` : ""}
-        </p>
-        <form action={bind(saveDatasheetAction)} className={styles.sheet}>
-          {DATASHEET_QUESTIONS.map((q) => (
-            <div className="field" key={q.key}>
-              <label htmlFor={`ds-${q.key}`}>{q.label}</label>
-              <span id={`ds-${q.key}-hint`} className="small muted">
-                {q.question}
-              </span>
-              {q.key === "title" || q.key === "licence" ? (
-                <input id={`ds-${q.key}`} name={q.key} defaultValue={sheet.answers[q.key] ?? ""} maxLength={MAX_DATASHEET_ANSWER} aria-describedby={`ds-${q.key}-hint`} />
-              ) : (
-                <textarea id={`ds-${q.key}`} name={q.key} rows={q.key === "authors" ? 3 : 4} defaultValue={sheet.answers[q.key] ?? ""} maxLength={MAX_DATASHEET_ANSWER} aria-describedby={`ds-${q.key}-hint`} />
-              )}
-            </div>
-          ))}
-          <button type="submit">Save answers</button>
-        </form>
-      </section>
+      <DatasheetPanel pid={pid} sheet={sheet} />
     </>
+  );
+}
+
+/** A new release: its version (the next one offered) and what it carries besides the pseudonyms. */
+function MakeReleasePanel({ pid, versions, busy }: { pid: number; versions: string[]; busy: boolean }) {
+  return (
+    <section className="panel" aria-labelledby="make-h">
+      <h2 id="make-h">Make a release</h2>
+      <form action={bound(pid, makeReleaseAction)} className={styles.make}>
+        <div className="field">
+          <label htmlFor="version">Version</label>
+          <input id="version" name="version" required defaultValue={nextVersion(versions)} pattern="\d+\.\d+\.\d+(-[0-9A-Za-z.\-]+)?" aria-describedby="version-hint" />
+          <span id="version-hint" className="small muted">
+            MAJOR.MINOR.PATCH (semver.org); a version is used once.
+          </span>
+        </div>
+        <fieldset className={styles.include}>
+          <legend>Besides the pseudonyms (A001, A002, …), the same in every release</legend>
+          <label>
+            <input type="checkbox" name="names" /> carry the annotators&apos; account names (a crowd participant&apos;s holds their platform id)
+          </label>
+          <label>
+            <input type="checkbox" name="notes" /> carry the annotators&apos; flags and notes
+          </label>
+        </fieldset>
+        <button type="submit" disabled={busy}>
+          Make release
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** The releases made, each with its page, figures and archive. */
+function ReleasesTable({ pid, projectName, releases }: { pid: number; projectName: string; releases: Releases }) {
+  return (
+    <section className="panel" aria-labelledby="list-h">
+      <h2 id="list-h">Releases of {projectName}</h2>
+      {releases.length === 0 ? (
+        <p className="muted">None yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Version</th>
+                <th scope="col">Made</th>
+                <th scope="col" className="num">
+                  Instances
+                </th>
+                <th scope="col" className="num">
+                  Gold lines
+                </th>
+                <th scope="col" className="num">
+                  Answers
+                </th>
+                <th scope="col">Archive</th>
+              </tr>
+            </thead>
+            <tbody>
+              {releases.map((r) => (
+                <tr key={r.id}>
+                  <th scope="row">
+                    <Link href={`/projects/${pid}/releases/${r.id}`}>{r.version}</Link>
+                  </th>
+                  <td>
+                    {r.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC{r.createdByName ? ` by ${r.createdByName}` : ""}
+                  </td>
+                  <td className="num">{int(r.facts.instances)}</td>
+                  <td className="num">{int(r.facts.goldLines)}</td>
+                  <td className="num">{int(r.facts.answers)}</td>
+                  <td>
+                    <a href={`/api/projects/${pid}/releases/${r.id}`} download>
+                      {r.fileName}
+                    </a>{" "}
+                    <span className="small muted">
+                      {bytesText(r.archiveBytes)}, SHA-256 <code title={r.archiveSha256}>{shortSha(r.archiveSha256)}</code>
+                    </span>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p className="small muted">
+        From the command line: <code>lexgold release create --project {projectName} --version X.Y.Z</code>, <code>release list</code>,{" "}
+        <code>release download</code>.
+      </p>
+    </section>
+  );
+}
+
+/** The datasheet's questions only the coordinator can answer, as the next release will carry them. */
+function DatasheetPanel({ pid, sheet }: { pid: number; sheet: Sheet }) {
+  return (
+    <section className="panel" aria-labelledby="datasheet">
+      <h2 id="datasheet">Datasheet</h2>
+      <p className="muted">
+        Each release carries a datasheet (Gebru et al., &ldquo;Datasheets for Datasets&rdquo;). It states what lexgold knows itself: counts, language,
+        annotators, answers per instance, training and attention checks, agreement, dates. These are the questions only you can answer; the next release
+        carries your answers as they are then.
+        {sheet.updatedAt ? ` Last saved ${sheet.updatedAt.toISOString().slice(0, 16).replace("T", " ")} UTC${sheet.updatedBy ? ` by ${sheet.updatedBy}` : ""}.` : ""}
+      </p>
+      <form action={bound(pid, saveDatasheetAction)} className={styles.sheet}>
+        {DATASHEET_QUESTIONS.map((q) => (
+          <div className="field" key={q.key}>
+            <label htmlFor={`ds-${q.key}`}>{q.label}</label>
+            <span id={`ds-${q.key}-hint`} className="small muted">
+              {q.question}
+            </span>
+            {q.key === "title" || q.key === "licence" ? (
+              <input id={`ds-${q.key}`} name={q.key} defaultValue={sheet.answers[q.key] ?? ""} maxLength={MAX_DATASHEET_ANSWER} aria-describedby={`ds-${q.key}-hint`} />
+            ) : (
+              <textarea id={`ds-${q.key}`} name={q.key} rows={q.key === "authors" ? 3 : 4} defaultValue={sheet.answers[q.key] ?? ""} maxLength={MAX_DATASHEET_ANSWER} aria-describedby={`ds-${q.key}-hint`} />
+            )}
+          </div>
+        ))}
+        <button type="submit">Save answers</button>
+      </form>
+    </section>
   );
 }

@@ -1,12 +1,11 @@
 import { rm } from "node:fs/promises";
-import { getActor } from "@/lib/auth/session";
-import { getDb } from "@/lib/db";
-import { requireProject, InputError, assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, attachmentDisposition, projectIdOf, streamedResponse } from "@/lib/server/kernel";
+import { requireProject, InputError, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, attachmentDisposition, projectIdOf, streamedResponse } from "@/lib/server/kernel";
 import { maxImportBytes } from "@/lib/server/corpus";
 import { datasetFileInfo, isDatasetFormat } from "@/lib/server/datasets";
 import { derive, deriveDownload, jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
 import { checkDeclaredUpload } from "@/lib/server/runtime";
 import { answerForm, projectPage } from "@/app/_ui/native-answer";
+import { routeHandler } from "@/app/api/route-handler";
 
 export const dynamic = "force-dynamic";
 
@@ -44,41 +43,41 @@ export async function POST(req: Request, ctx: Ctx) {
   return answerForm(req, await importDatasetFile(req, ctx), projectPage((await ctx.params).projectId, "/datasets"));
 }
 
-async function importDatasetFile(req: Request, ctx: Ctx): Promise<Response> {
-  let file: string | null = null;
-  try {
-    assertSameOrigin(req);
-    const actor = await getActor();
-    const projectId = projectIdOf((await ctx.params).projectId);
-    const db = getDb();
-    requireProject(db, actor, projectId, { coordinator: true });
-    checkDeclaredUpload(db, actor, req);
-    const limit = maxImportBytes();
-    const mb = (n: number) => (n / 1048576).toFixed(1);
-    const declared = Number(req.headers.get("content-length") ?? 0);
-    if (declared > limit + FORM_OVERHEAD_BYTES) {
-      return Response.json({ ok: false, message: `The upload is ${mb(declared)} MB, over the import limit of ${mb(limit)} MB; nothing was imported.` }, { status: 413 });
+const importDatasetFile = routeHandler<{ projectId: string }>(
+  async ({ req, params, actor, db }) => {
+    let file: string | null = null;
+    try {
+      const projectId = projectIdOf(params.projectId);
+      requireProject(db, actor, projectId, { coordinator: true });
+      checkDeclaredUpload(db, actor, req);
+      const limit = maxImportBytes();
+      const mb = (n: number) => (n / 1048576).toFixed(1);
+      const declared = Number(req.headers.get("content-length") ?? 0);
+      if (declared > limit + FORM_OVERHEAD_BYTES) {
+        return Response.json({ ok: false, message: `The upload is ${mb(declared)} MB, over the import limit of ${mb(limit)} MB; nothing was imported.` }, { status: 413 });
+      }
+      const form = await readFormLimited(req, limit + FORM_OVERHEAD_BYTES, `The upload is over the import limit of ${mb(limit)} MB; nothing was imported.`);
+      const format = formatOf(form.get("format"));
+      const upload = form.get("file");
+      if (!(upload instanceof File) || upload.name === "") throw new InputError("Choose a dataset file to import.", { file: "Choose a file." });
+      if (upload.size === 0) throw new InputError(`${upload.name}: the file is empty; nothing was imported.`, { file: "The file is empty." });
+      const prefix = form.get("idPrefix");
+      const idPrefix = typeof prefix === "string" && prefix.trim() !== "" ? prefix.trim() : undefined;
+      file = uploadPath();
+      await saveUpload(upload, file);
+      const strict = form.get("strict") === "1";
+      const only = form.get("onlyLanguage");
+      const onlyLanguage = typeof only === "string" && only.trim() !== "" ? only.trim() : undefined;
+      const job = startJob(db, actor, projectId, "dataset", { path: file, fileName: upload.name, format, idPrefix, strict, onlyLanguage, maxBytes: limit });
+      file = null; // the job owns it now
+      return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
+    } catch (e) {
+      if (file) await rm(file, { force: true });
+      throw e;
     }
-    const form = await readFormLimited(req, limit + FORM_OVERHEAD_BYTES, `The upload is over the import limit of ${mb(limit)} MB; nothing was imported.`);
-    const format = formatOf(form.get("format"));
-    const upload = form.get("file");
-    if (!(upload instanceof File) || upload.name === "") throw new InputError("Choose a dataset file to import.", { file: "Choose a file." });
-    if (upload.size === 0) throw new InputError(`${upload.name}: the file is empty; nothing was imported.`, { file: "The file is empty." });
-    const prefix = form.get("idPrefix");
-    const idPrefix = typeof prefix === "string" && prefix.trim() !== "" ? prefix.trim() : undefined;
-    file = uploadPath();
-    await saveUpload(upload, file);
-    const strict = form.get("strict") === "1";
-    const only = form.get("onlyLanguage");
-    const onlyLanguage = typeof only === "string" && only.trim() !== "" ? only.trim() : undefined;
-    const job = startJob(db, actor, projectId, "dataset", { path: file, fileName: upload.name, format, idPrefix, strict, onlyLanguage, maxBytes: limit });
-    file = null; // the job owns it now
-    return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
-  } catch (e) {
-    if (file) await rm(file, { force: true });
-    return errorResponse(e);
-  }
-}
+  },
+  { sameOrigin: true },
+);
 
 /**
  * Download the project's gold in a dataset format (?format=coinco|swords|tsar), or
@@ -89,25 +88,21 @@ async function importDatasetFile(req: Request, ctx: Ctx): Promise<Response> {
  * change), and sent in slices: the request thread only waits. Coordinators of the
  * project only.
  */
-export async function GET(req: Request, ctx: Ctx) {
-  try {
-    const actor = await getActor();
-    const projectId = projectIdOf((await ctx.params).projectId);
-    const db = getDb();
+export const GET = routeHandler<{ projectId: string }>(
+  async ({ req, params, actor, db }) => {
+    const projectId = projectIdOf(params.projectId);
     const project = requireProject(db, actor, projectId, { coordinator: true });
-    const params = new URL(req.url).searchParams;
-    const format = formatOf(params.get("format"));
-    const goldOnly = params.get("goldOnly") === "1";
-    const cells = tsarCellsOf(format, params.get("cells"));
-    const ids = swordsIdsOf(format, params.get("ids"));
-    if (params.get("report") === "1") {
+    const query = new URL(req.url).searchParams;
+    const format = formatOf(query.get("format"));
+    const goldOnly = query.get("goldOnly") === "1";
+    const cells = tsarCellsOf(format, query.get("cells"));
+    const ids = swordsIdsOf(format, query.get("ids"));
+    if (query.get("report") === "1") {
       const r = await derive(db, { op: "datasetReport", actor, projectId, format, goldOnly, cells, ids });
       return Response.json({ ok: true, format, written: r.written, lost: r.lost }, { headers: { "Cache-Control": "no-store" } });
     }
     const { body } = await deriveDownload(db, { op: "datasetFile", actor, projectId, format, goldOnly, cells, ids }, "text");
     const info = datasetFileInfo(project.name, format);
     return streamedResponse(body, { "Content-Type": info.contentType, "Content-Disposition": attachmentDisposition(info.fileName) });
-  } catch (e) {
-    return errorResponse(e);
-  }
-}
+  },
+);

@@ -1,11 +1,10 @@
 import { rm } from "node:fs/promises";
-import { getActor } from "@/lib/auth/session";
-import { getDb } from "@/lib/db";
-import { requireProject, InputError, assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveBodyToFile, saveUpload } from "@/lib/server/kernel";
+import { requireProject, InputError, FORM_OVERHEAD_BYTES, readFormLimited, saveBodyToFile, saveUpload } from "@/lib/server/kernel";
 import { maxImportBytes } from "@/lib/server/corpus";
 import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
 import { checkDeclaredUpload } from "@/lib/server/runtime";
 import { answerForm, projectPage } from "@/app/_ui/native-answer";
+import { routeHandler } from "@/app/api/route-handler";
 
 export const dynamic = "force-dynamic";
 
@@ -24,51 +23,51 @@ export async function POST(req: Request, ctx: { params: Promise<{ projectId: str
   return answerForm(req, await importFile(req, ctx), projectPage((await ctx.params).projectId));
 }
 
-async function importFile(req: Request, ctx: { params: Promise<{ projectId: string }> }): Promise<Response> {
-  let file: string | null = null;
-  try {
-    assertSameOrigin(req);
-    const actor = await getActor();
-    const projectId = Number((await ctx.params).projectId);
-    const db = getDb();
-    requireProject(db, actor, projectId, { coordinator: true });
-    checkDeclaredUpload(db, actor, req);
-    const limit = maxImportBytes();
-    const tooLarge = `The upload is over the import limit of ${mb(limit)} MB; nothing was imported.`;
-    // Refuse oversize uploads before reading (let alone parsing) the body.
-    const declared = Number(req.headers.get("content-length") ?? 0);
-    if (declared > limit + 64 * 1024) {
-      return Response.json({ ok: false, message: `The upload is ${mb(declared)} MB, over the import limit of ${mb(limit)} MB; nothing was imported.` }, { status: 413 });
-    }
-    let fileName: string;
-    const type = req.headers.get("content-type") ?? "";
-    if (type.startsWith("multipart/form-data")) {
-      const form = await readFormLimited(req, limit + FORM_OVERHEAD_BYTES, tooLarge);
-      const f = form.get("file");
-      if (!(f instanceof File) || f.size === 0) throw new InputError("Choose a lexelt XML file to import.", { file: "Choose a file." });
-      if (f.size > limit) {
-        return Response.json({ ok: false, message: `${f.name}: ${mb(f.size)} MB is over the import limit of ${mb(limit)} MB; nothing was imported.` }, { status: 413 });
+const importFile = routeHandler<{ projectId: string }>(
+  async ({ req, params, actor, db }) => {
+    let file: string | null = null;
+    try {
+      const projectId = Number(params.projectId);
+      requireProject(db, actor, projectId, { coordinator: true });
+      checkDeclaredUpload(db, actor, req);
+      const limit = maxImportBytes();
+      const tooLarge = `The upload is over the import limit of ${mb(limit)} MB; nothing was imported.`;
+      // Refuse oversize uploads before reading (let alone parsing) the body.
+      const declared = Number(req.headers.get("content-length") ?? 0);
+      if (declared > limit + 64 * 1024) {
+        return Response.json({ ok: false, message: `The upload is ${mb(declared)} MB, over the import limit of ${mb(limit)} MB; nothing was imported.` }, { status: 413 });
       }
-      fileName = f.name;
-      file = uploadPath();
-      await saveUpload(f, file);
-    } else {
-      let name = "";
-      try {
-        name = decodeURIComponent(req.headers.get("x-file-name") ?? "");
-      } catch {
-        name = "";
+      let fileName: string;
+      const type = req.headers.get("content-type") ?? "";
+      if (type.startsWith("multipart/form-data")) {
+        const form = await readFormLimited(req, limit + FORM_OVERHEAD_BYTES, tooLarge);
+        const f = form.get("file");
+        if (!(f instanceof File) || f.size === 0) throw new InputError("Choose a lexelt XML file to import.", { file: "Choose a file." });
+        if (f.size > limit) {
+          return Response.json({ ok: false, message: `${f.name}: ${mb(f.size)} MB is over the import limit of ${mb(limit)} MB; nothing was imported.` }, { status: 413 });
+        }
+        fileName = f.name;
+        file = uploadPath();
+        await saveUpload(f, file);
+      } else {
+        let name = "";
+        try {
+          name = decodeURIComponent(req.headers.get("x-file-name") ?? "");
+        } catch {
+          name = "";
+        }
+        fileName = name.replace(/[\u0000-\u001f/\\]/g, "").slice(0, 200) || "upload.xml";
+        file = uploadPath();
+        const size = await saveBodyToFile(req, file, limit, tooLarge);
+        if (size === 0) throw new InputError("Choose a lexelt XML file to import.", { file: "Choose a file." });
       }
-      fileName = name.replace(/[\u0000-\u001f/\\]/g, "").slice(0, 200) || "upload.xml";
-      file = uploadPath();
-      const size = await saveBodyToFile(req, file, limit, tooLarge);
-      if (size === 0) throw new InputError("Choose a lexelt XML file to import.", { file: "Choose a file." });
+      const job = startJob(db, actor, projectId, "lexelt-xml", { path: file, fileName, maxBytes: limit });
+      file = null; // the job owns it now
+      return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
+    } catch (e) {
+      if (file) await rm(file, { force: true });
+      throw e;
     }
-    const job = startJob(db, actor, projectId, "lexelt-xml", { path: file, fileName, maxBytes: limit });
-    file = null; // the job owns it now
-    return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
-  } catch (e) {
-    if (file) await rm(file, { force: true });
-    return errorResponse(e);
-  }
-}
+  },
+  { sameOrigin: true },
+);

@@ -1,11 +1,10 @@
 import { rm } from "node:fs/promises";
-import { getActor } from "@/lib/auth/session";
-import { getDb } from "@/lib/db";
-import { requireProject, InputError, assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, streamedResponse, stringSlices, attachmentDisposition, projectIdOf } from "@/lib/server/kernel";
+import { requireProject, InputError, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, streamedResponse, stringSlices, attachmentDisposition, projectIdOf } from "@/lib/server/kernel";
 import { deriveDownload, jobDetails, jobResponse, startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
 import { exportResponses, MAX_RESPONSES_BYTES } from "@/lib/server/annotate";
 import { checkDeclaredUpload } from "@/lib/server/runtime";
 import { answerForm, projectPage } from "@/app/_ui/native-answer";
+import { routeHandler } from "@/app/api/route-handler";
 
 export const dynamic = "force-dynamic";
 
@@ -16,11 +15,9 @@ type Ctx = { params: Promise<{ projectId: string }> };
  * adjudication columns when anything is adjudicated; ?flags=1 instead adds the
  * annotators' flags and notes (two more columns the import ignores).
  */
-export async function GET(req: Request, ctx: Ctx) {
-  try {
-    const actor = await getActor();
-    const projectId = projectIdOf((await ctx.params).projectId);
-    const db = getDb();
+export const GET = routeHandler<{ projectId: string }>(
+  async ({ req, params, actor, db }) => {
+    const projectId = projectIdOf(params.projectId);
     const project = requireProject(db, actor, projectId, { coordinator: true });
     const flags = new URL(req.url).searchParams.get("flags") === "1";
     // The plain export is built in the derivation process (cached until the data change); with flags, here.
@@ -32,10 +29,8 @@ export async function GET(req: Request, ctx: Ctx) {
       "Content-Type": "text/tab-separated-values; charset=utf-8",
       "Content-Disposition": attachmentDisposition(fileName),
     });
-  } catch (e) {
-    return errorResponse(e);
-  }
-}
+  },
+);
 
 /**
  * Upload a responses TSV (multipart field "file"), checked and imported in the
@@ -57,47 +52,47 @@ export async function POST(req: Request, ctx: Ctx) {
   return answerForm(req, await importResponses(req, ctx), projectPage((await ctx.params).projectId, "/members#responses"));
 }
 
-async function importResponses(req: Request, ctx: Ctx): Promise<Response> {
-  let file: string | null = null;
-  try {
-    assertSameOrigin(req);
-    const actor = await getActor();
-    const projectId = projectIdOf((await ctx.params).projectId);
-    const db = getDb();
-    requireProject(db, actor, projectId, { coordinator: true });
-    checkDeclaredUpload(db, actor, req);
-    const declared = Number(req.headers.get("content-length") ?? 0);
-    const tooBig = () =>
-      Response.json(
-        { ok: false, message: `The upload is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.` },
-        { status: 413 },
+const importResponses = routeHandler<{ projectId: string }>(
+  async ({ req, params, actor, db }) => {
+    let file: string | null = null;
+    try {
+      const projectId = projectIdOf(params.projectId);
+      requireProject(db, actor, projectId, { coordinator: true });
+      checkDeclaredUpload(db, actor, req);
+      const declared = Number(req.headers.get("content-length") ?? 0);
+      const tooBig = () =>
+        Response.json(
+          { ok: false, message: `The upload is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.` },
+          { status: 413 },
+        );
+      if (declared > MAX_RESPONSES_BYTES + 64 * 1024) return tooBig();
+      const form = await readFormLimited(
+        req,
+        MAX_RESPONSES_BYTES + FORM_OVERHEAD_BYTES,
+        `The upload is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.`,
       );
-    if (declared > MAX_RESPONSES_BYTES + 64 * 1024) return tooBig();
-    const form = await readFormLimited(
-      req,
-      MAX_RESPONSES_BYTES + FORM_OVERHEAD_BYTES,
-      `The upload is over the import limit of ${MAX_RESPONSES_BYTES / 1048576} MB; nothing was imported.`,
-    );
-    const upload = form.get("file");
-    if (!(upload instanceof File) || upload.name === "") throw new InputError("Choose a responses TSV file to import.", { file: "Choose a file." });
-    if (upload.size === 0) throw new InputError(`${upload.name}: the file is empty; nothing was imported.`, { file: "The file is empty." });
-    if (upload.size > MAX_RESPONSES_BYTES) return tooBig();
-    const acceptUnassigned = form.get("acceptUnassigned") === "on";
-    const strict = form.get("strict") === "on";
-    const confirm = form.get("mode") === "confirm";
-    const token = form.get("token");
-    if (confirm && (typeof token !== "string" || token === "")) throw new InputError("Preview the file first; nothing was imported.", { file: "Preview first." });
-    file = uploadPath();
-    await saveUpload(upload, file);
-    const input = { path: file, fileName: upload.name, acceptUnassigned, strict, ...(confirm ? { token } : {}) };
-    const job = startJob(db, actor, projectId, confirm ? "responses-import" : "responses-preview", input);
-    file = null; // the job owns it now
-    if (confirm) return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
-    const j = await waitForJob(db, actor, job.id);
-    if (j.state === "done") return Response.json({ ok: true, preview: j.report });
-    return Response.json({ ok: false, message: j.message, details: jobDetails(j) }, { status: j.state === "failed" ? 400 : 409 });
-  } catch (e) {
-    if (file) await rm(file, { force: true });
-    return errorResponse(e);
-  }
-}
+      const upload = form.get("file");
+      if (!(upload instanceof File) || upload.name === "") throw new InputError("Choose a responses TSV file to import.", { file: "Choose a file." });
+      if (upload.size === 0) throw new InputError(`${upload.name}: the file is empty; nothing was imported.`, { file: "The file is empty." });
+      if (upload.size > MAX_RESPONSES_BYTES) return tooBig();
+      const acceptUnassigned = form.get("acceptUnassigned") === "on";
+      const strict = form.get("strict") === "on";
+      const confirm = form.get("mode") === "confirm";
+      const token = form.get("token");
+      if (confirm && (typeof token !== "string" || token === "")) throw new InputError("Preview the file first; nothing was imported.", { file: "Preview first." });
+      file = uploadPath();
+      await saveUpload(upload, file);
+      const input = { path: file, fileName: upload.name, acceptUnassigned, strict, ...(confirm ? { token } : {}) };
+      const job = startJob(db, actor, projectId, confirm ? "responses-import" : "responses-preview", input);
+      file = null; // the job owns it now
+      if (confirm) return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
+      const j = await waitForJob(db, actor, job.id);
+      if (j.state === "done") return Response.json({ ok: true, preview: j.report });
+      return Response.json({ ok: false, message: j.message, details: jobDetails(j) }, { status: j.state === "failed" ? 400 : 409 });
+    } catch (e) {
+      if (file) await rm(file, { force: true });
+      throw e;
+    }
+  },
+  { sameOrigin: true },
+);

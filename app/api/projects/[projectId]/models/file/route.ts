@@ -1,19 +1,15 @@
-import { getActor } from "@/lib/auth/session";
-import { getDb } from "@/lib/db";
-import { attachmentDisposition, errorResponse, projectIdOf } from "@/lib/server/kernel";
+import { attachmentDisposition, projectIdOf } from "@/lib/server/kernel";
 import { modelSystemFile } from "@/lib/server/models";
+import { routeHandler } from "@/app/api/route-handler";
 
 export const dynamic = "force-dynamic";
 
-type Ctx = { params: Promise<{ projectId: string }> };
-
 /** A model's answers as a system file: ?model=NAME&type=best|oot[&sample=I] (coordinators of the project only; issue #41). */
-export async function GET(req: Request, ctx: Ctx) {
-  try {
-    const actor = await getActor();
-    const projectId = projectIdOf((await ctx.params).projectId);
+export const GET = routeHandler<{ projectId: string }>(
+  ({ req, params, actor, db }) => {
+    const projectId = projectIdOf(params.projectId);
     const q = new URL(req.url).searchParams;
-    const file = modelSystemFile(getDb(), actor, projectId, q.get("model") ?? "", q.get("type") ?? "", q.get("sample") ?? 1);
+    const file = modelSystemFile(db, actor, projectId, q.get("model") ?? "", q.get("type") ?? "", q.get("sample") ?? 1);
     return new Response(file.text, {
       headers: {
         "Content-Type": "text/plain; charset=utf-8",
@@ -21,7 +17,5 @@ export async function GET(req: Request, ctx: Ctx) {
         "Cache-Control": "no-store",
       },
     });
-  } catch (e) {
-    return errorResponse(e);
-  }
-}
+  },
+);

@@ -1,20 +1,14 @@
-import { getActor } from "@/lib/auth/session";
-import { getDb } from "@/lib/db";
-import { NotFoundError, assertSameOrigin, errorResponse } from "@/lib/server/kernel";
+import { NotFoundError } from "@/lib/server/kernel";
 import { cancelJob, getJob } from "@/lib/server/jobs";
+import { routeHandler } from "@/app/api/route-handler";
 
 export const dynamic = "force-dynamic";
 
 /** Cancel a job: at once if it has not started, at its next slice if it runs (its rows are discarded). */
-export async function POST(req: Request, ctx: { params: Promise<{ projectId: string; jobId: string }> }) {
-  try {
-    assertSameOrigin(req);
-    const actor = await getActor();
-    const { projectId, jobId } = await ctx.params;
-    const db = getDb();
-    if (getJob(db, actor, Number(jobId)).projectId !== Number(projectId)) throw new NotFoundError("No such job.");
-    return Response.json({ ok: true, job: cancelJob(db, actor, Number(jobId)) });
-  } catch (e) {
-    return errorResponse(e);
-  }
-}
+export const POST = routeHandler<{ projectId: string; jobId: string }>(
+  ({ params, actor, db }) => {
+    if (getJob(db, actor, Number(params.jobId)).projectId !== Number(params.projectId)) throw new NotFoundError("No such job.");
+    return Response.json({ ok: true, job: cancelJob(db, actor, Number(params.jobId)) });
+  },
+  { sameOrigin: true },
+);

@@ -4,27 +4,19 @@
  * a table like the official results files. Pure: texts in, figures out; the
  * WordNet data SWORDS needs comes in as data.
  */
-import { type Diagnostic, diag, hasErrors } from "../lexsub/diagnostics";
-import { cFixed } from "./shared/table";
-import { csvCell } from "../lexsub/formats/spreadsheet";
-import { formatFigure, pyFloat } from "./ranking/format";
-import type { WordNetData } from "../lexsub/morphy";
-import { readGapGold } from "./gap/gold";
-import { type GapVariant, GAP_VARIANTS, gapReport, scoreGapBenchmark } from "./gap/score";
-import { parseAnyCountGold, parseRanked, parseSwordsGold, parseTsarGold, parseTsarPredictions, type RankedFormat } from "./ranking/input";
-import { scoreSwords, type Sha1Hex, swordsBomCheck, swordsLoaderCheck, swordsMetricNames, swordsMetrics, swordsResultShapeCheck } from "./swords/score";
-import { scoreTsar, tsarColumns } from "./tsar/score";
-
-export * from "./ranking/format";
-export * from "./gap/gold";
-export * from "./gap/score";
-export * from "./ranking/input";
-export * from "./swords/nltk";
-export * from "./swords/score";
-export * from "./tsar/score";
+import { type Diagnostic, diag, hasErrors } from "../../lexsub/diagnostics";
+import { cFixed } from "../shared/table";
+import { csvCell } from "../../lexsub/formats/spreadsheet";
+import { formatFigure, pyFloat } from "./format";
+import type { WordNetData } from "../../lexsub/morphy";
+import { readGapGold } from "../gap";
+import { type GapVariant, GAP_VARIANTS, gapReport, scoreGapBenchmark } from "../gap";
+import { parseRanked, parseSwordsGold, parseTsarGold, parseTsarPredictions, type RankedFormat } from "../ranked";
+import { scoreSwords, type Sha1Hex, swordsBomCheck, swordsLoaderCheck, swordsMetricNames, swordsMetrics, swordsResultShapeCheck } from "../swords";
+import { scoreTsar, tsarColumns } from "../tsar";
 
 export type Benchmark = "tsar" | "swords" | "gap";
-export const BENCHMARKS: readonly Benchmark[] = ["tsar", "swords", "gap"];
+const BENCHMARKS: readonly Benchmark[] = ["tsar", "swords", "gap"];
 
 export interface RankOptions {
   /** tsar: MLSP's flag, keep the complex word in the gold. */
@@ -55,7 +47,7 @@ export interface NamedText {
   text: string;
 }
 
-export interface RankRow {
+interface RankRow {
   run: string;
   format: RankedFormat;
   /** One per column; null where undefined or refused. */
@@ -181,7 +173,7 @@ export function rankRuns(benchmark: Benchmark, gold: NamedText, runs: readonly N
 }
 
 /** tsar_eval.py's printed results, figures as it prints them (str of the truncated float). */
-export function tsarReport(goldName: string, runName: string, f: ReturnType<typeof scoreTsar>["figures"] & object): string {
+function tsarReport(goldName: string, runName: string, f: ReturnType<typeof scoreTsar>["figures"] & object): string {
   const lines = ["=========   EVALUATION config.=========", `GOLD file = ${goldName}`, `PREDICTION LABELS file = ${runName}`, "===============   RESULTS  =============", ""];
   lines.push(`MAP@1/Potential@1/Precision@1 = ${pyFloat(f.acc1)}`, "");
   for (const [k, v] of Object.entries(f.map)) lines.push(`MAP@${k} = ${pyFloat(v)}`);

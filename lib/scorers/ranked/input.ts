@@ -18,12 +18,10 @@
  * - `germeval`: GermEval 2015's ranked run (the `.rank` file its scoreGAP.pl reads),
  *   `lexelt id :::: a;b;c`, best first, keyed by `lexelt id` (see parseGermevalRanking).
  *
- * Gold readers: the SemEval gold / the project's gold (`lexelt id :: sub n;…`,
- * counts), the TSAR/MLSP gold TSV (an annotation repeated k times → count k),
- * SWORDS JSON (per substitute its judgement labels).
+ * Gold readers: the TSAR/MLSP gold TSV (an annotation repeated k times → count k) and SWORDS
+ * JSON (per substitute its judgement labels); GAP's golds are read in gap/gold.ts.
  */
 import { type Diagnostic, diag, splitLines } from "../../lexsub/diagnostics";
-import { parseGold } from "../../lexsub/formats/gold";
 import { parseSystem } from "../semeval2007/system";
 import { pyReadLines } from "../shared/python-text";
 import { parseJsonPython, py2Strip, py3Strip, pyFloatParse } from "../shared/pyfloat";
@@ -60,7 +58,7 @@ export interface RankedRun {
 }
 
 /** The item key tsar_eval.py forms: `sentence__word`. */
-export function tsarKey(sentence: string, word: string): string {
+function tsarKey(sentence: string, word: string): string {
   return `${sentence}__${word}`;
 }
 
@@ -141,7 +139,7 @@ export function parseTsarPredictions(text: string, file: string, options: TsarRe
 }
 
 /** Guess a ranked file's format from its content. */
-export function detectRankedFormat(text: string): RankedFormat {
+function detectRankedFormat(text: string): RankedFormat {
   const head = text.replace(/^\uFEFF/, "").trimStart();
   if (head.startsWith("{")) return "swords-json";
   const first = head.split("\n", 1)[0] ?? "";
@@ -171,7 +169,7 @@ function lineAt(text: string, offset: number): number {
 }
 
 /** JSON.parse with the error located (file and line). */
-export function parseJsonLocated(text: string, file: string): { value: unknown; diagnostics: Diagnostic[] } {
+function parseJsonLocated(text: string, file: string): { value: unknown; diagnostics: Diagnostic[] } {
   try {
     return { value: parseJsonPython(text.replace(/^\uFEFF/, "")), diagnostics: [] };
   } catch (e) {
@@ -191,7 +189,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
  * in the order given, ±inf in place, NaN where Python's sort leaves it (CPython's
  * timsort up to 3.10; 3.11's merge order can differ for 64 or more with a NaN).
  */
-export function byScore(candidates: readonly RankedCandidate[]): RankedCandidate[] {
+function byScore(candidates: readonly RankedCandidate[]): RankedCandidate[] {
   return pySorted(candidates, (c) => -(c.score ?? 0), false);
 }
 
@@ -240,7 +238,7 @@ export interface RankedReadOptions {
 }
 
 /** The oot file read as a ranking: the guesses in order, keyed by `lexelt id`. */
-export function parseOotRanking(text: string, file: string, options: RankedReadOptions = {}): RankedRun {
+function parseOotRanking(text: string, file: string, options: RankedReadOptions = {}): RankedRun {
   const parsed = parseSystem(text, file, "oot", { reading: options.utf8 ? "utf8" : "bytes" });
   const diagnostics = [...parsed.diagnostics];
   const items = new Map<string, RankedItem>();
@@ -262,7 +260,7 @@ export function parseOotRanking(text: string, file: string, options: RankedReadO
  * which it stops too, are passed over).
  * Candidates are ranked as the script's sorted(key=score, reverse=True) ranks them.
  */
-export function parseLstRanking(text: string, file: string): RankedRun {
+function parseLstRanking(text: string, file: string): RankedRun {
   const diagnostics: Diagnostic[] = [];
   const items = new Map<string, RankedItem>();
   const body = text.replace(/^\uFEFF/, "");
@@ -303,7 +301,7 @@ export function parseLstRanking(text: string, file: string): RankedRun {
  * (UTF-8 text, `Plünderung.n` included); each candidate stripped, empty ones passed
  * over. Blank lines are passed over; a line without `::::` is an error.
  */
-export function parseGermevalRanking(text: string, file: string): RankedRun {
+function parseGermevalRanking(text: string, file: string): RankedRun {
   const diagnostics: Diagnostic[] = [];
   const items = new Map<string, RankedItem>();
   for (const { line, text: raw } of splitLines(text.replace(/^\uFEFF/, ""))) {
@@ -344,7 +342,7 @@ export function parseRanked(text: string, file: string, format: RankedFormat = d
 // Gold
 
 /** One gold item with weighted substitutes, in file order. */
-export interface CountGoldItem {
+interface CountGoldItem {
   key: string;
   /** tsv: the complex word. */
   target: string | null;
@@ -411,26 +409,12 @@ export function tsarCountGold(gold: TsarGold, keepComplexWord = false): CountGol
   return { file: gold.file, items, diagnostics: gold.diagnostics };
 }
 
-/** A SemEval-2007 gold file (or the project's gold) as count items keyed by instance id, entries in file order. */
-export function parseCountGold(text: string, file: string): CountGold {
-  const parsed = parseGold(text, file, "gold");
-  const items: CountGoldItem[] = parsed.lines.map((l) => ({ key: l.id, target: null, counts: l.entries.map((e) => ({ substitute: e.substitute, count: e.count })), line: l.line }));
-  return { file, items, diagnostics: parsed.diagnostics };
-}
-
-/** Either count-gold format, by content: tabs → TSAR TSV, else SemEval gold. */
-export function parseAnyCountGold(text: string, file: string, options: { keepComplexWord?: boolean } = {}): CountGold {
-  const first = text.replace(/^\uFEFF/, "").split("\n", 1)[0] ?? "";
-  if (first.includes("\t") && !first.includes(" :: ")) return tsarCountGold(parseTsarGold(text, file), options.keepComplexWord);
-  return parseCountGold(text, file);
-}
-
 // SWORDS
 
 export type SwordsLabel = "TRUE" | "FALSE" | "UNSURE" | "TRUE_IMPLICIT" | "FALSE_IMPLICIT";
 const SWORDS_LABELS = new Set<string>(["TRUE", "FALSE", "UNSURE", "TRUE_IMPLICIT", "FALSE_IMPLICIT"]);
 
-export interface SwordsTarget {
+interface SwordsTarget {
   id: string;
   target: string;
   pos: string | null;
