@@ -44,6 +44,10 @@ interface BurstFigures {
   addresses: number;
   seconds: number;
   joined: number;
+  /** Refused by a join limit (the per-address or per-study one): the page asks them to try again in a few seconds. */
+  limited: number;
+  firstLimited: string | null;
+  /** Stopped by anything else. */
   failed: number;
   firstFailure: string | null;
   join: LatencySummary;
@@ -154,13 +158,19 @@ async function burstPhase(rig: Rig, saver: ReturnType<typeof pacedSaver>, log: (
   const saves = await saver.pacedUntil(() => done);
   const rec = await crowd;
   const ok = rec.joins.filter((j) => j.ok);
-  const failed = rec.outcomes.filter((o) => o.stoppedBy);
+  const stopped = rec.outcomes.filter((o) => o.stoppedBy);
+  // The refusal comes back in next-auth's error URL, percent-encoded.
+  const isLimit = (why: string) => /Many people are joining just now: try again in (\d+ s|a few seconds)/.test(decodeURIComponent(why.replace(/%(?![0-9A-F]{2})/gi, "%25")));
+  const limited = stopped.filter((o) => isLimit(o.stoppedBy!));
+  const failed = stopped.filter((o) => !isLimit(o.stoppedBy!));
   return {
     participants,
     withinSec,
     addresses,
     seconds: (performance.now() - t0) / 1000,
     joined: ok.length,
+    limited: limited.length,
+    firstLimited: limited[0]?.stoppedBy ?? null,
     failed: failed.length,
     firstFailure: failed[0]?.stoppedBy ?? null,
     join: summarize(ok.map((j) => j.end - j.start)),
@@ -198,7 +208,7 @@ export function phaseReport(f: PhaseFigures): string {
   if (f.burst) {
     const b = f.burst;
     lines.push(
-      `burst of joins (${b.participants} within ${b.withinSec} s from ${b.addresses} addresses, ${b.seconds.toFixed(0)} s): joined ${b.joined}, stopped by an error ${b.failed}${b.firstFailure ? ` (first: ${b.firstFailure})` : ""}`,
+      `burst of joins (${b.participants} within ${b.withinSec} s from ${b.addresses} addresses, ${b.seconds.toFixed(0)} s): joined ${b.joined}, refused by the join limits ${b.limited}${b.firstLimited ? ` (first: ${b.firstLimited})` : ""}, stopped by another error ${b.failed}${b.firstFailure ? ` (first: ${b.firstFailure})` : ""}`,
       `  join as the browser waits (csrf + callback + session): ${l(b.join)}`,
       `  the callback alone: ${l(b.callback)}`,
       ...b.pages.map((x) => `  ${x.name}: ${l(x.latency)}`),
