@@ -4,7 +4,8 @@
  * sign-in throttle and origin checks cannot be fooled by forwarded headers
  * (lib/net/trusted-proxy.ts), refuses saves past the request limit and serves the
  * others before Next runs (lib/auth/save-gate.ts, lib/server/annotate/save-request.ts), recovers jobs a killed server left unfinished
- * (lib/server/jobs/jobs.ts) and goes on opening the crowd studies it left half-opened.
+ * (lib/server/jobs/jobs.ts), goes on opening the crowd studies it left half-opened, and starts the applier
+ * that brings queued derived figures up to date in the background (lib/server/derived/queue.ts).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -28,4 +29,15 @@ export async function register() {
   // Crowd studies a stopped server left half-opened get the rest of their slots (lib/server/crowd/studies.ts).
   const { resumeOpeningStudies } = await import("./lib/server/crowd/studies");
   resumeOpeningStudies(getDb());
+  // Derived figures (#39): this process's connection reads what is kept, catching up a bounded amount per page;
+  // the applier works through the rest in the derivation process (after an import, a lemma decision, an upgrade).
+  const { markServed, startApplier } = await import("./lib/server/derived/queue");
+  const { drainDerivations } = await import("./lib/server/jobs/derive-pool");
+  markServed(getDb());
+  startApplier(getDb, drainDerivations);
+  // The lemmatiser's data, read now rather than by the first save of an instance holding an accepted lemma decision.
+  if (setting("LEXGOLD_WARM")) {
+    const { wordnet } = await import("./lib/wordnet/load");
+    wordnet();
+  }
 }

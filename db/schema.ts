@@ -9,6 +9,7 @@ import { sql } from "drizzle-orm";
 import {
   sqliteTable,
   integer,
+  real,
   text,
   primaryKey,
   uniqueIndex,
@@ -928,4 +929,202 @@ export const participantExclusions = sqliteTable(
     undoneAt: integer("undone_at", { mode: "timestamp_ms" }),
   },
   (t) => [index("participant_exclusions_project").on(t.projectId, t.undoneAt)],
+);
+
+// ---------------------------------------------------------------------------
+// Derived figures kept as answers change (#39; lib/server/derived, docs/derivations.md).
+
+/**
+ * Instances whose derived figures are to be brought up to date: a row is put here by triggers
+ * (drizzle/0025) in the transaction of every change the gold of an instance is derived from —
+ * a response saved, imported or removed, an adjudication, a lemma decision (every instance that
+ * holds the form), an exclusion, a PoS correction, a participant left out, a known answer, a
+ * dataset's gold, the corpus itself — and taken away by the one maintenance function
+ * (lib/server/derived/maintain.ts) when it has brought the instance's figures in line.
+ */
+export const deriveQueue = sqliteTable(
+  "derive_queue",
+  {
+    instanceRef: integer("instance_ref").primaryKey(),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("derive_queue_project").on(t.projectId)],
+);
+
+/**
+ * One instance's derived figures, as the maintenance function last computed them from the
+ * instance's own inputs through lib/lexsub/gold.ts (no reference to instances: the row of an
+ * instance that went is taken away, and its sums with it, by the maintenance that finds it gone).
+ */
+export const goldItems = sqliteTable(
+  "gold_items",
+  {
+    instanceRef: integer("instance_ref").primaryKey(),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    lexeltId: integer("lexelt_id").notNull(),
+    /** Corpus order: the lexelt's position, then the instance's. */
+    lexeltPosition: integer("lexelt_position").notNull(),
+    position: integer("position").notNull(),
+    instanceId: text("instance_id").notNull(),
+    /** The lexelt item as loaded (the Gold tab filters by it). */
+    lexelt: text("lexelt").notNull(),
+    inQueue: integer("in_queue", { mode: "boolean" }).notNull(),
+    /** Excluded from the gold (by the coordinator, or as an attention check). */
+    excluded: integer("excluded", { mode: "boolean" }).notNull(),
+    reviewed: integer("reviewed", { mode: "boolean" }).notNull(),
+    /** The gold line (responses and imported dataset counts), null when none. */
+    line: text("line"),
+    mwLine: text("mw_line"),
+    inT: integer("in_t", { mode: "boolean" }).notNull(),
+    hasMode: integer("has_mode", { mode: "boolean" }).notNull(),
+    /** The review queue's order: the item's pairwise agreement, 2 when it has none (after every figure). */
+    rank: real("rank").notNull(),
+    /** Pairs of annotators who both gave substitutes (the lowest items' tie-break: more pairs first). */
+    pairs: integer("pairs").notNull().default(0),
+    /** Problems of the item's derivation (JSON), null when none. */
+    problems: text("problems"),
+    /** The item as the agreement measures read it (JSON, lib/lexsub/agreement AgreementItem); null when excluded. */
+    item: text("item"),
+    /** What the item added to the project's sums (JSON), taken away again when the item changes. */
+    sums: text("sums").notNull(),
+  },
+  (t) => [
+    index("gold_items_order").on(t.projectId, t.lexeltPosition, t.position),
+    index("gold_items_rank").on(t.projectId, t.rank, t.lexeltPosition, t.position),
+    index("gold_items_lowest").on(t.projectId, t.rank, sql`${t.pairs} desc`, t.lexeltPosition, t.position),
+    index("gold_items_lexelt").on(t.projectId, t.lexelt),
+  ],
+);
+
+/**
+ * The project's derived counts, one row per name (lib/server/derived/counts.ts): the gold's
+ * summary, the problems, the histogram of per-item agreement, the scoring key's totals, each
+ * stored run's counts. Kept by adding each item's part and taking it away again.
+ */
+export const derivedCounts = sqliteTable(
+  "derived_counts",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    value: integer("value").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.name] })],
+);
+
+/** The agreement sums of one group of items (overall, a PoS, a lexelt): lib/lexsub/agreement/item.ts GroupSums. */
+export const agreementSums = sqliteTable(
+  "agreement_sums",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** "all", "pos" or "lexelt". */
+    scope: text("scope").notNull(),
+    /** The PoS or the lexelt item ("" for all). */
+    key: text("key").notNull(),
+    /** A lexelt's PoS. */
+    pos: text("pos").notNull().default(""),
+    present: integer("present").notNull().default(0),
+    items: integer("items").notNull().default(0),
+    itemsWithMode: integer("items_with_mode").notNull().default(0),
+    pairs: integer("pairs").notNull().default(0),
+    pairUnits: integer("pair_units").notNull().default(0),
+    modeResponses: integer("mode_responses").notNull().default(0),
+    modeHits: integer("mode_hits").notNull().default(0),
+    mwInstances: integer("mw_instances").notNull().default(0),
+    mwDetectionPairs: integer("mw_detection_pairs").notNull().default(0),
+    mwDetectionAgree: integer("mw_detection_agree").notNull().default(0),
+    mwIdentificationPairs: integer("mw_identification_pairs").notNull().default(0),
+    mwIdentificationAgree: integer("mw_identification_agree").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.scope, t.key] })],
+);
+
+/** One annotator's agreement sums in a project: lib/lexsub/agreement/item.ts AnnotatorSums. */
+export const annotatorSums = sqliteTable(
+  "annotator_sums",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    annotator: text("annotator").notNull(),
+    answered: integer("answered").notNull().default(0),
+    names: integer("names").notNull().default(0),
+    nils: integer("nils").notNull().default(0),
+    substituteAnswers: integer("substitute_answers").notNull().default(0),
+    substitutesGiven: integer("substitutes_given").notNull().default(0),
+    multiwords: integer("multiwords").notNull().default(0),
+    items: integer("items").notNull().default(0),
+    pairs: integer("pairs").notNull().default(0),
+    pairUnits: integer("pair_units").notNull().default(0),
+    modeResponses: integer("mode_responses").notNull().default(0),
+    modeHits: integer("mode_hits").notNull().default(0),
+    dItems: integer("d_items").notNull().default(0),
+    dItemsWithMode: integer("d_items_with_mode").notNull().default(0),
+    dPairs: integer("d_pairs").notNull().default(0),
+    dPairUnits: integer("d_pair_units").notNull().default(0),
+    dModeResponses: integer("d_mode_responses").notNull().default(0),
+    dModeHits: integer("d_mode_hits").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.annotator] })],
+);
+
+/**
+ * The forms typed in one instance (normalised, the lemma table's key), under the PoS they were
+ * typed under, and in how many of its responses: what a lemma decision on a form touches, and
+ * the lemma review's counts.
+ */
+export const goldForms = sqliteTable(
+  "gold_forms",
+  {
+    instanceRef: integer("instance_ref").notNull(),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    form: text("form").notNull(),
+    pos: text("pos").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.instanceRef, t.form, t.pos] }), index("gold_forms_form").on(t.projectId, t.form)],
+);
+
+/** The lemma review's rows: each form typed in the project, how often under each PoS, and the lemmatiser's proposals. */
+export const lemmaForms = sqliteTable(
+  "lemma_forms",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    form: text("form").notNull(),
+    /** How often it was typed, in all. */
+    count: integer("count").notNull(),
+    /** JSON: PoS → how often. */
+    byPos: text("by_pos").notNull(),
+    /** JSON: PoS → the lemmatiser's proposal. */
+    proposals: text("proposals").notNull(),
+    /** A proposal differs from the form. */
+    changed: integer("changed", { mode: "boolean" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.form] }), index("lemma_forms_order").on(t.projectId, t.changed, t.count)],
+);
+
+/** Per lexelt, how many instances in the queue have each number of answers that count toward "complete" (the Progress tab). */
+export const lexeltAnswerCounts = sqliteTable(
+  "lexelt_answer_counts",
+  {
+    /** No reference: the rows of a lexelt that went are taken to 0 (and away) with its instances' figures. */
+    lexeltId: integer("lexelt_id").notNull(),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    answers: integer("answers").notNull(),
+    instances: integer("instances").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.lexeltId, t.answers] }), index("lexelt_answer_counts_project").on(t.projectId)],
 );

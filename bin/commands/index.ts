@@ -26,6 +26,7 @@ import { register as start } from "./start";
 import { register as doctor } from "./doctor";
 import { register as baseline } from "./baseline";
 import { register as study } from "./study";
+import { register as derive } from "./derive";
 
 export const commands: Register[] = [
   project,
@@ -47,4 +48,5 @@ export const commands: Register[] = [
   doctor,
   baseline,
   study,
+  derive,
 ];

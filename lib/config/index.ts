@@ -112,7 +112,7 @@ export const SETTINGS = {
   PORT: def<string>({ describe: "the port `lexgold start` listens on (`--port`; checked there)", default: "3000", expects: "a port number", schema: text }),
   HOSTNAME: def<string>({ describe: "the address scripts/serve.mjs listens on (lexgold start passes -H)", default: "127.0.0.1", expects: "an address", schema: text, internal: true, readBy: "scripts/serve.mjs" }),
   LEXGOLD_WORKERS: def<number | undefined>({ describe: "server processes sharing the port", default: undefined, defaultText: "one per core, at most 2", expects: "a whole number above 0", schema: positiveInteger, readBy: "scripts/serve.mjs" }),
-  LEXGOLD_WARM: def<boolean>({ describe: "0: a server process serves at once, without first loading every page's code", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0"), readBy: "scripts/serve.mjs" }),
+  LEXGOLD_WARM: def<boolean>({ describe: "0: a server process serves at once, without first loading every page's code and the lemmatiser's data", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0"), readBy: "scripts/serve.mjs, instrumentation.ts" }),
   LEXGOLD_SAVE_BEFORE_NEXT: def<boolean>({ describe: "0: saves go through Next like every other request, instead of being served by the HTTP server before Next (lib/server/annotate/save-request.ts)", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0") }),
   LEXGOLD_TRUSTED_PROXY: def<string>({ describe: "the reverse proxies (addresses or CIDR blocks) whose X-Forwarded-* headers are believed", default: "", expects: "IP addresses or CIDR blocks", schema: text }),
 

@@ -205,19 +205,13 @@ const POS_ORDER: Record<string, number> = { n: 0, v: 1, a: 2, r: 3 };
 const posRank = (p: string) => POS_ORDER[p] ?? 4;
 
 /**
- * The coordinator's review table: one row per distinct normalised form among the
- * substitutes and multiwords typed (NAME and NIL carry none), changed forms first,
- * then by count descending, then by form.
+ * How often each normalised form was typed, per PoS: once per response that gave it as a
+ * substitute (a response repeating it counts once) or as its multiword. NAME and NIL carry none.
  */
-export function buildLemmaReview(
-  responses: Iterable<AnnotatorResponse>,
-  posOf: PosLookup = posFromLexelt,
-  table: LemmaTable = new Map(),
-  options: LemmatiserOptions = {},
-): LemmaReviewRow[] {
+export function countForms(responses: Iterable<AnnotatorResponse>, posOf: PosLookup = posFromLexelt, language?: string): Map<string, Map<string, number>> {
   const counts = new Map<string, Map<string, number>>(); // form → pos → count
   const add = (raw: string, pos: string) => {
-    const form = normaliseForm(raw, options.language);
+    const form = normaliseForm(raw, language);
     if (form === "") return;
     let byPos = counts.get(form);
     if (!byPos) counts.set(form, (byPos = new Map()));
@@ -228,7 +222,7 @@ export function buildLemmaReview(
     if (r.kind === "substitutes") {
       const seen = new Set<string>();
       for (const s of r.substitutes) {
-        const f = normaliseForm(s, options.language);
+        const f = normaliseForm(s, language);
         if (seen.has(f)) continue;
         seen.add(f);
         add(s, pos);
@@ -236,30 +230,64 @@ export function buildLemmaReview(
     }
     if (r.multiword != null) add(r.multiword, pos);
   }
+  return counts;
+}
+
+/**
+ * The coordinator's review table: one row per distinct normalised form among the
+ * substitutes and multiwords typed (NAME and NIL carry none), changed forms first,
+ * then by count descending, then by form.
+ */
+export function buildLemmaReview(
+  responses: Iterable<AnnotatorResponse>,
+  posOf: PosLookup = posFromLexelt,
+  table: LemmaTable = new Map(),
+  options: LemmatiserOptions = {},
+): LemmaReviewRow[] {
+  const counts = countForms(responses, posOf, options.language);
+  const rows: LemmaReviewRow[] = [];
+  for (const [form, byPos] of counts) rows.push(lemmaReviewRow(form, byPos, table, options));
+  rows.sort(lemmaReviewOrder(options.language));
+  return rows;
+}
+
+/**
+ * One row of the review: a normalised form and how often it was given under each PoS (`byPos`,
+ * in any order), with the proposals for each PoS (`proposals`: known ones, e.g. kept with the
+ * counts; the rest come from `options.propose`) and the coordinator's decision in `table`.
+ */
+export function lemmaReviewRow(
+  form: string,
+  byPos: Iterable<[string, number]>,
+  table: LemmaTable = new Map(),
+  options: LemmatiserOptions = {},
+  proposals?: ReadonlyMap<string, string>,
+): LemmaReviewRow {
   const usePropose = (options.unreviewed ?? "propose") === "propose";
   const proposeFor = options.propose ?? proposeNothing;
-  const rows: LemmaReviewRow[] = [];
-  for (const [form, byPos] of counts) {
-    const perPos = [...byPos]
-      .map(([pos, count]) => ({ pos, count, proposed: proposeFor(form, pos) }))
-      .sort((a, b) => b.count - a.count || posRank(a.pos) - posRank(b.pos) || cmp(a.pos, b.pos));
-    const proposed = perPos[0].proposed;
-    const entry = table.get(form);
-    const row: LemmaReviewRow = {
-      form,
-      proposed,
-      count: perPos.reduce((n, p) => n + p.count, 0),
-      changed: perPos.some((p) => p.proposed !== form),
-      decision: entry?.decision ?? null,
-      lemma: entry ? (entry.decision === "kept" ? form : entry.lemma) : usePropose ? proposed : form,
-      pos: perPos.map((p) => p.pos),
-    };
-    if (perPos.some((p) => p.proposed !== proposed)) row.proposals = perPos;
-    rows.push(row);
-  }
-  const byForm = options.language === undefined ? cmp : collator(options.language).compare;
-  rows.sort((a, b) => Number(b.changed) - Number(a.changed) || b.count - a.count || byForm(a.form, b.form) || cmp(a.form, b.form));
-  return rows;
+  const perPos = [...byPos]
+    .filter(([, count]) => count > 0)
+    .map(([pos, count]) => ({ pos, count, proposed: proposals?.get(pos) ?? proposeFor(form, pos) }))
+    .sort((a, b) => b.count - a.count || posRank(a.pos) - posRank(b.pos) || cmp(a.pos, b.pos));
+  const proposed = perPos[0]?.proposed ?? form;
+  const entry = table.get(form);
+  const row: LemmaReviewRow = {
+    form,
+    proposed,
+    count: perPos.reduce((n, p) => n + p.count, 0),
+    changed: perPos.some((p) => p.proposed !== form),
+    decision: entry?.decision ?? null,
+    lemma: entry ? (entry.decision === "kept" ? form : entry.lemma) : usePropose ? proposed : form,
+    pos: perPos.map((p) => p.pos),
+  };
+  if (perPos.some((p) => p.proposed !== proposed)) row.proposals = perPos;
+  return row;
+}
+
+/** The review's order: changed forms first, then by count descending, then by form (the language's collation, then code points). */
+export function lemmaReviewOrder(language?: string): (a: Pick<LemmaReviewRow, "form" | "count" | "changed">, b: Pick<LemmaReviewRow, "form" | "count" | "changed">) => number {
+  const byForm = language === undefined ? cmp : collator(language).compare;
+  return (a, b) => Number(b.changed) - Number(a.changed) || b.count - a.count || byForm(a.form, b.form) || cmp(a.form, b.form);
 }
 
 /** Code-point order: the same on every machine and locale. */

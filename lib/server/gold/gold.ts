@@ -24,12 +24,9 @@ import {
   collapseSpace,
   lemmaTable,
   normaliseForm,
-  proposeNothing,
 } from "../../lexsub/normalize";
 import { formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
-import { wordnetLemmaProposer } from "../../wordnet/load";
-import { isEnglish } from "../../lexsub/language";
-import type { LemmaProposer } from "../../lexsub/morphy";
+import { lemmaProposer } from "../derived/lemmas";
 import { type AnnotatorResponse } from "../../lexsub/types";
 import { applyAdjudications } from "../../lexsub/adjudication";
 import { type GoldScope, responseRecords } from "./gold-responses";
@@ -38,6 +35,8 @@ import { type Actor, type ProjectRow, actorUserId, requireProject } from "../ker
 import { dataVersion } from "../kernel/data-version";
 import { InputError, NotFoundError } from "../kernel/errors";
 import { parseOrThrow } from "../kernel/validate";
+
+export { lemmaProposer };
 
 export interface GoldInputs {
   project: ProjectRow;
@@ -155,18 +154,6 @@ function readGoldInputs(db: Db, project: ProjectRow, projectId: number, scope: G
       imported: scope.studyId === undefined ? importedGold(db, projectId) : undefined,
     };
   });
-}
-
-/** WordNet's morphy, its data read on first use. */
-const proposeWordNetLemma = wordnetLemmaProposer();
-
-/**
- * Where a project's lemma proposals come from: WordNet's morphy for English
- * (`en`, `en-*`); no proposer for any other language, whose forms are kept as
- * typed and lemmatised by the coordinator's lemma table alone (docs/lemmas.md).
- */
-export function lemmaProposer(language: string): LemmaProposer {
-  return isEnglish(language) ? proposeWordNetLemma : proposeNothing;
 }
 
 export interface GoldExportOptions {

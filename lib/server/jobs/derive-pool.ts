@@ -40,6 +40,7 @@ import { FairQueue } from "../runtime/fair-queue";
 import { WorkerPool } from "../runtime/pool";
 import { holdUploadBytes } from "../runtime/upload-quota";
 import { setting } from "../../config";
+import { catchUp } from "../derived/queue";
 
 /** Derivation processes at most per server process (one per project at a time). */
 export const DERIVE_PROCESSES = 2;
@@ -165,6 +166,27 @@ export async function derive<J extends DeriveJob>(db: Db, job: J): Promise<Deriv
     rt.inFlight.set(key, p);
   }
   return (await p) as DeriveResult<J>;
+}
+
+/**
+ * Bring a project's queued derived figures up to date in the background (the applier,
+ * lib/server/derived/queue.ts startApplier): in the derivation process, at a lower CPU priority,
+ * a second of work per task until the queue is empty; each task takes its project's turn like a
+ * derivation. In-process (an in-memory database, LEXGOLD_DERIVE_THREADS=0) through the write lock,
+ * a slice at a time. No actor: the server's own work, answering nothing to anyone.
+ */
+export async function drainDerivations(db: Db, projectId: number): Promise<void> {
+  if (!derivesOnWorker(db)) {
+    while ((await catchUp(db, projectId)) > 0) await new Promise((r) => setTimeout(r, 5));
+    return;
+  }
+  const rt = deriveRuntime();
+  const file = path.resolve(db.$client.name);
+  for (;;) {
+    const answer = await rt.queue.run(`${file}\u0000${projectId}`, "drain", () => rt.pool.run<DeriveAnswer>({ file, drain: projectId }));
+    if ("error" in answer) throw rehydrate(answer.error);
+    if (!(answer.value as { more: boolean }).more) return;
+  }
 }
 
 /** The fields of a job's answer that hold text. */

@@ -26,6 +26,7 @@ import type { Db } from "../../../db/client";
 import { type DeriveJob, runDeriveJob } from "./derive-jobs";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
 import { keepDerivationInputs } from "../gold/gold";
+import { drainSlice, markServed } from "../derived/queue";
 import { setting } from "../../config";
 
 /** The nice value of every thread of this process. */
@@ -58,15 +59,46 @@ lowerPriority();
 keepDerivationInputs(true);
 
 const connections = new Map<string, Db>();
-function dbFor(file: string): Db {
-  let db = connections.get(file);
+function dbFor(file: string, write = false): Db {
+  const key = `${write ? "w" : "r"}:${file}`;
+  let db = connections.get(key);
   if (!db) {
-    const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+    const sqlite = new Database(file, { readonly: !write, fileMustExist: true });
     sqlite.pragma("busy_timeout = 5000");
+    if (write) {
+      sqlite.pragma("foreign_keys = ON");
+      sqlite.pragma("synchronous = NORMAL");
+    }
     db = drizzle(sqlite, { schema }) as unknown as Db;
-    connections.set(file, db);
+    // The server's: its readers leave the queue to the applier (lib/server/derived/queue.ts).
+    markServed(db);
+    connections.set(key, db);
   }
   return db;
+}
+
+/** How long one drain task works through a project's queue before it answers (the pool's queue then lets others in). */
+const DRAIN_MS = 1000;
+/** A pause between slices, so that the server's saves get the write lock first. */
+const PAUSE_MS = 5;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Work through a project's queue of derived figures (lib/server/derived/queue.ts): slice after
+ * slice, each in a write transaction of its own on this process's writable connection, for up to
+ * DRAIN_MS. Answers how many it brought up to date and whether any are left.
+ */
+function drain(file: string, projectId: number): { drained: number; more: boolean } {
+  const db = dbFor(file, true);
+  const until = performance.now() + DRAIN_MS;
+  let drained = 0;
+  for (;;) {
+    const n = drainSlice(db, projectId);
+    drained += n;
+    if (n === 0) return { drained, more: false };
+    if (performance.now() >= until) return { drained, more: true };
+    Atomics.wait(pause, 0, 0, PAUSE_MS);
+  }
 }
 
 export interface WorkerError {
@@ -108,10 +140,11 @@ function spill(value: unknown): { value: unknown; files?: Record<string, string>
   return files ? { value: out, files } : { value };
 }
 
-/** One derivation (tinypool calls the default export with each task). */
-export default function derive(task: { file: string; job: DeriveJob }): DeriveAnswer {
+/** One derivation, or one drain of a project's queue (tinypool calls the default export with each task). */
+export default function derive(task: { file: string; job: DeriveJob } | { file: string; drain: number }): DeriveAnswer {
   lowerPriority();
   try {
+    if ("drain" in task) return { value: drain(task.file, task.drain) };
     return spill(runDeriveJob(dbFor(task.file), task.job));
   } catch (e) {
     const err = e as Error & { status?: number; fieldErrors?: Record<string, string>; details?: string[] };

@@ -1,0 +1,29 @@
+/**
+ * `lexgold derive`: the derived figures (#39; docs/derivations.md). Without options it brings the
+ * figures every change queued up to date now (what the server's applier does in the background);
+ * `--rebuild` derives them again from nothing, for one project or every project.
+ */
+import type { Command } from "commander";
+import { dbOption, openCliDb, run } from "./util";
+
+export function register(program: Command): void {
+  dbOption(
+    program
+      .command("derive")
+      .option("--rebuild", "derive every figure again from nothing, instead of only what changes queued")
+      .option("--project <name>", "only this project (default: every project)")
+      .description("bring the derived figures (gold lines, counts, agreement sums, scores of stored runs) up to date"),
+  ).action(async (opts: { rebuild?: boolean; project?: string; db?: string }) => {
+    const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
+    const { listProjects } = await import("../../lib/server/corpus/projects");
+    const derived = await import("../../lib/server/derived");
+    const db = await openCliDb(opts);
+    const projects = opts.project ? [run(() => findProjectByName(db, SYSTEM, opts.project!))] : run(() => listProjects(db, SYSTEM));
+    for (const p of projects) {
+      const t0 = performance.now();
+      const n = run(() => (opts.rebuild ? derived.rebuildProjectFigures(db, SYSTEM, p.id) : derived.bringFiguresUpToDate(db, SYSTEM, p.id)));
+      const s = ((performance.now() - t0) / 1000).toFixed(1);
+      console.log(`${p.name}: ${opts.rebuild ? "derived again" : "brought up to date"} ${n.toLocaleString("en")} instance${n === 1 ? "" : "s"} (${s} s)`);
+    }
+  });
+}

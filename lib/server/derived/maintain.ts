@@ -1,0 +1,286 @@
+/**
+ * The one maintenance function of the derived figures (#39): bring some instances' figures in
+ * line with their inputs. For each instance it derives the figures now (instance.ts, through
+ * lib/lexsub), takes what the instance added before (gold_items.sums) away from the project's
+ * sums and adds what it adds now, rewrites its row and its forms, and takes it off the queue
+ * (derive_queue, filled by triggers in the transaction of every change). An instance that is
+ * gone takes its part with it. Every path that changes an instance's gold ends here: a save in
+ * its own transaction, everything else through the queue (queue.ts). The work is the instance's:
+ * a handful of indexed reads and one write per table, whatever the project's size.
+ *
+ * Runs inside the caller's write transaction (synchronous, as every better-sqlite3 transaction).
+ */
+import "server-only";
+import type { Db } from "../../../db/client";
+import { agreementSums, annotatorSums, deriveQueue, derivedCounts, goldForms, goldItems, lemmaForms, lexeltAnswerCounts } from "../../../db/schema";
+import { named } from "../../../db/sql-names";
+import { ANNOTATOR_FIELDS, GROUP_FIELDS } from "../../lexsub/agreement";
+import { all, run } from "../kernel/statements";
+import { instanceInputs, projectLanguage } from "./inputs";
+import { type FormCount, type InstanceFigures, type ItemContribution, formsOf, instanceFigures } from "./instance";
+import { lemmaProposer } from "./lemmas";
+
+const GI = named(goldItems);
+const GF = named(goldForms);
+const LF = named(lemmaForms);
+const AS = named(agreementSums);
+const AN = named(annotatorSums);
+const DC = named(derivedCounts);
+const LA = named(lexeltAnswerCounts);
+const Q = named(deriveQueue);
+
+/** A delta per key, with the key's parts kept beside it. */
+class Deltas<K, V> {
+  readonly map = new Map<string, { key: K; value: V }>();
+  constructor(private readonly empty: () => V) {}
+  at(id: string, key: K): V {
+    let e = this.map.get(id);
+    if (!e) this.map.set(id, (e = { key, value: this.empty() }));
+    return e.value;
+  }
+}
+
+type Sums = Record<string, number>;
+const zeroGroup = (): Sums => Object.fromEntries(GROUP_FIELDS.map((k) => [k, 0]));
+const zeroAnnotator = (): Sums => Object.fromEntries(ANNOTATOR_FIELDS.map((k) => [k, 0]));
+
+function addInto(into: Sums, from: Readonly<Record<string, number | undefined>>, sign: number): void {
+  for (const [k, v] of Object.entries(from)) if (v) into[k] = (into[k] ?? 0) + sign * v;
+}
+
+const isZero = (s: Sums) => Object.values(s).every((v) => v === 0);
+
+/** The project-wide changes a batch of instances makes, summed before anything is written. */
+class Batch {
+  readonly groups = new Deltas<{ scope: string; key: string; pos: string }, Sums>(zeroGroup);
+  readonly annotators = new Deltas<string, Sums>(zeroAnnotator);
+  readonly counts = new Map<string, number>();
+  readonly forms = new Deltas<{ form: string; pos: string }, { n: number }>(() => ({ n: 0 }));
+  readonly answers = new Deltas<{ lexeltId: number; answers: number }, { n: number }>(() => ({ n: 0 }));
+
+  add(c: ItemContribution, sign: 1 | -1): void {
+    const g = c.g as Record<string, number>;
+    if (Object.keys(g).length > 0) {
+      addInto(this.groups.at("all", { scope: "all", key: "", pos: "" }), g, sign);
+      addInto(this.groups.at(`pos\u0000${c.pos}`, { scope: "pos", key: c.pos, pos: "" }), g, sign);
+      addInto(this.groups.at(`lexelt\u0000${c.lexelt}`, { scope: "lexelt", key: c.lexelt, pos: c.pos }), g, sign);
+    }
+    for (const [name, a] of Object.entries(c.a)) addInto(this.annotators.at(name, name), a as Record<string, number>, sign);
+    for (const [name, n] of Object.entries(c.c)) this.counts.set(name, (this.counts.get(name) ?? 0) + sign * n);
+    for (const [form, pos, n] of c.f) this.forms.at(`${form}\u0000${pos}`, { form, pos }).n += sign * n;
+    if (c.q) this.answers.at(`${c.q[0]}:${c.q[1]}`, { lexeltId: c.q[0], answers: c.q[1] }).n += sign;
+  }
+}
+
+/** The statements of the gold_items row. */
+function writeRow(db: Db, projectId: number, ref: number, f: InstanceFigures): void {
+  run(
+    db,
+    `insert into ${GI.$} (${GI.instanceRef}, ${GI.projectId}, ${GI.lexeltId}, ${GI.lexeltPosition}, ${GI.position}, ${GI.instanceId}, ${GI.lexelt}, ${GI.inQueue}, ${GI.excluded}, ${GI.reviewed},
+                         ${GI.line}, ${GI.mwLine}, ${GI.inT}, ${GI.hasMode}, ${GI.rank}, ${GI.pairs}, ${GI.problems}, ${GI.item}, ${GI.sums})
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     on conflict (${GI.instanceRef}) do update set
+       ${GI.projectId} = excluded.${GI.projectId}, ${GI.lexeltId} = excluded.${GI.lexeltId}, ${GI.lexeltPosition} = excluded.${GI.lexeltPosition},
+       ${GI.position} = excluded.${GI.position}, ${GI.instanceId} = excluded.${GI.instanceId}, ${GI.lexelt} = excluded.${GI.lexelt},
+       ${GI.inQueue} = excluded.${GI.inQueue}, ${GI.excluded} = excluded.${GI.excluded}, ${GI.reviewed} = excluded.${GI.reviewed},
+       ${GI.line} = excluded.${GI.line}, ${GI.mwLine} = excluded.${GI.mwLine}, ${GI.inT} = excluded.${GI.inT}, ${GI.hasMode} = excluded.${GI.hasMode},
+       ${GI.rank} = excluded.${GI.rank}, ${GI.pairs} = excluded.${GI.pairs}, ${GI.problems} = excluded.${GI.problems}, ${GI.item} = excluded.${GI.item}, ${GI.sums} = excluded.${GI.sums}`,
+    ref,
+    projectId,
+    f.lexeltId,
+    f.lexeltPosition,
+    f.position,
+    f.instanceId,
+    f.lexelt,
+    f.inQueue ? 1 : 0,
+    f.excluded ? 1 : 0,
+    f.reviewed ? 1 : 0,
+    f.line,
+    f.mwLine,
+    f.inT ? 1 : 0,
+    f.hasMode ? 1 : 0,
+    f.rank,
+    f.pairs,
+    f.problems.length > 0 ? JSON.stringify(f.problems) : null,
+    f.item ? JSON.stringify(f.item) : null,
+    JSON.stringify(f.sums),
+  );
+}
+
+const sameForms = (a: readonly FormCount[], b: readonly FormCount[]) => a.length === b.length && a.every((x, i) => x[0] === b[i][0] && x[1] === b[i][1] && x[2] === b[i][2]);
+
+/**
+ * Bring the figures of `refs` (instances of the project, or instances that are gone) in line with
+ * their inputs now, and take them off the queue. Inside a write transaction.
+ */
+export function maintainInstances(db: Db, projectId: number, refs: readonly number[]): void {
+  if (refs.length === 0) return;
+  const ids = JSON.stringify(refs);
+  const language = projectLanguage(db, projectId);
+  if (language === null) {
+    run(db, `delete from ${Q.$} where ${Q.instanceRef} in (select value from json_each(?))`, ids);
+    return;
+  }
+  // One instance (a save) by its key; a slice through the list.
+  const oldRows =
+    refs.length === 1
+      ? all<{ ref: number; projectId: number; sums: string }>(db, `select ${GI.instanceRef} as ref, ${GI.projectId} as projectId, ${GI.sums} as sums from ${GI.$} where ${GI.instanceRef} = ?`, refs[0])
+      : all<{ ref: number; projectId: number; sums: string }>(
+          db,
+          `select ${GI.instanceRef} as ref, ${GI.projectId} as projectId, ${GI.sums} as sums from ${GI.$} where ${GI.instanceRef} in (select value from json_each(?))`,
+          ids,
+        );
+  const old = new Map(
+    oldRows.map((r) => [r.ref, { projectId: r.projectId, sums: JSON.parse(r.sums) as ItemContribution }]),
+  );
+  const batch = new Batch();
+  for (const ref of refs) {
+    const before = old.get(ref);
+    // A row of another project (an instance moved by a publish) is that project's to maintain.
+    const mine = before && before.projectId === projectId ? before.sums : null;
+    const inputs = instanceInputs(db, projectId, ref, (b) => formsOf(b, language));
+    if (inputs === null && before && before.projectId !== projectId) continue;
+    const f = inputs ? instanceFigures(inputs, language) : null;
+    if (mine) batch.add(mine, -1);
+    if (f) batch.add(f.sums, 1);
+    if (f) writeRow(db, projectId, ref, f);
+    else if (before) run(db, `delete from ${GI.$} where ${GI.instanceRef} = ?`, ref);
+    const oldForms = mine?.f ?? [];
+    const newForms = f?.sums.f ?? [];
+    if (!sameForms(oldForms, newForms)) {
+      if (oldForms.length > 0) run(db, `delete from ${GF.$} where ${GF.instanceRef} = ?`, ref);
+      if (newForms.length > 0) {
+        run(
+          db,
+          `insert into ${GF.$} (${GF.instanceRef}, ${GF.projectId}, ${GF.form}, ${GF.pos}, ${GF.count})
+           select ?, ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') from json_each(?)`,
+          ref,
+          projectId,
+          JSON.stringify(newForms),
+        );
+      }
+    }
+  }
+  writeBatch(db, projectId, batch, language);
+
+  if (refs.length === 1) run(db, `delete from ${Q.$} where ${Q.instanceRef} = ?`, refs[0]);
+  else run(db, `delete from ${Q.$} where ${Q.instanceRef} in (select value from json_each(?))`, ids);
+}
+
+/** Write a batch's net changes: every sum that moved, and rows that went to nothing taken away. */
+function writeBatch(db: Db, projectId: number, b: Batch, language: string): void {
+  const groups = [...b.groups.map.values()].filter((e) => !isZero(e.value));
+  if (groups.length > 0) {
+    const cols = GROUP_FIELDS.map((k) => AS[k]);
+    run(
+      db,
+      `insert into ${AS.$} (${AS.projectId}, ${AS.scope}, ${AS.key}, ${AS.pos}, ${cols.join(", ")})
+       select ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), ${GROUP_FIELDS.map((_, i) => `json_extract(value, '$[${i + 3}]')`).join(", ")}
+         from json_each(?) where true
+       on conflict (${AS.projectId}, ${AS.scope}, ${AS.key}) do update set ${cols.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`,
+      projectId,
+      JSON.stringify(groups.map((e) => [e.key.scope, e.key.key, e.key.pos, ...GROUP_FIELDS.map((k) => e.value[k])])),
+    );
+    if (groups.some((e) => e.value.present < 0)) {
+      run(
+        db,
+        `delete from ${AS.$} where ${AS.projectId} = ? and ${AS.present} <= 0 and (${AS.scope}, ${AS.key}) in (select json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(?))`,
+        projectId,
+        JSON.stringify(groups.filter((e) => e.value.present < 0).map((e) => [e.key.scope, e.key.key])),
+      );
+    }
+  }
+  const annotators = [...b.annotators.map.values()].filter((e) => !isZero(e.value));
+  if (annotators.length > 0) {
+    const cols = ANNOTATOR_FIELDS.map((k) => AN[k]);
+    run(
+      db,
+      `insert into ${AN.$} (${AN.projectId}, ${AN.annotator}, ${cols.join(", ")})
+       select ?, json_extract(value, '$[0]'), ${ANNOTATOR_FIELDS.map((_, i) => `json_extract(value, '$[${i + 1}]')`).join(", ")} from json_each(?) where true
+       on conflict (${AN.projectId}, ${AN.annotator}) do update set ${cols.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`,
+      projectId,
+      JSON.stringify(annotators.map((e) => [e.key, ...ANNOTATOR_FIELDS.map((k) => e.value[k])])),
+    );
+    if (annotators.some((e) => e.value.answered < 0)) {
+      run(db, `delete from ${AN.$} where ${AN.projectId} = ? and ${AN.answered} <= 0 and ${AN.annotator} in (select value from json_each(?))`, projectId, JSON.stringify(annotators.filter((e) => e.value.answered < 0).map((e) => e.key)));
+    }
+  }
+  const counts = [...b.counts].filter(([, v]) => v !== 0);
+  if (counts.length > 0) {
+    run(
+      db,
+      `insert into ${DC.$} (${DC.projectId}, ${DC.name}, ${DC.value}) select ?, json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(?) where true
+       on conflict (${DC.projectId}, ${DC.name}) do update set ${DC.value} = ${DC.value} + excluded.${DC.value}`,
+      projectId,
+      JSON.stringify(counts),
+    );
+    if (counts.some(([, v]) => v < 0)) {
+      run(db, `delete from ${DC.$} where ${DC.projectId} = ? and ${DC.value} = 0 and ${DC.name} in (select value from json_each(?))`, projectId, JSON.stringify(counts.filter(([, v]) => v < 0).map(([k]) => k)));
+    }
+  }
+  const answers = [...b.answers.map.values()].filter((e) => e.value.n !== 0);
+  if (answers.length > 0) {
+    run(
+      db,
+      `insert into ${LA.$} (${LA.lexeltId}, ${LA.projectId}, ${LA.answers}, ${LA.instances}) select json_extract(value, '$[0]'), ?, json_extract(value, '$[1]'), json_extract(value, '$[2]') from json_each(?) where true
+       on conflict (${LA.lexeltId}, ${LA.answers}) do update set ${LA.instances} = ${LA.instances} + excluded.${LA.instances}`,
+      projectId,
+      JSON.stringify(answers.map((e) => [e.key.lexeltId, e.key.answers, e.value.n])),
+    );
+    if (answers.some((e) => e.value.n < 0)) {
+      run(
+        db,
+        `delete from ${LA.$} where ${LA.instances} <= 0 and (${LA.lexeltId}, ${LA.answers}) in (select json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(?))`,
+        JSON.stringify(answers.filter((e) => e.value.n < 0).map((e) => [e.key.lexeltId, e.key.answers])),
+      );
+    }
+  }
+  writeForms(db, projectId, [...b.forms.map.values()].filter((e) => e.value.n !== 0), language);
+}
+
+/** The lemma review's rows of the forms whose counts moved: counts per PoS, proposals for a PoS met for the first time. */
+function writeForms(db: Db, projectId: number, moved: { key: { form: string; pos: string }; value: { n: number } }[], language: string): void {
+  if (moved.length === 0) return;
+  const forms = [...new Set(moved.map((e) => e.key.form))];
+  const rows = new Map(
+    all<{ form: string; byPos: string; proposals: string }>(
+      db,
+      `select ${LF.form} as form, ${LF.byPos} as byPos, ${LF.proposals} as proposals from ${LF.$} where ${LF.projectId} = ? and ${LF.form} in (select value from json_each(?))`,
+      projectId,
+      JSON.stringify(forms),
+    ).map((r) => [r.form, { byPos: JSON.parse(r.byPos) as Record<string, number>, proposals: JSON.parse(r.proposals) as Record<string, string> }]),
+  );
+  for (const e of moved) {
+    let row = rows.get(e.key.form);
+    if (!row) rows.set(e.key.form, (row = { byPos: {}, proposals: {} }));
+    const n = (row.byPos[e.key.pos] ?? 0) + e.value.n;
+    if (n > 0) row.byPos[e.key.pos] = n;
+    else delete row.byPos[e.key.pos];
+  }
+  const propose = lemmaProposer(language);
+  const upserts: [string, number, string, string, number][] = [];
+  const gone: string[] = [];
+  for (const form of forms) {
+    const row = rows.get(form)!;
+    const pos = Object.keys(row.byPos);
+    if (pos.length === 0) {
+      gone.push(form);
+      continue;
+    }
+    const proposals: Record<string, string> = {};
+    for (const p of pos) proposals[p] = row.proposals[p] ?? propose(form, p);
+    const count = pos.reduce((s, p) => s + row.byPos[p], 0);
+    upserts.push([form, count, JSON.stringify(row.byPos), JSON.stringify(proposals), pos.some((p) => proposals[p] !== form) ? 1 : 0]);
+  }
+  if (upserts.length > 0) {
+    run(
+      db,
+      `insert into ${LF.$} (${LF.projectId}, ${LF.form}, ${LF.count}, ${LF.byPos}, ${LF.proposals}, ${LF.changed})
+       select ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]') from json_each(?) where true
+       on conflict (${LF.projectId}, ${LF.form}) do update set ${LF.count} = excluded.${LF.count}, ${LF.byPos} = excluded.${LF.byPos}, ${LF.proposals} = excluded.${LF.proposals}, ${LF.changed} = excluded.${LF.changed}`,
+      projectId,
+      JSON.stringify(upserts),
+    );
+  }
+  if (gone.length > 0) run(db, `delete from ${LF.$} where ${LF.projectId} = ? and ${LF.form} in (select value from json_each(?))`, projectId, JSON.stringify(gone));
+}
