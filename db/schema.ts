@@ -14,6 +14,7 @@ import {
   primaryKey,
   uniqueIndex,
   index,
+  blob,
 } from "drizzle-orm/sqlite-core";
 
 const createdAt = () =>
@@ -421,12 +422,29 @@ export const scoringGolds = sqliteTable(
 
 export const systemRuns = sqliteTable("system_runs", {
   id: integer("id").primaryKey({ autoIncrement: true }),
+  /**
+   * "stored", or "storing" while its slices are written (#39: the run is read, written and scored a
+   * slice at a time; a run not stored yet is in no list, and a killed job's is deleted at the next start).
+   */
+  state: text("state", { enum: ["storing", "stored"] }).notNull().default("stored"),
+  /**
+   * How its items' outcomes were read ("bytes", "utf8": lib/scorers/semeval2007/rules.ts Reading); null
+   * while it has none (a run stored before #39: its items are written by the applier, see run_items).
+   */
+  reading: text("reading", { enum: ["bytes", "utf8"] }),
+  /** Its distinct ids (run_items). */
+  items: integer("items").notNull().default(0),
+  /** JSON: the groups (PoS) its outcomes name, by code. */
+  groups: text("groups").notNull().default("[]"),
+  /** JSON: what the system reader found in the file (lines read, matched, refused; its diagnostics). */
+  reader: text("reader"),
   projectId: integer("project_id")
     .notNull()
     .references(() => projects.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   type: text("type", { enum: ["best", "oot", "mw"] }).notNull(),
   fileName: text("file_name").notNull(),
+  /** The file (runs stored before #39; a run stored since keeps its file in run_texts, and "" here). */
   content: text("content").notNull(),
   /** The content's size in UTF-8 bytes, kept so that listing runs never reads their content. */
   bytes: integer("bytes").notNull().default(0),
@@ -983,6 +1001,12 @@ export const goldItems = sqliteTable(
     hasMode: integer("has_mode", { mode: "boolean" }).notNull(),
     /** The review queue's order: the item's pairwise agreement, 2 when it has none (after every figure). */
     rank: real("rank").notNull(),
+    /** The annotators whose answers count in its gold, each between line breaks ("\nann\nbea\n"): the Gold tab's filter by annotator. */
+    annotators: text("annotators").notNull().default(""),
+    /** Its gold line as the official scorer reads it (the project's reading): in T, with a mode, the group (PoS) of its lexelt. */
+    keyInT: integer("key_in_t", { mode: "boolean" }).notNull().default(false),
+    keyMode: integer("key_mode", { mode: "boolean" }).notNull().default(false),
+    keyGroup: text("key_group").notNull().default(""),
     /** Pairs of annotators who both gave substitutes (the lowest items' tie-break: more pairs first). */
     pairs: integer("pairs").notNull().default(0),
     /** Problems of the item's derivation (JSON), null when none. */
@@ -997,6 +1021,9 @@ export const goldItems = sqliteTable(
     index("gold_items_rank").on(t.projectId, t.rank, t.lexeltPosition, t.position),
     index("gold_items_lowest").on(t.projectId, t.rank, sql`${t.pairs} desc`, t.lexeltPosition, t.position),
     index("gold_items_lexelt").on(t.projectId, t.lexelt),
+    index("gold_items_instance").on(t.projectId, t.instanceId),
+    // The scoring key's groups in the key's order: each group's first item in T.
+    index("gold_items_key_group").on(t.projectId, t.keyGroup, t.keyInT, t.lexeltPosition, t.position),
   ],
 );
 
@@ -1127,4 +1154,114 @@ export const lexeltAnswerCounts = sqliteTable(
     instances: integer("instances").notNull(),
   },
   (t) => [primaryKey({ columns: [t.lexeltId, t.answers] }), index("lexelt_answer_counts_project").on(t.projectId)],
+);
+
+/**
+ * Figures global by nature (#39), computed in the background over the kept ones and shown with
+ * their age: Krippendorff's α and the bootstrap intervals of the Agreement tab ("agreement"), and
+ * the Scoring tab's other readings of stored runs ("scoring:…"). One row per project and kind, with
+ * the project's data version it was computed at (stale once the version moves on).
+ */
+export const derivedSnapshots = sqliteTable(
+  "derived_snapshots",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    version: integer("version").notNull(),
+    computedAt: integer("computed_at", { mode: "timestamp_ms" }).notNull(),
+    computeMs: integer("compute_ms").notNull(),
+    /** JSON. */
+    body: text("body").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.kind] })],
+);
+
+/** How many responses to instances in the queue one annotator has given in one lexelt, and their last save: the Progress tab's counters, kept with the derived figures. */
+export const annotatorLexeltCounts = sqliteTable(
+  "annotator_lexelt_counts",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id").notNull(),
+    lexeltId: integer("lexelt_id").notNull(),
+    responses: integer("responses").notNull(),
+    /** The latest save among them (ms). */
+    lastAt: integer("last_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId, t.lexeltId] })],
+);
+
+/**
+ * The annotators whose answers are left out of a project's gold (#39): today the crowd participants
+ * the coordinator left out (kept by triggers from participant_exclusions, drizzle/0025). The one
+ * place the derived figures ask who counts (lib/server/derived/inputs.ts countsInGold), so that a
+ * save reads one small table and never the study tables; another reason to leave someone's answers
+ * out goes here too.
+ */
+export const goldLeftOut = sqliteTable(
+  "gold_left_out",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Why: "participant" (left out by the coordinator on the Crowd tab). */
+    reason: text("reason").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId, t.reason] })],
+);
+
+/** A stored run's file, in slices of about 256 KB (#39): never one row of tens of MB. */
+export const runTexts = sqliteTable(
+  "run_texts",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => systemRuns.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    text: text("text").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
+);
+
+/**
+ * The ids a stored run answers (#39): for each, the first line that answers it (what a run counts:
+ * lib/scorers/semeval2007/items.ts), how many lines answer it, and its place among the ids in the
+ * order of their first lines (its outcome's place in run_outcomes).
+ */
+export const runItems = sqliteTable(
+  "run_items",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => systemRuns.id, { onDelete: "cascade" }),
+    itemId: text("item_id").notNull(),
+    seq: integer("seq").notNull(),
+    line: integer("line").notNull(),
+    lines: integer("lines").notNull(),
+    text: text("text").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.itemId] })],
+);
+
+/**
+ * The outcomes of a stored run's ids, in blocks of 256 by their place (lib/server/derived/run-items.ts
+ * packs them): the scoring board adds them up in order, and an id's outcome is written again when
+ * its gold line changes.
+ */
+export const runOutcomes = sqliteTable(
+  "run_outcomes",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => systemRuns.id, { onDelete: "cascade" }),
+    block: integer("block").notNull(),
+    data: blob("data", { mode: "buffer" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.block] })],
 );

@@ -19,6 +19,16 @@ CREATE TABLE `agreement_sums` (
 	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE TABLE `annotator_lexelt_counts` (
+	`project_id` integer NOT NULL,
+	`user_id` integer NOT NULL,
+	`lexelt_id` integer NOT NULL,
+	`responses` integer NOT NULL,
+	`last_at` integer NOT NULL,
+	PRIMARY KEY(`project_id`, `user_id`, `lexelt_id`),
+	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
 CREATE TABLE `annotator_sums` (
 	`project_id` integer NOT NULL,
 	`annotator` text NOT NULL,
@@ -58,6 +68,17 @@ CREATE TABLE `derived_counts` (
 	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
+CREATE TABLE `derived_snapshots` (
+	`project_id` integer NOT NULL,
+	`kind` text NOT NULL,
+	`version` integer NOT NULL,
+	`computed_at` integer NOT NULL,
+	`compute_ms` integer NOT NULL,
+	`body` text NOT NULL,
+	PRIMARY KEY(`project_id`, `kind`),
+	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
 CREATE TABLE `gold_forms` (
 	`instance_ref` integer NOT NULL,
 	`project_id` integer NOT NULL,
@@ -85,6 +106,10 @@ CREATE TABLE `gold_items` (
 	`in_t` integer NOT NULL,
 	`has_mode` integer NOT NULL,
 	`rank` real NOT NULL,
+	`annotators` text DEFAULT '' NOT NULL,
+	`key_in_t` integer DEFAULT false NOT NULL,
+	`key_mode` integer DEFAULT false NOT NULL,
+	`key_group` text DEFAULT '' NOT NULL,
 	`pairs` integer DEFAULT 0 NOT NULL,
 	`problems` text,
 	`item` text,
@@ -96,6 +121,17 @@ CREATE INDEX `gold_items_order` ON `gold_items` (`project_id`,`lexelt_position`,
 CREATE INDEX `gold_items_rank` ON `gold_items` (`project_id`,`rank`,`lexelt_position`,`position`);--> statement-breakpoint
 CREATE INDEX `gold_items_lowest` ON `gold_items` (`project_id`,`rank`,"pairs" desc,`lexelt_position`,`position`);--> statement-breakpoint
 CREATE INDEX `gold_items_lexelt` ON `gold_items` (`project_id`,`lexelt`);--> statement-breakpoint
+CREATE INDEX `gold_items_instance` ON `gold_items` (`project_id`,`instance_id`);--> statement-breakpoint
+CREATE INDEX `gold_items_key_group` ON `gold_items` (`project_id`,`key_group`,`key_in_t`,`lexelt_position`,`position`);--> statement-breakpoint
+CREATE TABLE `gold_left_out` (
+	`project_id` integer NOT NULL,
+	`user_id` integer NOT NULL,
+	`reason` text NOT NULL,
+	PRIMARY KEY(`project_id`, `user_id`, `reason`),
+	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
 CREATE TABLE `lemma_forms` (
 	`project_id` integer NOT NULL,
 	`form` text NOT NULL,
@@ -118,6 +154,38 @@ CREATE TABLE `lexelt_answer_counts` (
 );
 --> statement-breakpoint
 CREATE INDEX `lexelt_answer_counts_project` ON `lexelt_answer_counts` (`project_id`);--> statement-breakpoint
+CREATE TABLE `run_items` (
+	`run_id` integer NOT NULL,
+	`item_id` text NOT NULL,
+	`seq` integer NOT NULL,
+	`line` integer NOT NULL,
+	`lines` integer NOT NULL,
+	`text` text NOT NULL,
+	PRIMARY KEY(`run_id`, `item_id`),
+	FOREIGN KEY (`run_id`) REFERENCES `system_runs`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `run_outcomes` (
+	`run_id` integer NOT NULL,
+	`block` integer NOT NULL,
+	`data` blob NOT NULL,
+	PRIMARY KEY(`run_id`, `block`),
+	FOREIGN KEY (`run_id`) REFERENCES `system_runs`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+CREATE TABLE `run_texts` (
+	`run_id` integer NOT NULL,
+	`seq` integer NOT NULL,
+	`text` text NOT NULL,
+	PRIMARY KEY(`run_id`, `seq`),
+	FOREIGN KEY (`run_id`) REFERENCES `system_runs`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
+ALTER TABLE `system_runs` ADD `state` text DEFAULT 'stored' NOT NULL;--> statement-breakpoint
+ALTER TABLE `system_runs` ADD `reading` text;--> statement-breakpoint
+ALTER TABLE `system_runs` ADD `items` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE `system_runs` ADD `groups` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
+ALTER TABLE `system_runs` ADD `reader` text;--> statement-breakpoint
 -- #39: the instances whose derived figures are to be brought up to date (derive_queue), queued in the
 -- transaction of every change their gold is derived from; lib/server/derived/maintain.ts takes them off.
 -- A project's holding projects (imports not yet published: projects.staging_for) queue nothing; the project
@@ -227,6 +295,35 @@ CREATE TRIGGER `projects_derive_language` AFTER UPDATE OF `language` ON `project
   INSERT INTO `derive_queue` (`instance_ref`, `project_id`) SELECT `id`, `project_id` FROM `instances` WHERE `project_id` = NEW.`id` AND true
     ON CONFLICT (`instance_ref`) DO UPDATE SET `project_id` = excluded.`project_id`;
 END;--> statement-breakpoint
+-- Who is left out of the gold, kept from participant_exclusions (a participant left out while a decision of theirs is active).
+CREATE TRIGGER `participant_exclusions_left_out_insert` AFTER INSERT ON `participant_exclusions` BEGIN
+  DELETE FROM `gold_left_out` WHERE `project_id` = NEW.`project_id` AND `reason` = 'participant'
+    AND `user_id` = (SELECT `user_id` FROM `participants` WHERE `id` = NEW.`participant_id`);
+  INSERT INTO `gold_left_out` (`project_id`, `user_id`, `reason`)
+    SELECT NEW.`project_id`, `participants`.`user_id`, 'participant' FROM `participants` JOIN `projects` ON `projects`.`id` = NEW.`project_id`
+     WHERE `participants`.`id` = NEW.`participant_id`
+       AND EXISTS (SELECT 1 FROM `participant_exclusions` WHERE `project_id` = NEW.`project_id` AND `participant_id` = NEW.`participant_id` AND `undone_at` IS NULL);
+END;--> statement-breakpoint
+CREATE TRIGGER `participant_exclusions_left_out_update` AFTER UPDATE ON `participant_exclusions` BEGIN
+  DELETE FROM `gold_left_out` WHERE `project_id` = NEW.`project_id` AND `reason` = 'participant'
+    AND `user_id` = (SELECT `user_id` FROM `participants` WHERE `id` = NEW.`participant_id`);
+  INSERT INTO `gold_left_out` (`project_id`, `user_id`, `reason`)
+    SELECT NEW.`project_id`, `participants`.`user_id`, 'participant' FROM `participants` JOIN `projects` ON `projects`.`id` = NEW.`project_id`
+     WHERE `participants`.`id` = NEW.`participant_id`
+       AND EXISTS (SELECT 1 FROM `participant_exclusions` WHERE `project_id` = NEW.`project_id` AND `participant_id` = NEW.`participant_id` AND `undone_at` IS NULL);
+END;--> statement-breakpoint
+CREATE TRIGGER `participant_exclusions_left_out_delete` AFTER DELETE ON `participant_exclusions` BEGIN
+  DELETE FROM `gold_left_out` WHERE `project_id` = OLD.`project_id` AND `reason` = 'participant'
+    AND `user_id` = (SELECT `user_id` FROM `participants` WHERE `id` = OLD.`participant_id`);
+  INSERT INTO `gold_left_out` (`project_id`, `user_id`, `reason`)
+    SELECT OLD.`project_id`, `participants`.`user_id`, 'participant' FROM `participants` JOIN `projects` ON `projects`.`id` = OLD.`project_id`
+     WHERE `participants`.`id` = OLD.`participant_id`
+       AND EXISTS (SELECT 1 FROM `participant_exclusions` WHERE `project_id` = OLD.`project_id` AND `participant_id` = OLD.`participant_id` AND `undone_at` IS NULL);
+END;--> statement-breakpoint
+INSERT INTO `gold_left_out` (`project_id`, `user_id`, `reason`)
+  SELECT DISTINCT `participant_exclusions`.`project_id`, `participants`.`user_id`, 'participant' FROM `participant_exclusions`
+    JOIN `participants` ON `participants`.`id` = `participant_exclusions`.`participant_id`
+   WHERE `participant_exclusions`.`undone_at` IS NULL;--> statement-breakpoint
 -- Existing projects: every instance queued, so the derived figures are built on the first start after the
 -- upgrade (the server's background applier, or any command of the CLI), slice by slice.
 INSERT INTO `derive_queue` (`instance_ref`, `project_id`)

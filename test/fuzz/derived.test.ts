@@ -18,7 +18,7 @@ import { saveResponse } from "../../lib/server/annotate/responses";
 import { importResponses } from "../../lib/server/annotate/response-import";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { adjudicate, undoAdjudication } from "../../lib/server/gold/adjudication";
-import { decideLemma, lemmaReview, projectAgreement, projectGold, setCorrectedPos, setExclusion } from "../../lib/server/gold/gold";
+import { decideLemma, projectAgreement, projectGold, setCorrectedPos, setExclusion } from "../../lib/server/gold/gold";
 import { removeKnownAnswer, setKnownAnswer } from "../../lib/server/quality/training";
 import { addMember } from "../../lib/server/people/users";
 import { keptReport, alphaOf } from "../../lib/server/derived/agreement";
@@ -27,6 +27,7 @@ import { countsOf, goldFileText, goldSummaryOf, lemmaReviewOf, problemCount, pro
 import { rebuildDerived } from "../../lib/server/derived/rebuild";
 import type { UserActor } from "../../lib/server/kernel/actor";
 import { actorFor, projectFixture } from "../support/db";
+import { fullLemmaReview } from "../support/full-derivation";
 import { RUNS } from "./mutate";
 
 const CORPUS = `<?xml version="1.0"?>
@@ -78,7 +79,7 @@ function check(db: Db, coord: UserActor, projectId: number): void {
   expect(goldSummaryOf(counts)).toEqual(g.result.summary);
   expect([...problemsInOrder(db, projectId)]).toEqual(g.result.problems);
   expect(problemCount(counts)).toBe(g.result.problems.length);
-  expect(lemmaReviewOf(db, projectId, "en")).toEqual(lemmaReview(db, coord, projectId));
+  expect(lemmaReviewOf(db, projectId, "en")).toEqual(fullLemmaReview(db, coord, projectId));
   const options = { bootstrapIterations: 25, seed: 3 };
   const full = projectAgreement(db, coord, projectId, options);
   expect(goldSummaryOf(counts, "responses")).toEqual(full.gold.summary);
@@ -89,7 +90,7 @@ function check(db: Db, coord: UserActor, projectId: number): void {
   expect(derivedTables(db, projectId)).toEqual(before);
 }
 
-const TABLES = ["gold_items", "gold_forms", "lemma_forms", "agreement_sums", "annotator_sums", "derived_counts", "lexelt_answer_counts"];
+const TABLES = ["gold_items", "gold_forms", "lemma_forms", "agreement_sums", "annotator_sums", "derived_counts", "lexelt_answer_counts", "annotator_lexelt_counts"];
 
 /** Every derived row of the project, JSON columns parsed (key order is not a difference), in a stable order. */
 function derivedTables(db: Db, projectId: number): Record<string, unknown[]> {

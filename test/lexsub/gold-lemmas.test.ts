@@ -33,6 +33,8 @@ function entries(line: string): Map<string, number> {
 }
 
 describe.runIf(existsSync(coinco))("CoInCo's sample (substitutes given as lemmas) through the gold export", () => {
+  // runIf still collects the suite: without the sample (../shared absent) there is nothing to read.
+  if (!existsSync(coinco)) return;
   const targets = coincoTargets(readFileSync(coinco, "utf8"));
   const { instances, responses, expected } = coincoGoldInputs(targets);
   const g = deriveGold(instances, responses, { propose });

@@ -198,12 +198,16 @@ const ACTIONS: ActionCase[] = [
         v === undefined
           ? w.db.$client.prepare("delete from data_versions where project_id = ?").run(w.p.id)
           : w.db.$client.prepare("update data_versions set version = ? where project_id = ?").run(v, w.p.id);
+      // The instances queued for their derived figures (#39) by the decision's triggers, put back too.
+      const queued = w.db.$client.prepare("select instance_ref, project_id from derive_queue order by rowid").all() as { instance_ref: number; project_id: number }[];
       const id = adjudicate(w.db, SYSTEM, w.p.id, { action: "strike", instanceId: "p1", annotator: "ann", substitute: "sunny" }).id;
       const r = (await gold.undoAdjudicationAction(w.p.id, null, form({ id: String(id) }))) as { ok?: boolean };
       if (!r?.ok) {
         w.db.$client.prepare("delete from gold_review_log where project_id = ?").run(w.p.id);
         w.db.$client.prepare("delete from adjudications where id = ?").run(id);
         restoreDataVersion(w, version);
+        w.db.$client.prepare("delete from derive_queue").run();
+        for (const q of queued) w.db.$client.prepare("insert into derive_queue (instance_ref, project_id) values (?, ?)").run(q.instance_ref, q.project_id);
       }
       return r;
     },

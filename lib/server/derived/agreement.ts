@@ -23,7 +23,9 @@ import {
 import { cmp } from "../../lexsub/normalize";
 import { all } from "../kernel/statements";
 import type { StoredItem } from "./instance";
+import { catchUpNow } from "./queue";
 import { agreementItems, agreementSumsOf, countsOf } from "./read";
+import { type Snapshot, computeSnapshot, readSnapshot } from "./snapshots";
 
 const GI = named(goldItems);
 
@@ -47,7 +49,7 @@ export function alphaOf(db: Db, projectId: number, options: AgreementOptions): A
 }
 
 /** The lowest `k` items (lowest pairwise first; ties: more pairs first, then corpus order), with their stored items. */
-function lowestOf(db: Db, projectId: number, k: number): { row: ItemAgreement; item: StoredItem; lexelt: string }[] {
+export function lowestOf(db: Db, projectId: number, k: number): { row: ItemAgreement; item: StoredItem; lexelt: string }[] {
   if (k <= 0) return [];
   return all<{ item: string; lexelt: string }>(
     db,
@@ -95,4 +97,21 @@ export function keptReport(db: Db, projectId: number, alpha: AlphaFigures | null
     lowest: lowestOf(db, projectId, options.lowestCount ?? 20).map((l) => l.row),
     histogram: histogramOf(counts),
   };
+}
+
+/** The bootstrap the Agreement tab reports: percentile intervals from 1,000 resamples, seed 1. */
+export const AGREEMENT_OPTIONS = { bootstrapIterations: 1000, seed: 1, level: 0.95, lowestCount: 20 } as const;
+
+/** The snapshot kind of α and the intervals. */
+const ALPHA = "agreement";
+
+/** The last α and intervals computed for the project (null: never), with their age. */
+export function alphaSnapshot(db: Db, projectId: number): Snapshot<AlphaFigures> | null {
+  return readSnapshot<AlphaFigures>(db, projectId, ALPHA);
+}
+
+/** Compute α and the intervals over the kept items now, and keep them (in the background: lib/server/jobs/derive-pool.ts). */
+export function computeAlphaSnapshot(db: Db, projectId: number): Snapshot<AlphaFigures> {
+  catchUpNow(db, projectId);
+  return computeSnapshot(db, projectId, ALPHA, () => alphaOf(db, projectId, AGREEMENT_OPTIONS));
 }

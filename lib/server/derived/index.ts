@@ -12,7 +12,7 @@
 import "server-only";
 import type { Db } from "../../../db/client";
 import { type Actor, requireProject } from "../kernel/actor";
-import { drainAll, queuedCount } from "./queue";
+import { catchUp, drainAll } from "./queue";
 import { rebuildDerived } from "./rebuild";
 
 /** Derive the project's figures again from nothing (`lexgold derive --rebuild`); how many instances. Coordinators of the project only. */
@@ -27,8 +27,11 @@ export function bringFiguresUpToDate(db: Db, actor: Actor, projectId: number): n
   return drainAll(db, projectId);
 }
 
-/** How many of the project's instances wait to be brought up to date. Coordinators of the project only. */
-function queuedFigures(db: Db, actor: Actor, projectId: number): number {
+/**
+ * Before a page reads the project's figures: what is queued brought up to date, a bounded amount
+ * in the server (the applier does the rest); how many still wait. Coordinators of the project only.
+ */
+export async function catchUpFigures(db: Db, actor: Actor, projectId: number): Promise<number> {
   requireProject(db, actor, projectId, { coordinator: true });
-  return queuedCount(db, projectId);
+  return catchUp(db, projectId);
 }

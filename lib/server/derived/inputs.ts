@@ -7,22 +7,21 @@
  * statement here finds its rows through an index on the instance, so reading one instance costs
  * the same in a project of 2,000 instances as in one of 200,000.
  *
- * Who counts: a response is left out of the gold when its annotator is a crowd participant the
- * coordinator left out (participant_exclusions), or when it was saved after the training showed
- * its annotator the instance's known answers (training_answers). `countsInGold` is the one place
- * that says so for the derived figures.
+ * Who counts: a response is left out of the gold when its annotator is left out of the project's
+ * gold (gold_left_out: a crowd participant the coordinator left out, kept from participant_exclusions
+ * by triggers), or when it was saved after the training showed its annotator the instance's known
+ * answers (training_answers). `countsInGold` is the one place that says so for the derived figures.
  */
 import "server-only";
 import type { Db } from "../../../db/client";
 import {
   adjudications,
   datasetGold,
+  goldLeftOut,
   instances,
   knownAnswers,
   lemmaOverrides,
   lexelts,
-  participantExclusions,
-  participants,
   projects,
   responses,
   trainingAnswers,
@@ -40,8 +39,7 @@ const L = named(lexelts, "l");
 const R = named(responses, "r");
 const U = named(users, "u");
 const KA = named(knownAnswers, "ka");
-const PE = named(participantExclusions, "pe");
-const PA = named(participants, "pa");
+const LOUT = named(goldLeftOut, "lout");
 const TA = named(trainingAnswers, "ta");
 const A = named(adjudications, "a");
 const LO = named(lemmaOverrides, "lo");
@@ -51,12 +49,14 @@ const P = named(projects, "p");
 /** One response to the instance, as stored, with whether and why it is left out of the gold. */
 export interface StoredResponse {
   userId: number;
+  /** When it was last saved (ms). */
+  updatedAt: number;
   annotator: string;
   kind: AnswerKind;
   substitutes: string[];
   multiword: string | null;
-  /** Its annotator is a participant the coordinator left out of the gold. */
-  excludedParticipant: boolean;
+  /** Its annotator is left out of the project's gold (gold_left_out: a crowd participant the coordinator left out). */
+  leftOutOfGold: boolean;
   /** Saved after the training showed its annotator the instance's known answers. */
   afterKnownAnswers: boolean;
 }
@@ -100,7 +100,7 @@ function byCodePoints(a: string, b: string): number {
 
 /** Whether a stored response counts in the gold, gold lines, agreement and the scores of runs. */
 export function countsInGold(r: StoredResponse): boolean {
-  return !r.excludedParticipant && !r.afterKnownAnswers;
+  return !r.leftOutOfGold && !r.afterKnownAnswers;
 }
 
 /** The project's language (the lemmatiser's and the scorer's reading), or null when the project is gone. */
@@ -125,11 +125,12 @@ interface InstanceRow {
 
 interface ResponseRow {
   userId: number;
+  updatedAt: number;
   annotator: string;
   kind: AnswerKind;
   substitutes: string;
   multiword: string | null;
-  excludedParticipant: number;
+  leftOutOfGold: number;
   afterKnownAnswers: number;
 }
 
@@ -155,9 +156,8 @@ export function instanceInputs(db: Db, projectId: number, ref: number, formsOf: 
   // saved after the training first showed the annotator this instance's known answers.
   const rows = all<ResponseRow>(
     db,
-    `select ${R.userId} as userId, ${U.name} as annotator, ${R.kind} as kind, ${R.substitutes} as substitutes, ${R.multiword} as multiword,
-            exists (select 1 from ${PE.$} where ${PE.projectId} = ${R.projectId} and ${PE.undoneAt} is null
-                       and ${PE.participantId} = (select ${PA.id} from ${PA.$} where ${PA.userId} = ${R.userId})) as excludedParticipant,
+    `select ${R.userId} as userId, ${R.updatedAt} as updatedAt, ${U.name} as annotator, ${R.kind} as kind, ${R.substitutes} as substitutes, ${R.multiword} as multiword,
+            exists (select 1 from ${LOUT.$} where ${LOUT.projectId} = ${R.projectId} and ${LOUT.userId} = ${R.userId}) as leftOutOfGold,
             coalesce(${R.updatedAt} > (select min(${TA.at}) from ${TA.$} where ${TA.projectId} = ${R.projectId} and ${TA.userId} = ${R.userId} and ${TA.instanceRef} = ${R.instanceRef}), 0) as afterKnownAnswers
        from ${R.$} join ${U.$} on ${U.id} = ${R.userId}
       where ${R.instanceRef} = ?`,
@@ -194,11 +194,12 @@ export function instanceInputs(db: Db, projectId: number, ref: number, formsOf: 
     inQueue: inst.inQueue === 1,
     responses: rows.map((r) => ({
       userId: r.userId,
+      updatedAt: r.updatedAt,
       annotator: r.annotator,
       kind: r.kind,
       substitutes: JSON.parse(r.substitutes) as string[],
       multiword: r.multiword || null,
-      excludedParticipant: r.excludedParticipant === 1,
+      leftOutOfGold: r.leftOutOfGold === 1,
       afterKnownAnswers: r.afterKnownAnswers === 1,
     })),
     adjudications: decisions.map((d) => ({ ...d, instanceId: inst.instanceId })),

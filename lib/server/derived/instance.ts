@@ -35,6 +35,8 @@ export interface ItemContribution {
   f: FormCount[];
   /** In the queue: its lexelt and how many of its answers count toward "complete" (the Progress tab); else null. */
   q: [number, number] | null;
+  /** In the queue: each response's annotator and when it was saved (the Progress tab's counts per annotator and lexelt). */
+  u?: [number, number][];
 }
 
 /** The item as the agreement measures read it, with its gold line from the responses alone (the Agreement tab's lowest items show it). */
@@ -56,13 +58,15 @@ export interface InstanceFigures {
   hasMode: boolean;
   rank: number;
   pairs: number;
+  /** The annotators whose answers count, between line breaks. */
+  annotators: string;
   problems: GoldProblem[];
   item: StoredItem | null;
   sums: ItemContribution;
 }
 
 /** The instance's item as the project's gold derives it (responses and imported counts), and its response-only item and problems. */
-interface DerivedInstance {
+export interface DerivedInstance {
   /** The item of the project's gold (with any imported dataset counts). */
   item: GoldItem;
   /** The item from the annotators' responses alone (what agreement reads). */
@@ -94,7 +98,7 @@ export function formsOf(inputs: Omit<InstanceInputs, "lemmaRows">, language: str
 }
 
 /** Derive the instance's gold item through lib/lexsub/gold.ts, as the project's derivation does. */
-function deriveInstance(inputs: InstanceInputs, language: string): DerivedInstance {
+export function deriveInstance(inputs: InstanceInputs, language: string): DerivedInstance {
   const typed = typedResponses(inputs);
   const adjudicated = applyAdjudications(typed, inputs.adjudications);
   const result = deriveGold(
@@ -116,7 +120,7 @@ function nonZero<T extends object>(sums: T): Partial<T> {
 /** The responses left out because they were saved after the known answers were shown (participants left out are counted apart). */
 function afterKnownAnswers(responses: readonly StoredResponse[]): number {
   let n = 0;
-  for (const r of responses) if (!r.excludedParticipant && r.afterKnownAnswers) n++;
+  for (const r of responses) if (!r.leftOutOfGold && r.afterKnownAnswers) n++;
   return n;
 }
 
@@ -142,6 +146,7 @@ export function instanceFigures(inputs: InstanceInputs, language: string): Insta
     count("responseWithMode", responseItem.mode !== null);
   }
   count("reviewed", inputs.reviewed);
+  for (const r of d.typed) c[`typed:${r.annotator}`] = 1;
   const known = afterKnownAnswers(inputs.responses);
   if (known > 0) c.afterKnownAnswers = known;
   if (s.pairwise !== null) {
@@ -185,6 +190,7 @@ export function instanceFigures(inputs: InstanceInputs, language: string): Insta
     hasMode: item.mode !== null,
     rank: s.pairwise ?? 2,
     pairs: s.group.pairs,
+    annotators: d.typed.length > 0 ? `\n${d.typed.map((r) => r.annotator).join("\n")}\n` : "",
     problems: d.problems,
     item: agreementItem,
     sums: {
@@ -194,7 +200,8 @@ export function instanceFigures(inputs: InstanceInputs, language: string): Insta
       a: annotators,
       c,
       f: forms,
-      q: inputs.inQueue ? [inputs.lexeltId, inputs.responses.filter((r) => !r.excludedParticipant).length] : null,
+      q: inputs.inQueue ? [inputs.lexeltId, inputs.responses.filter((r) => !r.leftOutOfGold).length] : null,
+      ...(inputs.inQueue && inputs.responses.length > 0 ? { u: inputs.responses.map((r): [number, number] => [r.userId, r.updatedAt]) } : {}),
     },
   };
 }

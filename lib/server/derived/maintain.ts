@@ -12,7 +12,7 @@
  */
 import "server-only";
 import type { Db } from "../../../db/client";
-import { agreementSums, annotatorSums, deriveQueue, derivedCounts, goldForms, goldItems, lemmaForms, lexeltAnswerCounts } from "../../../db/schema";
+import { agreementSums, annotatorLexeltCounts, annotatorSums, deriveQueue, derivedCounts, goldForms, goldItems, instances, lemmaForms, lexeltAnswerCounts, responses } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { ANNOTATOR_FIELDS, GROUP_FIELDS } from "../../lexsub/agreement";
 import { all, run } from "../kernel/statements";
@@ -28,6 +28,9 @@ const AN = named(annotatorSums);
 const DC = named(derivedCounts);
 const LA = named(lexeltAnswerCounts);
 const Q = named(deriveQueue);
+const ALC = named(annotatorLexeltCounts);
+const R = named(responses, "r");
+const I = named(instances, "i");
 
 /** A delta per key, with the key's parts kept beside it. */
 class Deltas<K, V> {
@@ -57,6 +60,7 @@ class Batch {
   readonly counts = new Map<string, number>();
   readonly forms = new Deltas<{ form: string; pos: string }, { n: number }>(() => ({ n: 0 }));
   readonly answers = new Deltas<{ lexeltId: number; answers: number }, { n: number }>(() => ({ n: 0 }));
+  readonly saves = new Deltas<{ userId: number; lexeltId: number }, { n: number; added: number; removed: number }>(() => ({ n: 0, added: -Infinity, removed: -Infinity }));
 
   add(c: ItemContribution, sign: 1 | -1): void {
     const g = c.g as Record<string, number>;
@@ -69,6 +73,14 @@ class Batch {
     for (const [name, n] of Object.entries(c.c)) this.counts.set(name, (this.counts.get(name) ?? 0) + sign * n);
     for (const [form, pos, n] of c.f) this.forms.at(`${form}\u0000${pos}`, { form, pos }).n += sign * n;
     if (c.q) this.answers.at(`${c.q[0]}:${c.q[1]}`, { lexeltId: c.q[0], answers: c.q[1] }).n += sign;
+    if (c.q && c.u) {
+      for (const [userId, at] of c.u) {
+        const e = this.saves.at(`${userId}:${c.q[0]}`, { userId, lexeltId: c.q[0] });
+        e.n += sign;
+        if (sign > 0) e.added = Math.max(e.added, at);
+        else e.removed = Math.max(e.removed, at);
+      }
+    }
   }
 }
 
@@ -77,14 +89,14 @@ function writeRow(db: Db, projectId: number, ref: number, f: InstanceFigures): v
   run(
     db,
     `insert into ${GI.$} (${GI.instanceRef}, ${GI.projectId}, ${GI.lexeltId}, ${GI.lexeltPosition}, ${GI.position}, ${GI.instanceId}, ${GI.lexelt}, ${GI.inQueue}, ${GI.excluded}, ${GI.reviewed},
-                         ${GI.line}, ${GI.mwLine}, ${GI.inT}, ${GI.hasMode}, ${GI.rank}, ${GI.pairs}, ${GI.problems}, ${GI.item}, ${GI.sums})
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                         ${GI.line}, ${GI.mwLine}, ${GI.inT}, ${GI.hasMode}, ${GI.rank}, ${GI.pairs}, ${GI.annotators}, ${GI.problems}, ${GI.item}, ${GI.sums})
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      on conflict (${GI.instanceRef}) do update set
        ${GI.projectId} = excluded.${GI.projectId}, ${GI.lexeltId} = excluded.${GI.lexeltId}, ${GI.lexeltPosition} = excluded.${GI.lexeltPosition},
        ${GI.position} = excluded.${GI.position}, ${GI.instanceId} = excluded.${GI.instanceId}, ${GI.lexelt} = excluded.${GI.lexelt},
        ${GI.inQueue} = excluded.${GI.inQueue}, ${GI.excluded} = excluded.${GI.excluded}, ${GI.reviewed} = excluded.${GI.reviewed},
        ${GI.line} = excluded.${GI.line}, ${GI.mwLine} = excluded.${GI.mwLine}, ${GI.inT} = excluded.${GI.inT}, ${GI.hasMode} = excluded.${GI.hasMode},
-       ${GI.rank} = excluded.${GI.rank}, ${GI.pairs} = excluded.${GI.pairs}, ${GI.problems} = excluded.${GI.problems}, ${GI.item} = excluded.${GI.item}, ${GI.sums} = excluded.${GI.sums}`,
+       ${GI.rank} = excluded.${GI.rank}, ${GI.pairs} = excluded.${GI.pairs}, ${GI.annotators} = excluded.${GI.annotators}, ${GI.problems} = excluded.${GI.problems}, ${GI.item} = excluded.${GI.item}, ${GI.sums} = excluded.${GI.sums}`,
     ref,
     projectId,
     f.lexeltId,
@@ -101,6 +113,7 @@ function writeRow(db: Db, projectId: number, ref: number, f: InstanceFigures): v
     f.hasMode ? 1 : 0,
     f.rank,
     f.pairs,
+    f.annotators,
     f.problems.length > 0 ? JSON.stringify(f.problems) : null,
     f.item ? JSON.stringify(f.item) : null,
     JSON.stringify(f.sums),
@@ -236,6 +249,64 @@ function writeBatch(db: Db, projectId: number, b: Batch, language: string): void
     }
   }
   writeForms(db, projectId, [...b.forms.map.values()].filter((e) => e.value.n !== 0), language);
+  // A save revised (one time out, a later one in) moves the latest; the same times out and in move nothing.
+  writeSaves(db, projectId, [...b.saves.map.values()].filter((e) => e.value.n !== 0 || e.value.added !== e.value.removed));
+}
+
+/**
+ * The Progress tab's counts per annotator and lexelt: how many responses, and the latest save among them. A
+ * latest save taken away with nothing as late in its place is looked for again among the lexelt's instances.
+ */
+function writeSaves(db: Db, projectId: number, moved: { key: { userId: number; lexeltId: number }; value: { n: number; added: number; removed: number } }[]): void {
+  if (moved.length === 0) return;
+  const keys = JSON.stringify(moved.map((e) => [e.key.userId, e.key.lexeltId]));
+  const rows = new Map(
+    all<{ userId: number; lexeltId: number; responses: number; lastAt: number }>(
+      db,
+      `select ${ALC.userId} as userId, ${ALC.lexeltId} as lexeltId, ${ALC.responses} as responses, ${ALC.lastAt} as lastAt from ${ALC.$}
+        where ${ALC.projectId} = ? and (${ALC.userId}, ${ALC.lexeltId}) in (select json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(?))`,
+      projectId,
+      keys,
+    ).map((r) => [`${r.userId}:${r.lexeltId}`, r]),
+  );
+  const upserts: [number, number, number, number][] = [];
+  const gone: [number, number][] = [];
+  for (const { key, value } of moved) {
+    const old = rows.get(`${key.userId}:${key.lexeltId}`);
+    const n = (old?.responses ?? 0) + value.n;
+    if (n <= 0) {
+      if (old) gone.push([key.userId, key.lexeltId]);
+      continue;
+    }
+    let last = Math.max(old?.lastAt ?? -Infinity, value.added);
+    if (old && value.removed >= old.lastAt && value.added < old.lastAt) {
+      last = all<{ last: number }>(
+        db,
+        `select max(${R.updatedAt}) as last from ${I.$} join ${R.$} on ${R.instanceRef} = ${I.id} and ${R.userId} = ? where ${I.lexeltId} = ? and ${I.inQueue} = 1`,
+        key.userId,
+        key.lexeltId,
+      )[0].last;
+    }
+    upserts.push([key.userId, key.lexeltId, n, last]);
+  }
+  if (upserts.length > 0) {
+    run(
+      db,
+      `insert into ${ALC.$} (${ALC.projectId}, ${ALC.userId}, ${ALC.lexeltId}, ${ALC.responses}, ${ALC.lastAt})
+       select ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') from json_each(?) where true
+       on conflict (${ALC.projectId}, ${ALC.userId}, ${ALC.lexeltId}) do update set ${ALC.responses} = excluded.${ALC.responses}, ${ALC.lastAt} = excluded.${ALC.lastAt}`,
+      projectId,
+      JSON.stringify(upserts),
+    );
+  }
+  if (gone.length > 0) {
+    run(
+      db,
+      `delete from ${ALC.$} where ${ALC.projectId} = ? and (${ALC.userId}, ${ALC.lexeltId}) in (select json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(?))`,
+      projectId,
+      JSON.stringify(gone),
+    );
+  }
 }
 
 /** The lemma review's rows of the forms whose counts moved: counts per PoS, proposals for a PoS met for the first time. */

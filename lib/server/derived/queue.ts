@@ -51,7 +51,7 @@ export function drainSlice(db: Db, projectId: number, limit = SLICE): number {
 /** Everything queued for the project (or for every project), slice by slice; how many instances. */
 export function drainAll(db: Db, projectId?: number): number {
   let n = 0;
-  for (const p of projectId === undefined ? queuedProjects(db, 1_000_000) : [projectId]) {
+  for (const p of projectId === undefined ? queuedProjects(db, 1_000_000) : queuedCount(db, projectId) > 0 ? [projectId] : []) {
     for (let k = drainSlice(db, p); k > 0; k = drainSlice(db, p)) n += k;
   }
   return n;
@@ -69,12 +69,12 @@ export function markServed(db: Pick<Db, "$client">): void {
   served.add(db.$client);
 }
 
-function isServed(db: Pick<Db, "$client">): boolean {
+export function isServed(db: Pick<Db, "$client">): boolean {
   return served.has(db.$client);
 }
 
 /** Before a synchronous read: everything queued for the project, on a connection that is not the server's. */
-function catchUpNow(db: Db, projectId: number): void {
+export function catchUpNow(db: Db, projectId: number): void {
   if (!isServed(db)) drainAll(db, projectId);
 }
 
@@ -87,6 +87,8 @@ const PAGE_BUDGET = 256;
  * how many still wait (the page says so; the applier works through them).
  */
 export async function catchUp(db: Db, projectId: number, budget = PAGE_BUDGET): Promise<number> {
+  // Nothing queued (the usual case while annotators save: each save keeps its own instance): no write lock taken.
+  if (queuedCount(db, projectId) === 0) return 0;
   if (!isServed(db)) {
     drainAll(db, projectId);
     return 0;

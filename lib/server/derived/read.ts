@@ -92,7 +92,7 @@ export function* problemsInOrder(db: Db, projectId: number): Generator<GoldProbl
 }
 
 /** The first `limit` problems (problemsInOrder). */
-function firstProblems(db: Db, projectId: number, limit: number): GoldProblem[] {
+export function firstProblems(db: Db, projectId: number, limit: number): GoldProblem[] {
   const out: GoldProblem[] = [];
   if (limit <= 0) return out;
   for (const p of problemsInOrder(db, projectId)) {

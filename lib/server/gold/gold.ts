@@ -20,13 +20,14 @@ import { MAX_LEMMA_LENGTH, parseLemmaDecisionsTsv } from "../../lexsub/formats/l
 import {
   type LemmaDecision,
   type LemmaReviewRow,
-  buildLemmaReview,
   collapseSpace,
   lemmaTable,
   normaliseForm,
 } from "../../lexsub/normalize";
 import { formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
 import { lemmaProposer } from "../derived/lemmas";
+import { catchUpNow } from "../derived/queue";
+import { type LemmaReviewEntry, lemmaReviewOf } from "../derived/read";
 import { type AnnotatorResponse } from "../../lexsub/types";
 import { applyAdjudications } from "../../lexsub/adjudication";
 import { type GoldScope, responseRecords } from "./gold-responses";
@@ -248,20 +249,16 @@ export function projectAgreement(
   return { project: inputs.project, gold, agreement: computeAgreement(gold.items, options) };
 }
 
-export interface LemmaReviewEntry extends LemmaReviewRow {
-  decidedBy: string | null;
-  decidedAt: Date | null;
-}
+export type { LemmaReviewEntry };
 
-/** The lemma review table: every distinct typed form, changed forms first, then by frequency. */
+/**
+ * The lemma review table: every distinct typed form, changed forms first, then by frequency,
+ * from the counts kept as answers change (#39, lib/server/derived/read.ts lemmaReviewOf).
+ */
 export function lemmaReview(db: Db, actor: Actor, projectId: number): LemmaReviewEntry[] {
-  const inputs = goldInputs(db, actor, projectId);
-  const language = inputs.project.language;
-  const byForm = new Map(inputs.lemmaRows.map((r) => [normaliseForm(r.form, language), r]));
-  return buildLemmaReview(inputs.responses, undefined, lemmaTable(inputs.lemmaRows, language), { propose: lemmaProposer(language), unreviewed: "keep", language }).map((row) => {
-    const d = byForm.get(row.form);
-    return { ...row, decidedBy: d?.decidedBy ?? null, decidedAt: d?.decidedAt ?? null };
-  });
+  const { language } = requireProject(db, actor, projectId, { coordinator: true });
+  catchUpNow(db, projectId);
+  return lemmaReviewOf(db, projectId, language);
 }
 
 const lemmaDecisionSchema = z.discriminatedUnion("decision", [

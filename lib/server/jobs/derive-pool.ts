@@ -41,6 +41,8 @@ import { WorkerPool } from "../runtime/pool";
 import { holdUploadBytes } from "../runtime/upload-quota";
 import { setting } from "../../config";
 import { catchUp } from "../derived/queue";
+import { computeAlphaSnapshot } from "../derived/agreement";
+import type { Actor } from "../kernel/actor";
 
 /** Derivation processes at most per server process (one per project at a time). */
 export const DERIVE_PROCESSES = 2;
@@ -149,6 +151,8 @@ export function derivesOnWorker(db: Db): boolean {
  */
 export async function derive<J extends DeriveJob>(db: Db, job: J): Promise<DeriveResult<J>> {
   requireProject(db, job.actor, job.projectId, { coordinator: true });
+  // What the derivation reads of the kept figures (#39) is caught up with first, as a page does.
+  await catchUp(db, job.projectId);
   if (!derivesOnWorker(db)) {
     await new Promise((r) => setImmediate(r));
     return runDeriveJob(db, job);
@@ -189,6 +193,35 @@ export async function drainDerivations(db: Db, projectId: number): Promise<void>
   }
 }
 
+const alphaRunning = ((globalThis as unknown as { lexgoldAlpha?: Map<string, Promise<void>> }).lexgoldAlpha ??= new Map());
+
+/**
+ * Compute Krippendorff's α and the bootstrap intervals over the project's kept items, and keep
+ * them (lib/server/derived/agreement.ts computeAlphaSnapshot): in the derivation process, taking
+ * the project's turn like a derivation; at most one per project at a time in this process (a
+ * second call shares it). Resolves when they are kept. Coordinators of the project only.
+ */
+export async function refreshAgreementAlpha(db: Db, actor: Actor, projectId: number): Promise<void> {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const file = derivesOnWorker(db) ? path.resolve(db.$client.name) : `memory:${projectId}`;
+  const key = `${file}\u0000${projectId}`;
+  let p = alphaRunning.get(key);
+  if (!p) {
+    p = (async () => {
+      if (!derivesOnWorker(db)) {
+        await new Promise((r) => setImmediate(r));
+        computeAlphaSnapshot(db, projectId);
+        return;
+      }
+      const rt = deriveRuntime();
+      const answer = await rt.queue.run(key, "alpha", () => rt.pool.run<DeriveAnswer>({ file, alpha: projectId }));
+      if ("error" in answer) throw rehydrate(answer.error);
+    })().finally(() => alphaRunning.delete(key));
+    alphaRunning.set(key, p);
+  }
+  return p;
+}
+
 /** The fields of a job's answer that hold text. */
 type TextField<J extends DeriveJob> = { [K in keyof DeriveResult<J>]: DeriveResult<J>[K] extends string ? K : never }[keyof DeriveResult<J>];
 
@@ -205,6 +238,7 @@ export async function deriveDownload<J extends DeriveJob, K extends TextField<J>
   field: K,
 ): Promise<{ value: Omit<DeriveResult<J>, K>; body: ReadableStream<Uint8Array> }> {
   requireProject(db, job.actor, job.projectId, { coordinator: true });
+  await catchUp(db, job.projectId);
   if (!derivesOnWorker(db)) {
     const value = await derive(db, job);
     return { value, body: textStream(stringSlices(value[field] as string)) };

@@ -27,6 +27,7 @@ import { type DeriveJob, runDeriveJob } from "./derive-jobs";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
 import { keepDerivationInputs } from "../gold/gold";
 import { drainSlice, markServed } from "../derived/queue";
+import { computeAlphaSnapshot } from "../derived/agreement";
 import { setting } from "../../config";
 
 /** The nice value of every thread of this process. */
@@ -141,10 +142,15 @@ function spill(value: unknown): { value: unknown; files?: Record<string, string>
 }
 
 /** One derivation, or one drain of a project's queue (tinypool calls the default export with each task). */
-export default function derive(task: { file: string; job: DeriveJob } | { file: string; drain: number }): DeriveAnswer {
+export default function derive(task: { file: string; job: DeriveJob } | { file: string; drain: number } | { file: string; alpha: number }): DeriveAnswer {
   lowerPriority();
   try {
     if ("drain" in task) return { value: drain(task.file, task.drain) };
+    // α and the intervals over the kept items (lib/server/derived/agreement.ts), kept on this process's writable connection.
+    if ("alpha" in task) {
+      computeAlphaSnapshot(dbFor(task.file, true), task.alpha);
+      return { value: null };
+    }
     return spill(runDeriveJob(dbFor(task.file), task.job));
   } catch (e) {
     const err = e as Error & { status?: number; fieldErrors?: Record<string, string>; details?: string[] };

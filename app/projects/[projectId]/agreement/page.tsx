@@ -8,10 +8,11 @@ import type { AgreementFigures, AnnotatorAgreement, Interval } from "@/lib/lexsu
 
 type AgreementReport = AgreementPageView["report"];
 type AgreementPageData = AgreementPageView;
-import { type AgreementPageView, type LowItem } from "@/lib/server/gold";
-import { derive } from "@/lib/server/jobs";
+import { type AgreementPageView, type LowItem, agreementPageView } from "@/lib/server/gold";
+import { catchUpFigures } from "@/lib/server/derived";
+import { refreshAgreementAlpha } from "@/lib/server/jobs";
 import { NotFoundError } from "@/lib/server/kernel";
-import { absoluteTime } from "@/app/_ui/time";
+import { recomputeAlphaAction } from "./actions";
 import styles from "./agreement.module.css";
 import { int, plural } from "@/app/_ui/format";
 import { DASH, alpha, dec, pct, points } from "./format";
@@ -22,6 +23,9 @@ export const metadata: Metadata = { title: "Agreement" };
 export const dynamic = "force-dynamic";
 
 const POS_NAMES: Record<string, string> = { n: "nouns", v: "verbs", a: "adjectives", r: "adverbs", "": "unknown PoS" };
+
+/** α and the intervals are computed again in the background when a page finds them this much older than a change. */
+const ALPHA_AUTO_MS = 10 * 60_000;
 
 /** Differences smaller than this are rounding noise, not a rise. */
 const EPS = 1e-9;
@@ -394,6 +398,12 @@ function LowestItem({ it, projectId }: { it: LowItem; projectId: number }) {
 
 type Search = Record<string, string | string[] | undefined>;
 
+/** A time of day, HH:MM:SS (the server's clock), with the date when not today. */
+function asOf(d: Date): string {
+  const time = d.toTimeString().slice(0, 8);
+  return d.toDateString() === new Date().toDateString() ? time : `${d.toISOString().slice(0, 10)} ${time}`;
+}
+
 function one(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
@@ -405,13 +415,13 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const id = Number(projectId);
   let d: AgreementPageData;
   try {
-    // Derived on the worker thread (cached until the next save or decision): the request thread only waits.
-    d = await derive(getDb(), {
-      op: "agreementPage",
-      actor,
-      projectId: id,
-      query: { q: one(sp.q), sort: one(sp.sort), dir: one(sp.dir), page: one(sp.page) },
-    });
+    // The figures kept as answers change (#39); α and the intervals from their last computation in the background.
+    const db = getDb();
+    await catchUpFigures(db, actor, id);
+    d = agreementPageView(db, actor, id, { q: one(sp.q), sort: one(sp.sort), dir: one(sp.dir), page: one(sp.page) });
+    // Never computed, or stale for long: computed again in the background (the button asks at once).
+    const age = d.alpha.computedAt === null ? Infinity : Date.now() - d.alpha.computedAt.getTime();
+    if (d.alpha.computedAt === null || (d.alpha.stale && age > ALPHA_AUTO_MS)) void refreshAgreementAlpha(db, actor, id).catch((e) => console.error("lexgold: computing α failed:", e));
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -464,9 +474,25 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         <Headline r={r} d={d} />
         <p className="muted small">
           Percentages are rounded to one decimal; hover over a figure for its exact value. — marks a figure that cannot be computed yet, with the
-          reason. Computed {absoluteTime(d.computedAt)} in {(d.computeMs / 1000).toFixed(2)} s
-          {d.cached ? "; no response or review decision has changed since" : ""}.
+          reason. Every figure follows the answers as they are saved
+          {d.queued > 0 && <> ({plural(d.queued, "instance")} still being brought up to date after a change)</>}; α and the 95% intervals are
+          computed over every item at once, in the background:{" "}
+          {d.alpha.computedAt === null ? (
+            <>being computed now; reload in a moment.</>
+          ) : (
+            <>
+              as of <span data-testid="alpha-as-of">{asOf(d.alpha.computedAt)}</span>
+              {d.alpha.stale ? ", and answers have changed since." : ", and nothing has changed since."}
+            </>
+          )}
         </p>
+        {d.alpha.computedAt !== null && d.alpha.stale && (
+          <form action={recomputeAlphaAction.bind(null, id)} className={styles.recompute}>
+            <button type="submit" className="secondary">
+              Recompute α and the intervals
+            </button>
+          </form>
+        )}
       </section>
 
       <section aria-labelledby="annotators-heading">
