@@ -32,9 +32,12 @@ export async function register() {
   // Derived figures (#39): this process's connection reads what is kept, catching up a bounded amount per page;
   // the applier works through the rest in the derivation process (after an import, a lemma decision, an upgrade).
   const { markServed, startApplier } = await import("./lib/server/derived/queue");
-  const { drainDerivations } = await import("./lib/server/jobs/derive-pool");
+  const { applyPending } = await import("./lib/server/jobs/derive-pool");
   markServed(getDb());
-  startApplier(getDb, drainDerivations);
+  startApplier(getDb, applyPending);
+  // Runs a stopped server left being stored or deleted are taken away, a slice at a time (lib/server/scoring/runs.ts).
+  const { discardUnfinishedRuns } = await import("./lib/server/scoring/runs");
+  void discardUnfinishedRuns(getDb()).catch((e) => console.error("lexgold: cleaning up unfinished runs failed:", e));
   // The lemmatiser's data, read now rather than by the first save of an instance holding an accepted lemma decision.
   if (setting("LEXGOLD_WARM")) {
     const { wordnet } = await import("./lib/wordnet/load");

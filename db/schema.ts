@@ -420,39 +420,47 @@ export const scoringGolds = sqliteTable(
   (t) => [uniqueIndex("scoring_golds_project_name").on(t.projectId, t.name)],
 );
 
-export const systemRuns = sqliteTable("system_runs", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  /**
-   * "stored", or "storing" while its slices are written (#39: the run is read, written and scored a
-   * slice at a time; a run not stored yet is in no list, and a killed job's is deleted at the next start).
-   */
-  state: text("state", { enum: ["storing", "stored"] }).notNull().default("stored"),
-  /**
-   * How its items' outcomes were read ("bytes", "utf8": lib/scorers/semeval2007/rules.ts Reading); null
-   * while it has none (a run stored before #39: its items are written by the applier, see run_items).
-   */
-  reading: text("reading", { enum: ["bytes", "utf8"] }),
-  /** Its distinct ids (run_items). */
-  items: integer("items").notNull().default(0),
-  /** JSON: the groups (PoS) its outcomes name, by code. */
-  groups: text("groups").notNull().default("[]"),
-  /** JSON: what the system reader found in the file (lines read, matched, refused; its diagnostics). */
-  reader: text("reader"),
-  projectId: integer("project_id")
-    .notNull()
-    .references(() => projects.id, { onDelete: "cascade" }),
-  name: text("name").notNull(),
-  type: text("type", { enum: ["best", "oot", "mw"] }).notNull(),
-  fileName: text("file_name").notNull(),
-  /** The file (runs stored before #39; a run stored since keeps its file in run_texts, and "" here). */
-  content: text("content").notNull(),
-  /** The content's size in UTF-8 bytes, kept so that listing runs never reads their content. */
-  bytes: integer("bytes").notNull().default(0),
-  /** The stored gold the run is scored with; null for the project's own gold (derived from the responses). */
-  goldId: integer("gold_id").references(() => scoringGolds.id),
-  createdBy: integer("created_by").references(() => users.id),
-  createdAt: createdAt(),
-});
+export const systemRuns = sqliteTable(
+  "system_runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    type: text("type", { enum: ["best", "oot", "mw"] }).notNull(),
+    fileName: text("file_name").notNull(),
+    /** The file (runs stored before #39; a run stored since keeps its file in run_texts, and "" here). */
+    content: text("content").notNull(),
+    /** The content's size in UTF-8 bytes, kept so that listing runs never reads their content. */
+    bytes: integer("bytes").notNull().default(0),
+    /** The stored gold the run is scored with; null for the project's own gold (derived from the responses). */
+    goldId: integer("gold_id").references(() => scoringGolds.id),
+    createdBy: integer("created_by").references(() => users.id),
+    createdAt: createdAt(),
+    /**
+     * "stored", or "storing" while its slices are written (#39: the run is read, written and scored a
+     * slice at a time; a run not stored yet is in no list, and a killed job's is deleted at the next start),
+     * or "deleting" while its rows are taken away a slice at a time.
+     */
+    state: text("state", { enum: ["storing", "stored", "deleting"] }).notNull().default("stored"),
+    /**
+     * How its items' outcomes were read ("bytes", "utf8": lib/scorers/semeval2007/rules.ts Reading); null
+     * while it has none (a run stored before #39: its items are written by the applier, see run_items).
+     */
+    reading: text("reading", { enum: ["bytes", "utf8"] }),
+    /** Its distinct ids (run_items). */
+    items: integer("items").notNull().default(0),
+    /** JSON: the groups (PoS) its outcomes name, by code. */
+    groups: text("groups").notNull().default("[]"),
+    /** JSON: what the system reader found in the file (lines read, matched, refused; its diagnostics). */
+    reader: text("reader"),
+  },
+  (t) => [
+    // A save's maintenance finds the runs scored with the project's gold (lib/server/derived/run-items.ts).
+    index("system_runs_project_gold").on(t.projectId, t.goldId),
+  ],
+);
 
 /**
  * Failed sign-ins, for the throttle and for coordinators to see (kept in the db so

@@ -186,6 +186,7 @@ ALTER TABLE `system_runs` ADD `reading` text;--> statement-breakpoint
 ALTER TABLE `system_runs` ADD `items` integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE `system_runs` ADD `groups` text DEFAULT '[]' NOT NULL;--> statement-breakpoint
 ALTER TABLE `system_runs` ADD `reader` text;--> statement-breakpoint
+CREATE INDEX `system_runs_project_gold` ON `system_runs` (`project_id`,`gold_id`);--> statement-breakpoint
 -- #39: the instances whose derived figures are to be brought up to date (derive_queue), queued in the
 -- transaction of every change their gold is derived from; lib/server/derived/maintain.ts takes them off.
 -- A project's holding projects (imports not yet published: projects.staging_for) queue nothing; the project

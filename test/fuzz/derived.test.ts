@@ -3,11 +3,12 @@
  * step of random sequences of saves, edits, responses imports, lemma decisions, adjudications
  * (and their undoing), exclusions, PoS corrections, attention checks, crowd participants left out
  * of the gold and taken back, answers given after the training showed the known answers, and a
- * dataset's imported counts. After each step the queue is worked through (as the server's applier
- * does) and compared with:
+ * dataset's imported counts — with stored best, oot and mw runs scored with the project's gold. After
+ * each step the queue is worked through (as the server's applier does) and compared with:
  *   - the full derivation lib/server/gold/gold.ts makes from every response (the oracle): the gold
  *     and mwgold files, the summaries, the problems in order, the lemma review, the agreement
- *     report (α and the intervals computed over the kept items as the background does);
+ *     report (α and the intervals computed over the kept items as the background does), the Scoring
+ *     board (every stored run scored whole);
  *   - the same tables derived again from nothing (`rebuildDerived`): nothing has drifted.
  * Runs: FUZZ_RUNS / 10 (default 30): each case runs a few dozen steps, each checked twice.
  */
@@ -25,6 +26,10 @@ import { keptReport, alphaOf } from "../../lib/server/derived/agreement";
 import { drainAll } from "../../lib/server/derived/queue";
 import { countsOf, goldFileText, goldSummaryOf, lemmaReviewOf, problemCount, problemsInOrder } from "../../lib/server/derived/read";
 import { rebuildDerived } from "../../lib/server/derived/rebuild";
+import { sumRunOutcomes } from "../../lib/server/derived/run-items";
+import { computeBoardOthers, keptScoreBoard } from "../../lib/server/scoring/board";
+import { scoreBoard } from "../../lib/server/scoring/scores";
+import { uploadRun } from "../../lib/server/scoring/runs";
 import type { UserActor } from "../../lib/server/kernel/actor";
 import { actorFor, projectFixture } from "../support/db";
 import { fullLemmaReview } from "../support/full-derivation";
@@ -66,6 +71,14 @@ function fixture(): { db: Db; coord: UserActor; annotators: Record<string, UserA
   const c = f.db.$client;
   const study = c.prepare("insert into studies (project_id, token, platform, batch_size, overlap, minutes) values (?, 'tok', 'link', 5, 2, 60) returning id").get(f.project.id) as { id: number };
   c.prepare("insert into participants (study_id, project_id, user_id, platform_id, joined_at) values (?, ?, ?, 'dan', 0)").run(study.id, f.project.id, annotators.dan.userId);
+  // Stored runs scored with the project's gold, kept item by item as its gold changes: an id not in the
+  // project, a second line for an id, a CRLF line, an empty answer, more than ten guesses, a guess repeated.
+  const runs: Record<string, string> = {
+    best: ["calm.a c1 :: still;quiet", "calm.a c2 :: Still", "hop.v h1 :: jump;skip\r", "hop.v h2 :: board", "leaf.n l1 :: page;sheet;leaves", "leaf.n l2 :: ", "x.n zz9 :: still", "calm.a c1 :: serene", "calm.a c3 :: glad"].join("\n"),
+    oot: ["calm.a c1 ::: still;quiet;serene;still", "hop.v h1 ::: jump;skip;jumps;board;glad;page;sheet;leaves;quiet;serene;still", "leaf.n l1 ::: page;sheet", "leaf.n l2 ::: leaves;open air"].join("\n") + "\n",
+    mw: ["calm.a c1 :: calm down", "hop.v h1 :: hop about", "hop.v h2 :: hop on", "leaf.n l1 :: leaf through", "calm.a c1 :: calm sea"].join("\n") + "\n",
+  };
+  for (const [type, text] of Object.entries(runs)) uploadRun(f.db, f.coord, f.project.id, { fileName: `sys.${type}`, text, confirm: true });
   return { db: f.db, coord: f.coord, annotators, projectId: f.project.id };
 }
 
@@ -84,10 +97,24 @@ function check(db: Db, coord: UserActor, projectId: number): void {
   const full = projectAgreement(db, coord, projectId, options);
   expect(goldSummaryOf(counts, "responses")).toEqual(full.gold.summary);
   expect(keptReport(db, projectId, alphaOf(db, projectId, options), options, true)).toEqual(full.agreement);
+  // The stored runs: the board added up from the outcomes kept per id equals every run scored whole (score.pl's
+  // figures, the project's reading), with the repaired and UTF-8 figures beside them from a whole scoring.
+  computeBoardOthers(db, coord, projectId, { kind: "project" });
+  const { others: _others, ...kept } = keptScoreBoard(db, coord, projectId, { kind: "project" })!;
+  expect(kept).toEqual(scoreBoard(db, coord, projectId, { kind: "project" }));
   // Nothing drifted: the tables equal the same figures derived again from nothing.
   const before = derivedTables(db, projectId);
+  const runsBefore = runSums(db, projectId);
   rebuildDerived(db, projectId);
   expect(derivedTables(db, projectId)).toEqual(before);
+  expect(runSums(db, projectId)).toEqual(runsBefore);
+}
+
+/** Every stored run's outcomes added up (what the board reads), by run. */
+function runSums(db: Db, projectId: number) {
+  const runs = db.$client.prepare("select id, type from system_runs where project_id = ? order by id").all(projectId) as { id: number; type: "best" | "oot" | "mw" }[];
+  const totals = { total: 0, totalWithMode: 0, groups: [], multiwords: 0 };
+  return runs.map((r) => sumRunOutcomes(db, r.id, r.type, totals));
 }
 
 const TABLES = ["gold_items", "gold_forms", "lemma_forms", "agreement_sums", "annotator_sums", "derived_counts", "lexelt_answer_counts", "annotator_lexelt_counts"];

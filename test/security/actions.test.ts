@@ -64,6 +64,8 @@ const trainingWork = await import("../../app/annotate/[projectId]/training/actio
 const { setKnownAnswer } = await import("../../lib/server/quality/training");
 const { addMember, createUser } = await import("../../lib/server/people/users");
 const judgement = await import("../../app/projects/[projectId]/judgement/actions");
+const agreement = await import("../../app/projects/[projectId]/agreement/actions");
+const scoring = await import("../../app/projects/[projectId]/scoring/actions");
 const { saveLabelAction } = await import("../../app/judge/actions");
 const crowd = await import("../../app/projects/[projectId]/crowd/study-actions");
 const { createStudy } = await import("../../lib/server/crowd/studies");
@@ -121,6 +123,9 @@ const crowdIds = (w: World) =>
   w.db.$client.prepare("select study_id as studyId, id as participantId from participants where study_id = (select max(id) from studies where project_id = ?)").get(w.p.id) as { studyId: number; participantId: number };
 
 const ACTIONS: ActionCase[] = [
+  // α and the intervals, and the runs scored whole, computed again (#39): back to the page with the outcome in the URL.
+  { name: "recomputeAlphaAction", expect: COORDINATOR, run: (w) => viaRedirect(() => agreement.recomputeAlphaAction(w.p.id, form({}))) },
+  { name: "recomputeOthersAction", expect: COORDINATOR, run: (w) => viaRedirect(() => scoring.recomputeOthersAction(w.p.id, "", form({}))) },
   { name: "createProjectAction", expect: ANY_COORDINATOR, run: () => createProjectAction(null, form({ name: "fresh" })) },
   { name: "renameProjectAction", expect: COORDINATOR, run: (w) => project.renameProjectAction(w.p.id, null, form({ name: "renamed" })) },
   { name: "setLanguageAction", expect: COORDINATOR, run: (w) => project.setLanguageAction(w.p.id, null, form({ language: "de" })) },

@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { accountAuditLog, changeOwnPassword, failedSignIns, listAccounts, removeMember, resetPassword, setAccountDisabled } from "../../lib/server/people/accounts";
 import { type Actor, findProjectByName, requireProject, SYSTEM } from "../../lib/server/kernel/actor";
 import { agreementDownload, agreementPageData, agreementPageView, agreementReport } from "../../lib/server/gold/agreement";
-import { refreshAgreementAlpha } from "../../lib/server/jobs/derive-pool";
+import { refreshAgreementAlpha, refreshScoringOthers } from "../../lib/server/jobs/derive-pool";
 import { derive } from "../../lib/server/jobs/derive-pool";
 import { runDeriveJob } from "../../lib/server/jobs/derive-jobs";
 import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/annotate/assignments";
@@ -51,7 +51,7 @@ import { importUsers } from "../../lib/server/people/user-import";
 import { addWordNetBaselineRuns, baselineInstances, storeWordNetBaselineRuns, wordNetBaselineFiles } from "../../lib/server/scoring/baselines";
 import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement/judgement";
 import { deleteGold, listGolds, resolveGold, storeGold } from "../../lib/server/scoring/golds";
-import { deleteRun, listRuns, runFile, uploadRun } from "../../lib/server/scoring/runs";
+import { deleteRun, deleteRunInSlices, listRuns, runFile, runFileDownload, uploadRun } from "../../lib/server/scoring/runs";
 import { runDetail, runReport, scoreBoard, scoresFile, scoresJson } from "../../lib/server/scoring/scores";
 import { scoreSensevalUpload } from "../../lib/server/scoring/senseval";
 import {
@@ -473,6 +473,9 @@ const CALLS: Call[] = [
   { name: "uploadRun", expect: COORDINATOR, call: (w, k) => uploadRun(w.db, w.actor(k), w.p.id, { fileName: "s.best", bytes: enc(RUN) }) },
   { name: "deleteRun", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => deleteRun(w.db, w.actor(k), w.p.id, id)) },
   { name: "runFile", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runFile(w.db, w.actor(k), w.p.id, id)) },
+  { name: "runFileDownload", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => [...runFileDownload(w.db, w.actor(k), w.p.id, id).pieces].join("")) },
+  { name: "deleteRunInSlices", expect: COORDINATOR, call: (w, k) => withRunAsync(w, (id) => deleteRunInSlices(w.db, w.actor(k), w.p.id, id)) },
+  { name: "refreshScoringOthers", expect: COORDINATOR, call: (w, k) => withRunAsync(w, () => refreshScoringOthers(w.db, w.actor(k), w.p.id, { kind: "project" })) },
   { name: "runDetail", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runDetail(w.db, w.actor(k), w.p.id, id)) },
   { name: "runReport", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runReport(w.db, w.actor(k), w.p.id, id)) },
   { name: "scoreBoard", expect: COORDINATOR, call: (w, k) => withRun(w, () => scoreBoard(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
@@ -683,6 +686,17 @@ function withRun<T>(w: World, fn: (runId: number) => T): T {
   const id = uploadRun(w.db, SYSTEM, w.p.id, { fileName: "seeded.best", bytes: enc(RUN) }).run.id;
   try {
     return fn(id);
+  } catch (e) {
+    w.db.$client.prepare("delete from system_runs where id = ?").run(id);
+    throw e;
+  }
+}
+
+/** withRun for a call that answers later (its refusal comes as a rejected promise). */
+async function withRunAsync<T>(w: World, fn: (runId: number) => Promise<T>): Promise<T> {
+  const id = uploadRun(w.db, SYSTEM, w.p.id, { fileName: "seeded.best", bytes: enc(RUN) }).run.id;
+  try {
+    return await fn(id);
   } catch (e) {
     w.db.$client.prepare("delete from system_runs where id = ?").run(id);
     throw e;

@@ -16,6 +16,8 @@ import { countForms, lemmaTable } from "../../lexsub/normalize";
 import type { AnnotatorResponse } from "../../lexsub/types";
 import { type InstanceInputs, type StoredResponse, countsInGold } from "./inputs";
 import { lemmaProposer } from "./lemmas";
+import { goldLineFacts, mwLineFacts } from "../../scorers/semeval2007/items";
+import { readingFor } from "../../scorers/semeval2007/rules";
 
 /** A form typed in the instance: [form, PoS, how often]. */
 export type FormCount = [string, string, number];
@@ -60,6 +62,10 @@ export interface InstanceFigures {
   pairs: number;
   /** The annotators whose answers count, between line breaks. */
   annotators: string;
+  /** Its gold line as the official scorer reads it (the project's reading): in T, with a mode, its group. */
+  keyInT: boolean;
+  keyMode: boolean;
+  keyGroup: string;
   problems: GoldProblem[];
   item: StoredItem | null;
   sums: ItemContribution;
@@ -157,6 +163,23 @@ export function instanceFigures(inputs: InstanceInputs, language: string): Insta
     if (p.once === undefined) count("problems", true);
     else c[`once:${p.once}`] = 1;
   }
+  // The gold line and mwgold line as the official scorer reads them (the stored runs' key): T, TM, the groups, MW.
+  const reading = readingFor(language);
+  const key = !excluded && item.line !== null ? goldLineFacts(item.line, reading) : null;
+  if (key) {
+    count("key:T", key.inT);
+    count("key:TM", key.hasMode);
+    if (key.inT) count(`key:T:${key.group}`, true);
+    if (key.hasMode) count(`key:TM:${key.group}`, true);
+    if (key.errors > 0) c["key:errors"] = key.errors;
+    if (key.warnings > 0) c["key:warnings"] = key.warnings;
+  }
+  const mw = !excluded && item.mwLine !== null ? mwLineFacts(item.mwLine, reading) : null;
+  if (mw) {
+    count("key:MW", mw.multiword);
+    if (mw.errors > 0) c["mwkey:errors"] = mw.errors;
+    if (mw.warnings > 0) c["mwkey:warnings"] = mw.warnings;
+  }
   const forms: FormCount[] = [];
   for (const [form, byPos] of countForms(d.adjudicated, undefined, language)) for (const [pos, n] of byPos) forms.push([form, pos, n]);
   const annotators: Record<string, Partial<AnnotatorSums>> = {};
@@ -191,6 +214,9 @@ export function instanceFigures(inputs: InstanceInputs, language: string): Insta
     rank: s.pairwise ?? 2,
     pairs: s.group.pairs,
     annotators: d.typed.length > 0 ? `\n${d.typed.map((r) => r.annotator).join("\n")}\n` : "",
+    keyInT: key?.inT ?? false,
+    keyMode: key?.hasMode ?? false,
+    keyGroup: key?.group ?? "",
     problems: d.problems,
     item: agreementItem,
     sums: {

@@ -19,6 +19,8 @@ import { all, run } from "../kernel/statements";
 import { instanceInputs, projectLanguage } from "./inputs";
 import { type FormCount, type InstanceFigures, type ItemContribution, formsOf, instanceFigures } from "./instance";
 import { lemmaProposer } from "./lemmas";
+import { type GoldChange, rescoreRunItems } from "./run-items";
+import { readingFor } from "../../scorers/semeval2007/rules";
 
 const GI = named(goldItems);
 const GF = named(goldForms);
@@ -89,14 +91,15 @@ function writeRow(db: Db, projectId: number, ref: number, f: InstanceFigures): v
   run(
     db,
     `insert into ${GI.$} (${GI.instanceRef}, ${GI.projectId}, ${GI.lexeltId}, ${GI.lexeltPosition}, ${GI.position}, ${GI.instanceId}, ${GI.lexelt}, ${GI.inQueue}, ${GI.excluded}, ${GI.reviewed},
-                         ${GI.line}, ${GI.mwLine}, ${GI.inT}, ${GI.hasMode}, ${GI.rank}, ${GI.pairs}, ${GI.annotators}, ${GI.problems}, ${GI.item}, ${GI.sums})
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                         ${GI.line}, ${GI.mwLine}, ${GI.inT}, ${GI.hasMode}, ${GI.rank}, ${GI.pairs}, ${GI.annotators}, ${GI.keyInT}, ${GI.keyMode}, ${GI.keyGroup}, ${GI.problems}, ${GI.item}, ${GI.sums})
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
      on conflict (${GI.instanceRef}) do update set
        ${GI.projectId} = excluded.${GI.projectId}, ${GI.lexeltId} = excluded.${GI.lexeltId}, ${GI.lexeltPosition} = excluded.${GI.lexeltPosition},
        ${GI.position} = excluded.${GI.position}, ${GI.instanceId} = excluded.${GI.instanceId}, ${GI.lexelt} = excluded.${GI.lexelt},
        ${GI.inQueue} = excluded.${GI.inQueue}, ${GI.excluded} = excluded.${GI.excluded}, ${GI.reviewed} = excluded.${GI.reviewed},
        ${GI.line} = excluded.${GI.line}, ${GI.mwLine} = excluded.${GI.mwLine}, ${GI.inT} = excluded.${GI.inT}, ${GI.hasMode} = excluded.${GI.hasMode},
-       ${GI.rank} = excluded.${GI.rank}, ${GI.pairs} = excluded.${GI.pairs}, ${GI.annotators} = excluded.${GI.annotators}, ${GI.problems} = excluded.${GI.problems}, ${GI.item} = excluded.${GI.item}, ${GI.sums} = excluded.${GI.sums}`,
+       ${GI.rank} = excluded.${GI.rank}, ${GI.pairs} = excluded.${GI.pairs}, ${GI.annotators} = excluded.${GI.annotators},
+       ${GI.keyInT} = excluded.${GI.keyInT}, ${GI.keyMode} = excluded.${GI.keyMode}, ${GI.keyGroup} = excluded.${GI.keyGroup}, ${GI.problems} = excluded.${GI.problems}, ${GI.item} = excluded.${GI.item}, ${GI.sums} = excluded.${GI.sums}`,
     ref,
     projectId,
     f.lexeltId,
@@ -114,6 +117,9 @@ function writeRow(db: Db, projectId: number, ref: number, f: InstanceFigures): v
     f.rank,
     f.pairs,
     f.annotators,
+    f.keyInT ? 1 : 0,
+    f.keyMode ? 1 : 0,
+    f.keyGroup,
     f.problems.length > 0 ? JSON.stringify(f.problems) : null,
     f.item ? JSON.stringify(f.item) : null,
     JSON.stringify(f.sums),
@@ -135,17 +141,15 @@ export function maintainInstances(db: Db, projectId: number, refs: readonly numb
     return;
   }
   // One instance (a save) by its key; a slice through the list.
+  const cols = `${GI.instanceRef} as ref, ${GI.projectId} as projectId, ${GI.instanceId} as instanceId, ${GI.line} as line, ${GI.mwLine} as mwLine, ${GI.excluded} as excluded, ${GI.sums} as sums`;
+  type OldRow = { ref: number; projectId: number; instanceId: string; line: string | null; mwLine: string | null; excluded: number; sums: string };
   const oldRows =
     refs.length === 1
-      ? all<{ ref: number; projectId: number; sums: string }>(db, `select ${GI.instanceRef} as ref, ${GI.projectId} as projectId, ${GI.sums} as sums from ${GI.$} where ${GI.instanceRef} = ?`, refs[0])
-      : all<{ ref: number; projectId: number; sums: string }>(
-          db,
-          `select ${GI.instanceRef} as ref, ${GI.projectId} as projectId, ${GI.sums} as sums from ${GI.$} where ${GI.instanceRef} in (select value from json_each(?))`,
-          ids,
-        );
-  const old = new Map(
-    oldRows.map((r) => [r.ref, { projectId: r.projectId, sums: JSON.parse(r.sums) as ItemContribution }]),
-  );
+      ? all<OldRow>(db, `select ${cols} from ${GI.$} where ${GI.instanceRef} = ?`, refs[0])
+      : all<OldRow>(db, `select ${cols} from ${GI.$} where ${GI.instanceRef} in (select value from json_each(?))`, ids);
+  const old = new Map(oldRows.map((r) => [r.ref, { ...r, sums: JSON.parse(r.sums) as ItemContribution }]));
+  // The instances whose lines in the gold and mwgold files changed: their ids are scored again in the stored runs.
+  const changes: GoldChange[] = [];
   const batch = new Batch();
   for (const ref of refs) {
     const before = old.get(ref);
@@ -158,6 +162,12 @@ export function maintainInstances(db: Db, projectId: number, refs: readonly numb
     if (f) batch.add(f.sums, 1);
     if (f) writeRow(db, projectId, ref, f);
     else if (before) run(db, `delete from ${GI.$} where ${GI.instanceRef} = ?`, ref);
+    const fileLine = (line: string | null, excluded: boolean) => (excluded ? null : line);
+    const was = before && before.projectId === projectId ? { line: fileLine(before.line, before.excluded === 1), mwLine: fileLine(before.mwLine, before.excluded === 1) } : null;
+    const now = f ? { line: fileLine(f.line, f.excluded), mwLine: fileLine(f.mwLine, f.excluded) } : null;
+    if ((was?.line ?? null) !== (now?.line ?? null) || (was?.mwLine ?? null) !== (now?.mwLine ?? null)) {
+      changes.push({ instanceId: f?.instanceId ?? before!.instanceId, line: now?.line ?? null, mwLine: now?.mwLine ?? null });
+    }
     const oldForms = mine?.f ?? [];
     const newForms = f?.sums.f ?? [];
     if (!sameForms(oldForms, newForms)) {
@@ -175,6 +185,7 @@ export function maintainInstances(db: Db, projectId: number, refs: readonly numb
     }
   }
   writeBatch(db, projectId, batch, language);
+  rescoreRunItems(db, projectId, changes, readingFor(language));
 
   if (refs.length === 1) run(db, `delete from ${Q.$} where ${Q.instanceRef} = ?`, refs[0]);
   else run(db, `delete from ${Q.$} where ${Q.instanceRef} in (select value from json_each(?))`, ids);

@@ -32,7 +32,7 @@ export function queuedCount(db: Db, projectId: number): number {
 }
 
 /** Projects with queued instances (at most `limit`). */
-function queuedProjects(db: Db, limit = 16): number[] {
+export function queuedProjects(db: Db, limit = 16): number[] {
   return all<{ p: number }>(db, `select distinct ${Q.projectId} as p from ${Q.$} limit ?`, limit).map((r) => r.p);
 }
 
@@ -103,38 +103,31 @@ export async function catchUp(db: Db, projectId: number, budget = PAGE_BUDGET): 
   return queuedCount(db, projectId);
 }
 
-/** What works through a project's queue in the background: set by the derivation pool (lib/server/jobs/derive-pool.ts). */
-type Drainer = (db: Db, projectId: number) => Promise<unknown>;
-
 interface Applier {
   timer: ReturnType<typeof setInterval>;
-  running: Set<number>;
 }
 const g = globalThis as unknown as { lexgoldApplier?: Applier };
 
 /**
- * Look for queued instances every `everyMs` and work through each project's with `drain`, one
- * drain per project at a time. Once per process (a second call does nothing).
+ * Every `everyMs`, run `tick` (the derivation pool's: work through each project's queue, write the
+ * items of runs stored before #39), one tick at a time. Once per process (a second call does nothing).
  */
-export function startApplier(getDb: () => Db, drain: Drainer, everyMs = 1000): void {
+export function startApplier(getDb: () => Db, tick: (db: Db) => Promise<void>, everyMs = 1000): void {
   if (g.lexgoldApplier) return;
-  const running = new Set<number>();
-  const tick = () => {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
     let db: Db;
     try {
       db = getDb();
     } catch {
       return;
     }
-    for (const p of queuedProjects(db)) {
-      if (running.has(p)) continue;
-      running.add(p);
-      drain(db, p)
-        .catch((e) => console.error(`lexgold: bringing project ${p}'s derived figures up to date failed:`, e))
-        .finally(() => running.delete(p));
-    }
-  };
-  const timer = setInterval(tick, everyMs);
+    busy = true;
+    tick(db)
+      .catch((e) => console.error("lexgold: bringing derived figures up to date failed:", e))
+      .finally(() => (busy = false));
+  }, everyMs);
   timer.unref();
-  g.lexgoldApplier = { timer, running };
+  g.lexgoldApplier = { timer };
 }

@@ -51,7 +51,7 @@ export function problemCount(counts: ReadonlyMap<string, number>): number {
 }
 
 /** The gold (or mwgold) lines in corpus order, excluded instances left out: the file's lines. */
-function* goldFileLines(db: Db, projectId: number, file: "gold" | "mwgold"): Generator<string> {
+export function* goldFileLines(db: Db, projectId: number, file: "gold" | "mwgold"): Generator<string> {
   const col = file === "gold" ? GI.line : GI.mwLine;
   const rows = db.$client
     .prepare(`select ${col} as line from ${GI.$} where ${GI.projectId} = ? and ${GI.excluded} = 0 and ${col} is not null order by ${GI.lexeltPosition}, ${GI.position}`)

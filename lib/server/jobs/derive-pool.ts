@@ -40,7 +40,10 @@ import { FairQueue } from "../runtime/fair-queue";
 import { WorkerPool } from "../runtime/pool";
 import { holdUploadBytes } from "../runtime/upload-quota";
 import { setting } from "../../config";
-import { catchUp } from "../derived/queue";
+import { catchUp, queuedProjects } from "../derived/queue";
+import { runsWithoutItems, writeItemsOfStoredRun } from "../scoring/run-store";
+import { computeBoardOthers } from "../scoring/board";
+import type { GoldSource } from "../scoring/golds";
 import { computeAlphaSnapshot } from "../derived/agreement";
 import type { Actor } from "../kernel/actor";
 
@@ -109,7 +112,7 @@ async function readSpilled(value: Record<string, unknown>, files: Record<string,
   }
 }
 
-/** The bytes of the uploads a job carries (ranking and SENSEVAL inputs hold them as byte arrays or text). */
+/** The bytes of the uploads a job carries (ranking and SENSEVAL inputs hold them as byte arrays, text, or files on disk: `path`). */
 function uploadBytesOf(job: DeriveJob): number {
   if (!UPLOAD_OPS.has(job.op)) return 0;
   let n = 0;
@@ -119,7 +122,13 @@ function uploadBytesOf(job: DeriveJob): number {
       return;
     }
     if (ArrayBuffer.isView(v)) n += v.byteLength;
-    else for (const x of Object.values(v as Record<string, unknown>)) walk(x, depth + 1);
+    else if (typeof (v as { path?: unknown }).path === "string") {
+      try {
+        n += fs.statSync((v as { path: string }).path).size;
+      } catch {
+        /* gone */
+      }
+    } else for (const x of Object.values(v as Record<string, unknown>)) walk(x, depth + 1);
   };
   walk((job as { input?: unknown }).input, 0);
   return n;
@@ -193,6 +202,29 @@ export async function drainDerivations(db: Db, projectId: number): Promise<void>
   }
 }
 
+/**
+ * The applier's work (lib/server/derived/queue.ts startApplier, every second): each project's queued
+ * figures brought up to date (projects side by side, each taking its turn), then the items of runs
+ * stored before #39 written, one run at a time — all in the derivation process.
+ */
+export async function applyPending(db: Db): Promise<void> {
+  await Promise.all(queuedProjects(db).map((p) => drainDerivations(db, p)));
+  for (const runId of runsWithoutItems(db)) await writeRunItems(db, runId);
+}
+
+/** Write the items and outcomes of a run stored before #39 (run-store.ts writeItemsOfStoredRun), in the derivation process. */
+async function writeRunItems(db: Db, runId: number): Promise<void> {
+  if (!derivesOnWorker(db)) {
+    await new Promise((r) => setImmediate(r));
+    writeItemsOfStoredRun(db, runId);
+    return;
+  }
+  const rt = deriveRuntime();
+  const file = path.resolve(db.$client.name);
+  const answer = await rt.queue.run(`${file}\u0000run:${runId}`, "run-items", () => rt.pool.run<DeriveAnswer>({ file, runItems: runId }));
+  if ("error" in answer) throw rehydrate(answer.error);
+}
+
 const alphaRunning = ((globalThis as unknown as { lexgoldAlpha?: Map<string, Promise<void>> }).lexgoldAlpha ??= new Map());
 
 /**
@@ -218,6 +250,34 @@ export async function refreshAgreementAlpha(db: Db, actor: Actor, projectId: num
       if ("error" in answer) throw rehydrate(answer.error);
     })().finally(() => alphaRunning.delete(key));
     alphaRunning.set(key, p);
+  }
+  return p;
+}
+
+const othersRunning = ((globalThis as unknown as { lexgoldBoardOthers?: Map<string, Promise<void>> }).lexgoldBoardOthers ??= new Map());
+
+/**
+ * Score a gold's runs whole in the derivation process and keep each run's repaired and UTF-8
+ * figures (lib/server/scoring/board.ts computeBoardOthers): the Scoring board shows them beside the
+ * kept figures, with their time. At most one per gold at a time in this process. Coordinators of the project only.
+ */
+export async function refreshScoringOthers(db: Db, actor: Actor, projectId: number, source: GoldSource): Promise<void> {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const file = derivesOnWorker(db) ? path.resolve(db.$client.name) : "memory";
+  const key = `${file}\u0000${projectId}\u0000${source.kind === "project" ? "project" : source.id}`;
+  let p = othersRunning.get(key);
+  if (!p) {
+    p = (async () => {
+      if (!derivesOnWorker(db)) {
+        await new Promise((r) => setImmediate(r));
+        computeBoardOthers(db, actor, projectId, source);
+        return;
+      }
+      const rt = deriveRuntime();
+      const answer = await rt.queue.run(`${file}\u0000${projectId}`, "others", () => rt.pool.run<DeriveAnswer>({ file, others: { actor, projectId, source } }));
+      if ("error" in answer) throw rehydrate(answer.error);
+    })().finally(() => othersRunning.delete(key));
+    othersRunning.set(key, p);
   }
   return p;
 }

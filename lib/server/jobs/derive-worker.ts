@@ -28,6 +28,10 @@ import { AuthError, InputError, NotFoundError } from "../kernel/errors";
 import { keepDerivationInputs } from "../gold/gold";
 import { drainSlice, markServed } from "../derived/queue";
 import { computeAlphaSnapshot } from "../derived/agreement";
+import { writeItemsOfStoredRun } from "../scoring/run-store";
+import { computeBoardOthers } from "../scoring/board";
+import type { GoldSource } from "../scoring/golds";
+import type { Actor } from "../kernel/actor";
 import { setting } from "../../config";
 
 /** The nice value of every thread of this process. */
@@ -142,11 +146,28 @@ function spill(value: unknown): { value: unknown; files?: Record<string, string>
 }
 
 /** One derivation, or one drain of a project's queue (tinypool calls the default export with each task). */
-export default function derive(task: { file: string; job: DeriveJob } | { file: string; drain: number } | { file: string; alpha: number }): DeriveAnswer {
+export default function derive(
+  task:
+    | { file: string; job: DeriveJob }
+    | { file: string; drain: number }
+    | { file: string; alpha: number }
+    | { file: string; runItems: number }
+    | { file: string; others: { actor: Actor; projectId: number; source: GoldSource } },
+): DeriveAnswer {
   lowerPriority();
   try {
     if ("drain" in task) return { value: drain(task.file, task.drain) };
     // α and the intervals over the kept items (lib/server/derived/agreement.ts), kept on this process's writable connection.
+    // A run stored before #39: its items and outcomes written (lib/server/scoring/run-store.ts).
+    if ("runItems" in task) {
+      writeItemsOfStoredRun(dbFor(task.file, true), task.runItems);
+      return { value: null };
+    }
+    // A gold's runs scored whole for their repaired and UTF-8 figures (lib/server/scoring/board.ts).
+    if ("others" in task) {
+      computeBoardOthers(dbFor(task.file, true), task.others.actor, task.others.projectId, task.others.source);
+      return { value: null };
+    }
     if ("alpha" in task) {
       computeAlphaSnapshot(dbFor(task.file, true), task.alpha);
       return { value: null };

@@ -28,7 +28,7 @@ import * as schema from "../../../db/schema";
 import { InputError } from "../kernel/errors";
 import { decodeResponsesFile, planResponseImport, previewOf, writeResponsePlan } from "../annotate/response-import";
 import { storeGoldUpload } from "../scoring/golds";
-import { storeRunUpload } from "../scoring/runs";
+import { storeRunFile } from "../scoring/runs";
 import { readUpload } from "../scoring/uploads";
 
 export class JobCancelled extends Error {
@@ -139,18 +139,18 @@ async function responsesJob(ctx: JobContext, write: boolean): Promise<unknown> {
 
 /**
  * A system file already on disk stored as a run (input: { path, fileName, type, name, gold, confirm }):
- * read in pieces (gzip unzipped within the limit: uploads.ts `readUpload`), read as the scorer
- * reads it and written here (runs.ts `storeRunUpload`), so the request that uploaded it never
- * holds its thread for the file's size. A run with errors is refused unless `confirm`. The report
- * is what `uploadRun` returns.
+ * read twice in pieces as it is unzipped and decoded — to check it, then to write it a slice at a
+ * time with each id's outcome (runs.ts `storeRunFile`, #39) — never one string; between slices the
+ * job records its progress and pauses, so annotators' saves get the write lock (#38 finding 5). A
+ * run with errors is refused unless `confirm`, writing nothing. The report is what `uploadRun` returns.
  */
 async function scoringRunJob(ctx: JobContext): Promise<unknown> {
   const { path, fileName, type, name, gold, confirm } = ctx.job.input as { path: string; fileName: string; type?: string; name?: string; gold?: string; confirm?: boolean };
   await ctx.step(0, 0, `Reading ${fileName}…`);
-  const file = await readUpload(fileName, await fs.openAsBlob(path), "file");
-  await ctx.step(0, 0, `Checking ${file.name}…`);
   const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
-  return storeRunUpload(db, ctx.job.projectId, ctx.job.createdBy, { fileName: file.name, text: file.text, type, name, gold, confirm: confirm === true });
+  return storeRunFile(db, ctx.job.projectId, ctx.job.createdBy, { fileName, source: await fs.openAsBlob(path), type, name, gold, confirm: confirm === true }, (done, total) =>
+    ctx.step(done, total, `Storing ${fileName}: ${done.toLocaleString("en")} of ${total.toLocaleString("en")} lines…`),
+  );
 }
 
 type UploadedFile = { path: string; fileName: string } | null;

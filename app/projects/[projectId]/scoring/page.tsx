@@ -4,12 +4,24 @@ import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
-import { derive } from "@/lib/server/jobs";
-import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard } from "@/lib/server/scoring";
+import { derive, refreshScoringOthers } from "@/lib/server/jobs";
+import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard, keptScoreBoard } from "@/lib/server/scoring";
+import { catchUpFigures } from "@/lib/server/derived";
+import { recomputeOthersAction } from "./actions";
 import { SensevalSection } from "./senseval";
 import { ScoringWorkbench } from "./workbench";
 
 export const metadata: Metadata = { title: "Scoring" };
+
+/** The runs are scored whole again in the background when a page finds that scoring this much older than a change. */
+const OTHERS_AUTO_MS = 10 * 60_000;
+
+/** A time of day, HH:MM:SS (the server's clock), with the date when not today. */
+function asOf(ms: number): string {
+  const d = new Date(ms);
+  const time = d.toTimeString().slice(0, 8);
+  return d.toDateString() === new Date().toDateString() ? time : `${d.toISOString().slice(0, 10)} ${time}`;
+}
 export const dynamic = "force-dynamic";
 
 export default async function ScoringPage({
@@ -34,8 +46,16 @@ export default async function ScoringPage({
   const source: GoldSource = goldParam !== "" && goldParam !== "project" && Number.isSafeInteger(goldId) && goldId > 0 ? { kind: "stored", id: goldId } : { kind: "project" };
   let board: ScoreBoard;
   try {
-    // Every stored run scored against the gold: in the derivation process, cached until the data or the runs change.
-    board = await derive(getDb(), { op: "scoreBoard", actor, projectId: id, source, mode: { repaired, reading } });
+    // score.pl's figures in the project's reading: added up from the outcomes kept per id as answers change (#39);
+    // another mode: every stored run scored whole, in the derivation process, cached until the data or the runs change.
+    const db = getDb();
+    await catchUpFigures(db, actor, id);
+    board = keptScoreBoard(db, actor, id, source, { repaired, reading }) ?? (await derive(db, { op: "scoreBoard", actor, projectId: id, source, mode: { repaired, reading } }));
+    // The repaired and UTF-8 figures beside the runs: scored whole in the background when never, or long ago, before a change.
+    const o = board.others;
+    if (o && board.runs.length > 0 && (o.computedAt === null || (o.stale && Date.now() - o.computedAt > OTHERS_AUTO_MS))) {
+      void refreshScoringOthers(db, actor, id, source).catch((e) => console.error("lexgold: scoring the runs whole failed:", e));
+    }
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -51,6 +71,29 @@ export default async function ScoringPage({
       <p className="small">
         <Link href={`/projects/${id}/scoring/ranking`}>Ranking measures</Link>: TSAR-2022/MLSP, SWORDS, GAP and P@k for ranked outputs.
       </p>
+      {board.others && board.runs.length > 0 && (
+        <div className="small muted">
+          <p>
+            score.pl&rsquo;s figures follow the answers as they are saved. The repaired and UTF-8 figures beside them come from scoring every
+            run whole, in the background:{" "}
+            {board.others.computedAt === null ? (
+              <>being scored now; reload in a moment.</>
+            ) : (
+              <>
+                as of <span data-testid="others-as-of">{asOf(board.others.computedAt)}</span>
+                {board.others.stale ? ", and answers have changed since." : ", and nothing has changed since."}
+              </>
+            )}
+          </p>
+          {board.others.computedAt !== null && board.others.stale && (
+            <form action={recomputeOthersAction.bind(null, id, source.kind === "stored" ? String(source.id) : "")}>
+              <button type="submit" className="secondary">
+                Score the runs whole again
+              </button>
+            </form>
+          )}
+        </div>
+      )}
       <ScoringWorkbench projectId={id} initialBoard={board} maxBytes={MAX_RUN_BYTES} />
       <SensevalSection projectId={id} />
     </>
