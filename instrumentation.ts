@@ -2,26 +2,21 @@
  * Runs once in the server process before requests are served (Next's
  * instrumentation hook): stamps every request with its socket address so the
  * sign-in throttle and origin checks cannot be fooled by forwarded headers
- * (lib/net/trusted-proxy.ts), refuses saves past the request limit and serves the
- * others before Next runs (lib/auth/save-gate.ts, lib/server/annotate/save-request.ts), recovers jobs a killed server left unfinished
- * (lib/server/jobs/jobs.ts), goes on opening the crowd studies it left half-opened, and starts the applier
- * that brings queued derived figures up to date in the background (lib/server/derived/queue.ts).
+ * (lib/net/trusted-proxy.ts; only under `next dev` and `next start`: the production server,
+ * scripts/serve.mjs, stamps each request itself and patches nothing), recovers jobs a
+ * killed server left unfinished (lib/server/jobs/jobs.ts), goes on opening the crowd studies it
+ * left half-opened, and starts the applier that brings queued derived figures up to date in the
+ * background (lib/server/derived/queue.ts). The save is served before Next by scripts/serve.mjs
+ * itself (lib/serve).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { installPeerHeader } = await import("./lib/net/trusted-proxy");
-  installPeerHeader();
-  // Saves past their account's or address's bucket are refused before Next runs (lib/auth/save-gate.ts),
-  // and the others served there too (lib/server/annotate/save-request.ts), unless LEXGOLD_SAVE_BEFORE_NEXT=0.
-  const { installSaveGate } = await import("./lib/auth/save-gate");
+  // scripts/serve.mjs stamps every request itself (and names its processes' count); `next dev` and `next start` do not.
   const { setting } = await import("./lib/config");
-  if (setting("LEXGOLD_SAVE_BEFORE_NEXT")) {
-    const { serveSave } = await import("./lib/server/annotate");
-    const { getDb } = await import("./lib/db");
-    const { EVERY_ANSWER, NOT_FRAMED } = await import("./lib/net/security-headers");
-    const headers = { ...EVERY_ANSWER, ...NOT_FRAMED };
-    installSaveGate({ serve: (req, res, actor) => serveSave(req, res, { db: getDb, actor, headers }) });
-  } else installSaveGate();
+  if (setting("LEXGOLD_SERVER_PROCESSES") === undefined) {
+    const { installPeerHeader } = await import("./lib/net/trusted-proxy");
+    installPeerHeader();
+  }
   // Jobs a killed server left running are marked failed; their unpublished rows are deleted in slices.
   const { getDb } = await import("./lib/db");
   const { recoverJobs } = await import("./lib/server/jobs/jobs");

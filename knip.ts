@@ -49,9 +49,13 @@ const config: KnipConfiguration = {
     "bin/commands/score-plain.ts",
     // Build, serve and fixture scripts (scripts/build-*.mjs bundle the CLI and the workers).
     "scripts/*.{mjs,ts}",
+    // The container image's health check (the Containerfile's HEALTHCHECK) and test (npm run test:container).
+    "scripts/container/*.{mjs,ts}",
     // Worker entries, loaded by file name rather than imported (and the tests' own workers).
     "lib/server/**/*-worker.ts",
-    "test/fixtures/**/*.{mjs,cjs}",
+    // What scripts/serve.mjs loads (bundled by scripts/build-workers.mjs into dist-workers/serve.mjs).
+    "lib/serve/index.ts",
+    "test/fixtures/**/*.{mjs,cjs,ts}",
     // Benchmarks (npm run bench:*, load, crash-test).
     "bench/*.ts",
     // vitest's alias target for `server-only`.
@@ -71,8 +75,9 @@ const config: KnipConfiguration = {
   playwright: { entry: ["playwright.config.ts", "e2e/**/*.spec.ts"] },
   drizzle: { config: ["drizzle.config.ts"] },
   // score.pl, the official scorer, runs under perl in the parity tests and bench:score; the
-  // read-only checkout test runs under unshare (util-linux) when it can.
-  ignoreBinaries: ["perl", "unshare"],
+  // read-only checkout test runs under unshare (util-linux) when it can; npm run test:container
+  // builds and runs the image with buildah (Debian's package, installed by scripts/container/base.sh).
+  ignoreBinaries: ["perl", "unshare", "buildah"],
   ignoreIssues: Object.fromEntries(Object.entries(KNOWN).map(([pattern, { issues }]) => [pattern, issues])),
 };
 

@@ -5,13 +5,19 @@
  * runs. Styles: the app's stylesheets, plus inline style attributes (progress
  * bars' widths), which cannot run code.
  *
+ * On the sign-in page, a study's page and every page of someone signed in (the sign-out form),
+ * next-auth's CSRF token for their forms (lib/auth/csrf.ts).
+ *
  * Before that, the page limit (lib/server/kernel/rate-limit.ts): every page render,
  * client-side navigation and server action takes a token from its account's
- * bucket (the user id in the decoded session token) and its address's; an empty
- * bucket answers 429 with Retry-After, and a page that loads itself again then.
- * Prefetches are not matched here, so they cost nothing.
+ * bucket (the user id in the decoded session token) and its address's (signed out:
+ * the address's signed-out bucket); an empty bucket answers 429 with Retry-After,
+ * and a page that loads itself again then. Prefetches are not matched here, so they
+ * cost nothing. The /api routes are limited by the production server itself, before
+ * Next (lib/serve: a pass through this proxy costs an /api request about 2 ms of CPU).
  */
 import { type NextRequest, NextResponse } from "next/server";
+import { CSRF_HEADER, csrfCookieName, csrfCookieOptions, csrfToken } from "./lib/auth/csrf";
 import { decodeSessionToken, sessionTokenOf } from "./lib/auth/jwt";
 import { authSecret } from "./lib/server/kernel/secret";
 import { clientAddress } from "./lib/net/trusted-proxy";
@@ -75,8 +81,14 @@ export function tooManyPages(seconds: number, request: Pick<NextRequest, "header
   });
 }
 
+/** The pages whose forms post to next-auth's sign-in callbacks (a CSRF token in the form: lib/auth/csrf.ts); signed in, every page has the sign-out form. */
+function postsToAuth(pathname: string, signedIn: boolean): boolean {
+  return signedIn || pathname === "/signin" || pathname.startsWith("/study/");
+}
+
 export async function proxy(request: NextRequest) {
-  const verdict = limitPage({ userId: await sessionUserId(request), address: clientAddress(request.headers) });
+  const userId = await sessionUserId(request);
+  const verdict = limitPage({ userId, address: clientAddress(request.headers) });
   if (!verdict.ok) return tooManyPages(retryAfterSeconds(verdict.retryAfterMs), request);
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const csp = contentSecurityPolicy(nonce, undefined, frameAncestorsFor(request.nextUrl.pathname));
@@ -85,14 +97,24 @@ export async function proxy(request: NextRequest) {
   headers.set("Content-Security-Policy", csp);
   // The page asked for, so a page that finds nobody signed in can send them back here after signing in.
   headers.set("x-lexgold-path", request.nextUrl.pathname + request.nextUrl.search);
+  // The sign-in forms work without JavaScript: next-auth's CSRF token (its cookie's, or a new one) for the page to put in them.
+  headers.delete(CSRF_HEADER);
+  let csrfCookie: string | null = null;
+  if (postsToAuth(request.nextUrl.pathname, userId !== null)) {
+    const csrf = csrfToken(request.cookies.get(csrfCookieName())?.value, authSecret());
+    headers.set(CSRF_HEADER, csrf.token);
+    csrfCookie = csrf.cookie;
+  }
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("Content-Security-Policy", csp);
+  if (csrfCookie) response.cookies.set(csrfCookieName(), csrfCookie, csrfCookieOptions());
   return response;
 }
 
 export const config = {
   matcher: [
-    // Pages only: not the static files, nor the API routes (JSON and downloads run no script).
+    // Pages only: not the static files, nor the API routes (JSON and downloads run no script;
+    // their request limit is the production server's, lib/serve).
     {
       source: "/((?!api|_next/static|_next/image|favicon.ico).*)",
       missing: [

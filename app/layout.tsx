@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { CSRF_HEADER } from "@/lib/auth/csrf";
 import { getActor } from "@/lib/auth/session";
 import { SignOutButton } from "./sign-out-button";
 import { participantLabel } from "./_ui/participant-label";
@@ -55,7 +57,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                   )}
                 </span>
               )}
-              <SignOutButton />
+              <SignOutButton csrfToken={(await headers()).get(CSRF_HEADER) ?? ""} />
             </div>
           )}
         </header>

@@ -55,6 +55,16 @@
  * joins p50/p99 (target < 300 ms), saves p50/p99 (target < 150 ms), errors, how many instances
  * reached K (target: all), each with PASS/MISS. (Each option also as LOAD_PARTICIPANTS,
  * LOAD_JOIN_WITHIN, LOAD_BATCH, LOAD_OVERLAP, LOAD_MINUTES, LOAD_ABANDON, LOAD_RESUME, LOAD_OPEN.)
+ *
+ * Before that, on studies of their own (issue #38; bench/lib/crowd-phases.ts), an annotator of the
+ * project saves every --pace ms (250) alone, then during a re-join flood — one participant's own
+ * browser re-joining over --flood-connections (16) at --flood-rate a second (14) for --during (120)
+ * saves — and during a burst of joins — --burst participants (300) joining within --burst-within
+ * seconds (25) from --burst-addresses addresses (30), each as the browser does it, up to their
+ * workspace: the annotator's save p99 during each (target < 150 ms).
+ *
+ *   npm run load -- --crowd [--only flood|burst|crowd] [--pace 250] [--during 120]
+ *                   [--flood-connections 16] [--flood-rate 14] [--burst 300] [--burst-within 25] [--burst-addresses 30]
  */
 import fs from "node:fs";
 import os from "node:os";

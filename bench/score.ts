@@ -2,9 +2,9 @@
  * Benchmark for the lexsub scorer through the command line (issues #3, #14):
  * `npm run bench:score`.
  *
- * Generates a gold file and best and oot system files of 1,000,000 items, and
- * a 15,000-item set (bench/out/, gitignored; kept between runs, `--fresh` to
- * regenerate), then times `bin/lexgold score SYSTEM GOLD -t TYPE` exactly as
+ * Generates a gold file and best and oot system files of 1,000,000 items, a
+ * 15,000-item set and a CoInCo-shaped one (a few lines off the fast lane)
+ * (bench/out/, gitignored; kept between runs, `--fresh` to regenerate), then times `bin/lexgold score SYSTEM GOLD -t TYPE` exactly as
  * a user runs it: a new process each time, process start, the bundle's
  * loading, the streamed gold and system files and the printed scores all
  * included. Wall time is taken here around the process; CPU time and peak
@@ -106,6 +106,29 @@ async function generate(n: number): Promise<{ gold: string; best: string; oot: s
   await writeLines(files.oot, n, (i) => `${item(i).lexelt} ${i + 1} ::: ${guesses(i, 10).join(";")}`);
   const mb = Object.values(files).reduce((s, f) => s + fs.statSync(f).size, 0) / 1e6;
   console.log(`generated ${n.toLocaleString("en")} items (${mb.toFixed(0)} MB in ${outDir}) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  return files;
+}
+
+/**
+ * A CoInCo-shaped 15,000-item set: the generated set with the real dataset's oddities, which
+ * take a run off the fast lane — a `¢` among a few gold entries and answers (bytes the UTF-8
+ * reading may read otherwise: the run checks whether it does), `@card@` entries, and a lexelt
+ * holding a space (`e commerce.a`, which score.pl reads from its second word).
+ */
+async function generateCoincoShaped(n: number): Promise<{ gold: string; best: string; oot: string }> {
+  const plain = await generate(n);
+  const files = { gold: path.join(outDir, `gold.${n}.coinco`), best: path.join(outDir, `system.${n}.coinco.best`), oot: path.join(outDir, `system.${n}.coinco.oot`) };
+  if (!process.argv.includes("--fresh") && Object.values(files).every((f) => fs.existsSync(f))) return files;
+  const odd = (line: string, i: number, gold: boolean): string => {
+    if (i % 997 === 5) return line.replace(/^lemma\d+\.(\w)/, "e commerce.$1");
+    if (i % 151 === 3) return gold ? line.replace(/;$/, ";¢ 1;") : line + ";¢";
+    if (gold && i % 211 === 7) return line.replace(/;$/, ";@card@ day 1;");
+    return line;
+  };
+  for (const k of ["gold", "best", "oot"] as const) {
+    const lines = fs.readFileSync(plain[k], "utf8").split("\n");
+    fs.writeFileSync(files[k], lines.map((l, i) => (l === "" ? l : odd(l, i, k === "gold"))).join("\n"));
+  }
   return files;
 }
 
@@ -265,6 +288,14 @@ async function main(): Promise<void> {
   const s = await measure("best", SMALL_ITEMS, small.gold, small.best, 2 * runs + 1, OFFICIAL_SMALL_SECONDS, SMALL_FACTOR, official);
   figures.push(s);
   report(s);
+  // CoInCo-shaped (issue #40): off the fast lane; the default run is to take at most half score.pl's time.
+  const coinco = await generateCoincoShaped(SMALL_ITEMS);
+  console.log("CoInCo-shaped 15k (a few lines outside the fast lane's form; judged against score.pl with --official):");
+  for (const type of ["best", "oot"] as const) {
+    const f = await measure(type, SMALL_ITEMS, coinco.gold, coinco[type], 2 * runs + 1, OFFICIAL_SMALL_SECONDS, SMALL_FACTOR, official);
+    figures.push(f);
+    report(f);
+  }
   const start = await cliStart(15);
   console.log(
     `start: bin/lexgold --help ${(1000 * start.helpSeconds).toFixed(0)} ms (peak ${start.helpPeakMb.toFixed(0)} MB), bare node -e 0 ${(1000 * start.nodeSeconds).toFixed(0)} ms: ` +

@@ -17,10 +17,14 @@
  *     sign-in page does); target: p99 < 1 s.
  *
  *   npm run bench:signin [-- --dist .next-e2e] [--cost 10] [--attempts 100] [--parallel 8]
- *                        [--flood 300] [--addresses 12] [--per-address 4] [--only saves|flood]
+ *                        [--flood 300] [--addresses 12] [--per-address 4] [--only saves|flood|rejoin]
+ *
+ * Then the save-route flood (bench/lib/flood.ts) and the re-join flood (bench/lib/rejoin.ts, #38 item 4:
+ * another annotator's save p99 while 16 connections re-join one study's participant at 14/s).
  */
 import { signIn as signInFlow } from "./lib/auth";
 import { floodPhase } from "./lib/flood";
+import { rejoinPhase } from "./lib/rejoin";
 import { type SaveRequest, savePath } from "../app/annotate/save-request";
 import { LOAD_PASSWORD } from "./lib/seed";
 import { flag, numberArg, type Rig, setUp, stringArg } from "./lib/setup";
@@ -269,17 +273,20 @@ async function realSignInDuringFlood(rig: Rig): Promise<string[]> {
 }
 
 async function main() {
-  const rig = await setUp({ annotators: 1, instances: 400, log });
-  try {
-    if (only !== "flood") console.log((await savesDuringFailedSignIns(rig)).join("\n"));
-    if (only !== "saves") console.log((await realSignInDuringFlood(rig)).join("\n"));
-  } catch (e) {
-    console.error(`the server's last lines:\n${rig.server.tail()}`);
-    throw e;
-  } finally {
-    await rig.cleanup();
+  if (only !== "rejoin") {
+    const rig = await setUp({ annotators: 1, instances: 400, log });
+    try {
+      if (only !== "flood") console.log((await savesDuringFailedSignIns(rig)).join("\n"));
+      if (only !== "saves") console.log((await realSignInDuringFlood(rig)).join("\n"));
+    } catch (e) {
+      console.error(`the server's last lines:\n${rig.server.tail()}`);
+      throw e;
+    } finally {
+      await rig.cleanup();
+    }
+    await floodPhase(log);
   }
-  await floodPhase(log);
+  if (!only || only === "rejoin") await rejoinPhase(log);
 }
 
 main().catch((e) => {

@@ -32,10 +32,17 @@ export const users = sqliteTable(
     /**
      * admin: manages every account (made from the CLI only); coordinator: their projects; annotator;
      * participant: a crowd worker who joined one study by its link (lib/server/crowd), with no
-     * password, an annotator of that study's project only.
+     * password, an annotator of that study's project only; model: the answers of one sample of a model
+     * (lib/server/models, issue #41), never signed in, never a member, out of the gold unless counted.
      */
-    role: text("role", { enum: ["coordinator", "annotator", "admin", "participant"] }).notNull(),
+    role: text("role", { enum: ["coordinator", "annotator", "admin", "participant", "model"] }).notNull(),
     disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+    /**
+     * The study's own coordinator (the account `lexgold init` makes): a coordinator of every
+     * project — made one of each project's coordinators when it is created, however it is
+     * created (lib/server/corpus/projects.ts), so its project pages never answer 404.
+     */
+    administersProjects: integer("administers_projects", { mode: "boolean" }).notNull().default(false),
     /**
      * Bumped by sign-out, a password change or reset, disabling the account and
      * removal from a project: sessions carrying an older version are refused.
@@ -76,6 +83,13 @@ export const projects = sqliteTable("projects", {
    * the pages' `lang`, case folding and sorting, and whether WordNet proposes lemmas (English only).
    */
   language: text("language").notNull().default("en"),
+  /**
+   * A model's answers in the workspace (lib/server/models/suggestions.ts, issue #41): off; after (shown
+   * once the annotator has saved the instance); assist (shown as candidates to accept with a key).
+   */
+  suggestionMode: text("suggestion_mode", { enum: ["off", "after", "assist"] }).notNull().default("off"),
+  /** The model whose answers are suggested (models.id; no foreign key: models references projects). */
+  suggestionModelId: integer("suggestion_model_id"),
   createdAt: createdAt(),
 });
 
@@ -226,6 +240,12 @@ export const responses = sqliteTable(
     revision: integer("revision").notNull().default(1),
     /** Milliseconds the annotator spent on the instance before the first save. */
     activeMs: integer("active_ms"),
+    /**
+     * JSON, when the project suggested a model's answers (lib/server/models/suggestions.ts): the mode,
+     * the model, whether they were shown before this save and which of them the annotator accepted;
+     * null when no suggestions were on. Agreement and gold can be split by it.
+     */
+    suggestions: text("suggestions"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
   },
@@ -250,7 +270,9 @@ export const responseHistory = sqliteTable(
     substitutes: text("substitutes").notNull(),
     multiword: text("multiword"),
     revision: integer("revision").notNull(),
-    source: text("source", { enum: ["web", "import"] }).notNull(),
+    source: text("source", { enum: ["web", "import", "model"] }).notNull(),
+    /** The save's suggestions record (responses.suggestions). */
+    suggestions: text("suggestions"),
     savedAt: integer("saved_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [
@@ -340,7 +362,7 @@ export const goldReviewLog = sqliteTable(
     projectId: integer("project_id")
       .notNull()
       .references(() => projects.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["lemma", "exclusion", "pos", "strike", "correct", "strike-response", "multiword", "undo", "reviewed", "return", "participant", "participants"] }).notNull(),
+    kind: text("kind", { enum: ["lemma", "exclusion", "pos", "strike", "correct", "strike-response", "multiword", "undo", "reviewed", "return", "participant", "participants", "model"] }).notNull(),
     /**
      * The form (lemma) or the instance id (exclusion, pos); a crowd participant's platform id
      * (participant: approve, reject, bonus) or the study's name (participants: left out of the
@@ -836,6 +858,14 @@ export const studies = sqliteTable(
      */
     slotsReady: integer("slots_ready", { mode: "boolean" }).notNull().default(true),
     slotsAfter: integer("slots_after"),
+    /**
+     * Every instance of the project a batch may hold with an id up to this one has its slot (set
+     * when the study opens, and by each top-up, lib/server/crowd/allocation.ts): while no instance
+     * has a larger id, a top-up has nothing to do and reads nothing (#38). Null: not known yet.
+     */
+    slotsThrough: integer("slots_through"),
+    /** The project's model suggestions are shown to this study's participants too (off: never, whatever the project's mode). */
+    allowSuggestions: integer("allow_suggestions", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("studies_project").on(t.projectId)],
 );
@@ -886,12 +916,36 @@ export const participants = sqliteTable(
     reviewedAt: integer("reviewed_at", { mode: "timestamp_ms" }),
     /** A bonus for the payment export, in the platform's currency's hundredths; null = none. */
     bonusCents: integer("bonus_cents"),
+    /**
+     * SHA-256 (hex) of the resume code shown to the participant when they joined (lib/server/crowd/join.ts):
+     * with it they continue from another browser. Null for participants who joined before there were codes.
+     */
+    resumeCodeHash: text("resume_code_hash"),
   },
   (t) => [
     uniqueIndex("participants_study_platform_id").on(t.studyId, t.platformId),
     index("participants_study_state").on(t.studyId, t.state, t.batchAt),
     index("participants_project").on(t.projectId),
   ],
+);
+
+/**
+ * The browsers a participant has joined or resumed from (lib/server/crowd/join.ts): each holds a
+ * random key in an HttpOnly cookie of the study's; only its SHA-256 (hex) is kept here. A browser
+ * with one of these keys resumes as the participant; any other needs the platform session of the
+ * first join or the resume code. A few per participant (the oldest dropped beyond them).
+ */
+export const participantBrowsers = sqliteTable(
+  "participant_browsers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    participantId: integer("participant_id")
+      .notNull()
+      .references(() => participants.id, { onDelete: "cascade" }),
+    keyHash: text("key_hash").notNull(),
+    createdAt: integer("created_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("participant_browsers_participant").on(t.participantId)],
 );
 
 /**
@@ -962,7 +1016,7 @@ export const participantExclusions = sqliteTable(
 
 /**
  * Instances whose derived figures are to be brought up to date: a row is put here by triggers
- * (drizzle/0025) in the transaction of every change the gold of an instance is derived from —
+ * (drizzle/0029) in the transaction of every change the gold of an instance is derived from —
  * a response saved, imported or removed, an adjudication, a lemma decision (every instance that
  * holds the form), an exclusion, a PoS correction, a participant left out, a known answer, a
  * dataset's gold, the corpus itself — and taken away by the one maintenance function
@@ -1143,7 +1197,11 @@ export const lemmaForms = sqliteTable(
     byPos: text("by_pos").notNull(),
     /** JSON: PoS → the lemmatiser's proposal. */
     proposals: text("proposals").notNull(),
-    /** A proposal differs from the form. */
+    /** JSON: PoS → the reading offered as a choice (a participle's verb), null when none. */
+    choices: text("choices").notNull().default("{}"),
+    /** JSON: spelling imported with other spacing than the form's → how often met. */
+    spacing: text("spacing").notNull().default("{}"),
+    /** A proposal differs from the form, a spelling has other spacing, or a choice is offered (the review's "changed"). */
     changed: integer("changed", { mode: "boolean" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.form] }), index("lemma_forms_order").on(t.projectId, t.changed, t.count)],
@@ -1204,7 +1262,7 @@ export const annotatorLexeltCounts = sqliteTable(
 
 /**
  * The annotators whose answers are left out of a project's gold (#39): today the crowd participants
- * the coordinator left out (kept by triggers from participant_exclusions, drizzle/0025). The one
+ * the coordinator left out (kept by triggers from participant_exclusions, drizzle/0029) and a model's pseudo-annotators while the model is not counted (from model_samples and model_decisions). The one
  * place the derived figures ask who counts (lib/server/derived/inputs.ts countsInGold), so that a
  * save reads one small table and never the study tables; another reason to leave someone's answers
  * out goes here too.
@@ -1218,7 +1276,7 @@ export const goldLeftOut = sqliteTable(
     userId: integer("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    /** Why: "participant" (left out by the coordinator on the Crowd tab). */
+    /** Why: "participant" (left out by the coordinator on the Crowd tab) or "model" (a model not counted as an annotator). */
     reason: text("reason").notNull(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.userId, t.reason] })],
@@ -1273,3 +1331,213 @@ export const runOutcomes = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.runId, t.block] })],
 );
+
+/**
+ * A release of a project's gold standard (lib/server/releases, issue #42): frozen once made. Every
+ * file in it was derived from one read transaction; the archive (release_archives) is the .tar.gz
+ * as made, with its SHA-256. Triggers refuse any change to a row, and its deletion while its
+ * project exists (a project's deletion takes its releases with it).
+ */
+export const releases = sqliteTable(
+  "releases",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** A semantic version, e.g. 1.0.0: unique in the project. */
+    version: text("version").notNull(),
+    /** Who made it, by name as it was then (a release never changes, whatever happens to the account). */
+    createdByName: text("created_by_name"),
+    /** The project's data version (data_versions) the snapshot was read at. */
+    dataVersion: integer("data_version").notNull(),
+    /** What the release holds and says, as JSON (lib/server/releases/release-types.ts ReleaseSummary). */
+    summary: text("summary").notNull(),
+    /** Every file in the archive: path, bytes, SHA-256 (JSON). */
+    manifest: text("manifest").notNull(),
+    archiveSha256: text("archive_sha256").notNull(),
+    archiveBytes: integer("archive_bytes").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("releases_project_version").on(t.projectId, t.version)],
+);
+
+/** A release's .tar.gz, in the database so that backups and restores carry it (kept apart so listing releases never reads it). */
+export const releaseArchives = sqliteTable("release_archives", {
+  releaseId: integer("release_id")
+    .primaryKey()
+    .references(() => releases.id, { onDelete: "cascade" }),
+  projectId: integer("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  archive: blob("archive", { mode: "buffer" }).notNull(),
+});
+
+/** The pseudonym each annotator has in a project's releases (A001, A002, …): given once, the same in every release. */
+export const releasePseudonyms = sqliteTable(
+  "release_pseudonyms",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    pseudonym: text("pseudonym").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] }), uniqueIndex("release_pseudonyms_name").on(t.projectId, t.pseudonym)],
+);
+
+/** The coordinator's own answers to the datasheet's questions (motivation, licence, collection, uses, …), copied into each release. */
+export const releaseDatasheets = sqliteTable("release_datasheets", {
+  projectId: integer("project_id")
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  /** JSON: question key → answer text. */
+  answers: text("answers").notNull(),
+  updatedBy: integer("updated_by").references(() => users.id, { onDelete: "set null" }),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+/**
+ * A model connection of a project (lib/server/models, issue #41): an OpenAI-compatible chat
+ * completions server or Ollama's /api/chat, called only at `baseUrl`. The key is never stored in
+ * clear: the name of an environment variable (registered from the CLI), or the key encrypted with
+ * the server's secret (registered on the page; lib/server/models/keys.ts).
+ */
+export const models = sqliteTable(
+  "models",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: ["openai", "ollama"] }).notNull(),
+    baseUrl: text("base_url").notNull(),
+    /** The model's id on the server (e.g. gpt-4o-mini, llama3.1:8b). */
+    model: text("model").notNull(),
+    apiKeyEnv: text("api_key_env"),
+    apiKeyEncrypted: text("api_key_encrypted"),
+    maxConcurrency: integer("max_concurrency").notNull().default(4),
+    timeoutS: integer("timeout_s").notNull().default(60),
+    /** cli: the operator's (any address); page: a coordinator's (private addresses only as LEXGOLD_MODEL_PRIVATE_HOSTS allows). */
+    registeredFrom: text("registered_from", { enum: ["cli", "page"] }).notNull(),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("models_project_name").on(t.projectId, t.name)],
+);
+
+/** A model's samples: sample k's answers are the responses of one pseudo-annotator (users.role "model"). */
+export const modelSamples = sqliteTable(
+  "model_samples",
+  {
+    modelId: integer("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
+    sample: integer("sample").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.modelId, t.sample] })],
+);
+
+/**
+ * The prompt template of a project's model calls, versioned: the current one is the highest version
+ * (none: the built-in template, version 0). Every call records the version it was built with.
+ */
+export const modelTemplates = sqliteTable(
+  "model_templates",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** annotate: the workspace's answer; candidates: up to ten ranked candidates (model_calls.purpose). */
+    purpose: text("purpose", { enum: ["annotate", "candidates"] }).notNull(),
+    version: integer("version").notNull(),
+    text: text("text").notNull(),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.purpose, t.version] })],
+);
+
+/**
+ * Every call to a model, with its outcome: the record (tokens, latency, what failed) and the cache
+ * (an ok call's validated answer is reused for the same model, settings, prompt, instance and sample).
+ */
+export const modelCalls = sqliteTable(
+  "model_calls",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    modelId: integer("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
+    /** annotate: the workspace's answer; candidates: up to ten ranked candidates (oot runs, judgement rounds). */
+    purpose: text("purpose", { enum: ["annotate", "candidates"] }).notNull(),
+    instanceRef: integer("instance_ref")
+      .notNull()
+      .references(() => instances.id, { onDelete: "cascade" }),
+    sample: integer("sample").notNull(),
+    settingsHash: text("settings_hash").notNull(),
+    promptHash: text("prompt_hash").notNull(),
+    templateVersion: integer("template_version").notNull(),
+    /** JSON: the settings sent (temperature, seed). */
+    settings: text("settings").notNull(),
+    outcome: text("outcome", { enum: ["ok", "malformed", "schema", "rate-limited", "server-error", "http-error", "timeout", "too-large", "network", "refused", "cancelled"] }).notNull(),
+    httpStatus: integer("http_status"),
+    /** What went wrong, in one line (never the reply's text). */
+    detail: text("detail").notNull().default(""),
+    /** JSON: the validated answer (ok only). */
+    answer: text("answer"),
+    tokensIn: integer("tokens_in"),
+    tokensOut: integer("tokens_out"),
+    latencyMs: integer("latency_ms").notNull(),
+    jobId: integer("job_id"),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    index("model_calls_cache").on(t.modelId, t.instanceRef, t.sample, t.promptHash),
+    index("model_calls_job").on(t.jobId),
+  ],
+);
+
+/**
+ * A coordinator's decision to count a model as an annotator (its answers join the gold, mwgold and
+ * agreement): recorded, never deleted, undoable. The active decision is a row with undone_at null.
+ */
+export const modelDecisions = sqliteTable(
+  "model_decisions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    modelId: integer("model_id")
+      .notNull()
+      .references(() => models.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull().default(""),
+    decidedBy: integer("decided_by").references(() => users.id, { onDelete: "set null" }),
+    decidedAt: integer("decided_at", { mode: "timestamp_ms" }).notNull(),
+    undoneBy: integer("undone_by").references(() => users.id, { onDelete: "set null" }),
+    undoneAt: integer("undone_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("model_decisions_project").on(t.projectId, t.undoneAt)],
+);
+
+/** The Agreement tab's Models section, computed in the background (lib/server/models/measures.ts) and shown with its age. */
+export const modelMeasures = sqliteTable("model_measures", {
+  projectId: integer("project_id")
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  /** The project's data version the figures were computed at. */
+  dataVersion: integer("data_version").notNull(),
+  /** JSON: the figures. */
+  report: text("report").notNull(),
+  computeMs: integer("compute_ms").notNull(),
+  computedAt: integer("computed_at", { mode: "timestamp_ms" }).notNull(),
+});

@@ -10,7 +10,10 @@
  * - one more abandons after one item; when their batch's time has run out (the clock moved by
  *   writing their batch's start back), a fourth participant arrives and is given the released items;
  * - the coordinator approves one, rejects one with a reason, downloads the payment files, and
- *   leaves the rejected participant's answers out of the gold.
+ *   leaves the rejected participant's answers out of the gold;
+ * - each participant's first screen after the start shows their resume code (issue #38); a second
+ *   browser with one's PROLIFIC_PID but no cookie and another SESSION_ID is told the id is taking
+ *   part and signs in no one; with the resume code it resumes as them.
  *
  * SCREENSHOT_DIR: screenshots wide and narrow.
  */
@@ -20,7 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { type Browser, type Page, expect, test } from "@playwright/test";
-import { DEMO_PASSWORD, downloadText } from "./helpers";
+import { DEMO_PASSWORD, downloadText, shootWideAndNarrow } from "./helpers";
 import { spareLoopbackPort, startServer, stopServer } from "./server-process";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -95,31 +98,37 @@ test.afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function shoot(page: Page, name: string) {
-  if (!SHOTS) return;
-  fs.mkdirSync(SHOTS, { recursive: true });
-  for (const width of [1440, 390]) {
-    await page.setViewportSize({ width, height: width > 1000 ? 900 : 844 });
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 720 });
-}
+const shoot = (page: Page, name: string) => shootWideAndNarrow(page, SHOTS, name);
 
 const heading = (page: Page) => page.getByRole("heading", { level: 1 });
 const sub = (page: Page, n: number) => page.getByLabel(`Substitute ${n}`);
 
-/** The link as Prolific fills it for one participant. */
-function arrival(pid: string): string {
-  return link.replace("{{%PROLIFIC_PID%}}", pid).replace("{{%STUDY_ID%}}", "64b00000000000000000000a").replace("{{%SESSION_ID%}}", `64c0000000000000000${pid.slice(-5)}`);
+/** The link as Prolific fills it for one participant (their own SESSION_ID unless another is given). */
+function arrival(pid: string, session = `64c0000000000000000${pid.slice(-5)}`): string {
+  return link.replace("{{%PROLIFIC_PID%}}", pid).replace("{{%STUDY_ID%}}", "64b00000000000000000000a").replace("{{%SESSION_ID%}}", session);
 }
 
-/** A participant's own browser, at the study's page, having agreed and started. */
-async function arrive(browser: Browser, pid: string): Promise<Page> {
+/** Each participant's resume code, as their first screen showed it. */
+const codes = new Map<string, string>();
+const RESUME_CODE = /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/;
+
+/** A participant's own browser, at the study's page, having agreed and started, past the resume code. */
+async function arrive(browser: Browser, pid: string, shots = false): Promise<Page> {
   const page = await (await browser.newContext()).newPage();
   await page.goto(arrival(pid));
   await expect(heading(page)).toHaveText("wave 1");
   await expect(page.getByRole("region", { name: "Consent" })).toContainText("You agree to take part");
+  if (shots) await shoot(page, "prolific-study-page");
   await page.getByRole("button", { name: "I agree, start" }).click();
+  // Their first screen: the resume code, to keep for another device, and the way on.
+  const code = page.getByTestId("resume-code");
+  await expect(code).toHaveText(RESUME_CODE);
+  codes.set(pid, (await code.textContent())!);
+  await expect(page.getByText("Keep this resume code to continue on another device")).toBeVisible();
+  const on = page.getByRole("link", { name: "Continue to the study" });
+  await expect(on).toBeFocused();
+  if (shots) await shoot(page, "prolific-resume-code");
+  await on.click();
   // The project's training comes first.
   await expect(page).toHaveURL(new RegExp(`/annotate/${projectId}/training$`));
   return page;
@@ -178,7 +187,7 @@ test("a Prolific study: screen-out, completion, a released batch, review, paymen
   await shoot(coord, "prolific-study-opened");
 
   // --- One fails the training: the screen-out code and Prolific's return with it.
-  const fails = await arrive(browser, PID.fails);
+  const fails = await arrive(browser, PID.fails, true);
   await shoot(fails, "prolific-training");
   await train(fails, "noisy");
   await expect(heading(fails)).toHaveText("Thank you for your time");
@@ -224,12 +233,36 @@ test("a Prolific study: screen-out, completion, a released batch, review, paymen
         await expect(page).toHaveURL(new RegExp(`/annotate/${projectId}(/\\d+)?$`));
       }
     }
-    // Arriving again by the link resumes: the same account, no second batch.
+    // Arriving again by the link resumes: the same account, no second batch, the code not shown again.
     await page.goto(arrival(pid));
     await page.getByRole("button", { name: "I agree, start" }).click();
     await expect(heading(page)).toHaveText("Thank you: your batch is complete");
     expect(batchOf(pid)).toEqual(batch);
   }
+
+  // --- Someone else with the approved participant's PROLIFIC_PID (another browser, another SESSION_ID):
+  // told the id is taking part, nobody signed in; with the participant's resume code, it is them.
+  const elsewhere = await (await browser.newContext()).newPage();
+  await elsewhere.goto(arrival(PID.approved, "64c00000000000000000ffff"));
+  await elsewhere.getByRole("button", { name: "I agree, start" }).click();
+  await expect(elsewhere.getByRole("alert").filter({ hasText: /\S/ })).toHaveText(
+    "This Prolific ID is already taking part in this study from another browser. To continue here, enter the resume code you were shown when you started.",
+  );
+  await expect(elsewhere.getByLabel("Resume code")).toBeFocused();
+  await shoot(elsewhere, "prolific-taken");
+  expect((await elsewhere.context().cookies()).map((c) => c.name).filter((n) => /session-token|lexgold-participant/.test(n))).toEqual([]);
+  const refused = await elsewhere.request.get(`${base}/api/auth/session`);
+  expect(await refused.json()).toEqual({});
+  // A wrong code: refused the same way, nothing signed in.
+  await elsewhere.getByLabel("Resume code").fill("0000-0000-0000");
+  await elsewhere.getByRole("button", { name: "I agree, start" }).click();
+  await expect(elsewhere.getByRole("alert").filter({ hasText: /\S/ })).toHaveText("That resume code does not match this id: check it and try again.");
+  // The right one, typed in small letters without dashes.
+  await elsewhere.getByLabel("Resume code").fill(codes.get(PID.approved)!.toLowerCase().replace(/-/g, ""));
+  await elsewhere.getByRole("button", { name: "I agree, start" }).click();
+  await expect(heading(elsewhere)).toHaveText("Thank you: your batch is complete");
+  await expect(elsewhere.getByRole("banner")).toContainText("Prolific ID 64a000…0002");
+  await shoot(elsewhere, "prolific-resumed-elsewhere");
   expect(sql<{ n: number }[]>("select count(*) as n from participants where state = 'finished'")[0].n).toBe(2);
 
   // --- One abandons after one item; their time runs out.

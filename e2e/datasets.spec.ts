@@ -43,6 +43,17 @@ test("the coordinator imports SWORDS and TSAR samples on the Datasets page and d
   await page.getByRole("button", { name: "Import" }).click();
   await expect(page.getByRole("alert").filter({ hasText: "bad.tsv" })).toContainText('bad.tsv:1: complex word (column 2): "storm" does not occur in the sentence, in any case, nor as a form of its lemma; nothing was imported.');
   await expect(page.getByText("No dataset imported yet")).toBeVisible();
+  // An MLSP complexity-prediction file is refused saying what it is (#40); the form offers one language's lines of a combined file.
+  await page.getByLabel("Dataset file").setInputFiles({ name: "lcp.tsv", mimeType: "text/plain", buffer: Buffer.from("en_1\tenglish\tA calm sea.\tcalm\nde_1\tgerman\tDer Weg war lang.\tWeg\n") });
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "lcp.tsv" })).toContainText("lcp.tsv: file: an MLSP 2024 complexity-prediction (LCP) file, not a substitution file");
+  await expect(page.getByLabel("Lines in one language only")).toBeVisible();
+  if (process.env.SCREENSHOT_DIR) {
+    await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/datasets-lcp-refused.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/datasets-lcp-refused-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 720 });
+  }
 
   await importFile(page, "SWORDS JSON", "swords-small.json");
   await expect(page.getByRole("status").filter({ hasText: "swords-small.json" })).toContainText("added 3 instances, 3 lexelts and 6 gold entries");
@@ -149,7 +160,7 @@ test("a large dataset file imports in the background: a progress bar, then the r
   // Leave and come back: the job went on without the page.
   await page.goto(`/projects/${id}`);
   await page.goto(`/projects/${id}/datasets`);
-  await expect(page.getByRole("status").filter({ hasText: "big.tsv" })).toContainText("big.tsv: 6000 targets (tsar); added 6000 instances, 1 lexelts and 18000 gold entries", { timeout: 120_000 });
+  await expect(page.getByRole("status").filter({ hasText: "big.tsv" })).toContainText("big.tsv: 6000 targets (tsar); added 6000 instances, 1 lexelt and 18000 gold entries", { timeout: 120_000 });
   await expect(page.getByRole("table").getByRole("row", { name: /TSAR/ })).toContainText("6000");
 });
 

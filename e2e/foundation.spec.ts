@@ -43,14 +43,14 @@ test("the coordinator creates a project and imports a lexelt file through the pa
       file,
       `<?xml version="1.0"?>\n<corpus lang="english"><lexelt item="lamp.n"><instance id="L1"><context>a <head>lamp</head> &#8221 ;</context></instance></lexelt></corpus>\n`,
     );
-    expected = /1 instances in 1 lexelts; added 1 instances and 1 lexelts/;
+    expected = /1 instance in 1 lexelt; added 1 instance and 1 lexelt/;
   }
   await page.getByLabel("Lexelt XML file").setInputFiles(file);
   await page.getByRole("button", { name: "Import" }).click();
   await expect(page.getByRole("status")).toHaveText(expected);
   await expect(page.getByRole("status")).toHaveText(/repairs/);
   // The job's end refreshes the project's counts, without a reload.
-  await expect(page.getByText(file === trial ? "34 lexelts · 300 instances" : "1 lexelts · 1 instances")).toBeVisible();
+  await expect(page.getByText(file === trial ? "34 lexelts · 300 instances" : "1 lexelt · 1 instance")).toBeVisible();
 
   // The same file again adds nothing, and says so.
   await page.getByLabel("Lexelt XML file").setInputFiles(file);

@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { type Download, type Page, expect } from "@playwright/test";
 
 export const DEMO_PASSWORD = "lexgold-demo";
@@ -40,4 +42,15 @@ export async function downloadText(page: Page, link: RegExp): Promise<{ name: st
   await page.getByRole("link", { name: link }).click();
   const d: Download = await downloading;
   return { name: d.suggestedFilename(), text: await readFile((await d.path())!, "utf8") };
+}
+
+/** Full-page screenshots at 1440 and 390 px wide into `dir` (nothing without one), the viewport put back afterwards. */
+export async function shootWideAndNarrow(page: Page, dir: string | undefined, name: string): Promise<void> {
+  if (!dir) return;
+  fs.mkdirSync(dir, { recursive: true });
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: width > 1000 ? 900 : 844 });
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
 }

@@ -4,7 +4,7 @@
  * goes and had the name typed. Works on a project of its own, never the demo.
  */
 import { expect, test } from "@playwright/test";
-import { signIn } from "./helpers";
+import { openDemo, signIn } from "./helpers";
 
 // Screenshots only when asked (SCREENSHOT_DIR), so a test run never rewrites tracked files.
 const shots = process.env.SCREENSHOT_DIR;
@@ -61,4 +61,31 @@ test("the coordinator renames, archives, brings back and deletes a project", asy
   await expect(page).toHaveURL(/\/projects\?deleted=/);
   await expect(page.getByRole("status")).toHaveText(`Deleted the project “${renamed}”.`);
   await expect(page.getByRole("link", { name: new RegExp(renamed) })).toHaveCount(0);
+});
+
+test("a coordinator outside a project is told whom to ask, and nothing else of it (still a 404)", async ({ page }) => {
+  await signIn(page, "coordinator");
+  const demo = await openDemo(page);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/signin/);
+
+  // sealed-coord coordinates "sealed" only.
+  await signIn(page, "sealed-coord");
+  for (const path of [`/projects/${demo}`, `/projects/${demo}/gold`]) {
+    const res = await page.goto(path);
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Not a member of this project");
+    await expect(page.getByRole("status")).toContainText("Ask its coordinator, coordinator, to add you");
+    // Nothing of the project: not its name, its lexelts or its tabs.
+    await expect(page.getByRole("navigation", { name: "Project" })).toHaveCount(0);
+    await expect(page.locator("main")).not.toContainText(/demo|quiet\.a/);
+  }
+  if (shots) {
+    await page.screenshot({ path: `${shots}/not-a-member.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${shots}/not-a-member-390.png`, fullPage: true });
+  }
+  // A project that does not exist is the plain 404.
+  expect((await page.goto("/projects/999999"))?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Not found");
 });

@@ -60,7 +60,7 @@ test("training, an attention check, a flag, a strike and a return: the exported 
   const pid = Number(/\/projects\/(\d+)/.exec(coord.url())![1]);
   await coord.getByLabel("Lexelt XML file").setInputFiles({ name: "glad.xml", mimeType: "application/xml", buffer: Buffer.from(XML) });
   await coord.getByRole("button", { name: "Import" }).click();
-  await expect(coord.getByRole("status")).toHaveText(/4 instances in 1 lexelts/);
+  await expect(coord.getByRole("status")).toHaveText(/4 instances in 1 lexelt\b/);
   await coord.goto(`/projects/${pid}/members`);
   const passwords: Record<string, string> = {};
   for (const who of [WA, WB, WC]) {

@@ -10,6 +10,8 @@ export NEXT_DIST_DIR="${NEXT_DIST_DIR:-.next-e2e}"
 export LEXGOLD_DB="$dir/e2e.db"
 export LEXGOLD_SECRET_FILE="$dir/secret"
 export LEXGOLD_BCRYPT_COST=4
+# A model server the specs start on loopback (e2e/models.spec.ts) may be registered on the Models tab.
+export LEXGOLD_MODEL_PRIVATE_HOSTS=127.0.0.1
 export NEXTAUTH_URL="http://127.0.0.1:$port"
 echo "$dir" > "${E2E_STATE_FILE:-/dev/null}"
 bin/lexgold demo >/dev/null

@@ -36,6 +36,8 @@ export const WORKERS = {
   derive: "lib/server/jobs/derive-worker.ts",
   jobs: "lib/server/jobs/jobs-worker.ts",
   hash: "lib/server/runtime/hash-worker.ts",
+  // Not a worker: what scripts/serve.mjs serves itself, before Next (the save).
+  serve: "lib/serve/index.ts",
 };
 /** Files besides the bundled sources whose change makes new bundles. */
 const BUILD_INPUTS = ["scripts/build-workers.mjs", "package-lock.json", "tsconfig.json"];

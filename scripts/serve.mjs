@@ -12,7 +12,8 @@
  * and keeps no state another needs: sessions
  * are JWTs checked against the users table on every request, the sign-in throttle
  * lives in the database, caches are keyed by a fingerprint read from the database.
- * LEXGOLD_WORKERS=1 serves from this process alone, as `next start` does.
+ * This process is the primary and serves nothing itself, LEXGOLD_WORKERS=1 included: it watches
+ * its workers and stops them.
  *
  * Before it serves, each process requests every page once on a private port (`warmUp`), so that no
  * real request pays for Next loading a page's code (LEXGOLD_WARM=0: not).
@@ -21,18 +22,29 @@
  * appends to FILE, every 100 ms, "epoch-ms pid longest-block-ms" — the longest the
  * event loop was held in that interval (perf_hooks.monitorEventLoopDelay).
  *
- * With more than one worker the primary checkpoints the database's WAL every 100 ms
- * (scripts/wal-checkpointer.mjs), so that no request waits for the copy and its fsync.
+ * The primary checkpoints the database's WAL every 100 ms (scripts/wal-checkpointer.mjs), so that
+ * no request waits for the copy and its fsync.
  *
- * The primary forwards SIGINT / SIGTERM / SIGHUP to the workers and exits when
- * they have; a worker that dies unexpectedly is replaced, unless it died while
- * starting (then the server stops with its exit code).
+ * No process stays wedged (#38 item 3): each worker sends the primary a heartbeat every second
+ * from its event loop; one whose loop has not turned for LEXGOLD_STALL_S seconds (default 30) is
+ * replaced by a new worker and stopped (SIGTERM, then SIGKILL), and its own watching thread
+ * (scripts/loop-watch.mjs) writes the requests it was running to stderr.
+ *
+ * The primary forwards SIGINT / SIGTERM / SIGHUP to the workers and exits when they have: each
+ * stops taking connections and answers what it serves within WORKER_STOP_MS; what still runs
+ * after PRIMARY_STOP_MS is killed, so the server stops within 10 s whatever a worker does. A
+ * worker that dies unexpectedly is replaced, unless it died while starting (then the server stops
+ * with its exit code).
+ *
+ * LEXGOLD_SERVE_HANDLER=FILE (tests only): the workers serve with FILE's default export,
+ * `(req, res) => Promise`, instead of Next's handler.
  */
 import cluster from "node:cluster";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { requestBoard } from "./loop-watch.mjs";
 
 const root = process.env.LEXGOLD_ROOT || path.resolve(import.meta.dirname, "..");
 const { values } = parseArgs({
@@ -59,17 +71,29 @@ function workerCount() {
 
 const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"];
 const workers = workerCount();
+const stallSeconds = secondsSetting("LEXGOLD_STALL_S", 30);
+/** After a stop signal a worker finishes what it serves (a save waits at most 5 s for the write lock) for this long… */
+const WORKER_STOP_MS = 6_500;
+/** …and the primary kills what is left after this long: `lexgold start` stops within 10 s whatever a worker does. */
+const PRIMARY_STOP_MS = 8_000;
 
-if (cluster.isPrimary && workers > 1) {
+if (cluster.isPrimary) {
   let stopping = false;
   const ready = new Set();
+  /** Workers being replaced (their exit starts no other). */
+  const replaced = new Set();
+  /** When each worker last said its event loop turned (its heartbeat, every second). */
+  const lastBeat = new Map();
   // WAL checkpoints here, not inside the workers' requests (scripts/wal-checkpointer.mjs): each worker
   // names its database file once it has opened it (db/client.ts getDb).
   const checkpointers = new Map();
   const fork = () => {
-    const w = cluster.fork();
+    // Each worker holds its share of every request limit (lib/server/kernel/rate-limit.ts): together they hold it once.
+    const w = cluster.fork({ LEXGOLD_SERVER_PROCESSES: String(workers) });
+    lastBeat.set(w.id, Date.now());
     w.on("message", (m) => {
-      if (m === "lexgold:ready") ready.add(w.id);
+      if (m === "lexgold:beat") lastBeat.set(w.id, Date.now());
+      else if (m === "lexgold:ready") ready.add(w.id);
       else if (m?.lexgold === "checkpoint" && typeof m.file === "string" && !checkpointers.has(m.file)) {
         checkpointers.set(m.file, null);
         import("./wal-checkpointer.mjs").then(
@@ -81,14 +105,40 @@ if (cluster.isPrimary && workers > 1) {
     return w;
   };
   for (let i = 0; i < workers; i++) fork();
+  const kill = (w, signal) => {
+    try {
+      w.process.kill(signal);
+    } catch {
+      // already gone
+    }
+  };
   const stopAll = (signal) => {
+    if (!stopping) setTimeout(() => Object.values(cluster.workers ?? {}).forEach((w) => w && kill(w, "SIGKILL")), PRIMARY_STOP_MS).unref();
     stopping = true;
-    for (const w of Object.values(cluster.workers ?? {})) w?.process.kill(signal);
+    for (const w of Object.values(cluster.workers ?? {})) if (w) kill(w, signal);
   };
   for (const signal of SIGNALS) process.on(signal, () => stopAll(signal));
+  // A worker whose event loop has not turned for stallSeconds (no heartbeat) serves nobody: another
+  // takes its place at once, and it is stopped — politely, in case its loop turns again and it can
+  // answer what it holds, then killed. Its saves are each one transaction: committed and answered,
+  // or not written at all (the workspace sends an unanswered save again).
+  setInterval(() => {
+    if (stopping) return;
+    const now = Date.now();
+    for (const w of Object.values(cluster.workers ?? {})) {
+      if (!w || !ready.has(w.id) || replaced.has(w.id) || now - (lastBeat.get(w.id) ?? now) < stallSeconds * 1000) continue;
+      replaced.add(w.id);
+      console.error(`serve: worker ${w.process.pid}: no heartbeat for ${stallSeconds} s (its event loop is held); starting another in its place and stopping it`);
+      fork();
+      kill(w, "SIGTERM");
+      setTimeout(() => kill(w, "SIGKILL"), WORKER_STOP_MS + 1000).unref();
+    }
+  }, 1000).unref();
   cluster.on("exit", (w, code, signal) => {
     const wasReady = ready.delete(w.id);
-    if (!stopping) {
+    lastBeat.delete(w.id);
+    if (replaced.delete(w.id)) console.error(`serve: worker ${w.process.pid} stopped (${signal ?? `code ${code}`})`);
+    else if (!stopping) {
       if (!wasReady) {
         console.error(`serve: a worker exited while starting (${signal ?? `code ${code}`}); stopping`);
         process.exitCode = code || 1;
@@ -103,36 +153,86 @@ if (cluster.isPrimary && workers > 1) {
       process.exit();
     }
   });
-  console.log(`serve: ${workers} worker processes on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`);
+  console.log(`serve: ${workers} worker process${workers === 1 ? "" : "es"} on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`);
 } else {
   process.env.NODE_ENV = "production";
-  const { default: next } = await import("next");
-  const app = next({ dev: false, dir: root, hostname, port });
-  await app.prepare();
-  const handle = app.getRequestHandler();
-  if (process.env.LEXGOLD_WARM !== "0") await warmUp(handle);
-  const server = http.createServer((req, res) => {
-    handle(req, res).catch((e) => {
+  const board = requestBoard();
+  // The save, served here before Next (lib/serve, bundled into dist-workers/serve.mjs), unless LEXGOLD_SAVE_BEFORE_NEXT=0.
+  const { holdForTurn, isSaveRequest, refuseApiRequest, serveSave, stampRequest } = await serverBundle();
+  const handle = await requestHandler(stampRequest);
+  const saveHere = process.env.LEXGOLD_SAVE_BEFORE_NEXT !== "0";
+  const route = (req, res) => {
+    if (saveHere && isSaveRequest(req)) return void serveSave(req, res);
+    // Every other /api request takes a request token here (lib/serve), pages in proxy.ts.
+    const next = req.url?.startsWith("/api/") && !isSaveRequest(req) ? refuseApiRequest(req, res).then((refused) => refused || handle(req, res)) : handle(req, res);
+    next.catch((e) => {
       console.error(e);
       if (!res.headersSent) res.statusCode = 500;
       res.end();
     });
+  };
+  const server = http.createServer((req, res) => {
+    board.track(req, res);
+    stampRequest(req);
+    // A crowd's arrivals (study pages, study sign-ins) wait while saves are served (lib/server/crowd/join-gate.ts).
+    if (holdForTurn(req, res, () => route(req, res))) return;
+    route(req, res);
   });
   await new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, hostname, resolve);
   });
   if (process.env.LEXGOLD_LOOP_PROBE) await probeEventLoop(process.env.LEXGOLD_LOOP_PROBE);
-  if (cluster.isWorker) process.send?.("lexgold:ready");
-  else console.log(`serve: ready on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`);
+  // The heartbeat the primary waits for (sent only when this event loop turns), and the thread that says what ran when it stopped.
+  setInterval(() => process.send?.("lexgold:beat"), 1000).unref();
+  board.watch(stallSeconds);
+  process.send?.("lexgold:ready");
   for (const signal of SIGNALS) {
     process.on(signal, () => {
+      // No new connections; idle ones close now, the requests under way are answered, then the process exits.
       server.close(() => process.exit(0));
-      // Keep-alive connections do not hold the exit up for long.
       server.closeIdleConnections?.();
-      setTimeout(() => process.exit(0), 3000).unref();
+      setTimeout(() => process.exit(0), WORKER_STOP_MS).unref();
     });
   }
+}
+
+/** dist-workers/serve.mjs, built with the app (npm run build); a clear message when it is missing. */
+async function serverBundle() {
+  const { pathToFileURL } = await import("node:url");
+  const file = path.join(root, "dist-workers", "serve.mjs");
+  try {
+    return await import(pathToFileURL(file).href);
+  } catch (e) {
+    console.error(`serve: cannot load ${file} (${e.message}): run \`npm run build\` (or node scripts/build-workers.mjs) first`);
+    process.exit(1);
+  }
+}
+
+/** Next's request handler for the production build (LEXGOLD_SERVE_HANDLER: a module's default export instead, for tests). */
+async function requestHandler(stampRequest) {
+  if (process.env.LEXGOLD_SERVE_HANDLER) {
+    const { pathToFileURL } = await import("node:url");
+    return (await import(pathToFileURL(path.resolve(root, process.env.LEXGOLD_SERVE_HANDLER)).href)).default;
+  }
+  const { default: next } = await import("next");
+  const app = next({ dev: false, dir: root, hostname, port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+  if (process.env.LEXGOLD_WARM !== "0") await warmUp(handle, stampRequest);
+  return handle;
+}
+
+/** A whole number of seconds above 0 from the environment, or the default. */
+function secondsSetting(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const n = Number(raw);
+  if (!(n > 0) || !Number.isFinite(n)) {
+    console.error(`serve: ${name} must be a number of seconds above 0, not "${raw}"`);
+    process.exit(2);
+  }
+  return n;
 }
 
 /**
@@ -141,7 +241,7 @@ if (cluster.isPrimary && workers > 1) {
  * event loop), which would otherwise be the first real request to each page after every start.
  * The pages answer with the sign-in redirect; nothing is written. LEXGOLD_WARM=0 skips it.
  */
-async function warmUp(handle) {
+async function warmUp(handle, stampRequest) {
   const { readFileSync } = await import("node:fs");
   const manifest = path.join(path.resolve(root, process.env.NEXT_DIST_DIR || ".next"), "server", "app-paths-manifest.json");
   let routes;
@@ -155,6 +255,7 @@ async function warmUp(handle) {
   // The sign-in route too (a GET that writes nothing): its first real POST then finds its code loaded and the hash thread started.
   pages.push("/api/auth/csrf");
   const warm = http.createServer((req, res) => {
+    stampRequest(req);
     handle(req, res).catch(() => {
       if (!res.headersSent) res.statusCode = 500;
       res.end();

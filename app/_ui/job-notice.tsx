@@ -1,6 +1,7 @@
 "use client";
 import { formatDiagnostic, type Diagnostic } from "@/lib/lexsub/diagnostics";
 import type { JobView } from "@/lib/server/jobs";
+import { useScripted } from "./scripted";
 import { unfinished } from "./use-jobs";
 
 /** What an import job reports when done (`repairsTitle`: how to title the repairs, default "n repairs"). */
@@ -9,6 +10,7 @@ const nf = new Intl.NumberFormat("en");
 
 /** A job's progress bar and counts while it runs (`unit`: what it writes), its report or refusal when it ends. */
 export function JobNotice({ job, onCancel, unit = "instances" }: { job: JobView; onCancel: (id: number) => void; unit?: string }) {
+  const scripted = useScripted();
   if (unfinished(job)) {
     const pct = job.total > 0 ? Math.round((100 * job.done) / job.total) : 0;
     const label = `Importing ${job.fileName ?? "the file"}`;
@@ -18,10 +20,16 @@ export function JobNotice({ job, onCancel, unit = "instances" }: { job: JobView;
           <span>
             {label}: {job.state === "queued" ? "waiting to start" : job.message}
           </span>
-          <button type="button" className="secondary small" onClick={() => onCancel(job.id)} disabled={job.cancelRequested}>
-            {job.cancelRequested ? "Cancelling…" : "Cancel"}
-          </button>
+          {scripted && (
+            <button type="button" className="secondary small" onClick={() => onCancel(job.id)} disabled={job.cancelRequested}>
+              {job.cancelRequested ? "Cancelling…" : "Cancel"}
+            </button>
+          )}
         </div>
+        {/* Without JavaScript nothing follows the job: the page loads itself again until it ends. */}
+        <noscript>
+          <meta httpEquiv="refresh" content="2" />
+        </noscript>
         <progress aria-label={label} max={Math.max(job.total, 1)} value={job.total > 0 ? job.done : undefined} />
         <div className="small muted">{job.total > 0 ? `${nf.format(job.done)} of ${nf.format(job.total)} ${unit} written (${pct}%)` : "Reading the file…"}</div>
       </div>
@@ -34,7 +42,7 @@ export function JobNotice({ job, onCancel, unit = "instances" }: { job: JobView;
         {r?.message ?? job.message}
         {r?.repairs && r.repairs.length > 0 && (
           <details className="repairs" open={r.repairsTitle !== undefined && r.repairs.length <= 20}>
-            <summary>{r.repairsTitle ?? `${r.repairs.length} repairs`}</summary>
+            <summary>{r.repairsTitle ?? `${r.repairs.length} ${r.repairs.length === 1 ? "repair" : "repairs"}`}</summary>
             <pre>{r.repairs.map(formatDiagnostic).join("\n")}</pre>
           </details>
         )}

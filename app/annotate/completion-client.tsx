@@ -1,9 +1,12 @@
 "use client";
 /** The end screens' two bits of script: copying the code, and Mechanical Turk's form sent by itself. */
 import { type ReactNode, useEffect, useRef, useState } from "react";
+import { useScripted } from "@/app/_ui/scripted";
 
 export function CopyCode({ code }: { code: string }) {
   const [copied, setCopied] = useState(false);
+  // Copying needs the page's script; without it the code is there to select.
+  if (!useScripted()) return null;
   return (
     <button
       type="button"
@@ -21,10 +24,13 @@ export function CopyCode({ code }: { code: string }) {
 }
 
 /**
- * Mechanical Turk's externalSubmit: a form POST with the assignment id (and the code) to the host
- * the assignment came from. Sent at once when `auto`; the button stays for a browser that did not.
+ * Mechanical Turk's externalSubmit: a form POST with the assignment id, what happened (`status`:
+ * Mechanical Turk wants a field besides the id, and the requester sees it in the results) and the
+ * code when there is one, to the host the assignment came from. Always offered on Mechanical Turk:
+ * an assignment never submitted cannot be paid (#38). Sent at once when `auto`; the button stays
+ * for a browser that did not.
  */
-export function MturkSubmit({ action, assignmentId, code, auto }: { action: string; assignmentId: string; code: string; auto: boolean }) {
+export function MturkSubmit({ action, assignmentId, code, status, auto }: { action: string; assignmentId: string; code: string; status: "completed" | "screened-out"; auto: boolean }) {
   const form = useRef<HTMLFormElement>(null);
   useEffect(() => {
     if (auto) form.current?.submit();
@@ -32,7 +38,8 @@ export function MturkSubmit({ action, assignmentId, code, auto }: { action: stri
   return (
     <form ref={form} method="post" action={action}>
       <input type="hidden" name="assignmentId" value={assignmentId} />
-      <input type="hidden" name="completionCode" value={code} />
+      {code && <input type="hidden" name="completionCode" value={code} />}
+      <input type="hidden" name="status" value={status} />
       <button type="submit" autoFocus>
         Submit to Mechanical Turk
       </button>

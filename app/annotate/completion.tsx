@@ -29,7 +29,7 @@ function Code({ code, label }: { code: string; label: string }) {
   );
 }
 
-/** The way back to the platform with the code: Prolific's address, Mechanical Turk's form, or the code to copy. */
+/** The way back to the platform: Prolific's address with the code, Mechanical Turk's form (code or none), or the code to copy. */
 function Return({ v, auto }: { v: ParticipantView; auto: boolean }) {
   if (v.returnUrl) {
     return (
@@ -44,10 +44,11 @@ function Return({ v, auto }: { v: ParticipantView; auto: boolean }) {
   if (v.mturk) {
     return (
       <div className={s.actions}>
-        <MturkSubmit action={v.mturk.action} assignmentId={v.mturk.assignmentId} code={v.code} auto={auto} />
+        <MturkSubmit action={v.mturk.action} assignmentId={v.mturk.assignmentId} code={v.code} status={v.state === "screened-out" ? "screened-out" : "completed"} auto={auto} />
       </div>
     );
   }
+  if (!v.code) return null;
   return (
     <div className={s.actions}>
       <CopyCode code={v.code} />
@@ -61,15 +62,13 @@ export function ParticipantEnd({ view: v, reviewHref }: { view: ParticipantView;
       <section className={`panel ${s.end}`} aria-labelledby="end-title">
         <h1 id="end-title">Thank you: your batch is complete</h1>
         <p>
-          You answered all {v.total} items. {v.code ? "Your answers are saved." : "Your answers are saved; you may close this page."}
+          You answered all {v.total} items.{" "}
+          {v.code || v.mturk ? "Your answers are saved." : "Your answers are saved; you may close this page."}
         </p>
-        {v.code && (
-          <>
-            <Code code={v.code} label="Your completion code" />
-            <Return v={v} auto={v.platform === "mturk"} />
-            {v.platform === "link" && <p className="small muted">Give this code where you were asked for it.</p>}
-          </>
-        )}
+        {v.code && <Code code={v.code} label="Your completion code" />}
+        {/* Mechanical Turk: the assignment goes back whether or not the study has a code. */}
+        {(v.code || v.mturk) && <Return v={v} auto={v.platform === "mturk"} />}
+        {v.code && v.platform === "link" && <p className="small muted">Give this code where you were asked for it.</p>}
         {reviewHref && v.studyState !== "closed" && (
           <p className="small muted">
             You can still change your answers until the study closes: <Link href={reviewHref}>review them</Link>.
@@ -83,12 +82,8 @@ export function ParticipantEnd({ view: v, reviewHref }: { view: ParticipantView;
       <section className={`panel ${s.end}`} aria-labelledby="end-title">
         <h1 id="end-title">Thank you for your time</h1>
         <p>The training was not passed, so the study ends here for you.</p>
-        {v.code && (
-          <>
-            <Code code={v.code} label="Your code" />
-            <Return v={v} auto={false} />
-          </>
-        )}
+        {v.code && <Code code={v.code} label="Your code" />}
+        {(v.code || v.mturk) && <Return v={v} auto={false} />}
       </section>
     );
   }

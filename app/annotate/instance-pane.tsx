@@ -15,7 +15,10 @@ import { useDraft } from "./use-draft";
 import { useFields, useFlagNote } from "./use-fields";
 import { type Saved, useActiveTime, useSave } from "./use-save";
 import { useShortcuts } from "./use-shortcuts";
+import { offered, PreviousNote, SuggestionsBox } from "./suggestions";
+import { type Suggest, useSuggestions } from "./use-suggestions";
 import { useEffect } from "react";
+import { useScripted } from "@/app/_ui/scripted";
 import s from "./workspace.module.css";
 
 interface PaneProps {
@@ -37,6 +40,8 @@ interface PaneProps {
   /** Instances returned to the annotator and still open. */
   returned: { count: number; firstRef: number | null };
   onFlag: (ref: number, flag: FlagNote) => void;
+  /** A model's suggestions, when the project shows them to this annotator (use-suggestions.ts). */
+  suggest: Suggest | null;
 }
 
 /**
@@ -45,15 +50,48 @@ interface PaneProps {
  * the save (use-save.ts) and the keys (use-shortcuts.ts) are hooks; this wires
  * them to the components.
  */
-export function InstancePane({ step: view, project, progress, current, userId, targets, targetCount, fewTargets, onOpenTargets, navigating, go, skip, onSaved, onResponse, returned, onFlag }: PaneProps) {
+export function InstancePane({ step: view, project, progress, current, userId, targets, targetCount, fewTargets, onOpenTargets, navigating, go, skip, onSaved, onResponse, returned, onFlag, suggest }: PaneProps) {
   const { instance } = view;
   const key = draftKey(userId, project.id, instance.ref);
   const draft = useDraft(key, view.response);
   const activeMs = useActiveTime(key);
   const fields = useFields(draft, instance.head);
   const { flagNote, flagNoteRef, flagSelectRef, setFlagNote, toggleFlag } = useFlagNote(view.flag);
-  const { status, saving, conflict, conflictRef, save, keepSaved } = useSave({ projectId: project.id, language: project.language, instance, draft, fields, flagNoteRef, activeMs, onSaved, onResponse });
+  const sugg = useSuggestions(project.id, suggest, instance.ref, [view.nextRef, view.nextUnansweredRef], view.response !== null);
+  const { status, saving, conflict, conflictRef, save, keepSaved } = useSave({
+    projectId: project.id,
+    language: project.language,
+    instance,
+    draft,
+    fields,
+    flagNoteRef,
+    activeMs,
+    onSaved: (ref, res) => {
+      sugg.saved(instance.instanceId);
+      onSaved(ref, res);
+    },
+    onResponse,
+    suggestions: suggest ? sugg.claim : null,
+  });
+  /** A suggestion into the answer: NAME / NIL chooses it; a word goes into the next empty field. */
+  const accept = (word: string) => {
+    sugg.accept(word);
+    if (word === "NAME" || word === "NIL") {
+      if (draft.draftRef.current.kind !== word) fields.chooseKind(word);
+      return;
+    }
+    const d = draft.draftRef.current;
+    if (d.kind !== "substitutes") fields.chooseKind(d.kind);
+    const subs = draft.draftRef.current.subs;
+    if (subs.some((x) => x.trim().toLowerCase() === word.toLowerCase())) return;
+    const i = subs.findIndex((x) => x.trim() === "");
+    if (i >= 0) {
+      fields.setSub(i, word);
+      fields.subRefs[i].current?.focus();
+    }
+  };
   const guide = useGuidelinesDialog();
+  const scripted = useScripted();
   /** Skip: the next unanswered instance, else simply the next one. */
   const skipTo = view.nextUnansweredRef ?? view.nextRef;
   const base = `/annotate/${project.id}`;
@@ -73,6 +111,11 @@ export function InstancePane({ step: view, project, progress, current, userId, t
     next: view.nextRef !== null ? () => go(view.nextRef) : null,
     openGuidelines: guide.open,
     toggleFlag,
+    accept: sugg.visible ? (i: number) => {
+      const w = offered(sugg.visible!)[i];
+      if (w !== undefined) accept(w);
+    } : null,
+    revisePrevious: sugg.previous?.item?.state === "ready" ? () => go(sugg.previous!.ref) : null,
   });
 
   const guidelines = project.guidelines.trim() || DEFAULT_GUIDELINES;
@@ -102,6 +145,11 @@ export function InstancePane({ step: view, project, progress, current, userId, t
           />
         )}
 
+        {suggest && sugg.previous && <PreviousNote model={suggest.model} instanceId={sugg.previous.instanceId} item={sugg.previous.item} revise={() => go(sugg.previous!.ref)} />}
+        {/* Answers are saved by the page's script: without it the page says so, and Save stays off until the script runs (before it, a press would send nothing and lose the typing). */}
+        <noscript>
+          <p className="notice warn">The workspace saves your answers with JavaScript: turn it on in this browser to annotate.</p>
+        </noscript>
         <form
           noValidate
           onSubmit={(e) => {
@@ -110,6 +158,7 @@ export function InstancePane({ step: view, project, progress, current, userId, t
           }}
         >
           <AnswerFields draft={draft.draft} fields={fields} save={() => void save()} lang={project.language} />
+          {suggest && <SuggestionsBox model={suggest.model} mode={suggest.mode} item={sugg.item} visible={sugg.visible} onAccept={accept} />}
 
           <FlagNoteField
             projectId={project.id}
@@ -131,7 +180,7 @@ export function InstancePane({ step: view, project, progress, current, userId, t
           )}
 
           <div className={s.actions}>
-            <button type="submit" ref={fields.saveRef} disabled={saving} aria-keyshortcuts="Enter">
+            <button type="submit" ref={fields.saveRef} disabled={saving || !scripted} aria-keyshortcuts="Enter">
               Save &amp; next
             </button>
             <p role="status" aria-live="polite" className={`${s.status} ${status ? s[status.tone] : ""}`}>

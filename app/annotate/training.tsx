@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type RefObject, useEffect, useRef, useState, useTransition } from "react";
+import { useScripted } from "@/app/_ui/scripted";
 import type { TrainingFeedback, TrainingView } from "@/lib/server/quality";
 import { answerTrainingAction, retryTrainingAction } from "./[projectId]/training/actions";
 import { AnswerFields } from "./answer-fields";
@@ -68,6 +69,7 @@ function TrainingItem({
   language: string;
 }) {
   const [pending, start] = useTransition();
+  const scripted = useScripted();
   const [error, setError] = useState<string | null>(null);
   const draft = useDraft(`lexgold:training:${userId}:${pid}:${attempt}:${item.ref}`, null);
   const fields = useFields(draft, item.head);
@@ -121,6 +123,10 @@ function TrainingItem({
           <MarkdownText text={item.note} />
         </aside>
       )}
+      {/* Checked by the page's script: without it the page says so, and the button stays off until the script runs. */}
+      <noscript>
+        <p className="notice warn">The training checks your answers with JavaScript: turn it on in this browser to go on.</p>
+      </noscript>
       <form
         noValidate
         onSubmit={(e) => {
@@ -135,7 +141,7 @@ function TrainingItem({
           </p>
         )}
         <div className={s.actions}>
-          <button type="submit" ref={fields.saveRef} disabled={pending} aria-keyshortcuts="Enter">
+          <button type="submit" ref={fields.saveRef} disabled={pending || !scripted} aria-keyshortcuts="Enter">
             Check my answer
           </button>
           <p className="muted small" style={{ margin: 0 }}>

@@ -48,6 +48,8 @@ interface SaveOptions {
   activeMs: () => number;
   onSaved: (ref: number, res: Saved) => void;
   onResponse: (ref: number, response: OwnResponse) => void;
+  /** When the project suggests a model's answers (use-suggestions.ts): what this save says of them. */
+  suggestions?: RefObject<{ shown: boolean; accepted: string[] }> | null;
 }
 
 /**
@@ -58,7 +60,7 @@ interface SaveOptions {
  * the answer. A second tab's save in the meantime comes back as a conflict to
  * resolve: keep mine (save over that revision) or use the saved answer.
  */
-export function useSave({ projectId, language, instance, draft, fields, flagNoteRef, activeMs, onSaved, onResponse }: SaveOptions) {
+export function useSave({ projectId, language, instance, draft, fields, flagNoteRef, activeMs, onSaved, onResponse, suggestions }: SaveOptions) {
   const { draftRef, baseRef, setBase, replaceDraft, setRestored, forget } = draft;
   const [status, setStatus] = useState<Status>(null);
   const [conflict, setConflict] = useState<{ mine: Draft; saved: OwnResponse } | null>(null);
@@ -125,6 +127,7 @@ export function useSave({ projectId, language, instance, draft, fields, flagNote
               phrase: d.phrase,
               flag: flagNoteRef.current.flag,
               note: flagNoteRef.current.note,
+              ...(suggestions ? { suggestions: { shown: suggestions.current.shown, accepted: [...suggestions.current.accepted] } } : {}),
             },
             expectedRevision,
             activeMs: activeMs(),

@@ -12,18 +12,22 @@ export interface ShortcutActions {
   next: (() => void) | null;
   openGuidelines: () => void;
   toggleFlag: () => void;
+  /** A model's suggestion i (0-based) into the answer (Alt+1, Alt+2, Alt+3), when suggestions are on screen. */
+  accept?: ((i: number) => void) | null;
+  /** Back to the instance saved just before, to revise it after seeing the model's answer there (Alt+R). */
+  revisePrevious?: (() => void) | null;
 }
 
 /**
  * The workspace's keyboard shortcuts (README, "Annotating"), chosen not to clash
  * with typing: Alt+N / L / M / S / G / F / ← / →, PageUp / PageDown, and "?" and
- * F outside a text field. The listener is added once; it calls the actions of the
+ * F outside a text field; with a model's suggestions on, Alt+1 / 2 / 3 and Alt+R. The listener is added once; it calls the actions of the
  * latest render.
  */
 export function useShortcuts(actions: ShortcutActions) {
   const shortcuts = useRef<(e: KeyboardEvent) => void>(() => {});
   shortcuts.current = (e: KeyboardEvent) => {
-    const { chooseKind, toggleMultiword, skip, prev, next, openGuidelines, toggleFlag } = actions;
+    const { chooseKind, toggleMultiword, skip, prev, next, openGuidelines, toggleFlag, accept, revisePrevious } = actions;
     if (e.ctrlKey || e.metaKey || e.defaultPrevented) return;
     if (actions.dialogOpen()) return;
     const t = e.target as HTMLElement | null;
@@ -50,6 +54,12 @@ export function useShortcuts(actions: ShortcutActions) {
           return prev !== null ? act(prev) : e.preventDefault();
         case "ArrowRight":
           return next !== null ? act(next) : e.preventDefault();
+        case "Digit1":
+        case "Digit2":
+        case "Digit3":
+          return accept ? act(() => accept(Number(e.code.slice(5)) - 1)) : undefined;
+        case "KeyR":
+          return revisePrevious ? act(revisePrevious) : undefined;
       }
       return;
     }

@@ -2,12 +2,13 @@
 import type { InstanceView, WorkspaceView } from "@/lib/server/annotate";
 import { InstancePane } from "./instance-pane";
 import { useQueue } from "./use-queue";
+import type { Suggest } from "./use-suggestions";
 
 /**
  * The annotation workspace: the queue and navigation (use-queue.ts) around one
  * instance at a time (instance-pane.tsx), remounted on every move.
  */
-export function Workspace({ view, userId }: { view: WorkspaceView & { instance: InstanceView }; userId: number }) {
+export function Workspace({ view, userId, suggest = null }: { view: WorkspaceView & { instance: InstanceView }; userId: number; suggest?: Suggest | null }) {
   const q = useQueue(view, userId);
   return (
     <InstancePane
@@ -28,6 +29,7 @@ export function Workspace({ view, userId }: { view: WorkspaceView & { instance: 
       onResponse={q.onResponse}
       returned={q.returned}
       onFlag={q.onFlag}
+      suggest={suggest}
     />
   );
 }

@@ -6,7 +6,7 @@
  */
 
 /** name=value pairs from Set-Cookie headers, later ones replacing earlier ones. */
-function mergeCookies(jar: Map<string, string>, res: Response): void {
+export function mergeCookies(jar: Map<string, string>, res: Response): void {
   for (const c of res.headers.getSetCookie()) {
     const pair = c.split(";")[0];
     const eq = pair.indexOf("=");
@@ -14,7 +14,7 @@ function mergeCookies(jar: Map<string, string>, res: Response): void {
   }
 }
 
-const cookieHeader = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+export const cookieHeader = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
 
 export async function signIn(base: string, name: string, password: string): Promise<string> {
   const jar = new Map<string, string>();

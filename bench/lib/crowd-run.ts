@@ -6,7 +6,8 @@
  *     signIn("study", { token, params, consent, redirect: false })): GET /api/auth/csrf, POST
  *     /api/auth/callback/study with the token, the link's query as a JSON object of strings and consent
  *     "yes" (the study shows one), then GET /api/auth/session (next-auth's client reads the session after
- *     signing in; the account's id comes from it);
+ *     signing in; the account's id comes from it), then the study page with ?started=1 (the page the
+ *     link's script goes on to: a new participant's resume code, issue #38, or the way on);
  *  3. the workspace: GET /annotate/<project> (which sends a participant to the first item of their batch)
  *     and that item's page;
  *  4. their batch, one item at a time: a think time, then the save (the workspace's JSON POST), and the
@@ -15,14 +16,18 @@
  * A share abandon after a few items (their places come back when their batch expires); as many
  * replacements join once those batches are past the study's minutes, as Prolific recruits a new
  * participant for one who timed out; a few finishers arrive again by the link partway (a reload, a
- * second tab), which must resume the same account and batch. Each participant has an address of their
- * own (X-Forwarded-For, the server trusting the load's loopback as its proxy), so the per-address join
- * limit sees one join per address, as on Prolific; the per-study limit applies as configured.
+ * second tab, with a browser that kept nothing: the platform session of their first join brings them
+ * back), which must resume the same account and batch. Each participant has an address of their own
+ * (X-Forwarded-For, the server trusting the load's loopback as its proxy), so the per-address join
+ * limit sees one join per address, as on Prolific (or one of --addresses, for a burst of joins from
+ * a few places); the per-study limit applies as configured. `joinOnly`: each participant stops once
+ * their workspace is open (the burst of joins in bench/lib/crowd-phases.ts).
  */
 import crypto from "node:crypto";
 import type { AckedSave, SentResponse } from "./acks";
 import { type SaveRequest, savePath } from "../../app/annotate/save-request";
 import { mulberry32 } from "../../lib/lexsub/agreement/bootstrap";
+import { cookieHeader, mergeCookies } from "./auth";
 
 type Role = "finisher" | "abandoner" | "replacement";
 
@@ -53,7 +58,7 @@ interface JoinRecord {
 }
 
 interface CrowdPageRecord {
-  name: "study page" | "workspace" | "item page" | "completion";
+  name: "study page" | "started page" | "workspace" | "item page" | "completion";
   start: number;
   end: number;
   status: number;
@@ -113,6 +118,8 @@ export interface CrowdOptions {
   timeoutMs: number;
   /** The head word of each instance, for the occasional multiword answer. */
   headOf: ReadonlyMap<number, string>;
+  /** Stop once the workspace is open (no answers). */
+  joinOnly?: boolean;
 }
 
 const now = () => performance.timeOrigin + performance.now();
@@ -135,10 +142,15 @@ export function planParticipants(opts: {
   replaceAfterSec: number;
   replaceWithinSec: number;
   seed: number;
+  /** The participants come from this many addresses in turn (default: one each). */
+  addresses?: number;
 }): ParticipantPlan[] {
   const r = mulberry32(opts.seed);
   const gap = (opts.joinWithinSec * 1000) / Math.max(1, opts.participants);
-  const address = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+  const address = (n: number) => {
+    const i = opts.addresses ? ((n - 1) % opts.addresses) + 1 : n;
+    return `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+  };
   const plans: ParticipantPlan[] = [];
   for (let i = 0; i < opts.participants; i++) {
     const abandons = opts.batch > 1 && r() < opts.abandon;
@@ -172,15 +184,6 @@ export function planParticipants(opts: {
   return plans;
 }
 
-/** name=value pairs from Set-Cookie headers, later ones replacing earlier ones. */
-function mergeCookies(jar: Map<string, string>, res: Response): void {
-  for (const c of res.headers.getSetCookie()) {
-    const pair = c.split(";")[0];
-    const eq = pair.indexOf("=");
-    if (eq > 0) jar.set(pair.slice(0, eq).trim(), pair.slice(eq + 1));
-  }
-}
-const cookieHeader = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
 
 /** One answer no other save uses (the run's tag, the participant, the item), now and then NAME/NIL or a multiword. */
 function answerFor(runTag: string, participant: number, seq: number, r: () => number, head?: string): SentResponse {
@@ -269,6 +272,15 @@ export async function runCrowd(plans: readonly ParticipantPlan[], opts: CrowdOpt
         const session = (await s.json()) as { user?: { uid?: number; role?: string } };
         if (typeof session.user?.uid !== "number" || session.user.role !== "participant") fail(`the session is not a participant's: ${JSON.stringify(session).slice(0, 200)}`);
         rec.joins.push({ participant: p.index, kind, start, end: now(), callbackMs, ok: true });
+        // Where the page's script goes next: the resume code for a new participant, else on to the workspace.
+        if (opts.studyPage) {
+          const started = await get("started page", `/study/${encodeURIComponent(opts.token)}?started=1`);
+          const shown = started.status === 200 && started.body.includes('data-testid="resume-code"');
+          if (kind === "join" && !shown) {
+            rec.pages[rec.pages.length - 1].ok = false;
+            throw new Stop(`the started page showed no resume code (${started.status})`);
+          }
+        }
         return session.user!.uid!;
       } catch (e) {
         if (e instanceof Stop) throw e;
@@ -343,6 +355,7 @@ export async function runCrowd(plans: readonly ParticipantPlan[], opts: CrowdOpt
         out.noBatch = true;
         return;
       }
+      if (opts.joinOnly) return;
       let seq = 0;
       while (ref !== null) {
         await think();

@@ -2,8 +2,10 @@
  * `npm run load -- --crowd`: the crowd run (issue #32). The load test's rig (./setup.ts: a throw-away
  * database, the production server from a build) with a Prolific study on a 100,000-instance project,
  * participants arriving by its link at a human pace (./crowd-run.ts), then the database checked: every
- * acknowledged save there exactly once (./acks.ts), balanced overlap (./crowd-check.ts). Options and
- * what they mean: bench/load.ts's header.
+ * acknowledged save there exactly once (./acks.ts), balanced overlap (./crowd-check.ts). First, on
+ * studies of their own, another annotator's saves during a re-join flood and during a burst of joins
+ * (./crowd-phases.ts, issue #38); `--only flood`, `--only burst` or `--only crowd` runs one part.
+ * Options and what they mean: bench/load.ts's header.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -11,6 +13,7 @@ import { lostAndDoubled } from "./acks";
 import { checkOverlap, crowdRows, participantStates, type CrowdCheck } from "./crowd-check";
 import { type CrowdRecords, planParticipants, probeStudyPage, runCrowd } from "./crowd-run";
 import { openCrowdStudy, prolificId } from "./crowd-seed";
+import { crowdPhases, type PhaseFigures, phaseReport } from "./crowd-phases";
 import { cpuDelta, cpuSnapshot, formatCpuUse } from "./cpu";
 import { table, verdict, type TargetRow } from "./figures";
 import { numberArg, runTag, setUp, stringArg } from "./setup";
@@ -75,6 +78,19 @@ function crowdFigures(rec: CrowdRecords, lostDoubled: { lost: number; doubled: n
   };
 }
 
+function phaseTargets(f: PhaseFigures): TargetRow[] {
+  const rows: TargetRow[] = [];
+  if (f.flood) rows.push({ figure: "another annotator's save p99 during a re-join flood", value: `${f.flood.saves.p99.toFixed(1)} ms`, target: "< 150 ms", pass: f.flood.saves.count > 0 && f.flood.saves.p99 < 150 });
+  if (f.burst) {
+    const b = f.burst;
+    rows.push(
+      { figure: `another annotator's save p99 during ${b.participants} joins in ${b.withinSec} s`, value: `${b.saves.p99.toFixed(1)} ms`, target: "< 150 ms", pass: b.saves.count > 0 && b.saves.p99 < 150 },
+      { figure: "joins of the burst stopped by an error", value: String(b.failed), target: "0", pass: b.failed === 0 },
+    );
+  }
+  return rows;
+}
+
 function crowdTargets(f: CrowdFigures): TargetRow[] {
   const c = f.overlap;
   const K = "K";
@@ -120,6 +136,12 @@ function crowdReport(f: CrowdFigures): string {
 }
 
 export async function crowdMain(log: (s: string) => void): Promise<number> {
+  const only = stringArg("only", "LOAD_ONLY", "");
+  if (only && !["flood", "burst", "crowd"].includes(only)) {
+    log("--only takes flood, burst or crowd");
+    return 2;
+  }
+  const part = (name: string) => !only || only === name;
   const participants = numberArg("participants", "LOAD_PARTICIPANTS", 300);
   const joinWithin = numberArg("join-within", "LOAD_JOIN_WITHIN", 60);
   const batch = numberArg("batch", "LOAD_BATCH", 10);
@@ -144,8 +166,24 @@ export async function crowdMain(log: (s: string) => void): Promise<number> {
   const replaceAfterSec = joinWithin + minutes * 60 + 5;
   const replaceWithinSec = Math.max(1, Math.min(30, joinWithin / 2));
 
-  const rig = await setUp({ annotators: 0, instances, log, serverEnv: { LEXGOLD_TRUSTED_PROXY: "127.0.0.1" } });
+  // One annotator: the one whose saves the phases time.
+  const rig = await setUp({ annotators: 1, instances, log, serverEnv: { LEXGOLD_TRUSTED_PROXY: "127.0.0.1" } });
   try {
+    let phases: PhaseFigures | null = null;
+    if (part("flood") || part("burst")) {
+      const loadBefore = os.loadavg()[0];
+      phases = await crowdPhases(rig, { flood: part("flood"), burst: part("burst") }, log);
+      const rows = phaseTargets(phases);
+      process.stdout.write(
+        `\ncrowd phases: ${new Date().toISOString()}, load average (1 min) ${loadBefore.toFixed(1)} before, ${os.loadavg()[0].toFixed(1)} after, on ${os.cpus().length} cores\n` +
+          phaseReport(phases) +
+          "\n\n" +
+          table(["figure", "value", "target", "result"], rows.map((t) => [t.figure, t.value, t.target, verdict(t.pass)])) +
+          "\n",
+      );
+      if (jsonOut && !part("crowd")) fs.writeFileSync(jsonOut, JSON.stringify({ phases, targets: rows }, null, 2));
+      if (!part("crowd")) return rows.every((x) => x.pass !== false) ? 0 : 1;
+    }
     let t = performance.now();
     const study = await openCrowdStudy(rig.dbFile, rig.seeded.projectId, { batchSize: batch, overlap, minutes, open });
     log(
@@ -208,7 +246,7 @@ export async function crowdMain(log: (s: string) => void): Promise<number> {
     const firstStop = rec.outcomes.find((o) => o.stoppedBy && o.stoppedBy !== "abandoned");
     if (firstStop) process.stdout.write(`first participant stopped by an error: #${firstStop.index} (${firstStop.role}): ${firstStop.stoppedBy}\n`);
     if (check.notExactlyK.length || check.overK.length) process.stdout.write(`instances off K (first ten): ${[...check.overK, ...check.notExactlyK].slice(0, 10).join(", ")}\n`);
-    const targets = crowdTargets(figures);
+    const targets = [...crowdTargets(figures), ...(phases ? phaseTargets(phases) : [])];
     if (jsonOut) {
       const { overK, notExactlyK, takenMismatch, ...counts } = check;
       fs.writeFileSync(
@@ -228,6 +266,7 @@ export async function crowdMain(log: (s: string) => void): Promise<number> {
             figures: { ...figures, overlap: { ...counts, overK: overK.length, notExactlyK: notExactlyK.length, takenMismatch: takenMismatch.length } },
             targets,
             states,
+            phases,
             cpu,
             loadavg: { before: loadBefore, after: loadAfter, mean, max: Math.max(loadAfter, ...loads), every5s: loads },
             // Each request's times (ms after the run's start), for figures by phase.

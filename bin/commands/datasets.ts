@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { CliError, dbOption, openCliDb, run } from "./util";
+import { CliError, dbOption, openCliDb, readBytes, run } from "./util";
 
 const FORMATS = ["coinco", "swords", "tsar"] as const;
 type Format = (typeof FORMATS)[number];
@@ -15,24 +15,17 @@ type Format = (typeof FORMATS)[number];
 export async function importDatasetFile(
   format: string,
   file: string | undefined,
-  opts: { project: string; db?: string; create?: boolean; idPrefix?: string; strict?: boolean; quiet?: boolean },
+  opts: { project: string; db?: string; create?: boolean; idPrefix?: string; strict?: boolean; quiet?: boolean; onlyLanguage?: string },
 ): Promise<void> {
   if (!(FORMATS as readonly string[]).includes(format)) throw new CliError(`unknown dataset format "${format}": one of ${FORMATS.join(", ")}`);
   if (file === undefined) throw new CliError(`import ${format}: give the file, e.g. lexgold import ${format} FILE --project NAME`);
-  let bytes: Buffer;
-  try {
-    if (!fs.statSync(file).isFile()) throw new CliError(`${file}: not a file`);
-    bytes = fs.readFileSync(file);
-  } catch (e) {
-    if (e instanceof CliError) throw e;
-    throw new CliError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message}`);
-  }
+  const bytes = readBytes(file);
   const { SYSTEM, findProjectByName } = await import("../../lib/server/kernel/actor");
   const datasets = await import("../../lib/server/datasets/datasets");
   const { InputError } = await import("../../lib/server/kernel/errors");
   const { formatDiagnostic } = await import("../../lib/lexsub/diagnostics");
   const db = await openCliDb(opts);
-  const input = { format: format as Format, fileName: path.basename(file), bytes, idPrefix: opts.idPrefix, strict: opts.strict === true };
+  const input = { format: format as Format, fileName: file === "-" ? "stdin" : path.basename(file), bytes, idPrefix: opts.idPrefix, strict: opts.strict === true, onlyLanguage: opts.onlyLanguage };
   const progress = process.stderr.isTTY ? (p: { done: number; total: number }) => process.stderr.write(`\r${p.done}/${p.total} targets`) : undefined;
   try {
     const report = opts.create
@@ -88,7 +81,7 @@ export function register(program: Command): void {
       const out = run(() => exportDataset(db, SYSTEM, p.id, format, { goldOnly: opts.goldOnly === true, cells, ids }));
       if (opts.output) fs.writeFileSync(opts.output, out.text);
       else process.stdout.write(out.text);
-      process.stderr.write(`lexgold: ${out.written} instances written as ${format}\n`);
+      process.stderr.write(`lexgold: ${out.written} ${out.written === 1 ? "instance" : "instances"} written as ${format}\n`);
       for (const l of out.lost) process.stderr.write(`not carried: ${l}\n`);
     });
   }

@@ -4,10 +4,10 @@
  */
 import fs from "node:fs";
 import type { Command } from "commander";
-import type { AgreementFigures, AgreementReport } from "../../lib/lexsub/agreement";
+import { formatAgreement } from "../../lib/lexsub/agreement/text";
 import { neutraliseCell } from "../../lib/lexsub/formats/spreadsheet";
 import type { AppliedProposal } from "../../lib/lexsub/gold";
-import { CliError, dbOption, openCliDb, run } from "./util";
+import { CliError, dbOption, openCliDb, readText, run } from "./util";
 
 /** The data access this file's commands use, loaded when one runs (not for --help). */
 async function server() {
@@ -39,33 +39,6 @@ function integer(name: string, min: number) {
     if (!Number.isInteger(n) || n < min) throw new CliError(`${name} must be a whole number >= ${min}, not "${v}"`);
     return n;
   };
-}
-
-const pct = (x: number | null) => (x === null ? "—" : (100 * x).toFixed(2));
-
-/** The agreement report as text: headline figures, per annotator, per PoS. */
-function formatAgreement(project: string, a: AgreementReport): string {
-  const out: string[] = [];
-  const iv = (i: { low: number; high: number } | null) => (i ? ` (95% CI ${pct(i.low)}–${pct(i.high)})` : "");
-  out.push(`Agreement for project ${project} (percent; — where undefined)`);
-  out.push(`Items in T: ${a.items}; with a mode: ${a.itemsWithMode}`);
-  out.push(`Pairwise agreement: ${pct(a.pairwise)} over ${a.pairs} pairs${iv(a.intervals.pairwise)}`);
-  out.push(`Agreement with the mode: ${pct(a.modeAgreement)} over ${a.modeResponses} responses`);
-  out.push(`Multiword detection: ${pct(a.mwDetection)} over ${a.mwDetectionPairs} pairs`);
-  out.push(`Multiword identification: ${pct(a.mwIdentification)} over ${a.mwIdentificationPairs} pairs`);
-  out.push(`Krippendorff's alpha (MASI): ${a.alphaMasi === null ? "—" : a.alphaMasi.toFixed(4)}${a.intervals.alphaMasi ? ` (95% CI ${a.intervals.alphaMasi.low.toFixed(4)}–${a.intervals.alphaMasi.high.toFixed(4)})` : ""}`);
-  out.push("");
-  out.push(["annotator", "answered", "NAME", "NIL", "items", "pairwise", "mode", "pairwise without", "mode without"].join("\t"));
-  for (const p of a.perAnnotator) {
-    out.push([p.annotator, p.answered, p.names, p.nils, p.items, pct(p.pairwise), pct(p.modeAgreement), pct(p.without.pairwise), pct(p.without.modeAgreement)].join("\t"));
-  }
-  out.push("");
-  out.push(["pos", "items", "pairwise", "mode", "mw detection", "mw identification", "alpha"].join("\t"));
-  const row = (label: string, f: AgreementFigures) =>
-    [label, f.items, pct(f.pairwise), pct(f.modeAgreement), pct(f.mwDetection), pct(f.mwIdentification), f.alphaMasi === null ? "—" : f.alphaMasi.toFixed(4)].join("\t");
-  for (const p of a.byPos) out.push(row(p.pos, p));
-  out.push(row("all", a));
-  return out.join("\n") + "\n";
 }
 
 /** Proposals listed one by one on stderr; the rest are counted. */
@@ -149,15 +122,23 @@ export function register(program: Command): void {
       .command("list")
       .requiredOption("--project <name>", "the project")
       .option("--open", "only forms without a decision")
-      .description("print form, proposed lemma, count, decision, lemma used (TSV; changed forms first, then by count)"),
+      .description("print form, proposed lemma, count, decision, lemma used, note (TSV; changed forms first, then by count)"),
   ).action(async (opts: { project: string; open?: boolean; db?: string }) => {
     const { SYSTEM, findProjectByName, ...gold } = await server();
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
     const rows = run(() => gold.lemmaReview(db, SYSTEM, p.id)).filter((r) => !opts.open || r.decision === null);
-    const out = ["form\tproposed\tcount\tpos\tdecision\tlemma"];
+    const out = ["form\tproposed\tcount\tpos\tdecision\tlemma\tnote"];
+    // A note for a choice between two readings (decided one by one) and for spellings with other spacing.
+    const note = (r: (typeof rows)[number]) =>
+      [
+        r.choice ? `a choice: the verb ${r.choice.proposed}, or ${r.choice.asTyped} as an adjective (accept --all leaves it open)` : "",
+        r.spacing ? `also typed with other spacing: ${r.spacing.map((x) => JSON.stringify(x)).join(", ")}` : "",
+      ]
+        .filter((x) => x !== "")
+        .join("; ");
     // TSV: cells a spreadsheet would run as a formula are neutralised, as in every TSV lexgold writes.
-    for (const r of rows) out.push([r.form, r.proposed, String(r.count), r.pos.join(","), r.decision ?? "", r.lemma].map(neutraliseCell).join("\t"));
+    for (const r of rows) out.push([r.form, r.proposed, String(r.count), r.pos.join(","), r.decision ?? "", r.lemma, note(r)].map(neutraliseCell).join("\t"));
     process.stdout.write(out.join("\n") + "\n");
   });
   dbOption(
@@ -189,12 +170,7 @@ export function register(program: Command): void {
       .requiredOption("--project <name>", "the project")
       .description("decide many forms at once, in one transaction: any bad line refuses the whole file (each named), nothing recorded"),
   ).action(async (file: string, opts: { project: string; db?: string }) => {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (e) {
-      throw new CliError(`cannot read ${file}: ${(e as Error).message}`);
-    }
+    const text = readText(file);
     const { SYSTEM, findProjectByName, InputError, ...gold } = await server();
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));

@@ -27,6 +27,8 @@ import { register as doctor } from "./doctor";
 import { register as baseline } from "./baseline";
 import { register as study } from "./study";
 import { register as derive } from "./derive";
+import { register as release } from "./release";
+import { register as model } from "./model";
 
 export const commands: Register[] = [
   project,
@@ -49,4 +51,6 @@ export const commands: Register[] = [
   baseline,
   study,
   derive,
+  release,
+  model,
 ];

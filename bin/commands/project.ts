@@ -13,13 +13,15 @@ export function register(program: Command): void {
       .command("create")
       .argument("<name>", "project name")
       .option("--language <tag>", "the language of its sentences and answers, a BCP 47 tag (en, de, es, pt-BR)", "en")
+      .option("--coordinator <user>", "a coordinator account to run it (repeat for several); the study's own coordinator, made by `lexgold init`, coordinates every project", (v: string, prev: string[] = []) => [...prev, v])
       .description("create a project"),
-  ).action(async (name: string, opts: { language: string; db?: string }) => {
+  ).action(async (name: string, opts: { language: string; coordinator?: string[]; db?: string }) => {
     const { SYSTEM } = await import("../../lib/server/kernel/actor");
     const { createProject } = await import("../../lib/server/corpus/projects");
     const db = await openCliDb(opts);
-    const p = run(() => createProject(db, SYSTEM, { name, language: opts.language }));
-    console.log(`created project "${p.name}" (language ${p.language})`);
+    const p = run(() => createProject(db, SYSTEM, { name, language: opts.language, coordinators: opts.coordinator }));
+    const who = p.coordinators.length === 0 ? `no coordinator yet (lexgold member add USER --project ${p.name} --role coordinator)` : `coordinated by ${p.coordinators.join(", ")}`;
+    console.log(`created project "${p.name}" (language ${p.language}); ${who}`);
   });
   dbOption(project.command("list").description("list projects with their lexelt and instance counts"))
     .action(async (opts: { db?: string }) => {
@@ -27,7 +29,7 @@ export function register(program: Command): void {
       const { listProjects } = await import("../../lib/server/corpus/projects");
       const db = await openCliDb(opts);
       for (const p of run(() => listProjects(db, SYSTEM))) {
-        console.log(`${p.name}\t${p.lexelts} lexelts\t${p.instances} instances${p.archivedAt ? `\tarchived ${p.archivedAt.toISOString().slice(0, 10)}` : ""}`);
+        console.log(`${p.name}\t${p.lexelts} ${p.lexelts === 1 ? "lexelt" : "lexelts"}\t${p.instances} ${p.instances === 1 ? "instance" : "instances"}${p.archivedAt ? `\tarchived ${p.archivedAt.toISOString().slice(0, 10)}` : ""}`);
       }
     });
   dbOption(

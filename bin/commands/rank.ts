@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { CliError, printDiagnostics } from "./util";
+import { CliError, inputName, printDiagnostics, readBytes } from "./util";
 
 interface RankOpts {
   benchmark: string;
@@ -11,6 +11,7 @@ interface RankOpts {
   mwe?: boolean;
   mlsp?: boolean;
   repaired?: boolean;
+  utf8?: boolean;
   truncate?: boolean;
   skipPreprocessing?: boolean;
   json?: boolean;
@@ -23,34 +24,19 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 /**
- * A file's text; `.gz` files (SWORDS ships its JSON gzipped) are unzipped.
- * `python`: decoded as the reference scripts' Python reads it (strict UTF-8, a
- * byte-order mark kept); bytes that are not UTF-8 are refused, naming the line
- * and byte offset. Otherwise invalid bytes read as U+FFFD.
+ * A file's text, read as readBytes reads it (`-` standard input; gzipped files,
+ * SWORDS's JSON among them, unzipped). `python`: decoded as the reference scripts'
+ * Python reads it (strict UTF-8, a byte-order mark kept); bytes that are not UTF-8
+ * are refused, naming the line and byte offset. Otherwise invalid bytes read as U+FFFD.
  */
-async function readMaybeGz(path: string, python = false): Promise<string> {
-  const fs = await import("node:fs");
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CliError(`cannot read ${path}: ${code === "ENOENT" ? "no such file" : (e as Error).message}`);
-  }
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    const { gunzipSync } = await import("node:zlib");
-    try {
-      bytes = gunzipSync(bytes);
-    } catch (e) {
-      throw new CliError(`cannot unzip ${path}: ${(e as Error).message}`);
-    }
-  }
-  if (!python) return bytes.toString("utf8");
+async function readRankFile(path: string, python = false): Promise<string> {
+  const bytes = readBytes(path);
+  if (!python) return Buffer.from(bytes).toString("utf8");
   const { decodePythonUtf8 } = await import("../../lib/scorers/shared/python-text");
-  const decoded = decodePythonUtf8(bytes, path);
+  const decoded = decodePythonUtf8(bytes, inputName(path));
   if (decoded.text === null) {
     printDiagnostics(decoded.diagnostics);
-    throw new CliError(`${path}: not UTF-8 text; nothing was scored`);
+    throw new CliError(`${inputName(path)}: not UTF-8 text; nothing was scored`);
   }
   return decoded.text;
 }
@@ -69,12 +55,13 @@ export function register(program: Command): void {
     .requiredOption("-b, --benchmark <name>", "tsar, swords or gap")
     .requiredOption("-g, --gold <file>", "tsar: the gold TSV; swords: the dataset JSON (.json or .json.gz); gap: a SemEval gold file or a TSAR gold TSV")
     .requiredOption("-s, --system <file>", "a ranked output (repeat for several runs, ranked in one table)", collect)
-    .option("--format <format>", "the runs' format: tsv, swords-json, oot or lst (default: tsv for tsar, swords-json for swords, guessed for gap)")
+    .option("--format <format>", "the runs' format: tsv, swords-json, oot, lst or germeval (default: tsv for tsar, swords-json for swords, guessed for gap)")
     .option("--k <list>", "tsar: the K of Potential@K and MAP@K, e.g. 1,3,5,10 (ACC@1 is always given)")
     .option("--variant <name>", "gap: melamud (lst_gap.py, default), lexsubgen (LexSubGen's gold reader and gap_score) or swords")
     .option("--no-mwe", "gap: the variant's no-mwe filter (drop multiword candidates)")
     .option("--mlsp", "tsar: keep the complex word in the gold, as MLSP 2024's results do")
     .option("--repaired", "apply the documented repairs where the reference script stops or misreads (docs/ranking.md)")
+    .option("--utf8", "oot runs: read lexelts as UTF-8 text (perl -CSD), so non-ASCII letters (Plünderung.n) are read whole; the default reads bytes, as score.pl does")
     .option("--no-truncate", "tsar: do not floor figures to 4 decimals")
     .option("--skip-preprocessing", "swords: compare lists as given, without lemmatising")
     .option("--report", "also print each run's figures as the reference script prints them")
@@ -85,13 +72,13 @@ export function register(program: Command): void {
       const { hasErrors } = await import("../../lib/lexsub/diagnostics");
       if (!rank.isBenchmark(opts.benchmark)) throw new CliError(`--benchmark: expected tsar, swords or gap, got "${opts.benchmark}"`);
       if (opts.variant !== undefined && !rank.isGapVariant(opts.variant)) throw new CliError(`--variant: expected melamud, lexsubgen or swords, got "${opts.variant}"`);
-      if (opts.format !== undefined && !(rank.RANKED_FORMATS as readonly string[]).includes(opts.format)) throw new CliError(`--format: expected tsv, swords-json, oot or lst, got "${opts.format}"`);
+      if (opts.format !== undefined && !(rank.RANKED_FORMATS as readonly string[]).includes(opts.format)) throw new CliError(`--format: expected tsv, swords-json, oot, lst or germeval, got "${opts.format}"`);
       const k = ks(opts.k, "--k");
       // tsar_eval.py and eval.py read their files as Python 3 text: not UTF-8 stops them.
       const python = opts.benchmark === "tsar" || opts.benchmark === "swords";
-      const gold = { name: opts.gold, text: await readMaybeGz(opts.gold, python) };
+      const gold = { name: inputName(opts.gold), text: await readRankFile(opts.gold, python) };
       const runs = [];
-      for (const s of opts.system) runs.push({ name: s, text: await readMaybeGz(s, python) });
+      for (const s of opts.system) runs.push({ name: inputName(s), text: await readRankFile(s, python) });
       let wordnet = null;
       // SWORDS lemmatises over WordNet 3.0 (eval.py's NLTK data), read only here.
       if (opts.benchmark === "swords" && !opts.skipPreprocessing) wordnet = (await import("../../lib/wordnet/wn30")).wordnet30();
@@ -99,6 +86,7 @@ export function register(program: Command): void {
         format: opts.format as never,
         keepComplexWord: !!opts.mlsp,
         repaired: !!opts.repaired,
+        utf8: !!opts.utf8,
         truncate: opts.truncate !== false,
         potentialK: k,
         mapK: k?.filter((x) => x > 1),

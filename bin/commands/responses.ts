@@ -33,7 +33,7 @@ export function register(program: Command): void {
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
     const options = { acceptUnassigned: opts.acceptUnassigned === true, strict: opts.strict === true };
     /** What was kept as written (by rule) and left out (by line): stdout, after the summary. */
-    const details = (r: { rules: RuleCount[]; skipped: Diagnostic[] }): string[] => {
+    const details = (r: { rules: RuleCount[]; skipped: Diagnostic[]; warnings: Diagnostic[] }): string[] => {
       const out: string[] = [];
       for (const c of r.rules) {
         out.push(`kept as written, breaking the "${c.rule}" rule: ${c.count}`);
@@ -42,6 +42,8 @@ export function register(program: Command): void {
       }
       if (r.skipped.length > 0) out.push(`left out (${r.skipped.length}):`);
       for (const d of r.skipped) out.push(`  ${formatDiagnostic(d)}`);
+      if (r.warnings.length > 0) out.push(`warnings (${r.warnings.length}):`);
+      for (const d of r.warnings) out.push(`  ${formatDiagnostic(d)}`);
       return out;
     };
     try {

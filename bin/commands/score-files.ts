@@ -119,8 +119,10 @@ export interface FastFileScore {
   goldDiagnostics: Diagnostic[];
   total: number;
   score: FastScore;
-  /** Whether the two readings read both files alike (perl-classes.ts `readingsAgreeOn`): the lane's system lines are printable ASCII, so the gold decides. */
+  /** Whether the two readings read both files alike (perl-classes.ts `readingsAgreeOn`): the gold's lines the full reader took, and the system's lines outside the lane's form. */
   readingsAgree: boolean;
+  /** Where they may not, whether the UTF-8 reading could change a figure (readings.ts, over the lines the lane met). */
+  utf8CouldDiffer: boolean;
 }
 
 /**
@@ -136,6 +138,9 @@ export function scoreFast(system: string, gold: string, type: "best" | "oot", sy
   let fd: number;
   try {
     if (fs.statSync(gold).size > FAST_GOLD_LIMIT) return null;
+    // A system file of CoInCo's size or so that the lane would give up on is the full reader's from
+    // the start: the lane would build the gold's key only to give up at that line.
+    if (fs.statSync(system).size <= PRESCAN_LIMIT && laneDeclines(fs.readFileSync(system))) return null;
     key = FastKey.build(fs.readFileSync(gold), { type, goldName, systemName, decode: decodeUtf8, reading });
     if (!key) return null;
     fd = fs.openSync(system, "r");
@@ -146,7 +151,8 @@ export function scoreFast(system: string, gold: string, type: "best" | "oot", sy
     const scorer = new FastScorer(key);
     const size = Math.min(FAST_CHUNK, fs.fstatSync(fd).size + 1);
     if (!readPieces(fd, size, (buf, end) => scorer.push(buf, 0, end), (buf, end) => scorer.pushLast(buf, 0, end))) return null;
-    return { goldDiagnostics: key.diagnostics, total: key.totalInT, score: scorer.finish(), readingsAgree: key.readingsAgree };
+    const readingsAgree = key.readingsAgree && scorer.readingsAgree;
+    return { goldDiagnostics: key.diagnostics, total: key.totalInT, score: scorer.finish(), readingsAgree, utf8CouldDiffer: !readingsAgree && key.odd.couldDiffer(type) };
   } catch (e) {
     // An unreadable system file: the full reader reports it.
     if (e instanceof ReadFailure || (e as NodeJS.ErrnoException).code) return null;
@@ -154,6 +160,21 @@ export function scoreFast(system: string, gold: string, type: "best" | "oot", sy
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** System files read whole for `laneDeclines` at most (a larger one goes to the lane, which gives up where it must). */
+const PRESCAN_LIMIT = 16 << 20;
+/** What a repair reads otherwise, so the lane gives up on it: a CR (CRLF line ends), a space or tab beside a ";". */
+const DECLINED = /\r|[ \t];|;[ \t]/;
+
+/**
+ * Whether the fast lane would surely give up on this system file (fast.ts): a line
+ * a repair reads otherwise, CRLF line ends or spaces around a guess. Any other line
+ * outside its form (a byte outside ASCII, a lexelt holding a space) it reads with the
+ * full reader's reader and scores itself.
+ */
+export function laneDeclines(bytes: Uint8Array): boolean {
+  return DECLINED.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"));
 }
 
 /** A line the fast lane hands the full reader, decoded as `forEachLine` decodes. */

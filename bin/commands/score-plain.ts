@@ -12,7 +12,7 @@ import v8 from "node:v8";
 import { scoreFast } from "./score-files";
 import { exitWithError } from "../output";
 import { Out, printFastScore } from "./score-output";
-import { CliError } from "./util";
+import { CliError, fileIsGzip } from "./util";
 // bin/lexgold.cjs loads this module first, on its own: it installs the output guard from here.
 export { guardOutput } from "../output";
 
@@ -58,10 +58,12 @@ export function scorePlain(args: readonly string[]): boolean {
   if (process.env.LEXGOLD_SCORE_LANE === "full") return false;
   const a = plainArgs(args);
   if (!a) return false;
+  // A gzipped file: the full command unzips it first, then scores it through the lane.
+  if (fileIsGzip(a.system) || fileIsGzip(a.gold)) return false;
   tuneForShortRun(a.system, a.gold);
   const fast = scoreFast(a.system, a.gold, a.type, a.system, a.gold, a.utf8 ? "utf8" : "bytes");
-  // Read as bytes, a gold the UTF-8 reading may read differently: the full command adds that reading's figures.
-  if (fast && !a.utf8 && !fast.readingsAgree) return false;
+  // Read as bytes, files the UTF-8 reading could score differently: the full command adds that reading's figures.
+  if (fast && !a.utf8 && fast.utf8CouldDiffer) return false;
   if (!fast) {
     // The lane declined these files: the full command (score.ts) would only try it again, reading
     // them a second time. Its documented switch sends it straight to the full reader.

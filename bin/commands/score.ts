@@ -22,8 +22,8 @@ import {
   parseWordList,
 } from "../../lib/scorers/semeval2007/index";
 import { Out, errorCount, finishSystem, noItemInT, printFastScore, printTotals, reporter } from "./score-output";
-import { CliError, readText } from "./util";
-import { readingsAgreeOn } from "../../lib/lexsub/formats/perl-classes";
+import { CliError, inputName, localFile, readText } from "./util";
+import { ReadingLines } from "../../lib/scorers/semeval2007/readings";
 
 interface ScoreOptions {
   type: "best" | "oot" | "mw";
@@ -42,8 +42,8 @@ interface ScoreOptions {
 export function register(program: Command): void {
   program
     .command("score")
-    .argument("<system>", "system answers: a best, oot or mw file")
-    .argument("<gold>", "the gold file (best, oot) or mwgold file (mw)")
+    .argument("<system>", "system answers: a best, oot or mw file (gzipped or not; - reads standard input)")
+    .argument("<gold>", "the gold file (best, oot) or mwgold file (mw) (gzipped or not; - reads standard input)")
     .addOption(new Option("-t, --type <type>", "best, oot or mw").choices(["best", "oot", "mw"]).default("best"))
     .option("-v, --verbose", "print each item's scoring first, as the official scorer does")
     .option("--json", "print one JSON object (proportions in [0,1], unrounded, null where undefined)")
@@ -56,8 +56,13 @@ export function register(program: Command): void {
     .option("--utf8", "read the files as UTF-8 text, as `perl -CSD score.pl` does (accented, Greek, Cyrillic … letters are word characters); the default reads bytes, as score.pl does")
     .option("-q, --quiet", "do not print warnings (errors are always printed)")
     .description("score a system file as the official SemEval-2007 scorer does (output line for line the same)")
-    .action(async (system: string, gold: string, opts: ScoreOptions) => {
+    .action(async (systemArg: string, goldArg: string, opts: ScoreOptions) => {
       const report = reporter(opts.quiet);
+      if (systemArg === "-" && goldArg === "-") throw new CliError(`the system file and the gold cannot both be "-" (standard input)`);
+      // Names for messages; paths of plain files to read (standard input and gzipped files are copied out, unzipped).
+      const system = inputName(systemArg);
+      const gold = inputName(goldArg);
+      const paths = { system: await localFile(systemArg), gold: await localFile(goldArg) };
       const analysis = opts.nmwt !== undefined || opts.nmws || opts.subset !== undefined || opts.exclude !== undefined || opts.by !== undefined;
       if (opts.type === "mw" && analysis) throw new CliError("--nmwt, --nmws, --subset, --exclude and --by apply to best and oot, not mw");
       if (opts.verbose && opts.json) throw new CliError("-v and --json cannot be combined: -v prints the official text output");
@@ -82,19 +87,21 @@ export function register(program: Command): void {
         // Plain best/oot scoring: the fast lane, which answers for files in the common form
         // (the same output to the byte); anything else, or a line outside that form, goes through ScoreRun.
         const lane = type !== "mw" && !analysis && !opts.verbose && !opts.repaired && process.env.LEXGOLD_SCORE_LANE !== "full";
-        const fast = lane ? scoreFast(system, gold, type, system, gold, runOptions.reading) : null;
+        const fast = lane ? scoreFast(paths.system, paths.gold, type, system, gold, runOptions.reading) : null;
         if (fast) {
-          const utf8 = compareUtf8 && !fast.readingsAgree ? utf8Report(fast.score, await utf8Run(runOptions, true)) : null;
+          // The UTF-8 reading only where a line may read differently, and only when one of those does.
+          const utf8 = compareUtf8 && fast.utf8CouldDiffer ? utf8Report(fast.score, await utf8Run(runOptions, true, paths)) : null;
           printFastScore(fast, system, gold, type as "best" | "oot", opts, out, utf8);
         } else {
           const run = new ScoreRun(runOptions);
-          let agree = true;
-          await forEachLine(gold, (l) => (run.pushGold(l), agree && (agree = readingsAgreeOn(l))), gold);
+          // The lines the two readings may read differently, kept as the files are read (readings.ts).
+          const odd = compareUtf8 ? new ReadingLines() : null;
+          await forEachLine(paths.gold, (l) => (run.pushGold(l), odd?.noteGold(l)), gold);
           const goldDiagnostics = run.goldDone();
           if (type !== "mw" && run.scoringKey.total === 0) goldDiagnostics.push(noItemInT(gold));
           report(goldDiagnostics);
           if (hasErrors(goldDiagnostics)) throw new CliError(`${gold}: ${errorCount(goldDiagnostics)}; nothing scored`);
-          await forEachLine(system, (l) => (run.pushSystem(l), agree && (agree = readingsAgreeOn(l))), system);
+          await forEachLine(paths.system, (l) => (run.pushSystem(l), odd?.noteSystem(l)), system);
           const scored = run.finish();
           const refused = finishSystem(system, type, scored.systemDiagnostics, scored.lines, report, out);
 
@@ -105,13 +112,13 @@ export function register(program: Command): void {
             repairs = run.inlineRepairs(scored);
             if (!repairs) {
               const again = run.repairedRun();
-              await forEachLine(gold, (l) => again.pushGold(l), gold);
+              await forEachLine(paths.gold, (l) => again.pushGold(l), gold);
               again.goldDone();
-              await forEachLine(system, (l) => again.pushSystem(l), system);
+              await forEachLine(paths.system, (l) => again.pushSystem(l), system);
               repairs = repairReport(run, scored, again, again.finish());
             }
           }
-          const utf8 = compareUtf8 && !agree ? utf8Report(scored, await utf8Run(runOptions, lane)) : null;
+          const utf8 = odd !== null && odd.couldDiffer(type, keyOptions) ? utf8Report(scored, await utf8Run(runOptions, lane, paths)) : null;
           printTotals(system, scored.result, repairs, refused, opts, out, utf8);
         }
 
@@ -125,18 +132,18 @@ export function register(program: Command): void {
 }
 
 /** The same files scored with the same options, read as UTF-8 text: through the fast lane when it answers, else the full reader. */
-async function utf8Run(o: ScoreRunOptions, lane: boolean): Promise<Pick<ScoreRunResult, "result">> {
+async function utf8Run(o: ScoreRunOptions, lane: boolean, paths: { system: string; gold: string }): Promise<Pick<ScoreRunResult, "result">> {
   const reading: Reading = "utf8";
   const system = o.systemName!;
   const gold = o.goldName!;
   if (lane && o.type !== "mw") {
-    const fast = scoreFast(system, gold, o.type, system, gold, reading);
+    const fast = scoreFast(paths.system, paths.gold, o.type, system, gold, reading);
     if (fast) return fast.score;
   }
   const run = new ScoreRun({ ...o, reading, onItem: undefined });
-  await forEachLine(gold, (l) => run.pushGold(l), gold);
+  await forEachLine(paths.gold, (l) => run.pushGold(l), gold);
   run.goldDone();
-  await forEachLine(system, (l) => run.pushSystem(l), system);
+  await forEachLine(paths.system, (l) => run.pushSystem(l), system);
   return run.finish();
 }
 

@@ -1,7 +1,24 @@
 import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Command } from "commander";
 import { CliError, dbOption, run } from "./util";
+
+function withoutInitPassword(env: Record<string, string>): Record<string, string> {
+  const { LEXGOLD_INIT_PASSWORD: _p, LEXGOLD_INIT_PASSWORD_FILE: _f, ...rest } = env;
+  return rest;
+}
+
+/** `run` for an async call: data-access refusals become one-line CLI errors. */
+async function runAsync<T>(f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    if (e instanceof Error && "status" in e) throw new CliError(e.message);
+    throw e;
+  }
+}
 
 export function register(program: Command): void {
   dbOption(
@@ -11,7 +28,9 @@ export function register(program: Command): void {
       .option("-H, --host <address>", "address to listen on (default: $LEXGOLD_HOST or 127.0.0.1; 0.0.0.0 for every interface)")
       .description(
         "serve the production build for a study (`npm start`): refuses, naming what is missing, without a build, a database with an account (lexgold init), " +
-          "a session secret, or the public URL (NEXTAUTH_URL or LEXGOLD_PUBLIC_URL) when listening beyond this machine; never loads demo data",
+          "a session secret, or the public URL (NEXTAUTH_URL or LEXGOLD_PUBLIC_URL) when listening beyond this machine, or a folder it must write in is not writable; never loads demo data. " +
+          "On a database without accounts, LEXGOLD_INIT_USER with LEXGOLD_INIT_PASSWORD_FILE (or LEXGOLD_INIT_PASSWORD) creates the first coordinator as init does; " +
+          "before migrating a database it backs it up (LEXGOLD_BACKUP_DIR, else backups/ beside it)",
       ),
   ).action(async (opts: { db?: string; port?: string; host?: string }) => {
     const { planStart } = await import("../../lib/server/ops/deploy");
@@ -22,7 +41,17 @@ export function register(program: Command): void {
     const port = Number(portText);
     if (!/^\d+$/.test(portText) || port < 1 || port > 65535) throw new CliError(`--port must be a port number (1-65535), not "${portText}"`);
     const host = opts.host ?? setting("LEXGOLD_HOST");
-    const plan = run(() => planStart(SYSTEM, { dbFile: resolveDbPath(opts.db), host, port }));
+    const dbFile = resolveDbPath(opts.db);
+    const prep = await import("../../lib/server/ops/start-prep");
+    // Folders first: a volume this user cannot write is said plainly, before anything is created.
+    const unwritable = run(() => prep.writableProblems(SYSTEM, { dbFile }));
+    if (unwritable.length > 0) throw new CliError(`cannot start:\n${unwritable.map((p) => `  - ${p}`).join("\n")}`);
+    mkdirSync(tmpdir(), { recursive: true, mode: 0o700 });
+    const init = run(() => prep.initFromEnvironment(SYSTEM, { dbFile }));
+    if (init.done === "created") console.log(`lexgold: created ${init.report.dbFile} with the coordinator "${init.report.user.name}" (LEXGOLD_INIT_USER)`);
+    const backup = await runAsync(() => prep.backupBeforeMigration(SYSTEM, { dbFile }));
+    if (backup) console.log(`lexgold: ${backup.pending.length} migration${backup.pending.length === 1 ? "" : "s"} to run (${backup.pending.join(", ")}): backed up first to ${backup.file}`);
+    const plan = run(() => planStart(SYSTEM, { dbFile, host, port }));
     for (const w of plan.warnings) process.stderr.write(`lexgold: warning: ${w}\n`);
     if (plan.problems.length > 0) {
       throw new CliError(`cannot start:\n${plan.problems.map((p) => `  - ${p}`).join("\n")}`);
@@ -38,7 +67,8 @@ export function register(program: Command): void {
       cwd: root,
       stdio: "inherit",
       env: {
-        ...environment(),
+        // The first account's password stays with this process: the server never needs it.
+        ...withoutInitPassword(environment()),
         NODE_ENV: "production",
         NEXT_TELEMETRY_DISABLED: "1",
         LEXGOLD_ROOT: root,

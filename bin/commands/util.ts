@@ -1,4 +1,8 @@
 import fs from "node:fs";
+import os from "node:os";
+import nodePath from "node:path";
+import { pipeline } from "node:stream/promises";
+import zlib from "node:zlib";
 import type { Command } from "commander";
 import { formatDiagnostic, type Diagnostic } from "../../lib/lexsub/diagnostics";
 
@@ -12,24 +16,101 @@ export class CliError extends Error {
   }
 }
 
-/** Read a text file or fail with a one-line error naming it. */
-export function readText(path: string): string {
+/** The name a data file goes by in messages: `-` is standard input. */
+export function inputName(path: string): string {
+  return path === "-" ? "stdin" : path;
+}
+
+/** Standard input, read once (a second `-` gets the same bytes). */
+let stdinBytes: Buffer | null = null;
+
+function readStdinBytes(): Buffer {
+  if (stdinBytes) return stdinBytes;
+  if (process.stdin.isTTY) throw new CliError(`"-" reads standard input, which is a terminal here: pipe the file in (… | lexgold …)`);
   try {
-    return fs.readFileSync(path, "utf8");
+    stdinBytes = fs.readFileSync(0);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CliError(`cannot read ${path}: ${code === "ENOENT" ? "no such file" : (e as Error).message}`);
+    throw new CliError(`cannot read standard input: ${(e as Error).message}`);
+  }
+  return stdinBytes;
+}
+
+/** Whether bytes open with gzip's magic number (1f 8b). */
+function isGzip(bytes: Uint8Array): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+/**
+ * A data file's bytes: `-` is standard input, and a gzipped file (known by its
+ * magic bytes, whatever its name) is unzipped. Fails with a one-line error naming it.
+ */
+export function readBytes(path: string): Uint8Array {
+  let bytes: Buffer;
+  if (path === "-") bytes = readStdinBytes();
+  else {
+    try {
+      bytes = fs.readFileSync(path);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new CliError(`cannot read ${path}: ${code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (e as Error).message}`);
+    }
+  }
+  if (!isGzip(bytes)) return bytes;
+  try {
+    return zlib.gunzipSync(bytes);
+  } catch (e) {
+    throw new CliError(`cannot unzip ${inputName(path)}: ${(e as Error).message}`);
   }
 }
 
-/** A file's bytes, for readers that decode (and refuse bad UTF-8) themselves. */
-export function readBytes(path: string): Uint8Array {
+/** A data file's text (as readBytes reads it; bytes that are not UTF-8 read as U+FFFD). */
+export function readText(path: string): string {
+  return Buffer.from(readBytes(path)).toString("utf8");
+}
+
+/** Whether a file opens with gzip's magic bytes (false when it cannot be read). */
+export function fileIsGzip(path: string): boolean {
   try {
-    return fs.readFileSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CliError(`cannot read ${path}: ${code === "ENOENT" ? "no such file" : (e as Error).message}`);
+    const fd = fs.openSync(path, "r");
+    try {
+      const head = Buffer.alloc(2);
+      return isGzip(head.subarray(0, fs.readSync(fd, head, 0, 2, 0)));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return false;
   }
+}
+
+/** Temporary copies made by `localFile`, removed when the process exits. */
+let tempDir: string | null = null;
+
+/**
+ * A plain file holding the data a command line names, for readers that read a
+ * file by its path, in pieces and more than once (`lexgold score`): the path
+ * itself for a plain file; for `-` (standard input) or a gzipped file (by its
+ * magic bytes) a temporary copy, unzipped, removed at exit.
+ */
+export async function localFile(path: string): Promise<string> {
+  // An unreadable file is the reader's to report.
+  if (path !== "-" && !fileIsGzip(path)) return path;
+  if (tempDir === null) {
+    const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "lexgold-"));
+    tempDir = dir;
+    process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+  }
+  const copy = nodePath.join(tempDir, `${fs.readdirSync(tempDir).length}`);
+  // Standard input is read whole (readBytes unzips it); a file is unzipped as it is copied.
+  if (path === "-") fs.writeFileSync(copy, readBytes("-"));
+  else {
+    try {
+      await pipeline(fs.createReadStream(path), zlib.createGunzip(), fs.createWriteStream(copy));
+    } catch (e) {
+      throw new CliError(`cannot unzip ${path}: ${(e as Error).message}`);
+    }
+  }
+  return copy;
 }
 
 export function printDiagnostics(ds: readonly Diagnostic[]): void {

@@ -8,6 +8,7 @@ import { joinStudy } from "../server/crowd";
 import { signOutEverywhere } from "../server/people/accounts";
 import { DEVICE_COOKIE, signInWithPassword } from "../server/people/signin";
 import { decodeSessionToken, encodeSessionToken, SESSION_MAX_AGE_S, signedInTooLongAgo } from "./jwt";
+import { type ParticipantIssued, participantCookieName } from "./sign-in-cookies";
 import { authSecret } from "../server/kernel/secret";
 
 /** One cookie's value from a Cookie header. */
@@ -41,6 +42,8 @@ let warned = false;
 export interface SignInOutcome {
   signedIn?: { id: number };
   refused?: { reason: "rate-limited" | "busy"; retryAfterS: number };
+  /** A study participant who joined or resumed: the secrets their browser gets, if any (lib/auth/sign-in-cookies.ts). */
+  participant?: ParticipantIssued;
 }
 
 export function authOptions(outcome: SignInOutcome = {}): NextAuthOptions {
@@ -95,10 +98,15 @@ export function authOptions(outcome: SignInOutcome = {}): NextAuthOptions {
           token: { label: "Study", type: "text" },
           params: { label: "The link's parameters (JSON)", type: "text" },
           consent: { label: "I agree", type: "text" },
+          resumeCode: { label: "Resume code", type: "text" },
+          id: { label: "Your id (a plain link's, typed on the page)", type: "text" },
         },
         async authorize(credentials, req) {
           const params = studyParams(credentials?.params);
           if (!params) throw new Error("The link's parameters could not be read: open the study link again.");
+          // A plain link's id typed on the study's page, sent beside the link's parameters (the page's form without JavaScript).
+          const typed = (credentials as { id?: unknown } | undefined)?.id;
+          if (typeof typed === "string" && typed.trim() !== "") params.id = typed.trim().slice(0, 512);
           const headers = req?.headers as Record<string, unknown> | undefined;
           try {
             const joined = await joinStudy(getDb(), {
@@ -106,8 +114,13 @@ export function authOptions(outcome: SignInOutcome = {}): NextAuthOptions {
               params,
               address: clientAddress(headers),
               consent: credentials?.consent === "yes",
+              // The participant's own browser: the study's cookie (HttpOnly, set by lib/auth/route.ts on their first join).
+              browserKey: (studyId) => cookieValue(headers?.cookie, participantCookieName(studyId)),
+              resumeCode: credentials?.resumeCode ?? null,
               now: Date.now(),
             });
+            const { browserKey, resumeCode } = joined.issued;
+            outcome.participant = { studyId: joined.studyId, token: joined.study.token, minutes: joined.study.minutes, browserKey, resumeCode };
             return { id: String(joined.user.id), name: joined.user.name, role: joined.user.role, sessionVersion: joined.user.sessionVersion };
           } catch (e) {
             // The participant's page shows this sentence (signIn's error); anything unexpected stays in the log.

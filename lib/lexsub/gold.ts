@@ -244,7 +244,7 @@ export function deriveGold(
     if (lemma === null) return;
     let byForm = applied.get(pos);
     if (!byForm) applied.set(pos, (byForm = new Map()));
-    const form = collapseSpace(raw);
+    const form = raw.normalize("NFC");
     const a = byForm.get(form);
     if (a) a.count++;
     else byForm.set(form, { form, lemma, pos, count: 1 });

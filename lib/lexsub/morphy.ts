@@ -203,12 +203,36 @@ export function wordnetLemma(data: WordNetData, form: string, pos: string, optio
   return out.join(" ");
 }
 
-/** A proposer: typed form and the target's PoS → the proposed lemma (the form itself when none). */
-export type LemmaProposer = (form: string, pos: string) => string;
+/**
+ * A verb target's participle that WordNet also lists as an adjective (`selected`,
+ * `broken`, `excited`): left alone by wordnetLemma (a lemma of another PoS), it is
+ * offered here as the verb's lemma (`select`, `break`, `excite`) — a choice between the
+ * two readings for the coordinator, never applied by itself. null for anything else:
+ * another PoS, a phrase, a verb lemma, a modal, or a form WordNet does not list as an
+ * adjective or whose verb reading it does not know.
+ */
+export function participleChoice(data: WordNetData, form: string, pos: string): string | null {
+  if (pos !== "v") return null;
+  const typed = form.split(/\s+/).filter((w) => w !== "");
+  if (typed.length !== 1) return null;
+  const key = typed[0].toLowerCase();
+  if (data.lemmas.v.has(key) || !data.lemmas.a.has(key) || MODALS.has(key)) return null;
+  const verb = pick(morphyCandidates(data, key, "v"), {});
+  return verb === null || verb.includes("_") ? null : inCaseOf(typed[0], verb);
+}
 
-/** wordnetLemma over fixed data and options, as a proposer for lib/lexsub/normalize.ts. */
+/**
+ * A proposer: typed form and the target's PoS → the proposed lemma (the form itself when
+ * none). `choice`, when given: a lemma offered beside a form the proposer leaves alone, for
+ * the coordinator to choose (participleChoice); the review shows it, nothing applies it.
+ */
+export type LemmaProposer = ((form: string, pos: string) => string) & { choice?: (form: string, pos: string) => string | null };
+
+/** wordnetLemma over fixed data and options, as a proposer for lib/lexsub/normalize.ts, with participleChoice as its choice. */
 export function wordnetProposer(data: WordNetData, options: MorphyOptions = {}): LemmaProposer {
-  return (form, pos) => wordnetLemma(data, form, pos, options);
+  const propose: LemmaProposer = (form, pos) => wordnetLemma(data, form, pos, options);
+  propose.choice = (form, pos) => participleChoice(data, form, pos);
+  return propose;
 }
 
 /** Parse an index.* file's text into its lemmas (the first field of each line; licence lines start with spaces). */

@@ -4,8 +4,9 @@
  * multiwords) unless the lemmatised version would change the meaning").
  *
  * - normaliseForm: trim, single spaces, lower case. The key of the lemma table
- *   and of the coordinator's review (one row for `TV` and `tv`); never what the
- *   gold writes, which keeps the case typed (collapseSpace) unless the
+ *   and of the coordinator's review (one row for `TV` and `tv`, and for `deliver`
+ *   and `deliver ` imported as written); never what the gold writes, which keeps
+ *   the form as typed — case and spacing — unless a decision says otherwise or the
  *   coordinator asks to fold case (`foldCase`).
  * - Proposals come from a LemmaProposer given in the options (the WordNet
  *   lemmatiser of ./morphy.ts, whose data lib/wordnet/load.ts reads); without one
@@ -33,7 +34,9 @@ export function collapseSpace(s: string): string {
 /**
  * The normalised form of what an annotator typed: NFC, trimmed, single spaces,
  * lower case in the project's language (`language`, a BCP 47 tag; English rules
- * when absent).
+ * when absent). One review row for `TV` and `tv`, and for `deliver` and an answer
+ * imported as written `deliver ` (whose spellings the gold keeps apart until the
+ * row is decided).
  */
 export function normaliseForm(raw: string, language?: string): string {
   const s = collapseSpace(raw);
@@ -146,23 +149,27 @@ export function createLemmatiser(table: LemmaTable = new Map(), options: Lemmati
     const m = last!;
     let o = m.byRaw.get(raw);
     if (o === undefined) {
-      const text = collapseSpace(raw);
-      o = m.byText.get(text);
+      // As typed: NFC, spacing kept (an answer imported as written, `deliver `, is not `deliver`
+      // until the lemma review says so); `typed` is the form's key in the table, `text` tidied.
+      const typed = raw.normalize("NFC");
+      o = m.byText.get(typed);
       if (o === undefined) {
-        const key = lower(text);
+        const text = collapseSpace(typed);
+        const key = lower(typed);
         const entry = text === "" ? undefined : table.get(key);
-        if (entry?.decision === "kept") o = { out: fold ? key : text, applied: false };
-        else if (entry?.decision === "accepted" && collapseSpace(propose(key, pos)) === entry.lemma) {
+        if (entry?.decision === "kept") o = { out: fold ? key : typed, applied: false };
+        else if (entry?.decision === "accepted" && collapseSpace(propose(collapseSpace(key), pos)) === entry.lemma) {
           // The proposal accepted is still the proposal: written for this spelling, in its case.
           const p = collapseSpace(propose(text, pos)) || text;
           o = { out: fold ? lower(p) : p, applied: false };
         } else if (entry) o = { out: entry.lemma, applied: false };
-        else if (text === "" || !usePropose) o = { out: fold ? key : text, applied: false };
+        else if (text === "" || !usePropose) o = { out: text === "" ? "" : fold ? key : typed, applied: false };
         else {
+          // The proposal for a form typed with odd spacing is at least the tidied form.
           const proposed = collapseSpace(propose(text, pos)) || text;
-          o = { out: fold ? lower(proposed) : proposed, applied: proposed !== text };
+          o = proposed === typed ? { out: fold ? key : typed, applied: false } : { out: fold ? lower(proposed) : proposed, applied: true };
         }
-        m.byText.set(text, o);
+        m.byText.set(typed, o);
       }
       m.byRaw.set(raw, o);
     }
@@ -189,8 +196,14 @@ export interface LemmaReviewRow {
   proposed: string;
   /** How often the form was typed: once per response that gave it as a substitute or multiword. */
   count: number;
-  /** The proposal differs from the form. */
+  /** The proposal differs from the form, or some spelling of it has other spacing (`spacing`). */
   changed: boolean;
+  /**
+   * Spellings imported as written with other spacing than the form's (`deliver `,
+   * `secretion  producing`): the gold keeps each apart, as typed, until the form is
+   * decided (accepting or overriding writes one form for all; keeping keeps them apart).
+   */
+  spacing?: string[];
   /** The coordinator's decision, null while unreviewed. */
   decision: LemmaDecision | null;
   /** What the gold records now: the table's lemma (the form, as typed, when kept), else the proposal (or the form, with unreviewed "keep"). */
@@ -199,20 +212,46 @@ export interface LemmaReviewRow {
   pos: string[];
   /** Only when the proposal depends on the PoS (e.g. `leaves`: n → leaf, v → leave). */
   proposals?: { pos: string; proposed: string; count: number }[];
+  /**
+   * A verb target's participle that WordNet also lists as an adjective (`selected`): the
+   * verb's lemma is proposed (`proposed`, here `select`) as a choice between the two
+   * readings, for the coordinator to decide one by one — nothing applies it by itself
+   * (the gold writes the form until decided; "accept all" leaves it open).
+   */
+  choice?: { asTyped: string; proposed: string; pos: string };
 }
 
 const POS_ORDER: Record<string, number> = { n: 0, v: 1, a: 2, r: 3 };
 const posRank = (p: string) => POS_ORDER[p] ?? 4;
 
+/** The normalised forms typed (per PoS) and the spellings with other spacing, as counted by countForms. */
+export interface FormCounts {
+  /** form → PoS → count. */
+  counts: Map<string, Map<string, number>>;
+  /** form → spellings imported as written with other spacing than the form's → how often met. */
+  spaced: Map<string, Map<string, number>>;
+}
+
 /**
  * How often each normalised form was typed, per PoS: once per response that gave it as a
  * substitute (a response repeating it counts once) or as its multiword. NAME and NIL carry none.
+ * With the spellings of each form typed with other spacing (`deliver `), repeats included.
  */
-export function countForms(responses: Iterable<AnnotatorResponse>, posOf: PosLookup = posFromLexelt, language?: string): Map<string, Map<string, number>> {
+export function countForms(responses: Iterable<AnnotatorResponse>, posOf: PosLookup = posFromLexelt, language?: string): FormCounts {
   const counts = new Map<string, Map<string, number>>(); // form → pos → count
+  const spaced = new Map<string, Map<string, number>>(); // form → spellings with other spacing
+  const noteSpacing = (raw: string) => {
+    const typed = raw.normalize("NFC");
+    if (typed === collapseSpace(typed) || typed.trim() === "") return;
+    const form = normaliseForm(typed, language);
+    let byTyped = spaced.get(form);
+    if (!byTyped) spaced.set(form, (byTyped = new Map()));
+    byTyped.set(typed, (byTyped.get(typed) ?? 0) + 1);
+  };
   const add = (raw: string, pos: string) => {
     const form = normaliseForm(raw, language);
     if (form === "") return;
+    noteSpacing(raw);
     let byPos = counts.get(form);
     if (!byPos) counts.set(form, (byPos = new Map()));
     byPos.set(pos, (byPos.get(pos) ?? 0) + 1);
@@ -223,14 +262,17 @@ export function countForms(responses: Iterable<AnnotatorResponse>, posOf: PosLoo
       const seen = new Set<string>();
       for (const s of r.substitutes) {
         const f = normaliseForm(s, language);
-        if (seen.has(f)) continue;
+        if (seen.has(f)) {
+          noteSpacing(s);
+          continue;
+        }
         seen.add(f);
         add(s, pos);
       }
     }
     if (r.multiword != null) add(r.multiword, pos);
   }
-  return counts;
+  return { counts, spaced };
 }
 
 /**
@@ -244,43 +286,61 @@ export function buildLemmaReview(
   table: LemmaTable = new Map(),
   options: LemmatiserOptions = {},
 ): LemmaReviewRow[] {
-  const counts = countForms(responses, posOf, options.language);
+  const { counts, spaced } = countForms(responses, posOf, options.language);
   const rows: LemmaReviewRow[] = [];
-  for (const [form, byPos] of counts) rows.push(lemmaReviewRow(form, byPos, table, options));
+  for (const [form, byPos] of counts) rows.push(lemmaReviewRow(form, byPos, table, options, { spacing: spaced.get(form)?.keys() }));
   rows.sort(lemmaReviewOrder(options.language));
   return rows;
 }
 
+/** What a review row knows beside its counts (kept with them, or computed by buildLemmaReview). */
+export interface LemmaRowKnown {
+  /** The proposal for each PoS, when known (the rest come from `options.propose`). */
+  proposals?: ReadonlyMap<string, string>;
+  /** The choice offered for each PoS (null: none), when known (the rest from `options.propose.choice`). */
+  choices?: ReadonlyMap<string, string | null>;
+  /** The spellings of the form with other spacing. */
+  spacing?: Iterable<string>;
+}
+
 /**
  * One row of the review: a normalised form and how often it was given under each PoS (`byPos`,
- * in any order), with the proposals for each PoS (`proposals`: known ones, e.g. kept with the
- * counts; the rest come from `options.propose`) and the coordinator's decision in `table`.
+ * in any order), with the proposals and choices for each PoS (`known`, e.g. kept with the counts;
+ * the rest come from `options.propose`), its spellings with other spacing, and the coordinator's
+ * decision in `table`.
  */
 export function lemmaReviewRow(
   form: string,
   byPos: Iterable<[string, number]>,
   table: LemmaTable = new Map(),
   options: LemmatiserOptions = {},
-  proposals?: ReadonlyMap<string, string>,
+  known: LemmaRowKnown = {},
 ): LemmaReviewRow {
   const usePropose = (options.unreviewed ?? "propose") === "propose";
   const proposeFor = options.propose ?? proposeNothing;
   const perPos = [...byPos]
     .filter(([, count]) => count > 0)
-    .map(([pos, count]) => ({ pos, count, proposed: proposals?.get(pos) ?? proposeFor(form, pos) }))
+    .map(([pos, count]) => ({ pos, count, proposed: known.proposals?.get(pos) ?? proposeFor(form, pos) }))
     .sort((a, b) => b.count - a.count || posRank(a.pos) - posRank(b.pos) || cmp(a.pos, b.pos));
   const proposed = perPos[0]?.proposed ?? form;
+  // A participle WordNet also has as an adjective, under a verb target: the verb's lemma, as a choice.
+  const top = perPos[0]?.pos;
+  const choiceFor = (pos: string) => (known.choices?.has(pos) ? (known.choices.get(pos) ?? null) : (proposeFor.choice?.(form, pos) ?? null));
+  const chosen = top !== undefined && proposed === form ? choiceFor(top) : null;
+  const spacing = [...(known.spacing ?? [])];
   const entry = table.get(form);
   const row: LemmaReviewRow = {
     form,
-    proposed,
+    proposed: chosen ?? proposed,
     count: perPos.reduce((n, p) => n + p.count, 0),
-    changed: perPos.some((p) => p.proposed !== form),
+    changed: perPos.some((p) => p.proposed !== form) || spacing.length > 0 || chosen !== null,
     decision: entry?.decision ?? null,
     lemma: entry ? (entry.decision === "kept" ? form : entry.lemma) : usePropose ? proposed : form,
     pos: perPos.map((p) => p.pos),
   };
+  if (chosen !== null) row.choice = { asTyped: form, proposed: chosen, pos: top! };
   if (perPos.some((p) => p.proposed !== proposed)) row.proposals = perPos;
+  if (spacing.length > 0) row.spacing = spacing.sort(cmp);
   return row;
 }
 

@@ -23,9 +23,11 @@
  * - is not `pn`, the entry NAME answers are written as (rule "pn");
  * - has at most MAX_SUBSTITUTE_LENGTH characters, the same limit as the
  *   workspace field's maxLength (rule "length").
- * Nothing is folded: `crío` stays `crío`. What is kept is tidied (`tidy`): NFC
- * (`e` + combining acute is stored as `é`), curly apostrophes read as `'`, runs
- * of spaces, tabs and line breaks read as one space and the ends trimmed.
+ * Nothing is folded: `crío` stays `crío`. What the workspace keeps is tidied
+ * (`tidy`): NFC (`e` + combining acute is stored as `é`), curly apostrophes read
+ * as `'`, runs of spaces, tabs and line breaks read as one space and the ends
+ * trimmed. Answers imported as written are not tidied (NFC aside); one with other
+ * spacing breaks rule "spacing" (`spacingBreak`), which only they can break.
  *
  * A multiword phrase follows the same character rules (mwgold lines have the same
  * form), has at most MAX_PHRASE_LENGTH characters and at least two words, apart
@@ -52,7 +54,7 @@ export const MAX_PHRASE_LENGTH = 80;
 /** The gold entry NAME answers are written as (gold.ts writes it; the scorer drops it). */
 const PN = "pn";
 
-type SubstituteRule = "length" | "list" | "markup" | "control" | "characters" | "pn" | "letters" | "start" | "target";
+type SubstituteRule = "length" | "list" | "markup" | "control" | "characters" | "pn" | "letters" | "start" | "target" | "spacing";
 type PhraseRule = Exclude<SubstituteRule, "pn"> | "words";
 export type Rule = SubstituteRule | PhraseRule;
 
@@ -251,12 +253,24 @@ export function phraseBreak(raw: string, target?: Target): RuleBreak | null {
 }
 
 /**
+ * Rule "spacing": white space other than one space between words (two spaces in a
+ * row, a space at either end, a tab or another space character). The workspace
+ * tidies what is typed, so only answers imported as written (`deliver `,
+ * `secretion  producing` in the released LST gold) break it; they are kept as
+ * written, and the lemma review proposes the tidied form.
+ */
+export function spacingBreak(raw: string): RuleBreak | null {
+  const s = raw.normalize("NFC");
+  return s === s.replace(/\s+/gu, " ").trim() ? null : { rule: "spacing", message: `White space is one space between words, none at either end (${JSON.stringify(s)}).` };
+}
+
+/**
  * The rule a form written into the gold (a substitute after the lemma table, or
  * a multiword phrase) breaks, or null: what the Gold tab lists for answers stored
- * before these rules, or rewritten by a lemma-table entry.
+ * before these rules, imported as written, or rewritten by a lemma-table entry.
  */
 export function goldFormBreak(form: string, what: "substitute" | "multiword", target?: Target): RuleBreak | null {
-  return what === "substitute" ? substituteBreak(form) : phraseBreak(form, target);
+  return (what === "substitute" ? substituteBreak(form) : phraseBreak(form, target)) ?? spacingBreak(form);
 }
 
 /** A broken rule's message as a clause inside a longer sentence: no final stop, lower-case start. */

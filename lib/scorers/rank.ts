@@ -42,6 +42,8 @@ export interface RankOptions {
   noMwe?: boolean;
   /** The runs' format (default: guessed from each file). */
   format?: RankedFormat;
+  /** oot runs: read lexelts as UTF-8 text (`perl -CSD`), so `Plünderung.n` is read whole; the default reads bytes, as score.pl does. */
+  utf8?: boolean;
   /** swords: compare the lists as given (eval.py --skip_preprocessing). */
   skipPreprocessing?: boolean;
   /** swords: SHA-1 (hex of UTF-8), to check the dataset's ids as eval.py's loader does; without it the check is skipped. */
@@ -105,7 +107,7 @@ export function rankRuns(benchmark: Benchmark, gold: NamedText, runs: Iterable<N
     let columns: string[] = [];
     for (const run of runs) {
       const format = options.format ?? "tsv";
-      const r = format === "tsv" ? parseTsarPredictions(run.text, run.name, read) : parseRanked(run.text, run.name, format);
+      const r = format === "tsv" ? parseTsarPredictions(run.text, run.name, read) : parseRanked(run.text, run.name, format, { utf8: options.utf8 });
       diagnostics.push(...r.diagnostics);
       if (hasErrors(r.diagnostics) || hasErrors(g.diagnostics)) {
         rows.push({ run: run.name, format: r.format, values: [], items: 0, report: "" });
@@ -132,7 +134,7 @@ export function rankRuns(benchmark: Benchmark, gold: NamedText, runs: Iterable<N
     const columns = swordsMetricNames(options);
     for (const run of runs) {
       const format = options.format ?? "swords-json";
-      const r = parseRanked(run.text, run.name, format);
+      const r = parseRanked(run.text, run.name, format, { utf8: options.utf8 });
       if (format === "swords-json") r.diagnostics.unshift(...swordsBomCheck(run.text, run.name, !!options.repaired), ...swordsResultShapeCheck(run.text, run.name, !!options.repaired));
       diagnostics.push(...r.diagnostics);
       if (hasErrors(r.diagnostics) || hasErrors(g.diagnostics)) {
@@ -156,11 +158,11 @@ export function rankRuns(benchmark: Benchmark, gold: NamedText, runs: Iterable<N
     return { benchmark, gold: gold.name, columns, rankedBy: "strict_a_f@10", digits: 2, rows: rankRows(rows, Math.max(0, col)), settings, diagnostics };
   }
   const variant = options.variant ?? "melamud";
-  const g = readGapGold(gold.text, gold.name, { variant, noMwe: options.noMwe, keepComplexWord: options.keepComplexWord });
+  const g = readGapGold(gold.text, gold.name, { variant, noMwe: options.noMwe, keepComplexWord: options.keepComplexWord, repaired: options.repaired });
   diagnostics.push(...g.diagnostics);
   const columns = ["GAP", "P@1", "P@3", "R@10"];
   for (const run of runs) {
-    const r = parseRanked(run.text, run.name, options.format);
+    const r = parseRanked(run.text, run.name, options.format, { utf8: options.utf8 });
     diagnostics.push(...r.diagnostics);
     if (hasErrors(r.diagnostics) || hasErrors(g.diagnostics)) {
       rows.push({ run: run.name, format: r.format, values: columns.map(() => null), items: 0, report: "" });

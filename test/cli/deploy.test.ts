@@ -71,6 +71,28 @@ describe("lexgold init", SLOW, () => {
     expect(hash).toMatch(/^\$2[aby]\$/);
   });
 
+  it("makes its account the study's coordinator: it coordinates every project made after it, --coordinator adds another (#40)", () => {
+    const s = initialised();
+    expect(lexgold(s, ["user", "add", "cora", "--role", "coordinator"], { input: `${PASSWORD}\n` }).status).toBe(0);
+    const plain = lexgold(s, ["project", "create", "pilot"]);
+    expect(plain.stdout).toBe('created project "pilot" (language en); coordinated by boss\n');
+    const asked = lexgold(s, ["project", "create", "main", "--coordinator", "cora"]);
+    expect(asked.stdout).toBe('created project "main" (language en); coordinated by boss, cora\n');
+    const members = query<{ project: string; user: string; role: string }>(
+      s.db,
+      "select p.name as project, u.name as user, m.role from memberships m join projects p on p.id = m.project_id join users u on u.id = m.user_id order by p.name, u.name",
+    );
+    expect(members).toEqual([
+      { project: "main", user: "boss", role: "coordinator" },
+      { project: "main", user: "cora", role: "coordinator" },
+      { project: "pilot", user: "boss", role: "coordinator" },
+    ]);
+    const bad = lexgold(s, ["project", "create", "third", "--coordinator", "nobody"]);
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toMatch(/No user named "nobody"; nothing was created/);
+    expect(query(s.db, "select name from projects where name = 'third'")).toEqual([]);
+  });
+
   it("refuses a database that already has accounts, changing nothing", () => {
     const s = initialised();
     const secret = fs.readFileSync(s.secret, "utf8");
@@ -156,7 +178,7 @@ describe("lexgold start refuses, naming what is missing", SLOW, () => {
     expect(lexgold(s, ["project", "list"]).status).toBe(0); // opens (creates) an empty database
     const r = lexgold(s, ["start", "--port", "9"]);
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain(`  - no account in ${s.db}: create the first coordinator with \`lexgold init NAME\`.`);
+    expect(r.stderr).toContain(`  - no account in ${s.db}: create the first coordinator with \`lexgold init NAME\` (or LEXGOLD_INIT_USER with LEXGOLD_INIT_PASSWORD_FILE).`);
   });
 
   it("the quick start's demo database", () => {
@@ -178,6 +200,83 @@ describe("lexgold start refuses, naming what is missing", SLOW, () => {
     expect(named.stderr).toContain(`  - no production build in ${path.resolve(import.meta.dirname, "../..", ".no-build-here")}: run \`npm run build\` first.`);
     const bad = lexgold(s, ["start", "--port", "9"], { env: { NEXTAUTH_URL: "lexgold.example.org" } });
     expect(bad.stderr).toContain('  - NEXTAUTH_URL is not a URL: "lexgold.example.org"');
+  });
+});
+
+describe("lexgold start the container's way (issue #42)", SLOW, () => {
+  const noBuild = { NEXT_DIST_DIR: ".no-build-here" };
+
+  it("creates the first coordinator from LEXGOLD_INIT_USER and a password file, once; the file's first line is the password", () => {
+    const s = site();
+    const file = path.join(s.dir, "password");
+    fs.writeFileSync(file, `${PASSWORD}\nignored second line\n`);
+    const env = { ...noBuild, LEXGOLD_INIT_USER: "alice", LEXGOLD_INIT_PASSWORD_FILE: file };
+    const first = lexgold(s, ["start", "--port", "9"], { env });
+    expect(first.stdout).toContain(`lexgold: created ${s.db} with the coordinator "alice" (LEXGOLD_INIT_USER)`);
+    // It went on to the checks: only the missing build stops it.
+    expect(first.stderr).toMatch(/no production build/);
+    expect(first.stderr).not.toMatch(/no account|no session secret/);
+    expect(mode(s.db)).toBe("600");
+    expect(mode(s.secret)).toBe("600");
+    const users = () => new Database(s.db, { readonly: true }).prepare("select name, role from users").all();
+    expect(users()).toEqual([{ name: "alice", role: "coordinator" }]);
+    // The password is the file's first line: the account signs in with it (checked by the CLI's own reset refusing nothing here).
+    const again = lexgold(s, ["start", "--port", "9"], { env: { ...env, LEXGOLD_INIT_USER: "bob" } });
+    expect(again.stdout).not.toMatch(/created/);
+    expect(users()).toEqual([{ name: "alice", role: "coordinator" }]);
+  });
+
+  it("refuses LEXGOLD_INIT_USER without a password, or with both kinds, or with a weak one, writing nothing", () => {
+    for (const [extra, message] of [
+      [{}, /LEXGOLD_INIT_USER is alice, but no password is given: .*there is no default password/],
+      [{ LEXGOLD_INIT_PASSWORD: PASSWORD, LEXGOLD_INIT_PASSWORD_FILE: "/nowhere" }, /both set: set one/],
+      [{ LEXGOLD_INIT_PASSWORD_FILE: "/nowhere/password" }, /LEXGOLD_INIT_PASSWORD_FILE: cannot read \/nowhere\/password \(ENOENT\)/],
+      [{ LEXGOLD_INIT_PASSWORD: "password12" }, /password/i],
+    ] as const) {
+      const s = site();
+      const r = lexgold(s, ["start", "--port", "9"], { env: { ...noBuild, LEXGOLD_INIT_USER: "alice", ...extra } });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(fs.existsSync(s.db)).toBe(false);
+    }
+  });
+
+  it("refuses a folder it cannot make or write, naming it, before anything is created (the unwritable volume: npm run test:container)", () => {
+    const s = site();
+    const blocker = path.join(s.dir, "data");
+    fs.writeFileSync(blocker, "a file where the database's folder should be");
+    const r = lexgold(s, ["start", "--port", "9"], { env: { ...noBuild, LEXGOLD_INIT_USER: "alice", LEXGOLD_INIT_PASSWORD: PASSWORD } });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("lexgold: cannot start:\n");
+    expect(r.stderr).toContain(`  - ${blocker} (the database's folder) is not a folder: move it away, or point the setting elsewhere. Nothing was started.`);
+    expect(fs.statSync(blocker).isFile()).toBe(true);
+  });
+
+  it("backs an older database up before its migrations run, and not again once it is current", () => {
+    const s = site();
+    fs.mkdirSync(path.dirname(s.db));
+    fs.copyFileSync(path.resolve(import.meta.dirname, "../fixtures/lexgold-0001.db"), s.db);
+    const before = fs.readFileSync(s.db);
+    const r = lexgold(s, ["start", "--port", "9"], { env: noBuild });
+    const m = /lexgold: (\d+) migrations? to run \(0002_[^)]*\): backed up first to (\S+)/.exec(r.stdout);
+    expect(m, r.stdout + r.stderr).not.toBeNull();
+    const backup = m![2];
+    expect(path.dirname(backup)).toBe(path.join(path.dirname(s.db), "backups"));
+    expect(mode(backup)).toBe("600");
+    // The backup is the database as it was: the same tables and rows as the fixture before migrating.
+    const count = (f: string | Buffer) => {
+      const d = new Database(f, { readonly: true });
+      try {
+        return (d.prepare("select count(*) as n from __drizzle_migrations").get() as { n: number }).n;
+      } finally {
+        d.close();
+      }
+    };
+    expect(count(backup)).toBe(count(before));
+    expect(count(s.db)).toBeGreaterThan(count(before));
+    const again = lexgold(s, ["start", "--port", "9"], { env: noBuild });
+    expect(again.stdout).not.toMatch(/backed up first/);
+    expect(fs.readdirSync(path.dirname(backup))).toHaveLength(1);
   });
 });
 

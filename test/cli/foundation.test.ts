@@ -24,7 +24,7 @@ describe("bin/lexgold", () => {
     const imp = lexgold(["import", xml, "--project", "study"]);
     expect(imp.status).toBe(0);
     expect(imp.stdout).toMatch(/c\.xml:4: warning: repaired "&#8221 ;"/);
-    expect(imp.stdout).toMatch(/1 instances in 1 lexelts; added 1 instances and 1 lexelts/);
+    expect(imp.stdout).toMatch(/1 instance in 1 lexelt; added 1 instance and 1 lexelt/);
     expect(lexgold(["import", xml, "--project", "study", "-q"]).stdout).toMatch(/already in the project; nothing added/);
 
     const add = lexgold(["user", "add", "ann", "--role", "annotator", "--project", "study"], "a-long-password\n");

@@ -133,7 +133,7 @@ describe("lexgold export, score and agreement", () => {
 
   it("reviews lemmas: accept a proposal or keep a form as typed, and the export follows", () => {
     // Open: proposed walk, written as typed (walks).
-    expect(lexgold(["lemmas", "list", "--project", "rt", "--open"]).stdout.split("\n")[1]).toMatch(/^walks\twalk\t1\tv\t\twalks$/);
+    expect(lexgold(["lemmas", "list", "--project", "rt", "--open"]).stdout.split("\n")[1]).toMatch(/^walks\twalk\t1\tv\t\twalks\t$/);
     expect(lexgold(["lemmas", "set", "walks", "accept", "--project", "rt"]).stdout).toMatch(/walks → walk \(accepted\)/);
     expect(lexgold(["export", "gold", "--project", "rt"]).stdout).toContain("tread.v t1 :: walk 2;step 1;");
     expect(lexgold(["lemmas", "set", "walks", "keep", "--project", "rt"]).stdout).toMatch(/walks → walks \(kept\)/);
@@ -149,12 +149,12 @@ describe("lexgold export, score and agreement", () => {
   it("decides forms in bulk: a TSV (nothing recorded when a line is bad), then keep or accept over a filter", () => {
     // Every form was accepted by the test before: walks → walk.
     const walks = () => lexgold(["lemmas", "list", "--project", "rt"]).stdout.split("\n").find((l) => l.startsWith("walks\t"));
-    expect(walks()).toBe("walks\twalk\t1\tv\taccepted\twalk");
+    expect(walks()).toBe("walks\twalk\t1\tv\taccepted\twalk\t");
     const bad = lexgold(["lemmas", "import", file("bad.tsv", "walks\tkeep\nwalkz\tkeep\nstep\ta;b\n"), "--project", "rt"]);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain('bad.tsv:2: error: no annotator typed "walkz" in this project (and 1 more problem); nothing was recorded.');
     expect(bad.stderr).toContain("bad.tsv:3: error: the lemma \"a;b\" holds ';'");
-    expect(walks()).toBe("walks\twalk\t1\tv\taccepted\twalk");
+    expect(walks()).toBe("walks\twalk\t1\tv\taccepted\twalk\t");
 
     const ok = lexgold(["lemmas", "import", file("ok.tsv", "form\tdecision\nwalks\tkeep\nstep\tpace\n"), "--project", "rt"]);
     expect(ok.stdout).toMatch(/recorded 2 decisions \(1 kept, 1 overridden\)/);
@@ -166,7 +166,7 @@ describe("lexgold export, score and agreement", () => {
     // The verb's forms: walks, walk, step and the multiword tread carefully.
     expect(lexgold(["lemmas", "keep", "--all", "--pos", "v", "--project", "rt"]).stdout).toBe("kept 4 forms as typed\n");
     expect(lexgold(["lemmas", "accept", "--all", "--pos", "v", "--changed", "--project", "rt"]).stdout).toBe("accepted 1 form\n");
-    expect(walks()).toBe("walks\twalk\t1\tv\taccepted\twalk");
+    expect(walks()).toBe("walks\twalk\t1\tv\taccepted\twalk\t");
     expect(lexgold(["lemmas", "set", "step", "reset", "--project", "rt"]).status).toBe(0);
   }, 300_000);
 

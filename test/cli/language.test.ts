@@ -26,8 +26,8 @@ const languages = () => {
 
 describe("lexgold project --language", () => {
   it("creates projects in English by default or in the language given, canonical; refuses a tag that is not BCP 47", () => {
-    expect(lexgold(["project", "create", "english"]).stdout).toBe('created project "english" (language en)\n');
-    expect(lexgold(["project", "create", "german", "--language", "DE"]).stdout).toBe('created project "german" (language de)\n');
+    expect(lexgold(["project", "create", "english"]).stdout).toBe('created project "english" (language en); no coordinator yet (lexgold member add USER --project english --role coordinator)\n');
+    expect(lexgold(["project", "create", "german", "--language", "DE"]).stdout).toMatch(/^created project "german" \(language de\); /);
     const bad = lexgold(["project", "create", "nope", "--language", "de_DE"]);
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toMatch(/"de_DE" is not a BCP 47 language tag/);

@@ -2,8 +2,10 @@
  * #39: the figures kept as answers change equal a derivation of the whole project, after every
  * step of random sequences of saves, edits, responses imports, lemma decisions, adjudications
  * (and their undoing), exclusions, PoS corrections, attention checks, crowd participants left out
- * of the gold and taken back, answers given after the training showed the known answers, and a
- * dataset's imported counts — with stored best, oot and mw runs scored with the project's gold. After
+ * of the gold and taken back, answers given after the training showed the known answers, a
+ * dataset's imported counts, answers imported as written with odd spacing (spacing twins, kept apart
+ * until the lemma review), and a model's answers (its pseudo-annotators) counted as an annotator,
+ * uncounted, discarded or the model removed — with stored best, oot and mw runs scored with the project's gold. After
  * each step the queue is worked through (as the server's applier does) and compared with:
  *   - the full derivation lib/server/gold/gold.ts makes from every response (the oracle): the gold
  *     and mwgold files, the summaries, the problems in order, the lemma review, the agreement
@@ -12,9 +14,11 @@
  *   - the same tables derived again from nothing (`rebuildDerived`): nothing has drifted.
  * Runs: FUZZ_RUNS / 10 (default 30): each case runs a few dozen steps, each checked twice.
  */
+import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Db } from "../../db/client";
+import { models } from "../../db/schema";
 import { saveResponse } from "../../lib/server/annotate/responses";
 import { importResponses } from "../../lib/server/annotate/response-import";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
@@ -22,6 +26,9 @@ import { adjudicate, undoAdjudication } from "../../lib/server/gold/adjudication
 import { decideLemma, projectAgreement, projectGold, setCorrectedPos, setExclusion } from "../../lib/server/gold/gold";
 import { removeKnownAnswer, setKnownAnswer } from "../../lib/server/quality/training";
 import { addMember } from "../../lib/server/people/users";
+import { discardModelAnswers, setModelCounted } from "../../lib/server/models/decisions";
+import { removeModel } from "../../lib/server/models/connections";
+import { ensureSamples, storeAnswers } from "../../lib/server/models/samples";
 import { keptReport, alphaOf } from "../../lib/server/derived/agreement";
 import { drainAll } from "../../lib/server/derived/queue";
 import { countsOf, goldFileText, goldSummaryOf, lemmaReviewOf, problemCount, problemsInOrder } from "../../lib/server/derived/read";
@@ -56,6 +63,8 @@ const INSTANCES = ["c1", "c2", "c3", "h1", "h2", "l1", "l2"];
 const LEXELT: Record<string, string> = { c: "calm.a", h: "hop.v", l: "leaf.n" };
 const ANNOTATORS = ["ann", "bea", "cat", "dan"];
 const WORDS = ["still", "Still", "serene", "quiet", "jumps", "jump", "skip", "leaves", "page", "sheet", "open-air", "open air", "board", "glad"];
+/** Spellings an import keeps as written: twins of WORDS by their spacing. */
+const SPACED = ["still ", " quiet", "open  air", "serene  ", "Still "];
 const PHRASES: Record<string, string[]> = { c: ["calm down", "calm sea"], h: ["hop about", "hop on"], l: ["leaf through", "leaf fall"] };
 
 /** A fresh copy of the fixture: the corpus, four annotators, a participant record for dan (its exclusions toggled by steps). */
@@ -79,7 +88,13 @@ function fixture(): { db: Db; coord: UserActor; annotators: Record<string, UserA
     mw: ["calm.a c1 :: calm down", "hop.v h1 :: hop about", "hop.v h2 :: hop on", "leaf.n l1 :: leaf through", "calm.a c1 :: calm sea"].join("\n") + "\n",
   };
   for (const [type, text] of Object.entries(runs)) uploadRun(f.db, f.coord, f.project.id, { fileName: `sys.${type}`, text, confirm: true });
+  addModel(f.db, f.project.id);
   return { db: f.db, coord: f.coord, annotators, projectId: f.project.id };
+}
+
+/** A model registered for the project (no connection is ever made: its answers are written as a run would write them). */
+function addModel(db: Db, projectId: number): void {
+  db.$client.prepare("insert into models (project_id, name, kind, base_url, model, registered_from) values (?, 'm', 'ollama', 'http://127.0.0.1:9', 'test-model', 'cli')").run(projectId);
 }
 
 /** Compare the kept figures with the full derivation and with a rebuild from nothing. */
@@ -142,7 +157,11 @@ type Step =
   | { op: "check"; at: string; on: boolean }
   | { op: "participant"; on: boolean }
   | { op: "shown"; who: string; at: string; before: boolean }
-  | { op: "dataset"; at: string; entries: [string, number][] };
+  | { op: "dataset"; at: string; entries: [string, number][] }
+  | { op: "model"; at: string; sample: number; substitutes: string[] }
+  | { op: "count-model"; counted: boolean }
+  | { op: "discard-model" }
+  | { op: "remove-model" };
 
 const who = fc.constantFrom(...ANNOTATORS);
 const at = fc.constantFrom(...INSTANCES);
@@ -157,7 +176,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       answer: fc.record({ kind: fc.constantFrom("substitutes" as const, "substitutes" as const, "substitutes" as const, "NAME" as const, "NIL" as const), substitutes: fc.uniqueArray(word, { minLength: 1, maxLength: 3 }), multiword: fc.integer({ min: 0, max: 3 }) }),
     }),
   },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant("import" as const), lines: fc.array(fc.record({ who, at, answer: fc.oneof(fc.uniqueArray(word, { minLength: 1, maxLength: 3 }).map((w) => w.join(";")), fc.constantFrom("NAME", "NIL")), mw: fc.integer({ min: 0, max: 3 }) }), { minLength: 1, maxLength: 4 }) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant("import" as const), lines: fc.array(fc.record({ who, at, answer: fc.oneof(fc.uniqueArray(fc.oneof(word, fc.constantFrom(...SPACED)), { minLength: 1, maxLength: 3 }).map((w) => w.join(";")), fc.constantFrom("NAME", "NIL")), mw: fc.integer({ min: 0, max: 3 }) }), { minLength: 1, maxLength: 4 }) }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant("lemma" as const), form: word, decision: fc.constantFrom("accepted" as const, "kept" as const, "overridden" as const, "reset" as const), lemma: word }) },
   { weight: 3, arbitrary: fc.record({ op: fc.constant("adjudicate" as const), who, at, action: fc.constantFrom("strike" as const, "correct" as const, "strike-response" as const, "multiword" as const), pick: fc.nat(5), value: fc.option(word, { nil: null }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("undo" as const), pick: fc.nat(20) }) },
@@ -167,6 +186,10 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant("participant" as const), on: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("shown" as const), who, at, before: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant("dataset" as const), at, entries: fc.array(fc.tuple(word, fc.integer({ min: 0, max: 3 })), { maxLength: 3 }) }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant("model" as const), at, sample: fc.integer({ min: 1, max: 2 }), substitutes: fc.uniqueArray(word, { minLength: 1, maxLength: 3 }) }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant("count-model" as const), counted: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.constant({ op: "discard-model" as const }) },
+  { weight: 1, arbitrary: fc.constant({ op: "remove-model" as const }) },
 );
 
 /** Run one step as a user (or the tests' stand-in for a path without a page) would; refusals are part of the game. */
@@ -235,6 +258,22 @@ function apply(f: ReturnType<typeof fixture>, s: Step): void {
         s.entries.forEach(([sub, n], i) => c.prepare("insert into dataset_gold (project_id, instance_ref, position, substitute, count) values (?, ?, ?, ?, ?)").run(projectId, ref(s.at), i, sub, n));
         break;
       }
+      case "model": {
+        // The model answers an instance as its run writes answers (a sample's pseudo-annotator); registered again if removed.
+        if (!db.$client.prepare("select 1 from models where project_id = ?").get(projectId)) addModel(db, projectId);
+        const users = ensureSamples(db, db.select().from(models).where(eq(models.projectId, projectId)).get()!, 2);
+        db.transaction(() => storeAnswers(db, projectId, [{ ref: ref(s.at), userId: users.get(s.sample)!, answer: { kind: "substitutes", substitutes: s.substitutes, multiword: null } }]));
+        break;
+      }
+      case "count-model":
+        setModelCounted(db, coord, projectId, "m", s.counted);
+        break;
+      case "discard-model":
+        discardModelAnswers(db, coord, projectId, "m");
+        break;
+      case "remove-model":
+        removeModel(db, coord, projectId, "m");
+        break;
     }
   } catch (e) {
     // A refused step changes nothing: refusals are what a user meets too.

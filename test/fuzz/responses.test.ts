@@ -25,7 +25,7 @@ const SAMPLES = [
     "",
   ].join("\n"),
   "ann\tbright.a\t1\tclever\r\nbob\tstand.n.v\t3\tstall;kiosk\t\r\n",
-  "\ufeffannotator\tlexelt\tid\tanswer\nann\tbright.a\t2\t  light ;  gleaming  \n\nbob\tbright.a\t1\tbrainy\n",
+  "\ufeffannotator\tlexelt\tid\tanswer\nann\tbright.a\t2\tlight;gleaming\n\nbob\tbright.a\t1\tbrainy\n",
 ];
 
 const PIECES = ["ann", "bob", "carol", "coord", "bright.a", "stand.n.v", "1", "2", "3", "99", "\t", "\t", "\t", "clever", ";", "NAME", "NIL", "stand by", "annotator", "id"];

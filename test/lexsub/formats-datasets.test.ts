@@ -1,7 +1,7 @@
 /** The dataset readers and writers on items that did not come from the dataset (lexelt XML + responses). */
 import { describe, expect, it } from "vitest";
 import { carriedSubstitute, parseCoinco, writeCoinco } from "../../lib/lexsub/formats/coinco";
-import { type ExportItem, mergedEntries } from "../../lib/lexsub/formats/dataset";
+import { type ExportItem, counted, mergedEntries } from "../../lib/lexsub/formats/dataset";
 import { parseSwords, writeSwords } from "../../lib/lexsub/formats/swords";
 import { parseTsar, writeTsar } from "../../lib/lexsub/formats/tsar";
 
@@ -42,7 +42,7 @@ describe("writers read back by their readers", () => {
     expect(back.instances).toHaveLength(1);
     expect(back.instances[0]).toMatchObject({ instanceId: "c1", lexelt: "calm.a", before: "a ", head: "calm", after: " & quiet <sea>" });
     expect(back.instances[0].entries.map((e) => [e.substitute, e.count])).toEqual([["still", 3], ["serene", 1]]);
-    expect(out.lost.join(" ")).toMatch(/1 NAME answers .* dropped.*1 instances had multiword answers/s);
+    expect(out.lost.join(" ")).toMatch(/1 NAME answer .* was dropped.*1 instance had multiword answers/s);
   });
 
   it("SWORDS: a new target at the head's offset, counts as TRUE labels", () => {
@@ -52,7 +52,7 @@ describe("writers read back by their readers", () => {
     expect(back.instances).toHaveLength(1);
     expect(back.instances[0]).toMatchObject({ lexelt: "calm.a", before: "a ", head: "calm", after: " & quiet <sea>" });
     expect(back.instances[0].entries.map((e) => [e.substitute, e.labels])).toEqual([["still", ["TRUE", "TRUE", "TRUE"]], ["serene", ["TRUE"]]]);
-    expect(out.lost.join(" ")).toMatch(/1 excluded instances were left out/);
+    expect(out.lost.join(" ")).toMatch(/1 excluded instance was left out/);
   });
 
   it("TSAR: the sentence, the head and each substitute repeated by its count", () => {
@@ -109,7 +109,7 @@ describe("what one writer carries for another format, read back (#29)", () => {
     expect(inst.before).toBe("we ");
     const asItem = (i: typeof inst, meta = i.meta): ExportItem => ({ ...i, excluded: null, meta, imported: i.entries, derived: [], mwEntries: [] });
     const swords = writeSwords([asItem(inst)]);
-    expect(swords.lost.join(" ")).toMatch(/1 instances have a PoS other than n, v, a, r and were written with pos null \(their lexelt is kept in extra\.lexelt\) \(t:1\)/);
+    expect(swords.lost.join(" ")).toMatch(/1 instance has a PoS other than n, v, a, r and was written with pos null \(its lexelt is kept in extra\.lexelt\) \(t:1\)/);
     const back = parseSwords(swords.text, "s.json");
     expect(back.errors).toEqual([]);
     expect(back.instances[0]).toMatchObject({ instanceId: "t:1", lexelt: "merged.x", before: "we ", head: "merged" });
@@ -131,7 +131,7 @@ describe("what one writer carries for another format, read back (#29)", () => {
     const kept = item({ instanceId: "k1", lexelt: "cat.n", before: "scattered ", head: "cat", after: " food" });
     const out = writeTsar([moved, kept]);
     expect(out.lost).toContain(
-      "1 instances have their head at another occurrence of the word than the one a reader takes (the first whole-word occurrence in the sentence, else the first): TSAR gives no position, so an import (lexgold's too) puts the head there (m1)",
+      "1 instance has its head at another occurrence of the word than the one a reader takes (the first whole-word occurrence in the sentence, else the first): TSAR gives no position, so an import (lexgold's too) puts the head there (m1)",
     );
     const back = parseTsar(out.text, "o.tsv").instances;
     expect(back.map((i) => i.before)).toEqual(["a ", "scattered "]);
@@ -146,5 +146,18 @@ describe("what one writer carries for another format, read back (#29)", () => {
     expect(out.lost.join(" ")).not.toMatch(/could not be placed/);
     // Without an earlier occurrence, the target token alone, as before.
     expect(writeCoinco([item()]).text).not.toContain('id="XXX"');
+  });
+});
+
+describe("counted: a report line agrees with its count (#40)", () => {
+  it.each([
+    [1, "instances had multiword answers, which TSAR cannot carry (7)", "1 instance had multiword answers, which TSAR cannot carry (7)"],
+    [2, "instances had multiword answers", "2 instances had multiword answers"],
+    [1, "NAME answers (pn) were dropped: TSAR has no proper-name entry", "1 NAME answer (pn) was dropped: TSAR has no proper-name entry"],
+    [1, "excluded instances were left out", "1 excluded instance was left out"],
+    [1, "instances' SWORDS labels are written as counts", "1 instance's SWORDS labels are written as counts"],
+    [1, "lines have a cell beginning with =", "1 line has a cell beginning with ="],
+  ])("%i %s", (n, text, want) => {
+    expect(counted(n, text)).toBe(want);
   });
 });

@@ -82,7 +82,7 @@ describe("SWORDS export: eval.py's ids", () => {
     expect(tid).toBe(`t:${sha1(`{"context_id": "${cid}", "offset": 2, "pos": "ADJ", "target": "calm"}`)}`);
     expect(doc.targets[tid]).toEqual({ context_id: cid, target: "calm", offset: 2, pos: "ADJ", extra: { lexgold_instance: "t:mine" } });
     expect(doc.substitute_labels).toEqual({ [`s:${sha1(`{"substitute": "still", "target_id": "${tid}"}`)}`]: ["TRUE", "FALSE"] });
-    expect(recipe.lost[0]).toMatch(/^1 imported targets had context, target or substitute ids that are not eval\.py's recipe: written with eval\.py's ids .* \(t:mine\)$/);
+    expect(recipe.lost[0]).toMatch(/^1 imported target had context, target or substitute ids that are not eval\.py's recipe: written with eval\.py's ids .* \(t:mine\)$/);
     // Read back: the same instance, and now its ids are the recipe's, so nothing more is rewritten.
     const again = writeSwords(items(recipe.text));
     expect(items(recipe.text).map((i) => i.instanceId)).toEqual(["t:mine"]);
@@ -91,7 +91,7 @@ describe("SWORDS export: eval.py's ids", () => {
 
     const kept = writeSwords(items(file), { ids: "as-imported" });
     expect(JSON.parse(kept.text)).toEqual(JSON.parse(file));
-    expect(kept.lost[0]).toBe("1 imported targets keep ids that are not eval.py's recipe, as asked (as-imported): eval.py's loader refuses such a file (t:mine)");
+    expect(kept.lost[0]).toBe("1 imported target keeps an id that is not eval.py's recipe, as asked (as-imported): eval.py's loader refuses such a file (t:mine)");
   });
 
   it("reports what the recipe cannot tell apart: a second target with the same id is left out, case-only substitutes share one", () => {
@@ -102,9 +102,9 @@ describe("SWORDS export: eval.py's ids", () => {
     expect(Object.keys(doc.targets)).toEqual([TID]);
     expect(doc.substitute_labels).toEqual({ [SID]: ["TRUE", "TRUE", "TRUE"] });
     expect(out.lost).toContain(
-      "1 instances were left out: their target has the same id as another's written before it (the same context, word in any case, offset and PoS; eval.py's ids cannot tell them apart) (c8)",
+      "1 instance was left out: its target has the same id as another's written before it (the same context, word in any case, offset and PoS; eval.py's ids cannot tell them apart) (c8)",
     );
-    expect(out.lost).toContain("1 instances have substitutes that differ only in case: eval.py's ids are case-blind, so their labels are written together under the first (c7)");
+    expect(out.lost).toContain("1 instance has substitutes that differ only in case: eval.py's ids are case-blind, so their labels are written together under the first (c7)");
   });
 
   it("reads offsets as code points, as eval.py does", () => {

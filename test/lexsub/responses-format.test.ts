@@ -12,7 +12,6 @@ describe("parseAnswer", () => {
     ["NIL", "NIL", []],
     ["silent", "substitutes", ["silent"]],
     ["silent;hushed;still", "substitutes", ["silent", "hushed", "still"]],
-    [" calm ;  at   peace ", "substitutes", ["calm", "at peace"]],
     // Lower-case words are substitutes: only the capitals are kinds.
     ["name;title", "substitutes", ["name", "title"]],
     ["none", "substitutes", ["none"]],
@@ -38,6 +37,41 @@ describe("parseAnswer", () => {
   ])("refuses %j", (cell, message) => {
     const r = parseAnswer(cell);
     expect("error" in r && r.error).toMatch(message);
+  });
+});
+
+describe("answers imported as written keep their spacing (#40)", () => {
+  it("keeps a double space and a space at an end, NFC aside, and lists them under the spacing rule", () => {
+    expect(parseAnswer("deliver ;secretion  produc\u0327ing", "mark")).toEqual({
+      kind: "substitutes",
+      substitutes: ["deliver ", "secretion  produ\u00e7ing"],
+      broken: [
+        { field: "substitute 1", value: "deliver ", rule: "spacing" },
+        { field: "substitute 2", value: "secretion  produ\u00e7ing", rule: "spacing" },
+      ],
+    });
+  });
+
+  it("refuses them with --strict, naming the field and the rule, rather than rewrite them", () => {
+    const r = parseAnswer(" calm ;  at   peace ");
+    expect("error" in r && r.error).toMatch(/^answer, substitute 1 " calm ": white space is one space between words, none at either end .*\(rule: spacing\)$/);
+  });
+
+  it("reports answers to one instance that differ only in spacing, with the line of the first, and keeps both", () => {
+    const r = parseResponsesTsv(
+      tsv(HEADER, "a1\tdrop.v\t7\tdeliver;leave\t", "a2\tdrop.v\t7\tdeliver \t", "a3\tdrop.v\t7\tdeliver\t", "a4\tdrop.v\t8\tdeliver \t"),
+      "r.tsv",
+      { rules: "mark" },
+    );
+    expect(r.responses.map((x) => x.substitutes)).toEqual([["deliver", "leave"], ["deliver "], ["deliver"], ["deliver "]]);
+    expect(r.diagnostics).toEqual([
+      {
+        severity: "warning",
+        file: "r.tsv",
+        line: 3,
+        message: 'instance 7: "deliver " differs from "deliver" (line 2) only in spacing: both kept as written (the scorer counts them as two substitutes); the lemma review proposes "deliver" for the coordinator to decide',
+      },
+    ]);
   });
 });
 

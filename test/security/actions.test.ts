@@ -70,8 +70,18 @@ const { saveLabelAction } = await import("../../app/judge/actions");
 const crowd = await import("../../app/projects/[projectId]/crowd/study-actions");
 const { createStudy } = await import("../../lib/server/crowd/studies");
 const crowdReview = await import("../../app/projects/[projectId]/crowd/actions");
+const releases = await import("../../app/projects/[projectId]/releases/actions");
 const { excludeRejected, reviewParticipant } = await import("../../lib/server/crowd/participants");
 const { answer, makeParticipant, makeStudy, seedParticipant, seedStudy } = await import("../support/crowd");
+const models = await import("../../app/projects/[projectId]/models/actions");
+const { withAnswers, withModel } = await import("./model-matrix");
+/** A run of p's model "m", queued (as the Models tab leaves it while the lane is busy). */
+const withQueuedRun = (w: World) => {
+  withModel(w);
+  const m = (w.db.$client.prepare("select id from models where name = 'm'").get() as { id: number }).id;
+  w.db.$client.prepare("insert into jobs (project_id, kind, state, input) values (?, 'model-run', 'queued', ?)").run(w.p.id, JSON.stringify({ modelId: m, purpose: "annotate" }));
+};
+const runOf = (w: World) => (w.db.$client.prepare("select id from jobs where kind = 'model-run' order by id desc").get() as { id: number }).id;
 
 // Outcomes per actor: signedOut annotatorOfOther annotator coordinatorOfOther coordinator (system: not a session, always "-").
 const COORDINATOR = "401 403 403 404 ok -";
@@ -259,6 +269,9 @@ const ACTIONS: ActionCase[] = [
       return viaRedirect(() => trainingSetup.importKnownAnswersAction(w.p.id, f));
     },
   },
+  // The Releases tab: a release is checked here and made by a job (in this process for a database in memory).
+  { name: "makeReleaseAction", expect: COORDINATOR, run: (w) => viaRedirect(() => releases.makeReleaseAction(w.p.id, form({ version: "1.0.0" }))) },
+  { name: "saveDatasheetAction", expect: COORDINATOR, run: (w) => viaRedirect(() => releases.saveDatasheetAction(w.p.id, form({ motivation: "A test.", licence: "CC-BY-4.0" }))) },
   { name: "fromGoldAction", expect: COORDINATOR, run: (w) => viaRedirect(() => trainingSetup.fromGoldAction(w.p.id, form({ role: "check", instanceIds: "p1" }))) },
   { name: "removeKnownAnswerAction", expect: COORDINATOR, prep: withTraining, run: (w) => viaRedirect(() => trainingSetup.removeKnownAnswerAction(w.p.id, form({ instanceId: "p2" }))) },
   { name: "saveNoteAction", expect: COORDINATOR, run: (w) => viaRedirect(() => trainingSetup.saveNoteAction(w.p.id, form({ lexeltId: String(w.lexeltP), note: "*Weather*" }))) },
@@ -320,6 +333,25 @@ const ACTIONS: ActionCase[] = [
       }
       return r;
     },
+  },
+  // The Models tab (issue #41): a public address given as an IP is registered without resolving anything; the runs' model listens nowhere.
+  { name: "registerModelAction", expect: COORDINATOR, run: (w) => models.registerModelAction(w.p.id, null, form({ name: "gpt", kind: "openai", baseUrl: "http://8.8.8.8:9/v1", model: "x", maxConcurrency: "2", timeoutS: "5" })) },
+  { name: "removeModelAction", expect: COORDINATOR, prep: withModel, run: (w) => models.removeModelAction(w.p.id, "m", null, form({ confirm: "on" })) },
+  { name: "startRunAction", expect: COORDINATOR, prep: withModel, run: (w) => models.startRunAction(w.p.id, "m", null, form({ samples: "1", instances: "1", purpose: "candidates" })) },
+  { name: "cancelRunAction", expect: COORDINATOR, prep: withQueuedRun, run: (w) => models.cancelRunAction(w.p.id, runOf(w), null) },
+  { name: "countModelAction", expect: COORDINATOR, prep: withAnswers, run: (w) => models.countModelAction(w.p.id, "m", true, null, form({ reason: "pilot" })) },
+  { name: "discardAnswersAction", expect: COORDINATOR, prep: withAnswers, run: (w) => models.discardAnswersAction(w.p.id, "m", null, form({ confirm: "on" })) },
+  { name: "addRunsAction", expect: COORDINATOR, prep: withAnswers, run: (w) => models.addRunsAction(w.p.id, null, form({ model: "m" })) },
+  { name: "templateAction", expect: COORDINATOR, run: (w) => models.templateAction(w.p.id, "annotate", null, form({ text: "Substitutes for {{target}}: {{sentence}}" })) },
+  { name: "suggestionsAction", expect: COORDINATOR, prep: withModel, run: (w) => models.suggestionsAction(w.p.id, null, form({ mode: "assist", model: "m" })) },
+  {
+    name: "studySuggestionsAction",
+    expect: COORDINATOR,
+    prep: (w) => {
+      withModel(w);
+      createStudy(w.db as Db, SYSTEM_ACTOR, w.p.id, { platform: "link", batchSize: 2, overlap: 2, minutes: 30, name: "pilot" });
+    },
+    run: (w) => models.studySuggestionsAction(w.p.id, (w.db.$client.prepare("select max(id) as id from studies").get() as { id: number }).id, true, null),
   },
 ];
 

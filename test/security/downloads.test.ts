@@ -193,3 +193,54 @@ describe("the crowd study downloads (issue #32)", () => {
     expect((await file("coordinator", (_w, s) => String(s), "?file=everything")).status).toBe(400);
   });
 });
+
+const release = await import("../../app/api/projects/[projectId]/releases/[releaseId]/route");
+const health = await import("../../app/api/health/route");
+const { createRelease } = await import("../../lib/server/releases/releases");
+
+describe("a release's download (issue #42)", () => {
+  const download = async (k: ActorKey, releaseId: (w: ReturnType<typeof world>, p: number, q: number) => string) => {
+    const w = as(k);
+    const p = (await createRelease(w.db, SYSTEM, w.p.id, { version: "1.0.0" })).id;
+    const q = (await createRelease(w.db, SYSTEM, w.q.id, { version: "1.0.0" })).id;
+    return get(release, { projectId: String(w.p.id), releaseId: releaseId(w, p, q) });
+  };
+
+  it.each([
+    ["signedOut", 401],
+    ["annotatorOfOther", 403],
+    ["annotator", 403],
+    ["coordinatorOfOther", 404],
+    ["coordinator", 200],
+  ] as const)("%s: %i, and no archive unless allowed", async (k, status) => {
+    const res = await download(k, (_w, p) => String(p));
+    expect(res.status).toBe(status);
+    if (status !== 200) {
+      expect(res.headers.get("content-disposition")).toBeNull();
+      return;
+    }
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+    const { createHash } = await import("node:crypto");
+    expect(res.headers.get("x-checksum-sha256")).toBe(createHash("sha256").update(bytes).digest("hex"));
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="p-1.0.0.tar.gz"');
+  });
+
+  it("another project's release, an unknown one or a malformed id is 404, with no archive", async () => {
+    for (const pick of [(_w: unknown, _p: number, q: number) => String(q), () => "99999", () => "1\n", () => "01"]) {
+      const res = await download("coordinator", pick);
+      expect(res.status).toBe(404);
+      expect(res.headers.get("content-disposition")).toBeNull();
+    }
+  });
+
+  it("the health check answers anyone with {ok} and nothing else", async () => {
+    for (const k of ["signedOut", "annotator", "coordinator"] as const) {
+      as(k);
+      const res = (health.GET as () => Response)();
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ ok: true });
+      expect(res.headers.get("cache-control")).toBe("no-store");
+    }
+  });
+});

@@ -21,7 +21,7 @@ import { derive } from "../../lib/server/jobs/derive-pool";
 import { runDeriveJob } from "../../lib/server/jobs/derive-jobs";
 import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/annotate/assignments";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
-import { datasetImportRecords, datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets/datasets";
+import { datasetExportItems, datasetImportRecords, datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets/datasets";
 import { cancelJob, getJob, jobResponse, listJobs, startJob, waitForJob } from "../../lib/server/jobs/jobs";
 import {
   acceptAllProposals,
@@ -42,7 +42,7 @@ import { bringFiguresUpToDate, catchUpFigures, rebuildProjectFigures } from "../
 import { goldFileSlices, goldProblems } from "../../lib/server/gold/gold-files";
 import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/annotate/flags";
 import { progressPageView, projectProgress } from "../../lib/server/annotate/progress";
-import { createProject, listProjects, projectOverview } from "../../lib/server/corpus/projects";
+import { createProject, listProjects, projectAccessRequest, projectOverview } from "../../lib/server/corpus/projects";
 import { deleteProject, projectContents, renameProject, setProjectArchived, setProjectLanguage } from "../../lib/server/corpus/project-lifecycle";
 import { exportResponses, importResponses, listProjectResponses, previewResponses } from "../../lib/server/annotate/response-import";
 import { annotatorProjects, saveResponse, saveResponseAsync, workspace, workspaceTargets } from "../../lib/server/annotate/responses";
@@ -81,7 +81,12 @@ import { resetRateLimits } from "../../lib/server/kernel/rate-limit";
 import { participantMatrix } from "./participant-matrix";
 import { excludeRejected, studyOverviews, participantsPage, reviewParticipant, setBonus, studyParticipants, undoExclusion } from "../../lib/server/crowd/participants";
 import { paymentFile } from "../../lib/server/crowd/payments";
+import { startedView } from "../../lib/server/crowd/started";
 import { answer, seedParticipant, seedStudy } from "../support/crowd";
+import { readReleaseSnapshot } from "../../lib/server/releases/snapshot";
+import { progressChartData } from "../../lib/server/annotate/progress-charts";
+import { checkReleaseInput, createRelease, datasheetAnswers, listReleases, releaseArchive, releaseByVersion, releaseDetail, saveDatasheet } from "../../lib/server/releases/releases";
+import { MODEL_CALLS } from "./model-matrix";
 import { ACTORS, type ActorKey, addJudge, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
 
 // Expected outcomes, one per actor in this order:
@@ -108,7 +113,7 @@ interface Call {
   expect: string;
   call: (w: World, k: ActorKey) => unknown;
   /** Set-up before the call (not part of what a refused call may not write). */
-  prep?: (w: World) => void;
+  prep?: (w: World) => void | Promise<void>;
   /** For allowed calls: what the caller may see (nothing of the other project). */
   check?: (result: unknown, w: World, k: ActorKey) => void;
 }
@@ -154,6 +159,13 @@ const withCrowdExcluded = (w: World) => {
   withCrowd(w);
   excludeRejected(w.db, SYSTEM, w.p.id, studyOf(w, "p"));
 };
+const tokenOf = (w: World, project: "p" | "q") => (w.db.$client.prepare("select token from studies where id = ?").get(studyOf(w, project)) as { token: string }).token;
+/** A release of p and one of q (by the CLI). */
+const withReleases = async (w: World) => {
+  await createRelease(w.db, SYSTEM, w.p.id, { version: "1.0.0" });
+  await createRelease(w.db, SYSTEM, w.q.id, { version: "1.0.0" });
+};
+const releaseOf = (w: World, project: "p" | "q") => (w.db.$client.prepare("select id from releases where project_id = ?").get(w[project].id) as { id: number }).id;
 function participantOf(w: World, project: "p" | "q"): number {
   return (w.db.$client.prepare("select id from participants where study_id = ? order by id").get(studyOf(w, project)) as { id: number }).id;
 }
@@ -165,6 +177,18 @@ const CALLS: Call[] = [
   { name: "findProjectByName", expect: MEMBER, call: (w, k) => findProjectByName(w.db, w.actor(k), "p") },
   // projects.ts
   { name: "createProject", expect: ANY_COORDINATOR, call: (w, k) => createProject(w.db, w.actor(k), { name: "new one" }) },
+  {
+    name: "projectAccessRequest",
+    expect: "ok ok ok ok ok ok",
+    call: (w, k) => projectAccessRequest(w.db, w.actor(k), w.p.id),
+    // Only a coordinator account outside the project learns anything: whom to ask, and none of p's contents.
+    check: (r, _w, k) => {
+      if (k === "coordinatorOfOther") {
+        expect(r).toEqual({ coordinators: [expect.any(String)] });
+        for (const marker of ["bright", "p1", "p2", '"p"', "ann"]) expect(JSON.stringify(r)).not.toContain(marker);
+      } else expect(r).toBeNull();
+    },
+  },
   // project-lifecycle.ts
   { name: "renameProject", expect: COORDINATOR, call: (w, k) => renameProject(w.db, w.actor(k), w.p.id, { name: "renamed" }) },
   { name: "setProjectLanguage", expect: COORDINATOR, call: (w, k) => setProjectLanguage(w.db, w.actor(k), w.p.id, { language: "de" }) },
@@ -194,8 +218,34 @@ const CALLS: Call[] = [
   { name: "importDataset", expect: COORDINATOR, call: (w, k) => importDataset(w.db, w.actor(k), w.p.id, { format: "tsar", fileName: "t.tsv", bytes: enc("a swift reply\tswift\tquick\tquick\n") }) },
   { name: "importDatasetAsNewProject", expect: ANY_COORDINATOR, call: (w, k) => importDatasetAsNewProject(w.db, w.actor(k), "new dataset", { format: "tsar", fileName: "t.tsv", bytes: enc("a swift reply\tswift\tquick\n") }) },
   { name: "exportDataset", expect: COORDINATOR, call: (w, k) => exportDataset(w.db, w.actor(k), w.p.id, "swords"), check: noOtherProject },
+  { name: "datasetExportItems", expect: COORDINATOR, call: (w, k) => datasetExportItems(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "datasetSummary", expect: COORDINATOR, call: (w, k) => datasetSummary(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "datasetImportRecords", expect: COORDINATOR, call: (w, k) => datasetImportRecords(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  // releases (a release of p and one of q, made by the CLI; nothing of q's may show through p)
+  {
+    name: "createRelease",
+    expect: COORDINATOR,
+    call: (w, k) => createRelease(w.db, w.actor(k), w.p.id, { version: "1.0.0" }),
+    check: (r, w) => {
+      expect(listReleases(w.db, SYSTEM, w.p.id).map((x) => x.version)).toEqual(["1.0.0"]);
+      noOtherProject(r);
+    },
+  },
+  { name: "readReleaseSnapshot", expect: COORDINATOR, prep: withReleases, call: (w, k) => readReleaseSnapshot(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "progressChartData", expect: COORDINATOR, call: (w, k) => progressChartData(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "checkReleaseInput", expect: COORDINATOR, call: (w, k) => checkReleaseInput(w.db, w.actor(k), w.p.id, { version: "2.0.0" }) },
+  { name: "listReleases", expect: COORDINATOR, prep: withReleases, call: (w, k) => listReleases(w.db, w.actor(k), w.p.id), check: noOtherProject },
+  { name: "releaseDetail", expect: COORDINATOR, prep: withReleases, call: (w, k) => releaseDetail(w.db, w.actor(k), w.p.id, releaseOf(w, "p")), check: noOtherProject },
+  { name: "releaseByVersion", expect: COORDINATOR, prep: withReleases, call: (w, k) => releaseByVersion(w.db, w.actor(k), w.p.id, "1.0.0"), check: noOtherProject },
+  {
+    name: "releaseArchive",
+    expect: COORDINATOR,
+    prep: withReleases,
+    call: (w, k) => releaseArchive(w.db, w.actor(k), w.p.id, releaseOf(w, "p")),
+    check: (r) => expect((r as { fileName: string }).fileName).toBe("p-1.0.0.tar.gz"),
+  },
+  { name: "datasheetAnswers", expect: COORDINATOR, call: (w, k) => datasheetAnswers(w.db, w.actor(k), w.p.id) },
+  { name: "saveDatasheet", expect: COORDINATOR, call: (w, k) => saveDatasheet(w.db, w.actor(k), w.p.id, { motivation: "why" }) },
   // jobs.ts (a job of p, seeded by the CLI; a coordinator of another project can neither see nor cancel it)
   { name: "startJob", expect: COORDINATOR, call: (w, k) => startJob(w.db, w.actor(k), w.p.id, "no-such-kind", { fileName: "x.xml" }) },
   { name: "getJob", expect: COORDINATOR, call: (w, k) => withJob(w, (id) => getJob(w.db, w.actor(k), id)) },
@@ -435,6 +485,14 @@ const CALLS: Call[] = [
   ...(["prolific-approve", "prolific-bonus", "mturk", "tsv"] as const).map(
     (file): Call => ({ name: `paymentFile ${file}`, expect: COORDINATOR, prep: withCrowd, call: (w, k) => paymentFile(w.db, w.actor(k), w.p.id, studyOf(w, "p"), file), check: noOtherProject }),
   ),
+  // crowd/started.ts (issue #38): the study page's resume code, only for the signed-in participant of that study (nobody here).
+  {
+    name: "startedView",
+    expect: "ok ok ok ok ok ok",
+    prep: withCrowd,
+    call: (w, k) => startedView(w.db, w.actor(k), tokenOf(w, "p"), "0000-0000-0000"),
+    check: (result) => expect(result).toBeNull(),
+  },
   // agreement.ts
   { name: "agreementPageData", expect: COORDINATOR, call: (w, k) => agreementPageData(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "agreementDownload", expect: COORDINATOR, call: (w, k) => agreementDownload(w.db, w.actor(k), w.p.id, { format: "csv", table: "items" }), check: noOtherProject },
@@ -565,6 +623,8 @@ const CALLS: Call[] = [
         return saveLabel(w.db, w.actor(k), id, cand.id, "good");
       }),
   },
+  // lib/server/models (test/security/model-matrix.ts)
+  ...MODEL_CALLS,
 ];
 
 /**
@@ -594,7 +654,7 @@ describe("data access layer × actor", () => {
       for (const k of ACTORS) {
         it(`${k}: ${want[k]}`, async () => {
           const w = world();
-          c.prep?.(w);
+          await c.prep?.(w);
           const before = dump(w.db);
           let got: Outcome;
           let result: unknown;

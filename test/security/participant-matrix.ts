@@ -20,7 +20,7 @@ interface MatrixCall {
   name: string;
   expect: string;
   call: (w: World, k: ActorKey) => unknown;
-  prep?: (w: World) => void;
+  prep?: (w: World) => void | Promise<void>;
 }
 
 /**
@@ -71,7 +71,7 @@ export function participantMatrix(calls: readonly MatrixCall[]): void {
           const { w, pp, pq } = participantWorld();
           const participant = stands === "pp" ? pp : pq;
           const as_: World = { ...w, actor: (k) => (k === key ? participant : w.actor(k)) };
-          c.prep?.(as_);
+          await c.prep?.(as_);
           const before = dump(w.db);
           let got: Outcome;
           let result: unknown;

@@ -38,7 +38,7 @@ const ORIGIN = "http://lexgold.test:3000";
 process.env.NEXTAUTH_URL = ORIGIN;
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-type Ids = { round: number; run: number; gold: number; job: number };
+type Ids = { round: number; run: number; gold: number; job: number; release: number };
 
 /**
  * Every route handler a browser can reach, with its methods (app/api; the bench routes answer 404
@@ -67,6 +67,12 @@ const ROUTES: { path: string; methods: string; load: () => Promise<Record<string
   { path: "scoring/runs/[runId]/report", methods: "GET", load: () => import("../../app/api/projects/[projectId]/scoring/runs/[runId]/report/route"), params: (_w, p, i) => ({ projectId: String(p), runId: String(i.run) }) },
   { path: "scoring/scores", methods: "GET", load: () => import("../../app/api/projects/[projectId]/scoring/scores/route"), params: (_w, p) => ({ projectId: String(p) }) },
   { path: "scoring/senseval", methods: "POST", load: () => import("../../app/api/projects/[projectId]/scoring/senseval/route"), params: (_w, p) => ({ projectId: String(p) }) },
+  // A release's .tar.gz (a release of p, as stored: a coordinator's only).
+  { path: "releases/[releaseId]", methods: "GET", load: () => import("../../app/api/projects/[projectId]/releases/[releaseId]/route"), params: (_w, p, i) => ({ projectId: String(p), releaseId: String(i.release) }) },
+  // A model's answers as a system file, and the workspace's suggestions (lib/server/models, issue #41).
+  { path: "models/run", methods: "POST", load: () => import("../../app/api/projects/[projectId]/models/run/route"), params: (_w, p) => ({ projectId: String(p) }) },
+  { path: "models/file", methods: "GET", load: () => import("../../app/api/projects/[projectId]/models/file/route"), params: (_w, p) => ({ projectId: String(p) }) },
+  { path: "suggestions", methods: "GET", load: () => import("../../app/api/projects/[projectId]/suggestions/route"), params: (_w, p) => ({ projectId: String(p) }) },
   // The Crowd tab's downloads (a study of the project: the participant's own).
   { path: "crowd/[studyId]/download", methods: "GET", load: () => import("../../app/api/projects/[projectId]/crowd/[studyId]/download/route"), params: (w, p) => ({ projectId: String(p), studyId: String(studyIn(w, p)) }) },
   // The save route: p2 is in the participant's batch (and the annotator's queue).
@@ -88,8 +94,14 @@ function setUp(): { w: World; pp: UserActor; pq: UserActor; ids: Ids } {
   const run = uploadRun(w.db, SYSTEM, w.p.id, { fileName: "r.best", bytes: new TextEncoder().encode("bright.a p1 :: shining\n") }).run.id;
   const gold = storeGold(w.db, SYSTEM, w.p.id, { name: "g", gold: { name: "d.gold", text: "bright.a 1 :: clever 2;\n" }, mwgold: null }).id!;
   const { id: job } = w.db.$client.prepare("insert into jobs (project_id, kind, state) values (?, 'lexelt-xml', 'queued') returning id").get(w.p.id) as { id: number };
+  // A release of p as the table holds one (its archive a stand-in: the route only sends the bytes).
+  const summary = JSON.stringify({ folder: "p-1.0.0", facts: {}, include: { names: false, notes: false } });
+  const { id: release } = w.db.$client
+    .prepare("insert into releases (project_id, version, data_version, summary, manifest, archive_sha256, archive_bytes) values (?, '1.0.0', 0, ?, '[]', 'x', 1) returning id")
+    .get(w.p.id, summary) as { id: number };
+  w.db.$client.prepare("insert into release_archives (release_id, project_id, archive) values (?, ?, x'00')").run(release, w.p.id);
   session.db = w.db;
-  return { w, pp, pq, ids: { round, run, gold, job } };
+  return { w, pp, pq, ids: { round, run, gold, job, release } };
 }
 
 function request(method: string, path: string): Request {

@@ -11,11 +11,14 @@
  *    decrypted session token, and by address for everyone.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
 import { encodeSessionToken } from "../../lib/auth/jwt";
-import { PEER_HEADER } from "../../lib/net/trusted-proxy";
+import { PEER_HEADER, stampRequest } from "../../lib/net/trusted-proxy";
+import { isSaveRequest } from "../../lib/server/annotate/save-route";
 import type { UserActor } from "../../lib/server/kernel/actor";
 import { LIMIT_SETTINGS, resetRateLimits } from "../../lib/server/kernel/rate-limit";
 import { addMember } from "../../lib/server/people/users";
@@ -31,6 +34,7 @@ als.store = new AsyncLocalStorage();
 const route = await import("../../app/api/projects/[projectId]/responses/[instanceRef]/route");
 const { saveFlagAction } = await import("../../app/annotate/flags/actions");
 const { proxy } = await import("../../proxy");
+const { refuseApiRequest } = await import("../../lib/serve");
 
 const ORIGIN = "http://lexgold.test:3000";
 const SECRET = "test-secret-for-the-rate-limit-tests-0123456789";
@@ -144,9 +148,24 @@ describe("a flood of saves from one annotator", () => {
     const refused = await save(w, other, p3(w), 0, "2001:db8::2"); // the same /64
     expect(refused.status).toBe(429);
     expect(refused.retryAfter).toBe("1");
-    expect((await save(w, null, p3(w), 0, "2001:db8::3")).status).toBe(429);
+    // Signed out, from the same address: a bucket of its own (#38 item 11), so 401, not 429.
+    expect((await save(w, null, p3(w), 0, "2001:db8::3")).status).toBe(401);
     expect((await save(w, other, p3(w), 0, "2001:db8:0:1::1")).status).toBe(200);
     expect((await save(w, null, p3(w), 0, "198.51.100.7")).status).toBe(401);
+  });
+
+  it("signed-out saves from an address spend a bucket of their own, never its annotators' (#38 item 11)", async () => {
+    process.env.LEXGOLD_ADDRESS_SAVE_RATE = "1,4";
+    resetRateLimits(() => clock.t);
+    const w = world();
+    // Strangers behind the lab's address: their requests are refused, 401 until their own bucket is empty, then 429.
+    const strangers = [];
+    for (let i = 0; i < 6; i++) strangers.push((await save(w, null, w.ref.p2, 0, "192.0.2.9")).status);
+    expect(strangers).toEqual([401, 401, 401, 401, 429, 429]);
+    // The annotator behind the same address still has the whole of the address's bucket.
+    const own = [];
+    for (const [ref, rev] of [[w.ref.p2, 0], [w.ref.p2, 1], [p3(w), 0], [w.ref.p2, 2]] as const) own.push((await save(w, w.ann, ref, rev, "192.0.2.9")).status);
+    expect(own).toEqual([200, 200, 200, 200]);
   });
 });
 
@@ -186,7 +205,7 @@ describe("a flood of page requests (proxy.ts)", () => {
     expect(other.headers.get("content-security-policy")).toMatch(/nonce-/);
   });
 
-  it("a forged or missing token counts only against the address", async () => {
+  it("a forged or missing token counts only against the address's signed-out bucket", async () => {
     process.env.LEXGOLD_ADDRESS_PAGE_RATE = "1,3";
     resetRateLimits(() => clock.t);
     const forged = "next-auth.session-token=not-a-token";
@@ -194,7 +213,55 @@ describe("a flood of page requests (proxy.ts)", () => {
     for (let i = 0; i < 4; i++) statuses.push((await page("/signin", { cookie: i % 2 ? forged : undefined, address: "192.0.2.1" })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     expect((await page("/signin", { address: "192.0.2.2" })).status).toBe(200);
+    // A signed-in user behind that address is not held up by the strangers (#38 item 11).
+    expect((await page("/projects", { cookie: await cookieFor(21), address: "192.0.2.1" })).status).toBe(200);
     clock.t += 1000;
     expect((await page("/signin", { address: "192.0.2.1" })).status).toBe(200);
+  });
+
+});
+
+describe("a flood of /api requests (the production server, lib/serve: #38 item 4)", () => {
+  /** A loopback server routed as scripts/serve.mjs routes: the save to its own limit, every other /api request through refuseApiRequest. */
+  async function served<T>(run: (base: string) => Promise<T>): Promise<T> {
+    const server = http.createServer((req, res) => {
+      stampRequest(req);
+      const reply = () => {
+        res.writeHead(200, { "Content-Type": "application/json" });
+        res.end("{}");
+      };
+      if (isSaveRequest(req) || !req.url?.startsWith("/api/")) return reply();
+      void refuseApiRequest(req, res).then((refused) => refused || reply());
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      return await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  }
+  const cookieFor = async (uid: number) => `next-auth.session-token=${await encodeSessionToken({ token: { uid, sv: 0, auth_time: Math.floor(Date.now() / 1000) }, secret: SECRET })}`;
+
+  it("every /api request but the save takes a request token; past it, 429 JSON with Retry-After", async () => {
+    process.env.LEXGOLD_PAGE_RATE = "1,2";
+    resetRateLimits(() => clock.t);
+    const a = await cookieFor(31);
+    await served(async (base) => {
+      const get = (path: string, cookie?: string) => fetch(base + path, { headers: cookie ? { cookie } : {} });
+      const statuses = [];
+      for (const path of ["/api/projects/1/gold?file=gold", "/api/auth/session", "/api/projects/1/flags"]) statuses.push((await get(path, a)).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      const refused = await get("/api/projects/1/gold?file=gold", a);
+      expect(refused.headers.get("content-type")).toBe("application/json");
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect(((await refused.json()) as { ok: boolean }).ok).toBe(false);
+      // The save is not counted here: it has its own bucket.
+      expect((await fetch(`${base}/api/projects/1/responses/2`, { method: "POST", headers: { cookie: a } })).status).toBe(200);
+      // Another account, and signed-out requests (a bucket of their own), go on.
+      expect((await get("/api/projects/1/gold", await cookieFor(32))).status).toBe(200);
+      expect((await get("/api/auth/csrf")).status).toBe(200);
+      clock.t += 1000;
+      expect((await get("/api/projects/1/gold?file=gold", a)).status).toBe(200);
+    });
   });
 });

@@ -1,115 +1,136 @@
 /**
- * lib/auth/save-gate.ts: a save whose bucket is empty is answered 429 by the
- * HTTP server before the app (here a stand-in handler that takes tokens as the
- * save route does) sees it; everything else goes on. A real server on loopback,
- * the buckets on a fake clock.
+ * The save's route in the production server (#43 item 1), on a loopback server made as
+ * scripts/serve.mjs makes its own — `stampRequest(req); if (isSaveRequest(req)) return serveSave(…)`,
+ * everything else to "Next" (here a stand-in that says what reached it) — with the session read from
+ * the cookie as lib/serve reads it:
+ *  - the save's route is exactly POST /api/projects/<digits>/responses/<digits>: a trailing slash,
+ *    another method and other paths go on to Next;
+ *  - the limit is checked once per save (the route's limitSave); while the wait its last refusal
+ *    gave is not over, the server answers 429 at once, before the origin, the session or the body;
+ *    a client that sends again without waiting gets its next refusal late;
+ *  - a token this process never decoded is never believed.
+ * Buckets on a fake clock.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { encodeSessionToken } from "../../lib/auth/jwt";
-import { limitSave, resetRateLimits } from "../../lib/server/kernel/rate-limit";
-import { decrypting, installSaveGate, knownUser, parseCookies, setRefusalHold } from "../../lib/auth/save-gate";
+import type { Db } from "../../db/client";
+import { encodeSessionToken, sessionTokenOf } from "../../lib/auth/jwt";
+import { knownUserId, parseCookies, sessionClaims } from "../../lib/auth/session-token";
+import { stampRequest } from "../../lib/net/trusted-proxy";
+import { isSaveRequest } from "../../lib/server/annotate/save-route";
+import { serveSave, setRefusalHold } from "../../lib/server/annotate/save-request";
+import { resetRateLimits } from "../../lib/server/kernel/rate-limit";
+import type { Actor } from "../../lib/server/kernel/actor";
+import { type World, world } from "./world";
 
 const SECRET = "test-secret-for-the-save-gate-tests-0123456789";
-const saved = { secret: process.env.NEXTAUTH_SECRET, save: process.env.LEXGOLD_SAVE_RATE, address: process.env.LEXGOLD_ADDRESS_SAVE_RATE };
+const ORIGIN = "http://lexgold.test:3000";
+const ENV = ["NEXTAUTH_SECRET", "NEXTAUTH_URL", "LEXGOLD_SAVE_RATE", "LEXGOLD_ADDRESS_SAVE_RATE", "LEXGOLD_TRUSTED_PROXY"] as const;
+const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
 let clock = { t: 0 };
 let server: http.Server;
 let base = "";
+let w: World;
+/** What reached "Next". */
 let reached: string[] = [];
-/** Answers the app holds back (a slow save), to end when a test says. */
-const held: Array<() => void> = [];
+/** Sessions whose actor was asked for. */
+let asked = 0;
 
 beforeAll(async () => {
   process.env.NEXTAUTH_SECRET = SECRET;
-  installSaveGate();
-  // The app: takes a token per save as the save route does, and says who it saw.
   server = http.createServer((req, res) => {
-    const uid = Number(req.headers["x-test-uid"] ?? 0) || null;
-    reached.push(`${req.method} ${req.url} ${uid}`);
-    const v = req.method === "POST" && req.url?.startsWith("/api/projects/") ? limitSave({ userId: uid, address: null }) : { ok: true };
-    const answer = () => {
-      res.writeHead(v.ok ? 200 : 429, { "Content-Type": "application/json" });
-      res.end(JSON.stringify({ ok: v.ok }));
-    };
-    if (req.url?.endsWith("?slow")) held.push(answer);
-    else answer();
+    stampRequest(req);
+    if (isSaveRequest(req)) {
+      return void serveSave(req, res, {
+        db: () => w.db as Db,
+        // As lib/serve reads it; the user's row comes from the test's world.
+        session: (r) => {
+          const token = sessionTokenOf(parseCookies(r.headers.cookie));
+          return {
+            userId: knownUserId(token),
+            actor: async () => {
+              asked++;
+              const claims = await sessionClaims(token);
+              return (claims && claims.uid === w.ann.userId ? w.ann : null) as Actor;
+            },
+          };
+        },
+        headers: { "X-Content-Type-Options": "nosniff" },
+      });
+    }
+    reached.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end("{}");
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
   await new Promise((r) => server.close(r));
-  for (const [k, v] of [["NEXTAUTH_SECRET", saved.secret], ["LEXGOLD_SAVE_RATE", saved.save], ["LEXGOLD_ADDRESS_SAVE_RATE", saved.address]] as const) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
+  for (const k of ENV) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
   }
   resetRateLimits();
 });
 beforeEach(() => {
+  process.env.NEXTAUTH_URL = ORIGIN;
+  delete process.env.LEXGOLD_TRUSTED_PROXY;
   process.env.LEXGOLD_SAVE_RATE = "1,2";
   process.env.LEXGOLD_ADDRESS_SAVE_RATE = "off";
   clock = { t: 0 };
   resetRateLimits(() => clock.t);
   reached = [];
+  asked = 0;
+  w = world();
 });
 afterEach(() => resetRateLimits());
 
-async function post(path: string, token: string | null, uid: number) {
+async function post(path: string, token: string | null, o: { origin?: string; body?: unknown } = {}) {
   const res = await fetch(base + path, {
     method: "POST",
-    headers: { "content-type": "application/json", "x-test-uid": String(uid), ...(token ? { cookie: `other=1; next-auth.session-token=${token}` } : {}) },
-    body: JSON.stringify({ response: { kind: "NIL" }, expectedRevision: 0 }),
+    headers: { "content-type": "application/json", origin: o.origin ?? ORIGIN, ...(token ? { cookie: `other=1; next-auth.session-token=${token}` } : {}) },
+    body: JSON.stringify(o.body ?? { response: { kind: "NIL" }, expectedRevision: 0 }),
   });
   return { status: res.status, retryAfter: res.headers.get("retry-after"), body: (await res.json()) as { ok: boolean; message?: string; retryAfterMs?: number } };
 }
 
-describe("the save gate", () => {
-  it("refuses a known account's save once its bucket is empty, before the app sees it", async () => {
-    const token = await encodeSessionToken({ token: { uid: 5, sv: 0 }, secret: SECRET });
-    // First sight of the token: the app decides, and the token is decrypted meanwhile.
-    expect((await post("/api/projects/1/responses/2", token, 5)).status).toBe(200);
-    await decrypting(token);
-    expect(knownUser(token)).toBe(5);
-    expect((await post("/api/projects/1/responses/3", token, 5)).status).toBe(200);
-    expect(reached).toHaveLength(2);
+const tokenOf = (uid: number) => encodeSessionToken({ token: { uid, sv: 0, auth_time: Math.floor(Date.now() / 1000) }, secret: SECRET });
 
-    const refused = await post("/api/projects/1/responses/4", token, 5);
+describe("the save's route", () => {
+  it("is exactly POST /api/projects/<digits>/responses/<digits>; the rest goes on to Next", async () => {
+    expect((await post(`/api/projects/${w.p.id}/responses/${w.ref.p2}`, null)).status).toBe(401);
+    expect((await post(`/api/projects/${w.p.id}/responses/${w.ref.p2}?x=1`, null)).status).toBe(401);
+    expect(reached).toEqual([]);
+    expect((await post("/api/projects/1/responses/2/", null)).status).toBe(200);
+    expect((await fetch(`${base}/api/projects/1/responses/2`)).status).toBe(200);
+    expect((await post("/api/projects/1/responses", null)).status).toBe(200);
+    expect((await post("/api/projects/x/responses/2", null)).status).toBe(200);
+    expect(reached).toEqual(["POST /api/projects/1/responses/2/", "GET /api/projects/1/responses/2", "POST /api/projects/1/responses", "POST /api/projects/x/responses/2"]);
+  });
+});
+
+describe("the early refusal", () => {
+  it("answers 429 at once while the account's last refusal holds, before the origin, the session or the body", async () => {
+    const token = await tokenOf(w.ann.userId);
+    const path = `/api/projects/${w.p.id}/responses/${w.ref.p2}`;
+    expect((await post(path, token)).status).toBe(200);
+    expect((await post(path, token, { body: { response: { kind: "NIL" }, expectedRevision: 1 } })).status).toBe(200);
+    // The bucket (2) is empty: the save route's one check refuses.
+    const refused = await post(path, token, { body: { response: { kind: "NIL" }, expectedRevision: 2 } });
     expect(refused.status).toBe(429);
     expect(refused.retryAfter).toBe("1");
     expect(refused.body).toMatchObject({ ok: false, retryAfterMs: 1000 });
     expect(refused.body.message).toMatch(/too many saves/);
-    expect(reached).toHaveLength(2); // never reached the app
-
-    // Other requests, and other accounts, go on.
-    expect((await fetch(`${base}/annotate/1/4`, { headers: { cookie: `next-auth.session-token=${token}` } })).status).toBe(200);
-    const other = await encodeSessionToken({ token: { uid: 6, sv: 0 }, secret: SECRET });
-    expect((await post("/api/projects/1/responses/4", other, 6)).status).toBe(200);
-    expect(reached).toHaveLength(4);
-
-    // A second later the bucket has a token again: the save goes on to the app.
+    // While that wait holds: 429 at once, even for a save from another origin (not looked at), and its session is not asked for.
+    const before = asked;
+    expect((await post(path, token, { origin: "https://elsewhere.example" })).status).toBe(429);
+    expect(asked).toBe(before);
+    // A second later a token is back: the save is served (and checked) again.
     clock.t += 1000;
-    expect((await post("/api/projects/1/responses/4", token, 5)).status).toBe(200);
-    expect(reached).toHaveLength(5);
-  });
-
-  it("lets through only as many saves at once as the account has tokens for", async () => {
-    process.env.LEXGOLD_SAVE_RATE = "1,3";
-    resetRateLimits(() => clock.t);
-    const token = await encodeSessionToken({ token: { uid: 8, sv: 0 }, secret: SECRET });
-    expect((await post("/api/projects/1/responses/2", token, 8)).status).toBe(200);
-    await decrypting(token);
-    // Two tokens left. A slow save passes and is held by the app (it took its token on arrival).
-    const slow = post("/api/projects/1/responses/3?slow", token, 8);
-    await expect.poll(() => held.length).toBe(1);
-    // One token left, one save of the account in flight: the next is refused here, not by the app.
-    expect((await post("/api/projects/1/responses/4", token, 8)).status).toBe(429);
-    expect(reached).toHaveLength(2);
-    held.shift()!();
-    expect((await slow).status).toBe(200);
-    // Answered: the last token is there for the next save.
-    expect((await post("/api/projects/1/responses/4", token, 8)).status).toBe(200);
-    expect(reached).toHaveLength(3);
+    expect((await post(path, token, { body: { response: { kind: "NIL" }, expectedRevision: 2 } })).status).toBe(200);
+    expect(w.db.$client.prepare("select revision from responses where instance_ref = ? and user_id = ?").get(w.ref.p2, w.ann.userId)).toEqual({ revision: 3 });
   });
 
   it("a client that sends again at once, ignoring Retry-After, gets its next refusal late", async () => {
@@ -118,15 +139,16 @@ describe("the save gate", () => {
     const holds: Array<() => void> = [];
     setRefusalHold((send) => void holds.push(send));
     try {
-      const token = await encodeSessionToken({ token: { uid: 9, sv: 0 }, secret: SECRET });
-      expect((await post("/api/projects/1/responses/2", token, 9)).status).toBe(200);
-      await decrypting(token);
-      // The first refusal goes at once.
-      expect((await post("/api/projects/1/responses/3", token, 9)).status).toBe(429);
+      const token = await tokenOf(w.ann.userId);
+      const path = `/api/projects/${w.p.id}/responses/${w.ref.p2}`;
+      expect((await post(path, token)).status).toBe(200);
+      // The route's refusal, then the first early one, go at once.
+      expect((await post(path, token)).status).toBe(429);
+      expect((await post(path, token)).status).toBe(429);
       expect(holds).toHaveLength(0);
       // Sent again at once: held back until the hold lets it go.
       let answered = false;
-      const again = post("/api/projects/1/responses/3", token, 9).then((r) => {
+      const again = post(path, token).then((r) => {
         answered = true;
         return r;
       });
@@ -136,65 +158,23 @@ describe("the save gate", () => {
       const r = await again;
       expect(r.status).toBe(429);
       expect(r.retryAfter).toBe("1");
-      expect(reached).toHaveLength(1);
     } finally {
       setRefusalHold(null);
     }
   });
 
-  it("never believes a token it could not decrypt", async () => {
+  it("never believes a token this process did not decode", async () => {
     const forged = "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..bm90.YS10b2tlbg.dGFn";
-    expect(knownUser(forged)).toBeNull();
-    await decrypting(forged);
-    expect(knownUser(forged)).toBeNull();
+    expect(knownUserId(forged)).toBeNull();
+    expect(await sessionClaims(forged)).toBeNull();
+    expect(knownUserId(forged)).toBeNull();
     const foreign = await encodeSessionToken({ token: { uid: 7, sv: 0 }, secret: "another-secret-entirely-0123456789-abcdef" });
-    expect(knownUser(foreign)).toBeNull();
-    await decrypting(foreign);
-    expect(knownUser(foreign)).toBeNull();
-  });
-});
-
-describe("the saves it lets through, served by the gate's `serve` (the production server)", () => {
-  /** What `serve` was handed: the path, and the actor its resolver gave. */
-  let served: Array<{ url: string; actor: unknown }> = [];
-  beforeEach(() => {
-    served = [];
-    installSaveGate({
-      serve: async (req, res, actor) => {
-        served.push({ url: req.url ?? "", actor: await actor() });
-        res.writeHead(201, { "Content-Type": "application/json" });
-        res.end(JSON.stringify({ ok: true }));
-      },
-    });
-  });
-  afterEach(() => installSaveGate());
-
-  it("serves a save at the exact path, leaves a trailing slash, another method and other paths to the app", async () => {
-    const forged = "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..bm90.YS10b2tlbg.dGFn";
-    expect((await post("/api/projects/1/responses/2", forged, 0)).status).toBe(201);
-    expect((await post("/api/projects/1/responses/2?x=1", null, 0)).status).toBe(201);
-    // A forged token, and none: the resolver the gate hands over names nobody.
-    expect(served).toEqual([
-      { url: "/api/projects/1/responses/2", actor: null },
-      { url: "/api/projects/1/responses/2?x=1", actor: null },
-    ]);
-    expect(reached).toEqual([]);
-    expect((await post("/api/projects/1/responses/2/", null, 0)).status).toBe(200);
-    expect((await fetch(`${base}/api/projects/1/responses/2`)).status).toBe(200);
-    expect((await post("/api/projects/1/responses", null, 0)).status).toBe(200);
-    expect(reached).toEqual(["POST /api/projects/1/responses/2/ null", "GET /api/projects/1/responses/2 null", "POST /api/projects/1/responses null"]);
-    expect(served).toHaveLength(2);
-  });
-
-  it("still refuses an account past its limit before serving", async () => {
-    const token = await encodeSessionToken({ token: { uid: 11, sv: 0 }, secret: SECRET });
-    await post("/api/projects/1/responses/2", token, 11);
-    await decrypting(token);
-    // The stand-in `serve` takes no token: spend the bucket (2) as the real save would.
-    limitSave({ userId: 11, address: null });
-    limitSave({ userId: 11, address: null });
-    expect((await post("/api/projects/1/responses/3", token, 11)).status).toBe(429);
-    expect(served).toHaveLength(1);
+    expect(await sessionClaims(foreign)).toBeNull();
+    expect(knownUserId(foreign)).toBeNull();
+    const good = await tokenOf(7);
+    expect(knownUserId(good)).toBeNull();
+    expect(await sessionClaims(good)).toEqual({ uid: 7, sv: 0 });
+    expect(knownUserId(good)).toBe(7);
   });
 });
 

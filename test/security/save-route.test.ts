@@ -21,11 +21,12 @@ vi.mock("@/lib/db", () => ({ getDb: () => session.db }));
 
 const route = await import("../../app/api/projects/[projectId]/responses/[instanceRef]/route");
 const { serveSave } = await import("../../lib/server/annotate/save-request");
+const { isSaveRequest } = await import("../../lib/server/annotate/save-route");
 
 /**
  * Every test below runs twice: through Next's route handler, and through the HTTP server before
- * Next (serveSave, what the production server runs: lib/auth/save-gate.ts) on a real loopback
- * server — the same checks, statuses, bodies and rows either way.
+ * Next on a real loopback server routed as scripts/serve.mjs routes it (`if (isSaveRequest(req))
+ * return serveSave(req, res)`, lib/serve) — the same checks, statuses, bodies and rows either way.
  */
 const VIAS = ["Next's route", "the server before Next"] as const;
 let via: (typeof VIAS)[number] = VIAS[0];
@@ -35,7 +36,9 @@ let base = "";
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     stampRequest(req);
-    void serveSave(req, res, { db: () => session.db as Db, actor: async () => session.actor as Actor, headers: NEXT_HEADERS });
+    if (isSaveRequest(req)) return void serveSave(req, res, { db: () => session.db as Db, session: () => ({ userId: null, actor: async () => session.actor as Actor }), headers: NEXT_HEADERS });
+    res.writeHead(404, { ...NEXT_HEADERS, "Content-Type": "application/json" });
+    res.end(JSON.stringify({ ok: false, message: "Not found." }));
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -102,6 +102,26 @@ describe("the user a session names", () => {
   });
 });
 
+describe("a model's pseudo-annotator (lib/server/models)", () => {
+  it("is never anyone's session, whatever a token names", async () => {
+    const w = world();
+    state.db = w.db as Db;
+    const u = w.db.$client.prepare("insert into users (name, role, password_hash) values ('model:1:m:1', 'model', '!model') returning id, session_version as sv").get() as { id: number; sv: number };
+    const claims = await sessionClaims(await encodeSessionToken({ token: { uid: u.id, sv: u.sv, auth_time: Math.floor(Date.now() / 1000) }, secret: SECRET, maxAge: 60 }));
+    expect(claims).not.toBeNull();
+    expect(actorOfClaims(claims)).toBeNull();
+  });
+
+  it("never signs in, whatever is typed", async () => {
+    const w = world();
+    const { signInWithPassword } = await import("../../lib/server/people/signin");
+    w.db.$client.prepare("insert into users (name, role, password_hash) values ('model:1:m:1', 'model', '!model')").run();
+    for (const password of ["!model", "", "anything-at-all"]) {
+      expect(await signInWithPassword(w.db as Db, { name: "model:1:m:1", password, client: "127.0.0.1", deviceCookie: null, secret: SECRET })).toMatchObject({ ok: false, reason: "invalid" });
+    }
+  });
+});
+
 describe("decoded tokens kept between requests", () => {
   const { keptSessionTokens } = sessionModule;
   const now = () => Math.floor(Date.now() / 1000);

@@ -1,19 +1,19 @@
 /**
  * The study link's sign-in (next-auth's "study" credentials, lib/auth/options.ts), through
  * next-auth's own request handler over a test database: joining makes a session whose user and
- * role are the participant's (role "participant"); arriving again signs into the same account;
+ * role are the participant's (role "participant"); an id in another case is another participant;
  * a refusal says why and sets no session; the participant's name and any password never sign in
  * through the password form.
  */
 import { createRequire } from "node:module";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Db } from "../../db/client";
 import { createStudy, setStudyState } from "../../lib/server/crowd/studies";
 import { SYSTEM } from "../../lib/server/kernel/actor";
-import { resetRateLimits } from "../../lib/server/kernel/rate-limit";
 import { decodeSessionToken } from "../../lib/auth/jwt";
 import { world } from "./world";
+import { SECRET, studySignInEnv, URL_ } from "./study-browser";
 
 const state = vi.hoisted(() => ({ db: null as unknown }));
 vi.mock("../../db/client", async (importOriginal) => ({
@@ -27,22 +27,7 @@ const { AuthHandler } = require(path.join(path.dirname(require.resolve("next-aut
   AuthHandler: (p: { req: Request; options: unknown }) => Promise<{ status?: number; body?: unknown; redirect?: string; cookies?: Array<{ name: string; value: string }> }>;
 };
 
-const URL_ = "http://lexgold.test:3000";
-const SECRET = "test-secret-for-the-security-tests-0123456789";
-const saved = { url: process.env.NEXTAUTH_URL, secret: process.env.NEXTAUTH_SECRET };
-beforeEach(() => {
-  process.env.NEXTAUTH_URL = URL_;
-  process.env.NEXTAUTH_SECRET = SECRET;
-  process.env.LEXGOLD_STUDY_JOIN_RATE = "off";
-  process.env.LEXGOLD_ADDRESS_JOIN_RATE = "off";
-  resetRateLimits();
-});
-afterEach(() => {
-  for (const [k, v] of [["NEXTAUTH_URL", saved.url], ["NEXTAUTH_SECRET", saved.secret]] as const) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-});
+studySignInEnv();
 
 /** A browser: keeps next-auth's cookies, posts the CSRF token as next-auth's client does. */
 class Browser {
@@ -88,9 +73,13 @@ describe('the "study" sign-in', () => {
     const uid = claims!.uid;
     expect((await b.session()).body).toMatchObject({ user: { name: `link:${s.id}:reader-1`, role: "participant" } });
     expect(w.db.$client.prepare("select count(*) as n from batch_items").get()).toEqual({ n: 2 });
+    // Arriving again from the same browser is the same account (its cookie, set by lib/auth/route.ts:
+    // test/security/participant-takeover.test.ts); "READER-1" is another id, so another participant.
     const again = new Browser();
     await again.signIn("study", { token: s.token, params: JSON.stringify({ id: "READER-1" }), consent: "" });
-    expect((await again.claims())?.uid).toBe(uid);
+    expect((await again.claims())?.uid).not.toBe(uid);
+    // Account names are one whatever their case: the second is told apart by "~2" ("~" is in no id).
+    expect((await again.claims())?.name).toBe(`link:${s.id}:READER-1~2`);
     // The password form never signs into it, whatever is typed.
     const pw = new Browser();
     expect((await pw.signIn("credentials", { username: `link:${s.id}:reader-1`, password: "!participant" })).redirect).toMatch(/error=CredentialsSignin/);

@@ -24,6 +24,7 @@ const T0 = 1_800_000_000_000;
 beforeEach(() => {
   process.env.LEXGOLD_STUDY_JOIN_RATE = "off";
   process.env.LEXGOLD_ADDRESS_JOIN_RATE = "off";
+  process.env.LEXGOLD_ADDRESS_REJOIN_RATE = "off";
   resetRateLimits();
 });
 
@@ -41,7 +42,13 @@ function answer(db: Db, userId: number, projectId: number, ref: number, now: num
 const held = (db: Db, participantId: number) =>
   q(db, "select instance_ref as ref from batch_items where participant_id = ? and released_at is null order by position", participantId).map((r) => r.ref);
 
-const join = (db: Db, token: string, id: string, now: number) => joinStudy(db, { token, params: { id }, address: "192.0.2.1", now });
+/** Each participant in a browser of their own: arriving again, it holds the key its first join issued. */
+const keys = new Map<string, string>();
+const join = async (db: Db, token: string, id: string, now: number) => {
+  const j = await joinStudy(db, { token, params: { id }, address: "192.0.2.1", now, browserKey: () => keys.get(`${token} ${id}`) ?? null });
+  if (j.issued.browserKey) keys.set(`${token} ${id}`, j.issued.browserKey);
+  return j;
+};
 
 describe("balanced overlap under joins, abandonment and time", () => {
   it.each([
@@ -116,7 +123,7 @@ describe("release, resume, one batch", () => {
   it("arriving again resumes the same account and batch; a timed-out participant gets no second batch", async () => {
     const { db, projectId } = bigProject({ instances: 10, answered: 0 });
     const s = createStudy(db, SYSTEM, projectId, { platform: "link", batchSize: 3, overlap: 2, minutes: 5 });
-    const a = await join(db, s.token, "Ann", T0);
+    const a = await join(db, s.token, "ann", T0);
     const again = await join(db, s.token, "ann", T0 + MIN);
     expect(again).toMatchObject({ resumed: true, participantId: a.participantId, user: { id: a.user.id }, items: 3 });
     expect(held(db, a.participantId)).toHaveLength(3);

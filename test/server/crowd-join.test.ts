@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { createStudy, listStudies, platformLink, setStudyState, studyLink } from "../../lib/server/crowd/studies";
-import { joinStudy, type LinkParams, readParams, studyByToken } from "../../lib/server/crowd/join";
+import { type Joined, joinStudy, type LinkParams, readParams, studyByToken } from "../../lib/server/crowd/join";
 import { SYSTEM } from "../../lib/server/kernel/actor";
 import { InputError, NotFoundError } from "../../lib/server/kernel/errors";
 import { resetRateLimits } from "../../lib/server/kernel/rate-limit";
@@ -15,6 +15,7 @@ import { createProject, listProjects } from "../../lib/server/corpus/projects";
 import { addMember, setMemberRole } from "../../lib/server/people/users";
 import { setProjectArchived } from "../../lib/server/corpus/project-lifecycle";
 import { bigProject } from "../support/big-project";
+import { startedView } from "../../lib/server/crowd/started";
 
 const T0 = 1_800_000_000_000;
 const PID = "5f0c1e9a2b3c4d5e6f708192";
@@ -23,11 +24,14 @@ const SESSION = "70aa11bb22cc33dd44ee55ff";
 const prolific = (pid = PID): LinkParams => ({ PROLIFIC_PID: pid, STUDY_ID: STUDY, SESSION_ID: SESSION });
 const mturk = (over: LinkParams = {}): LinkParams => ({ workerId: "A1B2C3D4E5F6G7", assignmentId: "3XYZ0ASSIGN1", hitId: "3HIT0ABC", turkSubmitTo: "https://workersandbox.mturk.com", ...over });
 
+const LIMITS = ["LEXGOLD_STUDY_JOIN_RATE", "LEXGOLD_ADDRESS_JOIN_RATE", "LEXGOLD_REJOIN_RATE", "LEXGOLD_RESUME_RATE", "LEXGOLD_ADDRESS_REJOIN_RATE"];
 function limitsOff() {
-  process.env.LEXGOLD_STUDY_JOIN_RATE = "off";
-  process.env.LEXGOLD_ADDRESS_JOIN_RATE = "off";
+  for (const k of LIMITS) process.env[k] = "off";
   resetRateLimits();
 }
+
+/** The browser that made `j`: it holds the key its join issued (lib/auth keeps it in the study's cookie). */
+const from = (j: Joined) => ({ browserKey: () => j.issued.browserKey });
 beforeEach(limitsOff);
 
 const fixture = (platform: "prolific" | "mturk" | "link" = "prolific", extra: Record<string, unknown> = {}) => {
@@ -105,10 +109,11 @@ describe("createStudy", () => {
 describe("the platform's ids, for shape", () => {
   it.each([
     ["prolific", prolific(), { platformId: PID, platformStudyId: STUDY, platformSessionId: SESSION, submitTo: null }],
-    ["prolific", { ...prolific(PID.toUpperCase()) }, { platformId: PID }],
+    // As issued: no case folding (issue #38).
+    ["prolific", { ...prolific(PID.toUpperCase()) }, { platformId: PID.toUpperCase() }],
     ["mturk", mturk(), { platformId: "A1B2C3D4E5F6G7", platformStudyId: "3HIT0ABC", platformSessionId: "3XYZ0ASSIGN1", submitTo: "https://workersandbox.mturk.com" }],
     ["mturk", mturk({ turkSubmitTo: "https://www.mturk.com/" }), { submitTo: "https://www.mturk.com" }],
-    ["link", { id: "Reader_7.b" }, { platformId: "reader_7.b" }],
+    ["link", { id: "Reader_7.b" }, { platformId: "Reader_7.b" }],
   ] as const)("%s %j is read", (platform, params, ids) => {
     const r = readParams(platform, params);
     expect(r.ok && r.ids).toMatchObject(ids);
@@ -176,23 +181,31 @@ describe("joinStudy", () => {
     expect(db.$client.prepare("select * from memberships order by rowid").all()).toEqual(before);
   });
 
-  it("arriving again with the same id resumes (same account, same batch); another id is another participant", async () => {
+  it("arriving again from the same browser resumes (same account, same batch); another id is another participant", async () => {
     const { db, study } = fixture();
     const a = await joinStudy(db, { token: study.token, params: prolific(), address: null, now: T0 });
-    const again = await joinStudy(db, { token: study.token, params: { ...prolific(PID.toUpperCase()), SESSION_ID: "80aa11bb22cc33dd44ee55ff" }, address: null, now: T0 + 1000 });
-    expect(again).toMatchObject({ resumed: true, participantId: a.participantId, user: a.user, items: 5 });
+    expect(a.issued.browserKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(a.issued.resumeCode).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    const again = await joinStudy(db, { token: study.token, params: { ...prolific(), SESSION_ID: "80aa11bb22cc33dd44ee55ff" }, address: null, now: T0 + 1000, ...from(a) });
+    expect(again).toMatchObject({ resumed: true, participantId: a.participantId, user: a.user, items: 5, issued: { browserKey: null, resumeCode: null } });
     expect(db.$client.prepare("select count(*) as n from batch_items").get()).toEqual({ n: 5 });
     const b = await joinStudy(db, { token: study.token, params: prolific("6f0c1e9a2b3c4d5e6f708192"), address: null, now: T0 + 2000 });
     expect(b.user.id).not.toBe(a.user.id);
     expect(db.$client.prepare("select count(*) as n from users where role = 'participant'").get()).toEqual({ n: 2 });
   });
 
-  it("two tabs arriving at once with the same id make one participant with one batch", async () => {
-    const { db, study } = fixture("link");
-    const [a, b] = await Promise.all([0, 1].map(() => joinStudy(db, { token: study.token, params: { id: "twin" }, address: null, now: T0 })));
+  it("two arrivals at once with the same id make one participant with one batch; the second resumes only with the same platform session", async () => {
+    const { db, study } = fixture();
+    const [a, b] = await Promise.all([0, 1].map(() => joinStudy(db, { token: study.token, params: prolific(), address: null, now: T0 })));
     expect(a.user.id).toBe(b.user.id);
     expect([a.resumed, b.resumed].sort()).toEqual([false, true]);
     expect(db.$client.prepare("select count(*) as p, (select count(*) from batch_items) as items from participants").get()).toEqual({ p: 1, items: 5 });
+    // A plain link has no platform session: the second, proving nothing, is refused and writes nothing.
+    const link = fixture("link");
+    const both = await Promise.allSettled([0, 1].map(() => joinStudy(link.db, { token: link.study.token, params: { id: "twin" }, address: null, now: T0 })));
+    expect(both.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
+    expect((both.find((r) => r.status === "rejected") as PromiseRejectedResult).reason.message).toMatch(/^This id is already taking part in this study from another browser/);
+    expect(link.db.$client.prepare("select count(*) as p, (select count(*) from batch_items) as items, (select count(*) from participant_browsers) as browsers from participants").get()).toEqual({ p: 1, items: 5, browsers: 1 });
   });
 
   it("an unknown or malformed token is no such study; paused takes no one new but lets those in resume; closed (or archived) takes no one", async () => {
@@ -200,12 +213,12 @@ describe("joinStudy", () => {
     for (const token of ["", "short", study.token.slice(0, -1) + (study.token.endsWith("A") ? "B" : "A"), 42]) {
       expect(await refusal(joinStudy(db, { token, params: { id: "ann" }, address: null, now: T0 }))).toBeInstanceOf(NotFoundError);
     }
-    await joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0 });
+    const ann = await joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0 });
     setStudyState(db, SYSTEM, study.id, "paused");
     expect((await refusal(joinStudy(db, { token: study.token, params: { id: "bob" }, address: null, now: T0 }))).message).toMatch(/^This study is paused: it takes no new participants just now/);
-    expect((await joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0 })).resumed).toBe(true);
+    expect((await joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0, ...from(ann) })).resumed).toBe(true);
     setStudyState(db, SYSTEM, study.id, "closed");
-    expect((await refusal(joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0 }))).message).toMatch(/^This study is closed/);
+    expect((await refusal(joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0, ...from(ann) }))).message).toMatch(/^This study is closed/);
     expect(db.$client.prepare("select count(*) as n from participants").get()).toEqual({ n: 1 });
     // An archived project's studies are closed, whatever they say.
     setStudyState(db, SYSTEM, study.id, "open");
@@ -219,17 +232,19 @@ describe("joinStudy", () => {
     const e = await refusal(joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0 }));
     expect(e.message).toBe("Read the consent and agree to it to start.");
     expect(db.$client.prepare("select count(*) as n from users where role = 'participant'").get()).toEqual({ n: 0 });
-    await joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, consent: true, now: T0 });
+    const ann = await joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, consent: true, now: T0 });
     expect(db.$client.prepare("select consented_at as at from participants").get()).toEqual({ at: T0 });
     // Back later: no need to agree again.
-    expect((await joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0 + 5 })).resumed).toBe(true);
+    expect((await joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0 + 5, ...from(ann) })).resumed).toBe(true);
   });
 
   it("a participant made inactive by the coordinator (account disabled) cannot come back", async () => {
     const { db, study } = fixture("link");
     const a = await joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0 });
     db.$client.prepare("update users set disabled = 1 where id = ?").run(a.user.id);
-    expect((await refusal(joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0 }))).message).toMatch(/ended by the study's coordinator/);
+    expect((await refusal(joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0, ...from(a) }))).message).toMatch(/ended by the study's coordinator/);
+    // Anyone else is told only that the id is taking part.
+    expect((await refusal(joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0 }))).message).toMatch(/already taking part/);
   });
 });
 
@@ -239,12 +254,12 @@ describe("join limits", () => {
     let clock = 0;
     resetRateLimits(() => clock);
     const { db, study } = fixture("link");
-    const go = (id: string, address: string) => joinStudy(db, { token: study.token, params: { id }, address, now: T0 });
-    for (const id of ["a", "b", "c"]) await go(id, "198.51.100.4");
+    const go = (id: string, address: string, browser?: Joined) => joinStudy(db, { token: study.token, params: { id }, address, now: T0, ...(browser ? from(browser) : {}) });
+    const [a] = [await go("a", "198.51.100.4"), await go("b", "198.51.100.4"), await go("c", "198.51.100.4")];
     const refused = await refusal(go("d", "198.51.100.4"));
     expect(refused).toMatchObject({ status: 429, retryAfter: 10 });
     expect(refused.message).toBe("Many people are joining just now: try again in 10 s.");
-    expect((await go("a", "198.51.100.4")).resumed).toBe(true);
+    expect((await go("a", "198.51.100.4", a)).resumed).toBe(true);
     await go("d", "198.51.100.5");
     clock += 10_000;
     await go("e", "198.51.100.4");
@@ -259,5 +274,93 @@ describe("join limits", () => {
     await joinStudy(db, { token: study.token, params: { id: "a" }, address: "198.51.100.1", now: T0 });
     await joinStudy(db, { token: study.token, params: { id: "b" }, address: "198.51.100.2", now: T0 });
     expect(await refusal(joinStudy(db, { token: study.token, params: { id: "c" }, address: "198.51.100.3", now: T0 }))).toMatchObject({ status: 429 });
+  });
+});
+
+describe("arriving again (issue #38, finding 4)", () => {
+  const changes = (db: { $client: { prepare: (s: string) => { get: () => unknown } } }) => (db.$client.prepare("select total_changes() as n").get() as { n: number }).n;
+
+  it("from the participant's own browser, with nothing to change, only reads: no write, not even the time last seen", async () => {
+    const { db, study } = fixture("link", { consent: "You agree." });
+    const a = await joinStudy(db, { token: study.token, params: { id: "ann" }, address: "192.0.2.1", consent: true, now: T0 });
+    const before = changes(db);
+    const rows = db.$client.prepare("select * from participants").all();
+    for (let i = 1; i <= 5; i++) {
+      const again = await joinStudy(db, { token: study.token, params: { id: "ann" }, address: "192.0.2.1", consent: true, now: T0 + i * 1000, ...from(a) });
+      expect(again).toMatchObject({ resumed: true, participantId: a.participantId, items: 5, issued: { browserKey: null, resumeCode: null } });
+    }
+    expect(changes(db)).toBe(before);
+    expect(db.$client.prepare("select * from participants").all()).toEqual(rows);
+  });
+
+  it("writes when there is something to do: a browser's first key, a batch past its time to release", async () => {
+    const { db, study } = fixture();
+    const a = await joinStudy(db, { token: study.token, params: prolific(), address: null, now: T0 });
+    // Another browser with the platform session: a key of its own is stored.
+    const other = await joinStudy(db, { token: study.token, params: prolific(), address: null, now: T0 + 1 });
+    expect(other.issued.browserKey).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(other.issued.resumeCode).toBeNull();
+    expect(db.$client.prepare("select count(*) as n from participant_browsers").get()).toEqual({ n: 2 });
+    // Their own browser after the study's minutes: the batch is released (the allocation's work), so it writes.
+    const late = await joinStudy(db, { token: study.token, params: prolific(), address: null, now: T0 + 21 * 60_000, ...from(a) });
+    expect(late.items).toBe(0);
+    expect(db.$client.prepare("select state from participants").get()).toEqual({ state: "timed-out" });
+  });
+
+  it("is limited per participant (their own browser and other browsers apart) and per address; a refusal writes nothing", async () => {
+    process.env.LEXGOLD_REJOIN_RATE = "1,3";
+    process.env.LEXGOLD_RESUME_RATE = "0.01,2";
+    process.env.LEXGOLD_ADDRESS_REJOIN_RATE = "1,6";
+    let clock = 0;
+    resetRateLimits(() => clock);
+    const { db, study } = fixture();
+    const a = await joinStudy(db, { token: study.token, params: prolific(), address: "198.51.100.1", now: T0 });
+    const own = () => joinStudy(db, { token: study.token, params: prolific(), address: "198.51.100.1", now: T0, ...from(a) });
+    for (let i = 0; i < 3; i++) await own();
+    const flood = await refusal(own());
+    expect(flood).toMatchObject({ status: 429, retryAfter: 1 });
+    expect(flood.message).toBe("You have arrived very often just now: try again in 1 s.");
+    // Others' tries with the id take nothing from the participant's own browser's allowance, and theirs ends after two.
+    const before = db.$client.prepare("select (select count(*) from participant_browsers) as b, (select count(*) from participants) as p").get();
+    const stranger = (session: string) => joinStudy(db, { token: study.token, params: { ...prolific(), SESSION_ID: session }, address: "203.0.113.7", now: T0 });
+    for (const s of ["81aa11bb22cc33dd44ee55ff", "82aa11bb22cc33dd44ee55ff"]) expect((await refusal(stranger(s))).message).toMatch(/already taking part/);
+    expect((await refusal(stranger(SESSION))).message).toBe("Too many tries for this id: try again in 100 s.");
+    expect(db.$client.prepare("select (select count(*) from participant_browsers) as b, (select count(*) from participants) as p").get()).toEqual(before);
+    clock += 1000;
+    expect((await own()).resumed).toBe(true);
+    // Per address: every participant from it together (6 at once, then one a second).
+    const ids = ["6f0c1e9a2b3c4d5e6f708193", "6f0c1e9a2b3c4d5e6f708194"];
+    const joined = await Promise.all(ids.map((pid) => joinStudy(db, { token: study.token, params: prolific(pid), address: "192.0.2.50", now: T0 })));
+    let refusedAt = -1;
+    for (let i = 0; i < 8 && refusedAt < 0; i++) {
+      try {
+        await joinStudy(db, { token: study.token, params: prolific(ids[i % 2]), address: "192.0.2.50", now: T0, ...from(joined[i % 2]) });
+      } catch (e) {
+        expect(e).toMatchObject({ status: 429 });
+        refusedAt = i;
+      }
+    }
+    expect(refusedAt).toBe(6);
+  });
+});
+
+describe("the study page's resume code (startedView)", () => {
+  it("is shown to the participant who joined, from the code their browser was given, and to nobody else", async () => {
+    const { db, projectId, study } = fixture("link");
+    const a = await joinStudy(db, { token: study.token, params: { id: "ann" }, address: null, now: T0 });
+    const b = await joinStudy(db, { token: study.token, params: { id: "bob" }, address: null, now: T0 });
+    const as = (j: Joined) => ({ kind: "user" as const, userId: j.user.id, name: j.user.name, role: "participant" as const });
+    const code = a.issued.resumeCode!;
+    expect(startedView(db, as(a), study.token, code)).toEqual({ projectId, resumeCode: code });
+    // Typed differently, the same code.
+    expect(startedView(db, as(a), study.token, code.toLowerCase().replace(/-/g, ""))).toEqual({ projectId, resumeCode: code });
+    // Another participant's code, or none: their project, no code.
+    expect(startedView(db, as(b), study.token, code)).toEqual({ projectId, resumeCode: null });
+    expect(startedView(db, as(a), study.token, null)).toEqual({ projectId, resumeCode: null });
+    // Another study's page, or anyone but a participant: nothing.
+    const other = fixture("link");
+    expect(startedView(db, as(a), other.study.token, code)).toBeNull();
+    expect(startedView(db, null, study.token, code)).toBeNull();
+    expect(startedView(db, SYSTEM, study.token, code)).toBeNull();
   });
 });

@@ -15,6 +15,7 @@ import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/er
 import { excludeRejected, studyOverviews, participantsPage, reviewParticipant, setBonus, studyParticipants, undoExclusion } from "../../lib/server/crowd/participants";
 import { setKnownAnswer } from "../../lib/server/quality/training";
 import { answer, seedParticipant, seedStudy } from "../support/crowd";
+import { paymentFile } from "../../lib/server/crowd/payments";
 import { bigProject } from "../support/big-project";
 import { actorFor, testDb } from "../support/db";
 
@@ -301,5 +302,57 @@ describe("at scale: a study of 300 participants in a project of 100,000 instance
       }
     }
     expect(scans).toEqual([]);
+  });
+});
+
+describe("screened-out participants (#38, finding 13)", () => {
+  /** A study of the platform with one finished participant and one screened out by the training (their batch released). */
+  function screened(platform: "prolific" | "mturk" | "link") {
+    const db = testDb();
+    const coord = actorFor(db, "coord", "coordinator");
+    const p = createProject(db, coord, { name: "p" });
+    importLexeltXml(db, coord, p.id, { fileName: "p.xml", bytes: new TextEncoder().encode(XML) });
+    const refs = (db.$client.prepare("select id from instances order by id").all() as { id: number }[]).map((r) => r.id);
+    const study = seedStudy(db, p.id, { platform, batchSize: 2, overlap: 2 });
+    const done = seedParticipant(db, study, "DONE1", { refs: refs.slice(0, 2), session: "ASSIGNDONE", state: "finished" });
+    answer(db, p.id, done, refs[0], ["shining"]);
+    const out = seedParticipant(db, study, "OUT1", { refs: refs.slice(0, 2), session: "ASSIGNOUT", state: "screened-out" });
+    db.$client.prepare("update batch_items set released_at = ? where participant_id = ?").run(Date.now(), out.id);
+    const rows = () => Object.fromEntries(participantsPage(db, coord, p.id, study).rows.map((r) => [r.platformId, r]));
+    return { db, coord, p, study, done, out, rows };
+  }
+
+  it.each([
+    ["prolific", { canReview: false, canBonus: false }],
+    ["link", { canReview: false, canBonus: false }],
+    // Mechanical Turk: their assignment was submitted (the end screen posts it), so it is approved or rejected like any other.
+    ["mturk", { canReview: true, canBonus: false }],
+  ] as const)("%s: shown as screened out, with no batch and only the review that applies", (platform, applies) => {
+    const { rows } = screened(platform);
+    const r = rows();
+    expect(r.OUT1).toMatchObject({ state: "screened-out", batch: 0, answered: 0, flags: ["screened out"], ...applies });
+    expect(r.DONE1).toMatchObject({ state: "finished", batch: 2, canReview: true, canBonus: true });
+  });
+
+  it("what does not apply is refused by the server too, and writes nothing; setting them back to pending stays possible", () => {
+    const { db, coord, p, out } = screened("prolific");
+    const before = db.$client.prepare("select review, bonus_cents as b from participants where id = ?").get(out.id);
+    const logged = () => (db.$client.prepare("select count(*) as n from gold_review_log").get() as { n: number }).n;
+    const log0 = logged();
+    expect(() => reviewParticipant(db, coord, p.id, { participantId: out.id, review: "approved" })).toThrow("OUT1 was screened out by the training: Prolific pays them through the screen-out code, so there is nothing to approve or reject here.");
+    expect(() => setBonus(db, coord, p.id, { participantId: out.id, bonus: "1.00" })).toThrow("OUT1 was screened out by the training: a bonus does not apply.");
+    expect(db.$client.prepare("select review, bonus_cents as b from participants where id = ?").get(out.id)).toEqual(before);
+    expect(logged()).toBe(log0);
+    expect(reviewParticipant(db, coord, p.id, { participantId: out.id, review: "pending" })).toMatchObject({ review: "pending" });
+    const mt = screened("mturk");
+    expect(reviewParticipant(mt.db, mt.coord, mt.p.id, { participantId: mt.out.id, review: "approved" })).toMatchObject({ review: "approved" });
+    expect(() => setBonus(mt.db, mt.coord, mt.p.id, { participantId: mt.out.id, bonus: "1.00" })).toThrow(/a bonus does not apply/);
+  });
+
+  it("Prolific's approve list and bonus file leave them out, whatever an older review said", () => {
+    const { db, coord, p, study, out, done } = screened("prolific");
+    db.$client.prepare("update participants set review = 'approved', bonus_cents = 100 where id in (?, ?)").run(out.id, done.id);
+    expect(paymentFile(db, coord, p.id, study, "prolific-approve").text).toBe("DONE1\n");
+    expect(paymentFile(db, coord, p.id, study, "prolific-bonus").text).toBe("DONE1,1.00\n");
   });
 });

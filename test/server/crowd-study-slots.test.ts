@@ -6,11 +6,15 @@
  * with other writes between, takes nobody until complete, and a half-written one is finished.
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "../../db/client";
 import { mulberry32 } from "../../lib/lexsub/agreement";
-import { releaseBatch } from "../../lib/server/crowd/allocation";
+import { releaseBatch, topUpScans } from "../../lib/server/crowd/allocation";
+import { openDb } from "../../db/client";
+import { importLexeltXml } from "../../lib/server/corpus/corpus";
+import { projectFixture } from "../support/db";
 import { joinStudy } from "../../lib/server/crowd/join";
 import { createStudy, listStudies, resumeOpeningStudies, SLOTS_SLICE, studySlotsWritten } from "../../lib/server/crowd/studies";
 import { SYSTEM } from "../../lib/server/kernel/actor";
@@ -231,5 +235,34 @@ describe("a study bigger than a slice opens in slices", () => {
     expect(slots.map((r) => r.ref)).toEqual(refs.filter((r) => r !== after));
     expect(new Set(slots.map((r) => r.position)).size).toBe(total - 1);
     expect(listStudies(db, SYSTEM, projectId)[0]).toMatchObject({ opening: false, instances: total - 1 });
+  });
+});
+
+describe("topping up a study's slots (#38, finding 9)", () => {
+  it("reads the project once after an import, in whichever process allocates first; never at a process's first join otherwise", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-top-up-"));
+    try {
+      const file = path.join(dir, "t.db");
+      const { db, coord, project } = projectFixture(file);
+      const xml = (ids: string[]) =>
+        new TextEncoder().encode(`<?xml version="1.0"?><corpus lang="english"><lexelt item="x.n">${ids.map((id) => `<instance id="${id}"><context>an <head>x</head> ${id}</context></instance>`).join("")}</lexelt></corpus>`);
+      importLexeltXml(db, coord, project.id, { fileName: "a.xml", bytes: xml(["a1", "a2", "a3", "a4"]) });
+      const s = createStudy(db, SYSTEM, project.id, { platform: "link", batchSize: 1, overlap: 1, minutes: 30 });
+      // Another server process: its own connection to the file.
+      const other = openDb(file);
+      await join(other, s.token, "first", T0);
+      await join(db, s.token, "second", T0);
+      expect([topUpScans(db), topUpScans(other)]).toEqual([0, 0]);
+      // An import: the next allocation, in either process, reads the project once and gives the new instances their slots.
+      importLexeltXml(db, coord, project.id, { fileName: "b.xml", bytes: xml(["a1", "a2", "a3", "a4", "b1", "b2"]) });
+      await join(other, s.token, "third", T0);
+      await join(db, s.token, "fourth", T0);
+      expect([topUpScans(db), topUpScans(other)]).toEqual([0, 1]);
+      expect(one(db, "select count(*) as n from study_slots where study_id = ?", s.id).n).toBe(6);
+      other.$client.close();
+      db.$client.close();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -169,9 +169,9 @@ describe("SWORDS round trip of a CoInCo-like project", () => {
 
     // What SWORDS could not carry, and nothing else.
     expect(out.lost).toEqual([
-      "1 excluded instances were left out",
-      "1 NAME answers (pn) were dropped: SWORDS has no proper-name entry",
-      "1 instances had multiword answers, which SWORDS cannot carry (1002)",
+      "1 excluded instance was left out",
+      "1 NAME answer (pn) was dropped: SWORDS has no proper-name entry",
+      "1 instance had multiword answers, which SWORDS cannot carry (1002)",
       expect.stringMatching(/^2 instances have annotators' substitutes: each is written as TRUE labels only .*which annotator gave it is not written$/),
       "modes are not written: SWORDS keeps labels, not modes (the mode follows from the counts)",
     ]);
@@ -212,12 +212,12 @@ describe("TSAR round trip of a CoInCo-like project", () => {
     read.forEach((r, k) => expect(readGold.get(r.id) ?? []).toEqual(gold.get(original[k].id) ?? []));
 
     expect(out.lost).toEqual([
-      "1 excluded instances were left out",
+      "1 excluded instance was left out",
       // Sentences 0, 7, 14, 21, 28 and 35: their third target.
       "6 instances without a substitute were written with no annotation column",
       report,
-      "1 NAME answers (pn) were dropped: TSAR has no proper-name entry",
-      "1 instances had multiword answers, which TSAR cannot carry (1002)",
+      "1 NAME answer (pn) was dropped: TSAR has no proper-name entry",
+      "1 instance had multiword answers, which TSAR cannot carry (1002)",
       "2 instances have annotators' substitutes: which annotator gave each is not written, only how many did",
       expect.stringMatching(new RegExp(`^${SENTENCES * 3 - 1} instances' CoInCo fields \\(MASC file and sentence ids, .*each substitute's PoS\\) are not written$`)),
       "lexelts (lemma and PoS) and instance ids are not written: TSAR lines are the sentence and the complex word only",
@@ -319,7 +319,7 @@ describe("what TSAR and CoInCo cannot carry of a SWORDS file", () => {
     importDataset(db, coord, project.id, { format: "swords", fileName: "swords-small.json", bytes });
     const lost = exportDataset(db, coord, project.id, format).lost;
     // diary (t:ledger) has three FALSE labels and no TRUE one; t:ledger and t:fierce have labels other than TRUE, t:tidy only TRUE ones.
-    expect(lost).toContain("1 substitutes nobody gave (count 0: SWORDS substitutes with no TRUE label) were left out");
+    expect(lost).toContain("1 substitute nobody gave (count 0: SWORDS substitutes with no TRUE label) was left out");
     expect(lost).toContain("2 instances' SWORDS labels are written as counts (TRUE + TRUE_IMPLICIT): which were TRUE_IMPLICIT, the FALSE and UNSURE ones and their order are not written");
     expect(lost).toContain("3 instances' SWORDS fields (context, target and substitute ids, their extra) are not written");
   });

@@ -72,7 +72,7 @@ describe("datasets route", () => {
     expect(await (await download(project.id, "format=tsar&cells=raw")).text()).toBe("-a dash opens it\tdash\tline\n");
     expect(await (await download(project.id, "format=tsar&cells=spreadsheet-safe")).text()).toBe("'-a dash opens it\tdash\tline\n");
     const report = (await (await download(project.id, "format=tsar&cells=spreadsheet-safe&report=1")).json()) as { lost: string[] };
-    expect(report.lost.join(" ")).toMatch(/1 lines have a cell beginning with =, \+, -, @ \(a spreadsheet would run it as a formula\), written with a leading apostrophe/);
+    expect(report.lost.join(" ")).toMatch(/1 line has a cell beginning with =, \+, -, @ \(a spreadsheet would run it as a formula\), written with a leading apostrophe/);
     const bad = await download(project.id, "format=tsar&cells=quoted");
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { message: string }).message).toBe('Unknown cells "quoted": raw or spreadsheet-safe.');

@@ -171,7 +171,7 @@ describe("TSAR round trip", () => {
     db.$client.prepare("update instances set excluded_reason = 'noise' where instance_id = 'tsar-small:1'").run();
     const out = exportDataset(db, coord, project.id, "tsar");
     expect(out.text).toBe('"Her remarks were candid," he said.\tcandid\thonest\tfrank\thonest\topen\tfrank\thonest\n');
-    expect(out.lost.join(" ")).toMatch(/1 excluded instances were left out/);
+    expect(out.lost.join(" ")).toMatch(/1 excluded instance was left out/);
   });
 });
 
@@ -275,7 +275,7 @@ describe("export of a project built from annotators' responses", () => {
     ]);
     const target = Object.values(doc.targets)[0] as { target: string; offset: number; pos: string };
     expect(target).toMatchObject({ target: "calm", offset: 2, pos: "ADJ" });
-    expect(out.lost.join(" ")).toMatch(/1 NAME answers \(pn\) were dropped/);
+    expect(out.lost.join(" ")).toMatch(/1 NAME answer \(pn\) was dropped/);
   });
   it("leaves out an attention check as the gold does: its answers never reach a dataset file", async () => {
     const { importLexeltXml } = await import("../../lib/server/corpus/corpus");
@@ -294,7 +294,30 @@ describe("export of a project built from annotators' responses", () => {
       const out = exportDataset(db, coord, project.id, format);
       expect(out.text, format).toContain("quiet");
       expect(out.text, format).not.toMatch(/still|peaceful/);
-      expect(out.lost.join(" "), format).toMatch(/1 excluded instances were left out/);
+      expect(out.lost.join(" "), format).toMatch(/1 excluded instance was left out/);
     }
+  });
+});
+
+describe("MLSP's combined files (#40)", () => {
+  const combined = "en_1\tenglish\tThe lantern flickered.\tflickered\t0.25\twavered\twavered\nde_1\tgerman\tDie Kinder bastelten.\tbasteln\t0.4\twerkeln\n";
+
+  it("--create makes the project in the file's languages (mul for several) and the export gives the file back", () => {
+    const { db, coord } = projectFixture();
+    const r = importDatasetAsNewProject(db, coord, "multi", { format: "tsar", fileName: "all_combined.tsv", bytes: enc(combined) });
+    expect(r.instancesAdded).toBe(2);
+    const p = listProjects(db, coord).find((x) => x.name === "multi")!;
+    expect(db.$client.prepare("select language from projects where id = ?").get(p.id)).toEqual({ language: "mul" });
+    expect(exportDataset(db, coord, p.id, "tsar").text).toBe(combined);
+    importDatasetAsNewProject(db, coord, "de-only", { format: "tsar", fileName: "all_combined.tsv", bytes: enc(combined), onlyLanguage: "de" });
+    const de = listProjects(db, coord).find((x) => x.name === "de-only")!;
+    expect(db.$client.prepare("select language from projects where id = ?").get(de.id)).toEqual({ language: "de" });
+  });
+
+  it("refuses a complexity-prediction file saying what it is, and writes nothing", () => {
+    const { db, coord, project } = projectFixture();
+    const lcp = "en_31\tenglish\tThe lantern flickered.\tlantern\nde_31\tgerman\tDer Weg war steinig.\tWeg\n";
+    expect(() => importDataset(db, coord, project.id, { format: "tsar", fileName: "lcp_unlabelled.tsv", bytes: enc(lcp) })).toThrow(/^lcp_unlabelled\.tsv: file: an MLSP 2024 complexity-prediction \(LCP\) file, not a substitution file/);
+    expect(corpusCounts(db).instances).toBe(0);
   });
 });

@@ -189,7 +189,7 @@ describe("the Datasets page's downloads in the derivation process (#29)", () => 
     setExclusion(db, coord, project.id, "903", "test");
     const after = await derive(db, { op: "datasetFile", actor: coord, projectId: project.id, format: "tsar", goldOnly: false });
     expect(after.text).toBe(exportDataset(db, coord, project.id, "tsar").text);
-    expect(after.lost).toContain("1 excluded instances were left out");
+    expect(after.lost).toContain("1 excluded instance was left out");
     await expect(derive(db, { op: "datasetReport", actor: null, projectId: project.id, format: "tsar", goldOnly: false })).rejects.toBeInstanceOf(AuthError);
     db.$client.close();
   });

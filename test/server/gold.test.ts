@@ -192,6 +192,21 @@ describe("decisions in bulk, case and the proposals an export applies", () => {
   const decided = (f: ReturnType<typeof bulk>) =>
     Object.fromEntries(lemmaReview(f.db, f.coord, f.project.id).filter((r) => r.decision).map((r) => [r.form, `${r.decision} ${r.lemma}`]));
 
+  it("leaves a verb target's participle WordNet also has as an adjective open on accept all: a choice decided one by one (#40)", () => {
+    const f = projectFixture();
+    importLexeltXml(f.db, f.coord, f.project.id, { fileName: "c.xml", bytes: new TextEncoder().encode(xml) });
+    importResponses(f.db, f.coord, f.project.id, { fileName: "r.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\nann\thop.v\th1\texcited;jumps\t\n" });
+    const row = () => lemmaReview(f.db, f.coord, f.project.id).find((r) => r.form === "excited")!;
+    expect(row()).toMatchObject({ proposed: "excite", changed: true, decision: null, choice: { asTyped: "excited", proposed: "excite", pos: "v" } });
+    // Not applied by itself: the gold, with the proposals applied or not, writes it as typed.
+    expect(projectGold(f.db, f.coord, f.project.id, { applyProposals: true }).gold).toContain("hop.v h1 :: excited 1;jump 1;");
+    expect(acceptAllProposals(f.db, f.coord, f.project.id)).toBe(1);
+    expect(row().decision).toBeNull();
+    decideLemma(f.db, f.coord, f.project.id, { form: "excited", decision: "accepted", pos: "v" });
+    expect(row()).toMatchObject({ decision: "accepted", lemma: "excite" });
+    expect(projectGold(f.db, f.coord, f.project.id).gold).toContain("hop.v h1 :: excite 1;jump 1;");
+  });
+
   it("keeps case and forms as typed by default, folds case when asked, and applies and lists the proposals when asked", () => {
     const f = bulk();
     const g = projectGold(f.db, f.coord, f.project.id);

@@ -31,7 +31,7 @@ describe("importLexeltXml", () => {
     ["two heads", enc(corpus(inst("9", "<head>a</head><head>b</head>"))), /instance "9" has 2 <head>/],
     ["a repeated id", enc(corpus(inst("9", "<head>a</head>") + "\n" + inst("9", "<head>b</head>"))), /bad\.xml:5: .*instance id "9" is repeated/],
     ["a truncated file", enc(good.slice(0, 120)), /bad\.xml:\d+: error: the file ends at line \d+ .*: is it truncated\? Nothing was imported\.$/],
-    ["binary bytes", new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff, 0xfe, 0x00, 0x01]), /bad\.xml:1: not UTF-8/],
+    ["binary bytes", new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0xff, 0xfe, 0x00, 0x01]), /bad\.xml:1: error: not UTF-8 text: NUL bytes/],
     [
       "an external entity",
       enc(`<?xml version="1.0"?>\n<!DOCTYPE c [<!ENTITY x SYSTEM "file:///etc/passwd">]>\n<corpus/>`),
@@ -87,6 +87,73 @@ describe("importLexeltXml", () => {
       expect(e).toBeInstanceOf(InputError);
       expect((e as InputError).details).toHaveLength(2);
     }
+  });
+});
+
+/** Two lexelt documents joined as orenmel/lexsub's lst_all.xml joins the trial and test files (issue #40). */
+const docOne = `<?xml version="1.0" ?>\n<!DOCTYPE corpus SYSTEM "lexsub.dtd">\n\n<corpus lang="english">\n<lexelt item="lamp.n">\n${inst("1", "a <head>lamp</head> on the desk")}\n</lexelt>\n</corpus>`;
+const docTwo = (ctx: string) =>
+  `<?xml version="1.0" ?>\n<!DOCTYPE corpus SYSTEM "lexsub.dtd">\n\n<corpus lang="english">\n<lexelt item="kettle.n">\n${inst("2", ctx)}\n${inst("3", "a <head>kettle</head> sang")}\n</lexelt>\n</corpus>\n`;
+const bytesOf = (...parts: Array<string | number[]>) => {
+  const chunks = parts.map((p) => (typeof p === "string" ? enc(p) : new Uint8Array(p)));
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) (out.set(c, at), (at += c.length));
+  return out;
+};
+
+describe("importLexeltXml: a released file with a few odd bytes and documents (#40)", () => {
+  it("imports two documents one after another, reading a stray Windows-1252 byte in a context, every repair in one report", () => {
+    const { db, coord, project } = projectFixture();
+    // Line 12 holds "Zo<0xEB> put the <head>kettle</head> on": one byte that is no UTF-8 (Windows-1252's ë).
+    const head = `${docOne}<?xml version="1.0" ?>\n<!DOCTYPE corpus SYSTEM "lexsub.dtd">\n\n<corpus lang="english">\n<lexelt item="kettle.n">\n<instance id="2"><context>Zo`;
+    const file = bytesOf(head, [0xeb], ` put the <head>kettle</head> on</context></instance>\n${inst("3", "a <head>kettle</head> sang")}\n</lexelt>\n</corpus>\n`);
+    const report = importLexeltXml(db, coord, project.id, { fileName: "all.xml", bytes: file });
+    expect([report.instancesAdded, report.lexeltsAdded]).toEqual([3, 2]);
+    expect(report.repairs.map((r) => [r.line, r.message])).toEqual([
+      [2, expect.stringMatching(/^ignored the DOCTYPE naming "lexsub.dtd"/)],
+      [8, expect.stringMatching(/^a second XML document begins here .*: repaired: read as the next part of the corpus$/)],
+      [9, expect.stringMatching(/^ignored the DOCTYPE naming "lexsub.dtd"/)],
+      [13, `byte 0xEB at byte offset ${enc(head).length} is not UTF-8: repaired: read as "ë" (Windows-1252)`],
+    ]);
+    expect(report.message).toMatch(/3 instances in 2 lexelts; added 3 instances and 2 lexelts; 4 repairs\.$/);
+    const o = projectOverview(db, coord, project.id);
+    expect(o.lexelts.map((l) => [l.item, l.instances])).toEqual([["lamp.n", 1], ["kettle.n", 2]]);
+    const row = db.$client.prepare("select before from instances where instance_id = '2'").get() as { before: string };
+    expect(row.before).toBe("Zoë put the ");
+  });
+
+  it("says 1 instance, 1 lexelt and 1 repair in the singular", () => {
+    const { db, coord, project } = projectFixture();
+    const one = `<?xml version="1.0"?>\n<!DOCTYPE corpus SYSTEM "x.dtd">\n<corpus lang="english">\n<lexelt item="bank.n">\n${inst("1", "the <head>bank</head>")}\n</lexelt>\n</corpus>\n`;
+    expect(importLexeltXml(db, coord, project.id, { fileName: "one.xml", bytes: enc(one) }).message).toBe(
+      "one.xml: 1 instance in 1 lexelt; added 1 instance and 1 lexelt; 1 repair.",
+    );
+  });
+
+  it("refuses a file that is mostly not UTF-8 (another encoding), naming the first bad byte's line, and writes nothing", () => {
+    const { db, coord, project } = projectFixture();
+    const latin1 = Array.from({ length: 12 }, (_, k) => inst(`l${k}`, `caf\u0000 <head>bank</head> cr\u0000me`)).join("\n");
+    const bytes = bytesOf(...corpus(latin1).split("\u0000").flatMap((part, k) => (k === 0 ? [part] : [[0xe9], part])));
+    expect(() => importLexeltXml(db, coord, project.id, { fileName: "l1.xml", bytes })).toThrow(/^l1\.xml:4: error: not UTF-8 text: 24 bytes are not UTF-8 .*another encoding/);
+    expect(corpusCounts(db).instances).toBe(0);
+  });
+
+  it("lists every problem of the file at once: a byte no encoding reads, and a missing head in the second document", () => {
+    const { db, coord, project } = projectFixture();
+    const [before, after] = docOne.replace("a <head>lamp", "a\u0000 <head>lamp").split("\u0000");
+    const file = bytesOf(before, [0x81], after, docTwo("no target here"));
+    try {
+      importLexeltXml(db, coord, project.id, { fileName: "two.xml", bytes: file });
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(InputError);
+      expect((e as InputError).details).toEqual([
+        expect.stringMatching(/^two\.xml:6: error: byte 0x81 at byte offset \d+ is not UTF-8, and Windows-1252 assigns it no letter/),
+        expect.stringMatching(/^two\.xml:13: error: instance "2" has no <head>/),
+      ]);
+    }
+    expect(corpusCounts(db).instances).toBe(0);
   });
 });
 

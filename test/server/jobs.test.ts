@@ -210,7 +210,7 @@ describe("a dataset import as a job", () => {
     await jobsIdle();
     const done = getJob(db, coord, job.id);
     expect(done).toMatchObject({ state: "done", done: 900, total: 900, fileName: "t.tsv" });
-    expect((done.report as { message: string }).message).toMatch(/t\.tsv: 900 targets \(tsar\); added 900 instances, 1 lexelts and 2700 gold entries/);
+    expect((done.report as { message: string }).message).toMatch(/t\.tsv: 900 targets \(tsar\); added 900 instances, 1 lexelt and 2700 gold entries/);
     expect(visible(db, coord, project.id)).toEqual({ lexelts: 1, instances: 900 });
     expect(datasetRows(db)).toEqual({ gold: 2700, targets: 900 });
     expect(db.$client.prepare("select count(*) as n from projects where staging_for is not null").get()).toEqual({ n: 0 });

@@ -11,6 +11,7 @@ import { importResponses } from "../../lib/server/annotate/response-import";
 import { goldFixture } from "../support/gold-fixture";
 import { actorFor } from "../support/db";
 import { annotatorProjects, saveResponse, workspace } from "../../lib/server/annotate/responses";
+import { makeParticipant, makeStudy } from "../support/crowd";
 
 /** Rows per table that belong to project `id` (every table with a project_id column). */
 function rowsOf(db: ReturnType<typeof goldFixture>["db"], id: number): Record<string, number> {
@@ -96,5 +97,30 @@ describe("project lifecycle", () => {
     expect(listProjects(f.db, f.coord).map((p) => p.id)).not.toContain(f.project.id);
     expect(() => projectContents(f.db, f.coord, f.project.id)).toThrow(/No such project/);
     await deleting;
+  });
+
+  it("deleting a project deletes its crowd participants' accounts and ends their sessions at once (#38)", async () => {
+    const f = goldFixture();
+    const other = createProject(f.db, f.coord, { name: "other" });
+    const refs = (f.db.$client.prepare("select id from instances where project_id = ? order by id limit 2").all(f.project.id) as { id: number }[]).map((r) => r.id);
+    const pp = makeParticipant(f.db, makeStudy(f.db, f.project.id), "pp", refs);
+    saveResponse(f.db, pp.actor, f.project.id, refs[0], { kind: "NIL", substitutes: [], multiword: false }, { expectedRevision: 0 });
+    // A participant of another project stays.
+    importLexeltXml(f.db, f.coord, other.id, { fileName: "o.xml", bytes: new TextEncoder().encode('<?xml version="1.0"?><corpus lang="english"><lexelt item="x.n"><instance id="o1"><context>an <head>x</head></context></instance></lexelt></corpus>') });
+    const oref = (f.db.$client.prepare("select id from instances where project_id = ?").get(other.id) as { id: number }).id;
+    const po = makeParticipant(f.db, makeStudy(f.db, other.id), "po", [oref]);
+    const session = (userId: number) => f.db.$client.prepare("select session_version as sv, disabled from users where id = ?").get(userId) as { sv: number; disabled: number } | undefined;
+    const before = session(pp.actor.userId)!;
+
+    const deleting = deleteProject(f.db, f.coord, f.project.id, "p");
+    // At once: the session version moved on (every session of theirs refused) and the account disabled.
+    const during = session(pp.actor.userId);
+    expect(during?.disabled).toBe(1);
+    expect(during!.sv).toBeGreaterThan(before.sv);
+    await deleting;
+    expect(session(pp.actor.userId)).toBeUndefined();
+    expect(f.db.$client.prepare("select count(*) as n from users where role = 'participant'").get()).toEqual({ n: 1 });
+    expect(session(po.actor.userId)).toEqual({ sv: 0, disabled: 0 });
+    expect(f.db.$client.prepare("select count(*) as n from participants").get()).toEqual({ n: 1 });
   });
 });

@@ -57,3 +57,17 @@ describe("scoreRankingUpload", () => {
     expect(r.table.columns).toEqual(["GAP", "P@1", "P@3", "R@10"]);
   });
 });
+
+describe("scoreRankingUpload in a project of another language (#40)", () => {
+  it("reads an oot run's lexelts as UTF-8 there, so Plünderung.n is matched whole; in an English project it is not", () => {
+    const gold = { name: "g.gold", bytes: enc("Plünderung.n 1 :: Raub 2;Beutezug 1;\n") };
+    const runs = [{ name: "r.oot", bytes: enc("Plünderung.n 1 ::: Raub;Beutezug\n") }];
+    const w = world();
+    // Read as bytes (score.pl), the run's lexelt is `nderung.n`: lst_gap.py would stop (KeyError), so nothing is scored.
+    expect(() => scoreRankingUpload(w.db, w.actor("coordinator"), w.p.id, { benchmark: "gap", gold, runs })).toThrow(/"Plünderung\.n 1" is not in r\.oot/);
+    w.db.$client.prepare("update projects set language = 'de' where id = ?").run(w.p.id);
+    const german = scoreRankingUpload(w.db, w.actor("coordinator"), w.p.id, { benchmark: "gap", gold, runs });
+    expect(german.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(german.table.rows[0].values[0]).toBe(1);
+  });
+});

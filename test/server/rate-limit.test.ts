@@ -167,7 +167,8 @@ describe("limitSave / limitPage", () => {
     for (let u = 1; u <= 5; u++) expect(limitSave({ userId: u, address: "2001:db8::1" }).ok).toBe(true);
     // Same /64, another account: the address is empty.
     expect(limitSave({ userId: 6, address: "2001:db8::ffff" })).toEqual({ ok: false, retryAfterMs: 100 });
-    expect(limitSave({ userId: null, address: "2001:db8::2" }).ok).toBe(false);
+    // Signed out: a bucket of its own (#38 item 11), untouched by the accounts above.
+    expect(limitSave({ userId: null, address: "2001:db8::2" }).ok).toBe(true);
     expect(limitSave({ userId: 6, address: "2001:db8:0:1::1" }).ok).toBe(true);
     clock.advance(100);
     expect(limitSave({ userId: 7, address: "2001:db8::1" }).ok).toBe(true);
@@ -180,6 +181,18 @@ describe("limitSave / limitPage", () => {
     expect(limitPage({ userId: 1, address: "10.0.0.2" }).ok).toBe(true);
     expect(limitSave({ userId: 1, address: "10.0.0.1" }).ok).toBe(true);
     expect(limitSave({ userId: null, address: null }).ok).toBe(true);
+  });
+
+  it("each of N server processes holds 1/N of every bucket (#38 item 10)", () => {
+    process.env.LEXGOLD_SERVER_PROCESSES = "2";
+    try {
+      resetRateLimits(clock.now);
+      // LEXGOLD_SAVE_RATE 2,3: this process holds 1 a second, 1.5 at once.
+      expect(limitSave({ userId: 1, address: null }).ok).toBe(true);
+      expect(limitSave({ userId: 1, address: null })).toEqual({ ok: false, retryAfterMs: 500 });
+    } finally {
+      delete process.env.LEXGOLD_SERVER_PROCESSES;
+    }
   });
 
   it("a wrong setting keeps the default and says so", () => {

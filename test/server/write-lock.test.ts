@@ -98,4 +98,40 @@ describe("writeTransaction", () => {
     await expect(writeTransaction(db, insert(ours, "later"))).resolves.toBeGreaterThan(0);
     expect(rows()).toEqual(["later"]);
   });
+
+  it("a low-priority write (a crowd join) waits for the others queued with it and commits apart: their answers never wait for it", async () => {
+    const { ours, other, db, rows } = twoConnections();
+    other.exec("BEGIN IMMEDIATE");
+    const answered: string[] = [];
+    const join = writeTransaction(
+      db,
+      () => {
+        // The saves queued with it are committed and answered before it runs.
+        answered.push(`join ran after ${answered.join(",")}`);
+        return insert(ours, "join")();
+      },
+      { lowPriority: true },
+    );
+    const saves = ["s1", "s2"].map((v) => writeTransaction(db, insert(ours, v)).then(() => answered.push(v)));
+    await turn();
+    other.exec("COMMIT");
+    await Promise.all([join, ...saves]);
+    expect(rows()).toEqual(["s1", "s2", "join"]);
+    expect(answered).toEqual(["s1", "s2", "join ran after s1,s2"]);
+  });
+
+  it("low-priority writes go one at a time, each in its own transaction; one that throws undoes only itself", async () => {
+    const { ours, other, db, rows } = twoConnections();
+    other.exec("BEGIN IMMEDIATE");
+    const a = writeTransaction(db, insert(ours, "a"), { lowPriority: true });
+    const bad = writeTransaction(db, () => insert(ours, "a")(), { lowPriority: true });
+    const c = writeTransaction(db, insert(ours, "c"), { lowPriority: true });
+    await turn();
+    other.exec("COMMIT");
+    await expect(a).resolves.toBeGreaterThan(0);
+    await expect(bad).rejects.toThrow(/UNIQUE/);
+    await expect(c).resolves.toBeGreaterThan(0);
+    expect(rows()).toEqual(["a", "c"]);
+    expect(ours.inTransaction).toBe(false);
+  });
 });

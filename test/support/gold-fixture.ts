@@ -2,7 +2,7 @@
  * A small project with hand-checkable answers, shared by the Gold and Agreement
  * page tests (each file works out its own figures from it):
  *   calm.a c1, c2 and hop.v h1, h2; annotators ann, bea, cat (coord coordinates).
-  *   c1: still;peaceful · still ;tranquil · serene      c2: NAME · NAME · NIL
+ *   c1: still;peaceful · still;tranquil · serene      c2: NAME · NAME · NIL
  *   h1: jumps;skip + "hop about" · jump + "hop about" · skip      h2: ann board
  * The gold writes `jumps` as typed until the coordinator decides it;
  * `goldFixture(file, { acceptProposals: true })` has the coordinator accept its
@@ -30,7 +30,7 @@ const goldFixtureXml = `<?xml version="1.0"?>
 const goldFixtureTsv = [
   "annotator\tlexelt\tinstance\tanswer\tmultiword",
   "ann\tcalm.a\tc1\tstill;peaceful\t",
-  "bea\tcalm.a\tc1\tstill ;tranquil\t",
+  "bea\tcalm.a\tc1\tstill;tranquil\t",
   "cat\tcalm.a\tc1\tserene\t",
   "ann\tcalm.a\tc2\tNAME\t",
   "bea\tcalm.a\tc2\tNAME\t",

@@ -6,10 +6,15 @@ export interface Ran {
   stderr: string;
 }
 
-/** Run a command to its end, collecting its output (asynchronously, so several can run at once). */
-export function runCommand(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Ran> {
+/** Run a command to its end, collecting its output (asynchronously, so several can run at once); `input` is piped to its stdin. */
+export function runCommand(cmd: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; input?: string | Buffer } = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
-    const p = spawn(cmd, args, options);
+    const { input, ...spawnOptions } = options;
+    const p = spawn(cmd, args, spawnOptions);
+    if (input !== undefined) {
+      p.stdin.on("error", () => {});
+      p.stdin.end(input);
+    }
     let stdout = "";
     let stderr = "";
     p.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));

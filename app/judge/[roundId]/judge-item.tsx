@@ -85,6 +85,10 @@ export function JudgeItem({ roundId, lang, labels, before, head, after, candidat
 
   return (
     <>
+      {/* Labels are saved by the page's script: without it the page says so. */}
+      <noscript>
+        <p className="notice warn">Judging saves your labels with JavaScript: turn it on in this browser to judge.</p>
+      </noscript>
       <SentenceText before={before} head={head} after={after} lang={lang} testId="sentence" />
       <p className="small muted">
         Keys: {labels.map((l, i) => `${keyOf(l)} or ${i + 1} = ${l}`).join(", ")}; ↑/↓ to move; Enter for the next sentence once every candidate has a label.

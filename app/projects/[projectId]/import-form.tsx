@@ -2,6 +2,7 @@
 import { useRef, useState } from "react";
 import type { JobView } from "@/lib/server/jobs";
 import { JobNotice, type JobReport } from "@/app/_ui/job-notice";
+import { useScripted } from "@/app/_ui/scripted";
 import { unfinished, useProjectJobs } from "@/app/_ui/use-jobs";
 
 const nf = new Intl.NumberFormat("en");
@@ -11,12 +12,17 @@ const nf = new Intl.NumberFormat("en");
  * reads and writes it in a worker thread, and this panel follows the project's
  * import jobs (polling a small JSON route) — its progress bar and counts as it
  * goes, its report when done. Leaving the page does not stop the job.
+ *
+ * Without JavaScript the form posts itself to the same route (multipart, the file
+ * in "file"), which answers with this page: `outcome` is the route's answer then
+ * (app/_ui/native-answer.ts), and the page reloads itself while the job runs.
  */
-export function ImportForm({ projectId, initialJobs }: { projectId: number; initialJobs: JobView[] }) {
+export function ImportForm({ projectId, initialJobs, outcome }: { projectId: number; initialJobs: JobView[]; outcome?: { ok: boolean; message?: string; details?: string[] } | null }) {
   const fileRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; details?: string[] } | null>(null);
+  const [error, setError] = useState<{ message: string; details?: string[] } | null>(outcome && !outcome.ok ? { message: outcome.message ?? "", details: outcome.details } : null);
   const { jobs, add, cancel } = useProjectJobs(projectId, "lexelt-xml", initialJobs);
+  const scripted = useScripted();
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -51,7 +57,7 @@ export function ImportForm({ projectId, initialJobs }: { projectId: number; init
 
   const [latest, ...earlier] = jobs;
   return (
-    <form onSubmit={onSubmit}>
+    <form method="post" action={`/api/projects/${projectId}/import`} encType="multipart/form-data" onSubmit={onSubmit}>
       <div className="field">
         <label htmlFor="lexelt-file">Lexelt XML file</label>
         <input id="lexelt-file" ref={fileRef} type="file" name="file" accept=".xml,text/xml,application/xml" />
@@ -84,7 +90,7 @@ export function ImportForm({ projectId, initialJobs }: { projectId: number; init
             {earlier.map((j) => (
               <li key={j.id}>
                 <strong>{j.fileName ?? `job ${j.id}`}</strong> <span className={`job-state ${j.state}`}>{j.state}</span> — {jobLine(j)}
-                {unfinished(j) && (
+                {unfinished(j) && scripted && (
                   <button type="button" className="secondary small" onClick={() => void cancel(j.id)} disabled={j.cancelRequested}>
                     Cancel
                   </button>

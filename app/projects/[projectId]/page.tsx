@@ -6,8 +6,10 @@ import { NotFoundError } from "@/lib/server/kernel";
 import Link from "next/link";
 import { projectOverview, type ProjectOverview } from "@/lib/server/corpus";
 import { listJobs, type JobView } from "@/lib/server/jobs";
+import { answerOf, pageOutcome } from "@/app/_ui/native-answer";
 import { ImportForm } from "./import-form";
 import { ProjectSettings } from "./project-settings";
+import { renameProjectAction, setArchivedAction, setLanguageAction } from "./actions";
 
 export const metadata: Metadata = { title: "Project" };
 export const dynamic = "force-dynamic";
@@ -17,7 +19,7 @@ const PAGE_SIZE = 50;
 
 const POS_NAMES: Record<string, string> = { n: "noun", v: "verb", a: "adjective", r: "adverb" };
 
-export default async function ProjectPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<{ q?: string; page?: string }> }) {
+export default async function ProjectPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<{ q?: string; page?: string; outcome?: string }> }) {
   const actor = await requireCoordinatorPage();
   const { projectId } = await params;
   const sp = await searchParams;
@@ -30,6 +32,8 @@ export default async function ProjectPage({ params, searchParams }: { params: Pr
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
+  // A lexelt XML file posted without JavaScript: the import route's answer (app/_ui/native-answer.ts).
+  const outcome = answerOf(await pageOutcome(`/projects/${p.id}`, sp.outcome));
   const q = (sp.q ?? "").trim();
   const shown = { rows: p.lexelts, page: p.page, pages: p.pages, total: p.matched };
   const pageHref = (n: number) => `/projects/${p.id}?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
@@ -37,7 +41,7 @@ export default async function ProjectPage({ params, searchParams }: { params: Pr
     <>
       <h1>{p.name}</h1>
       <p className="muted">
-        {p.lexeltCount} lexelts · {p.totalInstances} instances
+        {p.lexeltCount} {p.lexeltCount === 1 ? "lexelt" : "lexelts"} · {p.totalInstances} {p.totalInstances === 1 ? "instance" : "instances"}
       </p>
       {p.archivedAt && (
         <p className="notice warn" role="status">
@@ -48,7 +52,7 @@ export default async function ProjectPage({ params, searchParams }: { params: Pr
 
       <h2 id="import-heading">Load lexelt XML</h2>
       <div className="panel">
-        <ImportForm projectId={p.id} initialJobs={jobs} />
+        <ImportForm projectId={p.id} initialJobs={jobs} outcome={outcome} />
       </div>
 
       <h2 id="lexelts-heading">Lexelts</h2>
@@ -141,7 +145,13 @@ export default async function ProjectPage({ params, searchParams }: { params: Pr
       )}
 
       <h2 id="project-heading">Project</h2>
-      <ProjectSettings projectId={p.id} name={p.name} language={p.language} archivedAt={p.archivedAt?.toISOString() ?? null} />
+      <ProjectSettings
+        projectId={p.id}
+        name={p.name}
+        language={p.language}
+        archivedAt={p.archivedAt?.toISOString() ?? null}
+        actions={{ rename: renameProjectAction.bind(null, p.id), setLanguage: setLanguageAction.bind(null, p.id), archive: setArchivedAction.bind(null, p.id, p.archivedAt === null) }}
+      />
     </>
   );
 }

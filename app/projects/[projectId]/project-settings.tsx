@@ -2,7 +2,9 @@
 /** The overview's "Project" section: rename, the language, archive or bring back, and the way to delete. */
 import Link from "next/link";
 import { useActionState } from "react";
-import { type ProjectFormState, renameProjectAction, setArchivedAction, setLanguageAction } from "./actions";
+import type { ProjectFormState } from "./actions";
+
+type ProjectAction = (prev: ProjectFormState, form: FormData) => Promise<ProjectFormState>;
 
 function Result({ state, id }: { state: ProjectFormState; id: string }) {
   if (!state?.message || state.errors?.name || state.errors?.language) return null;
@@ -13,11 +15,28 @@ function Result({ state, id }: { state: ProjectFormState; id: string }) {
   );
 }
 
-export function ProjectSettings({ projectId, name, language, archivedAt }: { projectId: number; name: string; language: string; archivedAt: string | null }) {
-  const [renamed, rename, renaming] = useActionState<ProjectFormState, FormData>(renameProjectAction.bind(null, projectId), null);
-  const [languageSet, setLanguage, settingLanguage] = useActionState<ProjectFormState, FormData>(setLanguageAction.bind(null, projectId), null);
+/**
+ * The actions come bound to the project from the page (a server component): a server action bound
+ * here, in the browser's code, would make the server render that answers a form posted without
+ * JavaScript suspend for ever (#38, test/bounds/client-binds.test.ts).
+ */
+export function ProjectSettings({
+  projectId,
+  name,
+  language,
+  archivedAt,
+  actions,
+}: {
+  projectId: number;
+  name: string;
+  language: string;
+  archivedAt: string | null;
+  actions: { rename: ProjectAction; setLanguage: ProjectAction; archive: ProjectAction };
+}) {
+  const [renamed, rename, renaming] = useActionState<ProjectFormState, FormData>(actions.rename, null);
+  const [languageSet, setLanguage, settingLanguage] = useActionState<ProjectFormState, FormData>(actions.setLanguage, null);
   const langErr = languageSet?.errors?.language;
-  const [archived, archive, archiving] = useActionState<ProjectFormState, FormData>(setArchivedAction.bind(null, projectId, archivedAt === null), null);
+  const [archived, archive, archiving] = useActionState<ProjectFormState, FormData>(actions.archive, null);
   const nameErr = renamed?.errors?.name;
   return (
     <div className="panel">

@@ -14,6 +14,8 @@ const TABS = [
   { href: "/datasets", label: "Datasets" },
   { href: "/judgement", label: "Judgement" },
   { href: "/crowd", label: "Crowd" },
+  { href: "/releases", label: "Releases" },
+  { href: "/models", label: "Models" },
 ];
 
 /** The coordinator's sections of one project. */

@@ -1,8 +1,14 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
+import { cookies, headers } from "next/headers";
+import { notFound, redirect } from "next/navigation";
+import { getActor } from "@/lib/auth/session";
+import { CSRF_HEADER } from "@/lib/auth/csrf";
+import { RESUME_CODE_COOKIE, studyPagePath } from "@/lib/auth/sign-in-cookies";
+import { readOutcome } from "@/lib/server/kernel";
 import { getDb } from "@/lib/db";
-import { closedSentence, type LinkParams, readParams, studyByToken } from "@/lib/server/crowd";
+import { closedSentence, type LinkParams, readParams, startedView, studyByToken } from "@/lib/server/crowd";
 import { MarkdownText } from "@/app/annotate/guidelines";
+import { Started } from "./started";
 import { StartStudy } from "./start-study";
 import styles from "./study.module.css";
 
@@ -26,12 +32,23 @@ const PLATFORM_NAMES = { prolific: "Prolific", mturk: "Mechanical Turk", link: "
  * coordinator set one, and the button that signs them in by the link (next-auth's "study"
  * sign-in, lib/auth/options.ts) and opens their batch in the workspace. Anyone with the link
  * sees it; the token is the credential, and a wrong one is a plain 404.
+ *
+ * After the start (`?started=1`), a participant who has just joined sees their resume code, to
+ * keep for continuing on another device (issue #38); one arriving again (whose sign-in cleared
+ * the code's cookie) goes straight on to the workspace.
  */
 export default async function StudyPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { token } = await params;
   const study = studyByToken(getDb(), token);
   if (!study) notFound();
-  const query = firstValues(await searchParams);
+  const { outcome, ...query } = firstValues(await searchParams);
+  // A start posted without JavaScript and refused: the sentence the sign-in gave (lib/auth/route.ts).
+  const refused = (readOutcome(null, studyPagePath(token), outcome) as { message?: string } | null)?.message ?? null;
+  if (query.started === "1") {
+    const started = startedView(getDb(), await getActor(), token, (await cookies()).get(RESUME_CODE_COOKIE)?.value ?? null);
+    if (started?.resumeCode) return <Started title={study.name || study.projectName} language={study.projectLanguage} code={started.resumeCode} href={`/annotate/${started.projectId}`} platform={study.platform} />;
+    if (started) redirect(`/annotate/${started.projectId}`);
+  }
   const read = readParams(study.platform, query);
   const closed = closedSentence(study.state, true);
   const preview = !read.ok && read.preview;
@@ -85,7 +102,7 @@ export default async function StudyPage({ params, searchParams }: { params: Prom
               </div>
             </section>
           )}
-          <StartStudy token={token} params={query} askId={askId} withConsent={!!consent} projectId={study.projectId} platform={study.platform} />
+          <StartStudy token={token} params={query} askId={askId} withConsent={!!consent} platform={study.platform} csrfToken={(await headers()).get(CSRF_HEADER) ?? ""} refused={refused} />
         </>
       )}
     </div>

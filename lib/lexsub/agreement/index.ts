@@ -30,7 +30,7 @@
  * (computeAgreement: the pass over the items and the report), item.ts (one item's whole-number
  * sums, overall and per annotator with leave-one-out), group.ts (one group's
  * sums: pairwise, mode, multiword, α's observed disagreement and degenerate cases),
- * pairwise.ts (Jaccard per item, as the review queue orders by it), masi.ts (MASI
+ * pairwise.ts (Jaccard per item, as the review queue orders by it, and per pair of annotators), text.ts (the report as text), masi.ts (MASI
  * and α's expected disagreement), sets.ts (the sorted-id sets), annotator.ts (each
  * annotator's figures and leave-one-out), bootstrap.ts (the intervals).
  */
@@ -57,6 +57,7 @@ export {
 } from "./item";
 export { groupFigures } from "./group";
 export { annotatorAgreement } from "./annotator";
-export { itemPairwise } from "./pairwise";
+export { itemPairwise, pairAgreement, type PairAgreement, topPairs } from "./pairwise";
+export { formatAgreement } from "./text";
 export { masiAgreementSum, masiDistance } from "./masi";
 export { binomialDraw, mulberry32, quantile } from "./bootstrap";

@@ -24,6 +24,7 @@ import {
   coincoSentenceKey,
   coincoSentenceTokens,
   countLoss,
+  counted,
   datasetIssue,
   entryMeta,
   formatMeta,
@@ -377,13 +378,13 @@ export function writeCoinco(items: readonly ExportItem[]): ExportResult {
   out.push("</document>\n");
   countLoss(lost, excluded, "excluded instances were left out");
   countLoss(lost, untokenised, "instances not imported from CoInCo were written as one sentence each with only the target token (and, where the word occurs earlier, an XXX token for each word before it; CoInCo tokenises every word)");
-  if (moved.length > 0) lost.push(`${moved.length} instances' heads could not be placed by the tokens: a reader puts them at an earlier occurrence of the word (${someIds(moved)})`);
+  if (moved.length > 0) lost.push(counted(moved.length, `instances' heads could not be placed by the tokens: a reader puts them at an earlier occurrence of the word (${someIds(moved)})`));
   countLoss(lost, names, "NAME answers (pn) were dropped: CoInCo has no proper-name entry");
-  if (mw.length > 0) lost.push(`${mw.length} instances had multiword answers, which CoInCo cannot carry (${someIds(mw)})`);
+  if (mw.length > 0) lost.push(counted(mw.length, `instances had multiword answers, which CoInCo cannot carry (${someIds(mw)})`));
   countLoss(lost, unjudged, "substitutes nobody gave (count 0: SWORDS substitutes with no TRUE label) were left out");
   countLoss(lost, labelled, "instances' SWORDS labels are written as counts (TRUE + TRUE_IMPLICIT): which were TRUE_IMPLICIT, the FALSE and UNSURE ones and their order are not written");
   countLoss(lost, swords, "instances' SWORDS fields (context, target and substitute ids, their extra) are not written");
-  if (derived > 0) lost.push(`${derived} instances have annotators' substitutes: which annotator gave each is not written, only how many did`);
+  if (derived > 0) lost.push(counted(derived, `instances have annotators' substitutes: which annotator gave each is not written, only how many did`));
   lost.push("modes are not written: CoInCo gives counts only (the mode is the unique most frequent substitute)");
   return { text: out.join(""), lost, written };
 }

@@ -153,7 +153,38 @@ export function linesAt(text: string, offsets: readonly number[]): number[] {
 
 /** Common tail of the "lost" reports. */
 export function countLoss(lost: string[], n: number, what: string): void {
-  if (n > 0) lost.push(`${n} ${what}`);
+  if (n > 0) lost.push(counted(n, what));
+}
+
+/** Nouns a report line opens with, and their singulars. */
+const SINGULAR: Array<[RegExp, string]> = [
+  [/^instances'/, "instance's"],
+  [/^(NAME )?answers\b/, "$1answer"],
+  [/^excluded instances\b/, "excluded instance"],
+  [/^(instances|substitutes|lines|contexts)\b/, "$1"],
+];
+
+/**
+ * `n` and a report line written for many (`instances had …`, `answers (pn) were
+ * dropped`), agreeing with n: for 1, the opening noun and the first verb in the
+ * singular (`1 instance had …`, `1 answer (pn) was dropped`).
+ */
+export function counted(n: number, text: string): string {
+  if (n !== 1) return `${n} ${text}`;
+  let t = text;
+  for (const [re, one] of SINGULAR) {
+    if (!re.test(t)) continue;
+    t = re === SINGULAR[SINGULAR.length - 1][0] ? t.replace(re, (w) => w.slice(0, -1)) : t.replace(re, one);
+    break;
+  }
+  // An instance's fields (a possessive) keep their plural verb; otherwise the verbs follow the one.
+  if (!/^instance's/.test(t)) {
+    t = t
+      .replace(/ (were|have|are) /, (_, v: string) => ` ${v === "were" ? "was" : v === "have" ? "has" : "is"} `)
+      .replace(/ and were /g, " and was ")
+      .replace(/\btheir (head|target|lexelt)\b/g, "its $1");
+  }
+  return `1 ${t}`;
 }
 
 /** Up to `n` instance ids for a report, "e.g. a, b, c" (all of them when there are no more). */

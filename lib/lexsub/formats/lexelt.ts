@@ -310,13 +310,63 @@ function parserErrorLine(clean: string, message: string, lineStarts: number[]): 
   return 1;
 }
 
+/** What the parts of one file share while they are read: the corpus so far and every problem. */
+interface ReadState {
+  file: string;
+  maxErrors: number;
+  repairs: Diagnostic[];
+  errors: Diagnostic[];
+  lexelts: LexeltEntry[];
+  seenIds: Map<string, number>;
+  seenItems: Map<string, number>;
+}
+
+/**
+ * Where each further XML document of a file begins: a `</corpus>` followed (past
+ * white space, processing instructions, comments and a DOCTYPE) by another
+ * `<corpus`. orenmel/lexsub's `lst_all.xml`, the LST as most papers since 2014 read
+ * it, is the trial and test files joined so (`</corpus><?xml …` at line 973).
+ */
+function documentStarts(text: string): number[] {
+  const masked = maskCommentsAndCdata(text);
+  const close = /<\/corpus\s*>/g;
+  const starts: number[] = [];
+  let m: RegExpExecArray | null;
+  while ((m = close.exec(masked))) {
+    const end = m.index + m[0].length;
+    if (corpusOpensAt(masked, end)) starts.push(end);
+  }
+  return starts;
+}
+
+/** Whether, past white space, processing instructions and a DOCTYPE from `i`, a `<corpus` element opens. */
+function corpusOpensAt(s: string, i: number): boolean {
+  for (;;) {
+    while (i < s.length && /\s/.test(s[i])) i++;
+    if (s.startsWith("<?", i)) {
+      const e = s.indexOf("?>", i + 2);
+      if (e < 0) return false;
+      i = e + 2;
+    } else if (/^<!DOCTYPE\b/i.test(s.slice(i, i + 10))) {
+      let quote: string | null = null;
+      for (i += 9; i < s.length; i++) {
+        const c = s[i];
+        if (quote) {
+          if (c === quote) quote = null;
+        } else if (c === '"' || c === "'") quote = c;
+        else if (c === ">") break;
+      }
+      if (i >= s.length) return false;
+      i++;
+    } else return /^<corpus[\s/>]/.test(s.slice(i, i + 8));
+  }
+}
+
 export function parseLexeltXml(text: string, file: string, options: LexeltParseOptions = {}): LexeltParseResult {
-  const repairs: Diagnostic[] = [];
-  const errors: Diagnostic[] = [];
-  const maxErrors = options.maxErrors ?? 20;
+  const state: ReadState = { file, maxErrors: options.maxErrors ?? 20, repairs: [], errors: [], lexelts: [], seenIds: new Map(), seenItems: new Map() };
   const fail = (line: number, message: string): LexeltParseResult => {
-    errors.push(diag("error", file, line, message));
-    return { corpus: null, repairs, errors };
+    state.errors.push(diag("error", file, line, message));
+    return { corpus: null, repairs: state.repairs, errors: state.errors };
   };
 
   if (options.maxBytes !== undefined && text.length > options.maxBytes) {
@@ -331,9 +381,47 @@ export function parseLexeltXml(text: string, file: string, options: LexeltParseO
   // XML reads CRLF as LF; so do we (line numbers are unchanged). A byte-order mark
   // is no character of the document (an XML declaration may follow it).
   text = text.replace(/\r\n/g, "\n").replace(/^\uFEFF/, "");
+  const starts = documentStarts(text);
+  let lang: string | null = null;
+  const bounds = [0, ...starts, text.length];
+  for (let k = 0; k + 1 < bounds.length; k++) {
+    let part = text.slice(bounds[k], bounds[k + 1]);
+    let line = 1;
+    if (k > 0) {
+      line = text.slice(0, bounds[k]).split("\n").length;
+      // The part's own XML declaration may only open a document: blank it (lines kept).
+      part = "\n".repeat(line - 1) + part.replace(/^(\s*)(<\?xml\b[\s\S]*?\?>)/, (_, ws: string, decl: string) => ws + blank(decl));
+      const at = line + (/^\s*/.exec(text.slice(bounds[k]))![0].match(/\n/g)?.length ?? 0);
+      state.repairs.push(
+        diag("warning", file, at, `a second XML document begins here (the file is ${bounds.length - 1} lexelt documents one after another): repaired: read as the next part of the corpus`),
+      );
+    }
+    const partLang = readDocument(part, state);
+    if (partLang !== null) {
+      if (lang === null) lang = partLang;
+      else if (partLang !== lang) state.repairs.push(diag("warning", file, line, `this part's corpus lang is "${partLang}", the first part's "${lang}": the corpus keeps "${lang}"`));
+    }
+  }
+  state.repairs.sort((a, b) => a.line - b.line);
+  if (state.lexelts.length === 0 && state.errors.length === 0) state.errors.push(diag("error", file, 1, "the corpus holds no <lexelt> elements"));
+  if (state.errors.length > 0) return { corpus: null, repairs: state.repairs, errors: state.errors.slice(0, state.maxErrors) };
+  return { corpus: { lang: lang ?? "english", lexelts: state.lexelts }, repairs: state.repairs, errors: [] };
+}
+
+/** Read one XML document of the file into `state`; its corpus lang, or null when it cannot be read. */
+function readDocument(text: string, state: ReadState): string | null {
+  const { file, maxErrors, repairs, errors, seenIds, seenItems } = state;
+  const fail = (line: number, message: string): null => {
+    errors.push(diag("error", file, line, message));
+    return null;
+  };
   const lineStarts = computeLineStarts(text);
-  const clean = preflight(text, file, lineStarts, repairs, errors);
-  if (errors.length > 0) return { corpus: null, repairs, errors: errors.slice(0, maxErrors) };
+  const partErrors: Diagnostic[] = [];
+  const clean = preflight(text, file, lineStarts, repairs, partErrors);
+  if (partErrors.length > 0) {
+    errors.push(...partErrors);
+    return null;
+  }
 
   const valid = XMLValidator.validate(clean, { allowBooleanAttributes: false });
   if (valid !== true) {
@@ -380,9 +468,7 @@ export function parseLexeltXml(text: string, file: string, options: LexeltParseO
   const instanceLines = tagLines(clean, "instance", cleanStarts);
   let lexeltIndex = 0;
   let instanceIndex = 0;
-  const seenIds = new Map<string, number>();
-  const seenItems = new Map<string, number>();
-  const lexelts: LexeltEntry[] = [];
+  const lexelts = state.lexelts;
   const err = (line: number, message: string) => {
     if (errors.length < maxErrors) errors.push(diag("error", file, line, message));
   };
@@ -489,10 +575,7 @@ export function parseLexeltXml(text: string, file: string, options: LexeltParseO
     if (entry.instances.length === 0 && errors.length === 0) err(lxLine, `lexelt "${item}" has no instances`);
     lexelts.push(entry);
   }
-  if (lexelts.length === 0 && errors.length === 0) err(1, "the corpus holds no <lexelt> elements");
-  if (errors.length > 0) return { corpus: null, repairs, errors };
-  const lang = decodeReferences(root[":@"]?.lang ?? "english");
-  return { corpus: { lang, lexelts }, repairs, errors };
+  return decodeReferences(root[":@"]?.lang ?? "english");
 }
 
 /** Write a corpus back as lexelt XML that this reader (and any XML reader) accepts. */

@@ -29,16 +29,20 @@
  * line is read as written and each such field is listed in the record's `broken`
  * with the rule. What the format itself cannot read stays an error either way.
  *
- * Substitutes and phrases are read as the workspace stores them (substitute-rules.ts
- * `tidy`): NFC, curly apostrophes as `'`, white space collapsed; accents are
- * never folded (`pequeño` stays `pequeño`).
+ * Substitutes and phrases are read exactly as written, NFC aside (`e` + combining
+ * acute is `é`): curly apostrophes, a double space and a space at either end are
+ * kept (the released LST gold has `deliver 1;deliver  1;`, two substitutes to the
+ * official scorer). White space other than one space between words breaks the
+ * "spacing" rule (listed with `rules: "mark"`, an error otherwise), and answers to
+ * one instance that differ only in spacing are reported as warnings; the lemma
+ * review decides whether they are one answer. Accents are never folded.
  *
  * Cells are safe to open in a spreadsheet (./spreadsheet.ts): one beginning with
  * =, +, - or @ is written with a leading apostrophe, which reading removes again.
  * Pure: strings in, records out.
  */
 import { type Diagnostic, diag, splitLines } from "../diagnostics";
-import { MAX_SUBSTITUTES, type Rule, type RuleBreak, phraseBreak, ruleClause, substituteBreak, tidy } from "../substitute-rules";
+import { MAX_SUBSTITUTES, type Rule, type RuleBreak, phraseBreak, ruleClause, spacingBreak, substituteBreak } from "../substitute-rules";
 import { neutraliseCell, restoreCell } from "./spreadsheet";
 import type { AnnotatorResponse } from "../types";
 
@@ -112,25 +116,29 @@ type Answer = { kind: AnnotatorResponse["kind"]; substitutes: string[]; broken?:
 
 /**
  * Read the answer cell: NAME, NIL, or up to three substitutes. With `rules: "mark"`
- * a substitute that breaks a rule is kept and listed in `broken`.
+ * (answers people already gave) each substitute is kept exactly as written, NFC
+ * aside — a double space or a space at an end included — and a substitute that
+ * breaks a rule (rule "spacing" among them) is listed in `broken`. With "refuse"
+ * such a substitute is an error.
  */
 export function parseAnswer(cell: string, rules: "refuse" | "mark" = "refuse"): Answer {
   const answer = cell.trim();
   if (answer === "") return { error: "the answer is empty: give substitutes, NAME or NIL" };
   if (answer === "NAME" || answer === "NIL") return { kind: answer, substitutes: [] };
   if (PLACEHOLDER_KINDS.has(answer)) return { error: `unknown kind "${answer}": the kinds are NAME and NIL (in capitals)` };
-  const parts = answer.split(";").map(tidy);
-  if (parts.some((p) => p === "NAME" || p === "NIL")) {
+  // The cell's own spaces belong to its substitutes: `deliver ` is not `deliver`.
+  const parts = cell.split(";").map((p) => p.normalize("NFC"));
+  if (parts.some((p) => p.trim() === "NAME" || p.trim() === "NIL")) {
     return { error: `"${answer}": NAME and NIL stand alone, never among substitutes` };
   }
   if (parts.length > MAX_SUBSTITUTES) {
     return { error: `${parts.length} substitutes in "${answer}": at most ${MAX_SUBSTITUTES} are allowed` };
   }
-  const empty = parts.findIndex((p) => p === "");
+  const empty = parts.findIndex((p) => p.trim() === "");
   if (empty >= 0) return { error: `substitute ${empty + 1} of "${answer}" is empty (a stray ";"?)` };
   let marked: BrokenField[] | undefined;
   for (let k = 0; k < parts.length; k++) {
-    const broken = substituteBreak(parts[k], "file");
+    const broken = substituteBreak(parts[k], "file") ?? spacingBreak(parts[k]);
     if (!broken) continue;
     if (rules === "refuse") return { error: ruleError(`answer, substitute ${k + 1}`, parts[k], broken) };
     (marked ??= []).push({ field: `substitute ${k + 1}`, value: parts[k], rule: broken.rule });
@@ -142,6 +150,41 @@ export function parseAnswer(cell: string, rules: "refuse" | "mark" = "refuse"): 
     seen.add(key);
   }
   return marked ? { kind: "substitutes", substitutes: parts, broken: marked } : { kind: "substitutes", substitutes: parts };
+}
+
+/**
+ * Answers to one instance that differ only in spacing (`deliver` and `deliver `,
+ * whoever gave them): both are kept as written — the official scorer counts two
+ * substitutes — and each later spelling is reported with the line of the first,
+ * for the lemma review to decide whether they are one answer.
+ */
+function spacingTwins(responses: readonly ResponseLine[], file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const byInstance = new Map<string, Map<string, { spelling: string; line: number }[]>>();
+  for (const r of responses) {
+    let forms = byInstance.get(r.instanceId);
+    const written = r.multiword === null ? r.substitutes : [...r.substitutes, r.multiword];
+    for (const s of written) {
+      const key = s.replace(/\s+/gu, " ").trim();
+      if (!forms) byInstance.set(r.instanceId, (forms = new Map()));
+      let spellings = forms.get(key);
+      if (!spellings) forms.set(key, (spellings = []));
+      if (spellings.some((x) => x.spelling === s)) continue;
+      if (spellings.length > 0) {
+        const first = spellings[0];
+        out.push(
+          diag(
+            "warning",
+            file,
+            r.line,
+            `instance ${r.instanceId}: ${JSON.stringify(s)} differs from ${JSON.stringify(first.spelling)} (line ${first.line}) only in spacing: both kept as written (the scorer counts them as two substitutes); the lemma review proposes ${JSON.stringify(key)} for the coordinator to decide`,
+          ),
+        );
+      }
+      spellings.push({ spelling: s, line: r.line });
+    }
+  }
+  return out;
 }
 
 /** Parse a responses TSV file into records plus line-numbered diagnostics. */
@@ -200,8 +243,9 @@ export function parseResponsesTsv(text: string, file: string, opts: ResponsesPar
       continue;
     }
     let broken = answer.broken;
-    const multiword = tidy(cells[4] ?? "");
-    const phraseBroken = multiword === "" ? null : phraseBreak(multiword);
+    // The phrase as written too (NFC aside); a blank cell is no phrase.
+    const multiword = (cells[4] ?? "").trim() === "" ? "" : (cells[4] ?? "").normalize("NFC");
+    const phraseBroken = multiword === "" ? null : (phraseBreak(multiword) ?? spacingBreak(multiword));
     if (phraseBroken && rules === "refuse") {
       error(src.line, ruleError("multiword", multiword, phraseBroken));
       continue;
@@ -218,6 +262,7 @@ export function parseResponsesTsv(text: string, file: string, opts: ResponsesPar
     if (broken) record.broken = broken;
     responses.push(record);
   }
+  diagnostics.push(...spacingTwins(responses, file));
   if (errors > maxErrors) diagnostics.push(diag("error", file, 0, `${errors - maxErrors} more errors not listed (${errors} in all)`));
   if (crlf > 0) diagnostics.push(diag("warning", file, 0, `${crlf} lines end in CRLF; read as LF`));
   return { responses, diagnostics };

@@ -27,6 +27,7 @@ import {
   coincoSentenceKey,
   coincoSentenceTokens,
   countLoss,
+  counted,
   lexeltLemma,
   lineAt,
   mergedEntries,
@@ -353,25 +354,28 @@ export function writeSwords(items: readonly ExportItem[], options: { ids?: Sword
   countLoss(lost, excluded, "excluded instances were left out");
   if (clashes.length > 0) {
     lost.push(
-      `${clashes.length} instances were left out: their target has the same id as another's written before it (the same context, word in any case, offset and PoS; eval.py's ids cannot tell them apart) (${someIds(clashes)})`,
+      counted(
+        clashes.length,
+        `instances were left out: their target has the same id as another's written before it (the same context, word in any case, offset and PoS; eval.py's ids cannot tell them apart) (${someIds(clashes)})`,
+      ),
     );
   }
   if (rewritten.length > 0) {
     lost.push(
-      `${rewritten.length} imported targets had context, target or substitute ids that are not eval.py's recipe: written with eval.py's ids (the instance id in extra.lexgold_instance); ids: "as-imported" (--ids as-imported) writes them as the file had them (${someIds(rewritten)})`,
+      `${rewritten.length} imported ${rewritten.length === 1 ? "target" : "targets"} had context, target or substitute ids that are not eval.py's recipe: written with eval.py's ids (the instance id in extra.lexgold_instance); ids: "as-imported" (--ids as-imported) writes them as the file had them (${someIds(rewritten)})`,
     );
   }
   if (notRecipe.length > 0) {
-    lost.push(`${notRecipe.length} imported targets keep ids that are not eval.py's recipe, as asked (as-imported): eval.py's loader refuses such a file (${someIds(notRecipe)})`);
+    lost.push(`${notRecipe.length} imported ${notRecipe.length === 1 ? "target keeps an id that is" : "targets keep ids that are"} not eval.py's recipe, as asked (as-imported): eval.py's loader refuses such a file (${someIds(notRecipe)})`);
   }
   if (caseMerged.length > 0) {
-    lost.push(`${caseMerged.length} instances have substitutes that differ only in case: eval.py's ids are case-blind, so their labels are written together under the first (${someIds(caseMerged)})`);
+    lost.push(counted(caseMerged.length, `instances have substitutes that differ only in case: eval.py's ids are case-blind, so their labels are written together under the first (${someIds(caseMerged)})`));
   }
   countLoss(lost, names, "NAME answers (pn) were dropped: SWORDS has no proper-name entry");
-  if (mw.length > 0) lost.push(`${mw.length} instances had multiword answers, which SWORDS cannot carry (${someIds(mw)})`);
-  if (noPos.length > 0) lost.push(`${noPos.length} instances have a PoS other than n, v, a, r and were written with pos null (their lexelt is kept in extra.lexelt) (${someIds(noPos)})`);
+  if (mw.length > 0) lost.push(counted(mw.length, `instances had multiword answers, which SWORDS cannot carry (${someIds(mw)})`));
+  if (noPos.length > 0) lost.push(counted(noPos.length, `instances have a PoS other than n, v, a, r and were written with pos null (their lexelt is kept in extra.lexelt) (${someIds(noPos)})`));
   if (derived > 0) {
-    lost.push(`${derived} instances have annotators' substitutes: each is written as TRUE labels only (SWORDS's FALSE and UNSURE judgements have no source in free responses), and which annotator gave it is not written`);
+    lost.push(counted(derived, `instances have annotators' substitutes: each is written as TRUE labels only (SWORDS's FALSE and UNSURE judgements have no source in free responses), and which annotator gave it is not written`));
   }
   lost.push("modes are not written: SWORDS keeps labels, not modes (the mode follows from the counts)");
   return { text: JSON.stringify(doc) + "\n", lost, written };

@@ -30,6 +30,7 @@ import {
   type ExportItem,
   type ExportResult,
   countLoss,
+  counted,
   datasetIssue,
   formatMeta,
   lexeltLemma,
@@ -207,10 +208,86 @@ function csvQuote(cell: string): string {
   return /[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
 }
 
+/**
+ * MLSP 2024's languages as its combined files name them (column 2), with their BCP 47
+ * tags: each line is read with its own language (case folding, the German lemma rule).
+ */
+const MLSP_LANGUAGES: Record<string, string> = {
+  catalan: "ca",
+  english: "en",
+  filipino: "fil",
+  french: "fr",
+  german: "de",
+  italian: "it",
+  japanese: "ja",
+  portuguese: "pt",
+  sinhala: "si",
+  spanish: "es",
+};
+
+/** An MLSP language name's BCP 47 tag (`german` → `de`), or `und` when unknown. */
+export function mlspLanguageTag(name: string): string {
+  return MLSP_LANGUAGES[name.trim().toLowerCase()] ?? "und";
+}
+
+/** A line's language tag from its language name, else its id's prefix (`xx_1`), else `und`. */
+function mlspLanguage(name: string, id: string): string {
+  return MLSP_LANGUAGES[name.trim().toLowerCase()] ?? /^([a-z]{2,3})_/i.exec(id)?.[1].toLowerCase() ?? "und";
+}
+
+/** A combined file's id (`ca_1`, `es_100_[4]`) and language name (`catalan`). */
+const MLSP_ID = /^[a-z]{2,3}_\S+$/i;
+const MLSP_LANGUAGE_NAME = /^[a-z]+$/i;
+/** A complexity (column 5 of a combined or LCP file): a number. */
+const COMPLEXITY = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/;
+
+/**
+ * The layout of MLSP 2024's `combined` and `lcp` files: `id<TAB>language<TAB>sentence<TAB>complex
+ * word[<TAB>complexity][<TAB>substitute…]`, recognised when most lines open with an id (`ca_1`)
+ * and a language name. `lcp`: no line holds a substitute (a complexity-prediction file).
+ */
+function mlspLayout(rows: readonly string[][]): { lcp: boolean } | null {
+  let combined = 0;
+  let total = 0;
+  let substitutes = 0;
+  for (const cells of rows) {
+    total++;
+    if (cells.length < 4 || !MLSP_ID.test(cells[0]) || !MLSP_LANGUAGE_NAME.test(cells[1])) continue;
+    combined++;
+    const rest = cells.slice(4);
+    if (rest.length > (rest.length > 0 && COMPLEXITY.test(rest[0]) ? 1 : 0)) substitutes++;
+  }
+  if (total === 0 || combined * 10 < total * 9) return null;
+  return { lcp: substitutes === 0 };
+}
+
+/** How the columns of a line are named in the report: TSAR's (sentence 1, word 2) or a combined file's (sentence 3, word 4). */
+interface Columns {
+  sentence: number;
+  word: number;
+  /** Column (1-based) of the first annotation. */
+  annotations: number;
+}
+
+function columnLabel(cols: Columns, field: "sentence" | "word" | number): string {
+  if (field === "sentence") return `sentence (column ${cols.sentence})`;
+  if (field === "word") return `complex word (column ${cols.word})`;
+  return `annotation ${field + 1} (column ${cols.annotations + field})`;
+}
+
+export interface TsarReadOptions {
+  /** Instance ids are PREFIX:line (default: the file name without extension); a combined file's ids are its own, under this prefix when given. */
+  idPrefix?: string;
+  /** The project's language (BCP 47): case folding and the German lemma rule. A combined file's lines are read with their own. */
+  language?: string;
+  /** A combined file: import only the lines of this language (a BCP 47 tag, e.g. `de`); the others are counted in a note. */
+  onlyLanguage?: string;
+}
+
 /** Lines of a plain TSAR file left out (and reported) at most, and never more than a tenth of its lines; past that the file is refused. */
 const MAX_LEFT_OUT = 50;
 
-export function parseTsar(text: string, file: string, options: { idPrefix?: string; language?: string } = {}): DatasetParseResult {
+export function parseTsar(text: string, file: string, options: TsarReadOptions = {}): DatasetParseResult {
   const errors: DatasetError[] = [];
   const issues: DatasetIssue[] = [];
   const notes: string[] = [];
@@ -225,6 +302,26 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
   // (what fails that often is no TSAR file, or not this one).
   const csv = csvQuotedFile(lines);
   if (csv) notes.push(`${file}: read as CSV-quoted cells (a cell holding "," or a quote is in double quotes, inner quotes doubled); an export writes its lines back quoted the same way`);
+  const cellsOf = (line: string): string[] | { error: string } => {
+    if (!csv) return line.split("\t").map(restoreCell);
+    const read = csvCells(line);
+    return Array.isArray(read) ? read.map(restoreCell) : read;
+  };
+  const rows = lines.map((raw) => (raw.endsWith("\r") ? raw.slice(0, -1) : raw)).filter((l) => l.trim() !== "").map(cellsOf).filter((c): c is string[] => Array.isArray(c));
+  const layout = mlspLayout(rows);
+  if (layout?.lcp) {
+    errors.push({
+      where: file,
+      field: "file",
+      message:
+        "an MLSP 2024 complexity-prediction (LCP) file, not a substitution file: its lines are id, language, sentence, complex word (and a complexity) with no substitutes, so it holds no gold to import; MLSP's substitution data is in its `_ls` files, and in the `_combined` files that have substitutes",
+    });
+    return { format: "tsar", instances, errors, issues, notes };
+  }
+  const combined = layout !== null;
+  if (!combined && options.onlyLanguage !== undefined) errors.push({ where: file, field: "language", message: "lines of one language can be chosen only in an MLSP combined file (id, language, sentence, …): this file has no language column" });
+  const languages = new Map<string, number>();
+  const otherLanguages = new Map<string, number>();
   const failed: Array<{ n: number; field: string; message: string }> = [];
   lines.forEach((raw, i) => {
     const n = i + 1;
@@ -232,40 +329,59 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
     const fail = (field: string, message: string) => void failed.push({ n, field, message });
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (line.trim() === "") return void fail("line", "empty line");
-    let cells: string[];
-    if (csv) {
-      const read = csvCells(line);
-      if (!Array.isArray(read)) return void fail("line", read.error);
-      cells = read.map(restoreCell);
-    } else cells = line.split("\t").map(restoreCell);
+    const read = cellsOf(line);
+    if (!Array.isArray(read)) return void fail("line", read.error);
+    const cells = read;
     const cols = cells.map(fromCp1252);
-    if (cols.length < 2) return void fail("complex word", "missing: a line is sentence<TAB>complex word<TAB>annotations…");
+    // A combined line: id, language, sentence, complex word, a complexity (when a number), the substitutes.
+    let id: string | null = null;
+    let language = options.language;
+    let complexity: string | null = null;
+    let body = cols;
+    const columns: Columns = { sentence: 1, word: 2, annotations: 3 };
+    if (combined) {
+      if (cols.length < 4) return void fail("line", "missing cells: a combined line is id<TAB>language<TAB>sentence<TAB>complex word<TAB>complexity<TAB>substitutes…");
+      id = cols[0].trim();
+      language = mlspLanguage(cols[1], id);
+      if (options.onlyLanguage !== undefined && language.toLowerCase() !== options.onlyLanguage.toLowerCase()) {
+        otherLanguages.set(cols[1], (otherLanguages.get(cols[1]) ?? 0) + 1);
+        return;
+      }
+      languages.set(cols[1], (languages.get(cols[1]) ?? 0) + 1);
+      const withComplexity = cols.length > 4 && COMPLEXITY.test(cols[4]);
+      complexity = withComplexity ? cols[4] : null;
+      body = [cols[2], cols[3], ...cols.slice(withComplexity ? 5 : 4)];
+      Object.assign(columns, { sentence: 3, word: 4, annotations: withComplexity ? 6 : 5 });
+    }
+    if (body.length < 2) return void fail(columnLabel(columns, "word"), "missing: a line is sentence<TAB>complex word<TAB>annotations…");
     const bad = cols.findIndex((c) => CONTROL.test(c));
     if (bad >= 0) {
       const at = CONTROL.exec(cols[bad])!;
       const code = at[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
-      return void fail(columnName(bad), `holds a control character (U+${code}) at character ${at.index + 1}: remove it`);
+      const name = combined ? (bad < 2 ? `${bad === 0 ? "id" : "language"} (column ${bad + 1})` : bad === 4 && complexity !== null ? "complexity (column 5)" : `column ${bad + 1}`) : columnName(bad);
+      return void fail(name, `holds a control character (U+${code}) at character ${at.index + 1}: remove it`);
     }
-    const [sentence, word, ...annotations] = cols;
-    if (sentence.trim() === "") return void fail("sentence (column 1)", "empty");
-    if (word.trim() === "") return void fail("complex word (column 2)", "empty");
+    const [sentence, word, ...annotations] = body;
+    if (sentence.trim() === "") return void fail(columnLabel(columns, "sentence"), "empty");
+    if (word.trim() === "") return void fail(columnLabel(columns, "word"), "empty");
     const empty = annotations.findIndex((a) => a.trim() === "");
-    if (empty >= 0) return void fail(`annotation ${empty + 1} (column ${empty + 3})`, "empty");
+    if (empty >= 0) return void fail(columnLabel(columns, empty), "empty");
     const semi = annotations.findIndex((a) => a.includes(";"));
-    if (semi >= 0) return void fail(`annotation ${semi + 1} (column ${semi + 3})`, `"${annotations[semi]}" holds a ";", which no gold line can carry`);
-    const found = locateComplexWord(sentence, word, options.language);
+    if (semi >= 0) return void fail(columnLabel(columns, semi), `"${annotations[semi]}" holds a ";", which no gold line can carry`);
+    const found = locateComplexWord(sentence, word, language);
     if (found === null || !("at" in found)) {
       const message =
         found === null
           ? `"${word}" does not occur in the sentence, in any case, nor as a form of its lemma`
           : `"${word}" does not occur in the sentence; its lemma's forms ${found.tie.map((t) => `"${t}"`).join(", ")} tie, so the head is not chosen`;
-      return void fail("complex word (column 2)", message);
+      return void fail(columnLabel(columns, "word"), message);
     }
     const c1 = cells.findIndex((c, k) => c !== cols[k]);
     if (c1 >= 0) {
       const chars = [...new Set(cells.join("\t").match(C1))].map((c) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")} as "${fromCp1252(c)}"`);
       const detail = `control characters read as Windows-1252 letters (${chars.join(", ")}); an export writes them back as the file has them`;
-      issues.push(datasetIssue(file, n, `${columnName(c1)}${cells.filter((c, k) => c !== cols[k]).length > 1 ? " and others" : ""}`, "repaired", detail));
+      const name = combined ? `column ${c1 + 1}` : columnName(c1);
+      issues.push(datasetIssue(file, n, `${name}${cells.filter((c, k) => c !== cols[k]).length > 1 ? " and others" : ""}`, "repaired", detail));
     }
     const how = howFound(word, sentence, found);
     if (how) issues.push(datasetIssue(file, n, `complex word "${word}"`, "repaired", how));
@@ -276,21 +392,34 @@ export function parseTsar(text: string, file: string, options: { idPrefix?: stri
       if (hit) hit.count++;
       else entries.push({ substitute: a, count: 1, labels: null, meta: null });
     }
-    const folded = options.language ? word.trim().toLocaleLowerCase(options.language) : word.trim().toLowerCase();
+    const folded = language ? word.trim().toLocaleLowerCase(language) : word.trim().toLowerCase();
     const lemma = lexeltLemma(folded);
+    const mlsp = combined ? { layout: "mlsp-combined", id, language: cols[1], ...(complexity !== null ? { complexity } : {}) } : {};
     instances.push({
-      instanceId: `${prefix}:${n}`,
+      instanceId: id !== null ? (options.idPrefix !== undefined ? `${prefix}:${id}` : id) : `${prefix}:${n}`,
       lexelt: `${lemma}.${TSAR_POS}`,
       lemma,
       pos: TSAR_POS,
       before: sentence.slice(0, at),
       head: sentence.slice(at, at + length),
       after: sentence.slice(at + length),
-      meta: { format: "tsar", line: n, annotations, complexWord: word, ...(c1 >= 0 ? { cells } : {}), ...(csv ? { quoting: "csv" } : {}) },
+      meta: { format: "tsar", line: n, annotations, complexWord: word, ...mlsp, ...(c1 >= 0 ? { cells } : {}), ...(csv ? { quoting: "csv" } : {}) },
       entries,
       where,
     });
   });
+  if (combined) {
+    const each = (m: Map<string, number>) => [...m].map(([l, k]) => `${l} ${k}`).join(", ");
+    notes.push(
+      `${file}: read as MLSP 2024's combined layout (id, language, sentence, complex word, complexity, substitutes): each line is read with its own language (${each(languages)}); the instance ids are the file's, and an export writes the lines back in this layout`,
+    );
+    if (otherLanguages.size > 0) notes.push(`${file}: only the lines in ${options.onlyLanguage} were imported; not imported: ${each(otherLanguages)}`);
+    else if (languages.size > 1 && options.language !== undefined && options.language.toLowerCase() !== "mul") {
+      notes.push(
+        `${file}: the lines are in ${languages.size} languages and the project's language is ${options.language}: import the file into a project whose language is mul (several languages), or one language's lines into a project of that language (--only-language)`,
+      );
+    }
+  }
   const leaveOut = csv || (failed.length <= MAX_LEFT_OUT && failed.length * 10 <= lines.length);
   for (const f of failed) {
     if (leaveOut) issues.push(datasetIssue(file, f.n, f.field === "line" ? "the line" : f.field, "left out", f.message));
@@ -350,6 +479,7 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
   const shortened: string[] = [];
   const spreadsheetSafe = options.cells === "spreadsheet-safe";
   let unjudged = 0;
+  let combinedCount = 0;
   let labelled = 0;
   let derived = 0;
   const fields = new Map<string, number>();
@@ -379,8 +509,10 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
     const tsarMeta = formatMeta(item.meta, "tsar", context);
     // The complex word as the file had it (another case, a lemma, stray spaces) when a reader puts the head where it is.
     const asRead = tsarMeta && typeof tsarMeta.complexWord === "string" && !/[\t\n\r]/.test(tsarMeta.complexWord) ? tsarMeta.complexWord : null;
+    // A combined line's own language, as the import read it.
+    const lineLanguage = tsarMeta?.layout === "mlsp-combined" && typeof tsarMeta.language === "string" ? mlspLanguage(tsarMeta.language, String(tsarMeta.id ?? "")) : options.language;
     const placed = (w: string) => {
-      const at = locate(sentence, w, options.language);
+      const at = locate(sentence, w, lineLanguage);
       return at.at === before.length && at.length === head.length;
     };
     const word = asRead !== null && placed(asRead) ? asRead : head;
@@ -393,7 +525,12 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
       const sorted = positive.map((e, i) => ({ e, i })).sort((a, b) => b.e.count - a.e.count || a.i - b.i);
       for (const { e } of sorted) for (let k = 0; k < e.count; k++) annotations.push(e.substitute);
     }
-    let row = [sentence, word, ...annotations];
+    // A line of an MLSP combined file goes back in its layout: id, language, sentence, word, complexity, substitutes.
+    const combinedLine = tsarMeta?.layout === "mlsp-combined" && typeof tsarMeta.id === "string" && typeof tsarMeta.language === "string";
+    if (combinedLine) combinedCount++;
+    let row = combinedLine
+      ? [tsarMeta.id as string, tsarMeta.language as string, sentence, word, ...(typeof tsarMeta.complexity === "string" ? [tsarMeta.complexity] : []), ...annotations]
+      : [sentence, word, ...annotations];
     // A line read with Windows-1252 repairs goes back as the file had it while it is unchanged.
     const cells = tsarMeta && Array.isArray(tsarMeta.cells) ? (tsarMeta.cells as unknown[]) : null;
     if (cells && cells.length === row.length && cells.every((c, k) => typeof c === "string" && fromCp1252(c) === row[k])) row = cells as string[];
@@ -408,34 +545,53 @@ export function writeTsar(items: readonly ExportItem[], options: { goldOnly?: bo
     written++;
   }
   countLoss(lost, excluded, "excluded instances were left out");
-  if (empty > 0) lost.push(options.goldOnly ? `${empty} instances without a substitute were left out` : `${empty} instances without a substitute were written with no annotation column`);
+  if (empty > 0) lost.push(counted(empty, options.goldOnly ? "instances without a substitute were left out" : "instances without a substitute were written with no annotation column"));
   if (moved.length > 0) {
     lost.push(
-      `${moved.length} instances have their head at another occurrence of the word than the one a reader takes (the first whole-word occurrence in the sentence, else the first): TSAR gives no position, so an import (lexgold's too) puts the head there (${someIds(moved)})`,
+      counted(
+        moved.length,
+        `instances have their head at another occurrence of the word than the one a reader takes (the first whole-word occurrence in the sentence, else the first): TSAR gives no position, so an import (lexgold's too) puts the head there (${someIds(moved)})`,
+      ),
     );
   }
   if (formulas.length > 0 && spreadsheetSafe) {
     lost.push(
-      `${formulas.length} lines have a cell beginning with =, +, -, @ (a spreadsheet would run it as a formula), written with a leading apostrophe (spreadsheet-safe cells, as asked); the shared task's scripts read the apostrophe as part of the sentence or word — the default, raw cells, writes them as they are (${someIds(formulas)})`,
+      counted(
+        formulas.length,
+        `lines have a cell beginning with =, +, -, @ (a spreadsheet would run it as a formula), written with a leading apostrophe (spreadsheet-safe cells, as asked); the shared task's scripts read the apostrophe as part of the sentence or word — the default, raw cells, writes them as they are (${someIds(formulas)})`,
+      ),
     );
   } else if (formulas.length > 0) {
     lost.push(
-      `${formulas.length} lines have a cell beginning with =, +, -, @, written as it is (raw cells, as the shared task's files have them): a spreadsheet opening this file would run it as a formula — download with spreadsheet-safe cells to open it in one (${someIds(formulas)})`,
+      counted(
+        formulas.length,
+        `lines have a cell beginning with =, +, -, @, written as it is (raw cells, as the shared task's files have them): a spreadsheet opening this file would run it as a formula — download with spreadsheet-safe cells to open it in one (${someIds(formulas)})`,
+      ),
     );
   }
   if (shortened.length > 0) {
     lost.push(
-      `${shortened.length} lines have a cell beginning with an apostrophe before =, +, -, @: written as it is, but a reader that restores spreadsheet-safe cells (lexgold's import) reads it one apostrophe short (${someIds(shortened)})`,
+      counted(
+        shortened.length,
+        `lines have a cell beginning with an apostrophe before =, +, -, @: written as it is, but a reader that restores spreadsheet-safe cells (lexgold's import) reads it one apostrophe short (${someIds(shortened)})`,
+      ),
     );
   }
   countLoss(lost, names, "NAME answers (pn) were dropped: TSAR has no proper-name entry");
-  if (mw.length > 0) lost.push(`${mw.length} instances had multiword answers, which TSAR cannot carry (${someIds(mw)})`);
-  if (tabs.length > 0) lost.push(`${tabs.length} contexts held tabs or line breaks, written as spaces (${someIds(tabs)})`);
+  if (mw.length > 0) lost.push(counted(mw.length, `instances had multiword answers, which TSAR cannot carry (${someIds(mw)})`));
+  if (tabs.length > 0) lost.push(counted(tabs.length, `contexts held tabs or line breaks, written as spaces (${someIds(tabs)})`));
   countLoss(lost, unjudged, "substitutes nobody gave (count 0: SWORDS substitutes with no TRUE label) were left out");
   countLoss(lost, labelled, "instances' SWORDS labels are written as counts (TRUE + TRUE_IMPLICIT): which were TRUE_IMPLICIT, the FALSE and UNSURE ones and their order are not written");
-  if (derived > 0) lost.push(`${derived} instances have annotators' substitutes: which annotator gave each is not written, only how many did`);
-  for (const [origin, n] of fields) lost.push(`${n} instances' ${FIELDS_LOST[origin]} are not written`);
-  lost.push("lexelts (lemma and PoS) and instance ids are not written: TSAR lines are the sentence and the complex word only");
+  if (derived > 0) lost.push(counted(derived, `instances have annotators' substitutes: which annotator gave each is not written, only how many did`));
+  for (const [origin, n] of fields) lost.push(counted(n, `instances' ${FIELDS_LOST[origin]} are not written`));
+  if (combinedCount > 0 && combinedCount < written) {
+    lost.push(counted(combinedCount, `of the ${written} lines are written in MLSP's combined layout (id, language, sentence, word, complexity, substitutes), as imported; the others as plain TSAR lines (sentence, word, substitutes): a reader takes one layout per file`));
+  }
+  lost.push(
+    combinedCount > 0
+      ? "lexelts (lemma and PoS) are not written, nor instance ids but those of MLSP's combined lines: TSAR lines are the sentence and the complex word only"
+      : "lexelts (lemma and PoS) and instance ids are not written: TSAR lines are the sentence and the complex word only",
+  );
   lost.push("modes are not written: TSAR keeps counts (the mode follows from them)");
   return { text: out.map((l) => l + "\n").join(""), lost, written };
 }

@@ -60,10 +60,16 @@ export function lstGapKeeps(candidate: string): boolean {
   return !candidate.includes(" ") && !candidate.includes("-");
 }
 
-/** A SemEval gold as lst_gap.py reads it (see above); `noMwe` its no-mwe argument. */
-export function parseLstGapGold(text: string, file: string, options: { noMwe?: boolean } = {}): GapGold {
+/**
+ * A SemEval gold as lst_gap.py reads it (see above); `noMwe` its no-mwe argument.
+ * Entries after a `; ` (GermEval 2015 writes its gold so) start with a space, which
+ * lst_gap.py keeps in the candidate, so no run's candidate matches them: a warning
+ * counts them and names the first line; `repaired` strips the space.
+ */
+export function parseLstGapGold(text: string, file: string, options: { noMwe?: boolean; repaired?: boolean } = {}): GapGold {
   const diagnostics: Diagnostic[] = [];
   const byKey = new Map<string, GapGoldItem>();
+  const spaced = { entries: 0, line: 0, entry: "" };
   const lines = text.replace(/^\uFEFF/, "").split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   lines.forEach((raw, i) => {
@@ -77,8 +83,13 @@ export function parseLstGapGold(text: string, file: string, options: { noMwe?: b
     }
     const key = py2Strip(segments[0]);
     const weights: GoldWeight[] = [];
-    for (const entry of py2Strip(segments[1]).split(";")) {
+    for (const written of py2Strip(segments[1]).split(";")) {
+      let entry = written;
       if (entry.length === 0) continue;
+      if (/^[ \t]/.test(entry) && py2Strip(entry) !== "") {
+        if (spaced.entries++ === 0) Object.assign(spaced, { line, entry });
+        if (options.repaired) entry = entry.replace(/^[ \t]+/, "");
+      }
       const at = entry.lastIndexOf(" ");
       const candidate = at < 0 ? entry.slice(0, -1) : entry.slice(0, at);
       if (options.noMwe && !lstGapKeeps(candidate)) continue;
@@ -97,6 +108,19 @@ export function parseLstGapGold(text: string, file: string, options: { noMwe?: b
     }
     byKey.set(key, { key, id: idOfKey(key), weights, line });
   });
+  if (spaced.entries > 0) {
+    const what = `${spaced.entries} ${spaced.entries === 1 ? "entry starts" : "entries start"} with a space (the first on line ${spaced.line}: ${JSON.stringify(spaced.entry)}; a gold written with "; " between entries, as GermEval 2015's is)`;
+    diagnostics.push(
+      diag(
+        "warning",
+        file,
+        spaced.line,
+        options.repaired
+          ? `${what}: the space is stripped (repaired)`
+          : `${what}: lst_gap.py keeps the space in the candidate, so no run's candidate matches ${spaced.entries === 1 ? "it" : "them"} and GAP comes out low; --repaired strips it`,
+      ),
+    );
+  }
   return { file, reader: "lst_gap", items: [...byKey.values()], diagnostics };
 }
 
@@ -162,9 +186,9 @@ export function gapGoldFromCounts(gold: CountGold): GapGold {
  * the first line and no ` :: `) as counts; else a SemEval gold as LexSubGen
  * reads it (lexsubgen) or as lst_gap.py reads it (melamud, swords).
  */
-export function readGapGold(text: string, file: string, options: { variant?: "melamud" | "lexsubgen" | "swords"; noMwe?: boolean; keepComplexWord?: boolean } = {}): GapGold {
+export function readGapGold(text: string, file: string, options: { variant?: "melamud" | "lexsubgen" | "swords"; noMwe?: boolean; keepComplexWord?: boolean; repaired?: boolean } = {}): GapGold {
   const first = text.replace(/^\uFEFF/, "").split("\n", 1)[0] ?? "";
   if (first.includes("\t") && !first.includes(" :: ")) return gapGoldFromCounts(tsarCountGold(parseTsarGold(text, file), options.keepComplexWord));
   if (options.variant === "lexsubgen") return parseLexsubgenGold(text, file);
-  return parseLstGapGold(text, file, { noMwe: options.variant !== "swords" && options.noMwe });
+  return parseLstGapGold(text, file, { noMwe: options.variant !== "swords" && options.noMwe, repaired: options.repaired });
 }

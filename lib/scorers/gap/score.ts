@@ -248,9 +248,9 @@ function rankedFor(item: RankedItem, variant: GapVariant, noMwe: boolean): strin
   return item.candidates.filter(keep).map((c) => c.substitute);
 }
 
-/** A run item's instance id where its key is `lexelt id` (oot, lst), else null. */
+/** A run item's instance id where its key is `lexelt id` (oot, lst, germeval), else null. */
 function runItemId(run: RankedRun, item: RankedItem): string | null {
-  return run.format === "oot" || run.format === "lst" ? idOfKey(item.key) : null;
+  return run.format === "oot" || run.format === "lst" || run.format === "germeval" ? idOfKey(item.key) : null;
 }
 
 /**

@@ -15,6 +15,8 @@
  * - `lst`: the ranking file of the GAP reference script (lst_gap.py):
  *   `RESULT<TAB>lexelt id<TAB>candidate score<TAB>…`, keyed by `lexelt id` as
  *   the script keys it (see parseLstRanking).
+ * - `germeval`: GermEval 2015's ranked run (the `.rank` file its scoreGAP.pl reads),
+ *   `lexelt id :::: a;b;c`, best first, keyed by `lexelt id` (see parseGermevalRanking).
  *
  * Gold readers: the SemEval gold / the project's gold (`lexelt id :: sub n;…`,
  * counts), the TSAR/MLSP gold TSV (an annotation repeated k times → count k),
@@ -27,8 +29,8 @@ import { pyReadLines } from "../shared/python-text";
 import { parseJsonPython, py2Strip, py3Strip, pyFloatParse } from "../shared/pyfloat";
 import { pySorted } from "../shared/pysort";
 
-export type RankedFormat = "tsv" | "swords-json" | "oot" | "lst";
-export const RANKED_FORMATS: readonly RankedFormat[] = ["tsv", "swords-json", "oot", "lst"];
+export type RankedFormat = "tsv" | "swords-json" | "oot" | "lst" | "germeval";
+export const RANKED_FORMATS: readonly RankedFormat[] = ["tsv", "swords-json", "oot", "lst", "germeval"];
 
 export interface RankedCandidate {
   substitute: string;
@@ -144,6 +146,7 @@ export function detectRankedFormat(text: string): RankedFormat {
   if (head.startsWith("{")) return "swords-json";
   const first = head.split("\n", 1)[0] ?? "";
   if (first.startsWith("RESULT\t")) return "lst";
+  if (/^\S+ \S+ ::::(\s|$)/.test(first)) return "germeval";
   if (/^\S+ \S+ ::: /.test(first) || /^\S+ \S+ :::\s*$/.test(first)) return "oot";
   return "tsv";
 }
@@ -231,9 +234,14 @@ export function parseSwordsResult(text: string, file: string): RankedRun {
   return { file, format: "swords-json", items, diagnostics };
 }
 
-/** The oot file read as a ranking: the guesses in order, keyed by instance id. */
-export function parseOotRanking(text: string, file: string): RankedRun {
-  const parsed = parseSystem(text, file, "oot");
+/** How the oot reader reads a lexelt: score.pl's bytes (`Plünderung.n` is `nderung.n`) or UTF-8 text (`perl -CSD`: read whole). */
+export interface RankedReadOptions {
+  utf8?: boolean;
+}
+
+/** The oot file read as a ranking: the guesses in order, keyed by `lexelt id`. */
+export function parseOotRanking(text: string, file: string, options: RankedReadOptions = {}): RankedRun {
+  const parsed = parseSystem(text, file, "oot", { reading: options.utf8 ? "utf8" : "bytes" });
   const diagnostics = [...parsed.diagnostics];
   const items = new Map<string, RankedItem>();
   for (const l of parsed.lines) {
@@ -289,14 +297,44 @@ export function parseLstRanking(text: string, file: string): RankedRun {
   return { file, format: "lst", items: [...items.values()], diagnostics };
 }
 
-export function parseRanked(text: string, file: string, format: RankedFormat = detectRankedFormat(text)): RankedRun {
+/**
+ * GermEval 2015's ranked run, `lexelt id :::: a;b;c` (best first: the `.rank` file its
+ * scoreGAP.pl reads, as the task's systems wrote it), keyed by `lexelt id` read whole
+ * (UTF-8 text, `Plünderung.n` included); each candidate stripped, empty ones passed
+ * over. Blank lines are passed over; a line without `::::` is an error.
+ */
+export function parseGermevalRanking(text: string, file: string): RankedRun {
+  const diagnostics: Diagnostic[] = [];
+  const items = new Map<string, RankedItem>();
+  for (const { line, text: raw } of splitLines(text.replace(/^\uFEFF/, ""))) {
+    if (py3Strip(raw) === "") continue;
+    const at = raw.indexOf("::::");
+    if (at < 0) {
+      diagnostics.push(diag("error", file, line, "no \"::::\": expected lexelt id :::: substitute;substitute;… (GermEval 2015's ranked run)"));
+      continue;
+    }
+    const key = py3Strip(raw.slice(0, at)).split(/\s+/).join(" ");
+    const candidates = raw
+      .slice(at + 4)
+      .split(";")
+      .map(py3Strip)
+      .filter((c) => c !== "")
+      .map((substitute) => ({ substitute, score: null }));
+    put(items, { key, target: null, candidates, line }, file, diagnostics);
+  }
+  return { file, format: "germeval", items: [...items.values()], diagnostics };
+}
+
+export function parseRanked(text: string, file: string, format: RankedFormat = detectRankedFormat(text), options: RankedReadOptions = {}): RankedRun {
   switch (format) {
+    case "germeval":
+      return parseGermevalRanking(text, file);
     case "tsv":
       return parseTsarPredictions(text, file);
     case "swords-json":
       return parseSwordsResult(text, file);
     case "oot":
-      return parseOotRanking(text, file);
+      return parseOotRanking(text, file, options);
     case "lst":
       return parseLstRanking(text, file);
   }

@@ -32,17 +32,21 @@
  * default-mode ScoreRun fed that line under its own number; it reports the
  * lane's own lines' warnings and repairs too, so one log and one tracker see
  * every line in order), and so do the system lines of its id, whose outcomes
- * are added in file order. A system line outside the form, an id given twice
- * in the gold or an id too large to index makes the lane give up —
- * `FastKey.build` answers null, `FastScorer.push` false — and the caller
- * scores the whole run with `ScoreRun`. Pure.
+ * are added in file order. A system line outside the form (a byte outside
+ * printable ASCII, a lexelt holding a space, a line in no format: CoInCo has a
+ * few) is read by that run's line reader, so it is read and reported as there,
+ * and scored here against the lane's key (#40). A system line a repair reads
+ * otherwise (CRLF, spaces around a guess), an id given twice in the gold or an
+ * id too large to index makes the lane give up — `FastKey.build` answers null,
+ * `FastScorer.push` false — and the caller scores the whole run with
+ * `ScoreRun`. Pure.
  *
  * Why one file over 600 lines: the lane's reader and its key are one tight loop over
  * bytes tuned for V8 (bench:score); split across modules, the calls between them stop
  * being inlined. Its decisions all live in rules.ts.
  */
 import { type Diagnostic, DiagnosticLog, hasErrors } from "../../lexsub/diagnostics";
-import { EMPTY_ANSWERS, emptyAnswer } from "./system";
+import { EMPTY_ANSWERS, SystemReader, emptyAnswer } from "./system";
 import { type ScoringKey, idKey, sortDiagnostics } from "./key";
 import {
   ANSWERED,
@@ -67,6 +71,7 @@ import {
 } from "./rules";
 import { type RepairReport, ScoreRun } from "./run";
 import { readingsAgreeOn } from "../../lexsub/formats/perl-classes";
+import { ReadingLines } from "./readings";
 import { REPAIR_RULES, type RepairChange, type RepairRule, changedByRule, repairInfo } from "./repairs";
 import {
   ANSWERED_BEFORE,
@@ -168,6 +173,8 @@ export class FastKey {
    * lines it hands the full reader can differ.
    */
   readingsAgree = true;
+  /** The lines of either file the two readings may read differently (readings.ts), kept as the lane meets them. */
+  readonly odd = new ReadingLines();
 
   /** |T|: the items read here and the full reader's. */
   get totalInT(): number {
@@ -193,7 +200,7 @@ export class FastKey {
     readonly file: string,
     readonly systemFile: string,
     decode: Decode,
-    reading: Reading,
+    readonly reading: Reading,
   ) {
     this.decode = decode;
     // The lane's own lines are printable ASCII, which both readings read alike; the
@@ -261,6 +268,7 @@ export class FastKey {
     this.delegated++;
     const text = this.decode(this.bytes, pos, end);
     if (this.readingsAgree && !readingsAgreeOn(text)) this.readingsAgree = false;
+    this.odd.noteGoldAt(line, text);
     this.run.pushGold(text, line);
     const id = this.run.lastGoldId;
     const num = id === null ? -1 : canonicalId(id);
@@ -460,6 +468,10 @@ export class FastScorer {
   private readonly log: DiagnosticLog;
   private lineNo = 0;
   private matched = 0;
+  /** Non-blank lines in no format (read by the full reader's line reader: `oddLine`). */
+  private refused = 0;
+  /** Whether the two readings read every system line alike: the lane's own are printable ASCII; `oddLine`'s may not be. */
+  readingsAgree = true;
   private outsideT = 0;
   private repeats = 0;
   private unscorable = 0;
@@ -518,12 +530,12 @@ export class FastScorer {
     let i = pos;
     let c = 0;
     while ((CLASS[b[i]] & (WORD | DOT)) !== 0) i++;
-    if (i === pos || b[i] !== SPACE) return -1;
+    if (i === pos || b[i] !== SPACE) return this.oddLine(b, pos);
     const idStart = ++i;
     let id = 0;
     let numeric = b[i] >= 49 && b[i] <= 57;
     for (; (c = b[i]) !== SPACE; i++) {
-      if (c < 33 || c > 126) return -1; // the "\n" too
+      if (c < 33 || c > 126) return this.oddLine(b, pos); // the "\n" too
       if (numeric) {
         if (c < 48 || c > 57) numeric = false;
         else id = id * 10 + (c - 48);
@@ -532,7 +544,7 @@ export class FastScorer {
     if (i === idStart || i - idStart > 9) numeric = false;
     // " :: " (" ::: "); each comparison stops at the line's "\n".
     const at = i + (this.oot ? 5 : 4);
-    if (b[i + 1] !== 58 || b[i + 2] !== 58 || (this.oot && b[i + 3] !== 58) || b[at - 1] !== SPACE) return -1;
+    if (b[i + 1] !== 58 || b[i + 2] !== 58 || (this.oot && b[i + 3] !== 58) || b[at - 1] !== SPACE) return this.oddLine(b, pos);
     const idEnd = i;
     this.matched++;
 
@@ -556,7 +568,10 @@ export class FastScorer {
         continue;
       }
       if (a === A_OTHER) {
-        if (b[k] !== NL) return -1;
+        if (b[k] !== NL) {
+          this.matched--;
+          return this.oddLine(b, pos);
+        }
         end = k;
       } else blank = false; // ";"
       // A guess ends at k.
@@ -580,7 +595,10 @@ export class FastScorer {
     for (let g = 0; g < n; g++) {
       const gs = this.gStart[g];
       const ge = this.gEnd[g];
-      if (ge > gs && (b[gs] === SPACE || b[ge - 1] === SPACE)) return -1;
+      if (ge > gs && (b[gs] === SPACE || b[ge - 1] === SPACE)) {
+        this.matched--;
+        return this.oddLine(b, pos);
+      }
     }
     // The scorer: an id whose gold line the full reader took goes to it (so does any other id when it took some).
     const key = this.key;
@@ -644,12 +662,110 @@ export class FastScorer {
     return end + 1;
   }
 
+  /**
+   * System line `lineNo`, from byte `pos`, outside the lane's form (a byte outside printable
+   * ASCII, a lexelt holding a space…): read by the full reader's line reader, so it is read,
+   * refused and reported exactly as there, then scored here against the lane's key (or by the
+   * full reader, for an id whose gold line it took). -1 when a repair reads the line otherwise
+   * (CRLF, spaces around a guess): the inline repaired figures would not hold, the caller
+   * scores the whole run with ScoreRun.
+   */
+  private oddLine(b: Uint8Array, pos: number): number {
+    const end = b.indexOf(NL, pos);
+    const key = this.key;
+    const text = key.decode(b, pos, end);
+    if (this.readingsAgree && !readingsAgreeOn(text)) this.readingsAgree = false;
+    key.odd.noteSystemAt(this.lineNo, text);
+    // Which reader scores it: a look at its id first (a reader of its own, so nothing is logged twice).
+    const peek = new SystemReader(this.file, this.type, { reading: key.reading }).push(text);
+    const slotOf = (id: string) => {
+      const num = canonicalId(id);
+      return num >= 0 ? (num < key.index.length ? key.index[num] : 0) : key.delegated > 0 ? DELEGATED : 0;
+    };
+    if (peek !== null && slotOf(peek.id) === DELEGATED) {
+      this.matched++;
+      return this.toFullReader(b, pos, end) ? end + 1 : -1;
+    }
+    const run = this.run;
+    const noted = run.tracker!.ids.size;
+    const { line: s, refused } = run.readSystemLine(this.lineNo, text);
+    if (run.tracker!.ids.size !== noted) return -1;
+    if (s === null) {
+      if (refused) this.refused++;
+      return end + 1;
+    }
+    this.matched++;
+    const slot = slotOf(s.id);
+    const o = slot > 0 ? slot - 1 : -1;
+    const first = o < 0 ? 0 : this.answeredAt[o];
+    const hu = o < 0 ? 0 : key.hu[o];
+    const verdict = lineVerdict(o, this.lineNo, this.answeredAt, hu);
+    if (verdict !== COUNTS) {
+      if (verdict === OUTSIDE_T) this.outsideT++;
+      else if (verdict === ANSWERED) {
+        this.repeats++;
+        if (!this.log.tally("repeat")) this.log.add("repeat", answeredBefore(this.file, this.lineNo, s.id, first), ANSWERED_BEFORE);
+      } else this.unscorable++;
+      return end + 1;
+    }
+    // The reader reported an empty answer itself.
+    const n = s.guesses.length;
+    if (n === 0) return end + 1;
+    const flags = key.flags[o];
+    const hasMode = (flags & MODE) !== 0;
+    const scored = this.oot && n > OOT_LIMIT ? OOT_LIMIT : n;
+    let credit = 0;
+    let hit = false;
+    let repairedHit = false;
+    const seen: number[] = [];
+    const repeated: string[] = [];
+    for (let g = 0; g < scored; g++) {
+      const e = this.matchText(o, flags, s.guesses[g]);
+      if (this.oot) {
+        if (e < 0) continue;
+        credit += this.count / hu;
+        if (modeHit(e, hasMode, this.exact, false)) hit = true;
+        if (modeHit(e, hasMode, this.exact, true)) repairedHit = true;
+        if (!seen.includes(e)) seen.push(e);
+        else if (!repeated.includes(s.guesses[g])) repeated.push(s.guesses[g]);
+      } else {
+        if (g === 0) {
+          hit = modeHit(e, hasMode, this.exact, false);
+          repairedHit = modeHit(e, hasMode, this.exact, true);
+        }
+        if (e >= 0) credit += this.count / hu;
+      }
+    }
+    const score = itemScore(this.oot, credit, n);
+    addOutcome(this.stats, score, hasMode ? hit : null);
+    addOutcome(this.repaired, score, hasMode ? repairedHit : null);
+    if (hit !== repairedHit) key.flags[o] = flags | CHANGED;
+    if (this.oot) {
+      if (n > OOT_LIMIT && !this.log.tally("truncated")) this.log.add("truncated", overTen(this.file, this.lineNo, n, s.id), OVER_TEN);
+      if (repeated.length > 0 && !this.log.tally("repeated-guess")) this.log.add("repeated-guess", repeatedGuesses(this.file, this.lineNo, repeated, s.id), REPEATED_GUESSES);
+    }
+    return end + 1;
+  }
+
+  /** The entry of item o a guess the full reader normalised matches (see `match`); -1 for one outside printable ASCII, as no entry of the lane's holds such a character. */
+  private matchText(o: number, flags: number, g: string): number {
+    const n = g.length;
+    if (n > this.guess.length) this.guess = new Uint8Array(2 * n);
+    for (let i = 0; i < n; i++) {
+      const c = g.charCodeAt(i);
+      if (c < 32 || c > 126) return -1;
+      this.guess[i] = c;
+    }
+    return (this.key.lengths[o] & (1 << (n & 31))) === 0 ? -1 : this.match(o, flags, this.guess, 0, n);
+  }
+
   /** System line `lineNo`, bytes [pos, end), scored by the full reader: its outcomes added in file order. False when it noted a repair. */
   private toFullReader(b: Uint8Array, pos: number, end: number): boolean {
     const run = this.run;
+    const noted = run.tracker!.ids.size;
     run.pushSystemLine(this.lineNo, this.key.decode(b, pos, end));
-    // Lines in the form note no repair (no CRLF, no spaces around a guess); were one to, the inline figures would not hold.
-    if (run.systemNoted) return false;
+    // Lines in the form note no repair (no CRLF, no spaces around a guess), a line outside it may: then the inline figures would not hold.
+    if (run.systemNoted || run.tracker!.ids.size !== noted) return false;
     const o = run.lastOutcome;
     if (o) addOutcome(this.stats, o.score, o.modeHit);
     const r = run.lastRepairedOutcome;
@@ -739,7 +855,7 @@ export class FastScorer {
     return {
       result,
       systemDiagnostics: sortDiagnostics([...this.readerLog.finish(), ...scorer]),
-      lines: { read: this.lineNo, matched: this.matched, refused: 0 },
+      lines: { read: this.lineNo, matched: this.matched, refused: this.refused },
       repairs: this.repairs(result),
     };
   }

@@ -24,7 +24,7 @@
  * (`repairedRun`). mw always does. Pure.
  */
 import { type Diagnostic, type DiagnosticLog } from "../../lexsub/diagnostics";
-import { SystemReader } from "./system";
+import { type SystemLine, SystemReader } from "./system";
 import { type GroupBy, groupOf } from "./analysis";
 import { bestScorer } from "./best";
 import { KeyBuilder, type KeyOptions, type ScoringKey, copy, idKey, sortDiagnostics } from "./key";
@@ -271,6 +271,19 @@ export class ScoreRun {
     this.reader.seek(line);
     this.systemLine = line - 1;
     this.pushSystem(text);
+  }
+
+  /**
+   * Read system line `line` with this run's reader — reported and noted as every line it
+   * reads — without scoring it (the fast lane scores it against its own key): the line, or
+   * null when not one of the format (`refused` when it held something).
+   */
+  readSystemLine(line: number, text: string): { line: SystemLine | null; refused: boolean } {
+    this.reader.seek(line);
+    this.systemLine = line;
+    const before = this.reader.refused;
+    const read = this.reader.push(text);
+    return { line: read, refused: this.reader.refused !== before };
   }
 
   /** The last system line's outcome: null when not attempted, else its score and mode hit. */

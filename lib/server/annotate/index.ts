@@ -13,11 +13,13 @@ export { type AnnotatorNote, type FlagKind, type FlagNote, type FlagPage, flagsT
 export { FLAG_KINDS } from "./flags";
 export { FLAG_LABELS } from "./flags";
 export { type ProgressPageView, progressPageView, type StudyProgress } from "./progress";
+export { type ProgressChartData } from "./progress-charts";
 export { exportResponses, type PreviewRow, type ResponseImportPreview } from "./response-import";
 // Without an actor: the upload limit the route and form show.
 export { MAX_RESPONSES_BYTES } from "./response-import";
 export { annotatorProjects, type InstanceStep, type InstanceView, type LexeltProgress, type OwnResponse, type Progress, type ResponseInput, type ResponseKind, type SaveResult, workspace, workspaceTargets, type WorkspaceView } from "./responses";
 // The save request, served by the route and (in the production server) before Next; it asks the actor of the session itself.
 export { handleSaveRequest, serveSave } from "./save-request";
+export { isSaveRequest } from "./save-route";
 // A study participant's end screens (issue #32): null for anyone else.
 export { participantView, type ParticipantView } from "./participant";

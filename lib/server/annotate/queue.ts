@@ -19,7 +19,8 @@
  * - an annotator restricted to some lexelts: also O(their lexelts) for totals and
  *   positions (sums over the assignment rows);
  * - a project with requiredAnnotators: totals and positions subtract the closed
- *   instances, counted over the project's responses (O(responses)).
+ *   instances, counted over the project's responses (O(responses)): the people's, never a model's
+ *   (lib/server/kernel/model-users.ts).
  *
  * No checks here: callers (lib/server/annotate/responses.ts) check who asks first.
  */
@@ -27,6 +28,7 @@ import "server-only";
 import type { Db } from "../../../db/client";
 import { setInstancesBefore } from "../corpus/lexelt-import";
 import { all, get, prepared } from "../kernel/statements";
+import { MODEL_USERS_SQL } from "../kernel/model-users";
 import { annotatorCounts, assignments, instances, knownAnswers, lexelts, projects, queueCounts, responses, returnedItems } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 
@@ -81,7 +83,8 @@ function assignedClause(s: QueueScope): [string, unknown[]] {
 /** SQL (and parameters) keeping instances `i` that pass the filter (and are in the queue: a column of the row read). */
 function instanceClause(s: QueueScope, filter: Filter): [string, unknown[]] {
   const mine = `exists (select 1 from ${R.$} where ${R.instanceRef} = ${I.id} and ${R.userId} = ?)`;
-  const count = `(select count(*) from ${R.$} where ${R.instanceRef} = ${I.id})`;
+  // People's responses only: a model's answers (lib/server/models) never close an instance.
+  const count = `(select count(*) from ${R.$} where ${R.instanceRef} = ${I.id} and ${R.userId} not in (${MODEL_USERS_SQL}))`;
   const queued = ` and ${I.inQueue} = 1`;
   if (filter === "unanswered") {
     // Unanswered by me and (with requiredAnnotators) not closed: with none of mine, all responses are others'.
@@ -183,9 +186,9 @@ function closedCount(db: Db, s: QueueScope, where: { lexeltId?: number; before?:
   const source =
     where.lexeltId !== undefined
       ? // One lexelt: count its instances' responses through the instance index.
-        `(select ${R.instanceRef} as ref from ${I2.$} join ${R.$} on ${R.instanceRef} = ${I2.id} where ${I2.lexeltId} = ${Number(where.lexeltId)}
+        `(select ${R.instanceRef} as ref from ${I2.$} join ${R.$} on ${R.instanceRef} = ${I2.id} where ${I2.lexeltId} = ${Number(where.lexeltId)} and ${R.userId} not in (${MODEL_USERS_SQL})
           group by ${R.instanceRef} having count(*) >= ? and sum(${R.userId} = ?) = 0)`
-      : `(select ${R.instanceRef} as ref from ${R.$} where ${R.projectId} = ${Number(s.projectId)}
+      : `(select ${R.instanceRef} as ref from ${R.$} where ${R.projectId} = ${Number(s.projectId)} and ${R.userId} not in (${MODEL_USERS_SQL})
           group by ${R.instanceRef} having count(*) >= ? and sum(${R.userId} = ?) = 0)`;
   const row = get<{ n: number }>(
     db,
@@ -281,7 +284,7 @@ export function closedByLexelt(db: Db, s: QueueScope): Map<number, number> {
   return new Map(
     all<{ id: number; n: number }>(
       db,
-      `select ${I.lexeltId} as id, count(*) as n from (select ${R.instanceRef} as ref from ${R.$} where ${R.projectId} = ?
+      `select ${I.lexeltId} as id, count(*) as n from (select ${R.instanceRef} as ref from ${R.$} where ${R.projectId} = ? and ${R.userId} not in (${MODEL_USERS_SQL})
         group by ${R.instanceRef} having count(*) >= ? and sum(${R.userId} = ?) = 0) c join ${I.$} on ${I.id} = c.ref where ${I.inQueue} = 1 group by ${I.lexeltId}`,
       s.projectId,
       s.required,

@@ -34,7 +34,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { flagsByResponse } from "./flags";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { annotatorCounts, assignments, instances, lexelts, memberships, projects, queueCounts, responseHistory, responses, users } from "../../../db/schema";
 import { type BrokenField, HEADER_ERROR, parseResponsesTsv, ruleError, writeResponsesTsv } from "../../lexsub/formats/responses";
@@ -154,6 +154,8 @@ export interface ResponseImportPreview {
   rules: RuleCount[];
   /** Odd lines the import leaves out, each with its line and why. */
   skipped: Diagnostic[];
+  /** What the import reports without leaving anything out (answers to one instance that differ only in spacing, CRLF line ends). */
+  warnings: Diagnostic[];
   /** The first rows of each kind. */
   first: { add: PreviewRow[]; update: PreviewRow[]; refuse: PreviewRow[] };
   /** Hands back to the import: it refuses if the file, the options or the stored responses changed since. */
@@ -417,9 +419,10 @@ export function previewOf(plan: Plan, acceptUnassigned: boolean, strict = false)
     strict,
     rules: plan.rules,
     skipped: plan.skipped,
+    warnings: plan.warnings,
     first: { add: plan.added.slice(0, PREVIEW_ROWS), update: plan.updated.slice(0, PREVIEW_ROWS), refuse: plan.refused.slice(0, PREVIEW_ROWS) },
     token: plan.token,
-    message: `${fileName}: ${plan.lines} responses; importing would ${parts.join(", ")}. Nothing has changed yet.`,
+    message: `${fileName}: ${plan.lines} ${plan.lines === 1 ? "response" : "responses"}; importing would ${parts.join(", ")}. Nothing has changed yet.`,
   };
 }
 
@@ -563,8 +566,8 @@ export function listProjectResponses(db: Db, actor: Actor, projectId: number): A
 }
 
 /**
- * The query behind listProjectResponses, for data-access functions that have
- * already checked the actor (gold derivation reads it inside its own transaction).
+ * The query behind listProjectResponses, for data-access functions that have already checked the actor
+ * (gold derivation reads it inside its own transaction). People's answers only: a model's have their own export.
  */
 export function projectResponseRecords(db: Db, projectId: number): AnnotatorResponse[] {
   return db
@@ -580,7 +583,7 @@ export function projectResponseRecords(db: Db, projectId: number): AnnotatorResp
     .innerJoin(instances, eq(instances.id, responses.instanceRef))
     .innerJoin(lexelts, eq(lexelts.id, instances.lexeltId))
     .innerJoin(users, eq(users.id, responses.userId))
-    .where(eq(responses.projectId, projectId))
+    .where(and(eq(responses.projectId, projectId), ne(users.role, "model")))
     .orderBy(asc(lexelts.position), asc(instances.position), asc(users.name))
     .all()
     .map((r) => ({ ...r, substitutes: JSON.parse(r.substitutes) as string[], multiword: r.multiword || null }));

@@ -48,6 +48,8 @@ import { writeTransaction } from "../kernel/write-lock";
 import { AuthError, ConflictError, InputError, NotFoundError } from "../kernel/errors";
 import { type Target, checkResponse } from "../../lexsub/substitute-rules";
 import { type FlagNote, instanceMarks, resolveReturns, returnsSummary, validateFlag, writeFlag } from "./flags";
+import { type SuggestionsClaim, suggestionsRecord } from "./suggestions-record";
+import { MODEL_USERS_SQL } from "../kernel/model-users";
 
 const RESPONSE_KINDS = ["substitutes", "NAME", "NIL"] as const;
 export type ResponseKind = (typeof RESPONSE_KINDS)[number];
@@ -62,6 +64,8 @@ export interface ResponseInput {
   flag?: string | null;
   /** The annotator's note on the instance ("" = none); saved with the response when given. */
   note?: string;
+  /** Whether a model's suggestions were shown and which were accepted (suggestions-record.ts); sent when the project suggests. */
+  suggestions?: SuggestionsClaim;
 }
 
 /** A validated response, ready to store. */
@@ -660,22 +664,26 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
     }
     const now = Date.now();
     const substitutes = JSON.stringify(clean.substitutes);
+    // A model's suggestions (lib/server/models), when the workspace says it showed some: checked, then kept with the save.
+    const suggestions = input.suggestions === undefined ? null : suggestionsRecord(db, p.id, a, inst.ref, input.suggestions, clean, !!cur, p.language);
     let row: ResponseRow;
     if (cur) {
       row = get<ResponseRow>(
         db,
-        `update ${RS.$} set ${RS.kind} = ?, ${RS.substitutes} = ?, ${RS.multiword} = ?, ${RS.updatedAt} = ?, ${RS.revision} = ? where ${RS.id} = ? returning ${RESPONSE_COLUMNS}`,
+        `update ${RS.$} set ${RS.kind} = ?, ${RS.substitutes} = ?, ${RS.multiword} = ?, ${RS.updatedAt} = ?, ${RS.revision} = ?, ${RS.suggestions} = ? where ${RS.id} = ? returning ${RESPONSE_COLUMNS}`,
         clean.kind,
         substitutes,
         clean.multiword,
         now,
         cur.revision + 1,
+        suggestions,
         cur.id,
       )!;
     } else {
       // A participant's batch holds its place among the study's overlap: the project's rule is for its annotators.
       if (p.requiredAnnotators != null && !s.batch) {
-        const n = get<{ n: number }>(db, `select count(*) as n from ${RS.$} where ${RS.instanceRef} = ? and ${RS.userId} <> ?`, inst.ref, a.userId)!.n;
+        // The people's: a model's answers (lib/server/models) never take a place.
+        const n = get<{ n: number }>(db, `select count(*) as n from ${RS.$} where ${RS.instanceRef} = ? and ${RS.userId} <> ? and ${RS.userId} not in (${MODEL_USERS_SQL})`, inst.ref, a.userId)!.n;
         if (n >= p.requiredAnnotators) {
           const m = `This instance already has the ${p.requiredAnnotators} responses it needs; nothing was saved. Move on to the next one.`;
           throw new InputError(m, { form: m });
@@ -684,8 +692,8 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
       const activeMs = timeOnTask(db, p.id, a.userId, now);
       row = get<ResponseRow>(
         db,
-        `insert into ${RS.$} (${RS.projectId}, ${RS.instanceRef}, ${RS.userId}, ${RS.kind}, ${RS.substitutes}, ${RS.multiword}, ${RS.revision}, ${RS.activeMs}, ${RS.updatedAt})
-         values (?, ?, ?, ?, ?, ?, 1, ?, ?) returning ${RESPONSE_COLUMNS}`,
+        `insert into ${RS.$} (${RS.projectId}, ${RS.instanceRef}, ${RS.userId}, ${RS.kind}, ${RS.substitutes}, ${RS.multiword}, ${RS.revision}, ${RS.activeMs}, ${RS.updatedAt}, ${RS.suggestions})
+         values (?, ?, ?, ?, ?, ?, 1, ?, ?, ?) returning ${RESPONSE_COLUMNS}`,
         p.id,
         inst.ref,
         a.userId,
@@ -694,6 +702,7 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
         clean.multiword,
         activeMs,
         now,
+        suggestions,
       )!;
       if (inst.inQueue === 1) countNewResponse(db, p.id, a.userId, inst.lexeltId);
     }
@@ -702,8 +711,8 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
     const wasReturned = resolveReturns(db, inst.ref, a.userId, row.revision, now) > 0;
     run(
       db,
-      `insert into ${RH.$} (${RH.responseId}, ${RH.projectId}, ${RH.instanceRef}, ${RH.userId}, ${RH.kind}, ${RH.substitutes}, ${RH.multiword}, ${RH.revision}, ${RH.source}, ${RH.savedAt})
-       values (?, ?, ?, ?, ?, ?, ?, ?, 'web', ?)`,
+      `insert into ${RH.$} (${RH.responseId}, ${RH.projectId}, ${RH.instanceRef}, ${RH.userId}, ${RH.kind}, ${RH.substitutes}, ${RH.multiword}, ${RH.revision}, ${RH.source}, ${RH.savedAt}, ${RH.suggestions})
+       values (?, ?, ?, ?, ?, ?, ?, ?, 'web', ?, ?)`,
       row.id,
       p.id,
       inst.ref,
@@ -713,6 +722,7 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
       row.multiword,
       row.revision,
       now,
+      suggestions,
     );
     if (s.batch) batchSaved(db, s.batch, a.userId, inst.ref, !cur, now);
     // The instance's derived figures (its gold line, agreement sums, run scores) in the same transaction (#39).

@@ -32,8 +32,9 @@ import { formatDiagnostic } from "../../lexsub/diagnostics";
 import { DATASET_FORMATS, type DatasetFormat, type DatasetIssue, type DatasetParseResult, formatDatasetError } from "../../lexsub/formats/dataset";
 import { parseSwords } from "../../lexsub/formats/swords";
 import { parseTsar } from "../../lexsub/formats/tsar";
+import { canonicalLanguage } from "../../lexsub/language";
 import { InputError } from "../kernel/errors";
-import { checkHolderIntact, discardStaging, finishPublish, setInstancesBefore } from "./lexelt-import";
+import { checkHolderIntact, count, discardStaging, finishPublish, setInstancesBefore } from "./lexelt-import";
 import { datasetGold, datasetInstances, imports, instances, jobs, lexelts, projects } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 
@@ -63,6 +64,8 @@ export interface DatasetImportInput {
   idPrefix?: string;
   /** Refuse the file when any entry cannot be carried as written (default: import it and report them). */
   strict?: boolean;
+  /** TSAR: an MLSP combined file's lines of this language only (a BCP 47 tag). */
+  onlyLanguage?: string;
 }
 
 export interface DatasetImportReport {
@@ -125,13 +128,16 @@ function decode(fileName: string, bytes: Uint8Array, limit: number): string {
 /** Read a dataset file, refusing it (InputError listing every located error) when anything is wrong. */
 export function readDataset(input: DatasetImportInput, maxBytes: number, language?: string): DatasetParseResult {
   if (!isDatasetFormat(input.format)) throw new InputError(`Unknown dataset format "${String(input.format)}": one of ${DATASET_FORMATS.join(", ")}.`, { format: "Unknown format." });
+  if (input.onlyLanguage !== undefined && canonicalLanguage(input.onlyLanguage) === null) {
+    throw new InputError(`"${input.onlyLanguage}" is not a language tag (BCP 47, e.g. de, pt-BR); nothing was imported.`, { onlyLanguage: "Not a language tag." });
+  }
   const text = decode(input.fileName, input.bytes, maxBytes);
   const parsed =
     input.format === "coinco"
       ? parseCoinco(text, input.fileName)
       : input.format === "swords"
         ? parseSwords(text, input.fileName)
-        : parseTsar(text, input.fileName, { idPrefix: input.idPrefix, language });
+        : parseTsar(text, input.fileName, { idPrefix: input.idPrefix, language, onlyLanguage: input.onlyLanguage });
   if (parsed.errors.length > 0) {
     const details = parsed.errors.map(formatDatasetError);
     const more = details.length > 1 ? ` (and ${details.length - 1} more)` : "";
@@ -273,11 +279,11 @@ export function* stagedDatasetImport(
     yield { phase: "writing", done: Math.min(total, from + DATASET_SLICE), total };
   }
 
-  const parts = [`${input.fileName}: ${total} targets (${parsed.format})`];
+  const parts = [`${input.fileName}: ${count(total, "target")} (${parsed.format})`];
   if (instancesAdded + attached === 0) parts.push(`all already in the project; nothing added`);
   else {
-    parts.push(`added ${instancesAdded} instances, ${lexeltsAdded} lexelts and ${entriesAdded} gold entries`);
-    if (attached > 0) parts.push(`gold attached to ${attached} instances already in the project`);
+    parts.push(`added ${count(instancesAdded, "instance")}, ${count(lexeltsAdded, "lexelt")} and ${count(entriesAdded, "gold entry", "gold entries")}`);
+    if (attached > 0) parts.push(`gold attached to ${count(attached, "instance")} already in the project`);
     if (already > 0) parts.push(`${already} already imported`);
   }
   if (issues.length > 0) parts.push(`${notCarried(issues)}`);

@@ -8,5 +8,5 @@
  */
 // Without an actor: the configured upload limit, checked before the body is read.
 export { maxImportBytes } from "./corpus";
-export { createProject, listProjects, projectOverview, type ProjectOverview, type ProjectSummary } from "./projects";
+export { createProject, listProjects, projectAccessRequest, projectOverview, type ProjectOverview, type ProjectSummary } from "./projects";
 export { deleteProject, projectContents, type ProjectContents, renameProject, setProjectArchived, setProjectLanguage } from "./project-lifecycle";

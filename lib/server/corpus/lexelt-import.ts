@@ -25,9 +25,10 @@
 import { createHash } from "node:crypto";
 import type Database from "better-sqlite3";
 import { parseLexeltXml } from "../../lexsub/formats/lexelt";
+import { decodeTextRepairing } from "../../lexsub/formats/text-bytes";
 import { type Diagnostic, formatDiagnostic } from "../../lexsub/diagnostics";
 import { InputError } from "../kernel/errors";
-import { imports, instances, jobs, lexelts, projects, responseHistory } from "../../../db/schema";
+import { imports, instances, jobs, lexelts, participants, projects, responseHistory, users } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
@@ -40,6 +41,9 @@ const LEXELTS = named(lexelts);
 const LEXELTS_Q = named(lexelts, "lexelts");
 const PROJECTS = named(projects);
 const HISTORY = named(responseHistory);
+const PA = named(participants, "pa");
+const U = named(users, "u");
+const USERS = named(users);
 
 export interface ImportReport {
   fileName: string;
@@ -76,20 +80,13 @@ const timings = { maxSliceMs: 0, publishMs: 0 };
 /** Instances written per transaction: a few milliseconds of writer lock each. */
 const IMPORT_SLICE = 200;
 
-function sizeText(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${n} bytes`;
+/** "1 instance", "2 instances". */
+export function count(n: number, word: string, many = `${word}s`): string {
+  return `${n} ${n === 1 ? word : many}`;
 }
 
-/** Decode UTF-8, refusing invalid bytes with the line they are on. */
-function decodeUtf8(fileName: string, bytes: Uint8Array): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    const loose = new TextDecoder("utf-8").decode(bytes);
-    const at = loose.indexOf("\uFFFD");
-    const line = loose.slice(0, Math.max(0, at)).split("\n").length;
-    throw new InputError(`${fileName}:${line}: not UTF-8 text (invalid byte sequence); nothing was imported.`);
-  }
+function sizeText(n: number): string {
+  return n >= 1024 * 1024 ? `${(n / (1024 * 1024)).toFixed(1)} MB` : `${n} bytes`;
 }
 
 /**
@@ -109,8 +106,11 @@ export function* stagedLexeltImport(
   if (bytes.byteLength > maxBytes) {
     throw new InputError(`${fileName}: ${sizeText(bytes.byteLength)} is over the import limit of ${sizeText(maxBytes)}; nothing was imported.`);
   }
-  const text = decodeUtf8(fileName, bytes);
-  const parsed = parseLexeltXml(text, fileName, { maxBytes });
+  // A stray byte that is not UTF-8 is read as Windows-1252 and reported; every repair and
+  // every problem of the file is listed at once, in one report.
+  const decoded = decodeTextRepairing(bytes, fileName);
+  const read = parseLexeltXml(decoded.text, fileName, { maxBytes });
+  const parsed = { ...read, repairs: [...decoded.repairs, ...read.repairs].sort((a, b) => a.line - b.line), errors: [...decoded.errors, ...read.errors] };
   if (parsed.errors.length > 0 || !parsed.corpus) {
     const details = parsed.errors.map(formatDiagnostic);
     // A sentence that ends in a question ("… is it truncated?") takes no semicolon after it.
@@ -233,13 +233,13 @@ export function* stagedLexeltImport(
   yield { phase: "writing", done: toWrite - deferred.length, total: toWrite };
 
   const instancesAdded = toWrite;
-  const parts = [`${fileName}: ${instancesInFile} instances in ${corpus.lexelts.length} lexelts`];
-  if (instancesAdded === 0 && alreadyPresent > 0) parts.push(`all ${alreadyPresent} already in the project; nothing added`);
+  const parts = [`${fileName}: ${count(instancesInFile, "instance")} in ${count(corpus.lexelts.length, "lexelt")}`];
+  if (instancesAdded === 0 && alreadyPresent > 0) parts.push(`${alreadyPresent === 1 ? "it is" : `all ${alreadyPresent}`} already in the project; nothing added`);
   else {
-    parts.push(`added ${instancesAdded} instances and ${lexeltsAdded} lexelts`);
+    parts.push(`added ${count(instancesAdded, "instance")} and ${count(lexeltsAdded, "lexelt")}`);
     if (alreadyPresent > 0) parts.push(`${alreadyPresent} already in the project`);
   }
-  if (parsed.repairs.length > 0) parts.push(`${parsed.repairs.length} repairs`);
+  if (parsed.repairs.length > 0) parts.push(count(parsed.repairs.length, "repair"));
   const report: ImportReport = {
     fileName,
     lexeltsInFile: corpus.lexelts.length,
@@ -301,7 +301,28 @@ export function* discardStaging(sqlite: Database.Database, stagingProjectId: num
     sqlite.prepare(`delete from ${IMPORTS.$} where ${IMPORTS.projectId} = ?`).run(stagingProjectId);
     sqlite.prepare(`delete from ${LEXELTS.$} where ${LEXELTS.projectId} = ?`).run(stagingProjectId);
     sqlite.prepare(`delete from ${PROJECTS.$} where ${PROJECTS.id} = ? and ${PROJECTS.stagingFor} is not null`).run(stagingProjectId);
+    removeOrphanParticipants(sqlite);
   })();
+}
+
+/**
+ * Crowd participant accounts left without a study (their project deleted, the participants rows
+ * with it): they belonged to it alone and go too (#38). One held by a row that does not let it go
+ * stays, disabled (deleteProject disabled it).
+ */
+function removeOrphanParticipants(sqlite: Database.Database): void {
+  const orphans = sqlite
+    .prepare(`select ${U.id} as id from ${U.$} where ${U.role} = 'participant' and not exists (select 1 from ${PA.$} where ${PA.userId} = ${U.id})`)
+    .all() as { id: number }[];
+  const del = sqlite.prepare(`delete from ${USERS.$} where ${USERS.id} = ?`);
+  const disable = sqlite.prepare(`update ${USERS.$} set ${USERS.disabled} = 1 where ${USERS.id} = ?`);
+  for (const { id } of orphans) {
+    try {
+      del.run(id);
+    } catch {
+      disable.run(id);
+    }
+  }
 }
 
 /** Run an import to the end in this thread (the CLI, tests); discards its rows if refused. */

@@ -11,11 +11,12 @@
  * (recoverJobs discards every holding project it finds).
  */
 import "server-only";
-import { and, count, eq, isNull, ne } from "drizzle-orm";
+import { and, count, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { datasetGold, judgementRounds, lexelts, memberships, projects, responses, systemRuns } from "../../../db/schema";
+import { datasetGold, judgementRounds, lexelts, memberships, participants, projects, responses, systemRuns, users } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { type Actor, requireProject } from "../kernel/actor";
+import { deleteModelUsers, modelUserIds } from "../kernel/model-users";
 import { InputError } from "../kernel/errors";
 import { parseOrThrow } from "../kernel/validate";
 import { z } from "zod";
@@ -120,9 +121,10 @@ export function setProjectArchived(db: Db, actor: Actor, projectId: number, arch
 }
 
 /**
- * Delete the project and everything in it. `confirmName` must be the project's
- * name exactly (the page and the CLI ask for it). Hidden and unreachable at
- * once; its rows go in slices, yielding to other requests between them.
+ * Delete the project and everything in it, its crowd participants' accounts
+ * included. `confirmName` must be the project's name exactly (the page and the
+ * CLI ask for it). Hidden and unreachable at once, the participants' sessions
+ * ended at once; its rows go in slices, yielding to other requests between them.
  * Resolves with what was removed.
  */
 export async function deleteProject(db: Db, actor: Actor, projectId: number, confirmName: string): Promise<ProjectContents> {
@@ -130,10 +132,19 @@ export async function deleteProject(db: Db, actor: Actor, projectId: number, con
   if (confirmName !== contents.name) {
     throw new InputError(`To delete the project, type its name, "${contents.name}", exactly; nothing was deleted.`, { confirm: `Type "${contents.name}" to confirm.` });
   }
+  // A model's pseudo-annotators (lib/server/models) belong to the project: they go once its rows (their answers) have.
+  const modelUsers = modelUserIds(db, projectId);
   db.transaction((tx) => {
     tx.update(projects).set({ stagingFor: projectId }).where(eq(projects.id, projectId)).run();
     tx.delete(memberships).where(eq(memberships.projectId, projectId)).run();
+    // Its crowd participants' accounts belong to it alone: every session of theirs ends now, and the
+    // accounts go with the project's last rows (lib/server/corpus/lexelt-import.ts discardStaging).
+    tx.update(users)
+      .set({ disabled: true, sessionVersion: sql`${users.sessionVersion} + 1` })
+      .where(and(eq(users.role, "participant"), inArray(users.id, tx.select({ id: participants.userId }).from(participants).where(eq(participants.projectId, projectId)))))
+      .run();
   });
   for (const _ of discardDatasetStaging(db.$client, projectId, SLICE)) await new Promise((r) => setTimeout(r, 2));
+  deleteModelUsers(db, modelUsers);
   return contents;
 }

@@ -3,7 +3,7 @@ import "server-only";
 import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
-import { imports, instances, lexelts, memberships, projects } from "../../../db/schema";
+import { imports, instances, lexelts, memberships, projects, users } from "../../../db/schema";
 import { type Actor, actorUserId, requireCoordinator, requireProject, requireSignedIn } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
 import { containsText } from "../kernel/search";
@@ -46,25 +46,67 @@ export interface ProjectSummary {
   archivedAt: Date | null;
 }
 
-/** A new project, its creator a member; its language `en` unless given (a BCP 47 tag). */
-export function createProject(db: Db, actor: Actor, input: { name: string; language?: string }): { id: number; name: string; language: string } {
+/**
+ * A new project; its language `en` unless given (a BCP 47 tag). Its coordinators, in the
+ * same transaction: its creator (a signed-in coordinator), the study's own coordinator
+ * (users.administersProjects, the account `lexgold init` made), and the coordinator
+ * accounts named in `coordinators` (`lexgold project create NAME --coordinator USER`).
+ */
+export function createProject(db: Db, actor: Actor, input: { name: string; language?: string; coordinators?: string[] }): { id: number; name: string; language: string; coordinators: string[] } {
   const a = requireCoordinator(actor);
-  const { name, language } = parseOrThrow(
-    z.object({ name: projectNameSchema, language: projectLanguageSchema.optional() }),
+  const { name, language, coordinators } = parseOrThrow(
+    z.object({ name: projectNameSchema, language: projectLanguageSchema.optional(), coordinators: z.array(z.string().trim().min(1, "Name the coordinator.")).optional() }),
     input,
     "Cannot create the project",
   );
   return db.transaction((tx) => {
     const existing = tx.select({ id: projects.id }).from(projects).where(eq(projects.name, name)).get();
     if (existing) throw new InputError(`A project named "${name}" already exists.`, { name: "That name is taken." });
+    const asked = (coordinators ?? []).map((n) => {
+      const u = tx.select({ id: users.id, name: users.name, role: users.role }).from(users).where(sql`${users.name} = ${n} collate nocase`).get();
+      if (!u) throw new InputError(`No user named "${n}"; nothing was created.`, { coordinators: `No user named "${n}".` });
+      if (u.role !== "coordinator") throw new InputError(`"${u.name}" is ${u.role === "admin" ? "an admin" : `an ${u.role}`} account, not a coordinator; nothing was created.`, { coordinators: `"${u.name}" is not a coordinator account.` });
+      return u;
+    });
     const p = tx
       .insert(projects)
       .values({ name, language: language ?? DEFAULT_LANGUAGE, createdBy: actorUserId(a) })
       .returning({ id: projects.id, name: projects.name, language: projects.language })
       .get();
-    if (a.kind === "user") tx.insert(memberships).values({ projectId: p.id, userId: a.userId, role: "coordinator" }).run();
-    return p;
+    const study = tx.select({ id: users.id, name: users.name }).from(users).where(and(eq(users.administersProjects, true), eq(users.role, "coordinator"))).all();
+    const members = new Map<number, string>();
+    if (a.kind === "user") members.set(a.userId, a.name);
+    for (const u of [...study, ...asked]) members.set(u.id, u.name);
+    for (const userId of members.keys()) tx.insert(memberships).values({ projectId: p.id, userId, role: "coordinator" }).onConflictDoNothing().run();
+    return { ...p, coordinators: [...members.values()] };
   });
+}
+
+/**
+ * For a signed-in coordinator account that is not a member of the project:
+ * whom to ask to be added — the project's coordinators, else the study's own coordinator —
+ * and nothing else of the project (not even its name). null when there is nothing to say
+ * (no such project, a member, an annotator, an admin, a participant or nobody signed in): the page
+ * then answers 404 as before, so a project's existence leaks only to coordinator accounts.
+ */
+export function projectAccessRequest(db: Db, actor: Actor, projectId: number): { coordinators: string[] } | null {
+  if (!actor || actor.kind !== "user" || actor.role !== "coordinator" || !Number.isInteger(projectId)) return null;
+  const p = db.select({ id: projects.id }).from(projects).where(and(eq(projects.id, projectId), isNull(projects.stagingFor))).get();
+  if (!p) return null;
+  const member = db.select({ role: memberships.role }).from(memberships).where(and(eq(memberships.projectId, projectId), eq(memberships.userId, actor.userId))).get();
+  if (member) return null;
+  const names = (rows: { name: string }[]) => rows.map((r) => r.name);
+  const coordinators = names(
+    db
+      .select({ name: users.name })
+      .from(memberships)
+      .innerJoin(users, eq(users.id, memberships.userId))
+      .where(and(eq(memberships.projectId, projectId), eq(memberships.role, "coordinator"), eq(users.disabled, false)))
+      .orderBy(asc(users.name))
+      .all(),
+  );
+  if (coordinators.length > 0) return { coordinators };
+  return { coordinators: names(db.select({ name: users.name }).from(users).where(and(eq(users.administersProjects, true), eq(users.disabled, false))).orderBy(asc(users.name)).all()) };
 }
 
 /** The projects the actor is a member of (the CLI sees all). */

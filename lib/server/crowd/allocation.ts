@@ -17,7 +17,8 @@
  *
  * Instances added to the project after the study opened get their slots here, at the next
  * allocation after an import (topUpSlots: one insert … select … where not exists, O(the
- * project) once per import; between imports a single lookup of the largest instance id).
+ * project) once per import, whichever process comes first; between imports a lookup of the largest instance id and
+ * of the study's slots_through).
  *
  * No actor here: join.ts calls this for the participant it has just identified, in its
  * transaction; the workspace (lib/server/annotate) and the coordinator's pages reach it through
@@ -34,7 +35,7 @@ import { releaseBatch } from "../annotate/batch-release";
 export { releaseBatch };
 
 const [B, I, K, L, P, R, S, SS] = [named(batchItems, "b"), named(instances, "i"), named(knownAnswers, "k"), named(lexelts, "l"), named(participants, "p"), named(responses, "r"), named(studies, "s"), named(studySlots, "ss")];
-const [BATCH, PARTS, SLOTS, INST] = [named(batchItems), named(participants), named(studySlots), named(instances)];
+const [BATCH, PARTS, SLOTS, INST, STUDIES] = [named(batchItems), named(participants), named(studySlots), named(instances), named(studies)];
 
 /** The candidates of a batch: slots below the overlap, fewest taken first, then corpus order; none the participant had, no training item, nothing excluded from the gold. */
 export const CANDIDATES_SQL = `select ${SS.instanceRef} as ref, ${SS.position} as position from ${SS.$}
@@ -83,12 +84,28 @@ function releaseExpired(db: Db, studyId: number, minutes: number, now: number): 
 /** Per connection and study: the largest instance id when the study's slots were last topped up. */
 const toppedUpTo = new WeakMap<Db["$client"], Map<number, number>>();
 
-/** Slots for the instances added to the project since the study's slots were made (after those, in corpus order). */
+/** Full top-up scans made, per connection (tests: a scan reads the whole project). */
+const scans = new WeakMap<Db["$client"], number>();
+export const topUpScans = (db: Db): number => scans.get(db.$client) ?? 0;
+
+/**
+ * Slots for the instances added to the project since the study's slots were made (after those, in
+ * corpus order). The scan reads the whole project (a few hundred milliseconds at 100,000 instances,
+ * under the write lock), so it runs only when an instance newer than the study's slots_through
+ * exists: once after each import, in whichever process allocates first. (It used to run at each
+ * process's first allocation, holding up everyone's saves while a crowd arrived: #38.)
+ */
 function topUpSlots(db: Db, studyId: number, projectId: number): number {
   const maxId = get<{ m: number | null }>(db, `select max(${INST.id}) as m from ${INST.$}`)?.m ?? 0;
   let seen = toppedUpTo.get(db.$client);
   if (!seen) toppedUpTo.set(db.$client, (seen = new Map()));
   if (seen.get(studyId) === maxId) return 0;
+  const through = get<{ t: number | null }>(db, `select ${STUDIES.slotsThrough} as t from ${STUDIES.$} where ${STUDIES.id} = ?`, studyId)?.t ?? null;
+  if (through !== null && through >= maxId) {
+    seen.set(studyId, maxId);
+    return 0;
+  }
+  scans.set(db.$client, topUpScans(db) + 1);
   const added = db.$client
     .prepare(
       `insert into ${SLOTS.$} (${SLOTS.studyId}, ${SLOTS.instanceRef}, ${SLOTS.taken}, ${SLOTS.position})
@@ -99,8 +116,26 @@ function topUpSlots(db: Db, studyId: number, projectId: number): number {
          and not exists (select 1 from ${SS.$} where ${SS.studyId} = ? and ${SS.instanceRef} = ${I.id})`,
     )
     .run(studyId, studyId, projectId, studyId).changes;
+  run(db, `update ${STUDIES.$} set ${STUDIES.slotsThrough} = ? where ${STUDIES.id} = ?`, maxId, studyId);
   seen.set(studyId, maxId);
   return added;
+}
+
+/** The participant's items held or answered (not released). */
+export function heldItems(db: Db, participantId: number): number {
+  return get<{ n: number }>(db, `select count(*) as n from ${BATCH.$} where ${BATCH.participantId} = ? and ${BATCH.releasedAt} is null`, participantId)!.n;
+}
+
+/**
+ * Whether allocateBatch would change anything now (read only): a batch of the study past its
+ * minutes to release, or a batch to give this participant. False while the study's slots are
+ * being written (allocateBatch gives nothing then either).
+ */
+export function allocationDue(db: Db, participantId: number, now: number): boolean {
+  const p = participantStudy(db, participantId);
+  if (!p || !p.slotsReady) return false;
+  if (get(db, `${EXPIRED_SQL} limit 1`, p.studyId, now - p.minutes * 60_000)) return true;
+  return p.batchAt === null && p.state === "active" && p.finishedAt === null && p.studyState !== "closed";
 }
 
 export interface Allocation {
@@ -123,7 +158,7 @@ export function allocateBatch(db: Db, participantId: number, now: number): Alloc
       if (!p0 || !p0.slotsReady) return { items: 0, given: 0, released: 0 };
       const released = releaseExpired(db, p0.studyId, p0.minutes, now);
       const p = participantStudy(db, participantId)!;
-      const held = () => get<{ n: number }>(db, `select count(*) as n from ${BATCH.$} where ${BATCH.participantId} = ? and ${BATCH.releasedAt} is null`, participantId)!.n;
+      const held = () => heldItems(db, participantId);
       if (p.batchAt !== null || p.state !== "active" || p.finishedAt !== null || p.studyState === "closed") return { items: held(), given: 0, released };
       topUpSlots(db, p.studyId, p.projectId);
       const picked = all<{ ref: number; position: number }>(db, CANDIDATES_SQL, p.studyId, p.overlap, participantId, p.batchSize);

@@ -14,6 +14,8 @@ export { publicOrigin } from "./studies";
 // Without an actor: the study link is the credential. The link's page reads the study by its token
 // (nothing a coordinator alone may see), and lib/auth's "study" sign-in joins by it.
 export { closedSentence, joinStudy, type LinkParams, readParams, studyByToken } from "./join";
+// The study page's panel after the first join: the signed-in participant's own resume code.
+export { startedView } from "./started";
 export { excludeRejected, type ParticipantRow, type ParticipantsPage, participantsPage, reviewParticipant, setBonus, studyOverviews, type StudyOverview, undoExclusion } from "./participants";
 // Without an actor: the limits the forms show.
 export { MAX_REASON } from "./participants";

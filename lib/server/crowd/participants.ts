@@ -131,7 +131,7 @@ export interface ParticipantRow {
   /** Time on task measured on the server. */
   activeMs: number;
   answered: number;
-  /** Instances given in the participant's batch (released ones included). */
+  /** Instances given in the participant's batch (released ones included); 0 for one screened out (their batch went back at once). */
   batch: number;
   checksSeen: number;
   checksPassed: number;
@@ -149,6 +149,20 @@ export interface ParticipantRow {
   bonusCents: number | null;
   /** Their answers are left out of the gold (an active decision). */
   excluded: boolean;
+  /**
+   * Whether approving or rejecting applies: not to a participant screened out by the training
+   * (Prolific pays them through the screen-out code; a plain link pays nobody), except on Mechanical
+   * Turk, where their assignment was submitted and must be approved or rejected (#38).
+   */
+  canReview: boolean;
+  /** Whether a bonus applies: not to a participant screened out by the training. */
+  canBonus: boolean;
+}
+
+/** What the review allows for a participant in this state on this platform (ParticipantRow's canReview, canBonus). */
+function applies(state: ParticipantState, platform: StudyPlatform): { canReview: boolean; canBonus: boolean } {
+  const out = state === "screened-out";
+  return { canReview: !out || platform === "mturk", canBonus: !out };
 }
 
 interface RawParticipant {
@@ -213,11 +227,11 @@ function studyAgreement(db: Db, project: ProjectRow, studyId: number): Map<strin
   return byName;
 }
 
-function participantRowsOf(db: Db, actor: Actor, project: ProjectRow, studyId: number, raw: RawParticipant[]): ParticipantRow[] {
+function participantRowsOf(db: Db, actor: Actor, project: ProjectRow, study: StudyOverview, raw: RawParticipant[]): ParticipantRow[] {
   if (raw.length === 0) return [];
   const checks = new Map(checkReport(db, actor, project.id).map((c) => [c.userId, c]));
   const speedMs = speedThresholdMs(db, project.id);
-  const agreement = studyAgreement(db, project, studyId);
+  const agreement = studyAgreement(db, project, study.id);
   return raw.map((r) => {
     const c = checks.get(r.userId);
     const { medianMs } = timedMedian(db, project.id, r.userId);
@@ -237,7 +251,7 @@ function participantRowsOf(db: Db, actor: Actor, project: ProjectRow, studyId: n
       finishedAt: r.finishedAt === null ? null : new Date(r.finishedAt),
       activeMs: r.activeMs,
       answered: r.answered,
-      batch: r.batch,
+      batch: r.state === "screened-out" ? 0 : r.batch,
       checksSeen: c?.seen ?? 0,
       checksPassed: c?.passed ?? 0,
       agreement: a?.pairwise ?? null,
@@ -250,6 +264,7 @@ function participantRowsOf(db: Db, actor: Actor, project: ProjectRow, studyId: n
       reviewedAt: r.reviewedAt === null ? null : new Date(r.reviewedAt),
       bonusCents: r.bonusCents,
       excluded: r.excluded === 1,
+      ...applies(r.state, study.platform),
     };
   });
 }
@@ -258,7 +273,7 @@ function participantRowsOf(db: Db, actor: Actor, project: ProjectRow, studyId: n
 export function studyParticipants(db: Db, actor: Actor, projectId: number, studyId: unknown): { project: ProjectRow; study: StudyOverview; rows: ParticipantRow[] } {
   const project = requireProject(db, actor, projectId, { coordinator: true });
   const study = findStudy(db, project, studyId);
-  return { project, study, rows: participantRowsOf(db, actor, project, study.id, rawParticipants(db, project.id, study.id)) };
+  return { project, study, rows: participantRowsOf(db, actor, project, study, rawParticipants(db, project.id, study.id)) };
 }
 
 const PARTICIPANTS_PAGE_SIZE = 50;
@@ -307,7 +322,7 @@ export function participantsPage(db: Db, actor: Actor, projectId: number, studyI
   const speedMs = speedThresholdMs(db, project.id);
   return {
     study,
-    rows: participantRowsOf(db, actor, project, study.id, raw),
+    rows: participantRowsOf(db, actor, project, study, raw),
     page: at,
     pages,
     total,
@@ -335,8 +350,11 @@ function findParticipant(db: Db, projectId: number, participantId: unknown) {
   const id = idOf(participantId);
   if (id === null) throw new NotFoundError("No such participant in this project.");
   const row = db.$client
-    .prepare(`select ${PA.id} as id, ${PA.studyId} as studyId, ${PA.platformId} as platformId, ${PA.review} as review from ${PA.$} where ${PA.id} = ? and ${PA.projectId} = ?`)
-    .get(id, projectId) as { id: number; studyId: number; platformId: string; review: ReviewState } | undefined;
+    .prepare(
+      `select ${PA.id} as id, ${PA.studyId} as studyId, ${PA.platformId} as platformId, ${PA.review} as review, ${PA.state} as state, ${S.platform} as platform
+         from ${PA.$} join ${S.$} on ${S.id} = ${PA.studyId} where ${PA.id} = ? and ${PA.projectId} = ?`,
+    )
+    .get(id, projectId) as { id: number; studyId: number; platformId: string; review: ReviewState; state: ParticipantState; platform: StudyPlatform } | undefined;
   if (!row) throw new NotFoundError("No such participant in this project.");
   return row;
 }
@@ -366,6 +384,11 @@ export function reviewParticipant(
   const p = requireProject(db, actor, projectId, { coordinator: true });
   const d = parseOrThrow(reviewSchema, { review: input.review, reason: input.reason ?? "" }, "review");
   const who = findParticipant(db, p.id, input.participantId);
+  // Setting them back to pending always goes (an older review may predate this rule).
+  if (d.review !== "pending" && !applies(who.state, who.platform).canReview) {
+    const why = who.platform === "prolific" ? "Prolific pays them through the screen-out code, so there is nothing to approve or reject here." : "there is nothing to approve or reject.";
+    throw new InputError(`${who.platformId} was screened out by the training: ${why}`, { review: "Does not apply." });
+  }
   const reason = d.review === "rejected" ? d.reason : "";
   const userId = actorUserId(actor!);
   const now = new Date();
@@ -399,6 +422,7 @@ export function setBonus(db: Db, actor: Actor, projectId: number, input: { parti
   const p = requireProject(db, actor, projectId, { coordinator: true });
   const cents = parseBonus(input.bonus);
   const who = findParticipant(db, p.id, input.participantId);
+  if (cents !== null && !applies(who.state, who.platform).canBonus) throw new InputError(`${who.platformId} was screened out by the training: a bonus does not apply.`, { bonus: "Does not apply." });
   const userId = actorUserId(actor!);
   db.transaction((tx) => {
     db.$client.prepare(`update ${PARTICIPANTS.$} set ${PARTICIPANTS.bonusCents} = ? where ${PARTICIPANTS.id} = ?`).run(cents, who.id);

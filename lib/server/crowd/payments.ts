@@ -2,9 +2,11 @@
  * The payment downloads of a crowd study (issue #32), coordinators of the project only:
  *
  * - prolific-approve: the approved participants' PROLIFIC_PIDs, one per line (Prolific's
- *   bulk approve box);
+ *   bulk approve box), never one screened out by the training (Prolific pays those through the
+ *   screen-out code);
  * - prolific-bonus: `<PROLIFIC_PID>,<amount>` lines, the amount in pounds with two decimals
- *   (Prolific's bulk bonus box), for participants with a bonus who are not rejected;
+ *   (Prolific's bulk bonus box), for participants with a bonus who are neither rejected nor
+ *   screened out;
  * - mturk: Mechanical Turk's batch-results upload, one row per reviewed assignment: HITId,
  *   AssignmentId, WorkerId, Approve ("x") and Reject (the reason, shown to the worker as
  *   feedback); pending assignments are left out (they stay to be reviewed on Mechanical Turk);
@@ -90,12 +92,12 @@ export function paymentFile(db: Db, actor: Actor, projectId: number, studyId: un
   const lines = (xs: string[]) => xs.map((x) => `${x}\n`).join("");
   switch (file) {
     case "prolific-approve":
-      return { fileName: `${base}-approve.txt`, contentType: "text/plain; charset=utf-8", text: lines(rows.filter((r) => r.review === "approved").map((r) => tsvCell(r.platformId))) };
+      return { fileName: `${base}-approve.txt`, contentType: "text/plain; charset=utf-8", text: lines(rows.filter((r) => r.review === "approved" && r.canReview).map((r) => tsvCell(r.platformId))) };
     case "prolific-bonus":
       return {
         fileName: `${base}-bonus.csv`,
         contentType: "text/csv; charset=utf-8",
-        text: lines(rows.filter((r) => r.review !== "rejected" && r.bonusCents !== null && r.bonusCents > 0).map((r) => `${csvCell(r.platformId)},${amount(r.bonusCents!)}`)),
+        text: lines(rows.filter((r) => r.review !== "rejected" && r.canBonus && r.bonusCents !== null && r.bonusCents > 0).map((r) => `${csvCell(r.platformId)},${amount(r.bonusCents!)}`)),
       };
     case "mturk": {
       const out = ["HITId,AssignmentId,WorkerId,Approve,Reject"];

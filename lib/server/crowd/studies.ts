@@ -26,7 +26,7 @@ import { writeTransaction } from "../kernel/write-lock";
 import { setting } from "../../config";
 
 const [I, L, K, S, SS] = [named(instances, "i"), named(lexelts, "l"), named(knownAnswers, "k"), named(studies, "s"), named(studySlots, "ss")];
-const [SLOTS, STUDIES] = [named(studySlots), named(studies)];
+const [SLOTS, STUDIES, INSTANCES] = [named(studySlots), named(studies), named(instances)];
 
 const PLATFORMS = ["prolific", "mturk", "link"] as const;
 export type Platform = (typeof PLATFORMS)[number];
@@ -247,6 +247,8 @@ export function createStudy(db: Db, actor: Actor, projectId: number, input: Stud
         consent: v.consent ?? "",
         createdBy: actorUserId(a),
         slotsReady: !opening,
+        // Every instance there is now gets its slot: in this transaction, or by the slices, which pass them all.
+        slotsThrough: get<{ m: number | null }>(db, `select max(${INSTANCES.id}) as m from ${INSTANCES.$}`)?.m ?? 0,
       })
       .returning()
       .get();

@@ -36,8 +36,9 @@ import {
   stagedDatasetImport,
 } from "../corpus/dataset-import";
 import { InputError } from "../kernel/errors";
-import { deriveResponseGold, goldInputs } from "../gold/gold";
+import { deriveResponseGold, type GoldInputs, goldInputs } from "../gold/gold";
 import { createProject } from "../corpus/projects";
+import { mlspLanguageTag } from "../../lexsub/formats/tsar";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const PROJECTS = named(projects);
@@ -77,14 +78,24 @@ export function importDataset(db: Db, actor: Actor, projectId: number, input: Da
 /** Create a project and import a dataset file into it (any coordinator); a refused file leaves no project behind. */
 export function importDatasetAsNewProject(db: Db, actor: Actor, projectName: string, input: DatasetImportInput, onProgress?: ImportProgress): DatasetImportReport {
   requireCoordinator(actor);
-  readDataset(input); // refuse a bad file before making the project
-  const p = createProject(db, actor, { name: projectName });
+  // Refuse a bad file before making the project. An MLSP combined file names each line's language:
+  // the project is made in that language, or `mul` when the lines are in several.
+  const parsed = readDataset(input);
+  const p = createProject(db, actor, { name: projectName, language: datasetLanguage(parsed.instances, input.onlyLanguage) });
   try {
     return importDataset(db, actor, p.id, input, onProgress);
   } catch (e) {
     db.$client.prepare(`delete from ${PROJECTS.$} where ${PROJECTS.id} = ?`).run(p.id);
     throw e;
   }
+}
+
+/** The language a new project for these instances takes: an MLSP combined file's (one, or `mul` for several); else the default. */
+function datasetLanguage(instances: readonly { meta: Record<string, unknown> }[], only: string | undefined): string | undefined {
+  if (only !== undefined) return only;
+  const names = new Set(instances.map((i) => (i.meta.layout === "mlsp-combined" ? String(i.meta.language) : null)).filter((x) => x !== null));
+  if (names.size === 0) return undefined;
+  return names.size > 1 ? "mul" : mlspLanguageTag(String([...names][0]));
 }
 
 /** A dataset import's record with the entries it could not carry as written. */
@@ -125,9 +136,20 @@ const EXPORT_NAMES: Record<DatasetFormat, { ext: string; type: string }> = {
   tsar: { ext: "tsar.tsv", type: "text/tab-separated-values; charset=utf-8" },
 };
 
-/** The items the writers take: every instance with its imported and response-derived gold. */
-function exportItems(db: Db, actor: Actor, projectId: number): { name: string; language: string; items: ExportItem[] } {
-  const inputs = goldInputs(db, actor, projectId);
+export interface DatasetExportItems {
+  name: string;
+  language: string;
+  items: ExportItem[];
+}
+
+/**
+ * The items the writers take: every instance with its imported and response-derived gold
+ * (coordinator of the project). `given`: the gold inputs already read in the caller's transaction
+ * (a release reads everything in one), else they are read here.
+ */
+export function datasetExportItems(db: Db, actor: Actor, projectId: number, given?: GoldInputs): DatasetExportItems {
+  if (given) requireProject(db, actor, projectId, { coordinator: true });
+  const inputs = given ?? goldInputs(db, actor, projectId);
   const derived = deriveResponseGold(inputs);
   const byId = new Map(derived.items.map((i) => [i.instanceId, i]));
   return db.transaction(() => {
@@ -193,7 +215,15 @@ export function datasetFileInfo(projectName: string, format: DatasetFormat): { f
  */
 export function exportDataset(db: Db, actor: Actor, projectId: number, format: DatasetFormat, options: { goldOnly?: boolean; cells?: TsarCells; ids?: SwordsIds } = {}): DatasetExport {
   if (!isDatasetFormat(format)) throw new InputError(`Unknown dataset format "${String(format)}": one of ${DATASET_FORMATS.join(", ")}.`, { format: "Unknown format." });
-  const { name, language, items } = exportItems(db, actor, projectId);
+  return writeDatasetExport(datasetExportItems(db, actor, projectId), format, options);
+}
+
+/** The items in one dataset format, with what it could not carry: the one writer of each format, for the download and a release. */
+export function writeDatasetExport(
+  { name, language, items }: DatasetExportItems,
+  format: DatasetFormat,
+  options: { goldOnly?: boolean; cells?: TsarCells; ids?: SwordsIds } = {},
+): DatasetExport {
   const result =
     format === "coinco" ? writeCoinco(items) : format === "swords" ? writeSwords(items, { ids: options.ids }) : writeTsar(items, { goldOnly: options.goldOnly, cells: options.cells, language });
   return { ...result, format, ...datasetFileInfo(name, format) };

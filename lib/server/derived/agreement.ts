@@ -19,6 +19,9 @@ import {
   groupFigures,
   itemAgreement,
   itemSums,
+  type PairAgreement,
+  pairAgreement,
+  topPairs,
 } from "../../lexsub/agreement";
 import { cmp } from "../../lexsub/normalize";
 import { all } from "../kernel/statements";
@@ -35,7 +38,12 @@ export interface AlphaFigures {
   byPos: Record<string, number | null>;
   byLexelt: Record<string, number | null>;
   intervals: AgreementReport["intervals"];
+  /** The heatmap's pairs of annotators (lib/lexsub/agreement/pairwise.ts), global as α is; absent in figures kept before it was added. */
+  pairs?: { pairs: PairAgreement[]; annotators: number };
 }
+
+/** The most annotators the Agreement page's heatmap of pairs draws (the page's size stays bounded whatever the crowd's). */
+export const PAIR_CHART_MAX = 20;
 
 /** α and the intervals over the project's items as kept now (streamed in corpus order: one item in memory at a time, α's values beside). */
 export function alphaOf(db: Db, projectId: number, options: AgreementOptions): AlphaFigures {
@@ -45,6 +53,7 @@ export function alphaOf(db: Db, projectId: number, options: AgreementOptions): A
     byPos: Object.fromEntries(r.byPos.map((p) => [p.pos, p.alphaMasi])),
     byLexelt: Object.fromEntries(r.byLexelt.map((l) => [l.lexelt, l.alphaMasi])),
     intervals: r.intervals,
+    pairs: topPairs(pairAgreement(agreementItems(db, projectId)), PAIR_CHART_MAX),
   };
 }
 

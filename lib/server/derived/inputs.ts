@@ -8,8 +8,9 @@
  * the same in a project of 2,000 instances as in one of 200,000.
  *
  * Who counts: a response is left out of the gold when its annotator is left out of the project's
- * gold (gold_left_out: a crowd participant the coordinator left out, kept from participant_exclusions
- * by triggers), or when it was saved after the training showed its annotator the instance's known
+ * gold (gold_left_out, kept by triggers: a crowd participant the coordinator left out, from
+ * participant_exclusions; a model's pseudo-annotator while the model is not counted as an annotator,
+ * from model_samples and model_decisions), or when it was saved after the training showed its annotator the instance's known
  * answers (training_answers). `countsInGold` is the one place that says so for the derived figures.
  */
 import "server-only";
@@ -55,8 +56,10 @@ export interface StoredResponse {
   kind: AnswerKind;
   substitutes: string[];
   multiword: string | null;
-  /** Its annotator is left out of the project's gold (gold_left_out: a crowd participant the coordinator left out). */
+  /** Its annotator is left out of the project's gold (gold_left_out: a crowd participant the coordinator left out, a model not counted). */
   leftOutOfGold: boolean;
+  /** Its annotator is a model's pseudo-annotator (users.role "model"): never in the Progress tab's counts. */
+  isModel: boolean;
   /** Saved after the training showed its annotator the instance's known answers. */
   afterKnownAnswers: boolean;
 }
@@ -131,6 +134,7 @@ interface ResponseRow {
   substitutes: string;
   multiword: string | null;
   leftOutOfGold: number;
+  isModel: number;
   afterKnownAnswers: number;
 }
 
@@ -158,6 +162,7 @@ export function instanceInputs(db: Db, projectId: number, ref: number, formsOf: 
     db,
     `select ${R.userId} as userId, ${R.updatedAt} as updatedAt, ${U.name} as annotator, ${R.kind} as kind, ${R.substitutes} as substitutes, ${R.multiword} as multiword,
             exists (select 1 from ${LOUT.$} where ${LOUT.projectId} = ${R.projectId} and ${LOUT.userId} = ${R.userId}) as leftOutOfGold,
+            ${U.role} = 'model' as isModel,
             coalesce(${R.updatedAt} > (select min(${TA.at}) from ${TA.$} where ${TA.projectId} = ${R.projectId} and ${TA.userId} = ${R.userId} and ${TA.instanceRef} = ${R.instanceRef}), 0) as afterKnownAnswers
        from ${R.$} join ${U.$} on ${U.id} = ${R.userId}
       where ${R.instanceRef} = ?`,
@@ -200,6 +205,7 @@ export function instanceInputs(db: Db, projectId: number, ref: number, formsOf: 
       substitutes: JSON.parse(r.substitutes) as string[],
       multiword: r.multiword || null,
       leftOutOfGold: r.leftOutOfGold === 1,
+      isModel: r.isModel === 1,
       afterKnownAnswers: r.afterKnownAnswers === 1,
     })),
     adjudications: decisions.map((d) => ({ ...d, instanceId: inst.instanceId })),

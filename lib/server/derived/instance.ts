@@ -35,6 +35,8 @@ export interface ItemContribution {
   c: Record<string, number>;
   /** The forms its answers hold. */
   f: FormCount[];
+  /** Spellings of those forms imported with other spacing: [form, spelling, times met] (absent: none). */
+  s?: FormCount[];
   /** In the queue: its lexelt and how many of its answers count toward "complete" (the Progress tab); else null. */
   q: [number, number] | null;
   /** In the queue: each response's annotator and when it was saved (the Progress tab's counts per annotator and lexelt). */
@@ -100,7 +102,7 @@ function typedResponses(inputs: Omit<InstanceInputs, "lemmaRows">): AnnotatorRes
 /** The normalised forms the instance's answers hold after adjudication: what its lemma decisions are looked up by. */
 export function formsOf(inputs: Omit<InstanceInputs, "lemmaRows">, language: string): string[] {
   const { responses } = applyAdjudications(typedResponses(inputs), inputs.adjudications);
-  return [...countForms(responses, undefined, language).keys()];
+  return [...countForms(responses, undefined, language).counts.keys()];
 }
 
 /** Derive the instance's gold item through lib/lexsub/gold.ts, as the project's derivation does. */
@@ -181,7 +183,10 @@ export function instanceFigures(inputs: InstanceInputs, language: string): Insta
     if (mw.warnings > 0) c["mwkey:warnings"] = mw.warnings;
   }
   const forms: FormCount[] = [];
-  for (const [form, byPos] of countForms(d.adjudicated, undefined, language)) for (const [pos, n] of byPos) forms.push([form, pos, n]);
+  const spacing: FormCount[] = [];
+  const typed = countForms(d.adjudicated, undefined, language);
+  for (const [form, byPos] of typed.counts) for (const [pos, n] of byPos) forms.push([form, pos, n]);
+  for (const [form, bySpelling] of typed.spaced) for (const [spelling, n] of bySpelling) spacing.push([form, spelling, n]);
   const annotators: Record<string, Partial<AnnotatorSums>> = {};
   for (const [name, a] of s.annotators) annotators[name] = nonZero(a);
   const agreementItem: StoredItem | null = excluded
@@ -198,6 +203,8 @@ export function instanceFigures(inputs: InstanceInputs, language: string): Insta
         mode: responseItem.mode,
         line: responseItem.line,
       };
+  // The Progress tab counts people only: a model's answers never (counted as an annotator or not).
+  const people = inputs.responses.filter((r) => !r.isModel);
   return {
     instanceId: inputs.instanceId,
     lexeltId: inputs.lexeltId,
@@ -226,8 +233,9 @@ export function instanceFigures(inputs: InstanceInputs, language: string): Insta
       a: annotators,
       c,
       f: forms,
-      q: inputs.inQueue ? [inputs.lexeltId, inputs.responses.filter((r) => !r.leftOutOfGold).length] : null,
-      ...(inputs.inQueue && inputs.responses.length > 0 ? { u: inputs.responses.map((r): [number, number] => [r.userId, r.updatedAt]) } : {}),
+      ...(spacing.length > 0 ? { s: spacing } : {}),
+      q: inputs.inQueue ? [inputs.lexeltId, people.filter((r) => !r.leftOutOfGold).length] : null,
+      ...(inputs.inQueue && people.length > 0 ? { u: people.map((r): [number, number] => [r.userId, r.updatedAt]) } : {}),
     },
   };
 }

@@ -15,6 +15,7 @@ import type { Db } from "../../../db/client";
 import { agreementSums, annotatorLexeltCounts, annotatorSums, deriveQueue, derivedCounts, goldForms, goldItems, instances, lemmaForms, lexeltAnswerCounts, responses } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { ANNOTATOR_FIELDS, GROUP_FIELDS } from "../../lexsub/agreement";
+import { lemmaReviewRow } from "../../lexsub/normalize";
 import { all, run } from "../kernel/statements";
 import { instanceInputs, projectLanguage } from "./inputs";
 import { type FormCount, type InstanceFigures, type ItemContribution, formsOf, instanceFigures } from "./instance";
@@ -61,6 +62,7 @@ class Batch {
   readonly annotators = new Deltas<string, Sums>(zeroAnnotator);
   readonly counts = new Map<string, number>();
   readonly forms = new Deltas<{ form: string; pos: string }, { n: number }>(() => ({ n: 0 }));
+  readonly spacing = new Deltas<{ form: string; spelling: string }, { n: number }>(() => ({ n: 0 }));
   readonly answers = new Deltas<{ lexeltId: number; answers: number }, { n: number }>(() => ({ n: 0 }));
   readonly saves = new Deltas<{ userId: number; lexeltId: number }, { n: number; added: number; removed: number }>(() => ({ n: 0, added: -Infinity, removed: -Infinity }));
 
@@ -74,6 +76,7 @@ class Batch {
     for (const [name, a] of Object.entries(c.a)) addInto(this.annotators.at(name, name), a as Record<string, number>, sign);
     for (const [name, n] of Object.entries(c.c)) this.counts.set(name, (this.counts.get(name) ?? 0) + sign * n);
     for (const [form, pos, n] of c.f) this.forms.at(`${form}\u0000${pos}`, { form, pos }).n += sign * n;
+    for (const [form, spelling, n] of c.s ?? []) this.spacing.at(`${form}\u0000${spelling}`, { form, spelling }).n += sign * n;
     if (c.q) this.answers.at(`${c.q[0]}:${c.q[1]}`, { lexeltId: c.q[0], answers: c.q[1] }).n += sign;
     if (c.q && c.u) {
       for (const [userId, at] of c.u) {
@@ -259,7 +262,7 @@ function writeBatch(db: Db, projectId: number, b: Batch, language: string): void
       );
     }
   }
-  writeForms(db, projectId, [...b.forms.map.values()].filter((e) => e.value.n !== 0), language);
+  writeForms(db, projectId, [...b.forms.map.values()].filter((e) => e.value.n !== 0), [...b.spacing.map.values()].filter((e) => e.value.n !== 0), language);
   // A save revised (one time out, a later one in) moves the latest; the same times out and in move nothing.
   writeSaves(db, projectId, [...b.saves.map.values()].filter((e) => e.value.n !== 0 || e.value.added !== e.value.removed));
 }
@@ -320,27 +323,43 @@ function writeSaves(db: Db, projectId: number, moved: { key: { userId: number; l
   }
 }
 
-/** The lemma review's rows of the forms whose counts moved: counts per PoS, proposals for a PoS met for the first time. */
-function writeForms(db: Db, projectId: number, moved: { key: { form: string; pos: string }; value: { n: number } }[], language: string): void {
-  if (moved.length === 0) return;
-  const forms = [...new Set(moved.map((e) => e.key.form))];
+/**
+ * The lemma review's rows of the forms whose counts moved: counts per PoS, proposals and choices for a PoS
+ * met for the first time, the spellings with other spacing; "changed" as the review says it (lemmaReviewRow).
+ */
+function writeForms(
+  db: Db,
+  projectId: number,
+  moved: { key: { form: string; pos: string }; value: { n: number } }[],
+  spaced: { key: { form: string; spelling: string }; value: { n: number } }[],
+  language: string,
+): void {
+  if (moved.length === 0 && spaced.length === 0) return;
+  const forms = [...new Set([...moved.map((e) => e.key.form), ...spaced.map((e) => e.key.form)])];
+  type Kept = { byPos: Record<string, number>; proposals: Record<string, string>; choices: Record<string, string | null>; spacing: Record<string, number> };
   const rows = new Map(
-    all<{ form: string; byPos: string; proposals: string }>(
+    all<{ form: string; byPos: string; proposals: string; choices: string; spacing: string }>(
       db,
-      `select ${LF.form} as form, ${LF.byPos} as byPos, ${LF.proposals} as proposals from ${LF.$} where ${LF.projectId} = ? and ${LF.form} in (select value from json_each(?))`,
+      `select ${LF.form} as form, ${LF.byPos} as byPos, ${LF.proposals} as proposals, ${LF.choices} as choices, ${LF.spacing} as spacing
+         from ${LF.$} where ${LF.projectId} = ? and ${LF.form} in (select value from json_each(?))`,
       projectId,
       JSON.stringify(forms),
-    ).map((r) => [r.form, { byPos: JSON.parse(r.byPos) as Record<string, number>, proposals: JSON.parse(r.proposals) as Record<string, string> }]),
+    ).map((r): [string, Kept] => [r.form, { byPos: JSON.parse(r.byPos), proposals: JSON.parse(r.proposals), choices: JSON.parse(r.choices), spacing: JSON.parse(r.spacing) }]),
   );
-  for (const e of moved) {
-    let row = rows.get(e.key.form);
-    if (!row) rows.set(e.key.form, (row = { byPos: {}, proposals: {} }));
-    const n = (row.byPos[e.key.pos] ?? 0) + e.value.n;
-    if (n > 0) row.byPos[e.key.pos] = n;
-    else delete row.byPos[e.key.pos];
-  }
+  const rowOf = (form: string): Kept => {
+    let row = rows.get(form);
+    if (!row) rows.set(form, (row = { byPos: {}, proposals: {}, choices: {}, spacing: {} }));
+    return row;
+  };
+  const bump = (into: Record<string, number>, key: string, n: number) => {
+    const v = (into[key] ?? 0) + n;
+    if (v > 0) into[key] = v;
+    else delete into[key];
+  };
+  for (const e of moved) bump(rowOf(e.key.form).byPos, e.key.pos, e.value.n);
+  for (const e of spaced) bump(rowOf(e.key.form).spacing, e.key.spelling, e.value.n);
   const propose = lemmaProposer(language);
-  const upserts: [string, number, string, string, number][] = [];
+  const upserts: [string, number, string, string, string, string, number][] = [];
   const gone: string[] = [];
   for (const form of forms) {
     const row = rows.get(form)!;
@@ -350,16 +369,21 @@ function writeForms(db: Db, projectId: number, moved: { key: { form: string; pos
       continue;
     }
     const proposals: Record<string, string> = {};
-    for (const p of pos) proposals[p] = row.proposals[p] ?? propose(form, p);
-    const count = pos.reduce((s, p) => s + row.byPos[p], 0);
-    upserts.push([form, count, JSON.stringify(row.byPos), JSON.stringify(proposals), pos.some((p) => proposals[p] !== form) ? 1 : 0]);
+    const choices: Record<string, string | null> = {};
+    for (const p of pos) {
+      proposals[p] = row.proposals[p] ?? propose(form, p);
+      choices[p] = p in row.choices ? row.choices[p] : (propose.choice?.(form, p) ?? null);
+    }
+    const review = lemmaReviewRow(form, Object.entries(row.byPos), undefined, { language }, { proposals: new Map(Object.entries(proposals)), choices: new Map(Object.entries(choices)), spacing: Object.keys(row.spacing) });
+    upserts.push([form, review.count, JSON.stringify(row.byPos), JSON.stringify(proposals), JSON.stringify(choices), JSON.stringify(row.spacing), review.changed ? 1 : 0]);
   }
   if (upserts.length > 0) {
     run(
       db,
-      `insert into ${LF.$} (${LF.projectId}, ${LF.form}, ${LF.count}, ${LF.byPos}, ${LF.proposals}, ${LF.changed})
-       select ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]') from json_each(?) where true
-       on conflict (${LF.projectId}, ${LF.form}) do update set ${LF.count} = excluded.${LF.count}, ${LF.byPos} = excluded.${LF.byPos}, ${LF.proposals} = excluded.${LF.proposals}, ${LF.changed} = excluded.${LF.changed}`,
+      `insert into ${LF.$} (${LF.projectId}, ${LF.form}, ${LF.count}, ${LF.byPos}, ${LF.proposals}, ${LF.choices}, ${LF.spacing}, ${LF.changed})
+       select ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]') from json_each(?) where true
+       on conflict (${LF.projectId}, ${LF.form}) do update set ${LF.count} = excluded.${LF.count}, ${LF.byPos} = excluded.${LF.byPos}, ${LF.proposals} = excluded.${LF.proposals},
+         ${LF.choices} = excluded.${LF.choices}, ${LF.spacing} = excluded.${LF.spacing}, ${LF.changed} = excluded.${LF.changed}`,
       projectId,
       JSON.stringify(upserts),
     );

@@ -155,10 +155,18 @@ export function lemmaReviewOf(db: Db, projectId: number, language: string): Lemm
   const decisions = lemmaDecisions(db, projectId);
   const table = lemmaTable(decisions, language);
   const byForm = new Map(decisions.map((r) => [normaliseForm(r.form, language), r]));
-  const rows = all<{ form: string; byPos: string; proposals: string }>(db, `select ${LF.form} as form, ${LF.byPos} as byPos, ${LF.proposals} as proposals from ${LF.$} where ${LF.projectId} = ?`, projectId);
+  const rows = all<{ form: string; byPos: string; proposals: string; choices: string; spacing: string }>(
+    db,
+    `select ${LF.form} as form, ${LF.byPos} as byPos, ${LF.proposals} as proposals, ${LF.choices} as choices, ${LF.spacing} as spacing from ${LF.$} where ${LF.projectId} = ?`,
+    projectId,
+  );
   const options = { unreviewed: "keep" as const, language };
   const review = rows.map((r): LemmaReviewEntry => {
-    const row = lemmaReviewRow(r.form, Object.entries(JSON.parse(r.byPos) as Record<string, number>), table, options, new Map(Object.entries(JSON.parse(r.proposals) as Record<string, string>)));
+    const row = lemmaReviewRow(r.form, Object.entries(JSON.parse(r.byPos) as Record<string, number>), table, options, {
+      proposals: new Map(Object.entries(JSON.parse(r.proposals) as Record<string, string>)),
+      choices: new Map(Object.entries(JSON.parse(r.choices) as Record<string, string | null>)),
+      spacing: Object.keys(JSON.parse(r.spacing) as Record<string, number>),
+    });
     const d = byForm.get(r.form);
     return { ...row, decidedBy: d?.decidedBy ?? null, decidedAt: d?.decidedAt ?? null };
   });

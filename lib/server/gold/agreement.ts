@@ -14,7 +14,7 @@
 import "server-only";
 import { csvCell } from "../../lexsub/formats/spreadsheet";
 import type { Db } from "../../../db/client";
-import type { AgreementOptions, AgreementReport, ItemAgreement } from "../../lexsub/agreement";
+import type { AgreementOptions, AgreementReport, ItemAgreement, PairAgreement } from "../../lexsub/agreement";
 import type { GoldSummary, ItemResponse } from "../../lexsub/gold";
 import { type Actor, type ProjectRow, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
@@ -56,6 +56,8 @@ export interface AgreementPageData {
   queued: number;
   /** Items with at least one pair of annotators who both gave substitutes. */
   itemsWithPairs: number;
+  /** Pairwise agreement of each pair among the annotators (at most PAIR_CHART_MAX, lib/server/derived/agreement.ts) sharing the most items (the heatmap), and how many annotators there are in all: computed with α, of its time. */
+  pairs: { pairs: PairAgreement[]; annotators: number };
 }
 
 /**
@@ -83,6 +85,7 @@ export function agreementPageData(db: Db, actor: Actor, projectId: number, { wit
       alpha: { computedAt: alpha?.computedAt ?? null, computeMs: alpha?.computeMs ?? null, stale: alpha === null || alpha.stale },
       queued: queuedCount(db, project.id),
       itemsWithPairs: counts.get("withPairs") ?? 0,
+      pairs: alpha?.body.pairs ?? { pairs: [], annotators: 0 },
     };
   })();
 }

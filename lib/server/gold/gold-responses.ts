@@ -1,13 +1,15 @@
 /**
  * The responses a gold derivation reads (lib/server/gold/gold.ts), and the answers it leaves out:
- * those of crowd participants the coordinator left out of the gold, and those saved after their
- * annotator was shown the instance's known answers in the training.
+ * those of crowd participants the coordinator left out of the gold, those saved after their
+ * annotator was shown the instance's known answers in the training, and a model's (lib/server/models)
+ * unless the coordinator counts it as an annotator (lib/server/kernel/model-users.ts).
  */
 import "server-only";
 import type { Db } from "../../../db/client";
 import { batchItems, instances, lexelts, participantExclusions, participants, responses, trainingAnswers, users } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import type { AnnotatorResponse } from "../../lexsub/types";
+import { uncountedModelUsers } from "../kernel/model-users";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const I = named(instances, "i");
@@ -85,6 +87,7 @@ export function excludedParticipantNames(db: Db, projectId: number): Map<string,
 export function responseRecords(db: Db, projectId: number, scope: GoldScope = {}, leftOut: { annotator: string; instanceId: string }[] = []): AnnotatorResponse[] {
   const out: AnnotatorResponse[] = [];
   const excluded = scope.withExcludedParticipants ? new Set<number>() : excludedParticipantUsers(db, projectId);
+  for (const id of uncountedModelUsers(db, projectId)) excluded.add(id);
   const shown = shownAnswers(db, projectId);
   // One study: its instances first (CROSS JOIN keeps that order), then their answers by the instance index.
   const from = scope.studyId === undefined ? R.$ : `(select distinct ${BI.instanceRef} as ref from ${BI.$} join ${PA.$} on ${PA.id} = ${BI.participantId} where ${PA.studyId} = ?) s cross join ${R.$} on ${R.instanceRef} = s.ref`;

@@ -22,6 +22,7 @@ import { type AdjudicationRecord, loadRecords } from "./adjudication";
 import { type Actor, type ProjectRow, requireProject } from "../kernel/actor";
 import { type LemmaReviewEntry, goldInputs, goldReviewHistory, scopedGoldInputs } from "./gold";
 import { excludedParticipantNames } from "./gold-responses";
+import { modelUserNames } from "../kernel/model-users";
 import { describeReviewLog, type ReviewLogRow } from "./review-log";
 import { type ItemFilter, countItems, pageItems, placeOf } from "./gold-items";
 import { instanceInputs } from "../derived/inputs";
@@ -311,7 +312,8 @@ function activeAdjudications(db: Db, projectId: number): number {
 function openProposals(review: readonly LemmaReviewEntry[]): AppliedProposal[] {
   const out: AppliedProposal[] = [];
   for (const r of review) {
-    if (r.decision !== null || !r.changed) continue;
+    // A choice between two readings is no proposal the "with proposals applied" download writes.
+    if (r.decision !== null || !r.changed || r.choice) continue;
     const perPos = r.proposals ?? r.pos.map((pos) => ({ pos, proposed: r.proposed, count: r.pos.length === 1 ? r.count : 0 }));
     // Without per-PoS counts (one proposal for every PoS) the whole count goes to the first PoS.
     if (!r.proposals && perPos.length > 1) perPos[0].count = r.count;
@@ -440,7 +442,10 @@ export function exportAdjudicatedResponses(db: Db, actor: Actor, projectId: numb
   const inputs = goldInputs(db, actor, projectId);
   const leftOut = excludedParticipantNames(db, projectId);
   const shown = inputs.afterKnownAnswers;
-  const rows = leftOut.size === 0 && shown.length === 0 ? inputs.typed : scopedGoldInputs(db, inputs.project, { withExcludedParticipants: true, withShownAnswers: true }).typed;
+  const all = leftOut.size === 0 && shown.length === 0 ? inputs.typed : scopedGoldInputs(db, inputs.project, { withExcludedParticipants: true, withShownAnswers: true }).typed;
+  // The people's answers: a model counted as an annotator has its own export (lib/server/models).
+  const models = modelUserNames(db, projectId);
+  const rows = models.size === 0 ? all : all.filter((r) => !models.has(r.annotator));
   if (inputs.adjudications.length === 0 && leftOut.size === 0 && shown.length === 0) return writeResponsesTsv(rows);
   const key = (i: string, a: string) => `${i}\t${a}`;
   const afterShown = new Set(shown.map((r) => key(r.instanceId, r.annotator)));

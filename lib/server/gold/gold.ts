@@ -297,7 +297,8 @@ export function decideLemma(db: Db, actor: Actor, projectId: number, input: unkn
   if (!row) throw new NotFoundError(`No annotator typed "${form}" in this project.`);
   let lemma: string;
   if (d.decision === "accepted") {
-    lemma = d.pos ? (row.proposals?.find((p) => p.pos === d.pos)?.proposed ?? lemmaProposer(language)(form, d.pos)) : row.proposed;
+    if (row.choice && (!d.pos || d.pos === row.choice.pos)) lemma = row.choice.proposed;
+    else lemma = d.pos ? (row.proposals?.find((p) => p.pos === d.pos)?.proposed ?? lemmaProposer(language)(form, d.pos)) : row.proposed;
   } else if (d.decision === "kept") lemma = form;
   else if (d.decision === "overridden") lemma = d.lemma;
   else lemma = row.proposed;
@@ -374,8 +375,9 @@ export function decideLemmasWhere(db: Db, actor: Actor, projectId: number, filte
     throw new InputError(`The PoS is one of n, v, a, r, not "${filter.pos}".`, { pos: "The PoS is one of n, v, a, r." });
   }
   const pos = filter.pos || undefined;
+  // A choice between two readings (a participle WordNet also lists as an adjective) is decided one by one: accepting all leaves it open.
   const todo = review.filter(
-    (r) => (!filter.open || r.decision === null) && (!filter.changedOnly || r.changed) && (!pos || r.pos.includes(pos)),
+    (r) => (!filter.open || r.decision === null) && (!filter.changedOnly || r.changed) && (!pos || r.pos.includes(pos)) && !(filter.decision === "accepted" && r.choice),
   );
   const writes = todo.map((r): LemmaWrite => (filter.decision === "kept" ? { form: r.form, lemma: r.form, decision: "kept" } : acceptedFor(r, language, pos)));
   writeLemmaDecisions(db, actorUserId(actor!), projectId, writes);

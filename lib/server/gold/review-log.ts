@@ -88,6 +88,14 @@ export function describeReviewLog(e: ReviewLogEntry): ReviewLogRow {
       row.value = (v.participants ?? []).join(" ");
       break;
     }
+    case "model": {
+      // lib/server/models/decisions.ts: a model counted as an annotator, or taken out again ({ counted, reason }).
+      const v = (json() ?? {}) as { counted?: boolean; reason?: string };
+      row.decision = v.counted ? "counted as an annotator" : "no longer counted as an annotator";
+      row.reason = v.reason ?? "";
+      row.value = "";
+      break;
+    }
     case "strike":
     case "correct":
     case "strike-response":

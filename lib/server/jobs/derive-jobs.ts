@@ -38,6 +38,7 @@ import { type SensevalOutcome, type SensevalUpload, scoreSensevalUpload } from "
 import { type BaselineFiles, wordNetBaselineFiles } from "../scoring/baselines";
 import { type RankedUpload, type RankingOutcome, scoreRankingUpload } from "../scoring/ranking";
 import { exportAdjudicatedResponses, goldProblemsTsv } from "../gold/gold-review";
+import { type ProgressChartData, progressChartData } from "../annotate/progress-charts";
 import { type DatasetExport, type DatasetFormat, type SwordsIds, type TsarCells, exportDataset } from "../datasets/datasets";
 
 export type DeriveJob =
@@ -46,6 +47,8 @@ export type DeriveJob =
   | { op: "scoreBoard"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
   | { op: "scoresFile"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
   | { op: "responsesFile"; actor: Actor; projectId: number }
+  // The Progress page's charts: answers per day and time on task (cached under the data version).
+  | { op: "progressCharts"; actor: Actor; projectId: number }
   // The Datasets page's downloads (CoInCo XML, SWORDS JSON, TSAR TSV) and what each cannot carry (the report reads the file's cache entry).
   | { op: "datasetFile"; actor: Actor; projectId: number; format: DatasetFormat; goldOnly: boolean; cells?: TsarCells; ids?: SwordsIds }
   | { op: "datasetReport"; actor: Actor; projectId: number; format: DatasetFormat; goldOnly: boolean; cells?: TsarCells; ids?: SwordsIds }
@@ -64,6 +67,7 @@ export interface DeriveResults {
   /** The JSON download of every run's figures (`scoresJson`) as text, with the file name it is offered under. */
   scoresFile: { fileName: string; text: string };
   responsesFile: { text: string };
+  progressCharts: ProgressChartData;
   datasetFile: DatasetExport;
   datasetReport: Omit<DatasetExport, "text">;
   /** The detail as JSON text (`{"ok":true,"detail":…}`): one string crosses from the process, not a graph of objects. */
@@ -115,6 +119,8 @@ function compute(db: Db, job: DeriveJob): unknown {
       return scoresFile(db, job.actor, job.projectId, job.source, job.mode);
     case "responsesFile":
       return { text: exportAdjudicatedResponses(db, job.actor, job.projectId) };
+    case "progressCharts":
+      return progressChartData(db, job.actor, job.projectId);
     case "datasetFile":
       return exportDataset(db, job.actor, job.projectId, job.format, { goldOnly: job.goldOnly, cells: job.cells, ids: job.ids });
     case "datasetReport": {

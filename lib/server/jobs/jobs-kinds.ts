@@ -30,22 +30,12 @@ import { decodeResponsesFile, planResponseImport, previewOf, writeResponsePlan }
 import { storeGoldUpload } from "../scoring/golds";
 import { storeRunFile } from "../scoring/runs";
 import { readUpload } from "../scoring/uploads";
+import { buildRelease } from "../releases/releases";
+import { JobCancelled, type JobContext, type JobHandler } from "../kernel/job-context";
+import { modelMeasuresJob } from "../models/measures-job";
+import { modelRunJob } from "../models/run";
 
-export class JobCancelled extends Error {
-  constructor() {
-    super("Cancelled; nothing was imported.");
-  }
-}
-
-export interface JobContext {
-  sqlite: Database.Database;
-  job: { id: number; projectId: number; kind: string; createdBy: number | null; input: Record<string, unknown> };
-  /** Record progress (at most a few times a second), pause a moment so other writers get the lock, stop if cancelled. */
-  step(done: number, total: number, message?: string): Promise<void>;
-  setStaging(stagingProjectId: number | null): void;
-}
-
-export type JobHandler = (ctx: JobContext) => Promise<unknown>;
+export { JobCancelled, type JobContext };
 
 /**
  * Drive a staged import (lexelt-import.ts, dataset-import.ts) from the worker: progress after each
@@ -91,26 +81,26 @@ async function lexeltXmlImport(ctx: JobContext): Promise<unknown> {
     p.phase === "published"
       ? null
       : p.phase === "parsed"
-        ? `Read ${p.total} instances; checking them against the project…`
+        ? `Read ${p.total} ${p.total === 1 ? "instance" : "instances"}; checking them against the project…`
         : p.phase === "checked" && p.done === 0 && state.stagingProjectId === null
           ? `Checking instances…`
           : `Writing instances…`,
   );
 }
 
-/** A CoInCo, SWORDS or TSAR file already on disk (input: { path, fileName, format, idPrefix?, strict?, maxBytes }). */
+/** A CoInCo, SWORDS or TSAR file already on disk (input: { path, fileName, format, idPrefix?, strict?, onlyLanguage?, maxBytes }). */
 async function datasetImport(ctx: JobContext): Promise<unknown> {
-  const { path, fileName, format, idPrefix, strict, maxBytes } = ctx.job.input as { path: string; fileName: string; format: DatasetFormat; idPrefix?: string; strict?: boolean; maxBytes: number };
+  const { path, fileName, format, idPrefix, strict, onlyLanguage, maxBytes } = ctx.job.input as { path: string; fileName: string; format: DatasetFormat; idPrefix?: string; strict?: boolean; onlyLanguage?: string; maxBytes: number };
   await ctx.step(0, 0, `Reading ${fileName}…`);
   const bytes = fs.readFileSync(path);
   const state = { stagingProjectId: null as number | null };
   const steps = stagedDatasetImport(
     ctx.sqlite,
-    { input: { format, fileName, bytes, idPrefix, strict: strict === true }, projectId: ctx.job.projectId, importedBy: ctx.job.createdBy, maxBytes, jobId: ctx.job.id },
+    { input: { format, fileName, bytes, idPrefix, strict: strict === true, onlyLanguage }, projectId: ctx.job.projectId, importedBy: ctx.job.createdBy, maxBytes, jobId: ctx.job.id },
     state,
   );
   return runStaged(ctx, steps, state, discardDatasetStaging, (p) =>
-    p.phase === "published" ? null : p.phase === "parsed" ? `Read ${p.total} targets; writing them…` : `Writing targets…`,
+    p.phase === "published" ? null : p.phase === "parsed" ? `Read ${p.total} ${p.total === 1 ? "target" : "targets"}; writing them…` : `Writing targets…`,
   );
 }
 
@@ -168,11 +158,28 @@ async function scoringGoldJob(ctx: JobContext): Promise<unknown> {
   return { id: storeGoldUpload(db, ctx.job.projectId, ctx.job.createdBy, { name, ...texts }) };
 }
 
+/**
+ * A release of the project (input: { version, names, notes }, checked by checkReleaseInput before
+ * the job was queued): read in one snapshot, written, packed and stored by releases.ts. The
+ * report is the release's id, version and SHA-256.
+ */
+async function releaseJob(ctx: JobContext): Promise<unknown> {
+  const { version, names, notes } = ctx.job.input as { version: string; names?: boolean; notes?: boolean };
+  await ctx.step(0, 0, `Making release ${version}…`);
+  const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
+  const r = await buildRelease(db, ctx.job.projectId, ctx.job.createdBy, { version, names, notes });
+  return { id: r.id, version: r.version, sha256: r.archiveSha256, message: `Release ${r.version} is made (${r.fileName}).` };
+}
+
 export const JOB_KINDS: Record<string, JobHandler> = {
+  release: releaseJob,
   "scoring-run": scoringRunJob,
   "scoring-gold": scoringGoldJob,
   "lexelt-xml": lexeltXmlImport,
   dataset: datasetImport,
   "responses-preview": (ctx) => responsesJob(ctx, false),
   "responses-import": (ctx) => responsesJob(ctx, true),
+  // lib/server/models (issue #41): a model's run over a project, and the Agreement tab's Models section.
+  "model-run": modelRunJob,
+  "model-measures": modelMeasuresJob,
 };

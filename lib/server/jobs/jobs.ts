@@ -71,12 +71,24 @@ export function jobThreads(): number {
  */
 export const QUICK_JOB_KINDS: ReadonlySet<string> = new Set(["scoring-run", "scoring-gold"]);
 
+/**
+ * A model's runs (lib/server/models, issue #41): mostly waiting on a model's server, for minutes or hours.
+ * They have lanes and threads of their own, with their own time limit (LEXGOLD_MODEL_JOB_TIME_LIMIT_S), so
+ * that an import never waits for a run and a run is not cut off at an import's limit.
+ */
+export const MODEL_JOB_KINDS: ReadonlySet<string> = new Set(["model-run", "model-measures"]);
+/** Model runs at once per process (projects taking turns). */
+const MODEL_LANES = 2;
+
 interface JobsRuntime {
   /** Every kind but the quick ones: LEXGOLD_JOB_THREADS at once, projects taking turns. */
   queue: FairQueue;
   /** The quick kinds: one at a time, projects taking turns. */
   quick: FairQueue;
+  /** A model's runs: MODEL_LANES at once, projects taking turns, in modelPool. */
+  models: FairQueue;
   pool: WorkerPool;
+  modelPool: WorkerPool;
   /** Deletions of failed jobs' holding projects still going on (jobsIdle waits for them). */
   discards: Set<Promise<void>>;
 }
@@ -96,6 +108,17 @@ function runtime(): JobsRuntime {
       timeMs: setting("LEXGOLD_JOB_TIME_LIMIT_S") * 1000,
       timeVar: "LEXGOLD_JOB_TIME_LIMIT_S",
     }),
+    models: new FairQueue(() => MODEL_LANES),
+    modelPool: new WorkerPool({
+      worker: "jobs",
+      what: "The model run",
+      runtime: "worker_threads",
+      threads: MODEL_LANES,
+      heapMb: setting("LEXGOLD_JOB_HEAP_MB"),
+      heapVar: "LEXGOLD_JOB_HEAP_MB",
+      timeMs: setting("LEXGOLD_MODEL_JOB_TIME_LIMIT_S") * 1000,
+      timeVar: "LEXGOLD_MODEL_JOB_TIME_LIMIT_S",
+    }),
     discards: new Set(),
   });
 }
@@ -106,26 +129,27 @@ export async function resetJobRuntime(): Promise<void> {
   const r = g.lexgoldJobRuntime;
   g.lexgoldJobRuntime = undefined;
   await r?.pool.destroy();
+  await r?.modelPool.destroy();
 }
 
 /** The queues jobs wait in (tests listen to their starts). */
-export function jobQueues(): { queue: FairQueue; quick: FairQueue } {
+export function jobQueues(): { queue: FairQueue; quick: FairQueue; models: FairQueue } {
   const r = runtime();
-  return { queue: r.queue, quick: r.quick };
+  return { queue: r.queue, quick: r.quick, models: r.models };
 }
 
 /** Queue job `id` of `kind`, projects taking turns. */
 function enqueue(db: Db, id: number, projectId: number, kind: string): void {
   const r = runtime();
-  const q = QUICK_JOB_KINDS.has(kind) ? r.quick : r.queue;
-  q.push(`${db.$client.name}\u0000${projectId}`, String(id), () => runOne(db, id));
+  const q = QUICK_JOB_KINDS.has(kind) ? r.quick : MODEL_JOB_KINDS.has(kind) ? r.models : r.queue;
+  q.push(`${db.$client.name}\u0000${projectId}`, String(id), () => runOne(db, id, MODEL_JOB_KINDS.has(kind) ? r.modelPool : r.pool));
 }
 
-async function runOne(db: Db, id: number): Promise<void> {
+async function runOne(db: Db, id: number, pool: WorkerPool): Promise<void> {
   // A database in memory (tests): no other connection can open it, so the job runs here, in slices.
   if (db.$client.memory) return runJobOn(db.$client, id).catch((e) => finishFailed(db, id, `The job stopped: ${(e as Error).message}`));
   try {
-    await runtime().pool.run({ dbFile: db.$client.name, jobId: id });
+    await pool.run({ dbFile: db.$client.name, jobId: id });
   } catch (e) {
     // Over its time or heap (LimitError says which), or the worker could not start.
     finishFailed(db, id, e instanceof LimitError ? e.message : `The job stopped: ${(e as Error).message}`);
@@ -284,7 +308,7 @@ export function cancelJob(db: Db, actor: Actor, jobId: number): JobView {
   const j = getJob(db, actor, jobId);
   if (j.state === "queued") {
     const r = runtime();
-    for (const q of [r.queue, r.quick]) q.remove((label) => label === String(jobId));
+    for (const q of [r.queue, r.quick, r.models]) q.remove((label) => label === String(jobId));
     const row = db.select({ input: jobs.input }).from(jobs).where(eq(jobs.id, jobId)).get();
     db.update(jobs).set({ state: "cancelled", message: "Cancelled before it started; nothing was imported.", finishedAt: new Date() }).where(and(eq(jobs.id, jobId), eq(jobs.state, "queued"))).run();
     if (row) removeInputFile(row.input);
@@ -297,8 +321,8 @@ export function cancelJob(db: Db, actor: Actor, jobId: number): JobView {
 /** Resolves when no job is queued or running in this process, nor a failed one's rows being deleted (tests, the CLI). */
 export async function jobsIdle(): Promise<void> {
   const r = runtime();
-  while (r.queue.running + r.queue.queued + r.quick.running + r.quick.queued + r.discards.size > 0) {
-    await Promise.all([r.queue.whenIdle(), r.quick.whenIdle(), ...r.discards]);
+  while (r.queue.running + r.queue.queued + r.quick.running + r.quick.queued + r.models.running + r.models.queued + r.discards.size > 0) {
+    await Promise.all([r.queue.whenIdle(), r.quick.whenIdle(), r.models.whenIdle(), ...r.discards]);
   }
 }
 
@@ -309,12 +333,16 @@ export async function jobsIdle(): Promise<void> {
  * the background, between requests.
  */
 export function recoverJobs(db: Db): Promise<void> {
-  const stale = db.select({ id: jobs.id, input: jobs.input }).from(jobs).where(inArray(jobs.state, ["queued", "running"])).all();
+  const stale = db.select({ id: jobs.id, kind: jobs.kind, input: jobs.input }).from(jobs).where(inArray(jobs.state, ["queued", "running"])).all();
   if (stale.length > 0) {
-    db.update(jobs)
-      .set({ state: "failed", message: "The server stopped before this job finished; nothing it wrote is visible.", finishedAt: new Date(), stagingProjectId: null })
-      .where(inArray(jobs.id, stale.map((s) => s.id)))
-      .run();
+    // A model's run keeps what it answered (lib/server/models/run.ts): it goes on when started again.
+    const ran = (s: (typeof stale)[number]) => MODEL_JOB_KINDS.has(s.kind);
+    for (const [ids, message] of [
+      [stale.filter((s) => !ran(s)).map((s) => s.id), "The server stopped before this job finished; nothing it wrote is visible."],
+      [stale.filter(ran).map((s) => s.id), "The server stopped before this run finished; what it answered is kept: start it again to go on."],
+    ] as const) {
+      if (ids.length > 0) db.update(jobs).set({ state: "failed", message, finishedAt: new Date(), stagingProjectId: null }).where(inArray(jobs.id, [...ids])).run();
+    }
     for (const s of stale) removeInputFile(s.input);
   }
   const holders = db.select({ id: projects.id }).from(projects).where(isNotNull(projects.stagingFor)).all();

@@ -51,6 +51,7 @@ import { InputError, NotFoundError, AuthError } from "../kernel/errors";
 import { projectGold } from "../gold/gold";
 import { listRuns, runFile } from "../scoring/runs";
 import { listGolds } from "../scoring/golds";
+import { modelSourceCandidates } from "../models/round-candidates";
 
 export interface CreateRoundInput {
   name?: unknown;
@@ -58,7 +59,7 @@ export interface CreateRoundInput {
   selection?: unknown;
   sampleSize?: unknown;
   seed?: unknown;
-  /** Source tags: "annotators", "wordnet", "run:<run id>". */
+  /** Source tags: "annotators", "wordnet", "run:<run id>", "model:<model name>" (lib/server/models). */
   sources?: unknown;
   controls?: unknown;
   scheme?: unknown;
@@ -114,7 +115,7 @@ export function createRound(db: Db, actor: Actor, projectId: number, input: Crea
   const rawSources = Array.isArray(input.sources) ? input.sources.map(String) : typeof input.sources === "string" ? input.sources.split(",") : ["annotators"];
   const sources = [...new Set(rawSources.map((s) => s.trim()).filter(Boolean))];
   if (sources.length === 0) throw new InputError("sources: choose at least one candidate source.", { sources: "none chosen" });
-  for (const s of sources) if (s !== "annotators" && s !== "wordnet" && !/^run:\d+$/.test(s)) throw new InputError(`sources: unknown source "${s}".`, { sources: s });
+  for (const s of sources) if (s !== "annotators" && s !== "wordnet" && !/^run:\d+$/.test(s) && !s.startsWith("model:")) throw new InputError(`sources: unknown source "${s}".`, { sources: s });
 
   const judgeIds = [...new Set((Array.isArray(input.judges) ? input.judges : input.judges == null ? [] : [input.judges]).map(Number))];
   checkMembers(db, projectId, judgeIds);
@@ -148,6 +149,9 @@ export function createRound(db: Db, actor: Actor, projectId: number, input: Crea
       const byId = new Map<string, string[]>();
       for (const line of parseSystem(out.lines.join("\n") + "\n", "wordnet-baseline.oot", "oot").lines) byId.set(line.id, line.guesses);
       systemAnswers.set("wordnet", byId);
+    } else if (s.startsWith("model:")) {
+      // A model's cached candidates now; a candidates run adds the rest to the round (lib/server/models/round-candidates.ts).
+      systemAnswers.set(s, modelSourceCandidates(db, projectId, s.slice(6), sampledIds));
     }
   }
 

@@ -16,7 +16,8 @@ const PROJECTS = named(projects);
 
 /** admin manages every account (made from the CLI); it is not a project role. */
 /** participant: a crowd worker in one study (lib/server/crowd), an annotator of its project only. */
-export type Role = "coordinator" | "annotator" | "admin" | "participant";
+/** model: one sample of a model's answers (lib/server/models); never an actor (lib/auth/session.ts refuses it). */
+export type Role = "coordinator" | "annotator" | "admin" | "participant" | "model";
 
 export interface UserActor {
   kind: "user";

@@ -1,5 +1,5 @@
 /**
- * Token buckets on saves and page renders, per account and per client address
+ * Token buckets on saves and on every other request (pages, actions, /api), per account and per client address
  * (issue #27: one annotator with 16 connections pushed another's save p99 from
  * 73 ms to 2.2 s).
  *
@@ -11,10 +11,13 @@
  *
  *   saves   per account  LEXGOLD_SAVE_RATE          5/s, burst 30
  *           per address  LEXGOLD_ADDRESS_SAVE_RATE  30/s, burst 150
- *   pages   per account  LEXGOLD_PAGE_RATE          10/s, burst 100
+ *   pages   per account  LEXGOLD_PAGE_RATE          10/s, burst 100  (and /api requests but saves)
  *           per address  LEXGOLD_ADDRESS_PAGE_RATE  30/s, burst 300
  *   joins   per study    LEXGOLD_STUDY_JOIN_RATE    10/s, burst 300  (new crowd participants)
  *           per address  LEXGOLD_ADDRESS_JOIN_RATE  1 per 10 s, burst 10
+ *   re-joins per participant, own browser  LEXGOLD_REJOIN_RATE  1/s, burst 20  (participants already in)
+ *           per participant, other browsers LEXGOLD_RESUME_RATE 1 per 50 s, burst 10
+ *           per address  LEXGOLD_ADDRESS_REJOIN_RATE  2/s, burst 60
  *
  * Each variable is "RATE,BURST" (requests a second, then the most at once), or
  * "off". The account is the user id of the decoded session token (every session
@@ -22,22 +25,29 @@
  * address the client's (lib/net/trusted-proxy.ts; IPv6 by its /64, which one
  * subscriber usually holds whole). A request refused for its account takes no
  * token from its address, so one flooding account does not use up the allowance
- * of others behind the same address (a lab's NAT).
+ * of others behind the same address (a lab's NAT). A request without a valid
+ * session takes from its address's signed-out bucket only (same size, a key of
+ * its own: #38 item 11), so strangers behind a lab's address never spend what its
+ * annotators need.
  *
- * The buckets live in each server process's memory (scripts/serve.mjs runs
- * LEXGOLD_WORKERS processes, 1 or 2): the cluster spreads connections over them,
- * so a flood over many connections gets at most the processes' count times the
- * rate, still far below what slows the server, while one browser, whose requests
- * go over one or two kept-alive connections, meets the configured rate at most.
- * Sharing them (through SQLite) would put a write in front of every request,
- * the cost the limit is there to keep away. A restart empties them.
+ * The limits hold per server, not per server process (#38 item 10): scripts/serve.mjs
+ * runs LEXGOLD_WORKERS processes and tells each their number (LEXGOLD_SERVER_PROCESSES),
+ * and each holds 1/N of every bucket (rate and burst). The cluster hands new
+ * connections to the processes in turn, so a flood over many connections gets the
+ * configured rate in all; a client whose requests all reach one process gets 1/N of
+ * it (the defaults sit far above a person's pace even so). Sharing the buckets through
+ * the primary (a message each way per request) or the database (a write per request)
+ * would add to every save the cost the limits are there to keep away; dividing adds
+ * nothing. A restart empties them.
  *
  * Where: the save route and the flag-and-note action take a save token, proxy.ts
- * a page token; lib/auth/save-gate.ts refuses a save whose bucket is already
- * empty in the HTTP server, before Next runs it (a refusal there costs
- * microseconds, and a client that does not wait gets its next ones late).
+ * a page token for every page and every /api request but the save; the production
+ * server refuses a save at once, before anything of it is read, while its
+ * account's (or address's) last refusal says to wait (lib/server/annotate/save-request.ts:
+ * a refusal there costs microseconds, and a client that does not wait gets its next
+ * ones late).
  *
- * Pure: no next, no database; proxy.ts, the gate and the route handlers share it
+ * Pure: no next, no database; proxy.ts, the save and the route handlers share it
  * through a registry on globalThis (one per process, whichever bundle loads this file).
  */
 import net from "node:net";
@@ -151,7 +161,7 @@ export function addressKey(address: string): string {
   return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":") + "::/64";
 }
 
-/** The four limits; their defaults are lib/config's, the one place they are written. */
+/** The limits; their defaults are lib/config's, the one place they are written. */
 export const LIMIT_SETTINGS = {
   save: { env: "LEXGOLD_SAVE_RATE", fallback: SETTINGS.LEXGOLD_SAVE_RATE.default! },
   saveAddress: { env: "LEXGOLD_ADDRESS_SAVE_RATE", fallback: SETTINGS.LEXGOLD_ADDRESS_SAVE_RATE.default! },
@@ -159,6 +169,9 @@ export const LIMIT_SETTINGS = {
   pageAddress: { env: "LEXGOLD_ADDRESS_PAGE_RATE", fallback: SETTINGS.LEXGOLD_ADDRESS_PAGE_RATE.default! },
   join: { env: "LEXGOLD_STUDY_JOIN_RATE", fallback: SETTINGS.LEXGOLD_STUDY_JOIN_RATE.default! },
   joinAddress: { env: "LEXGOLD_ADDRESS_JOIN_RATE", fallback: SETTINGS.LEXGOLD_ADDRESS_JOIN_RATE.default! },
+  rejoin: { env: "LEXGOLD_REJOIN_RATE", fallback: SETTINGS.LEXGOLD_REJOIN_RATE.default! },
+  resume: { env: "LEXGOLD_RESUME_RATE", fallback: SETTINGS.LEXGOLD_RESUME_RATE.default! },
+  rejoinAddress: { env: "LEXGOLD_ADDRESS_REJOIN_RATE", fallback: SETTINGS.LEXGOLD_ADDRESS_REJOIN_RATE.default! },
 } as const satisfies Record<string, { env: string; fallback: BucketSpec }>;
 
 type LimitName = keyof typeof LIMIT_SETTINGS;
@@ -166,8 +179,16 @@ type LimitName = keyof typeof LIMIT_SETTINGS;
 /** "RATE,BURST" (e.g. "5,30"), "off" → null; anything else is an error naming the variable (lib/config/index.ts). */
 export { parseLimit } from "../../config";
 
+/** This process's share of a limit: 1/N of its rate and burst, with N the server's processes (at least one token at once). */
+function share(spec: BucketSpec): BucketSpec {
+  const n = setting("LEXGOLD_SERVER_PROCESSES") ?? 1;
+  return n <= 1 ? spec : { rate: spec.rate / n, burst: Math.max(1, spec.burst / n) };
+}
+
 interface Registry {
   limits: Record<LimitName, TokenBuckets | null>;
+  /** Until when (clock ms) each save bucket's last refusal said to wait: the save's early refusal. */
+  refusedUntil: Map<string, number>;
 }
 
 const REGISTRY = Symbol.for("lexgold.rateLimits");
@@ -188,9 +209,9 @@ function registry(): Registry {
         console.error(`lexgold: ${(e as Error).message}; using ${fallback.rate},${fallback.burst}`);
         spec = fallback;
       }
-      limits[name] = spec ? new TokenBuckets(spec, clock) : null;
+      limits[name] = spec ? new TokenBuckets(share(spec), clock) : null;
     }
-    g[REGISTRY] = { limits };
+    g[REGISTRY] = { limits, refusedUntil: new Map() };
   }
   return g[REGISTRY];
 }
@@ -213,27 +234,51 @@ function pairsFor(kind: "save" | "page", who: Requester): Array<[TokenBuckets, s
   const pairs: Array<[TokenBuckets, string]> = [];
   const perAccount = limits[kind];
   const perAddress = limits[kind === "save" ? "saveAddress" : "pageAddress"];
-  if (perAccount && who.userId != null) pairs.push([perAccount, `u${who.userId}`]);
+  if (who.userId == null) {
+    // Signed out: the address's signed-out bucket only.
+    if (perAddress && who.address) pairs.push([perAddress, `n${addressKey(who.address)}`]);
+    return pairs;
+  }
+  if (perAccount) pairs.push([perAccount, `u${who.userId}`]);
   if (perAddress && who.address) pairs.push([perAddress, addressKey(who.address)]);
   return pairs;
 }
 
-/** One save (the save route, the flag-and-note action). */
+/**
+ * One save (the save route, the flag-and-note action): a token from each bucket, or a refusal,
+ * remembered until the wait it gives is over (`refusedSave`).
+ */
 export function limitSave(who: Requester): Verdict {
-  return takeAll(pairsFor("save", who));
+  const pairs = pairsFor("save", who);
+  for (const [buckets, key] of pairs) {
+    const v = buckets.check(key);
+    if (!v.ok) {
+      const { refusedUntil } = registry();
+      refusedUntil.delete(key);
+      refusedUntil.set(key, clock() + v.retryAfterMs);
+      if (refusedUntil.size > 50_000) refusedUntil.delete(refusedUntil.keys().next().value!);
+      return v;
+    }
+  }
+  for (const [buckets, key] of pairs) buckets.take(key);
+  return { ok: true };
 }
 
 /**
- * Would a save be refused now? Takes nothing (lib/auth/save-gate.ts: the early
- * refusal). `accountCost`: the tokens the account must hold for this save to
- * pass, counting its saves already let through and not yet answered.
+ * The refusal a save of `who` met last, while the wait it gave is not over; null otherwise. Takes
+ * and checks no bucket (the one check is limitSave's): the production server answers a save 429 at
+ * once with it, before anything else is done (lib/server/annotate/save-request.ts).
  */
-export function peekSave(who: Requester, accountCost = 1): Verdict {
-  for (const [buckets, key] of pairsFor("save", who)) {
-    const v = buckets.check(key, key.startsWith("u") ? accountCost : 1);
-    if (!v.ok) return v;
+export function refusedSave(who: Requester): Extract<Verdict, { ok: false }> | null {
+  const { refusedUntil } = registry();
+  const now = clock();
+  for (const [, key] of pairsFor("save", who)) {
+    const until = refusedUntil.get(key);
+    if (until === undefined) continue;
+    if (until > now) return { ok: false, retryAfterMs: Math.ceil(until - now) };
+    refusedUntil.delete(key);
   }
-  return { ok: true };
+  return null;
 }
 
 /** One page render, client-side navigation or server action (proxy.ts). */
@@ -251,6 +296,22 @@ export function limitJoin(who: { studyId: number; address: string | null }): Ver
   const pairs: Array<[TokenBuckets, string]> = [];
   if (limits.join) pairs.push([limits.join, `s${who.studyId}`]);
   if (limits.joinAddress && who.address) pairs.push([limits.joinAddress, addressKey(who.address)]);
+  return takeAll(pairs);
+}
+
+/**
+ * One arrival of a participant already in a crowd study (lib/server/crowd/join.ts): a token of the
+ * address's bucket (every study together), and one of the participant's — the re-join bucket when
+ * the browser holds their cookie (a reload, a second tab), else the resume bucket (a platform
+ * session, a resume code, or a guess at one). Kept apart, so strangers' tries never hold up the
+ * participant's own browser.
+ */
+export function limitRejoin(who: { participantId: number; address: string | null; ownBrowser: boolean }): Verdict {
+  const { limits } = registry();
+  const pairs: Array<[TokenBuckets, string]> = [];
+  const own = who.ownBrowser ? limits.rejoin : limits.resume;
+  if (own) pairs.push([own, `p${who.participantId}`]);
+  if (limits.rejoinAddress && who.address) pairs.push([limits.rejoinAddress, addressKey(who.address)]);
   return takeAll(pairs);
 }
 

@@ -16,6 +16,13 @@
  *
  * After WAIT_MS without the lock the writes still queued are refused with BusyError (HTTP 503 and
  * Retry-After), having written nothing, so the client can send them again as they were.
+ *
+ * Writes that can wait (`lowPriority`: a crowd participant joining, issue #38 finding 9) queue
+ * apart and yield to the others: one runs only when no other write of this process is queued, in
+ * a transaction of its own, and the next try comes after the event loop has taken in what arrived
+ * meanwhile — so a save never commits later for a join committed with it. One that has waited
+ * LOW_PRIORITY_PATIENCE_MS runs right after the batch that holds it up (its own transaction), so a
+ * steady stream of saves cannot starve it.
  */
 import "server-only";
 import type { Db } from "../../../db/client";
@@ -27,6 +34,8 @@ type Client = Db["$client"];
 const WAIT_MS = 5000;
 /** Waits between tries: short at first (a save holds the lock for a fraction of a millisecond), longer while it stays taken. */
 const BACKOFF_MS = [0, 0, 1, 1, 2, 2, 4, 4, 8, 8, 16];
+/** A low-priority write that has waited this long runs after the batch ahead of it instead of behind the next one. */
+const LOW_PRIORITY_PATIENCE_MS = 100;
 
 interface Pending {
   body: () => unknown;
@@ -34,10 +43,14 @@ interface Pending {
   reject: (e: unknown) => void;
   /** When it gives up (performance.now()). */
   until: number;
+  /** When it was queued (performance.now()). */
+  since: number;
 }
 
 interface Writer {
   queue: Pending[];
+  /** Low-priority writes: run one at a time, when `queue` is empty. */
+  low: Pending[];
   /** A try is scheduled. */
   waiting: boolean;
   tries: number;
@@ -50,7 +63,7 @@ const writers = new WeakMap<Client, Writer>();
 function writerOf(client: Client): Writer {
   let w = writers.get(client);
   if (!w) {
-    w = { queue: [], waiting: false, tries: 0, restoreBusyTimeout: `PRAGMA busy_timeout = ${Number(client.pragma("busy_timeout", { simple: true })) || 0}` };
+    w = { queue: [], low: [], waiting: false, tries: 0, restoreBusyTimeout: `PRAGMA busy_timeout = ${Number(client.pragma("busy_timeout", { simple: true })) || 0}` };
     writers.set(client, w);
   }
   return w;
@@ -79,9 +92,8 @@ function tryBegin(client: Client, w: Writer): boolean {
   }
 }
 
-/** Run every write queued now, each in its own savepoint, inside the transaction just begun; commit; then answer them. */
-function runBatch(client: Client, w: Writer): void {
-  const batch = w.queue.splice(0);
+/** Run these writes, each in its own savepoint, inside the transaction just begun; commit; then answer them. */
+function runBatch(client: Client, batch: Pending[]): void {
   const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
   try {
     for (const p of batch) {
@@ -105,33 +117,51 @@ function runBatch(client: Client, w: Writer): void {
   });
 }
 
-function attempt(client: Client, w: Writer): void {
-  w.waiting = false;
-  if (w.queue.length === 0) return;
+const pending = (w: Writer) => w.queue.length + w.low.length;
+
+/** Begin and run `batch` (taken off its queue by the caller once the lock is held); false when the lock is taken. */
+function runIfFree(client: Client, w: Writer, take: () => Pending[]): boolean {
   let began: boolean;
   try {
     began = !client.inTransaction && tryBegin(client, w);
   } catch (e) {
-    for (const p of w.queue.splice(0)) p.reject(e);
-    return;
+    for (const p of take()) p.reject(e);
+    return true;
   }
+  if (began) runBatch(client, take());
+  return began;
+}
+
+function attempt(client: Client, w: Writer): void {
+  w.waiting = false;
+  if (pending(w) === 0) return;
+  const normal = w.queue.length > 0;
+  // Every ordinary write queued now, or else the oldest low-priority one alone.
+  const began = runIfFree(client, w, () => (normal ? w.queue.splice(0) : w.low.splice(0, 1)));
   if (began) {
     w.tries = 0;
-    runBatch(client, w);
+    // A low-priority write that has waited long enough goes now, in a transaction of its own.
+    if (normal && w.low.length > 0 && performance.now() - w.low[0].since >= LOW_PRIORITY_PATIENCE_MS) runIfFree(client, w, () => w.low.splice(0, 1));
+    // What is left waits for the event loop to take in what arrived meanwhile (ordinary writes go first).
+    if (pending(w) > 0) {
+      w.waiting = true;
+      setImmediate(() => attempt(client, w));
+    }
     return;
   }
   // Taken (by the other process, or by a synchronous transaction of this one): refuse what waited too long, try again later.
   const now = performance.now();
-  const expired = w.queue.filter((p) => now >= p.until);
-  if (expired.length > 0) {
-    w.queue = w.queue.filter((p) => now < p.until);
+  for (const key of ["queue", "low"] as const) {
+    const expired = w[key].filter((p) => now >= p.until);
+    if (expired.length === 0) continue;
+    w[key] = w[key].filter((p) => now < p.until);
     for (const p of expired) p.reject(new BusyError("The database is busy: nothing was saved. Send it again in a moment.", 1));
   }
   schedule(client, w);
 }
 
 function schedule(client: Client, w: Writer): void {
-  if (w.waiting || w.queue.length === 0) return;
+  if (w.waiting || pending(w) === 0) return;
   w.waiting = true;
   const ms = BACKOFF_MS[Math.min(w.tries++, BACKOFF_MS.length - 1)];
   if (ms === 0) setImmediate(() => attempt(client, w));
@@ -142,12 +172,14 @@ function schedule(client: Client, w: Writer): void {
  * Run `body` (synchronous: it must not await) in a write transaction taken without blocking the
  * event loop; resolves with its value once committed, rejects with what it threw (its writes
  * undone) or with BusyError when the lock stayed taken for `waitMs` (default WAIT_MS).
+ * `lowPriority`: it yields to the other writes of this process (see the header).
  */
-export function writeTransaction<T>(db: Pick<Db, "$client">, body: () => T, { waitMs = WAIT_MS }: { waitMs?: number } = {}): Promise<T> {
+export function writeTransaction<T>(db: Pick<Db, "$client">, body: () => T, { waitMs = WAIT_MS, lowPriority = false }: { waitMs?: number; lowPriority?: boolean } = {}): Promise<T> {
   const client = db.$client;
   const w = writerOf(client);
   return new Promise<T>((resolve, reject) => {
-    w.queue.push({ body, resolve: resolve as (v: unknown) => void, reject, until: performance.now() + waitMs });
+    const now = performance.now();
+    (lowPriority ? w.low : w.queue).push({ body, resolve: resolve as (v: unknown) => void, reject, until: now + waitMs, since: now });
     // First try at once, unless others already wait (they go first, in the same batch).
     if (!w.waiting) {
       w.tries = 0;

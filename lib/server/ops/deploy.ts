@@ -84,6 +84,8 @@ export function initStudy(actor: Actor, input: { dbFile: string; name: string; p
       const n = (sqlite.prepare(`select count(*) as n from ${USERS.$}`).get() as { n: number }).n;
       if (n > 0) throw refuse(n);
       const user = createUser(db, SYSTEM, data);
+      // The study's own coordinator: a coordinator of every project, however it is made (corpus/projects.ts).
+      sqlite.prepare(`update ${USERS.$} set ${USERS.administersProjects} = 1 where ${USERS.id} = ?`).run(user.id);
       sqlite.exec("COMMIT");
       return { dbFile, user, secret };
     } catch (e) {
@@ -162,7 +164,7 @@ export function planStart(actor: Actor, input: { dbFile: string; host: string; p
   let projects = 0;
 
   if (!fs.existsSync(dbFile)) {
-    problems.push(`no database at ${dbFile}: create it with \`lexgold init NAME\` (NAME: the first coordinator), or set LEXGOLD_DB / --db to yours.`);
+    problems.push(`no database at ${dbFile}: create it with \`lexgold init NAME\` (NAME: the first coordinator) or LEXGOLD_INIT_USER with LEXGOLD_INIT_PASSWORD_FILE, or set LEXGOLD_DB / --db to yours.`);
   } else {
     try {
       const db = openDb(dbFile);
@@ -170,7 +172,7 @@ export function planStart(actor: Actor, input: { dbFile: string; host: string; p
         const count = (t: { $: string }) => (db.$client.prepare(`select count(*) as n from ${t.$}`).get() as { n: number }).n;
         accounts = count(USERS);
         projects = count(PROJECTS);
-        if (accounts === 0) problems.push(`no account in ${dbFile}: create the first coordinator with \`lexgold init NAME\`.`);
+        if (accounts === 0) problems.push(`no account in ${dbFile}: create the first coordinator with \`lexgold init NAME\` (or LEXGOLD_INIT_USER with LEXGOLD_INIT_PASSWORD_FILE).`);
         const demo = DEMO_USERS.map((u) => db.$client.prepare(`select ${USERS.name}, ${USERS.passwordHash} as hash from ${USERS.$} where ${USERS.name} = ?`).get(u.name) as { name: string; hash: string } | undefined)
           .filter((u): u is { name: string; hash: string } => !!u && bcrypt.compareSync(DEMO_PASSWORD, u.hash))
           .map((u) => u.name);

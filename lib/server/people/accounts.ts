@@ -89,7 +89,8 @@ function requireManageable(db: Db, actor: Actor, userId: unknown): { id: number;
   const id = typeof userId === "string" && userId.trim() !== "" ? Number(userId) : userId;
   if (typeof id !== "number" || !Number.isInteger(id)) throw new InputError("Choose an account.", { userId: "Choose an account." });
   const u = db.select({ id: users.id, name: users.name, role: users.role, disabled: users.disabled }).from(users).where(eq(users.id, id)).get();
-  if (!u) throw new NotFoundError("No such account.");
+  // A model's pseudo-annotator (lib/server/models) is no account: `lexgold model` manages it.
+  if (!u || u.role === "model") throw new NotFoundError("No such account.");
   if (a.kind === "system") return u;
   if (!listUsers(db, a).some((v) => v.id === u.id)) throw new NotFoundError("No such account.");
   if (u.id === a.userId) throw new AuthError("Change your own account from “Your account”.");

@@ -191,13 +191,14 @@ export async function signInWithPassword(db: Db, a: SignInAttempt): Promise<Sign
     const priority = device !== null ? "known" : clientFailures === 0 ? "clean" : "others";
     // A crowd participant's account has no password: it signs in only by its study link (lib/server/crowd),
     // so whatever is typed is checked against nothing (the same work as for an unknown name) and refused.
-    const hash = row?.role === "participant" ? undefined : row?.passwordHash;
+    // A model's pseudo-annotator (lib/server/models) has none either and never signs in.
+    const hash = row?.role === "participant" || row?.role === "model" ? undefined : row?.passwordHash;
     matches = await signInGate().run({ client, priority }, () => checkPassword(a.password, hash));
   } catch (e) {
     if (e instanceof GateBusyError) return { ok: false, reason: "busy", retryAfterS: e.retryAfterS };
     throw e;
   }
-  if (!matches || !row || row.disabled || row.role === "participant") {
+  if (!matches || !row || row.disabled || row.role === "participant" || row.role === "model") {
     record(db, { key, client, device });
     return { ok: false, reason: "invalid" };
   }

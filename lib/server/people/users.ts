@@ -1,6 +1,6 @@
 /** Accounts: created by coordinators (or the CLI) only; no open sign-up. */
 import "server-only";
-import { and, count, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, count, eq, inArray, ne, notInArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { accountAudit, assignments, memberships, PROJECT_ROLES, type ProjectRole, responses, users } from "../../../db/schema";
@@ -84,8 +84,9 @@ export function projectIdsOf(db: Db, userId: number): number[] {
 export function listUsers(db: Db, actor: Actor): PublicUser[] {
   const a = requireAccountManager(actor);
   const cols = { id: users.id, name: users.name, role: users.role };
-  // Study participants' accounts are their study's (the Crowd tab lists them): no password to reset, nothing to manage here.
-  const people = ne(users.role, "participant");
+  // Study participants' accounts are their study's (the Crowd tab lists them): no password to reset, nothing to manage here;
+  // a model's pseudo-annotators are its samples (lib/server/models), never accounts.
+  const people = notInArray(users.role, ["participant", "model"]);
   if (a.kind === "system" || a.role === "admin") return db.select(cols).from(users).where(people).orderBy(users.name).all();
   const projectIds = projectIdsOf(db, a.userId);
   if (projectIds.length === 0) return [];
@@ -120,7 +121,8 @@ function memberRoleFor(account: { role: Role }, asked: unknown): ProjectRole {
 export function addMember(db: Db, actor: Actor, projectId: number, userName: string, role?: unknown): { added: boolean; user: PublicUser } {
   requireProject(db, actor, projectId, { coordinator: true });
   const user = db.select({ id: users.id, name: users.name, role: users.role }).from(users).where(eq(users.name, userName)).get();
-  if (!user) throw new NotFoundError(`No user named "${userName}".`);
+  // A model's pseudo-annotator (lib/server/models) is no account to add.
+  if (!user || user.role === "model") throw new NotFoundError(`No user named "${userName}".`);
   // A crowd participant's account was made by their study's link for its project alone (lib/server/crowd).
   if (user.role === "participant") throw new InputError(`"${user.name}" is a study participant: they take part in their study's project only.`, { userId: "A study participant." });
   const r = db.insert(memberships).values({ projectId, userId: user.id, role: memberRoleFor(user, role) }).onConflictDoNothing().run();

@@ -23,7 +23,7 @@
  * reports, the signed-in annotator for their own training.
  */
 import "server-only";
-import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../../../db/client";
 import { instances, knownAnswers, lexelts, projects, responses, trainingAnswers, trainingAttempts, users } from "../../../db/schema";
@@ -491,7 +491,7 @@ export function checkReport(db: Db, actor: Actor, projectId: number): CheckRepor
       .select({ ref: responses.instanceRef, userId: responses.userId, name: users.name, kind: responses.kind, substitutes: responses.substitutes })
       .from(responses)
       .innerJoin(users, eq(users.id, responses.userId))
-      .where(inArray(responses.instanceRef, [...checks.keys()]))
+      .where(and(inArray(responses.instanceRef, [...checks.keys()]), ne(users.role, "model")))
       .all();
     for (const r of answers) {
       if (!pos.has(r.ref)) pos.set(r.ref, posOf(db, r.ref));

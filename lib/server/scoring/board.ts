@@ -103,9 +103,9 @@ function projectGoldFacts(db: Db, projectId: number, projectName: string, readin
   return { gold, mwgold };
 }
 
-/** What the whole scoring of the runs gave beside score.pl's figures: each run's repaired and UTF-8 figures. */
+/** What the whole scoring of the runs gave beside score.pl's figures: each run's repaired and UTF-8 figures and the bootstrap intervals of its precision and recall. */
 interface BoardOthers {
-  runs: Record<string, Pick<RunSummary, "repaired" | "utf8">>;
+  runs: Record<string, Pick<RunSummary, "repaired" | "utf8"> & Partial<Pick<RunSummary, "intervals">>>;
 }
 
 /** The snapshot kind of a gold's whole scoring (the repaired and UTF-8 figures beside the kept ones). */
@@ -137,6 +137,7 @@ function summaryOf({ reader: readerJson, ...run }: RunInfo & { reader: string | 
     byPos,
     repaired: other?.repaired ?? null,
     utf8: other?.utf8 ?? null,
+    intervals: other?.intervals ?? null,
   };
 }
 
@@ -171,7 +172,7 @@ export function keptScoreBoard(db: Db, actor: Actor, projectId: number, source: 
       const { reader: _reader, ...run } = withReader;
       const f = run.type === "mw" ? facts.mwgold : facts.gold;
       const name = run.type === "mw" ? names.mwgold : names.gold;
-      const none = { errors: 0, warnings: 0, skipped: 0, byPos: [], repaired: null, utf8: null };
+      const none = { errors: 0, warnings: 0, skipped: 0, byPos: [], repaired: null, utf8: null, intervals: null };
       if (!f || name === null) {
         return { run, figures: null, problem: run.type === "mw" ? "No mwgold file uploaded: mw runs are scored against an mwgold." : "No gold file uploaded: best and oot runs are scored against a gold.", ...none };
       }
@@ -194,7 +195,7 @@ export function keptScoreBoard(db: Db, actor: Actor, projectId: number, source: 
 
 /**
  * Score the runs of a gold whole (scores.ts scoreBoard, score.pl's figures in the project's reading)
- * and keep what the kept outcomes do not give: each run's repaired and UTF-8 figures. Slow for large
+ * and keep what the kept outcomes do not give: each run's repaired and UTF-8 figures and its intervals. Slow for large
  * runs: the derivation process runs it (lib/server/jobs/derive-pool.ts refreshScoringOthers).
  */
 export function computeBoardOthers(db: Db, actor: Actor, projectId: number, source: GoldSource): void {
@@ -202,6 +203,6 @@ export function computeBoardOthers(db: Db, actor: Actor, projectId: number, sour
   catchUpNow(db, projectId);
   computeSnapshot(db, projectId, othersKind(source), (): BoardOthers => {
     const whole = scoreBoard(db, actor, projectId, source, {});
-    return { runs: Object.fromEntries(whole.runs.map((r) => [String(r.run.id), { repaired: r.repaired, utf8: r.utf8 }])) };
+    return { runs: Object.fromEntries(whole.runs.map((r) => [String(r.run.id), { repaired: r.repaired, utf8: r.utf8, intervals: r.intervals }])) };
   });
 }

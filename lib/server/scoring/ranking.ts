@@ -11,6 +11,7 @@ import type { Db } from "../../../db/client";
 import { type Benchmark, formatRankTable, isBenchmark, isGapVariant, type RankedFormat, RANKED_FORMATS, rankRuns, type RankTable } from "../../scorers/rank";
 import { type Diagnostic, formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
 import { decodePythonUtf8 } from "../../scorers/shared/python-text";
+import { readingFor } from "../../scorers/semeval2007/rules";
 import { sha1Hex, wordnet30 } from "../../wordnet/wn30";
 import { type Actor, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
@@ -121,6 +122,8 @@ export function scoreRankingUpload(db: Db, actor: Actor, projectId: number, inpu
     noMwe: !!input.noMwe,
     keepComplexWord: !!input.mlsp,
     repaired: !!input.repaired,
+    // The project's reading (bytes for English, UTF-8 otherwise): a German oot run's `Plünderung.n` is read whole.
+    utf8: readingFor(project.language) === "utf8",
     sha1: sha1Hex,
   });
   const { diagnostics, ...rest } = table;

@@ -191,7 +191,7 @@ export function uploadRun(db: Db, actor: Actor, projectId: number, input: Upload
  * writing a file of tens of MB happen off the request thread (the insert of a 19 MB run alone
  * takes 85-170 ms).
  */
-function storeRunUpload(db: Db, projectId: number, createdBy: number | null, input: UploadRunInput, reading?: RunUploadReading): UploadRunResult {
+export function storeRunUpload(db: Db, projectId: number, createdBy: number | null, input: UploadRunInput, reading?: RunUploadReading): UploadRunResult {
   const given = checkFileName(input.fileName);
   const goldId = goldIdOf(db, projectId, input.gold);
   chosenRunType(input.type);

@@ -31,6 +31,7 @@ import { InputError } from "../kernel/errors";
 import { type GoldInfo, type GoldSource, type ResolvedGold, listGolds, resolveGold, sourceOfRun } from "./golds";
 import { type RunInfo, runColumns, runFile, runTextPieces, sameGold } from "./runs";
 import { type NamedText, type RunType } from "./uploads";
+import { type ScoreIntervals, scoreIntervals } from "../../scorers/shared/intervals";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const SCORING_GOLDS = named(scoringGolds);
@@ -84,6 +85,8 @@ export interface RunSummary {
   repaired: RunRepairs | null;
   /** Read as bytes (score.pl's figures): the figures read as UTF-8 text, when they differ; else null. */
   utf8: RunFigures | null;
+  /** best and oot: bootstrap 95% intervals of precision and recall over the gold's items (the Scoring tab's chart); else null. */
+  intervals: ScoreIntervals | null;
 }
 
 export interface ScoreBoard {
@@ -134,6 +137,20 @@ function scoreOne(g: ResolvedGold, run: { type: RunType; fileName: string; conte
   return { out, goldDiagnostics: out.goldDiagnostics };
 }
 
+/**
+ * best and oot: the bootstrap intervals of precision and recall, from the attempted items' scores
+ * (null when they do not add up to the figures, e.g. a repaired pass scored other items).
+ */
+function runIntervals(out: ReturnType<typeof scoreTexts>): ScoreIntervals | null {
+  const res = out.result;
+  if (res.type === "mw") return null;
+  const scores = out.items.map((i) => ("score" in i ? i.score : NaN));
+  const sum = scores.reduce((a, b) => a + b, 0);
+  if (scores.length !== res.stats.attempted || !(Math.abs(sum - res.stats.credit) <= 1e-9 * Math.max(1, res.stats.credit))) return null;
+  // About 20 million draws at most for the board, whatever the gold's size.
+  return scoreIntervals(scores, res.stats.total, { iterations: Math.max(100, Math.min(1000, Math.floor(2e7 / Math.max(1, res.stats.total)))) });
+}
+
 function figuresOf(result: SubstitutionResult | MwResult): RunFigures {
   return result.type === "mw" ? mwJson(result.stats) : substitutionJson(result.type, result.stats);
 }
@@ -181,7 +198,7 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
   const goldDiagnostics = new Map<string, Diagnostic[]>();
   const runs: RunSummary[] = rows.map((run) => {
     const s = scoreOne(g, { type: run.type, fileName: run.fileName, content: [...runTextPieces(db, run.id)].join("") }, "pos", mode);
-    if (!s) return { run, figures: null, problem: missingGold(g, run.type), errors: 0, warnings: 0, skipped: 0, byPos: [], repaired: null, utf8: null };
+    if (!s) return { run, figures: null, problem: missingGold(g, run.type), errors: 0, warnings: 0, skipped: 0, byPos: [], repaired: null, utf8: null, intervals: null };
     const kind = run.type === "mw" ? "mw" : "gold";
     if (!goldDiagnostics.has(kind)) goldDiagnostics.set(kind, s.goldDiagnostics);
     const sys = s.out.systemDiagnostics;
@@ -190,10 +207,10 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
       warnings: sys.filter((d) => d.severity === "warning").length,
       skipped: s.out.lines.refused,
     };
-    if (hasErrors(s.goldDiagnostics)) return { run, figures: null, problem: `${goldFor(g, run.type)!.name} has errors; nothing scored.`, ...counts, byPos: [], repaired: null, utf8: null };
+    if (hasErrors(s.goldDiagnostics)) return { run, figures: null, problem: `${goldFor(g, run.type)!.name} has errors; nothing scored.`, ...counts, byPos: [], repaired: null, utf8: null, intervals: null };
     const res = s.out.result;
     const byPos = res.type === "mw" ? [] : (res.groups ?? []).map((x) => ({ group: x.group, figures: substitutionJson(res.type, x.stats) }));
-    return { run, figures: figuresOf(res), problem: null, ...counts, byPos, repaired: repairsOf(s.out), utf8: utf8Json(s.out.utf8)?.figures ?? null };
+    return { run, figures: figuresOf(res), problem: null, ...counts, byPos, repaired: repairsOf(s.out), utf8: utf8Json(s.out.utf8)?.figures ?? null, intervals: runIntervals(s.out) };
   });
   // The gold's own problems, even when no run is stored yet.
   if (g.gold && !goldDiagnostics.has("gold")) goldDiagnostics.set("gold", scoreTexts({ type: "best", system: "", gold: g.gold.text, goldName: g.gold.name }).goldDiagnostics);

@@ -69,6 +69,18 @@ describe("lexgold score", () => {
     expect(verbose.stdout.split("\n").slice(0, 2)).toEqual(["niño.n Item 1 mode 'pequeño' : system 'pequeño'  correct", "niño.n Item 1 credit 0.75 guesses 1 human responses 4: score is 0.75"]);
   });
 
+  it("a CoInCo-like pair (a ¢ among entries and answers, a lexelt with a space) scores through the fast lane as through the full reader, with no UTF-8 notice: no figure could differ (#40)", async () => {
+    file("cent.gold", "cent.n 1 :: penny 2;¢ 1;pence 1;\ne commerce.n 2 :: trade 2;sale 1;\nbank.n 3 :: shore 2;edge 1;\n");
+    file("cent.oot", "cent.n 1 ::: penny;¢;coin\ne commerce.n 2 ::: trade;¢\nbank.n 3 ::: edge;shore\n");
+    const [plain, full] = await Promise.all([lexgold(["score", "-t", "oot", "cent.oot", "cent.gold"]), lexgold(["score", "-t", "oot", "cent.oot", "cent.gold"], { LEXGOLD_SCORE_LANE: "full" })]);
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).toBe(full.stdout);
+    expect(plain.stderr).toBe(full.stderr);
+    expect(plain.stderr).not.toContain("UTF-8");
+    // The ¢ entry is not read (no word character, either reading): 1: penny 2/3; 2: trade 2/3; 3: (edge 1 + shore 2)/3 → (2/3 + 2/3 + 1)/3 = 77.78%.
+    expect(plain.stdout).toMatch(/^precision = 77\.78, recall = 77\.78$/m);
+  });
+
   it("by default prints score.pl's byte figures, then on stderr the UTF-8 figures (and in --json)", async () => {
     const [plain, full, json] = await Promise.all([
       lexgold(["score", "nino.best", "nino.gold"]),

@@ -192,7 +192,7 @@ describe("the fast lane gives the full scorer's answer wherever it answers", () 
     expect(got.score.repairs!.changes).toMatchObject([{ rule: "hyphen-mode", items: 24, ids: ["1", "2", "3", "4", "5"] }]);
   });
 
-  it("hands a gold line outside the form to the full reader, and its system lines; declines an odd system line or an id given twice", () => {
+  it("hands a gold line outside the form to the full reader, and its system lines; reads an odd system line with the full reader's reader; declines where a repair reads otherwise, or an id given twice", () => {
     const gold = "w.n 1 :: glad 2;merry 1\n";
     expect(fast(gold, "w.n 1 :: glad\n", "best", [])!.key.delegated).toBe(0);
     for (const odd of ["w.n 2 :: pn 2;glad 1;sharpness 1", "w.n 2 :: glad 2;merry 1\r", "w.n 02 :: glad 2", "w.n 2 :: glad 2;glad 1", " w.n 2 :: glad 2", "w.n 2 :: people's 2;x 1", "not a gold line at all"]) {
@@ -202,8 +202,15 @@ describe("the fast lane gives the full scorer's answer wherever it answers", () 
       expect(fast(text, system, "best", [])?.key.delegated, odd).toBe(1);
     }
     for (const twice of ["w.n 1 :: x2 2\n", "w.n 1 :: pn 2;x2 2\n"]) expect(FastKey.build(Buffer.from(gold + twice), { type: "best", goldName: "g", systemName: "s" }), twice).toBeNull();
-    for (const odd of ["w.n 1 :: glad \n", "w.n 1 :: glad\r\n", "w.n 1 ::  glad\n", "w.n 1 ::: glad\n", "   \n", "w.n 1 :: caf\u00e9\n"]) {
+    // A repair reads these otherwise (spaces around a guess, CRLF): the full scorer scores the run.
+    for (const odd of ["w.n 1 :: glad \n", "w.n 1 :: glad\r\n", "w.n 1 ::  glad\n"]) {
       expect(fast(gold, odd, "best", []), odd).toBeNull();
+    }
+    // These the lane reads with the full reader's reader and scores itself (#40): a line in no format, a blank one,
+    // a letter outside ASCII (CoInCo's), a lexelt with a space, an id that is no canonical number.
+    for (const odd of ["w.n 1 ::: glad\n", "   \n", "w.n 1 :: caf\u00e9;glad;merry\n", "e commerce.n 1 :: glad;caf\u00e9\n", "w.n 01 :: glad\n"]) {
+      expect(compare(gold, `${odd}w.n 1 :: merry\n`, "best", []), odd).toBe(true);
+      expect(compare(gold, `w.n 1 ::: glad;merry;caf\u00e9;glad\n${odd.replace(" :: ", " ::: ")}`, "oot", [0]), odd).toBe(true);
     }
   });
 });

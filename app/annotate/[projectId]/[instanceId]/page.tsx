@@ -9,6 +9,7 @@ import { participantView, workspace, type WorkspaceView } from "@/lib/server/ann
 import { participantMayWork } from "../../completion";
 import { trainingPendingFor } from "@/lib/server/quality";
 import { Workspace } from "../../workspace";
+import { workspaceSuggestionMode } from "@/lib/server/models";
 
 export const metadata: Metadata = { title: "Annotate" };
 export const dynamic = "force-dynamic";
@@ -45,5 +46,5 @@ export default async function InstancePage({ params }: { params: Promise<{ proje
     );
   }
   const v = view as WorkspaceView & { instance: NonNullable<WorkspaceView["instance"]> };
-  return <Workspace key={v.instance.ref} view={v} userId={actor.userId} />;
+  return <Workspace key={v.instance.ref} view={v} userId={actor.userId} suggest={workspaceSuggestionMode(getDb(), actor, pid)} />;
 }

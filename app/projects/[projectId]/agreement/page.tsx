@@ -16,7 +16,9 @@ import { recomputeAlphaAction } from "./actions";
 import styles from "./agreement.module.css";
 import { int, plural } from "@/app/_ui/format";
 import { DASH, alpha, dec, pct, points } from "./format";
-import { Histogram } from "./histogram";
+import { ChartFigure } from "@/app/_ui/charts/chart-figure";
+import { itemAgreementHistogram, pairAgreementHeatmap } from "@/lib/charts/agreement";
+import { ModelsSection } from "./models-section";
 import { type Column, type Row, SortableTable } from "./sortable-table";
 
 export const metadata: Metadata = { title: "Agreement" };
@@ -396,6 +398,21 @@ function LowestItem({ it, projectId }: { it: LowItem; projectId: number }) {
   );
 }
 
+/** Pairwise agreement of each pair of annotators, as a heatmap (lib/charts/agreement.ts). */
+function PairsSection({ pairs }: { pairs: AgreementPageData["pairs"] }) {
+  const chart = pairAgreementHeatmap(pairs.pairs, "pairs", undefined, pairs.annotators);
+  if (!chart) return null;
+  return (
+    <section aria-labelledby="pairs-heading">
+      <h2 id="pairs-heading">Agreement between pairs of annotators</h2>
+      <p className="muted small">
+        Each cell: the two annotators&apos; mean pairwise agreement over the items in T where both gave substitutes; computed with α, as of its time.
+      </p>
+      <ChartFigure chart={chart} />
+    </section>
+  );
+}
+
 type Search = Record<string, string | string[] | undefined>;
 
 /** A time of day, HH:MM:SS (the server's clock), with the date when not today. */
@@ -520,10 +537,12 @@ export default async function AgreementPage({ params, searchParams }: { params: 
               How many of the {plural(withPairs, "item")} with at least one pair fall in each band of pairwise agreement (the last band includes
               100%).
             </p>
-            <Histogram bins={r.histogram} mean={r.pairwise} id="histogram" />
+            <ChartFigure chart={itemAgreementHistogram(r.histogram, r.pairwise, "histogram")} />
           </>
         )}
       </section>
+
+      <PairsSection pairs={d.pairs} />
 
       <section aria-labelledby="pos-heading">
         <h2 id="pos-heading">By part of speech</h2>
@@ -582,6 +601,8 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           </>
         )}
       </section>
+
+      <ModelsSection projectId={id} actor={actor} />
 
       <section aria-labelledby="lowest-heading">
         <h2 id="lowest-heading">Lowest agreement</h2>

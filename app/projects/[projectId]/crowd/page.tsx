@@ -8,6 +8,7 @@ import { studyOverviews, MAX_REASON, type ParticipantRow, type ParticipantsPage,
 import { absoluteTime, formatSeconds, relativeTime } from "@/app/_ui/time";
 import { shortId } from "@/app/_ui/participant-label";
 import { ExclusionControls, ReviewControls } from "./review-controls";
+import { excludeRejectedAction, reviewParticipantAction, setBonusAction, undoExclusionAction } from "./actions";
 import { StudyControls } from "./study-controls";
 import styles from "./crowd.module.css";
 
@@ -117,6 +118,8 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
   const name = s.name || `Study ${s.id}`;
   const download = (file: string) => `/api/projects/${projectId}/crowd/${s.id}/download?file=${file}`;
   const pageHref = (p: number) => `${base}?study=${s.id}${p > 1 ? `&page=${p}` : ""}`;
+  // Bound once here, on the server, for every row (review-controls.tsx says why not in the browser).
+  const review = { review: reviewParticipantAction.bind(null, projectId), bonus: setBonusAction.bind(null, projectId) };
   return (
     <section aria-labelledby="participants-heading">
       <h2 id="participants-heading">Participants of {name}</h2>
@@ -156,7 +159,7 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
           : "Every participant's answers are in the gold."}{" "}
         {view.rejectedInGold > 0 && `${view.rejectedInGold} rejected participant${view.rejectedInGold === 1 ? "'s answers are" : "s' answers are"} still in it.`} The decision is in the Gold tab's review log, and can be undone.
       </p>
-      <ExclusionControls projectId={projectId} studyId={s.id} rejectedInGold={view.rejectedInGold} excluded={view.excluded} />
+      <ExclusionControls actions={{ leaveOut: excludeRejectedAction.bind(null, projectId), undo: undoExclusionAction.bind(null, projectId) }} studyId={s.id} rejectedInGold={view.rejectedInGold} excluded={view.excluded} />
 
       <h3 id="table-heading">Participants</h3>
       <p className="small muted">
@@ -198,7 +201,7 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
                     </td>
                     <td className="num" data-label="Time on task">{duration(r.activeMs)}</td>
                     <td className="num" data-label="Items">
-                      {r.answered} / {r.batch}
+                      {r.state === "screened-out" ? <span className="muted">no batch</span> : `${r.answered} / ${r.batch}`}
                     </td>
                     <td className="num" data-label="Checks passed">{r.checksSeen === 0 ? <span className="muted">—</span> : `${r.checksPassed} / ${r.checksSeen}`}</td>
                     <td className="num" data-label="Agreement" title={r.pairs > 0 ? `over ${r.pairs} pairs` : "no answer shared with another annotator yet"}>
@@ -209,7 +212,10 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
                       {r.excluded && <span className={styles.flag}>left out of the gold</span>}
                     </td>
                     <td className={styles.review} data-label="Review">
-                      <span className={r.review === "approved" ? styles.approved : r.review === "rejected" ? styles.rejected : "muted"}>{r.review}</span>
+                      {/* Screened out with nothing to review here: say so instead of "pending". */}
+                      <span className={r.review === "approved" ? styles.approved : r.review === "rejected" ? styles.rejected : "muted"}>
+                        {!r.canReview && r.review === "pending" ? (r.state === "screened-out" ? "screened out" : r.review) : r.review}
+                      </span>
                       {r.reviewReason && <div className="small">“{r.reviewReason}”</div>}
                       {r.bonusCents !== null && <div className="small">bonus {(r.bonusCents / 100).toFixed(2)}</div>}
                       {r.reviewedAt && (
@@ -218,12 +224,14 @@ function Participants({ projectId, view, base, now }: { projectId: number; view:
                         </div>
                       )}
                       <ReviewControls
-                        projectId={projectId}
+                        actions={review}
                         participantId={r.id}
                         platformId={r.platformId}
                         review={r.review}
                         bonus={r.bonusCents === null ? "" : (r.bonusCents / 100).toFixed(2)}
                         maxReason={MAX_REASON}
+                        canReview={r.canReview}
+                        canBonus={r.canBonus}
                       />
                     </td>
                   </tr>

@@ -1,11 +1,18 @@
 "use client";
 /**
- * The review controls of one participant (approve, reject with a reason, a bonus) and
- * the study's "leave rejected participants out of the gold" decision with its undo.
- * The server re-checks everything (lib/server/crowd/participants.ts).
+ * The review controls of one participant (approve, reject with a reason, a bonus) — only those
+ * that apply: a participant screened out by the training has no bonus, and no approve or reject
+ * but on Mechanical Turk (#38) — and the study's "leave rejected participants out of the gold"
+ * decision with its undo. The server re-checks everything (lib/server/crowd/participants.ts).
  */
 import { useActionState, useState } from "react";
-import { excludeRejectedAction, type ReviewFormState, reviewParticipantAction, setBonusAction, undoExclusionAction } from "./actions";
+import { useScripted } from "@/app/_ui/scripted";
+import type { ReviewFormState } from "./actions";
+
+/* The actions come bound from the page (a server component): a server action bound in the browser's
+ * code would make the server render that answers a form posted without JavaScript suspend for ever
+ * (#38, test/bounds/client-binds.test.ts). */
+type ReviewAction = (prev: ReviewFormState, form: FormData) => Promise<ReviewFormState>;
 import styles from "./crowd.module.css";
 
 function Outcome({ state }: { state: ReviewFormState }) {
@@ -18,45 +25,56 @@ function Outcome({ state }: { state: ReviewFormState }) {
 }
 
 export function ReviewControls({
-  projectId,
+  actions,
   participantId,
   platformId,
   review,
   bonus,
   maxReason,
+  canReview,
+  canBonus,
 }: {
-  projectId: number;
+  actions: { review: ReviewAction; bonus: ReviewAction };
   participantId: number;
   platformId: string;
   review: "pending" | "approved" | "rejected";
   /** The bonus as an amount ("1.50"), "" for none. */
   bonus: string;
   maxReason: number;
+  /** Approve and reject apply (ParticipantRow.canReview); without, only an older review's undo is offered. */
+  canReview: boolean;
+  /** A bonus applies (ParticipantRow.canBonus); without, only an older bonus can be cleared. */
+  canBonus: boolean;
 }) {
-  const [reviewState, reviewAction, reviewPending] = useActionState<ReviewFormState, FormData>(reviewParticipantAction.bind(null, projectId), null);
-  const [bonusState, bonusAction, bonusPending] = useActionState<ReviewFormState, FormData>(setBonusAction.bind(null, projectId), null);
-  const [rejecting, setRejecting] = useState(false);
+  const [reviewState, reviewAction, reviewPending] = useActionState<ReviewFormState, FormData>(actions.review, null);
+  const [bonusState, bonusAction, bonusPending] = useActionState<ReviewFormState, FormData>(actions.bonus, null);
+  // Without JavaScript the "Reject…" button cannot open the reason's form: then it is open.
+  const [opened, setRejecting] = useState(false);
+  const scripted = useScripted();
+  const rejecting = opened || !scripted;
   return (
     <div className={styles.controls}>
-      <form action={reviewAction} className={styles.inline} aria-label={`Review ${platformId}`}>
-        <input type="hidden" name="participantId" value={participantId} />
-        {review !== "approved" && (
-          <button type="submit" name="review" value="approved" className="small" disabled={reviewPending}>
-            Approve
-          </button>
-        )}
-        {review !== "rejected" && !rejecting && (
-          <button type="button" className="secondary small" onClick={() => setRejecting(true)} disabled={reviewPending}>
-            Reject…
-          </button>
-        )}
-        {review !== "pending" && (
-          <button type="submit" name="review" value="pending" className="secondary small" disabled={reviewPending}>
-            Undo
-          </button>
-        )}
-      </form>
-      {rejecting && review !== "rejected" && (
+      {(canReview || review !== "pending") && (
+        <form action={reviewAction} className={styles.inline} aria-label={`Review ${platformId}`}>
+          <input type="hidden" name="participantId" value={participantId} />
+          {canReview && review !== "approved" && (
+            <button type="submit" name="review" value="approved" className="small" disabled={reviewPending}>
+              Approve
+            </button>
+          )}
+          {canReview && review !== "rejected" && !rejecting && (
+            <button type="button" className="secondary small" onClick={() => setRejecting(true)} disabled={reviewPending}>
+              Reject…
+            </button>
+          )}
+          {review !== "pending" && (
+            <button type="submit" name="review" value="pending" className="secondary small" disabled={reviewPending}>
+              Undo
+            </button>
+          )}
+        </form>
+      )}
+      {canReview && rejecting && review !== "rejected" && (
         <form action={reviewAction} className={styles.reject} aria-label={`Reject ${platformId}`}>
           <input type="hidden" name="participantId" value={participantId} />
           <input type="hidden" name="review" value="rejected" />
@@ -74,15 +92,17 @@ export function ReviewControls({
           </div>
         </form>
       )}
-      <form action={bonusAction} className={styles.inline} aria-label={`Bonus for ${platformId}`}>
-        <input type="hidden" name="participantId" value={participantId} />
-        <label className="small">
-          Bonus <input name="bonus" defaultValue={bonus} inputMode="decimal" placeholder="0.00" className={styles.bonus} />
-        </label>
-        <button type="submit" className="secondary small" disabled={bonusPending}>
-          Set
-        </button>
-      </form>
+      {(canBonus || bonus !== "") && (
+        <form action={bonusAction} className={styles.inline} aria-label={`Bonus for ${platformId}`}>
+          <input type="hidden" name="participantId" value={participantId} />
+          <label className="small">
+            Bonus <input name="bonus" defaultValue={bonus} inputMode="decimal" placeholder="0.00" className={styles.bonus} />
+          </label>
+          <button type="submit" className="secondary small" disabled={bonusPending}>
+            Set
+          </button>
+        </form>
+      )}
       <Outcome state={reviewState} />
       <Outcome state={bonusState} />
     </div>
@@ -90,9 +110,19 @@ export function ReviewControls({
 }
 
 /** Leave the study's rejected participants' answers out of the gold, or put them back (one decision each). */
-export function ExclusionControls({ projectId, studyId, rejectedInGold, excluded }: { projectId: number; studyId: number; rejectedInGold: number; excluded: number }) {
-  const [leaveState, leaveAction, leavePending] = useActionState<ReviewFormState, FormData>(excludeRejectedAction.bind(null, projectId), null);
-  const [undoState, undoAction, undoPending] = useActionState<ReviewFormState, FormData>(undoExclusionAction.bind(null, projectId), null);
+export function ExclusionControls({
+  actions,
+  studyId,
+  rejectedInGold,
+  excluded,
+}: {
+  actions: { leaveOut: ReviewAction; undo: ReviewAction };
+  studyId: number;
+  rejectedInGold: number;
+  excluded: number;
+}) {
+  const [leaveState, leaveAction, leavePending] = useActionState<ReviewFormState, FormData>(actions.leaveOut, null);
+  const [undoState, undoAction, undoPending] = useActionState<ReviewFormState, FormData>(actions.undo, null);
   return (
     <div className={styles.decision}>
       {rejectedInGold > 0 && (

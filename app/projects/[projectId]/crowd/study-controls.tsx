@@ -3,6 +3,7 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { listStudies, MAX_BATCH, MAX_MINUTES, MAX_OVERLAP, platformLink, publicOrigin } from "@/lib/server/crowd";
 import { CopyLink, NewStudy, StudyStateButtons } from "./study-forms";
+import { createStudyAction, setStudyStateAction } from "./study-actions";
 
 const PLATFORM = { prolific: "Prolific", mturk: "Mechanical Turk", link: "Plain link" } as const;
 const STATE = { open: "open", paused: "paused", closed: "closed" } as const;
@@ -41,11 +42,11 @@ export async function StudyControls({ projectId }: { projectId: number }) {
             </p>
             <CopyLink link={platformLink(origin, s.token, s.platform)} label={`Link of ${label}`} />
             {s.platform === "mturk" && <p className="small muted">Put this link in the ExternalQuestion&rsquo;s ExternalURL (write each &amp; as &amp;amp;); Mechanical Turk adds the worker&rsquo;s ids.</p>}
-            <StudyStateButtons projectId={projectId} studyId={s.id} name={label} state={s.state} />
+            <StudyStateButtons change={setStudyStateAction.bind(null, projectId, s.id)} name={label} state={s.state} />
           </article>
         );
       })}
-      <NewStudy projectId={projectId} limits={{ batch: MAX_BATCH, overlap: MAX_OVERLAP, minutes: MAX_MINUTES }} initiallyOpen={studies.length === 0} />
+      <NewStudy create={createStudyAction.bind(null, projectId)} limits={{ batch: MAX_BATCH, overlap: MAX_OVERLAP, minutes: MAX_MINUTES }} initiallyOpen={studies.length === 0} />
     </section>
   );
 }

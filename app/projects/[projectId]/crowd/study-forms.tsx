@@ -1,6 +1,13 @@
 "use client";
 import { useActionState, useState } from "react";
-import { createStudyAction, setStudyStateAction, type StudyChangeState, type StudyFormState } from "./study-actions";
+import { useScripted } from "@/app/_ui/scripted";
+import type { StudyChangeState, StudyFormState } from "./study-actions";
+
+/* The actions come bound from StudyControls (a server component): a server action bound in the
+ * browser's code would make the server render that answers a form posted without JavaScript
+ * suspend for ever (#38, test/bounds/client-binds.test.ts). */
+type CreateStudy = (prev: StudyFormState, form: FormData) => Promise<StudyFormState>;
+type ChangeStudy = (prev: StudyChangeState, form: FormData) => Promise<StudyChangeState>;
 import styles from "./study-controls.module.css";
 
 function Field({ id, label, hint, error, children }: { id: string; label: string; hint?: string; error?: string; children: React.ReactNode }) {
@@ -27,10 +34,12 @@ type Limits = { batch: number; overlap: number; minutes: number };
 /**
  * The "New study" form behind a button (open from the start only while the project has no
  * study). Closing hides the form without clearing it; it stays open after a study is opened,
- * so its outcome stays in view.
+ * so its outcome stays in view. Without JavaScript the button cannot open it: then it is open.
  */
-export function NewStudy({ projectId, limits, initiallyOpen }: { projectId: number; limits: Limits; initiallyOpen: boolean }) {
-  const [open, setOpen] = useState(initiallyOpen);
+export function NewStudy({ create, limits, initiallyOpen }: { create: CreateStudy; limits: Limits; initiallyOpen: boolean }) {
+  const [opened, setOpen] = useState(initiallyOpen);
+  const scripted = useScripted();
+  const open = opened || !scripted;
   return (
     <div className={styles.newStudy}>
       <h2>
@@ -39,16 +48,18 @@ export function NewStudy({ projectId, limits, initiallyOpen }: { projectId: numb
         </button>
       </h2>
       <div id="new-study" hidden={!open}>
-        <CreateStudyForm projectId={projectId} limits={limits} />
+        <CreateStudyForm create={create} limits={limits} />
       </div>
     </div>
   );
 }
 
 /** The form that opens a study on the project. */
-function CreateStudyForm({ projectId, limits }: { projectId: number; limits: Limits }) {
-  const [state, action, pending] = useActionState<StudyFormState, FormData>(createStudyAction.bind(null, projectId), null);
+function CreateStudyForm({ create, limits }: { create: CreateStudy; limits: Limits }) {
+  const [state, action, pending] = useActionState<StudyFormState, FormData>(create, null);
   const [platform, setPlatform] = useState("prolific");
+  // Without JavaScript nothing follows the platform chosen: the code's hint names both cases, and the server asks for it.
+  const scripted = useScripted();
   const e = state?.errors ?? {};
   // What was typed, after a refusal (React resets the form after its action); the defaults otherwise.
   const v = state?.ok ? {} : (state?.values ?? {});
@@ -82,10 +93,16 @@ function CreateStudyForm({ projectId, limits }: { projectId: number; limits: Lim
         <Field
           id="st-completionCode"
           label="Completion code"
-          hint={platform === "prolific" ? "The study's completion code on Prolific (required)." : "Shown to a participant who finishes (optional)."}
+          hint={
+            !scripted
+              ? "Prolific: the study's completion code on Prolific (required). Otherwise: shown to a participant who finishes (optional)."
+              : platform === "prolific"
+                ? "The study's completion code on Prolific (required)."
+                : "Shown to a participant who finishes (optional)."
+          }
           error={e.completionCode}
         >
-          <input id="st-completionCode" name="completionCode" maxLength={64} defaultValue={v.completionCode ?? ""} required={platform === "prolific"} aria-describedby={described("st-completionCode", true)} aria-invalid={!!e.completionCode} />
+          <input id="st-completionCode" name="completionCode" maxLength={64} defaultValue={v.completionCode ?? ""} required={scripted && platform === "prolific"} aria-describedby={described("st-completionCode", true)} aria-invalid={!!e.completionCode} />
         </Field>
         <Field id="st-screenOutCode" label="Screen-out code" hint="Given to a participant who fails the training (optional)." error={e.screenOutCode}>
           <input id="st-screenOutCode" name="screenOutCode" maxLength={64} defaultValue={v.screenOutCode ?? ""} aria-describedby={described("st-screenOutCode", true)} aria-invalid={!!e.screenOutCode} />
@@ -111,21 +128,25 @@ function CreateStudyForm({ projectId, limits }: { projectId: number; limits: Lim
 /** The link, with a button that copies it. */
 export function CopyLink({ link, label }: { link: string; label: string }) {
   const [copied, setCopied] = useState<"yes" | "no" | null>(null);
+  // Copying needs the page's script; without it the link is there to select.
+  const scripted = useScripted();
   return (
     <div className={styles.link}>
       <input readOnly value={link} aria-label={label} onFocus={(ev) => ev.currentTarget.select()} size={Math.min(link.length, 80)} />
-      <button
-        type="button"
-        className="secondary"
-        onClick={() =>
-          navigator.clipboard.writeText(link).then(
-            () => setCopied("yes"),
-            () => setCopied("no"),
-          )
-        }
-      >
-        Copy link
-      </button>
+      {scripted && (
+        <button
+          type="button"
+          className="secondary"
+          onClick={() =>
+            navigator.clipboard.writeText(link).then(
+              () => setCopied("yes"),
+              () => setCopied("no"),
+            )
+          }
+        >
+          Copy link
+        </button>
+      )}
       <span role="status" className="small muted">
         {copied === "yes" ? "Copied." : copied === "no" ? "Could not copy: select the link and copy it." : ""}
       </span>
@@ -146,8 +167,8 @@ const NEXT: Record<"open" | "paused" | "closed", Array<{ state: "open" | "paused
 };
 
 /** Pause, open or close one study. */
-export function StudyStateButtons({ projectId, studyId, name, state }: { projectId: number; studyId: number; name: string; state: "open" | "paused" | "closed" }) {
-  const [result, action, pending] = useActionState<StudyChangeState, FormData>(setStudyStateAction.bind(null, projectId, studyId), null);
+export function StudyStateButtons({ change, name, state }: { change: ChangeStudy; name: string; state: "open" | "paused" | "closed" }) {
+  const [result, action, pending] = useActionState<StudyChangeState, FormData>(change, null);
   return (
     <div>
       <div className={styles.buttons}>

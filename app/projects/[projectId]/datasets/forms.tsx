@@ -2,6 +2,7 @@
 import { useRef, useState } from "react";
 import type { JobView } from "@/lib/server/jobs";
 import { JobNotice } from "@/app/_ui/job-notice";
+import { useScripted } from "@/app/_ui/scripted";
 import { useProjectJobs } from "@/app/_ui/use-jobs";
 
 type Format = "coinco" | "swords" | "tsar";
@@ -15,13 +16,18 @@ const FORMATS: { value: Format; label: string; accept: string; hint: string }[] 
  * Upload a dataset file: an import job reads and writes it in a worker thread, and this
  * form follows the project's dataset jobs (polling a small JSON route) — progress while
  * it runs, the report when done. Leaving the page does not stop the job.
+ *
+ * Without JavaScript the form posts itself to the same route, which answers with this page
+ * (`outcome`: the route's answer, app/_ui/native-answer.ts); every format's field and file
+ * types are offered then, as nothing can show them by the format chosen.
  */
-export function DatasetImportForm({ projectId, initialJobs }: { projectId: number; initialJobs: JobView[] }) {
+export function DatasetImportForm({ projectId, initialJobs, outcome }: { projectId: number; initialJobs: JobView[]; outcome?: { ok: boolean; message?: string; details?: string[] } | null }) {
   const fileRef = useRef<HTMLInputElement>(null);
   const [format, setFormat] = useState<Format>("coinco");
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; details?: string[] } | null>(null);
+  const [error, setError] = useState<{ message: string; details?: string[] } | null>(outcome && !outcome.ok ? { message: outcome.message ?? "", details: outcome.details } : null);
   const { jobs, add, cancel } = useProjectJobs(projectId, "dataset", initialJobs);
+  const scripted = useScripted();
   const f = FORMATS.find((x) => x.value === format)!;
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
@@ -53,7 +59,7 @@ export function DatasetImportForm({ projectId, initialJobs }: { projectId: numbe
   }
 
   return (
-    <form onSubmit={onSubmit}>
+    <form method="post" action={`/api/projects/${projectId}/datasets`} encType="multipart/form-data" onSubmit={onSubmit}>
       <div className="field">
         <label htmlFor="dataset-format">Format</label>
         <select id="dataset-format" name="format" value={format} onChange={(e) => setFormat(e.target.value as Format)}>
@@ -66,15 +72,34 @@ export function DatasetImportForm({ projectId, initialJobs }: { projectId: numbe
       </div>
       <div className="field">
         <label htmlFor="dataset-file">Dataset file</label>
-        <input id="dataset-file" ref={fileRef} type="file" name="file" accept={f.accept} />
-        <div className="muted small">{f.hint}</div>
+        <input id="dataset-file" ref={fileRef} type="file" name="file" accept={scripted ? f.accept : FORMATS.map((x) => x.accept).join(",")} />
+        {scripted ? (
+          <div className="muted small">{f.hint}</div>
+        ) : (
+          <ul className="muted small">
+            {FORMATS.map((x) => (
+              <li key={x.value}>
+                {x.label}: {x.hint}
+              </li>
+            ))}
+          </ul>
+        )}
       </div>
-      {format === "tsar" && (
+      {(format === "tsar" || !scripted) && (
         <div className="field">
-          <label htmlFor="dataset-prefix">Instance id prefix</label>
+          <label htmlFor="dataset-prefix">Instance id prefix{scripted ? "" : " (TSAR / MLSP)"}</label>
           <input id="dataset-prefix" type="text" name="idPrefix" placeholder="the file name" aria-describedby="dataset-prefix-hint" />
           <div id="dataset-prefix-hint" className="muted small">
             Instances are named prefix:line.
+          </div>
+        </div>
+      )}
+      {format === "tsar" && (
+        <div className="field">
+          <label htmlFor="dataset-language">Lines in one language only</label>
+          <input id="dataset-language" type="text" name="onlyLanguage" placeholder="every line" aria-describedby="dataset-language-hint" autoComplete="off" spellCheck={false} />
+          <div id="dataset-language-hint" className="muted small">
+            For MLSP&rsquo;s combined files (id, language, sentence, …): a language tag such as de imports only that language&rsquo;s lines. Each line is read in its own language either way.
           </div>
         </div>
       )}
@@ -119,6 +144,7 @@ export function DatasetExport({ projectId }: { projectId: number }) {
   const [busy, setBusy] = useState<Format | null>(null);
   // TSAR: cells exactly as the gold has them (the shared task's files), or spreadsheet-safe (docs/datasets.md).
   const [safeCells, setSafeCells] = useState(false);
+  const scripted = useScripted();
   const base = `/api/projects/${projectId}/datasets`;
   const query = (format: Format) => `format=${format}${format === "tsar" && safeCells ? "&cells=spreadsheet-safe" : ""}`;
 
@@ -145,28 +171,45 @@ export function DatasetExport({ projectId }: { projectId: number }) {
               <a className="button" href={`${base}?${query(f.value)}`} download>
                 Download {f.label}
               </a>
-              <button type="button" className="secondary" onClick={() => check(f.value)} disabled={busy === f.value} aria-busy={busy === f.value}>
-                {busy === f.value ? `Working out what ${f.label} cannot carry…` : `What ${f.label} cannot carry`}
-              </button>
+              {/* Without JavaScript: the spreadsheet-safe file is a link of its own, as nothing reads the box below. */}
+              {!scripted && f.value === "tsar" && (
+                <a className="button secondary" href={`${base}?format=tsar&cells=spreadsheet-safe`} download>
+                  Download {f.label}, spreadsheet-safe
+                </a>
+              )}
+              {scripted && (
+                <button type="button" className="secondary" onClick={() => check(f.value)} disabled={busy === f.value} aria-busy={busy === f.value}>
+                  {busy === f.value ? `Working out what ${f.label} cannot carry…` : `What ${f.label} cannot carry`}
+                </button>
+              )}
             </div>
             {f.value === "tsar" && (
               <div className="small">
-                <label>
-                  <input
-                    type="checkbox"
-                    checked={safeCells}
-                    onChange={(e) => {
-                      setSafeCells(e.target.checked);
-                      setReports(({ tsar: _old, ...rest }) => rest);
-                    }}
-                    aria-describedby="tsar-cells-hint"
-                  />{" "}
-                  Spreadsheet-safe cells
-                </label>
-                <div id="tsar-cells-hint" className="muted">
-                  A cell beginning with =, +, - or @ gets a leading apostrophe, so a spreadsheet shows it instead of running it. Off: every cell
-                  exactly as the gold has it, as the shared task&rsquo;s files and scripts have it.
-                </div>
+                {scripted ? (
+                  <>
+                    <label>
+                      <input
+                        type="checkbox"
+                        checked={safeCells}
+                        onChange={(e) => {
+                          setSafeCells(e.target.checked);
+                          setReports(({ tsar: _old, ...rest }) => rest);
+                        }}
+                        aria-describedby="tsar-cells-hint"
+                      />{" "}
+                      Spreadsheet-safe cells
+                    </label>
+                    <div id="tsar-cells-hint" className="muted">
+                      A cell beginning with =, +, - or @ gets a leading apostrophe, so a spreadsheet shows it instead of running it. Off: every cell
+                      exactly as the gold has it, as the shared task&rsquo;s files and scripts have it.
+                    </div>
+                  </>
+                ) : (
+                  <div className="muted">
+                    Spreadsheet-safe: a cell beginning with =, +, - or @ gets a leading apostrophe, so a spreadsheet shows it instead of running it.
+                    The other file has every cell exactly as the gold has it, as the shared task&rsquo;s files and scripts have it.
+                  </div>
+                )}
               </div>
             )}
             {r && (

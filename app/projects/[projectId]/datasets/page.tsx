@@ -6,6 +6,7 @@ import { requireProject, NotFoundError } from "@/lib/server/kernel";
 import { type DatasetImportRecord, type DatasetSummary, datasetImportRecords, datasetSummary } from "@/lib/server/datasets";
 import { formatDiagnostic } from "@/lib/lexsub/diagnostics";
 import { type JobView, listJobs } from "@/lib/server/jobs";
+import { answerOf, pageOutcome } from "@/app/_ui/native-answer";
 import { DatasetExport, DatasetImportForm } from "./forms";
 
 export const metadata: Metadata = { title: "Datasets" };
@@ -13,7 +14,7 @@ export const dynamic = "force-dynamic";
 
 const NAMES: Record<string, string> = { coinco: "CoInCo", swords: "SWORDS", tsar: "TSAR / MLSP" };
 
-export default async function DatasetsPage({ params }: { params: Promise<{ projectId: string }> }) {
+export default async function DatasetsPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<{ outcome?: string }> }) {
   const actor = await requireCoordinatorPage();
   const id = Number((await params).projectId);
   const db = getDb();
@@ -30,6 +31,8 @@ export default async function DatasetsPage({ params }: { params: Promise<{ proje
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
+  // A dataset file posted without JavaScript: the route's answer (app/_ui/native-answer.ts).
+  const outcome = answerOf(await pageOutcome(`/projects/${id}/datasets`, (await searchParams).outcome));
   return (
     <>
       <h1>Datasets</h1>
@@ -70,7 +73,7 @@ export default async function DatasetsPage({ params }: { params: Promise<{ proje
 
       <section aria-labelledby="import-heading" className="panel">
         <h2 id="import-heading" style={{ marginTop: 0 }}>Import</h2>
-        <DatasetImportForm projectId={id} initialJobs={jobs} />
+        <DatasetImportForm projectId={id} initialJobs={jobs} outcome={outcome} />
       </section>
 
       {records.length > 0 && (

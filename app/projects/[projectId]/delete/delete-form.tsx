@@ -1,11 +1,18 @@
 "use client";
 import Link from "next/link";
 import { useActionState, useState } from "react";
-import { deleteProjectAction, type ProjectFormState } from "../actions";
+import { useScripted } from "@/app/_ui/scripted";
+import type { ProjectFormState } from "../actions";
 
-export function DeleteProjectForm({ projectId, name }: { projectId: number; name: string }) {
-  const [state, action, pending] = useActionState<ProjectFormState, FormData>(deleteProjectAction.bind(null, projectId), null);
+/**
+ * `remove` comes bound to the project from the page (see project-settings.tsx). The button waits for
+ * the name only once the page runs its script: without JavaScript it is pressed with whatever was
+ * typed, and the server checks the name.
+ */
+export function DeleteProjectForm({ projectId, name, remove }: { projectId: number; name: string; remove: (prev: ProjectFormState, form: FormData) => Promise<ProjectFormState> }) {
+  const [state, action, pending] = useActionState<ProjectFormState, FormData>(remove, null);
   const [typed, setTyped] = useState("");
+  const scripted = useScripted();
   const err = state?.errors?.confirm;
   return (
     <form action={action}>
@@ -29,7 +36,7 @@ export function DeleteProjectForm({ projectId, name }: { projectId: number; name
         </div>
       )}
       <div style={{ display: "flex", gap: "1rem", alignItems: "center", marginTop: "0.75rem" }}>
-        <button type="submit" className="danger" disabled={pending || typed !== name}>
+        <button type="submit" className="danger" disabled={pending || (scripted && typed !== name)}>
           {pending ? "Deleting…" : "Delete this project"}
         </button>
         <Link href={`/projects/${projectId}`}>Cancel</Link>

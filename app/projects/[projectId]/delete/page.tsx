@@ -6,6 +6,7 @@ import { requireCoordinatorPage } from "@/lib/auth/session";
 import { NotFoundError } from "@/lib/server/kernel";
 import { projectContents, type ProjectContents } from "@/lib/server/corpus";
 import { DeleteProjectForm } from "./delete-form";
+import { deleteProjectAction } from "../actions";
 
 export const metadata: Metadata = { title: "Delete project" };
 export const dynamic = "force-dynamic";
@@ -47,7 +48,7 @@ export default async function DeleteProjectPage({ params }: { params: Promise<{ 
             </>
           )}
         </p>
-        <DeleteProjectForm projectId={c.id} name={c.name} />
+        <DeleteProjectForm projectId={c.id} name={c.name} remove={deleteProjectAction.bind(null, c.id)} />
       </div>
     </>
   );

@@ -8,8 +8,9 @@
  * decided and when, and an Undo button. The server re-checks everything
  * (lib/server/gold/adjudication.ts).
  */
-import { useState } from "react";
-import { adjudicateAction, undoAdjudicationAction } from "./actions";
+import { usePathname, useSearchParams } from "next/navigation";
+import { type ReactNode, useState } from "react";
+import { useScripted } from "@/app/_ui/scripted";
 import styles from "./gold.module.css";
 import { useGoldForm } from "./use-gold-form";
 
@@ -38,10 +39,41 @@ function Outcome({ state }: { state: ReturnType<typeof useGoldForm>["state"] }) 
   );
 }
 
-function UndoButton({ projectId, decision, label }: { projectId: number; decision: DecisionView; label: string }) {
-  const { state, pending, onSubmit } = useGoldForm(undoAdjudicationAction, projectId);
+/** The query parameter that opens one cell's form on a page without JavaScript. */
+const ASK = "adjudicate";
+
+/**
+ * A cell's adjudication controls, in a box opened on demand: a page of twenty instances holds a
+ * few hundred substitutes, so the form (`children`) is rendered once the box is opened — by the
+ * page's script, or, without JavaScript, by a link in the opened box to this page with the cell
+ * named in the URL (`?adjudicate=<cell>`), which comes back with that box open and its form.
+ */
+function OnDemand({ cell, summary, label, children }: { cell: string; summary: string; label: string; children: ReactNode }) {
+  const [opened, setOpened] = useState(false);
+  const scripted = useScripted();
+  const params = useSearchParams();
+  const pathname = usePathname();
+  const asked = params.get(ASK) === cell;
+  const query = new URLSearchParams(params);
+  query.set(ASK, cell);
   return (
-    <form onSubmit={onSubmit} className={styles.inlineForm}>
+    <details id={cell} className={styles.adjudicate} open={asked || undefined} onToggle={(e) => setOpened(e.currentTarget.open)}>
+      <summary aria-label={label}>{summary}</summary>
+      {opened || asked ? (
+        children
+      ) : scripted ? null : (
+        <a className="small" href={`${pathname}?${query}#${cell}`}>
+          Open the form
+        </a>
+      )}
+    </details>
+  );
+}
+
+function UndoButton({ decision, label }: { decision: DecisionView; label: string }) {
+  const { state, pending, onSubmit, action } = useGoldForm("undoAdjudication");
+  return (
+    <form action={action} onSubmit={onSubmit} className={styles.inlineForm}>
       <input type="hidden" name="id" value={decision.id} />
       <button type="submit" className={`secondary ${styles.mini}`} disabled={pending} aria-label={label}>
         Undo
@@ -63,23 +95,19 @@ function DecisionMeta({ d }: { d: DecisionView }) {
 
 /** One typed substitute: its decision (struck or corrected, undoable), or the controls to make one. */
 export function SubstituteCell({
-  projectId,
   instanceId,
   annotator,
   substitute,
   decision,
   responseStruck,
 }: {
-  projectId: number;
   instanceId: string;
   annotator: string;
   substitute: string;
   decision: DecisionView | null;
   responseStruck: boolean;
 }) {
-  const { state, pending, onSubmit } = useGoldForm(adjudicateAction, projectId);
-  // The form is rendered once opened: a page of twenty instances holds a few hundred substitutes.
-  const [open, setOpen] = useState(false);
+  const { state, pending, onSubmit, action } = useGoldForm("adjudicate");
   if (decision) {
     return (
       <li className={styles.sub1}>
@@ -93,7 +121,7 @@ export function SubstituteCell({
           </>
         )}{" "}
         <DecisionMeta d={decision} />{" "}
-        <UndoButton projectId={projectId} decision={decision} label={`Undo the ${decision.action === "strike" ? "strike" : "correction"} of ${substitute} (${annotator})`} />
+        <UndoButton decision={decision} label={`Undo the ${decision.action === "strike" ? "strike" : "correction"} of ${substitute} (${annotator})`} />
       </li>
     );
   }
@@ -103,10 +131,8 @@ export function SubstituteCell({
     <li className={styles.sub1}>
       <span className={responseStruck ? styles.struck : undefined}>{substitute}</span>
       {!responseStruck && (
-        <details className={styles.adjudicate} onToggle={(e) => setOpen(e.currentTarget.open)}>
-          <summary aria-label={`Adjudicate ${substitute} (${annotator})`}>Adjudicate</summary>
-          {open && (
-          <form onSubmit={onSubmit} className={styles.adjForm} aria-label={`Adjudicate ${substitute} of ${annotator}`}>
+        <OnDemand cell={base} summary="Adjudicate" label={`Adjudicate ${substitute} (${annotator})`}>
+          <form action={action} onSubmit={onSubmit} className={styles.adjForm} aria-label={`Adjudicate ${substitute} of ${annotator}`}>
             <input type="hidden" name="instanceId" value={instanceId} />
             <input type="hidden" name="annotator" value={annotator} />
             <input type="hidden" name="substitute" value={substitute} />
@@ -141,31 +167,27 @@ export function SubstituteCell({
               {pending ? <span className="muted">Saving…</span> : !err?.value && <Outcome state={state} />}
             </div>
           </form>
-          )}
-        </details>
+        </OnDemand>
       )}
     </li>
   );
 }
 
 /** Strike the whole response (NAME, NIL or substitutes), or show the strike with Undo. */
-export function ResponseStrike({ projectId, instanceId, annotator, decision }: { projectId: number; instanceId: string; annotator: string; decision: DecisionView | null }) {
-  const { state, pending, onSubmit } = useGoldForm(adjudicateAction, projectId);
-  const [open, setOpen] = useState(false);
+export function ResponseStrike({ instanceId, annotator, decision }: { instanceId: string; annotator: string; decision: DecisionView | null }) {
+  const { state, pending, onSubmit, action } = useGoldForm("adjudicate");
   if (decision) {
     return (
       <div className={styles.responseStruck}>
         <span className={`tag ${styles.badBadge}`}>response struck</span> <DecisionMeta d={decision} />{" "}
-        <UndoButton projectId={projectId} decision={decision} label={`Undo the strike of ${annotator}'s response`} />
+        <UndoButton decision={decision} label={`Undo the strike of ${annotator}'s response`} />
       </div>
     );
   }
   const id = `strike-${instanceId}-${annotator}`.replace(/[^A-Za-z0-9_-]/g, "_");
   return (
-    <details className={styles.adjudicate} onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary aria-label={`Strike ${annotator}'s whole response`}>Strike response</summary>
-      {open && (
-      <form onSubmit={onSubmit} className={styles.adjForm} aria-label={`Strike ${annotator}'s response`}>
+    <OnDemand cell={id} summary="Strike response" label={`Strike ${annotator}'s whole response`}>
+      <form action={action} onSubmit={onSubmit} className={styles.adjForm} aria-label={`Strike ${annotator}'s response`}>
         <input type="hidden" name="instanceId" value={instanceId} />
         <input type="hidden" name="annotator" value={annotator} />
         <label htmlFor={`${id}-reason`}>Reason (optional)</label>
@@ -179,8 +201,7 @@ export function ResponseStrike({ projectId, instanceId, annotator, decision }: {
           {pending ? <span className="muted">Saving…</span> : <Outcome state={state} />}
         </div>
       </form>
-      )}
-    </details>
+    </OnDemand>
   );
 }
 
@@ -191,7 +212,6 @@ export function ResponseStrike({ projectId, instanceId, annotator, decision }: {
  * mwgold counts it (lemmatised), shown when it differs from the one typed.
  */
 export function MultiwordCell({
-  projectId,
   instanceId,
   annotator,
   phrase,
@@ -199,7 +219,6 @@ export function MultiwordCell({
   decision,
   responseStruck,
 }: {
-  projectId: number;
   instanceId: string;
   annotator: string;
   phrase: string | null;
@@ -207,8 +226,7 @@ export function MultiwordCell({
   decision: DecisionView | null;
   responseStruck: boolean;
 }) {
-  const { state, pending, onSubmit } = useGoldForm(adjudicateAction, projectId);
-  const [open, setOpen] = useState(false);
+  const { state, pending, onSubmit, action } = useGoldForm("adjudicate");
   if (decision) {
     // The phrase decided on (a stale decision's differs from the one typed now; it can still be undone).
     const decided = decision.substitute ?? phrase ?? "";
@@ -227,7 +245,7 @@ export function MultiwordCell({
           </>
         )}{" "}
         <DecisionMeta d={decision} />{" "}
-        <UndoButton projectId={projectId} decision={decision} label={`Undo the multiword decision on ${decided} (${annotator})`} />
+        <UndoButton decision={decision} label={`Undo the multiword decision on ${decided} (${annotator})`} />
       </div>
     );
   }
@@ -240,48 +258,45 @@ export function MultiwordCell({
       <span className={responseStruck ? styles.struck : undefined}>{phrase}</span>
       {!responseStruck && inMwgold !== null && inMwgold !== phrase && <div className={`muted small ${styles.inGold}`}>in the mwgold: {inMwgold}</div>}
       {!responseStruck && (
-        <details className={styles.adjudicate} onToggle={(e) => setOpen(e.currentTarget.open)}>
-          <summary aria-label={`Adjudicate the multiword ${phrase} (${annotator})`}>Adjudicate</summary>
-          {open && (
-            <form onSubmit={onSubmit} className={`${styles.adjForm} ${styles.adjFormWide}`} aria-label={`Adjudicate the multiword of ${annotator}`}>
-              <input type="hidden" name="instanceId" value={instanceId} />
-              <input type="hidden" name="annotator" value={annotator} />
-              <input type="hidden" name="substitute" value={phrase} />
-              <label htmlFor={`${base}-reason`}>Reason (optional)</label>
-              <input id={`${base}-reason`} name="reason" maxLength={300} autoComplete="off" />
-              <label htmlFor={`${base}-value`}>The phrase</label>
-              <input
-                id={`${base}-value`}
-                name="value"
-                defaultValue={phrase}
-                maxLength={80}
-                autoComplete="off"
-                spellCheck={false}
-                aria-invalid={fieldError ? true : undefined}
-                aria-describedby={fieldError ? `${base}-value-error` : undefined}
-              />
-              <div className={styles.buttonRow}>
-                <button type="submit" name="action" value="multiword" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Correct the multiword of ${annotator}`}>
-                  Correct
-                </button>
-                <button type="submit" name="action" value="adopt-multiword" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Use this phrase for every annotator's multiword on ${instanceId}`}>
-                  Use for all
-                </button>
-                <button type="submit" name="action" value="not-multiword" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`${annotator}: not a multiword`}>
-                  Not a multiword
-                </button>
+        <OnDemand cell={base} summary="Adjudicate" label={`Adjudicate the multiword ${phrase} (${annotator})`}>
+          <form action={action} onSubmit={onSubmit} className={`${styles.adjForm} ${styles.adjFormWide}`} aria-label={`Adjudicate the multiword of ${annotator}`}>
+            <input type="hidden" name="instanceId" value={instanceId} />
+            <input type="hidden" name="annotator" value={annotator} />
+            <input type="hidden" name="substitute" value={phrase} />
+            <label htmlFor={`${base}-reason`}>Reason (optional)</label>
+            <input id={`${base}-reason`} name="reason" maxLength={300} autoComplete="off" />
+            <label htmlFor={`${base}-value`}>The phrase</label>
+            <input
+              id={`${base}-value`}
+              name="value"
+              defaultValue={phrase}
+              maxLength={80}
+              autoComplete="off"
+              spellCheck={false}
+              aria-invalid={fieldError ? true : undefined}
+              aria-describedby={fieldError ? `${base}-value-error` : undefined}
+            />
+            <div className={styles.buttonRow}>
+              <button type="submit" name="action" value="multiword" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Correct the multiword of ${annotator}`}>
+                Correct
+              </button>
+              <button type="submit" name="action" value="adopt-multiword" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`Use this phrase for every annotator's multiword on ${instanceId}`}>
+                Use for all
+              </button>
+              <button type="submit" name="action" value="not-multiword" className={`secondary ${styles.mini}`} disabled={pending} aria-label={`${annotator}: not a multiword`}>
+                Not a multiword
+              </button>
+            </div>
+            {fieldError && (
+              <div id={`${base}-value-error`} className="field-error" role="alert">
+                {fieldError}
               </div>
-              {fieldError && (
-                <div id={`${base}-value-error`} className="field-error" role="alert">
-                  {fieldError}
-                </div>
-              )}
-              <div aria-live="polite" className="small">
-                {pending ? <span className="muted">Saving…</span> : !fieldError && <Outcome state={state} />}
-              </div>
-            </form>
-          )}
-        </details>
+            )}
+            <div aria-live="polite" className="small">
+              {pending ? <span className="muted">Saving…</span> : !fieldError && <Outcome state={state} />}
+            </div>
+          </form>
+        </OnDemand>
       )}
     </div>
   );

@@ -1,8 +1,6 @@
 "use client";
 import { useEffect, useRef } from "react";
 import { SIGN_IN_FIRST, SignInAgain } from "@/app/sign-in-again";
-import { returnInstanceAction, withdrawReturnAction } from "../flags/actions";
-import { correctPosAction, exclusionAction, reviewedAction } from "./actions";
 import styles from "./gold.module.css";
 import { useGoldForm } from "./use-gold-form";
 
@@ -41,13 +39,13 @@ function Outcome({ state, field }: { state: ReturnType<typeof useGoldForm>["stat
 }
 
 /** Exclude the instance from the gold with a reason, or put it back. */
-export function ExclusionForm({ projectId, instanceId, excluded }: { projectId: number; instanceId: string; excluded: string | null }) {
-  const { state, pending, onSubmit } = useGoldForm(exclusionAction, projectId);
+export function ExclusionForm({ instanceId, excluded }: { instanceId: string; excluded: string | null }) {
+  const { state, pending, onSubmit, action } = useGoldForm("exclusion");
   const id = `exclude-${instanceId}`;
   const err = state && !state.ok ? state.errors?.reason : undefined;
   const focusRef = useFocusOnChange<HTMLElement>(excluded);
   return (
-    <form onSubmit={onSubmit} className={styles.instanceForm} aria-label={`Exclusion of ${instanceId}`}>
+    <form action={action} onSubmit={onSubmit} className={styles.instanceForm} aria-label={`Exclusion of ${instanceId}`}>
       <input type="hidden" name="instanceId" value={instanceId} />
       {excluded === null ? (
         <>
@@ -91,13 +89,13 @@ export function ExclusionForm({ projectId, instanceId, excluded }: { projectId: 
 }
 
 /** Correct the instance's PoS (written lemma.ori_pos.pos), or undo the correction. */
-export function PosForm({ projectId, instanceId, originalPos, correctedPos }: { projectId: number; instanceId: string; originalPos: string; correctedPos: string | null }) {
-  const { state, pending, onSubmit } = useGoldForm(correctPosAction, projectId);
+export function PosForm({ instanceId, originalPos, correctedPos }: { instanceId: string; originalPos: string; correctedPos: string | null }) {
+  const { state, pending, onSubmit, action } = useGoldForm("correctPos");
   const id = `pos-${instanceId}`;
   const err = state && !state.ok ? state.errors?.pos : undefined;
   const focusRef = useFocusOnChange<HTMLElement>(correctedPos);
   return (
-    <form onSubmit={onSubmit} className={styles.instanceForm} aria-label={`PoS of ${instanceId}`}>
+    <form action={action} onSubmit={onSubmit} className={styles.instanceForm} aria-label={`PoS of ${instanceId}`}>
       <input type="hidden" name="instanceId" value={instanceId} />
       {correctedPos === null ? (
         <>
@@ -147,11 +145,11 @@ export function PosForm({ projectId, instanceId, originalPos, correctedPos }: { 
 /**
  * Mark the instance reviewed, or un-mark it.
  */
-export function ReviewedForm({ projectId, instanceId, reviewed }: { projectId: number; instanceId: string; reviewed: { by: string; when: string; title: string } | null }) {
-  const { state, pending, onSubmit } = useGoldForm(reviewedAction, projectId);
+export function ReviewedForm({ instanceId, reviewed }: { instanceId: string; reviewed: { by: string; when: string; title: string } | null }) {
+  const { state, pending, onSubmit, action } = useGoldForm("reviewed");
   const focusRef = useFocusOnChange<HTMLButtonElement>(reviewed === null);
   return (
-    <form onSubmit={onSubmit} className={styles.instanceForm} aria-label={`Review mark of ${instanceId}`}>
+    <form action={action} onSubmit={onSubmit} className={styles.instanceForm} aria-label={`Review mark of ${instanceId}`}>
       <input type="hidden" name="instanceId" value={instanceId} />
       <div className={`${styles.inlineLabel} ${styles.labelLine}`}>
         {reviewed === null ? (
@@ -181,14 +179,14 @@ export function ReviewedForm({ projectId, instanceId, reviewed }: { projectId: n
 }
 
 /** Return one annotator's response to them with a comment: it comes first in their workspace until they save it again. */
-export function ReturnForm({ projectId, instanceId, annotators }: { projectId: number; instanceId: string; annotators: string[] }) {
-  const { state, pending, onSubmit } = useGoldForm(returnInstanceAction, projectId);
+export function ReturnForm({ instanceId, annotators }: { instanceId: string; annotators: string[] }) {
+  const { state, pending, onSubmit, action } = useGoldForm("returnInstance");
   const id = `return-${instanceId}`;
   const err = state && !state.ok ? (state.errors?.comment ?? state.errors?.annotator) : undefined;
   return (
     <details className={styles.returnBox}>
       <summary>Return to an annotator…</summary>
-      <form onSubmit={onSubmit} className={styles.instanceForm} aria-label={`Return ${instanceId} to an annotator`}>
+      <form action={action} onSubmit={onSubmit} className={styles.instanceForm} aria-label={`Return ${instanceId} to an annotator`}>
         <input type="hidden" name="instanceId" value={instanceId} />
         <label htmlFor={`${id}-who`} className={styles.inlineLabel}>
           Annotator
@@ -231,10 +229,10 @@ export function ReturnForm({ projectId, instanceId, annotators }: { projectId: n
 }
 
 /** Withdraw an open return (the coordinator's undo of it): the annotator's answer stays as it is. */
-export function WithdrawReturnForm({ projectId, instanceId, annotator }: { projectId: number; instanceId: string; annotator: string }) {
-  const { state, pending, onSubmit } = useGoldForm(withdrawReturnAction, projectId);
+export function WithdrawReturnForm({ instanceId, annotator }: { instanceId: string; annotator: string }) {
+  const { state, pending, onSubmit, action } = useGoldForm("withdrawReturn");
   return (
-    <form onSubmit={onSubmit} className={styles.inlineForm} aria-label={`Withdraw the return of ${instanceId} to ${annotator}`}>
+    <form action={action} onSubmit={onSubmit} className={styles.inlineForm} aria-label={`Withdraw the return of ${instanceId} to ${annotator}`}>
       <input type="hidden" name="instanceId" value={instanceId} />
       <input type="hidden" name="annotator" value={annotator} />
       <button type="submit" className={`quiet ${styles.mini}`} disabled={pending}>

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
-import { acceptAllAction, decideLemmaAction, keepAllAction } from "./actions";
+import { useScripted } from "@/app/_ui/scripted";
 import styles from "./gold.module.css";
 import { acceptAllLabel } from "./_views/summary-notes";
 import { useGoldForm } from "./use-gold-form";
@@ -11,6 +11,10 @@ export interface LemmaRowData {
   pos: string[];
   proposed: string;
   proposals?: { pos: string; proposed: string; count: number }[];
+  /** A verb target's participle WordNet also lists as an adjective: the verb's lemma, a choice to decide here. */
+  choice?: { asTyped: string; proposed: string; pos: string };
+  /** Spellings imported as written with other spacing (kept apart in the gold until decided). */
+  spacing?: string[];
   changed: boolean;
   decision: "accepted" | "overridden" | "kept" | null;
   lemma: string;
@@ -22,8 +26,8 @@ export interface LemmaRowData {
 const DECISION_LABEL = { accepted: "accepted", overridden: "overridden", kept: "kept as typed" } as const;
 
 /** One typed form of the lemma review, with its decision buttons and an inline override field. */
-export function LemmaRow({ projectId, row, index }: { projectId: number; row: LemmaRowData; index: number }) {
-  const { state, pending, onSubmit } = useGoldForm(decideLemmaAction, projectId);
+export function LemmaRow({ row, index }: { row: LemmaRowData; index: number }) {
+  const { state, pending, onSubmit, action } = useGoldForm("decideLemma");
   const formRef = useRef<HTMLFormElement>(null);
   const saveRef = useRef<HTMLButtonElement>(null);
   const fid = `lemma-${index}`;
@@ -65,7 +69,19 @@ export function LemmaRow({ projectId, row, index }: { projectId: number; row: Le
             ))}
           </ul>
         ) : row.changed ? (
-          <span className={styles.proposal}>{row.proposed}</span>
+          <>
+            <span className={styles.proposal}>{row.proposed}</span>
+            {row.choice && (
+              <div className="muted small">
+                a choice: the verb {row.choice.proposed}, or {row.choice.asTyped} as WordNet&rsquo;s adjective (keep as typed); accept all leaves it open
+              </div>
+            )}
+            {row.spacing && (
+              <div className="muted small">
+                also typed with other spacing: {row.spacing.map((s) => JSON.stringify(s)).join(", ")} (apart in the gold until decided)
+              </div>
+            )}
+          </>
         ) : (
           <span className="muted" title="The lemmatiser leaves this form as it is">
             {row.proposed} <span className="small">(same)</span>
@@ -73,7 +89,7 @@ export function LemmaRow({ projectId, row, index }: { projectId: number; row: Le
         )}
       </td>
       <td data-label="In the gold" className={styles.goldCell}>
-        <form id={fid} ref={formRef} onSubmit={onSubmit} className={styles.override}>
+        <form id={fid} ref={formRef} action={action} onSubmit={onSubmit} className={styles.override}>
           <input type="hidden" name="form" value={row.form} />
           <input
             name="lemma"
@@ -132,9 +148,23 @@ export function LemmaRow({ projectId, row, index }: { projectId: number; row: Le
   );
 }
 
+/**
+ * "Yes" to a change of every open form, asked as a box to tick when the page's script cannot ask
+ * (without JavaScript, or before it runs): nothing undoes such a change in one go.
+ */
+function ConfirmWithoutScript({ label }: { label: string }) {
+  const scripted = useScripted();
+  if (scripted) return null;
+  return (
+    <label className="small" style={{ fontWeight: 400 }}>
+      <input type="checkbox" required /> {label}
+    </label>
+  );
+}
+
 /** Accept the proposal for every form not reviewed yet. */
-export function AcceptAllForm({ projectId, open, openChanged }: { projectId: number; open: number; openChanged: number }) {
-  const { state, pending, onSubmit } = useGoldForm(acceptAllAction, projectId);
+export function AcceptAllForm({ open, openChanged }: { open: number; openChanged: number }) {
+  const { state, pending, onSubmit, action } = useGoldForm("acceptAll");
   const confirmFirst = (e: React.FormEvent<HTMLFormElement>) => {
     // Many forms at once: ask, as nothing undoes them in one go (each form can be reset on its own).
     if (!window.confirm(`Accept the lemmatiser's proposal for all ${open} open form${open === 1 ? "" : "s"}?`)) {
@@ -144,10 +174,11 @@ export function AcceptAllForm({ projectId, open, openChanged }: { projectId: num
     onSubmit(e);
   };
   return (
-    <form onSubmit={confirmFirst} className={styles.acceptAll}>
+    <form action={action} onSubmit={confirmFirst} className={styles.acceptAll}>
       <button type="submit" className="secondary" disabled={pending || open === 0}>
         {pending ? "Accepting…" : acceptAllLabel(open, openChanged)}
       </button>
+      {open > 0 && <ConfirmWithoutScript label={`Yes, all ${open} open`} />}
       <div aria-live="polite" className="small">
         {state && (state.ok ? <span className={styles.saved}>{state.message}</span> : <span className={styles.error} role="alert">{state.message}</span>)}
       </div>
@@ -156,8 +187,8 @@ export function AcceptAllForm({ projectId, open, openChanged }: { projectId: num
 }
 
 /** Keep every form not reviewed yet as typed, as a decision: no download rewrites them then, not even the one with the open proposals applied. */
-export function KeepAllForm({ projectId, open }: { projectId: number; open: number }) {
-  const { state, pending, onSubmit } = useGoldForm(keepAllAction, projectId);
+export function KeepAllForm({ open }: { open: number }) {
+  const { state, pending, onSubmit, action } = useGoldForm("keepAll");
   const confirmFirst = (e: React.FormEvent<HTMLFormElement>) => {
     if (!window.confirm(`Keep all ${open} open form${open === 1 ? "" : "s"} as typed?`)) {
       e.preventDefault();
@@ -166,10 +197,11 @@ export function KeepAllForm({ projectId, open }: { projectId: number; open: numb
     onSubmit(e);
   };
   return (
-    <form onSubmit={confirmFirst} className={styles.acceptAll}>
+    <form action={action} onSubmit={confirmFirst} className={styles.acceptAll}>
       <button type="submit" className="secondary" disabled={pending || open === 0}>
         {pending ? "Keeping…" : open === 0 ? "No open forms" : `Keep all ${open} open as typed`}
       </button>
+      {open > 0 && <ConfirmWithoutScript label={`Yes, all ${open} open`} />}
       <div aria-live="polite" className="small">
         {state && (state.ok ? <span className={styles.saved}>{state.message}</span> : <span className={styles.error} role="alert">{state.message}</span>)}
       </div>

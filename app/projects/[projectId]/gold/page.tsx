@@ -13,6 +13,9 @@ import { type GoldPageData, type Paged, type ReviewLogRow, goldPageData, reviewL
 import { catchUpFigures } from "@/lib/server/derived";
 import { type AnnotatorNote, instanceNotes } from "@/lib/server/annotate";
 import { plural } from "@/app/_ui/format";
+import { returnInstanceAction, withdrawReturnAction } from "../flags/actions";
+import { acceptAllAction, adjudicateAction, correctPosAction, decideLemmaAction, exclusionAction, keepAllAction, reviewedAction, undoAdjudicationAction } from "./actions";
+import { GoldActionsProvider } from "./gold-actions";
 import styles from "./gold.module.css";
 import { InstanceView } from "./_views/instances";
 import { LemmaView } from "./_views/lemmas";
@@ -71,8 +74,24 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
         ))}
       </nav>
 
-      {view === "lemmas" && <LemmaView d={d} base={base} q={lemmaQuery} now={now} projectId={id} />}
-      {(view === "instances" || view === "queue") && <InstanceView d={d} base={base} q={instanceQuery} projectId={id} view={view} now={now} notes={notes} />}
+      {/* The actions bound to the project here, on the server: the forms then work before the page's script runs (#38). */}
+      <GoldActionsProvider
+        actions={{
+          decideLemma: decideLemmaAction.bind(null, id),
+          acceptAll: acceptAllAction.bind(null, id),
+          keepAll: keepAllAction.bind(null, id),
+          exclusion: exclusionAction.bind(null, id),
+          correctPos: correctPosAction.bind(null, id),
+          reviewed: reviewedAction.bind(null, id),
+          adjudicate: adjudicateAction.bind(null, id),
+          undoAdjudication: undoAdjudicationAction.bind(null, id),
+          returnInstance: returnInstanceAction.bind(null, id),
+          withdrawReturn: withdrawReturnAction.bind(null, id),
+        }}
+      >
+        {view === "lemmas" && <LemmaView d={d} base={base} q={lemmaQuery} now={now} />}
+        {(view === "instances" || view === "queue") && <InstanceView d={d} base={base} q={instanceQuery} view={view} now={now} notes={notes} />}
+      </GoldActionsProvider>
       {view === "log" && log && <LogView log={log} now={now} download={download} base={base} />}
     </>
   );

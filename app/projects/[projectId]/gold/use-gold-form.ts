@@ -1,9 +1,31 @@
 "use client";
-import { startTransition, useActionState, useEffect, useMemo, useRef } from "react";
+import { createContext, startTransition, useActionState, useContext, useEffect, useRef } from "react";
 import type { GoldFormState } from "./actions";
 import { useKeepPlace } from "./keep-place";
 
-type Action = (projectId: number, prev: GoldFormState, form: FormData) => Promise<GoldFormState>;
+/** A Gold action bound to the project. */
+type GoldAction = (prev: GoldFormState, form: FormData) => Promise<GoldFormState>;
+
+/**
+ * The Gold page's actions, bound to the project by the page (a server component) and handed to
+ * its forms through this context: a server action bound in the browser's code would make the
+ * server render that answers a form posted without JavaScript suspend for ever (#38,
+ * test/bounds/client-binds.test.ts).
+ */
+export interface GoldActions {
+  decideLemma: GoldAction;
+  acceptAll: GoldAction;
+  keepAll: GoldAction;
+  exclusion: GoldAction;
+  correctPos: GoldAction;
+  reviewed: GoldAction;
+  adjudicate: GoldAction;
+  undoAdjudication: GoldAction;
+  returnInstance: GoldAction;
+  withdrawReturn: GoldAction;
+}
+
+export const GoldActionsContext = createContext<GoldActions | null>(null);
 
 /**
  * Where the card of the decision last sent stood in the window. The refresh after a decision
@@ -35,15 +57,18 @@ function restorePlace() {
 }
 
 /**
- * A form bound to a Gold action. Submitted through a transition rather than the
- * form's action prop, so a refused submission keeps what was typed (React resets
- * action-prop forms after every submission), and the button pressed is sent.
- * On an instance card in agreement order, the instance is held in place first (keep-place.tsx),
- * and the window keeps the card where it was on the screen.
+ * A form of a Gold action. The form's action is the action itself (`action`), so the form works
+ * before the page's script runs and without it (a native post, the button pressed included; the
+ * page comes back with the outcome). With the script it is submitted through a transition instead
+ * (`onSubmit`), so a refused submission keeps what was typed (React resets action-prop forms after
+ * every submission), and the button pressed is sent. On an instance card in agreement order, the
+ * instance is held in place first (keep-place.tsx), and the window keeps the card where it was on
+ * the screen.
  */
-export function useGoldForm(action: Action, projectId: number) {
-  const bound = useMemo(() => action.bind(null, projectId), [action, projectId]);
-  const [state, dispatch, pending] = useActionState<GoldFormState, FormData>(bound, null);
+export function useGoldForm(name: keyof GoldActions) {
+  const actions = useContext(GoldActionsContext);
+  if (!actions) throw new Error("A Gold form outside the Gold page's actions.");
+  const [state, dispatch, pending] = useActionState<GoldFormState, FormData>(actions[name], null);
   const keepPlace = useKeepPlace();
   const sent = useRef(false);
   useEffect(() => {
@@ -68,5 +93,5 @@ export function useGoldForm(action: Action, projectId: number) {
     const form = new FormData(e.currentTarget, submitter instanceof HTMLButtonElement ? submitter : null);
     startTransition(() => dispatch(form));
   };
-  return { state, pending, onSubmit };
+  return { state, pending, onSubmit, action: dispatch };
 }

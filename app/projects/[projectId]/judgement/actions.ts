@@ -7,6 +7,8 @@ import { revalidatePath } from "next/cache";
 import { withActor } from "@/app/_ui/action";
 import { getDb } from "@/lib/db";
 import { createRound, setJudges, setRoundState } from "@/lib/server/judgement";
+import { startJob } from "@/lib/server/jobs";
+import { roundRunInputs } from "@/lib/server/models";
 
 export type RoundFormState = { ok?: boolean; message?: string; errors?: Record<string, string> } | null;
 
@@ -25,8 +27,12 @@ export async function createRoundAction(projectId: number, _prev: RoundFormState
       allowOwnItems: form.get("allowOwnItems"),
       judges: form.getAll("judge").map(String),
     });
+    // A model source: its candidates runs add what its cache did not hold (lib/server/models/round-candidates.ts).
+    const modelRuns = roundRunInputs(getDb(), actor, projectId, r.id);
+    for (const input of modelRuns) startJob(getDb(), actor, projectId, "model-run", input as unknown as Record<string, unknown>);
     revalidatePath(`/projects/${projectId}/judgement`);
-    return { ok: true, message: `Created "${r.name}": ${r.items} items, ${r.candidates} candidates, ${r.judges.length} ${r.judges.length === 1 ? "judge" : "judges"}.` };
+    const asking = modelRuns.length > 0 ? ` The ${modelRuns.length === 1 ? "model is" : "models are"} asked for candidates now; they join the round as they come.` : "";
+    return { ok: true, message: `Created "${r.name}": ${r.items} items, ${r.candidates} candidates, ${r.judges.length} ${r.judges.length === 1 ? "judge" : "judges"}.${asking}` };
   });
 }
 

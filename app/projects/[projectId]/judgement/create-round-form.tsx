@@ -1,9 +1,26 @@
 "use client";
 import { useActionState } from "react";
-import { type RoundFormState, createRoundAction } from "./actions";
+import type { RoundFormState } from "./actions";
 
-export function CreateRoundForm({ projectId, members, runs }: { projectId: number; members: { id: number; name: string; judge: boolean }[]; runs: { id: number; name: string; type: string; gold: string }[] }) {
-  const [state, action, pending] = useActionState<RoundFormState, FormData>(createRoundAction.bind(null, projectId), null);
+/**
+ * The New round form.
+ * The actions come bound from the page (a server component): a server action bound in the browser's
+ * code would make the server render that answers a form posted without JavaScript suspend for ever
+ * (#38, test/bounds/client-binds.test.ts).
+ */
+export function CreateRoundForm({
+  create,
+  members,
+  runs,
+  models = [],
+}: {
+  create: (prev: RoundFormState, form: FormData) => Promise<RoundFormState>;
+  members: { id: number; name: string; judge: boolean }[];
+  runs: { id: number; name: string; type: string; gold: string }[];
+  /** The project's models (lib/server/models): up to ten ranked candidates each, asked for as the round is made. */
+  models?: string[];
+}) {
+  const [state, action, pending] = useActionState<RoundFormState, FormData>(create, null);
   return (
     <form action={action} className="panel" aria-label="New judgement round">
       <h2>New round</h2>
@@ -39,6 +56,11 @@ export function CreateRoundForm({ projectId, members, runs }: { projectId: numbe
         {runs.map((r) => (
           <label key={r.id}>
             <input type="checkbox" name="source" value={`run:${r.id}`} /> Run: {r.name} ({r.type}, scored against {r.gold})
+          </label>
+        ))}
+        {models.map((m) => (
+          <label key={m}>
+            <input type="checkbox" name="source" value={`model:${m}`} /> Model: {m} (up to ten ranked candidates per instance)
           </label>
         ))}
         <label>

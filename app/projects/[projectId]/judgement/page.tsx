@@ -8,8 +8,11 @@ import { listRounds, roundResults } from "@/lib/server/judgement";
 import { listGolds, listRuns } from "@/lib/server/scoring";
 import { listMembers } from "@/lib/server/people";
 import { CreateRoundForm } from "./create-round-form";
+import { listModels } from "@/lib/server/models";
 import { RoundControls } from "./round-controls";
+import { createRoundAction, setJudgesAction, setRoundStateAction } from "./actions";
 import { alphaText } from "./alpha-text";
+import { Table8Chart } from "@/app/_ui/charts/table8-chart";
 
 export const metadata: Metadata = { title: "Judgement" };
 export const dynamic = "force-dynamic";
@@ -89,6 +92,7 @@ export default async function JudgementPage({ params }: { params: Promise<{ proj
                 </tbody>
               </table>
             </div>
+            <Table8Chart rows={res.table8} id={`t8-chart-${r.id}`} />
             <p className="small" data-testid="alpha">
               Krippendorff&apos;s α: {alphaText(res.alpha, r.judges.filter((j) => j.labels > 0).length)}
             </p>
@@ -101,11 +105,13 @@ export default async function JudgementPage({ params }: { params: Promise<{ proj
                 Extended gold
               </a>
             </p>
-            <RoundControls projectId={projectId} roundId={r.id} roundName={r.name} state={r.state} members={members} judges={r.judges.map((j) => j.userId)} />
+            <RoundControls
+              actions={{ setJudges: setJudgesAction.bind(null, projectId, r.id), setState: setRoundStateAction.bind(null, projectId, r.id) }}
+              roundName={r.name} state={r.state} members={members} judges={r.judges.map((j) => j.userId)} />
           </section>
         );
       })}
-      <CreateRoundForm projectId={projectId} members={members} runs={runs} />
+      <CreateRoundForm create={createRoundAction.bind(null, projectId)} members={members} runs={runs} models={listModels(db, actor, projectId).map((m) => m.name)} />
     </>
   );
 }

@@ -1,25 +1,30 @@
 "use client";
 import { useActionState } from "react";
-import { type RoundChangeState, setJudgesAction, setRoundStateAction } from "./actions";
+import type { RoundChangeState } from "./actions";
 
-/** A round's judges (members ticked) and its open/closed switch. */
+type RoundAction = (prev: RoundChangeState, form: FormData) => Promise<RoundChangeState>;
+
+/**
+ * A round's judges (members ticked) and its open/closed switch.
+ * The actions come bound from the page (a server component): a server action bound in the browser's
+ * code would make the server render that answers a form posted without JavaScript suspend for ever
+ * (#38, test/bounds/client-binds.test.ts).
+ */
 export function RoundControls({
-  projectId,
-  roundId,
+  actions,
   roundName,
   state,
   members,
   judges,
 }: {
-  projectId: number;
-  roundId: number;
+  actions: { setJudges: RoundAction; setState: RoundAction };
   roundName: string;
   state: "open" | "closed";
   members: { id: number; name: string; judge: boolean }[];
   judges: number[];
 }) {
-  const [judgesState, judgesAction, judgesPending] = useActionState<RoundChangeState, FormData>(setJudgesAction.bind(null, projectId, roundId), null);
-  const [stateState, stateAction, statePending] = useActionState<RoundChangeState, FormData>(setRoundStateAction.bind(null, projectId, roundId), null);
+  const [judgesState, judgesAction, judgesPending] = useActionState<RoundChangeState, FormData>(actions.setJudges, null);
+  const [stateState, stateAction, statePending] = useActionState<RoundChangeState, FormData>(actions.setState, null);
   const chosen = new Set(judges);
   const message = [judgesState, stateState].filter((s): s is NonNullable<RoundChangeState> => s !== null);
   return (

@@ -102,20 +102,43 @@ export async function removeMemberAction(projectId: number, _prev: TeamFormState
   });
 }
 
-export type SplitFormState = (TeamFormState & { plan?: SplitPlan; applied?: boolean }) | null;
+export type SplitFormState =
+  | (TeamFormState & {
+      plan?: SplitPlan;
+      applied?: boolean;
+      /** The choice sent (shown again by a page answering a post without JavaScript). */
+      chosen?: { annotators: number[]; k: string };
+      /** The choice the preview is for (splitKey): only that choice is applied. */
+      previewed?: string;
+    })
+  | null;
 
-/** "Split the lexelts evenly over these annotators with k per instance": previewed (intent=preview), then applied (intent=apply). */
+/** The choice a preview is for: the annotators' ids in order and k as typed (team-forms.tsx has the same). */
+function splitKey(ids: number[], k: string): string {
+  return `${[...ids].sort((a, b) => a - b).join(",")}|${k.trim()}`;
+}
+
+/**
+ * "Split the lexelts evenly over these annotators with k per instance": previewed (intent=preview), then
+ * applied (intent=apply) — only the choice previewed (`previewed`): another is previewed instead.
+ */
 export async function splitAction(projectId: number, _prev: SplitFormState, form: FormData): Promise<SplitFormState> {
-  return withActor((actor) => {
-    const userIds = form.getAll("annotator").map((v) => Number(v));
-    const raw = String(form.get("k") ?? "").trim();
-    const k = raw === "" ? NaN : Number(raw);
-    if (form.get("intent") === "apply") {
-      const plan = applySplit(getDb(), actor, projectId, userIds, k);
-      refresh(projectId);
-      return { ok: true, applied: true, plan, message: `Split ${plan.lexelts} lexelts over ${plan.annotators.length} annotators, ${plan.k} per instance.` };
-    }
-    const plan = previewSplit(getDb(), actor, projectId, userIds, k);
-    return { ok: true, plan, message: `Preview: nothing is saved until you confirm.` };
-  });
+  const userIds = form.getAll("annotator").map((v) => Number(v));
+  const raw = String(form.get("k") ?? "").trim();
+  const chosen = { annotators: userIds, k: raw };
+  const key = splitKey(userIds, raw);
+  return withActor(
+    (actor) => {
+      const k = raw === "" ? NaN : Number(raw);
+      if (form.get("intent") === "apply" && form.get("previewed") === key) {
+        const plan = applySplit(getDb(), actor, projectId, userIds, k);
+        refresh(projectId);
+        return { ok: true, applied: true, plan, chosen, message: `Split ${plan.lexelts} lexelts over ${plan.annotators.length} annotators, ${plan.k} per instance.` };
+      }
+      const plan = previewSplit(getDb(), actor, projectId, userIds, k);
+      const changed = form.get("intent") === "apply" ? "The choice changed since the preview: this is the new one. " : "";
+      return { ok: true, plan, chosen, previewed: key, message: `${changed}Preview: nothing is saved until you confirm.` };
+    },
+    (err) => ({ ...err, chosen }),
+  );
 }

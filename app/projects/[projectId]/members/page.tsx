@@ -6,7 +6,9 @@ import { NotFoundError } from "@/lib/server/kernel";
 import Link from "next/link";
 import { type JobView, listJobs } from "@/lib/server/jobs";
 import { type TeamMember, teamOverview, type TeamView } from "@/lib/server/people";
+import { answerOf, pageOutcome } from "@/app/_ui/native-answer";
 import { ResponsesPanel } from "./responses-panel";
+import { addMemberAction, createAnnotatorAction, removeMemberAction, setAssignmentAction, setGuidelinesAction, setMemberRoleAction, setRequiredAction, splitAction } from "./actions";
 import { AddMemberForm, AssignmentForm, CreateAnnotatorForm, GuidelinesForm, MemberRoleForm, RemoveMemberForm, RequiredAnnotatorsForm, SplitForm } from "./team-forms";
 import styles from "./team.module.css";
 
@@ -21,6 +23,8 @@ interface Search {
   assign?: string;
   lq?: string;
   lpage?: string;
+  /** A responses file posted without JavaScript: the route's answer (app/_ui/native-answer.ts). */
+  outcome?: string;
 }
 
 function annotates(t: TeamView, assigned: TeamMember["assigned"]): string {
@@ -46,6 +50,19 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
   const annotators = t.members.filter((m) => m.projectRole === "annotator");
   const judges = t.members.filter((m) => m.projectRole === "judge").length;
   const base = `/projects/${t.project.id}/members`;
+  const outcome = await pageOutcome(base, sp.outcome);
+  // The actions bound to the project here, on the server: the forms then work before the page's script runs (#38).
+  const id = t.project.id;
+  const act = {
+    create: createAnnotatorAction.bind(null, id),
+    add: addMemberAction.bind(null, id),
+    role: setMemberRoleAction.bind(null, id),
+    remove: removeMemberAction.bind(null, id),
+    assign: setAssignmentAction.bind(null, id),
+    split: splitAction.bind(null, id),
+    required: setRequiredAction.bind(null, id),
+    guidelines: setGuidelinesAction.bind(null, id),
+  };
   const editing = annotators.find((m) => String(m.id) === sp.assign);
   const lq = (sp.lq ?? "").trim();
   const lexeltPage = t.lexeltPage;
@@ -81,7 +98,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
                   {m.projectRole === "coordinator" ? (
                     <span className="tag">coordinator</span>
                   ) : (
-                    <MemberRoleForm projectId={t.project.id} userId={m.id} name={m.name} role={m.projectRole} />
+                    <MemberRoleForm action={act.role} userId={m.id} name={m.name} role={m.projectRole} />
                   )}
                 </td>
                 <td>
@@ -94,7 +111,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
                   )}
                 </td>
                 <td className="num">{m.responses}</td>
-                <td>{m.role === "annotator" && <RemoveMemberForm projectId={t.project.id} userId={m.id} name={m.name} />}</td>
+                <td>{m.role === "annotator" && <RemoveMemberForm action={act.remove} userId={m.id} name={m.name} />}</td>
               </tr>
             ))}
           </tbody>
@@ -118,10 +135,10 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
       <h2>Add people</h2>
       <div className={styles.columns}>
         <div className="panel">
-          <CreateAnnotatorForm projectId={t.project.id} />
+          <CreateAnnotatorForm action={act.create} />
         </div>
         <div className="panel">
-          <AddMemberForm projectId={t.project.id} others={t.others} />
+          <AddMemberForm action={act.add} others={t.others} />
         </div>
       </div>
 
@@ -134,7 +151,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
       ) : (
         <>
           <div className="panel">
-            <SplitForm projectId={t.project.id} annotators={annotators.map((m) => ({ id: m.id, name: m.name }))} />
+            <SplitForm action={act.split} annotators={annotators.map((m) => ({ id: m.id, name: m.name }))} />
           </div>
           <h3 id="by-hand-heading">By hand</h3>
           <ul className={styles.assignees} aria-labelledby="by-hand-heading">
@@ -160,7 +177,7 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
               {/* The key resets the form's ticks when the page or search changes. */}
               <AssignmentForm
                 key={`${editing.id}:${lexeltPage.page}:${lq}`}
-                projectId={t.project.id}
+                action={act.assign}
                 userId={editing.id}
                 name={editing.name}
                 restricted={editing.assigned !== null}
@@ -182,16 +199,16 @@ export default async function TeamPage({ params, searchParams }: { params: Promi
       <h2>Annotation settings</h2>
       <div className={styles.columns}>
         <div className="panel">
-          <RequiredAnnotatorsForm projectId={t.project.id} value={t.project.requiredAnnotators} />
+          <RequiredAnnotatorsForm action={act.required} value={t.project.requiredAnnotators} />
         </div>
         <div className="panel">
-          <GuidelinesForm projectId={t.project.id} value={t.project.guidelines} />
+          <GuidelinesForm action={act.guidelines} value={t.project.guidelines} />
         </div>
       </div>
 
-      <h2>Responses</h2>
+      <h2 id="responses">Responses</h2>
       <div className="panel">
-        <ResponsesPanel projectId={t.project.id} responses={t.responses} initialJobs={responseJobs} />
+        <ResponsesPanel projectId={t.project.id} responses={t.responses} initialJobs={responseJobs} outcome={answerOf(outcome)} />
       </div>
     </>
   );

@@ -4,6 +4,7 @@ import { useRef, useState } from "react";
 import type { JobView } from "@/lib/server/jobs";
 import type { PreviewRow, ResponseImportPreview } from "@/lib/server/annotate";
 import { JobNotice } from "@/app/_ui/job-notice";
+import { useScripted } from "@/app/_ui/scripted";
 import { useProjectJobs } from "@/app/_ui/use-jobs";
 
 const nf = new Intl.NumberFormat("en");
@@ -19,24 +20,33 @@ type ImportStarted = { ok: true; job: JobView } | Failure;
  * jobs worker); nothing changes until the coordinator confirms, and the
  * confirmation applies exactly the preview, as a job the panel follows (its
  * progress, Cancel, its outcome — also after leaving the page and coming back).
+ *
+ * Without JavaScript the forms post themselves to the same route, which answers with
+ * the Team page (`outcome`: its answer, app/_ui/native-answer.ts): the preview, then
+ * a form that sends the same file again to apply it.
  */
 export function ResponsesPanel({
   projectId,
   responses,
   initialJobs,
+  outcome,
 }: {
   projectId: number;
   /** What the download holds (refreshed when an import finishes). */
   responses: { count: number; annotators: number; formerMembers: number };
   initialJobs: JobView[];
+  outcome?: unknown;
 }) {
+  const answer = outcome as PreviewResult | ImportStarted | undefined;
+  const previewed = answer?.ok && "preview" in answer ? answer.preview : null;
   const router = useRouter();
+  const scripted = useScripted();
   const fileRef = useRef<HTMLInputElement>(null);
   const [busy, setBusy] = useState(false);
-  const [acceptUnassigned, setAcceptUnassigned] = useState(false);
-  const [strict, setStrict] = useState(false);
-  const [preview, setPreview] = useState<ResponseImportPreview | null>(null);
-  const [failure, setFailure] = useState<Failure | null>(null);
+  const [acceptUnassigned, setAcceptUnassigned] = useState(previewed?.acceptUnassigned ?? false);
+  const [strict, setStrict] = useState(previewed?.strict ?? false);
+  const [preview, setPreview] = useState<ResponseImportPreview | null>(previewed);
+  const [failure, setFailure] = useState<Failure | null>(answer && !answer.ok ? answer : null);
   const { jobs, add, cancel } = useProjectJobs(projectId, "responses-import", initialJobs);
   const importing = jobs[0] !== undefined && (jobs[0].state === "queued" || jobs[0].state === "running");
   const url = `/api/projects/${projectId}/responses`;
@@ -114,7 +124,7 @@ export function ResponsesPanel({
           </>
         )}
       </p>
-      <form onSubmit={onPreview}>
+      <form method="post" action={url} encType="multipart/form-data" onSubmit={onPreview}>
         <div className="field">
           <label htmlFor="responses-file">Responses TSV file</label>
           <input id="responses-file" ref={fileRef} type="file" name="file" accept=".tsv,.txt,text/tab-separated-values,text/plain" onChange={() => setPreview(null)} />
@@ -127,12 +137,12 @@ export function ResponsesPanel({
         </div>
         <div className="field">
           <label style={{ fontWeight: 400 }}>
-            <input type="checkbox" checked={acceptUnassigned} onChange={(e) => setAcceptUnassigned(e.target.checked)} /> Accept answers for unassigned lexelts
+            <input type="checkbox" name="acceptUnassigned" checked={acceptUnassigned} onChange={(e) => setAcceptUnassigned(e.target.checked)} /> Accept answers for unassigned lexelts
           </label>
         </div>
         <div className="field">
           <label style={{ fontWeight: 400 }}>
-            <input type="checkbox" checked={strict} onChange={(e) => setStrict(e.target.checked)} /> Strict: refuse the whole file if any line is odd or
+            <input type="checkbox" name="strict" checked={strict} onChange={(e) => setStrict(e.target.checked)} /> Strict: refuse the whole file if any line is odd or
             any answer breaks the workspace&apos;s rules
           </label>
         </div>
@@ -180,19 +190,54 @@ export function ResponsesPanel({
                 <pre>{preview.skipped.map((d) => `${d.file}:${d.line}: ${d.message}`).join("\n")}</pre>
               </details>
             )}
+            {preview.warnings.length > 0 && (
+              <details className="repairs" open={preview.warnings.length <= 5}>
+                <summary>Reported: {counted(preview.warnings.length, "note")} on answers kept as written</summary>
+                <pre>{preview.warnings.map((d) => (d.line > 0 ? `${d.file}:${d.line}: ${d.message}` : `${d.file}: ${d.message}`)).join("\n")}</pre>
+              </details>
+            )}
             {stale && <p className="small">You changed the option: preview again before importing.</p>}
-            <div style={{ display: "flex", gap: "0.5rem", flexWrap: "wrap" }}>
-              <button type="button" onClick={() => void onConfirm()} disabled={busy || stale || preview.add + preview.update === 0}>
-                {busy ? "Importing…" : `Import ${counted(preview.add + preview.update, "change")}`}
-              </button>
-              <button type="button" className="secondary" onClick={() => setPreview(null)} disabled={busy}>
-                Discard
-              </button>
-            </div>
+            {scripted ? (
+              <div style={{ display: "flex", gap: "0.5rem", flexWrap: "wrap" }}>
+                <button type="button" onClick={() => void onConfirm()} disabled={busy || stale || preview.add + preview.update === 0}>
+                  {busy ? "Importing…" : `Import ${counted(preview.add + preview.update, "change")}`}
+                </button>
+                <button type="button" className="secondary" onClick={() => setPreview(null)} disabled={busy}>
+                  Discard
+                </button>
+              </div>
+            ) : (
+              <ConfirmWithoutScript url={url} preview={preview} />
+            )}
           </section>
         )}
       </div>
     </>
+  );
+}
+
+/**
+ * Without JavaScript the page cannot hold the file between the preview and its confirmation: the same file is
+ * chosen again and sent with the preview's token and options; the server applies it only if it would do exactly
+ * what was previewed.
+ */
+function ConfirmWithoutScript({ url, preview }: { url: string; preview: ResponseImportPreview }) {
+  if (preview.add + preview.update === 0) return null;
+  return (
+    <form method="post" action={url} encType="multipart/form-data" aria-label="Import the previewed file">
+      <input type="hidden" name="mode" value="confirm" />
+      <input type="hidden" name="token" value={preview.token} />
+      {preview.acceptUnassigned && <input type="hidden" name="acceptUnassigned" value="on" />}
+      {preview.strict && <input type="hidden" name="strict" value="on" />}
+      <div className="field">
+        <label htmlFor="responses-file-again">The same file again</label>
+        <input id="responses-file-again" type="file" name="file" required accept=".tsv,.txt,text/tab-separated-values,text/plain" />
+      </div>
+      <div style={{ display: "flex", gap: "0.5rem", flexWrap: "wrap", alignItems: "center" }}>
+        <button type="submit">Import {counted(preview.add + preview.update, "change")}</button>
+        <a href="?#responses">Discard</a>
+      </div>
+    </form>
   );
 }
 

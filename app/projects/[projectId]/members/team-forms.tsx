@@ -1,30 +1,26 @@
 "use client";
-import { startTransition, useActionState, useEffect, useMemo, useRef, useState } from "react";
-import {
-  addMemberAction,
-  removeMemberAction,
-  createAnnotatorAction,
-  setAssignmentAction,
-  setGuidelinesAction,
-  setMemberRoleAction,
-  setRequiredAction,
-  splitAction,
-  type SplitFormState,
-  type TeamFormState,
-} from "./actions";
+import { startTransition, useActionState, useEffect, useRef, useState } from "react";
+import { useScripted } from "@/app/_ui/scripted";
+import type { SplitFormState, TeamFormState } from "./actions";
 import styles from "./team.module.css";
 
-type Action = (projectId: number, prev: TeamFormState, form: FormData) => Promise<TeamFormState>;
+/**
+ * A Team action bound to the project. The actions come bound from the Team page (a server
+ * component): a server action bound in the browser's code would make the server render that
+ * answers a form posted without JavaScript suspend for ever (#38, test/bounds/client-binds.test.ts).
+ */
+export type TeamAction = (prev: TeamFormState, form: FormData) => Promise<TeamFormState>;
+export type SplitAction = (prev: SplitFormState, form: FormData) => Promise<SplitFormState>;
 
 /**
- * A form bound to a Team action. Submitted through a transition rather than the
- * form's action prop, so a refused submission keeps what the user typed and
- * ticked (React resets action-prop forms after every submission); the form is
- * cleared only after a success, and only when asked.
+ * A form of a Team action. The form's action is the action itself, so the form works before
+ * the page's script runs and without it (a native post; the page comes back with the outcome).
+ * With the script, it is submitted through a transition instead, so a refused submission keeps
+ * what the user typed and ticked (React resets action-prop forms after every submission); the
+ * form is cleared only after a success, and only when asked.
  */
-function useTeamForm(action: Action, projectId: number, opts: { resetOnSuccess?: boolean } = {}) {
-  const bound = useMemo(() => action.bind(null, projectId), [action, projectId]);
-  const [state, dispatch, pending] = useActionState<TeamFormState, FormData>(bound, null);
+function useTeamForm(action: TeamAction, opts: { resetOnSuccess?: boolean } = {}) {
+  const [state, dispatch, pending] = useActionState<TeamFormState, FormData>(action, null);
   const ref = useRef<HTMLFormElement>(null);
   const reset = opts.resetOnSuccess ?? false;
   useEffect(() => {
@@ -35,7 +31,7 @@ function useTeamForm(action: Action, projectId: number, opts: { resetOnSuccess?:
     const form = new FormData(e.currentTarget);
     startTransition(() => dispatch(form));
   };
-  return { state, pending, form: { ref, onSubmit } };
+  return { state, pending, form: { ref, onSubmit, action: dispatch } };
 }
 
 /** The outcome of a form: a status for success, an alert for a message not tied to one field. */
@@ -65,11 +61,13 @@ function ProjectRoleField({ id, coordinator = false }: { id: string; coordinator
   );
 }
 
-export function CreateAnnotatorForm({ projectId }: { projectId: number }) {
-  const { state, pending, form } = useTeamForm(createAnnotatorAction, projectId, { resetOnSuccess: true });
+export function CreateAnnotatorForm({ action }: { action: TeamAction }) {
+  const { state, pending, form } = useTeamForm(action, { resetOnSuccess: true });
   const nameErr = state?.errors?.name;
   const pwErr = state?.errors?.password;
   return (
+    // A server action's form is posted (React sets method="POST"): sent before the page runs its script,
+    // the password goes into no URL or log (#38).
     <form {...form} aria-labelledby="create-heading">
       <h3 id="create-heading">Create an account</h3>
       <div className="field">
@@ -104,8 +102,8 @@ export function CreateAnnotatorForm({ projectId }: { projectId: number }) {
   );
 }
 
-export function AddMemberForm({ projectId, others }: { projectId: number; others: Array<{ id: number; name: string; role: string }> }) {
-  const { state, pending, form } = useTeamForm(addMemberAction, projectId, { resetOnSuccess: true });
+export function AddMemberForm({ action, others }: { action: TeamAction; others: Array<{ id: number; name: string; role: string }> }) {
+  const { state, pending, form } = useTeamForm(action, { resetOnSuccess: true });
   return (
     <form {...form} aria-labelledby="add-heading">
       <h3 id="add-heading">Add an existing account</h3>
@@ -140,13 +138,13 @@ export function AddMemberForm({ projectId, others }: { projectId: number; others
  * sends which lexelts it showed: the others keep what they have).
  */
 export function AssignmentForm({
-  projectId,
+  action,
   userId,
   name,
   lexelts,
   restricted,
 }: {
-  projectId: number;
+  action: TeamAction;
   userId: number;
   name: string;
   /** The lexelts on this page, with whether the annotator has each. */
@@ -154,7 +152,8 @@ export function AssignmentForm({
   /** Whether the annotator is restricted to some lexelts (false = all, the default). */
   restricted: boolean;
 }) {
-  const { state, pending, form } = useTeamForm(setAssignmentAction, projectId);
+  const { state, pending, form } = useTeamForm(action);
+  const scripted = useScripted();
   const [scope, setScope] = useState<"all" | "some">(restricted ? "some" : "all");
   const group = useRef<HTMLDivElement>(null);
   const tickAll = (on: boolean) => group.current?.querySelectorAll<HTMLInputElement>('input[type="checkbox"]').forEach((b) => (b.checked = on));
@@ -175,14 +174,17 @@ export function AssignmentForm({
         <label className={styles.choice}>
           <input type="radio" name="scope" value="some" checked={scope === "some"} onChange={() => setScope("some")} /> Only these lexelts:
         </label>
-        <div className={styles.tools}>
-          <button type="button" className="secondary small" disabled={scope === "all"} onClick={() => tickAll(true)}>Select all on this page</button>
-          <button type="button" className="secondary small" disabled={scope === "all"} onClick={() => tickAll(false)}>Select none on this page</button>
-        </div>
+        {scripted && (
+          <div className={styles.tools}>
+            <button type="button" className="secondary small" disabled={scope === "all"} onClick={() => tickAll(true)}>Select all on this page</button>
+            <button type="button" className="secondary small" disabled={scope === "all"} onClick={() => tickAll(false)}>Select none on this page</button>
+          </div>
+        )}
         <div ref={group} className={styles.lexelts} role="group" aria-label={`Lexelts for ${name}`} aria-describedby={err ? `${base}-error` : undefined}>
           {lexelts.map((l) => (
             <label key={l.id} className={styles.choice}>
-              <input type="checkbox" name="lexelt" value={l.id} defaultChecked={l.assigned} disabled={scope === "all"} />{" "}
+              {/* Without JavaScript the boxes stay open: nothing would open them when "Only these" is chosen. */}
+              <input type="checkbox" name="lexelt" value={l.id} defaultChecked={l.assigned} disabled={scripted && scope === "all"} />{" "}
               <code>{l.item}</code> <span className="muted small">({l.instances})</span>
             </label>
           ))}
@@ -198,52 +200,73 @@ export function AssignmentForm({
   );
 }
 
-/** "Split the lexelts evenly over these annotators with k per instance": preview, then confirm. */
-export function SplitForm({ projectId, annotators }: { projectId: number; annotators: Array<{ id: number; name: string }> }) {
-  const bound = useMemo(() => splitAction.bind(null, projectId), [projectId]);
-  const [state, dispatch, pending] = useActionState<SplitFormState, FormData>(bound, null);
+/** The choice a split preview is for (the same on the server: actions.ts splitKey). */
+function splitKey(ids: Iterable<number>, k: string): string {
+  return `${[...ids].sort((a, b) => a - b).join(",")}|${k.trim()}`;
+}
+
+/**
+ * "Split the lexelts evenly over these annotators with k per instance": preview, then confirm.
+ * Without JavaScript the form posts itself (the boxes and k as fields, the button pressed as
+ * `intent`); the page comes back with the preview and the choice it was for, and "Confirm split"
+ * applies it (the server previews again instead when the choice sent is not the one previewed).
+ */
+export function SplitForm({ action, annotators }: { action: SplitAction; annotators: Array<{ id: number; name: string }> }) {
+  const [state, dispatch, pending] = useActionState<SplitFormState, FormData>(action, null);
+  const scripted = useScripted();
   const ref = useRef<HTMLFormElement>(null);
   const [filter, setFilter] = useState("");
-  const [chosen, setChosen] = useState<Set<number>>(() => new Set());
-  const [k, setK] = useState("1");
+  // After a post without JavaScript, the choice the page comes back with is the one sent.
+  const [chosen, setChosen] = useState<Set<number>>(() => new Set(state?.chosen?.annotators ?? []));
+  const [k, setK] = useState(state?.chosen?.k ?? "1");
   const shown = annotators.filter((a) => a.name.toLowerCase().includes(filter.trim().toLowerCase()));
+  const key = splitKey(chosen, k);
   const send = (intent: "preview" | "apply") => {
     const form = new FormData();
     form.set("intent", intent);
     form.set("k", k);
     for (const id of chosen) form.append("annotator", String(id));
+    if (state?.previewed) form.set("previewed", state.previewed);
     startTransition(() => dispatch(form));
   };
   const plan = state?.ok ? state.plan : undefined;
   // The preview is for what is chosen now; a change asks for a new one.
-  const [previewed, setPreviewed] = useState<string | null>(null);
-  const key = `${[...chosen].sort((a, b) => a - b).join(",")}|${k}`;
-  useEffect(() => {
-    if (state?.ok && !state.applied) setPreviewed(key);
-    if (state?.applied) setPreviewed(null);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [state]);
-  const fresh = plan && !state?.applied && previewed === key;
+  const fresh = plan && !state?.applied && state?.previewed === key;
   const kErr = state?.errors?.k;
   const aErr = state?.errors?.annotators;
   return (
-    <form ref={ref} onSubmit={(e) => { e.preventDefault(); send("preview"); }} aria-labelledby="split-heading">
+    <form
+      ref={ref}
+      action={dispatch}
+      onSubmit={(e) => {
+        e.preventDefault();
+        send((e.nativeEvent as SubmitEvent).submitter?.getAttribute("value") === "apply" ? "apply" : "preview");
+      }}
+      aria-labelledby="split-heading"
+    >
       <h3 id="split-heading">Split the lexelts evenly</h3>
       <p className="muted small">Each lexelt goes to k of the chosen annotators, balancing their instance counts. Annotators not chosen keep their assignment.</p>
-      <div className="field">
-        <label htmlFor="split-find">Find annotators</label>
-        <input id="split-find" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} autoComplete="off" />
-      </div>
-      <div className={styles.tools}>
-        <button type="button" className="secondary small" onClick={() => setChosen(new Set([...chosen, ...shown.map((a) => a.id)]))}>Select all{filter ? " found" : ""}</button>
-        <button type="button" className="secondary small" onClick={() => setChosen(new Set([...chosen].filter((id) => !shown.some((a) => a.id === id))))}>Select none{filter ? " found" : ""}</button>
-        <span className="muted small">{chosen.size} chosen</span>
-      </div>
+      {state?.previewed && <input type="hidden" name="previewed" value={state.previewed} />}
+      {scripted && (
+        <>
+          <div className="field">
+            <label htmlFor="split-find">Find annotators</label>
+            <input id="split-find" type="search" value={filter} onChange={(e) => setFilter(e.target.value)} autoComplete="off" />
+          </div>
+          <div className={styles.tools}>
+            <button type="button" className="secondary small" onClick={() => setChosen(new Set([...chosen, ...shown.map((a) => a.id)]))}>Select all{filter ? " found" : ""}</button>
+            <button type="button" className="secondary small" onClick={() => setChosen(new Set([...chosen].filter((id) => !shown.some((a) => a.id === id))))}>Select none{filter ? " found" : ""}</button>
+            <span className="muted small">{chosen.size} chosen</span>
+          </div>
+        </>
+      )}
       <div className={styles.lexelts} role="group" aria-label="Annotators to split over" aria-describedby={aErr ? "split-annotators-error" : undefined}>
         {shown.map((a) => (
           <label key={a.id} className={styles.choice}>
             <input
               type="checkbox"
+              name="annotator"
+              value={a.id}
               checked={chosen.has(a.id)}
               onChange={(e) => {
                 const next = new Set(chosen);
@@ -259,12 +282,12 @@ export function SplitForm({ projectId, annotators }: { projectId: number; annota
       <FieldError id="split-annotators-error" message={aErr} />
       <div className="field">
         <label htmlFor="split-k">Annotators for each lexelt (k)</label>
-        <input id="split-k" type="number" min={1} step={1} inputMode="numeric" className={styles.narrow} value={k} onChange={(e) => setK(e.target.value)} aria-invalid={kErr ? true : undefined} aria-describedby={kErr ? "split-k-error" : undefined} />
+        <input id="split-k" name="k" type="number" min={1} step={1} inputMode="numeric" className={styles.narrow} value={k} onChange={(e) => setK(e.target.value)} aria-invalid={kErr ? true : undefined} aria-describedby={kErr ? "split-k-error" : undefined} />
         <FieldError id="split-k-error" message={kErr} />
       </div>
       <div className={styles.tools}>
-        <button type="submit" className="secondary" disabled={pending}>Preview split</button>
-        <button type="button" disabled={pending || !fresh} onClick={() => send("apply")}>Confirm split</button>
+        <button type="submit" name="intent" value="preview" className="secondary" disabled={pending}>Preview split</button>
+        <button type="submit" name="intent" value="apply" disabled={pending || !fresh}>Confirm split</button>
       </div>
       {plan && (
         <div className="table-wrap">
@@ -295,8 +318,8 @@ export function SplitForm({ projectId, annotators }: { projectId: number; annota
   );
 }
 
-export function RequiredAnnotatorsForm({ projectId, value }: { projectId: number; value: number | null }) {
-  const { state, pending, form } = useTeamForm(setRequiredAction, projectId);
+export function RequiredAnnotatorsForm({ action, value }: { action: TeamAction; value: number | null }) {
+  const { state, pending, form } = useTeamForm(action);
   const err = state?.errors?.requiredAnnotators;
   return (
     <form {...form}>
@@ -328,8 +351,8 @@ export function RequiredAnnotatorsForm({ projectId, value }: { projectId: number
   );
 }
 
-export function GuidelinesForm({ projectId, value }: { projectId: number; value: string }) {
-  const { state, pending, form } = useTeamForm(setGuidelinesAction, projectId);
+export function GuidelinesForm({ action, value }: { action: TeamAction; value: string }) {
+  const { state, pending, form } = useTeamForm(action);
   const err = state?.errors?.guidelines;
   return (
     <form {...form}>
@@ -356,8 +379,8 @@ export function GuidelinesForm({ projectId, value }: { projectId: number; value:
 }
 
 /** A member's role in the project (annotator or judge), changed in place. */
-export function MemberRoleForm({ projectId, userId, name, role }: { projectId: number; userId: number; name: string; role: "annotator" | "judge" }) {
-  const { state, pending, form } = useTeamForm(setMemberRoleAction, projectId);
+export function MemberRoleForm({ action, userId, name, role }: { action: TeamAction; userId: number; name: string; role: "annotator" | "judge" }) {
+  const { state, pending, form } = useTeamForm(action);
   return (
     <form {...form} className={styles.inline}>
       <input type="hidden" name="userId" value={userId} />
@@ -373,9 +396,9 @@ export function MemberRoleForm({ projectId, userId, name, role }: { projectId: n
   );
 }
 
-/** Remove an annotator from the project (asks first); their answers stay. */
-export function RemoveMemberForm({ projectId, userId, name }: { projectId: number; userId: number; name: string }) {
-  const { state, pending, form } = useTeamForm(removeMemberAction, projectId);
+/** Remove an annotator from the project (asks first, when the page's script runs); their answers stay. */
+export function RemoveMemberForm({ action, userId, name }: { action: TeamAction; userId: number; name: string }) {
+  const { state, pending, form } = useTeamForm(action);
   return (
     <form
       {...form}

@@ -4,8 +4,10 @@ import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
 import Link from "next/link";
-import { type ProgressPageView, type StudyProgress, progressPageView } from "@/lib/server/annotate";
+import { type ProgressChartData, type ProgressPageView, type StudyProgress, progressPageView } from "@/lib/server/annotate";
 import { catchUpFigures } from "@/lib/server/derived";
+import { derive } from "@/lib/server/jobs";
+import { ProgressCharts } from "@/app/_ui/charts/progress-charts";
 import styles from "./progress.module.css";
 import { absoluteTime, formatSeconds, relativeTime } from "@/app/_ui/time";
 
@@ -71,6 +73,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
   const { projectId } = await params;
   const sp = await searchParams;
   let p: ProgressPageView;
+  let charts: ProgressChartData;
   const num = (v: string | undefined) => (v === undefined || v === "" || !Number.isFinite(Number(v)) ? undefined : Number(v));
   try {
     // Read from counters kept as answers change (#39): nothing here grows with the responses; of the lexelts × annotators grid only the cells shown.
@@ -86,6 +89,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
       lpage: num(sp.lpage),
       dpage: num(sp.dpage),
     });
+    charts = await derive(getDb(), { op: "progressCharts", actor, projectId: Number(projectId) });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -269,6 +273,8 @@ export default async function ProgressPage({ params, searchParams }: { params: P
       )}
 
       {hasCrowd && <Crowd crowd={crowd} projectId={p.project.id} now={now} />}
+
+      <ProgressCharts data={charts} />
 
       <h2 id="grid-heading">By lexelt</h2>
       {p.lexeltCount === 0 ? (

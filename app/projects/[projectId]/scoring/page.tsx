@@ -7,9 +7,14 @@ import { NotFoundError } from "@/lib/server/kernel";
 import { derive, refreshScoringOthers } from "@/lib/server/jobs";
 import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard, keptScoreBoard } from "@/lib/server/scoring";
 import { catchUpFigures } from "@/lib/server/derived";
+import { listModels } from "@/lib/server/models";
+import { addRunsAction } from "../models/actions";
+import { AddRunsForm } from "../models/forms";
+import { answerOf, pageOutcome } from "@/app/_ui/native-answer";
 import { recomputeOthersAction } from "./actions";
 import { SensevalSection } from "./senseval";
 import { ScoringWorkbench } from "./workbench";
+import { RunScoresCharts } from "@/app/_ui/charts/run-scores";
 
 export const metadata: Metadata = { title: "Scoring" };
 
@@ -60,6 +65,8 @@ export default async function ScoringPage({
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
+  // A form posted without JavaScript: the route's answer, by form (app/_ui/native-answer.ts).
+  const outcome = await pageOutcome(`/projects/${id}/scoring`, query.outcome);
   return (
     <>
       <h1>Scoring</h1>
@@ -74,7 +81,7 @@ export default async function ScoringPage({
       {board.others && board.runs.length > 0 && (
         <div className="small muted">
           <p>
-            score.pl&rsquo;s figures follow the answers as they are saved. The repaired and UTF-8 figures beside them come from scoring every
+            score.pl&rsquo;s figures follow the answers as they are saved. The repaired and UTF-8 figures beside them, and the intervals on the chart, come from scoring every
             run whole, in the background:{" "}
             {board.others.computedAt === null ? (
               <>being scored now; reload in a moment.</>
@@ -94,8 +101,16 @@ export default async function ScoringPage({
           )}
         </div>
       )}
-      <ScoringWorkbench projectId={id} initialBoard={board} maxBytes={MAX_RUN_BYTES} />
-      <SensevalSection projectId={id} />
+      <ScoringWorkbench
+        projectId={id}
+        initialBoard={board}
+        maxBytes={MAX_RUN_BYTES}
+        outcomes={{ run: answerOf(outcome, "run"), gold: answerOf(outcome, "gold"), baselines: answerOf(outcome, "baselines") }}
+      />
+      <RunScoresCharts board={board} />
+      {/* A model's answers as runs (issue #41): the models with answers. */}
+      <AddRunsForm act={addRunsAction.bind(null, id)} models={listModels(getDb(), actor, id).filter((m) => m.answers > 0).map((m) => ({ name: m.name, samples: m.samples }))} />
+      <SensevalSection projectId={id} outcome={answerOf(outcome, "senseval")} />
     </>
   );
 }

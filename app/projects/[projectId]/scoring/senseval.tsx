@@ -17,15 +17,20 @@ function share(x: number | null): string {
   return x === null ? "n/a" : cFixed(100 * x, 2);
 }
 
+type Answer = { ok: true; result: SensevalOutcome } | { ok: false; message: string; errors?: Record<string, string>; details?: string[] };
+
 /**
  * SENSEVAL sense-tagged answers scored against a key (issue #7): scorer2's
  * output and the SENSEVAL-1 grid. Scored on submit; nothing is stored.
+ * Without JavaScript the form posts itself to the route, which answers with
+ * this page showing the scores (`outcome`: its answer, app/_ui/native-answer.ts).
  */
-export function SensevalSection({ projectId }: { projectId: number }) {
+export function SensevalSection({ projectId, outcome }: { projectId: number; outcome?: unknown }) {
+  const answer = outcome as Answer | undefined;
   const [busy, setBusy] = useState(false);
   const [treatment, setTreatment] = useState<(typeof TREATMENTS)[number]>("generous");
-  const [result, setResult] = useState<SensevalOutcome | null>(null);
-  const [error, setError] = useState<{ message: string; errors?: Record<string, string>; details?: string[] } | null>(null);
+  const [result, setResult] = useState<SensevalOutcome | null>(answer?.ok ? answer.result : null);
+  const [error, setError] = useState<{ message: string; errors?: Record<string, string>; details?: string[] } | null>(answer && !answer.ok ? answer : null);
   const errs = error?.errors ?? {};
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
@@ -55,7 +60,7 @@ export function SensevalSection({ projectId }: { projectId: number }) {
         Score sense-tagged answers against a SENSEVAL key the way scorer2 does, with the grid SENSEVAL-1 planned. The files are scored when you
         submit and are not stored.
       </p>
-      <form className="panel" onSubmit={onSubmit} noValidate>
+      <form className="panel" method="post" action={`${base(projectId)}/senseval`} encType="multipart/form-data" onSubmit={onSubmit} noValidate>
         <div className={styles.uploadGrid}>
           <div className="field">
             <label htmlFor="sv-answers">Answers</label>

@@ -2,20 +2,28 @@
 /** The Scoring page's forms: upload a system file (confirming one with errors), store a gold, add the WordNet baselines. */
 import { useEffect, useRef, useState } from "react";
 import type { GoldInfo, UploadRunResult } from "@/lib/server/scoring";
+import { useScripted } from "@/app/_ui/scripted";
 import { base, call, CONFIRM_FIELD, type GoldChoice, withGold } from "./client";
 import { Diagnostics } from "./detail";
 import { size } from "./format";
 import { type Notice, NoticeBox } from "./notice";
 import styles from "./scoring.module.css";
 
-/** Upload a system file: type from the extension or chosen, an optional name; a file with errors is stored only when confirmed. */
-export function UploadRun(props: { projectId: number; golds: GoldInfo[]; gold: GoldChoice; maxBytes: number; onStored: () => Promise<boolean> }) {
+type RunAnswer = (UploadRunResult & { ok: true }) | { ok: false; message: string; errors?: Record<string, string>; details?: string[] };
+
+/**
+ * Upload a system file: type from the extension or chosen, an optional name; a file with errors is stored only when confirmed.
+ * Without JavaScript the form posts itself to the route, which answers with this page (`outcome`: its answer,
+ * app/_ui/native-answer.ts); a file with errors is then stored when sent again with the box "Store it anyway" ticked.
+ */
+export function UploadRun(props: { projectId: number; golds: GoldInfo[]; gold: GoldChoice; maxBytes: number; onStored: () => Promise<boolean>; outcome?: unknown }) {
   const { projectId, golds, gold, maxBytes, onStored } = props;
   const fileRef = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const confirmRef = useRef<HTMLDivElement>(null);
+  const scripted = useScripted();
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<(UploadRunResult & { ok: true }) | { ok: false; message: string; errors?: Record<string, string>; details?: string[] } | null>(null);
+  const [result, setResult] = useState<RunAnswer | null>((props.outcome as RunAnswer | undefined) ?? null);
   /** A file refused for its errors, waiting for "Store anyway" (sent again, the same form, confirmed) or "Cancel". */
   const [pending, setPending] = useState<{ form: FormData; fileName: string; message: string; details: string[] } | null>(null);
   const [cancelled, setCancelled] = useState<string | null>(null);
@@ -69,7 +77,7 @@ export function UploadRun(props: { projectId: number; golds: GoldInfo[]; gold: G
   return (
     <section aria-labelledby="upload-heading">
       <h2 id="upload-heading">Upload a system</h2>
-      <form ref={formRef} className="panel" onSubmit={onSubmit} noValidate>
+      <form ref={formRef} className="panel" method="post" action={`${base(projectId)}/runs`} encType="multipart/form-data" onSubmit={onSubmit} noValidate>
         <div className={styles.uploadGrid}>
           <div className="field">
             <label htmlFor="run-file">System file</label>
@@ -114,6 +122,13 @@ export function UploadRun(props: { projectId: number; golds: GoldInfo[]; gold: G
             </select>
           </div>
         </div>
+        {!scripted && (
+          <div className="field">
+            <label style={{ fontWeight: 400 }}>
+              <input type="checkbox" name={CONFIRM_FIELD} value="1" /> Store it anyway if some lines are in error (they are skipped)
+            </label>
+          </div>
+        )}
         <button type="submit" disabled={busy}>
           {busy ? "Uploading…" : "Upload and score"}
         </button>
@@ -206,10 +221,17 @@ function ConfirmRun(props: {
   );
 }
 
-/** Store a gold and/or mwgold file with the project, to rank runs against it now and after a reload. */
-export function StoreGold({ projectId, disabled, onStored }: { projectId: number; disabled: boolean; onStored: (id: number) => Promise<void> }) {
+type Refusal = { ok: false; message: string; errors?: Record<string, string>; details?: string[] };
+
+/**
+ * Store a gold and/or mwgold file with the project, to rank runs against it now and after a reload. Without
+ * JavaScript the form posts itself to the route, which answers with this page showing the gold stored, or the
+ * refusal (`outcome`).
+ */
+export function StoreGold({ projectId, disabled, onStored, outcome }: { projectId: number; disabled: boolean; onStored: (id: number) => Promise<void>; outcome?: unknown }) {
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<{ message: string; errors?: Record<string, string>; details?: string[] } | null>(null);
+  const refused = outcome as Refusal | { ok: true } | undefined;
+  const [error, setError] = useState<{ message: string; errors?: Record<string, string>; details?: string[] } | null>(refused && !refused.ok ? refused : null);
   const errors = error?.errors ?? {};
 
   async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
@@ -234,7 +256,7 @@ export function StoreGold({ projectId, disabled, onStored }: { projectId: number
   }
 
   return (
-    <form className={styles.goldFiles} onSubmit={onSubmit} noValidate aria-label="Store a gold">
+    <form className={styles.goldFiles} method="post" action={`${base(projectId)}/golds`} encType="multipart/form-data" onSubmit={onSubmit} noValidate aria-label="Store a gold">
       <div className="field">
         <label htmlFor="gold-file">Gold (for best and oot)</label>
         <input id="gold-file" name="gold" type="file" aria-invalid={errors.gold ? true : undefined} />
@@ -262,6 +284,15 @@ export function StoreGold({ projectId, disabled, onStored }: { projectId: number
   );
 }
 
+type BaselinesAnswer = { ok: true; runs: { type: string }[]; unanswered: Record<string, number> } | { ok: false; message: string; details?: string[] };
+
+function baselinesNotice(r: BaselinesAnswer | undefined): Notice {
+  if (!r) return null;
+  if (!r.ok) return { kind: "error", message: r.message, details: r.details };
+  const parts = r.runs.map((x) => `${x.type} (${r.unanswered[x.type]} unanswered)`);
+  return { kind: "ok", message: `Added the WordNet baseline runs: ${parts.join(", ")}.` };
+}
+
 /** Add the task's WordNet baselines (best, oot, mw) over the project's instances as runs of the current gold. */
 export function Baselines({
   projectId,
@@ -269,6 +300,7 @@ export function Baselines({
   goldLabel,
   disabled,
   onStored,
+  outcome,
 }: {
   projectId: number;
   gold: GoldChoice;
@@ -276,18 +308,17 @@ export function Baselines({
   goldLabel: string;
   disabled: boolean;
   onStored: () => Promise<boolean>;
+  /** The route's answer to the form posted without JavaScript. */
+  outcome?: unknown;
 }) {
   const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<Notice>(null);
+  const [notice, setNotice] = useState<Notice>(() => baselinesNotice(outcome as BaselinesAnswer | undefined));
   async function add() {
     setBusy(true);
     setNotice(null);
-    const r = await call<{ runs: { type: string }[]; unanswered: Record<string, number> }>(withGold(`${base(projectId)}/baselines`, gold), { method: "POST" });
-    if (r.ok) {
-      await onStored();
-      const parts = r.runs.map((x) => `${x.type} (${r.unanswered[x.type]} unanswered)`);
-      setNotice({ kind: "ok", message: `Added the WordNet baseline runs: ${parts.join(", ")}.` });
-    } else setNotice({ kind: "error", message: r.message, details: r.details });
+    const r = await call<Omit<BaselinesAnswer & { ok: true }, "ok">>(withGold(`${base(projectId)}/baselines`, gold), { method: "POST" });
+    if (r.ok) await onStored();
+    setNotice(baselinesNotice(r));
     setBusy(false);
   }
   return (
@@ -302,9 +333,18 @@ export function Baselines({
         <p className="small" data-testid="baselines-gold">
           Scored with <strong>{goldLabel}</strong>, the gold chosen above.
         </p>
-        <button type="button" className="secondary" disabled={busy || disabled} onClick={add}>
-          {busy ? "Adding…" : "Add the WordNet baselines as runs"}
-        </button>
+        <form
+          method="post"
+          action={withGold(`${base(projectId)}/baselines`, gold)}
+          onSubmit={(e) => {
+            e.preventDefault();
+            void add();
+          }}
+        >
+          <button type="submit" className="secondary" disabled={busy || disabled}>
+            {busy ? "Adding…" : "Add the WordNet baselines as runs"}
+          </button>
+        </form>
         <div aria-live="polite">{notice && <NoticeBox notice={notice} />}</div>
       </div>
     </section>

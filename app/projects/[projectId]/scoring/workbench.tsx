@@ -10,6 +10,7 @@ import { exact, figure, type Measure, measuresOf, mwNote, pct, ranked, ranks, si
 import styles from "./scoring.module.css";
 import { type Notice, NoticeBox } from "./notice";
 import { Baselines, StoreGold, UploadRun } from "./uploads";
+import { useScripted } from "@/app/_ui/scripted";
 
 const TYPES = [
   { type: "best", title: "best", blurb: "Up to several guesses; credit divided among them." },
@@ -18,8 +19,12 @@ const TYPES = [
 ] as const;
 
 
-/** The Scoring page's lexical-substitution part: the golds, uploads, the runs of one gold ranked, comparison and one run's detail. */
-export function ScoringWorkbench({ projectId, initialBoard, maxBytes }: { projectId: number; initialBoard: ScoreBoard; maxBytes: number }) {
+/**
+ * The Scoring page's lexical-substitution part: the golds, uploads, the runs of one gold ranked, comparison and one run's detail.
+ * Without JavaScript the choices of gold, figures and reading are forms that load the page for them, and the uploads post
+ * themselves (`outcomes`: the routes' answers then, by form, app/_ui/native-answer.ts).
+ */
+export function ScoringWorkbench({ projectId, initialBoard, maxBytes, outcomes = {} }: { projectId: number; initialBoard: ScoreBoard; maxBytes: number; outcomes?: { run?: unknown; gold?: unknown; baselines?: unknown } }) {
   const [board, setBoard] = useState<ScoreBoard>(initialBoard);
   const [mode, setMode] = useState<FiguresMode>(initialBoard.mode);
   const [reading, setReading] = useState<Reading>(initialBoard.reading);
@@ -28,6 +33,7 @@ export function ScoringWorkbench({ projectId, initialBoard, maxBytes }: { projec
   const [detail, setDetail] = useState<RunDetail | null>(null);
   const [detailNotice, setDetailNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const scripted = useScripted();
   const api = base(projectId);
 
   /** Keep the page's URL saying which gold and figures it shows, so a reload shows the same. */
@@ -129,30 +135,38 @@ export function ScoringWorkbench({ projectId, initialBoard, maxBytes }: { projec
       <section aria-labelledby="gold-heading">
         <h2 id="gold-heading">Gold</h2>
         <div className="panel">
-          <fieldset className={styles.goldChoice}>
-            <legend className={styles.goldLegend}>Rank runs against</legend>
-            {board.golds.map((g) => (
-              <div key={g.id ?? "project"} className={styles.goldRow}>
-                <label className={styles.radio}>
-                  <input type="radio" name="gold-kind" checked={gold === g.id} disabled={busy !== null} onChange={() => chooseGold(g.id)} />{" "}
-                  <span>
-                    {g.id === null ? <>The project’s gold, derived now from the annotators’ responses</> : <strong>{g.label}</strong>}
-                    <span className="muted small">
-                      {" "}
-                      · {g.runs} run{g.runs === 1 ? "" : "s"}
-                      {g.id !== null && g.createdBy && <> · uploaded by {g.createdBy}</>}
+          <form method="get" aria-label="Rank runs against" onSubmit={(e) => e.preventDefault()}>
+            <fieldset className={styles.goldChoice}>
+              <legend className={styles.goldLegend}>Rank runs against</legend>
+              {board.golds.map((g) => (
+                <div key={g.id ?? "project"} className={styles.goldRow}>
+                  <label className={styles.radio}>
+                    <input type="radio" name={GOLD_PARAM} value={g.id ?? "project"} checked={gold === g.id} disabled={busy !== null} onChange={() => chooseGold(g.id)} />{" "}
+                    <span>
+                      {g.id === null ? <>The project’s gold, derived now from the annotators’ responses</> : <strong>{g.label}</strong>}
+                      <span className="muted small">
+                        {" "}
+                        · {g.runs} run{g.runs === 1 ? "" : "s"}
+                        {g.id !== null && g.createdBy && <> · uploaded by {g.createdBy}</>}
+                      </span>
                     </span>
-                  </span>
-                </label>
-                {g.id !== null && (
-                  <button type="button" className="quiet" disabled={busy !== null} onClick={() => removeGold(g)} aria-label={`Delete the gold ${g.name}`}>
-                    Delete
-                  </button>
-                )}
-              </div>
-            ))}
-          </fieldset>
-          <StoreGold projectId={projectId} disabled={busy !== null} onStored={async (id) => chooseGold(id)} />
+                  </label>
+                  {g.id !== null && scripted && (
+                    <button type="button" className="quiet" disabled={busy !== null} onClick={() => removeGold(g)} aria-label={`Delete the gold ${g.name}`}>
+                      Delete
+                    </button>
+                  )}
+                </div>
+              ))}
+            </fieldset>
+            <ViewFields figures={mode} reading={reading} />
+            {!scripted && (
+              <button type="submit" className="secondary">
+                Rank against this gold
+              </button>
+            )}
+          </form>
+          <StoreGold projectId={projectId} disabled={busy !== null} onStored={async (id) => chooseGold(id)} outcome={outcomes.gold} />
           <p className="small" aria-live="polite">
             Ranking the runs scored with <strong>{board.gold.label}</strong>
             {board.gold.items !== null && (
@@ -168,37 +182,43 @@ export function ScoringWorkbench({ projectId, initialBoard, maxBytes }: { projec
         </div>
       </section>
 
-      <UploadRun projectId={projectId} golds={board.golds} gold={gold} maxBytes={maxBytes} onStored={() => reload(gold)} />
-      <Baselines projectId={projectId} gold={gold} goldLabel={board.gold.label} disabled={busy !== null} onStored={() => reload(gold)} />
+      <UploadRun projectId={projectId} golds={board.golds} gold={gold} maxBytes={maxBytes} onStored={() => reload(gold)} outcome={outcomes.run} />
+      <Baselines projectId={projectId} gold={gold} goldLabel={board.gold.label} disabled={busy !== null} onStored={() => reload(gold)} outcome={outcomes.baselines} />
 
       <section aria-labelledby="results-heading">
         <div className={styles.sectionHead}>
           <h2 id="results-heading">Results</h2>
-          <div className={styles.resultTools}>
+          <form method="get" className={styles.resultTools} aria-label="Figures" onSubmit={(e) => e.preventDefault()}>
+            {gold !== null && <input type="hidden" name={GOLD_PARAM} value={gold} />}
             <fieldset className={styles.modeSwitch} disabled={busy !== null}>
               <legend>Figures:</legend>
               <label>
-                <input type="radio" name="figures" value="official" checked={mode === "official"} onChange={() => chooseMode("official")} /> score.pl (official)
+                <input type="radio" name={FIGURES_PARAM} value="official" checked={mode === "official"} onChange={() => chooseMode("official")} /> score.pl (official)
               </label>
               <label>
-                <input type="radio" name="figures" value="repaired" checked={mode === "repaired"} onChange={() => chooseMode("repaired")} /> repaired
+                <input type="radio" name={FIGURES_PARAM} value="repaired" checked={mode === "repaired"} onChange={() => chooseMode("repaired")} /> repaired
               </label>
             </fieldset>
             <fieldset className={styles.modeSwitch} disabled={busy !== null}>
               <legend>Read files as:</legend>
               <label>
-                <input type="radio" name="reading" value="bytes" checked={reading === "bytes"} onChange={() => chooseReading("bytes")} /> bytes (score.pl)
+                <input type="radio" name={READING_PARAM} value="bytes" checked={reading === "bytes"} onChange={() => chooseReading("bytes")} /> bytes (score.pl)
               </label>
               <label>
-                <input type="radio" name="reading" value="utf8" checked={reading === "utf8"} onChange={() => chooseReading("utf8")} /> UTF-8 text (perl -CSD)
+                <input type="radio" name={READING_PARAM} value="utf8" checked={reading === "utf8"} onChange={() => chooseReading("utf8")} /> UTF-8 text (perl -CSD)
               </label>
             </fieldset>
+            {!scripted && (
+              <button type="submit" className="secondary">
+                Show
+              </button>
+            )}
             {board.runs.length > 0 && (
               <DownloadLink href={withGold(withReading(withFigures(`${api}/scores`, mode), reading), gold)}>
                 Download scores (JSON)
               </DownloadLink>
             )}
-          </div>
+          </form>
         </div>
         <p className="muted small" aria-live="polite">
           {busy === "mode"
@@ -214,9 +234,15 @@ export function ScoringWorkbench({ projectId, initialBoard, maxBytes }: { projec
             {others.map((g, i) => (
               <span key={g.id ?? "project"}>
                 {i > 0 && ", "}
-                <button type="button" className={styles.idLink} disabled={busy !== null} onClick={() => chooseGold(g.id)}>
-                  {g.runs} run{g.runs === 1 ? "" : "s"} with {g.id === null ? "the project’s gold" : g.name}
-                </button>
+                {scripted ? (
+                  <button type="button" className={styles.idLink} disabled={busy !== null} onClick={() => chooseGold(g.id)}>
+                    {g.runs} run{g.runs === 1 ? "" : "s"} with {g.id === null ? "the project’s gold" : g.name}
+                  </button>
+                ) : (
+                  <a href={`?${new URLSearchParams({ ...(g.id === null ? {} : { [GOLD_PARAM]: String(g.id) }), ...(mode === "repaired" ? { [FIGURES_PARAM]: "repaired" } : {}), [READING_PARAM]: reading })}`}>
+                    {g.runs} run{g.runs === 1 ? "" : "s"} with {g.id === null ? "the project’s gold" : g.name}
+                  </a>
+                )}
               </span>
             ))}
             .
@@ -253,6 +279,16 @@ export function ScoringWorkbench({ projectId, initialBoard, maxBytes }: { projec
   );
 }
 
+/** The figures and reading shown, carried by a form that loads the page for another choice (without JavaScript). */
+function ViewFields({ figures, reading }: { figures: FiguresMode; reading: Reading }) {
+  return (
+    <>
+      {figures === "repaired" && <input type="hidden" name={FIGURES_PARAM} value="repaired" />}
+      <input type="hidden" name={READING_PARAM} value={reading} />
+    </>
+  );
+}
+
 /** The runs of one type, ranked by a measure chosen by clicking its column. */
 function RankedTable(props: {
   type: "best" | "oot" | "mw";
@@ -267,6 +303,8 @@ function RankedTable(props: {
 }) {
   const measures = measuresOf(props.type);
   const [by, setBy] = useState<Measure>(measures[1].key);
+  // Without JavaScript the runs stay ranked by the headline measure, and a run's details and deletion need the page's script.
+  const scripted = useScripted();
   const rows = ranked(props.runs, props.type, by);
   const rank = ranks(rows, by);
   const id = `results-${props.type}`;
@@ -284,10 +322,17 @@ function RankedTable(props: {
               <th scope="col" className="num">{props.type === "mw" ? "Found / genuine" : "Attempted"}</th>
               {measures.map((m) => (
                 <th key={m.key} scope="col" className="num" aria-sort={by === m.key ? "descending" : undefined}>
-                  <button type="button" className={styles.sortButton} onClick={() => setBy(m.key)} title={`Rank by ${m.label.toLowerCase()}`}>
-                    {m.short}
-                    {by === m.key ? " ▾" : ""}
-                  </button>
+                  {scripted ? (
+                    <button type="button" className={styles.sortButton} onClick={() => setBy(m.key)} title={`Rank by ${m.label.toLowerCase()}`}>
+                      {m.short}
+                      {by === m.key ? " ▾" : ""}
+                    </button>
+                  ) : (
+                    <span title={m.label}>
+                      {m.short}
+                      {by === m.key ? " ▾" : ""}
+                    </span>
+                  )}
                 </th>
               ))}
               <th scope="col" aria-label="Actions" />
@@ -350,12 +395,16 @@ function RankedTable(props: {
                     })
                   )}
                   <td className={styles.rowActions}>
-                    <button type="button" className="secondary" disabled={props.busy !== null} onClick={() => props.onOpen(s.run.id)} aria-label={`Details of ${s.run.name}`}>
-                      {props.busy === `open-${s.run.id}` ? "Opening…" : "Details"}
-                    </button>
-                    <button type="button" className="quiet" disabled={props.busy !== null} onClick={() => props.onDelete(s)} aria-label={`Delete ${s.run.name}`}>
-                      Delete
-                    </button>
+                    {scripted && (
+                      <>
+                        <button type="button" className="secondary" disabled={props.busy !== null} onClick={() => props.onOpen(s.run.id)} aria-label={`Details of ${s.run.name}`}>
+                          {props.busy === `open-${s.run.id}` ? "Opening…" : "Details"}
+                        </button>
+                        <button type="button" className="quiet" disabled={props.busy !== null} onClick={() => props.onDelete(s)} aria-label={`Delete ${s.run.name}`}>
+                          Delete
+                        </button>
+                      </>
+                    )}
                   </td>
                 </tr>
               );

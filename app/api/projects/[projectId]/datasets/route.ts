@@ -6,6 +6,7 @@ import { maxImportBytes } from "@/lib/server/corpus";
 import { datasetFileInfo, isDatasetFormat } from "@/lib/server/datasets";
 import { derive, deriveDownload, jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
 import { checkDeclaredUpload } from "@/lib/server/runtime";
+import { answerForm, projectPage } from "@/app/_ui/native-answer";
 
 export const dynamic = "force-dynamic";
 
@@ -33,12 +34,17 @@ function swordsIdsOf(format: string, v: string | null): "recipe" | "as-imported"
 }
 
 /**
- * Import a dataset file (multipart: format, file, idPrefix, strict=1 to refuse a file with entries it cannot carry) into the project, as a job in
+ * Import a dataset file (multipart: format, file, idPrefix, strict=1 to refuse a file with entries it cannot carry, onlyLanguage for one language of an MLSP combined file) into the project, as a job in
  * a worker thread (lib/server/corpus/dataset-import.ts through lib/server/jobs/jobs.ts): answers 202
  * with the job at once; with `?wait=1` (scripts) when it ends — 200 with the report, or
- * the refusal. Coordinators of the project only.
+ * the refusal. Coordinators of the project only. A form posted without JavaScript is answered with
+ * the Datasets page (app/_ui/native-answer.ts), which follows the job.
  */
 export async function POST(req: Request, ctx: Ctx) {
+  return answerForm(req, await importDatasetFile(req, ctx), projectPage((await ctx.params).projectId, "/datasets"));
+}
+
+async function importDatasetFile(req: Request, ctx: Ctx): Promise<Response> {
   let file: string | null = null;
   try {
     assertSameOrigin(req);
@@ -63,7 +69,9 @@ export async function POST(req: Request, ctx: Ctx) {
     file = uploadPath();
     await saveUpload(upload, file);
     const strict = form.get("strict") === "1";
-    const job = startJob(db, actor, projectId, "dataset", { path: file, fileName: upload.name, format, idPrefix, strict, maxBytes: limit });
+    const only = form.get("onlyLanguage");
+    const onlyLanguage = typeof only === "string" && only.trim() !== "" ? only.trim() : undefined;
+    const job = startJob(db, actor, projectId, "dataset", { path: file, fileName: upload.name, format, idPrefix, strict, onlyLanguage, maxBytes: limit });
     file = null; // the job owns it now
     return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
   } catch (e) {

@@ -5,6 +5,7 @@ import { requireProject, InputError, assertSameOrigin, errorResponse, FORM_OVERH
 import { maxImportBytes } from "@/lib/server/corpus";
 import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
 import { checkDeclaredUpload } from "@/lib/server/runtime";
+import { answerForm, projectPage } from "@/app/_ui/native-answer";
 
 export const dynamic = "force-dynamic";
 
@@ -16,9 +17,14 @@ const mb = (n: number) => (n / 1048576).toFixed(1);
  * either the file itself (the page sends it so, its name in `X-File-Name`) or a
  * multipart form with the field "file". Answers 202 with the job at once; with
  * `?wait=1` (scripts, the crash test) answers when the job ends: 200 with the
- * report, or the refusal.
+ * report, or the refusal. A form posted without JavaScript is answered with the project's page
+ * (app/_ui/native-answer.ts), which follows the job.
  */
 export async function POST(req: Request, ctx: { params: Promise<{ projectId: string }> }) {
+  return answerForm(req, await importFile(req, ctx), projectPage((await ctx.params).projectId));
+}
+
+async function importFile(req: Request, ctx: { params: Promise<{ projectId: string }> }): Promise<Response> {
   let file: string | null = null;
   try {
     assertSameOrigin(req);

@@ -5,6 +5,7 @@ import { requireProject, InputError, assertSameOrigin, errorResponse, FORM_OVERH
 import { deriveDownload, jobDetails, jobResponse, startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
 import { exportResponses, MAX_RESPONSES_BYTES } from "@/lib/server/annotate";
 import { checkDeclaredUpload } from "@/lib/server/runtime";
+import { answerForm, projectPage } from "@/app/_ui/native-answer";
 
 export const dynamic = "force-dynamic";
 
@@ -48,9 +49,15 @@ export async function GET(req: Request, ctx: Ctx) {
  * since. `acceptUnassigned=on` accepts answers for lexelts the annotator is not
  * assigned. Answers that break the workspace's rules are kept as written and
  * counted by rule, and a few odd lines are left out and listed
- * (lib/server/annotate/response-import.ts); `strict=on` refuses the file instead.
+ * (lib/server/annotate/response-import.ts); `strict=on` refuses the file instead. A form posted
+ * without JavaScript is answered with the Team page, which shows the preview or follows the job
+ * (app/_ui/native-answer.ts).
  */
 export async function POST(req: Request, ctx: Ctx) {
+  return answerForm(req, await importResponses(req, ctx), projectPage((await ctx.params).projectId, "/members#responses"));
+}
+
+async function importResponses(req: Request, ctx: Ctx): Promise<Response> {
   let file: string | null = null;
   try {
     assertSameOrigin(req);

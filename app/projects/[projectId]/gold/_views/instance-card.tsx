@@ -19,14 +19,12 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 function Answer({
   resp,
   typed,
-  projectId,
   instanceId,
   decisions,
   responseStruck,
 }: {
   resp: GoldItem["responses"][number] | undefined;
   typed: TypedAnswer;
-  projectId: number;
   instanceId: string;
   decisions: Map<string, DecisionView>;
   responseStruck: boolean;
@@ -41,7 +39,6 @@ function Answer({
         {typedSubs.map((t) => (
           <SubstituteCell
             key={t}
-            projectId={projectId}
             instanceId={instanceId}
             annotator={typed.annotator}
             substitute={t}
@@ -92,7 +89,7 @@ function decisionView(a: ReviewInstance["adjudications"][number], now: Date): De
 const FLAG_NAMES: Record<string, string> = { unsure: "unsure", typo: "typo in the sentence", name: "part of a name?", other: "other" };
 
 /** An annotator's flag and note, and an open return, beside their answer. */
-function NoteCell({ note, projectId, instanceId, annotator }: { note: AnnotatorNote | undefined; projectId: number; instanceId: string; annotator: string }) {
+function NoteCell({ note, instanceId, annotator }: { note: AnnotatorNote | undefined; instanceId: string; annotator: string }) {
   if (!note || (note.flag === null && note.note === "" && note.returned === null)) return <span className="muted">—</span>;
   return (
     <>
@@ -101,7 +98,7 @@ function NoteCell({ note, projectId, instanceId, annotator }: { note: AnnotatorN
       {note.returned !== null && (
         <div className="small">
           <span className={`tag ${styles.plainBadge}`}>returned</span> <span className="muted">{note.returned}</span>
-          <WithdrawReturnForm projectId={projectId} instanceId={instanceId} annotator={annotator} />
+          <WithdrawReturnForm instanceId={instanceId} annotator={annotator} />
         </div>
       )}
     </>
@@ -109,7 +106,7 @@ function NoteCell({ note, projectId, instanceId, annotator }: { note: AnnotatorN
 }
 
 /** `rank`: in agreement order, the agreement the card is ranked by (held in place while deciding on it); undefined otherwise. */
-export function InstanceCard({ r, projectId, now, notes, rank }: { r: ReviewInstance; projectId: number; now: Date; notes?: Map<string, AnnotatorNote>; rank?: number | null }) {
+export function InstanceCard({ r, now, notes, rank }: { r: ReviewInstance; now: Date; notes?: Map<string, AnnotatorNote>; rank?: number | null }) {
   // Active decisions by annotator: the whole-response strike, the multiword phrase's, and by substitute as typed.
   const active = new Map<string, { response: DecisionView | null; multiword: DecisionView | null; subs: Map<string, DecisionView> }>();
   for (const a of r.adjudications) {
@@ -174,11 +171,10 @@ export function InstanceCard({ r, projectId, now, notes, rank }: { r: ReviewInst
                     <tr key={t.annotator} className={struck ? styles.struckRow : undefined}>
                       <th scope="row">{t.annotator}</th>
                       <td data-label="Substitutes">
-                        <Answer resp={resp} typed={t} projectId={projectId} instanceId={it.instanceId} decisions={decided?.subs ?? new Map()} responseStruck={struck} />
+                        <Answer resp={resp} typed={t} instanceId={it.instanceId} decisions={decided?.subs ?? new Map()} responseStruck={struck} />
                       </td>
                       <td data-label="Multiword">
                         <MultiwordCell
-                          projectId={projectId}
                           instanceId={it.instanceId}
                           annotator={t.annotator}
                           phrase={t.multiword ? t.multiword.trim() : null}
@@ -188,10 +184,10 @@ export function InstanceCard({ r, projectId, now, notes, rank }: { r: ReviewInst
                         />
                       </td>
                       <td>
-                        <ResponseStrike projectId={projectId} instanceId={it.instanceId} annotator={t.annotator} decision={decided?.response ?? null} />
+                        <ResponseStrike instanceId={it.instanceId} annotator={t.annotator} decision={decided?.response ?? null} />
                       </td>
                       <td className={styles.noteCell}>
-                        <NoteCell note={notes?.get(t.annotator)} projectId={projectId} instanceId={it.instanceId} annotator={t.annotator} />
+                        <NoteCell note={notes?.get(t.annotator)} instanceId={it.instanceId} annotator={t.annotator} />
                       </td>
                     </tr>
                   );
@@ -213,13 +209,12 @@ export function InstanceCard({ r, projectId, now, notes, rank }: { r: ReviewInst
       </div>
       <div className={styles.instanceActions}>
         <ReviewedForm
-          projectId={projectId}
           instanceId={it.instanceId}
           reviewed={r.reviewed ? { by: r.reviewed.by ?? "command line", when: relativeTime(r.reviewed.at, now), title: absoluteTime(r.reviewed.at) } : null}
         />
-        <ExclusionForm projectId={projectId} instanceId={it.instanceId} excluded={it.excluded} />
-        {parsed && <PosForm projectId={projectId} instanceId={it.instanceId} originalPos={originalPos} correctedPos={corrected} />}
-        {r.typed.length > 0 && <ReturnForm projectId={projectId} instanceId={it.instanceId} annotators={r.typed.map((t) => t.annotator)} />}
+        <ExclusionForm instanceId={it.instanceId} excluded={it.excluded} />
+        {parsed && <PosForm instanceId={it.instanceId} originalPos={originalPos} correctedPos={corrected} />}
+        {r.typed.length > 0 && <ReturnForm instanceId={it.instanceId} annotators={r.typed.map((t) => t.annotator)} />}
       </div>
     </article>
   );

@@ -12,7 +12,6 @@ export function InstanceView({
   d,
   base,
   q,
-  projectId,
   view,
   now,
   notes,
@@ -20,7 +19,6 @@ export function InstanceView({
   d: GoldPageData;
   base: string;
   q: InstanceParams & { hold?: Record<string, number | null> };
-  projectId: number;
   view: "instances" | "queue";
   now: Date;
   notes: Map<string, Map<string, AnnotatorNote>>;
@@ -127,7 +125,6 @@ export function InstanceView({
           <li key={r.item.instanceId}>
             <InstanceCard
               r={r}
-              projectId={projectId}
               now={now}
               notes={notes.get(r.item.instanceId)}
               rank={q.order === "agreement" ? (q.hold && Object.hasOwn(q.hold, r.item.instanceId) ? q.hold[r.item.instanceId] : r.pairwise) : undefined}

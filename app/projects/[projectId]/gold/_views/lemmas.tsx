@@ -12,13 +12,11 @@ export function LemmaView({
   base,
   q,
   now,
-  projectId,
 }: {
   d: GoldPageData;
   base: string;
   q: { contains: string; open: boolean; changed: boolean };
   now: Date;
-  projectId: number;
 }) {
   const page = d.lemmaPage;
   const hrefFor = (p: number) => href(base, { q: q.contains, open: q.open, changed: q.changed, lp: p > 1 ? p : undefined });
@@ -28,6 +26,8 @@ export function LemmaView({
     pos: r.pos,
     proposed: r.proposed,
     proposals: r.proposals,
+    choice: r.choice,
+    spacing: r.spacing,
     changed: r.changed,
     decision: r.decision,
     lemma: r.lemma,
@@ -54,8 +54,8 @@ export function LemmaView({
           </label>
         </FilterForm>
         <div className={styles.bulk}>
-          <AcceptAllForm projectId={projectId} open={d.lemmas.open} openChanged={d.lemmas.openChanged} />
-          <KeepAllForm projectId={projectId} open={d.lemmas.open} />
+          <AcceptAllForm open={d.lemmas.open} openChanged={d.lemmas.openChanged} />
+          <KeepAllForm open={d.lemmas.open} />
         </div>
       </div>
       <Pager page={page} hrefFor={hrefFor} what={["form", "forms"]} label="Lemma review pages" />
@@ -75,7 +75,7 @@ export function LemmaView({
             </thead>
             <tbody>
               {rows.map((r, k) => (
-                <LemmaRow key={r.form} projectId={projectId} row={r} index={page.start + k} />
+                <LemmaRow key={r.form} row={r} index={page.start + k} />
               ))}
             </tbody>
           </table>

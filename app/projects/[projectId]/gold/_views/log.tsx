@@ -17,6 +17,7 @@ const KIND_WORDS: Record<ReviewLogRow["kind"], string> = {
   reviewed: "review mark",
   return: "return",
   participant: "crowd review",
+  model: "model",
   participants: "crowd participants",
 };
 
@@ -26,6 +27,7 @@ function describeLog(e: ReviewLogRow): { what: string; detail: string } {
   if (e.kind === "pos") return { what: e.decision === "undone" ? "PoS as loaded" : "PoS corrected", detail: e.value };
   if (e.kind === "reviewed") return { what: e.decision, detail: "" };
   if (e.kind === "return") return { what: e.decision, detail: `${e.annotator}: “${e.reason}”` };
+  if (e.kind === "model") return { what: e.decision, detail: e.reason ? `${e.target}: ${e.reason}` : e.target };
   if (e.kind === "participant" || e.kind === "participants") return { what: e.decision, detail: e.reason ? `${e.target}: ${e.value ? `${e.value} — ` : ""}${e.reason}` : `${e.target}${e.value ? `: ${e.value}` : ""}` };
   const sub = e.substitute ? `${e.decision.includes("multiword") ? "multiword " : ""}“${e.substitute}”${e.value ? ` → “${e.value}”` : ""}` : "whole response";
   return { what: e.decision, detail: `${e.annotator}: ${sub}${e.reason ? ` — ${e.reason}` : ""}` };

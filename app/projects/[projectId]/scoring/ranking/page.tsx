@@ -5,12 +5,13 @@ import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
 import { listRuns } from "@/lib/server/scoring";
+import { answerOf, pageOutcome } from "@/app/_ui/native-answer";
 import { RankingForm } from "./ranking-form";
 
 export const metadata: Metadata = { title: "Ranking measures" };
 export const dynamic = "force-dynamic";
 
-export default async function RankingPage({ params }: { params: Promise<{ projectId: string }> }) {
+export default async function RankingPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<{ outcome?: string }> }) {
   const actor = await requireCoordinatorPage();
   const { projectId } = await params;
   const id = Number(projectId);
@@ -33,7 +34,7 @@ export default async function RankingPage({ params }: { params: Promise<{ projec
         against a weighted gold — the project&apos;s own or an uploaded one. Figures reproduce each reference script by default; see docs/ranking.md for
         every definition and repair. The files are scored when you submit and are not stored.
       </p>
-      <RankingForm projectId={id} />
+      <RankingForm projectId={id} outcome={answerOf(await pageOutcome(`/projects/${id}/scoring/ranking`, (await searchParams).outcome), "ranking")} />
     </>
   );
 }

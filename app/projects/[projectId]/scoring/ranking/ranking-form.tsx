@@ -2,6 +2,7 @@
 import { useState } from "react";
 import type { RankingOutcome } from "@/lib/server/scoring";
 import { formatFigure } from "@/lib/scorers/ranking/format";
+import { useScripted } from "@/app/_ui/scripted";
 import { base, call } from "../client";
 import { Diagnostics } from "../detail";
 import styles from "../scoring.module.css";
@@ -9,17 +10,25 @@ import styles from "../scoring.module.css";
 const BENCHMARKS = [
   { value: "tsar", label: "TSAR-2022 / MLSP", gold: "Gold TSV: sentence, complex word, annotations…", runs: "sentence<TAB>complex word<TAB>substitutes, best first" },
   { value: "swords", label: "SWORDS", gold: "SWORDS dataset JSON (.json or .json.gz)", runs: '{"substitutes": {target id: [[substitute, score], …]}}' },
-  { value: "gap", label: "GAP, P@1, P@3, R@10", gold: "Gold file (lexelt id :: sub n;…) or TSAR gold TSV; leave empty for the project's gold", runs: "oot, lst (RESULT lines), TSV or SWORDS JSON" },
+  { value: "gap", label: "GAP, P@1, P@3, R@10", gold: "Gold file (lexelt id :: sub n;…) or TSAR gold TSV; leave empty for the project's gold", runs: "oot, lst (RESULT lines), GermEval rank (lexelt id :::: a;b;…), TSV or SWORDS JSON" },
 ] as const;
 
 type Benchmark = (typeof BENCHMARKS)[number]["value"];
 
-/** Upload ranked outputs and a gold; the runs come back ranked by the benchmark's headline measure. */
-export function RankingForm({ projectId }: { projectId: number }) {
+type Answer = { ok: true; result: RankingOutcome } | { ok: false; message: string; errors?: Record<string, string>; details?: string[] };
+
+/**
+ * Upload ranked outputs and a gold; the runs come back ranked by the benchmark's headline measure.
+ * Without JavaScript the form posts itself to the route, which answers with this page showing the
+ * ranking (`outcome`: its answer, app/_ui/native-answer.ts); every benchmark's options are offered then.
+ */
+export function RankingForm({ projectId, outcome }: { projectId: number; outcome?: unknown }) {
+  const answer = outcome as Answer | undefined;
   const [benchmark, setBenchmark] = useState<Benchmark>("tsar");
   const [busy, setBusy] = useState(false);
-  const [result, setResult] = useState<RankingOutcome | null>(null);
-  const [error, setError] = useState<{ message: string; errors?: Record<string, string>; details?: string[] } | null>(null);
+  const [result, setResult] = useState<RankingOutcome | null>(answer?.ok ? answer.result : null);
+  const [error, setError] = useState<{ message: string; errors?: Record<string, string>; details?: string[] } | null>(answer && !answer.ok ? answer : null);
+  const scripted = useScripted();
   const errs = error?.errors ?? {};
   const b = BENCHMARKS.find((x) => x.value === benchmark)!;
 
@@ -52,7 +61,7 @@ export function RankingForm({ projectId }: { projectId: number }) {
       <h2 id="ranking-heading" className="srOnly">
         Score ranked outputs
       </h2>
-      <form className="panel" onSubmit={onSubmit} noValidate>
+      <form className="panel" method="post" action={`${base(projectId)}/ranking`} encType="multipart/form-data" onSubmit={onSubmit} noValidate>
         <div className={styles.uploadGrid}>
           <div className="field">
             <label htmlFor="rk-benchmark">Benchmark</label>
@@ -67,28 +76,49 @@ export function RankingForm({ projectId }: { projectId: number }) {
           <div className="field">
             <label htmlFor="rk-gold">Gold{benchmark === "gap" ? " (optional)" : ""}</label>
             <input id="rk-gold" type="file" name="gold" aria-invalid={errs.gold ? true : undefined} />
-            <div className="muted small">{b.gold}</div>
+            {scripted ? (
+              <div className="muted small">{b.gold}</div>
+            ) : (
+              <ul className="muted small">
+                {BENCHMARKS.map((x) => (
+                  <li key={x.value}>
+                    {x.label}: {x.gold}
+                  </li>
+                ))}
+              </ul>
+            )}
             {errs.gold && <div className="field-error">{errs.gold}</div>}
           </div>
           <div className="field">
             <label htmlFor="rk-runs">Ranked outputs</label>
             <input id="rk-runs" type="file" name="runs" multiple aria-invalid={errs.runs ? true : undefined} />
-            <div className="muted small">
-              <code>{b.runs}</code> — up to 8 files
-            </div>
+            {scripted ? (
+              <div className="muted small">
+                <code>{b.runs}</code> — up to 8 files
+              </div>
+            ) : (
+              <ul className="muted small">
+                {BENCHMARKS.map((x) => (
+                  <li key={x.value}>
+                    {x.label}: <code>{x.runs}</code>
+                  </li>
+                ))}
+                <li>Up to 8 files.</li>
+              </ul>
+            )}
             {errs.runs && <div className="field-error">{errs.runs}</div>}
           </div>
         </div>
         <div className={styles.uploadGrid}>
-          {benchmark === "tsar" && (
+          {(benchmark === "tsar" || !scripted) && (
             <label className={styles.radio}>
-              <input type="checkbox" name="mlsp" /> Keep the complex word in the gold (MLSP 2024)
+              <input type="checkbox" name="mlsp" /> Keep the complex word in the gold (MLSP 2024{scripted ? "" : "; TSAR only"})
             </label>
           )}
-          {benchmark === "gap" && (
+          {(benchmark === "gap" || !scripted) && (
             <>
               <div className="field">
-                <label htmlFor="rk-variant">GAP reference</label>
+                <label htmlFor="rk-variant">GAP reference{scripted ? "" : " (GAP only)"}</label>
                 <select id="rk-variant" name="variant" defaultValue="melamud">
                   <option value="melamud">melamud (lst_gap.py)</option>
                   <option value="lexsubgen">lexsubgen (gap_score)</option>
@@ -96,7 +126,7 @@ export function RankingForm({ projectId }: { projectId: number }) {
                 </select>
               </div>
               <label className={styles.radio}>
-                <input type="checkbox" name="noMwe" /> no-mwe (drop multiword candidates)
+                <input type="checkbox" name="noMwe" /> no-mwe (drop multiword candidates{scripted ? "" : "; GAP only"})
               </label>
             </>
           )}

@@ -5,7 +5,7 @@
  * through the page runtime (issue #14). Everything the browser sends is
  * untrusted: the checks, their order and the answers are in
  * lib/server/annotate/save-request.ts, which the production server also runs
- * before Next (lib/auth/save-gate.ts, installed by instrumentation.ts): this route
+ * before Next (scripts/serve.mjs routes the save there itself, lib/serve): this route
  * serves the saves that reach Next (`next dev`, LEXGOLD_SAVE_BEFORE_NEXT=0, tests).
  */
 import { getActor } from "@/lib/auth/session";

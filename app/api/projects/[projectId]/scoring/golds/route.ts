@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db";
 import { errorResponse } from "@/lib/server/kernel";
 import { listGolds } from "@/lib/server/scoring";
 import { type Ctx, coordinatorUpload, idOf, savedUpload, throughJob } from "../request";
+import { answerForm, projectPage } from "@/app/_ui/native-answer";
 
 export const dynamic = "force-dynamic";
 
@@ -20,8 +21,17 @@ export async function GET(_req: Request, ctx: Ctx) {
 /**
  * Store uploaded gold / mwgold files with the project: multipart "gold", "mwgold" (at least one) and optional
  * "name". Checked and written by the jobs worker (kind "scoring-gold"), not on this thread; answers when stored.
+ * A form posted without JavaScript is answered with the Scoring page of the gold stored (app/_ui/native-answer.ts).
  */
 export async function POST(req: Request, ctx: Ctx) {
+  const page = projectPage((await ctx.params).projectId, "/scoring");
+  return answerForm(req, await storeGoldFiles(req, ctx), (a) => {
+    const gold = (a as { gold?: { id?: number | null } }).gold?.id;
+    return `${page}${gold ? `?gold=${gold}` : ""}`;
+  }, "gold");
+}
+
+async function storeGoldFiles(req: Request, ctx: Ctx): Promise<Response> {
   try {
     const up = await coordinatorUpload(req, ctx, 2);
     if (up instanceof Response) return up;

@@ -5,6 +5,7 @@ import { assertSameOrigin, errorResponse, saveUpload } from "@/lib/server/kernel
 import { derive, uploadPath } from "@/lib/server/jobs";
 import { MAX_RANKED_RUNS, listRuns } from "@/lib/server/scoring";
 import { type Ctx, idOf, limitedForm, tooBig } from "../request";
+import { answerForm, projectPage } from "@/app/_ui/native-answer";
 import { checkDeclaredUpload } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
@@ -13,8 +14,13 @@ export const dynamic = "force-dynamic";
  * Score ranked outputs with a benchmark's measures (nothing is stored):
  * multipart "benchmark", "gold" (optional for gap: the project's gold),
  * "runs" (one or more files), "format", "variant", "noMwe", "mlsp", "repaired".
+ * A form posted without JavaScript is answered with the Ranking page, which shows the scores (app/_ui/native-answer.ts).
  */
 export async function POST(req: Request, ctx: Ctx) {
+  return answerForm(req, await scoreRanking(req, ctx), projectPage((await ctx.params).projectId, "/scoring/ranking"), "ranking");
+}
+
+async function scoreRanking(req: Request, ctx: Ctx): Promise<Response> {
   try {
     assertSameOrigin(req);
     const actor = await getActor();

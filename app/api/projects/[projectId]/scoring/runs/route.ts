@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db";
 import { InputError, errorResponse } from "@/lib/server/kernel";
 import { listRuns } from "@/lib/server/scoring";
 import { type Ctx, coordinatorUpload, idOf, savedUpload, throughJob } from "../request";
+import { answerForm, projectPage } from "@/app/_ui/native-answer";
 
 export const dynamic = "force-dynamic";
 
@@ -22,8 +23,17 @@ export async function GET(_req: Request, ctx: Ctx) {
  * have errors; else such a run is refused with the errors and the field "confirm"). Decoded, read as the scorer
  * reads it and written by the jobs worker (kind "scoring-run"): a file of tens of MB never holds this thread.
  * Answers when it is stored.
+ * A form posted without JavaScript is answered with the Scoring page of the run's gold (app/_ui/native-answer.ts).
  */
 export async function POST(req: Request, ctx: Ctx) {
+  const page = projectPage((await ctx.params).projectId, "/scoring");
+  return answerForm(req, await storeRun(req, ctx), (a) => {
+    const gold = (a as { run?: { goldId?: number | null } }).run?.goldId;
+    return `${page}${gold ? `?gold=${gold}` : ""}`;
+  }, "run");
+}
+
+async function storeRun(req: Request, ctx: Ctx): Promise<Response> {
   try {
     const up = await coordinatorUpload(req, ctx, 1);
     if (up instanceof Response) return up;

@@ -4,6 +4,7 @@ import { assertSameOrigin, errorResponse } from "@/lib/server/kernel";
 import { derive } from "@/lib/server/jobs";
 import { listRuns } from "@/lib/server/scoring";
 import { type Ctx, formFile, idOf, limitedForm, tooBig } from "../request";
+import { answerForm, projectPage } from "@/app/_ui/native-answer";
 import { checkDeclaredUpload } from "@/lib/server/runtime";
 
 export const dynamic = "force-dynamic";
@@ -11,8 +12,14 @@ export const dynamic = "force-dynamic";
 /**
  * Score SENSEVAL answers on submit (nothing is stored): multipart "answers",
  * "key", optional "sensemap", and "granularity", "treatment", "stingy".
+ * A form posted without JavaScript is answered with the Scoring page, which shows the scores (app/_ui/native-answer.ts).
  */
 export async function POST(req: Request, ctx: Ctx) {
+  const page = projectPage((await ctx.params).projectId, "/scoring");
+  return answerForm(req, await scoreSenseval(req, ctx), `${page}#senseval-heading`, "senseval");
+}
+
+async function scoreSenseval(req: Request, ctx: Ctx): Promise<Response> {
   try {
     assertSameOrigin(req);
     const actor = await getActor();

@@ -138,6 +138,8 @@ CREATE TABLE `lemma_forms` (
 	`count` integer NOT NULL,
 	`by_pos` text NOT NULL,
 	`proposals` text NOT NULL,
+	`choices` text DEFAULT '{}' NOT NULL,
+	`spacing` text DEFAULT '{}' NOT NULL,
 	`changed` integer NOT NULL,
 	PRIMARY KEY(`project_id`, `form`),
 	FOREIGN KEY (`project_id`) REFERENCES `projects`(`id`) ON UPDATE no action ON DELETE cascade
@@ -325,6 +327,56 @@ INSERT INTO `gold_left_out` (`project_id`, `user_id`, `reason`)
   SELECT DISTINCT `participant_exclusions`.`project_id`, `participants`.`user_id`, 'participant' FROM `participant_exclusions`
     JOIN `participants` ON `participants`.`id` = `participant_exclusions`.`participant_id`
    WHERE `participant_exclusions`.`undone_at` IS NULL;--> statement-breakpoint
+-- A model's pseudo-annotators (users.role 'model', model_samples) are left out of the gold while their model is not
+-- counted as an annotator (an active model_decisions row): kept here, and their answered instances queued when that changes.
+CREATE TRIGGER `model_samples_left_out_insert` AFTER INSERT ON `model_samples` BEGIN
+  INSERT OR IGNORE INTO `gold_left_out` (`project_id`, `user_id`, `reason`)
+    SELECT `models`.`project_id`, NEW.`user_id`, 'model' FROM `models` WHERE `models`.`id` = NEW.`model_id`
+       AND NOT EXISTS (SELECT 1 FROM `model_decisions` WHERE `model_id` = NEW.`model_id` AND `undone_at` IS NULL);
+  INSERT INTO `derive_queue` (`instance_ref`, `project_id`)
+    SELECT `responses`.`instance_ref`, `projects`.`id` FROM `responses` JOIN `projects` ON `projects`.`id` = `responses`.`project_id` AND `projects`.`staging_for` IS NULL
+     WHERE `responses`.`user_id` = NEW.`user_id` AND true
+    ON CONFLICT (`instance_ref`) DO UPDATE SET `project_id` = excluded.`project_id`;
+END;--> statement-breakpoint
+CREATE TRIGGER `model_decisions_derive_insert` AFTER INSERT ON `model_decisions` BEGIN
+  DELETE FROM `gold_left_out` WHERE `reason` = 'model' AND `user_id` IN (SELECT `user_id` FROM `model_samples` WHERE `model_id` = NEW.`model_id`);
+  INSERT OR IGNORE INTO `gold_left_out` (`project_id`, `user_id`, `reason`)
+    SELECT `models`.`project_id`, `model_samples`.`user_id`, 'model' FROM `model_samples` JOIN `models` ON `models`.`id` = `model_samples`.`model_id`
+     WHERE `model_samples`.`model_id` = NEW.`model_id`
+       AND NOT EXISTS (SELECT 1 FROM `model_decisions` WHERE `model_id` = NEW.`model_id` AND `undone_at` IS NULL);
+  INSERT INTO `derive_queue` (`instance_ref`, `project_id`)
+    SELECT `responses`.`instance_ref`, `projects`.`id` FROM `model_samples` JOIN `responses` ON `responses`.`user_id` = `model_samples`.`user_id`
+      JOIN `projects` ON `projects`.`id` = `responses`.`project_id` AND `projects`.`staging_for` IS NULL
+     WHERE `model_samples`.`model_id` = NEW.`model_id` AND true
+    ON CONFLICT (`instance_ref`) DO UPDATE SET `project_id` = excluded.`project_id`;
+END;--> statement-breakpoint
+CREATE TRIGGER `model_decisions_derive_update` AFTER UPDATE ON `model_decisions` BEGIN
+  DELETE FROM `gold_left_out` WHERE `reason` = 'model' AND `user_id` IN (SELECT `user_id` FROM `model_samples` WHERE `model_id` = NEW.`model_id`);
+  INSERT OR IGNORE INTO `gold_left_out` (`project_id`, `user_id`, `reason`)
+    SELECT `models`.`project_id`, `model_samples`.`user_id`, 'model' FROM `model_samples` JOIN `models` ON `models`.`id` = `model_samples`.`model_id`
+     WHERE `model_samples`.`model_id` = NEW.`model_id`
+       AND NOT EXISTS (SELECT 1 FROM `model_decisions` WHERE `model_id` = NEW.`model_id` AND `undone_at` IS NULL);
+  INSERT INTO `derive_queue` (`instance_ref`, `project_id`)
+    SELECT `responses`.`instance_ref`, `projects`.`id` FROM `model_samples` JOIN `responses` ON `responses`.`user_id` = `model_samples`.`user_id`
+      JOIN `projects` ON `projects`.`id` = `responses`.`project_id` AND `projects`.`staging_for` IS NULL
+     WHERE `model_samples`.`model_id` = NEW.`model_id` AND true
+    ON CONFLICT (`instance_ref`) DO UPDATE SET `project_id` = excluded.`project_id`;
+END;--> statement-breakpoint
+CREATE TRIGGER `model_decisions_derive_delete` AFTER DELETE ON `model_decisions` BEGIN
+  DELETE FROM `gold_left_out` WHERE `reason` = 'model' AND `user_id` IN (SELECT `user_id` FROM `model_samples` WHERE `model_id` = OLD.`model_id`);
+  INSERT OR IGNORE INTO `gold_left_out` (`project_id`, `user_id`, `reason`)
+    SELECT `models`.`project_id`, `model_samples`.`user_id`, 'model' FROM `model_samples` JOIN `models` ON `models`.`id` = `model_samples`.`model_id`
+     WHERE `model_samples`.`model_id` = OLD.`model_id`
+       AND NOT EXISTS (SELECT 1 FROM `model_decisions` WHERE `model_id` = OLD.`model_id` AND `undone_at` IS NULL);
+  INSERT INTO `derive_queue` (`instance_ref`, `project_id`)
+    SELECT `responses`.`instance_ref`, `projects`.`id` FROM `model_samples` JOIN `responses` ON `responses`.`user_id` = `model_samples`.`user_id`
+      JOIN `projects` ON `projects`.`id` = `responses`.`project_id` AND `projects`.`staging_for` IS NULL
+     WHERE `model_samples`.`model_id` = OLD.`model_id` AND true
+    ON CONFLICT (`instance_ref`) DO UPDATE SET `project_id` = excluded.`project_id`;
+END;--> statement-breakpoint
+INSERT OR IGNORE INTO `gold_left_out` (`project_id`, `user_id`, `reason`)
+  SELECT `models`.`project_id`, `model_samples`.`user_id`, 'model' FROM `model_samples` JOIN `models` ON `models`.`id` = `model_samples`.`model_id`
+   WHERE NOT EXISTS (SELECT 1 FROM `model_decisions` WHERE `model_id` = `models`.`id` AND `undone_at` IS NULL);--> statement-breakpoint
 -- Existing projects: every instance queued, so the derived figures are built on the first start after the
 -- upgrade (the server's background applier, or any command of the CLI), slice by slice.
 INSERT INTO `derive_queue` (`instance_ref`, `project_id`)

@@ -1,0 +1,21 @@
+/** The Progress tab's charts (lib/charts/progress.ts): answers per day and time on task. */
+import type { ProgressChartData } from "@/lib/server/annotate";
+import { answersPerDayChart, timeOnTaskChart } from "@/lib/charts/progress";
+import { ChartFigure } from "./chart-figure";
+
+export function ProgressCharts({ data }: { data: ProgressChartData }) {
+  const days = answersPerDayChart(data.days);
+  const times = timeOnTaskChart(data.times, data.thresholdSeconds);
+  if (!days && !times) return null;
+  return (
+    <section aria-labelledby="over-time-heading">
+      <h2 id="over-time-heading">Over time</h2>
+      {days && <ChartFigure chart={days} note="(UTC days; a study's participants together)" />}
+      {times ? (
+        <ChartFigure chart={times} note="(the server's own measure: the time since the previous save)" />
+      ) : (
+        <p className="muted small">No answer carries a time yet (imported answers have none).</p>
+      )}
+    </section>
+  );
+}
