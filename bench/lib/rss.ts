@@ -48,7 +48,7 @@ function partOf(pid: number, root: number): Part {
 }
 
 /** One sample: bytes per part and in all, or null when the tree is gone (or there is no /proc). */
-export function treeRss(root: number | undefined): { total: number; parts: Record<Part, number>; processes: number } | null {
+function treeRss(root: number | undefined): { total: number; parts: Record<Part, number>; processes: number } | null {
   if (!root || !fs.existsSync(`/proc/${root}`)) return null;
   const kids = children();
   const parts: Record<Part, number> = { serving: 0, derivation: 0, "jobs and other children": 0 };

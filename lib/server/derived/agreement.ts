@@ -43,7 +43,7 @@ export interface AlphaFigures {
 }
 
 /** The most annotators the Agreement page's heatmap of pairs draws (the page's size stays bounded whatever the crowd's). */
-export const PAIR_CHART_MAX = 20;
+const PAIR_CHART_MAX = 20;
 
 /** α and the intervals over the project's items as kept now (streamed in corpus order: one item in memory at a time, α's values beside). */
 export function alphaOf(db: Db, projectId: number, options: AgreementOptions): AlphaFigures {

@@ -8,7 +8,7 @@ import type { AgreementFigures, AnnotatorAgreement, Interval } from "@/lib/lexsu
 
 type AgreementReport = AgreementPageView["report"];
 type AgreementPageData = AgreementPageView;
-import { type AgreementPageView, type LowItem, agreementPageView } from "@/lib/server/gold";
+import { type AgreementPageView, agreementPageView } from "@/lib/server/gold";
 import { catchUpFigures } from "@/lib/server/derived";
 import { refreshAgreementAlpha } from "@/lib/server/jobs";
 import { NotFoundError } from "@/lib/server/kernel";
@@ -17,8 +17,9 @@ import styles from "./agreement.module.css";
 import { int, plural } from "@/app/_ui/format";
 import { DASH, alpha, dec, pct, points } from "./format";
 import { ChartFigure } from "@/app/_ui/charts/chart-figure";
-import { itemAgreementHistogram, pairAgreementHeatmap } from "@/lib/charts/agreement";
+import { itemAgreementHistogram } from "@/lib/charts/agreement";
 import { ModelsSection } from "./models-section";
+import { LowestItem, PairsSection } from "./item-sections";
 import { type Column, type Row, SortableTable } from "./sortable-table";
 
 export const metadata: Metadata = { title: "Agreement" };
@@ -340,77 +341,6 @@ function figureRow(f: AgreementFigures): Row {
     mwIdentification: f.mwIdentification,
     alphaMasi: f.alphaMasi,
   };
-}
-
-function Answer({ a }: { a: LowItem["responses"][number] }) {
-  if (a.kind === "NAME") return <span className="tag">NAME</span>;
-  if (a.kind === "NIL") return <span className="tag">NIL</span>;
-  if (a.substitutes.length === 0) return <span className="muted">(nothing usable)</span>;
-  return <>{a.substitutes.join(", ")}</>;
-}
-
-function LowestItem({ it, projectId }: { it: LowItem; projectId: number }) {
-  const headingId = `low-${it.lexelt}-${it.instanceId}`.replace(/[^A-Za-z0-9_-]/g, "_");
-  const gold = `/projects/${projectId}/gold?${new URLSearchParams({ view: "instances", lexelt: it.originalLexelt, instance: it.instanceId })}#${encodeURIComponent(`inst-${it.instanceId}`)}`;
-  return (
-    <li>
-      <article className={`panel ${styles.lowItem}`} aria-labelledby={headingId}>
-      <div className={styles.lowHead}>
-        <h3 id={headingId}>
-          <code>{it.lexelt}</code> {it.instanceId}
-        </h3>
-        <span className={styles.lowFigure}>
-          {pct(it.pairwise)} <span className="muted small">over {plural(it.pairs, "pair")}</span>
-        </span>
-      </div>
-      <div className="muted small">
-        Mode: {it.mode ?? "none"}
-        {it.modeAgreement !== null && <> ({pct(it.modeAgreement)} gave it)</>}
-      </div>
-      <div className={styles.scrollX}>
-      <table className={styles.answers}>
-        <caption className={styles.srOnly}>Answers to {it.lexelt} {it.instanceId}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Annotator</th>
-            <th scope="col">Substitutes</th>
-            <th scope="col">Multiword</th>
-          </tr>
-        </thead>
-        <tbody>
-          {it.responses.map((a) => (
-            <tr key={a.annotator}>
-              <th scope="row" className={styles.rowHead}>{a.annotator}</th>
-              <td>
-                <Answer a={a} />
-              </td>
-              <td>{a.multiword ?? <span className="muted">—</span>}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      </div>
-      <Link href={gold} className="small">
-        Review {it.lexelt} {it.instanceId} on the Gold page
-      </Link>
-      </article>
-    </li>
-  );
-}
-
-/** Pairwise agreement of each pair of annotators, as a heatmap (lib/charts/agreement.ts). */
-function PairsSection({ pairs }: { pairs: AgreementPageData["pairs"] }) {
-  const chart = pairAgreementHeatmap(pairs.pairs, "pairs", undefined, pairs.annotators);
-  if (!chart) return null;
-  return (
-    <section aria-labelledby="pairs-heading">
-      <h2 id="pairs-heading">Agreement between pairs of annotators</h2>
-      <p className="muted small">
-        Each cell: the two annotators&apos; mean pairwise agreement over the items in T where both gave substitutes; computed with α, as of its time.
-      </p>
-      <ChartFigure chart={chart} />
-    </section>
-  );
 }
 
 type Search = Record<string, string | string[] | undefined>;
