@@ -32,7 +32,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { signIn } from "./lib/auth";
-import { type Annotator, initialStates, type LoadRecords, runLoad } from "./lib/load-run";
+import { type Annotator, type AnnotatorState, initialStates, type LoadRecords, runLoad } from "./lib/load-run";
 import { formatPeak, mib, type RssPeak, sampleRss } from "./lib/rss";
 import { LOAD_PASSWORD, prefillResponses, type Seeded, seedLoadDb } from "./lib/seed";
 import { buildIfNeeded, freePort, Server } from "./lib/server";
@@ -141,6 +141,17 @@ async function signInAll(server: Server, seeded: Seeded): Promise<{ coordinator:
   return { coordinator: await signIn(server.base, seeded.coordinator, LOAD_PASSWORD), annotators };
 }
 
+/**
+ * The annotators' states for the next phase: their new sessions, and where each one got to with the
+ * revisions acknowledged so far (a phase starting from nothing would send revision 0 for instances
+ * saved in the phase before, and be refused as a save from another tab).
+ */
+function carriedStates(annotators: Annotator[], instanceCount: number, before: AnnotatorState[] | null): AnnotatorState[] {
+  const fresh = initialStates(annotators, instanceCount);
+  if (!before) return fresh;
+  return fresh.map((st, k) => ({ ...st, cursor: before[k].cursor, revisions: before[k].revisions, unknown: before[k].unknown }));
+}
+
 async function measureSize(instanceTarget: number, distDir: string): Promise<SizeFigures> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-pages-"));
   const dbFile = path.join(dir, "pages.db");
@@ -191,7 +202,8 @@ async function measureSize(instanceTarget: number, distDir: string): Promise<Siz
     const stop = new AbortController();
     const rssStore = sampleRss(server.pid);
     const t1 = performance.now();
-    const saving = runLoad(initialStates(who.annotators, seeded.instanceRefs.length), { ...common(who.annotators, thinkSec, 3600), coordinator: null, signal: stop.signal });
+    let states = carriedStates(who.annotators, seeded.instanceRefs.length, null);
+    const saving = runLoad(states, { ...common(who.annotators, thinkSec, 3600), coordinator: null, signal: stop.signal });
     for (const [k, f] of files.entries()) {
       const t = performance.now();
       const r = await uploadRunFile(server.base, who.coordinator, seeded.projectId, f.file, f.type);
@@ -224,7 +236,8 @@ async function measureSize(instanceTarget: number, distDir: string): Promise<Siz
       log(`${name}: ${seconds} s, load ${load()}`);
       const rss = sampleRss(server.pid);
       const t = performance.now();
-      const rec = await runLoad(initialStates(who.annotators, seeded.instanceRefs.length), {
+      states = carriedStates(who.annotators, seeded.instanceRefs.length, states);
+      const rec = await runLoad(states, {
         ...common(who.annotators, think, seconds),
         coordinator: { cookie: who.coordinator, everySec: 0, requests: coordinatorRequests(seeded.projectId, runIds) },
       });

@@ -53,6 +53,7 @@ import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundIn
 import { deleteGold, listGolds, resolveGold, storeGold } from "../../lib/server/scoring/golds";
 import { deleteRun, deleteRunInSlices, listRuns, runFile, runFileDownload, uploadRun } from "../../lib/server/scoring/runs";
 import { runDetail, runReport, scoreBoard, scoresFile, scoresJson } from "../../lib/server/scoring/scores";
+import { computeBoardOthers, keptScoreBoard } from "../../lib/server/scoring/board";
 import { scoreSensevalUpload } from "../../lib/server/scoring/senseval";
 import {
   answerTraining,
@@ -537,6 +538,8 @@ const CALLS: Call[] = [
   { name: "runDetail", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runDetail(w.db, w.actor(k), w.p.id, id)) },
   { name: "runReport", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runReport(w.db, w.actor(k), w.p.id, id)) },
   { name: "scoreBoard", expect: COORDINATOR, call: (w, k) => withRun(w, () => scoreBoard(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
+  { name: "keptScoreBoard", expect: COORDINATOR, call: (w, k) => withRun(w, () => keptScoreBoard(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
+  { name: "computeBoardOthers", expect: COORDINATOR, call: (w, k) => withRun(w, () => computeBoardOthers(w.db, w.actor(k), w.p.id, { kind: "project" })) },
   // baselines.ts
   { name: "baselineInstances", expect: COORDINATOR, call: (w, k) => baselineInstances(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "addWordNetBaselineRuns", expect: COORDINATOR, call: (w, k) => addWordNetBaselineRuns(w.db, w.actor(k), w.p.id) },

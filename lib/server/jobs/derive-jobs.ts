@@ -89,7 +89,16 @@ interface Entry {
   /** The data version (and, for the Scoring board, the stored runs and golds) the value was computed at. */
   version: number | string;
   value: unknown;
+  /** When it was computed (ms). */
+  at: number;
 }
+
+/**
+ * Results served for a while after the data moved on (ms), for figures that are global and slow
+ * while a change to them is small: the Progress tab's charts (answers per UTC day, time on task)
+ * are drawn again at most once a minute while people save, and say when they were drawn (#39).
+ */
+const SERVED_AFTER_A_CHANGE: Partial<Record<DeriveJob["op"], number>> = { progressCharts: 60_000 };
 
 /** Per database: job key → the last result and the version it was computed at (least recently used dropped first). */
 const cache = new WeakMap<Db, Map<string, Entry>>();
@@ -159,14 +168,14 @@ export function runDeriveJob<J extends DeriveJob>(db: Db, job: J): DeriveResult<
   return db.$client.transaction(() => {
     const version = versionOf(db, job);
     const hit = perDb.get(key);
-    if (hit && hit.version === version) {
+    if (hit && (hit.version === version || Date.now() - hit.at < (SERVED_AFTER_A_CHANGE[job.op] ?? 0))) {
       perDb.delete(key);
       perDb.set(key, hit);
       return hit.value as DeriveResult<J>;
     }
     const value = compute(db, job);
     perDb.delete(key);
-    perDb.set(key, { version, value });
+    perDb.set(key, { version, value, at: Date.now() });
     while (perDb.size > CACHE_ENTRIES) perDb.delete(perDb.keys().next().value!);
     return value as DeriveResult<J>;
   })();
