@@ -84,8 +84,15 @@ function dbFor(file: string, write = false): Db {
 
 /** How long one drain task works through a project's queue before it answers (the pool's queue then lets others in). */
 const DRAIN_MS = 1000;
-/** A pause between slices, so that the server's saves get the write lock first. */
+/**
+ * A pause between slices at least as long as the slice held the write lock (and never under
+ * PAUSE_MS), so that the lock is free at least half the time: a server process waiting for it in
+ * SQLite's busy handler (sleeping up to 100 ms between tries) finds it free, even when this
+ * process, at a lower CPU priority on a busy machine, holds it longer than planned.
+ */
 const PAUSE_MS = 5;
+/** Instances per slice here: a short hold of the write lock (the server's own catching up takes more per slice). */
+const WORKER_SLICE = 16;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
@@ -98,11 +105,13 @@ function drain(file: string, projectId: number): { drained: number; more: boolea
   const until = performance.now() + DRAIN_MS;
   let drained = 0;
   for (;;) {
-    const n = drainSlice(db, projectId);
+    const t = performance.now();
+    const n = drainSlice(db, projectId, WORKER_SLICE);
+    const held = performance.now() - t;
     drained += n;
     if (n === 0) return { drained, more: false };
     if (performance.now() >= until) return { drained, more: true };
-    Atomics.wait(pause, 0, 0, PAUSE_MS);
+    Atomics.wait(pause, 0, 0, Math.max(PAUSE_MS, held));
   }
 }
 

@@ -29,6 +29,8 @@ const POS_NAMES: Record<string, string> = { n: "nouns", v: "verbs", a: "adjectiv
 
 /** α and the intervals are computed again in the background when a page finds them this much older than a change. */
 const ALPHA_AUTO_MS = 10 * 60_000;
+/** How long the first load of the page waits for α and the intervals never computed before. */
+const ALPHA_FIRST_WAIT_MS = 3000;
 
 /** Differences smaller than this are rounding noise, not a rise. */
 const EPS = 1e-9;
@@ -365,10 +367,18 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     // The figures kept as answers change (#39); α and the intervals from their last computation in the background.
     const db = getDb();
     await catchUpFigures(db, actor, id);
-    d = agreementPageView(db, actor, id, { q: one(sp.q), sort: one(sp.sort), dir: one(sp.dir), page: one(sp.page) });
+    const view = () => agreementPageView(db, actor, id, { q: one(sp.q), sort: one(sp.sort), dir: one(sp.dir), page: one(sp.page) });
+    d = view();
     // Never computed, or stale for long: computed again in the background (the button asks at once).
     const age = d.alpha.computedAt === null ? Infinity : Date.now() - d.alpha.computedAt.getTime();
-    if (d.alpha.computedAt === null || (d.alpha.stale && age > ALPHA_AUTO_MS)) void refreshAgreementAlpha(db, actor, id).catch((e) => console.error("lexgold: computing α failed:", e));
+    if (d.alpha.computedAt === null || (d.alpha.stale && age > ALPHA_AUTO_MS)) {
+      const computing = refreshAgreementAlpha(db, actor, id).then(
+        () => true,
+        (e) => (console.error("lexgold: computing α failed:", e), false),
+      );
+      // Never computed yet: waited for a moment (a small project's α takes less); else the page says it is being computed.
+      if (d.alpha.computedAt === null && (await Promise.race([computing, new Promise<boolean>((r) => setTimeout(() => r(false), ALPHA_FIRST_WAIT_MS))]))) d = view();
+    }
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;

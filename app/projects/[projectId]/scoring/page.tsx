@@ -20,6 +20,8 @@ export const metadata: Metadata = { title: "Scoring" };
 
 /** The runs are scored whole again in the background when a page finds that scoring this much older than a change. */
 const OTHERS_AUTO_MS = 10 * 60_000;
+/** How long the first load waits for the runs' whole scoring never made before. */
+const OTHERS_FIRST_WAIT_MS = 3000;
 
 /** A time of day, HH:MM:SS (the server's clock), with the date when not today. */
 function asOf(ms: number): string {
@@ -55,11 +57,17 @@ export default async function ScoringPage({
     // another mode: every stored run scored whole, in the derivation process, cached until the data or the runs change.
     const db = getDb();
     await catchUpFigures(db, actor, id);
-    board = keptScoreBoard(db, actor, id, source, { repaired, reading }) ?? (await derive(db, { op: "scoreBoard", actor, projectId: id, source, mode: { repaired, reading } }));
-    // The repaired and UTF-8 figures beside the runs: scored whole in the background when never, or long ago, before a change.
+    const read = async () => keptScoreBoard(db, actor, id, source, { repaired, reading }) ?? (await derive(db, { op: "scoreBoard", actor, projectId: id, source, mode: { repaired, reading } }));
+    board = await read();
+    // The repaired and UTF-8 figures and the intervals beside the runs: scored whole in the background when never, or long ago, before a change.
     const o = board.others;
     if (o && board.runs.length > 0 && (o.computedAt === null || (o.stale && Date.now() - o.computedAt > OTHERS_AUTO_MS))) {
-      void refreshScoringOthers(db, actor, id, source).catch((e) => console.error("lexgold: scoring the runs whole failed:", e));
+      const scoring = refreshScoringOthers(db, actor, id, source).then(
+        () => true,
+        (e) => (console.error("lexgold: scoring the runs whole failed:", e), false),
+      );
+      // Never scored whole yet: waited for a moment (small runs take less); else the page says they are being scored.
+      if (o.computedAt === null && (await Promise.race([scoring, new Promise<boolean>((r) => setTimeout(() => r(false), OTHERS_FIRST_WAIT_MS))]))) board = await read();
     }
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
