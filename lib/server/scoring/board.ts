@@ -187,7 +187,10 @@ export function keptScoreBoard(db: Db, actor: Actor, projectId: number, source: 
       golds: listGolds(db, actor, projectId),
       goldDiagnostics: [...(facts.gold?.diagnostics ?? []), ...(facts.mwgold?.diagnostics ?? [])],
       runs,
-      others: others ? { computedAt: others.computedAt.getTime(), stale: others.stale } : { computedAt: null, stale: true },
+      // A run stored since the whole scoring (or never scored whole) has no repaired and UTF-8 figures yet.
+      others: others
+        ? { computedAt: others.computedAt.getTime(), stale: others.stale, missing: rows.some((r) => !(String(r.id) in others.body.runs)) }
+        : { computedAt: null, stale: true, missing: rows.length > 0 },
     };
   })();
 }

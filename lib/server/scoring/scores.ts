@@ -105,7 +105,7 @@ export interface ScoreBoard {
    * their repaired and UTF-8 figures (null: not yet), and whether anything changed since. Absent
    * when the board itself was scored whole.
    */
-  others?: { computedAt: number | null; stale: boolean };
+  others?: { computedAt: number | null; stale: boolean; missing: boolean };
 }
 
 interface Scored {

@@ -4,9 +4,8 @@ import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
-import { derive, refreshScoringOthers } from "@/lib/server/jobs";
-import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard, keptScoreBoard } from "@/lib/server/scoring";
-import { catchUpFigures } from "@/lib/server/derived";
+import { scoringBoardView } from "@/lib/server/jobs";
+import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard } from "@/lib/server/scoring";
 import { listModels } from "@/lib/server/models";
 import { addRunsAction } from "../models/actions";
 import { AddRunsForm } from "../models/forms";
@@ -18,10 +17,6 @@ import { RunScoresCharts } from "@/app/_ui/charts/run-scores";
 
 export const metadata: Metadata = { title: "Scoring" };
 
-/** The runs are scored whole again in the background when a page finds that scoring this much older than a change. */
-const OTHERS_AUTO_MS = 10 * 60_000;
-/** How long the first load waits for the runs' whole scoring never made before. */
-const OTHERS_FIRST_WAIT_MS = 3000;
 
 /** A time of day, HH:MM:SS (the server's clock), with the date when not today. */
 function asOf(ms: number): string {
@@ -53,22 +48,8 @@ export default async function ScoringPage({
   const source: GoldSource = goldParam !== "" && goldParam !== "project" && Number.isSafeInteger(goldId) && goldId > 0 ? { kind: "stored", id: goldId } : { kind: "project" };
   let board: ScoreBoard;
   try {
-    // score.pl's figures in the project's reading: added up from the outcomes kept per id as answers change (#39);
-    // another mode: every stored run scored whole, in the derivation process, cached until the data or the runs change.
-    const db = getDb();
-    await catchUpFigures(db, actor, id);
-    const read = async () => keptScoreBoard(db, actor, id, source, { repaired, reading }) ?? (await derive(db, { op: "scoreBoard", actor, projectId: id, source, mode: { repaired, reading } }));
-    board = await read();
-    // The repaired and UTF-8 figures and the intervals beside the runs: scored whole in the background when never, or long ago, before a change.
-    const o = board.others;
-    if (o && board.runs.length > 0 && (o.computedAt === null || (o.stale && Date.now() - o.computedAt > OTHERS_AUTO_MS))) {
-      const scoring = refreshScoringOthers(db, actor, id, source).then(
-        () => true,
-        (e) => (console.error("lexgold: scoring the runs whole failed:", e), false),
-      );
-      // Never scored whole yet: waited for a moment (small runs take less); else the page says they are being scored.
-      if (o.computedAt === null && (await Promise.race([scoring, new Promise<boolean>((r) => setTimeout(() => r(false), OTHERS_FIRST_WAIT_MS))]))) board = await read();
-    }
+    // score.pl's figures added up from the outcomes kept per id as answers change (#39), the rest from a whole scoring in the background.
+    board = await scoringBoardView(getDb(), actor, id, source, { repaired, reading });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;

@@ -1,9 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { errorResponse } from "@/lib/server/kernel";
-import { derive } from "@/lib/server/jobs";
-import { keptScoreBoard } from "@/lib/server/scoring";
-import { catchUpFigures } from "@/lib/server/derived";
+import { scoringBoardView } from "@/lib/server/jobs";
 import { checkedMode } from "../mode";
 import { type Ctx, idOf, requestGold } from "../request";
 
@@ -23,8 +21,7 @@ export async function GET(req: Request, ctx: Ctx) {
     const actor = await getActor();
     const mode = checkedMode(db, actor, projectId, req);
     const source = requestGold(db, actor, projectId, req);
-    await catchUpFigures(db, actor, projectId);
-    const board = keptScoreBoard(db, actor, projectId, source, mode) ?? (await derive(db, { op: "scoreBoard", actor, projectId, source, mode }));
+    const board = await scoringBoardView(db, actor, projectId, source, mode);
     return Response.json({ ok: true, board });
   } catch (e) {
     return errorResponse(e);
