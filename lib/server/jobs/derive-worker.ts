@@ -85,10 +85,11 @@ function dbFor(file: string, write = false): Db {
 /** How long one drain task works through a project's queue before it answers (the pool's queue then lets others in). */
 const DRAIN_MS = 1000;
 /**
- * A pause between slices at least as long as the slice held the write lock (and never under
- * PAUSE_MS), so that the lock is free at least half the time: a server process waiting for it in
- * SQLite's busy handler (sleeping up to 100 ms between tries) finds it free, even when this
- * process, at a lower CPU priority on a busy machine, holds it longer than planned.
+ * A pause between slices three times as long as the slice held the write lock (and never under
+ * PAUSE_MS), so that the lock is free at least three quarters of the time: a server process waiting
+ * for it in SQLite's busy handler (sleeping up to 100 ms between tries) finds it free, and a
+ * transaction that reads before it writes seldom meets a commit of this process between the two,
+ * even when this process, at a lower CPU priority on a busy machine, holds the lock longer than planned.
  */
 const PAUSE_MS = 5;
 /** Instances per slice here: a short hold of the write lock (the server's own catching up takes more per slice). */
@@ -111,7 +112,7 @@ function drain(file: string, projectId: number): { drained: number; more: boolea
     drained += n;
     if (n === 0) return { drained, more: false };
     if (performance.now() >= until) return { drained, more: true };
-    Atomics.wait(pause, 0, 0, Math.max(PAUSE_MS, held));
+    Atomics.wait(pause, 0, 0, Math.max(PAUSE_MS, 3 * held));
   }
 }
 
