@@ -15,7 +15,6 @@ export { deleteGold, type GoldInfo, type GoldSource, listGolds } from "./golds";
 export { deleteRunInSlices, listRuns, runFileDownload, type UploadRunResult } from "./runs";
 export { type GroupRow, type ItemRow, type RunDetail, type RunFigures, type RunSummary, type ScoreBoard, type ScoreMode } from "./scores";
 export { type SensevalOutcome } from "./senseval";
-export { keptScoreBoard } from "./board";
 export { type NamedText } from "./uploads";
 // Without an actor: bytes to text (no data access); the scoring itself checks the actor.
 export { readUpload } from "./uploads";
