@@ -4,8 +4,10 @@
  * sign-in throttle and origin checks cannot be fooled by forwarded headers
  * (lib/net/trusted-proxy.ts; only under `next dev` and `next start`: the production server,
  * scripts/serve.mjs, stamps each request itself and patches nothing), recovers jobs a
- * killed server left unfinished (lib/server/jobs/jobs.ts) and goes on opening the crowd studies it
- * left half-opened. The save is served before Next by scripts/serve.mjs itself (lib/serve).
+ * killed server left unfinished (lib/server/jobs/jobs.ts), goes on opening the crowd studies it
+ * left half-opened, and starts the applier that brings queued derived figures up to date in the
+ * background (lib/server/derived/queue.ts). The save is served before Next by scripts/serve.mjs
+ * itself (lib/serve).
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -22,4 +24,18 @@ export async function register() {
   // Crowd studies a stopped server left half-opened get the rest of their slots (lib/server/crowd/studies.ts).
   const { resumeOpeningStudies } = await import("./lib/server/crowd/studies");
   resumeOpeningStudies(getDb());
+  // Derived figures (#39): this process's connection reads what is kept, catching up a bounded amount per page;
+  // the applier works through the rest in the derivation process (after an import, a lemma decision, an upgrade).
+  const { markServed, startApplier } = await import("./lib/server/derived/queue");
+  const { applyPending } = await import("./lib/server/jobs/derive-pool");
+  markServed(getDb());
+  startApplier(getDb, applyPending);
+  // Runs a stopped server left being stored or deleted are taken away, a slice at a time (lib/server/scoring/runs.ts).
+  const { discardUnfinishedRuns } = await import("./lib/server/scoring/runs");
+  void discardUnfinishedRuns(getDb()).catch((e) => console.error("lexgold: cleaning up unfinished runs failed:", e));
+  // The lemmatiser's data, read now rather than by the first save of an instance holding an accepted lemma decision.
+  if (setting("LEXGOLD_WARM")) {
+    const { wordnet } = await import("./lib/wordnet/load");
+    wordnet();
+  }
 }

@@ -25,6 +25,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { immediateByDefault } from "./immediate";
 import * as schema from "./schema";
 import { setting } from "../lib/config";
 
@@ -219,7 +220,7 @@ export function openDb(file: string, options: { migrationsFolder?: string } = {}
     sqlite.close();
     throw e;
   }
-  return drizzle(sqlite, { schema }) as Db;
+  return immediateByDefault(drizzle(sqlite, { schema }) as Db);
 }
 
 const globalForDb = globalThis as unknown as { lexgoldDb?: { file: string; db: Db } };

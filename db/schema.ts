@@ -9,6 +9,7 @@ import { sql } from "drizzle-orm";
 import {
   sqliteTable,
   integer,
+  real,
   text,
   primaryKey,
   uniqueIndex,
@@ -441,22 +442,47 @@ export const scoringGolds = sqliteTable(
   (t) => [uniqueIndex("scoring_golds_project_name").on(t.projectId, t.name)],
 );
 
-export const systemRuns = sqliteTable("system_runs", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  projectId: integer("project_id")
-    .notNull()
-    .references(() => projects.id, { onDelete: "cascade" }),
-  name: text("name").notNull(),
-  type: text("type", { enum: ["best", "oot", "mw"] }).notNull(),
-  fileName: text("file_name").notNull(),
-  content: text("content").notNull(),
-  /** The content's size in UTF-8 bytes, kept so that listing runs never reads their content. */
-  bytes: integer("bytes").notNull().default(0),
-  /** The stored gold the run is scored with; null for the project's own gold (derived from the responses). */
-  goldId: integer("gold_id").references(() => scoringGolds.id),
-  createdBy: integer("created_by").references(() => users.id),
-  createdAt: createdAt(),
-});
+export const systemRuns = sqliteTable(
+  "system_runs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    type: text("type", { enum: ["best", "oot", "mw"] }).notNull(),
+    fileName: text("file_name").notNull(),
+    /** The file (runs stored before #39; a run stored since keeps its file in run_texts, and "" here). */
+    content: text("content").notNull(),
+    /** The content's size in UTF-8 bytes, kept so that listing runs never reads their content. */
+    bytes: integer("bytes").notNull().default(0),
+    /** The stored gold the run is scored with; null for the project's own gold (derived from the responses). */
+    goldId: integer("gold_id").references(() => scoringGolds.id),
+    createdBy: integer("created_by").references(() => users.id),
+    createdAt: createdAt(),
+    /**
+     * "stored", or "storing" while its slices are written (#39: the run is read, written and scored a
+     * slice at a time; a run not stored yet is in no list, and a killed job's is deleted at the next start),
+     * or "deleting" while its rows are taken away a slice at a time.
+     */
+    state: text("state", { enum: ["storing", "stored", "deleting"] }).notNull().default("stored"),
+    /**
+     * How its items' outcomes were read ("bytes", "utf8": lib/scorers/semeval2007/rules.ts Reading); null
+     * while it has none (a run stored before #39: its items are written by the applier, see run_items).
+     */
+    reading: text("reading", { enum: ["bytes", "utf8"] }),
+    /** Its distinct ids (run_items). */
+    items: integer("items").notNull().default(0),
+    /** JSON: the groups (PoS) its outcomes name, by code. */
+    groups: text("groups").notNull().default("[]"),
+    /** JSON: what the system reader found in the file (lines read, matched, refused; its diagnostics). */
+    reader: text("reader"),
+  },
+  (t) => [
+    // A save's maintenance finds the runs scored with the project's gold (lib/server/derived/run-items.ts).
+    index("system_runs_project_gold").on(t.projectId, t.goldId),
+  ],
+);
 
 /**
  * Failed sign-ins, for the throttle and for coordinators to see (kept in the db so
@@ -983,6 +1009,327 @@ export const participantExclusions = sqliteTable(
     undoneAt: integer("undone_at", { mode: "timestamp_ms" }),
   },
   (t) => [index("participant_exclusions_project").on(t.projectId, t.undoneAt)],
+);
+
+// ---------------------------------------------------------------------------
+// Derived figures kept as answers change (#39; lib/server/derived, docs/derivations.md).
+
+/**
+ * Instances whose derived figures are to be brought up to date: a row is put here by triggers
+ * (drizzle/0029) in the transaction of every change the gold of an instance is derived from —
+ * a response saved, imported or removed, an adjudication, a lemma decision (every instance that
+ * holds the form), an exclusion, a PoS correction, a participant left out, a known answer, a
+ * dataset's gold, the corpus itself — and taken away by the one maintenance function
+ * (lib/server/derived/maintain.ts) when it has brought the instance's figures in line.
+ */
+export const deriveQueue = sqliteTable(
+  "derive_queue",
+  {
+    instanceRef: integer("instance_ref").primaryKey(),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("derive_queue_project").on(t.projectId)],
+);
+
+/**
+ * One instance's derived figures, as the maintenance function last computed them from the
+ * instance's own inputs through lib/lexsub/gold.ts (no reference to instances: the row of an
+ * instance that went is taken away, and its sums with it, by the maintenance that finds it gone).
+ */
+export const goldItems = sqliteTable(
+  "gold_items",
+  {
+    instanceRef: integer("instance_ref").primaryKey(),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    lexeltId: integer("lexelt_id").notNull(),
+    /** Corpus order: the lexelt's position, then the instance's. */
+    lexeltPosition: integer("lexelt_position").notNull(),
+    position: integer("position").notNull(),
+    instanceId: text("instance_id").notNull(),
+    /** The lexelt item as loaded (the Gold tab filters by it). */
+    lexelt: text("lexelt").notNull(),
+    inQueue: integer("in_queue", { mode: "boolean" }).notNull(),
+    /** Excluded from the gold (by the coordinator, or as an attention check). */
+    excluded: integer("excluded", { mode: "boolean" }).notNull(),
+    reviewed: integer("reviewed", { mode: "boolean" }).notNull(),
+    /** The gold line (responses and imported dataset counts), null when none. */
+    line: text("line"),
+    mwLine: text("mw_line"),
+    inT: integer("in_t", { mode: "boolean" }).notNull(),
+    hasMode: integer("has_mode", { mode: "boolean" }).notNull(),
+    /** The review queue's order: the item's pairwise agreement, 2 when it has none (after every figure). */
+    rank: real("rank").notNull(),
+    /** The annotators whose answers count in its gold, each between line breaks ("\nann\nbea\n"): the Gold tab's filter by annotator. */
+    annotators: text("annotators").notNull().default(""),
+    /** Its gold line as the official scorer reads it (the project's reading): in T, with a mode, the group (PoS) of its lexelt. */
+    keyInT: integer("key_in_t", { mode: "boolean" }).notNull().default(false),
+    keyMode: integer("key_mode", { mode: "boolean" }).notNull().default(false),
+    keyGroup: text("key_group").notNull().default(""),
+    /** Pairs of annotators who both gave substitutes (the lowest items' tie-break: more pairs first). */
+    pairs: integer("pairs").notNull().default(0),
+    /** Problems of the item's derivation (JSON), null when none. */
+    problems: text("problems"),
+    /** The item as the agreement measures read it (JSON, lib/lexsub/agreement AgreementItem); null when excluded. */
+    item: text("item"),
+    /** What the item added to the project's sums (JSON), taken away again when the item changes. */
+    sums: text("sums").notNull(),
+  },
+  (t) => [
+    index("gold_items_order").on(t.projectId, t.lexeltPosition, t.position),
+    index("gold_items_rank").on(t.projectId, t.rank, t.lexeltPosition, t.position),
+    index("gold_items_lowest").on(t.projectId, t.rank, sql`${t.pairs} desc`, t.lexeltPosition, t.position),
+    index("gold_items_lexelt").on(t.projectId, t.lexelt),
+    index("gold_items_instance").on(t.projectId, t.instanceId),
+    // The scoring key's groups in the key's order: each group's first item in T.
+    index("gold_items_key_group").on(t.projectId, t.keyGroup, t.keyInT, t.lexeltPosition, t.position),
+  ],
+);
+
+/**
+ * The project's derived counts, one row per name (lib/server/derived/counts.ts): the gold's
+ * summary, the problems, the histogram of per-item agreement, the scoring key's totals, each
+ * stored run's counts. Kept by adding each item's part and taking it away again.
+ */
+export const derivedCounts = sqliteTable(
+  "derived_counts",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    value: integer("value").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.name] })],
+);
+
+/** The agreement sums of one group of items (overall, a PoS, a lexelt): lib/lexsub/agreement/item.ts GroupSums. */
+export const agreementSums = sqliteTable(
+  "agreement_sums",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** "all", "pos" or "lexelt". */
+    scope: text("scope").notNull(),
+    /** The PoS or the lexelt item ("" for all). */
+    key: text("key").notNull(),
+    /** A lexelt's PoS. */
+    pos: text("pos").notNull().default(""),
+    present: integer("present").notNull().default(0),
+    items: integer("items").notNull().default(0),
+    itemsWithMode: integer("items_with_mode").notNull().default(0),
+    pairs: integer("pairs").notNull().default(0),
+    pairUnits: integer("pair_units").notNull().default(0),
+    modeResponses: integer("mode_responses").notNull().default(0),
+    modeHits: integer("mode_hits").notNull().default(0),
+    mwInstances: integer("mw_instances").notNull().default(0),
+    mwDetectionPairs: integer("mw_detection_pairs").notNull().default(0),
+    mwDetectionAgree: integer("mw_detection_agree").notNull().default(0),
+    mwIdentificationPairs: integer("mw_identification_pairs").notNull().default(0),
+    mwIdentificationAgree: integer("mw_identification_agree").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.scope, t.key] })],
+);
+
+/** One annotator's agreement sums in a project: lib/lexsub/agreement/item.ts AnnotatorSums. */
+export const annotatorSums = sqliteTable(
+  "annotator_sums",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    annotator: text("annotator").notNull(),
+    answered: integer("answered").notNull().default(0),
+    names: integer("names").notNull().default(0),
+    nils: integer("nils").notNull().default(0),
+    substituteAnswers: integer("substitute_answers").notNull().default(0),
+    substitutesGiven: integer("substitutes_given").notNull().default(0),
+    multiwords: integer("multiwords").notNull().default(0),
+    items: integer("items").notNull().default(0),
+    pairs: integer("pairs").notNull().default(0),
+    pairUnits: integer("pair_units").notNull().default(0),
+    modeResponses: integer("mode_responses").notNull().default(0),
+    modeHits: integer("mode_hits").notNull().default(0),
+    dItems: integer("d_items").notNull().default(0),
+    dItemsWithMode: integer("d_items_with_mode").notNull().default(0),
+    dPairs: integer("d_pairs").notNull().default(0),
+    dPairUnits: integer("d_pair_units").notNull().default(0),
+    dModeResponses: integer("d_mode_responses").notNull().default(0),
+    dModeHits: integer("d_mode_hits").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.annotator] })],
+);
+
+/**
+ * The forms typed in one instance (normalised, the lemma table's key), under the PoS they were
+ * typed under, and in how many of its responses: what a lemma decision on a form touches, and
+ * the lemma review's counts.
+ */
+export const goldForms = sqliteTable(
+  "gold_forms",
+  {
+    instanceRef: integer("instance_ref").notNull(),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    form: text("form").notNull(),
+    pos: text("pos").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.instanceRef, t.form, t.pos] }), index("gold_forms_form").on(t.projectId, t.form)],
+);
+
+/** The lemma review's rows: each form typed in the project, how often under each PoS, and the lemmatiser's proposals. */
+export const lemmaForms = sqliteTable(
+  "lemma_forms",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    form: text("form").notNull(),
+    /** How often it was typed, in all. */
+    count: integer("count").notNull(),
+    /** JSON: PoS → how often. */
+    byPos: text("by_pos").notNull(),
+    /** JSON: PoS → the lemmatiser's proposal. */
+    proposals: text("proposals").notNull(),
+    /** JSON: PoS → the reading offered as a choice (a participle's verb), null when none. */
+    choices: text("choices").notNull().default("{}"),
+    /** JSON: spelling imported with other spacing than the form's → how often met. */
+    spacing: text("spacing").notNull().default("{}"),
+    /** A proposal differs from the form, a spelling has other spacing, or a choice is offered (the review's "changed"). */
+    changed: integer("changed", { mode: "boolean" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.form] }), index("lemma_forms_order").on(t.projectId, t.changed, t.count)],
+);
+
+/** Per lexelt, how many instances in the queue have each number of answers that count toward "complete" (the Progress tab). */
+export const lexeltAnswerCounts = sqliteTable(
+  "lexelt_answer_counts",
+  {
+    /** No reference: the rows of a lexelt that went are taken to 0 (and away) with its instances' figures. */
+    lexeltId: integer("lexelt_id").notNull(),
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    answers: integer("answers").notNull(),
+    instances: integer("instances").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.lexeltId, t.answers] }), index("lexelt_answer_counts_project").on(t.projectId)],
+);
+
+/**
+ * Figures global by nature (#39), computed in the background over the kept ones and shown with
+ * their age: Krippendorff's α and the bootstrap intervals of the Agreement tab ("agreement"), and
+ * the Scoring tab's other readings of stored runs ("scoring:…"). One row per project and kind, with
+ * the project's data version it was computed at (stale once the version moves on).
+ */
+export const derivedSnapshots = sqliteTable(
+  "derived_snapshots",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    version: integer("version").notNull(),
+    computedAt: integer("computed_at", { mode: "timestamp_ms" }).notNull(),
+    computeMs: integer("compute_ms").notNull(),
+    /** JSON. */
+    body: text("body").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.kind] })],
+);
+
+/** How many responses to instances in the queue one annotator has given in one lexelt, and their last save: the Progress tab's counters, kept with the derived figures. */
+export const annotatorLexeltCounts = sqliteTable(
+  "annotator_lexelt_counts",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id").notNull(),
+    lexeltId: integer("lexelt_id").notNull(),
+    responses: integer("responses").notNull(),
+    /** The latest save among them (ms). */
+    lastAt: integer("last_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId, t.lexeltId] })],
+);
+
+/**
+ * The annotators whose answers are left out of a project's gold (#39): today the crowd participants
+ * the coordinator left out (kept by triggers from participant_exclusions, drizzle/0029) and a model's pseudo-annotators while the model is not counted (from model_samples and model_decisions). The one
+ * place the derived figures ask who counts (lib/server/derived/inputs.ts countsInGold), so that a
+ * save reads one small table and never the study tables; another reason to leave someone's answers
+ * out goes here too.
+ */
+export const goldLeftOut = sqliteTable(
+  "gold_left_out",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Why: "participant" (left out by the coordinator on the Crowd tab) or "model" (a model not counted as an annotator). */
+    reason: text("reason").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId, t.reason] })],
+);
+
+/** A stored run's file, in slices of about 256 KB (#39): never one row of tens of MB. */
+export const runTexts = sqliteTable(
+  "run_texts",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => systemRuns.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    text: text("text").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
+);
+
+/**
+ * The ids a stored run answers (#39): for each, the first line that answers it (what a run counts:
+ * lib/scorers/semeval2007/items.ts), how many lines answer it, and its place among the ids in the
+ * order of their first lines (its outcome's place in run_outcomes).
+ */
+export const runItems = sqliteTable(
+  "run_items",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => systemRuns.id, { onDelete: "cascade" }),
+    itemId: text("item_id").notNull(),
+    seq: integer("seq").notNull(),
+    line: integer("line").notNull(),
+    lines: integer("lines").notNull(),
+    text: text("text").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.itemId] })],
+);
+
+/**
+ * The outcomes of a stored run's ids, in blocks of 256 by their place (lib/server/derived/run-items.ts
+ * packs them): the scoring board adds them up in order, and an id's outcome is written again when
+ * its gold line changes.
+ */
+export const runOutcomes = sqliteTable(
+  "run_outcomes",
+  {
+    runId: integer("run_id")
+      .notNull()
+      .references(() => systemRuns.id, { onDelete: "cascade" }),
+    block: integer("block").notNull(),
+    data: blob("data", { mode: "buffer" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.block] })],
 );
 
 /**

@@ -11,8 +11,14 @@ import { CliError, dbOption, openCliDb, readText, run } from "./util";
 
 /** The data access this file's commands use, loaded when one runs (not for --help). */
 async function server() {
-  const [actor, gold, errors] = await Promise.all([import("../../lib/server/kernel/actor"), import("../../lib/server/gold/gold"), import("../../lib/server/kernel/errors")]);
-  return { ...actor, ...gold, InputError: errors.InputError };
+  const [actor, gold, files, agreement, errors] = await Promise.all([
+    import("../../lib/server/kernel/actor"),
+    import("../../lib/server/gold/gold"),
+    import("../../lib/server/gold/gold-files"),
+    import("../../lib/server/gold/agreement"),
+    import("../../lib/server/kernel/errors"),
+  ]);
+  return { ...actor, ...gold, ...files, agreementReport: agreement.agreementReport, InputError: errors.InputError };
 }
 
 function write(text: string, output?: string): void {
@@ -76,10 +82,17 @@ export function register(program: Command): void {
       const { SYSTEM, findProjectByName, ...gold } = await server();
       const db = await openCliDb(opts);
       const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
-      const g = run(() => gold.projectGold(db, SYSTEM, p.id, { foldCase: opts.foldCase === true, applyProposals: opts.applyProposals === true }));
-      for (const problem of g.result.problems) {
+      const warn = (problem: { lexelt: string; instanceId: string; annotator: string | null; message: string }) =>
         process.stderr.write(`warning: ${problem.lexelt} ${problem.instanceId}${problem.annotator ? ` (${problem.annotator})` : ""}: ${problem.message}\n`);
+      if (!opts.foldCase && !opts.applyProposals) {
+        // The file as kept while answers change (#39): brought up to date, then written line by line.
+        for (const problem of run(() => gold.goldProblems(db, SYSTEM, p.id))) warn(problem);
+        write([...run(() => gold.goldFileSlices(db, SYSTEM, p.id, kind))].join(""), opts.output);
+        process.stderr.write(formatAppliedProposals([], false));
+        return;
       }
+      const g = run(() => gold.projectGold(db, SYSTEM, p.id, { foldCase: opts.foldCase === true, applyProposals: opts.applyProposals === true }));
+      for (const problem of g.result.problems) warn(problem);
       write(kind === "gold" ? g.gold : g.mwgold, opts.output);
       process.stderr.write(formatAppliedProposals(g.result.applied, opts.applyProposals === true));
       if (opts.foldCase) process.stderr.write("lexgold: case folded (--fold-case): kept and proposed forms are written in lower case\n");
@@ -99,7 +112,7 @@ export function register(program: Command): void {
     const { SYSTEM, findProjectByName, ...gold } = await server();
     const db = await openCliDb(opts);
     const p = run(() => findProjectByName(db, SYSTEM, opts.project, { coordinator: true }));
-    const { agreement } = run(() => gold.projectAgreement(db, SYSTEM, p.id, { bootstrapIterations: opts.bootstrap, seed: opts.seed }));
+    const agreement = run(() => gold.agreementReport(db, SYSTEM, p.id, { bootstrapIterations: opts.bootstrap, seed: opts.seed }));
     write(opts.json ? JSON.stringify(agreement, null, 2) + "\n" : formatAgreement(p.name, agreement), opts.output);
   });
 

@@ -26,6 +26,7 @@ import { register as start } from "./start";
 import { register as doctor } from "./doctor";
 import { register as baseline } from "./baseline";
 import { register as study } from "./study";
+import { register as derive } from "./derive";
 import { register as release } from "./release";
 import { register as model } from "./model";
 
@@ -49,6 +50,7 @@ export const commands: Register[] = [
   doctor,
   baseline,
   study,
+  derive,
   release,
   model,
 ];

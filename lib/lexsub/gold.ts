@@ -122,6 +122,12 @@ export interface GoldProblem {
   lexelt: string;
   annotator: string | null;
   message: string;
+  /**
+   * Set on a problem reported once per derivation however often it occurs (a stored form that
+   * breaks a save rule): the same key marks it wherever it occurs, so a caller that derives
+   * instance by instance keeps the first in corpus order (lib/server/derived).
+   */
+  once?: string;
 }
 
 export interface GoldSummary {
@@ -322,7 +328,7 @@ export function deriveGold(
     if (!checked.has(key)) {
       checked.add(key);
       const broken = goldFormBreak(form, what);
-      if (broken) problems.push(responseProblem(r, brokenRuleMessage(what, form, broken)));
+      if (broken) problems.push({ ...responseProblem(r, brokenRuleMessage(what, form, broken)), once: `${what}\u0000${form}` });
     }
     if (what === "multiword" && heads !== null) {
       const head = heads.get(item.instanceId);

@@ -224,29 +224,32 @@ export interface LemmaReviewRow {
 const POS_ORDER: Record<string, number> = { n: 0, v: 1, a: 2, r: 3 };
 const posRank = (p: string) => POS_ORDER[p] ?? 4;
 
+/** The normalised forms typed (per PoS) and the spellings with other spacing, as counted by countForms. */
+export interface FormCounts {
+  /** form → PoS → count. */
+  counts: Map<string, Map<string, number>>;
+  /** form → spellings imported as written with other spacing than the form's → how often met. */
+  spaced: Map<string, Map<string, number>>;
+}
+
 /**
- * The coordinator's review table: one row per distinct normalised form among the
- * substitutes and multiwords typed (NAME and NIL carry none), changed forms first,
- * then by count descending, then by form.
+ * How often each normalised form was typed, per PoS: once per response that gave it as a
+ * substitute (a response repeating it counts once) or as its multiword. NAME and NIL carry none.
+ * With the spellings of each form typed with other spacing (`deliver `), repeats included.
  */
-export function buildLemmaReview(
-  responses: Iterable<AnnotatorResponse>,
-  posOf: PosLookup = posFromLexelt,
-  table: LemmaTable = new Map(),
-  options: LemmatiserOptions = {},
-): LemmaReviewRow[] {
+export function countForms(responses: Iterable<AnnotatorResponse>, posOf: PosLookup = posFromLexelt, language?: string): FormCounts {
   const counts = new Map<string, Map<string, number>>(); // form → pos → count
-  const spaced = new Map<string, Set<string>>(); // form → spellings with other spacing
+  const spaced = new Map<string, Map<string, number>>(); // form → spellings with other spacing
   const noteSpacing = (raw: string) => {
     const typed = raw.normalize("NFC");
     if (typed === collapseSpace(typed) || typed.trim() === "") return;
-    const form = normaliseForm(typed, options.language);
-    let set = spaced.get(form);
-    if (!set) spaced.set(form, (set = new Set()));
-    set.add(typed);
+    const form = normaliseForm(typed, language);
+    let byTyped = spaced.get(form);
+    if (!byTyped) spaced.set(form, (byTyped = new Map()));
+    byTyped.set(typed, (byTyped.get(typed) ?? 0) + 1);
   };
   const add = (raw: string, pos: string) => {
-    const form = normaliseForm(raw, options.language);
+    const form = normaliseForm(raw, language);
     if (form === "") return;
     noteSpacing(raw);
     let byPos = counts.get(form);
@@ -258,7 +261,7 @@ export function buildLemmaReview(
     if (r.kind === "substitutes") {
       const seen = new Set<string>();
       for (const s of r.substitutes) {
-        const f = normaliseForm(s, options.language);
+        const f = normaliseForm(s, language);
         if (seen.has(f)) {
           noteSpacing(s);
           continue;
@@ -269,35 +272,82 @@ export function buildLemmaReview(
     }
     if (r.multiword != null) add(r.multiword, pos);
   }
+  return { counts, spaced };
+}
+
+/**
+ * The coordinator's review table: one row per distinct normalised form among the
+ * substitutes and multiwords typed (NAME and NIL carry none), changed forms first,
+ * then by count descending, then by form.
+ */
+export function buildLemmaReview(
+  responses: Iterable<AnnotatorResponse>,
+  posOf: PosLookup = posFromLexelt,
+  table: LemmaTable = new Map(),
+  options: LemmatiserOptions = {},
+): LemmaReviewRow[] {
+  const { counts, spaced } = countForms(responses, posOf, options.language);
+  const rows: LemmaReviewRow[] = [];
+  for (const [form, byPos] of counts) rows.push(lemmaReviewRow(form, byPos, table, options, { spacing: spaced.get(form)?.keys() }));
+  rows.sort(lemmaReviewOrder(options.language));
+  return rows;
+}
+
+/** What a review row knows beside its counts (kept with them, or computed by buildLemmaReview). */
+export interface LemmaRowKnown {
+  /** The proposal for each PoS, when known (the rest come from `options.propose`). */
+  proposals?: ReadonlyMap<string, string>;
+  /** The choice offered for each PoS (null: none), when known (the rest from `options.propose.choice`). */
+  choices?: ReadonlyMap<string, string | null>;
+  /** The spellings of the form with other spacing. */
+  spacing?: Iterable<string>;
+}
+
+/**
+ * One row of the review: a normalised form and how often it was given under each PoS (`byPos`,
+ * in any order), with the proposals and choices for each PoS (`known`, e.g. kept with the counts;
+ * the rest come from `options.propose`), its spellings with other spacing, and the coordinator's
+ * decision in `table`.
+ */
+export function lemmaReviewRow(
+  form: string,
+  byPos: Iterable<[string, number]>,
+  table: LemmaTable = new Map(),
+  options: LemmatiserOptions = {},
+  known: LemmaRowKnown = {},
+): LemmaReviewRow {
   const usePropose = (options.unreviewed ?? "propose") === "propose";
   const proposeFor = options.propose ?? proposeNothing;
-  const rows: LemmaReviewRow[] = [];
-  for (const [form, byPos] of counts) {
-    const perPos = [...byPos]
-      .map(([pos, count]) => ({ pos, count, proposed: proposeFor(form, pos) }))
-      .sort((a, b) => b.count - a.count || posRank(a.pos) - posRank(b.pos) || cmp(a.pos, b.pos));
-    const proposed = perPos[0].proposed;
-    // A participle WordNet also has as an adjective, under a verb target: the verb's lemma, as a choice.
-    const chosen = proposed === form ? (proposeFor.choice?.(form, perPos[0].pos) ?? null) : null;
-    const entry = table.get(form);
-    const row: LemmaReviewRow = {
-      form,
-      proposed: chosen ?? proposed,
-      count: perPos.reduce((n, p) => n + p.count, 0),
-      changed: perPos.some((p) => p.proposed !== form) || spaced.has(form) || chosen !== null,
-      decision: entry?.decision ?? null,
-      lemma: entry ? (entry.decision === "kept" ? form : entry.lemma) : usePropose ? proposed : form,
-      pos: perPos.map((p) => p.pos),
-    };
-    if (chosen !== null) row.choice = { asTyped: form, proposed: chosen, pos: perPos[0].pos };
-    if (perPos.some((p) => p.proposed !== proposed)) row.proposals = perPos;
-    const spacing = spaced.get(form);
-    if (spacing) row.spacing = [...spacing].sort(cmp);
-    rows.push(row);
-  }
-  const byForm = options.language === undefined ? cmp : collator(options.language).compare;
-  rows.sort((a, b) => Number(b.changed) - Number(a.changed) || b.count - a.count || byForm(a.form, b.form) || cmp(a.form, b.form));
-  return rows;
+  const perPos = [...byPos]
+    .filter(([, count]) => count > 0)
+    .map(([pos, count]) => ({ pos, count, proposed: known.proposals?.get(pos) ?? proposeFor(form, pos) }))
+    .sort((a, b) => b.count - a.count || posRank(a.pos) - posRank(b.pos) || cmp(a.pos, b.pos));
+  const proposed = perPos[0]?.proposed ?? form;
+  // A participle WordNet also has as an adjective, under a verb target: the verb's lemma, as a choice.
+  const top = perPos[0]?.pos;
+  const choiceFor = (pos: string) => (known.choices?.has(pos) ? (known.choices.get(pos) ?? null) : (proposeFor.choice?.(form, pos) ?? null));
+  const chosen = top !== undefined && proposed === form ? choiceFor(top) : null;
+  const spacing = [...(known.spacing ?? [])];
+  const entry = table.get(form);
+  const row: LemmaReviewRow = {
+    form,
+    proposed: chosen ?? proposed,
+    count: perPos.reduce((n, p) => n + p.count, 0),
+    changed: perPos.some((p) => p.proposed !== form) || spacing.length > 0 || chosen !== null,
+    decision: entry?.decision ?? null,
+    lemma: entry ? (entry.decision === "kept" ? form : entry.lemma) : usePropose ? proposed : form,
+    pos: perPos.map((p) => p.pos),
+  };
+  if (chosen !== null) row.choice = { asTyped: form, proposed: chosen, pos: top! };
+  if (perPos.some((p) => p.proposed !== proposed)) row.proposals = perPos;
+  if (spacing.length > 0) row.spacing = spacing.sort(cmp);
+  return row;
+}
+
+/** The review's order: changed forms first, then by count descending, then by form (the language's collation, then code points). */
+export function lemmaReviewOrder(language?: string): (a: Pick<LemmaReviewRow, "form" | "count" | "changed">, b: Pick<LemmaReviewRow, "form" | "count" | "changed">) => number {
+  const byForm = language === undefined ? cmp : collator(language).compare;
+  return (a, b) => Number(b.changed) - Number(a.changed) || b.count - a.count || byForm(a.form, b.form) || cmp(a.form, b.form);
 }
 
 /** Code-point order: the same on every machine and locale. */

@@ -59,6 +59,20 @@ beforeAll(() => {
   expect(imp.status).toBe(0);
 });
 
+describe("lexgold derive (#39)", () => {
+  it("brings the kept figures up to date, and derives them again from nothing with --rebuild: the same files", () => {
+    const before = lexgold(["export", "gold", "--project", "rt"]).stdout;
+    const up = lexgold(["derive", "--project", "rt"]);
+    expect(up.status).toBe(0);
+    expect(up.stdout).toMatch(/^rt: brought up to date 0 instances \(\d+\.\d s\)\n$/);
+    const again = lexgold(["derive", "--rebuild", "--project", "rt"]);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toMatch(/^rt: derived again 3 instances \(\d+\.\d s\)\n$/);
+    expect(lexgold(["export", "gold", "--project", "rt"]).stdout).toBe(before);
+    expect(lexgold(["derive", "--project", "nope"]).status).not.toBe(0);
+  });
+});
+
 describe("lexgold export, score and agreement", () => {
   it("exports the gold and mwgold derived from the responses, as typed unless asked to apply the proposals", () => {
     const gold = lexgold(["export", "gold", "--project", "rt"]);

@@ -64,6 +64,8 @@ const trainingWork = await import("../../app/annotate/[projectId]/training/actio
 const { setKnownAnswer } = await import("../../lib/server/quality/training");
 const { addMember, createUser } = await import("../../lib/server/people/users");
 const judgement = await import("../../app/projects/[projectId]/judgement/actions");
+const agreement = await import("../../app/projects/[projectId]/agreement/actions");
+const scoring = await import("../../app/projects/[projectId]/scoring/actions");
 const { saveLabelAction } = await import("../../app/judge/actions");
 const crowd = await import("../../app/projects/[projectId]/crowd/study-actions");
 const { createStudy } = await import("../../lib/server/crowd/studies");
@@ -131,6 +133,9 @@ const crowdIds = (w: World) =>
   w.db.$client.prepare("select study_id as studyId, id as participantId from participants where study_id = (select max(id) from studies where project_id = ?)").get(w.p.id) as { studyId: number; participantId: number };
 
 const ACTIONS: ActionCase[] = [
+  // α and the intervals, and the runs scored whole, computed again (#39): back to the page with the outcome in the URL.
+  { name: "recomputeAlphaAction", expect: COORDINATOR, run: (w) => viaRedirect(() => agreement.recomputeAlphaAction(w.p.id, form({}))) },
+  { name: "recomputeOthersAction", expect: COORDINATOR, run: (w) => viaRedirect(() => scoring.recomputeOthersAction(w.p.id, "", form({}))) },
   { name: "createProjectAction", expect: ANY_COORDINATOR, run: () => createProjectAction(null, form({ name: "fresh" })) },
   { name: "renameProjectAction", expect: COORDINATOR, run: (w) => project.renameProjectAction(w.p.id, null, form({ name: "renamed" })) },
   { name: "setLanguageAction", expect: COORDINATOR, run: (w) => project.setLanguageAction(w.p.id, null, form({ language: "de" })) },
@@ -208,12 +213,16 @@ const ACTIONS: ActionCase[] = [
         v === undefined
           ? w.db.$client.prepare("delete from data_versions where project_id = ?").run(w.p.id)
           : w.db.$client.prepare("update data_versions set version = ? where project_id = ?").run(v, w.p.id);
+      // The instances queued for their derived figures (#39) by the decision's triggers, put back too.
+      const queued = w.db.$client.prepare("select instance_ref, project_id from derive_queue order by rowid").all() as { instance_ref: number; project_id: number }[];
       const id = adjudicate(w.db, SYSTEM, w.p.id, { action: "strike", instanceId: "p1", annotator: "ann", substitute: "sunny" }).id;
       const r = (await gold.undoAdjudicationAction(w.p.id, null, form({ id: String(id) }))) as { ok?: boolean };
       if (!r?.ok) {
         w.db.$client.prepare("delete from gold_review_log where project_id = ?").run(w.p.id);
         w.db.$client.prepare("delete from adjudications where id = ?").run(id);
         restoreDataVersion(w, version);
+        w.db.$client.prepare("delete from derive_queue").run();
+        for (const q of queued) w.db.$client.prepare("insert into derive_queue (instance_ref, project_id) values (?, ?)").run(q.instance_ref, q.project_id);
       }
       return r;
     },

@@ -15,7 +15,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { accountAuditLog, changeOwnPassword, failedSignIns, listAccounts, removeMember, resetPassword, setAccountDisabled } from "../../lib/server/people/accounts";
 import { type Actor, findProjectByName, requireProject, SYSTEM } from "../../lib/server/kernel/actor";
-import { agreementDownload, agreementPageData, agreementPageView } from "../../lib/server/gold/agreement";
+import { agreementDownload, agreementPageData, agreementPageView, agreementReport } from "../../lib/server/gold/agreement";
+import { refreshAgreementAlpha, refreshScoringOthers, scoringBoardView } from "../../lib/server/jobs/derive-pool";
 import { derive } from "../../lib/server/jobs/derive-pool";
 import { runDeriveJob } from "../../lib/server/jobs/derive-jobs";
 import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/annotate/assignments";
@@ -37,6 +38,8 @@ import {
 } from "../../lib/server/gold/gold";
 import { exportAdjudicatedResponses, goldPageData, goldReviewCsv, goldReviewTsv, instanceTexts, reviewLogPage } from "../../lib/server/gold/gold-review";
 import { adjudicate, adoptMultiword, instanceAdjudications, setReviewed, undoAdjudication } from "../../lib/server/gold/adjudication";
+import { bringFiguresUpToDate, catchUpFigures, rebuildProjectFigures } from "../../lib/server/derived";
+import { goldFileSlices, goldProblems } from "../../lib/server/gold/gold-files";
 import { flaggedInstanceIds, flagsByResponse, flagsTsv, instanceNotes, listFlags, returnInstance, returnLog, saveFlag, withdrawReturn } from "../../lib/server/annotate/flags";
 import { progressPageView, projectProgress } from "../../lib/server/annotate/progress";
 import { createProject, listProjects, projectAccessRequest, projectOverview } from "../../lib/server/corpus/projects";
@@ -48,8 +51,9 @@ import { importUsers } from "../../lib/server/people/user-import";
 import { addWordNetBaselineRuns, baselineInstances, storeWordNetBaselineRuns, wordNetBaselineFiles } from "../../lib/server/scoring/baselines";
 import { createRound, extendedGold, listRounds, myRounds, nextJudgeItem, roundInfo, roundResults, saveLabel, setJudges, setRoundState, swordsExport } from "../../lib/server/judgement/judgement";
 import { deleteGold, listGolds, resolveGold, storeGold } from "../../lib/server/scoring/golds";
-import { deleteRun, listRuns, runFile, uploadRun } from "../../lib/server/scoring/runs";
+import { deleteRun, deleteRunInSlices, listRuns, runFile, runFileDownload, uploadRun } from "../../lib/server/scoring/runs";
 import { runDetail, runReport, scoreBoard, scoresFile, scoresJson } from "../../lib/server/scoring/scores";
+import { computeBoardOthers, keptScoreBoard } from "../../lib/server/scoring/board";
 import { scoreSensevalUpload } from "../../lib/server/scoring/senseval";
 import {
   answerTraining,
@@ -436,6 +440,8 @@ const CALLS: Call[] = [
     expect: COORDINATOR,
     call: (w, k) => importLemmaDecisions(w.db, w.actor(k), w.p.id, { fileName: "d.tsv", text: "form\tdecision\nshining\tkeep\n" }),
   },
+  { name: "rebuildProjectFigures", expect: COORDINATOR, call: (w, k) => rebuildProjectFigures(w.db, w.actor(k), w.p.id) },
+  { name: "bringFiguresUpToDate", expect: COORDINATOR, call: (w, k) => bringFiguresUpToDate(w.db, w.actor(k), w.p.id) },
   { name: "setExclusion", expect: COORDINATOR, call: (w, k) => setExclusion(w.db, w.actor(k), w.p.id, "p1", "garbled sentence") },
   { name: "setCorrectedPos", expect: COORDINATOR, call: (w, k) => setCorrectedPos(w.db, w.actor(k), w.p.id, "p1", "n") },
   { name: "goldReviewHistory", expect: COORDINATOR, call: (w, k) => goldReviewHistory(w.db, w.actor(k), w.p.id), check: noOtherProject },
@@ -493,13 +499,11 @@ const CALLS: Call[] = [
   { name: "agreementDownload", expect: COORDINATOR, call: (w, k) => agreementDownload(w.db, w.actor(k), w.p.id, { format: "csv", table: "items" }), check: noOtherProject },
   { name: "agreementPageView", expect: COORDINATOR, call: (w, k) => agreementPageView(w.db, w.actor(k), w.p.id, { sort: "pairwise" }), check: noOtherProject },
   // derive-pool.ts / derive-jobs.ts (the app's way to the above, on a worker thread for a file database)
-  {
-    name: "derive agreementPage",
-    expect: COORDINATOR,
-    call: (w, k) => derive(w.db, { op: "agreementPage", actor: w.actor(k), projectId: w.p.id, query: {} }),
-    check: noOtherProject,
-  },
-  { name: "derive goldPage", expect: COORDINATOR, call: (w, k) => derive(w.db, { op: "goldPage", actor: w.actor(k), projectId: w.p.id, query: {} }), check: noOtherProject },
+  { name: "refreshAgreementAlpha", expect: COORDINATOR, call: (w, k) => refreshAgreementAlpha(w.db, w.actor(k), w.p.id) },
+  { name: "catchUpFigures", expect: COORDINATOR, call: (w, k) => catchUpFigures(w.db, w.actor(k), w.p.id) },
+  { name: "goldProblems", expect: COORDINATOR, call: (w, k) => [...goldProblems(w.db, w.actor(k), w.p.id)], check: noOtherProject },
+  { name: "agreementReport", expect: COORDINATOR, call: (w, k) => agreementReport(w.db, w.actor(k), w.p.id, { bootstrapIterations: 10 }), check: noOtherProject },
+  { name: "goldFileSlices", expect: COORDINATOR, call: (w, k) => [...goldFileSlices(w.db, w.actor(k), w.p.id, "gold")].join(""), check: noOtherProject },
   {
     name: "derive goldFile",
     expect: COORDINATOR,
@@ -528,9 +532,15 @@ const CALLS: Call[] = [
   { name: "uploadRun", expect: COORDINATOR, call: (w, k) => uploadRun(w.db, w.actor(k), w.p.id, { fileName: "s.best", bytes: enc(RUN) }) },
   { name: "deleteRun", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => deleteRun(w.db, w.actor(k), w.p.id, id)) },
   { name: "runFile", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runFile(w.db, w.actor(k), w.p.id, id)) },
+  { name: "runFileDownload", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => [...runFileDownload(w.db, w.actor(k), w.p.id, id).pieces].join("")) },
+  { name: "deleteRunInSlices", expect: COORDINATOR, call: (w, k) => withRunAsync(w, (id) => deleteRunInSlices(w.db, w.actor(k), w.p.id, id)) },
+  { name: "refreshScoringOthers", expect: COORDINATOR, call: (w, k) => withRunAsync(w, () => refreshScoringOthers(w.db, w.actor(k), w.p.id, { kind: "project" })) },
+  { name: "scoringBoardView", expect: COORDINATOR, call: (w, k) => withRunAsync(w, () => scoringBoardView(w.db, w.actor(k), w.p.id, { kind: "project" }, {})), check: noOtherProject },
   { name: "runDetail", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runDetail(w.db, w.actor(k), w.p.id, id)) },
   { name: "runReport", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runReport(w.db, w.actor(k), w.p.id, id)) },
   { name: "scoreBoard", expect: COORDINATOR, call: (w, k) => withRun(w, () => scoreBoard(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
+  { name: "keptScoreBoard", expect: COORDINATOR, call: (w, k) => withRun(w, () => keptScoreBoard(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
+  { name: "computeBoardOthers", expect: COORDINATOR, call: (w, k) => withRun(w, () => computeBoardOthers(w.db, w.actor(k), w.p.id, { kind: "project" })) },
   // baselines.ts
   { name: "baselineInstances", expect: COORDINATOR, call: (w, k) => baselineInstances(w.db, w.actor(k), w.p.id), check: noOtherProject },
   { name: "addWordNetBaselineRuns", expect: COORDINATOR, call: (w, k) => addWordNetBaselineRuns(w.db, w.actor(k), w.p.id) },
@@ -697,6 +707,7 @@ const CROSSING: Array<{ name: string; outcome: Outcome; call: (w: World) => unkn
     outcome: "404",
     call: (w) => {
       const versions = w.db.$client.prepare("select project_id, version from data_versions").all() as { project_id: number; version: number }[];
+      const queued = queueRows(w);
       const id = adjudicate(w.db, SYSTEM, w.q.id, { action: "strike", instanceId: "q1", annotator: "annq", substitute: "gloomy" }).id;
       const before = dump(w.db);
       try {
@@ -708,6 +719,7 @@ const CROSSING: Array<{ name: string; outcome: Outcome; call: (w: World) => unkn
         w.db.$client.prepare("delete from adjudications").run();
         w.db.$client.prepare("delete from data_versions").run();
         for (const v of versions) w.db.$client.prepare("insert into data_versions (project_id, version) values (?, ?)").run(v.project_id, v.version);
+        restoreQueue(w, queued);
       }
     },
   },
@@ -744,6 +756,17 @@ function withRun<T>(w: World, fn: (runId: number) => T): T {
   }
 }
 
+/** withRun for a call that answers later (its refusal comes as a rejected promise). */
+async function withRunAsync<T>(w: World, fn: (runId: number) => Promise<T>): Promise<T> {
+  const id = uploadRun(w.db, SYSTEM, w.p.id, { fileName: "seeded.best", bytes: enc(RUN) }).run.id;
+  try {
+    return await fn(id);
+  } catch (e) {
+    w.db.$client.prepare("delete from system_runs where id = ?").run(id);
+    throw e;
+  }
+}
+
 /** Call `fn` with a gold stored in p (by the CLI), removed again when the call is refused. */
 function withGold<T>(w: World, fn: (goldId: number) => T): T {
   const id = storeGold(w.db, SYSTEM, w.p.id, { name: `seeded ${Math.random()}`, gold: { name: "d.gold", text: "bright.a 1 :: clever 2;\n" }, mwgold: null }).id!;
@@ -773,6 +796,7 @@ function withJob<T>(w: World, fn: (jobId: number) => T): T {
  */
 function withDecision<T>(w: World, fn: (id: number) => T): T {
   const version = dataVersionRow(w);
+  const queued = queueRows(w);
   const id = adjudicate(w.db, SYSTEM, w.p.id, { action: "strike", instanceId: "p1", annotator: "ann", substitute: "sunny" }).id;
   try {
     return fn(id);
@@ -780,8 +804,19 @@ function withDecision<T>(w: World, fn: (id: number) => T): T {
     w.db.$client.prepare("delete from gold_review_log where project_id = ?").run(w.p.id);
     w.db.$client.prepare("delete from adjudications where id = ?").run(id);
     restoreDataVersion(w, version);
+    restoreQueue(w, queued);
     throw e;
   }
+}
+
+/** The instances queued for their derived figures (derive_queue, filled by triggers), to put back after a refused call's set-up is removed. */
+function queueRows(w: World): { instance_ref: number; project_id: number }[] {
+  return w.db.$client.prepare("select instance_ref, project_id from derive_queue order by rowid").all() as { instance_ref: number; project_id: number }[];
+}
+
+function restoreQueue(w: World, rows: { instance_ref: number; project_id: number }[]): void {
+  w.db.$client.prepare("delete from derive_queue").run();
+  for (const r of rows) w.db.$client.prepare("insert into derive_queue (instance_ref, project_id) values (?, ?)").run(r.instance_ref, r.project_id);
 }
 
 /** The project's row in data_versions (raised by triggers on every change the gold reads), to put back after a refused call's set-up is removed. */

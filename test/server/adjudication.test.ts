@@ -187,8 +187,6 @@ describe("reviewed mark and review queue", () => {
     adjudicate(db, coord, project.id, { action: "strike-response", instanceId: "h1", annotator: "cat" });
     expect(page({ annotator: "cat" }).map((r) => r[0])).toEqual(["c1", "c2", "h1"]);
     expect(page({ annotator: "nobody" })).toEqual([]);
-    // The hook for filters loaded elsewhere (flags).
-    expect(page({ keep: (id: string) => id === "c2" }).map((r) => r[0])).toEqual(["c2"]);
     expect(() => setReviewed(db, coord, project.id, "zz", true)).toThrow(NotFoundError);
   });
 

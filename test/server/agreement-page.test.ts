@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { computeAgreement } from "../../lib/lexsub/agreement";
 import { AGREEMENT_OPTIONS, agreementCsv, agreementDownload, agreementPageData } from "../../lib/server/gold/agreement";
 import { AuthError, InputError, NotFoundError } from "../../lib/server/kernel/errors";
-import { decideLemma, projectGold, setCorrectedPos, setExclusion } from "../../lib/server/gold/gold";
+import { decideLemma, projectAgreement, projectGold, setCorrectedPos, setExclusion } from "../../lib/server/gold/gold";
+import { computeAlphaSnapshot } from "../../lib/server/derived/agreement";
 import { createProject } from "../../lib/server/corpus/projects";
 import { importResponses } from "../../lib/server/annotate/response-import";
 import { actorFor, projectFixture, testDb } from "../support/db";
@@ -69,7 +70,7 @@ function records(text: string): Record<string, string>[] {
 describe("agreementPageData", () => {
   it("gives the hand-computed figures, the same report computeAgreement gives over the derived gold", () => {
     const { db, coord, project } = setup();
-    const d = agreementPageData(db, coord, project.id);
+    const d = agreementPageData(db, coord, project.id, { withItems: true });
     const r = d.report;
     expect(r.items).toBe(2);
     expect(r.itemsWithMode).toBe(1);
@@ -118,7 +119,7 @@ describe("agreementPageData", () => {
 
   it("refuses annotators, other projects' coordinators and nobody signed in, before any cache is read", () => {
     const { db, coord, ann, project } = setup();
-    agreementPageData(db, coord, project.id); // cached now
+    agreementPageData(db, coord, project.id);
     expect(() => agreementPageData(db, ann, project.id)).toThrow(AuthError);
     expect(() => agreementPageData(db, null, project.id)).toThrow(AuthError);
     const other = actorFor(db, "coord2", "coordinator");
@@ -130,42 +131,43 @@ describe("agreementPageData", () => {
   });
 });
 
-describe("the cache", () => {
-  it("serves the same computation until a response changes", () => {
+describe("the figures kept as answers change (#39)", () => {
+  it("follow every response at once; α and the intervals keep their time and say when they are stale", () => {
     const { db, coord, project } = setup();
     const first = agreementPageData(db, coord, project.id);
-    expect(first.cached).toBe(false);
-    const second = agreementPageData(db, coord, project.id);
-    expect(second.cached).toBe(true);
-    expect(second.report).toBe(first.report);
+    // No α yet: this connection (not the server's) computed it on the spot.
+    expect(first.alpha).toMatchObject({ computedAt: expect.any(Date), stale: false });
+    expect(agreementPageData(db, coord, project.id).alpha.computedAt).toEqual(first.alpha.computedAt);
     // cat now agrees with ann on c1: pairs ann–cat 1/2 (still, peaceful vs still) …
     importResponses(db, coord, project.id, { fileName: "fix.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\ncat\tcalm.a\tc1\tstill\t\n" });
     const third = agreementPageData(db, coord, project.id);
-    expect(third.cached).toBe(false);
     // c1: ann–bea 1/3, ann–cat 1/2, bea–cat 1/2; h1 as before (1/2, 1/2, 0).
     expect(third.report.pairwise).toBeCloseTo((1 / 3 + 1 / 2 + 1 / 2 + 1 / 2 + 1 / 2 + 0) / 6, 12);
     expect(third.report.modeAgreement).toBe(1);
-    expect(agreementPageData(db, coord, project.id).cached).toBe(true);
+    // α is the one computed before the import, and says so; computed again, it is current.
+    expect(third.alpha).toMatchObject({ computedAt: first.alpha.computedAt, stale: true });
+    expect(third.report.alphaMasi).toBe(first.report.alphaMasi);
+    computeAlphaSnapshot(db, project.id);
+    const fresh = agreementPageData(db, coord, project.id);
+    expect(fresh.alpha.stale).toBe(false);
+    expect(fresh.report.alphaMasi).toBe(computeAgreement(projectAgreement(db, coord, project.id).gold.items, AGREEMENT_OPTIONS).alphaMasi);
   });
 
-  it("recomputes after a new response, an exclusion and a lemma decision", () => {
+  it("follow a new response, an exclusion and a lemma decision", () => {
     const { db, coord, project } = setup();
     agreementPageData(db, coord, project.id);
     importResponses(db, coord, project.id, { fileName: "more.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\nbea\thop.v\th2\tboard;ride\t\n" });
-    const withH2 = agreementPageData(db, coord, project.id);
-    expect(withH2.cached).toBe(false);
+    const withH2 = agreementPageData(db, coord, project.id, { withItems: true });
     expect(withH2.report.items).toBe(3);
     expect(withH2.report.perItem.find((i) => i.instanceId === "h2")!.pairwise).toBe(0.5);
 
     setExclusion(db, coord, project.id, "h2", "duplicate sentence");
     const excluded = agreementPageData(db, coord, project.id);
-    expect(excluded.cached).toBe(false);
     expect(excluded.report.items).toBe(2);
 
     // "jumps" kept as typed: ann {jumps, skip} no longer shares "jump" with bea on h1.
     decideLemma(db, coord, project.id, { form: "jumps", decision: "kept" });
-    const kept = agreementPageData(db, coord, project.id);
-    expect(kept.cached).toBe(false);
+    const kept = agreementPageData(db, coord, project.id, { withItems: true });
     expect(kept.report.perItem.find((i) => i.instanceId === "h1")!.pairwise).toBeCloseTo((0 + 1 / 2 + 0) / 3, 12);
   });
 
@@ -176,7 +178,6 @@ describe("the cache", () => {
     const ra = agreementPageData(a.db, a.coord, a.project.id);
     const rb = agreementPageData(b.db, b.coord, b.project.id);
     expect(ra.report.items).toBe(2);
-    expect(rb.cached).toBe(false);
     expect(rb.report.items).toBe(0);
     expect(rb.report.pairwise).toBeNull();
     expect(rb.lowest).toEqual([]);
@@ -190,7 +191,7 @@ describe("agreementDownload", () => {
     expect(f.fileName).toBe("p-agreement.json");
     expect(f.contentType).toMatch(/^application\/json/);
     const json = JSON.parse(f.body);
-    expect(json).toEqual(JSON.parse(JSON.stringify(agreementPageData(db, coord, project.id).report)));
+    expect(json).toEqual(JSON.parse(JSON.stringify(agreementPageData(db, coord, project.id, { withItems: true }).report)));
     for (const k of ["items", "itemsWithMode", "pairwise", "modeAgreement", "mwDetection", "mwIdentification", "alphaMasi", "perAnnotator", "byPos", "byLexelt", "intervals", "perItem", "lowest", "histogram"]) {
       expect(json).toHaveProperty(k);
     }

@@ -9,13 +9,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { agreementPageData, agreementPageView, dataVersion, LEXELT_PAGE_SIZE } from "../../lib/server/gold/agreement";
-import { derive, deriveDownload, deriveRuntime, derivesOnWorker, resetDeriveRuntime } from "../../lib/server/jobs/derive-pool";
+import { agreementPageData, agreementPageView, LEXELT_PAGE_SIZE } from "../../lib/server/gold/agreement";
+import { dataVersion } from "../../lib/server/kernel/data-version";
+import { AGREEMENT_OPTIONS, alphaOf, alphaSnapshot } from "../../lib/server/derived/agreement";
+import { derive, deriveDownload, deriveRuntime, derivesOnWorker, refreshAgreementAlpha, resetDeriveRuntime } from "../../lib/server/jobs/derive-pool";
 import { exportDataset, importDataset } from "../../lib/server/datasets/datasets";
 import { runDeriveJob } from "../../lib/server/jobs/derive-jobs";
 import { AuthError, NotFoundError } from "../../lib/server/kernel/errors";
 import { deriveProjectGold, goldInputs, keepDerivationInputs, projectGold, setExclusion } from "../../lib/server/gold/gold";
-import { exportAdjudicatedResponses, goldPageData } from "../../lib/server/gold/gold-review";
+import { exportAdjudicatedResponses } from "../../lib/server/gold/gold-review";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { importResponses, projectResponseRecords } from "../../lib/server/annotate/response-import";
 import { saveResponse } from "../../lib/server/annotate/responses";
@@ -109,7 +111,7 @@ describe("derive on the worker", () => {
     f.db.$client.close();
   });
 
-  it("gives what the request thread derives: gold, mwgold, the Gold page, the Agreement page and its downloads", async () => {
+  it("gives what the request thread derives: gold, mwgold, α and the intervals, the Agreement page's downloads", async () => {
     const { db, coord, project } = goldFixture(dbFile());
     const g = projectGold(db, coord, project.id);
     expect((await derive(db, { op: "goldFile", actor: coord, projectId: project.id, file: "gold", foldCase: false })).text).toBe(g.gold);
@@ -121,11 +123,11 @@ describe("derive on the worker", () => {
     const proposed = projectGold(db, coord, project.id, { applyProposals: true }).gold;
     expect(proposed).not.toBe(g.gold);
     expect((await derive(db, { op: "goldFile", actor: coord, projectId: project.id, file: "gold", foldCase: false, applyProposals: true })).text).toBe(proposed);
-    const q = { instances: { page: 1 }, lemmas: { page: 1 } };
-    expect(await derive(db, { op: "goldPage", actor: coord, projectId: project.id, query: q })).toEqual(cloned(goldPageData(db, coord, project.id, q)));
-    const onWorker = await derive(db, { op: "agreementPage", actor: coord, projectId: project.id, query: {} });
-    const here = agreementPageView(db, coord, project.id, {});
-    expect({ ...onWorker, computedAt: 0, computeMs: 0, cached: false }).toEqual(cloned({ ...here, computedAt: 0, computeMs: 0, cached: false }));
+    // α and the intervals computed in the derivation process, kept, equal those computed here.
+    await refreshAgreementAlpha(db, coord, project.id);
+    const kept = alphaSnapshot(db, project.id)!;
+    expect(kept.stale).toBe(false);
+    expect(kept.body).toEqual(cloned(alphaOf(db, project.id, AGREEMENT_OPTIONS)));
     const file = await derive(db, { op: "agreementDownload", actor: coord, projectId: project.id, query: { format: "csv", table: "items" } });
     expect(file.body).toBe(runDeriveJob(db, { op: "agreementDownload", actor: coord, projectId: project.id, query: { format: "csv", table: "items" } }).body);
     expect((await derive(db, { op: "responsesFile", actor: coord, projectId: project.id })).text).toBe(exportAdjudicatedResponses(db, coord, project.id));
@@ -137,25 +139,20 @@ describe("derive on the worker", () => {
     await expect(derive(db, { op: "goldFile", actor: ann, projectId: project.id, file: "gold", foldCase: false })).rejects.toBeInstanceOf(AuthError);
     await expect(derive(db, { op: "goldFile", actor: null, projectId: project.id, file: "gold", foldCase: false })).rejects.toBeInstanceOf(AuthError);
     const coord = actorFor(db, "other-coord", "coordinator");
-    await expect(derive(db, { op: "agreementPage", actor: coord, projectId: project.id, query: {} })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(derive(db, { op: "agreementDownload", actor: coord, projectId: project.id, query: {} })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(refreshAgreementAlpha(db, coord, project.id)).rejects.toBeInstanceOf(NotFoundError);
     db.$client.close();
   });
 
   it("serves the cache until a save, then the new figures (in the worker)", async () => {
     // jumps accepted as jump, as agreement-page.test.ts works the figures out.
     const { db, coord, project } = goldFixture(dbFile(), { acceptProposals: true });
-    const job = { op: "agreementPage", actor: coord, projectId: project.id, query: {} } as const;
-    const first = await derive(db, job);
-    expect(first.cached).toBe(false);
-    const second = await derive(db, job);
-    expect(second.cached).toBe(true);
-    expect(second.computedAt).toEqual(first.computedAt);
-    expect(first.report.pairwise).toBeCloseTo(2 / 9, 12);
-    // cat now agrees with ann on c1 (see agreement-page.test.ts for the figures by hand).
+    const job = { op: "agreementDownload", actor: coord, projectId: project.id, query: { format: "json" } } as const;
+    const pairwise = async () => (JSON.parse((await derive(db, job)).body) as { pairwise: number }).pairwise;
+    expect(await pairwise()).toBeCloseTo(2 / 9, 12);
+    // cat now agrees with ann on c1 (see agreement-page.test.ts for the figures by hand): the kept figures follow the import.
     importResponses(db, coord, project.id, { fileName: "fix.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\ncat\tcalm.a\tc1\tstill\t\n" });
-    const third = await derive(db, job);
-    expect(third.cached).toBe(false);
-    expect(third.report.pairwise).toBeCloseTo((1 / 3 + 1 / 2 + 1 / 2 + 1 / 2 + 1 / 2 + 0) / 6, 12);
+    expect(await pairwise()).toBeCloseTo((1 / 3 + 1 / 2 + 1 / 2 + 1 / 2 + 1 / 2 + 0) / 6, 12);
     const goldJob = { op: "goldFile", actor: coord, projectId: project.id, file: "gold", foldCase: false } as const;
     const before = (await derive(db, goldJob)).text;
     setExclusion(db, coord, project.id, "c1", "test");

@@ -9,11 +9,11 @@ import type { Actor } from "../../lib/server/kernel/actor";
 import { AuthError, NotFoundError } from "../../lib/server/kernel/errors";
 import { decideLemma, lemmaReview, projectGold, setCorrectedPos, setExclusion } from "../../lib/server/gold/gold";
 import {
-  filterGoldItems,
   filterLemmaReview,
   goldPageData,
   goldProblemsTsv,
   goldReviewCsv,
+  type InstanceQuery,
   instanceTexts,
   LEXELT_CHOICES,
   LISTED_PROBLEMS,
@@ -23,6 +23,7 @@ import { createProject } from "../../lib/server/corpus/projects";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { actorFor, projectFixture } from "../support/db";
 import { goldFixture } from "../support/gold-fixture";
+import { fullLemmaReview } from "../support/full-derivation";
 
 // The Gold page's server actions read the actor and db from the session: given here.
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));
@@ -108,7 +109,8 @@ describe("goldPageData", () => {
     expect(d.lexeltCount).toBe(2);
     // Forms: still, peaceful, tranquil, serene, jumps, skip, jump, hop about, board; only jumps changes.
     expect(d.lemmas).toEqual({ forms: 9, changed: 1, open: 9, openChanged: 1 });
-    expect(d.lemmaPage.rows.map((r) => r.form)).toEqual(lemmaReview(db, coord, project.id).map((r) => r.form));
+    expect(d.lemmaPage.rows.map((r) => r.form)).toEqual(fullLemmaReview(db, coord, project.id).map((r) => r.form));
+    expect(lemmaReview(db, coord, project.id)).toEqual(fullLemmaReview(db, coord, project.id));
     expect(d.lemmaPage.rows[0]).toMatchObject({ form: "jumps", proposed: "jump", changed: true, decision: null, decidedBy: null });
     expect(d.instancePage.rows.map((r) => r.item.instanceId)).toEqual(["c1", "c2", "h1", "h2"]);
   });
@@ -181,7 +183,7 @@ describe("goldPageData", () => {
     // jumps accepted as jump: h1 is jump 2, skip 2 (no mode).
     const { db, coord, project } = goldFixture(undefined, { acceptProposals: true });
     setExclusion(db, coord, project.id, "h2", "no context");
-    const ids = (q: Parameters<typeof filterGoldItems>[1]) =>
+    const ids = (q: InstanceQuery) =>
       goldPageData(db, coord, project.id, { instances: q }).instancePage.rows.map((r) => r.item.instanceId);
     expect(ids({ lexelt: "hop.v" })).toEqual(["h1", "h2"]);
     expect(ids({ noMode: true })).toEqual(["c2", "h1", "h2"]);
@@ -200,7 +202,7 @@ describe("goldPageData", () => {
     expect(d.instancePage.rows.map((r) => [r.item.instanceId, r.item.excluded])).toEqual([["h2", "no context"]]);
     expect(d.summary).toMatchObject({ instances: 4, excluded: 1, goldLines: 3 });
     // A link to one instance opens the page that holds it; an explicit page wins; an unknown id gives page 1.
-    const at = (q: Parameters<typeof filterGoldItems>[1]) => goldPageData(db, coord, project.id, { instances: q }).instancePage.page;
+    const at = (q: InstanceQuery) => goldPageData(db, coord, project.id, { instances: q }).instancePage.page;
     expect(at({ pageSize: 3, instance: "h2" })).toBe(2);
     expect(at({ pageSize: 3, instance: "c1" })).toBe(1);
     expect(at({ pageSize: 3, instance: "h2", page: 1 })).toBe(1);

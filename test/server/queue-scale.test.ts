@@ -125,8 +125,9 @@ describe("a save and a workspace step in a big project", { timeout: 300_000 }, (
       const steps = plan(big.db, sql);
       // A SCAN reads a whole table or index; a temporary b-tree sorts a set as large as what it matched.
       // (A SCAN of a subquery reads what the subquery returned, and its own steps are checked here too;
-      // SCAN CONSTANT ROW is the one row of a select without FROM, whose scalar subqueries are checked.)
-      for (const step of steps) if (/^SCAN (?!\(subquery|CONSTANT ROW)|TEMP B-TREE/.test(step)) scans.push(`${step}  ←  ${sql.replace(/\s+/g, " ").slice(0, 140)}`);
+      // SCAN CONSTANT ROW is the one row of a select without FROM, whose scalar subqueries are checked;
+      // a SCAN of json_each reads the list of keys the statement was given, one instance's forms.)
+      for (const step of steps) if (/^SCAN (?!\(subquery|CONSTANT ROW|json_each VIRTUAL TABLE)|TEMP B-TREE/.test(step)) scans.push(`${step}  ←  ${sql.replace(/\s+/g, " ").slice(0, 140)}`);
       expect(steps.some((step) => /^SEARCH /.test(step)), sql).toBe(true);
     }
     expect(scans).toEqual([]);

@@ -10,6 +10,9 @@ export function ProgressCharts({ data }: { data: ProgressChartData }) {
   return (
     <section aria-labelledby="over-time-heading">
       <h2 id="over-time-heading">Over time</h2>
+      <p className="muted small">
+        As of <time dateTime={new Date(data.computedAt).toISOString()}>{new Date(data.computedAt).toTimeString().slice(0, 8)}</time>: drawn again at most once a minute while answers come in.
+      </p>
       {days && <ChartFigure chart={days} note="(UTC days; a study's participants together)" />}
       {times ? (
         <ChartFigure chart={times} note="(the server's own measure: the time since the previous save)" />

@@ -1,26 +1,17 @@
 /**
  * The sums behind one group's AgreementFigures (overall, a PoS, a lexelt): pairwise
- * agreement, agreement with the mode, multiword detection and identification, and
- * Krippendorff's α with MASI (observed disagreement summed per item; NLTK's
- * degenerate cases). report.ts feeds them item by item.
+ * agreement, agreement with the mode, multiword detection and identification (whole
+ * numbers, item.ts), and Krippendorff's α with MASI (observed disagreement summed per
+ * item; NLTK's degenerate cases). report.ts feeds them item by item.
  */
 import { ratio } from "../ratio";
-import { pairsOf } from "./pairwise";
+import { type GroupSums, addSums, emptyGroupSums, pairwiseOf } from "./item";
 import { sameSet } from "./sets";
 import type { AgreementFigures } from "./types";
 
 export class GroupAcc {
-  items = 0;
-  itemsWithMode = 0;
-  pairs = 0;
-  pairSum = 0;
-  modeResponses = 0;
-  modeHits = 0;
-  mwInstances = 0;
-  mwDetectionPairs = 0;
-  mwDetectionAgree = 0;
-  mwIdentificationPairs = 0;
-  mwIdentificationAgree = 0;
+  /** The group's whole-number sums (item.ts), added item by item. */
+  readonly sums: GroupSums = emptyGroupSums();
   // α: Σ_i (Σ over ordered pairs of item i's values of d) / (n_i - 1) over items
   // with n_i >= 2; N, their number of values; NLTK's degenerate cases.
   doTotal = 0;
@@ -35,32 +26,19 @@ export class GroupAcc {
   /** Σ over ordered pairs of pairable values of MASI similarity (filled in at the end). */
   agreementSum = 0;
 
-  addMw(n: number, flagged: number, idAgree: number): void {
-    this.mwInstances++;
-    this.mwDetectionPairs += pairsOf(n);
-    this.mwDetectionAgree += pairsOf(flagged) + pairsOf(n - flagged);
-    this.mwIdentificationPairs += pairsOf(flagged);
-    this.mwIdentificationAgree += idAgree;
+  /** An item's sums (itemSums(item).group). */
+  add(sums: GroupSums): void {
+    addSums(this.sums, sums);
   }
 
-  addItem(
-    mode: boolean,
-    pairs: number,
-    pairSum: number,
-    modeResponses: number,
-    modeHits: number,
+  /** An item in T's values for α: its givers, their sets (f, fStart) and its ordered disagreement. */
+  addValues(
     n: number,
     coders: readonly string[],
     f: readonly number[],
     fStart: readonly number[],
     orderedDisagreement: number,
   ): void {
-    this.items++;
-    if (mode) this.itemsWithMode++;
-    this.pairs += pairs;
-    this.pairSum += pairSum;
-    this.modeResponses += modeResponses;
-    this.modeHits += modeHits;
     if (n === 0) return;
     this.itemsWithValues++;
     for (let u = 0; u < n; u++) {
@@ -113,19 +91,24 @@ export class GroupAcc {
   }
 
   figures(): AgreementFigures {
-    return {
-      items: this.items,
-      itemsWithMode: this.itemsWithMode,
-      pairs: this.pairs,
-      pairwise: ratio(this.pairSum, this.pairs),
-      modeResponses: this.modeResponses,
-      modeAgreement: ratio(this.modeHits, this.modeResponses),
-      mwInstances: this.mwInstances,
-      mwDetectionPairs: this.mwDetectionPairs,
-      mwDetection: ratio(this.mwDetectionAgree, this.mwDetectionPairs),
-      mwIdentificationPairs: this.mwIdentificationPairs,
-      mwIdentification: ratio(this.mwIdentificationAgree, this.mwIdentificationPairs),
-      alphaMasi: this.alpha(),
-    };
+    return groupFigures(this.sums, this.alpha());
   }
+}
+
+/** A group's figures from its sums and its α (computed apart: report.ts, or a background computation). */
+export function groupFigures(s: GroupSums, alphaMasi: number | null): AgreementFigures {
+  return {
+    items: s.items,
+    itemsWithMode: s.itemsWithMode,
+    pairs: s.pairs,
+    pairwise: pairwiseOf(s.pairUnits, s.pairs),
+    modeResponses: s.modeResponses,
+    modeAgreement: ratio(s.modeHits, s.modeResponses),
+    mwInstances: s.mwInstances,
+    mwDetectionPairs: s.mwDetectionPairs,
+    mwDetection: ratio(s.mwDetectionAgree, s.mwDetectionPairs),
+    mwIdentificationPairs: s.mwIdentificationPairs,
+    mwIdentification: ratio(s.mwIdentificationAgree, s.mwIdentificationPairs),
+    alphaMasi,
+  };
 }

@@ -18,13 +18,17 @@
  * Everything also per PoS and per lexelt; a seeded bootstrap over T's items gives
  * 95% intervals for pairwise agreement and α.
  *
+ * Pairwise, mode and multiword sums are whole numbers (item.ts: Jaccard values in units of
+ * 1/PAIR_SCALE), so an item's sums can be added and taken away again in any order with the
+ * same figures to the last bit (lib/server/derived keeps them as answers change).
  * Linear in the number of responses: α's observed disagreement is summed per item,
  * its expected disagreement is counted through shared subsets (never a loop over
  * all pairs of values), and the bootstrap resamples per-item sums.
  * Proportions are unrounded; null where a denominator is zero (or NLTK raises).
  *
  * Where each part lives: types.ts (the report's shape and options), report.ts
- * (computeAgreement: the pass over the items and the report), group.ts (one group's
+ * (computeAgreement: the pass over the items and the report), item.ts (one item's whole-number
+ * sums, overall and per annotator with leave-one-out), group.ts (one group's
  * sums: pairwise, mode, multiword, α's observed disagreement and degenerate cases),
  * pairwise.ts (Jaccard per item, as the review queue orders by it, and per pair of annotators), text.ts (the report as text), masi.ts (MASI
  * and α's expected disagreement), sets.ts (the sorted-id sets), annotator.ts (each
@@ -41,7 +45,18 @@ export type {
   ItemAgreement,
   
 } from "./types";
-export { computeAgreement } from "./report";
+export { comparePos, computeAgreement, histogramBin, itemAgreement } from "./report";
+export {
+  ANNOTATOR_FIELDS,
+  type AgreementItem,
+  type AnnotatorSums,
+  GROUP_FIELDS,
+  type GroupSums,
+  emptyGroupSums,
+  itemSums,
+} from "./item";
+export { groupFigures } from "./group";
+export { annotatorAgreement } from "./annotator";
 export { itemPairwise, pairAgreement, type PairAgreement, topPairs } from "./pairwise";
 export { formatAgreement } from "./text";
 export { masiAgreementSum, masiDistance } from "./masi";

@@ -1,6 +1,9 @@
 /** Pairwise agreement (paper §2.2): |A ∩ B| / |A ∪ B| over pairs of annotators who both gave substitutes. */
 import type { GoldItem } from "../gold";
 
+/** The fields of an item its pairwise agreement reads. */
+type PairwiseItem = Pick<GoldItem, "excluded" | "inT" | "responses">;
+
 export function pairsOf(n: number): number {
   return (n * (n - 1)) / 2;
 }
@@ -12,7 +15,7 @@ export function pairsOf(n: number): number {
  * gave substitutes. O(annotators² · substitutes) per item, no allocation per pair:
  * the review queue orders every instance of a project by it.
  */
-export function itemPairwise(item: GoldItem): number | null {
+export function itemPairwise(item: PairwiseItem): number | null {
   if (item.excluded !== null || !item.inT) return null;
   const sets: (readonly string[])[] = [];
   for (const r of item.responses) if (r.substitutes.length > 0) sets.push(r.substitutes);
@@ -48,7 +51,9 @@ export interface PairAgreement {
  * quantity as the overall figure, split by pair. Pairs who never met on an item are listed with
  * 0 items. O(items · annotators² per item).
  */
-export function pairAgreement(items: Iterable<GoldItem>): PairAgreement[] {
+export function pairAgreement(
+  items: Iterable<Pick<GoldItem, "excluded" | "inT"> & { responses: readonly { annotator: string; substitutes: readonly string[] }[] }>,
+): PairAgreement[] {
   const order = new Map<string, number>();
   const sums = new Map<string, { items: number; sum: number }>();
   for (const item of items) {

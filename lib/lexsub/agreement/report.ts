@@ -7,21 +7,25 @@
  * items and the histogram. See index.ts for the definitions.
  */
 import { ratio } from "../ratio";
-import type { GoldItem } from "../gold";
 import { cmp } from "../normalize";
-import { AnnotatorAcc, annotatorAgreement, modeWithoutAnnotator } from "./annotator";
+import { annotatorAgreement } from "./annotator";
 import { BootstrapStats } from "./bootstrap";
 import { GroupAcc } from "./group";
+import { type AgreementItem, type AnnotatorSums, type ItemSums, PAIR_SCALE, addSums, itemSums } from "./item";
 import { lexeltAgreementSums, masiAgreementSums, masiM } from "./masi";
-import { pairsOf } from "./pairwise";
 import { intersectionSize, setKey } from "./sets";
 import type { AgreementOptions, AgreementReport, AnnotatorAgreement, HistogramBin, ItemAgreement } from "./types";
 
 const POS_ORDER: Record<string, number> = { n: 0, v: 1, a: 2, r: 3 };
 const posRank = (p: string) => POS_ORDER[p] ?? 4;
 
+/** The report's order of PoS groups: n, v, a, r, then the others in code-point order. */
+export function comparePos(a: string, b: string): number {
+  return posRank(a) - posRank(b) || cmp(a, b);
+}
+
 /** Agreement over derived gold items (excluded items are skipped). */
-export function computeAgreement(items: readonly GoldItem[], options: AgreementOptions = {}): AgreementReport {
+export function computeAgreement(items: Iterable<AgreementItem>, options: AgreementOptions = {}): AgreementReport {
   const iterations = Math.max(0, Math.floor(options.bootstrapIterations ?? 1000));
   const seed = options.seed ?? 1;
   const level = options.level ?? 0.95;
@@ -34,7 +38,7 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
   const lexIndex = new Map<string, number>();
   const lexAccs: GroupAcc[] = [];
   const lexPos: string[] = [];
-  const annotators = new Map<string, AnnotatorAcc>();
+  const annotators = new Map<string, AnnotatorSums>();
   const ids = new Map<string, number>();
   const perItem: ItemAgreement[] = [];
 
@@ -49,14 +53,9 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
   const boot = new BootstrapStats();
 
   // Scratch per item: the givers' sets, flat.
-  const giverIdx: number[] = [];
   const f: number[] = [];
   const fStart: number[] = [];
   const coders: string[] = [];
-  const jSum: number[] = [];
-  const hit: boolean[] = [];
-  const accs: AnnotatorAcc[] = [];
-  const lastAt: AnnotatorAcc[] = [];
   // The value of each one-substitute set, by substitute id (most sets have one).
   let singleValue = new Int32Array(1024).fill(-1);
 
@@ -78,46 +77,20 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
     const posAcc = posAccs[pi];
     const lexAcc = lexAccs[li];
 
-    // Every answer: the annotators' own counts and multiword agreement (all instances).
-    const rs = item.responses;
-    let flagged = 0;
-    let idAgree = 0;
-    for (let u = 0; u < rs.length; u++) {
-      const r = rs[u];
-      // Annotators tend to keep their place from item to item: try it before the map.
-      let a: AnnotatorAcc | undefined = lastAt[u];
-      if (a === undefined || a.annotator !== r.annotator) {
-        a = annotators.get(r.annotator);
-        if (a === undefined) {
-          a = new AnnotatorAcc(r.annotator);
-          annotators.set(r.annotator, a);
-        }
-        lastAt[u] = a;
-      }
-      accs[u] = a;
-      a.answered++;
-      if (r.kind === "NAME") a.names++;
-      else if (r.kind === "NIL") a.nils++;
-      if (r.substitutes.length > 0) {
-        a.substituteAnswers++;
-        a.substitutesGiven += r.substitutes.length;
-      }
-      if (r.multiword !== null) {
-        a.multiwords++;
-        flagged++;
-        // Pairs with earlier flaggers of the same phrase.
-        for (let v = 0; v < u; v++) if (rs[v].multiword === r.multiword) idAgree++;
-      }
+    // The whole-number sums (item.ts): the groups' and each annotator's.
+    const sums = itemSums(item);
+    overall.add(sums.group);
+    posAcc.add(sums.group);
+    lexAcc.add(sums.group);
+    for (const [name, a] of sums.annotators) {
+      const acc = annotators.get(name);
+      if (acc === undefined) annotators.set(name, a);
+      else addSums(acc, a);
     }
-    if (rs.length >= 2) {
-      overall.addMw(rs.length, flagged, idAgree);
-      posAcc.addMw(rs.length, flagged, idAgree);
-      lexAcc.addMw(rs.length, flagged, idAgree);
-    }
-
     if (!item.inT) continue;
 
-    // The substitute sets of the annotators who gave substitutes, as sorted ids.
+    // α: the substitute sets of the annotators who gave substitutes, as sorted ids.
+    const rs = item.responses;
     let n = 0;
     let fl = 0;
     fStart[0] = 0;
@@ -139,13 +112,10 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
         }
         f[p] = id;
       }
-      giverIdx[n] = u;
       coders[n] = rs[u].annotator;
-      jSum[n] = 0;
       n++;
       fStart[n] = fl;
     }
-    let pairSum = 0;
     let masiSum = 0;
     for (let u = 0; u < n; u++) {
       const u0 = fStart[u];
@@ -159,25 +129,12 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
           continue;
         }
         const j = k / (u1 - u0 + (v1 - v0) - k);
-        pairSum += j;
-        jSum[u] += j;
-        jSum[v] += j;
         masiSum += 1 - j * masiM(u1 - u0, v1 - v0, k, rounded);
       }
     }
-    const pairs = pairsOf(n);
-    const mode = item.mode;
-    let modeHits = 0;
-    for (let u = 0; u < n; u++) {
-      const h = mode !== null && rs[giverIdx[u]].substitutes.includes(mode);
-      hit[u] = h;
-      if (h) modeHits++;
-    }
-    const modeResponses = mode !== null ? n : 0;
-
-    overall.addItem(mode !== null, pairs, pairSum, modeResponses, modeHits, n, coders, f, fStart, 2 * masiSum);
-    posAcc.addItem(mode !== null, pairs, pairSum, modeResponses, modeHits, n, coders, f, fStart, 2 * masiSum);
-    lexAcc.addItem(mode !== null, pairs, pairSum, modeResponses, modeHits, n, coders, f, fStart, 2 * masiSum);
+    overall.addValues(n, coders, f, fStart, 2 * masiSum);
+    posAcc.addValues(n, coders, f, fStart, 2 * masiSum);
+    lexAcc.addValues(n, coders, f, fStart, 2 * masiSum);
     if (n >= 2) {
       for (let u = 0; u < n; u++) {
         const s0 = fStart[u];
@@ -212,54 +169,9 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
         tokLex.push(li);
       }
     }
-    boot.add(pairSum, n, n >= 2 ? (2 * masiSum) / (n - 1) : 0);
-
-    perItem.push({
-      lexelt: item.lexelt,
-      instanceId: item.instanceId,
-      pos: item.pos,
-      annotators: n,
-      pairs,
-      pairwise: ratio(pairSum, pairs),
-      mode,
-      modeResponses,
-      modeAgreement: ratio(modeHits, modeResponses),
-    });
-
-    // Each giver's own figures, and the item recomputed without them.
-    for (let u = 0; u < n; u++) {
-      const a = accs[giverIdx[u]];
-      a.items++;
-      a.pairs += n - 1;
-      a.pairSum += jSum[u];
-      if (mode !== null) {
-        a.modeResponses++;
-        if (hit[u]) a.modeHits++;
-      }
-      const removed = rs[giverIdx[u]].substitutes;
-      const inT = item.size - removed.length >= 2;
-      let modeWithout: string | null = null;
-      let hitsWithout = 0;
-      if (!inT) {
-        // Out of T without them.
-      } else if (mode !== null && !hit[u]) {
-        // They did not give the mode: only other counts drop, the mode stays.
-        modeWithout = mode;
-        hitsWithout = modeHits;
-      } else {
-        modeWithout = modeWithoutAnnotator(item.entries, removed);
-        if (modeWithout === mode) hitsWithout = modeHits - 1;
-        else if (modeWithout !== null) {
-          for (let v = 0; v < n; v++) if (v !== u && rs[giverIdx[v]].substitutes.includes(modeWithout)) hitsWithout++;
-        }
-      }
-      if (!inT) a.dItems--;
-      a.dItemsWithMode += (modeWithout !== null ? 1 : 0) - (mode !== null ? 1 : 0);
-      a.dPairs += (inT ? pairsOf(n - 1) : 0) - pairs;
-      a.dPairSum += (inT ? pairSum - jSum[u] : 0) - pairSum;
-      a.dModeResponses += (modeWithout !== null ? n - 1 : 0) - modeResponses;
-      a.dModeHits += hitsWithout - modeHits;
-    }
+    const g = sums.group;
+    boot.add(g.pairUnits / PAIR_SCALE, n, n >= 2 ? (2 * masiSum) / (n - 1) : 0);
+    perItem.push(itemAgreement(item, sums));
   }
 
   // α's expected disagreement: overall and per PoS in one pass, then per lexelt.
@@ -271,16 +183,16 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
   overall.agreementSum = byPosSums[G];
   lexeltAgreementSums(flat, start, tokValue, tokLex, lexAccs, rounded);
 
-  const perAnnotator: AnnotatorAgreement[] = [...annotators.values()]
-    .sort((x, y) => cmp(x.annotator, y.annotator))
-    .map((a) => annotatorAgreement(a, overall));
+  const perAnnotator: AnnotatorAgreement[] = [...annotators]
+    .sort((x, y) => cmp(x[0], y[0]))
+    .map(([name, a]) => annotatorAgreement(name, a, overall.sums));
 
   const figures = overall.figures();
   return {
     ...figures,
     perAnnotator,
     byPos: [...posIndex]
-      .sort((x, y) => posRank(x[0]) - posRank(y[0]) || cmp(x[0], y[0]))
+      .sort((x, y) => comparePos(x[0], y[0]))
       .map(([pos, g]) => ({ pos, ...posAccs[g].figures() })),
     byLexelt: [...lexIndex]
       .sort((x, y) => cmp(x[0], y[0]))
@@ -290,6 +202,27 @@ export function computeAgreement(items: readonly GoldItem[], options: AgreementO
     lowest: lowestItems(perItem, lowestCount),
     histogram: histogram(perItem),
   };
+}
+
+/** One item of T's row of the report, from its sums. */
+export function itemAgreement(item: AgreementItem, sums: ItemSums): ItemAgreement {
+  const g = sums.group;
+  return {
+    lexelt: item.lexelt,
+    instanceId: item.instanceId,
+    pos: item.pos,
+    annotators: sums.givers,
+    pairs: g.pairs,
+    pairwise: sums.pairwise,
+    mode: item.mode,
+    modeResponses: g.modeResponses,
+    modeAgreement: ratio(g.modeHits, g.modeResponses),
+  };
+}
+
+/** The histogram bin (0 … 9) of an item's pairwise agreement. */
+export function histogramBin(pairwise: number): number {
+  return Math.min(9, Math.floor(pairwise * 10));
 }
 
 /** The k items with the lowest pairwise agreement (ties: more pairs first, then gold order). */
@@ -317,7 +250,7 @@ function histogram(perItem: readonly ItemAgreement[]): HistogramBin[] {
   for (let b = 0; b < 10; b++) bins.push({ from: b / 10, to: (b + 1) / 10, count: 0 });
   for (const it of perItem) {
     if (it.pairwise === null) continue;
-    bins[Math.min(9, Math.floor(it.pairwise * 10))].count++;
+    bins[histogramBin(it.pairwise)].count++;
   }
   return bins;
 }

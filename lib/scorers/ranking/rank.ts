@@ -88,7 +88,8 @@ function rankRows(rows: RankRow[], col: number): RankRow[] {
 }
 
 /** Score runs against one gold for a benchmark; rows ranked by its headline measure. */
-export function rankRuns(benchmark: Benchmark, gold: NamedText, runs: readonly NamedText[], wordnet: WordNetData | null, options: RankOptions = {}): RankTable {
+/** `runs` is read once, one run at a time (a generator may decode each only when its turn comes). */
+export function rankRuns(benchmark: Benchmark, gold: NamedText, runs: Iterable<NamedText>, wordnet: WordNetData | null, options: RankOptions = {}): RankTable {
   const diagnostics: Diagnostic[] = [];
   const rows: RankRow[] = [];
   if (benchmark === "tsar") {

@@ -12,7 +12,7 @@ export { type AnnotatorNote, type FlagKind, type FlagNote, type FlagPage, flagsT
 // Without an actor: the flag kinds and their labels, shown by the forms.
 export { FLAG_KINDS } from "./flags";
 export { FLAG_LABELS } from "./flags";
-export { type ProgressPageView, type StudyProgress } from "./progress";
+export { type ProgressPageView, progressPageView, type StudyProgress } from "./progress";
 export { type ProgressChartData } from "./progress-charts";
 export { exportResponses, type PreviewRow, type ResponseImportPreview } from "./response-import";
 // Without an actor: the upload limit the route and form show.

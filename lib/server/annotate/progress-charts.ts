@@ -20,6 +20,8 @@ export interface ProgressChartData {
   days: DayCount[];
   times: TaskTimes[];
   thresholdSeconds: number;
+  /** When the charts' figures were read (ms): drawn again at most once a minute while people save. */
+  computedAt: number;
 }
 
 /** Who answered: a team annotator, or a participant of a study. */
@@ -41,7 +43,7 @@ function quantile(sorted: readonly number[], q: number): number {
  * The raw counts and times of a project (the caller checked the actor), each person named by
  * `name`, participants grouped per study for the days by `group`.
  */
-export function progressChartRows(db: Db, projectId: number, name: (a: Answerer) => string, group: (a: Answerer) => string): Omit<ProgressChartData, "thresholdSeconds"> {
+export function progressChartRows(db: Db, projectId: number, name: (a: Answerer) => string, group: (a: Answerer) => string): Omit<ProgressChartData, "thresholdSeconds" | "computedAt"> {
   const who = new Map<number, Answerer>();
   for (const u of db
     .select({ userId: users.id, name: users.name, studyId: participants.studyId, studyName: studies.name })
@@ -112,5 +114,5 @@ export function progressChartData(db: Db, actor: Actor, projectId: number): Prog
       (a) => (a.study ? `${a.study.name ?? `study ${a.study.id}`} (participants)` : a.name),
     ),
   );
-  return { ...rows, thresholdSeconds: threshold / 1000 };
+  return { ...rows, thresholdSeconds: threshold / 1000, computedAt: Date.now() };
 }

@@ -14,19 +14,18 @@
 import "server-only";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { assignments, instances, lexelts, memberships, participantExclusions, participants, projects, responses, studies, users } from "../../../db/schema";
+import { annotatorLexeltCounts, assignments, lexeltAnswerCounts, lexelts, memberships, participants, projects, responses, studies, users } from "../../../db/schema";
 import { type Actor, requireProject } from "../kernel/actor";
 import { named } from "../../../db/sql-names";
-import { MODEL_USERS_SQL } from "../kernel/model-users";
+import { catchUpNow } from "../derived/queue";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
-const I = named(instances, "i");
-const L = named(lexelts, "l");
-const R = named(responses, "r");
+const LX = named(lexelts);
+const ALC = named(annotatorLexeltCounts);
+const LA = named(lexeltAnswerCounts);
 const RESPONSES = named(responses);
 const PA = named(participants, "pa");
 const S = named(studies, "s");
-const PE = named(participantExclusions, "pe");
 
 /** The median of a list of numbers (mean of the middle two for an even count), null when empty. */
 export function median(values: readonly number[]): number | null {
@@ -139,15 +138,20 @@ export interface ProjectProgress {
 
 export function projectProgress(db: Db, actor: Actor, projectId: number): ProjectProgress {
   const p = requireProject(db, actor, projectId, { coordinator: true });
-  const lx = db
-    // Instances in the annotators' queue (training items left out of it are counted apart: queue.ts syncTrainingQueue).
-    .select({ id: lexelts.id, item: lexelts.item, instances: sql<number>`coalesce(sum(${instances.inQueue}), 0)`, out: sql<number>`count(${instances.id}) - coalesce(sum(${instances.inQueue}), 0)` })
-    .from(lexelts)
-    .leftJoin(instances, eq(instances.lexeltId, lexelts.id))
-    .where(eq(lexelts.projectId, projectId))
-    .groupBy(lexelts.id)
-    .orderBy(asc(lexelts.position))
-    .all();
+  catchUpNow(db, p.id);
+  // Every figure is read from counters kept as answers change (#39): the lexelts' instance counts, and, kept with the
+  // derived figures, the responses and last save per annotator and lexelt (annotator_lexelt_counts) and the instances
+  // per number of answers that count (lexelt_answer_counts) — nothing here reads the responses or instances one by one.
+  const { cellOf: _cellOf, ...progress } = db.$client.transaction(() => progressFromCounters(db, p, true))();
+  return progress;
+}
+
+/** The progress, with the grid of lexelts × annotators (`withCells`), or only a way to read one cell of it (`cellOf`). */
+function progressFromCounters(db: Db, p: ReturnType<typeof requireProject>, withCells: boolean): ProjectProgress & { cellOf: (lexeltId: number, userId: number) => LexeltCell } {
+  const projectId = p.id;
+  const lx = db.$client
+    .prepare(`select ${LX.id} as id, ${LX.item} as item, ${LX.instanceCount} - ${LX.outOfQueue} as instances, ${LX.outOfQueue} as out from ${LX.$} where ${LX.projectId} = ? order by ${LX.position}`)
+    .all(projectId) as { id: number; item: string; instances: number; out: number }[];
   const allLexeltIds = lx.map((l) => l.id);
   const speedThresholdMs = db.select({ ms: projects.speedThresholdMs }).from(projects).where(eq(projects.id, p.id)).get()?.ms ?? 4000;
 
@@ -158,21 +162,20 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.projectId, projectId), eq(memberships.role, "annotator")))
     .all();
-  // Raw statements for the two per-row aggregates: drizzle's row mapping cost more than the queries.
-  // People only: a model's answers (lib/server/models) are never Progress's, counted as an annotator or not.
+  // Responses to instances in the queue per annotator and lexelt, and the latest save among them: kept with the derived figures.
   const perLexelt = db.$client
-    .prepare(
-      `select ${R.userId} as userId, ${I.lexeltId} as lexeltId, count(*) as n, max(${R.updatedAt}) as last
-         from ${R.$} join ${I.$} on ${I.id} = ${R.instanceRef}
-        where ${R.projectId} = ? and ${I.inQueue} = 1 and ${R.userId} not in (${MODEL_USERS_SQL}) group by ${R.userId}, ${I.lexeltId}`,
-    )
-    .all(projectId) as { userId: number; lexeltId: number; n: number; last: number | null }[];
+    .prepare(`select ${ALC.userId} as userId, ${ALC.lexeltId} as lexeltId, ${ALC.responses} as n, ${ALC.lastAt} as last from ${ALC.$} where ${ALC.projectId} = ?`)
+    .all(projectId) as { userId: number; lexeltId: number; n: number; last: number }[];
   const memberIds = new Set(annotatorMembers.map((m) => m.userId));
   const othersIds = [...new Set(perLexelt.map((r) => r.userId))].filter((id) => !memberIds.has(id));
   const others: { userId: number; name: string; role: string }[] = [];
   for (let k = 0; k < othersIds.length; k += 500) {
     others.push(...db.select({ userId: users.id, name: users.name, role: users.role }).from(users).where(inArray(users.id, othersIds.slice(k, k + 500))).all());
   }
+  // Each person's last save to an instance in the queue.
+  const lastOf = new Map<number, number>();
+  for (const r of perLexelt) if (r.last > (lastOf.get(r.userId) ?? -Infinity)) lastOf.set(r.userId, r.last);
+  const lastActivityOf = (userId: number): number | null => lastOf.get(userId) ?? null;
   // The team: crowd participants are summed per study below, not listed.
   const people = [
     ...annotatorMembers.filter((m) => m.role !== "participant").map((m) => ({ userId: m.userId, name: m.name, member: true })),
@@ -180,7 +183,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
   ].sort((a, b) => a.name.localeCompare(b.name));
 
   const doneIn = new Map(perLexelt.map((r) => [`${r.userId}:${r.lexeltId}`, r.n]));
-  const byUser = new Map<number, typeof perLexelt>();
+  const byUser = new Map<number, { n: number; lexeltId: number }[]>();
   const responsesIn = new Map<number, number>();
   for (const r of perLexelt) {
     let list = byUser.get(r.userId);
@@ -204,14 +207,11 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     assignedTo.set(person.userId, set);
     let done = 0;
     let outside = 0;
-    let last: Date | null = null;
-    let lastMs: number | null = null;
     for (const r of byUser.get(person.userId) ?? []) {
       if (set.has(r.lexeltId)) done += r.n;
       else outside += r.n;
-      if (r.last !== null && (lastMs === null || r.last > lastMs)) lastMs = r.last;
     }
-    if (lastMs !== null) last = new Date(lastMs);
+    const lastMs = done + outside > 0 ? lastActivityOf(person.userId) : null;
     const { timed, medianMs: med } = timedMedian(db, projectId, person.userId);
     let assigned = 0;
     for (const id of set) assigned += instancesOf.get(id) ?? 0;
@@ -223,7 +223,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
       done,
       outside,
       restricted: person.member && set.size < allLexeltIds.length,
-      lastActivity: last,
+      lastActivity: lastMs === null ? null : new Date(lastMs),
       medianSeconds: med === null ? null : med / 1000,
       timed,
       tooFast: med !== null && med < speedThresholdMs,
@@ -238,33 +238,23 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     else for (const id of rows) assignedIn.set(id, (assignedIn.get(id) ?? 0) + 1);
   }
   const assignedCount = (lexeltId: number) => everywhere + (assignedIn.get(lexeltId) ?? 0);
+  const cellOf = (lexeltId: number, userId: number): LexeltCell => ({ userId, assigned: assignedTo.get(userId)?.has(lexeltId) ?? false, done: doneIn.get(`${userId}:${lexeltId}`) ?? 0 });
 
-  const crowd = crowdProgress(db, projectId, byUser, [...annotatorMembers, ...others].filter((u) => u.role === "participant").map((u) => u.userId));
+  const crowd = crowdProgress(db, projectId, byUser, lastActivityOf, [...annotatorMembers, ...others].filter((u) => u.role === "participant").map((u) => u.userId));
 
-  // How many responses each instance has, and how many it needs. An instance is complete on the answers the gold
-  // counts: those of participants left out of the gold (participant_exclusions) are counted as responses, not towards it.
-  const leftOutUsers = db.$client
-    .prepare(`select distinct ${PA.userId} as userId from ${PE.$} join ${PA.$} on ${PA.id} = ${PE.participantId} where ${PE.projectId} = ? and ${PE.undoneAt} is null`)
-    .all(projectId) as { userId: number }[];
-  const leftOutCount =
-    leftOutUsers.length === 0
-      ? "0"
-      : `(select count(*) from ${R.$} where ${R.instanceRef} = ${I.id} and ${R.userId} in (select value from json_each(?)))`;
-  const perInstance = db.$client
-    .prepare(
-      `select ${I.lexeltId} as lexeltId, (select count(*) from ${R.$} where ${R.instanceRef} = ${I.id} and ${R.userId} not in (${MODEL_USERS_SQL})) as n, ${leftOutCount} as leftOut
-         from ${I.$} join ${L.$} on ${L.id} = ${I.lexeltId} and ${L.projectId} = ${I.projectId}
-        where ${I.projectId} = ? and ${I.inQueue} = 1`,
-    )
-    .all(...(leftOutUsers.length === 0 ? [projectId] : [JSON.stringify(leftOutUsers.map((u) => u.userId)), projectId])) as { lexeltId: number; n: number; leftOut: number }[];
+  // How many instances of each lexelt have each number of answers that count toward complete (those of participants
+  // left out of the gold are counted as responses, not towards it): kept with the derived figures.
+  const answerCounts = db.$client
+    .prepare(`select ${LA.lexeltId} as lexeltId, ${LA.answers} as answers, ${LA.instances} as instances from ${LA.$} where ${LA.projectId} = ? and ${LA.instances} > 0`)
+    .all(projectId) as { lexeltId: number; answers: number; instances: number }[];
   const needed = (lexeltId: number) => p.requiredAnnotators ?? assignedCount(lexeltId);
   const completeIn = new Map<number, number>();
-  let totalResponses = 0;
-  for (const i of perInstance) {
-    totalResponses += i.n;
-    const need = needed(i.lexeltId);
-    if (need > 0 && i.n - i.leftOut >= need) completeIn.set(i.lexeltId, (completeIn.get(i.lexeltId) ?? 0) + 1);
+  for (const c of answerCounts) {
+    const need = needed(c.lexeltId);
+    if (need > 0 && c.answers >= need) completeIn.set(c.lexeltId, (completeIn.get(c.lexeltId) ?? 0) + c.instances);
   }
+  let totalResponses = 0;
+  for (const n of responsesIn.values()) totalResponses += n;
 
   const lexeltRows: LexeltProgress[] = lx.map((l) => ({
     id: l.id,
@@ -273,11 +263,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     complete: completeIn.get(l.id) ?? 0,
     assignedAnnotators: assignedCount(l.id),
     responses: responsesIn.get(l.id) ?? 0,
-    cells: annotators.map((a) => ({
-      userId: a.userId,
-      assigned: assignedTo.get(a.userId)!.has(l.id),
-      done: doneIn.get(`${a.userId}:${l.id}`) ?? 0,
-    })),
+    cells: withCells ? annotators.map((a) => cellOf(l.id, a.userId)) : [],
   }));
 
   return {
@@ -290,6 +276,7 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
     annotators,
     crowd,
     lexelts: lexeltRows,
+    cellOf,
   };
 }
 
@@ -299,19 +286,21 @@ export function projectProgress(db: Db, actor: Actor, projectId: number): Projec
  * per-user response counts projectProgress already grouped. `participantIds` are the
  * users with role participant among the members and those with responses here.
  */
-function crowdProgress(db: Db, projectId: number, byUser: ReadonlyMap<number, readonly { n: number; last: number | null }[]>, participantIds: readonly number[]): CrowdProgress {
+function crowdProgress(
+  db: Db,
+  projectId: number,
+  byUser: ReadonlyMap<number, readonly { n: number }[]>,
+  lastActivityOf: (userId: number) => number | null,
+  participantIds: readonly number[],
+): CrowdProgress {
   const rows = db.$client
     .prepare(`select ${S.id} as id, ${S.name} as name, ${S.platform} as platform, ${S.state} as state from ${S.$} where ${S.projectId} = ? order by ${S.createdAt} desc, ${S.id} desc`)
     .all(projectId) as Pick<StudyProgress, "id" | "name" | "platform" | "state">[];
   const byStudy = new Map<number, StudyProgress>(rows.map((r) => [r.id, { ...r, joined: 0, finished: 0, answers: 0, lastActivity: null }]));
   const answered = (userId: number) => {
     let n = 0;
-    let last: number | null = null;
-    for (const r of byUser.get(userId) ?? []) {
-      n += r.n;
-      if (r.last !== null && (last === null || r.last > last)) last = r.last;
-    }
-    return { n, last };
+    for (const r of byUser.get(userId) ?? []) n += r.n;
+    return { n, last: n > 0 ? lastActivityOf(userId) : null };
   };
   const later = (a: Date | null, ms: number | null) => (ms === null ? a : a === null || ms > a.getTime() ? new Date(ms) : a);
   const own = new Set<number>();
@@ -405,7 +394,10 @@ export interface ProgressPageView {
 const PROGRESS_PAGE_SIZE = 50;
 
 export function progressPageView(db: Db, actor: Actor, projectId: number, query: ProgressQuery): ProgressPageView {
-  const p = projectProgress(db, actor, projectId);
+  const project = requireProject(db, actor, projectId, { coordinator: true });
+  catchUpNow(db, project.id);
+  // Counters only, and of the lexelts × annotators grid only the cells shown.
+  const p = db.$client.transaction(() => progressFromCounters(db, project, false))();
   const row = ({ id, item, instances, complete, assignedAnnotators, responses }: LexeltProgress): LexeltRow => ({ id, item, instances, complete, assignedAnnotators, responses });
   const who = (query.who ?? "").trim().toLowerCase();
   const q = (query.q ?? "").trim().toLowerCase();
@@ -428,10 +420,14 @@ export function progressPageView(db: Db, actor: Actor, projectId: number, query:
     lexeltCount: p.lexelts.length,
     lexeltPage: { ...lexeltPage, rows: lexeltPage.rows.map(row) },
     short: { rows: short.slice(0, 6).map(row), total: short.length },
-    focusLexelt: focus ? { lexelt: row(focus), cells: pageOf(focus.cells, query.dpage ?? 1, PROGRESS_PAGE_SIZE) } : null,
+    focusLexelt: focus ? { lexelt: row(focus), cells: pageOf(p.annotators.map((a) => p.cellOf(focus.id, a.userId)), query.dpage ?? 1, PROGRESS_PAGE_SIZE) } : null,
     focusAnnotator:
       byAnnotator && column >= 0
-        ? { userId: p.annotators[column].userId, name: p.annotators[column].name, lexelts: { ...byAnnotator, rows: byAnnotator.rows.map((l) => ({ lexelt: row(l), cell: l.cells[column] })) } }
+        ? {
+            userId: p.annotators[column].userId,
+            name: p.annotators[column].name,
+            lexelts: { ...byAnnotator, rows: byAnnotator.rows.map((l) => ({ lexelt: row(l), cell: p.cellOf(l.id, p.annotators[column].userId) })) },
+          }
         : null,
   };
 }

@@ -14,6 +14,7 @@
  * acknowledged answer is lost; the queue itself is in queue.ts.
  */
 import "server-only";
+import { maintainInstances } from "../derived/maintain";
 import { requireTrainingPassed } from "./training-gate";
 import { and, asc, desc, eq, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
@@ -724,6 +725,8 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
       suggestions,
     );
     if (s.batch) batchSaved(db, s.batch, a.userId, inst.ref, !cur, now);
+    // The instance's derived figures (its gold line, agreement sums, run scores) in the same transaction (#39).
+    maintainInstances(db, p.id, [inst.ref]);
     return { own: asOwnRow(row), wasReturned };
   };
   return { a, p, inst, s, flag, write };

@@ -202,7 +202,7 @@ export function* stagedDatasetImport(
       .get(h.id, input.fileName, sha256, JSON.stringify(issues), importedBy) as { id: number };
     if (staged.jobId) sqlite.prepare(`update ${JOBS.$} set ${JOBS.stagingProjectId} = ? where ${JOBS.id} = ?`).run(h.id, staged.jobId);
     return { id: h.id, importId: imp.id };
-  })();
+  }).immediate();
   state.stagingProjectId = holder.id;
 
   const maxPos = sqlite
@@ -275,7 +275,7 @@ export function* stagedDatasetImport(
     }
   });
   for (let from = 0; from < total; from += DATASET_SLICE) {
-    slice(from, Math.min(total, from + DATASET_SLICE));
+    slice.immediate(from, Math.min(total, from + DATASET_SLICE));
     yield { phase: "writing", done: Math.min(total, from + DATASET_SLICE), total };
   }
 
@@ -319,7 +319,7 @@ export function* stagedDatasetImport(
       setInstancesBefore(sqlite, projectId);
     }
     finishPublish(sqlite, { projectId, holder: holder.id, importId: holder.importId, lexeltsAdded, instancesAdded, alreadyPresent: already, jobId: staged.jobId, total, report });
-  })();
+  }).immediate();
   state.stagingProjectId = null;
   yield { phase: "published", done: total, total };
   return report;

@@ -170,7 +170,7 @@ export function* stagedLexeltImport(
       .get(holder.id, fileName, sha256, JSON.stringify(parsed.repairs), importedBy) as { id: number };
     if (input.jobId) sqlite.prepare(`update ${JOBS.$} set ${JOBS.stagingProjectId} = ? where ${JOBS.id} = ?`).run(holder.id, input.jobId);
     return { holder: holder.id, importId: imp.id };
-  })();
+  }).immediate();
   state.stagingProjectId = staging.holder;
 
   const maxPos = sqlite.prepare(
@@ -195,7 +195,7 @@ export function* stagedLexeltImport(
   });
   const flush = (ops: Array<() => void>) => {
     const t = performance.now();
-    tx(ops);
+    tx.immediate(ops);
     timings.maxSliceMs = Math.max(timings.maxSliceMs, performance.now() - t);
   };
   for (const p of plan) {
@@ -267,7 +267,7 @@ export function* stagedLexeltImport(
     for (const [id, n] of touched) bump.run(n, id);
     if (instancesAdded > 0 || lexeltsAdded > 0) setInstancesBefore(sqlite, projectId);
     finishPublish(sqlite, { projectId, holder: staging.holder, importId: staging.importId, lexeltsAdded, instancesAdded, alreadyPresent, jobId: input.jobId ?? undefined, total: toWrite, report });
-  })();
+  }).immediate();
   timings.publishMs = performance.now() - publishStart;
   state.stagingProjectId = null;
   yield { phase: "published", done: toWrite, total: toWrite };
@@ -302,7 +302,7 @@ export function* discardStaging(sqlite: Database.Database, stagingProjectId: num
     sqlite.prepare(`delete from ${LEXELTS.$} where ${LEXELTS.projectId} = ?`).run(stagingProjectId);
     sqlite.prepare(`delete from ${PROJECTS.$} where ${PROJECTS.id} = ? and ${PROJECTS.stagingFor} is not null`).run(stagingProjectId);
     removeOrphanParticipants(sqlite);
-  })();
+  }).immediate();
 }
 
 /**

@@ -79,7 +79,9 @@ export function createProject(db: Db, actor: Actor, input: { name: string; langu
     for (const u of [...study, ...asked]) members.set(u.id, u.name);
     for (const userId of members.keys()) tx.insert(memberships).values({ projectId: p.id, userId, role: "coordinator" }).onConflictDoNothing().run();
     return { ...p, coordinators: [...members.values()] };
-  });
+    // Immediate: it reads before it writes, and another process's commit between the two (a save, an import's
+    // slice, the derived figures' applier) would otherwise refuse it as SQLITE_BUSY instead of waiting its turn.
+  }, { behavior: "immediate" });
 }
 
 /**

@@ -1,44 +1,46 @@
 /**
  * What the Agreement page and its downloads read (issue #5): the project's
- * agreement report (lib/lexsub/agreement/ over the gold derived by
- * lib/server/gold/gold.ts), the lowest-agreement items with each annotator's answer,
- * and the report as JSON or CSV. Coordinators of the project only.
+ * agreement report (lib/lexsub/agreement/ over the gold of lib/server/gold/gold.ts),
+ * the lowest-agreement items with each annotator's answer, and the report as JSON
+ * or CSV. Coordinators of the project only.
  *
- * Deriving the gold and bootstrapping the intervals takes a noticeable fraction
- * of a second on a few thousand instances, so the result is kept per database
- * and project under the project's data version (data_versions, raised by
- * triggers in the transaction of every response, corpus change and review
- * decision). Any save or review decision therefore gives the next request a
- * fresh computation. The app runs this on a worker thread
- * (lib/server/jobs/derive-pool.ts) and sends the page one page of lexelt rows
- * (agreementPageView).
+ * Every figure comes from the sums kept as answers change (#39, lib/server/derived):
+ * a page costs the same in a project of 2,000 instances as in one of 200,000, while
+ * annotators save. Krippendorff's α and the bootstrap intervals, global by nature,
+ * come from the last computation over every kept item (derived_snapshots), made in the
+ * background (lib/server/jobs/derive-pool.ts refreshAgreementAlpha) and shown with its
+ * time; a command line or test connection computes them on the spot when missing.
  */
 import "server-only";
 import { csvCell } from "../../lexsub/formats/spreadsheet";
 import type { Db } from "../../../db/client";
-import { type AgreementReport, type ItemAgreement, pairAgreement, type PairAgreement, topPairs } from "../../lexsub/agreement";
+import type { AgreementOptions, AgreementReport, ItemAgreement, PairAgreement } from "../../lexsub/agreement";
 import type { GoldSummary, ItemResponse } from "../../lexsub/gold";
 import { type Actor, type ProjectRow, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
-import { projectAgreement } from "./gold";
 import { type Paged, pageOf } from "./gold-review";
-import { dataVersion } from "../kernel/data-version";
+import { AGREEMENT_OPTIONS, type AlphaFigures, alphaOf, alphaSnapshot, computeAlphaSnapshot, keptReport, lowestOf } from "../derived/agreement";
+import type { Snapshot } from "../derived/snapshots";
+import { catchUpNow, isServed, queuedCount } from "../derived/queue";
+import { countsOf, goldSummaryOf } from "../derived/read";
 
-export { dataVersion };
-
-/** The bootstrap the page reports: NLTK-style percentile intervals from 1,000 resamples, seed 1. */
-export const AGREEMENT_OPTIONS = { bootstrapIterations: 1000, seed: 1, level: 0.95, lowestCount: 20 } as const;
-
-/** The most annotators the Agreement page's heatmap of pairs draws (the page's size stays bounded whatever the crowd's). */
-const PAIR_CHART_MAX = 20;
+export { AGREEMENT_OPTIONS };
 
 /** One of the lowest-agreement items, with what each annotator answered (normalised and lemmatised, as compared). */
 export interface LowItem extends ItemAgreement {
   /** The lexelt as loaded (the Gold page filters by it; `lexelt` may carry a PoS correction). */
   originalLexelt: string;
-  /** The derived gold line, null when none. */
+  /** The gold line from the responses, null when none. */
   line: string | null;
   responses: ItemResponse[];
+}
+
+/** When α and the intervals were computed, and whether anything they are computed from changed since. */
+interface AlphaAge {
+  /** null: not computed yet (being computed in the background). */
+  computedAt: Date | null;
+  computeMs: number | null;
+  stale: boolean;
 }
 
 export interface AgreementPageData {
@@ -48,67 +50,61 @@ export interface AgreementPageData {
   summary: GoldSummary;
   /** Annotators with at least one answer (not excluded), by name. */
   annotators: string[];
-  /** Pairwise agreement of each pair among the PAIR_CHART_MAX annotators sharing the most items (the heatmap), and how many annotators there are in all. */
+  /** α and the intervals: their age (every other figure is current). */
+  alpha: AlphaAge;
+  /** Instances whose figures are still being brought up to date (after a change to many): the rest are current. */
+  queued: number;
+  /** Items with at least one pair of annotators who both gave substitutes. */
+  itemsWithPairs: number;
+  /** Pairwise agreement of each pair among the annotators (at most PAIR_CHART_MAX, lib/server/derived/agreement.ts) sharing the most items (the heatmap), and how many annotators there are in all: computed with α, of its time. */
   pairs: { pairs: PairAgreement[]; annotators: number };
-  /** When the figures were computed, and how long it took (ms). */
-  computedAt: Date;
-  computeMs: number;
-  /** Served from the per-project cache (nothing changed since it was computed). */
-  cached: boolean;
-}
-
-interface Computed {
-  fingerprint: string;
-  data: Omit<AgreementPageData, "project" | "cached">;
-}
-
-/** Per database, per project: the last computation and the fingerprint it was made at. */
-const cache = new WeakMap<Db, Map<number, Computed>>();
-/** Projects kept per database (least recently used dropped first). */
-const CACHE_PROJECTS = 16;
-
-/** Everything the report is derived from: the project's data version (raised by triggers on every change to it). */
-function fingerprint(db: Db, projectId: number): string {
-  return String(dataVersion(db, projectId));
-}
-
-function compute(db: Db, actor: Actor, projectId: number): Computed["data"] {
-  const t0 = performance.now();
-  const { gold, agreement } = projectAgreement(db, actor, projectId, AGREEMENT_OPTIONS);
-  const byKey = new Map(gold.items.map((i) => [`${i.lexelt}\u0000${i.instanceId}`, i]));
-  const lowest: LowItem[] = agreement.lowest.map((it) => {
-    const g = byKey.get(`${it.lexelt}\u0000${it.instanceId}`);
-    return { ...it, originalLexelt: g?.originalLexelt ?? it.lexelt, line: g?.line ?? null, responses: g ? [...g.responses] : [] };
-  });
-  const annotators = agreement.perAnnotator.map((a) => a.annotator);
-  const pairs = topPairs(pairAgreement(gold.items), PAIR_CHART_MAX);
-  return { report: agreement, lowest, summary: gold.summary, annotators, pairs, computedAt: new Date(), computeMs: performance.now() - t0 };
 }
 
 /**
- * The project's agreement report and the page's extras, computed now or taken
- * from the cache when nothing it depends on has changed. The project and the
- * actor's right to it are checked on every call, before the cache is read.
+ * The project's agreement report from the kept figures. `withItems` adds the row of every item
+ * of T, and `freshAlpha` computes α and the intervals now rather than taking the last ones kept
+ * (the downloads, made in the derivation process). The project and the actor's right to it are
+ * checked first.
  */
-export function agreementPageData(db: Db, actor: Actor, projectId: number): AgreementPageData {
+export function agreementPageData(db: Db, actor: Actor, projectId: number, { withItems = false, freshAlpha = false }: { withItems?: boolean; freshAlpha?: boolean } = {}): AgreementPageData {
   const project = requireProject(db, actor, projectId, { coordinator: true });
-  let perDb = cache.get(db);
-  if (!perDb) cache.set(db, (perDb = new Map()));
-  // Read the fingerprint and the inputs in one transaction, so the cached result is exactly the fingerprint's.
-  return db.transaction(() => {
-    const fp = fingerprint(db, project.id);
-    const hit = perDb.get(project.id);
-    if (hit && hit.fingerprint === fp) {
-      perDb.delete(project.id);
-      perDb.set(project.id, hit);
-      return { project, ...hit.data, cached: true };
-    }
-    const data = compute(db, actor, project.id);
-    perDb.delete(project.id);
-    perDb.set(project.id, { fingerprint: fp, data });
-    while (perDb.size > CACHE_PROJECTS) perDb.delete(perDb.keys().next().value!);
-    return { project, ...data, cached: false };
-  });
+  catchUpNow(db, project.id);
+  // α where none was computed yet: here, off the server (the command line, tests); the server's pages ask for it in the background.
+  let alpha = freshAlpha ? freshAlphaOf(db, project.id) : alphaSnapshot(db, project.id);
+  if (alpha === null && !isServed(db)) alpha = computeAlphaSnapshot(db, project.id);
+  return db.$client.transaction(() => {
+    const report = keptReport(db, project.id, alpha?.body ?? null, AGREEMENT_OPTIONS, withItems);
+    const counts = countsOf(db, project.id);
+    const lowest: LowItem[] = lowestOf(db, project.id, AGREEMENT_OPTIONS.lowestCount).map(({ row, item, lexelt }) => ({ ...row, originalLexelt: lexelt, line: item.line, responses: item.responses }));
+    return {
+      project,
+      report,
+      lowest,
+      summary: goldSummaryOf(counts, "responses"),
+      annotators: report.perAnnotator.map((a) => a.annotator),
+      alpha: { computedAt: alpha?.computedAt ?? null, computeMs: alpha?.computeMs ?? null, stale: alpha === null || alpha.stale },
+      queued: queuedCount(db, project.id),
+      itemsWithPairs: counts.get("withPairs") ?? 0,
+      pairs: alpha?.body.pairs ?? { pairs: [], annotators: 0 },
+    };
+  })();
+}
+
+/**
+ * The whole report (every item of T included) from the kept figures, with α and the intervals
+ * computed now with `options` (`lexgold agreement`'s --bootstrap and --seed). Coordinators of the project only.
+ */
+export function agreementReport(db: Db, actor: Actor, projectId: number, options: AgreementOptions = AGREEMENT_OPTIONS): AgreementReport {
+  const project = requireProject(db, actor, projectId, { coordinator: true });
+  catchUpNow(db, project.id);
+  return keptReport(db, project.id, alphaOf(db, project.id, options), options, true);
+}
+
+/** α and the intervals computed now over the kept items, not kept (a download's). */
+function freshAlphaOf(db: Db, projectId: number): Snapshot<AlphaFigures> {
+  const t0 = performance.now();
+  const body = alphaOf(db, projectId, AGREEMENT_OPTIONS);
+  return { version: 0, computedAt: new Date(), computeMs: Math.round(performance.now() - t0), body, stale: false };
 }
 
 export type AgreementTable = "items" | "annotators" | "lexelts";
@@ -198,7 +194,7 @@ export interface AgreementFile {
  * else is refused naming the parameter. Coordinators of the project only.
  */
 export function agreementDownload(db: Db, actor: Actor, projectId: number, query: { format?: unknown; table?: unknown }): AgreementFile {
-  const d = agreementPageData(db, actor, projectId);
+  const d = agreementPageData(db, actor, projectId, { withItems: true, freshAlpha: true });
   const format = query.format ?? "json";
   const base = d.project.name.replace(/[^A-Za-z0-9._-]+/g, "-") + "-agreement";
   if (format === "json") {
@@ -232,14 +228,11 @@ export const LEXELT_PAGE_SIZE = 50;
 
 /**
  * What the Agreement page renders, of bounded size whatever the project's: the
- * report without its per-item and per-lexelt rows, how many items have a pair,
- * and one page of the lexelt rows, searched and sorted on the server (undefined
- * figures last, ties in corpus order).
+ * report without its per-item and per-lexelt rows, and one page of the lexelt rows,
+ * searched and sorted on the server (undefined figures last, ties in corpus order).
  */
 export interface AgreementPageView extends Omit<AgreementPageData, "report"> {
   report: Omit<AgreementReport, "perItem" | "byLexelt">;
-  /** Items with at least one pair of annotators who both gave substitutes. */
-  itemsWithPairs: number;
   lexelts: Paged<LexeltRow> & { q: string; sort: LexeltSortKey; dir: "asc" | "desc"; all: number };
 }
 
@@ -262,13 +255,11 @@ function sortLexelts(rows: readonly LexeltRow[], sort: LexeltSortKey, dir: "asc"
 
 export function agreementPageView(db: Db, actor: Actor, projectId: number, query: AgreementPageQuery = {}): AgreementPageView {
   const d = agreementPageData(db, actor, projectId);
-  const { perItem, byLexelt, ...report } = d.report;
+  const { perItem: _items, byLexelt, ...report } = d.report;
   const sort: LexeltSortKey = (LEXELT_SORT_KEYS as readonly string[]).includes(query.sort ?? "") ? (query.sort as LexeltSortKey) : "lexelt";
   const dir = query.dir === "desc" ? "desc" : "asc";
   const q = (query.q ?? "").trim().toLowerCase();
   const kept = q === "" ? byLexelt : byLexelt.filter((l) => l.lexelt.toLowerCase().includes(q));
   const page = pageOf(sortLexelts(kept, sort, dir), query.page, LEXELT_PAGE_SIZE);
-  let itemsWithPairs = 0;
-  for (const i of perItem) if (i.pairwise !== null) itemsWithPairs++;
-  return { ...d, report, itemsWithPairs, lexelts: { ...page, q: query.q?.trim() ?? "", sort, dir, all: byLexelt.length } };
+  return { ...d, report, lexelts: { ...page, q: query.q?.trim() ?? "", sort, dir, all: byLexelt.length } };
 }

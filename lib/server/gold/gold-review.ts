@@ -9,20 +9,31 @@ import "server-only";
 import { InputError } from "../kernel/errors";
 import { FLAG_KINDS, type FlagKind, flaggedInstanceIds } from "../annotate/flags";
 import { csvCell, neutraliseCell } from "../../lexsub/formats/spreadsheet";
-import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { goldReviewLog, instances, responses, users } from "../../../db/schema";
-import { type AppliedProposal, type GoldItem, type GoldProblem, type GoldSummary, formatGold, formatMwGold } from "../../lexsub/gold";
-import { buildLemmaReview, lemmaTable, normaliseForm } from "../../lexsub/normalize";
+import { adjudications, goldReviewLog, instances, lexelts, users } from "../../../db/schema";
+import { named } from "../../../db/sql-names";
+import { type AppliedProposal, type GoldItem, type GoldProblem, type GoldSummary } from "../../lexsub/gold";
+import { normaliseForm } from "../../lexsub/normalize";
 import { type AnswerKind } from "../../lexsub/types";
 import { itemPairwise } from "../../lexsub/agreement";
 import { formatAnswer, writeResponsesTsv } from "../../lexsub/formats/responses";
 import { type AdjudicationRecord, loadRecords } from "./adjudication";
 import { type Actor, type ProjectRow, requireProject } from "../kernel/actor";
-import { type LemmaReviewEntry, deriveProjectGold, goldInputs, goldReviewHistory, lemmaProposer, scopedGoldInputs } from "./gold";
+import { type LemmaReviewEntry, goldInputs, goldReviewHistory, scopedGoldInputs } from "./gold";
 import { excludedParticipantNames } from "./gold-responses";
 import { modelUserNames } from "../kernel/model-users";
 import { describeReviewLog, type ReviewLogRow } from "./review-log";
+import { type ItemFilter, countItems, pageItems, placeOf } from "./gold-items";
+import { instanceInputs } from "../derived/inputs";
+import { deriveInstance, formsOf } from "../derived/instance";
+import { catchUpNow, queuedCount } from "../derived/queue";
+import { countsOf, firstProblems, goldSummaryOf, lemmaReviewOf, problemCount as countProblems } from "../derived/read";
+
+// Tables and columns for the SQL texts below (db/sql-names.ts).
+const L = named(lexelts, "l");
+const I = named(instances, "i");
+const A = named(adjudications);
 
 export type { ReviewLogRow };
 
@@ -87,11 +98,6 @@ export interface InstanceQuery {
   reviewed?: "yes" | "no" | "";
   /** corpus (default) or agreement: lowest per-item pairwise agreement first, items without one last. */
   order?: InstanceOrder;
-  /**
-   * Hook for filters that need data loaded elsewhere (annotator flags, issue #15's
-   * "filter by flag"): an instance is kept only when this returns true.
-   */
-  keep?: (instanceId: string) => boolean;
   /** Only instances an annotator flagged: "any" flag, or one kind (unsure, typo, name, other). */
   flag?: string;
   /** The lexelt item as loaded (`stand.n`, also after a PoS correction). */
@@ -114,51 +120,6 @@ export interface InstanceQuery {
    * instance (and the coordinator's place) elsewhere in the queue; its badge shows the agreement now.
    */
   hold?: Readonly<Record<string, number | null>>;
-}
-
-/** What filterGoldItems needs beyond the items: who answered what, and which instances are reviewed. */
-export interface InstanceFacts {
-  /** instance id → names of the annotators who answered it (as typed, before adjudication). */
-  answeredBy?: ReadonlyMap<string, ReadonlySet<string>>;
-  /** Instance ids marked reviewed. */
-  reviewed?: ReadonlySet<string>;
-}
-
-/** The gold items the query keeps, in corpus order. Every condition given must hold. */
-export function filterGoldItems(items: readonly GoldItem[], q: InstanceQuery, facts: InstanceFacts = {}): GoldItem[] {
-  return items.filter(
-    (i) =>
-      (!q.lexelt || i.originalLexelt === q.lexelt) &&
-      (!q.noMode || i.mode === null) &&
-      (!q.notInT || !i.inT) &&
-      (!q.excluded || i.excluded !== null) &&
-      (!q.multiword || i.mwLine !== null) &&
-      (!q.annotator || (facts.answeredBy?.get(i.instanceId)?.has(q.annotator) ?? false)) &&
-      (!q.reviewed || (facts.reviewed?.has(i.instanceId) ?? false) === (q.reviewed === "yes")) &&
-      (!q.keep || q.keep(i.instanceId)),
-  );
-}
-
-/**
- * The review queue's order: lowest per-item pairwise agreement first (the
- * measure of lib/lexsub/agreement/pairwise.ts), items without one (not in T, fewer than
- * two annotators with substitutes, excluded) after them; ties in corpus order. Held
- * instances (InstanceQuery.hold) are ranked by the agreement given for them.
- * O(n log n) over the items kept, each item's agreement O(annotators²): on top of
- * the derivation every Gold page view runs anyway, 100,000 items of five
- * annotators are scored and sorted in about 0.1 s on the 2-core machine.
- */
-function byDisagreement(items: readonly GoldItem[], hold: Readonly<Record<string, number | null>> = {}): { item: GoldItem; pairwise: number | null }[] {
-  const scored = items.map((item, at) => {
-    const pairwise = itemPairwise(item);
-    const rank = Object.hasOwn(hold, item.instanceId) ? hold[item.instanceId] : pairwise;
-    return { item, pairwise, rank, at };
-  });
-  scored.sort((a, b) => {
-    if (a.rank === null || b.rank === null) return a.rank === b.rank ? a.at - b.at : a.rank === null ? 1 : -1;
-    return a.rank - b.rank || a.at - b.at;
-  });
-  return scored.map(({ item, pairwise }) => ({ item, pairwise }));
 }
 
 interface LemmaCounts {
@@ -200,6 +161,8 @@ interface GoldOverview {
   adjudicationCount: number;
   /** Responses left out of the gold: saved after the annotator was shown the instance's known answers in the training. */
   afterKnownAnswers: number;
+  /** Instances whose figures are still being brought up to date (after a change to many of them): the rest is current. */
+  queued: number;
 }
 
 /** One annotator's answer as typed (before normalisation and the lemma table). */
@@ -232,122 +195,117 @@ export interface GoldPageData extends GoldOverview {
 }
 
 /**
- * Everything the Gold page shows, from one load of the inputs: the summary and
- * problems of the derivation (as projectGold derives it), a page of the lemma
- * review (as lemmaReview orders it) and a page of gold items with their texts.
+ * Everything the Gold page shows, from the figures kept as answers change (#39,
+ * lib/server/derived): the summary, counts and problems of the project's gold, a page of the
+ * lemma review (as lemmaReview orders it) and a page of gold items, found and counted by
+ * SQLite over the kept rows, and derived again (through the same code) for their cards only.
+ * The queue of changes is caught up with first (a connection of the server leaves that to
+ * the page: lib/server/derived/queue.ts catchUp).
  */
 export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemmas?: LemmaQuery; instances?: InstanceQuery } = {}): GoldPageData {
-  const inputs = goldInputs(db, actor, projectId);
-  const language = inputs.project.language;
-  const table = lemmaTable(inputs.lemmaRows, language);
-  const result = deriveProjectGold(inputs);
-  // lemmaReview's rows, from the same inputs.
-  const byForm = new Map(inputs.lemmaRows.map((r) => [normaliseForm(r.form, language), r]));
-  const review: LemmaReviewEntry[] = buildLemmaReview(inputs.responses, undefined, table, { propose: lemmaProposer(language), unreviewed: "keep", language }).map((row) => {
-    const d = byForm.get(row.form);
-    return { ...row, decidedBy: d?.decidedBy ?? null, decidedAt: d?.decidedAt ?? null };
-  });
-
-  const lemmas: LemmaCounts = { forms: review.length, changed: 0, open: 0, openChanged: 0 };
-  for (const r of review) {
-    if (r.changed) lemmas.changed++;
-    if (r.decision === null) lemmas.open++;
-    if (r.changed && r.decision === null) lemmas.openChanged++;
-  }
-  const lexeltItems: string[] = [];
-  const seen = new Set<string>();
-  const reviewed = new Set<string>();
-  for (const i of inputs.instances) {
-    if (!seen.has(i.lexelt)) seen.add(i.lexelt), lexeltItems.push(i.lexelt);
-    if (i.reviewedAt !== null) reviewed.add(i.instanceId);
-  }
-  const answeredBy = new Map<string, Set<string>>();
-  const annotatorNames = new Set<string>();
-  for (const r of inputs.typed) {
-    let who = answeredBy.get(r.instanceId);
-    if (!who) answeredBy.set(r.instanceId, (who = new Set()));
-    who.add(r.annotator);
-    annotatorNames.add(r.annotator);
-  }
-
-  const lq = q.lemmas ?? {};
-  const lemmaPage = pageOf(filterLemmaReview(review, lq), lq.page, lq.pageSize ?? LEMMA_PAGE_SIZE);
-  let iq = q.instances ?? {};
-  if (iq.flag) {
-    // Flags live in their own table (lib/server/annotate/flags.ts); the query carries the kind, not a function,
-    // since it crosses into the derivation process.
-    const kind = iq.flag === "any" ? undefined : (FLAG_KINDS as readonly string[]).includes(iq.flag) ? (iq.flag as FlagKind) : null;
-    if (kind === null) throw new InputError(`Unknown flag "${iq.flag.slice(0, 40)}": any, ${FLAG_KINDS.join(", ")}.`, { flag: "Unknown flag." });
-    const flagged = new Set(flaggedInstanceIds(db, actor, projectId, kind));
-    const keep = iq.keep;
-    iq = { ...iq, keep: (id) => flagged.has(id) && (!keep || keep(id)) };
-  }
-  const filtered = filterGoldItems(result.items, iq, { answeredBy, reviewed });
-  const ordered = iq.order === "agreement" ? byDisagreement(filtered, iq.hold) : filtered.map((item) => ({ item, pairwise: undefined as number | null | undefined }));
-  const kept = ordered.map((o) => o.item);
-  const size = iq.pageSize ?? INSTANCE_PAGE_SIZE;
-  let wanted = iq.page;
-  if ((wanted === undefined || wanted === null || wanted === "") && iq.instance) {
-    const at = kept.findIndex((i) => i.instanceId === iq.instance);
-    if (at >= 0) wanted = Math.floor(at / pageOf(kept, 1, size).pageSize) + 1;
-  }
-  const itemPage = pageOf(ordered, wanted, size);
-  const ids = itemPage.rows.map((o) => o.item.instanceId);
-  const texts = loadTexts(db, projectId, ids);
-  // The answers as typed, from the derivation's own: without those of participants left out of the gold, as the gold lines.
-  const onPage = new Set(ids);
-  const typed = new Map<string, TypedAnswer[]>();
-  for (const r of inputs.typed) {
-    if (!onPage.has(r.instanceId)) continue;
-    let list = typed.get(r.instanceId);
-    if (!list) typed.set(r.instanceId, (list = []));
-    list.push({ annotator: r.annotator, kind: r.kind, substitutes: r.substitutes, multiword: r.multiword });
-  }
-  const decisions = new Map<string, ReviewInstance["adjudications"]>();
-  const refs = [...texts.values()].map((t) => t.ref);
-  for (const part of chunks(refs)) {
-    for (const a of loadRecords(db, projectId, { instanceRefs: part })) {
+  const project = requireProject(db, actor, projectId, { coordinator: true });
+  catchUpNow(db, projectId);
+  const language = project.language;
+  // One read transaction: the counts, the lemma review and the page are one snapshot.
+  return db.$client.transaction(() => {
+    const counts = countsOf(db, projectId);
+    const summary = goldSummaryOf(counts);
+    const review = lemmaReviewOf(db, projectId, language);
+    const lemmas: LemmaCounts = { forms: review.length, changed: 0, open: 0, openChanged: 0 };
+    for (const r of review) {
+      if (r.changed) lemmas.changed++;
+      if (r.decision === null) lemmas.open++;
+      if (r.changed && r.decision === null) lemmas.openChanged++;
+    }
+    const lexeltItems = lexeltsWithInstances(db, projectId);
+    const lq = q.lemmas ?? {};
+    const lemmaPage = pageOf(filterLemmaReview(review, lq), lq.page, lq.pageSize ?? LEMMA_PAGE_SIZE);
+    const iq = q.instances ?? {};
+    let only: string[] | undefined;
+    if (iq.flag) {
+      // Flags live in their own table (lib/server/annotate/flags.ts).
+      const kind = iq.flag === "any" ? undefined : (FLAG_KINDS as readonly string[]).includes(iq.flag) ? (iq.flag as FlagKind) : null;
+      if (kind === null) throw new InputError(`Unknown flag "${iq.flag.slice(0, 40)}": any, ${FLAG_KINDS.join(", ")}.`, { flag: "Unknown flag." });
+      only = flaggedInstanceIds(db, actor, projectId, kind);
+    }
+    const filter: ItemFilter = { ...iq, order: iq.order === "agreement" ? "agreement" : "corpus", only };
+    const total = countItems(db, projectId, filter);
+    const size = pageOf([], 1, iq.pageSize ?? INSTANCE_PAGE_SIZE).pageSize;
+    let wanted = iq.page;
+    if ((wanted === undefined || wanted === null || wanted === "") && iq.instance) {
+      const at = placeOf(db, projectId, filter, iq.instance);
+      if (at >= 0) wanted = Math.floor(at / size) + 1;
+    }
+    const pages = Math.max(1, Math.ceil(total / size));
+    const page = Math.min(pageNumber(wanted), pages);
+    const start = (page - 1) * size;
+    const refs = pageItems(db, projectId, filter, start, size);
+    const texts = loadTexts(db, projectId, refs.map((r) => r.instanceId));
+    const decisions = new Map<string, AdjudicationRecord[]>();
+    for (const a of loadRecords(db, projectId, { instanceRefs: refs.map((r) => r.ref) })) {
       let list = decisions.get(a.instanceId);
       if (!list) decisions.set(a.instanceId, (list = []));
-      list.push({ ...a, stale: a.undoneAt === null && inputs.staleAdjudications.has(a.id) });
+      list.push(a);
     }
-  }
-  const instancePage: Paged<ReviewInstance> = {
-    ...itemPage,
-    rows: itemPage.rows.map(({ item, pairwise }) => {
-      const t = texts.get(item.instanceId) ?? { before: "", head: "", after: "", ref: 0, reviewedAt: null, reviewedBy: null };
-      return {
-        item,
+    const rows: ReviewInstance[] = [];
+    for (const { ref, instanceId } of refs) {
+      // The card: the instance derived again through the same code as its kept figures.
+      const inputs = instanceInputs(db, projectId, ref, (b) => formsOf(b, language));
+      if (!inputs) continue;
+      const d = deriveInstance(inputs, language);
+      const t = texts.get(instanceId) ?? { before: "", head: "", after: "", ref, reviewedAt: null, reviewedBy: null };
+      rows.push({
+        item: d.item,
         before: t.before,
         head: t.head,
         after: t.after,
-        typed: typed.get(item.instanceId) ?? [],
-        pairwise: pairwise === undefined ? itemPairwise(item) : pairwise,
-        adjudications: decisions.get(item.instanceId) ?? [],
+        typed: d.typed.map((r) => ({ annotator: r.annotator, kind: r.kind, substitutes: r.substitutes, multiword: r.multiword })),
+        pairwise: itemPairwise(d.item),
+        adjudications: (decisions.get(instanceId) ?? []).map((a) => ({ ...a, stale: a.undoneAt === null && d.stale.has(a.id) })),
         reviewed: t.reviewedAt ? { by: t.reviewedBy, at: t.reviewedAt } : null,
-      };
-    }),
-  };
-  const gold = formatGold(result.items);
-  const mwgold = formatMwGold(result.items);
-  return {
-    project: inputs.project,
-    summary: result.summary,
-    problems: result.problems.slice(0, LISTED_PROBLEMS),
-    problemCount: result.problems.length,
-    lemmas,
-    // A list to choose from only while it is short: 10,000 options were most of the page's HTML and its render.
-    lexelts: lexeltItems.length <= LEXELT_CHOICES ? lexeltItems : [],
-    lexeltCount: lexeltItems.length,
-    files: { goldLines: countLines(gold), mwLines: countLines(mwgold) },
-    openProposals: openProposals(review),
-    annotators: [...annotatorNames].sort(),
-    reviewedCount: reviewed.size,
-    adjudicationCount: inputs.adjudications.length,
-    afterKnownAnswers: inputs.afterKnownAnswers.length,
-    lemmaPage,
-    instancePage,
-  };
+      });
+    }
+    const problemCount = countProblems(counts);
+    return {
+      project,
+      summary,
+      problems: firstProblems(db, projectId, LISTED_PROBLEMS),
+      problemCount,
+      lemmas,
+      // A list to choose from only while it is short: 10,000 options were most of the page's HTML and its render.
+      lexelts: lexeltItems.length <= LEXELT_CHOICES ? lexeltItems : [],
+      lexeltCount: lexeltItems.length,
+      files: { goldLines: summary.goldLines, mwLines: summary.mwLines },
+      openProposals: openProposals(review),
+      annotators: typedAnnotators(counts),
+      reviewedCount: counts.get("reviewed") ?? 0,
+      adjudicationCount: activeAdjudications(db, projectId),
+      afterKnownAnswers: counts.get("afterKnownAnswers") ?? 0,
+      lemmaPage,
+      instancePage: { rows, total, page, pages, pageSize: size, start },
+      queued: queuedCount(db, projectId),
+    };
+  })();
+}
+
+/** The annotators whose answers count in the gold, by name (from the kept counts). */
+function typedAnnotators(counts: ReadonlyMap<string, number>): string[] {
+  const out: string[] = [];
+  for (const [name, n] of counts) if (n > 0 && name.startsWith("typed:")) out.push(name.slice("typed:".length));
+  return out.sort();
+}
+
+/** The lexelt items of the project that hold instances, in corpus order. */
+function lexeltsWithInstances(db: Db, projectId: number): string[] {
+  return db.$client
+    .prepare(`select ${L.item} from ${L.$} where ${L.projectId} = ? and exists (select 1 from ${I.$} where ${I.lexeltId} = ${L.id}) order by ${L.position}`)
+    .pluck()
+    .all(projectId) as string[];
+}
+
+/** Active adjudications (strikes and corrections) of the project. */
+function activeAdjudications(db: Db, projectId: number): number {
+  return (db.$client.prepare(`select count(*) from ${A.$} where ${A.projectId} = ? and ${A.undoneAt} is null`).pluck().get(projectId) as number) ?? 0;
 }
 
 /** The open rows of the review whose proposal changes the form, per PoS it was typed under, as proposals to apply. */
@@ -362,13 +320,6 @@ function openProposals(review: readonly LemmaReviewEntry[]): AppliedProposal[] {
     for (const p of perPos) if (p.proposed !== r.form && p.count > 0) out.push({ form: r.form, lemma: p.proposed, pos: p.pos, count: p.count });
   }
   return out.sort((a, b) => b.count - a.count || (a.form < b.form ? -1 : a.form > b.form ? 1 : 0));
-}
-
-/** Lines holding an entry (the files open with a blank line). */
-function countLines(file: string): number {
-  let n = 0;
-  for (const line of file.split("\n")) if (line !== "") n++;
-  return n;
 }
 
 /** Ids per query: SQLite's default limit on bound parameters is far above a page, but stay well under it. */

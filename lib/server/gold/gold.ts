@@ -20,16 +20,14 @@ import { MAX_LEMMA_LENGTH, parseLemmaDecisionsTsv } from "../../lexsub/formats/l
 import {
   type LemmaDecision,
   type LemmaReviewRow,
-  buildLemmaReview,
   collapseSpace,
   lemmaTable,
   normaliseForm,
-  proposeNothing,
 } from "../../lexsub/normalize";
 import { formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
-import { wordnetLemmaProposer } from "../../wordnet/load";
-import { isEnglish } from "../../lexsub/language";
-import type { LemmaProposer } from "../../lexsub/morphy";
+import { lemmaProposer } from "../derived/lemmas";
+import { catchUpNow } from "../derived/queue";
+import { type LemmaReviewEntry, lemmaReviewOf } from "../derived/read";
 import { type AnnotatorResponse } from "../../lexsub/types";
 import { applyAdjudications } from "../../lexsub/adjudication";
 import { type GoldScope, responseRecords } from "./gold-responses";
@@ -38,6 +36,8 @@ import { type Actor, type ProjectRow, actorUserId, requireProject } from "../ker
 import { dataVersion } from "../kernel/data-version";
 import { InputError, NotFoundError } from "../kernel/errors";
 import { parseOrThrow } from "../kernel/validate";
+
+export { lemmaProposer };
 
 export interface GoldInputs {
   project: ProjectRow;
@@ -157,18 +157,6 @@ function readGoldInputs(db: Db, project: ProjectRow, projectId: number, scope: G
   });
 }
 
-/** WordNet's morphy, its data read on first use. */
-const proposeWordNetLemma = wordnetLemmaProposer();
-
-/**
- * Where a project's lemma proposals come from: WordNet's morphy for English
- * (`en`, `en-*`); no proposer for any other language, whose forms are kept as
- * typed and lemmatised by the coordinator's lemma table alone (docs/lemmas.md).
- */
-export function lemmaProposer(language: string): LemmaProposer {
-  return isEnglish(language) ? proposeWordNetLemma : proposeNothing;
-}
-
 export interface GoldExportOptions {
   /** Write kept and proposed forms in lower case (a coordinator's choice; off by default). */
   foldCase?: boolean;
@@ -261,20 +249,16 @@ export function projectAgreement(
   return { project: inputs.project, gold, agreement: computeAgreement(gold.items, options) };
 }
 
-export interface LemmaReviewEntry extends LemmaReviewRow {
-  decidedBy: string | null;
-  decidedAt: Date | null;
-}
+export type { LemmaReviewEntry };
 
-/** The lemma review table: every distinct typed form, changed forms first, then by frequency. */
+/**
+ * The lemma review table: every distinct typed form, changed forms first, then by frequency,
+ * from the counts kept as answers change (#39, lib/server/derived/read.ts lemmaReviewOf).
+ */
 export function lemmaReview(db: Db, actor: Actor, projectId: number): LemmaReviewEntry[] {
-  const inputs = goldInputs(db, actor, projectId);
-  const language = inputs.project.language;
-  const byForm = new Map(inputs.lemmaRows.map((r) => [normaliseForm(r.form, language), r]));
-  return buildLemmaReview(inputs.responses, undefined, lemmaTable(inputs.lemmaRows, language), { propose: lemmaProposer(language), unreviewed: "keep", language }).map((row) => {
-    const d = byForm.get(row.form);
-    return { ...row, decidedBy: d?.decidedBy ?? null, decidedAt: d?.decidedAt ?? null };
-  });
+  const { language } = requireProject(db, actor, projectId, { coordinator: true });
+  catchUpNow(db, projectId);
+  return lemmaReviewOf(db, projectId, language);
 }
 
 const lemmaDecisionSchema = z.discriminatedUnion("decision", [

@@ -8,6 +8,7 @@
  * the few that do not say why. Functions that take `db` and no actor stay inside lib/server.
  */
 export { adjudicate, adoptMultiword, setReviewed, undoAdjudication } from "./adjudication";
-export { type AgreementPageView, type LowItem } from "./agreement";
+export { type AgreementPageView, agreementPageView, type LowItem } from "./agreement";
 export { acceptAllProposals, decideLemma, decideLemmasWhere, setCorrectedPos, setExclusion } from "./gold";
-export { type GoldPageData, goldReviewCsv, goldReviewTsv, type InstanceOrder, type Paged, type ReviewInstance, reviewLogPage, type ReviewLogRow, type TypedAnswer } from "./gold-review";
+export { type GoldPageData, goldPageData, goldReviewCsv, goldReviewTsv, type InstanceOrder, type Paged, type ReviewInstance, reviewLogPage, type ReviewLogRow, type TypedAnswer } from "./gold-review";
+export { goldFileSlices } from "./gold-files";

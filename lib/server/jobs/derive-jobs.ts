@@ -1,9 +1,11 @@
 /**
  * The derivations that are too heavy for the request thread (issue #14): the
- * Agreement page, the Gold page, the gold / mwgold files, the agreement
- * downloads, the responses TSV download, the Datasets page's downloads and
- * loss reports, the Scoring page's board (every stored run scored against the
- * chosen gold) and the Progress page (not cached). lib/server/jobs/derive-pool.ts runs them on a worker thread with its
+ * gold / mwgold files as nobody keeps them (case folded, proposals applied) and
+ * every problem, the agreement downloads (every item of T), the responses TSV
+ * download, the Datasets page's downloads and loss reports, the Scoring page's
+ * board (every stored run scored against the chosen gold). The Gold, Agreement
+ * and Progress pages read the kept figures (#39, lib/server/derived) on the
+ * request thread. lib/server/jobs/derive-pool.ts runs them on a worker thread with its
  * own read-only connection to the same WAL database (or here, in-process, for
  * an in-memory database); this module is what both run.
  *
@@ -17,11 +19,10 @@
 import "server-only";
 import type { Db } from "../../../db/client";
 import { type Actor, requireProject } from "../kernel/actor";
-import { type AgreementPageQuery, type AgreementPageView, type AgreementFile, agreementDownload, agreementPageView, dataVersion } from "../gold/agreement";
-
-export { dataVersion };
-import { type GoldPageData, type InstanceQuery, type LemmaQuery, goldPageData } from "../gold/gold-review";
+import { type AgreementFile, agreementDownload } from "../gold/agreement";
+import { dataVersion } from "../kernel/data-version";
 import { projectGold } from "../gold/gold";
+import { firstProblems } from "../derived/read";
 import { type GoldSource } from "../scoring/golds";
 import { type RunInfo } from "../scoring/runs";
 import {
@@ -37,19 +38,15 @@ import { type SensevalOutcome, type SensevalUpload, scoreSensevalUpload } from "
 import { type BaselineFiles, wordNetBaselineFiles } from "../scoring/baselines";
 import { type RankedUpload, type RankingOutcome, scoreRankingUpload } from "../scoring/ranking";
 import { exportAdjudicatedResponses, goldProblemsTsv } from "../gold/gold-review";
-import { type ProgressPageView, type ProgressQuery, progressPageView } from "../annotate/progress";
 import { type ProgressChartData, progressChartData } from "../annotate/progress-charts";
 import { type DatasetExport, type DatasetFormat, type SwordsIds, type TsarCells, exportDataset } from "../datasets/datasets";
 
 export type DeriveJob =
-  | { op: "agreementPage"; actor: Actor; projectId: number; query: AgreementPageQuery }
   | { op: "agreementDownload"; actor: Actor; projectId: number; query: { format?: string; table?: string } }
-  | { op: "goldPage"; actor: Actor; projectId: number; query: { lemmas?: LemmaQuery; instances?: InstanceQuery } }
   | { op: "goldFile"; actor: Actor; projectId: number; file: "gold" | "mwgold" | "problems"; foldCase: boolean; applyProposals?: boolean }
   | { op: "scoreBoard"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
   | { op: "scoresFile"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
   | { op: "responsesFile"; actor: Actor; projectId: number }
-  | { op: "progressPage"; actor: Actor; projectId: number; query: ProgressQuery }
   // The Progress page's charts: answers per day and time on task (cached under the data version).
   | { op: "progressCharts"; actor: Actor; projectId: number }
   // The Datasets page's downloads (CoInCo XML, SWORDS JSON, TSAR TSV) and what each cannot carry (the report reads the file's cache entry).
@@ -64,15 +61,12 @@ export type DeriveJob =
 
 /** What each job answers. */
 export interface DeriveResults {
-  agreementPage: AgreementPageView;
   agreementDownload: AgreementFile;
-  goldPage: GoldPageData;
   goldFile: { text: string };
   scoreBoard: ScoreBoard;
   /** The JSON download of every run's figures (`scoresJson`) as text, with the file name it is offered under. */
   scoresFile: { fileName: string; text: string };
   responsesFile: { text: string };
-  progressPage: ProgressPageView;
   progressCharts: ProgressChartData;
   datasetFile: DatasetExport;
   datasetReport: Omit<DatasetExport, "text">;
@@ -85,7 +79,7 @@ export interface DeriveResults {
 }
 
 /** Jobs computed on every call (not cached): they depend on an upload, or their answer is too large to keep. */
-export const UNCACHED_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["progressPage", "runDetail", "runReport", "baselineFiles", "senseval", "ranking"]);
+export const UNCACHED_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["runDetail", "runReport", "baselineFiles", "senseval", "ranking"]);
 /** Jobs carrying an uploaded file: never shared between callers (nor keyed by their content). */
 export const UPLOAD_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["senseval", "ranking"]);
 
@@ -95,7 +89,16 @@ interface Entry {
   /** The data version (and, for the Scoring board, the stored runs and golds) the value was computed at. */
   version: number | string;
   value: unknown;
+  /** When it was computed (ms). */
+  at: number;
 }
+
+/**
+ * Results served for a while after the data moved on (ms), for figures that are global and slow
+ * while a change to them is small: the Progress tab's charts (answers per UTC day, time on task)
+ * are drawn again at most once a minute while people save, and say when they were drawn (#39).
+ */
+const SERVED_AFTER_A_CHANGE: Partial<Record<DeriveJob["op"], number>> = { progressCharts: 60_000 };
 
 /** Per database: job key → the last result and the version it was computed at (least recently used dropped first). */
 const cache = new WeakMap<Db, Map<string, Entry>>();
@@ -110,15 +113,14 @@ function jobKey(job: DeriveJob): string {
 
 function compute(db: Db, job: DeriveJob): unknown {
   switch (job.op) {
-    case "agreementPage":
-      return agreementPageView(db, job.actor, job.projectId, job.query);
     case "agreementDownload":
       return agreementDownload(db, job.actor, job.projectId, job.query);
-    case "goldPage":
-      return goldPageData(db, job.actor, job.projectId, job.query);
     case "goldFile": {
+      // Every problem, from the kept figures (#39); the files as kept are streamed by the route itself, and come here only
+      // as the variants nobody keeps: case folded, or with the proposals nobody decided applied (derived from every response).
+      if (job.file === "problems") return { text: goldProblemsTsv(firstProblems(db, job.projectId, Number.MAX_SAFE_INTEGER)) };
       const g = projectGold(db, job.actor, job.projectId, { foldCase: job.foldCase, applyProposals: job.applyProposals === true });
-      return { text: job.file === "gold" ? g.gold : job.file === "mwgold" ? g.mwgold : goldProblemsTsv(g.result.problems) };
+      return { text: job.file === "gold" ? g.gold : g.mwgold };
     }
     case "scoreBoard":
       return scoreBoard(db, job.actor, job.projectId, job.source, job.mode);
@@ -126,8 +128,6 @@ function compute(db: Db, job: DeriveJob): unknown {
       return scoresFile(db, job.actor, job.projectId, job.source, job.mode);
     case "responsesFile":
       return { text: exportAdjudicatedResponses(db, job.actor, job.projectId) };
-    case "progressPage":
-      return progressPageView(db, job.actor, job.projectId, job.query);
     case "progressCharts":
       return progressChartData(db, job.actor, job.projectId);
     case "datasetFile":
@@ -160,8 +160,7 @@ function versionOf(db: Db, job: DeriveJob): number | string {
 export function runDeriveJob<J extends DeriveJob>(db: Db, job: J): DeriveResult<J> {
   // Who asks is checked on every call, before the cache is read.
   requireProject(db, job.actor, job.projectId, { coordinator: true });
-  // Progress also reads assignments and memberships, which the data version does not follow; the scoring
-  // jobs depend on an upload or answer too much to keep: computed every time.
+  // The scoring jobs depend on an upload or answer too much to keep: computed every time.
   if (UNCACHED_OPS.has(job.op)) return compute(db, job) as DeriveResult<J>;
   let perDb = cache.get(db);
   if (!perDb) cache.set(db, (perDb = new Map()));
@@ -169,14 +168,14 @@ export function runDeriveJob<J extends DeriveJob>(db: Db, job: J): DeriveResult<
   return db.$client.transaction(() => {
     const version = versionOf(db, job);
     const hit = perDb.get(key);
-    if (hit && hit.version === version) {
+    if (hit && (hit.version === version || Date.now() - hit.at < (SERVED_AFTER_A_CHANGE[job.op] ?? 0))) {
       perDb.delete(key);
       perDb.set(key, hit);
-      return (job.op === "agreementPage" ? { ...(hit.value as AgreementPageView), cached: true } : hit.value) as DeriveResult<J>;
+      return hit.value as DeriveResult<J>;
     }
     const value = compute(db, job);
     perDb.delete(key);
-    perDb.set(key, { version, value });
+    perDb.set(key, { version, value, at: Date.now() });
     while (perDb.size > CACHE_ENTRIES) perDb.delete(perDb.keys().next().value!);
     return value as DeriveResult<J>;
   })();

@@ -40,6 +40,13 @@ import { FairQueue } from "../runtime/fair-queue";
 import { WorkerPool } from "../runtime/pool";
 import { holdUploadBytes } from "../runtime/upload-quota";
 import { setting } from "../../config";
+import { catchUp, queuedProjects } from "../derived/queue";
+import { runsWithoutItems, writeItemsOfStoredRun } from "../scoring/run-store";
+import { computeBoardOthers, keptScoreBoard } from "../scoring/board";
+import type { ScoreBoard, ScoreMode } from "../scoring/scores";
+import type { GoldSource } from "../scoring/golds";
+import { computeAlphaSnapshot } from "../derived/agreement";
+import type { Actor } from "../kernel/actor";
 
 /** Derivation processes at most per server process (one per project at a time). */
 export const DERIVE_PROCESSES = 2;
@@ -106,7 +113,7 @@ async function readSpilled(value: Record<string, unknown>, files: Record<string,
   }
 }
 
-/** The bytes of the uploads a job carries (ranking and SENSEVAL inputs hold them as byte arrays or text). */
+/** The bytes of the uploads a job carries (ranking and SENSEVAL inputs hold them as byte arrays, text, or files on disk: `path`). */
 function uploadBytesOf(job: DeriveJob): number {
   if (!UPLOAD_OPS.has(job.op)) return 0;
   let n = 0;
@@ -116,7 +123,13 @@ function uploadBytesOf(job: DeriveJob): number {
       return;
     }
     if (ArrayBuffer.isView(v)) n += v.byteLength;
-    else for (const x of Object.values(v as Record<string, unknown>)) walk(x, depth + 1);
+    else if (typeof (v as { path?: unknown }).path === "string") {
+      try {
+        n += fs.statSync((v as { path: string }).path).size;
+      } catch {
+        /* gone */
+      }
+    } else for (const x of Object.values(v as Record<string, unknown>)) walk(x, depth + 1);
   };
   walk((job as { input?: unknown }).input, 0);
   return n;
@@ -148,6 +161,8 @@ export function derivesOnWorker(db: Db): boolean {
  */
 export async function derive<J extends DeriveJob>(db: Db, job: J): Promise<DeriveResult<J>> {
   requireProject(db, job.actor, job.projectId, { coordinator: true });
+  // What the derivation reads of the kept figures (#39) is caught up with first, as a page does.
+  await catchUp(db, job.projectId);
   if (!derivesOnWorker(db)) {
     await new Promise((r) => setImmediate(r));
     return runDeriveJob(db, job);
@@ -167,6 +182,136 @@ export async function derive<J extends DeriveJob>(db: Db, job: J): Promise<Deriv
   return (await p) as DeriveResult<J>;
 }
 
+/**
+ * Bring a project's queued derived figures up to date in the background (the applier,
+ * lib/server/derived/queue.ts startApplier): in the derivation process, at a lower CPU priority,
+ * a second of work per task until the queue is empty; each task takes its project's turn like a
+ * derivation. In-process (an in-memory database, LEXGOLD_DERIVE_THREADS=0) through the write lock,
+ * a slice at a time. No actor: the server's own work, answering nothing to anyone.
+ */
+export async function drainDerivations(db: Db, projectId: number): Promise<void> {
+  if (!derivesOnWorker(db)) {
+    while ((await catchUp(db, projectId)) > 0) await new Promise((r) => setTimeout(r, 5));
+    return;
+  }
+  const rt = deriveRuntime();
+  const file = path.resolve(db.$client.name);
+  for (;;) {
+    const answer = await rt.queue.run(`${file}\u0000${projectId}`, "drain", () => rt.pool.run<DeriveAnswer>({ file, drain: projectId }));
+    if ("error" in answer) throw rehydrate(answer.error);
+    if (!(answer.value as { more: boolean }).more) return;
+  }
+}
+
+/**
+ * The applier's work (lib/server/derived/queue.ts startApplier, every second): each project's queued
+ * figures brought up to date (projects side by side, each taking its turn), then the items of runs
+ * stored before #39 written, one run at a time — all in the derivation process.
+ */
+export async function applyPending(db: Db): Promise<void> {
+  await Promise.all(queuedProjects(db).map((p) => drainDerivations(db, p)));
+  for (const runId of runsWithoutItems(db)) await writeRunItems(db, runId);
+}
+
+/** Write the items and outcomes of a run stored before #39 (run-store.ts writeItemsOfStoredRun), in the derivation process. */
+async function writeRunItems(db: Db, runId: number): Promise<void> {
+  if (!derivesOnWorker(db)) {
+    await new Promise((r) => setImmediate(r));
+    writeItemsOfStoredRun(db, runId);
+    return;
+  }
+  const rt = deriveRuntime();
+  const file = path.resolve(db.$client.name);
+  const answer = await rt.queue.run(`${file}\u0000run:${runId}`, "run-items", () => rt.pool.run<DeriveAnswer>({ file, runItems: runId }));
+  if ("error" in answer) throw rehydrate(answer.error);
+}
+
+const alphaRunning = ((globalThis as unknown as { lexgoldAlpha?: Map<string, Promise<void>> }).lexgoldAlpha ??= new Map());
+
+/**
+ * Compute Krippendorff's α and the bootstrap intervals over the project's kept items, and keep
+ * them (lib/server/derived/agreement.ts computeAlphaSnapshot): in the derivation process, taking
+ * the project's turn like a derivation; at most one per project at a time in this process (a
+ * second call shares it). Resolves when they are kept. Coordinators of the project only.
+ */
+export async function refreshAgreementAlpha(db: Db, actor: Actor, projectId: number): Promise<void> {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const file = derivesOnWorker(db) ? path.resolve(db.$client.name) : `memory:${projectId}`;
+  const key = `${file}\u0000${projectId}`;
+  let p = alphaRunning.get(key);
+  if (!p) {
+    p = (async () => {
+      if (!derivesOnWorker(db)) {
+        await new Promise((r) => setImmediate(r));
+        computeAlphaSnapshot(db, projectId);
+        return;
+      }
+      const rt = deriveRuntime();
+      const answer = await rt.queue.run(key, "alpha", () => rt.pool.run<DeriveAnswer>({ file, alpha: projectId }));
+      if ("error" in answer) throw rehydrate(answer.error);
+    })().finally(() => alphaRunning.delete(key));
+    alphaRunning.set(key, p);
+  }
+  return p;
+}
+
+const othersRunning = ((globalThis as unknown as { lexgoldBoardOthers?: Map<string, Promise<void>> }).lexgoldBoardOthers ??= new Map());
+
+/**
+ * Score a gold's runs whole in the derivation process and keep each run's repaired and UTF-8
+ * figures (lib/server/scoring/board.ts computeBoardOthers): the Scoring board shows them beside the
+ * kept figures, with their time. At most one per gold at a time in this process. Coordinators of the project only.
+ */
+export async function refreshScoringOthers(db: Db, actor: Actor, projectId: number, source: GoldSource): Promise<void> {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const file = derivesOnWorker(db) ? path.resolve(db.$client.name) : "memory";
+  const key = `${file}\u0000${projectId}\u0000${source.kind === "project" ? "project" : source.id}`;
+  let p = othersRunning.get(key);
+  if (!p) {
+    p = (async () => {
+      if (!derivesOnWorker(db)) {
+        await new Promise((r) => setImmediate(r));
+        computeBoardOthers(db, actor, projectId, source);
+        return;
+      }
+      const rt = deriveRuntime();
+      const answer = await rt.queue.run(`${file}\u0000${projectId}`, "others", () => rt.pool.run<DeriveAnswer>({ file, others: { actor, projectId, source } }));
+      if ("error" in answer) throw rehydrate(answer.error);
+    })().finally(() => othersRunning.delete(key));
+    othersRunning.set(key, p);
+  }
+  return p;
+}
+
+/** The runs are scored whole again in the background when the board finds that scoring this much older than a change. */
+const OTHERS_AUTO_MS = 10 * 60_000;
+/** How long a board waits for the whole scoring of a run it has none for yet (small runs take less). */
+const OTHERS_WAIT_MS = 3000;
+
+/**
+ * The Scoring board as the page and its results route show it: score.pl's figures added up from the
+ * outcomes kept per id (#39), or, in another mode, every run scored whole here (cached until the data
+ * or the runs change); and beside them each run's repaired and UTF-8 figures and intervals from a whole
+ * scoring in the background — started when a run has none yet (waited for up to OTHERS_WAIT_MS) or
+ * when the last is stale and old. Coordinators of the project only.
+ */
+export async function scoringBoardView(db: Db, actor: Actor, projectId: number, source: GoldSource, mode: ScoreMode): Promise<ScoreBoard> {
+  requireProject(db, actor, projectId, { coordinator: true });
+  await catchUp(db, projectId);
+  const read = async () => keptScoreBoard(db, actor, projectId, source, mode) ?? (await derive(db, { op: "scoreBoard", actor, projectId, source, mode }));
+  const board = await read();
+  const o = board.others;
+  if (!o || board.runs.length === 0) return board;
+  const old = o.computedAt === null || (o.stale && Date.now() - o.computedAt > OTHERS_AUTO_MS);
+  if (!o.missing && !old) return board;
+  const scoring = refreshScoringOthers(db, actor, projectId, source).then(
+    () => true,
+    (e) => (console.error("lexgold: scoring the runs whole failed:", e), false),
+  );
+  if (!o.missing) return board;
+  return (await Promise.race([scoring, new Promise<boolean>((r) => setTimeout(() => r(false), OTHERS_WAIT_MS))])) ? await read() : board;
+}
+
 /** The fields of a job's answer that hold text. */
 type TextField<J extends DeriveJob> = { [K in keyof DeriveResult<J>]: DeriveResult<J>[K] extends string ? K : never }[keyof DeriveResult<J>];
 
@@ -183,6 +328,7 @@ export async function deriveDownload<J extends DeriveJob, K extends TextField<J>
   field: K,
 ): Promise<{ value: Omit<DeriveResult<J>, K>; body: ReadableStream<Uint8Array> }> {
   requireProject(db, job.actor, job.projectId, { coordinator: true });
+  await catchUp(db, job.projectId);
   if (!derivesOnWorker(db)) {
     const value = await derive(db, job);
     return { value, body: textStream(stringSlices(value[field] as string)) };

@@ -22,10 +22,17 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import * as schema from "../../../db/schema";
+import { immediateByDefault } from "../../../db/immediate";
 import type { Db } from "../../../db/client";
 import { type DeriveJob, runDeriveJob } from "./derive-jobs";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
 import { keepDerivationInputs } from "../gold/gold";
+import { drainSlice, markServed } from "../derived/queue";
+import { computeAlphaSnapshot } from "../derived/agreement";
+import { writeItemsOfStoredRun } from "../scoring/run-store";
+import { computeBoardOthers } from "../scoring/board";
+import type { GoldSource } from "../scoring/golds";
+import type { Actor } from "../kernel/actor";
 import { setting } from "../../config";
 
 /** The nice value of every thread of this process. */
@@ -58,15 +65,57 @@ lowerPriority();
 keepDerivationInputs(true);
 
 const connections = new Map<string, Db>();
-function dbFor(file: string): Db {
-  let db = connections.get(file);
+function dbFor(file: string, write = false): Db {
+  const key = `${write ? "w" : "r"}:${file}`;
+  let db = connections.get(key);
   if (!db) {
-    const sqlite = new Database(file, { readonly: true, fileMustExist: true });
+    const sqlite = new Database(file, { readonly: !write, fileMustExist: true });
     sqlite.pragma("busy_timeout = 5000");
-    db = drizzle(sqlite, { schema }) as unknown as Db;
-    connections.set(file, db);
+    if (write) {
+      sqlite.pragma("foreign_keys = ON");
+      sqlite.pragma("synchronous = NORMAL");
+    }
+    const made = drizzle(sqlite, { schema });
+    db = (write ? immediateByDefault(made) : made) as unknown as Db;
+    // The server's: its readers leave the queue to the applier (lib/server/derived/queue.ts).
+    markServed(db);
+    connections.set(key, db);
   }
   return db;
+}
+
+/** How long one drain task works through a project's queue before it answers (the pool's queue then lets others in). */
+const DRAIN_MS = 1000;
+/**
+ * A pause between slices three times as long as the slice held the write lock (and never under
+ * PAUSE_MS), so that the lock is free at least three quarters of the time: a server process waiting
+ * for it in SQLite's busy handler (sleeping up to 100 ms between tries) finds it free, and a
+ * transaction that reads before it writes seldom meets a commit of this process between the two,
+ * even when this process, at a lower CPU priority on a busy machine, holds the lock longer than planned.
+ */
+const PAUSE_MS = 5;
+/** Instances per slice here: a short hold of the write lock (the server's own catching up takes more per slice). */
+const WORKER_SLICE = 16;
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Work through a project's queue of derived figures (lib/server/derived/queue.ts): slice after
+ * slice, each in a write transaction of its own on this process's writable connection, for up to
+ * DRAIN_MS. Answers how many it brought up to date and whether any are left.
+ */
+function drain(file: string, projectId: number): { drained: number; more: boolean } {
+  const db = dbFor(file, true);
+  const until = performance.now() + DRAIN_MS;
+  let drained = 0;
+  for (;;) {
+    const t = performance.now();
+    const n = drainSlice(db, projectId, WORKER_SLICE);
+    const held = performance.now() - t;
+    drained += n;
+    if (n === 0) return { drained, more: false };
+    if (performance.now() >= until) return { drained, more: true };
+    Atomics.wait(pause, 0, 0, Math.max(PAUSE_MS, 3 * held));
+  }
 }
 
 export interface WorkerError {
@@ -108,10 +157,33 @@ function spill(value: unknown): { value: unknown; files?: Record<string, string>
   return files ? { value: out, files } : { value };
 }
 
-/** One derivation (tinypool calls the default export with each task). */
-export default function derive(task: { file: string; job: DeriveJob }): DeriveAnswer {
+/** One derivation, or one drain of a project's queue (tinypool calls the default export with each task). */
+export default function derive(
+  task:
+    | { file: string; job: DeriveJob }
+    | { file: string; drain: number }
+    | { file: string; alpha: number }
+    | { file: string; runItems: number }
+    | { file: string; others: { actor: Actor; projectId: number; source: GoldSource } },
+): DeriveAnswer {
   lowerPriority();
   try {
+    if ("drain" in task) return { value: drain(task.file, task.drain) };
+    // α and the intervals over the kept items (lib/server/derived/agreement.ts), kept on this process's writable connection.
+    // A run stored before #39: its items and outcomes written (lib/server/scoring/run-store.ts).
+    if ("runItems" in task) {
+      writeItemsOfStoredRun(dbFor(task.file, true), task.runItems);
+      return { value: null };
+    }
+    // A gold's runs scored whole for their repaired and UTF-8 figures (lib/server/scoring/board.ts).
+    if ("others" in task) {
+      computeBoardOthers(dbFor(task.file, true), task.others.actor, task.others.projectId, task.others.source);
+      return { value: null };
+    }
+    if ("alpha" in task) {
+      computeAlphaSnapshot(dbFor(task.file, true), task.alpha);
+      return { value: null };
+    }
     return spill(runDeriveJob(dbFor(task.file), task.job));
   } catch (e) {
     const err = e as Error & { status?: number; fieldErrors?: Record<string, string>; details?: string[] };

@@ -11,6 +11,7 @@
 // Without an actor: the job carries the actor; derive-pool.ts checks it (requireProject) before queueing.
 export { derive } from "./derive-pool";
 export { deriveDownload } from "./derive-pool";
+export { refreshAgreementAlpha, refreshScoringOthers, scoringBoardView } from "./derive-pool";
 export { cancelJob, getJob, jobResponse, type JobView, listJobs, startJob, waitForJob } from "./jobs";
 // Without an actor: reads a JobView the caller already got through the actor-checked getJob.
 export { jobDetails } from "./jobs";

@@ -25,10 +25,11 @@ import { discardStaging, stagedLexeltImport } from "../corpus/lexelt-import";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import type { Db } from "../../../db/client";
 import * as schema from "../../../db/schema";
+import { immediateByDefault } from "../../../db/immediate";
 import { InputError } from "../kernel/errors";
 import { decodeResponsesFile, planResponseImport, previewOf, writeResponsePlan } from "../annotate/response-import";
 import { storeGoldUpload } from "../scoring/golds";
-import { storeRunUpload } from "../scoring/runs";
+import { storeRunFile } from "../scoring/runs";
 import { readUpload } from "../scoring/uploads";
 import { buildRelease } from "../releases/releases";
 import { JobCancelled, type JobContext, type JobHandler } from "../kernel/job-context";
@@ -118,7 +119,7 @@ async function responsesJob(ctx: JobContext, write: boolean): Promise<unknown> {
   await ctx.step(0, 0, `Reading ${fileName}…`);
   const text = decodeResponsesFile(fileName, fs.readFileSync(path));
   await ctx.step(0, 0, `Checking ${fileName} against the project…`);
-  const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
+  const db = immediateByDefault(drizzle(ctx.sqlite, { schema })) as unknown as Db;
   const opts = { acceptUnassigned: acceptUnassigned === true, strict: strict === true, expectedToken: write ? (token ?? "") : undefined };
   // The coordinator who started the job (null: the operator) for the crowd participants they may carry.
   const plan = planResponseImport(db, ctx.job.projectId, { fileName, text }, opts, ctx.job.createdBy);
@@ -129,18 +130,18 @@ async function responsesJob(ctx: JobContext, write: boolean): Promise<unknown> {
 
 /**
  * A system file already on disk stored as a run (input: { path, fileName, type, name, gold, confirm }):
- * read in pieces (gzip unzipped within the limit: uploads.ts `readUpload`), read as the scorer
- * reads it and written here (runs.ts `storeRunUpload`), so the request that uploaded it never
- * holds its thread for the file's size. A run with errors is refused unless `confirm`. The report
- * is what `uploadRun` returns.
+ * read twice in pieces as it is unzipped and decoded — to check it, then to write it a slice at a
+ * time with each id's outcome (runs.ts `storeRunFile`, #39) — never one string; between slices the
+ * job records its progress and pauses, so annotators' saves get the write lock (#38 finding 5). A
+ * run with errors is refused unless `confirm`, writing nothing. The report is what `uploadRun` returns.
  */
 async function scoringRunJob(ctx: JobContext): Promise<unknown> {
   const { path, fileName, type, name, gold, confirm } = ctx.job.input as { path: string; fileName: string; type?: string; name?: string; gold?: string; confirm?: boolean };
   await ctx.step(0, 0, `Reading ${fileName}…`);
-  const file = await readUpload(fileName, await fs.openAsBlob(path), "file");
-  await ctx.step(0, 0, `Checking ${file.name}…`);
-  const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
-  return storeRunUpload(db, ctx.job.projectId, ctx.job.createdBy, { fileName: file.name, text: file.text, type, name, gold, confirm: confirm === true });
+  const db = immediateByDefault(drizzle(ctx.sqlite, { schema })) as unknown as Db;
+  return storeRunFile(db, ctx.job.projectId, ctx.job.createdBy, { fileName, source: await fs.openAsBlob(path), type, name, gold, confirm: confirm === true }, (done, total) =>
+    ctx.step(done, total, `Storing ${fileName}: ${done.toLocaleString("en")} of ${total.toLocaleString("en")} lines…`),
+  );
 }
 
 type UploadedFile = { path: string; fileName: string } | null;
@@ -154,7 +155,7 @@ async function scoringGoldJob(ctx: JobContext): Promise<unknown> {
   await ctx.step(0, 0, `Reading ${gold?.fileName ?? mwgold?.fileName ?? "the gold"}…`);
   const read = async (f: UploadedFile, field: string) => (f ? readUpload(f.fileName, await fs.openAsBlob(f.path), field) : null);
   const texts = { gold: await read(gold, "gold"), mwgold: await read(mwgold, "mwgold") };
-  const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
+  const db = immediateByDefault(drizzle(ctx.sqlite, { schema })) as unknown as Db;
   return { id: storeGoldUpload(db, ctx.job.projectId, ctx.job.createdBy, { name, ...texts }) };
 }
 
@@ -166,7 +167,7 @@ async function scoringGoldJob(ctx: JobContext): Promise<unknown> {
 async function releaseJob(ctx: JobContext): Promise<unknown> {
   const { version, names, notes } = ctx.job.input as { version: string; names?: boolean; notes?: boolean };
   await ctx.step(0, 0, `Making release ${version}…`);
-  const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
+  const db = immediateByDefault(drizzle(ctx.sqlite, { schema })) as unknown as Db;
   const r = await buildRelease(db, ctx.job.projectId, ctx.job.createdBy, { version, names, notes });
   return { id: r.id, version: r.version, sha256: r.archiveSha256, message: `Release ${r.version} is made (${r.fileName}).` };
 }

@@ -80,8 +80,12 @@ export async function runJobOn(sqlite: Database.Database, jobId: number): Promis
   }
 }
 
-/** The uploads a job was given (`input.path`, and every file of `input.paths`): deleted when it ends. */
+/**
+ * The uploads a job was given (`input.path`, and every file of `input.paths`), each once: deleted when
+ * it ends, and counted once against its user's room (#38 finding 7: a run's route names its file as
+ * both, and a 70 MB file counted as 140 MB was refused).
+ */
 export function inputFiles(input: Record<string, unknown>): string[] {
   const { path, paths } = input;
-  return [path, ...(Array.isArray(paths) ? paths : [])].filter((f): f is string => typeof f === "string");
+  return [...new Set([path, ...(Array.isArray(paths) ? paths : [])].filter((f): f is string => typeof f === "string"))];
 }

@@ -67,16 +67,31 @@ export class BusyError extends RetryLaterError {
   }
 }
 
+/**
+ * Work stopped at one of its limits — its time or its memory (lib/server/runtime/pool.ts LimitError):
+ * the message names the limit, the setting that raises it and what else to do (#38 finding 8), and
+ * reaches the browser as it is, never as a generic failure.
+ */
+export class LimitReachedError extends Error {
+  readonly status = 503 as const;
+  constructor(
+    message: string,
+    public readonly limit: "time" | "heap",
+  ) {
+    super(message);
+  }
+}
+
 /** Map a thrown error to the shape every server action returns. */
 export function toActionError(e: unknown): { ok: false; message: string; errors?: Record<string, string>; details?: string[]; conflict?: unknown } {
   if (e instanceof InputError) return { ok: false, message: e.message, errors: e.fieldErrors, details: e.details };
   if (e instanceof ConflictError) return { ok: false, message: e.message, conflict: e.current };
-  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof RetryLaterError) return { ok: false, message: e.message };
+  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof RetryLaterError || e instanceof LimitReachedError) return { ok: false, message: e.message };
   console.error(e);
   return { ok: false, message: "Something went wrong on the server; nothing was saved." };
 }
 
 export function httpStatus(e: unknown): number {
-  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof InputError || e instanceof ConflictError || e instanceof RetryLaterError) return e.status;
+  if (e instanceof AuthError || e instanceof NotFoundError || e instanceof InputError || e instanceof ConflictError || e instanceof RetryLaterError || e instanceof LimitReachedError) return e.status;
   return 500;
 }

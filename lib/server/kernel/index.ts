@@ -11,7 +11,7 @@
 export { type Actor, requireProject } from "./actor";
 export { attachmentDisposition } from "./download";
 export { AuthError, InputError, NotFoundError, toActionError } from "./errors";
-export { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readBodyLimited, readFormLimited, saveBodyToFile, saveUpload, toResponse, uploadBytes } from "./http";
+export { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readBodyLimited, readFormLimited, saveBodyToFile, saveUpload, toResponse } from "./http";
 export { isNativeForm, keepOutcome, readOutcome } from "./outcome";
 export { pathId, projectIdOf } from "./path-ids";
 export { limitPage, limitSave, retryAfterSeconds } from "./rate-limit";

@@ -62,7 +62,7 @@ export interface ReleaseSnapshot {
   /** Pairwise agreement per pair of annotators (by account name), for the heatmap. */
   pairs: PairAgreement[];
   /** Answers per day and time on task, each person named "#<user id>" (a release puts the pseudonym in), a study's participants together by day. */
-  progress: Omit<ProgressChartData, "thresholdSeconds">;
+  progress: Omit<ProgressChartData, "thresholdSeconds" | "computedAt">;
   speedThresholdSeconds: number;
   datasets: Record<"coinco" | "swords" | "tsar", DatasetExport>;
   answers: SnapshotAnswer[];

@@ -26,16 +26,10 @@ import "server-only";
 import { Tinypool } from "tinypool";
 import { type WorkerName, workerFile } from "./worker-files";
 import { environment } from "../../config";
+import { LimitReachedError } from "../kernel/errors";
 
-/** A task stopped for going over its time or memory: its message says which limit and how to raise it. */
-export class LimitError extends Error {
-  constructor(
-    message: string,
-    public readonly limit: "time" | "heap",
-  ) {
-    super(message);
-  }
-}
+/** A task stopped for going over its time or memory: its message says which limit, how to raise it and what else to do. */
+export class LimitError extends LimitReachedError {}
 
 export interface PoolSpec {
   /** The worker (a bundle of worker-files.ts), or a JavaScript file of its own (tests). */
@@ -101,7 +95,11 @@ export class WorkerPool {
       return (await pool.run(task, timer ? { signal: ac.signal } : {})) as T;
     } catch (e) {
       if (timedOut) {
-        throw new LimitError(`${s.what} was stopped after ${seconds(s.timeMs)} s, its time limit (${s.timeVar}); nothing it would have written was kept.`, "time");
+        throw new LimitError(
+          `${s.what} was stopped after ${seconds(s.timeMs)} s, its time limit (${s.timeVar}); nothing it would have written was kept. ` +
+            `Send less at once (fewer or smaller files), or raise ${s.timeVar}.`,
+          "time",
+        );
       }
       throw this.explain(e);
     } finally {
@@ -113,11 +111,16 @@ export class WorkerPool {
   private explain(e: unknown): unknown {
     const s = this.spec;
     const err = e as { code?: string; message?: string };
-    const heap = `${s.what} needed more than ${s.heapMb} MB of memory, its limit${s.heapVar ? ` (${s.heapVar})` : ""}, and was stopped; nothing it would have written was kept.`;
+    const raise = s.heapVar ? `, or raise ${s.heapVar} (now ${s.heapMb})` : "";
+    const heap = `${s.what} needed more than ${s.heapMb} MB of memory, its limit${s.heapVar ? ` (${s.heapVar})` : ""}, and was stopped; nothing it would have written was kept. Send less at once (fewer or smaller files)${raise}.`;
     if (err?.code === "ERR_WORKER_OUT_OF_MEMORY") return new LimitError(heap, "heap");
     // A child process at its heap limit aborts (V8 cannot go on); tinypool sees it exit.
     if (s.runtime === "child_process" && /exited unexpectedly/.test(err?.message ?? "")) {
-      return new LimitError(`${s.what} stopped: its process exited, most likely over its memory limit of ${s.heapMb} MB${s.heapVar ? ` (${s.heapVar})` : ""}; nothing it would have written was kept.`, "heap");
+      return new LimitError(
+        `${s.what} stopped: its process exited, most likely over its memory limit of ${s.heapMb} MB${s.heapVar ? ` (${s.heapVar})` : ""}; nothing it would have written was kept. ` +
+          `Send less at once (fewer or smaller files)${raise}.`,
+        "heap",
+      );
     }
     return e;
   }

@@ -63,7 +63,7 @@ function projectGoldLabel(project: ProjectRow): string {
   return `the gold derived from ${project.name}'s responses`;
 }
 
-function storedLabel(g: { name: string; goldName: string | null; mwgoldName: string | null }): string {
+export function storedLabel(g: { name: string; goldName: string | null; mwgoldName: string | null }): string {
   const files = [g.goldName, g.mwgoldName].filter(Boolean).join(" and ");
   return files && files !== g.name ? `${g.name} (${files})` : g.name;
 }

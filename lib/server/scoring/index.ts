@@ -12,7 +12,7 @@ export { type RankingOutcome } from "./ranking";
 // Without an actor: limits shown by the forms and checked before reading.
 export { MAX_RANKED_RUNS } from "./ranking";
 export { deleteGold, type GoldInfo, type GoldSource, listGolds } from "./golds";
-export { deleteRun, listRuns, runFile, type UploadRunResult } from "./runs";
+export { deleteRunInSlices, listRuns, runFileDownload, type UploadRunResult } from "./runs";
 export { type GroupRow, type ItemRow, type RunDetail, type RunFigures, type RunSummary, type ScoreBoard, type ScoreMode } from "./scores";
 export { type SensevalOutcome } from "./senseval";
 export { type NamedText } from "./uploads";

@@ -5,6 +5,7 @@
  * nothing is stored. Coordinators of the project only.
  */
 import "server-only";
+import fs from "node:fs";
 import { gunzipSync } from "node:zlib";
 import type { Db } from "../../../db/client";
 import { type Benchmark, formatRankTable, isBenchmark, isGapVariant, type RankedFormat, RANKED_FORMATS, rankRuns, type RankTable } from "../../scorers/ranking";
@@ -22,11 +23,14 @@ export const MAX_RANKED_RUNS = 8;
 /** A gzipped upload (SWORDS ships its JSON gzipped) may unzip to this much. */
 const MAX_UNZIPPED_BYTES = 4 * MAX_RUN_BYTES;
 
+/** An uploaded file: its bytes in hand, or a file on disk (the route's, read only when its turn comes). */
+type RankedFile = { name: string; bytes: Uint8Array } | { name: string; path: string };
+
 export interface RankedUpload {
   benchmark: string;
   /** null: the project's gold (GAP only). */
-  gold: { name: string; bytes: Uint8Array } | null;
-  runs: { name: string; bytes: Uint8Array }[];
+  gold: RankedFile | null;
+  runs: RankedFile[];
   format?: string;
   variant?: string;
   noMwe?: boolean;
@@ -83,7 +87,16 @@ function decodeMaybeGz(name: string, bytes: Uint8Array, field: string, python = 
   return python ? { name: t.name, text: pythonText(t.name, bytes, field) } : t;
 }
 
-/** Score ranked runs with a benchmark's measures; rows ranked by its headline measure. */
+function bytesOf(f: RankedFile): Uint8Array {
+  return "bytes" in f ? f.bytes : fs.readFileSync(f.path);
+}
+
+/**
+ * Score ranked runs with a benchmark's measures; rows ranked by its headline measure. The runs are
+ * read, decoded and scored one at a time, each dropped before the next is read (#38 finding 8: eight
+ * runs of 60 MB decoded at once ran the derivation process out of memory): what is held is the gold,
+ * one run and each run's row.
+ */
 export function scoreRankingUpload(db: Db, actor: Actor, projectId: number, input: RankedUpload): RankingOutcome {
   const project = requireProject(db, actor, projectId, { coordinator: true });
   if (!isBenchmark(input.benchmark)) throw new InputError(`Unknown benchmark "${input.benchmark}".`, { benchmark: "tsar, swords or gap" });
@@ -97,10 +110,12 @@ export function scoreRankingUpload(db: Db, actor: Actor, projectId: number, inpu
   let gold: NamedText;
   // tsar_eval.py and eval.py read their files as Python 3 text.
   const python = benchmark === "tsar" || benchmark === "swords";
-  if (input.gold) gold = decodeMaybeGz(input.gold.name, input.gold.bytes, "gold", python);
+  if (input.gold) gold = decodeMaybeGz(input.gold.name, bytesOf(input.gold), "gold", python);
   else if (benchmark === "gap") gold = { name: `${project.name}.gold`, text: projectGold(db, actor, projectId).gold };
   else throw new InputError(`${benchmark === "tsar" ? "TSAR/MLSP" : "SWORDS"} measures need the benchmark's gold file.`, { gold: "Choose the gold file." });
-  const runs = input.runs.map((r) => decodeMaybeGz(r.name, r.bytes, "runs", python));
+  const runs = (function* () {
+    for (const r of input.runs) yield decodeMaybeGz(r.name, bytesOf(r), "runs", python);
+  })();
   const table = rankRuns(benchmark, gold, runs, benchmark === "swords" ? wordnet30() : null, {
     format: format as RankedFormat | undefined,
     variant,

@@ -6,15 +6,22 @@
 import "server-only";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { systemRuns, users } from "../../../db/schema";
+import { runItems, runOutcomes, runTexts, systemRuns, users } from "../../../db/schema";
+import { writeTransaction } from "../kernel/write-lock";
+import { named } from "../../../db/sql-names";
 import { type Diagnostic, formatDiagnostic, hasErrors, splitLines } from "../../lexsub/diagnostics";
 import { SystemReader, sniffSystemKind } from "../../scorers/semeval2007/system";
 import { type Actor, actorUserId, requireProject } from "../kernel/actor";
 import { InputError, NotFoundError } from "../kernel/errors";
 import { goldIdOf } from "./golds";
-import { MAX_RUN_NAME, type RunType, checkUploadText, decodeUpload, typeFromFileName } from "./uploads";
+import { MAX_RUN_NAME, type RunType, type UploadSource, checkUploadText, decodeUpload, isGzipSource, typeFromFileName, uploadName, uploadPieces } from "./uploads";
+import { readRunLines, writeRunSlices, writeRunSlicesSync } from "./run-store";
 
 const RUN_TYPES: readonly RunType[] = ["best", "oot", "mw"];
+const RT = named(runTexts);
+const RI = named(runItems);
+const RO = named(runOutcomes);
+const SR = named(systemRuns);
 
 export interface RunInfo {
   id: number;
@@ -50,7 +57,7 @@ export function listRuns(db: Db, actor: Actor, projectId: number): RunInfo[] {
     .select(runColumns)
     .from(systemRuns)
     .leftJoin(users, eq(users.id, systemRuns.createdBy))
-    .where(eq(systemRuns.projectId, projectId))
+    .where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.state, "stored")))
     .orderBy(asc(systemRuns.id))
     .all();
 }
@@ -185,9 +192,7 @@ export function uploadRun(db: Db, actor: Actor, projectId: number, input: Upload
  * takes 85-170 ms).
  */
 export function storeRunUpload(db: Db, projectId: number, createdBy: number | null, input: UploadRunInput, reading?: RunUploadReading): UploadRunResult {
-  const given = (input.fileName ?? "").trim();
-  if (given === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
-  if (given.length > 255) throw new InputError("The file name is longer than 255 characters.", { file: "File name too long." });
+  const given = checkFileName(input.fileName);
   const goldId = goldIdOf(db, projectId, input.gold);
   chosenRunType(input.type);
   // A gzip file is stored unzipped, under its name without `.gz`.
@@ -196,26 +201,63 @@ export function storeRunUpload(db: Db, projectId: number, createdBy: number | nu
   const name = runName(input.name, fileName);
   // Read it as the scorer will (unless that was done off the request thread: see `readRunUpload`).
   const { type, typeFrom, typeReason, diagnostics, lines } = reading ?? readRunUpload(fileName, text, input.type);
-  const taken = (tx: Pick<Db, "select">) =>
-    tx
-      .select({ id: systemRuns.id })
-      .from(systemRuns)
-      .where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.type, type), eq(systemRuns.name, name), sameGold(goldId)))
-      .get();
-  const nameTaken = () => new InputError(`A ${type} run named "${name}" is already stored for this gold; give this one another name or delete that one.`, { name: "Name taken." });
-  if (taken(db)) throw nameTaken();
-  if (!input.confirm && hasErrors(diagnostics)) throw unconfirmed(fileName, type, diagnostics, lines);
+  checkStorable(db, projectId, { name, type, goldId }, fileName, input.confirm === true, diagnostics, lines);
+  // Written a slice at a time, each id's outcome beside it (run-store.ts).
+  const id = writeRunSlicesSync(db, { projectId, name, type, fileName, goldId, createdBy }, text);
+  return { run: getRunInfo(db, projectId, id), diagnostics, lines, typeFrom, typeReason };
+}
 
-  const run = db.transaction((tx) => {
-    if (taken(tx)) throw nameTaken();
-    const row = tx
-      .insert(systemRuns)
-      .values({ projectId, name, type, fileName, content: text, bytes: Buffer.byteLength(text), goldId, createdBy })
-      .returning({ id: systemRuns.id })
-      .get();
-    return row.id;
-  });
-  return { run: getRunInfo(db, projectId, run), diagnostics, lines, typeFrom, typeReason };
+/** The name of the file chosen, checked. */
+function checkFileName(fileName: string | undefined): string {
+  const given = (fileName ?? "").trim();
+  if (given === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
+  if (given.length > 255) throw new InputError("The file name is longer than 255 characters.", { file: "File name too long." });
+  return given;
+}
+
+/** Refused when the name is taken for this type and gold, or the file has errors not confirmed. */
+function checkStorable(
+  db: Db,
+  projectId: number,
+  run: { name: string; type: RunType; goldId: number | null },
+  fileName: string,
+  confirm: boolean,
+  diagnostics: Diagnostic[],
+  lines: RunUploadReading["lines"],
+): void {
+  const taken = db
+    .select({ id: systemRuns.id })
+    .from(systemRuns)
+    .where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.type, run.type), eq(systemRuns.name, run.name), sameGold(run.goldId)))
+    .get();
+  if (taken) throw new InputError(`A ${run.type} run named "${run.name}" is already stored for this gold; give this one another name or delete that one.`, { name: "Name taken." });
+  if (!confirm && hasErrors(diagnostics)) throw unconfirmed(fileName, run.type, diagnostics, lines);
+}
+
+/**
+ * Store a system file waiting on disk as a run (the "scoring-run" job, lib/server/jobs/jobs-kinds.ts,
+ * which the route starts only for a coordinator of the project): the file is read twice as it is
+ * decoded, never held whole — once to check it (its type, every line, its errors), once to write it
+ * a slice at a time (run-store.ts), `between` called after each slice (the job records progress and
+ * pauses there so annotators' saves get the write lock). A refused file writes nothing.
+ */
+export async function storeRunFile(
+  db: Db,
+  projectId: number,
+  createdBy: number | null,
+  input: Omit<UploadRunInput, "bytes" | "text"> & { source: UploadSource },
+  between: (done: number, total: number) => Promise<void> = async () => {},
+): Promise<UploadRunResult> {
+  const given = checkFileName(input.fileName);
+  const goldId = goldIdOf(db, projectId, input.gold);
+  const chosen = chosenRunType(input.type);
+  const fileName = uploadName(given, await isGzipSource(input.source));
+  const name = runName(input.name, fileName);
+  const read = await readRunLines(fileName, uploadPieces(given, input.source), chosen, typeFromFileName(fileName));
+  checkStorable(db, projectId, { name, type: read.type, goldId }, fileName, input.confirm === true, read.diagnostics, read.lines);
+  const total = read.lines.read;
+  const id = await writeRunSlices(db, { projectId, name, type: read.type, fileName, goldId, createdBy }, uploadPieces(given, input.source), (done) => between(done, total));
+  return { run: getRunInfo(db, projectId, id), diagnostics: read.diagnostics, lines: read.lines, typeFrom: read.typeFrom, typeReason: read.typeReason };
 }
 
 /**
@@ -237,9 +279,9 @@ function unconfirmed(fileName: string, type: RunType, diagnostics: Diagnostic[],
   );
 }
 
-/** Runs scored with the given gold (null: the project's own). */
+/** Stored runs scored with the given gold (null: the project's own); runs still being written are in no list. */
 export function sameGold(goldId: number | null) {
-  return goldId === null ? isNull(systemRuns.goldId) : eq(systemRuns.goldId, goldId);
+  return and(goldId === null ? isNull(systemRuns.goldId) : eq(systemRuns.goldId, goldId), eq(systemRuns.state, "stored"));
 }
 
 function formatExample(type: RunType): string {
@@ -251,13 +293,13 @@ function getRunInfo(db: Db, projectId: number, runId: number): RunInfo {
     .select(runColumns)
     .from(systemRuns)
     .leftJoin(users, eq(users.id, systemRuns.createdBy))
-    .where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.id, runId)))
+    .where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.id, runId), eq(systemRuns.state, "stored")))
     .get();
   if (!r) throw new NotFoundError("No such run in this project.");
   return r;
 }
 
-/** Delete a stored run. Returns its name. */
+/** Delete a stored run (its items, outcomes and text with it, in one transaction: the command line, tests). Returns its name. */
 export function deleteRun(db: Db, actor: Actor, projectId: number, runId: number): string {
   requireProject(db, actor, projectId, { coordinator: true });
   const run = getRunInfo(db, projectId, runId);
@@ -265,14 +307,60 @@ export function deleteRun(db: Db, actor: Actor, projectId: number, runId: number
   return run.name;
 }
 
-/** A stored run with its file, for download. */
+/** Rows taken away per slice when a run is deleted. */
+const DELETE_SLICE = 20_000;
+
+/**
+ * Delete a stored run from the page: out of every list at once, then its rows — a million ids of a
+ * large run — a slice at a time through the write lock, so saves go on meanwhile. Returns its name.
+ * Coordinators of the project only.
+ */
+export async function deleteRunInSlices(db: Db, actor: Actor, projectId: number, runId: number): Promise<string> {
+  requireProject(db, actor, projectId, { coordinator: true });
+  const info = getRunInfo(db, projectId, runId);
+  await writeTransaction(db, () => db.$client.prepare(`update ${SR.$} set ${SR.state} = 'deleting' where ${SR.id} = ?`).run(runId));
+  await clearRunInSlices(db, runId);
+  return info.name;
+}
+
+/** Take away a run's rows a slice at a time, then the run (a run being deleted, or one whose storing was cut off). */
+async function clearRunInSlices(db: Db, runId: number): Promise<void> {
+  for (const t of [RI, RO, RT]) {
+    const del = `delete from ${t.$} where rowid in (select rowid from ${t.$} where ${t.runId} = ? limit ${DELETE_SLICE})`;
+    while ((await writeTransaction(db, () => db.$client.prepare(del).run(runId).changes)) > 0) await new Promise((r) => setImmediate(r));
+  }
+  await writeTransaction(db, () => db.$client.prepare(`delete from ${SR.$} where ${SR.id} = ?`).run(runId));
+}
+
+/** Runs left "storing" or "deleting" by a server that stopped: taken away in slices at the next start. */
+export async function discardUnfinishedRuns(db: Db): Promise<void> {
+  const ids = db.$client.prepare(`select ${SR.id} from ${SR.$} where ${SR.state} in ('storing', 'deleting')`).pluck().all() as number[];
+  for (const id of ids) await clearRunInSlices(db, id);
+}
+
+/** A stored run with its file (for scoring it whole: a run's detail, its report). */
 export function runFile(db: Db, actor: Actor, projectId: number, runId: number): RunInfo & { content: string } {
   requireProject(db, actor, projectId, { coordinator: true });
   const info = getRunInfo(db, projectId, runId);
-  const row = db
-    .select({ content: systemRuns.content })
-    .from(systemRuns)
-    .where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.id, runId)))
-    .get()!;
-  return { ...info, content: row.content };
+  return { ...info, content: [...runTextPieces(db, runId)].join("") };
+}
+
+/**
+ * A stored run's file as it was uploaded, in its pieces (run_texts), read one at a time while the
+ * caller pulls — or the one text of a run stored before #39 (system_runs.content).
+ */
+export function* runTextPieces(db: Db, runId: number): Generator<string> {
+  const content = db.select({ content: systemRuns.content }).from(systemRuns).where(eq(systemRuns.id, runId)).get()?.content ?? "";
+  if (content !== "") yield content;
+  for (let seq = 0; ; seq++) {
+    const piece = db.$client.prepare(`select ${RT.text} from ${RT.$} where ${RT.runId} = ? and ${RT.seq} = ?`).pluck().get(runId, seq) as string | undefined;
+    if (piece === undefined) return;
+    yield piece;
+  }
+}
+
+/** A stored run's file for download, streamed a piece at a time. Coordinators of the project only. */
+export function runFileDownload(db: Db, actor: Actor, projectId: number, runId: number): { run: RunInfo; pieces: Iterable<string> } {
+  requireProject(db, actor, projectId, { coordinator: true });
+  return { run: getRunInfo(db, projectId, runId), pieces: runTextPieces(db, runId) };
 }

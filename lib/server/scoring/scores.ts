@@ -29,7 +29,7 @@ import { named } from "../../../db/sql-names";
 import { type Actor, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
 import { type GoldInfo, type GoldSource, type ResolvedGold, listGolds, resolveGold, sourceOfRun } from "./golds";
-import { type RunInfo, runColumns, runFile, sameGold } from "./runs";
+import { type RunInfo, runColumns, runFile, runTextPieces, sameGold } from "./runs";
 import { type NamedText, type RunType } from "./uploads";
 import { type ScoreIntervals, scoreIntervals } from "../../scorers/shared/intervals";
 
@@ -100,6 +100,12 @@ export interface ScoreBoard {
   /** Diagnostics of the gold and mwgold themselves (once, not per run). */
   goldDiagnostics: Diagnostic[];
   runs: RunSummary[];
+  /**
+   * A board from the outcomes kept per id (#39, board.ts): when the runs were last scored whole for
+   * their repaired and UTF-8 figures (null: not yet), and whether anything changed since. Absent
+   * when the board itself was scored whole.
+   */
+  others?: { computedAt: number | null; stale: boolean; missing: boolean };
 }
 
 interface Scored {
@@ -183,15 +189,15 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
   const mode = settled(project, asked);
   const g = resolveGold(db, actor, project, source);
   const rows = db
-    .select({ ...runColumns, content: systemRuns.content })
+    .select(runColumns)
     .from(systemRuns)
     .leftJoin(users, eq(users.id, systemRuns.createdBy))
     .where(and(eq(systemRuns.projectId, projectId), sameGold(g.id)))
     .orderBy(asc(systemRuns.id))
     .all();
   const goldDiagnostics = new Map<string, Diagnostic[]>();
-  const runs: RunSummary[] = rows.map(({ content, ...run }) => {
-    const s = scoreOne(g, { type: run.type, fileName: run.fileName, content }, "pos", mode);
+  const runs: RunSummary[] = rows.map((run) => {
+    const s = scoreOne(g, { type: run.type, fileName: run.fileName, content: [...runTextPieces(db, run.id)].join("") }, "pos", mode);
     if (!s) return { run, figures: null, problem: missingGold(g, run.type), errors: 0, warnings: 0, skipped: 0, byPos: [], repaired: null, utf8: null, intervals: null };
     const kind = run.type === "mw" ? "mw" : "gold";
     if (!goldDiagnostics.has(kind)) goldDiagnostics.set(kind, s.goldDiagnostics);
@@ -229,11 +235,12 @@ export function scoresJson(db: Db, actor: Actor, projectId: number, source: Gold
   const mode = settled(project, asked);
   const g = resolveGold(db, actor, project, source);
   const rows = db
-    .select({ id: systemRuns.id, name: systemRuns.name, type: systemRuns.type, fileName: systemRuns.fileName, content: systemRuns.content })
+    .select({ id: systemRuns.id, name: systemRuns.name, type: systemRuns.type, fileName: systemRuns.fileName })
     .from(systemRuns)
     .where(and(eq(systemRuns.projectId, projectId), sameGold(g.id)))
     .orderBy(asc(systemRuns.id))
-    .all();
+    .all()
+    .map((r) => ({ ...r, content: [...runTextPieces(db, r.id)].join("") }));
   return {
     project: project.name,
     figures: mode.repaired ? "repaired" : "score.pl",

@@ -11,7 +11,6 @@
  */
 import "server-only";
 import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { createGunzip, gunzipSync } from "node:zlib";
 import { setting } from "../../config";
 import { InputError } from "../kernel/errors";
@@ -126,50 +125,66 @@ export type UploadSource = Pick<Blob, "size" | "slice" | "stream">;
  * The name of a gzip file's text loses its `.gz`.
  */
 export async function readUpload(fileName: string, source: UploadSource, field = "file"): Promise<NamedText> {
+  const parts: string[] = [];
+  for await (const piece of uploadPieces(fileName, source, field)) parts.push(piece);
+  return { name: uploadName(fileName, await isGzipSource(source), field), text: parts.join("") };
+}
+
+/** The name an upload's text goes by: its own, a gzip file's without `.gz`. */
+export function uploadName(fileName: string, zipped: boolean, field = "file"): string {
+  const name = fileName.trim() || field;
+  return zipped ? withoutGz(name) : name;
+}
+
+/** Whether an upload is gzip (its magic bytes). */
+export async function isGzipSource(source: UploadSource): Promise<boolean> {
+  return source.size >= 2 && isGzip(new Uint8Array(await source.slice(0, 2).arrayBuffer()));
+}
+
+/**
+ * An upload's text in pieces, as it is read, unzipped and decoded, with readUpload's checks
+ * (refused, naming the file and line, past the limit, not UTF-8, holding NUL, empty): a file of
+ * tens of MB is never one string (a stored run's slices take the pieces as they come).
+ */
+export async function* uploadPieces(fileName: string, source: UploadSource, field = "file"): AsyncGenerator<string> {
   const name = fileName.trim() || field;
   if (source.size === 0) throw emptyError(name, field, false);
   if (source.size > MAX_RUN_BYTES) throw tooBigError(name, field, source.size, false);
-  const zipped = isGzip(new Uint8Array(await source.slice(0, 2).arrayBuffer()));
+  const zipped = await isGzipSource(source);
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  const parts: string[] = [];
   let bytes = 0;
   let lines = 1;
-  let refusal: InputError | null = null;
   const input = Readable.fromWeb(source.stream() as import("node:stream/web").ReadableStream<Uint8Array>);
-  const decode = async (pieces: AsyncIterable<Uint8Array>) => {
-    for await (const piece of pieces) {
+  const stream = zipped ? input.pipe(createGunzip()) : input;
+  try {
+    for await (const piece of stream as AsyncIterable<Uint8Array>) {
       bytes += piece.byteLength;
-      if (bytes > MAX_RUN_BYTES) throw (refusal = tooBigError(name, field, bytes, zipped));
+      if (bytes > MAX_RUN_BYTES) throw tooBigError(name, field, bytes, zipped);
       let text: string;
       try {
         text = decoder.decode(piece, { stream: true });
       } catch {
-        throw (refusal = utf8Error(name, field, badByteLine(piece, lines), zipped));
+        throw utf8Error(name, field, badByteLine(piece, lines), zipped);
       }
-      try {
-        checkNul(name, field, text, lines);
-      } catch (e) {
-        throw (refusal = e as InputError);
-      }
+      checkNul(name, field, text, lines);
       lines = lineAt(lines, text, text.length);
-      parts.push(text);
+      if (text !== "") yield text;
     }
+    let last: string;
     try {
-      parts.push(decoder.decode());
+      last = decoder.decode();
     } catch {
-      throw (refusal = utf8Error(name, field, lines, zipped));
+      throw utf8Error(name, field, lines, zipped);
     }
-  };
-  try {
-    if (zipped) await pipeline(input, createGunzip(), decode);
-    else await pipeline(input, decode);
+    if (last !== "") yield last;
   } catch (e) {
-    if (refusal) throw refusal;
+    if (e instanceof InputError) throw e;
     if (zipped) throw gzipError(name, field, e);
     throw e;
+  } finally {
+    input.destroy();
   }
   if (bytes === 0) throw emptyError(name, field, zipped);
-  return { name: zipped ? withoutGz(name) : name, text: parts.join("") };
 }
 
 /**

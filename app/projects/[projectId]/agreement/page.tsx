@@ -8,22 +8,29 @@ import type { AgreementFigures, AnnotatorAgreement, Interval } from "@/lib/lexsu
 
 type AgreementReport = AgreementPageView["report"];
 type AgreementPageData = AgreementPageView;
-import { type AgreementPageView, type LowItem } from "@/lib/server/gold";
-import { derive } from "@/lib/server/jobs";
+import { type AgreementPageView, agreementPageView } from "@/lib/server/gold";
+import { catchUpFigures } from "@/lib/server/derived";
+import { refreshAgreementAlpha } from "@/lib/server/jobs";
 import { NotFoundError } from "@/lib/server/kernel";
-import { absoluteTime } from "@/app/_ui/time";
+import { recomputeAlphaAction } from "./actions";
 import styles from "./agreement.module.css";
 import { int, plural } from "@/app/_ui/format";
 import { DASH, alpha, dec, pct, points } from "./format";
 import { ChartFigure } from "@/app/_ui/charts/chart-figure";
-import { itemAgreementHistogram, pairAgreementHeatmap } from "@/lib/charts/agreement";
+import { itemAgreementHistogram } from "@/lib/charts/agreement";
 import { ModelsSection } from "./models-section";
+import { LowestItem, PairsSection } from "./item-sections";
 import { type Column, type Row, SortableTable } from "./sortable-table";
 
 export const metadata: Metadata = { title: "Agreement" };
 export const dynamic = "force-dynamic";
 
 const POS_NAMES: Record<string, string> = { n: "nouns", v: "verbs", a: "adjectives", r: "adverbs", "": "unknown PoS" };
+
+/** α and the intervals are computed again in the background when a page finds them this much older than a change. */
+const ALPHA_AUTO_MS = 10 * 60_000;
+/** How long the first load of the page waits for α and the intervals never computed before. */
+const ALPHA_FIRST_WAIT_MS = 3000;
 
 /** Differences smaller than this are rounding noise, not a rise. */
 const EPS = 1e-9;
@@ -338,76 +345,13 @@ function figureRow(f: AgreementFigures): Row {
   };
 }
 
-function Answer({ a }: { a: LowItem["responses"][number] }) {
-  if (a.kind === "NAME") return <span className="tag">NAME</span>;
-  if (a.kind === "NIL") return <span className="tag">NIL</span>;
-  if (a.substitutes.length === 0) return <span className="muted">(nothing usable)</span>;
-  return <>{a.substitutes.join(", ")}</>;
-}
-
-function LowestItem({ it, projectId }: { it: LowItem; projectId: number }) {
-  const headingId = `low-${it.lexelt}-${it.instanceId}`.replace(/[^A-Za-z0-9_-]/g, "_");
-  const gold = `/projects/${projectId}/gold?${new URLSearchParams({ view: "instances", lexelt: it.originalLexelt, instance: it.instanceId })}#${encodeURIComponent(`inst-${it.instanceId}`)}`;
-  return (
-    <li>
-      <article className={`panel ${styles.lowItem}`} aria-labelledby={headingId}>
-      <div className={styles.lowHead}>
-        <h3 id={headingId}>
-          <code>{it.lexelt}</code> {it.instanceId}
-        </h3>
-        <span className={styles.lowFigure}>
-          {pct(it.pairwise)} <span className="muted small">over {plural(it.pairs, "pair")}</span>
-        </span>
-      </div>
-      <div className="muted small">
-        Mode: {it.mode ?? "none"}
-        {it.modeAgreement !== null && <> ({pct(it.modeAgreement)} gave it)</>}
-      </div>
-      <div className={styles.scrollX}>
-      <table className={styles.answers}>
-        <caption className={styles.srOnly}>Answers to {it.lexelt} {it.instanceId}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Annotator</th>
-            <th scope="col">Substitutes</th>
-            <th scope="col">Multiword</th>
-          </tr>
-        </thead>
-        <tbody>
-          {it.responses.map((a) => (
-            <tr key={a.annotator}>
-              <th scope="row" className={styles.rowHead}>{a.annotator}</th>
-              <td>
-                <Answer a={a} />
-              </td>
-              <td>{a.multiword ?? <span className="muted">—</span>}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      </div>
-      <Link href={gold} className="small">
-        Review {it.lexelt} {it.instanceId} on the Gold page
-      </Link>
-      </article>
-    </li>
-  );
-}
-
-/** Pairwise agreement of each pair of annotators, as a heatmap (lib/charts/agreement.ts). */
-function PairsSection({ pairs }: { pairs: AgreementPageData["pairs"] }) {
-  const chart = pairAgreementHeatmap(pairs.pairs, "pairs", undefined, pairs.annotators);
-  if (!chart) return null;
-  return (
-    <section aria-labelledby="pairs-heading">
-      <h2 id="pairs-heading">Agreement between pairs of annotators</h2>
-      <p className="muted small">Each cell: the two annotators&apos; mean pairwise agreement over the items in T where both gave substitutes.</p>
-      <ChartFigure chart={chart} />
-    </section>
-  );
-}
-
 type Search = Record<string, string | string[] | undefined>;
+
+/** A time of day, HH:MM:SS (the server's clock), with the date when not today. */
+function asOf(d: Date): string {
+  const time = d.toTimeString().slice(0, 8);
+  return d.toDateString() === new Date().toDateString() ? time : `${d.toISOString().slice(0, 10)} ${time}`;
+}
 
 function one(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
@@ -420,13 +364,21 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const id = Number(projectId);
   let d: AgreementPageData;
   try {
-    // Derived on the worker thread (cached until the next save or decision): the request thread only waits.
-    d = await derive(getDb(), {
-      op: "agreementPage",
-      actor,
-      projectId: id,
-      query: { q: one(sp.q), sort: one(sp.sort), dir: one(sp.dir), page: one(sp.page) },
-    });
+    // The figures kept as answers change (#39); α and the intervals from their last computation in the background.
+    const db = getDb();
+    await catchUpFigures(db, actor, id);
+    const view = () => agreementPageView(db, actor, id, { q: one(sp.q), sort: one(sp.sort), dir: one(sp.dir), page: one(sp.page) });
+    d = view();
+    // Never computed, or stale for long: computed again in the background (the button asks at once).
+    const age = d.alpha.computedAt === null ? Infinity : Date.now() - d.alpha.computedAt.getTime();
+    if (d.alpha.computedAt === null || (d.alpha.stale && age > ALPHA_AUTO_MS)) {
+      const computing = refreshAgreementAlpha(db, actor, id).then(
+        () => true,
+        (e) => (console.error("lexgold: computing α failed:", e), false),
+      );
+      // Never computed yet: waited for a moment (a small project's α takes less); else the page says it is being computed.
+      if (d.alpha.computedAt === null && (await Promise.race([computing, new Promise<boolean>((r) => setTimeout(() => r(false), ALPHA_FIRST_WAIT_MS))]))) d = view();
+    }
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -479,9 +431,25 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         <Headline r={r} d={d} />
         <p className="muted small">
           Percentages are rounded to one decimal; hover over a figure for its exact value. — marks a figure that cannot be computed yet, with the
-          reason. Computed {absoluteTime(d.computedAt)} in {(d.computeMs / 1000).toFixed(2)} s
-          {d.cached ? "; no response or review decision has changed since" : ""}.
+          reason. Every figure follows the answers as they are saved
+          {d.queued > 0 && <> ({plural(d.queued, "instance")} still being brought up to date after a change)</>}; α and the 95% intervals are
+          computed over every item at once, in the background:{" "}
+          {d.alpha.computedAt === null ? (
+            <>being computed now; reload in a moment.</>
+          ) : (
+            <>
+              as of <span data-testid="alpha-as-of">{asOf(d.alpha.computedAt)}</span>
+              {d.alpha.stale ? ", and answers have changed since." : ", and nothing has changed since."}
+            </>
+          )}
         </p>
+        {d.alpha.computedAt !== null && d.alpha.stale && (
+          <form action={recomputeAlphaAction.bind(null, id)} className={styles.recompute}>
+            <button type="submit" className="secondary">
+              Recompute α and the intervals
+            </button>
+          </form>
+        )}
       </section>
 
       <section aria-labelledby="annotators-heading">

@@ -9,9 +9,10 @@ import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
-import { type GoldPageData, type Paged, type ReviewLogRow, reviewLogPage } from "@/lib/server/gold";
-import { derive } from "@/lib/server/jobs";
+import { type GoldPageData, type Paged, type ReviewLogRow, goldPageData, reviewLogPage } from "@/lib/server/gold";
+import { catchUpFigures } from "@/lib/server/derived";
 import { type AnnotatorNote, instanceNotes } from "@/lib/server/annotate";
+import { plural } from "@/app/_ui/format";
 import { returnInstanceAction, withdrawReturnAction } from "../flags/actions";
 import { acceptAllAction, adjudicateAction, correctPosAction, decideLemmaAction, exclusionAction, keepAllAction, reviewedAction, undoAdjudicationAction } from "./actions";
 import { GoldActionsProvider } from "./gold-actions";
@@ -35,8 +36,9 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
   let log: Paged<ReviewLogRow> | null = null;
   let notes = new Map<string, Map<string, AnnotatorNote>>();
   try {
-    // Derived on the worker (cached until the next change): the request thread only waits.
-    d = await derive(db, { op: "goldPage", actor, projectId: id, query: { lemmas: lemmaQuery, instances: instanceQuery } });
+    // The figures kept as answers change (#39): what a change to many instances queued is caught up with first, up to a bound.
+    await catchUpFigures(db, actor, id);
+    d = goldPageData(db, actor, id, { lemmas: lemmaQuery, instances: instanceQuery });
     if (view === "instances" || view === "queue") notes = instanceNotes(db, actor, id, d.instancePage.rows.map((r) => r.item.instanceId));
     if (view === "log") log = reviewLogPage(db, actor, id, logPage);
   } catch (e) {
@@ -52,7 +54,8 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
     <>
       <h1>Gold</h1>
       <p className="muted">
-        {d.project.name} · derived now from the stored responses (plus any gold imported on the Datasets tab), through the lemma review, exclusions and PoS corrections below
+        {d.project.name} · derived from the stored responses as they are saved (plus any gold imported on the Datasets tab), through the lemma review, exclusions and PoS corrections below
+        {d.queued > 0 && <> · {plural(d.queued, "instance")} still being brought up to date after a change; reload in a moment</>}
       </p>
 
       <Summary d={d} />

@@ -4,8 +4,9 @@ import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
 import Link from "next/link";
+import { type ProgressChartData, type ProgressPageView, type StudyProgress, progressPageView } from "@/lib/server/annotate";
+import { catchUpFigures } from "@/lib/server/derived";
 import { derive } from "@/lib/server/jobs";
-import type { ProgressChartData, ProgressPageView, StudyProgress } from "@/lib/server/annotate";
 import { ProgressCharts } from "@/app/_ui/charts/progress-charts";
 import styles from "./progress.module.css";
 import { absoluteTime, formatSeconds, relativeTime } from "@/app/_ui/time";
@@ -75,12 +76,18 @@ export default async function ProgressPage({ params, searchParams }: { params: P
   let charts: ProgressChartData;
   const num = (v: string | undefined) => (v === undefined || v === "" || !Number.isFinite(Number(v)) ? undefined : Number(v));
   try {
-    // Built in the derivation process: only the rows shown come back (the full grid is lexelts × annotators).
-    p = await derive(getDb(), {
-      op: "progressPage",
-      actor,
-      projectId: Number(projectId),
-      query: { q: sp.q, page: num(sp.page), who: sp.who, apage: num(sp.apage), lexelt: num(sp.lexelt), annotator: num(sp.annotator), lpage: num(sp.lpage), dpage: num(sp.dpage) },
+    // Read from counters kept as answers change (#39): nothing here grows with the responses; of the lexelts × annotators grid only the cells shown.
+    const db = getDb();
+    await catchUpFigures(db, actor, Number(projectId));
+    p = progressPageView(db, actor, Number(projectId), {
+      q: sp.q,
+      page: num(sp.page),
+      who: sp.who,
+      apage: num(sp.apage),
+      lexelt: num(sp.lexelt),
+      annotator: num(sp.annotator),
+      lpage: num(sp.lpage),
+      dpage: num(sp.dpage),
     });
     charts = await derive(getDb(), { op: "progressCharts", actor, projectId: Number(projectId) });
   } catch (e) {

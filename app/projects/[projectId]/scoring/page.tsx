@@ -4,17 +4,26 @@ import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
-import { derive } from "@/lib/server/jobs";
+import { scoringBoardView } from "@/lib/server/jobs";
 import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard } from "@/lib/server/scoring";
 import { listModels } from "@/lib/server/models";
 import { addRunsAction } from "../models/actions";
 import { AddRunsForm } from "../models/forms";
 import { answerOf, pageOutcome } from "@/app/_ui/native-answer";
+import { recomputeOthersAction } from "./actions";
 import { SensevalSection } from "./senseval";
 import { ScoringWorkbench } from "./workbench";
 import { RunScoresCharts } from "@/app/_ui/charts/run-scores";
 
 export const metadata: Metadata = { title: "Scoring" };
+
+
+/** A time of day, HH:MM:SS (the server's clock), with the date when not today. */
+function asOf(ms: number): string {
+  const d = new Date(ms);
+  const time = d.toTimeString().slice(0, 8);
+  return d.toDateString() === new Date().toDateString() ? time : `${d.toISOString().slice(0, 10)} ${time}`;
+}
 export const dynamic = "force-dynamic";
 
 export default async function ScoringPage({
@@ -39,8 +48,8 @@ export default async function ScoringPage({
   const source: GoldSource = goldParam !== "" && goldParam !== "project" && Number.isSafeInteger(goldId) && goldId > 0 ? { kind: "stored", id: goldId } : { kind: "project" };
   let board: ScoreBoard;
   try {
-    // Every stored run scored against the gold: in the derivation process, cached until the data or the runs change.
-    board = await derive(getDb(), { op: "scoreBoard", actor, projectId: id, source, mode: { repaired, reading } });
+    // score.pl's figures added up from the outcomes kept per id as answers change (#39), the rest from a whole scoring in the background.
+    board = await scoringBoardView(getDb(), actor, id, source, { repaired, reading });
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -58,6 +67,29 @@ export default async function ScoringPage({
       <p className="small">
         <Link href={`/projects/${id}/scoring/ranking`}>Ranking measures</Link>: TSAR-2022/MLSP, SWORDS, GAP and P@k for ranked outputs.
       </p>
+      {board.others && board.runs.length > 0 && (
+        <div className="small muted">
+          <p>
+            score.pl&rsquo;s figures follow the answers as they are saved. The repaired and UTF-8 figures beside them, and the intervals on the chart, come from scoring every
+            run whole, in the background:{" "}
+            {board.others.computedAt === null ? (
+              <>being scored now; reload in a moment.</>
+            ) : (
+              <>
+                as of <span data-testid="others-as-of">{asOf(board.others.computedAt)}</span>
+                {board.others.stale ? ", and answers have changed since." : ", and nothing has changed since."}
+              </>
+            )}
+          </p>
+          {board.others.computedAt !== null && board.others.stale && (
+            <form action={recomputeOthersAction.bind(null, id, source.kind === "stored" ? String(source.id) : "")}>
+              <button type="submit" className="secondary">
+                Score the runs whole again
+              </button>
+            </form>
+          )}
+        </div>
+      )}
       <ScoringWorkbench
         projectId={id}
         initialBoard={board}

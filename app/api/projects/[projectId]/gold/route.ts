@@ -2,7 +2,8 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { InputError, requireProject, errorResponse, streamedResponse, stringSlices, attachmentDisposition, projectIdOf } from "@/lib/server/kernel";
 import { deriveDownload } from "@/lib/server/jobs";
-import { goldReviewCsv, goldReviewTsv } from "@/lib/server/gold";
+import { goldFileSlices, goldReviewCsv, goldReviewTsv } from "@/lib/server/gold";
+import { catchUpFigures } from "@/lib/server/derived";
 
 export const dynamic = "force-dynamic";
 
@@ -40,10 +41,14 @@ export async function GET(req: Request, ctx: Ctx) {
       throw new InputError(`Unknown file "${which}": ask for gold, mwgold, log, logtsv or problems.`, { file: "One of gold, mwgold, log, logtsv, problems." });
     }
     const kind = which as keyof typeof FILES;
-    let body: string | ReadableStream<Uint8Array>;
+    let body: string | ReadableStream<Uint8Array> | Iterable<string>;
     if (kind === "log") body = goldReviewCsv(db, actor, projectId);
     else if (kind === "logtsv") body = goldReviewTsv(db, actor, projectId);
-    else {
+    else if ((kind === "gold" || kind === "mwgold") && !fold && !proposals) {
+      // The lines kept as answers change (#39), streamed a slice at a time.
+      await catchUpFigures(db, actor, projectId);
+      body = goldFileSlices(db, actor, projectId, kind);
+    } else {
       // Derived in the derivation process (cached until the next change), sent in slices.
       body = (await deriveDownload(db, { op: "goldFile", actor, projectId, file: kind, foldCase: fold, ...(proposals ? { applyProposals: true } : {}) }, "text")).body;
     }

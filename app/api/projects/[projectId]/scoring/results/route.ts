@@ -1,7 +1,7 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { errorResponse } from "@/lib/server/kernel";
-import { derive } from "@/lib/server/jobs";
+import { scoringBoardView } from "@/lib/server/jobs";
 import { checkedMode } from "../mode";
 import { type Ctx, idOf, requestGold } from "../request";
 
@@ -10,8 +10,9 @@ export const dynamic = "force-dynamic";
 /**
  * The runs scored with one gold, ranked among themselves (the page's results
  * table): `?gold=ID` for a stored gold (else the project's own), `?figures=repaired`
- * for the repaired figures. Scored in the derivation process, as the page's first
- * board is (every run scored: seconds for a run of a million items).
+ * for the repaired figures. score.pl's figures in the project's reading are added up from the
+ * outcomes kept per id (#39); another mode is scored whole in the derivation process (seconds for a
+ * run of a million items).
  */
 export async function GET(req: Request, ctx: Ctx) {
   try {
@@ -19,7 +20,8 @@ export async function GET(req: Request, ctx: Ctx) {
     const db = getDb();
     const actor = await getActor();
     const mode = checkedMode(db, actor, projectId, req);
-    const board = await derive(db, { op: "scoreBoard", actor, projectId, source: requestGold(db, actor, projectId, req), mode });
+    const source = requestGold(db, actor, projectId, req);
+    const board = await scoringBoardView(db, actor, projectId, source, mode);
     return Response.json({ ok: true, board });
   } catch (e) {
     return errorResponse(e);

@@ -2,7 +2,7 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse, streamedResponse } from "@/lib/server/kernel";
 import { deriveDownload } from "@/lib/server/jobs";
-import { deleteRun } from "@/lib/server/scoring";
+import { deleteRunInSlices } from "@/lib/server/scoring";
 import { checkedMode } from "../../mode";
 import { type Ctx, idOf } from "../../request";
 
@@ -35,7 +35,7 @@ export async function DELETE(req: Request, ctx: RunCtx) {
   try {
     assertSameOrigin(req);
     const { projectId, runId } = await ids(ctx);
-    const name = deleteRun(getDb(), await getActor(), projectId, runId);
+    const name = await deleteRunInSlices(getDb(), await getActor(), projectId, runId);
     return Response.json({ ok: true, message: `Deleted ${name}.` });
   } catch (e) {
     return errorResponse(e);

@@ -1,0 +1,392 @@
+/**
+ * The one maintenance function of the derived figures (#39): bring some instances' figures in
+ * line with their inputs. For each instance it derives the figures now (instance.ts, through
+ * lib/lexsub), takes what the instance added before (gold_items.sums) away from the project's
+ * sums and adds what it adds now, rewrites its row and its forms, and takes it off the queue
+ * (derive_queue, filled by triggers in the transaction of every change). An instance that is
+ * gone takes its part with it. Every path that changes an instance's gold ends here: a save in
+ * its own transaction, everything else through the queue (queue.ts). The work is the instance's:
+ * a handful of indexed reads and one write per table, whatever the project's size.
+ *
+ * Runs inside the caller's write transaction (synchronous, as every better-sqlite3 transaction).
+ */
+import "server-only";
+import type { Db } from "../../../db/client";
+import { agreementSums, annotatorLexeltCounts, annotatorSums, deriveQueue, derivedCounts, goldForms, goldItems, instances, lemmaForms, lexeltAnswerCounts, responses } from "../../../db/schema";
+import { named } from "../../../db/sql-names";
+import { ANNOTATOR_FIELDS, GROUP_FIELDS } from "../../lexsub/agreement";
+import { lemmaReviewRow } from "../../lexsub/normalize";
+import { all, run } from "../kernel/statements";
+import { instanceInputs, projectLanguage } from "./inputs";
+import { type FormCount, type InstanceFigures, type ItemContribution, formsOf, instanceFigures } from "./instance";
+import { lemmaProposer } from "./lemmas";
+import { type GoldChange, rescoreRunItems } from "./run-items";
+import { readingFor } from "../../scorers/semeval2007/rules";
+
+const GI = named(goldItems);
+const GF = named(goldForms);
+const LF = named(lemmaForms);
+const AS = named(agreementSums);
+const AN = named(annotatorSums);
+const DC = named(derivedCounts);
+const LA = named(lexeltAnswerCounts);
+const Q = named(deriveQueue);
+const ALC = named(annotatorLexeltCounts);
+const R = named(responses, "r");
+const I = named(instances, "i");
+
+/** A delta per key, with the key's parts kept beside it. */
+class Deltas<K, V> {
+  readonly map = new Map<string, { key: K; value: V }>();
+  constructor(private readonly empty: () => V) {}
+  at(id: string, key: K): V {
+    let e = this.map.get(id);
+    if (!e) this.map.set(id, (e = { key, value: this.empty() }));
+    return e.value;
+  }
+}
+
+type Sums = Record<string, number>;
+const zeroGroup = (): Sums => Object.fromEntries(GROUP_FIELDS.map((k) => [k, 0]));
+const zeroAnnotator = (): Sums => Object.fromEntries(ANNOTATOR_FIELDS.map((k) => [k, 0]));
+
+function addInto(into: Sums, from: Readonly<Record<string, number | undefined>>, sign: number): void {
+  for (const [k, v] of Object.entries(from)) if (v) into[k] = (into[k] ?? 0) + sign * v;
+}
+
+const isZero = (s: Sums) => Object.values(s).every((v) => v === 0);
+
+/** The project-wide changes a batch of instances makes, summed before anything is written. */
+class Batch {
+  readonly groups = new Deltas<{ scope: string; key: string; pos: string }, Sums>(zeroGroup);
+  readonly annotators = new Deltas<string, Sums>(zeroAnnotator);
+  readonly counts = new Map<string, number>();
+  readonly forms = new Deltas<{ form: string; pos: string }, { n: number }>(() => ({ n: 0 }));
+  readonly spacing = new Deltas<{ form: string; spelling: string }, { n: number }>(() => ({ n: 0 }));
+  readonly answers = new Deltas<{ lexeltId: number; answers: number }, { n: number }>(() => ({ n: 0 }));
+  readonly saves = new Deltas<{ userId: number; lexeltId: number }, { n: number; added: number; removed: number }>(() => ({ n: 0, added: -Infinity, removed: -Infinity }));
+
+  add(c: ItemContribution, sign: 1 | -1): void {
+    const g = c.g as Record<string, number>;
+    if (Object.keys(g).length > 0) {
+      addInto(this.groups.at("all", { scope: "all", key: "", pos: "" }), g, sign);
+      addInto(this.groups.at(`pos\u0000${c.pos}`, { scope: "pos", key: c.pos, pos: "" }), g, sign);
+      addInto(this.groups.at(`lexelt\u0000${c.lexelt}`, { scope: "lexelt", key: c.lexelt, pos: c.pos }), g, sign);
+    }
+    for (const [name, a] of Object.entries(c.a)) addInto(this.annotators.at(name, name), a as Record<string, number>, sign);
+    for (const [name, n] of Object.entries(c.c)) this.counts.set(name, (this.counts.get(name) ?? 0) + sign * n);
+    for (const [form, pos, n] of c.f) this.forms.at(`${form}\u0000${pos}`, { form, pos }).n += sign * n;
+    for (const [form, spelling, n] of c.s ?? []) this.spacing.at(`${form}\u0000${spelling}`, { form, spelling }).n += sign * n;
+    if (c.q) this.answers.at(`${c.q[0]}:${c.q[1]}`, { lexeltId: c.q[0], answers: c.q[1] }).n += sign;
+    if (c.q && c.u) {
+      for (const [userId, at] of c.u) {
+        const e = this.saves.at(`${userId}:${c.q[0]}`, { userId, lexeltId: c.q[0] });
+        e.n += sign;
+        if (sign > 0) e.added = Math.max(e.added, at);
+        else e.removed = Math.max(e.removed, at);
+      }
+    }
+  }
+}
+
+/** The statements of the gold_items row. */
+function writeRow(db: Db, projectId: number, ref: number, f: InstanceFigures): void {
+  run(
+    db,
+    `insert into ${GI.$} (${GI.instanceRef}, ${GI.projectId}, ${GI.lexeltId}, ${GI.lexeltPosition}, ${GI.position}, ${GI.instanceId}, ${GI.lexelt}, ${GI.inQueue}, ${GI.excluded}, ${GI.reviewed},
+                         ${GI.line}, ${GI.mwLine}, ${GI.inT}, ${GI.hasMode}, ${GI.rank}, ${GI.pairs}, ${GI.annotators}, ${GI.keyInT}, ${GI.keyMode}, ${GI.keyGroup}, ${GI.problems}, ${GI.item}, ${GI.sums})
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     on conflict (${GI.instanceRef}) do update set
+       ${GI.projectId} = excluded.${GI.projectId}, ${GI.lexeltId} = excluded.${GI.lexeltId}, ${GI.lexeltPosition} = excluded.${GI.lexeltPosition},
+       ${GI.position} = excluded.${GI.position}, ${GI.instanceId} = excluded.${GI.instanceId}, ${GI.lexelt} = excluded.${GI.lexelt},
+       ${GI.inQueue} = excluded.${GI.inQueue}, ${GI.excluded} = excluded.${GI.excluded}, ${GI.reviewed} = excluded.${GI.reviewed},
+       ${GI.line} = excluded.${GI.line}, ${GI.mwLine} = excluded.${GI.mwLine}, ${GI.inT} = excluded.${GI.inT}, ${GI.hasMode} = excluded.${GI.hasMode},
+       ${GI.rank} = excluded.${GI.rank}, ${GI.pairs} = excluded.${GI.pairs}, ${GI.annotators} = excluded.${GI.annotators},
+       ${GI.keyInT} = excluded.${GI.keyInT}, ${GI.keyMode} = excluded.${GI.keyMode}, ${GI.keyGroup} = excluded.${GI.keyGroup}, ${GI.problems} = excluded.${GI.problems}, ${GI.item} = excluded.${GI.item}, ${GI.sums} = excluded.${GI.sums}`,
+    ref,
+    projectId,
+    f.lexeltId,
+    f.lexeltPosition,
+    f.position,
+    f.instanceId,
+    f.lexelt,
+    f.inQueue ? 1 : 0,
+    f.excluded ? 1 : 0,
+    f.reviewed ? 1 : 0,
+    f.line,
+    f.mwLine,
+    f.inT ? 1 : 0,
+    f.hasMode ? 1 : 0,
+    f.rank,
+    f.pairs,
+    f.annotators,
+    f.keyInT ? 1 : 0,
+    f.keyMode ? 1 : 0,
+    f.keyGroup,
+    f.problems.length > 0 ? JSON.stringify(f.problems) : null,
+    f.item ? JSON.stringify(f.item) : null,
+    JSON.stringify(f.sums),
+  );
+}
+
+const sameForms = (a: readonly FormCount[], b: readonly FormCount[]) => a.length === b.length && a.every((x, i) => x[0] === b[i][0] && x[1] === b[i][1] && x[2] === b[i][2]);
+
+/**
+ * Bring the figures of `refs` (instances of the project, or instances that are gone) in line with
+ * their inputs now, and take them off the queue. Inside a write transaction.
+ */
+export function maintainInstances(db: Db, projectId: number, refs: readonly number[]): void {
+  if (refs.length === 0) return;
+  const ids = JSON.stringify(refs);
+  const language = projectLanguage(db, projectId);
+  if (language === null) {
+    run(db, `delete from ${Q.$} where ${Q.instanceRef} in (select value from json_each(?))`, ids);
+    return;
+  }
+  // One instance (a save) by its key; a slice through the list.
+  const cols = `${GI.instanceRef} as ref, ${GI.projectId} as projectId, ${GI.instanceId} as instanceId, ${GI.line} as line, ${GI.mwLine} as mwLine, ${GI.excluded} as excluded, ${GI.sums} as sums`;
+  type OldRow = { ref: number; projectId: number; instanceId: string; line: string | null; mwLine: string | null; excluded: number; sums: string };
+  const oldRows =
+    refs.length === 1
+      ? all<OldRow>(db, `select ${cols} from ${GI.$} where ${GI.instanceRef} = ?`, refs[0])
+      : all<OldRow>(db, `select ${cols} from ${GI.$} where ${GI.instanceRef} in (select value from json_each(?))`, ids);
+  const old = new Map(oldRows.map((r) => [r.ref, { ...r, sums: JSON.parse(r.sums) as ItemContribution }]));
+  // The instances whose lines in the gold and mwgold files changed: their ids are scored again in the stored runs.
+  const changes: GoldChange[] = [];
+  const batch = new Batch();
+  for (const ref of refs) {
+    const before = old.get(ref);
+    // A row of another project (an instance moved by a publish) is that project's to maintain.
+    const mine = before && before.projectId === projectId ? before.sums : null;
+    const inputs = instanceInputs(db, projectId, ref, (b) => formsOf(b, language));
+    if (inputs === null && before && before.projectId !== projectId) continue;
+    const f = inputs ? instanceFigures(inputs, language) : null;
+    if (mine) batch.add(mine, -1);
+    if (f) batch.add(f.sums, 1);
+    if (f) writeRow(db, projectId, ref, f);
+    else if (before) run(db, `delete from ${GI.$} where ${GI.instanceRef} = ?`, ref);
+    const fileLine = (line: string | null, excluded: boolean) => (excluded ? null : line);
+    const was = before && before.projectId === projectId ? { line: fileLine(before.line, before.excluded === 1), mwLine: fileLine(before.mwLine, before.excluded === 1) } : null;
+    const now = f ? { line: fileLine(f.line, f.excluded), mwLine: fileLine(f.mwLine, f.excluded) } : null;
+    if ((was?.line ?? null) !== (now?.line ?? null) || (was?.mwLine ?? null) !== (now?.mwLine ?? null)) {
+      changes.push({ instanceId: f?.instanceId ?? before!.instanceId, line: now?.line ?? null, mwLine: now?.mwLine ?? null });
+    }
+    const oldForms = mine?.f ?? [];
+    const newForms = f?.sums.f ?? [];
+    if (!sameForms(oldForms, newForms)) {
+      if (oldForms.length > 0) run(db, `delete from ${GF.$} where ${GF.instanceRef} = ?`, ref);
+      if (newForms.length > 0) {
+        run(
+          db,
+          `insert into ${GF.$} (${GF.instanceRef}, ${GF.projectId}, ${GF.form}, ${GF.pos}, ${GF.count})
+           select ?, ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') from json_each(?)`,
+          ref,
+          projectId,
+          JSON.stringify(newForms),
+        );
+      }
+    }
+  }
+  writeBatch(db, projectId, batch, language);
+  rescoreRunItems(db, projectId, changes, readingFor(language));
+
+  if (refs.length === 1) run(db, `delete from ${Q.$} where ${Q.instanceRef} = ?`, refs[0]);
+  else run(db, `delete from ${Q.$} where ${Q.instanceRef} in (select value from json_each(?))`, ids);
+}
+
+/** Write a batch's net changes: every sum that moved, and rows that went to nothing taken away. */
+function writeBatch(db: Db, projectId: number, b: Batch, language: string): void {
+  const groups = [...b.groups.map.values()].filter((e) => !isZero(e.value));
+  if (groups.length > 0) {
+    const cols = GROUP_FIELDS.map((k) => AS[k]);
+    run(
+      db,
+      `insert into ${AS.$} (${AS.projectId}, ${AS.scope}, ${AS.key}, ${AS.pos}, ${cols.join(", ")})
+       select ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), ${GROUP_FIELDS.map((_, i) => `json_extract(value, '$[${i + 3}]')`).join(", ")}
+         from json_each(?) where true
+       on conflict (${AS.projectId}, ${AS.scope}, ${AS.key}) do update set ${cols.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`,
+      projectId,
+      JSON.stringify(groups.map((e) => [e.key.scope, e.key.key, e.key.pos, ...GROUP_FIELDS.map((k) => e.value[k])])),
+    );
+    if (groups.some((e) => e.value.present < 0)) {
+      run(
+        db,
+        `delete from ${AS.$} where ${AS.projectId} = ? and ${AS.present} <= 0 and (${AS.scope}, ${AS.key}) in (select json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(?))`,
+        projectId,
+        JSON.stringify(groups.filter((e) => e.value.present < 0).map((e) => [e.key.scope, e.key.key])),
+      );
+    }
+  }
+  const annotators = [...b.annotators.map.values()].filter((e) => !isZero(e.value));
+  if (annotators.length > 0) {
+    const cols = ANNOTATOR_FIELDS.map((k) => AN[k]);
+    run(
+      db,
+      `insert into ${AN.$} (${AN.projectId}, ${AN.annotator}, ${cols.join(", ")})
+       select ?, json_extract(value, '$[0]'), ${ANNOTATOR_FIELDS.map((_, i) => `json_extract(value, '$[${i + 1}]')`).join(", ")} from json_each(?) where true
+       on conflict (${AN.projectId}, ${AN.annotator}) do update set ${cols.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`,
+      projectId,
+      JSON.stringify(annotators.map((e) => [e.key, ...ANNOTATOR_FIELDS.map((k) => e.value[k])])),
+    );
+    if (annotators.some((e) => e.value.answered < 0)) {
+      run(db, `delete from ${AN.$} where ${AN.projectId} = ? and ${AN.answered} <= 0 and ${AN.annotator} in (select value from json_each(?))`, projectId, JSON.stringify(annotators.filter((e) => e.value.answered < 0).map((e) => e.key)));
+    }
+  }
+  const counts = [...b.counts].filter(([, v]) => v !== 0);
+  if (counts.length > 0) {
+    run(
+      db,
+      `insert into ${DC.$} (${DC.projectId}, ${DC.name}, ${DC.value}) select ?, json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(?) where true
+       on conflict (${DC.projectId}, ${DC.name}) do update set ${DC.value} = ${DC.value} + excluded.${DC.value}`,
+      projectId,
+      JSON.stringify(counts),
+    );
+    if (counts.some(([, v]) => v < 0)) {
+      run(db, `delete from ${DC.$} where ${DC.projectId} = ? and ${DC.value} = 0 and ${DC.name} in (select value from json_each(?))`, projectId, JSON.stringify(counts.filter(([, v]) => v < 0).map(([k]) => k)));
+    }
+  }
+  const answers = [...b.answers.map.values()].filter((e) => e.value.n !== 0);
+  if (answers.length > 0) {
+    run(
+      db,
+      `insert into ${LA.$} (${LA.lexeltId}, ${LA.projectId}, ${LA.answers}, ${LA.instances}) select json_extract(value, '$[0]'), ?, json_extract(value, '$[1]'), json_extract(value, '$[2]') from json_each(?) where true
+       on conflict (${LA.lexeltId}, ${LA.answers}) do update set ${LA.instances} = ${LA.instances} + excluded.${LA.instances}`,
+      projectId,
+      JSON.stringify(answers.map((e) => [e.key.lexeltId, e.key.answers, e.value.n])),
+    );
+    if (answers.some((e) => e.value.n < 0)) {
+      run(
+        db,
+        `delete from ${LA.$} where ${LA.instances} <= 0 and (${LA.lexeltId}, ${LA.answers}) in (select json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(?))`,
+        JSON.stringify(answers.filter((e) => e.value.n < 0).map((e) => [e.key.lexeltId, e.key.answers])),
+      );
+    }
+  }
+  writeForms(db, projectId, [...b.forms.map.values()].filter((e) => e.value.n !== 0), [...b.spacing.map.values()].filter((e) => e.value.n !== 0), language);
+  // A save revised (one time out, a later one in) moves the latest; the same times out and in move nothing.
+  writeSaves(db, projectId, [...b.saves.map.values()].filter((e) => e.value.n !== 0 || e.value.added !== e.value.removed));
+}
+
+/**
+ * The Progress tab's counts per annotator and lexelt: how many responses, and the latest save among them. A
+ * latest save taken away with nothing as late in its place is looked for again among the lexelt's instances.
+ */
+function writeSaves(db: Db, projectId: number, moved: { key: { userId: number; lexeltId: number }; value: { n: number; added: number; removed: number } }[]): void {
+  if (moved.length === 0) return;
+  const keys = JSON.stringify(moved.map((e) => [e.key.userId, e.key.lexeltId]));
+  const rows = new Map(
+    all<{ userId: number; lexeltId: number; responses: number; lastAt: number }>(
+      db,
+      `select ${ALC.userId} as userId, ${ALC.lexeltId} as lexeltId, ${ALC.responses} as responses, ${ALC.lastAt} as lastAt from ${ALC.$}
+        where ${ALC.projectId} = ? and (${ALC.userId}, ${ALC.lexeltId}) in (select json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(?))`,
+      projectId,
+      keys,
+    ).map((r) => [`${r.userId}:${r.lexeltId}`, r]),
+  );
+  const upserts: [number, number, number, number][] = [];
+  const gone: [number, number][] = [];
+  for (const { key, value } of moved) {
+    const old = rows.get(`${key.userId}:${key.lexeltId}`);
+    const n = (old?.responses ?? 0) + value.n;
+    if (n <= 0) {
+      if (old) gone.push([key.userId, key.lexeltId]);
+      continue;
+    }
+    let last = Math.max(old?.lastAt ?? -Infinity, value.added);
+    if (old && value.removed >= old.lastAt && value.added < old.lastAt) {
+      last = all<{ last: number }>(
+        db,
+        `select max(${R.updatedAt}) as last from ${I.$} join ${R.$} on ${R.instanceRef} = ${I.id} and ${R.userId} = ? where ${I.lexeltId} = ? and ${I.inQueue} = 1`,
+        key.userId,
+        key.lexeltId,
+      )[0].last;
+    }
+    upserts.push([key.userId, key.lexeltId, n, last]);
+  }
+  if (upserts.length > 0) {
+    run(
+      db,
+      `insert into ${ALC.$} (${ALC.projectId}, ${ALC.userId}, ${ALC.lexeltId}, ${ALC.responses}, ${ALC.lastAt})
+       select ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]') from json_each(?) where true
+       on conflict (${ALC.projectId}, ${ALC.userId}, ${ALC.lexeltId}) do update set ${ALC.responses} = excluded.${ALC.responses}, ${ALC.lastAt} = excluded.${ALC.lastAt}`,
+      projectId,
+      JSON.stringify(upserts),
+    );
+  }
+  if (gone.length > 0) {
+    run(
+      db,
+      `delete from ${ALC.$} where ${ALC.projectId} = ? and (${ALC.userId}, ${ALC.lexeltId}) in (select json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(?))`,
+      projectId,
+      JSON.stringify(gone),
+    );
+  }
+}
+
+/**
+ * The lemma review's rows of the forms whose counts moved: counts per PoS, proposals and choices for a PoS
+ * met for the first time, the spellings with other spacing; "changed" as the review says it (lemmaReviewRow).
+ */
+function writeForms(
+  db: Db,
+  projectId: number,
+  moved: { key: { form: string; pos: string }; value: { n: number } }[],
+  spaced: { key: { form: string; spelling: string }; value: { n: number } }[],
+  language: string,
+): void {
+  if (moved.length === 0 && spaced.length === 0) return;
+  const forms = [...new Set([...moved.map((e) => e.key.form), ...spaced.map((e) => e.key.form)])];
+  type Kept = { byPos: Record<string, number>; proposals: Record<string, string>; choices: Record<string, string | null>; spacing: Record<string, number> };
+  const rows = new Map(
+    all<{ form: string; byPos: string; proposals: string; choices: string; spacing: string }>(
+      db,
+      `select ${LF.form} as form, ${LF.byPos} as byPos, ${LF.proposals} as proposals, ${LF.choices} as choices, ${LF.spacing} as spacing
+         from ${LF.$} where ${LF.projectId} = ? and ${LF.form} in (select value from json_each(?))`,
+      projectId,
+      JSON.stringify(forms),
+    ).map((r): [string, Kept] => [r.form, { byPos: JSON.parse(r.byPos), proposals: JSON.parse(r.proposals), choices: JSON.parse(r.choices), spacing: JSON.parse(r.spacing) }]),
+  );
+  const rowOf = (form: string): Kept => {
+    let row = rows.get(form);
+    if (!row) rows.set(form, (row = { byPos: {}, proposals: {}, choices: {}, spacing: {} }));
+    return row;
+  };
+  const bump = (into: Record<string, number>, key: string, n: number) => {
+    const v = (into[key] ?? 0) + n;
+    if (v > 0) into[key] = v;
+    else delete into[key];
+  };
+  for (const e of moved) bump(rowOf(e.key.form).byPos, e.key.pos, e.value.n);
+  for (const e of spaced) bump(rowOf(e.key.form).spacing, e.key.spelling, e.value.n);
+  const propose = lemmaProposer(language);
+  const upserts: [string, number, string, string, string, string, number][] = [];
+  const gone: string[] = [];
+  for (const form of forms) {
+    const row = rows.get(form)!;
+    const pos = Object.keys(row.byPos);
+    if (pos.length === 0) {
+      gone.push(form);
+      continue;
+    }
+    const proposals: Record<string, string> = {};
+    const choices: Record<string, string | null> = {};
+    for (const p of pos) {
+      proposals[p] = row.proposals[p] ?? propose(form, p);
+      choices[p] = p in row.choices ? row.choices[p] : (propose.choice?.(form, p) ?? null);
+    }
+    const review = lemmaReviewRow(form, Object.entries(row.byPos), undefined, { language }, { proposals: new Map(Object.entries(proposals)), choices: new Map(Object.entries(choices)), spacing: Object.keys(row.spacing) });
+    upserts.push([form, review.count, JSON.stringify(row.byPos), JSON.stringify(proposals), JSON.stringify(choices), JSON.stringify(row.spacing), review.changed ? 1 : 0]);
+  }
+  if (upserts.length > 0) {
+    run(
+      db,
+      `insert into ${LF.$} (${LF.projectId}, ${LF.form}, ${LF.count}, ${LF.byPos}, ${LF.proposals}, ${LF.choices}, ${LF.spacing}, ${LF.changed})
+       select ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]') from json_each(?) where true
+       on conflict (${LF.projectId}, ${LF.form}) do update set ${LF.count} = excluded.${LF.count}, ${LF.byPos} = excluded.${LF.byPos}, ${LF.proposals} = excluded.${LF.proposals},
+         ${LF.choices} = excluded.${LF.choices}, ${LF.spacing} = excluded.${LF.spacing}, ${LF.changed} = excluded.${LF.changed}`,
+      projectId,
+      JSON.stringify(upserts),
+    );
+  }
+  if (gone.length > 0) run(db, `delete from ${LF.$} where ${LF.projectId} = ? and ${LF.form} in (select value from json_each(?))`, projectId, JSON.stringify(gone));
+}

@@ -1,0 +1,183 @@
+/**
+ * Reading the derived figures (#39): the project's counts, the gold and mwgold lines in corpus
+ * order, the problems in the order a derivation of the whole project lists them, the agreement
+ * sums, the lemma review. Reads only: a caller catches up with the queue first (queue.ts).
+ * The callers that take the actor (gold/, scoring/, annotate/progress.ts) check it.
+ */
+import "server-only";
+import type { Db } from "../../../db/client";
+import { agreementSums, annotatorSums, derivedCounts, goldItems, lemmaForms, lemmaOverrides, users } from "../../../db/schema";
+import { named } from "../../../db/sql-names";
+import { ANNOTATOR_FIELDS, type AnnotatorSums, GROUP_FIELDS, type GroupSums, emptyGroupSums } from "../../lexsub/agreement";
+import type { GoldProblem, GoldSummary } from "../../lexsub/gold";
+import { type LemmaDecision, type LemmaReviewRow, lemmaReviewOrder, lemmaReviewRow, lemmaTable, normaliseForm } from "../../lexsub/normalize";
+import { all, prepared } from "../kernel/statements";
+import type { StoredItem } from "./instance";
+
+const GI = named(goldItems);
+const DC = named(derivedCounts);
+const AS = named(agreementSums);
+const AN = named(annotatorSums);
+const LF = named(lemmaForms);
+const LO = named(lemmaOverrides, "lo");
+const U = named(users, "u");
+
+/** The project's derived counts by name (a name not there is 0). */
+export function countsOf(db: Db, projectId: number): Map<string, number> {
+  return new Map(all<{ name: string; value: number }>(db, `select ${DC.name} as name, ${DC.value} as value from ${DC.$} where ${DC.projectId} = ?`, projectId).map((r) => [r.name, r.value]));
+}
+
+/** The gold's summary from the counts: the project's gold (with imported dataset counts), or the responses' alone (what agreement is over). */
+export function goldSummaryOf(counts: ReadonlyMap<string, number>, gold: "project" | "responses" = "project"): GoldSummary {
+  const n = (name: string) => counts.get(name) ?? 0;
+  const r = gold === "responses" ? "response" : "";
+  const name = (s: string) => (r ? r + s[0].toUpperCase() + s.slice(1) : s);
+  return {
+    instances: n("instances"),
+    excluded: n("excluded"),
+    goldLines: n(name("goldLines")),
+    inT: n(name("inT")),
+    withMode: n(name("withMode")),
+    mwLines: n("mwLines"),
+    mwItems: n("mwItems"),
+  };
+}
+
+/** How many problems the project's gold derivation has (each form that breaks a save rule once). */
+export function problemCount(counts: ReadonlyMap<string, number>): number {
+  let n = counts.get("problems") ?? 0;
+  for (const [name, v] of counts) if (v > 0 && name.startsWith("once:")) n++;
+  return n;
+}
+
+/** The gold (or mwgold) lines in corpus order, excluded instances left out: the file's lines. */
+export function* goldFileLines(db: Db, projectId: number, file: "gold" | "mwgold"): Generator<string> {
+  const col = file === "gold" ? GI.line : GI.mwLine;
+  const rows = db.$client
+    .prepare(`select ${col} as line from ${GI.$} where ${GI.projectId} = ? and ${GI.excluded} = 0 and ${col} is not null order by ${GI.lexeltPosition}, ${GI.position}`)
+    .pluck()
+    .iterate(projectId) as IterableIterator<string>;
+  yield* rows;
+}
+
+/** The whole file as lib/lexsub/gold.ts formatGold / formatMwGold writes it (a blank line, then every line). */
+export function goldFileText(db: Db, projectId: number, file: "gold" | "mwgold"): string {
+  const parts = ["\n"];
+  for (const l of goldFileLines(db, projectId, file)) parts.push(l, "\n");
+  return parts.join("");
+}
+
+/**
+ * The problems, in the order a derivation of the whole project lists them (lib/lexsub/gold.ts):
+ * the instances' own first, then the answers', in corpus order, a form that breaks a save rule
+ * only where it first occurs. At most `limit` of them.
+ */
+export function* problemsInOrder(db: Db, projectId: number): Generator<GoldProblem> {
+  const read = () =>
+    prepared(db, `select ${GI.problems} as problems from ${GI.$} where ${GI.projectId} = ? and ${GI.problems} is not null order by ${GI.lexeltPosition}, ${GI.position}`)
+      .pluck()
+      .iterate(projectId) as IterableIterator<string>;
+  for (const json of read()) for (const p of JSON.parse(json) as GoldProblem[]) if (p.annotator === null) yield p;
+  const once = new Set<string>();
+  for (const json of read()) {
+    for (const p of JSON.parse(json) as GoldProblem[]) {
+      if (p.annotator === null) continue;
+      if (p.once !== undefined) {
+        if (once.has(p.once)) continue;
+        once.add(p.once);
+      }
+      yield p;
+    }
+  }
+}
+
+/** The first `limit` problems (problemsInOrder). */
+export function firstProblems(db: Db, projectId: number, limit: number): GoldProblem[] {
+  const out: GoldProblem[] = [];
+  if (limit <= 0) return out;
+  for (const p of problemsInOrder(db, projectId)) {
+    out.push(p);
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/** The agreement sums: overall, per PoS, per lexelt (with its PoS), per annotator. */
+export interface AgreementSumsView {
+  overall: GroupSums;
+  byPos: { pos: string; sums: GroupSums }[];
+  byLexelt: { lexelt: string; pos: string; sums: GroupSums }[];
+  annotators: { annotator: string; sums: AnnotatorSums }[];
+}
+
+export function agreementSumsOf(db: Db, projectId: number): AgreementSumsView {
+  const rows = all<Record<string, number | string>>(
+    db,
+    `select ${AS.scope} as scope, ${AS.key} as key, ${AS.pos} as pos, ${GROUP_FIELDS.map((k) => `${AS[k]} as ${k}`).join(", ")} from ${AS.$} where ${AS.projectId} = ? and ${AS.present} > 0`,
+    projectId,
+  );
+  const sumsOf = (r: Record<string, number | string>) => Object.fromEntries(GROUP_FIELDS.map((k) => [k, r[k] as number])) as unknown as GroupSums;
+  const view: AgreementSumsView = { overall: emptyGroupSums(), byPos: [], byLexelt: [], annotators: [] };
+  for (const r of rows) {
+    if (r.scope === "all") view.overall = sumsOf(r);
+    else if (r.scope === "pos") view.byPos.push({ pos: r.key as string, sums: sumsOf(r) });
+    else view.byLexelt.push({ lexelt: r.key as string, pos: r.pos as string, sums: sumsOf(r) });
+  }
+  view.annotators = all<Record<string, number | string>>(
+    db,
+    `select ${AN.annotator} as annotator, ${ANNOTATOR_FIELDS.map((k) => `${AN[k]} as ${k}`).join(", ")} from ${AN.$} where ${AN.projectId} = ? and ${AN.answered} > 0`,
+    projectId,
+  ).map((r) => ({ annotator: r.annotator as string, sums: Object.fromEntries(ANNOTATOR_FIELDS.map((k) => [k, r[k] as number])) as unknown as AnnotatorSums }));
+  return view;
+}
+
+/** The lemma decisions of the project, with who made them. */
+function lemmaDecisions(db: Db, projectId: number): { form: string; lemma: string; decision: LemmaDecision; decidedBy: string | null; decidedAt: Date }[] {
+  return all<{ form: string; lemma: string; decision: LemmaDecision; decidedBy: string | null; decidedAt: number }>(
+    db,
+    `select ${LO.form} as form, ${LO.lemma} as lemma, ${LO.decision} as decision, ${U.name} as decidedBy, ${LO.decidedAt} as decidedAt
+       from ${LO.$} left join ${U.$} on ${U.id} = ${LO.decidedBy} where ${LO.projectId} = ?`,
+    projectId,
+  ).map((r) => ({ ...r, decidedAt: new Date(r.decidedAt) }));
+}
+
+/** A row of the lemma review with who decided it. */
+export interface LemmaReviewEntry extends LemmaReviewRow {
+  decidedBy: string | null;
+  decidedAt: Date | null;
+}
+
+/**
+ * The lemma review (lib/lexsub/normalize.ts buildLemmaReview's rows and order) from the kept
+ * counts and proposals: every form typed, changed forms first, then by frequency.
+ */
+export function lemmaReviewOf(db: Db, projectId: number, language: string): LemmaReviewEntry[] {
+  const decisions = lemmaDecisions(db, projectId);
+  const table = lemmaTable(decisions, language);
+  const byForm = new Map(decisions.map((r) => [normaliseForm(r.form, language), r]));
+  const rows = all<{ form: string; byPos: string; proposals: string; choices: string; spacing: string }>(
+    db,
+    `select ${LF.form} as form, ${LF.byPos} as byPos, ${LF.proposals} as proposals, ${LF.choices} as choices, ${LF.spacing} as spacing from ${LF.$} where ${LF.projectId} = ?`,
+    projectId,
+  );
+  const options = { unreviewed: "keep" as const, language };
+  const review = rows.map((r): LemmaReviewEntry => {
+    const row = lemmaReviewRow(r.form, Object.entries(JSON.parse(r.byPos) as Record<string, number>), table, options, {
+      proposals: new Map(Object.entries(JSON.parse(r.proposals) as Record<string, string>)),
+      choices: new Map(Object.entries(JSON.parse(r.choices) as Record<string, string | null>)),
+      spacing: Object.keys(JSON.parse(r.spacing) as Record<string, number>),
+    });
+    const d = byForm.get(r.form);
+    return { ...row, decidedBy: d?.decidedBy ?? null, decidedAt: d?.decidedAt ?? null };
+  });
+  return review.sort(lemmaReviewOrder(language));
+}
+
+/** The stored agreement items of the project in corpus order (excluded instances have none): what α and its intervals are computed over. */
+export function* agreementItems(db: Db, projectId: number): Generator<StoredItem> {
+  const rows = db.$client
+    .prepare(`select ${GI.item} as item from ${GI.$} where ${GI.projectId} = ? and ${GI.item} is not null order by ${GI.lexeltPosition}, ${GI.position}`)
+    .pluck()
+    .iterate(projectId) as IterableIterator<string>;
+  for (const json of rows) yield JSON.parse(json) as StoredItem;
+}
