@@ -14,3 +14,6 @@ export function immediateByDefault<T extends BetterSQLite3Database<Record<string
   db.transaction = ((body, config) => begin(body, { behavior: "immediate", ...config })) as T["transaction"];
   return db;
 }
+
+/** For a transaction that only reads: deferred, so it takes a snapshot and never the write lock. */
+export const READ = { behavior: "deferred" } as const;

@@ -12,7 +12,7 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "../../db/client";
-import { immediateByDefault } from "../../db/immediate";
+import { immediateByDefault, READ } from "../../db/immediate";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-immediate-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -57,6 +57,16 @@ describe("transactions begin IMMEDIATE", () => {
         { behavior: "deferred" },
       ),
     ).toThrow(/database is locked|busy/i);
+    expect(db.$client.prepare("select n from t").all()).toEqual([{ n: 1 }]);
+    other.close();
+  });
+
+  it("a transaction that only reads asks for READ and takes no write lock: the other connection writes meanwhile", () => {
+    const { db, other } = twoConnections("read.db");
+    db.transaction(() => {
+      db.$client.prepare("select count(*) from t").get();
+      other.prepare("insert into t values (1)").run();
+    }, READ);
     expect(db.$client.prepare("select n from t").all()).toEqual([{ n: 1 }]);
     other.close();
   });

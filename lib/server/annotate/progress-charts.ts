@@ -6,6 +6,7 @@
  * per person for the second. Coordinators of the project only.
  */
 import "server-only";
+import { READ } from "../../../db/immediate";
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
 import { participants, projects, responses, studies, users } from "../../../db/schema";
@@ -113,6 +114,7 @@ export function progressChartData(db: Db, actor: Actor, projectId: number): Prog
       (a) => (a.study ? participantName(a) : a.name),
       (a) => (a.study ? `${a.study.name ?? `study ${a.study.id}`} (participants)` : a.name),
     ),
+    READ,
   );
   return { ...rows, thresholdSeconds: threshold / 1000, computedAt: Date.now() };
 }

@@ -33,6 +33,7 @@ import { applyAdjudications } from "../../lexsub/adjudication";
 import { type GoldScope, responseRecords } from "./gold-responses";
 import { type AdjudicationRecord, loadRecords } from "./adjudication";
 import { type Actor, type ProjectRow, actorUserId, requireProject } from "../kernel/actor";
+import { READ } from "../../../db/immediate";
 import { dataVersion } from "../kernel/data-version";
 import { InputError, NotFoundError } from "../kernel/errors";
 import { parseOrThrow } from "../kernel/validate";
@@ -88,7 +89,7 @@ export function goldInputs(db: Db, actor: Actor, projectId: number): GoldInputs 
     const { project: _, ...rest } = inputs;
     kept = { db, projectId, version, inputs: rest };
     return inputs;
-  });
+  }, READ);
 }
 
 /**
@@ -154,7 +155,7 @@ function readGoldInputs(db: Db, project: ProjectRow, projectId: number, scope: G
       // A study's scope compares its annotators: imported dataset counts name nobody (and would cost the project).
       imported: scope.studyId === undefined ? importedGold(db, projectId) : undefined,
     };
-  });
+  }, READ);
 }
 
 export interface GoldExportOptions {

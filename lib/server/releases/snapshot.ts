@@ -8,6 +8,7 @@
 import "server-only";
 import { and, asc, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { READ } from "../../../db/immediate";
 import {
   adjudications,
   instanceFlags,
@@ -256,5 +257,5 @@ export function readReleaseSnapshot(db: Db, actor: Actor, projectId: number): Re
       datasheet: sheet ? (JSON.parse(sheet.answers) as DatasheetAnswers) : {},
       previous: prev ? { version: prev.version, summary: JSON.parse(prev.summary) as ReleaseSummary, archive: Buffer.from(prev.archive) } : null,
     };
-  });
+  }, READ);
 }
