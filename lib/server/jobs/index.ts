@@ -12,8 +12,6 @@
 export { derive } from "./derive-pool";
 export { deriveDownload } from "./derive-pool";
 export { refreshAgreementAlpha, refreshScoringOthers, scoringBoardView } from "./derive-pool";
-export { cancelJob, getJob, jobResponse, type JobView, listJobs, startJob, waitForJob } from "./jobs";
-// Without an actor: reads a JobView the caller already got through the actor-checked getJob.
-export { jobDetails } from "./jobs";
+export { answerWithJob, cancelJob, getJob, type JobView, listJobs, startJob } from "./jobs";
 // Without an actor: a fresh temp file for an upload body, before the actor-checked startJob.
 export { uploadPath } from "./jobs";
