@@ -5,6 +5,15 @@ import { absoluteTime, formatSeconds, relativeTime } from "@/app/_ui/time";
 import { Bar, Pager, type Search, hrefWith } from "./parts";
 import styles from "./progress.module.css";
 
+/** One annotator's count on one lexelt: done of its instances, or (not assigned) what they gave before, in brackets. */
+function DoneCell({ cell: c, instances }: { cell: { assigned: boolean; done: number }; instances: number }) {
+  return (
+    <td className={`num ${c.assigned && c.done >= instances ? styles.full : ""}`}>
+      {c.assigned ? `${c.done} / ${instances}` : <span className="muted" title={c.done > 0 ? `${c.done} given before the assignment changed` : "not assigned"}>{c.done > 0 ? `(${c.done})` : "—"}</span>}
+    </td>
+  );
+}
+
 /** One lexelt's annotators, a page at a time. */
 export function LexeltAnnotators({ focus, annotators, sp, base }: { focus: NonNullable<ProgressPageView["focusLexelt"]>; annotators: ProgressPageView["annotators"]; sp: Search; base: string }) {
   const focusLexelt = focus.lexelt;
@@ -32,9 +41,7 @@ export function LexeltAnnotators({ focus, annotators, sp, base }: { focus: NonNu
               return (
                 <tr key={c.userId}>
                   <th scope="row" className={styles.rowHead}>{a.name}</th>
-                  <td className={`num ${c.assigned && c.done >= focusLexelt.instances ? styles.full : ""}`}>
-                    {c.assigned ? `${c.done} / ${focusLexelt.instances}` : <span className="muted" title={c.done > 0 ? `${c.done} given before the assignment changed` : "not assigned"}>{c.done > 0 ? `(${c.done})` : "—"}</span>}
-                  </td>
+                  <DoneCell cell={c} instances={focusLexelt.instances} />
                 </tr>
               );
             })}
@@ -67,9 +74,7 @@ export function AnnotatorLexelts({ focus, sp, base }: { focus: NonNullable<Progr
             {paged.rows.map(({ lexelt: l, cell: c }) => (
               <tr key={l.id}>
                 <th scope="row" className={styles.rowHead}><code>{l.item}</code></th>
-                <td className={`num ${c.assigned && c.done >= l.instances ? styles.full : ""}`}>
-                  {c.assigned ? `${c.done} / ${l.instances}` : <span className="muted" title={c.done > 0 ? `${c.done} given before the assignment changed` : "not assigned"}>{c.done > 0 ? `(${c.done})` : "—"}</span>}
-                </td>
+                <DoneCell cell={c} instances={l.instances} />
               </tr>
             ))}
           </tbody>
