@@ -30,8 +30,10 @@ const TESTS = "^(test|e2e|bench)/";
  * lib/server/gold (the derivations, the jobs and the scoring storage, which #39 rewrote on a branch
  * beside #43's), the progress pages' reads in lib/server/annotate, and lib/server/derived (#39's
  * maintenance, called inside the save's transaction and the queue's catch-up; its index takes the
- * actor and imports server-only, which the workers cannot load). Next: registries filled by each
- * feature for jobs and derivations, an actor-free entry for derived/, and these gone.
+ * actor and imports server-only, which the workers cannot load). The job kinds already come from
+ * each feature's registry (its job-kinds.ts, exported by its index: lib/server/jobs/jobs-kinds.ts
+ * reaches into no feature). Next: the same for the derivations (derive-jobs.ts, derive-worker.ts),
+ * an actor-free entry for derived/, the other features' reads through indexes, and these gone.
  */
 const FEATURE_BORDER_EXCEPTIONS = {
   from: ["^lib/server/(jobs|scoring|gold)/"],

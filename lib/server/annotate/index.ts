@@ -31,3 +31,6 @@ export { suggestedWords } from "./suggestions-record";
 export { screenOutOnFail } from "./participant";
 export { syncTrainingQueue } from "./queue";
 export { trainingPending } from "./training-gate";
+// Without an actor: this feature's job kinds, for the jobs worker (lib/server/jobs/jobs-kinds.ts); the job
+// carries the actor that startJob checked before queueing it.
+export { ANNOTATE_JOB_KINDS } from "./job-kinds";

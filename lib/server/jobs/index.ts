@@ -1,5 +1,5 @@
 /**
- * lib/server/jobs: work off the request thread: jobs (imports, uploads: jobs.ts, their kinds in jobs-kinds.ts;
+ * lib/server/jobs: work off the request thread: jobs (imports, uploads: jobs.ts, their kinds gathered in jobs-kinds.ts from each feature's registry;
  * a job reports progress through its JobContext into the jobs table, read by getJob/listJobs)
  * and derivations (derive-pool.ts: the Gold, Agreement, Progress and Scoring pages and downloads,
  * computed in the derivation child by derive-jobs.ts).

@@ -21,7 +21,7 @@
  *   left queued or running are marked failed and the rows they had written but
  *   not published (their holding projects) are deleted in slices.
  *
- * How to add a kind: see lib/server/jobs/jobs-kinds.ts.
+ * How to add a kind: see lib/server/jobs/jobs-kinds.ts (each feature registers its own kinds).
  */
 import "server-only";
 import crypto from "node:crypto";

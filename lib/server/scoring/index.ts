@@ -19,3 +19,6 @@ export { type NamedText } from "./uploads";
 // Without an actor: bytes to text (no data access); the scoring itself checks the actor.
 export { readUpload } from "./uploads";
 export { MAX_RUN_BYTES } from "./uploads";
+// Without an actor: this feature's job kinds, for the jobs worker (lib/server/jobs/jobs-kinds.ts); the job
+// carries the actor that startJob checked before queueing it.
+export { SCORING_JOB_KINDS } from "./job-kinds";
