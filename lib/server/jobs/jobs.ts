@@ -33,14 +33,12 @@ import type { Db } from "../../../db/client";
 import { jobs, projects, users } from "../../../db/schema";
 import { type Actor, actorUserId, requireProject } from "../kernel/actor";
 import { NotFoundError } from "../kernel/errors";
-import { discardDatasetStaging } from "../corpus/dataset-import";
-import { FairQueue } from "../runtime/fair-queue";
+import { discardDatasetStaging } from "../corpus";
+import { checkUploadRoom, FairQueue, LimitError, WorkerPool } from "../runtime";
 import { inputFiles, runJobOn } from "./jobs-run";
-import { LimitError, WorkerPool } from "../runtime/pool";
-import { checkUploadRoom } from "../runtime/upload-quota";
 import { setting } from "../../config";
 
-export type JobState = "queued" | "running" | "done" | "failed" | "cancelled";
+type JobState = "queued" | "running" | "done" | "failed" | "cancelled";
 
 export interface JobView {
   id: number;
@@ -60,7 +58,7 @@ export interface JobView {
   cancelRequested: boolean;
 }
 
-export function jobThreads(): number {
+function jobThreads(): number {
   return setting("LEXGOLD_JOB_THREADS");
 }
 
@@ -76,7 +74,7 @@ export const QUICK_JOB_KINDS: ReadonlySet<string> = new Set(["scoring-run", "sco
  * They have lanes and threads of their own, with their own time limit (LEXGOLD_MODEL_JOB_TIME_LIMIT_S), so
  * that an import never waits for a run and a run is not cut off at an import's limit.
  */
-export const MODEL_JOB_KINDS: ReadonlySet<string> = new Set(["model-run", "model-measures"]);
+const MODEL_JOB_KINDS: ReadonlySet<string> = new Set(["model-run", "model-measures"]);
 /** Model runs at once per process (projects taking turns). */
 const MODEL_LANES = 2;
 
@@ -180,7 +178,7 @@ function removeInputFile(input: string): void {
 }
 
 /** Delete a holding project's rows a slice at a time, yielding to requests between slices. */
-export async function discardInSlices(db: Db, stagingProjectId: number): Promise<void> {
+async function discardInSlices(db: Db, stagingProjectId: number): Promise<void> {
   for (const _ of discardDatasetStaging(db.$client, stagingProjectId)) await new Promise((r) => setTimeout(r, 2));
 }
 
