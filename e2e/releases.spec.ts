@@ -61,6 +61,18 @@ test("without JavaScript the coordinator fills the datasheet, makes a release an
   await expect(p.getByRole("rowheader", { name: "data/answers.jsonl" })).toBeVisible();
   await expect(p.getByRole("rowheader", { name: "agreement/pair-agreement.svg" })).toBeVisible();
   const sha = (await p.locator("p", { hasText: "SHA-256 of the archive" }).locator("code").textContent())!.trim();
+  // Its plots as the archive holds them (images that load, named by their descriptions), and a file of its list opened.
+  const plot = p.getByRole("region", { name: "Plots" }).getByRole("img", { name: /pair of annotators/ });
+  await plot.scrollIntoViewIfNeeded();
+  await expect.poll(() => plot.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
+  await expect(p.getByRole("region", { name: "Plots" }).getByRole("figure")).toHaveCount(await p.getByRole("rowheader", { name: /^agreement\/.*\.svg$/ }).count());
+  const goldFile = await p.request.get((await p.getByRole("link", { name: "formats/demo.gold", exact: true }).getAttribute("href"))!);
+  expect(goldFile.status()).toBe(200);
+  expect(goldFile.headers()["content-security-policy"]).toContain("sandbox");
+  expect(await goldFile.text()).toMatch(/^\S+ \S+ :: \S/m);
+  await p.getByRole("heading", { name: "Plots" }).scrollIntoViewIfNeeded();
+  await shoot(p, "release-plots");
+  await p.getByRole("heading", { level: 1 }).scrollIntoViewIfNeeded();
   await shoot(p, "release");
   const href = await p.getByRole("link", { name: /^Download demo-.*\.tar\.gz$/ }).getAttribute("href");
   const res = await p.request.get(href!);

@@ -86,6 +86,7 @@ import { startedView } from "../../lib/server/crowd/started";
 import { answer, seedParticipant, seedStudy } from "../support/crowd";
 import { readReleaseSnapshot } from "../../lib/server/releases/snapshot";
 import { progressChartData } from "../../lib/server/annotate/progress-charts";
+import { releaseFile, releasePlots } from "../../lib/server/releases/release-files";
 import { checkReleaseInput, createRelease, datasheetAnswers, listReleases, releaseArchive, releaseByVersion, releaseDetail, saveDatasheet } from "../../lib/server/releases/releases";
 import { MODEL_CALLS } from "./model-matrix";
 import { ACTORS, type ActorKey, addJudge, dump, type Outcome, outcomeOf, NIL, parseExpect, trackedFiles, type World, world } from "./world";
@@ -244,6 +245,20 @@ const CALLS: Call[] = [
     prep: withReleases,
     call: (w, k) => releaseArchive(w.db, w.actor(k), w.p.id, releaseOf(w, "p")),
     check: (r) => expect((r as { fileName: string }).fileName).toBe("p-1.0.0.tar.gz"),
+  },
+  {
+    name: "releasePlots",
+    expect: COORDINATOR,
+    prep: withReleases,
+    call: (w, k) => releasePlots(w.db, w.actor(k), w.p.id, releaseOf(w, "p")),
+    check: (r) => expect((r as Array<{ path: string }>).map((x) => x.path)).toContain("agreement/item-agreement.svg"),
+  },
+  {
+    name: "releaseFile",
+    expect: COORDINATOR,
+    prep: withReleases,
+    call: (w, k) => releaseFile(w.db, w.actor(k), w.p.id, releaseOf(w, "p"), "formats/p.gold"),
+    check: (r) => expect((r as { path: string; bytes: Buffer }).bytes.toString("utf8")).not.toContain("q.gold"),
   },
   { name: "datasheetAnswers", expect: COORDINATOR, call: (w, k) => datasheetAnswers(w.db, w.actor(k), w.p.id) },
   { name: "saveDatasheet", expect: COORDINATOR, call: (w, k) => saveDatasheet(w.db, w.actor(k), w.p.id, { motivation: "why" }) },

@@ -37,14 +37,14 @@ vi.mock("next/navigation", () => ({
 const ORIGIN = "http://lexgold.test:3000";
 process.env.NEXTAUTH_URL = ORIGIN;
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 type Ids = { round: number; run: number; gold: number; job: number; release: number };
 
 /**
  * Every route handler a browser can reach, with its methods (app/api; the bench routes answer 404
  * unless enabled for a benchmark; next-auth's own is the sign-in). The last test checks the list is whole.
  */
-const ROUTES: { path: string; methods: string; load: () => Promise<Record<string, unknown>>; params: (w: World, project: number, ids: Ids) => Record<string, string> }[] = [
+const ROUTES: { path: string; methods: string; load: () => Promise<Record<string, unknown>>; params: (w: World, project: number, ids: Ids) => Record<string, string | string[]> }[] = [
   { path: "agreement", methods: "GET", load: () => import("../../app/api/projects/[projectId]/agreement/route"), params: (_w, p) => ({ projectId: String(p) }) },
   { path: "datasets", methods: "GET POST", load: () => import("../../app/api/projects/[projectId]/datasets/route"), params: (_w, p) => ({ projectId: String(p) }) },
   { path: "flags", methods: "GET", load: () => import("../../app/api/projects/[projectId]/flags/route"), params: (_w, p) => ({ projectId: String(p) }) },
@@ -68,6 +68,7 @@ const ROUTES: { path: string; methods: string; load: () => Promise<Record<string
   { path: "scoring/scores", methods: "GET", load: () => import("../../app/api/projects/[projectId]/scoring/scores/route"), params: (_w, p) => ({ projectId: String(p) }) },
   { path: "scoring/senseval", methods: "POST", load: () => import("../../app/api/projects/[projectId]/scoring/senseval/route"), params: (_w, p) => ({ projectId: String(p) }) },
   // A release's .tar.gz (a release of p, as stored: a coordinator's only).
+  { path: "releases/[releaseId]/files/[...path]", methods: "GET", load: () => import("../../app/api/projects/[projectId]/releases/[releaseId]/files/[...path]/route"), params: (_w, p, i) => ({ projectId: String(p), releaseId: String(i.release), path: ["formats", "p.gold"] }) },
   { path: "releases/[releaseId]", methods: "GET", load: () => import("../../app/api/projects/[projectId]/releases/[releaseId]/route"), params: (_w, p, i) => ({ projectId: String(p), releaseId: String(i.release) }) },
   // A model's answers as a system file, and the workspace's suggestions (lib/server/models, issue #41).
   { path: "models/run", methods: "POST", load: () => import("../../app/api/projects/[projectId]/models/run/route"), params: (_w, p) => ({ projectId: String(p) }) },

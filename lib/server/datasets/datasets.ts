@@ -11,6 +11,7 @@
 import "server-only";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
+import { READ } from "../../../db/immediate";
 import { datasetGold, datasetInstances, imports, instances, lexelts, projects } from "../../../db/schema";
 import { writeCoinco } from "../../lexsub/formats/coinco";
 import { named } from "../../../db/sql-names";
@@ -195,7 +196,7 @@ export function datasetExportItems(db: Db, actor: Actor, projectId: number, give
       };
     });
     return { name: inputs.project.name, language: inputs.project.language, items };
-  });
+  }, READ);
 }
 
 /** The download's file name and content type for a project's name (the route names the file as the project is called now). */

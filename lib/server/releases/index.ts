@@ -7,6 +7,7 @@
  * app-to-server-through-feature-index). The functions here take the actor and check it;
  * the few that do not say why. Functions that take `db` and no actor stay inside lib/server.
  */
+export { releaseFile, type ReleasePlot, releasePlots } from "./release-files";
 export { checkReleaseInput, datasheetAnswers, listReleases, releaseArchive, releaseDetail, type ReleaseDetail, saveDatasheet } from "./releases";
 // Without an actor: the questions' text and keys, for the form.
 export { DATASHEET_QUESTIONS, MAX_DATASHEET_ANSWER } from "./release-types";

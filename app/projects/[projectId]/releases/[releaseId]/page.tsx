@@ -4,10 +4,11 @@ import { notFound } from "next/navigation";
 import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError, pathId } from "@/lib/server/kernel";
-import { releaseDetail, type ReleaseDetail } from "@/lib/server/releases";
+import { releaseDetail, type ReleaseDetail, type ReleasePlot, releasePlots } from "@/lib/server/releases";
 import { int } from "@/app/_ui/format";
 import { bytesText } from "../format";
 import styles from "../releases.module.css";
+import { ReleasePlots } from "./release-plots";
 
 export const metadata: Metadata = { title: "Release" };
 export const dynamic = "force-dynamic";
@@ -40,13 +41,16 @@ export default async function ReleasePage({ params }: { params: Promise<{ projec
   const rid = pathId(p.releaseId);
   if (pid === null || rid === null) notFound();
   let r: ReleaseDetail;
+  let plots: ReleasePlot[];
   try {
     r = releaseDetail(getDb(), actor, pid, rid);
+    plots = await releasePlots(getDb(), actor, pid, rid);
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
   }
   const c = r.summary.changes;
+  const fileHref = (path: string) => `/api/projects/${pid}/releases/${r.id}/files/${path.split("/").map(encodeURIComponent).join("/")}`;
   return (
     <>
       <p className="small">
@@ -132,13 +136,15 @@ export default async function ReleasePage({ params }: { params: Promise<{ projec
         )}
       </section>
 
+      <ReleasePlots plots={plots} fileHref={fileHref} />
+
       <section className="panel" aria-labelledby="files-h">
         <h2 id="files-h">Files</h2>
         <p className="small muted">
-          All under <code>{r.summary.folder}/</code>; <code>SHA256SUMS</code> lists these, for <code>sha256sum -c SHA256SUMS</code>.
+          All under <code>{r.summary.folder}/</code>; <a href={fileHref("SHA256SUMS")}><code>SHA256SUMS</code></a> lists these, for <code>sha256sum -c SHA256SUMS</code>.
         </p>
         <div className="table-wrap">
-          <table>
+          <table className={styles.files}>
             <thead>
               <tr>
                 <th scope="col">File</th>
@@ -152,7 +158,9 @@ export default async function ReleasePage({ params }: { params: Promise<{ projec
               {r.manifest.map((m) => (
                 <tr key={m.path}>
                   <th scope="row">
-                    <code>{m.path}</code>
+                    <a href={fileHref(m.path)}>
+                      <code>{m.path}</code>
+                    </a>
                   </th>
                   <td className="num">{bytesText(m.bytes)}</td>
                   <td className={styles.sha}>
