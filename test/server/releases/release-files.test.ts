@@ -7,17 +7,17 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { findProjectByName, SYSTEM } from "../../lib/server/kernel/actor";
-import { NotFoundError } from "../../lib/server/kernel/errors";
-import { seedDemo } from "../../lib/server/ops/demo";
-import { createProject } from "../../lib/server/corpus/projects";
-import { readArchive } from "../../lib/server/releases/archive";
-import { releaseFile, releaseFileType, releasePlots } from "../../lib/server/releases/release-files";
-import { createRelease, releaseArchive } from "../../lib/server/releases/releases";
-import { addMember } from "../../lib/server/people/users";
-import { actorFor, testDb } from "../support/db";
+import { findProjectByName, SYSTEM } from "../../../lib/server/kernel/actor";
+import { NotFoundError } from "../../../lib/server/kernel/errors";
+import { seedDemo } from "../../../lib/server/ops/demo";
+import { createProject } from "../../../lib/server/corpus/projects";
+import { readArchive } from "../../../lib/server/releases/archive";
+import { releaseFile, releaseFileType, releasePlots } from "../../../lib/server/releases/release-files";
+import { createRelease, releaseArchive } from "../../../lib/server/releases/releases";
+import { addMember } from "../../../lib/server/people/users";
+import { actorFor, testDb } from "../../support/db";
 
-const samples = path.resolve(__dirname, "../../samples");
+const samples = path.resolve(__dirname, "../../../samples");
 
 async function released() {
   const db = testDb();
@@ -56,7 +56,7 @@ describe("a release's files, read back", () => {
 
   it("serves no path the manifest does not list", async () => {
     const { db, projectId, releaseId } = await released();
-    for (const p of ["../demo-1.0.0/README.md", "demo-1.0.0/README.md", "formats", "agreement/../README.md", "", "nope.svg"]) {
+    for (const p of ["../../demo-1.0.0/README.md", "demo-1.0.0/README.md", "formats", "agreement/../README.md", "", "nope.svg"]) {
       await expect(releaseFile(db, SYSTEM, projectId, releaseId, p)).rejects.toBeInstanceOf(NotFoundError);
     }
   });
