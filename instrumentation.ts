@@ -1,9 +1,9 @@
 /**
  * Runs once in the server process before requests are served (Next's
- * instrumentation hook): stamps every request with its socket address so the
- * sign-in throttle and origin checks cannot be fooled by forwarded headers
- * (lib/net/trusted-proxy.ts; only under `next dev` and `next start`: the production server,
- * scripts/serve.mjs, stamps each request itself and patches nothing), recovers jobs a
+ * instrumentation hook): under `next dev` and `next start`, where nothing stamps a request with its
+ * socket's address (the production server, scripts/serve.mjs, does it itself), gives the process a
+ * peer key no request carries, so that no address a client writes is believed
+ * (lib/net/trusted-proxy.ts); recovers jobs a
  * killed server left unfinished (lib/server/jobs/jobs.ts), goes on opening the crowd studies it
  * left half-opened, and starts the applier that brings queued derived figures up to date in the
  * background (lib/server/derived/queue.ts). The save is served before Next by scripts/serve.mjs
@@ -11,11 +11,11 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  // scripts/serve.mjs stamps every request itself (and names its processes' count); `next dev` and `next start` do not.
+  // scripts/serve.mjs stamps every request with its key; `next dev` and `next start` stamp none: a key no request carries.
   const { setting } = await import("./lib/config");
-  if (setting("LEXGOLD_SERVER_PROCESSES") === undefined) {
-    const { installPeerHeader } = await import("./lib/net/trusted-proxy");
-    installPeerHeader();
+  if (setting("LEXGOLD_PEER_KEY") === undefined) {
+    const { randomBytes } = await import("node:crypto");
+    process.env.LEXGOLD_PEER_KEY = randomBytes(24).toString("base64url");
   }
   // Jobs a killed server left running are marked failed; their unpublished rows are deleted in slices.
   const { getDb } = await import("./lib/db");

@@ -4,7 +4,7 @@
  * Generates a CoInCo-shaped file of 15,629 targets and some 110,000 substitutes with
  * the real release's odd entries at known lines (test/support/coinco-gen.ts; nothing of
  * the release itself), imports it in-process into a throw-away database, exports the
- * gold and the CoInCo XML, and checks what test/server/coinco-full.test.ts checks on a
+ * gold and the CoInCo XML, and checks what test/server/datasets/coinco-full.test.ts checks on a
  * smaller file: every odd entry reported with its line and nothing else, and the gold
  * keeping the substitutes and counts of ≥ 99.5% of the targets. Prints the times. Exit
  * 1 when a check fails.

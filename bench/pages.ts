@@ -22,7 +22,7 @@
  * p50 / p99 (target p99 < 150 ms), errors. The tree's peak RSS per phase (target ≤ 1.5 GiB). What
  * the derivation queue held at the end. Then the big size against the small (target: within 20 %).
  * One save's derivation statements and rows at 2,000 and 200,000 instances are counted by
- * test/server/derived-scale.test.ts.
+ * test/server/derived/derived-scale.test.ts.
  *
  *   npm run bench:pages -- [--instances 100000] [--compare 2000] [--answers 4] [--annotators 50]
  *                          [--think 5] [--duration 60] [--saturation 60] [--run-lines 1000000]

@@ -3,7 +3,7 @@ import path from "node:path";
 import { type Page, expect, test } from "@playwright/test";
 import { signIn } from "./helpers";
 
-// A crafted gold where two documented repairs matter (see test/server/scoring-repaired.test.ts for the
+// A crafted gold where two documented repairs matter (see test/server/scoring/scoring-repaired.test.ts for the
 // hand figures): item 5's "sharpness" holds the letters "pn", which score.pl drops (pn rule); item 6's
 // mode "well-known" is hyphenated, never hit by score.pl (hyphen-mode rule).
 const GOLD = ["bright.a 1 :: intelligent 3;clever 2;smart 1;", "bright.a 2 :: luminous 2;light 1;", "keen.a 5 :: sharpness 2;edge 1;", "keen.a 6 :: well-known 2;famous 1;", ""].join(

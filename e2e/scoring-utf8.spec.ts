@@ -1,7 +1,7 @@
 import { type Page, expect, test } from "@playwright/test";
 import { signIn } from "./helpers";
 
-// A Spanish gold (see test/server/scoring-utf8.test.ts for the hand figures): read as bytes, as score.pl
+// A Spanish gold (see test/server/scoring/scoring-utf8.test.ts for the hand figures): read as bytes, as score.pl
 // reads it, "pequeño 3" is not read and "caída 2" reads as "da 2", so the exact answers earn nothing;
 // read as UTF-8 text (perl -CSD score.pl) they earn P = (3/4 + 2/3)/2 = 70.83 and every mode.
 const GOLD = ["niño.n 1 :: pequeño 3;chico 1;", "caer.v 2 :: caída 2;descenso 1;", ""].join("\n");

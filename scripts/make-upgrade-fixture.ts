@@ -2,7 +2,7 @@
  * Writes test/fixtures/lexgold-0001.db: a small database made by this lexgold's
  * migrations (the last one is 0001_gold_review), holding accounts, a project,
  * a corpus of our own sentences, responses and their history (answers changed
- * more than once). test/server/upgrade.test.ts opens a copy with the current
+ * more than once). test/server/ops/upgrade.test.ts opens a copy with the current
  * code and checks every response and every history row is still there.
  *
  * Regenerate only when the fixture must change; a newer fixture does not

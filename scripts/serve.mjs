@@ -40,6 +40,7 @@
  * `(req, res) => Promise`, instead of Next's handler.
  */
 import cluster from "node:cluster";
+import crypto from "node:crypto";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -156,6 +157,8 @@ if (cluster.isPrimary) {
   console.log(`serve: ${workers} worker process${workers === 1 ? "" : "es"} on http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`);
 } else {
   process.env.NODE_ENV = "production";
+  // The key of this process's stamps (stampRequest, lib/net/trusted-proxy.ts): a peer address is believed only with it.
+  process.env.LEXGOLD_PEER_KEY = crypto.randomBytes(24).toString("base64url");
   const board = requestBoard();
   // The save, served here before Next (lib/serve, bundled into dist-workers/serve.mjs), unless LEXGOLD_SAVE_BEFORE_NEXT=0.
   const { holdForTurn, isSaveRequest, refuseApiRequest, serveSave, stampRequest } = await serverBundle();

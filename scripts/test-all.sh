@@ -13,7 +13,7 @@ echo "== boundaries (dependency-cruiser)"
 npm run -s check:bounds
 echo "== unused code (knip)"
 npm run -s check:unused
-# The production build first: the unit tests serve it too (test/server/native-forms.test.ts).
+# The production build first: the unit tests serve it too (test/server/native-forms/native-forms.test.ts).
 echo "== production build"
 export NEXT_DIST_DIR=.next-e2e
 npx next build

@@ -1,7 +1,7 @@
 "use client";
 import type { FlagNote } from "@/lib/server/annotate";
 import type { InstanceStep, LexeltProgress, OwnResponse, Progress, WorkspaceView } from "@/lib/server/annotate";
-import { SIGN_IN_FIRST, SignInAgain } from "../sign-in-again";
+import { acceptSuggestion } from "./accept-suggestion";
 import { AnswerFields } from "./answer-fields";
 import { Conflict } from "./conflict";
 import { draftKey } from "./draft";
@@ -15,6 +15,7 @@ import { useDraft } from "./use-draft";
 import { useFields, useFlagNote } from "./use-fields";
 import { type Saved, useActiveTime, useSave } from "./use-save";
 import { useShortcuts } from "./use-shortcuts";
+import { SaveActions } from "./save-actions";
 import { offered, PreviousNote, SuggestionsBox } from "./suggestions";
 import { type Suggest, useSuggestions } from "./use-suggestions";
 import { useEffect } from "react";
@@ -76,19 +77,7 @@ export function InstancePane({ step: view, project, progress, current, userId, t
   /** A suggestion into the answer: NAME / NIL chooses it; a word goes into the next empty field. */
   const accept = (word: string) => {
     sugg.accept(word);
-    if (word === "NAME" || word === "NIL") {
-      if (draft.draftRef.current.kind !== word) fields.chooseKind(word);
-      return;
-    }
-    const d = draft.draftRef.current;
-    if (d.kind !== "substitutes") fields.chooseKind(d.kind);
-    const subs = draft.draftRef.current.subs;
-    if (subs.some((x) => x.trim().toLowerCase() === word.toLowerCase())) return;
-    const i = subs.findIndex((x) => x.trim() === "");
-    if (i >= 0) {
-      fields.setSub(i, word);
-      fields.subRefs[i].current?.focus();
-    }
+    acceptSuggestion(word, draft, fields);
   };
   const guide = useGuidelinesDialog();
   const scripted = useScripted();
@@ -173,28 +162,7 @@ export function InstancePane({ step: view, project, progress, current, userId, t
             selectRef={flagSelectRef}
           />
 
-          {fields.errors.form && (
-            <p className="notice error" id="form-error" role="alert">
-              {fields.errors.form}
-            </p>
-          )}
-
-          <div className={s.actions}>
-            <button type="submit" ref={fields.saveRef} disabled={saving || !scripted} aria-keyshortcuts="Enter">
-              Save &amp; next
-            </button>
-            <p role="status" aria-live="polite" className={`${s.status} ${status ? s[status.tone] : ""}`}>
-              {status?.text ?? ""}
-              {status?.text === SIGN_IN_FIRST && (
-                <>
-                  {" "}
-                  <SignInAgain />
-                  {" "}(your answer is kept here as a draft).
-                </>
-              )}
-              {navigating && !saving ? " Loading…" : ""}
-            </p>
-          </div>
+          <SaveActions formError={fields.errors.form} saveRef={fields.saveRef} saving={saving} scripted={scripted} status={status} navigating={navigating} />
         </form>
 
         <InstanceNav step={view} base={base} skipTo={skipTo} go={go} skip={skip} />

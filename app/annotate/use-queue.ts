@@ -3,9 +3,10 @@ import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import type { FlagNote } from "@/lib/server/annotate";
 import type { InstanceStep, InstanceView, LexeltProgress, OwnResponse, Progress, WorkspaceView } from "@/lib/server/annotate";
-import { workspaceStepAction, workspaceTargetsAction } from "./actions";
+import { workspaceStepAction } from "./actions";
 import { markAnswersChanged } from "./refresh-if-changed";
 import type { Saved } from "./use-save";
+import { useTargets } from "./use-targets";
 
 interface CachedStep extends InstanceStep {
   /** The store's generation (number of saves) when the server sent it: older ones may point Skip at an answered instance. */
@@ -59,6 +60,20 @@ function refInPath(projectId: number, path: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
+/** This tab's store of the queue, brought up to date with the page the server rendered on the first render of a mount. */
+function useQueueStore(view: WorkspaceView, userId: number): QueueStore {
+  const storeRef = useRef<QueueStore | null>(null);
+  if (storeRef.current === null) {
+    const st = storeFor(userId, view.project.id, view.progress, view.returned);
+    // The page is fresh from the server: its count of returned instances (and its comments) win.
+    st.returned = view.returned;
+    for (const step of stepsOf(view)) keepStep(st, step, false);
+    if (view.progress.done >= st.progress.done) st.progress = view.progress;
+    storeRef.current = st;
+  }
+  return storeRef.current;
+}
+
 /**
  * The workspace's queue and navigation: the page renders the first instance and
  * the few after it; from then on the workspace moves from data it holds: a save
@@ -72,21 +87,11 @@ export function useQueue(view: WorkspaceView & { instance: InstanceView }, userI
   const router = useRouter();
   const base = `/annotate/${project.id}`;
   const [, rerender] = useReducer((x: number) => x + 1, 0);
-  const storeRef = useRef<QueueStore | null>(null);
-  if (storeRef.current === null) {
-    const st = storeFor(userId, project.id, view.progress, view.returned);
-    // The page is fresh from the server: its count of returned instances (and its comments) win.
-    st.returned = view.returned;
-    for (const step of stepsOf(view)) keepStep(st, step, false);
-    if (view.progress.done >= st.progress.done) st.progress = view.progress;
-    storeRef.current = st;
-  }
-  const store = storeRef.current;
+  const store = useQueueStore(view, userId);
   const [currentRef, setCurrentRef] = useState(view.instance.ref);
   const [navigating, setNavigating] = useState(false);
-  const [targets, setTargets] = useState<LexeltProgress[] | null>(null);
+  const { targets, loadTargets } = useTargets(project.id, view.fewTargets);
   const wanted = useRef(0);
-  const targetsAsked = useRef(false);
 
   /** Ask the server for an instance (and the few after it); false when it refuses. */
   const fetchStep = useCallback(
@@ -188,24 +193,6 @@ export function useQueue(view: WorkspaceView & { instance: InstanceView }, userI
     [store],
   );
 
-  const loadTargets = useCallback(() => {
-    if (targetsAsked.current) return;
-    targetsAsked.current = true;
-    workspaceTargetsAction(project.id).then(
-      (r) => {
-        if (r.ok) setTargets(r.targets);
-        else targetsAsked.current = false;
-      },
-      () => {
-        targetsAsked.current = false;
-      },
-    );
-  }, [project.id]);
-
-  // A short list is shown at once; a long one when opened.
-  useEffect(() => {
-    if (view.fewTargets) loadTargets();
-  }, [loadTargets, view.fewTargets]);
 
   // The browser's back and forward between instances of this page; and a page
   // Next brought back from its cache for another address.

@@ -69,7 +69,7 @@ export function authOptions(outcome: SignInOutcome = {}): NextAuthOptions {
           const client = clientAddress(headers);
           if (!client && !warned) {
             warned = true;
-            console.error("[auth] no client address (instrumentation.ts did not run): the per-client sign-in limit is off");
+            console.error("[auth] no client address (not served by scripts/serve.mjs, which stamps it): the per-client sign-in limit is off");
           }
           const r = await signInWithPassword(getDb(), {
             name,

@@ -120,6 +120,7 @@ export const SETTINGS = {
   LEXGOLD_SERVE_HANDLER: def<string | undefined>({ describe: "a module whose default export serves instead of Next's handler (tests of scripts/serve.mjs)", default: undefined, expects: "a file path", schema: text, internal: true, readBy: "scripts/serve.mjs" }),
   LEXGOLD_WARM: def<boolean>({ describe: "0: a server process serves at once, without first loading every page's code and the lemmatiser's data", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0"), readBy: "scripts/serve.mjs, instrumentation.ts" }),
   LEXGOLD_SAVE_BEFORE_NEXT: def<boolean>({ describe: "0: saves go through Next like every other request, instead of being served by the HTTP server before Next (lib/server/annotate/save-request.ts)", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0"), readBy: "scripts/serve.mjs" }),
+  LEXGOLD_PEER_KEY: def<string | undefined>({ describe: "the key a request's stamped peer address carries (lib/net/trusted-proxy.ts): set by scripts/serve.mjs in each worker, and by instrumentation.ts under next dev and next start (a key no request carries: the client's address is unknown there)", default: undefined, defaultText: "unset: the caller's own stamp is believed (tests)", expects: "a random string", schema: text, internal: true }),
   LEXGOLD_TRUSTED_PROXY: def<string>({ describe: "the reverse proxies (addresses or CIDR blocks) whose X-Forwarded-* headers are believed", default: "", expects: "IP addresses or CIDR blocks", schema: text }),
 
   // Limits

@@ -4,20 +4,29 @@
  * only then are X-Forwarded-For / X-Forwarded-Host believed.
  *
  * `next start` fills X-Forwarded-For from the socket only when the request does
- * not carry one, so a client could write its own. instrumentation.ts therefore
- * installs `installPeerHeader` in the server process: every request gets
- * `x-lexgold-peer` = the socket's address (whatever the client sent under that
- * name), and forwarded headers are dropped unless the peer is a trusted proxy.
+ * not carry one, so a client could write its own; Next gives the app no other
+ * word of the socket. The production server, scripts/serve.mjs, owns
+ * createServer and stamps each request itself (`stampRequest`, before Next):
+ * `x-lexgold-peer` = the socket's address and `x-lexgold-peer-key` = the
+ * process's LEXGOLD_PEER_KEY (whatever the client sent under those names), and
+ * forwarded headers are dropped unless the peer is a trusted proxy. A peer
+ * header is believed only with that key: under `next dev` and `next start`
+ * nothing stamps, instrumentation.ts gives the process a key no request
+ * carries, and the client's address is unknown (null: the per-address limits
+ * are off; the per-account ones hold). With no key at all (tests and scripts
+ * that call the handlers themselves) the caller's own stamp is believed.
+ * Nothing is patched: no node prototype, no global.
  *
- * No next, db or fs here: the hook runs before the app is loaded.
+ * No next, db or fs here: serve.mjs loads this before the app.
  */
-import http from "node:http";
-import https from "node:https";
+import type http from "node:http";
 import net from "node:net";
 import { setting } from "../config";
 
 /** @public the header every request carries its socket's address under. */
 export const PEER_HEADER = "x-lexgold-peer";
+/** The header that says the server stamped PEER_HEADER: the process's LEXGOLD_PEER_KEY. */
+const PEER_KEY_HEADER = "x-lexgold-peer-key";
 const FORWARDED = ["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "forwarded"];
 
 /** "::ffff:127.0.0.1" → "127.0.0.1"; brackets and ports off "[::1]:80" / "1.2.3.4:5". */
@@ -79,15 +88,24 @@ function getter(headers: Headers | Record<string, unknown> | undefined): HeaderG
   };
 }
 
+/** The peer address the server stamped on a request, or null when it did not (or the key does not match). */
+function stampedPeer(get: HeaderGet): string | null {
+  const peer = get(PEER_HEADER);
+  if (!peer) return null;
+  const key = setting("LEXGOLD_PEER_KEY");
+  if (key !== undefined && get(PEER_KEY_HEADER) !== key) return null;
+  return peer;
+}
+
 /**
- * The client's address for a request whose headers passed through the peer
- * hook: the socket's, or — behind a trusted proxy — the right-most address in
- * X-Forwarded-For that is not itself a trusted proxy. null when the hook did not
- * run (then nothing in the headers can be believed).
+ * The client's address for a request the server stamped (`stampRequest`): the
+ * socket's, or — behind a trusted proxy — the right-most address in
+ * X-Forwarded-For that is not itself a trusted proxy. null when nothing stamped
+ * it (then nothing in the headers can be believed).
  */
 export function clientAddress(headers: Headers | Record<string, unknown> | undefined): string | null {
   const get = getter(headers);
-  const peer = get(PEER_HEADER);
+  const peer = stampedPeer(get);
   if (!peer) return null;
   if (!isTrustedProxy(peer)) return normaliseAddress(peer);
   const chain = (get("x-forwarded-for") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
@@ -100,33 +118,22 @@ export function clientAddress(headers: Headers | Record<string, unknown> | undef
 /** The host the client asked for: X-Forwarded-Host only from a trusted proxy, else Host. */
 export function requestHost(headers: Headers | Record<string, unknown>): string | null {
   const get = getter(headers);
-  const peer = get(PEER_HEADER);
+  const peer = stampedPeer(get);
   const fwd = get("x-forwarded-host");
   if (peer && isTrustedProxy(peer) && fwd) return fwd.split(",")[0].trim();
   return get("host") ?? null;
 }
 
-const INSTALLED = Symbol.for("lexgold.peerHeader");
-
 /**
- * Stamp each incoming request with its socket's address and drop forwarded headers from untrusted peers.
- * @public also for HTTP hooks that run before Next.
+ * Stamp an incoming request with its socket's address (and the process's key, which says the server
+ * wrote it), and drop forwarded headers from untrusted peers: scripts/serve.mjs, for every request
+ * before anything else reads it.
  */
 export function stampRequest(req: http.IncomingMessage): void {
   const peer = normaliseAddress(req.socket?.remoteAddress ?? "");
   req.headers[PEER_HEADER] = peer || "unknown";
+  const key = setting("LEXGOLD_PEER_KEY");
+  if (key !== undefined) req.headers[PEER_KEY_HEADER] = key;
+  else delete req.headers[PEER_KEY_HEADER];
   if (!isTrustedProxy(peer)) for (const h of FORWARDED) delete req.headers[h];
-}
-
-export function installPeerHeader(): void {
-  for (const Server of [http.Server, https.Server] as Array<typeof http.Server>) {
-    const proto = Server.prototype as http.Server & { [INSTALLED]?: boolean };
-    if (proto[INSTALLED]) continue;
-    const emit = proto.emit;
-    proto.emit = function (this: http.Server, event: string | symbol, ...args: unknown[]) {
-      if (event === "request" || event === "checkContinue" || event === "upgrade") stampRequest(args[0] as http.IncomingMessage);
-      return (emit as (this: http.Server, e: string | symbol, ...a: unknown[]) => boolean).call(this, event, ...args);
-    } as typeof proto.emit;
-    proto[INSTALLED] = true;
-  }
 }

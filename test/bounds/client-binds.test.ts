@@ -6,7 +6,7 @@
  * binds again — for ever, in microtasks, so the server process never serves anything else and
  * ignores SIGTERM. Actions are bound in server components and handed down as props (a bound
  * reference that comes from the server resolves once), or wrapped in a closure when they are only
- * ever called from script. test/server/native-forms.test.ts posts every such form natively.
+ * ever called from script. test/server/native-forms/native-forms.test.ts posts every such form natively.
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -22,7 +22,7 @@ import { runDeriveJob } from "../../lib/server/jobs/derive-jobs";
 import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/annotate/assignments";
 import { importLexeltXml } from "../../lib/server/corpus/corpus";
 import { datasetExportItems, datasetImportRecords, datasetSummary, exportDataset, importDataset, importDatasetAsNewProject } from "../../lib/server/datasets/datasets";
-import { cancelJob, getJob, jobResponse, listJobs, startJob, waitForJob } from "../../lib/server/jobs/jobs";
+import { answerWithJob, cancelJob, getJob, listJobs, startJob, waitForJob } from "../../lib/server/jobs/jobs";
 import {
   acceptAllProposals,
   decideLemma,
@@ -267,7 +267,7 @@ const CALLS: Call[] = [
   { name: "getJob", expect: COORDINATOR, call: (w, k) => withJob(w, (id) => getJob(w.db, w.actor(k), id)) },
   { name: "listJobs", expect: COORDINATOR, call: (w, k) => withJob(w, () => listJobs(w.db, w.actor(k), w.p.id)) },
   { name: "cancelJob", expect: COORDINATOR, call: (w, k) => withJob(w, (id) => cancelJob(w.db, w.actor(k), id)) },
-  { name: "jobResponse", expect: COORDINATOR, call: (w, k) => withJob(w, (id) => jobResponse(w.db, w.actor(k), { id }, false)) },
+  { name: "answerWithJob", expect: COORDINATOR, call: (w, k) => answerWithJob(w.db, w.actor(k), w.p.id, { kind: "no-such-kind", input: { fileName: "x.xml" }, wait: false }) },
   {
     name: "waitForJob",
     expect: COORDINATOR,

@@ -6,7 +6,7 @@
  *  - the CSRF token the proxy gives the sign-in forms is next-auth's own (its check accepts it),
  *    comes from the cookie it is checked against, and cannot be set by the request;
  *  - the production server's answers to native sign-ins never leave the site
- *    (test/server/native-forms.test.ts: a callbackUrl of //evil.example, https://evil.example,
+ *    (test/server/native-forms/native-forms.test.ts: a callbackUrl of //evil.example, https://evil.example,
  *    /\evil.example or javascript: leads home; a post without the CSRF cookie signs nobody in).
  */
 import { createHash } from "node:crypto";

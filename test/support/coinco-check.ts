@@ -2,7 +2,7 @@
  * The CoInCo import checked end to end on a generated file (test/support/coinco-gen.ts):
  * import into a fresh project, the report, the gold the project exports (`export gold`)
  * and the CoInCo XML export, each compared with what the generator says the gold must
- * carry. Used by test/server/coinco-full.test.ts (a smaller file) and by
+ * carry. Used by test/server/datasets/coinco-full.test.ts (a smaller file) and by
  * `npm run bench:import -- --coinco` (the full release's size).
  */
 import { XMLParser } from "fast-xml-parser";

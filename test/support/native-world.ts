@@ -1,5 +1,5 @@
 /**
- * The world of test/server/native-forms.test.ts (#38): the production build served as `lexgold
+ * The world of test/server/native-forms/native-forms.test.ts (#38): the production build served as `lexgold
  * start` serves it, on a demo database, with the coordinator and an annotator signed in; every form
  * posted as a browser posts it before hydration or without JavaScript, and a record of which forms
  * of which pages were posted, for the test that no form is left out.

@@ -31,3 +31,9 @@ export { suggestedWords } from "./suggestions-record";
 export { screenOutOnFail } from "./participant";
 export { syncTrainingQueue } from "./queue";
 export { trainingPending } from "./training-gate";
+// Without an actor: this feature's job kinds, for the jobs worker (lib/server/jobs/jobs-kinds.ts); the job
+// carries the actor that startJob checked before queueing it.
+export { ANNOTATE_JOB_KINDS } from "./job-kinds";
+// For other features (the progress reads' parts): the page of a list, one annotator's timed median, the charts' rows.
+export { type Paged, timedMedian } from "./progress";
+export { progressChartRows } from "./progress-charts";

@@ -15,3 +15,6 @@ export { deleteProject, projectContents, type ProjectContents, renameProject, se
 export { importLexeltXml } from "./corpus";
 export { setInstancesBefore } from "./lexelt-import";
 export { type DatasetImportInput, type DatasetImportReport, discardDatasetStaging, isDatasetFormat, readDataset, stagedDatasetImport } from "./dataset-import";
+// Without an actor: this feature's job kinds, for the jobs worker (lib/server/jobs/jobs-kinds.ts); the job
+// carries the actor that startJob checked before queueing it.
+export { CORPUS_JOB_KINDS } from "./job-kinds";

@@ -38,7 +38,7 @@ import {
   stagedDatasetImport,
 } from "../corpus";
 import { InputError } from "../kernel/errors";
-import { deriveResponseGold, type GoldInputs, goldInputs } from "../gold/gold";
+import { deriveResponseGold, type GoldInputs, goldInputs } from "../gold";
 import { mlspLanguageTag } from "../../lexsub/formats/tsar";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).

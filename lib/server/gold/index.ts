@@ -12,3 +12,8 @@ export { type AgreementPageView, agreementPageView, type LowItem } from "./agree
 export { acceptAllProposals, decideLemma, decideLemmasWhere, setCorrectedPos, setExclusion } from "./gold";
 export { type GoldPageData, goldPageData, goldReviewCsv, goldReviewTsv, type InstanceOrder, type Paged, type ReviewInstance, reviewLogPage, type ReviewLogRow, type TypedAnswer } from "./gold-review";
 export { goldFileSlices } from "./gold-files";
+// For other features of lib/server (#43: a feature reaches another only through its index). They take the
+// database and no actor: each caller has checked who asks.
+export { AGREEMENT_OPTIONS } from "./agreement";
+export { deriveProjectGold, deriveResponseGold, type GoldInputs, goldInputs, lemmaProposer, projectGold, scopedGoldInputs } from "./gold";
+export { excludedParticipantNames, responseRecords } from "./gold-responses";

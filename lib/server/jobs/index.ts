@@ -1,5 +1,5 @@
 /**
- * lib/server/jobs: work off the request thread: jobs (imports, uploads: jobs.ts, their kinds in jobs-kinds.ts;
+ * lib/server/jobs: work off the request thread: jobs (imports, uploads: jobs.ts, their kinds gathered in jobs-kinds.ts from each feature's registry;
  * a job reports progress through its JobContext into the jobs table, read by getJob/listJobs)
  * and derivations (derive-pool.ts: the Gold, Agreement, Progress and Scoring pages and downloads,
  * computed in the derivation child by derive-jobs.ts).
@@ -12,8 +12,6 @@
 export { derive } from "./derive-pool";
 export { deriveDownload } from "./derive-pool";
 export { refreshAgreementAlpha, refreshScoringOthers, scoringBoardView } from "./derive-pool";
-export { cancelJob, getJob, jobResponse, type JobView, listJobs, startJob, waitForJob } from "./jobs";
-// Without an actor: reads a JobView the caller already got through the actor-checked getJob.
-export { jobDetails } from "./jobs";
+export { answerWithJob, cancelJob, getJob, type JobView, listJobs, startJob } from "./jobs";
 // Without an actor: a fresh temp file for an upload body, before the actor-checked startJob.
 export { uploadPath } from "./jobs";

@@ -21,7 +21,7 @@
  *   left queued or running are marked failed and the rows they had written but
  *   not published (their holding projects) are deleted in slices.
  *
- * How to add a kind: see lib/server/jobs/jobs-kinds.ts.
+ * How to add a kind: see lib/server/jobs/jobs-kinds.ts (each feature registers its own kinds).
  */
 import "server-only";
 import crypto from "node:crypto";
@@ -33,14 +33,12 @@ import type { Db } from "../../../db/client";
 import { jobs, projects, users } from "../../../db/schema";
 import { type Actor, actorUserId, requireProject } from "../kernel/actor";
 import { NotFoundError } from "../kernel/errors";
-import { discardDatasetStaging } from "../corpus/dataset-import";
-import { FairQueue } from "../runtime/fair-queue";
+import { discardDatasetStaging } from "../corpus";
+import { checkUploadRoom, FairQueue, LimitError, WorkerPool } from "../runtime";
 import { inputFiles, runJobOn } from "./jobs-run";
-import { LimitError, WorkerPool } from "../runtime/pool";
-import { checkUploadRoom } from "../runtime/upload-quota";
 import { setting } from "../../config";
 
-export type JobState = "queued" | "running" | "done" | "failed" | "cancelled";
+type JobState = "queued" | "running" | "done" | "failed" | "cancelled";
 
 export interface JobView {
   id: number;
@@ -60,7 +58,7 @@ export interface JobView {
   cancelRequested: boolean;
 }
 
-export function jobThreads(): number {
+function jobThreads(): number {
   return setting("LEXGOLD_JOB_THREADS");
 }
 
@@ -76,7 +74,7 @@ export const QUICK_JOB_KINDS: ReadonlySet<string> = new Set(["scoring-run", "sco
  * They have lanes and threads of their own, with their own time limit (LEXGOLD_MODEL_JOB_TIME_LIMIT_S), so
  * that an import never waits for a run and a run is not cut off at an import's limit.
  */
-export const MODEL_JOB_KINDS: ReadonlySet<string> = new Set(["model-run", "model-measures"]);
+const MODEL_JOB_KINDS: ReadonlySet<string> = new Set(["model-run", "model-measures"]);
 /** Model runs at once per process (projects taking turns). */
 const MODEL_LANES = 2;
 
@@ -180,7 +178,7 @@ function removeInputFile(input: string): void {
 }
 
 /** Delete a holding project's rows a slice at a time, yielding to requests between slices. */
-export async function discardInSlices(db: Db, stagingProjectId: number): Promise<void> {
+async function discardInSlices(db: Db, stagingProjectId: number): Promise<void> {
   for (const _ of discardDatasetStaging(db.$client, stagingProjectId)) await new Promise((r) => setTimeout(r, 2));
 }
 
@@ -351,25 +349,38 @@ export function recoverJobs(db: Db): Promise<void> {
   })();
 }
 
-/**
- * The answer of a route that has just started `job` for an upload: 202 with the job at once (the
- * page follows it), or with `wait` (scripts, `?wait=1`) the answer when it ends — 200 with the
- * report, 400 with the refusal and its details, 409 when cancelled. Waiting polls the job row,
- * never holding the request thread.
- */
-export function jobResponse(db: Db, actor: Actor, job: Pick<JobView, "id">, wait: boolean): Promise<Response> {
-  // Who asks is checked now (a refusal throws here, not in the promise).
-  const first = getJob(db, actor, job.id);
-  if (!wait) return Promise.resolve(Response.json({ ok: true, job: first }, { status: 202 }));
-  return waitForJob(db, actor, job.id).then((j) => {
-    if (j.state === "done") return Response.json({ ok: true, job: j, report: j.report });
-    return Response.json({ ok: false, message: j.message, details: jobDetails(j), job: j }, { status: j.state === "failed" ? 400 : 409 });
-  });
+/** What a route asks of `answerWithJob`: the job, whether to wait for it, and how to answer when it is done. */
+export interface JobRequest {
+  kind: string;
+  input: Record<string, unknown>;
+  /** Answer when the job ends (scripts' `?wait=1`, uploads scored at once) rather than at once with the job. */
+  wait: boolean;
+  /** Uploads the job reads (and deletes when it ends): deleted here when it cannot start. */
+  files?: string[];
+  /** The answer when the job is done (default: 200 with the job and its report). */
+  done?: (report: unknown, job: JobView) => Response;
 }
 
-/** A failed job's refusal details (its report's `details`). */
-export function jobDetails(j: JobView): string[] {
-  return (j.report as { details?: string[] } | null)?.details ?? [];
+/**
+ * The one way a route starts a job and answers with it (#43). Without `wait`: 202 with the job at
+ * once (the page follows it). With `wait`, the answer when it ends: done — `done(report)`, or 200
+ * with the job and its report; failed — 400, cancelled — 409, each with the job's message, the
+ * fields its refusal marks (`errors`) and its details. Waiting polls the job row (waitForJob),
+ * never holding the request thread. Who asks is checked by startJob before anything is queued.
+ */
+export async function answerWithJob(db: Db, actor: Actor, projectId: number, ask: JobRequest): Promise<Response> {
+  let job: JobView;
+  try {
+    job = startJob(db, actor, projectId, ask.kind, ask.input);
+  } catch (e) {
+    for (const f of ask.files ?? []) fs.rmSync(f, { force: true });
+    throw e;
+  }
+  if (!ask.wait) return Response.json({ ok: true, job }, { status: 202 });
+  const j = await waitForJob(db, actor, job.id);
+  if (j.state === "done") return ask.done ? ask.done(j.report, j) : Response.json({ ok: true, job: j, report: j.report });
+  const refusal = (j.report ?? {}) as { details?: string[]; errors?: Record<string, string> };
+  return Response.json({ ok: false, message: j.message, errors: refusal.errors, details: refusal.details ?? [], job: j }, { status: j.state === "failed" ? 400 : 409 });
 }
 
 /**

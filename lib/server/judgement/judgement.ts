@@ -46,11 +46,9 @@ import {
   verdict,
 } from "../../lexsub/judgement";
 import { type Actor, actorUserId, requireProject, requireSignedIn } from "../kernel/actor";
-import { baselineInstances, wordnetBaseline } from "../scoring/baselines";
+import { baselineInstances, listGolds, listRuns, runFile, wordnetBaseline } from "../scoring";
 import { InputError, NotFoundError, AuthError } from "../kernel/errors";
-import { projectGold } from "../gold/gold";
-import { listRuns, runFile } from "../scoring/runs";
-import { listGolds } from "../scoring/golds";
+import { projectGold } from "../gold";
 import { modelSourceCandidates } from "../models";
 
 export interface CreateRoundInput {

@@ -1,9 +1,13 @@
 /**
- * What a job's handler is given and how it says it was cancelled (lib/server/jobs runs the handlers;
- * jobs-kinds.ts lists them). Here, in the kernel, so that a feature's job (lib/server/models/run.ts)
- * is written without importing the jobs folder that imports it.
+ * What a job's handler is given and how it says it was cancelled (lib/server/jobs runs the handlers).
+ * Here, in the kernel, so that each feature writes its own kinds (its job-kinds.ts, a `JobKinds`
+ * registry its index exports) without importing the jobs folder that runs them (#43).
  */
 import type Database from "better-sqlite3";
+import { drizzle } from "drizzle-orm/better-sqlite3";
+import type { Db } from "../../../db/client";
+import { immediateByDefault } from "../../../db/immediate";
+import * as schema from "../../../db/schema";
 
 export class JobCancelled extends Error {
   constructor() {
@@ -20,3 +24,11 @@ export interface JobContext {
 }
 
 export type JobHandler = (ctx: JobContext) => Promise<unknown>;
+
+/** A feature's job kinds: each kind's name and its handler (lib/server/jobs/jobs-kinds.ts gathers them). */
+export type JobKinds = Readonly<Record<string, JobHandler>>;
+
+/** The job's own connection as drizzle, its transactions IMMEDIATE: for handlers that reuse a feature's functions. */
+export function jobDb(ctx: JobContext): Db {
+  return immediateByDefault(drizzle(ctx.sqlite, { schema })) as unknown as Db;
+}

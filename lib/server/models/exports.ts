@@ -13,7 +13,7 @@ import type { Db } from "../../../db/client";
 import { instances, lexelts, modelCalls, responses, systemRuns } from "../../../db/schema";
 import { type Actor, actorUserId, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
-import { storeRunUpload } from "../scoring/runs";
+import { storeRunUpload } from "../scoring";
 import { modelNamed } from "./connections";
 import { candidatesSchema } from "./prompt";
 import { samplesOf } from "./samples";

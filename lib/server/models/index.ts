@@ -24,3 +24,6 @@ export { type SuggestionItem, workspaceSuggestionMode, workspaceSuggestions } fr
 // For other features of lib/server (#43: a feature reaches another only through its index). They take the
 // database and no actor: each caller has checked who asks.
 export { modelSourceCandidates } from "./round-candidates";
+// Without an actor: this feature's job kinds, for the jobs worker (lib/server/jobs/jobs-kinds.ts); the job
+// carries the actor that startJob checked before queueing it.
+export { MODELS_JOB_KINDS } from "./job-kinds";

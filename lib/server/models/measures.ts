@@ -24,8 +24,7 @@ import { type AnnotatorResponse, parseLexeltItem } from "../../lexsub/types";
 import { type Actor, requireProject } from "../kernel/actor";
 import { dataVersion } from "../kernel/data-version";
 import { modelUserNames } from "../kernel/model-users";
-import { lemmaProposer } from "../gold/gold";
-import { responseRecords } from "../gold/gold-responses";
+import { lemmaProposer, responseRecords } from "../gold";
 import { sampleLabel, samplesOf } from "./samples";
 
 const I = named(instances, "i");

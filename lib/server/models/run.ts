@@ -122,7 +122,7 @@ function recordCall(db: Db, c: typeof schema.modelCalls.$inferInsert): void {
   ).run(c.modelId, c.purpose, c.instanceRef, c.sample, c.settingsHash, c.promptHash, c.templateVersion, c.settings, c.outcome, c.httpStatus ?? null, c.detail ?? "", c.answer ?? null, c.tokensIn ?? null, c.tokensOut ?? null, c.latencyMs, c.jobId ?? null, (c.at ?? new Date()).getTime());
 }
 
-/** The job's handler (jobs-kinds.ts JOB_KINDS["model-run"]). */
+/** The job's handler (job-kinds.ts MODELS_JOB_KINDS["model-run"]). */
 export async function modelRunJob(ctx: JobContext): Promise<RunReport> {
   const db = drizzle(ctx.sqlite, { schema }) as unknown as Db;
   const input = ctx.job.input as unknown as RunInput;

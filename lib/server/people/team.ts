@@ -11,7 +11,7 @@ import type { Db } from "../../../db/client";
 import { annotatorCounts, assignments, lexelts, participants, projects, users } from "../../../db/schema";
 import { type Actor, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
-import type { Paged } from "../annotate/progress";
+import type { Paged } from "../annotate";
 import { containsText } from "../kernel/search";
 import { named } from "../../../db/sql-names";
 import { hashPassword, passwordProblem } from "./passwords";

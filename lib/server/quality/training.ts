@@ -34,7 +34,7 @@ import { type Actor, type UserActor, actorUserId, requireProject, requireSignedI
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
 import { screenOutOnFail, syncTrainingQueue, trainingPending } from "../annotate";
 import { containsText } from "../kernel/search";
-import { lemmaProposer, projectGold } from "../gold/gold";
+import { lemmaProposer, projectGold } from "../gold";
 import { parseOrThrow } from "../kernel/validate";
 
 type KnownRole = "training" | "check";

@@ -11,3 +11,6 @@ export { releaseFile, type ReleasePlot, releasePlots } from "./release-files";
 export { checkReleaseInput, datasheetAnswers, listReleases, releaseArchive, releaseDetail, type ReleaseDetail, saveDatasheet } from "./releases";
 // Without an actor: the questions' text and keys, for the form.
 export { DATASHEET_QUESTIONS, MAX_DATASHEET_ANSWER } from "./release-types";
+// Without an actor: this feature's job kinds, for the jobs worker (lib/server/jobs/jobs-kinds.ts); the job
+// carries the actor that startJob checked before queueing it.
+export { RELEASES_JOB_KINDS } from "./job-kinds";

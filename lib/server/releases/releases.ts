@@ -120,7 +120,7 @@ function nameOf(db: Db, userId: number | null): string | null {
 
 /**
  * Make a release: snapshot, files, archive, stored in one transaction. The server runs it as a
- * job (jobs-kinds.ts "release", started by `startRelease`); the CLI and tests call it here.
+ * job (releases/job-kinds.ts "release", started by `startRelease`); the CLI and tests call it here.
  * `createdBy`: the account that asked (null: the command line).
  */
 export async function buildRelease(db: Db, projectId: number, createdBy: number | null, input: { version: string; names?: boolean; notes?: boolean }, now = new Date()): Promise<ReleaseInfo> {

@@ -27,14 +27,12 @@ import {
   users,
 } from "../../../db/schema";
 import { type AgreementReport, computeAgreement, pairAgreement, type PairAgreement } from "../../lexsub/agreement";
-import { progressChartRows, type ProgressChartData } from "../annotate/progress-charts";
+import { progressChartRows, type ProgressChartData } from "../annotate";
 import { formatGold, formatMwGold, type GoldResult } from "../../lexsub/gold";
 import type { AnnotatorResponse } from "../../lexsub/types";
 import { type Actor, type ProjectRow, requireProject } from "../kernel/actor";
 import { dataVersion } from "../kernel/data-version";
-import { AGREEMENT_OPTIONS } from "../gold/agreement";
-import { deriveProjectGold, deriveResponseGold, type GoldInputs, goldInputs, scopedGoldInputs } from "../gold/gold";
-import { excludedParticipantNames } from "../gold/gold-responses";
+import { AGREEMENT_OPTIONS, deriveProjectGold, deriveResponseGold, excludedParticipantNames, type GoldInputs, goldInputs, scopedGoldInputs } from "../gold";
 import { datasetExportItems, type DatasetExport, writeDatasetExport } from "../datasets";
 import type { DatasheetAnswers, ReleaseFacts, ReleaseSummary } from "./release-types";
 

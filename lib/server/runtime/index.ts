@@ -12,3 +12,6 @@ export { checkDeclaredUpload } from "./upload-quota";
 // database and no actor: each caller has checked who asks.
 export { compareOnPool, hashOnPool, hashThreads } from "./hash-pool";
 export { distWorkerDir, WORKER_NAMES } from "./worker-files";
+export { FairQueue } from "./fair-queue";
+export { LimitError, WorkerPool } from "./pool";
+export { checkUploadRoom } from "./upload-quota";

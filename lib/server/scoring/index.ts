@@ -19,3 +19,10 @@ export { type NamedText } from "./uploads";
 // Without an actor: bytes to text (no data access); the scoring itself checks the actor.
 export { readUpload } from "./uploads";
 export { MAX_RUN_BYTES } from "./uploads";
+// Without an actor: this feature's job kinds, for the jobs worker (lib/server/jobs/jobs-kinds.ts); the job
+// carries the actor that startJob checked before queueing it.
+export { SCORING_JOB_KINDS } from "./job-kinds";
+// For other features of lib/server (#43: a feature reaches another only through its index). They take the
+// database and no actor: each caller has checked who asks.
+export { baselineInstances, wordnetBaseline } from "./baselines";
+export { runFile, storeRunUpload } from "./runs";

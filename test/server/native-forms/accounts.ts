@@ -1,4 +1,4 @@
-/** The Accounts page's, Your account's and the sign-out forms posted without JavaScript (test/server/native-forms.test.ts). */
+/** The Accounts page's, Your account's and the sign-out forms posted without JavaScript (test/server/native-forms/native-forms.test.ts). */
 import { describe, expect, it } from "vitest";
 import type { NativeForm } from "../../support/native-form";
 import { cookieHeader, keep, one, post, redirects, shows, signInAs, visit, world } from "../../support/native-world";

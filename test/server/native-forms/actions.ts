@@ -1,4 +1,4 @@
-/** The project, Crowd, Judgement and Training forms posted without JavaScript (test/server/native-forms.test.ts). */
+/** The project, Crowd, Judgement and Training forms posted without JavaScript (test/server/native-forms/native-forms.test.ts). */
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { formsIn } from "../../support/native-form";

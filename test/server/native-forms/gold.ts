@@ -1,4 +1,4 @@
-/** The Gold tab's forms posted without JavaScript (test/server/native-forms.test.ts). */
+/** The Gold tab's forms posted without JavaScript (test/server/native-forms/native-forms.test.ts). */
 import { describe, expect, it } from "vitest";
 import type { NativeForm } from "../../support/native-form";
 import { one, page, post, shows, world } from "../../support/native-world";

@@ -1,4 +1,4 @@
-/** Signing in and starting a study without JavaScript: next-auth's callbacks posted natively (test/server/native-forms.test.ts). */
+/** Signing in and starting a study without JavaScript: next-auth's callbacks posted natively (test/server/native-forms/native-forms.test.ts). */
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * No form is left out (test/server/native-forms.test.ts): the app's pages, as each role sees them,
+ * No form is left out (test/server/native-forms/native-forms.test.ts): the app's pages, as each role sees them,
  * hold no form that only the page's script can send; each server action's form and each form
  * posted to a route is one posted by the tests before; each GET form, sent as a browser sends it,
  * answers its page.

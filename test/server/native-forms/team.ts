@@ -1,4 +1,4 @@
-/** The Team tab's forms posted without JavaScript (test/server/native-forms.test.ts). */
+/** The Team tab's forms posted without JavaScript (test/server/native-forms/native-forms.test.ts). */
 import { describe, expect, it } from "vitest";
 import type { NativeForm } from "../../support/native-form";
 import { follow, lexgold, one, post, shows, world } from "../../support/native-world";

@@ -1,4 +1,4 @@
-/** The upload forms posted without JavaScript, to their routes (test/server/native-forms.test.ts). */
+/** The upload forms posted without JavaScript, to their routes (test/server/native-forms/native-forms.test.ts). */
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

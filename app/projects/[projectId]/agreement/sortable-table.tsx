@@ -73,73 +73,19 @@ export function SortableTable({
   const toggle = (key: string, kind: Kind) =>
     setSort((s) => (s && s.key === key ? { key, dir: s.dir === "asc" ? "desc" : "asc" } : { key, dir: kind === "text" ? "asc" : "desc" }));
 
-  const cell = (c: Column, r: Row, footerRow = false) => {
-    const v = r[c.key] ?? null;
-    const text = formatCell(c.kind, v);
-    const body = (
-      <>
-        {c.code ? <code>{text}</code> : text}
-        {c.bar && typeof v === "number" && (
-          <span className={styles.cellBar} aria-hidden="true">
-            <span style={{ width: `${Math.max(0, Math.min(1, v)) * 100}%` }} />
-          </span>
-        )}
-      </>
-    );
-    const num = c.kind !== "text";
-    if (c.rowHeader)
-      return (
-        <th key={c.key} scope="row" className={`${styles.rowHead} ${num ? "num" : ""}`}>
-          {body}
-        </th>
-      );
-    return (
-      <td key={c.key} className={`${num ? "num" : ""} ${c.bar ? styles.barCell : ""} ${footerRow ? styles.total : ""}`} title={v === null ? "Undefined: nothing to compare here" : undefined}>
-        {body}
-      </td>
-    );
-  };
-
   return (
     <div className="table-wrap">
       <table aria-labelledby={labelledBy} className={styles.sortable}>
         <thead>
           <tr>
-            {columns.map((c) => {
-              const active = server ? server.sort === c.key : sort?.key === c.key;
-              const dir = server ? server.dir : sort?.dir;
-              const mark = (
-                <span className={styles.sortMark} aria-hidden="true">
-                  {active ? (dir === "asc" ? "▴" : "▾") : "↕"}
-                </span>
-              );
-              return (
-                <th
-                  key={c.key}
-                  scope="col"
-                  className={c.kind !== "text" ? "num" : undefined}
-                  aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined}
-                  title={c.title}
-                >
-                  {server ? (
-                    <a href={server.sortHrefs[c.key]} className={styles.sortButton}>
-                      {c.label}
-                      {mark}
-                    </a>
-                  ) : (
-                    <button type="button" className={styles.sortButton} onClick={() => toggle(c.key, c.kind)}>
-                      {c.label}
-                      {mark}
-                    </button>
-                  )}
-                </th>
-              );
-            })}
+            {columns.map((c) => (
+              <HeadCell key={c.key} c={c} server={server} sort={sort} onToggle={() => toggle(c.key, c.kind)} />
+            ))}
           </tr>
         </thead>
         <tbody>
           {visible.map((r) => (
-            <tr key={String(r[rowKey])}>{columns.map((c) => cell(c, r))}</tr>
+            <tr key={String(r[rowKey])}>{columns.map((c) => cellOf(c, r))}</tr>
           ))}
         </tbody>
         {footer && (
@@ -151,28 +97,14 @@ export function SortableTable({
                     {formatCell(c.kind, footer[c.key] ?? null)}
                   </th>
                 ) : (
-                  cell(c, footer, true)
+                  cellOf(c, footer, true)
                 ),
               )}
             </tr>
           </tfoot>
         )}
       </table>
-      {server && (server.previous || server.next) && (
-        <nav aria-label="Table pages" className={styles.pager}>
-          {server.previous ? (
-            <a className="button secondary" href={server.previous}>← Previous</a>
-          ) : (
-            <button type="button" className="secondary" disabled>← Previous</button>
-          )}
-          <span className="muted small">{server.label}</span>
-          {server.next ? (
-            <a className="button secondary" href={server.next}>Next →</a>
-          ) : (
-            <button type="button" className="secondary" disabled>Next →</button>
-          )}
-        </nav>
-      )}
+      {server && (server.previous || server.next) && <ServerPager server={server} />}
       {pages > 1 && (
         <nav aria-label="Table pages" className={styles.pager}>
           <button type="button" className="secondary" disabled={at === 0} onClick={() => setPage(at - 1)}>← Previous</button>
@@ -183,5 +115,85 @@ export function SortableTable({
         </nav>
       )}
     </div>
+  );
+}
+
+type ServerOrder = NonNullable<Parameters<typeof SortableTable>[0]["server"]>;
+
+/** A column's heading: a link to the page sorted by it (sorted on the server), or a button that sorts the rows here. */
+function HeadCell({ c, server, sort, onToggle }: { c: Column; server?: ServerOrder; sort: { key: string; dir: "asc" | "desc" } | null; onToggle: () => void }) {
+  const active = server ? server.sort === c.key : sort?.key === c.key;
+  const dir = server ? server.dir : sort?.dir;
+  const mark = (
+    <span className={styles.sortMark} aria-hidden="true">
+      {active ? (dir === "asc" ? "▴" : "▾") : "↕"}
+    </span>
+  );
+  return (
+    <th
+      scope="col"
+      className={c.kind !== "text" ? "num" : undefined}
+      aria-sort={active ? (dir === "asc" ? "ascending" : "descending") : undefined}
+      title={c.title}
+    >
+      {server ? (
+        <a href={server.sortHrefs[c.key]} className={styles.sortButton}>
+          {c.label}
+          {mark}
+        </a>
+      ) : (
+        <button type="button" className={styles.sortButton} onClick={onToggle}>
+          {c.label}
+          {mark}
+        </button>
+      )}
+    </th>
+  );
+}
+
+/** A row's cell for one column: its figure formatted, a bar under a proportion, the row's header in the first column. */
+function cellOf(c: Column, r: Row, footerRow = false) {
+  const v = r[c.key] ?? null;
+  const text = formatCell(c.kind, v);
+  const body = (
+    <>
+      {c.code ? <code>{text}</code> : text}
+      {c.bar && typeof v === "number" && (
+        <span className={styles.cellBar} aria-hidden="true">
+          <span style={{ width: `${Math.max(0, Math.min(1, v)) * 100}%` }} />
+        </span>
+      )}
+    </>
+  );
+  const num = c.kind !== "text";
+  if (c.rowHeader)
+    return (
+      <th key={c.key} scope="row" className={`${styles.rowHead} ${num ? "num" : ""}`}>
+        {body}
+      </th>
+    );
+  return (
+    <td key={c.key} className={`${num ? "num" : ""} ${c.bar ? styles.barCell : ""} ${footerRow ? styles.total : ""}`} title={v === null ? "Undefined: nothing to compare here" : undefined}>
+      {body}
+    </td>
+  );
+}
+
+/** The pages of a table sorted and paged on the server: links to the previous and next page. */
+function ServerPager({ server }: { server: ServerOrder }) {
+  return (
+    <nav aria-label="Table pages" className={styles.pager}>
+      {server.previous ? (
+        <a className="button secondary" href={server.previous}>← Previous</a>
+      ) : (
+        <button type="button" className="secondary" disabled>← Previous</button>
+      )}
+      <span className="muted small">{server.label}</span>
+      {server.next ? (
+        <a className="button secondary" href={server.next}>Next →</a>
+      ) : (
+        <button type="button" className="secondary" disabled>Next →</button>
+      )}
+    </nav>
   );
 }

@@ -2,13 +2,11 @@
 import { useRouter } from "next/navigation";
 import { useRef, useState } from "react";
 import type { JobView } from "@/lib/server/jobs";
-import type { PreviewRow, ResponseImportPreview } from "@/lib/server/annotate";
+import type { ResponseImportPreview } from "@/lib/server/annotate";
 import { JobNotice } from "@/app/_ui/job-notice";
 import { useScripted } from "@/app/_ui/scripted";
 import { useProjectJobs } from "@/app/_ui/use-jobs";
-
-const nf = new Intl.NumberFormat("en");
-const counted = (n: number, word: string) => `${nf.format(n)} ${word}${n === 1 ? "" : "s"}`;
+import { ImportPreview, counted, nf } from "./import-preview";
 
 type Failure = { ok: false; message: string; details?: string[] };
 type PreviewResult = { ok: true; preview: ResponseImportPreview } | Failure;
@@ -109,21 +107,7 @@ export function ResponsesPanel({
   const stale = preview !== null && (preview.acceptUnassigned !== acceptUnassigned || preview.strict !== strict);
   return (
     <>
-      <p style={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: "0.4rem 0.75rem", marginTop: 0 }}>
-        {responses.count === 0 ? (
-          <span className="muted">No responses yet.</span>
-        ) : (
-          <>
-            <a className="button secondary" href={url} download>
-              Download responses (TSV)
-            </a>
-            <span className="muted small" data-testid="responses-count">
-              {counted(responses.count, "response")} by {counted(responses.annotators, "annotator")}
-              {responses.formerMembers > 0 && ` (${nf.format(responses.formerMembers)} by accounts no longer on the team)`}
-            </span>
-          </>
-        )}
-      </p>
+      <ResponsesDownload url={url} responses={responses} />
       <form method="post" action={url} encType="multipart/form-data" onSubmit={onPreview}>
         <div className="field">
           <label htmlFor="responses-file">Responses TSV file</label>
@@ -164,145 +148,30 @@ export function ResponsesPanel({
           </div>
         )}
         {preview && (
-          <section className="notice job" aria-label="Import preview">
-            <p style={{ margin: 0 }}>{preview.message}</p>
-            <ul className="preview-counts">
-              <li>
-                <strong>{nf.format(preview.add)}</strong> to add
-              </li>
-              <li>
-                <strong>{nf.format(preview.update)}</strong> to update (overwriting the stored answer)
-              </li>
-              <li>
-                <strong>{nf.format(preview.unchanged)}</strong> unchanged
-              </li>
-              <li>
-                <strong>{nf.format(preview.refuse)}</strong> refused
-              </li>
-            </ul>
-            <PreviewTable title="To add" rows={preview.first.add} total={preview.add} />
-            <PreviewTable title="To update" rows={preview.first.update} total={preview.update} extra="Replaces" />
-            <PreviewTable title="Refused" rows={preview.first.refuse} total={preview.refuse} extra="Why" />
-            <RuleBreaks rules={preview.rules} />
-            {preview.skipped.length > 0 && (
-              <details className="repairs" open={preview.skipped.length <= 5}>
-                <summary>Left out: {counted(preview.skipped.length, "line")} the import cannot read</summary>
-                <pre>{preview.skipped.map((d) => `${d.file}:${d.line}: ${d.message}`).join("\n")}</pre>
-              </details>
-            )}
-            {preview.warnings.length > 0 && (
-              <details className="repairs" open={preview.warnings.length <= 5}>
-                <summary>Reported: {counted(preview.warnings.length, "note")} on answers kept as written</summary>
-                <pre>{preview.warnings.map((d) => (d.line > 0 ? `${d.file}:${d.line}: ${d.message}` : `${d.file}: ${d.message}`)).join("\n")}</pre>
-              </details>
-            )}
-            {stale && <p className="small">You changed the option: preview again before importing.</p>}
-            {scripted ? (
-              <div style={{ display: "flex", gap: "0.5rem", flexWrap: "wrap" }}>
-                <button type="button" onClick={() => void onConfirm()} disabled={busy || stale || preview.add + preview.update === 0}>
-                  {busy ? "Importing…" : `Import ${counted(preview.add + preview.update, "change")}`}
-                </button>
-                <button type="button" className="secondary" onClick={() => setPreview(null)} disabled={busy}>
-                  Discard
-                </button>
-              </div>
-            ) : (
-              <ConfirmWithoutScript url={url} preview={preview} />
-            )}
-          </section>
+          <ImportPreview url={url} preview={preview} stale={stale} busy={busy} scripted={scripted} onConfirm={() => void onConfirm()} onDiscard={() => setPreview(null)} />
         )}
       </div>
     </>
   );
 }
 
-/**
- * Without JavaScript the page cannot hold the file between the preview and its confirmation: the same file is
- * chosen again and sent with the preview's token and options; the server applies it only if it would do exactly
- * what was previewed.
- */
-function ConfirmWithoutScript({ url, preview }: { url: string; preview: ResponseImportPreview }) {
-  if (preview.add + preview.update === 0) return null;
+/** The download of every response, with how many there are and by whom. */
+function ResponsesDownload({ url, responses }: { url: string; responses: { count: number; annotators: number; formerMembers: number } }) {
   return (
-    <form method="post" action={url} encType="multipart/form-data" aria-label="Import the previewed file">
-      <input type="hidden" name="mode" value="confirm" />
-      <input type="hidden" name="token" value={preview.token} />
-      {preview.acceptUnassigned && <input type="hidden" name="acceptUnassigned" value="on" />}
-      {preview.strict && <input type="hidden" name="strict" value="on" />}
-      <div className="field">
-        <label htmlFor="responses-file-again">The same file again</label>
-        <input id="responses-file-again" type="file" name="file" required accept=".tsv,.txt,text/tab-separated-values,text/plain" />
-      </div>
-      <div style={{ display: "flex", gap: "0.5rem", flexWrap: "wrap", alignItems: "center" }}>
-        <button type="submit">Import {counted(preview.add + preview.update, "change")}</button>
-        <a href="?#responses">Discard</a>
-      </div>
-    </form>
-  );
-}
-
-/** Answers kept as written that break a rule of the workspace: how many per rule, with the first few. */
-function RuleBreaks({ rules }: { rules: ResponseImportPreview["rules"] }) {
-  if (rules.length === 0) return null;
-  const total = rules.reduce((n, c) => n + c.count, 0);
-  return (
-    <div className="table-wrap">
-      <table>
-        <caption style={{ textAlign: "left" }}>
-          Kept as written, breaking the workspace&apos;s rules ({nf.format(total)}; the Gold tab lists them after the import)
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Rule</th>
-            <th scope="col">Answers</th>
-            <th scope="col">First lines</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rules.map((c) => (
-            <tr key={c.rule}>
-              <td>{c.rule}</td>
-              <td>{nf.format(c.count)}</td>
-              <td>{c.examples.map((e) => `line ${e.line}: ${e.value}`).join(" · ")}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function PreviewTable({ title, rows, total, extra }: { title: string; rows: PreviewRow[]; total: number; extra?: "Replaces" | "Why" }) {
-  if (rows.length === 0) return null;
-  return (
-    <div className="table-wrap">
-      <table>
-        <caption style={{ textAlign: "left" }}>
-          {title} {total > rows.length ? `(first ${rows.length} of ${nf.format(total)})` : `(${total})`}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Line</th>
-            <th scope="col">Annotator</th>
-            <th scope="col">Lexelt</th>
-            <th scope="col">Instance</th>
-            <th scope="col">Answer</th>
-            {extra && <th scope="col">{extra}</th>}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.line}>
-              <td>{r.line}</td>
-              <td>{r.annotator}</td>
-              <td>{r.lexelt}</td>
-              <td>{r.instanceId}</td>
-              <td>{r.answer}</td>
-              {extra && <td>{extra === "Replaces" ? r.was : r.reason}</td>}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <p style={{ display: "flex", flexWrap: "wrap", alignItems: "center", gap: "0.4rem 0.75rem", marginTop: 0 }}>
+      {responses.count === 0 ? (
+        <span className="muted">No responses yet.</span>
+      ) : (
+        <>
+          <a className="button secondary" href={url} download>
+            Download responses (TSV)
+          </a>
+          <span className="muted small" data-testid="responses-count">
+            {counted(responses.count, "response")} by {counted(responses.annotators, "annotator")}
+            {responses.formerMembers > 0 && ` (${nf.format(responses.formerMembers)} by accounts no longer on the team)`}
+          </span>
+        </>
+      )}
+    </p>
   );
 }

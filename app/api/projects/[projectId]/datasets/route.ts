@@ -2,7 +2,7 @@ import { rm } from "node:fs/promises";
 import { requireProject, InputError, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, attachmentDisposition, projectIdOf, streamedResponse } from "@/lib/server/kernel";
 import { maxImportBytes } from "@/lib/server/corpus";
 import { datasetFileInfo, isDatasetFormat } from "@/lib/server/datasets";
-import { derive, deriveDownload, jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
+import { answerWithJob, derive, deriveDownload, uploadPath } from "@/lib/server/jobs";
 import { checkDeclaredUpload } from "@/lib/server/runtime";
 import { answerForm, projectPage } from "@/app/_ui/native-answer";
 import { routeHandler } from "@/app/api/route-handler";
@@ -68,9 +68,10 @@ const importDatasetFile = routeHandler<{ projectId: string }>(
       const strict = form.get("strict") === "1";
       const only = form.get("onlyLanguage");
       const onlyLanguage = typeof only === "string" && only.trim() !== "" ? only.trim() : undefined;
-      const job = startJob(db, actor, projectId, "dataset", { path: file, fileName: upload.name, format, idPrefix, strict, onlyLanguage, maxBytes: limit });
+      const input = { path: file, fileName: upload.name, format, idPrefix, strict, onlyLanguage, maxBytes: limit };
+      const files = [file];
       file = null; // the job owns it now
-      return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
+      return await answerWithJob(db, actor, projectId, { kind: "dataset", input, files, wait: new URL(req.url).searchParams.get("wait") === "1" });
     } catch (e) {
       if (file) await rm(file, { force: true });
       throw e;

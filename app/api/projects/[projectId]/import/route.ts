@@ -1,7 +1,7 @@
 import { rm } from "node:fs/promises";
 import { requireProject, InputError, FORM_OVERHEAD_BYTES, readFormLimited, saveBodyToFile, saveUpload } from "@/lib/server/kernel";
 import { maxImportBytes } from "@/lib/server/corpus";
-import { jobResponse, startJob, uploadPath } from "@/lib/server/jobs";
+import { answerWithJob, uploadPath } from "@/lib/server/jobs";
 import { checkDeclaredUpload } from "@/lib/server/runtime";
 import { answerForm, projectPage } from "@/app/_ui/native-answer";
 import { routeHandler } from "@/app/api/route-handler";
@@ -61,9 +61,10 @@ const importFile = routeHandler<{ projectId: string }>(
         const size = await saveBodyToFile(req, file, limit, tooLarge);
         if (size === 0) throw new InputError("Choose a lexelt XML file to import.", { file: "Choose a file." });
       }
-      const job = startJob(db, actor, projectId, "lexelt-xml", { path: file, fileName, maxBytes: limit });
+      const files = [file];
+      const input = { path: file, fileName, maxBytes: limit };
       file = null; // the job owns it now
-      return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
+      return await answerWithJob(db, actor, projectId, { kind: "lexelt-xml", input, files, wait: new URL(req.url).searchParams.get("wait") === "1" });
     } catch (e) {
       if (file) await rm(file, { force: true });
       throw e;

@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import { requireProject, InputError, FORM_OVERHEAD_BYTES, readFormLimited, saveUpload, streamedResponse, stringSlices, attachmentDisposition, projectIdOf } from "@/lib/server/kernel";
-import { deriveDownload, jobDetails, jobResponse, startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
+import { answerWithJob, deriveDownload, uploadPath } from "@/lib/server/jobs";
 import { exportResponses, MAX_RESPONSES_BYTES } from "@/lib/server/annotate";
 import { checkDeclaredUpload } from "@/lib/server/runtime";
 import { answerForm, projectPage } from "@/app/_ui/native-answer";
@@ -83,12 +83,11 @@ const importResponses = routeHandler<{ projectId: string }>(
       file = uploadPath();
       await saveUpload(upload, file);
       const input = { path: file, fileName: upload.name, acceptUnassigned, strict, ...(confirm ? { token } : {}) };
-      const job = startJob(db, actor, projectId, confirm ? "responses-import" : "responses-preview", input);
+      const files = [file];
       file = null; // the job owns it now
-      if (confirm) return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
-      const j = await waitForJob(db, actor, job.id);
-      if (j.state === "done") return Response.json({ ok: true, preview: j.report });
-      return Response.json({ ok: false, message: j.message, details: jobDetails(j) }, { status: j.state === "failed" ? 400 : 409 });
+      if (confirm) return await answerWithJob(db, actor, projectId, { kind: "responses-import", input, files, wait: new URL(req.url).searchParams.get("wait") === "1" });
+      // A preview is always waited for: the page shows it.
+      return await answerWithJob(db, actor, projectId, { kind: "responses-preview", input, files, wait: true, done: (preview) => Response.json({ ok: true, preview }) });
     } catch (e) {
       if (file) await rm(file, { force: true });
       throw e;

@@ -8,7 +8,7 @@ import { type Actor, InputError, assertSameOrigin, FORM_OVERHEAD_BYTES, readForm
 import { getActor } from "@/lib/auth/session";
 import { getDb, type Db } from "@/lib/db";
 import { rm } from "node:fs/promises";
-import { startJob, uploadPath, waitForJob } from "@/lib/server/jobs";
+import { uploadPath } from "@/lib/server/jobs";
 import { type GoldSource, listRuns, MAX_RUN_BYTES, type NamedText, readUpload } from "@/lib/server/scoring";
 import { checkDeclaredUpload } from "@/lib/server/runtime";
 
@@ -99,23 +99,4 @@ export async function savedUpload(form: FormData, field: string): Promise<{ path
     throw e;
   }
   return { path, fileName: f.name };
-}
-
-/**
- * Run the uploads' work as a job of `kind` (lib/server/jobs/jobs-kinds.ts) and wait for it: the
- * job's report when it is done; else its refusal as this route's answer (message, the fields
- * it marks, the details). The job deletes the files (`paths`) when it ends.
- */
-export async function throughJob(db: Db, actor: Actor, projectId: number, kind: string, input: Record<string, unknown>, paths: string[]): Promise<{ report: unknown } | Response> {
-  let jobId: number;
-  try {
-    jobId = startJob(db, actor, projectId, kind, { ...input, paths }).id;
-  } catch (e) {
-    for (const p of paths) await rm(p, { force: true });
-    throw e;
-  }
-  const j = await waitForJob(db, actor, jobId);
-  if (j.state === "done") return { report: j.report };
-  const refusal = (j.report ?? {}) as { details?: string[]; errors?: Record<string, string> };
-  return Response.json({ ok: false, message: j.message, errors: refusal.errors, details: refusal.details }, { status: j.state === "failed" ? 400 : 409 });
 }

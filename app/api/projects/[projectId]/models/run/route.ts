@@ -1,5 +1,5 @@
 import { InputError, projectIdOf, readBodyLimited } from "@/lib/server/kernel";
-import { jobResponse, startJob } from "@/lib/server/jobs";
+import { answerWithJob } from "@/lib/server/jobs";
 import { modelRunInput } from "@/lib/server/models";
 import { routeHandler } from "@/app/api/route-handler";
 
@@ -23,8 +23,7 @@ export const POST = routeHandler<{ projectId: string }>(
     }
     if (body === null || typeof body !== "object" || Array.isArray(body)) throw new InputError("The request must be a JSON object.");
     const input = modelRunInput(db, actor, projectId, body as Record<string, unknown>);
-    const job = startJob(db, actor, projectId, "model-run", input as unknown as Record<string, unknown>);
-    return await jobResponse(db, actor, job, new URL(req.url).searchParams.get("wait") === "1");
+    return await answerWithJob(db, actor, projectId, { kind: "model-run", input: input as unknown as Record<string, unknown>, wait: new URL(req.url).searchParams.get("wait") === "1" });
   },
   { sameOrigin: true },
 );

@@ -1,9 +1,10 @@
 import { rm } from "node:fs/promises";
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
+import { answerWithJob } from "@/lib/server/jobs";
 import { errorResponse } from "@/lib/server/kernel";
 import { listGolds } from "@/lib/server/scoring";
-import { type Ctx, coordinatorUpload, idOf, savedUpload, throughJob } from "../request";
+import { type Ctx, coordinatorUpload, idOf, savedUpload } from "../request";
 import { answerForm, projectPage } from "@/app/_ui/native-answer";
 
 export const dynamic = "force-dynamic";
@@ -42,10 +43,14 @@ async function storeGoldFiles(req: Request, ctx: Ctx): Promise<Response> {
       throw e;
     });
     const paths = [gold, mwgold].flatMap((f) => (f ? [f.path] : []));
-    const done = await throughJob(db, actor, projectId, "scoring-gold", { name: String(form.get("name") ?? ""), gold, mwgold }, paths);
-    if (done instanceof Response) return done;
-    const id = (done.report as { id: number }).id;
-    return Response.json({ ok: true, gold: listGolds(db, actor, projectId).find((g) => g.id === id) });
+    const input = { name: String(form.get("name") ?? ""), gold, mwgold, paths };
+    return await answerWithJob(db, actor, projectId, {
+      kind: "scoring-gold",
+      input,
+      files: paths,
+      wait: true,
+      done: (report) => Response.json({ ok: true, gold: listGolds(db, actor, projectId).find((g) => g.id === (report as { id: number }).id) }),
+    });
   } catch (e) {
     return errorResponse(e);
   }

@@ -1,8 +1,9 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
+import { answerWithJob } from "@/lib/server/jobs";
 import { InputError, errorResponse } from "@/lib/server/kernel";
 import { listRuns } from "@/lib/server/scoring";
-import { type Ctx, coordinatorUpload, idOf, savedUpload, throughJob } from "../request";
+import { type Ctx, coordinatorUpload, idOf, savedUpload } from "../request";
 import { answerForm, projectPage } from "@/app/_ui/native-answer";
 
 export const dynamic = "force-dynamic";
@@ -42,8 +43,9 @@ async function storeRun(req: Request, ctx: Ctx): Promise<Response> {
     if (!(file instanceof File) || file.name === "") throw new InputError("Choose a system file to upload.", { file: "Choose a file." });
     const saved = (await savedUpload(form, "file"))!;
     const input = { ...saved, type: String(form.get("type") ?? ""), name: String(form.get("name") ?? ""), gold: String(form.get("gold") ?? ""), confirm: form.get("confirm") === "1" };
-    const done = await throughJob(db, actor, projectId, "scoring-run", input, [saved.path]);
-    return done instanceof Response ? done : Response.json({ ok: true, ...(done.report as object) });
+    // Scored at once: the answer waits for the job that stores and scores the run, and carries its report.
+    const files = [saved.path];
+    return await answerWithJob(db, actor, projectId, { kind: "scoring-run", input: { ...input, paths: files }, files, wait: true, done: (report) => Response.json({ ok: true, ...(report as object) }) });
   } catch (e) {
     return errorResponse(e);
   }

@@ -1,0 +1,113 @@
+/** The Scoring workbench's state: the board shown, the figures and reading chosen, the open run, and the calls that change them. */
+import { useState } from "react";
+import type { GoldInfo, RunDetail, RunSummary, ScoreBoard } from "@/lib/server/scoring";
+import { base, call, FIGURES_PARAM, type FiguresMode, GOLD_PARAM, type GoldChoice, READING_PARAM, type Reading, withFigures, withGold, withReading } from "./client";
+import type { Notice } from "./notice";
+
+export type ScoringBoard = ReturnType<typeof useScoringBoard>;
+
+export function useScoringBoard(projectId: number, initialBoard: ScoreBoard) {
+  const [board, setBoard] = useState<ScoreBoard>(initialBoard);
+  const [mode, setMode] = useState<FiguresMode>(initialBoard.mode);
+  const [reading, setReading] = useState<Reading>(initialBoard.reading);
+  const gold: GoldChoice = board.gold.id;
+  const [goldNotice, setGoldNotice] = useState<Notice>(null);
+  const [detail, setDetail] = useState<RunDetail | null>(null);
+  const [detailNotice, setDetailNotice] = useState<Notice>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const api = base(projectId);
+
+  /** Keep the page's URL saying which gold and figures it shows, so a reload shows the same. */
+  function remember(choice: GoldChoice, figures: FiguresMode, read: Reading) {
+    const url = new URL(window.location.href);
+    if (figures === "repaired") url.searchParams.set(FIGURES_PARAM, "repaired");
+    else url.searchParams.delete(FIGURES_PARAM);
+    url.searchParams.set(READING_PARAM, read);
+    if (choice === null) url.searchParams.delete(GOLD_PARAM);
+    else url.searchParams.set(GOLD_PARAM, String(choice));
+    window.history.replaceState(null, "", url);
+  }
+
+  async function reload(choice: GoldChoice, figures: FiguresMode = mode, read: Reading = reading): Promise<boolean> {
+    const r = await call<{ board: ScoreBoard }>(withGold(withReading(withFigures(`${api}/results`, figures), read), choice));
+    if (!r.ok) {
+      setGoldNotice({ kind: "error", message: r.message, details: r.details });
+      return false;
+    }
+    setBoard(r.board);
+    remember(r.board.gold.id, figures, read);
+    return true;
+  }
+
+  async function chooseGold(choice: GoldChoice) {
+    setBusy("gold");
+    setGoldNotice(null);
+    setDetail(null);
+    await reload(choice);
+    setBusy(null);
+  }
+
+  /** Re-score every run (and the open run) in the other mode; the URL keeps the choice for a reload. */
+  async function chooseMode(next: FiguresMode) {
+    if (next === mode) return;
+    const before = mode;
+    setBusy("mode");
+    setDetailNotice(null);
+    setMode(next);
+    if (!(await reload(gold, next))) setMode(before);
+    else if (detail) await open(detail.run.id, next);
+    setBusy(null);
+  }
+
+  /** Re-score every run (and the open run) read the other way: as bytes (score.pl) or as UTF-8 text (perl -CSD). */
+  async function chooseReading(next: Reading) {
+    if (next === reading) return;
+    const before = reading;
+    setBusy("mode");
+    setDetailNotice(null);
+    setReading(next);
+    if (!(await reload(gold, mode, next))) setReading(before);
+    else if (detail) await open(detail.run.id, mode, next);
+    setBusy(null);
+  }
+
+  async function open(runId: number, figures: FiguresMode = mode, read: Reading = reading) {
+    setBusy(`open-${runId}`);
+    setDetailNotice(null);
+    const r = await call<{ detail: RunDetail }>(withReading(withFigures(`${api}/runs/${runId}`, figures), read));
+    setBusy(null);
+    if (!r.ok) {
+      setDetailNotice({ kind: "error", message: r.message, details: r.details });
+      return;
+    }
+    setDetail(r.detail);
+    requestAnimationFrame(() => document.getElementById("run-detail")?.scrollIntoView({ behavior: "smooth", block: "start" }));
+  }
+
+  async function remove(s: RunSummary) {
+    if (!window.confirm(`Delete the run “${s.run.name}”? Its file and scores go with it.`)) return;
+    setBusy(`delete-${s.run.id}`);
+    const r = await call<{ message: string }>(`${api}/runs/${s.run.id}`, { method: "DELETE" });
+    if (r.ok) {
+      if (detail?.run.id === s.run.id) setDetail(null);
+      await reload(gold);
+      setDetailNotice({ kind: "ok", message: r.message });
+    } else setDetailNotice({ kind: "error", message: r.message });
+    setBusy(null);
+  }
+
+  async function removeGold(g: GoldInfo) {
+    if (g.id === null) return;
+    if (!window.confirm(`Delete the stored gold “${g.name}”?`)) return;
+    setBusy(`delete-gold-${g.id}`);
+    const r = await call<{ message: string }>(`${api}/golds/${g.id}`, { method: "DELETE" });
+    if (r.ok) {
+      await reload(gold === g.id ? null : gold);
+      setGoldNotice({ kind: "ok", message: r.message });
+    } else setGoldNotice({ kind: "error", message: r.message });
+    setBusy(null);
+  }
+
+
+  return { board, mode, reading, gold, goldNotice, detail, setDetail, detailNotice, busy, reload, chooseGold, chooseMode, chooseReading, open, remove, removeGold };
+}
