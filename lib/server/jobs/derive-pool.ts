@@ -285,15 +285,14 @@ export async function refreshScoringOthers(db: Db, actor: Actor, projectId: numb
 
 /** The runs are scored whole again in the background when the board finds that scoring this much older than a change. */
 const OTHERS_AUTO_MS = 10 * 60_000;
-/** How long a board waits for the whole scoring of a run it has none for yet (small runs take less). */
-const OTHERS_WAIT_MS = 3000;
 
 /**
  * The Scoring board as the page and its results route show it: score.pl's figures added up from the
  * outcomes kept per id (#39), or, in another mode, every run scored whole here (cached until the data
  * or the runs change); and beside them each run's repaired and UTF-8 figures and intervals from a whole
- * scoring in the background — started when a run has none yet (waited for up to OTHERS_WAIT_MS) or
- * when the last is stale and old. Coordinators of the project only.
+ * scoring in the background — started when a run has none yet or
+ * when the last is stale and old, and never waited for (#39: the page says it is being computed).
+ * Coordinators of the project only.
  */
 export async function scoringBoardView(db: Db, actor: Actor, projectId: number, source: GoldSource, mode: ScoreMode): Promise<ScoreBoard> {
   requireProject(db, actor, projectId, { coordinator: true });
@@ -304,12 +303,8 @@ export async function scoringBoardView(db: Db, actor: Actor, projectId: number, 
   if (!o || board.runs.length === 0) return board;
   const old = o.computedAt === null || (o.stale && Date.now() - o.computedAt > OTHERS_AUTO_MS);
   if (!o.missing && !old) return board;
-  const scoring = refreshScoringOthers(db, actor, projectId, source).then(
-    () => true,
-    (e) => (console.error("lexgold: scoring the runs whole failed:", e), false),
-  );
-  if (!o.missing) return board;
-  return (await Promise.race([scoring, new Promise<boolean>((r) => setTimeout(() => r(false), OTHERS_WAIT_MS))])) ? await read() : board;
+  refreshScoringOthers(db, actor, projectId, source).catch((e) => console.error("lexgold: scoring the runs whole failed:", e));
+  return { ...board, others: { ...o, computing: true } };
 }
 
 /** The fields of a job's answer that hold text. */

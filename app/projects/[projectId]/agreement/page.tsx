@@ -13,6 +13,7 @@ import { catchUpFigures } from "@/lib/server/derived";
 import { refreshAgreementAlpha } from "@/lib/server/jobs";
 import { NotFoundError } from "@/lib/server/kernel";
 import { recomputeAlphaAction } from "./actions";
+import { FollowMeasures } from "./models-follow";
 import styles from "./agreement.module.css";
 import { int, plural } from "@/app/_ui/format";
 import { DASH, alpha, dec, pct, points } from "./format";
@@ -29,8 +30,6 @@ const POS_NAMES: Record<string, string> = { n: "nouns", v: "verbs", a: "adjectiv
 
 /** α and the intervals are computed again in the background when a page finds them this much older than a change. */
 const ALPHA_AUTO_MS = 10 * 60_000;
-/** How long the first load of the page waits for α and the intervals never computed before. */
-const ALPHA_FIRST_WAIT_MS = 3000;
 
 /** Differences smaller than this are rounding noise, not a rise. */
 const EPS = 1e-9;
@@ -363,6 +362,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const sp = await searchParams;
   const id = Number(projectId);
   let d: AgreementPageData;
+  let computing = false;
   try {
     // The figures kept as answers change (#39); α and the intervals from their last computation in the background.
     const db = getDb();
@@ -371,13 +371,10 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     d = view();
     // Never computed, or stale for long: computed again in the background (the button asks at once).
     const age = d.alpha.computedAt === null ? Infinity : Date.now() - d.alpha.computedAt.getTime();
+    // The page never waits for it (#39): it says they are being computed and, with JavaScript, looks again until they are.
     if (d.alpha.computedAt === null || (d.alpha.stale && age > ALPHA_AUTO_MS)) {
-      const computing = refreshAgreementAlpha(db, actor, id).then(
-        () => true,
-        (e) => (console.error("lexgold: computing α failed:", e), false),
-      );
-      // Never computed yet: waited for a moment (a small project's α takes less); else the page says it is being computed.
-      if (d.alpha.computedAt === null && (await Promise.race([computing, new Promise<boolean>((r) => setTimeout(() => r(false), ALPHA_FIRST_WAIT_MS))]))) d = view();
+      computing = true;
+      refreshAgreementAlpha(db, actor, id).catch((e) => console.error("lexgold: computing α failed:", e));
     }
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
@@ -435,15 +432,16 @@ export default async function AgreementPage({ params, searchParams }: { params: 
           {d.queued > 0 && <> ({plural(d.queued, "instance")} still being brought up to date after a change)</>}; α and the 95% intervals are
           computed over every item at once, in the background:{" "}
           {d.alpha.computedAt === null ? (
-            <>being computed now; reload in a moment.</>
+            <span>not computed yet — computing now; the page shows them when they are ready (without JavaScript: reload in a moment).</span>
           ) : (
             <>
               as of <span data-testid="alpha-as-of">{asOf(d.alpha.computedAt)}</span>
-              {d.alpha.stale ? ", and answers have changed since." : ", and nothing has changed since."}
+              {d.alpha.stale ? (computing ? ", and answers have changed since: computing them again now." : ", and answers have changed since.") : ", and nothing has changed since."}
             </>
           )}
         </p>
-        {d.alpha.computedAt !== null && d.alpha.stale && (
+        <FollowMeasures computing={computing} />
+        {d.alpha.stale && (
           <form action={recomputeAlphaAction.bind(null, id)} className={styles.recompute}>
             <button type="submit" className="secondary">
               Recompute α and the intervals

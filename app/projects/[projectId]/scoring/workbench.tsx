@@ -1,5 +1,5 @@
 "use client";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { GoldInfo, RunDetail, RunSummary, ScoreBoard } from "@/lib/server/scoring";
 import { base, call, FIGURES_PARAM, type FiguresMode, GOLD_PARAM, type GoldChoice, READING_PARAM, type Reading, withFigures, withGold, withReading } from "./client";
 import { Compare } from "./compare";
@@ -58,6 +58,14 @@ export function ScoringWorkbench({ projectId, initialBoard, maxBytes, outcomes =
     return true;
   }
 
+  // The runs being scored whole in the background (their repaired and UTF-8 figures): the table looks again until they are.
+  const computing = board.others?.computing === true;
+  useEffect(() => {
+    if (!computing) return;
+    const t = setTimeout(() => void reload(gold), 2000);
+    return () => clearTimeout(t);
+  }, [board]);
+
   async function chooseGold(choice: GoldChoice) {
     setBusy("gold");
     setGoldNotice(null);
@@ -90,10 +98,10 @@ export function ScoringWorkbench({ projectId, initialBoard, maxBytes, outcomes =
     setBusy(null);
   }
 
-  async function open(runId: number, figures: FiguresMode = mode, read: Reading = reading) {
+  async function open(runId: number, figures: FiguresMode = mode, read: Reading = reading, whole = false) {
     setBusy(`open-${runId}`);
     setDetailNotice(null);
-    const r = await call<{ detail: RunDetail }>(withReading(withFigures(`${api}/runs/${runId}`, figures), read));
+    const r = await call<{ detail: RunDetail }>(withReading(withFigures(`${api}/runs/${runId}${whole ? "?whole=1" : ""}`, figures), read));
     setBusy(null);
     if (!r.ok) {
       setDetailNotice({ kind: "error", message: r.message, details: r.details });
@@ -272,7 +280,14 @@ export function ScoringWorkbench({ projectId, initialBoard, maxBytes, outcomes =
         )}
       </section>
 
-      {detail && <RunDetailView key={`${detail.run.id}-${detail.mode}`} projectId={projectId} detail={detail} onClose={() => setDetail(null)} />}
+      {detail && <RunDetailView
+          key={`${detail.run.id}-${detail.mode}-${"paged" in detail}`}
+          projectId={projectId}
+          detail={detail}
+          itemsUrl={withReading(`${api}/runs/${detail.run.id}`, reading)}
+          onClose={() => setDetail(null)}
+          onWhole={() => open(detail.run.id, mode, reading, true)}
+        />}
 
       {board.runs.length > 1 && <Compare runs={board.runs} />}
     </>
