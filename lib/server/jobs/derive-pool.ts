@@ -9,14 +9,14 @@
  * Per server process (#27 finding 10, and its info item: there were two idle
  * derivation processes per server process, one per copy of this module that
  * Next's bundles loaded; the state now lives on globalThis):
- * - one derivation process, started on first use and kept (its caches with it);
+ * - one derivation process, started on first use and ended after a minute idle (its memory with it, #39);
  * - projects take turns (FairQueue): at most one derivation of a project runs
  *   at a time, and a second process starts only when another project's
  *   derivation would otherwise wait behind a running one; it exits after a
  *   minute idle. A nine-file ranking upload of one project no longer holds up
  *   another project's gold download;
  * - each derivation has a time limit (LEXGOLD_DERIVE_TIME_LIMIT_S, default 300)
- *   and a heap limit (LEXGOLD_DERIVE_HEAP_MB, default 2048, the process's
+ *   and a heap limit (LEXGOLD_DERIVE_HEAP_MB, default 1024, the process's
  *   --max-old-space-size): over either, the process is ended and the request
  *   fails with a message naming the limit (a derivation writes nothing);
  * - uploads carried by a derivation (ranking, SENSEVAL) count toward their
@@ -66,8 +66,9 @@ export function deriveRuntime(): DeriveRuntime {
       what: "The derivation",
       runtime: "child_process",
       threads: DERIVE_PROCESSES,
-      // The first process stays (with its caches); a second one leaves after a minute idle.
-      minThreads: 1,
+      // Each process leaves after a minute idle, its memory with it (#39: a whole scoring or α's bootstrap
+      // leaves a heap of hundreds of MB behind), and is started again at the next derivation.
+      minThreads: 0,
       idleMs: 60_000,
       heapMb: setting("LEXGOLD_DERIVE_HEAP_MB"),
       heapVar: "LEXGOLD_DERIVE_HEAP_MB",
