@@ -52,7 +52,7 @@ export interface ScoreTextsOutput {
  * A file given in pieces (a stored run's, read a piece at a time; a gold's lines), read again for
  * each pass: a function that gives the pieces from the start each time it is called.
  */
-export type TextPieces = () => Iterable<string>;
+type TextPieces = () => Iterable<string>;
 
 /** Each line of the pieces, as `splitLines` finds them in the whole text (a CRLF line keeps its "\r"), without joining them. */
 function feed(add: (line: string) => void, pieces: TextPieces): void {
