@@ -227,6 +227,15 @@ async function writeRunItems(db: Db, runId: number): Promise<void> {
   if ("error" in answer) throw rehydrate(answer.error);
 }
 
+/**
+ * The turn of a project's computations in the background (α, whole scorings): apart from its pages'
+ * derivations, so that a page's derivation (Progress's charts, a download) runs in the other
+ * derivation process instead of waiting for a bootstrap of tens of seconds; one at a time per project.
+ */
+function backgroundKey(file: string, projectId: number): string {
+  return `${file}\u0000${projectId}\u0000background`;
+}
+
 const alphaRunning = ((globalThis as unknown as { lexgoldAlpha?: Map<string, Promise<void>> }).lexgoldAlpha ??= new Map());
 
 /**
@@ -248,7 +257,7 @@ export async function refreshAgreementAlpha(db: Db, actor: Actor, projectId: num
         return;
       }
       const rt = deriveRuntime();
-      const answer = await rt.queue.run(key, "alpha", () => rt.pool.run<DeriveAnswer>({ file, alpha: projectId }));
+      const answer = await rt.queue.run(backgroundKey(file, projectId), "alpha", () => rt.pool.run<DeriveAnswer>({ file, alpha: projectId }));
       if ("error" in answer) throw rehydrate(answer.error);
     })().finally(() => alphaRunning.delete(key));
     alphaRunning.set(key, p);
@@ -276,7 +285,7 @@ export async function refreshScoringOthers(db: Db, actor: Actor, projectId: numb
         return;
       }
       const rt = deriveRuntime();
-      const answer = await rt.queue.run(`${file}\u0000${projectId}`, "others", () => rt.pool.run<DeriveAnswer>({ file, others: { actor, projectId, source } }));
+      const answer = await rt.queue.run(backgroundKey(file, projectId), "others", () => rt.pool.run<DeriveAnswer>({ file, others: { actor, projectId, source } }));
       if ("error" in answer) throw rehydrate(answer.error);
     })().finally(() => othersRunning.delete(key));
     othersRunning.set(key, p);
