@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { saveResponse } from "../../lib/server/annotate/responses";
 import { setExclusion } from "../../lib/server/gold/gold";
+import { storeGold } from "../../lib/server/scoring/golds";
 import { uploadRun } from "../../lib/server/scoring/runs";
 import { ITEMS_PAGE, keptRunDetail } from "../../lib/server/scoring/run-page";
 import { runDetail } from "../../lib/server/scoring/scores";
@@ -72,6 +73,18 @@ describe("a run's figures page from its kept items", () => {
     const { run: r } = uploadRun(f.db, f.coord, f.project.id, { fileName: "sys.mw", text: "calm.a c1 :: keep still\ncalm.a c2 :: calm down\ncalm.a c1 :: again\nx.n z1 :: other\n" });
     const kept = keptRunDetail(f.db, f.coord, f.project.id, r.id)!;
     const whole = runDetail(f.db, f.coord, f.project.id, r.id);
+    expect(figuresOf(kept)).toEqual(figuresOf(whole));
+    expect(kept.items).toEqual(whole.items.slice(0, ITEMS_PAGE));
+  });
+
+  it("a run scored with a stored gold: the totals and items of a whole scoring", () => {
+    const f = goldFixture(undefined, { acceptProposals: true });
+    const gold = "calm.a c1 :: still 2;quiet 1;\ncalm.a c2 :: serene 1;peaceful 1;\nhop.v h1 :: jump 3;\nhop.v h9 :: leap 1;\n";
+    const goldId = storeGold(f.db, f.coord, f.project.id, { name: "hand", gold: { name: "hand.gold", text: gold }, mwgold: null }).id!;
+    const { run: r } = uploadRun(f.db, f.coord, f.project.id, { fileName: "sys.best", text: run("best", 20), gold: goldId });
+    const kept = keptRunDetail(f.db, f.coord, f.project.id, r.id)!;
+    const whole = runDetail(f.db, f.coord, f.project.id, r.id);
+    expect(whole.items.length).toBeGreaterThan(0);
     expect(figuresOf(kept)).toEqual(figuresOf(whole));
     expect(kept.items).toEqual(whole.items.slice(0, ITEMS_PAGE));
   });
