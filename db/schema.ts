@@ -1312,7 +1312,8 @@ export const runItems = sqliteTable(
     lines: integer("lines").notNull(),
     text: text("text").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.itemId] })],
+  // By place: a run's figures page reads a page of its items by their places (lib/server/scoring/run-page.ts).
+  (t) => [primaryKey({ columns: [t.runId, t.itemId] }), index("run_items_seq").on(t.runId, t.seq)],
 );
 
 /**

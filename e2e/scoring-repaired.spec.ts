@@ -58,6 +58,15 @@ test("score.pl's figures with the repaired ones beside them; the switch re-score
   await expect(rows.nth(2).getByRole("rowheader")).toContainText("beta");
   await expect(rows.nth(2).getByRole("cell").nth(3)).toHaveText("33.33 (repaired 41.67)");
   await expect(rows.nth(2).getByRole("cell").nth(1)).toHaveText("2 / 3 (repaired 3 / 4)");
+  // The whole scoring behind them ran in the background: a reload says when, with the form to run it again (#39).
+  await page.reload();
+  const whole = page.getByText(/come from scoring every run whole/).locator("xpath=..");
+  await expect(whole).toContainText(/as of \d\d:\d\d:\d\d/);
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await whole.screenshot({ path: `test-results/screens/scoring-whole-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
   // Precision does not move for alpha: nothing beside it.
   await expect(rows.nth(1).getByRole("cell").nth(2)).toHaveText("58.33");
   // A line per run naming the rules, opening on what each does.

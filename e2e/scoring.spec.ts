@@ -78,6 +78,15 @@ test("the coordinator uploads systems, sees them ranked, opens a run and downloa
   await detail.getByLabel("Filter").fill("d16");
   await expect(detail.getByRole("table", { name: "Items" }).getByRole("row")).toHaveCount(2);
   await expect(detail.getByRole("table", { name: "Items" })).toContainText("seashell");
+  // A page of items from the kept outcomes, found among every attempted item (#39).
+  await expect(detail.getByText("Items 1–1 of 1 (of 39 attempted)")).toBeVisible();
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await detail.screenshot({ path: `test-results/screens/scoring-run-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await detail.getByLabel("Filter").fill("");
+  await expect(detail.getByRole("table", { name: "Items" }).getByRole("row")).toHaveCount(40);
 
   const downloading = page.waitForEvent("download");
   await detail.getByRole("link", { name: "Download report", exact: true }).click();

@@ -153,7 +153,7 @@ export const SETTINGS = {
   LEXGOLD_JOB_HEAP_MB: def<number>({ describe: "a job's heap limit in MB", default: 2048, expects: "a number above 0", schema: positiveNumber }),
   LEXGOLD_DERIVE_THREADS: def<boolean>({ describe: "0: derive in-process instead of in the derivation child", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0") }),
   LEXGOLD_DERIVE_TIME_LIMIT_S: def<number>({ describe: "one derivation's time limit in seconds", default: 300, expects: "a number above 0", schema: positiveNumber }),
-  LEXGOLD_DERIVE_HEAP_MB: def<number>({ describe: "one derivation's heap limit in MB", default: 2048, expects: "a number above 0", schema: positiveNumber }),
+  LEXGOLD_DERIVE_HEAP_MB: def<number>({ describe: "one derivation's heap limit in MB", default: 1024, expects: "a number above 0", schema: positiveNumber }),
   LEXGOLD_DERIVE_SPILL_CHARS: def<number>({ describe: "a derivation result longer than this goes through a file", default: 1 << 20, expects: "a number above 0", schema: positiveNumber, internal: true }),
 
   // Models (lib/server/models, docs/models.md)

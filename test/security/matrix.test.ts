@@ -54,6 +54,7 @@ import { deleteGold, listGolds, resolveGold, storeGold } from "../../lib/server/
 import { deleteRun, deleteRunInSlices, listRuns, runFile, runFileDownload, uploadRun } from "../../lib/server/scoring/runs";
 import { runDetail, runReport, scoreBoard, scoresFile, scoresJson } from "../../lib/server/scoring/scores";
 import { computeBoardOthers, keptScoreBoard } from "../../lib/server/scoring/board";
+import { keptRunDetail } from "../../lib/server/scoring/run-page";
 import { scoreSensevalUpload } from "../../lib/server/scoring/senseval";
 import {
   answerTraining,
@@ -552,6 +553,7 @@ const CALLS: Call[] = [
   { name: "refreshScoringOthers", expect: COORDINATOR, call: (w, k) => withRunAsync(w, () => refreshScoringOthers(w.db, w.actor(k), w.p.id, { kind: "project" })) },
   { name: "scoringBoardView", expect: COORDINATOR, call: (w, k) => withRunAsync(w, () => scoringBoardView(w.db, w.actor(k), w.p.id, { kind: "project" }, {})), check: noOtherProject },
   { name: "runDetail", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runDetail(w.db, w.actor(k), w.p.id, id)) },
+  { name: "keptRunDetail", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => keptRunDetail(w.db, w.actor(k), w.p.id, id)) },
   { name: "runReport", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runReport(w.db, w.actor(k), w.p.id, id)) },
   { name: "scoreBoard", expect: COORDINATOR, call: (w, k) => withRun(w, () => scoreBoard(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
   { name: "keptScoreBoard", expect: COORDINATOR, call: (w, k) => withRun(w, () => keptScoreBoard(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },

@@ -7,7 +7,7 @@
  * score.pl`, `reading: "utf8"`) would change a figure, `utf8` holds those
  * figures. Pure.
  */
-import { type Diagnostic, splitLines } from "../../lexsub/diagnostics";
+import { type Diagnostic } from "../../lexsub/diagnostics";
 import { type GroupBy } from "./analysis";
 import { type KeyOptions } from "./key";
 import { type MwItem, type MwResult } from "./mw";
@@ -48,14 +48,59 @@ export interface ScoreTextsOutput {
   utf8: Utf8Report | null;
 }
 
-function feed(add: (line: string) => void, text: string): void {
-  for (const l of splitLines(text)) add(l.crlf ? l.text + "\r" : l.text);
+/**
+ * A file given in pieces (a stored run's, read a piece at a time; a gold's lines), read again for
+ * each pass: a function that gives the pieces from the start each time it is called.
+ */
+type TextPieces = () => Iterable<string>;
+
+/** Each line of the pieces, as `splitLines` finds them in the whole text (a CRLF line keeps its "\r"), without joining them. */
+function feed(add: (line: string) => void, pieces: TextPieces): void {
+  let carry = "";
+  for (const piece of pieces()) {
+    const parts = (carry + piece).split("\n");
+    carry = parts.pop()!;
+    for (const l of parts) add(l);
+  }
+  // A final newline does not start another line.
+  if (carry !== "") add(carry);
+}
+
+/** Whether the pieces read the same as bytes and as UTF-8 (perl-classes.ts readingsAgreeOn, piece by piece). */
+function agreeOn(pieces: TextPieces): boolean {
+  for (const piece of pieces()) if (!readingsAgreeOn(piece)) return false;
+  return true;
+}
+
+/** One run over the texts, without the notices. */
+function runOnce(options: ScoreRunOptions, input: Omit<ScorePiecesInput, "onItem">): ScoreRunResult {
+  const run = new ScoreRun(options);
+  feed((l) => run.pushGold(l), input.gold);
+  run.goldDone();
+  feed((l) => run.pushSystem(l), input.system);
+  return run.finish();
 }
 
 export function scoreTexts(input: ScoreTextsInput): ScoreTextsOutput {
   const items: (ItemScore | MwItem)[] = [];
-  const options = { ...input, onItem: (i: ItemScore | MwItem) => items.push(i) };
-  const run = new ScoreRun(options);
+  const out = scorePieces({ ...input, system: () => [input.system], gold: () => [input.gold], onItem: (i) => items.push(i) });
+  return { ...out, items };
+}
+
+/** What `scorePieces` reads: the files in pieces, and who is shown each attempted item (none are kept). */
+export interface ScorePiecesInput extends Omit<ScoreTextsInput, "system" | "gold"> {
+  system: TextPieces;
+  gold: TextPieces;
+  onItem?: (item: ItemScore | MwItem) => void;
+}
+
+/**
+ * `scoreTexts` over files given in pieces, each attempted item shown to `onItem` instead of kept:
+ * a stored run of a million lines is never one string, nor its lines or items one list.
+ */
+export function scorePieces(input: ScorePiecesInput): Omit<ScoreTextsOutput, "items"> {
+  const { onItem, ...plain } = input;
+  const run = new ScoreRun({ ...plain, onItem });
   feed((l) => run.pushGold(l), input.gold);
   run.goldDone();
   feed((l) => run.pushSystem(l), input.system);
@@ -72,17 +117,8 @@ export function scoreTexts(input: ScoreTextsInput): ScoreTextsOutput {
     }
   }
   let utf8: Utf8Report | null = null;
-  if ((input.reading ?? "bytes") === "bytes" && !input.repaired && !(readingsAgreeOn(input.gold) && readingsAgreeOn(input.system))) {
-    utf8 = utf8Report(out, runOnce({ ...input, reading: "utf8" }, input));
+  if ((input.reading ?? "bytes") === "bytes" && !input.repaired && !(agreeOn(input.gold) && agreeOn(input.system))) {
+    utf8 = utf8Report(out, runOnce({ ...plain, reading: "utf8" }, plain));
   }
-  return { ...out, items, repairs, utf8 };
-}
-
-/** One run over the texts, without the notices. */
-function runOnce(options: ScoreRunOptions, input: ScoreTextsInput): ScoreRunResult {
-  const run = new ScoreRun(options);
-  feed((l) => run.pushGold(l), input.gold);
-  run.goldDone();
-  feed((l) => run.pushSystem(l), input.system);
-  return run.finish();
+  return { ...out, repairs, utf8 };
 }

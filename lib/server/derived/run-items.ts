@@ -214,18 +214,28 @@ export function projectGoldLines(db: Db, projectId: number, ids: readonly string
 
 /** Add up a stored run's outcomes in order (its figures as a whole run gives them), from its key's totals. */
 export function sumRunOutcomes(db: Db, runId: number, type: SystemKind, totals: KeyTotals): OutcomeSums {
+  return scanRunOutcomes(db, runId, type, totals);
+}
+
+/**
+ * `sumRunOutcomes`, showing each id's outcome to `visit` on the way (its place, its outcome — one
+ * object reused, so read it there — and the lines answering it): a run's figures page finds its
+ * attempted items while it adds them up, one block of 256 outcomes in memory at a time.
+ */
+export function scanRunOutcomes(db: Db, runId: number, type: SystemKind, totals: KeyTotals, visit?: (seq: number, o: ItemOutcome, lines: number) => void): OutcomeSums {
   const meta = get<{ items: number; groups: string }>(db, `select ${SR.items} as items, ${SR.groups} as groups from ${SR.$} where ${SR.id} = ?`, runId)!;
   const groups = JSON.parse(meta.groups) as string[];
   const sums = startSums(totals);
-  const rows = all<{ block: number; data: Buffer }>(db, `select ${RO.block} as block, ${RO.data} as data from ${RO.$} where ${RO.runId} = ? order by ${RO.block}`, runId);
+  const read = db.$client.prepare(`select ${RO.block} as block, ${RO.data} as data from ${RO.$} where ${RO.runId} = ? order by ${RO.block}`);
   const o: ItemOutcome = { inT: false, attempted: false, score: 0, hasMode: false, modeHit: false, unscorable: false, truncated: false, repeated: false, genuine: false, matched: false, group: "" };
-  for (const { block, data } of rows) {
+  for (const { block, data } of read.iterate(runId) as Iterable<{ block: number; data: Buffer }>) {
     for (let slot = 0; slot < BLOCK; slot++) {
-      if (block * BLOCK + slot >= meta.items) break;
+      const seq = block * BLOCK + slot;
+      if (seq >= meta.items) break;
       const lines = decodeInto(data, slot, groups, o);
       addItemOutcome(sums, type, o, lines);
+      visit?.(seq, o, lines);
     }
   }
   return sums;
 }
-

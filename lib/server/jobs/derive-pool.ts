@@ -9,14 +9,14 @@
  * Per server process (#27 finding 10, and its info item: there were two idle
  * derivation processes per server process, one per copy of this module that
  * Next's bundles loaded; the state now lives on globalThis):
- * - one derivation process, started on first use and kept (its caches with it);
+ * - one derivation process, started on first use and ended after a minute idle (its memory with it, #39);
  * - projects take turns (FairQueue): at most one derivation of a project runs
  *   at a time, and a second process starts only when another project's
  *   derivation would otherwise wait behind a running one; it exits after a
  *   minute idle. A nine-file ranking upload of one project no longer holds up
  *   another project's gold download;
  * - each derivation has a time limit (LEXGOLD_DERIVE_TIME_LIMIT_S, default 300)
- *   and a heap limit (LEXGOLD_DERIVE_HEAP_MB, default 2048, the process's
+ *   and a heap limit (LEXGOLD_DERIVE_HEAP_MB, default 1024, the process's
  *   --max-old-space-size): over either, the process is ended and the request
  *   fails with a message naming the limit (a derivation writes nothing);
  * - uploads carried by a derivation (ranking, SENSEVAL) count toward their
@@ -66,8 +66,9 @@ export function deriveRuntime(): DeriveRuntime {
       what: "The derivation",
       runtime: "child_process",
       threads: DERIVE_PROCESSES,
-      // The first process stays (with its caches); a second one leaves after a minute idle.
-      minThreads: 1,
+      // Each process leaves after a minute idle, its memory with it (#39: a whole scoring or α's bootstrap
+      // leaves a heap of hundreds of MB behind), and is started again at the next derivation.
+      minThreads: 0,
       idleMs: 60_000,
       heapMb: setting("LEXGOLD_DERIVE_HEAP_MB"),
       heapVar: "LEXGOLD_DERIVE_HEAP_MB",
@@ -226,6 +227,15 @@ async function writeRunItems(db: Db, runId: number): Promise<void> {
   if ("error" in answer) throw rehydrate(answer.error);
 }
 
+/**
+ * The turn of a project's computations in the background (α, whole scorings): apart from its pages'
+ * derivations, so that a page's derivation (Progress's charts, a download) runs in the other
+ * derivation process instead of waiting for a bootstrap of tens of seconds; one at a time per project.
+ */
+function backgroundKey(file: string, projectId: number): string {
+  return `${file}\u0000${projectId}\u0000background`;
+}
+
 const alphaRunning = ((globalThis as unknown as { lexgoldAlpha?: Map<string, Promise<void>> }).lexgoldAlpha ??= new Map());
 
 /**
@@ -247,7 +257,7 @@ export async function refreshAgreementAlpha(db: Db, actor: Actor, projectId: num
         return;
       }
       const rt = deriveRuntime();
-      const answer = await rt.queue.run(key, "alpha", () => rt.pool.run<DeriveAnswer>({ file, alpha: projectId }));
+      const answer = await rt.queue.run(backgroundKey(file, projectId), "alpha", () => rt.pool.run<DeriveAnswer>({ file, alpha: projectId }));
       if ("error" in answer) throw rehydrate(answer.error);
     })().finally(() => alphaRunning.delete(key));
     alphaRunning.set(key, p);
@@ -275,7 +285,7 @@ export async function refreshScoringOthers(db: Db, actor: Actor, projectId: numb
         return;
       }
       const rt = deriveRuntime();
-      const answer = await rt.queue.run(`${file}\u0000${projectId}`, "others", () => rt.pool.run<DeriveAnswer>({ file, others: { actor, projectId, source } }));
+      const answer = await rt.queue.run(backgroundKey(file, projectId), "others", () => rt.pool.run<DeriveAnswer>({ file, others: { actor, projectId, source } }));
       if ("error" in answer) throw rehydrate(answer.error);
     })().finally(() => othersRunning.delete(key));
     othersRunning.set(key, p);
@@ -285,15 +295,14 @@ export async function refreshScoringOthers(db: Db, actor: Actor, projectId: numb
 
 /** The runs are scored whole again in the background when the board finds that scoring this much older than a change. */
 const OTHERS_AUTO_MS = 10 * 60_000;
-/** How long a board waits for the whole scoring of a run it has none for yet (small runs take less). */
-const OTHERS_WAIT_MS = 3000;
 
 /**
  * The Scoring board as the page and its results route show it: score.pl's figures added up from the
  * outcomes kept per id (#39), or, in another mode, every run scored whole here (cached until the data
  * or the runs change); and beside them each run's repaired and UTF-8 figures and intervals from a whole
- * scoring in the background — started when a run has none yet (waited for up to OTHERS_WAIT_MS) or
- * when the last is stale and old. Coordinators of the project only.
+ * scoring in the background — started when a run has none yet or
+ * when the last is stale and old, and never waited for (#39: the page says it is being computed).
+ * Coordinators of the project only.
  */
 export async function scoringBoardView(db: Db, actor: Actor, projectId: number, source: GoldSource, mode: ScoreMode): Promise<ScoreBoard> {
   requireProject(db, actor, projectId, { coordinator: true });
@@ -304,12 +313,8 @@ export async function scoringBoardView(db: Db, actor: Actor, projectId: number, 
   if (!o || board.runs.length === 0) return board;
   const old = o.computedAt === null || (o.stale && Date.now() - o.computedAt > OTHERS_AUTO_MS);
   if (!o.missing && !old) return board;
-  const scoring = refreshScoringOthers(db, actor, projectId, source).then(
-    () => true,
-    (e) => (console.error("lexgold: scoring the runs whole failed:", e), false),
-  );
-  if (!o.missing) return board;
-  return (await Promise.race([scoring, new Promise<boolean>((r) => setTimeout(() => r(false), OTHERS_WAIT_MS))])) ? await read() : board;
+  refreshScoringOthers(db, actor, projectId, source).catch((e) => console.error("lexgold: scoring the runs whole failed:", e));
+  return { ...board, others: { ...o, computing: true } };
 }
 
 /** The fields of a job's answer that hold text. */

@@ -103,6 +103,25 @@ function projectGoldFacts(db: Db, projectId: number, projectName: string, readin
   return { gold, mwgold };
 }
 
+/** The facts of the gold runs are scored with (a stored gold, or the project's own when `stored` is null) and its files' names. */
+export function keptGoldFacts(
+  db: Db,
+  project: { id: number; name: string },
+  stored: typeof scoringGolds.$inferSelect | null,
+  reading: Reading,
+): { facts: { gold: GoldFacts | null; mwgold: GoldFacts | null }; names: { gold: string | null; mwgold: string | null } } {
+  const facts = stored ? storedGoldFacts(db, project.id, stored.id, reading) : projectGoldFacts(db, project.id, project.name, reading);
+  const names = stored
+    ? { gold: stored.goldText === null ? null : (stored.goldName ?? `${stored.name}.gold`), mwgold: stored.mwgoldText === null ? null : (stored.mwgoldName ?? `${stored.name}.mwgold`) }
+    : { gold: `${project.name}.gold`, mwgold: `${project.name}.mwgold` };
+  return { facts, names };
+}
+
+/** The last whole scoring of a gold's runs (their repaired and UTF-8 figures), null when none was made yet. */
+export function readBoardOthers(db: Db, projectId: number, source: GoldSource) {
+  return readSnapshot<BoardOthers>(db, projectId, othersKind(source));
+}
+
 /** What the whole scoring of the runs gave beside score.pl's figures: each run's repaired and UTF-8 figures and the bootstrap intervals of its precision and recall. */
 interface BoardOthers {
   runs: Record<string, Pick<RunSummary, "repaired" | "utf8"> & Partial<Pick<RunSummary, "intervals">>>;
@@ -163,11 +182,8 @@ export function keptScoreBoard(db: Db, actor: Actor, projectId: number, source: 
     .all();
   if (rows.some((r) => r.reading !== reading)) return null;
   return db.$client.transaction((): ScoreBoard => {
-    const facts = stored ? storedGoldFacts(db, projectId, stored.id, reading) : projectGoldFacts(db, projectId, project.name, reading);
-    const names = stored
-      ? { gold: stored.goldText === null ? null : (stored.goldName ?? `${stored.name}.gold`), mwgold: stored.mwgoldText === null ? null : (stored.mwgoldName ?? `${stored.name}.mwgold`) }
-      : { gold: `${project.name}.gold`, mwgold: `${project.name}.mwgold` };
-    const others = readSnapshot<BoardOthers>(db, projectId, othersKind(source));
+    const { facts, names } = keptGoldFacts(db, project, stored ?? null, reading);
+    const others = readBoardOthers(db, projectId, source);
     const runs: RunSummary[] = rows.map(({ reading: _r, ...withReader }) => {
       const { reader: _reader, ...run } = withReader;
       const f = run.type === "mw" ? facts.mwgold : facts.gold;

@@ -14,6 +14,7 @@ export { MAX_RANKED_RUNS } from "./ranking";
 export { deleteGold, type GoldInfo, type GoldSource, listGolds } from "./golds";
 export { deleteRunInSlices, listRuns, runFileDownload, type UploadRunResult } from "./runs";
 export { type GroupRow, type ItemRow, type RunDetail, type RunFigures, type RunSummary, type ScoreBoard, type ScoreMode } from "./scores";
+export { type ItemsPage, keptRunDetail } from "./run-page";
 export { type SensevalOutcome } from "./senseval";
 export { type NamedText } from "./uploads";
 // Without an actor: bytes to text (no data access); the scoring itself checks the actor.

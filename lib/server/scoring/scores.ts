@@ -23,7 +23,7 @@ import { type RepairChange } from "../../scorers/semeval2007/repairs";
 import { formatReport, mwJson, repairJson, substitutionJson, utf8Json } from "../../scorers/semeval2007/report";
 import { type Reading, readingFor } from "../../scorers/semeval2007/rules";
 import { substitutionScores } from "../../scorers/semeval2007/substitution";
-import { scoreTexts } from "../../scorers/semeval2007/texts";
+import { scorePieces, scoreTexts } from "../../scorers/semeval2007/texts";
 import { type Diagnostic, formatDiagnostic, hasErrors, splitLines } from "../../lexsub/diagnostics";
 import { named } from "../../../db/sql-names";
 import { type Actor, requireProject } from "../kernel/actor";
@@ -105,12 +105,37 @@ export interface ScoreBoard {
    * their repaired and UTF-8 figures (null: not yet), and whether anything changed since. Absent
    * when the board itself was scored whole.
    */
-  others?: { computedAt: number | null; stale: boolean; missing: boolean };
+  others?: { computedAt: number | null; stale: boolean; missing: boolean; computing?: boolean };
 }
 
 interface Scored {
   out: ReturnType<typeof scoreTexts>;
   goldDiagnostics: Diagnostic[];
+}
+
+/** A stored run scored whole from its pieces (never one string), without its items: the attempted items' scores only (for the intervals). */
+interface ScoredStored {
+  out: ReturnType<typeof scorePieces>;
+  scores: number[];
+  goldDiagnostics: Diagnostic[];
+}
+
+function scoreStored(db: Db, g: ResolvedGold, run: { id: number; type: RunType; fileName: string }, by: "pos" | undefined, mode: ScoreMode): ScoredStored | null {
+  const gold = goldFor(g, run.type);
+  if (!gold) return null;
+  const scores: number[] = [];
+  const out = scorePieces({
+    type: run.type,
+    system: () => runTextPieces(db, run.id),
+    gold: () => [gold.text],
+    systemName: run.fileName,
+    goldName: gold.name,
+    by: run.type === "mw" ? undefined : by,
+    repaired: mode.repaired === true,
+    reading: mode.reading,
+    onItem: (i) => void scores.push("score" in i ? i.score : NaN),
+  });
+  return { out, scores, goldDiagnostics: out.goldDiagnostics };
 }
 
 function goldFor(g: ResolvedGold, type: RunType): NamedText | null {
@@ -141,10 +166,8 @@ function scoreOne(g: ResolvedGold, run: { type: RunType; fileName: string; conte
  * best and oot: the bootstrap intervals of precision and recall, from the attempted items' scores
  * (null when they do not add up to the figures, e.g. a repaired pass scored other items).
  */
-function runIntervals(out: ReturnType<typeof scoreTexts>): ScoreIntervals | null {
-  const res = out.result;
+function runIntervals(res: SubstitutionResult | MwResult, scores: number[]): ScoreIntervals | null {
   if (res.type === "mw") return null;
-  const scores = out.items.map((i) => ("score" in i ? i.score : NaN));
   const sum = scores.reduce((a, b) => a + b, 0);
   if (scores.length !== res.stats.attempted || !(Math.abs(sum - res.stats.credit) <= 1e-9 * Math.max(1, res.stats.credit))) return null;
   // About 20 million draws at most for the board, whatever the gold's size.
@@ -156,7 +179,7 @@ function figuresOf(result: SubstitutionResult | MwResult): RunFigures {
 }
 
 /** The repaired figures and the rules behind them, when a repair changes a figure (default mode only). */
-function repairsOf(out: ReturnType<typeof scoreTexts>): RunRepairs | null {
+function repairsOf(out: Pick<ReturnType<typeof scoreTexts>, "repairs">): RunRepairs | null {
   const r = out.repairs;
   if (!r || !r.figuresDiffer) return null;
   return { figures: figuresOf(r.result), changes: r.changes };
@@ -197,7 +220,7 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
     .all();
   const goldDiagnostics = new Map<string, Diagnostic[]>();
   const runs: RunSummary[] = rows.map((run) => {
-    const s = scoreOne(g, { type: run.type, fileName: run.fileName, content: [...runTextPieces(db, run.id)].join("") }, "pos", mode);
+    const s = scoreStored(db, g, run, "pos", mode);
     if (!s) return { run, figures: null, problem: missingGold(g, run.type), errors: 0, warnings: 0, skipped: 0, byPos: [], repaired: null, utf8: null, intervals: null };
     const kind = run.type === "mw" ? "mw" : "gold";
     if (!goldDiagnostics.has(kind)) goldDiagnostics.set(kind, s.goldDiagnostics);
@@ -210,7 +233,7 @@ export function scoreBoard(db: Db, actor: Actor, projectId: number, source: Gold
     if (hasErrors(s.goldDiagnostics)) return { run, figures: null, problem: `${goldFor(g, run.type)!.name} has errors; nothing scored.`, ...counts, byPos: [], repaired: null, utf8: null, intervals: null };
     const res = s.out.result;
     const byPos = res.type === "mw" ? [] : (res.groups ?? []).map((x) => ({ group: x.group, figures: substitutionJson(res.type, x.stats) }));
-    return { run, figures: figuresOf(res), problem: null, ...counts, byPos, repaired: repairsOf(s.out), utf8: utf8Json(s.out.utf8)?.figures ?? null, intervals: runIntervals(s.out) };
+    return { run, figures: figuresOf(res), problem: null, ...counts, byPos, repaired: repairsOf(s.out), utf8: utf8Json(s.out.utf8)?.figures ?? null, intervals: runIntervals(res, s.scores) };
   });
   // The gold's own problems, even when no run is stored yet.
   if (g.gold && !goldDiagnostics.has("gold")) goldDiagnostics.set("gold", scoreTexts({ type: "best", system: "", gold: g.gold.text, goldName: g.gold.name }).goldDiagnostics);
@@ -239,8 +262,7 @@ export function scoresJson(db: Db, actor: Actor, projectId: number, source: Gold
     .from(systemRuns)
     .where(and(eq(systemRuns.projectId, projectId), sameGold(g.id)))
     .orderBy(asc(systemRuns.id))
-    .all()
-    .map((r) => ({ ...r, content: [...runTextPieces(db, r.id)].join("") }));
+    .all();
   return {
     project: project.name,
     figures: mode.repaired ? "repaired" : "score.pl",
@@ -248,7 +270,7 @@ export function scoresJson(db: Db, actor: Actor, projectId: number, source: Gold
     gold: { kind: g.kind, id: g.id, label: g.label, gold: g.gold?.name ?? null, mwgold: g.mwgold?.name ?? null },
     runs: rows.map((r) => {
       const head = { id: r.id, name: r.name, fileName: r.fileName };
-      const s = scoreOne(g, r, "pos", mode);
+      const s = scoreStored(db, g, r, "pos", mode);
       if (!s) return { ...head, type: r.type, scores: null, problem: missingGold(g, r.type) };
       if (hasErrors(s.goldDiagnostics)) return { ...head, type: r.type, scores: null, problem: `${goldFor(g, r.type)!.name} has errors; nothing scored.` };
       const res = s.out.result;
@@ -324,7 +346,7 @@ export interface RunDetail {
   repairs: { official: RunFigures; repaired: RunFigures; changes: RepairChange[] } | null;
 }
 
-function itemRow(i: ItemScore | MwItem, type: RunType): ItemRow {
+export function itemRow(i: ItemScore | MwItem, type: RunType): ItemRow {
   if (type === "mw") {
     const m = i as MwItem;
     return { kind: "mw", line: m.line, id: m.id, lexelt: m.systemLexelt, answer: m.answer, mode: m.mode, genuine: m.genuine, matched: m.matched };

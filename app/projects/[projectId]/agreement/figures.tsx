@@ -1,9 +1,10 @@
-/** The Agreement page's headline: the six figures, each defined in plain words, and when α was computed. */
+/** The Agreement page's headline: the six figures, each defined in plain words, and when α was computed (or that it is being computed: the page never waits for it, #39). */
 import type { ReactNode } from "react";
 import type { AgreementFigures, Interval } from "@/lib/lexsub/agreement";
 import type { AgreementPageView } from "@/lib/server/gold";
 import { int, plural } from "@/app/_ui/format";
 import { recomputeAlphaAction } from "./actions";
+import { FollowMeasures } from "./models-follow";
 import styles from "./agreement.module.css";
 import { DASH, alpha, pct } from "./format";
 
@@ -177,7 +178,7 @@ function asOf(d: Date): string {
 }
 
 /** The figures, how they are rounded, and when α and the intervals were computed (with the button to compute them again). */
-export function HeadlineSection({ d, projectId }: { d: AgreementPageView; projectId: number }) {
+export function HeadlineSection({ d, projectId, computing }: { d: AgreementPageView; projectId: number; computing: boolean }) {
   const id = projectId;
   return (
     <section aria-labelledby="headline-heading">
@@ -189,15 +190,16 @@ export function HeadlineSection({ d, projectId }: { d: AgreementPageView; projec
         {d.queued > 0 && <> ({plural(d.queued, "instance")} still being brought up to date after a change)</>}; α and the 95% intervals are
         computed over every item at once, in the background:{" "}
         {d.alpha.computedAt === null ? (
-          <>being computed now; reload in a moment.</>
+          <span>not computed yet — computing now; the page shows them when they are ready (without JavaScript: reload in a moment).</span>
         ) : (
           <>
             as of <span data-testid="alpha-as-of">{asOf(d.alpha.computedAt)}</span>
-            {d.alpha.stale ? ", and answers have changed since." : ", and nothing has changed since."}
+            {d.alpha.stale ? (computing ? ", and answers have changed since: computing them again now." : ", and answers have changed since.") : ", and nothing has changed since."}
           </>
         )}
       </p>
-      {d.alpha.computedAt !== null && d.alpha.stale && (
+      <FollowMeasures computing={computing} />
+      {d.alpha.stale && (
         <form action={recomputeAlphaAction.bind(null, id)} className={styles.recompute}>
           <button type="submit" className="secondary">
             Recompute α and the intervals

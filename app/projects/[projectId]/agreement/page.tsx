@@ -18,8 +18,6 @@ export const dynamic = "force-dynamic";
 
 /** α and the intervals are computed again in the background when a page finds them this much older than a change. */
 const ALPHA_AUTO_MS = 10 * 60_000;
-/** How long the first load of the page waits for α and the intervals never computed before. */
-const ALPHA_FIRST_WAIT_MS = 3000;
 
 type Search = Record<string, string | string[] | undefined>;
 
@@ -33,6 +31,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   const sp = await searchParams;
   const id = Number(projectId);
   let d: AgreementPageView;
+  let computing = false;
   try {
     // The figures kept as answers change (#39); α and the intervals from their last computation in the background.
     const db = getDb();
@@ -41,13 +40,10 @@ export default async function AgreementPage({ params, searchParams }: { params: 
     d = view();
     // Never computed, or stale for long: computed again in the background (the button asks at once).
     const age = d.alpha.computedAt === null ? Infinity : Date.now() - d.alpha.computedAt.getTime();
+    // The page never waits for it (#39): it says they are being computed and, with JavaScript, looks again until they are.
     if (d.alpha.computedAt === null || (d.alpha.stale && age > ALPHA_AUTO_MS)) {
-      const computing = refreshAgreementAlpha(db, actor, id).then(
-        () => true,
-        (e) => (console.error("lexgold: computing α failed:", e), false),
-      );
-      // Never computed yet: waited for a moment (a small project's α takes less); else the page says it is being computed.
-      if (d.alpha.computedAt === null && (await Promise.race([computing, new Promise<boolean>((r) => setTimeout(() => r(false), ALPHA_FIRST_WAIT_MS))]))) d = view();
+      computing = true;
+      refreshAgreementAlpha(db, actor, id).catch((e) => console.error("lexgold: computing α failed:", e));
     }
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
@@ -85,7 +81,7 @@ export default async function AgreementPage({ params, searchParams }: { params: 
         </p>
       )}
 
-      <HeadlineSection d={d} projectId={id} />
+      <HeadlineSection d={d} projectId={id} computing={computing} />
 
       <AnnotatorsSection r={r} />
 

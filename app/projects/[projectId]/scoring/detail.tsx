@@ -1,26 +1,40 @@
 "use client";
 import { useMemo, useState } from "react";
-import { perlNumber } from "@/lib/scorers/semeval2007/report";
 import type { Diagnostic } from "@/lib/lexsub/diagnostics";
-import type { GroupRow, ItemRow, RunDetail } from "@/lib/server/scoring";
+import type { GroupRow, ItemsPage, RunDetail } from "@/lib/server/scoring";
 import { base, withFigures } from "./client";
 import { DownloadLink } from "./download-link";
 import { exact, figure, measuresOf, mwNote, pct } from "./format";
 import { RepairList, RepairedFigure } from "./repairs";
+import { Items } from "./items";
 import styles from "./scoring.module.css";
-import { listAnswers } from "@/app/_ui/answer-text";
 
-const PAGE = 50;
-
-/** One run in full: figures, the official report, breakdowns, items (paged), diagnostics. */
-export function RunDetailView({ projectId, detail, onClose }: { projectId: number; detail: RunDetail; onClose: () => void }) {
+/**
+ * One run: figures, the official report, breakdowns, items (paged), diagnostics. score.pl's figures
+ * come from the outcomes kept per id (`paged`: one page of items at a time from `itemsUrl`, the
+ * breakdown per lexelt from a whole scoring asked for with `onWhole`); other figures from a whole scoring.
+ */
+export function RunDetailView({
+  projectId,
+  detail,
+  itemsUrl,
+  onClose,
+  onWhole,
+}: {
+  projectId: number;
+  detail: RunDetail & { paged?: ItemsPage };
+  itemsUrl: string;
+  onClose: () => void;
+  onWhole: () => void;
+}) {
   const { run } = detail;
   const url = `${base(projectId)}/runs/${run.id}`;
   const measures = measuresOf(run.type);
   const diagnostics = [...detail.goldDiagnostics, ...detail.systemDiagnostics];
   const repaired = detail.mode === "repaired";
   const [only, setOnly] = useState<string | null>(null);
-  const itemIds = useMemo(() => new Set(detail.items.map((i) => i.id)), [detail.items]);
+  // A page of items from the kept outcomes: any id of the run is found by asking for it.
+  const itemIds = useMemo(() => (detail.paged ? undefined : new Set(detail.items.map((i) => i.id))), [detail.items, detail.paged]);
   function showItem(id: string) {
     setOnly(id);
     requestAnimationFrame(() => document.getElementById("items-heading")?.scrollIntoView({ behavior: "smooth", block: "start" }));
@@ -91,7 +105,7 @@ export function RunDetailView({ projectId, detail, onClose }: { projectId: numbe
                     {m.short} {pct(figure(repaired ? detail.repairs!.official : detail.repairs!.repaired, m.key))}
                   </span>
                 ))}
-                . The items each repair changes{itemIds.size > 0 ? " (an id shows its row below)" : ""}:
+                . The items each repair changes{!itemIds || itemIds.size > 0 ? " (an id shows its row below)" : ""}:
               </p>
               <RepairList changes={detail.repairs.changes} onItem={showItem} known={itemIds} />
             </section>
@@ -116,16 +130,25 @@ export function RunDetailView({ projectId, detail, onClose }: { projectId: numbe
           {run.type !== "mw" && (
             <>
               <Breakdown title="By part of speech" label="PoS" rows={detail.byPos} type={run.type} />
-              <details className={styles.lexelts}>
-                <summary>
-                  By lexelt <span className="muted">({detail.byLexelt.length})</span>
-                </summary>
-                <Breakdown title={null} label="Lexelt" rows={detail.byLexelt} type={run.type} />
-              </details>
+              {detail.paged ? (
+                <p className="small muted">
+                  By lexelt: from scoring the run whole, every item at once (slow for a large run).{" "}
+                  <button type="button" className="secondary" onClick={onWhole}>
+                    Score the run whole
+                  </button>
+                </p>
+              ) : (
+                <details className={styles.lexelts}>
+                  <summary>
+                    By lexelt <span className="muted">({detail.byLexelt.length})</span>
+                  </summary>
+                  <Breakdown title={null} label="Lexelt" rows={detail.byLexelt} type={run.type} />
+                </details>
+              )}
             </>
           )}
 
-          <Items items={detail.items} type={run.type} only={only} onShowAll={() => setOnly(null)} />
+          <Items key={itemsUrl} detail={detail} url={itemsUrl} only={only} onShowAll={() => setOnly(null)} />
         </>
       )}
 
@@ -173,155 +196,6 @@ function Breakdown({ title, label, rows, type }: { title: string | null; label: 
           </tbody>
         </table>
       </div>
-    </>
-  );
-}
-
-function matches(i: ItemRow, q: string): boolean {
-  if (q === "") return true;
-  const hay = i.kind === "mw" ? `${i.id} ${i.lexelt} ${i.answer} ${i.mode ?? ""}` : `${i.id} ${i.lexelt} ${i.guesses.join(" ")} ${i.mode ?? ""}`;
-  return hay.toLowerCase().includes(q);
-}
-
-/** Every attempted item, filtered and paged: 50 rows at a time however many items. */
-function Items({ items, type, only, onShowAll }: { items: ItemRow[]; type: "best" | "oot" | "mw"; only: string | null; onShowAll: () => void }) {
-  const [query, setQuery] = useState("");
-  const [page, setPage] = useState(0);
-  const [onlyMissed, setOnlyMissed] = useState(false);
-  const q = query.trim().toLowerCase();
-  const shown = useMemo(
-    () =>
-      only !== null
-        ? items.filter((i) => i.id === only)
-        : items.filter((i) => matches(i, q) && (!onlyMissed || (i.kind === "mw" ? !i.matched : i.credit === 0))),
-    [items, q, onlyMissed, only],
-  );
-  const pages = Math.max(1, Math.ceil(shown.length / PAGE));
-  const p = Math.min(page, pages - 1);
-  const rows = shown.slice(p * PAGE, p * PAGE + PAGE);
-  return (
-    <>
-      <h3 id="items-heading">Items</h3>
-      <div className={styles.itemTools}>
-        <div>
-          <label htmlFor="item-filter">Filter</label>
-          <input
-            id="item-filter"
-            type="text"
-            value={query}
-            placeholder="id, lexelt or word"
-            onChange={(e) => {
-              setQuery(e.target.value);
-              setPage(0);
-              onShowAll();
-            }}
-          />
-        </div>
-        <label className={styles.check}>
-          <input
-            type="checkbox"
-            checked={onlyMissed}
-            onChange={(e) => {
-              setOnlyMissed(e.target.checked);
-              setPage(0);
-            }}
-          />{" "}
-          {type === "mw" ? "Only items not matched" : "Only items without credit"}
-        </label>
-        <span className="muted small" aria-live="polite">
-          {only !== null ? (
-            <>
-              Item {only} only{" "}
-              <button type="button" className={styles.idLink} onClick={onShowAll}>
-                show all items
-              </button>
-            </>
-          ) : (
-            <>
-              {shown.length === 0 ? "No items" : `Items ${p * PAGE + 1}–${p * PAGE + rows.length} of ${shown.length}`}
-              {shown.length !== items.length && ` (of ${items.length} attempted)`}
-            </>
-          )}
-        </span>
-      </div>
-      <div className="table-wrap">
-        <table className={styles.compact} aria-labelledby="items-heading">
-          <thead>
-            {type === "mw" ? (
-              <tr>
-                <th scope="col" className="num">Line</th>
-                <th scope="col">Lexelt</th>
-                <th scope="col">Id</th>
-                <th scope="col">Answer</th>
-                <th scope="col">Gold multiword</th>
-                <th scope="col">Detected</th>
-                <th scope="col">Identified</th>
-              </tr>
-            ) : (
-              <tr>
-                <th scope="col" className="num">Line</th>
-                <th scope="col">Lexelt</th>
-                <th scope="col">Id</th>
-                <th scope="col">Guesses</th>
-                <th scope="col">Mode</th>
-                <th scope="col" className="num">|H|</th>
-                <th scope="col" className="num">Credit</th>
-                <th scope="col" className="num">Score</th>
-              </tr>
-            )}
-          </thead>
-          <tbody>
-            {rows.map((i) =>
-              i.kind === "mw" ? (
-                <tr key={i.line}>
-                  <td className="num">{i.line}</td>
-                  <td>{i.lexelt}</td>
-                  <td>{i.id}</td>
-                  <td>{i.answer}</td>
-                  <td>{i.mode ?? <span className="muted">none</span>}</td>
-                  <td>{i.genuine ? "yes" : <span className="muted">no</span>}</td>
-                  <td>{i.matched ? "yes" : <span className="muted">no</span>}</td>
-                </tr>
-              ) : (
-                <tr key={i.line}>
-                  <td className="num">{i.line}</td>
-                  <td>{i.lexelt}</td>
-                  <td>{i.id}</td>
-                  <td className={styles.guesses}>
-                    {listAnswers(i.guesses)}
-                    {i.truncated && <span className="muted small"> (first ten scored)</span>}
-                  </td>
-                  <td>
-                    {i.mode === null ? (
-                      <span className="muted">none</span>
-                    ) : (
-                      <>
-                        {i.mode} <span className={i.modeHit ? styles.hit : styles.miss}>{i.modeHit ? "✓ found" : "✗ missed"}</span>
-                      </>
-                    )}
-                  </td>
-                  <td className="num">{i.humanResponses}</td>
-                  <td className="num" title={String(i.credit)}>{perlNumber(i.credit)}</td>
-                  <td className="num" title={String(i.score)}>{perlNumber(i.score)}</td>
-                </tr>
-              ),
-            )}
-          </tbody>
-        </table>
-      </div>
-      {pages > 1 && (
-        <nav className={styles.pager} aria-label="Item pages">
-          <button type="button" className="secondary" disabled={p === 0} onClick={() => setPage(p - 1)}>
-            ← Previous
-          </button>
-          <span className="small">
-            Page {p + 1} of {pages}
-          </span>
-          <button type="button" className="secondary" disabled={p >= pages - 1} onClick={() => setPage(p + 1)}>
-            Next →
-          </button>
-        </nav>
-      )}
     </>
   );
 }

@@ -5,6 +5,7 @@ import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
 import { scoringBoardView } from "@/lib/server/jobs";
+import { FollowMeasures } from "../agreement/models-follow";
 import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard } from "@/lib/server/scoring";
 import { listModels } from "@/lib/server/models";
 import { addRunsAction } from "../models/actions";
@@ -73,15 +74,17 @@ export default async function ScoringPage({
             score.pl&rsquo;s figures follow the answers as they are saved. The repaired and UTF-8 figures beside them, and the intervals on the chart, come from scoring every
             run whole, in the background:{" "}
             {board.others.computedAt === null ? (
-              <>being scored now; reload in a moment.</>
+              <>not computed yet — computing now; the page shows them when they are ready (without JavaScript: reload in a moment).</>
             ) : (
               <>
                 as of <span data-testid="others-as-of">{asOf(board.others.computedAt)}</span>
-                {board.others.stale ? ", and answers have changed since." : ", and nothing has changed since."}
+                {board.others.stale ? ", and answers have changed since" : ", and nothing has changed since"}
+                {board.others.computing ? ": computing them again now." : "."}
               </>
             )}
           </p>
-          {board.others.computedAt !== null && board.others.stale && (
+          <FollowMeasures computing={board.others.computing === true} />
+          {(board.others.stale || board.others.missing) && (
             <form action={recomputeOthersAction.bind(null, id, source.kind === "stored" ? String(source.id) : "")}>
               <button type="submit" className="secondary">
                 Score the runs whole again

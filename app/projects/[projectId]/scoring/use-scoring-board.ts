@@ -1,5 +1,5 @@
 /** The Scoring workbench's state: the board shown, the figures and reading chosen, the open run, and the calls that change them. */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { GoldInfo, RunDetail, RunSummary, ScoreBoard } from "@/lib/server/scoring";
 import { base, call, FIGURES_PARAM, type FiguresMode, GOLD_PARAM, type GoldChoice, READING_PARAM, type Reading, withFigures, withGold, withReading } from "./client";
 import type { Notice } from "./notice";
@@ -71,10 +71,19 @@ export function useScoringBoard(projectId: number, initialBoard: ScoreBoard) {
     setBusy(null);
   }
 
-  async function open(runId: number, figures: FiguresMode = mode, read: Reading = reading) {
+  // The runs being scored whole in the background (their repaired and UTF-8 figures, #39): the table looks again until they are.
+  const computing = board.others?.computing === true;
+  useEffect(() => {
+    if (!computing) return;
+    const t = setTimeout(() => void reload(gold), 2000);
+    return () => clearTimeout(t);
+  }, [board]);
+
+  /** Open a run's figures: from its kept items, a page at a time, or (`whole`) scored whole in the background process. */
+  async function open(runId: number, figures: FiguresMode = mode, read: Reading = reading, whole = false) {
     setBusy(`open-${runId}`);
     setDetailNotice(null);
-    const r = await call<{ detail: RunDetail }>(withReading(withFigures(`${api}/runs/${runId}`, figures), read));
+    const r = await call<{ detail: RunDetail }>(withReading(withFigures(`${api}/runs/${runId}${whole ? "?whole=1" : ""}`, figures), read));
     setBusy(null);
     if (!r.ok) {
       setDetailNotice({ kind: "error", message: r.message, details: r.details });
@@ -109,5 +118,5 @@ export function useScoringBoard(projectId: number, initialBoard: ScoreBoard) {
   }
 
 
-  return { board, mode, reading, gold, goldNotice, detail, setDetail, detailNotice, busy, reload, chooseGold, chooseMode, chooseReading, open, remove, removeGold };
+  return { board, mode, reading, gold, goldNotice, detail, setDetail, detailNotice, busy, reload, chooseGold, chooseMode, chooseReading, open, remove, removeGold, api };
 }

@@ -1,5 +1,6 @@
 "use client";
 import type { ScoreBoard } from "@/lib/server/scoring";
+import { withReading } from "./client";
 import { Compare } from "./compare";
 import { RunDetailView } from "./detail";
 import { GoldSection } from "./gold-section";
@@ -15,7 +16,7 @@ import { useScripted } from "@/app/_ui/scripted";
  */
 export function ScoringWorkbench({ projectId, initialBoard, maxBytes, outcomes = {} }: { projectId: number; initialBoard: ScoreBoard; maxBytes: number; outcomes?: { run?: unknown; gold?: unknown; baselines?: unknown } }) {
   const w = useScoringBoard(projectId, initialBoard);
-  const { board, gold, busy, detail, setDetail, reload } = w;
+  const { board, gold, busy, detail, setDetail, reload, open, mode, reading, api } = w;
   const scripted = useScripted();
   return (
     <>
@@ -26,7 +27,16 @@ export function ScoringWorkbench({ projectId, initialBoard, maxBytes, outcomes =
 
       <ResultsSection projectId={projectId} w={w} scripted={scripted} />
 
-      {detail && <RunDetailView key={`${detail.run.id}-${detail.mode}`} projectId={projectId} detail={detail} onClose={() => setDetail(null)} />}
+      {detail && (
+        <RunDetailView
+          key={`${detail.run.id}-${detail.mode}-${"paged" in detail}`}
+          projectId={projectId}
+          detail={detail}
+          itemsUrl={withReading(`${api}/runs/${detail.run.id}`, reading)}
+          onClose={() => setDetail(null)}
+          onWhole={() => open(detail.run.id, mode, reading, true)}
+        />
+      )}
 
       {board.runs.length > 1 && <Compare runs={board.runs} />}
     </>

@@ -2,7 +2,7 @@ import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse, streamedResponse } from "@/lib/server/kernel";
 import { deriveDownload } from "@/lib/server/jobs";
-import { deleteRunInSlices } from "@/lib/server/scoring";
+import { deleteRunInSlices, keptRunDetail } from "@/lib/server/scoring";
 import { checkedMode } from "../../mode";
 import { type Ctx, idOf } from "../../request";
 
@@ -15,13 +15,24 @@ async function ids(ctx: RunCtx) {
   return { projectId: idOf(p.projectId, "project"), runId: idOf(p.runId, "run") };
 }
 
-/** One run scored against the gold it was uploaded with: report, breakdowns, items, diagnostics; `?figures=repaired` for the repaired figures. */
+/**
+ * One run scored against the gold it was uploaded with: report, breakdowns, items, diagnostics;
+ * `?figures=repaired` for the repaired figures. score.pl's figures come from the outcomes kept per
+ * id with one page of items (`page`, `q` a text of the line, `item` an id, `missed=1`); `whole=1`,
+ * the repaired figures or the other reading score the run whole (every item, the breakdown per lexelt).
+ */
 export async function GET(req: Request, ctx: RunCtx) {
   try {
     const { projectId, runId } = await ids(ctx);
     const db = getDb();
     const actor = await getActor();
     const mode = checkedMode(db, actor, projectId, req);
+    const sp = new URL(req.url).searchParams;
+    if (sp.get("whole") !== "1") {
+      const query = { page: Number(sp.get("page") ?? 1) || 1, q: sp.get("q") ?? "", item: sp.get("item") ?? "", missed: sp.get("missed") === "1" };
+      const kept = keptRunDetail(db, actor, projectId, runId, mode, query);
+      if (kept) return Response.json({ ok: true, detail: kept });
+    }
     // Scored in the derivation process, which answers the JSON text; streamed in slices (a large run's detail is tens of MB).
     const { body } = await deriveDownload(db, { op: "runDetail", actor, projectId, runId, mode }, "text");
     return streamedResponse(body, { "Content-Type": "application/json" });

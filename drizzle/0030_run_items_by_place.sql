@@ -1,0 +1,1 @@
+CREATE INDEX `run_items_seq` ON `run_items` (`run_id`,`seq`);
