@@ -5,7 +5,7 @@
  * the agreement sums it adds overall, to its PoS, its lexelt and each annotator, the forms its
  * answers hold, and the counts it adds to the project's summary out. Nothing here is a second
  * statement of a rule: deriving every instance this way and adding up gives what deriving the
- * project at once gives (test/server/derived-property.test.ts checks it).
+ * project at once gives (test/fuzz/derived.test.ts checks it).
  */
 import "server-only";
 import { applyAdjudications } from "../../lexsub/adjudication";

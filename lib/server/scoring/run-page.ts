@@ -1,7 +1,7 @@
 /**
  * A run's figures page from its kept items (#39): the totals, the report and the breakdown per PoS
  * added up from the outcomes kept per id (lib/server/derived/run-items.ts, in the order a whole run
- * adds them, so they are a whole scoring's to the last digit: test/server/run-page.test.ts), and one
+ * adds them, so they are a whole scoring's to the last digit: test/server/scoring/run-page.test.ts), and one
  * page of its attempted items, scored again from their kept first lines against their gold lines.
  * What the page costs grows with the run's ids only through one pass over its packed outcomes
  * (16 bytes each, a block of 256 at a time); the items shown are read by their places. The whole

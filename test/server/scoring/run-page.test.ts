@@ -6,13 +6,13 @@
  * item are left to the whole scoring.
  */
 import { describe, expect, it } from "vitest";
-import { saveResponse } from "../../lib/server/annotate/responses";
-import { setExclusion } from "../../lib/server/gold/gold";
-import { storeGold } from "../../lib/server/scoring/golds";
-import { uploadRun } from "../../lib/server/scoring/runs";
-import { ITEMS_PAGE, keptRunDetail } from "../../lib/server/scoring/run-page";
-import { runDetail } from "../../lib/server/scoring/scores";
-import { goldFixture } from "../support/gold-fixture";
+import { saveResponse } from "../../../lib/server/annotate/responses";
+import { setExclusion } from "../../../lib/server/gold/gold";
+import { storeGold } from "../../../lib/server/scoring/golds";
+import { uploadRun } from "../../../lib/server/scoring/runs";
+import { ITEMS_PAGE, keptRunDetail } from "../../../lib/server/scoring/run-page";
+import { runDetail } from "../../../lib/server/scoring/scores";
+import { goldFixture } from "../../support/gold-fixture";
 
 /** A run answering the fixture's instances, with `extra` lines for ids the project does not hold (some repeated) and a CRLF line. */
 function run(kind: "best" | "oot", extra: number): string {

@@ -4,10 +4,10 @@
  * is being computed and starts it; once kept, the repaired and UTF-8 figures are beside them.
  */
 import { describe, expect, it } from "vitest";
-import { refreshScoringOthers, scoringBoardView } from "../../lib/server/jobs/derive-pool";
-import { uploadRun } from "../../lib/server/scoring/runs";
-import { scoreBoard } from "../../lib/server/scoring/scores";
-import { goldFixture } from "../support/gold-fixture";
+import { refreshScoringOthers, scoringBoardView } from "../../../lib/server/jobs/derive-pool";
+import { uploadRun } from "../../../lib/server/scoring/runs";
+import { scoreBoard } from "../../../lib/server/scoring/scores";
+import { goldFixture } from "../../support/gold-fixture";
 
 describe("the Scoring board and the whole scoring in the background", () => {
   it("answers from the kept outcomes at once, saying the whole scoring is being computed, then shows it", async () => {
