@@ -1,7 +1,8 @@
-/** The Gold tab's forms posted without JavaScript (test/server/native-forms/native-forms.test.ts). */
+/** The Gold and Agreement tabs' forms posted without JavaScript (test/server/native-forms/native-forms.test.ts). */
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import type { NativeForm } from "../../support/native-form";
-import { one, page, post, shows, world } from "../../support/native-world";
+import { one, page, post, redirects, shows, world } from "../../support/native-world";
 
 const gold = (q = "") => `/projects/${world.projectId}/gold${q}`;
 const field = (name: string, value: string) => (f: NativeForm) => f.fields.some((x) => x.name === name && x.value === value);
@@ -113,5 +114,26 @@ describe("the Gold tab's adjudication (coordinator)", () => {
   it("decides a multiword phrase", async () => {
     shows(await post("coordinator", cell("mw-d4-annotator3"), "Adjudicate the multiword of annotator3", { button: "Not a multiword" }), "not a multiword");
     expect(active("multiword", "annotator3")).toEqual([expect.objectContaining({ value: null })]);
+  });
+});
+
+describe("the Agreement tab (coordinator)", () => {
+  it("computes α and the intervals again when asked, and the page says as of when", async () => {
+    const agreement = `/projects/${world.projectId}/agreement`;
+    // None kept: the page says they are being computed and offers the form (the page never waits for them, #39).
+    const w = new Database(world.dbFile);
+    try {
+      w.prepare("delete from derived_snapshots where project_id = ? and kind = 'agreement'").run(world.projectId);
+    } finally {
+      w.close();
+    }
+    const before = Date.now();
+    const { html } = await page("coordinator", agreement);
+    expect(html).toContain("not computed yet — computing now");
+    const a = await post("coordinator", agreement, "Recompute α and the intervals");
+    redirects(a, /\/agreement\?alpha=recomputed/);
+    const kept = one<{ at: number } | undefined>("select computed_at as at from derived_snapshots where project_id = ? and kind = 'agreement'", world.projectId);
+    expect(kept?.at).toBeGreaterThanOrEqual(before);
+    expect((await page("coordinator", a.location!)).html).toContain('data-testid="alpha-as-of"');
   });
 });
