@@ -22,7 +22,7 @@ import { type Actor, requireProject } from "../kernel/actor";
 import { type AgreementFile, agreementDownload } from "../gold/agreement";
 import { dataVersion } from "../kernel/data-version";
 import { projectGold } from "../gold/gold";
-import { firstProblems } from "../derived/read";
+import { firstProblems } from "../derived/actor-free";
 import { type GoldSource } from "../scoring/golds";
 import { type RunInfo } from "../scoring/runs";
 import {

@@ -40,12 +40,11 @@ import { FairQueue } from "../runtime/fair-queue";
 import { WorkerPool } from "../runtime/pool";
 import { holdUploadBytes } from "../runtime/upload-quota";
 import { setting } from "../../config";
-import { catchUp, queuedProjects } from "../derived/queue";
+import { catchUp, queuedProjects, computeAlphaSnapshot } from "../derived/actor-free";
 import { runsWithoutItems, writeItemsOfStoredRun } from "../scoring/run-store";
 import { computeBoardOthers, keptScoreBoard } from "../scoring/board";
 import type { ScoreBoard, ScoreMode } from "../scoring/scores";
 import type { GoldSource } from "../scoring/golds";
-import { computeAlphaSnapshot } from "../derived/agreement";
 import type { Actor } from "../kernel/actor";
 
 /** Derivation processes at most per server process (one per project at a time). */
