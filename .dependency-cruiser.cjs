@@ -25,15 +25,6 @@ const APP_SIDE = ["^(app|bin|db|scripts)/", "^lib/(?!(lexsub|scorers)/)"];
 /** Exempt from the layer rules (not from the cycle rules). */
 const TESTS = "^(test|e2e|bench)/";
 
-/**
- * Where the feature-border rule does not hold yet: the derivations (lib/server/jobs/derive-*.ts),
- * which import the derivation kinds of gold/, scoring/, annotate/ and datasets/ from their files.
- * Next: a registry of derivation kinds each feature fills, as for the job kinds, and this gone.
- */
-const FEATURE_BORDER_EXCEPTIONS = {
-  from: ["^lib/server/jobs/derive-"],
-};
-
 const FOLDER_CYCLE = {
   name: "no-folder-cycle",
   comment: "No two folders import each other, directly or through a third.",
@@ -159,12 +150,13 @@ module.exports = {
     {
       name: "feature-to-feature-through-index",
       comment:
-        "A feature of lib/server reaches another feature only through its index.ts (#43); kernel/, " +
-        "what every feature is built on, is reached directly. Exceptions, each to go once #39 (the " +
-        "derivations, jobs and the scoring storage, rewritten there) has landed: imports from " +
-        "jobs/, scoring/ and gold/, and imports into them and into annotate/progress*.",
+        "A feature of lib/server reaches another feature only through its index.ts (#43), or its " +
+        "actor-free.ts where it has one (what it offers other features and the derivations without an " +
+        "actor, out of app/'s reach: lib/server/derived/actor-free.ts); kernel/, what every feature is " +
+        "built on, is reached directly. No exceptions: job and derivation kinds come from registries each " +
+        "feature fills (its job-kinds.ts and derive-kinds.ts, exported by its index).",
       severity: "error",
-      from: { path: "^lib/server/([^/]+)/", pathNot: FEATURE_BORDER_EXCEPTIONS.from },
+      from: { path: "^lib/server/([^/]+)/" },
       to: {
         path: "^lib/server/[^/]+/",
         pathNot: ["^lib/server/$1/", "^lib/server/[^/]+/(index|actor-free)\\.ts$", "^lib/server/kernel/"],
