@@ -8,7 +8,8 @@
  *   bin/ ──> lib/server/, lib/lexsub/, lib/scorers/
  *
  * app/ reaches a feature of lib/server (kernel/, people/, annotate/, gold/, ...) only through its
- * index.ts; lib/auth/ uses only lib/server/kernel/ and lib/server/people/ (and lib/server/crowd's
+ * index.ts; a feature reaches another through its index.ts or its actor-free.ts (kernel/ directly),
+ * with no exceptions; lib/auth/ uses only lib/server/kernel/ and lib/server/people/ (and lib/server/crowd's
  * index, for the study link's sign-in).
  *
  * Tests (test/, e2e/) and benchmarks (bench/) may reach into any layer, but not into a cycle.
