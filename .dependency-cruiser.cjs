@@ -8,7 +8,8 @@
  *   bin/ ──> lib/server/, lib/lexsub/, lib/scorers/
  *
  * app/ reaches a feature of lib/server (kernel/, people/, annotate/, gold/, ...) only through its
- * index.ts; lib/auth/ uses only lib/server/kernel/ and lib/server/people/ (and lib/server/crowd's
+ * index.ts; a feature reaches another through its index.ts or its actor-free.ts (kernel/ directly),
+ * the derivations of lib/server/jobs excepted (FEATURE_BORDER_EXCEPTIONS); lib/auth/ uses only lib/server/kernel/ and lib/server/people/ (and lib/server/crowd's
  * index, for the study link's sign-in).
  *
  * Tests (test/, e2e/) and benchmarks (bench/) may reach into any layer, but not into a cycle.
@@ -27,16 +28,12 @@ const TESTS = "^(test|e2e|bench)/";
 
 /**
  * Where the feature-border rule does not hold yet: the derivations (lib/server/jobs/derive-*.ts),
- * lib/server/scoring and lib/server/gold (the scoring storage and the gold, which #39 rewrote on a
- * branch beside #43's), the progress page's read and the save's write in lib/server/annotate
- * (progress.ts, responses.ts), each reaching into lib/server/derived (#39's maintenance, called inside the save's transaction and the
- * queue's catch-up; its index takes the actor and imports server-only, which the workers cannot
- * load). Every other feature, and the rest of jobs/, reaches these through their indexes; the job
- * kinds come from each feature's registry (its job-kinds.ts, exported by its index). Next: the same
- * registry for the derivations, an actor-free entry for derived/, and these gone.
+ * which import the derivation kinds of gold/, scoring/, annotate/ and datasets/, and the pools of
+ * runtime/, from their files (derived/ they reach through its actor-free.ts). Next (#43): a registry
+ * of derivation kinds each feature fills, as for the job kinds, and this gone.
  */
 const FEATURE_BORDER_EXCEPTIONS = {
-  from: ["^lib/server/jobs/derive-", "^lib/server/(scoring|gold)/", "^lib/server/annotate/(progress|responses)\\.ts$"],
+  from: ["^lib/server/jobs/derive-"],
 };
 
 const FOLDER_CYCLE = {
@@ -164,15 +161,16 @@ module.exports = {
     {
       name: "feature-to-feature-through-index",
       comment:
-        "A feature of lib/server reaches another feature only through its index.ts (#43); kernel/, " +
-        "what every feature is built on, is reached directly. Exceptions, each to go once #39 (the " +
-        "derivations, jobs and the scoring storage, rewritten there) has landed: imports from " +
-        "jobs/, scoring/ and gold/, and imports into them and into annotate/progress*.",
+        "A feature of lib/server reaches another feature only through its index.ts (#43), or its " +
+        "actor-free.ts where it has one (what it offers other features and the derivations without an " +
+        "actor, out of app/'s reach: lib/server/derived/actor-free.ts); kernel/, what every feature is " +
+        "built on, is reached directly. The one exception: the derivations (lib/server/jobs/derive-*.ts), " +
+        "until their kinds come from registries each feature fills, as the job kinds do.",
       severity: "error",
       from: { path: "^lib/server/([^/]+)/", pathNot: FEATURE_BORDER_EXCEPTIONS.from },
       to: {
         path: "^lib/server/[^/]+/",
-        pathNot: ["^lib/server/$1/", "^lib/server/[^/]+/index\\.ts$", "^lib/server/kernel/"],
+        pathNot: ["^lib/server/$1/", "^lib/server/[^/]+/(index|actor-free)\\.ts$", "^lib/server/kernel/"],
       },
     },
     {

@@ -44,10 +44,6 @@ const config: KnipConfiguration = {
   // read-only checkout test runs under unshare (util-linux) when it can; npm run test:container
   // builds and runs the image with buildah (Debian's package, installed by scripts/container/base.sh).
   ignoreBinaries: ["perl", "unshare", "buildah"],
-  // The one exception: the derivations of lib/server/jobs are being rewritten (#39), which settles the
-  // unused exports left there (dataVersion, UNCACHED_OPS, CACHE_ENTRIES, DERIVE_PROCESSES,
-  // DeriveResults). Remove this entry when #39 has landed.
-  ignoreIssues: { "lib/server/jobs/{derive-jobs,derive-pool}.ts": ["exports", "types"] },
 };
 
 export default config;

@@ -26,6 +26,7 @@ export { participantView, type ParticipantView } from "./participant";
 // For other features of lib/server (#43: a feature reaches another only through its index). They take the
 // database and no actor: each caller has checked who asks.
 export { releaseBatch } from "./batch-release";
+export { flaggedInstanceIds } from "./flags";
 export { importResponses } from "./response-import";
 export { suggestedWords } from "./suggestions-record";
 export { screenOutOnFail } from "./participant";

@@ -17,7 +17,7 @@ import type { Db } from "../../../db/client";
 import { annotatorLexeltCounts, assignments, lexeltAnswerCounts, lexelts, memberships, participants, projects, responses, studies, users } from "../../../db/schema";
 import { type Actor, requireProject } from "../kernel/actor";
 import { named } from "../../../db/sql-names";
-import { catchUpNow } from "../derived/queue";
+import { catchUpNow } from "../derived/actor-free";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const LX = named(lexelts);

@@ -14,7 +14,7 @@
  * acknowledged answer is lost; the queue itself is in queue.ts.
  */
 import "server-only";
-import { maintainInstances } from "../derived/maintain";
+import { maintainInstances } from "../derived/actor-free";
 import { requireTrainingPassed } from "./training-gate";
 import { and, asc, desc, eq, isNull, ne } from "drizzle-orm";
 import { z } from "zod";

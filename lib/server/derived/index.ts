@@ -3,7 +3,8 @@
  * agreement sums, lemma review and the scores of stored runs — kept up to date as answers change,
  * instance by instance, by one maintenance function (maintain.ts), with a queue (queue.ts) for
  * changes that touch many instances, and a rebuild from nothing (rebuild.ts). The pages read them
- * through the features that take the actor (gold/, scoring/, annotate/progress.ts).
+ * through the features that take the actor (gold/, scoring/, annotate/progress.ts), which, like the save
+ * and the derivations of lib/server/jobs, use this folder's actor-free functions through actor-free.ts.
  * docs/derivations.md describes the design.
  *
  * app/ imports lib/server only through these indexes (.dependency-cruiser.cjs,

@@ -19,10 +19,7 @@ import type { GoldSummary, ItemResponse } from "../../lexsub/gold";
 import { type Actor, type ProjectRow, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
 import { type Paged, pageOf } from "./gold-review";
-import { AGREEMENT_OPTIONS, type AlphaFigures, alphaOf, alphaSnapshot, computeAlphaSnapshot, keptReport, lowestOf } from "../derived/agreement";
-import type { Snapshot } from "../derived/snapshots";
-import { catchUpNow, isServed, queuedCount } from "../derived/queue";
-import { countsOf, goldSummaryOf } from "../derived/read";
+import { AGREEMENT_OPTIONS, type AlphaFigures, alphaOf, alphaSnapshot, computeAlphaSnapshot, keptReport, lowestOf, type Snapshot, catchUpNow, isServed, queuedCount, countsOf, goldSummaryOf } from "../derived/actor-free";
 
 export { AGREEMENT_OPTIONS };
 

@@ -11,8 +11,7 @@ import { goldItems } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { type Actor, requireProject } from "../kernel/actor";
 import { all } from "../kernel/statements";
-import { catchUpNow } from "../derived/queue";
-import { problemsInOrder } from "../derived/read";
+import { catchUpNow, problemsInOrder } from "../derived/actor-free";
 import type { GoldProblem } from "../../lexsub/gold";
 
 const GI = named(goldItems);

@@ -7,7 +7,7 @@
  */
 import "server-only";
 import { InputError } from "../kernel/errors";
-import { FLAG_KINDS, type FlagKind, flaggedInstanceIds } from "../annotate/flags";
+import { FLAG_KINDS, type FlagKind, flaggedInstanceIds } from "../annotate";
 import { csvCell, neutraliseCell } from "../../lexsub/formats/spreadsheet";
 import { and, count, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../../../db/client";
@@ -25,10 +25,7 @@ import { excludedParticipantNames } from "./gold-responses";
 import { modelUserNames } from "../kernel/model-users";
 import { describeReviewLog, type ReviewLogRow } from "./review-log";
 import { type ItemFilter, countItems, pageItems, placeOf } from "./gold-items";
-import { instanceInputs } from "../derived/inputs";
-import { deriveInstance, formsOf } from "../derived/instance";
-import { catchUpNow, queuedCount } from "../derived/queue";
-import { countsOf, firstProblems, goldSummaryOf, lemmaReviewOf, problemCount as countProblems } from "../derived/read";
+import { instanceInputs, deriveInstance, formsOf, catchUpNow, queuedCount, countsOf, firstProblems, goldSummaryOf, lemmaReviewOf, problemCount as countProblems } from "../derived/actor-free";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const L = named(lexelts, "l");

@@ -25,9 +25,7 @@ import {
   normaliseForm,
 } from "../../lexsub/normalize";
 import { formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
-import { lemmaProposer } from "../derived/lemmas";
-import { catchUpNow } from "../derived/queue";
-import { type LemmaReviewEntry, lemmaReviewOf } from "../derived/read";
+import { lemmaProposer, catchUpNow, type LemmaReviewEntry, lemmaReviewOf } from "../derived/actor-free";
 import { type AnnotatorResponse } from "../../lexsub/types";
 import { applyAdjudications } from "../../lexsub/adjudication";
 import { type GoldScope, responseRecords } from "./gold-responses";

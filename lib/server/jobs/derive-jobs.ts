@@ -22,7 +22,7 @@ import { type Actor, requireProject } from "../kernel/actor";
 import { type AgreementFile, agreementDownload } from "../gold/agreement";
 import { dataVersion } from "../kernel/data-version";
 import { projectGold } from "../gold/gold";
-import { firstProblems } from "../derived/read";
+import { firstProblems } from "../derived/actor-free";
 import { type GoldSource } from "../scoring/golds";
 import { type RunInfo } from "../scoring/runs";
 import {
@@ -60,7 +60,7 @@ export type DeriveJob =
   | { op: "ranking"; actor: Actor; projectId: number; input: RankedUpload };
 
 /** What each job answers. */
-export interface DeriveResults {
+interface DeriveResults {
   agreementDownload: AgreementFile;
   goldFile: { text: string };
   scoreBoard: ScoreBoard;
@@ -79,7 +79,7 @@ export interface DeriveResults {
 }
 
 /** Jobs computed on every call (not cached): they depend on an upload, or their answer is too large to keep. */
-export const UNCACHED_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["runDetail", "runReport", "baselineFiles", "senseval", "ranking"]);
+const UNCACHED_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["runDetail", "runReport", "baselineFiles", "senseval", "ranking"]);
 /** Jobs carrying an uploaded file: never shared between callers (nor keyed by their content). */
 export const UPLOAD_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["senseval", "ranking"]);
 
@@ -103,7 +103,7 @@ const SERVED_AFTER_A_CHANGE: Partial<Record<DeriveJob["op"], number>> = { progre
 /** Per database: job key → the last result and the version it was computed at (least recently used dropped first). */
 const cache = new WeakMap<Db, Map<string, Entry>>();
 /** Results kept per database: a few pages of a few projects. Each is one page or one file. */
-export const CACHE_ENTRIES = 24;
+const CACHE_ENTRIES = 24;
 
 function jobKey(job: DeriveJob): string {
   // The actor is part of the key: every call checks the actor again anyway, but a cached value must never

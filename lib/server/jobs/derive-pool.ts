@@ -40,16 +40,15 @@ import { FairQueue } from "../runtime/fair-queue";
 import { WorkerPool } from "../runtime/pool";
 import { holdUploadBytes } from "../runtime/upload-quota";
 import { setting } from "../../config";
-import { catchUp, queuedProjects } from "../derived/queue";
+import { catchUp, queuedProjects, computeAlphaSnapshot } from "../derived/actor-free";
 import { runsWithoutItems, writeItemsOfStoredRun } from "../scoring/run-store";
 import { computeBoardOthers, keptScoreBoard } from "../scoring/board";
 import type { ScoreBoard, ScoreMode } from "../scoring/scores";
 import type { GoldSource } from "../scoring/golds";
-import { computeAlphaSnapshot } from "../derived/agreement";
 import type { Actor } from "../kernel/actor";
 
 /** Derivation processes at most per server process (one per project at a time). */
-export const DERIVE_PROCESSES = 2;
+const DERIVE_PROCESSES = 2;
 
 interface DeriveRuntime {
   queue: FairQueue;
@@ -190,7 +189,7 @@ export async function derive<J extends DeriveJob>(db: Db, job: J): Promise<Deriv
  * derivation. In-process (an in-memory database, LEXGOLD_DERIVE_THREADS=0) through the write lock,
  * a slice at a time. No actor: the server's own work, answering nothing to anyone.
  */
-export async function drainDerivations(db: Db, projectId: number): Promise<void> {
+async function drainDerivations(db: Db, projectId: number): Promise<void> {
   if (!derivesOnWorker(db)) {
     while ((await catchUp(db, projectId)) > 0) await new Promise((r) => setTimeout(r, 5));
     return;

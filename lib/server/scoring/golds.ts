@@ -12,7 +12,7 @@ import { type Diagnostic, diag, formatDiagnostic, hasErrors, splitLines } from "
 import { type GoldKind, GoldReader } from "../../lexsub/formats/gold";
 import { type Actor, type ProjectRow, actorUserId, requireProject } from "../kernel/actor";
 import { InputError, NotFoundError } from "../kernel/errors";
-import { projectGold } from "../gold/gold";
+import { projectGold } from "../gold";
 import { MAX_RUN_NAME, type NamedText } from "./uploads";
 
 // ---------------------------------------------------------------------------

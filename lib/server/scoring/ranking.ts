@@ -15,7 +15,7 @@ import { readingFor } from "../../scorers/semeval2007/rules";
 import { sha1Hex, wordnet30 } from "../../wordnet/wn30";
 import { type Actor, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
-import { projectGold } from "../gold/gold";
+import { projectGold } from "../gold";
 import { decodeUpload, MAX_RUN_BYTES, type NamedText } from "./uploads";
 
 /** Runs scored in one submission, at most. */

@@ -22,7 +22,7 @@ import { type Reading, readingFor } from "../../scorers/semeval2007/rules";
 import { SystemReader, sniffSystemKind } from "../../scorers/semeval2007/system";
 import { InputError } from "../kernel/errors";
 import { get, run } from "../kernel/statements";
-import { BLOCK, OutcomeBlocks, projectGoldLines } from "../derived/run-items";
+import { BLOCK, OutcomeBlocks, projectGoldLines } from "../derived/actor-free";
 import type { RunType } from "./uploads";
 
 const SR = named(systemRuns);
