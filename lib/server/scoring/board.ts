@@ -68,7 +68,22 @@ function storedGoldFacts(db: Db, projectId: number, goldId: number, reading: Rea
   const g = db.select().from(scoringGolds).where(and(eq(scoringGolds.projectId, projectId), eq(scoringGolds.id, goldId))).get();
   if (!g) throw new NotFoundError("No such stored gold in this project.");
   const read = (text: string | null, name: string, mw: boolean) => (text === null ? null : goldFacts(splitLines(text).map((l) => (l.crlf ? l.text + "\r" : l.text)), name, reading, mw));
-  return computeSnapshot(db, projectId, kind, () => ({ gold: read(g.goldText, g.goldName ?? `${g.name}.gold`, false), mwgold: read(g.mwgoldText, g.mwgoldName ?? `${g.name}.mwgold`, true) })).body;
+  const compute = () => ({ gold: read(g.goldText, g.goldName ?? `${g.name}.gold`, false), mwgold: read(g.mwgoldText, g.mwgoldName ?? `${g.name}.mwgold`, true) });
+  // Kept only outside a transaction: a write inside a read transaction is refused at once
+  // (SQLITE_BUSY, no busy wait) when another connection has committed since it began. The callers
+  // keep them first (keepStoredGoldFacts); this is the safety net.
+  if (db.$client.inTransaction) return compute();
+  return computeSnapshot(db, projectId, kind, compute).body;
+}
+
+/**
+ * Keep a stored gold's facts now, outside any transaction, so that the read transaction that
+ * follows (keptScoreBoard, keptRunDetail) finds them kept and writes nothing.
+ */
+export function keepStoredGoldFacts(db: Db, projectId: number, goldId: number | null, reading: Reading): void {
+  if (goldId === null || db.$client.inTransaction) return;
+  const exists = db.select({ id: scoringGolds.id }).from(scoringGolds).where(and(eq(scoringGolds.projectId, projectId), eq(scoringGolds.id, goldId))).get();
+  if (exists) storedGoldFacts(db, projectId, goldId, reading);
 }
 
 /** The project's gold's facts, from the counts kept with each instance's line; its diagnostics read whole only when a line has any. */
@@ -178,6 +193,7 @@ export function keptScoreBoard(db: Db, actor: Actor, projectId: number, source: 
     .orderBy(asc(systemRuns.id))
     .all();
   if (rows.some((r) => r.reading !== reading)) return null;
+  keepStoredGoldFacts(db, projectId, goldId, reading);
   return db.$client.transaction((): ScoreBoard => {
     const { facts, names } = keptGoldFacts(db, project, stored ?? null, reading);
     const others = readBoardOthers(db, projectId, source);
