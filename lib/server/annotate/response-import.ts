@@ -530,7 +530,7 @@ export function writeResponsePlan(db: Db, projectId: number, plan: Plan, opts: R
           ? `${fileName}: ${what}, ${n === 1 ? "already" : "all already"} stored as given; nothing changed${extra}.`
           : `${fileName}: ${what}; added ${added}, updated ${updated}, unchanged ${unchanged}${refusedText}${extra}.`;
       return { fileName, lines: n, added, updated, unchanged, refused: plan.refused.length, participants: plan.participants, rules: plan.rules, skipped: plan.skipped, warnings: plan.warnings, message };
-    })();
+    }).immediate(); // it reads, then writes: deferred, the write fails "database is locked" after another process's commit
   } finally {
     clear();
   }
