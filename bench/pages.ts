@@ -27,6 +27,7 @@
  *   npm run bench:pages -- [--instances 100000] [--compare 2000] [--answers 4] [--annotators 50]
  *                          [--think 5] [--duration 60] [--saturation 60] [--run-lines 1000000]
  *                          [--per-lexelt 24] [--dist .next-bench] [--build] [--keep] [--json FILE]
+ *                          [--cpu-prof DIR]
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -181,7 +182,10 @@ async function measureSize(instanceTarget: number, distDir: string): Promise<Siz
     for (const [k, f] of files.entries()) sizes.push(await writeRunFile(f.file, ids, runLines, f.type, 39 + k));
     log(`run files: ${files.map((f, k) => `${path.basename(f.file)} ${mib(sizes[k])}`).join(", ")}`);
 
-    server = new Server({ distDir, dbFile, secretFile: path.join(dir, "secret"), port: await freePort() });
+    // --cpu-prof DIR: each server process writes a V8 CPU profile there when it stops (npm run bench:profile reads them).
+    const prof = stringArg("cpu-prof", "PAGES_CPU_PROF", "");
+    const nodeArgs = prof ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(prof)}`] : [];
+    server = new Server({ distDir, dbFile, secretFile: path.join(dir, "secret"), port: await freePort(), nodeArgs });
     const common = (annotators: Annotator[], think: number, seconds: number) => ({
       base: server!.base,
       projectId: seeded.projectId,
