@@ -31,7 +31,9 @@ import { removeModel } from "../../lib/server/models/connections";
 import { ensureSamples, storeAnswers } from "../../lib/server/models/samples";
 import { keptReport, alphaOf } from "../../lib/server/derived/agreement";
 import { drainAll } from "../../lib/server/derived/queue";
-import { countsOf, goldFileText, goldSummaryOf, lemmaReviewOf, problemCount, problemsInOrder } from "../../lib/server/derived/read";
+import { countsOf, goldFileText, goldSummaryOf, problemCount, problemsInOrder } from "../../lib/server/derived/read";
+import { lemmaReviewCounts, lemmaReviewOf, lemmaReviewSlice } from "../../lib/server/derived/lemma-review";
+import { filterLemmaReview } from "../../lib/server/gold/gold-review";
 import { rebuildDerived } from "../../lib/server/derived/rebuild";
 import { sumRunOutcomes } from "../../lib/server/derived/run-items";
 import { computeBoardOthers, keptScoreBoard } from "../../lib/server/scoring/board";
@@ -107,7 +109,21 @@ function check(db: Db, coord: UserActor, projectId: number): void {
   expect(goldSummaryOf(counts)).toEqual(g.result.summary);
   expect([...problemsInOrder(db, projectId)]).toEqual(g.result.problems);
   expect(problemCount(counts)).toBe(g.result.problems.length);
-  expect(lemmaReviewOf(db, projectId, "en")).toEqual(fullLemmaReview(db, coord, projectId));
+  const review = fullLemmaReview(db, coord, projectId);
+  expect(lemmaReviewOf(db, projectId, "en")).toEqual(review);
+  // The Gold page's reads of it: counted, and cut a page at a time under each filter, by SQLite.
+  expect(lemmaReviewCounts(db, projectId)).toEqual({
+    forms: review.length,
+    changed: review.filter((r) => r.changed).length,
+    open: review.filter((r) => r.decision === null).length,
+    openChanged: review.filter((r) => r.changed && r.decision === null).length,
+  });
+  for (const filter of [{}, { open: true }, { changed: true }, { open: true, changed: true }, { contains: "s" }]) {
+    const want = filterLemmaReview(review, filter);
+    for (let start = 0; start < want.length + 3; start += 3) {
+      expect(lemmaReviewSlice(db, projectId, "en", filter, () => ({ start, size: 3 }))).toEqual({ rows: want.slice(start, start + 3), total: want.length });
+    }
+  }
   const options = { bootstrapIterations: 25, seed: 3 };
   const full = projectAgreement(db, coord, projectId, options);
   expect(goldSummaryOf(counts, "responses")).toEqual(full.gold.summary);

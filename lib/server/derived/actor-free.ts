@@ -15,7 +15,16 @@ export { maintainInstances } from "./maintain";
 // The queue (queue.ts): a reader's catching up, the applier's and the derivation process's draining.
 export { catchUp, catchUpNow, drainSlice, isServed, markServed, queuedCount, queuedProjects } from "./queue";
 // The kept reads (read.ts).
-export { countsOf, firstProblems, goldFileLines, goldSummaryOf, type LemmaReviewEntry, lemmaReviewOf, problemCount, problemsInOrder } from "./read";
+export { countsOf, firstProblems, goldFileLines, goldSummaryOf, problemCount, problemsInOrder } from "./read";
+// The lemma review from the kept forms: whole, one form, or counted and a page at a time (lemma-review.ts).
+export {
+  type LemmaReviewEntry,
+  lemmaReviewCounts,
+  lemmaReviewEntry,
+  lemmaReviewOf,
+  lemmaReviewSlice,
+  openChangedLemmas,
+} from "./lemma-review";
 // One instance derived from its inputs (gold's review of one instance).
 export { instanceInputs } from "./inputs";
 export { deriveInstance, formsOf } from "./instance";

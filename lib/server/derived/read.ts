@@ -1,16 +1,15 @@
 /**
  * Reading the derived figures (#39): the project's counts, the gold and mwgold lines in corpus
  * order, the problems in the order a derivation of the whole project lists them, the agreement
- * sums, the lemma review. Reads only: a caller catches up with the queue first (queue.ts).
+ * sums (the lemma review: lemma-review.ts). Reads only: a caller catches up with the queue first (queue.ts).
  * The callers that take the actor (gold/, scoring/, annotate/progress.ts) check it.
  */
 import "server-only";
 import type { Db } from "../../../db/client";
-import { agreementSums, annotatorSums, derivedCounts, goldItems, lemmaForms, lemmaOverrides, users } from "../../../db/schema";
+import { agreementSums, annotatorSums, derivedCounts, goldItems } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { ANNOTATOR_FIELDS, type AnnotatorSums, GROUP_FIELDS, type GroupSums, emptyGroupSums } from "../../lexsub/agreement";
 import type { GoldProblem, GoldSummary } from "../../lexsub/gold";
-import { type LemmaDecision, type LemmaReviewRow, lemmaReviewOrder, lemmaReviewRow, lemmaTable, normaliseForm } from "../../lexsub/normalize";
 import { all, prepared } from "../kernel/statements";
 import type { StoredItem } from "./instance";
 
@@ -18,9 +17,6 @@ const GI = named(goldItems);
 const DC = named(derivedCounts);
 const AS = named(agreementSums);
 const AN = named(annotatorSums);
-const LF = named(lemmaForms);
-const LO = named(lemmaOverrides, "lo");
-const U = named(users, "u");
 
 /** The project's derived counts by name (a name not there is 0). */
 export function countsOf(db: Db, projectId: number): Map<string, number> {
@@ -129,48 +125,6 @@ export function agreementSumsOf(db: Db, projectId: number): AgreementSumsView {
     projectId,
   ).map((r) => ({ annotator: r.annotator as string, sums: Object.fromEntries(ANNOTATOR_FIELDS.map((k) => [k, r[k] as number])) as unknown as AnnotatorSums }));
   return view;
-}
-
-/** The lemma decisions of the project, with who made them. */
-function lemmaDecisions(db: Db, projectId: number): { form: string; lemma: string; decision: LemmaDecision; decidedBy: string | null; decidedAt: Date }[] {
-  return all<{ form: string; lemma: string; decision: LemmaDecision; decidedBy: string | null; decidedAt: number }>(
-    db,
-    `select ${LO.form} as form, ${LO.lemma} as lemma, ${LO.decision} as decision, ${U.name} as decidedBy, ${LO.decidedAt} as decidedAt
-       from ${LO.$} left join ${U.$} on ${U.id} = ${LO.decidedBy} where ${LO.projectId} = ?`,
-    projectId,
-  ).map((r) => ({ ...r, decidedAt: new Date(r.decidedAt) }));
-}
-
-/** A row of the lemma review with who decided it. */
-export interface LemmaReviewEntry extends LemmaReviewRow {
-  decidedBy: string | null;
-  decidedAt: Date | null;
-}
-
-/**
- * The lemma review (lib/lexsub/normalize.ts buildLemmaReview's rows and order) from the kept
- * counts and proposals: every form typed, changed forms first, then by frequency.
- */
-export function lemmaReviewOf(db: Db, projectId: number, language: string): LemmaReviewEntry[] {
-  const decisions = lemmaDecisions(db, projectId);
-  const table = lemmaTable(decisions, language);
-  const byForm = new Map(decisions.map((r) => [normaliseForm(r.form, language), r]));
-  const rows = all<{ form: string; byPos: string; proposals: string; choices: string; spacing: string }>(
-    db,
-    `select ${LF.form} as form, ${LF.byPos} as byPos, ${LF.proposals} as proposals, ${LF.choices} as choices, ${LF.spacing} as spacing from ${LF.$} where ${LF.projectId} = ?`,
-    projectId,
-  );
-  const options = { unreviewed: "keep" as const, language };
-  const review = rows.map((r): LemmaReviewEntry => {
-    const row = lemmaReviewRow(r.form, Object.entries(JSON.parse(r.byPos) as Record<string, number>), table, options, {
-      proposals: new Map(Object.entries(JSON.parse(r.proposals) as Record<string, string>)),
-      choices: new Map(Object.entries(JSON.parse(r.choices) as Record<string, string | null>)),
-      spacing: Object.keys(JSON.parse(r.spacing) as Record<string, number>),
-    });
-    const d = byForm.get(r.form);
-    return { ...row, decidedBy: d?.decidedBy ?? null, decidedAt: d?.decidedAt ?? null };
-  });
-  return review.sort(lemmaReviewOrder(language));
 }
 
 /** The stored agreement items of the project in corpus order (excluded instances have none): what α and its intervals are computed over. */

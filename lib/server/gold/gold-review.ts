@@ -25,7 +25,20 @@ import { excludedParticipantNames } from "./gold-responses";
 import { modelUserNames } from "../kernel/model-users";
 import { describeReviewLog, type ReviewLogRow } from "./review-log";
 import { type ItemFilter, countItems, pageItems, placeOf } from "./gold-items";
-import { instanceInputs, deriveInstance, formsOf, catchUpNow, queuedCount, countsOf, firstProblems, goldSummaryOf, lemmaReviewOf, problemCount as countProblems } from "../derived/actor-free";
+import {
+  instanceInputs,
+  deriveInstance,
+  formsOf,
+  catchUpNow,
+  queuedCount,
+  countsOf,
+  firstProblems,
+  goldSummaryOf,
+  lemmaReviewCounts,
+  lemmaReviewSlice,
+  openChangedLemmas,
+  problemCount as countProblems,
+} from "../derived/actor-free";
 
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const L = named(lexelts, "l");
@@ -207,16 +220,19 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
   return db.$client.transaction(() => {
     const counts = countsOf(db, projectId);
     const summary = goldSummaryOf(counts);
-    const review = lemmaReviewOf(db, projectId, language);
-    const lemmas: LemmaCounts = { forms: review.length, changed: 0, open: 0, openChanged: 0 };
-    for (const r of review) {
-      if (r.changed) lemmas.changed++;
-      if (r.decision === null) lemmas.open++;
-      if (r.changed && r.decision === null) lemmas.openChanged++;
-    }
+    // The lemma review counted and cut by SQLite over the kept forms: never built whole for a page.
+    const lemmas: LemmaCounts = lemmaReviewCounts(db, projectId);
     const lexeltItems = lexeltsWithInstances(db, projectId);
     const lq = q.lemmas ?? {};
-    const lemmaPage = pageOf(filterLemmaReview(review, lq), lq.page, lq.pageSize ?? LEMMA_PAGE_SIZE);
+    let lemmaPlace = pageOf([], 1, lq.pageSize ?? LEMMA_PAGE_SIZE);
+    const lemmaRows = lemmaReviewSlice(db, projectId, language, lq, (total) => {
+      const pageSize = lemmaPlace.pageSize;
+      const pages = Math.max(1, Math.ceil(total / pageSize));
+      const page = Math.min(pageNumber(lq.page), pages);
+      lemmaPlace = { rows: [], total, page, pages, pageSize, start: (page - 1) * pageSize };
+      return { start: lemmaPlace.start, size: pageSize };
+    });
+    const lemmaPage: Paged<LemmaReviewEntry> = { ...lemmaPlace, rows: lemmaRows.rows };
     const iq = q.instances ?? {};
     let only: string[] | undefined;
     if (iq.flag) {
@@ -273,7 +289,7 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
       lexelts: lexeltItems.length <= LEXELT_CHOICES ? lexeltItems : [],
       lexeltCount: lexeltItems.length,
       files: { goldLines: summary.goldLines, mwLines: summary.mwLines },
-      openProposals: openProposals(review),
+      openProposals: openProposals(openChangedLemmas(db, projectId, language)),
       annotators: typedAnnotators(counts),
       reviewedCount: counts.get("reviewed") ?? 0,
       adjudicationCount: activeAdjudications(db, projectId),
@@ -305,7 +321,7 @@ function activeAdjudications(db: Db, projectId: number): number {
   return (db.$client.prepare(`select count(*) from ${A.$} where ${A.projectId} = ? and ${A.undoneAt} is null`).pluck().get(projectId) as number) ?? 0;
 }
 
-/** The open rows of the review whose proposal changes the form, per PoS it was typed under, as proposals to apply. */
+/** The open changed rows of the review (their proposal changes the form), per PoS it was typed under, as proposals to apply. */
 function openProposals(review: readonly LemmaReviewEntry[]): AppliedProposal[] {
   const out: AppliedProposal[] = [];
   for (const r of review) {

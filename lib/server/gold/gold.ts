@@ -25,7 +25,7 @@ import {
   normaliseForm,
 } from "../../lexsub/normalize";
 import { formatDiagnostic, hasErrors } from "../../lexsub/diagnostics";
-import { lemmaProposer, catchUpNow, type LemmaReviewEntry, lemmaReviewOf } from "../derived/actor-free";
+import { lemmaProposer, catchUpNow, type LemmaReviewEntry, lemmaReviewEntry, lemmaReviewOf } from "../derived/actor-free";
 import { type AnnotatorResponse } from "../../lexsub/types";
 import { applyAdjudications } from "../../lexsub/adjudication";
 import { type GoldScope, responseRecords } from "./gold-responses";
@@ -252,7 +252,7 @@ export type { LemmaReviewEntry };
 
 /**
  * The lemma review table: every distinct typed form, changed forms first, then by frequency,
- * from the counts kept as answers change (#39, lib/server/derived/read.ts lemmaReviewOf).
+ * from the counts kept as answers change (#39, lib/server/derived/lemma-review.ts lemmaReviewOf).
  */
 export function lemmaReview(db: Db, actor: Actor, projectId: number): LemmaReviewEntry[] {
   const { language } = requireProject(db, actor, projectId, { coordinator: true });
@@ -291,8 +291,9 @@ export function decideLemma(db: Db, actor: Actor, projectId: number, input: unkn
   const d = parseOrThrow(lemmaDecisionSchema, input, "lemma decision");
   const form = normaliseForm(d.form, language);
   if (form === "") throw new InputError("Give the form.", { form: "Give the form." });
-  const review = lemmaReview(db, actor, projectId);
-  const row = review.find((r) => r.form === form);
+  catchUpNow(db, projectId);
+  // The one form's row (the whole review was built here once per click).
+  const row = lemmaReviewEntry(db, projectId, language, form);
   if (!row) throw new NotFoundError(`No annotator typed "${form}" in this project.`);
   let lemma: string;
   if (d.decision === "accepted") {

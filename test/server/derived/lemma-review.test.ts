@@ -1,0 +1,96 @@
+/**
+ * The lemma review read a page at a time from the kept forms (lib/server/derived/lemma-review.ts):
+ * every page, under every filter, and the counts equal the whole review cut as the Gold page cut
+ * it before (lemmaReviewOf, filterLemmaReview, pageOf) — with many forms sharing a count, so that
+ * the language's collation orders the ties, and decisions on some of them.
+ */
+import { describe, expect, it } from "vitest";
+import { lemmaReviewCounts, lemmaReviewEntry, lemmaReviewOf, lemmaReviewSlice, openChangedLemmas } from "../../../lib/server/derived/lemma-review";
+import { filterLemmaReview } from "../../../lib/server/gold/gold-review";
+import { projectFixture } from "../../support/db";
+
+/** Forms whose collation differs from their code points: accents, spaces, hyphens, apostrophes, digits, ä/å/ö. */
+const FORMS = [
+  "ete", "été", "etz", "éta", "a b", "a-b", "ab", "a'b", "a1", "a2", "b", "ä", "å", "ö", "o", "z", "zz", "æble", "aeble", "ß", "ss",
+  "ı", "i", "run", "ran", "running", "runs", "took place", "take place", "taken", "went", "go", "goes", "ø", "y", "ü", "u",
+];
+
+function seeded() {
+  const f = projectFixture();
+  const db = f.db;
+  const userId = (db.$client.prepare("select id from users where name = 'coord'").get() as { id: number }).id;
+  const insert = db.$client.prepare(
+    "insert into lemma_forms (project_id, form, count, by_pos, proposals, choices, spacing, changed) values (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  FORMS.forEach((form, k) => {
+    // Three counts only, so that most forms tie with others; every third form changed by its proposal.
+    const count = 1 + (k % 3);
+    const changed = k % 4 === 0;
+    const byPos = k % 5 === 0 ? { v: count - 1 || 1, n: 1 } : { n: count };
+    const proposals = Object.fromEntries(Object.keys(byPos).map((pos) => [pos, changed ? `${form}x` : form]));
+    const spacing = k === 7 ? { "a  'b": 1 } : {};
+    const total = Object.values(byPos).reduce((a, b) => a + b, 0);
+    insert.run(f.project.id, form, total, JSON.stringify(byPos), JSON.stringify(proposals), "{}", JSON.stringify(spacing), changed || k === 7 ? 1 : 0);
+  });
+  const decide = db.$client.prepare("insert into lemma_overrides (project_id, form, lemma, decision, decided_by, decided_at) values (?, ?, ?, ?, ?, ?)");
+  // Decisions on some forms, and one on a form nobody typed (it counts nowhere).
+  for (const [form, lemma, decision] of [["ete", "ete", "kept"], ["a b", "ab", "overridden"], ["run", "runx", "accepted"], ["ä", "a", "overridden"], ["never typed", "x", "kept"]] as const) {
+    decide.run(f.project.id, form, lemma, decision, userId, 1_700_000_000_000);
+  }
+  return { ...f, projectId: f.project.id };
+}
+
+describe("the lemma review a page at a time", () => {
+  for (const language of ["en", "sv", "de", "tr"]) {
+    it(`gives every page under every filter as the whole review does (${language})`, () => {
+      const { db, projectId } = seeded();
+      const whole = lemmaReviewOf(db, projectId, language);
+      expect(whole).toHaveLength(FORMS.length);
+      for (const contains of ["", "a", " B ", "é", "nothing"]) {
+        for (const open of [false, true]) {
+          for (const changed of [false, true]) {
+            const filter = { contains, open, changed };
+            const want = filterLemmaReview(whole, filter);
+            for (const size of [1, 4, 7, 50]) {
+              for (let start = 0; start <= want.length; start += size) {
+                const got = lemmaReviewSlice(db, projectId, language, filter, () => ({ start, size }));
+                expect(got.total).toBe(want.length);
+                expect(got.rows).toEqual(want.slice(start, start + size));
+              }
+            }
+          }
+        }
+      }
+    });
+  }
+
+  it("counts the forms, the changed, the open and the open changed as the whole review does", () => {
+    const { db, projectId } = seeded();
+    const whole = lemmaReviewOf(db, projectId, "en");
+    expect(lemmaReviewCounts(db, projectId)).toEqual({
+      forms: whole.length,
+      changed: whole.filter((r) => r.changed).length,
+      open: whole.filter((r) => r.decision === null).length,
+      openChanged: whole.filter((r) => r.changed && r.decision === null).length,
+    });
+    // Four of the five decisions are on typed forms.
+    expect(lemmaReviewCounts(db, projectId).open).toBe(FORMS.length - 4);
+  });
+
+  it("reads one form's row, with who decided it, and none for a form nobody typed", () => {
+    const { db, projectId } = seeded();
+    const whole = lemmaReviewOf(db, projectId, "en");
+    for (const r of whole) expect(lemmaReviewEntry(db, projectId, "en", r.form)).toEqual(r);
+    expect(lemmaReviewEntry(db, projectId, "en", "a b")).toMatchObject({ decision: "overridden", lemma: "ab", decidedBy: "coord" });
+    expect(lemmaReviewEntry(db, projectId, "en", "a b")?.decidedAt?.getTime()).toBe(1_700_000_000_000);
+    expect(lemmaReviewEntry(db, projectId, "en", "never typed")).toBeNull();
+  });
+
+  it("lists the open changed forms in the review's order", () => {
+    const { db, projectId } = seeded();
+    const whole = lemmaReviewOf(db, projectId, "sv");
+    const want = whole.filter((r) => r.changed && r.decision === null);
+    expect(want.length).toBeGreaterThan(3);
+    expect(openChangedLemmas(db, projectId, "sv")).toEqual(want);
+  });
+});
