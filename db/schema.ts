@@ -1086,6 +1086,14 @@ export const goldItems = sqliteTable(
     index("gold_items_instance").on(t.projectId, t.instanceId),
     // The scoring key's groups in the key's order: each group's first item in T.
     index("gold_items_key_group").on(t.projectId, t.keyGroup, t.keyInT, t.lexeltPosition, t.position),
+    // The problems in corpus order (lib/server/derived/read.ts problemsInOrder), the instances' own apart: the
+    // Gold page lists the first few without reading every item (each row carries its item and sums).
+    index("gold_items_problems")
+      .on(t.projectId, t.lexeltPosition, t.position)
+      .where(sql`${t.problems} is not null`),
+    index("gold_items_instance_problems")
+      .on(t.projectId, t.lexeltPosition, t.position)
+      .where(sql`${t.problems} is not null and instr(${t.problems}, '"annotator":null') > 0`),
   ],
 );
 

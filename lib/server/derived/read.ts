@@ -69,13 +69,23 @@ export function goldFileText(db: Db, projectId: number, file: "gold" | "mwgold")
  * only where it first occurs. At most `limit` of them.
  */
 export function* problemsInOrder(db: Db, projectId: number): Generator<GoldProblem> {
-  const read = () =>
-    prepared(db, `select ${GI.problems} as problems from ${GI.$} where ${GI.projectId} = ? and ${GI.problems} is not null order by ${GI.lexeltPosition}, ${GI.position}`)
+  const read = (instancesOwn: boolean) =>
+    prepared(
+      db,
+      instancesOwn
+        ? `select ${GI.problems} as problems from ${GI.$} indexed by gold_items_instance_problems
+             where ${GI.projectId} = ? and ${GI.problems} is not null and instr(${GI.problems}, '"annotator":null') > 0 order by ${GI.lexeltPosition}, ${GI.position}`
+        : `select ${GI.problems} as problems from ${GI.$} indexed by gold_items_problems
+             where ${GI.projectId} = ? and ${GI.problems} is not null order by ${GI.lexeltPosition}, ${GI.position}`,
+    )
       .pluck()
       .iterate(projectId) as IterableIterator<string>;
-  for (const json of read()) for (const p of JSON.parse(json) as GoldProblem[]) if (p.annotator === null) yield p;
+  // The instances' own problems are JSON.stringify's `"annotator":null` (a message's quotes are escaped): their rows
+  // have an index of their own (migration 0031), so the first few problems never read every item (18,752 rows with
+  // problems at 100,000 instances of the bench, 370 ms).
+  for (const json of read(true)) for (const p of JSON.parse(json) as GoldProblem[]) if (p.annotator === null) yield p;
   const once = new Set<string>();
-  for (const json of read()) {
+  for (const json of read(false)) {
     for (const p of JSON.parse(json) as GoldProblem[]) {
       if (p.annotator === null) continue;
       if (p.once !== undefined) {
