@@ -9,7 +9,7 @@
  *
  * app/ reaches a feature of lib/server (kernel/, people/, annotate/, gold/, ...) only through its
  * index.ts; a feature reaches another through its index.ts or its actor-free.ts (kernel/ directly),
- * the derivations of lib/server/jobs excepted (FEATURE_BORDER_EXCEPTIONS); lib/auth/ uses only lib/server/kernel/ and lib/server/people/ (and lib/server/crowd's
+ * with no exceptions; lib/auth/ uses only lib/server/kernel/ and lib/server/people/ (and lib/server/crowd's
  * index, for the study link's sign-in).
  *
  * Tests (test/, e2e/) and benchmarks (bench/) may reach into any layer, but not into a cycle.
@@ -25,16 +25,6 @@ const PURE = "^lib/(lexsub|scorers)/";
 const APP_SIDE = ["^(app|bin|db|scripts)/", "^lib/(?!(lexsub|scorers)/)"];
 /** Exempt from the layer rules (not from the cycle rules). */
 const TESTS = "^(test|e2e|bench)/";
-
-/**
- * Where the feature-border rule does not hold yet: the derivations (lib/server/jobs/derive-*.ts),
- * which import the derivation kinds of gold/, scoring/, annotate/ and datasets/, and the pools of
- * runtime/, from their files (derived/ they reach through its actor-free.ts). Next (#43): a registry
- * of derivation kinds each feature fills, as for the job kinds, and this gone.
- */
-const FEATURE_BORDER_EXCEPTIONS = {
-  from: ["^lib/server/jobs/derive-"],
-};
 
 const FOLDER_CYCLE = {
   name: "no-folder-cycle",
@@ -164,10 +154,10 @@ module.exports = {
         "A feature of lib/server reaches another feature only through its index.ts (#43), or its " +
         "actor-free.ts where it has one (what it offers other features and the derivations without an " +
         "actor, out of app/'s reach: lib/server/derived/actor-free.ts); kernel/, what every feature is " +
-        "built on, is reached directly. The one exception: the derivations (lib/server/jobs/derive-*.ts), " +
-        "until their kinds come from registries each feature fills, as the job kinds do.",
+        "built on, is reached directly. No exceptions: job and derivation kinds come from registries each " +
+        "feature fills (its job-kinds.ts and derive-kinds.ts, exported by its index).",
       severity: "error",
-      from: { path: "^lib/server/([^/]+)/", pathNot: FEATURE_BORDER_EXCEPTIONS.from },
+      from: { path: "^lib/server/([^/]+)/" },
       to: {
         path: "^lib/server/[^/]+/",
         pathNot: ["^lib/server/$1/", "^lib/server/[^/]+/(index|actor-free)\\.ts$", "^lib/server/kernel/"],

@@ -35,6 +35,9 @@ export { trainingPending } from "./training-gate";
 // Without an actor: this feature's job kinds, for the jobs worker (lib/server/jobs/jobs-kinds.ts); the job
 // carries the actor that startJob checked before queueing it.
 export { ANNOTATE_JOB_KINDS } from "./job-kinds";
+// Without an actor: this feature's derivation kinds, for the derivations (lib/server/jobs/derive-jobs.ts); each job
+// carries the actor, which the derivation checks before it runs.
+export { ANNOTATE_DERIVE_KINDS } from "./derive-kinds";
 // For other features (the progress reads' parts): the page of a list, one annotator's timed median, the charts' rows.
 export { type Paged, timedMedian } from "./progress";
 export { progressChartRows } from "./progress-charts";

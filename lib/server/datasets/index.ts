@@ -14,3 +14,6 @@ export { isDatasetFormat } from "./datasets";
 // For other features of lib/server (#43: a feature reaches another only through its index). They take the
 // database and no actor: each caller has checked who asks.
 export { datasetExportItems, type DatasetExport, writeDatasetExport } from "./datasets";
+// Without an actor: this feature's derivation kinds, for the derivations (lib/server/jobs/derive-jobs.ts); each job
+// carries the actor, which the derivation checks before it runs.
+export { DATASETS_DERIVE_KINDS } from "./derive-kinds";

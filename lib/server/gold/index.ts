@@ -17,3 +17,8 @@ export { goldFileSlices } from "./gold-files";
 export { AGREEMENT_OPTIONS } from "./agreement";
 export { deriveProjectGold, deriveResponseGold, type GoldInputs, goldInputs, lemmaProposer, projectGold, scopedGoldInputs } from "./gold";
 export { excludedParticipantNames, responseRecords } from "./gold-responses";
+// For the derivation process (lib/server/jobs/derive-worker.ts): it keeps the last project's inputs and gold.
+export { keepDerivationInputs } from "./gold";
+// Without an actor: this feature's derivation kinds, for the derivations (lib/server/jobs/derive-jobs.ts); each job
+// carries the actor, which the derivation checks before it runs.
+export { GOLD_DERIVE_KINDS } from "./derive-kinds";

@@ -18,72 +18,45 @@
  */
 import "server-only";
 import type { Db } from "../../../db/client";
-import { type Actor, requireProject } from "../kernel/actor";
-import { type AgreementFile, agreementDownload } from "../gold/agreement";
+import { requireProject } from "../kernel/actor";
 import { dataVersion } from "../kernel/data-version";
-import { projectGold } from "../gold/gold";
-import { firstProblems } from "../derived/actor-free";
-import { type GoldSource } from "../scoring/golds";
-import { type RunInfo } from "../scoring/runs";
-import {
-  type ScoreBoard,
-  type ScoreMode,
-  runDetail,
-  runReport,
-  scoreBoard,
-  scoresFile,
-  scoringFingerprint,
-} from "../scoring/scores";
-import { type SensevalOutcome, type SensevalUpload, scoreSensevalUpload } from "../scoring/senseval";
-import { type BaselineFiles, wordNetBaselineFiles } from "../scoring/baselines";
-import { type RankedUpload, type RankingOutcome, scoreRankingUpload } from "../scoring/ranking";
-import { exportAdjudicatedResponses, goldProblemsTsv } from "../gold/gold-review";
-import { type ProgressChartData, progressChartData } from "../annotate/progress-charts";
-import { type DatasetExport, type DatasetFormat, type SwordsIds, type TsarCells, exportDataset } from "../datasets/datasets";
+import type { DeriveKind } from "../kernel/derive-kind";
+import { ANNOTATE_DERIVE_KINDS } from "../annotate";
+import { DATASETS_DERIVE_KINDS } from "../datasets";
+import { GOLD_DERIVE_KINDS } from "../gold";
+import { SCORING_DERIVE_KINDS } from "../scoring";
 
-export type DeriveJob =
-  | { op: "agreementDownload"; actor: Actor; projectId: number; query: { format?: string; table?: string } }
-  | { op: "goldFile"; actor: Actor; projectId: number; file: "gold" | "mwgold" | "problems"; foldCase: boolean; applyProposals?: boolean }
-  | { op: "scoreBoard"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
-  | { op: "scoresFile"; actor: Actor; projectId: number; source: GoldSource; mode: ScoreMode }
-  | { op: "responsesFile"; actor: Actor; projectId: number }
-  // The Progress page's charts: answers per day and time on task (cached under the data version).
-  | { op: "progressCharts"; actor: Actor; projectId: number }
-  // The Datasets page's downloads (CoInCo XML, SWORDS JSON, TSAR TSV) and what each cannot carry (the report reads the file's cache entry).
-  | { op: "datasetFile"; actor: Actor; projectId: number; format: DatasetFormat; goldOnly: boolean; cells?: TsarCells; ids?: SwordsIds }
-  | { op: "datasetReport"; actor: Actor; projectId: number; format: DatasetFormat; goldOnly: boolean; cells?: TsarCells; ids?: SwordsIds }
-  // Scoring work that grows with a file (uploads, a run's detail): computed every time, never cached.
-  | { op: "runDetail"; actor: Actor; projectId: number; runId: number; mode: ScoreMode }
-  | { op: "runReport"; actor: Actor; projectId: number; runId: number; verbose: boolean; mode: ScoreMode }
-  | { op: "baselineFiles"; actor: Actor; projectId: number }
-  | { op: "senseval"; actor: Actor; projectId: number; input: SensevalUpload }
-  | { op: "ranking"; actor: Actor; projectId: number; input: RankedUpload };
+/**
+ * The kinds of derivation, gathered from the features that own them (#43): each feature writes its
+ * kinds in its own derive-kinds.ts and its index exports them as a registry (`DeriveKinds`,
+ * lib/server/kernel/derive-kind.ts); nothing here reaches into a feature. A kind says how it is
+ * cached (`uncached`, `servedAfterChangeMs`, `fingerprint`) and whether it carries an upload.
+ */
+const DERIVE_KINDS = {
+  ...GOLD_DERIVE_KINDS,
+  ...SCORING_DERIVE_KINDS,
+  ...ANNOTATE_DERIVE_KINDS,
+  ...DATASETS_DERIVE_KINDS,
+};
+type Kinds = typeof DERIVE_KINDS;
+type JobOf<K extends keyof Kinds> = Parameters<Kinds[K]["run"]>[1];
 
-/** What each job answers. */
-interface DeriveResults {
-  agreementDownload: AgreementFile;
-  goldFile: { text: string };
-  scoreBoard: ScoreBoard;
-  /** The JSON download of every run's figures (`scoresJson`) as text, with the file name it is offered under. */
-  scoresFile: { fileName: string; text: string };
-  responsesFile: { text: string };
-  progressCharts: ProgressChartData;
-  datasetFile: DatasetExport;
-  datasetReport: Omit<DatasetExport, "text">;
-  /** The detail as JSON text (`{"ok":true,"detail":…}`): one string crosses from the process, not a graph of objects. */
-  runDetail: { text: string };
-  runReport: { run: RunInfo; text: string };
-  baselineFiles: BaselineFiles;
-  senseval: SensevalOutcome;
-  ranking: RankingOutcome;
-}
+/** A derivation: its kind (`op`), who asks, the project, and the kind's own fields. */
+export type DeriveJob = { [K in keyof Kinds]: { op: K } & JobOf<K> }[keyof Kinds];
 
-/** Jobs computed on every call (not cached): they depend on an upload, or their answer is too large to keep. */
-const UNCACHED_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["runDetail", "runReport", "baselineFiles", "senseval", "ranking"]);
-/** Jobs carrying an uploaded file: never shared between callers (nor keyed by their content). */
-export const UPLOAD_OPS: ReadonlySet<DeriveJob["op"]> = new Set(["senseval", "ranking"]);
+/** What each kind answers. */
+type DeriveResults = { [K in keyof Kinds]: ReturnType<Kinds[K]["run"]> };
 
 export type DeriveResult<J extends DeriveJob> = DeriveResults[J["op"]];
+
+function kindOf(job: DeriveJob): DeriveKind {
+  return DERIVE_KINDS[job.op] as DeriveKind;
+}
+
+/** Whether the job carries an uploaded file: never shared between callers (nor keyed by its content). */
+export function carriesUpload(job: DeriveJob): boolean {
+  return kindOf(job).upload === true;
+}
 
 interface Entry {
   /** The data version (and, for the Scoring board, the stored runs and golds) the value was computed at. */
@@ -92,13 +65,6 @@ interface Entry {
   /** When it was computed (ms). */
   at: number;
 }
-
-/**
- * Results served for a while after the data moved on (ms), for figures that are global and slow
- * while a change to them is small: the Progress tab's charts (answers per UTC day, time on task)
- * are drawn again at most once a minute while people save, and say when they were drawn (#39).
- */
-const SERVED_AFTER_A_CHANGE: Partial<Record<DeriveJob["op"], number>> = { progressCharts: 60_000 };
 
 /** Per database: job key → the last result and the version it was computed at (least recently used dropped first). */
 const cache = new WeakMap<Db, Map<string, Entry>>();
@@ -112,63 +78,29 @@ function jobKey(job: DeriveJob): string {
 }
 
 function compute(db: Db, job: DeriveJob): unknown {
-  switch (job.op) {
-    case "agreementDownload":
-      return agreementDownload(db, job.actor, job.projectId, job.query);
-    case "goldFile": {
-      // Every problem, from the kept figures (#39); the files as kept are streamed by the route itself, and come here only
-      // as the variants nobody keeps: case folded, or with the proposals nobody decided applied (derived from every response).
-      if (job.file === "problems") return { text: goldProblemsTsv(firstProblems(db, job.projectId, Number.MAX_SAFE_INTEGER)) };
-      const g = projectGold(db, job.actor, job.projectId, { foldCase: job.foldCase, applyProposals: job.applyProposals === true });
-      return { text: job.file === "gold" ? g.gold : g.mwgold };
-    }
-    case "scoreBoard":
-      return scoreBoard(db, job.actor, job.projectId, job.source, job.mode);
-    case "scoresFile":
-      return scoresFile(db, job.actor, job.projectId, job.source, job.mode);
-    case "responsesFile":
-      return { text: exportAdjudicatedResponses(db, job.actor, job.projectId) };
-    case "progressCharts":
-      return progressChartData(db, job.actor, job.projectId);
-    case "datasetFile":
-      return exportDataset(db, job.actor, job.projectId, job.format, { goldOnly: job.goldOnly, cells: job.cells, ids: job.ids });
-    case "datasetReport": {
-      // The file's own cache entry (the same data version): asking for the report after the download, or the other way round, derives once.
-      const { text: _text, ...report } = runDeriveJob(db, { ...job, op: "datasetFile" });
-      return report;
-    }
-    case "runDetail":
-      return { text: JSON.stringify({ ok: true, detail: runDetail(db, job.actor, job.projectId, job.runId, job.mode) }) };
-    case "runReport":
-      return runReport(db, job.actor, job.projectId, job.runId, job.verbose, job.mode);
-    case "baselineFiles":
-      return wordNetBaselineFiles(db, job.actor, job.projectId);
-    case "senseval":
-      return scoreSensevalUpload(db, job.actor, job.projectId, job.input);
-    case "ranking":
-      return scoreRankingUpload(db, job.actor, job.projectId, job.input);
-  }
+  return kindOf(job).run(db, job, (other) => runDeriveJob(db, other as DeriveJob));
 }
 
-/** What a cached result must have been computed at to be served: the data version; the board and its JSON also depend on the stored runs and golds. */
+/** What a cached result must have been computed at to be served: the data version, and what else the kind depends on (the board and its JSON: the stored runs and golds). */
 function versionOf(db: Db, job: DeriveJob): number | string {
   const v = dataVersion(db, job.projectId);
-  return job.op === "scoreBoard" || job.op === "scoresFile" ? `${v}|${scoringFingerprint(db, job.projectId)}` : v;
+  const fingerprint = kindOf(job).fingerprint;
+  return fingerprint ? `${v}|${fingerprint(db, job.projectId)}` : v;
 }
 
 /** Run a job against `db` now, or answer from the cache when the project's data version has not moved. */
 export function runDeriveJob<J extends DeriveJob>(db: Db, job: J): DeriveResult<J> {
   // Who asks is checked on every call, before the cache is read.
   requireProject(db, job.actor, job.projectId, { coordinator: true });
-  // The scoring jobs depend on an upload or answer too much to keep: computed every time.
-  if (UNCACHED_OPS.has(job.op)) return compute(db, job) as DeriveResult<J>;
+  // Kinds that depend on an upload or answer too much to keep: computed every time.
+  if (kindOf(job).uncached) return compute(db, job) as DeriveResult<J>;
   let perDb = cache.get(db);
   if (!perDb) cache.set(db, (perDb = new Map()));
   const key = jobKey(job);
   return db.$client.transaction(() => {
     const version = versionOf(db, job);
     const hit = perDb.get(key);
-    if (hit && (hit.version === version || Date.now() - hit.at < (SERVED_AFTER_A_CHANGE[job.op] ?? 0))) {
+    if (hit && (hit.version === version || Date.now() - hit.at < (kindOf(job).servedAfterChangeMs ?? 0))) {
       perDb.delete(key);
       perDb.set(key, hit);
       return hit.value as DeriveResult<J>;

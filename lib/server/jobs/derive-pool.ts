@@ -32,19 +32,14 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import type { Db } from "../../../db/client";
 import { requireProject } from "../kernel/actor";
-import { type DeriveJob, type DeriveResult, UPLOAD_OPS, runDeriveJob } from "./derive-jobs";
+import { type DeriveJob, type DeriveResult, carriesUpload, runDeriveJob } from "./derive-jobs";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
 import { SLICE, stringSlices, textStream } from "../kernel/stream";
 import type { DeriveAnswer, WorkerError } from "./derive-worker";
-import { FairQueue } from "../runtime/fair-queue";
-import { WorkerPool } from "../runtime/pool";
-import { holdUploadBytes } from "../runtime/upload-quota";
+import { FairQueue, holdUploadBytes, WorkerPool } from "../runtime";
 import { setting } from "../../config";
-import { catchUp, queuedProjects, computeAlphaSnapshot } from "../derived/actor-free";
-import { runsWithoutItems, writeItemsOfStoredRun } from "../scoring/run-store";
-import { computeBoardOthers, keptScoreBoard } from "../scoring/board";
-import type { ScoreBoard, ScoreMode } from "../scoring/scores";
-import type { GoldSource } from "../scoring/golds";
+import { catchUp, computeAlphaSnapshot, queuedProjects } from "../derived/actor-free";
+import { computeBoardOthers, type GoldSource, keptScoreBoard, runsWithoutItems, type ScoreBoard, type ScoreMode, writeItemsOfStoredRun } from "../scoring";
 import type { Actor } from "../kernel/actor";
 
 /** Derivation processes at most per server process (one per project at a time). */
@@ -115,7 +110,7 @@ async function readSpilled(value: Record<string, unknown>, files: Record<string,
 
 /** The bytes of the uploads a job carries (ranking and SENSEVAL inputs hold them as byte arrays, text, or files on disk: `path`). */
 function uploadBytesOf(job: DeriveJob): number {
-  if (!UPLOAD_OPS.has(job.op)) return 0;
+  if (!carriesUpload(job)) return 0;
   let n = 0;
   const walk = (v: unknown, depth: number) => {
     if (depth > 4 || v === null || typeof v !== "object") {
@@ -169,7 +164,7 @@ export async function derive<J extends DeriveJob>(db: Db, job: J): Promise<Deriv
   }
   const read = (r: Raw) => (r.files ? readSpilled(r.value as Record<string, unknown>, r.files) : r.value);
   // The same job already out (a reload while the first is computing): share its answer. Never an upload's.
-  if (UPLOAD_OPS.has(job.op)) return (await read(await runOnWorker(db, job))) as DeriveResult<J>;
+  if (carriesUpload(job)) return (await read(await runOnWorker(db, job))) as DeriveResult<J>;
   const rt = deriveRuntime();
   const key = `${path.resolve(db.$client.name)}\u0000${JSON.stringify(job)}`;
   let p = rt.inFlight.get(key);

@@ -26,11 +26,9 @@ import { immediateByDefault } from "../../../db/immediate";
 import type { Db } from "../../../db/client";
 import { type DeriveJob, runDeriveJob } from "./derive-jobs";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
-import { keepDerivationInputs } from "../gold/gold";
-import { drainSlice, markServed, computeAlphaSnapshot } from "../derived/actor-free";
-import { writeItemsOfStoredRun } from "../scoring/run-store";
-import { computeBoardOthers } from "../scoring/board";
-import type { GoldSource } from "../scoring/golds";
+import { keepDerivationInputs } from "../gold";
+import { computeAlphaSnapshot, drainSlice, markServed } from "../derived/actor-free";
+import { computeBoardOthers, type GoldSource, writeItemsOfStoredRun } from "../scoring";
 import type { Actor } from "../kernel/actor";
 import { setting } from "../../config";
 

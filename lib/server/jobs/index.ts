@@ -2,7 +2,7 @@
  * lib/server/jobs: work off the request thread: jobs (imports, uploads: jobs.ts, their kinds gathered in jobs-kinds.ts from each feature's registry;
  * a job reports progress through its JobContext into the jobs table, read by getJob/listJobs)
  * and derivations (derive-pool.ts: the Gold, Agreement, Progress and Scoring pages and downloads,
- * computed in the derivation child by derive-jobs.ts).
+ * computed in the derivation child by derive-jobs.ts, their kinds gathered there from each feature's registry).
  *
  * app/ imports lib/server only through these indexes (.dependency-cruiser.cjs,
  * app-to-server-through-feature-index). The functions here take the actor and check it;

@@ -15,3 +15,4 @@ export { distWorkerDir, WORKER_NAMES } from "./worker-files";
 export { FairQueue } from "./fair-queue";
 export { LimitError, WorkerPool } from "./pool";
 export { checkUploadRoom } from "./upload-quota";
+export { holdUploadBytes } from "./upload-quota";

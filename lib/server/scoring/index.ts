@@ -23,7 +23,15 @@ export { MAX_RUN_BYTES } from "./uploads";
 // Without an actor: this feature's job kinds, for the jobs worker (lib/server/jobs/jobs-kinds.ts); the job
 // carries the actor that startJob checked before queueing it.
 export { SCORING_JOB_KINDS } from "./job-kinds";
+// Without an actor: this feature's derivation kinds, for the derivations (lib/server/jobs/derive-jobs.ts); each job
+// carries the actor, which the derivation checks before it runs.
+export { SCORING_DERIVE_KINDS } from "./derive-kinds";
 // For other features of lib/server (#43: a feature reaches another only through its index). They take the
 // database and no actor: each caller has checked who asks.
 export { baselineInstances, wordnetBaseline } from "./baselines";
 export { runFile, storeRunUpload } from "./runs";
+// For the derivations (lib/server/jobs/derive-pool.ts and the derivation process): the board as kept, a gold's
+// runs scored whole in the background, and the items of runs stored before #39 written. No actor, or one the
+// caller checked: the server's own work.
+export { computeBoardOthers, keptScoreBoard } from "./board";
+export { runsWithoutItems, writeItemsOfStoredRun } from "./run-store";

@@ -1,0 +1,36 @@
+/**
+ * Scoring's derivation kinds (#43: lib/server/jobs/derive-jobs.ts takes them from this feature's
+ * index): the Scoring board (every stored run scored against the chosen gold) and its JSON, cached
+ * until the data or the stored runs and golds change; and, computed every time, a run's detail and
+ * report, the WordNet baselines' files and the SENSEVAL and ranking uploads. Each job carries the
+ * actor; the derivation checked it, and each function called here checks it again.
+ */
+import type { Db } from "../../../db/client";
+import type { DeriveJobBase, DeriveKinds } from "../kernel/derive-kind";
+import { wordNetBaselineFiles } from "./baselines";
+import type { GoldSource } from "./golds";
+import { type RankedUpload, scoreRankingUpload } from "./ranking";
+import { type ScoreMode, runDetail, runReport, scoreBoard, scoresFile, scoringFingerprint } from "./scores";
+import { type SensevalUpload, scoreSensevalUpload } from "./senseval";
+
+type BoardJob = DeriveJobBase & { source: GoldSource; mode: ScoreMode };
+
+export const SCORING_DERIVE_KINDS = {
+  scoreBoard: { run: (db: Db, job: BoardJob) => scoreBoard(db, job.actor, job.projectId, job.source, job.mode), fingerprint: scoringFingerprint },
+  /** The JSON download of every run's figures (`scoresJson`) as text, with the file name it is offered under. */
+  scoresFile: { run: (db: Db, job: BoardJob) => scoresFile(db, job.actor, job.projectId, job.source, job.mode), fingerprint: scoringFingerprint },
+  /** The detail as JSON text (`{"ok":true,"detail":…}`): one string crosses from the process, not a graph of objects. */
+  runDetail: {
+    run: (db: Db, job: DeriveJobBase & { runId: number; mode: ScoreMode }): { text: string } => ({
+      text: JSON.stringify({ ok: true, detail: runDetail(db, job.actor, job.projectId, job.runId, job.mode) }),
+    }),
+    uncached: true,
+  },
+  runReport: {
+    run: (db: Db, job: DeriveJobBase & { runId: number; verbose: boolean; mode: ScoreMode }) => runReport(db, job.actor, job.projectId, job.runId, job.verbose, job.mode),
+    uncached: true,
+  },
+  baselineFiles: { run: (db: Db, job: DeriveJobBase) => wordNetBaselineFiles(db, job.actor, job.projectId), uncached: true },
+  senseval: { run: (db: Db, job: DeriveJobBase & { input: SensevalUpload }) => scoreSensevalUpload(db, job.actor, job.projectId, job.input), uncached: true, upload: true },
+  ranking: { run: (db: Db, job: DeriveJobBase & { input: RankedUpload }) => scoreRankingUpload(db, job.actor, job.projectId, job.input), uncached: true, upload: true },
+} satisfies DeriveKinds;
