@@ -1086,6 +1086,8 @@ export const goldItems = sqliteTable(
     index("gold_items_instance").on(t.projectId, t.instanceId),
     // The scoring key's groups in the key's order: each group's first item in T.
     index("gold_items_key_group").on(t.projectId, t.keyGroup, t.keyInT, t.lexeltPosition, t.position),
+    // The review queue: instances not reviewed yet, lowest agreement first (counted and cut without reading every row).
+    index("gold_items_review_queue").on(t.projectId, t.reviewed, t.rank, t.lexeltPosition, t.position),
     // The problems in corpus order (lib/server/derived/read.ts problemsInOrder), the instances' own apart: the
     // Gold page lists the first few without reading every item (each row carries its item and sums).
     index("gold_items_problems")

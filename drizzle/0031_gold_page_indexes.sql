@@ -1,2 +1,3 @@
+CREATE INDEX `gold_items_review_queue` ON `gold_items` (`project_id`,`reviewed`,`rank`,`lexelt_position`,`position`);--> statement-breakpoint
 CREATE INDEX `gold_items_problems` ON `gold_items` (`project_id`,`lexelt_position`,`position`) WHERE "gold_items"."problems" is not null;--> statement-breakpoint
 CREATE INDEX `gold_items_instance_problems` ON `gold_items` (`project_id`,`lexelt_position`,`position`) WHERE "gold_items"."problems" is not null and instr("gold_items"."problems", '"annotator":null') > 0;
