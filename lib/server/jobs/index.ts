@@ -9,7 +9,7 @@
  * the few that do not say why. Functions that take `db` and no actor stay inside lib/server.
  */
 // Without an actor: the job carries the actor; derive-pool.ts checks it (requireProject) before queueing.
-export { derive } from "./derive-pool";
+export { derive, deriveWithin } from "./derive-pool";
 export { deriveDownload } from "./derive-pool";
 export { refreshAgreementAlpha, refreshScoringOthers, scoringBoardView } from "./derive-pool";
 export { answerWithJob, cancelJob, getJob, type JobView, listJobs, startJob } from "./jobs";

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { agreementPageData, agreementPageView, LEXELT_PAGE_SIZE } from "../../../lib/server/gold/agreement";
 import { dataVersion } from "../../../lib/server/kernel/data-version";
 import { AGREEMENT_OPTIONS, alphaOf, alphaSnapshot } from "../../../lib/server/derived/agreement";
-import { derive, deriveDownload, deriveRuntime, derivesOnWorker, refreshAgreementAlpha, resetDeriveRuntime } from "../../../lib/server/jobs/derive-pool";
+import { derive, deriveDownload, deriveRuntime, deriveWithin, derivesOnWorker, refreshAgreementAlpha, resetDeriveRuntime } from "../../../lib/server/jobs/derive-pool";
 import { exportDataset, importDataset } from "../../../lib/server/datasets/datasets";
 import { runDeriveJob } from "../../../lib/server/jobs/derive-jobs";
 import { AuthError, NotFoundError } from "../../../lib/server/kernel/errors";
@@ -279,6 +279,26 @@ describe("large answers from the derivation process", () => {
       else process.env.LEXGOLD_DERIVE_SPILL_CHARS = before;
       await resetDeriveRuntime();
     }
+  });
+});
+
+describe("a derivation a page waits for a moment only (deriveWithin)", () => {
+  it("gives no answer while the derivation process starts, goes on with the derivation, and gives its answer later", async () => {
+    // No derivation process yet: it starts now, which takes longer than no wait at all.
+    await resetDeriveRuntime();
+    const { db, coord, project, ann } = goldFixture(dbFile());
+    const job = { op: "progressCharts", actor: coord, projectId: project.id } as const;
+    expect(await deriveWithin(db, job, 0)).toBeNull();
+    const spawned = deriveRuntime().pool;
+    // The same derivation asked again while it runs shares it, and its answer comes within a generous wait.
+    const charts = await deriveWithin(db, job, 60_000);
+    expect(charts).not.toBeNull();
+    expect(deriveRuntime().pool).toBe(spawned);
+    expect({ ...charts!, computedAt: 0 }).toEqual({ ...cloned(runDeriveJob(db, job)), computedAt: 0 });
+    // A refusal is thrown as derive throws it, never taken for "not yet".
+    await expect(deriveWithin(db, { ...job, actor: ann }, 60_000)).rejects.toBeInstanceOf(AuthError);
+    await expect(deriveWithin(db, { ...job, actor: ann }, 0)).rejects.toBeInstanceOf(AuthError);
+    db.$client.close();
   });
 });
 

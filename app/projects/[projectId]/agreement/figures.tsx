@@ -4,7 +4,7 @@ import type { AgreementFigures, Interval } from "@/lib/lexsub/agreement";
 import type { AgreementPageView } from "@/lib/server/gold";
 import { int, plural } from "@/app/_ui/format";
 import { recomputeAlphaAction } from "./actions";
-import { FollowMeasures } from "./models-follow";
+import { FollowFigures } from "@/app/_ui/follow-figures";
 import styles from "./agreement.module.css";
 import { DASH, alpha, pct } from "./format";
 
@@ -198,7 +198,7 @@ export function HeadlineSection({ d, projectId, computing }: { d: AgreementPageV
           </>
         )}
       </p>
-      <FollowMeasures computing={computing} />
+      <FollowFigures computing={computing} />
       {d.alpha.stale && (
         <form action={recomputeAlphaAction.bind(null, id)} className={styles.recompute}>
           <button type="submit" className="secondary">

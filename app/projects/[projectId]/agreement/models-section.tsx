@@ -14,7 +14,7 @@ import { int } from "@/app/_ui/format";
 import { ChartFigure } from "@/app/_ui/charts/chart-figure";
 import { modelAgreementChart } from "@/lib/charts/models";
 import { alpha, DASH, pct } from "./format";
-import { FollowMeasures } from "./models-follow";
+import { FollowFigures } from "@/app/_ui/follow-figures";
 import styles from "./models-section.module.css";
 
 const POS_NAMES: Record<string, string> = { n: "nouns", v: "verbs", a: "adjectives", r: "adverbs", "": "unknown PoS" };
@@ -129,7 +129,7 @@ export async function ModelsSection({ projectId, actor }: { projectId: number; a
   }
   const r = v.report;
   if (!r || r.models.length === 0) {
-    if (v.computing && !r) return <FollowMeasures computing />;
+    if (v.computing && !r) return <FollowFigures computing />;
     return null;
   }
   const chart = modelAgreementChart(r.people.perAnnotator, r.people.pairwise, r.models.map((m) => ({ name: m.name, withPool: m.withPool.value })));
@@ -137,7 +137,7 @@ export async function ModelsSection({ projectId, actor }: { projectId: number; a
   const at = v.computedAt === null ? null : new Date(v.computedAt);
   return (
     <section aria-labelledby="models" className={styles.section}>
-      <FollowMeasures computing={v.computing} />
+      <FollowFigures computing={v.computing} />
       <h2 id="models">Models</h2>
       <p className="muted small">
         Each model against the people (<Link href={`/projects/${projectId}/models`}>Models tab</Link>), over the people&apos;s T and mode; its first sample unless said. With the pool: the pairwise agreement of its answers with

@@ -5,8 +5,8 @@ import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
 import { type ProgressChartData, type ProgressPageView, progressPageView } from "@/lib/server/annotate";
 import { catchUpFigures } from "@/lib/server/derived";
-import { derive } from "@/lib/server/jobs";
-import { ProgressCharts } from "@/app/_ui/charts/progress-charts";
+import { deriveWithin } from "@/lib/server/jobs";
+import { ChartsComing, ProgressCharts } from "@/app/_ui/charts/progress-charts";
 import { Crowd } from "./crowd";
 import type { Search } from "./parts";
 import { Summary, Warnings } from "./summary";
@@ -15,12 +15,15 @@ import { AnnotatorLexelts, AnnotatorsSection, LexeltAnnotators, LexeltsSection }
 export const metadata: Metadata = { title: "Progress" };
 export const dynamic = "force-dynamic";
 
+/** How long the page waits for its charts before it renders without them (they follow: ChartsComing). */
+const CHARTS_WAIT_MS = 300;
+
 export default async function ProgressPage({ params, searchParams }: { params: Promise<{ projectId: string }>; searchParams: Promise<Search> }) {
   const actor = await requireCoordinatorPage();
   const { projectId } = await params;
   const sp = await searchParams;
   let p: ProgressPageView;
-  let charts: ProgressChartData;
+  let charts: ProgressChartData | null;
   const num = (v: string | undefined) => (v === undefined || v === "" || !Number.isFinite(Number(v)) ? undefined : Number(v));
   try {
     // Read from counters kept as answers change (#39): nothing here grows with the responses; of the lexelts × annotators grid only the cells shown.
@@ -36,7 +39,8 @@ export default async function ProgressPage({ params, searchParams }: { params: P
       lpage: num(sp.lpage),
       dpage: num(sp.dpage),
     });
-    charts = await derive(getDb(), { op: "progressCharts", actor, projectId: Number(projectId) });
+    // The charts are drawn in the derivation process: the page waits for them a moment, not while that process starts or is busy.
+    charts = await deriveWithin(getDb(), { op: "progressCharts", actor, projectId: Number(projectId) }, CHARTS_WAIT_MS);
   } catch (e) {
     if (e instanceof NotFoundError) notFound();
     throw e;
@@ -67,7 +71,7 @@ export default async function ProgressPage({ params, searchParams }: { params: P
 
       {hasCrowd && <Crowd crowd={crowd} projectId={p.project.id} now={now} />}
 
-      <ProgressCharts data={charts} />
+      {charts ? <ProgressCharts data={charts} /> : <ChartsComing href={`${base}?${new URLSearchParams(Object.entries(sp).filter((e): e is [string, string] => typeof e[1] === "string"))}`} />}
 
       <LexeltsSection p={p} sp={sp} base={base} />
     </>

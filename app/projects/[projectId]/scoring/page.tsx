@@ -5,7 +5,7 @@ import { requireCoordinatorPage } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { NotFoundError } from "@/lib/server/kernel";
 import { scoringBoardView } from "@/lib/server/jobs";
-import { FollowMeasures } from "../agreement/models-follow";
+import { FollowFigures } from "@/app/_ui/follow-figures";
 import { type GoldSource, MAX_RUN_BYTES, type ScoreBoard } from "@/lib/server/scoring";
 import { listModels } from "@/lib/server/models";
 import { addRunsAction } from "../models/actions";
@@ -83,7 +83,7 @@ export default async function ScoringPage({
               </>
             )}
           </p>
-          <FollowMeasures computing={board.others.computing === true} />
+          <FollowFigures computing={board.others.computing === true} />
           {(board.others.stale || board.others.missing) && (
             <form action={recomputeOthersAction.bind(null, id, source.kind === "stored" ? String(source.id) : "")}>
               <button type="submit" className="secondary">

@@ -2,8 +2,11 @@
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
 
-/** While the models' figures are being computed, the page looks again every two seconds. */
-export function FollowMeasures({ computing }: { computing: boolean }) {
+/**
+ * While figures are being computed in the background (a model's measures, α, a whole scoring, the
+ * Progress charts), the page looks again every two seconds. Without JavaScript, each page says to reload.
+ */
+export function FollowFigures({ computing }: { computing: boolean }) {
   const router = useRouter();
   useEffect(() => {
     if (!computing) return;
