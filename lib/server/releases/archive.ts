@@ -34,19 +34,33 @@ export async function packArchive(files: ReadonlyArray<{ path: string; content: 
   return { bytes, sha256: crypto.createHash("sha256").update(bytes).digest("hex") };
 }
 
-/** Every file in a .tar.gz, by path (folders left out). */
-export async function readArchive(bytes: Buffer): Promise<Map<string, Buffer>> {
+/**
+ * The files of a .tar.gz by path (folders left out): every file, or those `keep` keeps. Files not kept
+ * are read past, never held. With `stopAfter`, reading stops once that many files are kept (one file of
+ * a release opened from its page: the rest of the archive is not decompressed).
+ */
+export async function readArchive(bytes: Buffer, keep: (path: string) => boolean = () => true, stopAfter = Infinity): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>();
   const extract = tar.extract();
+  const done = new AbortController();
   extract.on("entry", (header, stream, next) => {
+    const kept = header.type === "file" && keep(header.name);
     const chunks: Buffer[] = [];
-    stream.on("data", (c: unknown) => chunks.push(c as Buffer));
+    // A damaged archive's error reaches the pipeline (and the caller); the file being read when it came is destroyed
+    // with it too, and with no one listening there it was thrown at the process (an uncaught exception).
+    stream.on("error", () => {});
+    if (kept) stream.on("data", (c: unknown) => chunks.push(c as Buffer));
     stream.on("end", () => {
-      if (header.type === "file") files.set(header.name, Buffer.concat(chunks));
-      next();
+      if (kept) files.set(header.name, Buffer.concat(chunks));
+      if (files.size >= stopAfter) done.abort();
+      else next();
     });
     stream.resume();
   });
-  await pipeline(Readable.from([bytes]), zlib.createGunzip(), extract);
+  try {
+    await pipeline(Readable.from([bytes]), zlib.createGunzip(), extract, { signal: done.signal });
+  } catch (e) {
+    if (!done.signal.aborted) throw e;
+  }
   return files;
 }

@@ -3,7 +3,7 @@
  * Release page shows the release's plots and opens each file its list names. Only a path the
  * release's manifest lists (and SHA256SUMS) is served, so nothing else in the archive (or beside it) can be asked
  * for. A release is frozen, so its plots, once read, are kept for the next view (a few releases'
- * at most); any other file is read from the archive when it is asked for.
+ * at most); any other file is read from the archive when it is asked for, that file alone.
  */
 import "server-only";
 import type { Db } from "../../../db/client";
@@ -36,8 +36,8 @@ async function plotsOf(db: Db, actor: Actor, projectId: number, releaseId: numbe
   const key = `${releaseId}:${a.sha256}`;
   const kept = keptPlots.get(key);
   if (kept) return kept;
-  const files = await readArchive(a.bytes);
   const folder = releaseDetail(db, actor, projectId, releaseId).summary.folder;
+  const files = await readArchive(a.bytes, (p) => p.startsWith(`${folder}/`) && PLOT.test(p.slice(folder.length + 1)));
   const plots = new Map<string, Buffer>();
   for (const [p, bytes] of files) {
     const path = p.startsWith(`${folder}/`) ? p.slice(folder.length + 1) : null;
@@ -74,8 +74,10 @@ export async function releaseFile(db: Db, actor: Actor, projectId: number, relea
     const bytes = (await plotsOf(db, actor, projectId, releaseId)).get(path);
     if (bytes) return { path, bytes, contentType: releaseFileType(path) };
   }
-  const files = await readArchive(releaseArchive(db, actor, projectId, releaseId).bytes);
-  const bytes = files.get(`${detail.summary.folder}/${path}`);
+  // Only that file is read out of the archive, and reading stops there.
+  const name = `${detail.summary.folder}/${path}`;
+  const files = await readArchive(releaseArchive(db, actor, projectId, releaseId).bytes, (p) => p === name, 1);
+  const bytes = files.get(name);
   if (!bytes) throw new NotFoundError(`The release has no file ${path}.`);
   return { path, bytes, contentType: releaseFileType(path) };
 }

@@ -11,7 +11,7 @@ import { findProjectByName, SYSTEM } from "../../../lib/server/kernel/actor";
 import { NotFoundError } from "../../../lib/server/kernel/errors";
 import { seedDemo } from "../../../lib/server/ops/demo";
 import { createProject } from "../../../lib/server/corpus/projects";
-import { readArchive } from "../../../lib/server/releases/archive";
+import { packArchive, readArchive } from "../../../lib/server/releases/archive";
 import { releaseFile, releaseFileType, releasePlots } from "../../../lib/server/releases/release-files";
 import { createRelease, releaseArchive } from "../../../lib/server/releases/releases";
 import { addMember } from "../../../lib/server/people/users";
@@ -74,5 +74,22 @@ describe("a release's files, read back", () => {
     const coord = actorFor(db, "second", "coordinator");
     addMember(db, SYSTEM, projectId, "second", "coordinator");
     expect((await releaseFile(db, coord, projectId, releaseId, "formats/demo.gold")).bytes.length).toBeGreaterThan(0);
+  });
+});
+
+describe("readArchive", () => {
+  const files = ["r/a.txt", "r/b.txt", "r/c/d.txt"].map((p, k) => ({ path: p, content: Buffer.from(`${p} `.repeat(1000 * (k + 1))) }));
+
+  it("gives every file, or only those kept, and stops once it has as many as asked for", async () => {
+    const { bytes } = await packArchive(files, new Date(0));
+    expect([...(await readArchive(bytes)).keys()]).toEqual(files.map((f) => f.path));
+    const kept = await readArchive(bytes, (p) => p.endsWith("b.txt"));
+    expect([...kept.keys()]).toEqual(["r/b.txt"]);
+    expect(kept.get("r/b.txt")).toEqual(files[1].content);
+    // Stopping after the first file: what follows it is never read, so damage there does not matter.
+    const cut = bytes.subarray(0, bytes.length - 40);
+    await expect(readArchive(cut)).rejects.toThrow();
+    const first = await readArchive(cut, (p) => p === "r/a.txt", 1);
+    expect([...first.entries()]).toEqual([["r/a.txt", files[0].content]]);
   });
 });
