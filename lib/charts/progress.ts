@@ -70,7 +70,8 @@ export function answersPerDayChart(given: readonly DayCount[], id = "answers-per
   const single = all.length === 1;
   const { svg, narrow } = renderSvg(id, title, description, {
     width: 640,
-    marginLeft: 50,
+    // Room for the longest tick (the busiest day's count, and a digit more where the axis rounds up): 100,000 was cut.
+    marginLeft: Math.max(50, (num(busiest.answers).length + 1) * 7 + 12),
     marginRight: Math.min(200, longest * 7 + 30),
     height: Math.max(280, 60 + 18 * who.length),
     marginBottom: 36,
