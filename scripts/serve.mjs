@@ -22,6 +22,8 @@
  * appends to FILE, every 100 ms, "epoch-ms pid longest-block-ms" — the longest the
  * event loop was held in that interval (perf_hooks.monitorEventLoopDelay).
  *
+ * Each worker's heap is bounded (LEXGOLD_SERVER_HEAP_MB, default 512: its --max-old-space-size).
+ *
  * The primary checkpoints the database's WAL every 100 ms (scripts/wal-checkpointer.mjs), so that
  * no request waits for the copy and its fsync.
  *
@@ -105,6 +107,11 @@ if (cluster.isPrimary) {
     });
     return w;
   };
+  // LEXGOLD_SERVER_HEAP_MB: each worker's --max-old-space-size (default 512; 0: V8's own, which on a large machine lets
+  // a heap grow past a gigabyte before it collects hard). A worker holds pages and saves, never a whole file or
+  // project (#39); the derivations and jobs have their own processes and bounds.
+  const heapMb = heapSetting("LEXGOLD_SERVER_HEAP_MB", 512);
+  if (heapMb > 0) cluster.setupPrimary({ execArgv: [...process.execArgv, `--max-old-space-size=${heapMb}`] });
   for (let i = 0; i < workers; i++) fork();
   const kill = (w, signal) => {
     try {
@@ -227,6 +234,17 @@ async function requestHandler(stampRequest) {
 }
 
 /** A whole number of seconds above 0 from the environment, or the default. */
+function heapSetting(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || (n !== 0 && n < 128)) {
+    console.error(`serve: ${name} must be a whole number of MB, at least 128 (or 0: no bound of its own), not "${raw}"`);
+    process.exit(2);
+  }
+  return n;
+}
+
 function secondsSetting(name, fallback) {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === "") return fallback;

@@ -22,7 +22,7 @@
  *   (instrumentation.ts): Next replaces them with literals when it bundles, which a call into this
  *   module would prevent (and with it the dead-code removal of the other runtime's branch).
  * - next.config.ts reads NEXT_DIST_DIR itself: Next loads it on its own, before anything of the app.
- * - scripts/serve.mjs (LEXGOLD_ROOT, PORT, HOSTNAME, LEXGOLD_WORKERS, LEXGOLD_STALL_S, LEXGOLD_SERVE_HANDLER,
+ * - scripts/serve.mjs (LEXGOLD_ROOT, PORT, HOSTNAME, LEXGOLD_WORKERS, LEXGOLD_SERVER_HEAP_MB, LEXGOLD_STALL_S, LEXGOLD_SERVE_HANDLER,
  *   LEXGOLD_SAVE_BEFORE_NEXT, LEXGOLD_WARM, LEXGOLD_LOOP_PROBE, NEXT_DIST_DIR) and bin/lexgold.cjs (sets LEXGOLD_ROOT) are plain JavaScript run by node, which
  *   cannot import this file; their settings are listed here all the same, with `readBy`.
  * - bin/output.ts (LEXGOLD_DEBUG), bin/commands/score-plain.ts and bin/commands/score.ts
@@ -116,6 +116,7 @@ export const SETTINGS = {
   HOSTNAME: def<string>({ describe: "the address scripts/serve.mjs listens on (lexgold start passes -H)", default: "127.0.0.1", expects: "an address", schema: text, internal: true, readBy: "scripts/serve.mjs" }),
   LEXGOLD_WORKERS: def<number | undefined>({ describe: "server processes sharing the port", default: undefined, defaultText: "one per core, at most 2", expects: "a whole number above 0", schema: positiveInteger, readBy: "scripts/serve.mjs" }),
   LEXGOLD_SERVER_PROCESSES: def<number | undefined>({ describe: "how many server processes share the port, so that each holds its share of every request limit; set by scripts/serve.mjs for its workers (unset: not served by it)", default: undefined, defaultText: "unset (one process)", expects: "a whole number above 0", schema: positiveInteger, internal: true }),
+  LEXGOLD_SERVER_HEAP_MB: def<number>({ describe: "each server process's heap limit in MB (its --max-old-space-size; 0: V8's own)", default: 512, expects: "a whole number of MB, at least 128, or 0", schema: z.coerce.number<Raw>().int().refine((n) => n === 0 || n >= 128), readBy: "scripts/serve.mjs" }),
   LEXGOLD_STALL_S: def<number>({ describe: "a server process whose event loop has not turned for this many seconds is replaced by a new one (its requests under way logged)", default: 30, expects: "a number of seconds above 0", schema: positiveNumber, readBy: "scripts/serve.mjs" }),
   LEXGOLD_SERVE_HANDLER: def<string | undefined>({ describe: "a module whose default export serves instead of Next's handler (tests of scripts/serve.mjs)", default: undefined, expects: "a file path", schema: text, internal: true, readBy: "scripts/serve.mjs" }),
   LEXGOLD_WARM: def<boolean>({ describe: "0: a server process serves at once, without first loading every page's code and the lemmatiser's data", default: true, expects: '"0" or "1"', schema: z.string().transform((s) => s !== "0"), readBy: "scripts/serve.mjs, instrumentation.ts" }),
