@@ -4,14 +4,15 @@ import { useEffect } from "react";
 
 /**
  * While figures are being computed in the background (a model's measures, α, a whole scoring, the
- * Progress charts), the page looks again every two seconds. Without JavaScript, each page says to reload.
+ * Progress charts, a model's run), the page looks again every two seconds (or `everyMs`). Without
+ * JavaScript, each page says to reload.
  */
-export function FollowFigures({ computing }: { computing: boolean }) {
+export function FollowFigures({ computing, everyMs = 2000 }: { computing: boolean; everyMs?: number }) {
   const router = useRouter();
   useEffect(() => {
     if (!computing) return;
-    const t = setInterval(() => router.refresh(), 2000);
+    const t = setInterval(() => router.refresh(), everyMs);
     return () => clearInterval(t);
-  }, [computing, router]);
+  }, [computing, everyMs, router]);
   return null;
 }

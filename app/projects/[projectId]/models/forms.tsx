@@ -1,7 +1,6 @@
 "use client";
 /** The Models tab's forms (issue #41): each a server action, working as a plain form post without JavaScript. */
-import { useRouter } from "next/navigation";
-import { useActionState, useEffect } from "react";
+import { useActionState } from "react";
 import type { ModelFormState } from "./actions";
 import styles from "./models.module.css";
 
@@ -133,17 +132,6 @@ export function CancelRun({ act, asked }: { act: ModelAction; asked: boolean }) 
       {state && !state.ok && <Outcome state={state} />}
     </form>
   );
-}
-
-/** While a run goes on, the page reloads its figures every second and a half (without JavaScript: the page's refresh header). */
-export function FollowRuns({ running }: { running: boolean }) {
-  const router = useRouter();
-  useEffect(() => {
-    if (!running) return;
-    const t = setInterval(() => router.refresh(), 1500);
-    return () => clearInterval(t);
-  }, [running, router]);
-  return null;
 }
 
 /** Count a model as an annotator, or stop: a logged decision with a reason. */

@@ -7,7 +7,8 @@ import { NotFoundError } from "@/lib/server/kernel";
 import { listModels, type ModelRunView, modelRuns, type ModelView, type SuggestionSettings, suggestionSettings, type TemplatesView, templatesView } from "@/lib/server/models";
 import { absoluteTime, relativeTime } from "@/app/_ui/time";
 import { addRunsAction, cancelRunAction, countModelAction, discardAnswersAction, registerModelAction, removeModelAction, startRunAction, studySuggestionsAction, suggestionsAction, templateAction } from "./actions";
-import { AddRunsForm, CancelRun, CountForm, DangerForm, FollowRuns, RegisterForm, RunForm, StudySuggestionsForm, SuggestionsForm, TemplateForm } from "./forms";
+import { FollowFigures } from "@/app/_ui/follow-figures";
+import { AddRunsForm, CancelRun, CountForm, DangerForm, RegisterForm, RunForm, StudySuggestionsForm, SuggestionsForm, TemplateForm } from "./forms";
 import styles from "./models.module.css";
 
 export const metadata: Metadata = { title: "Models" };
@@ -145,7 +146,8 @@ export default async function ModelsPage({ params }: { params: Promise<{ project
           <meta httpEquiv="refresh" content="5" />
         </noscript>
       )}
-      <FollowRuns running={running} />
+      {/* While a run goes on, its figures are looked at again every second and a half (without JavaScript: the page's refresh header). */}
+      <FollowFigures computing={running} everyMs={1500} />
       <p className="muted">
         A model annotates beside the people, as annotators of its own, and is measured against them on the <Link href={`/projects/${projectId}/agreement#models`}>Agreement</Link> tab. Its answers stay out of the gold, Progress and
         the people&apos;s agreement unless you count it. What is sent to a model and what it costs: docs/models.md.
