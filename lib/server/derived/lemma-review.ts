@@ -170,8 +170,19 @@ export function lemmaReviewSlice(
   return { rows, total };
 }
 
-/** The open forms the lemmatiser changes, in the review's order (the Gold page's open proposals). */
+/**
+ * The open forms the lemmatiser changes, in no particular order (the Gold page's open proposals, which
+ * it orders itself): every such form is read, the one part of the Gold page that grows with the project
+ * (13,000 changed forms: some 50 ms).
+ */
 export function openChangedLemmas(db: Db, projectId: number, language: string): LemmaReviewEntry[] {
-  const rows = all<FormRow>(db, `select ${ROW_COLUMNS} from ${ROW_FROM} where ${LF.projectId} = ? and ${LF.changed} = 1 and ${LO.form} is null`, projectId);
-  return rows.map((r) => entryOf(r, language)).sort(lemmaReviewOrder(language));
+  const rows = all<FormRow>(
+    db,
+    `select ${LF.form} as form, ${LF.byPos} as byPos, ${LF.proposals} as proposals, ${LF.choices} as choices, ${LF.spacing} as spacing,
+       null as lemma, null as decision, null as decidedBy, null as decidedAt
+       from ${LF.$} where ${LF.projectId} = ? and ${LF.changed} = 1
+       and not exists (select 1 from ${LO.$} where ${LO.projectId} = ${LF.projectId} and ${LO.form} = ${LF.form})`,
+    projectId,
+  );
+  return rows.map((r) => entryOf(r, language));
 }
