@@ -25,7 +25,10 @@ export async function runJobOn(sqlite: Database.Database, jobId: number): Promis
   const row = sqlite.prepare(`select ${JOBS.id}, ${JOBS.projectId}, ${JOBS.kind}, ${JOBS.createdBy}, ${JOBS.input}, ${JOBS.state} from ${JOBS.$} where ${JOBS.id} = ?`).get(jobId) as Row | undefined;
   if (!row || row.state !== "queued") return;
   const input = JSON.parse(row.input) as Record<string, unknown>;
-  sqlite.prepare(`update ${JOBS.$} set ${JOBS.state} = 'running', ${JOBS.startedAt} = ${now} where ${JOBS.id} = ?`).run(jobId);
+  // Started only if still queued, in the one statement that starts it: another server process may have cancelled it
+  // (and deleted its upload) since the read above; a start written over that left it failing on a missing file.
+  const started = sqlite.prepare(`update ${JOBS.$} set ${JOBS.state} = 'running', ${JOBS.startedAt} = ${now} where ${JOBS.id} = ? and ${JOBS.state} = 'queued'`).run(jobId);
+  if (started.changes === 0) return;
   const handler = JOB_KINDS[row.kind];
   let lastWrite = 0;
   let resumedAt = Date.now();

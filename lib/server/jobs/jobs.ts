@@ -308,8 +308,15 @@ export function cancelJob(db: Db, actor: Actor, jobId: number): JobView {
     const r = runtime();
     for (const q of [r.queue, r.quick, r.models]) q.remove((label) => label === String(jobId));
     const row = db.select({ input: jobs.input }).from(jobs).where(eq(jobs.id, jobId)).get();
-    db.update(jobs).set({ state: "cancelled", message: "Cancelled before it started; nothing was imported.", finishedAt: new Date() }).where(and(eq(jobs.id, jobId), eq(jobs.state, "queued"))).run();
-    if (row) removeInputFile(row.input);
+    const cancelled = db
+      .update(jobs)
+      .set({ state: "cancelled", message: "Cancelled before it started; nothing was imported.", finishedAt: new Date() })
+      .where(and(eq(jobs.id, jobId), eq(jobs.state, "queued")))
+      .run();
+    // Its upload goes with it, unless another server process started the job meanwhile: then it is asked to stop.
+    if (cancelled.changes === 1) {
+      if (row) removeInputFile(row.input);
+    } else db.update(jobs).set({ cancelRequested: true }).where(and(eq(jobs.id, jobId), eq(jobs.state, "running"))).run();
   } else if (j.state === "running") {
     db.update(jobs).set({ cancelRequested: true }).where(eq(jobs.id, jobId)).run();
   }

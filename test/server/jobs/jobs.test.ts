@@ -194,6 +194,67 @@ describe("jobs", () => {
   });
 });
 
+describe("a job cancelled by one server process while another starts it", () => {
+  /** A queued job's row, as startJob writes it, without putting it in this process's queue. */
+  function queuedJob(db: Db, projectId: number, file: string): number {
+    const input = JSON.stringify({ path: file, fileName: "q.xml", maxBytes: 1e9 });
+    return (db.$client.prepare("insert into jobs (project_id, kind, input) values (?, 'lexelt-xml', ?) returning id").get(projectId, input) as { id: number }).id;
+  }
+  /** Run `between` just before the connection first runs a statement matching `at` (what another process did meanwhile). */
+  function interleave(db: Db, at: RegExp, between: () => void): () => void {
+    const prepare = db.$client.prepare.bind(db.$client);
+    let done = false;
+    db.$client.prepare = ((sql: string) => {
+      const st = prepare(sql);
+      if (done || !at.test(sql)) return st;
+      const run = st.run.bind(st);
+      st.run = ((...args: unknown[]) => {
+        if (!done) {
+          done = true;
+          between();
+        }
+        return run(...args);
+      }) as typeof st.run;
+      return st;
+    }) as typeof db.$client.prepare;
+    return () => {
+      db.$client.prepare = prepare;
+    };
+  }
+
+  it("a job cancelled after the worker read it queued is not started, and stays cancelled", async () => {
+    const { db, coord, project } = fileFixture();
+    const file = upload(corpus("r", 1, 1));
+    const id = queuedJob(db, project.id, file);
+    const { runJobOn } = await import("../../../lib/server/jobs/jobs-run");
+    // The other process's cancel lands between the worker's read of the row and its start.
+    const restore = interleave(db, /set "state" = 'running'/, () => cancelJob(db, coord, id));
+    try {
+      await runJobOn(db.$client, id);
+    } finally {
+      restore();
+    }
+    expect(getJob(db, coord, id)).toMatchObject({ state: "cancelled", message: "Cancelled before it started; nothing was imported." });
+    expect(fs.existsSync(file)).toBe(false);
+    expect(corpusCounts(db)).toEqual({ lexelts: 0, instances: 0, imports: 0 });
+  });
+
+  it("a job another process started after the cancel read it queued keeps its upload and is asked to stop", async () => {
+    const { db, coord, project } = fileFixture();
+    const file = upload(corpus("s", 1, 1));
+    const id = queuedJob(db, project.id, file);
+    // The other process starts the job between the cancel's read of its state and its write.
+    const restore = interleave(db, /set "state" = \?/, () => db.$client.prepare("update jobs set state = 'running' where id = ?").run(id));
+    try {
+      cancelJob(db, coord, id);
+    } finally {
+      restore();
+    }
+    expect(getJob(db, coord, id)).toMatchObject({ state: "running", cancelRequested: true });
+    expect(fs.existsSync(file)).toBe(true);
+  });
+});
+
 describe("a dataset import as a job", () => {
   /** A TSAR file of `n` targets (sentence, complex word, annotations), ids prefixed so files can be told apart. */
   function tsar(n: number, word = "fine"): string {
