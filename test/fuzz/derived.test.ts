@@ -33,7 +33,6 @@ import { keptReport, alphaOf } from "../../lib/server/derived/agreement";
 import { drainAll } from "../../lib/server/derived/queue";
 import { countsOf, goldFileText, goldSummaryOf, problemCount, problemsInOrder } from "../../lib/server/derived/read";
 import { lemmaReviewCounts, lemmaReviewOf, lemmaReviewSlice } from "../../lib/server/derived/lemma-review";
-import { filterLemmaReview } from "../../lib/server/gold/gold-review";
 import { rebuildDerived } from "../../lib/server/derived/rebuild";
 import { sumRunOutcomes } from "../../lib/server/derived/run-items";
 import { computeBoardOthers, keptScoreBoard } from "../../lib/server/scoring/board";
@@ -41,7 +40,7 @@ import { scoreBoard } from "../../lib/server/scoring/scores";
 import { uploadRun } from "../../lib/server/scoring/runs";
 import type { UserActor } from "../../lib/server/kernel/actor";
 import { actorFor, projectFixture } from "../support/db";
-import { fullLemmaReview } from "../support/full-derivation";
+import { filterLemmaReview, fullLemmaReview } from "../support/full-derivation";
 import { RUNS } from "./mutate";
 
 const CORPUS = `<?xml version="1.0"?>

@@ -18,3 +18,15 @@ export function fullLemmaReview(db: Db, actor: Actor, projectId: number) {
     return { ...row, decidedBy: d?.decidedBy ?? null, decidedAt: d?.decidedAt ?? null };
   });
 }
+
+/**
+ * The lemma review's filter over the whole review, in its order: what the Gold page's SQL filter
+ * (lib/server/derived/lemma-review.ts) is compared with. `contains` is normalised as forms are.
+ */
+export function filterLemmaReview<T extends { form: string; decision: unknown; changed: boolean }>(
+  rows: readonly T[],
+  q: { contains?: string; open?: boolean; changed?: boolean },
+): T[] {
+  const needle = normaliseForm(q.contains ?? "");
+  return rows.filter((r) => (!needle || r.form.includes(needle)) && (!q.open || r.decision === null) && (!q.changed || r.changed));
+}

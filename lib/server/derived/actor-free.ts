@@ -19,6 +19,7 @@ export { countsOf, firstProblems, goldFileLines, goldSummaryOf, problemCount, pr
 // The lemma review from the kept forms: whole, one form, or counted and a page at a time (lemma-review.ts).
 export {
   type LemmaReviewEntry,
+  type LemmaReviewFilter,
   lemmaReviewCounts,
   lemmaReviewEntry,
   lemmaReviewOf,

@@ -106,7 +106,7 @@ export function lemmaReviewCounts(db: Db, projectId: number): LemmaReviewCounts 
 function whereOf(filter: LemmaReviewFilter): { sql: string; params: unknown[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
-  // As the whole review's filter normalises it (lib/server/gold/gold-review.ts filterLemmaReview).
+  // Normalised as the forms are (test/support/full-derivation.ts filterLemmaReview is the same filter over the whole review).
   const needle = normaliseForm(filter.contains ?? "");
   if (needle) {
     parts.push(`instr(${LF.form}, ?) > 0`);
@@ -173,16 +173,9 @@ export function lemmaReviewSlice(
 /**
  * The open forms the lemmatiser changes, in no particular order (the Gold page's open proposals, which
  * it orders itself): every such form is read, the one part of the Gold page that grows with the project
- * (13,000 changed forms: some 50 ms).
+ * (13,000 changed forms: 83–117 ms, bench/RESULTS.md).
  */
 export function openChangedLemmas(db: Db, projectId: number, language: string): LemmaReviewEntry[] {
-  const rows = all<FormRow>(
-    db,
-    `select ${LF.form} as form, ${LF.byPos} as byPos, ${LF.proposals} as proposals, ${LF.choices} as choices, ${LF.spacing} as spacing,
-       null as lemma, null as decision, null as decidedBy, null as decidedAt
-       from ${LF.$} where ${LF.projectId} = ? and ${LF.changed} = 1
-       and not exists (select 1 from ${LO.$} where ${LO.projectId} = ${LF.projectId} and ${LO.form} = ${LF.form})`,
-    projectId,
-  );
+  const rows = all<FormRow>(db, `select ${ROW_COLUMNS} from ${ROW_FROM} where ${LF.projectId} = ? and ${LF.changed} = 1 and ${LO.form} is null`, projectId);
   return rows.map((r) => entryOf(r, language));
 }

@@ -14,7 +14,6 @@ import type { Db } from "../../../db/client";
 import { adjudications, goldReviewLog, instances, lexelts, users } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { type AppliedProposal, type GoldItem, type GoldProblem, type GoldSummary } from "../../lexsub/gold";
-import { normaliseForm } from "../../lexsub/normalize";
 import { type AnswerKind } from "../../lexsub/types";
 import { itemPairwise } from "../../lexsub/agreement";
 import { formatAnswer, writeResponsesTsv } from "../../lexsub/formats/responses";
@@ -34,6 +33,7 @@ import {
   countsOf,
   firstProblems,
   goldSummaryOf,
+  type LemmaReviewFilter,
   lemmaReviewCounts,
   lemmaReviewSlice,
   openChangedLemmas,
@@ -81,21 +81,10 @@ export function pageOf<T>(all: readonly T[], page: unknown, pageSize: number): P
   return { rows: all.slice(start, start + size), total: all.length, page: p, pages, pageSize: size, start };
 }
 
-export interface LemmaQuery {
-  /** Forms containing this text (normalised as forms are: trimmed, single spaces, lower case). */
-  contains?: string;
-  /** Only forms not reviewed yet. */
-  open?: boolean;
-  /** Only forms the lemmatiser would change. */
-  changed?: boolean;
+/** A page of the lemma review: which forms (lib/server/derived/lemma-review.ts, filtered there by SQLite) and which page. */
+export interface LemmaQuery extends LemmaReviewFilter {
   page?: unknown;
   pageSize?: number;
-}
-
-/** The review rows the query keeps, in the review's order (changed first, then by frequency). */
-export function filterLemmaReview<T extends { form: string; decision: unknown; changed: boolean }>(rows: readonly T[], q: LemmaQuery): T[] {
-  const needle = normaliseForm(q.contains ?? "");
-  return rows.filter((r) => (!needle || r.form.includes(needle)) && (!q.open || r.decision === null) && (!q.changed || r.changed));
 }
 
 /** The review queue's orders: as in the corpus, or lowest per-item pairwise agreement first. */

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { lemmaReviewCounts, lemmaReviewEntry, lemmaReviewOf, lemmaReviewSlice, openChangedLemmas } from "../../../lib/server/derived/lemma-review";
-import { filterLemmaReview } from "../../../lib/server/gold/gold-review";
+import { filterLemmaReview } from "../../support/full-derivation";
 import { lemmaReviewOrder } from "../../../lib/lexsub/normalize";
 import { projectFixture } from "../../support/db";
 

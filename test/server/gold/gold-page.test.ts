@@ -9,7 +9,6 @@ import type { Actor } from "../../../lib/server/kernel/actor";
 import { AuthError, NotFoundError } from "../../../lib/server/kernel/errors";
 import { decideLemma, lemmaReview, projectGold, setCorrectedPos, setExclusion } from "../../../lib/server/gold/gold";
 import {
-  filterLemmaReview,
   goldPageData,
   goldProblemsTsv,
   goldReviewCsv,
@@ -23,7 +22,7 @@ import { createProject } from "../../../lib/server/corpus/projects";
 import { importLexeltXml } from "../../../lib/server/corpus/corpus";
 import { actorFor, projectFixture } from "../../support/db";
 import { goldFixture } from "../../support/gold-fixture";
-import { fullLemmaReview } from "../../support/full-derivation";
+import { filterLemmaReview, fullLemmaReview } from "../../support/full-derivation";
 
 // The Gold page's server actions read the actor and db from the session: given here.
 const session = vi.hoisted(() => ({ actor: null as unknown, db: null as unknown }));
@@ -64,7 +63,7 @@ describe("pageOf", () => {
   });
 });
 
-describe("filterLemmaReview", () => {
+describe("filterLemmaReview (test/support: the whole review's filter, which the Gold page's SQL filter is compared with)", () => {
   const rows = [
     { form: "took place", decision: null, changed: true },
     { form: "jumps", decision: "accepted", changed: true },
