@@ -72,13 +72,23 @@ function pageNumber(p: unknown): number {
   return Number.isFinite(n) && n >= 1 ? Math.floor(n) : 1;
 }
 
+/** A page size as asked, kept within 1 … MAX_PAGE_SIZE. */
+function pageSizeOf(pageSize: number): number {
+  return Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(pageSize) || 1));
+}
+
+/** Where page `page` falls among `total` rows in pages of `pageSize`: the page clamped to those there are. */
+function pagePlace(total: number, page: unknown, pageSize: number): Omit<Paged<never>, "rows"> {
+  const size = pageSizeOf(pageSize);
+  const pages = Math.max(1, Math.ceil(total / size));
+  const p = Math.min(pageNumber(page), pages);
+  return { total, page: p, pages, pageSize: size, start: (p - 1) * size };
+}
+
 /** Cut `all` into pages of `pageSize` (1 … MAX_PAGE_SIZE) and return page `page`. */
 export function pageOf<T>(all: readonly T[], page: unknown, pageSize: number): Paged<T> {
-  const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(pageSize) || 1));
-  const pages = Math.max(1, Math.ceil(all.length / size));
-  const p = Math.min(pageNumber(page), pages);
-  const start = (p - 1) * size;
-  return { rows: all.slice(start, start + size), total: all.length, page: p, pages, pageSize: size, start };
+  const at = pagePlace(all.length, page, pageSize);
+  return { rows: all.slice(at.start, at.start + at.pageSize), ...at };
 }
 
 /** A page of the lemma review: which forms (lib/server/derived/lemma-review.ts, filtered there by SQLite) and which page. */
@@ -213,13 +223,10 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
     const lemmas: LemmaCounts = lemmaReviewCounts(db, projectId);
     const lexeltItems = lexeltsWithInstances(db, projectId);
     const lq = q.lemmas ?? {};
-    let lemmaPlace = pageOf([], 1, lq.pageSize ?? LEMMA_PAGE_SIZE);
+    let lemmaPlace = pagePlace(0, 1, lq.pageSize ?? LEMMA_PAGE_SIZE);
     const lemmaRows = lemmaReviewSlice(db, projectId, language, lq, (total) => {
-      const pageSize = lemmaPlace.pageSize;
-      const pages = Math.max(1, Math.ceil(total / pageSize));
-      const page = Math.min(pageNumber(lq.page), pages);
-      lemmaPlace = { rows: [], total, page, pages, pageSize, start: (page - 1) * pageSize };
-      return { start: lemmaPlace.start, size: pageSize };
+      lemmaPlace = pagePlace(total, lq.page, lq.pageSize ?? LEMMA_PAGE_SIZE);
+      return { start: lemmaPlace.start, size: lemmaPlace.pageSize };
     });
     const lemmaPage: Paged<LemmaReviewEntry> = { ...lemmaPlace, rows: lemmaRows.rows };
     const iq = q.instances ?? {};
@@ -232,15 +239,14 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
     }
     const filter: ItemFilter = { ...iq, order: iq.order === "agreement" ? "agreement" : "corpus", only };
     const total = countItems(db, projectId, filter);
-    const size = pageOf([], 1, iq.pageSize ?? INSTANCE_PAGE_SIZE).pageSize;
+    const size = pageSizeOf(iq.pageSize ?? INSTANCE_PAGE_SIZE);
     let wanted = iq.page;
     if ((wanted === undefined || wanted === null || wanted === "") && iq.instance) {
       const at = placeOf(db, projectId, filter, iq.instance);
       if (at >= 0) wanted = Math.floor(at / size) + 1;
     }
-    const pages = Math.max(1, Math.ceil(total / size));
-    const page = Math.min(pageNumber(wanted), pages);
-    const start = (page - 1) * size;
+    const instancePlace = pagePlace(total, wanted, size);
+    const { start } = instancePlace;
     const refs = pageItems(db, projectId, filter, start, size);
     const texts = loadTexts(db, projectId, refs.map((r) => r.instanceId));
     const decisions = new Map<string, AdjudicationRecord[]>();
@@ -284,7 +290,7 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
       adjudicationCount: activeAdjudications(db, projectId),
       afterKnownAnswers: counts.get("afterKnownAnswers") ?? 0,
       lemmaPage,
-      instancePage: { rows, total, page, pages, pageSize: size, start },
+      instancePage: { ...instancePlace, rows },
       queued: queuedCount(db, projectId),
     };
   })();
@@ -410,20 +416,17 @@ const LOG_PAGE_SIZE = 50;
 export function reviewLogPage(db: Db, actor: Actor, projectId: number, page: unknown, pageSize = LOG_PAGE_SIZE): Paged<ReviewLogRow> {
   requireProject(db, actor, projectId, { coordinator: true });
   const total = db.select({ n: count() }).from(goldReviewLog).where(eq(goldReviewLog.projectId, projectId)).get()?.n ?? 0;
-  const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(pageSize) || 1));
-  const pages = Math.max(1, Math.ceil(total / size));
-  const p = Math.min(pageNumber(page), pages);
-  const start = (p - 1) * size;
+  const at = pagePlace(total, page, pageSize);
   const rows = db
     .select({ kind: goldReviewLog.kind, target: goldReviewLog.target, value: goldReviewLog.value, by: users.name, at: goldReviewLog.at })
     .from(goldReviewLog)
     .leftJoin(users, eq(users.id, goldReviewLog.userId))
     .where(eq(goldReviewLog.projectId, projectId))
     .orderBy(desc(goldReviewLog.id))
-    .limit(size)
-    .offset(start)
+    .limit(at.pageSize)
+    .offset(at.start)
     .all();
-  return { rows: rows.map(describeReviewLog), total, page: p, pages, pageSize: size, start };
+  return { ...at, rows: rows.map(describeReviewLog) };
 }
 
 /**
