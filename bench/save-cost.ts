@@ -5,9 +5,12 @@
  * --processes processes at once (the server runs two over one database file), each with
  * --concurrency saves in flight, a fifth of the saves revising an earlier answer. Prints the
  * SQLite statements run per save (exact, by kind), the tries for the write lock, the answer's
- * size and the CPU per save (process.cpuUsage over all saves, the answer's JSON included).
+ * size, the WAL pages written per save (one process: each page a save dirties is written at its
+ * COMMIT) and the CPU per save (process.cpuUsage over all saves, the answer's JSON included).
  *
- *   npm run bench:save -- [--instances N] [--annotators N] [--saves N per process] [--processes N] [--concurrency N]
+ *   npm run bench:save -- [--instances N] [--annotators N] [--saves N per process] [--processes N] [--concurrency N] [--by-statement]
+ *
+ * --by-statement also times each prepared statement and prints the 25 that took longest per save.
  */
 import { fork } from "node:child_process";
 import fs from "node:fs";
@@ -21,6 +24,9 @@ process.env.LEXGOLD_BCRYPT_COST ??= "4";
 
 interface ChildJob {
   dbFile: string;
+  byStatement: boolean;
+  /** One process alone: count the WAL frames its saves write (SQLite's own checkpoints held off meanwhile). */
+  countWal: boolean;
   projectId: number;
   instanceRefs: number[];
   annotators: Array<{ name: string; userId: number }>;
@@ -34,6 +40,28 @@ interface ChildResult {
   wallMs: number;
   bytes: number;
   busy: number;
+  /** The WAL frames (database pages) the saves wrote, when counted, and how many were each table's or index's. */
+  walFrames: number | null;
+  walByTree: Record<string, number>;
+  /** With --by-statement: each prepared statement's runs and the milliseconds spent in them. */
+  statements: Record<string, { n: number; ms: number }>;
+}
+
+/**
+ * The frames of a WAL file by the table or index whose page each holds (SQLite's dbstat names
+ * every page of the database): which B-trees a save dirties, and how many pages of each.
+ */
+function framesByTree(client: import("better-sqlite3").Database, walFile: string): Record<string, number> {
+  const owner = new Map<number, string>();
+  for (const r of client.prepare("select name, pageno from dbstat").iterate() as Iterable<{ name: string; pageno: number }>) owner.set(r.pageno, r.name);
+  const wal = fs.readFileSync(walFile);
+  const pageSize = wal.readUInt32BE(8);
+  const out: Record<string, number> = {};
+  for (let at = 32; at + 24 + pageSize <= wal.length; at += 24 + pageSize) {
+    const name = owner.get(wal.readUInt32BE(at)) ?? "(free or new)";
+    out[name] = (out[name] ?? 0) + 1;
+  }
+  return out;
 }
 
 /** One process's saves: count the statements and the CPU of `job.saves` saves after a warm-up. */
@@ -48,13 +76,22 @@ async function child(job: ChildJob): Promise<ChildResult> {
   const bump = (k: string) => {
     if (counting) counts[k] = (counts[k] ?? 0) + 1;
   };
+  const statements: Record<string, { n: number; ms: number }> = {};
   // Every statement run on the connection: prepared ones (get / run / all / iterate), exec and pragma.
   const proto = Object.getPrototypeOf(client.prepare("select 1")) as Record<string, (...a: unknown[]) => unknown>;
   for (const m of ["get", "run", "all", "iterate"]) {
     const orig = proto[m];
     proto[m] = function (this: { source: string; reader: boolean }, ...a: unknown[]) {
       bump(this.reader ? "read" : /^\s*(begin|commit|rollback|savepoint|release)/i.test(this.source) ? "transaction control" : "write");
-      return orig.apply(this, a);
+      if (!counting || !job.byStatement) return orig.apply(this, a);
+      const t = performance.now();
+      try {
+        return orig.apply(this, a);
+      } finally {
+        const e = (statements[this.source.replace(/\s+/g, " ").trim()] ??= { n: 0, ms: 0 });
+        e.n++;
+        e.ms += performance.now() - t;
+      }
     };
   }
   const exec = client.exec.bind(client);
@@ -113,6 +150,10 @@ async function child(job: ChildJob): Promise<ChildResult> {
     );
   };
   await drive(0, 300);
+  if (job.countWal) {
+    client.pragma("wal_autocheckpoint = 0");
+    client.pragma("wal_checkpoint(TRUNCATE)");
+  }
   counting = true;
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
@@ -120,8 +161,10 @@ async function child(job: ChildJob): Promise<ChildResult> {
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   counting = false;
+  const walFrames = job.countWal ? (client.pragma("wal_checkpoint(PASSIVE)") as Array<{ log: number }>)[0].log : null;
+  const walByTree = job.countWal ? framesByTree(client, `${job.dbFile}-wal`) : {};
   client.close();
-  return { saves: job.saves, counts, cpuMs: (cpu.user + cpu.system) / 1000, wallMs, bytes, busy };
+  return { saves: job.saves, counts, cpuMs: (cpu.user + cpu.system) / 1000, wallMs, bytes, busy, walFrames, walByTree, statements };
 }
 
 async function main(): Promise<void> {
@@ -145,6 +188,8 @@ async function main(): Promise<void> {
           annotators: seeded.annotators.slice(p * per, (p + 1) * per),
           saves,
           concurrency,
+          byStatement: process.argv.includes("--by-statement"),
+          countWal: processes === 1,
         };
         return new Promise<ChildResult>((resolve, reject) => {
           const c = fork(fileURLToPath(import.meta.url), ["--child"], { execArgv: process.execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
@@ -168,9 +213,32 @@ async function main(): Promise<void> {
         [...counts].sort((a, b) => b[1] - a[1]).map(([k, v]) => `  ${k.padEnd(28)} ${(v / total).toFixed(2)}`).join("\n") +
         `\nwrite lock found taken: ${(busy / total).toFixed(2)} per save\n` +
         `answer: ${(bytes / total).toFixed(0)} bytes of JSON per save\n` +
+        `WAL pages written per save: ${results[0].walFrames === null ? "counted with --processes 1 only" : (results[0].walFrames / total).toFixed(1)}\n` +
         `CPU per save (saveResponseAsync and the answer's JSON): ${(cpuMs / total).toFixed(3)} ms; ` +
         `wall ${Math.max(...results.map((r) => r.wallMs / 1000)).toFixed(1)} s (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores)\n`,
     );
+    if (results[0].walFrames !== null) {
+      const trees = Object.entries(results[0].walByTree).sort((a, b) => b[1] - a[1]);
+      process.stdout.write(`WAL pages per save by table or index:\n${trees.map(([k, v]) => `  ${(v / total).toFixed(2).padStart(6)}  ${k}`).join("\n")}\n`);
+    }
+    const bySource = new Map<string, { n: number; ms: number }>();
+    for (const r of results)
+      for (const [k, v] of Object.entries(r.statements)) {
+        const e = bySource.get(k) ?? { n: 0, ms: 0 };
+        bySource.set(k, { n: e.n + v.n, ms: e.ms + v.ms });
+      }
+    if (bySource.size > 0) {
+      const timed = [...bySource].sort((a, b) => b[1].ms - a[1].ms);
+      const allMs = timed.reduce((s, [, v]) => s + v.ms, 0);
+      process.stdout.write(
+        `time in prepared statements: ${(allMs / total).toFixed(3)} ms per save (timing adds its own); the 25 longest:\n` +
+          timed
+            .slice(0, 25)
+            .map(([src, v]) => `  ${((v.ms / total) * 1000).toFixed(0).padStart(5)} µs  ${(v.n / total).toFixed(2).padStart(5)}×  ${src.length > 150 ? `${src.slice(0, 150)}…` : src}`)
+            .join("\n") +
+          "\n",
+      );
+    }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
