@@ -89,47 +89,102 @@ class Batch {
   }
 }
 
-/** The statements of the gold_items row. */
-function writeRow(db: Db, projectId: number, ref: number, f: InstanceFigures): void {
-  run(
-    db,
-    `insert into ${GI.$} (${GI.instanceRef}, ${GI.projectId}, ${GI.lexeltId}, ${GI.lexeltPosition}, ${GI.position}, ${GI.instanceId}, ${GI.lexelt}, ${GI.inQueue}, ${GI.excluded}, ${GI.reviewed},
-                         ${GI.line}, ${GI.mwLine}, ${GI.inT}, ${GI.hasMode}, ${GI.rank}, ${GI.pairs}, ${GI.annotators}, ${GI.keyInT}, ${GI.keyMode}, ${GI.keyGroup}, ${GI.problems}, ${GI.item}, ${GI.sums})
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     on conflict (${GI.instanceRef}) do update set
-       ${GI.projectId} = excluded.${GI.projectId}, ${GI.lexeltId} = excluded.${GI.lexeltId}, ${GI.lexeltPosition} = excluded.${GI.lexeltPosition},
-       ${GI.position} = excluded.${GI.position}, ${GI.instanceId} = excluded.${GI.instanceId}, ${GI.lexelt} = excluded.${GI.lexelt},
-       ${GI.inQueue} = excluded.${GI.inQueue}, ${GI.excluded} = excluded.${GI.excluded}, ${GI.reviewed} = excluded.${GI.reviewed},
-       ${GI.line} = excluded.${GI.line}, ${GI.mwLine} = excluded.${GI.mwLine}, ${GI.inT} = excluded.${GI.inT}, ${GI.hasMode} = excluded.${GI.hasMode},
-       ${GI.rank} = excluded.${GI.rank}, ${GI.pairs} = excluded.${GI.pairs}, ${GI.annotators} = excluded.${GI.annotators},
-       ${GI.keyInT} = excluded.${GI.keyInT}, ${GI.keyMode} = excluded.${GI.keyMode}, ${GI.keyGroup} = excluded.${GI.keyGroup}, ${GI.problems} = excluded.${GI.problems}, ${GI.item} = excluded.${GI.item}, ${GI.sums} = excluded.${GI.sums}`,
-    ref,
+/**
+ * The columns of a gold_items row, in groups by the indexes they are in: an update sets only the
+ * groups whose values moved, so that SQLite rewrites only those indexes' entries (each index an
+ * update names is a page more in the save's WAL). Nine indexes, and a save moves few of them.
+ */
+const ROW_GROUPS = [
+  // In no index.
+  ["lexeltId", "inQueue", "excluded", "line", "mwLine", "inT", "hasMode", "annotators", "keyMode", "item", "sums"],
+  // The agreement order (gold_items_rank, gold_items_lowest, gold_items_review_queue).
+  ["rank", "pairs"],
+  ["reviewed"],
+  ["keyInT", "keyGroup"],
+  // The partial indexes of the problems.
+  ["problems"],
+  // The row's place: in every index.
+  ["projectId", "lexeltPosition", "position", "instanceId", "lexelt"],
+] as const;
+type RowColumn = (typeof ROW_GROUPS)[number][number];
+const ROW_COLUMNS: readonly RowColumn[] = ROW_GROUPS.flat();
+
+type RowValues = Record<RowColumn, string | number | null>;
+
+/** The row's values as SQLite keeps them (booleans 0 and 1, JSON text). */
+function rowValues(projectId: number, f: InstanceFigures): RowValues {
+  return {
     projectId,
-    f.lexeltId,
-    f.lexeltPosition,
-    f.position,
-    f.instanceId,
-    f.lexelt,
-    f.inQueue ? 1 : 0,
-    f.excluded ? 1 : 0,
-    f.reviewed ? 1 : 0,
-    f.line,
-    f.mwLine,
-    f.inT ? 1 : 0,
-    f.hasMode ? 1 : 0,
-    f.rank,
-    f.pairs,
-    f.annotators,
-    f.keyInT ? 1 : 0,
-    f.keyMode ? 1 : 0,
-    f.keyGroup,
-    f.problems.length > 0 ? JSON.stringify(f.problems) : null,
-    f.item ? JSON.stringify(f.item) : null,
-    JSON.stringify(f.sums),
-  );
+    lexeltId: f.lexeltId,
+    lexeltPosition: f.lexeltPosition,
+    position: f.position,
+    instanceId: f.instanceId,
+    lexelt: f.lexelt,
+    inQueue: f.inQueue ? 1 : 0,
+    excluded: f.excluded ? 1 : 0,
+    reviewed: f.reviewed ? 1 : 0,
+    line: f.line,
+    mwLine: f.mwLine,
+    inT: f.inT ? 1 : 0,
+    hasMode: f.hasMode ? 1 : 0,
+    rank: f.rank,
+    pairs: f.pairs,
+    annotators: f.annotators,
+    keyInT: f.keyInT ? 1 : 0,
+    keyMode: f.keyMode ? 1 : 0,
+    keyGroup: f.keyGroup,
+    problems: f.problems.length > 0 ? JSON.stringify(f.problems) : null,
+    item: f.item ? JSON.stringify(f.item) : null,
+    sums: JSON.stringify(f.sums),
+  };
 }
 
-const sameForms = (a: readonly FormCount[], b: readonly FormCount[]) => a.length === b.length && a.every((x, i) => x[0] === b[i][0] && x[1] === b[i][1] && x[2] === b[i][2]);
+/** Write the instance's gold_items row: a new one whole, a kept one by the groups of columns that moved (none: no statement). */
+function writeRow(db: Db, ref: number, now: RowValues, kept: RowValues | null): void {
+  if (!kept) {
+    run(
+      db,
+      `insert into ${GI.$} (${GI.instanceRef}, ${ROW_COLUMNS.map((c) => GI[c]).join(", ")}) values (?, ${ROW_COLUMNS.map(() => "?").join(", ")})`,
+      ref,
+      ...ROW_COLUMNS.map((c) => now[c]),
+    );
+    return;
+  }
+  const moved: RowColumn[] = ROW_GROUPS.filter((g) => g.some((c) => now[c] !== kept[c])).flat();
+  if (moved.length === 0) return;
+  run(db, `update ${GI.$} set ${moved.map((c) => `${GI[c]} = ?`).join(", ")} where ${GI.instanceRef} = ?`, ...moved.map((c) => now[c]), ref);
+}
+
+/**
+ * The instance's rows of gold_forms from the forms it held to those it holds: only the forms that
+ * went, came or changed count are written (a save that adds one word writes one row, not all).
+ */
+function writeForms(db: Db, projectId: number, ref: number, was: readonly FormCount[], now: readonly FormCount[]): void {
+  const key = (f: FormCount) => `${f[0]}\u0000${f[1]}`;
+  const before = new Map(was.map((f) => [key(f), f[2]]));
+  const after = new Set(now.map(key));
+  const gone = was.filter((f) => !after.has(key(f)));
+  const set = now.filter((f) => before.get(key(f)) !== f[2]);
+  if (gone.length > 0) {
+    run(
+      db,
+      `delete from ${GF.$} where ${GF.instanceRef} = ? and (${GF.form}, ${GF.pos}) in (select json_extract(value, '$[0]'), json_extract(value, '$[1]') from json_each(?))`,
+      ref,
+      JSON.stringify(gone),
+    );
+  }
+  if (set.length > 0) {
+    run(
+      db,
+      `insert into ${GF.$} (${GF.instanceRef}, ${GF.projectId}, ${GF.form}, ${GF.pos}, ${GF.count})
+       select ?, ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') from json_each(?) where true
+       on conflict (${GF.instanceRef}, ${GF.form}, ${GF.pos}) do update set ${GF.projectId} = excluded.${GF.projectId}, ${GF.count} = excluded.${GF.count}`,
+      ref,
+      projectId,
+      JSON.stringify(set),
+    );
+  }
+}
 
 /**
  * Bring the figures of `refs` (instances of the project, or instances that are gone) in line with
@@ -144,13 +199,13 @@ export function maintainInstances(db: Db, projectId: number, refs: readonly numb
     return;
   }
   // One instance (a save) by its key; a slice through the list.
-  const cols = `${GI.instanceRef} as ref, ${GI.projectId} as projectId, ${GI.instanceId} as instanceId, ${GI.line} as line, ${GI.mwLine} as mwLine, ${GI.excluded} as excluded, ${GI.sums} as sums`;
-  type OldRow = { ref: number; projectId: number; instanceId: string; line: string | null; mwLine: string | null; excluded: number; sums: string };
+  const cols = `${GI.instanceRef} as ref, ${ROW_COLUMNS.map((c) => `${GI[c]} as ${c}`).join(", ")}`;
+  type OldRow = RowValues & { ref: number; projectId: number; instanceId: string; line: string | null; mwLine: string | null; excluded: number; sums: string };
   const oldRows =
     refs.length === 1
       ? all<OldRow>(db, `select ${cols} from ${GI.$} where ${GI.instanceRef} = ?`, refs[0])
       : all<OldRow>(db, `select ${cols} from ${GI.$} where ${GI.instanceRef} in (select value from json_each(?))`, ids);
-  const old = new Map(oldRows.map((r) => [r.ref, { ...r, sums: JSON.parse(r.sums) as ItemContribution }]));
+  const old = new Map(oldRows.map((r) => [r.ref, { row: r, ...r, sums: JSON.parse(r.sums) as ItemContribution }]));
   // The instances whose lines in the gold and mwgold files changed: their ids are scored again in the stored runs.
   const changes: GoldChange[] = [];
   const batch = new Batch();
@@ -163,7 +218,7 @@ export function maintainInstances(db: Db, projectId: number, refs: readonly numb
     const f = inputs ? instanceFigures(inputs, language) : null;
     if (mine) batch.add(mine, -1);
     if (f) batch.add(f.sums, 1);
-    if (f) writeRow(db, projectId, ref, f);
+    if (f) writeRow(db, ref, rowValues(projectId, f), before?.row ?? null);
     else if (before) run(db, `delete from ${GI.$} where ${GI.instanceRef} = ?`, ref);
     const fileLine = (line: string | null, excluded: boolean) => (excluded ? null : line);
     const was = before && before.projectId === projectId ? { line: fileLine(before.line, before.excluded === 1), mwLine: fileLine(before.mwLine, before.excluded === 1) } : null;
@@ -171,21 +226,7 @@ export function maintainInstances(db: Db, projectId: number, refs: readonly numb
     if ((was?.line ?? null) !== (now?.line ?? null) || (was?.mwLine ?? null) !== (now?.mwLine ?? null)) {
       changes.push({ instanceId: f?.instanceId ?? before!.instanceId, line: now?.line ?? null, mwLine: now?.mwLine ?? null });
     }
-    const oldForms = mine?.f ?? [];
-    const newForms = f?.sums.f ?? [];
-    if (!sameForms(oldForms, newForms)) {
-      if (oldForms.length > 0) run(db, `delete from ${GF.$} where ${GF.instanceRef} = ?`, ref);
-      if (newForms.length > 0) {
-        run(
-          db,
-          `insert into ${GF.$} (${GF.instanceRef}, ${GF.projectId}, ${GF.form}, ${GF.pos}, ${GF.count})
-           select ?, ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') from json_each(?)`,
-          ref,
-          projectId,
-          JSON.stringify(newForms),
-        );
-      }
-    }
+    writeForms(db, projectId, ref, mine?.f ?? [], f?.sums.f ?? []);
   }
   writeBatch(db, projectId, batch, language);
   rescoreRunItems(db, projectId, changes, readingFor(language));
@@ -262,7 +303,7 @@ function writeBatch(db: Db, projectId: number, b: Batch, language: string): void
       );
     }
   }
-  writeForms(db, projectId, [...b.forms.map.values()].filter((e) => e.value.n !== 0), [...b.spacing.map.values()].filter((e) => e.value.n !== 0), language);
+  writeLemmaForms(db, projectId, [...b.forms.map.values()].filter((e) => e.value.n !== 0), [...b.spacing.map.values()].filter((e) => e.value.n !== 0), language);
   // A save revised (one time out, a later one in) moves the latest; the same times out and in move nothing.
   writeSaves(db, projectId, [...b.saves.map.values()].filter((e) => e.value.n !== 0 || e.value.added !== e.value.removed));
 }
@@ -327,7 +368,7 @@ function writeSaves(db: Db, projectId: number, moved: { key: { userId: number; l
  * The lemma review's rows of the forms whose counts moved: counts per PoS, proposals and choices for a PoS
  * met for the first time, the spellings with other spacing; "changed" as the review says it (lemmaReviewRow).
  */
-function writeForms(
+function writeLemmaForms(
   db: Db,
   projectId: number,
   moved: { key: { form: string; pos: string }; value: { n: number } }[],
