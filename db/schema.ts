@@ -1213,8 +1213,22 @@ export const lemmaForms = sqliteTable(
     spacing: text("spacing").notNull().default("{}"),
     /** A proposal differs from the form, a spelling has other spacing, or a choice is offered (the review's "changed"). */
     changed: integer("changed", { mode: "boolean" }).notNull(),
+    /**
+     * The proposals the form's row applies while nobody decides it (lib/lexsub/gold.ts proposalsOfRow): how
+     * many, the answers they rewrite, and the most any one rewrites — the Gold page's notice of open
+     * proposals is summed and its first ones read in order from these, whatever the number of forms.
+     */
+    proposalCount: integer("proposal_count").notNull().default(0),
+    proposalUses: integer("proposal_uses").notNull().default(0),
+    proposalTop: integer("proposal_top").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.form] }), index("lemma_forms_order").on(t.projectId, t.changed, t.count)],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.form] }),
+    index("lemma_forms_order").on(t.projectId, t.changed, t.count),
+    index("lemma_forms_proposals")
+      .on(t.projectId, t.proposalTop)
+      .where(sql`${t.proposalCount} > 0`),
+  ],
 );
 
 /** Per lexelt, how many instances in the queue have each number of answers that count toward "complete" (the Progress tab). */

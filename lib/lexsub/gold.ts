@@ -33,7 +33,7 @@
  * word itself and each multiword without it (kept and reported: answers imported
  * as written, response-import.ts).
  */
-import { cmp, collapseSpace, createLemmatiser, type LemmaTable, type LemmatiserOptions } from "./normalize";
+import { cmp, collapseSpace, createLemmatiser, type LemmaReviewRow, type LemmaTable, type LemmatiserOptions } from "./normalize";
 import type { GoldEntry } from "./formats/gold";
 import { foldCase } from "./language";
 import { type RuleBreak, goldFormBreak, phraseBreak, readsBack, ruleClause, targetBreak } from "./substitute-rules";
@@ -154,6 +154,26 @@ export interface AppliedProposal {
   pos: string;
   /** Substitutes and multiwords it replaced (one per response that gave it). */
   count: number;
+}
+
+/**
+ * The proposals a lemma review row applies while nobody has decided it: one per PoS whose proposal
+ * changes the form, with the answers it rewrites (the "with proposals applied" download, and the Gold
+ * page's list of them). A choice between two readings is none: nothing applies it by itself.
+ */
+export function proposalsOfRow(r: Pick<LemmaReviewRow, "form" | "changed" | "choice" | "proposals" | "pos" | "proposed" | "count">): AppliedProposal[] {
+  if (!r.changed || r.choice) return [];
+  const perPos = r.proposals ?? r.pos.map((pos) => ({ pos, proposed: r.proposed, count: r.pos.length === 1 ? r.count : 0 }));
+  // Without per-PoS counts (one proposal for every PoS) the whole count goes to the first PoS.
+  if (!r.proposals && perPos.length > 1) perPos[0].count = r.count;
+  const out: AppliedProposal[] = [];
+  for (const p of perPos) if (p.proposed !== r.form && p.count > 0) out.push({ form: r.form, lemma: p.proposed, pos: p.pos, count: p.count });
+  return out;
+}
+
+/** The order of applied proposals: by count descending, then form, then PoS (code points). */
+export function proposalOrder(a: AppliedProposal, b: AppliedProposal): number {
+  return b.count - a.count || cmp(a.form, b.form) || cmp(a.pos, b.pos);
 }
 
 export interface GoldResult {
@@ -458,7 +478,7 @@ export function deriveGold(
   }
   const appliedList: AppliedProposal[] = [];
   for (const byForm of applied.values()) appliedList.push(...byForm.values());
-  appliedList.sort((a, b) => b.count - a.count || cmp(a.form, b.form) || cmp(a.pos, b.pos));
+  appliedList.sort(proposalOrder);
   return { items, problems, summary, applied: appliedList };
 }
 

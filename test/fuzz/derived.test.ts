@@ -32,7 +32,8 @@ import { ensureSamples, storeAnswers } from "../../lib/server/models/samples";
 import { keptReport, alphaOf } from "../../lib/server/derived/agreement";
 import { drainAll } from "../../lib/server/derived/queue";
 import { countsOf, goldFileText, goldSummaryOf, problemCount, problemsInOrder } from "../../lib/server/derived/read";
-import { lemmaReviewCounts, lemmaReviewOf, lemmaReviewSlice } from "../../lib/server/derived/lemma-review";
+import { lemmaReviewCounts, lemmaReviewOf, lemmaReviewSlice, openProposalsOf } from "../../lib/server/derived/lemma-review";
+import { proposalOrder, proposalsOfRow } from "../../lib/lexsub/gold";
 import { rebuildDerived } from "../../lib/server/derived/rebuild";
 import { sumRunOutcomes } from "../../lib/server/derived/run-items";
 import { computeBoardOthers, keptScoreBoard } from "../../lib/server/scoring/board";
@@ -40,7 +41,7 @@ import { scoreBoard } from "../../lib/server/scoring/scores";
 import { uploadRun } from "../../lib/server/scoring/runs";
 import type { UserActor } from "../../lib/server/kernel/actor";
 import { actorFor, projectFixture } from "../support/db";
-import { filterLemmaReview, fullLemmaReview } from "../support/full-derivation";
+import { derivedTables, filterLemmaReview, fullLemmaReview } from "../support/full-derivation";
 import { RUNS } from "./mutate";
 
 const CORPUS = `<?xml version="1.0"?>
@@ -123,6 +124,11 @@ function check(db: Db, coord: UserActor, projectId: number): void {
       expect(lemmaReviewSlice(db, projectId, "en", filter, () => ({ start, size: 3 }))).toEqual({ rows: want.slice(start, start + 3), total: want.length });
     }
   }
+  // The Gold page's open proposals: summed and their first ones read from the kept forms' figures.
+  const proposals = review.filter((r) => r.decision === null).flatMap(proposalsOfRow).sort(proposalOrder);
+  for (const first of [1, 4]) {
+    expect(openProposalsOf(db, projectId, "en", first)).toEqual({ count: proposals.length, uses: proposals.reduce((n, p) => n + p.count, 0), first: proposals.slice(0, first) });
+  }
   const options = { bootstrapIterations: 25, seed: 3 };
   const full = projectAgreement(db, coord, projectId, options);
   expect(goldSummaryOf(counts, "responses")).toEqual(full.gold.summary);
@@ -145,20 +151,6 @@ function runSums(db: Db, projectId: number) {
   const runs = db.$client.prepare("select id, type from system_runs where project_id = ? order by id").all(projectId) as { id: number; type: "best" | "oot" | "mw" }[];
   const totals = { total: 0, totalWithMode: 0, groups: [], multiwords: 0 };
   return runs.map((r) => sumRunOutcomes(db, r.id, r.type, totals));
-}
-
-const TABLES = ["gold_items", "gold_forms", "lemma_forms", "agreement_sums", "annotator_sums", "derived_counts", "lexelt_answer_counts", "annotator_lexelt_counts"];
-
-/** Every derived row of the project, JSON columns parsed (key order is not a difference), in a stable order. */
-function derivedTables(db: Db, projectId: number): Record<string, unknown[]> {
-  const out: Record<string, unknown[]> = {};
-  for (const t of TABLES) {
-    const rows = db.$client.prepare(`select * from ${t} where project_id = ?`).all(projectId) as Record<string, unknown>[];
-    out[t] = rows
-      .map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && /^[[{]/.test(v) ? JSON.parse(v) : v])))
-      .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
-  }
-  return out;
 }
 
 type Step =

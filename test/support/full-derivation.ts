@@ -30,3 +30,18 @@ export function filterLemmaReview<T extends { form: string; decision: unknown; c
   const needle = normaliseForm(q.contains ?? "");
   return rows.filter((r) => (!needle || r.form.includes(needle)) && (!q.open || r.decision === null) && (!q.changed || r.changed));
 }
+
+/** The tables of a project's derived figures. */
+const TABLES = ["gold_items", "gold_forms", "lemma_forms", "agreement_sums", "annotator_sums", "derived_counts", "lexelt_answer_counts", "annotator_lexelt_counts"];
+
+/** Every derived row of the project, JSON columns parsed (key order is not a difference), in a stable order. */
+export function derivedTables(db: Db, projectId: number): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const t of TABLES) {
+    const rows = db.$client.prepare(`select * from ${t} where project_id = ?`).all(projectId) as Record<string, unknown>[];
+    out[t] = rows
+      .map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && /^[[{]/.test(v) ? JSON.parse(v) : v])))
+      .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+  }
+  return out;
+}

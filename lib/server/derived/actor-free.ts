@@ -20,11 +20,12 @@ export { countsOf, firstProblems, goldFileLines, goldSummaryOf, problemCount, pr
 export {
   type LemmaReviewEntry,
   type LemmaReviewFilter,
+  type OpenProposals,
   lemmaReviewCounts,
   lemmaReviewEntry,
   lemmaReviewOf,
   lemmaReviewSlice,
-  openChangedLemmas,
+  openProposalsOf,
 } from "./lemma-review";
 // One instance derived from its inputs (gold's review of one instance).
 export { instanceInputs } from "./inputs";

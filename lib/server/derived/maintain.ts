@@ -15,6 +15,7 @@ import type { Db } from "../../../db/client";
 import { agreementSums, annotatorLexeltCounts, annotatorSums, deriveQueue, derivedCounts, goldForms, goldItems, instances, lemmaForms, lexeltAnswerCounts, responses } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { ANNOTATOR_FIELDS, GROUP_FIELDS } from "../../lexsub/agreement";
+import { proposalsOfRow } from "../../lexsub/gold";
 import { lemmaReviewRow } from "../../lexsub/normalize";
 import { all, run } from "../kernel/statements";
 import { instanceInputs, projectLanguage } from "./inputs";
@@ -400,7 +401,7 @@ function writeLemmaForms(
   for (const e of moved) bump(rowOf(e.key.form).byPos, e.key.pos, e.value.n);
   for (const e of spaced) bump(rowOf(e.key.form).spacing, e.key.spelling, e.value.n);
   const propose = lemmaProposer(language);
-  const upserts: [string, number, string, string, string, string, number][] = [];
+  const upserts: [string, number, string, string, string, string, number, number, number, number][] = [];
   const gone: string[] = [];
   for (const form of forms) {
     const row = rows.get(form)!;
@@ -416,15 +417,29 @@ function writeLemmaForms(
       choices[p] = p in row.choices ? row.choices[p] : (propose.choice?.(form, p) ?? null);
     }
     const review = lemmaReviewRow(form, Object.entries(row.byPos), undefined, { language }, { proposals: new Map(Object.entries(proposals)), choices: new Map(Object.entries(choices)), spacing: Object.keys(row.spacing) });
-    upserts.push([form, review.count, JSON.stringify(row.byPos), JSON.stringify(proposals), JSON.stringify(choices), JSON.stringify(row.spacing), review.changed ? 1 : 0]);
+    // What the row applies while nobody decides it: the Gold page sums these and reads its first ones in order.
+    const applies = proposalsOfRow(review);
+    upserts.push([
+      form,
+      review.count,
+      JSON.stringify(row.byPos),
+      JSON.stringify(proposals),
+      JSON.stringify(choices),
+      JSON.stringify(row.spacing),
+      review.changed ? 1 : 0,
+      applies.length,
+      applies.reduce((n, p) => n + p.count, 0),
+      applies.reduce((n, p) => Math.max(n, p.count), 0),
+    ]);
   }
   if (upserts.length > 0) {
     run(
       db,
-      `insert into ${LF.$} (${LF.projectId}, ${LF.form}, ${LF.count}, ${LF.byPos}, ${LF.proposals}, ${LF.choices}, ${LF.spacing}, ${LF.changed})
-       select ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'), json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'), json_extract(value, '$[6]') from json_each(?) where true
+      `insert into ${LF.$} (${LF.projectId}, ${LF.form}, ${LF.count}, ${LF.byPos}, ${LF.proposals}, ${LF.choices}, ${LF.spacing}, ${LF.changed}, ${LF.proposalCount}, ${LF.proposalUses}, ${LF.proposalTop})
+       select ?, ${Array.from({ length: 10 }, (_, i) => `json_extract(value, '$[${i}]')`).join(", ")} from json_each(?) where true
        on conflict (${LF.projectId}, ${LF.form}) do update set ${LF.count} = excluded.${LF.count}, ${LF.byPos} = excluded.${LF.byPos}, ${LF.proposals} = excluded.${LF.proposals},
-         ${LF.choices} = excluded.${LF.choices}, ${LF.spacing} = excluded.${LF.spacing}, ${LF.changed} = excluded.${LF.changed}`,
+         ${LF.choices} = excluded.${LF.choices}, ${LF.spacing} = excluded.${LF.spacing}, ${LF.changed} = excluded.${LF.changed},
+         ${LF.proposalCount} = excluded.${LF.proposalCount}, ${LF.proposalUses} = excluded.${LF.proposalUses}, ${LF.proposalTop} = excluded.${LF.proposalTop}`,
       projectId,
       JSON.stringify(upserts),
     );

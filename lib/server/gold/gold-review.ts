@@ -34,9 +34,10 @@ import {
   firstProblems,
   goldSummaryOf,
   type LemmaReviewFilter,
+  type OpenProposals,
   lemmaReviewCounts,
   lemmaReviewSlice,
-  openChangedLemmas,
+  openProposalsOf,
   problemCount as countProblems,
 } from "../derived/actor-free";
 
@@ -65,6 +66,8 @@ const INSTANCE_PAGE_SIZE = 20;
 export const LEXELT_CHOICES = 300;
 /** Derivation problems the Gold page lists; all of them are in the problems download (`goldProblemsTsv`). */
 export const LISTED_PROBLEMS = 50;
+/** The open lemma proposals the Gold page lists (the lemma review lists them all). */
+const LISTED_PROPOSALS = 50;
 const MAX_PAGE_SIZE = 500;
 
 function pageNumber(p: unknown): number {
@@ -161,7 +164,8 @@ interface GoldOverview {
    * would write instead of the form as typed (most used first; the plain downloads
    * apply none). Forms as the review keys them (case folded).
    */
-  openProposals: AppliedProposal[];
+  /** The lemma proposals nobody decided (the downloads write those forms as typed): how many, their answers, the first LISTED_PROPOSALS. */
+  openProposals: OpenProposals;
   /** Annotators who answered in the project, by name. */
   annotators: string[];
   /** Instances marked reviewed. */
@@ -284,7 +288,7 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
       lexelts: lexeltItems.length <= LEXELT_CHOICES ? lexeltItems : [],
       lexeltCount: lexeltItems.length,
       files: { goldLines: summary.goldLines, mwLines: summary.mwLines },
-      openProposals: openProposals(openChangedLemmas(db, projectId, language)),
+      openProposals: openProposalsOf(db, projectId, language, LISTED_PROPOSALS),
       annotators: typedAnnotators(counts),
       reviewedCount: counts.get("reviewed") ?? 0,
       adjudicationCount: activeAdjudications(db, projectId),
@@ -314,20 +318,6 @@ function lexeltsWithInstances(db: Db, projectId: number): string[] {
 /** Active adjudications (strikes and corrections) of the project. */
 function activeAdjudications(db: Db, projectId: number): number {
   return (db.$client.prepare(`select count(*) from ${A.$} where ${A.projectId} = ? and ${A.undoneAt} is null`).pluck().get(projectId) as number) ?? 0;
-}
-
-/** The open changed rows of the review (their proposal changes the form), per PoS it was typed under, as proposals to apply. */
-function openProposals(review: readonly LemmaReviewEntry[]): AppliedProposal[] {
-  const out: AppliedProposal[] = [];
-  for (const r of review) {
-    // A choice between two readings is no proposal the "with proposals applied" download writes.
-    if (r.decision !== null || !r.changed || r.choice) continue;
-    const perPos = r.proposals ?? r.pos.map((pos) => ({ pos, proposed: r.proposed, count: r.pos.length === 1 ? r.count : 0 }));
-    // Without per-PoS counts (one proposal for every PoS) the whole count goes to the first PoS.
-    if (!r.proposals && perPos.length > 1) perPos[0].count = r.count;
-    for (const p of perPos) if (p.proposed !== r.form && p.count > 0) out.push({ form: r.form, lemma: p.proposed, pos: p.pos, count: p.count });
-  }
-  return out.sort((a, b) => b.count - a.count || (a.form < b.form ? -1 : a.form > b.form ? 1 : 0));
 }
 
 /** Ids per query: SQLite's default limit on bound parameters is far above a page, but stay well under it. */

@@ -32,7 +32,9 @@ function writes(db: Db, fn: () => void): { sql: string; changes: number }[] {
 }
 
 const rowOf = (db: Db, ref: number) => db.$client.prepare("select * from gold_items where instance_ref = ?").get(ref) as Record<string, unknown>;
-const formsOf = (db: Db, ref: number) => db.$client.prepare("select form, pos, count from gold_forms where instance_ref = ? order by form, pos").all(ref);
+type FormRow = { form: string; pos: string; count: number };
+const formsOf = (db: Db, ref: number) => db.$client.prepare("select form, pos, count from gold_forms where instance_ref = ? order by form, pos").all(ref) as FormRow[];
+const byForm = (x: FormRow, y: FormRow) => (x.form < y.form ? -1 : x.form > y.form ? 1 : 0);
 
 describe("the maintenance of one instance", () => {
   it("updates only the columns that moved, writes nothing when nothing moved, and writes only the forms that changed", () => {
@@ -60,7 +62,7 @@ describe("the maintenance of one instance", () => {
     // The forms: the one new form is the one row written (the others kept as they were).
     const formWrites = saved.filter((w) => w.sql.includes('"gold_forms"'));
     expect(formWrites.map((w) => w.changes)).toEqual([1]);
-    expect(formsOf(b.db, ref)).toEqual([...formsBefore, { form: "brandnew", pos: expect.any(String), count: 1 }].sort((x, y) => (x.form < y.form ? -1 : x.form > y.form ? 1 : 0)));
+    expect(formsOf(b.db, ref)).toEqual([...formsBefore, { form: "brandnew", pos: expect.any(String), count: 1 }].sort(byForm));
 
     // The answer revised to another word: the old form's row goes, the new one comes, the rest stay.
     const revised = writes(b.db, () => saveResponse(b.db, b.fresh, b.projectId, ref, answer(["otherword"]), { expectedRevision: 1 }));
@@ -68,7 +70,7 @@ describe("the maintenance of one instance", () => {
       ["delete", 1],
       ["insert", 1],
     ]);
-    expect(formsOf(b.db, ref)).toEqual([...formsBefore, { form: "otherword", pos: expect.any(String), count: 1 }].sort((x, y) => (x.form < y.form ? -1 : x.form > y.form ? 1 : 0)));
+    expect(formsOf(b.db, ref)).toEqual([...formsBefore, { form: "otherword", pos: expect.any(String), count: 1 }].sort(byForm));
 
     // And maintained again with nothing moved: nothing written.
     expect(maintain()).toEqual([]);

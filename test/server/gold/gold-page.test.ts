@@ -100,8 +100,8 @@ describe("goldPageData", () => {
     // Nobody decided jumps: written as typed, h1 is skip 2, jump 1, jumps 1 (mode skip).
     expect(d.summary).toMatchObject({ instances: 4, excluded: 0, goldLines: 4, inT: 2, withMode: 2, mwLines: 1, mwItems: 1 });
     // The one open proposal, which only the "with proposals applied" download applies.
-    expect(d.openProposals).toEqual([{ form: "jumps", lemma: "jump", pos: "v", count: 1 }]);
-    expect(projectGold(db, coord, project.id, { applyProposals: true }).result.applied).toEqual(d.openProposals);
+    expect(d.openProposals).toEqual({ count: 1, uses: 1, first: [{ form: "jumps", lemma: "jump", pos: "v", count: 1 }] });
+    expect(projectGold(db, coord, project.id, { applyProposals: true }).result.applied).toEqual(d.openProposals.first);
     expect(d.files).toEqual({ goldLines: 4, mwLines: 1 });
     expect(d.problems).toEqual(g.result.problems);
     expect(d.lexelts).toEqual(["calm.a", "hop.v"]);

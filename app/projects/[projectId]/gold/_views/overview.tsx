@@ -67,7 +67,7 @@ export function Downloads({ d, id, download }: { d: GoldPageData; id: number; do
       <a className={`small ${styles.foldLink}`} href={`${download}?file=gold&fold=1`} download title="Every form kept or typed written in lower case (TV and tv become one entry); decided lemmas as recorded">
         Gold with case folded
       </a>
-      {d.openProposals.length > 0 && (
+      {d.openProposals.count > 0 && (
         <a
           className={`small ${styles.foldLink}`}
           href={`${download}?file=gold&proposals=1`}
@@ -114,18 +114,17 @@ export function ProblemsNotice({ d, download }: { d: GoldPageData; download: str
 }
 
 /** Proposals listed on the page; the rest are counted. */
-const LISTED_PROPOSALS = 50;
 
 /** The lemma proposals nobody decided: the downloads write those forms as typed; the "with proposals" link applies these. */
 export function ProposalsNotice({ proposals, base, download }: { proposals: GoldPageData["openProposals"]; base: string; download: string }) {
-  if (proposals.length === 0) {
+  const { count, uses, first } = proposals;
+  if (count === 0) {
     return <p className={`muted small ${styles.appliedNone}`}>No lemma proposal is open: every form is written as typed (case kept) or as decided in the lemma review.</p>;
   }
-  const uses = proposals.reduce((n, a) => n + a.count, 0);
   return (
     <div className={`notice warn ${styles.applied}`} role="status" aria-labelledby="applied-heading">
       <strong id="applied-heading">
-        {plural(proposals.length, "lemma proposal")} not decided ({plural(uses, "answer")}): the downloads write these forms as the annotators typed them.
+        {plural(count, "lemma proposal")} not decided ({plural(uses, "answer")}): the downloads write these forms as the annotators typed them.
       </strong>{" "}
       Each maps a form WordNet knows only as an inflection to its lemma. <Link href={href(base, { open: true, changed: true })}>Review them</Link> (accept, keep
       or override: the downloads follow each decision), or download the{" "}
@@ -133,15 +132,15 @@ export function ProposalsNotice({ proposals, base, download }: { proposals: Gold
         gold with these proposals applied
       </a>
       .
-      <details className={styles.problems} open={proposals.length <= 8}>
-        <summary>{proposals.length <= 8 ? "The proposals" : `All ${proposals.length} proposals`}</summary>
+      <details className={styles.problems} open={count <= 8}>
+        <summary>{count <= 8 ? "The proposals" : count > first.length ? `The ${first.length} used most, of ${count}` : `All ${count} proposals`}</summary>
         <ul className={styles.appliedList}>
-          {proposals.slice(0, LISTED_PROPOSALS).map((a) => (
+          {first.map((a) => (
             <li key={`${a.pos} ${a.form}`}>
               <code>{a.form}</code> → <code>{a.lemma}</code> <span className="muted small">({a.pos || "no PoS"}) ×{a.count}</span>
             </li>
           ))}
-          {proposals.length > LISTED_PROPOSALS && <li>… and {proposals.length - LISTED_PROPOSALS} more (the lemma review lists them all).</li>}
+          {count > first.length && <li>… and {count - first.length} more (the lemma review lists them all).</li>}
         </ul>
       </details>
     </div>
