@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { accountAuditLog, changeOwnPassword, failedSignIns, listAccounts, removeMember, resetPassword, setAccountDisabled } from "../../lib/server/people/accounts";
 import { type Actor, findProjectByName, requireProject, SYSTEM } from "../../lib/server/kernel/actor";
 import { agreementDownload, agreementPageData, agreementPageView, agreementReport } from "../../lib/server/gold/agreement";
-import { refreshAgreementAlpha, refreshScoringOthers, scoringBoardView } from "../../lib/server/jobs/derive-pool";
+import { keptRunDetailText, refreshAgreementAlpha, refreshScoringOthers, scoringBoardView } from "../../lib/server/jobs/derive-pool";
 import { derive } from "../../lib/server/jobs/derive-pool";
 import { runDeriveJob } from "../../lib/server/jobs/derive-jobs";
 import { applySplit, changeAssignments, listAssignments, previewSplit, setAssignments } from "../../lib/server/annotate/assignments";
@@ -554,6 +554,7 @@ const CALLS: Call[] = [
   { name: "scoringBoardView", expect: COORDINATOR, call: (w, k) => withRunAsync(w, () => scoringBoardView(w.db, w.actor(k), w.p.id, { kind: "project" }, {})), check: noOtherProject },
   { name: "runDetail", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runDetail(w.db, w.actor(k), w.p.id, id)) },
   { name: "keptRunDetail", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => keptRunDetail(w.db, w.actor(k), w.p.id, id)) },
+  { name: "keptRunDetailText", expect: COORDINATOR, call: (w, k) => withRunAsync(w, (id) => keptRunDetailText(w.db, w.actor(k), w.p.id, id, {}, {})) },
   { name: "runReport", expect: COORDINATOR, call: (w, k) => withRun(w, (id) => runReport(w.db, w.actor(k), w.p.id, id)) },
   { name: "scoreBoard", expect: COORDINATOR, call: (w, k) => withRun(w, () => scoreBoard(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },
   { name: "keptScoreBoard", expect: COORDINATOR, call: (w, k) => withRun(w, () => keptScoreBoard(w.db, w.actor(k), w.p.id, { kind: "project" })), check: noOtherProject },

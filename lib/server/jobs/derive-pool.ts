@@ -39,7 +39,7 @@ import type { DeriveAnswer, WorkerError } from "./derive-worker";
 import { FairQueue, holdUploadBytes, WorkerPool } from "../runtime";
 import { setting } from "../../config";
 import { catchUp, computeAlphaSnapshot, queuedProjects } from "../derived/actor-free";
-import { computeBoardOthers, type GoldSource, keptScoreBoard, runsWithoutItems, type ScoreBoard, type ScoreMode, writeItemsOfStoredRun } from "../scoring";
+import { computeBoardOthers, type GoldSource, type ItemsQuery, keepBoardGoldFacts, keepRunGoldFacts, runsWithoutItems, type ScoreBoard, type ScoreMode, writeItemsOfStoredRun } from "../scoring";
 import type { Actor } from "../kernel/actor";
 
 /** Derivation processes at most per server process (one per project at a time). */
@@ -316,10 +316,11 @@ const OTHERS_AUTO_MS = 10 * 60_000;
  * Coordinators of the project only.
  */
 export async function scoringBoardView(db: Db, actor: Actor, projectId: number, source: GoldSource, mode: ScoreMode): Promise<ScoreBoard> {
-  requireProject(db, actor, projectId, { coordinator: true });
+  const project = requireProject(db, actor, projectId, { coordinator: true });
   await catchUp(db, projectId);
-  const read = async () => keptScoreBoard(db, actor, projectId, source, mode) ?? (await derive(db, { op: "scoreBoard", actor, projectId, source, mode }));
-  const board = await read();
+  // A stored gold's facts kept here (once), where writing is allowed; the kept outcomes are added up in the derivation process.
+  keepBoardGoldFacts(db, project, source);
+  const board = (await derive(db, { op: "keptBoard", actor, projectId, source, mode })) ?? (await derive(db, { op: "scoreBoard", actor, projectId, source, mode }));
   const o = board.others;
   if (!o || board.runs.length === 0) return board;
   const old = o.computedAt === null || (o.stale && Date.now() - o.computedAt > OTHERS_AUTO_MS);
@@ -328,8 +329,19 @@ export async function scoringBoardView(db: Db, actor: Actor, projectId: number, 
   return { ...board, others: { ...o, computing: true } };
 }
 
+/**
+ * A run's figures page from the outcomes kept per id, as the JSON text the run's route answers, added up in the
+ * derivation process (a run of 1,000,000 lines held a serving process for tens of ms); null when the kept outcomes
+ * cannot give it (the run is then scored whole). Coordinators of the project only.
+ */
+export async function keptRunDetailText(db: Db, actor: Actor, projectId: number, runId: number, mode: ScoreMode, query: ItemsQuery): Promise<string | null> {
+  const project = requireProject(db, actor, projectId, { coordinator: true });
+  keepRunGoldFacts(db, project, runId);
+  return (await derive(db, { op: "keptRunDetail", actor, projectId, runId, mode, query }))?.text ?? null;
+}
+
 /** The fields of a job's answer that hold text. */
-type TextField<J extends DeriveJob> = { [K in keyof DeriveResult<J>]: DeriveResult<J>[K] extends string ? K : never }[keyof DeriveResult<J>];
+type TextField<J extends DeriveJob> = { [K in keyof NonNullable<DeriveResult<J>>]: NonNullable<DeriveResult<J>>[K] extends string ? K : never }[keyof NonNullable<DeriveResult<J>>];
 
 /**
  * A download from a derivation: the answer without its `field`, and that field's
@@ -342,18 +354,18 @@ export async function deriveDownload<J extends DeriveJob, K extends TextField<J>
   db: Db,
   job: J,
   field: K,
-): Promise<{ value: Omit<DeriveResult<J>, K>; body: ReadableStream<Uint8Array> }> {
+): Promise<{ value: Omit<NonNullable<DeriveResult<J>>, K>; body: ReadableStream<Uint8Array> }> {
   requireProject(db, job.actor, job.projectId, { coordinator: true });
   await catchUp(db, job.projectId);
   if (!derivesOnWorker(db)) {
-    const value = await derive(db, job);
-    return { value, body: textStream(stringSlices(value[field] as string)) };
+    const value = (await derive(db, job)) as NonNullable<DeriveResult<J>>;
+    return { value, body: textStream(stringSlices((value as Record<K, unknown>)[field] as string)) };
   }
   const { value, files } = await runOnWorker(db, job);
   const own = files?.[field as string];
   const rest = files ? Object.fromEntries(Object.entries(files).filter(([k]) => k !== field)) : {};
-  const v = (Object.keys(rest).length > 0 ? await readSpilled(value as Record<string, unknown>, rest) : value) as DeriveResult<J>;
-  if (!own) return { value: v, body: textStream(stringSlices(v[field] as string)) };
+  const v = (Object.keys(rest).length > 0 ? await readSpilled(value as Record<string, unknown>, rest) : value) as NonNullable<DeriveResult<J>>;
+  if (!own) return { value: v, body: textStream(stringSlices((v as Record<K, unknown>)[field] as string)) };
   const stream = fs.createReadStream(own, { highWaterMark: SLICE });
   stream.on("close", () => fs.promises.unlink(own).catch(() => {}));
   return { value: v, body: Readable.toWeb(stream) as ReadableStream<Uint8Array> };

@@ -11,7 +11,7 @@
 // Without an actor: the job carries the actor; derive-pool.ts checks it (requireProject) before queueing.
 export { derive, deriveWithin } from "./derive-pool";
 export { deriveDownload } from "./derive-pool";
-export { refreshAgreementAlpha, refreshScoringOthers, scoringBoardView } from "./derive-pool";
+export { keptRunDetailText, refreshAgreementAlpha, refreshScoringOthers, scoringBoardView } from "./derive-pool";
 export { answerWithJob, cancelJob, getJob, type JobView, listJobs, startJob } from "./jobs";
 // Without an actor: a fresh temp file for an upload body, before the actor-checked startJob.
 export { uploadPath } from "./jobs";

@@ -81,9 +81,21 @@ function storedGoldFacts(db: Db, projectId: number, goldId: number, reading: Rea
  * follows (keptScoreBoard, keptRunDetail) finds them kept and writes nothing.
  */
 export function keepStoredGoldFacts(db: Db, projectId: number, goldId: number | null, reading: Reading): void {
-  if (goldId === null || db.$client.inTransaction) return;
+  // A read-only connection (the derivation process's for a page) keeps nothing: the server kept them before it asked.
+  if (goldId === null || db.$client.inTransaction || db.$client.readonly) return;
   const exists = db.select({ id: scoringGolds.id }).from(scoringGolds).where(and(eq(scoringGolds.projectId, projectId), eq(scoringGolds.id, goldId))).get();
   if (exists) storedGoldFacts(db, projectId, goldId, reading);
+}
+
+/** Keep the facts of the gold a board is scored against, before it is read elsewhere (a stored gold's; the project's are kept with its answers). */
+export function keepBoardGoldFacts(db: Db, project: { id: number; language: string }, source: GoldSource): void {
+  if (source.kind === "stored") keepStoredGoldFacts(db, project.id, source.id, readingFor(project.language));
+}
+
+/** Keep the facts of the gold a stored run is scored against, before its figures page is read elsewhere. */
+export function keepRunGoldFacts(db: Db, project: { id: number; language: string }, runId: number): void {
+  const run = db.select({ goldId: systemRuns.goldId }).from(systemRuns).where(and(eq(systemRuns.projectId, project.id), eq(systemRuns.id, runId))).get();
+  keepStoredGoldFacts(db, project.id, run?.goldId ?? null, readingFor(project.language));
 }
 
 /** The project's gold's facts, from the counts kept with each instance's line; its diagnostics read whole only when a line has any. */

@@ -14,7 +14,7 @@ export { MAX_RANKED_RUNS } from "./ranking";
 export { deleteGold, type GoldInfo, type GoldSource, listGolds } from "./golds";
 export { deleteRunInSlices, listRuns, runFileDownload, type UploadRunResult } from "./runs";
 export { type GroupRow, type ItemRow, type RunDetail, type RunFigures, type RunSummary, type ScoreBoard, type ScoreMode } from "./scores";
-export { type ItemsPage, keptRunDetail } from "./run-page";
+export { type ItemsPage, type ItemsQuery } from "./run-page";
 export { type SensevalOutcome } from "./senseval";
 export { type NamedText } from "./uploads";
 // Without an actor: bytes to text (no data access); the scoring itself checks the actor.
@@ -33,5 +33,5 @@ export { runFile, storeRunUpload } from "./runs";
 // For the derivations (lib/server/jobs/derive-pool.ts and the derivation process): the board as kept, a gold's
 // runs scored whole in the background, and the items of runs stored before #39 written. No actor, or one the
 // caller checked: the server's own work.
-export { computeBoardOthers, keptScoreBoard } from "./board";
+export { computeBoardOthers, keepBoardGoldFacts, keepRunGoldFacts, keptScoreBoard } from "./board";
 export { runsWithoutItems, writeItemsOfStoredRun } from "./run-store";

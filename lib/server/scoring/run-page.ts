@@ -25,7 +25,7 @@ import { type Actor, requireProject } from "../kernel/actor";
 import { NotFoundError } from "../kernel/errors";
 import { all } from "../kernel/statements";
 import { catchUpNow, projectGoldLines, scanRunOutcomes } from "../derived/actor-free";
-import { keepStoredGoldFacts, keptGoldFacts, readBoardOthers } from "./board";
+import { keepRunGoldFacts, keptGoldFacts, readBoardOthers } from "./board";
 import { sourceOfRun } from "./golds";
 import { runColumns } from "./runs";
 import { type GroupRow, type ItemRow, type RunDetail, type ScoreMode, itemRow } from "./scores";
@@ -84,8 +84,7 @@ export function keptRunDetail(db: Db, actor: Actor, projectId: number, runId: nu
   const reading = readingFor(project.language);
   if (asked.repaired || (asked.reading !== undefined && asked.reading !== reading)) return null;
   catchUpNow(db, projectId);
-  const goldOf = db.select({ goldId: systemRuns.goldId }).from(systemRuns).where(and(eq(systemRuns.projectId, projectId), eq(systemRuns.id, runId))).get();
-  keepStoredGoldFacts(db, projectId, goldOf?.goldId ?? null, reading);
+  keepRunGoldFacts(db, project, runId);
   return db.$client.transaction((): PagedRunDetail | null => {
     const row = db
       .select({ ...runColumns, reading: systemRuns.reading, reader: systemRuns.reader })

@@ -1,8 +1,8 @@
 import { getActor } from "@/lib/auth/session";
 import { getDb } from "@/lib/db";
 import { assertSameOrigin, errorResponse, streamedResponse } from "@/lib/server/kernel";
-import { deriveDownload } from "@/lib/server/jobs";
-import { deleteRunInSlices, keptRunDetail } from "@/lib/server/scoring";
+import { deriveDownload, keptRunDetailText } from "@/lib/server/jobs";
+import { deleteRunInSlices } from "@/lib/server/scoring";
 import { checkedMode } from "../../mode";
 import { type Ctx, idOf } from "../../request";
 
@@ -30,8 +30,8 @@ export async function GET(req: Request, ctx: RunCtx) {
     const sp = new URL(req.url).searchParams;
     if (sp.get("whole") !== "1") {
       const query = { page: Number(sp.get("page") ?? 1) || 1, q: sp.get("q") ?? "", item: sp.get("item") ?? "", missed: sp.get("missed") === "1" };
-      const kept = keptRunDetail(db, actor, projectId, runId, mode, query);
-      if (kept) return Response.json({ ok: true, detail: kept });
+      const kept = await keptRunDetailText(db, actor, projectId, runId, mode, query);
+      if (kept !== null) return new Response(kept, { headers: { "Content-Type": "application/json" } });
     }
     // Scored in the derivation process, which answers the JSON text; streamed in slices (a large run's detail is tens of MB).
     const { body } = await deriveDownload(db, { op: "runDetail", actor, projectId, runId, mode }, "text");
