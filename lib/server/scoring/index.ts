@@ -30,8 +30,9 @@ export { SCORING_DERIVE_KINDS } from "./derive-kinds";
 // database and no actor: each caller has checked who asks.
 export { baselineInstances, wordnetBaseline } from "./baselines";
 export { runFile, storeRunUpload } from "./runs";
-// For the derivations (lib/server/jobs/derive-pool.ts and the derivation process): the board as kept, a gold's
-// runs scored whole in the background, and the items of runs stored before #39 written. No actor, or one the
+// For the derivations (lib/server/jobs/derive-pool.ts and the derivation process): a gold's facts kept before the
+// board or a run's page is added up there, a gold's runs scored whole in the background, and the items of runs
+// stored before #39 written. No actor, or one the
 // caller checked: the server's own work.
-export { computeBoardOthers, keepBoardGoldFacts, keepRunGoldFacts, keptScoreBoard } from "./board";
+export { computeBoardOthers, keepBoardGoldFacts, keepRunGoldFacts } from "./board";
 export { runsWithoutItems, writeItemsOfStoredRun } from "./run-store";
