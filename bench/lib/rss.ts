@@ -48,25 +48,31 @@ function partOf(pid: number, root: number): Part {
 }
 
 /** One sample: bytes per part and in all, or null when the tree is gone (or there is no /proc). */
-function treeRss(root: number | undefined): { total: number; parts: Record<Part, number>; processes: number } | null {
+function treeRss(root: number | undefined): { total: number; parts: Record<Part, number>; processes: number; each: Record<Part, number[]> } | null {
   if (!root || !fs.existsSync(`/proc/${root}`)) return null;
   const kids = children();
   const parts: Record<Part, number> = { serving: 0, derivation: 0, "jobs and other children": 0 };
+  const each: Record<Part, number[]> = { serving: [], derivation: [], "jobs and other children": [] };
   let processes = 0;
   const todo = [root];
   while (todo.length > 0) {
     const pid = todo.pop()!;
-    parts[partOf(pid, root)] += rssBytes(pid);
+    const part = partOf(pid, root);
+    const bytes = rssBytes(pid);
+    parts[part] += bytes;
+    if (bytes > 0) each[part].push(bytes);
     processes++;
     todo.push(...(kids.get(pid) ?? []));
   }
-  return { total: parts.serving + parts.derivation + parts["jobs and other children"], parts, processes };
+  return { total: parts.serving + parts.derivation + parts["jobs and other children"], parts, processes, each };
 }
 
 export interface RssPeak {
   /** The largest tree total in one sample, and its parts then. */
   total: number;
   atPeak: Record<Part, number>;
+  /** Each process's RSS at that sample, by part (largest first). */
+  processesAtPeak: Record<Part, number[]>;
   /** The largest each part held at any sample. */
   partPeaks: Record<Part, number>;
   samples: number;
@@ -77,6 +83,7 @@ export function sampleRss(root: number | undefined, everyMs = 200): { stop: () =
   const peak: RssPeak = {
     total: 0,
     atPeak: { serving: 0, derivation: 0, "jobs and other children": 0 },
+    processesAtPeak: { serving: [], derivation: [], "jobs and other children": [] },
     partPeaks: { serving: 0, derivation: 0, "jobs and other children": 0 },
     samples: 0,
   };
@@ -87,6 +94,7 @@ export function sampleRss(root: number | undefined, everyMs = 200): { stop: () =
     if (s.total > peak.total) {
       peak.total = s.total;
       peak.atPeak = { ...s.parts };
+      peak.processesAtPeak = Object.fromEntries(Object.entries(s.each).map(([k, v]) => [k, [...v].sort((a, b) => b - a)])) as Record<Part, number[]>;
     }
     for (const k of Object.keys(s.parts) as Part[]) peak.partPeaks[k] = Math.max(peak.partPeaks[k], s.parts[k]);
   };
@@ -103,8 +111,12 @@ export function sampleRss(root: number | undefined, everyMs = 200): { stop: () =
 
 export const mib = (b: number) => `${(b / 1048576).toFixed(0)} MiB`;
 
-/** "1,234 MiB (serving 800, derivation 300, jobs 134)" */
+/** "1,234 MiB (serving 800 = 40+380+380, derivation 300, jobs 134)": each part's processes beside it when it has more than one. */
 export function formatPeak(p: RssPeak): string {
   const m = (b: number) => (b / 1048576).toFixed(0);
-  return `${mib(p.total)} (serving ${m(p.atPeak.serving)}, derivation ${m(p.atPeak.derivation)}, jobs and others ${m(p.atPeak["jobs and other children"])} MiB at the peak)`;
+  const part = (k: Part) => {
+    const each = p.processesAtPeak?.[k] ?? [];
+    return `${m(p.atPeak[k])}${each.length > 1 ? ` = ${each.map(m).join("+")}` : ""}`;
+  };
+  return `${mib(p.total)} (serving ${part("serving")}, derivation ${part("derivation")}, jobs and others ${part("jobs and other children")} MiB at the peak)`;
 }
