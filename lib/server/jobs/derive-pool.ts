@@ -45,9 +45,6 @@ import type { Actor } from "../kernel/actor";
 /** Derivation processes at most per server process (one per project at a time). */
 const DERIVE_PROCESSES = 2;
 
-/** The heap (MB) a derivation process may still hold after a task and go on to the next (more: it is replaced). */
-const DERIVE_RECYCLE_MB = 256;
-
 interface DeriveRuntime {
   queue: FairQueue;
   pool: WorkerPool;
@@ -67,10 +64,6 @@ export function deriveRuntime(): DeriveRuntime {
       // leaves a heap of hundreds of MB behind), and is started again at the next derivation.
       minThreads: 0,
       idleMs: 60_000,
-      // …and one whose heap still holds more than this after a task (a whole scoring, α, a large download) is
-      // replaced at once: the pages' small derivations (a board, a run's page) kept such a process busy, and
-      // its few hundred MB with it, for as long as a coordinator looked at them.
-      recycleMb: DERIVE_RECYCLE_MB,
       heapMb: setting("LEXGOLD_DERIVE_HEAP_MB"),
       heapVar: "LEXGOLD_DERIVE_HEAP_MB",
       timeMs: setting("LEXGOLD_DERIVE_TIME_LIMIT_S") * 1000,

@@ -48,12 +48,6 @@ export interface PoolSpec {
   timeMs: number;
   timeVar: string;
   idleMs?: number;
-  /**
-   * A worker whose heap still holds more than this (MB) when a task ends is replaced by a fresh one (absent:
-   * never): V8 keeps a heap it has grown, so a process that ran one large task would hold that much for as
-   * long as smaller tasks keep it busy.
-   */
-  recycleMb?: number;
   workerData?: unknown;
   env?: Record<string, string>;
 }
@@ -73,7 +67,6 @@ export class WorkerPool {
           minThreads: s.minThreads ?? 0,
           maxThreads: Math.max(1, s.threads),
           idleTimeout: s.idleMs ?? 10 * 60_000,
-          ...(s.recycleMb === undefined ? {} : { maxMemoryLimitBeforeRecycle: s.recycleMb * 1024 * 1024 }),
           ...(s.runtime === "child_process"
             ? { execArgv: [`--max-old-space-size=${s.heapMb}`], serialization: "advanced" as const, env: { ...stringEnv(), ...s.env } }
             : { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: s.heapMb }, env: s.env }),
