@@ -54,11 +54,8 @@ function encode(buf: Buffer, slot: number, o: ItemOutcome, lines: number, group:
   buf.writeUInt16LE(group, at + 14);
 }
 
-/** Read the outcome in `slot` into `o` (one object reused for a whole run); the lines answering its id. */
-function decodeInto(buf: Buffer, slot: number, groups: readonly string[], o: ItemOutcome): number {
-  const at = slot * BYTES;
-  const flags = buf.readUInt16LE(at + 12);
-  o.score = buf.readDoubleLE(at);
+/** An outcome's flags into `o`. */
+function flagsInto(flags: number, o: ItemOutcome): void {
   o.inT = (flags & IN_T) !== 0;
   o.attempted = (flags & ATTEMPTED) !== 0;
   o.hasMode = (flags & HAS_MODE) !== 0;
@@ -68,6 +65,14 @@ function decodeInto(buf: Buffer, slot: number, groups: readonly string[], o: Ite
   o.repeated = (flags & REPEATED) !== 0;
   o.genuine = (flags & GENUINE) !== 0;
   o.matched = (flags & MATCHED) !== 0;
+}
+
+/** Read the outcome in `slot` into `o` (one object reused for a whole run); the lines answering its id. */
+function decodeInto(buf: Buffer, slot: number, groups: readonly string[], o: ItemOutcome): number {
+  const at = slot * BYTES;
+  const flags = buf.readUInt16LE(at + 12);
+  o.score = buf.readDoubleLE(at);
+  flagsInto(flags, o);
   o.group = groups[buf.readUInt16LE(at + 14)] ?? "";
   return buf.readUInt32LE(at + 8);
 }
@@ -266,15 +271,7 @@ class BlockViews {
   decodeInto(slot: number, groups: readonly string[], o: ItemOutcome): number {
     const flags = this.u16[slot * 8 + 6];
     o.score = this.f64[slot * 2];
-    o.inT = (flags & IN_T) !== 0;
-    o.attempted = (flags & ATTEMPTED) !== 0;
-    o.hasMode = (flags & HAS_MODE) !== 0;
-    o.modeHit = (flags & MODE_HIT) !== 0;
-    o.unscorable = (flags & UNSCORABLE) !== 0;
-    o.truncated = (flags & TRUNCATED) !== 0;
-    o.repeated = (flags & REPEATED) !== 0;
-    o.genuine = (flags & GENUINE) !== 0;
-    o.matched = (flags & MATCHED) !== 0;
+    flagsInto(flags, o);
     o.group = groups[this.u16[slot * 8 + 7]] ?? "";
     return this.u32[slot * 4 + 2];
   }
