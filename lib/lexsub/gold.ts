@@ -158,8 +158,9 @@ export interface AppliedProposal {
 
 /**
  * The proposals a lemma review row applies while nobody has decided it: one per PoS whose proposal
- * changes the form, with the answers it rewrites (the "with proposals applied" download, and the Gold
- * page's list of them). A choice between two readings is none: nothing applies it by itself.
+ * changes the form, with the answers it rewrites (the Gold page's list of what the "with proposals
+ * applied" download applies; the download itself applies them in deriveGold). A choice between two
+ * readings is none: nothing applies it by itself.
  */
 export function proposalsOfRow(r: Pick<LemmaReviewRow, "form" | "changed" | "choice" | "proposals" | "pos" | "proposed" | "count">): AppliedProposal[] {
   if (!r.changed || r.choice) return [];

@@ -110,4 +110,23 @@ describe("the lemma review a page at a time", () => {
     const left = want.filter((p) => p.form !== decided);
     expect(openProposalsOf(db, projectId, "sv", 3)).toEqual({ count: left.length, uses: left.reduce((n, p) => n + p.count, 0), first: left.slice(0, 3) });
   });
+
+  it("reads on through forms whose largest proposal ties with the last one kept, in form order", () => {
+    const f = projectFixture();
+    const db = f.db;
+    const insert = db.$client.prepare(
+      "insert into lemma_forms (project_id, form, count, by_pos, proposals, choices, spacing, changed) values (?, ?, ?, ?, ?, '{}', '{}', 1)",
+    );
+    // zz: 3 answers as a noun, 1 as a verb; aa: 1 as a noun. In their order: zz (n) ×3, aa ×1, zz (v) ×1 — aa is
+    // read after zz (its largest proposal is smaller) but its one proposal comes before zz's second.
+    insert.run(f.project.id, "zz", 4, JSON.stringify({ n: 3, v: 1 }), JSON.stringify({ n: "zzn", v: "zzv" }));
+    insert.run(f.project.id, "aa", 1, JSON.stringify({ n: 1 }), JSON.stringify({ n: "aan" }));
+    const figures = db.$client.prepare("update lemma_forms set proposal_count = ?, proposal_uses = ?, proposal_top = ? where project_id = ? and form = ?");
+    for (const form of ["zz", "aa"]) {
+      const applies = proposalsOfRow(lemmaReviewEntry(db, f.project.id, "en", form)!);
+      figures.run(applies.length, applies.reduce((n, p) => n + p.count, 0), Math.max(0, ...applies.map((p) => p.count)), f.project.id, form);
+    }
+    expect(openProposalsOf(db, f.project.id, "en", 2).first.map((p) => `${p.form} ${p.pos} ${p.count}`)).toEqual(["zz n 3", "aa n 1"]);
+    expect(openProposalsOf(db, f.project.id, "en", 3)).toMatchObject({ count: 3, uses: 5 });
+  });
 });

@@ -113,8 +113,6 @@ export function ProblemsNotice({ d, download }: { d: GoldPageData; download: str
   );
 }
 
-/** Proposals listed on the page; the rest are counted. */
-
 /** The lemma proposals nobody decided: the downloads write those forms as typed; the "with proposals" link applies these. */
 export function ProposalsNotice({ proposals, base, download }: { proposals: GoldPageData["openProposals"]; base: string; download: string }) {
   const { count, uses, first } = proposals;
