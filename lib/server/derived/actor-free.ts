@@ -15,7 +15,7 @@ export { maintainInstances } from "./maintain";
 // The queue (queue.ts): a reader's catching up, the applier's and the derivation process's draining.
 export { catchUp, catchUpNow, drainSlice, isServed, markServed, queuedCount, queuedProjects } from "./queue";
 // The kept reads (read.ts).
-export { countsOf, firstProblems, goldFileLines, goldSummaryOf, problemCount, problemsInOrder } from "./read";
+export { countsOf, firstProblems, goldFileLines, goldFileText, goldSummaryOf, problemCount, problemsInOrder } from "./read";
 // The lemma review from the kept forms: whole, one form, or counted and a page at a time (lemma-review.ts).
 export {
   type LemmaReviewEntry,

@@ -13,6 +13,7 @@ import { type GoldKind, GoldReader } from "../../lexsub/formats/gold";
 import { type Actor, type ProjectRow, actorUserId, requireProject } from "../kernel/actor";
 import { InputError, NotFoundError } from "../kernel/errors";
 import { projectGold } from "../gold";
+import { goldFileText, queuedCount } from "../derived/actor-free";
 import { MAX_RUN_NAME, type NamedText } from "./uploads";
 
 // ---------------------------------------------------------------------------
@@ -72,13 +73,16 @@ export function resolveGold(db: Db, actor: Actor, project: ProjectRow, source: G
   // Shared by the scoring files, so it checks its caller itself rather than trusting each one did.
   requireProject(db, actor, project.id, { coordinator: true });
   if (source.kind === "project") {
-    const g = projectGold(db, actor, project.id);
+    // With nothing queued, the lines kept as answers change (#39) are the derivation's lines: read
+    // them, rather than derive the whole gold from every response again (a quarter of a GB held at
+    // 100,000 instances). Else (an import or a lemma decision still being applied) derived now.
+    const derived = queuedCount(db, project.id) === 0 ? null : projectGold(db, actor, project.id);
     return {
       kind: "project",
       id: null,
       label: projectGoldLabel(project),
-      gold: { name: `${project.name}.gold`, text: g.gold },
-      mwgold: { name: `${project.name}.mwgold`, text: g.mwgold },
+      gold: { name: `${project.name}.gold`, text: derived ? derived.gold : goldFileText(db, project.id, "gold") },
+      mwgold: { name: `${project.name}.mwgold`, text: derived ? derived.mwgold : goldFileText(db, project.id, "mwgold") },
     };
   }
   const row = db

@@ -15,7 +15,7 @@ import { readingFor } from "../../scorers/semeval2007/rules";
 import { sha1Hex, wordnet30 } from "../../wordnet/wn30";
 import { type Actor, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
-import { projectGold } from "../gold";
+import { resolveGold } from "./golds";
 import { decodeUpload, MAX_RUN_BYTES, type NamedText } from "./uploads";
 
 /** Runs scored in one submission, at most. */
@@ -111,7 +111,7 @@ export function scoreRankingUpload(db: Db, actor: Actor, projectId: number, inpu
   // tsar_eval.py and eval.py read their files as Python 3 text.
   const python = benchmark === "tsar" || benchmark === "swords";
   if (input.gold) gold = decodeMaybeGz(input.gold.name, bytesOf(input.gold), "gold", python);
-  else if (benchmark === "gap") gold = { name: `${project.name}.gold`, text: projectGold(db, actor, projectId).gold };
+  else if (benchmark === "gap") gold = resolveGold(db, actor, project, { kind: "project" }).gold!;
   else throw new InputError(`${benchmark === "tsar" ? "TSAR/MLSP" : "SWORDS"} measures need the benchmark's gold file.`, { gold: "Choose the gold file." });
   const runs = (function* () {
     for (const r of input.runs) yield decodeMaybeGz(r.name, bytesOf(r), "runs", python);
