@@ -22,6 +22,8 @@ import { catchUpNow } from "../derived/actor-free";
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const LX = named(lexelts);
 const ALC = named(annotatorLexeltCounts);
+const AC = named(annotatorLexeltCounts, "c");
+const AS = named(assignments, "a");
 const LA = named(lexeltAnswerCounts);
 const RESPONSES = named(responses);
 const PA = named(participants, "pa");
@@ -162,35 +164,34 @@ function progressFromCounters(db: Db, p: ReturnType<typeof requireProject>, with
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.projectId, projectId), eq(memberships.role, "annotator")))
     .all();
-  // Responses to instances in the queue per annotator and lexelt, and the latest save among them: kept with the derived figures.
-  const perLexelt = db.$client
-    .prepare(`select ${ALC.userId} as userId, ${ALC.lexeltId} as lexeltId, ${ALC.responses} as n, ${ALC.lastAt} as last from ${ALC.$} where ${ALC.projectId} = ?`)
-    .all(projectId) as { userId: number; lexeltId: number; n: number; last: number }[];
+  // Responses to instances in the queue per annotator and lexelt, and the latest save among them: kept with the derived
+  // figures (annotator_lexelt_counts), summed here by SQLite per person and per lexelt — a row per person and per lexelt
+  // read, not one per (person, lexelt) pair: 50 annotators over 4,000 lexelts are 200,000 pairs (#39).
+  const totals = db.$client
+    .prepare(`select ${ALC.userId} as userId, sum(${ALC.responses}) as n, max(${ALC.lastAt}) as last from ${ALC.$} where ${ALC.projectId} = ? group by ${ALC.userId}`)
+    .all(projectId) as { userId: number; n: number; last: number }[];
   const memberIds = new Set(annotatorMembers.map((m) => m.userId));
-  const othersIds = [...new Set(perLexelt.map((r) => r.userId))].filter((id) => !memberIds.has(id));
+  const othersIds = totals.map((r) => r.userId).filter((id) => !memberIds.has(id));
   const others: { userId: number; name: string; role: string }[] = [];
   for (let k = 0; k < othersIds.length; k += 500) {
     others.push(...db.select({ userId: users.id, name: users.name, role: users.role }).from(users).where(inArray(users.id, othersIds.slice(k, k + 500))).all());
   }
+  const totalOf = new Map(totals.map((r) => [r.userId, r]));
   // Each person's last save to an instance in the queue.
-  const lastOf = new Map<number, number>();
-  for (const r of perLexelt) if (r.last > (lastOf.get(r.userId) ?? -Infinity)) lastOf.set(r.userId, r.last);
-  const lastActivityOf = (userId: number): number | null => lastOf.get(userId) ?? null;
+  const lastActivityOf = (userId: number): number | null => totalOf.get(userId)?.last ?? null;
   // The team: crowd participants are summed per study below, not listed.
   const people = [
     ...annotatorMembers.filter((m) => m.role !== "participant").map((m) => ({ userId: m.userId, name: m.name, member: true })),
     ...others.filter((o) => o.role !== "participant").map((o) => ({ userId: o.userId, name: o.name, member: false })),
   ].sort((a, b) => a.name.localeCompare(b.name));
 
-  const doneIn = new Map(perLexelt.map((r) => [`${r.userId}:${r.lexeltId}`, r.n]));
-  const byUser = new Map<number, { n: number; lexeltId: number }[]>();
-  const responsesIn = new Map<number, number>();
-  for (const r of perLexelt) {
-    let list = byUser.get(r.userId);
-    if (!list) byUser.set(r.userId, (list = []));
-    list.push(r);
-    responsesIn.set(r.lexeltId, (responsesIn.get(r.lexeltId) ?? 0) + r.n);
-  }
+  const responsesIn = new Map(
+    (
+      db.$client
+        .prepare(`select ${ALC.lexeltId} as lexeltId, sum(${ALC.responses}) as n from ${ALC.$} where ${ALC.projectId} = ? group by ${ALC.lexeltId}`)
+        .all(projectId) as { lexeltId: number; n: number }[]
+    ).map((r) => [r.lexeltId, r.n]),
+  );
   // Every assignment of the project in one read; a member without rows annotates every lexelt (assignments.ts).
   const rowsOf = new Map<number, Set<number>>();
   for (const a of db.select({ userId: assignments.userId, lexeltId: assignments.lexeltId }).from(assignments).where(eq(assignments.projectId, projectId)).all()) {
@@ -198,23 +199,49 @@ function progressFromCounters(db: Db, p: ReturnType<typeof requireProject>, with
     if (!set) rowsOf.set(a.userId, (set = new Set()));
     set.add(a.lexeltId);
   }
+  // Of the responses of a person with assignment rows, those in the lexelts assigned (the rest were given outside them).
+  const inAssigned = new Map(
+    (
+      db.$client
+        .prepare(
+          `select ${AC.userId} as userId, sum(${AC.responses}) as n from ${AC.$}
+            join ${AS.$} on ${AS.projectId} = ${AC.projectId} and ${AS.userId} = ${AC.userId} and ${AS.lexeltId} = ${AC.lexeltId}
+            where ${AC.projectId} = ? group by ${AC.userId}`,
+        )
+        .all(projectId) as { userId: number; n: number }[]
+    ).map((r) => [r.userId, r.n]),
+  );
+  // One (person, lexelt) pair's responses: read for the cells shown, or all at once for every cell.
+  const doneIn = withCells
+    ? new Map(
+        (db.$client.prepare(`select ${ALC.userId} as userId, ${ALC.lexeltId} as lexeltId, ${ALC.responses} as n from ${ALC.$} where ${ALC.projectId} = ?`).all(projectId) as {
+          userId: number;
+          lexeltId: number;
+          n: number;
+        }[]).map((r) => [`${r.userId}:${r.lexeltId}`, r.n]),
+      )
+    : null;
+  const oneCell = withCells
+    ? null
+    : db.$client.prepare(`select ${ALC.responses} as n from ${ALC.$} where ${ALC.projectId} = ? and ${ALC.userId} = ? and ${ALC.lexeltId} = ?`).pluck();
+  const doneOf = (userId: number, lexeltId: number): number => (doneIn ? doneIn.get(`${userId}:${lexeltId}`) : (oneCell!.get(projectId, userId, lexeltId) as number | undefined)) ?? 0;
   const everyLexelt = new Set(allLexeltIds);
   const instancesOf = new Map(lx.map((l) => [l.id, l.instances]));
+  let everyInstance = 0;
+  for (const l of lx) everyInstance += l.instances;
   const assignedTo = new Map<number, Set<number>>();
   const annotators: AnnotatorProgress[] = people.map((person) => {
     const rows = person.member ? rowsOf.get(person.userId) : undefined;
     const set = !person.member ? new Set<number>() : rows ? new Set([...rows].filter((id) => everyLexelt.has(id))) : everyLexelt;
     assignedTo.set(person.userId, set);
-    let done = 0;
-    let outside = 0;
-    for (const r of byUser.get(person.userId) ?? []) {
-      if (set.has(r.lexeltId)) done += r.n;
-      else outside += r.n;
-    }
+    const total = totalOf.get(person.userId)?.n ?? 0;
+    const done = !person.member ? 0 : rows ? (inAssigned.get(person.userId) ?? 0) : total;
+    const outside = total - done;
     const lastMs = done + outside > 0 ? lastActivityOf(person.userId) : null;
     const { timed, medianMs: med } = timedMedian(db, projectId, person.userId);
     let assigned = 0;
-    for (const id of set) assigned += instancesOf.get(id) ?? 0;
+    if (set === everyLexelt) assigned = everyInstance;
+    else for (const id of set) assigned += instancesOf.get(id) ?? 0;
     return {
       userId: person.userId,
       name: person.name,
@@ -238,9 +265,9 @@ function progressFromCounters(db: Db, p: ReturnType<typeof requireProject>, with
     else for (const id of rows) assignedIn.set(id, (assignedIn.get(id) ?? 0) + 1);
   }
   const assignedCount = (lexeltId: number) => everywhere + (assignedIn.get(lexeltId) ?? 0);
-  const cellOf = (lexeltId: number, userId: number): LexeltCell => ({ userId, assigned: assignedTo.get(userId)?.has(lexeltId) ?? false, done: doneIn.get(`${userId}:${lexeltId}`) ?? 0 });
+  const cellOf = (lexeltId: number, userId: number): LexeltCell => ({ userId, assigned: assignedTo.get(userId)?.has(lexeltId) ?? false, done: doneOf(userId, lexeltId) });
 
-  const crowd = crowdProgress(db, projectId, byUser, lastActivityOf, [...annotatorMembers, ...others].filter((u) => u.role === "participant").map((u) => u.userId));
+  const crowd = crowdProgress(db, projectId, totalOf, lastActivityOf, [...annotatorMembers, ...others].filter((u) => u.role === "participant").map((u) => u.userId));
 
   // How many instances of each lexelt have each number of answers that count toward complete (those of participants
   // left out of the gold are counted as responses, not towards it): kept with the derived figures.
@@ -289,7 +316,7 @@ function progressFromCounters(db: Db, p: ReturnType<typeof requireProject>, with
 function crowdProgress(
   db: Db,
   projectId: number,
-  byUser: ReadonlyMap<number, readonly { n: number }[]>,
+  totalOf: ReadonlyMap<number, { n: number }>,
   lastActivityOf: (userId: number) => number | null,
   participantIds: readonly number[],
 ): CrowdProgress {
@@ -298,8 +325,7 @@ function crowdProgress(
     .all(projectId) as Pick<StudyProgress, "id" | "name" | "platform" | "state">[];
   const byStudy = new Map<number, StudyProgress>(rows.map((r) => [r.id, { ...r, joined: 0, finished: 0, answers: 0, lastActivity: null }]));
   const answered = (userId: number) => {
-    let n = 0;
-    for (const r of byUser.get(userId) ?? []) n += r.n;
+    const n = totalOf.get(userId)?.n ?? 0;
     return { n, last: n > 0 ? lastActivityOf(userId) : null };
   };
   const later = (a: Date | null, ms: number | null) => (ms === null ? a : a === null || ms > a.getTime() ? new Date(ms) : a);
