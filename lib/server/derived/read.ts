@@ -117,17 +117,23 @@ export interface AgreementSumsView {
 }
 
 export function agreementSumsOf(db: Db, projectId: number): AgreementSumsView {
-  const rows = all<Record<string, number | string>>(
+  // Rows as arrays (a lexelt's row each: 4,167 at 100,000 instances), each group's sums built field by field.
+  const rows = prepared(
     db,
-    `select ${AS.scope} as scope, ${AS.key} as key, ${AS.pos} as pos, ${GROUP_FIELDS.map((k) => `${AS[k]} as ${k}`).join(", ")} from ${AS.$} where ${AS.projectId} = ? and ${AS.present} > 0`,
-    projectId,
-  );
-  const sumsOf = (r: Record<string, number | string>) => Object.fromEntries(GROUP_FIELDS.map((k) => [k, r[k] as number])) as unknown as GroupSums;
+    `select ${AS.scope}, ${AS.key}, ${AS.pos}, ${GROUP_FIELDS.map((k) => AS[k]).join(", ")} from ${AS.$} where ${AS.projectId} = ? and ${AS.present} > 0`,
+  )
+    .raw(true)
+    .all(projectId) as (string | number)[][];
+  const sumsOf = (r: (string | number)[]): GroupSums => {
+    const out = {} as Record<string, number>;
+    for (let k = 0; k < GROUP_FIELDS.length; k++) out[GROUP_FIELDS[k]] = r[k + 3] as number;
+    return out as unknown as GroupSums;
+  };
   const view: AgreementSumsView = { overall: emptyGroupSums(), byPos: [], byLexelt: [], annotators: [] };
   for (const r of rows) {
-    if (r.scope === "all") view.overall = sumsOf(r);
-    else if (r.scope === "pos") view.byPos.push({ pos: r.key as string, sums: sumsOf(r) });
-    else view.byLexelt.push({ lexelt: r.key as string, pos: r.pos as string, sums: sumsOf(r) });
+    if (r[0] === "all") view.overall = sumsOf(r);
+    else if (r[0] === "pos") view.byPos.push({ pos: r[1] as string, sums: sumsOf(r) });
+    else view.byLexelt.push({ lexelt: r[1] as string, pos: r[2] as string, sums: sumsOf(r) });
   }
   view.annotators = all<Record<string, number | string>>(
     db,
