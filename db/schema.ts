@@ -1079,7 +1079,9 @@ export const goldItems = sqliteTable(
     sums: text("sums").notNull(),
   },
   (t) => [
-    index("gold_items_order").on(t.projectId, t.lexeltPosition, t.position),
+    // In corpus order, with the lines (#39): the gold and mwgold files are read from this index alone, not
+    // from the rows (each about a page of 4 KB with its sums: 84,000 pages read for 6 MB of gold at 100,000 instances).
+    index("gold_items_order").on(t.projectId, t.lexeltPosition, t.position, t.excluded, t.line, t.mwLine),
     index("gold_items_rank").on(t.projectId, t.rank, t.lexeltPosition, t.position),
     index("gold_items_lowest").on(t.projectId, t.rank, sql`${t.pairs} desc`, t.lexeltPosition, t.position),
     index("gold_items_lexelt").on(t.projectId, t.lexelt),

@@ -50,7 +50,9 @@ export function problemCount(counts: ReadonlyMap<string, number>): number {
 export function* goldFileLines(db: Db, projectId: number, file: "gold" | "mwgold"): Generator<string> {
   const col = file === "gold" ? GI.line : GI.mwLine;
   const rows = db.$client
-    .prepare(`select ${col} as line from ${GI.$} where ${GI.projectId} = ? and ${GI.excluded} = 0 and ${col} is not null order by ${GI.lexeltPosition}, ${GI.position}`)
+    .prepare(
+      `select ${col} as line from ${GI.$} indexed by gold_items_order where ${GI.projectId} = ? and ${GI.excluded} = 0 and ${col} is not null order by ${GI.lexeltPosition}, ${GI.position}`,
+    )
     .pluck()
     .iterate(projectId) as IterableIterator<string>;
   yield* rows;
