@@ -10,7 +10,7 @@ import type { Db } from "../../../db/client";
 import { goldItems } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { type Actor, requireProject } from "../kernel/actor";
-import { all } from "../kernel/statements";
+import { prepared } from "../kernel/statements";
 import { catchUpNow, problemsInOrder } from "../derived/actor-free";
 import type { GoldProblem } from "../../lexsub/gold";
 
@@ -36,11 +36,14 @@ export function goldFileSlices(db: Db, actor: Actor, projectId: number, file: "g
       yield "\n";
       let after: [number, number] = [-Infinity, -Infinity];
       for (;;) {
-        const rows = all<{ lp: number; p: number; line: string }>(db, sql, projectId, after[0], after[1]);
+        // Rows as arrays [lp, p, line]: a keyed object per line was half the slice's time.
+        const rows = prepared(db, sql).raw(true).all(projectId, after[0], after[1]) as [number, number, string][];
         if (rows.length === 0) return;
-        yield rows.map((r) => r.line + "\n").join("");
+        let text = "";
+        for (const r of rows) text += r[2] + "\n";
+        yield text;
         const last = rows[rows.length - 1];
-        after = [last.lp, last.p];
+        after = [last[0], last[1]];
         if (rows.length < SLICE_LINES) return;
       }
     },
