@@ -76,13 +76,16 @@ export function resolveGold(db: Db, actor: Actor, project: ProjectRow, source: G
     // With nothing queued, the lines kept as answers change (#39) are the derivation's lines: read
     // them, rather than derive the whole gold from every response again (a quarter of a GB held at
     // 100,000 instances). Else (an import or a lemma decision still being applied) derived now.
-    const derived = queuedCount(db, project.id) === 0 ? null : projectGold(db, actor, project.id);
+    // One read transaction: the queue, the gold and the mwgold of one moment.
+    const files = db.$client.transaction((): { gold: string; mwgold: string } =>
+      queuedCount(db, project.id) === 0 ? { gold: goldFileText(db, project.id, "gold"), mwgold: goldFileText(db, project.id, "mwgold") } : projectGold(db, actor, project.id),
+    )();
     return {
       kind: "project",
       id: null,
       label: projectGoldLabel(project),
-      gold: { name: `${project.name}.gold`, text: derived ? derived.gold : goldFileText(db, project.id, "gold") },
-      mwgold: { name: `${project.name}.mwgold`, text: derived ? derived.mwgold : goldFileText(db, project.id, "mwgold") },
+      gold: { name: `${project.name}.gold`, text: files.gold },
+      mwgold: { name: `${project.name}.mwgold`, text: files.mwgold },
     };
   }
   const row = db
