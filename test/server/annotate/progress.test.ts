@@ -9,6 +9,7 @@ import { addMember } from "../../../lib/server/people/users";
 import { actorFor, projectFixture } from "../../support/db";
 import { seedParticipant, seedStudy } from "../../support/crowd";
 import { createProject } from "../../../lib/server/corpus/projects";
+import { recordStatements } from "../../support/statements";
 
 const xml = `<?xml version="1.0"?>
 <corpus lang="english">
@@ -153,25 +154,8 @@ describe("progressPageView (what the Progress page gets from the derivation proc
 });
 
 describe("crowd participants on the Progress page (issue #32)", () => {
-  /** Every statement a call prepares and runs (better-sqlite3's Statement methods, wrapped for the call). */
-  function statements(db: ReturnType<typeof setup>["db"], fn: () => void): string[] {
-    const proto = Object.getPrototypeOf(db.$client.prepare("select 1")) as Record<string, (...a: unknown[]) => unknown>;
-    const out: string[] = [];
-    const saved: Record<string, (...a: unknown[]) => unknown> = {};
-    for (const name of ["get", "all", "run", "iterate"]) {
-      const original = (saved[name] = proto[name]);
-      proto[name] = function (this: { source: string }, ...args: unknown[]) {
-        out.push(this.source);
-        return original.apply(this, args);
-      };
-    }
-    try {
-      fn();
-    } finally {
-      Object.assign(proto, saved);
-    }
-    return out;
-  }
+  /** Every statement a call runs, in order (test/support/statements.ts). */
+  const statements = (db: ReturnType<typeof setup>["db"], fn: () => void): string[] => recordStatements(db, fn).sql;
 
   /**
    * setup()'s team and answers, plus study "pilot" with `n` participants: the first finished

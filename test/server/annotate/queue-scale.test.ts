@@ -12,6 +12,7 @@ import { importResponses } from "../../../lib/server/annotate/response-import";
 import { saveResponse, workspace, workspaceTargets } from "../../../lib/server/annotate/responses";
 import { syncTrainingQueue } from "../../../lib/server/annotate/queue";
 import { bigProject, type BigProject } from "../../support/big-project";
+import { recordStatements } from "../../support/statements";
 
 const answer = (s: string) => ({ kind: "substitutes", substitutes: [s], multiword: false });
 
@@ -22,26 +23,8 @@ const answer = (s: string) => ({ kind: "substitutes", substitutes: [s], multiwor
  * Transaction control (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE) reads no row and is left out.
  */
 function recorded(db: Db, fn: () => void): string[] & { rows: number } {
-  const proto = Object.getPrototypeOf(db.$client.prepare("select 1")) as Record<string, (...a: unknown[]) => unknown>;
-  const seen = Object.assign([] as string[], { rows: 0 });
-  const saved: Record<string, (...a: unknown[]) => unknown> = {};
-  for (const name of ["get", "all", "run", "iterate"]) {
-    const original = (saved[name] = proto[name]);
-    proto[name] = function (this: { source: string }, ...args: unknown[]) {
-      if (/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(this.source)) return original.apply(this, args);
-      seen.push(this.source);
-      const r = original.apply(this, args);
-      if (name === "all") seen.rows += (r as unknown[]).length;
-      else if (name === "get" && r !== undefined) seen.rows++;
-      return r;
-    };
-  }
-  try {
-    fn();
-  } finally {
-    Object.assign(proto, saved);
-  }
-  return seen;
+  const r = recordStatements(db, fn);
+  return Object.assign(r.sql, { rows: r.rows });
 }
 
 /** SQLite's plan for a statement, one line per step. */

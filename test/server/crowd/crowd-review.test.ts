@@ -18,6 +18,7 @@ import { answer, seedParticipant, seedStudy } from "../../support/crowd";
 import { paymentFile } from "../../../lib/server/crowd/payments";
 import { bigProject } from "../../support/big-project";
 import { actorFor, testDb } from "../../support/db";
+import { recordStatements } from "../../support/statements";
 
 const XML = `<?xml version="1.0"?>
 <corpus lang="english">
@@ -237,29 +238,8 @@ describe("leaving rejected participants out of the gold", () => {
 });
 
 describe("at scale: a study of 300 participants in a project of 100,000 instances", { timeout: 300_000 }, () => {
-  /** Every statement fn runs (its SQL), and the rows they returned; better-sqlite3's Statement methods wrapped for the call. */
-  function recorded(db: Db, fn: () => void): { sql: string[]; rows: number } {
-    const proto = Object.getPrototypeOf(db.$client.prepare("select 1")) as Record<string, (...a: unknown[]) => unknown>;
-    const out = { sql: [] as string[], rows: 0 };
-    const saved: Record<string, (...a: unknown[]) => unknown> = {};
-    for (const name of ["get", "all", "run", "iterate"]) {
-      const original = (saved[name] = proto[name]);
-      proto[name] = function (this: { source: string }, ...args: unknown[]) {
-        if (/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(this.source)) return original.apply(this, args);
-        out.sql.push(this.source);
-        const r = original.apply(this, args);
-        if (name === "all") out.rows += (r as unknown[]).length;
-        else if (name === "get" && r !== undefined) out.rows++;
-        return r;
-      };
-    }
-    try {
-      fn();
-    } finally {
-      Object.assign(proto, saved);
-    }
-    return out;
-  }
+  /** Every statement fn runs (its SQL), and the rows they returned (test/support/statements.ts). */
+  const recorded = (db: Db, fn: () => void): { sql: string[]; rows: number } => recordStatements(db, fn);
 
   /** A project of `instances`, a study whose 300 participants each answered 5 of its first 500 instances (3 answers each). */
   function crowdProject(instances: number) {

@@ -21,6 +21,7 @@ import { SYSTEM } from "../../../lib/server/kernel/actor";
 import { resetRateLimits } from "../../../lib/server/kernel/rate-limit";
 import { writeTransaction } from "../../../lib/server/kernel/write-lock";
 import { bigProject } from "../../support/big-project";
+import { recordStatements } from "../../support/statements";
 
 const MIN = 60_000;
 const T0 = 1_800_000_000_000;
@@ -107,28 +108,8 @@ describe("the study list's counts, kept on the studies row", () => {
     expect(listed(db, projectId, s.id)).toEqual(kept);
   });
 
-  /** Every statement fn runs (its SQL) and the rows they returned; better-sqlite3's Statement methods wrapped for the call. */
-  function recorded(db: Db, fn: () => void): { sql: string[]; rows: number } {
-    const proto = Object.getPrototypeOf(db.$client.prepare("select 1")) as Record<string, (...a: unknown[]) => unknown>;
-    const out = { sql: [] as string[], rows: 0 };
-    const saved: Record<string, (...a: unknown[]) => unknown> = {};
-    for (const name of ["get", "all", "run", "iterate", "values", "raw"]) {
-      const original = (saved[name] = proto[name]);
-      proto[name] = function (this: { source: string }, ...args: unknown[]) {
-        if (name !== "raw") out.sql.push(this.source);
-        const r = original.apply(this, args);
-        if (name === "all" || name === "values") out.rows += (r as unknown[]).length;
-        else if (name === "get" && r !== undefined) out.rows++;
-        return r;
-      };
-    }
-    try {
-      fn();
-    } finally {
-      Object.assign(proto, saved);
-    }
-    return out;
-  }
+  /** Every statement fn runs (its SQL) and the rows they returned (test/support/statements.ts). */
+  const recorded = (db: Db, fn: () => void): { sql: string[]; rows: number } => recordStatements(db, fn);
 
   it("the list runs the same statements and reads the same rows for a study opened in one statement and one of 30,000 instances, none on slots or participants", { timeout: 120_000 }, async () => {
     const runs = await Promise.all(

@@ -12,32 +12,12 @@ import { drainAll } from "../../../lib/server/derived/queue";
 import { uploadRun } from "../../../lib/server/scoring/runs";
 import { SYSTEM } from "../../../lib/server/kernel/actor";
 import { bigProject, type BigProject } from "../../support/big-project";
+import { recordStatements } from "../../support/statements";
 
 const answer = (subs: string[]) => ({ kind: "substitutes", substitutes: subs, multiword: false });
 
-/** The statements `fn` runs (SQL text) and the rows they return, better-sqlite3's Statement methods wrapped for the call. */
-function recorded(db: Db, fn: () => void): { sql: string[]; rows: number } {
-  const proto = Object.getPrototypeOf(db.$client.prepare("select 1")) as Record<string, (...a: unknown[]) => unknown>;
-  const out = { sql: [] as string[], rows: 0 };
-  const saved: Record<string, (...a: unknown[]) => unknown> = {};
-  for (const name of ["get", "all", "run", "iterate"]) {
-    const original = (saved[name] = proto[name]);
-    proto[name] = function (this: { source: string }, ...args: unknown[]) {
-      if (/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(this.source)) return original.apply(this, args);
-      out.sql.push(this.source);
-      const r = original.apply(this, args);
-      if (name === "all") out.rows += (r as unknown[]).length;
-      else if (name === "get" && r !== undefined) out.rows++;
-      return r;
-    };
-  }
-  try {
-    fn();
-  } finally {
-    Object.assign(proto, saved);
-  }
-  return out;
-}
+/** The statements `fn` runs (SQL text, transaction control left out) and the rows they return (test/support/statements.ts). */
+const recorded = (db: Db, fn: () => void): { sql: string[]; rows: number } => recordStatements(db, fn);
 
 /** A big project whose first instances are answered, its figures built, two runs of its gold stored. */
 function project(instances: number): BigProject {

@@ -9,26 +9,10 @@ import { goldFileText } from "../../../lib/server/derived/read";
 import { goldFileSlices } from "../../../lib/server/gold/gold-files";
 import { projectGold } from "../../../lib/server/gold/gold";
 import { goldFixture } from "../../support/gold-fixture";
+import { recordStatements } from "../../support/statements";
 
-/** The SQL texts of the statements `fn` iterates or reads. */
-function statementsOf(db: { $client: { prepare: (s: string) => object } }, fn: () => void): string[] {
-  const proto = Object.getPrototypeOf(db.$client.prepare("select 1")) as Record<string, (...a: unknown[]) => unknown>;
-  const seen: string[] = [];
-  const saved: Record<string, (...a: unknown[]) => unknown> = {};
-  for (const name of ["get", "all", "iterate"]) {
-    const original = (saved[name] = proto[name]);
-    proto[name] = function (this: { source: string }, ...args: unknown[]) {
-      seen.push(this.source);
-      return original.apply(this, args);
-    };
-  }
-  try {
-    fn();
-  } finally {
-    Object.assign(proto, saved);
-  }
-  return [...new Set(seen)];
-}
+/** The SQL texts of the statements `fn` runs, each once (test/support/statements.ts). */
+const statementsOf = (db: Parameters<typeof recordStatements>[0], fn: () => void): string[] => [...new Set(recordStatements(db, fn).sql)];
 
 describe("reading the gold and mwgold files", () => {
   it("gives the derivation's files through the covering index of the lines, never the rows", () => {
