@@ -1223,6 +1223,12 @@ export const lemmaForms = sqliteTable(
     proposalCount: integer("proposal_count").notNull().default(0),
     proposalUses: integer("proposal_uses").notNull().default(0),
     proposalTop: integer("proposal_top").notNull().default(0),
+    /**
+     * How many spellings with other spacing the form has (the keys of `spacing`): while nobody decides the
+     * form, the "with proposals applied" download writes each of them tidied, and the Gold page's notice
+     * says how many such spellings are open.
+     */
+    spacingCount: integer("spacing_count").notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.projectId, t.form] }),
@@ -1230,6 +1236,9 @@ export const lemmaForms = sqliteTable(
     index("lemma_forms_proposals")
       .on(t.projectId, t.proposalTop)
       .where(sql`${t.proposalCount} > 0`),
+    index("lemma_forms_spacing")
+      .on(t.projectId)
+      .where(sql`${t.spacingCount} > 0`),
   ],
 );
 

@@ -176,6 +176,11 @@ export interface OpenProposals {
   count: number;
   uses: number;
   first: AppliedProposal[];
+  /**
+   * Spellings with other spacing than their form's (`still ` for "still") of the forms nobody decided:
+   * the "with proposals applied" download writes each of them tidied (or as its form's proposal).
+   */
+  spacing: number;
 }
 
 /**
@@ -215,7 +220,13 @@ export function openProposalsOf(db: Db, projectId: number, language: string, fir
       }
     }
   }
-  return { count: totals?.count ?? 0, uses: totals?.uses ?? 0, first: out };
+  const spacing = get<{ n: number | null }>(
+    db,
+    `select sum(${LF.spacingCount}) as n from ${LF.$} indexed by lemma_forms_spacing
+       left join ${LO.$} on ${LO.projectId} = ${LF.projectId} and ${LO.form} = ${LF.form} where ${LF.projectId} = ? and ${LF.spacingCount} > 0 and ${LO.form} is null`,
+    projectId,
+  );
+  return { count: totals?.count ?? 0, uses: totals?.uses ?? 0, first: out, spacing: spacing?.n ?? 0 };
 }
 
 /** `a` before `b` in code-point order (SQLite's order of text). */

@@ -401,7 +401,7 @@ function writeLemmaForms(
   for (const e of moved) bump(rowOf(e.key.form).byPos, e.key.pos, e.value.n);
   for (const e of spaced) bump(rowOf(e.key.form).spacing, e.key.spelling, e.value.n);
   const propose = lemmaProposer(language);
-  const upserts: [string, number, string, string, string, string, number, number, number, number][] = [];
+  const upserts: [string, number, string, string, string, string, number, number, number, number, number][] = [];
   const gone: string[] = [];
   for (const form of forms) {
     const row = rows.get(form)!;
@@ -430,16 +430,17 @@ function writeLemmaForms(
       applies.length,
       applies.reduce((n, p) => n + p.count, 0),
       applies.reduce((n, p) => Math.max(n, p.count), 0),
+      Object.keys(row.spacing).length,
     ]);
   }
   if (upserts.length > 0) {
     run(
       db,
-      `insert into ${LF.$} (${LF.projectId}, ${LF.form}, ${LF.count}, ${LF.byPos}, ${LF.proposals}, ${LF.choices}, ${LF.spacing}, ${LF.changed}, ${LF.proposalCount}, ${LF.proposalUses}, ${LF.proposalTop})
-       select ?, ${Array.from({ length: 10 }, (_, i) => `json_extract(value, '$[${i}]')`).join(", ")} from json_each(?) where true
+      `insert into ${LF.$} (${LF.projectId}, ${LF.form}, ${LF.count}, ${LF.byPos}, ${LF.proposals}, ${LF.choices}, ${LF.spacing}, ${LF.changed}, ${LF.proposalCount}, ${LF.proposalUses}, ${LF.proposalTop}, ${LF.spacingCount})
+       select ?, ${Array.from({ length: 11 }, (_, i) => `json_extract(value, '$[${i}]')`).join(", ")} from json_each(?) where true
        on conflict (${LF.projectId}, ${LF.form}) do update set ${LF.count} = excluded.${LF.count}, ${LF.byPos} = excluded.${LF.byPos}, ${LF.proposals} = excluded.${LF.proposals},
          ${LF.choices} = excluded.${LF.choices}, ${LF.spacing} = excluded.${LF.spacing}, ${LF.changed} = excluded.${LF.changed},
-         ${LF.proposalCount} = excluded.${LF.proposalCount}, ${LF.proposalUses} = excluded.${LF.proposalUses}, ${LF.proposalTop} = excluded.${LF.proposalTop}`,
+         ${LF.proposalCount} = excluded.${LF.proposalCount}, ${LF.proposalUses} = excluded.${LF.proposalUses}, ${LF.proposalTop} = excluded.${LF.proposalTop}, ${LF.spacingCount} = excluded.${LF.spacingCount}`,
       projectId,
       JSON.stringify(upserts),
     );

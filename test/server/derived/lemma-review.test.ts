@@ -22,17 +22,20 @@ function seeded() {
   const db = f.db;
   const userId = (db.$client.prepare("select id from users where name = 'coord'").get() as { id: number }).id;
   const insert = db.$client.prepare(
-    "insert into lemma_forms (project_id, form, count, by_pos, proposals, choices, spacing, changed) values (?, ?, ?, ?, ?, ?, ?, ?)",
+    "insert into lemma_forms (project_id, form, count, by_pos, proposals, choices, spacing, changed, spacing_count) values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
+  // Spellings with other spacing: of forms left open ("a'b", "zz") and of one decided ("a b").
+  const SPACED: Record<number, Record<string, number>> = { 7: { "a  'b": 1 }, 4: { "a  b": 2, " a b": 1 }, 16: { "zz ": 3, " zz": 1 } };
   FORMS.forEach((form, k) => {
     // Three counts only, so that most forms tie with others; every third form changed by its proposal.
     const count = 1 + (k % 3);
     const changed = k % 4 === 0;
     const byPos = k % 5 === 0 ? { v: count - 1 || 1, n: 1 } : { n: count };
     const proposals = Object.fromEntries(Object.keys(byPos).map((pos) => [pos, changed ? `${form}x` : form]));
-    const spacing = k === 7 ? { "a  'b": 1 } : {};
+    const spacing = SPACED[k] ?? {};
     const total = Object.values(byPos).reduce((a, b) => a + b, 0);
-    insert.run(f.project.id, form, total, JSON.stringify(byPos), JSON.stringify(proposals), "{}", JSON.stringify(spacing), changed || k === 7 ? 1 : 0);
+    const spaced = Object.keys(spacing).length;
+    insert.run(f.project.id, form, total, JSON.stringify(byPos), JSON.stringify(proposals), "{}", JSON.stringify(spacing), changed || spaced > 0 ? 1 : 0, spaced);
   });
   // Each form's proposal figures as the maintenance keeps them (lib/server/derived/maintain.ts): from its row undecided.
   const figures = db.$client.prepare("update lemma_forms set proposal_count = ?, proposal_uses = ?, proposal_top = ? where project_id = ? and form = ?");
@@ -101,14 +104,20 @@ describe("the lemma review a page at a time", () => {
     // Several forms, counts that tie across forms, and two PoS in some: the early stop has ties to get right.
     expect(want.length).toBeGreaterThan(6);
     expect(new Set(want.map((p) => p.count)).size).toBeGreaterThan(1);
+    // The open forms' spellings with other spacing (the decided "a b" has two more, left out).
+    const spacing = (rows: typeof whole) => rows.filter((r) => r.decision === null).reduce((n, r) => n + (r.spacing?.length ?? 0), 0);
+    expect(spacing(whole)).toBe(3);
     for (const first of [0, 1, 2, 3, 5, want.length - 1, want.length, 50]) {
-      expect(openProposalsOf(db, projectId, "sv", first)).toEqual({ count: want.length, uses: want.reduce((n, p) => n + p.count, 0), first: want.slice(0, first) });
+      expect(openProposalsOf(db, projectId, "sv", first)).toEqual({ count: want.length, uses: want.reduce((n, p) => n + p.count, 0), first: want.slice(0, first), spacing: 3 });
     }
-    // A decision takes a form's proposals out of the sums and the list.
+    // A decision takes a form's proposals out of the sums and the list, and its spellings out of the count.
     const decided = want[0].form;
     db.$client.prepare("insert into lemma_overrides (project_id, form, lemma, decision, decided_at) values (?, ?, ?, 'kept', 1)").run(projectId, decided, decided);
     const left = want.filter((p) => p.form !== decided);
-    expect(openProposalsOf(db, projectId, "sv", 3)).toEqual({ count: left.length, uses: left.reduce((n, p) => n + p.count, 0), first: left.slice(0, 3) });
+    expect(openProposalsOf(db, projectId, "sv", 3)).toEqual({ count: left.length, uses: left.reduce((n, p) => n + p.count, 0), first: left.slice(0, 3), spacing: 3 });
+    db.$client.prepare("insert into lemma_overrides (project_id, form, lemma, decision, decided_at) values (?, 'zz', 'zz', 'kept', 1)").run(projectId);
+    expect(openProposalsOf(db, projectId, "sv", 3).spacing).toBe(spacing(lemmaReviewOf(db, projectId, "sv")));
+    expect(openProposalsOf(db, projectId, "sv", 3).spacing).toBe(1);
   });
 
   it("reads on through forms whose largest proposal ties with the last one kept, in form order", () => {

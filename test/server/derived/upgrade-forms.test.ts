@@ -17,9 +17,9 @@ import { derivedTables } from "../../support/full-derivation";
 
 const answer = (subs: string[]) => ({ kind: "substitutes", substitutes: subs, multiword: false });
 
-/** The statements of the migration that change rows (after its columns and index are added). */
-function dataStatements(): string[] {
-  const sql = fs.readFileSync(path.join(migrationsFolder(), "0032_lemma_form_proposals.sql"), "utf8");
+/** The statements of a migration that change rows (after its columns and index are added). */
+function dataStatements(file = "0032_lemma_form_proposals.sql"): string[] {
+  const sql = fs.readFileSync(path.join(migrationsFolder(), file), "utf8");
   return sql
     .split("--> statement-breakpoint")
     .map((s) => s.replace(/^\s*--.*$/gm, "").trim())
@@ -38,7 +38,7 @@ describe("migration 0032 on a project with kept figures", () => {
 
     // As a database upgraded from 0031 holds them: the figures' columns added at 0.
     b.db.$client.prepare("update lemma_forms set proposal_count = 0, proposal_uses = 0, proposal_top = 0").run();
-    expect(openProposalsOf(b.db, b.projectId, "en", 50)).toEqual({ count: 0, uses: 0, first: [] });
+    expect(openProposalsOf(b.db, b.projectId, "en", 50)).toMatchObject({ count: 0, uses: 0, first: [] });
     const statements = dataStatements();
     expect(statements.length).toBe(4);
     b.db.$client.transaction(() => statements.forEach((s) => b.db.$client.exec(s)))();
@@ -46,6 +46,34 @@ describe("migration 0032 on a project with kept figures", () => {
     expect((b.db.$client.prepare("select count(*) as n from lemma_forms").get() as { n: number }).n).toBe(0);
 
     drainAll(b.db, b.projectId);
+    expect(derivedTables(b.db, b.projectId)).toEqual(kept);
+    expect(openProposalsOf(b.db, b.projectId, "en", 50)).toEqual(proposals);
+  });
+});
+
+describe("migration 0034 on a project with kept forms", () => {
+  it("counts each kept form's spellings with other spacing, as the maintenance keeps them", () => {
+    const b = bigProject({ instances: 30, answered: 20 });
+    // Answers imported as written: spellings with other spacing than their form's, of forms with and without a proposal.
+    const spelled = [["still ", "jumps"], [" still", "calm"], ["jumps  ", "quiet"], ["still", "leaves "], ["took  place", "still "]];
+    const write = b.db.$client.prepare("update responses set substitutes = ? where instance_ref = ?");
+    const queue = b.db.$client.prepare("insert into derive_queue (instance_ref, project_id) values (?, ?) on conflict do nothing");
+    b.refs.slice(0, 10).forEach((ref, k) => {
+      write.run(JSON.stringify(spelled[k % spelled.length]), ref);
+      queue.run(ref, b.projectId);
+    });
+    drainAll(b.db, b.projectId);
+    const kept = derivedTables(b.db, b.projectId);
+    const proposals = openProposalsOf(b.db, b.projectId, "en", 50);
+    // "still " and " still", "jumps  ", "leaves ", "took  place".
+    expect(proposals.spacing).toBe(5);
+
+    // As a database upgraded from 0033 holds them: the count's column added at 0.
+    b.db.$client.prepare("update lemma_forms set spacing_count = 0").run();
+    expect(openProposalsOf(b.db, b.projectId, "en", 50).spacing).toBe(0);
+    const statements = dataStatements("0034_lemma_form_spacing.sql");
+    expect(statements.length).toBe(1);
+    b.db.$client.transaction(() => statements.forEach((s) => b.db.$client.exec(s)))();
     expect(derivedTables(b.db, b.projectId)).toEqual(kept);
     expect(openProposalsOf(b.db, b.projectId, "en", 50)).toEqual(proposals);
   });

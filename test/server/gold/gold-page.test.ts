@@ -22,6 +22,7 @@ import { createProject } from "../../../lib/server/corpus/projects";
 import { importLexeltXml } from "../../../lib/server/corpus/corpus";
 import { actorFor, projectFixture } from "../../support/db";
 import { goldFixture } from "../../support/gold-fixture";
+import { importResponses } from "../../../lib/server/annotate/response-import";
 import { filterLemmaReview, fullLemmaReview } from "../../support/full-derivation";
 
 // The Gold page's server actions read the actor and db from the session: given here.
@@ -91,6 +92,24 @@ function projectFixtureWith(n: number) {
   return f;
 }
 
+describe("the open spellings with other spacing", () => {
+  it("counts the spellings the gold with proposals applied writes tidied, of the forms nobody decided", () => {
+    const f = goldFixture();
+    // An answer imported as written: "still " (a trailing space), kept apart from "still" until a decision.
+    importResponses(f.db, f.coord, f.project.id, { fileName: "s.tsv", text: "annotator\tlexelt\tinstance\tanswer\tmultiword\ncat\tcalm.a\tc2\tstill \t\n" });
+    const d = goldPageData(f.db, f.coord, f.project.id);
+    expect(d.openProposals).toMatchObject({ count: 1, spacing: 1 });
+    expect(projectGold(f.db, f.coord, f.project.id).gold).toContain("calm.a c2 :: pn 2;still  1;");
+    // The download with the proposals applied writes it tidied, and says so in what it applied.
+    const applied = projectGold(f.db, f.coord, f.project.id, { applyProposals: true });
+    expect(applied.gold).toContain("calm.a c2 :: pn 2;still 1;");
+    expect(applied.result.applied.filter((a) => a.form !== a.form.trim()).map((a) => `${a.form}|${a.lemma}`)).toEqual(["still |still"]);
+    // Decided (kept as typed), it is no longer open.
+    decideLemma(f.db, f.coord, f.project.id, { form: "still", decision: "kept" });
+    expect(goldPageData(f.db, f.coord, f.project.id).openProposals.spacing).toBe(0);
+  });
+});
+
 describe("goldPageData", () => {
   it("gives the summary, the lemma counts and pages the same as projectGold and lemmaReview", () => {
     const { db, coord, project } = setup();
@@ -100,7 +119,7 @@ describe("goldPageData", () => {
     // Nobody decided jumps: written as typed, h1 is skip 2, jump 1, jumps 1 (mode skip).
     expect(d.summary).toMatchObject({ instances: 4, excluded: 0, goldLines: 4, inT: 2, withMode: 2, mwLines: 1, mwItems: 1 });
     // The one open proposal, which only the "with proposals applied" download applies.
-    expect(d.openProposals).toEqual({ count: 1, uses: 1, first: [{ form: "jumps", lemma: "jump", pos: "v", count: 1 }] });
+    expect(d.openProposals).toEqual({ count: 1, uses: 1, first: [{ form: "jumps", lemma: "jump", pos: "v", count: 1 }], spacing: 0 });
     expect(projectGold(db, coord, project.id, { applyProposals: true }).result.applied).toEqual(d.openProposals.first);
     expect(d.files).toEqual({ goldLines: 4, mwLines: 1 });
     expect(d.problems).toEqual(g.result.problems);

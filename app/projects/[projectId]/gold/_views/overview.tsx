@@ -115,21 +115,47 @@ export function ProblemsNotice({ d, download }: { d: GoldPageData; download: str
 
 /** The lemma proposals nobody decided: the downloads write those forms as typed; the "with proposals" link applies these. */
 export function ProposalsNotice({ proposals, base, download }: { proposals: GoldPageData["openProposals"]; base: string; download: string }) {
-  const { count, uses, first } = proposals;
-  if (count === 0) {
+  const { count, uses, first, spacing } = proposals;
+  if (count === 0 && spacing === 0) {
     return <p className={`muted small ${styles.appliedNone}`}>No lemma proposal is open: every form is written as typed (case kept) or as decided in the lemma review.</p>;
   }
+  const review = <Link href={href(base, { open: true, changed: true })}>Review them</Link>;
+  const appliedLink = (
+    <a href={`${download}?file=gold&proposals=1`} download>
+      gold with {count > 0 ? "these " : ""}proposals applied
+    </a>
+  );
+  // Spellings imported with other spacing than their form's ("still " for "still"), which that download also tidies.
+  const them = spacing === 1 ? "it" : "them";
+  const spellings = (
+    <>
+      {plural(spacing, "spelling")} imported with other spacing than {spacing === 1 ? "its form's" : "their forms'"} (a space too many, or at an end)
+    </>
+  );
+  if (count === 0) {
+    return (
+      <div className={`notice warn ${styles.applied}`} role="status" aria-labelledby="applied-heading">
+        <strong id="applied-heading">
+          {spellings} {spacing === 1 ? "is" : "are"} not decided: the downloads write {them} as typed.
+        </strong>{" "}
+        {review} (keep, accept or override each form: the downloads follow each decision), or download the {appliedLink}, which writes {them} with single spaces.
+      </div>
+    );
+  }
+  const spaced =
+    spacing > 0 ? (
+      <>
+        {" "}
+        {spellings} {spacing === 1 ? "is" : "are"} not decided either: that download writes {them} with single spaces.
+      </>
+    ) : null;
   return (
     <div className={`notice warn ${styles.applied}`} role="status" aria-labelledby="applied-heading">
       <strong id="applied-heading">
         {plural(count, "lemma proposal")} not decided ({plural(uses, "answer")}): the downloads write these forms as the annotators typed them.
       </strong>{" "}
-      Each maps a form WordNet knows only as an inflection to its lemma. <Link href={href(base, { open: true, changed: true })}>Review them</Link> (accept, keep
-      or override: the downloads follow each decision), or download the{" "}
-      <a href={`${download}?file=gold&proposals=1`} download>
-        gold with these proposals applied
-      </a>
-      .
+      Each maps a form WordNet knows only as an inflection to its lemma. {review} (accept, keep
+      or override: the downloads follow each decision), or download the {appliedLink}.{spaced}
       <details className={styles.problems} open={count <= 8}>
         <summary>{count <= 8 ? "The proposals" : count > first.length ? `The ${first.length} used most, of ${count}` : `All ${count} proposals`}</summary>
         <ul className={styles.appliedList}>
