@@ -15,7 +15,7 @@ export { maintainInstances } from "./maintain";
 // The queue (queue.ts): a reader's catching up, the applier's and the derivation process's draining.
 export { catchUp, catchUpNow, drainSlice, isServed, markServed, queuedCount, queuedProjects } from "./queue";
 // The kept reads (read.ts).
-export { countsOf, firstProblems, goldFileLines, goldFileText, goldSummaryOf, problemCount, problemsInOrder } from "./read";
+export { countsOf, firstProblems, goldFileLines, goldFileText, goldSummaryOf, lexeltKeysOf, problemCount, problemsInOrder } from "./read";
 // The lemma review from the kept forms: whole, one form, or counted and a page at a time (lemma-review.ts).
 export {
   type LemmaReviewEntry,
@@ -32,7 +32,7 @@ export { instanceInputs } from "./inputs";
 export { deriveInstance, formsOf } from "./instance";
 export { lemmaProposer } from "./lemmas";
 // α and the intervals over the kept items, and the snapshots that keep such figures.
-export { AGREEMENT_OPTIONS, type AlphaFigures, alphaOf, alphaSnapshot, computeAlphaSnapshot, keptReport, lowestOf } from "./agreement";
+export { AGREEMENT_OPTIONS, type AlphaFigures, alphaOf, alphaSnapshot, computeAlphaSnapshot, keptLexeltRows, keptReport, lowestOf } from "./agreement";
 export { computeSnapshot, readSnapshot, type Snapshot } from "./snapshots";
 // Each stored run's outcomes per id (scoring's board, a run's page, the storing of a run).
 export { BLOCK, OutcomeBlocks, projectGoldLines, scanRunOutcomes, sumRunOutcomes } from "./run-items";

@@ -27,7 +27,7 @@ import { cmp } from "../../lexsub/normalize";
 import { all } from "../kernel/statements";
 import type { StoredItem } from "./instance";
 import { catchUpNow } from "./queue";
-import { agreementItems, agreementSumsOf, countsOf } from "./read";
+import { agreementItems, agreementSumsOf, countsOf, lexeltSumsOf } from "./read";
 import { type Snapshot, computeSnapshot, readSnapshot } from "./snapshots";
 
 const GI = named(goldItems);
@@ -91,10 +91,11 @@ function noIntervals(options: AgreementOptions): AgreementReport["intervals"] {
 
 /**
  * The report from the kept figures; α and the intervals from `alpha` (null: not computed yet,
- * α null and no intervals). `perItem` is left empty unless asked for (it lists every item of T).
+ * α null and no intervals). `perItem` is left empty unless asked for (it lists every item of T);
+ * `byLexelt` unless `withLexelts` (a row per lexelt: the Agreement page reads only the page it shows).
  */
-export function keptReport(db: Db, projectId: number, alpha: AlphaFigures | null, options: AgreementOptions = {}, withItems = false): AgreementReport {
-  const view = agreementSumsOf(db, projectId);
+export function keptReport(db: Db, projectId: number, alpha: AlphaFigures | null, options: AgreementOptions = {}, withItems = false, withLexelts = true): AgreementReport {
+  const view = agreementSumsOf(db, projectId, { lexelts: withLexelts });
   const counts = countsOf(db, projectId);
   return {
     ...groupFigures(view.overall, alpha?.alphaMasi ?? null),
@@ -106,6 +107,17 @@ export function keptReport(db: Db, projectId: number, alpha: AlphaFigures | null
     lowest: lowestOf(db, projectId, options.lowestCount ?? 20).map((l) => l.row),
     histogram: histogramOf(counts),
   };
+}
+
+/** The rows of some lexelts (the page's) with their figures, in the order given: those with an answer counted. */
+export function keptLexeltRows(db: Db, projectId: number, alpha: AlphaFigures | null, lexelts: readonly string[]): AgreementReport["byLexelt"] {
+  const sums = lexeltSumsOf(db, projectId, lexelts);
+  const out: AgreementReport["byLexelt"] = [];
+  for (const lexelt of lexelts) {
+    const s = sums.get(lexelt);
+    if (s) out.push({ lexelt, pos: s.pos, ...groupFigures(s.sums, alpha?.byLexelt[lexelt] ?? null) });
+  }
+  return out;
 }
 
 /** The bootstrap the Agreement tab reports: percentile intervals from 1,000 resamples, seed 1. */

@@ -118,24 +118,30 @@ export interface AgreementSumsView {
   annotators: { annotator: string; sums: AnnotatorSums }[];
 }
 
-export function agreementSumsOf(db: Db, projectId: number): AgreementSumsView {
-  // Rows as arrays (a lexelt's row each: 4,167 at 100,000 instances), each group's sums built field by field.
+/** A group's sums from a row read as an array, its fields from `at` on in GROUP_FIELDS' order. */
+function groupSumsAt(r: readonly (string | number)[], at: number): GroupSums {
+  const out = {} as Record<string, number>;
+  for (let k = 0; k < GROUP_FIELDS.length; k++) out[GROUP_FIELDS[k]] = r[k + at] as number;
+  return out as unknown as GroupSums;
+}
+
+/**
+ * `lexelts: false` leaves the lexelts' rows unread (byLexelt empty): a lexelt's row each, 4,167 at
+ * 100,000 instances, which the Agreement page reads only for the page it shows (lexeltKeysOf, lexeltSumsOf).
+ */
+export function agreementSumsOf(db: Db, projectId: number, { lexelts = true }: { lexelts?: boolean } = {}): AgreementSumsView {
+  // Rows as arrays, each group's sums built field by field.
   const rows = prepared(
     db,
-    `select ${AS.scope}, ${AS.key}, ${AS.pos}, ${GROUP_FIELDS.map((k) => AS[k]).join(", ")} from ${AS.$} where ${AS.projectId} = ? and ${AS.present} > 0`,
+    `select ${AS.scope}, ${AS.key}, ${AS.pos}, ${GROUP_FIELDS.map((k) => AS[k]).join(", ")} from ${AS.$} where ${AS.projectId} = ? and ${AS.present} > 0${lexelts ? "" : ` and ${AS.scope} in ('all', 'pos')`}`,
   )
     .raw(true)
     .all(projectId) as (string | number)[][];
-  const sumsOf = (r: (string | number)[]): GroupSums => {
-    const out = {} as Record<string, number>;
-    for (let k = 0; k < GROUP_FIELDS.length; k++) out[GROUP_FIELDS[k]] = r[k + 3] as number;
-    return out as unknown as GroupSums;
-  };
   const view: AgreementSumsView = { overall: emptyGroupSums(), byPos: [], byLexelt: [], annotators: [] };
   for (const r of rows) {
-    if (r[0] === "all") view.overall = sumsOf(r);
-    else if (r[0] === "pos") view.byPos.push({ pos: r[1] as string, sums: sumsOf(r) });
-    else view.byLexelt.push({ lexelt: r[1] as string, pos: r[2] as string, sums: sumsOf(r) });
+    if (r[0] === "all") view.overall = groupSumsAt(r, 3);
+    else if (r[0] === "pos") view.byPos.push({ pos: r[1] as string, sums: groupSumsAt(r, 3) });
+    else view.byLexelt.push({ lexelt: r[1] as string, pos: r[2] as string, sums: groupSumsAt(r, 3) });
   }
   view.annotators = all<Record<string, number | string>>(
     db,
@@ -143,6 +149,28 @@ export function agreementSumsOf(db: Db, projectId: number): AgreementSumsView {
     projectId,
   ).map((r) => ({ annotator: r.annotator as string, sums: Object.fromEntries(ANNOTATOR_FIELDS.map((k) => [k, r[k] as number])) as unknown as AnnotatorSums }));
   return view;
+}
+
+/** The lexelts with agreement sums (an answer counted), as [lexelt, PoS], by lexelt: two short columns a row. */
+export function lexeltKeysOf(db: Db, projectId: number): [string, string][] {
+  return prepared(db, `select ${AS.key}, ${AS.pos} from ${AS.$} where ${AS.projectId} = ? and ${AS.scope} = 'lexelt' and ${AS.present} > 0`)
+    .raw(true)
+    .all(projectId) as [string, string][];
+}
+
+/** The sums of some lexelts (those with none left out), by lexelt. */
+export function lexeltSumsOf(db: Db, projectId: number, lexelts: readonly string[]): Map<string, { pos: string; sums: GroupSums }> {
+  const out = new Map<string, { pos: string; sums: GroupSums }>();
+  if (lexelts.length === 0) return out;
+  const rows = prepared(
+    db,
+    `select ${AS.key}, ${AS.pos}, ${GROUP_FIELDS.map((k) => AS[k]).join(", ")} from ${AS.$}
+      where ${AS.projectId} = ? and ${AS.scope} = 'lexelt' and ${AS.key} in (select value from json_each(?)) and ${AS.present} > 0`,
+  )
+    .raw(true)
+    .all(projectId, JSON.stringify(lexelts)) as (string | number)[][];
+  for (const r of rows) out.set(r[0] as string, { pos: r[1] as string, sums: groupSumsAt(r, 2) });
+  return out;
 }
 
 /** The stored agreement items of the project in corpus order (excluded instances have none): what α and its intervals are computed over. */

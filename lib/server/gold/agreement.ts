@@ -19,7 +19,8 @@ import type { GoldSummary, ItemResponse } from "../../lexsub/gold";
 import { type Actor, type ProjectRow, requireProject } from "../kernel/actor";
 import { InputError } from "../kernel/errors";
 import { type Paged, pageOf } from "./gold-review";
-import { AGREEMENT_OPTIONS, type AlphaFigures, alphaOf, alphaSnapshot, computeAlphaSnapshot, keptReport, lowestOf, type Snapshot, catchUpNow, isServed, queuedCount, countsOf, goldSummaryOf } from "../derived/actor-free";
+import { AGREEMENT_OPTIONS, type AlphaFigures, alphaOf, alphaSnapshot, computeAlphaSnapshot, keptLexeltRows, keptReport, lexeltKeysOf, lowestOf, type Snapshot, catchUpNow, isServed, queuedCount, countsOf, goldSummaryOf } from "../derived/actor-free";
+import { cmp } from "../../lexsub/normalize";
 
 export { AGREEMENT_OPTIONS };
 
@@ -64,13 +65,25 @@ export interface AgreementPageData {
  * checked first.
  */
 export function agreementPageData(db: Db, actor: Actor, projectId: number, { withItems = false, freshAlpha = false }: { withItems?: boolean; freshAlpha?: boolean } = {}): AgreementPageData {
+  const { more: _none, ...data } = agreementData(db, actor, projectId, { withItems, freshAlpha, withLexelts: true }, () => null);
+  return data;
+}
+
+/** agreementPageData, the lexelts' rows left out unless `withLexelts`, with what `more` reads in the same read transaction (given α). */
+function agreementData<T>(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  { withItems, freshAlpha, withLexelts }: { withItems: boolean; freshAlpha: boolean; withLexelts: boolean },
+  more: (alpha: AlphaFigures | null) => T,
+): AgreementPageData & { more: T } {
   const project = requireProject(db, actor, projectId, { coordinator: true });
   catchUpNow(db, project.id);
   // α where none was computed yet: here, off the server (the command line, tests); the server's pages ask for it in the background.
   let alpha = freshAlpha ? freshAlphaOf(db, project.id) : alphaSnapshot(db, project.id);
   if (alpha === null && !isServed(db)) alpha = computeAlphaSnapshot(db, project.id);
   return db.$client.transaction(() => {
-    const report = keptReport(db, project.id, alpha?.body ?? null, AGREEMENT_OPTIONS, withItems);
+    const report = keptReport(db, project.id, alpha?.body ?? null, AGREEMENT_OPTIONS, withItems, withLexelts);
     const counts = countsOf(db, project.id);
     const lowest: LowItem[] = lowestOf(db, project.id, AGREEMENT_OPTIONS.lowestCount).map(({ row, item, lexelt }) => ({ ...row, originalLexelt: lexelt, line: item.line, responses: item.responses }));
     return {
@@ -83,6 +96,7 @@ export function agreementPageData(db: Db, actor: Actor, projectId: number, { wit
       queued: queuedCount(db, project.id),
       itemsWithPairs: counts.get("withPairs") ?? 0,
       pairs: alpha?.body.pairs ?? { pairs: [], annotators: 0 },
+      more: more(alpha?.body ?? null),
     };
   })();
 }
@@ -235,14 +249,15 @@ export interface AgreementPageView extends Omit<AgreementPageData, "report"> {
 
 const collator = new Intl.Collator("en", { numeric: true });
 
-function sortLexelts(rows: readonly LexeltRow[], sort: LexeltSortKey, dir: "asc" | "desc"): LexeltRow[] {
+function sortLexelts<R extends object>(rows: readonly R[], sort: LexeltSortKey, dir: "asc" | "desc"): R[] {
   const sign = dir === "asc" ? 1 : -1;
   const text = sort === "lexelt" || sort === "pos";
+  const at = (r: R) => (r as Record<string, unknown>)[sort];
   return rows
     .map((r, i) => ({ r, i }))
     .sort((x, y) => {
-      const a = x.r[sort];
-      const b = y.r[sort];
+      const a = at(x.r);
+      const b = at(y.r);
       if (a === null || b === null) return a === b ? x.i - y.i : a === null ? 1 : -1;
       const c = text ? collator.compare(String(a), String(b)) : Number(a) - Number(b);
       return c !== 0 ? sign * c : x.i - y.i;
@@ -250,13 +265,50 @@ function sortLexelts(rows: readonly LexeltRow[], sort: LexeltSortKey, dir: "asc"
     .map((e) => e.r);
 }
 
+/** How many orders of lexelts by name are kept (a few projects' at once). */
+const KEPT_ORDERS = 8;
+const orders = new Map<string, { keys: string; rows: { lexelt: string; pos: string }[] }>();
+
+/**
+ * The project's lexelts with sums, sorted by lexelt or PoS as the page sorts them (sortLexelts over the
+ * report's order), kept while the same lexelts have sums: sorting 4,167 names with the collator was a
+ * fifth of the page's reading, and the names change only when a lexelt gets its first answer or loses its last.
+ */
+function lexeltOrder(projectId: number, keys: readonly [string, string][], sort: "lexelt" | "pos", dir: "asc" | "desc"): { lexelt: string; pos: string }[] {
+  const signature = keys.map(([l, p]) => `${l}\u0001${p}`).join("\u0000");
+  const id = `${projectId} ${sort} ${dir}`;
+  const kept = orders.get(id);
+  if (kept && kept.keys === signature) return kept.rows;
+  const rows = sortLexelts(
+    keys.map(([lexelt, pos]) => ({ lexelt, pos })).sort((x, y) => cmp(x.lexelt, y.lexelt)),
+    sort,
+    dir,
+  );
+  orders.delete(id);
+  orders.set(id, { keys: signature, rows });
+  if (orders.size > KEPT_ORDERS) orders.delete(orders.keys().next().value!);
+  return rows;
+}
+
 export function agreementPageView(db: Db, actor: Actor, projectId: number, query: AgreementPageQuery = {}): AgreementPageView {
-  const d = agreementPageData(db, actor, projectId);
-  const { perItem: _items, byLexelt, ...report } = d.report;
   const sort: LexeltSortKey = (LEXELT_SORT_KEYS as readonly string[]).includes(query.sort ?? "") ? (query.sort as LexeltSortKey) : "lexelt";
   const dir = query.dir === "desc" ? "desc" : "asc";
   const q = (query.q ?? "").trim().toLowerCase();
+  const shown = { q: query.q?.trim() ?? "", sort, dir } as const;
+  if (sort === "lexelt" || sort === "pos") {
+    // By name: the lexelts' names are sorted, and only the page's rows are read with their figures (#39).
+    const { more: lexelts, ...d } = agreementData(db, actor, projectId, { withItems: false, freshAlpha: false, withLexelts: false }, (alpha) => {
+      const order = lexeltOrder(projectId, lexeltKeysOf(db, projectId), sort, dir);
+      const page = pageOf(q === "" ? order : order.filter((l) => l.lexelt.toLowerCase().includes(q)), query.page, LEXELT_PAGE_SIZE);
+      return { ...page, rows: keptLexeltRows(db, projectId, alpha, page.rows.map((l) => l.lexelt)), all: order.length };
+    });
+    const { perItem: _items, byLexelt: _none, ...report } = d.report;
+    return { ...d, report, lexelts: { ...lexelts, ...shown } };
+  }
+  // By a figure: every lexelt's figures, sorted.
+  const d = agreementPageData(db, actor, projectId);
+  const { perItem: _items, byLexelt, ...report } = d.report;
   const kept = q === "" ? byLexelt : byLexelt.filter((l) => l.lexelt.toLowerCase().includes(q));
   const page = pageOf(sortLexelts(kept, sort, dir), query.page, LEXELT_PAGE_SIZE);
-  return { ...d, report, lexelts: { ...page, q: query.q?.trim() ?? "", sort, dir, all: byLexelt.length } };
+  return { ...d, report, lexelts: { ...page, ...shown, all: byLexelt.length } };
 }

@@ -27,6 +27,7 @@ import { addMember } from "../../../lib/server/people/users";
 import { actorFor, projectFixture } from "../../support/db";
 import { goldFixture } from "../../support/gold-fixture";
 import { until } from "../../support/wait";
+import { recordStatements } from "../../support/statements";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-derive-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -351,5 +352,23 @@ describe("the Agreement page's lexelt rows", () => {
     expect(search.lexelts.total).toBe(11);
     // Unknown sort keys fall back to the lexelt; pages past the end to the last.
     expect(agreementPageView(db, coord, project.id, { sort: "constructor", page: 99 }).lexelts).toMatchObject({ sort: "lexelt", page: 3 });
+  });
+
+  it("by name reads the figures of the page's lexelts alone, the same figures as the whole report's", () => {
+    const { db, coord, project } = manyLexelts();
+    const all = agreementPageData(db, coord, project.id).report.byLexelt;
+    for (const query of [{ page: 2 }, { dir: "desc", page: 3 }, { sort: "pos", q: "word1" }]) {
+      let view!: ReturnType<typeof agreementPageView>;
+      const read = recordStatements(db, () => (view = agreementPageView(db, coord, project.id, query)));
+      expect(view.lexelts.rows.length).toBeGreaterThan(0);
+      expect(view.lexelts.rows).toEqual(view.lexelts.rows.map((r) => all.find((l) => l.lexelt === r.lexelt)));
+      // The groups' sums are read for all and PoS, and for the lexelts of the page by name: never for every lexelt.
+      const sums = read.sql.filter((sql) => sql.includes('"items_with_mode"'));
+      expect(sums.length).toBe(2);
+      for (const sql of sums) expect(sql).toMatch(/in \('all', 'pos'\)|json_each/);
+    }
+    // By a figure, every lexelt's figures are read to sort them.
+    const byFigure = recordStatements(db, () => agreementPageView(db, coord, project.id, { sort: "pairwise" }));
+    expect(byFigure.sql.some((sql) => sql.includes('"items_with_mode"') && !/in \('all', 'pos'\)|json_each/.test(sql))).toBe(true);
   });
 });
