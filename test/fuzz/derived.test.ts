@@ -107,6 +107,8 @@ function check(db: Db, coord: UserActor, projectId: number): void {
   expect(goldFileText(db, projectId, "mwgold")).toBe(g.mwgold);
   const counts = countsOf(db, projectId);
   expect(goldSummaryOf(counts)).toEqual(g.result.summary);
+  // The Gold page's instance pages take the number of every instance from the counts: a gold_items row adds 1.
+  expect(counts.get("instances") ?? 0).toBe(db.$client.prepare("select count(*) from gold_items where project_id = ?").pluck().get(projectId));
   expect([...problemsInOrder(db, projectId)]).toEqual(g.result.problems);
   expect(problemCount(counts)).toBe(g.result.problems.length);
   const review = fullLemmaReview(db, coord, projectId);

@@ -64,6 +64,11 @@ function orderOf(f: ItemFilter): { cte: string; key: string[]; params: unknown[]
   };
 }
 
+/** Whether the filter keeps every instance of the project (kept or excluded, in either order). */
+export function keepsEvery(f: ItemFilter): boolean {
+  return where(0, f).sql === `${GI.projectId} = ?`;
+}
+
 /** How many instances the filter keeps. */
 export function countItems(db: Db, projectId: number, f: ItemFilter): number {
   const w = where(projectId, f);

@@ -23,7 +23,7 @@ import { type LemmaReviewEntry, goldInputs, goldReviewHistory, scopedGoldInputs 
 import { excludedParticipantNames } from "./gold-responses";
 import { modelUserNames } from "../kernel/model-users";
 import { describeReviewLog, type ReviewLogRow } from "./review-log";
-import { type ItemFilter, countItems, pageItems, placeOf } from "./gold-items";
+import { type ItemFilter, countItems, keepsEvery, pageItems, placeOf } from "./gold-items";
 import {
   instanceInputs,
   deriveInstance,
@@ -225,7 +225,7 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
     const summary = goldSummaryOf(counts);
     // The lemma review counted and cut by SQLite over the kept forms: never built whole for a page.
     const lemmas: LemmaCounts = lemmaReviewCounts(db, projectId);
-    const lexeltItems = lexeltsWithInstances(db, projectId);
+    const lexeltItems = lexeltsWithInstances(db, projectId, LEXELT_CHOICES);
     const lq = q.lemmas ?? {};
     let lemmaPlace = pagePlace(0, 1, lq.pageSize ?? LEMMA_PAGE_SIZE);
     const lemmaRows = lemmaReviewSlice(db, projectId, language, lq, (total) => {
@@ -242,7 +242,8 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
       only = flaggedInstanceIds(db, actor, projectId, kind);
     }
     const filter: ItemFilter = { ...iq, order: iq.order === "agreement" ? "agreement" : "corpus", only };
-    const total = countItems(db, projectId, filter);
+    // Every instance kept: as many as the counts keep (a gold_items row adds 1 to "instances"), not counted row by row (#39).
+    const total = keepsEvery(filter) ? (counts.get("instances") ?? 0) : countItems(db, projectId, filter);
     const size = pageSizeOf(iq.pageSize ?? INSTANCE_PAGE_SIZE);
     let wanted = iq.page;
     if ((wanted === undefined || wanted === null || wanted === "") && iq.instance) {
@@ -285,8 +286,8 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
       problemCount,
       lemmas,
       // A list to choose from only while it is short: 10,000 options were most of the page's HTML and its render.
-      lexelts: lexeltItems.length <= LEXELT_CHOICES ? lexeltItems : [],
-      lexeltCount: lexeltItems.length,
+      lexelts: lexeltItems.items,
+      lexeltCount: lexeltItems.count,
       files: { goldLines: summary.goldLines, mwLines: summary.mwLines },
       openProposals: openProposalsOf(db, projectId, language, LISTED_PROPOSALS),
       annotators: typedAnnotators(counts),
@@ -307,12 +308,16 @@ function typedAnnotators(counts: ReadonlyMap<string, number>): string[] {
   return out.sort();
 }
 
-/** The lexelt items of the project that hold instances, in corpus order. */
-function lexeltsWithInstances(db: Db, projectId: number): string[] {
-  return db.$client
-    .prepare(`select ${L.item} from ${L.$} where ${L.projectId} = ? and exists (select 1 from ${I.$} where ${I.lexeltId} = ${L.id}) order by ${L.position}`)
+/** The lexelt items of the project that hold instances, in corpus order, when there are at most `most` (else none), and how many there are. */
+function lexeltsWithInstances(db: Db, projectId: number, most: number): { items: string[]; count: number } {
+  const first = db.$client
+    .prepare(`select ${L.item} from ${L.$} where ${L.projectId} = ? and exists (select 1 from ${I.$} where ${I.lexeltId} = ${L.id}) order by ${L.position} limit ?`)
     .pluck()
-    .all(projectId) as string[];
+    .all(projectId, most + 1) as string[];
+  if (first.length <= most) return { items: first, count: first.length };
+  // More than a list shows: only counted (their names were read for nothing, 4,167 at 100,000 instances).
+  const count = db.$client.prepare(`select count(*) from ${L.$} where ${L.projectId} = ? and exists (select 1 from ${I.$} where ${I.lexeltId} = ${L.id})`).pluck().get(projectId) as number;
+  return { items: [], count };
 }
 
 /** Active adjudications (strikes and corrections) of the project. */
