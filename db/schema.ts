@@ -1292,7 +1292,11 @@ export const annotatorLexeltCounts = sqliteTable(
     /** The latest save among them (ms). */
     lastAt: integer("last_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.userId, t.lexeltId] })],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.userId, t.lexeltId] }),
+    // The Progress page's lexelts: each one's responses summed for the rows it shows, not for every lexelt (#39).
+    index("annotator_lexelt_counts_lexelt").on(t.projectId, t.lexeltId),
+  ],
 );
 
 /**

@@ -1,0 +1,1 @@
+CREATE INDEX `annotator_lexelt_counts_lexelt` ON `annotator_lexelt_counts` (`project_id`,`lexelt_id`);
