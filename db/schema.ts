@@ -1300,6 +1300,25 @@ export const annotatorLexeltCounts = sqliteTable(
 );
 
 /**
+ * Each person's responses to instances in the queue and their latest save (#39): annotator_lexelt_counts
+ * summed per person by triggers on it (migration 0036_annotator_totals), so the Progress page reads a
+ * row per person, not one per (person, lexelt) pair.
+ */
+export const annotatorTotals = sqliteTable(
+  "annotator_totals",
+  {
+    projectId: integer("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: integer("user_id").notNull(),
+    responses: integer("responses").notNull(),
+    /** The latest save among them (ms). */
+    lastAt: integer("last_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.userId] })],
+);
+
+/**
  * The annotators whose answers are left out of a project's gold (#39): today the crowd participants
  * the coordinator left out (kept by triggers from participant_exclusions, drizzle/0029) and a model's pseudo-annotators while the model is not counted (from model_samples and model_decisions). The one
  * place the derived figures ask who counts (lib/server/derived/inputs.ts countsInGold), so that a

@@ -107,6 +107,10 @@ function check(db: Db, coord: UserActor, projectId: number): void {
   expect(goldFileText(db, projectId, "mwgold")).toBe(g.mwgold);
   const counts = countsOf(db, projectId);
   expect(goldSummaryOf(counts)).toEqual(g.result.summary);
+  // Each person's totals, kept by triggers, sum their (person, lexelt) counts (the Progress page reads them).
+  expect(db.$client.prepare("select user_id, responses, last_at from annotator_totals where project_id = ? order by user_id").all(projectId)).toEqual(
+    db.$client.prepare("select user_id, sum(responses) as responses, max(last_at) as last_at from annotator_lexelt_counts where project_id = ? group by user_id order by user_id").all(projectId),
+  );
   // The Gold page's instance pages take the number of every instance from the counts: a gold_items row adds 1.
   expect(counts.get("instances") ?? 0).toBe(db.$client.prepare("select count(*) from gold_items where project_id = ?").pluck().get(projectId));
   expect([...problemsInOrder(db, projectId)]).toEqual(g.result.problems);

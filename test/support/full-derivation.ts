@@ -32,7 +32,7 @@ export function filterLemmaReview<T extends { form: string; decision: unknown; c
 }
 
 /** The tables of a project's derived figures. */
-const TABLES = ["gold_items", "gold_forms", "lemma_forms", "agreement_sums", "annotator_sums", "derived_counts", "lexelt_answer_counts", "annotator_lexelt_counts"];
+const TABLES = ["gold_items", "gold_forms", "lemma_forms", "agreement_sums", "annotator_sums", "derived_counts", "lexelt_answer_counts", "annotator_lexelt_counts", "annotator_totals"];
 
 /** Every derived row of the project, JSON columns parsed (key order is not a difference), in a stable order. */
 export function derivedTables(db: Db, projectId: number): Record<string, unknown[]> {

@@ -14,7 +14,7 @@
 import "server-only";
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../../db/client";
-import { annotatorLexeltCounts, assignments, lexeltAnswerCounts, lexelts, memberships, participants, projects, responses, studies, users } from "../../../db/schema";
+import { annotatorLexeltCounts, annotatorTotals, assignments, lexeltAnswerCounts, lexelts, memberships, participants, projects, responses, studies, users } from "../../../db/schema";
 import { type Actor, requireProject } from "../kernel/actor";
 import { named } from "../../../db/sql-names";
 import { catchUpNow } from "../derived/actor-free";
@@ -22,6 +22,7 @@ import { catchUpNow } from "../derived/actor-free";
 // Tables and columns for the SQL texts below (db/sql-names.ts).
 const LX = named(lexelts);
 const ALC = named(annotatorLexeltCounts);
+const AT = named(annotatorTotals);
 const AC = named(annotatorLexeltCounts, "c");
 const AS = named(assignments, "a");
 const LA = named(lexeltAnswerCounts);
@@ -285,11 +286,11 @@ function teamOf(db: Db, projectId: number): Team {
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(and(eq(memberships.projectId, projectId), eq(memberships.role, "annotator")))
     .all();
-  // Responses to instances in the queue per annotator and lexelt, and the latest save among them: kept with the derived
-  // figures (annotator_lexelt_counts), summed here by SQLite per person — a row per person read, not one per (person, lexelt)
-  // pair: 50 annotators over 4,000 lexelts are 200,000 pairs (#39).
+  // Responses to instances in the queue and the latest save among them, per person: kept with the derived figures
+  // (annotator_lexelt_counts per person and lexelt, summed per person by triggers into annotator_totals) — a row per
+  // person read, not one per (person, lexelt) pair: 50 annotators over 4,000 lexelts are 200,000 pairs (#39).
   const totals = db.$client
-    .prepare(`select ${ALC.userId} as userId, sum(${ALC.responses}) as n, max(${ALC.lastAt}) as last from ${ALC.$} where ${ALC.projectId} = ? group by ${ALC.userId}`)
+    .prepare(`select ${AT.userId} as userId, ${AT.responses} as n, ${AT.lastAt} as last from ${AT.$} where ${AT.projectId} = ? order by ${AT.userId}`)
     .all(projectId) as { userId: number; n: number; last: number }[];
   const memberIds = new Set(annotatorMembers.map((m) => m.userId));
   const othersIds = totals.map((r) => r.userId).filter((id) => !memberIds.has(id));

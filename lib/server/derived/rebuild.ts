@@ -7,7 +7,7 @@
  */
 import "server-only";
 import type { Db } from "../../../db/client";
-import { agreementSums, annotatorLexeltCounts, annotatorSums, deriveQueue, derivedCounts, goldForms, goldItems, instances, lemmaForms, lexeltAnswerCounts, lexelts } from "../../../db/schema";
+import { agreementSums, annotatorLexeltCounts, annotatorSums, annotatorTotals, deriveQueue, derivedCounts, goldForms, goldItems, instances, lemmaForms, lexeltAnswerCounts, lexelts } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
 import { run } from "../kernel/statements";
 import { drainAll } from "./queue";
@@ -16,8 +16,11 @@ const Q = named(deriveQueue);
 const I = named(instances, "i");
 const L = named(lexelts, "l");
 
-/** The tables of a project's derived figures (each with a project_id). */
-const DERIVED = [goldItems, goldForms, lemmaForms, agreementSums, annotatorSums, derivedCounts, lexeltAnswerCounts, annotatorLexeltCounts].map((t) => named(t));
+/**
+ * The tables of a project's derived figures (each with a project_id), taken away in this order: each person's totals
+ * before the (person, lexelt) counts their triggers sum (migration 0036), so that those triggers find nothing to keep.
+ */
+const DERIVED = [goldItems, goldForms, lemmaForms, agreementSums, annotatorSums, derivedCounts, lexeltAnswerCounts, annotatorTotals, annotatorLexeltCounts].map((t) => named(t));
 
 /** Take away the project's derived figures and queue every instance of it (one transaction). */
 function resetDerived(db: Db, projectId: number): void {

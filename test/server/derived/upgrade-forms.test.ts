@@ -78,3 +78,21 @@ describe("migration 0034 on a project with kept forms", () => {
     expect(openProposalsOf(b.db, b.projectId, "en", 50)).toEqual(proposals);
   });
 });
+
+describe("migration 0036 on a project with kept (person, lexelt) counts", () => {
+  it("sums each person's counts into their totals, as its triggers keep them", () => {
+    const b = bigProject({ instances: 30, answered: 20 });
+    b.refs.slice(0, 8).forEach((ref, k) => saveResponse(b.db, b.fresh, b.projectId, ref, answer([["calm", "quiet"][k % 2]]), { expectedRevision: 0 }));
+    drainAll(b.db, b.projectId);
+    const kept = derivedTables(b.db, b.projectId);
+    // busy's 20 answers and fresh's 8, each with their latest save.
+    expect(kept.annotator_totals.map((r) => (r as { responses: number }).responses).sort((x, y) => x - y)).toEqual([8, 20]);
+
+    // As a database upgraded from 0035 holds them: no totals yet.
+    b.db.$client.prepare("delete from annotator_totals").run();
+    const statements = dataStatements("0036_annotator_totals.sql");
+    expect(statements.length).toBe(1);
+    b.db.$client.transaction(() => statements.forEach((s) => b.db.$client.exec(s)))();
+    expect(derivedTables(b.db, b.projectId)).toEqual(kept);
+  });
+});
