@@ -1,5 +1,5 @@
 /** The Scoring workbench's state: the board shown, the figures and reading chosen, the open run, and the calls that change them. */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { GoldInfo, RunDetail, RunSummary, ScoreBoard } from "@/lib/server/scoring";
 import { base, call, FIGURES_PARAM, type FiguresMode, GOLD_PARAM, type GoldChoice, READING_PARAM, type Reading, withFigures, withGold, withReading } from "./client";
 import type { Notice } from "./notice";
@@ -16,6 +16,8 @@ export function useScoringBoard(projectId: number, initialBoard: ScoreBoard) {
   const [detailNotice, setDetailNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const api = base(projectId);
+  // The board asked for last: an answer to an earlier ask (the look while runs are scored whole) that comes after it is dropped.
+  const asked = useRef(0);
 
   /** Keep the page's URL saying which gold and figures it shows, so a reload shows the same. */
   function remember(choice: GoldChoice, figures: FiguresMode, read: Reading) {
@@ -29,7 +31,10 @@ export function useScoringBoard(projectId: number, initialBoard: ScoreBoard) {
   }
 
   async function reload(choice: GoldChoice, figures: FiguresMode = mode, read: Reading = reading): Promise<boolean> {
+    const ask = ++asked.current;
     const r = await call<{ board: ScoreBoard }>(withGold(withReading(withFigures(`${api}/results`, figures), read), choice));
+    // A later ask is on its way (a gold chosen while the table looked again): its answer is the one to show.
+    if (ask !== asked.current) return r.ok;
     if (!r.ok) {
       setGoldNotice({ kind: "error", message: r.message, details: r.details });
       return false;
