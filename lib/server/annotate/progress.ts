@@ -204,7 +204,7 @@ function progressFromCounters(db: Db, p: ReturnType<typeof requireProject>, with
   let everyInstance = 0;
   for (const l of lx) everyInstance += l.instances;
   const assignedTo = new Map<number, Set<number>>();
-  const annotators = annotatorRows(db, team, { lexelts: allLexeltIds.length, instances: everyInstance }, (person) => {
+  const annotators = annotatorRows(db, team, allLexeltIds.length, (person) => {
     const rows = person.member ? rowsOf.get(person.userId) : undefined;
     const set = !person.member ? new Set<number>() : rows ? new Set([...rows].filter((id) => everyLexelt.has(id))) : everyLexelt;
     assignedTo.set(person.userId, set);
@@ -308,20 +308,20 @@ function teamOf(db: Db, projectId: number): Team {
 }
 
 /**
- * One row per person of the team. `scope` says, per person, how many lexelts and instances they are assigned and,
+ * One row per person of the team, of a project of `lexelts` lexelts. `scope` says, per person, how many lexelts and instances they are assigned and,
  * for a member with assignment rows, how many of their responses fall in them (null: assigned every lexelt, or not a member).
  */
 function annotatorRows(
   db: Db,
   team: Team,
-  project: { lexelts: number; instances: number },
+  lexelts: number,
   scope: (person: Team["people"][number]) => { lexelts: number; assigned: number; inAssigned: number | null },
 ): AnnotatorProgress[] {
   const projectId = team.projectId;
   return team.people.map((person) => {
-    const { lexelts, assigned, inAssigned } = scope(person);
+    const own = scope(person);
     const total = team.totalOf.get(person.userId)?.n ?? 0;
-    const done = !person.member ? 0 : inAssigned !== null ? inAssigned : total;
+    const done = !person.member ? 0 : own.inAssigned !== null ? own.inAssigned : total;
     const outside = total - done;
     const lastMs = done + outside > 0 ? team.lastActivityOf(person.userId) : null;
     const { timed, medianMs: med } = timedMedian(db, projectId, person.userId);
@@ -329,10 +329,10 @@ function annotatorRows(
       userId: person.userId,
       name: person.name,
       member: person.member,
-      assigned,
+      assigned: own.assigned,
       done,
       outside,
-      restricted: person.member && lexelts < project.lexelts,
+      restricted: person.member && own.lexelts < lexelts,
       lastActivity: lastMs === null ? null : new Date(lastMs),
       medianSeconds: med === null ? null : med / 1000,
       timed,
@@ -517,7 +517,7 @@ function pagedProgress(db: Db, p: ReturnType<typeof requireProject>, query: Prog
   // Every annotator member annotates every lexelt: as many are assigned each, and each instance needs as many answers.
   const everywhere = team.annotatorMembers.length;
   const need = p.requiredAnnotators ?? everywhere;
-  const annotators = annotatorRows(db, team, { lexelts: sums.lexelts, instances: sums.instances }, (person) =>
+  const annotators = annotatorRows(db, team, sums.lexelts, (person) =>
     person.member ? { lexelts: sums.lexelts, assigned: sums.instances, inAssigned: null } : { lexelts: 0, assigned: 0, inAssigned: null },
   );
   const crowd = crowdProgress(db, projectId, team.totalOf, team.lastActivityOf, [...team.annotatorMembers, ...team.others].filter((u) => u.role === "participant").map((u) => u.userId));
