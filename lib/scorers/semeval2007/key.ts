@@ -105,14 +105,25 @@ function numericId(text: string, from: number, to: number): number {
   return v;
 }
 
-/** A growable column of 32-bit integers in fixed blocks (no copying as it grows). */
+/**
+ * A growable column of 32-bit integers in fixed blocks of 2^16 (no copying as it grows past one).
+ * The first block starts at 16 slots and doubles as it fills: a key of one gold line (a save's,
+ * lib/server/derived) holds one item, and three zeroed blocks of 256 KiB apiece per key were most
+ * of its cost.
+ */
 class IntColumn {
   private readonly blocks: Int32Array[] = [];
   length = 0;
   push(v: number): void {
     const b = this.length >>> 16;
-    if (b === this.blocks.length) this.blocks.push(new Int32Array(1 << 16));
-    this.blocks[b][this.length & 0xffff] = v;
+    const at = this.length & 0xffff;
+    if (b === this.blocks.length) this.blocks.push(new Int32Array(b === 0 ? 16 : 1 << 16));
+    else if (at === this.blocks[b].length) {
+      const grown = new Int32Array(at * 2);
+      grown.set(this.blocks[b]);
+      this.blocks[b] = grown;
+    }
+    this.blocks[b][at] = v;
     this.length++;
   }
   get(i: number): number {
@@ -123,18 +134,24 @@ class IntColumn {
 /**
  * id → value (an item number, or −line for a gold id outside T). Canonical
  * decimal ids index a typed array directly while they are dense enough (at
- * most four slots per id held, or below 2^20); the rest go to a Map.
+ * most four slots per id held, or below 2^20 once the index holds
+ * SMALL_INDEX ids); the rest go to a Map. A key of a few lines (a save's gold
+ * line, lib/server/derived) keeps its ids in the Map: growing the array to a
+ * high id would zero up to 4 MiB for one line.
  */
+const SMALL_INDEX = 64;
 class IdIndex {
   private dense = new Int32Array(1024);
   private readonly map = new Map<string | number, number>();
   private held = 0;
+  /** A decimal id below the array's length may be in the Map (it went there before the array grew past it). */
+  private spilled = false;
 
   /** The value for an id key, or undefined. */
   get(key: string | number): number | undefined {
     if (typeof key === "number" && key < this.dense.length) {
       const v = this.dense[key];
-      return v === 0 ? undefined : v > 0 ? v - 1 : v;
+      if (v !== 0 || !this.spilled) return v === 0 ? undefined : v > 0 ? v - 1 : v;
     }
     return this.map.get(key);
   }
@@ -145,7 +162,7 @@ class IdIndex {
       if (key >= this.dense.length) {
         let size = this.dense.length;
         while (size <= key) size *= 2;
-        if (size <= Math.max(1 << 20, 4 * this.held)) {
+        if (size <= Math.max(this.held >= SMALL_INDEX ? 1 << 20 : 0, 4 * this.held)) {
           const grown = new Int32Array(size);
           grown.set(this.dense);
           this.dense = grown;
@@ -155,6 +172,7 @@ class IdIndex {
         this.dense[key] = value >= 0 ? value + 1 : value;
         return;
       }
+      this.spilled = true;
     }
     this.map.set(key, value);
   }

@@ -142,6 +142,32 @@ describe("the scoring key: lines stored as written and as tables score alike", (
     expect(ids.map((id) => key.find(String(id)))).toEqual([0, 1, 2, 3, 4]);
     expect(key.find("6")).toBe(-1);
   });
+
+  it("finds ids a small key kept apart after the key grows past them, and refuses them again", () => {
+    // The first ids are high and few (kept in the Map), then many low ones grow the array past them.
+    const high = [80512, 2000, 150000, 1500];
+    const low = Array.from({ length: 300 }, (_, i) => i + 1);
+    const outside = [1024 + 7, 70000];
+    const b = new KeyBuilder("g");
+    for (const id of high) b.push(`a.n ${id} :: shore 2;`);
+    for (const id of outside) b.push(`b.n ${id} :: shore 1;`); // one answer: outside T
+    for (const id of low) b.push(`a.n ${id} :: edge 2;`);
+    // 2500 grows the array past 2000, 1500 and 1031, which stay where they were put.
+    b.push("a.n 2500 :: edge 2;");
+    for (const id of [...high.slice(0, 2), ...outside.slice(0, 1), 5]) b.push(`b.n ${id} :: side 2;`);
+    const { key, diagnostics } = b.finish();
+    expect(high.map((id) => key.find(String(id)))).toEqual([0, 1, 2, 3]);
+    expect(low.map((id) => key.find(String(id)))).toEqual(low.map((_, i) => 4 + i));
+    expect(outside.map((id) => key.find(String(id)))).toEqual([-1, -1]);
+    expect(key.find("2500")).toBe(304);
+    expect([key.find("80513"), key.find("1499"), key.find("301"), key.find("0")]).toEqual([-1, -1, -1, -1]);
+    expect(diagnostics.filter((d) => d.severity === "error").map((d) => d.message)).toEqual([
+      "id 80512 is repeated (first at line 1); ids must be unique",
+      "id 2000 is repeated (first at line 2); ids must be unique",
+      "id 1031 is repeated (first at line 5); ids must be unique",
+      "id 5 is repeated (first at line 11); ids must be unique",
+    ]);
+  });
 });
 
 describe("the key's reading of T and pn: score.pl's by default, repaired as an option", () => {
