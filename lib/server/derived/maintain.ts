@@ -97,7 +97,9 @@ class Batch {
  */
 const ROW_GROUPS = [
   // In no index.
-  ["lexeltId", "inQueue", "excluded", "line", "mwLine", "inT", "hasMode", "annotators", "keyMode", "item", "sums"],
+  ["lexeltId", "inQueue", "inT", "hasMode", "annotators", "keyMode", "item", "sums"],
+  // The gold and mwgold files in order (gold_items_order covers the downloads: their lines are in it).
+  ["excluded", "line", "mwLine"],
   // The agreement order (gold_items_rank, gold_items_lowest, gold_items_review_queue).
   ["rank", "pairs"],
   ["reviewed"],
