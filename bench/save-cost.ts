@@ -9,6 +9,13 @@
  * COMMIT) and the CPU per save (process.cpuUsage over all saves, the answer's JSON included).
  *
  *   npm run bench:save -- [--instances N] [--annotators N] [--saves N per process] [--processes N] [--concurrency N] [--by-statement]
+ *                         [--db FILE --project ID]
+ *
+ * --db FILE: save into a copy of FILE (say the database `npm run bench:pages -- --keep` leaves, with its
+ * stored runs) instead of a seeded project: the project's annotators save through its queued instances,
+ * revising what they answered before. It also prints how long the write lock was held per save (from
+ * BEGIN IMMEDIATE to the end of COMMIT): what saves queue for at saturation, serialised across the
+ * server's processes.
  *
  * --by-statement also times each prepared statement and prints the 25 that took longest per save.
  */
@@ -17,7 +24,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { numberArg } from "./lib/setup";
+import Database from "better-sqlite3";
+import { numberArg, stringArg } from "./lib/setup";
 import { seedLoadDb } from "./lib/seed";
 
 process.env.LEXGOLD_BCRYPT_COST ??= "4";
@@ -45,6 +53,8 @@ interface ChildResult {
   walByTree: Record<string, number>;
   /** With --by-statement: each prepared statement's runs and the milliseconds spent in them. */
   statements: Record<string, { n: number; ms: number }>;
+  /** Milliseconds from each BEGIN IMMEDIATE that took the lock to the end of its COMMIT, added up. */
+  lockMs: number;
 }
 
 /**
@@ -95,10 +105,16 @@ async function child(job: ChildJob): Promise<ChildResult> {
     };
   }
   const exec = client.exec.bind(client);
+  let lockMs = 0;
+  let began = 0;
   client.exec = ((sql: string) => {
     bump(`exec ${sql.split(/\s+/).slice(0, 2).join(" ").toUpperCase()}`);
+    const t = performance.now();
     try {
-      return exec(sql);
+      const r = exec(sql);
+      if (sql === "BEGIN IMMEDIATE") began = t;
+      else if (sql === "COMMIT" && counting) lockMs += performance.now() - began;
+      return r;
     } catch (e) {
       if (counting && /BUSY/.test(String((e as { code?: string }).code))) busy++;
       throw e;
@@ -130,6 +146,11 @@ async function child(job: ChildJob): Promise<ChildResult> {
       cursor[i] = (cursor[i] + 1) % n;
     }
     const s = ++seq;
+    // A copied database's annotators answered some instances before: their next save revises that answer.
+    if (!revisions[i].has(ref)) {
+      const cur = client.prepare("select revision from responses where instance_ref = ? and user_id = ?").get(ref, actors[i].userId) as { revision: number } | undefined;
+      if (cur) revisions[i].set(ref, cur.revision);
+    }
     try {
       const r = await saveResponseAsync(db, actors[i], job.projectId, ref, { kind: "substitutes", substitutes: [`p${process.pid}w${s}a`, `p${process.pid}w${s}b`, ""], multiword: false, phrase: "" }, {
         expectedRevision: revisions[i].get(ref) ?? 0,
@@ -164,7 +185,42 @@ async function child(job: ChildJob): Promise<ChildResult> {
   const walFrames = job.countWal ? (client.pragma("wal_checkpoint(PASSIVE)") as Array<{ log: number }>)[0].log : null;
   const walByTree = job.countWal ? framesByTree(client, `${job.dbFile}-wal`) : {};
   client.close();
-  return { saves: job.saves, counts, cpuMs: (cpu.user + cpu.system) / 1000, wallMs, bytes, busy, walFrames, walByTree, statements };
+  return { saves: job.saves, counts, cpuMs: (cpu.user + cpu.system) / 1000, wallMs, bytes, busy, walFrames, walByTree, statements, lockMs };
+}
+
+/** A throw-away project as the load test seeds it. */
+async function seedProject(dbFile: string, instanceCount: number, annotatorCount: number) {
+  const perLexelt = 10;
+  const seeded = await seedLoadDb(dbFile, { annotators: annotatorCount, lexelts: Math.ceil(instanceCount / perLexelt), instancesPerLexelt: perLexelt });
+  return { projectId: seeded.projectId, instanceRefs: seeded.instanceRefs, annotators: seeded.annotators };
+}
+
+/**
+ * A copy of an existing database (SQLite's backup: its WAL included): the project's queued instances, and
+ * its annotators who have some of them left to answer (bench:pages's prefilled answers come from people
+ * who answered every instance without saving, so their queue's counts were never kept).
+ */
+async function copiedProject(from: string, dbFile: string, projectId: number) {
+  const source = new Database(from, { readonly: true, fileMustExist: true });
+  try {
+    await source.backup(dbFile);
+  } finally {
+    source.close();
+  }
+  const db = new Database(dbFile, { readonly: true });
+  try {
+    const instanceRefs = (db.prepare("select id from instances where project_id = ? and in_queue = 1 order by id").all(projectId) as { id: number }[]).map((r) => r.id);
+    const annotators = db
+      .prepare(
+        `select u.id as userId, u.name as name from memberships m join users u on u.id = m.user_id where m.project_id = ? and m.role = 'annotator'
+           and (select count(*) from responses r where r.project_id = m.project_id and r.user_id = u.id) < ? order by u.id`,
+      )
+      .all(projectId, instanceRefs.length) as Array<{ userId: number; name: string }>;
+    if (instanceRefs.length === 0 || annotators.length === 0) throw new Error(`${from}: project ${projectId} has no queued instances or no annotators`);
+    return { projectId, instanceRefs, annotators };
+  } finally {
+    db.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -176,8 +232,8 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "lexgold-save-cost-"));
   try {
     const dbFile = path.join(dir, "save.db");
-    const perLexelt = 10;
-    const seeded = await seedLoadDb(dbFile, { annotators: annotatorCount, lexelts: Math.ceil(instanceCount / perLexelt), instancesPerLexelt: perLexelt });
+    const from = stringArg("db", "SAVE_DB", "");
+    const seeded = from ? await copiedProject(from, dbFile, numberArg("project", "SAVE_PROJECT", 1)) : await seedProject(dbFile, instanceCount, annotatorCount);
     const per = Math.ceil(seeded.annotators.length / processes);
     const results = await Promise.all(
       Array.from({ length: processes }, (_, p) => {
@@ -208,10 +264,11 @@ async function main(): Promise<void> {
     const busy = results.reduce((s, r) => s + r.busy, 0);
     const bytes = results.reduce((s, r) => s + r.bytes, 0);
     process.stdout.write(
-      `saves: ${total} in ${processes} process(es), ${concurrency} in flight each, on ${seeded.instanceRefs.length} instances, ${annotatorCount} annotators (a fifth revise an earlier answer)\n` +
+      `saves: ${total} in ${processes} process(es), ${concurrency} in flight each, on ${seeded.instanceRefs.length} instances, ${seeded.annotators.length} annotators (a fifth revise an earlier answer)${from ? `, in a copy of ${from}` : ""}\n` +
         `statements per save: ${(statements / total).toFixed(1)}\n` +
         [...counts].sort((a, b) => b[1] - a[1]).map(([k, v]) => `  ${k.padEnd(28)} ${(v / total).toFixed(2)}`).join("\n") +
         `\nwrite lock found taken: ${(busy / total).toFixed(2)} per save\n` +
+        `write lock held per save (BEGIN IMMEDIATE to the end of COMMIT): ${(results.reduce((n, r) => n + r.lockMs, 0) / total).toFixed(3)} ms\n` +
         `answer: ${(bytes / total).toFixed(0)} bytes of JSON per save\n` +
         `WAL pages written per save: ${results[0].walFrames === null ? "counted with --processes 1 only" : (results[0].walFrames / total).toFixed(1)}\n` +
         `CPU per save (saveResponseAsync and the answer's JSON): ${(cpuMs / total).toFixed(3)} ms; ` +
