@@ -129,7 +129,10 @@ async function child(job: ChildJob): Promise<ChildResult> {
   const actors = job.annotators.map((a) => ({ kind: "user" as const, userId: a.userId, name: a.name, role: "annotator" as const }));
   const n = job.instanceRefs.length;
   const cursor = actors.map((_, i) => (i * 37) % n);
-  const revisions = actors.map(() => new Map<number, number>());
+  // A copied database's annotators answered some instances before: their next save there revises that answer
+  // (read here, before anything is counted or timed).
+  const answered = client.prepare("select instance_ref as ref, revision from responses where project_id = ? and user_id = ?");
+  const revisions = actors.map((a) => new Map((answered.all(job.projectId, a.userId) as Array<{ ref: number; revision: number }>).map((r) => [r.ref, r.revision])));
   const busyActor = actors.map(() => false);
   let seq = 0;
   let bytes = 0;
@@ -146,11 +149,6 @@ async function child(job: ChildJob): Promise<ChildResult> {
       cursor[i] = (cursor[i] + 1) % n;
     }
     const s = ++seq;
-    // A copied database's annotators answered some instances before: their next save revises that answer.
-    if (!revisions[i].has(ref)) {
-      const cur = client.prepare("select revision from responses where instance_ref = ? and user_id = ?").get(ref, actors[i].userId) as { revision: number } | undefined;
-      if (cur) revisions[i].set(ref, cur.revision);
-    }
     try {
       const r = await saveResponseAsync(db, actors[i], job.projectId, ref, { kind: "substitutes", substitutes: [`p${process.pid}w${s}a`, `p${process.pid}w${s}b`, ""], multiword: false, phrase: "" }, {
         expectedRevision: revisions[i].get(ref) ?? 0,
