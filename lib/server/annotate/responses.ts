@@ -14,7 +14,7 @@
  * acknowledged answer is lost; the queue itself is in queue.ts.
  */
 import "server-only";
-import { maintainInstances } from "../derived/actor-free";
+import { maintainInstanceAtCommit } from "../derived/actor-free";
 import { requireTrainingPassed } from "./training-gate";
 import { and, asc, desc, eq, isNull, ne } from "drizzle-orm";
 import { z } from "zod";
@@ -596,7 +596,8 @@ export async function saveResponseAsync(
   options: { expectedRevision: number; activeMs?: unknown },
 ): Promise<SaveResult> {
   const plan = planSave(db, actor, projectId, instanceRef, input, options);
-  const saved = await writeTransaction(db, plan.write);
+  // The save reads none of the derived figures: their upkeep waits for the end of the batch (write-lock.ts).
+  const saved = await writeTransaction(db, plan.write, { defers: true });
   return answerSave(db, plan, saved);
 }
 
@@ -725,8 +726,9 @@ function planSave(db: Db, actor: Actor, projectId: number, instanceRef: number, 
       suggestions,
     );
     if (s.batch) batchSaved(db, s.batch, a.userId, inst.ref, !cur, now);
-    // The instance's derived figures (its gold line, agreement sums, run scores) in the same transaction (#39).
-    maintainInstances(db, p.id, [inst.ref]);
+    // The instance's derived figures (its gold line, agreement sums, run scores) in the same transaction (#39):
+    // with the other instances of the saves committed with this one, at the end of their batch.
+    maintainInstanceAtCommit(db, p.id, inst.ref);
     return { own: asOwnRow(row), wasReturned };
   };
   return { a, p, inst, s, flag, write };

@@ -10,8 +10,8 @@
  * take the actor); this entry is not: app/ cannot import it (app-to-server-through-feature-index), so
  * nothing that skips the actor's check is within reach of a page or route.
  */
-// The save (annotate/responses.ts): one instance's figures brought up to date inside its transaction.
-export { maintainInstances } from "./maintain";
+// The save (annotate/responses.ts): its instance's figures brought up to date inside its transaction.
+export { maintainInstanceAtCommit, maintainInstances } from "./maintain";
 // The queue (queue.ts): a reader's catching up, the applier's and the derivation process's draining.
 export { catchUp, catchUpNow, drainSlice, isServed, markServed, queuedCount, queuedProjects } from "./queue";
 // The kept reads (read.ts).

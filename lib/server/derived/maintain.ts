@@ -18,6 +18,7 @@ import { ANNOTATOR_FIELDS, GROUP_FIELDS } from "../../lexsub/agreement";
 import { proposalsOfRow } from "../../lexsub/gold";
 import { lemmaReviewRow } from "../../lexsub/normalize";
 import { all, run } from "../kernel/statements";
+import { deferToBatchEnd } from "../kernel/write-lock";
 import { instanceInputs, projectLanguage } from "./inputs";
 import { type FormCount, type InstanceFigures, type ItemContribution, formsOf, instanceFigures } from "./instance";
 import { lemmaProposer } from "./lemmas";
@@ -236,6 +237,16 @@ export function maintainInstances(db: Db, projectId: number, refs: readonly numb
 
   if (refs.length === 1) run(db, `delete from ${Q.$} where ${Q.instanceRef} = ?`, refs[0]);
   else run(db, `delete from ${Q.$} where ${Q.instanceRef} in (select value from json_each(?))`, ids);
+}
+
+/**
+ * A save's instance brought up to date in the save's transaction: at the end of the batch of saves
+ * the write lock runs together (kernel/write-lock.ts), all of the batch's instances of the project
+ * in one pass — the project's sums, lemma forms and run outcomes written once for all of them, not
+ * once a save — or now, when the save runs in a transaction of its own.
+ */
+export function maintainInstanceAtCommit(db: Db, projectId: number, ref: number): void {
+  if (!deferToBatchEnd(db, `maintain:${projectId}`, ref, (refs) => maintainInstances(db, projectId, [...new Set(refs)]))) maintainInstances(db, projectId, [ref]);
 }
 
 /** Add a group's sums (scope, key, PoS, then GROUP_FIELDS in order) to its row, made when missing. */

@@ -14,6 +14,14 @@
  * COMMIT has returned: nothing is acknowledged that is not committed. The lock is never held across
  * an await: from BEGIN to COMMIT everything runs in one synchronous stretch.
  *
+ * A write may leave part of its work to the end of its batch (`deferToBatchEnd`): the saves' upkeep of
+ * the derived figures (#39). Saves queued together mostly touch the same rows of the project's sums,
+ * the same lemma forms, the same blocks of the stored runs' outcomes: done once for the batch, before
+ * its COMMIT and in its transaction, they are written once, and what a save acknowledges is still
+ * committed with everything it implies. A write that may read what the deferred work writes (any
+ * write not marked `defers`) has it done before it runs, so every write sees the state it would see
+ * alone. Deferred work that fails undoes the whole batch and refuses all of it.
+ *
  * After WAIT_MS without the lock the writes still queued are refused with BusyError (HTTP 503 and
  * Retry-After), having written nothing, so the client can send them again as they were.
  *
@@ -44,6 +52,8 @@ const LOW_PRIORITY_PATIENCE_MS = 100;
 
 interface Pending {
   body: () => unknown;
+  /** It may leave work to the end of its batch and reads nothing such work writes (`deferToBatchEnd`). */
+  defers: boolean;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
   /** When it gives up (performance.now()). */
@@ -61,6 +71,13 @@ interface Writer {
   tries: number;
   /** The connection's own busy timeout, put back after each try (the statement that does). */
   restoreBusyTimeout: string;
+  /** Work left to the end of the batch running now (null: no batch runs), by key, in the order first asked for. */
+  deferred: Map<string, Deferred> | null;
+}
+
+interface Deferred {
+  items: unknown[];
+  run: (items: unknown[]) => void;
 }
 
 const writers = new WeakMap<Client, Writer>();
@@ -68,7 +85,7 @@ const writers = new WeakMap<Client, Writer>();
 function writerOf(client: Client): Writer {
   let w = writers.get(client);
   if (!w) {
-    w = { queue: [], low: [], waiting: false, tries: 0, restoreBusyTimeout: `PRAGMA busy_timeout = ${Number(client.pragma("busy_timeout", { simple: true })) || 0}` };
+    w = { queue: [], low: [], waiting: false, tries: 0, deferred: null, restoreBusyTimeout: `PRAGMA busy_timeout = ${Number(client.pragma("busy_timeout", { simple: true })) || 0}` };
     writers.set(client, w);
   }
   return w;
@@ -97,11 +114,25 @@ function tryBegin(client: Client, w: Writer): boolean {
   }
 }
 
+/** Run the work the batch's writes left to its end, once per key with every item asked for (it writes outside their savepoints). */
+function runDeferred(w: Writer): void {
+  const work = w.deferred;
+  // Work that leaves work of its own to the batch's end has that done too.
+  while (work && work.size > 0) {
+    const due = [...work.values()];
+    work.clear();
+    for (const d of due) d.run(d.items);
+  }
+}
+
 /** Run these writes, each in its own savepoint, inside the transaction just begun; commit; then answer them. */
-function runBatch(client: Client, batch: Pending[]): void {
+function runBatch(client: Client, w: Writer, batch: Pending[]): void {
   const results: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
+  w.deferred = new Map();
   try {
     for (const p of batch) {
+      // A write that may read what deferred work writes sees it done first.
+      if (!p.defers) runDeferred(w);
       try {
         // better-sqlite3 runs a transaction function inside an open transaction as a savepoint.
         results.push({ ok: true, value: client.transaction(p.body)() });
@@ -109,8 +140,11 @@ function runBatch(client: Client, batch: Pending[]): void {
         results.push({ ok: false, error });
       }
     }
+    runDeferred(w);
+    w.deferred = null;
     client.exec("COMMIT");
   } catch (e) {
+    w.deferred = null;
     if (client.inTransaction) client.exec("ROLLBACK");
     for (const p of batch) p.reject(e);
     return;
@@ -120,6 +154,21 @@ function runBatch(client: Client, batch: Pending[]): void {
     if (r.ok) p.resolve(r.value);
     else p.reject(r.error);
   });
+}
+
+/**
+ * Inside a write of `writeTransaction(…, { defers: true })`: leave `item` to `run` at the end of the
+ * batch (before its COMMIT, in its transaction; once per `key`, with the items of every write that
+ * asked, in order). Anywhere else (no batch runs on this connection, or a synchronous transaction of
+ * its own): false, and the caller does the work now.
+ */
+export function deferToBatchEnd<T>(db: Pick<Db, "$client">, key: string, item: T, run: (items: T[]) => void): boolean {
+  const w = writers.get(db.$client);
+  if (!w?.deferred) return false;
+  const d = w.deferred.get(key);
+  if (d) d.items.push(item);
+  else w.deferred.set(key, { items: [item], run: run as (items: unknown[]) => void });
+  return true;
 }
 
 const pending = (w: Writer) => w.queue.length + w.low.length;
@@ -133,7 +182,7 @@ function runIfFree(client: Client, w: Writer, take: () => Pending[]): boolean {
     for (const p of take()) p.reject(e);
     return true;
   }
-  if (began) runBatch(client, take());
+  if (began) runBatch(client, w, take());
   return began;
 }
 
@@ -177,14 +226,19 @@ function schedule(client: Client, w: Writer): void {
  * Run `body` (synchronous: it must not await) in a write transaction taken without blocking the
  * event loop; resolves with its value once committed, rejects with what it threw (its writes
  * undone) or with BusyError when the lock stayed taken for `waitMs` (default WAIT_MS).
- * `lowPriority`: it yields to the other writes of this process (see the header).
+ * `lowPriority`: it yields to the other writes of this process (see the header). `defers`: `body` may
+ * leave work to the end of its batch (`deferToBatchEnd`) and reads nothing such work writes.
  */
-export function writeTransaction<T>(db: Pick<Db, "$client">, body: () => T, { waitMs = WAIT_MS, lowPriority = false }: { waitMs?: number; lowPriority?: boolean } = {}): Promise<T> {
+export function writeTransaction<T>(
+  db: Pick<Db, "$client">,
+  body: () => T,
+  { waitMs = WAIT_MS, lowPriority = false, defers = false }: { waitMs?: number; lowPriority?: boolean; defers?: boolean } = {},
+): Promise<T> {
   const client = db.$client;
   const w = writerOf(client);
   return new Promise<T>((resolve, reject) => {
     const now = performance.now();
-    (lowPriority ? w.low : w.queue).push({ body, resolve: resolve as (v: unknown) => void, reject, until: now + waitMs, since: now });
+    (lowPriority ? w.low : w.queue).push({ body, defers, resolve: resolve as (v: unknown) => void, reject, until: now + waitMs, since: now });
     // First try at once, unless others already wait (they go first, in the same batch).
     if (!w.waiting) {
       w.tries = 0;

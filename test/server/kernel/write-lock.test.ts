@@ -10,7 +10,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { BusyError } from "../../../lib/server/kernel/errors";
-import { writeTransaction } from "../../../lib/server/kernel/write-lock";
+import { deferToBatchEnd, writeTransaction } from "../../../lib/server/kernel/write-lock";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -133,5 +133,100 @@ describe("writeTransaction", () => {
     await expect(c).resolves.toBeGreaterThan(0);
     expect(rows()).toEqual(["a", "c"]);
     expect(ours.inTransaction).toBe(false);
+  });
+});
+
+/**
+ * Work a write leaves to the end of its batch (the saves' upkeep of the derived figures, #39): once
+ * per key with every write's items, in the batch's transaction before its COMMIT; done before a write
+ * that may read it; undoing the whole batch when it fails.
+ */
+describe("deferToBatchEnd", () => {
+  /** A write that inserts `v` and leaves `later` to the end of the batch, under the key "k". */
+  const deferring = (c: Database.Database, v: string, later: string, ran: string[][]) => () => {
+    insert(c, v)();
+    const deferred = deferToBatchEnd({ $client: c }, "k", later, (items) => {
+      ran.push(items);
+      for (const item of items) insert(c, item)();
+    });
+    return deferred;
+  };
+
+  it("runs once for the writes queued together, with every item in order, and commits with them", async () => {
+    const { ours, other, db, rows } = twoConnections();
+    const ran: string[][] = [];
+    other.exec("BEGIN IMMEDIATE");
+    const writes = [writeTransaction(db, deferring(ours, "a", "a+", ran), { defers: true }), writeTransaction(db, deferring(ours, "b", "b+", ran), { defers: true })];
+    await turn();
+    expect(rows()).toEqual([]);
+    other.exec("COMMIT");
+    // Each write was inside a batch (deferred, not done at once).
+    await expect(Promise.all(writes)).resolves.toEqual([true, true]);
+    expect(ran).toEqual([["a+", "b+"]]);
+    expect(rows()).toEqual(["a", "b", "a+", "b+"]);
+    expect(ours.inTransaction).toBe(false);
+  });
+
+  it("outside a batch it says no, and the caller does the work itself", () => {
+    const { ours } = twoConnections();
+    const ran: string[][] = [];
+    expect(ours.transaction(deferring(ours, "a", "a+", ran)).immediate()).toBe(false);
+    expect(ran).toEqual([]);
+  });
+
+  it("is done before a write that may read it (one not marked `defers`), and again at the end for what came after", async () => {
+    const { ours, other, db, rows } = twoConnections();
+    const ran: string[][] = [];
+    other.exec("BEGIN IMMEDIATE");
+    const first = writeTransaction(db, deferring(ours, "a", "a+", ran), { defers: true });
+    const reader = writeTransaction(db, () => (ours.prepare("select v from t order by id").all() as Array<{ v: string }>).map((r) => r.v));
+    const last = writeTransaction(db, deferring(ours, "b", "b+", ran), { defers: true });
+    await turn();
+    other.exec("COMMIT");
+    await Promise.all([first, last]);
+    await expect(reader).resolves.toEqual(["a", "a+"]);
+    expect(ran).toEqual([["a+"], ["b+"]]);
+    expect(rows()).toEqual(["a", "a+", "b", "b+"]);
+  });
+
+  it("a write that throws after deferring undoes its own writes; what it deferred still runs with the rest", async () => {
+    const { ours, other, db, rows } = twoConnections();
+    const ran: string[][] = [];
+    other.exec("BEGIN IMMEDIATE");
+    const ok = writeTransaction(db, deferring(ours, "a", "a+", ran), { defers: true });
+    const bad = writeTransaction(
+      db,
+      () => {
+        deferring(ours, "b", "b+", ran)();
+        insert(ours, "a")(); // unique: throws
+      },
+      { defers: true },
+    );
+    await turn();
+    other.exec("COMMIT");
+    await expect(ok).resolves.toBe(true);
+    await expect(bad).rejects.toThrow(/UNIQUE/);
+    // Deferred work must be safe to run for a write that was undone (the saves' upkeep derives an instance from what is there).
+    expect(rows()).toEqual(["a", "a+", "b+"]);
+  });
+
+  it("deferred work that fails undoes the whole batch and refuses every write in it: nothing is acknowledged that is not committed", async () => {
+    const { ours, other, db, rows } = twoConnections();
+    other.exec("BEGIN IMMEDIATE");
+    const failing = (v: string) => () => {
+      insert(ours, v)();
+      return deferToBatchEnd({ $client: ours }, "k", v, () => {
+        throw new Error("upkeep failed");
+      });
+    };
+    const writes = [writeTransaction(db, failing("a"), { defers: true }), writeTransaction(db, failing("b"), { defers: true })];
+    await turn();
+    other.exec("COMMIT");
+    for (const w of writes) await expect(w).rejects.toThrow(/upkeep failed/);
+    expect(rows()).toEqual([]);
+    expect(ours.inTransaction).toBe(false);
+    // The connection still writes, and outside a batch nothing is deferred.
+    await expect(writeTransaction(db, insert(ours, "later"))).resolves.toBeGreaterThan(0);
+    expect(rows()).toEqual(["later"]);
   });
 });
