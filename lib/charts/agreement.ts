@@ -5,7 +5,7 @@
  */
 import * as Plot from "@observablehq/plot";
 import { type HistogramBin, type PairAgreement, topPairs } from "../lexsub/agreement";
-import { ACCENT, type Chart, INK, LINE, MUTED, num, pct, renderSvg } from "./render";
+import { ACCENT, type Chart, drawnOnce, INK, LINE, MUTED, num, pct, renderSvg } from "./render";
 
 const band = (b: HistogramBin, k: number, n: number) => `${Math.round(b.from * 100)}–${Math.round(b.to * 100)} %${k === n - 1 ? " (inclusive)" : ""}`;
 
@@ -48,7 +48,13 @@ export const HEATMAP_MAX = 20;
  * empty): darker is more agreement; each cell holds its percentage. Null with fewer than two
  * annotators. `label`: how an annotator is named (their name on the page, a pseudonym in a release).
  */
-export function pairAgreementHeatmap(pairs: readonly PairAgreement[], id = "pair-agreement", label: (name: string) => string = (n) => n, annotators?: number): Chart | null {
+export function pairAgreementHeatmap(pairs: readonly PairAgreement[], id = "pair-agreement", label?: (name: string) => string, annotators?: number): Chart | null {
+  if (label) return drawHeatmap(pairs, id, label, annotators);
+  // The pairs are the α snapshot's (recomputed in the background, not at each save): the same pairs, the same drawing.
+  return drawnOnce(JSON.stringify(["pair-agreement", id, annotators ?? null, pairs]), () => drawHeatmap(pairs, id, (n) => n, annotators));
+}
+
+function drawHeatmap(pairs: readonly PairAgreement[], id: string, label: (name: string) => string, annotators: number | undefined): Chart | null {
   const top = topPairs(pairs, HEATMAP_MAX);
   const all = annotators ?? top.annotators;
   const rows = top.pairs;

@@ -74,6 +74,31 @@ function drawSvg(id: string, title: string, description: string, options: Plot.P
   return svg.outerHTML;
 }
 
+/** How many charts `drawnOnce` keeps. */
+const DRAWN_MAX = 32;
+const drawn = new Map<string, Chart | null>();
+
+/**
+ * The chart drawn from `key` (everything it is drawn from, as text), drawn by `draw` only when it is
+ * not among the last DRAWN_MAX drawn. For charts of figures that change only now and then (the
+ * background's α snapshot): a page loaded again from the same figures takes the SVG already drawn
+ * rather than drawing it again (Plot into linkedom: tens of milliseconds for a heatmap, with the
+ * server's event loop held meanwhile). The chart is shared: nobody changes it.
+ */
+export function drawnOnce(key: string, draw: () => Chart | null): Chart | null {
+  const kept = drawn.get(key);
+  if (kept !== undefined) {
+    drawn.delete(key);
+    drawn.set(key, kept);
+    return kept;
+  }
+  const chart = draw();
+  if (chart) Object.freeze(chart.table);
+  drawn.set(key, chart ? Object.freeze(chart) : chart);
+  if (drawn.size > DRAWN_MAX) drawn.delete(drawn.keys().next().value!);
+  return chart;
+}
+
 /** A number as a page shows it: up to `digits` decimals, grouped thousands. */
 export const num = (x: number, digits = 1) => x.toLocaleString("en-US", { maximumFractionDigits: digits });
 /** A proportion in [0, 1] as a percentage with one decimal. */

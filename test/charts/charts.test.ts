@@ -41,6 +41,28 @@ describe("charts", () => {
     expect(pairAgreementHeatmap([{ a: "x", b: "y", items: 0, pairwise: null }].slice(0, 0))).toBeNull();
   });
 
+  it("the heatmap of the same pairs is drawn once and shared; other pairs, or names given, draw anew", () => {
+    const pairs = [
+      { a: "ann", b: "bob", items: 12, pairwise: 0.5 },
+      { a: "ann", b: "cy", items: 3, pairwise: 0.25 },
+      { a: "bob", b: "cy", items: 0, pairwise: null },
+    ];
+    const first = pairAgreementHeatmap(pairs, "same", undefined, 3)!;
+    // The same figures (a copy of them, as a page's next load reads them again): the same drawing, not a new one.
+    expect(pairAgreementHeatmap(pairs.map((p) => ({ ...p })), "same", undefined, 3)).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    // One pair's figure moved (the snapshot recomputed): drawn again, with the new figure in it.
+    const moved = pairAgreementHeatmap([{ ...pairs[0], pairwise: 0.75 }, ...pairs.slice(1)], "same", undefined, 3)!;
+    expect(moved).not.toBe(first);
+    expect(moved.svg).toContain("75.0 %");
+    expect(first.svg).not.toContain("75.0 %");
+    // Another id on the page, or pseudonyms (a release): drawn for it.
+    expect(pairAgreementHeatmap(pairs, "other", undefined, 3)!.svg).toContain('id="other-title"');
+    const named = pairAgreementHeatmap(pairs, "same", (n) => `P-${n}`, 3)!;
+    expect(named).not.toBe(first);
+    expect(named.svg).toContain("P-ann");
+  });
+
   it("a model beside the people: the people on one row with their range and mean, each model a row; nothing to draw without both", () => {
     const people = [
       { annotator: "ann", pairwise: 0.5 },
