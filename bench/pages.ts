@@ -18,6 +18,10 @@
  * 3. **saturation**, after another restart: the same with every annotator saving as fast as the
  *    server answers, for --saturation seconds (0: no such phase).
  *
+ * --without-coordinator: phases 2 and 3 with nobody loading pages, to tell what the coordinator's
+ * page loads cost the saves (a page is drawn in one of the two server processes, holding its event
+ * loop meanwhile; the saves that process took in wait for it).
+ *
  * Per page: first load, p50, p95 (first load included), max, loads (target p95 < 1 s). Saves:
  * p50 / p99 (target p99 < 150 ms), errors. The tree's peak RSS per phase (target ≤ 1.5 GiB). What
  * the derivation queue held at the end. Then the big size against the small (target: within 20 %).
@@ -27,7 +31,7 @@
  *   npm run bench:pages -- [--instances 100000] [--compare 2000] [--answers 4] [--annotators 50]
  *                          [--think 5] [--duration 60] [--saturation 60] [--run-lines 1000000]
  *                          [--per-lexelt 24] [--dist .next-bench] [--build] [--keep] [--json FILE]
- *                          [--cpu-prof DIR]
+ *                          [--cpu-prof DIR] [--without-coordinator]
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -243,7 +247,7 @@ async function measureSize(instanceTarget: number, distDir: string): Promise<Siz
       states = carriedStates(who.annotators, seeded.instanceRefs.length, states);
       const rec = await runLoad(states, {
         ...common(who.annotators, think, seconds),
-        coordinator: { cookie: who.coordinator, everySec: 0, requests: coordinatorRequests(seeded.projectId, runIds) },
+        coordinator: flag("without-coordinator") ? null : { cookie: who.coordinator, everySec: 0, requests: coordinatorRequests(seeded.projectId, runIds) },
       });
       phases.push({ name, seconds: (performance.now() - t) / 1000, pages: pageFigures(rec), saves: saveFigures(rec), rss: rss.stop(), queuedAfter: queued(dbFile, seeded.projectId), load: load() });
     }
