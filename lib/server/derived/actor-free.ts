@@ -11,7 +11,7 @@
  * nothing that skips the actor's check is within reach of a page or route.
  */
 // The save (annotate/responses.ts): its instance's figures brought up to date inside its transaction.
-export { maintainInstanceAtCommit, maintainInstances } from "./maintain";
+export { maintainInstanceAtCommit } from "./maintain";
 // The queue (queue.ts): a reader's catching up, the applier's and the derivation process's draining.
 export { catchUp, catchUpNow, drainSlice, isServed, markServed, queuedCount, queuedProjects } from "./queue";
 // The kept reads (read.ts).
