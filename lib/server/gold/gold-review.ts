@@ -215,7 +215,12 @@ export interface GoldPageData extends GoldOverview {
  * The queue of changes is caught up with first (a connection of the server leaves that to
  * the page: lib/server/derived/queue.ts catchUp).
  */
-export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemmas?: LemmaQuery; instances?: InstanceQuery } = {}): GoldPageData {
+export function goldPageData(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  q: { lemmas?: LemmaQuery; instances?: InstanceQuery; /** The view's page only (the other comes back empty): the page shows one view at a time. */ only?: "lemmas" | "instances" | "neither" } = {},
+): GoldPageData {
   const project = requireProject(db, actor, projectId, { coordinator: true });
   catchUpNow(db, projectId);
   const language = project.language;
@@ -228,11 +233,15 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
     const lexeltItems = lexeltsWithInstances(db, projectId, LEXELT_CHOICES);
     const lq = q.lemmas ?? {};
     let lemmaPlace = pagePlace(0, 1, lq.pageSize ?? LEMMA_PAGE_SIZE);
-    const lemmaRows = lemmaReviewSlice(db, projectId, language, lq, (total) => {
-      lemmaPlace = pagePlace(total, lq.page, lq.pageSize ?? LEMMA_PAGE_SIZE);
-      return { start: lemmaPlace.start, size: lemmaPlace.pageSize };
-    });
-    const lemmaPage: Paged<LemmaReviewEntry> = { ...lemmaPlace, rows: lemmaRows.rows };
+    // A page of the lemma review and a page of gold items are the page's most expensive reads: only the view's own.
+    const lemmaRows =
+      q.only === undefined || q.only === "lemmas"
+        ? lemmaReviewSlice(db, projectId, language, lq, (total) => {
+            lemmaPlace = pagePlace(total, lq.page, lq.pageSize ?? LEMMA_PAGE_SIZE);
+            return { start: lemmaPlace.start, size: lemmaPlace.pageSize };
+          }).rows
+        : [];
+    const lemmaPage: Paged<LemmaReviewEntry> = { ...lemmaPlace, rows: lemmaRows };
     const iq = q.instances ?? {};
     let only: string[] | undefined;
     if (iq.flag) {
@@ -252,7 +261,7 @@ export function goldPageData(db: Db, actor: Actor, projectId: number, q: { lemma
     }
     const instancePlace = pagePlace(total, wanted, size);
     const { start } = instancePlace;
-    const refs = pageItems(db, projectId, filter, start, size);
+    const refs = q.only === undefined || q.only === "instances" ? pageItems(db, projectId, filter, start, size) : [];
     const texts = loadTexts(db, projectId, refs.map((r) => r.instanceId));
     const decisions = new Map<string, AdjudicationRecord[]>();
     for (const a of loadRecords(db, projectId, { instanceRefs: refs.map((r) => r.ref) })) {

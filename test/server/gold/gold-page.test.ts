@@ -133,6 +133,21 @@ describe("goldPageData", () => {
     expect(d.instancePage.rows.map((r) => r.item.instanceId)).toEqual(["c1", "c2", "h1", "h2"]);
   });
 
+  it("reads only the page of the view shown (`only`), the rest of the page as with both", () => {
+    const { db, coord, project } = setup();
+    const both = goldPageData(db, coord, project.id);
+    const lemmas = goldPageData(db, coord, project.id, { only: "lemmas" });
+    const instances = goldPageData(db, coord, project.id, { only: "instances" });
+    const neither = goldPageData(db, coord, project.id, { only: "neither" });
+    expect(lemmas.lemmaPage).toEqual(both.lemmaPage);
+    expect(instances.instancePage).toEqual(both.instancePage);
+    expect([lemmas.instancePage.rows, instances.lemmaPage.rows, neither.lemmaPage.rows, neither.instancePage.rows]).toEqual([[], [], [], []]);
+    // What every view shows (the summary, the counts in the view tabs, the problems) is the same whichever is read.
+    const { lemmaPage: _l, instancePage: _i, ...rest } = both;
+    for (const d of [lemmas, instances, neither]) expect({ ...d, lemmaPage: undefined, instancePage: undefined }).toEqual({ ...rest, lemmaPage: undefined, instancePage: undefined });
+    expect(both.instancePage.rows.length).toBe(4);
+  });
+
   it("lists the lexelts for the filter only while there are few (the item is typed past LEXELT_CHOICES)", () => {
     const f = projectFixtureWith(LEXELT_CHOICES + 1);
     const d = goldPageData(f.db, f.coord, f.project.id);

@@ -9,6 +9,7 @@ import styles from "./agreement.module.css";
 import { DEFINE } from "./figures";
 import { LowestItem } from "./item-sections";
 import { type Column, type Row, SortableTable } from "./sortable-table";
+import { InTurns } from "@/app/_ui/in-turns";
 
 type AgreementReport = AgreementPageView["report"];
 
@@ -153,9 +154,7 @@ export function LowestSection({ d, projectId }: { d: AgreementPageView; projectI
             are shown as they were compared: normalised, and through the lemma review (a form nobody decided as typed).
           </p>
           <ol className={styles.lowest}>
-            {d.lowest.map((it) => (
-              <LowestItem key={`${it.lexelt} ${it.instanceId}`} it={it} projectId={id} />
-            ))}
+            <InTurns items={d.lowest} render={(it) => <LowestItem key={`${it.lexelt} ${it.instanceId}`} it={it} projectId={id} />} />
           </ol>
         </>
       )}

@@ -38,7 +38,7 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
   try {
     // The figures kept as answers change (#39): what a change to many instances queued is caught up with first, up to a bound.
     await catchUpFigures(db, actor, id);
-    d = goldPageData(db, actor, id, { lemmas: lemmaQuery, instances: instanceQuery });
+    d = goldPageData(db, actor, id, { lemmas: lemmaQuery, instances: instanceQuery, only: view === "lemmas" ? "lemmas" : view === "log" ? "neither" : "instances" });
     if (view === "instances" || view === "queue") notes = instanceNotes(db, actor, id, d.instancePage.rows.map((r) => r.item.instanceId));
     if (view === "log") log = reviewLogPage(db, actor, id, logPage);
   } catch (e) {

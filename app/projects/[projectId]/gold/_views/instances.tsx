@@ -7,6 +7,7 @@ import styles from "../gold.module.css";
 import { InstanceCard } from "./instance-card";
 import { Pager } from "./pager";
 import { formatHold, href, type InstanceParams } from "./params";
+import { InTurns } from "@/app/_ui/in-turns";
 
 export function InstanceView({
   d,
@@ -121,16 +122,19 @@ export function InstanceView({
       <Pager page={page} hrefFor={hrefFor} what={["instance", "instances"]} label="Gold review pages" />
       {page.total === 0 && <p className="muted">{d.summary.instances === 0 ? "No instances yet: load lexelt XML on the Corpus tab." : "No instance matches the filter."}</p>}
       <ol className={`plain ${styles.instances}`} start={page.start + 1}>
-        {page.rows.map((r) => (
-          <li key={r.item.instanceId}>
-            <InstanceCard
-              r={r}
-              now={now}
-              notes={notes.get(r.item.instanceId)}
-              rank={q.order === "agreement" ? (q.hold && Object.hasOwn(q.hold, r.item.instanceId) ? q.hold[r.item.instanceId] : r.pairwise) : undefined}
-            />
-          </li>
-        ))}
+        <InTurns
+          items={page.rows}
+          render={(r) => (
+            <li key={r.item.instanceId}>
+              <InstanceCard
+                r={r}
+                now={now}
+                notes={notes.get(r.item.instanceId)}
+                rank={q.order === "agreement" ? (q.hold && Object.hasOwn(q.hold, r.item.instanceId) ? q.hold[r.item.instanceId] : r.pairwise) : undefined}
+              />
+            </li>
+          )}
+        />
       </ol>
       {page.pages > 1 && <Pager page={page} hrefFor={hrefFor} what={["instance", "instances"]} label="Gold review pages, bottom" />}
     </section>

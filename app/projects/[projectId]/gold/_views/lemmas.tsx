@@ -3,6 +3,7 @@ import { absoluteTime, relativeTime } from "@/app/_ui/time";
 import type { GoldPageData } from "@/lib/server/gold";
 import { FilterForm } from "../filters";
 import styles from "../gold.module.css";
+import { InTurns } from "@/app/_ui/in-turns";
 import { AcceptAllForm, KeepAllForm, LemmaRow, type LemmaRowData } from "../lemma-row";
 import { Pager } from "./pager";
 import { href } from "./params";
@@ -74,9 +75,7 @@ export function LemmaView({
               </tr>
             </thead>
             <tbody>
-              {rows.map((r, k) => (
-                <LemmaRow key={r.form} row={r} index={page.start + k} />
-              ))}
+              <InTurns items={rows} render={(r, k) => <LemmaRow key={r.form} row={r} index={page.start + k} />} />
             </tbody>
           </table>
         </div>
