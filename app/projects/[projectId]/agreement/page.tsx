@@ -12,6 +12,7 @@ import { HeadlineSection } from "./figures";
 import { ModelsSection } from "./models-section";
 import { PairsSection } from "./item-sections";
 import { DistributionSection, LexeltSection, LowestSection, PosSection } from "./tables";
+import { InTurn } from "@/app/_ui/in-turns";
 
 export const metadata: Metadata = { title: "Agreement" };
 export const dynamic = "force-dynamic";
@@ -83,19 +84,34 @@ export default async function AgreementPage({ params, searchParams }: { params: 
 
       <HeadlineSection d={d} projectId={id} computing={computing} />
 
-      <AnnotatorsSection r={r} />
+      {/* Each section in a turn of the event loop of its own, so that a load holds this process in short stretches and the saves it took meanwhile are answered between them. */}
+      <InTurn>
+        <AnnotatorsSection r={r} />
+      </InTurn>
 
-      <DistributionSection r={r} withPairs={d.itemsWithPairs} />
+      <InTurn>
+        <DistributionSection r={r} withPairs={d.itemsWithPairs} />
+      </InTurn>
 
-      <PairsSection pairs={d.pairs} />
+      <InTurn>
+        <PairsSection pairs={d.pairs} />
+      </InTurn>
 
-      <PosSection r={r} />
+      <InTurn>
+        <PosSection r={r} />
+      </InTurn>
 
-      <LexeltSection lx={d.lexelts} />
+      <InTurn>
+        <LexeltSection lx={d.lexelts} />
+      </InTurn>
 
-      <ModelsSection projectId={id} actor={actor} />
+      <InTurn>
+        <ModelsSection projectId={id} actor={actor} />
+      </InTurn>
 
-      <LowestSection d={d} projectId={id} />
+      <InTurn>
+        <LowestSection d={d} projectId={id} />
+      </InTurn>
     </>
   );
 }

@@ -13,6 +13,7 @@ import { type GoldPageData, type Paged, type ReviewLogRow, goldPageData, reviewL
 import { catchUpFigures } from "@/lib/server/derived";
 import { type AnnotatorNote, instanceNotes } from "@/lib/server/annotate";
 import { plural } from "@/app/_ui/format";
+import { InTurn } from "@/app/_ui/in-turns";
 import { returnInstanceAction, withdrawReturnAction } from "../flags/actions";
 import { acceptAllAction, adjudicateAction, correctPosAction, decideLemmaAction, exclusionAction, keepAllAction, reviewedAction, undoAdjudicationAction } from "./actions";
 import { GoldActionsProvider } from "./gold-actions";
@@ -89,10 +90,17 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
           withdrawReturn: withdrawReturnAction.bind(null, id),
         }}
       >
-        {view === "lemmas" && <LemmaView d={d} base={base} q={lemmaQuery} now={now} />}
-        {(view === "instances" || view === "queue") && <InstanceView d={d} base={base} q={instanceQuery} view={view} now={now} notes={notes} />}
+        {/* The view in a turn of the event loop after the page's reads and summary: a load holds this process in short stretches. */}
+        <InTurn>
+          {view === "lemmas" && <LemmaView d={d} base={base} q={lemmaQuery} now={now} />}
+          {(view === "instances" || view === "queue") && <InstanceView d={d} base={base} q={instanceQuery} view={view} now={now} notes={notes} />}
+        </InTurn>
       </GoldActionsProvider>
-      {view === "log" && log && <LogView log={log} now={now} download={download} base={base} />}
+      {view === "log" && log && (
+        <InTurn>
+          <LogView log={log} now={now} download={download} base={base} />
+        </InTurn>
+      )}
     </>
   );
 }
