@@ -10,6 +10,8 @@
  * and be rendered in one stretch again. The line is the request's (React's `cache`), so the slices of
  * every list and section on a page take their turns one after another, in the order React reaches
  * them.
+ *
+ * A page may start with `await afterTurns()`, so that its reads take a turn of their own too.
  */
 import { cache, type ReactNode } from "react";
 

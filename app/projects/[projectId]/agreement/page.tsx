@@ -12,7 +12,7 @@ import { HeadlineSection } from "./figures";
 import { ModelsSection } from "./models-section";
 import { PairsSection } from "./item-sections";
 import { DistributionSection, LexeltSection, LowestSection, PosSection } from "./tables";
-import { InTurn } from "@/app/_ui/in-turns";
+import { afterTurns, InTurn } from "@/app/_ui/in-turns";
 
 export const metadata: Metadata = { title: "Agreement" };
 export const dynamic = "force-dynamic";
@@ -36,6 +36,8 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   try {
     // The figures kept as answers change (#39); α and the intervals from their last computation in the background.
     const db = getDb();
+    // The reads in a turn of the event loop of their own, apart from the request's routing (app/_ui/in-turns.tsx).
+    await afterTurns();
     await catchUpFigures(db, actor, id);
     const view = () => agreementPageView(db, actor, id, { q: one(sp.q), sort: one(sp.sort), dir: one(sp.dir), page: one(sp.page) });
     d = view();
