@@ -12,7 +12,6 @@ import { HeadlineSection } from "./figures";
 import { ModelsSection } from "./models-section";
 import { PairsSection } from "./item-sections";
 import { DistributionSection, LexeltSection, LowestSection, PosSection } from "./tables";
-import { afterTurns, InTurn } from "@/app/_ui/in-turns";
 
 export const metadata: Metadata = { title: "Agreement" };
 export const dynamic = "force-dynamic";
@@ -36,8 +35,6 @@ export default async function AgreementPage({ params, searchParams }: { params: 
   try {
     // The figures kept as answers change (#39); α and the intervals from their last computation in the background.
     const db = getDb();
-    // The reads in a turn of the event loop of their own, apart from the request's routing (app/_ui/in-turns.tsx).
-    await afterTurns();
     await catchUpFigures(db, actor, id);
     const view = () => agreementPageView(db, actor, id, { q: one(sp.q), sort: one(sp.sort), dir: one(sp.dir), page: one(sp.page) });
     d = view();
@@ -86,34 +83,19 @@ export default async function AgreementPage({ params, searchParams }: { params: 
 
       <HeadlineSection d={d} projectId={id} computing={computing} />
 
-      {/* Each section in a turn of the event loop of its own, so that a load holds this process in short stretches and the saves it took meanwhile are answered between them. */}
-      <InTurn>
-        <AnnotatorsSection r={r} />
-      </InTurn>
+      <AnnotatorsSection r={r} />
 
-      <InTurn>
-        <DistributionSection r={r} withPairs={d.itemsWithPairs} />
-      </InTurn>
+      <DistributionSection r={r} withPairs={d.itemsWithPairs} />
 
-      <InTurn>
-        <PairsSection pairs={d.pairs} />
-      </InTurn>
+      <PairsSection pairs={d.pairs} />
 
-      <InTurn>
-        <PosSection r={r} />
-      </InTurn>
+      <PosSection r={r} />
 
-      <InTurn>
-        <LexeltSection lx={d.lexelts} />
-      </InTurn>
+      <LexeltSection lx={d.lexelts} />
 
-      <InTurn>
-        <ModelsSection projectId={id} actor={actor} />
-      </InTurn>
+      <ModelsSection projectId={id} actor={actor} />
 
-      <InTurn>
-        <LowestSection d={d} projectId={id} />
-      </InTurn>
+      <LowestSection d={d} projectId={id} />
     </>
   );
 }

@@ -13,7 +13,6 @@ import { type GoldPageData, type Paged, type ReviewLogRow, goldPageData, reviewL
 import { catchUpFigures } from "@/lib/server/derived";
 import { type AnnotatorNote, instanceNotes } from "@/lib/server/annotate";
 import { plural } from "@/app/_ui/format";
-import { afterTurns, InTurn } from "@/app/_ui/in-turns";
 import { returnInstanceAction, withdrawReturnAction } from "../flags/actions";
 import { acceptAllAction, adjudicateAction, correctPosAction, decideLemmaAction, exclusionAction, keepAllAction, reviewedAction, undoAdjudicationAction } from "./actions";
 import { GoldActionsProvider } from "./gold-actions";
@@ -38,8 +37,6 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
   let notes = new Map<string, Map<string, AnnotatorNote>>();
   try {
     // The figures kept as answers change (#39): what a change to many instances queued is caught up with first, up to a bound.
-    // The reads in a turn of the event loop of their own, apart from the request's routing (app/_ui/in-turns.tsx).
-    await afterTurns();
     await catchUpFigures(db, actor, id);
     d = goldPageData(db, actor, id, { lemmas: lemmaQuery, instances: instanceQuery, only: view === "lemmas" ? "lemmas" : view === "log" ? "neither" : "instances" });
     if (view === "instances" || view === "queue") notes = instanceNotes(db, actor, id, d.instancePage.rows.map((r) => r.item.instanceId));
@@ -92,17 +89,10 @@ export default async function GoldPage({ params, searchParams }: { params: Promi
           withdrawReturn: withdrawReturnAction.bind(null, id),
         }}
       >
-        {/* The view in a turn of the event loop after the page's reads and summary: a load holds this process in short stretches. */}
-        <InTurn>
-          {view === "lemmas" && <LemmaView d={d} base={base} q={lemmaQuery} now={now} />}
-          {(view === "instances" || view === "queue") && <InstanceView d={d} base={base} q={instanceQuery} view={view} now={now} notes={notes} />}
-        </InTurn>
+        {view === "lemmas" && <LemmaView d={d} base={base} q={lemmaQuery} now={now} />}
+        {(view === "instances" || view === "queue") && <InstanceView d={d} base={base} q={instanceQuery} view={view} now={now} notes={notes} />}
       </GoldActionsProvider>
-      {view === "log" && log && (
-        <InTurn>
-          <LogView log={log} now={now} download={download} base={base} />
-        </InTurn>
-      )}
+      {view === "log" && log && <LogView log={log} now={now} download={download} base={base} />}
     </>
   );
 }

@@ -11,7 +11,6 @@ import { Crowd } from "./crowd";
 import type { Search } from "./parts";
 import { Summary, Warnings } from "./summary";
 import { AnnotatorLexelts, AnnotatorsSection, LexeltAnnotators, LexeltsSection } from "./tables";
-import { afterTurns, InTurn } from "@/app/_ui/in-turns";
 
 export const metadata: Metadata = { title: "Progress" };
 export const dynamic = "force-dynamic";
@@ -29,8 +28,6 @@ export default async function ProgressPage({ params, searchParams }: { params: P
   try {
     // Read from counters kept as answers change (#39): nothing here grows with the responses; of the lexelts × annotators grid only the cells shown.
     const db = getDb();
-    // The reads in a turn of the event loop of their own, apart from the request's routing (app/_ui/in-turns.tsx).
-    await afterTurns();
     await catchUpFigures(db, actor, Number(projectId));
     p = progressPageView(db, actor, Number(projectId), {
       q: sp.q,
@@ -66,36 +63,17 @@ export default async function ProgressPage({ params, searchParams }: { params: P
 
       <Summary p={p} crowdJoined={crowdJoined} />
 
-      {/* Each section in a turn of the event loop of its own (app/_ui/in-turns.tsx): a load holds this process in short stretches. */}
-      {p.focusLexelt && (
-        <InTurn>
-          <LexeltAnnotators focus={p.focusLexelt} annotators={p.annotators} sp={sp} base={base} />
-        </InTurn>
-      )}
+      {p.focusLexelt && <LexeltAnnotators focus={p.focusLexelt} annotators={p.annotators} sp={sp} base={base} />}
 
-      {p.focusAnnotator && (
-        <InTurn>
-          <AnnotatorLexelts focus={p.focusAnnotator} sp={sp} base={base} />
-        </InTurn>
-      )}
+      {p.focusAnnotator && <AnnotatorLexelts focus={p.focusAnnotator} sp={sp} base={base} />}
 
-      <InTurn>
-        <AnnotatorsSection p={p} sp={sp} base={base} hasCrowd={hasCrowd} now={now} />
-      </InTurn>
+      <AnnotatorsSection p={p} sp={sp} base={base} hasCrowd={hasCrowd} now={now} />
 
-      {hasCrowd && (
-        <InTurn>
-          <Crowd crowd={crowd} projectId={p.project.id} now={now} />
-        </InTurn>
-      )}
+      {hasCrowd && <Crowd crowd={crowd} projectId={p.project.id} now={now} />}
 
-      <InTurn>
-        {charts ? <ProgressCharts data={charts} /> : <ChartsComing href={`${base}?${new URLSearchParams(Object.entries(sp).filter((e): e is [string, string] => typeof e[1] === "string"))}`} />}
-      </InTurn>
+      {charts ? <ProgressCharts data={charts} /> : <ChartsComing href={`${base}?${new URLSearchParams(Object.entries(sp).filter((e): e is [string, string] => typeof e[1] === "string"))}`} />}
 
-      <InTurn>
-        <LexeltsSection p={p} sp={sp} base={base} />
-      </InTurn>
+      <LexeltsSection p={p} sp={sp} base={base} />
     </>
   );
 }

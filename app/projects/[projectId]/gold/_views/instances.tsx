@@ -9,9 +9,6 @@ import { Pager } from "./pager";
 import { formatHold, href, type InstanceParams } from "./params";
 import { InTurns } from "@/app/_ui/in-turns";
 
-/** Instance cards rendered in one turn of the event loop (a card is a table of answers and its forms). */
-const CARDS_PER_TURN = 4;
-
 export function InstanceView({
   d,
   base,
@@ -127,7 +124,6 @@ export function InstanceView({
       <ol className={`plain ${styles.instances}`} start={page.start + 1}>
         <InTurns
           items={page.rows}
-          slice={CARDS_PER_TURN}
           render={(r) => (
             <li key={r.item.instanceId}>
               <InstanceCard
