@@ -22,6 +22,9 @@
  * write not marked `defers`) has it done before it runs, so every write sees the state it would see
  * alone. Deferred work that fails undoes the whole batch and refuses all of it.
  *
+ * After committing a batch a writer pauses TURN_PAUSE_MS before its next, so that the other process,
+ * whose writes may be queued, gets its turn: the processes take turns, each with a batch.
+ *
  * After WAIT_MS without the lock the writes still queued are refused with BusyError (HTTP 503 and
  * Retry-After), having written nothing, so the client can send them again as they were.
  *
@@ -44,9 +47,20 @@ const WAIT_MS = 5000;
  * Waits between tries: short, and never long. The other process holds the lock for a batch of saves
  * (a few milliseconds); a longer wait left the lock free and unused while this process's saves queued
  * (`bench:save --processes 2`: 12,000 saves in 13.2 and 12.4 s with waits up to 16 ms, 11.6 and 10.9 s
- * with waits up to 4 ms, and a third as many COMMITs: batches are larger).
+ * with waits up to 4 ms, and a third as many COMMITs: batches are larger). A try that finds the lock
+ * taken costs three statements without a statement object (tens of microseconds).
  */
-const BACKOFF_MS = [0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 4];
+const BACKOFF_MS = [0, 0, 1];
+/**
+ * After committing a batch, a writer lets this long pass before it begins its next one, so that the
+ * other process — trying every millisecond while its saves queue — gets the lock in between. Without
+ * it, a process whose saves came in one at a time took the lock again and again for one save each
+ * while the other's queue grew: at saturation (bench/RESULTS.md, 2026-11-30) most of the write
+ * transactions were of one save, and the other process's saves made the p99. With it the processes
+ * take turns, each committing all its queued saves at once. A save that arrives when the lock is free
+ * and no batch of this writer committed within the pause is tried at once, as before.
+ */
+const TURN_PAUSE_MS = 1.5;
 /** A low-priority write that has waited this long runs after the batch ahead of it instead of behind the next one. */
 const LOW_PRIORITY_PATIENCE_MS = 100;
 
@@ -73,6 +87,8 @@ interface Writer {
   restoreBusyTimeout: string;
   /** Work left to the end of the batch running now (null: no batch runs), by key, in the order first asked for. */
   deferred: Map<string, Deferred> | null;
+  /** When its last batch committed (performance.now()). */
+  committedAt: number;
 }
 
 interface Deferred {
@@ -85,7 +101,7 @@ const writers = new WeakMap<Client, Writer>();
 function writerOf(client: Client): Writer {
   let w = writers.get(client);
   if (!w) {
-    w = { queue: [], low: [], waiting: false, tries: 0, deferred: null, restoreBusyTimeout: `PRAGMA busy_timeout = ${Number(client.pragma("busy_timeout", { simple: true })) || 0}` };
+    w = { queue: [], low: [], waiting: false, tries: 0, deferred: null, committedAt: -Infinity, restoreBusyTimeout: `PRAGMA busy_timeout = ${Number(client.pragma("busy_timeout", { simple: true })) || 0}` };
     writers.set(client, w);
   }
   return w;
@@ -182,13 +198,23 @@ function runIfFree(client: Client, w: Writer, take: () => Pending[]): boolean {
     for (const p of take()) p.reject(e);
     return true;
   }
-  if (began) runBatch(client, w, take());
+  if (began) {
+    runBatch(client, w, take());
+    w.committedAt = performance.now();
+  }
   return began;
 }
 
 function attempt(client: Client, w: Writer): void {
   w.waiting = false;
   if (pending(w) === 0) return;
+  // The other process's turn first, if it wants one (TURN_PAUSE_MS).
+  const pause = TURN_PAUSE_MS - (performance.now() - w.committedAt);
+  if (pause > 0) {
+    w.waiting = true;
+    setTimeout(() => attempt(client, w), pause);
+    return;
+  }
   const normal = w.queue.length > 0;
   // Every ordinary write queued now, or else the oldest low-priority one alone.
   const began = runIfFree(client, w, () => (normal ? w.queue.splice(0) : w.low.splice(0, 1)));

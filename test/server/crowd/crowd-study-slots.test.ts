@@ -160,7 +160,8 @@ describe("a study bigger than a slice opens in slices", () => {
     await writes;
     // Some ran after the second slice and before the last: the open did not hold the write lock or the event loop throughout.
     expect(seen).toContain(SLOTS_SLICE * 2);
-    expect(seen.every((n) => n === SLOTS_SLICE || n === SLOTS_SLICE * 2)).toBe(true);
+    // (Or all of them, when a write queued before the last slice committed goes in the same batch, after it.)
+    expect(seen.every((n) => n === SLOTS_SLICE || n === SLOTS_SLICE * 2 || n === total)).toBe(true);
     // Every instance once, in corpus order, as a study opened in one statement has them.
     const slots = db.$client.prepare("select instance_ref as ref, position from study_slots where study_id = ? order by position").all(s.id) as { ref: number; position: number }[];
     expect(slots.map((r) => r.ref)).toEqual(refs);
