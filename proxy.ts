@@ -21,7 +21,7 @@ import { CSRF_HEADER, csrfCookieName, csrfCookieOptions, csrfToken } from "./lib
 import { decodeSessionToken, sessionTokenOf } from "./lib/auth/jwt";
 import { authSecret } from "./lib/server/kernel/secret";
 import { clientAddress } from "./lib/net/trusted-proxy";
-import { limitPage, retryAfterSeconds } from "./lib/server/kernel/rate-limit";
+import { limitPageShared, retryAfterSeconds } from "./lib/server/kernel/rate-limit";
 
 /**
  * Who may show a page in a frame: nobody, but a crowd study's page (/study/<token>), which
@@ -88,7 +88,7 @@ function postsToAuth(pathname: string, signedIn: boolean): boolean {
 
 export async function proxy(request: NextRequest) {
   const userId = await sessionUserId(request);
-  const verdict = limitPage({ userId, address: clientAddress(request.headers) });
+  const verdict = await limitPageShared({ userId, address: clientAddress(request.headers) });
   if (!verdict.ok) return tooManyPages(retryAfterSeconds(verdict.retryAfterMs), request);
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const csp = contentSecurityPolicy(nonce, undefined, frameAncestorsFor(request.nextUrl.pathname));

@@ -237,10 +237,10 @@ export function getDb(): Db {
   const file = resolveDbPath();
   if (!globalForDb.lexgoldDb || globalForDb.lexgoldDb.file !== file) {
     const db = openDb(file);
-    // A worker of scripts/serve.mjs: its primary checkpoints this file.
-    if (cluster.isWorker && process.send) {
+    // A worker of scripts/serve.mjs (its main thread, or its thread serving Next: scripts/next-thread.mjs): its primary checkpoints this file.
+    if ((cluster.isWorker && process.send) || process.env.LEXGOLD_NEXT_THREAD === "1") {
       db.$client.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
-      process.send({ lexgold: "checkpoint", file });
+      process.send?.({ lexgold: "checkpoint", file });
     }
     globalForDb.lexgoldDb = { file, db };
   }

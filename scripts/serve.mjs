@@ -15,8 +15,12 @@
  * This process is the primary and serves nothing itself, LEXGOLD_WORKERS=1 included: it watches
  * its workers and stops them.
  *
- * Before it serves, each process requests every page once on a private port (`warmUp`), so that no
- * real request pays for Next loading a page's code (LEXGOLD_WARM=0: not).
+ * In each worker the main thread takes the connections and serves the saves itself (lib/serve);
+ * Next renders everything else in a thread of its own (scripts/next-thread.mjs), to which the main
+ * thread hands each such request over a Unix socket. A page that holds its thread's event loop for
+ * tens of milliseconds then holds up no save (#39). Before it serves, Next's thread requests every
+ * page once on a private port (`warmUp`), so that no real request pays for Next loading a page's
+ * code (LEXGOLD_WARM=0: not).
  *
  * LEXGOLD_LOOP_PROBE=FILE (benchmarks: `npm run bench:loop`): each serving process
  * appends to FILE, every 100 ms, "epoch-ms pid longest-block-ms" — the longest the
@@ -28,9 +32,11 @@
  * no request waits for the copy and its fsync.
  *
  * No process stays wedged (#38 item 3): each worker sends the primary a heartbeat every second
- * from its event loop; one whose loop has not turned for LEXGOLD_STALL_S seconds (default 30) is
- * replaced by a new worker and stopped (SIGTERM, then SIGKILL), and its own watching thread
- * (scripts/loop-watch.mjs) writes the requests it was running to stderr.
+ * from its main thread's event loop while Next's thread's loop turns too; one whose loops have not
+ * both turned for LEXGOLD_STALL_S seconds (default 30) is replaced by a new worker and stopped
+ * (SIGTERM, then SIGKILL), and its own watching thread (scripts/loop-watch.mjs) writes the requests
+ * it was running to stderr. A worker whose Next thread ends (its heap exhausted, say) exits, and is
+ * replaced.
  *
  * The primary forwards SIGINT / SIGTERM / SIGHUP to the workers and exits when they have: each
  * stops taking connections and answers what it serves within WORKER_STOP_MS; what still runs
@@ -38,8 +44,8 @@
  * worker that dies unexpectedly is replaced, unless it died while starting (then the server stops
  * with its exit code).
  *
- * LEXGOLD_SERVE_HANDLER=FILE (tests only): the workers serve with FILE's default export,
- * `(req, res) => Promise`, instead of Next's handler.
+ * LEXGOLD_SERVE_HANDLER=FILE (tests only): the workers' Next threads serve with FILE's default
+ * export, `(req, res) => Promise`, instead of Next's handler.
  */
 import cluster from "node:cluster";
 import crypto from "node:crypto";
@@ -168,8 +174,9 @@ if (cluster.isPrimary) {
   process.env.LEXGOLD_PEER_KEY = crypto.randomBytes(24).toString("base64url");
   const board = requestBoard();
   // The save, served here before Next (lib/serve, bundled into dist-workers/serve.mjs), unless LEXGOLD_SAVE_BEFORE_NEXT=0.
-  const { holdForTurn, isSaveRequest, refuseApiRequest, serveSave, stampRequest } = await serverBundle();
-  const handle = await requestHandler(stampRequest);
+  const { answerLimitAsks, holdForTurn, isSaveRequest, openDatabase, refuseApiRequest, serveSave, stampRequest } = await serverBundle();
+  openDatabase();
+  const handle = await nextThread(board, answerLimitAsks);
   const saveHere = process.env.LEXGOLD_SAVE_BEFORE_NEXT !== "0";
   const route = (req, res) => {
     if (saveHere && isSaveRequest(req)) return void serveSave(req, res);
@@ -193,8 +200,8 @@ if (cluster.isPrimary) {
     server.listen(port, hostname, resolve);
   });
   if (process.env.LEXGOLD_LOOP_PROBE) await probeEventLoop(process.env.LEXGOLD_LOOP_PROBE);
-  // The heartbeat the primary waits for (sent only when this event loop turns), and the thread that says what ran when it stopped.
-  setInterval(() => process.send?.("lexgold:beat"), 1000).unref();
+  // The heartbeat the primary waits for (sent only when this event loop turns, and Next's thread's has lately), and the thread that says what ran when it stopped.
+  setInterval(() => board.threadQuietMs() < stallSeconds * 1000 && process.send?.("lexgold:beat"), 1000).unref();
   board.watch(stallSeconds);
   process.send?.("lexgold:ready");
   for (const signal of SIGNALS) {
@@ -217,20 +224,6 @@ async function serverBundle() {
     console.error(`serve: cannot load ${file} (${e.message}): run \`npm run build\` (or node scripts/build-workers.mjs) first`);
     process.exit(1);
   }
-}
-
-/** Next's request handler for the production build (LEXGOLD_SERVE_HANDLER: a module's default export instead, for tests). */
-async function requestHandler(stampRequest) {
-  if (process.env.LEXGOLD_SERVE_HANDLER) {
-    const { pathToFileURL } = await import("node:url");
-    return (await import(pathToFileURL(path.resolve(root, process.env.LEXGOLD_SERVE_HANDLER)).href)).default;
-  }
-  const { default: next } = await import("next");
-  const app = next({ dev: false, dir: root, hostname, port });
-  await app.prepare();
-  const handle = app.getRequestHandler();
-  if (process.env.LEXGOLD_WARM !== "0") await warmUp(handle, stampRequest);
-  return handle;
 }
 
 /** A whole number of seconds above 0 from the environment, or the default. */
@@ -257,49 +250,73 @@ function secondsSetting(name, fallback) {
 }
 
 /**
- * Request every page of the build once, signed out, on a private port of this process before it
- * serves: Next instantiates a route's code on the route's first request (50–400 ms holding the
- * event loop), which would otherwise be the first real request to each page after every start.
- * The pages answer with the sign-in redirect; nothing is written. LEXGOLD_WARM=0 skips it.
+ * Start Next's thread (scripts/next-thread.mjs) and answer its asks for request limits; resolves,
+ * once it listens, with the handler that hands it a request: the request goes over the thread's Unix
+ * socket as it came (its peer stamped), and the answer comes back as Next gave it, streamed both
+ * ways. If the thread ends, so does this process (the primary starts another).
  */
-async function warmUp(handle, stampRequest) {
-  const { readFileSync } = await import("node:fs");
-  const manifest = path.join(path.resolve(root, process.env.NEXT_DIST_DIR || ".next"), "server", "app-paths-manifest.json");
-  let routes;
-  try {
-    routes = Object.keys(JSON.parse(readFileSync(manifest, "utf8")));
-  } catch {
-    return;
-  }
-  // "/projects/[projectId]/gold/page" → "/projects/0/gold": any id will do, the visitor is signed out.
-  const pages = routes.filter((r) => r.endsWith("/page") && !r.startsWith("/_")).map((r) => r.slice(0, -"/page".length).replace(/\[[^\]]+\]/g, "0") || "/");
-  // The sign-in route too (a GET that writes nothing): its first real POST then finds its code loaded and the hash thread started.
-  pages.push("/api/auth/csrf");
-  const warm = http.createServer((req, res) => {
-    stampRequest(req);
-    handle(req, res).catch(() => {
-      if (!res.headersSent) res.statusCode = 500;
-      res.end();
-    });
+async function nextThread(board, answerLimitAsks) {
+  const { Worker, MessageChannel } = await import("node:worker_threads");
+  const { mkdtempSync, rmSync } = await import("node:fs");
+  const dir = mkdtempSync(path.join(os.tmpdir(), "lexgold-next-"));
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  const socketPath = path.join(dir, "next.sock");
+  const limits = new MessageChannel();
+  answerLimitAsks(limits.port1);
+  limits.port1.unref();
+  const thread = new Worker(path.join(import.meta.dirname, "next-thread.mjs"), {
+    workerData: { root, hostname, port, socketPath, board: board.sab, limits: limits.port2 },
+    transferList: [limits.port2],
+    env: { ...process.env, LEXGOLD_NEXT_THREAD: "1" },
   });
   await new Promise((resolve, reject) => {
-    warm.once("error", reject);
-    warm.listen(0, "127.0.0.1", resolve);
+    thread.once("message", resolve);
+    thread.once("error", reject);
+    thread.once("exit", (code) => reject(new Error(`Next's thread exited (code ${code}) before it served`)));
   });
-  const base = `http://127.0.0.1:${warm.address().port}`;
-  try {
-    for (const page of pages) {
-      try {
-        const res = await fetch(base + page, { redirect: "manual", signal: AbortSignal.timeout(15_000) });
-        await res.arrayBuffer();
-      } catch {
-        // A page that fails here fails (and says why) on its first real request.
-      }
-    }
-  } finally {
-    warm.closeAllConnections?.();
-    await new Promise((resolve) => warm.close(resolve));
-  }
+  thread.on("error", (e) => console.error(`serve: worker ${process.pid}: Next's thread failed:`, e));
+  thread.on("exit", (code) => {
+    console.error(`serve: worker ${process.pid}: Next's thread exited (code ${code}); this worker stops`);
+    process.exit(1);
+  });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  return (req, res) =>
+    new Promise((resolve) => {
+      const inner = http.request({ socketPath, method: req.method, path: req.url, headers: withoutHopHeaders(req.headers), agent }, (answer) => {
+        const headers = [];
+        for (let i = 0; i < answer.rawHeaders.length; i += 2) if (!HOP_HEADERS.has(answer.rawHeaders[i].toLowerCase())) headers.push(answer.rawHeaders[i], answer.rawHeaders[i + 1]);
+        res.writeHead(answer.statusCode, answer.statusMessage, headers);
+        answer.pipe(res);
+        answer.once("end", resolve);
+        answer.once("error", () => {
+          res.destroy();
+          resolve();
+        });
+      });
+      inner.once("error", (e) => {
+        if (!res.headersSent) {
+          console.error(`serve: worker ${process.pid}: Next's thread did not answer ${req.method} ${req.url}: ${e.message}`);
+          res.writeHead(502, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+          res.end("The server could not answer this request; try again in a moment.");
+        } else res.destroy();
+        resolve();
+      });
+      // A client that goes away takes its request to Next with it (a long render or download stops).
+      res.once("close", () => {
+        if (!res.writableFinished) inner.destroy();
+        resolve();
+      });
+      req.pipe(inner);
+    });
+}
+
+/** Headers about one connection, not the request or answer (RFC 9110 7.6.1): each side of the hand-over has its own. */
+const HOP_HEADERS = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "te", "trailer", "upgrade"]);
+
+function withoutHopHeaders(headers) {
+  const out = {};
+  for (const [k, v] of Object.entries(headers)) if (!HOP_HEADERS.has(k)) out[k] = v;
+  return out;
 }
 
 /** See LEXGOLD_LOOP_PROBE in the header. */

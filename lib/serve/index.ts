@@ -19,9 +19,19 @@ import { EVERY_ANSWER, NOT_FRAMED } from "../net/security-headers";
 import { clientAddress, stampRequest } from "../net/trusted-proxy";
 import { isSaveRequest, serveSave as serveSaveWith } from "../server/annotate";
 import { holdForTurn } from "../server/crowd/join-gate";
-import { limitPage, retryAfterSeconds } from "../server/kernel/rate-limit";
+import { answerLimitAsks, limitPage, retryAfterSeconds } from "../server/kernel/rate-limit";
+import { markServed } from "../server/derived/queue";
 
-export { holdForTurn, isSaveRequest, stampRequest };
+export { answerLimitAsks, holdForTurn, isSaveRequest, stampRequest };
+
+/**
+ * Before the process serves: open the database (the primary then checkpoints it, db/client.ts) and
+ * mark the connection the server's, so that a save's reads catch up only a bounded amount of queued
+ * figures (lib/server/derived/queue.ts). Next's thread marks its own connection (instrumentation.ts).
+ */
+export function openDatabase(): void {
+  markServed(getDb());
+}
 
 const HEADERS = { ...EVERY_ANSWER, ...NOT_FRAMED };
 

@@ -1,7 +1,8 @@
 /**
  * scripts/serve.mjs, started by a test with a request handler of its own (LEXGOLD_SERVE_HANDLER)
  * instead of Next's: the primary and its workers as `lexgold start` runs them, without a build.
- * A .ts handler runs through tsx (the workers inherit the primary's --import).
+ * The handler runs in each worker's Next thread (scripts/next-thread.mjs), which in Node 20 does not
+ * take the primary's --import tsx along: a handler that reads .ts registers tsx itself.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";

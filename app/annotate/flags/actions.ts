@@ -1,7 +1,7 @@
 "use server";
 import { getDb } from "@/lib/db";
 import { withActor } from "@/app/_ui/action";
-import { limitSave, retryAfterSeconds } from "@/lib/server/kernel";
+import { limitSaveShared, retryAfterSeconds } from "@/lib/server/kernel";
 import { type FlagNote, saveFlag } from "@/lib/server/annotate";
 
 export type SaveFlagResult =
@@ -17,8 +17,8 @@ export type SaveFlagResult =
  */
 export async function saveFlagAction(projectId: number, instanceRef: number, input: { flag: string | null; note: string }): Promise<SaveFlagResult> {
   return withActor<SaveFlagResult, SaveFlagResult>(
-    (actor) => {
-      const verdict = limitSave({ userId: actor?.kind === "user" ? actor.userId : null, address: null });
+    async (actor) => {
+      const verdict = await limitSaveShared({ userId: actor?.kind === "user" ? actor.userId : null, address: null });
       if (!verdict.ok) {
         const seconds = retryAfterSeconds(verdict.retryAfterMs);
         return { ok: false, message: `Not saved yet: too many saves at once. It goes again in ${seconds} s.`, retryAfterMs: seconds * 1000 };

@@ -14,5 +14,5 @@ export { AuthError, InputError, NotFoundError, toActionError } from "./errors";
 export { assertSameOrigin, errorResponse, FORM_OVERHEAD_BYTES, readBodyLimited, readFormLimited, saveBodyToFile, saveUpload, toResponse } from "./http";
 export { isNativeForm, keepOutcome, readOutcome } from "./outcome";
 export { pathId, projectIdOf } from "./path-ids";
-export { limitPage, limitSave, retryAfterSeconds } from "./rate-limit";
+export { limitPage, limitSaveShared, retryAfterSeconds } from "./rate-limit";
 export { streamedResponse, stringSlices } from "./stream";

@@ -287,6 +287,35 @@ export function limitPage(who: Requester): Verdict {
 }
 
 /**
+ * Where a thread asks for save and page tokens when its process keeps its limits in another thread:
+ * scripts/serve.mjs serves the save and the /api limit in its main thread and Next in a thread of its
+ * own (scripts/next-thread.mjs), which sets this, so that the process holds each bucket once
+ * whichever thread takes from it. Unset (tests, `next dev`, `next start`): this thread's own buckets.
+ */
+const ASK = Symbol.for("lexgold.rateLimitAsk");
+type Ask = (kind: "save" | "page", who: Requester) => Promise<Verdict>;
+
+/** `limitSave`, from the process's buckets wherever its thread keeps them (the flag-and-note action). */
+export function limitSaveShared(who: Requester): Promise<Verdict> {
+  const ask = (globalThis as { [ASK]?: Ask })[ASK];
+  return ask ? ask("save", who) : Promise.resolve(limitSave(who));
+}
+
+/** `limitPage`, from the process's buckets wherever its thread keeps them (proxy.ts). */
+export function limitPageShared(who: Requester): Promise<Verdict> {
+  const ask = (globalThis as { [ASK]?: Ask })[ASK];
+  return ask ? ask("page", who) : Promise.resolve(limitPage(who));
+}
+
+/** The thread that keeps the limits: answer another thread's asks (scripts/next-thread.mjs sends them on `port`). */
+export function answerLimitAsks(port: { on(event: "message", fn: (m: unknown) => void): unknown; postMessage(m: unknown): void }): void {
+  port.on("message", (m) => {
+    const { id, kind, who } = m as { id: number; kind: "save" | "page"; who: Requester };
+    port.postMessage({ id, verdict: kind === "save" ? limitSave(who) : limitPage(who) });
+  });
+}
+
+/**
  * One new participant joining a crowd study (lib/server/crowd/join.ts): a token from the study
  * link's bucket and one from the address's (every study together). Arriving again with a known
  * platform id resumes and takes none.

@@ -1,8 +1,8 @@
 /**
  * No server process stays wedged (#38 item 3), through scripts/serve.mjs with a request handler
  * of the test's own (test/fixtures/spin-handler.mjs, LEXGOLD_SERVE_HANDLER) whose /spin holds the
- * worker's event loop for ever:
- *  - the primary notices that the worker's event loop has not turned for LEXGOLD_STALL_S seconds
+ * event loop of the worker's Next thread (scripts/next-thread.mjs) for ever:
+ *  - the primary notices that the thread's event loop has not turned for LEXGOLD_STALL_S seconds
  *    and replaces it (a new worker answers; the held one is gone), and the log names the request
  *    that was running;
  *  - SIGTERM stops the server even while a worker is held (before, the primary waited for it for ever).
@@ -42,7 +42,7 @@ function spin(base: string): void {
   fetch(`${base}/spin?who=test`, { signal: AbortSignal.timeout(120_000) }).catch(() => {});
 }
 
-describe("a worker whose event loop is held", () => {
+describe("a worker whose Next thread's event loop is held", () => {
   it("is replaced by the primary, and the log names the request it was running", async () => {
     const s = await start(1);
     const held = (await pidAt(s.base))!;
@@ -54,7 +54,7 @@ describe("a worker whose event loop is held", () => {
     }, s.output);
     await until(() => !alive(held), s.output);
     expect(s.output()).toContain(`serve: worker ${held}: no heartbeat for 2 s`);
-    expect(s.output()).toMatch(new RegExp(`serve: worker ${held}: its event loop has not turned for 2 s; running: GET /spin\\?who=test \\(for \\d+\\.\\d s\\)`));
+    expect(s.output()).toMatch(new RegExp(`serve: worker ${held}: the event loop of its Next thread has not turned for 2 s; running: GET /spin\\?who=test \\(for \\d+\\.\\d s\\)`));
   });
 
   it("does not keep the server from stopping on SIGTERM", async () => {

@@ -2,7 +2,7 @@
  * The request limits hold per server, not per server process (#38 item 10): with two processes
  * every limit used to double (12.8 saves a second accepted for one account against 6.5 configured),
  * for each process kept buckets of its own. Here scripts/serve.mjs runs two workers whose handler
- * (test/fixtures/limit-handler.ts) takes a save token of one account per request; requests over
+ * (test/fixtures/limit-handler.mjs, in each worker's Next thread, asking its main thread) takes a save token of one account per request; requests over
  * new connections are handed to both workers in turn, and together they accept the configured
  * burst, not twice it. (The rate is set so low that no token comes back while the test runs.)
  */
@@ -16,7 +16,7 @@ const BURST = 10;
 
 describe("the save limit of one account, two server processes", () => {
   it("accepts the configured burst in all, from both processes together", async () => {
-    const s = await serveWith(path.join("test", "fixtures", "limit-handler.ts"), {
+    const s = await serveWith(path.join("test", "fixtures", "limit-handler.mjs"), {
       LEXGOLD_WORKERS: "2",
       LEXGOLD_SAVE_RATE: `0.0001,${BURST}`,
       LEXGOLD_ADDRESS_SAVE_RATE: "off",
