@@ -54,7 +54,7 @@ const server = http.createServer((req, res) => {
 // The main thread keeps its connections to this one open (its agent's keep-alive); idle ones close after a minute.
 server.keepAliveTimeout = 60_000;
 await new Promise((resolve, reject) => {
-  server.once("error", reject);
+  server.once("error", (e) => reject(new Error(`Next's thread cannot listen on ${socketPath} (${e.message}): is TMPDIR writable, and its path short?`)));
   // exclusive: this thread's own socket, not one shared through node:cluster.
   server.listen({ path: socketPath, exclusive: true }, resolve);
 });
