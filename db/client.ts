@@ -238,7 +238,7 @@ export function getDb(): Db {
   if (!globalForDb.lexgoldDb || globalForDb.lexgoldDb.file !== file) {
     const db = openDb(file);
     // A worker of scripts/serve.mjs (its main thread, or its thread serving Next: scripts/next-thread.mjs): its primary checkpoints this file.
-    if ((cluster.isWorker && process.send) || process.env.LEXGOLD_NEXT_THREAD === "1") {
+    if ((cluster.isWorker && process.send) || setting("LEXGOLD_NEXT_THREAD")) {
       db.$client.pragma(`wal_autocheckpoint = ${WAL_BACKSTOP_PAGES}`);
       process.send?.({ lexgold: "checkpoint", file });
     }
