@@ -51,8 +51,9 @@ const server = http.createServer((req, res) => {
     res.end();
   });
 });
-// The main thread keeps its connections to this one open (its agent's keep-alive); idle ones close after a minute.
-server.keepAliveTimeout = 60_000;
+// The main thread's connections to this one stay open while idle (its agent keeps them): a server that
+// closed an idle one could do so just as the agent sends a request on it, which would then fail.
+server.keepAliveTimeout = 0;
 await new Promise((resolve, reject) => {
   server.once("error", (e) => reject(new Error(`Next's thread cannot listen on ${socketPath} (${e.message}): is TMPDIR writable, and its path short?`)));
   // exclusive: this thread's own socket, not one shared through node:cluster.

@@ -282,6 +282,8 @@ async function nextThread(board, answerLimitAsks) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   return (req, res) =>
     new Promise((resolve) => {
+      /** The client went away first (a prefetch given up, a tab closed): nothing to answer, nothing to report. */
+      let gone = false;
       const inner = http.request({ socketPath, method: req.method, path: req.url, headers: withoutHopHeaders(req.headers), agent }, (answer) => {
         const headers = [];
         for (let i = 0; i < answer.rawHeaders.length; i += 2) if (!HOP_HEADERS.has(answer.rawHeaders[i].toLowerCase())) headers.push(answer.rawHeaders[i], answer.rawHeaders[i + 1]);
@@ -294,6 +296,7 @@ async function nextThread(board, answerLimitAsks) {
         });
       });
       inner.once("error", (e) => {
+        if (gone) return resolve();
         if (!res.headersSent) {
           console.error(`serve: worker ${process.pid}: Next's thread did not answer ${req.method} ${req.url}: ${e.message}`);
           res.writeHead(502, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
@@ -303,7 +306,10 @@ async function nextThread(board, answerLimitAsks) {
       });
       // A client that goes away takes its request to Next with it (a long render or download stops).
       res.once("close", () => {
-        if (!res.writableFinished) inner.destroy();
+        if (!res.writableFinished) {
+          gone = true;
+          inner.destroy();
+        }
         resolve();
       });
       req.pipe(inner);

@@ -54,6 +54,14 @@ describe("a request handed to Next's thread", () => {
     expect(await (await fetch(`${s.base}/held`)).text()).toBe("1");
     first.req.destroy();
     await until(async () => (await (await fetch(`${s.base}/held`)).text()) === "0", s.output);
+    // So does one that goes away before any of the answer came (a prefetch given up), and neither is a
+    // failure of the server's to log.
+    const silent = http.get(`${s.base}/silent`);
+    silent.once("error", () => {});
+    await until(async () => (await (await fetch(`${s.base}/held`)).text()) === "1", s.output);
+    silent.destroy();
+    await until(async () => (await (await fetch(`${s.base}/held`)).text()) === "0", s.output);
+    expect(s.output()).not.toContain("did not answer");
     // One that stays gets the rest.
     const whole = fetch(`${s.base}/stream`).then((r) => r.text());
     await until(async () => (await (await fetch(`${s.base}/held`)).text()) === "1", s.output);
