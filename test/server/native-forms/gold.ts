@@ -130,6 +130,9 @@ describe("the Agreement tab (coordinator)", () => {
     const before = Date.now();
     const { html } = await page("coordinator", agreement);
     expect(html).toContain("not computed yet — computing now");
+    // The α card says so too, not that there is too little to compare.
+    expect(html).toContain("Not computed yet: it is being computed now, in the background.");
+    expect(html).not.toContain("Too little to compare");
     // Posted from that page: the computation it started may be done by now, and a page loaded again would offer no form.
     const a = await post("coordinator", agreement, "Recompute α and the intervals", { from: { status: 200, location: null, html } });
     redirects(a, /\/agreement\?alpha=recomputed/);

@@ -162,7 +162,7 @@ function Headline({ r, d }: { r: AgreementReport; d: AgreementPageView }) {
         label="Krippendorff's α (MASI)"
         value={alpha(r.alphaMasi)}
         exact={r.alphaMasi}
-        reason={why.alphaMasi}
+        reason={d.alpha.computedAt === null ? "Not computed yet: it is being computed now, in the background." : why.alphaMasi}
         define={DEFINE.alphaMasi}
         interval={<IntervalText iv={it.alphaMasi} format={alpha} iterations={it.iterations} />}
         basis={<>chance-corrected, from the sets behind the {plural(r.pairs, "pair")}</>}
