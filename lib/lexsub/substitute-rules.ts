@@ -270,8 +270,23 @@ export function spacingBreak(raw: string): RuleBreak | null {
  * before these rules, imported as written, or rewritten by a lemma-table entry.
  */
 export function goldFormBreak(form: string, what: "substitute" | "multiword", target?: Target): RuleBreak | null {
-  return (what === "substitute" ? substituteBreak(form) : phraseBreak(form, target)) ?? spacingBreak(form);
+  if (what !== "substitute") return phraseBreak(form, target) ?? spacingBreak(form);
+  let broken = substituteBreaks.get(form);
+  if (broken === undefined) {
+    if (substituteBreaks.size >= SUBSTITUTE_BREAKS_KEPT) substituteBreaks.clear();
+    const found = substituteBreak(form) ?? spacingBreak(form);
+    substituteBreaks.set(form, (broken = found && Object.freeze(found)));
+  }
+  return broken;
 }
+
+/**
+ * goldFormBreak's answers for substitutes, kept (a function of the form alone): the derived figures are kept
+ * one instance at a time, and every save of an instance checks all of its substitutes again (20 annotators'
+ * in a small project's busy instances). Frozen, since they are shared; dropped all at once when full.
+ */
+const substituteBreaks = new Map<string, RuleBreak | null>();
+const SUBSTITUTE_BREAKS_KEPT = 20_000;
 
 /** A broken rule's message as a clause inside a longer sentence: no final stop, lower-case start. */
 export function ruleClause(broken: RuleBreak): string {

@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { type AgreementOptions, binomialDraw, computeAgreement, masiAgreementSum, masiDistance, mulberry32, quantile } from "../../lib/lexsub/agreement";
+import {
+  ANNOTATOR_FIELDS,
+  type AgreementOptions,
+  GROUP_FIELDS,
+  binomialDraw,
+  computeAgreement,
+  emptyAnnotatorSums,
+  emptyGroupSums,
+  masiAgreementSum,
+  masiDistance,
+  mulberry32,
+  quantile,
+} from "../../lib/lexsub/agreement";
 import { type GoldInstance, deriveGold } from "../../lib/lexsub/gold";
 import type { AnnotatorResponse } from "../../lib/lexsub/types";
 import { wordnetLemmaProposer } from "../../lib/wordnet/load";
@@ -490,5 +502,20 @@ describe("H: MASI distance and its sum over all pairs", () => {
       const expected = bruteForce(values, rounded);
       expect(Math.abs(masiAgreementSum(values, rounded) - expected)).toBeLessThan(1e-9 * expected);
     }
+  });
+});
+
+describe("the empty sums", () => {
+  // Written out field by field for speed: they must hold every field of the lists, in order, each 0
+  // (the stored sums and the columns of agreement_sums and annotator_sums are read by the lists).
+  it("hold every field of GROUP_FIELDS and ANNOTATOR_FIELDS, in order, at 0", () => {
+    expect(Object.entries(emptyGroupSums())).toEqual(GROUP_FIELDS.map((k) => [k, 0]));
+    expect(Object.entries(emptyAnnotatorSums())).toEqual(ANNOTATOR_FIELDS.map((k) => [k, 0]));
+  });
+
+  it("are new records each time", () => {
+    const a = emptyAnnotatorSums();
+    a.answered = 3;
+    expect(emptyAnnotatorSums().answered).toBe(0);
   });
 });

@@ -52,6 +52,7 @@ export {
   type AnnotatorSums,
   GROUP_FIELDS,
   type GroupSums,
+  emptyAnnotatorSums,
   emptyGroupSums,
   itemSums,
 } from "./item";

@@ -121,7 +121,8 @@ export function deriveInstance(inputs: InstanceInputs, language: string): Derive
 /** Fields of a sums record that are not 0. */
 function nonZero<T extends object>(sums: T): Partial<T> {
   const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(sums as Record<string, number>)) if (v !== 0) out[k] = v;
+  const all = sums as Record<string, number>;
+  for (const k in all) if (all[k] !== 0) out[k] = all[k];
   return out as Partial<T>;
 }
 

@@ -14,7 +14,7 @@ import "server-only";
 import type { Db } from "../../../db/client";
 import { agreementSums, annotatorLexeltCounts, annotatorSums, deriveQueue, derivedCounts, goldForms, goldItems, instances, lemmaForms, lexeltAnswerCounts, responses } from "../../../db/schema";
 import { named } from "../../../db/sql-names";
-import { ANNOTATOR_FIELDS, GROUP_FIELDS } from "../../lexsub/agreement";
+import { ANNOTATOR_FIELDS, GROUP_FIELDS, emptyAnnotatorSums, emptyGroupSums } from "../../lexsub/agreement";
 import { proposalsOfRow } from "../../lexsub/gold";
 import { lemmaReviewRow } from "../../lexsub/normalize";
 import { all, run } from "../kernel/statements";
@@ -49,14 +49,22 @@ class Deltas<K, V> {
 }
 
 type Sums = Record<string, number>;
-const zeroGroup = (): Sums => Object.fromEntries(GROUP_FIELDS.map((k) => [k, 0]));
-const zeroAnnotator = (): Sums => Object.fromEntries(ANNOTATOR_FIELDS.map((k) => [k, 0]));
+const zeroGroup = (): Sums => emptyGroupSums() as unknown as Sums;
+const zeroAnnotator = (): Sums => emptyAnnotatorSums() as unknown as Sums;
 
+// Loops over the keys, not Object.entries: a save adds and takes away the sums of every annotator of its
+// instance (20 and more in a small project's busy instances), and the arrays were a part of its time.
 function addInto(into: Sums, from: Readonly<Record<string, number | undefined>>, sign: number): void {
-  for (const [k, v] of Object.entries(from)) if (v) into[k] = (into[k] ?? 0) + sign * v;
+  for (const k in from) {
+    const v = from[k];
+    if (v) into[k] = (into[k] ?? 0) + sign * v;
+  }
 }
 
-const isZero = (s: Sums) => Object.values(s).every((v) => v === 0);
+function isZero(s: Sums): boolean {
+  for (const k in s) if (s[k] !== 0) return false;
+  return true;
+}
 
 /** The project-wide changes a batch of instances makes, summed before anything is written. */
 class Batch {
@@ -75,7 +83,7 @@ class Batch {
       addInto(this.groups.at(`pos\u0000${c.pos}`, { scope: "pos", key: c.pos, pos: "" }), g, sign);
       addInto(this.groups.at(`lexelt\u0000${c.lexelt}`, { scope: "lexelt", key: c.lexelt, pos: c.pos }), g, sign);
     }
-    for (const [name, a] of Object.entries(c.a)) addInto(this.annotators.at(name, name), a as Record<string, number>, sign);
+    for (const name in c.a) addInto(this.annotators.at(name, name), c.a[name] as Record<string, number>, sign);
     for (const [name, n] of Object.entries(c.c)) this.counts.set(name, (this.counts.get(name) ?? 0) + sign * n);
     for (const [form, pos, n] of c.f) this.forms.at(`${form}\u0000${pos}`, { form, pos }).n += sign * n;
     for (const [form, spelling, n] of c.s ?? []) this.spacing.at(`${form}\u0000${spelling}`, { form, spelling }).n += sign * n;
@@ -249,27 +257,42 @@ export function maintainInstanceAtCommit(db: Db, projectId: number, ref: number)
   if (!deferToBatchEnd(db, `maintain:${projectId}`, ref, (refs) => maintainInstances(db, projectId, [...new Set(refs)]))) maintainInstances(db, projectId, [ref]);
 }
 
-/** Add a group's sums (scope, key, PoS, then GROUP_FIELDS in order) to its row, made when missing. */
-const ADD_GROUP = (() => {
-  const cols = GROUP_FIELDS.map((k) => AS[k]);
-  return `insert into ${AS.$} (${AS.projectId}, ${AS.scope}, ${AS.key}, ${AS.pos}, ${cols.join(", ")}) values (?, ?, ?, ?, ${cols.map(() => "?").join(", ")})
-    on conflict (${AS.projectId}, ${AS.scope}, ${AS.key}) do update set ${cols.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`;
-})();
+/**
+ * The statement that adds `n` rows of sums at once, made when missing: a row's columns bound, the rows in one
+ * VALUES list. A save moves three groups and every annotator of its instance (20 and more in a small project's
+ * busy instances); one statement a row was a call into SQLite each, and reading the fields back out of JSON
+ * (json_each) a tenth of the save's time in the write lock. The texts are kept by row count, up to ROWS_AT_ONCE.
+ */
+function upsertByRows(table: string, keyColumns: readonly string[], conflict: readonly string[], sumColumns: readonly string[]): (n: number) => string {
+  const texts: string[] = [];
+  const row = `(${[...keyColumns, ...sumColumns].map(() => "?").join(", ")})`;
+  return (n) =>
+    (texts[n] ??= `insert into ${table} (${[...keyColumns, ...sumColumns].join(", ")}) values ${Array.from({ length: n }, () => row).join(", ")}
+      on conflict (${conflict.join(", ")}) do update set ${sumColumns.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`);
+}
+const ROWS_AT_ONCE = 64;
 
-/** Add an annotator's sums (name, then ANNOTATOR_FIELDS in order) to their row, made when missing. */
-const ADD_ANNOTATOR = (() => {
-  const cols = ANNOTATOR_FIELDS.map((k) => AN[k]);
-  return `insert into ${AN.$} (${AN.projectId}, ${AN.annotator}, ${cols.join(", ")}) values (?, ?, ${cols.map(() => "?").join(", ")})
-    on conflict (${AN.projectId}, ${AN.annotator}) do update set ${cols.map((c) => `${c} = ${c} + excluded.${c}`).join(", ")}`;
-})();
+/** Add groups' sums (project, scope, key, PoS, then GROUP_FIELDS in order) to their rows, made when missing. */
+const ADD_GROUPS = upsertByRows(AS.$, [AS.projectId, AS.scope, AS.key, AS.pos], [AS.projectId, AS.scope, AS.key], GROUP_FIELDS.map((k) => AS[k]));
+
+/** Add annotators' sums (project, name, then ANNOTATOR_FIELDS in order) to their rows, made when missing. */
+const ADD_ANNOTATORS = upsertByRows(AN.$, [AN.projectId, AN.annotator], [AN.projectId, AN.annotator], ANNOTATOR_FIELDS.map((k) => AN[k]));
+
+/** Run `text(n)` over the rows, ROWS_AT_ONCE at a time, each row's values in order (bound as one array: better-sqlite3 takes it whole). */
+function upsertRows(db: Db, text: (n: number) => string, rows: readonly (readonly unknown[])[]): void {
+  for (let i = 0; i < rows.length; i += ROWS_AT_ONCE) {
+    const end = Math.min(rows.length, i + ROWS_AT_ONCE);
+    const values: unknown[] = [];
+    for (let k = i; k < end; k++) for (const v of rows[k]) values.push(v);
+    run(db, text(end - i), values);
+  }
+}
 
 /** Write a batch's net changes: every sum that moved, and rows that went to nothing taken away. */
 function writeBatch(db: Db, projectId: number, b: Batch, language: string): void {
   const groups = [...b.groups.map.values()].filter((e) => !isZero(e.value));
   if (groups.length > 0) {
-    // A row a statement, its values bound: a save moves three groups (all, its PoS, its lexelt) and a few
-    // annotators, and reading 20 fields of each back out of JSON was a tenth of the save's time in the write lock.
-    for (const e of groups) run(db, ADD_GROUP, projectId, e.key.scope, e.key.key, e.key.pos, ...GROUP_FIELDS.map((k) => e.value[k]));
+    upsertRows(db, ADD_GROUPS, groups.map((e) => [projectId, e.key.scope, e.key.key, e.key.pos, ...GROUP_FIELDS.map((k) => e.value[k])]));
     if (groups.some((e) => e.value.present < 0)) {
       run(
         db,
@@ -281,7 +304,7 @@ function writeBatch(db: Db, projectId: number, b: Batch, language: string): void
   }
   const annotators = [...b.annotators.map.values()].filter((e) => !isZero(e.value));
   if (annotators.length > 0) {
-    for (const e of annotators) run(db, ADD_ANNOTATOR, projectId, e.key, ...ANNOTATOR_FIELDS.map((k) => e.value[k]));
+    upsertRows(db, ADD_ANNOTATORS, annotators.map((e) => [projectId, e.key, ...ANNOTATOR_FIELDS.map((k) => e.value[k])]));
     if (annotators.some((e) => e.value.answered < 0)) {
       run(db, `delete from ${AN.$} where ${AN.projectId} = ? and ${AN.answered} <= 0 and ${AN.annotator} in (select value from json_each(?))`, projectId, JSON.stringify(annotators.filter((e) => e.value.answered < 0).map((e) => e.key)));
     }
