@@ -7,6 +7,7 @@
  * streamed answer streams, and a client that goes away takes its request with it.
  */
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { killServed, serveWith, until } from "../../support/serve-process";
@@ -67,5 +68,14 @@ describe("a request handed to Next's thread", () => {
     await until(async () => (await (await fetch(`${s.base}/held`)).text()) === "1", s.output);
     await fetch(`${s.base}/release`);
     expect(await whole).toBe("first\nrest\n");
+  });
+
+  it("runs below the main thread's priority, which serves the saves at the server's own", async () => {
+    const s = await start();
+    const own = os.getPriority();
+    const seen = (await (await fetch(`${s.base}/nice`)).json()) as { nice: number; pid: number };
+    // Linux keeps a nice value per thread: the main thread's id is its process's pid.
+    expect(seen.nice).toBe(Math.max(5, own));
+    expect(os.getPriority(seen.pid)).toBe(own);
   });
 });
