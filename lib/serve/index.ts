@@ -21,6 +21,7 @@ import { isSaveRequest, serveSave as serveSaveWith } from "../server/annotate";
 import { holdForTurn } from "../server/crowd/join-gate";
 import { answerLimitAsks, limitPage, retryAfterSeconds } from "../server/kernel/rate-limit";
 import { markServed } from "../server/derived/queue";
+import { warmLemmaProposers } from "../server/derived/lemmas";
 
 export { answerLimitAsks, holdForTurn, isSaveRequest, stampRequest };
 
@@ -28,9 +29,12 @@ export { answerLimitAsks, holdForTurn, isSaveRequest, stampRequest };
  * Before the process serves: open the database (the primary then checkpoints it, db/client.ts) and
  * mark the connection the server's, so that a save's reads catch up only a bounded amount of queued
  * figures (lib/server/derived/queue.ts). Next's thread marks its own connection (instrumentation.ts).
+ * The lemmatisers of the projects' languages are read now too (warmLemmaProposers), not by the first save.
  */
 export function openDatabase(): void {
-  markServed(getDb());
+  const db = getDb();
+  markServed(db);
+  warmLemmaProposers(db);
 }
 
 const HEADERS = { ...EVERY_ANSWER, ...NOT_FRAMED };
