@@ -34,12 +34,15 @@ noteTurns(board);
  * This thread's nice value (Linux keeps one per thread): below the main thread's. At saturation the
  * two threads of each process and the other process share the cores, and a page drawn at the same
  * priority as the saves took a core from them for its whole render: the slowest saves came in bursts,
- * each while a page was drawn (bench:pages at 2,000 instances, 50 annotators saving as fast as answered:
- * save p99 147 and 152 ms at nice 0, 136 and 131 at 5; pages' p95 the same within the runs' noise). A
- * page still gets a core nobody else wants at once, and a share of a busy one (at nice 5 about a third
- * of a nice-0 thread's). Never raised: a server started at a lower priority keeps it.
+ * each while a page was drawn. A page still gets a core nobody else wants at once, and about half a
+ * nice-0 thread's share of a busy one. Never raised: a server started at a lower priority keeps it.
+ *
+ * Why 3 (bench:pages, defaults, 2026-11-30; bench/RESULTS.md): at nice 5 the saves' p99 at saturation
+ * at 2,000 instances was 132–139 ms, but the 5.9 MB gold download at 100,000 had a p95 of 794, 1,015 and
+ * 1,008 ms in three runs; at nice 3 the download's was 890 and 780 ms, and the saves' p99 147 and 155 ms
+ * (171–178 ms at nice 0, before other changes).
  */
-const NEXT_NICE = 5;
+const NEXT_NICE = 3;
 try {
   if (os.getPriority(0) < NEXT_NICE) os.setPriority(0, NEXT_NICE);
 } catch {

@@ -75,7 +75,7 @@ describe("a request handed to Next's thread", () => {
     const own = os.getPriority();
     const seen = (await (await fetch(`${s.base}/nice`)).json()) as { nice: number; pid: number };
     // Linux keeps a nice value per thread: the main thread's id is its process's pid.
-    expect(seen.nice).toBe(Math.max(5, own));
+    expect(seen.nice).toBe(Math.max(3, own));
     expect(os.getPriority(seen.pid)).toBe(own);
   });
 });
