@@ -16,8 +16,10 @@ export function useScoringBoard(projectId: number, initialBoard: ScoreBoard) {
   const [detailNotice, setDetailNotice] = useState<Notice>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const api = base(projectId);
-  // The board asked for last: an answer to an earlier ask (the look while runs are scored whole) that comes after it is dropped.
+  // The board asked for last: an answer to an earlier ask that comes after a later one is dropped.
   const asked = useRef(0);
+  // The user's asks still out (a gold chosen, the figures or the reading changed, a run stored or deleted).
+  const pending = useRef(0);
 
   /** Keep the page's URL saying which gold and figures it shows, so a reload shows the same. */
   function remember(choice: GoldChoice, figures: FiguresMode, read: Reading) {
@@ -30,10 +32,22 @@ export function useScoringBoard(projectId: number, initialBoard: ScoreBoard) {
     window.history.replaceState(null, "", url);
   }
 
-  async function reload(choice: GoldChoice, figures: FiguresMode = mode, read: Reading = reading): Promise<boolean> {
-    const ask = ++asked.current;
-    const r = await call<{ board: ScoreBoard }>(withGold(withReading(withFigures(`${api}/results`, figures), read), choice));
-    // A later ask is on its way (a gold chosen while the table looked again): its answer is the one to show.
+  /**
+   * Ask for the board of `choice`. `look`: the table looking again while runs are scored whole. A look never
+   * overrides an ask of the user's: none is sent while one is out, and its answer is dropped when one was
+   * made since (a look sent with the gold shown, answered after the gold the user chose, put the old one back).
+   */
+  async function reload(choice: GoldChoice, figures: FiguresMode = mode, read: Reading = reading, look = false): Promise<boolean> {
+    if (look && pending.current > 0) return true;
+    const ask = look ? asked.current : ++asked.current;
+    if (!look) pending.current++;
+    let r: Awaited<ReturnType<typeof call<{ board: ScoreBoard }>>>;
+    try {
+      r = await call<{ board: ScoreBoard }>(withGold(withReading(withFigures(`${api}/results`, figures), read), choice));
+    } finally {
+      if (!look) pending.current--;
+    }
+    // A later ask is on its way: its answer is the one to show.
     if (ask !== asked.current) return r.ok;
     if (!r.ok) {
       setGoldNotice({ kind: "error", message: r.message, details: r.details });
@@ -80,9 +94,9 @@ export function useScoringBoard(projectId: number, initialBoard: ScoreBoard) {
   const computing = board.others?.computing === true;
   useEffect(() => {
     if (!computing) return;
-    const t = setTimeout(() => void reload(gold), 2000);
+    const t = setTimeout(() => void reload(gold, mode, reading, true), 2000);
     return () => clearTimeout(t);
-  }, [board]);
+  }, [board, busy]);
 
   /** Open a run's figures: from its kept items, a page at a time, or (`whole`) scored whole in the background process. */
   async function open(runId: number, figures: FiguresMode = mode, read: Reading = reading, whole = false) {
