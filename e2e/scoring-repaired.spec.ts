@@ -121,3 +121,25 @@ test("score.pl's figures with the repaired ones beside them; the switch re-score
     expect((await page.request.get(`/api/projects/${id}/scoring/${route}?figures=fixed`)).status()).toBe(403);
   }
 });
+
+test("the table keeps looking for the whole scoring's figures past a look that fails", async ({ page }) => {
+  await signIn(page, "coordinator");
+  const id = await newProject(page);
+  await page.goto(`/projects/${id}/scoring`);
+  await page.getByLabel("Gold (for best and oot)").setInputFiles(file("crafted.gold", GOLD));
+  await page.getByRole("button", { name: "Store and rank against it" }).click();
+  await expect(page.getByText(/Ranking the runs scored with crafted/)).toBeVisible();
+  // The board asked for after the upload says the run is being scored whole; the table's first look at it fails.
+  let asks = 0;
+  await page.route(`**/api/projects/${id}/scoring/results**`, (route) => {
+    asks++;
+    if (asks !== 2) return route.continue();
+    return route.fulfill({ status: 503, contentType: "application/json", body: JSON.stringify({ ok: false, message: "The database is busy: nothing was saved. Send it again in a moment." }) });
+  });
+  await upload(page, "alpha.best", ALPHA);
+  const rows = page.getByRole("table", { name: /^best/ }).getByRole("row");
+  await expect(rows.nth(1).getByRole("cell").nth(3)).toHaveText("38.89 (repaired 29.17)", { timeout: 20_000 });
+  expect(asks).toBeGreaterThanOrEqual(3);
+  // The failed look's notice went with the look that was answered.
+  await expect(page.getByText("The database is busy")).toHaveCount(0);
+});

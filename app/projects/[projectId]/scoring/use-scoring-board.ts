@@ -20,6 +20,10 @@ export function useScoringBoard(projectId: number, initialBoard: ScoreBoard) {
   const asked = useRef(0);
   // The user's asks still out (a gold chosen, the figures or the reading changed, a run stored or deleted).
   const pending = useRef(0);
+  // Looks that have ended (answered, failed or not sent): each ends by arming the next while runs are scored whole.
+  const [looks, setLooks] = useState(0);
+  // The notice shown is a look's failure, taken away when a later look is answered.
+  const lookFailed = useRef(false);
 
   /** Keep the page's URL saying which gold and figures it shows, so a reload shows the same. */
   function remember(choice: GoldChoice, figures: FiguresMode, read: Reading) {
@@ -51,7 +55,12 @@ export function useScoringBoard(projectId: number, initialBoard: ScoreBoard) {
     if (ask !== asked.current) return r.ok;
     if (!r.ok) {
       setGoldNotice({ kind: "error", message: r.message, details: r.details });
+      lookFailed.current = look;
       return false;
+    }
+    if (lookFailed.current) {
+      lookFailed.current = false;
+      setGoldNotice(null);
     }
     setBoard(r.board);
     remember(r.board.gold.id, figures, read);
@@ -91,12 +100,14 @@ export function useScoringBoard(projectId: number, initialBoard: ScoreBoard) {
   }
 
   // The runs being scored whole in the background (their repaired and UTF-8 figures, #39): the table looks again until they are.
+  // Every look that ends arms the next, a failed one too (a look that failed with the board unchanged used to end the looking,
+  // the figures never coming until the user asked for something).
   const computing = board.others?.computing === true;
   useEffect(() => {
     if (!computing) return;
-    const t = setTimeout(() => void reload(gold, mode, reading, true), 2000);
+    const t = setTimeout(() => void reload(gold, mode, reading, true).finally(() => setLooks((n) => n + 1)), 2000);
     return () => clearTimeout(t);
-  }, [board, busy]);
+  }, [board, busy, looks]);
 
   /** Open a run's figures: from its kept items, a page at a time, or (`whole`) scored whole in the background process. */
   async function open(runId: number, figures: FiguresMode = mode, read: Reading = reading, whole = false) {
