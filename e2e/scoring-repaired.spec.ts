@@ -23,6 +23,17 @@ async function newProject(page: Page): Promise<number> {
   return Number(/\/projects\/(\d+)/.exec(page.url())![1]);
 }
 
+/** The coordinator, signed in, on a new project's Scoring page with the crafted gold stored and chosen: the project's id. */
+async function withCraftedGold(page: Page): Promise<number> {
+  await signIn(page, "coordinator");
+  const id = await newProject(page);
+  await page.goto(`/projects/${id}/scoring`);
+  await page.getByLabel("Gold (for best and oot)").setInputFiles(file("crafted.gold", GOLD));
+  await page.getByRole("button", { name: "Store and rank against it" }).click();
+  await expect(page.getByText(/Ranking the runs scored with crafted/)).toBeVisible();
+  return id;
+}
+
 async function upload(page: Page, name: string, text: string) {
   await page.getByLabel("System file").setInputFiles(file(name, text));
   await page.getByRole("button", { name: "Upload and score" }).click();
@@ -40,12 +51,7 @@ async function shoot(page: Page, name: string) {
 }
 
 test("score.pl's figures with the repaired ones beside them; the switch re-scores and re-ranks by the repaired figures", async ({ page }) => {
-  await signIn(page, "coordinator");
-  const id = await newProject(page);
-  await page.goto(`/projects/${id}/scoring`);
-  await page.getByLabel("Gold (for best and oot)").setInputFiles(file("crafted.gold", GOLD));
-  await page.getByRole("button", { name: "Store and rank against it" }).click();
-  await expect(page.getByText(/Ranking the runs scored with crafted/)).toBeVisible();
+  const id = await withCraftedGold(page);
   await upload(page, "alpha.best", ALPHA);
   await upload(page, "beta.best", BETA);
   await expect(page.getByLabel("score.pl (official)")).toBeChecked();
@@ -123,12 +129,7 @@ test("score.pl's figures with the repaired ones beside them; the switch re-score
 });
 
 test("the table keeps looking for the whole scoring's figures past a look that fails", async ({ page }) => {
-  await signIn(page, "coordinator");
-  const id = await newProject(page);
-  await page.goto(`/projects/${id}/scoring`);
-  await page.getByLabel("Gold (for best and oot)").setInputFiles(file("crafted.gold", GOLD));
-  await page.getByRole("button", { name: "Store and rank against it" }).click();
-  await expect(page.getByText(/Ranking the runs scored with crafted/)).toBeVisible();
+  const id = await withCraftedGold(page);
   // The board asked for after the upload says the run is being scored whole; the table's first look at it fails.
   let asks = 0;
   await page.route(`**/api/projects/${id}/scoring/results**`, (route) => {
