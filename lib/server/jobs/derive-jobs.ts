@@ -41,6 +41,9 @@ const DERIVE_KINDS = {
 type Kinds = typeof DERIVE_KINDS;
 type JobOf<K extends keyof Kinds> = Parameters<Kinds[K]["run"]>[1];
 
+/** The nice value of every thread of a derivation process (derive-worker.ts; derive-pool.ts starts it so). */
+export const DERIVE_NICE = 10;
+
 /** A derivation: its kind (`op`), who asks, the project, and the kind's own fields. */
 export type DeriveJob = { [K in keyof Kinds]: { op: K } & JobOf<K> }[keyof Kinds];
 

@@ -32,7 +32,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import type { Db } from "../../../db/client";
 import { requireProject } from "../kernel/actor";
-import { type DeriveJob, type DeriveResult, carriesUpload, runDeriveJob } from "./derive-jobs";
+import { DERIVE_NICE, type DeriveJob, type DeriveResult, carriesUpload, runDeriveJob } from "./derive-jobs";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
 import { SLICE, stringSlices, textStream } from "../kernel/stream";
 import type { DeriveAnswer, WorkerError } from "./derive-worker";
@@ -68,6 +68,8 @@ export function deriveRuntime(): DeriveRuntime {
       heapVar: "LEXGOLD_DERIVE_HEAP_MB",
       timeMs: setting("LEXGOLD_DERIVE_TIME_LIMIT_S") * 1000,
       timeVar: "LEXGOLD_DERIVE_TIME_LIMIT_S",
+      // derive-worker.ts's value, from the process's start: the page that starts it is not kept waiting by its start.
+      nice: DERIVE_NICE,
     }),
     inFlight: new Map(),
   });

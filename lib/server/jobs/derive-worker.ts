@@ -24,7 +24,7 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import * as schema from "../../../db/schema";
 import { immediateByDefault } from "../../../db/immediate";
 import type { Db } from "../../../db/client";
-import { type DeriveJob, runDeriveJob } from "./derive-jobs";
+import { DERIVE_NICE, type DeriveJob, runDeriveJob } from "./derive-jobs";
 import { AuthError, InputError, NotFoundError } from "../kernel/errors";
 import { keepDerivationInputs } from "../gold";
 import { computeAlphaSnapshot, drainSlice, markServed } from "../derived/actor-free";
@@ -32,14 +32,14 @@ import { computeBoardOthers, type GoldSource, writeItemsOfStoredRun } from "../s
 import type { Actor } from "../kernel/actor";
 import { setting } from "../../config";
 
-/** The nice value of every thread of this process. */
-const DERIVE_NICE = 10;
 
 /**
  * Set every thread of this process to DERIVE_NICE (Linux: /proc/self/task lists them, and
  * setpriority on a thread id changes that thread). Threads started later inherit the value of
  * the thread that starts them; V8's helper threads, started before this code ran, are found
- * here. Elsewhere: the calling thread only, where permitted.
+ * here. Elsewhere: the calling thread only, where permitted. The pool's preload
+ * (lib/server/runtime/pool.ts, `nice`) has done the same before this bundle was read; this is
+ * for a process started without it.
  */
 function lowerPriority(): void {
   let tids: string[] = [];

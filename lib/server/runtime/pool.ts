@@ -50,6 +50,26 @@ export interface PoolSpec {
   idleMs?: number;
   workerData?: unknown;
   env?: Record<string, string>;
+  /**
+   * A child process's nice value from its first instruction (Linux; elsewhere its main thread, where
+   * permitted): set by a preload (`lowerPriorityFirst`) before Node reads tinypool's entry or the bundle. A
+   * worker entry that lowers itself does so only once its bundle is read and run, and the derivation bundle,
+   * read at the server's priority, was what a page loading meanwhile waited for.
+   */
+  nice?: number;
+}
+
+/**
+ * The `--import` preload that sets every thread of the process to `nice` (Linux keeps the value per thread:
+ * /proc/self/task lists them; threads started later inherit it). A data: URL, so there is no file to find in
+ * the checkout, the bundle directory or the cache. Not permitted, or no /proc: the thread it can, as it can.
+ */
+export function lowerPriorityFirst(nice: number): string {
+  const n = Math.trunc(nice);
+  const code = `import fs from "node:fs"; import os from "node:os";
+let tids = ["0"]; try { tids = fs.readdirSync("/proc/self/task"); } catch {}
+for (const t of tids) { try { if (os.getPriority(Number(t)) < ${n}) os.setPriority(Number(t), ${n}); } catch {} }`;
+  return `data:text/javascript,${encodeURIComponent(code)}`;
 }
 
 export class WorkerPool {
@@ -68,7 +88,7 @@ export class WorkerPool {
           maxThreads: Math.max(1, s.threads),
           idleTimeout: s.idleMs ?? 10 * 60_000,
           ...(s.runtime === "child_process"
-            ? { execArgv: [`--max-old-space-size=${s.heapMb}`], serialization: "advanced" as const, env: { ...stringEnv(), ...s.env } }
+            ? { execArgv: [`--max-old-space-size=${s.heapMb}`, ...(s.nice ? ["--import", lowerPriorityFirst(s.nice)] : [])], serialization: "advanced" as const, env: { ...stringEnv(), ...s.env } }
             : { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: s.heapMb }, env: s.env }),
           workerData: s.workerData,
         }),

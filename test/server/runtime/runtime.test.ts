@@ -5,6 +5,7 @@
  * start, a promise settling), never for time to pass; the time limit is a few
  * milliseconds against a task that never ends.
  */
+import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FairQueue } from "../../../lib/server/runtime/fair-queue";
@@ -134,5 +135,17 @@ describe("the pool's limits", () => {
     // The limit counts from the task's start, a new worker's start included: lift it for the next task.
     spec.timeMs = 0;
     expect(await p.run({ op: "echo", value: "still here" })).toBe("still here");
+  });
+
+  // Linux keeps a nice value per thread, and /proc/self/task lists a process's threads.
+  it.runIf(process.platform === "linux")("a child process started with `nice` runs at it from before its entry is read, every thread of it; without, at the server's", async () => {
+    const ours = os.getPriority(0);
+    const nice = Math.min(19, ours + 5);
+    const lowered = await pool({ runtime: "child_process", nice }).p.run<{ atLoad: number; threads: number[] }>({ op: "nice" });
+    expect(lowered.atLoad).toBe(nice);
+    expect(lowered.threads.length).toBeGreaterThan(1);
+    expect(lowered.threads.every((n) => n === nice)).toBe(true);
+    const plain = await pool({ runtime: "child_process" }).p.run<{ atLoad: number }>({ op: "nice" });
+    expect(plain.atLoad).toBe(ours);
   });
 });
