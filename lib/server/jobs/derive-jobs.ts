@@ -61,6 +61,11 @@ export function carriesUpload(job: DeriveJob): boolean {
   return kindOf(job).upload === true;
 }
 
+/** Whether the job is of a light kind (`light`: computed where it is asked for while no derivation process is up). */
+export function isLight(job: DeriveJob): boolean {
+  return kindOf(job).light === true;
+}
+
 interface Entry {
   /** The data version (and, for the Scoring board, the stored runs and golds) the value was computed at. */
   version: number | string;

@@ -74,6 +74,8 @@ for (const t of tids) { try { if (os.getPriority(Number(t)) < ${n}) os.setPriori
 
 export class WorkerPool {
   private pool: Promise<Tinypool> | null = null;
+  /** The pool once made (null before, and after `destroy`). */
+  private made: Tinypool | null = null;
 
   constructor(private readonly spec: PoolSpec) {}
 
@@ -93,8 +95,19 @@ export class WorkerPool {
           workerData: s.workerData,
         }),
     );
-    this.pool.catch(() => (this.pool = null));
-    return this.pool;
+    const asked = this.pool;
+    asked.then(
+      (tp) => {
+        if (this.pool === asked) this.made = tp;
+      },
+      () => (this.pool = null),
+    );
+    return asked;
+  }
+
+  /** Whether a worker is up or starting (none before the first task, nor once every worker has left after `idleMs` idle). */
+  hasWorker(): boolean {
+    return this.pool !== null && (this.made === null || this.made.threads.length > 0);
   }
 
   /** Run `task` on a worker (at once when one is free, else in tinypool's order); its answer. */
@@ -149,6 +162,7 @@ export class WorkerPool {
   async destroy(): Promise<void> {
     const p = this.pool;
     this.pool = null;
+    this.made = null;
     if (p) await (await p).destroy();
   }
 }

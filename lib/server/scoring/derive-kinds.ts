@@ -24,7 +24,7 @@ export const SCORING_DERIVE_KINDS = {
    * serving thread, since adding up a run of 1,000,000 lines held a serving process for tens of ms, and
    * every save waiting on it. Computed every time (its figures follow every save).
    */
-  keptBoard: { run: (db: Db, job: BoardJob) => keptScoreBoard(db, job.actor, job.projectId, job.source, job.mode), uncached: true },
+  keptBoard: { run: (db: Db, job: BoardJob) => keptScoreBoard(db, job.actor, job.projectId, job.source, job.mode), uncached: true, light: true },
   /** A run's figures page from its kept outcomes, as JSON text (`{"ok":true,"detail":…}`), null when they cannot give it. */
   keptRunDetail: {
     run: (db: Db, job: DeriveJobBase & { runId: number; mode: ScoreMode; query: ItemsQuery }): { text: string } | null => {
@@ -32,6 +32,7 @@ export const SCORING_DERIVE_KINDS = {
       return detail && { text: JSON.stringify({ ok: true, detail }) };
     },
     uncached: true,
+    light: true,
   },
   scoreBoard: { run: (db: Db, job: BoardJob) => scoreBoard(db, job.actor, job.projectId, job.source, job.mode), fingerprint: scoringFingerprint },
   /** The JSON download of every run's figures (`scoresJson`) as text, with the file name it is offered under. */

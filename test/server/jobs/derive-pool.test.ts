@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { agreementPageData, agreementPageView, LEXELT_PAGE_SIZE } from "../../../lib/server/gold/agreement";
 import { dataVersion } from "../../../lib/server/kernel/data-version";
 import { AGREEMENT_OPTIONS, alphaOf, alphaSnapshot } from "../../../lib/server/derived/agreement";
-import { derive, deriveDownload, deriveRuntime, deriveWithin, derivesOnWorker, refreshAgreementAlpha, resetDeriveRuntime } from "../../../lib/server/jobs/derive-pool";
+import { derive, deriveDownload, deriveRuntime, deriveWithin, derivesHere, derivesOnWorker, refreshAgreementAlpha, resetDeriveRuntime } from "../../../lib/server/jobs/derive-pool";
 import { exportDataset, importDataset } from "../../../lib/server/datasets/datasets";
 import { runDeriveJob } from "../../../lib/server/jobs/derive-jobs";
 import { AuthError, NotFoundError } from "../../../lib/server/kernel/errors";
@@ -278,6 +278,46 @@ describe("large answers from the derivation process", () => {
     } finally {
       if (before === undefined) delete process.env.LEXGOLD_DERIVE_SPILL_CHARS;
       else process.env.LEXGOLD_DERIVE_SPILL_CHARS = before;
+      await resetDeriveRuntime();
+    }
+  });
+});
+
+describe("a light derivation while no derivation process is up", () => {
+  it("is computed here, equal, and starts the process, which the next one goes to; a heavy one always goes there", async () => {
+    await resetDeriveRuntime();
+    try {
+      const { db, coord, ann, project } = goldFixture(dbFile());
+      const gold = projectGold(db, coord, project.id).gold;
+      const lines = gold.trim().split("\n").map((l) => l.replace(/ :: (\S+?) \d+;.*/, " :: $1"));
+      uploadRun(db, coord, project.id, { fileName: "all.best", text: lines.join("\n") + "\n" });
+      const kept = { op: "keptBoard", actor: coord, projectId: project.id, source: { kind: "project" }, mode: {} } as const;
+      const whole = { op: "scoreBoard", actor: coord, projectId: project.id, source: { kind: "project" }, mode: {} } as const;
+      const pool = deriveRuntime().pool;
+      expect(pool.hasWorker()).toBe(false);
+      expect(derivesHere(kept)).toBe(true);
+      expect(derivesHere(whole)).toBe(false);
+      // The process is asked to start, and held by the test: the answer comes from here all the same.
+      let release!: () => void;
+      const started = vi.spyOn(pool, "run").mockImplementation(() => new Promise((r) => (release = () => r({ value: null } as never))));
+      const here = await derive(db, kept);
+      expect(started).toHaveBeenCalledTimes(1);
+      expect(here).not.toBeNull();
+      expect(here).toEqual(runDeriveJob(db, kept));
+      release();
+      started.mockRestore();
+      // Asked again, with nothing held: answered here, and the process started (it is up or starting)...
+      expect(await derive(db, kept)).toEqual(here);
+      expect(pool.hasWorker()).toBe(true);
+      // ...so the next light one goes to it, with the same answer.
+      expect(derivesHere(kept)).toBe(false);
+      expect(await derive(db, kept)).toEqual(cloned(here));
+      // Refused here as there: who asks is checked first.
+      await resetDeriveRuntime();
+      expect(derivesHere(kept)).toBe(true);
+      await expect(derive(db, { ...kept, actor: ann })).rejects.toBeInstanceOf(AuthError);
+      db.$client.close();
+    } finally {
       await resetDeriveRuntime();
     }
   });

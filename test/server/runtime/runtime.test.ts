@@ -10,6 +10,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FairQueue } from "../../../lib/server/runtime/fair-queue";
 import { LimitError, type PoolSpec, WorkerPool } from "../../../lib/server/runtime/pool";
+import { until } from "../../support/wait";
 
 const fixture = path.resolve(import.meta.dirname, "../../fixtures/runtime/worker.mjs");
 
@@ -107,6 +108,20 @@ describe("the pool's limits", () => {
     pools.push(p);
     return { p, spec };
   };
+
+  it.each(["worker_threads", "child_process"] as const)("says whether a worker is up (%s): none before the first task, one from it, none once the idle ones left", async (runtime) => {
+    const { p } = pool({ runtime, idleMs: 20 });
+    expect(p.hasWorker()).toBe(false);
+    const asked = p.run({ op: "echo", value: 1 });
+    // Starting counts as up: a task asked for now goes to it.
+    expect(p.hasWorker()).toBe(true);
+    expect(await asked).toBe(1);
+    await until(() => !p.hasWorker(), "the idle worker to leave");
+    expect(await p.run({ op: "echo", value: 2 })).toBe(2);
+    expect(p.hasWorker()).toBe(true);
+    await p.destroy();
+    expect(p.hasWorker()).toBe(false);
+  });
 
   it.each(["worker_threads", "child_process"] as const)("a task over its heap (%s) fails with the limit named, and the next task gets a fresh worker", async (runtime) => {
     const { p } = pool({ runtime, heapMb: 32 });
