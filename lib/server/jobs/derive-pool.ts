@@ -147,13 +147,14 @@ function runOnWorker(db: Db, job: DeriveJob): Promise<Raw> {
 
 /**
  * Whether a job for a file database is computed here rather than in the derivation process: a light kind (the
- * Scoring board and a run's figures page, added up from the kept outcomes: 60–100 ms for two runs of 1,000,000
- * lines) while no derivation process is up. The process leaves after a minute idle and runs at nice 10; the look
- * that started it again waited for its start, 1.5–2.1 s while 800 saves a second were served (bench:pages, the
- * Scoring page's first load at 100,000 instances).
+ * Scoring board and a run's figures page, added up from the kept outcomes: 60–120 ms for two runs of 1,000,000
+ * lines) while no derivation process is up and answering — none, or one still starting. The process leaves after
+ * a minute idle and runs at nice 10; a look that waited for its start (the one it started, or one another page
+ * started a moment before: the Progress tab's charts) took 1.5–2.5 s while 800 saves a second were served
+ * (bench:pages, the Scoring page's first load at 100,000 instances).
  */
 export function derivesHere(job: DeriveJob): boolean {
-  return isLight(job) && !deriveRuntime().pool.hasWorker();
+  return isLight(job) && !deriveRuntime().pool.isWarm();
 }
 
 /** Whether jobs for this database run in the derivation process (a file database, and not turned off). */
@@ -180,8 +181,8 @@ export async function derive<J extends DeriveJob>(db: Db, job: J): Promise<Deriv
   if (carriesUpload(job)) return (await read(await runOnWorker(db, job))) as DeriveResult<J>;
   const rt = deriveRuntime();
   if (derivesHere(job)) {
-    // Started for the next one: the same job, its answer dropped (it warms the process for what it will be asked).
-    runOnWorker(db, job).catch((e) => console.error("lexgold: starting the derivation process failed:", e));
+    // Started for the next one, unless it is starting: the same job, its answer dropped (it warms the process for what it will be asked).
+    if (!rt.pool.hasWorker()) runOnWorker(db, job).catch((e) => console.error("lexgold: starting the derivation process failed:", e));
     await new Promise((r) => setImmediate(r));
     return runDeriveJob(db, job);
   }

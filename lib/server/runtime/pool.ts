@@ -76,6 +76,8 @@ export class WorkerPool {
   private pool: Promise<Tinypool> | null = null;
   /** The pool once made (null before, and after `destroy`). */
   private made: Tinypool | null = null;
+  /** A worker of those up now has answered a task (`isWarm`). */
+  private answered = false;
 
   constructor(private readonly spec: PoolSpec) {}
 
@@ -110,10 +112,20 @@ export class WorkerPool {
     return this.pool !== null && (this.made === null || this.made.threads.length > 0);
   }
 
+  /**
+   * Whether a worker is up and has answered since it started: a task asked for now does not wait for a start
+   * (a child process's start is hundreds of ms at a lower priority, seconds while the machine is busy).
+   */
+  isWarm(): boolean {
+    return this.answered && this.made !== null && this.made.threads.length > 0;
+  }
+
   /** Run `task` on a worker (at once when one is free, else in tinypool's order); its answer. */
   async run<T>(task: unknown): Promise<T> {
     const s = this.spec;
     const pool = await this.tinypool();
+    // No worker up (none yet, or all left idle): the one this task starts has answered nothing yet.
+    if (pool.threads.length === 0) this.answered = false;
     const ac = new AbortController();
     let timedOut = false;
     const timer =
@@ -125,7 +137,9 @@ export class WorkerPool {
         : null;
     timer?.unref();
     try {
-      return (await pool.run(task, timer ? { signal: ac.signal } : {})) as T;
+      const answer = (await pool.run(task, timer ? { signal: ac.signal } : {})) as T;
+      this.answered = true;
+      return answer;
     } catch (e) {
       if (timedOut) {
         throw new LimitError(
@@ -163,6 +177,7 @@ export class WorkerPool {
     const p = this.pool;
     this.pool = null;
     this.made = null;
+    this.answered = false;
     if (p) await (await p).destroy();
   }
 }

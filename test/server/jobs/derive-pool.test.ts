@@ -309,7 +309,16 @@ describe("a light derivation while no derivation process is up", () => {
       // Asked again, with nothing held: answered here, and the process started (it is up or starting)...
       expect(await derive(db, kept)).toEqual(here);
       expect(pool.hasWorker()).toBe(true);
-      // ...so the next light one goes to it, with the same answer.
+      // ...and while it starts, light ones are still answered here (without starting another)...
+      // (A process's start takes far longer than this tiny board.)
+      const runs = vi.spyOn(pool, "run");
+      expect(pool.isWarm()).toBe(false);
+      expect(derivesHere(kept)).toBe(true);
+      expect(await derive(db, kept)).toEqual(here);
+      expect(runs).not.toHaveBeenCalled();
+      runs.mockRestore();
+      // ...and once it has answered, the next light one goes to it, with the same answer.
+      await until(() => pool.isWarm(), "the derivation process to answer");
       expect(derivesHere(kept)).toBe(false);
       expect(await derive(db, kept)).toEqual(cloned(here));
       // Refused here as there: who asks is checked first.

@@ -109,18 +109,28 @@ describe("the pool's limits", () => {
     return { p, spec };
   };
 
-  it.each(["worker_threads", "child_process"] as const)("says whether a worker is up (%s): none before the first task, one from it, none once the idle ones left", async (runtime) => {
+  it.each(["worker_threads", "child_process"] as const)("says whether a worker is up (%s) and warm: none before the first task, one from it, warm once it answered, neither once the idle ones left", async (runtime) => {
     const { p } = pool({ runtime, idleMs: 20 });
     expect(p.hasWorker()).toBe(false);
+    expect(p.isWarm()).toBe(false);
     const asked = p.run({ op: "echo", value: 1 });
-    // Starting counts as up: a task asked for now goes to it.
+    // Starting counts as up (a task asked for now goes to it), not as warm (that task would wait for the start).
     expect(p.hasWorker()).toBe(true);
+    expect(p.isWarm()).toBe(false);
     expect(await asked).toBe(1);
+    expect(p.isWarm()).toBe(true);
     await until(() => !p.hasWorker(), "the idle worker to leave");
-    expect(await p.run({ op: "echo", value: 2 })).toBe(2);
+    expect(p.isWarm()).toBe(false);
+    // The next task starts a worker again: up, and not warm until it answered.
+    const again = p.run({ op: "echo", value: 2 });
+    await until(() => p.hasWorker(), "the next worker to start");
+    expect(p.isWarm()).toBe(false);
+    expect(await again).toBe(2);
     expect(p.hasWorker()).toBe(true);
+    expect(p.isWarm()).toBe(true);
     await p.destroy();
     expect(p.hasWorker()).toBe(false);
+    expect(p.isWarm()).toBe(false);
   });
 
   it.each(["worker_threads", "child_process"] as const)("a task over its heap (%s) fails with the limit named, and the next task gets a fresh worker", async (runtime) => {
