@@ -64,7 +64,7 @@ export interface PoolSpec {
  * /proc/self/task lists them; threads started later inherit it). A data: URL, so there is no file to find in
  * the checkout, the bundle directory or the cache. Not permitted, or no /proc: the thread it can, as it can.
  */
-export function lowerPriorityFirst(nice: number): string {
+function lowerPriorityFirst(nice: number): string {
   const n = Math.trunc(nice);
   const code = `import fs from "node:fs"; import os from "node:os";
 let tids = ["0"]; try { tids = fs.readdirSync("/proc/self/task"); } catch {}
