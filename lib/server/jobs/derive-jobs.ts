@@ -61,7 +61,7 @@ export function carriesUpload(job: DeriveJob): boolean {
   return kindOf(job).upload === true;
 }
 
-/** Whether the job is of a light kind (`light`: computed where it is asked for while no derivation process is up). */
+/** Whether the job is of a light kind (`light`: computed where it is asked for until a derivation process is up and has answered). */
 export function isLight(job: DeriveJob): boolean {
   return kindOf(job).light === true;
 }

@@ -32,14 +32,13 @@ import { computeBoardOthers, type GoldSource, writeItemsOfStoredRun } from "../s
 import type { Actor } from "../kernel/actor";
 import { setting } from "../../config";
 
-
 /**
  * Set every thread of this process to DERIVE_NICE (Linux: /proc/self/task lists them, and
  * setpriority on a thread id changes that thread). Threads started later inherit the value of
  * the thread that starts them; V8's helper threads, started before this code ran, are found
  * here. Elsewhere: the calling thread only, where permitted. The pool's preload
- * (lib/server/runtime/pool.ts, `nice`) has done the same before this bundle was read; this is
- * for a process started without it.
+ * (lib/server/runtime/pool.ts, `nice`) has done the same before this bundle was read; this
+ * checks again, at the start and before each task.
  */
 function lowerPriority(): void {
   let tids: string[] = [];

@@ -25,8 +25,8 @@ export interface DeriveKind<J extends DeriveJobBase = DeriveJobBase, R = unknown
   /** Carries an uploaded file: never shared between callers (nor keyed by its content), and counted toward the user's upload quota while it runs. */
   upload?: true;
   /**
-   * Tens of milliseconds at the largest sizes (it adds up kept figures): while no derivation process is up it is
-   * computed where it is asked for, and a process is started for the next one (lib/server/jobs/derive-pool.ts).
+   * Tens of milliseconds at the largest sizes (it adds up kept figures): until a derivation process is up and has
+   * answered it is computed where it is asked for, and a process is started for the next one (lib/server/jobs/derive-pool.ts).
    */
   light?: true;
   /** How long (ms) a cached answer is still served after the data moved on, for figures that are global and slow while a change to them is small. */

@@ -15,9 +15,9 @@
  * - Workers stay up between tasks (unref'd, so they never keep a process
  *   alive), up to `idleMs` idle: tearing down a worker that has just held a
  *   large heap costs the thread that does it.
- * - Lower CPU priority is the worker's own business (nice 10 per thread on
- *   Linux, set by each worker entry): see derive-worker.ts for why derivations
- *   run in a child process.
+ * - Lower CPU priority: a child process gets the spec's `nice` on every thread
+ *   from its first instruction (a preload); a thread worker lowers itself in its
+ *   entry. See derive-worker.ts for why derivations run in a child process.
  *
  * The pool's file is resolved on first use (a missing production bundle fails
  * that task, not the server's start).
